@@ -1,0 +1,268 @@
+package dev.parallax.core.config;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Settings of one replica process that every ordering protocol and executor shares: who it is, who
+ * its peers are, where it keeps durable state, and the sizes of the stage pipeline. Protocol
+ * parameters (window, batch size, timeouts) live in each protocol's own configuration.
+ *
+ * <p>Immutable and thread-safe; built with {@link #builder()}. Defaults are the paper's where it
+ * gives one (seed 000 §V-E: RequestQueue 1000, ProposalQueue 20).
+ */
+public final class ReplicaConfig {
+    /** Default {@link Builder#requestQueueCapacity}: 1000 requests (seed 000 §V-E). */
+    public static final int DEFAULT_REQUEST_QUEUE = 1000;
+    /** Default {@link Builder#proposalQueueCapacity}: 20 batches (seed 000 §V-E). */
+    public static final int DEFAULT_PROPOSAL_QUEUE = 20;
+    /** Default {@link Builder#decisionQueueCapacity}: 256 decided batches. */
+    public static final int DEFAULT_DECISION_QUEUE = 256;
+    /** Default {@link Builder#sendQueueCapacity}: 4096 messages per peer. */
+    public static final int DEFAULT_SEND_QUEUE = 4096;
+    /** Default {@link Builder#maxFrameBytes}: 16 MiB. */
+    public static final int DEFAULT_MAX_FRAME = 16 << 20;
+    /** Default {@link Builder#maxCommandBytes}: 1 MiB. */
+    public static final int DEFAULT_MAX_COMMAND = 1 << 20;
+
+    private final int id;
+    private final ClusterMembers members;
+    private final Path dataDirectory;
+    private final int clientIoThreads;
+    private final int requestQueueCapacity;
+    private final int proposalQueueCapacity;
+    private final int decisionQueueCapacity;
+    private final int sendQueueCapacity;
+    private final int maxFrameBytes;
+    private final int maxCommandBytes;
+    private final WaitMode waitMode;
+
+    private ReplicaConfig(Builder b) {
+        this.id = b.id;
+        this.members = b.members;
+        this.dataDirectory = b.dataDirectory;
+        this.clientIoThreads = b.clientIoThreads;
+        this.requestQueueCapacity = b.requestQueueCapacity;
+        this.proposalQueueCapacity = b.proposalQueueCapacity;
+        this.decisionQueueCapacity = b.decisionQueueCapacity;
+        this.sendQueueCapacity = b.sendQueueCapacity;
+        this.maxFrameBytes = b.maxFrameBytes;
+        this.maxCommandBytes = b.maxCommandBytes;
+        this.waitMode = b.waitMode;
+    }
+
+    /** A builder with every default set; {@code id} and {@code members} are required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder initialised from this configuration. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.id = id;
+        b.members = members;
+        b.dataDirectory = dataDirectory;
+        b.clientIoThreads = clientIoThreads;
+        b.requestQueueCapacity = requestQueueCapacity;
+        b.proposalQueueCapacity = proposalQueueCapacity;
+        b.decisionQueueCapacity = decisionQueueCapacity;
+        b.sendQueueCapacity = sendQueueCapacity;
+        b.maxFrameBytes = maxFrameBytes;
+        b.maxCommandBytes = maxCommandBytes;
+        b.waitMode = waitMode;
+        return b;
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public ClusterMembers members() {
+        return members;
+    }
+
+    /** This replica's own member entry. */
+    public Member self() {
+        return members.member(id);
+    }
+
+    /** Where durable state lives; empty means in-memory only (no crash recovery). */
+    public Optional<Path> dataDirectory() {
+        return Optional.ofNullable(dataDirectory);
+    }
+
+    public int clientIoThreads() {
+        return clientIoThreads;
+    }
+
+    public int requestQueueCapacity() {
+        return requestQueueCapacity;
+    }
+
+    public int proposalQueueCapacity() {
+        return proposalQueueCapacity;
+    }
+
+    public int decisionQueueCapacity() {
+        return decisionQueueCapacity;
+    }
+
+    public int sendQueueCapacity() {
+        return sendQueueCapacity;
+    }
+
+    public int maxFrameBytes() {
+        return maxFrameBytes;
+    }
+
+    public int maxCommandBytes() {
+        return maxCommandBytes;
+    }
+
+    public WaitMode waitMode() {
+        return waitMode;
+    }
+
+    @Override
+    public String toString() {
+        return "ReplicaConfig{id=" + id + ", members=" + members + ", dataDirectory=" + dataDirectory
+                + ", clientIoThreads=" + clientIoThreads + ", requestQueue=" + requestQueueCapacity
+                + ", proposalQueue=" + proposalQueueCapacity + ", decisionQueue=" + decisionQueueCapacity
+                + ", sendQueue=" + sendQueueCapacity + ", maxFrameBytes=" + maxFrameBytes
+                + ", maxCommandBytes=" + maxCommandBytes + ", waitMode=" + waitMode + "}";
+    }
+
+    /** How idle stage threads wait for work. */
+    public enum WaitMode {
+        /** Spin on the CPU: lowest latency, burns a core per stage; only for machines with cores to spare. */
+        BUSY_SPIN,
+        /** Spin briefly, yield, then park with growing back-off: the default, low latency and cheap when idle. */
+        YIELD_PARK,
+        /** Park at once: least CPU, most latency. */
+        PARK
+    }
+
+    /** Mutable builder; not thread-safe. Setters validate their argument at once. */
+    public static final class Builder {
+        private int id = -1;
+        private ClusterMembers members;
+        private Path dataDirectory;
+        private int clientIoThreads = defaultClientIoThreads(Runtime.getRuntime().availableProcessors());
+        private int requestQueueCapacity = DEFAULT_REQUEST_QUEUE;
+        private int proposalQueueCapacity = DEFAULT_PROPOSAL_QUEUE;
+        private int decisionQueueCapacity = DEFAULT_DECISION_QUEUE;
+        private int sendQueueCapacity = DEFAULT_SEND_QUEUE;
+        private int maxFrameBytes = DEFAULT_MAX_FRAME;
+        private int maxCommandBytes = DEFAULT_MAX_COMMAND;
+        private WaitMode waitMode = WaitMode.YIELD_PARK;
+
+        private Builder() {
+        }
+
+        /**
+         * Default ClientIO thread count for a machine with {@code cores} cores: half the cores,
+         * between 1 and 4 (seed 000 §VI-C: 3–6 threads were best on 24 cores and more than 8 hurt;
+         * the other stages need the remaining cores).
+         */
+        public static int defaultClientIoThreads(int cores) {
+            return Math.max(1, Math.min(4, cores / 2));
+        }
+
+        /** Required: this replica's id, a member of {@link #members}. */
+        public Builder id(int id) {
+            if (id < 0) {
+                throw new IllegalArgumentException("replica id must be >= 0, got " + id);
+            }
+            this.id = id;
+            return this;
+        }
+
+        /** Required: the cluster. */
+        public Builder members(ClusterMembers members) {
+            this.members = Objects.requireNonNull(members, "members");
+            return this;
+        }
+
+        /** Durable state directory; {@code null} (default) keeps everything in memory. */
+        public Builder dataDirectory(Path dataDirectory) {
+            this.dataDirectory = dataDirectory;
+            return this;
+        }
+
+        /** Netty event loops for client connections; default {@link #defaultClientIoThreads(int)}. */
+        public Builder clientIoThreads(int n) {
+            this.clientIoThreads = positive(n, "clientIoThreads");
+            return this;
+        }
+
+        /** Requests waiting for the Batcher; default {@value ReplicaConfig#DEFAULT_REQUEST_QUEUE}. */
+        public Builder requestQueueCapacity(int n) {
+            this.requestQueueCapacity = positive(n, "requestQueueCapacity");
+            return this;
+        }
+
+        /** Batches waiting to be proposed; default {@value ReplicaConfig#DEFAULT_PROPOSAL_QUEUE}. */
+        public Builder proposalQueueCapacity(int n) {
+            this.proposalQueueCapacity = positive(n, "proposalQueueCapacity");
+            return this;
+        }
+
+        /** Decided batches waiting for execution; default {@value ReplicaConfig#DEFAULT_DECISION_QUEUE}. */
+        public Builder decisionQueueCapacity(int n) {
+            this.decisionQueueCapacity = positive(n, "decisionQueueCapacity");
+            return this;
+        }
+
+        /** Messages waiting per peer sender; default {@value ReplicaConfig#DEFAULT_SEND_QUEUE}. */
+        public Builder sendQueueCapacity(int n) {
+            this.sendQueueCapacity = positive(n, "sendQueueCapacity");
+            return this;
+        }
+
+        /** Largest frame accepted on any connection; default 16 MiB. */
+        public Builder maxFrameBytes(int n) {
+            this.maxFrameBytes = positive(n, "maxFrameBytes");
+            return this;
+        }
+
+        /** Largest client command; default 1 MiB. Must not exceed {@link #maxFrameBytes}. */
+        public Builder maxCommandBytes(int n) {
+            this.maxCommandBytes = positive(n, "maxCommandBytes");
+            return this;
+        }
+
+        /** How idle stage threads wait; default {@link WaitMode#YIELD_PARK}. */
+        public Builder waitMode(WaitMode mode) {
+            this.waitMode = Objects.requireNonNull(mode, "waitMode");
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException if a required value is missing or the values disagree
+         */
+        public ReplicaConfig build() {
+            if (members == null) {
+                throw new IllegalArgumentException("members are required");
+            }
+            if (id < 0) {
+                throw new IllegalArgumentException("id is required");
+            }
+            if (id >= members.size()) {
+                throw new IllegalArgumentException("id " + id + " is not a member of " + members);
+            }
+            if (maxCommandBytes > maxFrameBytes) {
+                throw new IllegalArgumentException("maxCommandBytes (" + maxCommandBytes
+                        + ") exceeds maxFrameBytes (" + maxFrameBytes + ")");
+            }
+            return new ReplicaConfig(this);
+        }
+
+        private static int positive(int n, String what) {
+            if (n <= 0) {
+                throw new IllegalArgumentException(what + " must be > 0, got " + n);
+            }
+            return n;
+        }
+    }
+}

@@ -1,0 +1,2 @@
+/** {@link dev.parallax.core.spi.DurableLog} implementations. */
+package dev.parallax.core.log;

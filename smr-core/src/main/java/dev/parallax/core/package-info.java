@@ -1,0 +1,2 @@
+/** Parallax core: public API of the replication library. */
+package dev.parallax.core;

@@ -1,0 +1,74 @@
+package dev.parallax.core.protocol;
+
+import dev.parallax.core.spi.DurableLog;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Applies one step's effects by the {@link Effects} driver contract: append every record to the
+ * log, sync once if any record asked for it, then hand out messages and decisions. Shared by the
+ * runtime's Protocol stage and the simulator, so both obey the same rule.
+ *
+ * <p>Not thread-safe: used by the one thread that drives a core. If the log throws, the exception
+ * propagates before any message of the step leaves, so nothing is acknowledged that was not stored.
+ *
+ * @param <M> message type
+ * @param <R> record type
+ * @param <V> decided value type
+ */
+public final class EffectApplier<M, R, V> {
+
+    /** Where messages go (the transport, or the simulated network). */
+    @FunctionalInterface
+    public interface Outbox<M> {
+        void send(int to, M message);
+    }
+
+    /** Where decisions go (the delivery queue, or a test's recorder). */
+    @FunctionalInterface
+    public interface DecisionSink<V> {
+        void decided(long instance, V value);
+    }
+
+    private final DurableLog log;
+    private final RecordCodec<R> codec;
+    private final Outbox<M> outbox;
+    private final DecisionSink<V> decisions;
+
+    public EffectApplier(DurableLog log, RecordCodec<R> codec, Outbox<M> outbox, DecisionSink<V> decisions) {
+        this.log = Objects.requireNonNull(log, "log");
+        this.codec = Objects.requireNonNull(codec, "codec");
+        this.outbox = Objects.requireNonNull(outbox, "outbox");
+        this.decisions = Objects.requireNonNull(decisions, "decisions");
+    }
+
+    /**
+     * Applies and clears {@code effects}.
+     *
+     * @return the earliest wake-up the core asked for, or {@link Long#MAX_VALUE}
+     * @throws dev.parallax.core.spi.DurableLogException if storing failed; no message was sent
+     */
+    public long apply(EffectBuffer<M, R, V> effects) {
+        List<R> records = effects.records();
+        for (int i = 0; i < records.size(); i++) {
+            log.append(codec.encode(records.get(i)));
+        }
+        if (effects.syncRequested()) {
+            log.sync();
+        }
+        List<EffectBuffer.Outgoing<M>> sends = effects.sends();
+        for (int i = 0; i < sends.size(); i++) {
+            EffectBuffer.Outgoing<M> o = sends.get(i);
+            outbox.send(o.to(), o.message());
+        }
+        List<EffectBuffer.Decision<V>> decided = effects.decisions();
+        for (int i = 0; i < decided.size(); i++) {
+            EffectBuffer.Decision<V> d = decided.get(i);
+            decisions.decided(d.instance(), d.value());
+        }
+        long wake = effects.wakeAt();
+        effects.clear();
+        return wake;
+    }
+}

@@ -1,0 +1,86 @@
+package dev.parallax.core.protocol;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An {@link Effects} that collects one step's effects in order so the driver can apply them by the
+ * driver contract (persist, sync, then send and decide). Reused across steps with {@link #clear()}.
+ *
+ * <p>Not thread-safe: one driver thread owns it.
+ */
+public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
+
+    /** A message to send. */
+    public record Outgoing<M>(int to, M message) {
+    }
+
+    /** A decided value. */
+    public record Decision<V>(long instance, V value) {
+    }
+
+    private final List<Outgoing<M>> sends = new ArrayList<>();
+    private final List<R> records = new ArrayList<>();
+    private final List<Decision<V>> decisions = new ArrayList<>();
+    private boolean syncRequested;
+    private long wakeAt = Long.MAX_VALUE;
+
+    @Override
+    public void send(int to, M message) {
+        sends.add(new Outgoing<>(to, message));
+    }
+
+    @Override
+    public void persist(R record, boolean sync) {
+        records.add(record);
+        syncRequested |= sync;
+    }
+
+    @Override
+    public void decide(long instance, V value) {
+        decisions.add(new Decision<>(instance, value));
+    }
+
+    @Override
+    public void wakeAt(long nanos) {
+        wakeAt = Math.min(wakeAt, nanos);
+    }
+
+    /** Messages in the order they were emitted; the list is owned by this buffer. */
+    public List<Outgoing<M>> sends() {
+        return sends;
+    }
+
+    /** Records to persist, in order. */
+    public List<R> records() {
+        return records;
+    }
+
+    /** Whether any record of this step must be durable before sends go out. */
+    public boolean syncRequested() {
+        return syncRequested;
+    }
+
+    /** Decisions in the order they were emitted. */
+    public List<Decision<V>> decisions() {
+        return decisions;
+    }
+
+    /** Earliest requested wake-up, or {@link Long#MAX_VALUE} if none. */
+    public long wakeAt() {
+        return wakeAt;
+    }
+
+    public boolean isEmpty() {
+        return sends.isEmpty() && records.isEmpty() && decisions.isEmpty() && wakeAt == Long.MAX_VALUE;
+    }
+
+    /** Forgets every collected effect. */
+    public void clear() {
+        sends.clear();
+        records.clear();
+        decisions.clear();
+        syncRequested = false;
+        wakeAt = Long.MAX_VALUE;
+    }
+}

@@ -1,0 +1,35 @@
+package dev.parallax.core.protocol;
+
+/**
+ * Where a protocol core puts the effects of one step.
+ *
+ * <p><b>Driver contract</b> (what the Protocol stage and the simulator must do with the effects of
+ * one step): first append every persisted record, in order, to the durable log, and if any of them
+ * was marked {@code sync}, sync the log; only then send the step's messages and hand over its
+ * decisions. This is what lets an acceptor answer only after its promise or vote is durable
+ * (Paxos' stable-storage requirement), with one sync covering every record of the step (group
+ * commit).
+ *
+ * <p>Not thread-safe: a core writes into it on the driver's thread.
+ *
+ * @param <M> message type
+ * @param <R> durable record type
+ * @param <V> decided value type
+ */
+public interface Effects<M, R, V> {
+
+    /** Send {@code message} to member {@code to} (may be this member itself). */
+    void send(int to, M message);
+
+    /** Persist {@code record}; {@code sync} when the step's messages depend on it being durable. */
+    void persist(R record, boolean sync);
+
+    /** {@code value} was decided at position {@code instance} of the total order. */
+    void decide(long instance, V value);
+
+    /**
+     * Ask to be ticked no later than {@code nanos} (the driver's clock). Several calls in one step
+     * keep the earliest. Drivers may tick earlier or more often.
+     */
+    void wakeAt(long nanos);
+}

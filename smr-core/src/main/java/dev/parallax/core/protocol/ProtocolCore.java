@@ -1,0 +1,29 @@
+package dev.parallax.core.protocol;
+
+/**
+ * A deterministic protocol state machine: given the same inputs in the same order it emits the same
+ * effects. Implementations hold only their own state (no threads, clocks, IO or randomness); time
+ * enters only through the {@code now} argument.
+ *
+ * <p>Not thread-safe: exactly one driver thread calls it.
+ *
+ * @param <M> message type
+ * @param <R> durable record type
+ * @param <V> proposed and decided value type
+ */
+public interface ProtocolCore<M, R, V> {
+
+    /** A message from member {@code from} arrived. */
+    void onMessage(int from, M message, long now, Effects<M, R, V> out);
+
+    /** Time passed; the core runs its timeouts against {@code now}. */
+    void onTick(long now, Effects<M, R, V> out);
+
+    /**
+     * The local client layer offers {@code value} for ordering.
+     *
+     * @return {@code false} if the core cannot take it now (not leader, window full); the caller
+     *         keeps it and may offer it again or redirect
+     */
+    boolean onProposal(V value, long now, Effects<M, R, V> out);
+}

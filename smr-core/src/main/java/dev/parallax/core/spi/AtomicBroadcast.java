@@ -1,0 +1,48 @@
+package dev.parallax.core.spi;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Total-order broadcast: values proposed at any replica are delivered at every correct replica in
+ * one order (Multi-Paxos, S-Paxos, the Ring Paxos variants implement it).
+ *
+ * <p>Guarantees: validity (only proposed values are delivered), uniform agreement (no two replicas
+ * deliver different values at one sequence number), integrity (a value is delivered at most once
+ * per proposal), and liveness while a majority is up and connected. A value proposed to a replica
+ * that crashes or loses leadership may be lost; clients retry, and executors deduplicate by
+ * command id.
+ *
+ * <p>Threads: {@link #propose} may be called from any thread and never blocks. {@link #start} and
+ * {@link #close} are called once each, by the owner.
+ */
+public interface AtomicBroadcast extends AutoCloseable {
+
+    /**
+     * Starts the protocol; decided values then reach {@code listener} on the delivery thread.
+     *
+     * @throws IllegalStateException if already started
+     */
+    void start(DeliveryListener listener);
+
+    /**
+     * Offers a value (usually a batch of commands) for ordering. Non-blocking.
+     *
+     * @param value the bytes from position to limit; the implementation keeps no reference to the
+     *              buffer after the call returns {@code false}, and the caller must not modify it
+     *              after the call returns {@code true}
+     * @return {@code false} when the proposal queue is full (back-pressure: try again later); the
+     *         value was then not taken
+     * @throws IllegalStateException if not started or closed
+     */
+    boolean propose(ByteBuffer value);
+
+    /**
+     * The replica this one currently believes to lead, or -1 if none is known; a hint for client
+     * redirection, read without blocking.
+     */
+    int leaderHint();
+
+    /** Stops the protocol and releases its threads and resources; idempotent. */
+    @Override
+    void close();
+}

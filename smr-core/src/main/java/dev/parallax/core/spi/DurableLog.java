@@ -1,0 +1,74 @@
+package dev.parallax.core.spi;
+
+import java.nio.ByteBuffer;
+
+/**
+ * An append-only log of opaque records with contiguous indexes, used by acceptors for promises and
+ * votes, and trimmed below snapshots.
+ *
+ * <p><b>Indexes.</b> The first record ever appended gets index 0; each append gets the next index.
+ * Records in {@code [firstIndex(), nextIndex())} are readable. {@link #truncateBefore} raises
+ * {@code firstIndex}.
+ *
+ * <p><b>Durability.</b> {@link #append} stores a record but makes no durability promise;
+ * {@link #sync} returns once every record appended before the call is durable (group commit: one
+ * sync covers all of them). After a crash and reopen, the log holds a prefix of what was appended:
+ * every synced record, possibly some unsynced ones after them, never a gap, never a torn or altered
+ * record. {@link #truncateBefore} is durable once a later {@link #sync} returns.
+ *
+ * <p><b>Threads.</b> Single writer: one thread appends, syncs and truncates. {@link #read} may be
+ * called by that same thread. Not thread-safe otherwise.
+ *
+ * <p><b>Errors.</b> I/O failures raise {@link DurableLogException}; the record in flight must be
+ * treated as not stored. Calls after {@link #close} raise {@link IllegalStateException}.
+ */
+public interface DurableLog extends AutoCloseable {
+
+    /**
+     * Appends a record (its bytes from position to limit; the buffer's position is not changed).
+     *
+     * @return the record's index
+     * @throws DurableLogException   if the record could not be written
+     * @throws IllegalStateException if closed
+     */
+    long append(ByteBuffer record);
+
+    /**
+     * Makes every record appended so far durable.
+     *
+     * @throws DurableLogException   if the device failed; nothing appended since the previous
+     *                               successful sync may be assumed durable
+     * @throws IllegalStateException if closed
+     */
+    void sync();
+
+    /** Lowest readable index; equals {@link #nextIndex()} when the log holds no record. */
+    long firstIndex();
+
+    /** The index the next {@link #append} will return. */
+    long nextIndex();
+
+    /** Every record with an index below this one is durable. */
+    long durableIndex();
+
+    /**
+     * Visits up to {@code maxRecords} records starting at {@code fromIndex}, in index order.
+     *
+     * @return how many records were visited (0 when {@code fromIndex >= nextIndex()})
+     * @throws IllegalArgumentException if {@code fromIndex < firstIndex()} (trimmed) or negative
+     * @throws DurableLogException      if a record cannot be read
+     */
+    int read(long fromIndex, int maxRecords, RecordVisitor visitor);
+
+    /**
+     * Discards every record below {@code index} (for example below a snapshot). Records at
+     * {@code index} and above are kept. A no-op if {@code index <= firstIndex()}.
+     *
+     * @throws IllegalArgumentException if {@code index > nextIndex()}
+     */
+    void truncateBefore(long index);
+
+    /** Releases the log's files; does not sync. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,36 @@
+package dev.parallax.core.spi;
+
+/**
+ * Point-to-point messaging between the replicas of a cluster. Messages are typed; encoding to
+ * bytes happens inside the implementation (the Netty edge), never in protocol code.
+ *
+ * <p>Delivery is best effort: FIFO per connection, but a message may be lost when a connection
+ * breaks or a peer's bounded send queue is full, so protocols retransmit what progress depends on.
+ *
+ * <p>Threads: {@link #send} may be called from any thread and never blocks.
+ */
+public interface Transport<M> extends AutoCloseable {
+
+    /** This process's member id. */
+    int localId();
+
+    /**
+     * Starts listening and connecting; received messages go to {@code handler}.
+     *
+     * @throws IllegalStateException if already started
+     */
+    void start(MessageHandler<M> handler);
+
+    /**
+     * Queues {@code message} for {@code to}. Non-blocking.
+     *
+     * @return {@code false} if it was not queued (the peer's send queue is full, or the transport
+     *         is closed); the message is then lost and the caller relies on retransmission
+     * @throws IllegalArgumentException if {@code to} is not a member
+     */
+    boolean send(int to, M message);
+
+    /** Closes every connection and stops the IO threads; idempotent. */
+    @Override
+    void close();
+}

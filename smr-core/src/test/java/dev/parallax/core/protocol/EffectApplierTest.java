@@ -1,0 +1,75 @@
+package dev.parallax.core.protocol;
+
+import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.spi.DurableLogException;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class EffectApplierTest {
+    private static final RecordCodec<String> STRINGS = new RecordCodec<>() {
+        @Override
+        public ByteBuffer encode(String record) {
+            return ByteBuffer.wrap(record.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public String decode(ByteBuffer bytes) {
+            byte[] b = new byte[bytes.remaining()];
+            bytes.duplicate().get(b);
+            return new String(b, java.nio.charset.StandardCharsets.UTF_8);
+        }
+    };
+
+    private final InMemoryDurableLog log = InMemoryDurableLog.create();
+    private final List<String> events = new ArrayList<>();
+    private final EffectApplier<String, String, String> applier = new EffectApplier<>(log, STRINGS,
+            (to, m) -> events.add("send " + to + " " + m + " durable=" + log.durableIndex()),
+            (i, v) -> events.add("decide " + i + " " + v));
+    private final EffectBuffer<String, String, String> buffer = new EffectBuffer<>();
+
+    @Test
+    void persistsAndSyncsBeforeSendingThenDecides() {
+        buffer.send(1, "vote");
+        buffer.decide(7, "x");
+        buffer.persist("promise", false);
+        buffer.persist("vote", true);
+        buffer.wakeAt(500);
+        buffer.wakeAt(300);
+        long wake = applier.apply(buffer);
+        assertThat(wake).isEqualTo(300);
+        assertThat(log.nextIndex()).isEqualTo(2);
+        assertThat(events).containsExactly("send 1 vote durable=2", "decide 7 x");
+        assertThat(buffer.isEmpty()).isTrue();
+    }
+
+    @Test
+    void recordsWithoutSyncAreAppendedButNotSynced() {
+        buffer.persist("lazy", false);
+        buffer.send(2, "m");
+        applier.apply(buffer);
+        assertThat(log.nextIndex()).isEqualTo(1);
+        assertThat(log.durableIndex()).isZero();
+        assertThat(events).containsExactly("send 2 m durable=0");
+    }
+
+    @Test
+    void aFailingLogSendsNothing() {
+        log.storage().failWrites(true);
+        buffer.persist("vote", true);
+        buffer.send(1, "ack");
+        assertThatThrownBy(() -> applier.apply(buffer)).isInstanceOf(DurableLogException.class);
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void emptyStepWakesNever() {
+        assertThat(applier.apply(buffer)).isEqualTo(Long.MAX_VALUE);
+        assertThat(events).isEmpty();
+    }
+}

@@ -1,0 +1,80 @@
+package dev.parallax.core.testkit;
+
+import dev.parallax.core.protocol.EffectApplier;
+import dev.parallax.core.protocol.EffectBuffer;
+import dev.parallax.core.protocol.ProtocolCore;
+import dev.parallax.core.protocol.RecordCodec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs a {@link ProtocolCore} as a simulated node: recovers the core from the node's durable log at
+ * every (re)start, feeds it messages and ticks, and applies its effects with the same
+ * {@link EffectApplier} the runtime uses (persist and sync before sending).
+ *
+ * <p>Runs on the simulator's thread only.
+ */
+public final class CoreNode<M, R, V> implements SimNode<M> {
+
+    /** Builds a core from the records that survived in its log. */
+    @FunctionalInterface
+    public interface CoreFactory<M, R, V> {
+        ProtocolCore<M, R, V> create(int id, List<R> recovered, long now);
+    }
+
+    /** Observes every decision of every node (for safety checks). */
+    @FunctionalInterface
+    public interface DecisionListener<V> {
+        void decided(int node, long instance, V value);
+    }
+
+    private final NodeContext<M> ctx;
+    private final CoreFactory<M, R, V> factory;
+    private final RecordCodec<R> codec;
+    private final EffectBuffer<M, R, V> effects = new EffectBuffer<>();
+    private final EffectApplier<M, R, V> applier;
+    private ProtocolCore<M, R, V> core;
+
+    public CoreNode(NodeContext<M> ctx, CoreFactory<M, R, V> factory, RecordCodec<R> codec, DecisionListener<V> listener) {
+        this.ctx = ctx;
+        this.factory = factory;
+        this.codec = codec;
+        this.applier = new EffectApplier<>(ctx.log(), codec, ctx::send, (i, v) -> listener.decided(ctx.id(), i, v));
+    }
+
+    @Override
+    public void onStart() {
+        List<R> recovered = new ArrayList<>();
+        ctx.log().read(ctx.log().firstIndex(), Integer.MAX_VALUE, (i, r) -> recovered.add(codec.decode(r)));
+        core = factory.create(ctx.id(), recovered, ctx.now());
+    }
+
+    @Override
+    public void onMessage(int from, M message) {
+        core.onMessage(from, message, ctx.now(), effects);
+        applier.apply(effects);
+    }
+
+    @Override
+    public void onTick() {
+        core.onTick(ctx.now(), effects);
+        applier.apply(effects);
+    }
+
+    /** Offers a value to the core; see {@link ProtocolCore#onProposal}. */
+    public boolean propose(V value) {
+        boolean taken = core.onProposal(value, ctx.now(), effects);
+        applier.apply(effects);
+        return taken;
+    }
+
+    /** The running core, for invariants that inspect its state. */
+    public ProtocolCore<M, R, V> core() {
+        return core;
+    }
+
+    public NodeContext<M> context() {
+        return ctx;
+    }
+}

@@ -1,0 +1,57 @@
+package dev.parallax.core.testkit;
+
+/**
+ * How hostile a {@link Simulation}'s world is: network delays, loss, duplication, and a nemesis
+ * that partitions, crashes and restarts nodes. Immutable; times are virtual nanoseconds.
+ *
+ * @param minDelay            smallest network delay
+ * @param maxDelay            largest network delay (delays are uniform in between, which reorders)
+ * @param dropProbability     chance a message is lost
+ * @param duplicateProbability chance a message is delivered twice
+ * @param nemesisInterval     mean time between nemesis actions; 0 disables the nemesis
+ * @param maxCrashed          how many crashable nodes may be down at once
+ * @param partitions          whether the nemesis partitions the network
+ * @param tickInterval        period of every node's tick
+ */
+public record FaultPlan(long minDelay, long maxDelay, double dropProbability, double duplicateProbability,
+                        long nemesisInterval, int maxCrashed, boolean partitions, long tickInterval) {
+
+    private static final long MS = 1_000_000L;
+
+    public FaultPlan {
+        if (minDelay < 0 || maxDelay < minDelay) {
+            throw new IllegalArgumentException("need 0 <= minDelay <= maxDelay");
+        }
+        if (dropProbability < 0 || dropProbability >= 1 || duplicateProbability < 0 || duplicateProbability >= 1) {
+            throw new IllegalArgumentException("probabilities must be in [0,1)");
+        }
+        if (tickInterval <= 0) {
+            throw new IllegalArgumentException("tickInterval must be > 0");
+        }
+    }
+
+    /** A reliable network with small delays and no nemesis. */
+    public static FaultPlan reliable() {
+        return new FaultPlan(100_000, 1 * MS, 0, 0, 0, 0, false, MS);
+    }
+
+    /**
+     * The default hostile plan: delays 0.1–5 ms (reordering), 5% loss, 2% duplication, a nemesis
+     * action every 100 ms on average, at most {@code maxCrashed} nodes down at once, partitions on.
+     */
+    public static FaultPlan hostile(int maxCrashed) {
+        return new FaultPlan(100_000, 5 * MS, 0.05, 0.02, 100 * MS, maxCrashed, true, MS);
+    }
+
+    public FaultPlan withLoss(double drop, double duplicate) {
+        return new FaultPlan(minDelay, maxDelay, drop, duplicate, nemesisInterval, maxCrashed, partitions, tickInterval);
+    }
+
+    public FaultPlan withNemesis(long interval, int crashed, boolean partition) {
+        return new FaultPlan(minDelay, maxDelay, dropProbability, duplicateProbability, interval, crashed, partition, tickInterval);
+    }
+
+    public FaultPlan withDelays(long min, long max) {
+        return new FaultPlan(min, max, dropProbability, duplicateProbability, nemesisInterval, maxCrashed, partitions, tickInterval);
+    }
+}

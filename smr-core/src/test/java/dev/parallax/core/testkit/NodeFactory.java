@@ -1,0 +1,7 @@
+package dev.parallax.core.testkit;
+
+/** Creates a node's volatile state at its first start and after each crash. */
+@FunctionalInterface
+public interface NodeFactory<M> {
+    SimNode<M> create(NodeContext<M> context);
+}

@@ -1,0 +1,23 @@
+package dev.parallax.core.testkit;
+
+/**
+ * A process inside a {@link Simulation}: a replica (usually an adapter around a protocol core) or
+ * a simulated client. It talks to the world only through its {@link NodeContext}.
+ *
+ * <p>Called on the simulator's single thread, one event at a time.
+ *
+ * @param <M> the message type of the simulated network; messages must be immutable, because the
+ *            network delivers the same instance (twice, when it duplicates)
+ */
+public interface SimNode<M> {
+
+    /** The node (re)started; its context's durable log holds what survived a crash. */
+    default void onStart() {
+    }
+
+    /** A message arrived. */
+    void onMessage(int from, M message);
+
+    /** A periodic tick; the time is {@link NodeContext#now()}. */
+    void onTick();
+}

@@ -1,0 +1,495 @@
+package dev.parallax.core.testkit;
+
+import dev.parallax.core.log.InMemoryDurableLog;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+
+/**
+ * A deterministic simulation of a set of nodes over a virtual clock and an in-memory network.
+ * Every choice (message delay, loss, duplication, the nemesis' partitions, crashes and restarts,
+ * tick phases) is drawn from one {@link SplittableRandom} seeded with {@link #seed()}, and events
+ * run one at a time in (time, scheduling order) order, so the same seed and the same node code give
+ * the same run, event for event. {@link #traceHash()} fingerprints the run to check that.
+ *
+ * <p>Crash and restart: a crashed node's volatile state (its {@link SimNode} object) is dropped;
+ * its {@link InMemoryDurableLog.Storage} keeps every synced record and a random number of the
+ * unsynced ones after them, as a disk would. Messages addressed to a node before it crashed are not
+ * delivered to its next incarnation (its connections broke); messages a node sent before crashing
+ * may still arrive.
+ *
+ * <p>Partitions split the crashable nodes (replicas) into two sides; nodes added as not crashable
+ * (clients) stay connected to every side.
+ *
+ * <p>A throwable from a node or an invariant ends the run with a {@link SimulationFailure} that
+ * names the seed and shows the last events.
+ *
+ * <p>Not thread-safe: one test thread drives it; nodes run on that thread.
+ *
+ * @param <M> the network's message type (immutable values with a deterministic {@code toString})
+ */
+public final class Simulation<M> {
+    private static final int TRACE_TAIL = 60;
+
+    private final long seed;
+    private final SplittableRandom random;
+    private final VirtualClock clock = new VirtualClock();
+    private final PriorityQueue<Event> events = new PriorityQueue<>();
+    private final Map<Integer, Slot> slots = new TreeMap<>();
+    private final List<Runnable> invariants = new ArrayList<>();
+    private final SimulationStats stats = new SimulationStats();
+    private final TraceRecorder trace = new TraceRecorder(TRACE_TAIL);
+    private FaultPlan plan;
+    private Function<? super M, String> describer = String::valueOf;
+    private Map<Integer, Integer> partitionSide;
+    private boolean nemesisOn;
+    private long nextSeq;
+
+    /** A simulation with the given seed and fault plan; the nemesis runs if the plan enables it. */
+    public Simulation(long seed, FaultPlan plan) {
+        this.seed = seed;
+        this.random = new SplittableRandom(seed);
+        this.plan = Objects.requireNonNull(plan, "plan");
+        if (plan.nemesisInterval() > 0) {
+            nemesisOn = true;
+            scheduleNemesis();
+        }
+    }
+
+    public long seed() {
+        return seed;
+    }
+
+    /** The seeded random source, for scenario choices (client workloads) that must replay too. */
+    public SplittableRandom random() {
+        return random;
+    }
+
+    /** Virtual time in nanoseconds. */
+    public long now() {
+        return clock.nanoTime();
+    }
+
+    public VirtualClock clock() {
+        return clock;
+    }
+
+    public SimulationStats stats() {
+        return stats;
+    }
+
+    /** How messages appear in the trace; default {@code String.valueOf}. Must be deterministic. */
+    public void describeMessagesWith(Function<? super M, String> describer) {
+        this.describer = Objects.requireNonNull(describer);
+    }
+
+    /** Replaces the fault plan from now on (for example to calm the network before a liveness check). */
+    public void setFaultPlan(FaultPlan plan) {
+        this.plan = Objects.requireNonNull(plan);
+    }
+
+    /**
+     * Adds a node and starts it now (so the nodes it sends to from {@link SimNode#onStart} must
+     * already have been added).
+     *
+     * @param crashable whether the nemesis may crash and partition it (replicas); clients are not
+     * @throws IllegalArgumentException if the id is taken
+     */
+    public void addNode(int id, NodeFactory<M> factory, boolean crashable) {
+        if (slots.containsKey(id)) {
+            throw new IllegalArgumentException("node " + id + " exists");
+        }
+        Slot s = new Slot(id, factory, crashable);
+        slots.put(id, s);
+        start(s);
+    }
+
+    /** A check run after every event; a throw fails the run with the seed. */
+    public void addInvariant(Runnable invariant) {
+        invariants.add(invariant);
+    }
+
+    /** Runs {@code action} at virtual time {@code now() + delay}, in order with network events. */
+    public void schedule(long delay, String label, Runnable action) {
+        push(new Event(now() + Math.max(0, delay)) {
+            @Override
+            String describe() {
+                return "action " + label;
+            }
+
+            @Override
+            void run() {
+                action.run();
+            }
+        });
+    }
+
+    /** Runs every event up to virtual time {@code time}, then sets the clock there. */
+    public void runUntil(long time) {
+        while (!events.isEmpty() && events.peek().time <= time) {
+            step();
+        }
+        clock.advanceTo(Math.max(time, now()));
+    }
+
+    /** Runs for {@code duration} virtual nanoseconds. */
+    public void runFor(long duration) {
+        runUntil(now() + duration);
+    }
+
+    /**
+     * Runs until {@code done} holds (checked after every event) or virtual time passes
+     * {@code deadline}.
+     *
+     * @return whether {@code done} held
+     */
+    public boolean runUntil(BooleanSupplier done, long deadline) {
+        while (!done.getAsBoolean()) {
+            if (events.isEmpty() || events.peek().time > deadline) {
+                clock.advanceTo(Math.max(deadline, now()));
+                return done.getAsBoolean();
+            }
+            step();
+        }
+        return true;
+    }
+
+    /** The node currently running as {@code id}, or {@code null} if it is down. */
+    @SuppressWarnings("unchecked")
+    public <N extends SimNode<M>> N node(int id) {
+        return (N) slot(id).node;
+    }
+
+    public boolean isUp(int id) {
+        return slot(id).node != null;
+    }
+
+    /** The durable storage of node {@code id} (survives its crashes). */
+    public InMemoryDurableLog.Storage storage(int id) {
+        return slot(id).storage;
+    }
+
+    /** Ids of every node, in order. */
+    public Set<Integer> nodeIds() {
+        return new TreeSet<>(slots.keySet());
+    }
+
+    /** Crashes node {@code id} now (no-op if down). */
+    public void crash(int id) {
+        Slot s = slot(id);
+        if (s.node == null) {
+            return;
+        }
+        s.node = null;
+        s.incarnation++;
+        s.storage.crash(random.nextInt(s.storage.unsyncedCount() + 1));
+        stats.crashes++;
+        trace.record(now(), "crash " + id);
+    }
+
+    /** Restarts node {@code id} now (no-op if up). */
+    public void restart(int id) {
+        Slot s = slot(id);
+        if (s.node != null) {
+            return;
+        }
+        stats.restarts++;
+        start(s);
+    }
+
+    /** Cuts the network between {@code side} and the other crashable nodes. */
+    public void partition(Collection<Integer> side) {
+        Map<Integer, Integer> sides = new TreeMap<>();
+        for (Slot s : slots.values()) {
+            if (s.crashable) {
+                sides.put(s.id, side.contains(s.id) ? 1 : 0);
+            }
+        }
+        partitionSide = sides;
+        stats.partitionsStarted++;
+        trace.record(now(), "partition " + side);
+    }
+
+    /** Removes any partition. */
+    public void heal() {
+        if (partitionSide != null) {
+            partitionSide = null;
+            trace.record(now(), "heal");
+        }
+    }
+
+    /** Stops the nemesis, heals partitions and restarts every crashed node: the "faults heal" point. */
+    public void stopFaults() {
+        nemesisOn = false;
+        heal();
+        for (Slot s : slots.values()) {
+            if (s.node == null) {
+                restart(s.id);
+            }
+        }
+    }
+
+    /** A 64-bit fingerprint of every event so far (time, kind, nodes, message text). */
+    public long traceHash() {
+        return trace.hash();
+    }
+
+    /** The last events, oldest first. */
+    public List<String> traceTail() {
+        return trace.tail();
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    private Slot slot(int id) {
+        Slot s = slots.get(id);
+        if (s == null) {
+            throw new IllegalArgumentException("no node " + id);
+        }
+        return s;
+    }
+
+    private void start(Slot s) {
+        int incarnation = s.incarnation;
+        Context ctx = new Context(s, incarnation);
+        s.log = InMemoryDurableLog.open(s.storage);
+        s.node = s.factory.create(ctx);
+        trace.record(now(), "start " + s.id + "#" + incarnation);
+        s.node.onStart();
+        scheduleTick(s, incarnation, random.nextLong(plan.tickInterval()) + 1);
+    }
+
+    private void scheduleTick(Slot s, int incarnation, long delay) {
+        push(new Event(now() + delay) {
+            @Override
+            String describe() {
+                return s.node != null && s.incarnation == incarnation ? "tick " + s.id : null;
+            }
+
+            @Override
+            void run() {
+                if (s.node != null && s.incarnation == incarnation) {
+                    s.node.onTick();
+                    scheduleTick(s, incarnation, plan.tickInterval());
+                }
+            }
+        });
+    }
+
+    private void send(Slot from, int to, M message) {
+        Slot target = slots.get(to);
+        if (target == null) {
+            throw new IllegalArgumentException("node " + from.id + " sent to unknown node " + to);
+        }
+        if (from.id == to) {
+            deliverLater(from.id, target, target.incarnation, message, 0);
+            return;
+        }
+        if (cut(from, target)) {
+            stats.partitioned++;
+            return;
+        }
+        if (random.nextDouble() < plan.dropProbability()) {
+            stats.dropped++;
+            return;
+        }
+        deliverLater(from.id, target, target.incarnation, message, delay());
+        if (random.nextDouble() < plan.duplicateProbability()) {
+            stats.duplicated++;
+            deliverLater(from.id, target, target.incarnation, message, delay());
+        }
+    }
+
+    private long delay() {
+        long span = plan.maxDelay() - plan.minDelay();
+        return plan.minDelay() + (span == 0 ? 0 : random.nextLong(span + 1));
+    }
+
+    private boolean cut(Slot a, Slot b) {
+        return partitionSide != null && a.crashable && b.crashable
+                && !partitionSide.get(a.id).equals(partitionSide.get(b.id));
+    }
+
+    private void deliverLater(int from, Slot target, int incarnation, M message, long delay) {
+        push(new Event(now() + delay) {
+            @Override
+            String describe() {
+                return "deliver " + from + "->" + target.id + " " + describer.apply(message);
+            }
+
+            @Override
+            void run() {
+                if (target.node == null || target.incarnation != incarnation || cut(slots.get(from), target)) {
+                    stats.partitioned++;
+                    return;
+                }
+                stats.delivered++;
+                target.node.onMessage(from, message);
+            }
+        });
+    }
+
+    private void scheduleNemesis() {
+        push(new Event(now() + 1 + random.nextLong(2 * plan.nemesisInterval())) {
+            @Override
+            String describe() {
+                return null;
+            }
+
+            @Override
+            void run() {
+                if (nemesisOn && plan.nemesisInterval() > 0) {
+                    nemesisAction();
+                    scheduleNemesis();
+                }
+            }
+        });
+    }
+
+    private void nemesisAction() {
+        List<Slot> up = new ArrayList<>();
+        List<Slot> down = new ArrayList<>();
+        for (Slot s : slots.values()) {
+            if (s.crashable) {
+                (s.node == null ? down : up).add(s);
+            }
+        }
+        List<Runnable> choices = new ArrayList<>();
+        if (plan.partitions() && up.size() + down.size() > 1) {
+            choices.add(partitionSide == null ? this::randomPartition : this::heal);
+        }
+        if (down.size() < plan.maxCrashed() && !up.isEmpty()) {
+            choices.add(() -> crash(up.get(random.nextInt(up.size())).id));
+        }
+        if (!down.isEmpty()) {
+            choices.add(() -> restart(down.get(random.nextInt(down.size())).id));
+        }
+        if (!choices.isEmpty()) {
+            choices.get(random.nextInt(choices.size())).run();
+        }
+    }
+
+    private void randomPartition() {
+        List<Integer> replicas = new ArrayList<>();
+        for (Slot s : slots.values()) {
+            if (s.crashable) {
+                replicas.add(s.id);
+            }
+        }
+        // A non-empty proper subset: pick a size, then that many distinct members.
+        int size = 1 + random.nextInt(replicas.size() - 1);
+        Set<Integer> side = new TreeSet<>();
+        while (side.size() < size) {
+            side.add(replicas.get(random.nextInt(replicas.size())));
+        }
+        partition(side);
+    }
+
+    private void push(Event e) {
+        e.seq = nextSeq++;
+        events.add(e);
+    }
+
+    private void step() {
+        Event e = events.poll();
+        clock.advanceTo(e.time);
+        stats.events++;
+        try {
+            String d = e.describe();
+            if (d != null) {
+                trace.record(e.time, d);
+            }
+            e.run();
+            for (Runnable invariant : invariants) {
+                invariant.run();
+            }
+        } catch (SimulationFailure f) {
+            throw f;
+        } catch (Throwable t) {
+            throw new SimulationFailure(seed, now(), trace.tail(), t);
+        }
+    }
+
+    private abstract static class Event implements Comparable<Event> {
+        final long time;
+        long seq;
+
+        Event(long time) {
+            this.time = time;
+        }
+
+        /** The trace line, or {@code null} for events that leave none. */
+        abstract String describe();
+
+        abstract void run();
+
+        @Override
+        public int compareTo(Event o) {
+            int c = Long.compare(time, o.time);
+            return c != 0 ? c : Long.compare(seq, o.seq);
+        }
+    }
+
+    private final class Slot {
+        final int id;
+        final NodeFactory<M> factory;
+        final boolean crashable;
+        final InMemoryDurableLog.Storage storage = new InMemoryDurableLog.Storage();
+        InMemoryDurableLog log;
+        SimNode<M> node;
+        int incarnation;
+
+        Slot(int id, NodeFactory<M> factory, boolean crashable) {
+            this.id = id;
+            this.factory = factory;
+            this.crashable = crashable;
+        }
+    }
+
+    private final class Context implements NodeContext<M> {
+        private final Slot slot;
+        private final int incarnation;
+
+        Context(Slot slot, int incarnation) {
+            this.slot = slot;
+            this.incarnation = incarnation;
+        }
+
+        @Override
+        public int id() {
+            return slot.id;
+        }
+
+        @Override
+        public long now() {
+            return clock.nanoTime();
+        }
+
+        @Override
+        public void send(int to, M message) {
+            if (slot.incarnation == incarnation && slot.node != null) {
+                Simulation.this.send(slot, to, message);
+            }
+        }
+
+        @Override
+        public InMemoryDurableLog log() {
+            return slot.log;
+        }
+
+        @Override
+        public int incarnation() {
+            return incarnation;
+        }
+    }
+}

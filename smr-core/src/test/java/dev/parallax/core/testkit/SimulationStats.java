@@ -1,0 +1,57 @@
+package dev.parallax.core.testkit;
+
+/**
+ * Counters of what a {@link Simulation} did, for tests that check the faults really happened.
+ * Mutable, owned by the simulator's thread.
+ */
+public final class SimulationStats {
+    long events;
+    long delivered;
+    long dropped;
+    long duplicated;
+    long partitioned;
+    long crashes;
+    long restarts;
+    long partitionsStarted;
+
+    public long events() {
+        return events;
+    }
+
+    public long delivered() {
+        return delivered;
+    }
+
+    /** Messages lost to the random drop probability. */
+    public long dropped() {
+        return dropped;
+    }
+
+    public long duplicated() {
+        return duplicated;
+    }
+
+    /** Messages lost because sender and receiver were on different sides of a partition, or the receiver was down. */
+    public long partitioned() {
+        return partitioned;
+    }
+
+    public long crashes() {
+        return crashes;
+    }
+
+    public long restarts() {
+        return restarts;
+    }
+
+    public long partitionsStarted() {
+        return partitionsStarted;
+    }
+
+    @Override
+    public String toString() {
+        return "events=" + events + " delivered=" + delivered + " dropped=" + dropped + " duplicated=" + duplicated
+                + " cut=" + partitioned + " crashes=" + crashes + " restarts=" + restarts
+                + " partitions=" + partitionsStarted;
+    }
+}

@@ -1,0 +1,297 @@
+package dev.parallax.core.testkit;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/**
+ * Tests of the simulator itself, driven by a toy gossip protocol ({@link MaxNode}): each node keeps
+ * the largest value it has seen, persists it, and gossips it.
+ */
+class SimulationTest {
+    private static final long MS = 1_000_000L;
+    private static final int N = 3;
+
+    /** Immutable gossip message. */
+    record Max(long value) {
+    }
+
+    /** The toy protocol node: persists a proposal with sync, a gossiped value without. */
+    static final class MaxNode implements SimNode<Max> {
+        final NodeContext<Max> ctx;
+        long max;
+        long ticks;
+
+        MaxNode(NodeContext<Max> ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public void onStart() {
+            ctx.log().read(ctx.log().firstIndex(), Integer.MAX_VALUE, (i, r) -> max = Math.max(max, r.getLong(0)));
+        }
+
+        void propose(long v) {
+            if (v > max) {
+                max = v;
+                ctx.log().append(ByteBuffer.allocate(8).putLong(0, v));
+                ctx.log().sync();
+                gossip();
+            }
+        }
+
+        private void gossip() {
+            for (int to = 0; to < N; to++) {
+                if (to != ctx.id()) {
+                    ctx.send(to, new Max(max));
+                }
+            }
+        }
+
+        @Override
+        public void onMessage(int from, Max m) {
+            if (m.value() > max) {
+                max = m.value();
+                ctx.log().append(ByteBuffer.allocate(8).putLong(0, max));
+            }
+        }
+
+        @Override
+        public void onTick() {
+            if (++ticks % 10 == 0) {
+                gossip();
+            }
+        }
+    }
+
+    private static Simulation<Max> cluster(long seed, FaultPlan plan) {
+        Simulation<Max> sim = new Simulation<>(seed, plan);
+        for (int i = 0; i < N; i++) {
+            sim.addNode(i, MaxNode::new, true);
+        }
+        return sim;
+    }
+
+    /** Proposes 1, 2, 3, ... at random up nodes every 5 ms. */
+    private static void workload(Simulation<Max> sim, int proposals) {
+        for (int k = 1; k <= proposals; k++) {
+            long value = k;
+            sim.schedule(k * 5 * MS, "propose " + k, () -> {
+                int target = sim.random().nextInt(N);
+                if (sim.isUp(target)) {
+                    sim.<MaxNode>node(target).propose(value);
+                }
+            });
+        }
+    }
+
+    private static long runHostile(long seed) {
+        Simulation<Max> sim = cluster(seed, FaultPlan.hostile(1));
+        workload(sim, 200);
+        sim.runUntil(1_200 * MS);
+        return sim.traceHash();
+    }
+
+    @Test
+    void theSameSeedReplaysTheIdenticalTrace() {
+        assertThat(runHostile(42)).isEqualTo(runHostile(42));
+        assertThat(runHostile(42)).isNotEqualTo(runHostile(43));
+    }
+
+    @Test
+    void theHostilePlanInjectsEveryKindOfFault() {
+        Simulation<Max> sim = cluster(7, FaultPlan.hostile(1));
+        workload(sim, 400);
+        sim.runUntil(2_500 * MS);
+        SimulationStats s = sim.stats();
+        assertThat(s.dropped()).as("lost").isPositive();
+        assertThat(s.duplicated()).as("duplicated").isPositive();
+        assertThat(s.crashes()).as("crashes").isPositive();
+        assertThat(s.restarts()).as("restarts").isPositive();
+        assertThat(s.partitionsStarted()).as("partitions").isPositive();
+        assertThat(s.partitioned()).as("cut messages").isPositive();
+        assertThat(s.delivered()).isPositive();
+    }
+
+    @Test
+    void delaysReorderMessages() {
+        Simulation<Max> sim = new Simulation<>(3, FaultPlan.reliable().withDelays(0, 10 * MS));
+        List<Long> received = new ArrayList<>();
+        sim.addNode(1, ctx -> new SimNode<>() {
+            @Override
+            public void onMessage(int from, Max m) {
+                received.add(m.value());
+            }
+
+            @Override
+            public void onTick() {
+            }
+        }, true);
+        sim.addNode(0, ctx -> new SimNode<>() {
+            @Override
+            public void onStart() {
+                for (long v = 0; v < 50; v++) {
+                    ctx.send(1, new Max(v));
+                }
+            }
+
+            @Override
+            public void onMessage(int from, Max m) {
+            }
+
+            @Override
+            public void onTick() {
+            }
+        }, true);
+        sim.runFor(20 * MS);
+        assertThat(received).hasSize(50).containsExactlyInAnyOrderElementsOf(java.util.stream.LongStream.range(0, 50).boxed().toList());
+        assertThat(received).isNotEqualTo(java.util.stream.LongStream.range(0, 50).boxed().toList());
+    }
+
+    @Test
+    void syncedStateSurvivesACrashAndVolatileStateDoesNot() {
+        Simulation<Max> sim = cluster(1, FaultPlan.reliable());
+        sim.runFor(MS);
+        MaxNode before = sim.node(0);
+        before.propose(5);
+        before.ticks = 1234;
+        sim.crash(0);
+        assertThat(sim.isUp(0)).isFalse();
+        sim.restart(0);
+        MaxNode after = sim.node(0);
+        assertThat(after).isNotSameAs(before);
+        assertThat(after.max).isEqualTo(5);
+        assertThat(after.ticks).isZero();
+        assertThat(after.ctx.incarnation()).isEqualTo(1);
+    }
+
+    @Test
+    void messagesToAPreviousIncarnationAreNotDelivered() {
+        Simulation<Max> sim = new Simulation<>(5, FaultPlan.reliable().withDelays(5 * MS, 5 * MS));
+        for (int i = 0; i < N; i++) {
+            sim.addNode(i, MaxNode::new, true);
+        }
+        sim.<MaxNode>node(0).propose(9);
+        sim.crash(1);
+        sim.restart(1);
+        sim.runFor(6 * MS);
+        assertThat(sim.<MaxNode>node(1).max).isZero();
+        assertThat(sim.<MaxNode>node(2).max).isEqualTo(9);
+    }
+
+    @Test
+    void aPartitionCutsTrafficUntilHealed() {
+        Simulation<Max> sim = cluster(11, FaultPlan.reliable());
+        sim.partition(Set.of(0));
+        sim.<MaxNode>node(0).propose(3);
+        sim.runFor(100 * MS);
+        assertThat(sim.<MaxNode>node(1).max).isZero();
+        assertThat(sim.<MaxNode>node(2).max).isZero();
+        sim.heal();
+        boolean converged = sim.runUntil(() -> sim.<MaxNode>node(1).max == 3 && sim.<MaxNode>node(2).max == 3, sim.now() + 100 * MS);
+        assertThat(converged).isTrue();
+    }
+
+    @Test
+    void clientsAreNeverCrashedOrPartitioned() {
+        Simulation<Max> sim = cluster(13, FaultPlan.hostile(N));
+        List<Long> heard = new ArrayList<>();
+        sim.addNode(100, ctx -> new SimNode<>() {
+            @Override
+            public void onMessage(int from, Max m) {
+                heard.add(m.value());
+            }
+
+            @Override
+            public void onTick() {
+                for (int r = 0; r < N; r++) {
+                    ctx.send(r, new Max(0));
+                }
+            }
+        }, false);
+        sim.runFor(3_000 * MS);
+        assertThat(sim.stats().crashes()).isPositive();
+        assertThat(sim.isUp(100)).isTrue();
+        assertThat(sim.<SimNode<Max>>node(100)).isNotNull();
+    }
+
+    @Test
+    void afterFaultsStopEveryNodeConverges() {
+        SimulationSeeds.forEach("gossip converges", 50, seed -> {
+            Simulation<Max> sim = cluster(seed, FaultPlan.hostile(1));
+            workload(sim, 100);
+            sim.runUntil(600 * MS);
+            sim.stopFaults();
+            long target = 0;
+            for (int i = 0; i < N; i++) {
+                target = Math.max(target, sim.<MaxNode>node(i).max);
+            }
+            long t = target;
+            boolean converged = sim.runUntil(() -> {
+                for (int i = 0; i < N; i++) {
+                    if (sim.<MaxNode>node(i).max != t) {
+                        return false;
+                    }
+                }
+                return true;
+            }, sim.now() + 2_000 * MS);
+            assertThat(converged).as("seed %d converged to %d", seed, t).isTrue();
+        });
+    }
+
+    @Test
+    void aFailingInvariantNamesTheSeedAndReplaysIdentically() {
+        SimulationFailure first = failingRun(77);
+        assertThat(first.seed()).isEqualTo(77);
+        assertThat(first.getMessage()).contains("seed 77").contains("-Dsim.seed=77").contains("deliver");
+        SimulationFailure again = failingRun(77);
+        assertThat(again.getMessage()).isEqualTo(first.getMessage());
+    }
+
+    private static SimulationFailure failingRun(long seed) {
+        Simulation<Max> sim = cluster(seed, FaultPlan.hostile(1));
+        workload(sim, 100);
+        sim.addInvariant(() -> {
+            if (sim.isUp(1) && sim.<MaxNode>node(1).max >= 20) {
+                throw new IllegalStateException("node 1 reached 20");
+            }
+        });
+        return catchThrowableOfType(SimulationFailure.class, () -> sim.runUntil(2_000 * MS));
+    }
+
+    @Test
+    void seedRunnerReportsTheFailingSeed() {
+        List<Long> seen = new ArrayList<>();
+        assertThatThrownBy(() -> SimulationSeeds.forEach("demo", 10, seed -> {
+            seen.add(seed);
+            if (seed == 4) {
+                throw new IllegalStateException("boom");
+            }
+        })).isInstanceOf(AssertionError.class).hasMessageContaining("seed 4").hasMessageContaining("-Dsim.seed=4");
+        assertThat(seen).containsExactly(1L, 2L, 3L, 4L);
+    }
+
+    @Test
+    void seedRunnerReplaysOneSeedFromTheSystemProperty() {
+        String old = System.getProperty("sim.seed");
+        System.setProperty("sim.seed", "12345");
+        try {
+            List<Long> seen = new ArrayList<>();
+            assertThat(SimulationSeeds.forEach("replay", 10, seen::add)).isEqualTo(1);
+            assertThat(seen).containsExactly(12345L);
+        } finally {
+            if (old == null) {
+                System.clearProperty("sim.seed");
+            } else {
+                System.setProperty("sim.seed", old);
+            }
+        }
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * The testkit, shipped as smr-core's test-jar: a deterministic simulator (virtual clock, in-memory
+ * network with seeded fault injection, crash and restart with durable state kept), seed runners
+ * that print a failing seed for replay, and the contract suites every SPI implementation runs.
+ */
+package dev.parallax.core.testkit;
