@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * Applies one step's effects by the {@link Effects} driver contract: append every record to the
- * log, sync once if any record asked for it, then hand out messages and decisions. Shared by the
+ * log, sync once if any record asked for it, then hand out messages, decisions and snapshot requests. Shared by the
  * runtime's Protocol stage and the simulator, so both obey the same rule.
  *
  * <p>Not thread-safe: used by the one thread that drives a core. If the log throws, the exception
@@ -31,16 +31,25 @@ public final class EffectApplier<M, R, V> {
         void decided(long instance, V value);
     }
 
+    /** Where snapshot requests go (the snapshot-transfer service, or a test's recorder). */
+    @FunctionalInterface
+    public interface SnapshotRequester {
+        void request(int peer, long instance);
+    }
+
     private final DurableLog log;
     private final RecordCodec<R> codec;
     private final Outbox<M> outbox;
     private final DecisionSink<V> decisions;
+    private final SnapshotRequester snapshots;
 
-    public EffectApplier(DurableLog log, RecordCodec<R> codec, Outbox<M> outbox, DecisionSink<V> decisions) {
+    public EffectApplier(DurableLog log, RecordCodec<R> codec, Outbox<M> outbox, DecisionSink<V> decisions,
+                         SnapshotRequester snapshots) {
         this.log = Objects.requireNonNull(log, "log");
         this.codec = Objects.requireNonNull(codec, "codec");
         this.outbox = Objects.requireNonNull(outbox, "outbox");
         this.decisions = Objects.requireNonNull(decisions, "decisions");
+        this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
     }
 
     /**
@@ -66,6 +75,10 @@ public final class EffectApplier<M, R, V> {
         for (int i = 0; i < decided.size(); i++) {
             EffectBuffer.Decision<V> d = decided.get(i);
             decisions.decided(d.instance(), d.value());
+        }
+        List<EffectBuffer.SnapshotRequest> requests = effects.snapshotRequests();
+        for (int i = 0; i < requests.size(); i++) {
+            snapshots.request(requests.get(i).peer(), requests.get(i).instance());
         }
         long wake = effects.wakeAt();
         effects.clear();

@@ -19,6 +19,11 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
     public record Decision<V>(long instance, V value) {
     }
 
+    /** A request for a snapshot from {@code peer} covering instances below {@code instance}. */
+    public record SnapshotRequest(int peer, long instance) {
+    }
+
+    private final List<SnapshotRequest> snapshotRequests = new ArrayList<>();
     private final List<Outgoing<M>> sends = new ArrayList<>();
     private final List<R> records = new ArrayList<>();
     private final List<Decision<V>> decisions = new ArrayList<>();
@@ -44,6 +49,16 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
     @Override
     public void wakeAt(long nanos) {
         wakeAt = Math.min(wakeAt, nanos);
+    }
+
+    @Override
+    public void snapshotNeeded(int peer, long instance) {
+        snapshotRequests.add(new SnapshotRequest(peer, instance));
+    }
+
+    /** Snapshot requests, in order. */
+    public List<SnapshotRequest> snapshotRequests() {
+        return snapshotRequests;
     }
 
     /** Messages in the order they were emitted; the list is owned by this buffer. */
@@ -72,7 +87,8 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
     }
 
     public boolean isEmpty() {
-        return sends.isEmpty() && records.isEmpty() && decisions.isEmpty() && wakeAt == Long.MAX_VALUE;
+        return sends.isEmpty() && records.isEmpty() && decisions.isEmpty() && snapshotRequests.isEmpty()
+                && wakeAt == Long.MAX_VALUE;
     }
 
     /** Forgets every collected effect. */
@@ -80,6 +96,7 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
         sends.clear();
         records.clear();
         decisions.clear();
+        snapshotRequests.clear();
         syncRequested = false;
         wakeAt = Long.MAX_VALUE;
     }

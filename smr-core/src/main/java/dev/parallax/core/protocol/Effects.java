@@ -32,4 +32,10 @@ public interface Effects<M, R, V> {
      * keep the earliest. Drivers may tick earlier or more often.
      */
     void wakeAt(long nanos);
+
+    /**
+     * This replica needs a snapshot: {@code peer} no longer has the decided instances below
+     * {@code instance} that this replica lacks, so catching up by log is impossible.
+     */
+    void snapshotNeeded(int peer, long instance);
 }

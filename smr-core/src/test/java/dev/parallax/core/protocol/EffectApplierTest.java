@@ -30,7 +30,8 @@ class EffectApplierTest {
     private final List<String> events = new ArrayList<>();
     private final EffectApplier<String, String, String> applier = new EffectApplier<>(log, STRINGS,
             (to, m) -> events.add("send " + to + " " + m + " durable=" + log.durableIndex()),
-            (i, v) -> events.add("decide " + i + " " + v));
+            (i, v) -> events.add("decide " + i + " " + v),
+            (peer, i) -> events.add("snapshot from " + peer + " below " + i));
     private final EffectBuffer<String, String, String> buffer = new EffectBuffer<>();
 
     @Test
@@ -39,12 +40,13 @@ class EffectApplierTest {
         buffer.decide(7, "x");
         buffer.persist("promise", false);
         buffer.persist("vote", true);
+        buffer.snapshotNeeded(2, 40);
         buffer.wakeAt(500);
         buffer.wakeAt(300);
         long wake = applier.apply(buffer);
         assertThat(wake).isEqualTo(300);
         assertThat(log.nextIndex()).isEqualTo(2);
-        assertThat(events).containsExactly("send 1 vote durable=2", "decide 7 x");
+        assertThat(events).containsExactly("send 1 vote durable=2", "decide 7 x", "snapshot from 2 below 40");
         assertThat(buffer.isEmpty()).isTrue();
     }
 

@@ -23,10 +23,14 @@ public final class CoreNode<M, R, V> implements SimNode<M> {
         ProtocolCore<M, R, V> create(int id, List<R> recovered, long now);
     }
 
-    /** Observes every decision of every node (for safety checks). */
+    /** Observes every decision of every node (for safety checks), and snapshot requests. */
     @FunctionalInterface
     public interface DecisionListener<V> {
         void decided(int node, long instance, V value);
+
+        /** Node {@code node} needs a snapshot from {@code peer} covering instances below {@code instance}. */
+        default void snapshotNeeded(int node, int peer, long instance) {
+        }
     }
 
     private final NodeContext<M> ctx;
@@ -40,7 +44,8 @@ public final class CoreNode<M, R, V> implements SimNode<M> {
         this.ctx = ctx;
         this.factory = factory;
         this.codec = codec;
-        this.applier = new EffectApplier<>(ctx.log(), codec, ctx::send, (i, v) -> listener.decided(ctx.id(), i, v));
+        this.applier = new EffectApplier<>(ctx.log(), codec, ctx::send, (i, v) -> listener.decided(ctx.id(), i, v),
+                (peer, i) -> listener.snapshotNeeded(ctx.id(), peer, i));
     }
 
     @Override

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Makes sure a JDK >= 17 and Maven >= 3.8 are on the PATH, installing Debian's packages if not.
+set -euo pipefail
+need_install=()
+if ! command -v javac >/dev/null 2>&1 || ! javac -version 2>&1 | grep -Eq 'javac (1[7-9]|[2-9][0-9])'; then
+  need_install+=(openjdk-17-jdk-headless)
+fi
+if ! command -v mvn >/dev/null 2>&1; then
+  need_install+=(maven)
+fi
+if [ ${#need_install[@]} -gt 0 ]; then
+  echo "installing: ${need_install[*]}" >&2
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_install[@]}" >/dev/null
+fi

@@ -1,0 +1,425 @@
+package dev.parallax.core.stage;
+
+import dev.parallax.core.time.Clock;
+import dev.parallax.core.time.SystemClock;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one {@link Stage} on its own thread: calls {@link Stage#doWork()} in a loop and, whenever it
+ * returns 0, lets a {@link WaitStrategy} spin, yield or park (Aeron's {@code AgentRunner}). The
+ * thread is named after the stage and is not a daemon, so a replica that forgets to close its
+ * runners does not exit half-way through.
+ *
+ * <p>Failures. An exception (or {@link AssertionError}) thrown by {@code doWork} is logged with
+ * the stage name, counted in {@link StageCounters#exceptions()}, and the loop goes on, treating
+ * the call as idle: a stage must not die silently over one bad input. Any other {@link Error}
+ * (out of memory, stack overflow, linkage errors) leaves the stage in an unknown state: it is
+ * logged and counted, the loop stops, {@link Stage#onClose()} runs, and {@link #failure()} reports
+ * it. A failing {@link Stage#onStart()} stops the runner the same way before the first
+ * {@code doWork}.
+ *
+ * <p>Wakeups. {@link #start()} installs this runner as the {@link Wakeup} of each queue in
+ * {@link Stage#inputQueues()}; producers then call {@link #wake()} after every offer, which costs
+ * one volatile read unless the runner is parked. The protocol that makes parking free of lost
+ * wakeups is described in the package documentation.
+ *
+ * <p>The runner clears stray interrupts of its thread after parking, so that an interrupt does not
+ * turn parking into spinning; the only way to stop it is {@link #close()}.
+ *
+ * <p>A runner runs once: it cannot be started again after {@link #close()}. All public methods are
+ * thread-safe.
+ */
+public final class StageRunner implements Wakeup, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StageRunner.class);
+    private static final VarHandle PARKED;
+
+    static {
+        try {
+            PARKED = MethodHandles.lookup().findVarHandle(StageRunner.class, "parked", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Stage stage;
+    private final String name;
+    private final BoundedQueue<?>[] inputs;
+    private final WaitStrategy waitStrategy;
+    private final Clock clock;
+    private final StageCounters counters = new StageCounters();
+    private final StageMetrics metrics;
+    private final Duration closeTimeout;
+    private final Thread thread;
+    private final Object lifecycleLock = new Object();
+
+    private volatile boolean started;
+    private boolean closed;
+    private volatile boolean stopRequested;
+    private volatile boolean terminated;
+    private volatile Throwable failure;
+    /** True from just before the runner checks its inputs for the last time until it unparks. */
+    private volatile boolean parked;
+
+    private StageRunner(Builder builder) {
+        this.stage = builder.stage;
+        this.name = Objects.requireNonNull(stage.name(), "stage name");
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("stage name is empty");
+        }
+        List<? extends BoundedQueue<?>> declared = Objects.requireNonNull(stage.inputQueues(), "inputQueues");
+        this.inputs = declared.toArray(new BoundedQueue<?>[0]);
+        for (BoundedQueue<?> input : inputs) {
+            Objects.requireNonNull(input, "input queue");
+        }
+        this.clock = builder.clock;
+        this.closeTimeout = builder.closeTimeout;
+        this.waitStrategy = Objects.requireNonNull(builder.waitStrategy.create(this::parkIdle), "wait strategy");
+        this.metrics = builder.registry == null
+                ? null
+                : StageMetrics.register(builder.registry, name, counters, declared, clock);
+        this.thread = new Thread(this::run, name);
+        this.thread.setDaemon(false);
+    }
+
+    /**
+     * Starts configuring a runner for {@code stage}.
+     *
+     * @param stage the stage to run; the runner becomes its only driver
+     * @return a builder with defaults: {@link WaitStrategies#yieldPark()}, {@link SystemClock},
+     *     no meter registry, a close timeout of 10 s
+     * @throws NullPointerException if {@code stage} is null
+     */
+    public static Builder builder(Stage stage) {
+        return new Builder(stage);
+    }
+
+    /**
+     * Starts the runner thread, after installing this runner as the consumer wakeup of the stage's
+     * input queues. The thread calls {@link Stage#onStart()} and then loops on
+     * {@link Stage#doWork()}.
+     *
+     * <p>Thread-safe; non-blocking.
+     *
+     * @throws IllegalStateException if the runner was already started or is closed
+     */
+    public void start() {
+        synchronized (lifecycleLock) {
+            if (closed) {
+                throw new IllegalStateException("runner of stage " + name + " is closed");
+            }
+            if (started) {
+                throw new IllegalStateException("runner of stage " + name + " is already started");
+            }
+            for (BoundedQueue<?> input : inputs) {
+                input.setConsumerWakeup(this);
+            }
+            started = true;
+            thread.start();
+        }
+    }
+
+    /**
+     * Stops the runner: asks the loop to stop, wakes the thread, waits up to the close timeout for
+     * it to finish the current {@code doWork} and {@link Stage#onClose()}, then removes the
+     * stage's meters. Idempotent: calling it again after success returns at once; after a timeout
+     * it waits again. Closing a runner that was never started only marks it closed (the stage's
+     * hooks are not called). Called from the runner thread itself (from inside the stage) it only
+     * requests the stop, which takes effect when the current {@code doWork} returns.
+     *
+     * <p>Thread-safe; blocks up to the close timeout (wall-clock time). If the calling thread is
+     * interrupted while waiting it keeps waiting and re-asserts the interrupt before returning.
+     *
+     * @throws IllegalStateException if the thread is still running after the close timeout, which
+     *     means the stage blocks in {@code doWork} or {@code onClose} in breach of its contract
+     */
+    @Override
+    public void close() {
+        boolean wasStarted;
+        synchronized (lifecycleLock) {
+            closed = true;
+            wasStarted = started;
+        }
+        if (wasStarted) {
+            stopRequested = true;
+            LockSupport.unpark(thread);
+            if (Thread.currentThread() == thread) {
+                return;
+            }
+            awaitTermination();
+        }
+        if (metrics != null) {
+            metrics.close();
+        }
+    }
+
+    /**
+     * Whether the runner thread has been started and has not yet finished (it finishes after
+     * {@link #close()} or a fatal error).
+     *
+     * <p>Thread-safe; non-blocking.
+     *
+     * @return true while the thread runs the stage
+     */
+    public boolean isRunning() {
+        return started && !terminated;
+    }
+
+    /**
+     * Unparks the runner thread if it is parked or about to park; otherwise does nothing. The fast
+     * path, when the runner is busy, is one volatile read: no store, no system call. Of several
+     * producers calling it at once, one unparks.
+     *
+     * <p>Thread-safe; non-blocking; never throws. Calling it on a runner that is not running does
+     * nothing.
+     */
+    @Override
+    public void wake() {
+        if (parked && PARKED.compareAndSet(this, true, false)) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /**
+     * The stage's name, which is also the thread's name.
+     *
+     * <p>Thread-safe.
+     *
+     * @return the stage name
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * The stage's counters, kept whether or not a meter registry was given.
+     *
+     * <p>Thread-safe; readers see recent values (see {@link StageCounters}).
+     *
+     * @return the counters
+     */
+    public StageCounters counters() {
+        return counters;
+    }
+
+    /**
+     * The error that stopped the runner: a non-assertion {@link Error} from {@code doWork}, or
+     * anything thrown by {@code onStart}.
+     *
+     * <p>Thread-safe; non-blocking.
+     *
+     * @return the fatal failure, or empty if the runner has not failed
+     */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure);
+    }
+
+    @Override
+    public String toString() {
+        return "StageRunner[" + name + (isRunning() ? ", running" : "") + "]";
+    }
+
+    private void run() {
+        try {
+            if (startStage()) {
+                loop();
+            }
+        } finally {
+            closeStage();
+            if (stopRequested && metrics != null) {
+                metrics.close();
+            }
+            terminated = true;
+        }
+    }
+
+    private boolean startStage() {
+        try {
+            stage.onStart();
+            return true;
+        } catch (Throwable t) {
+            counters.recordException();
+            failure = t;
+            LOG.error("stage {}: onStart failed; the stage will not run", name, t);
+            return false;
+        }
+    }
+
+    private void loop() {
+        long start = clock.nanoTime();
+        while (!stopRequested) {
+            int work;
+            try {
+                work = stage.doWork();
+            } catch (Throwable t) {
+                counters.recordException();
+                if (t instanceof Error && !(t instanceof AssertionError)) {
+                    failure = t;
+                    LOG.error("stage {}: doWork threw an Error; the stage stops", name, t);
+                    return;
+                }
+                LOG.error("stage {}: doWork threw; the stage goes on", name, t);
+                work = 0;
+            }
+            // One clock read per iteration: after work it ends this busy span and starts the next;
+            // after an idle call it is taken once the wait is over.
+            if (work > 0) {
+                long end = clock.nanoTime();
+                counters.recordWork(work, end - start);
+                waitStrategy.idle(work);
+                start = end;
+            } else {
+                waitStrategy.idle(0);
+                start = clock.nanoTime();
+            }
+        }
+    }
+
+    private void closeStage() {
+        try {
+            stage.onClose();
+        } catch (Throwable t) {
+            counters.recordException();
+            LOG.error("stage {}: onClose failed", name, t);
+        }
+    }
+
+    /**
+     * The {@link Parker} of this runner's wait strategy; the consumer half of the wakeup protocol.
+     * Runs on the runner thread only.
+     */
+    private void parkIdle(long maxNanos) {
+        parked = true;
+        // Dekker with the producer's "publish, then read parked": our store of parked must be
+        // visible before we read the queues' indices, whatever access mode the queue uses.
+        VarHandle.fullFence();
+        try {
+            if (!stopRequested && inputsEmpty()) {
+                LockSupport.parkNanos(this, maxNanos);
+            }
+        } finally {
+            parked = false;
+        }
+        Thread.interrupted();
+    }
+
+    private boolean inputsEmpty() {
+        for (BoundedQueue<?> input : inputs) {
+            if (!input.isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void awaitTermination() {
+        long deadline = System.nanoTime() + closeTimeout.toNanos();
+        boolean interrupted = false;
+        try {
+            while (thread.isAlive()) {
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    throw new IllegalStateException("stage " + name + " did not stop within " + closeTimeout
+                            + "; its doWork or onClose is blocking");
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedJoin(thread, remaining);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Configures a {@link StageRunner}. Not thread-safe; use from one thread, then discard. */
+    public static final class Builder {
+        private final Stage stage;
+        private WaitStrategy.Factory waitStrategy = WaitStrategies.yieldPark();
+        private Clock clock = SystemClock.INSTANCE;
+        private MeterRegistry registry;
+        private Duration closeTimeout = Duration.ofSeconds(10);
+
+        private Builder(Stage stage) {
+            this.stage = Objects.requireNonNull(stage, "stage");
+        }
+
+        /**
+         * Sets how the runner waits when the stage is idle; the runner makes its own instance.
+         *
+         * @param factory the wait strategy factory, for example {@code WaitStrategies.parse("park")}
+         * @return this builder
+         * @throws NullPointerException if {@code factory} is null
+         */
+        public Builder waitStrategy(WaitStrategy.Factory factory) {
+            this.waitStrategy = Objects.requireNonNull(factory, "factory");
+            return this;
+        }
+
+        /**
+         * Sets the clock used to measure busy time and the busy ratio.
+         *
+         * @param clock the clock
+         * @return this builder
+         * @throws NullPointerException if {@code clock} is null
+         */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Registers the stage's {@link StageMetrics} in {@code registry} when the runner is built;
+         * {@link StageRunner#close()} removes them.
+         *
+         * @param registry the registry
+         * @return this builder
+         * @throws NullPointerException if {@code registry} is null
+         */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.registry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /**
+         * Sets how long {@link StageRunner#close()} waits for the thread to stop.
+         *
+         * @param timeout a positive duration
+         * @return this builder
+         * @throws IllegalArgumentException if {@code timeout} is not positive
+         * @throws NullPointerException if {@code timeout} is null
+         */
+        public Builder closeTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("close timeout must be positive: " + timeout);
+            }
+            this.closeTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * Builds the runner (not started) and registers its metrics if a registry was set.
+         *
+         * @return the new runner
+         * @throws IllegalArgumentException if the stage's name is empty
+         * @throws NullPointerException if the stage returns a null name, input list or input queue
+         */
+        public StageRunner build() {
+            return new StageRunner(this);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.parallax.paxos;
+
+import dev.parallax.core.protocol.Effects;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * The acceptor role: keeps the promised view and the latest vote per instance, and answers Phase 1
+ * and Phase 2 only after the promise or vote it implies is durable (the persist effect carries
+ * {@code sync}; the driver syncs before sending — Lamport, "Paxos Made Simple" §2.2, stable storage).
+ *
+ * <p>Not thread-safe; owned by {@link MultiPaxosCore}.
+ */
+final class Acceptor {
+    private final int members;
+    private long promised;
+    private final TreeMap<Long, PaxosRecord.Vote> votes = new TreeMap<>();
+
+    /** Rebuilds the acceptor from its durable records: the highest promise, the latest vote per instance. */
+    Acceptor(int members, List<PaxosRecord> recovered) {
+        this.members = members;
+        for (PaxosRecord r : recovered) {
+            if (r instanceof PaxosRecord.Promise p) {
+                promised = Math.max(promised, p.view());
+            } else if (r instanceof PaxosRecord.Vote v) {
+                promised = Math.max(promised, v.view());
+                PaxosRecord.Vote old = votes.get(v.instance());
+                if (old == null || old.view() <= v.view()) {
+                    votes.put(v.instance(), v);
+                }
+            }
+        }
+    }
+
+    long promised() {
+        return promised;
+    }
+
+    /**
+     * Moves to a higher view seen in any message. The promise is written without sync: nothing is
+     * answered on its strength until a Prepare or Propose of that view, which syncs.
+     */
+    void adopt(long view, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (view > promised) {
+            promised = view;
+            out.persist(new PaxosRecord.Promise(view), false);
+        }
+    }
+
+    /**
+     * Phase 1b: promise {@code p.view()} (durably) and report every vote at or above
+     * {@code max(p.fromInstance(), firstUndecided)}; instances below our first undecided are decided
+     * and the new leader skips them.
+     */
+    void onPrepare(int from, PaxosMessage.Prepare p, long firstUndecided, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (p.view() < promised) {
+            return;
+        }
+        promised = p.view();
+        out.persist(new PaxosRecord.Promise(p.view()), true);
+        List<PaxosMessage.Accepted> accepted = new ArrayList<>();
+        for (PaxosRecord.Vote v : votes.tailMap(Math.max(p.fromInstance(), firstUndecided), true).values()) {
+            accepted.add(new PaxosMessage.Accepted(v.instance(), v.view(), v.value()));
+        }
+        out.send(from, new PaxosMessage.PrepareOk(p.view(), firstUndecided, accepted));
+    }
+
+    /**
+     * Phase 2b: vote for the proposal unless we promised a higher view, persist the vote (sync),
+     * and tell every replica (JPaxos sends Accept to all so each learns the decision directly).
+     */
+    void onPropose(PaxosMessage.Propose p, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (p.view() < promised) {
+            return;
+        }
+        promised = p.view();
+        PaxosRecord.Vote old = votes.get(p.instance());
+        if (old == null || old.view() != p.view()) {
+            PaxosRecord.Vote vote = new PaxosRecord.Vote(p.instance(), p.view(), p.value());
+            votes.put(p.instance(), vote);
+            out.persist(vote, true);
+        } else if (!old.value().equals(p.value())) {
+            // One leader proposes one value per instance per view; a different one is a bug upstream.
+            return;
+        }
+        PaxosMessage.Accept accept = new PaxosMessage.Accept(p.view(), p.instance());
+        for (int r = 0; r < members; r++) {
+            out.send(r, accept);
+        }
+    }
+
+    /** Forgets votes below {@code instance} (they are decided and covered by a snapshot). */
+    void truncateBelow(long instance) {
+        votes.headMap(instance, false).clear();
+    }
+
+    /** Number of votes held (for tests and metrics). */
+    int voteCount() {
+        return votes.size();
+    }
+}

@@ -1,0 +1,158 @@
+package dev.parallax.paxos;
+
+import dev.parallax.core.protocol.Effects;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The learner role: counts Accepts per instance and view, decides when a majority accepted the
+ * same view's proposal, and delivers decided instances in instance order without gaps.
+ * Keeps decided values from {@link #firstAvailable()} on, to serve catch-up.
+ *
+ * <p>Not thread-safe; owned by {@link MultiPaxosCore}.
+ */
+final class Learner {
+    /** Votes for one undecided instance in its highest view seen. */
+    private static final class Tally {
+        long view = -1;
+        int voters;
+        Value value;
+    }
+
+    private final int quorum;
+    private final TreeMap<Long, Value> decided = new TreeMap<>();
+    private final Map<Long, Tally> tallies = new HashMap<>();
+    private long firstUndecided;
+    private long firstAvailable;
+    private long knownDecided = -1;
+
+    Learner(int quorum) {
+        this.quorum = quorum;
+    }
+
+    /** Every instance below this one is decided and delivered. */
+    long firstUndecided() {
+        return firstUndecided;
+    }
+
+    /** The lowest instance whose decided value is still kept. */
+    long firstAvailable() {
+        return firstAvailable;
+    }
+
+    /** The highest instance known to be decided somewhere (here, or reported by a peer). */
+    long knownDecided() {
+        return knownDecided;
+    }
+
+    boolean isDecided(long instance) {
+        return instance < firstUndecided || decided.containsKey(instance);
+    }
+
+    /** The decided value of {@code instance}, or {@code null} if unknown or trimmed. */
+    Value decidedValue(long instance) {
+        return decided.get(instance);
+    }
+
+    /** A proposal was seen: remember its value for its view. @return whether this decided it */
+    boolean onPropose(PaxosMessage.Propose p, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (isDecided(p.instance())) {
+            return false;
+        }
+        Tally t = tally(p.instance(), p.view());
+        if (t == null) {
+            return false;
+        }
+        t.value = p.value();
+        return checkQuorum(p.instance(), t, out);
+    }
+
+    /** An Accept from {@code from}. @return whether this decided the instance */
+    boolean onAccept(int from, PaxosMessage.Accept a, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (isDecided(a.instance())) {
+            return false;
+        }
+        Tally t = tally(a.instance(), a.view());
+        if (t == null) {
+            return false;
+        }
+        t.voters |= 1 << from;
+        return checkQuorum(a.instance(), t, out);
+    }
+
+    /** A peer reported {@code instance} decided with {@code value} (catch-up). @return whether it was news */
+    boolean learn(long instance, Value value, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (isDecided(instance) || instance < firstAvailable) {
+            return false;
+        }
+        decide(instance, value, out);
+        return true;
+    }
+
+    /** A peer told us every instance up to {@code instance} is decided. */
+    void noteDecidedUpTo(long instance) {
+        knownDecided = Math.max(knownDecided, instance);
+    }
+
+    /** Forgets decided values below {@code instance} (covered by a snapshot); never below what is delivered. */
+    void truncateBelow(long instance) {
+        long cut = Math.min(instance, firstUndecided);
+        if (cut > firstAvailable) {
+            firstAvailable = cut;
+            decided.headMap(cut, false).clear();
+        }
+    }
+
+    /** A snapshot covering every instance below {@code instance} was installed: continue from there. */
+    void skipTo(long instance) {
+        if (instance <= firstUndecided) {
+            return;
+        }
+        firstUndecided = instance;
+        firstAvailable = Math.max(firstAvailable, instance);
+        decided.headMap(instance, false).clear();
+        tallies.keySet().removeIf(i -> i < instance);
+    }
+
+    private Tally tally(long instance, long view) {
+        Tally t = tallies.computeIfAbsent(instance, i -> new Tally());
+        if (view < t.view) {
+            return null;
+        }
+        if (view > t.view) {
+            t.view = view;
+            t.voters = 0;
+            t.value = null;
+        }
+        return t;
+    }
+
+    private boolean checkQuorum(long instance, Tally t, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (Integer.bitCount(t.voters) < quorum) {
+            return false;
+        }
+        if (t.value == null) {
+            // Decided, but the Propose carrying the value was lost: catch-up will fetch it.
+            noteDecidedUpTo(instance);
+            return false;
+        }
+        decide(instance, t.value, out);
+        return true;
+    }
+
+    private void decide(long instance, Value value, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        tallies.remove(instance);
+        decided.put(instance, value);
+        noteDecidedUpTo(instance);
+        while (true) {
+            Value v = decided.get(firstUndecided);
+            if (v == null) {
+                break;
+            }
+            out.decide(firstUndecided, v);
+            firstUndecided++;
+        }
+    }
+}

@@ -1,0 +1,205 @@
+package dev.parallax.paxos;
+
+import dev.parallax.core.protocol.Effects;
+import dev.parallax.core.protocol.ProtocolCore;
+
+import java.util.List;
+
+/**
+ * One replica's Multi-Paxos, as a deterministic step function: inputs are messages, ticks carrying
+ * {@code now}, and values to propose; outputs are {@link Effects}. It composes the roles
+ * ({@link Acceptor}, {@link Learner}, {@link Proposer}, {@link ViewMonitor}, {@link CatchUp}) and
+ * owns the one thing they share, the current view.
+ *
+ * <p><b>Views.</b> The leader of view {@code v} is replica {@code v mod n}. A replica's view is its
+ * acceptor's promise; any message from a higher view moves it there. A follower that suspects the
+ * leader starts the next view it leads. The leader of the initial view 0 starts Phase 1 on its
+ * first tick. A restarted replica whose recovered promise names a view it leads never reuses that
+ * view (it may have proposed in it before the crash): it starts the next view it leads.
+ *
+ * <p><b>Driver contract.</b> See {@link Effects}: persist, sync if asked, then send. Messages the
+ * core sends to itself must be delivered back to it like any other.
+ *
+ * <p>Not thread-safe: one driver thread calls it.
+ */
+public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRecord, Value> {
+    private final PaxosConfig config;
+    private final int self;
+    private final Acceptor acceptor;
+    private final Learner learner;
+    private final Proposer proposer;
+    private final ViewMonitor monitor;
+    private final CatchUp catchUp;
+    private boolean started;
+    private final boolean recoveredAny;
+
+    /**
+     * @param recovered the records this replica's durable log holds (empty on first start)
+     * @param now       the driver's clock at creation
+     * @throws IllegalArgumentException if {@code self} is not a member
+     */
+    public MultiPaxosCore(PaxosConfig config, int self, List<PaxosRecord> recovered, long now) {
+        if (self < 0 || self >= config.members()) {
+            throw new IllegalArgumentException("replica " + self + " is not one of " + config.members());
+        }
+        this.config = config;
+        this.self = self;
+        this.acceptor = new Acceptor(config.members(), recovered);
+        this.learner = new Learner(config.quorum());
+        this.proposer = new Proposer(config);
+        this.monitor = new ViewMonitor(config, self, now);
+        this.catchUp = new CatchUp(config, self);
+        this.recoveredAny = !recovered.isEmpty();
+    }
+
+    /** The current view. */
+    public long view() {
+        return acceptor.promised();
+    }
+
+    /** Whether this replica leads the current view and has finished its Phase 1. */
+    public boolean isLeader() {
+        return proposer.isLeading();
+    }
+
+    /** The replica this one believes leads (the leader of its view). */
+    public int leaderHint() {
+        return config.leaderOf(view());
+    }
+
+    /** Every instance below this one is decided and was handed out as a decision. */
+    public long firstUndecided() {
+        return learner.firstUndecided();
+    }
+
+    /** Proposals in flight (undecided). */
+    public int inFlight() {
+        return proposer.inFlight();
+    }
+
+    /** Whether {@link #onProposal} would take a value now. */
+    public boolean canPropose() {
+        return proposer.hasRoom();
+    }
+
+    @Override
+    public void onTick(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (!started) {
+            started = true;
+            if (config.leaderOf(view()) == self) {
+                // View 0 on a fresh start; after a restart never reuse a view we may have led.
+                startView(recoveredAny ? nextViewLedBySelf(view()) : view(), now, out);
+            }
+        }
+        if (proposer.state() == Proposer.State.FOLLOWER) {
+            if (config.members() == 1 || monitor.suspect(view(), now)) {
+                startView(nextViewLedBySelf(view()), now, out);
+            }
+        } else {
+            proposer.tick(now, out);
+            if (proposer.isLeading() && monitor.heartbeatDue(now)) {
+                PaxosMessage.Heartbeat hb = new PaxosMessage.Heartbeat(view(), learner.firstUndecided());
+                for (int r = 0; r < config.members(); r++) {
+                    if (r != self) {
+                        out.send(r, hb);
+                    }
+                }
+                monitor.broadcastSent(now);
+            }
+        }
+        catchUp.tick(now, view(), learner, out);
+        out.wakeAt(now + Math.min(config.heartbeatNanos(), config.retransmitNanos()));
+    }
+
+    @Override
+    public boolean onProposal(Value value, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (value.isNoop()) {
+            throw new IllegalArgumentException("the no-op cannot be proposed");
+        }
+        boolean taken = proposer.propose(value, now, out);
+        if (taken) {
+            monitor.broadcastSent(now);
+        }
+        return taken;
+    }
+
+    @Override
+    public void onMessage(int from, PaxosMessage m, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (from < 0 || from >= config.members()) {
+            return;
+        }
+        if (m.view() > view()) {
+            adoptView(m.view(), now, out);
+        }
+        if (m.view() == view() && from == config.leaderOf(view())) {
+            monitor.heardFromLeader(now);
+        }
+        if (m instanceof PaxosMessage.Propose p) {
+            if (learner.onPropose(p, out)) {
+                proposer.onDecided(p.instance());
+            }
+            acceptor.onPropose(p, out);
+        } else if (m instanceof PaxosMessage.Accept a) {
+            if (learner.onAccept(from, a, out)) {
+                proposer.onDecided(a.instance());
+            }
+        } else if (m instanceof PaxosMessage.Prepare p) {
+            acceptor.onPrepare(from, p, learner.firstUndecided(), out);
+        } else if (m instanceof PaxosMessage.PrepareOk ok) {
+            proposer.onPrepareOk(from, ok, learner, now, out);
+            if (proposer.isLeading()) {
+                monitor.broadcastSent(now);
+            }
+        } else if (m instanceof PaxosMessage.Heartbeat hb) {
+            if (hb.view() == view()) {
+                learner.noteDecidedUpTo(hb.firstUndecided() - 1);
+            }
+        } else if (m instanceof PaxosMessage.CatchUpQuery q) {
+            catchUp.onQuery(from, q, view(), learner, out);
+        } else if (m instanceof PaxosMessage.CatchUpReply r) {
+            for (long i : catchUp.onReply(from, r, learner, out)) {
+                proposer.onDecided(i);
+            }
+        }
+    }
+
+    /**
+     * Forgets decided values and votes below {@code instance}: a snapshot now covers them. Peers
+     * asking for them are told to fetch a snapshot.
+     */
+    public void truncateBelow(long instance) {
+        learner.truncateBelow(instance);
+        acceptor.truncateBelow(Math.min(instance, learner.firstUndecided()));
+    }
+
+    /** A snapshot covering every instance below {@code instance} was installed: continue from there. */
+    public void skipTo(long instance) {
+        learner.skipTo(instance);
+    }
+
+    private void adoptView(long newView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        acceptor.adopt(newView, out);
+        proposer.stepDown();
+        monitor.viewChanged(now);
+        if (config.leaderOf(newView) == self) {
+            // A view we lead that we did not start in this incarnation: never reuse it.
+            startView(nextViewLedBySelf(newView), now, out);
+        }
+    }
+
+    private void startView(long newView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        // Our own promise of the view is durable before the Prepare leaves (same step, sync).
+        acceptor.adopt(newView, out);
+        out.persist(new PaxosRecord.Promise(newView), true);
+        monitor.viewChanged(now);
+        proposer.startView(newView, learner.firstUndecided(), now, out);
+    }
+
+    private long nextViewLedBySelf(long after) {
+        long v = after + 1;
+        while (config.leaderOf(v) != self) {
+            v++;
+        }
+        return v;
+    }
+}

@@ -1,0 +1,198 @@
+package dev.parallax.paxos;
+
+import java.time.Duration;
+
+/**
+ * Multi-Paxos parameters. Immutable and thread-safe; built with {@link #builder(int)}.
+ *
+ * <p>Defaults: WND 10 and BSZ 1300 B are seed 000's (§VI). The paper gives no timeouts; ours are
+ * chosen for a LAN or loopback and shorter than JPaxos' public defaults (heartbeat 500 ms, suspect
+ * 1000 ms, retransmit 1000 ms) so that fail-over takes well under a second; see
+ * docs/protocols/multi-paxos.md.
+ */
+public final class PaxosConfig {
+    /** Default window: instances in flight at once (seed 000 §VI: WND = 10; 35 was best). */
+    public static final int DEFAULT_WINDOW = 10;
+    /** Default batch size: 1300 bytes, under one Ethernet frame (seed 000 §VI). */
+    public static final int DEFAULT_BATCH_BYTES = 1300;
+
+    private final int members;
+    private final int window;
+    private final int batchBytes;
+    private final long batchTimeoutNanos;
+    private final long heartbeatNanos;
+    private final long suspectNanos;
+    private final long retransmitNanos;
+    private final long catchUpNanos;
+    private final int catchUpMaxInstances;
+
+    private PaxosConfig(Builder b) {
+        this.members = b.members;
+        this.window = b.window;
+        this.batchBytes = b.batchBytes;
+        this.batchTimeoutNanos = b.batchTimeout.toNanos();
+        this.heartbeatNanos = b.heartbeat.toNanos();
+        this.suspectNanos = b.suspect.toNanos();
+        this.retransmitNanos = b.retransmit.toNanos();
+        this.catchUpNanos = b.catchUp.toNanos();
+        this.catchUpMaxInstances = b.catchUpMaxInstances;
+    }
+
+    /** A builder for a cluster of {@code members} replicas, with every default set. */
+    public static Builder builder(int members) {
+        return new Builder(members);
+    }
+
+    /** Number of replicas, n. */
+    public int members() {
+        return members;
+    }
+
+    /** Majority quorum size, floor(n/2)+1. */
+    public int quorum() {
+        return members / 2 + 1;
+    }
+
+    /** The leader of {@code view}: {@code view mod n} (as JPaxos). */
+    public int leaderOf(long view) {
+        return (int) (view % members);
+    }
+
+    public int window() {
+        return window;
+    }
+
+    public int batchBytes() {
+        return batchBytes;
+    }
+
+    public long batchTimeoutNanos() {
+        return batchTimeoutNanos;
+    }
+
+    public long heartbeatNanos() {
+        return heartbeatNanos;
+    }
+
+    public long suspectNanos() {
+        return suspectNanos;
+    }
+
+    public long retransmitNanos() {
+        return retransmitNanos;
+    }
+
+    public long catchUpNanos() {
+        return catchUpNanos;
+    }
+
+    public int catchUpMaxInstances() {
+        return catchUpMaxInstances;
+    }
+
+    @Override
+    public String toString() {
+        return "PaxosConfig{n=" + members + ", window=" + window + ", batchBytes=" + batchBytes
+                + ", batchTimeout=" + Duration.ofNanos(batchTimeoutNanos) + ", heartbeat=" + Duration.ofNanos(heartbeatNanos)
+                + ", suspect=" + Duration.ofNanos(suspectNanos) + ", retransmit=" + Duration.ofNanos(retransmitNanos)
+                + ", catchUp=" + Duration.ofNanos(catchUpNanos) + ", catchUpMaxInstances=" + catchUpMaxInstances + "}";
+    }
+
+    /** Mutable builder, not thread-safe; setters validate at once. */
+    public static final class Builder {
+        private final int members;
+        private int window = DEFAULT_WINDOW;
+        private int batchBytes = DEFAULT_BATCH_BYTES;
+        private Duration batchTimeout = Duration.ofMillis(1);
+        private Duration heartbeat = Duration.ofMillis(50);
+        private Duration suspect = Duration.ofMillis(500);
+        private Duration retransmit = Duration.ofMillis(200);
+        private Duration catchUp = Duration.ofMillis(100);
+        private int catchUpMaxInstances = 256;
+
+        private Builder(int members) {
+            if (members < 1 || members > 31) {
+                throw new IllegalArgumentException("members must be 1..31, got " + members);
+            }
+            this.members = members;
+        }
+
+        /** WND: instances in flight at once; default {@value PaxosConfig#DEFAULT_WINDOW}. */
+        public Builder window(int window) {
+            this.window = positive(window, "window");
+            return this;
+        }
+
+        /** BSZ: a batch closes once it holds this many bytes; default {@value PaxosConfig#DEFAULT_BATCH_BYTES}. */
+        public Builder batchBytes(int bytes) {
+            this.batchBytes = positive(bytes, "batchBytes");
+            return this;
+        }
+
+        /** Longest a request waits for its batch to fill; default 1 ms. */
+        public Builder batchTimeout(Duration d) {
+            this.batchTimeout = nonNegative(d, "batchTimeout");
+            return this;
+        }
+
+        /** How often an idle leader tells followers it is alive; default 50 ms. */
+        public Builder heartbeat(Duration d) {
+            this.heartbeat = positive(d, "heartbeat");
+            return this;
+        }
+
+        /** Silence from the leader after which a follower suspects it; default 500 ms. */
+        public Builder suspect(Duration d) {
+            this.suspect = positive(d, "suspect");
+            return this;
+        }
+
+        /** How long before an unanswered Prepare or Propose is sent again; default 200 ms. */
+        public Builder retransmit(Duration d) {
+            this.retransmit = positive(d, "retransmit");
+            return this;
+        }
+
+        /** How often a lagging replica asks a peer for decided instances; default 100 ms. */
+        public Builder catchUp(Duration d) {
+            this.catchUp = positive(d, "catchUp");
+            return this;
+        }
+
+        /** Most decided instances one catch-up reply carries; default 256. */
+        public Builder catchUpMaxInstances(int n) {
+            this.catchUpMaxInstances = positive(n, "catchUpMaxInstances");
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if the timeouts disagree (suspect must exceed heartbeat) */
+        public PaxosConfig build() {
+            if (suspect.compareTo(heartbeat.multipliedBy(2)) < 0) {
+                throw new IllegalArgumentException("suspect (" + suspect + ") must be at least twice the heartbeat ("
+                        + heartbeat + "), or a live leader gets suspected");
+            }
+            return new PaxosConfig(this);
+        }
+
+        private static int positive(int n, String what) {
+            if (n <= 0) {
+                throw new IllegalArgumentException(what + " must be > 0, got " + n);
+            }
+            return n;
+        }
+
+        private static Duration positive(Duration d, String what) {
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(what + " must be > 0, got " + d);
+            }
+            return d;
+        }
+
+        private static Duration nonNegative(Duration d, String what) {
+            if (d.isNegative()) {
+                throw new IllegalArgumentException(what + " must be >= 0, got " + d);
+            }
+            return d;
+        }
+    }
+}

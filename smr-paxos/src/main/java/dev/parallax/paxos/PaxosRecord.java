@@ -1,0 +1,16 @@
+package dev.parallax.paxos;
+
+/**
+ * What an acceptor writes to its durable log before it answers (Paxos' stable-storage rule:
+ * a promise or vote is remembered across a crash). Immutable.
+ */
+public sealed interface PaxosRecord {
+
+    /** The acceptor promised to ignore views below {@code view}. */
+    record Promise(long view) implements PaxosRecord {
+    }
+
+    /** The acceptor accepted {@code value} for {@code instance} in {@code view} (implies a promise of {@code view}). */
+    record Vote(long instance, long view, Value value) implements PaxosRecord {
+    }
+}

@@ -1,0 +1,55 @@
+package dev.parallax.paxos;
+
+import dev.parallax.core.protocol.RecordCodec;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Binary form of {@link PaxosRecord}s in the durable log: a type byte, then big-endian fields.
+ * Stateless and thread-safe.
+ *
+ * <pre>
+ * Promise: 'P' view:8
+ * Vote:    'V' instance:8 view:8 length:4 bytes
+ * </pre>
+ */
+public final class PaxosRecordCodec implements RecordCodec<PaxosRecord> {
+    private static final byte PROMISE = 'P';
+    private static final byte VOTE = 'V';
+
+    @Override
+    public ByteBuffer encode(PaxosRecord record) {
+        if (record instanceof PaxosRecord.Promise p) {
+            return ByteBuffer.allocate(9).put(PROMISE).putLong(p.view()).flip();
+        }
+        PaxosRecord.Vote v = (PaxosRecord.Vote) record;
+        ByteBuffer value = v.value().bytes();
+        return ByteBuffer.allocate(21 + value.remaining())
+                .put(VOTE).putLong(v.instance()).putLong(v.view()).putInt(value.remaining()).put(value).flip();
+    }
+
+    @Override
+    public PaxosRecord decode(ByteBuffer bytes) {
+        ByteBuffer b = bytes.duplicate();
+        try {
+            byte type = b.get();
+            if (type == PROMISE && b.remaining() == 8) {
+                return new PaxosRecord.Promise(b.getLong());
+            }
+            if (type == VOTE) {
+                long instance = b.getLong();
+                long view = b.getLong();
+                int len = b.getInt();
+                if (len != b.remaining()) {
+                    throw new IllegalArgumentException("vote record length " + len + " but " + b.remaining() + " bytes follow");
+                }
+                byte[] value = new byte[len];
+                b.get(value);
+                return new PaxosRecord.Vote(instance, view, len == 0 ? Value.NOOP : Value.of(value));
+            }
+            throw new IllegalArgumentException("unknown record type " + type + " or bad length " + bytes.remaining());
+        } catch (java.nio.BufferUnderflowException e) {
+            throw new IllegalArgumentException("truncated paxos record of " + bytes.remaining() + " bytes", e);
+        }
+    }
+}

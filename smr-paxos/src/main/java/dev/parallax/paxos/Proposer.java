@@ -1,0 +1,176 @@
+package dev.parallax.paxos;
+
+import dev.parallax.core.protocol.Effects;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The leader role of one view: Phase 1 once for every open instance when the view starts, then
+ * pipelined Phase 2 with at most WND undecided instances in flight (seed 000 §III-A, batching and
+ * pipelining). The new leader re-proposes the highest-view value reported for each instance and
+ * fills the gaps with no-ops ("Paxos Made Simple" §3). Unanswered Prepares and undecided Proposes
+ * are retransmitted after the retransmit timeout, because messages are lost when connections
+ * break (seed 000 §V-C4).
+ *
+ * <p>Not thread-safe; owned by {@link MultiPaxosCore}.
+ */
+final class Proposer {
+    enum State { FOLLOWER, PREPARING, LEADING }
+
+    private static final class InFlight {
+        final Value value;
+        long sentAt;
+
+        InFlight(Value value, long sentAt) {
+            this.value = value;
+            this.sentAt = sentAt;
+        }
+    }
+
+    private final PaxosConfig config;
+    private State state = State.FOLLOWER;
+    private long view = -1;
+
+    private long prepareFrom;
+    private int promisedBy;
+    private long highestFirstUndecided;
+    private long prepareSentAt;
+    private final TreeMap<Long, PaxosMessage.Accepted> reported = new TreeMap<>();
+
+    private long nextInstance;
+    private final TreeMap<Long, InFlight> inFlight = new TreeMap<>();
+
+    Proposer(PaxosConfig config) {
+        this.config = config;
+    }
+
+    State state() {
+        return state;
+    }
+
+    boolean isLeading() {
+        return state == State.LEADING;
+    }
+
+    /** Undecided proposals in flight (what the batcher reads to decide how eagerly to close batches). */
+    int inFlight() {
+        return inFlight.size();
+    }
+
+    /** Whether a new proposal would be taken now. */
+    boolean hasRoom() {
+        return state == State.LEADING && inFlight.size() < config.window();
+    }
+
+    /**
+     * Starts Phase 1 of {@code newView} (we are its leader). The caller has made our own promise of
+     * {@code newView} durable in this step, so a restart never reuses the view.
+     */
+    void startView(long newView, long fromInstance, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        state = State.PREPARING;
+        view = newView;
+        prepareFrom = fromInstance;
+        promisedBy = 0;
+        highestFirstUndecided = fromInstance;
+        reported.clear();
+        inFlight.clear();
+        prepareSentAt = now;
+        broadcast(new PaxosMessage.Prepare(view, prepareFrom), out);
+    }
+
+    /** Another view took over: stop leading; proposals in flight are left to the new leader. */
+    void stepDown() {
+        state = State.FOLLOWER;
+        reported.clear();
+        inFlight.clear();
+    }
+
+    /** Phase 1b answer. On a majority, becomes leader and re-proposes what Phase 1 found. */
+    void onPrepareOk(int from, PaxosMessage.PrepareOk ok, Learner learner, long now,
+                     Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (state != State.PREPARING || ok.view() != view) {
+            return;
+        }
+        promisedBy |= 1 << from;
+        highestFirstUndecided = Math.max(highestFirstUndecided, ok.firstUndecided());
+        for (PaxosMessage.Accepted a : ok.accepted()) {
+            PaxosMessage.Accepted old = reported.get(a.instance());
+            if (old == null || old.view() < a.view()) {
+                reported.put(a.instance(), a);
+            }
+        }
+        if (Integer.bitCount(promisedBy) >= config.quorum()) {
+            lead(learner, now, out);
+        }
+    }
+
+    private void lead(Learner learner, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        state = State.LEADING;
+        // Instances below some acceptor's first undecided are decided: never re-propose or no-op
+        // them (their votes may be trimmed); we learn them through catch-up.
+        long start = Math.max(prepareFrom, highestFirstUndecided);
+        learner.noteDecidedUpTo(start - 1);
+        long end = reported.isEmpty() ? start - 1 : Math.max(start - 1, reported.lastKey());
+        for (long i = start; i <= end; i++) {
+            if (learner.isDecided(i)) {
+                continue;
+            }
+            PaxosMessage.Accepted a = reported.get(i);
+            send(i, a == null ? Value.NOOP : a.value(), now, out);
+        }
+        reported.clear();
+        nextInstance = end + 1;
+    }
+
+    /** Phase 2a for a new value. @return false if not leading or the window is full */
+    boolean propose(Value value, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (!hasRoom()) {
+            return false;
+        }
+        send(nextInstance++, value, now, out);
+        return true;
+    }
+
+    /** {@code instance} was decided: it no longer occupies the window. */
+    void onDecided(long instance) {
+        inFlight.remove(instance);
+    }
+
+    /** Retransmits overdue Prepares and Proposes. */
+    void tick(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        long timeout = config.retransmitNanos();
+        if (state == State.PREPARING && now - prepareSentAt >= timeout) {
+            prepareSentAt = now;
+            PaxosMessage.Prepare p = new PaxosMessage.Prepare(view, prepareFrom);
+            for (int r = 0; r < config.members(); r++) {
+                if ((promisedBy & (1 << r)) == 0) {
+                    out.send(r, p);
+                }
+            }
+        } else if (state == State.LEADING) {
+            for (Map.Entry<Long, InFlight> e : inFlight.entrySet()) {
+                InFlight f = e.getValue();
+                if (now - f.sentAt >= timeout) {
+                    f.sentAt = now;
+                    broadcast(new PaxosMessage.Propose(view, e.getKey(), f.value), out);
+                }
+            }
+        }
+    }
+
+    private void send(long instance, Value value, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        inFlight.put(instance, new InFlight(value, now));
+        broadcast(new PaxosMessage.Propose(view, instance, value), out);
+    }
+
+    private void broadcast(PaxosMessage m, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        for (int r = 0; r < config.members(); r++) {
+            out.send(r, m);
+        }
+    }
+
+    long view() {
+        return view;
+    }
+}
