@@ -16,6 +16,8 @@ import java.util.TreeMap;
 final class Acceptor {
     private final int members;
     private long promised;
+    private long durablePromise = -1;
+    private long trimmedBelow;
     private final TreeMap<Long, PaxosRecord.Vote> votes = new TreeMap<>();
 
     /** Rebuilds the acceptor from its durable records: the highest promise, the latest vote per instance. */
@@ -24,8 +26,10 @@ final class Acceptor {
         for (PaxosRecord r : recovered) {
             if (r instanceof PaxosRecord.Promise p) {
                 promised = Math.max(promised, p.view());
+                durablePromise = Math.max(durablePromise, p.view());
             } else if (r instanceof PaxosRecord.Vote v) {
                 promised = Math.max(promised, v.view());
+                durablePromise = Math.max(durablePromise, v.view());
                 PaxosRecord.Vote old = votes.get(v.instance());
                 if (old == null || old.view() <= v.view()) {
                     votes.put(v.instance(), v);
@@ -39,32 +43,36 @@ final class Acceptor {
     }
 
     /**
-     * Moves to a higher view seen in any message. The promise is written without sync: nothing is
-     * answered on its strength until a Prepare or Propose of that view, which syncs.
+     * Moves to a higher view seen in any message. Nothing is written: no answer was given on the
+     * strength of this view yet, and every answer (PrepareOk, Accept) persists what it promises.
      */
-    void adopt(long view, Effects<PaxosMessage, PaxosRecord, Value> out) {
-        if (view > promised) {
-            promised = view;
-            out.persist(new PaxosRecord.Promise(view), false);
+    void adopt(long view) {
+        promised = Math.max(promised, view);
+    }
+
+    /** Makes the promise of {@code view} durable (sync) unless it already is. */
+    void persistPromise(long view, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        promised = Math.max(promised, view);
+        if (view > durablePromise) {
+            durablePromise = view;
+            out.persist(new PaxosRecord.Promise(view), true);
         }
     }
 
     /**
-     * Phase 1b: promise {@code p.view()} (durably) and report every vote at or above
-     * {@code max(p.fromInstance(), firstUndecided)}; instances below our first undecided are decided
-     * and the new leader skips them.
+     * Phase 1b: promise {@code p.view()} (durably) and report every vote we hold at or above
+     * {@code p.fromInstance()}, and below which instance we trimmed votes.
      */
-    void onPrepare(int from, PaxosMessage.Prepare p, long firstUndecided, Effects<PaxosMessage, PaxosRecord, Value> out) {
+    void onPrepare(int from, PaxosMessage.Prepare p, Effects<PaxosMessage, PaxosRecord, Value> out) {
         if (p.view() < promised) {
             return;
         }
-        promised = p.view();
-        out.persist(new PaxosRecord.Promise(p.view()), true);
+        persistPromise(p.view(), out);
         List<PaxosMessage.Accepted> accepted = new ArrayList<>();
-        for (PaxosRecord.Vote v : votes.tailMap(Math.max(p.fromInstance(), firstUndecided), true).values()) {
+        for (PaxosRecord.Vote v : votes.tailMap(p.fromInstance(), true).values()) {
             accepted.add(new PaxosMessage.Accepted(v.instance(), v.view(), v.value()));
         }
-        out.send(from, new PaxosMessage.PrepareOk(p.view(), firstUndecided, accepted));
+        out.send(from, new PaxosMessage.PrepareOk(p.view(), trimmedBelow, accepted));
     }
 
     /**
@@ -80,6 +88,7 @@ final class Acceptor {
         if (old == null || old.view() != p.view()) {
             PaxosRecord.Vote vote = new PaxosRecord.Vote(p.instance(), p.view(), p.value());
             votes.put(p.instance(), vote);
+            durablePromise = Math.max(durablePromise, p.view());
             out.persist(vote, true);
         } else if (!old.value().equals(p.value())) {
             // One leader proposes one value per instance per view; a different one is a bug upstream.
@@ -93,7 +102,10 @@ final class Acceptor {
 
     /** Forgets votes below {@code instance} (they are decided and covered by a snapshot). */
     void truncateBelow(long instance) {
-        votes.headMap(instance, false).clear();
+        if (instance > trimmedBelow) {
+            trimmedBelow = instance;
+            votes.headMap(instance, false).clear();
+        }
     }
 
     /** Number of votes held (for tests and metrics). */

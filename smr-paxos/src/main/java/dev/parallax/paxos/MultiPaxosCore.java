@@ -144,7 +144,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
                 proposer.onDecided(a.instance());
             }
         } else if (m instanceof PaxosMessage.Prepare p) {
-            acceptor.onPrepare(from, p, learner.firstUndecided(), out);
+            acceptor.onPrepare(from, p, out);
         } else if (m instanceof PaxosMessage.PrepareOk ok) {
             proposer.onPrepareOk(from, ok, learner, now, out);
             if (proposer.isLeading()) {
@@ -178,7 +178,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     }
 
     private void adoptView(long newView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
-        acceptor.adopt(newView, out);
+        acceptor.adopt(newView);
         proposer.stepDown();
         monitor.viewChanged(now);
         if (config.leaderOf(newView) == self) {
@@ -188,9 +188,9 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     }
 
     private void startView(long newView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
-        // Our own promise of the view is durable before the Prepare leaves (same step, sync).
-        acceptor.adopt(newView, out);
-        out.persist(new PaxosRecord.Promise(newView), true);
+        // Our own promise of the view is durable before the Prepare leaves (same step, sync), so a
+        // restart never reuses the view.
+        acceptor.persistPromise(newView, out);
         monitor.viewChanged(now);
         proposer.startView(newView, learner.firstUndecided(), now, out);
     }

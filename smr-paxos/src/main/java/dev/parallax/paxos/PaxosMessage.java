@@ -17,11 +17,12 @@ public sealed interface PaxosMessage {
     }
 
     /**
-     * Phase 1b: a promise for {@code view}, with every value this acceptor accepted at or above the
-     * requested instance, and the acceptor's first undecided instance (everything below it is
-     * decided, so the new leader need not re-propose it).
+     * Phase 1b: a promise for {@code view}, with every vote this acceptor still holds at or above
+     * the requested instance. {@code trimmedBelow} is the instance below which the acceptor dropped
+     * its votes because a snapshot covers them: those instances are decided, and the new leader must
+     * not re-propose (or no-op) them.
      */
-    record PrepareOk(long view, long firstUndecided, List<Accepted> accepted) implements PaxosMessage {
+    record PrepareOk(long view, long trimmedBelow, List<Accepted> accepted) implements PaxosMessage {
         public PrepareOk {
             accepted = List.copyOf(accepted);
         }

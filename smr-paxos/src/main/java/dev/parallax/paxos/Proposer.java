@@ -34,7 +34,7 @@ final class Proposer {
 
     private long prepareFrom;
     private int promisedBy;
-    private long highestFirstUndecided;
+    private long highestTrim;
     private long prepareSentAt;
     private final TreeMap<Long, PaxosMessage.Accepted> reported = new TreeMap<>();
 
@@ -72,7 +72,7 @@ final class Proposer {
         view = newView;
         prepareFrom = fromInstance;
         promisedBy = 0;
-        highestFirstUndecided = fromInstance;
+        highestTrim = fromInstance;
         reported.clear();
         inFlight.clear();
         prepareSentAt = now;
@@ -93,7 +93,7 @@ final class Proposer {
             return;
         }
         promisedBy |= 1 << from;
-        highestFirstUndecided = Math.max(highestFirstUndecided, ok.firstUndecided());
+        highestTrim = Math.max(highestTrim, ok.trimmedBelow());
         for (PaxosMessage.Accepted a : ok.accepted()) {
             PaxosMessage.Accepted old = reported.get(a.instance());
             if (old == null || old.view() < a.view()) {
@@ -107,9 +107,10 @@ final class Proposer {
 
     private void lead(Learner learner, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
         state = State.LEADING;
-        // Instances below some acceptor's first undecided are decided: never re-propose or no-op
-        // them (their votes may be trimmed); we learn them through catch-up.
-        long start = Math.max(prepareFrom, highestFirstUndecided);
+        // Instances below some acceptor's trim point are decided and covered by its snapshot: never
+        // re-propose or no-op them (their votes are gone); we learn them through catch-up or a
+        // snapshot. Above it, every vote of the quorum is reported, so the highest-view one is safe.
+        long start = Math.max(prepareFrom, highestTrim);
         learner.noteDecidedUpTo(start - 1);
         long end = reported.isEmpty() ? start - 1 : Math.max(start - 1, reported.lastKey());
         for (long i = start; i <= end; i++) {

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * optimistic pre-validation of WS-Opt (§6.2.2.4), which then re-validates under the lock.
  */
 final class ReadyQueue {
+    private final int capacity;
     private TaskBatch batch;
     private volatile int size;
     private volatile int seqCount;
@@ -26,6 +27,7 @@ final class ReadyQueue {
     private final AtomicIntegerArray markers;
 
     ReadyQueue(int capacity, int classCount, int threadCount) {
+        this.capacity = capacity;
         this.batch = new TaskBatch(capacity);
         this.readyClasses = new long[(classCount + 63) >>> 6];
         this.markers = new AtomicIntegerArray(threadCount);
@@ -33,7 +35,7 @@ final class ReadyQueue {
 
     /** Scheduler: whether {@link #put} fits. Only the scheduler adds, so space only grows until it does. */
     boolean hasSpace() {
-        return size < batch.capacity();
+        return size < capacity;
     }
 
     /** Number of requests in the ready queue (a racy view outside the lock). */

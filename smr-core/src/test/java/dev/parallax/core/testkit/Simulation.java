@@ -239,6 +239,14 @@ public final class Simulation<M> {
         }
     }
 
+    /**
+     * Fails the run from test code outside an event (an end-of-run liveness or convergence check):
+     * the error names the seed and shows the last events, like an invariant failure.
+     */
+    public SimulationFailure failure(String message) {
+        return new SimulationFailure(seed, now(), trace.tail(), new AssertionError(message));
+    }
+
     /** A 64-bit fingerprint of every event so far (time, kind, nodes, message text). */
     public long traceHash() {
         return trace.hash();

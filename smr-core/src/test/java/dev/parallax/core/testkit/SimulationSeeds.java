@@ -21,12 +21,13 @@ public final class SimulationSeeds {
     }
 
     /**
-     * Calls {@code body} with each seed. A failure is rethrown as an {@link AssertionError} whose
-     * message starts with the failing seed and how to replay it.
+     * Calls {@code body} with seeds {@code base .. base+count-1} (or only {@code -Dsim.seed}, if
+     * set). A failure is rethrown as an {@link AssertionError} whose message starts with the failing
+     * seed and how to replay it. Pass {@link #count(int)} to honour {@code -Dsim.seeds}.
      *
      * @return the number of seeds run
      */
-    public static int forEach(String name, int defaultCount, LongConsumer body) {
+    public static int forEach(String name, int count, LongConsumer body) {
         String replay = System.getProperty("sim.seed");
         if (replay != null && !replay.isBlank()) {
             long seed = Long.parseLong(replay.trim());
@@ -34,11 +35,10 @@ public final class SimulationSeeds {
             return 1;
         }
         long base = Long.getLong("sim.seedBase", 1L);
-        int n = count(defaultCount);
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < count; i++) {
             runOne(name, base + i, body);
         }
-        return n;
+        return count;
     }
 
     private static void runOne(String name, long seed, LongConsumer body) {

@@ -1,0 +1,84 @@
+package dev.parallax.paxos;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Scripted scenarios whose full effect trace (every persist, send, decision) is compared with a
+ * checked-in expectation under src/test/resources/golden. A protocol change that alters behaviour
+ * shows up as a readable diff. To accept a deliberate change, run with {@code -Dgolden.update=true}
+ * and review the diff of the golden files.
+ */
+class GoldenTraceTest {
+    private static final long MS = 1_000_000L;
+    private static final PaxosConfig CONFIG = PaxosConfig.builder(3).window(2)
+            .heartbeat(Duration.ofMillis(50)).suspect(Duration.ofMillis(500))
+            .retransmit(Duration.ofMillis(200)).catchUp(Duration.ofMillis(100)).build();
+
+    private static Value v(String s) {
+        return Value.of(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void proposeFailOverAndCatchUp() throws IOException {
+        ScriptedCluster c = new ScriptedCluster(CONFIG);
+        c.tick(MS);                 // replica 0 starts view 0
+        c.deliverAll(100);
+        c.propose(0, v("a"));
+        c.propose(0, v("b"));
+        c.deliverAll(100);
+        c.isolate(0);               // the leader is cut off ...
+        c.propose(0, v("lost"));    // ... and its last proposal never leaves
+        c.deliverAll(100);
+        c.tick(600 * MS);           // replica 1 suspects 0 and starts view 1
+        c.deliverAll(100);
+        c.propose(1, v("c"));
+        c.deliverAll(100);
+        c.crashAndRestart(0);       // the old leader restarts from its log
+        c.heal();
+        c.tick(60 * MS);            // heartbeat from 1; 0 learns it is behind
+        c.deliverAll(100);
+        c.tick(150 * MS);           // 0 catches up
+        c.deliverAll(100);
+        assertThat(c.delivered(0)).containsExactly(v("a"), v("b"), v("c"));
+        compare("propose-failover-catchup.txt", c.trace());
+    }
+
+    @Test
+    void restartedLeaderTakesANewViewAndReproposes() throws IOException {
+        ScriptedCluster c = new ScriptedCluster(CONFIG);
+        c.tick(MS);
+        c.deliverAll(100);
+        c.propose(0, v("x"));
+        c.deliverNext();            // Propose reaches 0 itself only
+        c.deliverNext();            // and replica 1
+        c.dropAll();                // everything else is lost
+        c.crashAndRestart(0);
+        c.tick(MS);                 // 0 recovers promise of view 0: starts view 3
+        c.deliverAll(200);
+        c.tick(250 * MS);
+        c.deliverAll(200);
+        assertThat(c.core(0).view()).isEqualTo(3);
+        assertThat(c.delivered(2)).containsExactly(v("x"));
+        compare("restarted-leader.txt", c.trace());
+    }
+
+    private static void compare(String name, List<String> trace) throws IOException {
+        Path file = Path.of("src/test/resources/golden", name);
+        String actual = String.join("\n", trace) + "\n";
+        if (Boolean.getBoolean("golden.update")) {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, actual, StandardCharsets.UTF_8);
+        }
+        assertThat(file).as("golden file %s (run with -Dgolden.update=true to create it)", file).exists();
+        assertThat(actual).isEqualTo(Files.readString(file, StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,92 @@
+package dev.parallax.paxos.sim;
+
+import dev.parallax.core.Command;
+import dev.parallax.core.CommandId;
+import dev.parallax.core.check.HistoryRecorder;
+import dev.parallax.core.check.KvOp;
+import dev.parallax.core.testkit.NodeContext;
+import dev.parallax.core.testkit.SimNode;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * A closed-loop client: one command outstanding, retried with the same (client, sequence) on
+ * timeout at the next replica, following leader redirects; records every operation's invoke and
+ * return (virtual) times for the linearizability checker.
+ */
+final class SimClient implements SimNode<Object> {
+    private final NodeContext<Object> ctx;
+    private final int replicas;
+    private final long clientId;
+    private final List<KvOp> ops;
+    private final HistoryRecorder<KvOp, String> history;
+    private final long timeout;
+    private final long thinkTime;
+    private int next;
+    private int target;
+    private Command outstanding;
+    private HistoryRecorder.Invocation<KvOp, String> invocation;
+    private long retryAt;
+    private boolean rotateOnRetry;
+    private long readyAt;
+
+    SimClient(NodeContext<Object> ctx, int replicas, List<KvOp> ops, HistoryRecorder<KvOp, String> history,
+              long timeout, long thinkTime, long seed) {
+        this.ctx = ctx;
+        this.replicas = replicas;
+        this.clientId = ctx.id();
+        this.ops = ops;
+        this.history = history;
+        this.timeout = timeout;
+        this.thinkTime = thinkTime;
+        this.target = new SplittableRandom(seed).nextInt(replicas);
+    }
+
+    boolean done() {
+        return next == ops.size() && outstanding == null;
+    }
+
+    @Override
+    public void onTick() {
+        long now = ctx.now();
+        if (outstanding == null) {
+            if (next < ops.size() && now >= readyAt) {
+                KvOp op = ops.get(next);
+                outstanding = new Command(new CommandId(clientId, next + 1), ByteBuffer.wrap(KvCommands.encode(op)));
+                invocation = history.invoke((int) clientId, op);
+                send();
+            }
+        } else if (now >= retryAt) {
+            if (rotateOnRetry) {
+                target = (target + 1) % replicas;
+            }
+            send();
+        }
+    }
+
+    /** Sends the outstanding command to the target; without an answer, the next replica is tried after the timeout. */
+    private void send() {
+        retryAt = ctx.now() + timeout;
+        rotateOnRetry = true;
+        ctx.send(target, new ClientMessage.Request(outstanding));
+    }
+
+    @Override
+    public void onMessage(int from, Object message) {
+        if (outstanding == null) {
+            return;
+        }
+        if (message instanceof ClientMessage.Reply r && r.id().equals(outstanding.id())) {
+            history.ok(invocation, KvCommands.NONE.equals(r.output()) ? null : r.output());
+            outstanding = null;
+            next++;
+            readyAt = ctx.now() + thinkTime;
+        } else if (message instanceof ClientMessage.NotLeader nl && from == target) {
+            target = nl.hint() == from ? (target + 1) % replicas : nl.hint();
+            retryAt = ctx.now() + timeout / 10; // soon, not at once: no redirect storms
+            rotateOnRetry = false;
+        }
+    }
+}
