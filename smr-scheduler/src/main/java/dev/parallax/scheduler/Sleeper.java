@@ -12,6 +12,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class Sleeper {
     private volatile boolean sleeping;
+    private volatile boolean deep;
     private volatile Thread thread;
 
     void bind(Thread t) {
@@ -40,5 +41,15 @@ final class Sleeper {
 
     boolean isSleeping() {
         return sleeping;
+    }
+
+    /** Marks (or unmarks) the owner as parked without a time limit, i.e. not polling for work to steal. */
+    void deep(boolean value) {
+        deep = value;
+    }
+
+    /** Whether the owner is parked without a time limit. */
+    boolean isDeep() {
+        return deep;
     }
 }

@@ -34,7 +34,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Idle workers try to steal, spin, yield, then park: in slices while commands are outstanding
  * (so that they keep trying to steal), without a time limit when there are none. The scheduler
- * wakes a worker it gives work to.
+ * wakes a worker it gives work to, and when that worker is busy with a CONC request, one worker
+ * parked without a time limit, which may steal it.
  *
  * <p>Threads: see {@link WorkerPoolExecutor}.
  */
@@ -49,6 +50,7 @@ final class WorkStealingExecutor extends WorkerPoolExecutor {
     private final java.util.concurrent.atomic.AtomicIntegerArray semiMarks;
     private final TwoCycleCounters counters;
     private final int batchCapacity;
+    private final java.util.concurrent.atomic.AtomicInteger deepSleepers = new java.util.concurrent.atomic.AtomicInteger();
 
     WorkStealingExecutor(ClassMap map, CommandClassifier classifier, SyncMode mode, int queueCapacity) {
         super("ws-" + mode.name().substring(3).toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
@@ -103,7 +105,25 @@ final class WorkStealingExecutor extends WorkerPoolExecutor {
             }
             q.put(command, cls, false);
             VarHandle.fullFence();
-            sleepers[t].wake();
+            Sleeper owner = sleepers[t];
+            if (owner.isSleeping()) {
+                owner.wake();
+            } else if (deepSleepers.get() > 0) {
+                wakeDeepSleeper(t);
+            }
+        }
+    }
+
+    /**
+     * The owner of the queue just given a CONC request is busy: wake one worker parked without a
+     * time limit so that it can steal the request.
+     */
+    private void wakeDeepSleeper(int busy) {
+        for (int t = 0; t < threadCount; t++) {
+            if (t != busy && sleepers[t].isDeep()) {
+                sleepers[t].wake();
+                return;
+            }
         }
     }
 
@@ -162,6 +182,7 @@ final class WorkStealingExecutor extends WorkerPoolExecutor {
                 Command c = batch.command(i);
                 int cls = batch.cls(i);
                 if (plan.seq[cls]) {
+                    awaitStealers();
                     if (plan.threads[cls].length == 1) {
                         runCommand(id, c);
                     } else {
@@ -295,7 +316,14 @@ final class WorkStealingExecutor extends WorkerPoolExecutor {
                         LockSupport.parkNanos(this, idlePark);
                         idlePark = Math.min(idlePark * 2, MAX_IDLE_PARK_NANOS);
                     } else {
-                        LockSupport.park(this);
+                        s.deep(true);
+                        deepSleepers.incrementAndGet();
+                        try {
+                            LockSupport.park(this);
+                        } finally {
+                            deepSleepers.decrementAndGet();
+                            s.deep(false);
+                        }
                     }
                 }
             } finally {

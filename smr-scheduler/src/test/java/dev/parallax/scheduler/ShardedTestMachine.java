@@ -32,7 +32,20 @@ final class ShardedTestMachine implements StateMachine {
     private final AtomicInteger[] writers;
     private final AtomicInteger overlaps = new AtomicInteger();
 
+    private final Hook hook;
+
+    /** Runs inside a command's execution, after it registered its accesses: lets tests hold it there. */
+    @FunctionalInterface
+    interface Hook {
+        void inside(byte op, int shard, int value);
+    }
+
     ShardedTestMachine(int shards) {
+        this(shards, (op, shard, value) -> { });
+    }
+
+    ShardedTestMachine(int shards, Hook hook) {
+        this.hook = hook;
         values = new long[shards];
         readers = new AtomicInteger[shards];
         writers = new AtomicInteger[shards];
@@ -95,6 +108,7 @@ final class ShardedTestMachine implements StateMachine {
             enter(s, write);
         }
         try {
+            hook.inside(op, shard, value);
             long work = burn(value, cost);
             if (fail) {
                 throw new IllegalStateException("rejected " + value);

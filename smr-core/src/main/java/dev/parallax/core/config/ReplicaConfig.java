@@ -1,5 +1,8 @@
 package dev.parallax.core.config;
 
+import dev.parallax.core.stage.WaitStrategies;
+import dev.parallax.core.stage.WaitStrategy;
+
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
@@ -136,11 +139,22 @@ public final class ReplicaConfig {
     /** How idle stage threads wait for work. */
     public enum WaitMode {
         /** Spin on the CPU: lowest latency, burns a core per stage; only for machines with cores to spare. */
-        BUSY_SPIN,
+        BUSY_SPIN(WaitStrategies.BUSY_SPIN),
         /** Spin briefly, yield, then park with growing back-off: the default, low latency and cheap when idle. */
-        YIELD_PARK,
+        YIELD_PARK(WaitStrategies.YIELD_PARK),
         /** Park at once: least CPU, most latency. */
-        PARK
+        PARK(WaitStrategies.PARK);
+
+        private final String strategyName;
+
+        WaitMode(String strategyName) {
+            this.strategyName = strategyName;
+        }
+
+        /** The stage runtime's wait strategy for this mode. */
+        public WaitStrategy.Factory strategy() {
+            return WaitStrategies.parse(strategyName);
+        }
     }
 
     /** Mutable builder; not thread-safe. Setters validate their argument at once. */

@@ -22,6 +22,13 @@ class ReplicaConfigTest {
     }
 
     @Test
+    void everyWaitModeMapsToAStrategy() {
+        for (ReplicaConfig.WaitMode m : ReplicaConfig.WaitMode.values()) {
+            assertThat(m.strategy()).isNotNull();
+        }
+    }
+
+    @Test
     void clientIoThreadsScaleWithCores() {
         assertThat(ReplicaConfig.Builder.defaultClientIoThreads(1)).isEqualTo(1);
         assertThat(ReplicaConfig.Builder.defaultClientIoThreads(2)).isEqualTo(1);

@@ -1,0 +1,135 @@
+package dev.parallax.core.protocol;
+
+import dev.parallax.core.spi.DurableLog;
+import dev.parallax.core.spi.Transport;
+import dev.parallax.core.stage.BoundedQueue;
+import dev.parallax.core.stage.Stage;
+import dev.parallax.core.time.Clock;
+
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The Protocol stage (seed 000 §V-C2): the single thread that owns a {@link ProtocolCore}. Each
+ * {@link #doWork()} drains a batch of peer messages, ticks the core when its timer is due, offers
+ * waiting proposals while the core takes them, and then applies all collected effects at once
+ * with an {@link EffectApplier} — so one log sync covers every vote of the batch (group commit)
+ * and no message leaves before what it acknowledges is durable.
+ *
+ * <p>Messages the core sends to its own replica are looped back here without the transport.
+ *
+ * <p>Threads: {@code doWork} runs on one stage thread. Producers (transport readers, the batcher)
+ * only touch the bounded queues. Never blocks, except that handing decisions to a full decision
+ * queue blocks (back-pressure from execution to ordering).
+ *
+ * @param <M> message type
+ * @param <R> durable record type
+ * @param <V> value type
+ */
+public final class ProtocolStage<M, R, V> implements Stage {
+
+    /** A message received from a peer. */
+    public record Inbound<M>(int from, M message) {
+    }
+
+    private final String name;
+    private final int self;
+    private final ProtocolCore<M, R, V> core;
+    private final BoundedQueue<Inbound<M>> inbox;
+    private final BoundedQueue<V> proposals;
+    private final EffectApplier<M, R, V> applier;
+    private final Clock clock;
+    private final long maxTickInterval;
+    private final int batchLimit;
+    private final EffectBuffer<M, R, V> effects = new EffectBuffer<>();
+    private final ArrayDeque<M> loopback = new ArrayDeque<>();
+    private V held;
+    private long nextTick;
+    private long now;
+
+    /**
+     * @param inbox           peer messages (MPSC: transport threads produce)
+     * @param proposals       values to order (SPSC from the batcher, or MPSC)
+     * @param maxTickInterval longest time between two ticks even if the core asks for none
+     * @param batchLimit      most messages handled per {@code doWork} before effects are applied
+     */
+    public ProtocolStage(String name, int self, ProtocolCore<M, R, V> core,
+                         BoundedQueue<Inbound<M>> inbox, BoundedQueue<V> proposals,
+                         DurableLog log, RecordCodec<R> codec, Transport<M> transport,
+                         EffectApplier.DecisionSink<V> decisions, EffectApplier.SnapshotRequester snapshots,
+                         Clock clock, long maxTickInterval, int batchLimit) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.self = self;
+        this.core = Objects.requireNonNull(core, "core");
+        this.inbox = Objects.requireNonNull(inbox, "inbox");
+        this.proposals = Objects.requireNonNull(proposals, "proposals");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.maxTickInterval = maxTickInterval;
+        this.batchLimit = batchLimit;
+        Objects.requireNonNull(transport, "transport");
+        this.applier = new EffectApplier<>(log, codec, (to, m) -> {
+            if (to == self) {
+                loopback.add(m);
+            } else {
+                transport.send(to, m);
+            }
+        }, decisions, snapshots);
+        this.nextTick = clock.nanoTime();
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public List<? extends BoundedQueue<?>> inputQueues() {
+        return List.of(inbox, proposals);
+    }
+
+    @Override
+    public int doWork() {
+        now = clock.nanoTime();
+        int work = inbox.drain(this::onInbound, batchLimit);
+        if (now - nextTick >= 0) {
+            core.onTick(now, effects);
+            nextTick = now + maxTickInterval;
+            work++;
+        }
+        work += offerProposals();
+        while (!effects.isEmpty()) {
+            long wake = applier.apply(effects);
+            if (wake != Long.MAX_VALUE && wake - nextTick < 0) {
+                nextTick = wake;
+            }
+            for (int i = loopback.size(); i > 0; i--) {
+                core.onMessage(self, loopback.poll(), now, effects);
+                work++;
+            }
+            work += offerProposals();
+        }
+        return work;
+    }
+
+    private void onInbound(Inbound<M> in) {
+        core.onMessage(in.from(), in.message(), now, effects);
+    }
+
+    private int offerProposals() {
+        int taken = 0;
+        while (true) {
+            if (held == null) {
+                held = proposals.poll();
+                if (held == null) {
+                    return taken;
+                }
+            }
+            if (!core.onProposal(held, now, effects)) {
+                return taken;
+            }
+            held = null;
+            taken++;
+        }
+    }
+}

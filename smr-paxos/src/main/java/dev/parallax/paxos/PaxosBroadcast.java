@@ -1,0 +1,266 @@
+package dev.parallax.paxos;
+
+import dev.parallax.core.protocol.ProtocolStage;
+import dev.parallax.core.spi.AtomicBroadcast;
+import dev.parallax.core.spi.DeliveryListener;
+import dev.parallax.core.spi.DurableLog;
+import dev.parallax.core.spi.Transport;
+import dev.parallax.core.stage.BoundedQueue;
+import dev.parallax.core.stage.Queues;
+import dev.parallax.core.stage.Stage;
+import dev.parallax.core.stage.StageRunner;
+import dev.parallax.core.stage.WaitStrategy;
+import dev.parallax.core.time.Clock;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * {@link AtomicBroadcast} by Multi-Paxos: a Protocol stage thread drives the
+ * {@link MultiPaxosCore} (messages from the transport, proposals, ticks; effects applied with one
+ * log sync per batch), and a delivery stage thread hands decided values to the listener in order,
+ * skipping no-ops. Built with {@link #builder}.
+ *
+ * <p>Back-pressure: {@link #propose} returns {@code false} when the proposal queue is full; the
+ * protocol stage blocks when the delivery queue is full (execution slower than ordering). Peer
+ * messages that find the inbox full are dropped and counted; retransmission recovers them.
+ *
+ * <p>Threads: {@link #propose} and {@link #leaderHint} from any thread; {@link #start} and
+ * {@link #close} once each, by the owner. The broadcast owns the transport and the log it was
+ * given and closes them.
+ */
+public final class PaxosBroadcast implements AtomicBroadcast {
+    private final PaxosConfig config;
+    private final int self;
+    private final Transport<PaxosMessage> transport;
+    private final DurableLog log;
+    private final Clock clock;
+    private final WaitStrategy.Factory waitStrategy;
+    private final MeterRegistry registry;
+    private final BoundedQueue<ProtocolStage.Inbound<PaxosMessage>> inbox;
+    private final BoundedQueue<Value> proposals;
+    private final BoundedQueue<PaxosMessage.Decided> decisions;
+    private final Counter droppedInbound;
+    private final List<StageRunner> runners = new ArrayList<>();
+    private volatile MultiPaxosCore core;
+    private volatile boolean closed;
+
+    private PaxosBroadcast(Builder b) {
+        this.config = b.config;
+        this.self = b.self;
+        this.transport = b.transport;
+        this.log = b.log;
+        this.clock = b.clock;
+        this.waitStrategy = b.waitStrategy;
+        this.registry = b.registry;
+        this.inbox = Queues.mpsc(b.inboxCapacity);
+        this.proposals = Queues.mpsc(b.proposalCapacity);
+        this.decisions = Queues.spsc(b.decisionCapacity);
+        this.droppedInbound = Counter.builder("parallax.paxos.inbound.dropped")
+                .description("peer messages dropped because the protocol inbox was full")
+                .tag("replica", Integer.toString(self)).register(registry);
+    }
+
+    /** A builder; config, self, transport, log and clock are required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public synchronized void start(DeliveryListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        if (core != null || closed) {
+            throw new IllegalStateException("already started or closed");
+        }
+        PaxosRecordCodec codec = new PaxosRecordCodec();
+        List<PaxosRecord> recovered = new ArrayList<>();
+        log.read(log.firstIndex(), Integer.MAX_VALUE, (i, r) -> recovered.add(codec.decode(r)));
+        MultiPaxosCore c = new MultiPaxosCore(config, self, recovered, clock.nanoTime());
+        core = c;
+        ProtocolStage<PaxosMessage, PaxosRecord, Value> protocol = new ProtocolStage<>(
+                "paxos-protocol-" + self, self, c, inbox, proposals, log, codec, transport,
+                (instance, value) -> putDecision(new PaxosMessage.Decided(instance, value)),
+                (peer, instance) -> { },
+                clock, Math.min(config.heartbeatNanos(), config.retransmitNanos()) / 2, 256);
+        Stage delivery = new DeliveryStage("paxos-delivery-" + self, decisions, listener);
+        runners.add(runner(delivery));
+        runners.add(runner(protocol));
+        transport.start((from, m) -> {
+            if (!inbox.offer(new ProtocolStage.Inbound<>(from, m))) {
+                droppedInbound.increment();
+            }
+        });
+        runners.forEach(StageRunner::start);
+    }
+
+    private StageRunner runner(Stage stage) {
+        return StageRunner.builder(stage).waitStrategy(waitStrategy).clock(clock).meterRegistry(registry).build();
+    }
+
+    private void putDecision(PaxosMessage.Decided d) {
+        try {
+            decisions.put(d);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while handing over a decision", e);
+        }
+    }
+
+    @Override
+    public boolean propose(ByteBuffer value) {
+        if (core == null || closed) {
+            throw new IllegalStateException("not started or closed");
+        }
+        return proposals.offer(Value.of(value));
+    }
+
+    @Override
+    public int leaderHint() {
+        MultiPaxosCore c = core;
+        return c == null ? -1 : c.leaderHint();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        transport.close();
+        for (int i = runners.size() - 1; i >= 0; i--) {
+            runners.get(i).close();
+        }
+        log.close();
+    }
+
+    /** Hands decided values to the listener in order, skipping no-ops. */
+    private static final class DeliveryStage implements Stage {
+        private final String name;
+        private final BoundedQueue<PaxosMessage.Decided> queue;
+        private final DeliveryListener listener;
+
+        DeliveryStage(String name, BoundedQueue<PaxosMessage.Decided> queue, DeliveryListener listener) {
+            this.name = name;
+            this.queue = queue;
+            this.listener = listener;
+        }
+
+        @Override
+        public int doWork() {
+            return queue.drain(this::deliver, 256);
+        }
+
+        private void deliver(PaxosMessage.Decided d) {
+            if (d.value().isNoop()) {
+                return;
+            }
+            try {
+                listener.deliver(d.instance(), d.value().bytes());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public List<? extends BoundedQueue<?>> inputQueues() {
+            return List.of(queue);
+        }
+    }
+
+    /** Mutable builder, not thread-safe. */
+    public static final class Builder {
+        private PaxosConfig config;
+        private int self = -1;
+        private Transport<PaxosMessage> transport;
+        private DurableLog log;
+        private Clock clock;
+        private WaitStrategy.Factory waitStrategy = dev.parallax.core.stage.WaitStrategies.yieldPark();
+        private MeterRegistry registry = new SimpleMeterRegistry();
+        private int inboxCapacity = 8192;
+        private int proposalCapacity = 20;
+        private int decisionCapacity = 1024;
+
+        private Builder() {
+        }
+
+        public Builder config(PaxosConfig config) {
+            this.config = config;
+            return this;
+        }
+
+        public Builder self(int self) {
+            this.self = self;
+            return this;
+        }
+
+        public Builder transport(Transport<PaxosMessage> transport) {
+            this.transport = transport;
+            return this;
+        }
+
+        /** The acceptor's durable log; its records are recovered at start. */
+        public Builder log(DurableLog log) {
+            this.log = log;
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /** How idle stage threads wait; default yield-then-park. */
+        public Builder waitStrategy(WaitStrategy.Factory factory) {
+            this.waitStrategy = Objects.requireNonNull(factory);
+            return this;
+        }
+
+        /** Where stage and protocol meters go; default a private simple registry. */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.registry = Objects.requireNonNull(registry);
+            return this;
+        }
+
+        /** Peer messages waiting for the protocol thread; default 8192. */
+        public Builder inboxCapacity(int n) {
+            this.inboxCapacity = n;
+            return this;
+        }
+
+        /** Proposals waiting for a window slot; default 20 (seed 000 §V-E ProposalQueue). */
+        public Builder proposalCapacity(int n) {
+            this.proposalCapacity = n;
+            return this;
+        }
+
+        /** Decided values waiting for the listener; default 1024. */
+        public Builder decisionCapacity(int n) {
+            this.decisionCapacity = n;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if a required part is missing */
+        public PaxosBroadcast build() {
+            if (config == null || transport == null || log == null || clock == null) {
+                throw new IllegalArgumentException("config, transport, log and clock are required");
+            }
+            if (self < 0 || self >= config.members()) {
+                throw new IllegalArgumentException("self must be 0.." + (config.members() - 1) + ", got " + self);
+            }
+            if (transport.localId() != self) {
+                throw new IllegalArgumentException("transport is member " + transport.localId() + ", not " + self);
+            }
+            return new PaxosBroadcast(this);
+        }
+    }
+}
