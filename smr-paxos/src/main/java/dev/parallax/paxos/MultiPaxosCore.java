@@ -78,6 +78,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     }
 
     /** Whether {@link #onProposal} would take a value now. */
+    @Override
     public boolean canPropose() {
         return proposer.hasRoom();
     }

@@ -48,6 +48,7 @@ public final class PaxosBroadcast implements AtomicBroadcast {
     private final Counter droppedInbound;
     private final List<StageRunner> runners = new ArrayList<>();
     private volatile MultiPaxosCore core;
+    private volatile ProtocolStage<PaxosMessage, PaxosRecord, Value> protocolStage;
     private volatile boolean closed;
 
     private PaxosBroadcast(Builder b) {
@@ -87,6 +88,7 @@ public final class PaxosBroadcast implements AtomicBroadcast {
                 (instance, value) -> putDecision(new PaxosMessage.Decided(instance, value)),
                 (peer, instance) -> { },
                 clock, Math.min(config.heartbeatNanos(), config.retransmitNanos()) / 2, 256);
+        protocolStage = protocol;
         Stage delivery = new DeliveryStage("paxos-delivery-" + self, decisions, listener);
         runners.add(runner(delivery));
         runners.add(runner(protocol));
@@ -117,6 +119,12 @@ public final class PaxosBroadcast implements AtomicBroadcast {
             throw new IllegalStateException("not started or closed");
         }
         return proposals.offer(Value.of(value));
+    }
+
+    @Override
+    public boolean readyForProposal() {
+        ProtocolStage<PaxosMessage, PaxosRecord, Value> p = protocolStage;
+        return p != null && p.readyForProposal();
     }
 
     @Override

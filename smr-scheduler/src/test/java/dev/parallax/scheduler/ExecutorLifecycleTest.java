@@ -135,7 +135,9 @@ class ExecutorLifecycleTest {
         });
         ResultRecorder results = new ResultRecorder();
         ShardedClasses one = new ShardedClasses(1);
-        try (Executor ex = kind.create(one.classMap(1), ShardedTestMachine.shardedClassifier(one), 1)) {
+        // The dependency graph also holds the executing command; a worker's queue does not.
+        int capacity = kind == ExecutorKind.LATE || kind == ExecutorKind.LATE_GENERIC ? 2 : 1;
+        try (Executor ex = kind.create(one.classMap(1), ShardedTestMachine.shardedClassifier(one), capacity)) {
             ex.start(machine, results);
             Command blocker = ShardedTestMachine.command(1, ShardedTestMachine.LOCAL_WRITE, 0, 99, 0, false);
             Command queued = ShardedTestMachine.command(2, ShardedTestMachine.LOCAL_WRITE, 0, 2, 0, false);

@@ -4,6 +4,8 @@ import dev.parallax.core.stage.WaitStrategies;
 import dev.parallax.core.stage.WaitStrategy;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -31,6 +33,7 @@ public final class ReplicaConfig {
 
     private final int id;
     private final ClusterMembers members;
+    private final ClusterMembers clientMembers;
     private final Path dataDirectory;
     private final int clientIoThreads;
     private final int requestQueueCapacity;
@@ -44,6 +47,7 @@ public final class ReplicaConfig {
     private ReplicaConfig(Builder b) {
         this.id = b.id;
         this.members = b.members;
+        this.clientMembers = b.clientMembers;
         this.dataDirectory = b.dataDirectory;
         this.clientIoThreads = b.clientIoThreads;
         this.requestQueueCapacity = b.requestQueueCapacity;
@@ -65,6 +69,7 @@ public final class ReplicaConfig {
         Builder b = new Builder();
         b.id = id;
         b.members = members;
+        b.clientMembers = clientMembers;
         b.dataDirectory = dataDirectory;
         b.clientIoThreads = clientIoThreads;
         b.requestQueueCapacity = requestQueueCapacity;
@@ -83,6 +88,14 @@ public final class ReplicaConfig {
 
     public ClusterMembers members() {
         return members;
+    }
+
+    /**
+     * Where each replica serves clients ({@code id=host:port}, same ids as {@link #members()}).
+     * Defaults to each member's host with its replica port + 1000.
+     */
+    public ClusterMembers clientMembers() {
+        return clientMembers;
     }
 
     /** This replica's own member entry. */
@@ -129,7 +142,8 @@ public final class ReplicaConfig {
 
     @Override
     public String toString() {
-        return "ReplicaConfig{id=" + id + ", members=" + members + ", dataDirectory=" + dataDirectory
+        return "ReplicaConfig{id=" + id + ", members=" + members + ", clients=" + clientMembers
+                + ", dataDirectory=" + dataDirectory
                 + ", clientIoThreads=" + clientIoThreads + ", requestQueue=" + requestQueueCapacity
                 + ", proposalQueue=" + proposalQueueCapacity + ", decisionQueue=" + decisionQueueCapacity
                 + ", sendQueue=" + sendQueueCapacity + ", maxFrameBytes=" + maxFrameBytes
@@ -161,6 +175,7 @@ public final class ReplicaConfig {
     public static final class Builder {
         private int id = -1;
         private ClusterMembers members;
+        private ClusterMembers clientMembers;
         private Path dataDirectory;
         private int clientIoThreads = defaultClientIoThreads(Runtime.getRuntime().availableProcessors());
         private int requestQueueCapacity = DEFAULT_REQUEST_QUEUE;
@@ -195,6 +210,12 @@ public final class ReplicaConfig {
         /** Required: the cluster. */
         public Builder members(ClusterMembers members) {
             this.members = Objects.requireNonNull(members, "members");
+            return this;
+        }
+
+        /** Client endpoints, one per member with the same ids; default replica port + 1000. */
+        public Builder clientMembers(ClusterMembers clientMembers) {
+            this.clientMembers = clientMembers;
             return this;
         }
 
@@ -264,6 +285,20 @@ public final class ReplicaConfig {
             }
             if (id >= members.size()) {
                 throw new IllegalArgumentException("id " + id + " is not a member of " + members);
+            }
+            if (clientMembers == null) {
+                List<Member> derived = new ArrayList<>();
+                for (Member m : members.members()) {
+                    if (m.port() + 1000 > 65535) {
+                        throw new IllegalArgumentException("member " + m.id() + ": cannot derive a client port from "
+                                + m.port() + "; set clientMembers");
+                    }
+                    derived.add(new Member(m.id(), m.host(), m.port() + 1000));
+                }
+                clientMembers = ClusterMembers.of(derived);
+            } else if (clientMembers.size() != members.size()) {
+                throw new IllegalArgumentException("clientMembers has " + clientMembers.size() + " entries for "
+                        + members.size() + " members");
             }
             if (maxCommandBytes > maxFrameBytes) {
                 throw new IllegalArgumentException("maxCommandBytes (" + maxCommandBytes

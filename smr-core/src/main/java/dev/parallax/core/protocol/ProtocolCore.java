@@ -26,4 +26,9 @@ public interface ProtocolCore<M, R, V> {
      *         keeps it and may offer it again or redirect
      */
     boolean onProposal(V value, long now, Effects<M, R, V> out);
+
+    /** Whether {@link #onProposal} would take a value now (a hint for batching). */
+    default boolean canPropose() {
+        return true;
+    }
 }

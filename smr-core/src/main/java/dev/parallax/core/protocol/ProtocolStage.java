@@ -45,6 +45,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
     private final EffectBuffer<M, R, V> effects = new EffectBuffer<>();
     private final ArrayDeque<M> loopback = new ArrayDeque<>();
     private V held;
+    private volatile boolean ready;
     private long nextTick;
     private long now;
 
@@ -109,7 +110,16 @@ public final class ProtocolStage<M, R, V> implements Stage {
             }
             work += offerProposals();
         }
+        ready = held == null && core.canPropose();
         return work;
+    }
+
+    /**
+     * Whether the core would take a proposal now and none is waiting: a hint the batcher reads
+     * (seed 000 §V-C1: the Batcher reads the number of ballots in flight through a volatile).
+     */
+    public boolean readyForProposal() {
+        return ready && proposals.isEmpty();
     }
 
     private void onInbound(Inbound<M> in) {

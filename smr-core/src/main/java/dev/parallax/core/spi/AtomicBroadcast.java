@@ -42,6 +42,15 @@ public interface AtomicBroadcast extends AutoCloseable {
      */
     int leaderHint();
 
+    /**
+     * A hint for batchers, read without blocking: whether a value proposed now would start being
+     * ordered at once (the protocol has a free window slot and nothing queued). A batcher closes a
+     * partial batch early when this holds, so a lone command is not delayed at low load.
+     */
+    default boolean readyForProposal() {
+        return true;
+    }
+
     /** Stops the protocol and releases its threads and resources; idempotent. */
     @Override
     void close();

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * sequential execution in delivery order, no conflicting commands overlap, and every command gets
  * exactly one result.
  */
-class ExecutorEquivalenceProperties {
+class ExecutorEquivalenceTest {
 
     @Property(tries = 60)
     void everyExecutorMatchesSequentialExecution(@ForAll("workloads") Workload w) throws Exception {

@@ -1,0 +1,142 @@
+package dev.parallax.core.client;
+
+import dev.parallax.core.config.ClusterMembers;
+import io.netty.channel.EventLoopGroup;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of an {@link SmrClient}. Immutable and thread-safe; built with {@link #builder}.
+ */
+public final class ClientConfig {
+    private final ClusterMembers endpoints;
+    private final long clientId;
+    private final int maxOutstanding;
+    private final int maxPending;
+    private final Duration retryTimeout;
+    private final Duration invokeTimeout;
+    private final int maxFrameBytes;
+    private final EventLoopGroup eventLoopGroup;
+
+    private ClientConfig(Builder b) {
+        this.endpoints = b.endpoints;
+        this.clientId = b.clientId;
+        this.maxOutstanding = b.maxOutstanding;
+        this.maxPending = b.maxPending;
+        this.retryTimeout = b.retryTimeout;
+        this.invokeTimeout = b.invokeTimeout;
+        this.maxFrameBytes = b.maxFrameBytes;
+        this.eventLoopGroup = b.eventLoopGroup;
+    }
+
+    /** A builder for a client of the replicas serving clients at {@code endpoints}. */
+    public static Builder builder(ClusterMembers endpoints) {
+        return new Builder(endpoints);
+    }
+
+    public ClusterMembers endpoints() {
+        return endpoints;
+    }
+
+    public long clientId() {
+        return clientId;
+    }
+
+    public int maxOutstanding() {
+        return maxOutstanding;
+    }
+
+    public int maxPending() {
+        return maxPending;
+    }
+
+    public Duration retryTimeout() {
+        return retryTimeout;
+    }
+
+    public Duration invokeTimeout() {
+        return invokeTimeout;
+    }
+
+    public int maxFrameBytes() {
+        return maxFrameBytes;
+    }
+
+    /** The event loop group to use, or {@code null} for a private one-thread group. */
+    public EventLoopGroup eventLoopGroup() {
+        return eventLoopGroup;
+    }
+
+    /** Mutable builder, not thread-safe. */
+    public static final class Builder {
+        private static final SecureRandom RANDOM = new SecureRandom();
+        private final ClusterMembers endpoints;
+        private long clientId = RANDOM.nextLong() & Long.MAX_VALUE;
+        private int maxOutstanding = 1024;
+        private int maxPending = 1 << 16;
+        private Duration retryTimeout = Duration.ofSeconds(1);
+        private Duration invokeTimeout = Duration.ofSeconds(10);
+        private int maxFrameBytes = 16 << 20;
+        private EventLoopGroup eventLoopGroup;
+
+        private Builder(ClusterMembers endpoints) {
+            this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
+        }
+
+        /** The session id; default random. Two live clients must never share one. */
+        public Builder clientId(long id) {
+            this.clientId = id;
+            return this;
+        }
+
+        /**
+         * Commands sent and not yet answered (pipelining depth); default 1024. Must not exceed the
+         * replicas' reply window (default 1024), or retries of old commands cannot be answered.
+         */
+        public Builder maxOutstanding(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("maxOutstanding must be >= 1");
+            }
+            this.maxOutstanding = n;
+            return this;
+        }
+
+        /** Commands accepted by {@code invoke} and not yet answered, in all; beyond it invoke fails fast. Default 65536. */
+        public Builder maxPending(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("maxPending must be >= 1");
+            }
+            this.maxPending = n;
+            return this;
+        }
+
+        /** Silence after which the client tries another replica; default 1 s. */
+        public Builder retryTimeout(Duration d) {
+            this.retryTimeout = Objects.requireNonNull(d);
+            return this;
+        }
+
+        /** How long a command may take before it fails with {@link ClusterUnavailableException}; default 10 s. */
+        public Builder invokeTimeout(Duration d) {
+            this.invokeTimeout = Objects.requireNonNull(d);
+            return this;
+        }
+
+        public Builder maxFrameBytes(int n) {
+            this.maxFrameBytes = n;
+            return this;
+        }
+
+        /** Share an event loop group among many clients (a load generator); the client does not shut it down. */
+        public Builder eventLoopGroup(EventLoopGroup group) {
+            this.eventLoopGroup = group;
+            return this;
+        }
+
+        public ClientConfig build() {
+            return new ClientConfig(this);
+        }
+    }
+}

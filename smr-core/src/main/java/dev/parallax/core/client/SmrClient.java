@@ -1,0 +1,349 @@
+package dev.parallax.core.client;
+
+import dev.parallax.core.config.Member;
+import dev.parallax.core.net.ClientWire;
+import dev.parallax.core.net.Frames;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.ScheduledFuture;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The client of a replicated state machine: asynchronous, pipelined {@link #invoke} returning a
+ * {@link CompletableFuture}. Each command carries (client id, sequence); the replicas' sessions
+ * execute each command exactly once and a client's commands in sequence order, so a command
+ * retried after a fail-over is never executed twice.
+ *
+ * <p>The client talks to one replica at a time, starting with the first endpoint; a redirect names
+ * the leader to talk to instead. When the replica stays silent for the retry timeout or the
+ * connection breaks, the client moves to the next replica and resends every unanswered command in
+ * order. A command unanswered after the invoke timeout fails with
+ * {@link ClusterUnavailableException}.
+ *
+ * <p>Threads: {@link #invoke} from any thread, never blocking. All connection state lives on one
+ * Netty event loop.
+ */
+public final class SmrClient implements CommandInvoker, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SmrClient.class);
+    private static final long TIMER_MILLIS = 20;
+    private static final long RECONNECT_MILLIS = 10;
+
+    private static final class Pending {
+        final ByteBuffer command;
+        final CompletableFuture<ByteBuffer> future = new CompletableFuture<>();
+        final long deadline;
+        long sequence;
+
+        Pending(ByteBuffer command, long deadline) {
+            this.command = command;
+            this.deadline = deadline;
+        }
+    }
+
+    private final ClientConfig config;
+    private final EventLoopGroup group;
+    private final boolean ownGroup;
+    private final EventLoop loop;
+    private final Bootstrap bootstrap;
+    private final MpscUnboundedXaddArrayQueue<Pending> submitted = new MpscUnboundedXaddArrayQueue<>(1024);
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final AtomicInteger pendingCount = new AtomicInteger();
+    private volatile boolean closed;
+
+    // Event-loop state.
+    private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
+    private final TreeMap<Long, Pending> outstanding = new TreeMap<>();
+    private long nextSequence = 1;
+    private int target;
+    private Channel channel;
+    private ChannelFuture connecting;
+    private long lastProgress = System.nanoTime();
+    private long lastResend;
+    private ScheduledFuture<?> timer;
+    private String brokenReason;
+
+    private SmrClient(ClientConfig config) {
+        this.config = config;
+        this.ownGroup = config.eventLoopGroup() == null;
+        this.group = ownGroup ? new NioEventLoopGroup(1, new DefaultThreadFactory("smr-client", true)) : config.eventLoopGroup();
+        this.loop = group.next();
+        this.bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(100, config.retryTimeout().toMillis()))
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(Frames.decoder(config.maxFrameBytes()), new Handler());
+                    }
+                });
+        loop.execute(() -> {
+            connect();
+            timer = loop.scheduleAtFixedRate(this::onTimer, TIMER_MILLIS, TIMER_MILLIS, TimeUnit.MILLISECONDS);
+        });
+    }
+
+    /** A client with {@code config}; connects in the background. */
+    public static SmrClient connect(ClientConfig config) {
+        return new SmrClient(config);
+    }
+
+    /** The session id of this client. */
+    public long clientId() {
+        return config.clientId();
+    }
+
+    @Override
+    public CompletableFuture<ByteBuffer> invoke(ByteBuffer command) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new IllegalStateException("client is closed"));
+        }
+        if (pendingCount.incrementAndGet() > config.maxPending()) {
+            pendingCount.decrementAndGet();
+            return CompletableFuture.failedFuture(new RejectedExecutionException(
+                    "more than " + config.maxPending() + " commands pending; wait for replies"));
+        }
+        ByteBuffer copy = ByteBuffer.allocate(command.remaining()).put(command.duplicate()).flip();
+        Pending p = new Pending(copy, System.nanoTime() + config.invokeTimeout().toNanos());
+        submitted.offer(p);
+        if (!drainScheduled.get() && drainScheduled.compareAndSet(false, true)) {
+            loop.execute(this::drainSubmitted);
+        }
+        return p.future;
+    }
+
+    /** Commands invoked and not yet answered. */
+    public int pending() {
+        return pendingCount.get();
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        loop.submit(() -> {
+            if (timer != null) {
+                timer.cancel(false);
+            }
+            failAll(new IllegalStateException("client closed"));
+            if (channel != null) {
+                channel.close();
+            }
+        }).syncUninterruptibly();
+        if (ownGroup) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    // ------------------------------------------------------------------ event loop
+
+    private void drainSubmitted() {
+        drainScheduled.set(false);
+        Pending p;
+        while ((p = submitted.poll()) != null) {
+            if (brokenReason != null) {
+                fail(p, new IllegalStateException(brokenReason));
+                continue;
+            }
+            p.sequence = nextSequence++;
+            waiting.add(p);
+        }
+        pump();
+    }
+
+    /** Sends waiting commands while the pipelining window has room. */
+    private void pump() {
+        Channel ch = channel;
+        if (ch == null || !ch.isActive()) {
+            return;
+        }
+        boolean wrote = false;
+        while (outstanding.size() < config.maxOutstanding() && !waiting.isEmpty()) {
+            Pending p = waiting.poll();
+            outstanding.put(p.sequence, p);
+            write(ch, p);
+            wrote = true;
+        }
+        if (wrote) {
+            ch.flush();
+        }
+    }
+
+    private void write(Channel ch, Pending p) {
+        ByteBuf buf = ch.alloc().buffer(26 + p.command.remaining());
+        ClientWire.writeRequest(buf, config.clientId(), p.sequence, p.command);
+        ch.write(buf, ch.voidPromise());
+    }
+
+    /** Resends every outstanding command from {@code from} on, in order. */
+    private void resendFrom(long from) {
+        Channel ch = channel;
+        if (ch == null || !ch.isActive()) {
+            return;
+        }
+        lastResend = System.nanoTime();
+        for (Pending p : outstanding.tailMap(from, true).values()) {
+            write(ch, p);
+        }
+        ch.flush();
+    }
+
+    private void connect() {
+        if (closed || (connecting != null && !connecting.isDone())) {
+            return;
+        }
+        Member m = config.endpoints().member(target);
+        connecting = bootstrap.connect(m.host(), m.port());
+        connecting.addListener((ChannelFuture f) -> {
+            if (f.isSuccess()) {
+                channel = f.channel();
+                lastProgress = System.nanoTime();
+                if (!outstanding.isEmpty()) {
+                    resendFrom(outstanding.firstKey());
+                }
+                pump();
+            } else {
+                moveOn("cannot connect to replica " + target);
+            }
+        });
+    }
+
+    /** Gives up on the current replica and tries {@code next}. */
+    private void switchTo(int next, String why) {
+        LOG.debug("client {}: leaving replica {} for {}: {}", config.clientId(), target, next, why);
+        target = next;
+        Channel old = channel;
+        channel = null;
+        if (old != null) {
+            old.close();
+        }
+        lastProgress = System.nanoTime();
+        loop.schedule((Runnable) this::connect, RECONNECT_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private void moveOn(String why) {
+        switchTo((target + 1) % config.endpoints().size(), why);
+    }
+
+    private void onReply(Channel from, ClientWire.Reply r) {
+        if (from != channel) {
+            return;
+        }
+        switch (r.status()) {
+            case ClientWire.OK, ClientWire.REJECTED -> {
+                Pending p = outstanding.remove(r.sequence());
+                if (p != null) {
+                    lastProgress = System.nanoTime();
+                    pendingCount.decrementAndGet();
+                    if (r.status() == ClientWire.OK) {
+                        p.future.complete(r.payload());
+                    } else {
+                        p.future.completeExceptionally(new CommandRejectedException(r.message()));
+                    }
+                    pump();
+                }
+            }
+            case ClientWire.REDIRECT -> {
+                if (r.leader() >= 0 && r.leader() < config.endpoints().size() && r.leader() != target) {
+                    switchTo(r.leader(), "redirected to the leader");
+                }
+            }
+            case ClientWire.RETRY_FROM -> {
+                lastProgress = System.nanoTime();
+                if (System.nanoTime() - lastResend > config.retryTimeout().toNanos() / 4) {
+                    resendFrom(r.next());
+                }
+            }
+            case ClientWire.SESSION_EXPIRED -> {
+                brokenReason = r.message();
+                failAll(new IllegalStateException(r.message()));
+            }
+            default -> LOG.warn("client {}: unknown reply status {}", config.clientId(), r.status());
+        }
+    }
+
+    private void onTimer() {
+        long now = System.nanoTime();
+        for (Iterator<Map.Entry<Long, Pending>> it = outstanding.entrySet().iterator(); it.hasNext(); ) {
+            Pending p = it.next().getValue();
+            if (now - p.deadline > 0) {
+                it.remove();
+                fail(p, new ClusterUnavailableException("no replica executed the command within "
+                        + config.invokeTimeout() + " (no quorum reachable?)"));
+            }
+        }
+        for (Iterator<Pending> it = waiting.iterator(); it.hasNext(); ) {
+            Pending p = it.next();
+            if (now - p.deadline > 0) {
+                it.remove();
+                fail(p, new ClusterUnavailableException("not connected to any replica for " + config.invokeTimeout()));
+            }
+        }
+        boolean idle = outstanding.isEmpty() && waiting.isEmpty();
+        if (!idle && now - lastProgress > config.retryTimeout().toNanos()) {
+            moveOn("no answer for " + config.retryTimeout());
+        }
+    }
+
+    private void failAll(Throwable cause) {
+        outstanding.values().forEach(p -> fail(p, cause));
+        outstanding.clear();
+        waiting.forEach(p -> fail(p, cause));
+        waiting.clear();
+        Pending p;
+        while ((p = submitted.poll()) != null) {
+            fail(p, cause);
+        }
+    }
+
+    private void fail(Pending p, Throwable cause) {
+        pendingCount.decrementAndGet();
+        p.future.completeExceptionally(cause);
+    }
+
+    private final class Handler extends SimpleChannelInboundHandler<ByteBuf> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+            onReply(ctx.channel(), ClientWire.readReply(Frames.readType(frame), frame));
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (ctx.channel() == channel && !closed) {
+                moveOn("connection closed");
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            LOG.debug("client {}: connection error: {}", config.clientId(), cause.toString());
+            ctx.close();
+        }
+    }
+}

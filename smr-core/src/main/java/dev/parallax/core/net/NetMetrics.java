@@ -1,0 +1,45 @@
+package dev.parallax.core.net;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * The network meters of one endpoint kind ({@code replica} or {@code client}): frames rejected as
+ * malformed, messages dropped on a full or broken link, connections accepted. Thread-safe.
+ */
+public final class NetMetrics {
+    private final Counter badFrames;
+    private final Counter dropped;
+    private final Counter connections;
+
+    public NetMetrics(MeterRegistry registry, String kind) {
+        this.badFrames = Counter.builder("parallax.net.bad.frames")
+                .description("connections closed because a frame was malformed, oversized or of an unknown type")
+                .tag("kind", kind).register(registry);
+        this.dropped = Counter.builder("parallax.net.dropped")
+                .description("messages not sent: send queue full or link down")
+                .tag("kind", kind).register(registry);
+        this.connections = Counter.builder("parallax.net.connections")
+                .description("connections accepted").tag("kind", kind).register(registry);
+    }
+
+    public void badFrame() {
+        badFrames.increment();
+    }
+
+    public void dropped() {
+        dropped.increment();
+    }
+
+    public void connected() {
+        connections.increment();
+    }
+
+    public double badFrames() {
+        return badFrames.count();
+    }
+
+    public double droppedCount() {
+        return dropped.count();
+    }
+}

@@ -1,0 +1,276 @@
+package dev.parallax.core.replica;
+
+import dev.parallax.core.Command;
+import dev.parallax.core.StateMachine;
+import dev.parallax.core.batch.BatchBuilder;
+import dev.parallax.core.config.ReplicaConfig;
+import dev.parallax.core.exec.SequentialExecutor;
+import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.net.MessageCodec;
+import dev.parallax.core.net.NetMetrics;
+import dev.parallax.core.net.NettyReplicaTransport;
+import dev.parallax.core.spi.AtomicBroadcast;
+import dev.parallax.core.spi.DurableLog;
+import dev.parallax.core.spi.Executor;
+import dev.parallax.core.spi.OrderingContext;
+import dev.parallax.core.spi.OrderingProtocol;
+import dev.parallax.core.spi.Transport;
+import dev.parallax.core.stage.BoundedQueue;
+import dev.parallax.core.stage.Queues;
+import dev.parallax.core.stage.StageRunner;
+import dev.parallax.core.stage.WaitStrategy;
+import dev.parallax.core.time.Clock;
+import dev.parallax.core.time.SystemClock;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * One replica of a replicated state machine: the staged pipeline of seed 000 §V around a pluggable
+ * ordering protocol and executor.
+ *
+ * <pre>
+ * clients ─TCP─► ClientIO (k event loops) ─MPSC RequestQueue─► Batcher ─► ordering protocol stages
+ *    ▲                                                                        │ decided batches, in order
+ *    └── per-event-loop reply outbox ◄── ServiceManager (sessions, executor) ◄┘
+ * </pre>
+ *
+ * <p>Threads: {@link #start} and {@link #close} from the owner, once each; the getters from any
+ * thread. Closing stops every thread the replica started.
+ */
+public final class Replica implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Replica.class);
+
+    private final ReplicaConfig config;
+    private final StateMachine stateMachine;
+    private final OrderingProtocol ordering;
+    private final Executor executor;
+    private final MeterRegistry registry;
+    private final Clock clock;
+    private final Duration batchTimeout;
+    private final int batchBytes;
+    private final int replyWindow;
+    private final int maxSessions;
+    private AtomicBroadcast broadcast;
+    private ClientIO clientIO;
+    private StageRunner batcher;
+    private ServiceManager serviceManager;
+    private int clientPort = -1;
+    private boolean started;
+    private boolean closed;
+
+    private Replica(Builder b) {
+        this.config = b.config;
+        this.stateMachine = b.stateMachine;
+        this.ordering = b.ordering;
+        this.executor = b.executor;
+        this.registry = b.registry;
+        this.clock = b.clock;
+        this.batchTimeout = b.batchTimeout;
+        this.batchBytes = b.batchBytes;
+        this.replyWindow = b.replyWindow;
+        this.maxSessions = b.maxSessions;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Starts every stage and opens the replica and client ports.
+     *
+     * @throws IllegalStateException if already started, or a port cannot be bound
+     */
+    public synchronized void start() {
+        if (started) {
+            throw new IllegalStateException("already started");
+        }
+        started = true;
+        WaitStrategy.Factory wait = config.waitMode().strategy();
+        broadcast = ordering.create(new Context(wait));
+        ClientSessions sessions = new ClientSessions(replyWindow, maxSessions);
+        ReplyRouter router = new ReplyRouter();
+        serviceManager = new ServiceManager(sessions, executor, router, registry, config.id());
+        executor.start(stateMachine, serviceManager);
+        broadcast.start(serviceManager);
+        BoundedQueue<Command> requests = Queues.mpsc(config.requestQueueCapacity());
+        batcher = StageRunner.builder(new BatcherStage("batcher-" + config.id(), requests,
+                        new BatchBuilder(batchBytes, batchTimeout.toNanos()), broadcast, clock))
+                .waitStrategy(wait).clock(clock).meterRegistry(registry).build();
+        batcher.start();
+        clientIO = new ClientIO(config.id(), config.clientMembers().member(config.id()), config.clientIoThreads(),
+                config.maxFrameBytes(), config.maxCommandBytes(), requests, broadcast::leaderHint, router,
+                new NetMetrics(registry, "client"));
+        clientPort = clientIO.start();
+        LOG.info("replica {} started: {} ordering, replica port {}, client port {}", config.id(), ordering.name(),
+                config.self().port(), clientPort);
+    }
+
+    /** The port clients connect to (the bound one, if the configuration said 0). */
+    public int clientPort() {
+        return clientPort;
+    }
+
+    public ReplicaConfig config() {
+        return config;
+    }
+
+    /** The replica this one believes leads, or -1. */
+    public int leaderHint() {
+        AtomicBroadcast b = broadcast;
+        return b == null ? -1 : b.leaderHint();
+    }
+
+    public MeterRegistry meterRegistry() {
+        return registry;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed || !started) {
+            closed = true;
+            return;
+        }
+        closed = true;
+        if (clientIO != null) {
+            clientIO.close();
+        }
+        if (batcher != null) {
+            batcher.close();
+        }
+        if (broadcast != null) {
+            broadcast.close();
+        }
+        executor.close();
+        LOG.info("replica {} stopped", config.id());
+    }
+
+    private final class Context implements OrderingContext {
+        private final WaitStrategy.Factory wait;
+
+        Context(WaitStrategy.Factory wait) {
+            this.wait = wait;
+        }
+
+        @Override
+        public ReplicaConfig config() {
+            return config;
+        }
+
+        @Override
+        public <M> Transport<M> transport(MessageCodec<M> codec) {
+            return new NettyReplicaTransport<>(config, codec, registry, wait, clock);
+        }
+
+        @Override
+        public DurableLog durableLog() {
+            if (config.dataDirectory().isPresent()) {
+                LOG.warn("replica {}: the durable log is not available yet; keeping acceptor state in memory", config.id());
+            }
+            return InMemoryDurableLog.create();
+        }
+
+        @Override
+        public Clock clock() {
+            return clock;
+        }
+
+        @Override
+        public MeterRegistry meterRegistry() {
+            return registry;
+        }
+
+        @Override
+        public WaitStrategy.Factory waitStrategy() {
+            return wait;
+        }
+    }
+
+    /** Mutable builder, not thread-safe. */
+    public static final class Builder {
+        private ReplicaConfig config;
+        private StateMachine stateMachine;
+        private OrderingProtocol ordering;
+        private Executor executor = new SequentialExecutor();
+        private MeterRegistry registry = new SimpleMeterRegistry();
+        private Clock clock = SystemClock.INSTANCE;
+        private Duration batchTimeout = Duration.ofMillis(1);
+        private int batchBytes = 1300;
+        private int replyWindow = 1024;
+        private int maxSessions = 100_000;
+
+        private Builder() {
+        }
+
+        /** Required. */
+        public Builder config(ReplicaConfig config) {
+            this.config = config;
+            return this;
+        }
+
+        /** Required: the service. */
+        public Builder stateMachine(StateMachine stateMachine) {
+            this.stateMachine = stateMachine;
+            return this;
+        }
+
+        /** Required: the ordering protocol, e.g. {@code MultiPaxos.protocol(paxosConfig)}. */
+        public Builder ordering(OrderingProtocol ordering) {
+            this.ordering = ordering;
+            return this;
+        }
+
+        /** How commands execute; default {@link SequentialExecutor}. */
+        public Builder executor(Executor executor) {
+            this.executor = Objects.requireNonNull(executor);
+            return this;
+        }
+
+        /** Where meters go; default a private simple registry. */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.registry = Objects.requireNonNull(registry);
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock);
+            return this;
+        }
+
+        /** Batch policy: BSZ in bytes (default 1300) and timeout (default 1 ms). */
+        public Builder batching(int bytes, Duration timeout) {
+            if (bytes < 64 || timeout.isNegative()) {
+                throw new IllegalArgumentException("batch size must be >= 64 bytes and timeout >= 0");
+            }
+            this.batchBytes = bytes;
+            this.batchTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * Replies kept per client for retries: at least a client's most commands in flight
+         * (default 1024); and the most client sessions kept (default 100,000, least recently used
+         * evicted).
+         */
+        public Builder sessions(int replyWindow, int maxSessions) {
+            if (replyWindow < 1 || maxSessions < 1) {
+                throw new IllegalArgumentException("replyWindow and maxSessions must be positive");
+            }
+            this.replyWindow = replyWindow;
+            this.maxSessions = maxSessions;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if a required part is missing */
+        public Replica build() {
+            if (config == null || stateMachine == null || ordering == null) {
+                throw new IllegalArgumentException("config, stateMachine and ordering are required");
+            }
+            return new Replica(this);
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package dev.parallax.core.replica;
+
+import dev.parallax.core.CommandId;
+import dev.parallax.core.CommandResult;
+import dev.parallax.core.net.ClientWire;
+import dev.parallax.core.stage.BoundedQueue;
+import dev.parallax.core.stage.Queues;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Hands each reply to the ClientIO event loop that owns the client's connection (seed 000 §V-D):
+ * a bounded MPSC outbox per event loop, drained by one task on that loop that writes every queued
+ * reply and flushes each touched connection once. Only the replica holding a client's connection
+ * answers it; the others execute silently.
+ *
+ * <p>Threads: {@link #bind}/{@link #unbind} from ClientIO threads; the reply methods from the
+ * ServiceManager or executor threads — they block only while an outbox is full.
+ */
+final class ReplyRouter {
+    private static final int OUTBOX_CAPACITY = 1 << 16;
+
+    private record Outgoing(Channel channel, long sequence, int status, CommandResult result, long next, String message) {
+    }
+
+    private final Map<Long, Channel> routes = new ConcurrentHashMap<>();
+    private final Map<EventLoop, Outbox> outboxes = new ConcurrentHashMap<>();
+
+    /** The client now talks to us over {@code channel}. */
+    void bind(long clientId, Channel channel) {
+        if (routes.get(clientId) != channel) {
+            routes.put(clientId, channel);
+        }
+    }
+
+    void unbind(long clientId, Channel channel) {
+        routes.remove(clientId, channel);
+    }
+
+    void reply(CommandId id, CommandResult result) {
+        route(id, result.isError() ? ClientWire.REJECTED : ClientWire.OK, result, 0, result.error());
+    }
+
+    void retryFrom(CommandId id, long next) {
+        route(id, ClientWire.RETRY_FROM, null, next, null);
+    }
+
+    void expired(CommandId id) {
+        route(id, ClientWire.SESSION_EXPIRED, null, 0,
+                "session of client " + id.clientId() + " expired; start a new client");
+    }
+
+    /** Sends a redirect from a ClientIO thread (the request's own connection). */
+    static void redirect(Channel channel, long sequence, int leader) {
+        ByteBuf buf = channel.alloc().buffer(19);
+        ClientWire.writeRedirect(buf, sequence, leader);
+        channel.write(buf, channel.voidPromise());
+    }
+
+    private void route(CommandId id, int status, CommandResult result, long next, String message) {
+        Channel ch = routes.get(id.clientId());
+        if (ch == null || !ch.isActive()) {
+            return;
+        }
+        Outbox box = outboxes.computeIfAbsent(ch.eventLoop(), Outbox::new);
+        box.put(new Outgoing(ch, id.sequence(), status, result, next, message));
+    }
+
+    /** The replies waiting for one event loop. */
+    private static final class Outbox implements Runnable {
+        private final EventLoop loop;
+        private final BoundedQueue<Outgoing> queue = Queues.mpsc(OUTBOX_CAPACITY);
+        private final AtomicBoolean scheduled = new AtomicBoolean();
+        private final List<Channel> touched = new ArrayList<>();
+
+        Outbox(EventLoop loop) {
+            this.loop = loop;
+        }
+
+        void put(Outgoing o) {
+            try {
+                queue.put(o);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (!scheduled.get() && scheduled.compareAndSet(false, true)) {
+                loop.execute(this);
+            }
+        }
+
+        @Override
+        public void run() {
+            scheduled.set(false);
+            queue.drain(this::write, Integer.MAX_VALUE);
+            for (Channel ch : touched) {
+                ch.flush();
+            }
+            touched.clear();
+        }
+
+        private void write(Outgoing o) {
+            Channel ch = o.channel();
+            if (!ch.isActive()) {
+                return;
+            }
+            ByteBuf buf;
+            switch (o.status()) {
+                case ClientWire.OK -> {
+                    buf = ch.alloc().buffer(17 + o.result().reply().remaining());
+                    ClientWire.writeOk(buf, o.sequence(), o.result().reply());
+                }
+                case ClientWire.RETRY_FROM -> {
+                    buf = ch.alloc().buffer(23);
+                    ClientWire.writeRetryFrom(buf, o.sequence(), o.next());
+                }
+                default -> {
+                    buf = ch.alloc().buffer(64);
+                    ClientWire.writeMessage(buf, o.sequence(), o.status(), o.message());
+                }
+            }
+            ch.write(buf, ch.voidPromise());
+            if (touched.isEmpty() || touched.get(touched.size() - 1) != ch) {
+                if (!touched.contains(ch)) {
+                    touched.add(ch);
+                }
+            }
+        }
+    }
+}

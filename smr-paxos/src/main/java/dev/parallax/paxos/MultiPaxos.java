@@ -1,0 +1,50 @@
+package dev.parallax.paxos;
+
+import dev.parallax.core.spi.AtomicBroadcast;
+import dev.parallax.core.spi.OrderingContext;
+import dev.parallax.core.spi.OrderingProtocol;
+
+import java.util.Objects;
+
+/**
+ * Multi-Paxos as a replica's ordering protocol:
+ * {@code Replica.builder().ordering(MultiPaxos.protocol(PaxosConfig.builder(3).build()))}.
+ * Immutable and thread-safe.
+ */
+public final class MultiPaxos implements OrderingProtocol {
+    private final PaxosConfig config;
+
+    private MultiPaxos(PaxosConfig config) {
+        this.config = Objects.requireNonNull(config);
+    }
+
+    /** Multi-Paxos with {@code config}; its member count must match the replica's cluster. */
+    public static MultiPaxos protocol(PaxosConfig config) {
+        return new MultiPaxos(config);
+    }
+
+    /** Multi-Paxos with every default, for a cluster of {@code members}. */
+    public static MultiPaxos protocol(int members) {
+        return new MultiPaxos(PaxosConfig.builder(members).build());
+    }
+
+    @Override
+    public String name() {
+        return "multi-paxos";
+    }
+
+    @Override
+    public AtomicBroadcast create(OrderingContext context) {
+        if (context.config().members().size() != config.members()) {
+            throw new IllegalArgumentException("paxos configured for " + config.members() + " members, cluster has "
+                    + context.config().members().size());
+        }
+        return PaxosBroadcast.builder().config(config).self(context.config().id())
+                .transport(context.transport(new PaxosMessageCodec()))
+                .log(context.durableLog()).clock(context.clock())
+                .waitStrategy(context.waitStrategy()).meterRegistry(context.meterRegistry())
+                .proposalCapacity(context.config().proposalQueueCapacity())
+                .decisionCapacity(context.config().decisionQueueCapacity())
+                .build();
+    }
+}

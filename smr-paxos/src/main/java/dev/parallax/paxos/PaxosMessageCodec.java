@@ -1,0 +1,122 @@
+package dev.parallax.paxos;
+
+import dev.parallax.core.net.BadFrameException;
+import dev.parallax.core.net.BodyReader;
+import dev.parallax.core.net.MessageCodec;
+import io.netty.buffer.ByteBuf;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Wire form of {@link PaxosMessage}s (frame bodies; big-endian). Values are {@code length:4 bytes},
+ * length 0 being the no-op. Stateless and thread-safe.
+ *
+ * <pre>
+ * 1 Prepare      view:8 fromInstance:8
+ * 2 PrepareOk    view:8 trimmedBelow:8 count:4 (instance:8 view:8 value)*
+ * 3 Propose      view:8 instance:8 value
+ * 4 Accept       view:8 instance:8
+ * 5 Heartbeat    view:8 firstUndecided:8
+ * 6 CatchUpQuery view:8 from:8 to:8
+ * 7 CatchUpReply view:8 firstAvailable:8 count:4 (instance:8 value)*
+ * </pre>
+ */
+public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
+    private static final int PREPARE = 1;
+    private static final int PREPARE_OK = 2;
+    private static final int PROPOSE = 3;
+    private static final int ACCEPT = 4;
+    private static final int HEARTBEAT = 5;
+    private static final int CATCH_UP_QUERY = 6;
+    private static final int CATCH_UP_REPLY = 7;
+
+    @Override
+    public int type(PaxosMessage m) {
+        if (m instanceof PaxosMessage.Propose) {
+            return PROPOSE;
+        } else if (m instanceof PaxosMessage.Accept) {
+            return ACCEPT;
+        } else if (m instanceof PaxosMessage.Heartbeat) {
+            return HEARTBEAT;
+        } else if (m instanceof PaxosMessage.Prepare) {
+            return PREPARE;
+        } else if (m instanceof PaxosMessage.PrepareOk) {
+            return PREPARE_OK;
+        } else if (m instanceof PaxosMessage.CatchUpQuery) {
+            return CATCH_UP_QUERY;
+        }
+        return CATCH_UP_REPLY;
+    }
+
+    @Override
+    public void encode(PaxosMessage m, ByteBuf out) {
+        out.writeLong(m.view());
+        if (m instanceof PaxosMessage.Propose p) {
+            out.writeLong(p.instance());
+            writeValue(out, p.value());
+        } else if (m instanceof PaxosMessage.Accept a) {
+            out.writeLong(a.instance());
+        } else if (m instanceof PaxosMessage.Heartbeat h) {
+            out.writeLong(h.firstUndecided());
+        } else if (m instanceof PaxosMessage.Prepare p) {
+            out.writeLong(p.fromInstance());
+        } else if (m instanceof PaxosMessage.PrepareOk ok) {
+            out.writeLong(ok.trimmedBelow()).writeInt(ok.accepted().size());
+            for (PaxosMessage.Accepted a : ok.accepted()) {
+                out.writeLong(a.instance()).writeLong(a.view());
+                writeValue(out, a.value());
+            }
+        } else if (m instanceof PaxosMessage.CatchUpQuery q) {
+            out.writeLong(q.from()).writeLong(q.to());
+        } else if (m instanceof PaxosMessage.CatchUpReply r) {
+            out.writeLong(r.firstAvailable()).writeInt(r.decided().size());
+            for (PaxosMessage.Decided d : r.decided()) {
+                out.writeLong(d.instance());
+                writeValue(out, d.value());
+            }
+        }
+    }
+
+    @Override
+    public PaxosMessage decode(int type, ByteBuf b) {
+        long view = BodyReader.readLong(b);
+        PaxosMessage m = switch (type) {
+            case PREPARE -> new PaxosMessage.Prepare(view, BodyReader.readLong(b));
+            case PREPARE_OK -> {
+                long trimmed = BodyReader.readLong(b);
+                int n = BodyReader.readCount(b, 20);
+                List<PaxosMessage.Accepted> accepted = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    accepted.add(new PaxosMessage.Accepted(BodyReader.readLong(b), BodyReader.readLong(b), readValue(b)));
+                }
+                yield new PaxosMessage.PrepareOk(view, trimmed, accepted);
+            }
+            case PROPOSE -> new PaxosMessage.Propose(view, BodyReader.readLong(b), readValue(b));
+            case ACCEPT -> new PaxosMessage.Accept(view, BodyReader.readLong(b));
+            case HEARTBEAT -> new PaxosMessage.Heartbeat(view, BodyReader.readLong(b));
+            case CATCH_UP_QUERY -> new PaxosMessage.CatchUpQuery(view, BodyReader.readLong(b), BodyReader.readLong(b));
+            case CATCH_UP_REPLY -> {
+                long first = BodyReader.readLong(b);
+                int n = BodyReader.readCount(b, 12);
+                List<PaxosMessage.Decided> decided = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    decided.add(new PaxosMessage.Decided(BodyReader.readLong(b), readValue(b)));
+                }
+                yield new PaxosMessage.CatchUpReply(view, first, decided);
+            }
+            default -> throw new BadFrameException("unknown paxos message type " + type);
+        };
+        BodyReader.end(b);
+        return m;
+    }
+
+    private static void writeValue(ByteBuf out, Value v) {
+        BodyReader.writeBuffer(out, v.bytes());
+    }
+
+    private static Value readValue(ByteBuf b) {
+        byte[] bytes = BodyReader.readBytes(b);
+        return bytes.length == 0 ? Value.NOOP : Value.of(bytes);
+    }
+}

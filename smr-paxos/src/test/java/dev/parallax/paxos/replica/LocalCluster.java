@@ -1,0 +1,68 @@
+package dev.parallax.paxos.replica;
+
+import dev.parallax.core.client.ClientConfig;
+import dev.parallax.core.client.SmrClient;
+import dev.parallax.core.config.ClusterMembers;
+import dev.parallax.core.config.ReplicaConfig;
+import dev.parallax.core.replica.Replica;
+import dev.parallax.paxos.MultiPaxos;
+import dev.parallax.paxos.PaxosConfig;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Three (or n) replicas in this JVM on loopback, each with its own {@link TextKv}. */
+final class LocalCluster implements AutoCloseable {
+    final ClusterMembers members;
+    final ClusterMembers clients;
+    final List<Replica> replicas = new ArrayList<>();
+    final List<TextKv> machines = new ArrayList<>();
+    private final List<SmrClient> openClients = new ArrayList<>();
+
+    LocalCluster(int n) {
+        StringBuilder m = new StringBuilder();
+        StringBuilder c = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            m.append(i == 0 ? "" : ",").append(i).append("=127.0.0.1:").append(freePort());
+            c.append(i == 0 ? "" : ",").append(i).append("=127.0.0.1:").append(freePort());
+        }
+        members = ClusterMembers.parse(m.toString());
+        clients = ClusterMembers.parse(c.toString());
+        PaxosConfig paxos = PaxosConfig.builder(n).heartbeat(Duration.ofMillis(30)).suspect(Duration.ofMillis(300))
+                .retransmit(Duration.ofMillis(100)).catchUp(Duration.ofMillis(50)).build();
+        for (int i = 0; i < n; i++) {
+            TextKv kv = new TextKv();
+            machines.add(kv);
+            Replica r = Replica.builder()
+                    .config(ReplicaConfig.builder().id(i).members(members).clientMembers(clients).clientIoThreads(1).build())
+                    .stateMachine(kv).ordering(MultiPaxos.protocol(paxos)).build();
+            replicas.add(r);
+        }
+        replicas.forEach(Replica::start);
+    }
+
+    SmrClient client() {
+        SmrClient c = SmrClient.connect(ClientConfig.builder(clients).retryTimeout(Duration.ofMillis(500)).build());
+        openClients.add(c);
+        return c;
+    }
+
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            s.setReuseAddress(true);
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        openClients.forEach(SmrClient::close);
+        replicas.forEach(Replica::close);
+    }
+}

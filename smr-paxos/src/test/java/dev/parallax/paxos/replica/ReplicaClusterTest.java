@@ -1,0 +1,75 @@
+package dev.parallax.paxos.replica;
+
+import dev.parallax.core.client.CommandRejectedException;
+import dev.parallax.core.client.SmrClient;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static dev.parallax.paxos.replica.TextKv.cmd;
+import static dev.parallax.paxos.replica.TextKv.text;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** A three-replica Multi-Paxos cluster in one JVM over real loopback sockets. */
+class ReplicaClusterTest {
+
+    @Test
+    void pipelinedCommandsExecuteOnceInOrderOnEveryReplica() throws Exception {
+        try (LocalCluster cluster = new LocalCluster(3)) {
+            SmrClient client = cluster.client();
+            List<CompletableFuture<ByteBuffer>> replies = new ArrayList<>();
+            for (int i = 0; i < 5000; i++) {
+                replies.add(client.invoke(cmd("APPEND k " + i + ",")));
+            }
+            StringBuilder expected = new StringBuilder();
+            for (int i = 0; i < replies.size(); i++) {
+                expected.append(i).append(',');
+                assertThat(text(replies.get(i).get(30, TimeUnit.SECONDS))).isEqualTo(expected.toString());
+            }
+            assertThat(text(client.invoke(cmd("GET k")).get(10, TimeUnit.SECONDS))).isEqualTo(expected.toString());
+        }
+    }
+
+    @Test
+    void aRejectedCommandGetsTheSameErrorAndChangesNothing() throws Exception {
+        try (LocalCluster cluster = new LocalCluster(3)) {
+            SmrClient client = cluster.client();
+            client.invoke(cmd("SET a 1")).get(10, TimeUnit.SECONDS);
+            CompletableFuture<ByteBuffer> failed = client.invoke(cmd("FAIL bad-input"));
+            assertThatThrownBy(() -> failed.get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).cause()
+                    .isInstanceOf(CommandRejectedException.class).hasMessage("IllegalArgumentException: bad-input");
+            assertThat(text(client.invoke(cmd("GET a")).get(10, TimeUnit.SECONDS))).isEqualTo("1");
+            // A second client sees the same state; the rejected command had no effect anywhere.
+            SmrClient other = cluster.client();
+            assertThat(text(other.invoke(cmd("SET a 2")).get(10, TimeUnit.SECONDS))).isEqualTo("1");
+        }
+    }
+
+    @Test
+    void theClientFailsOverWhenTheLeaderStops() throws Exception {
+        try (LocalCluster cluster = new LocalCluster(3)) {
+            SmrClient client = cluster.client();
+            for (int i = 0; i < 100; i++) {
+                client.invoke(cmd("APPEND k x")).get(10, TimeUnit.SECONDS);
+            }
+            int leader = cluster.replicas.get(1).leaderHint();
+            cluster.replicas.get(leader).close();
+            List<CompletableFuture<ByteBuffer>> more = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                more.add(client.invoke(cmd("APPEND k y")));
+            }
+            String last = "";
+            for (CompletableFuture<ByteBuffer> f : more) {
+                last = text(f.get(30, TimeUnit.SECONDS));
+            }
+            assertThat(last).isEqualTo("x".repeat(100) + "y".repeat(100));
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.parallax.paxos.replica;
+
+import dev.parallax.core.StateMachine;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A small text key-value state machine for replica tests: {@code SET k v} (replies the old value),
+ * {@code GET k}, {@code APPEND k s}, and {@code FAIL msg}, which throws (the command is rejected,
+ * state unchanged). Single-threaded, deterministic.
+ */
+final class TextKv implements StateMachine {
+    final Map<String, String> data = new TreeMap<>();
+
+    static ByteBuffer cmd(String s) {
+        return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static String text(ByteBuffer b) {
+        byte[] a = new byte[b.remaining()];
+        b.duplicate().get(a);
+        return new String(a, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public ByteBuffer execute(ByteBuffer command) {
+        String[] p = text(command).split(" ", 3);
+        String out = switch (p[0]) {
+            case "SET" -> String.valueOf(data.put(p[1], p[2]));
+            case "GET" -> String.valueOf(data.get(p[1]));
+            case "APPEND" -> String.valueOf(data.merge(p[1], p[2], String::concat));
+            case "FAIL" -> throw new IllegalArgumentException(p.length > 1 ? p[1] : "rejected");
+            default -> throw new IllegalArgumentException("unknown command " + p[0]);
+        };
+        return cmd(out);
+    }
+
+    @Override
+    public void snapshot(WritableByteChannel out) throws IOException {
+        DataOutputStream d = new DataOutputStream(Channels.newOutputStream(out));
+        d.writeInt(data.size());
+        for (Map.Entry<String, String> e : data.entrySet()) {
+            d.writeUTF(e.getKey());
+            d.writeUTF(e.getValue());
+        }
+        d.flush();
+    }
+
+    @Override
+    public void restore(ReadableByteChannel in) throws IOException {
+        DataInputStream d = new DataInputStream(Channels.newInputStream(in));
+        data.clear();
+        for (int n = d.readInt(); n > 0; n--) {
+            data.put(d.readUTF(), d.readUTF());
+        }
+    }
+}
