@@ -26,8 +26,9 @@ import java.util.Objects;
  * log sync per batch), and a delivery stage thread hands decided values to the listener in order,
  * skipping no-ops. Built with {@link #builder}.
  *
- * <p>Back-pressure: {@link #propose} returns {@code false} when the proposal queue is full; the
- * protocol stage blocks when the delivery queue is full (execution slower than ordering). Peer
+ * <p>Back-pressure: {@link #propose} returns {@code false} when the proposal queue is full; when
+ * the delivery queue is full (execution slower than ordering) the protocol stage keeps the
+ * decisions and starts no new instances, without blocking (see {@link ProtocolStage}). Peer
  * messages that find the inbox full are dropped and counted; retransmission recovers them.
  *
  * <p>Threads: {@link #propose} and {@link #leaderHint} from any thread; {@link #start} and
@@ -85,7 +86,7 @@ public final class PaxosBroadcast implements AtomicBroadcast {
         core = c;
         ProtocolStage<PaxosMessage, PaxosRecord, Value> protocol = new ProtocolStage<>(
                 "paxos-protocol-" + self, self, c, inbox, proposals, log, codec, transport,
-                (instance, value) -> putDecision(new PaxosMessage.Decided(instance, value)),
+                (instance, value) -> decisions.offer(new PaxosMessage.Decided(instance, value)),
                 (peer, instance) -> { },
                 clock, Math.min(config.heartbeatNanos(), config.retransmitNanos()) / 2, 256);
         protocolStage = protocol;
@@ -102,15 +103,6 @@ public final class PaxosBroadcast implements AtomicBroadcast {
 
     private StageRunner runner(Stage stage) {
         return StageRunner.builder(stage).waitStrategy(waitStrategy).clock(clock).meterRegistry(registry).build();
-    }
-
-    private void putDecision(PaxosMessage.Decided d) {
-        try {
-            decisions.put(d);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while handing over a decision", e);
-        }
     }
 
     @Override

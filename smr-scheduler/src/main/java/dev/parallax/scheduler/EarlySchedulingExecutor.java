@@ -24,9 +24,6 @@ import java.util.concurrent.CyclicBarrier;
  * <p>Threads: see {@link WorkerPoolExecutor}.
  */
 final class EarlySchedulingExecutor extends WorkerPoolExecutor {
-    /** Busy-wait's point is not to block (§6.1), so it spins longer than an idle worker. */
-    private static final int BUSY_SPINS = 1024;
-
     private final ClassPlan plan;
     private final SyncMode mode;
     private final TaskRing[] rings;
@@ -138,7 +135,7 @@ final class EarlySchedulingExecutor extends WorkerPoolExecutor {
         int round = 0;
         while (!counters.released(cls, cycle)) {
             checkRunning();
-            if (!Idle.spinOrYield(round++, BUSY_SPINS)) {
+            if (!Idle.spinOrYield(round++, Idle.BUSY_SPINS)) {
                 park(id, () -> !counters.released(cls, cycle));
             }
         }

@@ -1,17 +1,22 @@
 package dev.parallax.scheduler;
 
 /**
- * The spin-then-yield part of the idle strategy every waiting loop uses: a few hundred
+ * The spin-then-yield part of the idle strategy every waiting loop uses: some
  * {@link Thread#onSpinWait()} rounds, then some {@link Thread#yield()} rounds, then the caller
- * parks (so that an idle worker does not burn a core; the target machine has two).
+ * parks (so that an idle worker does not burn a core; the target machine has two). The counts can
+ * be tuned with the system properties {@code parallax.scheduler.spins},
+ * {@code parallax.scheduler.busySpins} (for {@link SyncMode#BUSY_WAIT} waits) and
+ * {@code parallax.scheduler.yields}, read once at class initialization.
  *
  * <p>Stateless and thread-safe.
  */
 final class Idle {
-    /** Spin rounds before yielding. */
-    static final int SPINS = 256;
+    /** Spin rounds before yielding, for idle workers and most waits. */
+    static final int SPINS = Integer.getInteger("parallax.scheduler.spins", 32);
+    /** Spin rounds before yielding in a busy-wait SEQ synchronization. */
+    static final int BUSY_SPINS = Integer.getInteger("parallax.scheduler.busySpins", 64);
     /** Yield rounds before parking. */
-    static final int YIELDS = 32;
+    static final int YIELDS = Integer.getInteger("parallax.scheduler.yields", 32);
 
     private Idle() {
     }

@@ -19,9 +19,13 @@ import java.util.Objects;
  *
  * <p>Messages the core sends to its own replica are looped back here without the transport.
  *
+ * <p>Back-pressure from execution: when the decision outlet refuses a decision (execution is
+ * behind), the stage keeps it and every later one in order, offers them again on each
+ * {@code doWork}, and takes no new proposals until they are all handed over. It never blocks, so
+ * heartbeats and votes keep flowing while execution catches up.
+ *
  * <p>Threads: {@code doWork} runs on one stage thread. Producers (transport readers, the batcher)
- * only touch the bounded queues. Never blocks, except that handing decisions to a full decision
- * queue blocks (back-pressure from execution to ordering).
+ * only touch the bounded queues.
  *
  * @param <M> message type
  * @param <R> durable record type
@@ -31,6 +35,15 @@ public final class ProtocolStage<M, R, V> implements Stage {
 
     /** A message received from a peer. */
     public record Inbound<M>(int from, M message) {
+    }
+
+    /** Where decisions go; refuses (returns false) when execution is behind. Never blocks. */
+    @FunctionalInterface
+    public interface DecisionOutlet<V> {
+        boolean offer(long instance, V value);
+    }
+
+    private record Decision<V>(long instance, V value) {
     }
 
     private final String name;
@@ -44,6 +57,8 @@ public final class ProtocolStage<M, R, V> implements Stage {
     private final int batchLimit;
     private final EffectBuffer<M, R, V> effects = new EffectBuffer<>();
     private final ArrayDeque<M> loopback = new ArrayDeque<>();
+    private final ArrayDeque<Decision<V>> undelivered = new ArrayDeque<>();
+    private final DecisionOutlet<V> outlet;
     private V held;
     private volatile boolean ready;
     private long nextTick;
@@ -58,7 +73,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
     public ProtocolStage(String name, int self, ProtocolCore<M, R, V> core,
                          BoundedQueue<Inbound<M>> inbox, BoundedQueue<V> proposals,
                          DurableLog log, RecordCodec<R> codec, Transport<M> transport,
-                         EffectApplier.DecisionSink<V> decisions, EffectApplier.SnapshotRequester snapshots,
+                         DecisionOutlet<V> decisions, EffectApplier.SnapshotRequester snapshots,
                          Clock clock, long maxTickInterval, int batchLimit) {
         this.name = Objects.requireNonNull(name, "name");
         this.self = self;
@@ -69,13 +84,14 @@ public final class ProtocolStage<M, R, V> implements Stage {
         this.maxTickInterval = maxTickInterval;
         this.batchLimit = batchLimit;
         Objects.requireNonNull(transport, "transport");
+        this.outlet = Objects.requireNonNull(decisions, "decisions");
         this.applier = new EffectApplier<>(log, codec, (to, m) -> {
             if (to == self) {
                 loopback.add(m);
             } else {
                 transport.send(to, m);
             }
-        }, decisions, snapshots);
+        }, this::decided, snapshots);
         this.nextTick = clock.nanoTime();
     }
 
@@ -89,10 +105,27 @@ public final class ProtocolStage<M, R, V> implements Stage {
         return List.of(inbox, proposals);
     }
 
+    private void decided(long instance, V value) {
+        if (!undelivered.isEmpty() || !outlet.offer(instance, value)) {
+            undelivered.add(new Decision<>(instance, value));
+        }
+    }
+
+    private int flushDecisions() {
+        int n = 0;
+        Decision<V> d;
+        while ((d = undelivered.peek()) != null && outlet.offer(d.instance(), d.value())) {
+            undelivered.poll();
+            n++;
+        }
+        return n;
+    }
+
     @Override
     public int doWork() {
         now = clock.nanoTime();
-        int work = inbox.drain(this::onInbound, batchLimit);
+        int work = flushDecisions();
+        work += inbox.drain(this::onInbound, batchLimit);
         if (now - nextTick >= 0) {
             core.onTick(now, effects);
             nextTick = now + maxTickInterval;
@@ -110,7 +143,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
             }
             work += offerProposals();
         }
-        ready = held == null && core.canPropose();
+        ready = held == null && undelivered.isEmpty() && core.canPropose();
         return work;
     }
 
@@ -128,6 +161,9 @@ public final class ProtocolStage<M, R, V> implements Stage {
 
     private int offerProposals() {
         int taken = 0;
+        if (!undelivered.isEmpty()) {
+            return 0; // execution is behind: start nothing new
+        }
         while (true) {
             if (held == null) {
                 held = proposals.poll();

@@ -51,6 +51,7 @@ final class ClientIO {
     private final IntSupplier leader;
     private final ReplyRouter router;
     private final NetMetrics metrics;
+    private final java.util.concurrent.atomic.AtomicInteger stalled = new java.util.concurrent.atomic.AtomicInteger();
     private NioEventLoopGroup boss;
     private NioEventLoopGroup workers;
     private Channel server;
@@ -66,6 +67,11 @@ final class ClientIO {
         this.leader = leader;
         this.router = router;
         this.metrics = metrics;
+    }
+
+    /** Connections that currently do not read their socket because the RequestQueue is full. */
+    int stalledConnections() {
+        return stalled.get();
     }
 
     /** Binds the client port. @return the bound port (useful with port 0) */
@@ -136,7 +142,10 @@ final class ClientIO {
 
         /** Stops reading the socket and retries the backlog shortly. */
         private void stall(ChannelHandlerContext ctx) {
-            ctx.channel().config().setAutoRead(false);
+            if (ctx.channel().config().isAutoRead()) {
+                ctx.channel().config().setAutoRead(false);
+                stalled.incrementAndGet();
+            }
             if (!retryScheduled) {
                 retryScheduled = true;
                 ctx.executor().schedule(() -> retry(ctx), RETRY_NANOS, TimeUnit.NANOSECONDS);
@@ -150,6 +159,7 @@ final class ClientIO {
             }
             if (backlog.isEmpty()) {
                 ctx.channel().config().setAutoRead(true);
+                stalled.decrementAndGet();
             } else if (ctx.channel().isActive()) {
                 stall(ctx);
             }
@@ -165,7 +175,10 @@ final class ClientIO {
             if (bound) {
                 router.unbind(clientId, ctx.channel());
             }
-            backlog.clear();
+            if (!backlog.isEmpty()) {
+                backlog.clear();
+                stalled.decrementAndGet();
+            }
         }
 
         @Override

@@ -6,6 +6,8 @@ import dev.parallax.core.batch.BatchBuilder;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.exec.SequentialExecutor;
 import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.net.FaultInjectingTransport;
+import dev.parallax.core.net.LinkFaults;
 import dev.parallax.core.net.MessageCodec;
 import dev.parallax.core.net.NetMetrics;
 import dev.parallax.core.net.NettyReplicaTransport;
@@ -55,6 +57,7 @@ public final class Replica implements AutoCloseable {
     private final int batchBytes;
     private final int replyWindow;
     private final int maxSessions;
+    private final LinkFaults faults;
     private AtomicBroadcast broadcast;
     private ClientIO clientIO;
     private StageRunner batcher;
@@ -74,6 +77,7 @@ public final class Replica implements AutoCloseable {
         this.batchBytes = b.batchBytes;
         this.replyWindow = b.replyWindow;
         this.maxSessions = b.maxSessions;
+        this.faults = b.faults;
     }
 
     public static Builder builder() {
@@ -106,6 +110,10 @@ public final class Replica implements AutoCloseable {
                 config.maxFrameBytes(), config.maxCommandBytes(), requests, broadcast::leaderHint, router,
                 new NetMetrics(registry, "client"));
         clientPort = clientIO.start();
+        io.micrometer.core.instrument.Gauge.builder("parallax.client.connections.stalled", clientIO,
+                        ClientIO::stalledConnections)
+                .description("client connections not being read because the RequestQueue is full")
+                .tag("replica", Integer.toString(config.id())).register(registry);
         LOG.info("replica {} started: {} ordering, replica port {}, client port {}", config.id(), ordering.name(),
                 config.self().port(), clientPort);
     }
@@ -163,7 +171,8 @@ public final class Replica implements AutoCloseable {
 
         @Override
         public <M> Transport<M> transport(MessageCodec<M> codec) {
-            return new NettyReplicaTransport<>(config, codec, registry, wait, clock);
+            Transport<M> t = new NettyReplicaTransport<>(config, codec, registry, wait, clock);
+            return faults == null ? t : new FaultInjectingTransport<>(t, faults);
         }
 
         @Override
@@ -202,8 +211,15 @@ public final class Replica implements AutoCloseable {
         private int batchBytes = 1300;
         private int replyWindow = 1024;
         private int maxSessions = 100_000;
+        private LinkFaults faults;
 
         private Builder() {
+        }
+
+        /** Lets tests and chaos runs cut this replica's links to peers at run time; default none. */
+        public Builder linkFaults(LinkFaults faults) {
+            this.faults = faults;
+            return this;
         }
 
         /** Required. */

@@ -23,7 +23,14 @@ final class LocalCluster implements AutoCloseable {
     final List<TextKv> machines = new ArrayList<>();
     private final List<SmrClient> openClients = new ArrayList<>();
 
+    final List<dev.parallax.core.net.LinkFaults> faults = new ArrayList<>();
+
     LocalCluster(int n) {
+        this(n, kv -> kv, 16 << 20);
+    }
+
+    /** A cluster whose state machines are wrapped by {@code wrap}, with frames capped at {@code maxFrame}. */
+    LocalCluster(int n, java.util.function.UnaryOperator<dev.parallax.core.StateMachine> wrap, int maxFrame) {
         StringBuilder m = new StringBuilder();
         StringBuilder c = new StringBuilder();
         for (int i = 0; i < n; i++) {
@@ -37,16 +44,43 @@ final class LocalCluster implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             TextKv kv = new TextKv();
             machines.add(kv);
+            dev.parallax.core.net.LinkFaults f = new dev.parallax.core.net.LinkFaults();
+            faults.add(f);
             Replica r = Replica.builder()
-                    .config(ReplicaConfig.builder().id(i).members(members).clientMembers(clients).clientIoThreads(1).build())
-                    .stateMachine(kv).ordering(MultiPaxos.protocol(paxos)).build();
+                    .config(ReplicaConfig.builder().id(i).members(members).clientMembers(clients).clientIoThreads(1)
+                            .maxFrameBytes(maxFrame).maxCommandBytes(Math.min(maxFrame, 1 << 20)).build())
+                    .stateMachine(wrap.apply(kv)).ordering(MultiPaxos.protocol(paxos)).linkFaults(f).build();
             replicas.add(r);
         }
         replicas.forEach(Replica::start);
     }
 
+    /** Cuts replica {@code id} off from every other replica (both directions). */
+    void isolate(int id) {
+        for (int j = 0; j < replicas.size(); j++) {
+            if (j != id) {
+                faults.get(id).block(j);
+                faults.get(j).block(id);
+            }
+        }
+    }
+
+    void heal() {
+        faults.forEach(dev.parallax.core.net.LinkFaults::heal);
+    }
+
+    double counter(int replica, String name, String kind) {
+        io.micrometer.core.instrument.Counter c = replicas.get(replica).meterRegistry().find(name).tag("kind", kind).counter();
+        return c == null ? 0 : c.count();
+    }
+
     SmrClient client() {
-        SmrClient c = SmrClient.connect(ClientConfig.builder(clients).retryTimeout(Duration.ofMillis(500)).build());
+        return client(Duration.ofSeconds(10));
+    }
+
+    SmrClient client(Duration invokeTimeout) {
+        SmrClient c = SmrClient.connect(ClientConfig.builder(clients).retryTimeout(Duration.ofMillis(500))
+                .invokeTimeout(invokeTimeout).build());
         openClients.add(c);
         return c;
     }
