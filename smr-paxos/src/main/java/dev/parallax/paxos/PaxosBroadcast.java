@@ -49,6 +49,10 @@ public final class PaxosBroadcast implements AtomicBroadcast {
     private final Counter droppedInbound;
     private final List<StageRunner> runners = new ArrayList<>();
     private volatile MultiPaxosCore core;
+    private volatile long view = -1;
+    private volatile int leaderHint = -1;
+    private volatile int leader;
+    private volatile long firstUndecided;
     private volatile ProtocolStage<PaxosMessage, PaxosRecord, Value> protocolStage;
     private volatile boolean closed;
 
@@ -90,6 +94,25 @@ public final class PaxosBroadcast implements AtomicBroadcast {
                 (peer, instance) -> { },
                 clock, Math.min(config.heartbeatNanos(), config.retransmitNanos()) / 2, 256);
         protocolStage = protocol;
+        protocol.registerMeters(registry, "multi-paxos");
+        String replica = Integer.toString(self);
+        io.micrometer.core.instrument.Gauge.builder("parallax.paxos.view", this, b -> b.view)
+                .tag("replica", replica).register(registry);
+        io.micrometer.core.instrument.Gauge.builder("parallax.paxos.leader", this, b -> b.leader)
+                .description("1 while this replica leads its view").tag("replica", replica).register(registry);
+        io.micrometer.core.instrument.Gauge.builder("parallax.paxos.first.undecided", this, b -> b.firstUndecided)
+                .tag("replica", replica).register(registry);
+        Counter viewChanges = Counter.builder("parallax.paxos.view.changes").tag("replica", replica).register(registry);
+        protocol.afterWork(() -> {
+            long v = c.view();
+            if (v != view) {
+                view = v;
+                viewChanges.increment();
+            }
+            leaderHint = c.leaderHint();
+            leader = c.isLeader() ? 1 : 0;
+            firstUndecided = c.firstUndecided();
+        });
         Stage delivery = new DeliveryStage("paxos-delivery-" + self, decisions, listener);
         runners.add(runner(delivery));
         runners.add(runner(protocol));
@@ -119,10 +142,10 @@ public final class PaxosBroadcast implements AtomicBroadcast {
         return p != null && p.readyForProposal();
     }
 
+    /** The leader this replica believes in, as the protocol thread last published it; -1 before start. */
     @Override
     public int leaderHint() {
-        MultiPaxosCore c = core;
-        return c == null ? -1 : c.leaderHint();
+        return leaderHint;
     }
 
     @Override

@@ -79,7 +79,7 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
     private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
     private final TreeMap<Long, Pending> outstanding = new TreeMap<>();
     private long nextSequence = 1;
-    private int target;
+    private volatile int target;
     private Channel channel;
     private ChannelFuture connecting;
     private long lastProgress = System.nanoTime();
@@ -134,6 +134,11 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
             loop.execute(this::drainSubmitted);
         }
         return p.future;
+    }
+
+    /** The replica this client currently sends to: after a successful command, the leader. */
+    public int currentReplica() {
+        return target;
     }
 
     /** Commands invoked and not yet answered. */

@@ -59,6 +59,14 @@ public final class ProtocolStage<M, R, V> implements Stage {
     private final ArrayDeque<M> loopback = new ArrayDeque<>();
     private final ArrayDeque<Decision<V>> undelivered = new ArrayDeque<>();
     private final DecisionOutlet<V> outlet;
+    private Runnable afterWork = () -> { };
+    private final java.util.concurrent.atomic.LongAdder[] counts = {
+            new java.util.concurrent.atomic.LongAdder(), new java.util.concurrent.atomic.LongAdder(),
+            new java.util.concurrent.atomic.LongAdder(), new java.util.concurrent.atomic.LongAdder()};
+    private static final int SENT = 0;
+    private static final int PERSISTED = 1;
+    private static final int SYNCS = 2;
+    private static final int DECIDED = 3;
     private V held;
     private volatile boolean ready;
     private long nextTick;
@@ -85,7 +93,8 @@ public final class ProtocolStage<M, R, V> implements Stage {
         this.batchLimit = batchLimit;
         Objects.requireNonNull(transport, "transport");
         this.outlet = Objects.requireNonNull(decisions, "decisions");
-        this.applier = new EffectApplier<>(log, codec, (to, m) -> {
+        this.applier = new EffectApplier<>(new CountingLog(log), codec, (to, m) -> {
+            counts[SENT].increment();
             if (to == self) {
                 loopback.add(m);
             } else {
@@ -105,7 +114,31 @@ public final class ProtocolStage<M, R, V> implements Stage {
         return List.of(inbox, proposals);
     }
 
+    /**
+     * Registers protocol-event meters (tag {@code protocol=<name>}): messages sent, records
+     * persisted, log syncs (one per group commit), values decided.
+     */
+    public void registerMeters(io.micrometer.core.instrument.MeterRegistry registry, String protocol) {
+        String[] names = {"parallax.protocol.messages.sent", "parallax.protocol.records.persisted",
+                "parallax.protocol.syncs", "parallax.protocol.decided"};
+        for (int i = 0; i < names.length; i++) {
+            java.util.concurrent.atomic.LongAdder a = counts[i];
+            io.micrometer.core.instrument.FunctionCounter.builder(names[i], a, java.util.concurrent.atomic.LongAdder::doubleValue)
+                    .tag("protocol", protocol).tag("stage", name).register(registry);
+        }
+    }
+
+    /**
+     * A hook run on the protocol thread at the end of every {@code doWork}: lets the protocol's
+     * runtime publish volatile views of the core's state (view, leader) without the core knowing
+     * about threads.
+     */
+    public void afterWork(Runnable hook) {
+        this.afterWork = Objects.requireNonNull(hook);
+    }
+
     private void decided(long instance, V value) {
+        counts[DECIDED].increment();
         if (!undelivered.isEmpty() || !outlet.offer(instance, value)) {
             undelivered.add(new Decision<>(instance, value));
         }
@@ -144,6 +177,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
             work += offerProposals();
         }
         ready = held == null && undelivered.isEmpty() && core.canPropose();
+        afterWork.run();
         return work;
     }
 
@@ -153,6 +187,57 @@ public final class ProtocolStage<M, R, V> implements Stage {
      */
     public boolean readyForProposal() {
         return ready && proposals.isEmpty();
+    }
+
+    /** Counts appends and syncs on their way to the real log. */
+    private final class CountingLog implements DurableLog {
+        private final DurableLog inner;
+
+        CountingLog(DurableLog inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public long append(java.nio.ByteBuffer record) {
+            counts[PERSISTED].increment();
+            return inner.append(record);
+        }
+
+        @Override
+        public void sync() {
+            counts[SYNCS].increment();
+            inner.sync();
+        }
+
+        @Override
+        public long firstIndex() {
+            return inner.firstIndex();
+        }
+
+        @Override
+        public long nextIndex() {
+            return inner.nextIndex();
+        }
+
+        @Override
+        public long durableIndex() {
+            return inner.durableIndex();
+        }
+
+        @Override
+        public int read(long fromIndex, int maxRecords, dev.parallax.core.spi.RecordVisitor visitor) {
+            return inner.read(fromIndex, maxRecords, visitor);
+        }
+
+        @Override
+        public void truncateBefore(long index) {
+            inner.truncateBefore(index);
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
     }
 
     private void onInbound(Inbound<M> in) {

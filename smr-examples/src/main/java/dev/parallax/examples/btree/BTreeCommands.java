@@ -22,31 +22,41 @@ import java.util.Map;
  * <p>Stateless and thread-safe.
  */
 public final class BTreeCommands {
+    /** Operation code: read one key. */
     public static final byte GET = 1;
+    /** Operation code: add a key unless present. */
     public static final byte INSERT = 2;
+    /** Operation code: replace a present key's value. */
     public static final byte UPDATE = 3;
+    /** Operation code: remove a key. */
     public static final byte DELETE = 4;
+    /** Operation code: read the entries of a key range. */
     public static final byte RANGE = 5;
 
     private BTreeCommands() {
     }
 
+    /** A GET of {@code key}. */
     public static Command get(CommandId id, long key) {
         return new Command(id, ByteBuffer.allocate(9).put(GET).putLong(key).flip());
     }
 
+    /** An INSERT of {@code key} with {@code value} (copied). */
     public static Command insert(CommandId id, long key, byte[] value) {
         return new Command(id, ByteBuffer.allocate(9 + value.length).put(INSERT).putLong(key).put(value).flip());
     }
 
+    /** An UPDATE of {@code key} to {@code value} (copied). */
     public static Command update(CommandId id, long key, byte[] value) {
         return new Command(id, ByteBuffer.allocate(9 + value.length).put(UPDATE).putLong(key).put(value).flip());
     }
 
+    /** A DELETE of {@code key}. */
     public static Command delete(CommandId id, long key) {
         return new Command(id, ByteBuffer.allocate(9).put(DELETE).putLong(key).flip());
     }
 
+    /** A RANGE over {@code from <= key < to}, at most {@code limit} entries. */
     public static Command range(CommandId id, long from, long to, int limit) {
         return new Command(id, ByteBuffer.allocate(21).put(RANGE).putLong(from).putLong(to).putInt(limit).flip());
     }

@@ -37,6 +37,27 @@ class ReplicaClusterTest {
     }
 
     @Test
+    void everyStageAndProtocolEventHasMeters() throws Exception {
+        try (LocalCluster cluster = new LocalCluster(3)) {
+            SmrClient client = cluster.client();
+            for (int i = 0; i < 200; i++) {
+                client.invoke(cmd("SET k " + i)).get(10, TimeUnit.SECONDS);
+            }
+            int leader = client.currentReplica();
+            var registry = cluster.replicas.get(leader).meterRegistry();
+            assertThat(registry.find("parallax.commands.executed").counter().count()).isGreaterThanOrEqualTo(200);
+            assertThat(registry.find("parallax.protocol.decided").functionCounter().count()).isPositive();
+            assertThat(registry.find("parallax.protocol.syncs").functionCounter().count()).isPositive();
+            assertThat(registry.find("parallax.protocol.messages.sent").functionCounter().count()).isPositive();
+            assertThat(registry.find("parallax.paxos.leader").gauge().value()).isEqualTo(1.0);
+            assertThat(registry.find("parallax.stage.items").tag("stage", "batcher-" + leader).functionCounter().count())
+                    .isGreaterThanOrEqualTo(200);
+            assertThat(registry.find("parallax.stage.busy.ratio").gauges()).isNotEmpty();
+            assertThat(registry.find("parallax.stage.queue.depth").gauges()).isNotEmpty();
+        }
+    }
+
+    @Test
     void aRejectedCommandGetsTheSameErrorAndChangesNothing() throws Exception {
         try (LocalCluster cluster = new LocalCluster(3)) {
             SmrClient client = cluster.client();
