@@ -1,0 +1,204 @@
+package dev.parallax.examples.cli;
+
+import dev.parallax.core.client.ClientConfig;
+import dev.parallax.core.client.SmrClient;
+import dev.parallax.core.config.ClusterMembers;
+import dev.parallax.examples.kv.KvCommand;
+import dev.parallax.examples.kv.KvOp;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * A closed-loop write load on the KV store: {@code clients} sessions, each keeping
+ * {@code outstanding} SETs in flight; each completion issues the next one. Client {@code c} writes
+ * keys {@code c:0 .. c:keys-1} round-robin with an increasing counter as the value, and remembers
+ * the highest acknowledged counter per key, so the end-of-run check can prove that no
+ * acknowledged write was lost. Latencies go to an HdrHistogram; completions are also counted per
+ * 10 ms slot to measure fail-over gaps.
+ *
+ * <p>Callbacks run on the clients' event loop threads; the public methods are thread-safe.
+ */
+final class ClosedLoopLoad implements AutoCloseable {
+    private static final long SLOT_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    private final NioEventLoopGroup group;
+    private final List<SmrClient> clients = new ArrayList<>();
+    private final int keysPerClient;
+    private final int outstanding;
+    private final AtomicLongArray[] ackedCounter;
+    private final Recorder latency = new Recorder(TimeUnit.SECONDS.toMicros(60), 3);
+    private final Histogram total = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
+    private final AtomicLong completed = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicLong inFlight = new AtomicLong();
+    private final int[] slots;
+    private volatile long startedAt;
+
+    ClosedLoopLoad(ClusterMembers endpoints, int clientCount, int outstanding, int keysPerClient, Duration maxRun) {
+        this.group = new NioEventLoopGroup(Math.max(1, Math.min(2, clientCount)), new DefaultThreadFactory("load", true));
+        this.keysPerClient = keysPerClient;
+        this.outstanding = outstanding;
+        this.ackedCounter = new AtomicLongArray[clientCount];
+        this.slots = new int[(int) (maxRun.toNanos() / SLOT_NANOS) + 1];
+        for (int c = 0; c < clientCount; c++) {
+            ackedCounter[c] = new AtomicLongArray(keysPerClient);
+            for (int k = 0; k < keysPerClient; k++) {
+                ackedCounter[c].set(k, -1);
+            }
+            clients.add(SmrClient.connect(ClientConfig.builder(endpoints).eventLoopGroup(group)
+                    .maxOutstanding(Math.max(outstanding, 1)).retryTimeout(Duration.ofMillis(700))
+                    .invokeTimeout(Duration.ofSeconds(30)).build()));
+        }
+    }
+
+    static byte[] key(int client, int k) {
+        return (client + ":" + k).getBytes(StandardCharsets.UTF_8);
+    }
+
+    void start() {
+        startedAt = System.nanoTime();
+        running.set(true);
+        for (int c = 0; c < clients.size(); c++) {
+            long[] counter = {0};
+            for (int w = 0; w < outstanding; w++) {
+                issue(c, counter);
+            }
+        }
+    }
+
+    private void issue(int c, long[] counter) {
+        if (!running.get()) {
+            return;
+        }
+        long n;
+        synchronized (counter) {
+            n = counter[0]++;
+        }
+        int k = (int) (n % keysPerClient);
+        ByteBuffer cmd = KvCommand.of(KvOp.SET, key(c, k), Long.toString(n).getBytes(StandardCharsets.UTF_8)).encode();
+        long t0 = System.nanoTime();
+        inFlight.incrementAndGet();
+        clients.get(c).invoke(cmd).whenComplete((reply, error) -> {
+            long t1 = System.nanoTime();
+            inFlight.decrementAndGet();
+            if (error == null) {
+                latency.recordValue(Math.min(TimeUnit.NANOSECONDS.toMicros(t1 - t0), TimeUnit.SECONDS.toMicros(60)));
+                completed.incrementAndGet();
+                ackedCounter[c].accumulateAndGet(k, n, Math::max);
+                int slot = (int) ((t1 - startedAt) / SLOT_NANOS);
+                if (slot >= 0 && slot < slots.length) {
+                    synchronized (slots) {
+                        slots[slot]++;
+                    }
+                }
+            } else {
+                failed.incrementAndGet();
+            }
+            issue(c, counter);
+        });
+    }
+
+    /** Stops issuing and waits for what is in flight. */
+    void stop(Duration timeout) throws InterruptedException {
+        running.set(false);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (inFlight.get() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+    }
+
+    /**
+     * Ends the warm-up: forgets the latencies and completion slots recorded so far and moves the
+     * time origin to now, so results cover the measured period only. Completions keep counting.
+     */
+    void startMeasuring() {
+        latency.getIntervalHistogram();
+        synchronized (total) {
+            total.reset();
+        }
+        synchronized (slots) {
+            java.util.Arrays.fill(slots, 0);
+        }
+        startedAt = System.nanoTime();
+    }
+
+    /** Latencies recorded since the previous call (also added to the total). */
+    Histogram interval() {
+        Histogram h = latency.getIntervalHistogram();
+        synchronized (total) {
+            total.add(h);
+        }
+        return h;
+    }
+
+    Histogram total() {
+        interval();
+        synchronized (total) {
+            return total.copy();
+        }
+    }
+
+    long completed() {
+        return completed.get();
+    }
+
+    long failed() {
+        return failed.get();
+    }
+
+    /** The longest run of 10 ms slots without a completion, after {@code fromNanos} (relative to start) up to now. */
+    Duration longestGapAfter(long fromNanos, long toNanos) {
+        int from = (int) Math.max(0, fromNanos / SLOT_NANOS);
+        int to = (int) Math.min(slots.length, toNanos / SLOT_NANOS);
+        int best = 0;
+        int run = 0;
+        synchronized (slots) {
+            for (int i = from; i < to; i++) {
+                run = slots[i] == 0 ? run + 1 : 0;
+                best = Math.max(best, run);
+            }
+        }
+        return Duration.ofMillis(best * 10L);
+    }
+
+    long startedAt() {
+        return startedAt;
+    }
+
+    int clientCount() {
+        return clients.size();
+    }
+
+    int keysPerClient() {
+        return keysPerClient;
+    }
+
+    /** The highest acknowledged counter written to key {@code k} of client {@code c}, or -1. */
+    long acked(int c, int k) {
+        return ackedCounter[c].get(k);
+    }
+
+    /** The client that is currently talking to the leader. */
+    int leaderGuess() {
+        return clients.get(0).currentReplica();
+    }
+
+    @Override
+    public void close() {
+        clients.forEach(SmrClient::close);
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+}

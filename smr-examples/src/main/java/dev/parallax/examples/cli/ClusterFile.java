@@ -1,0 +1,191 @@
+package dev.parallax.examples.cli;
+
+import dev.parallax.core.config.ClusterMembers;
+import dev.parallax.core.config.ReplicaConfig;
+import dev.parallax.paxos.PaxosConfig;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A cluster's configuration file (Java properties), shared by every replica of the cluster; each
+ * replica is started with its own {@code --id}. Keys (see docs/operations.md):
+ *
+ * <pre>
+ * members=0=10.0.0.1:7000,1=10.0.0.2:7000,2=10.0.0.3:7000   # replica-to-replica ports (required)
+ * clients=0=10.0.0.1:8000,...        # SmrClient ports (default: replica port + 1000)
+ * redis=0=10.0.0.1:6379,...          # RESP (Redis protocol) front ends (optional)
+ * data.dir=/var/lib/parallax         # durable state, one subdirectory per replica (optional)
+ * client.io.threads=1                # Netty event loops for clients (default: cores/2, 1..4)
+ * wait=yield-park                    # busy-spin | yield-park | park
+ * paxos.window=10                    # WND
+ * paxos.batch.bytes=1300             # BSZ
+ * paxos.batch.timeout.ms=1
+ * paxos.heartbeat.ms=50
+ * paxos.suspect.ms=500
+ * paxos.retransmit.ms=200
+ * paxos.catchup.ms=100
+ * </pre>
+ *
+ * Immutable once loaded; unknown keys are rejected so typos do not pass silently.
+ */
+public final class ClusterFile {
+    private static final Set<String> KEYS = Set.of("members", "clients", "redis", "data.dir", "client.io.threads", "wait",
+            "paxos.window", "paxos.batch.bytes", "paxos.batch.timeout.ms", "paxos.heartbeat.ms", "paxos.suspect.ms",
+            "paxos.retransmit.ms", "paxos.catchup.ms");
+
+    private final Properties props;
+    private final Path source;
+
+    private ClusterFile(Properties props, Path source) {
+        this.props = props;
+        this.source = source;
+    }
+
+    /** @throws IllegalArgumentException naming the file and the faulty key */
+    public static ClusterFile load(Path file) throws IOException {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(r);
+        }
+        ClusterFile f = new ClusterFile(p, file);
+        f.validate();
+        return f;
+    }
+
+    /** A configuration from properties already in memory (the demo writes its own). */
+    public static ClusterFile of(Properties p) {
+        ClusterFile f = new ClusterFile(p, null);
+        f.validate();
+        return f;
+    }
+
+    public void write(Path file) throws IOException {
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            props.store(w, "Parallax cluster");
+        }
+    }
+
+    private void validate() {
+        Set<String> unknown = new TreeSet<>(props.stringPropertyNames());
+        unknown.removeAll(KEYS);
+        if (!unknown.isEmpty()) {
+            throw error("unknown keys " + unknown + "; known keys are " + new TreeSet<>(KEYS));
+        }
+        members();
+        clients();
+        redis();
+        paxos();
+        replica(0);
+    }
+
+    private IllegalArgumentException error(String what) {
+        return new IllegalArgumentException((source == null ? "configuration" : source.toString()) + ": " + what);
+    }
+
+    public ClusterMembers members() {
+        String m = props.getProperty("members");
+        if (m == null) {
+            throw error("'members' is required, e.g. members=0=127.0.0.1:7000,1=127.0.0.1:7001,2=127.0.0.1:7002");
+        }
+        try {
+            return ClusterMembers.parse(m);
+        } catch (IllegalArgumentException e) {
+            throw error("members: " + e.getMessage());
+        }
+    }
+
+    /** Client endpoints, or empty for the default (replica port + 1000). */
+    public Optional<ClusterMembers> clients() {
+        return optionalMembers("clients");
+    }
+
+    public Optional<ClusterMembers> redis() {
+        return optionalMembers("redis");
+    }
+
+    private Optional<ClusterMembers> optionalMembers(String key) {
+        String v = props.getProperty(key);
+        if (v == null || v.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            ClusterMembers c = ClusterMembers.parse(v);
+            if (c.size() != members().size()) {
+                throw error(key + " lists " + c.size() + " replicas, members lists " + members().size());
+            }
+            return Optional.of(c);
+        } catch (IllegalArgumentException e) {
+            throw error(key + ": " + e.getMessage());
+        }
+    }
+
+    public ReplicaConfig replica(int id) {
+        ReplicaConfig.Builder b = ReplicaConfig.builder().id(id).members(members());
+        clients().ifPresent(b::clientMembers);
+        String dir = props.getProperty("data.dir");
+        if (dir != null && !dir.isBlank()) {
+            b.dataDirectory(Path.of(dir).resolve("replica-" + id));
+        }
+        String threads = props.getProperty("client.io.threads");
+        if (threads != null) {
+            b.clientIoThreads(intValue("client.io.threads"));
+        }
+        String wait = props.getProperty("wait");
+        if (wait != null) {
+            b.waitMode(switch (wait.trim()) {
+                case "busy-spin" -> ReplicaConfig.WaitMode.BUSY_SPIN;
+                case "yield-park" -> ReplicaConfig.WaitMode.YIELD_PARK;
+                case "park" -> ReplicaConfig.WaitMode.PARK;
+                default -> throw error("wait must be busy-spin, yield-park or park, got '" + wait + "'");
+            });
+        }
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw error(e.getMessage());
+        }
+    }
+
+    public PaxosConfig paxos() {
+        PaxosConfig.Builder b = PaxosConfig.builder(members().size());
+        try {
+            if (props.containsKey("paxos.window")) {
+                b.window(intValue("paxos.window"));
+            }
+            if (props.containsKey("paxos.batch.bytes")) {
+                b.batchBytes(intValue("paxos.batch.bytes"));
+            }
+            millis("paxos.batch.timeout.ms").ifPresent(b::batchTimeout);
+            millis("paxos.heartbeat.ms").ifPresent(b::heartbeat);
+            millis("paxos.suspect.ms").ifPresent(b::suspect);
+            millis("paxos.retransmit.ms").ifPresent(b::retransmit);
+            millis("paxos.catchup.ms").ifPresent(b::catchUp);
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw error(e.getMessage());
+        }
+    }
+
+    private int intValue(String key) {
+        String v = props.getProperty(key).trim();
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw error(key + " is not a whole number: '" + v + "'");
+        }
+    }
+
+    private Optional<Duration> millis(String key) {
+        return props.containsKey(key) ? Optional.of(Duration.ofMillis(intValue(key))) : Optional.empty();
+    }
+}

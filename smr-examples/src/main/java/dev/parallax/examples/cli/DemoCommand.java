@@ -1,0 +1,190 @@
+package dev.parallax.examples.cli;
+
+import dev.parallax.core.client.ClientConfig;
+import dev.parallax.core.client.SmrClient;
+import dev.parallax.examples.kv.KvCommand;
+import dev.parallax.examples.kv.KvOp;
+import dev.parallax.examples.kv.KvReply;
+import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * {@code parallax demo}: three replica processes on 127.0.0.1, a closed-loop write load, the
+ * leader killed with SIGKILL midway, then throughput, latency percentiles, the fail-over gap and a
+ * check that every acknowledged write is still readable.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Run a local 3-replica cluster under load, kill the leader midway, and report.")
+final class DemoCommand implements Callable<Integer> {
+
+    @Option(names = "--seconds", defaultValue = "20", description = "Length of the load phase (default ${DEFAULT-VALUE}).")
+    int seconds;
+
+    @Option(names = "--clients", defaultValue = "8", description = "Client sessions (default ${DEFAULT-VALUE}).")
+    int clients;
+
+    @Option(names = "--outstanding", defaultValue = "32", description = "Commands in flight per client (default ${DEFAULT-VALUE}).")
+    int outstanding;
+
+    @Option(names = "--keys", defaultValue = "2000", description = "Keys written per client (default ${DEFAULT-VALUE}).")
+    int keys;
+
+    @Option(names = "--warmup", defaultValue = "5", description = "Seconds of load before measuring, for the JIT (default ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--no-kill", description = "Do not kill the leader.")
+    boolean noKill;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream out = System.out;
+        Path dir = Files.createTempDirectory("parallax-demo-");
+        Properties props = new Properties();
+        props.setProperty("paxos.heartbeat.ms", "50");
+        props.setProperty("paxos.suspect.ms", "500");
+        props.setProperty("client.io.threads", "1");
+        out.println("Parallax demo: 3 replica processes (Multi-Paxos, key-value store) on 127.0.0.1");
+        out.println("work directory: " + dir);
+        long t0 = System.nanoTime();
+        boolean ok;
+        try (ProcessCluster cluster = new ProcessCluster(dir, 3, props, false,
+                List.of("-Xmx1g", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))) {
+            cluster.startAll(Duration.ofSeconds(60));
+            out.printf("replicas ready in %.1f s; client endpoints %s%n", (System.nanoTime() - t0) / 1e9, cluster.clientEndpoints());
+            try (ClosedLoopLoad load = new ClosedLoopLoad(cluster.clientEndpoints(), clients, outstanding, keys,
+                    Duration.ofSeconds(seconds + 60))) {
+                ok = runLoad(out, cluster, load);
+            }
+        }
+        if (ok) {
+            deleteRecursively(dir);
+        } else {
+            out.println("replica logs kept in " + dir);
+        }
+        return ok ? 0 : 1;
+    }
+
+    private boolean runLoad(PrintStream out, ProcessCluster cluster, ClosedLoopLoad load) throws Exception {
+        out.printf("load: %d clients x %d commands in flight, SET of %d keys each, %d s%n", clients, outstanding, keys, seconds);
+        load.start();
+        if (warmup > 0) {
+            out.printf("warming up for %d s (JIT compilation in four JVMs) ...%n", warmup);
+            Thread.sleep(TimeUnit.SECONDS.toMillis(warmup));
+        }
+        long base = load.completed();
+        load.startMeasuring();
+        long start = load.startedAt();
+        long last = base;
+        long killAt = -1;
+        int killed = -1;
+        boolean tty = System.console() != null;
+        for (int s = 1; s <= seconds; s++) {
+            long target = start + TimeUnit.SECONDS.toNanos(s);
+            long wait = target - System.nanoTime();
+            if (wait > 0) {
+                Thread.sleep(TimeUnit.NANOSECONDS.toMillis(wait));
+            }
+            Histogram h = load.interval();
+            long done = load.completed();
+            progress(out, tty, s, done - last, h);
+            last = done;
+            if (!noKill && s == seconds / 2) {
+                killed = load.leaderGuess();
+                killAt = System.nanoTime() - start;
+                cluster.kill(killed);
+                if (tty) {
+                    out.println();
+                }
+                out.printf("  >> killed the leader, replica %d, with SIGKILL at %.1f s%n", killed, killAt / 1e9);
+            }
+        }
+        long end = System.nanoTime() - start;
+        load.stop(Duration.ofSeconds(30));
+        if (tty) {
+            out.println();
+        }
+        Histogram total = load.total();
+        double secs = end / 1e9;
+        out.println();
+        out.println("results");
+        long measured = load.completed() - base;
+        out.printf("  throughput       %,.0f writes/s over %d s (%,d acknowledged, %,d failed)%n", measured / secs,
+                seconds, measured, load.failed());
+        out.printf("  latency (us)     p50 %,d  p90 %,d  p99 %,d  p99.9 %,d  max %,d%n",
+                total.getValueAtPercentile(50), total.getValueAtPercentile(90), total.getValueAtPercentile(99),
+                total.getValueAtPercentile(99.9), total.getMaxValue());
+        if (killed >= 0) {
+            out.printf("  fail-over        replica %d killed at %.1f s; longest gap without a completed write: %d ms%n",
+                    killed, killAt / 1e9, load.longestGapAfter(killAt, end).toMillis());
+        }
+        long lost = verify(out, cluster, load);
+        if (lost == 0) {
+            out.println("  check            OK: every acknowledged write is readable (" + (long) load.clientCount() * keys + " keys read)");
+            return true;
+        }
+        out.println("  check            FAILED: " + lost + " acknowledged writes are missing");
+        return false;
+    }
+
+    private static void progress(PrintStream out, boolean tty, int s, long ops, Histogram h) {
+        int width = 30;
+        String line = String.format("  %3d s  %,9d writes/s  p50 %,6d us  p99 %,7d us", s, ops,
+                h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(50), h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99));
+        if (tty) {
+            int filled = Math.min(width, (int) (ops / 5000));
+            out.print("\r[" + "#".repeat(filled) + " ".repeat(width - filled) + "]" + line);
+        } else {
+            out.println(line);
+        }
+        out.flush();
+    }
+
+    /** Reads every key back and counts keys whose value is older than the last acknowledged write. */
+    private static long verify(PrintStream out, ProcessCluster cluster, ClosedLoopLoad load) throws Exception {
+        long lost = 0;
+        try (SmrClient reader = SmrClient.connect(ClientConfig.builder(cluster.clientEndpoints())
+                .invokeTimeout(Duration.ofSeconds(30)).build())) {
+            for (int c = 0; c < load.clientCount(); c++) {
+                List<CompletableFuture<ByteBuffer>> reads = new ArrayList<>();
+                for (int k = 0; k < load.keysPerClient(); k++) {
+                    reads.add(reader.invoke(KvCommand.of(KvOp.GET, ClosedLoopLoad.key(c, k)).encode()));
+                }
+                for (int k = 0; k < reads.size(); k++) {
+                    long acked = load.acked(c, k);
+                    KvReply r = KvReply.decode(reads.get(k).get(30, TimeUnit.SECONDS));
+                    long value = r instanceof KvReply.Bulk b ? Long.parseLong(new String(b.value(), StandardCharsets.UTF_8)) : -1;
+                    if (value < acked) {
+                        lost++;
+                        if (lost <= 5) {
+                            out.printf("  lost: key %d:%d holds %d, but write %d was acknowledged%n", c, k, value, acked);
+                        }
+                    }
+                }
+            }
+        }
+        return lost;
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}

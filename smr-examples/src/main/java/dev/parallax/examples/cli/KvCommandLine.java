@@ -1,0 +1,81 @@
+package dev.parallax.examples.cli;
+
+import dev.parallax.core.client.ClientConfig;
+import dev.parallax.core.client.SmrClient;
+import dev.parallax.core.config.ClusterMembers;
+import dev.parallax.examples.kv.KvCommand;
+import dev.parallax.examples.kv.KvOp;
+import dev.parallax.examples.kv.KvReply;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/** {@code parallax kv --cluster ... get|set|del|incr|exists ...}: a small client of the KV store. */
+@Command(name = "kv", mixinStandardHelpOptions = true,
+        description = "Send one command to the replicated key-value store: get KEY | set KEY VALUE | del KEY... | incr KEY | exists KEY...")
+final class KvCommandLine implements Callable<Integer> {
+
+    @Option(names = "--cluster", required = true,
+            description = "Client endpoints of the replicas: 0=host:port,1=host:port,...")
+    String cluster;
+
+    @Parameters(index = "0", description = "get, set, del, incr or exists")
+    String op;
+
+    @Parameters(index = "1..*", arity = "1..*", description = "keys (and the value, for set)")
+    List<String> args;
+
+    @Override
+    public Integer call() throws Exception {
+        KvOp kvOp;
+        try {
+            kvOp = KvOp.valueOf(op.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            System.err.println("unknown operation '" + op + "'; use get, set, del, incr or exists");
+            return 2;
+        }
+        byte[][] bytes = args.stream().map(a -> a.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
+        KvCommand command;
+        try {
+            command = KvCommand.of(kvOp, bytes);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            return 2;
+        }
+        try (SmrClient client = SmrClient.connect(ClientConfig.builder(ClusterMembers.parse(cluster)).build())) {
+            ByteBuffer reply = client.invoke(command.encode()).get(30, TimeUnit.SECONDS);
+            System.out.println(render(KvReply.decode(reply)));
+            return 0;
+        } catch (ExecutionException e) {
+            System.err.println("(error) " + e.getCause().getMessage());
+            return 1;
+        }
+    }
+
+    static String render(KvReply r) {
+        if (r instanceof KvReply.Ok) {
+            return "OK";
+        } else if (r instanceof KvReply.Nil) {
+            return "(nil)";
+        } else if (r instanceof KvReply.Int i) {
+            return "(integer) " + i.value();
+        } else if (r instanceof KvReply.Bulk b) {
+            return "\"" + new String(b.value(), StandardCharsets.UTF_8) + "\"";
+        } else if (r instanceof KvReply.Multi m) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < m.elements().size(); i++) {
+                sb.append(i + 1).append(") ").append(render(m.elements().get(i))).append('\n');
+            }
+            return sb.toString().stripTrailing();
+        }
+        return r.toString();
+    }
+}

@@ -1,0 +1,172 @@
+package dev.parallax.examples.cli;
+
+import dev.parallax.core.config.ClusterMembers;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * A cluster of replica processes on 127.0.0.1, each a separate JVM running
+ * {@code parallax replica}, for the demo, the chaos run and the multi-process tests. Picks free
+ * ports, writes the cluster file into a work directory, starts, SIGKILLs and restarts processes,
+ * and waits for each replica's {@code READY} line. Thread-safe for the owner's use.
+ */
+public final class ProcessCluster implements AutoCloseable {
+    private final Path dir;
+    private final int size;
+    private final Path configFile;
+    private final ClusterFile cluster;
+    private final List<Process> processes = new ArrayList<>();
+    private final List<String> jvmOptions;
+
+    /**
+     * @param extra extra properties for the cluster file (paxos settings, redis=... is added when
+     *              {@code withRedis})
+     */
+    public ProcessCluster(Path dir, int size, Properties extra, boolean withRedis, List<String> jvmOptions) throws IOException {
+        this.dir = Files.createDirectories(dir);
+        this.size = size;
+        this.jvmOptions = List.copyOf(jvmOptions);
+        Properties p = new Properties();
+        p.putAll(extra);
+        p.setProperty("members", endpoints(size));
+        p.setProperty("clients", endpoints(size));
+        if (withRedis) {
+            p.setProperty("redis", endpoints(size));
+        }
+        cluster = ClusterFile.of(p);
+        configFile = dir.resolve("cluster.properties");
+        cluster.write(configFile);
+        for (int i = 0; i < size; i++) {
+            processes.add(null);
+        }
+    }
+
+    private static String endpoints(int n) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            sb.append(i == 0 ? "" : ",").append(i).append("=127.0.0.1:").append(freePort());
+        }
+        return sb.toString();
+    }
+
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public ClusterMembers clientEndpoints() {
+        return cluster.replica(0).clientMembers();
+    }
+
+    public ClusterMembers redisEndpoints() {
+        return cluster.redis().orElseThrow();
+    }
+
+    public Path configFile() {
+        return configFile;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /** Starts every replica and waits until all are ready. */
+    public void startAll(Duration timeout) throws IOException, InterruptedException {
+        for (int i = 0; i < size; i++) {
+            launch(i);
+        }
+        for (int i = 0; i < size; i++) {
+            awaitReady(i, timeout);
+        }
+    }
+
+    /** Starts replica {@code id} (again) and waits for its READY line. */
+    public void start(int id, Duration timeout) throws IOException, InterruptedException {
+        launch(id);
+        awaitReady(id, timeout);
+    }
+
+    private void launch(int id) throws IOException {
+        Path log = log(id);
+        Files.deleteIfExists(log);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.addAll(jvmOptions);
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(ParallaxCli.class.getName());
+        cmd.add("replica");
+        cmd.add("--config");
+        cmd.add(configFile.toString());
+        cmd.add("--id");
+        cmd.add(Integer.toString(id));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        processes.set(id, p);
+    }
+
+    public Path log(int id) {
+        return dir.resolve("replica-" + id + ".log");
+    }
+
+    private void awaitReady(int id, Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Path log = log(id);
+        while (System.nanoTime() < deadline) {
+            Process p = processes.get(id);
+            if (Files.exists(log) && Files.readString(log, StandardCharsets.UTF_8).contains("READY replica " + id)) {
+                return;
+            }
+            if (!p.isAlive()) {
+                throw new IOException("replica " + id + " exited with " + p.exitValue() + "; see " + log);
+            }
+            Thread.sleep(20);
+        }
+        throw new IOException("replica " + id + " not ready after " + timeout + "; see " + log);
+    }
+
+    /** SIGKILLs replica {@code id} and waits for it to die. */
+    public void kill(int id) throws InterruptedException {
+        Process p = processes.get(id);
+        if (p != null && p.isAlive()) {
+            p.destroyForcibly();
+            p.waitFor();
+        }
+    }
+
+    public boolean isAlive(int id) {
+        Process p = processes.get(id);
+        return p != null && p.isAlive();
+    }
+
+    @Override
+    public void close() {
+        for (Process p : processes) {
+            if (p != null && p.isAlive()) {
+                p.destroy();
+            }
+        }
+        for (Process p : processes) {
+            if (p != null) {
+                try {
+                    if (!p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
+                        p.destroyForcibly().waitFor();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+}

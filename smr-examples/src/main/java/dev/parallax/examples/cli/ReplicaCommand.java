@@ -1,0 +1,91 @@
+package dev.parallax.examples.cli;
+
+import dev.parallax.core.client.ClientConfig;
+import dev.parallax.core.client.SmrClient;
+import dev.parallax.core.config.Member;
+import dev.parallax.core.config.ReplicaConfig;
+import dev.parallax.core.replica.Replica;
+import dev.parallax.examples.kv.KvStateMachine;
+import dev.parallax.examples.kv.RespServer;
+import dev.parallax.examples.kv.RespServerConfig;
+import dev.parallax.paxos.MultiPaxos;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * {@code parallax replica --config FILE --id N}: runs one replica of the key-value service, with
+ * its RESP front end if the file names one, until the process is stopped (SIGTERM, Ctrl-C).
+ * Prints one {@code READY ...} line once every port is open.
+ */
+@Command(name = "replica", mixinStandardHelpOptions = true,
+        description = "Run one replica of the replicated key-value store from a cluster configuration file.")
+final class ReplicaCommand implements Callable<Integer> {
+    /** Set while a replica runs in this JVM, so that main() does not exit. */
+    static final AtomicBoolean RUNNING = new AtomicBoolean();
+
+    @Option(names = "--config", required = true, description = "Cluster configuration file (see docs/operations.md).")
+    Path config;
+
+    @Option(names = "--id", required = true, description = "This replica's id in the file's members list.")
+    int id;
+
+    @Option(names = "--metrics-port", defaultValue = "-1",
+            description = "Serve Prometheus metrics on this port (0 picks a free one; default: off).")
+    int metricsPort;
+
+    @Option(names = "--metrics-host", defaultValue = "127.0.0.1", description = "Address of the metrics endpoint.")
+    String metricsHost;
+
+    @Override
+    public Integer call() throws Exception {
+        ClusterFile file = ClusterFile.load(config);
+        if (id < 0 || id >= file.members().size()) {
+            System.err.println("--id " + id + " is not a member of " + file.members());
+            return 2;
+        }
+        ReplicaConfig rc = file.replica(id);
+        PrometheusMeterRegistry registry = MetricsEndpoint.registry();
+        Replica replica = Replica.builder().config(rc).stateMachine(new KvStateMachine())
+                .ordering(MultiPaxos.protocol(file.paxos())).meterRegistry(registry).build();
+        replica.start();
+        SmrClient forwarder = null;
+        RespServer resp = null;
+        int respPort = -1;
+        if (file.redis().isPresent()) {
+            Member m = file.redis().get().member(id);
+            forwarder = SmrClient.connect(ClientConfig.builder(rc.clientMembers()).build());
+            resp = new RespServer(RespServerConfig.of(m.host(), m.port()), forwarder, registry);
+            resp.start();
+            respPort = resp.port();
+        }
+        MetricsEndpoint metrics = metricsPort >= 0 ? new MetricsEndpoint(registry, metricsHost, metricsPort) : null;
+        SmrClient f = forwarder;
+        RespServer r = resp;
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (r != null) {
+                r.close();
+            }
+            if (f != null) {
+                f.close();
+            }
+            if (metrics != null) {
+                metrics.close();
+            }
+            replica.close();
+            stopped.countDown();
+        }, "replica-shutdown"));
+        RUNNING.set(true);
+        System.out.println("READY replica " + id + " client=" + replica.clientPort() + " redis=" + respPort
+                + " metrics=" + (metrics == null ? -1 : metrics.port()));
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+}

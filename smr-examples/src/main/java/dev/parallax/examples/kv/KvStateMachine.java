@@ -1,0 +1,160 @@
+package dev.parallax.examples.kv;
+
+import dev.parallax.core.StateMachine;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+
+/**
+ * A hash map of binary-safe keys to binary-safe values, executing {@link KvCommand}s and replying
+ * in the {@link KvReply} format: the service behind the Redis-compatible front end.
+ *
+ * <p><b>Determinism.</b> Replies and state depend only on the state and the command; snapshots list
+ * entries in key order, so two instances that executed the same commands write identical bytes.
+ *
+ * <p><b>Errors.</b> Malformed command bytes throw {@link IllegalArgumentException}; a well-formed
+ * command the state does not allow (INCR on a non-integer or at the maximum) throws {@link
+ * KvCommandException} with a Redis error text. Every check runs before the first change, so a
+ * rejected command leaves the state unchanged.
+ *
+ * <p><b>Threads.</b> Not thread-safe: every command conflicts with every other on the one map, so
+ * it is meant for the sequential executor, which calls all methods from one thread. Nothing blocks
+ * except snapshot and restore, which do blocking IO on the channels they are given.
+ */
+public final class KvStateMachine implements StateMachine {
+    static final String NOT_AN_INTEGER = "ERR value is not an integer or out of range";
+    static final String OVERFLOW = "ERR increment or decrement would overflow";
+
+    private HashMap<ByteKey, byte[]> map = new HashMap<>();
+
+    /** Creates an empty store. */
+    public KvStateMachine() {
+    }
+
+    /**
+     * Executes one encoded {@link KvCommand}.
+     *
+     * @throws IllegalArgumentException if the bytes are not a well-formed command
+     * @throws KvCommandException       if the command is well formed but not allowed on the state
+     */
+    @Override
+    public ByteBuffer execute(ByteBuffer command) {
+        KvCommand decoded = KvCommand.decode(command);
+        byte[][] a = decoded.rawArgs();
+        switch (decoded.op()) {
+            case GET:
+                return KvReplyFormat.bulkOrNil(map.get(new ByteKey(a[0])));
+            case SET:
+                map.put(new ByteKey(a[0]), a[1]);
+                return KvReplyFormat.ok();
+            case SET_IF_ABSENT:
+                return map.putIfAbsent(new ByteKey(a[0]), a[1]) == null ? KvReplyFormat.ok() : KvReplyFormat.nil();
+            case SET_IF_PRESENT:
+                return map.replace(new ByteKey(a[0]), a[1]) != null ? KvReplyFormat.ok() : KvReplyFormat.nil();
+            case DEL:
+                return KvReplyFormat.integer(delete(a));
+            case EXISTS:
+                return KvReplyFormat.integer(countExisting(a));
+            case INCR:
+                return KvReplyFormat.integer(increment(new ByteKey(a[0])));
+            case MGET:
+                return multiGet(a);
+            case MSET:
+                for (int i = 0; i < a.length; i += 2) {
+                    map.put(new ByteKey(a[i]), a[i + 1]);
+                }
+                return KvReplyFormat.ok();
+            default:
+                throw new IllegalArgumentException("malformed KV command: op " + decoded.op() + " not executable");
+        }
+    }
+
+    private long delete(byte[][] keys) {
+        long removed = 0;
+        for (byte[] key : keys) {
+            if (map.remove(new ByteKey(key)) != null) {
+                removed++;
+            }
+        }
+        return removed;
+    }
+
+    private long countExisting(byte[][] keys) {
+        long count = 0;
+        for (byte[] key : keys) {
+            if (map.containsKey(new ByteKey(key))) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private long increment(ByteKey key) {
+        byte[] old = map.get(key);
+        long value = 0;
+        if (old != null) {
+            try {
+                value = RedisIntegers.parse(old);
+            } catch (NumberFormatException e) {
+                throw new KvCommandException(NOT_AN_INTEGER);
+            }
+        }
+        if (value == Long.MAX_VALUE) {
+            throw new KvCommandException(OVERFLOW);
+        }
+        value++;
+        map.put(key, Long.toString(value).getBytes(StandardCharsets.US_ASCII));
+        return value;
+    }
+
+    private ByteBuffer multiGet(byte[][] keys) {
+        byte[][] values = new byte[keys.length][];
+        long size = 1 + Integer.BYTES;
+        for (int i = 0; i < keys.length; i++) {
+            values[i] = map.get(new ByteKey(keys[i]));
+            size += KvReplyFormat.bulkSize(values[i]);
+        }
+        if (size > Integer.MAX_VALUE - 16) {
+            throw new KvCommandException("ERR MGET reply of " + size + " bytes is too large");
+        }
+        ByteBuffer out = ByteBuffer.allocate((int) size).put(KvReplyFormat.ARRAY).putInt(keys.length);
+        for (byte[] value : values) {
+            KvReplyFormat.putBulkOrNil(out, value);
+        }
+        return out.flip();
+    }
+
+    /**
+     * Writes every entry, in key order, in the {@link KvSnapshotFormat} layout.
+     *
+     * @throws IOException if the channel fails
+     */
+    @Override
+    public void snapshot(WritableByteChannel out) throws IOException {
+        KvSnapshotFormat.write(map, out);
+    }
+
+    /**
+     * Replaces the whole state with a snapshot's. The snapshot is read completely before the state
+     * is replaced, so a failed restore leaves the old state in place.
+     *
+     * @throws IOException if the channel fails or the data is not a well-formed snapshot
+     */
+    @Override
+    public void restore(ReadableByteChannel in) throws IOException {
+        map = KvSnapshotFormat.read(in);
+    }
+
+    /** The number of keys. */
+    int size() {
+        return map.size();
+    }
+
+    /** The value stored under {@code key} (not copied), or null. */
+    byte[] valueOf(byte[] key) {
+        return map.get(new ByteKey(key));
+    }
+}

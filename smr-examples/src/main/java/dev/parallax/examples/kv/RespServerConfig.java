@@ -1,0 +1,67 @@
+package dev.parallax.examples.kv;
+
+import java.util.Objects;
+
+/**
+ * Settings of a {@link RespServer}. Immutable and thread-safe; the {@code with} methods return
+ * modified copies.
+ *
+ * @param host                    the address to bind, e.g. {@code "127.0.0.1"} or {@code "0.0.0.0"}
+ * @param port                    the port to bind; 0 picks a free one ({@link RespServer#port()} tells)
+ * @param ioThreads               Netty event loops serving the connections
+ * @param maxPendingPerConnection commands of one connection waiting for their replies past which
+ *                                the server stops reading that connection until half have drained
+ * @param limits                  request size limits
+ */
+public record RespServerConfig(String host, int port, int ioThreads, int maxPendingPerConnection, RespLimits limits) {
+
+    /** The default pending-command bound per connection. */
+    public static final int DEFAULT_MAX_PENDING = 1024;
+
+    /** @throws IllegalArgumentException if a number is out of range */
+    public RespServerConfig {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(limits, "limits");
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port out of range: " + port);
+        }
+        if (ioThreads < 1) {
+            throw new IllegalArgumentException("ioThreads must be positive: " + ioThreads);
+        }
+        if (maxPendingPerConnection < 1) {
+            throw new IllegalArgumentException("maxPendingPerConnection must be positive: " + maxPendingPerConnection);
+        }
+    }
+
+    /**
+     * Defaults for {@code host:port}: one event loop per available processor, {@value
+     * #DEFAULT_MAX_PENDING} pending commands per connection, {@link RespLimits#DEFAULTS}.
+     */
+    public static RespServerConfig of(String host, int port) {
+        return new RespServerConfig(host, port, Runtime.getRuntime().availableProcessors(), DEFAULT_MAX_PENDING,
+                RespLimits.DEFAULTS);
+    }
+
+    /**
+     * This configuration with {@code threads} event loops.
+     *
+     * @throws IllegalArgumentException if {@code threads} is not positive
+     */
+    public RespServerConfig withIoThreads(int threads) {
+        return new RespServerConfig(host, port, threads, maxPendingPerConnection, limits);
+    }
+
+    /**
+     * This configuration with another bound on pending commands per connection.
+     *
+     * @throws IllegalArgumentException if {@code maxPending} is not positive
+     */
+    public RespServerConfig withMaxPendingPerConnection(int maxPending) {
+        return new RespServerConfig(host, port, ioThreads, maxPending, limits);
+    }
+
+    /** This configuration with other request limits. */
+    public RespServerConfig withLimits(RespLimits newLimits) {
+        return new RespServerConfig(host, port, ioThreads, maxPendingPerConnection, newLimits);
+    }
+}
