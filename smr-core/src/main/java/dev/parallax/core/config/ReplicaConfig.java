@@ -159,14 +159,25 @@ public final class ReplicaConfig {
         /** Park at once: least CPU, most latency. */
         PARK(WaitStrategies.PARK);
 
+        /** Longest park of an idle stage thread in {@link #YIELD_PARK} mode. */
+        public static final long MAX_IDLE_PARK_MILLIS = 10;
+
         private final String strategyName;
 
         WaitMode(String strategyName) {
             this.strategyName = strategyName;
         }
 
-        /** The stage runtime's wait strategy for this mode. */
+        /**
+         * The stage runtime's wait strategy for this mode. Yield-park parks for at most
+         * {@link #MAX_IDLE_PARK_MILLIS} ms: producers wake a parked stage at once through its
+         * queue, so the cap only bounds how late timers (ticks, batch time-outs) fire on an idle
+         * replica, while keeping an idle replica's CPU use low.
+         */
         public WaitStrategy.Factory strategy() {
+            if (this == YIELD_PARK) {
+                return WaitStrategies.yieldPark(100, 10, 1_000, MAX_IDLE_PARK_MILLIS * 1_000_000L);
+            }
             return WaitStrategies.parse(strategyName);
         }
     }

@@ -55,7 +55,9 @@ public final class ClientSessions {
             throw new IllegalArgumentException("replyWindow and maxSessions must be positive");
         }
         this.replyWindow = replyWindow;
-        this.sessions = new LinkedHashMap<>(1024, 0.75f, true) {
+        // Insertion order, refreshed only by admit(): recency must follow the delivery order alone,
+        // never lookups (which executor threads make in different orders on different replicas).
+        this.sessions = new LinkedHashMap<>(1024, 0.75f, false) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Long, Session> eldest) {
                 return size() > maxSessions;
@@ -65,14 +67,14 @@ public final class ClientSessions {
 
     /** Decides what to do with command {@code id}; on {@link Verdict#EXECUTE} the session advances. */
     public synchronized Verdict admit(CommandId id) {
-        Session s = sessions.get(id.clientId());
+        Session s = sessions.remove(id.clientId());
         if (s == null) {
             if (id.sequence() != 1) {
                 return Verdict.EXPIRED;
             }
             s = new Session(replyWindow);
-            sessions.put(id.clientId(), s);
         }
+        sessions.put(id.clientId(), s);
         if (id.sequence() == s.next) {
             s.next++;
             return Verdict.EXECUTE;
@@ -104,6 +106,88 @@ public final class ClientSessions {
         }
         int slot = (int) (id.sequence() % replyWindow);
         return s.seqs[slot] == id.sequence() ? s.replies[slot] : null;
+    }
+
+    /**
+     * Writes every session (in least-recently-used order, so that eviction after a restore
+     * matches a replica that never stopped). Call only while no command executes.
+     */
+    public synchronized void writeTo(java.io.DataOutput out) throws java.io.IOException {
+        out.writeInt(replyWindow);
+        out.writeInt(sessions.size());
+        for (Map.Entry<Long, Session> e : sessions.entrySet()) {
+            Session s = e.getValue();
+            out.writeLong(e.getKey());
+            out.writeLong(s.next);
+            int kept = 0;
+            for (CommandResult r : s.replies) {
+                kept += r == null ? 0 : 1;
+            }
+            out.writeInt(kept);
+            for (int i = 0; i < replyWindow; i++) {
+                CommandResult r = s.replies[i];
+                if (r == null) {
+                    continue;
+                }
+                out.writeLong(s.seqs[i]);
+                if (r.isError()) {
+                    out.writeBoolean(true);
+                    out.writeUTF(r.error());
+                } else {
+                    out.writeBoolean(false);
+                    java.nio.ByteBuffer reply = r.reply();
+                    out.writeInt(reply.remaining());
+                    byte[] b = new byte[reply.remaining()];
+                    reply.get(b);
+                    out.write(b);
+                }
+            }
+        }
+    }
+
+    /**
+     * Replaces every session with those read from {@code in} (written by {@link #writeTo}).
+     *
+     * @throws java.io.IOException if the data is malformed or was written with another reply window
+     */
+    public synchronized void readFrom(java.io.DataInput in) throws java.io.IOException {
+        int window = in.readInt();
+        if (window != replyWindow) {
+            throw new java.io.IOException("snapshot has a reply window of " + window + ", this replica uses " + replyWindow);
+        }
+        int count = in.readInt();
+        if (count < 0) {
+            throw new java.io.IOException("negative session count " + count);
+        }
+        sessions.clear();
+        for (int i = 0; i < count; i++) {
+            long client = in.readLong();
+            Session s = new Session(replyWindow);
+            s.next = in.readLong();
+            int kept = in.readInt();
+            if (kept < 0 || kept > replyWindow) {
+                throw new java.io.IOException("bad reply count " + kept);
+            }
+            for (int k = 0; k < kept; k++) {
+                long seq = in.readLong();
+                CommandResult r;
+                if (in.readBoolean()) {
+                    r = CommandResult.error(in.readUTF());
+                } else {
+                    int len = in.readInt();
+                    if (len < 0 || len > (64 << 20)) {
+                        throw new java.io.IOException("bad reply length " + len);
+                    }
+                    byte[] b = new byte[len];
+                    in.readFully(b);
+                    r = CommandResult.ok(java.nio.ByteBuffer.wrap(b));
+                }
+                int slot = (int) Math.floorMod(seq, (long) replyWindow);
+                s.seqs[slot] = seq;
+                s.replies[slot] = r;
+            }
+            sessions.put(client, s);
+        }
     }
 
     /** Number of sessions held. */

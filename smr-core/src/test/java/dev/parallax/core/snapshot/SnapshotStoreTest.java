@@ -1,0 +1,110 @@
+package dev.parallax.core.snapshot;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SnapshotStoreTest {
+
+    private static SnapshotStore.BodyWriter text(String s, int repeat) {
+        return out -> {
+            DataOutputStream d = new DataOutputStream(Channels.newOutputStream(out));
+            d.writeInt(repeat);
+            for (int i = 0; i < repeat; i++) {
+                d.writeUTF(s + i);
+            }
+            d.flush();
+        };
+    }
+
+    private static String firstAndCount(SnapshotStore store, SnapshotStore.Snapshot s) throws IOException {
+        try (ReadableByteChannel ch = store.openBody(s)) {
+            DataInputStream in = new DataInputStream(SnapshotStore.asStream(ch));
+            int n = in.readInt();
+            String first = in.readUTF();
+            for (int i = 1; i < n; i++) {
+                in.readUTF();
+            }
+            assertThat(in.read()).as("body ends exactly").isEqualTo(-1);
+            return first + "/" + n;
+        }
+    }
+
+    @Test
+    void writesAndReadsBackTheNewestSnapshot(@TempDir Path dir) throws IOException {
+        SnapshotStore store = new SnapshotStore(dir);
+        assertThat(store.latest()).isEmpty();
+        store.write(10, text("a", 3));
+        store.write(20, text("b", 50_000));
+        SnapshotStore.Snapshot s = store.latest().orElseThrow();
+        assertThat(s.instance()).isEqualTo(20);
+        assertThat(firstAndCount(store, s)).isEqualTo("b0/50000");
+    }
+
+    @Test
+    void keepsOnlyTheTwoNewest(@TempDir Path dir) throws IOException {
+        SnapshotStore store = new SnapshotStore(dir);
+        for (long i = 1; i <= 5; i++) {
+            store.write(i * 100, text("x", 1));
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString()).sorted())
+                    .containsExactly("snapshot-00000000000000000400.snap", "snapshot-00000000000000000500.snap");
+        }
+    }
+
+    @Test
+    void aDamagedNewestSnapshotFallsBackToTheOlderOne(@TempDir Path dir) throws IOException {
+        SnapshotStore store = new SnapshotStore(dir);
+        store.write(10, text("old", 10));
+        SnapshotStore.Snapshot newer = store.write(20, text("new", 10));
+        try (FileChannel ch = FileChannel.open(newer.file(), StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[]{42}), 40); // flip a byte of the body
+        }
+        SnapshotStore.Snapshot s = store.latest().orElseThrow();
+        assertThat(s.instance()).isEqualTo(10);
+        assertThat(firstAndCount(store, s)).isEqualTo("old0/10");
+    }
+
+    @Test
+    void aTruncatedOrForeignFileIsIgnoredAndAFailedWriteKeepsThePrevious(@TempDir Path dir) throws IOException {
+        SnapshotStore store = new SnapshotStore(dir);
+        store.write(10, text("ok", 1));
+        Files.write(dir.resolve("snapshot-00000000000000000099.snap"), new byte[]{1, 2, 3});
+        assertThatThrownBy(() -> store.write(30, out -> {
+            throw new IOException("disk full");
+        })).hasMessage("disk full");
+        assertThat(store.latest().orElseThrow().instance()).isEqualTo(10);
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files.noneMatch(p -> p.toString().endsWith(".tmp"))).isTrue();
+        }
+    }
+
+    @Test
+    void aReceivedSnapshotIsVerifiedBeforeItIsInstalled(@TempDir Path dir) throws IOException {
+        SnapshotStore source = new SnapshotStore(dir.resolve("a"));
+        SnapshotStore.Snapshot s = source.write(77, text("peer", 5));
+        SnapshotStore target = new SnapshotStore(dir.resolve("b"));
+        Path received = dir.resolve("incoming");
+        Files.copy(s.file(), received);
+        assertThat(target.install(received).instance()).isEqualTo(77);
+        assertThat(firstAndCount(target, target.latest().orElseThrow())).isEqualTo("peer0/5");
+        Path bad = dir.resolve("bad");
+        Files.write(bad, new byte[100]);
+        assertThatThrownBy(() -> target.install(bad)).hasMessageContaining("damaged");
+    }
+}
