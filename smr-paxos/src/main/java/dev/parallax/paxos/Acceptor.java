@@ -24,9 +24,12 @@ final class Acceptor {
     Acceptor(int members, List<PaxosRecord> recovered) {
         this.members = members;
         for (PaxosRecord r : recovered) {
+            // Votes below a trim point are covered by a snapshot; the filter below drops them.
             if (r instanceof PaxosRecord.Promise p) {
                 promised = Math.max(promised, p.view());
                 durablePromise = Math.max(durablePromise, p.view());
+            } else if (r instanceof PaxosRecord.Trim t) {
+                trimmedBelow = Math.max(trimmedBelow, t.instance());
             } else if (r instanceof PaxosRecord.Vote v) {
                 promised = Math.max(promised, v.view());
                 durablePromise = Math.max(durablePromise, v.view());
@@ -36,6 +39,7 @@ final class Acceptor {
                 }
             }
         }
+        votes.headMap(trimmedBelow, false).clear();
     }
 
     long promised() {
@@ -106,6 +110,21 @@ final class Acceptor {
             trimmedBelow = instance;
             votes.headMap(instance, false).clear();
         }
+    }
+
+    /** Persists (sync) the trim point, the promise and every vote still held: what a compacted log must keep. */
+    void checkpoint(Effects<PaxosMessage, PaxosRecord, Value> out) {
+        out.persist(new PaxosRecord.Trim(trimmedBelow), false);
+        out.persist(new PaxosRecord.Promise(promised), false);
+        durablePromise = Math.max(durablePromise, promised);
+        for (PaxosRecord.Vote v : votes.values()) {
+            out.persist(v, false);
+        }
+        out.persist(new PaxosRecord.Promise(promised), true);
+    }
+
+    long trimmedBelow() {
+        return trimmedBelow;
     }
 
     /** Number of votes held (for tests and metrics). */

@@ -146,6 +146,14 @@ final class Learner {
         tallies.remove(instance);
         decided.put(instance, value);
         noteDecidedUpTo(instance);
+        deliverReady(out);
+    }
+
+    /**
+     * Delivers decided instances from the first undecided one on, without gaps. Also needed after
+     * {@link #skipTo}, which may land right before instances already decided.
+     */
+    void deliverReady(Effects<PaxosMessage, PaxosRecord, Value> out) {
         while (true) {
             Value v = decided.get(firstUndecided);
             if (v == null) {

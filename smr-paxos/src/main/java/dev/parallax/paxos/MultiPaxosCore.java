@@ -85,6 +85,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
 
     @Override
     public void onTick(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        learner.deliverReady(out);
         if (!started) {
             started = true;
             if (config.leaderOf(view()) == self) {
@@ -173,7 +174,19 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         acceptor.truncateBelow(Math.min(instance, learner.firstUndecided()));
     }
 
+    /**
+     * A snapshot covers every instance below {@code instance}: forget decided values and votes
+     * below it and persist a checkpoint (trim point, promise, remaining votes, synced), after which
+     * the driver may drop every earlier log record.
+     */
+    @Override
+    public void compact(long instance, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        truncateBelow(instance);
+        acceptor.checkpoint(out);
+    }
+
     /** A snapshot covering every instance below {@code instance} was installed: continue from there. */
+    @Override
     public void skipTo(long instance) {
         learner.skipTo(instance);
     }

@@ -13,4 +13,12 @@ public sealed interface PaxosRecord {
     /** The acceptor accepted {@code value} for {@code instance} in {@code view} (implies a promise of {@code view}). */
     record Vote(long instance, long view, Value value) implements PaxosRecord {
     }
+
+    /**
+     * A snapshot covers every instance below {@code instance}: votes below it were dropped. Written
+     * by compaction, followed by the promise and every vote still held, after which the log is
+     * truncated before this record.
+     */
+    record Trim(long instance) implements PaxosRecord {
+    }
 }

@@ -11,16 +11,21 @@ import java.nio.ByteBuffer;
  * <pre>
  * Promise: 'P' view:8
  * Vote:    'V' instance:8 view:8 length:4 bytes
+ * Trim:    'T' instance:8
  * </pre>
  */
 public final class PaxosRecordCodec implements RecordCodec<PaxosRecord> {
     private static final byte PROMISE = 'P';
     private static final byte VOTE = 'V';
+    private static final byte TRIM = 'T';
 
     @Override
     public ByteBuffer encode(PaxosRecord record) {
         if (record instanceof PaxosRecord.Promise p) {
             return ByteBuffer.allocate(9).put(PROMISE).putLong(p.view()).flip();
+        }
+        if (record instanceof PaxosRecord.Trim t) {
+            return ByteBuffer.allocate(9).put(TRIM).putLong(t.instance()).flip();
         }
         PaxosRecord.Vote v = (PaxosRecord.Vote) record;
         ByteBuffer value = v.value().bytes();
@@ -35,6 +40,9 @@ public final class PaxosRecordCodec implements RecordCodec<PaxosRecord> {
             byte type = b.get();
             if (type == PROMISE && b.remaining() == 8) {
                 return new PaxosRecord.Promise(b.getLong());
+            }
+            if (type == TRIM && b.remaining() == 8) {
+                return new PaxosRecord.Trim(b.getLong());
             }
             if (type == VOTE) {
                 long instance = b.getLong();

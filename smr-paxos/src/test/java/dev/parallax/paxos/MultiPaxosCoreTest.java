@@ -338,6 +338,24 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    void compactionKeepsWhatRecoveryNeedsAndDropsTheRest() {
+        ScriptedCluster c = stableCluster();
+        for (int i = 0; i < 6; i++) {
+            c.propose(0, v("x" + i));
+            c.deliverAll(1000);
+        }
+        long before = c.logSize(1);
+        c.compact(1, 5);
+        assertThat(c.logSize(1)).as("checkpoint: trim, promise, one vote, promise").isLessThan(before).isEqualTo(4);
+        c.crashAndRestart(1);
+        // The restarted acceptor keeps its promise and the vote at 5, and reports its trim point.
+        c.core(1).onMessage(2, new PaxosMessage.Prepare(5, 0), c.now(), out);
+        PaxosMessage.PrepareOk ok = (PaxosMessage.PrepareOk) out.sends().get(0).message();
+        assertThat(ok.trimmedBelow()).isEqualTo(5);
+        assertThat(ok.accepted()).containsExactly(new PaxosMessage.Accepted(5, 0, v("x5")));
+    }
+
+    @Test
     void failoverAfterTheLeaderCrashesKeepsDecidedValues() {
         ScriptedCluster c = stableCluster();
         c.propose(0, v("a"));

@@ -19,8 +19,9 @@ class PaxosRecordCodecTest {
     }
 
     @Property
-    void promisesRoundTrip(@ForAll long view) {
+    void promisesAndTrimsRoundTrip(@ForAll long view) {
         assertThat(codec.decode(codec.encode(new PaxosRecord.Promise(view)))).isEqualTo(new PaxosRecord.Promise(view));
+        assertThat(codec.decode(codec.encode(new PaxosRecord.Trim(view)))).isEqualTo(new PaxosRecord.Trim(view));
     }
 
     @Test

@@ -123,6 +123,21 @@ final class ScriptedCluster {
         trace.add(now + " heal");
     }
 
+    /** What the Protocol stage does on a snapshot: checkpoint, then drop every earlier log record. */
+    void compact(int id, long instance) {
+        long cut = logs[id].nextIndex();
+        cores[id].compact(instance, effects);
+        apply(id);
+        logs[id].truncateBefore(cut);
+        logs[id].sync();
+        trace.add(now + " " + id + " compacted below " + instance + ", log now starts at " + logs[id].firstIndex());
+    }
+
+    /** Number of records in a replica's durable log. */
+    long logSize(int id) {
+        return logs[id].nextIndex() - logs[id].firstIndex();
+    }
+
     /** Crashes a replica (losing unsynced records) and restarts it from its log. */
     void crashAndRestart(int id) {
         storage[id].crash(0);

@@ -27,6 +27,18 @@ public interface ProtocolCore<M, R, V> {
      */
     boolean onProposal(V value, long now, Effects<M, R, V> out);
 
+    /**
+     * A snapshot now covers every instance below {@code instance}: forget what lies below it, and
+     * persist (with sync) every record still needed afterwards, so that the driver can then drop
+     * every log record written before this call. Default: nothing to compact.
+     */
+    default void compact(long instance, Effects<M, R, V> out) {
+    }
+
+    /** A snapshot covering every instance below {@code instance} was installed: continue from there. */
+    default void skipTo(long instance) {
+    }
+
     /** Whether {@link #onProposal} would take a value now (a hint for batching). */
     default boolean canPropose() {
         return true;

@@ -58,6 +58,9 @@ public final class ProtocolStage<M, R, V> implements Stage {
     private final EffectBuffer<M, R, V> effects = new EffectBuffer<>();
     private final ArrayDeque<M> loopback = new ArrayDeque<>();
     private final ArrayDeque<Decision<V>> undelivered = new ArrayDeque<>();
+    private final BoundedQueue<java.util.function.Consumer<ProtocolStage<M, R, V>>> control =
+            dev.parallax.core.stage.Queues.mpsc(64);
+    private final DurableLog log;
     private final DecisionOutlet<V> outlet;
     private Runnable afterWork = () -> { };
     private final java.util.concurrent.atomic.LongAdder[] counts = {
@@ -93,6 +96,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
         this.batchLimit = batchLimit;
         Objects.requireNonNull(transport, "transport");
         this.outlet = Objects.requireNonNull(decisions, "decisions");
+        this.log = Objects.requireNonNull(log, "log");
         this.applier = new EffectApplier<>(new CountingLog(log), codec, (to, m) -> {
             counts[SENT].increment();
             if (to == self) {
@@ -111,7 +115,33 @@ public final class ProtocolStage<M, R, V> implements Stage {
 
     @Override
     public List<? extends BoundedQueue<?>> inputQueues() {
-        return List.of(inbox, proposals);
+        return List.of(inbox, proposals, control);
+    }
+
+    /**
+     * Asks the protocol thread to compact below {@code instance} (a snapshot covers it): the core
+     * re-persists what it still needs, then every log record written before is truncated.
+     * Thread-safe; returns at once.
+     *
+     * @return false if the control queue is full (try again with the next snapshot)
+     */
+    public boolean compact(long instance) {
+        return control.offer(stage -> stage.runCompaction(instance));
+    }
+
+    /** Asks the protocol thread to continue after an installed snapshot covering every instance below {@code instance}. */
+    public boolean skipTo(long instance) {
+        return control.offer(stage -> stage.core.skipTo(instance));
+    }
+
+    private void runCompaction(long instance) {
+        applier.apply(effects); // whatever is pending goes first, in order
+        long cut = log.nextIndex();
+        core.compact(instance, effects);
+        applier.apply(effects);
+        log.sync();
+        log.truncateBefore(cut);
+        log.sync();
     }
 
     /**
@@ -157,7 +187,8 @@ public final class ProtocolStage<M, R, V> implements Stage {
     @Override
     public int doWork() {
         now = clock.nanoTime();
-        int work = flushDecisions();
+        int work = control.drain(task -> task.accept(this), 16);
+        work += flushDecisions();
         work += inbox.drain(this::onInbound, batchLimit);
         if (now - nextTick >= 0) {
             core.onTick(now, effects);

@@ -16,7 +16,15 @@ final class KvCommands {
     /** Reply of a get on a missing key, and of every write. */
     static final String NONE = "\u0000";
 
-    private final Map<String, String> data = new TreeMap<>();
+    private final Map<String, String> data;
+
+    KvCommands() {
+        this(new TreeMap<>());
+    }
+
+    KvCommands(Map<String, String> data) {
+        this.data = new TreeMap<>(data);
+    }
 
     static byte[] encode(KvOp op) {
         String text;

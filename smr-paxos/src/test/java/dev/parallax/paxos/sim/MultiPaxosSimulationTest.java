@@ -39,6 +39,23 @@ class MultiPaxosSimulationTest {
         assertThat(decisions[0]).isPositive();
     }
 
+    @Test
+    void threeReplicasThatSnapshotAndCompactTheirLogs() {
+        long started = System.nanoTime();
+        long[] decisions = {0};
+        long[] installs = {0};
+        int seeds = SimulationSeeds.forEach("multi-paxos n=3 with snapshots", Math.max(1, SimulationSeeds.count(1000) / 4), seed -> {
+            PaxosSimulation.Outcome o = PaxosSimulation.run(seed, PaxosSimulation.Scenario.hostileWithSnapshots(3));
+            decisions[0] += o.decisions();
+            installs[0] += o.snapshotInstalls();
+        });
+        report("n=3 with snapshots (" + installs[0] + " snapshot installs)", seeds, decisions[0], started);
+        assertThat(decisions[0]).isPositive();
+        if (seeds > 20) {
+            assertThat(installs[0]).as("lagging replicas had to install peers' snapshots").isPositive();
+        }
+    }
+
     private static void report(String what, int seeds, long decisions, long started) {
         System.out.printf("multi-paxos simulation %s: %d seeds, %d decisions, %.1f s%n",
                 what, seeds, decisions, (System.nanoTime() - started) / 1e9);

@@ -27,7 +27,8 @@ final class PaxosSimulation {
     static final long MS = 1_000_000L;
 
     /** Knobs of one scenario. */
-    record Scenario(int replicas, int clients, int opsPerClient, long faultyFor, FaultPlan plan, PaxosConfig config) {
+    record Scenario(int replicas, int clients, int opsPerClient, long faultyFor, FaultPlan plan, PaxosConfig config,
+                    int snapshotEvery) {
         static Scenario hostile(int replicas) {
             int f = (replicas - 1) / 2;
             PaxosConfig config = PaxosConfig.builder(replicas)
@@ -41,12 +42,19 @@ final class PaxosSimulation {
                     .catchUpMaxInstances(16)
                     .build();
             FaultPlan plan = new FaultPlan(100_000, 4 * MS, 0.05, 0.03, 120 * MS, f, true, 5 * MS);
-            return new Scenario(replicas, 3, 10, 1_500 * MS, plan, config);
+            return new Scenario(replicas, 3, 10, 1_500 * MS, plan, config, 0);
+        }
+
+        /** The hostile scenario where every replica snapshots and compacts its log every few instances. */
+        static Scenario hostileWithSnapshots(int replicas) {
+            Scenario h = hostile(replicas);
+            return new Scenario(replicas, 3, 14, h.faultyFor(), h.plan(), h.config(), 3);
         }
     }
 
     /** What a run produced, for assertions and reports. */
-    record Outcome(long seed, CheckResult linearizability, long decisions, int instances, long events, String stats) {
+    record Outcome(long seed, CheckResult linearizability, long decisions, int instances, long events, String stats,
+                   long snapshotInstalls) {
     }
 
     private PaxosSimulation() {
@@ -55,8 +63,9 @@ final class PaxosSimulation {
     static Outcome run(long seed, Scenario s) {
         Simulation<Object> sim = new Simulation<>(seed, s.plan());
         SafetyMonitor safety = new SafetyMonitor();
+        SnapshotShelf shelf = new SnapshotShelf();
         for (int r = 0; r < s.replicas(); r++) {
-            sim.addNode(r, ctx -> new SimReplica(ctx, s.config(), safety), true);
+            sim.addNode(r, ctx -> new SimReplica(ctx, s.config(), safety, shelf, s.snapshotEvery()), true);
         }
         HistoryRecorder<KvOp, String> history = new HistoryRecorder<>(sim::now);
         SplittableRandom workload = sim.random().split();
@@ -93,7 +102,8 @@ final class PaxosSimulation {
         if (!lin.isLinearizable()) {
             throw new AssertionError("history is not linearizable:\n" + lin);
         }
-        return new Outcome(seed, lin, safety.decisions(), safety.instances(), sim.stats().events(), sim.stats().toString());
+        return new Outcome(seed, lin, safety.decisions(), safety.instances(), sim.stats().events(), sim.stats().toString(),
+                shelf.installs());
     }
 
     private static boolean converged(Simulation<Object> sim, int replicas) {

@@ -37,25 +37,28 @@ final class SimReplica implements SimNode<Object> {
     private final NodeContext<Object> ctx;
     private final PaxosConfig config;
     private final SafetyMonitor safety;
+    private final SnapshotShelf shelf;
+    private final int snapshotEvery;
+    private long pendingCompaction = -1;
     private final EffectBuffer<PaxosMessage, PaxosRecord, Value> effects = new EffectBuffer<>();
     private final EffectApplier<PaxosMessage, PaxosRecord, Value> applier;
     private final BatchBuilder batcher;
     private final ArrayDeque<Value> pendingBatches = new ArrayDeque<>();
-    private final KvCommands kv = new KvCommands();
-    private final Map<Long, long[]> lastSeq = new HashMap<>();
-    private final Map<Long, String> lastReply = new HashMap<>();
+    private KvCommands kv = new KvCommands();
+    private Map<Long, long[]> lastSeq = new HashMap<>();
+    private Map<Long, String> lastReply = new HashMap<>();
     private final Map<CommandId, Integer> owners = new HashMap<>();
-    private final Set<CommandId> executed = new HashSet<>();
+    private Set<CommandId> executed = new HashSet<>();
     private MultiPaxosCore core;
     private long applied;
 
-    SimReplica(NodeContext<Object> ctx, PaxosConfig config, SafetyMonitor safety) {
+    SimReplica(NodeContext<Object> ctx, PaxosConfig config, SafetyMonitor safety, SnapshotShelf shelf, int snapshotEvery) {
         this.ctx = ctx;
         this.config = config;
         this.safety = safety;
-        this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, this::deliver, (peer, i) -> {
-            throw new AssertionError("no snapshots in this simulation, yet replica " + ctx.id() + " needs one");
-        });
+        this.shelf = shelf;
+        this.snapshotEvery = snapshotEvery;
+        this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, this::deliver, this::installFrom);
         this.batcher = new BatchBuilder(config.batchBytes(), config.batchTimeoutNanos());
     }
 
@@ -64,13 +67,50 @@ final class SimReplica implements SimNode<Object> {
         List<PaxosRecord> recovered = new ArrayList<>();
         ctx.log().read(ctx.log().firstIndex(), Integer.MAX_VALUE, (i, r) -> recovered.add(CODEC.decode(r)));
         core = new MultiPaxosCore(config, ctx.id(), recovered, ctx.now());
+        SnapshotShelf.Snap own = shelf.get(ctx.id());
+        if (own != null) {
+            restore(own);
+        }
+    }
+
+    private void restore(SnapshotShelf.Snap s) {
+        kv = new KvCommands(s.kv());
+        lastSeq = s.lastSeq();
+        lastReply = s.lastReply();
+        executed = s.executed();
+        applied = s.instance();
+        core.skipTo(s.instance());
+    }
+
+    /** A peer trimmed what we lack: take its snapshot (the simulated transfer always succeeds). */
+    private void installFrom(int peer, long instance) {
+        SnapshotShelf.Snap s = shelf.get(peer);
+        if (s != null && s.instance() > applied) {
+            restore(s);
+            shelf.put(ctx.id(), s);
+            shelf.installed();
+        }
+    }
+
+    /** Applies effects, then runs a compaction a delivery asked for (never inside an apply). */
+    private void apply() {
+        applier.apply(effects);
+        if (pendingCompaction >= 0) {
+            long instance = pendingCompaction;
+            pendingCompaction = -1;
+            long cut = ctx.log().nextIndex();
+            core.compact(instance, effects);
+            applier.apply(effects);
+            ctx.log().truncateBefore(cut);
+            ctx.log().sync();
+        }
     }
 
     @Override
     public void onMessage(int from, Object message) {
         if (message instanceof PaxosMessage m) {
             core.onMessage(from, m, ctx.now(), effects);
-            applier.apply(effects);
+            apply();
             proposePending();
         } else if (message instanceof ClientMessage.Request r) {
             onRequest(from, r.command());
@@ -80,7 +120,7 @@ final class SimReplica implements SimNode<Object> {
     @Override
     public void onTick() {
         core.onTick(ctx.now(), effects);
-        applier.apply(effects);
+        apply();
         ByteBuffer batch = batcher.poll(ctx.now(), core.canPropose() && pendingBatches.isEmpty());
         if (batch != null) {
             pendingBatches.add(Value.of(batch));
@@ -126,7 +166,7 @@ final class SimReplica implements SimNode<Object> {
             }
             safety.proposed(v);
             pendingBatches.poll();
-            applier.apply(effects);
+            apply();
         }
     }
 
@@ -136,11 +176,14 @@ final class SimReplica implements SimNode<Object> {
             throw new AssertionError("replica " + ctx.id() + " got instance " + instance + " but expected " + applied);
         }
         applied++;
-        if (value.isNoop()) {
-            return;
+        if (!value.isNoop()) {
+            for (Command c : CommandBatch.decode(value.bytes())) {
+                execute(c);
+            }
         }
-        for (Command c : CommandBatch.decode(value.bytes())) {
-            execute(c);
+        if (snapshotEvery > 0 && applied % snapshotEvery == 0) {
+            shelf.put(ctx.id(), new SnapshotShelf.Snap(applied, kv.data(), lastSeq, lastReply, executed));
+            pendingCompaction = applied;
         }
     }
 
