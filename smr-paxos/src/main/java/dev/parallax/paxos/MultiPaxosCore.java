@@ -86,6 +86,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     @Override
     public void onTick(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
         learner.deliverReady(out);
+        proposer.decidedBelow(learner.firstUndecided());
         if (!started) {
             started = true;
             if (config.leaderOf(view()) == self) {
@@ -189,6 +190,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     @Override
     public void skipTo(long instance) {
         learner.skipTo(instance);
+        proposer.decidedBelow(learner.firstUndecided());
     }
 
     private void adoptView(long newView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {

@@ -133,6 +133,19 @@ final class Proposer {
         return true;
     }
 
+    /**
+     * Every instance below {@code instance} is decided (delivered, or covered by an installed
+     * snapshot): release them from the window, and never assign an instance number below it.
+     */
+    void decidedBelow(long instance) {
+        if (!inFlight.isEmpty() && inFlight.firstKey() < instance) {
+            inFlight.headMap(instance, false).clear();
+        }
+        if (state == State.LEADING && nextInstance < instance) {
+            nextInstance = instance;
+        }
+    }
+
     /** {@code instance} was decided: it no longer occupies the window. */
     void onDecided(long instance) {
         inFlight.remove(instance);
