@@ -45,6 +45,7 @@ public final class MultiPaxos implements OrderingProtocol {
                 .waitStrategy(context.waitStrategy()).meterRegistry(context.meterRegistry())
                 .proposalCapacity(context.config().proposalQueueCapacity())
                 .decisionCapacity(context.config().decisionQueueCapacity())
+                .snapshotRequester(context.snapshotRequester())
                 .build();
     }
 }

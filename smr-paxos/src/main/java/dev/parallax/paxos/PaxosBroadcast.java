@@ -48,6 +48,8 @@ public final class PaxosBroadcast implements AtomicBroadcast {
     private final BoundedQueue<PaxosMessage.Decided> decisions;
     private final Counter droppedInbound;
     private final List<StageRunner> runners = new ArrayList<>();
+    private final dev.parallax.core.protocol.EffectApplier.SnapshotRequester snapshotRequester;
+    private long installedBeforeStart;
     private volatile MultiPaxosCore core;
     private volatile long view = -1;
     private volatile int leaderHint = -1;
@@ -64,6 +66,7 @@ public final class PaxosBroadcast implements AtomicBroadcast {
         this.clock = b.clock;
         this.waitStrategy = b.waitStrategy;
         this.registry = b.registry;
+        this.snapshotRequester = b.snapshotRequester;
         this.inbox = Queues.mpsc(b.inboxCapacity);
         this.proposals = Queues.mpsc(b.proposalCapacity);
         this.decisions = Queues.spsc(b.decisionCapacity);
@@ -87,11 +90,14 @@ public final class PaxosBroadcast implements AtomicBroadcast {
         List<PaxosRecord> recovered = new ArrayList<>();
         log.read(log.firstIndex(), Integer.MAX_VALUE, (i, r) -> recovered.add(codec.decode(r)));
         MultiPaxosCore c = new MultiPaxosCore(config, self, recovered, clock.nanoTime());
+        if (installedBeforeStart > 0) {
+            c.skipTo(installedBeforeStart);
+        }
         core = c;
         ProtocolStage<PaxosMessage, PaxosRecord, Value> protocol = new ProtocolStage<>(
                 "paxos-protocol-" + self, self, c, inbox, proposals, log, codec, transport,
                 (instance, value) -> decisions.offer(new PaxosMessage.Decided(instance, value)),
-                (peer, instance) -> { },
+                snapshotRequester,
                 clock, Math.min(config.heartbeatNanos(), config.retransmitNanos()) / 2, 256);
         protocolStage = protocol;
         protocol.registerMeters(registry, "multi-paxos");
@@ -134,6 +140,24 @@ public final class PaxosBroadcast implements AtomicBroadcast {
             throw new IllegalStateException("not started or closed");
         }
         return proposals.offer(Value.of(value));
+    }
+
+    @Override
+    public void snapshotTaken(long nextSequence) {
+        ProtocolStage<PaxosMessage, PaxosRecord, Value> p = protocolStage;
+        if (p != null) {
+            p.compact(nextSequence);
+        }
+    }
+
+    @Override
+    public synchronized void snapshotInstalled(long nextSequence) {
+        ProtocolStage<PaxosMessage, PaxosRecord, Value> p = protocolStage;
+        if (p == null) {
+            installedBeforeStart = Math.max(installedBeforeStart, nextSequence);
+        } else {
+            p.skipTo(nextSequence);
+        }
     }
 
     @Override
@@ -212,8 +236,15 @@ public final class PaxosBroadcast implements AtomicBroadcast {
         private int inboxCapacity = 8192;
         private int proposalCapacity = 20;
         private int decisionCapacity = 1024;
+        private dev.parallax.core.protocol.EffectApplier.SnapshotRequester snapshotRequester = (peer, instance) -> { };
 
         private Builder() {
+        }
+
+        /** Told when this replica needs a peer's snapshot; default ignores it (no snapshots). */
+        public Builder snapshotRequester(dev.parallax.core.protocol.EffectApplier.SnapshotRequester r) {
+            this.snapshotRequester = Objects.requireNonNull(r);
+            return this;
         }
 
         public Builder config(PaxosConfig config) {

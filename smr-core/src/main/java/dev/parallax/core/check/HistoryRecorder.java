@@ -3,6 +3,7 @@ package dev.parallax.core.check;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -121,8 +122,8 @@ public final class HistoryRecorder<I, O> {
     }
 
     /**
-     * The history recorded so far, in invocation order; open invocations appear with an unknown
-     * outcome. Thread-safe and non-blocking, but an invocation completed concurrently with this
+     * The history recorded so far, in order of invocation time (ties in order of {@link #invoke}
+     * calls); open invocations appear with an unknown outcome. Thread-safe and non-blocking, but an invocation completed concurrently with this
      * call may appear either open or completed, so call it once the clients have stopped.
      */
     public History<I, O> history() {
@@ -135,6 +136,7 @@ public final class HistoryRecorder<I, O> {
                 operations.add(Operation.unknown(i.clientId, i.input, i.invokeNanos));
             }
         }
+        Collections.reverse(operations);
         operations.sort(Comparator.comparingLong(Operation::invokeNanos));
         return History.of(operations);
     }

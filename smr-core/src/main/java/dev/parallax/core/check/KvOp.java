@@ -12,7 +12,11 @@ public sealed interface KvOp {
     /** The key the operation touches. Never null. */
     String key();
 
-    /** Reads {@code key}. Non-blocking. @throws NullPointerException if {@code key} is null */
+    /**
+     * Reads {@code key}. Non-blocking.
+     *
+     * @throws NullPointerException if {@code key} is null
+     */
     static KvOp get(String key) {
         return new Get(key);
     }
@@ -26,7 +30,11 @@ public sealed interface KvOp {
         return new Put(key, value);
     }
 
-    /** Removes {@code key}. Non-blocking. @throws NullPointerException if {@code key} is null */
+    /**
+     * Removes {@code key}. Non-blocking.
+     *
+     * @throws NullPointerException if {@code key} is null
+     */
     static KvOp delete(String key) {
         return new Delete(key);
     }
@@ -43,7 +51,11 @@ public sealed interface KvOp {
 
     /** A read of {@code key}. */
     record Get(String key) implements KvOp {
-        /** @throws NullPointerException if {@code key} is null */
+        /**
+         * Validates the key.
+         *
+         * @throws NullPointerException if {@code key} is null
+         */
         public Get {
             Objects.requireNonNull(key, "key");
         }
@@ -56,7 +68,11 @@ public sealed interface KvOp {
 
     /** A blind write of {@code value} to {@code key}. */
     record Put(String key, String value) implements KvOp {
-        /** @throws NullPointerException if a component is null */
+        /**
+         * Validates the components.
+         *
+         * @throws NullPointerException if a component is null
+         */
         public Put {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(value, "value");
@@ -70,7 +86,11 @@ public sealed interface KvOp {
 
     /** A removal of {@code key}. */
     record Delete(String key) implements KvOp {
-        /** @throws NullPointerException if {@code key} is null */
+        /**
+         * Validates the key.
+         *
+         * @throws NullPointerException if {@code key} is null
+         */
         public Delete {
             Objects.requireNonNull(key, "key");
         }
@@ -83,7 +103,11 @@ public sealed interface KvOp {
 
     /** An append of {@code suffix} to the value of {@code key}. */
     record Append(String key, String suffix) implements KvOp {
-        /** @throws NullPointerException if a component is null */
+        /**
+         * Validates the components.
+         *
+         * @throws NullPointerException if a component is null
+         */
         public Append {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(suffix, "suffix");

@@ -9,13 +9,15 @@ import java.util.Objects;
  *
  * <p>Reads with an unknown outcome are dropped first (they have no effect), the model partitions
  * the rest, and each partition is searched independently with the Wing–Gong algorithm and Lowe's
- * memoization ({@link WglSearch}); the history is linearizable iff every partition is
- * (P-compositionality). The first partition without a linearization ends the check with a
- * report; an exhausted {@link CheckBudget} ends it with {@link Verdict#UNKNOWN}.
+ * memoization; the history is linearizable iff every partition is (P-compositionality). The first
+ * partition without a linearization ends the check with a report; an exhausted
+ * {@link CheckBudget} ends it with {@link Verdict#UNKNOWN}.
  *
- * <p>Stateless and thread-safe; a check runs on the calling thread, blocks it for the duration of
- * the search (bounded by the budget), and allocates memory roughly proportional to the number of
- * distinct search configurations.
+ * <p>Stateless and thread-safe; a check runs on the calling thread and blocks it for the duration
+ * of the search, which is bounded by the budget. Memory grows with the number of distinct search
+ * configurations, so a step budget bounds it too. Histories whose partitions have high concurrency
+ * or many operations with unknown outcome can need exponentially many configurations; give such
+ * checks a budget.
  */
 public final class LinearizabilityChecker {
 
@@ -53,30 +55,21 @@ public final class LinearizabilityChecker {
         long steps = 0;
         for (int p = 0; p < partitions.size(); p++) {
             Partition<I, O> partition = partitions.get(p);
-            SearchOutcome outcome;
-            WglSearch<S, I, O> search = null;
-            // A search checks the clock only every few thousand steps, so many small partitions
-            // could otherwise overrun the time budget unnoticed.
+            // A search reads the clock only every few thousand steps, so many small partitions
+            // could overrun the time budget unnoticed without this check between them.
             if (System.nanoTime() - startNanos > timeLimitNanos) {
-                outcome = SearchOutcome.of(Verdict.UNKNOWN, 0, 0);
-            } else {
-                search = new WglSearch<>(model, partition.history());
-                outcome = search.run(budget.steps() - steps, startNanos, timeLimitNanos);
+                return unknown(budget, steps, partition, p, partitions.size(), relevant.size());
             }
+            WglSearch<S, I, O> search = new WglSearch<>(model, partition.history());
+            SearchOutcome outcome = search.decide(budget.steps() - steps, startNanos, timeLimitNanos);
             steps += outcome.steps();
+            if (outcome.verdict() == Verdict.UNKNOWN) {
+                return unknown(budget, steps, partition, p, partitions.size(), relevant.size());
+            }
             if (outcome.verdict() == Verdict.NOT_LINEARIZABLE) {
                 String report = ViolationReport.render(
                         model, partition.label(), search.operations(), outcome, originNanos);
                 return new CheckResult(Verdict.NOT_LINEARIZABLE, partition.label(), report,
-                        relevant.size(), partitions.size(), steps);
-            }
-            if (outcome.verdict() == Verdict.UNKNOWN) {
-                String report = String.format(Locale.ROOT,
-                        "UNKNOWN: the budget (%s) ran out after %d steps in partition %s (%d ops), "
-                                + "%d of %d partitions fully checked, none failed.",
-                        describe(budget), steps, partition.label(), partition.history().size(),
-                        p, partitions.size());
-                return new CheckResult(Verdict.UNKNOWN, partition.label(), report,
                         relevant.size(), partitions.size(), steps);
             }
         }
@@ -85,9 +78,14 @@ public final class LinearizabilityChecker {
         return new CheckResult(Verdict.LINEARIZABLE, null, report, relevant.size(), partitions.size(), steps);
     }
 
-    private static String describe(CheckBudget budget) {
+    private static CheckResult unknown(
+            CheckBudget budget, long steps, Partition<?, ?> partition, int checked, int partitions, int operations) {
         String time = budget.time().equals(CheckBudget.UNLIMITED_TIME) ? "no time limit" : budget.time().toString();
-        String steps = budget.steps() == Long.MAX_VALUE ? "no step limit" : budget.steps() + " steps";
-        return time + ", " + steps;
+        String stepLimit = budget.steps() == Long.MAX_VALUE ? "no step limit" : budget.steps() + " steps";
+        String report = String.format(Locale.ROOT,
+                "UNKNOWN: the budget (%s, %s) ran out after %d steps in partition %s (%d ops); "
+                        + "%d of %d partitions fully checked, none failed.",
+                time, stepLimit, steps, partition.label(), partition.history().size(), checked, partitions);
+        return new CheckResult(Verdict.UNKNOWN, partition.label(), report, operations, partitions, steps);
     }
 }

@@ -42,8 +42,11 @@ public interface Model<S, I, O> {
     S stepUnknownOutcome(S state, I input);
 
     /**
-     * Whether {@code input} never changes the state. Such operations with an unknown outcome are
-     * dropped before checking, since they constrain nothing. Defaults to false.
+     * Whether {@code input} never changes the state, whatever the state and output: {@link #step}
+     * returns either an equal state or null. The checker relies on it: such operations with an
+     * unknown outcome are dropped, since they constrain nothing, and the search linearizes a
+     * fitting read-only operation without trying alternatives. Answering true for an operation
+     * that can change the state makes the verdict wrong; false is always safe. Defaults to false.
      */
     default boolean isReadOnly(I input) {
         return false;

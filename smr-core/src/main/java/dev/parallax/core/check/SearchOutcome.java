@@ -23,6 +23,10 @@ record SearchOutcome(
         int stuck,
         int[] open) {
 
+    SearchOutcome withSteps(long totalSteps) {
+        return new SearchOutcome(verdict, totalSteps, configurations, prefix, stateAfterPrefix, stuck, open);
+    }
+
     static SearchOutcome of(Verdict verdict, long steps, int configurations) {
         return new SearchOutcome(verdict, steps, configurations, new int[0], null, -1, new int[0]);
     }

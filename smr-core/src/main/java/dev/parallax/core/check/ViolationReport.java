@@ -27,9 +27,8 @@ final class ViolationReport {
         StringBuilder out = new StringBuilder(512);
         out.append(String.format(Locale.ROOT,
                 "NOT_LINEARIZABLE: partition %s (%d ops) has no linearization.%n"
-                        + "The longest partial linearization orders %d of them and leaves state %s;%n"
-                        + "then operation STUCK returned before it could be linearized (open: invoked "
-                        + "before that return; times relative to the first operation).%n",
+                        + "Longest partial linearization: %d ops, leaving state %s. Then STUCK returned before it%n"
+                        + "could be linearized; open: invoked before that return. Times from the first operation.%n",
                 label, ops.length, prefix.length, model.describeState(state)));
         out.append(String.format(Locale.ROOT, ROW, "row", "client", "invoke", "return", "operation"));
         int firstShown = Math.max(0, prefix.length - PREFIX_ROWS);

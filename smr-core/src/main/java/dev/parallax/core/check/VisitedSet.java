@@ -1,10 +1,16 @@
 package dev.parallax.core.check;
 
 /**
- * The memo of Lowe's WGL variant: the (linearized set, model state) pairs already explored. A
- * configuration seen before cannot lead anywhere new, which turns the exponential Wing–Gong
- * search into one bounded by the number of distinct configurations. Open addressing over
- * parallel arrays; the full 64-bit hash is stored and compared before the sets and states.
+ * The memo of Lowe's WGL variant: the configurations (linearized set, model state) already
+ * explored. A configuration seen before cannot lead anywhere new, which turns the exponential
+ * Wing–Gong search into one bounded by the number of distinct configurations.
+ *
+ * <p>With {@code coverByUnknownSubset}, a configuration also counts as seen when one with the same
+ * known operations and state but only a subset of its unknown-outcome operations was: those never
+ * need to be linearized, so whatever completes the larger set completes the smaller. Such entries
+ * share a hash (the unknown part is left out of it) and are compared by inclusion.
+ *
+ * <p>Open addressing over parallel arrays; the full 64-bit hash is stored and compared first.
  * Not thread-safe: confined to one search.
  */
 final class VisitedSet {
@@ -14,12 +20,15 @@ final class VisitedSet {
     private long[] hashes;
     private int[] los;
     private long[][] windows;
+    private long[][] unknowns;
     private Object[] states;
     private int mask;
     private int size;
     private int threshold;
+    private final boolean coverByUnknownSubset;
 
-    VisitedSet(int expected) {
+    VisitedSet(int expected, boolean coverByUnknownSubset) {
+        this.coverByUnknownSubset = coverByUnknownSubset;
         int capacity = Integer.highestOneBit(Math.max(16, (int) (expected / LOAD)) - 1) << 1;
         allocate(capacity);
     }
@@ -28,16 +37,22 @@ final class VisitedSet {
         return size;
     }
 
-    /** Adds the configuration; returns false if it was already present. */
+    /** Adds the configuration; returns false if it, or one that covers it, was already present. */
     boolean add(LinearizedSet set, Object state) {
         long h = set.hash() ^ (state.hashCode() * 0xC2B2AE3D27D4EB4FL);
+        if (!coverByUnknownSubset) {
+            h ^= set.unknownHash();
+        }
         if (h == 0) {
             h = 1;
         }
         int i = index(h);
         long[] hs = hashes;
         while (hs[i] != 0) {
-            if (hs[i] == h && set.matches(los[i], windows[i]) && states[i].equals(state)) {
+            if (hs[i] == h
+                    && set.matches(los[i], windows[i])
+                    && (coverByUnknownSubset ? set.unknownIncludes(unknowns[i]) : set.unknownMatches(unknowns[i]))
+                    && states[i].equals(state)) {
                 return false;
             }
             i = (i + 1) & mask;
@@ -45,6 +60,7 @@ final class VisitedSet {
         hs[i] = h;
         los[i] = set.lo();
         windows[i] = set.window();
+        unknowns[i] = set.unknownSnapshot();
         states[i] = state;
         if (++size > threshold) {
             grow();
@@ -61,6 +77,7 @@ final class VisitedSet {
         hashes = new long[capacity];
         los = new int[capacity];
         windows = new long[capacity][];
+        unknowns = new long[capacity][];
         states = new Object[capacity];
         mask = capacity - 1;
         threshold = (int) (capacity * LOAD);
@@ -70,6 +87,7 @@ final class VisitedSet {
         long[] oldHashes = hashes;
         int[] oldLos = los;
         long[][] oldWindows = windows;
+        long[][] oldUnknowns = unknowns;
         Object[] oldStates = states;
         allocate(oldHashes.length << 1);
         for (int j = 0; j < oldHashes.length; j++) {
@@ -84,6 +102,7 @@ final class VisitedSet {
             hashes[i] = h;
             los[i] = oldLos[j];
             windows[i] = oldWindows[j];
+            unknowns[i] = oldUnknowns[j];
             states[i] = oldStates[j];
         }
     }

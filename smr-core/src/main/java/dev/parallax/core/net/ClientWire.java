@@ -22,6 +22,12 @@ import java.nio.charset.StandardCharsets;
 public final class ClientWire {
     public static final int REQUEST = 1;
     public static final int REPLY = 2;
+    /** A replica asks a peer for its newest snapshot: {@code atLeast:8} (the instance it needs). */
+    public static final int SNAPSHOT_REQUEST = 3;
+    /** One piece of the snapshot file: raw bytes. */
+    public static final int SNAPSHOT_CHUNK = 4;
+    /** The snapshot file is complete: {@code totalBytes:8}; 0 when the peer has none that recent. */
+    public static final int SNAPSHOT_END = 5;
 
     /** Reply status codes. */
     public static final int OK = 0;

@@ -52,6 +52,7 @@ final class ClientIO {
     private final ReplyRouter router;
     private final NetMetrics metrics;
     private final java.util.concurrent.atomic.AtomicInteger stalled = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile SnapshotTransfer snapshots;
     private NioEventLoopGroup boss;
     private NioEventLoopGroup workers;
     private Channel server;
@@ -67,6 +68,11 @@ final class ClientIO {
         this.leader = leader;
         this.router = router;
         this.metrics = metrics;
+    }
+
+    /** Serves snapshot requests from peers with {@code transfer}. */
+    void serveSnapshots(SnapshotTransfer transfer) {
+        this.snapshots = transfer;
     }
 
     /** Connections that currently do not read their socket because the RequestQueue is full. */
@@ -86,7 +92,8 @@ final class ClientIO {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         metrics.connected();
-                        ch.pipeline().addLast(Frames.decoder(maxFrameBytes), new Connection());
+                        ch.pipeline().addLast(Frames.decoder(maxFrameBytes), new io.netty.handler.stream.ChunkedWriteHandler(),
+                                new Connection());
                     }
                 });
         try {
@@ -119,7 +126,17 @@ final class ClientIO {
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
-            ClientWire.Request r = ClientWire.readRequest(Frames.readType(frame), frame, maxCommandBytes);
+            int type = Frames.readType(frame);
+            if (type == ClientWire.SNAPSHOT_REQUEST) {
+                long atLeast = dev.parallax.core.net.BodyReader.readLong(frame);
+                SnapshotTransfer t = snapshots;
+                if (t == null) {
+                    throw new BadFrameException("this replica keeps no snapshots");
+                }
+                t.serve(ctx, atLeast);
+                return;
+            }
+            ClientWire.Request r = ClientWire.readRequest(type, frame, maxCommandBytes);
             if (!bound || r.clientId() != clientId) {
                 if (bound) {
                     router.unbind(clientId, ctx.channel());

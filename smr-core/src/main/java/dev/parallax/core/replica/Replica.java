@@ -28,7 +28,12 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.parallax.core.snapshot.SnapshotStore;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Objects;
 
 /**
@@ -62,6 +67,8 @@ public final class Replica implements AutoCloseable {
     private ClientIO clientIO;
     private StageRunner batcher;
     private ServiceManager serviceManager;
+    private SnapshotTransfer transfer;
+    private final long snapshotEvery;
     private int clientPort = -1;
     private boolean started;
     private boolean closed;
@@ -78,6 +85,7 @@ public final class Replica implements AutoCloseable {
         this.replyWindow = b.replyWindow;
         this.maxSessions = b.maxSessions;
         this.faults = b.faults;
+        this.snapshotEvery = b.snapshotEvery;
     }
 
     public static Builder builder() {
@@ -98,8 +106,14 @@ public final class Replica implements AutoCloseable {
         broadcast = ordering.create(new Context(wait));
         ClientSessions sessions = new ClientSessions(replyWindow, maxSessions);
         ReplyRouter router = new ReplyRouter();
-        serviceManager = new ServiceManager(sessions, executor, router, registry, config.id());
+        SnapshotStore store = config.dataDirectory().map(d -> new SnapshotStore(d.resolve("snapshots"))).orElse(null);
+        serviceManager = new ServiceManager(sessions, executor, router, registry, config.id(), stateMachine, store, snapshotEvery);
+        serviceManager.broadcast(broadcast);
         executor.start(stateMachine, serviceManager);
+        if (store != null) {
+            transfer = new SnapshotTransfer(config.id(), config.clientMembers(), store, serviceManager, config.maxFrameBytes());
+            restoreLatest(store);
+        }
         broadcast.start(serviceManager);
         BoundedQueue<Command> requests = Queues.mpsc(config.requestQueueCapacity());
         batcher = StageRunner.builder(new BatcherStage("batcher-" + config.id(), requests,
@@ -109,6 +123,9 @@ public final class Replica implements AutoCloseable {
         clientIO = new ClientIO(config.id(), config.clientMembers().member(config.id()), config.clientIoThreads(),
                 config.maxFrameBytes(), config.maxCommandBytes(), requests, broadcast::leaderHint, router,
                 new NetMetrics(registry, "client"));
+        if (transfer != null) {
+            clientIO.serveSnapshots(transfer);
+        }
         clientPort = clientIO.start();
         io.micrometer.core.instrument.Gauge.builder("parallax.client.connections.stalled", clientIO,
                         ClientIO::stalledConnections)
@@ -116,6 +133,20 @@ public final class Replica implements AutoCloseable {
                 .tag("replica", Integer.toString(config.id())).register(registry);
         LOG.info("replica {} started: {} ordering, replica port {}, client port {}", config.id(), ordering.name(),
                 config.self().port(), clientPort);
+    }
+
+    private void restoreLatest(SnapshotStore store) {
+        Optional<SnapshotStore.Snapshot> latest = store.latest();
+        if (latest.isPresent()) {
+            try {
+                serviceManager.install(latest.get());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot restore snapshot " + latest.get().file(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while restoring a snapshot", e);
+            }
+        }
     }
 
     /** The port clients connect to (the bound one, if the configuration said 0). */
@@ -152,6 +183,9 @@ public final class Replica implements AutoCloseable {
         }
         if (broadcast != null) {
             broadcast.close();
+        }
+        if (transfer != null) {
+            transfer.close();
         }
         executor.close();
         LOG.info("replica {} stopped", config.id());
@@ -197,6 +231,18 @@ public final class Replica implements AutoCloseable {
         public WaitStrategy.Factory waitStrategy() {
             return wait;
         }
+
+        @Override
+        public dev.parallax.core.protocol.EffectApplier.SnapshotRequester snapshotRequester() {
+            return (peer, instance) -> {
+                SnapshotTransfer t = transfer;
+                if (t != null) {
+                    t.fetch(peer, instance);
+                } else {
+                    LOG.error("replica {} needs a snapshot from replica {} but has no data directory to keep one", config.id(), peer);
+                }
+            };
+        }
     }
 
     /** Mutable builder, not thread-safe. */
@@ -212,8 +258,21 @@ public final class Replica implements AutoCloseable {
         private int replyWindow = 1024;
         private int maxSessions = 100_000;
         private LinkFaults faults;
+        private long snapshotEvery = 10_000;
 
         private Builder() {
+        }
+
+        /**
+         * Take a snapshot (and compact the protocol's log) every {@code instances} decided
+         * positions; default 10,000. Only with a data directory.
+         */
+        public Builder snapshotEvery(long instances) {
+            if (instances < 1) {
+                throw new IllegalArgumentException("snapshotEvery must be >= 1");
+            }
+            this.snapshotEvery = instances;
+            return this;
         }
 
         /** Lets tests and chaos runs cut this replica's links to peers at run time; default none. */

@@ -34,8 +34,20 @@ final class ServiceManager implements DeliveryListener, ResultSink {
     private final Counter duplicates;
     private final Counter malformed;
     private volatile long lastDelivered = -1;
+    private final dev.parallax.core.StateMachine stateMachine;
+    private final dev.parallax.core.snapshot.SnapshotStore store;
+    private final long snapshotEvery;
+    private dev.parallax.core.spi.AtomicBroadcast broadcast;
+    private long nextSequence;
+    private long lastSnapshot;
+    private final Counter snapshots;
 
-    ServiceManager(ClientSessions sessions, Executor executor, ReplyRouter router, MeterRegistry registry, int replica) {
+    ServiceManager(ClientSessions sessions, Executor executor, ReplyRouter router, MeterRegistry registry, int replica,
+                   dev.parallax.core.StateMachine stateMachine, dev.parallax.core.snapshot.SnapshotStore store, long snapshotEvery) {
+        this.stateMachine = stateMachine;
+        this.store = store;
+        this.snapshotEvery = snapshotEvery;
+        this.snapshots = Counter.builder("parallax.snapshots.taken").tag("replica", Integer.toString(replica)).register(registry);
         this.sessions = sessions;
         this.executor = executor;
         this.router = router;
@@ -48,9 +60,28 @@ final class ServiceManager implements DeliveryListener, ResultSink {
         this.malformed = Counter.builder("parallax.batches.malformed").tag("replica", id).register(registry);
     }
 
+    /** The broadcast to tell about snapshots (set once before delivery starts). */
+    void broadcast(dev.parallax.core.spi.AtomicBroadcast b) {
+        this.broadcast = b;
+    }
+
     @Override
-    public void deliver(long sequence, ByteBuffer value) throws InterruptedException {
+    public synchronized void deliver(long sequence, ByteBuffer value) throws InterruptedException {
+        if (sequence < nextSequence) {
+            return; // covered by an installed snapshot
+        }
         lastDelivered = sequence;
+        nextSequence = sequence + 1;
+        try {
+            apply(value, sequence);
+        } finally {
+            if (store != null && nextSequence - lastSnapshot >= snapshotEvery) {
+                takeSnapshot();
+            }
+        }
+    }
+
+    private void apply(ByteBuffer value, long sequence) throws InterruptedException {
         // The buffer is valid only during this call; executors may keep commands longer.
         ByteBuffer copy = ByteBuffer.allocate(value.remaining()).put(value.duplicate()).flip();
         List<Command> commands;
@@ -85,6 +116,63 @@ final class ServiceManager implements DeliveryListener, ResultSink {
         }
         sessions.store(command.id(), result);
         router.reply(command.id(), result);
+    }
+
+    /**
+     * Writes a snapshot of the state machine and the sessions at the current position (with the
+     * executor quiescent), then lets the protocol compact its log below it. A failure is logged and
+     * counted; the replica goes on with its log uncompacted.
+     */
+    private void takeSnapshot() throws InterruptedException {
+        executor.awaitQuiescence();
+        long at = nextSequence;
+        try {
+            store.write(at, out -> {
+                java.io.DataOutputStream d = new java.io.DataOutputStream(
+                        new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(out), 64 * 1024));
+                sessions.writeTo(d);
+                d.flush();
+                stateMachine.snapshot(out);
+            });
+            lastSnapshot = at;
+            snapshots.increment();
+            if (broadcast != null) {
+                broadcast.snapshotTaken(at);
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            lastSnapshot = at; // retry after another interval, not on every delivery
+            LOG.error("snapshot at {} failed; the log is not compacted: {}", at, e.toString());
+        }
+    }
+
+    /**
+     * Replaces the state machine and sessions with {@code snapshot} (at start-up, or received from
+     * a peer) and continues delivery after it. Blocks delivery while it runs.
+     *
+     * @throws java.io.IOException if the snapshot cannot be read or restored
+     */
+    synchronized void install(dev.parallax.core.snapshot.SnapshotStore.Snapshot snapshot) throws java.io.IOException,
+            InterruptedException {
+        if (snapshot.instance() <= nextSequence) {
+            return;
+        }
+        executor.awaitQuiescence();
+        try (java.nio.channels.ReadableByteChannel in = store.openBody(snapshot)) {
+            sessions.readFrom(new java.io.DataInputStream(java.nio.channels.Channels.newInputStream(in)));
+            stateMachine.restore(in);
+        }
+        nextSequence = snapshot.instance();
+        lastSnapshot = snapshot.instance();
+        lastDelivered = snapshot.instance() - 1;
+        LOG.info("installed snapshot covering every instance below {}", snapshot.instance());
+        if (broadcast != null) {
+            broadcast.snapshotInstalled(snapshot.instance());
+        }
+    }
+
+    /** The next position of the total order to execute. */
+    synchronized long nextSequence() {
+        return nextSequence;
     }
 
     /** The last delivered position of the total order. */

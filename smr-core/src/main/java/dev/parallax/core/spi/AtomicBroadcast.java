@@ -51,6 +51,21 @@ public interface AtomicBroadcast extends AutoCloseable {
         return true;
     }
 
+    /**
+     * The replica wrote a snapshot covering every position below {@code nextSequence}: the protocol
+     * may forget (and compact its log below) those positions. Non-blocking; default ignores it.
+     */
+    default void snapshotTaken(long nextSequence) {
+    }
+
+    /**
+     * The replica installed a snapshot covering every position below {@code nextSequence}
+     * (at start-up, or received from a peer): delivery continues from there. May be called before
+     * {@link #start}. Non-blocking; default ignores it.
+     */
+    default void snapshotInstalled(long nextSequence) {
+    }
+
     /** Stops the protocol and releases its threads and resources; idempotent. */
     @Override
     void close();

@@ -24,6 +24,12 @@ public interface OrderingContext {
 
     MeterRegistry meterRegistry();
 
+    /**
+     * Where the protocol reports that this replica needs a snapshot from {@code peer} (the peer
+     * trimmed the instances below {@code instance} that this replica lacks). Non-blocking.
+     */
+    dev.parallax.core.protocol.EffectApplier.SnapshotRequester snapshotRequester();
+
     /** How the protocol's stage threads wait when idle. */
     WaitStrategy.Factory waitStrategy();
 }

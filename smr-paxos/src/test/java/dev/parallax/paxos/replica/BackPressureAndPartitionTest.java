@@ -104,6 +104,31 @@ class BackPressureAndPartitionTest {
         }
     }
 
+    @Test
+    void aFollowerWhosePeersTrimmedTheirLogsCatchesUpByASnapshot(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        try (LocalCluster cluster = new LocalCluster(3, sm -> sm, 16 << 20, dir, 50)) {
+            SmrClient client = cluster.client();
+            client.invoke(cmd("SET k start")).get(10, TimeUnit.SECONDS);
+            int leader = cluster.replicas.get(0).leaderHint();
+            int follower = (leader + 1) % 3;
+            cluster.isolate(follower);
+            CompletableFuture<ByteBuffer> last = null;
+            for (int i = 0; i < 3000; i++) {
+                last = client.invoke(cmd("SET n" + (i % 100) + " " + i));
+            }
+            last.get(30, TimeUnit.SECONDS);
+            String probe = text(client.invoke(cmd("APPEND k !")).get(10, TimeUnit.SECONDS));
+            assertThat(probe).isEqualTo("start!");
+            // The others snapshot every 50 instances and compact: the follower's gap is gone from their logs.
+            assertThat(java.nio.file.Files.list(dir.resolve("replica-" + leader).resolve("snapshots")).count()).isPositive();
+            cluster.heal();
+            Await.until("the follower installed a snapshot and caught up", Duration.ofSeconds(30),
+                    () -> "start!".equals(readState(cluster, follower)));
+            assertThat(cluster.replicas.get(follower).meterRegistry().find("parallax.snapshots.taken").counter()).isNotNull();
+        }
+    }
+
     private static String readState(LocalCluster cluster, int replica) {
         synchronized (cluster.machines.get(replica)) {
             return cluster.machines.get(replica).data.get("k");

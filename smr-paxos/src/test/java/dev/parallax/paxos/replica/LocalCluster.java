@@ -31,6 +31,12 @@ final class LocalCluster implements AutoCloseable {
 
     /** A cluster whose state machines are wrapped by {@code wrap}, with frames capped at {@code maxFrame}. */
     LocalCluster(int n, java.util.function.UnaryOperator<dev.parallax.core.StateMachine> wrap, int maxFrame) {
+        this(n, wrap, maxFrame, null, 10_000);
+    }
+
+    /** With {@code dataDir} set, each replica keeps snapshots there, one every {@code snapshotEvery} instances. */
+    LocalCluster(int n, java.util.function.UnaryOperator<dev.parallax.core.StateMachine> wrap, int maxFrame,
+                 java.nio.file.Path dataDir, long snapshotEvery) {
         StringBuilder m = new StringBuilder();
         StringBuilder c = new StringBuilder();
         for (int i = 0; i < n; i++) {
@@ -48,8 +54,10 @@ final class LocalCluster implements AutoCloseable {
             faults.add(f);
             Replica r = Replica.builder()
                     .config(ReplicaConfig.builder().id(i).members(members).clientMembers(clients).clientIoThreads(1)
-                            .maxFrameBytes(maxFrame).maxCommandBytes(Math.min(maxFrame, 1 << 20)).build())
-                    .stateMachine(wrap.apply(kv)).ordering(MultiPaxos.protocol(paxos)).linkFaults(f).build();
+                            .maxFrameBytes(maxFrame).maxCommandBytes(Math.min(maxFrame, 1 << 20))
+                            .dataDirectory(dataDir == null ? null : dataDir.resolve("replica-" + i)).build())
+                    .stateMachine(wrap.apply(kv)).ordering(MultiPaxos.protocol(paxos)).linkFaults(f)
+                    .snapshotEvery(snapshotEvery).build();
             replicas.add(r);
         }
         replicas.forEach(Replica::start);
