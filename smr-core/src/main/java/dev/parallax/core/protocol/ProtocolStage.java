@@ -72,6 +72,8 @@ public final class ProtocolStage<M, R, V> implements Stage {
     private static final int DECIDED = 3;
     private V held;
     private volatile boolean ready;
+    private volatile String storageFailure;
+    private final java.util.concurrent.atomic.LongAdder ignoredWhileFailed = new java.util.concurrent.atomic.LongAdder();
     private long nextTick;
     private long now;
 
@@ -149,6 +151,12 @@ public final class ProtocolStage<M, R, V> implements Stage {
      * persisted, log syncs (one per group commit), values decided.
      */
     public void registerMeters(io.micrometer.core.instrument.MeterRegistry registry, String protocol) {
+        io.micrometer.core.instrument.Gauge.builder("parallax.log.failed", this, st -> st.storageFailure == null ? 0 : 1)
+                .description("1 once the durable log failed and the replica stopped voting")
+                .tag("protocol", protocol).tag("stage", name).register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("parallax.protocol.ignored.after.log.failure", ignoredWhileFailed,
+                        java.util.concurrent.atomic.LongAdder::doubleValue)
+                .tag("protocol", protocol).tag("stage", name).register(registry);
         String[] names = {"parallax.protocol.messages.sent", "parallax.protocol.records.persisted",
                 "parallax.protocol.syncs", "parallax.protocol.decided"};
         for (int i = 0; i < names.length; i++) {
@@ -184,8 +192,38 @@ public final class ProtocolStage<M, R, V> implements Stage {
         return n;
     }
 
+    /**
+     * Why the stage stopped, or {@code null} while it works. Once the durable log fails (disk full,
+     * I/O error) the replica stops taking part: it answers nothing, proposes nothing and decides
+     * nothing, because it can no longer make a promise or vote durable — it must never acknowledge
+     * what it did not store. Peers see it as crashed. An operator frees the disk and restarts it.
+     */
+    public String storageFailure() {
+        return storageFailure;
+    }
+
     @Override
     public int doWork() {
+        if (storageFailure != null) {
+            int dropped = inbox.drain(m -> ignoredWhileFailed.increment(), batchLimit);
+            dropped += proposals.drain(p -> ignoredWhileFailed.increment(), batchLimit);
+            control.drain(t -> { }, 16);
+            return dropped;
+        }
+        try {
+            return work();
+        } catch (dev.parallax.core.spi.DurableLogException e) {
+            storageFailure = e.getMessage() == null ? e.toString() : e.getMessage();
+            effects.clear();
+            loopback.clear();
+            org.slf4j.LoggerFactory.getLogger(ProtocolStage.class).error(
+                    "{}: the durable log failed ({}); this replica stops voting and proposing until it is restarted",
+                    name, storageFailure, e);
+            return 1;
+        }
+    }
+
+    private int work() {
         now = clock.nanoTime();
         int work = control.drain(task -> task.accept(this), 16);
         work += flushDecisions();
