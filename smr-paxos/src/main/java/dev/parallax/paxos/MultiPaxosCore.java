@@ -14,8 +14,9 @@ import java.util.List;
  * <p><b>Views.</b> The leader of view {@code v} is replica {@code v mod n}. A replica's view is its
  * acceptor's promise; any message from a higher view moves it there. A follower that suspects the
  * leader starts the next view it leads. The leader of the initial view 0 starts Phase 1 on its
- * first tick. A restarted replica whose recovered promise names a view it leads never reuses that
- * view (it may have proposed in it before the crash): it starts the next view it leads.
+ * first tick. A restarted replica never reuses a view it may have led (it may have proposed in it
+ * before the crash), and does not seize leadership at once either: it follows the current leader,
+ * and starts the next view it leads only after its suspect timeout passes in silence.
  *
  * <p><b>Driver contract.</b> See {@link Effects}: persist, sync if asked, then send. Messages the
  * core sends to itself must be delivered back to it like any other.
@@ -89,9 +90,12 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         proposer.decidedBelow(learner.firstUndecided());
         if (!started) {
             started = true;
-            if (config.leaderOf(view()) == self) {
-                // View 0 on a fresh start; after a restart never reuse a view we may have led.
-                startView(recoveredAny ? nextViewLedBySelf(view()) : view(), now, out);
+            // A fresh cluster: the leader of view 0 starts it. After a restart we never reuse a view
+            // we may have led, and we do not rush to lead either: a replica that lagged behind would
+            // stall the cluster while it catches up. It follows whoever leads now (any message of a
+            // higher view) and starts a new view only if it hears nobody for its suspect timeout.
+            if (!recoveredAny && config.leaderOf(view()) == self) {
+                startView(view(), now, out);
             }
         }
         if (proposer.state() == Proposer.State.FOLLOWER) {

@@ -240,9 +240,26 @@ class MultiPaxosCoreTest {
     void aRestartedLeaderNeverReusesAViewItMayHaveLed() {
         MultiPaxosCore restarted = new MultiPaxosCore(CONFIG, 0, List.of(new PaxosRecord.Promise(3)), 0);
         restarted.onTick(1, out);
-        // View 3 is led by 0 and may hold proposals from before the crash: start view 6 instead.
+        // It does not seize leadership at once: it waits to hear from whoever leads now.
+        assertThat(restarted.view()).isEqualTo(3);
+        assertThat(out.sends()).isEmpty();
+        // Silence for its suspect timeout (it ranks last: 1000 ms): view 3 may hold proposals from
+        // before the crash, so it starts view 6 instead.
+        restarted.onTick(1_100 * MS, out);
         assertThat(restarted.view()).isEqualTo(6);
         assertThat(out.records()).contains(new PaxosRecord.Promise(6));
+    }
+
+    @Test
+    void aRestartedLeaderFollowsTheCurrentLeader() {
+        MultiPaxosCore restarted = new MultiPaxosCore(CONFIG, 0, List.of(new PaxosRecord.Promise(3)), 0);
+        restarted.onTick(1, out);
+        restarted.onMessage(1, new PaxosMessage.Heartbeat(4, 10), 2, out);
+        assertThat(restarted.view()).isEqualTo(4);
+        assertThat(restarted.leaderHint()).isEqualTo(1);
+        restarted.onTick(400 * MS, out); // within its suspect timeout of the new leader
+        assertThat(restarted.view()).isEqualTo(4);
+        assertThat(restarted.isLeader()).isFalse();
     }
 
     @Test

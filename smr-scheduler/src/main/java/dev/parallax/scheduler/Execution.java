@@ -36,7 +36,7 @@ public final class Execution {
 
     /** Runs each command on the caller's thread, in delivery order: the reference. */
     public static Executor sequential() {
-        return new SequentialExecutor();
+        return new dev.parallax.core.exec.SequentialExecutor();
     }
 
     /**

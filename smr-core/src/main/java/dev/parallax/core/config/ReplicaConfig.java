@@ -43,6 +43,7 @@ public final class ReplicaConfig {
     private final int maxFrameBytes;
     private final int maxCommandBytes;
     private final WaitMode waitMode;
+    private final dev.parallax.core.log.SyncPolicy logSync;
 
     private ReplicaConfig(Builder b) {
         this.id = b.id;
@@ -57,6 +58,7 @@ public final class ReplicaConfig {
         this.maxFrameBytes = b.maxFrameBytes;
         this.maxCommandBytes = b.maxCommandBytes;
         this.waitMode = b.waitMode;
+        this.logSync = b.logSync;
     }
 
     /** A builder with every default set; {@code id} and {@code members} are required. */
@@ -79,6 +81,7 @@ public final class ReplicaConfig {
         b.maxFrameBytes = maxFrameBytes;
         b.maxCommandBytes = maxCommandBytes;
         b.waitMode = waitMode;
+        b.logSync = logSync;
         return b;
     }
 
@@ -140,6 +143,11 @@ public final class ReplicaConfig {
         return waitMode;
     }
 
+    /** When the acceptor log forces its records to the device (with a data directory). */
+    public dev.parallax.core.log.SyncPolicy logSync() {
+        return logSync;
+    }
+
     @Override
     public String toString() {
         return "ReplicaConfig{id=" + id + ", members=" + members + ", clients=" + clientMembers
@@ -147,7 +155,7 @@ public final class ReplicaConfig {
                 + ", clientIoThreads=" + clientIoThreads + ", requestQueue=" + requestQueueCapacity
                 + ", proposalQueue=" + proposalQueueCapacity + ", decisionQueue=" + decisionQueueCapacity
                 + ", sendQueue=" + sendQueueCapacity + ", maxFrameBytes=" + maxFrameBytes
-                + ", maxCommandBytes=" + maxCommandBytes + ", waitMode=" + waitMode + "}";
+                + ", maxCommandBytes=" + maxCommandBytes + ", waitMode=" + waitMode + ", logSync=" + logSync + "}";
     }
 
     /** How idle stage threads wait for work. */
@@ -196,8 +204,18 @@ public final class ReplicaConfig {
         private int maxFrameBytes = DEFAULT_MAX_FRAME;
         private int maxCommandBytes = DEFAULT_MAX_COMMAND;
         private WaitMode waitMode = WaitMode.YIELD_PARK;
+        private dev.parallax.core.log.SyncPolicy logSync = dev.parallax.core.log.SyncPolicy.EVERY_BATCH;
 
         private Builder() {
+        }
+
+        /**
+         * When the acceptor log forces records to the device; default {@code EVERY_BATCH} (one
+         * fsync per protocol batch: survives power loss). See docs/operations.md for the others.
+         */
+        public Builder logSync(dev.parallax.core.log.SyncPolicy policy) {
+            this.logSync = Objects.requireNonNull(policy, "logSync");
+            return this;
         }
 
         /**

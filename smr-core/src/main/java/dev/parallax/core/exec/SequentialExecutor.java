@@ -24,8 +24,8 @@ public final class SequentialExecutor implements Executor {
 
     @Override
     public void start(StateMachine stateMachine, ResultSink results) {
-        if (this.stateMachine != null) {
-            throw new IllegalStateException("already started");
+        if (this.stateMachine != null || closed) {
+            throw new IllegalStateException("already started or closed");
         }
         this.stateMachine = Objects.requireNonNull(stateMachine);
         this.results = Objects.requireNonNull(results);
@@ -33,6 +33,7 @@ public final class SequentialExecutor implements Executor {
 
     @Override
     public void execute(Command command) {
+        Objects.requireNonNull(command, "command");
         if (stateMachine == null || closed) {
             throw new IllegalStateException("not started or closed");
         }

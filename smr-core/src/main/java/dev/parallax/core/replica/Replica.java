@@ -5,6 +5,8 @@ import dev.parallax.core.StateMachine;
 import dev.parallax.core.batch.BatchBuilder;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.exec.SequentialExecutor;
+import dev.parallax.core.log.ChronicleDurableLog;
+import dev.parallax.core.log.ChronicleLogOptions;
 import dev.parallax.core.log.InMemoryDurableLog;
 import dev.parallax.core.net.FaultInjectingTransport;
 import dev.parallax.core.net.LinkFaults;
@@ -211,10 +213,12 @@ public final class Replica implements AutoCloseable {
 
         @Override
         public DurableLog durableLog() {
-            if (config.dataDirectory().isPresent()) {
-                LOG.warn("replica {}: the durable log is not available yet; keeping acceptor state in memory", config.id());
+            if (config.dataDirectory().isEmpty()) {
+                LOG.warn("replica {}: no data directory: acceptor state is kept in memory and lost on a crash", config.id());
+                return InMemoryDurableLog.create();
             }
-            return InMemoryDurableLog.create();
+            return ChronicleDurableLog.open(config.dataDirectory().get().resolve("log"),
+                    ChronicleLogOptions.defaults().withSyncPolicy(config.logSync()));
         }
 
         @Override

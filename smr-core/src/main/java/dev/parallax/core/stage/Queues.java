@@ -27,7 +27,7 @@ public final class Queues {
      * @throws IllegalArgumentException if {@code capacity} is out of range
      */
     public static <E> BoundedQueue<E> mpsc(int capacity) {
-        return new MpscBoundedQueue<>(actualCapacity(capacity));
+        return JcToolsBoundedQueue.mpsc(actualCapacity(capacity));
     }
 
     /**
@@ -41,7 +41,7 @@ public final class Queues {
      * @throws IllegalArgumentException if {@code capacity} is out of range
      */
     public static <E> BoundedQueue<E> spsc(int capacity) {
-        return new SpscBoundedQueue<>(actualCapacity(capacity));
+        return JcToolsBoundedQueue.spsc(actualCapacity(capacity));
     }
 
     /**

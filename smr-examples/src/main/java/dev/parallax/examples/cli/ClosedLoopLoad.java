@@ -191,6 +191,34 @@ final class ClosedLoopLoad implements AutoCloseable {
         return ackedCounter[c].get(k);
     }
 
+    /**
+     * Reads every key back through a fresh client and counts keys holding an older value than the
+     * last acknowledged write (a lost acknowledged write); prints the first few.
+     */
+    long countLost(ClusterMembers endpoints, java.io.PrintStream report) throws Exception {
+        long lost = 0;
+        try (SmrClient reader = SmrClient.connect(ClientConfig.builder(endpoints).invokeTimeout(Duration.ofSeconds(30)).build())) {
+            for (int c = 0; c < clients.size(); c++) {
+                List<java.util.concurrent.CompletableFuture<ByteBuffer>> reads = new ArrayList<>();
+                for (int k = 0; k < keysPerClient; k++) {
+                    reads.add(reader.invoke(KvCommand.of(KvOp.GET, key(c, k)).encode()));
+                }
+                for (int k = 0; k < reads.size(); k++) {
+                    dev.parallax.examples.kv.KvReply r = dev.parallax.examples.kv.KvReply.decode(reads.get(k).get(30, TimeUnit.SECONDS));
+                    long value = r instanceof dev.parallax.examples.kv.KvReply.Bulk b
+                            ? Long.parseLong(new String(b.value(), StandardCharsets.UTF_8)) : -1;
+                    if (value < acked(c, k)) {
+                        lost++;
+                        if (lost <= 5) {
+                            report.printf("  lost: key %d:%d holds %d, but write %d was acknowledged%n", c, k, value, acked(c, k));
+                        }
+                    }
+                }
+            }
+        }
+        return lost;
+    }
+
     /** The client that is currently talking to the leader. */
     int leaderGuess() {
         return clients.get(0).currentReplica();

@@ -25,6 +25,8 @@ import java.util.TreeSet;
  * clients=0=10.0.0.1:8000,...        # SmrClient ports (default: replica port + 1000)
  * redis=0=10.0.0.1:6379,...          # RESP (Redis protocol) front ends (optional)
  * data.dir=/var/lib/parallax         # durable state, one subdirectory per replica (optional)
+ * snapshot.every=10000               # decided instances between snapshots (with data.dir)
+ * log.sync=every-batch               # every-batch | periodic | none (with data.dir)
  * client.io.threads=1                # Netty event loops for clients (default: cores/2, 1..4)
  * wait=yield-park                    # busy-spin | yield-park | park
  * paxos.window=10                    # WND
@@ -39,7 +41,8 @@ import java.util.TreeSet;
  * Immutable once loaded; unknown keys are rejected so typos do not pass silently.
  */
 public final class ClusterFile {
-    private static final Set<String> KEYS = Set.of("members", "clients", "redis", "data.dir", "client.io.threads", "wait",
+    private static final Set<String> KEYS = Set.of("members", "clients", "redis", "data.dir", "snapshot.every", "log.sync",
+            "client.io.threads", "wait",
             "paxos.window", "paxos.batch.bytes", "paxos.batch.timeout.ms", "paxos.heartbeat.ms", "paxos.suspect.ms",
             "paxos.retransmit.ms", "paxos.catchup.ms");
 
@@ -140,6 +143,15 @@ public final class ClusterFile {
         if (threads != null) {
             b.clientIoThreads(intValue("client.io.threads"));
         }
+        String sync = props.getProperty("log.sync");
+        if (sync != null) {
+            b.logSync(switch (sync.trim()) {
+                case "every-batch" -> dev.parallax.core.log.SyncPolicy.EVERY_BATCH;
+                case "periodic" -> dev.parallax.core.log.SyncPolicy.PERIODIC;
+                case "none" -> dev.parallax.core.log.SyncPolicy.NONE;
+                default -> throw error("log.sync must be every-batch, periodic or none, got '" + sync + "'");
+            });
+        }
         String wait = props.getProperty("wait");
         if (wait != null) {
             b.waitMode(switch (wait.trim()) {
@@ -154,6 +166,18 @@ public final class ClusterFile {
         } catch (IllegalArgumentException e) {
             throw error(e.getMessage());
         }
+    }
+
+    /** Decided instances between snapshots, if set. */
+    public Optional<Long> snapshotEvery() {
+        if (!props.containsKey("snapshot.every")) {
+            return Optional.empty();
+        }
+        int n = intValue("snapshot.every");
+        if (n < 1) {
+            throw error("snapshot.every must be >= 1");
+        }
+        return Optional.of((long) n);
     }
 
     public PaxosConfig paxos() {

@@ -1,27 +1,18 @@
 package dev.parallax.examples.cli;
 
-import dev.parallax.core.client.ClientConfig;
-import dev.parallax.core.client.SmrClient;
-import dev.parallax.examples.kv.KvCommand;
-import dev.parallax.examples.kv.KvOp;
-import dev.parallax.examples.kv.KvReply;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -57,6 +48,8 @@ final class DemoCommand implements Callable<Integer> {
         PrintStream out = System.out;
         Path dir = Files.createTempDirectory("parallax-demo-");
         Properties props = new Properties();
+        props.setProperty("data.dir", dir.resolve("data").toString());
+        props.setProperty("snapshot.every", "20000");
         props.setProperty("paxos.heartbeat.ms", "50");
         props.setProperty("paxos.suspect.ms", "500");
         props.setProperty("client.io.threads", "1");
@@ -66,6 +59,7 @@ final class DemoCommand implements Callable<Integer> {
         boolean ok;
         try (ProcessCluster cluster = new ProcessCluster(dir, 3, props, false,
                 List.of("-Xmx1g", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))) {
+            cluster.replicaArgs("--metrics-port", "0");
             cluster.startAll(Duration.ofSeconds(60));
             out.printf("replicas ready in %.1f s; client endpoints %s%n", (System.nanoTime() - t0) / 1e9, cluster.clientEndpoints());
             try (ClosedLoopLoad load = new ClosedLoopLoad(cluster.clientEndpoints(), clients, outstanding, keys,
@@ -114,6 +108,14 @@ final class DemoCommand implements Callable<Integer> {
                 }
                 out.printf("  >> killed the leader, replica %d, with SIGKILL at %.1f s%n", killed, killAt / 1e9);
             }
+            if (killed >= 0 && s == seconds * 3 / 4) {
+                cluster.start(killed, Duration.ofSeconds(60));
+                if (tty) {
+                    out.println();
+                }
+                out.printf("  >> restarted replica %d at %.1f s: it recovers its log and snapshot, then catches up%n",
+                        killed, (System.nanoTime() - start) / 1e9);
+            }
         }
         long end = System.nanoTime() - start;
         load.stop(Duration.ofSeconds(30));
@@ -134,13 +136,33 @@ final class DemoCommand implements Callable<Integer> {
             out.printf("  fail-over        replica %d killed at %.1f s; longest gap without a completed write: %d ms%n",
                     killed, killAt / 1e9, load.longestGapAfter(killAt, end).toMillis());
         }
-        long lost = verify(out, cluster, load);
+        if (killed >= 0) {
+            reportCatchUp(out, cluster, killed);
+        }
+        long lost = load.countLost(cluster.clientEndpoints(), out);
         if (lost == 0) {
             out.println("  check            OK: every acknowledged write is readable (" + (long) load.clientCount() * keys + " keys read)");
             return true;
         }
         out.println("  check            FAILED: " + lost + " acknowledged writes are missing");
         return false;
+    }
+
+    /** Waits until every replica reports the same first undecided instance (from its metrics). */
+    private static void reportCatchUp(PrintStream out, ProcessCluster cluster, int restarted) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long[] first = new long[cluster.size()];
+        while (System.nanoTime() < deadline) {
+            for (int i = 0; i < cluster.size(); i++) {
+                first[i] = ReplicaMetrics.gauge(cluster.metricsPort(i), "parallax_paxos_first_undecided");
+            }
+            if (java.util.Arrays.stream(first).distinct().count() == 1 && first[0] > 0) {
+                out.printf("  catch-up         restarted replica %d caught up: every replica at instance %,d%n", restarted, first[0]);
+                return;
+            }
+            Thread.sleep(100);
+        }
+        out.printf("  catch-up         replicas at instances %s after 30 s%n", java.util.Arrays.toString(first));
     }
 
     private static void progress(PrintStream out, boolean tty, int s, long ops, Histogram h) {
@@ -154,32 +176,6 @@ final class DemoCommand implements Callable<Integer> {
             out.println(line);
         }
         out.flush();
-    }
-
-    /** Reads every key back and counts keys whose value is older than the last acknowledged write. */
-    private static long verify(PrintStream out, ProcessCluster cluster, ClosedLoopLoad load) throws Exception {
-        long lost = 0;
-        try (SmrClient reader = SmrClient.connect(ClientConfig.builder(cluster.clientEndpoints())
-                .invokeTimeout(Duration.ofSeconds(30)).build())) {
-            for (int c = 0; c < load.clientCount(); c++) {
-                List<CompletableFuture<ByteBuffer>> reads = new ArrayList<>();
-                for (int k = 0; k < load.keysPerClient(); k++) {
-                    reads.add(reader.invoke(KvCommand.of(KvOp.GET, ClosedLoopLoad.key(c, k)).encode()));
-                }
-                for (int k = 0; k < reads.size(); k++) {
-                    long acked = load.acked(c, k);
-                    KvReply r = KvReply.decode(reads.get(k).get(30, TimeUnit.SECONDS));
-                    long value = r instanceof KvReply.Bulk b ? Long.parseLong(new String(b.value(), StandardCharsets.UTF_8)) : -1;
-                    if (value < acked) {
-                        lost++;
-                        if (lost <= 5) {
-                            out.printf("  lost: key %d:%d holds %d, but write %d was acknowledged%n", c, k, value, acked);
-                        }
-                    }
-                }
-            }
-        }
-        return lost;
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

@@ -17,6 +17,16 @@ final class MetricsEndpoint implements AutoCloseable {
     private final HttpServer server;
 
     MetricsEndpoint(PrometheusMeterRegistry registry, String host, int port) throws IOException {
+        this(registry, host, port, null);
+    }
+
+    /**
+     * With {@code faults} set, also serves {@code /faults/block?peers=1,2} and {@code /faults/heal}
+     * (used by {@code parallax chaos} to partition replica processes; off unless
+     * {@code --fault-control} is given).
+     */
+    MetricsEndpoint(PrometheusMeterRegistry registry, String host, int port, dev.parallax.core.net.LinkFaults faults)
+            throws IOException {
         server = HttpServer.create(new InetSocketAddress(host, port), 16);
         server.createContext("/metrics", exchange -> {
             byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
@@ -26,6 +36,29 @@ final class MetricsEndpoint implements AutoCloseable {
                 out.write(body);
             }
         });
+        if (faults != null) {
+            server.createContext("/faults/", exchange -> {
+                String path = exchange.getRequestURI().getPath();
+                String query = exchange.getRequestURI().getQuery();
+                int status = 200;
+                if (path.equals("/faults/heal")) {
+                    faults.heal();
+                } else if (path.equals("/faults/block") && query != null && query.startsWith("peers=")) {
+                    for (String p : query.substring(6).split(",")) {
+                        if (!p.isBlank()) {
+                            faults.block(Integer.parseInt(p.trim()));
+                        }
+                    }
+                } else {
+                    status = 404;
+                }
+                byte[] body = (status == 200 ? "ok\n" : "unknown fault command\n").getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(status, body.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(body);
+                }
+            });
+        }
         server.start();
     }
 

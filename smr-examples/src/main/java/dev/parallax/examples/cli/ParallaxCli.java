@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "parallax", mixinStandardHelpOptions = true, version = "parallax 0.1.0",
         description = "High-throughput state machine replication: run replicas, a demo cluster, or a KV client.",
-        subcommands = {ReplicaCommand.class, KvCommandLine.class, DemoCommand.class})
+        subcommands = {ReplicaCommand.class, KvCommandLine.class, DemoCommand.class, ChaosCommand.class})
 public final class ParallaxCli implements Runnable {
 
     public static void main(String[] args) {

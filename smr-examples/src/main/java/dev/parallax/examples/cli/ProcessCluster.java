@@ -26,6 +26,8 @@ public final class ProcessCluster implements AutoCloseable {
     private final ClusterFile cluster;
     private final List<Process> processes = new ArrayList<>();
     private final List<String> jvmOptions;
+    private final List<String> replicaArgs = new ArrayList<>();
+    private final int[] metricsPorts;
 
     /**
      * @param extra extra properties for the cluster file (paxos settings, redis=... is added when
@@ -48,6 +50,18 @@ public final class ProcessCluster implements AutoCloseable {
         for (int i = 0; i < size; i++) {
             processes.add(null);
         }
+        metricsPorts = new int[size];
+    }
+
+    /** Extra arguments for every replica process (e.g. {@code --metrics-port 0 --fault-control}). */
+    public ProcessCluster replicaArgs(String... args) {
+        replicaArgs.addAll(List.of(args));
+        return this;
+    }
+
+    /** The metrics (and fault-control) port of replica {@code id} as its READY line reported, or -1. */
+    public int metricsPort(int id) {
+        return metricsPorts[id];
     }
 
     private static String endpoints(int n) {
@@ -103,6 +117,7 @@ public final class ProcessCluster implements AutoCloseable {
         Files.deleteIfExists(log);
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.addAll(JvmFlags.replica());
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
@@ -112,6 +127,7 @@ public final class ProcessCluster implements AutoCloseable {
         cmd.add(configFile.toString());
         cmd.add("--id");
         cmd.add(Integer.toString(id));
+        cmd.addAll(replicaArgs);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         processes.set(id, p);
     }
@@ -125,7 +141,10 @@ public final class ProcessCluster implements AutoCloseable {
         Path log = log(id);
         while (System.nanoTime() < deadline) {
             Process p = processes.get(id);
-            if (Files.exists(log) && Files.readString(log, StandardCharsets.UTF_8).contains("READY replica " + id)) {
+            String text = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("READY replica " + id + " .* metrics=(-?\\d+)").matcher(text);
+            if (m.find()) {
+                metricsPorts[id] = Integer.parseInt(m.group(1));
                 return;
             }
             if (!p.isAlive()) {

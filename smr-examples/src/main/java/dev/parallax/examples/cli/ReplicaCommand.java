@@ -42,6 +42,10 @@ final class ReplicaCommand implements Callable<Integer> {
     @Option(names = "--metrics-host", defaultValue = "127.0.0.1", description = "Address of the metrics endpoint.")
     String metricsHost;
 
+    @Option(names = "--fault-control", description = "Testing only: let /faults/block?peers=.. and /faults/heal on the "
+            + "metrics port cut this replica's links (parallax chaos uses it).")
+    boolean faultControl;
+
     @Override
     public Integer call() throws Exception {
         ClusterFile file = ClusterFile.load(config);
@@ -51,8 +55,11 @@ final class ReplicaCommand implements Callable<Integer> {
         }
         ReplicaConfig rc = file.replica(id);
         PrometheusMeterRegistry registry = MetricsEndpoint.registry();
-        Replica replica = Replica.builder().config(rc).stateMachine(new KvStateMachine())
-                .ordering(MultiPaxos.protocol(file.paxos())).meterRegistry(registry).build();
+        dev.parallax.core.net.LinkFaults faults = faultControl ? new dev.parallax.core.net.LinkFaults() : null;
+        Replica.Builder builder = Replica.builder().config(rc).stateMachine(new KvStateMachine())
+                .ordering(MultiPaxos.protocol(file.paxos())).meterRegistry(registry).linkFaults(faults);
+        file.snapshotEvery().ifPresent(builder::snapshotEvery);
+        Replica replica = builder.build();
         replica.start();
         SmrClient forwarder = null;
         RespServer resp = null;
@@ -64,7 +71,11 @@ final class ReplicaCommand implements Callable<Integer> {
             resp.start();
             respPort = resp.port();
         }
-        MetricsEndpoint metrics = metricsPort >= 0 ? new MetricsEndpoint(registry, metricsHost, metricsPort) : null;
+        if (faultControl && metricsPort < 0) {
+            System.err.println("--fault-control needs --metrics-port");
+            return 2;
+        }
+        MetricsEndpoint metrics = metricsPort >= 0 ? new MetricsEndpoint(registry, metricsHost, metricsPort, faults) : null;
         SmrClient f = forwarder;
         RespServer r = resp;
         CountDownLatch stopped = new CountDownLatch(1);

@@ -1,20 +1,33 @@
 package dev.parallax.core.stage;
 
+import org.jctools.queues.MessagePassingQueue;
+import org.jctools.queues.MpscArrayQueue;
+import org.jctools.queues.SpscArrayQueue;
+
 import java.util.Objects;
 import java.util.function.Consumer;
-import org.jctools.queues.MpscArrayQueue;
 
 /**
- * Many producers, one consumer, over a JCTools {@link MpscArrayQueue}. Producers claim a slot with
- * a CAS on the producer index, which is also the fence the wakeup protocol needs.
+ * A {@link BoundedQueue} over a JCTools array queue: {@link MpscArrayQueue} for many producers
+ * (a producer claims its slot with a CAS on the producer index, which is also the fence the wakeup
+ * protocol needs) or {@link SpscArrayQueue} for one (release stores only, so the base class adds
+ * the fence once a wakeup is installed). One consumer either way.
  */
-final class MpscBoundedQueue<E> extends AbstractBoundedQueue<E> {
+final class JcToolsBoundedQueue<E> extends AbstractBoundedQueue<E> {
 
-    private final MpscArrayQueue<E> queue;
+    private final MessagePassingQueue<E> queue;
 
-    MpscBoundedQueue(int capacity) {
-        super(true);
-        this.queue = new MpscArrayQueue<>(capacity);
+    private JcToolsBoundedQueue(MessagePassingQueue<E> queue, boolean multiProducer) {
+        super(multiProducer);
+        this.queue = queue;
+    }
+
+    static <E> JcToolsBoundedQueue<E> mpsc(int capacity) {
+        return new JcToolsBoundedQueue<>(new MpscArrayQueue<>(capacity), true);
+    }
+
+    static <E> JcToolsBoundedQueue<E> spsc(int capacity) {
+        return new JcToolsBoundedQueue<>(new SpscArrayQueue<>(capacity), false);
     }
 
     @Override

@@ -1,0 +1,220 @@
+package dev.parallax.examples.cli;
+
+import dev.parallax.core.check.CheckBudget;
+import dev.parallax.core.check.CheckResult;
+import dev.parallax.core.check.HistoryRecorder;
+import dev.parallax.core.check.KvModel;
+import dev.parallax.core.check.LinearizabilityChecker;
+import dev.parallax.core.client.ClientConfig;
+import dev.parallax.core.client.SmrClient;
+import dev.parallax.examples.kv.KvOp;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * {@code parallax chaos --duration 60s}: a 3-replica cluster with durable state under load while
+ * replicas are killed with SIGKILL, restarted and partitioned at random; ends with the
+ * linearizability verdict of the whole client history and the count of acknowledged writes lost.
+ * Exit code 0 only if the history is linearizable and no acknowledged write was lost.
+ */
+@Command(name = "chaos", mixinStandardHelpOptions = true,
+        description = "Kill, restart and partition replicas at random under load; check linearizability and lost writes.")
+final class ChaosCommand implements Callable<Integer> {
+
+    @Option(names = "--duration", defaultValue = "60s", description = "How long to run the faults, e.g. 60s or 5m (default ${DEFAULT-VALUE}).")
+    String duration;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed of the fault schedule (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--history-clients", defaultValue = "4", description = "Clients whose operations are checked (default ${DEFAULT-VALUE}).")
+    int historyClients;
+
+    @Option(names = "--dir", description = "Work directory (default: a new temporary one).")
+    Path dir;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    static Duration parseDuration(String text) {
+        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+        if (t.endsWith("ms")) {
+            return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
+        }
+        if (t.endsWith("s")) {
+            return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1)));
+        }
+        if (t.endsWith("m")) {
+            return Duration.ofMinutes(Long.parseLong(t.substring(0, t.length() - 1)));
+        }
+        return Duration.ofSeconds(Long.parseLong(t));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream out = System.out;
+        Duration run = parseDuration(duration);
+        Path work = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("parallax-chaos-");
+        Properties props = new Properties();
+        props.setProperty("data.dir", work.resolve("data").toString());
+        props.setProperty("snapshot.every", "2000");
+        props.setProperty("paxos.heartbeat.ms", "40");
+        props.setProperty("paxos.suspect.ms", "400");
+        props.setProperty("client.io.threads", "1");
+        out.printf("Parallax chaos: 3 replica processes with durable state, %s of faults (seed %d), work directory %s%n",
+                run, seed, work);
+        try (ProcessCluster cluster = new ProcessCluster(work, 3, props, false,
+                List.of("-Xmx512m", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))) {
+            cluster.replicaArgs("--metrics-port", "0", "--fault-control");
+            cluster.startAll(Duration.ofSeconds(60));
+            Outcome o = runChaos(out, cluster, run);
+            out.println();
+            out.println("results");
+            out.printf("  faults           %d kills, %d restarts, %d partitions%n", o.kills, o.restarts, o.partitions);
+            out.printf("  load             %,d acknowledged writes (%,d failed or timed out)%n", o.acked, o.failed);
+            out.printf("  history          %,d operations by %d clients, %s%n", o.check.operations(), historyClients,
+                    o.check.verdict());
+            out.printf("  lost writes      %d acknowledged writes missing%n", o.lost);
+            if (!o.check.isLinearizable()) {
+                out.println(o.check.report());
+            }
+            boolean ok = o.check.isLinearizable() && o.lost == 0;
+            out.println(ok ? "  verdict          OK: linearizable, no acknowledged write lost"
+                    : "  verdict          FAILED (replica logs in " + work + ")");
+            return ok ? 0 : 1;
+        }
+    }
+
+    private record Outcome(int kills, int restarts, int partitions, long acked, long failed, CheckResult check, long lost) {
+    }
+
+    private Outcome runChaos(PrintStream out, ProcessCluster cluster, Duration run) throws Exception {
+        Random rnd = new Random(seed);
+        HistoryRecorder<dev.parallax.core.check.KvOp, String> history = new HistoryRecorder<>();
+        AtomicBoolean running = new AtomicBoolean(true);
+        List<Thread> workers = new ArrayList<>();
+        List<SmrClient> clients = new ArrayList<>();
+        for (int c = 0; c < historyClients; c++) {
+            SmrClient client = SmrClient.connect(ClientConfig.builder(cluster.clientEndpoints())
+                    .retryTimeout(Duration.ofMillis(500)).invokeTimeout(Duration.ofSeconds(10)).build());
+            clients.add(client);
+            int id = c;
+            Thread t = new Thread(() -> HistoryClient.run(id, client, history, running, 6, () -> { }), "chaos-client-" + c);
+            workers.add(t);
+            t.start();
+        }
+        int kills = 0;
+        int restarts = 0;
+        int partitions = 0;
+        long acked;
+        long failed;
+        long lost;
+        try (ClosedLoopLoad load = new ClosedLoopLoad(cluster.clientEndpoints(), 2, 8, 500, run.plusMinutes(5))) {
+            load.start();
+            long end = System.nanoTime() + run.toNanos();
+            int isolated = -1;
+            while (System.nanoTime() < end) {
+                Thread.sleep(1000 + rnd.nextInt(2500));
+                if (isolated >= 0) {
+                    healAll(cluster);
+                    out.printf("  %6.1f s  healed the partition of replica %d%n", elapsed(load), isolated);
+                    isolated = -1;
+                    continue;
+                }
+                int down = firstDown(cluster);
+                int action = rnd.nextInt(3);
+                if (down >= 0 && action != 2) {
+                    cluster.start(down, Duration.ofSeconds(60));
+                    restarts++;
+                    out.printf("  %6.1f s  restarted replica %d%n", elapsed(load), down);
+                } else if (down < 0 && action == 0) {
+                    int victim = rnd.nextInt(cluster.size());
+                    cluster.kill(victim);
+                    kills++;
+                    out.printf("  %6.1f s  killed replica %d (SIGKILL)%n", elapsed(load), victim);
+                } else if (down < 0) {
+                    isolated = rnd.nextInt(cluster.size());
+                    isolate(cluster, isolated);
+                    partitions++;
+                    out.printf("  %6.1f s  partitioned replica %d away from the others%n", elapsed(load), isolated);
+                }
+            }
+            healAll(cluster);
+            for (int i = 0; i < cluster.size(); i++) {
+                if (!cluster.isAlive(i)) {
+                    cluster.start(i, Duration.ofSeconds(60));
+                    restarts++;
+                }
+            }
+            out.printf("  %6.1f s  faults stopped; every replica up%n", elapsed(load));
+            running.set(false);
+            for (Thread t : workers) {
+                t.join(60_000);
+            }
+            load.stop(Duration.ofSeconds(60));
+            acked = load.completed();
+            failed = load.failed();
+            lost = load.countLost(cluster.clientEndpoints(), out);
+        } finally {
+            clients.forEach(SmrClient::close);
+        }
+        CheckResult check = LinearizabilityChecker.check(new KvModel(), history.history(), CheckBudget.ofTime(Duration.ofSeconds(120)));
+        return new Outcome(kills, restarts, partitions, acked, failed, check, lost);
+    }
+
+    private static double elapsed(ClosedLoopLoad load) {
+        return (System.nanoTime() - load.startedAt()) / 1e9;
+    }
+
+    private static int firstDown(ProcessCluster cluster) {
+        for (int i = 0; i < cluster.size(); i++) {
+            if (!cluster.isAlive(i)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private void isolate(ProcessCluster cluster, int victim) {
+        StringBuilder others = new StringBuilder();
+        for (int i = 0; i < cluster.size(); i++) {
+            if (i != victim) {
+                others.append(others.length() == 0 ? "" : ",").append(i);
+                control(cluster, i, "/faults/block?peers=" + victim);
+            }
+        }
+        control(cluster, victim, "/faults/block?peers=" + others);
+    }
+
+    private void healAll(ProcessCluster cluster) {
+        for (int i = 0; i < cluster.size(); i++) {
+            if (cluster.isAlive(i)) {
+                control(cluster, i, "/faults/heal");
+            }
+        }
+    }
+
+    private void control(ProcessCluster cluster, int replica, String path) {
+        try {
+            http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cluster.metricsPort(replica) + path))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
+        } catch (Exception e) {
+            // A replica that just died cannot be told; its links are gone anyway.
+        }
+    }
+
+}
