@@ -41,6 +41,7 @@ final class ServiceManager implements DeliveryListener, ResultSink {
     private long nextSequence;
     private long lastSnapshot;
     private final Counter snapshots;
+    private final Counter installs;
 
     ServiceManager(ClientSessions sessions, Executor executor, ReplyRouter router, MeterRegistry registry, int replica,
                    dev.parallax.core.StateMachine stateMachine, dev.parallax.core.snapshot.SnapshotStore store, long snapshotEvery) {
@@ -48,6 +49,9 @@ final class ServiceManager implements DeliveryListener, ResultSink {
         this.store = store;
         this.snapshotEvery = snapshotEvery;
         this.snapshots = Counter.builder("parallax.snapshots.taken").tag("replica", Integer.toString(replica)).register(registry);
+        this.installs = Counter.builder("parallax.snapshots.installed")
+                .description("snapshots restored at start-up or received from a peer").tag("replica", Integer.toString(replica))
+                .register(registry);
         this.sessions = sessions;
         this.executor = executor;
         this.router = router;
@@ -164,6 +168,7 @@ final class ServiceManager implements DeliveryListener, ResultSink {
         nextSequence = snapshot.instance();
         lastSnapshot = snapshot.instance();
         lastDelivered = snapshot.instance() - 1;
+        installs.increment();
         LOG.info("installed snapshot covering every instance below {}", snapshot.instance());
         if (broadcast != null) {
             broadcast.snapshotInstalled(snapshot.instance());
