@@ -74,6 +74,22 @@ class ReplicaClusterTest {
     }
 
     @Test
+    void withoutAQuorumTheClientFailsClearlyInTime() throws Exception {
+        try (LocalCluster cluster = new LocalCluster(3)) {
+            SmrClient client = cluster.client(java.time.Duration.ofSeconds(2));
+            client.invoke(cmd("SET k 1")).get(10, TimeUnit.SECONDS);
+            cluster.replicas.get(1).close();
+            cluster.replicas.get(2).close();
+            long start = System.nanoTime();
+            CompletableFuture<ByteBuffer> f = client.invoke(cmd("SET k 2"));
+            assertThatThrownBy(() -> f.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class).cause()
+                    .isInstanceOf(dev.parallax.core.client.ClusterUnavailableException.class)
+                    .hasMessageContaining("no quorum");
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(10_000);
+        }
+    }
+
+    @Test
     void theClientFailsOverWhenTheLeaderStops() throws Exception {
         try (LocalCluster cluster = new LocalCluster(3)) {
             SmrClient client = cluster.client();
