@@ -164,6 +164,12 @@ public final class ProcessCluster implements AutoCloseable {
         }
     }
 
+    /** The operating-system process id of replica {@code id}, or -1 if it never started. */
+    public long pid(int id) {
+        Process p = processes.get(id);
+        return p == null ? -1 : p.pid();
+    }
+
     public boolean isAlive(int id) {
         Process p = processes.get(id);
         return p != null && p.isAlive();
