@@ -72,13 +72,11 @@ public final class BenchMain implements Callable<Integer> {
                 Duration.ofSeconds(seconds));
         String system = "parallax-multipaxos/" + sync;
         Path dir = Files.createTempDirectory("parallax-bench-");
-        Properties props = new Properties();
-        if (!sync.equals("memory")) {
-            props.setProperty("data.dir", dir.resolve("data").toString());
+        boolean durable = !sync.equals("memory");
+        Properties props = ProcessCluster.localDefaults(durable ? dir.resolve("data") : null, 100_000);
+        if (durable) {
             props.setProperty("log.sync", sync);
-            props.setProperty("snapshot.every", "100000");
         }
-        props.setProperty("client.io.threads", "1");
         System.out.printf("bench %s: 3 replica JVMs + this load JVM, %d connections x %d in flight, %d B commands, %d%% reads, "
                 + "%d s (+%d s warm-up)%n", system, connections, outstanding, size, reads, seconds, warmup);
         NioEventLoopGroup group = new NioEventLoopGroup(2, new DefaultThreadFactory("bench-client", true));

@@ -127,8 +127,4 @@ final class Acceptor {
         return trimmedBelow;
     }
 
-    /** Number of votes held (for tests and metrics). */
-    int voteCount() {
-        return votes.size();
-    }
 }

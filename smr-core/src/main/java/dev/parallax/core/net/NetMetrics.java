@@ -35,11 +35,5 @@ public final class NetMetrics {
         connections.increment();
     }
 
-    public double badFrames() {
-        return badFrames.count();
-    }
 
-    public double droppedCount() {
-        return dropped.count();
-    }
 }

@@ -9,8 +9,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -78,7 +79,7 @@ final class ReplyRouter {
         private final EventLoop loop;
         private final BoundedQueue<Outgoing> queue = Queues.mpsc(OUTBOX_CAPACITY);
         private final AtomicBoolean scheduled = new AtomicBoolean();
-        private final List<Channel> touched = new ArrayList<>();
+        private final Set<Channel> touched = Collections.newSetFromMap(new IdentityHashMap<>());
 
         Outbox(EventLoop loop) {
             this.loop = loop;
@@ -127,11 +128,7 @@ final class ReplyRouter {
                 }
             }
             ch.write(buf, ch.voidPromise());
-            if (touched.isEmpty() || touched.get(touched.size() - 1) != ch) {
-                if (!touched.contains(ch)) {
-                    touched.add(ch);
-                }
-            }
+            touched.add(ch);
         }
     }
 }

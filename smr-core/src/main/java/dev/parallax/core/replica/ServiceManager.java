@@ -33,7 +33,6 @@ final class ServiceManager implements DeliveryListener, ResultSink {
     private final Counter rejected;
     private final Counter duplicates;
     private final Counter malformed;
-    private volatile long lastDelivered = -1;
     private final dev.parallax.core.StateMachine stateMachine;
     private final dev.parallax.core.snapshot.SnapshotStore store;
     private final long snapshotEvery;
@@ -74,7 +73,6 @@ final class ServiceManager implements DeliveryListener, ResultSink {
         if (sequence < nextSequence) {
             return; // covered by an installed snapshot
         }
-        lastDelivered = sequence;
         nextSequence = sequence + 1;
         try {
             apply(value, sequence);
@@ -167,7 +165,6 @@ final class ServiceManager implements DeliveryListener, ResultSink {
         }
         nextSequence = snapshot.instance();
         lastSnapshot = snapshot.instance();
-        lastDelivered = snapshot.instance() - 1;
         installs.increment();
         LOG.info("installed snapshot covering every instance below {}", snapshot.instance());
         if (broadcast != null) {
@@ -175,13 +172,5 @@ final class ServiceManager implements DeliveryListener, ResultSink {
         }
     }
 
-    /** The next position of the total order to execute. */
-    synchronized long nextSequence() {
-        return nextSequence;
-    }
 
-    /** The last delivered position of the total order. */
-    long lastDelivered() {
-        return lastDelivered;
-    }
 }

@@ -69,12 +69,9 @@ final class ChaosCommand implements Callable<Integer> {
         PrintStream out = System.out;
         Duration run = parseDuration(duration);
         Path work = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("parallax-chaos-");
-        Properties props = new Properties();
-        props.setProperty("data.dir", work.resolve("data").toString());
-        props.setProperty("snapshot.every", "2000");
+        Properties props = ProcessCluster.localDefaults(work.resolve("data"), 2000);
         props.setProperty("paxos.heartbeat.ms", "40");
         props.setProperty("paxos.suspect.ms", "400");
-        props.setProperty("client.io.threads", "1");
         out.printf("Parallax chaos: 3 replica processes with durable state, %s of faults (seed %d), work directory %s%n",
                 run, seed, work);
         try (ProcessCluster cluster = new ProcessCluster(work, 3, props, false,

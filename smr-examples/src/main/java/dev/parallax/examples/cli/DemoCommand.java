@@ -47,12 +47,7 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintStream out = System.out;
         Path dir = Files.createTempDirectory("parallax-demo-");
-        Properties props = new Properties();
-        props.setProperty("data.dir", dir.resolve("data").toString());
-        props.setProperty("snapshot.every", "20000");
-        props.setProperty("paxos.heartbeat.ms", "50");
-        props.setProperty("paxos.suspect.ms", "500");
-        props.setProperty("client.io.threads", "1");
+        Properties props = ProcessCluster.localDefaults(dir.resolve("data"), 20_000);
         out.println("Parallax demo: 3 replica processes (Multi-Paxos, key-value store) on 127.0.0.1");
         out.println("work directory: " + dir);
         long t0 = System.nanoTime();

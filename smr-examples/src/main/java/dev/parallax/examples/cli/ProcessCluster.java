@@ -72,6 +72,21 @@ public final class ProcessCluster implements AutoCloseable {
         return sb.toString();
     }
 
+    /**
+     * Cluster-file settings for a local cluster on this machine: one client event loop per replica,
+     * and, when {@code dataDir} is given, durable state there with a snapshot every
+     * {@code snapshotEvery} instances.
+     */
+    public static Properties localDefaults(Path dataDir, long snapshotEvery) {
+        Properties p = new Properties();
+        p.setProperty("client.io.threads", "1");
+        if (dataDir != null) {
+            p.setProperty("data.dir", dataDir.toString());
+            p.setProperty("snapshot.every", Long.toString(snapshotEvery));
+        }
+        return p;
+    }
+
     static int freePort() {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();

@@ -30,12 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DurabilityProcessTest {
 
     private static ProcessCluster cluster(Path dir, long snapshotEvery) throws Exception {
-        Properties p = new Properties();
-        p.setProperty("data.dir", dir.resolve("data").toString());
-        p.setProperty("snapshot.every", Long.toString(snapshotEvery));
+        Properties p = ProcessCluster.localDefaults(dir.resolve("data"), snapshotEvery);
         p.setProperty("paxos.heartbeat.ms", "40");
         p.setProperty("paxos.suspect.ms", "400");
-        p.setProperty("client.io.threads", "1");
         ProcessCluster c = new ProcessCluster(dir, 3, p, false,
                 List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
         c.replicaArgs("--metrics-port", "0");
