@@ -5,11 +5,9 @@ import dev.parallax.bench.load.CpuSampler;
 import dev.parallax.bench.load.LoadGenerator;
 import dev.parallax.bench.load.LoadSpec;
 import dev.parallax.bench.load.ResultWriter;
-import dev.parallax.core.client.ClientConfig;
-import dev.parallax.core.client.SmrClient;
-import dev.parallax.examples.cli.ProcessCluster;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.util.concurrent.DefaultThreadFactory;
+import dev.parallax.bench.systems.BenchSystem;
+import dev.parallax.bench.systems.Systems;
+import dev.parallax.core.client.CommandInvoker;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -22,13 +20,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 /**
- * {@code ./parallax bench}: a 3-replica Parallax cluster (separate JVMs on 127.0.0.1) under a
- * closed-loop load from this JVM; prints a per-second progress line and a summary (throughput,
+ * {@code ./parallax bench}: a system (Parallax or a peer; servers in separate JVMs on 127.0.0.1) under
+ * a closed-loop load from this JVM; prints a per-second progress line and a summary (throughput,
  * latency percentiles, CPU per process and per command) and writes JSON and CSV results.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
@@ -59,8 +55,20 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--sync", defaultValue = "none", description = "Acceptor log sync: none, every-batch or memory (no log) (default ${DEFAULT-VALUE}).")
     String sync;
 
+    @Option(names = "--system", description = "System to measure: ${COMPLETION-CANDIDATES}; default parallax-<sync>.",
+            completionCandidates = SystemNames.class)
+    String system;
+
     @Option(names = "--out", defaultValue = "bench-results", description = "Directory for JSON/CSV results (default ${DEFAULT-VALUE}).")
     Path out;
+
+    /** The known system names, for the help text. */
+    static final class SystemNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Systems.all().stream().map(Systems.Entry::name).iterator();
+        }
+    }
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new BenchMain()).execute(args));
@@ -70,48 +78,33 @@ public final class BenchMain implements Callable<Integer> {
     public Integer call() throws Exception {
         LoadSpec spec = new LoadSpec(connections, outstanding, size, reads, keys, Duration.ofSeconds(warmup),
                 Duration.ofSeconds(seconds));
-        String system = "parallax-multipaxos/" + sync;
-        Path dir = Files.createTempDirectory("parallax-bench-");
-        boolean durable = !sync.equals("memory");
-        Properties props = ProcessCluster.localDefaults(durable ? dir.resolve("data") : null, 100_000);
-        if (durable) {
-            props.setProperty("log.sync", sync);
-        }
-        System.out.printf("bench %s: 3 replica JVMs + this load JVM, %d connections x %d in flight, %d B commands, %d%% reads, "
-                + "%d s (+%d s warm-up)%n", system, connections, outstanding, size, reads, seconds, warmup);
-        NioEventLoopGroup group = new NioEventLoopGroup(2, new DefaultThreadFactory("bench-client", true));
-        try (ProcessCluster cluster = new ProcessCluster(dir, 3, props, false,
-                List.of("-Xmx2g", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))) {
-            cluster.startAll(Duration.ofSeconds(60));
-            List<SmrClient> clients = new ArrayList<>();
+        String name = system != null ? system : "parallax-" + sync;
+        try (BenchSystem sut = Systems.create(name)) {
+            System.out.printf("bench %s: servers in separate JVMs + this load JVM, %d connections x %d in flight, %d B commands, "
+                    + "%d%% reads, %d s (+%d s warm-up)%n", name, connections, outstanding, size, reads, seconds, warmup);
+            sut.start(Files.createTempDirectory("parallax-bench-"), Duration.ofSeconds(60));
+            List<CommandInvoker> clients = new ArrayList<>();
             for (int c = 0; c < connections; c++) {
-                clients.add(SmrClient.connect(ClientConfig.builder(cluster.clientEndpoints()).eventLoopGroup(group)
-                        .maxOutstanding(Math.max(1, outstanding)).invokeTimeout(Duration.ofSeconds(30)).build()));
+                clients.add(sut.connect(outstanding));
             }
-            Map<String, Long> pids = new LinkedHashMap<>();
-            for (int i = 0; i < 3; i++) {
-                pids.put("replica-" + i, cluster.pid(i));
-            }
+            Map<String, Long> pids = new LinkedHashMap<>(sut.serverPids());
             pids.put("load", ProcessHandle.current().pid());
             Map<String, Double> before = new LinkedHashMap<>();
             Map<String, Double> cpu = new LinkedHashMap<>();
-            BenchResult r = new LoadGenerator(clients, spec).run(system,
+            BenchResult r = new LoadGenerator(clients, spec).run(name,
                     s -> System.out.printf("  %3d s  %,10d ops/s  p99 %,8d us%n", s.second(), s.completed(), s.p99Us()),
                     () -> pids.forEach((k, pid) -> before.put(k, CpuSampler.cpuSeconds(pid))),
                     () -> pids.forEach((k, pid) -> cpu.put(k, CpuSampler.cpuSeconds(pid) - before.get(k))));
-            clients.forEach(SmrClient::close);
             BenchResult result = new BenchResult(r.system(), r.spec(), r.completed(), r.failed(), r.seconds(),
                     r.percentilesUs(), r.timeline(), cpu);
             System.out.printf(Locale.ROOT, "%nthroughput   %,.0f ops/s (%,d answered, %,d failed)%n", result.throughput(),
                     result.completed(), result.failed());
             System.out.printf("latency (us) %s%n", result.percentilesUs());
             System.out.printf(Locale.ROOT, "cpu (s)      %s; %.1f us of CPU per command%n", cpu, result.cpuUsPerCommand());
-            String name = String.format(Locale.ROOT, "%s-c%d-w%d-%dB", system.replace('/', '-'), connections, outstanding, size);
-            ResultWriter.write(result, out, name);
-            System.out.println("results      " + out.resolve(name + ".json") + ", " + out.resolve(name + ".csv"));
+            String file = String.format(Locale.ROOT, "%s-c%d-w%d-%dB", name, connections, outstanding, size);
+            ResultWriter.write(result, out, file);
+            System.out.println("results      " + out.resolve(file + ".json") + ", " + out.resolve(file + ".csv"));
             return result.failed() == 0 ? 0 : 1;
-        } finally {
-            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         }
     }
 }

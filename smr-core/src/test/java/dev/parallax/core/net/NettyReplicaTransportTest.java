@@ -9,23 +9,11 @@ import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 
 /** The Netty replica transport passes the shared transport contract over loopback TCP. */
 class NettyReplicaTransportTest extends TransportContract {
-    private final ClusterMembers members = ClusterMembers.parse("0=127.0.0.1:" + port() + ",1=127.0.0.1:" + port()
-            + ",2=127.0.0.1:" + port());
-
-    private static int port() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    private final ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(3));
 
     /** Strings as UTF-8 frame bodies of type 1. */
     static final MessageCodec<String> STRINGS = new MessageCodec<>() {

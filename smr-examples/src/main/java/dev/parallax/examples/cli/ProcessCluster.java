@@ -3,8 +3,6 @@ package dev.parallax.examples.cli;
 import dev.parallax.core.config.ClusterMembers;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,11 +63,7 @@ public final class ProcessCluster implements AutoCloseable {
     }
 
     private static String endpoints(int n) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < n; i++) {
-            sb.append(i == 0 ? "" : ",").append(i).append("=127.0.0.1:").append(freePort());
-        }
-        return sb.toString();
+        return dev.parallax.core.net.LocalPorts.endpoints(n);
     }
 
     /**
@@ -85,14 +79,6 @@ public final class ProcessCluster implements AutoCloseable {
             p.setProperty("snapshot.every", Long.toString(snapshotEvery));
         }
         return p;
-    }
-
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     public ClusterMembers clientEndpoints() {

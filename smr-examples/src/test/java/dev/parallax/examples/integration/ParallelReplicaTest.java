@@ -15,8 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,23 +33,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ParallelReplicaTest {
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
     @ParameterizedTest
     @EnumSource(value = SyncMode.class, names = {"BUSY_WAIT", "WS_OPT", "BARRIER"})
     void earlySchedulingInsideReplicasMatchesSequentialExecution(SyncMode mode, @TempDir Path dir) throws Exception {
-        StringBuilder m = new StringBuilder();
-        StringBuilder c = new StringBuilder();
-        for (int i = 0; i < 3; i++) {
-            m.append(i == 0 ? "" : ",").append(i).append("=127.0.0.1:").append(freePort());
-            c.append(i == 0 ? "" : ",").append(i).append("=127.0.0.1:").append(freePort());
-        }
-        ClusterMembers members = ClusterMembers.parse(m.toString());
-        ClusterMembers clients = ClusterMembers.parse(c.toString());
+        ClusterMembers members = ClusterMembers.parse(dev.parallax.core.net.LocalPorts.endpoints(3));
+        ClusterMembers clients = ClusterMembers.parse(dev.parallax.core.net.LocalPorts.endpoints(3));
         List<Replica> replicas = new ArrayList<>();
         try {
             for (int i = 0; i < 3; i++) {

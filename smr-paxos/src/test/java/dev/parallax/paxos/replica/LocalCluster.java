@@ -8,9 +8,6 @@ import dev.parallax.core.replica.Replica;
 import dev.parallax.paxos.MultiPaxos;
 import dev.parallax.paxos.PaxosConfig;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,14 +34,8 @@ final class LocalCluster implements AutoCloseable {
     /** With {@code dataDir} set, each replica keeps snapshots there, one every {@code snapshotEvery} instances. */
     LocalCluster(int n, java.util.function.UnaryOperator<dev.parallax.core.StateMachine> wrap, int maxFrame,
                  java.nio.file.Path dataDir, long snapshotEvery) {
-        StringBuilder m = new StringBuilder();
-        StringBuilder c = new StringBuilder();
-        for (int i = 0; i < n; i++) {
-            m.append(i == 0 ? "" : ",").append(i).append("=127.0.0.1:").append(freePort());
-            c.append(i == 0 ? "" : ",").append(i).append("=127.0.0.1:").append(freePort());
-        }
-        members = ClusterMembers.parse(m.toString());
-        clients = ClusterMembers.parse(c.toString());
+        members = ClusterMembers.parse(dev.parallax.core.net.LocalPorts.endpoints(n));
+        clients = ClusterMembers.parse(dev.parallax.core.net.LocalPorts.endpoints(n));
         PaxosConfig paxos = PaxosConfig.builder(n).heartbeat(Duration.ofMillis(30)).suspect(Duration.ofMillis(300))
                 .retransmit(Duration.ofMillis(100)).catchUp(Duration.ofMillis(50)).build();
         for (int i = 0; i < n; i++) {
@@ -91,15 +82,6 @@ final class LocalCluster implements AutoCloseable {
                 .invokeTimeout(invokeTimeout).build());
         openClients.add(c);
         return c;
-    }
-
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     @Override

@@ -1,0 +1,52 @@
+package dev.parallax.bench.systems;
+
+import dev.parallax.core.client.CommandInvoker;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * A system the load generator drives: Parallax, a peer replication library, or a network limit
+ * (echo, bare forwarder). Its servers run as separate JVMs on 127.0.0.1; the load runs in the
+ * calling JVM through {@link CommandInvoker}s.
+ *
+ * <p>Commands are opaque byte strings of the load's size. Peers apply them to a trivial state
+ * machine (a counter, or a key-value put) and answer with a short reply; the reply's content is not
+ * inspected by the generator, only its arrival.
+ *
+ * <p>Lifecycle: {@link #start} once, then any number of {@link #connect} calls, then
+ * {@link #close}. Not thread-safe: one owner thread calls these; the invokers it returns are
+ * thread-safe and never block.
+ */
+public interface BenchSystem extends AutoCloseable {
+
+    /** A short stable name used on the command line and in result files ({@code ratis}, {@code echo}, ...). */
+    String name();
+
+    /** What was configured for throughput, one line per setting, for the results and docs. */
+    Map<String, String> settings();
+
+    /**
+     * Starts the servers as separate JVMs with their files under {@code workDir} and blocks until
+     * every server serves (or fails).
+     *
+     * @throws Exception if a server exits or is not ready within {@code timeout}
+     */
+    void start(Path workDir, Duration timeout) throws Exception;
+
+    /** Server processes by name ({@code server-0}, ...) to operating-system pid, for CPU accounting. */
+    Map<String, Long> serverPids();
+
+    /**
+     * Opens one client connection (its own session) that keeps up to {@code maxOutstanding}
+     * commands in flight. Blocks until connected.
+     *
+     * @throws Exception if the servers cannot be reached
+     */
+    CommandInvoker connect(int maxOutstanding) throws Exception;
+
+    /** Closes every connection opened here and stops the servers (killing them if they linger). */
+    @Override
+    void close();
+}

@@ -1,0 +1,95 @@
+package dev.parallax.bench.systems;
+
+import dev.parallax.core.client.ClientConfig;
+import dev.parallax.core.client.CommandInvoker;
+import dev.parallax.core.client.SmrClient;
+import dev.parallax.examples.cli.ProcessCluster;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Parallax Multi-Paxos: three {@code parallax replica} JVMs running the key-value example, driven
+ * through {@link SmrClient}s sharing two client event loops. The acceptor log's sync policy is the
+ * variable: {@code none} and {@code every-batch} keep a Chronicle log ({@code none} leaves flushing
+ * to the OS), {@code memory} keeps no log at all.
+ */
+public final class ParallaxSystem implements BenchSystem {
+    private final String sync;
+    private final List<SmrClient> clients = new ArrayList<>();
+    private ProcessCluster cluster;
+    private NioEventLoopGroup group;
+
+    /** @param sync {@code none}, {@code every-batch} or {@code memory} */
+    public ParallaxSystem(String sync) {
+        if (!List.of("none", "every-batch", "memory").contains(sync)) {
+            throw new IllegalArgumentException("sync must be none, every-batch or memory, not " + sync);
+        }
+        this.sync = sync;
+    }
+
+    @Override
+    public String name() {
+        return "parallax-" + sync;
+    }
+
+    @Override
+    public Map<String, String> settings() {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("log.sync", sync.equals("memory") ? "no log" : sync);
+        s.put("client.io.threads", "1 per replica");
+        s.put("jvm", String.join(" ", ServerProcesses.defaultJvmOptions()));
+        return s;
+    }
+
+    @Override
+    public void start(Path workDir, Duration timeout) throws Exception {
+        boolean durable = !sync.equals("memory");
+        Properties props = ProcessCluster.localDefaults(durable ? workDir.resolve("data") : null, 100_000);
+        if (durable) {
+            props.setProperty("log.sync", sync);
+        }
+        List<String> jvm = new ArrayList<>(ServerProcesses.defaultJvmOptions());
+        jvm.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+        cluster = new ProcessCluster(workDir, 3, props, false, jvm);
+        cluster.startAll(timeout);
+        group = new NioEventLoopGroup(2, new DefaultThreadFactory("bench-client", true));
+    }
+
+    @Override
+    public Map<String, Long> serverPids() {
+        Map<String, Long> pids = new LinkedHashMap<>();
+        for (int i = 0; i < 3; i++) {
+            pids.put("replica-" + i, cluster.pid(i));
+        }
+        return pids;
+    }
+
+    @Override
+    public CommandInvoker connect(int maxOutstanding) {
+        SmrClient c = SmrClient.connect(ClientConfig.builder(cluster.clientEndpoints()).eventLoopGroup(group)
+                .maxOutstanding(Math.max(1, maxOutstanding)).invokeTimeout(Duration.ofSeconds(30)).build());
+        clients.add(c);
+        return c;
+    }
+
+    @Override
+    public void close() {
+        clients.forEach(SmrClient::close);
+        clients.clear();
+        if (group != null) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+}

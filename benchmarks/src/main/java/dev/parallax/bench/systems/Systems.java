@@ -1,0 +1,36 @@
+package dev.parallax.bench.systems;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+/** The systems {@code ./parallax bench --system NAME} knows, in the order {@code --compare} runs them. Stateless. */
+public final class Systems {
+    private static final List<Entry> ALL = List.of(
+            new Entry("parallax-none", () -> new ParallaxSystem("none")),
+            new Entry("parallax-every-batch", () -> new ParallaxSystem("every-batch")),
+            new Entry("parallax-memory", () -> new ParallaxSystem("memory")));
+
+    private Systems() {
+    }
+
+    /** A named system factory. */
+    public record Entry(String name, Supplier<BenchSystem> factory) {
+    }
+
+    /** Every known system. */
+    public static List<Entry> all() {
+        return ALL;
+    }
+
+    /**
+     * A fresh, unstarted instance of system {@code name}.
+     *
+     * @throws IllegalArgumentException naming the known systems if {@code name} is not one
+     */
+    public static BenchSystem create(String name) {
+        return ALL.stream().filter(e -> e.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown system " + name + "; known: "
+                        + ALL.stream().map(Entry::name).toList()))
+                .factory().get();
+    }
+}

@@ -1,0 +1,24 @@
+package dev.parallax.core.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.parallax.core.config.ClusterMembers;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class LocalPortsTest {
+    @Test
+    void neverHandsOutTheSamePortTwice() {
+        Set<Integer> seen = new HashSet<>();
+        for (int i = 0; i < 200; i++) {
+            assertThat(seen.add(LocalPorts.next())).as("port handed out twice").isTrue();
+        }
+    }
+
+    @Test
+    void endpointsParseAsDistinctMembers() {
+        ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(5));
+        assertThat(members.size()).isEqualTo(5);
+    }
+}
