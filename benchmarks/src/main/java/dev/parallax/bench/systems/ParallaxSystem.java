@@ -23,6 +23,16 @@ import java.util.concurrent.TimeUnit;
  * to the OS), {@code memory} keeps no log at all.
  */
 public final class ParallaxSystem implements BenchSystem {
+    /**
+     * System property naming a directory: when set, every replica records a JFR profile there
+     * (one {@code .jfr} file per replica process, written when it exits).
+     */
+    public static final String JFR_PROPERTY = "parallax.bench.jfr";
+    /** System property with extra cluster-file settings for experiments: {@code key=value,key=value}. */
+    public static final String PROPS_PROPERTY = "parallax.bench.props";
+    /** Cluster-file settings for throughput on a loopback cluster (see docs/benchmarks.md). */
+    private static final Map<String, String> THROUGHPUT_SETTINGS = Map.of();
+
     private final String sync;
     private final List<SmrClient> clients = new ArrayList<>();
     private ProcessCluster cluster;
@@ -46,6 +56,7 @@ public final class ParallaxSystem implements BenchSystem {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("log.sync", sync.equals("memory") ? "no log" : sync);
         s.put("client.io.threads", "1 per replica");
+        THROUGHPUT_SETTINGS.forEach(s::put);
         s.put("jvm", String.join(" ", ServerProcesses.defaultJvmOptions()));
         return s;
     }
@@ -57,8 +68,21 @@ public final class ParallaxSystem implements BenchSystem {
         if (durable) {
             props.setProperty("log.sync", sync);
         }
+        props.putAll(THROUGHPUT_SETTINGS);
+        String extra = System.getProperty(PROPS_PROPERTY, "");
+        for (String kv : extra.split(",")) {
+            int eq = kv.indexOf('=');
+            if (eq > 0) {
+                props.setProperty(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+            }
+        }
         List<String> jvm = new ArrayList<>(ServerProcesses.defaultJvmOptions());
         jvm.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+        String jfr = System.getProperty(JFR_PROPERTY);
+        if (jfr != null) {
+            java.nio.file.Files.createDirectories(Path.of(jfr));
+            jvm.add("-XX:StartFlightRecording=settings=profile,filename=" + Path.of(jfr).toAbsolutePath() + "/");
+        }
         cluster = new ProcessCluster(workDir, 3, props, false, jvm);
         cluster.startAll(timeout);
         group = new NioEventLoopGroup(2, new DefaultThreadFactory("bench-client", true));

@@ -25,8 +25,6 @@ import org.slf4j.LoggerFactory;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Iterator;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -46,12 +44,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link ClusterUnavailableException}.
  *
  * <p>Threads: {@link #invoke} from any thread, never blocking. All connection state lives on one
- * Netty event loop.
+ * Netty event loop. Commands leave in as few writes as possible: everything a pump sends goes in
+ * one buffer, and commands invoked on the event loop while it reads replies (completion callbacks)
+ * are sent together when the read burst ends.
  */
 public final class SmrClient implements CommandInvoker, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SmrClient.class);
     private static final long TIMER_MILLIS = 20;
     private static final long RECONNECT_MILLIS = 10;
+    /** Frame header plus client id, sequence and length of a request. */
+    private static final int REQUEST_OVERHEAD = 26;
+    /** Initial size of the buffer one pump encodes its requests into. */
+    private static final int WRITE_BUFFER_BYTES = 4096;
 
     private static final class Pending {
         final ByteBuffer command;
@@ -77,7 +81,11 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
 
     // Event-loop state.
     private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
-    private final TreeMap<Long, Pending> outstanding = new TreeMap<>();
+    /** Sent and unanswered, in sequence order (replies come back in that order). */
+    private final ArrayDeque<Pending> outstanding = new ArrayDeque<>();
+    private boolean pumpAfterRead;
+    /** True while this client's connection is inside a read burst (between a read and its completion). */
+    private boolean reading;
     private long nextSequence = 1;
     private volatile int target;
     private Channel channel;
@@ -130,7 +138,12 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         ByteBuffer copy = ByteBuffer.allocate(command.remaining()).put(command.duplicate()).flip();
         Pending p = new Pending(copy, System.nanoTime() + config.invokeTimeout().toNanos());
         submitted.offer(p);
-        if (!drainScheduled.get() && drainScheduled.compareAndSet(false, true)) {
+        if (loop.inEventLoop() && reading) {
+            // A completion callback of this client issuing the next command: it leaves with the
+            // other commands of this read burst, in one write, when the burst ends.
+            takeSubmitted();
+            pumpAfterRead = true;
+        } else if (!drainScheduled.get() && drainScheduled.compareAndSet(false, true)) {
             loop.execute(this::drainSubmitted);
         }
         return p.future;
@@ -170,6 +183,11 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
 
     private void drainSubmitted() {
         drainScheduled.set(false);
+        takeSubmitted();
+        pump();
+    }
+
+    private void takeSubmitted() {
         Pending p;
         while ((p = submitted.poll()) != null) {
             if (brokenReason != null) {
@@ -179,31 +197,31 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
             p.sequence = nextSequence++;
             waiting.add(p);
         }
-        pump();
     }
 
-    /** Sends waiting commands while the pipelining window has room. */
+    /** Sends waiting commands while the pipelining window has room, all in one write. */
     private void pump() {
         Channel ch = channel;
         if (ch == null || !ch.isActive()) {
             return;
         }
-        boolean wrote = false;
+        ByteBuf buf = null;
         while (outstanding.size() < config.maxOutstanding() && !waiting.isEmpty()) {
             Pending p = waiting.poll();
-            outstanding.put(p.sequence, p);
-            write(ch, p);
-            wrote = true;
+            outstanding.add(p);
+            buf = append(ch, buf, p);
         }
-        if (wrote) {
-            ch.flush();
+        if (buf != null) {
+            ch.writeAndFlush(buf, ch.voidPromise());
         }
     }
 
-    private void write(Channel ch, Pending p) {
-        ByteBuf buf = ch.alloc().buffer(26 + p.command.remaining());
+    private ByteBuf append(Channel ch, ByteBuf buf, Pending p) {
+        if (buf == null) {
+            buf = ch.alloc().buffer(Math.max(WRITE_BUFFER_BYTES, REQUEST_OVERHEAD + p.command.remaining()));
+        }
         ClientWire.writeRequest(buf, config.clientId(), p.sequence, p.command);
-        ch.write(buf, ch.voidPromise());
+        return buf;
     }
 
     /** Resends every outstanding command from {@code from} on, in order. */
@@ -213,10 +231,31 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
             return;
         }
         lastResend = System.nanoTime();
-        for (Pending p : outstanding.tailMap(from, true).values()) {
-            write(ch, p);
+        ByteBuf buf = null;
+        for (Pending p : outstanding) {
+            if (p.sequence >= from) {
+                buf = append(ch, buf, p);
+            }
         }
-        ch.flush();
+        if (buf != null) {
+            ch.writeAndFlush(buf, ch.voidPromise());
+        }
+    }
+
+    /** Removes and returns the outstanding command {@code sequence}, or {@code null}. */
+    private Pending removeOutstanding(long sequence) {
+        Pending head = outstanding.peek();
+        if (head != null && head.sequence == sequence) {
+            return outstanding.poll();
+        }
+        for (Iterator<Pending> it = outstanding.iterator(); it.hasNext(); ) {
+            Pending p = it.next();
+            if (p.sequence == sequence) {
+                it.remove();
+                return p;
+            }
+        }
+        return null;
     }
 
     private void connect() {
@@ -230,7 +269,7 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
                 channel = f.channel();
                 lastProgress = System.nanoTime();
                 if (!outstanding.isEmpty()) {
-                    resendFrom(outstanding.firstKey());
+                    resendFrom(outstanding.peek().sequence);
                 }
                 pump();
             } else {
@@ -262,16 +301,16 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         }
         switch (r.status()) {
             case ClientWire.OK, ClientWire.REJECTED -> {
-                Pending p = outstanding.remove(r.sequence());
+                Pending p = removeOutstanding(r.sequence());
                 if (p != null) {
                     lastProgress = System.nanoTime();
                     pendingCount.decrementAndGet();
+                    pumpAfterRead = true;
                     if (r.status() == ClientWire.OK) {
                         p.future.complete(r.payload());
                     } else {
                         p.future.completeExceptionally(new CommandRejectedException(r.message()));
                     }
-                    pump();
                 }
             }
             case ClientWire.REDIRECT -> {
@@ -295,8 +334,12 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
 
     private void onTimer() {
         long now = System.nanoTime();
-        for (Iterator<Map.Entry<Long, Pending>> it = outstanding.entrySet().iterator(); it.hasNext(); ) {
-            Pending p = it.next().getValue();
+        if (pumpAfterRead && !reading) {
+            pumpAfterRead = false; // a read burst that ended without its completion event
+            pump();
+        }
+        for (Iterator<Pending> it = outstanding.iterator(); it.hasNext(); ) {
+            Pending p = it.next();
             if (now - p.deadline > 0) {
                 it.remove();
                 fail(p, new ClusterUnavailableException("no replica executed the command within "
@@ -317,7 +360,7 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
     }
 
     private void failAll(Throwable cause) {
-        outstanding.values().forEach(p -> fail(p, cause));
+        outstanding.forEach(p -> fail(p, cause));
         outstanding.clear();
         waiting.forEach(p -> fail(p, cause));
         waiting.clear();
@@ -335,11 +378,22 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
     private final class Handler extends SimpleChannelInboundHandler<ByteBuf> {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+            reading = true;
             onReply(ctx.channel(), ClientWire.readReply(Frames.readType(frame), frame));
         }
 
         @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            reading = false;
+            if (pumpAfterRead) {
+                pumpAfterRead = false;
+                pump();
+            }
+        }
+
+        @Override
         public void channelInactive(ChannelHandlerContext ctx) {
+            reading = false;
             if (ctx.channel() == channel && !closed) {
                 moveOn("connection closed");
             }

@@ -9,17 +9,16 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 
-import java.util.Collections;
 import java.util.IdentityHashMap;
-import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Hands each reply to the ClientIO event loop that owns the client's connection (seed 000 §V-D):
- * a bounded MPSC outbox per event loop, drained by one task on that loop that writes every queued
- * reply and flushes each touched connection once. Only the replica holding a client's connection
+ * a bounded MPSC outbox per event loop, drained by one task on that loop that encodes the queued
+ * replies of each connection into one buffer and writes and flushes it once: one pass through the
+ * Netty pipeline and one socket write per connection per drain, not per reply. Only the replica holding a client's connection
  * answers it; the others execute silently.
  *
  * <p>Threads: {@link #bind}/{@link #unbind} from ClientIO threads; the reply methods from the
@@ -27,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class ReplyRouter {
     private static final int OUTBOX_CAPACITY = 1 << 16;
+    private static final int COALESCE_INITIAL_BYTES = 4096;
 
     private record Outgoing(Channel channel, long sequence, int status, CommandResult result, long next, String message) {
     }
@@ -79,7 +79,8 @@ final class ReplyRouter {
         private final EventLoop loop;
         private final BoundedQueue<Outgoing> queue = Queues.mpsc(OUTBOX_CAPACITY);
         private final AtomicBoolean scheduled = new AtomicBoolean();
-        private final Set<Channel> touched = Collections.newSetFromMap(new IdentityHashMap<>());
+        /** Per connection, the buffer this drain appends its replies to: one write per connection per drain. */
+        private final Map<Channel, ByteBuf> pendingWrites = new IdentityHashMap<>();
 
         Outbox(EventLoop loop) {
             this.loop = loop;
@@ -100,35 +101,28 @@ final class ReplyRouter {
         @Override
         public void run() {
             scheduled.set(false);
-            queue.drain(this::write, Integer.MAX_VALUE);
-            for (Channel ch : touched) {
-                ch.flush();
+            queue.drain(this::append, Integer.MAX_VALUE);
+            for (Map.Entry<Channel, ByteBuf> e : pendingWrites.entrySet()) {
+                e.getKey().writeAndFlush(e.getValue(), e.getKey().voidPromise());
             }
-            touched.clear();
+            pendingWrites.clear();
         }
 
-        private void write(Outgoing o) {
+        private void append(Outgoing o) {
             Channel ch = o.channel();
             if (!ch.isActive()) {
                 return;
             }
-            ByteBuf buf;
-            switch (o.status()) {
-                case ClientWire.OK -> {
-                    buf = ch.alloc().buffer(17 + o.result().reply().remaining());
-                    ClientWire.writeOk(buf, o.sequence(), o.result().reply());
-                }
-                case ClientWire.RETRY_FROM -> {
-                    buf = ch.alloc().buffer(23);
-                    ClientWire.writeRetryFrom(buf, o.sequence(), o.next());
-                }
-                default -> {
-                    buf = ch.alloc().buffer(64);
-                    ClientWire.writeMessage(buf, o.sequence(), o.status(), o.message());
-                }
+            ByteBuf buf = pendingWrites.get(ch);
+            if (buf == null) {
+                buf = ch.alloc().buffer(COALESCE_INITIAL_BYTES);
+                pendingWrites.put(ch, buf);
             }
-            ch.write(buf, ch.voidPromise());
-            touched.add(ch);
+            switch (o.status()) {
+                case ClientWire.OK -> ClientWire.writeOk(buf, o.sequence(), o.result().reply());
+                case ClientWire.RETRY_FROM -> ClientWire.writeRetryFrom(buf, o.sequence(), o.next());
+                default -> ClientWire.writeMessage(buf, o.sequence(), o.status(), o.message());
+            }
         }
     }
 }
