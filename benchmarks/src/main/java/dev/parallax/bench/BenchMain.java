@@ -91,16 +91,24 @@ public final class BenchMain implements Callable<Integer> {
             pids.put("load", ProcessHandle.current().pid());
             Map<String, Double> before = new LinkedHashMap<>();
             Map<String, Double> cpu = new LinkedHashMap<>();
+            StringBuilder where = new StringBuilder();
             BenchResult r = new LoadGenerator(clients, spec).run(name,
                     s -> System.out.printf("  %3d s  %,10d ops/s  p99 %,8d us%n", s.second(), s.completed(), s.p99Us()),
-                    () -> pids.forEach((k, pid) -> before.put(k, CpuSampler.cpuSeconds(pid))),
-                    () -> pids.forEach((k, pid) -> cpu.put(k, CpuSampler.cpuSeconds(pid) - before.get(k))));
+                    () -> {
+                        pids.forEach((k, pid) -> before.put(k, CpuSampler.cpuSeconds(pid)));
+                        sut.measurementStarted();
+                    },
+                    () -> {
+                        pids.forEach((k, pid) -> cpu.put(k, CpuSampler.cpuSeconds(pid) - before.get(k)));
+                        where.append(sut.measurementEnded());
+                    });
             BenchResult result = new BenchResult(r.system(), r.spec(), r.completed(), r.failed(), r.seconds(),
                     r.percentilesUs(), r.timeline(), cpu);
             System.out.printf(Locale.ROOT, "%nthroughput   %,.0f ops/s (%,d answered, %,d failed)%n", result.throughput(),
                     result.completed(), result.failed());
             System.out.printf("latency (us) %s%n", result.percentilesUs());
             System.out.printf(Locale.ROOT, "cpu (s)      %s; %.1f us of CPU per command%n", cpu, result.cpuUsPerCommand());
+            System.out.print(where);
             String file = String.format(Locale.ROOT, "%s-c%d-w%d-%dB", name, connections, outstanding, size);
             ResultWriter.write(result, out, file);
             System.out.println("results      " + out.resolve(file + ".json") + ", " + out.resolve(file + ".csv"));

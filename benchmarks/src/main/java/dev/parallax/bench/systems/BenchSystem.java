@@ -46,6 +46,21 @@ public interface BenchSystem extends AutoCloseable {
      */
     CommandInvoker connect(int maxOutstanding) throws Exception;
 
+    /**
+     * The measured period begins (after warm-up): a system that can report on its internals starts
+     * sampling here. Must not block for long. Default: nothing.
+     */
+    default void measurementStarted() {
+    }
+
+    /**
+     * The measured period ended. Returns a report on where the system's time went during it (text,
+     * one item per line), or an empty string. Default: empty.
+     */
+    default String measurementEnded() {
+        return "";
+    }
+
     /** Closes every connection opened here and stops the servers (killing them if they linger). */
     @Override
     void close();

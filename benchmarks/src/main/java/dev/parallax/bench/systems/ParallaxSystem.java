@@ -1,5 +1,7 @@
 package dev.parallax.bench.systems;
 
+import dev.parallax.bench.profile.StageSampler;
+import dev.parallax.bench.profile.ThreadCpu;
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.client.SmrClient;
@@ -37,6 +39,11 @@ public final class ParallaxSystem implements BenchSystem {
     private final List<SmrClient> clients = new ArrayList<>();
     private ProcessCluster cluster;
     private NioEventLoopGroup group;
+    private StageSampler sampler;
+    private ThreadCpu threadsBefore;
+    private Thread samplerThread;
+    private volatile String samplerError;
+    private int sampled;
 
     /** @param sync {@code none}, {@code every-batch} or {@code memory} */
     public ParallaxSystem(String sync) {
@@ -78,12 +85,15 @@ public final class ParallaxSystem implements BenchSystem {
         }
         List<String> jvm = new ArrayList<>(ServerProcesses.defaultJvmOptions());
         jvm.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+        if (System.getProperty("parallax.wait.tuning") != null) {
+            jvm.add("-Dparallax.wait.tuning=" + System.getProperty("parallax.wait.tuning"));
+        }
         String jfr = System.getProperty(JFR_PROPERTY);
         if (jfr != null) {
             java.nio.file.Files.createDirectories(Path.of(jfr));
             jvm.add("-XX:StartFlightRecording=settings=profile,filename=" + Path.of(jfr).toAbsolutePath() + "/");
         }
-        cluster = new ProcessCluster(workDir, 3, props, false, jvm);
+        cluster = new ProcessCluster(workDir, 3, props, false, jvm).replicaArgs("--metrics-port", "0");
         cluster.startAll(timeout);
         group = new NioEventLoopGroup(2, new DefaultThreadFactory("bench-client", true));
     }
@@ -103,6 +113,63 @@ public final class ParallaxSystem implements BenchSystem {
                 .maxOutstanding(Math.max(1, maxOutstanding)).invokeTimeout(Duration.ofSeconds(30)).build());
         clients.add(c);
         return c;
+    }
+
+    /** Starts sampling the leader's stage meters once a second (busy ratio, queue depth). */
+    @Override
+    public void measurementStarted() {
+        int leader = clients.isEmpty() ? 0 : clients.get(0).currentReplica();
+        sampled = leader;
+        sampler = new StageSampler(cluster.metricsPort(leader));
+        threadsBefore = ThreadCpu.snapshot(cluster.pid(leader));
+        samplerThread = new Thread(() -> {
+            try {
+                while (!Thread.currentThread().isInterrupted()) {
+                    sampler.sample();
+                    Thread.sleep(1000);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (java.io.IOException e) {
+                samplerError = e.toString();
+            }
+        }, "stage-sampler");
+        samplerThread.setDaemon(true);
+        samplerThread.start();
+    }
+
+    /** The leader's per-stage busy ratio and queue depths and per-thread CPU over the measured period. */
+    @Override
+    public String measurementEnded() {
+        if (samplerThread == null) {
+            return "";
+        }
+        samplerThread.interrupt();
+        try {
+            samplerThread.join(5000);
+            sampler.sample();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.io.IOException e) {
+            samplerError = e.toString();
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(java.util.Locale.ROOT, "leader (replica %d) stages: busy ratio, input queue depth mean/max%n", sampled));
+        for (StageSampler.StageLoad l : sampler.loads()) {
+            sb.append(String.format(java.util.Locale.ROOT, "  %-22s busy %5.1f%%", l.stage(), 100 * l.busyRatio()));
+            l.queueDepthMeanMax().forEach((q, mm) -> sb.append(String.format(java.util.Locale.ROOT, "  q%s %.0f/%.0f", q, mm[0], mm[1])));
+            sb.append(System.lineSeparator());
+        }
+        if (samplerError != null) {
+            sb.append("  (stage sampling failed: ").append(samplerError).append(')').append(System.lineSeparator());
+        }
+        sb.append(String.format("leader (replica %d) threads: CPU seconds user/sys, context switches voluntary/involuntary%n", sampled));
+        for (ThreadCpu.Usage u : ThreadCpu.snapshot(cluster.pid(sampled)).since(threadsBefore)) {
+            sb.append(String.format(java.util.Locale.ROOT, "  %-22s %6.2f / %6.2f   %,9d / %,9d%n", u.threads(), u.userSeconds(),
+                    u.systemSeconds(), u.voluntarySwitches(), u.involuntarySwitches()));
+        }
+        samplerThread = null;
+        return sb.toString();
     }
 
     @Override

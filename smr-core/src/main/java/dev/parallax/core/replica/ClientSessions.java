@@ -45,6 +45,9 @@ public final class ClientSessions {
 
     private final int replyWindow;
     private final Map<Long, Session> sessions;
+    /** The session {@link #admit} touched last (the map's most recent entry), or null. */
+    private Session lastAdmitted;
+    private long lastAdmittedClient;
 
     /**
      * @param replyWindow replies kept per client: at least the most commands a client has in flight
@@ -67,14 +70,21 @@ public final class ClientSessions {
 
     /** Decides what to do with command {@code id}; on {@link Verdict#EXECUTE} the session advances. */
     public synchronized Verdict admit(CommandId id) {
-        Session s = sessions.remove(id.clientId());
-        if (s == null) {
-            if (id.sequence() != 1) {
-                return Verdict.EXPIRED;
+        Session s;
+        if (lastAdmitted != null && lastAdmittedClient == id.clientId()) {
+            s = lastAdmitted; // already the most recent entry: re-inserting it would change nothing
+        } else {
+            s = sessions.remove(id.clientId());
+            if (s == null) {
+                if (id.sequence() != 1) {
+                    return Verdict.EXPIRED;
+                }
+                s = new Session(replyWindow);
             }
-            s = new Session(replyWindow);
+            sessions.put(id.clientId(), s);
+            lastAdmitted = s;
+            lastAdmittedClient = id.clientId();
         }
-        sessions.put(id.clientId(), s);
         if (id.sequence() == s.next) {
             s.next++;
             return Verdict.EXECUTE;
@@ -160,6 +170,7 @@ public final class ClientSessions {
             throw new java.io.IOException("negative session count " + count);
         }
         sessions.clear();
+        lastAdmitted = null;
         for (int i = 0; i < count; i++) {
             long client = in.readLong();
             Session s = new Session(replyWindow);
