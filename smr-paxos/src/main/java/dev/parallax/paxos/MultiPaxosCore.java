@@ -78,10 +78,14 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         return proposer.inFlight();
     }
 
-    /** Whether {@link #onProposal} would take a value now. */
+    /**
+     * The batching hint: whether a partial batch should be proposed now — we lead, the window has
+     * room, and fewer than {@link PaxosConfig#eagerBelow()} instances are in flight.
+     * {@link #onProposal} itself takes values whenever the window has room.
+     */
     @Override
     public boolean canPropose() {
-        return proposer.hasRoom();
+        return proposer.hasRoom() && proposer.inFlight() < config.eagerBelow();
     }
 
     @Override

@@ -180,6 +180,25 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    void eagerBelowLimitsOnlyTheBatchingHintNotTheWindow() {
+        ScriptedCluster c = new ScriptedCluster(PaxosConfig.builder(3).window(3).eagerBelow(1)
+                .heartbeat(java.time.Duration.ofMillis(50)).suspect(java.time.Duration.ofMillis(500)).build());
+        c.tick(MS);
+        c.deliverAll(1000);
+        assertThat(c.core(0).canPropose()).isTrue();
+        assertThat(c.propose(0, v("a"))).isTrue();
+        // One instance in flight: no longer eager for partial batches, but full ones still go out.
+        assertThat(c.core(0).canPropose()).isFalse();
+        assertThat(c.propose(0, v("b"))).isTrue();
+        assertThat(c.propose(0, v("c"))).isTrue();
+        assertThat(c.propose(0, v("d"))).isFalse();
+        c.deliverAll(1000);
+        assertThat(c.core(0).canPropose()).isTrue();
+        assertThat(PaxosConfig.builder(3).window(4).eagerBelow(9).build().eagerBelow()).isEqualTo(4);
+        assertThat(PaxosConfig.builder(3).window(4).build().eagerBelow()).isEqualTo(4);
+    }
+
+    @Test
     void theWindowBoundsInstancesInFlight() {
         ScriptedCluster c = stableCluster();
         // seed 000 §III-A pipelining: at most WND (3 here) undecided instances in flight.

@@ -32,6 +32,7 @@ import java.util.TreeSet;
  * paxos.window=10                    # WND
  * paxos.batch.bytes=1300             # BSZ
  * paxos.batch.timeout.ms=1
+ * paxos.eager.below=10               # propose a partial batch at once only below this many in flight (default WND)
  * paxos.heartbeat.ms=50
  * paxos.suspect.ms=500
  * paxos.retransmit.ms=200
@@ -43,7 +44,7 @@ import java.util.TreeSet;
 public final class ClusterFile {
     private static final Set<String> KEYS = Set.of("members", "clients", "redis", "data.dir", "snapshot.every", "log.sync",
             "client.io.threads", "wait",
-            "paxos.window", "paxos.batch.bytes", "paxos.batch.timeout.ms", "paxos.heartbeat.ms", "paxos.suspect.ms",
+            "paxos.window", "paxos.batch.bytes", "paxos.batch.timeout.ms", "paxos.eager.below", "paxos.heartbeat.ms", "paxos.suspect.ms",
             "paxos.retransmit.ms", "paxos.catchup.ms");
 
     private final Properties props;
@@ -190,6 +191,9 @@ public final class ClusterFile {
                 b.batchBytes(intValue("paxos.batch.bytes"));
             }
             millis("paxos.batch.timeout.ms").ifPresent(b::batchTimeout);
+            if (props.containsKey("paxos.eager.below")) {
+                b.eagerBelow(intValue("paxos.eager.below"));
+            }
             millis("paxos.heartbeat.ms").ifPresent(b::heartbeat);
             millis("paxos.suspect.ms").ifPresent(b::suspect);
             millis("paxos.retransmit.ms").ifPresent(b::retransmit);

@@ -37,6 +37,7 @@ class ClusterFileTest {
                 wait=park
                 paxos.window=35
                 paxos.batch.bytes=8000
+                paxos.eager.below=2
                 paxos.heartbeat.ms=20
                 paxos.suspect.ms=200
                 """));
@@ -48,6 +49,7 @@ class ClusterFileTest {
         assertThat(r.dataDirectory()).contains(Path.of("/var/lib/parallax/replica-2"));
         assertThat(f.paxos().window()).isEqualTo(35);
         assertThat(f.paxos().batchBytes()).isEqualTo(8000);
+        assertThat(f.paxos().eagerBelow()).isEqualTo(2);
         assertThat(f.paxos().suspectNanos()).isEqualTo(200_000_000L);
         assertThat(f.redis().orElseThrow().member(1).port()).isEqualTo(6380);
     }
@@ -57,6 +59,7 @@ class ClusterFileTest {
         ClusterFile f = ClusterFile.load(write(dir, "members=0=127.0.0.1:7000,1=127.0.0.1:7001,2=127.0.0.1:7002\n"));
         assertThat(f.replica(0).clientMembers().member(0).port()).isEqualTo(8000);
         assertThat(f.paxos().window()).isEqualTo(10);
+        assertThat(f.paxos().eagerBelow()).isEqualTo(10);
         assertThat(f.redis()).isEmpty();
     }
 
