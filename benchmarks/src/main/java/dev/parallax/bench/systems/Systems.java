@@ -1,5 +1,8 @@
 package dev.parallax.bench.systems;
 
+import dev.parallax.bench.systems.jgroupsraft.JGroupsRaftSystem;
+import dev.parallax.bench.systems.zookeeper.ZooKeeperSystem;
+
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -8,7 +11,11 @@ public final class Systems {
     private static final List<Entry> ALL = List.of(
             new Entry("parallax-none", () -> new ParallaxSystem("none")),
             new Entry("parallax-every-batch", () -> new ParallaxSystem("every-batch")),
-            new Entry("parallax-memory", () -> new ParallaxSystem("memory")));
+            new Entry("parallax-memory", () -> new ParallaxSystem("memory")),
+            new Entry("zookeeper", () -> new ZooKeeperSystem(true)),
+            new Entry("zookeeper-nosync", () -> new ZooKeeperSystem(false)),
+            new Entry("jgroups-raft", () -> new JGroupsRaftSystem(false)),
+            new Entry("jgroups-raft-fsync", () -> new JGroupsRaftSystem(true)));
 
     private Systems() {
     }

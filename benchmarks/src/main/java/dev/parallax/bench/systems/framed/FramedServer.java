@@ -92,6 +92,7 @@ public final class FramedServer implements AutoCloseable {
         private final Channel channel;
         private final Handler handler;
         private boolean inRead;
+        private boolean flushScheduled;
 
         Connection(Channel channel, Handler handler) {
             this.channel = channel;
@@ -137,11 +138,16 @@ public final class FramedServer implements AutoCloseable {
         private void write(ByteBuf reply) {
             ByteBuf prefix = channel.alloc().buffer(4).writeInt(reply.readableBytes());
             channel.write(prefix, channel.voidPromise());
-            if (inRead) {
-                channel.write(reply, channel.voidPromise());
-            } else {
-                channel.writeAndFlush(reply, channel.voidPromise());
+            channel.write(reply, channel.voidPromise());
+            if (!inRead && !flushScheduled) {
+                flushScheduled = true;
+                channel.eventLoop().execute(this::flush);
             }
+        }
+
+        private void flush() {
+            flushScheduled = false;
+            channel.flush();
         }
 
         @Override
