@@ -1,10 +1,12 @@
 package dev.parallax.bench.load;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The outcome of one load run. Immutable.
+ * The outcome of one load run. Immutable (the collections are copied in).
  *
  * @param system        what was measured ({@code parallax-paxos/none}, ...)
  * @param spec          the load
@@ -18,10 +20,23 @@ import java.util.Map;
 public record BenchResult(String system, LoadSpec spec, long completed, long failed, double seconds,
                           Map<String, Long> percentilesUs, List<Second> timeline, Map<String, Double> cpuSeconds) {
 
-    /** One second of the timeline. */
+    /** Copies the collections, keeping their order. */
+    public BenchResult {
+        percentilesUs = Collections.unmodifiableMap(new LinkedHashMap<>(percentilesUs));
+        timeline = List.copyOf(timeline);
+        cpuSeconds = Collections.unmodifiableMap(new LinkedHashMap<>(cpuSeconds));
+    }
+
+    /** One second of the timeline: commands answered in it and their p99 latency. */
     public record Second(int second, long completed, long p99Us) {
     }
 
+    /** This result with {@code cpuSeconds} as its CPU figures. */
+    public BenchResult withCpuSeconds(Map<String, Double> cpuSeconds) {
+        return new BenchResult(system, spec, completed, failed, seconds, percentilesUs, timeline, cpuSeconds);
+    }
+
+    /** Answered commands per second of the measured period. */
     public double throughput() {
         return completed / seconds;
     }

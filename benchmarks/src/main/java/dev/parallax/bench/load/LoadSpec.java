@@ -24,4 +24,9 @@ public record LoadSpec(int connections, int outstanding, int commandBytes, int r
             throw new IllegalArgumentException("warm-up must be >= 0 and duration > 0");
         }
     }
+
+    /** This load with {@code outstanding} commands in flight per connection. */
+    public LoadSpec withOutstanding(int outstanding) {
+        return new LoadSpec(connections, outstanding, commandBytes, readPercent, keys, warmup, duration);
+    }
 }

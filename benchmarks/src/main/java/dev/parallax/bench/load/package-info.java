@@ -1,6 +1,7 @@
 /**
  * The closed-loop load generator behind {@code ./parallax bench}: connections × outstanding
- * commands, latency percentiles (HdrHistogram), a per-second timeline, CPU per process from
- * /proc, and JSON/CSV results.
+ * commands pre-encoded per connection, latency percentiles (HdrHistogram), a per-second timeline,
+ * CPU per process from /proc, sweeps over the outstanding count with their stop rule, and JSON/CSV
+ * results.
  */
 package dev.parallax.bench.load;

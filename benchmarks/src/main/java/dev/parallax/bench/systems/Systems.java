@@ -1,6 +1,8 @@
 package dev.parallax.bench.systems;
 
 import dev.parallax.bench.systems.jgroupsraft.JGroupsRaftSystem;
+import dev.parallax.bench.systems.limits.EchoSystem;
+import dev.parallax.bench.systems.limits.ForwarderSystem;
 import dev.parallax.bench.systems.zookeeper.ZooKeeperSystem;
 
 import java.util.List;
@@ -15,7 +17,9 @@ public final class Systems {
             new Entry("zookeeper", () -> new ZooKeeperSystem(true)),
             new Entry("zookeeper-nosync", () -> new ZooKeeperSystem(false)),
             new Entry("jgroups-raft", () -> new JGroupsRaftSystem(false)),
-            new Entry("jgroups-raft-fsync", () -> new JGroupsRaftSystem(true)));
+            new Entry("jgroups-raft-fsync", () -> new JGroupsRaftSystem(true)),
+            new Entry("echo", EchoSystem::new),
+            new Entry("forwarder", ForwarderSystem::new));
 
     private Systems() {
     }

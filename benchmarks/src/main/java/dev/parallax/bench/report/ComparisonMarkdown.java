@@ -1,0 +1,69 @@
+package dev.parallax.bench.report;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+
+/** Renders {@link ComparisonTable}s as Markdown. Stateless and thread-safe. */
+public final class ComparisonMarkdown {
+    private ComparisonMarkdown() {
+    }
+
+    /**
+     * A document: {@code title}, the lines of {@code preamble} (one paragraph), then one section
+     * per table.
+     */
+    public static String document(String title, List<String> preamble, List<ComparisonTable> tables) {
+        StringBuilder sb = new StringBuilder("# ").append(title).append("\n\n");
+        preamble.forEach(line -> sb.append(line).append("  \n"));
+        for (ComparisonTable t : tables) {
+            sb.append('\n').append(section(t));
+        }
+        return sb.toString();
+    }
+
+    /** One table's section: heading, table, which Parallax the ratios refer to, and its ratios to the limits. */
+    public static String section(ComparisonTable t) {
+        String target = ms(t.p99TargetUs());
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "## %d B commands%n%n", t.commandBytes()));
+        sb.append(String.format(Locale.ROOT, "| system | best ops/s | outstanding | p50 ms | p99 ms | ops/s at p99 <= %s ms "
+                + "| CPU us/cmd | Parallax/system (best) | Parallax/system (p99 <= %s ms) |%n", target, target));
+        sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (ComparisonTable.Row r : t.rows()) {
+            if (r.failed()) {
+                sb.append("| ").append(r.system()).append(" | failed: ").append(r.failure().replace('|', '/').replace('\n', ' '))
+                        .append(" | | | | | | | |\n");
+                continue;
+            }
+            sb.append(String.format(Locale.ROOT, "| %s | %,.0f | %d | %s | %s | %s | %.1f | %s | %s |%n", r.system(),
+                    r.bestThroughput(), r.bestOutstanding(), ms(r.bestP50Us()), ms(r.bestP99Us()), ops(r.atTarget()),
+                    r.cpuUsPerCommand(), times(r.ratioBest()), times(r.ratioAtTarget())));
+        }
+        sb.append('\n');
+        if (t.parallax().isEmpty()) {
+            sb.append("No parallax-* system was swept: no ratios.\n");
+            return sb.toString();
+        }
+        String p = t.parallax().get();
+        sb.append("Parallax = ").append(p).append(" (the parallax-* system with the best throughput).\n\n");
+        for (String limit : List.of("echo", "forwarder")) {
+            t.row(limit).filter(r -> !r.failed()).ifPresent(r -> sb.append(String.format(Locale.ROOT,
+                    "- Parallax/%s: %s at best throughput, %s at p99 <= %s ms%n", limit, times(r.ratioBest()),
+                    times(r.ratioAtTarget()), target)));
+        }
+        return sb.toString();
+    }
+
+    private static String ms(long us) {
+        return String.format(Locale.ROOT, "%.2f", us / 1e3);
+    }
+
+    private static String ops(OptionalDouble v) {
+        return v.isPresent() ? String.format(Locale.ROOT, "%,.0f", v.getAsDouble()) : "-";
+    }
+
+    private static String times(OptionalDouble v) {
+        return v.isPresent() ? String.format(Locale.ROOT, "%.2fx", v.getAsDouble()) : "-";
+    }
+}

@@ -1,0 +1,110 @@
+package dev.parallax.bench.report;
+
+import dev.parallax.bench.load.BenchResult;
+import dev.parallax.bench.load.LoadSpec;
+import dev.parallax.bench.load.SweepPoint;
+import dev.parallax.bench.load.SweepResult;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+class ComparisonTableTest {
+    private static final LoadSpec BASE = new LoadSpec(4, 1, 32, 0, 100, Duration.ZERO, Duration.ofSeconds(2));
+
+    /** A sweep of {@code system} with levels 1, 4, 16, ...: pairs of (throughput, p99 µs); 1 CPU-µs per command at each. */
+    private static SweepResult sweep(String system, double... throughputAndP99) {
+        List<SweepPoint> points = new ArrayList<>();
+        int w = 1;
+        for (int i = 0; i < throughputAndP99.length; i += 2) {
+            long completed = Math.round(throughputAndP99[i] * 2);
+            long p99 = (long) throughputAndP99[i + 1];
+            BenchResult r = new BenchResult(system, BASE.withOutstanding(w), completed, 0, 2.0,
+                    Map.of("p50", p99 / 4, "p99", p99), List.of(), Map.of("server-0", completed / 2e6, "load", completed / 2e6));
+            points.add(new SweepPoint(w, r));
+            w *= 4;
+        }
+        return new SweepResult(system, BASE, points, "done");
+    }
+
+    private static List<SystemOutcome> outcomes() {
+        return List.of(
+                SystemOutcome.of(sweep("parallax-none", 10_000, 1_000, 50_000, 4_000, 80_000, 9_000)),
+                SystemOutcome.of(sweep("parallax-memory", 20_000, 800, 100_000, 3_000, 120_000, 20_000)),
+                SystemOutcome.of(sweep("echo", 40_000, 200, 300_000, 2_000, 400_000, 6_000)),
+                SystemOutcome.of(sweep("forwarder", 30_000, 300, 200_000, 4_500, 240_000, 12_000)),
+                SystemOutcome.failed("ratis", "server-1 exited with 1"));
+    }
+
+    @Test
+    void parallaxIsTheParallaxSystemWithTheBestThroughput() {
+        ComparisonTable t = ComparisonTable.of(32, outcomes(), 5_000);
+        assertThat(t.parallax()).hasValue("parallax-memory");
+        assertThat(t.rows()).extracting(ComparisonTable.Row::system)
+                .containsExactly("parallax-none", "parallax-memory", "echo", "forwarder", "ratis");
+    }
+
+    @Test
+    void bestThroughputItsLatenciesAndCpuPerCommand() {
+        ComparisonTable.Row echo = ComparisonTable.of(32, outcomes(), 5_000).row("echo").orElseThrow();
+        assertThat(echo.bestThroughput()).isEqualTo(400_000);
+        assertThat(echo.bestOutstanding()).isEqualTo(16);
+        assertThat(echo.bestP99Us()).isEqualTo(6_000);
+        assertThat(echo.bestP50Us()).isEqualTo(1_500);
+        assertThat(echo.cpuUsPerCommand()).isCloseTo(1.0, within(1e-9));
+        assertThat(echo.atTarget()).hasValue(300_000);
+    }
+
+    @Test
+    void ratiosAreParallaxOverEachSystemAtBestAndAtTheLatencyTarget() {
+        ComparisonTable t = ComparisonTable.of(32, outcomes(), 5_000);
+        ComparisonTable.Row echo = t.row("echo").orElseThrow();
+        assertThat(echo.ratioBest().getAsDouble()).isCloseTo(120_000 / 400_000.0, within(1e-9));
+        assertThat(echo.ratioAtTarget().getAsDouble()).isCloseTo(100_000 / 300_000.0, within(1e-9));
+        ComparisonTable.Row forwarder = t.row("forwarder").orElseThrow();
+        assertThat(forwarder.ratioBest().getAsDouble()).isCloseTo(0.5, within(1e-9));
+        assertThat(forwarder.ratioAtTarget().getAsDouble()).isCloseTo(0.5, within(1e-9));
+        assertThat(t.row("parallax-memory").orElseThrow().ratioBest().getAsDouble()).isCloseTo(1.0, within(1e-9));
+        assertThat(t.row("parallax-none").orElseThrow().ratioAtTarget().getAsDouble()).isCloseTo(2.0, within(1e-9));
+    }
+
+    @Test
+    void aSystemThatNeverMetTheTargetHasNoEqualLatencyFigures() {
+        ComparisonTable t = ComparisonTable.of(32, outcomes(), 700);
+        assertThat(t.row("echo").orElseThrow().atTarget()).hasValue(40_000);
+        assertThat(t.row("parallax-memory").orElseThrow().atTarget()).isEmpty();
+        assertThat(t.row("echo").orElseThrow().ratioAtTarget()).isEmpty();
+    }
+
+    @Test
+    void failedSystemsAndTablesWithoutParallax() {
+        ComparisonTable t = ComparisonTable.of(128, outcomes(), 5_000);
+        ComparisonTable.Row ratis = t.row("ratis").orElseThrow();
+        assertThat(ratis.failed()).isTrue();
+        assertThat(ratis.ratioBest()).isEmpty();
+        ComparisonTable none = ComparisonTable.of(128, List.of(SystemOutcome.of(sweep("echo", 1_000, 100))), 5_000);
+        assertThat(none.parallax()).isEmpty();
+        assertThat(none.row("echo").orElseThrow().ratioBest()).isEmpty();
+        assertThat(ComparisonMarkdown.section(none)).contains("No parallax-* system was swept");
+        assertThatThrownBy(() -> new SystemOutcome("x", null, null)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void markdownNamesTheParallaxSystemAndItsRatiosToTheLimits() {
+        String md = ComparisonMarkdown.document("Comparison", List.of("4 connections"),
+                List.of(ComparisonTable.of(32, outcomes(), 5_000)));
+        assertThat(md).startsWith("# Comparison\n\n4 connections")
+                .contains("## 32 B commands")
+                .contains("| echo | 400,000 | 16 | 1.50 | 6.00 | 300,000 | 1.0 | 0.30x | 0.33x |")
+                .contains("| ratis | failed: server-1 exited with 1 |")
+                .contains("Parallax = parallax-memory")
+                .contains("- Parallax/echo: 0.30x at best throughput, 0.33x at p99 <= 5.00 ms")
+                .contains("- Parallax/forwarder: 0.50x at best throughput, 0.50x at p99 <= 5.00 ms");
+    }
+}
