@@ -67,8 +67,12 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--seconds", description = "Measured seconds per run or sweep level (default 20 for a run, 5 for a level).")
     Integer seconds;
 
-    @Option(names = "--warmup", description = "Warm-up seconds per run or sweep level (default 5 for a run, 2 for a level).")
+    @Option(names = "--warmup", description = "Warm-up seconds per run or sweep level (default 15 for a run, 2 for a level).")
     Integer warmup;
+
+    @Option(names = "--prewarm", defaultValue = "15", description = "Unmeasured seconds of load before a sweep's first level, "
+            + "for the JIT (default ${DEFAULT-VALUE}).")
+    int prewarm;
 
     @Option(names = "--sync", defaultValue = "none", description = "Acceptor log sync when --system is not given: none, every-batch or memory (default ${DEFAULT-VALUE}).")
     String sync;
@@ -180,7 +184,7 @@ public final class BenchMain implements Callable<Integer> {
         SweepPlan plan = sweepPlan();
         System.out.printf(Locale.ROOT, "sweep %s: %d connections, %d B commands, %d%% reads, levels %s, %d s (+%d s warm-up) each, "
                         + "after %d s unmeasured at %d in flight%n", name, connections, bytes, reads, plan.levels(),
-                base.duration().toSeconds(), base.warmup().toSeconds(), base.warmup().toSeconds(),
+                base.duration().toSeconds(), base.warmup().toSeconds(), prewarm,
                 Math.min(Sweep.PRE_WARM_OUTSTANDING, plan.max()));
         Map<String, String> settings = sut.settings();
         List<SweepPoint> done = new ArrayList<>();
@@ -195,7 +199,7 @@ public final class BenchMain implements Callable<Integer> {
                 return sut.measurementEnded();
             }
         };
-        SweepResult result = new Sweep(clients, pids, probe).run(name, base, plan, new Sweep.Listener() {
+        SweepResult result = new Sweep(clients, pids, probe, Duration.ofSeconds(prewarm)).run(name, base, plan, new Sweep.Listener() {
             @Override
             public void second(int level, BenchResult.Second s) {
                 System.out.printf(Locale.ROOT, "    w=%-5d %3d s  %,10d ops/s  p99 %,8d us%n", level, s.second(),
@@ -304,11 +308,11 @@ public final class BenchMain implements Callable<Integer> {
         return String.format(Locale.ROOT, "%s-c%d-w%d-%dB", name, connections, level, bytes);
     }
 
-    /** The load at {@code bytes} and {@code level}; seconds default to 20 (+5) for a run and 5 (+2) per sweep level. */
+    /** The load at {@code bytes} and {@code level}; seconds default to 20 (+15) for a run and 5 (+2) per sweep level. */
     private LoadSpec spec(int bytes, int level) {
         boolean levels = sweep || compare;
         int s = seconds != null ? seconds : levels ? 5 : 20;
-        int w = warmup != null ? warmup : levels ? 2 : 5;
+        int w = warmup != null ? warmup : levels ? 2 : 15;
         return new LoadSpec(connections, level, bytes, reads, keys, Duration.ofSeconds(w), Duration.ofSeconds(s));
     }
 

@@ -59,6 +59,7 @@ public final class Sweep {
     private final List<? extends CommandInvoker> connections;
     private final Map<String, Long> pids;
     private final Probe probe;
+    private final Duration preWarm;
 
     /** A sweep without a probe; see {@link #Sweep(List, Map, Probe)}. */
     public Sweep(List<? extends CommandInvoker> connections, Map<String, Long> pids) {
@@ -71,9 +72,19 @@ public final class Sweep {
      * @param probe       called around each level's measured period; its report goes to the level's point
      */
     public Sweep(List<? extends CommandInvoker> connections, Map<String, Long> pids, Probe probe) {
+        this(connections, pids, probe, null);
+    }
+
+    /**
+     * As {@link #Sweep(List, Map, Probe)}, with the unmeasured load before the first level lasting
+     * {@code preWarm} ({@code null}: the base's warm-up). JVM systems need 10-20 s of load on a
+     * 2-core machine before C2 is done; less makes the first levels measure the compiler.
+     */
+    public Sweep(List<? extends CommandInvoker> connections, Map<String, Long> pids, Probe probe, Duration preWarm) {
         this.connections = List.copyOf(connections);
         this.pids = new LinkedHashMap<>(pids);
         this.probe = probe;
+        this.preWarm = preWarm;
     }
 
     /**
@@ -83,11 +94,12 @@ public final class Sweep {
      */
     public SweepResult run(String system, LoadSpec base, SweepPlan plan, Listener listener) throws InterruptedException {
         List<CommandPool> pools = LoadGenerator.pools(base);
-        if (!base.warmup().isZero()) {
+        Duration warmFor = preWarm != null ? preWarm : base.warmup();
+        if (!warmFor.isZero()) {
             // The first levels carry too few commands to get the JIT through its compilations within
             // their warm-up; a moderate unmeasured load first makes level 1 measure the system, not C2.
             LoadSpec warm = new LoadSpec(base.connections(), Math.min(PRE_WARM_OUTSTANDING, plan.max()), base.commandBytes(),
-                    base.readPercent(), base.keys(), Duration.ZERO, base.warmup());
+                    base.readPercent(), base.keys(), Duration.ZERO, warmFor);
             new LoadGenerator(connections, warm, pools).run(system, s -> { });
         }
         List<SweepPoint> points = new ArrayList<>();

@@ -32,15 +32,19 @@ public final class ParallaxSystem implements BenchSystem {
     public static final String JFR_PROPERTY = "parallax.bench.jfr";
     /** System property with extra cluster-file settings for experiments: {@code key=value,key=value}. */
     public static final String PROPS_PROPERTY = "parallax.bench.props";
-    /** Cluster-file settings for throughput on a loopback cluster (see docs/benchmarks.md). */
-    private static final Map<String, String> THROUGHPUT_SETTINGS = Map.of();
+    /**
+     * Cluster-file settings for throughput (docs/benchmarks.md): natural batching — a partial batch
+     * is proposed at once only when nothing is in flight, and batches grow to 16 KiB under load.
+     */
+    private static final Map<String, String> THROUGHPUT_SETTINGS = Map.of("paxos.eager.below", "1",
+            "paxos.batch.bytes", "16384");
 
     private final String sync;
     private final List<SmrClient> clients = new ArrayList<>();
     private ProcessCluster cluster;
     private NioEventLoopGroup group;
     private StageSampler sampler;
-    private ThreadCpu threadsBefore;
+    private final ThreadCpu[] threadsBefore = new ThreadCpu[3];
     private Thread samplerThread;
     private volatile String samplerError;
     private int sampled;
@@ -85,9 +89,6 @@ public final class ParallaxSystem implements BenchSystem {
         }
         List<String> jvm = new ArrayList<>(ServerProcesses.defaultJvmOptions());
         jvm.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
-        if (System.getProperty("parallax.wait.tuning") != null) {
-            jvm.add("-Dparallax.wait.tuning=" + System.getProperty("parallax.wait.tuning"));
-        }
         String jfr = System.getProperty(JFR_PROPERTY);
         if (jfr != null) {
             java.nio.file.Files.createDirectories(Path.of(jfr));
@@ -121,7 +122,9 @@ public final class ParallaxSystem implements BenchSystem {
         int leader = clients.isEmpty() ? 0 : clients.get(0).currentReplica();
         sampled = leader;
         sampler = new StageSampler(cluster.metricsPort(leader));
-        threadsBefore = ThreadCpu.snapshot(cluster.pid(leader));
+        for (int i = 0; i < 3; i++) {
+            threadsBefore[i] = ThreadCpu.snapshot(cluster.pid(i));
+        }
         samplerThread = new Thread(() -> {
             try {
                 while (!Thread.currentThread().isInterrupted()) {
@@ -163,10 +166,15 @@ public final class ParallaxSystem implements BenchSystem {
         if (samplerError != null) {
             sb.append("  (stage sampling failed: ").append(samplerError).append(')').append(System.lineSeparator());
         }
-        sb.append(String.format("leader (replica %d) threads: CPU seconds user/sys, context switches voluntary/involuntary%n", sampled));
-        for (ThreadCpu.Usage u : ThreadCpu.snapshot(cluster.pid(sampled)).since(threadsBefore)) {
-            sb.append(String.format(java.util.Locale.ROOT, "  %-22s %6.2f / %6.2f   %,9d / %,9d%n", u.threads(), u.userSeconds(),
-                    u.systemSeconds(), u.voluntarySwitches(), u.involuntarySwitches()));
+        for (int i = 0; i < 3; i++) {
+            sb.append(String.format("replica %d%s threads: CPU seconds user/sys, context switches voluntary/involuntary%n", i,
+                    i == sampled ? " (leader)" : ""));
+            for (ThreadCpu.Usage u : ThreadCpu.snapshot(cluster.pid(i)).since(threadsBefore[i])) {
+                if (u.cpuSeconds() >= 0.01) {
+                    sb.append(String.format(java.util.Locale.ROOT, "  %-22s %6.2f / %6.2f   %,9d / %,9d%n", u.threads(),
+                            u.userSeconds(), u.systemSeconds(), u.voluntarySwitches(), u.involuntarySwitches()));
+                }
+            }
         }
         samplerThread = null;
         return sb.toString();

@@ -184,9 +184,7 @@ public final class ReplicaConfig {
          */
         public WaitStrategy.Factory strategy() {
             if (this == YIELD_PARK) {
-                String[] t = System.getProperty("parallax.wait.tuning", "100,10,1000").split(",");
-                return WaitStrategies.yieldPark(Integer.parseInt(t[0]), Integer.parseInt(t[1]), Long.parseLong(t[2]),
-                        MAX_IDLE_PARK_MILLIS * 1_000_000L);
+                return WaitStrategies.yieldPark(100, 10, 1_000, MAX_IDLE_PARK_MILLIS * 1_000_000L);
             }
             return WaitStrategies.parse(strategyName);
         }
