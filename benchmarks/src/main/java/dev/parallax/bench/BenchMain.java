@@ -108,6 +108,9 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--p99-target-ms", defaultValue = "5", description = "p99 of the equal-latency comparison column (default ${DEFAULT-VALUE}).")
     double p99TargetMs;
 
+    @Option(names = "--keep", description = "Keep the servers' files (logs, data) after a successful run.")
+    boolean keep;
+
     @Option(names = "--out", defaultValue = "bench-results", description = "Directory for JSON/CSV/PNG results (default ${DEFAULT-VALUE}).")
     Path out;
 
@@ -295,7 +298,11 @@ public final class BenchMain implements Callable<Integer> {
             System.err.println("server files of " + name + " kept in " + work);
             throw e;
         }
-        deleteTree(work);
+        if (keep) {
+            System.out.println("server files (logs) kept in " + work);
+        } else {
+            deleteTree(work);
+        }
         return result;
     }
 

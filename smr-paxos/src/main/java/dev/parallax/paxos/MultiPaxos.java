@@ -33,6 +33,18 @@ public final class MultiPaxos implements OrderingProtocol {
         return "multi-paxos";
     }
 
+    /** BSZ from the {@link PaxosConfig} (seed 000 §V-C1: the Batcher closes batches at BSZ). */
+    @Override
+    public int batchBytes() {
+        return config.batchBytes();
+    }
+
+    /** The batch time-out from the {@link PaxosConfig}. */
+    @Override
+    public long batchTimeoutNanos() {
+        return config.batchTimeoutNanos();
+    }
+
     @Override
     public AtomicBroadcast create(OrderingContext context) {
         if (context.config().members().size() != config.members()) {

@@ -96,4 +96,26 @@ public final class StageSampler {
         });
         return out;
     }
+
+    /**
+     * The current value of each of {@code meters} (Prometheus names, summed over their label sets)
+     * on the replica serving metrics at {@code metricsPort}; a meter not exported reads 0.
+     *
+     * @throws IOException if the endpoint cannot be read
+     */
+    public static Map<String, Double> totals(int metricsPort, List<String> meters) throws IOException, InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        String text = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (String meter : meters) {
+            Matcher m = Pattern.compile("(?m)^" + Pattern.quote(meter) + "(?:\\{[^}]*\\})?\\s+(\\S+)").matcher(text);
+            double sum = 0;
+            while (m.find()) {
+                sum += Double.parseDouble(m.group(1));
+            }
+            out.put(meter, sum);
+        }
+        return out;
+    }
 }

@@ -44,6 +44,9 @@ public final class ParallaxSystem implements BenchSystem {
     private ProcessCluster cluster;
     private NioEventLoopGroup group;
     private StageSampler sampler;
+    private static final List<String> HEALTH_METERS = List.of("parallax_paxos_view_changes_total",
+            "parallax_commands_duplicate_total", "parallax_commands_executed_total", "parallax_protocol_decided_total",
+            "parallax_paxos_inbound_dropped_total", "parallax_net_dropped_total");
     private final ThreadCpu[] threadsBefore = new ThreadCpu[3];
     private Thread samplerThread;
     private volatile String samplerError;
@@ -88,7 +91,7 @@ public final class ParallaxSystem implements BenchSystem {
             }
         }
         List<String> jvm = new ArrayList<>(ServerProcesses.defaultJvmOptions());
-        jvm.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+        jvm.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=info");
         String jfr = System.getProperty(JFR_PROPERTY);
         if (jfr != null) {
             java.nio.file.Files.createDirectories(Path.of(jfr));
@@ -174,6 +177,21 @@ public final class ParallaxSystem implements BenchSystem {
                     sb.append(String.format(java.util.Locale.ROOT, "  %-22s %6.2f / %6.2f   %,9d / %,9d%n", u.threads(),
                             u.userSeconds(), u.systemSeconds(), u.voluntarySwitches(), u.involuntarySwitches()));
                 }
+            }
+        }
+        sb.append("replica counters since start (view changes, duplicates answered from sessions, commands executed, "
+                + "instances decided, messages dropped inbound / at send queues):").append(System.lineSeparator());
+        for (int i = 0; i < 3; i++) {
+            try {
+                Map<String, Double> t = StageSampler.totals(cluster.metricsPort(i), HEALTH_METERS);
+                sb.append("  replica ").append(i).append(':');
+                t.forEach((k, v) -> sb.append(' ').append(k.replace("parallax_", "")).append('=').append(String.format(
+                        java.util.Locale.ROOT, "%.0f", v)));
+                sb.append(System.lineSeparator());
+            } catch (java.io.IOException e) {
+                sb.append("  replica ").append(i).append(": metrics unavailable: ").append(e).append(System.lineSeparator());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
         samplerThread = null;

@@ -60,6 +60,8 @@ public final class Replica implements AutoCloseable {
     private final Executor executor;
     private final MeterRegistry registry;
     private final Clock clock;
+    private static final int DEFAULT_BATCH_BYTES = 1300;
+    private static final Duration DEFAULT_BATCH_TIMEOUT = Duration.ofMillis(1);
     private final Duration batchTimeout;
     private final int batchBytes;
     private final int replyWindow;
@@ -82,8 +84,10 @@ public final class Replica implements AutoCloseable {
         this.executor = b.executor;
         this.registry = b.registry;
         this.clock = b.clock;
-        this.batchTimeout = b.batchTimeout;
-        this.batchBytes = b.batchBytes;
+        this.batchTimeout = b.batchTimeout != null ? b.batchTimeout
+                : b.ordering.batchTimeoutNanos() >= 0 ? Duration.ofNanos(b.ordering.batchTimeoutNanos()) : DEFAULT_BATCH_TIMEOUT;
+        this.batchBytes = b.batchBytes > 0 ? b.batchBytes
+                : b.ordering.batchBytes() > 0 ? b.ordering.batchBytes() : DEFAULT_BATCH_BYTES;
         this.replyWindow = b.replyWindow;
         this.maxSessions = b.maxSessions;
         this.faults = b.faults;
@@ -158,6 +162,16 @@ public final class Replica implements AutoCloseable {
 
     public ReplicaConfig config() {
         return config;
+    }
+
+    /** BSZ in effect: the explicit {@code batching} setting, else the ordering protocol's, else 1300 B. */
+    public int batchBytes() {
+        return batchBytes;
+    }
+
+    /** The batch time-out in effect (chosen like {@link #batchBytes()}). */
+    public Duration batchTimeout() {
+        return batchTimeout;
     }
 
     /** The replica this one believes leads, or -1. */
@@ -257,8 +271,8 @@ public final class Replica implements AutoCloseable {
         private Executor executor = new SequentialExecutor();
         private MeterRegistry registry = new SimpleMeterRegistry();
         private Clock clock = SystemClock.INSTANCE;
-        private Duration batchTimeout = Duration.ofMillis(1);
-        private int batchBytes = 1300;
+        private Duration batchTimeout;
+        private int batchBytes;
         private int replyWindow = 1024;
         private int maxSessions = 100_000;
         private LinkFaults faults;
@@ -320,7 +334,10 @@ public final class Replica implements AutoCloseable {
             return this;
         }
 
-        /** Batch policy: BSZ in bytes (default 1300) and timeout (default 1 ms). */
+        /**
+         * Batch policy: BSZ in bytes and time-out. Default: what the ordering protocol's configuration
+         * asks for ({@code PaxosConfig.batchBytes/batchTimeout}), else 1300 B and 1 ms.
+         */
         public Builder batching(int bytes, Duration timeout) {
             if (bytes < 64 || timeout.isNegative()) {
                 throw new IllegalArgumentException("batch size must be >= 64 bytes and timeout >= 0");
