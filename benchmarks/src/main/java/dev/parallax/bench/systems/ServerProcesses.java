@@ -34,9 +34,22 @@ public final class ServerProcesses implements AutoCloseable {
         this.jvmOptions = List.copyOf(jvmOptions);
     }
 
-    /** Default server JVM options for the comparisons: 2 GiB heap, parallel GC, as Parallax's replicas get. */
+    /** System property replacing {@link #defaultJvmOptions()} (separated by blanks or |), for experiments. */
+    public static final String JVM_OPTIONS_PROPERTY = "parallax.bench.serverJvm";
+
+    /**
+     * Server JVM options for every system of the comparisons alike: 2 GiB pre-touched heap, parallel
+     * GC with one thread; or the
+     * options in the system property {@value #JVM_OPTIONS_PROPERTY}.
+     */
     public static List<String> defaultJvmOptions() {
-        return List.of("-Xms1g", "-Xmx2g", "-XX:+UseParallelGC");
+        String custom = System.getProperty(JVM_OPTIONS_PROPERTY);
+        if (custom != null && !custom.isBlank()) {
+            return List.of(custom.trim().split("[|\\s]+"));
+        }
+        // One GC thread and a pre-touched heap: four JVMs share two cores here, and the default
+        // two parallel GC threads plus first-touch page faults showed up as ~10% system time per JVM.
+        return List.of("-Xms2g", "-Xmx2g", "-XX:+UseParallelGC", "-XX:ParallelGCThreads=1", "-XX:+AlwaysPreTouch");
     }
 
     /**
