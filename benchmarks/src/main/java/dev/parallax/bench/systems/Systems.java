@@ -3,6 +3,7 @@ package dev.parallax.bench.systems;
 import dev.parallax.bench.systems.jgroupsraft.JGroupsRaftSystem;
 import dev.parallax.bench.systems.limits.EchoSystem;
 import dev.parallax.bench.systems.limits.ForwarderSystem;
+import dev.parallax.bench.systems.ratis.RatisSystem;
 import dev.parallax.bench.systems.zookeeper.ZooKeeperSystem;
 
 import java.util.List;
@@ -14,6 +15,8 @@ public final class Systems {
             new Entry("parallax-none", () -> new ParallaxSystem("none")),
             new Entry("parallax-every-batch", () -> new ParallaxSystem("every-batch")),
             new Entry("parallax-memory", () -> new ParallaxSystem("memory")),
+            new Entry("ratis", () -> new RatisSystem(true)),
+            new Entry("ratis-nosync", () -> new RatisSystem(false)),
             new Entry("zookeeper", () -> new ZooKeeperSystem(true)),
             new Entry("zookeeper-nosync", () -> new ZooKeeperSystem(false)),
             new Entry("jgroups-raft", () -> new JGroupsRaftSystem(false)),

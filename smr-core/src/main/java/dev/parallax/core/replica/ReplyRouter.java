@@ -31,18 +31,23 @@ final class ReplyRouter {
     private record Outgoing(Channel channel, long sequence, int status, CommandResult result, long next, String message) {
     }
 
-    private final Map<Long, Channel> routes = new ConcurrentHashMap<>();
+    /** A client's connection and the outbox of its event loop, resolved once when it binds. */
+    private record Route(Channel channel, Outbox outbox) {
+    }
+
+    private final Map<Long, Route> routes = new ConcurrentHashMap<>();
     private final Map<EventLoop, Outbox> outboxes = new ConcurrentHashMap<>();
 
     /** The client now talks to us over {@code channel}. */
     void bind(long clientId, Channel channel) {
-        if (routes.get(clientId) != channel) {
-            routes.put(clientId, channel);
+        Route r = routes.get(clientId);
+        if (r == null || r.channel() != channel) {
+            routes.put(clientId, new Route(channel, outboxes.computeIfAbsent(channel.eventLoop(), Outbox::new)));
         }
     }
 
     void unbind(long clientId, Channel channel) {
-        routes.remove(clientId, channel);
+        routes.computeIfPresent(clientId, (k, r) -> r.channel() == channel ? null : r);
     }
 
     void reply(CommandId id, CommandResult result) {
@@ -66,11 +71,12 @@ final class ReplyRouter {
     }
 
     private void route(CommandId id, int status, CommandResult result, long next, String message) {
-        Channel ch = routes.get(id.clientId());
-        if (ch == null || !ch.isActive()) {
+        Route r = routes.get(id.clientId());
+        if (r == null || !r.channel().isActive()) {
             return;
         }
-        Outbox box = outboxes.computeIfAbsent(ch.eventLoop(), Outbox::new);
+        Channel ch = r.channel();
+        Outbox box = r.outbox();
         box.put(new Outgoing(ch, id.sequence(), status, result, next, message));
     }
 
