@@ -93,6 +93,8 @@ public final class Charts {
             SweepResult s = sweeps.get(i);
             addCurves(chart, s, PALETTE[i % PALETTE.length], s.system() + " ");
         }
+        // Two series per system: a bottom legend would run off the image; one column on the right fits.
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE).setLegendLayout(Styler.LegendLayout.Vertical);
         write(chart, file);
     }
 

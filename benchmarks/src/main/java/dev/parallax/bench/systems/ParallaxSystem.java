@@ -91,7 +91,7 @@ public final class ParallaxSystem implements BenchSystem {
             }
         }
         List<String> jvm = new ArrayList<>(ServerProcesses.defaultJvmOptions());
-        jvm.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=info");
+        jvm.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
         String jfr = System.getProperty(JFR_PROPERTY);
         if (jfr != null) {
             java.nio.file.Files.createDirectories(Path.of(jfr));

@@ -1,0 +1,44 @@
+package dev.parallax.bench.systems;
+
+import dev.parallax.bench.load.BenchResult;
+import dev.parallax.bench.load.LoadGenerator;
+import dev.parallax.bench.load.LoadSpec;
+import dev.parallax.core.client.CommandInvoker;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Smoke test: three replica JVMs under a short load, and the leader report around the measured period. */
+class ParallaxSystemTest {
+
+    @Test
+    void runsALoadAndReportsWhereTheLeadersTimeWent(@TempDir Path dir) throws Exception {
+        try (ParallaxSystem sut = new ParallaxSystem("none")) {
+            sut.start(dir, Duration.ofSeconds(60));
+            assertThat(sut.serverPids()).containsOnlyKeys("replica-0", "replica-1", "replica-2");
+            List<CommandInvoker> conns = List.of(sut.connect(16), sut.connect(16));
+            LoadSpec spec = new LoadSpec(2, 16, 32, 0, 100, Duration.ofSeconds(1), Duration.ofSeconds(2));
+            String[] report = {""};
+            BenchResult r = new LoadGenerator(conns, spec).run(sut.name(), s -> { }, sut::measurementStarted,
+                    () -> report[0] = sut.measurementEnded());
+            assertThat(r.completed()).isPositive();
+            assertThat(r.failed()).isZero();
+            assertThat(report[0]).contains("stages: busy ratio").contains("paxos-protocol")
+                    .contains("replica 0").contains("replica 2").contains("commands_executed_total=");
+            assertThat(sut.settings()).containsEntry("log.sync", "none").containsEntry("paxos.eager.below", "1");
+        }
+    }
+
+    @Test
+    void unknownSyncPoliciesAndSystemsAreRejectedWithTheChoices() {
+        assertThatThrownBy(() -> new ParallaxSystem("sometimes")).hasMessageContaining("none, every-batch or memory");
+        assertThatThrownBy(() -> Systems.create("raft-of-theseus")).hasMessageContaining("parallax-none")
+                .hasMessageContaining("forwarder");
+    }
+}
