@@ -2,10 +2,8 @@ package dev.parallax.bench.systems.limits;
 
 import dev.parallax.bench.systems.BenchSystem;
 import dev.parallax.bench.systems.ServerProcesses;
-import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.net.LocalPorts;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,13 +16,9 @@ import java.util.Map;
  *
  * <p>Not thread-safe (one owner thread, as {@link BenchSystem} says); its invokers are.
  */
-public final class EchoSystem implements BenchSystem {
+public final class EchoSystem extends FramedSystem {
     /** Server event loops: one per core of the 2-core benchmark machine. */
     static final int SERVER_THREADS = 2;
-
-    private ServerProcesses servers;
-    private FramedConnections connections;
-    private int port;
 
     @Override
     public String name() {
@@ -44,31 +38,10 @@ public final class EchoSystem implements BenchSystem {
     }
 
     @Override
-    public void start(Path workDir, Duration timeout) throws Exception {
-        port = LocalPorts.next();
-        servers = new ServerProcesses(workDir, ServerProcesses.defaultJvmOptions());
+    int launch(ServerProcesses servers, Duration timeout) throws Exception {
+        int port = LocalPorts.next();
         servers.launch("server-0", EchoServer.class, List.of(Integer.toString(port), Integer.toString(SERVER_THREADS)));
         servers.awaitReady("server-0", timeout);
-        connections = new FramedConnections();
-    }
-
-    @Override
-    public Map<String, Long> serverPids() {
-        return servers.pids();
-    }
-
-    @Override
-    public CommandInvoker connect(int maxOutstanding) throws Exception {
-        return connections.open(port);
-    }
-
-    @Override
-    public void close() {
-        if (connections != null) {
-            connections.close();
-        }
-        if (servers != null) {
-            servers.close();
-        }
+        return port;
     }
 }

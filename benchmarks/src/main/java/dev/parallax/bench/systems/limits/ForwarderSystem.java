@@ -2,10 +2,8 @@ package dev.parallax.bench.systems.limits;
 
 import dev.parallax.bench.systems.BenchSystem;
 import dev.parallax.bench.systems.ServerProcesses;
-import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.net.LocalPorts;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,16 +18,12 @@ import java.util.Map;
  *
  * <p>Not thread-safe (one owner thread, as {@link BenchSystem} says); its invokers are.
  */
-public final class ForwarderSystem implements BenchSystem {
+public final class ForwarderSystem extends FramedSystem {
     /** Leader event loops (each with its own follower connections): one per core. */
     static final int LEADER_THREADS = 2;
     /** Follower event loops: one is plenty for acknowledging. */
     static final int FOLLOWER_THREADS = 1;
     private static final int FOLLOWERS = 2;
-
-    private ServerProcesses servers;
-    private FramedConnections connections;
-    private int leaderPort;
 
     @Override
     public String name() {
@@ -50,10 +44,9 @@ public final class ForwarderSystem implements BenchSystem {
     }
 
     @Override
-    public void start(Path workDir, Duration timeout) throws Exception {
-        servers = new ServerProcesses(workDir, ServerProcesses.defaultJvmOptions());
+    int launch(ServerProcesses servers, Duration timeout) throws Exception {
         List<String> leaderArgs = new ArrayList<>();
-        leaderPort = LocalPorts.next();
+        int leaderPort = LocalPorts.next();
         leaderArgs.add(Integer.toString(leaderPort));
         leaderArgs.add(Integer.toString(LEADER_THREADS));
         for (int f = 1; f <= FOLLOWERS; f++) {
@@ -67,26 +60,6 @@ public final class ForwarderSystem implements BenchSystem {
         }
         servers.launch("leader", ForwarderLeader.class, leaderArgs);
         servers.awaitReady("leader", timeout);
-        connections = new FramedConnections();
-    }
-
-    @Override
-    public Map<String, Long> serverPids() {
-        return servers.pids();
-    }
-
-    @Override
-    public CommandInvoker connect(int maxOutstanding) throws Exception {
-        return connections.open(leaderPort);
-    }
-
-    @Override
-    public void close() {
-        if (connections != null) {
-            connections.close();
-        }
-        if (servers != null) {
-            servers.close();
-        }
+        return leaderPort;
     }
 }
