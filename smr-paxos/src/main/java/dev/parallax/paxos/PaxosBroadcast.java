@@ -114,6 +114,9 @@ public final class PaxosBroadcast implements AtomicBroadcast {
             if (v != view) {
                 view = v;
                 viewChanges.increment();
+                org.slf4j.LoggerFactory.getLogger(PaxosBroadcast.class).info(
+                        "replica {}: now in view {} (leader: replica {}{})", self, v, config.leaderOf(v),
+                        c.isLeader() ? ", this one" : "");
             }
             leaderHint = c.leaderHint();
             leader = c.isLeader() ? 1 : 0;
