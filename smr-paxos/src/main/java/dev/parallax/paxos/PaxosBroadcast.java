@@ -36,6 +36,7 @@ import java.util.Objects;
  * given and closes them.
  */
 public final class PaxosBroadcast implements AtomicBroadcast {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PaxosBroadcast.class);
     private final PaxosConfig config;
     private final int self;
     private final Transport<PaxosMessage> transport;
@@ -114,7 +115,7 @@ public final class PaxosBroadcast implements AtomicBroadcast {
             if (v != view) {
                 view = v;
                 viewChanges.increment();
-                org.slf4j.LoggerFactory.getLogger(PaxosBroadcast.class).info(
+                LOG.info(
                         "replica {}: now in view {} (leader: replica {}{})", self, v, config.leaderOf(v),
                         c.isLeader() ? ", this one" : "");
             }

@@ -30,7 +30,7 @@ public final class StageSampler {
     public record StageLoad(String stage, double busyRatio, Map<String, double[]> queueDepthMeanMax) {
     }
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final URI uri;
     private Map<String, Double> firstBusy;
     private long firstNanos;
@@ -49,8 +49,7 @@ public final class StageSampler {
      * @throws IOException if the endpoint cannot be read
      */
     public void sample() throws IOException, InterruptedException {
-        String text = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        String text = scrape(uri);
         long now = System.nanoTime();
         Map<String, Double> busy = new LinkedHashMap<>();
         Matcher m = BUSY.matcher(text);
@@ -104,9 +103,7 @@ public final class StageSampler {
      * @throws IOException if the endpoint cannot be read
      */
     public static Map<String, Double> totals(int metricsPort, List<String> meters) throws IOException, InterruptedException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        String text = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
-                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        String text = scrape(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"));
         Map<String, Double> out = new LinkedHashMap<>();
         for (String meter : meters) {
             Matcher m = Pattern.compile("(?m)^" + Pattern.quote(meter) + "(?:\\{[^}]*\\})?\\s+(\\S+)").matcher(text);
@@ -117,5 +114,10 @@ public final class StageSampler {
             out.put(meter, sum);
         }
         return out;
+    }
+
+    private static String scrape(URI uri) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
     }
 }

@@ -71,7 +71,7 @@ public final class ParallaxSystem implements BenchSystem {
         s.put("log.sync", sync.equals("memory") ? "no log" : sync);
         s.put("client.io.threads", "1 per replica");
         THROUGHPUT_SETTINGS.forEach(s::put);
-        s.put("jvm", String.join(" ", ServerProcesses.defaultJvmOptions()));
+        s.put("jvm", String.join(" ", ServerJvm.options()));
         return s;
     }
 
@@ -90,7 +90,7 @@ public final class ParallaxSystem implements BenchSystem {
                 props.setProperty(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
             }
         }
-        List<String> jvm = new ArrayList<>(ServerProcesses.defaultJvmOptions());
+        List<String> jvm = new ArrayList<>(ServerJvm.options());
         jvm.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
         String jfr = System.getProperty(JFR_PROPERTY);
         if (jfr != null) {

@@ -39,7 +39,11 @@ public interface ProtocolCore<M, R, V> {
     default void skipTo(long instance) {
     }
 
-    /** Whether {@link #onProposal} would take a value now (a hint for batching). */
+    /**
+     * The batching hint: whether a partial batch should be proposed now. {@link #onProposal} may
+     * still take a value when this is false (a protocol can be eager only while its pipeline is
+     * nearly empty, as Multi-Paxos with {@code eagerBelow}).
+     */
     default boolean canPropose() {
         return true;
     }

@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Hands each reply to the ClientIO event loop that owns the client's connection (seed 000 §V-D):
  * a bounded MPSC outbox per event loop, drained by one task on that loop that encodes the queued
  * replies of each connection into one buffer and writes and flushes it once: one pass through the
- * Netty pipeline and one socket write per connection per drain, not per reply. Only the replica holding a client's connection
- * answers it; the others execute silently.
+ * Netty pipeline and one socket write per connection per drain, not per reply. Only the replica
+ * holding a client's connection answers it; the others execute silently.
  *
  * <p>Threads: {@link #bind}/{@link #unbind} from ClientIO threads; the reply methods from the
  * ServiceManager or executor threads — they block only while an outbox is full.

@@ -3,8 +3,6 @@ package dev.parallax.examples.cli;
 import dev.parallax.core.config.ClusterMembers;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,12 +16,10 @@ import java.util.Properties;
  * and waits for each replica's {@code READY} line. Thread-safe for the owner's use.
  */
 public final class ProcessCluster implements AutoCloseable {
-    private final Path dir;
     private final int size;
     private final Path configFile;
     private final ClusterFile cluster;
-    private final List<Process> processes = new ArrayList<>();
-    private final List<String> jvmOptions;
+    private final ServerProcesses processes;
     private final List<String> replicaArgs = new ArrayList<>();
     private final int[] metricsPorts;
 
@@ -32,9 +28,10 @@ public final class ProcessCluster implements AutoCloseable {
      *              {@code withRedis})
      */
     public ProcessCluster(Path dir, int size, Properties extra, boolean withRedis, List<String> jvmOptions) throws IOException {
-        this.dir = Files.createDirectories(dir);
         this.size = size;
-        this.jvmOptions = List.copyOf(jvmOptions);
+        List<String> jvm = new ArrayList<>(JvmFlags.replica());
+        jvm.addAll(jvmOptions);
+        this.processes = new ServerProcesses(dir, jvm);
         Properties p = new Properties();
         p.putAll(extra);
         p.setProperty("members", endpoints(size));
@@ -45,9 +42,6 @@ public final class ProcessCluster implements AutoCloseable {
         cluster = ClusterFile.of(p);
         configFile = dir.resolve("cluster.properties");
         cluster.write(configFile);
-        for (int i = 0; i < size; i++) {
-            processes.add(null);
-        }
         metricsPorts = new int[size];
     }
 
@@ -114,85 +108,41 @@ public final class ProcessCluster implements AutoCloseable {
     }
 
     private void launch(int id) throws IOException {
-        Path log = log(id);
-        Files.deleteIfExists(log);
-        List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElse("java"));
-        cmd.addAll(JvmFlags.replica());
-        cmd.addAll(jvmOptions);
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(ParallaxCli.class.getName());
-        cmd.add("replica");
-        cmd.add("--config");
-        cmd.add(configFile.toString());
-        cmd.add("--id");
-        cmd.add(Integer.toString(id));
-        cmd.addAll(replicaArgs);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        processes.set(id, p);
+        List<String> args = new ArrayList<>(List.of("replica", "--config", configFile.toString(), "--id", Integer.toString(id)));
+        args.addAll(replicaArgs);
+        processes.launch(name(id), ParallaxCli.class, args);
+    }
+
+    private static String name(int id) {
+        return "replica-" + id;
     }
 
     public Path log(int id) {
-        return dir.resolve("replica-" + id + ".log");
+        return processes.log(name(id));
     }
 
     private void awaitReady(int id, Duration timeout) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Path log = log(id);
-        while (System.nanoTime() < deadline) {
-            Process p = processes.get(id);
-            String text = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("READY replica " + id + " .* metrics=(-?\\d+)").matcher(text);
-            if (m.find()) {
-                metricsPorts[id] = Integer.parseInt(m.group(1));
-                return;
-            }
-            if (!p.isAlive()) {
-                throw new IOException("replica " + id + " exited with " + p.exitValue() + "; see " + log);
-            }
-            Thread.sleep(20);
-        }
-        throw new IOException("replica " + id + " not ready after " + timeout + "; see " + log);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("metrics=(-?\\d+)")
+                .matcher(processes.awaitReady(name(id), timeout));
+        metricsPorts[id] = m.find() ? Integer.parseInt(m.group(1)) : -1;
     }
 
     /** SIGKILLs replica {@code id} and waits for it to die. */
     public void kill(int id) throws InterruptedException {
-        Process p = processes.get(id);
-        if (p != null && p.isAlive()) {
-            p.destroyForcibly();
-            p.waitFor();
-        }
+        processes.kill(name(id));
     }
 
     /** The operating-system process id of replica {@code id}, or -1 if it never started. */
     public long pid(int id) {
-        Process p = processes.get(id);
-        return p == null ? -1 : p.pid();
+        return processes.pid(name(id));
     }
 
     public boolean isAlive(int id) {
-        Process p = processes.get(id);
-        return p != null && p.isAlive();
+        return processes.isAlive(name(id));
     }
 
     @Override
     public void close() {
-        for (Process p : processes) {
-            if (p != null && p.isAlive()) {
-                p.destroy();
-            }
-        }
-        for (Process p : processes) {
-            if (p != null) {
-                try {
-                    if (!p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
-                        p.destroyForcibly().waitFor();
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
+        processes.close();
     }
 }

@@ -1,7 +1,8 @@
 package dev.parallax.bench.systems.jgroupsraft;
 
 import dev.parallax.bench.systems.BenchSystem;
-import dev.parallax.bench.systems.ServerProcesses;
+import dev.parallax.bench.systems.ServerJvm;
+import dev.parallax.examples.cli.ServerProcesses;
 import dev.parallax.bench.systems.framed.FramedClient;
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.net.LocalPorts;
@@ -148,7 +149,7 @@ public final class JGroupsRaftSystem implements BenchSystem {
     }
 
     private static List<String> jvmOptions() {
-        List<String> jvm = new ArrayList<>(ServerProcesses.defaultJvmOptions());
+        List<String> jvm = new ArrayList<>(ServerJvm.options());
         // JGroups' documented advice for IPv4 addresses such as 127.0.0.1.
         jvm.add("-Djava.net.preferIPv4Stack=true");
         return jvm;

@@ -1,7 +1,8 @@
 package dev.parallax.bench.systems.limits;
 
 import dev.parallax.bench.systems.BenchSystem;
-import dev.parallax.bench.systems.ServerProcesses;
+import dev.parallax.bench.systems.ServerJvm;
+import dev.parallax.examples.cli.ServerProcesses;
 import dev.parallax.core.net.LocalPorts;
 
 import java.time.Duration;
@@ -33,7 +34,7 @@ public final class EchoSystem extends FramedSystem {
         s.put("client.io.threads", Integer.toString(FramedConnections.CLIENT_THREADS));
         s.put("transport", "Netty NIO, TCP_NODELAY, pooled buffers; each read's whole commands written back as one slice, "
                 + "one flush per read burst");
-        s.put("jvm", String.join(" ", ServerProcesses.defaultJvmOptions()));
+        s.put("jvm", String.join(" ", ServerJvm.options()));
         return s;
     }
 

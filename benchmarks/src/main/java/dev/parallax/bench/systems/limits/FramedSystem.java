@@ -1,7 +1,8 @@
 package dev.parallax.bench.systems.limits;
 
 import dev.parallax.bench.systems.BenchSystem;
-import dev.parallax.bench.systems.ServerProcesses;
+import dev.parallax.bench.systems.ServerJvm;
+import dev.parallax.examples.cli.ServerProcesses;
 import dev.parallax.core.client.CommandInvoker;
 
 import java.nio.file.Path;
@@ -27,7 +28,7 @@ abstract class FramedSystem implements BenchSystem {
 
     @Override
     public final void start(Path workDir, Duration timeout) throws Exception {
-        servers = new ServerProcesses(workDir, ServerProcesses.defaultJvmOptions());
+        servers = new ServerProcesses(workDir, ServerJvm.options());
         clientPort = launch(servers, timeout);
         connections = new FramedConnections();
     }

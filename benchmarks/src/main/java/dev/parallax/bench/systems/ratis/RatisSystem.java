@@ -1,7 +1,8 @@
 package dev.parallax.bench.systems.ratis;
 
 import dev.parallax.bench.systems.BenchSystem;
-import dev.parallax.bench.systems.ServerProcesses;
+import dev.parallax.bench.systems.ServerJvm;
+import dev.parallax.examples.cli.ServerProcesses;
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.net.LocalPorts;
 import org.apache.ratis.client.RaftClient;
@@ -42,12 +43,12 @@ public final class RatisSystem implements BenchSystem {
     private RaftPeerId leader;
 
     /**
-     * With the comparison's server JVM options ({@link ServerProcesses#defaultJvmOptions()}).
+     * With the comparison's server JVM options ({@link ServerJvm#options()}).
      *
      * @param fsync {@code true} for {@code ratis} (appends wait for fsync), {@code false} for {@code ratis-nosync}
      */
     public RatisSystem(boolean fsync) {
-        this(fsync, ServerProcesses.defaultJvmOptions());
+        this(fsync, ServerJvm.options());
     }
 
     /**

@@ -1,7 +1,8 @@
 package dev.parallax.bench.systems.zookeeper;
 
 import dev.parallax.bench.systems.BenchSystem;
-import dev.parallax.bench.systems.ServerProcesses;
+import dev.parallax.bench.systems.ServerJvm;
+import dev.parallax.examples.cli.ServerProcesses;
 import dev.parallax.core.client.CommandInvoker;
 import org.apache.zookeeper.Version;
 
@@ -58,7 +59,7 @@ public final class ZooKeeperSystem implements BenchSystem {
                 + "ClientCnxnSocketNIO (default), SASL off");
         s.put("client placement", "connection k -> server k mod 3 (followers forward writes to the leader)");
         s.put("reply", "Stat version, 4 bytes");
-        s.put("jvm", String.join(" ", ServerProcesses.defaultJvmOptions()));
+        s.put("jvm", String.join(" ", ServerJvm.options()));
         modes.forEach((k, v) -> s.put("mode " + k, v));
         return s;
     }
@@ -66,7 +67,7 @@ public final class ZooKeeperSystem implements BenchSystem {
     @Override
     public void start(Path workDir, Duration timeout) throws Exception {
         ensemble = ZooKeeperEnsemble.onFreePorts(SERVERS, forceSync);
-        List<String> jvm = new ArrayList<>(ServerProcesses.defaultJvmOptions());
+        List<String> jvm = new ArrayList<>(ServerJvm.options());
         jvm.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
         servers = new ServerProcesses(workDir, jvm);
         for (int i = 0; i < SERVERS; i++) {

@@ -35,7 +35,7 @@ class RaftFrontEndTest {
 
         @Override
         public CompletableFuture<byte[]> getAsync(byte[] buf, int offset, int length, Options options) {
-            throw new UnsupportedOperationException();
+            throw new UnsupportedOperationException("the front end never reads");
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.parallax.bench.systems;
+package dev.parallax.examples.cli;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,9 +14,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Server JVMs of a benchmarked system: each runs a main class from this JVM's class path, writes
- * its output to {@code <name>.log} in the work directory and announces readiness by printing a line
- * that starts with {@code READY}. Owned by one thread; {@link #close} stops every process.
+ * Server JVMs on this machine (the replicas of a {@link ProcessCluster}, a benchmarked system's
+ * servers): each runs a main class from this JVM's class path, writes its output to
+ * {@code <name>.log} in the work directory and announces readiness by printing a line that starts
+ * with {@code READY}. Owned by one thread; {@link #close} stops every process.
  */
 public final class ServerProcesses implements AutoCloseable {
     private static final Pattern READY = Pattern.compile("(?m)^READY\\b.*$");
@@ -27,29 +28,11 @@ public final class ServerProcesses implements AutoCloseable {
 
     /**
      * @param dir        where logs go (created if missing)
-     * @param jvmOptions options for every server JVM (heap, GC)
+     * @param jvmOptions options for every server JVM (heap, GC, module flags)
      */
     public ServerProcesses(Path dir, List<String> jvmOptions) throws IOException {
         this.dir = Files.createDirectories(dir);
         this.jvmOptions = List.copyOf(jvmOptions);
-    }
-
-    /** System property replacing {@link #defaultJvmOptions()} (separated by blanks or |), for experiments. */
-    public static final String JVM_OPTIONS_PROPERTY = "parallax.bench.serverJvm";
-
-    /**
-     * Server JVM options for every system of the comparisons alike: 2 GiB pre-touched heap, parallel
-     * GC with one thread; or the
-     * options in the system property {@value #JVM_OPTIONS_PROPERTY}.
-     */
-    public static List<String> defaultJvmOptions() {
-        String custom = System.getProperty(JVM_OPTIONS_PROPERTY);
-        if (custom != null && !custom.isBlank()) {
-            return List.of(custom.trim().split("[|\\s]+"));
-        }
-        // One GC thread and a pre-touched heap: four JVMs share two cores here, and the default
-        // two parallel GC threads plus first-touch page faults showed up as ~10% system time per JVM.
-        return List.of("-Xms2g", "-Xmx2g", "-XX:+UseParallelGC", "-XX:ParallelGCThreads=1", "-XX:+AlwaysPreTouch");
     }
 
     /**
@@ -99,6 +82,27 @@ public final class ServerProcesses implements AutoCloseable {
     /** Where process {@code name} writes its output. */
     public Path log(String name) {
         return dir.resolve(name + ".log");
+    }
+
+    /** SIGKILLs process {@code name} (if running) and waits for it to die. */
+    public void kill(String name) throws InterruptedException {
+        Process p = processes.get(name);
+        if (p != null && p.isAlive()) {
+            p.destroyForcibly();
+            p.waitFor();
+        }
+    }
+
+    /** Whether process {@code name} was launched and still runs. */
+    public boolean isAlive(String name) {
+        Process p = processes.get(name);
+        return p != null && p.isAlive();
+    }
+
+    /** The operating-system pid of process {@code name}, or -1 if it was never launched. */
+    public long pid(String name) {
+        Process p = processes.get(name);
+        return p == null ? -1 : p.pid();
     }
 
     /** Name to pid of every process launched. */
