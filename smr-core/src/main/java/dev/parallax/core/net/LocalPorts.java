@@ -1,43 +1,58 @@
 package dev.parallax.core.net;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Picks free loopback TCP ports for local clusters (tests, the demo, benchmarks).
  *
- * <p>The operating system may hand out a port again as soon as the probe socket closes, so two
- * calls made before either port is bound could return the same number. This class remembers every
- * port it returned in this JVM and never returns one twice, which makes a set of endpoints built
- * from successive calls distinct. Ports taken by other processes between probing and binding can
- * still collide; callers bind promptly.
+ * <p>Ports come from below the kernel's ephemeral range ({@code net.ipv4.ip_local_port_range},
+ * 32768 and up by default). A port inside that range can be taken, between probing and binding,
+ * by the local end of an outgoing connection: a replica that starts first and connects to a peer
+ * that is not up yet holds such a port, and the peer then fails to bind its listen port (CI saw
+ * exactly that). Below the range the kernel never assigns ports on its own.
+ *
+ * <p>Each JVM starts its scan at a random point, and remembers every port it returned, so it never
+ * returns one twice; a set of endpoints built from successive calls is therefore distinct. Another
+ * process may still bind a returned port first; callers bind promptly.
  *
  * <p>Thread-safe; each call blocks only for the probe socket's open/close.
  */
 public final class LocalPorts {
+    /** Lowest port handed out: above the well-known and most registered service ports. */
+    static final int LOWEST = 12_000;
     private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
-    private static final int MAX_PROBES = 1000;
+    private static final int HIGHEST = ephemeralLow() - 1;
+    private static int cursor = LOWEST + ThreadLocalRandom.current().nextInt(HIGHEST - LOWEST + 1);
 
     private LocalPorts() {
     }
 
-    /** A free port on this machine that this JVM has not handed out before. */
-    public static int next() {
-        for (int probe = 0; probe < MAX_PROBES; probe++) {
-            int port;
-            try (ServerSocket s = new ServerSocket(0)) {
-                port = s.getLocalPort();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot probe for a free port", e);
-            }
-            if (HANDED_OUT.add(port)) {
+    /**
+     * A port on this machine, below the ephemeral range, that could be bound on loopback a moment
+     * ago and that this JVM has not handed out before.
+     *
+     * @throws IllegalStateException if every port of the range is taken
+     */
+    public static synchronized int next() {
+        int span = HIGHEST - LOWEST + 1;
+        for (int probe = 0; probe < span; probe++) {
+            int port = cursor;
+            cursor = cursor == HIGHEST ? LOWEST : cursor + 1;
+            if (!HANDED_OUT.contains(port) && bindable(port)) {
+                HANDED_OUT.add(port);
                 return port;
             }
         }
-        throw new IllegalStateException("no unused port found after " + MAX_PROBES + " probes");
+        throw new IllegalStateException("no free port in " + LOWEST + ".." + HIGHEST);
     }
 
     /** A comma-separated endpoint list {@code 0=127.0.0.1:p0,1=127.0.0.1:p1,...} of {@code n} fresh ports. */
@@ -47,5 +62,31 @@ public final class LocalPorts {
             sb.append(i == 0 ? "" : ",").append(i).append("=127.0.0.1:").append(next());
         }
         return sb.toString();
+    }
+
+    /** The highest port {@link #next()} may return. */
+    static int highest() {
+        return HIGHEST;
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(false);
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The first port of the kernel's ephemeral range, or 32768 (Linux's default) if unknown. */
+    private static int ephemeralLow() {
+        try {
+            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"), StandardCharsets.US_ASCII);
+            int low = Integer.parseInt(range.trim().split("\\s+")[0]);
+            return low > LOWEST + 1000 ? low : 32_768;
+        } catch (IOException | RuntimeException e) {
+            return 32_768;
+        }
     }
 }

@@ -3,6 +3,9 @@ package dev.parallax.core.net;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.parallax.core.config.ClusterMembers;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -13,6 +16,17 @@ class LocalPortsTest {
         Set<Integer> seen = new HashSet<>();
         for (int i = 0; i < 200; i++) {
             assertThat(seen.add(LocalPorts.next())).as("port handed out twice").isTrue();
+        }
+    }
+
+    @Test
+    void portsComeFromBelowTheEphemeralRangeAndAreBindable() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            int port = LocalPorts.next();
+            assertThat(port).isBetween(LocalPorts.LOWEST, LocalPorts.highest());
+            try (ServerSocket s = new ServerSocket()) {
+                s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            }
         }
     }
 

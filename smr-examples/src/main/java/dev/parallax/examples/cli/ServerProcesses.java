@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -72,11 +73,17 @@ public final class ServerProcesses implements AutoCloseable {
                 return m.group();
             }
             if (!p.isAlive()) {
-                throw new IOException(name + " exited with " + p.exitValue() + " before it was ready; see " + log);
+                throw new IOException(name + " exited with " + p.exitValue() + " before it was ready; see " + log
+                        + "; its last lines:\n" + tail(text, 15));
             }
             Thread.sleep(20);
         }
         throw new IOException(name + " not ready after " + timeout + "; see " + log);
+    }
+
+    private static String tail(String text, int lines) {
+        String[] all = text.split("\n");
+        return String.join("\n", Arrays.copyOfRange(all, Math.max(0, all.length - lines), all.length));
     }
 
     /** Where process {@code name} writes its output. */
