@@ -8,8 +8,9 @@ package dev.parallax.core;
  * <p>Immutable and thread-safe.
  *
  * @param clientId  identifies the client session; unique across the cluster's clients
- * @param sequence  the command number within the session, starting at 1 and increasing by one per
- *                  new command; a retry reuses the number
+ * @param sequence  the command number within the session; {@code SmrClient} starts at 1 and adds one
+ *                  per new command, and a retry reuses the number. 0 is valid and sorts first (it
+ *                  is never issued by the client library, so tools may use it as "before any")
  */
 public record CommandId(long clientId, long sequence) implements Comparable<CommandId> {
 

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * A simulated run failed: an invariant or node threw. Carries the seed that replays it and the
- * last trace lines leading to it.
+ * last trace lines leading to it. Immutable once thrown; safe to read from any thread.
  */
 public final class SimulationFailure extends AssertionError {
     private final long seed;

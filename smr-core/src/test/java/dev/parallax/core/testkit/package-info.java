@@ -1,6 +1,7 @@
 /**
  * The testkit, shipped as smr-core's test-jar: a deterministic simulator (virtual clock, in-memory
  * network with seeded fault injection, crash and restart with durable state kept), seed runners
- * that print a failing seed for replay, and the contract suites every SPI implementation runs.
+ * that print a failing seed for replay, and the contract suites shared by implementations of an
+ * SPI ({@code DurableLogContract}, {@code TransportContract}, {@code AtomicBroadcastContract}).
  */
 package dev.parallax.core.testkit;

@@ -10,7 +10,8 @@ import java.util.List;
  * The JVM flags every replica process needs: Chronicle Queue reaches into JDK internals on Java 17
  * and must not send usage analytics. One list, {@code jvm-flags.txt} next to this class, read by
  * the {@code ./parallax} script and by {@link ProcessCluster} for the processes it starts (the
- * build's surefire configuration carries the same flags as {@code chronicle.jvm.args}).
+ * build's surefire configuration carries the same flags as {@code chronicle.jvm.args};
+ * {@code JvmFlagsTest} checks that the two agree).
  */
 final class JvmFlags {
     private JvmFlags() {
