@@ -8,15 +8,19 @@ import java.util.List;
 
 /**
  * The batching policy as pure logic (seed 000 §V-C1: the Batcher closes a batch at BSZ bytes or a
- * timeout). A batch closes when
+ * timeout). BSZ is a hard cap: a batch never exceeds {@code maxBytes} unless it is a single command
+ * larger than that (the paper picks 1300 B so that a batch fits one Ethernet frame). A batch closes
+ * when
  * <ol>
- *   <li>adding a command brings it to {@code maxBytes} or more (BSZ), or</li>
+ *   <li>the next command would take it past {@code maxBytes}: it closes before that command, which
+ *       opens the next batch; or it reaches {@code maxBytes} exactly; or</li>
  *   <li>its oldest command has waited {@code timeoutNanos}, or</li>
  *   <li>the caller says the ordering layer is ready for a proposal now ({@code eager}) — at low
  *       load this sends a command without waiting for company, while at high load the window is
  *       full, nothing is eager, and batches fill up to BSZ.</li>
  * </ol>
- * A single command larger than BSZ forms a batch of its own.
+ * A single command larger than BSZ forms a batch of its own; it is <em>full</em> at once, so the
+ * next {@link #poll} closes it and {@link #deadline()} reports it due, whatever the timeout.
  *
  * <p>Not thread-safe: owned by the Batcher stage (or a simulated replica). Time comes in as
  * arguments.
@@ -44,19 +48,32 @@ public final class BatchBuilder {
     }
 
     /**
-     * Adds a command. @return the closed batch if this command filled it, else {@code null}
+     * Adds a command.
+     *
+     * @return the batch this command closed, else {@code null}: the open batch if the command would
+     *         have taken it past BSZ (the command then opens the next batch and, if it is BSZ or
+     *         larger on its own, waits for the next {@link #poll}), or else the batch this command
+     *         brought to BSZ (a lone oversized command included)
      */
     public ByteBuffer add(Command command, long now) {
+        ByteBuffer closed = null;
+        if (!open.isEmpty() && (long) size() + CommandBatch.COMMAND_OVERHEAD + command.size() > maxBytes) {
+            closed = close();
+        }
         if (open.isEmpty()) {
             openedAt = now;
         }
         open.add(command);
         openPayload += command.size();
-        return size() >= maxBytes ? close() : null;
+        if (closed == null && full()) {
+            closed = close();
+        }
+        return closed;
     }
 
     /**
-     * Closes the open batch if it timed out, or if {@code eager} and it is not empty.
+     * Closes the open batch if it is full (a command of BSZ or more), timed out, or if {@code eager}
+     * and it is not empty.
      *
      * @return the closed batch, or {@code null}
      */
@@ -64,15 +81,21 @@ public final class BatchBuilder {
         if (open.isEmpty()) {
             return null;
         }
-        if (eager || now - openedAt >= timeoutNanos) {
+        if (eager || full() || now - openedAt >= timeoutNanos) {
             return close();
         }
         return null;
     }
 
-    /** When the open batch times out, or {@link Long#MAX_VALUE} if none is open. */
+    /**
+     * When the open batch is due: when it times out, when it was opened if it is already full, or
+     * {@link Long#MAX_VALUE} if none is open.
+     */
     public long deadline() {
-        return open.isEmpty() ? Long.MAX_VALUE : openedAt + timeoutNanos;
+        if (open.isEmpty()) {
+            return Long.MAX_VALUE;
+        }
+        return full() ? openedAt : openedAt + timeoutNanos;
     }
 
     /** Commands in the open batch. */
@@ -83,6 +106,10 @@ public final class BatchBuilder {
     /** Encoded size of the open batch. */
     public int size() {
         return CommandBatch.encodedSize(open.size(), openPayload);
+    }
+
+    private boolean full() {
+        return size() >= maxBytes;
     }
 
     private ByteBuffer close() {
