@@ -14,15 +14,28 @@ import java.util.TreeMap;
  * <p>Not thread-safe; owned by {@link MultiPaxosCore}.
  */
 final class Acceptor {
+    /** Default byte budget of one Phase 1 reply's votes: far below the 16 MiB frame limit. */
+    static final int MAX_REPLY_BYTES = 1 << 20;
+    /** Bytes a reported vote adds besides its value (instance, view, value length). */
+    static final int VOTE_OVERHEAD = 20;
+
     private final int members;
+    private final int maxReplyVotes;
+    private final int maxReplyBytes;
     private long promised;
     private long durablePromise = -1;
     private long trimmedBelow;
     private final TreeMap<Long, PaxosRecord.Vote> votes = new TreeMap<>();
 
-    /** Rebuilds the acceptor from its durable records: the highest promise, the latest vote per instance. */
-    Acceptor(int members, List<PaxosRecord> recovered) {
+    /**
+     * Rebuilds the acceptor from its durable records: the highest promise, the latest vote per
+     * instance. A Phase 1 reply carries at most {@code maxReplyVotes} votes and, beyond its first
+     * vote, at most {@code maxReplyBytes} bytes of them.
+     */
+    Acceptor(int members, int maxReplyVotes, int maxReplyBytes, List<PaxosRecord> recovered) {
         this.members = members;
+        this.maxReplyVotes = maxReplyVotes;
+        this.maxReplyBytes = maxReplyBytes;
         for (PaxosRecord r : recovered) {
             // Votes below a trim point are covered by a snapshot; the filter below drops them.
             if (r instanceof PaxosRecord.Promise p) {
@@ -64,8 +77,11 @@ final class Acceptor {
     }
 
     /**
-     * Phase 1b: promise {@code p.view()} (durably) and report every vote we hold at or above
-     * {@code p.fromInstance()}, and below which instance we trimmed votes.
+     * Phase 1b: promise {@code p.view()} (durably) and report the votes we hold at or above
+     * {@code p.fromInstance()}, and below which instance we trimmed votes. The votes come in pages
+     * (at most maxReplyVotes, and maxReplyBytes beyond the first vote, which always goes so that
+     * paging progresses): a reply that holds every vote would outgrow a frame after a long
+     * partition, the connection would close and the view change never complete.
      */
     void onPrepare(int from, PaxosMessage.Prepare p, Effects<PaxosMessage, PaxosRecord, Value> out) {
         if (p.view() < promised) {
@@ -73,10 +89,18 @@ final class Acceptor {
         }
         persistPromise(p.view(), out);
         List<PaxosMessage.Accepted> accepted = new ArrayList<>();
+        long continueFrom = PaxosMessage.PrepareOk.COMPLETE;
+        long bytes = 0;
         for (PaxosRecord.Vote v : votes.tailMap(p.fromInstance(), true).values()) {
+            long size = VOTE_OVERHEAD + (long) v.value().size();
+            if (!accepted.isEmpty() && (accepted.size() >= maxReplyVotes || bytes + size > maxReplyBytes)) {
+                continueFrom = v.instance();
+                break;
+            }
             accepted.add(new PaxosMessage.Accepted(v.instance(), v.view(), v.value()));
+            bytes += size;
         }
-        out.send(from, new PaxosMessage.PrepareOk(p.view(), trimmedBelow, accepted));
+        out.send(from, new PaxosMessage.PrepareOk(p.view(), trimmedBelow, accepted, continueFrom));
     }
 
     /**

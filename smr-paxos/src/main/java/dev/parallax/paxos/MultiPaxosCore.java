@@ -45,7 +45,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         }
         this.config = config;
         this.self = self;
-        this.acceptor = new Acceptor(config.members(), recovered);
+        this.acceptor = new Acceptor(config.members(), config.catchUpMaxInstances(), Acceptor.MAX_REPLY_BYTES, recovered);
         this.learner = new Learner(config.quorum());
         this.proposer = new Proposer(config);
         this.monitor = new ViewMonitor(config, self, now);
@@ -92,6 +92,9 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     public void onTick(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
         learner.deliverReady(out);
         proposer.decidedBelow(learner.firstUndecided());
+        if (proposer.refill(learner, now, out)) {
+            monitor.broadcastSent(now);
+        }
         if (!started) {
             started = true;
             // A fresh cluster: the leader of view 0 starts it. After a restart we never reuse a view
@@ -171,6 +174,10 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
             for (long i : catchUp.onReply(from, r, learner, out)) {
                 proposer.onDecided(i);
             }
+        }
+        // Decisions free the window: re-proposals left over from Phase 1 go next (bounded view change).
+        if (proposer.refill(learner, now, out)) {
+            monitor.broadcastSent(now);
         }
     }
 

@@ -179,7 +179,7 @@ public final class PaxosConfig {
             return this;
         }
 
-        /** Most decided instances one catch-up reply carries; default 256. */
+        /** Most instances one catch-up reply, or one page of a Phase 1 reply, carries; default 256. */
         public Builder catchUpMaxInstances(int n) {
             this.catchUpMaxInstances = positive(n, "catchUpMaxInstances");
             return this;

@@ -12,19 +12,38 @@ public sealed interface PaxosMessage {
     /** The sender's view. */
     long view();
 
-    /** Phase 1a: the leader of {@code view} asks for promises covering every instance from {@code fromInstance} on. */
+    /**
+     * Phase 1a: the leader of {@code view} asks for promises covering every instance from
+     * {@code fromInstance} on; sent again to one acceptor with a higher {@code fromInstance} to fetch
+     * the next page of its votes.
+     */
     record Prepare(long view, long fromInstance) implements PaxosMessage {
     }
 
     /**
-     * Phase 1b: a promise for {@code view}, with every vote this acceptor still holds at or above
-     * the requested instance. {@code trimmedBelow} is the instance below which the acceptor dropped
-     * its votes because a snapshot covers them: those instances are decided, and the new leader must
-     * not re-propose (or no-op) them.
+     * Phase 1b: a promise for {@code view}, with one page of the votes this acceptor holds at or
+     * above the requested instance, in instance order. {@code trimmedBelow} is the instance below
+     * which the acceptor dropped its votes because a snapshot covers them: those instances are
+     * decided, and the new leader must not re-propose (or no-op) them. Pages are bounded so that a
+     * reply fits in a frame: {@code continueFrom} is {@link #COMPLETE} if every vote was reported,
+     * else the instance the leader asks again from with another {@link Prepare}.
      */
-    record PrepareOk(long view, long trimmedBelow, List<Accepted> accepted) implements PaxosMessage {
+    record PrepareOk(long view, long trimmedBelow, List<Accepted> accepted, long continueFrom) implements PaxosMessage {
+        /** {@code continueFrom} of a reply that reported every remaining vote. */
+        public static final long COMPLETE = -1;
+
         public PrepareOk {
             accepted = List.copyOf(accepted);
+        }
+
+        /** A complete reply (the last or only page). */
+        public PrepareOk(long view, long trimmedBelow, List<Accepted> accepted) {
+            this(view, trimmedBelow, accepted, COMPLETE);
+        }
+
+        /** Whether this page reported every vote left. */
+        public boolean isComplete() {
+            return continueFrom == COMPLETE;
         }
     }
 

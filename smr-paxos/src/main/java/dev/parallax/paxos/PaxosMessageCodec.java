@@ -12,9 +12,13 @@ import java.util.List;
  * Wire form of {@link PaxosMessage}s (frame bodies; big-endian). Values are {@code length:4 bytes},
  * length 0 being the no-op. Stateless and thread-safe.
  *
+ * <p>Decoding checks every read against the bytes left, so malformed input (an unknown type, a
+ * truncated body, a count or length larger than what remains, trailing bytes) always ends in a
+ * {@link BadFrameException} before anything large is allocated, never in a partial message.
+ *
  * <pre>
  * 1 Prepare      view:8 fromInstance:8
- * 2 PrepareOk    view:8 trimmedBelow:8 count:4 (instance:8 view:8 value)*
+ * 2 PrepareOk    view:8 trimmedBelow:8 continueFrom:8 count:4 (instance:8 view:8 value)*   (continueFrom -1: complete)
  * 3 Propose      view:8 instance:8 value
  * 4 Accept       view:8 instance:8
  * 5 Heartbeat    view:8 firstUndecided:8
@@ -31,6 +35,7 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
     private static final int CATCH_UP_QUERY = 6;
     private static final int CATCH_UP_REPLY = 7;
 
+    /** @throws IllegalArgumentException for a message type this codec does not know */
     @Override
     public int type(PaxosMessage m) {
         if (m instanceof PaxosMessage.Propose) {
@@ -45,8 +50,10 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
             return PREPARE_OK;
         } else if (m instanceof PaxosMessage.CatchUpQuery) {
             return CATCH_UP_QUERY;
+        } else if (m instanceof PaxosMessage.CatchUpReply) {
+            return CATCH_UP_REPLY;
         }
-        return CATCH_UP_REPLY;
+        throw new IllegalArgumentException("no frame type for " + m.getClass().getSimpleName());
     }
 
     @Override
@@ -62,7 +69,7 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
         } else if (m instanceof PaxosMessage.Prepare p) {
             out.writeLong(p.fromInstance());
         } else if (m instanceof PaxosMessage.PrepareOk ok) {
-            out.writeLong(ok.trimmedBelow()).writeInt(ok.accepted().size());
+            out.writeLong(ok.trimmedBelow()).writeLong(ok.continueFrom()).writeInt(ok.accepted().size());
             for (PaxosMessage.Accepted a : ok.accepted()) {
                 out.writeLong(a.instance()).writeLong(a.view());
                 writeValue(out, a.value());
@@ -78,6 +85,12 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws BadFrameException if {@code type} is unknown or the body is malformed: truncated, a
+     *                           count or length beyond the bytes left, or trailing bytes
+     */
     @Override
     public PaxosMessage decode(int type, ByteBuf b) {
         long view = BodyReader.readLong(b);
@@ -85,12 +98,13 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
             case PREPARE -> new PaxosMessage.Prepare(view, BodyReader.readLong(b));
             case PREPARE_OK -> {
                 long trimmed = BodyReader.readLong(b);
+                long continueFrom = BodyReader.readLong(b);
                 int n = BodyReader.readCount(b, 20);
                 List<PaxosMessage.Accepted> accepted = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     accepted.add(new PaxosMessage.Accepted(BodyReader.readLong(b), BodyReader.readLong(b), readValue(b)));
                 }
-                yield new PaxosMessage.PrepareOk(view, trimmed, accepted);
+                yield new PaxosMessage.PrepareOk(view, trimmed, accepted, continueFrom);
             }
             case PROPOSE -> new PaxosMessage.Propose(view, BodyReader.readLong(b), readValue(b));
             case ACCEPT -> new PaxosMessage.Accept(view, BodyReader.readLong(b));

@@ -2,6 +2,7 @@ package dev.parallax.paxos;
 
 import dev.parallax.core.protocol.Effects;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -12,6 +13,11 @@ import java.util.TreeMap;
  * fills the gaps with no-ops ("Paxos Made Simple" §3). Unanswered Prepares and undecided Proposes
  * are retransmitted after the retransmit timeout, because messages are lost when connections
  * break (seed 000 §V-C4).
+ *
+ * <p>Phase 1 is paged: an acceptor's {@link PaxosMessage.PrepareOk} carries a bounded slice of its
+ * votes and says where to continue, and we ask that acceptor again from there. Phase 1 completes once
+ * a majority answered completely. Re-proposals after Phase 1 respect the window too: at most WND
+ * are in flight, the rest follow as decisions free the window, before any new value.
  *
  * <p>Not thread-safe; owned by {@link MultiPaxosCore}.
  */
@@ -33,13 +39,19 @@ final class Proposer {
     private long view = -1;
 
     private long prepareFrom;
-    private int promisedBy;
+    /** Acceptors whose Phase 1 answer is complete (every vote from prepareFrom on reported). */
+    private int completeFrom;
+    /** Per acceptor: the instance its next Phase 1 page starts at. */
+    private long[] askFrom;
     private long highestTrim;
     private long prepareSentAt;
     private final TreeMap<Long, PaxosMessage.Accepted> reported = new TreeMap<>();
 
     private long nextInstance;
     private final TreeMap<Long, InFlight> inFlight = new TreeMap<>();
+    /** Re-proposals Phase 1 left, {@code [reproposeNext, reproposeEnd)}: they go before any new value. */
+    private long reproposeNext;
+    private long reproposeEnd;
 
     Proposer(PaxosConfig config) {
         this.config = config;
@@ -60,7 +72,7 @@ final class Proposer {
 
     /** Whether a new proposal would be taken now. */
     boolean hasRoom() {
-        return state == State.LEADING && inFlight.size() < config.window();
+        return state == State.LEADING && reproposeNext >= reproposeEnd && inFlight.size() < config.window();
     }
 
     /**
@@ -71,7 +83,9 @@ final class Proposer {
         state = State.PREPARING;
         view = newView;
         prepareFrom = fromInstance;
-        promisedBy = 0;
+        completeFrom = 0;
+        askFrom = new long[config.members()];
+        Arrays.fill(askFrom, fromInstance);
         highestTrim = fromInstance;
         reported.clear();
         inFlight.clear();
@@ -86,13 +100,16 @@ final class Proposer {
         inFlight.clear();
     }
 
-    /** Phase 1b answer. On a majority, becomes leader and re-proposes what Phase 1 found. */
+    /**
+     * Phase 1b answer (one page of it). A partial answer is followed by a Prepare to the same
+     * acceptor from where it stopped; once a majority answered completely, becomes leader and starts
+     * re-proposing what Phase 1 found.
+     */
     void onPrepareOk(int from, PaxosMessage.PrepareOk ok, Learner learner, long now,
                      Effects<PaxosMessage, PaxosRecord, Value> out) {
         if (state != State.PREPARING || ok.view() != view) {
             return;
         }
-        promisedBy |= 1 << from;
         highestTrim = Math.max(highestTrim, ok.trimmedBelow());
         for (PaxosMessage.Accepted a : ok.accepted()) {
             PaxosMessage.Accepted old = reported.get(a.instance());
@@ -100,7 +117,14 @@ final class Proposer {
                 reported.put(a.instance(), a);
             }
         }
-        if (Integer.bitCount(promisedBy) >= config.quorum()) {
+        if (ok.isComplete()) {
+            completeFrom |= 1 << from;
+        } else if ((completeFrom & (1 << from)) == 0 && ok.continueFrom() > askFrom[from]) {
+            // A page newer than the last one asked for; a duplicate or stale page asks nothing again.
+            askFrom[from] = ok.continueFrom();
+            out.send(from, new PaxosMessage.Prepare(view, ok.continueFrom()));
+        }
+        if (Integer.bitCount(completeFrom) >= config.quorum()) {
             lead(learner, now, out);
         }
     }
@@ -113,15 +137,30 @@ final class Proposer {
         long start = Math.max(prepareFrom, highestTrim);
         learner.noteDecidedUpTo(start - 1);
         long end = reported.isEmpty() ? start - 1 : Math.max(start - 1, reported.lastKey());
-        for (long i = start; i <= end; i++) {
-            if (learner.isDecided(i)) {
-                continue;
-            }
-            PaxosMessage.Accepted a = reported.get(i);
-            send(i, a == null ? Value.NOOP : a.value(), now, out);
-        }
-        reported.clear();
+        reported.headMap(start, false).clear();
+        reproposeNext = start;
+        reproposeEnd = end + 1;
         nextInstance = end + 1;
+        refill(learner, now, out);
+    }
+
+    /**
+     * Re-proposes instances Phase 1 left open while the window has room: the highest-view reported
+     * value, or a no-op for a gap; instances meanwhile decided are skipped.
+     *
+     * @return whether anything was sent
+     */
+    boolean refill(Learner learner, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        boolean sent = false;
+        while (state == State.LEADING && reproposeNext < reproposeEnd && inFlight.size() < config.window()) {
+            long i = reproposeNext++;
+            PaxosMessage.Accepted a = reported.remove(i);
+            if (!learner.isDecided(i)) {
+                send(i, a == null ? Value.NOOP : a.value(), now, out);
+                sent = true;
+            }
+        }
+        return sent;
     }
 
     /** Phase 2a for a new value. @return false if not leading or the window is full */
@@ -144,6 +183,10 @@ final class Proposer {
         if (state == State.LEADING && nextInstance < instance) {
             nextInstance = instance;
         }
+        if (reproposeNext < instance) {
+            reported.headMap(instance, false).clear();
+            reproposeNext = instance;
+        }
     }
 
     /** {@code instance} was decided: it no longer occupies the window. */
@@ -156,10 +199,9 @@ final class Proposer {
         long timeout = config.retransmitNanos();
         if (state == State.PREPARING && now - prepareSentAt >= timeout) {
             prepareSentAt = now;
-            PaxosMessage.Prepare p = new PaxosMessage.Prepare(view, prepareFrom);
             for (int r = 0; r < config.members(); r++) {
-                if ((promisedBy & (1 << r)) == 0) {
-                    out.send(r, p);
+                if ((completeFrom & (1 << r)) == 0) {
+                    out.send(r, new PaxosMessage.Prepare(view, askFrom[r]));
                 }
             }
         } else if (state == State.LEADING) {
