@@ -1,10 +1,12 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.protocol.EffectBuffer;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,6 +42,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("JPaxos (PROTOCOLS.md §1): the leader of view v is v mod n; PMS §2.5: its promise is durable before Prepare leaves")
     void leaderOfTheInitialViewStartsPhase1OnItsFirstTick() {
         MultiPaxosCore leader = fresh(0);
         leader.onTick(1, out);
@@ -56,6 +59,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("PMS §2.5: an acceptor records its promise in stable storage before answering Prepare")
     void acceptorAnswersPrepareOnlyWithADurablePromise() {
         MultiPaxosCore a = fresh(1);
         a.onMessage(0, new PaxosMessage.Prepare(3, 0), 0, out);
@@ -68,6 +72,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("PMS §2.2 P1a: an acceptor ignores Prepare and Propose numbered below its promise")
     void acceptorIgnoresPrepareAndProposeFromLowerViews() {
         MultiPaxosCore a = fresh(1);
         a.onMessage(2, new PaxosMessage.Prepare(5, 0), 0, out);
@@ -80,6 +85,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("PMS §2.5 + JPaxos (seed 000 §III-A): a vote is durable before its Accept, which goes to every replica")
     void acceptorVotesDurablyAndTellsEveryReplica() {
         MultiPaxosCore a = fresh(1);
         a.onMessage(0, new PaxosMessage.Propose(0, 4, v("x")), 0, out);
@@ -96,6 +102,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("PMS §2.2 phase 1b: a promise reports the acceptor's votes with their proposal numbers")
     void prepareOkReportsEveryVoteFromTheRequestedInstanceWithItsView() {
         MultiPaxosCore a = fresh(2);
         a.onMessage(0, new PaxosMessage.Propose(0, 1, v("old")), 0, out);
@@ -109,6 +116,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("PMS §2.3: a value is chosen once a majority accepted the same proposal")
     void learnerDecidesOnAMajorityOfOneViewsAccepts() {
         MultiPaxosCore l = fresh(2);
         l.onMessage(0, new PaxosMessage.Propose(0, 0, v("x")), 0, out);
@@ -124,6 +132,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("PMS §2.3: Accepts count toward a decision only within one proposal number (view)")
     void acceptsFromDifferentViewsDoNotAddUp() {
         MultiPaxosCore l = fresh(2);
         l.onMessage(0, new PaxosMessage.Accept(0, 0), 0, out);
@@ -136,6 +145,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("PMS §3: the state machine executes commands in instance order, never past a gap")
     void decisionsAreDeliveredInInstanceOrderWithoutGaps() {
         MultiPaxosCore l = fresh(2);
         for (long i : new long[]{1, 0}) {
@@ -148,6 +158,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("PMS §3: a new leader re-proposes reported values and fills gaps with no-ops")
     void newLeaderReproposesTheHighestViewValueAndFillsGapsWithNoops() {
         MultiPaxosCore leader = fresh(1);
         leader.onMessage(0, new PaxosMessage.Heartbeat(0, 0), 0, out);
@@ -169,6 +180,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("PMS §2.2 P2c: the new leader proposes the value of the highest-numbered reported vote")
     void highestViewWinsWhenAcceptorsReportDifferentValues() {
         MultiPaxosCore leader = fresh(1);
         leader.onTick(600 * MS, out);
@@ -180,6 +192,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("seed 000 §III-A / §V-C1: eagerBelow only gates partial batches; the window WND still bounds proposals")
     void eagerBelowLimitsOnlyTheBatchingHintNotTheWindow() {
         ScriptedCluster c = new ScriptedCluster(PaxosConfig.builder(3).window(3).eagerBelow(1)
                 .heartbeat(java.time.Duration.ofMillis(50)).suspect(java.time.Duration.ofMillis(500)).build());
@@ -199,6 +212,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("seed 000 §III-A pipelining: at most WND undecided instances in flight")
     void theWindowBoundsInstancesInFlight() {
         ScriptedCluster c = stableCluster();
         // seed 000 §III-A pipelining: at most WND (3 here) undecided instances in flight.
@@ -217,6 +231,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("PMS §3: only the leader proposes; the no-op is reserved for gap filling")
     void followersRefuseProposalsAndTheNoopCannotBeProposed() {
         ScriptedCluster c = stableCluster();
         assertThat(c.propose(1, v("x"))).isFalse();
@@ -225,6 +240,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("seed 000 §V-C3: an idle leader sends heartbeats every heartbeat interval")
     void anIdleLeaderSendsHeartbeats() {
         ScriptedCluster c = stableCluster();
         c.trace().clear();
@@ -234,6 +250,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("seed 000 §V-C3 failure detection; design (multi-paxos.md): timeouts staggered by rank so the next leader moves first")
     void suspicionIsStaggeredSoTheNextLeaderMovesFirst() {
         MultiPaxosCore one = fresh(1);
         MultiPaxosCore two = fresh(2);
@@ -247,6 +264,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("PMS §2.4 / JPaxos: any message from a higher view moves a replica there; a leader of a lower view steps down")
     void anyMessageFromAHigherViewMovesAReplicaThereAndDeposesALeader() {
         ScriptedCluster c = stableCluster();
         c.core(0).onMessage(2, new PaxosMessage.Accept(5, 9), c.now(), out);
@@ -256,6 +274,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("PMS §2.5: a proposer never reuses a proposal number, even after a restart")
     void aRestartedLeaderNeverReusesAViewItMayHaveLed() {
         MultiPaxosCore restarted = new MultiPaxosCore(CONFIG, 0, List.of(new PaxosRecord.Promise(3)), 0);
         restarted.onTick(1, out);
@@ -270,6 +289,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("seed 000 §V-C3: a restarted replica follows the current leader until it suspects it")
     void aRestartedLeaderFollowsTheCurrentLeader() {
         MultiPaxosCore restarted = new MultiPaxosCore(CONFIG, 0, List.of(new PaxosRecord.Promise(3)), 0);
         restarted.onTick(1, out);
@@ -282,6 +302,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("PMS §2.5: an acceptor remembers its promise and votes across restarts (stable storage)")
     void recoveryRestoresPromiseAndVotes() {
         MultiPaxosCore a = new MultiPaxosCore(CONFIG, 1, List.of(
                 new PaxosRecord.Promise(2), new PaxosRecord.Vote(0, 1, v("a")), new PaxosRecord.Vote(0, 2, v("b"))), 0);
@@ -292,6 +313,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("seed 000 §V-C4: undecided Proposes are retransmitted, because TCP connections break")
     void undecidedProposalsAreRetransmitted() {
         ScriptedCluster c = stableCluster();
         c.propose(0, v("a"));
@@ -305,6 +327,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("seed 000 §V-C4: unanswered Prepares are retransmitted to the acceptors that did not answer")
     void unansweredPreparesAreRetransmittedToThoseWhoDidNotAnswer() {
         ScriptedCluster c = new ScriptedCluster(CONFIG);
         c.tick(MS);
@@ -317,6 +340,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("seed 000 §III-C: a lagging replica fetches decided instances from a peer (catch-up)")
     void aLaggingReplicaCatchesUpFromItsPeers() {
         ScriptedCluster c = stableCluster();
         c.isolate(2);
@@ -334,6 +358,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("seed 000 §III-C: instances a peer trimmed under a snapshot are fetched as a snapshot")
     void aPeerThatTrimmedTheAskedInstancesCallsForASnapshot() {
         ScriptedCluster c = stableCluster();
         c.isolate(2);
@@ -353,6 +378,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("PMS §3 + design (multi-paxos.md, trim point): instances below a reported trim point are decided: never re-proposed or no-op'd")
     void aNewLeaderNeverNoopsInstancesItsQuorumTrimmed() {
         ScriptedCluster c = stableCluster();
         c.propose(0, v("a"));
@@ -374,6 +400,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("PMS §2.5 + seed 000 §III-C: a compacted log keeps the promise, trim point and remaining votes")
     void compactionKeepsWhatRecoveryNeedsAndDropsTheRest() {
         ScriptedCluster c = stableCluster();
         for (int i = 0; i < 6; i++) {
@@ -392,6 +419,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("PMS §2.2 safety across a view change: values decided under the old leader survive fail-over")
     void failoverAfterTheLeaderCrashesKeepsDecidedValues() {
         ScriptedCluster c = stableCluster();
         c.propose(0, v("a"));
@@ -407,6 +435,196 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("seed 000 §III-A pipelining across a view change: at most WND re-proposals in flight, the rest as decisions arrive, then new values")
+    void aNewLeaderReproposesInWindowSizedSteps() {
+        MultiPaxosCore leader = fresh(1);
+        leader.onTick(600 * MS, out); // suspects 0, starts view 1
+        out.clear();
+        List<PaxosMessage.Accepted> votes = new ArrayList<>();
+        for (long i = 0; i < 7; i++) {
+            votes.add(new PaxosMessage.Accepted(i, 0, v("r" + i)));
+        }
+        leader.onMessage(1, new PaxosMessage.PrepareOk(1, 0, List.of()), 600 * MS, out);
+        leader.onMessage(2, new PaxosMessage.PrepareOk(1, 0, votes), 600 * MS, out);
+        assertThat(leader.isLeader()).isTrue();
+        assertThat(proposedInstances()).containsExactly(0L, 1L, 2L); // window 3
+        assertThat(leader.inFlight()).isEqualTo(3);
+        assertThat(leader.canPropose()).isFalse();
+        assertThat(leader.onProposal(v("new"), 600 * MS, out)).isFalse();
+        out.clear();
+        decide(leader, 0, v("r0"));
+        assertThat(proposedInstances()).containsExactly(3L);
+        out.clear();
+        decide(leader, 1, v("r1"));
+        decide(leader, 2, v("r2"));
+        assertThat(proposedInstances()).containsExactly(4L, 5L);
+        assertThat(leader.inFlight()).isEqualTo(3);
+        out.clear();
+        for (long i = 3; i < 6; i++) {
+            decide(leader, i, v("r" + i));
+        }
+        assertThat(proposedInstances()).containsExactly(6L);
+        assertThat(leader.onProposal(v("new"), 600 * MS, out)).as("re-proposals still in flight leave room").isTrue();
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).contains(new PaxosMessage.Propose(1, 7, v("new")));
+    }
+
+    @Test
+    @DisplayName("PMS §2.2 phase 1b, paged: a PrepareOk carries a bounded page of votes and where to continue")
+    void prepareOkIsPagedByVoteCountAndBytes() {
+        MultiPaxosCore a = new MultiPaxosCore(PaxosConfig.builder(3).catchUpMaxInstances(2).build(), 2, List.of(), 0);
+        for (long i : new long[]{0, 1, 3, 4, 7}) {
+            a.onMessage(0, new PaxosMessage.Propose(0, i, v("x" + i)), 0, out);
+        }
+        out.clear();
+        a.onMessage(1, new PaxosMessage.Prepare(1, 0), 0, out);
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).containsExactly(new PaxosMessage.PrepareOk(1, 0,
+                List.of(new PaxosMessage.Accepted(0, 0, v("x0")), new PaxosMessage.Accepted(1, 0, v("x1"))), 3));
+        out.clear();
+        a.onMessage(1, new PaxosMessage.Prepare(1, 3), 0, out);
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).containsExactly(new PaxosMessage.PrepareOk(1, 0,
+                List.of(new PaxosMessage.Accepted(3, 0, v("x3")), new PaxosMessage.Accepted(4, 0, v("x4"))), 7));
+        out.clear();
+        a.onMessage(1, new PaxosMessage.Prepare(1, 7), 0, out);
+        PaxosMessage.PrepareOk last = (PaxosMessage.PrepareOk) out.sends().get(0).message();
+        assertThat(last.accepted()).containsExactly(new PaxosMessage.Accepted(7, 0, v("x7")));
+        assertThat(last.isComplete()).isTrue();
+
+        // The byte budget: 30-byte values take 50 bytes each, so a 60-byte budget pages one by one;
+        // a vote larger than the budget still goes, alone, so paging always progresses.
+        out.clear();
+        Acceptor small = new Acceptor(3, 100, 60, List.of(new PaxosRecord.Vote(0, 0, Value.of(new byte[30])),
+                new PaxosRecord.Vote(1, 0, Value.of(new byte[500])), new PaxosRecord.Vote(2, 0, Value.of(new byte[30]))));
+        small.onPrepare(1, new PaxosMessage.Prepare(1, 0), out);
+        small.onPrepare(1, new PaxosMessage.Prepare(1, 1), out);
+        small.onPrepare(1, new PaxosMessage.Prepare(1, 2), out);
+        assertThat(out.sends()).extracting(o -> ((PaxosMessage.PrepareOk) o.message()).continueFrom())
+                .containsExactly(1L, 2L, PaxosMessage.PrepareOk.COMPLETE);
+        assertThat(out.sends()).extracting(o -> ((PaxosMessage.PrepareOk) o.message()).accepted().size())
+                .containsExactly(1, 1, 1);
+    }
+
+    @Test
+    @DisplayName("PMS §2.2 phase 1, paged: the leader asks again from continueFrom, and leads only once a majority answered completely")
+    void phase1CompletesOnlyOnAMajorityOfCompleteAnswers() {
+        MultiPaxosCore leader = fresh(1);
+        leader.onTick(600 * MS, out);
+        out.clear();
+        leader.onMessage(1, new PaxosMessage.PrepareOk(1, 0, List.of()), 600 * MS, out);
+        PaxosMessage.PrepareOk page1 = new PaxosMessage.PrepareOk(1, 0, List.of(new PaxosMessage.Accepted(0, 0, v("a"))), 4);
+        leader.onMessage(2, page1, 600 * MS, out);
+        assertThat(leader.isLeader()).as("one complete answer (its own) of the two needed").isFalse();
+        assertThat(out.sends()).containsExactly(new EffectBuffer.Outgoing<>(2, new PaxosMessage.Prepare(1, 4)));
+        out.clear();
+        leader.onMessage(2, page1, 600 * MS, out); // a duplicate page asks nothing again
+        assertThat(out.sends()).isEmpty();
+        // The page request was lost: the retransmission asks 2 from where it stopped, 0 from the start.
+        leader.onTick(801 * MS, out);
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).contains(new PaxosMessage.Prepare(1, 4))
+                .contains(new PaxosMessage.Prepare(1, 0));
+        assertThat(out.sends()).filteredOn(o -> o.message() instanceof PaxosMessage.Prepare)
+                .extracting(EffectBuffer.Outgoing::to).containsExactlyInAnyOrder(0, 2);
+        out.clear();
+        leader.onMessage(2, new PaxosMessage.PrepareOk(1, 0, List.of(new PaxosMessage.Accepted(5, 0, v("f")))), 801 * MS, out);
+        assertThat(leader.isLeader()).isTrue();
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).contains(
+                new PaxosMessage.Propose(1, 0, v("a")), new PaxosMessage.Propose(1, 1, Value.NOOP),
+                new PaxosMessage.Propose(1, 2, Value.NOOP));
+    }
+
+    @Test
+    @DisplayName("PMS §3 + seed 000 §III-A: fail-over through a paged Phase 1 and window-sized re-proposal decides every value")
+    void failoverWithPagedPhase1AndWindowedReproposalDecidesEverything() {
+        ScriptedCluster c = new ScriptedCluster(PaxosConfig.builder(3).window(3).catchUpMaxInstances(2)
+                .heartbeat(Duration.ofMillis(50)).suspect(Duration.ofMillis(500)).build());
+        c.tick(MS);
+        c.deliverAll(1000);
+        c.isolate(1); // 1 sees none of it: as the next leader it must learn every vote in Phase 1
+        List<Value> values = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            values.add(v("w" + i));
+            assertThat(c.propose(0, values.get(i))).isTrue();
+            c.deliverAll(1000);
+        }
+        c.heal();
+        c.isolate(0);
+        c.trace().clear();
+        c.tick(600 * MS); // 1 suspects 0 and prepares view 1 from instance 0
+        while (c.pending() > 0) {
+            c.deliverNext();
+            assertThat(c.core(1).inFlight()).isLessThanOrEqualTo(3);
+        }
+        assertThat(c.trace()).contains(c.now() + " 1 send ->2 Prepare[view=1, fromInstance=2]",
+                c.now() + " 1 send ->2 Prepare[view=1, fromInstance=4]",
+                c.now() + " 1 send ->2 Prepare[view=1, fromInstance=6]");
+        assertThat(c.core(1).isLeader()).isTrue();
+        assertThat(c.delivered(1)).containsExactlyElementsOf(values);
+        assertThat(c.delivered(2)).containsExactlyElementsOf(values);
+    }
+
+    @Test
+    @DisplayName("seed 000 §V-C3: any Propose counts as a sign of life, so no heartbeat goes while Proposes flow")
+    void heartbeatsAreSuppressedWhileProposesFlow() {
+        ScriptedCluster c = stableCluster();
+        c.trace().clear();
+        for (int i = 0; i < 6; i++) {
+            c.tick(30 * MS);
+            assertThat(c.propose(0, v("p" + i))).isTrue();
+            c.deliverAll(1000);
+        }
+        assertThat(c.trace()).noneMatch(l -> l.contains("Heartbeat"));
+        c.tick(30 * MS);
+        assertThat(c.trace()).noneMatch(l -> l.contains("Heartbeat"));
+        c.tick(30 * MS); // 60 ms since the last Propose
+        assertThat(c.trace()).anyMatch(l -> l.contains("0 send ->1 Heartbeat[view=0"));
+    }
+
+    @Test
+    @DisplayName("seed 000 §III-C: catch-up asks the leader first, then rotates over the other peers while stalled")
+    void catchUpRotatesPeers() {
+        MultiPaxosCore lagging = fresh(2);
+        lagging.onMessage(0, new PaxosMessage.Heartbeat(0, 5), 0, out); // 0..4 decided elsewhere
+        List<Integer> asked = new ArrayList<>();
+        for (long t = 100; t <= 400; t += 100) {
+            out.clear();
+            lagging.onTick(t * MS, out);
+            for (EffectBuffer.Outgoing<PaxosMessage> o : out.sends()) {
+                assertThat(o.message()).isEqualTo(new PaxosMessage.CatchUpQuery(0, 0, 5));
+                asked.add(o.to());
+            }
+        }
+        assertThat(asked).containsExactly(0, 1, 0, 1);
+    }
+
+    @Test
+    @DisplayName("PMS §2.3 + seed 000 §III-C: a majority of Accepts whose Propose was lost marks the instance decided; catch-up fetches the value")
+    void aDecisionWhoseProposeWasLostIsFetchedByCatchUp() {
+        MultiPaxosCore l = fresh(2);
+        l.onMessage(0, new PaxosMessage.Accept(0, 0), 0, out);
+        l.onMessage(1, new PaxosMessage.Accept(0, 0), 0, out);
+        assertThat(out.decisions()).isEmpty();
+        out.clear();
+        l.onTick(100 * MS, out);
+        assertThat(out.sends()).containsExactly(new EffectBuffer.Outgoing<>(0, new PaxosMessage.CatchUpQuery(0, 0, 1)));
+        out.clear();
+        l.onMessage(0, new PaxosMessage.CatchUpReply(0, 0, List.of(new PaxosMessage.Decided(0, v("x")))), 100 * MS, out);
+        assertThat(out.decisions()).containsExactly(new EffectBuffer.Decision<>(0, v("x")));
+        assertThat(l.firstUndecided()).isEqualTo(1);
+    }
+
+    private List<Long> proposedInstances() {
+        return out.sends().stream().filter(o -> o.to() == 0 && o.message() instanceof PaxosMessage.Propose)
+                .map(o -> ((PaxosMessage.Propose) o.message()).instance()).toList();
+    }
+
+    /** Delivers the leader's own Propose and a majority of Accepts for {@code instance} in view 1. */
+    private void decide(MultiPaxosCore leader, long instance, Value value) {
+        leader.onMessage(1, new PaxosMessage.Propose(1, instance, value), 600 * MS, out);
+        leader.onMessage(1, new PaxosMessage.Accept(1, instance), 600 * MS, out);
+        leader.onMessage(2, new PaxosMessage.Accept(1, instance), 600 * MS, out);
+    }
+
+    @Test
+    @DisplayName("design (ARCHITECTURE.md, bad input): messages from non-members never change protocol state")
     void messagesFromNonMembersAreIgnored() {
         MultiPaxosCore a = fresh(1);
         a.onMessage(7, new PaxosMessage.Prepare(9, 0), 0, out);
@@ -416,6 +634,7 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("seed 000 §VI defaults (WND 10, BSZ 1300 B); majority quorum floor(n/2)+1 (PMS §2.2)")
     void configurationIsValidated() {
         assertThat(PaxosConfig.builder(3).build().window()).isEqualTo(10);
         assertThat(PaxosConfig.builder(3).build().batchBytes()).isEqualTo(1300);
