@@ -1,0 +1,170 @@
+package dev.parallax.paxos;
+
+import dev.parallax.core.net.BadFrameException;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The Paxos wire codec: every message survives a round trip, and malformed bodies end in
+ * {@link BadFrameException} (the codec's one documented exception for bad input), never in a
+ * partial message or a huge allocation.
+ */
+class PaxosMessageCodecTest {
+    private final PaxosMessageCodec codec = new PaxosMessageCodec();
+
+    /** One message of every kind, with values and lists that are not empty. */
+    private static final List<PaxosMessage> SAMPLES = List.of(
+            new PaxosMessage.Prepare(3, 17),
+            new PaxosMessage.PrepareOk(3, 2, List.of(new PaxosMessage.Accepted(5, 1, Value.of(new byte[]{1, 2})),
+                    new PaxosMessage.Accepted(6, 2, Value.NOOP)), 9),
+            new PaxosMessage.Propose(4, 8, Value.of(new byte[]{7, 7, 7})),
+            new PaxosMessage.Accept(4, 8),
+            new PaxosMessage.Heartbeat(4, 9),
+            new PaxosMessage.CatchUpQuery(4, 1, 9),
+            new PaxosMessage.CatchUpReply(4, 1, List.of(new PaxosMessage.Decided(1, Value.of(new byte[]{9})),
+                    new PaxosMessage.Decided(2, Value.NOOP))));
+
+    private PaxosMessage roundTrip(PaxosMessage m) {
+        ByteBuf b = Unpooled.buffer();
+        try {
+            codec.encode(m, b);
+            return codec.decode(codec.type(m), b);
+        } finally {
+            b.release();
+        }
+    }
+
+    private byte[] body(PaxosMessage m) {
+        ByteBuf b = Unpooled.buffer();
+        try {
+            codec.encode(m, b);
+            byte[] bytes = new byte[b.readableBytes()];
+            b.readBytes(bytes);
+            return bytes;
+        } finally {
+            b.release();
+        }
+    }
+
+    private PaxosMessage decode(int type, byte[] body) {
+        ByteBuf b = Unpooled.wrappedBuffer(body);
+        try {
+            return codec.decode(type, b);
+        } finally {
+            b.release();
+        }
+    }
+
+    @Property
+    void everyMessageRoundTrips(@ForAll("messages") PaxosMessage m) {
+        assertThat(roundTrip(m)).isEqualTo(m);
+    }
+
+    @Provide
+    Arbitrary<PaxosMessage> messages() {
+        Arbitrary<Long> n = Arbitraries.longs();
+        Arbitrary<Value> value = Arbitraries.bytes().array(byte[].class).ofMaxSize(40)
+                .map(b -> b.length == 0 ? Value.NOOP : Value.of(b));
+        Arbitrary<PaxosMessage.Accepted> accepted = Combinators.combine(n, n, value).as(PaxosMessage.Accepted::new);
+        Arbitrary<PaxosMessage.Decided> decided = Combinators.combine(n, value).as(PaxosMessage.Decided::new);
+        Arbitrary<Long> continueFrom = Arbitraries.oneOf(Arbitraries.just(PaxosMessage.PrepareOk.COMPLETE), n);
+        return Arbitraries.oneOf(
+                Combinators.combine(n, n).as((v, i) -> (PaxosMessage) new PaxosMessage.Prepare(v, i)),
+                Combinators.combine(n, n, accepted.list().ofMaxSize(6), continueFrom)
+                        .as((v, t, a, c) -> (PaxosMessage) new PaxosMessage.PrepareOk(v, t, a, c)),
+                Combinators.combine(n, n, value).as((v, i, x) -> (PaxosMessage) new PaxosMessage.Propose(v, i, x)),
+                Combinators.combine(n, n).as((v, i) -> (PaxosMessage) new PaxosMessage.Accept(v, i)),
+                Combinators.combine(n, n).as((v, i) -> (PaxosMessage) new PaxosMessage.Heartbeat(v, i)),
+                Combinators.combine(n, n, n).as((v, f, t) -> (PaxosMessage) new PaxosMessage.CatchUpQuery(v, f, t)),
+                Combinators.combine(n, n, decided.list().ofMaxSize(6))
+                        .as((v, f, d) -> (PaxosMessage) new PaxosMessage.CatchUpReply(v, f, d)));
+    }
+
+    @Test
+    void everyMessageTypeHasItsOwnFrameTypeAndRoundTrips() {
+        Set<Class<?>> kinds = new HashSet<>();
+        Set<Integer> types = new HashSet<>();
+        for (PaxosMessage m : SAMPLES) {
+            kinds.add(m.getClass());
+            types.add(codec.type(m));
+            assertThat(roundTrip(m)).isEqualTo(m);
+        }
+        assertThat(kinds).as("a sample of every message kind").containsExactlyInAnyOrder(PaxosMessage.class.getPermittedSubclasses());
+        assertThat(types).hasSize(SAMPLES.size()).allMatch(t -> t >= 0 && t <= 255);
+    }
+
+    @Test
+    void anUnknownTypeIsABadFrame() {
+        byte[] body = body(new PaxosMessage.Accept(1, 2));
+        for (int type : new int[]{0, 8, 99, 255}) {
+            assertThatThrownBy(() -> decode(type, body)).isInstanceOf(BadFrameException.class)
+                    .hasMessageContaining("unknown paxos message type " + type);
+        }
+    }
+
+    @Test
+    void everyTruncationOfEveryMessageIsABadFrame() {
+        for (PaxosMessage m : SAMPLES) {
+            byte[] full = body(m);
+            for (int len = 0; len < full.length; len++) {
+                byte[] cut = Arrays.copyOf(full, len);
+                assertThatThrownBy(() -> decode(codec.type(m), cut)).as("%s cut to %d bytes", m, len)
+                        .isInstanceOf(BadFrameException.class);
+            }
+        }
+    }
+
+    @Test
+    void trailingBytesAreABadFrame() {
+        for (PaxosMessage m : SAMPLES) {
+            byte[] longer = Arrays.copyOf(body(m), body(m).length + 1);
+            assertThatThrownBy(() -> decode(codec.type(m), longer)).as("%s", m)
+                    .isInstanceOf(BadFrameException.class).hasMessageContaining("trailing");
+        }
+    }
+
+    @Test
+    void aCountOrLengthLargerThanTheBytesLeftIsABadFrameNotAnAllocation() {
+        // PrepareOk: view:8 trimmedBelow:8 continueFrom:8 count:4 ...
+        PaxosMessage ok = SAMPLES.get(1);
+        for (int count : new int[]{Integer.MAX_VALUE, 3, -1}) {
+            byte[] lying = body(ok);
+            writeInt(lying, 24, count);
+            assertThatThrownBy(() -> decode(codec.type(ok), lying)).isInstanceOf(BadFrameException.class)
+                    .hasMessageContaining("count " + count);
+        }
+        // CatchUpReply: view:8 firstAvailable:8 count:4 ...
+        PaxosMessage reply = SAMPLES.get(6);
+        byte[] lyingReply = body(reply);
+        writeInt(lyingReply, 16, Integer.MAX_VALUE);
+        assertThatThrownBy(() -> decode(codec.type(reply), lyingReply)).isInstanceOf(BadFrameException.class);
+        // Propose: view:8 instance:8 length:4 bytes
+        PaxosMessage propose = SAMPLES.get(2);
+        byte[] lyingValue = body(propose);
+        writeInt(lyingValue, 16, 1 << 30);
+        assertThatThrownBy(() -> decode(codec.type(propose), lyingValue)).isInstanceOf(BadFrameException.class)
+                .hasMessageContaining("does not fit");
+    }
+
+    private static void writeInt(byte[] b, int at, int v) {
+        b[at] = (byte) (v >>> 24);
+        b[at + 1] = (byte) (v >>> 16);
+        b[at + 2] = (byte) (v >>> 8);
+        b[at + 3] = (byte) v;
+    }
+}
