@@ -12,9 +12,9 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Scripted scenarios whose full effect trace (every persist, send, decision) is compared with a
- * checked-in expectation under src/test/resources/golden. A protocol change that alters behaviour
- * shows up as a readable diff. To accept a deliberate change, run with {@code -Dgolden.update=true}
+ * Scripted scenarios whose full effect trace (every persist, send, decision, snapshot request and
+ * timer request) is compared with a checked-in expectation under src/test/resources/golden. A
+ * protocol change that alters behaviour, timers included, shows up as a readable diff. To accept a deliberate change, run with {@code -Dgolden.update=true}
  * and review the diff of the golden files.
  */
 class GoldenTraceTest {
@@ -72,6 +72,26 @@ class GoldenTraceTest {
         assertThat(c.core(0).view()).isEqualTo(1);
         assertThat(c.delivered(2)).containsExactly(v("x"));
         compare("restarted-leader.txt", c.trace());
+    }
+
+    @Test
+    void viewChangeWithPagedPhase1AndWindowSizedReproposal() throws IOException {
+        ScriptedCluster c = new ScriptedCluster(PaxosConfig.builder(3).window(2).catchUpMaxInstances(2)
+                .heartbeat(Duration.ofMillis(50)).suspect(Duration.ofMillis(500))
+                .retransmit(Duration.ofMillis(200)).catchUp(Duration.ofMillis(100)).build());
+        c.tick(MS);
+        c.deliverAll(100);
+        c.isolate(1);               // replica 1 misses instances 0..4 ...
+        for (String s : new String[]{"a", "b", "c", "d", "e"}) {
+            c.propose(0, v(s));
+            c.deliverAll(100);
+        }
+        c.heal();
+        c.isolate(0);               // ... and then takes over from the cut-off leader:
+        c.tick(600 * MS);           // Phase 1 pages through replica 2's votes two at a time,
+        c.deliverAll(300);          // then re-proposes them two at a time (WND 2)
+        assertThat(c.delivered(1)).containsExactly(v("a"), v("b"), v("c"), v("d"), v("e"));
+        compare("paged-view-change.txt", c.trace());
     }
 
     private static void compare(String name, List<String> trace) throws IOException {

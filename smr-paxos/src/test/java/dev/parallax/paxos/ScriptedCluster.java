@@ -13,7 +13,8 @@ import java.util.Set;
 /**
  * A hand-driven cluster of {@link MultiPaxosCore}s for unit and golden-trace tests: messages wait
  * in one FIFO until the script delivers them, time moves only when the script says, and every
- * applied effect is written to a readable trace. No randomness.
+ * applied effect (persist, send, decide, snapshot request, timer request {@code wake-at}) is written
+ * to a readable trace. No randomness.
  */
 final class ScriptedCluster {
     record Envelope(int from, int to, PaxosMessage message) {
@@ -157,6 +158,9 @@ final class ScriptedCluster {
         }
         for (EffectBuffer.SnapshotRequest s : effects.snapshotRequests()) {
             trace.add(now + " " + id + " snapshot-needed from " + s.peer() + " below " + s.instance());
+        }
+        if (effects.wakeAt() != Long.MAX_VALUE) {
+            trace.add(now + " " + id + " wake-at " + effects.wakeAt());
         }
         new EffectApplier<PaxosMessage, PaxosRecord, Value>(logs[id], codec,
                 (to, m) -> network.add(new Envelope(id, to, m)),
