@@ -165,6 +165,20 @@ class SmrClientTest {
     }
 
     @Test
+    void aCommandTooBigForTheFrameLimitFailsAtOnceUnsent() throws Exception {
+        FakeReplica replica = track(new FakeReplica((r, out) -> out.ok(r.sequence(), "size " + r.payload().remaining())));
+        SmrClient client = track(SmrClient.connect(ClientConfig.builder(ClusterMembers.of(replica.member(0)))
+                .maxFrameBytes(1024).build()));
+        CompletableFuture<ByteBuffer> tooBig = client.invoke(ByteBuffer.allocate(1024 - 26 + 1));
+        assertThatThrownBy(() -> tooBig.get(1, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class).cause()
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a command of 999 bytes exceeds the frame limit of 1024 bytes (26 of them framing)");
+        assertThat(text(client.invoke(ByteBuffer.allocate(1024 - 26)).get(10, TimeUnit.SECONDS))).isEqualTo("size 998");
+        assertThat(replica.received().take().sequence()).as("the refused command took no sequence number").isEqualTo(1);
+        assertThat(client.pending()).isZero();
+    }
+
+    @Test
     void aCommandResentToAnotherReplicaIsAnsweredFromItsReplyCacheNotExecutedAgain() throws Exception {
         SharedLogOrdering log = new SharedLogOrdering();
         ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(2));
