@@ -136,11 +136,15 @@ final class FakeReplica implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException, InterruptedException {
+    public void close() throws IOException {
         server.close();
         for (Socket s : sockets) {
             s.close();
         }
-        acceptor.join();
+        try {
+            acceptor.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
