@@ -124,7 +124,15 @@ public final class ClientConfig {
             return this;
         }
 
+        /**
+         * Largest frame sent or received, framing included; default 16 MiB. Set it to the
+         * replicas' {@code maxFrameBytes} so an oversized command fails at once in {@code invoke}
+         * instead of being refused by every replica in turn.
+         */
         public Builder maxFrameBytes(int n) {
+            if (n < 64) {
+                throw new IllegalArgumentException("maxFrameBytes must be >= 64, got " + n);
+            }
             this.maxFrameBytes = n;
             return this;
         }

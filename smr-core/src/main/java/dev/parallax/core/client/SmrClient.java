@@ -41,7 +41,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the leader to talk to instead. When the replica stays silent for the retry timeout or the
  * connection breaks, the client moves to the next replica and resends every unanswered command in
  * order. A command unanswered after the invoke timeout fails with
- * {@link ClusterUnavailableException}.
+ * {@link ClusterUnavailableException}. A command too big for {@link ClientConfig#maxFrameBytes()}
+ * fails at once with {@link IllegalArgumentException}, unsent.
  *
  * <p>Threads: {@link #invoke} from any thread, never blocking. All connection state lives on one
  * Netty event loop. Commands leave in as few writes as possible: everything a pump sends goes in
@@ -129,6 +130,11 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
     public CompletableFuture<ByteBuffer> invoke(ByteBuffer command) {
         if (closed) {
             return CompletableFuture.failedFuture(new IllegalStateException("client is closed"));
+        }
+        if (command.remaining() > config.maxFrameBytes() - REQUEST_OVERHEAD) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("a command of " + command.remaining()
+                    + " bytes exceeds the frame limit of " + config.maxFrameBytes() + " bytes (" + REQUEST_OVERHEAD
+                    + " of them framing)"));
         }
         if (pendingCount.incrementAndGet() > config.maxPending()) {
             pendingCount.decrementAndGet();

@@ -30,6 +30,12 @@ public final class ReplicaConfig {
     public static final int DEFAULT_MAX_FRAME = 16 << 20;
     /** Default {@link Builder#maxCommandBytes}: 1 MiB. */
     public static final int DEFAULT_MAX_COMMAND = 1 << 20;
+    /** Default {@link Builder#clientWriteBufferWaterMarks} low mark: 256 KiB. */
+    public static final int DEFAULT_CLIENT_WRITE_LOW = 256 << 10;
+    /** Default {@link Builder#clientWriteBufferWaterMarks} high mark: 1 MiB. */
+    public static final int DEFAULT_CLIENT_WRITE_HIGH = 1 << 20;
+    /** Default {@link Builder#partialFrameTimeout}: 30 seconds. */
+    public static final java.time.Duration DEFAULT_PARTIAL_FRAME_TIMEOUT = java.time.Duration.ofSeconds(30);
 
     private final int id;
     private final ClusterMembers members;
@@ -44,6 +50,9 @@ public final class ReplicaConfig {
     private final int maxCommandBytes;
     private final WaitMode waitMode;
     private final dev.parallax.core.log.SyncPolicy logSync;
+    private final int clientWriteLowBytes;
+    private final int clientWriteHighBytes;
+    private final java.time.Duration partialFrameTimeout;
 
     private ReplicaConfig(Builder b) {
         this.id = b.id;
@@ -59,6 +68,9 @@ public final class ReplicaConfig {
         this.maxCommandBytes = b.maxCommandBytes;
         this.waitMode = b.waitMode;
         this.logSync = b.logSync;
+        this.clientWriteLowBytes = b.clientWriteLowBytes;
+        this.clientWriteHighBytes = b.clientWriteHighBytes;
+        this.partialFrameTimeout = b.partialFrameTimeout;
     }
 
     /** A builder with every default set; {@code id} and {@code members} are required. */
@@ -82,6 +94,9 @@ public final class ReplicaConfig {
         b.maxCommandBytes = maxCommandBytes;
         b.waitMode = waitMode;
         b.logSync = logSync;
+        b.clientWriteLowBytes = clientWriteLowBytes;
+        b.clientWriteHighBytes = clientWriteHighBytes;
+        b.partialFrameTimeout = partialFrameTimeout;
         return b;
     }
 
@@ -148,6 +163,24 @@ public final class ReplicaConfig {
         return logSync;
     }
 
+    /**
+     * Pending reply bytes of one client connection at which the replica stops reading that
+     * connection's requests (the high mark) and resumes (the low mark).
+     */
+    public int clientWriteHighBytes() {
+        return clientWriteHighBytes;
+    }
+
+    /** See {@link #clientWriteHighBytes()}. */
+    public int clientWriteLowBytes() {
+        return clientWriteLowBytes;
+    }
+
+    /** How long a frame may stay incomplete on a connection before the connection is closed. */
+    public java.time.Duration partialFrameTimeout() {
+        return partialFrameTimeout;
+    }
+
     @Override
     public String toString() {
         return "ReplicaConfig{id=" + id + ", members=" + members + ", clients=" + clientMembers
@@ -155,7 +188,9 @@ public final class ReplicaConfig {
                 + ", clientIoThreads=" + clientIoThreads + ", requestQueue=" + requestQueueCapacity
                 + ", proposalQueue=" + proposalQueueCapacity + ", decisionQueue=" + decisionQueueCapacity
                 + ", sendQueue=" + sendQueueCapacity + ", maxFrameBytes=" + maxFrameBytes
-                + ", maxCommandBytes=" + maxCommandBytes + ", waitMode=" + waitMode + ", logSync=" + logSync + "}";
+                + ", maxCommandBytes=" + maxCommandBytes + ", waitMode=" + waitMode + ", logSync=" + logSync
+                + ", clientWriteWaterMarks=" + clientWriteLowBytes + "/" + clientWriteHighBytes
+                + ", partialFrameTimeout=" + partialFrameTimeout + "}";
     }
 
     /** How idle stage threads wait for work. */
@@ -205,8 +240,43 @@ public final class ReplicaConfig {
         private int maxCommandBytes = DEFAULT_MAX_COMMAND;
         private WaitMode waitMode = WaitMode.YIELD_PARK;
         private dev.parallax.core.log.SyncPolicy logSync = dev.parallax.core.log.SyncPolicy.EVERY_BATCH;
+        private int clientWriteLowBytes = DEFAULT_CLIENT_WRITE_LOW;
+        private int clientWriteHighBytes = DEFAULT_CLIENT_WRITE_HIGH;
+        private java.time.Duration partialFrameTimeout = DEFAULT_PARTIAL_FRAME_TIMEOUT;
 
         private Builder() {
+        }
+
+        /**
+         * Write-buffer water marks of client connections; defaults 256 KiB and 1 MiB. When a
+         * client does not read its replies and more than {@code highBytes} of them wait in the
+         * replica, the replica stops reading that client's requests until fewer than
+         * {@code lowBytes} wait: a client that never reads costs a bounded amount of memory.
+         *
+         * @throws IllegalArgumentException unless {@code 0 < lowBytes <= highBytes}
+         */
+        public Builder clientWriteBufferWaterMarks(int lowBytes, int highBytes) {
+            if (lowBytes <= 0 || highBytes < lowBytes) {
+                throw new IllegalArgumentException("water marks must satisfy 0 < low <= high, got " + lowBytes + "/" + highBytes);
+            }
+            this.clientWriteLowBytes = lowBytes;
+            this.clientWriteHighBytes = highBytes;
+            return this;
+        }
+
+        /**
+         * How long a frame may stay incomplete on any connection (client or replica port) before
+         * the connection is closed; default 30 s. Idle connections without a partial frame are
+         * never closed.
+         *
+         * @throws IllegalArgumentException unless positive
+         */
+        public Builder partialFrameTimeout(java.time.Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("partialFrameTimeout must be positive, got " + timeout);
+            }
+            this.partialFrameTimeout = timeout;
+            return this;
         }
 
         /**

@@ -5,12 +5,15 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The network meters of one endpoint kind ({@code replica} or {@code client}): frames rejected as
- * malformed, messages dropped on a full or broken link, connections accepted. Thread-safe.
+ * malformed, messages dropped on a full or broken link, connections accepted, connections closed
+ * for a stale partial frame, failed outbound connection attempts. Thread-safe.
  */
 public final class NetMetrics {
     private final Counter badFrames;
     private final Counter dropped;
     private final Counter connections;
+    private final Counter stalePartialFrames;
+    private final Counter connectFailures;
 
     public NetMetrics(MeterRegistry registry, String kind) {
         this.badFrames = Counter.builder("parallax.net.bad.frames")
@@ -21,6 +24,12 @@ public final class NetMetrics {
                 .tag("kind", kind).register(registry);
         this.connections = Counter.builder("parallax.net.connections")
                 .description("connections accepted").tag("kind", kind).register(registry);
+        this.stalePartialFrames = Counter.builder("parallax.net.stale.partial.frames")
+                .description("connections closed because a frame stayed incomplete longer than the partial-frame timeout")
+                .tag("kind", kind).register(registry);
+        this.connectFailures = Counter.builder("parallax.net.connect.failures")
+                .description("outbound connection attempts that failed (each followed by a back-off)")
+                .tag("kind", kind).register(registry);
     }
 
     public void badFrame() {
@@ -35,5 +44,12 @@ public final class NetMetrics {
         connections.increment();
     }
 
+    public void stalePartialFrame() {
+        stalePartialFrames.increment();
+    }
+
+    public void connectFailed() {
+        connectFailures.increment();
+    }
 
 }

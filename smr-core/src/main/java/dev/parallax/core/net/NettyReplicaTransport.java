@@ -46,7 +46,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Loss: messages to a peer whose connection is down are dropped (as TCP loses them when a
  * connection breaks) and counted; protocols retransmit. A full send queue refuses the message.
  * A malformed frame closes its connection with a log line and the {@code parallax.net.bad.frames}
- * metric; the other connections go on.
+ * metric; the other connections go on. So does a frame left incomplete for longer than
+ * {@link ReplicaConfig#partialFrameTimeout()} ({@code parallax.net.stale.partial.frames}).
  *
  * <p>Threads: {@link #send} from any thread, never blocking; {@link #start} and {@link #close} once.
  */
@@ -104,7 +105,8 @@ public final class NettyReplicaTransport<M> implements Transport<M> {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         metrics.connected();
-                        ch.pipeline().addLast(Frames.decoder(config.maxFrameBytes()), new Inbound());
+                        ch.pipeline().addLast(new FrameDecoder(config.maxFrameBytes(),
+                                config.partialFrameTimeout().toNanos(), metrics), new Inbound());
                     }
                 });
         try {
@@ -237,9 +239,16 @@ public final class NettyReplicaTransport<M> implements Transport<M> {
         private final Member peer;
         private final Bootstrap bootstrap;
         private volatile Channel channel;
-        private ChannelFuture connecting;
-        private long nextAttempt;
-        private long backoff = MIN_BACKOFF;
+        /*
+         * Written by the Netty listener of a connection attempt (an IO thread), read by the sender
+         * thread: volatile. The listener writes nextAttempt/backoff/channel first and clears
+         * attemptInFlight last, so a sender that sees no attempt in flight also sees its outcome
+         * (a future that is merely done could be seen before its listener ran: no back-off).
+         */
+        private volatile boolean attemptInFlight;
+        private volatile ChannelFuture connecting;
+        private volatile long nextAttempt;
+        private volatile long backoff = MIN_BACKOFF;
         private ByteBuf batch;
 
         PeerSender(Member peer, Bootstrap bootstrap) {
@@ -286,15 +295,17 @@ public final class NettyReplicaTransport<M> implements Transport<M> {
         }
 
         private void connect() {
-            if (connecting != null && !connecting.isDone()) {
+            if (attemptInFlight || closed) {
                 return;
             }
             long now = clock.nanoTime();
             if (now - nextAttempt < 0) {
                 return;
             }
-            connecting = bootstrap.connect(peer.host(), peer.port());
-            connecting.addListener((ChannelFuture f) -> {
+            attemptInFlight = true;
+            ChannelFuture attempt = bootstrap.connect(peer.host(), peer.port());
+            connecting = attempt;
+            attempt.addListener((ChannelFuture f) -> {
                 if (f.isSuccess()) {
                     ByteBuf hello = f.channel().alloc().buffer(14);
                     Frames.writeHeader(hello, HELLO, 8);
@@ -303,9 +314,12 @@ public final class NettyReplicaTransport<M> implements Transport<M> {
                     backoff = MIN_BACKOFF;
                     channel = f.channel();
                 } else {
-                    nextAttempt = clock.nanoTime() + backoff;
-                    backoff = Math.min(MAX_BACKOFF, backoff * 2);
+                    metrics.connectFailed();
+                    long wait = backoff;
+                    nextAttempt = clock.nanoTime() + wait;
+                    backoff = Math.min(MAX_BACKOFF, wait * 2);
                 }
+                attemptInFlight = false;
             });
         }
 
@@ -314,8 +328,9 @@ public final class NettyReplicaTransport<M> implements Transport<M> {
             if (ch != null) {
                 ch.close().syncUninterruptibly();
             }
-            if (connecting != null) {
-                connecting.cancel(false);
+            ChannelFuture attempt = connecting;
+            if (attempt != null) {
+                attempt.cancel(false);
             }
         }
     }

@@ -3,18 +3,24 @@ package dev.parallax.core.replica;
 import dev.parallax.core.Command;
 import dev.parallax.core.CommandId;
 import dev.parallax.core.config.Member;
+import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.net.BadFrameException;
 import dev.parallax.core.net.ClientWire;
+import dev.parallax.core.net.FrameDecoder;
 import dev.parallax.core.net.Frames;
 import dev.parallax.core.net.NetMetrics;
 import dev.parallax.core.stage.BoundedQueue;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -24,16 +30,23 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntSupplier;
 
 /**
  * ClientIO (seed 000 §V-A): k Netty event loops accept client connections, decode requests and put
  * them on the bounded RequestQueue. When the queue is full, the connection's surplus requests wait
  * in a small per-connection backlog and the connection stops reading its socket until the backlog
- * drains — back-pressure reaches the client through TCP. A replica that does not lead answers
- * requests with a redirect to the leader it believes in. A malformed or oversized frame closes
- * that connection with a logged reason and a metric.
+ * drains — back-pressure reaches the client through TCP. The same happens while a connection's
+ * replies (and redirects) pile up unsent because its client does not read them: past the high
+ * write-buffer water mark the connection stops reading requests, and it resumes below the low
+ * mark, so a client that pipelines without reading holds a bounded amount of replica memory. A
+ * replica that does not lead answers requests with a redirect to the leader it believes in. A
+ * malformed or oversized frame, or one left incomplete past the partial-frame timeout, closes that
+ * connection with a logged reason and a metric.
  *
  * <p>Threads: Netty's; each connection is handled by one event loop. {@link #start} and
  * {@link #close} once each.
@@ -47,23 +60,29 @@ final class ClientIO {
     private final int threads;
     private final int maxFrameBytes;
     private final int maxCommandBytes;
+    private final WriteBufferWaterMark waterMark;
+    private final long partialFrameTimeoutNanos;
     private final BoundedQueue<Command> requests;
     private final IntSupplier leader;
     private final ReplyRouter router;
     private final NetMetrics metrics;
-    private final java.util.concurrent.atomic.AtomicInteger stalled = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger stalled = new AtomicInteger();
+    private final AtomicInteger writeStalled = new AtomicInteger();
+    private final Set<Channel> open = ConcurrentHashMap.newKeySet();
     private volatile SnapshotTransfer snapshots;
     private NioEventLoopGroup boss;
     private NioEventLoopGroup workers;
     private Channel server;
 
-    ClientIO(int self, Member address, int threads, int maxFrameBytes, int maxCommandBytes,
-             BoundedQueue<Command> requests, IntSupplier leader, ReplyRouter router, NetMetrics metrics) {
-        this.self = self;
-        this.address = address;
-        this.threads = threads;
-        this.maxFrameBytes = maxFrameBytes;
-        this.maxCommandBytes = maxCommandBytes;
+    ClientIO(ReplicaConfig config, BoundedQueue<Command> requests, IntSupplier leader, ReplyRouter router,
+             NetMetrics metrics) {
+        this.self = config.id();
+        this.address = config.clientMembers().member(config.id());
+        this.threads = config.clientIoThreads();
+        this.maxFrameBytes = config.maxFrameBytes();
+        this.maxCommandBytes = config.maxCommandBytes();
+        this.waterMark = new WriteBufferWaterMark(config.clientWriteLowBytes(), config.clientWriteHighBytes());
+        this.partialFrameTimeoutNanos = config.partialFrameTimeout().toNanos();
         this.requests = requests;
         this.leader = leader;
         this.router = router;
@@ -80,6 +99,37 @@ final class ClientIO {
         return stalled.get();
     }
 
+    /** Connections that currently do not read their socket because their client does not read its replies. */
+    int writeStalledConnections() {
+        return writeStalled.get();
+    }
+
+    /** Reply and redirect bytes written to client connections and not yet taken by their sockets, in all. */
+    long pendingReplyBytes() {
+        long sum = 0;
+        for (Channel ch : open) {
+            ChannelOutboundBuffer out = ch.unsafe().outboundBuffer();
+            if (out != null) {
+                sum += out.totalPendingWriteBytes();
+            }
+        }
+        return sum;
+    }
+
+    /** Registers the back-pressure gauges of this ClientIO in {@code registry}. */
+    void registerMeters(MeterRegistry registry) {
+        String replica = Integer.toString(self);
+        Gauge.builder("parallax.client.connections.stalled", this, ClientIO::stalledConnections)
+                .description("client connections not being read because the RequestQueue is full")
+                .tag("replica", replica).register(registry);
+        Gauge.builder("parallax.client.connections.write.stalled", this, ClientIO::writeStalledConnections)
+                .description("client connections not being read because their client does not read its replies")
+                .tag("replica", replica).register(registry);
+        Gauge.builder("parallax.client.pending.reply.bytes", this, ClientIO::pendingReplyBytes)
+                .description("reply bytes waiting in the replica for slow client sockets, in all")
+                .baseUnit("bytes").tag("replica", replica).register(registry);
+    }
+
     /** Binds the client port. @return the bound port (useful with port 0) */
     int start() {
         boss = new NioEventLoopGroup(1, new DefaultThreadFactory("client-accept-" + self, true));
@@ -88,12 +138,13 @@ final class ClientIO {
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         metrics.connected();
-                        ch.pipeline().addLast(Frames.decoder(maxFrameBytes), new io.netty.handler.stream.ChunkedWriteHandler(),
-                                new Connection());
+                        ch.pipeline().addLast(new FrameDecoder(maxFrameBytes, partialFrameTimeoutNanos, metrics),
+                                new io.netty.handler.stream.ChunkedWriteHandler(), new Connection());
                     }
                 });
         try {
@@ -117,12 +168,24 @@ final class ClientIO {
         }
     }
 
-    /** One client connection; all its state is touched only by its event loop. */
+    /**
+     * One client connection; all its state is touched only by its event loop. It reads its socket
+     * only while neither reason to pause holds: requests waiting for room in the RequestQueue, or
+     * replies waiting for the client to read them.
+     */
     private final class Connection extends SimpleChannelInboundHandler<ByteBuf> {
         private final ArrayDeque<Command> backlog = new ArrayDeque<>();
         private long clientId;
         private boolean bound;
         private boolean retryScheduled;
+        private boolean queueStalled;
+        private boolean repliesStalled;
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            open.add(ctx.channel());
+            super.channelActive(ctx);
+        }
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
@@ -147,6 +210,7 @@ final class ClientIO {
             }
             int leaderId = leader.getAsInt();
             if (leaderId != self && leaderId >= 0) {
+                // Counts against the write buffer like a reply: an unread stream of redirects pauses reading too.
                 ReplyRouter.redirect(ctx.channel(), r.sequence(), leaderId);
                 return;
             }
@@ -159,9 +223,10 @@ final class ClientIO {
 
         /** Stops reading the socket and retries the backlog shortly. */
         private void stall(ChannelHandlerContext ctx) {
-            if (ctx.channel().config().isAutoRead()) {
-                ctx.channel().config().setAutoRead(false);
+            if (!queueStalled) {
+                queueStalled = true;
                 stalled.incrementAndGet();
+                updateReading(ctx);
             }
             if (!retryScheduled) {
                 retryScheduled = true;
@@ -175,11 +240,33 @@ final class ClientIO {
                 backlog.poll();
             }
             if (backlog.isEmpty()) {
-                ctx.channel().config().setAutoRead(true);
-                stalled.decrementAndGet();
+                if (queueStalled) {
+                    queueStalled = false;
+                    stalled.decrementAndGet();
+                    updateReading(ctx);
+                }
             } else if (ctx.channel().isActive()) {
                 stall(ctx);
             }
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+            boolean stall = !ctx.channel().isWritable();
+            if (stall != repliesStalled) {
+                repliesStalled = stall;
+                if (stall) {
+                    writeStalled.incrementAndGet();
+                } else {
+                    writeStalled.decrementAndGet();
+                }
+                updateReading(ctx);
+            }
+            super.channelWritabilityChanged(ctx);
+        }
+
+        private void updateReading(ChannelHandlerContext ctx) {
+            ctx.channel().config().setAutoRead(!queueStalled && !repliesStalled);
         }
 
         @Override
@@ -189,12 +276,18 @@ final class ClientIO {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
+            open.remove(ctx.channel());
             if (bound) {
                 router.unbind(clientId, ctx.channel());
             }
-            if (!backlog.isEmpty()) {
-                backlog.clear();
+            backlog.clear();
+            if (queueStalled) {
+                queueStalled = false;
                 stalled.decrementAndGet();
+            }
+            if (repliesStalled) {
+                repliesStalled = false;
+                writeStalled.decrementAndGet();
             }
         }
 

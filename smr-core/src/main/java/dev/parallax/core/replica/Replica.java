@@ -126,17 +126,12 @@ public final class Replica implements AutoCloseable {
                         new BatchBuilder(batchBytes, batchTimeout.toNanos()), broadcast, clock))
                 .waitStrategy(wait).clock(clock).meterRegistry(registry).build();
         batcher.start();
-        clientIO = new ClientIO(config.id(), config.clientMembers().member(config.id()), config.clientIoThreads(),
-                config.maxFrameBytes(), config.maxCommandBytes(), requests, broadcast::leaderHint, router,
-                new NetMetrics(registry, "client"));
+        clientIO = new ClientIO(config, requests, broadcast::leaderHint, router, new NetMetrics(registry, "client"));
         if (transfer != null) {
             clientIO.serveSnapshots(transfer);
         }
         clientPort = clientIO.start();
-        io.micrometer.core.instrument.Gauge.builder("parallax.client.connections.stalled", clientIO,
-                        ClientIO::stalledConnections)
-                .description("client connections not being read because the RequestQueue is full")
-                .tag("replica", Integer.toString(config.id())).register(registry);
+        clientIO.registerMeters(registry);
         LOG.info("replica {} started: {} ordering, replica port {}, client port {}", config.id(), ordering.name(),
                 config.self().port(), clientPort);
     }

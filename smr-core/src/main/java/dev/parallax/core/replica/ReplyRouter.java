@@ -21,6 +21,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Netty pipeline and one socket write per connection per drain, not per reply. Only the replica
  * holding a client's connection answers it; the others execute silently.
  *
+ * <p>Replies are never dropped for a slow reader: writes go to the connection whatever its
+ * writability, and {@link ClientIO} bounds what can pile up by not reading a connection's further
+ * requests while its write buffer is above the high water mark (a reply exists only for a request
+ * read earlier).
+ *
  * <p>Threads: {@link #bind}/{@link #unbind} from ClientIO threads; the reply methods from the
  * ServiceManager or executor threads — they block only while an outbox is full.
  */
@@ -63,7 +68,10 @@ final class ReplyRouter {
                 "session of client " + id.clientId() + " expired; start a new client");
     }
 
-    /** Sends a redirect from a ClientIO thread (the request's own connection). */
+    /**
+     * Sends a redirect from a ClientIO thread (the request's own connection); it counts against the
+     * connection's write-buffer water marks like a reply, so ClientIO's back-pressure covers it.
+     */
     static void redirect(Channel channel, long sequence, int leader) {
         ByteBuf buf = channel.alloc().buffer(19);
         ClientWire.writeRedirect(buf, sequence, leader);

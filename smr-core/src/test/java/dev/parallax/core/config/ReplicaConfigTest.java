@@ -46,6 +46,22 @@ class ReplicaConfigTest {
     }
 
     @Test
+    void connectionLimitsHaveDocumentedDefaultsAndAreValidated() {
+        ReplicaConfig c = ReplicaConfig.builder().id(0).members(THREE).build();
+        assertThat(c.clientWriteLowBytes()).isEqualTo(256 << 10);
+        assertThat(c.clientWriteHighBytes()).isEqualTo(1 << 20);
+        assertThat(c.partialFrameTimeout()).isEqualTo(java.time.Duration.ofSeconds(30));
+        ReplicaConfig set = c.toBuilder().clientWriteBufferWaterMarks(10, 20)
+                .partialFrameTimeout(java.time.Duration.ofMillis(5)).build();
+        assertThat(set.toBuilder().build().toString()).isEqualTo(set.toString()).contains("clientWriteWaterMarks=10/20");
+        assertThat(set.partialFrameTimeout()).isEqualTo(java.time.Duration.ofMillis(5));
+        assertThatThrownBy(() -> ReplicaConfig.builder().clientWriteBufferWaterMarks(20, 10)).hasMessageContaining("low <= high");
+        assertThatThrownBy(() -> ReplicaConfig.builder().clientWriteBufferWaterMarks(0, 10)).hasMessageContaining("low <= high");
+        assertThatThrownBy(() -> ReplicaConfig.builder().partialFrameTimeout(java.time.Duration.ZERO))
+                .hasMessageContaining("partialFrameTimeout");
+    }
+
+    @Test
     void invalidValuesAreRejectedWithTheirName() {
         assertThatThrownBy(() -> ReplicaConfig.builder().members(THREE).build()).hasMessageContaining("id is required");
         assertThatThrownBy(() -> ReplicaConfig.builder().id(0).build()).hasMessageContaining("members are required");

@@ -66,11 +66,30 @@ class ReplicaClusterTest {
             assertThatThrownBy(() -> failed.get(10, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class).cause()
                     .isInstanceOf(CommandRejectedException.class).hasMessage("IllegalArgumentException: bad-input");
+            // Every replica rejected it (the followers execute in the background) and kept its state.
+            for (int i = 0; i < 3; i++) {
+                int id = i;
+                Await.until("replica " + id + " rejected the command", java.time.Duration.ofSeconds(10),
+                        () -> rejected(cluster, id) >= 1);
+                assertThat(rejected(cluster, id)).as("rejected at replica %d", id).isEqualTo(1.0);
+                // No command runs meanwhile: the client waits for each answer.
+                assertThat(cluster.machines.get(id).data).as("state of replica %d", id)
+                        .containsExactly(java.util.Map.entry("a", "1"));
+            }
             assertThat(text(client.invoke(cmd("GET a")).get(10, TimeUnit.SECONDS))).isEqualTo("1");
             // A second client sees the same state; the rejected command had no effect anywhere.
             SmrClient other = cluster.client();
             assertThat(text(other.invoke(cmd("SET a 2")).get(10, TimeUnit.SECONDS))).isEqualTo("1");
+            CompletableFuture<ByteBuffer> again = other.invoke(cmd("FAIL bad-input"));
+            assertThatThrownBy(() -> again.get(10, TimeUnit.SECONDS)).cause()
+                    .isInstanceOf(CommandRejectedException.class).hasMessage("IllegalArgumentException: bad-input");
         }
+    }
+
+    private static double rejected(LocalCluster cluster, int replica) {
+        io.micrometer.core.instrument.Counter c = cluster.replicas.get(replica).meterRegistry()
+                .find("parallax.commands.rejected").counter();
+        return c == null ? 0 : c.count();
     }
 
     @Test

@@ -1,0 +1,241 @@
+package dev.parallax.core.client;
+
+import dev.parallax.core.StateMachine;
+import dev.parallax.core.config.ClusterMembers;
+import dev.parallax.core.config.ReplicaConfig;
+import dev.parallax.core.net.ClientWire;
+import dev.parallax.core.net.LocalPorts;
+import dev.parallax.core.replica.Replica;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The client library's fail-over and retry rules, against stand-in replicas that answer exactly
+ * as each case needs ({@link FakeReplica}) and against real replicas over an in-process shared log
+ * ({@link SharedLogOrdering}).
+ */
+class SmrClientTest {
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    private <T extends AutoCloseable> T track(T c) {
+        open.add(c);
+        return c;
+    }
+
+    private SmrClient client(ClusterMembers endpoints, Duration retry, Duration invoke) {
+        return track(SmrClient.connect(ClientConfig.builder(endpoints).clientId(42).retryTimeout(retry)
+                .invokeTimeout(invoke).build()));
+    }
+
+    private static ByteBuffer cmd(String s) {
+        return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String text(ByteBuffer b) {
+        return StandardCharsets.UTF_8.decode(b.duplicate()).toString();
+    }
+
+    @Test
+    void aRedirectIsFollowedToTheNamedLeader() throws Exception {
+        FakeReplica follower = track(new FakeReplica((r, out) -> out.redirect(r.sequence(), 1)));
+        FakeReplica leader = track(new FakeReplica((r, out) -> out.ok(r.sequence(), "done " + r.sequence())));
+        SmrClient client = client(ClusterMembers.of(follower.member(0), leader.member(1)),
+                Duration.ofSeconds(10), Duration.ofSeconds(20));
+
+        assertThat(text(client.invoke(cmd("a")).get(10, TimeUnit.SECONDS))).isEqualTo("done 1");
+        assertThat(client.currentReplica()).isEqualTo(1);
+        assertThat(follower.received().take()).isEqualTo(new FakeReplica.Received(1, 42, 1, "a"));
+        assertThat(leader.received().take()).isEqualTo(new FakeReplica.Received(1, 42, 1, "a"));
+    }
+
+    @Test
+    void aConnectedButSilentReplicaIsLeftAfterTheRetryTimeoutAndTheCommandResent() throws Exception {
+        FakeReplica silent = track(new FakeReplica((r, out) -> { }));
+        FakeReplica live = track(new FakeReplica((r, out) -> out.ok(r.sequence(), "done " + r.payload().remaining())));
+        SmrClient client = client(ClusterMembers.of(silent.member(0), live.member(1)),
+                Duration.ofMillis(200), Duration.ofSeconds(20));
+
+        long start = System.nanoTime();
+        assertThat(text(client.invoke(cmd("abc")).get(10, TimeUnit.SECONDS))).isEqualTo("done 3");
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(200);
+        assertThat(client.currentReplica()).isEqualTo(1);
+        // The same (client, sequence) at both: the replicas' sessions make the resend exactly-once.
+        assertThat(silent.received().take()).isEqualTo(new FakeReplica.Received(1, 42, 1, "abc"));
+        assertThat(live.received().take()).isEqualTo(new FakeReplica.Received(1, 42, 1, "abc"));
+    }
+
+    @Test
+    void retryFromResendsEveryCommandFromTheGapInOrder() throws Exception {
+        AtomicBoolean firstLost = new AtomicBoolean();
+        AtomicBoolean resent = new AtomicBoolean();
+        FakeReplica replica = track(new FakeReplica((r, out) -> {
+            if (r.sequence() == 1 && firstLost.compareAndSet(false, true)) {
+                return; // lost in a fail-over: the next commands find a gap
+            }
+            if (r.sequence() == 1) {
+                resent.set(true);
+            }
+            if (resent.get()) {
+                out.ok(r.sequence(), "r" + r.sequence());
+            } else {
+                out.retryFrom(r.sequence(), 1);
+            }
+        }));
+        SmrClient client = client(ClusterMembers.of(replica.member(0)), Duration.ofSeconds(10), Duration.ofSeconds(20));
+
+        List<CompletableFuture<ByteBuffer>> futures = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            futures.add(client.invoke(cmd("c" + (i + 1))));
+        }
+        for (int i = 0; i < 3; i++) {
+            assertThat(text(futures.get(i).get(10, TimeUnit.SECONDS))).isEqualTo("r" + (i + 1));
+        }
+        List<Long> order = new ArrayList<>();
+        for (FakeReplica.Received r : replica.received()) {
+            order.add(r.sequence());
+        }
+        // Go-back-N: after the first three, the gap's RETRY_FROM 1 brings all three again, in order.
+        assertThat(order.subList(0, 6)).containsExactly(1L, 2L, 3L, 1L, 2L, 3L);
+        assertThat(replica.received()).allMatch(r -> r.connection() == 1);
+    }
+
+    @Test
+    void anExpiredSessionFailsPendingAndLaterCommandsClearly() throws Exception {
+        FakeReplica replica = track(new FakeReplica((r, out) ->
+                out.message(r.sequence(), ClientWire.SESSION_EXPIRED, "session of client 42 expired; start a new client")));
+        SmrClient client = client(ClusterMembers.of(replica.member(0)), Duration.ofSeconds(10), Duration.ofSeconds(20));
+
+        CompletableFuture<ByteBuffer> f = client.invoke(cmd("x"));
+        assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class).cause()
+                .isInstanceOf(IllegalStateException.class).hasMessage("session of client 42 expired; start a new client");
+        CompletableFuture<ByteBuffer> later = client.invoke(cmd("y"));
+        assertThatThrownBy(() -> later.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class).cause()
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("expired");
+        assertThat(client.pending()).isZero();
+    }
+
+    @Test
+    void withNoReplicaAnsweringTheCommandFailsWithAClearExceptionInTime() throws Exception {
+        FakeReplica a = track(new FakeReplica((r, out) -> { }));
+        FakeReplica b = track(new FakeReplica((r, out) -> { }));
+        SmrClient client = client(ClusterMembers.of(a.member(0), b.member(1)), Duration.ofMillis(100), Duration.ofMillis(600));
+
+        long start = System.nanoTime();
+        CompletableFuture<ByteBuffer> f = client.invoke(cmd("x"));
+        assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class).cause()
+                .isInstanceOf(ClusterUnavailableException.class).hasMessageContaining("no quorum");
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(tookMillis).isGreaterThanOrEqualTo(600).isLessThan(5_000);
+        assertThat(client.pending()).isZero();
+        // It tried both replicas before giving up.
+        assertThat(a.received().take().sequence()).isEqualTo(1);
+        assertThat(b.received().take().sequence()).isEqualTo(1);
+    }
+
+    @Test
+    void withNoReplicaReachableTheCommandFailsAsNotConnected() throws Exception {
+        ClusterMembers nobody = ClusterMembers.parse(LocalPorts.endpoints(2));
+        SmrClient client = client(nobody, Duration.ofMillis(100), Duration.ofMillis(400));
+        CompletableFuture<ByteBuffer> f = client.invoke(cmd("x"));
+        assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class).cause()
+                .isInstanceOf(ClusterUnavailableException.class).hasMessageContaining("not connected to any replica");
+    }
+
+    @Test
+    void aCommandTooBigForTheFrameLimitFailsAtOnceUnsent() throws Exception {
+        FakeReplica replica = track(new FakeReplica((r, out) -> out.ok(r.sequence(), "size " + r.payload().remaining())));
+        SmrClient client = track(SmrClient.connect(ClientConfig.builder(ClusterMembers.of(replica.member(0)))
+                .maxFrameBytes(1024).build()));
+        CompletableFuture<ByteBuffer> tooBig = client.invoke(ByteBuffer.allocate(1024 - 26 + 1));
+        assertThatThrownBy(() -> tooBig.get(1, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class).cause()
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a command of 999 bytes exceeds the frame limit of 1024 bytes (26 of them framing)");
+        assertThat(text(client.invoke(ByteBuffer.allocate(1024 - 26)).get(10, TimeUnit.SECONDS))).isEqualTo("size 998");
+        assertThat(replica.received().take().sequence()).as("the refused command took no sequence number").isEqualTo(1);
+        assertThat(client.pending()).isZero();
+    }
+
+    @Test
+    void aCommandResentToAnotherReplicaIsAnsweredFromItsReplyCacheNotExecutedAgain() throws Exception {
+        SharedLogOrdering log = new SharedLogOrdering();
+        ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(2));
+        ClusterMembers clients = ClusterMembers.parse(LocalPorts.endpoints(2));
+        List<Counting> machines = List.of(new Counting(), new Counting());
+        List<Replica> replicas = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            // No leader hint (-1): each replica orders what its own clients send. Replica 0's
+            // deliveries are held: it ordered the command, but its reply never comes.
+            Replica r = track(Replica.builder()
+                    .config(ReplicaConfig.builder().id(i).members(members).clientMembers(clients).clientIoThreads(1).build())
+                    .stateMachine(machines.get(i)).ordering(log.member(i, -1, i == 0)).build());
+            replicas.add(r);
+        }
+        replicas.forEach(Replica::start);
+        SmrClient client = client(clients, Duration.ofMillis(300), Duration.ofSeconds(20));
+
+        assertThat(text(client.invoke(cmd("inc")).get(10, TimeUnit.SECONDS))).isEqualTo("1");
+        assertThat(client.currentReplica()).isEqualTo(1);
+        // Replica 1 executed the command when replica 0 ordered it, then got the resend: a duplicate.
+        assertThat(counter(replicas.get(1), "parallax.commands.duplicate")).isEqualTo(1.0);
+        assertThat(counter(replicas.get(1), "parallax.commands.executed")).isEqualTo(1.0);
+        assertThat(machines.get(1).count).isEqualTo(1);
+
+        assertThat(text(client.invoke(cmd("inc")).get(10, TimeUnit.SECONDS))).isEqualTo("2");
+        assertThat(counter(replicas.get(1), "parallax.commands.duplicate")).isEqualTo(1.0);
+        log.release(0);
+    }
+
+    private static double counter(Replica r, String name) {
+        return r.meterRegistry().find(name).counter().count();
+    }
+
+    /** Counts the commands it executed; replies with the new count. */
+    private static final class Counting implements StateMachine {
+        volatile long count;
+
+        @Override
+        public ByteBuffer execute(ByteBuffer command) {
+            count++;
+            return cmd(Long.toString(count));
+        }
+
+        @Override
+        public void snapshot(WritableByteChannel out) throws IOException {
+            out.write(ByteBuffer.allocate(8).putLong(0, count));
+        }
+
+        @Override
+        public void restore(ReadableByteChannel in) throws IOException {
+            ByteBuffer b = ByteBuffer.allocate(8);
+            while (b.hasRemaining()) {
+                if (in.read(b) < 0) {
+                    throw new IOException("snapshot truncated");
+                }
+            }
+            count = b.getLong(0);
+        }
+    }
+}
