@@ -166,7 +166,7 @@ final class ServiceManager implements DeliveryListener, ResultSink {
     @Override
     public void onUnclassifiable(Command command, CommandResult result) {
         unclassifiable.increment();
-        LOG.warn("command {} could not be classified and was not executed: {}", command.id(), result.error());
+        LOG.debug("command {} could not be classified and was not executed: {}", command.id(), result.error());
         sessions.store(command.id(), result);
         router.reply(command.id(), result);
     }
