@@ -113,7 +113,13 @@ final class ServiceManager implements DeliveryListener, ResultSink {
             apply(value, sequence);
         } finally {
             if (failure.get() == null && store != null && nextSequence - lastSnapshot >= snapshotEvery) {
-                takeSnapshot();
+                try {
+                    takeSnapshot();
+                } catch (IllegalStateException e) {
+                    if (failure.get() == null) {
+                        throw e;
+                    } // the executor failed meanwhile: no snapshot of a state that may be wrong
+                }
             }
         }
     }
