@@ -50,18 +50,17 @@ final class ClassPlan {
     /**
      * The class of {@code command}.
      *
-     * @throws IllegalArgumentException if the classifier throws or returns an unknown class
+     * @throws UnclassifiableCommandException if the classifier throws or returns an unknown class
      */
     int classify(Command command) {
         int c;
         try {
             c = classifier.classify(command);
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("cannot classify " + command + ": " + e, e);
+            throw UnclassifiableCommandException.classifierThrew(e);
         }
         if (c < 0 || c >= classCount) {
-            throw new IllegalArgumentException("classifier returned class " + c + " for " + command
-                    + ", outside [0, " + classCount + ")");
+            throw UnclassifiableCommandException.classOutOfRange(c, classCount);
         }
         return c;
     }

@@ -16,9 +16,12 @@ public interface CommandClassifier {
 
     /**
      * @return the class index of {@code command}, in {@code [0, classMap.classCount())}
-     * @throws RuntimeException if the command cannot be classified; the executor then rejects the
-     *                          command with an {@link IllegalArgumentException} from
-     *                          {@code execute}
+     * @throws RuntimeException if the command cannot be classified; the executor then answers the
+     *                          command with the error result {@code "unclassifiable command: <type>:
+     *                          <message>"} (through
+     *                          {@link dev.parallax.core.spi.ResultSink#onUnclassifiable}) without
+     *                          executing it, and goes on. The exception must be deterministic, so
+     *                          that every replica gives the same answer.
      */
     int classify(Command command);
 }

@@ -16,7 +16,18 @@ import java.util.Objects;
 @FunctionalInterface
 public interface ConflictRelation {
 
-    /** Whether {@code earlier} and {@code later} must execute in delivery order. */
+    /**
+     * Whether {@code earlier} and {@code later} must execute in delivery order.
+     *
+     * @throws RuntimeException if either command is one the relation cannot handle (malformed); the
+     *                          later command then gets the error result {@code "unclassifiable
+     *                          command: conflict relation threw <type>: <message>"} and is not
+     *                          executed. The executor first compares each new command with
+     *                          itself, so a relation that throws whenever it is given a malformed
+     *                          command fails the same way on every replica; one that throws only
+     *                          for certain pairs does not (which commands are compared depends on
+     *                          timing) and breaks replica determinism.
+     */
     boolean conflicts(Command earlier, Command later);
 
     /**

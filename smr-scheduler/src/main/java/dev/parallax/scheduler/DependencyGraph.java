@@ -22,6 +22,8 @@ final class DependencyGraph {
     private Node readyTail;
     private volatile int size;
     private volatile int readyCount;
+    /** Scratch for {@link #insert}: the nodes the new one conflicts with, found before any change. */
+    private Node[] found = new Node[16];
 
     DependencyGraph(ConflictTest conflicts, int capacity) {
         if (capacity < 1) {
@@ -46,17 +48,27 @@ final class DependencyGraph {
 
     /**
      * Scheduler: adds {@code node} after every node in the graph, with an edge from each node it
-     * conflicts with.
+     * conflicts with. All conflict tests run before the graph changes, so a test that throws leaves
+     * the graph as it was.
      *
      * @return whether the node is ready at once
+     * @throws RuntimeException whatever the conflict test throws; {@code node} was not added
      */
     synchronized boolean insert(Node node) {
+        int count = 0;
         for (Node m = head; m != null; m = m.next) {
             if (conflicts.conflict(m, node)) {
-                m.addSuccessor(node);
-                node.pending++;
+                if (count == found.length) {
+                    found = java.util.Arrays.copyOf(found, count * 2);
+                }
+                found[count++] = m;
             }
         }
+        for (int i = 0; i < count; i++) {
+            found[i].addSuccessor(node);
+            found[i] = null;
+        }
+        node.pending = count;
         node.prev = tail;
         if (tail == null) {
             head = node;

@@ -21,7 +21,9 @@ import java.util.Objects;
  * <p>Every executor follows the {@link Executor} contract: {@code execute} and
  * {@code awaitQuiescence} from one thread; results reach the sink from worker threads (the caller's
  * thread for {@link #sequential()}); a command whose execution throws a {@link RuntimeException}
- * gets {@link dev.parallax.core.CommandResult#failed} and execution goes on; {@code close} stops and
+ * gets {@link dev.parallax.core.CommandResult#failed} and execution goes on, as does one the
+ * classifier or conflict relation throws on (it gets an "unclassifiable command" error result); an
+ * {@link Error} is fatal ({@link dev.parallax.core.spi.ResultSink#onFatal}); {@code close} stops and
  * joins every worker. Workers are daemon threads named {@code parallax-<kind>-<id>}. Stateless
  * and thread-safe.
  */

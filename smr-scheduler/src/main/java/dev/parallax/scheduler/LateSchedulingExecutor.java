@@ -14,7 +14,8 @@ import java.lang.invoke.VarHandle;
  *
  * <p>The graph is bounded: {@link #execute} blocks while it holds {@code capacity} commands. With a
  * {@link ConflictRelation.ClassConflictRelation} the class of each command is computed once, not
- * once per comparison. Idle workers spin, yield, then park; whoever makes a command ready wakes a
+ * once per comparison. A command the classifier or relation throws on gets an error result and is
+ * not inserted (the graph is left as it was). Idle workers spin, yield, then park; whoever makes a command ready wakes a
  * parked worker.
  *
  * <p>Threads: see {@link WorkerPoolExecutor}.
@@ -22,6 +23,8 @@ import java.lang.invoke.VarHandle;
 final class LateSchedulingExecutor extends WorkerPoolExecutor {
     private final DependencyGraph graph;
     private final CommandClassifier classifier;
+    /** The application's relation when it is not by class (then called per pair), else null. */
+    private final ConflictRelation generic;
     private final WaitCheck noneReady;
 
     LateSchedulingExecutor(ConflictRelation relation, int threads, int capacity) {
@@ -39,17 +42,27 @@ final class LateSchedulingExecutor extends WorkerPoolExecutor {
                 }
             }
             test = (earlier, later) -> matrix[earlier.cls][later.cls];
+            this.generic = null;
         } else {
             this.classifier = c -> 0;
-            test = (earlier, later) -> relation.conflicts(earlier.command, later.command);
+            this.generic = relation;
+            test = (earlier, later) -> conflicts(earlier.command, later.command);
         }
         this.graph = new DependencyGraph(test, capacity);
         this.noneReady = () -> graph.readyCount() == 0;
     }
 
+    /**
+     * With an application relation, the command is first compared with itself: which commands a new
+     * one is compared with depends on timing (those still in the graph), so a relation that cannot
+     * handle a command must fail on that probe for the outcome to be the same on every replica.
+     */
     @Override
     void submit(Command command) throws InterruptedException {
         DependencyGraph.Node node = new DependencyGraph.Node(command, classifier.classify(command));
+        if (generic != null) {
+            conflicts(command, command);
+        }
         if (!graph.hasSpace()) {
             awaitSpace(graph::hasSpace);
         }
@@ -81,6 +94,14 @@ final class LateSchedulingExecutor extends WorkerPoolExecutor {
                 VarHandle.fullFence();
                 wake(freed - 1, id);
             }
+        }
+    }
+
+    private boolean conflicts(Command earlier, Command later) {
+        try {
+            return generic.conflicts(earlier, later);
+        } catch (RuntimeException e) {
+            throw UnclassifiableCommandException.relationThrew(e);
         }
     }
 

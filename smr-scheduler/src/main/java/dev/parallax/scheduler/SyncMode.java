@@ -3,6 +3,8 @@ package dev.parallax.scheduler;
 /**
  * How the worker threads of an early-scheduling executor synchronize on a sequential (Seq)
  * request, and whether idle or waiting workers steal concurrent work (seed 001 chapters 4 and 6).
+ *
+ * <p>Immutable and thread-safe (an enum constant); {@link #steals()} never blocks.
  */
 public enum SyncMode {
     /** Two barriers per Seq request; the lowest thread id executes (seed 001 §4.3, Alg. 3). */

@@ -127,6 +127,17 @@ final class WorkStealingExecutor extends WorkerPoolExecutor {
         }
     }
 
+    /**
+     * The {@code k}-th victim ({@code 1 <= k < n}) worker {@code id} of {@code n} tries: from
+     * {@code (id + 1) mod n} on for {@code WS_NON_BLOCKED} and {@code WS_OPT} (§6.2.2.3, the
+     * "smart" choice, which spreads stealers over victims), else the other workers lowest id first
+     * (Alg. 8 and 11). Pure; package-private for the tests.
+     */
+    static int victim(SyncMode mode, int id, int k, int n) {
+        boolean smart = mode == SyncMode.WS_NON_BLOCKED || mode == SyncMode.WS_OPT;
+        return smart ? (id + k) % n : (k <= id ? k - 1 : k);
+    }
+
     @Override
     void workerLoop(int id) throws InterruptedException, BrokenBarrierException {
         Worker w = new Worker(id);
@@ -273,9 +284,8 @@ final class WorkStealingExecutor extends WorkerPoolExecutor {
          */
         private boolean steal(long[] conflictMask) {
             int n = threadCount;
-            boolean smart = mode == SyncMode.WS_NON_BLOCKED || mode == SyncMode.WS_OPT;
             for (int k = 1; k < n; k++) {
-                int v = smart ? (id + k) % n : (k <= id ? k - 1 : k);
+                int v = victim(mode, id, k, n);
                 ReadyQueue victim = ready[v];
                 if (mode == SyncMode.WS_OPT && !victim.stealable(conflictMask)) {
                     continue;

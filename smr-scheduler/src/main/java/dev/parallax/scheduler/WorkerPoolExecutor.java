@@ -3,20 +3,22 @@ package dev.parallax.scheduler;
 import dev.parallax.core.Command;
 import dev.parallax.core.CommandResult;
 import dev.parallax.core.StateMachine;
+import dev.parallax.core.exec.SequentialExecutor;
 import dev.parallax.core.spi.Executor;
 import dev.parallax.core.spi.ResultSink;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * What every multi-threaded executor shares: the life cycle (start, close joining every worker),
- * the per-command run with error results, quiescence, the fatal-error path and the blocking of the
- * scheduling thread on a full queue.
+ * the per-command run with error results (the sequential executor's {@link SequentialExecutor#run}),
+ * the error result of an unclassifiable command, quiescence, the fatal-error path and the blocking
+ * of the scheduling thread on a full queue.
  *
  * <p>Threads: {@link #execute} and {@link #awaitQuiescence} from one scheduling thread, as the
  * {@link Executor} contract says; {@link #close} from any thread. Subclasses run their workers'
@@ -45,6 +47,7 @@ abstract class WorkerPoolExecutor implements Executor {
     private volatile boolean running;
     private volatile boolean closed;
     private volatile Throwable fatal;
+    private final AtomicBoolean failing = new AtomicBoolean();
     private volatile Thread quiescenceWaiter;
     private volatile Thread blockedProducer;
     private long submitted;
@@ -88,11 +91,21 @@ abstract class WorkerPoolExecutor implements Executor {
         }
     }
 
+    /**
+     * Hands {@code command} to the workers, or, if the application's classifier or conflict relation
+     * cannot handle it, delivers its error result to {@link ResultSink#onUnclassifiable} on this
+     * thread and goes on.
+     */
     @Override
     public final void execute(Command command) throws InterruptedException {
         Objects.requireNonNull(command, "command");
         checkUsable();
-        submit(command);
+        try {
+            submit(command);
+        } catch (UnclassifiableCommandException e) {
+            sink.onUnclassifiable(command, e.result());
+            return;
+        }
         submitted++;
         SUBMITTED_VIEW.setRelease(this, submitted);
     }
@@ -100,6 +113,8 @@ abstract class WorkerPoolExecutor implements Executor {
     /**
      * Hands {@code command} to the workers; may block (through {@link #awaitSpace}) while a target
      * queue is full, but must not take the command partially when interrupted.
+     *
+     * @throws UnclassifiableCommandException if the command cannot be scheduled; it was not taken
      */
     abstract void submit(Command command) throws InterruptedException;
 
@@ -172,17 +187,18 @@ abstract class WorkerPoolExecutor implements Executor {
     }
 
     /**
-     * Runs one command on the state machine and delivers its result; a {@link RuntimeException}
-     * from the state machine (or a {@code null} reply) becomes {@link CommandResult#failed}.
-     * Called by worker {@code worker}.
+     * Runs one command on the state machine and delivers its result, exactly as the sequential
+     * executor does ({@link SequentialExecutor#run}: a {@link RuntimeException} or a {@code null}
+     * reply becomes an error result). An {@link Error} stops the executor ({@link #fail}) and
+     * unwinds the worker with {@link StoppedSignal}. Called by worker {@code worker}.
      */
     final void runCommand(int worker, Command command) {
         CommandResult result;
         try {
-            ByteBuffer reply = stateMachine.execute(command.payload());
-            result = CommandResult.ok(reply);
-        } catch (RuntimeException e) {
-            result = CommandResult.failed(e);
+            result = SequentialExecutor.run(stateMachine, command);
+        } catch (Error e) {
+            fail(command, e);
+            throw StoppedSignal.INSTANCE;
         }
         sink.onResult(command, result);
         completed[worker].increment();
@@ -269,19 +285,28 @@ abstract class WorkerPoolExecutor implements Executor {
             // close() stops the workers: nothing left to do
         } catch (Exception e) {
             if (running) {
-                fail(e);
+                fail(null, e);
             }
         } catch (Throwable t) {
-            fail(t);
+            fail(null, t);
         }
     }
 
     /**
-     * Stops the executor after an {@link Error} from the state machine or a failure of the result
-     * sink: the replica can no longer guarantee equal states, so {@link #execute} and
-     * {@link #awaitQuiescence} report it.
+     * Stops the executor after an {@link Error} from the state machine (while running
+     * {@code command}) or a failure of the result sink ({@code command} is {@code null}): the
+     * replica can no longer guarantee equal states. Tells the sink once ({@link ResultSink#onFatal}),
+     * then {@link #execute} and {@link #awaitQuiescence} report it.
      */
-    private void fail(Throwable t) {
+    private void fail(Command command, Throwable t) {
+        if (!failing.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            sink.onFatal(command, t);
+        } catch (RuntimeException | Error e) {
+            t.addSuppressed(e);
+        }
         fatal = t;
         running = false;
         Thread[] ts = threads;

@@ -47,6 +47,9 @@ class ExecutorLifecycleTest {
         List<Command> commands = new ArrayList<>();
         for (int i = 1; i <= 60; i++) {
             byte op = i % 3 == 0 ? ShardedTestMachine.LOCAL_WRITE : ShardedTestMachine.LOCAL_READ;
+            if (i % 11 == 0) {
+                op = ShardedTestMachine.NULL_REPLY;
+            }
             commands.add(ShardedTestMachine.command(i, op, i % 2, i, 10, i % 7 == 0));
         }
         ResultRecorder expected = new ResultRecorder();
@@ -69,6 +72,10 @@ class ExecutorLifecycleTest {
         CommandResult failed = actual.results.get(commands.get(6).id());
         assertThat(failed.isError()).isTrue();
         assertThat(failed.error()).isEqualTo("IllegalStateException: rejected 7");
+        CommandResult nullReply = CommandResult.error("state machine returned null");
+        assertThat(expected.results.get(commands.get(10).id())).isEqualTo(nullReply);
+        assertThat(actual.results.get(commands.get(10).id())).isEqualTo(nullReply);
+        assertThat(actual.results.get(commands.get(32).id())).isEqualTo(nullReply);
         assertThat(actual.results).isEqualTo(expected.results);
         assertThat(machine.state()).isEqualTo(reference.state());
     }
@@ -158,14 +165,39 @@ class ExecutorLifecycleTest {
     void anErrorFromTheStateMachineFailsTheExecutor(ExecutorKind kind) throws Exception {
         Set<Thread> before = liveWorkers();
         Executor ex = create(kind, 64);
-        ex.start(new ShardedTestMachine(2), new ResultRecorder());
-        ex.execute(ShardedTestMachine.command(1, ShardedTestMachine.FATAL, 0, 0, 0, false));
+        assertAnErrorIsFatal(ex);
+        assertThat(liveWorkers()).isEqualTo(before);
+    }
+
+    @org.junit.jupiter.api.Test
+    void anErrorFromTheStateMachineFailsTheSequentialExecutorAlike() throws Exception {
+        assertAnErrorIsFatal(Execution.sequential());
+    }
+
+    /**
+     * The policy of docs/executors.md ("Errors"), the same for every executor: the sink hears of
+     * the error once, with the command; nothing more runs; later calls throw with the error as cause.
+     */
+    private static void assertAnErrorIsFatal(Executor ex) throws Exception {
+        ResultRecorder results = new ResultRecorder();
+        ShardedTestMachine machine = new ShardedTestMachine(2);
+        ex.start(machine, results);
+        Command ok = ShardedTestMachine.command(1, ShardedTestMachine.LOCAL_WRITE, 0, 5, 0, false);
+        Command fatal = ShardedTestMachine.command(2, ShardedTestMachine.FATAL, 0, 0, 0, false);
+        ex.execute(ok);
+        ex.execute(fatal);
         assertThatThrownBy(ex::awaitQuiescence).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("failed").hasRootCauseInstanceOf(AssertionError.class);
-        assertThatThrownBy(() -> ex.execute(ShardedTestMachine.command(2, (byte) 0, 0, 0, 0, false)))
-                .isInstanceOf(IllegalStateException.class);
+        assertThat(results.fatal).hasSize(1);
+        assertThat(results.fatal.get(0).getKey()).isEqualTo(fatal);
+        assertThat(results.fatal.get(0).getValue()).isInstanceOf(AssertionError.class).hasMessage("fatal command");
+        long[] state = machine.state();
+        assertThatThrownBy(() -> ex.execute(ShardedTestMachine.command(3, ShardedTestMachine.LOCAL_WRITE, 0, 7, 0,
+                false))).isInstanceOf(IllegalStateException.class).hasRootCauseInstanceOf(AssertionError.class);
+        assertThat(machine.state()).isEqualTo(state);
+        assertThat(results.results).containsOnlyKeys(ok.id());
+        assertThat(results.fatal).hasSize(1);
         ex.close();
-        assertThat(liveWorkers()).isEqualTo(before);
     }
 
     @ParameterizedTest
@@ -214,18 +246,46 @@ class ExecutorLifecycleTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = ExecutorKind.class, names = {"LATE", "BARRIER", "BUSY_WAIT", "WS_OPT"})
-    void anUnclassifiableCommandIsRefusedAndNotTaken(ExecutorKind kind) throws Exception {
+    @EnumSource(ExecutorKind.class)
+    void anUnclassifiableCommandGetsAnErrorResultAndExecutionGoesOn(ExecutorKind kind) throws Exception {
         ResultRecorder results = new ResultRecorder();
+        ShardedTestMachine machine = new ShardedTestMachine(2);
         try (Executor ex = create(kind, 8)) {
-            ex.start(new ShardedTestMachine(2), results);
-            Command bad = ShardedTestMachine.command(1, (byte) 9, 0, 0, 0, false);
-            assertThatThrownBy(() -> ex.execute(bad)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("classify");
-            Command good = ShardedTestMachine.command(2, ShardedTestMachine.LOCAL_READ, 0, 0, 0, false);
+            ex.start(machine, results);
+            Command before = ShardedTestMachine.command(1, ShardedTestMachine.LOCAL_WRITE, 0, 3, 0, false);
+            Command bad = ShardedTestMachine.command(2, (byte) 9, 0, 0, 0, false);
+            Command good = ShardedTestMachine.command(3, ShardedTestMachine.LOCAL_WRITE, 0, 4, 0, false);
+            ex.execute(before);
+            ex.execute(bad);
             ex.execute(good);
             ex.awaitQuiescence();
-            assertThat(results.results).containsOnlyKeys(good.id());
+            String expected = kind == ExecutorKind.LATE_GENERIC
+                    ? "unclassifiable command: conflict relation threw IllegalArgumentException: op 9"
+                    : "unclassifiable command: IllegalArgumentException: op 9";
+            assertThat(results.results).containsOnlyKeys(before.id(), bad.id(), good.id());
+            assertThat(results.results.get(bad.id())).isEqualTo(CommandResult.error(expected));
+            assertThat(results.unclassifiable).containsExactly(bad.id());
+            assertThat(results.results.get(good.id()).isError()).isFalse();
+            assertThat(machine.state()[0]).isEqualTo((0L * 31 + 3) * 31 + 4);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = ExecutorKind.class, names = {"LATE", "BARRIER", "WS_OPT"})
+    void aClassOutsideTheMapGetsAnErrorResult(ExecutorKind kind) throws Exception {
+        ResultRecorder results = new ResultRecorder();
+        CommandClassifier outside = c -> c.payload().get(0) == 9 ? 99 : 0;
+        try (Executor ex = kind.create(ShardedTestMachineMaps.single(), outside, 8)) {
+            ex.start(new ShardedTestMachine(2), results);
+            Command bad = ShardedTestMachine.command(1, (byte) 9, 0, 0, 0, false);
+            Command good = ShardedTestMachine.command(2, ShardedTestMachine.LOCAL_READ, 0, 0, 0, false);
+            ex.execute(bad);
+            ex.execute(good);
+            ex.awaitQuiescence();
+            assertThat(results.results.get(bad.id()).error())
+                    .isEqualTo("unclassifiable command: classifier returned class 99, outside [0, "
+                            + ShardedTestMachineMaps.single().classCount() + ")");
+            assertThat(results.results.get(good.id()).isError()).isFalse();
         }
     }
 

@@ -26,6 +26,8 @@ final class ShardedTestMachine implements StateMachine {
     static final byte GLOBAL_READ = 2;
     static final byte GLOBAL_WRITE = 3;
     static final byte FATAL = 4;
+    /** Breaks the {@link StateMachine} contract by returning {@code null}; touches no state. */
+    static final byte NULL_REPLY = 5;
 
     private final long[] values;
     private final AtomicInteger[] readers;
@@ -67,7 +69,7 @@ final class ShardedTestMachine implements StateMachine {
             byte op = p.get(0);
             int shard = p.get(1);
             return switch (op) {
-                case LOCAL_READ -> classes.localRead(shard);
+                case LOCAL_READ, NULL_REPLY -> classes.localRead(shard);
                 case LOCAL_WRITE, FATAL -> classes.localWrite(shard);
                 case GLOBAL_READ -> classes.globalRead();
                 case GLOBAL_WRITE -> classes.globalWrite();
@@ -100,6 +102,9 @@ final class ShardedTestMachine implements StateMachine {
         boolean fail = command.get(10) != 0;
         if (op == FATAL) {
             throw new AssertionError("fatal command");
+        }
+        if (op == NULL_REPLY) {
+            return null;
         }
         boolean write = op == LOCAL_WRITE || op == GLOBAL_WRITE;
         int from = op == LOCAL_READ || op == LOCAL_WRITE ? shard : 0;

@@ -28,6 +28,7 @@ class StealingWorkloadTest {
     private static final int GATE_T1 = 2;
     private static final int STOLEN = 3;
     private static final int WRITE = 4;
+    private static final long PARK_DEADLINE_SECONDS = 20;
 
     @ParameterizedTest
     @EnumSource(value = SyncMode.class, names = {"WS_QUEUE", "WS_SEMI_BLOCKED", "WS_NON_BLOCKED", "WS_OPT"})
@@ -99,11 +100,16 @@ class StealingWorkloadTest {
     /**
      * Workers that are still spinning after start would steal the gates; parked ones are woken
      * only for their own work or for work to steal from a busy owner, which is what the scenario
-     * needs. Spins on the workers' park flags (they park within a millisecond of start).
+     * needs. Spins on the workers' park flags (they park within a millisecond of start), failing
+     * after {@code PARK_DEADLINE_SECONDS} rather than hanging the build.
      */
     private static void awaitAllParked(WorkerPoolExecutor ex) {
-        for (Sleeper s : ex.sleepers) {
-            while (!s.isDeep()) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(PARK_DEADLINE_SECONDS);
+        for (int i = 0; i < ex.sleepers.length; i++) {
+            while (!ex.sleepers[i].isDeep()) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new AssertionError("worker " + i + " did not park within " + PARK_DEADLINE_SECONDS + " s");
+                }
                 Thread.onSpinWait();
             }
         }

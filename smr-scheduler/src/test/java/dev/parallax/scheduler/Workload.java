@@ -12,7 +12,8 @@ import java.util.SplittableRandom;
 /**
  * A randomized workload over {@link ShardedTestMachine}, in seed 001's terms (§5.4): a share of
  * local writes, a share of global operations of which a share are writes, balanced or skewed
- * towards shard 0, a per-command cost, and a share of commands the state machine rejects.
+ * towards shard 0, a per-command cost, and a share of commands the state machine rejects (by throwing
+ * or, half of them, by returning {@code null}).
  */
 record Workload(int shards, int threads, boolean readWriteMap, int commands, double localWrites,
                 double globals, double globalWrites, boolean skewed, int maxCost, double failures,
@@ -40,6 +41,10 @@ record Workload(int shards, int threads, boolean readWriteMap, int commands, dou
             int shard = skewed && r.nextDouble() < 0.8 ? 0 : r.nextInt(shards);
             int cost = maxCost == 0 ? 0 : r.nextInt(maxCost + 1);
             boolean fail = r.nextDouble() < failures;
+            if (fail && r.nextBoolean()) {
+                op = ShardedTestMachine.NULL_REPLY;
+                fail = false;
+            }
             out.add(ShardedTestMachine.command(i, op, shard, r.nextInt(1000), cost, fail));
         }
         return out;

@@ -44,7 +44,7 @@ public class SchedulingOverheadBenchmark {
     @Param({"SEQUENTIAL", "LATE", "BARRIER", "BUSY_WAIT", "WS_QUEUE", "WS_SEMI_BLOCKED", "WS_NON_BLOCKED", "WS_OPT"})
     public String executor;
 
-    @Param({"1", "2"})
+    @Param({"1", "2", "3"})
     public int threads;
 
     @Param({"0", "10"})

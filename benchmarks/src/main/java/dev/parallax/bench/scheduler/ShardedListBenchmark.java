@@ -48,7 +48,7 @@ public class ShardedListBenchmark {
     @Param({"SEQUENTIAL", "LATE", "BARRIER", "BUSY_WAIT", "WS_QUEUE", "WS_SEMI_BLOCKED", "WS_NON_BLOCKED", "WS_OPT"})
     public String executor;
 
-    @Param({"1", "2", "4"})
+    @Param({"1", "2", "3", "4"})
     public int threads;
 
     @Param({"1000", "10000", "100000"})

@@ -12,7 +12,9 @@ import java.util.Objects;
 /**
  * Executes each command on the calling thread, in delivery order: the reference every parallel
  * executor must match, and the replica's default. A command that throws a
- * {@link RuntimeException} yields {@link CommandResult#failed} and execution goes on.
+ * {@link RuntimeException} yields {@link CommandResult#failed} and execution goes on; an
+ * {@link Error} is fatal (reported to {@link ResultSink#onFatal}, then every later call throws
+ * {@link IllegalStateException}), as for every executor.
  *
  * <p>Threads: {@link #execute} runs the command and delivers the result before returning, on the
  * caller's thread (the ServiceManager). No threads of its own, so {@link #close} has none to join.
@@ -21,6 +23,7 @@ public final class SequentialExecutor implements Executor {
     private StateMachine stateMachine;
     private ResultSink results;
     private boolean closed;
+    private Error fatal;
 
     @Override
     public void start(StateMachine stateMachine, ResultSink results) {
@@ -31,16 +34,29 @@ public final class SequentialExecutor implements Executor {
         this.results = Objects.requireNonNull(results);
     }
 
+    /** Runs {@code command}; an {@link Error} is reported to the sink's {@code onFatal}, not thrown. */
     @Override
     public void execute(Command command) {
         Objects.requireNonNull(command, "command");
-        if (stateMachine == null || closed) {
-            throw new IllegalStateException("not started or closed");
+        checkUsable();
+        CommandResult result;
+        try {
+            result = run(stateMachine, command);
+        } catch (Error e) {
+            results.onFatal(command, e);
+            fatal = e;
+            return;
         }
-        results.onResult(command, run(stateMachine, command));
+        results.onResult(command, result);
     }
 
-    /** Runs one command, turning a runtime exception into an error result. */
+    /**
+     * Runs one command on {@code stateMachine}: the per-command step of every executor, so that all
+     * of them give the same result for the same command and state. A {@link RuntimeException}
+     * becomes {@link CommandResult#failed}, a {@code null} reply the error
+     * {@code "state machine returned null"}; an {@link Error} propagates (it is fatal).
+     * Thread-safe as far as the state machine is; never blocks by itself.
+     */
     public static CommandResult run(StateMachine stateMachine, Command command) {
         try {
             ByteBuffer reply = stateMachine.execute(command.payload());
@@ -55,11 +71,23 @@ public final class SequentialExecutor implements Executor {
 
     @Override
     public void awaitQuiescence() {
-        // Every command ran before execute() returned.
+        // Every command ran before execute() returned; only a fatal error is left to report.
+        if (fatal != null) {
+            throw new IllegalStateException("sequential executor failed", fatal);
+        }
     }
 
     @Override
     public void close() {
         closed = true;
+    }
+
+    private void checkUsable() {
+        if (fatal != null) {
+            throw new IllegalStateException("sequential executor failed", fatal);
+        }
+        if (stateMachine == null || closed) {
+            throw new IllegalStateException("not started or closed");
+        }
     }
 }

@@ -70,7 +70,7 @@ public final class Replica implements AutoCloseable {
     private AtomicBroadcast broadcast;
     private ClientIO clientIO;
     private StageRunner batcher;
-    private ServiceManager serviceManager;
+    private volatile ServiceManager serviceManager;
     private SnapshotTransfer transfer;
     private final long snapshotEvery;
     private int clientPort = -1;
@@ -115,6 +115,7 @@ public final class Replica implements AutoCloseable {
         SnapshotStore store = config.dataDirectory().map(d -> new SnapshotStore(d.resolve("snapshots"))).orElse(null);
         serviceManager = new ServiceManager(sessions, executor, router, registry, config.id(), stateMachine, store, snapshotEvery);
         serviceManager.broadcast(broadcast);
+        serviceManager.failStop(this::stopAfterFatalError);
         executor.start(stateMachine, serviceManager);
         if (store != null) {
             transfer = new SnapshotTransfer(config.id(), config.clientMembers(), store, serviceManager, config.maxFrameBytes());
@@ -177,6 +178,22 @@ public final class Replica implements AutoCloseable {
 
     public MeterRegistry meterRegistry() {
         return registry;
+    }
+
+    /**
+     * The error from the state machine that stopped this replica (it then closes itself, like a
+     * crashed replica: see docs/executors.md, "Errors"), or empty while it is healthy. Any thread.
+     */
+    public Optional<Throwable> failure() {
+        ServiceManager sm = serviceManager;
+        return Optional.ofNullable(sm == null ? null : sm.failure());
+    }
+
+    /** Closes the replica on a thread of its own: the failing thread may be one close() joins. */
+    private void stopAfterFatalError() {
+        Thread t = new Thread(this::close, "parallax-fail-stop-" + config.id());
+        t.setDaemon(true);
+        t.start();
     }
 
     @Override

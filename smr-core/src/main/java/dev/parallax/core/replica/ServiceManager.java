@@ -20,8 +20,17 @@ import java.util.List;
  * ones to the {@link Executor}, records results for duplicates and routes replies to the client's
  * connection.
  *
+ * <p>Bad input never stops it: a command the executor cannot classify gets an error reply
+ * ({@link #onUnclassifiable}, counted in {@code parallax.commands.unclassifiable}). An {@link Error}
+ * from the state machine does ({@link #onFatal}): the replica's state can no longer be trusted equal
+ * to the others', so it executes nothing more, logs at ERROR, sets {@code parallax.replica.healthy}
+ * to 0, counts {@code parallax.replica.fatal} and asks the replica to stop (fail-stop: the other
+ * replicas go on, as after a crash).
+ *
  * <p>Threads: {@link #deliver} is called by the ordering protocol's delivery thread, one batch at
- * a time; {@link #onResult} by the executor (the same thread for the sequential executor).
+ * a time; {@link #onResult} by the executor (the same thread for the sequential executor);
+ * {@link #onUnclassifiable} by the delivery thread; {@link #onFatal} by whichever thread hit the
+ * error, without taking this object's lock.
  */
 final class ServiceManager implements DeliveryListener, ResultSink {
     private static final Logger LOG = LoggerFactory.getLogger(ServiceManager.class);
@@ -33,6 +42,12 @@ final class ServiceManager implements DeliveryListener, ResultSink {
     private final Counter rejected;
     private final Counter duplicates;
     private final Counter malformed;
+    private final Counter unclassifiable;
+    private final Counter fatalErrors;
+    private final java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+            new java.util.concurrent.atomic.AtomicReference<>();
+    private final int replica;
+    private volatile Runnable failStop = () -> { };
     private final dev.parallax.core.StateMachine stateMachine;
     private final dev.parallax.core.snapshot.SnapshotStore store;
     private final long snapshotEvery;
@@ -61,6 +76,16 @@ final class ServiceManager implements DeliveryListener, ResultSink {
         this.duplicates = Counter.builder("parallax.commands.duplicate")
                 .description("retried commands answered from the session cache").tag("replica", id).register(registry);
         this.malformed = Counter.builder("parallax.batches.malformed").tag("replica", id).register(registry);
+        this.replica = replica;
+        this.unclassifiable = Counter.builder("parallax.commands.unclassifiable")
+                .description("commands the executor's classifier or conflict relation threw on; answered with an error")
+                .tag("replica", id).register(registry);
+        this.fatalErrors = Counter.builder("parallax.replica.fatal")
+                .description("errors from the state machine that stopped this replica").tag("replica", id)
+                .register(registry);
+        io.micrometer.core.instrument.Gauge.builder("parallax.replica.healthy", failure, f -> f.get() == null ? 1 : 0)
+                .description("1 while the replica executes commands, 0 once an error stopped it")
+                .tag("replica", id).register(registry);
     }
 
     /** The broadcast to tell about snapshots (set once before delivery starts). */
@@ -68,17 +93,33 @@ final class ServiceManager implements DeliveryListener, ResultSink {
         this.broadcast = b;
     }
 
+    /** What to run (once, on the failing thread; must not block) when an error stops the replica. */
+    void failStop(Runnable action) {
+        this.failStop = java.util.Objects.requireNonNull(action);
+    }
+
+    /** The error that stopped this replica's execution, or {@code null} while it is healthy. */
+    Throwable failure() {
+        return failure.get();
+    }
+
     @Override
     public synchronized void deliver(long sequence, ByteBuffer value) throws InterruptedException {
-        if (sequence < nextSequence) {
-            return; // covered by an installed snapshot
+        if (sequence < nextSequence || failure.get() != null) {
+            return; // covered by an installed snapshot, or this replica stopped executing
         }
         nextSequence = sequence + 1;
         try {
             apply(value, sequence);
         } finally {
-            if (store != null && nextSequence - lastSnapshot >= snapshotEvery) {
-                takeSnapshot();
+            if (failure.get() == null && store != null && nextSequence - lastSnapshot >= snapshotEvery) {
+                try {
+                    takeSnapshot();
+                } catch (IllegalStateException e) {
+                    if (failure.get() == null) {
+                        throw e;
+                    } // the executor failed meanwhile: no snapshot of a state that may be wrong
+                }
             }
         }
     }
@@ -96,7 +137,11 @@ final class ServiceManager implements DeliveryListener, ResultSink {
         }
         for (Command c : commands) {
             switch (sessions.admit(c.id())) {
-                case EXECUTE -> executor.execute(c);
+                case EXECUTE -> {
+                    if (!execute(c)) {
+                        return;
+                    }
+                }
                 case DUPLICATE -> {
                     duplicates.increment();
                     CommandResult r = sessions.cached(c.id());
@@ -108,6 +153,44 @@ final class ServiceManager implements DeliveryListener, ResultSink {
                 case EXPIRED -> router.expired(c.id());
             }
         }
+    }
+
+    /** @return false if the executor failed (an error stopped the replica): nothing more runs */
+    private boolean execute(Command c) throws InterruptedException {
+        try {
+            executor.execute(c);
+            return true;
+        } catch (IllegalStateException e) {
+            if (failure.get() == null) {
+                throw e; // not a fatal error: misuse or shutdown
+            }
+            return false;
+        }
+    }
+
+    /** A command the executor could not classify: its error reply, the same on every replica. */
+    @Override
+    public void onUnclassifiable(Command command, CommandResult result) {
+        unclassifiable.increment();
+        LOG.debug("command {} could not be classified and was not executed: {}", command.id(), result.error());
+        sessions.store(command.id(), result);
+        router.reply(command.id(), result);
+    }
+
+    /**
+     * The state machine threw an {@link Error} (or the result path failed): stop executing, loudly,
+     * and have the replica stop. Idempotent.
+     */
+    @Override
+    public void onFatal(Command command, Throwable error) {
+        if (!failure.compareAndSet(null, error)) {
+            return;
+        }
+        fatalErrors.increment();
+        LOG.error("replica {} stops: {} while executing {}; its state can no longer be trusted equal to the "
+                + "other replicas', so it executes nothing more (restart it to recover from its snapshot and "
+                + "log, or from a peer)", replica, error, command == null ? "a result" : command.id(), error);
+        failStop.run();
     }
 
     @Override
@@ -155,7 +238,7 @@ final class ServiceManager implements DeliveryListener, ResultSink {
      */
     synchronized void install(dev.parallax.core.snapshot.SnapshotStore.Snapshot snapshot) throws java.io.IOException,
             InterruptedException {
-        if (snapshot.instance() <= nextSequence) {
+        if (snapshot.instance() <= nextSequence || failure.get() != null) {
             return;
         }
         executor.awaitQuiescence();

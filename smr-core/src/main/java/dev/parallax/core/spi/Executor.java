@@ -11,7 +11,10 @@ import dev.parallax.core.StateMachine;
  * <p>Threads: {@link #execute} and {@link #awaitQuiescence} are called by one thread (the
  * ServiceManager), in delivery order. Results reach the {@link ResultSink} from the executor's
  * worker threads. An exception thrown by the state machine becomes an error result
- * ({@link dev.parallax.core.CommandResult#failed}) and the executor goes on.
+ * ({@link dev.parallax.core.CommandResult#failed}) and the executor goes on. An {@link Error}
+ * thrown by the state machine is fatal: the executor reports it once to
+ * {@link ResultSink#onFatal}, executes nothing more, and every later {@link #execute} or
+ * {@link #awaitQuiescence} throws {@link IllegalStateException} with the error as its cause.
  */
 public interface Executor extends AutoCloseable {
 
@@ -27,7 +30,7 @@ public interface Executor extends AutoCloseable {
      * full.
      *
      * @throws InterruptedException  if interrupted while blocked; the command was not taken
-     * @throws IllegalStateException if not started or closed
+     * @throws IllegalStateException if not started, closed or failed (see {@link ResultSink#onFatal})
      */
     void execute(Command command) throws InterruptedException;
 
@@ -35,7 +38,8 @@ public interface Executor extends AutoCloseable {
      * Blocks until every command handed over so far has executed and its result was delivered:
      * a point where a snapshot of the state machine is consistent.
      *
-     * @throws InterruptedException if interrupted while waiting
+     * @throws InterruptedException  if interrupted while waiting
+     * @throws IllegalStateException if not started, closed or failed
      */
     void awaitQuiescence() throws InterruptedException;
 

@@ -19,7 +19,14 @@ public final class BTreeClassifier implements CommandClassifier {
         return ReadWriteClasses.classMap(threads);
     }
 
-    /** @throws IllegalArgumentException for an empty command */
+    /**
+     * @throws IllegalArgumentException for an empty command; an executor answers it with the error
+     *                                  result {@code "unclassifiable command:
+     *                                  IllegalArgumentException: empty command"} and goes on. A
+     *                                  non-empty command with an unknown operation is classified as a
+     *                                  write, so that the store itself rejects it (with the same
+     *                                  error sequential execution gives).
+     */
     @Override
     public int classify(Command command) {
         if (command.size() == 0) {

@@ -37,7 +37,13 @@ public final class ListClassifier implements CommandClassifier {
         return classes.classMap(threads);
     }
 
-    /** @throws IllegalArgumentException for a malformed command or an unknown shard */
+    /**
+     * @throws IllegalArgumentException for a malformed command (not 9 bytes),
+     *                                  an unknown operation or an unknown shard; an executor answers
+     *                                  such a command with the error result
+     *                                  {@code "unclassifiable command: IllegalArgumentException: ..."}
+     *                                  and goes on. Deterministic, like every classifier must be.
+     */
     @Override
     public int classify(Command command) {
         ByteBuffer p = command.payload();

@@ -77,6 +77,34 @@ class BTreeStoreTest {
         }
     }
 
+    /**
+     * An empty command cannot be classified: every parallel executor answers it with the same
+     * error and goes on; an unknown operation is classified as a write and rejected by the store,
+     * as sequential execution rejects it.
+     */
+    @Test
+    void anEmptyCommandGetsAnErrorResultAndTheRestRuns() throws Exception {
+        BTreeClassifier classifier = new BTreeClassifier();
+        Command empty = new Command(new CommandId(1, 1), java.nio.ByteBuffer.allocate(0));
+        Command unknown = new Command(new CommandId(1, 2), java.nio.ByteBuffer.wrap(new byte[] {9, 0, 0, 0, 0, 0, 0, 0, 0}));
+        Command insert = BTreeCommands.insert(new CommandId(1, 3), 7, "x".getBytes());
+        CommandResult sequentialUnknown = run(Execution.sequential(), new BTreeStore(5), List.of(unknown)).get(unknown.id());
+        assertThat(sequentialUnknown.isError()).isTrue();
+        List<Executor> executors = List.of(
+                Execution.earlyScheduling(BTreeClassifier.classMap(2), classifier, SyncMode.BUSY_WAIT),
+                Execution.earlyScheduling(BTreeClassifier.classMap(2), classifier, SyncMode.WS_OPT),
+                Execution.lateScheduling(ConflictRelation.byClass(BTreeClassifier.classMap(2), classifier), 2));
+        for (Executor ex : executors) {
+            BTreeStore store = new BTreeStore(5);
+            Map<CommandId, CommandResult> results = run(ex, store, List.of(empty, unknown, insert));
+            assertThat(results.get(empty.id()))
+                    .isEqualTo(CommandResult.error("unclassifiable command: IllegalArgumentException: empty command"));
+            assertThat(results.get(unknown.id())).isEqualTo(sequentialUnknown);
+            assertThat(results.get(insert.id()).isError()).isFalse();
+            assertThat(store.tree().size()).isEqualTo(1);
+        }
+    }
+
     @Test
     void repliesFollowTheCommandFormat() {
         BTreeStore s = new BTreeStore(4);

@@ -53,6 +53,27 @@ class ShardedLinkedListTest {
         assertThatThrownBy(() -> c.classify(Command.of(1, 1, new byte[3]))).isInstanceOf(IllegalArgumentException.class);
     }
 
+    /** Commands the classifier cannot handle get the same error under every parallel executor. */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void unclassifiableCommandsGetAnErrorResultAndTheRestRuns(Kind kind) throws Exception {
+        ListClassifier classifier = new ListClassifier(2);
+        Executor ex = kind == Kind.LATE
+                ? Execution.lateScheduling(ConflictRelation.byClass(classifier.classMap(), classifier), 4)
+                : Execution.earlyScheduling(classifier.classMap(), classifier, SyncMode.valueOf(kind.name()));
+        Command garbage = Command.of(1, 1, new byte[] {ListCommands.LOCAL_WRITE, 0, 1});
+        Command badShard = ListCommands.command(1, 2, ListCommands.LOCAL_WRITE, 7, 1);
+        Command write = ListCommands.command(1, 3, ListCommands.LOCAL_WRITE, 1, 500);
+        ShardedLinkedList list = new ShardedLinkedList(2, 10);
+        Map<CommandId, CommandResult> results = run(ex, list, List.of(garbage, badShard, write));
+        assertThat(results.get(garbage.id())).isEqualTo(CommandResult.error(
+                "unclassifiable command: IllegalArgumentException: list commands have 9 bytes, got 3"));
+        assertThat(results.get(badShard.id())).isEqualTo(CommandResult.error(
+                "unclassifiable command: IllegalArgumentException: shard 7 outside [0, 2)"));
+        assertThat(ListCommands.isTrue(results.get(write.id()).reply())).isTrue();
+        assertThat(list.size(1)).isEqualTo(11);
+    }
+
     enum Kind { LATE, BARRIER, BUSY_WAIT, WS_QUEUE, WS_SEMI_BLOCKED, WS_NON_BLOCKED, WS_OPT }
 
     @ParameterizedTest

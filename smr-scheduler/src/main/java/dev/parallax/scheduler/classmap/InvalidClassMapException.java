@@ -5,6 +5,9 @@ import java.util.List;
 /**
  * Thrown when a class-to-threads map breaks one of the five rules of seed 001 §4.2.2. The message
  * names the rule and the classes involved.
+ *
+ * <p>Immutable and thread-safe once constructed; thrown by {@link ClassMap.Builder#build()} on the
+ * building thread, listed by {@link ClassMapValidator#violations}. Nothing in it blocks.
  */
 public final class InvalidClassMapException extends IllegalArgumentException {
     private final int rule;

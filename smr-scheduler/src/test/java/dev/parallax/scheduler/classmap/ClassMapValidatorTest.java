@@ -97,6 +97,25 @@ class ClassMapValidatorTest {
     void violationsListsEveryBrokenRule() {
         ClassMap valid = ReadWriteClasses.classMap(2);
         assertThat(ClassMapValidator.violations(valid)).isEmpty();
+        // One map breaking all five rules: E has no thread (1); C conflicts with itself but is CONC
+        // (2); C and D are both CONC and conflict (3); SEQ S {t0} conflicts with CONC D {t1} (4); SEQ
+        // S {t0} and SEQ T {t1} conflict without a common thread (5).
+        ClassMap broken = ClassMap.builder(2)
+                .seq("E").conc("C", 0).conc("D", 1).seq("S", 0).seq("T", 1)
+                .conflict("C", "C").conflict("C", "D").conflict("S", "D").conflict("S", "T")
+                .buildUnchecked();
+        java.util.List<InvalidClassMapException> v = ClassMapValidator.violations(broken);
+        assertThat(v).extracting(InvalidClassMapException::rule).containsExactly(1, 2, 3, 4, 5);
+        assertThat(v).extracting(InvalidClassMapException::classes).containsExactly(
+                java.util.List.of("E"), java.util.List.of("C"), java.util.List.of("C", "D"),
+                java.util.List.of("S", "D"), java.util.List.of("S", "T"));
+        assertThat(v.get(0).getMessage()).contains("rule 1").contains("E has no thread");
+        assertThat(v.get(1).getMessage()).contains("rule 2").contains("C conflicts with itself");
+        assertThat(v.get(2).getMessage()).contains("rule 3").contains("C and D");
+        assertThat(v.get(3).getMessage()).contains("rule 4").contains("CONC class D {t1}").contains("SEQ class S {t0}");
+        assertThat(v.get(4).getMessage()).contains("rule 5").contains("no thread in common");
+        assertThatThrownBy(() -> ClassMapValidator.validate(broken))
+                .isInstanceOfSatisfying(InvalidClassMapException.class, e -> assertThat(e.rule()).isEqualTo(1));
     }
 
     @Test
