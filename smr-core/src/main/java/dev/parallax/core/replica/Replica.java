@@ -36,6 +36,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.Objects;
 
 /**
@@ -71,6 +72,7 @@ public final class Replica implements AutoCloseable {
     private ClientIO clientIO;
     private StageRunner batcher;
     private volatile ServiceManager serviceManager;
+    private final CompletableFuture<Throwable> failStopped = new CompletableFuture<>();
     private SnapshotTransfer transfer;
     private final long snapshotEvery;
     private int clientPort = -1;
@@ -189,9 +191,21 @@ public final class Replica implements AutoCloseable {
         return Optional.ofNullable(sm == null ? null : sm.failure());
     }
 
+    /**
+     * Completes with the fatal error once a state-machine {@code Error} has stopped this replica
+     * and it has closed itself (see {@link #failure()}); never completes for a healthy replica.
+     * Callbacks run on the replica's fail-stop thread and must not block. Any thread.
+     */
+    public CompletableFuture<Throwable> failStopped() {
+        return failStopped;
+    }
+
     /** Closes the replica on a thread of its own: the failing thread may be one close() joins. */
     private void stopAfterFatalError() {
-        Thread t = new Thread(this::close, "parallax-fail-stop-" + config.id());
+        Thread t = new Thread(() -> {
+            close();
+            failStopped.complete(failure().orElseThrow());
+        }, "parallax-fail-stop-" + config.id());
         t.setDaemon(true);
         t.start();
     }

@@ -16,6 +16,7 @@ import picocli.CommandLine.Option;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -79,6 +80,12 @@ final class ReplicaCommand implements Callable<Integer> {
         SmrClient f = forwarder;
         RespServer r = resp;
         CountDownLatch stopped = new CountDownLatch(1);
+        AtomicInteger exitCode = new AtomicInteger(0);
+        replica.failStopped().thenAccept(error -> {
+            System.err.println("replica " + id + " stopped after a fatal error in the state machine: " + error);
+            exitCode.set(3);
+            stopped.countDown();
+        });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (r != null) {
                 r.close();
@@ -97,6 +104,6 @@ final class ReplicaCommand implements Callable<Integer> {
                 + " metrics=" + (metrics == null ? -1 : metrics.port()));
         System.out.flush();
         stopped.await();
-        return 0;
+        return exitCode.get();
     }
 }

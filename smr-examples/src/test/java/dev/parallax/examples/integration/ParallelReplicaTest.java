@@ -195,6 +195,8 @@ class ParallelReplicaTest {
             Counting failed = machines.get(0);
             assertThat(failed.fatalThrown.await(30, TimeUnit.SECONDS)).isTrue();
             assertThat(replicas.get(0).failure()).get().isInstanceOf(OutOfMemoryError.class);
+            assertThat(replicas.get(0).failStopped().get(30, TimeUnit.SECONDS))
+                    .as("the replica closed itself and said so").isInstanceOf(OutOfMemoryError.class);
             assertThat(replicas.get(0).meterRegistry().get("parallax.replica.fatal").counter().count()).isEqualTo(1.0);
             assertThat(replicas.get(0).meterRegistry().get("parallax.replica.healthy").gauge().value()).isZero();
             assertThat(failed.executed).as("replica 0 executed nothing after the error").hasValue(before);
