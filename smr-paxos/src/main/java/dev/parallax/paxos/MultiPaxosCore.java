@@ -182,6 +182,27 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     }
 
     /**
+     * Hands failure detection to the runtime's detector thread: ticks no longer suspect the leader
+     * (the same {@link SuspicionRule} is applied there to arrival stamps) and the runtime reports a
+     * suspicion through {@link #onSuspect}. Call before the first input.
+     */
+    public void detectFailuresExternally() {
+        monitor.delegateSuspicion();
+    }
+
+    /**
+     * The failure detector suspects the leader of {@code suspectedView}: if this replica is still
+     * in that view and follows, it starts the next view it leads. Anything else (an older view,
+     * already leading or starting a view, not yet ticked) is stale and ignored.
+     */
+    @Override
+    public void onSuspect(long suspectedView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (started && suspectedView == view() && proposer.state() == Proposer.State.FOLLOWER) {
+            startView(nextViewLedBySelf(view()), now, out);
+        }
+    }
+
+    /**
      * Forgets decided values and votes below {@code instance}: a snapshot now covers them. Peers
      * asking for them are told to fetch a snapshot.
      */
