@@ -63,6 +63,11 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         return proposer.isLeading();
     }
 
+    /** Whether this replica follows the leader of its view (neither leading nor starting a view). */
+    public boolean isFollowing() {
+        return proposer.state() == Proposer.State.FOLLOWER;
+    }
+
     /** The replica this one believes leads (the leader of its view). */
     public int leaderHint() {
         return config.leaderOf(view());
@@ -197,7 +202,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
      */
     @Override
     public void onSuspect(long suspectedView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
-        if (started && suspectedView == view() && proposer.state() == Proposer.State.FOLLOWER) {
+        if (started && suspectedView == view() && isFollowing()) {
             startView(nextViewLedBySelf(view()), now, out);
         }
     }

@@ -65,6 +65,8 @@ public final class PaxosBroadcast implements AtomicBroadcast {
     private long installedBeforeStart;
     private volatile MultiPaxosCore core;
     private volatile long view = -1;
+    /** The view whose leader this replica follows, or -1 while it leads or starts a view: what the detector watches. */
+    private volatile long followedView = -1;
     private volatile int leaderHint = -1;
     private volatile int leader;
     private volatile long firstUndecided;
@@ -134,12 +136,13 @@ public final class PaxosBroadcast implements AtomicBroadcast {
                         "replica {}: now in view {} (leader: replica {}{})", self, v, config.leaderOf(v),
                         c.isLeader() ? ", this one" : "");
             }
+            followedView = c.isFollowing() ? v : -1;
             leaderHint = c.leaderHint();
             leader = c.isLeader() ? 1 : 0;
             firstUndecided = c.firstUndecided();
         });
         FailureDetector detector = new FailureDetector("paxos-fd-" + self, self, liveness,
-                new SuspicionRule(config, self), () -> view, protocol::suspect, clock);
+                new SuspicionRule(config, self), () -> followedView, protocol::suspect, clock);
         io.micrometer.core.instrument.FunctionCounter.builder("parallax.paxos.suspicions", detector,
                         FailureDetector::suspicions)
                 .description("views whose leader this replica's failure detector suspected")

@@ -11,9 +11,10 @@ import java.util.function.LongSupplier;
 /**
  * The FailureDetector stage (issue 4; JPaxos' FailureDetector thread, seed 000 §V-C3): run on its
  * own {@link dev.parallax.core.stage.StageRunner} with a low-frequency park (about a quarter of
- * the heartbeat interval), each {@link #doWork()} reads the current view, looks up when the
- * view's leader was last heard from in the {@link PeerLiveness} stamps, and, when the protocol's
- * {@link Rule} says that is too long ago, hands {@code view} to the suspicion sink once.
+ * the heartbeat interval), each {@link #doWork()} reads the view whose leader this replica
+ * follows, looks up when that leader was last heard from in the {@link PeerLiveness} stamps, and,
+ * when the protocol's {@link Rule} says that is too long ago, hands {@code view} to the suspicion
+ * sink once.
  *
  * <p>"Last heard" is the later of the leader's stamp and the moment this detector first saw the
  * view (a new view starts the suspicion clock over, as in the core's own monitor). In a view this
@@ -58,7 +59,8 @@ public final class FailureDetector implements Stage {
      * @param self        this replica's member id
      * @param liveness    the stamps the transport writes
      * @param rule        the protocol's suspicion rule
-     * @param currentView the view the protocol thread last published; negative before it started
+     * @param currentView the view whose leader this replica follows, as the protocol thread last
+     *                    published it; negative before it started and while it leads or starts a view
      * @param sink        takes a suspected view; must not block and must not drop it
      * @param clock       the same clock the stamps are read from
      */

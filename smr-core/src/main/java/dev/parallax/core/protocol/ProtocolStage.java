@@ -25,8 +25,9 @@ import java.util.Objects;
  * kept decisions are bounded: once {@code maxUndelivered} wait, the stage stops draining the
  * inbox (ticks and control tasks go on), so peer messages wait in — or are dropped by — the
  * bounded inbox and the protocol recovers them by retransmission and catch-up once execution
- * has caught up. The bound is soft by one inbox batch and one tick: the messages already taken
- * may decide a few more. Liveness does not suffer, because failure detection reads the
+ * has caught up. While decisions wait, the stage takes at most as many messages as decisions
+ * still fit; the bound is soft only by what one message or tick can release at once (a
+ * catch-up reply, instances decided out of order). Liveness does not suffer, because failure detection reads the
  * transport's arrival stamps ({@link #suspect}), not the inbox.
  *
  * <p>Threads: {@code doWork} runs on one stage thread. Producers (transport readers, the batcher)
@@ -207,7 +208,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
                 .description("1 once the durable log failed and the replica stopped voting")
                 .tag("protocol", protocol).tag("stage", name).register(registry);
         io.micrometer.core.instrument.Gauge.builder("parallax.protocol.undelivered.max", this, st -> st.undeliveredHighWater)
-                .description("most decisions kept at once while execution lagged (bounded by maxUndelivered plus one batch)")
+                .description("most decisions kept at once while execution lagged (maxUndelivered, give or take what one message releases)")
                 .tag("protocol", protocol).tag("stage", name).register(registry);
         io.micrometer.core.instrument.FunctionCounter.builder("parallax.protocol.ignored.after.log.failure", ignoredWhileFailed,
                         java.util.concurrent.atomic.LongAdder::doubleValue)
@@ -285,8 +286,10 @@ public final class ProtocolStage<M, R, V> implements Stage {
         now = clock.nanoTime();
         int work = control.drain(task -> task.accept(this), 16);
         work += flushDecisions();
-        if (undelivered.size() < maxUndelivered) {
-            work += inbox.drain(this::onInbound, batchLimit);
+        int room = maxUndelivered - undelivered.size();
+        if (room > 0) {
+            // While execution lags, take no more messages than decisions still fit.
+            work += inbox.drain(this::onInbound, undelivered.isEmpty() ? batchLimit : Math.min(batchLimit, room));
         }
         if (suspected.get() >= 0) {
             core.onSuspect(suspected.getAndSet(-1), now, effects);
