@@ -33,13 +33,16 @@ class FollowerLivenessTest {
     private static final int N = 400;
     private static final int MAX_UNDELIVERED = 16;
     private static final PaxosConfig CONFIG = PaxosConfig.builder(3).heartbeat(Duration.ofMillis(20))
-            .suspect(Duration.ofMillis(200)).retransmit(Duration.ofMillis(50)).catchUp(Duration.ofMillis(30)).build();
+            .suspect(Duration.ofMillis(200)).retransmit(Duration.ofMillis(50)).catchUp(Duration.ofMillis(30)).catchUpMaxInstances(32).build();
 
     /** Counts the leader's heartbeats arriving at one replica, and Prepares it sends. */
     private static final class Watched implements Transport<PaxosMessage> {
         private final Transport<PaxosMessage> inner;
         final AtomicReference<CountDownLatch> heartbeatsFromLeader = new AtomicReference<>(new CountDownLatch(0));
         final AtomicReference<CountDownLatch> preparesSent = new AtomicReference<>(new CountDownLatch(0));
+        /** When the last message from replica 0 arrived, taken before the liveness stamp. */
+        volatile long lastFromLeader;
+        final java.util.concurrent.atomic.AtomicLong firstPrepareAt = new java.util.concurrent.atomic.AtomicLong();
 
         Watched(Transport<PaxosMessage> inner) {
             this.inner = inner;
@@ -53,8 +56,11 @@ class FollowerLivenessTest {
         @Override
         public void start(MessageHandler<PaxosMessage> handler) {
             inner.start((from, m) -> {
-                if (from == 0 && m instanceof PaxosMessage.Heartbeat) {
-                    heartbeatsFromLeader.get().countDown();
+                if (from == 0) {
+                    lastFromLeader = System.nanoTime();
+                    if (m instanceof PaxosMessage.Heartbeat) {
+                        heartbeatsFromLeader.get().countDown();
+                    }
                 }
                 handler.onMessage(from, m);
             });
@@ -63,6 +69,7 @@ class FollowerLivenessTest {
         @Override
         public boolean send(int to, PaxosMessage message) {
             if (message instanceof PaxosMessage.Prepare) {
+                firstPrepareAt.compareAndSet(0, System.nanoTime());
                 preparesSent.get().countDown();
             }
             return inner.send(to, message);
@@ -165,8 +172,10 @@ class FollowerLivenessTest {
                     .isGreaterThan(2 * new SuspicionRule(CONFIG, 2).timeoutNanos(0));
 
             MeterRegistry stalledRegistry = registries.get(2);
-            assertThat(value(stalledRegistry, "parallax.protocol.undelivered.max"))
-                    .isBetween((double) MAX_UNDELIVERED, (double) MAX_UNDELIVERED + CONFIG.window());
+            // Bounded: one message taken with room left releases at most a window of instances
+            // decided out of order, or one catch-up reply. Unbounded, it would hold nearly all N.
+            assertThat(value(stalledRegistry, "parallax.protocol.undelivered.max")).isBetween((double) MAX_UNDELIVERED,
+                    (double) MAX_UNDELIVERED + Math.max(CONFIG.window(), CONFIG.catchUpMaxInstances()));
             assertThat(value(stalledRegistry, "parallax.paxos.inbound.dropped")).isPositive();
             for (int id = 0; id < 3; id++) {
                 assertThat(value(registries.get(id), "parallax.paxos.suspicions")).as("suspicions at %d", id).isZero();
@@ -182,15 +191,17 @@ class FollowerLivenessTest {
 
             // The leader falls silent: replica 1, next in line, suspects it within its timeout.
             CountDownLatch prepare = new CountDownLatch(1);
+            transports.get(1).firstPrepareAt.set(0);
             transports.get(1).preparesSent.set(prepare);
             long silentSince = System.nanoTime();
             replicas.get(0).close();
             assertThat(prepare.await(30, TimeUnit.SECONDS)).isTrue();
-            long took = System.nanoTime() - silentSince;
             long timeout = new SuspicionRule(CONFIG, 1).timeoutNanos(0);
-            // Heard last at most a heartbeat before the silence; checked every quarter heartbeat.
-            assertThat(took).isGreaterThanOrEqualTo(timeout - CONFIG.heartbeatNanos())
-                    .isLessThan(timeout + TimeUnit.SECONDS.toNanos(2));
+            // Not before a full timeout of silence after the last arrival; soon after it (the
+            // detector checks every quarter heartbeat; the bound is loose for loaded machines).
+            long prepareAt = transports.get(1).firstPrepareAt.get();
+            assertThat(prepareAt - transports.get(1).lastFromLeader).isGreaterThanOrEqualTo(timeout);
+            assertThat(prepareAt - silentSince).isLessThan(timeout + TimeUnit.SECONDS.toNanos(2));
             assertThat(value(registries.get(1), "parallax.paxos.suspicions")).isEqualTo(1);
 
             propose(replicas.get(1), "after");
