@@ -63,6 +63,11 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         return proposer.isLeading();
     }
 
+    /** Whether this replica follows the leader of its view (neither leading nor starting a view). */
+    public boolean isFollowing() {
+        return proposer.state() == Proposer.State.FOLLOWER;
+    }
+
     /** The replica this one believes leads (the leader of its view). */
     public int leaderHint() {
         return config.leaderOf(view());
@@ -178,6 +183,27 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         // Decisions free the window: re-proposals left over from Phase 1 go next (bounded view change).
         if (proposer.refill(learner, now, out)) {
             monitor.broadcastSent(now);
+        }
+    }
+
+    /**
+     * Hands failure detection to the runtime's detector thread: ticks no longer suspect the leader
+     * (the same {@link SuspicionRule} is applied there to arrival stamps) and the runtime reports a
+     * suspicion through {@link #onSuspect}. Call before the first input.
+     */
+    public void detectFailuresExternally() {
+        monitor.delegateSuspicion();
+    }
+
+    /**
+     * The failure detector suspects the leader of {@code suspectedView}: if this replica is still
+     * in that view and follows, it starts the next view it leads. Anything else (an older view,
+     * already leading or starting a view, not yet ticked) is stale and ignored.
+     */
+    @Override
+    public void onSuspect(long suspectedView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (started && suspectedView == view() && isFollowing()) {
+            startView(nextViewLedBySelf(view()), now, out);
         }
     }
 

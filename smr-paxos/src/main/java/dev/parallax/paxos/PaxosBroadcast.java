@@ -1,5 +1,7 @@
 package dev.parallax.paxos;
 
+import dev.parallax.core.liveness.FailureDetector;
+import dev.parallax.core.liveness.PeerLiveness;
 import dev.parallax.core.protocol.ProtocolStage;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.DeliveryListener;
@@ -9,6 +11,7 @@ import dev.parallax.core.stage.BoundedQueue;
 import dev.parallax.core.stage.Queues;
 import dev.parallax.core.stage.Stage;
 import dev.parallax.core.stage.StageRunner;
+import dev.parallax.core.stage.WaitStrategies;
 import dev.parallax.core.stage.WaitStrategy;
 import dev.parallax.core.time.Clock;
 import io.micrometer.core.instrument.Counter;
@@ -28,8 +31,15 @@ import java.util.Objects;
  *
  * <p>Back-pressure: {@link #propose} returns {@code false} when the proposal queue is full; when
  * the delivery queue is full (execution slower than ordering) the protocol stage keeps the
- * decisions and starts no new instances, without blocking (see {@link ProtocolStage}). Peer
- * messages that find the inbox full are dropped and counted; retransmission recovers them.
+ * decisions and starts no new instances, without blocking (see {@link ProtocolStage}); once
+ * {@code maxUndelivered} decisions wait it stops taking peer messages too. Peer messages that find
+ * the inbox full are dropped and counted; retransmission and catch-up recover them.
+ *
+ * <p>Failure detection: a {@link FailureDetector} stage on its own thread (parking about a quarter
+ * of the heartbeat interval between checks) reads the arrival stamps the transport's IO threads
+ * write ({@link PeerLiveness}), applies the core's {@link SuspicionRule}, and hands a suspicion to
+ * the protocol stage ({@link ProtocolStage#suspect}). A follower whose protocol thread is busy, or
+ * whose inbox is full, therefore does not suspect a leader that keeps sending.
  *
  * <p>Threads: {@link #propose} and {@link #leaderHint} from any thread; {@link #start} and
  * {@link #close} once each, by the owner. The broadcast owns the transport and the log it was
@@ -48,11 +58,15 @@ public final class PaxosBroadcast implements AtomicBroadcast {
     private final BoundedQueue<Value> proposals;
     private final BoundedQueue<PaxosMessage.Decided> decisions;
     private final Counter droppedInbound;
+    private final int maxUndelivered;
+    private final PeerLiveness liveness;
     private final List<StageRunner> runners = new ArrayList<>();
     private final dev.parallax.core.protocol.EffectApplier.SnapshotRequester snapshotRequester;
     private long installedBeforeStart;
     private volatile MultiPaxosCore core;
     private volatile long view = -1;
+    /** The view whose leader this replica follows, or -1 while it leads or starts a view: what the detector watches. */
+    private volatile long followedView = -1;
     private volatile int leaderHint = -1;
     private volatile int leader;
     private volatile long firstUndecided;
@@ -71,6 +85,8 @@ public final class PaxosBroadcast implements AtomicBroadcast {
         this.inbox = Queues.mpsc(b.inboxCapacity);
         this.proposals = Queues.mpsc(b.proposalCapacity);
         this.decisions = Queues.spsc(b.decisionCapacity);
+        this.maxUndelivered = b.maxUndelivered;
+        this.liveness = new PeerLiveness(config.members(), clock);
         this.droppedInbound = Counter.builder("parallax.paxos.inbound.dropped")
                 .description("peer messages dropped because the protocol inbox was full")
                 .tag("replica", Integer.toString(self)).register(registry);
@@ -91,6 +107,7 @@ public final class PaxosBroadcast implements AtomicBroadcast {
         List<PaxosRecord> recovered = new ArrayList<>();
         log.read(log.firstIndex(), Integer.MAX_VALUE, (i, r) -> recovered.add(codec.decode(r)));
         MultiPaxosCore c = new MultiPaxosCore(config, self, recovered, clock.nanoTime());
+        c.detectFailuresExternally();
         if (installedBeforeStart > 0) {
             c.skipTo(installedBeforeStart);
         }
@@ -99,7 +116,7 @@ public final class PaxosBroadcast implements AtomicBroadcast {
                 "paxos-protocol-" + self, self, c, inbox, proposals, log, codec, transport,
                 (instance, value) -> decisions.offer(new PaxosMessage.Decided(instance, value)),
                 snapshotRequester,
-                clock, Math.min(config.heartbeatNanos(), config.retransmitNanos()) / 2, 256);
+                clock, Math.min(config.heartbeatNanos(), config.retransmitNanos()) / 2, 256, maxUndelivered);
         protocolStage = protocol;
         protocol.registerMeters(registry, "multi-paxos");
         String replica = Integer.toString(self);
@@ -119,19 +136,33 @@ public final class PaxosBroadcast implements AtomicBroadcast {
                         "replica {}: now in view {} (leader: replica {}{})", self, v, config.leaderOf(v),
                         c.isLeader() ? ", this one" : "");
             }
+            followedView = c.isFollowing() ? v : -1;
             leaderHint = c.leaderHint();
             leader = c.isLeader() ? 1 : 0;
             firstUndecided = c.firstUndecided();
         });
+        FailureDetector detector = new FailureDetector("paxos-fd-" + self, self, liveness,
+                new SuspicionRule(config, self), () -> followedView, protocol::suspect, clock);
+        io.micrometer.core.instrument.FunctionCounter.builder("parallax.paxos.suspicions", detector,
+                        FailureDetector::suspicions)
+                .description("views whose leader this replica's failure detector suspected")
+                .tag("replica", replica).register(registry);
         Stage delivery = new DeliveryStage("paxos-delivery-" + self, decisions, listener);
         runners.add(runner(delivery));
         runners.add(runner(protocol));
+        runners.add(StageRunner.builder(detector).waitStrategy(WaitStrategies.park(detectorPeriod(config)))
+                .clock(clock).meterRegistry(registry).build());
         transport.start((from, m) -> {
             if (!inbox.offer(new ProtocolStage.Inbound<>(from, m))) {
                 droppedInbound.increment();
             }
-        });
+        }, liveness);
         runners.forEach(StageRunner::start);
+    }
+
+    /** How long the detector parks between checks: a quarter heartbeat, at least 100 µs. */
+    static long detectorPeriod(PaxosConfig config) {
+        return Math.max(config.heartbeatNanos() / 4, 100_000L);
     }
 
     private StageRunner runner(Stage stage) {
@@ -240,6 +271,7 @@ public final class PaxosBroadcast implements AtomicBroadcast {
         private int inboxCapacity = 8192;
         private int proposalCapacity = 20;
         private int decisionCapacity = 1024;
+        private int maxUndelivered = ProtocolStage.DEFAULT_MAX_UNDELIVERED;
         private dev.parallax.core.protocol.EffectApplier.SnapshotRequester snapshotRequester = (peer, instance) -> { };
 
         private Builder() {
@@ -307,6 +339,15 @@ public final class PaxosBroadcast implements AtomicBroadcast {
             return this;
         }
 
+        /**
+         * Decisions the protocol stage keeps while the listener lags (the decision queue is full)
+         * before it stops taking peer messages; default {@link ProtocolStage#DEFAULT_MAX_UNDELIVERED}.
+         */
+        public Builder maxUndelivered(int n) {
+            this.maxUndelivered = n;
+            return this;
+        }
+
         /** @throws IllegalArgumentException if a required part is missing */
         public PaxosBroadcast build() {
             if (config == null || transport == null || log == null || clock == null) {
@@ -314,6 +355,9 @@ public final class PaxosBroadcast implements AtomicBroadcast {
             }
             if (self < 0 || self >= config.members()) {
                 throw new IllegalArgumentException("self must be 0.." + (config.members() - 1) + ", got " + self);
+            }
+            if (maxUndelivered <= 0) {
+                throw new IllegalArgumentException("maxUndelivered must be positive, got " + maxUndelivered);
             }
             if (transport.localId() != self) {
                 throw new IllegalArgumentException("transport is member " + transport.localId() + ", not " + self);

@@ -3,25 +3,25 @@ package dev.parallax.paxos;
 /**
  * Failure detection by heartbeats, driven by ticks (seed 000 §V-C3): the leader makes sure every
  * follower hears from it at least every heartbeat interval (any Propose counts); a follower that
- * hears nothing from the leader of its view for its suspect timeout suspects it.
+ * hears nothing from the leader of its view for its suspect timeout ({@link SuspicionRule})
+ * suspects it.
  *
- * <p>Timeouts are staggered by rank so that the replica next in line (the leader of the next view)
- * suspects first, and the others then hear its Prepare instead of starting views of their own: a
- * follower's timeout is {@code suspect × (1 + rank/2)}, where rank 0 is the replica after the
- * leader. This replaces the randomized timeouts other protocols use, which a deterministic core
- * cannot draw.
+ * <p>When the runtime runs a failure detector thread ({@link #delegateSuspicion()}), ticks stop
+ * suspecting: the detector applies the same {@link SuspicionRule} to the transport's arrival
+ * stamps and the core hears of it through {@link MultiPaxosCore#onSuspect}.
  *
  * <p>Not thread-safe; owned by {@link MultiPaxosCore}.
  */
 final class ViewMonitor {
     private final PaxosConfig config;
-    private final int self;
+    private final SuspicionRule rule;
+    private boolean delegated;
     private long lastHeard;
     private long lastBroadcast;
 
     ViewMonitor(PaxosConfig config, int self, long now) {
         this.config = config;
-        this.self = self;
+        this.rule = new SuspicionRule(config, self);
         this.lastHeard = now;
         this.lastBroadcast = Long.MIN_VALUE / 2;
     }
@@ -47,11 +47,13 @@ final class ViewMonitor {
         return now - lastBroadcast >= config.heartbeatNanos();
     }
 
-    /** Whether a follower in {@code view} should suspect its leader now. */
+    /** From now on an external failure detector suspects; {@link #suspect} always says no. */
+    void delegateSuspicion() {
+        delegated = true;
+    }
+
+    /** Whether a follower in {@code view} should suspect its leader now (never once delegated). */
     boolean suspect(long view, long now) {
-        int n = config.members();
-        int rank = Math.floorMod(self - config.leaderOf(view) - 1, n);
-        long timeout = config.suspectNanos() + rank * (config.suspectNanos() / 2);
-        return now - lastHeard >= timeout;
+        return !delegated && rule.suspects(view, lastHeard, now);
     }
 }

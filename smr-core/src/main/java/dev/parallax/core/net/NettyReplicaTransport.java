@@ -65,6 +65,7 @@ public final class NettyReplicaTransport<M> implements Transport<M> {
     private final List<PeerSender> senders = new ArrayList<>();
     private final List<StageRunner> runners = new ArrayList<>();
     private volatile MessageHandler<M> handler;
+    private volatile dev.parallax.core.liveness.PeerLiveness liveness;
     private volatile boolean closed;
     private NioEventLoopGroup group;
     private Channel server;
@@ -87,6 +88,16 @@ public final class NettyReplicaTransport<M> implements Transport<M> {
     /** Network meters of this transport. */
     public NetMetrics metrics() {
         return metrics;
+    }
+
+    /** Starts, stamping {@code peerLiveness} on every frame a peer's connection delivers (hello included). */
+    @Override
+    public synchronized void start(MessageHandler<M> messageHandler, dev.parallax.core.liveness.PeerLiveness peerLiveness) {
+        if (handler != null || closed) {
+            throw new IllegalStateException("already started or closed");
+        }
+        liveness = Objects.requireNonNull(peerLiveness);
+        start(messageHandler);
     }
 
     @Override
@@ -190,7 +201,9 @@ public final class NettyReplicaTransport<M> implements Transport<M> {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
             int type = Frames.readType(frame);
-            if (peer < 0) {
+            if (peer >= 0) {
+                stamp(peer);
+            } else {
                 if (type != HELLO) {
                     throw new BadFrameException("first frame must be a hello, got type " + type);
                 }
@@ -202,6 +215,7 @@ public final class NettyReplicaTransport<M> implements Transport<M> {
                             + config.id() + " of " + config.members().size());
                 }
                 peer = id;
+                stamp(peer);
                 return;
             }
             M message;
@@ -213,6 +227,13 @@ public final class NettyReplicaTransport<M> implements Transport<M> {
                 throw new BadFrameException("undecodable frame of type " + type + ": " + e, e);
             }
             handler.onMessage(peer, message);
+        }
+
+        private void stamp(int from) {
+            dev.parallax.core.liveness.PeerLiveness l = liveness;
+            if (l != null) {
+                l.heard(from);
+            }
         }
 
         @Override

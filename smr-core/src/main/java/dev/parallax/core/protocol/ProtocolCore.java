@@ -35,6 +35,14 @@ public interface ProtocolCore<M, R, V> {
     default void compact(long instance, Effects<M, R, V> out) {
     }
 
+    /**
+     * The runtime's failure detector suspects the leader of {@code view} (it heard nothing from it
+     * for the protocol's suspect timeout). The core acts only if it still is in {@code view} and
+     * follows; a stale suspicion is ignored. Default: the core detects failures itself on ticks.
+     */
+    default void onSuspect(long view, long now, Effects<M, R, V> out) {
+    }
+
     /** A snapshot covering every instance below {@code instance} was installed: continue from there. */
     default void skipTo(long instance) {
     }

@@ -21,8 +21,14 @@ import java.util.Objects;
  *
  * <p>Back-pressure from execution: when the decision outlet refuses a decision (execution is
  * behind), the stage keeps it and every later one in order, offers them again on each
- * {@code doWork}, and takes no new proposals until they are all handed over. It never blocks, so
- * heartbeats and votes keep flowing while execution catches up.
+ * {@code doWork}, and takes no new proposals until they are all handed over. It never blocks. The
+ * kept decisions are bounded: once {@code maxUndelivered} wait, the stage stops draining the
+ * inbox (ticks and control tasks go on), so peer messages wait in — or are dropped by — the
+ * bounded inbox and the protocol recovers them by retransmission and catch-up once execution
+ * has caught up. While decisions wait, the stage takes at most as many messages as decisions
+ * still fit; the bound is soft only by what one message or tick can release at once (a
+ * catch-up reply, instances decided out of order). Liveness does not suffer, because failure detection reads the
+ * transport's arrival stamps ({@link #suspect}), not the inbox.
  *
  * <p>Threads: {@code doWork} runs on one stage thread. Producers (transport readers, the batcher)
  * only touch the bounded queues.
@@ -46,6 +52,9 @@ public final class ProtocolStage<M, R, V> implements Stage {
     private record Decision<V>(long instance, V value) {
     }
 
+    /** Decisions kept for a lagging execution before the stage stops draining its inbox, by default. */
+    public static final int DEFAULT_MAX_UNDELIVERED = 4096;
+
     private final String name;
     private final int self;
     private final ProtocolCore<M, R, V> core;
@@ -58,6 +67,10 @@ public final class ProtocolStage<M, R, V> implements Stage {
     private final EffectBuffer<M, R, V> effects = new EffectBuffer<>();
     private final ArrayDeque<M> loopback = new ArrayDeque<>();
     private final ArrayDeque<Decision<V>> undelivered = new ArrayDeque<>();
+    private final int maxUndelivered;
+    private volatile int undeliveredHighWater;
+    /** The highest view suspected by the failure detector and not yet handed to the core; -1 if none. */
+    private final java.util.concurrent.atomic.AtomicLong suspected = new java.util.concurrent.atomic.AtomicLong(-1);
     private final BoundedQueue<java.util.function.Consumer<ProtocolStage<M, R, V>>> control =
             dev.parallax.core.stage.Queues.mpsc(64);
     private final DurableLog log;
@@ -88,6 +101,25 @@ public final class ProtocolStage<M, R, V> implements Stage {
                          DurableLog log, RecordCodec<R> codec, Transport<M> transport,
                          DecisionOutlet<V> decisions, EffectApplier.SnapshotRequester snapshots,
                          Clock clock, long maxTickInterval, int batchLimit) {
+        this(name, self, core, inbox, proposals, log, codec, transport, decisions, snapshots, clock, maxTickInterval,
+                batchLimit, DEFAULT_MAX_UNDELIVERED);
+    }
+
+    /**
+     * As the other constructor, with an explicit bound on decisions kept while execution lags.
+     *
+     * @param maxUndelivered decisions kept before the inbox is left alone; positive
+     * @throws IllegalArgumentException if {@code maxUndelivered} is not positive
+     */
+    public ProtocolStage(String name, int self, ProtocolCore<M, R, V> core,
+                         BoundedQueue<Inbound<M>> inbox, BoundedQueue<V> proposals,
+                         DurableLog log, RecordCodec<R> codec, Transport<M> transport,
+                         DecisionOutlet<V> decisions, EffectApplier.SnapshotRequester snapshots,
+                         Clock clock, long maxTickInterval, int batchLimit, int maxUndelivered) {
+        if (maxUndelivered <= 0) {
+            throw new IllegalArgumentException("maxUndelivered must be positive: " + maxUndelivered);
+        }
+        this.maxUndelivered = maxUndelivered;
         this.name = Objects.requireNonNull(name, "name");
         this.self = self;
         this.core = Objects.requireNonNull(core, "core");
@@ -131,6 +163,27 @@ public final class ProtocolStage<M, R, V> implements Stage {
         return control.offer(stage -> stage.runCompaction(instance));
     }
 
+    /**
+     * The failure detector suspects the leader of {@code view}: the protocol thread hands it to
+     * {@link ProtocolCore#onSuspect} on its next {@code doWork}, after the inbox. Never dropped and
+     * never blocking: one pending view is kept (the highest), and later duplicates merge into it.
+     * Thread-safe.
+     */
+    public void suspect(long view) {
+        if (view < 0) {
+            return;
+        }
+        if (suspected.getAndAccumulate(view, Math::max) < 0) {
+            // Wakes the stage; if the control queue is full the stage is busy and sees the slot anyway.
+            control.offer(stage -> { });
+        }
+    }
+
+    /** The most decisions ever kept at once for a lagging execution. Thread-safe. */
+    public int undeliveredHighWater() {
+        return undeliveredHighWater;
+    }
+
     /** Asks the protocol thread to continue after an installed snapshot covering every instance below {@code instance}. */
     public boolean skipTo(long instance) {
         return control.offer(stage -> stage.core.skipTo(instance));
@@ -153,6 +206,9 @@ public final class ProtocolStage<M, R, V> implements Stage {
     public void registerMeters(io.micrometer.core.instrument.MeterRegistry registry, String protocol) {
         io.micrometer.core.instrument.Gauge.builder("parallax.log.failed", this, st -> st.storageFailure == null ? 0 : 1)
                 .description("1 once the durable log failed and the replica stopped voting")
+                .tag("protocol", protocol).tag("stage", name).register(registry);
+        io.micrometer.core.instrument.Gauge.builder("parallax.protocol.undelivered.max", this, st -> st.undeliveredHighWater)
+                .description("most decisions kept at once while execution lagged (maxUndelivered, give or take what one message releases)")
                 .tag("protocol", protocol).tag("stage", name).register(registry);
         io.micrometer.core.instrument.FunctionCounter.builder("parallax.protocol.ignored.after.log.failure", ignoredWhileFailed,
                         java.util.concurrent.atomic.LongAdder::doubleValue)
@@ -179,6 +235,9 @@ public final class ProtocolStage<M, R, V> implements Stage {
         counts[DECIDED].increment();
         if (!undelivered.isEmpty() || !outlet.offer(instance, value)) {
             undelivered.add(new Decision<>(instance, value));
+            if (undelivered.size() > undeliveredHighWater) {
+                undeliveredHighWater = undelivered.size();
+            }
         }
     }
 
@@ -227,7 +286,15 @@ public final class ProtocolStage<M, R, V> implements Stage {
         now = clock.nanoTime();
         int work = control.drain(task -> task.accept(this), 16);
         work += flushDecisions();
-        work += inbox.drain(this::onInbound, batchLimit);
+        int room = maxUndelivered - undelivered.size();
+        if (room > 0) {
+            // While execution lags, take no more messages than decisions still fit.
+            work += inbox.drain(this::onInbound, undelivered.isEmpty() ? batchLimit : Math.min(batchLimit, room));
+        }
+        if (suspected.get() >= 0) {
+            core.onSuspect(suspected.getAndSet(-1), now, effects);
+            work++;
+        }
         if (now - nextTick >= 0) {
             core.onTick(now, effects);
             nextTick = now + maxTickInterval;

@@ -1,0 +1,134 @@
+package dev.parallax.core.protocol;
+
+import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.spi.MessageHandler;
+import dev.parallax.core.spi.Transport;
+import dev.parallax.core.stage.BoundedQueue;
+import dev.parallax.core.stage.Queues;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The protocol stage's bound on decisions kept for a lagging execution, and its suspicion input. */
+class ProtocolStageTest {
+
+    /** Decides one instance per message, carrying the message as the value; records suspicions. */
+    private static final class DecideEachMessage implements ProtocolCore<String, String, String> {
+        final List<Long> suspicions = new ArrayList<>();
+        long next;
+
+        @Override
+        public void onMessage(int from, String message, long now, Effects<String, String, String> out) {
+            out.decide(next++, message);
+        }
+
+        @Override
+        public void onTick(long now, Effects<String, String, String> out) {
+        }
+
+        @Override
+        public boolean onProposal(String value, long now, Effects<String, String, String> out) {
+            return false;
+        }
+
+        @Override
+        public void onSuspect(long view, long now, Effects<String, String, String> out) {
+            suspicions.add(view);
+        }
+    }
+
+    private static final class NoNetwork implements Transport<String> {
+        @Override
+        public int localId() {
+            return 0;
+        }
+
+        @Override
+        public void start(MessageHandler<String> handler) {
+        }
+
+        @Override
+        public boolean send(int to, String message) {
+            return true;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private static final RecordCodec<String> CODEC = new RecordCodec<>() {
+        @Override
+        public ByteBuffer encode(String record) {
+            return ByteBuffer.wrap(record.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public String decode(ByteBuffer bytes) {
+            return java.nio.charset.StandardCharsets.UTF_8.decode(bytes).toString();
+        }
+    };
+
+    private final DecideEachMessage core = new DecideEachMessage();
+    private final BoundedQueue<ProtocolStage.Inbound<String>> inbox = Queues.mpsc(64);
+    private final List<String> executed = new ArrayList<>();
+    private boolean executionStalled = true;
+    private final ProtocolStage<String, String, String> stage = new ProtocolStage<>("protocol-test", 0, core, inbox,
+            Queues.mpsc(4), InMemoryDurableLog.create(), CODEC, new NoNetwork(),
+            (instance, value) -> !executionStalled && executed.add(value), (peer, instance) -> { },
+            () -> 0L, 1_000_000L, 2, 4);
+
+    @Test
+    void aLaggingExecutionStopsTheInboxFromBeingDrainedAndThenCatchesUpInOrder() {
+        for (int i = 0; i < 10; i++) {
+            assertThat(inbox.offer(new ProtocolStage.Inbound<>(1, "m" + i))).isTrue();
+        }
+        for (int step = 0; step < 10; step++) {
+            stage.doWork();
+        }
+        // Two batches of two were taken; then the four kept decisions stopped the inbox.
+        assertThat(stage.undeliveredHighWater()).isEqualTo(4);
+        assertThat(inbox.size()).isEqualTo(6);
+        assertThat(executed).isEmpty();
+
+        executionStalled = false;
+        for (int step = 0; step < 10; step++) {
+            stage.doWork();
+        }
+        assertThat(executed).containsExactly("m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9");
+        assertThat(inbox.size()).isZero();
+        assertThat(stage.undeliveredHighWater()).isEqualTo(4);
+    }
+
+    @Test
+    void suspicionsReachTheCoreOnceCoalescedToTheHighestViewEvenWhileTheInboxIsLeftAlone() {
+        for (int i = 0; i < 10; i++) {
+            inbox.offer(new ProtocolStage.Inbound<>(1, "m" + i));
+        }
+        stage.doWork();
+        stage.doWork();
+        stage.suspect(5);
+        stage.suspect(3);
+        stage.suspect(7);
+        stage.suspect(-1); // not a view: ignored
+        assertThat(stage.doWork()).isPositive();
+        stage.doWork();
+        assertThat(core.suspicions).containsExactly(7L);
+        assertThat(inbox.size()).isEqualTo(6);
+        stage.suspect(8);
+        stage.doWork();
+        assertThat(core.suspicions).containsExactly(7L, 8L);
+    }
+
+    @Test
+    void theBoundMustBePositive() {
+        assertThatThrownBy(() -> new ProtocolStage<>("bad", 0, core, inbox, Queues.<String>mpsc(4),
+                InMemoryDurableLog.create(), CODEC, new NoNetwork(), (i, v) -> true, (p, i) -> { },
+                () -> 0L, 1L, 2, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+}

@@ -1,0 +1,46 @@
+package dev.parallax.paxos;
+
+import dev.parallax.core.liveness.FailureDetector;
+
+/**
+ * When a follower suspects the leader of its view (seed 000 §V-C3): after hearing nothing from it
+ * for its suspect timeout. The one place this rule lives: the core's {@link ViewMonitor} (ticks,
+ * as the simulator drives it) and the runtime's {@link FailureDetector} thread both ask it.
+ *
+ * <p>Timeouts are staggered by rank so that the replica next in line (the leader of the next view)
+ * suspects first, and the others then hear its Prepare instead of starting views of their own: a
+ * follower's timeout is {@code suspect × (1 + rank/2)}, where rank 0 is the replica after the
+ * leader. This replaces the randomized timeouts other protocols use, which a deterministic core
+ * cannot draw.
+ *
+ * <p>Pure and immutable: thread-safe.
+ */
+public final class SuspicionRule implements FailureDetector.Rule {
+    private final PaxosConfig config;
+    private final int self;
+
+    /**
+     * @param config the cluster's timeouts and size
+     * @param self   the member applying the rule
+     */
+    public SuspicionRule(PaxosConfig config, int self) {
+        this.config = config;
+        this.self = self;
+    }
+
+    @Override
+    public int leaderOf(long view) {
+        return config.leaderOf(view);
+    }
+
+    /** This member's suspect timeout in {@code view}: {@code suspect × (1 + rank/2)}. */
+    public long timeoutNanos(long view) {
+        int rank = Math.floorMod(self - config.leaderOf(view) - 1, config.members());
+        return config.suspectNanos() + rank * (config.suspectNanos() / 2);
+    }
+
+    @Override
+    public boolean suspects(long view, long lastHeard, long now) {
+        return now - lastHeard >= timeoutNanos(view);
+    }
+}
