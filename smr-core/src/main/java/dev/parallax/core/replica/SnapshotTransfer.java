@@ -255,6 +255,7 @@ final class SnapshotTransfer implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 outcome = Outcome.IO_ERROR;
+                failed.get(outcome).increment();
             } finally {
                 busy.set(false);
                 result.complete(outcome);

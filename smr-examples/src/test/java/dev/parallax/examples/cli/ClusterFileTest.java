@@ -84,8 +84,7 @@ class ClusterFileTest {
 
     @Test
     void durabilityAndSnapshotDefaultsApplyWhenTheKeysAreAbsent(@TempDir Path dir) throws IOException {
-        ClusterFile f = ClusterFile.load(write(dir, "members=0=127.0.0.1:7000
-"));
+        ClusterFile f = ClusterFile.load(write(dir, "members=0=127.0.0.1:7000\n"));
         ReplicaConfig r = f.replica(0);
         assertThat(r.logSync()).isEqualTo(dev.parallax.core.log.SyncPolicy.EVERY_BATCH);
         assertThat(f.snapshotEvery()).isEmpty();
