@@ -1,5 +1,6 @@
 package dev.parallax.core.replica;
 
+import dev.parallax.core.net.BadFrameException;
 import dev.parallax.core.net.ClientWire;
 import dev.parallax.core.net.Frames;
 import dev.parallax.core.snapshot.SnapshotStore;
@@ -38,10 +39,12 @@ import java.util.concurrent.TimeUnit;
  * the channel's write-buffer high-water mark, not the whole file.
  *
  * <p>Refused with {@code SNAPSHOT_ERROR}, counted in {@code parallax.snapshots.requests.refused}
- * by reason, the connection staying open: a request whose body is not 8 bytes
- * ({@code malformed}), a request on a replica without a snapshot store ({@code unavailable}), a
- * second request while one is streaming on the same connection ({@code busy}), and a request when
- * the pool is full ({@code overloaded}).
+ * by reason, the connection staying open: a request on a replica without a snapshot store
+ * ({@code unavailable}), a second request while one is streaming on the same connection
+ * ({@code busy}), and a request when the pool is full ({@code overloaded}). A request whose body
+ * is not 8 bytes is a malformed frame: counted ({@code malformed}) and thrown as a
+ * {@link BadFrameException}, so the connection handler closes that connection like any other
+ * malformed frame; the replica goes on.
  *
  * <p>Threads: {@link #handle} on the connection's event loop; thread-safe. {@link #close} once.
  */
@@ -81,13 +84,16 @@ final class SnapshotServer implements AutoCloseable {
     }
 
     /**
-     * Handles one {@code SNAPSHOT_REQUEST} whose type byte was read from {@code body}. Never
-     * throws for bad input: it answers {@code SNAPSHOT_ERROR} and counts it.
+     * Handles one {@code SNAPSHOT_REQUEST} whose type byte was read from {@code body}: answers
+     * {@code SNAPSHOT_ERROR} (counted) when it cannot serve, else streams the snapshot.
+     *
+     * @throws BadFrameException if the body is not exactly {@code atLeast:8} (counted as
+     *                           {@code malformed}); the caller closes the connection
      */
     void handle(ChannelHandlerContext ctx, ByteBuf body) {
         if (body.readableBytes() != 8) {
-            refuse(ctx, "malformed", "a SNAPSHOT_REQUEST body has 8 bytes, got " + body.readableBytes());
-            return;
+            refused("malformed").increment();
+            throw new BadFrameException("a SNAPSHOT_REQUEST body has 8 bytes, got " + body.readableBytes());
         }
         long atLeast = body.readLong();
         if (store == null) {
