@@ -36,6 +36,12 @@ public final class ReplicaConfig {
     public static final int DEFAULT_CLIENT_WRITE_HIGH = 1 << 20;
     /** Default {@link Builder#partialFrameTimeout}: 30 seconds. */
     public static final java.time.Duration DEFAULT_PARTIAL_FRAME_TIMEOUT = java.time.Duration.ofSeconds(30);
+    /** Default {@link Builder#snapshotLogBytes}: 256 MiB of decided batches between snapshots. */
+    public static final long DEFAULT_SNAPSHOT_LOG_BYTES = 256L << 20;
+    /** Default {@link Builder#snapshotTransferTimeout}: 30 s without a byte from the peer. */
+    public static final java.time.Duration DEFAULT_SNAPSHOT_TRANSFER_TIMEOUT = java.time.Duration.ofSeconds(30);
+    /** Default {@link Builder#snapshotMaxBytes}: 16 GiB. */
+    public static final long DEFAULT_SNAPSHOT_MAX_BYTES = 16L << 30;
 
     private final int id;
     private final ClusterMembers members;
@@ -53,6 +59,9 @@ public final class ReplicaConfig {
     private final int clientWriteLowBytes;
     private final int clientWriteHighBytes;
     private final java.time.Duration partialFrameTimeout;
+    private final long snapshotLogBytes;
+    private final java.time.Duration snapshotTransferTimeout;
+    private final long snapshotMaxBytes;
 
     private ReplicaConfig(Builder b) {
         this.id = b.id;
@@ -71,6 +80,9 @@ public final class ReplicaConfig {
         this.clientWriteLowBytes = b.clientWriteLowBytes;
         this.clientWriteHighBytes = b.clientWriteHighBytes;
         this.partialFrameTimeout = b.partialFrameTimeout;
+        this.snapshotLogBytes = b.snapshotLogBytes;
+        this.snapshotTransferTimeout = b.snapshotTransferTimeout;
+        this.snapshotMaxBytes = b.snapshotMaxBytes;
     }
 
     /** A builder with every default set; {@code id} and {@code members} are required. */
@@ -97,6 +109,9 @@ public final class ReplicaConfig {
         b.clientWriteLowBytes = clientWriteLowBytes;
         b.clientWriteHighBytes = clientWriteHighBytes;
         b.partialFrameTimeout = partialFrameTimeout;
+        b.snapshotLogBytes = snapshotLogBytes;
+        b.snapshotTransferTimeout = snapshotTransferTimeout;
+        b.snapshotMaxBytes = snapshotMaxBytes;
         return b;
     }
 
@@ -181,6 +196,24 @@ public final class ReplicaConfig {
         return partialFrameTimeout;
     }
 
+    /**
+     * Decided bytes (batch payloads) since the last snapshot that trigger the next one, whichever
+     * comes first with the replica's instance count (with a data directory).
+     */
+    public long snapshotLogBytes() {
+        return snapshotLogBytes;
+    }
+
+    /** How long a snapshot fetch may go without a byte from the peer before it is abandoned. */
+    public java.time.Duration snapshotTransferTimeout() {
+        return snapshotTransferTimeout;
+    }
+
+    /** Largest snapshot file this replica accepts from a peer. */
+    public long snapshotMaxBytes() {
+        return snapshotMaxBytes;
+    }
+
     @Override
     public String toString() {
         return "ReplicaConfig{id=" + id + ", members=" + members + ", clients=" + clientMembers
@@ -190,7 +223,9 @@ public final class ReplicaConfig {
                 + ", sendQueue=" + sendQueueCapacity + ", maxFrameBytes=" + maxFrameBytes
                 + ", maxCommandBytes=" + maxCommandBytes + ", waitMode=" + waitMode + ", logSync=" + logSync
                 + ", clientWriteWaterMarks=" + clientWriteLowBytes + "/" + clientWriteHighBytes
-                + ", partialFrameTimeout=" + partialFrameTimeout + "}";
+                + ", partialFrameTimeout=" + partialFrameTimeout
+                + ", snapshotLogBytes=" + snapshotLogBytes + ", snapshotTransferTimeout=" + snapshotTransferTimeout
+                + ", snapshotMaxBytes=" + snapshotMaxBytes + "}";
     }
 
     /** How idle stage threads wait for work. */
@@ -243,6 +278,9 @@ public final class ReplicaConfig {
         private int clientWriteLowBytes = DEFAULT_CLIENT_WRITE_LOW;
         private int clientWriteHighBytes = DEFAULT_CLIENT_WRITE_HIGH;
         private java.time.Duration partialFrameTimeout = DEFAULT_PARTIAL_FRAME_TIMEOUT;
+        private long snapshotLogBytes = DEFAULT_SNAPSHOT_LOG_BYTES;
+        private java.time.Duration snapshotTransferTimeout = DEFAULT_SNAPSHOT_TRANSFER_TIMEOUT;
+        private long snapshotMaxBytes = DEFAULT_SNAPSHOT_MAX_BYTES;
 
         private Builder() {
         }
@@ -265,6 +303,18 @@ public final class ReplicaConfig {
         }
 
         /**
+         * Take a snapshot once this many bytes of decided batches accumulated since the last one
+         * (or the instance count is reached, whichever comes first); default 256 MiB.
+         */
+        public Builder snapshotLogBytes(long bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("snapshotLogBytes must be >= 1, got " + bytes);
+            }
+            this.snapshotLogBytes = bytes;
+            return this;
+        }
+
+        /**
          * How long a frame may stay incomplete on any connection (client or replica port) before
          * the connection is closed; default 30 s. Idle connections without a partial frame are
          * never closed.
@@ -276,6 +326,28 @@ public final class ReplicaConfig {
                 throw new IllegalArgumentException("partialFrameTimeout must be positive, got " + timeout);
             }
             this.partialFrameTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * Abandon a snapshot fetch after this long without a byte from the peer (a later fetch
+         * retries); default 30 s.
+         */
+        public Builder snapshotTransferTimeout(java.time.Duration timeout) {
+            Objects.requireNonNull(timeout, "snapshotTransferTimeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("snapshotTransferTimeout must be positive, got " + timeout);
+            }
+            this.snapshotTransferTimeout = timeout;
+            return this;
+        }
+
+        /** Refuse snapshots from peers larger than this many bytes; default 16 GiB. */
+        public Builder snapshotMaxBytes(long bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("snapshotMaxBytes must be >= 1, got " + bytes);
+            }
+            this.snapshotMaxBytes = bytes;
             return this;
         }
 

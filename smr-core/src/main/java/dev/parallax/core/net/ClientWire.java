@@ -28,6 +28,8 @@ public final class ClientWire {
     public static final int SNAPSHOT_CHUNK = 4;
     /** The snapshot file is complete: {@code totalBytes:8}; 0 when the peer has none that recent. */
     public static final int SNAPSHOT_END = 5;
+    /** A snapshot request was refused: {@code message:bytes} (UTF-8); the connection stays open. */
+    public static final int SNAPSHOT_ERROR = 6;
 
     /** Reply status codes. */
     public static final int OK = 0;

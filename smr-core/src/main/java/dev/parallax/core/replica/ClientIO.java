@@ -69,7 +69,7 @@ final class ClientIO {
     private final AtomicInteger stalled = new AtomicInteger();
     private final AtomicInteger writeStalled = new AtomicInteger();
     private final Set<Channel> open = ConcurrentHashMap.newKeySet();
-    private volatile SnapshotTransfer snapshots;
+    private volatile SnapshotServer snapshots;
     private NioEventLoopGroup boss;
     private NioEventLoopGroup workers;
     private Channel server;
@@ -89,9 +89,9 @@ final class ClientIO {
         this.metrics = metrics;
     }
 
-    /** Serves snapshot requests from peers with {@code transfer}. */
-    void serveSnapshots(SnapshotTransfer transfer) {
-        this.snapshots = transfer;
+    /** Answers snapshot requests from peers with {@code server}. */
+    void serveSnapshots(SnapshotServer server) {
+        this.snapshots = server;
     }
 
     /** Connections that currently do not read their socket because the RequestQueue is full. */
@@ -191,12 +191,11 @@ final class ClientIO {
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
             int type = Frames.readType(frame);
             if (type == ClientWire.SNAPSHOT_REQUEST) {
-                long atLeast = dev.parallax.core.net.BodyReader.readLong(frame);
-                SnapshotTransfer t = snapshots;
-                if (t == null) {
-                    throw new BadFrameException("this replica keeps no snapshots");
+                SnapshotServer s = snapshots;
+                if (s == null) {
+                    throw new BadFrameException("this replica serves no snapshots");
                 }
-                t.serve(ctx, atLeast);
+                s.handle(ctx, frame);
                 return;
             }
             ClientWire.Request r = ClientWire.readRequest(type, frame, maxCommandBytes);

@@ -74,6 +74,7 @@ public final class Replica implements AutoCloseable {
     private volatile ServiceManager serviceManager;
     private final CompletableFuture<Throwable> failStopped = new CompletableFuture<>();
     private SnapshotTransfer transfer;
+    private SnapshotServer snapshotServer;
     private final long snapshotEvery;
     private int clientPort = -1;
     private boolean started;
@@ -115,12 +116,14 @@ public final class Replica implements AutoCloseable {
         ClientSessions sessions = new ClientSessions(replyWindow, maxSessions);
         ReplyRouter router = new ReplyRouter();
         SnapshotStore store = config.dataDirectory().map(d -> new SnapshotStore(d.resolve("snapshots"))).orElse(null);
-        serviceManager = new ServiceManager(sessions, executor, router, registry, config.id(), stateMachine, store, snapshotEvery);
+        serviceManager = new ServiceManager(sessions, executor, router, registry, config.id(), stateMachine, store, snapshotEvery,
+                config.snapshotLogBytes());
         serviceManager.broadcast(broadcast);
         serviceManager.failStop(this::stopAfterFatalError);
         executor.start(stateMachine, serviceManager);
         if (store != null) {
-            transfer = new SnapshotTransfer(config.id(), config.clientMembers(), store, serviceManager, config.maxFrameBytes());
+            transfer = new SnapshotTransfer(config.id(), config.clientMembers(), store, serviceManager::install,
+                    config.snapshotTransferTimeout(), config.snapshotMaxBytes(), config.maxFrameBytes(), registry);
             restoreLatest(store);
         }
         broadcast.start(serviceManager);
@@ -130,9 +133,8 @@ public final class Replica implements AutoCloseable {
                 .waitStrategy(wait).clock(clock).meterRegistry(registry).build();
         batcher.start();
         clientIO = new ClientIO(config, requests, broadcast::leaderHint, router, new NetMetrics(registry, "client"));
-        if (transfer != null) {
-            clientIO.serveSnapshots(transfer);
-        }
+        snapshotServer = new SnapshotServer(config.id(), store, registry);
+        clientIO.serveSnapshots(snapshotServer);
         clientPort = clientIO.start();
         clientIO.registerMeters(registry);
         LOG.info("replica {} started: {} ordering, replica port {}, client port {}", config.id(), ordering.name(),
@@ -228,6 +230,9 @@ public final class Replica implements AutoCloseable {
         }
         if (transfer != null) {
             transfer.close();
+        }
+        if (snapshotServer != null) {
+            snapshotServer.close();
         }
         executor.close();
         LOG.info("replica {} stopped", config.id());

@@ -51,17 +51,25 @@ final class ServiceManager implements DeliveryListener, ResultSink {
     private final dev.parallax.core.StateMachine stateMachine;
     private final dev.parallax.core.snapshot.SnapshotStore store;
     private final long snapshotEvery;
+    private final long snapshotLogBytes;
     private dev.parallax.core.spi.AtomicBroadcast broadcast;
     private long nextSequence;
     private long lastSnapshot;
+    private long bytesSinceSnapshot;
     private final Counter snapshots;
+    private final Counter snapshotsFailed;
     private final Counter installs;
 
     ServiceManager(ClientSessions sessions, Executor executor, ReplyRouter router, MeterRegistry registry, int replica,
-                   dev.parallax.core.StateMachine stateMachine, dev.parallax.core.snapshot.SnapshotStore store, long snapshotEvery) {
+                   dev.parallax.core.StateMachine stateMachine, dev.parallax.core.snapshot.SnapshotStore store, long snapshotEvery,
+                   long snapshotLogBytes) {
         this.stateMachine = stateMachine;
         this.store = store;
         this.snapshotEvery = snapshotEvery;
+        this.snapshotLogBytes = snapshotLogBytes;
+        this.snapshotsFailed = Counter.builder("parallax.snapshots.failed")
+                .description("snapshots that could not be written; the log stays uncompacted until the next one")
+                .tag("replica", Integer.toString(replica)).register(registry);
         this.snapshots = Counter.builder("parallax.snapshots.taken").tag("replica", Integer.toString(replica)).register(registry);
         this.installs = Counter.builder("parallax.snapshots.installed")
                 .description("snapshots restored at start-up or received from a peer").tag("replica", Integer.toString(replica))
@@ -109,10 +117,13 @@ final class ServiceManager implements DeliveryListener, ResultSink {
             return; // covered by an installed snapshot, or this replica stopped executing
         }
         nextSequence = sequence + 1;
+        bytesSinceSnapshot += value.remaining();
         try {
             apply(value, sequence);
         } finally {
-            if (failure.get() == null && store != null && nextSequence - lastSnapshot >= snapshotEvery) {
+            // Whichever comes first: the instance count or the bytes the log grew by.
+            if (failure.get() == null && store != null
+                    && (nextSequence - lastSnapshot >= snapshotEvery || bytesSinceSnapshot >= snapshotLogBytes)) {
                 try {
                     takeSnapshot();
                 } catch (IllegalStateException e) {
@@ -206,7 +217,8 @@ final class ServiceManager implements DeliveryListener, ResultSink {
     /**
      * Writes a snapshot of the state machine and the sessions at the current position (with the
      * executor quiescent), then lets the protocol compact its log below it. A failure is logged and
-     * counted; the replica goes on with its log uncompacted.
+     * counted in {@code parallax.snapshots.failed}; the replica goes on with its log uncompacted
+     * and tries again after another interval.
      */
     private void takeSnapshot() throws InterruptedException {
         executor.awaitQuiescence();
@@ -220,12 +232,15 @@ final class ServiceManager implements DeliveryListener, ResultSink {
                 stateMachine.snapshot(out);
             });
             lastSnapshot = at;
+            bytesSinceSnapshot = 0;
             snapshots.increment();
             if (broadcast != null) {
                 broadcast.snapshotTaken(at);
             }
         } catch (java.io.IOException | RuntimeException e) {
             lastSnapshot = at; // retry after another interval, not on every delivery
+            bytesSinceSnapshot = 0;
+            snapshotsFailed.increment();
             LOG.error("snapshot at {} failed; the log is not compacted: {}", at, e.toString());
         }
     }
@@ -248,6 +263,7 @@ final class ServiceManager implements DeliveryListener, ResultSink {
         }
         nextSequence = snapshot.instance();
         lastSnapshot = snapshot.instance();
+        bytesSinceSnapshot = 0;
         installs.increment();
         LOG.info("installed snapshot covering every instance below {}", snapshot.instance());
         if (broadcast != null) {

@@ -51,6 +51,40 @@ public final class SnapshotStore {
         void write(WritableByteChannel out) throws IOException;
     }
 
+    /** Bytes of a snapshot file before its body: magic, version, instance, body length. */
+    public static final int HEADER_BYTES = HEADER;
+
+    /**
+     * What the header of a snapshot file announces: the instance it covers up to and the size of
+     * the whole file (header, body and checksum).
+     */
+    public record FileHeader(long instance, long fileBytes) {
+    }
+
+    /**
+     * Parses the first {@link #HEADER_BYTES} bytes of a snapshot file (from the buffer's position;
+     * the buffer is not moved). Does not verify the checksum.
+     *
+     * @return empty if the bytes are not a snapshot header of this version or announce a
+     *         negative or overflowing length
+     * @throws IllegalArgumentException if fewer than {@link #HEADER_BYTES} bytes remain
+     */
+    public static Optional<FileHeader> readHeader(ByteBuffer header) {
+        if (header.remaining() < HEADER) {
+            throw new IllegalArgumentException("a snapshot header has " + HEADER + " bytes, got " + header.remaining());
+        }
+        ByteBuffer h = header.duplicate();
+        if (h.getInt() != MAGIC || h.getInt() != VERSION) {
+            return Optional.empty();
+        }
+        long instance = h.getLong();
+        long length = h.getLong();
+        if (length < 0 || length > Long.MAX_VALUE - HEADER - 8) {
+            return Optional.empty();
+        }
+        return Optional.of(new FileHeader(instance, HEADER + length + 8));
+    }
+
     /** A verified snapshot file. */
     public record Snapshot(long instance, Path file, long bodyLength) {
     }

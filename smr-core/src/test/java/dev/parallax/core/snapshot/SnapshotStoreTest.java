@@ -107,4 +107,21 @@ class SnapshotStoreTest {
         Files.write(bad, new byte[100]);
         assertThatThrownBy(() -> target.install(bad)).hasMessageContaining("damaged");
     }
+
+    @Test
+    void theHeaderAnnouncesTheInstanceAndTheFileSize(@TempDir Path dir) throws IOException {
+        SnapshotStore store = new SnapshotStore(dir);
+        SnapshotStore.Snapshot s = store.write(42, text("x", 500));
+        byte[] file = Files.readAllBytes(s.file());
+        ByteBuffer header = ByteBuffer.wrap(file, 0, SnapshotStore.HEADER_BYTES);
+        assertThat(SnapshotStore.readHeader(header)).contains(new SnapshotStore.FileHeader(42, file.length));
+        assertThat(header.position()).as("the buffer is not moved").isZero();
+
+        file[0] ^= 1;
+        assertThat(SnapshotStore.readHeader(ByteBuffer.wrap(file))).as("bad magic").isEmpty();
+        ByteBuffer negative = ByteBuffer.wrap(Files.readAllBytes(s.file()));
+        negative.putLong(16, -5);
+        assertThat(SnapshotStore.readHeader(negative)).as("negative length").isEmpty();
+        assertThatThrownBy(() -> SnapshotStore.readHeader(ByteBuffer.allocate(10))).isInstanceOf(IllegalArgumentException.class);
+    }
 }

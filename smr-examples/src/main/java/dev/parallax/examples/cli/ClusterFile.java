@@ -26,6 +26,9 @@ import java.util.TreeSet;
  * redis=0=10.0.0.1:6379,...          # RESP (Redis protocol) front ends (optional)
  * data.dir=/var/lib/parallax         # durable state, one subdirectory per replica (optional)
  * snapshot.every=10000               # decided instances between snapshots (with data.dir)
+ * snapshot.log.bytes=268435456       # or decided bytes since the last snapshot, whichever comes first
+ * snapshot.transfer.timeout.ms=30000 # abandon a snapshot fetch after this long without a byte
+ * snapshot.max.bytes=17179869184     # largest snapshot accepted from a peer
  * log.sync=every-batch               # every-batch | periodic | none (with data.dir)
  * client.io.threads=1                # Netty event loops for clients (default: cores/2, 1..4)
  * wait=yield-park                    # busy-spin | yield-park | park
@@ -42,7 +45,8 @@ import java.util.TreeSet;
  * Immutable once loaded; unknown keys are rejected so typos do not pass silently.
  */
 public final class ClusterFile {
-    private static final Set<String> KEYS = Set.of("members", "clients", "redis", "data.dir", "snapshot.every", "log.sync",
+    private static final Set<String> KEYS = Set.of("members", "clients", "redis", "data.dir", "snapshot.every", "snapshot.log.bytes",
+            "snapshot.transfer.timeout.ms", "snapshot.max.bytes", "log.sync",
             "client.io.threads", "wait",
             "paxos.window", "paxos.batch.bytes", "paxos.batch.timeout.ms", "paxos.eager.below", "paxos.heartbeat.ms", "paxos.suspect.ms",
             "paxos.retransmit.ms", "paxos.catchup.ms");
@@ -153,6 +157,20 @@ public final class ClusterFile {
                 default -> throw error("log.sync must be every-batch, periodic or none, got '" + sync + "'");
             });
         }
+        Long logBytes = props.containsKey("snapshot.log.bytes") ? longValue("snapshot.log.bytes") : null;
+        Optional<Duration> transferTimeout = millis("snapshot.transfer.timeout.ms");
+        Long maxSnapshot = props.containsKey("snapshot.max.bytes") ? longValue("snapshot.max.bytes") : null;
+        try {
+            if (logBytes != null) {
+                b.snapshotLogBytes(logBytes);
+            }
+            transferTimeout.ifPresent(b::snapshotTransferTimeout);
+            if (maxSnapshot != null) {
+                b.snapshotMaxBytes(maxSnapshot);
+            }
+        } catch (IllegalArgumentException e) {
+            throw error(e.getMessage());
+        }
         String wait = props.getProperty("wait");
         if (wait != null) {
             b.waitMode(switch (wait.trim()) {
@@ -208,6 +226,15 @@ public final class ClusterFile {
         String v = props.getProperty(key).trim();
         try {
             return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw error(key + " is not a whole number: '" + v + "'");
+        }
+    }
+
+    private long longValue(String key) {
+        String v = props.getProperty(key).trim();
+        try {
+            return Long.parseLong(v);
         } catch (NumberFormatException e) {
             throw error(key + " is not a whole number: '" + v + "'");
         }

@@ -64,6 +64,55 @@ class ClusterFileTest {
     }
 
     @Test
+    void durabilityAndSnapshotKeysAreParsed(@TempDir Path dir) throws IOException {
+        ClusterFile f = ClusterFile.load(write(dir, """
+                members=0=127.0.0.1:7000,1=127.0.0.1:7001,2=127.0.0.1:7002
+                data.dir=/var/lib/parallax
+                log.sync=periodic
+                snapshot.every=500
+                snapshot.log.bytes=1048576
+                snapshot.transfer.timeout.ms=2500
+                snapshot.max.bytes=8589934592
+                """));
+        ReplicaConfig r = f.replica(1);
+        assertThat(r.logSync()).isEqualTo(dev.parallax.core.log.SyncPolicy.PERIODIC);
+        assertThat(f.snapshotEvery()).contains(500L);
+        assertThat(r.snapshotLogBytes()).isEqualTo(1L << 20);
+        assertThat(r.snapshotTransferTimeout()).isEqualTo(Duration.ofMillis(2500));
+        assertThat(r.snapshotMaxBytes()).isEqualTo(8L << 30);
+    }
+
+    @Test
+    void durabilityAndSnapshotDefaultsApplyWhenTheKeysAreAbsent(@TempDir Path dir) throws IOException {
+        ClusterFile f = ClusterFile.load(write(dir, "members=0=127.0.0.1:7000\n"));
+        ReplicaConfig r = f.replica(0);
+        assertThat(r.logSync()).isEqualTo(dev.parallax.core.log.SyncPolicy.EVERY_BATCH);
+        assertThat(f.snapshotEvery()).isEmpty();
+        assertThat(r.snapshotLogBytes()).isEqualTo(ReplicaConfig.DEFAULT_SNAPSHOT_LOG_BYTES);
+        assertThat(r.snapshotTransferTimeout()).isEqualTo(ReplicaConfig.DEFAULT_SNAPSHOT_TRANSFER_TIMEOUT);
+        assertThat(r.snapshotMaxBytes()).isEqualTo(ReplicaConfig.DEFAULT_SNAPSHOT_MAX_BYTES);
+    }
+
+    @Test
+    void badDurabilityAndSnapshotValuesAreNamed(@TempDir Path dir) throws IOException {
+        String members = "members=0=127.0.0.1:7000\n";
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, members + "log.sync=sometimes\n")).replica(0))
+                .hasMessageContaining("log.sync must be every-batch, periodic or none");
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, members + "snapshot.every=0\n")).snapshotEvery())
+                .hasMessageContaining("snapshot.every must be >= 1");
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, members + "snapshot.every=often\n")).snapshotEvery())
+                .hasMessageContaining("snapshot.every is not a whole number");
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, members + "snapshot.log.bytes=0\n")).replica(0))
+                .hasMessageContaining("snapshotLogBytes must be >= 1");
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, members + "snapshot.log.bytes=1MB\n")).replica(0))
+                .hasMessageContaining("snapshot.log.bytes is not a whole number");
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, members + "snapshot.transfer.timeout.ms=0\n")).replica(0))
+                .hasMessageContaining("snapshotTransferTimeout must be positive");
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, members + "snapshot.max.bytes=-1\n")).replica(0))
+                .hasMessageContaining("snapshotMaxBytes must be >= 1");
+    }
+
+    @Test
     void mistakesAreNamed(@TempDir Path dir) throws IOException {
         assertThatThrownBy(() -> ClusterFile.load(write(dir, "clients=0=a:1\n"))).hasMessageContaining("'members' is required");
         assertThatThrownBy(() -> ClusterFile.load(write(dir, "members=0=a:1\npaxos.windw=3\n")))

@@ -125,7 +125,11 @@ class BackPressureAndPartitionTest {
             cluster.heal();
             Await.until("the follower installed a snapshot and caught up", Duration.ofSeconds(30),
                     () -> "start!".equals(readState(cluster, follower)));
-            assertThat(cluster.replicas.get(follower).meterRegistry().find("parallax.snapshots.taken").counter()).isNotNull();
+            assertThat(cluster.replicas.get(follower).meterRegistry().get("parallax.snapshots.installed").counter().count())
+                    .as("the follower caught up by installing a snapshot from a peer").isPositive();
+            assertThat(cluster.replicas.get(leader).meterRegistry().get("parallax.snapshots.served").counter().count()
+                    + cluster.replicas.get((leader + 2) % 3).meterRegistry().get("parallax.snapshots.served").counter().count())
+                    .as("a peer served it").isPositive();
         }
     }
 
