@@ -147,6 +147,11 @@ final class Acceptor {
         out.persist(new PaxosRecord.Promise(promised), true);
     }
 
+    /** The latest vote for {@code instance}, or {@code null} if none is held. */
+    PaxosRecord.Vote vote(long instance) {
+        return votes.get(instance);
+    }
+
     long trimmedBelow() {
         return trimmedBelow;
     }

@@ -3,13 +3,21 @@ package dev.parallax.paxos;
 import dev.parallax.core.protocol.Effects;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongFunction;
 
 /**
  * The learner role: counts Accepts per instance and view, decides when a majority accepted the
  * same view's proposal, and delivers decided instances in instance order without gaps.
  * Keeps decided values from {@link #firstAvailable()} on, to serve catch-up.
+ *
+ * <p>Every decision is also written to the durable log, unsynced (it rides on the next sync):
+ * {@link PaxosRecord.Decided} naming the local vote that holds the value, else
+ * {@link PaxosRecord.Decision} with the value. A restarted replica {@link #recover recovers} them and
+ * delivers them again from its snapshot on without asking any peer; a lost record only means the
+ * instance is fetched by catch-up, as before.
  *
  * <p>Not thread-safe; owned by {@link MultiPaxosCore}.
  */
@@ -22,14 +30,48 @@ final class Learner {
     }
 
     private final int quorum;
+    private final LongFunction<PaxosRecord.Vote> localVote;
     private final TreeMap<Long, Value> decided = new TreeMap<>();
     private final Map<Long, Tally> tallies = new HashMap<>();
     private long firstUndecided;
     private long firstAvailable;
     private long knownDecided = -1;
 
-    Learner(int quorum) {
+    /** @param localVote the local acceptor's latest vote for an instance, or {@code null} */
+    Learner(int quorum, LongFunction<PaxosRecord.Vote> localVote) {
         this.quorum = quorum;
+        this.localVote = localVote;
+    }
+
+    /**
+     * Rebuilds the decided instances from the durable log records (before the first step). A
+     * {@link PaxosRecord.Decided} counts only if the latest vote for its instance logged before it
+     * is of its view (the vote it was written against); otherwise it is ignored and catch-up fetches
+     * the instance. Decisions below the last trim point are covered by a snapshot and dropped.
+     * Nothing is delivered here: {@link #deliverReady} does it on the next step, after the driver had
+     * the chance to {@link #skipTo} an installed snapshot.
+     */
+    void recover(List<PaxosRecord> records) {
+        Map<Long, PaxosRecord.Vote> votes = new HashMap<>();
+        long trim = 0;
+        for (PaxosRecord r : records) {
+            if (r instanceof PaxosRecord.Vote v) {
+                votes.merge(v.instance(), v, (old, now) -> now.view() >= old.view() ? now : old);
+            } else if (r instanceof PaxosRecord.Trim t) {
+                trim = Math.max(trim, t.instance());
+            } else if (r instanceof PaxosRecord.Decision d) {
+                decided.put(d.instance(), d.value());
+            } else if (r instanceof PaxosRecord.Decided d) {
+                PaxosRecord.Vote v = votes.get(d.instance());
+                if (v != null && v.view() == d.view()) {
+                    decided.put(d.instance(), v.value());
+                }
+            }
+        }
+        decided.headMap(trim, false).clear();
+        if (!decided.isEmpty()) {
+            noteDecidedUpTo(decided.lastKey());
+        }
     }
 
     /** Every instance below this one is decided and delivered. */
@@ -145,8 +187,29 @@ final class Learner {
     private void decide(long instance, Value value, Effects<PaxosMessage, PaxosRecord, Value> out) {
         tallies.remove(instance);
         decided.put(instance, value);
+        out.persist(record(instance, value), false);
         noteDecidedUpTo(instance);
         deliverReady(out);
+    }
+
+    /**
+     * Re-persists every decided value still kept (all at or above the trim point of a compaction
+     * now being written), after the acceptor's checkpoint so that each {@link PaxosRecord.Decided}
+     * follows the vote it names.
+     */
+    void checkpoint(Effects<PaxosMessage, PaxosRecord, Value> out) {
+        for (Map.Entry<Long, Value> e : decided.entrySet()) {
+            out.persist(record(e.getKey(), e.getValue()), false);
+        }
+    }
+
+    /** The log record of a decision: a reference to the local vote if it holds the value, else the value. */
+    private PaxosRecord record(long instance, Value value) {
+        PaxosRecord.Vote v = localVote.apply(instance);
+        if (v != null && (v.value() == value || v.value().equals(value))) {
+            return new PaxosRecord.Decided(instance, v.view());
+        }
+        return new PaxosRecord.Decision(instance, value);
     }
 
     /**

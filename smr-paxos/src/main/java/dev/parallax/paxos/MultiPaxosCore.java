@@ -46,7 +46,10 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         this.config = config;
         this.self = self;
         this.acceptor = new Acceptor(config.members(), config.catchUpMaxInstances(), Acceptor.MAX_REPLY_BYTES, recovered);
-        this.learner = new Learner(config.quorum());
+        this.learner = new Learner(config.quorum(), acceptor::vote);
+        // Decisions logged before the crash are delivered again from the snapshot on (Issue 5:
+        // local replay first, then catch-up from peers for the rest).
+        learner.recover(recovered);
         this.proposer = new Proposer(config);
         this.monitor = new ViewMonitor(config, self, now);
         this.catchUp = new CatchUp(config, self);
@@ -218,13 +221,14 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
 
     /**
      * A snapshot covers every instance below {@code instance}: forget decided values and votes
-     * below it and persist a checkpoint (trim point, promise, remaining votes, synced), after which
-     * the driver may drop every earlier log record.
+     * below it and persist a checkpoint (trim point, promise, remaining votes, then the decisions
+     * still kept, all synced with the step), after which the driver may drop every earlier log record.
      */
     @Override
     public void compact(long instance, Effects<PaxosMessage, PaxosRecord, Value> out) {
         truncateBelow(instance);
         acceptor.checkpoint(out);
+        learner.checkpoint(out);
     }
 
     /** A snapshot covering every instance below {@code instance} was installed: continue from there. */

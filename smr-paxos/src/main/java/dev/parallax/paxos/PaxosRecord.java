@@ -21,4 +21,19 @@ public sealed interface PaxosRecord {
      */
     record Trim(long instance) implements PaxosRecord {
     }
+
+    /**
+     * {@code instance} was decided with the value of this acceptor's vote for it in {@code view}
+     * (the common case: the value is not written twice). Written unsynced when the learner decides;
+     * replayed into the state machine at restart. Losing it is harmless: peers supply the decision.
+     */
+    record Decided(long instance, long view) implements PaxosRecord {
+    }
+
+    /**
+     * {@code instance} was decided with {@code value}, written when this acceptor holds no vote
+     * with that value (it learned the decision by catch-up, or before voting). Like {@link Decided}.
+     */
+    record Decision(long instance, Value value) implements PaxosRecord {
+    }
 }

@@ -12,12 +12,19 @@ import java.nio.ByteBuffer;
  * Promise: 'P' view:8
  * Vote:    'V' instance:8 view:8 length:4 bytes
  * Trim:    'T' instance:8
+ * Decided: 'D' instance:8 view:8
+ * Decision:'C' instance:8 length:4 bytes
  * </pre>
+ *
+ * <p>The log adds a CRC per record; {@link #decode} rejects an unknown type or a length that does
+ * not match with {@link IllegalArgumentException}.
  */
 public final class PaxosRecordCodec implements RecordCodec<PaxosRecord> {
     private static final byte PROMISE = 'P';
     private static final byte VOTE = 'V';
     private static final byte TRIM = 'T';
+    private static final byte DECIDED = 'D';
+    private static final byte DECISION = 'C';
 
     @Override
     public ByteBuffer encode(PaxosRecord record) {
@@ -26,6 +33,14 @@ public final class PaxosRecordCodec implements RecordCodec<PaxosRecord> {
         }
         if (record instanceof PaxosRecord.Trim t) {
             return ByteBuffer.allocate(9).put(TRIM).putLong(t.instance()).flip();
+        }
+        if (record instanceof PaxosRecord.Decided d) {
+            return ByteBuffer.allocate(17).put(DECIDED).putLong(d.instance()).putLong(d.view()).flip();
+        }
+        if (record instanceof PaxosRecord.Decision d) {
+            ByteBuffer value = d.value().bytes();
+            return ByteBuffer.allocate(13 + value.remaining())
+                    .put(DECISION).putLong(d.instance()).putInt(value.remaining()).put(value).flip();
         }
         PaxosRecord.Vote v = (PaxosRecord.Vote) record;
         ByteBuffer value = v.value().bytes();
@@ -44,20 +59,32 @@ public final class PaxosRecordCodec implements RecordCodec<PaxosRecord> {
             if (type == TRIM && b.remaining() == 8) {
                 return new PaxosRecord.Trim(b.getLong());
             }
+            if (type == DECIDED && b.remaining() == 16) {
+                return new PaxosRecord.Decided(b.getLong(), b.getLong());
+            }
+            if (type == DECISION) {
+                long instance = b.getLong();
+                return new PaxosRecord.Decision(instance, value(b, "decision"));
+            }
             if (type == VOTE) {
                 long instance = b.getLong();
                 long view = b.getLong();
-                int len = b.getInt();
-                if (len != b.remaining()) {
-                    throw new IllegalArgumentException("vote record length " + len + " but " + b.remaining() + " bytes follow");
-                }
-                byte[] value = new byte[len];
-                b.get(value);
-                return new PaxosRecord.Vote(instance, view, len == 0 ? Value.NOOP : Value.of(value));
+                return new PaxosRecord.Vote(instance, view, value(b, "vote"));
             }
             throw new IllegalArgumentException("unknown record type " + type + " or bad length " + bytes.remaining());
         } catch (java.nio.BufferUnderflowException e) {
             throw new IllegalArgumentException("truncated paxos record of " + bytes.remaining() + " bytes", e);
         }
+    }
+
+    /** The rest of {@code b}: a length, then exactly that many value bytes. */
+    private static Value value(ByteBuffer b, String kind) {
+        int len = b.getInt();
+        if (len != b.remaining()) {
+            throw new IllegalArgumentException(kind + " record length " + len + " but " + b.remaining() + " bytes follow");
+        }
+        byte[] value = new byte[len];
+        b.get(value);
+        return len == 0 ? Value.NOOP : Value.of(value);
     }
 }
