@@ -35,7 +35,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * write was lost and the replicas converged.
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
-        description = "Kill, restart and partition replicas at random under load; check linearizability and lost writes.")
+        description = "Kill, restart and partition replicas at random under load; check linearizability, lost writes "
+                + "and that the replicas converge.")
 final class ChaosCommand implements Callable<Integer> {
     private static final Duration CONVERGENCE_TIMEOUT = Duration.ofSeconds(30);
 

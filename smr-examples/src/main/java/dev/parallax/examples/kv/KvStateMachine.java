@@ -60,18 +60,19 @@ public final class KvStateMachine implements StateMachine {
                 return KvReplyFormat.ok();
             case SET_IF_ABSENT: {
                 ByteKey key = new ByteKey(a[0]);
-                if (map.containsKey(key)) {
+                if (map.putIfAbsent(key, a[1]) != null) {
                     return KvReplyFormat.nil();
                 }
-                put(key, a[1]);
+                changeDigest(entryHash(key, a[1]));
                 return KvReplyFormat.ok();
             }
             case SET_IF_PRESENT: {
                 ByteKey key = new ByteKey(a[0]);
-                if (!map.containsKey(key)) {
+                byte[] old = map.replace(key, a[1]);
+                if (old == null) {
                     return KvReplyFormat.nil();
                 }
-                put(key, a[1]);
+                changeDigest(entryHash(key, a[1]) - entryHash(key, old));
                 return KvReplyFormat.ok();
             }
             case DEL:
