@@ -29,12 +29,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * {@code parallax chaos --duration 60s}: a 3-replica cluster with durable state under load while
  * replicas are killed with SIGKILL, restarted and partitioned at random; ends with the
- * linearizability verdict of the whole client history and the count of acknowledged writes lost.
- * Exit code 0 only if the history is linearizable and no acknowledged write was lost.
+ * linearizability verdict of the whole client history, the count of acknowledged writes lost, and
+ * whether every replica (restarted ones included) reached the same decided frontier and store
+ * digest within 30 s of the end. Exit code 0 only if the history is linearizable, no acknowledged
+ * write was lost and the replicas converged.
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
-        description = "Kill, restart and partition replicas at random under load; check linearizability and lost writes.")
+        description = "Kill, restart and partition replicas at random under load; check linearizability, lost writes "
+                + "and that the replicas converge.")
 final class ChaosCommand implements Callable<Integer> {
+    private static final Duration CONVERGENCE_TIMEOUT = Duration.ofSeconds(30);
 
     @Option(names = "--duration", defaultValue = "60s", description = "How long to run the faults, e.g. 60s or 5m (default ${DEFAULT-VALUE}).")
     String duration;
@@ -86,17 +90,19 @@ final class ChaosCommand implements Callable<Integer> {
             out.printf("  history          %,d operations by %d clients, %s%n", o.check.operations(), historyClients,
                     o.check.verdict());
             out.printf("  lost writes      %d acknowledged writes missing%n", o.lost);
+            out.printf("  convergence      %s%n", o.convergence.describe());
             if (!o.check.isLinearizable()) {
                 out.println(o.check.report());
             }
-            boolean ok = o.check.isLinearizable() && o.lost == 0;
-            out.println(ok ? "  verdict          OK: linearizable, no acknowledged write lost"
+            boolean ok = o.check.isLinearizable() && o.lost == 0 && o.convergence.converged();
+            out.println(ok ? "  verdict          OK: linearizable, no acknowledged write lost, replicas converged"
                     : "  verdict          FAILED (replica logs in " + work + ")");
             return ok ? 0 : 1;
         }
     }
 
-    private record Outcome(int kills, int restarts, int partitions, long acked, long failed, CheckResult check, long lost) {
+    private record Outcome(int kills, int restarts, int partitions, long acked, long failed, CheckResult check, long lost,
+                           ReplicaConvergence.Outcome convergence) {
     }
 
     private Outcome runChaos(PrintStream out, ProcessCluster cluster, Duration run) throws Exception {
@@ -120,6 +126,7 @@ final class ChaosCommand implements Callable<Integer> {
         long acked;
         long failed;
         long lost;
+        ReplicaConvergence.Outcome convergence;
         try (ClosedLoopLoad load = new ClosedLoopLoad(cluster.clientEndpoints(), 2, 8, 500, run.plusMinutes(5))) {
             load.start();
             long end = System.nanoTime() + run.toNanos();
@@ -166,11 +173,12 @@ final class ChaosCommand implements Callable<Integer> {
             acked = load.completed();
             failed = load.failed();
             lost = load.countLost(cluster.clientEndpoints(), out);
+            convergence = ReplicaConvergence.await(cluster, CONVERGENCE_TIMEOUT);
         } finally {
             clients.forEach(SmrClient::close);
         }
         CheckResult check = LinearizabilityChecker.check(new KvModel(), history.history(), CheckBudget.ofTime(Duration.ofSeconds(120)));
-        return new Outcome(kills, restarts, partitions, acked, failed, check, lost);
+        return new Outcome(kills, restarts, partitions, acked, failed, check, lost, convergence);
     }
 
     private static double elapsed(ClosedLoopLoad load) {

@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -18,16 +19,34 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-/** {@code parallax kv --cluster ... get|set|del|incr|exists ...}: a small client of the KV store. */
+/**
+ * {@code parallax kv --cluster ... get|set|del|incr|exists|mget|mset ...}: sends one command to the
+ * replicated key-value store and prints the reply the way redis-cli does. Exit code 0 on a reply,
+ * 1 if the store rejected the command, 2 for a usage error. Blocks up to 30 s for the reply.
+ */
 @Command(name = "kv", mixinStandardHelpOptions = true,
-        description = "Send one command to the replicated key-value store: get KEY | set KEY VALUE | del KEY... | incr KEY | exists KEY...")
+        description = "Send one command to the replicated key-value store: get KEY | set KEY VALUE | del KEY... | incr KEY "
+                + "| exists KEY... | mget KEY... | mset KEY VALUE...")
 final class KvCommandLine implements Callable<Integer> {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    /** A client printing on standard output and error (picocli's constructor). */
+    KvCommandLine() {
+        this(System.out, System.err);
+    }
+
+    /** A client printing replies on {@code out} and errors on {@code err} (tests capture them). */
+    KvCommandLine(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
 
     @Option(names = "--cluster", required = true,
             description = "Client endpoints of the replicas: 0=host:port,1=host:port,...")
     String cluster;
 
-    @Parameters(index = "0", description = "get, set, del, incr or exists")
+    @Parameters(index = "0", description = "get, set, del, incr, exists, mget or mset")
     String op;
 
     @Parameters(index = "1..*", arity = "1..*", description = "keys (and the value, for set)")
@@ -39,7 +58,7 @@ final class KvCommandLine implements Callable<Integer> {
         try {
             kvOp = KvOp.valueOf(op.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            System.err.println("unknown operation '" + op + "'; use get, set, del, incr or exists");
+            err.println("unknown operation '" + op + "'; use get, set, del, incr, exists, mget or mset");
             return 2;
         }
         byte[][] bytes = args.stream().map(a -> a.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
@@ -47,15 +66,15 @@ final class KvCommandLine implements Callable<Integer> {
         try {
             command = KvCommand.of(kvOp, bytes);
         } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
+            err.println(e.getMessage());
             return 2;
         }
         try (SmrClient client = SmrClient.connect(ClientConfig.builder(ClusterMembers.parse(cluster)).build())) {
             ByteBuffer reply = client.invoke(command.encode()).get(30, TimeUnit.SECONDS);
-            System.out.println(render(KvReply.decode(reply)));
+            out.println(render(KvReply.decode(reply)));
             return 0;
         } catch (ExecutionException e) {
-            System.err.println("(error) " + e.getCause().getMessage());
+            err.println("(error) " + e.getCause().getMessage());
             return 1;
         }
     }

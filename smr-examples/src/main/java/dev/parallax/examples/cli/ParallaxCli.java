@@ -4,14 +4,23 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code parallax} command line: {@code replica}, {@code kv}, {@code demo}. Run as
- * {@code ./parallax <command> --help} from the repository root.
+ * The {@code parallax} command line: {@code replica} (run one replica), {@code kv} (one command to
+ * the key-value store), {@code demo} (a local 3-replica cluster under load whose leader is killed,
+ * restarted and checked to catch up) and {@code chaos} (random kills, restarts and partitions, then
+ * a linearizability, lost-write and convergence verdict). Run as {@code ./parallax <command> --help}
+ * from the repository root; {@code ./parallax bench} (the load generator) lives in the benchmarks
+ * module.
  */
 @Command(name = "parallax", mixinStandardHelpOptions = true, version = "parallax 0.1.0",
-        description = "High-throughput state machine replication: run replicas, a demo cluster, or a KV client.",
+        description = "High-throughput state machine replication: run replicas, a KV client, a demo cluster "
+                + "(leader killed and restarted), or a chaos run.",
         subcommands = {ReplicaCommand.class, KvCommandLine.class, DemoCommand.class, ChaosCommand.class})
 public final class ParallaxCli implements Runnable {
 
+    /**
+     * Runs one command and exits with its code, except while a replica started by {@code replica}
+     * keeps running (it exits on SIGTERM).
+     */
     public static void main(String[] args) {
         int code = new CommandLine(new ParallaxCli()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
         if (code != 0 || !ReplicaCommand.RUNNING.get()) {
@@ -19,6 +28,7 @@ public final class ParallaxCli implements Runnable {
         }
     }
 
+    /** Without a command: prints the usage. */
     @Override
     public void run() {
         new CommandLine(this).usage(System.out);

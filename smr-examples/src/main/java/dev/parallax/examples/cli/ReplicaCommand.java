@@ -57,7 +57,11 @@ final class ReplicaCommand implements Callable<Integer> {
         ReplicaConfig rc = file.replica(id);
         PrometheusMeterRegistry registry = MetricsEndpoint.registry();
         dev.parallax.core.net.LinkFaults faults = faultControl ? new dev.parallax.core.net.LinkFaults() : null;
-        Replica.Builder builder = Replica.builder().config(rc).stateMachine(new KvStateMachine())
+        KvStateMachine store = new KvStateMachine();
+        // Lets tests and `parallax chaos` check that replicas converged to the same contents.
+        io.micrometer.core.instrument.Gauge.builder("parallax.kv.digest", store, KvStateMachine::digest)
+                .description("Order-independent 52-bit digest of the key-value store's contents").register(registry);
+        Replica.Builder builder = Replica.builder().config(rc).stateMachine(store)
                 .ordering(MultiPaxos.protocol(file.paxos())).meterRegistry(registry).linkFaults(faults);
         file.snapshotEvery().ifPresent(builder::snapshotEvery);
         Replica replica = builder.build();

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 
 /**
@@ -22,13 +23,20 @@ import java.util.HashMap;
  *
  * <p><b>Threads.</b> Not thread-safe: every command conflicts with every other on the one map, so
  * it is meant for the sequential executor, which calls all methods from one thread. Nothing blocks
- * except snapshot and restore, which do blocking IO on the channels they are given.
+ * except snapshot and restore, which do blocking IO on the channels they are given. Only
+ * {@link #digest()} may be called from any thread.
  */
 public final class KvStateMachine implements StateMachine {
     static final String NOT_AN_INTEGER = "ERR value is not an integer or out of range";
     static final String OVERFLOW = "ERR increment or decrement would overflow";
 
+    /** Keeps {@link #digest()} exact when a metrics endpoint exports it as a double. */
+    private static final long DIGEST_MASK = (1L << 52) - 1;
+
     private HashMap<ByteKey, byte[]> map = new HashMap<>();
+    /** Sum (mod 2^64) of {@link #entryHash} over the entries; written by the executor thread only. */
+    private long entrySum;
+    private volatile long digest;
 
     /** Creates an empty store. */
     public KvStateMachine() {
@@ -48,12 +56,25 @@ public final class KvStateMachine implements StateMachine {
             case GET:
                 return KvReplyFormat.bulkOrNil(map.get(new ByteKey(a[0])));
             case SET:
-                map.put(new ByteKey(a[0]), a[1]);
+                put(new ByteKey(a[0]), a[1]);
                 return KvReplyFormat.ok();
-            case SET_IF_ABSENT:
-                return map.putIfAbsent(new ByteKey(a[0]), a[1]) == null ? KvReplyFormat.ok() : KvReplyFormat.nil();
-            case SET_IF_PRESENT:
-                return map.replace(new ByteKey(a[0]), a[1]) != null ? KvReplyFormat.ok() : KvReplyFormat.nil();
+            case SET_IF_ABSENT: {
+                ByteKey key = new ByteKey(a[0]);
+                if (map.putIfAbsent(key, a[1]) != null) {
+                    return KvReplyFormat.nil();
+                }
+                changeDigest(entryHash(key, a[1]));
+                return KvReplyFormat.ok();
+            }
+            case SET_IF_PRESENT: {
+                ByteKey key = new ByteKey(a[0]);
+                byte[] old = map.replace(key, a[1]);
+                if (old == null) {
+                    return KvReplyFormat.nil();
+                }
+                changeDigest(entryHash(key, a[1]) - entryHash(key, old));
+                return KvReplyFormat.ok();
+            }
             case DEL:
                 return KvReplyFormat.integer(delete(a));
             case EXISTS:
@@ -64,7 +85,7 @@ public final class KvStateMachine implements StateMachine {
                 return multiGet(a);
             case MSET:
                 for (int i = 0; i < a.length; i += 2) {
-                    map.put(new ByteKey(a[i]), a[i + 1]);
+                    put(new ByteKey(a[i]), a[i + 1]);
                 }
                 return KvReplyFormat.ok();
             default:
@@ -75,7 +96,10 @@ public final class KvStateMachine implements StateMachine {
     private long delete(byte[][] keys) {
         long removed = 0;
         for (byte[] key : keys) {
-            if (map.remove(new ByteKey(key)) != null) {
+            ByteKey k = new ByteKey(key);
+            byte[] old = map.remove(k);
+            if (old != null) {
+                changeDigest(-entryHash(k, old));
                 removed++;
             }
         }
@@ -106,8 +130,28 @@ public final class KvStateMachine implements StateMachine {
             throw new KvCommandException(OVERFLOW);
         }
         value++;
-        map.put(key, Long.toString(value).getBytes(StandardCharsets.US_ASCII));
+        put(key, Long.toString(value).getBytes(StandardCharsets.US_ASCII));
         return value;
+    }
+
+    private void put(ByteKey key, byte[] value) {
+        byte[] old = map.put(key, value);
+        changeDigest(entryHash(key, value) - (old == null ? 0 : entryHash(key, old)));
+    }
+
+    private void changeDigest(long delta) {
+        entrySum += delta;
+        digest = entrySum & DIGEST_MASK;
+    }
+
+    /** Murmur3's 64-bit finalizer over the key's and the value's content hashes. */
+    private static long entryHash(ByteKey key, byte[] value) {
+        long h = ((long) key.hashCode() << 32) ^ (Arrays.hashCode(value) & 0xFFFF_FFFFL);
+        h ^= h >>> 33;
+        h *= 0xFF51_AFD7_ED55_8CCDL;
+        h ^= h >>> 33;
+        h *= 0xC4CE_B9FE_1A85_EC53L;
+        return h ^ (h >>> 33);
     }
 
     private ByteBuffer multiGet(byte[][] keys) {
@@ -145,7 +189,25 @@ public final class KvStateMachine implements StateMachine {
      */
     @Override
     public void restore(ReadableByteChannel in) throws IOException {
-        map = KvSnapshotFormat.read(in);
+        HashMap<ByteKey, byte[]> restored = KvSnapshotFormat.read(in);
+        long sum = 0;
+        for (var e : restored.entrySet()) {
+            sum += entryHash(e.getKey(), e.getValue());
+        }
+        map = restored;
+        entrySum = 0;
+        changeDigest(sum);
+    }
+
+    /**
+     * An order-independent 52-bit digest of the contents (the sum of a 64-bit hash of each key and
+     * value), kept up to date by every change: two stores with the same entries have the same
+     * digest, whatever commands or snapshot produced them. 52 bits so that a metrics gauge (a
+     * double) carries it exactly. Safe to call from any thread; it reflects the commands executed
+     * so far.
+     */
+    public long digest() {
+        return digest;
     }
 
     /** The number of keys. */

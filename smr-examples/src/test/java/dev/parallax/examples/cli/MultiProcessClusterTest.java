@@ -33,7 +33,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Three replica JVMs on loopback, started through {@code parallax replica}: the leader is killed
  * with SIGKILL under load; the clients' history must be linearizable and every acknowledged write
- * readable. The Redis front end is exercised through a real RESP client (Jedis).
+ * readable. The Redis front end is exercised on every replica, followers included, through a real
+ * RESP client (Jedis) and the real Redis tools (redis-cli, its {@code --pipe} mass insertion, and
+ * redis-benchmark; see {@link RedisTools} for when a missing tool fails or skips).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MultiProcessClusterTest {
@@ -97,30 +99,99 @@ class MultiProcessClusterTest {
     }
 
     @Test
-    void redisBenchmarkCompletesAgainstTheCluster() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(onPath("redis-benchmark"),
-                "redis-benchmark is not installed (scripts/ensure-tools.sh installs redis-tools)");
+    void redisBenchmarkCompletesAgainstTheClusterWithoutErrorReplies() throws Exception {
+        RedisTools.require("redis-benchmark");
         int live = 0;
         while (!cluster.isAlive(live)) {
             live++;
         }
         var ep = cluster.redisEndpoints().member(live);
-        Process p = new ProcessBuilder("redis-benchmark", "-h", ep.host(), "-p", Integer.toString(ep.port()),
-                "-t", "set,get", "-n", "100000", "-P", "16", "-q").redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(output).isZero();
-        assertThat(output).contains("SET:").contains("GET:").contains("requests per second");
-        System.out.println("redis-benchmark against replica " + live + ":\n" + output.replace('\r', '\n').strip());
+        RedisTools.Result r = RedisTools.run(Duration.ofSeconds(180), null, "redis-benchmark", "-h", ep.host(),
+                "-p", Integer.toString(ep.port()), "-t", "set,get,incr,mset", "-n", "50000", "-P", "16", "-q");
+        String output = r.output().replace('\r', '\n');
+        assertThat(r.exitCode()).as(output).isZero();
+        assertThat(output).contains("SET:").contains("GET:").contains("INCR:").contains("MSET").contains("requests per second");
+        // redis-benchmark prints each error reply it gets ("Error from server: ERR ...") and goes on.
+        assertThat(output).as("error replies in the benchmark's output").doesNotContain("Error").doesNotContain("ERR");
+        System.out.println("redis-benchmark against replica " + live + ":\n" + output.strip());
     }
 
-    private static boolean onPath(String tool) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-            if (java.nio.file.Files.isExecutable(Path.of(dir, tool))) {
-                return true;
+    /** Runs redis-cli against replica {@code replica}'s RESP port (not a terminal: raw replies, one per line). */
+    private RedisTools.Result cli(int replica, String... args) throws Exception {
+        var ep = cluster.redisEndpoints().member(replica);
+        List<String> command = new ArrayList<>(List.of("redis-cli", "-h", ep.host(), "-p", Integer.toString(ep.port())));
+        command.addAll(List.of(args));
+        return RedisTools.run(Duration.ofSeconds(60), null, command.toArray(String[]::new));
+    }
+
+    @Test
+    void redisCliRunsStringCommandsOnEveryReplicaIncludingFollowers() throws Exception {
+        RedisTools.require("redis-cli");
+        int checked = 0;
+        for (int replica = 0; replica < 3; replica++) {
+            if (!cluster.isAlive(replica)) {
+                continue;
+            }
+            checked++;
+            String key = "cli:" + replica;
+            assertThat(cli(replica, "PING").output().strip()).isEqualTo("PONG");
+            assertThat(cli(replica, "SET", key, "value " + replica).output().strip()).isEqualTo("OK");
+            assertThat(cli(replica, "GET", key).output().strip()).isEqualTo("value " + replica);
+            int other = (replica + 1) % 3;
+            if (cluster.isAlive(other)) {
+                assertThat(cli(other, "GET", key).output().strip()).as("read through another replica").isEqualTo("value " + replica);
+            }
+            long before = Long.parseLong(cli(replica, "INCR", "cli:counter").output().strip());
+            assertThat(Long.parseLong(cli(replica, "INCR", "cli:counter").output().strip())).isEqualTo(before + 1);
+            assertThat(cli(replica, "MSET", key + ":a", "1", key + ":b", "two words").output().strip()).isEqualTo("OK");
+            assertThat(cli(replica, "MGET", key + ":a", key + ":b", key + ":absent").lines())
+                    .containsExactly("1", "two words", "");
+            assertThat(cli(replica, "DEL", key, key + ":a", key + ":absent").output().strip()).isEqualTo("2");
+            assertThat(cli(replica, "EXISTS", key).output().strip()).isEqualTo("0");
+            RedisTools.Result unknown = cli(replica, "NOSUCHCOMMAND", "x");
+            assertThat(unknown.output()).contains("ERR unknown command").containsIgnoringCase("nosuchcommand");
+            RedisTools.Result notInteger = cli(replica, "INCR", key + ":b");
+            assertThat(notInteger.output()).contains("ERR value is not an integer or out of range");
+            assertThat(cli(replica, "GET", key + ":b").output().strip()).as("a rejected INCR changes nothing").isEqualTo("two words");
+        }
+        assertThat(checked).isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void redisCliPipeMassInsertionReachesEveryReplica() throws Exception {
+        RedisTools.require("redis-cli");
+        int keys = 2000;
+        for (int replica = 0; replica < 3; replica++) {
+            if (!cluster.isAlive(replica)) {
+                continue;
+            }
+            java.io.ByteArrayOutputStream resp = new java.io.ByteArrayOutputStream();
+            for (int i = 0; i < keys; i++) {
+                writeCommand(resp, "SET", "pipe:" + replica + ":" + i, "v" + i);
+            }
+            var ep = cluster.redisEndpoints().member(replica);
+            RedisTools.Result r = RedisTools.run(Duration.ofSeconds(120), resp.toByteArray(),
+                    "redis-cli", "-h", ep.host(), "-p", Integer.toString(ep.port()), "--pipe");
+            assertThat(r.exitCode()).as(r.output()).isZero();
+            assertThat(r.output()).contains("Last reply received from server.").contains("errors: 0, replies: " + keys);
+            int other = (replica + 1) % 3;
+            if (cluster.isAlive(other)) {
+                var otherEp = cluster.redisEndpoints().member(other);
+                try (Jedis jedis = new Jedis(otherEp.host(), otherEp.port(), 20_000)) {
+                    assertThat(jedis.mget("pipe:" + replica + ":0", "pipe:" + replica + ":1", "pipe:" + replica + ":" + (keys - 1)))
+                            .as("read through replica %d", other).containsExactly("v0", "v1", "v" + (keys - 1));
+                }
             }
         }
-        return false;
+    }
+
+    private static void writeCommand(java.io.ByteArrayOutputStream out, String... args) {
+        StringBuilder sb = new StringBuilder("*").append(args.length).append("\r\n");
+        for (String a : args) {
+            byte[] bytes = a.getBytes(StandardCharsets.UTF_8);
+            sb.append('$').append(bytes.length).append("\r\n").append(a).append("\r\n");
+        }
+        out.writeBytes(sb.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -136,6 +207,10 @@ class MultiProcessClusterTest {
                 assertThat(jedis.get("r" + replica)).isEqualTo("v" + replica);
                 assertThat(jedis.incr("counter")).isPositive();
                 assertThat(jedis.exists("r" + replica)).isTrue();
+                assertThat(jedis.mset("m:" + replica + ":a", "A", "m:" + replica + ":b", "B")).isEqualTo("OK");
+                assertThat(jedis.mget("m:" + replica + ":a", "m:" + replica + ":absent", "m:" + replica + ":b"))
+                        .containsExactly("A", null, "B");
+                assertThat(jedis.del("m:" + replica + ":a", "m:" + replica + ":b")).isEqualTo(2);
                 Pipeline p = jedis.pipelined();
                 List<Response<String>> gets = new ArrayList<>();
                 for (int i = 0; i < 200; i++) {

@@ -1,0 +1,65 @@
+package dev.parallax.examples.cli;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Checks, through each replica's metrics endpoint, that the replicas of a {@link ProcessCluster}
+ * converged once the load stopped: the same decided frontier ({@code parallax_paxos_first_undecided})
+ * and the same store contents ({@code parallax_kv_digest}). Replicas are separate processes, so it
+ * polls their endpoints until they agree or a deadline passes. Stateless; call from one thread.
+ */
+final class ReplicaConvergence {
+    static final String FRONTIER = "parallax_paxos_first_undecided";
+    static final String DIGEST = "parallax_kv_digest";
+
+    private ReplicaConvergence() {
+    }
+
+    /**
+     * What every replica reported last; {@code -1} for a replica whose endpoint did not answer.
+     *
+     * @param converged whether all replicas reported the same positive frontier and the same digest
+     * @param waited    how long it took (or the whole timeout)
+     */
+    record Outcome(boolean converged, long[] frontiers, long[] digests, Duration waited) {
+        /** One line for a report, e.g. {@code every replica at instance 1,234, digest 0x...}. */
+        String describe() {
+            if (converged) {
+                return String.format("every replica at instance %,d with store digest %013x (after %d ms)",
+                        frontiers[0], digests[0], waited.toMillis());
+            }
+            return "replicas did not converge within " + waited.toSeconds() + " s: first undecided instances "
+                    + Arrays.toString(frontiers) + ", store digests " + Arrays.toString(digests);
+        }
+    }
+
+    /**
+     * Polls every replica's metrics until they agree or {@code timeout} passes. Blocks the caller;
+     * every replica must run with a metrics port.
+     *
+     * @throws InterruptedException if interrupted while waiting
+     */
+    static Outcome await(ProcessCluster cluster, Duration timeout) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        int n = cluster.size();
+        long[] frontiers = new long[n];
+        long[] digests = new long[n];
+        while (true) {
+            for (int i = 0; i < n; i++) {
+                frontiers[i] = ReplicaMetrics.gauge(cluster.metricsPort(i), FRONTIER);
+                digests[i] = ReplicaMetrics.gauge(cluster.metricsPort(i), DIGEST);
+            }
+            boolean agree = frontiers[0] > 0 && digests[0] >= 0
+                    && Arrays.stream(frontiers).allMatch(f -> f == frontiers[0])
+                    && Arrays.stream(digests).allMatch(d -> d == digests[0]);
+            long now = System.nanoTime();
+            if (agree || now >= deadline) {
+                return new Outcome(agree, frontiers, digests, Duration.ofNanos(Math.min(now, deadline) - start));
+            }
+            Thread.sleep(Math.min(100, TimeUnit.NANOSECONDS.toMillis(deadline - now) + 1));
+        }
+    }
+}

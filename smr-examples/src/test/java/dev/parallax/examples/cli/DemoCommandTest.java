@@ -1,0 +1,34 @@
+package dev.parallax.examples.cli;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code parallax demo}, run in-process through picocli as {@code ./parallax demo} runs it (three replica JVMs). */
+class DemoCommandTest {
+
+    @Test
+    void aShortDemoKillsRestartsAndCatchesUpTheLeaderAndLosesNothing() {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        int code;
+        try (PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
+            code = new CommandLine(new DemoCommand(out)).execute("--seconds", "6", "--warmup", "0",
+                    "--clients", "2", "--outstanding", "8", "--keys", "300");
+        }
+        String report = captured.toString(StandardCharsets.UTF_8);
+        System.out.println(report);
+        assertThat(code).as(report).isZero();
+        assertThat(report).containsPattern(">> killed the leader, replica \\d, with SIGKILL at \\d+\\.\\d s")
+                .containsPattern(">> restarted replica \\d at \\d+\\.\\d s")
+                .containsPattern("catch-up +restarted replica \\d caught up: every replica at instance [\\d,]+ with store digest")
+                .contains("check            OK: every acknowledged write is readable (600 keys read)")
+                .doesNotContain("FAILED");
+        String killed = report.replaceAll("(?s).*killed the leader, replica (\\d).*", "$1");
+        assertThat(report).contains("restarted replica " + killed + " at").contains("restarted replica " + killed + " caught up");
+    }
+}
