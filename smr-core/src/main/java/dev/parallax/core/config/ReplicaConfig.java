@@ -48,6 +48,7 @@ public final class ReplicaConfig {
     private final ClusterMembers clientMembers;
     private final Path dataDirectory;
     private final int clientIoThreads;
+    private final int replicaIoThreads;
     private final int requestQueueCapacity;
     private final int proposalQueueCapacity;
     private final int decisionQueueCapacity;
@@ -69,6 +70,7 @@ public final class ReplicaConfig {
         this.clientMembers = b.clientMembers;
         this.dataDirectory = b.dataDirectory;
         this.clientIoThreads = b.clientIoThreads;
+        this.replicaIoThreads = b.replicaIoThreads;
         this.requestQueueCapacity = b.requestQueueCapacity;
         this.proposalQueueCapacity = b.proposalQueueCapacity;
         this.decisionQueueCapacity = b.decisionQueueCapacity;
@@ -98,6 +100,7 @@ public final class ReplicaConfig {
         b.clientMembers = clientMembers;
         b.dataDirectory = dataDirectory;
         b.clientIoThreads = clientIoThreads;
+        b.replicaIoThreads = replicaIoThreads;
         b.requestQueueCapacity = requestQueueCapacity;
         b.proposalQueueCapacity = proposalQueueCapacity;
         b.decisionQueueCapacity = decisionQueueCapacity;
@@ -143,6 +146,15 @@ public final class ReplicaConfig {
 
     public int clientIoThreads() {
         return clientIoThreads;
+    }
+
+    /**
+     * Netty event loops reading (and writing) peer connections: by default one per peer, so with
+     * one inbound connection per peer each peer's frames are read by a thread of its own (seed
+     * 000 §III's per-peer reader; Netty assigns new connections to loops round-robin).
+     */
+    public int replicaIoThreads() {
+        return replicaIoThreads > 0 ? replicaIoThreads : Math.max(1, members.size() - 1);
     }
 
     public int requestQueueCapacity() {
@@ -218,7 +230,7 @@ public final class ReplicaConfig {
     public String toString() {
         return "ReplicaConfig{id=" + id + ", members=" + members + ", clients=" + clientMembers
                 + ", dataDirectory=" + dataDirectory
-                + ", clientIoThreads=" + clientIoThreads + ", requestQueue=" + requestQueueCapacity
+                + ", clientIoThreads=" + clientIoThreads + ", replicaIoThreads=" + replicaIoThreads() + ", requestQueue=" + requestQueueCapacity
                 + ", proposalQueue=" + proposalQueueCapacity + ", decisionQueue=" + decisionQueueCapacity
                 + ", sendQueue=" + sendQueueCapacity + ", maxFrameBytes=" + maxFrameBytes
                 + ", maxCommandBytes=" + maxCommandBytes + ", waitMode=" + waitMode + ", logSync=" + logSync
@@ -267,6 +279,7 @@ public final class ReplicaConfig {
         private ClusterMembers clientMembers;
         private Path dataDirectory;
         private int clientIoThreads = defaultClientIoThreads(Runtime.getRuntime().availableProcessors());
+        private int replicaIoThreads;
         private int requestQueueCapacity = DEFAULT_REQUEST_QUEUE;
         private int proposalQueueCapacity = DEFAULT_PROPOSAL_QUEUE;
         private int decisionQueueCapacity = DEFAULT_DECISION_QUEUE;
@@ -393,6 +406,12 @@ public final class ReplicaConfig {
         /** Durable state directory; {@code null} (default) keeps everything in memory. */
         public Builder dataDirectory(Path dataDirectory) {
             this.dataDirectory = dataDirectory;
+            return this;
+        }
+
+        /** Netty event loops for peer connections; default one per peer (see {@link ReplicaConfig#replicaIoThreads()}). */
+        public Builder replicaIoThreads(int n) {
+            this.replicaIoThreads = positive(n, "replicaIoThreads");
             return this;
         }
 

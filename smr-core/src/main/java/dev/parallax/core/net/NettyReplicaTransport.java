@@ -106,7 +106,7 @@ public final class NettyReplicaTransport<M> implements Transport<M> {
             throw new IllegalStateException("already started or closed");
         }
         handler = Objects.requireNonNull(messageHandler);
-        group = new NioEventLoopGroup(2, new DefaultThreadFactory("replica-io-" + config.id(), true));
+        group = new NioEventLoopGroup(config.replicaIoThreads(), new DefaultThreadFactory("replica-io-" + config.id(), true));
         Member self = config.self();
         ServerBootstrap sb = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)

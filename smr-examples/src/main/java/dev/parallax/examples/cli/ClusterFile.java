@@ -31,6 +31,7 @@ import java.util.TreeSet;
  * snapshot.max.bytes=17179869184     # largest snapshot accepted from a peer
  * log.sync=every-batch               # every-batch | periodic | none (with data.dir)
  * client.io.threads=1                # Netty event loops for clients (default: cores/2, 1..4)
+ * replica.io.threads=2               # Netty event loops for peer connections (default: one per peer)
  * wait=yield-park                    # busy-spin | yield-park | park
  * paxos.window=10                    # WND
  * paxos.batch.bytes=1300             # BSZ
@@ -47,7 +48,7 @@ import java.util.TreeSet;
 public final class ClusterFile {
     private static final Set<String> KEYS = Set.of("members", "clients", "redis", "data.dir", "snapshot.every", "snapshot.log.bytes",
             "snapshot.transfer.timeout.ms", "snapshot.max.bytes", "log.sync",
-            "client.io.threads", "wait",
+            "client.io.threads", "replica.io.threads", "wait",
             "paxos.window", "paxos.batch.bytes", "paxos.batch.timeout.ms", "paxos.eager.below", "paxos.heartbeat.ms", "paxos.suspect.ms",
             "paxos.retransmit.ms", "paxos.catchup.ms");
 
@@ -147,6 +148,9 @@ public final class ClusterFile {
         String threads = props.getProperty("client.io.threads");
         if (threads != null) {
             b.clientIoThreads(intValue("client.io.threads"));
+        }
+        if (props.getProperty("replica.io.threads") != null) {
+            b.replicaIoThreads(intValue("replica.io.threads"));
         }
         String sync = props.getProperty("log.sync");
         if (sync != null) {

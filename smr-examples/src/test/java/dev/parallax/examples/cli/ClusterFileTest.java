@@ -34,6 +34,7 @@ class ClusterFileTest {
                 redis=0=127.0.0.1:6379,1=127.0.0.1:6380,2=127.0.0.1:6381
                 data.dir=/var/lib/parallax
                 client.io.threads=3
+                replica.io.threads=4
                 wait=park
                 paxos.window=35
                 paxos.batch.bytes=8000
@@ -45,6 +46,9 @@ class ClusterFileTest {
         assertThat(r.self().port()).isEqualTo(7002);
         assertThat(r.clientMembers().member(2).port()).isEqualTo(8002);
         assertThat(r.clientIoThreads()).isEqualTo(3);
+        assertThat(r.replicaIoThreads()).isEqualTo(4);
+        assertThat(ClusterFile.load(write(dir, "members=0=127.0.0.1:7000,1=127.0.0.1:7001,2=127.0.0.1:7002\n"))
+                .replica(0).replicaIoThreads()).as("default: one per peer").isEqualTo(2);
         assertThat(r.waitMode()).isEqualTo(ReplicaConfig.WaitMode.PARK);
         assertThat(r.dataDirectory()).contains(Path.of("/var/lib/parallax/replica-2"));
         assertThat(f.paxos().window()).isEqualTo(35);
