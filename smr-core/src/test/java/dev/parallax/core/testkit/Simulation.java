@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.IntSupplier;
 
 /**
  * A deterministic simulation of a set of nodes over a virtual clock and an in-memory network.
@@ -30,6 +31,10 @@ import java.util.function.Function;
  *
  * <p>Partitions split the crashable nodes (replicas) into two sides; nodes added as not crashable
  * (clients) stay connected to every side.
+ *
+ * <p>Leader churn: with {@link #targetLeader}, a share of the nemesis' actions crash or isolate
+ * the node the scenario names as its current leader, so that view changes happen under load
+ * rather than only when a random crash happens to hit the leader.
  *
  * <p>A throwable from a node or an invariant ends the run with a {@link SimulationFailure} that
  * names the seed and shows the last events.
@@ -53,6 +58,8 @@ public final class Simulation<M> {
     private Function<? super M, String> describer = String::valueOf;
     private Map<Integer, Integer> partitionSide;
     private boolean nemesisOn;
+    private IntSupplier leaderOracle;
+    private double leaderShare;
     private long nextSeq;
 
     /** A simulation with the given seed and fault plan; the nemesis runs if the plan enables it. */
@@ -96,6 +103,24 @@ public final class Simulation<M> {
     /** Replaces the fault plan from now on (for example to calm the network before a liveness check). */
     public void setFaultPlan(FaultPlan plan) {
         this.plan = Objects.requireNonNull(plan);
+    }
+
+    /**
+     * Makes the nemesis hunt the leader: each nemesis action, with probability {@code share},
+     * crashes or isolates (partitions alone) the node {@code currentLeader} names, when it names an
+     * up crashable node and the plan allows the fault; otherwise the action is a random one as
+     * usual. The oracle is called on the simulation thread and must be deterministic.
+     *
+     * @param currentLeader the current leader's id, or a negative number if there is none
+     * @param share         in [0, 1]
+     * @throws IllegalArgumentException if {@code share} is outside [0, 1]
+     */
+    public void targetLeader(IntSupplier currentLeader, double share) {
+        if (share < 0 || share > 1) {
+            throw new IllegalArgumentException("share must be in [0,1]: " + share);
+        }
+        this.leaderOracle = Objects.requireNonNull(currentLeader, "currentLeader");
+        this.leaderShare = share;
     }
 
     /**
@@ -372,6 +397,9 @@ public final class Simulation<M> {
                 (s.node == null ? down : up).add(s);
             }
         }
+        if (leaderOracle != null && random.nextDouble() < leaderShare && hitLeader(down.size())) {
+            return;
+        }
         List<Runnable> choices = new ArrayList<>();
         if (plan.partitions() && up.size() + down.size() > 1) {
             choices.add(partitionSide == null ? this::randomPartition : this::heal);
@@ -385,6 +413,30 @@ public final class Simulation<M> {
         if (!choices.isEmpty()) {
             choices.get(random.nextInt(choices.size())).run();
         }
+    }
+
+    /** Crashes or isolates the current leader, if there is one the plan lets us hit; whether it did. */
+    private boolean hitLeader(int downCount) {
+        int leader = leaderOracle.getAsInt();
+        Slot s = leader < 0 ? null : slots.get(leader);
+        if (s == null || !s.crashable || s.node == null) {
+            return false;
+        }
+        boolean canCrash = downCount < plan.maxCrashed();
+        boolean canIsolate = plan.partitions() && slots.values().stream().filter(x -> x.crashable).count() > 1;
+        if (canCrash && (!canIsolate || random.nextBoolean())) {
+            trace.record(now(), "nemesis: crash leader " + leader);
+            crash(leader);
+            stats.leaderCrashes++;
+            return true;
+        }
+        if (canIsolate) {
+            trace.record(now(), "nemesis: isolate leader " + leader);
+            partition(Set.of(leader));
+            stats.leaderIsolations++;
+            return true;
+        }
+        return false;
     }
 
     private void randomPartition() {

@@ -13,6 +13,8 @@ public final class SimulationStats {
     long crashes;
     long restarts;
     long partitionsStarted;
+    long leaderCrashes;
+    long leaderIsolations;
 
     public long events() {
         return events;
@@ -48,10 +50,21 @@ public final class SimulationStats {
         return partitionsStarted;
     }
 
+    /** Nemesis actions that crashed the node named as the current leader (also counted in {@link #crashes()}). */
+    public long leaderCrashes() {
+        return leaderCrashes;
+    }
+
+    /** Nemesis actions that partitioned the current leader alone (also counted in {@link #partitionsStarted()}). */
+    public long leaderIsolations() {
+        return leaderIsolations;
+    }
+
     @Override
     public String toString() {
         return "events=" + events + " delivered=" + delivered + " dropped=" + dropped + " duplicated=" + duplicated
                 + " cut=" + partitioned + " crashes=" + crashes + " restarts=" + restarts
-                + " partitions=" + partitionsStarted;
+                + " partitions=" + partitionsStarted + " leaderCrashes=" + leaderCrashes
+                + " leaderIsolations=" + leaderIsolations;
     }
 }

@@ -118,6 +118,56 @@ class SimulationTest {
         assertThat(s.partitionsStarted()).as("partitions").isPositive();
         assertThat(s.partitioned()).as("cut messages").isPositive();
         assertThat(s.delivered()).isPositive();
+        assertThat(s.leaderCrashes() + s.leaderIsolations()).as("no leader oracle, no leader hunting").isZero();
+    }
+
+    @Test
+    void aLeaderHuntingNemesisCrashesAndIsolatesTheNamedLeader() {
+        Simulation<Max> sim = cluster(7, FaultPlan.hostile(1));
+        sim.targetLeader(() -> 2, 1.0);
+        workload(sim, 400);
+        sim.runUntil(2_500 * MS);
+        SimulationStats s = sim.stats();
+        assertThat(s.leaderCrashes()).as("leader crashes").isPositive();
+        assertThat(s.leaderIsolations()).as("leader isolations").isPositive();
+        // With share 1 and one crash allowed, every crash is a hit on node 2: while 2 is down the
+        // crash budget is spent, and while it is up every action hunts it.
+        assertThat(s.crashes()).isEqualTo(s.leaderCrashes());
+        assertThat(s.partitionsStarted()).isGreaterThanOrEqualTo(s.leaderIsolations());
+    }
+
+    @Test
+    void aLeaderHuntingNemesisLeavesNodesAloneWhenThereIsNoLeader() {
+        Simulation<Max> sim = cluster(7, FaultPlan.hostile(1));
+        sim.targetLeader(() -> -1, 1.0);
+        workload(sim, 400);
+        sim.runUntil(2_500 * MS);
+        assertThat(sim.stats().leaderCrashes() + sim.stats().leaderIsolations()).isZero();
+        assertThat(sim.stats().crashes()).as("the usual random faults go on").isPositive();
+        assertThatThrownBy(() -> sim.targetLeader(() -> 0, 1.5)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void leaderHuntingReplaysIdentically() {
+        assertThat(runLeaderHunting(42)).isEqualTo(runLeaderHunting(42));
+        assertThat(runLeaderHunting(42)).isNotEqualTo(runHostile(42));
+    }
+
+    private static long runLeaderHunting(long seed) {
+        Simulation<Max> sim = cluster(seed, FaultPlan.hostile(1));
+        // The "leader" is the up node holding the largest value (lowest id on ties): state-dependent, like a real oracle.
+        sim.targetLeader(() -> {
+            int best = -1;
+            for (int i = 0; i < N; i++) {
+                if (sim.isUp(i) && (best < 0 || sim.<MaxNode>node(i).max > sim.<MaxNode>node(best).max)) {
+                    best = i;
+                }
+            }
+            return best;
+        }, 0.5);
+        workload(sim, 200);
+        sim.runUntil(1_200 * MS);
+        return sim.traceHash();
     }
 
     @Test

@@ -1,29 +1,53 @@
 package dev.parallax.paxos.sim;
 
+import dev.parallax.core.CommandId;
 import dev.parallax.core.check.KvOp;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * A tiny key-value state machine for the simulations, with its text command format:
  * {@code G key}, {@code P key value}, {@code A key suffix}. Gets answer the value or {@link #NONE}.
- * Not thread-safe.
+ *
+ * <p>It also audits at-most-once execution on its own, independently of the replica's session
+ * layer that is supposed to guarantee it: {@link #apply} counts the applications of each command
+ * id, and a second application of one id throws. The counts are part of the state (they travel in
+ * snapshots), so a replica restored from a snapshot still catches a re-application of a command the
+ * snapshot already contains. Not thread-safe.
  */
 final class KvCommands {
     /** Reply of a get on a missing key, and of every write. */
     static final String NONE = "\u0000";
 
     private final Map<String, String> data;
+    private final Map<CommandId, Integer> applications;
 
     KvCommands() {
-        this(new TreeMap<>());
+        this(new TreeMap<>(), new HashMap<>());
     }
 
-    KvCommands(Map<String, String> data) {
+    /** A state machine holding copies of {@code data} and of the application counts. */
+    KvCommands(Map<String, String> data, Map<CommandId, Integer> applications) {
         this.data = new TreeMap<>(data);
+        this.applications = new HashMap<>(applications);
+    }
+
+    /**
+     * Applies command {@code id} and returns its output.
+     *
+     * @throws AssertionError if {@code id} was applied to this state before (at-most-once violated)
+     */
+    String apply(CommandId id, ByteBuffer command) {
+        int times = applications.merge(id, 1, Integer::sum);
+        if (times > 1) {
+            throw new AssertionError("at-most-once violated: command " + id + " applied " + times
+                    + " times to one state machine");
+        }
+        return execute(command);
     }
 
     static byte[] encode(KvOp op) {
@@ -40,7 +64,7 @@ final class KvCommands {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    String execute(ByteBuffer command) {
+    private String execute(ByteBuffer command) {
         byte[] b = new byte[command.remaining()];
         command.duplicate().get(b);
         String[] parts = new String(b, StandardCharsets.UTF_8).split(" ", 3);
@@ -63,5 +87,10 @@ final class KvCommands {
 
     Map<String, String> data() {
         return data;
+    }
+
+    /** How many times each command id was applied (all 1 in a correct run). */
+    Map<CommandId, Integer> applications() {
+        return applications;
     }
 }

@@ -7,6 +7,7 @@ import dev.parallax.core.check.KvOp;
 import dev.parallax.core.check.LinearizabilityChecker;
 import dev.parallax.core.testkit.FaultPlan;
 import dev.parallax.core.testkit.Simulation;
+import dev.parallax.core.testkit.SimulationStats;
 import dev.parallax.paxos.PaxosConfig;
 
 import java.time.Duration;
@@ -17,18 +18,33 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
- * One seeded Multi-Paxos run: n replicas and a few closed-loop KV clients under a fault plan for a
- * while, then faults stop; checks liveness (every client operation completes in bounded virtual
- * time), convergence (replicas reach the same decided prefix and state) and linearizability of the
- * clients' history. Safety (agreement, validity, at-most-once execution, in-order delivery) is
- * checked on every decision as it happens.
+ * One seeded Multi-Paxos run: n replicas and several closed-loop KV clients that keep the cluster
+ * loaded for the whole fault window and a while after it; a nemesis that partitions, crashes and
+ * restarts replicas and hunts the current leader; then faults stop. Checked: clients had
+ * operations pending when the faults healed (the faults hit a loaded cluster); after the heal
+ * every proposed command is decided within a bound ({@link ProgressMonitor}); every client
+ * operation completes; replicas converge to one decided prefix and state; the clients' history is
+ * linearizable. Safety (agreement, validity, in-order delivery — {@link SafetyMonitor}) and
+ * at-most-once application ({@link KvCommands#apply}) are checked on every decision as it happens.
  */
 final class PaxosSimulation {
     static final long MS = 1_000_000L;
 
-    /** Knobs of one scenario. */
-    record Scenario(int replicas, int clients, int opsPerClient, long faultyFor, FaultPlan plan, PaxosConfig config,
-                    int snapshotEvery) {
+    /**
+     * Knobs of one scenario.
+     *
+     * @param opsPerClient  operations each client issues at most ({@code Long.MAX_VALUE}: until its load stops)
+     * @param faultyFor     how long the nemesis runs
+     * @param loadAfterHeal how long after the faults heal clients keep starting operations
+     * @param thinkTime     pause between a reply and the client's next operation (0: none)
+     * @param leaderShare   share of nemesis actions that crash or isolate the current leader
+     * @param progressBound after the heal, the longest a proposed command may wait for its decision
+     * @param dedup         whether replicas obey the session layer's duplicate verdicts (false only
+     *                      to show that the at-most-once audit bites)
+     */
+    record Scenario(int replicas, int clients, long opsPerClient, long faultyFor, long loadAfterHeal, long thinkTime,
+                    FaultPlan plan, PaxosConfig config, int snapshotEvery, double leaderShare, long progressBound,
+                    boolean dedup) {
         static Scenario hostile(int replicas) {
             int f = (replicas - 1) / 2;
             PaxosConfig config = PaxosConfig.builder(replicas)
@@ -42,19 +58,39 @@ final class PaxosSimulation {
                     .catchUpMaxInstances(16)
                     .build();
             FaultPlan plan = new FaultPlan(100_000, 4 * MS, 0.05, 0.03, 120 * MS, f, true, 5 * MS);
-            return new Scenario(replicas, 3, 10, 1_500 * MS, plan, config, 0);
+            return new Scenario(replicas, 4, Long.MAX_VALUE, 1_500 * MS, 300 * MS, 0, plan, config, 0, 0.35,
+                    PROGRESS_BOUND, true);
         }
 
         /** The hostile scenario where every replica snapshots and compacts its log every few instances. */
         static Scenario hostileWithSnapshots(int replicas) {
-            Scenario h = hostile(replicas);
-            return new Scenario(replicas, 3, 14, h.faultyFor(), h.plan(), h.config(), 3);
+            return hostile(replicas).withSnapshotEvery(SNAPSHOT_EVERY);
+        }
+
+        Scenario withSnapshotEvery(int every) {
+            return new Scenario(replicas, clients, opsPerClient, faultyFor, loadAfterHeal, thinkTime, plan, config, every,
+                    leaderShare, progressBound, dedup);
+        }
+
+        /** This scenario with replicas that execute duplicates the session layer flags. */
+        Scenario withoutDedup() {
+            return new Scenario(replicas, clients, opsPerClient, faultyFor, loadAfterHeal, thinkTime, plan, config,
+                    snapshotEvery, leaderShare, progressBound, false);
         }
     }
 
+    /**
+     * After the heal, the longest a command may wait for its decision: a leader deposed right at the
+     * heal (suspect timeout 200 ms), the client's retry timeout (150 ms) and redirects, and a new
+     * leader's Phase 1 over a lossy network all fit well inside it.
+     */
+    static final long PROGRESS_BOUND = 2_000 * MS;
+    static final int SNAPSHOT_EVERY = 5;
+
     /** What a run produced, for assertions and reports. */
     record Outcome(long seed, CheckResult linearizability, long decisions, int instances, long events, String stats,
-                   long snapshotInstalls) {
+                   long snapshotInstalls, long operations, int pendingAtHeal, long leaderCrashes, long leaderIsolations,
+                   long partitions, long restarts, long viewChanges, long maxProgressNanos) {
     }
 
     private PaxosSimulation() {
@@ -63,24 +99,37 @@ final class PaxosSimulation {
     static Outcome run(long seed, Scenario s) {
         Simulation<Object> sim = new Simulation<>(seed, s.plan());
         SafetyMonitor safety = new SafetyMonitor();
+        ProgressMonitor progress = new ProgressMonitor();
         SnapshotShelf shelf = new SnapshotShelf();
         for (int r = 0; r < s.replicas(); r++) {
-            sim.addNode(r, ctx -> new SimReplica(ctx, s.config(), safety, shelf, s.snapshotEvery()), true);
+            sim.addNode(r, ctx -> new SimReplica(ctx, s.config(), safety, progress, shelf, s.snapshotEvery(), s.dedup()), true);
         }
+        LeaderWatch leaders = new LeaderWatch(sim, s.replicas());
+        sim.targetLeader(leaders::currentLeader, s.leaderShare());
+        sim.addInvariant(leaders::observe);
+        sim.addInvariant(() -> progress.check(sim.now()));
         HistoryRecorder<KvOp, String> history = new HistoryRecorder<>(sim::now);
-        SplittableRandom workload = sim.random().split();
+        SplittableRandom workloads = sim.random().split();
         List<Integer> clientIds = new ArrayList<>();
+        List<ClientWorkload> loads = new ArrayList<>();
+        long loadStops = s.faultyFor() + s.loadAfterHeal();
         for (int c = 0; c < s.clients(); c++) {
             int id = 100 + c;
             clientIds.add(id);
-            List<KvOp> ops = randomOps(workload, id, s.opsPerClient());
-            long clientSeed = workload.nextLong();
-            sim.addNode(id, ctx -> new SimClient(ctx, s.replicas(), ops, history, 150 * MS, 10 * MS, clientSeed), false);
+            ClientWorkload load = new ClientWorkload(workloads.split(), id, s.opsPerClient(), loadStops);
+            loads.add(load);
+            long clientSeed = workloads.nextLong();
+            sim.addNode(id, ctx -> new SimClient(ctx, s.replicas(), load, history, 150 * MS, s.thinkTime(), clientSeed), false);
         }
 
         sim.runUntil(s.faultyFor());
+        int pendingAtHeal = (int) clientIds.stream().filter(id -> sim.<SimClient>node(id).hasOutstanding()).count();
+        if (pendingAtHeal == 0) {
+            throw sim.failure("no client operation was pending when the faults healed: the faults hit an idle cluster");
+        }
         sim.stopFaults();
         long healedAt = sim.now();
+        progress.arm(healedAt, s.progressBound());
         boolean clientsDone = sim.runUntil(() -> clientIds.stream().allMatch(id -> sim.isUp(id)
                 && sim.<SimClient>node(id).done()), healedAt + 8_000 * MS);
         if (!clientsDone) {
@@ -102,8 +151,11 @@ final class PaxosSimulation {
         if (!lin.isLinearizable()) {
             throw new AssertionError("history is not linearizable:\n" + lin);
         }
-        return new Outcome(seed, lin, safety.decisions(), safety.instances(), sim.stats().events(), sim.stats().toString(),
-                shelf.installs());
+        long operations = loads.stream().mapToLong(ClientWorkload::issued).sum();
+        SimulationStats st = sim.stats();
+        return new Outcome(seed, lin, safety.decisions(), safety.instances(), st.events(), st.toString(),
+                shelf.installs(), operations, pendingAtHeal, st.leaderCrashes(), st.leaderIsolations(),
+                st.partitionsStarted(), st.restarts(), leaders.viewChanges(), progress.maxLatency());
     }
 
     private static boolean converged(Simulation<Object> sim, int replicas) {
@@ -123,22 +175,5 @@ final class PaxosSimulation {
                     .append(", view ").append(sim.<SimReplica>node(r).core().view()).append("; ");
         }
         return sb.toString();
-    }
-
-    private static List<KvOp> randomOps(SplittableRandom rnd, int client, int count) {
-        String[] keys = {"a", "b", "c"};
-        List<KvOp> ops = new ArrayList<>();
-        for (int k = 0; k < count; k++) {
-            String key = keys[rnd.nextInt(keys.length)];
-            int kind = rnd.nextInt(10);
-            if (kind < 4) {
-                ops.add(KvOp.get(key));
-            } else if (kind < 6) {
-                ops.add(KvOp.put(key, client + "." + k));
-            } else {
-                ops.add(KvOp.append(key, "," + client + "." + k));
-            }
-        }
-        return ops;
     }
 }

@@ -8,23 +8,23 @@ import dev.parallax.core.testkit.NodeContext;
 import dev.parallax.core.testkit.SimNode;
 
 import java.nio.ByteBuffer;
-import java.util.List;
 import java.util.SplittableRandom;
 
 /**
  * A closed-loop client: one command outstanding, retried with the same (client, sequence) on
  * timeout at the next replica, following leader redirects; records every operation's invoke and
- * return (virtual) times for the linearizability checker.
+ * return (virtual) times for the linearizability checker. With no think time it starts its next
+ * operation the moment a reply arrives, so it keeps the cluster loaded until its workload stops.
  */
 final class SimClient implements SimNode<Object> {
     private final NodeContext<Object> ctx;
     private final int replicas;
     private final long clientId;
-    private final List<KvOp> ops;
+    private final ClientWorkload workload;
     private final HistoryRecorder<KvOp, String> history;
     private final long timeout;
     private final long thinkTime;
-    private int next;
+    private long sequence;
     private int target;
     private Command outstanding;
     private HistoryRecorder.Invocation<KvOp, String> invocation;
@@ -32,36 +32,48 @@ final class SimClient implements SimNode<Object> {
     private boolean rotateOnRetry;
     private long readyAt;
 
-    SimClient(NodeContext<Object> ctx, int replicas, List<KvOp> ops, HistoryRecorder<KvOp, String> history,
+    SimClient(NodeContext<Object> ctx, int replicas, ClientWorkload workload, HistoryRecorder<KvOp, String> history,
               long timeout, long thinkTime, long seed) {
         this.ctx = ctx;
         this.replicas = replicas;
         this.clientId = ctx.id();
-        this.ops = ops;
+        this.workload = workload;
         this.history = history;
         this.timeout = timeout;
         this.thinkTime = thinkTime;
         this.target = new SplittableRandom(seed).nextInt(replicas);
     }
 
+    /** Whether the workload is over and no operation is outstanding. */
     boolean done() {
-        return next == ops.size() && outstanding == null;
+        return outstanding == null && workload.exhausted(ctx.now());
+    }
+
+    /** Whether an operation is waiting for its reply. */
+    boolean hasOutstanding() {
+        return outstanding != null;
     }
 
     @Override
     public void onTick() {
         long now = ctx.now();
         if (outstanding == null) {
-            if (next < ops.size() && now >= readyAt) {
-                KvOp op = ops.get(next);
-                outstanding = new Command(new CommandId(clientId, next + 1), ByteBuffer.wrap(KvCommands.encode(op)));
-                invocation = history.invoke((int) clientId, op);
-                send();
+            if (now >= readyAt) {
+                startNext();
             }
         } else if (now >= retryAt) {
             if (rotateOnRetry) {
                 target = (target + 1) % replicas;
             }
+            send();
+        }
+    }
+
+    private void startNext() {
+        KvOp op = workload.next(ctx.now());
+        if (op != null) {
+            outstanding = new Command(new CommandId(clientId, ++sequence), ByteBuffer.wrap(KvCommands.encode(op)));
+            invocation = history.invoke((int) clientId, op);
             send();
         }
     }
@@ -81,8 +93,10 @@ final class SimClient implements SimNode<Object> {
         if (message instanceof ClientMessage.Reply r && r.id().equals(outstanding.id())) {
             history.ok(invocation, KvCommands.NONE.equals(r.output()) ? null : r.output());
             outstanding = null;
-            next++;
             readyAt = ctx.now() + thinkTime;
+            if (thinkTime == 0) {
+                startNext();
+            }
         } else if (message instanceof ClientMessage.NotLeader nl && from == target) {
             target = nl.hint() == from ? (target + 1) % replicas : nl.hint();
             retryAt = ctx.now() + timeout / 10; // soon, not at once: no redirect storms

@@ -2,10 +2,12 @@ package dev.parallax.paxos.sim;
 
 import dev.parallax.core.Command;
 import dev.parallax.core.CommandId;
+import dev.parallax.core.CommandResult;
 import dev.parallax.core.batch.BatchBuilder;
 import dev.parallax.core.batch.CommandBatch;
 import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.protocol.EffectBuffer;
+import dev.parallax.core.replica.ClientSessions;
 import dev.parallax.core.testkit.NodeContext;
 import dev.parallax.core.testkit.SimNode;
 import dev.parallax.paxos.MultiPaxosCore;
@@ -15,28 +17,41 @@ import dev.parallax.paxos.PaxosRecord;
 import dev.parallax.paxos.PaxosRecordCodec;
 import dev.parallax.paxos.Value;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A whole replica in the simulator: the Multi-Paxos core driven by the shared
- * {@link EffectApplier}, a batcher, a KV state machine with a reply cache (at-most-once execution
- * by (client, sequence)), and the client-facing logic (redirect when not leader, answer the client
- * whose request this replica took). All of it is volatile except the core's durable log.
+ * {@link EffectApplier}, a batcher, the production session layer ({@link ClientSessions}: exactly
+ * once and in order per client, with a reply cache), a KV state machine that independently counts
+ * how often each command is applied ({@link KvCommands#apply}), and the client-facing logic
+ * (redirect when not leader, answer the client whose request this replica took). All of it is
+ * volatile except the core's durable log and the snapshot shelf.
  */
 final class SimReplica implements SimNode<Object> {
     private static final int MAX_PENDING_BATCHES = 4;
+    /** Replies kept per client: a simulated client has one command outstanding. */
+    private static final int REPLY_WINDOW = 4;
+    /** Sessions kept: far more than the simulations' clients, so none is ever evicted. */
+    private static final int MAX_SESSIONS = 1024;
     private static final PaxosRecordCodec CODEC = new PaxosRecordCodec();
 
     private final NodeContext<Object> ctx;
     private final PaxosConfig config;
     private final SafetyMonitor safety;
+    private final ProgressMonitor progress;
+    private final boolean dedup;
     private final SnapshotShelf shelf;
     private final int snapshotEvery;
     private long pendingCompaction = -1;
@@ -45,17 +60,23 @@ final class SimReplica implements SimNode<Object> {
     private final BatchBuilder batcher;
     private final ArrayDeque<Value> pendingBatches = new ArrayDeque<>();
     private KvCommands kv = new KvCommands();
-    private Map<Long, long[]> lastSeq = new HashMap<>();
-    private Map<Long, String> lastReply = new HashMap<>();
+    private final ClientSessions sessions = new ClientSessions(REPLY_WINDOW, MAX_SESSIONS);
     private final Map<CommandId, Integer> owners = new HashMap<>();
-    private Set<CommandId> executed = new HashSet<>();
     private MultiPaxosCore core;
     private long applied;
 
-    SimReplica(NodeContext<Object> ctx, PaxosConfig config, SafetyMonitor safety, SnapshotShelf shelf, int snapshotEvery) {
+    /**
+     * @param dedup whether the session layer's duplicate verdicts are obeyed; {@code false} only to
+     *              show that the state machine's own at-most-once audit catches a replica that
+     *              executes duplicates
+     */
+    SimReplica(NodeContext<Object> ctx, PaxosConfig config, SafetyMonitor safety, ProgressMonitor progress,
+               SnapshotShelf shelf, int snapshotEvery, boolean dedup) {
         this.ctx = ctx;
         this.config = config;
         this.safety = safety;
+        this.progress = progress;
+        this.dedup = dedup;
         this.shelf = shelf;
         this.snapshotEvery = snapshotEvery;
         this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, this::deliver, this::installFrom);
@@ -74,12 +95,24 @@ final class SimReplica implements SimNode<Object> {
     }
 
     private void restore(SnapshotShelf.Snap s) {
-        kv = new KvCommands(s.kv());
-        lastSeq = s.lastSeq();
-        lastReply = s.lastReply();
-        executed = s.executed();
+        kv = new KvCommands(s.kv(), s.applications());
+        try {
+            sessions.readFrom(new DataInputStream(new ByteArrayInputStream(s.sessions())));
+        } catch (IOException e) {
+            throw new UncheckedIOException("replica " + ctx.id() + " could not read the sessions of a snapshot", e);
+        }
         applied = s.instance();
         core.skipTo(s.instance());
+    }
+
+    private SnapshotShelf.Snap snapshot() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try {
+            sessions.writeTo(new DataOutputStream(bytes));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new SnapshotShelf.Snap(applied, kv.data(), kv.applications(), bytes.toByteArray());
     }
 
     /** A peer trimmed what we lack: take its snapshot (the simulated transfer always succeeds). */
@@ -129,10 +162,10 @@ final class SimReplica implements SimNode<Object> {
     }
 
     private void onRequest(int client, Command c) {
-        long[] seq = lastSeq.get(c.id().clientId());
-        if (seq != null && c.id().sequence() <= seq[0]) {
-            if (c.id().sequence() == seq[0]) {
-                ctx.send(client, new ClientMessage.Reply(c.id(), lastReply.get(c.id().clientId())));
+        if (c.id().sequence() < sessions.next(c.id().clientId())) {
+            CommandResult cached = sessions.cached(c.id());
+            if (cached != null) {
+                ctx.send(client, new ClientMessage.Reply(c.id(), text(cached)));
             }
             return;
         }
@@ -165,6 +198,7 @@ final class SimReplica implements SimNode<Object> {
                 return;
             }
             safety.proposed(v);
+            progress.proposed(ctx.id(), v, ctx.now());
             pendingBatches.poll();
             apply();
         }
@@ -172,6 +206,7 @@ final class SimReplica implements SimNode<Object> {
 
     private void deliver(long instance, Value value) {
         safety.decided(ctx.id(), instance, value);
+        progress.decided(value, ctx.now());
         if (instance != applied) {
             throw new AssertionError("replica " + ctx.id() + " got instance " + instance + " but expected " + applied);
         }
@@ -182,26 +217,47 @@ final class SimReplica implements SimNode<Object> {
             }
         }
         if (snapshotEvery > 0 && applied % snapshotEvery == 0) {
-            shelf.put(ctx.id(), new SnapshotShelf.Snap(applied, kv.data(), lastSeq, lastReply, executed));
+            shelf.put(ctx.id(), snapshot());
             pendingCompaction = applied;
         }
     }
 
     private void execute(Command c) {
-        long[] seq = lastSeq.computeIfAbsent(c.id().clientId(), k -> new long[]{-1});
-        if (c.id().sequence() <= seq[0]) {
-            return; // duplicate of an executed command: at most once
+        ClientSessions.Verdict verdict = sessions.admit(c.id());
+        if (verdict == ClientSessions.Verdict.DUPLICATE && !dedup) {
+            verdict = ClientSessions.Verdict.EXECUTE;
         }
-        if (!executed.add(c.id())) {
-            throw new AssertionError("replica " + ctx.id() + " executed " + c.id() + " twice");
+        switch (verdict) {
+            case EXECUTE -> {
+                String out = kv.apply(c.id(), c.payload());
+                sessions.store(c.id(), CommandResult.ok(ByteBuffer.wrap(out.getBytes(StandardCharsets.UTF_8))));
+                reply(c.id(), out);
+            }
+            case DUPLICATE -> {
+                CommandResult cached = sessions.cached(c.id());
+                if (cached != null) {
+                    reply(c.id(), text(cached));
+                }
+            }
+            // A client sends command k+1 only after k was executed, so k+1 is decided after k in
+            // every replica's log: a gap, or a forgotten session, means the log order is broken.
+            case GAP, EXPIRED -> throw new AssertionError("replica " + ctx.id() + ": session verdict " + verdict
+                    + " for " + c.id() + " (next expected " + sessions.next(c.id().clientId()) + ")");
         }
-        String out = kv.execute(c.payload());
-        seq[0] = c.id().sequence();
-        lastReply.put(c.id().clientId(), out);
-        Integer owner = owners.remove(c.id());
+    }
+
+    private void reply(CommandId id, String out) {
+        Integer owner = owners.remove(id);
         if (owner != null) {
-            ctx.send(owner, new ClientMessage.Reply(c.id(), out));
+            ctx.send(owner, new ClientMessage.Reply(id, out));
         }
+    }
+
+    private static String text(CommandResult r) {
+        ByteBuffer b = r.reply();
+        byte[] bytes = new byte[b.remaining()];
+        b.get(bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     MultiPaxosCore core() {

@@ -1,11 +1,10 @@
 package dev.parallax.paxos.sim;
 
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
-
 import dev.parallax.core.CommandId;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The simulated replicas' snapshot files: they survive crashes (like files on disk), and a replica
@@ -13,13 +12,14 @@ import dev.parallax.core.CommandId;
  * simulation thread.
  */
 final class SnapshotShelf {
-    /** A replica's state after applying every instance below {@code instance}. */
-    record Snap(long instance, Map<String, String> kv, Map<Long, long[]> lastSeq, Map<Long, String> lastReply,
-                Set<CommandId> executed) {
+    /**
+     * A replica's state after applying every instance below {@code instance}: the KV data, the
+     * state machine's application counts, and the client sessions as
+     * {@link dev.parallax.core.replica.ClientSessions#writeTo} wrote them.
+     */
+    record Snap(long instance, Map<String, String> kv, Map<CommandId, Integer> applications, byte[] sessions) {
         Snap copy() {
-            Map<Long, long[]> seq = new HashMap<>();
-            lastSeq.forEach((k, v) -> seq.put(k, v.clone()));
-            return new Snap(instance, new java.util.TreeMap<>(kv), seq, new HashMap<>(lastReply), new HashSet<>(executed));
+            return new Snap(instance, new TreeMap<>(kv), new HashMap<>(applications), sessions.clone());
         }
     }
 

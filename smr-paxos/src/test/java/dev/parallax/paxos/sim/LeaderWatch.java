@@ -1,0 +1,55 @@
+package dev.parallax.paxos.sim;
+
+import dev.parallax.core.testkit.Simulation;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Who leads a simulated Multi-Paxos cluster, for the leader-hunting nemesis, and how often
+ * leadership changed: a view change is counted when some replica finishes Phase 1 of a view
+ * other than the initial view 0. Owned by the simulation thread.
+ */
+final class LeaderWatch {
+    private final Simulation<Object> sim;
+    private final int replicas;
+    private final Set<Long> ledViews = new HashSet<>();
+
+    LeaderWatch(Simulation<Object> sim, int replicas) {
+        this.sim = sim;
+        this.replicas = replicas;
+    }
+
+    /** The up replica that leads the highest view (it finished Phase 1), or -1 if none leads. */
+    int currentLeader() {
+        int leader = -1;
+        long view = -1;
+        for (int r = 0; r < replicas; r++) {
+            if (sim.isUp(r)) {
+                SimReplica rep = sim.node(r);
+                if (rep.core().isLeader() && rep.core().view() > view) {
+                    view = rep.core().view();
+                    leader = r;
+                }
+            }
+        }
+        return leader;
+    }
+
+    /** Notes views that gained a leader; run it after every event. */
+    void observe() {
+        for (int r = 0; r < replicas; r++) {
+            if (sim.isUp(r)) {
+                SimReplica rep = sim.node(r);
+                if (rep.core().isLeader()) {
+                    ledViews.add(rep.core().view());
+                }
+            }
+        }
+    }
+
+    /** Views other than the initial one in which a leader finished Phase 1. */
+    long viewChanges() {
+        return ledViews.stream().filter(v -> v != 0).count();
+    }
+}
