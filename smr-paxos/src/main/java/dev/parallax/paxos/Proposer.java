@@ -134,7 +134,7 @@ final class Proposer {
         // Instances below some acceptor's trim point are decided and covered by its snapshot: never
         // re-propose or no-op them (their votes are gone); we learn them through catch-up or a
         // snapshot. Above it, every vote of the quorum is reported, so the highest-view one is safe.
-        long start = Math.max(prepareFrom, highestTrim);
+        long start = Math.max(Math.max(prepareFrom, highestTrim), learner.firstUndecided());
         learner.noteDecidedUpTo(start - 1);
         long end = reported.isEmpty() ? start - 1 : Math.max(start - 1, reported.lastKey());
         reported.headMap(start, false).clear();

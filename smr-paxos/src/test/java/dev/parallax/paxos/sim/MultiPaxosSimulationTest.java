@@ -50,6 +50,17 @@ class MultiPaxosSimulationTest {
     }
 
     @Test
+    void seedsThatOnceBrokeAgreementNowPass() {
+        // The stress run found these: a replica learned (by catch-up) instances above its Phase 1
+        // start while preparing, dropped the votes Phase 1 had reported for them, and on leading
+        // proposed new values at those decided instances (Proposer.lead started at prepareFrom,
+        // not at the learner's first undecided instance).
+        assertThat(PaxosSimulation.run(5565, PaxosSimulation.Scenario.hostile(3)).decisions()).isPositive();
+        assertThat(PaxosSimulation.run(14448, PaxosSimulation.Scenario.hostile(5)).decisions()).isPositive();
+        assertThat(PaxosSimulation.run(19715, PaxosSimulation.Scenario.hostileWithSnapshots(3)).decisions()).isPositive();
+    }
+
+    @Test
     void theAtMostOnceAuditCatchesAReplicaThatExecutesDuplicates() {
         // Same faults, but replicas ignore the session layer's DUPLICATE verdict: retried commands
         // decided twice get applied twice, and the state machine's own count must catch it.
