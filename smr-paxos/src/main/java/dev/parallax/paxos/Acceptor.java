@@ -156,4 +156,23 @@ final class Acceptor {
         return trimmedBelow;
     }
 
+    /** The highest instance we hold a vote for, or trimmed below; -1 if none. */
+    long highestVoted() {
+        return Math.max(trimmedBelow - 1, votes.isEmpty() ? -1 : votes.lastKey());
+    }
+
+    /**
+     * Ends an amnesia recovery ({@link AmnesiaRecovery}): every instance below
+     * {@code decidedBelow} is decided, so report it like a trim point (Phase 1 answers then tell
+     * leaders not to re-propose below it: our lost votes there are not reported), and promise at
+     * least {@code minView}. Both are persisted, synced, before we vote again.
+     */
+    void restoreAfterAmnesia(long decidedBelow, long minView, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        truncateBelow(decidedBelow);
+        promised = Math.max(promised, minView);
+        durablePromise = Math.max(durablePromise, promised);
+        out.persist(new PaxosRecord.Trim(trimmedBelow), false);
+        out.persist(new PaxosRecord.Promise(promised), true);
+    }
+
 }

@@ -18,6 +18,10 @@ import java.util.List;
  * before the crash), and does not seize leadership at once either: it follows the current leader,
  * and starts the next view it leads only after its suspect timeout passes in silence.
  *
+ * <p><b>Amnesia.</b> A replica created with {@code amnesiac} (its log may have lost promises and
+ * votes, see {@code DurableLog.amnesiaPossible()}) is a non-voting learner until
+ * {@link AmnesiaRecovery} has rebuilt a safe state from its peers; see {@link #recovering()}.
+ *
  * <p><b>Driver contract.</b> See {@link Effects}: persist, sync if asked, then send. Messages the
  * core sends to itself must be delivered back to it like any other.
  *
@@ -31,15 +35,28 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     private final Proposer proposer;
     private final ViewMonitor monitor;
     private final CatchUp catchUp;
+    private final AmnesiaRecovery recovery;
     private boolean started;
     private final boolean recoveredAny;
 
     /**
+     * A replica whose log lost nothing it acted on.
+     *
+     * @see #MultiPaxosCore(PaxosConfig, int, List, boolean, long)
+     */
+    public MultiPaxosCore(PaxosConfig config, int self, List<PaxosRecord> recovered, long now) {
+        this(config, self, recovered, false, now);
+    }
+
+    /**
      * @param recovered the records this replica's durable log holds (empty on first start)
+     * @param amnesiac  whether the log may have lost records this replica acted on (an unclean
+     *                  stop under a sync policy that does not force): recover from peers before
+     *                  voting (ignored for a single replica)
      * @param now       the driver's clock at creation
      * @throws IllegalArgumentException if {@code self} is not a member
      */
-    public MultiPaxosCore(PaxosConfig config, int self, List<PaxosRecord> recovered, long now) {
+    public MultiPaxosCore(PaxosConfig config, int self, List<PaxosRecord> recovered, boolean amnesiac, long now) {
         if (self < 0 || self >= config.members()) {
             throw new IllegalArgumentException("replica " + self + " is not one of " + config.members());
         }
@@ -53,12 +70,21 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         this.proposer = new Proposer(config);
         this.monitor = new ViewMonitor(config, self, now);
         this.catchUp = new CatchUp(config, self);
+        this.recovery = new AmnesiaRecovery(config, self, amnesiac);
         this.recoveredAny = !recovered.isEmpty();
     }
 
     /** The current view. */
     public long view() {
         return acceptor.promised();
+    }
+
+    /**
+     * Whether this replica is recovering from amnesia: it learns decisions but does not vote,
+     * promise, lead or answer recovery queries until its peers' answers and catch-up make that safe.
+     */
+    public boolean recovering() {
+        return recovery.recovering();
     }
 
     /** Whether this replica leads the current view and has finished its Phase 1. */
@@ -100,6 +126,13 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     public void onTick(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
         learner.deliverReady(out);
         proposer.decidedBelow(learner.firstUndecided());
+        if (recovery.recovering()) {
+            started = true;
+            recovery.tick(now, view(), learner, acceptor, out);
+            catchUp.tick(now, view(), learner, out);
+            out.wakeAt(now + Math.min(config.heartbeatNanos(), config.retransmitNanos()));
+            return;
+        }
         if (proposer.refill(learner, now, out)) {
             monitor.broadcastSent(now);
         }
@@ -150,23 +183,28 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         if (from < 0 || from >= config.members()) {
             return;
         }
+        long viewBefore = view();
         if (m.view() > view()) {
             adoptView(m.view(), now, out);
         }
-        if (m.view() == view() && from == config.leaderOf(view())) {
+        if (m.view() == view() && from == config.leaderOf(view()) && isLeaderTraffic(m)) {
             monitor.heardFromLeader(now);
         }
         if (m instanceof PaxosMessage.Propose p) {
             if (learner.onPropose(p, out)) {
                 proposer.onDecided(p.instance());
             }
-            acceptor.onPropose(p, out);
+            if (!recovery.recovering()) {
+                acceptor.onPropose(p, out);
+            }
         } else if (m instanceof PaxosMessage.Accept a) {
             if (learner.onAccept(from, a, out)) {
                 proposer.onDecided(a.instance());
             }
         } else if (m instanceof PaxosMessage.Prepare p) {
-            acceptor.onPrepare(from, p, out);
+            if (!recovery.recovering()) {
+                acceptor.onPrepare(from, p, out);
+            }
         } else if (m instanceof PaxosMessage.PrepareOk ok) {
             proposer.onPrepareOk(from, ok, learner, now, out);
             if (proposer.isLeading()) {
@@ -182,6 +220,10 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
             for (long i : catchUp.onReply(from, r, learner, out)) {
                 proposer.onDecided(i);
             }
+        } else if (m instanceof PaxosMessage.RecoveryQuery q) {
+            answerRecovery(from, q, viewBefore, now, out);
+        } else if (m instanceof PaxosMessage.RecoveryReply r) {
+            recovery.onReply(from, r, view(), now, learner, out);
         }
         // Decisions free the window: re-proposals left over from Phase 1 go next (bounded view change).
         if (proposer.refill(learner, now, out)) {
@@ -205,9 +247,41 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
      */
     @Override
     public void onSuspect(long suspectedView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
-        if (started && suspectedView == view() && isFollowing()) {
+        if (started && suspectedView == view() && isFollowing() && !recovery.recovering()) {
             startView(nextViewLedBySelf(view()), now, out);
         }
+    }
+
+    /**
+     * A peer recovers from amnesia: if our promise was at most its fence, promise the fence's
+     * next view (durably, before the answer leaves) so we never vote up to the fence again, then
+     * report the highest instance we voted in or know decided. A recovering replica stays silent.
+     */
+    private void answerRecovery(int from, PaxosMessage.RecoveryQuery q, long promisedBefore, long now,
+                                Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (recovery.recovering() || from == self) {
+            return;
+        }
+        boolean fenced = recovery.fences(from, q, promisedBefore);
+        if (fenced) {
+            if (view() <= q.view()) {
+                adoptView(q.view() + 1, now, out);
+            }
+            acceptor.persistPromise(view(), out);
+        }
+        long highest = Math.max(acceptor.highestVoted(),
+                Math.max(learner.firstUndecided() - 1, learner.knownDecided()));
+        out.send(from, new PaxosMessage.RecoveryReply(view(), q.view(), fenced, highest));
+    }
+
+    /**
+     * Messages that show the leader of a view at work. Catch-up and recovery traffic do not: a
+     * replica that leads our view on paper but is recovering from amnesia (or only catching up)
+     * sends those, and must not keep the others from suspecting it.
+     */
+    private static boolean isLeaderTraffic(PaxosMessage m) {
+        return m instanceof PaxosMessage.Heartbeat || m instanceof PaxosMessage.Propose
+                || m instanceof PaxosMessage.Prepare || m instanceof PaxosMessage.Accept;
     }
 
     /**
@@ -242,7 +316,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         acceptor.adopt(newView);
         proposer.stepDown();
         monitor.viewChanged(now);
-        if (config.leaderOf(newView) == self) {
+        if (config.leaderOf(newView) == self && !recovery.recovering()) {
             // A view we lead that we did not start in this incarnation: never reuse it.
             startView(nextViewLedBySelf(newView), now, out);
         }

@@ -106,8 +106,14 @@ public final class PaxosBroadcast implements AtomicBroadcast {
         PaxosRecordCodec codec = new PaxosRecordCodec();
         List<PaxosRecord> recovered = new ArrayList<>();
         log.read(log.firstIndex(), Integer.MAX_VALUE, (i, r) -> recovered.add(codec.decode(r)));
-        MultiPaxosCore c = new MultiPaxosCore(config, self, recovered, clock.nanoTime());
+        boolean amnesiac = log.amnesiaPossible();
+        if (amnesiac) {
+            LOG.warn("replica {}: the log may have lost promises and votes (unclean stop without forced syncs); "
+                    + "recovering from peers before voting", self);
+        }
+        MultiPaxosCore c = new MultiPaxosCore(config, self, recovered, amnesiac, clock.nanoTime());
         c.detectFailuresExternally();
+        boolean[] amnesiaOpen = {amnesiac};
         if (installedBeforeStart > 0) {
             c.skipTo(installedBeforeStart);
         }
@@ -140,6 +146,12 @@ public final class PaxosBroadcast implements AtomicBroadcast {
             leaderHint = c.leaderHint();
             leader = c.isLeader() ? 1 : 0;
             firstUndecided = c.firstUndecided();
+            if (amnesiaOpen[0] && !c.recovering()) {
+                // The recovered state was persisted and synced in the work just done.
+                amnesiaOpen[0] = false;
+                log.amnesiaResolved();
+                LOG.info("replica {}: recovered from amnesia in view {}; voting again", self, v);
+            }
         });
         FailureDetector detector = new FailureDetector("paxos-fd-" + self, self, liveness,
                 new SuspicionRule(config, self), () -> followedView, protocol::suspect, clock);

@@ -80,4 +80,22 @@ public sealed interface PaxosMessage {
     /** A decided instance in a {@link CatchUpReply}. */
     record Decided(long instance, Value value) {
     }
+
+    /**
+     * A replica recovering from amnesia asks its peers for their state (see {@link AmnesiaRecovery}).
+     * {@code view} is its current view and the round's fence: a peer whose promise is at most
+     * {@code view} promises {@code view + 1} before answering, so it never votes in a view up to
+     * the fence again.
+     */
+    record RecoveryQuery(long view) implements PaxosMessage {
+    }
+
+    /**
+     * The answer to a {@link RecoveryQuery}: the peer's promise after answering ({@code view}), the
+     * query's fence echoed, whether the peer's promise was at most the fence before it answered
+     * ({@code fenced}; only then does the answer count), and the highest instance the peer has
+     * voted in or knows decided ({@code -1} if none).
+     */
+    record RecoveryReply(long view, long fence, boolean fenced, long highest) implements PaxosMessage {
+    }
 }

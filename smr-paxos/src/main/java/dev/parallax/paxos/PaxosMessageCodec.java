@@ -24,6 +24,8 @@ import java.util.List;
  * 5 Heartbeat    view:8 firstUndecided:8
  * 6 CatchUpQuery view:8 from:8 to:8
  * 7 CatchUpReply view:8 firstAvailable:8 count:4 (instance:8 value)*
+ * 8 RecoveryQuery view:8
+ * 9 RecoveryReply view:8 fence:8 fenced:1 (0 or 1) highest:8
  * </pre>
  */
 public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
@@ -34,6 +36,8 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
     private static final int HEARTBEAT = 5;
     private static final int CATCH_UP_QUERY = 6;
     private static final int CATCH_UP_REPLY = 7;
+    private static final int RECOVERY_QUERY = 8;
+    private static final int RECOVERY_REPLY = 9;
 
     /** @throws IllegalArgumentException for a message type this codec does not know */
     @Override
@@ -52,6 +56,10 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
             return CATCH_UP_QUERY;
         } else if (m instanceof PaxosMessage.CatchUpReply) {
             return CATCH_UP_REPLY;
+        } else if (m instanceof PaxosMessage.RecoveryQuery) {
+            return RECOVERY_QUERY;
+        } else if (m instanceof PaxosMessage.RecoveryReply) {
+            return RECOVERY_REPLY;
         }
         throw new IllegalArgumentException("no frame type for " + m.getClass().getSimpleName());
     }
@@ -82,6 +90,8 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
                 out.writeLong(d.instance());
                 writeValue(out, d.value());
             }
+        } else if (m instanceof PaxosMessage.RecoveryReply r) {
+            out.writeLong(r.fence()).writeByte(r.fenced() ? 1 : 0).writeLong(r.highest());
         }
     }
 
@@ -119,10 +129,24 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
                 }
                 yield new PaxosMessage.CatchUpReply(view, first, decided);
             }
+            case RECOVERY_QUERY -> new PaxosMessage.RecoveryQuery(view);
+            case RECOVERY_REPLY -> {
+                long fence = BodyReader.readLong(b);
+                boolean fenced = readFlag(b);
+                yield new PaxosMessage.RecoveryReply(view, fence, fenced, BodyReader.readLong(b));
+            }
             default -> throw new BadFrameException("unknown paxos message type " + type);
         };
         BodyReader.end(b);
         return m;
+    }
+
+    private static boolean readFlag(ByteBuf b) {
+        int flag = BodyReader.readUnsignedByte(b);
+        if (flag != 0 && flag != 1) {
+            throw new BadFrameException("flag byte " + flag + " is neither 0 nor 1");
+        }
+        return flag == 1;
     }
 
     private static void writeValue(ByteBuf out, Value v) {

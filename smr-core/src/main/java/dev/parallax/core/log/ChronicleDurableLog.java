@@ -40,6 +40,12 @@ import java.util.Objects;
  * {@code open} fail instead (see {@link LogOpener}). Records found at open are forced to the device
  * (except under {@link SyncPolicy#NONE}) and count as durable.
  *
+ * <p><b>Clean close.</b> Under {@link SyncPolicy#PERIODIC} and {@link SyncPolicy#NONE} a
+ * {@code parallax-log.running} file ({@link RunningMarker}) exists while a process has the log
+ * open; only a {@link #close} that forced every record removes it. Finding it at open makes
+ * {@link #amnesiaPossible()} true: the previous process stopped uncleanly, and a kernel crash or
+ * power loss may have taken records it had synced.
+ *
  * <p><b>Space.</b> {@link #truncateBefore} takes effect at once for reads; the next {@link #sync}
  * persists the new first index atomically and deletes every segment file holding only records below
  * it. An append fails with a disk-full {@link DurableLogException} (without poisoning the log)
@@ -87,9 +93,14 @@ public final class ChronicleDurableLog implements DurableLog {
     private ByteBuffer readView = ByteBuffer.wrap(readBuffer).asReadOnlyBuffer();
     private DurableLogException failure;
     private boolean closed;
+    private final StorageIo io;
+    private boolean amnesia;
 
-    private ChronicleDurableLog(Path dir, ChronicleLogOptions options, StorageIo io, LogOpener.Opened opened) {
+    private ChronicleDurableLog(Path dir, ChronicleLogOptions options, StorageIo io, LogOpener.Opened opened,
+                                boolean amnesia) {
         this.dir = dir;
+        this.io = io;
+        this.amnesia = amnesia;
         this.options = options;
         this.lock = opened.lock();
         this.queue = opened.queue();
@@ -142,8 +153,16 @@ public final class ChronicleDurableLog implements DurableLog {
         Objects.requireNonNull(options, "options");
         LogOpener.Opened opened = LogOpener.open(dir, options, io);
         try {
-            return new ChronicleDurableLog(dir, options, io, opened);
-        } catch (RuntimeException e) {
+            boolean amnesia = RunningMarker.present(dir);
+            if (amnesia) {
+                LOG.warn("The log in {} was not closed cleanly by a process that did not force every record "
+                        + "(sync policy PERIODIC or NONE): records it reported durable may be missing", dir);
+            }
+            if (options.syncPolicy() != SyncPolicy.EVERY_BATCH) {
+                RunningMarker.place(dir, io);
+            }
+            return new ChronicleDurableLog(dir, options, io, opened, amnesia);
+        } catch (IOException | RuntimeException e) {
             LogOpener.closeQueue(opened.queue());
             opened.lock().release();
             throw new DurableLogException("cannot open the log in " + dir, e);
@@ -451,9 +470,30 @@ public final class ChronicleDurableLog implements DurableLog {
     }
 
     /**
-     * Releases the Chronicle queue, its mapped files and the directory lock, without syncing:
-     * records not yet forced stay wherever the kernel has them. Blocks until the mappings are
-     * released. Idempotent; never throws.
+     * {@inheritDoc} Single writer thread; never blocks. True when {@code parallax-log.running} was
+     * present at open (see {@link RunningMarker}) and {@link #amnesiaResolved} was not called since.
+     */
+    @Override
+    public boolean amnesiaPossible() {
+        checkOpen();
+        return amnesia;
+    }
+
+    /** {@inheritDoc} No I/O: the marker goes at the next clean {@link #close}. */
+    @Override
+    public void amnesiaResolved() {
+        checkOpen();
+        amnesia = false;
+    }
+
+    /**
+     * Releases the Chronicle queue, its mapped files and the directory lock. Under
+     * {@link SyncPolicy#PERIODIC} and {@link SyncPolicy#NONE} (and whenever a
+     * {@code parallax-log.running} marker is to be removed) it first forces every segment written
+     * since the last force and then removes the marker, so that the next open reports no amnesia;
+     * it skips both after a failed write or sync, or while {@link #amnesiaPossible()} holds. It does
+     * not move {@link #durableIndex()}. Blocks on those forces and until the mappings are
+     * released. Idempotent; never throws (a failed final force is logged and leaves the marker).
      */
     @Override
     public void close() {
@@ -461,6 +501,27 @@ public final class ChronicleDurableLog implements DurableLog {
             return;
         }
         closed = true;
+        try {
+            closeCleanly();
+        } finally {
+            release();
+        }
+    }
+
+    /** The final force and marker removal of a clean close; a failure leaves the marker in place. */
+    private void closeCleanly() {
+        if (failure != null || amnesia || !RunningMarker.present(dir)) {
+            return;
+        }
+        try {
+            syncer.force();
+            RunningMarker.remove(dir, io);
+        } catch (IOException | RuntimeException | InternalError e) {
+            LOG.warn("Cannot force the log in {} at close; the next open will report possible amnesia", dir, e);
+        }
+    }
+
+    private void release() {
         try {
             releaseChronicle();
             syncer.close();

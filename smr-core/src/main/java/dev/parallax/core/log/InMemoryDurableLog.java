@@ -15,6 +15,12 @@ import java.util.Objects;
  * {@link Storage#crash}) and reopen the log over what a disk would still hold: every synced record
  * and a chosen number of the unsynced ones after them.
  *
+ * <p>By default a sync reaches the "device": a crash keeps every synced record, as the
+ * {@link DurableLog} contract says. {@link Storage#syncReachesDevice(boolean) syncReachesDevice(false)}
+ * models a page-cache-only policy ({@code SyncPolicy.NONE}) under power loss instead: a crash keeps
+ * only what the last clean {@link #close} forced plus a chosen number of later records, and the next
+ * open reports {@link #amnesiaPossible()} like {@link ChronicleDurableLog} does.
+ *
  * <p>Also useful for replicas that run without a data directory (no crash recovery).
  *
  * <p>Single writer, not thread-safe, as the {@link DurableLog} contract says.
@@ -22,9 +28,14 @@ import java.util.Objects;
 public final class InMemoryDurableLog implements DurableLog {
     private final Storage storage;
     private boolean closed;
+    private boolean amnesia;
 
     private InMemoryDurableLog(Storage storage) {
         this.storage = storage;
+        this.amnesia = storage.running;
+        if (!storage.syncReachesDevice) {
+            storage.running = true;
+        }
     }
 
     /**
@@ -75,6 +86,7 @@ public final class InMemoryDurableLog implements DurableLog {
             int drop = (int) (storage.first - storage.durableFirst);
             storage.records.subList(0, drop).clear();
             storage.syncedCount -= drop;
+            storage.forcedCount = Math.max(0, storage.forcedCount - drop);
             storage.durableFirst = storage.first;
         }
     }
@@ -122,7 +134,39 @@ public final class InMemoryDurableLog implements DurableLog {
     }
 
     @Override
+    public boolean amnesiaPossible() {
+        checkOpen();
+        return amnesia;
+    }
+
+    @Override
+    public void amnesiaResolved() {
+        checkOpen();
+        amnesia = false;
+    }
+
+    /**
+     * A clean close. Unless amnesia is still unresolved or writes are failing, records a clean
+     * stop; when syncs do not reach the device it first forces every record, as
+     * {@link ChronicleDurableLog#close()} does (they all survive a later crash). Otherwise, as
+     * before, it does not sync.
+     */
+    @Override
     public void close() {
+        if (!closed) {
+            if (!amnesia && !storage.failWrites) {
+                if (!storage.syncReachesDevice) {
+                    storage.syncedCount = storage.records.size();
+                    storage.forcedCount = storage.records.size();
+                }
+                storage.running = false;
+            }
+            abandon();
+        }
+    }
+
+    /** Closes without the final force: what a crashing process does. */
+    private void abandon() {
         if (!closed) {
             closed = true;
             storage.open = null;
@@ -145,6 +189,11 @@ public final class InMemoryDurableLog implements DurableLog {
         private long durableFirst;
         private long first;
         private int syncedCount;
+        /** Records from {@code durableFirst} on that a clean close forced (matters when syncs do not force). */
+        private int forcedCount;
+        private boolean syncReachesDevice = true;
+        /** An open log whose syncs do not force left this set: the "running" marker. */
+        private boolean running;
         private boolean failWrites;
         private InMemoryDurableLog open;
 
@@ -153,23 +202,39 @@ public final class InMemoryDurableLog implements DurableLog {
         }
 
         /**
-         * Simulates a process crash: closes the open log (if any) without syncing, keeps every
-         * synced record and the first {@code keepUnsynced} unsynced ones (a disk may have written
-         * some of them), and undoes a truncation that was not synced.
+         * Simulates a crash: closes the open log (if any) without syncing, keeps every record that
+         * reached the device (every synced one; only the ones a clean close forced when syncs do
+         * not reach the device) and the first {@code keepUnsynced} of the later ones (a disk may
+         * have written some of them), and undoes a truncation that was not synced.
          */
         public void crash(int keepUnsynced) {
             if (open != null) {
-                open.close();
+                open.abandon();
             }
-            int keep = Math.min(records.size(), syncedCount + Math.max(0, keepUnsynced));
+            int onDevice = syncReachesDevice ? syncedCount : Math.min(forcedCount, syncedCount);
+            int keep = Math.min(records.size(), onDevice + Math.max(0, keepUnsynced));
             records.subList(keep, records.size()).clear();
             syncedCount = keep;
+            forcedCount = keep;
             first = durableFirst;
         }
 
-        /** Number of records appended but not yet synced. */
+        /** Number of records a {@link #crash} may lose: not yet synced (or not yet forced, see {@link #syncReachesDevice}). */
         public int unsyncedCount() {
-            return records.size() - syncedCount;
+            return records.size() - (syncReachesDevice ? syncedCount : Math.min(forcedCount, syncedCount));
+        }
+
+        /**
+         * Whether a sync makes records survive a crash (default {@code true}). With {@code false}
+         * the storage models {@code SyncPolicy.NONE} under power loss: only a clean close forces,
+         * and a log opened after a crash reports {@link InMemoryDurableLog#amnesiaPossible()}.
+         * Takes effect for logs opened from now on (and for crashes).
+         */
+        public void syncReachesDevice(boolean reaches) {
+            this.syncReachesDevice = reaches;
+            if (!reaches && open != null) {
+                running = true;
+            }
         }
 
         /** Makes every later append and sync fail with {@link DurableLogException} (a full or broken disk). */

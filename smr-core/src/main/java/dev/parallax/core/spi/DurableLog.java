@@ -68,7 +68,40 @@ public interface DurableLog extends AutoCloseable {
      */
     void truncateBefore(long index);
 
-    /** Releases the log's files; does not sync. Idempotent. */
+    /**
+     * Whether records this log reported durable before the previous process stopped may be missing
+     * now ("amnesia"). A log that keeps the durability contract above through any crash answers
+     * {@code false}. A log whose {@link #sync} does not force every record to the device (a
+     * page-cache-only policy) answers {@code true} when the previous process did not stop with a
+     * clean {@link #close} and did not call {@link #amnesiaResolved}: a kernel crash or power loss
+     * may then have dropped records the caller acted on (promises, votes). Such a caller must not
+     * answer peers again before it has rebuilt that state from them. A new, empty log answers
+     * {@code false}. Never blocks; single writer thread.
+     *
+     * @throws IllegalStateException if closed
+     */
+    default boolean amnesiaPossible() {
+        return false;
+    }
+
+    /**
+     * The caller has rebuilt from its peers what the log may have lost (and appended and synced
+     * what it needs): from now on a clean {@link #close} may report a clean stop again. Until this
+     * is called, a log that reported {@link #amnesiaPossible()} keeps reporting it at every open,
+     * even after a clean close. A no-op for logs that never report amnesia. Single writer thread.
+     *
+     * @throws DurableLogException   if the log cannot record it
+     * @throws IllegalStateException if closed
+     */
+    default void amnesiaResolved() {
+    }
+
+    /**
+     * Releases the log's files. Does not advance {@link #durableIndex()}; a log whose {@link #sync}
+     * does not force records first forces every record appended so far and records a clean stop,
+     * so that the next open does not report {@link #amnesiaPossible()} (unless that was reported
+     * and not yet {@linkplain #amnesiaResolved() resolved}, or the log failed). Idempotent.
+     */
     @Override
     void close();
 }

@@ -97,12 +97,22 @@ final class PaxosSimulation {
     }
 
     static Outcome run(long seed, Scenario s) {
+        return run(seed, s, null);
+    }
+
+    /** A run whose replicas' storage loses synced records on crashes, as {@code amnesia} arranges (null: it does not). */
+    static Outcome run(long seed, Scenario s, AmnesiaPlan amnesia) {
         Simulation<Object> sim = new Simulation<>(seed, s.plan());
         SafetyMonitor safety = new SafetyMonitor();
         ProgressMonitor progress = new ProgressMonitor();
         SnapshotShelf shelf = new SnapshotShelf();
+        boolean recover = amnesia == null || amnesia.recover();
         for (int r = 0; r < s.replicas(); r++) {
-            sim.addNode(r, ctx -> new SimReplica(ctx, s.config(), safety, progress, shelf, s.snapshotEvery(), s.dedup()), true);
+            sim.addNode(r, ctx -> new SimReplica(ctx, s.config(), safety, progress, shelf, s.snapshotEvery(), s.dedup(),
+                    recover), true);
+        }
+        if (amnesia != null) {
+            amnesia.install(sim, s.replicas(), s.faultyFor());
         }
         LeaderWatch leaders = new LeaderWatch(sim, s.replicas());
         sim.targetLeader(leaders::currentLeader, s.leaderShare());

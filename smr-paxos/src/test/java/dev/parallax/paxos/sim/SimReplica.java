@@ -54,6 +54,7 @@ final class SimReplica implements SimNode<Object> {
     private final boolean dedup;
     private final SnapshotShelf shelf;
     private final int snapshotEvery;
+    private final boolean recoverAmnesia;
     private long pendingCompaction = -1;
     private final EffectBuffer<PaxosMessage, PaxosRecord, Value> effects = new EffectBuffer<>();
     private final EffectApplier<PaxosMessage, PaxosRecord, Value> applier;
@@ -72,7 +73,14 @@ final class SimReplica implements SimNode<Object> {
      */
     SimReplica(NodeContext<Object> ctx, PaxosConfig config, SafetyMonitor safety, ProgressMonitor progress,
                SnapshotShelf shelf, int snapshotEvery, boolean dedup) {
+        this(ctx, config, safety, progress, shelf, snapshotEvery, dedup, true);
+    }
+
+    /** @param recoverAmnesia false only to show what goes wrong without amnesia recovery (a test-only switch) */
+    SimReplica(NodeContext<Object> ctx, PaxosConfig config, SafetyMonitor safety, ProgressMonitor progress,
+               SnapshotShelf shelf, int snapshotEvery, boolean dedup, boolean recoverAmnesia) {
         this.ctx = ctx;
+        this.recoverAmnesia = recoverAmnesia;
         this.config = config;
         this.safety = safety;
         this.progress = progress;
@@ -87,7 +95,7 @@ final class SimReplica implements SimNode<Object> {
     public void onStart() {
         List<PaxosRecord> recovered = new ArrayList<>();
         ctx.log().read(ctx.log().firstIndex(), Integer.MAX_VALUE, (i, r) -> recovered.add(CODEC.decode(r)));
-        core = new MultiPaxosCore(config, ctx.id(), recovered, ctx.now());
+        core = new MultiPaxosCore(config, ctx.id(), recovered, recoverAmnesia && ctx.log().amnesiaPossible(), ctx.now());
         SnapshotShelf.Snap own = shelf.get(ctx.id());
         if (own != null) {
             restore(own);
@@ -154,6 +162,9 @@ final class SimReplica implements SimNode<Object> {
     public void onTick() {
         core.onTick(ctx.now(), effects);
         apply();
+        if (!core.recovering() && ctx.log().amnesiaPossible()) {
+            ctx.log().amnesiaResolved();
+        }
         ByteBuffer batch = batcher.poll(ctx.now(), core.canPropose() && pendingBatches.isEmpty());
         if (batch != null) {
             pendingBatches.add(Value.of(batch));
