@@ -533,6 +533,17 @@ public final class ChronicleDurableLog implements DurableLog {
     }
 
     /**
+     * Closes the log as a crashing process would: no final force, the running marker stays. For
+     * tests only.
+     */
+    void crashForTest() {
+        if (!closed) {
+            closed = true;
+            release();
+        }
+    }
+
+    /**
      * Closes the Chronicle queue under the log, as if its mapped storage had vanished, without
      * marking the log closed: later appends fail like writes to a broken disk. For tests only.
      */

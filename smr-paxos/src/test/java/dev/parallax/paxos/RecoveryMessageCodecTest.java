@@ -1,0 +1,60 @@
+package dev.parallax.paxos;
+
+import dev.parallax.core.net.BadFrameException;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Wire form of the amnesia recovery messages: round trips, and malformed bodies rejected. */
+class RecoveryMessageCodecTest {
+    private final PaxosMessageCodec codec = new PaxosMessageCodec();
+
+    private PaxosMessage roundTrip(PaxosMessage m) {
+        ByteBuf b = Unpooled.buffer();
+        try {
+            codec.encode(m, b);
+            return codec.decode(codec.type(m), b);
+        } finally {
+            b.release();
+        }
+    }
+
+    @Test
+    void recoveryQueryAndReplyRoundTrip() {
+        for (PaxosMessage m : new PaxosMessage[]{
+                new PaxosMessage.RecoveryQuery(0),
+                new PaxosMessage.RecoveryQuery(Long.MAX_VALUE),
+                new PaxosMessage.RecoveryReply(8, 7, true, 41),
+                new PaxosMessage.RecoveryReply(9, 3, false, -1)}) {
+            assertThat(roundTrip(m)).isEqualTo(m);
+        }
+        assertThat(codec.type(new PaxosMessage.RecoveryQuery(1))).isEqualTo(8);
+        assertThat(codec.type(new PaxosMessage.RecoveryReply(1, 0, true, 0))).isEqualTo(9);
+    }
+
+    @Test
+    void aFlagByteOtherThanZeroOrOneIsABadFrame() {
+        ByteBuf b = Unpooled.buffer().writeLong(8).writeLong(7).writeByte(2).writeLong(41);
+        try {
+            assertThatThrownBy(() -> codec.decode(9, b)).isInstanceOf(BadFrameException.class).hasMessageContaining("flag");
+        } finally {
+            b.release();
+        }
+    }
+
+    @Test
+    void truncatedOrOverlongRecoveryMessagesAreBadFrames() {
+        ByteBuf shortReply = Unpooled.buffer().writeLong(8).writeLong(7).writeByte(1);
+        ByteBuf longQuery = Unpooled.buffer().writeLong(3).writeByte(0);
+        try {
+            assertThatThrownBy(() -> codec.decode(9, shortReply)).isInstanceOf(BadFrameException.class);
+            assertThatThrownBy(() -> codec.decode(8, longQuery)).isInstanceOf(BadFrameException.class);
+        } finally {
+            shortReply.release();
+            longQuery.release();
+        }
+    }
+}
