@@ -166,7 +166,7 @@ class AmnesiaRecoveryTest {
         out.clear();
         c.onMessage(1, new PaxosMessage.Prepare(4, 2), 7 * MS, out);
         assertThat(sentTo(1)).as("instances below H are reported decided, not re-proposable")
-                .containsExactly(new PaxosMessage.PrepareOk(4, 8, List.of()));
+                .containsExactly(new PaxosMessage.PrepareOk(4, 8, List.of(), PaxosMessage.PrepareOk.COMPLETE));
         out.clear();
         c.onMessage(1, new PaxosMessage.Propose(4, 8, v("x")), 8 * MS, out);
         assertThat(out.records()).containsExactly(new PaxosRecord.Vote(8, 4, v("x")));

@@ -37,7 +37,9 @@ class PaxosMessageCodecTest {
             new PaxosMessage.Heartbeat(4, 9),
             new PaxosMessage.CatchUpQuery(4, 1, 9),
             new PaxosMessage.CatchUpReply(4, 1, List.of(new PaxosMessage.Decided(1, Value.of(new byte[]{9})),
-                    new PaxosMessage.Decided(2, Value.NOOP))));
+                    new PaxosMessage.Decided(2, Value.NOOP))),
+            new PaxosMessage.RecoveryQuery(5),
+            new PaxosMessage.RecoveryReply(6, 5, true, 41));
 
     private PaxosMessage roundTrip(PaxosMessage m) {
         ByteBuf b = Unpooled.buffer();
@@ -92,7 +94,10 @@ class PaxosMessageCodecTest {
                 Combinators.combine(n, n).as((v, i) -> (PaxosMessage) new PaxosMessage.Heartbeat(v, i)),
                 Combinators.combine(n, n, n).as((v, f, t) -> (PaxosMessage) new PaxosMessage.CatchUpQuery(v, f, t)),
                 Combinators.combine(n, n, decided.list().ofMaxSize(6))
-                        .as((v, f, d) -> (PaxosMessage) new PaxosMessage.CatchUpReply(v, f, d)));
+                        .as((v, f, d) -> (PaxosMessage) new PaxosMessage.CatchUpReply(v, f, d)),
+                n.map(v -> (PaxosMessage) new PaxosMessage.RecoveryQuery(v)),
+                Combinators.combine(n, n, Arbitraries.of(true, false), n)
+                        .as((v, f, fenced, h) -> (PaxosMessage) new PaxosMessage.RecoveryReply(v, f, fenced, h)));
     }
 
     @Test
@@ -111,7 +116,7 @@ class PaxosMessageCodecTest {
     @Test
     void anUnknownTypeIsABadFrame() {
         byte[] body = body(new PaxosMessage.Accept(1, 2));
-        for (int type : new int[]{0, 8, 99, 255}) {
+        for (int type : new int[]{0, 10, 99, 255}) {
             assertThatThrownBy(() -> decode(type, body)).isInstanceOf(BadFrameException.class)
                     .hasMessageContaining("unknown paxos message type " + type);
         }
