@@ -106,7 +106,18 @@ final class AmnesiaRecovery {
             } else if (now - lastQueryAt >= config.retransmitNanos()) {
                 sendQueries(now, out);
             }
-        } else if (phase == Phase.CATCHING_UP && learner.firstUndecided() >= decidedBelow) {
+        } else {
+            finishIfCaughtUp(learner, acceptor, out);
+        }
+    }
+
+    /**
+     * Catching up: once every instance below {@code H} is decided here, persists (synced) the trim
+     * point {@code H} and a promise above the fence, and ends the recovery. Called after every
+     * input, so the recovery ends in the step that decided the last instance below {@code H}.
+     */
+    void finishIfCaughtUp(Learner learner, Acceptor acceptor, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (phase == Phase.CATCHING_UP && learner.firstUndecided() >= decidedBelow) {
             acceptor.restoreAfterAmnesia(decidedBelow, fence + 1, out);
             phase = Phase.RECOVERED;
         }

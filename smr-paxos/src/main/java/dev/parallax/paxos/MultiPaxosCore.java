@@ -225,6 +225,9 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         } else if (m instanceof PaxosMessage.RecoveryReply r) {
             recovery.onReply(from, r, view(), now, learner, out);
         }
+        if (recovery.catchingUp()) {
+            recovery.finishIfCaughtUp(learner, acceptor, out);
+        }
         // Decisions free the window: re-proposals left over from Phase 1 go next (bounded view change).
         if (proposer.refill(learner, now, out)) {
             monitor.broadcastSent(now);

@@ -70,6 +70,7 @@ public final class PaxosBroadcast implements AtomicBroadcast {
     private volatile int leaderHint = -1;
     private volatile int leader;
     private volatile long firstUndecided;
+    private volatile int recovering;
     private volatile ProtocolStage<PaxosMessage, PaxosRecord, Value> protocolStage;
     private volatile boolean closed;
 
@@ -132,6 +133,10 @@ public final class PaxosBroadcast implements AtomicBroadcast {
                 .description("1 while this replica leads its view").tag("replica", replica).register(registry);
         io.micrometer.core.instrument.Gauge.builder("parallax.paxos.first.undecided", this, b -> b.firstUndecided)
                 .tag("replica", replica).register(registry);
+        recovering = c.recovering() ? 1 : 0;
+        io.micrometer.core.instrument.Gauge.builder("parallax.paxos.recovering", this, b -> b.recovering)
+                .description("1 while this replica recovers from amnesia (does not vote)").tag("replica", replica)
+                .register(registry);
         Counter viewChanges = Counter.builder("parallax.paxos.view.changes").tag("replica", replica).register(registry);
         protocol.afterWork(() -> {
             long v = c.view();
@@ -149,6 +154,7 @@ public final class PaxosBroadcast implements AtomicBroadcast {
             if (amnesiaOpen[0] && !c.recovering()) {
                 // The recovered state was persisted and synced in the work just done.
                 amnesiaOpen[0] = false;
+                recovering = 0;
                 log.amnesiaResolved();
                 LOG.info("replica {}: recovered from amnesia in view {}; voting again", self, v);
             }

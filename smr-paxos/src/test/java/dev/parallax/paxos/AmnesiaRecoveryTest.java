@@ -117,7 +117,6 @@ class AmnesiaRecoveryTest {
         c.onTick(MS + FIVE.retransmitNanos(), out);
         assertThat(out.sends()).extracting(EffectBuffer.Outgoing::to).containsExactlyInAnyOrder(2, 3);
         c.onMessage(3, new PaxosMessage.RecoveryReply(1, 0, true, -1), 3 * MS, out);
-        c.onTick(4 * MS, out);
         assertThat(c.recovering()).as("nothing to catch up: recovered").isFalse();
     }
 
@@ -155,13 +154,13 @@ class AmnesiaRecoveryTest {
         c.onTick(4 * MS, out);
         assertThat(c.recovering()).as("H = 8: instance 7 is not decided yet").isTrue();
         assertThat(out.records()).isEmpty();
-        c.onMessage(2, new PaxosMessage.CatchUpReply(1, 0, List.of(new PaxosMessage.Decided(7, v("d7")))), 5 * MS, out);
         out.clear();
-        c.onTick(6 * MS, out);
-        assertThat(c.recovering()).isFalse();
+        c.onMessage(2, new PaxosMessage.CatchUpReply(1, 0, List.of(new PaxosMessage.Decided(7, v("d7")))), 5 * MS, out);
+        assertThat(c.recovering()).as("ends in the step that decided the last instance below H").isFalse();
         assertThat(c.firstUndecided()).isEqualTo(8);
         assertThat(out.records()).as("persisted, synced, before any vote")
                 .containsExactly(new PaxosRecord.Trim(8), new PaxosRecord.Promise(1));
+        assertThat(out.decisions()).as("in the same step as the decision of instance 7").isNotEmpty();
         assertThat(out.syncRequested()).isTrue();
         out.clear();
         c.onMessage(1, new PaxosMessage.Prepare(4, 2), 7 * MS, out);

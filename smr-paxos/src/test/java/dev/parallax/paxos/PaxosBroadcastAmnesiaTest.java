@@ -5,6 +5,7 @@ import dev.parallax.core.spi.DurableLog;
 import dev.parallax.core.spi.RecordVisitor;
 import dev.parallax.core.testkit.LocalNetwork;
 import dev.parallax.core.time.SystemClock;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +39,7 @@ class PaxosBroadcastAmnesiaTest {
     private final List<List<String>> delivered = new ArrayList<>();
     private final CountDownLatch[] latches = new CountDownLatch[N];
     private final CountDownLatch[] firstFifty = new CountDownLatch[N];
+    private final SimpleMeterRegistry[] registries = new SimpleMeterRegistry[N];
 
     @AfterEach
     void closeAll() {
@@ -50,8 +52,9 @@ class PaxosBroadcastAmnesiaTest {
 
     private void start(int id, int expected) {
         logs[id] = new CrashableLog(InMemoryDurableLog.open(storage[id]));
+        registries[id] = new SimpleMeterRegistry();
         members[id] = PaxosBroadcast.builder().config(CONFIG).self(id).transport(network.transport(id))
-                .log(logs[id]).clock(SystemClock.INSTANCE).build();
+                .log(logs[id]).clock(SystemClock.INSTANCE).meterRegistry(registries[id]).build();
         List<String> got = Collections.synchronizedList(new ArrayList<>());
         delivered.set(id, got);
         CountDownLatch latch = new CountDownLatch(expected);
@@ -106,6 +109,7 @@ class PaxosBroadcastAmnesiaTest {
         assertThat(latches[2].await(TIMEOUT_S, TimeUnit.SECONDS)).as("the recovered replica delivers everything").isTrue();
         assertThat(latches[0].await(TIMEOUT_S, TimeUnit.SECONDS)).isTrue();
         assertThat(delivered.get(2)).hasSize(100).doesNotHaveDuplicates().isEqualTo(delivered.get(0));
+        assertThat(registries[2].get("parallax.paxos.recovering").gauge().value()).as("voting again").isZero();
 
         members[2].close();
         members[2] = null;
