@@ -24,8 +24,9 @@ import java.util.Arrays;
  * {@code F}), and votes again.
  *
  * <p><b>A peer</b> (not recovering itself) answering a query with fence {@code F} whose promise was
- * at most {@code F} first promises {@code F + 1} durably: from then on it never votes in a view up
- * to {@code F}. Then it reports the highest instance it has voted in or knows decided.
+ * at most {@code F} first promises {@code F + 1} durably ({@code F + 2} if the asker leads
+ * {@code F + 1}): from then on it never votes in a view up to {@code F}. Then it reports the
+ * highest instance it has voted in or knows decided.
  *
  * <p><b>Why it is safe</b> (the full argument is in docs/protocols/multi-paxos.md, "Recovery from
  * amnesia"). Let a value be chosen at instance {@code j} in view {@code w} by a quorum {@code Q}
@@ -149,13 +150,25 @@ final class AmnesiaRecovery {
     }
 
     /**
+     * The view a peer promises when it fences {@code asker}'s {@code fence}: the first view above
+     * the fence that the asker does not lead. Were it the asker's, the others would follow a
+     * leader that does not lead while it recovers, and its recovery traffic would keep the
+     * transport-level failure detector from suspecting it.
+     */
+    long fencedView(int asker, long fence) {
+        long v = fence + 1;
+        return config.leaderOf(v) == asker ? v + 1 : v;
+    }
+
+    /**
      * A peer's query, when this replica is not recovering: whether the answer is fenced. It is when
      * our promise before the message ({@code promisedBefore}) was at most the fence, or when we
      * already answered this peer's same fence fenced and have promised nothing since. The caller
-     * then promises at least {@code fence + 1} (durably) before sending the answer.
+     * then promises at least {@link #fencedView} (durably) before sending the answer.
      */
     boolean fences(int from, PaxosMessage.RecoveryQuery q, long promisedBefore) {
-        boolean fenced = promisedBefore <= q.view() || (fencedFor[from] == q.view() && promisedBefore == q.view() + 1);
+        boolean fenced = promisedBefore <= q.view()
+                || (fencedFor[from] == q.view() && promisedBefore == fencedView(from, q.view()));
         if (fenced) {
             fencedFor[from] = q.view();
         }

@@ -256,8 +256,8 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     }
 
     /**
-     * A peer recovers from amnesia: if our promise was at most its fence, promise the fence's
-     * next view (durably, before the answer leaves) so we never vote up to the fence again, then
+     * A peer recovers from amnesia: if our promise was at most its fence, promise a view above
+     * it that the peer does not lead (durably, before the answer leaves) so we never vote up to the fence again, then
      * report the highest instance we voted in or know decided. A recovering replica stays silent.
      */
     private void answerRecovery(int from, PaxosMessage.RecoveryQuery q, long promisedBefore, long now,
@@ -267,8 +267,9 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         }
         boolean fenced = recovery.fences(from, q, promisedBefore);
         if (fenced) {
-            if (view() <= q.view()) {
-                adoptView(q.view() + 1, now, out);
+            long fencedView = recovery.fencedView(from, q.view());
+            if (view() < fencedView) {
+                adoptView(fencedView, now, out);
             }
             acceptor.persistPromise(view(), out);
         }

@@ -84,8 +84,8 @@ public sealed interface PaxosMessage {
     /**
      * A replica recovering from amnesia asks its peers for their state (see {@link AmnesiaRecovery}).
      * {@code view} is its current view and the round's fence: a peer whose promise is at most
-     * {@code view} promises {@code view + 1} before answering, so it never votes in a view up to
-     * the fence again.
+     * {@code view} promises a higher view (one the asker does not lead) before answering, so it
+     * never votes in a view up to the fence again.
      */
     record RecoveryQuery(long view) implements PaxosMessage {
     }

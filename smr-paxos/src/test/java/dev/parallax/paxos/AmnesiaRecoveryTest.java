@@ -159,7 +159,8 @@ class AmnesiaRecoveryTest {
         assertThat(c.recovering()).as("ends in the step that decided the last instance below H").isFalse();
         assertThat(c.firstUndecided()).isEqualTo(8);
         assertThat(out.records()).as("persisted, synced, before any vote")
-                .containsExactly(new PaxosRecord.Trim(8), new PaxosRecord.Promise(1));
+                .containsSubsequence(new PaxosRecord.Trim(8), new PaxosRecord.Promise(1))
+                .noneMatch(r -> r instanceof PaxosRecord.Vote);
         assertThat(out.decisions()).as("in the same step as the decision of instance 7").isNotEmpty();
         assertThat(out.syncRequested()).isTrue();
         out.clear();
@@ -193,6 +194,21 @@ class AmnesiaRecoveryTest {
     }
 
     @Test
+    void theFencedViewIsNeverOneTheRecoveringReplicaLeads() {
+        MultiPaxosCore peer = new MultiPaxosCore(FIVE, 0, List.of(), 0);
+        peer.onMessage(1, new PaxosMessage.RecoveryQuery(0), MS, out);
+        // View 1 is led by replica 1, which is recovering: following it would leave nobody to lead.
+        assertThat(out.records()).containsExactly(new PaxosRecord.Promise(2));
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message)
+                .containsExactly(new PaxosMessage.RecoveryReply(2, 0, true, -1));
+        assertThat(peer.leaderHint()).isEqualTo(2);
+        out.clear();
+        peer.onMessage(1, new PaxosMessage.RecoveryQuery(0), 2 * MS, out);
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message)
+                .as("asked again: still fenced").containsExactly(new PaxosMessage.RecoveryReply(2, 0, true, -1));
+    }
+
+    @Test
     void aPeerWithAHigherPromiseAnswersUnfencedAndKeepsItsPromise() {
         MultiPaxosCore peer = new MultiPaxosCore(CONFIG, 2, List.of(), 0);
         peer.onMessage(1, new PaxosMessage.Prepare(4, 0), MS, out);
@@ -209,7 +225,7 @@ class AmnesiaRecoveryTest {
         MultiPaxosCore peer = new MultiPaxosCore(CONFIG, 2, List.of(), 0);
         peer.onMessage(0, new PaxosMessage.Heartbeat(0, 12), MS, out);
         out.clear();
-        peer.onMessage(1, new PaxosMessage.RecoveryQuery(0), 2 * MS, out);
+        peer.onMessage(0, new PaxosMessage.RecoveryQuery(0), 2 * MS, out);
         assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message)
                 .containsExactly(new PaxosMessage.RecoveryReply(1, 0, true, 11));
     }
