@@ -186,8 +186,10 @@ class ClientIOTest {
             writer.join();
         }
         // High mark, plus replies to the requests read before reading stopped: the RequestQueue
-        // (64) and at most one socket read (64 KiB, ~2,400 requests).
-        assertThat(maxPending.get()).as("most reply bytes pending at once").isLessThan(3L << 20);
+        // (64) and what one event-loop read cycle took (up to 16 socket reads of 64 KiB; on a
+        // loaded machine the executor may answer all of them before the loop sees the channel
+        // unwritable). Unbounded, ~21 MB would pile up.
+        assertThat(maxPending.get()).as("most reply bytes pending at once").isLessThan(6L << 20);
         assertThat(answered.get()).isEqualTo(n + 1);
     }
 
