@@ -20,6 +20,8 @@ final class CatchUp {
     private final int self;
     private long lastQueryAt = Long.MIN_VALUE / 2;
     private long firstUndecidedAtLastQuery = -1;
+    private long queriesSent;
+    private long repliesSent;
     private int attempt;
 
     CatchUp(PaxosConfig config, int self) {
@@ -44,6 +46,7 @@ final class CatchUp {
         lastQueryAt = now;
         firstUndecidedAtLastQuery = first;
         long to = Math.min(learner.knownDecided() + 1, first + config.catchUpMaxInstances());
+        queriesSent++;
         out.send(peer, new PaxosMessage.CatchUpQuery(view, first, to));
     }
 
@@ -75,8 +78,19 @@ final class CatchUp {
             }
         }
         if (!decided.isEmpty() || q.from() < learner.firstAvailable()) {
+            repliesSent++;
             out.send(from, new PaxosMessage.CatchUpReply(view, learner.firstAvailable(), decided));
         }
+    }
+
+    /** Catch-up queries this replica sent because it was behind. */
+    long queriesSent() {
+        return queriesSent;
+    }
+
+    /** Catch-up replies this replica sent to lagging peers. */
+    long repliesSent() {
+        return repliesSent;
     }
 
     /**

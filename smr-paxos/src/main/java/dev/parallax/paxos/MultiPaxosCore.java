@@ -33,6 +33,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     private final Acceptor acceptor;
     private final Learner learner;
     private final Proposer proposer;
+    private long viewsStarted;
     private final ViewMonitor monitor;
     private final CatchUp catchUp;
     private final AmnesiaRecovery recovery;
@@ -117,6 +118,19 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
      * room, and fewer than {@link PaxosConfig#eagerBelow()} instances are in flight.
      * {@link #onProposal} itself takes values whenever the window has room.
      */
+    /**
+     * Counts of protocol events for metrics: views this replica started (Phase 1 runs),
+     * retransmitted Prepares and Proposes, catch-up queries sent and replies served.
+     */
+    @Override
+    public void reportEvents(java.util.function.ObjLongConsumer<String> sink) {
+        sink.accept("views.started", viewsStarted);
+        sink.accept("retransmitted.prepares", proposer.retransmittedPrepares());
+        sink.accept("retransmitted.proposes", proposer.retransmittedProposes());
+        sink.accept("catchup.queries", catchUp.queriesSent());
+        sink.accept("catchup.replies", catchUp.repliesSent());
+    }
+
     @Override
     public boolean canPropose() {
         return proposer.hasRoom() && proposer.inFlight() < config.eagerBelow();
@@ -327,6 +341,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     }
 
     private void startView(long newView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        viewsStarted++;
         // Our own promise of the view is durable before the Prepare leaves (same step, sync), so a
         // restart never reuses the view.
         acceptor.persistPromise(newView, out);

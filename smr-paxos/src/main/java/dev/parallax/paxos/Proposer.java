@@ -22,6 +22,8 @@ import java.util.TreeMap;
  * <p>Not thread-safe; owned by {@link MultiPaxosCore}.
  */
 final class Proposer {
+    private long retransmittedPrepares;
+    private long retransmittedProposes;
     enum State { FOLLOWER, PREPARING, LEADING }
 
     private static final class InFlight {
@@ -201,6 +203,7 @@ final class Proposer {
             prepareSentAt = now;
             for (int r = 0; r < config.members(); r++) {
                 if ((completeFrom & (1 << r)) == 0) {
+                    retransmittedPrepares++;
                     out.send(r, new PaxosMessage.Prepare(view, askFrom[r]));
                 }
             }
@@ -209,6 +212,7 @@ final class Proposer {
                 InFlight f = e.getValue();
                 if (now - f.sentAt >= timeout) {
                     f.sentAt = now;
+                    retransmittedProposes++;
                     broadcast(new PaxosMessage.Propose(view, e.getKey(), f.value), out);
                 }
             }
@@ -228,5 +232,15 @@ final class Proposer {
 
     long view() {
         return view;
+    }
+
+    /** Prepares sent again because an acceptor had not answered within the retransmit timeout. */
+    long retransmittedPrepares() {
+        return retransmittedPrepares;
+    }
+
+    /** Proposes sent again because the instance was still undecided after the retransmit timeout. */
+    long retransmittedProposes() {
+        return retransmittedProposes;
     }
 }

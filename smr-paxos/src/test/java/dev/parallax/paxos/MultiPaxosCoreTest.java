@@ -322,8 +322,15 @@ class MultiPaxosCoreTest {
         c.tick(250 * MS);
         // seed 000 §V-C4: progress-critical messages are resent even over TCP.
         assertThat(c.trace()).anyMatch(l -> l.contains("0 send ->1 Propose[view=0, instance=0"));
+        assertThat(events(c.core(0))).containsEntry("retransmitted.proposes", 1L);
         c.deliverAll(1000);
         assertThat(c.delivered(1)).containsExactly(v("a"));
+    }
+
+    private static java.util.Map<String, Long> events(MultiPaxosCore core) {
+        java.util.Map<String, Long> m = new java.util.HashMap<>();
+        core.reportEvents(m::put);
+        return m;
     }
 
     @Test
@@ -335,6 +342,7 @@ class MultiPaxosCoreTest {
         c.trace().clear();
         c.tick(250 * MS);
         assertThat(c.trace()).filteredOn(l -> l.contains("Prepare[view=0")).hasSize(3);
+        assertThat(events(c.core(0))).containsEntry("retransmitted.prepares", 3L).containsEntry("views.started", 1L);
         c.deliverAll(1000);
         assertThat(c.core(0).isLeader()).isTrue();
     }

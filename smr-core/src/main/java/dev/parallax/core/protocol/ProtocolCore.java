@@ -48,6 +48,15 @@ public interface ProtocolCore<M, R, V> {
     }
 
     /**
+     * Reports the protocol events this core counts (for example retransmissions or catch-up
+     * queries) as (name, count so far) pairs; the names are fixed for the core's life and the
+     * counts never decrease. Called on the thread that drives the core; must not block. The
+     * default reports nothing.
+     */
+    default void reportEvents(java.util.function.ObjLongConsumer<String> sink) {
+    }
+
+    /**
      * The batching hint: whether a partial batch should be proposed now. {@link #onProposal} may
      * still take a value when this is false (a protocol can be eager only while its pipeline is
      * nearly empty, as Multi-Paxos with {@code eagerBelow}).

@@ -76,6 +76,12 @@ public final class ProtocolStage<M, R, V> implements Stage {
     private final DurableLog log;
     private final DecisionOutlet<V> outlet;
     private Runnable afterWork = () -> { };
+    /** Set once by {@link #registerMeters} before the stage runs; null means no per-type/event meters. */
+    private volatile io.micrometer.core.instrument.MeterRegistry registry;
+    private volatile String protocolTag;
+    private final java.util.Map<Class<?>, io.micrometer.core.instrument.Counter> sentByType = new java.util.HashMap<>();
+    private final java.util.Map<Class<?>, io.micrometer.core.instrument.Counter> receivedByType = new java.util.HashMap<>();
+    private final java.util.Map<String, java.util.concurrent.atomic.AtomicLong> events = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.LongAdder[] counts = {
             new java.util.concurrent.atomic.LongAdder(), new java.util.concurrent.atomic.LongAdder(),
             new java.util.concurrent.atomic.LongAdder(), new java.util.concurrent.atomic.LongAdder()};
@@ -133,6 +139,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
         this.log = Objects.requireNonNull(log, "log");
         this.applier = new EffectApplier<>(new CountingLog(log), codec, (to, m) -> {
             counts[SENT].increment();
+            countByType(sentByType, "parallax.protocol.messages.sent.by.type", m);
             if (to == self) {
                 loopback.add(m);
             } else {
@@ -201,9 +208,15 @@ public final class ProtocolStage<M, R, V> implements Stage {
 
     /**
      * Registers protocol-event meters (tag {@code protocol=<name>}): messages sent, records
-     * persisted, log syncs (one per group commit), values decided.
+     * persisted, log syncs (one per group commit), values decided; messages sent and received per
+     * type ({@code parallax.protocol.messages.sent.by.type}, {@code ...received.by.type}, tag
+     * {@code type}); and the core's own event counts ({@code parallax.protocol.events}, tag
+     * {@code event}, see {@link ProtocolCore#reportEvents}), refreshed on every tick. Call before
+     * the stage runs.
      */
     public void registerMeters(io.micrometer.core.instrument.MeterRegistry registry, String protocol) {
+        this.protocolTag = protocol;
+        this.registry = registry;
         io.micrometer.core.instrument.Gauge.builder("parallax.log.failed", this, st -> st.storageFailure == null ? 0 : 1)
                 .description("1 once the durable log failed and the replica stopped voting")
                 .tag("protocol", protocol).tag("stage", name).register(registry);
@@ -297,6 +310,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
         }
         if (now - nextTick >= 0) {
             core.onTick(now, effects);
+            core.reportEvents(this::publishEvent);
             nextTick = now + maxTickInterval;
             work++;
         }
@@ -377,7 +391,40 @@ public final class ProtocolStage<M, R, V> implements Stage {
     }
 
     private void onInbound(Inbound<M> in) {
+        countByType(receivedByType, "parallax.protocol.messages.received.by.type", in.message());
         core.onMessage(in.from(), in.message(), now, effects);
+    }
+
+    /** Per message type counters (tag {@code type} = the message class's simple name); protocol thread only. */
+    private void countByType(java.util.Map<Class<?>, io.micrometer.core.instrument.Counter> byType, String meter, M m) {
+        io.micrometer.core.instrument.MeterRegistry r = registry;
+        if (r == null) {
+            return;
+        }
+        io.micrometer.core.instrument.Counter c = byType.get(m.getClass());
+        if (c == null) {
+            c = io.micrometer.core.instrument.Counter.builder(meter).tag("protocol", protocolTag).tag("stage", name)
+                    .tag("type", m.getClass().getSimpleName()).register(r);
+            byType.put(m.getClass(), c);
+        }
+        c.increment();
+    }
+
+    /** Publishes one of the core's event counts; protocol thread only (the meter reads the AtomicLong). */
+    private void publishEvent(String event, long count) {
+        java.util.concurrent.atomic.AtomicLong a = events.get(event);
+        if (a == null) {
+            io.micrometer.core.instrument.MeterRegistry r = registry;
+            if (r == null) {
+                return;
+            }
+            a = new java.util.concurrent.atomic.AtomicLong();
+            io.micrometer.core.instrument.FunctionCounter.builder("parallax.protocol.events", a,
+                            java.util.concurrent.atomic.AtomicLong::doubleValue)
+                    .tag("protocol", protocolTag).tag("stage", name).tag("event", event).register(r);
+            events.put(event, a);
+        }
+        a.set(count);
     }
 
     private int offerProposals() {

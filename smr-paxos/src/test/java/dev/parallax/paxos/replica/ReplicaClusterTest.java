@@ -50,6 +50,18 @@ class ReplicaClusterTest {
             assertThat(registry.find("parallax.protocol.syncs").functionCounter().count()).isPositive();
             assertThat(registry.find("parallax.protocol.messages.sent").functionCounter().count()).isPositive();
             assertThat(registry.find("parallax.paxos.leader").gauge().value()).isEqualTo(1.0);
+            assertThat(registry.find("parallax.protocol.messages.sent.by.type").tag("type", "Propose").counter().count())
+                    .isPositive();
+            assertThat(registry.find("parallax.protocol.messages.received.by.type").tag("type", "Accept").counter().count())
+                    .isPositive();
+            for (String event : new String[] {"views.started", "retransmitted.prepares", "retransmitted.proposes",
+                    "catchup.queries", "catchup.replies"}) {
+                assertThat(registry.find("parallax.protocol.events").tag("event", event).functionCounter())
+                        .as(event).isNotNull();
+            }
+            var follower = cluster.replicas.get((leader + 1) % 3).meterRegistry();
+            assertThat(follower.find("parallax.protocol.messages.received.by.type").tag("type", "Propose").counter().count())
+                    .isPositive();
             assertThat(registry.find("parallax.stage.items").tag("stage", "batcher-" + leader).functionCounter().count())
                     .isGreaterThanOrEqualTo(200);
             assertThat(registry.find("parallax.stage.busy.ratio").gauges()).isNotEmpty();
