@@ -301,8 +301,9 @@ public final class ProtocolStage<M, R, V> implements Stage {
         work += flushDecisions();
         int room = maxUndelivered - undelivered.size();
         if (room > 0) {
-            // While execution lags, take no more messages than decisions still fit.
-            work += inbox.drain(this::onInbound, undelivered.isEmpty() ? batchLimit : Math.min(batchLimit, room));
+            // Take no more messages than decisions still fit: even with nothing kept yet, the
+            // outlet may refuse the very next decision, and every message may decide one.
+            work += inbox.drain(this::onInbound, Math.min(batchLimit, room));
         }
         if (suspected.get() >= 0) {
             core.onSuspect(suspected.getAndSet(-1), now, effects);
