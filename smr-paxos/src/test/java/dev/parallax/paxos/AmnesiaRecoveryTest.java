@@ -1,9 +1,12 @@
 package dev.parallax.paxos;
 
+import static dev.parallax.paxos.CoreFixtures.MS;
+import static dev.parallax.paxos.CoreFixtures.CONFIG;
+import static dev.parallax.paxos.CoreFixtures.v;
+
 import dev.parallax.core.protocol.EffectBuffer;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,19 +20,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * again only once every instance below {@code H} is decided; and the peers' side of the fence.
  */
 class AmnesiaRecoveryTest {
-    private static final long MS = 1_000_000L;
-    private static final PaxosConfig CONFIG = PaxosConfig.builder(3).window(3)
-            .heartbeat(Duration.ofMillis(50)).suspect(Duration.ofMillis(500))
-            .retransmit(Duration.ofMillis(200)).catchUp(Duration.ofMillis(100)).build();
     private static final PaxosConfig FIVE = PaxosConfig.builder(5).window(3)
             .heartbeat(Duration.ofMillis(50)).suspect(Duration.ofMillis(500))
             .retransmit(Duration.ofMillis(200)).catchUp(Duration.ofMillis(100)).build();
 
     private final EffectBuffer<PaxosMessage, PaxosRecord, Value> out = new EffectBuffer<>();
 
-    private static Value v(String s) {
-        return Value.of(s.getBytes(StandardCharsets.UTF_8));
-    }
 
     private static MultiPaxosCore amnesiac(PaxosConfig config, int id) {
         return new MultiPaxosCore(config, id, List.of(), true, 0);

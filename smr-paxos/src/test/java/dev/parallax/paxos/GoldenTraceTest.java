@@ -1,5 +1,8 @@
 package dev.parallax.paxos;
 
+import static dev.parallax.paxos.CoreFixtures.MS;
+import static dev.parallax.paxos.CoreFixtures.v;
+
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -18,14 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and review the diff of the golden files.
  */
 class GoldenTraceTest {
-    private static final long MS = 1_000_000L;
     private static final PaxosConfig CONFIG = PaxosConfig.builder(3).window(2)
             .heartbeat(Duration.ofMillis(50)).suspect(Duration.ofMillis(500))
             .retransmit(Duration.ofMillis(200)).catchUp(Duration.ofMillis(100)).build();
 
-    private static Value v(String s) {
-        return Value.of(s.getBytes(StandardCharsets.UTF_8));
-    }
 
     @Test
     void proposeFailOverAndCatchUp() throws IOException {

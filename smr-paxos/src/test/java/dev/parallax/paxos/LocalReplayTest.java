@@ -1,11 +1,13 @@
 package dev.parallax.paxos;
 
+import static dev.parallax.paxos.CoreFixtures.MS;
+import static dev.parallax.paxos.CoreFixtures.CONFIG;
+import static dev.parallax.paxos.CoreFixtures.v;
+
 import dev.parallax.core.protocol.EffectBuffer;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,16 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link PaxosRecord.Decision} and delivered again by the restarted core without any message.
  */
 class LocalReplayTest {
-    private static final long MS = 1_000_000L;
-    private static final PaxosConfig CONFIG = PaxosConfig.builder(3).window(3)
-            .heartbeat(Duration.ofMillis(50)).suspect(Duration.ofMillis(500))
-            .retransmit(Duration.ofMillis(200)).catchUp(Duration.ofMillis(100)).build();
 
     private final EffectBuffer<PaxosMessage, PaxosRecord, Value> out = new EffectBuffer<>();
 
-    private static Value v(String s) {
-        return Value.of(s.getBytes(StandardCharsets.UTF_8));
-    }
 
     private static EffectBuffer.Decision<Value> d(long instance, String value) {
         return new EffectBuffer.Decision<>(instance, v(value));

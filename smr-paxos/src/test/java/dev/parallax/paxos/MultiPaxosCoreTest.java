@@ -1,10 +1,13 @@
 package dev.parallax.paxos;
 
+import static dev.parallax.paxos.CoreFixtures.MS;
+import static dev.parallax.paxos.CoreFixtures.CONFIG;
+import static dev.parallax.paxos.CoreFixtures.v;
+
 import dev.parallax.core.protocol.EffectBuffer;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,16 +20,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Simple"; "seed 000" is the JPaxos paper.
  */
 class MultiPaxosCoreTest {
-    private static final long MS = 1_000_000L;
-    private static final PaxosConfig CONFIG = PaxosConfig.builder(3).window(3)
-            .heartbeat(Duration.ofMillis(50)).suspect(Duration.ofMillis(500))
-            .retransmit(Duration.ofMillis(200)).catchUp(Duration.ofMillis(100)).build();
 
     private final EffectBuffer<PaxosMessage, PaxosRecord, Value> out = new EffectBuffer<>();
 
-    private static Value v(String s) {
-        return Value.of(s.getBytes(StandardCharsets.UTF_8));
-    }
 
     private static MultiPaxosCore fresh(int id) {
         return new MultiPaxosCore(CONFIG, id, List.of(), 0);

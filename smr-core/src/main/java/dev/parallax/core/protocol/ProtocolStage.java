@@ -76,12 +76,16 @@ public final class ProtocolStage<M, R, V> implements Stage {
     private final DurableLog log;
     private final DecisionOutlet<V> outlet;
     private Runnable afterWork = () -> { };
-    /** Set once by {@link #registerMeters} before the stage runs; null means no per-type/event meters. */
-    private volatile io.micrometer.core.instrument.MeterRegistry registry;
-    private volatile String protocolTag;
+    /**
+     * Set by {@link #registerMeters} before the stage thread starts (its start orders the writes);
+     * null means no per-type or event meters. The maps below are the protocol thread's alone.
+     */
+    private io.micrometer.core.instrument.MeterRegistry registry;
+    private String protocolTag;
     private final java.util.Map<Class<?>, io.micrometer.core.instrument.Counter> sentByType = new java.util.HashMap<>();
     private final java.util.Map<Class<?>, io.micrometer.core.instrument.Counter> receivedByType = new java.util.HashMap<>();
-    private final java.util.Map<String, java.util.concurrent.atomic.AtomicLong> events = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<String, java.util.concurrent.atomic.AtomicLong> events = new java.util.HashMap<>();
+    private final java.util.function.ObjLongConsumer<String> eventSink = this::publishEvent;
     private final java.util.concurrent.atomic.LongAdder[] counts = {
             new java.util.concurrent.atomic.LongAdder(), new java.util.concurrent.atomic.LongAdder(),
             new java.util.concurrent.atomic.LongAdder(), new java.util.concurrent.atomic.LongAdder()};
@@ -311,7 +315,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
         }
         if (now - nextTick >= 0) {
             core.onTick(now, effects);
-            core.reportEvents(this::publishEvent);
+            core.reportEvents(eventSink);
             nextTick = now + maxTickInterval;
             work++;
         }
@@ -398,14 +402,13 @@ public final class ProtocolStage<M, R, V> implements Stage {
 
     /** Per message type counters (tag {@code type} = the message class's simple name); protocol thread only. */
     private void countByType(java.util.Map<Class<?>, io.micrometer.core.instrument.Counter> byType, String meter, M m) {
-        io.micrometer.core.instrument.MeterRegistry r = registry;
-        if (r == null) {
+        if (registry == null) {
             return;
         }
         io.micrometer.core.instrument.Counter c = byType.get(m.getClass());
         if (c == null) {
             c = io.micrometer.core.instrument.Counter.builder(meter).tag("protocol", protocolTag).tag("stage", name)
-                    .tag("type", m.getClass().getSimpleName()).register(r);
+                    .tag("type", m.getClass().getSimpleName()).register(registry);
             byType.put(m.getClass(), c);
         }
         c.increment();
@@ -415,14 +418,13 @@ public final class ProtocolStage<M, R, V> implements Stage {
     private void publishEvent(String event, long count) {
         java.util.concurrent.atomic.AtomicLong a = events.get(event);
         if (a == null) {
-            io.micrometer.core.instrument.MeterRegistry r = registry;
-            if (r == null) {
+            if (registry == null) {
                 return;
             }
             a = new java.util.concurrent.atomic.AtomicLong();
             io.micrometer.core.instrument.FunctionCounter.builder("parallax.protocol.events", a,
                             java.util.concurrent.atomic.AtomicLong::doubleValue)
-                    .tag("protocol", protocolTag).tag("stage", name).tag("event", event).register(r);
+                    .tag("protocol", protocolTag).tag("stage", name).tag("event", event).register(registry);
             events.put(event, a);
         }
         a.set(count);

@@ -35,8 +35,7 @@ public final class KvStateMachine implements StateMachine {
 
     private HashMap<ByteKey, byte[]> map = new HashMap<>();
     /** Sum (mod 2^64) of {@link #entryHash} over the entries; written by the executor thread only. */
-    private long entrySum;
-    private volatile long digest;
+    private volatile long entrySum;
 
     /** Creates an empty store. */
     public KvStateMachine() {
@@ -140,8 +139,7 @@ public final class KvStateMachine implements StateMachine {
     }
 
     private void changeDigest(long delta) {
-        entrySum += delta;
-        digest = entrySum & DIGEST_MASK;
+        entrySum += delta; // single writer: the read-modify-write cannot race
     }
 
     /** Murmur3's 64-bit finalizer over the key's and the value's content hashes. */
@@ -207,7 +205,7 @@ public final class KvStateMachine implements StateMachine {
      * so far.
      */
     public long digest() {
-        return digest;
+        return entrySum & DIGEST_MASK;
     }
 
     /** The number of keys. */
