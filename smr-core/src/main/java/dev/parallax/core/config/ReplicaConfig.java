@@ -56,6 +56,7 @@ public final class ReplicaConfig {
     private final int maxFrameBytes;
     private final int maxCommandBytes;
     private final WaitMode waitMode;
+    private final dev.parallax.core.stage.ThreadPlacement threads;
     private final dev.parallax.core.log.SyncPolicy logSync;
     private final int clientWriteLowBytes;
     private final int clientWriteHighBytes;
@@ -78,6 +79,7 @@ public final class ReplicaConfig {
         this.maxFrameBytes = b.maxFrameBytes;
         this.maxCommandBytes = b.maxCommandBytes;
         this.waitMode = b.waitMode;
+        this.threads = b.threads;
         this.logSync = b.logSync;
         this.clientWriteLowBytes = b.clientWriteLowBytes;
         this.clientWriteHighBytes = b.clientWriteHighBytes;
@@ -108,6 +110,7 @@ public final class ReplicaConfig {
         b.maxFrameBytes = maxFrameBytes;
         b.maxCommandBytes = maxCommandBytes;
         b.waitMode = waitMode;
+        b.threads = threads;
         b.logSync = logSync;
         b.clientWriteLowBytes = clientWriteLowBytes;
         b.clientWriteHighBytes = clientWriteHighBytes;
@@ -181,6 +184,19 @@ public final class ReplicaConfig {
         return maxCommandBytes;
     }
 
+    /**
+     * How pipeline stages are placed on threads, as configured ({@link dev.parallax.core.stage.ThreadPlacement#AUTO}
+     * by default); {@link #effectiveThreads()} is what a replica on this machine uses.
+     */
+    public dev.parallax.core.stage.ThreadPlacement threads() {
+        return threads;
+    }
+
+    /** {@link #threads()} resolved for this machine's available processors. */
+    public dev.parallax.core.stage.ThreadPlacement effectiveThreads() {
+        return threads.resolve(Runtime.getRuntime().availableProcessors());
+    }
+
     public WaitMode waitMode() {
         return waitMode;
     }
@@ -233,7 +249,7 @@ public final class ReplicaConfig {
                 + ", clientIoThreads=" + clientIoThreads + ", replicaIoThreads=" + replicaIoThreads() + ", requestQueue=" + requestQueueCapacity
                 + ", proposalQueue=" + proposalQueueCapacity + ", decisionQueue=" + decisionQueueCapacity
                 + ", sendQueue=" + sendQueueCapacity + ", maxFrameBytes=" + maxFrameBytes
-                + ", maxCommandBytes=" + maxCommandBytes + ", waitMode=" + waitMode + ", logSync=" + logSync
+                + ", maxCommandBytes=" + maxCommandBytes + ", waitMode=" + waitMode + ", threads=" + threads + ", logSync=" + logSync
                 + ", clientWriteWaterMarks=" + clientWriteLowBytes + "/" + clientWriteHighBytes
                 + ", partialFrameTimeout=" + partialFrameTimeout
                 + ", snapshotLogBytes=" + snapshotLogBytes + ", snapshotTransferTimeout=" + snapshotTransferTimeout
@@ -287,6 +303,7 @@ public final class ReplicaConfig {
         private int maxFrameBytes = DEFAULT_MAX_FRAME;
         private int maxCommandBytes = DEFAULT_MAX_COMMAND;
         private WaitMode waitMode = WaitMode.YIELD_PARK;
+        private dev.parallax.core.stage.ThreadPlacement threads = dev.parallax.core.stage.ThreadPlacement.AUTO;
         private dev.parallax.core.log.SyncPolicy logSync = dev.parallax.core.log.SyncPolicy.EVERY_BATCH;
         private int clientWriteLowBytes = DEFAULT_CLIENT_WRITE_LOW;
         private int clientWriteHighBytes = DEFAULT_CLIENT_WRITE_HIGH;
@@ -460,6 +477,12 @@ public final class ReplicaConfig {
         /** How idle stage threads wait; default {@link WaitMode#YIELD_PARK}. */
         public Builder waitMode(WaitMode mode) {
             this.waitMode = Objects.requireNonNull(mode, "waitMode");
+            return this;
+        }
+
+        /** How pipeline stages are placed on threads; default {@link dev.parallax.core.stage.ThreadPlacement#AUTO}. */
+        public Builder threads(dev.parallax.core.stage.ThreadPlacement placement) {
+            this.threads = Objects.requireNonNull(placement, "threads");
             return this;
         }
 

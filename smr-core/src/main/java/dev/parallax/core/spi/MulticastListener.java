@@ -1,5 +1,7 @@
 package dev.parallax.core.spi;
 
+import dev.parallax.core.GroupSet;
+
 import java.nio.ByteBuffer;
 
 /**

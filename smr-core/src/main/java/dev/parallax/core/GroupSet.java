@@ -1,4 +1,4 @@
-package dev.parallax.core.spi;
+package dev.parallax.core;
 
 import java.util.StringJoiner;
 

@@ -1,0 +1,58 @@
+package dev.parallax.core.stage;
+
+import java.util.Locale;
+
+/**
+ * How a replica places its pipeline stages on threads. Stage logic never depends on the choice: a
+ * {@link Stage} says what to do, the placement decides which thread runs it (Aeron's agent runner
+ * versus its composite agent invoker).
+ *
+ * <ul>
+ *   <li>{@link #STAGED}: one thread per stage, the JPaxos layout of seed 000 (JPaxos staged replica)
+ *       §V; right when there are cores to spare for every stage.</li>
+ *   <li>{@link #COMPACT}: the pipeline stages share as few threads as the machine needs, so a
+ *       command crosses few thread hand-offs; right on small machines.</li>
+ *   <li>{@link #AUTO}: the default; {@link #resolve(int)} picks by core count.</li>
+ * </ul>
+ *
+ * <p>Immutable and thread-safe.
+ */
+public enum ThreadPlacement {
+    STAGED,
+    COMPACT,
+    AUTO;
+
+    /** Cores from which {@link #AUTO} chooses {@link #STAGED}: below it every stage cannot have a core. */
+    public static final int STAGED_FROM_CORES = 8;
+
+    /**
+     * The placement in effect on a machine with {@code cores} available processors: this one, or
+     * for {@link #AUTO}, {@link #STAGED} from {@link #STAGED_FROM_CORES} cores and {@link #COMPACT}
+     * below.
+     */
+    public ThreadPlacement resolve(int cores) {
+        if (this != AUTO) {
+            return this;
+        }
+        return cores >= STAGED_FROM_CORES ? STAGED : COMPACT;
+    }
+
+    /** The name used in cluster files and on the command line ({@code staged}, {@code compact}, {@code auto}). */
+    public String configName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * Parses a {@link #configName()}.
+     *
+     * @throws IllegalArgumentException naming the accepted values
+     */
+    public static ThreadPlacement parse(String name) {
+        for (ThreadPlacement p : values()) {
+            if (p.configName().equals(name.trim().toLowerCase(Locale.ROOT))) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("threads must be staged, compact or auto, got '" + name + "'");
+    }
+}
