@@ -1,8 +1,8 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.spi.AtomicBroadcast;
-import dev.parallax.core.spi.OrderingContext;
-import dev.parallax.core.spi.OrderingProtocol;
+import dev.parallax.core.runtime.OrderingContext;
+import dev.parallax.core.runtime.OrderingProtocol;
 
 import java.util.Objects;
 
@@ -12,6 +12,8 @@ import java.util.Objects;
  * Immutable and thread-safe.
  */
 public final class MultiPaxos implements OrderingProtocol {
+    /** The replica-port channel Multi-Paxos' messages travel on. */
+    public static final String CHANNEL = "paxos";
     private final PaxosConfig config;
 
     private MultiPaxos(PaxosConfig config) {
@@ -52,9 +54,9 @@ public final class MultiPaxos implements OrderingProtocol {
                     + context.config().members().size());
         }
         return PaxosBroadcast.builder().config(config).self(context.config().id())
-                .transport(context.transport(new PaxosMessageCodec()))
-                .log(context.durableLog()).clock(context.clock())
-                .waitStrategy(context.waitStrategy()).meterRegistry(context.meterRegistry())
+                .transport(context.transport(CHANNEL, new PaxosMessageCodec()))
+                .log(context.durableLog(OrderingContext.MAIN_LOG)).clock(context.clock())
+                .threads(context.stageThreads()).meterRegistry(context.meterRegistry())
                 .proposalCapacity(context.config().proposalQueueCapacity())
                 .decisionCapacity(context.config().decisionQueueCapacity())
                 .snapshotRequester(context.snapshotRequester())

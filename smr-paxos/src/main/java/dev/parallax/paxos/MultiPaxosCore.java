@@ -84,6 +84,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
      * Whether this replica is recovering from amnesia: it learns decisions but does not vote,
      * promise, lead or answer recovery queries until its peers' answers and catch-up make that safe.
      */
+    @Override
     public boolean recovering() {
         return recovery.recovering();
     }

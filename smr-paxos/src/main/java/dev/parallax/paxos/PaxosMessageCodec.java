@@ -1,9 +1,10 @@
 package dev.parallax.paxos;
 
-import dev.parallax.core.net.BadFrameException;
-import dev.parallax.core.net.BodyReader;
-import dev.parallax.core.net.MessageCodec;
-import io.netty.buffer.ByteBuf;
+import dev.parallax.core.spi.MalformedMessageException;
+import dev.parallax.core.spi.MessageCodec;
+import dev.parallax.core.spi.WireReader;
+import dev.parallax.core.spi.WireWriter;
+
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +15,7 @@ import java.util.List;
  *
  * <p>Decoding checks every read against the bytes left, so malformed input (an unknown type, a
  * truncated body, a count or length larger than what remains, trailing bytes) always ends in a
- * {@link BadFrameException} before anything large is allocated, never in a partial message.
+ * {@link MalformedMessageException} before anything large is allocated, never in a partial message.
  *
  * <pre>
  * 1 Prepare      view:8 fromInstance:8
@@ -65,96 +66,96 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
     }
 
     @Override
-    public void encode(PaxosMessage m, ByteBuf out) {
-        out.writeLong(m.view());
+    public void encode(PaxosMessage m, WireWriter out) {
+        out.putLong(m.view());
         if (m instanceof PaxosMessage.Propose p) {
-            out.writeLong(p.instance());
+            out.putLong(p.instance());
             writeValue(out, p.value());
         } else if (m instanceof PaxosMessage.Accept a) {
-            out.writeLong(a.instance());
+            out.putLong(a.instance());
         } else if (m instanceof PaxosMessage.Heartbeat h) {
-            out.writeLong(h.firstUndecided());
+            out.putLong(h.firstUndecided());
         } else if (m instanceof PaxosMessage.Prepare p) {
-            out.writeLong(p.fromInstance());
+            out.putLong(p.fromInstance());
         } else if (m instanceof PaxosMessage.PrepareOk ok) {
-            out.writeLong(ok.trimmedBelow()).writeLong(ok.continueFrom()).writeInt(ok.accepted().size());
+            out.putLong(ok.trimmedBelow()).putLong(ok.continueFrom()).putInt(ok.accepted().size());
             for (PaxosMessage.Accepted a : ok.accepted()) {
-                out.writeLong(a.instance()).writeLong(a.view());
+                out.putLong(a.instance()).putLong(a.view());
                 writeValue(out, a.value());
             }
         } else if (m instanceof PaxosMessage.CatchUpQuery q) {
-            out.writeLong(q.from()).writeLong(q.to());
+            out.putLong(q.from()).putLong(q.to());
         } else if (m instanceof PaxosMessage.CatchUpReply r) {
-            out.writeLong(r.firstAvailable()).writeInt(r.decided().size());
+            out.putLong(r.firstAvailable()).putInt(r.decided().size());
             for (PaxosMessage.Decided d : r.decided()) {
-                out.writeLong(d.instance());
+                out.putLong(d.instance());
                 writeValue(out, d.value());
             }
         } else if (m instanceof PaxosMessage.RecoveryReply r) {
-            out.writeLong(r.fence()).writeByte(r.fenced() ? 1 : 0).writeLong(r.highest());
+            out.putLong(r.fence()).putByte(r.fenced() ? 1 : 0).putLong(r.highest());
         }
     }
 
     /**
      * {@inheritDoc}
      *
-     * @throws BadFrameException if {@code type} is unknown or the body is malformed: truncated, a
+     * @throws MalformedMessageException if {@code type} is unknown or the body is malformed: truncated, a
      *                           count or length beyond the bytes left, or trailing bytes
      */
     @Override
-    public PaxosMessage decode(int type, ByteBuf b) {
-        long view = BodyReader.readLong(b);
+    public PaxosMessage decode(int type, WireReader b) {
+        long view = b.getLong();
         PaxosMessage m = switch (type) {
-            case PREPARE -> new PaxosMessage.Prepare(view, BodyReader.readLong(b));
+            case PREPARE -> new PaxosMessage.Prepare(view, b.getLong());
             case PREPARE_OK -> {
-                long trimmed = BodyReader.readLong(b);
-                long continueFrom = BodyReader.readLong(b);
-                int n = BodyReader.readCount(b, 20);
+                long trimmed = b.getLong();
+                long continueFrom = b.getLong();
+                int n = b.getCount(20);
                 List<PaxosMessage.Accepted> accepted = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
-                    accepted.add(new PaxosMessage.Accepted(BodyReader.readLong(b), BodyReader.readLong(b), readValue(b)));
+                    accepted.add(new PaxosMessage.Accepted(b.getLong(), b.getLong(), readValue(b)));
                 }
                 yield new PaxosMessage.PrepareOk(view, trimmed, accepted, continueFrom);
             }
-            case PROPOSE -> new PaxosMessage.Propose(view, BodyReader.readLong(b), readValue(b));
-            case ACCEPT -> new PaxosMessage.Accept(view, BodyReader.readLong(b));
-            case HEARTBEAT -> new PaxosMessage.Heartbeat(view, BodyReader.readLong(b));
-            case CATCH_UP_QUERY -> new PaxosMessage.CatchUpQuery(view, BodyReader.readLong(b), BodyReader.readLong(b));
+            case PROPOSE -> new PaxosMessage.Propose(view, b.getLong(), readValue(b));
+            case ACCEPT -> new PaxosMessage.Accept(view, b.getLong());
+            case HEARTBEAT -> new PaxosMessage.Heartbeat(view, b.getLong());
+            case CATCH_UP_QUERY -> new PaxosMessage.CatchUpQuery(view, b.getLong(), b.getLong());
             case CATCH_UP_REPLY -> {
-                long first = BodyReader.readLong(b);
-                int n = BodyReader.readCount(b, 12);
+                long first = b.getLong();
+                int n = b.getCount(12);
                 List<PaxosMessage.Decided> decided = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
-                    decided.add(new PaxosMessage.Decided(BodyReader.readLong(b), readValue(b)));
+                    decided.add(new PaxosMessage.Decided(b.getLong(), readValue(b)));
                 }
                 yield new PaxosMessage.CatchUpReply(view, first, decided);
             }
             case RECOVERY_QUERY -> new PaxosMessage.RecoveryQuery(view);
             case RECOVERY_REPLY -> {
-                long fence = BodyReader.readLong(b);
+                long fence = b.getLong();
                 boolean fenced = readFlag(b);
-                yield new PaxosMessage.RecoveryReply(view, fence, fenced, BodyReader.readLong(b));
+                yield new PaxosMessage.RecoveryReply(view, fence, fenced, b.getLong());
             }
-            default -> throw new BadFrameException("unknown paxos message type " + type);
+            default -> throw new MalformedMessageException("unknown paxos message type " + type);
         };
-        BodyReader.end(b);
+        b.end();
         return m;
     }
 
-    private static boolean readFlag(ByteBuf b) {
-        int flag = BodyReader.readUnsignedByte(b);
+    private static boolean readFlag(WireReader b) {
+        int flag = b.getUnsignedByte();
         if (flag != 0 && flag != 1) {
-            throw new BadFrameException("flag byte " + flag + " is neither 0 nor 1");
+            throw new MalformedMessageException("flag byte " + flag + " is neither 0 nor 1");
         }
         return flag == 1;
     }
 
-    private static void writeValue(ByteBuf out, Value v) {
-        BodyReader.writeBuffer(out, v.bytes());
+    private static void writeValue(WireWriter out, Value v) {
+        out.putBytes(v.bytes());
     }
 
-    private static Value readValue(ByteBuf b) {
-        byte[] bytes = BodyReader.readBytes(b);
+    private static Value readValue(WireReader b) {
+        byte[] bytes = b.getBytes();
         return bytes.length == 0 ? Value.NOOP : Value.of(bytes);
     }
 }

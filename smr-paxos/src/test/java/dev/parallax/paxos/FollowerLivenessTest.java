@@ -180,9 +180,9 @@ class FollowerLivenessTest {
                     value(stalledRegistry, "parallax.protocol.undelivered.max"), MAX_UNDELIVERED);
             assertThat(value(stalledRegistry, "parallax.protocol.undelivered.max")).isBetween((double) MAX_UNDELIVERED,
                     (double) N / 4);
-            assertThat(value(stalledRegistry, "parallax.paxos.inbound.dropped")).isPositive();
+            assertThat(value(stalledRegistry, "parallax.protocol.inbound.dropped")).isPositive();
             for (int id = 0; id < 3; id++) {
-                assertThat(value(registries.get(id), "parallax.paxos.suspicions")).as("suspicions at %d", id).isZero();
+                assertThat(value(registries.get(id), "parallax.protocol.suspicions")).as("suspicions at %d", id).isZero();
                 assertThat(value(registries.get(id), "parallax.paxos.view")).as("view at %d", id).isZero();
             }
 
@@ -191,7 +191,7 @@ class FollowerLivenessTest {
             assertThat(recorders.get(2).values).containsExactlyElementsOf(expected);
             assertThat(recorders.get(1).values).containsExactlyElementsOf(expected);
             assertThat(value(stalledRegistry, "parallax.paxos.view")).isZero();
-            assertThat(value(stalledRegistry, "parallax.paxos.suspicions")).isZero();
+            assertThat(value(stalledRegistry, "parallax.protocol.suspicions")).isZero();
 
             // The leader falls silent: replica 1, next in line, suspects it within its timeout.
             CountDownLatch prepare = new CountDownLatch(1);
@@ -206,7 +206,7 @@ class FollowerLivenessTest {
             long prepareAt = transports.get(1).firstPrepareAt.get();
             assertThat(prepareAt - transports.get(1).lastFromLeader).isGreaterThanOrEqualTo(timeout);
             assertThat(prepareAt - silentSince).isLessThan(timeout + TimeUnit.SECONDS.toNanos(2));
-            assertThat(value(registries.get(1), "parallax.paxos.suspicions")).isEqualTo(1);
+            assertThat(value(registries.get(1), "parallax.protocol.suspicions")).isEqualTo(1);
 
             propose(replicas.get(1), "after");
             assertThat(recorders.get(2).afterFailover.await(30, TimeUnit.SECONDS)).isTrue();

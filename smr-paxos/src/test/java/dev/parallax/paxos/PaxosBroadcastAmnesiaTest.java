@@ -109,7 +109,7 @@ class PaxosBroadcastAmnesiaTest {
         assertThat(latches[2].await(TIMEOUT_S, TimeUnit.SECONDS)).as("the recovered replica delivers everything").isTrue();
         assertThat(latches[0].await(TIMEOUT_S, TimeUnit.SECONDS)).isTrue();
         assertThat(delivered.get(2)).hasSize(100).doesNotHaveDuplicates().isEqualTo(delivered.get(0));
-        assertThat(registries[2].get("parallax.paxos.recovering").gauge().value()).as("voting again").isZero();
+        assertThat(registries[2].get("parallax.protocol.recovering").gauge().value()).as("voting again").isZero();
 
         members[2].close();
         members[2] = null;

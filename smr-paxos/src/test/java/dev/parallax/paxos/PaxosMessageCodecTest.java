@@ -1,8 +1,9 @@
 package dev.parallax.paxos;
 
-import dev.parallax.core.net.BadFrameException;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
+import dev.parallax.core.spi.MalformedMessageException;
+import dev.parallax.core.spi.ByteBufferWire;
+
+import java.nio.ByteBuffer;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -21,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The Paxos wire codec: every message survives a round trip, and malformed bodies end in
- * {@link BadFrameException} (the codec's one documented exception for bad input), never in a
+ * {@link MalformedMessageException} (the codec's one documented exception for bad input), never in a
  * partial message or a huge allocation.
  */
 class PaxosMessageCodecTest {
@@ -42,34 +43,19 @@ class PaxosMessageCodecTest {
             new PaxosMessage.RecoveryReply(6, 5, true, 41));
 
     private PaxosMessage roundTrip(PaxosMessage m) {
-        ByteBuf b = Unpooled.buffer();
-        try {
-            codec.encode(m, b);
-            return codec.decode(codec.type(m), b);
-        } finally {
-            b.release();
-        }
+        ByteBufferWire.Encoded e = ByteBufferWire.encode(codec, m);
+        return ByteBufferWire.decode(codec, e.type(), e.body());
     }
 
     private byte[] body(PaxosMessage m) {
-        ByteBuf b = Unpooled.buffer();
-        try {
-            codec.encode(m, b);
-            byte[] bytes = new byte[b.readableBytes()];
-            b.readBytes(bytes);
-            return bytes;
-        } finally {
-            b.release();
-        }
+        ByteBuffer b = ByteBufferWire.encode(codec, m).body();
+        byte[] bytes = new byte[b.remaining()];
+        b.get(bytes);
+        return bytes;
     }
 
     private PaxosMessage decode(int type, byte[] body) {
-        ByteBuf b = Unpooled.wrappedBuffer(body);
-        try {
-            return codec.decode(type, b);
-        } finally {
-            b.release();
-        }
+        return ByteBufferWire.decode(codec, type, ByteBuffer.wrap(body));
     }
 
     @Property
@@ -117,7 +103,7 @@ class PaxosMessageCodecTest {
     void anUnknownTypeIsABadFrame() {
         byte[] body = body(new PaxosMessage.Accept(1, 2));
         for (int type : new int[]{0, 10, 99, 255}) {
-            assertThatThrownBy(() -> decode(type, body)).isInstanceOf(BadFrameException.class)
+            assertThatThrownBy(() -> decode(type, body)).isInstanceOf(MalformedMessageException.class)
                     .hasMessageContaining("unknown paxos message type " + type);
         }
     }
@@ -129,7 +115,7 @@ class PaxosMessageCodecTest {
             for (int len = 0; len < full.length; len++) {
                 byte[] cut = Arrays.copyOf(full, len);
                 assertThatThrownBy(() -> decode(codec.type(m), cut)).as("%s cut to %d bytes", m, len)
-                        .isInstanceOf(BadFrameException.class);
+                        .isInstanceOf(MalformedMessageException.class);
             }
         }
     }
@@ -139,7 +125,7 @@ class PaxosMessageCodecTest {
         for (PaxosMessage m : SAMPLES) {
             byte[] longer = Arrays.copyOf(body(m), body(m).length + 1);
             assertThatThrownBy(() -> decode(codec.type(m), longer)).as("%s", m)
-                    .isInstanceOf(BadFrameException.class).hasMessageContaining("trailing");
+                    .isInstanceOf(MalformedMessageException.class).hasMessageContaining("trailing");
         }
     }
 
@@ -150,19 +136,19 @@ class PaxosMessageCodecTest {
         for (int count : new int[]{Integer.MAX_VALUE, 3, -1}) {
             byte[] lying = body(ok);
             writeInt(lying, 24, count);
-            assertThatThrownBy(() -> decode(codec.type(ok), lying)).isInstanceOf(BadFrameException.class)
+            assertThatThrownBy(() -> decode(codec.type(ok), lying)).isInstanceOf(MalformedMessageException.class)
                     .hasMessageContaining("count " + count);
         }
         // CatchUpReply: view:8 firstAvailable:8 count:4 ...
         PaxosMessage reply = SAMPLES.get(6);
         byte[] lyingReply = body(reply);
         writeInt(lyingReply, 16, Integer.MAX_VALUE);
-        assertThatThrownBy(() -> decode(codec.type(reply), lyingReply)).isInstanceOf(BadFrameException.class);
+        assertThatThrownBy(() -> decode(codec.type(reply), lyingReply)).isInstanceOf(MalformedMessageException.class);
         // Propose: view:8 instance:8 length:4 bytes
         PaxosMessage propose = SAMPLES.get(2);
         byte[] lyingValue = body(propose);
         writeInt(lyingValue, 16, 1 << 30);
-        assertThatThrownBy(() -> decode(codec.type(propose), lyingValue)).isInstanceOf(BadFrameException.class)
+        assertThatThrownBy(() -> decode(codec.type(propose), lyingValue)).isInstanceOf(MalformedMessageException.class)
                 .hasMessageContaining("does not fit");
     }
 

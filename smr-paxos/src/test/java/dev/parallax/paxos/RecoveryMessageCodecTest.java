@@ -1,8 +1,9 @@
 package dev.parallax.paxos;
 
-import dev.parallax.core.net.BadFrameException;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
+import dev.parallax.core.spi.ByteBufferWire;
+import dev.parallax.core.spi.MalformedMessageException;
+
+import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,13 +18,8 @@ class RecoveryMessageCodecTest {
     private final PaxosMessageCodec codec = new PaxosMessageCodec();
 
     private PaxosMessage roundTrip(PaxosMessage m) {
-        ByteBuf b = Unpooled.buffer();
-        try {
-            codec.encode(m, b);
-            return codec.decode(codec.type(m), b);
-        } finally {
-            b.release();
-        }
+        ByteBufferWire.Encoded e = ByteBufferWire.encode(codec, m);
+        return ByteBufferWire.decode(codec, e.type(), e.body());
     }
 
     @Test
@@ -41,11 +37,8 @@ class RecoveryMessageCodecTest {
 
     @Test
     void aFlagByteOtherThanZeroOrOneIsABadFrame() {
-        ByteBuf b = Unpooled.buffer().writeLong(8).writeLong(7).writeByte(2).writeLong(41);
-        try {
-            assertThatThrownBy(() -> codec.decode(9, b)).isInstanceOf(BadFrameException.class).hasMessageContaining("flag");
-        } finally {
-            b.release();
-        }
+        ByteBuffer b = ByteBuffer.allocate(25).putLong(8).putLong(7).put((byte) 2).putLong(41).flip();
+        assertThatThrownBy(() -> ByteBufferWire.decode(codec, 9, b)).isInstanceOf(MalformedMessageException.class)
+                .hasMessageContaining("flag");
     }
 }

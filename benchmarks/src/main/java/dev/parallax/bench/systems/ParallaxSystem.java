@@ -46,7 +46,7 @@ public final class ParallaxSystem implements BenchSystem {
     private StageSampler sampler;
     private static final List<String> HEALTH_METERS = List.of("parallax_paxos_view_changes_total",
             "parallax_commands_duplicate_total", "parallax_commands_executed_total", "parallax_protocol_decided_total",
-            "parallax_paxos_inbound_dropped_total", "parallax_net_dropped_total");
+            "parallax_protocol_inbound_dropped_total", "parallax_net_dropped_total");
     private final ThreadCpu[] threadsBefore = new ThreadCpu[3];
     private Thread samplerThread;
     private volatile String samplerError;

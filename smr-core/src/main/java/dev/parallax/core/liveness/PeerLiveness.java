@@ -1,6 +1,5 @@
 package dev.parallax.core.liveness;
 
-import dev.parallax.core.spi.MessageHandler;
 import dev.parallax.core.time.Clock;
 
 import java.util.Objects;
@@ -21,7 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Thread-safe: {@link #heard} from any number of threads, readers from any thread.
  */
-public final class PeerLiveness {
+public final class PeerLiveness implements dev.parallax.core.spi.ArrivalStamps {
     /** Longs between two peers' slots: 128 bytes, two cache lines on common hardware. */
     private static final int STRIDE = 16;
 
@@ -60,6 +59,7 @@ public final class PeerLiveness {
      *
      * <p>Thread-safe, non-blocking, wait-free.
      */
+    @Override
     public void heard(int peer) {
         if (peer < 0 || peer >= peers) {
             unknownPeers.increment();
@@ -85,17 +85,4 @@ public final class PeerLiveness {
         return unknownPeers.sum();
     }
 
-    /**
-     * A handler that stamps the sender and then passes the message on to {@code next}, on the
-     * calling (IO) thread. Transports without a frame-level hook use it to stamp on delivery.
-     *
-     * <p>The returned handler is as thread-safe as {@code next}.
-     */
-    public <M> MessageHandler<M> stamping(MessageHandler<M> next) {
-        Objects.requireNonNull(next, "next");
-        return (from, message) -> {
-            heard(from);
-            next.onMessage(from, message);
-        };
-    }
 }

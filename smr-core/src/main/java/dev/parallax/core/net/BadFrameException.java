@@ -1,7 +1,10 @@
 package dev.parallax.core.net;
 
-/** A received frame is malformed: unknown version or type, or a body that does not decode. */
-public class BadFrameException extends RuntimeException {
+/**
+ * A received frame is malformed: unknown version or type, or a body that does not decode. The
+ * network edge's kind of {@link dev.parallax.core.spi.MalformedMessageException}.
+ */
+public class BadFrameException extends dev.parallax.core.spi.MalformedMessageException {
     public BadFrameException(String message) {
         super(message);
     }

@@ -1,5 +1,6 @@
 package dev.parallax.core.protocol;
 
+import dev.parallax.core.spi.SnapshotRequester;
 import dev.parallax.core.spi.DurableLog;
 
 import java.util.List;
@@ -29,12 +30,6 @@ public final class EffectApplier<M, R, V> {
     @FunctionalInterface
     public interface DecisionSink<V> {
         void decided(long instance, V value);
-    }
-
-    /** Where snapshot requests go (the snapshot-transfer service, or a test's recorder). */
-    @FunctionalInterface
-    public interface SnapshotRequester {
-        void request(int peer, long instance);
     }
 
     private final DurableLog log;

@@ -64,4 +64,14 @@ public interface ProtocolCore<M, R, V> {
     default boolean canPropose() {
         return true;
     }
+
+    /**
+     * Whether the core is still recovering state its log may have lost (amnesia after an unclean
+     * stop without forced syncs) and so must not vote yet. The runtime tells the log once this
+     * turns false ({@code DurableLog.amnesiaResolved}), after the step's records were synced.
+     * Default: never recovering.
+     */
+    default boolean recovering() {
+        return false;
+    }
 }

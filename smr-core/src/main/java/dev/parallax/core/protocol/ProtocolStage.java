@@ -109,7 +109,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
     public ProtocolStage(String name, int self, ProtocolCore<M, R, V> core,
                          BoundedQueue<Inbound<M>> inbox, BoundedQueue<V> proposals,
                          DurableLog log, RecordCodec<R> codec, Transport<M> transport,
-                         DecisionOutlet<V> decisions, EffectApplier.SnapshotRequester snapshots,
+                         DecisionOutlet<V> decisions, dev.parallax.core.spi.SnapshotRequester snapshots,
                          Clock clock, long maxTickInterval, int batchLimit) {
         this(name, self, core, inbox, proposals, log, codec, transport, decisions, snapshots, clock, maxTickInterval,
                 batchLimit, DEFAULT_MAX_UNDELIVERED);
@@ -124,7 +124,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
     public ProtocolStage(String name, int self, ProtocolCore<M, R, V> core,
                          BoundedQueue<Inbound<M>> inbox, BoundedQueue<V> proposals,
                          DurableLog log, RecordCodec<R> codec, Transport<M> transport,
-                         DecisionOutlet<V> decisions, EffectApplier.SnapshotRequester snapshots,
+                         DecisionOutlet<V> decisions, dev.parallax.core.spi.SnapshotRequester snapshots,
                          Clock clock, long maxTickInterval, int batchLimit, int maxUndelivered) {
         if (maxUndelivered <= 0) {
             throw new IllegalArgumentException("maxUndelivered must be positive: " + maxUndelivered);

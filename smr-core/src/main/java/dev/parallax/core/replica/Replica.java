@@ -10,18 +10,19 @@ import dev.parallax.core.log.ChronicleLogOptions;
 import dev.parallax.core.log.InMemoryDurableLog;
 import dev.parallax.core.net.FaultInjectingTransport;
 import dev.parallax.core.net.LinkFaults;
-import dev.parallax.core.net.MessageCodec;
+import dev.parallax.core.spi.MessageCodec;
+import dev.parallax.core.net.ReplicaPort;
+import dev.parallax.core.stage.StageHandle;
+import dev.parallax.core.stage.StageThreads;
 import dev.parallax.core.net.NetMetrics;
-import dev.parallax.core.net.NettyReplicaTransport;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.DurableLog;
 import dev.parallax.core.spi.Executor;
-import dev.parallax.core.spi.OrderingContext;
-import dev.parallax.core.spi.OrderingProtocol;
+import dev.parallax.core.runtime.OrderingContext;
+import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.stage.BoundedQueue;
 import dev.parallax.core.stage.Queues;
-import dev.parallax.core.stage.StageRunner;
 import dev.parallax.core.stage.WaitStrategy;
 import dev.parallax.core.time.Clock;
 import dev.parallax.core.time.SystemClock;
@@ -70,7 +71,10 @@ public final class Replica implements AutoCloseable {
     private final LinkFaults faults;
     private AtomicBroadcast broadcast;
     private ClientIO clientIO;
-    private StageRunner batcher;
+    private StageHandle batcher;
+    private StageThreads stageThreads;
+    private ReplicaPort port;
+    private final java.util.Set<String> logNames = new java.util.HashSet<>();
     private volatile ServiceManager serviceManager;
     private final CompletableFuture<Throwable> failStopped = new CompletableFuture<>();
     private SnapshotTransfer transfer;
@@ -112,6 +116,9 @@ public final class Replica implements AutoCloseable {
         }
         started = true;
         WaitStrategy.Factory wait = config.waitMode().strategy();
+        stageThreads = StageThreads.builder().placement(config.effectiveThreads()).waitStrategy(wait).clock(clock)
+                .meterRegistry(registry).threadNamePrefix("replica-" + config.id() + "-").build();
+        port = new ReplicaPort(config, registry, stageThreads, clock);
         broadcast = ordering.create(new Context(wait));
         ClientSessions sessions = new ClientSessions(replyWindow, maxSessions);
         ReplyRouter router = new ReplyRouter();
@@ -128,17 +135,15 @@ public final class Replica implements AutoCloseable {
         }
         broadcast.start(serviceManager);
         BoundedQueue<Command> requests = Queues.mpsc(config.requestQueueCapacity());
-        batcher = StageRunner.builder(new BatcherStage("batcher-" + config.id(), requests,
-                        new BatchBuilder(batchBytes, batchTimeout.toNanos()), broadcast, clock))
-                .waitStrategy(wait).clock(clock).meterRegistry(registry).build();
-        batcher.start();
-        clientIO = new ClientIO(config, requests, broadcast::leaderHint, router, new NetMetrics(registry, "client"));
+        batcher = stageThreads.run(new BatcherStage("batcher-" + config.id(), requests,
+                new BatchBuilder(batchBytes, batchTimeout.toNanos()), broadcast, clock));
+        clientIO = new ClientIO(config, requests, broadcast::redirectHint, router, new NetMetrics(registry, "client"));
         snapshotServer = new SnapshotServer(config.id(), store, registry);
         clientIO.serveSnapshots(snapshotServer);
         clientPort = clientIO.start();
         clientIO.registerMeters(registry);
-        LOG.info("replica {} started: {} ordering, replica port {}, client port {}", config.id(), ordering.name(),
-                config.self().port(), clientPort);
+        LOG.info("replica {} started: {} ordering, {} threads, replica port {}, client port {}", config.id(), ordering.name(),
+                stageThreads.placement().configName(), config.self().port(), clientPort);
     }
 
     private void restoreLatest(SnapshotStore store) {
@@ -174,7 +179,7 @@ public final class Replica implements AutoCloseable {
         return batchTimeout;
     }
 
-    /** The replica this one believes leads, or -1. */
+    /** The replica this one believes leads ordering, or -1 (none known, or a leaderless protocol). */
     public int leaderHint() {
         AtomicBroadcast b = broadcast;
         return b == null ? -1 : b.leaderHint();
@@ -228,6 +233,9 @@ public final class Replica implements AutoCloseable {
         if (broadcast != null) {
             broadcast.close();
         }
+        if (port != null) {
+            port.close();
+        }
         if (transfer != null) {
             transfer.close();
         }
@@ -235,6 +243,9 @@ public final class Replica implements AutoCloseable {
             snapshotServer.close();
         }
         executor.close();
+        if (stageThreads != null) {
+            stageThreads.close();
+        }
         LOG.info("replica {} stopped", config.id());
     }
 
@@ -251,19 +262,30 @@ public final class Replica implements AutoCloseable {
         }
 
         @Override
-        public <M> Transport<M> transport(MessageCodec<M> codec) {
-            Transport<M> t = new NettyReplicaTransport<>(config, codec, registry, wait, clock);
+        public <M> Transport<M> transport(String channel, MessageCodec<M> codec) {
+            Transport<M> t = port.channel(channel, codec);
             return faults == null ? t : new FaultInjectingTransport<>(t, faults);
         }
 
         @Override
-        public DurableLog durableLog() {
+        public DurableLog durableLog(String name) {
+            synchronized (logNames) {
+                if (!name.matches("[a-z0-9.-]{1,64}") || name.startsWith(".") || name.equals("snapshots") || !logNames.add(name)) {
+                    throw new IllegalArgumentException("log name must be 1..64 characters of [a-z0-9.-], not start with '.', "
+                            + "not be 'snapshots', and be opened once; got '" + name + "'");
+                }
+            }
             if (config.dataDirectory().isEmpty()) {
-                LOG.warn("replica {}: no data directory: acceptor state is kept in memory and lost on a crash", config.id());
+                LOG.warn("replica {}: no data directory: log '{}' is kept in memory and lost on a crash", config.id(), name);
                 return InMemoryDurableLog.create();
             }
-            return ChronicleDurableLog.open(config.dataDirectory().get().resolve("log"),
+            return ChronicleDurableLog.open(config.dataDirectory().get().resolve(name),
                     ChronicleLogOptions.defaults().withSyncPolicy(config.logSync()));
+        }
+
+        @Override
+        public StageThreads stageThreads() {
+            return stageThreads;
         }
 
         @Override
@@ -282,7 +304,7 @@ public final class Replica implements AutoCloseable {
         }
 
         @Override
-        public dev.parallax.core.protocol.EffectApplier.SnapshotRequester snapshotRequester() {
+        public dev.parallax.core.spi.SnapshotRequester snapshotRequester() {
             return (peer, instance) -> {
                 SnapshotTransfer t = transfer;
                 if (t != null) {

@@ -36,11 +36,25 @@ public interface AtomicBroadcast extends AutoCloseable {
      */
     boolean propose(ByteBuffer value);
 
+    /** {@link #redirectHint()}'s answer when any replica takes clients, this one included. */
+    int ANY_REPLICA = -1;
+
     /**
-     * The replica this one currently believes to lead, or -1 if none is known; a hint for client
-     * redirection, read without blocking.
+     * Where commands should be sent: the id of the replica clients should talk to instead of this
+     * one, or {@link #ANY_REPLICA} when this replica takes them (a leader-based protocol's leader,
+     * or every replica of S-Paxos and the ring protocols). The replica's client front end only
+     * applies this rule (redirecting when the hint names another replica); the rule itself is the
+     * protocol's. Read without blocking, from any thread; a hint, possibly stale.
      */
-    int leaderHint();
+    int redirectHint();
+
+    /**
+     * The replica this one believes leads ordering, or -1 if none is known or the protocol has no
+     * leader; for operators, tools and tests, read without blocking. Default: {@link #redirectHint()}.
+     */
+    default int leaderHint() {
+        return redirectHint();
+    }
 
     /**
      * A hint for batchers, read without blocking: whether a value proposed now would start being

@@ -22,14 +22,17 @@ public interface Transport<M> extends AutoCloseable {
     void start(MessageHandler<M> handler);
 
     /**
-     * Starts like {@link #start(MessageHandler)}, and stamps {@code liveness} with the sender of
+     * Starts like {@link #start(MessageHandler)}, and stamps {@code stamps} with the sender of
      * everything received, on the receiving IO thread, before the handler sees it. The default
      * stamps each delivered message; a transport with frames of its own stamps every frame.
      *
      * @throws IllegalStateException if already started
      */
-    default void start(MessageHandler<M> handler, dev.parallax.core.liveness.PeerLiveness liveness) {
-        start(liveness.stamping(handler));
+    default void start(MessageHandler<M> handler, ArrivalStamps stamps) {
+        start((from, m) -> {
+            stamps.heard(from);
+            handler.onMessage(from, m);
+        });
     }
 
     /**

@@ -2,8 +2,8 @@ package dev.parallax.core.client;
 
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.DeliveryListener;
-import dev.parallax.core.spi.OrderingContext;
-import dev.parallax.core.spi.OrderingProtocol;
+import dev.parallax.core.runtime.OrderingContext;
+import dev.parallax.core.runtime.OrderingProtocol;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -96,7 +96,7 @@ final class SharedLogOrdering {
         }
 
         @Override
-        public int leaderHint() {
+        public int redirectHint() {
             return leaderHint;
         }
 

@@ -44,12 +44,33 @@ class PeerLivenessTest {
     }
 
     @Test
-    void theStampingHandlerStampsBeforeTheMessageIsHandedOn() {
+    void theTransportDefaultStampsBeforeTheMessageIsHandedOn() {
         List<Long> seenAtDelivery = new ArrayList<>();
         MessageHandler<String> next = (from, m) -> seenAtDelivery.add(liveness.lastHeard(from));
-        MessageHandler<String> stamping = liveness.stamping(next);
+        List<MessageHandler<String>> installed = new ArrayList<>();
+        dev.parallax.core.spi.Transport<String> transport = new dev.parallax.core.spi.Transport<>() {
+            @Override
+            public int localId() {
+                return 0;
+            }
+
+            @Override
+            public void start(MessageHandler<String> handler) {
+                installed.add(handler);
+            }
+
+            @Override
+            public boolean send(int to, String message) {
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        transport.start(next, liveness);
         time.set(7_000);
-        stamping.onMessage(2, "hello");
+        installed.get(0).onMessage(2, "hello");
         assertThat(seenAtDelivery).containsExactly(7_000L);
         assertThat(liveness.lastHeard(2)).isEqualTo(7_000);
     }

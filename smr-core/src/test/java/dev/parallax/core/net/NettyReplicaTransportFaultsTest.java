@@ -164,11 +164,21 @@ class NettyReplicaTransportFaultsTest {
     private byte[] hello(int id) throws IOException {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         DataOutputStream d = new DataOutputStream(b);
-        d.writeInt(10);
+        d.writeInt(11);
         d.writeByte(Frames.VERSION);
         d.writeByte(NettyReplicaTransport.HELLO);
+        d.writeByte(0); // control channel
         d.writeInt(id);
         d.writeInt(members.size());
+        // announce channel 1 = the transport's channel
+        byte[] name = NettyReplicaTransport.CHANNEL.getBytes(StandardCharsets.UTF_8);
+        d.writeInt(2 + 2 + 4 + name.length);
+        d.writeByte(Frames.VERSION);
+        d.writeByte(1); // ANNOUNCE
+        d.writeByte(0);
+        d.writeByte(1);
+        d.writeInt(name.length);
+        d.write(name);
         return b.toByteArray();
     }
 
@@ -176,9 +186,11 @@ class NettyReplicaTransportFaultsTest {
         byte[] body = text.getBytes(StandardCharsets.UTF_8);
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         DataOutputStream d = new DataOutputStream(b);
-        d.writeInt(2 + body.length);
+        d.writeInt(2 + 1 + 4 + body.length);
         d.writeByte(Frames.VERSION);
         d.writeByte(1);
+        d.writeByte(1); // channel 1
+        d.writeInt(body.length);
         d.write(body);
         return b.toByteArray();
     }

@@ -7,7 +7,11 @@ import dev.parallax.core.stage.WaitStrategies;
 import dev.parallax.core.testkit.TransportContract;
 import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.netty.buffer.ByteBuf;
+import dev.parallax.core.spi.MessageCodec;
+import dev.parallax.core.spi.WireReader;
+import dev.parallax.core.spi.WireWriter;
+
+import java.nio.ByteBuffer;
 
 import java.nio.charset.StandardCharsets;
 
@@ -15,7 +19,7 @@ import java.nio.charset.StandardCharsets;
 class NettyReplicaTransportTest extends TransportContract {
     private final ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(3));
 
-    /** Strings as UTF-8 frame bodies of type 1. */
+    /** Strings as length-prefixed UTF-8 frame bodies of type 1. */
     static final MessageCodec<String> STRINGS = new MessageCodec<>() {
         @Override
         public int type(String message) {
@@ -23,16 +27,18 @@ class NettyReplicaTransportTest extends TransportContract {
         }
 
         @Override
-        public void encode(String message, ByteBuf out) {
-            out.writeCharSequence(message, StandardCharsets.UTF_8);
+        public void encode(String message, WireWriter out) {
+            out.putBytes(ByteBuffer.wrap(message.getBytes(StandardCharsets.UTF_8)));
         }
 
         @Override
-        public String decode(int type, ByteBuf body) {
+        public String decode(int type, WireReader body) {
             if (type != 1) {
                 throw new BadFrameException("unknown type " + type);
             }
-            return body.readCharSequence(body.readableBytes(), StandardCharsets.UTF_8).toString();
+            String s = new String(body.getBytes(), StandardCharsets.UTF_8);
+            body.end();
+            return s;
         }
     };
 

@@ -7,14 +7,14 @@ import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.log.DiskFaults;
 import dev.parallax.core.log.SyncPolicy;
 import dev.parallax.core.net.LocalPorts;
-import dev.parallax.core.net.MessageCodec;
+import dev.parallax.core.spi.MessageCodec;
 import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.replica.Replica;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.DurableLog;
 import dev.parallax.core.spi.MessageHandler;
-import dev.parallax.core.spi.OrderingContext;
-import dev.parallax.core.spi.OrderingProtocol;
+import dev.parallax.core.runtime.OrderingContext;
+import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.stage.WaitStrategy;
 import dev.parallax.core.time.Clock;
@@ -169,8 +169,8 @@ class DiskFullReplicaTest {
                 }
 
                 @Override
-                public <M> Transport<M> transport(MessageCodec<M> codec) {
-                    CountingTransport<M> t = new CountingTransport<>(ctx.transport(codec), ctx.meterRegistry());
+                public <M> Transport<M> transport(String channel, MessageCodec<M> codec) {
+                    CountingTransport<M> t = new CountingTransport<>(ctx.transport(channel, codec), ctx.meterRegistry());
                     synchronized (transports) {
                         while (transports.size() <= ctx.config().id()) {
                             transports.add(null);
@@ -181,7 +181,7 @@ class DiskFullReplicaTest {
                 }
 
                 @Override
-                public DurableLog durableLog() {
+                public DurableLog durableLog(String name) {
                     return disk.open(logDir, SyncPolicy.EVERY_BATCH);
                 }
 
@@ -196,13 +196,18 @@ class DiskFullReplicaTest {
                 }
 
                 @Override
-                public EffectApplier.SnapshotRequester snapshotRequester() {
+                public dev.parallax.core.spi.SnapshotRequester snapshotRequester() {
                     return ctx.snapshotRequester();
                 }
 
                 @Override
                 public WaitStrategy.Factory waitStrategy() {
                     return ctx.waitStrategy();
+                }
+
+                @Override
+                public dev.parallax.core.stage.StageThreads stageThreads() {
+                    return ctx.stageThreads();
                 }
             });
         }

@@ -25,7 +25,7 @@ class ReplicaFailureDetectorTest {
                 assertThat(Thread.getAllStackTraces().keySet()).as(name)
                         .anyMatch(t -> t.getName().equals(name) && t.isAlive());
                 // Whether a loaded test machine caused a suspicion is timing; that the meter exists is not.
-                assertThat(cluster.replicas.get(id).meterRegistry().find("parallax.paxos.suspicions")
+                assertThat(cluster.replicas.get(id).meterRegistry().find("parallax.protocol.suspicions")
                         .functionCounter()).isNotNull();
             }
             cluster.replicas.get(1).close();

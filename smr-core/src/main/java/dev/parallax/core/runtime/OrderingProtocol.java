@@ -1,4 +1,6 @@
-package dev.parallax.core.spi;
+package dev.parallax.core.runtime;
+
+import dev.parallax.core.spi.AtomicBroadcast;
 
 /**
  * A pluggable ordering protocol: builds the {@link AtomicBroadcast} a replica orders commands
