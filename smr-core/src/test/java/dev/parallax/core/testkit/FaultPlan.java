@@ -54,7 +54,8 @@ public record FaultPlan(long minDelay, long maxDelay, double dropProbability, do
 
     /**
      * The default hostile plan: delays 0.1–5 ms (reordering), 5% loss, 2% duplication, a nemesis
-     * action every 100 ms on average, at most {@code maxCrashed} nodes down at once, partitions on.
+     * action every 100 ms on average, at most {@code maxCrashed} nodes down at once, partitions on;
+     * datagrams face the same delays, loss and duplication, in packets of at most 8 KB.
      */
     public static FaultPlan hostile(int maxCrashed) {
         return new FaultPlan(100_000, 5 * MS, 0.05, 0.02, 100 * MS, maxCrashed, true, MS);
