@@ -3,31 +3,27 @@ package dev.parallax.paxos;
 import static dev.parallax.paxos.CoreFixtures.MS;
 import static dev.parallax.paxos.CoreFixtures.v;
 
+import dev.parallax.core.testkit.GoldenFiles;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Scripted scenarios whose full effect trace (every persist, send, decision, snapshot request and
  * timer request) is compared with a checked-in expectation under src/test/resources/golden. A
- * protocol change that alters behaviour, timers included, shows up as a readable diff. To accept a deliberate change, run with {@code -Dgolden.update=true}
- * and review the diff of the golden files.
+ * protocol change that alters behaviour, timers included, shows up as a readable diff. Driven by
+ * the testkit's generic scripted cluster and compared by its {@link GoldenFiles}: to accept a
+ * deliberate change, run with {@code -Dgolden.update=true} and review the diff of the golden files.
  */
 class GoldenTraceTest {
     private static final PaxosConfig CONFIG = PaxosConfig.builder(3).window(2)
             .heartbeat(Duration.ofMillis(50)).suspect(Duration.ofMillis(500))
             .retransmit(Duration.ofMillis(200)).catchUp(Duration.ofMillis(100)).build();
 
-
     @Test
-    void proposeFailOverAndCatchUp() throws IOException {
+    void proposeFailOverAndCatchUp() {
         ScriptedCluster c = new ScriptedCluster(CONFIG);
         c.tick(MS);                 // replica 0 starts view 0
         c.deliverAll(100);
@@ -48,11 +44,11 @@ class GoldenTraceTest {
         c.tick(150 * MS);           // 0 catches up
         c.deliverAll(100);
         assertThat(c.delivered(0)).containsExactly(v("a"), v("b"), v("c"));
-        compare("propose-failover-catchup.txt", c.trace());
+        GoldenFiles.assertMatches("propose-failover-catchup.txt", c.trace());
     }
 
     @Test
-    void restartedLeaderTakesANewViewAndReproposes() throws IOException {
+    void restartedLeaderTakesANewViewAndReproposes() {
         ScriptedCluster c = new ScriptedCluster(CONFIG);
         c.tick(MS);
         c.deliverAll(100);
@@ -70,11 +66,11 @@ class GoldenTraceTest {
         assertThat(c.core(1).view()).isEqualTo(1);
         assertThat(c.core(0).view()).isEqualTo(1);
         assertThat(c.delivered(2)).containsExactly(v("x"));
-        compare("restarted-leader.txt", c.trace());
+        GoldenFiles.assertMatches("restarted-leader.txt", c.trace());
     }
 
     @Test
-    void viewChangeWithPagedPhase1AndWindowSizedReproposal() throws IOException {
+    void viewChangeWithPagedPhase1AndWindowSizedReproposal() {
         ScriptedCluster c = new ScriptedCluster(PaxosConfig.builder(3).window(2).catchUpMaxInstances(2)
                 .heartbeat(Duration.ofMillis(50)).suspect(Duration.ofMillis(500))
                 .retransmit(Duration.ofMillis(200)).catchUp(Duration.ofMillis(100)).build());
@@ -90,17 +86,6 @@ class GoldenTraceTest {
         c.tick(600 * MS);           // Phase 1 pages through replica 2's votes two at a time,
         c.deliverAll(300);          // then re-proposes them two at a time (WND 2)
         assertThat(c.delivered(1)).containsExactly(v("a"), v("b"), v("c"), v("d"), v("e"));
-        compare("paged-view-change.txt", c.trace());
-    }
-
-    private static void compare(String name, List<String> trace) throws IOException {
-        Path file = Path.of("src/test/resources/golden", name);
-        String actual = String.join("\n", trace) + "\n";
-        if (Boolean.getBoolean("golden.update")) {
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, actual, StandardCharsets.UTF_8);
-        }
-        assertThat(file).as("golden file %s (run with -Dgolden.update=true to create it)", file).exists();
-        assertThat(actual).isEqualTo(Files.readString(file, StandardCharsets.UTF_8));
+        GoldenFiles.assertMatches("paged-view-change.txt", c.trace());
     }
 }

@@ -2,7 +2,8 @@ package dev.parallax.core.testkit;
 
 /**
  * How hostile a {@link Simulation}'s world is: network delays, loss, duplication, and a nemesis
- * that partitions, crashes and restarts nodes. Immutable; times are virtual nanoseconds.
+ * that partitions, crashes and restarts nodes; and, for the datagram multicast channel, its own
+ * {@link DatagramPlan}. Immutable; times are virtual nanoseconds.
  *
  * @param minDelay            smallest network delay
  * @param maxDelay            largest network delay (delays are uniform in between, which reorders)
@@ -12,9 +13,11 @@ package dev.parallax.core.testkit;
  * @param maxCrashed          how many crashable nodes may be down at once
  * @param partitions          whether the nemesis partitions the network
  * @param tickInterval        period of every node's tick
+ * @param datagrams           how the datagram multicast channel loses, duplicates, delays and caps datagrams
  */
 public record FaultPlan(long minDelay, long maxDelay, double dropProbability, double duplicateProbability,
-                        long nemesisInterval, int maxCrashed, boolean partitions, long tickInterval) {
+                        long nemesisInterval, int maxCrashed, boolean partitions, long tickInterval,
+                        DatagramPlan datagrams) {
 
     private static final long MS = 1_000_000L;
 
@@ -28,6 +31,20 @@ public record FaultPlan(long minDelay, long maxDelay, double dropProbability, do
         if (tickInterval <= 0) {
             throw new IllegalArgumentException("tickInterval must be > 0");
         }
+        if (datagrams == null) {
+            throw new IllegalArgumentException("datagrams must not be null");
+        }
+    }
+
+    /**
+     * A plan whose datagram channel faces the same delays, loss and duplication as point-to-point
+     * messages, with packets of at most {@link DatagramPlan#DEFAULT_PACKET_SIZE} bytes.
+     */
+    public FaultPlan(long minDelay, long maxDelay, double dropProbability, double duplicateProbability,
+                     long nemesisInterval, int maxCrashed, boolean partitions, long tickInterval) {
+        this(minDelay, maxDelay, dropProbability, duplicateProbability, nemesisInterval, maxCrashed, partitions,
+                tickInterval, new DatagramPlan(minDelay, maxDelay, dropProbability, duplicateProbability,
+                        DatagramPlan.DEFAULT_PACKET_SIZE));
     }
 
     /** A reliable network with small delays and no nemesis. */
@@ -37,21 +54,33 @@ public record FaultPlan(long minDelay, long maxDelay, double dropProbability, do
 
     /**
      * The default hostile plan: delays 0.1–5 ms (reordering), 5% loss, 2% duplication, a nemesis
-     * action every 100 ms on average, at most {@code maxCrashed} nodes down at once, partitions on.
+     * action every 100 ms on average, at most {@code maxCrashed} nodes down at once, partitions on;
+     * datagrams face the same delays, loss and duplication, in packets of at most 8 KB.
      */
     public static FaultPlan hostile(int maxCrashed) {
         return new FaultPlan(100_000, 5 * MS, 0.05, 0.02, 100 * MS, maxCrashed, true, MS);
     }
 
+    /** Point-to-point loss and duplication; the datagram channel keeps its own plan. */
     public FaultPlan withLoss(double drop, double duplicate) {
-        return new FaultPlan(minDelay, maxDelay, drop, duplicate, nemesisInterval, maxCrashed, partitions, tickInterval);
+        return new FaultPlan(minDelay, maxDelay, drop, duplicate, nemesisInterval, maxCrashed, partitions, tickInterval,
+                datagrams);
     }
 
     public FaultPlan withNemesis(long interval, int crashed, boolean partition) {
-        return new FaultPlan(minDelay, maxDelay, dropProbability, duplicateProbability, interval, crashed, partition, tickInterval);
+        return new FaultPlan(minDelay, maxDelay, dropProbability, duplicateProbability, interval, crashed, partition,
+                tickInterval, datagrams);
     }
 
+    /** Point-to-point delays; the datagram channel keeps its own plan. */
     public FaultPlan withDelays(long min, long max) {
-        return new FaultPlan(min, max, dropProbability, duplicateProbability, nemesisInterval, maxCrashed, partitions, tickInterval);
+        return new FaultPlan(min, max, dropProbability, duplicateProbability, nemesisInterval, maxCrashed, partitions,
+                tickInterval, datagrams);
+    }
+
+    /** The same plan with another datagram multicast channel. */
+    public FaultPlan withDatagrams(DatagramPlan plan) {
+        return new FaultPlan(minDelay, maxDelay, dropProbability, duplicateProbability, nemesisInterval, maxCrashed,
+                partitions, tickInterval, plan);
     }
 }

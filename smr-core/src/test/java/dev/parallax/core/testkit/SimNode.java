@@ -18,6 +18,15 @@ public interface SimNode<M> {
     /** A message arrived. */
     void onMessage(int from, M message);
 
+    /**
+     * A datagram sent to multicast group {@code group}, which this node joined, arrived (see
+     * {@link NodeContext#multicast}). It may arrive twice, late or out of order, or not at all.
+     * Default: handled as {@link #onMessage}.
+     */
+    default void onDatagram(int from, int group, M message) {
+        onMessage(from, message);
+    }
+
     /** A periodic tick; the time is {@link NodeContext#now()}. */
     void onTick();
 }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.Set;
@@ -15,6 +16,7 @@ import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
+import java.util.function.ToIntFunction;
 
 /**
  * A deterministic simulation of a set of nodes over a virtual clock and an in-memory network.
@@ -31,6 +33,13 @@ import java.util.function.IntSupplier;
  *
  * <p>Partitions split the crashable nodes (replicas) into two sides; nodes added as not crashable
  * (clients) stay connected to every side.
+ *
+ * <p>Datagram multicast: besides point-to-point links, nodes may join multicast groups and send
+ * one datagram to a whole group ({@link NodeContext#multicast}), the unreliable IP multicast
+ * M-Ring Paxos uses (seed 003 (Ring Paxos / Multi-Ring / P-SMR) §3.3.2). Each member draws its own
+ * loss, delay and duplication from the plan's {@link DatagramPlan}; datagrams above its packet size
+ * are refused. Random numbers are drawn for datagrams only when a node multicasts, so a run that
+ * never multicasts draws exactly what it drew before the channel existed and keeps its trace.
  *
  * <p>Leader churn: with {@link #targetLeader}, a share of the nemesis' actions crash or isolate
  * the node the scenario names as its current leader, so that view changes happen under load
@@ -56,6 +65,8 @@ public final class Simulation<M> {
     private final TraceRecorder trace = new TraceRecorder(TRACE_TAIL);
     private FaultPlan plan;
     private Function<? super M, String> describer = String::valueOf;
+    private ToIntFunction<? super M> datagramSizer;
+    private final Map<Integer, Set<Integer>> groups = new TreeMap<>();
     private Map<Integer, Integer> partitionSide;
     private boolean nemesisOn;
     private IntSupplier leaderOracle;
@@ -98,6 +109,22 @@ public final class Simulation<M> {
     /** How messages appear in the trace; default {@code String.valueOf}. Must be deterministic. */
     public void describeMessagesWith(Function<? super M, String> describer) {
         this.describer = Objects.requireNonNull(describer);
+    }
+
+    /**
+     * How many bytes a datagram takes, checked against {@link DatagramPlan#maxPacketSize()}; use
+     * the protocol's codec (its encoded length). Default: the UTF-8 length of the message's trace
+     * description ({@link #describeMessagesWith}), a stand-in for tests without a codec. Must be
+     * deterministic.
+     */
+    public void measureDatagramsWith(ToIntFunction<? super M> sizer) {
+        this.datagramSizer = Objects.requireNonNull(sizer);
+    }
+
+    /** The members of datagram multicast group {@code group} now, in id order (a copy). */
+    public Set<Integer> groupMembers(int group) {
+        Set<Integer> members = groups.get(group);
+        return members == null ? Set.of() : new TreeSet<>(members);
     }
 
     /** Replaces the fault plan from now on (for example to calm the network before a liveness check). */
@@ -217,6 +244,9 @@ public final class Simulation<M> {
         }
         s.node = null;
         s.incarnation++;
+        for (Set<Integer> members : groups.values()) {
+            members.remove(id);
+        }
         s.storage.crash(random.nextInt(s.storage.unsyncedCount() + 1));
         stats.crashes++;
         trace.record(now(), "crash " + id);
@@ -341,6 +371,84 @@ public final class Simulation<M> {
             stats.duplicated++;
             deliverLater(from.id, target, target.incarnation, message, delay());
         }
+    }
+
+    private void joinGroup(Slot s, int group) {
+        groups.computeIfAbsent(group, g -> new TreeSet<>()).add(s.id);
+    }
+
+    private void leaveGroup(Slot s, int group) {
+        Set<Integer> members = groups.get(group);
+        if (members != null) {
+            members.remove(s.id);
+        }
+    }
+
+    private boolean isMember(int id, int group) {
+        Set<Integer> members = groups.get(group);
+        return members != null && members.contains(id);
+    }
+
+    private boolean multicast(Slot from, int group, M message) {
+        DatagramPlan dp = plan.datagrams();
+        int size = datagramSizer != null ? datagramSizer.applyAsInt(message)
+                : describer.apply(message).getBytes(StandardCharsets.UTF_8).length;
+        if (size > dp.maxPacketSize()) {
+            stats.datagramsRefused++;
+            trace.record(now(), "refuse datagram " + from.id + "->g" + group + " of " + size + " bytes");
+            return false;
+        }
+        stats.multicastsSent++;
+        Set<Integer> members = groups.get(group);
+        if (members == null) {
+            return true;
+        }
+        for (int to : members) {
+            Slot target = slots.get(to);
+            if (to == from.id) {
+                deliverDatagramLater(from.id, group, target, target.incarnation, message, 0);
+                continue;
+            }
+            if (cut(from, target)) {
+                stats.datagramsCut++;
+                continue;
+            }
+            if (random.nextDouble() < dp.lossProbability()) {
+                stats.datagramsLost++;
+                continue;
+            }
+            deliverDatagramLater(from.id, group, target, target.incarnation, message, datagramDelay(dp));
+            if (random.nextDouble() < dp.duplicateProbability()) {
+                stats.datagramsDuplicated++;
+                deliverDatagramLater(from.id, group, target, target.incarnation, message, datagramDelay(dp));
+            }
+        }
+        return true;
+    }
+
+    private long datagramDelay(DatagramPlan dp) {
+        long span = dp.maxDelay() - dp.minDelay();
+        return dp.minDelay() + (span == 0 ? 0 : random.nextLong(span + 1));
+    }
+
+    private void deliverDatagramLater(int from, int group, Slot target, int incarnation, M message, long delay) {
+        push(new Event(now() + delay) {
+            @Override
+            String describe() {
+                return "datagram " + from + "->" + target.id + " g" + group + " " + describer.apply(message);
+            }
+
+            @Override
+            void run() {
+                if (target.node == null || target.incarnation != incarnation || cut(slots.get(from), target)
+                        || !isMember(target.id, group)) {
+                    stats.datagramsCut++;
+                    return;
+                }
+                stats.datagramsDelivered++;
+                target.node.onDatagram(from, group, message);
+            }
+        });
     }
 
     private long delay() {
@@ -540,6 +648,29 @@ public final class Simulation<M> {
             if (slot.incarnation == incarnation && slot.node != null) {
                 Simulation.this.send(slot, to, message);
             }
+        }
+
+        @Override
+        public void joinGroup(int group) {
+            if (live()) {
+                Simulation.this.joinGroup(slot, group);
+            }
+        }
+
+        @Override
+        public void leaveGroup(int group) {
+            if (live()) {
+                Simulation.this.leaveGroup(slot, group);
+            }
+        }
+
+        @Override
+        public boolean multicast(int group, M message) {
+            return live() && Simulation.this.multicast(slot, group, message);
+        }
+
+        private boolean live() {
+            return slot.incarnation == incarnation && slot.node != null;
         }
 
         @Override

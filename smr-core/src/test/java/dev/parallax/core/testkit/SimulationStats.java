@@ -15,6 +15,12 @@ public final class SimulationStats {
     long partitionsStarted;
     long leaderCrashes;
     long leaderIsolations;
+    long multicastsSent;
+    long datagramsDelivered;
+    long datagramsLost;
+    long datagramsDuplicated;
+    long datagramsCut;
+    long datagramsRefused;
 
     public long events() {
         return events;
@@ -60,11 +66,47 @@ public final class SimulationStats {
         return leaderIsolations;
     }
 
+    /** Datagrams accepted for multicast (refused ones not counted), however many members each reached. */
+    public long multicastsSent() {
+        return multicastsSent;
+    }
+
+    /** Datagram copies handed to a member (a duplicate counts twice, the loopback copy once). */
+    public long datagramsDelivered() {
+        return datagramsDelivered;
+    }
+
+    /** Datagram copies one member lost to {@link DatagramPlan#lossProbability()}. */
+    public long datagramsLost() {
+        return datagramsLost;
+    }
+
+    /** Second copies made by {@link DatagramPlan#duplicateProbability()}. */
+    public long datagramsDuplicated() {
+        return datagramsDuplicated;
+    }
+
+    /**
+     * Datagram copies not delivered because sender and member were on different sides of a
+     * partition, or the member crashed, restarted or left the group before the copy arrived.
+     */
+    public long datagramsCut() {
+        return datagramsCut;
+    }
+
+    /** Datagrams refused at the sender for exceeding {@link DatagramPlan#maxPacketSize()}. */
+    public long datagramsRefused() {
+        return datagramsRefused;
+    }
+
     @Override
     public String toString() {
         return "events=" + events + " delivered=" + delivered + " dropped=" + dropped + " duplicated=" + duplicated
                 + " cut=" + partitioned + " crashes=" + crashes + " restarts=" + restarts
                 + " partitions=" + partitionsStarted + " leaderCrashes=" + leaderCrashes
-                + " leaderIsolations=" + leaderIsolations;
+                + " leaderIsolations=" + leaderIsolations + " multicasts=" + multicastsSent
+                + " datagramsDelivered=" + datagramsDelivered + " datagramsLost=" + datagramsLost
+                + " datagramsDuplicated=" + datagramsDuplicated + " datagramsCut=" + datagramsCut
+                + " datagramsRefused=" + datagramsRefused;
     }
 }

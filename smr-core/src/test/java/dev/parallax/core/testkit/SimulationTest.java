@@ -105,6 +105,23 @@ class SimulationTest {
         assertThat(runHostile(42)).isNotEqualTo(runHostile(43));
     }
 
+    /**
+     * Runs that never multicast replay exactly as before the datagram channel existed: these hashes
+     * were computed on the code before it (commit 45b557d), so the channel draws no random numbers
+     * and leaves no trace unless a node multicasts.
+     */
+    @Test
+    void runsWithoutMulticastKeepTheirTracesFromBeforeTheDatagramChannel() {
+        assertThat(runHostile(42)).isEqualTo(-5923003168795519972L);
+        assertThat(runLeaderHunting(42)).isEqualTo(4848731697008852083L);
+        Simulation<Max> sim = cluster(7, FaultPlan.hostile(1));
+        workload(sim, 400);
+        sim.runUntil(2_500 * MS);
+        assertThat(sim.traceHash()).isEqualTo(3962020966025422898L);
+        assertThat(sim.stats().events()).isEqualTo(8483);
+        assertThat(sim.stats().multicastsSent() + sim.stats().datagramsDelivered()).isZero();
+    }
+
     @Test
     void theHostilePlanInjectsEveryKindOfFault() {
         Simulation<Max> sim = cluster(7, FaultPlan.hostile(1));
