@@ -14,11 +14,16 @@ import dev.parallax.bench.report.ComparisonMarkdown;
 import dev.parallax.bench.report.ComparisonTable;
 import dev.parallax.bench.report.SystemOutcome;
 import dev.parallax.bench.systems.BenchSystem;
+import dev.parallax.bench.systems.ParallaxSystem;
 import dev.parallax.bench.systems.Systems;
 import dev.parallax.core.client.CommandInvoker;
+import dev.parallax.examples.cli.RuntimeOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -41,6 +46,9 @@ import java.util.stream.Stream;
  * counts on one started system until throughput stops growing (a summary line, files and a chart
  * per level, a latency-versus-throughput chart); and {@code --compare}, a sweep of every system at
  * each command size and a Markdown comparison table with ratios and one chart per size.
+ * {@link RuntimeOptions} choose the parallax systems' ordering protocol, executor and thread
+ * placement (written into the cluster file they generate; the other systems ignore them in
+ * {@code --compare} and reject them with {@code --system}).
  *
  * <p>Runs on the calling thread and blocks until done; not for concurrent use.
  */
@@ -114,6 +122,13 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "bench-results", description = "Directory for JSON/CSV/PNG results (default ${DEFAULT-VALUE}).")
     Path out;
 
+    /** {@code --ordering}, {@code --execution}, {@code --execution-threads}, {@code --threads}: the parallax systems' runtime. */
+    @Mixin
+    RuntimeOptions runtime = new RuntimeOptions();
+
+    @Spec
+    CommandSpec spec;
+
     /** The known system names, for the help text. */
     static final class SystemNames implements Iterable<String> {
         @Override
@@ -138,11 +153,15 @@ public final class BenchMain implements Callable<Integer> {
     public Integer call() throws Exception {
         if (compare) {
             if (system != null) {
-                throw new CommandLine.ParameterException(new CommandLine(this), "--compare takes --systems, not --system");
+                throw new CommandLine.ParameterException(spec.commandLine(), "--compare takes --systems, not --system");
             }
             return compare();
         }
         String name = system != null ? system : "parallax-" + sync;
+        if (!runtime.clusterSettings().isEmpty() && !(Systems.create(name) instanceof ParallaxSystem)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--ordering, --execution, --execution-threads "
+                    + "and --threads apply to the parallax systems only, not " + name);
+        }
         if (sweep) {
             withSystem(name, sweepPlan().max(), (sut, clients, pids) -> sweep(name, size, sut, clients, pids));
             return 0;
@@ -283,6 +302,9 @@ public final class BenchMain implements Callable<Integer> {
     /** Starts {@code name}, opens the connections, runs {@code task}, stops the system; deletes its files if all went well. */
     private <T> T withSystem(String name, int maxOutstanding, SystemTask<T> task) throws Exception {
         BenchSystem created = Systems.create(name);
+        if (created instanceof ParallaxSystem parallax) {
+            parallax.runtime(runtime.clusterSettings());
+        }
         Path work = Files.createTempDirectory("parallax-bench-");
         T result;
         try (BenchSystem sut = created) {

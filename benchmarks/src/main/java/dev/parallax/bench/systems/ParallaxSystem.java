@@ -5,7 +5,12 @@ import dev.parallax.bench.profile.ThreadCpu;
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.client.SmrClient;
+import dev.parallax.core.stage.ThreadPlacement;
+import dev.parallax.examples.cli.ClusterFile;
+import dev.parallax.examples.cli.Executions;
+import dev.parallax.examples.cli.Orderings;
 import dev.parallax.examples.cli.ProcessCluster;
+import dev.parallax.examples.cli.RuntimeOptions;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
@@ -19,10 +24,12 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Parallax Multi-Paxos: three {@code parallax replica} JVMs running the key-value example, driven
- * through {@link SmrClient}s sharing two client event loops. The acceptor log's sync policy is the
+ * Parallax: three {@code parallax replica} JVMs running the key-value example, driven through
+ * {@link SmrClient}s sharing two client event loops. The acceptor log's sync policy is the
  * variable: {@code none} and {@code every-batch} keep a Chronicle log ({@code none} leaves flushing
- * to the OS), {@code memory} keeps no log at all.
+ * to the OS), {@code memory} keeps no log at all. The ordering protocol, executor and thread
+ * placement are the cluster file's defaults unless {@link #runtime} chose others
+ * ({@code ./parallax bench --ordering/--execution/--threads}).
  */
 public final class ParallaxSystem implements BenchSystem {
     /**
@@ -36,10 +43,12 @@ public final class ParallaxSystem implements BenchSystem {
      * Cluster-file settings for throughput (docs/benchmarks.md): natural batching — a partial batch
      * is proposed at once only when nothing is in flight, and batches grow to 16 KiB under load.
      */
+    private static final List<String> RUNTIME_KEYS = List.of(Orderings.KEY, Executions.KEY, "execution.threads", "threads");
     private static final Map<String, String> THROUGHPUT_SETTINGS = Map.of("paxos.eager.below", "1",
             "paxos.batch.bytes", "16384");
 
     private final String sync;
+    private Map<String, String> runtime = Map.of();
     private final List<SmrClient> clients = new ArrayList<>();
     private ProcessCluster cluster;
     private NioEventLoopGroup group;
@@ -60,6 +69,23 @@ public final class ParallaxSystem implements BenchSystem {
         this.sync = sync;
     }
 
+    /**
+     * Cluster-file settings that choose the runtime ({@code ordering}, {@code execution},
+     * {@code execution.threads}, {@code threads}, as {@link RuntimeOptions#clusterSettings()} gives
+     * them), written into the cluster file this system generates; call before {@link #start}.
+     *
+     * @throws IllegalArgumentException if a key is not one of those four
+     */
+    public ParallaxSystem runtime(Map<String, String> clusterSettings) {
+        for (String key : clusterSettings.keySet()) {
+            if (!RUNTIME_KEYS.contains(key)) {
+                throw new IllegalArgumentException("not a runtime setting: " + key + "; runtime settings are " + RUNTIME_KEYS);
+            }
+        }
+        this.runtime = Map.copyOf(clusterSettings);
+        return this;
+    }
+
     @Override
     public String name() {
         return "parallax-" + sync;
@@ -71,6 +97,14 @@ public final class ParallaxSystem implements BenchSystem {
         s.put("log.sync", sync.equals("memory") ? "no log" : sync);
         s.put("client.io.threads", "1 per replica");
         THROUGHPUT_SETTINGS.forEach(s::put);
+        s.put(Orderings.KEY, runtime.getOrDefault(Orderings.KEY, Orderings.DEFAULT.configName()));
+        Executions execution = Executions.parse(runtime.getOrDefault(Executions.KEY, Executions.DEFAULT.configName()));
+        s.put(Executions.KEY, execution.configName() + (execution.parallel() ? ", " + runtime.getOrDefault("execution.threads",
+                Integer.toString(ClusterFile.DEFAULT_EXECUTION_THREADS)) + " workers" : ""));
+        ThreadPlacement threads = ThreadPlacement.parse(runtime.getOrDefault("threads", ThreadPlacement.AUTO.configName()));
+        int cores = Runtime.getRuntime().availableProcessors();
+        s.put("threads", threads.configName() + (threads == ThreadPlacement.AUTO
+                ? " (" + threads.resolve(cores).configName() + " with " + cores + " cores)" : ""));
         s.put("jvm", String.join(" ", ServerJvm.options()));
         return s;
     }
@@ -83,6 +117,7 @@ public final class ParallaxSystem implements BenchSystem {
             props.setProperty("log.sync", sync);
         }
         props.putAll(THROUGHPUT_SETTINGS);
+        props.putAll(runtime);
         String extra = System.getProperty(PROPS_PROPERTY, "");
         for (String kv : extra.split(",")) {
             int eq = kv.indexOf('=');

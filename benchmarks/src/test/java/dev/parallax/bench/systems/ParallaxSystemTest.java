@@ -4,12 +4,14 @@ import dev.parallax.bench.load.BenchResult;
 import dev.parallax.bench.load.LoadGenerator;
 import dev.parallax.bench.load.LoadSpec;
 import dev.parallax.core.client.CommandInvoker;
+import dev.parallax.core.stage.ThreadPlacement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -33,6 +35,18 @@ class ParallaxSystemTest {
                     .contains("replica 0").contains("replica 2").contains("commands_executed_total=");
             assertThat(sut.settings()).containsEntry("log.sync", "none").containsEntry("paxos.eager.below", "1");
         }
+    }
+
+    @Test
+    void theRuntimeSettingsAreRecordedWithTheResultsAndOnlyRuntimeKeysAreTaken() {
+        ParallaxSystem plain = new ParallaxSystem("memory");
+        int cores = Runtime.getRuntime().availableProcessors();
+        assertThat(plain.settings()).containsEntry("ordering", "multi-paxos").containsEntry("execution", "sequential")
+                .containsEntry("threads", "auto (" + ThreadPlacement.AUTO.resolve(cores).configName() + " with " + cores + " cores)");
+        ParallaxSystem chosen = new ParallaxSystem("memory").runtime(Map.of("execution", "early-busy-wait", "threads", "staged"));
+        assertThat(chosen.settings()).containsEntry("execution", "early-busy-wait, 2 workers").containsEntry("threads", "staged");
+        assertThatThrownBy(() -> new ParallaxSystem("none").runtime(Map.of("paxos.window", "3")))
+                .hasMessageContaining("not a runtime setting: paxos.window");
     }
 
     @Test

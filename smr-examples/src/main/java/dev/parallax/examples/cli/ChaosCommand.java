@@ -9,6 +9,7 @@ import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.examples.kv.KvOp;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
@@ -32,7 +33,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * linearizability verdict of the whole client history, the count of acknowledged writes lost, and
  * whether every replica (restarted ones included) reached the same decided frontier and store
  * digest within 30 s of the end. Exit code 0 only if the history is linearizable, no acknowledged
- * write was lost and the replicas converged.
+ * write was lost and the replicas converged. {@link RuntimeOptions} choose the replicas' ordering
+ * protocol, executor and thread placement; the results name them.
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
         description = "Kill, restart and partition replicas at random under load; check linearizability, lost writes "
@@ -51,6 +53,9 @@ final class ChaosCommand implements Callable<Integer> {
 
     @Option(names = "--dir", description = "Work directory (default: a new temporary one).")
     Path dir;
+
+    @Mixin
+    RuntimeOptions runtime = new RuntimeOptions();
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -76,15 +81,18 @@ final class ChaosCommand implements Callable<Integer> {
         Properties props = ProcessCluster.localDefaults(work.resolve("data"), 2000);
         props.setProperty("paxos.heartbeat.ms", "40");
         props.setProperty("paxos.suspect.ms", "400");
-        out.printf("Parallax chaos: 3 replica processes with durable state, %s of faults (seed %d), work directory %s%n",
-                run, seed, work);
+        props.putAll(runtime.clusterSettings());
         try (ProcessCluster cluster = new ProcessCluster(work, 3, props, false,
                 List.of("-Xmx512m", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))) {
+            String runtimeLine = cluster.clusterFile().describeRuntime(Runtime.getRuntime().availableProcessors());
+            out.printf("Parallax chaos: 3 replica processes with durable state, %s of faults (seed %d), work directory %s%n"
+                    + "  %s%n", run, seed, work, runtimeLine);
             cluster.replicaArgs("--metrics-port", "0", "--fault-control");
             cluster.startAll(Duration.ofSeconds(60));
             Outcome o = runChaos(out, cluster, run);
             out.println();
             out.println("results");
+            out.println("  runtime          " + runtimeLine);
             out.printf("  faults           %d kills, %d restarts, %d partitions%n", o.kills, o.restarts, o.partitions);
             out.printf("  load             %,d acknowledged writes (%,d failed or timed out)%n", o.acked, o.failed);
             out.printf("  history          %,d operations by %d clients, %s%n", o.check.operations(), historyClients,

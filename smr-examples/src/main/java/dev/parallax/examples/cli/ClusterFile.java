@@ -2,6 +2,9 @@ package dev.parallax.examples.cli;
 
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.ReplicaConfig;
+import dev.parallax.core.spi.Executor;
+import dev.parallax.core.spi.OrderingProtocol;
+import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.paxos.PaxosConfig;
 
 import java.io.IOException;
@@ -11,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -41,16 +45,24 @@ import java.util.TreeSet;
  * paxos.suspect.ms=500
  * paxos.retransmit.ms=200
  * paxos.catchup.ms=100
+ * ordering=multi-paxos               # the ordering protocol, see {@link Orderings}
+ * execution=sequential               # the executor, see {@link Executions}
+ * execution.threads=2                # workers of a parallel executor
+ * threads=auto                       # stage placement: staged | compact | auto (see ThreadPlacement)
  * </pre>
  *
- * Immutable once loaded; unknown keys are rejected so typos do not pass silently.
+ * Immutable once loaded; unknown keys are rejected so typos do not pass silently, and so is an
+ * unknown value of {@code ordering}, {@code execution} or {@code threads}, naming the key and the
+ * accepted values. Thread-safe (read-only after construction).
  */
 public final class ClusterFile {
     private static final Set<String> KEYS = Set.of("members", "clients", "redis", "data.dir", "snapshot.every", "snapshot.log.bytes",
             "snapshot.transfer.timeout.ms", "snapshot.max.bytes", "log.sync",
             "client.io.threads", "replica.io.threads", "wait",
             "paxos.window", "paxos.batch.bytes", "paxos.batch.timeout.ms", "paxos.eager.below", "paxos.heartbeat.ms", "paxos.suspect.ms",
-            "paxos.retransmit.ms", "paxos.catchup.ms");
+            "paxos.retransmit.ms", "paxos.catchup.ms", Orderings.KEY, Executions.KEY, "execution.threads", "threads");
+    /** Workers of a parallel executor when {@code execution.threads} is absent. */
+    public static final int DEFAULT_EXECUTION_THREADS = 2;
 
     private final Properties props;
     private final Path source;
@@ -78,6 +90,22 @@ public final class ClusterFile {
         return f;
     }
 
+    /**
+     * This configuration with {@code settings} replacing (or adding) keys: the command line's
+     * {@code --ordering}, {@code --execution} and {@code --threads} over the file's values.
+     *
+     * @throws IllegalArgumentException as {@link #load} does, for the result
+     */
+    public ClusterFile with(Map<String, String> settings) {
+        Properties p = new Properties();
+        p.putAll(props);
+        p.putAll(settings);
+        ClusterFile f = new ClusterFile(p, source);
+        f.validate();
+        return f;
+    }
+
+    /** Writes the configuration as a properties file. */
     public void write(Path file) throws IOException {
         try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             props.store(w, "Parallax cluster");
@@ -94,6 +122,9 @@ public final class ClusterFile {
         clients();
         redis();
         paxos();
+        ordering();
+        execution();
+        executionThreads();
         replica(0);
     }
 
@@ -184,11 +215,85 @@ public final class ClusterFile {
                 default -> throw error("wait must be busy-spin, yield-park or park, got '" + wait + "'");
             });
         }
+        b.threads(threads());
         try {
             return b.build();
         } catch (IllegalArgumentException e) {
             throw error(e.getMessage());
         }
+    }
+
+    /** The ordering protocol ({@code ordering}); default {@link Orderings#DEFAULT}. */
+    public Orderings ordering() {
+        String v = props.getProperty(Orderings.KEY);
+        try {
+            return v == null ? Orderings.DEFAULT : Orderings.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw error(e.getMessage());
+        }
+    }
+
+    /** A new, unstarted instance of the {@link #ordering()} protocol, configured by this file. */
+    public OrderingProtocol orderingProtocol() {
+        return ordering().create(this);
+    }
+
+    /** The executor ({@code execution}); default {@link Executions#DEFAULT}. */
+    public Executions execution() {
+        String v = props.getProperty(Executions.KEY);
+        try {
+            return v == null ? Executions.DEFAULT : Executions.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw error(e.getMessage());
+        }
+    }
+
+    /** Workers of a parallel executor ({@code execution.threads}); default {@link #DEFAULT_EXECUTION_THREADS}. */
+    public int executionThreads() {
+        if (!props.containsKey("execution.threads")) {
+            return DEFAULT_EXECUTION_THREADS;
+        }
+        int n = intValue("execution.threads");
+        if (n < 1) {
+            throw error("execution.threads must be >= 1, got " + n);
+        }
+        return n;
+    }
+
+    /**
+     * A new, unstarted {@link #execution()} executor for {@code service}.
+     *
+     * @throws IllegalArgumentException if the executor needs request classes the service lacks
+     */
+    public Executor executor(ServiceClasses service) {
+        try {
+            return execution().create(service, executionThreads());
+        } catch (IllegalArgumentException e) {
+            throw error(e.getMessage());
+        }
+    }
+
+    /** How replicas place their stages on threads ({@code threads}); default {@link ThreadPlacement#AUTO}. */
+    public ThreadPlacement threads() {
+        String v = props.getProperty("threads");
+        try {
+            return v == null ? ThreadPlacement.AUTO : ThreadPlacement.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw error(e.getMessage());
+        }
+    }
+
+    /**
+     * One line naming the ordering protocol, the executor and the thread placement this file
+     * selects, e.g. {@code ordering multi-paxos, execution early-busy-wait (2 workers), threads auto
+     * (compact with 2 cores)}; {@code cores} resolves {@code auto}.
+     */
+    public String describeRuntime(int cores) {
+        Executions e = execution();
+        ThreadPlacement t = threads();
+        return "ordering " + ordering().configName() + ", execution " + e.configName()
+                + (e.parallel() ? " (" + executionThreads() + " workers)" : "") + ", threads " + t.configName()
+                + (t == ThreadPlacement.AUTO ? " (" + t.resolve(cores).configName() + " with " + cores + " cores)" : "");
     }
 
     /** Decided instances between snapshots, if set. */

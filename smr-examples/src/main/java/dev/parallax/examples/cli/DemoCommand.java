@@ -2,6 +2,7 @@ package dev.parallax.examples.cli;
 
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -25,7 +26,8 @@ import java.util.stream.Stream;
  *
  * <p>Exit code 0 only if the restarted leader caught up and no acknowledged write was lost; 1
  * otherwise (the replica logs are then kept). Runs on the caller's thread and blocks for the whole
- * demo (about {@code --warmup + --seconds} plus start-up).
+ * demo (about {@code --warmup + --seconds} plus start-up). {@link RuntimeOptions} choose the
+ * replicas' ordering protocol, executor and thread placement; the header and the results name them.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Run a local 3-replica cluster under load, kill the leader midway, restart it, and report "
@@ -52,6 +54,9 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--no-kill", description = "Do not kill the leader.")
     boolean noKill;
 
+    @Mixin
+    RuntimeOptions runtime = new RuntimeOptions();
+
     private final PrintStream out;
 
     /** A demo that reports on standard output (picocli's constructor). */
@@ -68,18 +73,20 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Path dir = Files.createTempDirectory("parallax-demo-");
         Properties props = ProcessCluster.localDefaults(dir.resolve("data"), 20_000);
-        out.println("Parallax demo: 3 replica processes (Multi-Paxos, key-value store) on 127.0.0.1");
-        out.println("work directory: " + dir);
+        props.putAll(runtime.clusterSettings());
         long t0 = System.nanoTime();
         boolean ok;
         try (ProcessCluster cluster = new ProcessCluster(dir, 3, props, false,
                 List.of("-Xmx1g", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))) {
+            String runtimeLine = cluster.clusterFile().describeRuntime(Runtime.getRuntime().availableProcessors());
+            out.println("Parallax demo: 3 replica processes (key-value store) on 127.0.0.1; " + runtimeLine);
+            out.println("work directory: " + dir);
             cluster.replicaArgs("--metrics-port", "0");
             cluster.startAll(Duration.ofSeconds(60));
             out.printf("replicas ready in %.1f s; client endpoints %s%n", (System.nanoTime() - t0) / 1e9, cluster.clientEndpoints());
             try (ClosedLoopLoad load = new ClosedLoopLoad(cluster.clientEndpoints(), clients, outstanding, keys,
                     Duration.ofSeconds(seconds + 60))) {
-                ok = runLoad(out, cluster, load);
+                ok = runLoad(out, cluster, load, runtimeLine);
             }
         }
         if (ok) {
@@ -90,7 +97,7 @@ final class DemoCommand implements Callable<Integer> {
         return ok ? 0 : 1;
     }
 
-    private boolean runLoad(PrintStream out, ProcessCluster cluster, ClosedLoopLoad load) throws Exception {
+    private boolean runLoad(PrintStream out, ProcessCluster cluster, ClosedLoopLoad load, String runtimeLine) throws Exception {
         out.printf("load: %d clients x %d commands in flight, SET of %d keys each, %d s%n", clients, outstanding, keys, seconds);
         load.start();
         if (warmup > 0) {
@@ -141,6 +148,7 @@ final class DemoCommand implements Callable<Integer> {
         double secs = end / 1e9;
         out.println();
         out.println("results");
+        out.println("  runtime          " + runtimeLine);
         long measured = load.completed() - base;
         out.printf("  throughput       %,.0f writes/s over %d s (%,d acknowledged, %,d failed)%n", measured / secs,
                 seconds, measured, load.failed());

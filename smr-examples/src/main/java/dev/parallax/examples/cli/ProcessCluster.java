@@ -83,6 +83,11 @@ public final class ProcessCluster implements AutoCloseable {
         return cluster.redis().orElseThrow();
     }
 
+    /** The cluster file every replica of this cluster reads. */
+    public ClusterFile clusterFile() {
+        return cluster;
+    }
+
     public Path configFile() {
         return configFile;
     }

@@ -8,9 +8,9 @@ import dev.parallax.core.replica.Replica;
 import dev.parallax.examples.kv.KvStateMachine;
 import dev.parallax.examples.kv.RespServer;
 import dev.parallax.examples.kv.RespServerConfig;
-import dev.parallax.paxos.MultiPaxos;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -22,7 +22,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * {@code parallax replica --config FILE --id N}: runs one replica of the key-value service, with
  * its RESP front end if the file names one, until the process is stopped (SIGTERM, Ctrl-C).
- * Prints one {@code READY ...} line once every port is open.
+ * Prints one {@code READY ...} line once every port is open. The ordering protocol, the executor
+ * and the thread placement are the file's {@code ordering}, {@code execution} and {@code threads}
+ * (overridden by {@link RuntimeOptions}); a configuration error is printed and exits with 2 before
+ * anything starts.
  */
 @Command(name = "replica", mixinStandardHelpOptions = true,
         description = "Run one replica of the replicated key-value store from a cluster configuration file.")
@@ -47,24 +50,47 @@ final class ReplicaCommand implements Callable<Integer> {
             + "metrics port cut this replica's links (parallax chaos uses it).")
     boolean faultControl;
 
+    @Mixin
+    RuntimeOptions runtime = new RuntimeOptions();
+
+    /**
+     * A replica of the key-value store {@code store} as {@code file} configures replica {@code id}:
+     * its ordering protocol, its executor (over {@link KvClassifier#SERVICE}'s classes), its thread
+     * placement and snapshot interval; the caller adds meters and fault control, builds and starts
+     * it.
+     *
+     * @throws IllegalArgumentException naming the file and the key if the configuration does not
+     *                                  suit the key-value store or replica {@code id}
+     */
+    static Replica.Builder kvReplica(ClusterFile file, int id, KvStateMachine store) {
+        if (id < 0 || id >= file.members().size()) {
+            throw new IllegalArgumentException("--id " + id + " is not a member of " + file.members());
+        }
+        Replica.Builder builder = Replica.builder().config(file.replica(id)).stateMachine(store)
+                .ordering(file.orderingProtocol()).executor(file.executor(KvClassifier.SERVICE));
+        file.snapshotEvery().ifPresent(builder::snapshotEvery);
+        return builder;
+    }
+
     @Override
     public Integer call() throws Exception {
-        ClusterFile file = ClusterFile.load(config);
-        if (id < 0 || id >= file.members().size()) {
-            System.err.println("--id " + id + " is not a member of " + file.members());
+        ClusterFile file;
+        KvStateMachine store = new KvStateMachine();
+        Replica.Builder builder;
+        try {
+            file = ClusterFile.load(config).with(runtime.clusterSettings());
+            builder = kvReplica(file, id, store);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
             return 2;
         }
         ReplicaConfig rc = file.replica(id);
         PrometheusMeterRegistry registry = MetricsEndpoint.registry();
         dev.parallax.core.net.LinkFaults faults = faultControl ? new dev.parallax.core.net.LinkFaults() : null;
-        KvStateMachine store = new KvStateMachine();
         // Lets tests and `parallax chaos` check that replicas converged to the same contents.
         io.micrometer.core.instrument.Gauge.builder("parallax.kv.digest", store, KvStateMachine::digest)
                 .description("Order-independent 52-bit digest of the key-value store's contents").register(registry);
-        Replica.Builder builder = Replica.builder().config(rc).stateMachine(store)
-                .ordering(MultiPaxos.protocol(file.paxos())).meterRegistry(registry).linkFaults(faults);
-        file.snapshotEvery().ifPresent(builder::snapshotEvery);
-        Replica replica = builder.build();
+        Replica replica = builder.meterRegistry(registry).linkFaults(faults).build();
         replica.start();
         SmrClient forwarder = null;
         RespServer resp = null;
@@ -105,7 +131,8 @@ final class ReplicaCommand implements Callable<Integer> {
         }, "replica-shutdown"));
         RUNNING.set(true);
         System.out.println("READY replica " + id + " client=" + replica.clientPort() + " redis=" + respPort
-                + " metrics=" + (metrics == null ? -1 : metrics.port()));
+                + " metrics=" + (metrics == null ? -1 : metrics.port()) + " "
+                + file.describeRuntime(Runtime.getRuntime().availableProcessors()));
         System.out.flush();
         stopped.await();
         return exitCode.get();

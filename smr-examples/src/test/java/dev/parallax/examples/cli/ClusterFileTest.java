@@ -1,6 +1,8 @@
 package dev.parallax.examples.cli;
 
 import dev.parallax.core.config.ReplicaConfig;
+import dev.parallax.core.spi.Executor;
+import dev.parallax.core.stage.ThreadPlacement;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -14,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -128,6 +131,88 @@ class ClusterFileTest {
         assertThatThrownBy(() -> ClusterFile.load(write(dir, "members=0=a:1\nwait=sometimes\n")))
                 .hasMessageContaining("wait must be");
         assertThatThrownBy(() -> ClusterFile.load(write(dir, "members=0=a\n"))).hasMessageContaining("members:");
+    }
+
+    private static final String THREE = "members=0=127.0.0.1:7000,1=127.0.0.1:7001,2=127.0.0.1:7002\n";
+
+    @Test
+    void orderingExecutionAndThreadsDefaultToMultiPaxosSequentialAndAuto(@TempDir Path dir) throws IOException {
+        ClusterFile f = ClusterFile.load(write(dir, THREE));
+        assertThat(f.ordering()).isEqualTo(Orderings.MULTI_PAXOS);
+        assertThat(f.execution()).isEqualTo(Executions.SEQUENTIAL);
+        assertThat(f.executionThreads()).isEqualTo(ClusterFile.DEFAULT_EXECUTION_THREADS);
+        assertThat(f.threads()).isEqualTo(ThreadPlacement.AUTO);
+        assertThat(f.replica(1).threads()).isEqualTo(ThreadPlacement.AUTO);
+        assertThat(f.orderingProtocol()).isNotNull();
+        assertThat(f.describeRuntime(2)).isEqualTo("ordering multi-paxos, execution sequential, threads auto (compact with 2 cores)");
+        assertThat(f.describeRuntime(16)).endsWith("threads auto (staged with 16 cores)");
+    }
+
+    @Test
+    void orderingExecutionAndThreadsAreParsed(@TempDir Path dir) throws IOException {
+        ClusterFile f = ClusterFile.load(write(dir, THREE + """
+                ordering=Multi-Paxos
+                execution=early-ws-opt
+                execution.threads=3
+                threads=staged
+                """));
+        assertThat(f.ordering()).isEqualTo(Orderings.MULTI_PAXOS);
+        assertThat(f.execution()).isEqualTo(Executions.EARLY_WS_OPT);
+        assertThat(f.executionThreads()).isEqualTo(3);
+        assertThat(f.threads()).isEqualTo(ThreadPlacement.STAGED);
+        assertThat(f.replica(2).threads()).isEqualTo(ThreadPlacement.STAGED);
+        assertThat(f.describeRuntime(2)).isEqualTo("ordering multi-paxos, execution early-ws-opt (3 workers), threads staged");
+        for (Executions e : Executions.values()) {
+            assertThat(ClusterFile.load(write(dir, THREE + "execution=" + e.configName() + "\n")).execution()).isEqualTo(e);
+        }
+        for (ThreadPlacement t : ThreadPlacement.values()) {
+            assertThat(ClusterFile.load(write(dir, THREE + "threads=" + t.configName() + "\n")).replica(0).threads()).isEqualTo(t);
+        }
+    }
+
+    @Test
+    void unknownOrderingExecutionOrThreadsFailAtLoadNamingTheKeyAndTheAcceptedValues(@TempDir Path dir) throws IOException {
+        Path f = write(dir, THREE + "ordering=raft\n");
+        assertThatThrownBy(() -> ClusterFile.load(f)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(f + ": ordering must be one of multi-paxos; got 'raft'");
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, THREE + "execution=parallel\n")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("execution must be one of sequential, late-scheduling, early-barrier, early-busy-wait, "
+                        + "early-ws-queue, early-ws-semi-blocked, early-ws-non-blocked, early-ws-opt; got 'parallel'");
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, THREE + "threads=many\n")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("threads must be staged, compact or auto, got 'many'");
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, THREE + "execution.threads=0\n")))
+                .hasMessageContaining("execution.threads must be >= 1, got 0");
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, THREE + "execution.threads=two\n")))
+                .hasMessageContaining("execution.threads is not a whole number: 'two'");
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, THREE + "executon=sequential\n")))
+                .as("a misspelt key is still an unknown key").hasMessageContaining("unknown keys [executon]");
+    }
+
+    @Test
+    void settingsFromTheCommandLineOverrideTheFileAndAreValidated(@TempDir Path dir) throws IOException {
+        ClusterFile file = ClusterFile.load(write(dir, THREE + "execution=early-barrier\nthreads=compact\n"));
+        ClusterFile f = file.with(Map.of("execution", "late-scheduling", "execution.threads", "4"));
+        assertThat(f.execution()).isEqualTo(Executions.LATE_SCHEDULING);
+        assertThat(f.executionThreads()).isEqualTo(4);
+        assertThat(f.threads()).as("a key not overridden keeps the file's value").isEqualTo(ThreadPlacement.COMPACT);
+        assertThat(file.execution()).as("the original is unchanged").isEqualTo(Executions.EARLY_BARRIER);
+        assertThat(file.with(Map.of()).execution()).isEqualTo(Executions.EARLY_BARRIER);
+        assertThatThrownBy(() -> file.with(Map.of("ordering", "u-ring")))
+                .hasMessageContaining("cluster.properties: ordering must be one of multi-paxos; got 'u-ring'");
+    }
+
+    @Test
+    void aServiceWithoutRequestClassesRunsOnlySequentially(@TempDir Path dir) throws IOException {
+        ServiceClasses plain = ServiceClasses.none("counter service");
+        try (Executor executor = ClusterFile.load(write(dir, THREE)).executor(plain)) {
+            assertThat(executor).isInstanceOf(dev.parallax.core.exec.SequentialExecutor.class);
+        }
+        ClusterFile early = ClusterFile.load(write(dir, THREE + "execution=early-busy-wait\n"));
+        assertThatThrownBy(() -> early.executor(plain)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("execution=early-busy-wait needs the request classes of the service, and the counter "
+                        + "service has none; it runs only with execution=sequential");
     }
 
     @Test

@@ -9,7 +9,13 @@ import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@code parallax demo}, run in-process through picocli as {@code ./parallax demo} runs it (three replica JVMs). */
+/**
+ * {@code parallax demo}, run in-process through picocli as {@code ./parallax demo} runs it (three
+ * replica JVMs), with a parallel executor chosen on the command line: the option reaches every
+ * replica through the generated cluster file, and the executor survives the kill, the restart
+ * (log and snapshot recovery) and the catch-up. The other multi-process tests run the default,
+ * sequential execution.
+ */
 class DemoCommandTest {
 
     @Test
@@ -18,7 +24,7 @@ class DemoCommandTest {
         int code;
         try (PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
             code = new CommandLine(new DemoCommand(out)).execute("--seconds", "6", "--warmup", "0",
-                    "--clients", "2", "--outstanding", "8", "--keys", "300");
+                    "--clients", "2", "--outstanding", "8", "--keys", "300", "--execution", "early-busy-wait");
         }
         String report = captured.toString(StandardCharsets.UTF_8);
         System.out.println(report);
@@ -27,6 +33,7 @@ class DemoCommandTest {
                 .containsPattern(">> restarted replica \\d at \\d+\\.\\d s")
                 .containsPattern("catch-up +restarted replica \\d caught up: every replica at instance [\\d,]+ with store digest")
                 .contains("check            OK: every acknowledged write is readable (600 keys read)")
+                .containsPattern("runtime +ordering multi-paxos, execution early-busy-wait \\(2 workers\\), threads auto")
                 .doesNotContain("FAILED");
         String killed = report.replaceAll("(?s).*killed the leader, replica (\\d).*", "$1");
         assertThat(report).contains("restarted replica " + killed + " at").contains("restarted replica " + killed + " caught up");

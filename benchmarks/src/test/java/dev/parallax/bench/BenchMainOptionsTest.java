@@ -1,0 +1,43 @@
+package dev.parallax.bench;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** {@code ./parallax bench}'s runtime options (parsing only: nothing is started). */
+class BenchMainOptionsTest {
+
+    @Test
+    void theRuntimeOptionsBecomeClusterFileSettings() {
+        BenchMain bench = new BenchMain();
+        new CommandLine(bench).parseArgs("--sweep", "--execution", "early-ws-opt", "--execution-threads", "2",
+                "--threads", "compact", "--ordering", "multi-paxos");
+        assertThat(bench.runtime.clusterSettings()).containsExactly(Map.entry("ordering", "multi-paxos"),
+                Map.entry("execution", "early-ws-opt"), Map.entry("execution.threads", "2"), Map.entry("threads", "compact"));
+        BenchMain plain = new BenchMain();
+        new CommandLine(plain).parseArgs("--sweep");
+        assertThat(plain.runtime.clusterSettings()).isEmpty();
+    }
+
+    @Test
+    void aBadValueIsAUsageErrorNamingTheAcceptedValues() {
+        assertThatThrownBy(() -> new CommandLine(new BenchMain()).parseArgs("--execution", "fast"))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("execution must be one of sequential, late-scheduling");
+    }
+
+    @Test
+    void theRuntimeOptionsAreRejectedForASystemThatIsNotParallax() {
+        StringWriter err = new StringWriter();
+        int code = new CommandLine(new BenchMain()).setErr(new PrintWriter(err))
+                .execute("--system", "echo", "--execution", "early-busy-wait");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("apply to the parallax systems only, not echo");
+    }
+}

@@ -1,0 +1,40 @@
+package dev.parallax.examples.cli;
+
+import dev.parallax.core.Command;
+import dev.parallax.examples.kv.KvOp;
+import dev.parallax.examples.kv.KvStateMachine;
+import dev.parallax.scheduler.CommandClassifier;
+import dev.parallax.scheduler.classmap.ReadWriteClasses;
+
+/**
+ * The request classes of the key-value store ({@link KvStateMachine}) for the parallel executors:
+ * the readers-and-writers map of seed 001 §1 and §7.2 ({@link ReadWriteClasses}). GET, EXISTS and
+ * MGET only read the store's one hash map and run concurrently with each other ({@code R}, CONC);
+ * every other operation writes it and conflicts with everything ({@code W}, SEQ on every worker).
+ * Finer classes (per key) would be wrong for this store: its one {@code HashMap} and its digest
+ * must not be written by two threads at once, and concurrent reads are safe only while no write
+ * runs.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class KvClassifier implements CommandClassifier {
+    /** The key-value store's classes, as the executor registry takes them. */
+    public static final ServiceClasses SERVICE = new ServiceClasses("key-value store", ReadWriteClasses::classMap,
+            new KvClassifier());
+
+    /**
+     * {@link ReadWriteClasses#READ} for GET, EXISTS and MGET; {@link ReadWriteClasses#WRITE} for
+     * everything else, malformed bytes included (empty, unknown op code), so that the store itself
+     * rejects them with the error sequential execution gives: every executor answers every command
+     * alike. Never throws.
+     */
+    @Override
+    public int classify(Command command) {
+        if (command.size() == 0) {
+            return ReadWriteClasses.WRITE;
+        }
+        byte op = command.payload().get(0);
+        return op == KvOp.GET.code() || op == KvOp.EXISTS.code() || op == KvOp.MGET.code()
+                ? ReadWriteClasses.READ : ReadWriteClasses.WRITE;
+    }
+}

@@ -1,0 +1,70 @@
+package dev.parallax.examples.cli;
+
+import dev.parallax.core.spi.OrderingProtocol;
+import dev.parallax.paxos.MultiPaxos;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * The ordering protocols a cluster file can name with {@code ordering=} (and {@code --ordering} on
+ * the command line): each name with the factory that builds the protocol from the cluster file's
+ * settings. Default {@link #MULTI_PAXOS}.
+ *
+ * <p>Adding a protocol is adding a constant here, with its cluster-file keys in {@link ClusterFile}
+ * (a prefix of its own, as {@code paxos.*} is Multi-Paxos's) and a row in docs/operations.md. The
+ * plan of issue 11 / wave 2: {@code s-paxos} (seed 002 (S-Paxos)), {@code u-ring} and {@code m-ring}
+ * (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 3), {@code multi-ring} (seed 003 ch. 4).
+ *
+ * <p>Immutable and thread-safe; {@link #create} builds a new, unstarted protocol on each call and
+ * does not block.
+ */
+public enum Orderings {
+    /** Multi-Paxos with a stable leader (seed 000 (JPaxos staged replica)), configured by {@code paxos.*}. */
+    MULTI_PAXOS("multi-paxos", file -> MultiPaxos.protocol(file.paxos()));
+
+    /** The key that selects the ordering protocol in a cluster file. */
+    public static final String KEY = "ordering";
+    /** The protocol of a cluster file that names none. */
+    public static final Orderings DEFAULT = MULTI_PAXOS;
+
+    private final String configName;
+    private final Function<ClusterFile, OrderingProtocol> factory;
+
+    Orderings(String configName, Function<ClusterFile, OrderingProtocol> factory) {
+        this.configName = configName;
+        this.factory = factory;
+    }
+
+    /** The name in cluster files and on the command line, e.g. {@code multi-paxos}. */
+    public String configName() {
+        return configName;
+    }
+
+    /** A new, unstarted protocol configured by {@code file}. */
+    public OrderingProtocol create(ClusterFile file) {
+        return factory.apply(file);
+    }
+
+    /** Every accepted name, in declaration order. */
+    public static List<String> names() {
+        return Arrays.stream(values()).map(Orderings::configName).toList();
+    }
+
+    /**
+     * The protocol called {@code name} (case and surrounding blanks ignored).
+     *
+     * @throws IllegalArgumentException naming the key and the accepted values
+     */
+    public static Orderings parse(String name) {
+        String n = name.trim().toLowerCase(Locale.ROOT);
+        for (Orderings o : values()) {
+            if (o.configName.equals(n)) {
+                return o;
+            }
+        }
+        throw new IllegalArgumentException(KEY + " must be one of " + String.join(", ", names()) + "; got '" + name + "'");
+    }
+}

@@ -1,0 +1,164 @@
+package dev.parallax.examples.cli;
+
+import dev.parallax.core.Command;
+import dev.parallax.core.CommandId;
+import dev.parallax.core.CommandResult;
+import dev.parallax.core.spi.Executor;
+import dev.parallax.core.spi.ResultSink;
+import dev.parallax.examples.kv.KvCommand;
+import dev.parallax.examples.kv.KvOp;
+import dev.parallax.examples.kv.KvStateMachine;
+import dev.parallax.scheduler.classmap.ReadWriteClasses;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The executor and ordering registries: every executor name builds an executor that runs the
+ * key-value store with the results and the final state of sequential execution, bad commands
+ * included; names parse as documented.
+ */
+class ExecutionsTest {
+
+    @ParameterizedTest
+    @EnumSource(Executions.class)
+    void everyRegisteredExecutorRunsTheKeyValueStoreLikeSequentialExecution(Executions execution) throws Exception {
+        List<Command> commands = workload(3000, 7);
+        Run reference = run(Executions.SEQUENTIAL.create(KvClassifier.SERVICE, 1), commands);
+        Run run = run(execution.create(KvClassifier.SERVICE, 3), commands);
+        assertThat(run.fatal.get()).isNull();
+        assertThat(run.results).hasSize(commands.size());
+        for (Command c : commands) {
+            assertThat(run.results.get(c.id())).as("result of %s", c).isEqualTo(reference.results.get(c.id()));
+        }
+        assertThat(run.store.digest()).isEqualTo(reference.store.digest());
+        assertThat(snapshot(run.store)).isEqualTo(snapshot(reference.store));
+        assertThat(reference.results.values()).as("the workload has errors as well as replies")
+                .anyMatch(CommandResult::isError).anyMatch(r -> !r.isError());
+    }
+
+    @Test
+    void theKeyValueStoreClassesReadsConcurrentlyAndEverythingElseAsAWrite() {
+        KvClassifier classifier = new KvClassifier();
+        assertThat(classifier.classify(cmd(0, KvCommand.of(KvOp.GET, b("k")).encode().array()))).isEqualTo(ReadWriteClasses.READ);
+        assertThat(classifier.classify(cmd(1, KvCommand.of(KvOp.MGET, b("k"), b("l")).encode().array())))
+                .isEqualTo(ReadWriteClasses.READ);
+        assertThat(classifier.classify(cmd(2, KvCommand.of(KvOp.EXISTS, b("k")).encode().array()))).isEqualTo(ReadWriteClasses.READ);
+        for (KvOp op : List.of(KvOp.SET, KvOp.SET_IF_ABSENT, KvOp.SET_IF_PRESENT, KvOp.DEL, KvOp.INCR, KvOp.MSET)) {
+            assertThat(classifier.classify(cmd(3, new byte[] {op.code(), 0, 0, 0, 0}))).as("%s", op).isEqualTo(ReadWriteClasses.WRITE);
+        }
+        assertThat(classifier.classify(cmd(4, new byte[0]))).as("empty").isEqualTo(ReadWriteClasses.WRITE);
+        assertThat(classifier.classify(cmd(5, new byte[] {99}))).as("unknown op").isEqualTo(ReadWriteClasses.WRITE);
+        assertThat(KvClassifier.SERVICE.hasClasses()).isTrue();
+        assertThat(KvClassifier.SERVICE.classMapOver(3)).get().satisfies(m -> assertThat(m.threadCount()).isEqualTo(3));
+    }
+
+    @Test
+    void namesParseIgnoringCaseAndUnknownNamesAreRejectedWithTheAcceptedOnes() {
+        assertThat(Executions.parse(" Early-Busy-Wait ")).isEqualTo(Executions.EARLY_BUSY_WAIT);
+        assertThat(Executions.names()).containsExactly("sequential", "late-scheduling", "early-barrier", "early-busy-wait",
+                "early-ws-queue", "early-ws-semi-blocked", "early-ws-non-blocked", "early-ws-opt");
+        assertThat(Executions.DEFAULT).isEqualTo(Executions.SEQUENTIAL);
+        assertThatThrownBy(() -> Executions.parse("p-smr")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("execution must be one of " + String.join(", ", Executions.names()) + "; got 'p-smr'");
+        assertThat(Orderings.parse("MULTI-PAXOS")).isEqualTo(Orderings.MULTI_PAXOS);
+        assertThat(Orderings.names()).containsExactly("multi-paxos");
+        assertThat(Orderings.DEFAULT).isEqualTo(Orderings.MULTI_PAXOS);
+        assertThatThrownBy(() -> Orderings.parse("s-paxos")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("ordering must be one of multi-paxos; got 's-paxos'");
+        assertThatThrownBy(() -> Executions.EARLY_WS_OPT.create(KvClassifier.SERVICE, 0))
+                .hasMessageContaining("execution.threads must be >= 1, got 0");
+        assertThatThrownBy(() -> new ServiceClasses("half", ReadWriteClasses::classMap, null))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private record Run(KvStateMachine store, Map<CommandId, CommandResult> results, AtomicReference<Throwable> fatal) {
+    }
+
+    private static Run run(Executor executor, List<Command> commands) throws InterruptedException {
+        KvStateMachine store = new KvStateMachine();
+        Map<CommandId, CommandResult> results = new ConcurrentHashMap<>();
+        AtomicReference<Throwable> fatal = new AtomicReference<>();
+        try (executor) {
+            executor.start(store, new ResultSink() {
+                @Override
+                public void onResult(Command command, CommandResult result) {
+                    results.put(command.id(), result);
+                }
+
+                @Override
+                public void onFatal(Command command, Throwable error) {
+                    fatal.set(error);
+                }
+            });
+            for (Command c : commands) {
+                executor.execute(c);
+            }
+            executor.awaitQuiescence();
+        }
+        return new Run(store, results, fatal);
+    }
+
+    /**
+     * A seeded mix over 16 keys: writes of every kind, reads of every kind, INCR on non-integers
+     * (an error reply), and malformed commands (empty, unknown op code, truncated).
+     */
+    private static List<Command> workload(int n, long seed) {
+        Random rnd = new Random(seed);
+        List<Command> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            byte[] k = b("key-" + rnd.nextInt(16));
+            byte[] k2 = b("key-" + rnd.nextInt(16));
+            byte[] v = rnd.nextInt(3) == 0 ? b("text-" + i) : b(Integer.toString(rnd.nextInt(1000)));
+            KvCommand c = switch (rnd.nextInt(11)) {
+                case 0 -> KvCommand.of(KvOp.SET, k, v);
+                case 1 -> KvCommand.of(KvOp.SET_IF_ABSENT, k, v);
+                case 2 -> KvCommand.of(KvOp.SET_IF_PRESENT, k, v);
+                case 3 -> KvCommand.of(KvOp.DEL, k, k2);
+                case 4 -> KvCommand.of(KvOp.INCR, k);
+                case 5 -> KvCommand.of(KvOp.MSET, k, v, k2, v);
+                case 6 -> KvCommand.of(KvOp.EXISTS, k, k2, k);
+                case 7 -> KvCommand.of(KvOp.MGET, k, k2);
+                default -> KvCommand.of(KvOp.GET, k);
+            };
+            byte[] payload = c.encode().array();
+            if (i % 97 == 0) {
+                payload = switch (i % 3) {
+                    case 0 -> new byte[0];
+                    case 1 -> new byte[] {99, 0, 0, 0, 0};
+                    default -> new byte[] {KvOp.GET.code(), 0, 0};
+                };
+            }
+            out.add(cmd(i, payload));
+        }
+        return out;
+    }
+
+    private static Command cmd(long sequence, byte[] payload) {
+        return Command.of(42, sequence, payload);
+    }
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] snapshot(KvStateMachine store) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        store.snapshot(Channels.newChannel(bytes));
+        return bytes.toByteArray();
+    }
+}

@@ -1,0 +1,103 @@
+package dev.parallax.examples.cli;
+
+import dev.parallax.core.client.ClientConfig;
+import dev.parallax.core.client.SmrClient;
+import dev.parallax.core.net.LocalPorts;
+import dev.parallax.core.replica.Replica;
+import dev.parallax.core.stage.ThreadPlacement;
+import dev.parallax.examples.kv.KvCommand;
+import dev.parallax.examples.kv.KvOp;
+import dev.parallax.examples.kv.KvStateMachine;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code parallax replica}'s assembly from the cluster file, in process: three replicas of the
+ * key-value store built as the command builds them, with a parallel executor and a placement
+ * chosen by the file, answer like a sequential store and converge; and a bad value on the command
+ * line stops the command before anything starts.
+ */
+class ReplicaCommandTest {
+
+    @Test
+    void replicasAssembledFromTheClusterFileRunTheChosenExecutorAndConverge() throws Exception {
+        Properties p = new Properties();
+        p.setProperty("members", LocalPorts.endpoints(3));
+        p.setProperty("clients", LocalPorts.endpoints(3));
+        p.setProperty("client.io.threads", "1");
+        p.setProperty("execution", "early-ws-opt");
+        p.setProperty("execution.threads", "2");
+        p.setProperty("threads", "compact");
+        ClusterFile file = ClusterFile.of(p);
+        List<KvStateMachine> stores = new ArrayList<>();
+        List<Replica> replicas = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                KvStateMachine store = new KvStateMachine();
+                stores.add(store);
+                Replica r = ReplicaCommand.kvReplica(file, i, store).build();
+                assertThat(r.config().threads()).isEqualTo(ThreadPlacement.COMPACT);
+                replicas.add(r);
+            }
+            replicas.forEach(Replica::start);
+            KvStateMachine reference = new KvStateMachine();
+            try (SmrClient client = SmrClient.connect(ClientConfig.builder(file.replica(0).clientMembers())
+                    .invokeTimeout(Duration.ofSeconds(60)).build())) {
+                for (int i = 0; i < 300; i++) {
+                    byte[] key = ("k" + i % 17).getBytes(StandardCharsets.UTF_8);
+                    KvCommand c = switch (i % 3) {
+                        case 0 -> KvCommand.of(KvOp.INCR, key);
+                        case 1 -> KvCommand.of(KvOp.GET, key);
+                        default -> KvCommand.of(KvOp.MGET, key, "k0".getBytes(StandardCharsets.UTF_8));
+                    };
+                    ByteBuffer expected = reference.execute(c.encode());
+                    assertThat(client.invoke(c.encode()).get(60, TimeUnit.SECONDS)).as("reply %d", i).isEqualTo(expected);
+                }
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (System.nanoTime() < deadline && !stores.stream().allMatch(s -> s.digest() == reference.digest())) {
+                Thread.sleep(20);
+            }
+            for (int i = 0; i < 3; i++) {
+                assertThat(stores.get(i).digest()).as("replica %d's store", i).isEqualTo(reference.digest());
+                assertThat(replicas.get(i).failure()).isEmpty();
+            }
+        } finally {
+            replicas.forEach(Replica::close);
+        }
+    }
+
+    @Test
+    void aConfigurationErrorIsPrintedAndExitsWithTwoBeforeAnythingStarts(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("cluster.properties");
+        Files.writeString(config, "members=0=127.0.0.1:" + LocalPorts.next() + "\nexecution=fastest\n");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream saved = System.err;
+        int code;
+        try (PrintStream capture = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            System.setErr(capture);
+            code = new CommandLine(new ReplicaCommand()).execute("--config", config.toString(), "--id", "0");
+        } finally {
+            System.setErr(saved);
+        }
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains(config + ": execution must be one of sequential, "
+                + "late-scheduling, early-barrier");
+        assertThat(ReplicaCommand.RUNNING).isFalse();
+    }
+}

@@ -1,0 +1,81 @@
+package dev.parallax.examples.cli;
+
+import dev.parallax.core.stage.ThreadPlacement;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.concurrent.Callable;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** {@code --ordering}, {@code --execution}, {@code --execution-threads} and {@code --threads} on the commands that run replicas. */
+class RuntimeOptionsTest {
+
+    @Test
+    void replicaDemoAndChaosAcceptTheRuntimeOptions() {
+        ReplicaCommand replica = new ReplicaCommand();
+        new CommandLine(replica).parseArgs("--config", "c.properties", "--id", "1", "--ordering", "multi-paxos",
+                "--execution", "early-busy-wait", "--execution-threads", "3", "--threads", "staged");
+        assertThat(replica.runtime.clusterSettings()).containsExactly(java.util.Map.entry("ordering", "multi-paxos"),
+                java.util.Map.entry("execution", "early-busy-wait"), java.util.Map.entry("execution.threads", "3"),
+                java.util.Map.entry("threads", "staged"));
+        assertThat(replica.runtime.threads).isEqualTo(ThreadPlacement.STAGED);
+
+        DemoCommand demo = new DemoCommand();
+        new CommandLine(demo).parseArgs("--execution", "LATE-SCHEDULING", "--threads", "compact");
+        assertThat(demo.runtime.clusterSettings()).containsOnly(java.util.Map.entry("execution", "late-scheduling"),
+                java.util.Map.entry("threads", "compact"));
+
+        ChaosCommand chaos = new ChaosCommand();
+        new CommandLine(chaos).parseArgs("--duration", "5s", "--ordering", "multi-paxos");
+        assertThat(chaos.runtime.clusterSettings()).containsOnly(java.util.Map.entry("ordering", "multi-paxos"));
+    }
+
+    @Test
+    void withoutTheOptionsTheClusterFileDecides() {
+        DemoCommand demo = new DemoCommand();
+        new CommandLine(demo).parseArgs();
+        assertThat(demo.runtime.clusterSettings()).isEmpty();
+    }
+
+    @Test
+    void aBadValueIsAUsageErrorNamingTheOptionAndTheAcceptedValues() {
+        assertThatThrownBy(() -> new CommandLine(new DemoCommand()).parseArgs("--execution", "turbo"))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("--execution")
+                .hasMessageContaining("execution must be one of sequential, late-scheduling, early-barrier, early-busy-wait, "
+                        + "early-ws-queue, early-ws-semi-blocked, early-ws-non-blocked, early-ws-opt; got 'turbo'");
+        assertThatThrownBy(() -> new CommandLine(new ChaosCommand()).parseArgs("--ordering", "raft"))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("--ordering").hasMessageContaining("ordering must be one of multi-paxos; got 'raft'");
+        assertThatThrownBy(() -> new CommandLine(new ReplicaCommand()).parseArgs("--config", "c", "--id", "0", "--threads", "all"))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("--threads").hasMessageContaining("threads must be staged, compact or auto, got 'all'");
+        assertThatThrownBy(() -> new CommandLine(new DemoCommand()).parseArgs("--execution-threads", "0"))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("execution.threads must be >= 1, got 0");
+    }
+
+    @Test
+    void theExitCodeOfABadValueIsTheUsageErrorCodeAndNothingRuns() {
+        StringWriter err = new StringWriter();
+        int code = new CommandLine(new DemoCommand()).setErr(new PrintWriter(err)).execute("--execution", "turbo");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("execution must be one of").doesNotContain("Parallax demo");
+    }
+
+    @Test
+    void theHelpListsTheAcceptedValues() {
+        for (Callable<Integer> command : java.util.List.<Callable<Integer>>of(new ReplicaCommand(), new DemoCommand(),
+                new ChaosCommand())) {
+            String usage = new CommandLine(command).getUsageMessage().replaceAll("\\s+", " ");
+            assertThat(usage).contains("--ordering=NAME").contains("multi-paxos")
+                    .contains("--execution=NAME").contains("sequential, late-scheduling, early-barrier")
+                    .contains("--threads=PLACEMENT").contains("staged, compact, auto")
+                    .contains("--execution-threads=N");
+        }
+    }
+}
