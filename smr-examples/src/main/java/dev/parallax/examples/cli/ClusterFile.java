@@ -3,7 +3,7 @@ package dev.parallax.examples.cli;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.spi.Executor;
-import dev.parallax.core.spi.OrderingProtocol;
+import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.paxos.PaxosConfig;
 

@@ -1,6 +1,6 @@
 package dev.parallax.examples.cli;
 
-import dev.parallax.core.spi.OrderingProtocol;
+import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.paxos.MultiPaxos;
 
 import java.util.Arrays;
