@@ -1,0 +1,206 @@
+package dev.parallax.core.net;
+
+import dev.parallax.core.config.ClusterMembers;
+import dev.parallax.core.config.ReplicaConfig;
+import dev.parallax.core.liveness.PeerLiveness;
+import dev.parallax.core.spi.ByteBufferWire;
+import dev.parallax.core.spi.MalformedMessageException;
+import dev.parallax.core.spi.MessageCodec;
+import dev.parallax.core.spi.Transport;
+import dev.parallax.core.spi.WireReader;
+import dev.parallax.core.spi.WireWriter;
+import dev.parallax.core.stage.StageThreads;
+import dev.parallax.core.time.SystemClock;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Several protocol instances share one replica port through named channels: messages reach the
+ * channel of the same name at the peer whatever order the channels were opened in, a channel the
+ * peer does not run is dropped and counted without disturbing the others, and every frame stamps
+ * the sender's liveness whatever its channel.
+ */
+class ReplicaPortChannelsTest {
+    private final ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(2));
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    /** Longs, type 7: a codec different from the other channel's. */
+    private static final MessageCodec<Long> LONGS = new MessageCodec<>() {
+        @Override
+        public int type(Long message) {
+            return 7;
+        }
+
+        @Override
+        public void encode(Long message, WireWriter out) {
+            out.putLong(message);
+        }
+
+        @Override
+        public Long decode(int type, WireReader body) {
+            if (type != 7) {
+                throw new MalformedMessageException("type " + type);
+            }
+            long v = body.getLong();
+            body.end();
+            return v;
+        }
+    };
+
+    @AfterEach
+    void close() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    private record Port(ReplicaPort port, SimpleMeterRegistry registry) {
+    }
+
+    private Port port(int id) {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        StageThreads threads = StageThreads.builder().meterRegistry(registry).build();
+        ReplicaPort p = new ReplicaPort(ReplicaConfig.builder().id(id).members(members).build(), registry, threads,
+                SystemClock.INSTANCE);
+        open.add(threads);
+        open.add(p);
+        return new Port(p, registry);
+    }
+
+    /** Sends until {@code arrived} holds: messages sent before the connection is up are dropped. */
+    private static void sendUntil(Runnable send, BooleanSupplier arrived) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!arrived.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("nothing arrived within 20 s").isLessThan(deadline);
+            send.run();
+            Thread.sleep(10);
+        }
+    }
+
+    @Test
+    void channelsAreMatchedByNameWhateverTheOrderTheyWereOpenedIn() throws InterruptedException {
+        Port a = port(0);
+        Port b = port(1);
+        Transport<String> aText = a.port().channel("text", NettyReplicaTransportTest.STRINGS);
+        Transport<Long> aNumbers = a.port().channel("numbers", LONGS);
+        Transport<Long> bNumbers = b.port().channel("numbers", LONGS); // opened first at b: another number
+        Transport<String> bText = b.port().channel("text", NettyReplicaTransportTest.STRINGS);
+        BlockingQueue<String> texts = new LinkedBlockingQueue<>();
+        BlockingQueue<Long> numbers = new LinkedBlockingQueue<>();
+        aText.start((from, m) -> { });
+        aNumbers.start((from, m) -> { });
+        bText.start((from, m) -> texts.add(from + ":" + m));
+        bNumbers.start((from, m) -> numbers.add(m));
+
+        sendUntil(() -> aText.send(1, "hello"), () -> !texts.isEmpty());
+        sendUntil(() -> aNumbers.send(1, 42L), () -> !numbers.isEmpty());
+        assertThat(texts.poll()).isEqualTo("0:hello");
+        assertThat(numbers.poll()).isEqualTo(42L);
+        // Once connected, both channels carry traffic side by side, each in order.
+        texts.clear();
+        numbers.clear();
+        for (long i = 0; i < 100; i++) {
+            assertThat(aNumbers.send(1, i)).isTrue();
+            assertThat(aText.send(1, "m" + i)).isTrue();
+        }
+        for (long i = 0; i < 100; i++) {
+            assertThat(numbers.poll(20, TimeUnit.SECONDS)).isEqualTo(i);
+            assertThat(texts.poll(20, TimeUnit.SECONDS)).isEqualTo("0:m" + i);
+        }
+        assertThat(b.registry().get("parallax.net.bad.frames").counter().count()).isZero();
+    }
+
+    @Test
+    void aChannelThePeerDoesNotRunIsDroppedAndCountedAndTheOthersGoOn() throws InterruptedException {
+        Port a = port(0);
+        Port b = port(1);
+        Transport<String> aText = a.port().channel("text", NettyReplicaTransportTest.STRINGS);
+        Transport<Long> aOnly = a.port().channel("only-at-a", LONGS);
+        Transport<String> bText = b.port().channel("text", NettyReplicaTransportTest.STRINGS);
+        BlockingQueue<String> texts = new LinkedBlockingQueue<>();
+        aText.start((from, m) -> { });
+        aOnly.start((from, m) -> { });
+        bText.start((from, m) -> texts.add(m));
+
+        sendUntil(() -> aText.send(1, "up"), () -> !texts.isEmpty());
+        double before = b.registry().get("parallax.net.channel.unknown").counter().count();
+        aOnly.send(1, 5L);
+        aText.send(1, "after");
+        assertThat(texts.poll(20, TimeUnit.SECONDS)).isNotNull();
+        while (!"after".equals(texts.poll(20, TimeUnit.SECONDS))) {
+            // drain the probes sent while connecting
+        }
+        assertThat(b.registry().get("parallax.net.channel.unknown").counter().count()).isEqualTo(before + 1);
+        assertThat(b.registry().get("parallax.net.bad.frames").counter().count()).isZero();
+    }
+
+    @Test
+    void everyFrameStampsTheSenderWhateverItsChannel() throws InterruptedException {
+        Port a = port(0);
+        Port b = port(1);
+        Transport<String> aText = a.port().channel("text", NettyReplicaTransportTest.STRINGS);
+        Transport<Long> aNumbers = a.port().channel("numbers", LONGS);
+        Transport<String> bText = b.port().channel("text", NettyReplicaTransportTest.STRINGS);
+        Transport<Long> bNumbers = b.port().channel("numbers", LONGS);
+        java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
+        PeerLiveness liveness = new PeerLiveness(2, reads::incrementAndGet); // one tick per reading
+        BlockingQueue<Long> numbers = new LinkedBlockingQueue<>();
+        aText.start((from, m) -> { });
+        aNumbers.start((from, m) -> { });
+        bText.start((from, m) -> { }, liveness); // the stamps belong to the text channel's protocol
+        bNumbers.start((from, m) -> numbers.add(m));
+        sendUntil(() -> aNumbers.send(1, 1L), () -> !numbers.isEmpty());
+        long stamped = liveness.lastHeard(0);
+        numbers.clear();
+        aNumbers.send(1, 2L);
+        assertThat(numbers.poll(20, TimeUnit.SECONDS)).isEqualTo(2L);
+        assertThat(liveness.lastHeard(0)).as("a frame on the numbers channel stamped the text channel's liveness")
+                .isGreaterThan(stamped);
+    }
+
+    @Test
+    void channelNamesAreCheckedAndChannelsCannotBeOpenedOnceThePortRuns() {
+        Port a = port(0);
+        Transport<String> t = a.port().channel("text", NettyReplicaTransportTest.STRINGS);
+        assertThatThrownBy(() -> a.port().channel("text", NettyReplicaTransportTest.STRINGS))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("already open");
+        assertThatThrownBy(() -> a.port().channel("Bad Name", LONGS)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("[a-z0-9.-]");
+        t.start((from, m) -> { });
+        assertThatThrownBy(() -> a.port().channel("late", LONGS)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("after the replica port started");
+        assertThatThrownBy(() -> t.start((from, m) -> { })).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void messagesToSelfAreHandedToTheChannelDirectly() {
+        Port a = port(0);
+        Transport<Long> numbers = a.port().channel("numbers", LONGS);
+        List<Long> got = new ArrayList<>();
+        numbers.start((from, m) -> got.add(from * 1000 + m));
+        assertThat(numbers.send(0, 3L)).isTrue();
+        assertThat(got).containsExactly(3L);
+        numbers.close();
+        assertThat(numbers.send(0, 4L)).as("a closed channel refuses").isFalse();
+    }
+
+    @Test
+    void theByteBufferWireRoundTripsWhatTheNettyWireCarries() {
+        ByteBufferWire.Encoded e = ByteBufferWire.encode(LONGS, 99L);
+        assertThat(e.type()).isEqualTo(7);
+        assertThat(ByteBufferWire.decode(LONGS, e.type(), e.body())).isEqualTo(99L);
+        assertThatThrownBy(() -> ByteBufferWire.decode(LONGS, 7, java.nio.ByteBuffer.allocate(3)))
+                .isInstanceOf(MalformedMessageException.class).hasMessageContaining("truncated");
+    }
+}
