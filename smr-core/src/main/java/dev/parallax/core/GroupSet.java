@@ -11,6 +11,13 @@ public final class GroupSet {
     /** The largest group id a set can hold. */
     public static final int MAX_GROUP = 63;
 
+    /**
+     * The default group, {0}: the destination of every command that names none (commands from
+     * clients and frames written before commands carried destinations, and every command of a
+     * single-group protocol such as Multi-Paxos). Wire formats spend no bytes on it.
+     */
+    public static final GroupSet DEFAULT = new GroupSet(1L);
+
     private final long bits;
 
     private GroupSet(long bits) {
@@ -29,7 +36,7 @@ public final class GroupSet {
             }
             bits |= 1L << g;
         }
-        return new GroupSet(bits);
+        return bits == 1L ? DEFAULT : new GroupSet(bits);
     }
 
     /** The set whose members are the one-bits of {@code bits}. @throws IllegalArgumentException if 0 */
@@ -37,11 +44,16 @@ public final class GroupSet {
         if (bits == 0) {
             throw new IllegalArgumentException("a group set needs at least one group");
         }
-        return new GroupSet(bits);
+        return bits == DEFAULT.bits ? DEFAULT : new GroupSet(bits);
     }
 
     public long bits() {
         return bits;
+    }
+
+    /** True for {@link #DEFAULT}, the set {0}. */
+    public boolean isDefault() {
+        return bits == DEFAULT.bits;
     }
 
     public boolean contains(int group) {

@@ -22,6 +22,33 @@ class CommandTest {
     }
 
     @Test
+    void aCommandNamingNoGroupGoesToTheDefaultGroupAndGroupsArePartOfItsIdentity() {
+        Command plain = Command.of(7, 1, new byte[]{1});
+        assertThat(plain.groups()).isSameAs(GroupSet.DEFAULT).isEqualTo(GroupSet.of(0));
+        assertThat(GroupSet.DEFAULT.isDefault()).isTrue();
+        assertThat(GroupSet.of(0, 1).isDefault()).isFalse();
+        assertThat(GroupSet.ofBits(1L)).isSameAs(GroupSet.DEFAULT);
+        assertThat(plain).isEqualTo(Command.of(7, GroupSet.of(0), 1, new byte[]{1}));
+        assertThat(plain.id()).isEqualTo(new CommandId(7, GroupSet.DEFAULT, 1));
+
+        Command toOne = Command.of(7, GroupSet.of(1), 1, new byte[]{1});
+        assertThat(toOne.groups()).isEqualTo(GroupSet.of(1));
+        assertThat(toOne).isNotEqualTo(plain);
+        assertThat(toOne.id()).isNotEqualTo(plain.id());
+        assertThat(toOne.hashCode()).isEqualTo(Command.of(7, GroupSet.of(1), 1, new byte[]{1}).hashCode());
+        assertThat(toOne.id()).hasToString("7:{1}:1");
+        assertThat(plain.id()).hasToString("7:1");
+        assertThatThrownBy(() -> new CommandId(1, null, 1)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void commandIdsOrderByClientThenStreamThenSequence() {
+        assertThat(new CommandId(1, GroupSet.of(0), 9)).isLessThan(new CommandId(1, GroupSet.of(1), 1));
+        assertThat(new CommandId(1, GroupSet.of(1), 9)).isLessThan(new CommandId(1, GroupSet.of(63), 1));
+        assertThat(new CommandId(1, GroupSet.of(63), 9)).isLessThan(new CommandId(2, 0));
+    }
+
+    @Test
     void commandIdsOrderByClientThenSequence() {
         assertThat(new CommandId(1, 9)).isLessThan(new CommandId(2, 0));
         assertThat(new CommandId(1, 1)).isLessThan(new CommandId(1, 2));

@@ -30,6 +30,8 @@ public final class BatchBuilder {
     private final long timeoutNanos;
     private final List<Command> open = new ArrayList<>();
     private long openPayload;
+    /** Commands in the open batch to a group set other than the default (they carry 8 more bytes). */
+    private int openGrouped;
     private long openedAt;
 
     /**
@@ -57,7 +59,7 @@ public final class BatchBuilder {
      */
     public ByteBuffer add(Command command, long now) {
         ByteBuffer closed = null;
-        if (!open.isEmpty() && (long) size() + CommandBatch.COMMAND_OVERHEAD + command.size() > maxBytes) {
+        if (!open.isEmpty() && (long) size() + CommandBatch.commandBytes(command) > maxBytes) {
             closed = close();
         }
         if (open.isEmpty()) {
@@ -65,6 +67,7 @@ public final class BatchBuilder {
         }
         open.add(command);
         openPayload += command.size();
+        openGrouped += command.groups().isDefault() ? 0 : 1;
         if (closed == null && full()) {
             closed = close();
         }
@@ -105,7 +108,7 @@ public final class BatchBuilder {
 
     /** Encoded size of the open batch. */
     public int size() {
-        return CommandBatch.encodedSize(open.size(), openPayload);
+        return CommandBatch.encodedSize(open.size(), openGrouped, openPayload);
     }
 
     private boolean full() {
@@ -116,6 +119,7 @@ public final class BatchBuilder {
         ByteBuffer batch = CommandBatch.encode(open);
         open.clear();
         openPayload = 0;
+        openGrouped = 0;
         return batch;
     }
 }

@@ -85,15 +85,16 @@ public final class ClientConfig {
             this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
         }
 
-        /** The session id; default random. Two live clients must never share one. */
+        /** The client id, which names its sessions (one per stream); default random. Two live clients must never share one. */
         public Builder clientId(long id) {
             this.clientId = id;
             return this;
         }
 
         /**
-         * Commands sent and not yet answered (pipelining depth); default 1024. Must not exceed the
-         * replicas' reply window (default 1024), or retries of old commands cannot be answered.
+         * Commands sent and not yet answered (pipelining depth), over all the streams (group sets)
+         * the client sends to; default 1024. Must not exceed the replicas' reply window (default
+         * 1024, kept per (client, stream) session), or retries of old commands cannot be answered.
          */
         public Builder maxOutstanding(int n) {
             if (n < 1) {

@@ -1,5 +1,7 @@
 package dev.parallax.core.client;
 
+import dev.parallax.core.GroupSet;
+
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 
@@ -13,8 +15,9 @@ import java.util.concurrent.CompletableFuture;
 public interface CommandInvoker {
 
     /**
-     * Submits one command. Commands submitted by one invoker are executed in submission order
-     * (each exactly once, even across retries and leader changes).
+     * Submits one command to the {@link GroupSet#DEFAULT default group}. Commands submitted by one
+     * invoker to one stream (group set) are executed in submission order (each exactly once, even
+     * across retries and leader changes).
      *
      * @param command the command bytes (position to limit); copied before the call returns
      * @return the reply; completes exceptionally with {@link CommandRejectedException} if the state
@@ -22,4 +25,25 @@ public interface CommandInvoker {
      *         answered in time, or {@link IllegalStateException} once the invoker is closed
      */
     CompletableFuture<ByteBuffer> invoke(ByteBuffer command);
+
+    /**
+     * Submits one command to the multicast groups {@code groups}: its destination and its stream.
+     * Commands to one group set are executed in submission order, each exactly once; commands to
+     * different sets are ordered only as the ordering protocol orders them (not by submission).
+     *
+     * <p>The default implementation serves invokers of single-group systems: it sends the default
+     * group's commands through {@link #invoke(ByteBuffer)} and fails any other set with
+     * {@link UnsupportedOperationException}.
+     *
+     * @param groups  where the command must be delivered
+     * @param command the command bytes (position to limit); copied before the call returns
+     * @return the reply, failing as {@link #invoke(ByteBuffer)}'s does
+     */
+    default CompletableFuture<ByteBuffer> invoke(GroupSet groups, ByteBuffer command) {
+        if (groups.isDefault()) {
+            return invoke(command);
+        }
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(
+                getClass().getSimpleName() + " sends commands to the default group only, not to " + groups));
+    }
 }

@@ -1,5 +1,7 @@
 package dev.parallax.core.client;
 
+import dev.parallax.core.CommandId;
+import dev.parallax.core.GroupSet;
 import dev.parallax.core.config.Member;
 import dev.parallax.core.net.ClientWire;
 import dev.parallax.core.net.Frames;
@@ -24,7 +26,10 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.Iterator;
+import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -33,9 +38,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The client of a replicated state machine: asynchronous, pipelined {@link #invoke} returning a
- * {@link CompletableFuture}. Each command carries (client id, sequence); the replicas' sessions
- * execute each command exactly once and a client's commands in sequence order, so a command
- * retried after a fail-over is never executed twice.
+ * {@link CompletableFuture}. Each command carries (client id, stream, sequence): its stream is its
+ * destination group set ({@link #invoke(GroupSet, ByteBuffer)}; {@link GroupSet#DEFAULT} for
+ * {@link #invoke(ByteBuffer)}), and sequences count per stream. The replicas keep a session per
+ * (client, stream) that executes each command exactly once and a stream's commands in sequence
+ * order, so a command retried after a fail-over is never executed twice, and commands to several
+ * streams in flight at once never look like gaps in one another. Replies name the stream and
+ * sequence they answer; a gap reported in one stream makes the client resend that stream's
+ * unanswered commands from the gap in order (go-back-N per stream). The client keeps one
+ * sequence counter per stream it has used, for its lifetime (a stream's numbering cannot restart).
  *
  * <p>The client talks to one replica at a time, starting with the first endpoint; a redirect names
  * the leader to talk to instead. When the replica stays silent for the retry timeout or the
@@ -53,20 +64,39 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SmrClient.class);
     private static final long TIMER_MILLIS = 20;
     private static final long RECONNECT_MILLIS = 10;
-    /** Frame header plus client id, sequence and length of a request. */
-    private static final int REQUEST_OVERHEAD = 26;
     /** Initial size of the buffer one pump encodes its requests into. */
     private static final int WRITE_BUFFER_BYTES = 4096;
 
     private static final class Pending {
+        final GroupSet groups;
         final ByteBuffer command;
         final CompletableFuture<ByteBuffer> future = new CompletableFuture<>();
         final long deadline;
-        long sequence;
+        /** Set on the event loop when the command is numbered. */
+        Stream stream;
+        CommandId id;
 
-        Pending(ByteBuffer command, long deadline) {
+        Pending(GroupSet groups, ByteBuffer command, long deadline) {
+            this.groups = groups;
             this.command = command;
             this.deadline = deadline;
+        }
+
+        long sequence() {
+            return id.sequence();
+        }
+    }
+
+    /** One stream's numbering and its sent, unanswered commands. Event-loop state. */
+    private static final class Stream {
+        final GroupSet groups;
+        long nextSequence = 1;
+        /** Sent and unanswered, in sequence order (replies come back in that order). */
+        final ArrayDeque<Pending> outstanding = new ArrayDeque<>();
+        long lastResend;
+
+        Stream(GroupSet groups) {
+            this.groups = groups;
         }
     }
 
@@ -82,17 +112,18 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
 
     // Event-loop state.
     private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
-    /** Sent and unanswered, in sequence order (replies come back in that order). */
-    private final ArrayDeque<Pending> outstanding = new ArrayDeque<>();
+    /** Every stream this client has used, by group set. */
+    private final Map<GroupSet, Stream> streams = new HashMap<>();
+    private final Stream defaultStream = new Stream(GroupSet.DEFAULT);
+    /** Sent and unanswered commands, over all streams (the pipelining window). */
+    private int outstandingCount;
     private boolean pumpAfterRead;
     /** True while this client's connection is inside a read burst (between a read and its completion). */
     private boolean reading;
-    private long nextSequence = 1;
     private volatile int target;
     private Channel channel;
     private ChannelFuture connecting;
     private long lastProgress = System.nanoTime();
-    private long lastResend;
     private ScheduledFuture<?> timer;
     private String brokenReason;
 
@@ -101,6 +132,7 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         this.ownGroup = config.eventLoopGroup() == null;
         this.group = ownGroup ? new NioEventLoopGroup(1, new DefaultThreadFactory("smr-client", true)) : config.eventLoopGroup();
         this.loop = group.next();
+        streams.put(GroupSet.DEFAULT, defaultStream);
         this.bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(100, config.retryTimeout().toMillis()))
@@ -126,14 +158,27 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         return config.clientId();
     }
 
+    /** Submits {@code command} to the default group; see {@link CommandInvoker#invoke(ByteBuffer)}. */
     @Override
     public CompletableFuture<ByteBuffer> invoke(ByteBuffer command) {
+        return invoke(GroupSet.DEFAULT, command);
+    }
+
+    /**
+     * Submits {@code command} to {@code groups}, its destination and stream; see
+     * {@link CommandInvoker#invoke(GroupSet, ByteBuffer)}. Every stream shares the pipelining window
+     * ({@link ClientConfig#maxOutstanding()}) and the pending limit.
+     */
+    @Override
+    public CompletableFuture<ByteBuffer> invoke(GroupSet groups, ByteBuffer command) {
+        Objects.requireNonNull(groups, "groups");
         if (closed) {
             return CompletableFuture.failedFuture(new IllegalStateException("client is closed"));
         }
-        if (command.remaining() > config.maxFrameBytes() - REQUEST_OVERHEAD) {
+        int overhead = ClientWire.requestOverhead(groups);
+        if (command.remaining() > config.maxFrameBytes() - overhead) {
             return CompletableFuture.failedFuture(new IllegalArgumentException("a command of " + command.remaining()
-                    + " bytes exceeds the frame limit of " + config.maxFrameBytes() + " bytes (" + REQUEST_OVERHEAD
+                    + " bytes exceeds the frame limit of " + config.maxFrameBytes() + " bytes (" + overhead
                     + " of them framing)"));
         }
         if (pendingCount.incrementAndGet() > config.maxPending()) {
@@ -142,7 +187,7 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
                     "more than " + config.maxPending() + " commands pending; wait for replies"));
         }
         ByteBuffer copy = ByteBuffer.allocate(command.remaining()).put(command.duplicate()).flip();
-        Pending p = new Pending(copy, System.nanoTime() + config.invokeTimeout().toNanos());
+        Pending p = new Pending(groups, copy, System.nanoTime() + config.invokeTimeout().toNanos());
         submitted.offer(p);
         if (loop.inEventLoop() && reading) {
             // A completion callback of this client issuing the next command: it leaves with the
@@ -200,7 +245,9 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
                 fail(p, new IllegalStateException(brokenReason));
                 continue;
             }
-            p.sequence = nextSequence++;
+            Stream s = p.groups.isDefault() ? defaultStream : streams.computeIfAbsent(p.groups, Stream::new);
+            p.stream = s;
+            p.id = new CommandId(config.clientId(), s.groups, s.nextSequence++);
             waiting.add(p);
         }
     }
@@ -212,9 +259,10 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
             return;
         }
         ByteBuf buf = null;
-        while (outstanding.size() < config.maxOutstanding() && !waiting.isEmpty()) {
+        while (outstandingCount < config.maxOutstanding() && !waiting.isEmpty()) {
             Pending p = waiting.poll();
-            outstanding.add(p);
+            p.stream.outstanding.add(p);
+            outstandingCount++;
             buf = append(ch, buf, p);
         }
         if (buf != null) {
@@ -224,22 +272,22 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
 
     private ByteBuf append(Channel ch, ByteBuf buf, Pending p) {
         if (buf == null) {
-            buf = ch.alloc().buffer(Math.max(WRITE_BUFFER_BYTES, REQUEST_OVERHEAD + p.command.remaining()));
+            buf = ch.alloc().buffer(Math.max(WRITE_BUFFER_BYTES, ClientWire.requestOverhead(p.groups) + p.command.remaining()));
         }
-        ClientWire.writeRequest(buf, config.clientId(), p.sequence, p.command);
+        ClientWire.writeRequest(buf, p.id, p.command);
         return buf;
     }
 
-    /** Resends every outstanding command from {@code from} on, in order. */
-    private void resendFrom(long from) {
+    /** Resends every outstanding command of {@code stream} from {@code from} on, in order. */
+    private void resendFrom(Stream stream, long from) {
         Channel ch = channel;
         if (ch == null || !ch.isActive()) {
             return;
         }
-        lastResend = System.nanoTime();
+        stream.lastResend = System.nanoTime();
         ByteBuf buf = null;
-        for (Pending p : outstanding) {
-            if (p.sequence >= from) {
+        for (Pending p : stream.outstanding) {
+            if (p.sequence() >= from) {
                 buf = append(ch, buf, p);
             }
         }
@@ -248,20 +296,36 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         }
     }
 
-    /** Removes and returns the outstanding command {@code sequence}, or {@code null}. */
-    private Pending removeOutstanding(long sequence) {
-        Pending head = outstanding.peek();
-        if (head != null && head.sequence == sequence) {
-            return outstanding.poll();
-        }
-        for (Iterator<Pending> it = outstanding.iterator(); it.hasNext(); ) {
-            Pending p = it.next();
-            if (p.sequence == sequence) {
-                it.remove();
-                return p;
+    /** Resends every outstanding command, each stream in order (on a new connection). */
+    private void resendAll() {
+        for (Stream s : streams.values()) {
+            if (!s.outstanding.isEmpty()) {
+                resendFrom(s, s.outstanding.peek().sequence());
             }
         }
-        return null;
+    }
+
+    /** Removes and returns the outstanding command {@code sequence} of {@code stream}, or {@code null}. */
+    private Pending removeOutstanding(Stream stream, long sequence) {
+        ArrayDeque<Pending> outstanding = stream.outstanding;
+        Pending head = outstanding.peek();
+        Pending found = null;
+        if (head != null && head.sequence() == sequence) {
+            found = outstanding.poll();
+        } else {
+            for (Iterator<Pending> it = outstanding.iterator(); it.hasNext(); ) {
+                Pending p = it.next();
+                if (p.sequence() == sequence) {
+                    it.remove();
+                    found = p;
+                    break;
+                }
+            }
+        }
+        if (found != null) {
+            outstandingCount--;
+        }
+        return found;
     }
 
     private void connect() {
@@ -274,9 +338,7 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
             if (f.isSuccess()) {
                 channel = f.channel();
                 lastProgress = System.nanoTime();
-                if (!outstanding.isEmpty()) {
-                    resendFrom(outstanding.peek().sequence);
-                }
+                resendAll();
                 pump();
             } else {
                 moveOn("cannot connect to replica " + target);
@@ -305,9 +367,10 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         if (from != channel) {
             return;
         }
+        Stream stream = r.groups().isDefault() ? defaultStream : streams.get(r.groups());
         switch (r.status()) {
             case ClientWire.OK, ClientWire.REJECTED -> {
-                Pending p = removeOutstanding(r.sequence());
+                Pending p = stream == null ? null : removeOutstanding(stream, r.sequence());
                 if (p != null) {
                     lastProgress = System.nanoTime();
                     pendingCount.decrementAndGet();
@@ -326,8 +389,8 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
             }
             case ClientWire.RETRY_FROM -> {
                 lastProgress = System.nanoTime();
-                if (System.nanoTime() - lastResend > config.retryTimeout().toNanos() / 4) {
-                    resendFrom(r.next());
+                if (stream != null && System.nanoTime() - stream.lastResend > config.retryTimeout().toNanos() / 4) {
+                    resendFrom(stream, r.next());
                 }
             }
             case ClientWire.SESSION_EXPIRED -> {
@@ -344,12 +407,17 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
             pumpAfterRead = false; // a read burst that ended without its completion event
             pump();
         }
-        for (Iterator<Pending> it = outstanding.iterator(); it.hasNext(); ) {
-            Pending p = it.next();
-            if (now - p.deadline > 0) {
-                it.remove();
-                fail(p, new ClusterUnavailableException("no replica executed the command within "
-                        + config.invokeTimeout() + " (no quorum reachable?)"));
+        if (outstandingCount > 0) {
+            for (Stream s : streams.values()) {
+                for (Iterator<Pending> it = s.outstanding.iterator(); it.hasNext(); ) {
+                    Pending p = it.next();
+                    if (now - p.deadline > 0) {
+                        it.remove();
+                        outstandingCount--;
+                        fail(p, new ClusterUnavailableException("no replica executed the command within "
+                                + config.invokeTimeout() + " (no quorum reachable?)"));
+                    }
+                }
             }
         }
         for (Iterator<Pending> it = waiting.iterator(); it.hasNext(); ) {
@@ -359,15 +427,18 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
                 fail(p, new ClusterUnavailableException("not connected to any replica for " + config.invokeTimeout()));
             }
         }
-        boolean idle = outstanding.isEmpty() && waiting.isEmpty();
+        boolean idle = outstandingCount == 0 && waiting.isEmpty();
         if (!idle && now - lastProgress > config.retryTimeout().toNanos()) {
             moveOn("no answer for " + config.retryTimeout());
         }
     }
 
     private void failAll(Throwable cause) {
-        outstanding.forEach(p -> fail(p, cause));
-        outstanding.clear();
+        for (Stream s : streams.values()) {
+            s.outstanding.forEach(p -> fail(p, cause));
+            s.outstanding.clear();
+        }
+        outstandingCount = 0;
         waiting.forEach(p -> fail(p, cause));
         waiting.clear();
         Pending p;

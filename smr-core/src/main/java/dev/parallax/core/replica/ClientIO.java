@@ -213,7 +213,7 @@ final class ClientIO {
                 ReplyRouter.redirect(ctx.channel(), r.sequence(), leaderId);
                 return;
             }
-            Command c = new Command(new CommandId(r.clientId(), r.sequence()), r.payload());
+            Command c = new Command(new CommandId(r.clientId(), r.groups(), r.sequence()), r.payload());
             if (!backlog.isEmpty() || !requests.offer(c)) {
                 backlog.add(c);
                 stall(ctx);

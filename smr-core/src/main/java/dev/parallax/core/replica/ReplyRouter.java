@@ -19,7 +19,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * a bounded MPSC outbox per event loop, drained by one task on that loop that encodes the queued
  * replies of each connection into one buffer and writes and flushes it once: one pass through the
  * Netty pipeline and one socket write per connection per drain, not per reply. Only the replica
- * holding a client's connection answers it; the others execute silently.
+ * holding a client's connection answers it; the others execute silently. A reply names the
+ * command's stream and sequence ({@link ClientWire}: a GROUP_REPLY for a command to a set other
+ * than the default group), so a client with commands in several streams matches it unambiguously.
  *
  * <p>Replies are never dropped for a slow reader: writes go to the connection whatever its
  * writability, and {@link ClientIO} bounds what can pile up by not reading a connection's further
@@ -33,7 +35,7 @@ final class ReplyRouter {
     private static final int OUTBOX_CAPACITY = 1 << 16;
     private static final int COALESCE_INITIAL_BYTES = 4096;
 
-    private record Outgoing(Channel channel, long sequence, int status, CommandResult result, long next, String message) {
+    private record Outgoing(Channel channel, CommandId id, int status, CommandResult result, long next, String message) {
     }
 
     /** A client's connection and the outbox of its event loop, resolved once when it binds. */
@@ -85,7 +87,7 @@ final class ReplyRouter {
         }
         Channel ch = r.channel();
         Outbox box = r.outbox();
-        box.put(new Outgoing(ch, id.sequence(), status, result, next, message));
+        box.put(new Outgoing(ch, id, status, result, next, message));
     }
 
     /** The replies waiting for one event loop. */
@@ -133,9 +135,9 @@ final class ReplyRouter {
                 pendingWrites.put(ch, buf);
             }
             switch (o.status()) {
-                case ClientWire.OK -> ClientWire.writeOk(buf, o.sequence(), o.result().reply());
-                case ClientWire.RETRY_FROM -> ClientWire.writeRetryFrom(buf, o.sequence(), o.next());
-                default -> ClientWire.writeMessage(buf, o.sequence(), o.status(), o.message());
+                case ClientWire.OK -> ClientWire.writeOk(buf, o.id(), o.result().reply());
+                case ClientWire.RETRY_FROM -> ClientWire.writeRetryFrom(buf, o.id(), o.next());
+                default -> ClientWire.writeMessage(buf, o.id(), o.status(), o.message());
             }
         }
     }

@@ -16,7 +16,7 @@ import java.util.List;
 
 /**
  * The ServiceManager (seed 000 §V-D): takes decided batches in order, admits each command through
- * the replicated {@link ClientSessions} (exactly-once, in order per client), hands the admitted
+ * the replicated {@link ClientSessions} (exactly-once, in order per client and stream), hands the admitted
  * ones to the {@link Executor}, records results for duplicates and routes replies to the client's
  * connection.
  *
@@ -160,7 +160,7 @@ final class ServiceManager implements DeliveryListener, ResultSink {
                         router.reply(c.id(), r);
                     }
                 }
-                case GAP -> router.retryFrom(c.id(), sessions.next(c.id().clientId()));
+                case GAP -> router.retryFrom(c.id(), sessions.next(c.id().clientId(), c.groups()));
                 case EXPIRED -> router.expired(c.id());
             }
         }

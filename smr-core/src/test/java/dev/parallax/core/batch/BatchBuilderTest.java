@@ -135,6 +135,32 @@ class BatchBuilderTest {
     }
 
     @Test
+    @DisplayName("a command to a group set other than the default counts its 8 group bytes against BSZ, exactly")
+    void groupedCommandsCountTheirGroupBytes() {
+        BatchBuilder b = new BatchBuilder(BSZ, TIMEOUT);
+        Command grouped = Command.of(1, dev.parallax.core.GroupSet.of(3), 1, new byte[30]);
+        assertThat(b.add(grouped, 0)).isNull();
+        assertThat(b.size()).isEqualTo(4 + 20 + 8 + 30);
+        assertThat(b.add(cmd(2, 30), 0)).isNull();
+        // 4 + 58 + 50 = 112; a third command of 30 would make 162 > BSZ (154): it closes the batch.
+        ByteBuffer closed = b.add(cmd(3, 30), 0);
+        assertThat(closed).isNotNull();
+        assertThat(closed.remaining()).isEqualTo(4 + 58 + 50);
+        assertThat(CommandBatch.decode(closed)).extracting(Command::groups)
+                .containsExactly(dev.parallax.core.GroupSet.of(3), dev.parallax.core.GroupSet.DEFAULT);
+        // After a close the count of grouped commands starts again from zero.
+        assertThat(b.size()).isEqualTo(4 + 50);
+        ByteBuffer last = b.poll(0, true);
+        assertThat(last.remaining()).isEqualTo(4 + 50);
+        // A grouped command that brings the batch to BSZ exactly closes it at once.
+        b.add(cmd(4, 30), 0);
+        b.add(cmd(5, 30), 0);
+        ByteBuffer exact = b.add(Command.of(1, dev.parallax.core.GroupSet.of(1, 2), 6, new byte[22]), 0);
+        assertThat(exact).isNotNull();
+        assertThat(exact.remaining()).isEqualTo(BSZ);
+    }
+
+    @Test
     @DisplayName("bad settings are rejected with a clear error")
     void rejectsABszNoCommandFitsAndANegativeTimeout() {
         assertThatThrownBy(() -> new BatchBuilder(CommandBatch.HEADER, 0)).isInstanceOf(IllegalArgumentException.class)

@@ -1,5 +1,7 @@
 package dev.parallax.core.client;
 
+import dev.parallax.core.CommandId;
+import dev.parallax.core.GroupSet;
 import dev.parallax.core.config.Member;
 import dev.parallax.core.net.ClientWire;
 import dev.parallax.core.net.Frames;
@@ -44,6 +46,20 @@ final class FakeReplica implements AutoCloseable {
             send(b);
         }
 
+        /** An OK reply naming the command's stream (a GROUP_REPLY unless it is the default group). */
+        void ok(CommandId id, String reply) throws IOException {
+            ByteBuf b = Unpooled.buffer();
+            ClientWire.writeOk(b, id, java.nio.ByteBuffer.wrap(reply.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            send(b);
+        }
+
+        /** A gap in the stream of {@code id}. */
+        void retryFrom(CommandId id, long next) throws IOException {
+            ByteBuf b = Unpooled.buffer();
+            ClientWire.writeRetryFrom(b, id, next);
+            send(b);
+        }
+
         void redirect(long sequence, int leader) throws IOException {
             ByteBuf b = Unpooled.buffer();
             ClientWire.writeRedirect(b, sequence, leader);
@@ -71,7 +87,11 @@ final class FakeReplica implements AutoCloseable {
     }
 
     /** A request as received, with the connection it came on (1 for the first connection). */
-    record Received(int connection, long clientId, long sequence, String payload) {
+    record Received(int connection, long clientId, GroupSet groups, long sequence, String payload) {
+        /** A request for a default-group command. */
+        Received(int connection, long clientId, long sequence, String payload) {
+            this(connection, clientId, GroupSet.DEFAULT, sequence, payload);
+        }
     }
 
     private final ServerSocket server;
@@ -124,8 +144,8 @@ final class FakeReplica implements AutoCloseable {
                 ByteBuf b = Unpooled.wrappedBuffer(frame);
                 ClientWire.Request r = ClientWire.readRequest(Frames.readType(b), b, 1 << 20);
                 String payload = java.nio.charset.StandardCharsets.UTF_8.decode(r.payload()).toString();
-                received.add(new Received(connection, r.clientId(), r.sequence(), payload));
-                behavior.onRequest(new ClientWire.Request(r.clientId(), r.sequence(),
+                received.add(new Received(connection, r.clientId(), r.groups(), r.sequence(), payload));
+                behavior.onRequest(new ClientWire.Request(r.clientId(), r.groups(), r.sequence(),
                         java.nio.ByteBuffer.wrap(payload.getBytes(java.nio.charset.StandardCharsets.UTF_8))), out);
             }
         } catch (EOFException | SocketException e) {

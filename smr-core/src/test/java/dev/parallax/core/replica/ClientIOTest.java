@@ -1,7 +1,9 @@
 package dev.parallax.core.replica;
 
 import dev.parallax.core.Command;
+import dev.parallax.core.CommandId;
 import dev.parallax.core.CommandResult;
+import dev.parallax.core.GroupSet;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.net.ClientWire;
@@ -45,6 +47,7 @@ class ClientIOTest {
     private final ReplyRouter router = new ReplyRouter();
     private final AtomicLong answered = new AtomicLong();
     private final AtomicLong maxPending = new AtomicLong();
+    private final java.util.Queue<Command> seen = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile boolean running = true;
     private ClientIO io;
     private Thread executor;
@@ -70,6 +73,7 @@ class ClientIOTest {
                 LockSupport.parkNanos(50_000);
                 continue;
             }
+            seen.add(c);
             ByteBuffer reply = ByteBuffer.allocate(REPLY_BYTES);
             reply.putLong(0, c.id().sequence());
             router.reply(c.id(), CommandResult.ok(reply));
@@ -216,5 +220,46 @@ class ClientIOTest {
             assertThat(readReply(idleIn).sequence()).isEqualTo(2);
         }
         assertThat(registry.find("parallax.net.bad.frames").tag("kind", "client").counter().count()).isZero();
+    }
+
+    @Test
+    void requestsToGroupsBecomeCommandsWithThoseGroupsAndTheirRepliesNameTheStream() throws Exception {
+        start(ReplicaConfig.DEFAULT_PARTIAL_FRAME_TIMEOUT);
+        GroupSet g = GroupSet.of(4, 9);
+        ByteBuf b = Unpooled.buffer();
+        ClientWire.writeRequest(b, new CommandId(5, g, 1), ByteBuffer.wrap(new byte[]{'x'}));
+        // An old REQUEST frame, built by hand: clientId:8 sequence:8 length:4 payload.
+        Frames.writeHeader(b, ClientWire.REQUEST, 21);
+        b.writeLong(5).writeLong(1).writeInt(1).writeByte('y');
+        byte[] bytes = new byte[b.readableBytes()];
+        b.readBytes(bytes);
+        try (Socket s = connect(0)) {
+            s.getOutputStream().write(bytes);
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            ClientWire.Reply first = readReply(in);
+            ClientWire.Reply second = readReply(in);
+            assertThat(first.groups()).isEqualTo(g);
+            assertThat(first.sequence()).isEqualTo(1);
+            assertThat(second.groups()).isEqualTo(GroupSet.DEFAULT);
+            assertThat(second.sequence()).isEqualTo(1);
+        }
+        assertThat(seen).extracting(Command::id).containsExactly(new CommandId(5, g, 1), new CommandId(5, 1));
+        assertThat(seen).extracting(c -> c.payload().get(0)).containsExactly((byte) 'x', (byte) 'y');
+    }
+
+    @Test
+    void aRequestNamingAnEmptyGroupSetClosesItsConnectionAsABadFrame() throws Exception {
+        start(ReplicaConfig.DEFAULT_PARTIAL_FRAME_TIMEOUT);
+        ByteBuf b = Unpooled.buffer();
+        Frames.writeHeader(b, ClientWire.GROUP_REQUEST, 29);
+        b.writeLong(5).writeLong(1).writeLong(0).writeInt(1).writeByte('x');
+        byte[] bytes = new byte[b.readableBytes()];
+        b.readBytes(bytes);
+        try (Socket s = connect(0)) {
+            s.getOutputStream().write(bytes);
+            assertThat(s.getInputStream().read()).as("closed by the replica").isEqualTo(-1);
+        }
+        assertThat(registry.find("parallax.net.bad.frames").tag("kind", "client").counter().count()).isEqualTo(1.0);
+        assertThat(seen).isEmpty();
     }
 }

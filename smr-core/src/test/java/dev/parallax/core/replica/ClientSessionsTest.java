@@ -2,6 +2,7 @@ package dev.parallax.core.replica;
 
 import dev.parallax.core.CommandId;
 import dev.parallax.core.CommandResult;
+import dev.parallax.core.GroupSet;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -16,8 +17,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ClientSessionsTest {
 
+    private static final GroupSet A = GroupSet.of(1);
+    private static final GroupSet B = GroupSet.of(2);
+    private static final GroupSet AB = GroupSet.of(1, 2);
+
     private static CommandId id(long c, long s) {
         return new CommandId(c, s);
+    }
+
+    private static CommandId id(long c, GroupSet g, long s) {
+        return new CommandId(c, g, s);
+    }
+
+    private static CommandResult ok(int b) {
+        return CommandResult.ok(ByteBuffer.wrap(new byte[]{(byte) b}));
     }
 
     @Test
@@ -82,5 +95,160 @@ class ClientSessionsTest {
         assertThat(a.admit(id(2, 6))).isEqualTo(b.admit(id(2, 6))).isEqualTo(ClientSessions.Verdict.EXPIRED);
         assertThatThrownBy(() -> new ClientSessions(8, 3).readFrom(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))))
                 .hasMessageContaining("reply window");
+    }
+
+    @Test
+    void interleavedStreamsOfOneClientNeverLookLikeGaps() {
+        ClientSessions s = new ClientSessions(4, 10);
+        // One client, three streams, each numbered from 1, delivered interleaved in any order
+        // that keeps each stream's own order.
+        CommandId[] delivered = {id(1, A, 1), id(1, 1), id(1, B, 1), id(1, A, 2), id(1, AB, 1), id(1, B, 2),
+            id(1, 2), id(1, A, 3), id(1, AB, 2)};
+        for (CommandId c : delivered) {
+            assertThat(s.admit(c)).as("%s", c).isEqualTo(ClientSessions.Verdict.EXECUTE);
+        }
+        assertThat(s.next(1)).isEqualTo(3);
+        assertThat(s.next(1, GroupSet.DEFAULT)).isEqualTo(3);
+        assertThat(s.next(1, A)).isEqualTo(4);
+        assertThat(s.next(1, B)).isEqualTo(3);
+        assertThat(s.next(1, AB)).isEqualTo(3);
+        assertThat(s.next(1, GroupSet.of(7))).isEqualTo(1);
+        assertThat(s.size()).as("one session per (client, stream)").isEqualTo(4);
+    }
+
+    @Test
+    void duplicatesAreAnsweredFromTheirOwnStreamsCache() {
+        ClientSessions s = new ClientSessions(4, 10);
+        s.admit(id(1, A, 1));
+        s.store(id(1, A, 1), ok(10));
+        s.admit(id(1, B, 1));
+        s.store(id(1, B, 1), ok(20));
+        s.admit(id(1, 1));
+        s.store(id(1, 1), ok(30));
+        assertThat(s.admit(id(1, B, 1))).isEqualTo(ClientSessions.Verdict.DUPLICATE);
+        assertThat(s.cached(id(1, B, 1)).reply().get()).isEqualTo((byte) 20);
+        assertThat(s.admit(id(1, A, 1))).isEqualTo(ClientSessions.Verdict.DUPLICATE);
+        assertThat(s.cached(id(1, A, 1)).reply().get()).isEqualTo((byte) 10);
+        assertThat(s.cached(id(1, 1)).reply().get()).isEqualTo((byte) 30);
+        assertThat(s.cached(id(1, AB, 1))).as("never in that stream").isNull();
+        assertThat(s.cached(id(2, A, 1))).as("another client's stream").isNull();
+    }
+
+    @Test
+    void aRealGapWithinOneStreamIsStillAGapAndOnlyThatStreamWaits() {
+        ClientSessions s = new ClientSessions(4, 10);
+        assertThat(s.admit(id(1, A, 1))).isEqualTo(ClientSessions.Verdict.EXECUTE);
+        assertThat(s.admit(id(1, A, 3))).as("A:2 was lost").isEqualTo(ClientSessions.Verdict.GAP);
+        assertThat(s.next(1, A)).isEqualTo(2);
+        assertThat(s.admit(id(1, B, 1))).as("B is unaffected").isEqualTo(ClientSessions.Verdict.EXECUTE);
+        assertThat(s.admit(id(1, B, 2))).isEqualTo(ClientSessions.Verdict.EXECUTE);
+        assertThat(s.admit(id(1, A, 2))).isEqualTo(ClientSessions.Verdict.EXECUTE);
+        assertThat(s.admit(id(1, A, 3))).isEqualTo(ClientSessions.Verdict.EXECUTE);
+        assertThat(s.admit(id(1, B, 4))).isEqualTo(ClientSessions.Verdict.GAP);
+        assertThat(s.next(1, B)).isEqualTo(3);
+    }
+
+    @Test
+    void theSessionLimitCountsClientStreamPairs() {
+        ClientSessions s = new ClientSessions(2, 2);
+        s.admit(id(1, A, 1));
+        s.admit(id(1, B, 1));
+        s.admit(id(1, A, 2));
+        s.admit(id(1, AB, 1)); // a third session of client 1 evicts its least recently used, (1, B)
+        assertThat(s.size()).isEqualTo(2);
+        assertThat(s.admit(id(1, B, 2))).isEqualTo(ClientSessions.Verdict.EXPIRED);
+        assertThat(s.admit(id(1, A, 3))).isEqualTo(ClientSessions.Verdict.EXECUTE);
+        assertThat(s.admit(id(1, AB, 2))).isEqualTo(ClientSessions.Verdict.EXECUTE);
+    }
+
+    @Test
+    void aSnapshotKeepsEachStreamsSession() throws IOException {
+        ClientSessions a = new ClientSessions(4, 10);
+        a.admit(id(5, A, 1));
+        a.store(id(5, A, 1), ok(1));
+        a.admit(id(5, 1));
+        a.admit(id(5, 2));
+        a.store(id(5, 2), CommandResult.error("nope"));
+        a.admit(id(5, B, 1));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        a.writeTo(new DataOutputStream(bytes));
+        ClientSessions b = new ClientSessions(4, 10);
+        b.readFrom(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        assertThat(b.size()).isEqualTo(3);
+        assertThat(b.next(5, A)).isEqualTo(2);
+        assertThat(b.next(5)).isEqualTo(3);
+        assertThat(b.next(5, B)).isEqualTo(2);
+        assertThat(b.cached(id(5, A, 1)).reply().get()).isEqualTo((byte) 1);
+        assertThat(b.cached(id(5, 2)).error()).isEqualTo("nope");
+        assertThat(b.admit(id(5, A, 2))).isEqualTo(ClientSessions.Verdict.EXECUTE);
+    }
+
+    /**
+     * The session table as replicas wrote it before commands carried destinations (format 1, built
+     * by hand: window, count, then per session client, next, kept replies) restores as default-group
+     * sessions, in the same eviction order.
+     */
+    @Test
+    void anOldFormatSnapshotRestoresAsDefaultGroupSessions() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        out.writeInt(4); // reply window
+        out.writeInt(2); // sessions, least recently used first
+        out.writeLong(11);
+        out.writeLong(3); // next
+        out.writeInt(2);
+        out.writeLong(1);
+        out.writeBoolean(false);
+        out.writeInt(1);
+        out.write(7);
+        out.writeLong(2);
+        out.writeBoolean(true);
+        out.writeUTF("bad");
+        out.writeLong(12);
+        out.writeLong(6);
+        out.writeInt(0);
+        out.flush();
+
+        ClientSessions s = new ClientSessions(4, 2);
+        s.readFrom(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        assertThat(s.size()).isEqualTo(2);
+        assertThat(s.next(11)).isEqualTo(3);
+        assertThat(s.next(12, GroupSet.DEFAULT)).isEqualTo(6);
+        assertThat(s.cached(id(11, 1)).reply().get()).isEqualTo((byte) 7);
+        assertThat(s.cached(id(11, 2)).error()).isEqualTo("bad");
+        assertThat(s.admit(id(11, 2))).isEqualTo(ClientSessions.Verdict.DUPLICATE);
+        assertThat(s.admit(id(12, 6))).isEqualTo(ClientSessions.Verdict.EXECUTE);
+        assertThat(s.admit(id(11, A, 1))).as("a new stream of an old client starts at 1").isEqualTo(ClientSessions.Verdict.EXECUTE);
+        // A third session: the least recently used one, client 11's default session, is evicted.
+        assertThat(s.admit(id(11, 3))).isEqualTo(ClientSessions.Verdict.EXPIRED);
+        assertThat(s.admit(id(12, 7))).isEqualTo(ClientSessions.Verdict.EXECUTE);
+
+        // Written again, it is format 2 and reads back the same.
+        ByteArrayOutputStream again = new ByteArrayOutputStream();
+        s.writeTo(new DataOutputStream(again));
+        assertThat(new DataInputStream(new ByteArrayInputStream(again.toByteArray())).readInt()).isEqualTo(-2);
+        ClientSessions t = new ClientSessions(4, 2);
+        t.readFrom(new DataInputStream(new ByteArrayInputStream(again.toByteArray())));
+        assertThat(t.size()).isEqualTo(2);
+        assertThat(t.next(11, A)).isEqualTo(2);
+        assertThat(t.next(12)).isEqualTo(8);
+    }
+
+    @Test
+    void anUnknownFormatOrAnEmptyGroupSetIsRefused() throws IOException {
+        ByteArrayOutputStream unknown = new ByteArrayOutputStream();
+        new DataOutputStream(unknown).writeInt(-7);
+        assertThatThrownBy(() -> new ClientSessions(4, 2).readFrom(new DataInputStream(new ByteArrayInputStream(unknown.toByteArray()))))
+                .isInstanceOf(IOException.class).hasMessageContaining("unknown client session table format");
+        ByteArrayOutputStream empty = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(empty);
+        out.writeInt(-2);
+        out.writeInt(4);
+        out.writeInt(1);
+        out.writeLong(1);
+        out.writeLong(0);
+        out.flush();
+        assertThatThrownBy(() -> new ClientSessions(4, 2).readFrom(new DataInputStream(new ByteArrayInputStream(empty.toByteArray()))))
+                .isInstanceOf(IOException.class).hasMessageContaining("empty group set");
     }
 }
