@@ -1,13 +1,8 @@
 package dev.parallax.core.testkit;
 
-import dev.parallax.core.protocol.Effects;
-import dev.parallax.core.protocol.ProtocolCore;
-import dev.parallax.core.protocol.RecordCodec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,102 +12,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The generic scripted cluster and golden files, driven by a toy protocol ({@link SequencerCore}):
+ * The generic scripted cluster and golden files, driven by a toy protocol ({@link ToySequencer.SequencerCore}):
  * member 0 numbers proposals and sends them to everyone; every member persists what it is sent
  * (sync) and decides it.
  */
 class ScriptedClusterTest {
     private static final long MS = 1_000_000L;
 
-    /** "Value {@code value} is number {@code instance}": both the message and the record. */
-    record Order(long instance, String value) {
-    }
-
-    static final RecordCodec<Order> ORDERS = new RecordCodec<>() {
-        @Override
-        public ByteBuffer encode(Order o) {
-            byte[] v = o.value().getBytes(StandardCharsets.UTF_8);
-            return ByteBuffer.allocate(8 + v.length).putLong(o.instance()).put(v).flip();
-        }
-
-        @Override
-        public Order decode(ByteBuffer bytes) {
-            ByteBuffer b = bytes.duplicate();
-            long instance = b.getLong();
-            byte[] v = new byte[b.remaining()];
-            b.get(v);
-            return new Order(instance, new String(v, StandardCharsets.UTF_8));
-        }
-    };
-
-    /** The toy core: a fixed sequencer (member 0), three members, a heartbeat timer of 10 ms. */
-    static final class SequencerCore implements ProtocolCore<Order, Order, String> {
-        final int id;
-        long next;
-        long compactedBelow;
-        long suspected = -1;
-
-        SequencerCore(int id, List<Order> recovered) {
-            this.id = id;
-            for (Order o : recovered) {
-                next = Math.max(next, o.instance() + 1);
-            }
-        }
-
-        @Override
-        public void onMessage(int from, Order o, long now, Effects<Order, Order, String> out) {
-            if (o.instance() < next) {
-                return;                                     // a duplicate
-            }
-            if (o.instance() > next) {
-                out.snapshotNeeded(from, o.instance());     // a gap: this toy never fills it
-            }
-            next = o.instance() + 1;
-            out.persist(o, true);
-            out.decide(o.instance(), o.value());
-        }
-
-        @Override
-        public void onTick(long now, Effects<Order, Order, String> out) {
-            out.wakeAt(now + 10 * MS);
-        }
-
-        @Override
-        public boolean onProposal(String value, long now, Effects<Order, Order, String> out) {
-            if (id != 0) {
-                return false;
-            }
-            Order o = new Order(next, value);
-            for (int to = 0; to < 3; to++) {
-                out.send(to, o);
-            }
-            return true;
-        }
-
-        @Override
-        public void compact(long instance, Effects<Order, Order, String> out) {
-            compactedBelow = instance;
-            out.persist(new Order(next - 1, "checkpoint"), true);
-        }
-
-        @Override
-        public void onSuspect(long view, long now, Effects<Order, Order, String> out) {
-            suspected = view;
-        }
-    }
-
-    private static ScriptedCluster<SequencerCore, Order, Order, String> cluster() {
-        return new ScriptedCluster<>(3, ORDERS, (id, recovered, now) -> new SequencerCore(id, recovered));
+    private static ScriptedCluster<ToySequencer.SequencerCore, ToySequencer.Order, ToySequencer.Order, String> cluster() {
+        return new ScriptedCluster<>(3, ToySequencer.ORDERS, (id, recovered, now) -> new ToySequencer.SequencerCore(id, recovered));
     }
 
     @Test
     void aScriptReplaysToTheGoldenTrace() {
-        ScriptedCluster<SequencerCore, Order, Order, String> c = cluster();
+        ScriptedCluster<ToySequencer.SequencerCore, ToySequencer.Order, ToySequencer.Order, String> c = cluster();
         c.tick(MS);
         assertThat(c.propose(0, "a")).isTrue();
         assertThat(c.propose(1, "not-sequencer")).isFalse();
         assertThat(c.pending()).isEqualTo(3);
-        assertThat(c.queued().get(1)).isEqualTo(new ScriptedCluster.Envelope<>(0, 1, new Order(0, "a")));
+        assertThat(c.queued().get(1)).isEqualTo(new ScriptedCluster.Envelope<>(0, 1, new ToySequencer.Order(0, "a")));
         assertThat(c.deliverAll(100)).isEqualTo(3);
         c.isolate(2);
         c.propose(0, "b");
@@ -140,10 +58,10 @@ class ScriptedClusterTest {
 
     @Test
     void deliveringFromAnEmptyNetworkIsAnError() {
-        ScriptedCluster<SequencerCore, Order, Order, String> c = cluster();
+        ScriptedCluster<ToySequencer.SequencerCore, ToySequencer.Order, ToySequencer.Order, String> c = cluster();
         assertThat(c.deliverAll(10)).isZero();
         assertThatThrownBy(c::deliverNext).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> new ScriptedCluster<>(0, ORDERS, (id, r, now) -> new SequencerCore(id, r)))
+        assertThatThrownBy(() -> new ScriptedCluster<>(0, ToySequencer.ORDERS, (id, r, now) -> new ToySequencer.SequencerCore(id, r)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -151,7 +69,7 @@ class ScriptedClusterTest {
     void theSameScriptGivesTheSameTrace() {
         List<List<String>> runs = new ArrayList<>();
         for (int run = 0; run < 2; run++) {
-            ScriptedCluster<SequencerCore, Order, Order, String> c = cluster();
+            ScriptedCluster<ToySequencer.SequencerCore, ToySequencer.Order, ToySequencer.Order, String> c = cluster();
             c.propose(0, "x");
             c.deliverAll(10);
             c.tick(3 * MS);

@@ -1,0 +1,191 @@
+package dev.parallax.core.runtime;
+
+import dev.parallax.core.liveness.FailureDetector;
+import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.stage.StageThreads;
+import dev.parallax.core.testkit.LocalNetwork;
+import dev.parallax.core.testkit.ToySequencer;
+import dev.parallax.core.time.SystemClock;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The runtime is generic: it runs a protocol it knows nothing about (the testkit's toy sequencer)
+ * with recovery from the log, in-order delivery with no-ops skipped, failure-detector wiring,
+ * metrics tagged by instance, several instances on shared threads, and a clean close.
+ */
+class ProtocolRuntimeTest {
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    private static String text(ByteBuffer b) {
+        return StandardCharsets.UTF_8.decode(b.duplicate()).toString();
+    }
+
+    private ProtocolRuntime<ToySequencer.Order, ToySequencer.Order, String, ToySequencer.SequencerCore> runtime(
+            String name, int id, LocalNetwork<ToySequencer.Order> net, InMemoryDurableLog.Storage storage,
+            SimpleMeterRegistry registry, StageThreads threads, List<List<ToySequencer.Order>> recoveredSeen) {
+        ProtocolRuntime.Builder<ToySequencer.Order, ToySequencer.Order, String, ToySequencer.SequencerCore> b =
+                ProtocolRuntime.builder(name);
+        b.members(id, 3).transport(net.transport(id)).log(InMemoryDurableLog.open(storage), ToySequencer.ORDERS)
+                .core((recovered, amnesiac, now) -> {
+                    recoveredSeen.add(List.copyOf(recovered));
+                    return new ToySequencer.SequencerCore(id, recovered);
+                })
+                .values(bytes -> text(bytes), v -> v.equals("-") ? null : ByteBuffer.wrap(v.getBytes(StandardCharsets.UTF_8)))
+                .clock(SystemClock.INSTANCE).meterRegistry(registry);
+        if (threads != null) {
+            b.threads(threads);
+        }
+        return b.build();
+    }
+
+    @Test
+    void aProtocolTheRuntimeKnowsNothingAboutOrdersDeliversAndRecovers() throws InterruptedException {
+        LocalNetwork<ToySequencer.Order> net = new LocalNetwork<>(3);
+        List<InMemoryDurableLog.Storage> disks = List.of(new InMemoryDurableLog.Storage(), new InMemoryDurableLog.Storage(),
+                new InMemoryDurableLog.Storage());
+        List<BlockingQueue<String>> delivered = new ArrayList<>();
+        List<List<ToySequencer.Order>> recovered = new CopyOnWriteArrayList<>();
+        List<ProtocolRuntime<ToySequencer.Order, ToySequencer.Order, String, ToySequencer.SequencerCore>> members =
+                new ArrayList<>();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        for (int id = 0; id < 3; id++) {
+            BlockingQueue<String> q = new LinkedBlockingQueue<>();
+            delivered.add(q);
+            var r = runtime("toy", id, net, disks.get(id), id == 0 ? registry : new SimpleMeterRegistry(), null, recovered);
+            open.add(r);
+            members.add(r);
+            r.start((seq, value) -> q.add(seq + "=" + text(value)));
+        }
+        for (String v : new String[]{"a", "-", "b", "c"}) {
+            while (!members.get(0).propose(ByteBuffer.wrap(v.getBytes(StandardCharsets.UTF_8)))) {
+                Thread.onSpinWait();
+            }
+        }
+        for (BlockingQueue<String> q : delivered) {
+            assertThat(q.poll(20, TimeUnit.SECONDS)).isEqualTo("0=a");
+            assertThat(q.poll(20, TimeUnit.SECONDS)).as("the no-op at 1 is skipped").isEqualTo("2=b");
+            assertThat(q.poll(20, TimeUnit.SECONDS)).isEqualTo("3=c");
+        }
+        assertThat(recovered).allMatch(List::isEmpty);
+        assertThat(registry.get("parallax.protocol.decided").tag("protocol", "toy").functionCounter().count()).isEqualTo(4);
+        assertThat(registry.get("parallax.protocol.syncs").tag("protocol", "toy").functionCounter().count()).isPositive();
+        assertThat(registry.get("parallax.protocol.inbound.dropped").tag("protocol", "toy").counter().count()).isZero();
+
+        // A restart recovers the records the core persisted, through the core factory.
+        members.get(2).close();
+        var again = runtime("toy", 2, new LocalNetwork<>(3), disks.get(2), new SimpleMeterRegistry(), null, recovered);
+        open.add(again);
+        again.start((seq, value) -> { });
+        assertThat(recovered.get(recovered.size() - 1)).extracting(ToySequencer.Order::instance).containsExactly(0L, 1L, 2L, 3L);
+    }
+
+    @Test
+    void twoInstancesShareThreadsAndKeepTheirMetricsApart() throws InterruptedException {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        StageThreads threads = StageThreads.builder().meterRegistry(registry).build();
+        open.add(threads);
+        List<List<ToySequencer.Order>> recovered = new CopyOnWriteArrayList<>();
+        CountDownLatch both = new CountDownLatch(2);
+        for (String name : new String[]{"ring-a", "ring-b"}) {
+            LocalNetwork<ToySequencer.Order> net = new LocalNetwork<>(3);
+            ProtocolRuntime<ToySequencer.Order, ToySequencer.Order, String, ToySequencer.SequencerCore> sequencer = null;
+            for (int id = 0; id < 3; id++) {
+                var r = runtime(name, id, net, new InMemoryDurableLog.Storage(), registry, threads, recovered);
+                open.add(r);
+                int self = id;
+                r.start((seq, value) -> {
+                    if (self == 1) {
+                        both.countDown();
+                    }
+                });
+                if (id == 0) {
+                    sequencer = r;
+                }
+            }
+            assertThat(sequencer.propose(ByteBuffer.wrap(name.getBytes(StandardCharsets.UTF_8)))).isTrue();
+        }
+        assertThat(both.await(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(registry.find("parallax.protocol.decided").tag("protocol", "ring-a").functionCounters()).isNotEmpty();
+        assertThat(registry.find("parallax.protocol.decided").tag("protocol", "ring-b").functionCounters()).isNotEmpty();
+    }
+
+    @Test
+    void theFailureDetectorHandsSuspicionsToTheCoreOnItsOwnThread() throws InterruptedException {
+        LocalNetwork<ToySequencer.Order> net = new LocalNetwork<>(3);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        CountDownLatch suspected = new CountDownLatch(1);
+        ToySequencer.SequencerCore[] core = new ToySequencer.SequencerCore[1];
+        FailureDetector.Rule alwaysSuspect = new FailureDetector.Rule() {
+            @Override
+            public int leaderOf(long view) {
+                return 0;
+            }
+
+            @Override
+            public boolean suspects(long view, long lastHeard, long now) {
+                return true;
+            }
+        };
+        var r = ProtocolRuntime.<ToySequencer.Order, ToySequencer.Order, String, ToySequencer.SequencerCore>builder("toy")
+                .members(1, 3).transport(net.transport(1)).log(InMemoryDurableLog.create(), ToySequencer.ORDERS)
+                .core((rec, amnesiac, now) -> core[0] = new ToySequencer.SequencerCore(1, rec))
+                .values(ProtocolRuntimeTest::text, v -> ByteBuffer.wrap(v.getBytes(StandardCharsets.UTF_8)))
+                .clock(SystemClock.INSTANCE).meterRegistry(registry)
+                .failureDetection(new ProtocolRuntime.FailureDetection(alwaysSuspect, () -> 7L, 1_000_000L))
+                .observer(c -> {
+                    if (c.suspected() == 7) {
+                        suspected.countDown();
+                    }
+                })
+                .build();
+        open.add(r);
+        r.start((seq, v) -> { });
+        assertThat(suspected.await(20, TimeUnit.SECONDS)).as("onSuspect(7) reached the core").isTrue();
+        assertThat(registry.get("parallax.protocol.suspicions").tag("protocol", "toy").functionCounter().count())
+                .isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void closeStopsEveryThreadAndProposalsAfterwardsAreRefused() {
+        LocalNetwork<ToySequencer.Order> net = new LocalNetwork<>(3);
+        var r = runtime("closing", 0, net, new InMemoryDurableLog.Storage(), new SimpleMeterRegistry(), null,
+                new ArrayList<>());
+        assertThatThrownBy(() -> r.propose(ByteBuffer.allocate(1))).isInstanceOf(IllegalStateException.class);
+        r.start((seq, v) -> { });
+        assertThat(Thread.getAllStackTraces().keySet()).anyMatch(t -> t.getName().startsWith("closing-protocol-0"));
+        r.close();
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("closing-"));
+        assertThatThrownBy(() -> r.propose(ByteBuffer.allocate(1))).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> r.start((seq, v) -> { })).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void namesAndMembersAreChecked() {
+        assertThatThrownBy(() -> ProtocolRuntime.builder("Has Spaces")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ProtocolRuntime.builder("ok").members(3, 3)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ProtocolRuntime.builder("ok").build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("required");
+    }
+}
