@@ -1,0 +1,193 @@
+package dev.parallax.paxos.multicast;
+
+import dev.parallax.core.spi.AtomicBroadcast;
+import dev.parallax.core.spi.Transport;
+import dev.parallax.core.time.Clock;
+import io.micrometer.core.instrument.Counter;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The thread of one {@link PaxosMulticast} process that feeds the streams' broadcasts:
+ * <ul>
+ *   <li>moves the messages waiting for a stream (multicast here, or forwarded by other processes)
+ *       into the stream's broadcast while this process leads it, and forwards them to the leader
+ *       it knows otherwise (Multi-Paxos orders proposals at the leader only);</li>
+ *   <li>keeps every stream it leads level with the busiest stream by deciding skip values: when
+ *       the highest next instance decided in any stream, rounded up to a multiple of M, is above
+ *       this stream's (counting the skips it has in flight), it proposes the difference as skips.
+ *       A subscriber waiting on an idle stream therefore delivers within about one consensus
+ *       round of the stream's leader learning of traffic elsewhere. Skips are demand-driven, not
+ *       a rate λ per Δ as in seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1: an idle
+ *       system decides nothing. The cost is up to one skip instance per stream for every instance
+ *       of the busiest stream;</li>
+ *   <li>gives back credits and skip counts whose values were presumed lost on a leader change.</li>
+ * </ul>
+ *
+ * <p>Woken ({@link #wake}) by decisions, forwarded and local messages; otherwise parks for
+ * {@code periodNanos}. {@link #offer} and {@link #wake} are thread-safe and never block.
+ */
+final class Sequencer {
+    private final int self;
+    private final int[] ids;
+    private final AtomicBroadcast[] broadcasts;
+    private final DecidedStreams streams;
+    private final Transport<MulticastForward> transport;
+    private final OriginCredits credits;
+    private final ArrayBlockingQueue<ByteBuffer>[] pending;
+    private final AtomicIntegerArray skipsInFlight;
+    private final AtomicLongArray skipProgress;
+    private final int roundLength;
+    private final int maxSkipsInFlight;
+    private final long periodNanos;
+    private final long forgetNanos;
+    private final Clock clock;
+    private final Counter skipsProposed;
+    private final Counter creditsForgotten;
+    private final Counter forwardsLost;
+    private final Thread thread;
+    private volatile boolean stopped;
+
+    @SuppressWarnings("unchecked")
+    Sequencer(int self, int[] ids, AtomicBroadcast[] broadcasts, DecidedStreams streams,
+              Transport<MulticastForward> transport, OriginCredits credits, int pendingCapacity, int roundLength,
+              int maxSkipsInFlight, long periodNanos, long forgetNanos, Clock clock,
+              Counter skipsProposed, Counter creditsForgotten, Counter forwardsLost) {
+        this.self = self;
+        this.ids = ids;
+        this.broadcasts = broadcasts;
+        this.streams = streams;
+        this.transport = transport;
+        this.credits = credits;
+        this.pending = new ArrayBlockingQueue[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            pending[i] = new ArrayBlockingQueue<>(pendingCapacity);
+        }
+        this.skipsInFlight = new AtomicIntegerArray(ids.length);
+        this.skipProgress = new AtomicLongArray(ids.length);
+        this.roundLength = roundLength;
+        this.maxSkipsInFlight = maxSkipsInFlight;
+        this.periodNanos = periodNanos;
+        this.forgetNanos = forgetNanos;
+        this.clock = clock;
+        this.skipsProposed = skipsProposed;
+        this.creditsForgotten = creditsForgotten;
+        this.forwardsLost = forwardsLost;
+        this.thread = new Thread(this::run, "multicast-sequencer-" + self);
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Queues an envelope for stream {@code index}; false when its queue is full. */
+    boolean offer(int index, ByteBuffer envelope) {
+        boolean taken = pending[index].offer(envelope);
+        if (taken) {
+            wake();
+        }
+        return taken;
+    }
+
+    void wake() {
+        LockSupport.unpark(thread);
+    }
+
+    /** A skip this process proposed to stream {@code index} was decided. */
+    void skipDecided(int index) {
+        skipsInFlight.updateAndGet(index, n -> Math.max(0, n - 1));
+        skipProgress.set(index, clock.nanoTime());
+    }
+
+    /** Stops the thread and waits for it. */
+    void stop() {
+        stopped = true;
+        wake();
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void run() {
+        while (!stopped) {
+            int work = 0;
+            long now = clock.nanoTime();
+            for (int i = 0; i < ids.length && !stopped; i++) {
+                int leader = broadcasts[i].leaderHint();
+                work += drainPending(i, leader);
+                if (leader == self) {
+                    work += proposeSkips(i, now);
+                }
+            }
+            int forgotten = credits.expire(now, forgetNanos);
+            if (forgotten > 0) {
+                creditsForgotten.increment(forgotten);
+            }
+            for (int i = 0; i < ids.length; i++) {
+                if (skipsInFlight.get(i) > 0 && now - skipProgress.get(i) > forgetNanos) {
+                    skipsInFlight.set(i, 0);
+                    skipProgress.set(i, now);
+                }
+            }
+            if (work == 0 && !stopped) {
+                LockSupport.parkNanos(this, periodNanos);
+            }
+        }
+    }
+
+    private int drainPending(int i, int leader) {
+        int moved = 0;
+        ByteBuffer head;
+        while ((head = pending[i].peek()) != null) {
+            if (leader == self) {
+                if (!broadcasts[i].propose(head.duplicate())) {
+                    break;
+                }
+            } else if (leader >= 0) {
+                if (!transport.send(leader, new MulticastForward(ids[i], head))) {
+                    forwardsLost.increment();
+                }
+            } else {
+                break;
+            }
+            pending[i].poll();
+            moved++;
+        }
+        return moved;
+    }
+
+    private int proposeSkips(int i, long now) {
+        // In-flight first, then the decided counts: a skip decided in between is then counted at
+        // most once (the delivery thread counts it decided before it leaves the in-flight count).
+        int inFlight = skipsInFlight.get(i);
+        long[] observed = streams.observed(i);
+        long target = (observed[0] + roundLength - 1) / roundLength * roundLength;
+        long deficit = target - observed[1] - inFlight;
+        int proposed = 0;
+        while (deficit > 0 && inFlight < maxSkipsInFlight && broadcasts[i].propose(Envelope.encodeSkip(self))) {
+            if (inFlight == 0) {
+                skipProgress.set(i, now);
+            }
+            inFlight = skipsInFlight.incrementAndGet(i);
+            deficit--;
+            proposed++;
+        }
+        if (proposed > 0) {
+            skipsProposed.increment(proposed);
+        }
+        return proposed;
+    }
+}

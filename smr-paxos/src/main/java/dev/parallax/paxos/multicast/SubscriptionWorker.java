@@ -1,0 +1,104 @@
+package dev.parallax.paxos.multicast;
+
+import dev.parallax.core.GroupSet;
+import dev.parallax.core.spi.MulticastListener;
+import dev.parallax.core.spi.MulticastPosition;
+import dev.parallax.core.spi.Subscription;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * One {@link PaxosMulticast} subscription: a thread of its own runs the merge
+ * ({@link DecidedStreams#next}) and calls the listener. Every method may be called from any
+ * thread, including the listener's.
+ */
+final class SubscriptionWorker implements Subscription {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SubscriptionWorker.class);
+    private final DecidedStreams streams;
+    private final MergeCursor cursor;
+    private final MulticastListener listener;
+    private final Consumer<List<DecidedStreams.StreamPoint>> installs;
+    private final Consumer<List<DecidedStreams.StreamPoint>> compactions;
+    private final Consumer<SubscriptionWorker> onClose;
+    private final Thread thread;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    SubscriptionWorker(String name, DecidedStreams streams, MergeCursor cursor, MulticastListener listener,
+                       Consumer<List<DecidedStreams.StreamPoint>> installs,
+                       Consumer<List<DecidedStreams.StreamPoint>> compactions, Consumer<SubscriptionWorker> onClose) {
+        this.streams = streams;
+        this.cursor = cursor;
+        this.listener = listener;
+        this.installs = installs;
+        this.compactions = compactions;
+        this.onClose = onClose;
+        this.thread = new Thread(this::run, name);
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    private void run() {
+        try {
+            while (!closed.get()) {
+                DecidedStreams.Delivery d = streams.next(cursor);
+                if (d == null || closed.get()) {
+                    return;
+                }
+                Envelope e = d.envelope();
+                try {
+                    listener.deliver(GroupSet.ofBits(e.groupBits()), e.payload().duplicate(), d.after());
+                } catch (RuntimeException ex) {
+                    LOG.error("multicast listener failed on a message to {}; going on with the next one",
+                            GroupSet.ofBits(e.groupBits()), ex);
+                }
+            }
+        } catch (InterruptedException e) {
+            if (!closed.get()) {
+                LOG.warn("multicast subscription {} interrupted; it stops delivering", cursor.groups);
+            }
+        }
+    }
+
+    @Override
+    public GroupSet groups() {
+        return cursor.groups;
+    }
+
+    @Override
+    public void snapshotTaken(MulticastPosition position) {
+        compactions.accept(streams.snapshotTaken(cursor, position));
+    }
+
+    @Override
+    public void snapshotInstalled(MulticastPosition position) {
+        installs.accept(streams.jump(cursor, position));
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        streams.close(cursor);
+        if (Thread.currentThread() != thread) {
+            thread.interrupt();
+            boolean interrupted = false;
+            while (thread.isAlive()) {
+                try {
+                    thread.join();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        onClose.accept(this);
+    }
+}

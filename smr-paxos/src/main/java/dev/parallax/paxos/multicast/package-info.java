@@ -1,0 +1,8 @@
+/**
+ * The reference atomic multicast: one Multi-Paxos instance per group plus a global one for
+ * multi-group messages, merged deterministically by every subscriber (seed 003 (Ring Paxos /
+ * Multi-Ring / P-SMR) ch. 5). {@link dev.parallax.paxos.multicast.PaxosMulticast} is the entry
+ * point; it passes the testkit's {@code AtomicMulticastContract} and is the baseline later
+ * multicast protocols are compared with.
+ */
+package dev.parallax.paxos.multicast;

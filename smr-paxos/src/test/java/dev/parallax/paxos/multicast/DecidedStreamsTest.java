@@ -1,0 +1,135 @@
+package dev.parallax.paxos.multicast;
+
+import dev.parallax.core.GroupSet;
+import dev.parallax.core.spi.MulticastPosition;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The deterministic merge, without threads: order, filtering, gaps, resume points, history bounds. */
+class DecidedStreamsTest {
+    private static final int G = MulticastPosition.GLOBAL_STREAM;
+    private static final int[] IDS = {0, 1, G};
+
+    private static Envelope message(String text, int... groups) {
+        ByteBuffer b = Envelope.encodeMessage(0, GroupSet.of(groups).bits(),
+                ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
+        return Envelope.decode(b);
+    }
+
+    private static String text(Envelope e) {
+        ByteBuffer b = e.payload().duplicate();
+        byte[] a = new byte[b.remaining()];
+        b.get(a);
+        return new String(a, StandardCharsets.UTF_8);
+    }
+
+    private static MergeCursor cursor(GroupSet groups) {
+        boolean[] merged = new boolean[IDS.length];
+        for (int g = groups.first(); g >= 0; g = groups.next(g)) {
+            merged[g] = true;
+        }
+        merged[2] = true;
+        return new MergeCursor(groups, merged);
+    }
+
+    /** Stream 0: A0..A5; stream 1: B0, a no-op at 1, B2, B3; global: G0..G3 (to {0,1}). */
+    private static DecidedStreams filled(int roundLength) throws InterruptedException {
+        DecidedStreams s = new DecidedStreams(IDS, roundLength, 100);
+        for (int i = 0; i < 6; i++) {
+            s.decided(0, i, message("A" + i, 0));
+        }
+        s.decided(1, 0, message("B0", 1));
+        s.decided(1, 2, message("B2", 1));
+        s.decided(1, 3, message("B3", 1));
+        for (int i = 0; i < 4; i++) {
+            s.decided(2, i, message("G" + i, 0, 1));
+        }
+        return s;
+    }
+
+    private static List<String> take(DecidedStreams s, MergeCursor c, int n, List<MulticastPosition> positions)
+            throws InterruptedException {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            DecidedStreams.Delivery d = s.next(c);
+            out.add(text(d.envelope()));
+            positions.add(d.after());
+        }
+        return out;
+    }
+
+    @Test
+    void theMergeTakesMInstancesOfEachStreamInTurnInIncreasingStreamId() throws InterruptedException {
+        DecidedStreams s = filled(2);
+        MergeCursor both = cursor(GroupSet.of(0, 1));
+        s.open(both, MulticastPosition.START);
+        List<MulticastPosition> positions = new ArrayList<>();
+        assertThat(take(s, both, 13, positions)).containsExactly(
+                "A0", "A1", "B0", "G0", "G1", // round 0 (stream 1's instance 1 is a no-op)
+                "A2", "A3", "B2", "B3", "G2", "G3", // round 1
+                "A4", "A5"); // round 2, then stream 1's instance 4 is not decided yet
+        assertThat(positions.get(4)).isEqualTo(MulticastPosition.START.with(0, 2).with(1, 2).with(G, 2));
+
+        MergeCursor zero = cursor(GroupSet.of(0));
+        s.open(zero, MulticastPosition.START);
+        assertThat(take(s, zero, 10, new ArrayList<>()))
+                .as("a subscriber of group 0 only: the same order, without group 1's messages")
+                .containsExactly("A0", "A1", "G0", "G1", "A2", "A3", "G2", "G3", "A4", "A5");
+    }
+
+    @Test
+    void aCursorOpenedAtAPositionContinuesWithWhatFollowedIt() throws InterruptedException {
+        DecidedStreams s = filled(1);
+        MergeCursor first = cursor(GroupSet.of(0, 1));
+        s.open(first, MulticastPosition.START);
+        List<MulticastPosition> positions = new ArrayList<>();
+        List<String> all = take(s, first, 12, positions);
+        assertThat(all).containsExactly("A0", "B0", "G0", "A1", "G1", "A2", "B2", "G2", "A3", "B3", "G3", "A4");
+        for (int k = 0; k < all.size(); k++) {
+            MergeCursor resumed = cursor(GroupSet.of(0, 1));
+            s.open(resumed, positions.get(k));
+            List<MulticastPosition> again = new ArrayList<>();
+            assertThat(take(s, resumed, all.size() - 1 - k, again)).as("resumed after " + all.get(k))
+                    .isEqualTo(all.subList(k + 1, all.size()));
+            assertThat(again).isEqualTo(positions.subList(k + 1, all.size()));
+            s.close(resumed);
+        }
+    }
+
+    @Test
+    void historyIsDroppedOnlyWhenNoOpenCursorNeedsItAndOlderPositionsAreRefused() throws InterruptedException {
+        DecidedStreams s = new DecidedStreams(IDS, 1, 2);
+        for (int i = 0; i < 5; i++) {
+            s.decided(0, i, message("A" + i, 0)); // nobody subscribed: the last two are kept
+        }
+        MergeCursor late = cursor(GroupSet.of(0));
+        assertThatThrownBy(() -> s.open(late, MulticastPosition.START)).isInstanceOf(IllegalArgumentException.class);
+        MergeCursor c = cursor(GroupSet.of(0));
+        s.open(c, MulticastPosition.START.with(0, 3));
+        CountDownLatch written = new CountDownLatch(1);
+        Thread writer = new Thread(() -> {
+            try {
+                s.decided(0, 5, message("A5", 0)); // full, and the cursor still needs A3: blocks
+                written.countDown();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        writer.start();
+        assertThat(written.await(50, TimeUnit.MILLISECONDS)).as("the writer waits for the subscriber").isFalse();
+        s.decided(2, 0, message("G0", 1)); // for group 1 only: consumed, not delivered
+        s.decided(2, 3, message("G3", 1)); // instances 1 and 2 are no-ops: the global stream is past 3
+        assertThat(text(s.next(c).envelope())).isEqualTo("A3");
+        assertThat(written.await(TimeUnit.SECONDS.toMillis(60), TimeUnit.MILLISECONDS)).as("consumed: room again").isTrue();
+        writer.join();
+    }
+}
