@@ -37,10 +37,11 @@ import org.slf4j.LoggerFactory;
  * {@link Stage#onStart()} runs on the runner thread before its first {@code doWork}, and its
  * {@link Stage#onClose()} runs there after its last, before {@code close()} returns.
  *
- * <p>Wakeups. {@code attach} installs this runner as the consumer {@link Wakeup} of the member's
- * declared input queues, and before parking the runner looks at the inputs of every member (and at
- * members waiting to be attached), with the lost-wakeup protocol of the package documentation; so
- * an item offered to any member wakes the shared thread at once. Attach and detach unpark the
+ * <p>Wakeups. {@code attach} installs the runner's wakeup (what {@link #wake()} does) as the
+ * consumer {@link Wakeup} of the member's declared input queues, and before parking the runner
+ * looks at the inputs of every member (and at members waiting to be attached), with the
+ * lost-wakeup protocol of the package documentation; so an item offered to any member wakes the
+ * shared thread at once. Attach and detach unpark the
  * thread unconditionally.
  *
  * <p>Failures are isolated per member, with the rules of {@link StageRunner}: an exception (or
@@ -112,9 +113,9 @@ public final class CompositeStageRunner implements Wakeup, AutoCloseable {
 
     /**
      * Adds {@code stage} to the stages this runner drives, starting the thread if this is the
-     * first: installs this runner as the consumer wakeup of the stage's input queues, registers the
-     * stage's meters, and hands the stage to the thread, which calls {@link Stage#onStart()} before
-     * its first {@code doWork} (so a closed handle has still seen {@code onStart} and
+     * first: installs the runner's wakeup on the stage's input queues, registers the stage's
+     * meters, and hands the stage to the thread, which calls {@link Stage#onStart()} before its
+     * first {@code doWork} (so a closed handle has still seen {@code onStart} and
      * {@code onClose}, like a started {@link StageRunner}).
      *
      * <p>Thread-safe, including from a member's {@code doWork}; non-blocking.
@@ -134,7 +135,7 @@ public final class CompositeStageRunner implements Wakeup, AutoCloseable {
                 throw new IllegalStateException("runner " + threadName + " is closed; cannot attach " + stage.name());
             }
             member = new Member(new StageDriver(stage, registry, clock));
-            member.driver.installWakeup(this);
+            member.driver.installWakeup(parker);
             unclosed.add(member);
             arrivals.add(member);
             if (!started) {

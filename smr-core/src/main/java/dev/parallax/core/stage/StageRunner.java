@@ -22,9 +22,9 @@ import java.util.concurrent.TimeUnit;
  * it. A failing {@link Stage#onStart()} stops the runner the same way before the first
  * {@code doWork}.
  *
- * <p>Wakeups. {@link #start()} installs this runner as the {@link Wakeup} of each queue in
- * {@link Stage#inputQueues()}; producers then call {@link #wake()} after every offer, which costs
- * one volatile read unless the runner is parked. The protocol that makes parking free of lost
+ * <p>Wakeups. {@link #start()} installs the runner's wakeup (what {@link #wake()} does) as the
+ * {@link Wakeup} of each queue in {@link Stage#inputQueues()}; producers then call it after every
+ * offer, which costs one volatile read unless the runner is parked. The protocol that makes parking free of lost
  * wakeups is described in the package documentation.
  *
  * <p>The runner clears stray interrupts of its thread after parking, so that an interrupt does not
@@ -98,7 +98,7 @@ public final class StageRunner implements StageHandle {
             if (started) {
                 throw new IllegalStateException("runner of stage " + name + " is already started");
             }
-            driver.installWakeup(this);
+            driver.installWakeup(parker);
             started = true;
             thread.start();
         }

@@ -142,8 +142,9 @@ class StageThreadsTest {
         assertThat(registry.find(StageMetrics.ITEMS).tag(StageMetrics.STAGE_TAG, pipeline.stages.get(0).name()).meters())
                 .isEmpty();
         assertThat(handles.get(1).isRunning()).isTrue();
-        assertThat(handles.get(1).counters().itemsProcessed()).isEqualTo(1);
         threads.close();
+        assertThat(handles.get(0).counters().itemsProcessed()).isEqualTo(1);
+        assertThat(handles.get(1).counters().itemsProcessed()).isEqualTo(1);
         assertThat(registry.getMeters()).isEmpty();
     }
 
