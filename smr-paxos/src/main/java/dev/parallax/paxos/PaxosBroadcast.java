@@ -87,7 +87,7 @@ public final class PaxosBroadcast implements AtomicBroadcast {
         if (b.threads != null) {
             rb.threads(b.threads);
         } else {
-            rb.threads(StageThreads.builder().waitStrategy(b.waitStrategy).clock(b.clock).meterRegistry(registry)
+            rb.threads(StageThreads.builder(dev.parallax.core.stage.ThreadPlacement.STAGED).waitStrategy(b.waitStrategy).clock(b.clock).meterRegistry(registry)
                     .build());
         }
         this.runtime = rb.build();

@@ -303,7 +303,7 @@ public final class ReplicaConfig {
         private int maxFrameBytes = DEFAULT_MAX_FRAME;
         private int maxCommandBytes = DEFAULT_MAX_COMMAND;
         private WaitMode waitMode = WaitMode.YIELD_PARK;
-        private dev.parallax.core.stage.ThreadPlacement threads = dev.parallax.core.stage.ThreadPlacement.AUTO;
+        private dev.parallax.core.stage.ThreadPlacement threads = dev.parallax.core.stage.ThreadPlacement.jvmDefault();
         private dev.parallax.core.log.SyncPolicy logSync = dev.parallax.core.log.SyncPolicy.EVERY_BATCH;
         private int clientWriteLowBytes = DEFAULT_CLIENT_WRITE_LOW;
         private int clientWriteHighBytes = DEFAULT_CLIENT_WRITE_HIGH;
@@ -480,7 +480,7 @@ public final class ReplicaConfig {
             return this;
         }
 
-        /** How pipeline stages are placed on threads; default {@link dev.parallax.core.stage.ThreadPlacement#AUTO}. */
+        /** How pipeline stages are placed on threads; default {@link dev.parallax.core.stage.ThreadPlacement#jvmDefault()} ({@code AUTO} unless {@code -Dparallax.threads} says otherwise). */
         public Builder threads(dev.parallax.core.stage.ThreadPlacement placement) {
             this.threads = Objects.requireNonNull(placement, "threads");
             return this;

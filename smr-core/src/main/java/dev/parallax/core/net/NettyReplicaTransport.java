@@ -32,7 +32,7 @@ public final class NettyReplicaTransport<M> implements Transport<M> {
     public NettyReplicaTransport(ReplicaConfig config, MessageCodec<M> codec, MeterRegistry registry,
                                  WaitStrategy.Factory waitStrategy, Clock clock) {
         Objects.requireNonNull(codec);
-        this.threads = StageThreads.builder().waitStrategy(waitStrategy).clock(clock).meterRegistry(registry).build();
+        this.threads = StageThreads.builder(dev.parallax.core.stage.ThreadPlacement.STAGED).waitStrategy(waitStrategy).clock(clock).meterRegistry(registry).build();
         this.port = new ReplicaPort(config, registry, threads, clock);
         this.channel = port.channel(CHANNEL, codec);
     }

@@ -23,6 +23,7 @@ import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.stage.BoundedQueue;
 import dev.parallax.core.stage.Queues;
+import dev.parallax.core.stage.WaitStrategies;
 import dev.parallax.core.stage.WaitStrategy;
 import dev.parallax.core.time.Clock;
 import dev.parallax.core.time.SystemClock;
@@ -116,7 +117,9 @@ public final class Replica implements AutoCloseable {
         }
         started = true;
         WaitStrategy.Factory wait = config.waitMode().strategy();
-        stageThreads = StageThreads.builder().placement(config.effectiveThreads()).waitStrategy(wait).clock(clock)
+        // The shared pipeline thread waits with the shared strategy unless another wait mode was chosen.
+        WaitStrategy.Factory sharedWait = config.waitMode() == ReplicaConfig.WaitMode.YIELD_PARK ? WaitStrategies.shared() : wait;
+        stageThreads = StageThreads.builder(config.threads()).waitStrategy(wait).sharedWaitStrategy(sharedWait).clock(clock)
                 .meterRegistry(registry).threadNamePrefix("replica-" + config.id() + "-").build();
         port = new ReplicaPort(config, registry, stageThreads, clock);
         broadcast = ordering.create(new Context(wait));

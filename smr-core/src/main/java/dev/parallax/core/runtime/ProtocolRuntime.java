@@ -155,7 +155,7 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
         this.registry = b.registry;
         this.ownsThreads = b.threads == null;
         this.threads = b.threads != null ? b.threads
-                : StageThreads.builder().waitStrategy(WaitStrategies.yieldPark()).clock(b.clock).meterRegistry(b.registry)
+                : StageThreads.builder(dev.parallax.core.stage.ThreadPlacement.STAGED).waitStrategy(WaitStrategies.yieldPark()).clock(b.clock).meterRegistry(b.registry)
                 .threadNamePrefix(b.name + "-" + b.self + "-").build();
         this.snapshotRequester = b.snapshotRequester;
         this.detection = b.detection;

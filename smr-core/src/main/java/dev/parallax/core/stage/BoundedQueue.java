@@ -121,8 +121,9 @@ public interface BoundedQueue<E> {
 
     /**
      * Sets the wakeup called after every successful {@link #offer} or {@link #put}, replacing the
-     * previous one (initially {@link Wakeup#NONE}). A {@link StageRunner} sets itself on the queues
-     * its stage declares in {@link Stage#inputQueues()}.
+     * previous one (initially {@link Wakeup#NONE}). A {@link StageRunner} or
+     * {@link CompositeStageRunner} sets its wakeup on the queues its stages declare in
+     * {@link Stage#inputQueues()}.
      *
      * <p>Any thread; producers see the change at their next offer.
      *

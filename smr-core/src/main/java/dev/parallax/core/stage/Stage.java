@@ -5,8 +5,11 @@ import java.util.List;
 /**
  * One step of the replica's staged pipeline: private state plus a {@link #doWork()} that drains the
  * stage's input queues in batches (the SEDA/actor design of JPaxos, Santos and Schiper, ICDCS 2013,
- * §V). A stage says what to do; a {@link StageRunner} (one thread, one wait strategy) or, in tests,
- * a {@link StageStepper} decides when and on which thread.
+ * §V). A stage says what to do; a {@link StageRunner} (a thread of its own), a
+ * {@link CompositeStageRunner} (one thread shared with other stages) or, in tests, a
+ * {@link StageStepper} decides when and on which thread; {@link StageThreads} chooses between the
+ * first two by {@link ThreadPlacement}. Since the thread may be shared, {@code doWork} must return
+ * after a bounded batch: a stage that loops until its inputs are empty starves its neighbours.
  *
  * <p>Threading contract: {@link #doWork()}, {@link #onStart()} and {@link #onClose()} are only ever
  * called by one thread at a time, and successive calls are ordered by happens-before even if the
@@ -26,8 +29,9 @@ public interface Stage {
      *
      * @return the amount of work done, for example the number of items consumed; 0 means the stage
      *     was idle, which lets the runner's wait strategy back off. Negative values count as 0.
-     * @throws RuntimeException if processing failed; a {@link StageRunner} logs and counts it and
-     *     calls {@code doWork} again, a {@link StageStepper} lets it propagate
+     * @throws RuntimeException if processing failed; a {@link StageRunner} or
+     *     {@link CompositeStageRunner} logs and counts it and calls {@code doWork} again, a
+     *     {@link StageStepper} lets it propagate
      */
     int doWork();
 
@@ -45,8 +49,9 @@ public interface Stage {
      *
      * <p>Must not block. The default does nothing.
      *
-     * @throws RuntimeException if the stage cannot start; a {@link StageRunner} then logs it, does
-     *     not call {@code doWork} and stops (calling {@link #onClose()})
+     * @throws RuntimeException if the stage cannot start; a runner then logs it, does not call
+     *     {@code doWork} and stops the stage (calling {@link #onClose()}); other stages on a shared
+     *     thread go on
      */
     default void onStart() {
     }
@@ -63,10 +68,10 @@ public interface Stage {
     }
 
     /**
-     * The queues this stage consumes from. A {@link StageRunner} installs its
-     * {@link StageRunner#wake()} as their consumer wakeup, looks at them before parking (so an item
-     * offered while the runner goes to sleep is not missed) and publishes their depth as metrics.
-     * A stage with inputs that are not declared here is only noticed when its wait strategy's park
+     * The queues this stage consumes from. The runner driving the stage ({@link StageRunner} or
+     * {@link CompositeStageRunner}) installs its wakeup on them, looks at them before parking (so
+     * an item offered while the runner goes to sleep is not missed) and publishes their depth as
+     * metrics. A stage with inputs that are not declared here is only noticed when its wait strategy's park
      * time runs out.
      *
      * <p>Must return the same queues on every call; read once by each driver. Thread-safe. The

@@ -3,16 +3,10 @@ package dev.parallax.core.stage;
 import dev.parallax.core.time.Clock;
 import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs one {@link Stage} on its own thread: calls {@link Stage#doWork()} in a loop and, whenever it
@@ -28,68 +22,51 @@ import org.slf4j.LoggerFactory;
  * it. A failing {@link Stage#onStart()} stops the runner the same way before the first
  * {@code doWork}.
  *
- * <p>Wakeups. {@link #start()} installs this runner as the {@link Wakeup} of each queue in
- * {@link Stage#inputQueues()}; producers then call {@link #wake()} after every offer, which costs
- * one volatile read unless the runner is parked. The protocol that makes parking free of lost
+ * <p>Wakeups. {@link #start()} installs the runner's wakeup (what {@link #wake()} does) as the
+ * {@link Wakeup} of each queue in {@link Stage#inputQueues()}; producers then call it after every
+ * offer, which costs one volatile read unless the runner is parked. The protocol that makes parking free of lost
  * wakeups is described in the package documentation.
  *
  * <p>The runner clears stray interrupts of its thread after parking, so that an interrupt does not
  * turn parking into spinning; the only way to stop it is {@link #close()}.
  *
  * <p>A runner runs once: it cannot be started again after {@link #close()}. All public methods are
- * thread-safe.
+ * thread-safe. It is the {@link StageHandle} of {@link ThreadPlacement#STAGED} placement and of
+ * {@link StageThreads#runDedicated}; {@link CompositeStageRunner} is the shared-thread
+ * counterpart, with the same failure rules and meters.
  */
-public final class StageRunner implements Wakeup, AutoCloseable {
+public final class StageRunner implements StageHandle {
 
-    private static final Logger LOG = LoggerFactory.getLogger(StageRunner.class);
-    private static final VarHandle PARKED;
-
-    static {
-        try {
-            PARKED = MethodHandles.lookup().findVarHandle(StageRunner.class, "parked", boolean.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private final Stage stage;
+    private final StageDriver driver;
     private final String name;
-    private final BoundedQueue<?>[] inputs;
     private final WaitStrategy waitStrategy;
     private final Clock clock;
-    private final StageCounters counters = new StageCounters();
-    private final StageMetrics metrics;
     private final Duration closeTimeout;
     private final Thread thread;
+    private final IdleParker parker;
     private final Object lifecycleLock = new Object();
 
     private volatile boolean started;
     private boolean closed;
     private volatile boolean stopRequested;
     private volatile boolean terminated;
-    private volatile Throwable failure;
-    /** True from just before the runner checks its inputs for the last time until it unparks. */
-    private volatile boolean parked;
 
     private StageRunner(Builder builder) {
-        this.stage = builder.stage;
-        this.name = Objects.requireNonNull(stage.name(), "stage name");
-        if (name.isEmpty()) {
-            throw new IllegalArgumentException("stage name is empty");
-        }
-        List<? extends BoundedQueue<?>> declared = Objects.requireNonNull(stage.inputQueues(), "inputQueues");
-        this.inputs = declared.toArray(new BoundedQueue<?>[0]);
-        for (BoundedQueue<?> input : inputs) {
-            Objects.requireNonNull(input, "input queue");
-        }
         this.clock = builder.clock;
         this.closeTimeout = builder.closeTimeout;
-        this.waitStrategy = Objects.requireNonNull(builder.waitStrategy.create(this::parkIdle), "wait strategy");
-        this.metrics = builder.registry == null
-                ? null
-                : StageMetrics.register(builder.registry, name, counters, declared, clock);
+        this.driver = new StageDriver(builder.stage, builder.registry, clock);
+        this.name = driver.name();
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(false);
+        this.parker = new IdleParker(thread, this);
+        WaitStrategy strategy;
+        try {
+            strategy = Objects.requireNonNull(builder.waitStrategy.create(this::parkIdle), "wait strategy");
+        } catch (RuntimeException e) {
+            driver.closeMetrics();
+            throw e;
+        }
+        this.waitStrategy = strategy;
     }
 
     /**
@@ -121,9 +98,7 @@ public final class StageRunner implements Wakeup, AutoCloseable {
             if (started) {
                 throw new IllegalStateException("runner of stage " + name + " is already started");
             }
-            for (BoundedQueue<?> input : inputs) {
-                input.setConsumerWakeup(this);
-            }
+            driver.installWakeup(parker);
             started = true;
             thread.start();
         }
@@ -152,15 +127,17 @@ public final class StageRunner implements Wakeup, AutoCloseable {
         }
         if (wasStarted) {
             stopRequested = true;
-            LockSupport.unpark(thread);
+            parker.unpark();
             if (Thread.currentThread() == thread) {
                 return;
             }
-            awaitTermination();
+            BoundedWait.await(closeTimeout, nanos -> {
+                TimeUnit.NANOSECONDS.timedJoin(thread, nanos);
+                return !thread.isAlive();
+            }, () -> "stage " + name + " did not stop within " + closeTimeout
+                    + "; its doWork or onClose is blocking");
         }
-        if (metrics != null) {
-            metrics.close();
-        }
+        driver.closeMetrics();
     }
 
     /**
@@ -171,6 +148,7 @@ public final class StageRunner implements Wakeup, AutoCloseable {
      *
      * @return true while the thread runs the stage
      */
+    @Override
     public boolean isRunning() {
         return started && !terminated;
     }
@@ -185,9 +163,7 @@ public final class StageRunner implements Wakeup, AutoCloseable {
      */
     @Override
     public void wake() {
-        if (parked && PARKED.compareAndSet(this, true, false)) {
-            LockSupport.unpark(thread);
-        }
+        parker.wake();
     }
 
     /**
@@ -197,6 +173,7 @@ public final class StageRunner implements Wakeup, AutoCloseable {
      *
      * @return the stage name
      */
+    @Override
     public String name() {
         return name;
     }
@@ -208,8 +185,9 @@ public final class StageRunner implements Wakeup, AutoCloseable {
      *
      * @return the counters
      */
+    @Override
     public StageCounters counters() {
-        return counters;
+        return driver.counters();
     }
 
     /**
@@ -220,8 +198,9 @@ public final class StageRunner implements Wakeup, AutoCloseable {
      *
      * @return the fatal failure, or empty if the runner has not failed
      */
+    @Override
     public Optional<Throwable> failure() {
-        return Optional.ofNullable(failure);
+        return driver.failure();
     }
 
     @Override
@@ -231,45 +210,25 @@ public final class StageRunner implements Wakeup, AutoCloseable {
 
     private void run() {
         try {
-            if (startStage()) {
+            if (driver.start()) {
                 loop();
             }
         } finally {
-            closeStage();
-            if (stopRequested && metrics != null) {
-                metrics.close();
+            driver.close();
+            if (stopRequested) {
+                driver.closeMetrics();
             }
             terminated = true;
         }
     }
 
-    private boolean startStage() {
-        try {
-            stage.onStart();
-            return true;
-        } catch (Throwable t) {
-            counters.recordException();
-            failure = t;
-            LOG.error("stage {}: onStart failed; the stage will not run", name, t);
-            return false;
-        }
-    }
-
     private void loop() {
+        StageCounters counters = driver.counters();
         long start = clock.nanoTime();
         while (!stopRequested) {
-            int work;
-            try {
-                work = stage.doWork();
-            } catch (Throwable t) {
-                counters.recordException();
-                if (t instanceof Error && !(t instanceof AssertionError)) {
-                    failure = t;
-                    LOG.error("stage {}: doWork threw an Error; the stage stops", name, t);
-                    return;
-                }
-                LOG.error("stage {}: doWork threw; the stage goes on", name, t);
-                work = 0;
+            int work = driver.doWork();
+            if (work == StageDriver.STOPPED) {
+                return;
             }
             // One clock read per iteration: after work it ends this busy span and starts the next;
             // after an idle call it is taken once the wait is over.
@@ -285,64 +244,16 @@ public final class StageRunner implements Wakeup, AutoCloseable {
         }
     }
 
-    private void closeStage() {
-        try {
-            stage.onClose();
-        } catch (Throwable t) {
-            counters.recordException();
-            LOG.error("stage {}: onClose failed", name, t);
-        }
-    }
-
     /**
      * The {@link Parker} of this runner's wait strategy; the consumer half of the wakeup protocol.
      * Runs on the runner thread only.
      */
     private void parkIdle(long maxNanos) {
-        parked = true;
-        // Dekker with the producer's "publish, then read parked": our store of parked must be
-        // visible before we read the queues' indices, whatever access mode the queue uses.
-        VarHandle.fullFence();
-        try {
-            if (!stopRequested && inputsEmpty()) {
-                LockSupport.parkNanos(this, maxNanos);
-            }
-        } finally {
-            parked = false;
-        }
-        Thread.interrupted();
+        parker.park(maxNanos, this::mayPark);
     }
 
-    private boolean inputsEmpty() {
-        for (BoundedQueue<?> input : inputs) {
-            if (!input.isEmpty()) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private void awaitTermination() {
-        long deadline = System.nanoTime() + closeTimeout.toNanos();
-        boolean interrupted = false;
-        try {
-            while (thread.isAlive()) {
-                long remaining = deadline - System.nanoTime();
-                if (remaining <= 0) {
-                    throw new IllegalStateException("stage " + name + " did not stop within " + closeTimeout
-                            + "; its doWork or onClose is blocking");
-                }
-                try {
-                    TimeUnit.NANOSECONDS.timedJoin(thread, remaining);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+    private boolean mayPark() {
+        return !stopRequested && IdleParker.allEmpty(driver.inputs());
     }
 
     /** Configures a {@link StageRunner}. Not thread-safe; use from one thread, then discard. */

@@ -3,104 +3,405 @@ package dev.parallax.core.stage;
 import dev.parallax.core.time.Clock;
 import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * Places stages on threads (interim: one thread per stage). Thread-safe.
+ * The one place where a process starts its stages on threads, following a
+ * {@link ThreadPlacement}. Components that own stages (the replica's batcher, the protocol
+ * runtime's protocol and delivery stages, the transport's per-peer senders) call {@link #run} at
+ * whatever time suits them and keep the returned {@link StageHandle}; none of them knows which
+ * thread drives its stage.
+ *
+ * <ul>
+ *   <li>{@link ThreadPlacement#STAGED}: every {@link #run} starts a {@link StageRunner}, a thread of
+ *       its own named after the stage, waiting with {@link Builder#waitStrategy}: the JPaxos
+ *       layout of seed 000 (JPaxos staged replica) §V, exactly what the replica did before
+ *       placements existed.</li>
+ *   <li>{@link ThreadPlacement#COMPACT}: every {@link #run} attaches the stage to one shared
+ *       {@link CompositeStageRunner}, created on the first {@code run}, whose thread is named
+ *       {@code <prefix>pipeline} and waits with {@link Builder#sharedWaitStrategy}. Seed 000
+ *       §V-VI argues for a thread per stage to use many cores; on a 2-core machine there are no
+ *       cores to spread over, and the ~10 thread hand-offs a command crosses (each an unpark and a
+ *       context switch) cost more than the parallelism gives, so the whole pipeline on one thread
+ *       is both faster and cheaper. I/O threads (Netty) and the executor stay apart, so one
+ *       pipeline thread is all the machine needs.</li>
+ * </ul>
+ *
+ * <p>{@link #runDedicated} always gives a stage a thread of its own, whatever the placement: for
+ * stages that must not wait behind the pipeline, such as the failure detector, whose heartbeats
+ * and suspicions must keep time while the pipeline is busy.
+ *
+ * <p>Stages keep the meters and failure rules of {@link StageRunner} in both placements.
+ * {@link #close()} stops everything still running. All methods are thread-safe; {@code run} does
+ * not block, {@code close} blocks up to the close timeout per thread.
  */
 public final class StageThreads implements AutoCloseable {
-    private final WaitStrategy.Factory wait;
+
+    /** Suffix of the shared thread's name in {@link ThreadPlacement#COMPACT}. */
+    public static final String PIPELINE_THREAD = "pipeline";
+
+    private final ThreadPlacement placement;
+    private final String threadNamePrefix;
+    private final WaitStrategy.Factory waitStrategy;
+    private final WaitStrategy.Factory sharedWaitStrategy;
     private final Clock clock;
     private final MeterRegistry registry;
-    private final ThreadPlacement placement;
-    private final List<StageRunner> runners = new ArrayList<>();
+    private final Duration closeTimeout;
+    /** Handles not yet closed, in start order. Guarded by {@code this}. */
+    private final Set<Tracked> open = new LinkedHashSet<>();
+    /** The shared runner of COMPACT, made on the first run. Guarded by {@code this}. */
+    private CompositeStageRunner pipeline;
+    private boolean closed;
 
     private StageThreads(Builder b) {
-        this.wait = b.wait;
+        this.placement = b.placement.resolve(b.cores);
+        this.threadNamePrefix = b.threadNamePrefix;
+        this.waitStrategy = b.waitStrategy;
+        this.sharedWaitStrategy = b.sharedWaitStrategy;
         this.clock = b.clock;
         this.registry = b.registry;
-        this.placement = b.placement;
+        this.closeTimeout = b.closeTimeout;
     }
 
-    public static Builder builder() {
-        return new Builder();
+    /**
+     * Starts configuring stage threads with {@code placement}; {@link ThreadPlacement#AUTO} is
+     * resolved when built, by the machine's available processors unless {@link Builder#cores}
+     * says otherwise.
+     *
+     * @param placement how to place pipeline stages
+     * @return a builder with defaults: thread name prefix {@code "parallax-"},
+     *     {@link WaitStrategies#yieldPark()} for staged threads, {@link WaitStrategies#shared()} for
+     *     the shared thread, {@link SystemClock}, no meter registry, a close timeout of 10 s
+     * @throws NullPointerException if {@code placement} is null
+     */
+    public static Builder builder(ThreadPlacement placement) {
+        return new Builder(placement);
     }
 
+    /**
+     * Runs a pipeline stage as the placement says: on a new {@link StageRunner} thread named after
+     * the stage ({@link ThreadPlacement#STAGED}) or on the shared pipeline thread
+     * ({@link ThreadPlacement#COMPACT}). The stage's {@code onStart} runs on its thread before
+     * its first {@code doWork}.
+     *
+     * <p>Thread-safe; non-blocking.
+     *
+     * @param stage the stage; its handle's owner must close it (or close these threads)
+     * @return the running stage's handle
+     * @throws IllegalStateException if these threads are closed
+     * @throws IllegalArgumentException if the stage's name is empty
+     * @throws NullPointerException if {@code stage} is null or returns a null name, input list or
+     *     input queue
+     */
+    public synchronized StageHandle run(Stage stage) {
+        Objects.requireNonNull(stage, "stage");
+        checkOpen(stage);
+        if (placement == ThreadPlacement.COMPACT) {
+            if (pipeline == null) {
+                CompositeStageRunner.Builder b = CompositeStageRunner.builder(threadNamePrefix + PIPELINE_THREAD)
+                        .waitStrategy(sharedWaitStrategy).clock(clock).closeTimeout(closeTimeout);
+                if (registry != null) {
+                    b.meterRegistry(registry);
+                }
+                pipeline = b.build();
+            }
+            return track(pipeline.attach(stage));
+        }
+        return startRunner(stage, waitStrategy);
+    }
+
+    /**
+     * Runs {@code stage} on a {@link StageRunner} thread of its own, named after the stage, whatever
+     * the placement.
+     *
+     * <p>Thread-safe; non-blocking.
+     *
+     * @param stage the stage
+     * @param waitStrategy how its thread waits when the stage is idle
+     * @return the running stage's handle
+     * @throws IllegalStateException if these threads are closed
+     * @throws IllegalArgumentException if the stage's name is empty
+     * @throws NullPointerException if an argument is null or the stage returns a null name, input
+     *     list or input queue
+     */
+    public synchronized StageHandle runDedicated(Stage stage, WaitStrategy.Factory waitStrategy) {
+        Objects.requireNonNull(stage, "stage");
+        Objects.requireNonNull(waitStrategy, "waitStrategy");
+        checkOpen(stage);
+        return startRunner(stage, waitStrategy);
+    }
+
+    /**
+     * The placement in effect: {@link ThreadPlacement#STAGED} or {@link ThreadPlacement#COMPACT},
+     * never {@link ThreadPlacement#AUTO}.
+     *
+     * <p>Thread-safe.
+     *
+     * @return the resolved placement
+     */
     public ThreadPlacement placement() {
         return placement;
     }
 
-    public synchronized StageHandle run(Stage stage) {
-        return runDedicated(stage, wait);
+    /**
+     * The name of the shared pipeline thread of {@link ThreadPlacement#COMPACT}:
+     * {@code <prefix>pipeline}.
+     *
+     * <p>Thread-safe.
+     *
+     * @return the shared thread's name (also under STAGED, where no such thread is made)
+     */
+    public String pipelineThreadName() {
+        return threadNamePrefix + PIPELINE_THREAD;
     }
 
-    public synchronized StageHandle runDedicated(Stage stage, WaitStrategy.Factory strategy) {
-        StageRunner r = StageRunner.builder(stage).waitStrategy(strategy).clock(clock).meterRegistry(registry).build();
-        runners.add(r);
-        r.start();
-        return new StageHandle() {
-            @Override
-            public String name() {
-                return r.name();
-            }
-
-            @Override
-            public void wake() {
-                r.wake();
-            }
-
-            @Override
-            public Optional<Throwable> failure() {
-                return r.failure();
-            }
-
-            @Override
-            public void close() {
-                r.close();
-            }
-        };
+    /**
+     * Stops every stage still running, in the reverse of the order they were started, then the
+     * shared thread. Each stage's {@code onClose} runs on its thread. Idempotent; later
+     * {@code run} calls fail. If some closes fail (time out), the others are still done and the
+     * first failure is thrown with the rest suppressed.
+     *
+     * <p>Thread-safe; blocks up to the close timeout per thread; must not be called from a stage
+     * run by these threads.
+     *
+     * @throws IllegalStateException if a stage did not stop within the close timeout
+     */
+    @Override
+    public void close() {
+        List<Tracked> handles;
+        CompositeStageRunner shared;
+        synchronized (this) {
+            closed = true;
+            handles = new ArrayList<>(open);
+            shared = pipeline;
+        }
+        Collections.reverse(handles);
+        RuntimeException first = null;
+        for (Tracked handle : handles) {
+            first = closeQuietly(handle, first);
+        }
+        if (shared != null) {
+            first = closeQuietly(shared, first);
+        }
+        if (first != null) {
+            throw first;
+        }
     }
 
     @Override
-    public synchronized void close() {
-        runners.forEach(StageRunner::close);
+    public String toString() {
+        return "StageThreads[" + placement.configName() + ", " + threadNamePrefix + "]";
     }
 
+    private static RuntimeException closeQuietly(AutoCloseable closeable, RuntimeException first) {
+        try {
+            closeable.close();
+        } catch (RuntimeException e) {
+            if (first == null) {
+                return e;
+            }
+            first.addSuppressed(e);
+        } catch (Exception e) {
+            throw new AssertionError("close declares no checked exception", e);
+        }
+        return first;
+    }
+
+    private void checkOpen(Stage stage) {
+        if (closed) {
+            throw new IllegalStateException("stage threads are closed; cannot run " + stage.name());
+        }
+    }
+
+    private StageHandle startRunner(Stage stage, WaitStrategy.Factory strategy) {
+        StageRunner.Builder b = StageRunner.builder(stage).waitStrategy(strategy).clock(clock)
+                .closeTimeout(closeTimeout);
+        if (registry != null) {
+            b.meterRegistry(registry);
+        }
+        StageRunner runner = b.build();
+        runner.start();
+        return track(runner);
+    }
+
+    private StageHandle track(StageHandle handle) {
+        Tracked tracked = new Tracked(handle);
+        open.add(tracked);
+        return tracked;
+    }
+
+    private synchronized void untrack(Tracked tracked) {
+        open.remove(tracked);
+    }
+
+    /** A handle that leaves {@link #open} once closed, so a long-lived process does not collect them. */
+    private final class Tracked implements StageHandle {
+        private final StageHandle delegate;
+
+        Tracked(StageHandle delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public String name() {
+            return delegate.name();
+        }
+
+        @Override
+        public void wake() {
+            delegate.wake();
+        }
+
+        @Override
+        public Optional<Throwable> failure() {
+            return delegate.failure();
+        }
+
+        @Override
+        public StageCounters counters() {
+            return delegate.counters();
+        }
+
+        @Override
+        public boolean isRunning() {
+            return delegate.isRunning();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+            untrack(this);
+        }
+
+        @Override
+        public String toString() {
+            return delegate.toString();
+        }
+    }
+
+    /** Configures {@link StageThreads}. Not thread-safe; use from one thread, then discard. */
     public static final class Builder {
-        private WaitStrategy.Factory wait = WaitStrategies.yieldPark();
+        private final ThreadPlacement placement;
+        private int cores = Runtime.getRuntime().availableProcessors();
+        private String threadNamePrefix = "parallax-";
+        private WaitStrategy.Factory waitStrategy = WaitStrategies.yieldPark();
+        private WaitStrategy.Factory sharedWaitStrategy = WaitStrategies.shared();
         private Clock clock = SystemClock.INSTANCE;
-        private MeterRegistry registry = new SimpleMeterRegistry();
-        private ThreadPlacement placement = ThreadPlacement.STAGED;
+        private MeterRegistry registry;
+        private Duration closeTimeout = Duration.ofSeconds(10);
 
-        public Builder waitStrategy(WaitStrategy.Factory w) {
-            this.wait = Objects.requireNonNull(w);
+        private Builder(ThreadPlacement placement) {
+            this.placement = Objects.requireNonNull(placement, "placement");
+        }
+
+        /**
+         * Sets the core count that resolves {@link ThreadPlacement#AUTO}; default the JVM's
+         * available processors.
+         *
+         * @param cores at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if {@code cores} is less than 1
+         */
+        public Builder cores(int cores) {
+            if (cores < 1) {
+                throw new IllegalArgumentException("cores must be at least 1: " + cores);
+            }
+            this.cores = cores;
             return this;
         }
 
-        public Builder clock(Clock c) {
-            this.clock = Objects.requireNonNull(c);
-            return this;
-        }
-
-        public Builder meterRegistry(MeterRegistry r) {
-            this.registry = Objects.requireNonNull(r);
-            return this;
-        }
-
-        public Builder placement(ThreadPlacement p) {
-            this.placement = Objects.requireNonNull(p);
-            return this;
-        }
-
+        /**
+         * Sets the prefix of the shared thread's name, for example {@code "replica-0-"}, which
+         * names it {@code replica-0-pipeline}. Staged threads keep their stage's name.
+         *
+         * @param prefix the prefix, may be empty
+         * @return this builder
+         * @throws NullPointerException if {@code prefix} is null
+         */
         public Builder threadNamePrefix(String prefix) {
+            this.threadNamePrefix = Objects.requireNonNull(prefix, "prefix");
             return this;
         }
 
+        /**
+         * Sets how each staged pipeline thread ({@link ThreadPlacement#STAGED}) waits when its
+         * stage is idle.
+         *
+         * @param factory the wait strategy factory
+         * @return this builder
+         * @throws NullPointerException if {@code factory} is null
+         */
+        public Builder waitStrategy(WaitStrategy.Factory factory) {
+            this.waitStrategy = Objects.requireNonNull(factory, "factory");
+            return this;
+        }
+
+        /**
+         * Sets how the shared pipeline thread ({@link ThreadPlacement#COMPACT}) waits when every
+         * stage on it is idle; default {@link WaitStrategies#shared()}.
+         *
+         * @param factory the wait strategy factory
+         * @return this builder
+         * @throws NullPointerException if {@code factory} is null
+         */
+        public Builder sharedWaitStrategy(WaitStrategy.Factory factory) {
+            this.sharedWaitStrategy = Objects.requireNonNull(factory, "factory");
+            return this;
+        }
+
+        /**
+         * Sets the clock that measures busy time.
+         *
+         * @param clock the clock
+         * @return this builder
+         * @throws NullPointerException if {@code clock} is null
+         */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Registers every stage's {@link StageMetrics} in {@code registry}.
+         *
+         * @param registry the registry
+         * @return this builder
+         * @throws NullPointerException if {@code registry} is null
+         */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.registry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /**
+         * Sets how long a close waits for a thread to stop.
+         *
+         * @param timeout a positive duration
+         * @return this builder
+         * @throws IllegalArgumentException if {@code timeout} is not positive
+         * @throws NullPointerException if {@code timeout} is null
+         */
+        public Builder closeTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("close timeout must be positive: " + timeout);
+            }
+            this.closeTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * Builds the stage threads; no thread starts before the first {@code run}.
+         *
+         * @return the stage threads
+         */
         public StageThreads build() {
             return new StageThreads(this);
         }

@@ -15,11 +15,22 @@ import java.util.Locale;
  *   <li>{@link #AUTO}: the default; {@link #resolve(int)} picks by core count.</li>
  * </ul>
  *
+ * <p>{@link StageThreads} applies the choice: under {@code STAGED} each pipeline stage gets a
+ * {@link StageRunner}; under {@code COMPACT} all of them share one {@link CompositeStageRunner}
+ * thread. One is as few as a replica needs: its I/O (Netty event loops) and its executor have
+ * threads of their own, so the pipeline thread only moves commands between queues and the
+ * protocol core, and on 2 cores a second pipeline thread would buy parallelism the machine does
+ * not have at the price of more hand-offs. Stages that must keep time whatever the pipeline does
+ * (the failure detector) get a dedicated thread under both.
+ *
  * <p>Immutable and thread-safe.
  */
 public enum ThreadPlacement {
+    /** One thread per pipeline stage (seed 000 (JPaxos staged replica) §V). */
     STAGED,
+    /** The pipeline stages on one shared thread. */
     COMPACT,
+    /** {@link #STAGED} from {@link #STAGED_FROM_CORES} cores, {@link #COMPACT} below. */
     AUTO;
 
     /** Cores from which {@link #AUTO} chooses {@link #STAGED}: below it every stage cannot have a core. */
@@ -29,6 +40,9 @@ public enum ThreadPlacement {
      * The placement in effect on a machine with {@code cores} available processors: this one, or
      * for {@link #AUTO}, {@link #STAGED} from {@link #STAGED_FROM_CORES} cores and {@link #COMPACT}
      * below.
+     *
+     * @param cores the available processors
+     * @return {@link #STAGED} or {@link #COMPACT}
      */
     public ThreadPlacement resolve(int cores) {
         if (this != AUTO) {
@@ -37,15 +51,22 @@ public enum ThreadPlacement {
         return cores >= STAGED_FROM_CORES ? STAGED : COMPACT;
     }
 
-    /** The name used in cluster files and on the command line ({@code staged}, {@code compact}, {@code auto}). */
+    /**
+     * The name used in cluster files and on the command line ({@code staged}, {@code compact}, {@code auto}).
+     *
+     * @return the lower-case name
+     */
     public String configName() {
         return name().toLowerCase(Locale.ROOT);
     }
 
     /**
-     * Parses a {@link #configName()}.
+     * Parses a {@link #configName()}, ignoring case and surrounding blanks.
      *
+     * @param name the configured value
+     * @return the placement
      * @throws IllegalArgumentException naming the accepted values
+     * @throws NullPointerException if {@code name} is null
      */
     public static ThreadPlacement parse(String name) {
         for (ThreadPlacement p : values()) {
@@ -54,5 +75,20 @@ public enum ThreadPlacement {
             }
         }
         throw new IllegalArgumentException("threads must be staged, compact or auto, got '" + name + "'");
+    }
+
+    /** The system property naming the JVM-wide default placement. */
+    public static final String PROPERTY = "parallax.threads";
+
+    /**
+     * The placement a replica uses when its configuration names none: the system property
+     * {@value #PROPERTY} ({@code staged}, {@code compact} or {@code auto}) if set, else
+     * {@link #AUTO}. The test build sets it to run every multi-replica test under both placements.
+     *
+     * @throws IllegalArgumentException if the property names no placement
+     */
+    public static ThreadPlacement jvmDefault() {
+        String v = System.getProperty(PROPERTY);
+        return v == null || v.isBlank() ? AUTO : parse(v);
     }
 }

@@ -11,6 +11,19 @@
  *       {@link dev.parallax.core.stage.WaitStrategy} for idle time (busy-spin, yield-park, park;
  *       see {@link dev.parallax.core.stage.WaitStrategies}). The logic of a stage is kept apart from
  *       the thread that runs it, as in Aeron's Agent/AgentRunner/IdleStrategy.
+ *   <li>{@link dev.parallax.core.stage.CompositeStageRunner}: one named thread for several stages,
+ *       attached and detached at run time by whichever component owns each (Aeron's composite
+ *       agent on one agent runner). Each loop calls every member's {@code doWork} once; the thread
+ *       waits only when all were idle. Hooks, failure isolation and meters are per member, with
+ *       the rules of {@code StageRunner}.
+ *   <li>{@link dev.parallax.core.stage.StageThreads}: the one entry point that starts stages,
+ *       following a {@link dev.parallax.core.stage.ThreadPlacement}: {@code staged} gives each
+ *       pipeline stage a {@code StageRunner} (the JPaxos layout, for many cores), {@code compact}
+ *       puts the pipeline on one shared {@code CompositeStageRunner} thread (for small machines,
+ *       where the ~10 hand-offs a command crosses cost more than the parallelism gives), and
+ *       {@code auto} picks by core count. Stages that must keep time (the failure detector) get a
+ *       dedicated thread in both. Every running stage is a
+ *       {@link dev.parallax.core.stage.StageHandle}, whatever its thread.
  *   <li>{@link dev.parallax.core.stage.StageStepper}: the same stages driven round-robin on the
  *       caller's thread, deterministically, for tests and the simulator.
  *   <li>{@link dev.parallax.core.stage.BoundedQueue}: single-consumer queues that never drop
@@ -44,8 +57,16 @@
  * x86): no store to a shared line and no system call. Parks are
  * bounded by the wait strategy, so an input the stage did not declare is still seen, late.
  *
+ * <p>A {@code CompositeStageRunner} is one consumer for all its members: every member's inputs
+ * wake the same thread, and step 3 looks at the inputs of every member (and at members attached
+ * but not yet started) before parking. Membership changes and stop requests are rare, so they
+ * skip the flag and unpark the thread unconditionally; an unpark that comes while the thread runs
+ * leaves a permit that makes its next park return at once, so none of them is lost either. Both
+ * runners share the one implementation of the protocol (a package-private {@code IdleParker}).
+ *
  * <h2>Threading rules</h2>
- * A stage is driven by one thread at a time. Queues have one consumer; the producer side is
+ * A stage is driven by one thread at a time, which may be shared with other stages; a stage must
+ * not assume which. Queues have one consumer; the producer side is
  * multi-threaded for MPSC and multi-producer Disruptor queues and single-threaded otherwise.
  * Stages never block: they use {@code offer} and leave work queued when an output is full.
  */

@@ -70,7 +70,7 @@ class ReplicaPortChannelsTest {
 
     private Port port(int id) {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        StageThreads threads = StageThreads.builder().meterRegistry(registry).build();
+        StageThreads threads = StageThreads.builder(dev.parallax.core.stage.ThreadPlacement.STAGED).meterRegistry(registry).build();
         ReplicaPort p = new ReplicaPort(ReplicaConfig.builder().id(id).members(members).build(), registry, threads,
                 SystemClock.INSTANCE);
         open.add(threads);

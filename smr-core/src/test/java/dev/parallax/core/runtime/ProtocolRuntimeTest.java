@@ -104,7 +104,7 @@ class ProtocolRuntimeTest {
     @Test
     void twoInstancesShareThreadsAndKeepTheirMetricsApart() throws InterruptedException {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        StageThreads threads = StageThreads.builder().meterRegistry(registry).build();
+        StageThreads threads = StageThreads.builder(dev.parallax.core.stage.ThreadPlacement.STAGED).meterRegistry(registry).build();
         open.add(threads);
         List<List<ToySequencer.Order>> recovered = new CopyOnWriteArrayList<>();
         CountDownLatch both = new CountDownLatch(2);

@@ -18,6 +18,8 @@ class WaitStrategiesTest {
         assertThat(WaitStrategies.parse("busy-spin")).isEqualTo(WaitStrategies.busySpin());
         assertThat(WaitStrategies.parse(" Yield-Park ")).isEqualTo(WaitStrategies.yieldPark());
         assertThat(WaitStrategies.parse("PARK")).isEqualTo(WaitStrategies.park());
+        assertThat(WaitStrategies.parse("shared")).isEqualTo(WaitStrategies.shared());
+        assertThat(WaitStrategies.parse("shared").create(recordingParker)).isInstanceOf(YieldParkWaitStrategy.class);
         assertThat(WaitStrategies.parse("busy-spin").create(recordingParker)).isInstanceOf(BusySpinWaitStrategy.class);
         assertThat(WaitStrategies.parse("yield-park").create(recordingParker)).isInstanceOf(YieldParkWaitStrategy.class);
         assertThat(WaitStrategies.parse("park").create(recordingParker)).isInstanceOf(ParkWaitStrategy.class);
@@ -27,7 +29,8 @@ class WaitStrategiesTest {
     void parseRejectsUnknownNames() {
         assertThatThrownBy(() -> WaitStrategies.parse("sleep"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("busy-spin").hasMessageContaining("yield-park").hasMessageContaining("park");
+                .hasMessageContaining("busy-spin").hasMessageContaining("yield-park").hasMessageContaining("park")
+                .hasMessageContaining("shared");
         assertThatThrownBy(() -> WaitStrategies.parse(null)).isInstanceOf(NullPointerException.class);
     }
 
@@ -82,6 +85,27 @@ class WaitStrategiesTest {
         strategy.reset();
         strategy.idle(0);
         assertThat(parks).containsExactly(50_000L, 50_000L, 50_000L);
+    }
+
+    @Test
+    void sharedSpinsAndYieldsBrieflyThenParksFrom50MicrosDoublingToOneMilli() {
+        WaitStrategy strategy = WaitStrategies.shared().create(recordingParker);
+        for (int i = 0; i < 24; i++) {
+            strategy.idle(0);
+        }
+        assertThat(parks).as("20 spins and 4 yields do not park").isEmpty();
+        for (int i = 0; i < 8; i++) {
+            strategy.idle(0);
+        }
+        assertThat(parks).containsExactly(50_000L, 100_000L, 200_000L, 400_000L, 800_000L,
+                1_000_000L, 1_000_000L, 1_000_000L);
+
+        strategy.idle(1);
+        parks.clear();
+        for (int i = 0; i < 25; i++) {
+            strategy.idle(0);
+        }
+        assertThat(parks).as("work starts the backoff over").containsExactly(50_000L);
     }
 
     @Test

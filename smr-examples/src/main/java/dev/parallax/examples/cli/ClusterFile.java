@@ -273,11 +273,11 @@ public final class ClusterFile {
         }
     }
 
-    /** How replicas place their stages on threads ({@code threads}); default {@link ThreadPlacement#AUTO}. */
+    /** How replicas place their stages on threads ({@code threads}); default {@link ThreadPlacement#jvmDefault()} (auto). */
     public ThreadPlacement threads() {
         String v = props.getProperty("threads");
         try {
-            return v == null ? ThreadPlacement.AUTO : ThreadPlacement.parse(v);
+            return v == null ? ThreadPlacement.jvmDefault() : ThreadPlacement.parse(v);
         } catch (IllegalArgumentException e) {
             throw error(e.getMessage());
         }

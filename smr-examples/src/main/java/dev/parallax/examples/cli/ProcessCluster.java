@@ -1,5 +1,7 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.core.stage.ThreadPlacement;
+
 import dev.parallax.core.config.ClusterMembers;
 
 import java.io.IOException;
@@ -38,6 +40,10 @@ public final class ProcessCluster implements AutoCloseable {
         p.setProperty("clients", endpoints(size));
         if (withRedis) {
             p.setProperty("redis", endpoints(size));
+        }
+        if (!p.containsKey("threads") && System.getProperty(ThreadPlacement.PROPERTY) != null) {
+            // The replica JVMs do not inherit this JVM's properties: a test run's placement goes in the file.
+            p.setProperty("threads", ThreadPlacement.jvmDefault().configName());
         }
         cluster = ClusterFile.of(p);
         configFile = dir.resolve("cluster.properties");
