@@ -321,9 +321,14 @@ public final class ReplicaPort implements AutoCloseable {
         private final String[] announced = new String[MAX_CHANNELS + 1];
         private final PortChannel<?>[] resolved = new PortChannel<?>[MAX_CHANNELS + 1];
         private int peer = -1;
+        /** Set once a bad frame closed this connection: frames already read behind it are ignored, not counted again. */
+        private boolean rejected;
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+            if (rejected) {
+                return;
+            }
             int type = Frames.readType(frame);
             int channel = BodyReader.readUnsignedByte(frame);
             if (peer < 0) {
@@ -403,6 +408,10 @@ public final class ReplicaPort implements AutoCloseable {
                 ctx.close();
                 return;
             }
+            if (rejected) {
+                return;
+            }
+            rejected = true;
             metrics.badFrame();
             LOG.warn("replica {}: closing connection from {} (peer {}): {}", config.id(), ctx.channel().remoteAddress(),
                     peer, cause.toString());

@@ -108,9 +108,20 @@ class BadInputTest {
         return b.toByteArray();
     }
 
-    /** A valid hello from member {@code id} of this 3-member cluster. */
+    /**
+     * A valid hello from member {@code id} of this 3-member cluster on the replica port's control
+     * channel, then the announcement that the sender's channel 1 is Multi-Paxos' channel.
+     */
     private static byte[] hello(int id) throws IOException {
-        return frame(0, java.nio.ByteBuffer.allocate(8).putInt(id).putInt(3).array());
+        byte[] name = dev.parallax.paxos.MultiPaxos.CHANNEL.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return concat(frame(0, java.nio.ByteBuffer.allocate(9).put((byte) 0).putInt(id).putInt(3).array()),
+                frame(1, java.nio.ByteBuffer.allocate(6 + name.length).put((byte) 0).put((byte) 1).putInt(name.length).put(name)
+                        .array()));
+    }
+
+    /** A frame of Multi-Paxos' channel (announced by {@link #hello} as channel 1). */
+    private static byte[] paxosFrame(int type, byte[] body) throws IOException {
+        return frame(type, concat(new byte[]{1}, body));
     }
 
     /** Sends {@code bytes} to {@code target}; asserts the connection is closed and counted, once. */
@@ -141,6 +152,22 @@ class BadInputTest {
     }
 
     @Test
+    void channelMisuseOnTheReplicaPortClosesOnlyThatConnection() throws Exception {
+        byte[] helloOnly = frame(0, java.nio.ByteBuffer.allocate(9).put((byte) 0).putInt(1).putInt(3).array());
+        assertRejected("a frame on a channel never announced", 0, "replica", replicaPort(0),
+                concat(helloOnly, frame(3, concat(new byte[]{9}, new byte[16]))));
+        byte[] badName = "Not A Name".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertRejected("an announcement with a malformed name", 0, "replica", replicaPort(0),
+                concat(helloOnly, frame(1, java.nio.ByteBuffer.allocate(6 + badName.length).put((byte) 0).put((byte) 2)
+                        .putInt(badName.length).put(badName).array())));
+        assertRejected("an unknown control frame", 0, "replica", replicaPort(0),
+                concat(helloOnly, frame(9, new byte[]{0, 1, 2})));
+        assertRejected("a hello that is not on the control channel", 0, "replica", replicaPort(0),
+                frame(0, java.nio.ByteBuffer.allocate(9).put((byte) 1).putInt(1).putInt(3).array()));
+        assertStillServing();
+    }
+
+    @Test
     void oversizedFramesAreRefusedBeforeTheirBodyArrives() throws Exception {
         assertRejected("oversized client frame", 0, "client", clientPort(0), frame(MAX_FRAME + 1, 1, 1, 0));
         assertRejected("oversized replica frame", 1, "replica", replicaPort(1), frame(Integer.MAX_VALUE, 1, 0, 0));
@@ -149,7 +176,7 @@ class BadInputTest {
 
     @Test
     void aValidHelloFollowedByAWellFramedFrameOfAnUnknownTypeIsRejected() throws Exception {
-        assertRejected("unknown type after hello", 0, "replica", replicaPort(0), concat(hello(1), frame(77, new byte[16])));
+        assertRejected("unknown type after hello", 0, "replica", replicaPort(0), concat(hello(1), paxosFrame(77, new byte[16])));
         assertRejected("unknown client type", 0, "client", clientPort(0), frame(77, new byte[16]));
         assertStillServing();
     }
@@ -162,7 +189,7 @@ class BadInputTest {
             byte[] body = new byte[rnd.nextInt(16)];
             rnd.nextBytes(body);
             assertRejected("paxos type " + type + " with a random body", 2, "replica", replicaPort(2),
-                    concat(hello(0), frame(type, body)));
+                    concat(hello(0), paxosFrame(type, body)));
         }
         for (int type : new int[]{1, 3, 200}) {
             byte[] body = new byte[1 + rnd.nextInt(7)];
@@ -191,7 +218,7 @@ class BadInputTest {
             rnd.nextBytes(body);
             String what = "seed " + seed + " iteration " + i + ": type " + type + ", " + length + " bytes";
             if (rnd.nextBoolean()) {
-                byte[] bytes = rnd.nextBoolean() ? frame(type, body) : concat(hello((replica + 1) % 3), frame(type == 0 ? 1 : type, body));
+                byte[] bytes = rnd.nextBoolean() ? frame(type, body) : concat(hello((replica + 1) % 3), paxosFrame(type, body));
                 assertRejected(what + " to replica port", replica, "replica", replicaPort(replica), bytes);
             } else {
                 assertRejected(what + " to client port", replica, "client", clientPort(replica), frame(type, body));
