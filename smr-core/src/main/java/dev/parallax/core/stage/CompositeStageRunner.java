@@ -394,73 +394,15 @@ public final class CompositeStageRunner implements Wakeup, AutoCloseable {
     }
 
     /** Configures a {@link CompositeStageRunner}. Not thread-safe; use from one thread, then discard. */
-    public static final class Builder {
+    public static final class Builder extends RunnerBuilder<Builder> {
         private final String threadName;
-        private WaitStrategy.Factory waitStrategy = WaitStrategies.shared();
-        private Clock clock = SystemClock.INSTANCE;
-        private MeterRegistry registry;
-        private Duration closeTimeout = Duration.ofSeconds(10);
 
         private Builder(String threadName) {
+            super(WaitStrategies.shared());
             this.threadName = Objects.requireNonNull(threadName, "threadName");
             if (threadName.isEmpty()) {
                 throw new IllegalArgumentException("thread name is empty");
             }
-        }
-
-        /**
-         * Sets how the shared thread waits when every member is idle; the runner makes its own
-         * instance.
-         *
-         * @param factory the wait strategy factory
-         * @return this builder
-         * @throws NullPointerException if {@code factory} is null
-         */
-        public Builder waitStrategy(WaitStrategy.Factory factory) {
-            this.waitStrategy = Objects.requireNonNull(factory, "factory");
-            return this;
-        }
-
-        /**
-         * Sets the clock used to measure each member's busy time and busy ratio.
-         *
-         * @param clock the clock
-         * @return this builder
-         * @throws NullPointerException if {@code clock} is null
-         */
-        public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
-            return this;
-        }
-
-        /**
-         * Registers each member's {@link StageMetrics} in {@code registry} when it is attached;
-         * closing its handle (or the runner) removes them.
-         *
-         * @param registry the registry
-         * @return this builder
-         * @throws NullPointerException if {@code registry} is null
-         */
-        public Builder meterRegistry(MeterRegistry registry) {
-            this.registry = Objects.requireNonNull(registry, "registry");
-            return this;
-        }
-
-        /**
-         * Sets how long a close (of one member or of the runner) waits for the thread.
-         *
-         * @param timeout a positive duration
-         * @return this builder
-         * @throws IllegalArgumentException if {@code timeout} is not positive
-         * @throws NullPointerException if {@code timeout} is null
-         */
-        public Builder closeTimeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "timeout");
-            if (timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("close timeout must be positive: " + timeout);
-            }
-            this.closeTimeout = timeout;
-            return this;
         }
 
         /**

@@ -257,69 +257,12 @@ public final class StageRunner implements StageHandle {
     }
 
     /** Configures a {@link StageRunner}. Not thread-safe; use from one thread, then discard. */
-    public static final class Builder {
+    public static final class Builder extends RunnerBuilder<Builder> {
         private final Stage stage;
-        private WaitStrategy.Factory waitStrategy = WaitStrategies.yieldPark();
-        private Clock clock = SystemClock.INSTANCE;
-        private MeterRegistry registry;
-        private Duration closeTimeout = Duration.ofSeconds(10);
 
         private Builder(Stage stage) {
+            super(WaitStrategies.yieldPark());
             this.stage = Objects.requireNonNull(stage, "stage");
-        }
-
-        /**
-         * Sets how the runner waits when the stage is idle; the runner makes its own instance.
-         *
-         * @param factory the wait strategy factory, for example {@code WaitStrategies.parse("park")}
-         * @return this builder
-         * @throws NullPointerException if {@code factory} is null
-         */
-        public Builder waitStrategy(WaitStrategy.Factory factory) {
-            this.waitStrategy = Objects.requireNonNull(factory, "factory");
-            return this;
-        }
-
-        /**
-         * Sets the clock used to measure busy time and the busy ratio.
-         *
-         * @param clock the clock
-         * @return this builder
-         * @throws NullPointerException if {@code clock} is null
-         */
-        public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
-            return this;
-        }
-
-        /**
-         * Registers the stage's {@link StageMetrics} in {@code registry} when the runner is built;
-         * {@link StageRunner#close()} removes them.
-         *
-         * @param registry the registry
-         * @return this builder
-         * @throws NullPointerException if {@code registry} is null
-         */
-        public Builder meterRegistry(MeterRegistry registry) {
-            this.registry = Objects.requireNonNull(registry, "registry");
-            return this;
-        }
-
-        /**
-         * Sets how long {@link StageRunner#close()} waits for the thread to stop.
-         *
-         * @param timeout a positive duration
-         * @return this builder
-         * @throws IllegalArgumentException if {@code timeout} is not positive
-         * @throws NullPointerException if {@code timeout} is null
-         */
-        public Builder closeTimeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "timeout");
-            if (timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("close timeout must be positive: " + timeout);
-            }
-            this.closeTimeout = timeout;
-            return this;
         }
 
         /**

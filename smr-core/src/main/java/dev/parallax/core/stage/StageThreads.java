@@ -287,17 +287,14 @@ public final class StageThreads implements AutoCloseable {
     }
 
     /** Configures {@link StageThreads}. Not thread-safe; use from one thread, then discard. */
-    public static final class Builder {
+    public static final class Builder extends RunnerBuilder<Builder> {
         private final ThreadPlacement placement;
         private int cores = Runtime.getRuntime().availableProcessors();
         private String threadNamePrefix = "parallax-";
-        private WaitStrategy.Factory waitStrategy = WaitStrategies.yieldPark();
         private WaitStrategy.Factory sharedWaitStrategy = WaitStrategies.shared();
-        private Clock clock = SystemClock.INSTANCE;
-        private MeterRegistry registry;
-        private Duration closeTimeout = Duration.ofSeconds(10);
 
         private Builder(ThreadPlacement placement) {
+            super(WaitStrategies.yieldPark());
             this.placement = Objects.requireNonNull(placement, "placement");
         }
 
@@ -331,19 +328,6 @@ public final class StageThreads implements AutoCloseable {
         }
 
         /**
-         * Sets how each staged pipeline thread ({@link ThreadPlacement#STAGED}) waits when its
-         * stage is idle.
-         *
-         * @param factory the wait strategy factory
-         * @return this builder
-         * @throws NullPointerException if {@code factory} is null
-         */
-        public Builder waitStrategy(WaitStrategy.Factory factory) {
-            this.waitStrategy = Objects.requireNonNull(factory, "factory");
-            return this;
-        }
-
-        /**
          * Sets how the shared pipeline thread ({@link ThreadPlacement#COMPACT}) waits when every
          * stage on it is idle; default {@link WaitStrategies#shared()}.
          *
@@ -353,47 +337,6 @@ public final class StageThreads implements AutoCloseable {
          */
         public Builder sharedWaitStrategy(WaitStrategy.Factory factory) {
             this.sharedWaitStrategy = Objects.requireNonNull(factory, "factory");
-            return this;
-        }
-
-        /**
-         * Sets the clock that measures busy time.
-         *
-         * @param clock the clock
-         * @return this builder
-         * @throws NullPointerException if {@code clock} is null
-         */
-        public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
-            return this;
-        }
-
-        /**
-         * Registers every stage's {@link StageMetrics} in {@code registry}.
-         *
-         * @param registry the registry
-         * @return this builder
-         * @throws NullPointerException if {@code registry} is null
-         */
-        public Builder meterRegistry(MeterRegistry registry) {
-            this.registry = Objects.requireNonNull(registry, "registry");
-            return this;
-        }
-
-        /**
-         * Sets how long a close waits for a thread to stop.
-         *
-         * @param timeout a positive duration
-         * @return this builder
-         * @throws IllegalArgumentException if {@code timeout} is not positive
-         * @throws NullPointerException if {@code timeout} is null
-         */
-        public Builder closeTimeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "timeout");
-            if (timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("close timeout must be positive: " + timeout);
-            }
-            this.closeTimeout = timeout;
             return this;
         }
 
