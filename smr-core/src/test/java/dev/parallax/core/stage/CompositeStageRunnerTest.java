@@ -300,7 +300,9 @@ class CompositeStageRunnerTest {
         runner.close();
         // Both are called once per loop from the loop in which quiet joined until the stop.
         assertThat(busyCalls.get() - busyCallsWhenQuietStarted.get()).isEqualTo(quietCalls.get());
-        assertThat(quietCalls.get()).isGreaterThanOrEqualTo(100);
+        // A drain also takes items offered while it runs (the test thread offers the next item as soon
+        // as the previous one is released), up to 64 per call: 100 items take at least 2 calls.
+        assertThat(quietCalls.get()).isGreaterThanOrEqualTo(2);
         assertThat(busy.counters().itemsProcessed()).isEqualTo(busyCalls.get());
     }
 
