@@ -19,6 +19,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * (Prop. 4 compares exactly (⌊k/M⌋, group id)). Any vector of per-stream next instances is a valid
  * resume point of that merge, which is what makes a {@link MulticastPosition} enough to restart.
  *
+ * <p><b>Positions.</b> The merge consumes gaps (no-ops, skips, copies) one round of a stream at a
+ * time, never further, so the position after a delivery depends only on the decided values and the
+ * position the subscription started from: every process reports the same positions.
+ *
+ * <p><b>Copies.</b> A message its origin resent may be decided twice; per stream an
+ * {@link OriginSequences} record keeps only the first decision of each {@code (origin, sequence)},
+ * and a later copy's instance is a gap like a skip. The record is fed the stream's decided values in
+ * instance order, so it is the same in every process that saw the stream from the same point, and
+ * every subscription everywhere consumes the same values at the same instances. It restarts empty
+ * when the stream continues from a snapshot (see {@link OriginSequences} for what that leaves open).
+ *
  * <p><b>History.</b> Per stream, at most {@code retention} messages are kept (skips and no-ops are
  * gaps and take no room). The oldest is dropped when it is full and no open subscription merging
  * the stream still needs it; otherwise the writer blocks (back-pressure to the stream's ordering).
@@ -37,6 +48,7 @@ final class DecidedStreams {
     private final Condition decidedCond = lock.newCondition();
     private final Condition consumedCond = lock.newCondition();
     private final List<TreeMap<Long, Envelope>> values = new ArrayList<>();
+    private final OriginSequences[] sequences;
     /** Every instance below it is known: decided and received, or below an installed snapshot. */
     private final long[] decidedNext;
     /** One past the last instance the stream's ordering delivered here (not moved by installs). */
@@ -54,12 +66,15 @@ final class DecidedStreams {
     record StreamPoint(int index, long sequence) {
     }
 
-    DecidedStreams(int[] ids, int roundLength, int retention) {
+    /** @param origins message origins are {@code 0..origins-1} (the members) */
+    DecidedStreams(int[] ids, int origins, int roundLength, int retention) {
         this.ids = ids.clone();
         this.roundLength = roundLength;
         this.retention = retention;
+        this.sequences = new OriginSequences[ids.length];
         for (int i = 0; i < ids.length; i++) {
             values.add(new TreeMap<>());
+            sequences[i] = new OriginSequences(origins);
         }
         this.decidedNext = new long[ids.length];
         this.observedNext = new long[ids.length];
@@ -75,12 +90,17 @@ final class DecidedStreams {
      * Stream {@code index} decided {@code envelope} at {@code instance} (instances arrive in
      * increasing order; the gaps are no-ops). Blocks while the stream's history is full of
      * messages an open subscription still needs.
+     *
+     * @return {@code true} if {@code envelope} was a copy of a message decided before, dropped
+     * @throws IllegalArgumentException if a message's origin is not {@code 0..origins-1}
      */
-    void decided(int index, long instance, Envelope envelope) throws InterruptedException {
+    boolean decided(int index, long instance, Envelope envelope) throws InterruptedException {
+        boolean duplicate = false;
         lock.lock();
         try {
             observedNext[index] = Math.max(observedNext[index], instance + 1);
-            if (envelope.kind() == Envelope.Kind.MESSAGE) {
+            if (envelope.kind() == Envelope.Kind.MESSAGE
+                    && !sequences[index].seen(envelope.origin(), envelope.sequence())) {
                 TreeMap<Long, Envelope> v = values.get(index);
                 while (!closed && instance >= decidedNext[index] && v.size() >= retention) {
                     long oldest = v.firstKey();
@@ -92,14 +112,22 @@ final class DecidedStreams {
                     }
                 }
                 if (closed || instance < decidedNext[index]) {
-                    return;
+                    return false;
                 }
-                v.put(instance, envelope);
+                // Nothing else records this stream, but a snapshot install may have reset it meanwhile.
+                if (sequences[index].firstDecision(envelope.origin(), envelope.sequence())) {
+                    v.put(instance, envelope);
+                } else {
+                    duplicate = true;
+                }
             } else if (closed || instance < decidedNext[index]) {
-                return;
+                return false;
+            } else if (envelope.kind() == Envelope.Kind.MESSAGE) {
+                duplicate = true; // a copy of a message decided before: a gap, like a skip
             }
             decidedNext[index] = instance + 1;
             decidedCond.signalAll();
+            return duplicate;
         } finally {
             lock.unlock();
         }
@@ -200,6 +228,7 @@ final class DecidedStreams {
                 decidedNext[i] = needed;
                 floor[i] = needed;
                 values.get(i).headMap(needed, false).clear();
+                sequences[i].reset();
                 out.add(new StreamPoint(i, needed));
             }
         }
@@ -285,8 +314,13 @@ final class DecidedStreams {
                 }
                 Map.Entry<Long, Envelope> e = values.get(best).ceilingEntry(k);
                 if (e == null || e.getKey() > k) {
-                    // Instances k.. up to the next message are no-ops and skips: nothing to deliver.
-                    cursor.next[best] = e == null ? decidedNext[best] : e.getKey();
+                    // Instances k.. up to the next message are no-ops, skips and copies: nothing to
+                    // deliver. Consume them to the end of this round at most, so that the cursor
+                    // after each delivery is a function of the decided values, not of how far the
+                    // streams had been decided when it looked (every process, and every
+                    // subscription resumed from a position, reports the same positions).
+                    long target = e == null ? decidedNext[best] : e.getKey();
+                    cursor.next[best] = Math.min(target, (k / roundLength + 1) * roundLength);
                     consumedCond.signalAll();
                     continue;
                 }

@@ -40,9 +40,27 @@ import java.util.concurrent.atomic.AtomicInteger;
  * over the caller's {@link MulticastForward} transport otherwise (the receiver forwards again if
  * it no longer leads). Each origin may have {@link Builder#credits} messages per stream accepted
  * and not yet seen decided; {@link #multicast} refuses beyond that, and while no leader is known.
- * A message accepted while the stream's leader crashes or changes may be lost (as with
- * {@link AtomicBroadcast}); the origin gets its credits back after
- * {@link Builder#forgetAfter} without progress.
+ *
+ * <p><b>No loss while the origin lives.</b> The forward transport is best effort (a replica port
+ * drops what it sends to a peer not connected yet), and a proposal dies with a leader that steps
+ * down. So the origin keeps each accepted message ({@link OriginOutbox}, bounded by its credits)
+ * until it sees it decided — every process runs every stream, so it sees every decision — and
+ * resends it to the stream's current leader after {@link Builder#resendAfter}, then with
+ * exponential back-off. An accepted message is therefore delivered while its origin is alive and
+ * the streams make progress, whatever the transport dropped and whichever leader crashed; the
+ * contract's allowance (loss when a leader crashes or changes) is needed only when the origin
+ * crashes too, or when this process's stream continues from a snapshot while the message is
+ * outstanding (then it is not resent, see {@link OriginOutbox}, and given up after
+ * {@link Builder#forgetAfter} unless seen decided). Credits return when the message is seen
+ * decided.
+ *
+ * <p><b>Exactly once.</b> A resent message may be decided twice. Each envelope carries
+ * {@code (origin, sequence)} ({@link Envelope}); per stream and origin every process keeps a
+ * watermark and a window of the sequence numbers above it that were decided
+ * ({@link OriginSequences}), fed with the stream's decisions in order. A later copy takes its
+ * instance as a skip. Every process sees the same streams, so every subscriber drops the same
+ * copies and delivers each message once, at the same position. A run of a process numbers its
+ * messages from far above its previous run ({@link #SEQUENCE_RUN_SHIFT}).
  *
  * <p><b>Idle streams.</b> A subscriber merging an idle stream with a busy one would wait forever;
  * the leader of each stream decides skip values to keep its stream level with the busiest one
@@ -62,7 +80,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * message whatever it subscribes to (unlike Multi-Ring Paxos, which lets a learner join only the
  * rings it needs); a message to several groups is ordered once, on the global stream, which every
  * subscriber merges; skips add up to one instance per stream for each instance of the busiest
- * stream; a forwarded message costs one extra hop.
+ * stream; a forwarded message costs one extra hop. Memory: the origin keeps up to
+ * {@link Builder#credits} messages per stream until they are decided (its own leader queue holds
+ * up to credits × members); the duplicate record is {@code OriginSequences.WINDOW} bits (128 bytes)
+ * per stream and origin. A message not decided within {@link Builder#resendAfter} (a dropped
+ * forward, a slow or changed leader) is sent again, and costs a second instance if both copies
+ * are decided.
  *
  * <p><b>Threads.</b> {@link #multicast}, {@link #subscribe} and {@link #groups} from any thread;
  * {@link #multicast} never blocks. {@link #close} once by the owner: it closes the subscriptions,
@@ -70,13 +93,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class PaxosMulticast implements AtomicMulticast {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PaxosMulticast.class);
+    /**
+     * A run of a process numbers its messages in each stream from its start time in milliseconds
+     * shifted left by this: a later run starts above every number an earlier one used unless that
+     * one multicast more than 2^20 messages to one stream per millisecond it ran.
+     */
+    static final int SEQUENCE_RUN_SHIFT = 20;
     private final int self;
+    private final int members;
     private final GroupSet groups;
     private final int[] ids;
     private final int[] indexOf = new int[MulticastPosition.GLOBAL_STREAM + 1];
     private final AtomicBroadcast[] broadcasts;
     private final DecidedStreams streams;
-    private final OriginCredits credits;
+    private final OriginOutbox outbox;
     private final Sequencer sequencer;
     private final Transport<MulticastForward> transport;
     private final Clock clock;
@@ -84,11 +114,14 @@ public final class PaxosMulticast implements AtomicMulticast {
     private final AtomicInteger subscriptionCount = new AtomicInteger();
     private final Counter forwardsDropped;
     private final Counter unreadable;
+    private final Counter duplicates;
+    private final Counter forgotten;
     private final Object lifecycle = new Object();
     private volatile boolean closed;
 
     private PaxosMulticast(Builder b) {
         this.self = b.self;
+        this.members = b.members;
         this.groups = b.groups;
         this.transport = b.transport;
         this.clock = b.clock;
@@ -111,22 +144,30 @@ public final class PaxosMulticast implements AtomicMulticast {
                 .description("forwarded messages dropped: the leader's queue was full or the stream unknown")
                 .tag("replica", replica).register(registry);
         this.unreadable = Counter.builder("parallax.multicast.unreadable")
-                .description("decided values that were not multicast envelopes (consumed as skips)")
+                .description("decided values that were not multicast envelopes of a member (consumed as skips)")
                 .tag("replica", replica).register(registry);
+        this.duplicates = Counter.builder("parallax.multicast.duplicates")
+                .description("decided copies of a message decided before (resent), consumed as skips")
+                .tag("replica", replica).register(registry);
+        this.forgotten = Counter.builder("parallax.multicast.forgotten")
+                .description("this process's accepted messages given up: their stream continued from a snapshot here and "
+                        + "they were not seen decided after it").tag("replica", replica).register(registry);
         Counter skips = Counter.builder("parallax.multicast.skips.proposed").tag("replica", replica).register(registry);
-        Counter forgotten = Counter.builder("parallax.multicast.credits.forgotten")
-                .description("accepted messages presumed lost on a leader change").tag("replica", replica)
-                .register(registry);
         Counter lost = Counter.builder("parallax.multicast.forwards.lost")
                 .description("forwards the transport refused").tag("replica", replica).register(registry);
-        this.streams = new DecidedStreams(ids, b.roundLength, b.retention);
-        this.credits = new OriginCredits(ids.length, b.credits, clock.nanoTime());
+        Counter resends = Counter.builder("parallax.multicast.resends")
+                .description("this process's messages resent to a stream's leader, not seen decided in time")
+                .tag("replica", replica).register(registry);
+        this.streams = new DecidedStreams(ids, b.members, b.roundLength, b.retention);
+        this.outbox = new OriginOutbox(self, ids.length, b.credits, b.firstSequence, b.resendAfter.toNanos(),
+                b.forgetAfter.toNanos());
         this.broadcasts = new AtomicBroadcast[ids.length];
         for (int i = 0; i < ids.length; i++) {
             broadcasts[i] = Objects.requireNonNull(b.factory.create(ids[i]), "stream factory returned null");
         }
-        this.sequencer = new Sequencer(self, ids, broadcasts, streams, transport, credits, b.credits * b.members,
-                b.roundLength, b.credits, b.period.toNanos(), b.forgetAfter.toNanos(), clock, skips, forgotten, lost);
+        this.sequencer = new Sequencer(self, ids, broadcasts, streams, transport, outbox, b.credits * b.members,
+                b.roundLength, b.credits, b.period.toNanos(), b.forgetAfter.toNanos(), clock, skips, forgotten, lost,
+                resends);
     }
 
     /** A builder; self, members, groups, streams and transport are required. */
@@ -146,13 +187,18 @@ public final class PaxosMulticast implements AtomicMulticast {
     /** A stream's delivery thread. */
     private void onDecided(int index, long instance, ByteBuffer value) throws InterruptedException {
         Envelope e = Envelope.decode(value);
+        if (e.kind() == Envelope.Kind.MESSAGE && (e.origin() < 0 || e.origin() >= members)) {
+            e = Envelope.UNREADABLE;
+        }
         if (e.kind() == Envelope.Kind.UNREADABLE) {
             unreadable.increment();
         }
-        streams.decided(index, instance, e);
+        if (streams.decided(index, instance, e)) {
+            duplicates.increment();
+        }
         if (e.origin() == self) {
             if (e.kind() == Envelope.Kind.MESSAGE) {
-                credits.release(index, clock.nanoTime());
+                outbox.decided(index, e.sequence());
             } else if (e.kind() == Envelope.Kind.SKIP) {
                 sequencer.skipDecided(index);
             }
@@ -194,21 +240,18 @@ public final class PaxosMulticast implements AtomicMulticast {
             throw new IllegalStateException("closed");
         }
         int index = indexOf[streamOf(target)];
-        if (!credits.tryAcquire(index, clock.nanoTime())) {
+        int leader = broadcasts[index].leaderHint();
+        if (leader < 0) {
             return false;
         }
-        ByteBuffer envelope = Envelope.encodeMessage(self, target.bits(), message);
-        int leader = broadcasts[index].leaderHint();
-        boolean taken;
-        if (leader == self) {
-            taken = sequencer.offer(index, envelope);
-        } else if (leader >= 0) {
-            taken = transport.send(leader, new MulticastForward(ids[index], envelope));
-        } else {
-            taken = false;
+        OriginOutbox.Accepted a = outbox.accept(index, target.bits(), message, clock.nanoTime());
+        if (a == null) {
+            return false;
         }
+        boolean taken = leader == self ? sequencer.offer(index, a.envelope())
+                : transport.send(leader, new MulticastForward(ids[index], a.envelope().duplicate()));
         if (!taken) {
-            credits.undo(index);
+            outbox.remove(index, a.sequence());
         }
         return taken;
     }
@@ -243,8 +286,9 @@ public final class PaxosMulticast implements AtomicMulticast {
 
     private void install(List<DecidedStreams.StreamPoint> points) {
         for (DecidedStreams.StreamPoint p : points) {
-            LOG.info("replica {}: stream {} skips to instance {} (every subscription starts there)", self,
-                    ids[p.index()], p.sequence());
+            LOG.info("replica {}: stream {} skips to instance {} (every subscription starts there); {} messages of this "
+                    + "process no longer resent", self, ids[p.index()], p.sequence(), outbox.outstanding(p.index()));
+            outbox.uncertain(p.index(), clock.nanoTime());
             broadcasts[p.index()].snapshotInstalled(p.sequence());
         }
     }
@@ -288,6 +332,8 @@ public final class PaxosMulticast implements AtomicMulticast {
         private int retention = 4096;
         private Duration period = Duration.ofMillis(1);
         private Duration forgetAfter = Duration.ofSeconds(5);
+        private Duration resendAfter = Duration.ofMillis(200);
+        private long firstSequence = System.currentTimeMillis() << SEQUENCE_RUN_SHIFT;
 
         private Builder() {
         }
@@ -322,7 +368,7 @@ public final class PaxosMulticast implements AtomicMulticast {
             return this;
         }
 
-        /** Time for credit and skip expiry; default {@link SystemClock}. */
+        /** Time for resends and skip expiry; default {@link SystemClock}. */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock);
             return this;
@@ -340,7 +386,10 @@ public final class PaxosMulticast implements AtomicMulticast {
             return this;
         }
 
-        /** Messages per stream an origin may have accepted and not yet seen decided; default 64. */
+        /**
+         * Messages per stream an origin may have accepted and not yet seen decided (kept for
+         * resends meanwhile); default 64, at most {@code OriginSequences.WINDOW} (1024).
+         */
         public Builder credits(int n) {
             this.credits = n;
             return this;
@@ -358,9 +407,32 @@ public final class PaxosMulticast implements AtomicMulticast {
             return this;
         }
 
-        /** After this long without progress, outstanding messages are presumed lost; default 5 s. */
+        /**
+         * The last resort, never used while the streams run from their start: after this long,
+         * skips this process proposed as a leader and did not see decided are presumed lost (it
+         * lost the leadership), and this process's messages still outstanding in a stream that
+         * continued from a snapshot here are given up (counted in
+         * {@code parallax.multicast.forgotten}); default 5 s.
+         */
         public Builder forgetAfter(Duration d) {
             this.forgetAfter = Objects.requireNonNull(d);
+            return this;
+        }
+
+        /**
+         * How long this process waits to see a message it multicast decided before it resends it
+         * to the stream's leader; each further resend waits twice as long as the one before, up to
+         * 16 times this. Default 200 ms: well above a consensus round, so copies are rare (each
+         * costs an instance, and is not delivered).
+         */
+        public Builder resendAfter(Duration d) {
+            this.resendAfter = Objects.requireNonNull(d);
+            return this;
+        }
+
+        /** The first sequence number of every stream of this run; see {@link PaxosMulticast#SEQUENCE_RUN_SHIFT}. Tests only. */
+        Builder firstSequence(long n) {
+            this.firstSequence = n;
             return this;
         }
 
@@ -383,8 +455,15 @@ public final class PaxosMulticast implements AtomicMulticast {
             if (roundLength <= 0 || credits <= 0 || retention <= 0) {
                 throw new IllegalArgumentException("roundLength, credits and retention must be positive");
             }
-            if (period.isNegative() || period.isZero() || forgetAfter.isNegative() || forgetAfter.isZero()) {
-                throw new IllegalArgumentException("period and forgetAfter must be positive");
+            if (credits > OriginSequences.WINDOW) {
+                throw new IllegalArgumentException("credits must be at most " + OriginSequences.WINDOW + ", got " + credits);
+            }
+            if (period.isNegative() || period.isZero() || forgetAfter.isNegative() || forgetAfter.isZero()
+                    || resendAfter.isNegative() || resendAfter.isZero()) {
+                throw new IllegalArgumentException("period, forgetAfter and resendAfter must be positive");
+            }
+            if (firstSequence < 0) {
+                throw new IllegalArgumentException("firstSequence must not be negative");
             }
             PaxosMulticast m = new PaxosMulticast(this);
             m.start();

@@ -6,6 +6,8 @@ import dev.parallax.core.time.Clock;
 import io.micrometer.core.instrument.Counter;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -25,7 +27,12 @@ import java.util.concurrent.locks.LockSupport;
  *       a rate λ per Δ as in seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1: an idle
  *       system decides nothing. The cost is up to one skip instance per stream for every instance
  *       of the busiest stream;</li>
- *   <li>gives back credits and skip counts whose values were presumed lost on a leader change.</li>
+ *   <li>resends this process's messages not seen decided in time to the stream's leader it knows
+ *       ({@link OriginOutbox#due}: a forward the transport dropped, or a proposal lost with a
+ *       leader that stepped down, is ordered after all; copies decided twice are dropped by
+ *       {@link OriginSequences});</li>
+ *   <li>gives up the messages {@link OriginOutbox#expire} says are lost, and the skip counts whose
+ *       skips were presumed lost on a leader change.</li>
  * </ul>
  *
  * <p>Woken ({@link #wake}) by decisions, forwarded and local messages; otherwise parks for
@@ -37,7 +44,8 @@ final class Sequencer {
     private final AtomicBroadcast[] broadcasts;
     private final DecidedStreams streams;
     private final Transport<MulticastForward> transport;
-    private final OriginCredits credits;
+    private final OriginOutbox outbox;
+    private final List<ByteBuffer> due = new ArrayList<>();
     private final ArrayBlockingQueue<ByteBuffer>[] pending;
     private final AtomicIntegerArray skipsInFlight;
     private final AtomicLongArray skipProgress;
@@ -47,22 +55,23 @@ final class Sequencer {
     private final long forgetNanos;
     private final Clock clock;
     private final Counter skipsProposed;
-    private final Counter creditsForgotten;
+    private final Counter forgotten;
     private final Counter forwardsLost;
+    private final Counter resends;
     private final Thread thread;
     private volatile boolean stopped;
 
     @SuppressWarnings("unchecked")
     Sequencer(int self, int[] ids, AtomicBroadcast[] broadcasts, DecidedStreams streams,
-              Transport<MulticastForward> transport, OriginCredits credits, int pendingCapacity, int roundLength,
+              Transport<MulticastForward> transport, OriginOutbox outbox, int pendingCapacity, int roundLength,
               int maxSkipsInFlight, long periodNanos, long forgetNanos, Clock clock,
-              Counter skipsProposed, Counter creditsForgotten, Counter forwardsLost) {
+              Counter skipsProposed, Counter forgotten, Counter forwardsLost, Counter resends) {
         this.self = self;
         this.ids = ids;
         this.broadcasts = broadcasts;
         this.streams = streams;
         this.transport = transport;
-        this.credits = credits;
+        this.outbox = outbox;
         this.pending = new ArrayBlockingQueue[ids.length];
         for (int i = 0; i < ids.length; i++) {
             pending[i] = new ArrayBlockingQueue<>(pendingCapacity);
@@ -75,8 +84,9 @@ final class Sequencer {
         this.forgetNanos = forgetNanos;
         this.clock = clock;
         this.skipsProposed = skipsProposed;
-        this.creditsForgotten = creditsForgotten;
+        this.forgotten = forgotten;
         this.forwardsLost = forwardsLost;
+        this.resends = resends;
         this.thread = new Thread(this::run, "multicast-sequencer-" + self);
         this.thread.setDaemon(true);
     }
@@ -131,10 +141,11 @@ final class Sequencer {
                 if (leader == self) {
                     work += proposeSkips(i, now);
                 }
-            }
-            int forgotten = credits.expire(now, forgetNanos);
-            if (forgotten > 0) {
-                creditsForgotten.increment(forgotten);
+                work += resend(i, leader, now);
+                int lost = outbox.expire(i, now);
+                if (lost > 0) {
+                    forgotten.increment(lost);
+                }
             }
             for (int i = 0; i < ids.length; i++) {
                 if (skipsInFlight.get(i) > 0 && now - skipProgress.get(i) > forgetNanos) {
@@ -167,6 +178,27 @@ final class Sequencer {
             moved++;
         }
         return moved;
+    }
+
+    /** Resends this process's messages of stream {@code i} that are due, to {@code leader}. */
+    private int resend(int i, int leader, long now) {
+        if (leader < 0) {
+            return 0; // no leader known: wait, the messages stay due
+        }
+        due.clear();
+        int n = outbox.due(i, now, due);
+        for (ByteBuffer envelope : due) {
+            if (leader == self) {
+                pending[i].offer(envelope); // full: resent again after the back-off
+            } else if (!transport.send(leader, new MulticastForward(ids[i], envelope.duplicate()))) {
+                forwardsLost.increment();
+            }
+        }
+        due.clear();
+        if (n > 0) {
+            resends.increment(n);
+        }
+        return n;
     }
 
     private int proposeSkips(int i, long now) {

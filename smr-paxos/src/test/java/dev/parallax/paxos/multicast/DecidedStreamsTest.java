@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,9 +19,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class DecidedStreamsTest {
     private static final int G = MulticastPosition.GLOBAL_STREAM;
     private static final int[] IDS = {0, 1, G};
+    private static final int ORIGINS = 3;
+
+    private static final AtomicLong NEXT_SEQUENCE = new AtomicLong();
 
     private static Envelope message(String text, int... groups) {
-        ByteBuffer b = Envelope.encodeMessage(0, GroupSet.of(groups).bits(),
+        return message(0, NEXT_SEQUENCE.getAndIncrement(), text, groups);
+    }
+
+    private static Envelope message(int origin, long sequence, String text, int... groups) {
+        ByteBuffer b = Envelope.encodeMessage(origin, sequence, GroupSet.of(groups).bits(),
                 ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
         return Envelope.decode(b);
     }
@@ -43,7 +51,7 @@ class DecidedStreamsTest {
 
     /** Stream 0: A0..A5; stream 1: B0, a no-op at 1, B2, B3; global: G0..G3 (to {0,1}). */
     private static DecidedStreams filled(int roundLength) throws InterruptedException {
-        DecidedStreams s = new DecidedStreams(IDS, roundLength, 100);
+        DecidedStreams s = new DecidedStreams(IDS, ORIGINS, roundLength, 100);
         for (int i = 0; i < 6; i++) {
             s.decided(0, i, message("A" + i, 0));
         }
@@ -107,7 +115,7 @@ class DecidedStreamsTest {
 
     @Test
     void historyIsDroppedOnlyWhenNoOpenCursorNeedsItAndOlderPositionsAreRefused() throws InterruptedException {
-        DecidedStreams s = new DecidedStreams(IDS, 1, 2);
+        DecidedStreams s = new DecidedStreams(IDS, ORIGINS, 1, 2);
         for (int i = 0; i < 5; i++) {
             s.decided(0, i, message("A" + i, 0)); // nobody subscribed: the last two are kept
         }
@@ -131,5 +139,58 @@ class DecidedStreamsTest {
         assertThat(text(s.next(c).envelope())).isEqualTo("A3");
         assertThat(written.await(TimeUnit.SECONDS.toMillis(60), TimeUnit.MILLISECONDS)).as("consumed: room again").isTrue();
         writer.join();
+    }
+
+    @Test
+    void aMessageDecidedTwiceIsDeliveredOnceAtTheSamePositionByEverySubscriber() throws InterruptedException {
+        // Two processes see the same decided streams: origin 1's message 7 is decided at stream 0's
+        // instances 1 and 4 (resent), origin 2's message 0 at the global stream's 0 and 2.
+        List<List<String>> delivered = new ArrayList<>();
+        List<List<MulticastPosition>> positions = new ArrayList<>();
+        for (int process = 0; process < 2; process++) {
+            DecidedStreams s = new DecidedStreams(IDS, ORIGINS, 1, 100);
+            MergeCursor c = cursor(GroupSet.of(0, 1));
+            s.open(c, MulticastPosition.START);
+            List<Boolean> copies = new ArrayList<>();
+            copies.add(s.decided(0, 0, message(1, 6, "m6", 0)));
+            copies.add(s.decided(0, 1, message(1, 7, "m7", 0)));
+            copies.add(s.decided(0, 2, message(1, 9, "m9", 0)));
+            copies.add(s.decided(0, 3, message(1, 8, "m8", 0))); // out of order: a resend of a dropped forward
+            copies.add(s.decided(0, 4, message(1, 7, "m7", 0))); // a copy
+            copies.add(s.decided(0, 5, message(2, 7, "other origin", 0)));
+            copies.add(s.decided(1, 0, message(2, 0, "b0", 1)));
+            copies.add(s.decided(1, 1, message(2, 1, "b1", 1)));
+            copies.add(s.decided(2, 0, message(2, 0, "g0", 0, 1))); // (2, 0) in another stream: new
+            copies.add(s.decided(2, 2, message(2, 0, "g0", 0, 1))); // a copy
+            copies.add(s.decided(2, 5, message(0, 3, "g5", 0, 1)));
+            for (int i = 0; i < 6; i++) {
+                copies.add(s.decided(1, 2 + i, message(0, 100 + i, "b" + (2 + i), 1)));
+            }
+            assertThat(copies).containsExactly(false, false, false, false, true, false, false, false, false, true,
+                    false, false, false, false, false, false, false);
+            List<MulticastPosition> after = new ArrayList<>();
+            delivered.add(take(s, c, 13, after));
+            positions.add(after);
+        }
+        assertThat(delivered.get(0)).containsExactly("m6", "b0", "g0", "m7", "b1", "m9", "b2", "m8", "b3",
+                "b4", "other origin", "b5", "g5");
+        assertThat(delivered.get(1)).as("the same sequence at another process").isEqualTo(delivered.get(0));
+        assertThat(positions.get(1)).as("at the same positions").isEqualTo(positions.get(0));
+        assertThat(positions.get(0).get(9)).as("the copy at stream 0's instance 4 is consumed as a gap, round 4 not yet "
+                + "of the global stream").isEqualTo(MulticastPosition.START.with(0, 5).with(1, 5).with(G, 4));
+    }
+
+    @Test
+    void aStreamContinuedFromASnapshotStartsAFreshRecord() throws InterruptedException {
+        DecidedStreams s = new DecidedStreams(IDS, ORIGINS, 1, 100);
+        assertThat(s.decided(0, 0, message(1, 5, "a", 0))).isFalse();
+        assertThat(s.decided(0, 1, message(1, 5, "a", 0))).as("a copy").isTrue();
+        MergeCursor c = cursor(GroupSet.of(0));
+        s.open(c, MulticastPosition.START.with(0, 10).with(G, 0)); // beyond what was decided: an install
+        assertThat(s.decided(0, 5, message(1, 6, "below the snapshot", 0))).isFalse();
+        assertThat(s.decided(0, 10, message(1, 5, "a", 0))).as("before the snapshot is unknown here").isFalse();
+        s.decided(2, 10, message(2, 0, "g", 0));
+        assertThat(text(s.next(c).envelope())).isEqualTo("a");
+        assertThat(text(s.next(c).envelope())).isEqualTo("g");
     }
 }

@@ -4,6 +4,7 @@ import dev.parallax.core.GroupSet;
 import dev.parallax.core.log.InMemoryDurableLog;
 import dev.parallax.core.spi.AtomicMulticast;
 import dev.parallax.core.spi.MulticastPosition;
+import dev.parallax.core.spi.Transport;
 import dev.parallax.core.stage.WaitStrategies;
 import dev.parallax.core.testkit.AtomicMulticastContract;
 import dev.parallax.core.testkit.LocalNetwork;
@@ -20,6 +21,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
+import java.util.function.UnaryOperator;
 
 /** The reference multicast (one Multi-Paxos per group and a global one) passes the shared multicast contract. */
 class PaxosMulticastContractTest extends AtomicMulticastContract {
@@ -36,6 +39,16 @@ class PaxosMulticastContractTest extends AtomicMulticastContract {
     /** As {@link #cluster(int, GroupSet)}, with each process's meters and the forward network given. */
     static List<AtomicMulticast> cluster(int n, GroupSet groups, List<MeterRegistry> registries,
                                          LocalNetwork<MulticastForward> forwards) {
+        return cluster(n, groups, registries, forwards::transport, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #cluster(int, GroupSet)}, with each process's meters, forward transport and the
+     * rest of its builder given.
+     */
+    static List<AtomicMulticast> cluster(int n, GroupSet groups, List<MeterRegistry> registries,
+                                         IntFunction<Transport<MulticastForward>> forwards,
+                                         UnaryOperator<PaxosMulticast.Builder> options) {
         Map<Integer, LocalNetwork<PaxosMessage>> networks = new HashMap<>();
         for (int g = groups.first(); g >= 0; g = groups.next(g)) {
             networks.put(g, new LocalNetwork<>(n));
@@ -46,11 +59,11 @@ class PaxosMulticastContractTest extends AtomicMulticastContract {
         List<AtomicMulticast> processes = new ArrayList<>();
         for (int p = 0; p < n; p++) {
             int self = p;
-            processes.add(PaxosMulticast.builder().self(self).members(n).groups(groups)
+            processes.add(options.apply(PaxosMulticast.builder().self(self).members(n).groups(groups)
                     .streams(stream -> PaxosBroadcast.builder().config(config).self(self)
                             .transport(networks.get(stream).transport(self)).log(InMemoryDurableLog.create())
                             .clock(SystemClock.INSTANCE).waitStrategy(WaitStrategies.park()).build())
-                    .forwardTransport(forwards.transport(self)).meterRegistry(registries.get(p)).build());
+                    .forwardTransport(forwards.apply(self)).meterRegistry(registries.get(p))).build());
         }
         return processes;
     }

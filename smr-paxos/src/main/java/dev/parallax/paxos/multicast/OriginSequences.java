@@ -1,0 +1,127 @@
+package dev.parallax.paxos.multicast;
+
+import java.util.Arrays;
+
+/**
+ * Which messages of each origin one stream has decided, so that a message decided twice (its
+ * origin resent it, see {@link OriginOutbox}) is delivered once. A pure function of the sequence
+ * of decided values fed to it: every process that sees the same stream from the same point keeps
+ * the same record, so every subscriber drops the same copies and delivers each message at the
+ * same position.
+ *
+ * <p><b>Record.</b> Per origin, a watermark {@code base} (every sequence number below it is
+ * decided, or given up by its origin) and a bit per sequence number in
+ * {@code [base, base + WINDOW)}. A sequence number is new when it is in the window and its bit is
+ * clear. The base moves up while its own bit is set; a sequence number at or beyond
+ * {@code base + WINDOW} moves the window up to end there.
+ *
+ * <p><b>Why the window is enough.</b> An origin never has two messages outstanding (accepted and
+ * not seen decided) in a stream more than {@link #WINDOW} sequence numbers apart: it numbers a new
+ * message below {@code lowest outstanding + WINDOW} or refuses it ({@link OriginOutbox}). When the
+ * window moves up to end at a decided {@code s}, the origin's lowest outstanding number when it
+ * numbered {@code s} was above {@code s - WINDOW}, hence at or above the new base: everything the
+ * window drops was seen decided by the origin or given up, and a copy of it decided later is a
+ * duplicate. The first message seen of an origin opens its window ending at that message, for the
+ * same reason. A new run of an origin numbers from far above its previous run
+ * ({@link PaxosMulticast}), so its first message moves the window past everything old, and the
+ * old run's late copies are dropped.
+ *
+ * <p><b>Limit.</b> A process that starts a stream from a snapshot ({@link #reset}) does not know
+ * what was decided before it: a resent copy decided after the snapshot point, of a message decided
+ * before it, is delivered by that process and by no other. Resends happen only after
+ * {@code resendAfter}, so this needs a snapshot point to fall between a message and its late copy.
+ *
+ * <p>Memory: {@code WINDOW / 8} bytes and a long per origin seen. Not thread-safe: used under the
+ * {@link DecidedStreams} lock by one stream's writer.
+ */
+final class OriginSequences {
+    /** How far apart an origin's outstanding sequence numbers may be, in one stream. */
+    static final int WINDOW = 1024;
+    private static final int WORDS = WINDOW / Long.SIZE;
+
+    private final long[] base;
+    /** Per origin, a ring of WINDOW bits: bit {@code s % WINDOW} is sequence number {@code s}. Null: never seen. */
+    private final long[][] decided;
+
+    /** @param origins origin ids are {@code 0..origins-1} */
+    OriginSequences(int origins) {
+        this.base = new long[origins];
+        this.decided = new long[origins][];
+    }
+
+    /**
+     * Records that message {@code (origin, sequence)} was decided.
+     *
+     * @return {@code true} the first time, {@code false} for a copy (or a message its origin gave up)
+     * @throws IllegalArgumentException if {@code origin} is not an origin id or {@code sequence} is negative
+     */
+    boolean firstDecision(int origin, long sequence) {
+        if (origin < 0 || origin >= base.length || sequence < 0) {
+            throw new IllegalArgumentException("no message (" + origin + ", " + sequence + ")");
+        }
+        long[] bits = decided[origin];
+        if (bits == null) {
+            bits = new long[WORDS];
+            decided[origin] = bits;
+            base[origin] = Math.max(0, sequence - WINDOW + 1);
+        }
+        if (sequence < base[origin]) {
+            return false;
+        }
+        if (sequence - base[origin] >= WINDOW) {
+            slide(origin, bits, sequence - WINDOW + 1);
+        }
+        if (get(bits, sequence)) {
+            return false;
+        }
+        set(bits, sequence, true);
+        while (get(bits, base[origin])) {
+            set(bits, base[origin], false);
+            base[origin]++;
+        }
+        return true;
+    }
+
+    /** Whether {@link #firstDecision} would return {@code false} now (nothing is recorded). */
+    boolean seen(int origin, long sequence) {
+        long[] bits = origin >= 0 && origin < base.length ? decided[origin] : null;
+        if (bits == null || sequence < 0) {
+            return false;
+        }
+        if (sequence < base[origin]) {
+            return true;
+        }
+        return sequence - base[origin] < WINDOW && get(bits, sequence);
+    }
+
+    /** Forgets every origin: the stream continues from a snapshot, what came before is unknown. */
+    void reset() {
+        Arrays.fill(decided, null);
+        Arrays.fill(base, 0);
+    }
+
+    private void slide(int origin, long[] bits, long newBase) {
+        if (newBase - base[origin] >= WINDOW) {
+            Arrays.fill(bits, 0);
+        } else {
+            for (long s = base[origin]; s < newBase; s++) {
+                set(bits, s, false);
+            }
+        }
+        base[origin] = newBase;
+    }
+
+    private static boolean get(long[] bits, long sequence) {
+        int i = (int) (sequence % WINDOW);
+        return (bits[i >>> 6] & (1L << i)) != 0;
+    }
+
+    private static void set(long[] bits, long sequence, boolean on) {
+        int i = (int) (sequence % WINDOW);
+        if (on) {
+            bits[i >>> 6] |= 1L << i;
+        } else {
+            bits[i >>> 6] &= ~(1L << i);
+        }
+    }
+}
