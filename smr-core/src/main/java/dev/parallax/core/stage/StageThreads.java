@@ -26,12 +26,12 @@ import java.util.Set;
  *       placements existed.</li>
  *   <li>{@link ThreadPlacement#COMPACT}: every {@link #run} attaches the stage to one shared
  *       {@link CompositeStageRunner}, created on the first {@code run}, whose thread is named
- *       {@code <prefix>pipeline} and waits with {@link Builder#sharedWaitStrategy}. Seed 000
- *       §V-VI argues for a thread per stage to use many cores; on a 2-core machine there are no
- *       cores to spread over, and the ~10 thread hand-offs a command crosses (each an unpark and a
- *       context switch) cost more than the parallelism gives, so the whole pipeline on one thread
- *       is both faster and cheaper. I/O threads (Netty) and the executor stay apart, so one
- *       pipeline thread is all the machine needs.</li>
+ *       {@code <prefix>pipeline} and waits with {@link Builder#sharedWaitStrategy}. A command then
+ *       crosses only the hand-offs to and from the I/O threads instead of about ten: on 2 cores
+ *       the lowest latency and CPU for a lone command, while staged threads, which let execution
+ *       overlap ordering, carry more load (measured in docs/benchmarks.md; see
+ *       {@link ThreadPlacement#STAGED_FROM_CORES}). I/O threads (Netty) and the executor's
+ *       workers stay apart.</li>
  * </ul>
  *
  * <p>{@link #runDedicated} always gives a stage a thread of its own, whatever the placement: for

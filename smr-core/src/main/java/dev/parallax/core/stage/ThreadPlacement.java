@@ -9,10 +9,12 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>{@link #STAGED}: one thread per stage, the JPaxos layout of seed 000 (JPaxos staged replica)
- *       §V; right when there are cores to spare for every stage.</li>
- *   <li>{@link #COMPACT}: the pipeline stages share as few threads as the machine needs, so a
- *       command crosses few thread hand-offs; right on small machines.</li>
- *   <li>{@link #AUTO}: the default; {@link #resolve(int)} picks by core count.</li>
+ *       §V: stages overlap (execution beside ordering, encoding beside both).</li>
+ *   <li>{@link #COMPACT}: the pipeline stages share one thread, so a command crosses few thread
+ *       hand-offs: the lowest latency and CPU for a lone command, but execution and ordering no
+ *       longer overlap.</li>
+ *   <li>{@link #AUTO}: the default; {@link #resolve(int)} picks by core count: compact on one core,
+ *       staged from {@link #STAGED_FROM_CORES}.</li>
  * </ul>
  *
  * <p>{@link StageThreads} applies the choice: under {@code STAGED} each pipeline stage gets a
@@ -33,8 +35,15 @@ public enum ThreadPlacement {
     /** {@link #STAGED} from {@link #STAGED_FROM_CORES} cores, {@link #COMPACT} below. */
     AUTO;
 
-    /** Cores from which {@link #AUTO} chooses {@link #STAGED}: below it every stage cannot have a core. */
-    public static final int STAGED_FROM_CORES = 8;
+    /**
+     * Cores from which {@link #AUTO} chooses {@link #STAGED}. Measured on 2 cores with 3 replica
+     * JVMs and a load JVM (docs/benchmarks.md, "Thread placement"): compact wins with one command
+     * in flight (p50 296 µs against 401 µs, 0.57× the CPU per command), staged wins as soon as a
+     * few clients load the cluster (1.25–1.6× the throughput of compact from 4 to 1,024 commands in
+     * flight), so staged is the default from 2 cores and compact only where there is a single core
+     * (or chosen explicitly for a lone latency-sensitive client).
+     */
+    public static final int STAGED_FROM_CORES = 2;
 
     /**
      * The placement in effect on a machine with {@code cores} available processors: this one, or
