@@ -105,7 +105,7 @@ class StageThreadsTest {
 
     @Test
     void autoResolvesByCoreCount() {
-        assertThat(StageThreads.builder(ThreadPlacement.AUTO).cores(2).build().placement())
+        assertThat(StageThreads.builder(ThreadPlacement.AUTO).cores(1).build().placement())
                 .isEqualTo(ThreadPlacement.COMPACT);
         assertThat(StageThreads.builder(ThreadPlacement.AUTO).cores(ThreadPlacement.STAGED_FROM_CORES).build().placement())
                 .isEqualTo(ThreadPlacement.STAGED);
