@@ -33,7 +33,7 @@ public interface CommandInvoker {
      *
      * <p>The default implementation serves invokers of single-group systems: it sends the default
      * group's commands through {@link #invoke(ByteBuffer)} and fails any other set with
-     * {@link UnsupportedOperationException}.
+     * {@link IllegalArgumentException} (the system it talks to has one group).
      *
      * @param groups  where the command must be delivered
      * @param command the command bytes (position to limit); copied before the call returns
@@ -43,7 +43,7 @@ public interface CommandInvoker {
         if (groups.isDefault()) {
             return invoke(command);
         }
-        return CompletableFuture.failedFuture(new UnsupportedOperationException(
+        return CompletableFuture.failedFuture(new IllegalArgumentException(
                 getClass().getSimpleName() + " sends commands to the default group only, not to " + groups));
     }
 }
