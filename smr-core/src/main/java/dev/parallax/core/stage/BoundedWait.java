@@ -48,4 +48,16 @@ final class BoundedWait {
             }
         }
     }
+
+    /**
+     * Waits up to {@code timeout} for {@code thread} to end.
+     *
+     * @throws IllegalStateException with {@code timeoutMessage} if it is still alive then
+     */
+    static void join(Thread thread, Duration timeout, Supplier<String> timeoutMessage) {
+        await(timeout, nanos -> {
+            java.util.concurrent.TimeUnit.NANOSECONDS.timedJoin(thread, nanos);
+            return !thread.isAlive();
+        }, timeoutMessage);
+    }
 }

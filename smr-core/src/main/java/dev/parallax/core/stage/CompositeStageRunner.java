@@ -209,10 +209,7 @@ public final class CompositeStageRunner implements Wakeup, AutoCloseable {
             if (Thread.currentThread() == thread) {
                 return;
             }
-            BoundedWait.await(closeTimeout, nanos -> {
-                TimeUnit.NANOSECONDS.timedJoin(thread, nanos);
-                return !thread.isAlive();
-            }, () -> "runner " + threadName + " did not stop within " + closeTimeout
+            BoundedWait.join(thread, closeTimeout, () -> "runner " + threadName + " did not stop within " + closeTimeout
                     + "; a stage's doWork or onClose is blocking");
         }
         for (Member member : unclosed) {

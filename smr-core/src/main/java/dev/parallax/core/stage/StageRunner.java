@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Runs one {@link Stage} on its own thread: calls {@link Stage#doWork()} in a loop and, whenever it
@@ -131,10 +130,7 @@ public final class StageRunner implements StageHandle {
             if (Thread.currentThread() == thread) {
                 return;
             }
-            BoundedWait.await(closeTimeout, nanos -> {
-                TimeUnit.NANOSECONDS.timedJoin(thread, nanos);
-                return !thread.isAlive();
-            }, () -> "stage " + name + " did not stop within " + closeTimeout
+            BoundedWait.join(thread, closeTimeout, () -> "stage " + name + " did not stop within " + closeTimeout
                     + "; its doWork or onClose is blocking");
         }
         driver.closeMetrics();

@@ -118,17 +118,7 @@ final class Sequencer {
     void stop() {
         stopped = true;
         wake();
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Joins.joinUninterruptibly(thread);
     }
 
     private void run() {

@@ -87,17 +87,7 @@ final class SubscriptionWorker implements Subscription {
         streams.close(cursor);
         if (Thread.currentThread() != thread) {
             thread.interrupt();
-            boolean interrupted = false;
-            while (thread.isAlive()) {
-                try {
-                    thread.join();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            Joins.joinUninterruptibly(thread);
         }
         onClose.accept(this);
     }
