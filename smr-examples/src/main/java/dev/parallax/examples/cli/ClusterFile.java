@@ -286,14 +286,14 @@ public final class ClusterFile {
     /**
      * One line naming the ordering protocol, the executor and the thread placement this file
      * selects, e.g. {@code ordering multi-paxos, execution early-busy-wait (2 workers), threads auto
-     * (compact with 2 cores)}; {@code cores} resolves {@code auto}.
+     * (staged with 2 cores)}; {@code cores} resolves {@code auto}.
      */
     public String describeRuntime(int cores) {
         Executions e = execution();
         ThreadPlacement t = threads();
         return "ordering " + ordering().configName() + ", execution " + e.configName()
                 + (e.parallel() ? " (" + executionThreads() + " workers)" : "") + ", threads " + t.configName()
-                + (t == ThreadPlacement.AUTO ? " (" + t.resolve(cores).configName() + " with " + cores + " cores)" : "");
+                + (t == ThreadPlacement.AUTO ? " (" + t.resolve(cores).configName() + " with " + cores + (cores == 1 ? " core)" : " cores)") : "");
     }
 
     /** Decided instances between snapshots, if set. */
