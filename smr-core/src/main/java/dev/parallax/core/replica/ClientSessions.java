@@ -34,23 +34,39 @@ import java.util.Map;
  *   <li>a {@link Verdict#GAP} if above {@code next}: an earlier command of its stream was lost in a
  *       fail-over; it is not executed and the client resends that stream from {@code next} in order
  *       (go-back-N, per stream);</li>
- *   <li>{@link Verdict#EXPIRED} if the session is unknown and the sequence is not 1 (the session
- *       was evicted as least recently used, beyond {@code maxSessions}).</li>
+ *   <li>{@link Verdict#EXPIRED} if the session is unknown and either the sequence is not 1 or the
+ *       (client, stream) pair had a session that was evicted as least recently used, beyond
+ *       {@code maxSessions}. Such a command is never executed: a retry of an executed command of an
+ *       evicted session (sequence 1 included, whose retry would otherwise look like a new session)
+ *       gets {@code SESSION_EXPIRED}, and its outcome is unknown to the client.</li>
  * </ul>
- * {@code maxSessions} counts (client, stream) sessions, so memory stays bounded by
- * {@code maxSessions × replyWindow} replies however many streams clients use. Recency follows
+ * {@code maxSessions} counts (client, stream) sessions, so the replies held stay bounded by
+ * {@code maxSessions × replyWindow} however many streams clients use. Recency follows
  * {@link #admit} calls alone, so it is the same on replicas that admit in the same order; a
  * replica that executes several streams must admit them in one deterministic merged order.
  *
+ * <p><b>Memory.</b> A session's reply ring is allocated at its first reply and doubles only when a
+ * reply would overwrite another still inside the window, up to {@code replyWindow} slots: a session
+ * costs about 170 bytes plus its replies, so 100,000 sessions of one command each take about 16.5 MiB
+ * (preallocating 1,024 slots per session took 1.2 GiB; {@code ClientSessionsMemoryTest}). An
+ * evicted session leaves its key, 16 bytes (about 32 in the table), in the forgotten set, which is
+ * what keeps its retries from executing again; the set grows with the number of (client, stream)
+ * pairs ever evicted and is never pruned (pruning would reopen the hazard: only session identifiers
+ * assigned by the replicas could bound it, as in the Raft dissertation §6.3).
+ *
  * <p><b>Snapshot format</b> ({@link #writeTo}, big-endian, {@link DataOutput} encoding):
  * <pre>
+ * format 3: -3:4 then the rest of format 2, then forgotten:4 then per evicted (client, stream),
+ *           in ascending (clientId, groups) order: clientId:8 groups:8
  * format 2: -2:4 replyWindow:4 count:4 then per session, least recently used first:
  *           clientId:8 groups:8 next:8 kept:4 then per kept reply: sequence:8 isError:1 then
  *           error: UTF | reply: length:4 bytes
  * format 1: replyWindow:4 count:4 then per session clientId:8 next:8 kept:4 replies (as above);
  *           written before commands carried destinations: every session is of the default group
  * </pre>
- * The first word tells them apart (a reply window is positive). {@link #readFrom} reads both.
+ * The first word tells them apart (a reply window is positive). {@link #writeTo} writes format 3;
+ * {@link #readFrom} reads all three (formats 1 and 2 forgot no session: a cluster restored from them
+ * at different positions may disagree about sessions evicted before the newer of those positions).
  *
  * <p>Threads: {@link #admit} is called by the ServiceManager in delivery order; {@link #store} and
  * {@link #cached} may come from executor threads. Methods are synchronized (uncontended with the
@@ -63,6 +79,8 @@ public final class ClientSessions {
 
     /** The first word of a format-2 snapshot. */
     private static final int FORMAT_2 = -2;
+    /** The first word of a format-3 snapshot (format 2 and the forgotten sessions). */
+    private static final int FORMAT_3 = -3;
     private static final int MAX_REPLY_BYTES = 64 << 20;
 
     /** A session's key: the client and its stream's group bits. */
@@ -72,19 +90,78 @@ public final class ClientSessions {
         }
     }
 
+    /**
+     * One session: {@code next} and a ring of replies, slot {@code sequence mod length}; null until
+     * the first reply, then grown by doubling (at most to the reply window) when a reply would
+     * overwrite another still inside the window.
+     */
     private static final class Session {
         long next = 1;
-        final long[] seqs;
-        final CommandResult[] replies;
+        long[] seqs;
+        CommandResult[] replies;
 
-        Session(int window) {
-            seqs = new long[window];
-            replies = new CommandResult[window];
+        /** Keeps {@code reply} of {@code seq}; of two replies a window apart, the later. */
+        void keep(long seq, CommandResult reply, int window) {
+            if (replies == null) {
+                seqs = new long[1];
+                replies = new CommandResult[1];
+            }
+            while (true) {
+                int slot = (int) Math.floorMod(seq, (long) replies.length);
+                long held = seqs[slot];
+                if (replies[slot] == null || held == seq) {
+                    seqs[slot] = seq;
+                    replies[slot] = reply;
+                    return;
+                }
+                if (replies.length < window && Math.abs(seq - held) < window) {
+                    grow(window);
+                    continue;
+                }
+                if (seq > held) { // the held reply is a window older: aged out
+                    seqs[slot] = seq;
+                    replies[slot] = reply;
+                }
+                return;
+            }
+        }
+
+        private void grow(int window) {
+            long[] oldSeqs = seqs;
+            CommandResult[] old = replies;
+            int length = (int) Math.min(window, 2L * old.length);
+            seqs = new long[length];
+            replies = new CommandResult[length];
+            for (int i = 0; i < old.length; i++) {
+                if (old[i] != null) {
+                    keep(oldSeqs[i], old[i], window);
+                }
+            }
+        }
+
+        CommandResult get(long seq) {
+            if (replies == null) {
+                return null;
+            }
+            int slot = (int) Math.floorMod(seq, (long) replies.length);
+            return replies[slot] != null && seqs[slot] == seq ? replies[slot] : null;
+        }
+
+        int kept() {
+            int kept = 0;
+            if (replies != null) {
+                for (CommandResult r : replies) {
+                    kept += r == null ? 0 : 1;
+                }
+            }
+            return kept;
         }
     }
 
     private final int replyWindow;
     private final Map<Key, Session> sessions;
+    /** The (client, stream) pairs whose sessions were evicted: never a new session again. */
+    private final ForgottenSessions forgotten = new ForgottenSessions();
     /** The session {@link #admit} touched last (the map's most recent entry), or null. */
     private Session lastAdmitted;
     private long lastAdmittedClient;
@@ -105,7 +182,11 @@ public final class ClientSessions {
         this.sessions = new LinkedHashMap<>(1024, 0.75f, false) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Key, Session> eldest) {
-                return size() > maxSessions;
+                if (size() > maxSessions) {
+                    forgotten.add(eldest.getKey().clientId(), eldest.getKey().groups());
+                    return true;
+                }
+                return false;
             }
         };
     }
@@ -123,10 +204,10 @@ public final class ClientSessions {
             Key key = new Key(id.clientId(), groups);
             s = sessions.remove(key);
             if (s == null) {
-                if (id.sequence() != 1) {
+                if (id.sequence() != 1 || forgotten.contains(id.clientId(), groups)) {
                     return Verdict.EXPIRED;
                 }
-                s = new Session(replyWindow);
+                s = new Session();
             }
             sessions.put(key, s);
             lastAdmitted = s;
@@ -151,32 +232,35 @@ public final class ClientSessions {
         return s == null ? 1 : s.next;
     }
 
+    /** The session of {@code id}'s client and stream, or null; a lookup changes no recency. */
+    private Session session(CommandId id) {
+        if (lastAdmitted != null && lastAdmittedClient == id.clientId() && lastAdmittedGroups == id.groups().bits()) {
+            return lastAdmitted; // the common case: the reply of the command admitted last
+        }
+        return sessions.get(Key.of(id));
+    }
+
     /** Records the result of an executed command, for duplicates. */
     public synchronized void store(CommandId id, CommandResult result) {
-        Session s = sessions.get(Key.of(id));
+        Session s = session(id);
         if (s != null) {
-            int slot = (int) (id.sequence() % replyWindow);
-            s.seqs[slot] = id.sequence();
-            s.replies[slot] = result;
+            s.keep(id.sequence(), result, replyWindow);
         }
     }
 
     /** The stored result of {@code id}, or {@code null} if it aged out or is still executing. */
     public synchronized CommandResult cached(CommandId id) {
-        Session s = sessions.get(Key.of(id));
-        if (s == null) {
-            return null;
-        }
-        int slot = (int) (id.sequence() % replyWindow);
-        return s.seqs[slot] == id.sequence() ? s.replies[slot] : null;
+        Session s = session(id);
+        return s == null ? null : s.get(id.sequence());
     }
 
     /**
-     * Writes every session in format 2 (least recently used first, so that eviction after a
-     * restore matches a replica that never stopped). Call only while no command executes.
+     * Writes every session and every forgotten (client, stream) in format 3 (sessions least
+     * recently used first, so that eviction after a restore matches a replica that never stopped).
+     * Call only while no command executes.
      */
     public synchronized void writeTo(DataOutput out) throws IOException {
-        out.writeInt(FORMAT_2);
+        out.writeInt(FORMAT_3);
         out.writeInt(replyWindow);
         out.writeInt(sessions.size());
         for (Map.Entry<Key, Session> e : sessions.entrySet()) {
@@ -184,12 +268,9 @@ public final class ClientSessions {
             out.writeLong(e.getKey().clientId());
             out.writeLong(e.getKey().groups());
             out.writeLong(s.next);
-            int kept = 0;
-            for (CommandResult r : s.replies) {
-                kept += r == null ? 0 : 1;
-            }
+            int kept = s.kept();
             out.writeInt(kept);
-            for (int i = 0; i < replyWindow; i++) {
+            for (int i = 0; kept > 0 && i < s.replies.length; i++) {
                 CommandResult r = s.replies[i];
                 if (r == null) {
                     continue;
@@ -208,6 +289,7 @@ public final class ClientSessions {
                 }
             }
         }
+        forgotten.writeTo(out);
     }
 
     /**
@@ -218,7 +300,8 @@ public final class ClientSessions {
      */
     public synchronized void readFrom(DataInput in) throws IOException {
         int first = in.readInt();
-        boolean withGroups = first == FORMAT_2;
+        boolean withForgotten = first == FORMAT_3;
+        boolean withGroups = first == FORMAT_2 || withForgotten;
         if (first <= 0 && !withGroups) {
             throw new IOException("unknown client session table format (first word " + first + ")");
         }
@@ -231,6 +314,7 @@ public final class ClientSessions {
             throw new IOException("negative session count " + count);
         }
         sessions.clear();
+        forgotten.clear();
         lastAdmitted = null;
         for (int i = 0; i < count; i++) {
             long client = in.readLong();
@@ -238,7 +322,7 @@ public final class ClientSessions {
             if (groups == 0) {
                 throw new IOException("session " + i + " of client " + client + " has an empty group set");
             }
-            Session s = new Session(replyWindow);
+            Session s = new Session();
             s.next = in.readLong();
             int kept = in.readInt();
             if (kept < 0 || kept > replyWindow) {
@@ -258,16 +342,121 @@ public final class ClientSessions {
                     in.readFully(b);
                     r = CommandResult.ok(ByteBuffer.wrap(b));
                 }
-                int slot = (int) Math.floorMod(seq, (long) replyWindow);
-                s.seqs[slot] = seq;
-                s.replies[slot] = r;
+                s.keep(seq, r, replyWindow);
             }
             sessions.put(new Key(client, groups), s);
+        }
+        if (withForgotten) {
+            forgotten.readFrom(in);
         }
     }
 
     /** Number of (client, stream) sessions held. */
     public synchronized int size() {
         return sessions.size();
+    }
+
+    /** Number of (client, stream) pairs whose sessions were evicted (and so never start again). */
+    public synchronized int forgotten() {
+        return forgotten.size();
+    }
+
+    /** Reply slots the session of {@code id}'s client and stream holds (0 before its first reply, -1 if none). For tests. */
+    synchronized int replySlots(CommandId id) {
+        Session s = sessions.get(Key.of(id));
+        return s == null ? -1 : s.replies == null ? 0 : s.replies.length;
+    }
+
+    /**
+     * A set of (clientId, groups) pairs: open addressing with linear probing over two parallel
+     * arrays, 16 bytes a pair (groups 0, an empty group set that no command carries, marks a free
+     * slot); at most two-thirds full. Never shrinks.
+     */
+    private static final class ForgottenSessions {
+        private long[] clients = new long[16];
+        private long[] groups = new long[16];
+        private int size;
+
+        private static int hash(long client, long group) {
+            long h = client * 0x9E3779B97F4A7C15L ^ group * 0xC2B2AE3D27D4EB4FL;
+            return (int) (h ^ (h >>> 32));
+        }
+
+        boolean contains(long client, long group) {
+            int mask = clients.length - 1;
+            for (int i = hash(client, group) & mask; groups[i] != 0; i = (i + 1) & mask) {
+                if (clients[i] == client && groups[i] == group) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        void add(long client, long group) {
+            if (3L * (size + 1) > 2L * clients.length) {
+                long[] oldClients = clients;
+                long[] oldGroups = groups;
+                clients = new long[oldClients.length * 2];
+                groups = new long[oldGroups.length * 2];
+                size = 0;
+                for (int i = 0; i < oldClients.length; i++) {
+                    if (oldGroups[i] != 0) {
+                        add(oldClients[i], oldGroups[i]);
+                    }
+                }
+            }
+            int mask = clients.length - 1;
+            int i = hash(client, group) & mask;
+            for (; groups[i] != 0; i = (i + 1) & mask) {
+                if (clients[i] == client && groups[i] == group) {
+                    return;
+                }
+            }
+            clients[i] = client;
+            groups[i] = group;
+            size++;
+        }
+
+        int size() {
+            return size;
+        }
+
+        void clear() {
+            clients = new long[16];
+            groups = new long[16];
+            size = 0;
+        }
+
+        /** count:4 then the pairs in ascending (client, groups) order, the same bytes on every replica. */
+        void writeTo(DataOutput out) throws IOException {
+            long[][] pairs = new long[size][];
+            int n = 0;
+            for (int i = 0; i < clients.length; i++) {
+                if (groups[i] != 0) {
+                    pairs[n++] = new long[]{clients[i], groups[i]};
+                }
+            }
+            java.util.Arrays.sort(pairs, (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+            out.writeInt(size);
+            for (long[] p : pairs) {
+                out.writeLong(p[0]);
+                out.writeLong(p[1]);
+            }
+        }
+
+        void readFrom(DataInput in) throws IOException {
+            int count = in.readInt();
+            if (count < 0) {
+                throw new IOException("negative forgotten session count " + count);
+            }
+            for (int i = 0; i < count; i++) {
+                long client = in.readLong();
+                long group = in.readLong();
+                if (group == 0) {
+                    throw new IOException("forgotten session " + i + " of client " + client + " has an empty group set");
+                }
+                add(client, group);
+            }
+        }
     }
 }

@@ -223,10 +223,10 @@ class ClientSessionsTest {
         assertThat(s.admit(id(11, 3))).isEqualTo(ClientSessions.Verdict.EXPIRED);
         assertThat(s.admit(id(12, 7))).isEqualTo(ClientSessions.Verdict.EXECUTE);
 
-        // Written again, it is format 2 and reads back the same.
+        // Written again, it is format 3 and reads back the same.
         ByteArrayOutputStream again = new ByteArrayOutputStream();
         s.writeTo(new DataOutputStream(again));
-        assertThat(new DataInputStream(new ByteArrayInputStream(again.toByteArray())).readInt()).isEqualTo(-2);
+        assertThat(new DataInputStream(new ByteArrayInputStream(again.toByteArray())).readInt()).isEqualTo(-3);
         ClientSessions t = new ClientSessions(4, 2);
         t.readFrom(new DataInputStream(new ByteArrayInputStream(again.toByteArray())));
         assertThat(t.size()).isEqualTo(2);
@@ -250,5 +250,125 @@ class ClientSessionsTest {
         out.flush();
         assertThatThrownBy(() -> new ClientSessions(4, 2).readFrom(new DataInputStream(new ByteArrayInputStream(empty.toByteArray()))))
                 .isInstanceOf(IOException.class).hasMessageContaining("empty group set");
+    }
+    /**
+     * A session evicted after its first command executed must not take a retry of that command
+     * for a new session: sequence 1 of a forgotten (client, stream) is expired, not executed again.
+     */
+    @Test
+    void aRetryOfTheFirstCommandOfAnEvictedSessionIsNotExecutedAgain() {
+        ClientSessions s = new ClientSessions(4, 2);
+        assertThat(s.admit(id(1, 1))).isEqualTo(ClientSessions.Verdict.EXECUTE);
+        s.admit(id(2, 1));
+        s.admit(id(3, 1)); // evicts client 1
+        assertThat(s.admit(id(1, 1))).as("the retry of an executed command").isEqualTo(ClientSessions.Verdict.EXPIRED);
+        assertThat(s.admit(id(1, 2))).isEqualTo(ClientSessions.Verdict.EXPIRED);
+        assertThat(s.size()).as("the refused retry created no session").isEqualTo(2);
+        assertThat(s.admit(id(4, 1))).as("a new client still starts").isEqualTo(ClientSessions.Verdict.EXECUTE);
+        assertThat(s.admit(id(1, A, 1))).as("a new stream of the evicted client still starts").isEqualTo(ClientSessions.Verdict.EXECUTE);
+    }
+
+    @Test
+    void everyRetryOfAnEvictedPipelinedSessionIsExpired() {
+        ClientSessions s = new ClientSessions(8, 1);
+        for (long q = 1; q <= 5; q++) {
+            assertThat(s.admit(id(1, q))).isEqualTo(ClientSessions.Verdict.EXECUTE);
+        }
+        s.admit(id(2, 1)); // evicts client 1
+        // go-back-N resends 1..6 of client 1, as after a fail-over that lost the replies
+        for (long q = 1; q <= 6; q++) {
+            assertThat(s.admit(id(1, q))).as("seq %d", q).isEqualTo(ClientSessions.Verdict.EXPIRED);
+        }
+        assertThat(s.next(1)).isEqualTo(1);
+    }
+
+    @Test
+    void theForgottenSessionsSurviveASnapshotSoEvictionVerdictsMatch() throws IOException {
+        ClientSessions a = new ClientSessions(4, 2);
+        a.admit(id(1, 1));
+        a.admit(id(1, A, 1));
+        a.admit(id(2, 1)); // evicts (1, default)
+        a.admit(id(3, B, 1)); // evicts (1, A)
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        a.writeTo(new DataOutputStream(bytes));
+        ClientSessions b = new ClientSessions(4, 2);
+        b.readFrom(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        assertThat(b.forgotten()).isEqualTo(a.forgotten()).isEqualTo(2);
+        for (ClientSessions s : new ClientSessions[]{a, b}) {
+            assertThat(s.admit(id(1, 1))).isEqualTo(ClientSessions.Verdict.EXPIRED);
+            assertThat(s.admit(id(1, A, 1))).isEqualTo(ClientSessions.Verdict.EXPIRED);
+            assertThat(s.admit(id(1, B, 1))).isEqualTo(ClientSessions.Verdict.EXECUTE);
+        }
+    }
+
+    @Test
+    void aPipelinedSessionKeepsTheRepliesOfItsWholeWindowWhateverTheStoreOrder() {
+        ClientSessions s = new ClientSessions(16, 4);
+        for (long q = 1; q <= 40; q++) {
+            assertThat(s.admit(id(1, q))).isEqualTo(ClientSessions.Verdict.EXECUTE);
+        }
+        // A parallel executor finishes out of order: store 40 down to 1.
+        for (long q = 40; q >= 1; q--) {
+            s.store(id(1, q), ok((int) q));
+        }
+        for (long q = 25; q <= 40; q++) {
+            assertThat(s.cached(id(1, q))).as("seq %d is in the window", q).isNotNull();
+            assertThat(s.cached(id(1, q)).reply().get(0)).isEqualTo((byte) q);
+        }
+        for (long q = 1; q <= 24; q++) {
+            assertThat(s.cached(id(1, q))).as("seq %d aged out", q).isNull();
+        }
+    }
+
+    @Test
+    void aSessionGrowsItsReplyRingOnlyAsFarAsItsRepliesNeed() {
+        ClientSessions s = new ClientSessions(1024, 4);
+        s.admit(id(1, 1));
+        s.store(id(1, 1), ok(1));
+        assertThat(s.replySlots(id(1, 1))).as("one reply, one slot").isEqualTo(1);
+        for (long q = 2; q <= 5; q++) {
+            s.admit(id(1, q));
+            s.store(id(1, q), ok((int) q));
+        }
+        assertThat(s.replySlots(id(1, 1))).isEqualTo(8);
+        for (long q = 1; q <= 5; q++) {
+            assertThat(s.cached(id(1, q)).reply().get(0)).isEqualTo((byte) q);
+        }
+        s.admit(id(2, 1));
+        assertThat(s.replySlots(id(2, 1))).as("nothing stored yet: no slots").isZero();
+        for (long q = 6; q <= 3000; q++) {
+            s.admit(id(1, q));
+            s.store(id(1, q), ok((int) q));
+        }
+        assertThat(s.replySlots(id(1, 1))).as("never beyond the window").isEqualTo(1024);
+        assertThat(s.cached(id(1, 3000 - 1023))).isNotNull();
+        assertThat(s.cached(id(1, 3000 - 1024))).isNull();
+    }
+
+    /** A format-2 snapshot (built by hand, as the previous version wrote it) still reads, with nothing forgotten. */
+    @Test
+    void aFormat2SnapshotStillReads() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        out.writeInt(-2);
+        out.writeInt(4); // reply window
+        out.writeInt(1); // sessions
+        out.writeLong(21);
+        out.writeLong(A.bits());
+        out.writeLong(3); // next
+        out.writeInt(1);
+        out.writeLong(2);
+        out.writeBoolean(false);
+        out.writeInt(1);
+        out.write(9);
+        out.flush();
+        ClientSessions s = new ClientSessions(4, 2);
+        s.readFrom(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        assertThat(s.size()).isEqualTo(1);
+        assertThat(s.forgotten()).isZero();
+        assertThat(s.next(21, A)).isEqualTo(3);
+        assertThat(s.cached(id(21, A, 2)).reply().get(0)).isEqualTo((byte) 9);
+        assertThat(s.admit(id(21, A, 2))).isEqualTo(ClientSessions.Verdict.DUPLICATE);
+        assertThat(s.admit(id(21, A, 3))).isEqualTo(ClientSessions.Verdict.EXECUTE);
     }
 }
