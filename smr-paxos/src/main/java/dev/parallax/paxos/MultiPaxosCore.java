@@ -163,7 +163,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         }
         if (proposer.state() == Proposer.State.FOLLOWER) {
             if (config.members() == 1 || monitor.suspect(view(), now)) {
-                startView(nextViewLedBySelf(view()), now, out);
+                startNextView(now, out);
             }
         } else {
             proposer.tick(now, out);
@@ -195,7 +195,8 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
 
     @Override
     public void onMessage(int from, PaxosMessage m, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
-        if (from < 0 || from >= config.members()) {
+        if (from < 0 || from >= config.members() || WireBounds.violation(m) != null) {
+            // A lying view or instance (the codec refuses them; this guards codec-less transports).
             return;
         }
         long viewBefore = view();
@@ -266,7 +267,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     @Override
     public void onSuspect(long suspectedView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
         if (started && suspectedView == view() && isFollowing() && !recovery.recovering()) {
-            startView(nextViewLedBySelf(view()), now, out);
+            startNextView(now, out);
         }
     }
 
@@ -337,7 +338,19 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         monitor.viewChanged(now);
         if (config.leaderOf(newView) == self && !recovery.recovering()) {
             // A view we lead that we did not start in this incarnation: never reuse it.
-            startView(nextViewLedBySelf(newView), now, out);
+            startNextView(now, out);
+        }
+    }
+
+    /**
+     * Starts the next view this replica leads, unless it lies beyond {@link WireBounds#MAX_VIEW}
+     * (its messages would be refused; 2^62 view changes are out of reach, but a recovered promise
+     * could be corrupt): then it stays a follower.
+     */
+    private void startNextView(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        long next = nextViewLedBy(config, self, view());
+        if (WireBounds.isView(next)) {
+            startView(next, now, out);
         }
     }
 
@@ -350,11 +363,16 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         proposer.startView(newView, learner.firstUndecided(), now, out);
     }
 
-    private long nextViewLedBySelf(long after) {
-        long v = after + 1;
-        while (config.leaderOf(v) != self) {
-            v++;
+    /**
+     * The first view above {@code after} that {@code replica} leads, computed (no loop over views).
+     * For {@code after} in {@code [0, MAX_VIEW]} the result is at most {@code MAX_VIEW + n}: no
+     * overflow; for a larger {@code after} (a corrupt recovered promise) it is {@code -1}.
+     */
+    static long nextViewLedBy(PaxosConfig config, int replica, long after) {
+        if (after < -1 || after > WireBounds.MAX_VIEW) {
+            return -1;
         }
-        return v;
+        long v = after + 1;
+        return v + Math.floorMod(replica - config.leaderOf(v), config.members());
     }
 }

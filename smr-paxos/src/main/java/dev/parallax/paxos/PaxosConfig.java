@@ -55,9 +55,9 @@ public final class PaxosConfig {
         return members / 2 + 1;
     }
 
-    /** The leader of {@code view}: {@code view mod n} (as JPaxos). */
+    /** The leader of {@code view}: {@code view mod n} (as JPaxos; the non-negative remainder). */
     public int leaderOf(long view) {
-        return (int) (view % members);
+        return (int) Math.floorMod(view, (long) members);
     }
 
     /** Instances in flight below which a partial batch is proposed at once (at most WND). */

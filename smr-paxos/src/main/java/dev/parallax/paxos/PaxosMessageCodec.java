@@ -16,6 +16,8 @@ import java.util.List;
  * <p>Decoding checks every read against the bytes left, so malformed input (an unknown type, a
  * truncated body, a count or length larger than what remains, trailing bytes) always ends in a
  * {@link MalformedMessageException} before anything large is allocated, never in a partial message.
+ * So does a message whose views or instance numbers are out of range ({@link WireBounds}: negative,
+ * above {@code 2^62 - 1}, a reversed catch-up range).
  *
  * <pre>
  * 1 Prepare      view:8 fromInstance:8
@@ -100,7 +102,8 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
      * {@inheritDoc}
      *
      * @throws MalformedMessageException if {@code type} is unknown or the body is malformed: truncated, a
-     *                           count or length beyond the bytes left, or trailing bytes
+     *                           count or length beyond the bytes left, trailing bytes, or a view or
+     *                           instance number out of {@link WireBounds}' ranges
      */
     @Override
     public PaxosMessage decode(int type, WireReader b) {
@@ -139,6 +142,10 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
             default -> throw new MalformedMessageException("unknown paxos message type " + type);
         };
         b.end();
+        String lie = WireBounds.violation(m);
+        if (lie != null) {
+            throw new MalformedMessageException("paxos message type " + type + ": " + lie);
+        }
         return m;
     }
 

@@ -65,7 +65,8 @@ class PaxosMessageCodecTest {
 
     @Provide
     Arbitrary<PaxosMessage> messages() {
-        Arbitrary<Long> n = Arbitraries.longs();
+        // Views and instances span their whole valid range (WireBounds); LyingWireInputTest covers the rest.
+        Arbitrary<Long> n = Arbitraries.longs().between(0, WireBounds.MAX_INSTANCE);
         Arbitrary<Value> value = Arbitraries.bytes().array(byte[].class).ofMaxSize(40)
                 .map(b -> b.length == 0 ? Value.NOOP : Value.of(b));
         Arbitrary<PaxosMessage.Accepted> accepted = Combinators.combine(n, n, value).as(PaxosMessage.Accepted::new);
@@ -78,11 +79,11 @@ class PaxosMessageCodecTest {
                 Combinators.combine(n, n, value).as((v, i, x) -> (PaxosMessage) new PaxosMessage.Propose(v, i, x)),
                 Combinators.combine(n, n).as((v, i) -> (PaxosMessage) new PaxosMessage.Accept(v, i)),
                 Combinators.combine(n, n).as((v, i) -> (PaxosMessage) new PaxosMessage.Heartbeat(v, i)),
-                Combinators.combine(n, n, n).as((v, f, t) -> (PaxosMessage) new PaxosMessage.CatchUpQuery(v, f, t)),
+                Combinators.combine(n, n, n).as((v, f, t) -> (PaxosMessage) new PaxosMessage.CatchUpQuery(v, Math.min(f, t), Math.max(f, t))),
                 Combinators.combine(n, n, decided.list().ofMaxSize(6))
                         .as((v, f, d) -> (PaxosMessage) new PaxosMessage.CatchUpReply(v, f, d)),
                 n.map(v -> (PaxosMessage) new PaxosMessage.RecoveryQuery(v)),
-                Combinators.combine(n, n, Arbitraries.of(true, false), n)
+                Combinators.combine(n, n, Arbitraries.of(true, false), Arbitraries.oneOf(Arbitraries.just(-1L), n))
                         .as((v, f, fenced, h) -> (PaxosMessage) new PaxosMessage.RecoveryReply(v, f, fenced, h)));
     }
 

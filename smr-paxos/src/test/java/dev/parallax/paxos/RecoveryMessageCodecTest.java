@@ -26,7 +26,7 @@ class RecoveryMessageCodecTest {
     void recoveryQueryAndReplyRoundTrip() {
         for (PaxosMessage m : new PaxosMessage[]{
                 new PaxosMessage.RecoveryQuery(0),
-                new PaxosMessage.RecoveryQuery(Long.MAX_VALUE),
+                new PaxosMessage.RecoveryQuery(WireBounds.MAX_VIEW),
                 new PaxosMessage.RecoveryReply(8, 7, true, 41),
                 new PaxosMessage.RecoveryReply(9, 3, false, -1)}) {
             assertThat(roundTrip(m)).isEqualTo(m);

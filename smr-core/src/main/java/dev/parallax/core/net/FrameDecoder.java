@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
     private static final Logger LOG = LoggerFactory.getLogger(FrameDecoder.class);
+    /** Stale partial-frame warnings of every connection in the process; the meter counts each one. */
+    private static final LogRateLimiter STALE_WARNINGS = LogRateLimiter.withDefaults("stale partial frames");
 
     private final long partialTimeoutNanos;
     private final NetMetrics metrics;
@@ -87,7 +89,7 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
         long age = now - partialSince;
         if (age >= partialTimeoutNanos) {
             metrics.stalePartialFrame();
-            LOG.warn("closing connection {}: a frame stayed incomplete for {} ms ({} bytes received)",
+            STALE_WARNINGS.warn(LOG, "closing connection {}: a frame stayed incomplete for {} ms ({} bytes received)",
                     ctx.channel().remoteAddress(), TimeUnit.NANOSECONDS.toMillis(age), actualReadableBytes());
             ctx.close();
             return;

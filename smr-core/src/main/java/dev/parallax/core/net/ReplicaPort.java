@@ -70,7 +70,7 @@ import java.util.regex.Pattern;
  * frame, whatever its channel. A frame for a channel this replica has not started (a protocol it
  * does not run, or not yet) is dropped and counted ({@code parallax.net.channel.unknown}). A
  * malformed frame, or a frame for a channel that was never announced, closes its connection with
- * a log line and {@code parallax.net.bad.frames}; the other connections go on. So does a frame left
+ * a log line (rate-limited, {@link LogRateLimiter}) and {@code parallax.net.bad.frames} (exact); the other connections go on. So does a frame left
  * incomplete longer than {@link ReplicaConfig#partialFrameTimeout()}.
  *
  * <h2>Lifecycle and threads</h2>
@@ -89,6 +89,8 @@ public final class ReplicaPort implements AutoCloseable {
     private static final int MAX_CHANNELS = 255;
     private static final Pattern CHANNEL_NAME = Pattern.compile("[a-z0-9.-]{1,64}");
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaPort.class);
+    /** Bad-frame warnings of every replica port in the process; the meter counts each one. */
+    private static final LogRateLimiter BAD_FRAME_WARNINGS = LogRateLimiter.withDefaults("replica port bad frames");
 
     private final ReplicaConfig config;
     private final MeterRegistry registry;
@@ -413,8 +415,8 @@ public final class ReplicaPort implements AutoCloseable {
             }
             rejected = true;
             metrics.badFrame();
-            LOG.warn("replica {}: closing connection from {} (peer {}): {}", config.id(), ctx.channel().remoteAddress(),
-                    peer, cause.toString());
+            BAD_FRAME_WARNINGS.warn(LOG, "replica {}: closing connection from {} (peer {}): {}", config.id(),
+                    ctx.channel().remoteAddress(), peer, cause.toString());
             ctx.close();
         }
     }

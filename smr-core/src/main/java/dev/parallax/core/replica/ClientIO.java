@@ -7,6 +7,7 @@ import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.net.BadFrameException;
 import dev.parallax.core.net.ClientWire;
 import dev.parallax.core.net.FrameDecoder;
+import dev.parallax.core.net.LogRateLimiter;
 import dev.parallax.core.net.Frames;
 import dev.parallax.core.net.NetMetrics;
 import dev.parallax.core.stage.BoundedQueue;
@@ -53,6 +54,8 @@ import java.util.function.IntSupplier;
  */
 final class ClientIO {
     private static final Logger LOG = LoggerFactory.getLogger(ClientIO.class);
+    /** Warnings of closed client connections, process-wide; {@code parallax.net.bad.frames} counts each bad frame. */
+    private static final LogRateLimiter CLOSE_WARNINGS = LogRateLimiter.withDefaults("client connections closed");
     private static final long RETRY_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
 
     private final int self;
@@ -294,11 +297,11 @@ final class ClientIO {
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             if (cause instanceof BadFrameException || cause instanceof io.netty.handler.codec.DecoderException) {
                 metrics.badFrame();
-                LOG.warn("replica {}: closing client connection {}: {}", self, ctx.channel().remoteAddress(), cause.toString());
+                CLOSE_WARNINGS.warn(LOG, "replica {}: closing client connection {}: {}", self, ctx.channel().remoteAddress(), cause.toString());
             } else if (cause instanceof java.io.IOException) {
                 LOG.debug("replica {}: client connection {} failed: {}", self, ctx.channel().remoteAddress(), cause.toString());
             } else {
-                LOG.warn("replica {}: closing client connection {} after an error", self, ctx.channel().remoteAddress(), cause);
+                CLOSE_WARNINGS.warn(LOG, "replica {}: closing client connection {} after an error", self, ctx.channel().remoteAddress(), cause);
             }
             ctx.close();
         }
