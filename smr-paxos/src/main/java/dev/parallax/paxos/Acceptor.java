@@ -14,8 +14,6 @@ import java.util.TreeMap;
  * <p>Not thread-safe; owned by {@link MultiPaxosCore}.
  */
 final class Acceptor {
-    /** Default byte budget of one Phase 1 reply's votes: far below the 16 MiB frame limit. */
-    static final int MAX_REPLY_BYTES = 1 << 20;
     /** Bytes a reported vote adds besides its value (instance, view, value length). */
     static final int VOTE_OVERHEAD = 20;
 

@@ -13,9 +13,20 @@ import java.util.List;
  * trimmed the asked instances answers with its first available instance; the asker then needs a
  * snapshot, which {@link Effects} reports through {@code snapshotNeeded}.
  *
+ * <p><b>Bounded replies.</b> A reply carries at most {@link PaxosConfig#catchUpMaxInstances()}
+ * values and at most {@link PaxosConfig#catchUpMaxBytes()} bytes of them (the first value always
+ * goes, alone if it is larger), so that it fits a frame whatever the size of the commands: the
+ * same paging rule as a Phase 1 reply's votes ({@link Acceptor#onPrepare}). A reply that taught the
+ * asker something while it is still behind makes it ask again at once, the same peer, from its new
+ * first undecided instance: the next page follows one round trip later, not one catch-up period.
+ * A reply with nothing new ends the chain; the periodic query (rotating peers) takes over.
+ *
  * <p>Not thread-safe; owned by {@link MultiPaxosCore}.
  */
 final class CatchUp {
+    /** Bytes a decided value adds to a reply besides its content: instance 8, length 4. */
+    static final int DECIDED_OVERHEAD = 12;
+
     private final PaxosConfig config;
     private final int self;
     private long lastQueryAt = Long.MIN_VALUE / 2;
@@ -42,7 +53,12 @@ final class CatchUp {
         if (first != firstUndecidedAtLastQuery) {
             attempt = 0;
         }
-        int peer = peer(view, attempt++);
+        query(peer(view, attempt++), view, now, learner, out);
+    }
+
+    /** Asks {@code peer} for the decided values from our first undecided instance on. */
+    private void query(int peer, long view, long now, Learner learner, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        long first = learner.firstUndecided();
         lastQueryAt = now;
         firstUndecidedAtLastQuery = first;
         long to = Math.min(learner.knownDecided() + 1, first + config.catchUpMaxInstances());
@@ -65,16 +81,25 @@ final class CatchUp {
         return p;
     }
 
-    /** Answers a query with the decided values we have in its range. */
+    /**
+     * Answers a query with the decided values we have in its range, in instance order, as many as
+     * the reply's count and byte bounds allow (the first always goes).
+     */
     void onQuery(int from, PaxosMessage.CatchUpQuery q, long view, Learner learner,
                  Effects<PaxosMessage, PaxosRecord, Value> out) {
         long start = Math.max(q.from(), learner.firstAvailable());
         long end = Math.min(Math.min(q.to(), start + config.catchUpMaxInstances()), learner.knownDecided() + 1);
         List<PaxosMessage.Decided> decided = new ArrayList<>();
+        long bytes = 0;
         for (long i = start; i < end; i++) {
             Value v = learner.decidedValue(i);
             if (v != null) {
+                long size = DECIDED_OVERHEAD + (long) v.size();
+                if (!decided.isEmpty() && bytes + size > config.catchUpMaxBytes()) {
+                    break;
+                }
                 decided.add(new PaxosMessage.Decided(i, v));
+                bytes += size;
             }
         }
         if (!decided.isEmpty() || q.from() < learner.firstAvailable()) {
@@ -94,10 +119,12 @@ final class CatchUp {
     }
 
     /**
-     * Learns the reply's decisions. @return the instances that were news, so the caller can
-     * release them from the proposer's window
+     * Learns the reply's decisions; if they were news and we are still behind, asks {@code from}
+     * again at once from our new first undecided instance (the reply may have stopped at its byte
+     * or count bound). @return the instances that were news, so the caller can release them from
+     * the proposer's window
      */
-    List<Long> onReply(int from, PaxosMessage.CatchUpReply r, Learner learner,
+    List<Long> onReply(int from, PaxosMessage.CatchUpReply r, long view, long now, Learner learner,
                        Effects<PaxosMessage, PaxosRecord, Value> out) {
         List<Long> learned = new ArrayList<>();
         for (PaxosMessage.Decided d : r.decided()) {
@@ -107,6 +134,8 @@ final class CatchUp {
         }
         if (learner.firstUndecided() < r.firstAvailable()) {
             out.snapshotNeeded(from, r.firstAvailable());
+        } else if (!learned.isEmpty() && learner.knownDecided() >= learner.firstUndecided()) {
+            query(from, view, now, learner, out);
         }
         return learned;
     }

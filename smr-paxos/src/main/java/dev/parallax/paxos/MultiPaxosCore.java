@@ -63,7 +63,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         }
         this.config = config;
         this.self = self;
-        this.acceptor = new Acceptor(config.members(), config.catchUpMaxInstances(), Acceptor.MAX_REPLY_BYTES, recovered);
+        this.acceptor = new Acceptor(config.members(), config.catchUpMaxInstances(), config.catchUpMaxBytes(), recovered);
         this.learner = new Learner(config.quorum(), acceptor::vote);
         // Decisions logged before the crash are delivered again from the snapshot on (Issue 5:
         // local replay first, then catch-up from peers for the rest).
@@ -233,7 +233,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         } else if (m instanceof PaxosMessage.CatchUpQuery q) {
             catchUp.onQuery(from, q, view(), learner, out);
         } else if (m instanceof PaxosMessage.CatchUpReply r) {
-            for (long i : catchUp.onReply(from, r, learner, out)) {
+            for (long i : catchUp.onReply(from, r, view(), now, learner, out)) {
                 proposer.onDecided(i);
             }
         } else if (m instanceof PaxosMessage.RecoveryQuery q) {

@@ -15,6 +15,14 @@ public final class PaxosConfig {
     public static final int DEFAULT_WINDOW = 10;
     /** Default batch size: 1300 bytes, under one Ethernet frame (seed 000 §VI). */
     public static final int DEFAULT_BATCH_BYTES = 1300;
+    /** Default number of decided values in one catch-up reply, and of votes in one Phase 1 page. */
+    public static final int DEFAULT_CATCH_UP_MAX_INSTANCES = 256;
+    /**
+     * Default byte budget of one catch-up reply's values, and of one Phase 1 page's votes: 1 MiB,
+     * a sixteenth of the default 16 MiB frame limit ({@code ReplicaConfig.DEFAULT_MAX_FRAME}), so
+     * that a reply always fits a frame and never holds the replica link for long.
+     */
+    public static final int DEFAULT_CATCH_UP_MAX_BYTES = 1 << 20;
 
     private final int members;
     private final int window;
@@ -26,6 +34,7 @@ public final class PaxosConfig {
     private final long retransmitNanos;
     private final long catchUpNanos;
     private final int catchUpMaxInstances;
+    private final int catchUpMaxBytes;
 
     private PaxosConfig(Builder b) {
         this.members = b.members;
@@ -38,6 +47,7 @@ public final class PaxosConfig {
         this.retransmitNanos = b.retransmit.toNanos();
         this.catchUpNanos = b.catchUp.toNanos();
         this.catchUpMaxInstances = b.catchUpMaxInstances;
+        this.catchUpMaxBytes = b.catchUpMaxBytes;
     }
 
     /** A builder for a cluster of {@code members} replicas, with every default set. */
@@ -97,12 +107,18 @@ public final class PaxosConfig {
         return catchUpMaxInstances;
     }
 
+    /** See {@link Builder#catchUpMaxBytes(int)}. */
+    public int catchUpMaxBytes() {
+        return catchUpMaxBytes;
+    }
+
     @Override
     public String toString() {
         return "PaxosConfig{n=" + members + ", window=" + window + ", batchBytes=" + batchBytes + ", eagerBelow=" + eagerBelow
                 + ", batchTimeout=" + Duration.ofNanos(batchTimeoutNanos) + ", heartbeat=" + Duration.ofNanos(heartbeatNanos)
                 + ", suspect=" + Duration.ofNanos(suspectNanos) + ", retransmit=" + Duration.ofNanos(retransmitNanos)
-                + ", catchUp=" + Duration.ofNanos(catchUpNanos) + ", catchUpMaxInstances=" + catchUpMaxInstances + "}";
+                + ", catchUp=" + Duration.ofNanos(catchUpNanos) + ", catchUpMaxInstances=" + catchUpMaxInstances
+                + ", catchUpMaxBytes=" + catchUpMaxBytes + "}";
     }
 
     /** Mutable builder, not thread-safe; setters validate at once. */
@@ -116,7 +132,8 @@ public final class PaxosConfig {
         private Duration suspect = Duration.ofMillis(500);
         private Duration retransmit = Duration.ofMillis(200);
         private Duration catchUp = Duration.ofMillis(100);
-        private int catchUpMaxInstances = 256;
+        private int catchUpMaxInstances = DEFAULT_CATCH_UP_MAX_INSTANCES;
+        private int catchUpMaxBytes = DEFAULT_CATCH_UP_MAX_BYTES;
 
         private Builder(int members) {
             if (members < 1 || members > 31) {
@@ -179,9 +196,25 @@ public final class PaxosConfig {
             return this;
         }
 
-        /** Most instances one catch-up reply, or one page of a Phase 1 reply, carries; default 256. */
+        /**
+         * Most instances one catch-up reply, or one page of a Phase 1 reply, carries; default
+         * {@value PaxosConfig#DEFAULT_CATCH_UP_MAX_INSTANCES}.
+         */
         public Builder catchUpMaxInstances(int n) {
             this.catchUpMaxInstances = positive(n, "catchUpMaxInstances");
+            return this;
+        }
+
+        /**
+         * Most bytes of values (with their per-value framing) one catch-up reply, or one page of a
+         * Phase 1 reply, carries; default {@value PaxosConfig#DEFAULT_CATCH_UP_MAX_BYTES} (1 MiB).
+         * The first value always goes, alone if it is larger, so that every reply makes progress.
+         * Keep it well under the replicas' frame limit ({@code ReplicaConfig.maxFrameBytes()}, 16 MiB
+         * by default): a reply bounded by count only (256 values of 1 MiB) outgrows a frame, is
+         * refused by the receiver, and the lagging replica never catches up without a snapshot.
+         */
+        public Builder catchUpMaxBytes(int bytes) {
+            this.catchUpMaxBytes = positive(bytes, "catchUpMaxBytes");
             return this;
         }
 

@@ -4,7 +4,9 @@ import static dev.parallax.paxos.CoreFixtures.MS;
 import static dev.parallax.paxos.CoreFixtures.CONFIG;
 import static dev.parallax.paxos.CoreFixtures.v;
 
+import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.protocol.EffectBuffer;
+import dev.parallax.core.spi.ByteBufferWire;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -362,6 +364,130 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("seed 000 §III-C + issue 12 item 5: a replica that missed 40 decisions of 512 KiB (20 MiB) catches up in replies that each fit a frame")
+    void aReplicaLaggingBehindLargeValuesCatchesUpInFrameSizedReplies() {
+        ScriptedCluster c = stableCluster();
+        c.isolate(2);
+        List<Value> values = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            values.add(bigValue(i, 512 << 10));
+            assertThat(c.propose(0, values.get(i))).isTrue();
+            c.deliverAll(1000);
+        }
+        assertThat(c.delivered(2)).isEmpty();
+        c.heal();
+        c.tick(60 * MS);  // a heartbeat tells 2 that 0..39 are decided
+        c.deliverAll(1000);
+        c.tick(150 * MS); // one catch-up period passed: 2 asks, once
+        PaxosMessageCodec codec = new PaxosMessageCodec();
+        int replies = 0;
+        while (c.pending() > 0) {
+            PaxosMessage m = c.queued().get(0).message();
+            if (m instanceof PaxosMessage.CatchUpReply) {
+                replies++;
+                assertThat(ByteBufferWire.encode(codec, m).body().remaining())
+                        .as("a catch-up reply fits the default frame").isLessThan(ReplicaConfig.DEFAULT_MAX_FRAME);
+            }
+            c.deliverNext();
+        }
+        assertThat(replies).as("the 20 MiB came in several replies").isGreaterThan(1);
+        assertThat(c.delivered(2)).as("caught up within one catch-up period: each next page was asked at once")
+                .containsExactlyElementsOf(values);
+    }
+
+    @Test
+    @DisplayName("seed 000 §III-C + issue 12 item 5: a catch-up reply is bounded by bytes as well as by count; a value larger than the bound goes alone")
+    void catchUpRepliesAreBoundedByBytesAsWellAsCount() {
+        // 500-byte values take 512 bytes each in a reply (instance and length: CatchUp.DECIDED_OVERHEAD).
+        MultiPaxosCore peer = new MultiPaxosCore(PaxosConfig.builder(3).catchUpMaxInstances(3).catchUpMaxBytes(1100).build(),
+                2, List.of(), 0);
+        int[] sizes = {500, 500, 500, 2000, 500, 100, 100, 100, 100};
+        for (int i = 0; i < sizes.length; i++) {
+            decideAt(peer, i, bigValue(i, sizes[i]));
+        }
+        List<List<Long>> pages = new ArrayList<>();
+        long from = 0;
+        while (from < sizes.length) {
+            out.clear();
+            peer.onMessage(1, new PaxosMessage.CatchUpQuery(0, from, sizes.length), 0, out);
+            PaxosMessage.CatchUpReply r = (PaxosMessage.CatchUpReply) out.sends().get(0).message();
+            List<Long> page = r.decided().stream().map(PaxosMessage.Decided::instance).toList();
+            pages.add(page);
+            from = page.get(page.size() - 1) + 1;
+        }
+        // Two 512-byte values fit 1100 bytes, a third does not; the 2012-byte value goes alone; the
+        // 112-byte values are stopped by the count (3), not the bytes.
+        assertThat(pages).containsExactly(List.of(0L, 1L), List.of(2L), List.of(3L), List.of(4L, 5L, 6L), List.of(7L, 8L));
+
+        // The default: 40 decided values of 512 KiB (20 MiB, more than a 16 MiB frame) are served
+        // at most 1 MiB at a time, never an empty page.
+        MultiPaxosCore big = fresh(2);
+        for (int i = 0; i < 40; i++) {
+            decideAt(big, i, bigValue(i, 512 << 10));
+        }
+        out.clear();
+        big.onMessage(1, new PaxosMessage.CatchUpQuery(0, 0, 40), 0, out);
+        PaxosMessage reply = out.sends().get(0).message();
+        assertThat(((PaxosMessage.CatchUpReply) reply).decided()).isNotEmpty();
+        assertThat(ByteBufferWire.encode(new PaxosMessageCodec(), reply).body().remaining())
+                .isLessThanOrEqualTo(PaxosConfig.DEFAULT_CATCH_UP_MAX_BYTES + 20); // + view, firstAvailable, count
+    }
+
+    @Test
+    @DisplayName("PMS §2.2 phase 1b, paged: a Phase 1 page uses the same configured byte budget as a catch-up reply")
+    void phase1PagesUseTheConfiguredByteBudget() {
+        MultiPaxosCore a = new MultiPaxosCore(PaxosConfig.builder(3).catchUpMaxBytes(1100).build(), 2, List.of(), 0);
+        for (int i = 0; i < 3; i++) {
+            a.onMessage(0, new PaxosMessage.Propose(0, i, bigValue(i, 500)), 0, out);
+        }
+        out.clear();
+        a.onMessage(1, new PaxosMessage.Prepare(1, 0), 0, out);
+        PaxosMessage.PrepareOk page = (PaxosMessage.PrepareOk) out.sends().get(0).message();
+        assertThat(page.accepted()).extracting(PaxosMessage.Accepted::instance).containsExactly(0L, 1L);
+        assertThat(page.continueFrom()).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("seed 000 §III-C + issue 12 item 5: a reply that taught something to a replica still behind makes it ask the same peer again at once, from where the reply stopped")
+    void aLaggingReplicaAsksAgainAtOnceFromWhereAReplyStopped() {
+        MultiPaxosCore lagging = fresh(2);
+        lagging.onMessage(0, new PaxosMessage.Heartbeat(0, 5), 0, out); // 0..4 decided elsewhere
+        out.clear();
+        lagging.onTick(100 * MS, out);
+        assertThat(out.sends()).containsExactly(new EffectBuffer.Outgoing<>(0, new PaxosMessage.CatchUpQuery(0, 0, 5)));
+        out.clear();
+        lagging.onMessage(0, new PaxosMessage.CatchUpReply(0, 0, List.of(new PaxosMessage.Decided(0, v("a")),
+                new PaxosMessage.Decided(1, v("b")))), 101 * MS, out);
+        assertThat(out.decisions()).extracting(EffectBuffer.Decision::instance).containsExactly(0L, 1L);
+        assertThat(out.sends()).containsExactly(new EffectBuffer.Outgoing<>(0, new PaxosMessage.CatchUpQuery(0, 2, 5)));
+        out.clear();
+        // A duplicate (nothing new) asks nothing: the chain ends, the periodic query takes over.
+        lagging.onMessage(0, new PaxosMessage.CatchUpReply(0, 0, List.of(new PaxosMessage.Decided(1, v("b")))), 102 * MS, out);
+        assertThat(out.sends()).isEmpty();
+        lagging.onTick(150 * MS, out);
+        assertThat(out.sends()).as("the follow-up counts as this period's query").isEmpty();
+        lagging.onMessage(1, new PaxosMessage.CatchUpReply(0, 0, List.of(new PaxosMessage.Decided(2, v("c")),
+                new PaxosMessage.Decided(3, v("d")), new PaxosMessage.Decided(4, v("e")))), 160 * MS, out);
+        assertThat(lagging.firstUndecided()).isEqualTo(5);
+        assertThat(out.sends()).as("caught up: nothing more to ask").isEmpty();
+        assertThat(events(lagging)).containsEntry("catchup.queries", 2L);
+    }
+
+    /** Replica {@code r} (not 0 or 1) sees 0's Propose of {@code value} in view 0, and Accepts from 0 and 1. */
+    private void decideAt(MultiPaxosCore r, long instance, Value value) {
+        r.onMessage(0, new PaxosMessage.Propose(0, instance, value), 0, out);
+        r.onMessage(0, new PaxosMessage.Accept(0, instance), 0, out);
+        r.onMessage(1, new PaxosMessage.Accept(0, instance), 0, out);
+    }
+
+    /** A value of {@code size} bytes, each {@code (byte) seed}: distinct per seed. */
+    private static Value bigValue(int seed, int size) {
+        byte[] b = new byte[size];
+        java.util.Arrays.fill(b, (byte) seed);
+        return Value.of(b);
+    }
+
+    @Test
     @DisplayName("seed 000 §III-C: instances a peer trimmed under a snapshot are fetched as a snapshot")
     void aPeerThatTrimmedTheAskedInstancesCallsForASnapshot() {
         ScriptedCluster c = stableCluster();
@@ -643,6 +769,10 @@ class MultiPaxosCoreTest {
     void configurationIsValidated() {
         assertThat(PaxosConfig.builder(3).build().window()).isEqualTo(10);
         assertThat(PaxosConfig.builder(3).build().batchBytes()).isEqualTo(1300);
+        assertThat(PaxosConfig.builder(3).build().catchUpMaxInstances()).isEqualTo(256);
+        assertThat(PaxosConfig.builder(3).build().catchUpMaxBytes()).as("well under the 16 MiB frame")
+                .isEqualTo(1 << 20).isLessThan(ReplicaConfig.DEFAULT_MAX_FRAME / 8);
+        assertThatThrownBy(() -> PaxosConfig.builder(3).catchUpMaxBytes(0)).hasMessageContaining("catchUpMaxBytes");
         assertThat(PaxosConfig.builder(5).build().quorum()).isEqualTo(3);
         assertThatThrownBy(() -> PaxosConfig.builder(0)).hasMessageContaining("members");
         assertThatThrownBy(() -> PaxosConfig.builder(3).window(0)).hasMessageContaining("window");

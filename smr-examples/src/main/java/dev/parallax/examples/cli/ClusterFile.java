@@ -45,6 +45,7 @@ import java.util.TreeSet;
  * paxos.suspect.ms=500
  * paxos.retransmit.ms=200
  * paxos.catchup.ms=100
+ * paxos.catchup.max.bytes=1048576    # bytes of decided values per catch-up reply / Phase 1 page (at most half a frame)
  * ordering=multi-paxos               # the ordering protocol, see {@link Orderings}
  * execution=sequential               # the executor, see {@link Executions}
  * execution.threads=2                # workers of a parallel executor
@@ -60,7 +61,7 @@ public final class ClusterFile {
             "snapshot.transfer.timeout.ms", "snapshot.max.bytes", "log.sync",
             "client.io.threads", "replica.io.threads", "wait",
             "paxos.window", "paxos.batch.bytes", "paxos.batch.timeout.ms", "paxos.eager.below", "paxos.heartbeat.ms", "paxos.suspect.ms",
-            "paxos.retransmit.ms", "paxos.catchup.ms", Orderings.KEY, Executions.KEY, "execution.threads", "threads");
+            "paxos.retransmit.ms", "paxos.catchup.ms", "paxos.catchup.max.bytes", Orderings.KEY, Executions.KEY, "execution.threads", "threads");
     /** Workers of a parallel executor when {@code execution.threads} is absent. */
     public static final int DEFAULT_EXECUTION_THREADS = 2;
 
@@ -325,6 +326,14 @@ public final class ClusterFile {
             millis("paxos.suspect.ms").ifPresent(b::suspect);
             millis("paxos.retransmit.ms").ifPresent(b::retransmit);
             millis("paxos.catchup.ms").ifPresent(b::catchUp);
+            if (props.containsKey("paxos.catchup.max.bytes")) {
+                int n = intValue("paxos.catchup.max.bytes");
+                if (n > ReplicaConfig.DEFAULT_MAX_FRAME / 2) {
+                    throw new IllegalArgumentException("paxos.catchup.max.bytes must be at most half the " + ReplicaConfig.DEFAULT_MAX_FRAME
+                            + "-byte frame limit, got " + n);
+                }
+                b.catchUpMaxBytes(n);
+            }
             return b.build();
         } catch (IllegalArgumentException e) {
             throw error(e.getMessage());

@@ -3,6 +3,7 @@ package dev.parallax.examples.cli;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.spi.Executor;
 import dev.parallax.core.stage.ThreadPlacement;
+import dev.parallax.paxos.PaxosConfig;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -67,7 +68,19 @@ class ClusterFileTest {
         assertThat(f.replica(0).clientMembers().member(0).port()).isEqualTo(8000);
         assertThat(f.paxos().window()).isEqualTo(10);
         assertThat(f.paxos().eagerBelow()).isEqualTo(10);
+        assertThat(f.paxos().catchUpMaxBytes()).isEqualTo(PaxosConfig.DEFAULT_CATCH_UP_MAX_BYTES);
         assertThat(f.redis()).isEmpty();
+    }
+
+    @Test
+    void theCatchUpByteBoundIsParsedAndKeptUnderTheFrameLimit(@TempDir Path dir) throws IOException {
+        String members = "members=0=127.0.0.1:7000,1=127.0.0.1:7001,2=127.0.0.1:7002\n";
+        assertThat(ClusterFile.load(write(dir, members + "paxos.catchup.max.bytes=4194304\n")).paxos().catchUpMaxBytes())
+                .isEqualTo(4 << 20);
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, members + "paxos.catchup.max.bytes=16777216\n")).paxos())
+                .hasMessageContaining("paxos.catchup.max.bytes must be at most half");
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, members + "paxos.catchup.max.bytes=0\n")).paxos())
+                .hasMessageContaining("catchUpMaxBytes");
     }
 
     @Test
