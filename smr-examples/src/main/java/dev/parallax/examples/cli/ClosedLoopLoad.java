@@ -25,14 +25,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@code outstanding} SETs in flight; each completion issues the next one. Client {@code c} writes
  * keys {@code c:0 .. c:keys-1} round-robin with an increasing counter as the value, and remembers
  * the highest acknowledged counter per key, so the end-of-run check can prove that no
- * acknowledged write was lost. Latencies go to an HdrHistogram; completions are also counted per
- * 10 ms slot to measure fail-over gaps.
+ * acknowledged write was lost. Latencies go to an HdrHistogram; every completion is also bucketed
+ * by the time it completed in a {@link CompletionTimeline} (per second for the demo's timeline, per
+ * 10 ms slot for fail-over gaps), so the timeline does not depend on when a caller reads it.
  *
  * <p>Callbacks run on the clients' event loop threads; the public methods are thread-safe.
  */
 final class ClosedLoopLoad implements AutoCloseable {
-    private static final long SLOT_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-
     private final NioEventLoopGroup group;
     private final List<SmrClient> clients = new ArrayList<>();
     private final int keysPerClient;
@@ -44,7 +43,7 @@ final class ClosedLoopLoad implements AutoCloseable {
     private final AtomicLong failed = new AtomicLong();
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicLong inFlight = new AtomicLong();
-    private final int[] slots;
+    private final CompletionTimeline timeline;
     private volatile long startedAt;
 
     ClosedLoopLoad(ClusterMembers endpoints, int clientCount, int outstanding, int keysPerClient, Duration maxRun) {
@@ -52,7 +51,7 @@ final class ClosedLoopLoad implements AutoCloseable {
         this.keysPerClient = keysPerClient;
         this.outstanding = outstanding;
         this.ackedCounter = new AtomicLongArray[clientCount];
-        this.slots = new int[(int) (maxRun.toNanos() / SLOT_NANOS) + 1];
+        this.timeline = new CompletionTimeline(maxRun, System.nanoTime());
         for (int c = 0; c < clientCount; c++) {
             ackedCounter[c] = new AtomicLongArray(keysPerClient);
             for (int k = 0; k < keysPerClient; k++) {
@@ -70,6 +69,7 @@ final class ClosedLoopLoad implements AutoCloseable {
 
     void start() {
         startedAt = System.nanoTime();
+        timeline.reset(startedAt);
         running.set(true);
         for (int c = 0; c < clients.size(); c++) {
             long[] counter = {0};
@@ -95,15 +95,11 @@ final class ClosedLoopLoad implements AutoCloseable {
             long t1 = System.nanoTime();
             inFlight.decrementAndGet();
             if (error == null) {
-                latency.recordValue(Math.min(TimeUnit.NANOSECONDS.toMicros(t1 - t0), TimeUnit.SECONDS.toMicros(60)));
+                long micros = Math.min(TimeUnit.NANOSECONDS.toMicros(t1 - t0), TimeUnit.SECONDS.toMicros(60));
+                latency.recordValue(micros);
                 completed.incrementAndGet();
                 ackedCounter[c].accumulateAndGet(k, n, Math::max);
-                int slot = (int) ((t1 - startedAt) / SLOT_NANOS);
-                if (slot >= 0 && slot < slots.length) {
-                    synchronized (slots) {
-                        slots[slot]++;
-                    }
-                }
+                timeline.record(t1, micros);
             } else {
                 failed.incrementAndGet();
             }
@@ -121,34 +117,31 @@ final class ClosedLoopLoad implements AutoCloseable {
     }
 
     /**
-     * Ends the warm-up: forgets the latencies and completion slots recorded so far and moves the
-     * time origin to now, so results cover the measured period only. Completions keep counting.
+     * Ends the warm-up: forgets the latencies and the timeline recorded so far and moves the time
+     * origin to now, so results cover the measured period only. Completions keep counting.
      */
     void startMeasuring() {
+        long now = System.nanoTime();
         latency.getIntervalHistogram();
         synchronized (total) {
             total.reset();
         }
-        synchronized (slots) {
-            java.util.Arrays.fill(slots, 0);
-        }
-        startedAt = System.nanoTime();
+        timeline.reset(now);
+        startedAt = now;
     }
 
-    /** Latencies recorded since the previous call (also added to the total). */
-    Histogram interval() {
+    /** Every latency recorded since {@link #startMeasuring} (or {@link #start}). */
+    Histogram total() {
         Histogram h = latency.getIntervalHistogram();
         synchronized (total) {
             total.add(h);
-        }
-        return h;
-    }
-
-    Histogram total() {
-        interval();
-        synchronized (total) {
             return total.copy();
         }
+    }
+
+    /** The completions bucketed by when they completed, from the origin {@link #startedAt}. */
+    CompletionTimeline timeline() {
+        return timeline;
     }
 
     long completed() {
@@ -159,19 +152,9 @@ final class ClosedLoopLoad implements AutoCloseable {
         return failed.get();
     }
 
-    /** The longest run of 10 ms slots without a completion, after {@code fromNanos} (relative to start) up to now. */
+    /** The longest run of 10 ms slots without a completion between {@code fromNanos} and {@code toNanos} (relative to start). */
     Duration longestGapAfter(long fromNanos, long toNanos) {
-        int from = (int) Math.max(0, fromNanos / SLOT_NANOS);
-        int to = (int) Math.min(slots.length, toNanos / SLOT_NANOS);
-        int best = 0;
-        int run = 0;
-        synchronized (slots) {
-            for (int i = from; i < to; i++) {
-                run = slots[i] == 0 ? run + 1 : 0;
-                best = Math.max(best, run);
-            }
-        }
-        return Duration.ofMillis(best * 10L);
+        return timeline.longestGap(fromNanos, toNanos);
     }
 
     long startedAt() {

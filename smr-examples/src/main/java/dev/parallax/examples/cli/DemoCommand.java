@@ -20,7 +20,9 @@ import java.util.stream.Stream;
 /**
  * {@code parallax demo}: three replica processes on 127.0.0.1 with durable state, a closed-loop
  * write load, the leader killed with SIGKILL halfway through the load phase and restarted at three
- * quarters (it recovers its log and snapshot, then catches up from its peers). Reports throughput,
+ * quarters (it recovers its log and snapshot, then catches up from its peers). Prints a per-second
+ * timeline of completed writes, bucketed by completion time ({@link CompletionTimeline}), so the
+ * seconds this thread spends restarting the replica are reported as they were. Reports throughput,
  * latency percentiles, the fail-over gap, whether the restarted replica reached its peers' decided
  * frontier and store digest within 30 s, and whether every acknowledged write is still readable.
  *
@@ -35,6 +37,8 @@ import java.util.stream.Stream;
 final class DemoCommand implements Callable<Integer> {
     /** How long the restarted leader may take to reach its peers' decided frontier and state. */
     static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(30);
+    /** How long after a second ends its line is read, so completions stamped just before the end are in. */
+    static final long SECOND_SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     @Option(names = "--seconds", defaultValue = "20", description = "Length of the load phase (default ${DEFAULT-VALUE}).")
     int seconds;
@@ -107,20 +111,18 @@ final class DemoCommand implements Callable<Integer> {
         long base = load.completed();
         load.startMeasuring();
         long start = load.startedAt();
-        long last = base;
         long killAt = -1;
         int killed = -1;
         boolean tty = System.console() != null;
         for (int s = 1; s <= seconds; s++) {
-            long target = start + TimeUnit.SECONDS.toNanos(s);
+            // Second s is read from completion times once it has ended: a loop that is late (it was
+            // restarting a replica) prints each second as it was, not what piled up meanwhile.
+            long target = start + TimeUnit.SECONDS.toNanos(s) + SECOND_SETTLE_NANOS;
             long wait = target - System.nanoTime();
             if (wait > 0) {
-                Thread.sleep(TimeUnit.NANOSECONDS.toMillis(wait));
+                Thread.sleep(TimeUnit.NANOSECONDS.toMillis(wait) + 1);
             }
-            Histogram h = load.interval();
-            long done = load.completed();
-            progress(out, tty, s, done - last, h);
-            last = done;
+            progress(out, tty, load.timeline().second(s));
             if (!noKill && s == seconds / 2) {
                 killed = load.leaderGuess();
                 killAt = System.nanoTime() - start;
@@ -183,10 +185,23 @@ final class DemoCommand implements Callable<Integer> {
         return o.converged();
     }
 
-    private static void progress(PrintStream out, boolean tty, int s, long ops, Histogram h) {
+    /**
+     * One timeline line: the second, the writes completed in it, and the p50 and p99 latency of
+     * those writes ({@code -} when the timeline no longer keeps that second's latencies).
+     */
+    static String timelineLine(CompletionTimeline.Second second) {
+        return String.format("  %3d s  %,9d writes/s  p50 %6s us  p99 %7s us", second.second(), second.completions(),
+                micros(second.p50Us()), micros(second.p99Us()));
+    }
+
+    private static String micros(long us) {
+        return us < 0 ? "-" : String.format("%,d", us);
+    }
+
+    private static void progress(PrintStream out, boolean tty, CompletionTimeline.Second second) {
         int width = 30;
-        String line = String.format("  %3d s  %,9d writes/s  p50 %,6d us  p99 %,7d us", s, ops,
-                h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(50), h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99));
+        long ops = second.completions();
+        String line = timelineLine(second);
         if (tty) {
             int filled = Math.min(width, (int) (ops / 5000));
             out.print("\r[" + "#".repeat(filled) + " ".repeat(width - filled) + "]" + line);
