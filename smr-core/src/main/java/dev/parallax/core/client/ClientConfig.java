@@ -119,7 +119,11 @@ public final class ClientConfig {
             return this;
         }
 
-        /** How long a command may take before it fails with {@link ClusterUnavailableException}; default 10 s. */
+        /**
+         * How long a command may take before its future fails: with {@link OutcomeUnknownException}
+         * if it was sent (it stays in flight until answered), with {@link ClusterUnavailableException}
+         * if it was not; default 10 s.
+         */
         public Builder invokeTimeout(Duration d) {
             this.invokeTimeout = Objects.requireNonNull(d);
             return this;

@@ -21,8 +21,10 @@ public interface CommandInvoker {
      *
      * @param command the command bytes (position to limit); copied before the call returns
      * @return the reply; completes exceptionally with {@link CommandRejectedException} if the state
-     *         machine rejected the command, {@link ClusterUnavailableException} if no quorum
-     *         answered in time, or {@link IllegalStateException} once the invoker is closed
+     *         machine rejected the command, {@link OutcomeUnknownException} (a subtype of
+     *         {@link ClusterUnavailableException}) if it was sent but not answered in time (it may
+     *         or may not have executed), {@link ClusterUnavailableException} if it was not sent in
+     *         time (it did not execute), or {@link IllegalStateException} once the invoker is closed
      */
     CompletableFuture<ByteBuffer> invoke(ByteBuffer command);
 

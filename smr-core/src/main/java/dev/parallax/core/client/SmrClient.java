@@ -51,9 +51,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>The client talks to one replica at a time, starting with the first endpoint; a redirect names
  * the leader to talk to instead. When the replica stays silent for the retry timeout or the
  * connection breaks, the client moves to the next replica and resends every unanswered command in
- * order. A command unanswered after the invoke timeout fails with
- * {@link ClusterUnavailableException}. A command too big for {@link ClientConfig#maxFrameBytes()}
- * fails at once with {@link IllegalArgumentException}, unsent.
+ * order.
+ *
+ * <p>Time-outs (issue 12 item 2). A command is numbered when it is sent, not when it is invoked.
+ * A command sent but unanswered after the invoke timeout completes its caller's future with
+ * {@link OutcomeUnknownException}: it may or may not have executed, and may still execute. The
+ * client does not forget it: it keeps its sequence number, its place in the pipelining window and
+ * its place in every resend, until a replica answers it (the replicas' session executes it at most
+ * once) or the session ends ({@link #close}, an expired session). Forgetting it would leave a gap
+ * in the stream that no later command of this client could cross. While such commands are
+ * unanswered the client keeps trying replicas as for any unanswered command; at most
+ * {@link ClientConfig#maxOutstanding()} of them are held. A command still waiting for room in the
+ * window (or for a connection) after the invoke timeout was never sent: it fails with a plain
+ * {@link ClusterUnavailableException} and did not execute. A command too big for
+ * {@link ClientConfig#maxFrameBytes()} fails at once with {@link IllegalArgumentException}, unsent.
  *
  * <p>Threads: {@link #invoke} from any thread, never blocking. All connection state lives on one
  * Netty event loop. Commands leave in as few writes as possible: everything a pump sends goes in
@@ -72,9 +83,12 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         final ByteBuffer command;
         final CompletableFuture<ByteBuffer> future = new CompletableFuture<>();
         final long deadline;
-        /** Set on the event loop when the command is numbered. */
+        /** Set on the event loop when the command is taken in. */
         Stream stream;
+        /** Set on the event loop when the command is sent (numbered). */
         CommandId id;
+        /** The caller's future was completed (answered, timed out or failed); event-loop state. */
+        boolean settled;
 
         Pending(GroupSet groups, ByteBuffer command, long deadline) {
             this.groups = groups;
@@ -91,7 +105,10 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
     private static final class Stream {
         final GroupSet groups;
         long nextSequence = 1;
-        /** Sent and unanswered, in sequence order (replies come back in that order). */
+        /**
+         * Sent and unanswered, in sequence order (replies come back in that order); timed-out
+         * commands included: they stay until answered.
+         */
         final ArrayDeque<Pending> outstanding = new ArrayDeque<>();
         long lastResend;
 
@@ -115,7 +132,7 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
     /** Every stream this client has used, by group set. */
     private final Map<GroupSet, Stream> streams = new HashMap<>();
     private final Stream defaultStream = new Stream(GroupSet.DEFAULT);
-    /** Sent and unanswered commands, over all streams (the pipelining window). */
+    /** Sent and unanswered commands, over all streams, timed-out ones included (the pipelining window). */
     private int outstandingCount;
     private boolean pumpAfterRead;
     /** True while this client's connection is inside a read burst (between a read and its completion). */
@@ -205,7 +222,10 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         return target;
     }
 
-    /** Commands invoked and not yet answered. */
+    /**
+     * Commands invoked whose futures have not completed. A timed-out command that the client
+     * still resends is not counted: its future is complete.
+     */
     public int pending() {
         return pendingCount.get();
     }
@@ -245,14 +265,15 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
                 fail(p, new IllegalStateException(brokenReason));
                 continue;
             }
-            Stream s = p.groups.isDefault() ? defaultStream : streams.computeIfAbsent(p.groups, Stream::new);
-            p.stream = s;
-            p.id = new CommandId(config.clientId(), s.groups, s.nextSequence++);
+            p.stream = p.groups.isDefault() ? defaultStream : streams.computeIfAbsent(p.groups, Stream::new);
             waiting.add(p);
         }
     }
 
-    /** Sends waiting commands while the pipelining window has room, all in one write. */
+    /**
+     * Sends waiting commands while the pipelining window has room, all in one write, numbering
+     * each as it leaves (so a command that times out unsent takes no sequence number).
+     */
     private void pump() {
         Channel ch = channel;
         if (ch == null || !ch.isActive()) {
@@ -261,7 +282,9 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         ByteBuf buf = null;
         while (outstandingCount < config.maxOutstanding() && !waiting.isEmpty()) {
             Pending p = waiting.poll();
-            p.stream.outstanding.add(p);
+            Stream s = p.stream;
+            p.id = new CommandId(config.clientId(), s.groups, s.nextSequence++);
+            s.outstanding.add(p);
             outstandingCount++;
             buf = append(ch, buf, p);
         }
@@ -373,11 +396,14 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
                 Pending p = stream == null ? null : removeOutstanding(stream, r.sequence());
                 if (p != null) {
                     lastProgress = System.nanoTime();
-                    pendingCount.decrementAndGet();
                     pumpAfterRead = true;
-                    if (r.status() == ClientWire.OK) {
+                    if (p.settled) {
+                        LOG.debug("client {}: command {} answered after its invoke timed out", config.clientId(), p.id);
+                    } else if (r.status() == ClientWire.OK) {
+                        settle(p);
                         p.future.complete(r.payload());
                     } else {
+                        settle(p);
                         p.future.completeExceptionally(new CommandRejectedException(r.message()));
                     }
                 }
@@ -409,13 +435,13 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         }
         if (outstandingCount > 0) {
             for (Stream s : streams.values()) {
-                for (Iterator<Pending> it = s.outstanding.iterator(); it.hasNext(); ) {
-                    Pending p = it.next();
-                    if (now - p.deadline > 0) {
-                        it.remove();
-                        outstandingCount--;
-                        fail(p, new ClusterUnavailableException("no replica executed the command within "
-                                + config.invokeTimeout() + " (no quorum reachable?)"));
+                for (Pending p : s.outstanding) {
+                    if (!p.settled && now - p.deadline > 0) {
+                        // Sent, so it may have executed or may yet: it stays outstanding (keeps
+                        // its sequence number and is resent) until answered; only the caller gives up.
+                        fail(p, new OutcomeUnknownException("the command may or may not have executed: no replica"
+                                + " answered within " + config.invokeTimeout() + " (no quorum reachable?); the client"
+                                + " keeps resending it until a replica answers, and it executes at most once"));
                     }
                 }
             }
@@ -424,7 +450,9 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
             Pending p = it.next();
             if (now - p.deadline > 0) {
                 it.remove();
-                fail(p, new ClusterUnavailableException("not connected to any replica for " + config.invokeTimeout()));
+                fail(p, new ClusterUnavailableException("the command was not sent within " + config.invokeTimeout()
+                        + " and did not execute (not connected to any replica, or the window of "
+                        + config.maxOutstanding() + " commands was full of unanswered ones)"));
             }
         }
         boolean idle = outstandingCount == 0 && waiting.isEmpty();
@@ -447,9 +475,18 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         }
     }
 
+    /** Completes {@code p}'s future exceptionally, unless it is already complete. */
     private void fail(Pending p, Throwable cause) {
+        if (!p.settled) {
+            settle(p);
+            p.future.completeExceptionally(cause);
+        }
+    }
+
+    /** Marks {@code p}'s future as completed (exactly once): it no longer counts as pending. */
+    private void settle(Pending p) {
+        p.settled = true;
         pendingCount.decrementAndGet();
-        p.future.completeExceptionally(cause);
     }
 
     private final class Handler extends SimpleChannelInboundHandler<ByteBuf> {

@@ -16,8 +16,9 @@ import java.util.concurrent.CountDownLatch;
  * An in-process stand-in for an ordering protocol, for client tests against real replicas: one
  * shared log in this JVM; every value proposed at any replica is appended and delivered to every
  * replica in log order, each replica on its own delivery thread. A replica's deliveries can be
- * held back (as if its link to the others were slow) until {@link #release} is called. The
- * leader hint is fixed per replica.
+ * held back (as if its link to the others were slow) until {@link #release} is called. While
+ * {@link #dropProposals} is on, proposals are lost (as when no quorum accepted them and a new
+ * leader never learned them): the replicas see nothing. The leader hint is fixed per replica.
  */
 final class SharedLogOrdering {
     private record Entry(long sequence, ByteBuffer value) {
@@ -25,6 +26,8 @@ final class SharedLogOrdering {
 
     private final List<Node> members = new ArrayList<>();
     private long next = 1;
+    private volatile boolean dropping;
+    private final java.util.concurrent.atomic.AtomicInteger dropped = new java.util.concurrent.atomic.AtomicInteger();
 
     /** The ordering protocol of replica {@code id}, whose leader hint is {@code leaderHint}. */
     synchronized OrderingProtocol member(int id, int leaderHint, boolean held) {
@@ -51,7 +54,21 @@ final class SharedLogOrdering {
         members.get(id).gate.countDown();
     }
 
+    /** Loses every proposal while {@code drop} is on (an outage that orders nothing). */
+    void dropProposals(boolean drop) {
+        dropping = drop;
+    }
+
+    /** Proposals lost so far. */
+    int dropped() {
+        return dropped.get();
+    }
+
     private synchronized void append(ByteBuffer value) {
+        if (dropping) {
+            dropped.incrementAndGet();
+            return;
+        }
         ByteBuffer copy = ByteBuffer.allocate(value.remaining()).put(value.duplicate()).flip();
         Entry e = new Entry(next++, copy);
         for (Node m : members) {

@@ -321,6 +321,70 @@ class SmrClientTest {
         assertThat(counter(replica, "parallax.commands.duplicate")).isZero();
     }
 
+    /** One replica over a shared log whose proposals can be lost; started. */
+    private Replica sharedLogReplica(SharedLogOrdering log, ClusterMembers clients, Counting machine) {
+        ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(1));
+        Replica replica = track(Replica.builder()
+                .config(ReplicaConfig.builder().id(0).members(members).clientMembers(clients).clientIoThreads(1).build())
+                .stateMachine(machine).ordering(log.member(0, -1, false)).build());
+        replica.start();
+        return replica;
+    }
+
+    @Test
+    void aTimedOutCommandKeepsItsSequenceAndTheSameClientServesAfterTheOutage() throws Exception {
+        // Issue 12 item 2: an outage longer than the invoke timeout in which nothing is ordered.
+        // A client that forgot the timed-out command left a gap its later commands never crossed.
+        SharedLogOrdering log = new SharedLogOrdering();
+        ClusterMembers clients = ClusterMembers.parse(LocalPorts.endpoints(1));
+        Counting machine = new Counting();
+        Replica replica = sharedLogReplica(log, clients, machine);
+        SmrClient client = client(clients, Duration.ofMillis(200), Duration.ofSeconds(1));
+        assertThat(text(client.invoke(cmd("inc")).get(10, TimeUnit.SECONDS))).isEqualTo("1");
+
+        log.dropProposals(true);
+        CompletableFuture<ByteBuffer> lost = client.invoke(cmd("inc"));
+        assertThatThrownBy(() -> lost.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class).cause()
+                .isInstanceOf(OutcomeUnknownException.class)
+                .hasMessageContaining("may or may not have executed");
+        assertThat(log.dropped()).isPositive();
+        assertThat(client.pending()).as("the caller's future is complete").isZero();
+        log.dropProposals(false);
+
+        // The same client serves again: the timed-out command is still resent (and runs once, as
+        // sequence 2), so the next command crosses no gap.
+        assertThat(text(client.invoke(cmd("inc")).get(5, TimeUnit.SECONDS))).isEqualTo("3");
+        assertThat(machine.count).isEqualTo(3);
+        assertThat(counter(replica, "parallax.commands.executed")).isEqualTo(3.0);
+        assertThat(text(client.invoke(cmd("inc")).get(5, TimeUnit.SECONDS))).isEqualTo("4");
+        assertThat(machine.count).isEqualTo(4);
+    }
+
+    @Test
+    void aCommandThatTimedOutUnsentFailsAsNotExecutedAndLeavesNoGap() throws Exception {
+        SharedLogOrdering log = new SharedLogOrdering();
+        ClusterMembers clients = ClusterMembers.parse(LocalPorts.endpoints(1));
+        Counting machine = new Counting();
+        Replica replica = sharedLogReplica(log, clients, machine);
+        SmrClient client = track(SmrClient.connect(ClientConfig.builder(clients).clientId(42).maxOutstanding(1)
+                .retryTimeout(Duration.ofMillis(200)).invokeTimeout(Duration.ofSeconds(1)).build()));
+        assertThat(text(client.invoke(cmd("inc")).get(10, TimeUnit.SECONDS))).isEqualTo("1");
+
+        log.dropProposals(true);
+        CompletableFuture<ByteBuffer> sent = client.invoke(cmd("inc"));
+        CompletableFuture<ByteBuffer> unsent = client.invoke(cmd("inc")); // the window of 1 is full
+        assertThatThrownBy(() -> sent.get(20, TimeUnit.SECONDS)).cause().isInstanceOf(OutcomeUnknownException.class);
+        assertThatThrownBy(() -> unsent.get(20, TimeUnit.SECONDS)).cause()
+                .isInstanceOf(ClusterUnavailableException.class).isNotInstanceOf(OutcomeUnknownException.class)
+                .hasMessageContaining("was not sent");
+        log.dropProposals(false);
+
+        // The sent one may still run (it does, once); the unsent one took no sequence number.
+        assertThat(text(client.invoke(cmd("inc")).get(5, TimeUnit.SECONDS))).isEqualTo("3");
+        assertThat(machine.count).isEqualTo(3);
+        assertThat(counter(replica, "parallax.commands.executed")).isEqualTo(3.0);
+    }
+
     private static double counter(Replica r, String name) {
         return r.meterRegistry().find(name).counter().count();
     }

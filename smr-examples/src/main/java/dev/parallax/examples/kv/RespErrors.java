@@ -2,6 +2,7 @@ package dev.parallax.examples.kv;
 
 import dev.parallax.core.client.ClusterUnavailableException;
 import dev.parallax.core.client.CommandRejectedException;
+import dev.parallax.core.client.OutcomeUnknownException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.regex.Pattern;
@@ -23,13 +24,19 @@ final class RespErrors {
     private RespErrors() {
     }
 
-    /** The kind of failure an invoker reported, for metrics. */
-    enum Kind { REJECTED, UNAVAILABLE, INTERNAL }
+    /**
+     * The kind of failure an invoker reported, for metrics: UNKNOWN is a command sent but not
+     * answered in time (it may or may not have executed), UNAVAILABLE one that did not execute.
+     */
+    enum Kind { REJECTED, UNKNOWN, UNAVAILABLE, INTERNAL }
 
     static Kind kindOf(Throwable failure) {
         Throwable t = unwrap(failure);
         if (t instanceof CommandRejectedException) {
             return Kind.REJECTED;
+        }
+        if (t instanceof OutcomeUnknownException) {
+            return Kind.UNKNOWN;
         }
         if (t instanceof ClusterUnavailableException) {
             return Kind.UNAVAILABLE;
@@ -37,12 +44,19 @@ final class RespErrors {
         return Kind.INTERNAL;
     }
 
-    /** The error reply for a failed invocation; the caller logs INTERNAL ones. */
+    /**
+     * The error reply for a failed invocation; the caller logs INTERNAL ones. A command whose
+     * outcome is unknown gets {@code ERR UNKNOWN outcome: ...}, never a reply that claims it failed
+     * (it may have executed, or may still); CLUSTERDOWN is kept for commands that were not sent.
+     */
     static String forFailure(Throwable failure) {
         Throwable t = unwrap(failure);
         switch (kindOf(t)) {
             case REJECTED:
                 return rejection(t.getMessage());
+            case UNKNOWN:
+                return "ERR UNKNOWN outcome: " + (t.getMessage() == null
+                        ? "the command may or may not have executed" : t.getMessage());
             case UNAVAILABLE:
                 return "CLUSTERDOWN " + (t.getMessage() == null ? "the cluster is unavailable" : t.getMessage());
             default:

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.parallax.core.client.ClusterUnavailableException;
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.client.CommandRejectedException;
+import dev.parallax.core.client.OutcomeUnknownException;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import java.nio.ByteBuffer;
@@ -106,6 +107,19 @@ class RespConnectionHandlerTest {
         assertThat(fixture.output()).isEqualTo("-CLUSTERDOWN no quorum  in 5 s\r\n-ERR internal error\r\n"
                 + "-ERR internal error\r\n-ERR internal error\r\n");
         assertThat(fixture.count("parallax.kv.resp.command.failures", "kind", "internal")).isEqualTo(3);
+    }
+
+    @Test
+    void anUnknownOutcomeIsNotReportedAsAFailure() {
+        fixture.send("INCR n\r\nINCR n\r\n");
+        invoker.future(0).completeExceptionally(new CompletionException(
+                new OutcomeUnknownException("the command may or may not have executed: no reply\r\nin 1 s")));
+        invoker.future(1).completeExceptionally(new ClusterUnavailableException("not sent; did not execute"));
+        assertThat(fixture.output()).isEqualTo(
+                "-ERR UNKNOWN outcome: the command may or may not have executed: no reply  in 1 s\r\n"
+                        + "-CLUSTERDOWN not sent; did not execute\r\n");
+        assertThat(fixture.count("parallax.kv.resp.command.failures", "kind", "unknown")).isEqualTo(1);
+        assertThat(fixture.count("parallax.kv.resp.command.failures", "kind", "unavailable")).isEqualTo(1);
     }
 
     @Test
