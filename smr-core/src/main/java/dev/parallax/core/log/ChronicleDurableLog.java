@@ -173,10 +173,12 @@ public final class ChronicleDurableLog implements DurableLog {
                         + "On the first start of a new cluster, bootstrap instead", dir);
                 amnesia = true;
             }
-            CreationMark.place(dir, io);
             if (options.syncPolicy() != SyncPolicy.EVERY_BATCH || amnesia) {
                 RunningMarker.place(dir, io);
             }
+            // After the running marker: a crash in between must not leave a marked, empty directory
+            // that no longer reports its loss.
+            CreationMark.place(dir, io);
             return new ChronicleDurableLog(dir, options, io, opened, amnesia);
         } catch (IOException | RuntimeException e) {
             LogOpener.closeQueue(opened.queue());
