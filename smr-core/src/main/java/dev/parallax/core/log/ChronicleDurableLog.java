@@ -46,6 +46,12 @@ import java.util.Objects;
  * {@link #amnesiaPossible()} true: the previous process stopped uncleanly, and a kernel crash or
  * power loss may have taken records it had synced.
  *
+ * <p><b>Lost directory.</b> The first open in a directory places a {@code parallax-log.created} mark
+ * ({@link CreationMark}). A directory with neither the mark nor records is new or was wiped; under
+ * {@link ChronicleLogOptions.EmptyDirectory#LOST} the log then reports {@link #amnesiaPossible()}
+ * (and keeps the running marker, under every sync policy, until {@link #amnesiaResolved()}), so that
+ * a replica whose disk was wiped does not vote with empty state.
+ *
  * <p><b>Space.</b> {@link #truncateBefore} takes effect at once for reads; the next {@link #sync}
  * persists the new first index atomically and deletes every segment file holding only records below
  * it. An append fails with a disk-full {@link DurableLogException} (without poisoning the log)
@@ -156,11 +162,23 @@ public final class ChronicleDurableLog implements DurableLog {
             boolean amnesia = RunningMarker.present(dir);
             if (amnesia) {
                 LOG.warn("The log in {} was not closed cleanly by a process that did not force every record "
-                        + "(sync policy PERIODIC or NONE): records it reported durable may be missing", dir);
+                        + "(sync policy PERIODIC or NONE), or was never rebuilt after its directory was lost: "
+                        + "records it reported durable may be missing", dir);
             }
-            if (options.syncPolicy() != SyncPolicy.EVERY_BATCH) {
+            boolean lost = !CreationMark.present(dir) && opened.nextIndex() == 0 && opened.firstIndex() == 0
+                    && options.emptyDirectory() == ChronicleLogOptions.EmptyDirectory.LOST;
+            if (lost) {
+                LOG.warn("The log directory {} is empty and was never used by a log: treated as a lost (wiped or "
+                        + "replaced) directory; its replica must rebuild its state from peers before voting. "
+                        + "On the first start of a new cluster, bootstrap instead", dir);
+                amnesia = true;
+            }
+            if (options.syncPolicy() != SyncPolicy.EVERY_BATCH || amnesia) {
                 RunningMarker.place(dir, io);
             }
+            // After the running marker: a crash in between must not leave a marked, empty directory
+            // that no longer reports its loss.
+            CreationMark.place(dir, io);
             return new ChronicleDurableLog(dir, options, io, opened, amnesia);
         } catch (IOException | RuntimeException e) {
             LogOpener.closeQueue(opened.queue());
@@ -479,11 +497,23 @@ public final class ChronicleDurableLog implements DurableLog {
         return amnesia;
     }
 
-    /** {@inheritDoc} No I/O: the marker goes at the next clean {@link #close}. */
+    /**
+     * {@inheritDoc} Under {@link SyncPolicy#EVERY_BATCH}, when every record is durable, removes the
+     * {@code parallax-log.running} marker at once (blocking on a directory force), so that a crash
+     * does not make the next open report amnesia again; otherwise no I/O: the marker goes at the
+     * next clean {@link #close}.
+     */
     @Override
     public void amnesiaResolved() {
         checkOpen();
         amnesia = false;
+        if (options.syncPolicy() == SyncPolicy.EVERY_BATCH && failure == null && durableIndex == nextIndex) {
+            try {
+                RunningMarker.remove(dir, io);
+            } catch (IOException | RuntimeException e) {
+                throw new DurableLogException("cannot record the end of the amnesia recovery in " + dir, e);
+            }
+        }
     }
 
     /**

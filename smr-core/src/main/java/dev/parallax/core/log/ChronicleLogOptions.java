@@ -24,9 +24,29 @@ import java.util.Objects;
  *                         so that the log never writes into a memory-mapped page the file system
  *                         cannot back; not negative
  * @param clock            time source of the {@link SyncPolicy#PERIODIC} interval
+ * @param emptyDirectory   what a directory holding neither records nor the log's creation mark
+ *                         means at open: a brand-new log, or one whose files were lost (then
+ *                         {@code amnesiaPossible()} holds until resolved); see {@link EmptyDirectory}
  */
 public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, long segmentBytes,
-                                  int maxRecordBytes, long diskReserveBytes, Clock clock) {
+                                  int maxRecordBytes, long diskReserveBytes, Clock clock,
+                                  EmptyDirectory emptyDirectory) {
+
+    /**
+     * What an empty log directory that never held this log means at open. On disk a brand-new
+     * directory and a wiped one look the same (no records, no {@code parallax-log.created} mark);
+     * only the caller knows whether this is the first start of its replica in a new cluster.
+     */
+    public enum EmptyDirectory {
+        /** A brand-new log: {@code amnesiaPossible()} is false (a bootstrap, a unit test). */
+        NEW,
+        /**
+         * The log's files may have been lost (a wiped, replaced or missing data directory where
+         * the cluster has history): the log reports {@code amnesiaPossible()} until the caller
+         * has rebuilt its state from peers and called {@code amnesiaResolved()}, across restarts.
+         */
+        LOST
+    }
 
     /** Upper bound of {@link #maxRecordBytes()}: larger records would need very large mappings. */
     public static final int MAX_RECORD_BYTES_LIMIT = 64 << 20;
@@ -41,6 +61,7 @@ public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, 
         Objects.requireNonNull(syncPolicy, "syncPolicy");
         Objects.requireNonNull(syncInterval, "syncInterval");
         Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(emptyDirectory, "emptyDirectory");
         if (syncInterval.isNegative()) {
             throw new IllegalArgumentException("syncInterval must not be negative: " + syncInterval);
         }
@@ -57,11 +78,21 @@ public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, 
 
     /**
      * {@link SyncPolicy#EVERY_BATCH}, a 10 ms periodic interval, 64 MiB segments, records up to
-     * 4 MiB, a 32 MiB disk reserve and the system clock. Thread-safe, never blocks.
+     * 4 MiB, a 32 MiB disk reserve, the system clock and {@link EmptyDirectory#NEW}. Thread-safe,
+     * never blocks.
      */
     public static ChronicleLogOptions defaults() {
         return new ChronicleLogOptions(SyncPolicy.EVERY_BATCH, Duration.ofMillis(10), 64L << 20, 4 << 20,
-                32L << 20, SystemClock.INSTANCE);
+                32L << 20, SystemClock.INSTANCE, EmptyDirectory.NEW);
+    }
+
+    /**
+     * A copy with another meaning of an empty, never-used directory. Thread-safe, never blocks.
+     *
+     * @throws NullPointerException if {@code meaning} is null
+     */
+    public ChronicleLogOptions withEmptyDirectory(EmptyDirectory meaning) {
+        return new ChronicleLogOptions(syncPolicy, syncInterval, segmentBytes, maxRecordBytes, diskReserveBytes, clock, meaning);
     }
 
     /**
@@ -70,7 +101,7 @@ public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, 
      * @throws NullPointerException if {@code policy} is null
      */
     public ChronicleLogOptions withSyncPolicy(SyncPolicy policy) {
-        return new ChronicleLogOptions(policy, syncInterval, segmentBytes, maxRecordBytes, diskReserveBytes, clock);
+        return new ChronicleLogOptions(policy, syncInterval, segmentBytes, maxRecordBytes, diskReserveBytes, clock, emptyDirectory);
     }
 
     /**
@@ -80,7 +111,7 @@ public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, 
      * @throws IllegalArgumentException if it is negative
      */
     public ChronicleLogOptions withSyncInterval(Duration interval) {
-        return new ChronicleLogOptions(syncPolicy, interval, segmentBytes, maxRecordBytes, diskReserveBytes, clock);
+        return new ChronicleLogOptions(syncPolicy, interval, segmentBytes, maxRecordBytes, diskReserveBytes, clock, emptyDirectory);
     }
 
     /**
@@ -89,7 +120,7 @@ public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, 
      * @throws IllegalArgumentException if {@code bytes} is not positive
      */
     public ChronicleLogOptions withSegmentBytes(long bytes) {
-        return new ChronicleLogOptions(syncPolicy, syncInterval, bytes, maxRecordBytes, diskReserveBytes, clock);
+        return new ChronicleLogOptions(syncPolicy, syncInterval, bytes, maxRecordBytes, diskReserveBytes, clock, emptyDirectory);
     }
 
     /**
@@ -98,7 +129,7 @@ public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, 
      * @throws IllegalArgumentException if {@code bytes} is outside [0, {@link #MAX_RECORD_BYTES_LIMIT}]
      */
     public ChronicleLogOptions withMaxRecordBytes(int bytes) {
-        return new ChronicleLogOptions(syncPolicy, syncInterval, segmentBytes, bytes, diskReserveBytes, clock);
+        return new ChronicleLogOptions(syncPolicy, syncInterval, segmentBytes, bytes, diskReserveBytes, clock, emptyDirectory);
     }
 
     /**
@@ -107,7 +138,7 @@ public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, 
      * @throws IllegalArgumentException if {@code bytes} is negative
      */
     public ChronicleLogOptions withDiskReserveBytes(long bytes) {
-        return new ChronicleLogOptions(syncPolicy, syncInterval, segmentBytes, maxRecordBytes, bytes, clock);
+        return new ChronicleLogOptions(syncPolicy, syncInterval, segmentBytes, maxRecordBytes, bytes, clock, emptyDirectory);
     }
 
     /**
@@ -116,6 +147,6 @@ public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, 
      * @throws NullPointerException if {@code newClock} is null
      */
     public ChronicleLogOptions withClock(Clock newClock) {
-        return new ChronicleLogOptions(syncPolicy, syncInterval, segmentBytes, maxRecordBytes, diskReserveBytes, newClock);
+        return new ChronicleLogOptions(syncPolicy, syncInterval, segmentBytes, maxRecordBytes, diskReserveBytes, newClock, emptyDirectory);
     }
 }

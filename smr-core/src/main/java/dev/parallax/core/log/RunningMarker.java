@@ -1,7 +1,6 @@
 package dev.parallax.core.log;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -13,7 +12,8 @@ import java.nio.file.Path;
  * {@link SyncPolicy#PERIODIC} or {@link SyncPolicy#NONE} a kernel crash or power loss may have
  * dropped records it had synced ("amnesia"). A marker is a file rather than a record so that it
  * survives the loss of every segment, and so that a brand-new directory (no marker) is told apart
- * from one whose records were all lost.
+ * from one whose records were all lost. It also stays while a log opened over a lost directory
+ * ({@link CreationMark}) has not been rebuilt from peers, whatever the sync policy.
  *
  * <p>Stateless; every method does blocking file I/O. Thread-safe.
  */
@@ -25,22 +25,16 @@ final class RunningMarker {
 
     /** Whether the marker is present (the previous process did not close the log cleanly). */
     static boolean present(Path dir) {
-        return Files.exists(dir.resolve(FILE_NAME));
+        return MarkerFile.present(dir, FILE_NAME);
     }
 
     /** Creates the marker if missing and makes its creation durable. */
     static void place(Path dir, StorageIo io) throws IOException {
-        Path file = dir.resolve(FILE_NAME);
-        if (!Files.exists(file)) {
-            Files.createFile(file);
-            FirstIndexFile.forceDirectory(dir, io);
-        }
+        MarkerFile.place(dir, FILE_NAME, io);
     }
 
     /** Deletes the marker, if present, and makes the deletion durable. */
     static void remove(Path dir, StorageIo io) throws IOException {
-        if (Files.deleteIfExists(dir.resolve(FILE_NAME))) {
-            FirstIndexFile.forceDirectory(dir, io);
-        }
+        MarkerFile.remove(dir, FILE_NAME, io);
     }
 }

@@ -81,6 +81,7 @@ public final class Replica implements AutoCloseable {
     private SnapshotTransfer transfer;
     private SnapshotServer snapshotServer;
     private final long snapshotEvery;
+    private final boolean bootstrap;
     private int clientPort = -1;
     private boolean started;
     private boolean closed;
@@ -100,6 +101,7 @@ public final class Replica implements AutoCloseable {
         this.maxSessions = b.maxSessions;
         this.faults = b.faults;
         this.snapshotEvery = b.snapshotEvery;
+        this.bootstrap = b.bootstrap;
     }
 
     public static Builder builder() {
@@ -283,7 +285,8 @@ public final class Replica implements AutoCloseable {
                 return InMemoryDurableLog.create();
             }
             return ChronicleDurableLog.open(config.dataDirectory().get().resolve(name),
-                    ChronicleLogOptions.defaults().withSyncPolicy(config.logSync()));
+                    ChronicleLogOptions.defaults().withSyncPolicy(config.logSync()).withEmptyDirectory(
+                            bootstrap ? ChronicleLogOptions.EmptyDirectory.NEW : ChronicleLogOptions.EmptyDirectory.LOST));
         }
 
         @Override
@@ -333,8 +336,25 @@ public final class Replica implements AutoCloseable {
         private int maxSessions = 100_000;
         private LinkFaults faults;
         private long snapshotEvery = 10_000;
+        private boolean bootstrap;
 
         private Builder() {
+        }
+
+        /**
+         * Whether this is the first start of this replica in a brand-new cluster; default false.
+         * Only with a data directory: a log directory there that is empty and was never used
+         * (see {@code ChronicleLogOptions.EmptyDirectory}) is then a new log. Without it, such a
+         * directory is taken for a wiped or missing one where the cluster has history: the
+         * protocol recovers its state from its peers before it votes (amnesia recovery), which
+         * needs answers from {@code n - quorum + 1} peers. A brand-new cluster whose replicas are
+         * all started without it therefore never starts voting; pass it on the first start only
+         * (docs/operations.md, "A wiped or missing data directory"). Ignored for a directory that
+         * holds a log.
+         */
+        public Builder bootstrap(boolean firstStart) {
+            this.bootstrap = firstStart;
+            return this;
         }
 
         /**

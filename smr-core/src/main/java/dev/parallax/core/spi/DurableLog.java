@@ -76,7 +76,9 @@ public interface DurableLog extends AutoCloseable {
      * clean {@link #close} and did not call {@link #amnesiaResolved}: a kernel crash or power loss
      * may then have dropped records the caller acted on (promises, votes). Such a caller must not
      * answer peers again before it has rebuilt that state from them. A new, empty log answers
-     * {@code false}. Never blocks; single writer thread.
+     * {@code false}, unless it was opened as the replacement of a lost one (a wiped data directory:
+     * every promise and vote is gone; see {@code ChronicleLogOptions.EmptyDirectory#LOST}), which
+     * answers {@code true} until resolved. Never blocks; single writer thread.
      *
      * @throws IllegalStateException if closed
      */

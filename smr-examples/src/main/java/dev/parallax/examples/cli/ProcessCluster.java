@@ -24,6 +24,7 @@ public final class ProcessCluster implements AutoCloseable {
     private final ServerProcesses processes;
     private final List<String> replicaArgs = new ArrayList<>();
     private final int[] metricsPorts;
+    private final boolean[] launched;
 
     /**
      * @param extra extra properties for the cluster file (paxos settings, redis=... is added when
@@ -49,6 +50,7 @@ public final class ProcessCluster implements AutoCloseable {
         configFile = dir.resolve("cluster.properties");
         cluster.write(configFile);
         metricsPorts = new int[size];
+        launched = new boolean[size];
     }
 
     /** Extra arguments for every replica process (e.g. {@code --metrics-port 0 --fault-control}). */
@@ -102,7 +104,11 @@ public final class ProcessCluster implements AutoCloseable {
         return size;
     }
 
-    /** Starts every replica and waits until all are ready. */
+    /**
+     * Starts every replica and waits until all are ready. The first launch of each replica is the
+     * first start of a new cluster and passes {@code --bootstrap}; later launches (restarts) do not,
+     * so a replica whose data directory was wiped meanwhile recovers from its peers before voting.
+     */
     public void startAll(Duration timeout) throws IOException, InterruptedException {
         for (int i = 0; i < size; i++) {
             launch(i);
@@ -112,7 +118,10 @@ public final class ProcessCluster implements AutoCloseable {
         }
     }
 
-    /** Starts replica {@code id} (again) and waits for its READY line. */
+    /**
+     * Starts replica {@code id} (again) and waits for its READY line; only its first launch passes
+     * {@code --bootstrap} (see {@link #startAll}).
+     */
     public void start(int id, Duration timeout) throws IOException, InterruptedException {
         launch(id);
         awaitReady(id, timeout);
@@ -120,6 +129,10 @@ public final class ProcessCluster implements AutoCloseable {
 
     private void launch(int id) throws IOException {
         List<String> args = new ArrayList<>(List.of("replica", "--config", configFile.toString(), "--id", Integer.toString(id)));
+        if (!launched[id]) {
+            args.add("--bootstrap");
+            launched[id] = true;
+        }
         args.addAll(replicaArgs);
         processes.launch(name(id), ParallaxCli.class, args);
     }

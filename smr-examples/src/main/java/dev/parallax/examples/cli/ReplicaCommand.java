@@ -50,6 +50,11 @@ final class ReplicaCommand implements Callable<Integer> {
             + "metrics port cut this replica's links (parallax chaos uses it).")
     boolean faultControl;
 
+    @Option(names = "--bootstrap", description = "First start of a new cluster only: an empty, never-used data "
+            + "directory is a new replica. Without it such a directory is taken for a wiped one, and the replica "
+            + "recovers its state from its peers before it votes (see docs/operations.md).")
+    boolean bootstrap;
+
     @Mixin
     RuntimeOptions runtime = new RuntimeOptions();
 
@@ -90,7 +95,7 @@ final class ReplicaCommand implements Callable<Integer> {
         // Lets tests and `parallax chaos` check that replicas converged to the same contents.
         io.micrometer.core.instrument.Gauge.builder("parallax.kv.digest", store, KvStateMachine::digest)
                 .description("Order-independent 52-bit digest of the key-value store's contents").register(registry);
-        Replica replica = builder.meterRegistry(registry).linkFaults(faults).build();
+        Replica replica = builder.meterRegistry(registry).linkFaults(faults).bootstrap(bootstrap).build();
         replica.start();
         SmrClient forwarder = null;
         RespServer resp = null;

@@ -26,7 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * batch, snapshots) and SIGKILL: each replica killed and restarted in turn under load; a replica
  * restarted after its peers compacted their logs (it must install a snapshot); all three killed at
  * once and restarted; a replica whose last log record was damaged while it was down (it must cut
- * the record with a warning and rejoin). No acknowledged write may be lost, the history must stay
+ * the record with a warning and rejoin); a replica whose whole data directory was wiped while it
+ * was down (restarted without {@code --bootstrap}, it must recover from its peers before voting,
+ * issue 12 item 6). No acknowledged write may be lost, the history must stay
  * linearizable, and afterwards every replica, restarted ones included, must reach the same decided
  * frontier and the same store contents ({@link ReplicaConvergence}).
  */
@@ -145,6 +147,33 @@ class DurabilityProcessTest {
                     cluster.start(i, Duration.ofSeconds(60));
                 }
                 Thread.sleep(1500);
+            });
+            assertConverged(cluster);
+        }
+    }
+
+    @Test
+    void aReplicaWhoseDataDirectoryWasWipedRecoversFromItsPeersBeforeVotingAndLosesNothing(@TempDir Path dir) throws Exception {
+        try (ProcessCluster cluster = cluster(dir, 1000)) {
+            underLoad(cluster, () -> {
+                Thread.sleep(1500);
+                cluster.kill(1);
+                Path data = dir.resolve("data").resolve("replica-1");
+                try (Stream<Path> files = Files.walk(data)) {
+                    files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                }
+                assertThat(data).doesNotExist();
+                cluster.start(1, Duration.ofSeconds(60)); // a restart: no --bootstrap
+                assertThat(Files.readString(cluster.log(1))).as("replica 1's output")
+                        .contains("treated as a lost (wiped or replaced) directory");
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (System.nanoTime() < deadline
+                        && ReplicaMetrics.gauge(cluster.metricsPort(1), "parallax_protocol_recovering") != 0) {
+                    Thread.sleep(50);
+                }
+                assertThat(ReplicaMetrics.gauge(cluster.metricsPort(1), "parallax_protocol_recovering"))
+                        .as("recovered from its peers, then votes again").isZero();
+                Thread.sleep(1500); // replica 1 takes part again while the load runs
             });
             assertConverged(cluster);
         }

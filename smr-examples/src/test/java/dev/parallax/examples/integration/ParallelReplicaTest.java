@@ -65,6 +65,7 @@ class ParallelReplicaTest {
                         .executor(Execution.earlyScheduling(classifier.classMap(2), classifier, mode))
                         .ordering(MultiPaxos.protocol(3))
                         .snapshotEvery(50)
+                        .bootstrap(true)
                         .build();
                 replicas.add(r);
             }

@@ -48,7 +48,7 @@ final class LocalCluster implements AutoCloseable {
                             .maxFrameBytes(maxFrame).maxCommandBytes(Math.min(maxFrame, 1 << 20))
                             .dataDirectory(dataDir == null ? null : dataDir.resolve("replica-" + i)).build())
                     .stateMachine(wrap.apply(kv)).ordering(MultiPaxos.protocol(paxos)).linkFaults(f)
-                    .snapshotEvery(snapshotEvery).build();
+                    .snapshotEvery(snapshotEvery).bootstrap(true).build();
             replicas.add(r);
         }
         replicas.forEach(Replica::start);

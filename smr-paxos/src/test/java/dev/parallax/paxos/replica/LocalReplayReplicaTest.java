@@ -86,11 +86,12 @@ class LocalReplayReplicaTest {
     private final PaxosConfig paxos = PaxosConfig.builder(3).heartbeat(Duration.ofMillis(30)).suspect(Duration.ofMillis(300))
             .retransmit(Duration.ofMillis(100)).catchUp(Duration.ofMillis(50)).build();
 
-    private Replica start(int id, Path dir, StateMachine machine) {
+    /** Starts replica {@code id}; {@code bootstrap} on the first start of the cluster only. */
+    private Replica start(int id, Path dir, StateMachine machine, boolean bootstrap) {
         Replica r = Replica.builder()
                 .config(ReplicaConfig.builder().id(id).members(members).clientMembers(clients).clientIoThreads(1)
                         .dataDirectory(dir.resolve("replica-" + id)).build())
-                .stateMachine(machine).ordering(MultiPaxos.protocol(paxos)).snapshotEvery(SNAPSHOT_EVERY).build();
+                .stateMachine(machine).ordering(MultiPaxos.protocol(paxos)).snapshotEvery(SNAPSHOT_EVERY).bootstrap(bootstrap).build();
         r.start();
         return r;
     }
@@ -115,7 +116,7 @@ class LocalReplayReplicaTest {
         WatchedKv[] machines = new WatchedKv[3];
         for (int i = 0; i < 3; i++) {
             machines[i] = new WatchedKv();
-            replicas[i] = start(i, dir, machines[i]);
+            replicas[i] = start(i, dir, machines[i], true);
         }
         try (SmrClient client = client()) {
             for (int i = 0; i < COMMANDS; i++) {
@@ -134,7 +135,7 @@ class LocalReplayReplicaTest {
 
         // Replica 2 alone: no peer can supply anything, so whatever it executes comes from its own log.
         WatchedKv alone = new WatchedKv();
-        Replica lone = start(2, dir, alone);
+        Replica lone = start(2, dir, alone, false);
         try {
             assertThat(alone.awaitValue("k", expected.toString(), Duration.ofSeconds(10)))
                     .as("state before the stop, got %s", alone.get("k")).isTrue();
@@ -154,7 +155,7 @@ class LocalReplayReplicaTest {
         // Everyone back: the cluster goes on from where it was, and all three agree.
         for (int i = 0; i < 3; i++) {
             machines[i] = new WatchedKv();
-            replicas[i] = start(i, dir, machines[i]);
+            replicas[i] = start(i, dir, machines[i], false);
         }
         try (SmrClient client = client()) {
             client.invoke(cmd("APPEND k " + COMMANDS + ",")).get(20, TimeUnit.SECONDS);
