@@ -3,6 +3,7 @@ package dev.parallax.paxos.replica;
 import dev.parallax.core.batch.CommandBatch;
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.SmrClient;
+import dev.parallax.core.StateMachine;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.net.LocalPorts;
@@ -12,12 +13,17 @@ import dev.parallax.paxos.PaxosConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 import static dev.parallax.paxos.replica.TextKv.cmd;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,13 +51,41 @@ class RestartedReplicaLeadershipTest {
     private final PaxosConfig paxos = PaxosConfig.builder(3).heartbeat(Duration.ofMillis(30)).suspect(SUSPECT)
             .retransmit(Duration.ofMillis(100)).catchUp(Duration.ofMillis(50)).batchBytes(CommandBatch.HEADER + 1).build();
 
-    private Replica start(int id, Path dir) {
+    private Replica start(int id, Path dir, PaxosConfig config, StateMachine machine) {
         Replica r = Replica.builder()
                 .config(ReplicaConfig.builder().id(id).members(members).clientMembers(clients).clientIoThreads(1)
                         .dataDirectory(dir.resolve("replica-" + id)).build())
-                .stateMachine(new TextKv()).ordering(MultiPaxos.protocol(paxos)).snapshotEvery(10_000_000L).build();
+                .stateMachine(machine).ordering(MultiPaxos.protocol(config)).snapshotEvery(10_000_000L).build();
         r.start();
         return r;
+    }
+
+    /** A {@link TextKv} that takes at least {@code nanos} per command for its first {@code slow} commands. */
+    private static StateMachine slowFirst(int slow, long nanos) {
+        TextKv kv = new TextKv();
+        int[] executed = {0};
+        return new StateMachine() {
+            @Override
+            public ByteBuffer execute(ByteBuffer command) {
+                if (executed[0]++ < slow) {
+                    long until = System.nanoTime() + nanos;
+                    while (System.nanoTime() - until < 0) {
+                        LockSupport.parkNanos(nanos);
+                    }
+                }
+                return kv.execute(command);
+            }
+
+            @Override
+            public void snapshot(WritableByteChannel out) throws IOException {
+                kv.snapshot(out);
+            }
+
+            @Override
+            public void restore(ReadableByteChannel in) throws IOException {
+                kv.restore(in);
+            }
+        };
     }
 
     private static double gauge(Replica r, String name) {
@@ -126,9 +160,29 @@ class RestartedReplicaLeadershipTest {
 
     @Test
     void aLeaderRestartedAfterALargeReplayDoesNotTakeLeadershipBack(@TempDir Path dir) throws Exception {
+        restartTheLeader(dir, paxos, TextKv::new);
+    }
+
+    /**
+     * The replay half on its own: no restart hold, and a replay slowed to about 4 s (200 µs per
+     * command), far past the restarted replica's 600 ms suspicion of its own view and the peers'
+     * 1 s reconnect back-off. Its detector's clock must start when the replay is handed over
+     * (the inbox opens), not when the replica starts.
+     */
+    @Test
+    void aSlowReplayDoesNotRunTheDetectorClock(@TempDir Path dir) throws Exception {
+        PaxosConfig noHold = PaxosConfig.builder(3).heartbeat(Duration.ofMillis(30)).suspect(SUSPECT)
+                .retransmit(Duration.ofMillis(100)).catchUp(Duration.ofMillis(50)).batchBytes(CommandBatch.HEADER + 1)
+                .restartHold(Duration.ZERO).build();
+        int[] starts = {0};
+        restartTheLeader(dir, noHold, () -> starts[0]++ < 3 ? new TextKv() : slowFirst(LOGGED, 200_000));
+    }
+
+    private void restartTheLeader(Path dir, PaxosConfig config, java.util.function.Supplier<StateMachine> machines)
+            throws Exception {
         Replica[] replicas = new Replica[3];
         for (int i = 0; i < 3; i++) {
-            replicas[i] = start(i, dir);
+            replicas[i] = start(i, dir, config, machines.get());
         }
         try (Load load = new Load(clients, 4)) {
             Await.until("replica 0 leads", Duration.ofSeconds(20), () -> gauge(replicas[0], "parallax.paxos.leader") == 1);
@@ -149,7 +203,7 @@ class RestartedReplicaLeadershipTest {
             double survivorsAt = gauge(replicas[1], "parallax.paxos.first.undecided");
 
             load.measure();
-            replicas[0] = start(0, dir);
+            replicas[0] = start(0, dir, config, machines.get());
             Await.until("the restarted replica caught up", Duration.ofMinutes(2),
                     () -> gauge(replicas[0], "parallax.paxos.first.undecided") > survivorsAt + 200);
             // Longer than every suspicion the restarted replica could raise: rank timeout 2 x 300 ms
