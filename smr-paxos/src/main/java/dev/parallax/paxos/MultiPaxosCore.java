@@ -18,6 +18,16 @@ import java.util.List;
  * before the crash), and does not seize leadership at once either: it follows the current leader,
  * and starts the next view it leads only after its suspect timeout passes in silence.
  *
+ * <p><b>Restart hold</b> (issue 12: a restarted replica never takes leadership from a working
+ * leader). A replica restarted from a non-empty log starts no view — whatever its failure detector
+ * says — until it has heard from some peer, or {@link PaxosConfig#restartHoldNanos()} after its
+ * start. Until then it cannot know the view the others are in (it sits in the view it recovered,
+ * often one it led itself), and the peers' connections to it come back with back-off; the first
+ * message of a higher view moves it there, and it follows that view's leader. A suspicion that
+ * arrives during the hold is kept and acted on when the hold ends, if the replica still follows
+ * that view. The runtime adds the other half: its detector's clock starts only once the local
+ * replay is handed to execution ({@link PaxosBroadcast}).
+ *
  * <p><b>Amnesia.</b> A replica created with {@code amnesiac} (its log may have lost promises and
  * votes, see {@code DurableLog.amnesiaPossible()}) is a non-voting learner until
  * {@link AmnesiaRecovery} has rebuilt a safe state from its peers; see {@link #recovering()}.
@@ -39,6 +49,11 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     private final AmnesiaRecovery recovery;
     private boolean started;
     private final boolean recoveredAny;
+    /** The restart hold ends at this time, or once a peer was heard ({@link #heardPeer}). */
+    private final long holdUntil;
+    private boolean heardPeer;
+    /** A view the failure detector suspected during the restart hold, or -1. */
+    private long heldSuspicion = -1;
 
     /**
      * A replica whose log lost nothing it acted on.
@@ -73,6 +88,8 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         this.catchUp = new CatchUp(config, self);
         this.recovery = new AmnesiaRecovery(config, self, amnesiac);
         this.recoveredAny = !recovered.isEmpty();
+        this.holdUntil = now + config.restartHoldNanos();
+        this.heardPeer = !recoveredAny;
     }
 
     /** The current view. */
@@ -162,7 +179,10 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
             }
         }
         if (proposer.state() == Proposer.State.FOLLOWER) {
-            if (config.members() == 1 || monitor.suspect(view(), now)) {
+            if (config.members() == 1) {
+                startNextView(now, out);
+            } else if ((monitor.suspect(view(), now) || heldSuspicion == view()) && !holding(now)) {
+                heldSuspicion = -1;
                 startNextView(now, out);
             }
         } else {
@@ -200,6 +220,9 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
             return;
         }
         long viewBefore = view();
+        if (from != self) {
+            heardPeer = true;
+        }
         if (m.view() > view()) {
             adoptView(m.view(), now, out);
         }
@@ -267,8 +290,20 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     @Override
     public void onSuspect(long suspectedView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
         if (started && suspectedView == view() && isFollowing() && !recovery.recovering()) {
-            startNextView(now, out);
+            if (holding(now)) {
+                heldSuspicion = suspectedView;
+            } else {
+                startNextView(now, out);
+            }
         }
+    }
+
+    /**
+     * Whether the restart hold keeps this replica from starting a view: restarted from a non-empty
+     * log, no peer heard yet, and less than {@link PaxosConfig#restartHoldNanos()} since its start.
+     */
+    private boolean holding(long now) {
+        return !heardPeer && now - holdUntil < 0;
     }
 
     /**

@@ -23,7 +23,8 @@ import java.util.Objects;
  * runs the {@link MultiPaxosCore} (inbox, effects with one log sync per batch, delivery in order,
  * failure detection, metrics, threads). What is Multi-Paxos' own is here: the core built from the
  * recovered records, values (the no-op is not delivered), the failure detector's rule
- * ({@link SuspicionRule}) and the view it watches, the redirect rule (clients go to the leader),
+ * ({@link SuspicionRule}) and the view it watches — none until a restarted replica's local replay
+ * is handed to execution, so the detector's clock starts then — the redirect rule (clients go to the leader),
  * and the view and leader gauges. Built with {@link #builder}.
  *
  * <p>Back-pressure and failure detection are the runtime's (see {@link ProtocolRuntime}):
@@ -43,6 +44,8 @@ public final class PaxosBroadcast implements AtomicBroadcast {
     private volatile int leaderHint = -1;
     private volatile int leader;
     private volatile long firstUndecided;
+    /** Protocol thread only: the local replay of logged decisions was handed to execution. */
+    private boolean replayed;
 
     private PaxosBroadcast(Builder b) {
         PaxosConfig config = b.config;
@@ -76,7 +79,13 @@ public final class PaxosBroadcast implements AtomicBroadcast {
                         LOG.info("replica {}: now in view {} (leader: replica {}{})", self, v, config.leaderOf(v),
                                 c.isLeader() ? ", this one" : "");
                     }
-                    followedView = c.isFollowing() ? v : -1;
+                    if (!replayed) {
+                        // The local replay (every logged decision, handed out on the first step)
+                        // keeps the inbox closed until execution takes the rest: peers' messages
+                        // wait, so the detector's clock starts only when it is done (issue 12).
+                        replayed = replayHandedOver();
+                    }
+                    followedView = replayed && c.isFollowing() ? v : -1;
                     leaderHint = c.leaderHint();
                     leader = c.isLeader() ? 1 : 0;
                     firstUndecided = c.firstUndecided();
@@ -91,6 +100,11 @@ public final class PaxosBroadcast implements AtomicBroadcast {
                     .build());
         }
         this.runtime = rb.build();
+    }
+
+    /** Protocol thread only: no decision of the local replay waits for execution any more. */
+    private boolean replayHandedOver() {
+        return runtime.protocolStage().undelivered() == 0;
     }
 
     /** A builder; config, self, transport, log and clock are required. */

@@ -33,6 +33,7 @@ public final class PaxosConfig {
     private final long suspectNanos;
     private final long retransmitNanos;
     private final long catchUpNanos;
+    private final long restartHoldNanos;
     private final int catchUpMaxInstances;
     private final int catchUpMaxBytes;
 
@@ -46,6 +47,7 @@ public final class PaxosConfig {
         this.suspectNanos = b.suspect.toNanos();
         this.retransmitNanos = b.retransmit.toNanos();
         this.catchUpNanos = b.catchUp.toNanos();
+        this.restartHoldNanos = b.restartHold.toNanos();
         this.catchUpMaxInstances = b.catchUpMaxInstances;
         this.catchUpMaxBytes = b.catchUpMaxBytes;
     }
@@ -103,6 +105,14 @@ public final class PaxosConfig {
         return catchUpNanos;
     }
 
+    /**
+     * Longest a restarted replica that has heard from no peer yet waits before it starts a view
+     * (see {@link Builder#restartHold}).
+     */
+    public long restartHoldNanos() {
+        return restartHoldNanos;
+    }
+
     public int catchUpMaxInstances() {
         return catchUpMaxInstances;
     }
@@ -117,7 +127,7 @@ public final class PaxosConfig {
         return "PaxosConfig{n=" + members + ", window=" + window + ", batchBytes=" + batchBytes + ", eagerBelow=" + eagerBelow
                 + ", batchTimeout=" + Duration.ofNanos(batchTimeoutNanos) + ", heartbeat=" + Duration.ofNanos(heartbeatNanos)
                 + ", suspect=" + Duration.ofNanos(suspectNanos) + ", retransmit=" + Duration.ofNanos(retransmitNanos)
-                + ", catchUp=" + Duration.ofNanos(catchUpNanos) + ", catchUpMaxInstances=" + catchUpMaxInstances
+                + ", catchUp=" + Duration.ofNanos(catchUpNanos) + ", restartHold=" + Duration.ofNanos(restartHoldNanos) + ", catchUpMaxInstances=" + catchUpMaxInstances
                 + ", catchUpMaxBytes=" + catchUpMaxBytes + "}";
     }
 
@@ -132,6 +142,7 @@ public final class PaxosConfig {
         private Duration suspect = Duration.ofMillis(500);
         private Duration retransmit = Duration.ofMillis(200);
         private Duration catchUp = Duration.ofMillis(100);
+        private Duration restartHold = Duration.ofSeconds(2);
         private int catchUpMaxInstances = DEFAULT_CATCH_UP_MAX_INSTANCES;
         private int catchUpMaxBytes = DEFAULT_CATCH_UP_MAX_BYTES;
 
@@ -193,6 +204,19 @@ public final class PaxosConfig {
         /** How often a lagging replica asks a peer for decided instances; default 100 ms. */
         public Builder catchUp(Duration d) {
             this.catchUp = positive(d, "catchUp");
+            return this;
+        }
+
+        /**
+         * A replica restarted from a non-empty log starts no view until it has heard from a peer,
+         * or for at most this long after its start (issue 12: a restarted replica never takes
+         * leadership from a working leader). Until a peer's message arrives it cannot know the
+         * view the others are in, and the peers' connections to it come back with back-off (the
+         * replica port's cap is 1 s). Default 2 s. It delays the first view after a restart of
+         * the whole cluster (nobody speaks before a view starts) by at most this much.
+         */
+        public Builder restartHold(Duration d) {
+            this.restartHold = nonNegative(d, "restartHold");
             return this;
         }
 

@@ -279,9 +279,13 @@ class MultiPaxosCoreTest {
         // It does not seize leadership at once: it waits to hear from whoever leads now.
         assertThat(restarted.view()).isEqualTo(3);
         assertThat(out.sends()).isEmpty();
-        // Silence for its suspect timeout (it ranks last: 1000 ms): view 3 may hold proposals from
-        // before the crash, so it starts view 6 instead.
+        // Silence past its suspect timeout (it ranks last: 1000 ms), but within the restart hold
+        // (2 s: it has heard from no peer yet, so it cannot know the view the others are in).
         restarted.onTick(1_100 * MS, out);
+        assertThat(restarted.view()).isEqualTo(3);
+        assertThat(out.sends()).isEmpty();
+        // Silence past the hold: view 3 may hold proposals from before the crash, so it starts view 6 instead.
+        restarted.onTick(2_100 * MS, out);
         assertThat(restarted.view()).isEqualTo(6);
         assertThat(out.records()).contains(new PaxosRecord.Promise(6));
     }

@@ -190,6 +190,16 @@ public final class ProtocolStage<M, R, V> implements Stage {
         }
     }
 
+    /**
+     * Decisions kept now because execution lags (the delivery queue is full): a replica's local
+     * replay after a restart, or a slow state machine. While there are {@code maxUndelivered} of
+     * them the inbox is not drained. Protocol thread only (an observer, see
+     * {@link #afterWork}).
+     */
+    public int undelivered() {
+        return undelivered.size();
+    }
+
     /** The most decisions ever kept at once for a lagging execution. Thread-safe. */
     public int undeliveredHighWater() {
         return undeliveredHighWater;
