@@ -46,6 +46,7 @@ import java.util.TreeSet;
  * paxos.retransmit.ms=200
  * paxos.catchup.ms=100
  * paxos.catchup.max.bytes=1048576    # bytes of decided values per catch-up reply / Phase 1 page (at most half a frame)
+ * paxos.restart.hold.ms=2000         # a restarted replica starts no view before hearing a peer, for at most this long
  * ordering=multi-paxos               # the ordering protocol, see {@link Orderings}
  * execution=sequential               # the executor, see {@link Executions}
  * execution.threads=2                # workers of a parallel executor
@@ -61,7 +62,7 @@ public final class ClusterFile {
             "snapshot.transfer.timeout.ms", "snapshot.max.bytes", "log.sync",
             "client.io.threads", "replica.io.threads", "wait",
             "paxos.window", "paxos.batch.bytes", "paxos.batch.timeout.ms", "paxos.eager.below", "paxos.heartbeat.ms", "paxos.suspect.ms",
-            "paxos.retransmit.ms", "paxos.catchup.ms", "paxos.catchup.max.bytes", Orderings.KEY, Executions.KEY, "execution.threads", "threads");
+            "paxos.retransmit.ms", "paxos.catchup.ms", "paxos.catchup.max.bytes", "paxos.restart.hold.ms", Orderings.KEY, Executions.KEY, "execution.threads", "threads");
     /** Workers of a parallel executor when {@code execution.threads} is absent. */
     public static final int DEFAULT_EXECUTION_THREADS = 2;
 
@@ -326,6 +327,7 @@ public final class ClusterFile {
             millis("paxos.suspect.ms").ifPresent(b::suspect);
             millis("paxos.retransmit.ms").ifPresent(b::retransmit);
             millis("paxos.catchup.ms").ifPresent(b::catchUp);
+            millis("paxos.restart.hold.ms").ifPresent(b::restartHold);
             if (props.containsKey("paxos.catchup.max.bytes")) {
                 int n = intValue("paxos.catchup.max.bytes");
                 if (n > ReplicaConfig.DEFAULT_MAX_FRAME / 2) {

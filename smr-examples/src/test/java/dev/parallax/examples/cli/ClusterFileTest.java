@@ -73,6 +73,14 @@ class ClusterFileTest {
     }
 
     @Test
+    void theRestartHoldIsParsed(@TempDir Path dir) throws IOException {
+        String members = "members=0=127.0.0.1:7000,1=127.0.0.1:7001,2=127.0.0.1:7002\n";
+        assertThat(ClusterFile.load(write(dir, members + "paxos.restart.hold.ms=500\n")).paxos().restartHoldNanos())
+                .isEqualTo(500_000_000L);
+        assertThat(ClusterFile.load(write(dir, members)).paxos().restartHoldNanos()).isEqualTo(2_000_000_000L);
+    }
+
+    @Test
     void theCatchUpByteBoundIsParsedAndKeptUnderTheFrameLimit(@TempDir Path dir) throws IOException {
         String members = "members=0=127.0.0.1:7000,1=127.0.0.1:7001,2=127.0.0.1:7002\n";
         assertThat(ClusterFile.load(write(dir, members + "paxos.catchup.max.bytes=4194304\n")).paxos().catchUpMaxBytes())
