@@ -109,6 +109,11 @@ class PaxosBroadcastAmnesiaTest {
         assertThat(latches[2].await(TIMEOUT_S, TimeUnit.SECONDS)).as("the recovered replica delivers everything").isTrue();
         assertThat(latches[0].await(TIMEOUT_S, TimeUnit.SECONDS)).isTrue();
         assertThat(delivered.get(2)).hasSize(100).doesNotHaveDuplicates().isEqualTo(delivered.get(0));
+        // The gauge follows the protocol thread's next work cycle after recovery ends: wait for it.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
+        while (registries[2].get("parallax.protocol.recovering").gauge().value() != 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
         assertThat(registries[2].get("parallax.protocol.recovering").gauge().value()).as("voting again").isZero();
 
         members[2].close();

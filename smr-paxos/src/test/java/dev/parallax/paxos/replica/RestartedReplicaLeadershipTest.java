@@ -51,8 +51,10 @@ class RestartedReplicaLeadershipTest {
     private final PaxosConfig paxos = PaxosConfig.builder(3).heartbeat(Duration.ofMillis(30)).suspect(SUSPECT)
             .retransmit(Duration.ofMillis(100)).catchUp(Duration.ofMillis(50)).batchBytes(CommandBatch.HEADER + 1).build();
 
+    /** Starts replica {@code id}; a directory that holds no log yet is a new cluster's (bootstrap). */
     private Replica start(int id, Path dir, PaxosConfig config, StateMachine machine) {
-        Replica r = Replica.builder()
+        boolean firstStart = !java.nio.file.Files.exists(dir.resolve("replica-" + id));
+        Replica r = Replica.builder().bootstrap(firstStart)
                 .config(ReplicaConfig.builder().id(id).members(members).clientMembers(clients).clientIoThreads(1)
                         .dataDirectory(dir.resolve("replica-" + id)).build())
                 .stateMachine(machine).ordering(MultiPaxos.protocol(config)).snapshotEvery(10_000_000L).build();
