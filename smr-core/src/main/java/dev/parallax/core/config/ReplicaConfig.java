@@ -186,15 +186,10 @@ public final class ReplicaConfig {
 
     /**
      * How pipeline stages are placed on threads, as configured ({@link dev.parallax.core.stage.ThreadPlacement#AUTO}
-     * by default); {@link #effectiveThreads()} is what a replica on this machine uses.
+     * by default); the replica resolves {@code AUTO} by its core count when it starts.
      */
     public dev.parallax.core.stage.ThreadPlacement threads() {
         return threads;
-    }
-
-    /** {@link #threads()} resolved for this machine's available processors. */
-    public dev.parallax.core.stage.ThreadPlacement effectiveThreads() {
-        return threads.resolve(Runtime.getRuntime().availableProcessors());
     }
 
     public WaitMode waitMode() {

@@ -1,6 +1,7 @@
 package dev.parallax.core.net;
 
 import dev.parallax.core.config.Member;
+import dev.parallax.core.config.Names;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.spi.ArrivalStamps;
 import dev.parallax.core.spi.MessageCodec;
@@ -40,7 +41,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 
 /**
  * The replica port (ReplicaIO, seed 000 (JPaxos staged replica) §V-B): replica-to-replica
@@ -87,7 +87,6 @@ public final class ReplicaPort implements AutoCloseable {
     /** Control frame naming a channel number: {@code number:1 name:bytes}. */
     static final int ANNOUNCE = 1;
     private static final int MAX_CHANNELS = 255;
-    private static final Pattern CHANNEL_NAME = Pattern.compile("[a-z0-9.-]{1,64}");
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaPort.class);
     /** Bad-frame warnings of every replica port in the process; the meter counts each one. */
     private static final LogRateLimiter BAD_FRAME_WARNINGS = LogRateLimiter.withDefaults("replica port bad frames");
@@ -136,9 +135,7 @@ public final class ReplicaPort implements AutoCloseable {
      * @throws IllegalStateException    if the port has started or closed, or 255 channels are open
      */
     public synchronized <M> Transport<M> channel(String name, MessageCodec<M> codec) {
-        if (name == null || !CHANNEL_NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("channel name must be 1..64 characters of [a-z0-9.-], got '" + name + "'");
-        }
+        Names.check("channel", name);
         if (started || closed) {
             throw new IllegalStateException("channel '" + name + "' opened after the replica port started; "
                     + "open every channel while building the protocol");
@@ -363,7 +360,7 @@ public final class ReplicaPort implements AutoCloseable {
             int number = BodyReader.readUnsignedByte(frame);
             String name = new String(BodyReader.readBytes(frame), StandardCharsets.UTF_8);
             BodyReader.end(frame);
-            if (number == CONTROL || !CHANNEL_NAME.matcher(name).matches()) {
+            if (number == CONTROL || !Names.valid(name)) {
                 throw new BadFrameException("bad channel announcement: " + number + " = '" + name + "'");
             }
             announced[number] = name;

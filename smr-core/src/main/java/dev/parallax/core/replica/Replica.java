@@ -3,6 +3,7 @@ package dev.parallax.core.replica;
 import dev.parallax.core.Command;
 import dev.parallax.core.StateMachine;
 import dev.parallax.core.batch.BatchBuilder;
+import dev.parallax.core.config.Names;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.exec.SequentialExecutor;
 import dev.parallax.core.log.ChronicleDurableLog;
@@ -124,7 +125,7 @@ public final class Replica implements AutoCloseable {
         stageThreads = StageThreads.builder(config.threads()).waitStrategy(wait).sharedWaitStrategy(sharedWait).clock(clock)
                 .meterRegistry(registry).threadNamePrefix("replica-" + config.id() + "-").build();
         port = new ReplicaPort(config, registry, stageThreads, clock);
-        broadcast = ordering.create(new Context(wait));
+        broadcast = ordering.create(new Context());
         ClientSessions sessions = new ClientSessions(replyWindow, maxSessions);
         ReplyRouter router = new ReplyRouter();
         SnapshotStore store = config.dataDirectory().map(d -> new SnapshotStore(d.resolve("snapshots"))).orElse(null);
@@ -255,11 +256,6 @@ public final class Replica implements AutoCloseable {
     }
 
     private final class Context implements OrderingContext {
-        private final WaitStrategy.Factory wait;
-
-        Context(WaitStrategy.Factory wait) {
-            this.wait = wait;
-        }
 
         @Override
         public ReplicaConfig config() {
@@ -275,9 +271,10 @@ public final class Replica implements AutoCloseable {
         @Override
         public DurableLog durableLog(String name) {
             synchronized (logNames) {
-                if (!name.matches("[a-z0-9.-]{1,64}") || name.startsWith(".") || name.equals("snapshots") || !logNames.add(name)) {
-                    throw new IllegalArgumentException("log name must be 1..64 characters of [a-z0-9.-], not start with '.', "
-                            + "not be 'snapshots', and be opened once; got '" + name + "'");
+                Names.check("log", name);
+                if (name.startsWith(".") || name.equals("snapshots") || !logNames.add(name)) {
+                    throw new IllegalArgumentException("log '" + name + "' is already open, names the snapshot directory "
+                            + "or starts with '.'");
                 }
             }
             if (config.dataDirectory().isEmpty()) {
@@ -304,10 +301,6 @@ public final class Replica implements AutoCloseable {
             return registry;
         }
 
-        @Override
-        public WaitStrategy.Factory waitStrategy() {
-            return wait;
-        }
 
         @Override
         public dev.parallax.core.spi.SnapshotRequester snapshotRequester() {

@@ -6,7 +6,6 @@ import dev.parallax.core.spi.MessageCodec;
 import dev.parallax.core.spi.SnapshotRequester;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.stage.StageThreads;
-import dev.parallax.core.stage.WaitStrategy;
 import dev.parallax.core.time.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -52,9 +51,6 @@ public interface OrderingContext {
 
     /** Where the protocol reports that this replica needs a peer's snapshot. Non-blocking. */
     SnapshotRequester snapshotRequester();
-
-    /** How the protocol's stage threads wait when idle. */
-    WaitStrategy.Factory waitStrategy();
 
     /**
      * The replica's stage placement: protocols run their stages here ({@code StageThreads.run}),

@@ -1,5 +1,6 @@
 package dev.parallax.core.runtime;
 
+import dev.parallax.core.config.Names;
 import dev.parallax.core.liveness.FailureDetector;
 import dev.parallax.core.liveness.PeerLiveness;
 import dev.parallax.core.protocol.ProtocolCore;

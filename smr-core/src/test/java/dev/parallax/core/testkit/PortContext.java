@@ -11,8 +11,6 @@ import dev.parallax.core.spi.SnapshotRequester;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.stage.StageThreads;
 import dev.parallax.core.stage.ThreadPlacement;
-import dev.parallax.core.stage.WaitStrategies;
-import dev.parallax.core.stage.WaitStrategy;
 import dev.parallax.core.time.Clock;
 import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -84,10 +82,6 @@ public final class PortContext implements OrderingContext, AutoCloseable {
         return SnapshotRequester.NONE;
     }
 
-    @Override
-    public WaitStrategy.Factory waitStrategy() {
-        return WaitStrategies.yieldPark();
-    }
 
     @Override
     public StageThreads stageThreads() {

@@ -16,7 +16,6 @@ import dev.parallax.core.spi.MessageHandler;
 import dev.parallax.core.runtime.OrderingContext;
 import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.core.spi.Transport;
-import dev.parallax.core.stage.WaitStrategy;
 import dev.parallax.core.time.Clock;
 import dev.parallax.paxos.MultiPaxos;
 import dev.parallax.paxos.PaxosConfig;
@@ -200,10 +199,6 @@ class DiskFullReplicaTest {
                     return ctx.snapshotRequester();
                 }
 
-                @Override
-                public WaitStrategy.Factory waitStrategy() {
-                    return ctx.waitStrategy();
-                }
 
                 @Override
                 public dev.parallax.core.stage.StageThreads stageThreads() {
