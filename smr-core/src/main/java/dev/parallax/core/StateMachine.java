@@ -14,11 +14,20 @@ import java.nio.channels.WritableByteChannel;
  * replicas that start from the same state and execute the same commands must reach the same state
  * and return equal replies.
  *
- * <p><b>Threads.</b> With the sequential executor all three methods are called from one thread
+ * <p><b>Threads.</b> With the sequential executor all its methods are called from one thread
  * (the ServiceManager). A parallel executor may call {@link #execute} from several threads at once,
  * but only for commands its class map declares independent; the implementation must then be safe
- * for concurrent execution of independent commands. {@link #snapshot} and {@link #restore} are only
- * called while no command is executing.
+ * for concurrent execution of independent commands. {@link #capture}, {@link #snapshot} and
+ * {@link #restore} are only called while no command is executing. A {@link SnapshotCapture} that
+ * {@link #capture} returned is written on the replica's snapshot writer thread while later commands
+ * execute (see there); {@link #restore} is not called until that capture is closed.
+ *
+ * <p><b>Snapshots.</b> A replica snapshots in two steps so that execution does not stop for the
+ * write: {@link #capture} freezes the state at a position (on the executing thread, no command
+ * running), then a writer thread streams the capture to disk and fsyncs it. The default capture
+ * runs {@link #snapshot} into memory; override {@link #capture} when the state can be frozen more
+ * cheaply (persistent or copy-on-write structures), and keep {@link #snapshot} writing the same
+ * bytes.
  *
  * <p><b>Errors.</b> A {@link RuntimeException} thrown by {@link #execute} does not stop the replica:
  * the executor turns it into an error {@link CommandResult} (the same on every replica, because the
@@ -39,16 +48,36 @@ public interface StateMachine {
     ByteBuffer execute(ByteBuffer command);
 
     /**
-     * Writes the whole state to {@code out}. Called on the executing thread while no command runs.
-     * Blocking IO is allowed.
+     * Writes the whole state to {@code out}. Called on the executing thread while no command runs;
+     * by the default {@link #capture}, {@code out} is an in-memory buffer. Blocking IO is allowed.
+     * Closing {@code out} has no effect.
      *
      * @throws IOException if the channel fails; the snapshot is then discarded
      */
     void snapshot(WritableByteChannel out) throws IOException;
 
     /**
-     * Replaces the whole state with the one read from {@code in} (written by {@link #snapshot}).
-     * Called before any command executes or while none runs. Blocking IO is allowed.
+     * Freezes the whole state for a snapshot that a writer thread writes later, while commands go
+     * on executing. Called on the executing thread while no command runs; it should be quick, as
+     * execution waits for it.
+     *
+     * <p>The default runs {@link #snapshot} into memory ({@link SnapshotCapture#inMemory}): the
+     * serialization time is spent here, the disk write and fsync are not, and one serialized copy
+     * of the state is held until the write ends. A state machine whose data can be frozen in O(1)
+     * (persistent maps, copy-on-write) overrides this to return a view that serializes on the writer
+     * thread, writing the same format {@link #restore} reads.
+     *
+     * @throws IOException if the state cannot be captured; the snapshot is then discarded (counted
+     *                     in {@code parallax.snapshots.failed}) and execution goes on
+     */
+    default SnapshotCapture capture() throws IOException {
+        return SnapshotCapture.inMemory(this::snapshot);
+    }
+
+    /**
+     * Replaces the whole state with the one read from {@code in} (written by {@link #snapshot} or a
+     * {@link SnapshotCapture}). Called before any command executes or while none runs, and never
+     * while a capture is still open. Blocking IO is allowed.
      *
      * @throws IOException if the channel fails or the data is malformed
      */

@@ -239,6 +239,9 @@ public final class Replica implements AutoCloseable {
         if (broadcast != null) {
             broadcast.close();
         }
+        if (serviceManager != null) {
+            serviceManager.close(); // delivery has stopped: abandon a snapshot write in flight
+        }
         if (port != null) {
             port.close();
         }

@@ -27,12 +27,28 @@ import java.util.List;
  * to 0, counts {@code parallax.replica.fatal} and asks the replica to stop (fail-stop: the other
  * replicas go on, as after a crash).
  *
+ * <p><b>Snapshots: a quiescent hand-off.</b> Every {@code snapshotEvery} instances or
+ * {@code snapshotLogBytes} decided bytes, whichever comes first, {@link #deliver} waits until the
+ * executor is quiescent and captures the replicated state at the next position on the delivery
+ * thread: the client sessions serialized into memory (they are small) and
+ * {@link dev.parallax.core.StateMachine#capture} (by default the state machine's snapshot
+ * serialized into memory; O(1) for a state machine with a copy-on-write view). No disk IO and no
+ * fsync happen there: the {@link SnapshotWriter} streams both captures into the snapshot store on
+ * its own thread and only once the file is durable tells the broadcast
+ * ({@link dev.parallax.core.spi.AtomicBroadcast#snapshotTaken}), which may then compact its log.
+ * Meanwhile commands go on being ordered, executed and answered. At most one write is in flight:
+ * a snapshot due while one is being written is deferred to the first delivery after that write
+ * ends (counted once per write it waited for in {@code parallax.snapshots.deferred}). The capture
+ * time is the timer {@code parallax.snapshots.capture}.
+ *
  * <p>Threads: {@link #deliver} is called by the ordering protocol's delivery thread, one batch at
  * a time; {@link #onResult} by the executor (the same thread for the sequential executor);
  * {@link #onUnclassifiable} by the delivery thread; {@link #onFatal} by whichever thread hit the
- * error, without taking this object's lock.
+ * error, without taking this object's lock. {@link #install} comes from the replica's start or its
+ * snapshot transfer thread; it abandons a snapshot write in flight and waits for it to end first.
+ * {@link #close} from the replica's owner, after delivery stopped.
  */
-final class ServiceManager implements DeliveryListener, ResultSink {
+final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ServiceManager.class);
 
     private final ClientSessions sessions;
@@ -52,12 +68,16 @@ final class ServiceManager implements DeliveryListener, ResultSink {
     private final dev.parallax.core.snapshot.SnapshotStore store;
     private final long snapshotEvery;
     private final long snapshotLogBytes;
-    private dev.parallax.core.spi.AtomicBroadcast broadcast;
+    private volatile dev.parallax.core.spi.AtomicBroadcast broadcast;
+    private final MeterRegistry registry;
     private long nextSequence;
     private long lastSnapshot;
     private long bytesSinceSnapshot;
-    private final Counter snapshots;
-    private final Counter snapshotsFailed;
+    private final SnapshotWriter snapshotWriter;
+    /** A snapshot is due but waits for the write in flight (counted once per such write). */
+    private boolean deferring;
+    private final Counter deferred;
+    private final io.micrometer.core.instrument.Timer captureTime;
     private final Counter installs;
 
     ServiceManager(ClientSessions sessions, Executor executor, ReplyRouter router, MeterRegistry registry, int replica,
@@ -67,10 +87,16 @@ final class ServiceManager implements DeliveryListener, ResultSink {
         this.store = store;
         this.snapshotEvery = snapshotEvery;
         this.snapshotLogBytes = snapshotLogBytes;
-        this.snapshotsFailed = Counter.builder("parallax.snapshots.failed")
-                .description("snapshots that could not be written; the log stays uncompacted until the next one")
+        this.registry = registry;
+        this.snapshotWriter = new SnapshotWriter(replica, store, registry, this::snapshotDurable);
+        this.deferred = Counter.builder("parallax.snapshots.deferred")
+                .description("snapshots that came due while the previous one was still being written; each is taken "
+                        + "at the first delivery after that write ends")
                 .tag("replica", Integer.toString(replica)).register(registry);
-        this.snapshots = Counter.builder("parallax.snapshots.taken").tag("replica", Integer.toString(replica)).register(registry);
+        this.captureTime = io.micrometer.core.instrument.Timer.builder("parallax.snapshots.capture")
+                .description("time the delivery thread spent capturing the sessions and the state for a snapshot "
+                        + "(quiescence wait excluded)")
+                .tag("replica", Integer.toString(replica)).register(registry);
         this.installs = Counter.builder("parallax.snapshots.installed")
                 .description("snapshots restored at start-up or received from a peer").tag("replica", Integer.toString(replica))
                 .register(registry);
@@ -215,33 +241,61 @@ final class ServiceManager implements DeliveryListener, ResultSink {
     }
 
     /**
-     * Writes a snapshot of the state machine and the sessions at the current position (with the
-     * executor quiescent), then lets the protocol compact its log below it. A failure is logged and
-     * counted in {@code parallax.snapshots.failed}; the replica goes on with its log uncompacted
-     * and tries again after another interval.
+     * Captures the state machine and the sessions at the current position (with the executor
+     * quiescent) and hands them to the {@link SnapshotWriter}; defers while a write is in flight.
+     * A failed capture (an exception, or running out of heap for the in-memory copy) is logged and
+     * counted in {@code parallax.snapshots.failed}, like a failed write; either way the next attempt
+     * comes after another interval, not on every delivery.
      */
     private void takeSnapshot() throws InterruptedException {
+        if (snapshotWriter.busy()) {
+            if (!deferring) {
+                deferring = true;
+                deferred.increment();
+            }
+            return;
+        }
+        deferring = false;
         executor.awaitQuiescence();
         long at = nextSequence;
+        lastSnapshot = at;
+        bytesSinceSnapshot = 0;
+        io.micrometer.core.instrument.Timer.Sample sample = io.micrometer.core.instrument.Timer.start(registry);
+        dev.parallax.core.SnapshotCapture sessionBytes = null;
         try {
-            store.write(at, out -> {
-                java.io.DataOutputStream d = new java.io.DataOutputStream(
-                        new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(out), 64 * 1024));
-                sessions.writeTo(d);
-                d.flush();
-                stateMachine.snapshot(out);
-            });
-            lastSnapshot = at;
-            bytesSinceSnapshot = 0;
-            snapshots.increment();
-            if (broadcast != null) {
-                broadcast.snapshotTaken(at);
-            }
+            sessionBytes = dev.parallax.core.SnapshotCapture.inMemory(this::writeSessions);
+            dev.parallax.core.SnapshotCapture state = java.util.Objects.requireNonNull(stateMachine.capture(),
+                    "StateMachine.capture() returned null");
+            sample.stop(captureTime);
+            snapshotWriter.start(at, sessionBytes, state);
         } catch (java.io.IOException | RuntimeException e) {
-            lastSnapshot = at; // retry after another interval, not on every delivery
-            bytesSinceSnapshot = 0;
-            snapshotsFailed.increment();
-            LOG.error("snapshot at {} failed; the log is not compacted: {}", at, e.toString());
+            if (sessionBytes != null) {
+                sessionBytes.close();
+            }
+            snapshotWriter.captureFailed(at, e);
+        } catch (OutOfMemoryError e) {
+            // Most likely the in-memory copy of the default capture: dropping it frees the heap it took.
+            if (sessionBytes != null) {
+                sessionBytes.close();
+            }
+            snapshotWriter.captureFailed(at, new java.io.IOException("out of memory while capturing the state (the "
+                    + "default capture holds one serialized copy: raise the heap or override StateMachine.capture)", e));
+        }
+    }
+
+    /** The sessions' part of a snapshot body (read back by {@link #install}). */
+    private void writeSessions(java.nio.channels.WritableByteChannel out) throws java.io.IOException {
+        java.io.DataOutputStream d = new java.io.DataOutputStream(
+                new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(out), 64 * 1024));
+        sessions.writeTo(d);
+        d.flush();
+    }
+
+    /** The writer thread: the snapshot at {@code at} is durable, so the protocol may compact below it. */
+    private void snapshotDurable(long at) {
+        dev.parallax.core.spi.AtomicBroadcast b = broadcast;
+        if (b != null) {
+            b.snapshotTaken(at);
         }
     }
 
@@ -256,6 +310,8 @@ final class ServiceManager implements DeliveryListener, ResultSink {
         if (snapshot.instance() <= nextSequence || failure.get() != null) {
             return;
         }
+        // An older snapshot still being written is superseded, and restore must not run under an open capture.
+        snapshotWriter.abandonAndAwait();
         executor.awaitQuiescence();
         try (java.nio.channels.ReadableByteChannel in = store.openBody(snapshot)) {
             sessions.readFrom(new java.io.DataInputStream(java.nio.channels.Channels.newInputStream(in)));
@@ -269,6 +325,20 @@ final class ServiceManager implements DeliveryListener, ResultSink {
         if (broadcast != null) {
             broadcast.snapshotInstalled(snapshot.instance());
         }
+    }
+
+    /**
+     * Abandons a snapshot write in flight (see {@link SnapshotWriter#close}); call after delivery
+     * stopped. Idempotent.
+     */
+    @Override
+    public void close() {
+        snapshotWriter.close();
+    }
+
+    /** For tests: waits up to {@code timeout} until no snapshot write is in flight; false if one still is. */
+    boolean awaitSnapshotWritten(java.time.Duration timeout) throws InterruptedException {
+        return snapshotWriter.awaitIdle(timeout);
     }
 
 

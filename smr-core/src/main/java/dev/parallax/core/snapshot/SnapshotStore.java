@@ -34,8 +34,11 @@ import org.slf4j.LoggerFactory;
  * not at all. {@link #latest} verifies the checksum and skips (and reports) a damaged file,
  * falling back to an older one. The two newest snapshots are kept.
  *
- * <p>Threads: one writer at a time (the ServiceManager); readers may run concurrently with it
- * (a rename is atomic). Blocking file IO.
+ * <p>Threads: one {@link #write} at a time (the replica's snapshot writer thread); {@link #install}
+ * (the snapshot transfer's thread) and readers may run concurrently with it (a rename is atomic,
+ * pruning keeps the newest files). A write whose thread is interrupted fails with the channel's
+ * {@link java.nio.channels.ClosedByInterruptException} and deletes its temporary file. Blocking
+ * file IO.
  */
 public final class SnapshotStore {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotStore.class);

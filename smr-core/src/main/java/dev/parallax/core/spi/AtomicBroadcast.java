@@ -66,8 +66,10 @@ public interface AtomicBroadcast extends AutoCloseable {
     }
 
     /**
-     * The replica wrote a snapshot covering every position below {@code nextSequence}: the protocol
-     * may forget (and compact its log below) those positions. Non-blocking; default ignores it.
+     * The replica wrote a snapshot covering every position below {@code nextSequence} and made it
+     * durable: the protocol may forget (and compact its log below) those positions. Called from any
+     * thread (the replica calls it from its snapshot writer thread, while delivery goes on), with
+     * increasing positions. Non-blocking; default ignores it.
      */
     default void snapshotTaken(long nextSequence) {
     }

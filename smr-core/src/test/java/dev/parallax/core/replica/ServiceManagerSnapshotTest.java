@@ -16,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -71,6 +72,10 @@ class ServiceManagerSnapshotTest {
         return registry.get(name).counter().count();
     }
 
+    private static void awaitWritten(ServiceManager m) throws InterruptedException {
+        assertThat(m.awaitSnapshotWritten(Duration.ofSeconds(30))).as("the snapshot write ended").isTrue();
+    }
+
     @Test
     void aSnapshotIsTakenWhenTheDecidedBytesReachTheThresholdBeforeTheInstanceCount(@TempDir Path dir) throws Exception {
         SnapshotStore store = new SnapshotStore(dir);
@@ -80,6 +85,7 @@ class ServiceManagerSnapshotTest {
         }
         assertThat(count("parallax.snapshots.taken")).as("3 batches are below the byte threshold").isZero();
         m.deliver(3, batch(4));
+        awaitWritten(m);
         assertThat(count("parallax.snapshots.taken")).isEqualTo(1.0);
         assertThat(store.latest()).map(SnapshotStore.Snapshot::instance).contains(4L);
         for (long i = 4; i < 7; i++) {
@@ -87,6 +93,7 @@ class ServiceManagerSnapshotTest {
         }
         assertThat(count("parallax.snapshots.taken")).as("the byte count restarts after a snapshot").isEqualTo(1.0);
         m.deliver(7, batch(8));
+        awaitWritten(m);
         assertThat(count("parallax.snapshots.taken")).isEqualTo(2.0);
         assertThat(store.latest()).map(SnapshotStore.Snapshot::instance).contains(8L);
     }
@@ -98,6 +105,7 @@ class ServiceManagerSnapshotTest {
         for (long i = 0; i < 5; i++) {
             m.deliver(i, batch(i + 1));
         }
+        awaitWritten(m);
         assertThat(count("parallax.snapshots.taken")).isEqualTo(1.0);
         assertThat(store.latest()).map(SnapshotStore.Snapshot::instance).contains(5L);
     }
@@ -119,6 +127,7 @@ class ServiceManagerSnapshotTest {
         sm.failSnapshots = false;
         m.deliver(4, batch(5));
         m.deliver(5, batch(6));
+        awaitWritten(m);
         assertThat(count("parallax.snapshots.taken")).as("the next interval snapshots again").isEqualTo(1.0);
         assertThat(count("parallax.snapshots.failed")).isEqualTo(2.0);
     }
