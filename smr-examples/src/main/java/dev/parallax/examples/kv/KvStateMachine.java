@@ -1,5 +1,6 @@
 package dev.parallax.examples.kv;
 
+import dev.parallax.core.SnapshotCapture;
 import dev.parallax.core.StateMachine;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -21,10 +22,18 @@ import java.util.HashMap;
  * KvCommandException} with a Redis error text. Every check runs before the first change, so a
  * rejected command leaves the state unchanged.
  *
- * <p><b>Threads.</b> Not thread-safe: every command conflicts with every other on the one map, so
- * it is meant for the sequential executor, which calls all methods from one thread. Nothing blocks
- * except snapshot and restore, which do blocking IO on the channels they are given. Only
- * {@link #digest()} may be called from any thread.
+ * <p><b>Snapshots: copy-on-write.</b> {@link #capture} freezes the entries in O(1) (see
+ * {@link FreezableMap}: later changes go to an overlay until the snapshot is written) and the
+ * returned capture sorts and serializes them on the replica's snapshot writer thread, so the
+ * executing thread spends neither the sort nor the encoding nor a copy of the values on a
+ * snapshot; the capture holds only the changes made while it is written.
+ *
+ * <p><b>Threads.</b> Not thread-safe: writes conflict with every other command on the one map, so
+ * it is meant for the sequential executor, which calls all methods from one thread (reads may run
+ * concurrently with each other, see {@code KvClassifier}). Nothing blocks except snapshot and
+ * restore, which do blocking IO on the channels they are given. A capture is written and closed
+ * on another thread, concurrently with later commands. Only {@link #digest()} may be called from
+ * any thread.
  */
 public final class KvStateMachine implements StateMachine {
     static final String NOT_AN_INTEGER = "ERR value is not an integer or out of range";
@@ -33,7 +42,7 @@ public final class KvStateMachine implements StateMachine {
     /** Keeps {@link #digest()} exact when a metrics endpoint exports it as a double. */
     private static final long DIGEST_MASK = (1L << 52) - 1;
 
-    private HashMap<ByteKey, byte[]> map = new HashMap<>();
+    private final FreezableMap map = new FreezableMap();
     /** Sum (mod 2^64) of {@link #entryHash} over the entries; written by the executor thread only. */
     private volatile long entrySum;
 
@@ -59,18 +68,19 @@ public final class KvStateMachine implements StateMachine {
                 return KvReplyFormat.ok();
             case SET_IF_ABSENT: {
                 ByteKey key = new ByteKey(a[0]);
-                if (map.putIfAbsent(key, a[1]) != null) {
+                if (map.get(key) != null) {
                     return KvReplyFormat.nil();
                 }
+                map.put(key, a[1]);
                 changeDigest(entryHash(key, a[1]));
                 return KvReplyFormat.ok();
             }
             case SET_IF_PRESENT: {
                 ByteKey key = new ByteKey(a[0]);
-                byte[] old = map.replace(key, a[1]);
-                if (old == null) {
+                if (map.get(key) == null) {
                     return KvReplyFormat.nil();
                 }
+                byte[] old = map.put(key, a[1]);
                 changeDigest(entryHash(key, a[1]) - entryHash(key, old));
                 return KvReplyFormat.ok();
             }
@@ -108,7 +118,7 @@ public final class KvStateMachine implements StateMachine {
     private long countExisting(byte[][] keys) {
         long count = 0;
         for (byte[] key : keys) {
-            if (map.containsKey(new ByteKey(key))) {
+            if (map.get(new ByteKey(key)) != null) {
                 count++;
             }
         }
@@ -176,7 +186,28 @@ public final class KvStateMachine implements StateMachine {
      */
     @Override
     public void snapshot(WritableByteChannel out) throws IOException {
-        KvSnapshotFormat.write(map, out);
+        KvSnapshotFormat.write(map.current(), out);
+    }
+
+    /**
+     * Freezes the entries in O(1) and returns a capture that writes them as {@link #snapshot}
+     * would have at this point, in key order; it may run on another thread while commands execute.
+     * Closing it lets the store fold the changes made meanwhile back into one table.
+     */
+    @Override
+    public SnapshotCapture capture() {
+        FreezableMap.Frozen frozen = map.freeze();
+        return new SnapshotCapture() {
+            @Override
+            public void writeTo(WritableByteChannel out) throws IOException {
+                KvSnapshotFormat.write(frozen.entries(), out);
+            }
+
+            @Override
+            public void close() {
+                frozen.release();
+            }
+        };
     }
 
     /**
@@ -192,7 +223,7 @@ public final class KvStateMachine implements StateMachine {
         for (var e : restored.entrySet()) {
             sum += entryHash(e.getKey(), e.getValue());
         }
-        map = restored;
+        map.replaceAll(restored);
         entrySum = 0;
         changeDigest(sum);
     }

@@ -2,12 +2,18 @@ package dev.parallax.examples.kv;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.parallax.core.SnapshotCapture;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -52,6 +58,47 @@ class KvStateMachinePropertiesTest {
         Map<String, String> model = new HashMap<>();
         for (KvCommand command : commands) {
             assertThat(outcome(sm, command)).isEqualTo(expected(model, command));
+        }
+    }
+
+    /**
+     * Copy-on-write captures taken at random points and written (then closed) a random number of
+     * commands later, sometimes after the next capture, write exactly the snapshot of their point;
+     * meanwhile and afterwards the store answers like one that never captured.
+     */
+    @Property(tries = 250)
+    void capturesWriteTheStateOfTheirPointAndChangeNoAnswer(@ForAll("sequences") List<KvCommand> commands,
+                                                           @ForAll Random random) throws IOException {
+        KvStateMachine sm = new KvStateMachine();
+        KvStateMachine reference = new KvStateMachine();
+        Deque<SnapshotCapture> open = new ArrayDeque<>();
+        Deque<byte[]> expected = new ArrayDeque<>();
+        for (KvCommand command : commands) {
+            if (open.size() < 2 && random.nextInt(4) == 0) {
+                open.add(sm.capture());
+                expected.add(KvTesting.snapshot(reference));
+            }
+            if (!open.isEmpty() && random.nextInt(3) == 0) {
+                assertThat(written(open.remove())).isEqualTo(expected.remove());
+            }
+            assertThat(outcome(sm, command)).isEqualTo(outcome(reference, command));
+            assertThat(sm.digest()).isEqualTo(reference.digest());
+            assertThat(sm.size()).isEqualTo(reference.size());
+        }
+        while (!open.isEmpty()) {
+            assertThat(written(open.remove())).isEqualTo(expected.remove());
+        }
+        outcome(sm, KvCommand.of(KvOp.SET, KvTesting.b("after"), KvTesting.b("all")));
+        outcome(reference, KvCommand.of(KvOp.SET, KvTesting.b("after"), KvTesting.b("all")));
+        assertThat(KvTesting.snapshot(sm)).isEqualTo(KvTesting.snapshot(reference));
+    }
+
+    /** Writes a capture, then closes it, as the replica's snapshot writer does. */
+    private static byte[] written(SnapshotCapture capture) throws IOException {
+        try (capture) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            capture.writeTo(Channels.newChannel(out));
+            return out.toByteArray();
         }
     }
 

@@ -7,10 +7,16 @@ import static dev.parallax.examples.kv.KvTesting.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.parallax.core.SnapshotCapture;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -192,6 +198,45 @@ class KvStateMachineTest {
         KvTesting.restore(copy, snapshot(sm));
         assertThat(run(copy, KvOp.GET, "big2")).isEqualTo(new KvReply.Bulk(big));
         assertThat(snapshot(copy)).isEqualTo(snapshot(sm));
+    }
+
+    @Test
+    void aCaptureIsWrittenOnAnotherThreadWhileCommandsChangeTheStoreAndHoldsItsPointInTime() throws Exception {
+        KvStateMachine reference = new KvStateMachine();
+        for (int i = 0; i < 20_000; i++) {
+            run(sm, KvOp.SET, "k" + i, "v" + i);
+            run(reference, KvOp.SET, "k" + i, "v" + i);
+        }
+        byte[] atCapture = snapshot(sm);
+        SnapshotCapture capture = sm.capture();
+        CountDownLatch changing = new CountDownLatch(1);
+        CompletableFuture<byte[]> written = new CompletableFuture<>();
+        Thread writer = new Thread(() -> {
+            try (capture) {
+                changing.await();
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                capture.writeTo(Channels.newChannel(out));
+                written.complete(out.toByteArray());
+            } catch (Exception e) {
+                written.completeExceptionally(e);
+            }
+        }, "test-snapshot-writer");
+        writer.start();
+        for (int i = 0; i < 20_000; i++) {
+            for (KvStateMachine m : List.of(sm, reference)) {
+                run(m, KvOp.SET, "k" + i, "w" + i);
+                run(m, KvOp.DEL, "k" + (i / 2));
+                run(m, KvOp.INCR, "n" + (i % 100));
+            }
+            changing.countDown();
+        }
+        assertThat(written.get(30, TimeUnit.SECONDS)).as("the entries as they were at the capture").isEqualTo(atCapture);
+        writer.join();
+        run(sm, KvOp.SET, "after", "release"); // folds the changes made meanwhile
+        run(reference, KvOp.SET, "after", "release");
+        assertThat(snapshot(sm)).isEqualTo(snapshot(reference));
+        assertThat(sm.digest()).isEqualTo(reference.digest());
+        assertThat(sm.size()).isEqualTo(reference.size());
     }
 
     @Test
