@@ -43,7 +43,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * CA, or with a valid replica certificate announcing another replica's id is refused, counted in
  * {@code parallax.net.refused{kind=replica,reason}} and delivers nothing; a replica dialling a peer
  * sends nothing to an impostor answering at the peer's address; and three replicas with the right
- * certificates talk as before.
+ * certificates talk as before. A connection that never completes its handshake is closed after the
+ * handshake time-out and counted.
  */
 class ReplicaPortTlsTest {
     @TempDir
@@ -118,6 +119,20 @@ class ReplicaPortTlsTest {
         assertThat(p.received()).as("nothing delivered").isEmpty();
         assertThat(p.refused("identity")).isZero();
         assertThat(p.port().metrics()).isNotNull();
+    }
+
+    @Test
+    void aConnectionThatNeverCompletesItsHandshakeIsClosedAndCounted() throws Exception {
+        TlsConfig quick = TlsConfig.builder().replicaPort(true).trust(certs.ca()).identity(certs.cert(0), certs.key(0))
+                .handshakeTimeout(java.time.Duration.ofMillis(300)).build();
+        Port p = port(0, quick);
+        long start = System.nanoTime();
+        try (Socket s = RoguePeer.connect(members.member(0))) {
+            RoguePeer.awaitClose(s); // sends nothing at all
+        }
+        assertThat(System.nanoTime() - start).as("closed by the handshake time-out, not the test's").isLessThan(TimeUnit.SECONDS.toNanos(20));
+        await(() -> p.refused("tls") >= 1, "the time-out counted");
+        assertThat(p.refused("tls")).as("counted once").isEqualTo(1);
     }
 
     @Test

@@ -17,8 +17,8 @@ import java.util.Objects;
  * {@code replica-<i>.key} for each replica (named {@code parallax-replica-<i>}, see
  * {@link TlsConfig}), and {@code client.crt} and {@code client.key} (named
  * {@value #CLIENT_IDENTITY}) for clients that want to present one. Every certificate also carries
- * the given host names and addresses, so that host-checking clients such as {@code redis-cli}
- * accept a replica's certificate too.
+ * the given host names and addresses, for TLS clients that check the host they connected to
+ * (Parallax's own clients check the {@code parallax-replica-<i>} name instead).
  *
  * <p>Immutable once generated; {@link #generate} blocks on file I/O.
  */

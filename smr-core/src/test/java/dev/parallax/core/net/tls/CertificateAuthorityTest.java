@@ -117,17 +117,6 @@ class CertificateAuthorityTest {
                 .hasMessageContaining(other.key(0).toString());
     }
 
-    @Test
-    void aTlsConfigNeedsItsFilesOnlyWhenOn() {
-        assertThat(TlsConfig.OFF.enabled()).isFalse();
-        assertThat(TlsConfig.OFF.caFile()).isEmpty();
-        assertThatThrownBy(() -> TlsConfig.builder().replicaPort(true).build()).hasMessageContaining("CA certificate");
-        assertThatThrownBy(() -> TlsConfig.builder().clientPorts(true).trust(Path.of("ca.crt")).build())
-                .hasMessageContaining("certificate and key");
-        assertThatThrownBy(() -> TlsConfig.builder().handshakeTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
-        assertThat(TlsConfig.replicaIdentity(7)).isEqualTo("parallax-replica-7");
-    }
-
     private static boolean sameAddress(String literal, InetAddress address) {
         try {
             return InetAddress.getByName(literal).equals(address);
