@@ -131,4 +131,23 @@ class ClusterFileTlsTest {
                 .replace("tls.ca=certs/ca.crt", "tls.ca=j.properties")));
         assertThatThrownBy(() -> notPem.checkTlsFiles(0)).hasMessageContaining("CA certificate " + dir.resolve("j.properties"));
     }
+
+    @Test
+    void aReplicaWhoseKeyIsMissingExitsWithTwoNamingItBeforeAnythingStarts() throws Exception {
+        Path config = write("k.properties", "members=0=127.0.0.1:" + dev.parallax.core.net.LocalPorts.next() + "\n"
+                + "tls.replica=required\ntls.ca=certs/ca.crt\ntls.cert.0=certs/replica-0.crt\ntls.key.0=certs/missing.key\n");
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        int code;
+        try (java.io.PrintStream capture = new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8)) {
+            System.setErr(capture);
+            code = new picocli.CommandLine(new ReplicaCommand()).execute("--config", config.toString(), "--id", "0");
+        } finally {
+            System.setErr(saved);
+        }
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8))
+                .contains(config + ": tls.key.0=" + dir.resolve("certs/missing.key") + ": no such file");
+        assertThat(ReplicaCommand.RUNNING).isFalse();
+    }
 }
