@@ -48,7 +48,8 @@ import java.util.stream.Stream;
  * each command size and a Markdown comparison table with ratios and one chart per size.
  * {@link RuntimeOptions} choose the parallax systems' ordering protocol, executor and thread
  * placement (written into the cluster file they generate; the other systems ignore them in
- * {@code --compare} and reject them with {@code --system}).
+ * {@code --compare} and reject them with {@code --system}); {@code --tls} runs them with TLS
+ * (named {@code parallax-<sync>-tls}).
  *
  * <p>Runs on the calling thread and blocks until done; not for concurrent use.
  */
@@ -116,6 +117,10 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--p99-target-ms", defaultValue = "5", description = "p99 of the equal-latency comparison column (default ${DEFAULT-VALUE}).")
     double p99TargetMs;
 
+    @Option(names = "--tls", description = "Run the parallax systems with mutual TLS between replicas and TLS for the "
+            + "clients (throwaway certificates); they are then named parallax-<sync>-tls.")
+    boolean tls;
+
     @Option(names = "--keep", description = "Keep the servers' files (logs, data) after a successful run.")
     boolean keep;
 
@@ -162,8 +167,11 @@ public final class BenchMain implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--ordering, --execution, --execution-threads "
                     + "and --threads apply to the parallax systems only, not " + name);
         }
+        if (tls && !(Systems.create(name) instanceof ParallaxSystem)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--tls applies to the parallax systems only, not " + name);
+        }
         if (sweep) {
-            withSystem(name, sweepPlan().max(), (sut, clients, pids) -> sweep(name, size, sut, clients, pids));
+            withSystem(name, sweepPlan().max(), (sut, clients, pids) -> sweep(sut.name(), size, sut, clients, pids));
             return 0;
         }
         return withSystem(name, outstanding, this::single);
@@ -266,7 +274,7 @@ public final class BenchMain implements Callable<Integer> {
             for (String name : names) {
                 try {
                     outcomes.add(SystemOutcome.of(withSystem(name, sweepPlan().max(),
-                            (sut, clients, pids) -> sweep(name, bytes, sut, clients, pids))));
+                            (sut, clients, pids) -> sweep(sut.name(), bytes, sut, clients, pids))));
                 } catch (Exception e) {
                     anyFailed = true;
                     System.out.println("  " + name + " FAILED: " + e);
@@ -303,7 +311,7 @@ public final class BenchMain implements Callable<Integer> {
     private <T> T withSystem(String name, int maxOutstanding, SystemTask<T> task) throws Exception {
         BenchSystem created = Systems.create(name);
         if (created instanceof ParallaxSystem parallax) {
-            parallax.runtime(runtime.clusterSettings());
+            parallax.runtime(runtime.clusterSettings()).tls(tls);
         }
         Path work = Files.createTempDirectory("parallax-bench-");
         T result;

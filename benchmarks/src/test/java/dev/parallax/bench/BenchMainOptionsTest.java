@@ -10,7 +10,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** {@code ./parallax bench}'s runtime options (parsing only: nothing is started). */
+/** {@code ./parallax bench}'s runtime and TLS options (parsing only: nothing is started). */
 class BenchMainOptionsTest {
 
     @Test
@@ -39,5 +39,17 @@ class BenchMainOptionsTest {
                 .execute("--system", "echo", "--execution", "early-busy-wait");
         assertThat(code).isEqualTo(2);
         assertThat(err.toString()).contains("apply to the parallax systems only, not echo");
+    }
+
+    @Test
+    void tlsIsForTheParallaxSystemsAndNamesThem() {
+        StringWriter err = new StringWriter();
+        int code = new CommandLine(new BenchMain()).setErr(new PrintWriter(err)).execute("--system", "echo", "--tls");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("--tls applies to the parallax systems only, not echo");
+        dev.parallax.bench.systems.ParallaxSystem tls = new dev.parallax.bench.systems.ParallaxSystem("none").tls(true);
+        assertThat(tls.name()).isEqualTo("parallax-none-tls");
+        assertThat(tls.settings().get("tls")).startsWith("mutual TLS between replicas");
+        assertThat(new dev.parallax.bench.systems.ParallaxSystem("none").settings()).containsEntry("tls", "off");
     }
 }

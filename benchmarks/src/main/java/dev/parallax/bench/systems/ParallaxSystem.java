@@ -29,7 +29,10 @@ import java.util.concurrent.TimeUnit;
  * variable: {@code none} and {@code every-batch} keep a Chronicle log ({@code none} leaves flushing
  * to the OS), {@code memory} keeps no log at all. The ordering protocol, executor and thread
  * placement are the cluster file's defaults unless {@link #runtime} chose others
- * ({@code ./parallax bench --ordering/--execution/--threads}).
+ * ({@code ./parallax bench --ordering/--execution/--threads}). With {@link #tls} ({@code --tls}) the
+ * replicas run mutual TLS between them and TLS on their client ports, with throwaway certificates
+ * generated into the work directory, and the clients talk TLS: the system is then named
+ * {@code parallax-<sync>-tls}, so a comparison shows both.
  */
 public final class ParallaxSystem implements BenchSystem {
     /**
@@ -49,6 +52,7 @@ public final class ParallaxSystem implements BenchSystem {
 
     private final String sync;
     private Map<String, String> runtime = Map.of();
+    private boolean tls;
     private final List<SmrClient> clients = new ArrayList<>();
     private ProcessCluster cluster;
     private NioEventLoopGroup group;
@@ -86,9 +90,15 @@ public final class ParallaxSystem implements BenchSystem {
         return this;
     }
 
+    /** Runs the cluster and its clients with TLS (see the class comment); call before {@link #start}. */
+    public ParallaxSystem tls(boolean on) {
+        this.tls = on;
+        return this;
+    }
+
     @Override
     public String name() {
-        return "parallax-" + sync;
+        return "parallax-" + sync + (tls ? "-tls" : "");
     }
 
     @Override
@@ -96,6 +106,7 @@ public final class ParallaxSystem implements BenchSystem {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("log.sync", sync.equals("memory") ? "no log" : sync);
         s.put("client.io.threads", "1 per replica");
+        s.put("tls", tls ? "mutual TLS between replicas, TLS on client ports (JDK provider, EC P-256)" : "off");
         THROUGHPUT_SETTINGS.forEach(s::put);
         s.put(Orderings.KEY, runtime.getOrDefault(Orderings.KEY, Orderings.DEFAULT.configName()));
         Executions execution = Executions.parse(runtime.getOrDefault(Executions.KEY, Executions.DEFAULT.configName()));
@@ -132,7 +143,7 @@ public final class ParallaxSystem implements BenchSystem {
             java.nio.file.Files.createDirectories(Path.of(jfr));
             jvm.add("-XX:StartFlightRecording=settings=profile,filename=" + Path.of(jfr).toAbsolutePath() + "/");
         }
-        cluster = new ProcessCluster(workDir, 3, props, false, jvm).replicaArgs("--metrics-port", "0");
+        cluster = new ProcessCluster(workDir, 3, props, false, jvm, tls).replicaArgs("--metrics-port", "0");
         cluster.startAll(timeout);
         group = new NioEventLoopGroup(2, new DefaultThreadFactory("bench-client", true));
     }
@@ -148,7 +159,7 @@ public final class ParallaxSystem implements BenchSystem {
 
     @Override
     public CommandInvoker connect(int maxOutstanding) {
-        SmrClient c = SmrClient.connect(ClientConfig.builder(cluster.clientEndpoints()).eventLoopGroup(group)
+        SmrClient c = SmrClient.connect(cluster.clientConfig().eventLoopGroup(group)
                 .maxOutstanding(Math.max(1, maxOutstanding)).invokeTimeout(Duration.ofSeconds(30)).build());
         clients.add(c);
         return c;

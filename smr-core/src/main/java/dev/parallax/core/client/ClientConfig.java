@@ -3,9 +3,11 @@ package dev.parallax.core.client;
 import dev.parallax.core.config.ClusterMembers;
 import io.netty.channel.EventLoopGroup;
 
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Settings of an {@link SmrClient}. Immutable and thread-safe; built with {@link #builder}.
@@ -19,6 +21,7 @@ public final class ClientConfig {
     private final Duration invokeTimeout;
     private final int maxFrameBytes;
     private final EventLoopGroup eventLoopGroup;
+    private final Path tlsTrust;
 
     private ClientConfig(Builder b) {
         this.endpoints = b.endpoints;
@@ -29,6 +32,7 @@ public final class ClientConfig {
         this.invokeTimeout = b.invokeTimeout;
         this.maxFrameBytes = b.maxFrameBytes;
         this.eventLoopGroup = b.eventLoopGroup;
+        this.tlsTrust = b.tlsTrust;
     }
 
     /** A builder for a client of the replicas serving clients at {@code endpoints}. */
@@ -69,6 +73,11 @@ public final class ClientConfig {
         return eventLoopGroup;
     }
 
+    /** The CA certificate(s) (PEM) a replica's certificate must chain to; present when the client talks TLS. */
+    public Optional<Path> tlsTrust() {
+        return Optional.ofNullable(tlsTrust);
+    }
+
     /** Mutable builder, not thread-safe. */
     public static final class Builder {
         private static final SecureRandom RANDOM = new SecureRandom();
@@ -80,6 +89,7 @@ public final class ClientConfig {
         private Duration invokeTimeout = Duration.ofSeconds(10);
         private int maxFrameBytes = 16 << 20;
         private EventLoopGroup eventLoopGroup;
+        private Path tlsTrust;
 
         private Builder(ClusterMembers endpoints) {
             this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
@@ -145,6 +155,19 @@ public final class ClientConfig {
         /** Share an event loop group among many clients (a load generator); the client does not shut it down. */
         public Builder eventLoopGroup(EventLoopGroup group) {
             this.eventLoopGroup = group;
+            return this;
+        }
+
+        /**
+         * Talk TLS to the replicas' client ports (their {@code tls.client=on}), trusting the CA
+         * certificate(s) in {@code caPem}; default plain TCP. The client presents no certificate;
+         * it accepts a replica only if its certificate names it ({@code parallax-replica-<id>},
+         * see {@link dev.parallax.core.config.TlsConfig}), whatever host name it was reached by.
+         * A handshake not done within twice the retry timeout (at least 1 s) counts as an
+         * unreachable replica.
+         */
+        public Builder tlsTrust(Path caPem) {
+            this.tlsTrust = Objects.requireNonNull(caPem, "caPem");
             return this;
         }
 

@@ -3,8 +3,12 @@ package dev.parallax.core.client;
 import dev.parallax.core.CommandId;
 import dev.parallax.core.GroupSet;
 import dev.parallax.core.config.Member;
+import dev.parallax.core.config.TlsConfig;
 import dev.parallax.core.net.ClientWire;
 import dev.parallax.core.net.Frames;
+import dev.parallax.core.net.tls.TlsContexts;
+import dev.parallax.core.net.tls.TlsGate;
+import dev.parallax.core.net.tls.TlsRefusals;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -18,13 +22,17 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -65,6 +73,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * window (or for a connection) after the invoke timeout was never sent: it fails with a plain
  * {@link ClusterUnavailableException} and did not execute. A command too big for
  * {@link ClientConfig#maxFrameBytes()} fails at once with {@link IllegalArgumentException}, unsent.
+ *
+ * <p>TLS ({@link ClientConfig#tlsTrust()}): every connection runs TLS, and the client sends
+ * nothing on it before the replica's certificate chained to the CA and named the replica the
+ * client meant to reach ({@code parallax-replica-<id>}); a replica that fails either is treated
+ * as unreachable (the client moves on).
  *
  * <p>Threads: {@link #invoke} from any thread, never blocking. All connection state lives on one
  * Netty event loop. Commands leave in as few writes as possible: everything a pump sends goes in
@@ -122,6 +135,9 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
     private final boolean ownGroup;
     private final EventLoop loop;
     private final Bootstrap bootstrap;
+    /** TLS towards the replicas, or {@code null}. */
+    private final SslContext tls;
+    private final TlsRefusals refusals;
     private final MpscUnboundedXaddArrayQueue<Pending> submitted = new MpscUnboundedXaddArrayQueue<>(1024);
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final AtomicInteger pendingCount = new AtomicInteger();
@@ -139,33 +155,34 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
     private boolean reading;
     private volatile int target;
     private Channel channel;
-    private ChannelFuture connecting;
+    /** The connection being opened: completes once it may be used (TCP up and, with TLS, the replica verified). */
+    private Future<Channel> connecting;
     private long lastProgress = System.nanoTime();
     private ScheduledFuture<?> timer;
     private String brokenReason;
 
     private SmrClient(ClientConfig config) {
         this.config = config;
+        this.tls = config.tlsTrust().map(TlsContexts::trusting).orElse(null);
+        this.refusals = TlsRefusals.logged("client", "client " + config.clientId());
         this.ownGroup = config.eventLoopGroup() == null;
         this.group = ownGroup ? new NioEventLoopGroup(1, new DefaultThreadFactory("smr-client", true)) : config.eventLoopGroup();
         this.loop = group.next();
         streams.put(GroupSet.DEFAULT, defaultStream);
         this.bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(100, config.retryTimeout().toMillis()))
-                .handler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(Frames.decoder(config.maxFrameBytes()), new Handler());
-                    }
-                });
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(100, config.retryTimeout().toMillis()));
         loop.execute(() -> {
             connect();
             timer = loop.scheduleAtFixedRate(this::onTimer, TIMER_MILLIS, TIMER_MILLIS, TimeUnit.MILLISECONDS);
         });
     }
 
-    /** A client with {@code config}; connects in the background. */
+    /**
+     * A client with {@code config}; connects in the background.
+     *
+     * @throws IllegalArgumentException if {@code config} names a TLS CA file that cannot be read
+     */
     public static SmrClient connect(ClientConfig config) {
         return new SmrClient(config);
     }
@@ -355,18 +372,60 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         if (closed || (connecting != null && !connecting.isDone())) {
             return;
         }
-        Member m = config.endpoints().member(target);
-        connecting = bootstrap.connect(m.host(), m.port());
-        connecting.addListener((ChannelFuture f) -> {
-            if (f.isSuccess()) {
-                channel = f.channel();
+        int to = target;
+        Member m = config.endpoints().member(to);
+        Promise<Channel> ready = loop.newPromise();
+        connecting = ready;
+        bootstrap.clone().handler(pipeline(to)).connect(m.host(), m.port()).addListener((ChannelFuture f) -> {
+            if (!f.isSuccess()) {
+                ready.tryFailure(f.cause());
+            } else if (tls == null) {
+                ready.trySuccess(f.channel());
+            } else {
+                f.channel().pipeline().get(TlsGate.class).verified().addListener((Future<Channel> v) -> {
+                    if (v.isSuccess()) {
+                        ready.trySuccess(f.channel());
+                    } else {
+                        ready.tryFailure(v.cause());
+                    }
+                });
+            }
+        });
+        ready.addListener((Future<Channel> r) -> {
+            if (!r.isSuccess()) {
+                moveOn("cannot connect to replica " + to + (tls == null ? "" : ": " + r.cause().getMessage()));
+            } else if (closed) {
+                r.getNow().close();
+            } else {
+                channel = r.getNow();
                 lastProgress = System.nanoTime();
                 resendAll();
                 pump();
-            } else {
-                moveOn("cannot connect to replica " + target);
             }
         });
+    }
+
+    /**
+     * How long a TLS handshake may take: twice the retry timeout, at least a second. A replica
+     * that accepts connections but does not answer (a frozen process) is left as soon as a silent
+     * one would be, give or take.
+     */
+    private Duration handshakeTimeout() {
+        return Duration.ofMillis(Math.max(1000, 2 * config.retryTimeout().toMillis()));
+    }
+
+    /** The pipeline of a connection to replica {@code to}: TLS expecting its certificate (with TLS), frames, replies. */
+    private ChannelInitializer<SocketChannel> pipeline(int to) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                if (tls != null) {
+                    ch.pipeline().addLast(TlsContexts.handler(tls, ch, handshakeTimeout()),
+                            new TlsGate(refusals, TlsConfig.replicaIdentity(to)));
+                }
+                ch.pipeline().addLast(Frames.decoder(config.maxFrameBytes()), new Handler());
+            }
+        };
     }
 
     /** Gives up on the current replica and tries {@code next}. */

@@ -64,6 +64,7 @@ public final class ReplicaConfig {
     private final long snapshotLogBytes;
     private final java.time.Duration snapshotTransferTimeout;
     private final long snapshotMaxBytes;
+    private final TlsConfig tls;
 
     private ReplicaConfig(Builder b) {
         this.id = b.id;
@@ -87,6 +88,7 @@ public final class ReplicaConfig {
         this.snapshotLogBytes = b.snapshotLogBytes;
         this.snapshotTransferTimeout = b.snapshotTransferTimeout;
         this.snapshotMaxBytes = b.snapshotMaxBytes;
+        this.tls = b.tls;
     }
 
     /** A builder with every default set; {@code id} and {@code members} are required. */
@@ -118,6 +120,7 @@ public final class ReplicaConfig {
         b.snapshotLogBytes = snapshotLogBytes;
         b.snapshotTransferTimeout = snapshotTransferTimeout;
         b.snapshotMaxBytes = snapshotMaxBytes;
+        b.tls = tls;
         return b;
     }
 
@@ -237,6 +240,11 @@ public final class ReplicaConfig {
         return snapshotMaxBytes;
     }
 
+    /** TLS on the replica port and the client port; {@link TlsConfig#OFF} by default. */
+    public TlsConfig tls() {
+        return tls;
+    }
+
     @Override
     public String toString() {
         return "ReplicaConfig{id=" + id + ", members=" + members + ", clients=" + clientMembers
@@ -248,7 +256,7 @@ public final class ReplicaConfig {
                 + ", clientWriteWaterMarks=" + clientWriteLowBytes + "/" + clientWriteHighBytes
                 + ", partialFrameTimeout=" + partialFrameTimeout
                 + ", snapshotLogBytes=" + snapshotLogBytes + ", snapshotTransferTimeout=" + snapshotTransferTimeout
-                + ", snapshotMaxBytes=" + snapshotMaxBytes + "}";
+                + ", snapshotMaxBytes=" + snapshotMaxBytes + ", tls=" + tls + "}";
     }
 
     /** How idle stage threads wait for work. */
@@ -306,8 +314,18 @@ public final class ReplicaConfig {
         private long snapshotLogBytes = DEFAULT_SNAPSHOT_LOG_BYTES;
         private java.time.Duration snapshotTransferTimeout = DEFAULT_SNAPSHOT_TRANSFER_TIMEOUT;
         private long snapshotMaxBytes = DEFAULT_SNAPSHOT_MAX_BYTES;
+        private TlsConfig tls = TlsConfig.OFF;
 
         private Builder() {
+        }
+
+        /**
+         * TLS on this replica's ports (issue 12 item 8): mutual TLS between replicas, TLS for
+         * clients; default {@link TlsConfig#OFF}.
+         */
+        public Builder tls(TlsConfig tls) {
+            this.tls = Objects.requireNonNull(tls, "tls");
+            return this;
         }
 
         /**

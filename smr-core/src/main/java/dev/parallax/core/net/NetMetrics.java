@@ -1,14 +1,18 @@
 package dev.parallax.core.net;
 
+import dev.parallax.core.net.tls.TlsRefusals;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The network meters of one endpoint kind ({@code replica} or {@code client}): frames rejected as
  * malformed, messages dropped on a full or broken link, connections accepted, connections closed
- * for a stale partial frame, failed outbound connection attempts. Thread-safe.
+ * for a stale partial frame, failed outbound connection attempts; and, with TLS, the connections
+ * refused for TLS reasons ({@link #tlsRefusals}). Thread-safe.
  */
 public final class NetMetrics {
+    private final MeterRegistry registry;
+    private final String kind;
     private final Counter badFrames;
     private final Counter dropped;
     private final Counter connections;
@@ -16,6 +20,8 @@ public final class NetMetrics {
     private final Counter connectFailures;
 
     public NetMetrics(MeterRegistry registry, String kind) {
+        this.registry = registry;
+        this.kind = kind;
         this.badFrames = Counter.builder("parallax.net.bad.frames")
                 .description("connections closed because a frame was malformed, oversized or of an unknown type")
                 .tag("kind", kind).register(registry);
@@ -50,6 +56,14 @@ public final class NetMetrics {
 
     public void connectFailed() {
         connectFailures.increment();
+    }
+
+    /**
+     * The TLS refusal meters of this endpoint kind ({@code parallax.net.refused{kind,reason}});
+     * {@code who} names the endpoint in log lines, e.g. {@code "replica 2"}.
+     */
+    public TlsRefusals tlsRefusals(String who) {
+        return TlsRefusals.counted(registry, kind, who);
     }
 
 }

@@ -3,6 +3,10 @@ package dev.parallax.core.net;
 import dev.parallax.core.config.Member;
 import dev.parallax.core.config.Names;
 import dev.parallax.core.config.ReplicaConfig;
+import dev.parallax.core.config.TlsConfig;
+import dev.parallax.core.net.tls.TlsContexts;
+import dev.parallax.core.net.tls.TlsGate;
+import dev.parallax.core.net.tls.TlsRefusals;
 import dev.parallax.core.spi.ArrivalStamps;
 import dev.parallax.core.spi.MessageCodec;
 import dev.parallax.core.spi.MessageHandler;
@@ -61,7 +65,9 @@ import java.util.concurrent.TimeUnit;
  * batch of frames and writes it with one flush, so protocol threads never block on a socket.
  * Messages to a peer whose connection is down are dropped and counted (TCP loses them too when a
  * connection breaks); a full send queue refuses the message. Outbound connections reconnect with
- * exponential back-off (10 ms to 1 s). Messages a replica sends to itself are handed to the
+ * exponential back-off (10 ms to 1 s; a connection the peer closes within a second of opening
+ * counts as a failed attempt, so a peer that refuses us is not redialled in a loop). Messages a
+ * replica sends to itself are handed to the
  * channel's handler directly.
  *
  * <h2>Receiving</h2>
@@ -72,6 +78,19 @@ import java.util.concurrent.TimeUnit;
  * malformed frame, or a frame for a channel that was never announced, closes its connection with
  * a log line (rate-limited, {@link LogRateLimiter}) and {@code parallax.net.bad.frames} (exact); the other connections go on. So does a frame left
  * incomplete longer than {@link ReplicaConfig#partialFrameTimeout()}.
+ *
+ * <h2>Mutual TLS (issue 12 item 8)</h2>
+ * With {@link TlsConfig#replicaPort()} on, every connection runs TLS under the frames, both ends
+ * presenting their certificate and checking the other's against the CA ({@link TlsContexts}). The
+ * accepting replica requires the peer's certificate to name the replica its HELLO announces
+ * ({@code parallax-replica-<id>}, {@link dev.parallax.core.net.tls.PeerIdentity}); the connecting
+ * replica requires the accepting one's to name the peer it dialled, and sends nothing before that.
+ * A failed handshake (no certificate, an untrusted one, bytes that are not TLS, a handshake past
+ * {@link TlsConfig#handshakeTimeout()}) closes the connection and counts
+ * {@code parallax.net.refused{kind=replica,reason=tls}}; a certificate naming another replica
+ * counts {@code reason=identity} ({@link TlsRefusals}, logged rate-limited). So a process without
+ * a certificate of the cluster's CA cannot join or send a single frame, and a replica cannot
+ * speak as another.
  *
  * <h2>Lifecycle and threads</h2>
  * Channels are opened before the port starts (a replica's protocols open theirs while being
@@ -97,6 +116,9 @@ public final class ReplicaPort implements AutoCloseable {
     private final Clock clock;
     private final NetMetrics metrics;
     private final Counter unknownChannel;
+    /** TLS contexts of the replica port, or {@code null} without TLS. */
+    private final TlsContexts tls;
+    private final TlsRefusals refusals;
     private final Map<String, PortChannel<?>> byName = new ConcurrentHashMap<>();
     private final List<PortChannel<?>> channels = new ArrayList<>();
     private final List<PeerSender> senders = new ArrayList<>();
@@ -109,6 +131,7 @@ public final class ReplicaPort implements AutoCloseable {
 
     /**
      * @param threads where the per-peer sender stages run (the replica's placement)
+     * @throws IllegalArgumentException if {@code config} turns TLS on and its files cannot be loaded
      */
     public ReplicaPort(ReplicaConfig config, MeterRegistry registry, StageThreads threads, Clock clock) {
         this.config = Objects.requireNonNull(config);
@@ -119,6 +142,13 @@ public final class ReplicaPort implements AutoCloseable {
         this.unknownChannel = Counter.builder("parallax.net.channel.unknown")
                 .description("frames from peers for a channel this replica does not run (dropped)")
                 .tag("replica", Integer.toString(config.id())).register(registry);
+        if (config.tls().replicaPort()) {
+            this.tls = TlsContexts.load(config.tls());
+            this.refusals = metrics.tlsRefusals("replica " + config.id());
+        } else {
+            this.tls = null;
+            this.refusals = null;
+        }
     }
 
     /** Network meters of this port. */
@@ -174,6 +204,9 @@ public final class ReplicaPort implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         metrics.connected();
+                        if (tls != null) {
+                            ch.pipeline().addLast(tls.handler(tls.peerServer(), ch), new TlsGate(refusals, null));
+                        }
                         ch.pipeline().addLast(new FrameDecoder(config.maxFrameBytes(),
                                 config.partialFrameTimeout().toNanos(), metrics), new Inbound());
                     }
@@ -188,27 +221,42 @@ public final class ReplicaPort implements AutoCloseable {
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_SNDBUF, 1 << 20)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 1000)
-                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 4 << 20))
-                .handler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        // Outbound connections carry no inbound traffic; anything received is discarded.
-                        ch.pipeline().addLast(new SimpleChannelInboundHandler<ByteBuf>() {
-                            @Override
-                            protected void channelRead0(ChannelHandlerContext ctx, ByteBuf msg) {
-                            }
-                        });
-                    }
-                });
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 4 << 20));
         for (Member peer : config.members().members()) {
             if (peer.id() == config.id()) {
                 senders.add(null);
                 continue;
             }
-            PeerSender s = new PeerSender(peer, client, List.copyOf(channels));
+            PeerSender s = new PeerSender(peer, client.clone().handler(outbound(peer.id())), List.copyOf(channels));
             senders.add(s);
             handles.add(threads.run(s));
         }
+    }
+
+    /**
+     * The pipeline of an outbound connection to {@code peer}: TLS expecting that peer's certificate
+     * (with TLS on), then a sink, since outbound connections carry no inbound traffic.
+     */
+    private ChannelInitializer<SocketChannel> outbound(int peer) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                if (tls != null) {
+                    ch.pipeline().addLast(tls.handler(tls.peerClient(), ch), new TlsGate(refusals, TlsConfig.replicaIdentity(peer)));
+                }
+                ch.pipeline().addLast(new SimpleChannelInboundHandler<ByteBuf>() {
+                    @Override
+                    protected void channelRead0(ChannelHandlerContext ctx, ByteBuf msg) {
+                    }
+
+                    @Override
+                    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                        LOG.debug("replica {}: connection to peer {} failed: {}", config.id(), peer, cause.toString());
+                        ctx.close();
+                    }
+                });
+            }
+        };
     }
 
     @Override
@@ -341,6 +389,10 @@ public final class ReplicaPort implements AutoCloseable {
                     throw new BadFrameException("hello from member " + id + " of a " + size + "-member cluster; this is member "
                             + config.id() + " of " + config.members().size());
                 }
+                if (tls != null && !ctx.pipeline().get(TlsGate.class).require(ctx, TlsConfig.replicaIdentity(id))) {
+                    rejected = true; // counted and closed by the gate; frames read behind this one are ignored
+                    return;
+                }
                 peer = id;
                 stamp();
                 return;
@@ -443,6 +495,10 @@ public final class ReplicaPort implements AutoCloseable {
         private volatile ChannelFuture connecting;
         private volatile long nextAttempt;
         private volatile long backoff = MIN_BACKOFF;
+        /** When {@link #channel} was opened (IO thread writes, sender thread reads). */
+        private volatile long openedAt;
+        /** The last closed connection whose lifetime set the back-off; sender thread only. */
+        private Channel closedSeen;
         private ByteBuf batch;
 
         PeerSender(Member peer, Bootstrap bootstrap, List<PortChannel<?>> channels) {
@@ -521,11 +577,26 @@ public final class ReplicaPort implements AutoCloseable {
             }, BATCH);
         }
 
+        /**
+         * Opens the connection, unless an attempt is under way or the back-off has not passed. A
+         * connection that closed less than {@link #MAX_BACKOFF} after it opened counts as a failed
+         * attempt (the peer accepts and then refuses us: a TLS or hello refusal), so such a peer
+         * is retried with back-off, not in a loop; a longer-lived one resets the back-off.
+         */
         private void connect() {
             if (attemptInFlight || closed) {
                 return;
             }
             long now = clock.nanoTime();
+            Channel last = channel;
+            if (last != null && last != closedSeen) {
+                closedSeen = last;
+                if (now - openedAt < MAX_BACKOFF) {
+                    backOff(now);
+                } else {
+                    backoff = MIN_BACKOFF;
+                }
+            }
             if (now - nextAttempt < 0) {
                 return;
             }
@@ -533,21 +604,45 @@ public final class ReplicaPort implements AutoCloseable {
             ChannelFuture attempt = bootstrap.connect(peer.host(), peer.port());
             connecting = attempt;
             attempt.addListener((ChannelFuture f) -> {
-                if (f.isSuccess()) {
-                    ByteBuf hello = f.channel().alloc().buffer(15);
-                    Frames.writeHeader(hello, HELLO, 9);
-                    hello.writeByte(CONTROL).writeInt(config.id()).writeInt(config.members().size());
-                    f.channel().writeAndFlush(hello);
-                    backoff = MIN_BACKOFF;
-                    channel = f.channel();
+                if (!f.isSuccess()) {
+                    failed();
+                } else if (tls == null) {
+                    opened(f.channel());
                 } else {
-                    metrics.connectFailed();
-                    long wait = backoff;
-                    nextAttempt = clock.nanoTime() + wait;
-                    backoff = Math.min(MAX_BACKOFF, wait * 2);
+                    // Nothing is sent before the peer proved to be the replica this connection is for.
+                    f.channel().pipeline().get(TlsGate.class).verified().addListener(v -> {
+                        if (v.isSuccess()) {
+                            opened(f.channel());
+                        } else {
+                            failed();
+                        }
+                    });
                 }
-                attemptInFlight = false;
             });
+        }
+
+        /** IO thread: the connection is up (and verified): hello, then hand it to the sender. */
+        private void opened(Channel ch) {
+            ByteBuf hello = ch.alloc().buffer(15);
+            Frames.writeHeader(hello, HELLO, 9);
+            hello.writeByte(CONTROL).writeInt(config.id()).writeInt(config.members().size());
+            ch.writeAndFlush(hello);
+            openedAt = clock.nanoTime();
+            channel = ch;
+            attemptInFlight = false;
+        }
+
+        /** IO thread: the attempt failed; the next one waits for the back-off. */
+        private void failed() {
+            metrics.connectFailed();
+            backOff(clock.nanoTime());
+            attemptInFlight = false;
+        }
+
+        private void backOff(long now) {
+            long wait = backoff;
+            nextAttempt = now + wait;
+            backoff = Math.min(MAX_BACKOFF, wait * 2);
         }
 
         void closeChannel() {

@@ -10,6 +10,9 @@ import dev.parallax.core.net.FrameDecoder;
 import dev.parallax.core.net.LogRateLimiter;
 import dev.parallax.core.net.Frames;
 import dev.parallax.core.net.NetMetrics;
+import dev.parallax.core.net.tls.TlsContexts;
+import dev.parallax.core.net.tls.TlsGate;
+import dev.parallax.core.net.tls.TlsRefusals;
 import dev.parallax.core.stage.BoundedQueue;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -49,6 +52,12 @@ import java.util.function.IntSupplier;
  * malformed or oversized frame, or one left incomplete past the partial-frame timeout, closes that
  * connection with a logged reason and a metric.
  *
+ * <p>With {@link dev.parallax.core.config.TlsConfig#clientPorts()} on, every connection runs TLS
+ * with this replica's certificate (no client certificate asked); a failed handshake, or bytes
+ * that are not TLS, close the connection and count
+ * {@code parallax.net.refused{kind=client,reason=tls}} ({@link TlsGate}). Snapshot requests from
+ * peers arrive over the same TLS.
+ *
  * <p>Threads: Netty's; each connection is handled by one event loop. {@link #start} and
  * {@link #close} once each.
  */
@@ -69,6 +78,9 @@ final class ClientIO {
     private final IntSupplier leader;
     private final ReplyRouter router;
     private final NetMetrics metrics;
+    /** TLS contexts of the client port, or {@code null} without TLS. */
+    private final TlsContexts tls;
+    private final TlsRefusals refusals;
     private final AtomicInteger stalled = new AtomicInteger();
     private final AtomicInteger writeStalled = new AtomicInteger();
     private final Set<Channel> open = ConcurrentHashMap.newKeySet();
@@ -90,6 +102,13 @@ final class ClientIO {
         this.leader = leader;
         this.router = router;
         this.metrics = metrics;
+        if (config.tls().clientPorts()) {
+            this.tls = TlsContexts.load(config.tls());
+            this.refusals = metrics.tlsRefusals("replica " + self);
+        } else {
+            this.tls = null;
+            this.refusals = null;
+        }
     }
 
     /** Answers snapshot requests from peers with {@code server}. */
@@ -146,6 +165,9 @@ final class ClientIO {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         metrics.connected();
+                        if (tls != null) {
+                            ch.pipeline().addLast(tls.handler(tls.clientServer(), ch), new TlsGate(refusals, null));
+                        }
                         ch.pipeline().addLast(new FrameDecoder(maxFrameBytes, partialFrameTimeoutNanos, metrics),
                                 new io.netty.handler.stream.ChunkedWriteHandler(), new Connection());
                     }

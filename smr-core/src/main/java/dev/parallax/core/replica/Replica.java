@@ -13,6 +13,7 @@ import dev.parallax.core.net.FaultInjectingTransport;
 import dev.parallax.core.net.LinkFaults;
 import dev.parallax.core.spi.MessageCodec;
 import dev.parallax.core.net.ReplicaPort;
+import dev.parallax.core.net.tls.TlsContexts;
 import dev.parallax.core.stage.StageHandle;
 import dev.parallax.core.stage.StageThreads;
 import dev.parallax.core.net.NetMetrics;
@@ -112,13 +113,17 @@ public final class Replica implements AutoCloseable {
     /**
      * Starts every stage and opens the replica and client ports.
      *
-     * @throws IllegalStateException if already started, or a port cannot be bound
+     * @throws IllegalStateException    if already started, or a port cannot be bound
+     * @throws IllegalArgumentException if TLS is on and a file it names cannot be loaded (nothing started)
      */
     public synchronized void start() {
         if (started) {
             throw new IllegalStateException("already started");
         }
         started = true;
+        // TLS files are loaded before anything starts, so a missing or malformed one fails the start cleanly.
+        TlsContexts tls = config.tls().enabled() ? TlsContexts.load(config.tls()) : null;
+        TlsContexts clientTls = config.tls().clientPorts() ? tls : null;
         WaitStrategy.Factory wait = config.waitMode().strategy();
         // The shared pipeline thread waits with the shared strategy unless another wait mode was chosen.
         WaitStrategy.Factory sharedWait = config.waitMode() == ReplicaConfig.WaitMode.YIELD_PARK ? WaitStrategies.shared() : wait;
@@ -136,7 +141,7 @@ public final class Replica implements AutoCloseable {
         executor.start(stateMachine, serviceManager);
         if (store != null) {
             transfer = new SnapshotTransfer(config.id(), config.clientMembers(), store, serviceManager::install,
-                    config.snapshotTransferTimeout(), config.snapshotMaxBytes(), config.maxFrameBytes(), registry);
+                    config.snapshotTransferTimeout(), config.snapshotMaxBytes(), config.maxFrameBytes(), registry, clientTls);
             restoreLatest(store);
         }
         broadcast.start(serviceManager);

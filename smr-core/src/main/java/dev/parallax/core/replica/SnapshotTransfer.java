@@ -4,6 +4,10 @@ import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.Member;
 import dev.parallax.core.net.ClientWire;
 import dev.parallax.core.net.Frames;
+import dev.parallax.core.net.tls.TlsContexts;
+import dev.parallax.core.net.tls.TlsGate;
+import dev.parallax.core.net.tls.TlsRefusals;
+import dev.parallax.core.config.TlsConfig;
 import dev.parallax.core.snapshot.SnapshotStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -54,7 +58,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * that keeps the connection open), after which the next fetch runs; the receiver reads the file
  * size from the snapshot header in the first bytes and refuses a file larger than
  * {@code maxBytes}, more bytes than announced, or an END whose total differs. Every failed fetch
- * is counted in {@code parallax.snapshots.fetch.failed} by reason.
+ * is counted in {@code parallax.snapshots.fetch.failed} by reason. With TLS on the client ports,
+ * the fetch runs over TLS and sends its request only once the peer's certificate proved to be
+ * that replica's ({@code parallax-replica-<peer>}); otherwise it fails as {@link Outcome#UNREACHABLE}.
  *
  * <p>Threads: {@link #fetch} from any thread, non-blocking. Receiving runs on one dedicated event
  * loop, installation on one dedicated thread (at most one install pending).
@@ -113,9 +119,20 @@ final class SnapshotTransfer implements AutoCloseable {
     private final AtomicBoolean busy = new AtomicBoolean();
     private final Map<Outcome, Counter> failed = new EnumMap<>(Outcome.class);
     private final Counter started;
+    /** TLS to the peers' client ports, or {@code null}. */
+    private final TlsContexts tls;
+    private final TlsRefusals refusals;
 
     SnapshotTransfer(int self, ClusterMembers peers, SnapshotStore store, Installer target, Duration idleTimeout,
                      long maxBytes, int maxFrameBytes, MeterRegistry registry) {
+        this(self, peers, store, target, idleTimeout, maxBytes, maxFrameBytes, registry, null);
+    }
+
+    /** @param tls TLS to the peers' client ports ({@code null}: plain TCP) */
+    SnapshotTransfer(int self, ClusterMembers peers, SnapshotStore store, Installer target, Duration idleTimeout,
+                     long maxBytes, int maxFrameBytes, MeterRegistry registry, TlsContexts tls) {
+        this.tls = tls;
+        this.refusals = TlsRefusals.logged("snapshot", "replica " + self);
         this.self = self;
         this.peers = peers;
         this.store = store;
@@ -167,6 +184,10 @@ final class SnapshotTransfer implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (tls != null) {
+                            ch.pipeline().addLast(tls.handler(tls.clientClient(), ch),
+                                    new TlsGate(refusals, TlsConfig.replicaIdentity(peer)));
+                        }
                         ch.pipeline().addLast(new IdleStateHandler(idleMillis, 0, 0, TimeUnit.MILLISECONDS),
                                 Frames.decoder(maxFrameBytes), new Receiver(fetch));
                     }
@@ -177,15 +198,30 @@ final class SnapshotTransfer implements AutoCloseable {
                     fetch.fail(Outcome.UNREACHABLE, "cannot connect to replica " + peer + ": " + f.cause());
                     return;
                 }
-                ByteBuf req = f.channel().alloc().buffer(Frames.HEADER + 8);
-                Frames.writeHeader(req, ClientWire.SNAPSHOT_REQUEST, 8);
-                req.writeLong(atLeast);
-                f.channel().writeAndFlush(req);
+                if (tls == null) {
+                    request(f.channel(), atLeast);
+                    return;
+                }
+                f.channel().pipeline().get(TlsGate.class).verified().addListener(v -> {
+                    if (v.isSuccess()) {
+                        request(f.channel(), atLeast);
+                    } else {
+                        f.channel().close();
+                        fetch.fail(Outcome.UNREACHABLE, "no TLS connection to replica " + peer + ": " + v.cause().getMessage());
+                    }
+                });
             });
         } catch (RuntimeException e) {
             fetch.fail(Outcome.UNREACHABLE, "cannot connect to replica " + peer + ": " + e);
         }
         return result;
+    }
+
+    private static void request(io.netty.channel.Channel ch, long atLeast) {
+        ByteBuf req = ch.alloc().buffer(Frames.HEADER + 8);
+        Frames.writeHeader(req, ClientWire.SNAPSHOT_REQUEST, 8);
+        req.writeLong(atLeast);
+        ch.writeAndFlush(req);
     }
 
     /** One transfer's file and result; ends exactly once. */

@@ -5,7 +5,6 @@ import dev.parallax.core.check.CheckResult;
 import dev.parallax.core.check.HistoryRecorder;
 import dev.parallax.core.check.KvModel;
 import dev.parallax.core.check.LinearizabilityChecker;
-import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.examples.kv.KvOp;
 import picocli.CommandLine.Command;
@@ -54,6 +53,10 @@ final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--dir", description = "Work directory (default: a new temporary one).")
     Path dir;
 
+    @Option(names = "--tls", description = "Mutual TLS between the replicas and TLS for the clients, with throwaway "
+            + "certificates generated into the work directory.")
+    boolean tls;
+
     @Mixin
     RuntimeOptions runtime = new RuntimeOptions();
 
@@ -83,7 +86,7 @@ final class ChaosCommand implements Callable<Integer> {
         props.setProperty("paxos.suspect.ms", "400");
         props.putAll(runtime.clusterSettings());
         try (ProcessCluster cluster = new ProcessCluster(work, 3, props, false,
-                List.of("-Xmx512m", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))) {
+                List.of("-Xmx512m", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), tls)) {
             String runtimeLine = cluster.clusterFile().describeRuntime(Runtime.getRuntime().availableProcessors());
             out.printf("Parallax chaos: 3 replica processes with durable state, %s of faults (seed %d), work directory %s%n"
                     + "  %s%n", run, seed, work, runtimeLine);
@@ -120,7 +123,7 @@ final class ChaosCommand implements Callable<Integer> {
         List<Thread> workers = new ArrayList<>();
         List<SmrClient> clients = new ArrayList<>();
         for (int c = 0; c < historyClients; c++) {
-            SmrClient client = SmrClient.connect(ClientConfig.builder(cluster.clientEndpoints())
+            SmrClient client = SmrClient.connect(cluster.clientConfig()
                     .retryTimeout(Duration.ofMillis(500)).invokeTimeout(Duration.ofSeconds(10)).build());
             clients.add(client);
             int id = c;
@@ -135,7 +138,7 @@ final class ChaosCommand implements Callable<Integer> {
         long failed;
         long lost;
         ReplicaConvergence.Outcome convergence;
-        try (ClosedLoopLoad load = new ClosedLoopLoad(cluster.clientEndpoints(), 2, 8, 500, run.plusMinutes(5))) {
+        try (ClosedLoopLoad load = new ClosedLoopLoad(cluster::clientConfig, 2, 8, 500, run.plusMinutes(5))) {
             load.start();
             long end = System.nanoTime() + run.toNanos();
             int isolated = -1;
@@ -180,7 +183,7 @@ final class ChaosCommand implements Callable<Integer> {
             load.stop(Duration.ofSeconds(60));
             acked = load.completed();
             failed = load.failed();
-            lost = load.countLost(cluster.clientEndpoints(), out);
+            lost = load.countLost(out);
             convergence = ReplicaConvergence.await(cluster, CONVERGENCE_TIMEOUT);
         } finally {
             clients.forEach(SmrClient::close);

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Supplier;
 
 /**
  * A closed-loop write load on the KV store: {@code clients} sessions, each keeping
@@ -44,9 +45,20 @@ final class ClosedLoopLoad implements AutoCloseable {
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicLong inFlight = new AtomicLong();
     private final CompletionTimeline timeline;
+    private final Supplier<ClientConfig.Builder> clientConfig;
     private volatile long startedAt;
 
+    /** A load on the replicas serving clients at {@code endpoints} (plain TCP). */
     ClosedLoopLoad(ClusterMembers endpoints, int clientCount, int outstanding, int keysPerClient, Duration maxRun) {
+        this(() -> ClientConfig.builder(endpoints), clientCount, outstanding, keysPerClient, maxRun);
+    }
+
+    /**
+     * A load whose clients start from {@code clientConfig} (endpoints and TLS trust, e.g.
+     * {@link ProcessCluster#clientConfig()}); a fresh builder per client.
+     */
+    ClosedLoopLoad(Supplier<ClientConfig.Builder> clientConfig, int clientCount, int outstanding, int keysPerClient, Duration maxRun) {
+        this.clientConfig = clientConfig;
         this.group = new NioEventLoopGroup(Math.max(1, Math.min(2, clientCount)), new DefaultThreadFactory("load", true));
         this.keysPerClient = keysPerClient;
         this.outstanding = outstanding;
@@ -57,7 +69,7 @@ final class ClosedLoopLoad implements AutoCloseable {
             for (int k = 0; k < keysPerClient; k++) {
                 ackedCounter[c].set(k, -1);
             }
-            clients.add(SmrClient.connect(ClientConfig.builder(endpoints).eventLoopGroup(group)
+            clients.add(SmrClient.connect(clientConfig.get().eventLoopGroup(group)
                     .maxOutstanding(Math.max(outstanding, 1)).retryTimeout(Duration.ofMillis(700))
                     .invokeTimeout(Duration.ofSeconds(30)).build()));
         }
@@ -179,8 +191,17 @@ final class ClosedLoopLoad implements AutoCloseable {
      * last acknowledged write (a lost acknowledged write); prints the first few.
      */
     long countLost(ClusterMembers endpoints, java.io.PrintStream report) throws Exception {
+        return countLost(() -> ClientConfig.builder(endpoints), report);
+    }
+
+    /** {@link #countLost(ClusterMembers, java.io.PrintStream)} through a client like the load's own. */
+    long countLost(java.io.PrintStream report) throws Exception {
+        return countLost(clientConfig, report);
+    }
+
+    private long countLost(Supplier<ClientConfig.Builder> readerConfig, java.io.PrintStream report) throws Exception {
         long lost = 0;
-        try (SmrClient reader = SmrClient.connect(ClientConfig.builder(endpoints).invokeTimeout(Duration.ofSeconds(30)).build())) {
+        try (SmrClient reader = SmrClient.connect(readerConfig.get().invokeTimeout(Duration.ofSeconds(30)).build())) {
             for (int c = 0; c < clients.size(); c++) {
                 List<java.util.concurrent.CompletableFuture<ByteBuffer>> reads = new ArrayList<>();
                 for (int k = 0; k < keysPerClient; k++) {

@@ -2,6 +2,9 @@ package dev.parallax.examples.cli;
 
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.ReplicaConfig;
+import dev.parallax.core.config.TlsConfig;
+import dev.parallax.core.net.tls.ClusterCertificates;
+import dev.parallax.core.net.tls.TlsContexts;
 import dev.parallax.core.spi.Executor;
 import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.core.stage.ThreadPlacement;
@@ -14,11 +17,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A cluster's configuration file (Java properties), shared by every replica of the cluster; each
@@ -51,7 +57,18 @@ import java.util.TreeSet;
  * execution=sequential               # the executor, see {@link Executions}
  * execution.threads=2                # workers of a parallel executor
  * threads=auto                       # stage placement: staged | compact | auto (see ThreadPlacement)
+ * tls.replica=required               # mutual TLS between replicas: required | off (default off)
+ * tls.client=on                      # TLS on the client and Redis ports: on | off (default off)
+ * tls.ca=certs/ca.crt                # the CA certificate(s), PEM (with either on)
+ * tls.cert.0=certs/replica-0.crt     # each replica's certificate chain, PEM, naming parallax-replica-&lt;id&gt;
+ * tls.key.0=certs/replica-0.key      # and its unencrypted PKCS#8 key, PEM (one pair per member)
+ * tls.handshake.timeout.ms=10000     # a TLS handshake not done by then closes the connection
  * </pre>
+ *
+ * Relative TLS paths are resolved against the directory of the file (of the working directory
+ * for a configuration built in memory). With TLS on, every member needs its {@code tls.cert.<id>}
+ * and {@code tls.key.<id>} keys at load time; only the files of the replica being started are
+ * read ({@link #checkTlsFiles}), since each machine holds its own key only.
  *
  * Immutable once loaded; unknown keys are rejected so typos do not pass silently, and so is an
  * unknown value of {@code ordering}, {@code execution} or {@code threads}, naming the key and the
@@ -62,7 +79,10 @@ public final class ClusterFile {
             "snapshot.transfer.timeout.ms", "snapshot.max.bytes", "log.sync",
             "client.io.threads", "replica.io.threads", "wait",
             "paxos.window", "paxos.batch.bytes", "paxos.batch.timeout.ms", "paxos.eager.below", "paxos.heartbeat.ms", "paxos.suspect.ms",
-            "paxos.retransmit.ms", "paxos.catchup.ms", "paxos.catchup.max.bytes", "paxos.restart.hold.ms", Orderings.KEY, Executions.KEY, "execution.threads", "threads");
+            "paxos.retransmit.ms", "paxos.catchup.ms", "paxos.catchup.max.bytes", "paxos.restart.hold.ms", Orderings.KEY, Executions.KEY, "execution.threads", "threads",
+            "tls.replica", "tls.client", "tls.ca", "tls.handshake.timeout.ms");
+    /** The per-replica TLS keys, {@code tls.cert.<id>} and {@code tls.key.<id>}. */
+    private static final Pattern TLS_FILE_KEY = Pattern.compile("tls\\.(cert|key)\\.(\\d{1,9})");
     /** Workers of a parallel executor when {@code execution.threads} is absent. */
     public static final int DEFAULT_EXECUTION_THREADS = 2;
 
@@ -117,6 +137,7 @@ public final class ClusterFile {
     private void validate() {
         Set<String> unknown = new TreeSet<>(props.stringPropertyNames());
         unknown.removeAll(KEYS);
+        unknown.removeIf(k -> TLS_FILE_KEY.matcher(k).matches());
         if (!unknown.isEmpty()) {
             throw error("unknown keys " + unknown + "; known keys are " + new TreeSet<>(KEYS));
         }
@@ -127,6 +148,15 @@ public final class ClusterFile {
         ordering();
         execution();
         executionThreads();
+        for (int id = 0; id < members().size(); id++) {
+            tls(id);
+        }
+        for (String key : props.stringPropertyNames()) {
+            Matcher m = TLS_FILE_KEY.matcher(key);
+            if (m.matches() && Integer.parseInt(m.group(2)) >= members().size()) {
+                throw error(key + " names no member: ids are 0.." + (members().size() - 1));
+            }
+        }
         replica(0);
     }
 
@@ -218,6 +248,7 @@ public final class ClusterFile {
             });
         }
         b.threads(threads());
+        b.tls(tls(id));
         try {
             return b.build();
         } catch (IllegalArgumentException e) {
@@ -288,14 +319,122 @@ public final class ClusterFile {
     /**
      * One line naming the ordering protocol, the executor and the thread placement this file
      * selects, e.g. {@code ordering multi-paxos, execution early-busy-wait (2 workers), threads auto
-     * (staged with 2 cores)}; {@code cores} resolves {@code auto}.
+     * (staged with 2 cores)}, followed by the TLS mode when TLS is on; {@code cores} resolves {@code auto}.
      */
     public String describeRuntime(int cores) {
         Executions e = execution();
         ThreadPlacement t = threads();
         return "ordering " + ordering().configName() + ", execution " + e.configName()
                 + (e.parallel() ? " (" + executionThreads() + " workers)" : "") + ", threads " + t.configName()
-                + (t == ThreadPlacement.AUTO ? " (" + t.resolve(cores).configName() + " with " + cores + (cores == 1 ? " core)" : " cores)") : "");
+                + (t == ThreadPlacement.AUTO ? " (" + t.resolve(cores).configName() + " with " + cores + (cores == 1 ? " core)" : " cores)") : "")
+                + describeTls();
+    }
+
+    /** {@code ", tls mutual between replicas, on client ports"} and the like; empty with TLS off. */
+    private String describeTls() {
+        TlsConfig tls = tls(0);
+        if (!tls.enabled()) {
+            return "";
+        }
+        return ", tls " + (tls.replicaPort() ? "mutual between replicas" : "off between replicas")
+                + (tls.clientPorts() ? ", on client ports" : ", off on client ports");
+    }
+
+    /**
+     * Replica {@code id}'s TLS settings ({@code tls.*}); {@link TlsConfig#OFF} unless
+     * {@code tls.replica=required} or {@code tls.client=on}. Checks the keys, not the files.
+     *
+     * @throws IllegalArgumentException naming the key that is missing or malformed
+     */
+    public TlsConfig tls(int id) {
+        boolean replicaPort = switchValue("tls.replica", "required", "off");
+        boolean clientPorts = switchValue("tls.client", "on", "off");
+        if (!replicaPort && !clientPorts) {
+            return TlsConfig.OFF;
+        }
+        TlsConfig.Builder b = TlsConfig.builder().replicaPort(replicaPort).clientPorts(clientPorts)
+                .trust(path("tls.ca")).identity(path("tls.cert." + id), path("tls.key." + id));
+        Optional<Duration> handshake = millis("tls.handshake.timeout.ms");
+        try {
+            handshake.ifPresent(b::handshakeTimeout);
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw error(e.getMessage());
+        }
+    }
+
+    /** The CA certificate clients must trust, when the client ports run TLS ({@code tls.client=on}). */
+    public Optional<Path> clientTrust() {
+        return switchValue("tls.client", "on", "off") ? Optional.of(path("tls.ca")) : Optional.empty();
+    }
+
+    /**
+     * Reads the TLS files of replica {@code id} (CA, certificate, key), so that a replica whose
+     * files are missing or broken fails at start-up with the key and file named, before any port
+     * opens. Does nothing with TLS off.
+     *
+     * @throws IllegalArgumentException naming the key, the file and what is wrong
+     */
+    public void checkTlsFiles(int id) {
+        TlsConfig tls = tls(id);
+        if (!tls.enabled()) {
+            return;
+        }
+        for (String key : new String[] {"tls.ca", "tls.cert." + id, "tls.key." + id}) {
+            Path file = path(key);
+            if (!Files.isRegularFile(file)) {
+                throw error(key + "=" + file + ": no such file");
+            }
+            if (!Files.isReadable(file)) {
+                throw error(key + "=" + file + ": not readable by this user");
+            }
+        }
+        try {
+            TlsContexts.load(tls);
+        } catch (IllegalArgumentException e) {
+            throw error("TLS files of replica " + id + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The {@code tls.*} keys that turn on mutual TLS between replicas (and TLS on the client and
+     * Redis ports if {@code clientPorts}) with the files of {@code certs}, as absolute paths.
+     */
+    public static Map<String, String> tlsSettings(ClusterCertificates certs, boolean clientPorts) {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("tls.replica", "required");
+        s.put("tls.client", clientPorts ? "on" : "off");
+        s.put("tls.ca", certs.ca().toAbsolutePath().toString());
+        for (int i = 0; i < certs.replicas(); i++) {
+            s.put("tls.cert." + i, certs.cert(i).toAbsolutePath().toString());
+            s.put("tls.key." + i, certs.key(i).toAbsolutePath().toString());
+        }
+        return s;
+    }
+
+    private boolean switchValue(String key, String on, String off) {
+        String v = props.getProperty(key);
+        if (v == null || v.trim().equals(off)) {
+            return false;
+        }
+        if (v.trim().equals(on)) {
+            return true;
+        }
+        throw error(key + " must be " + on + " or " + off + ", got '" + v + "'");
+    }
+
+    /** The path a key names, relative paths resolved against the file's directory. */
+    private Path path(String key) {
+        String v = props.getProperty(key);
+        if (v == null || v.isBlank()) {
+            throw error("'" + key + "' is required with TLS on (tls.replica=required or tls.client=on)");
+        }
+        Path p = Path.of(v.trim());
+        if (p.isAbsolute() || source == null) {
+            return p;
+        }
+        Path dir = source.toAbsolutePath().getParent();
+        return dir == null ? p : dir.resolve(p);
     }
 
     /** Decided instances between snapshots, if set. */

@@ -58,6 +58,10 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--no-kill", description = "Do not kill the leader.")
     boolean noKill;
 
+    @Option(names = "--tls", description = "Mutual TLS between the replicas and TLS for the clients, with throwaway "
+            + "certificates generated into the work directory.")
+    boolean tls;
+
     @Mixin
     RuntimeOptions runtime = new RuntimeOptions();
 
@@ -81,14 +85,14 @@ final class DemoCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         boolean ok;
         try (ProcessCluster cluster = new ProcessCluster(dir, 3, props, false,
-                List.of("-Xmx1g", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))) {
+                List.of("-Xmx1g", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), tls)) {
             String runtimeLine = cluster.clusterFile().describeRuntime(Runtime.getRuntime().availableProcessors());
             out.println("Parallax demo: 3 replica processes (key-value store) on 127.0.0.1; " + runtimeLine);
             out.println("work directory: " + dir);
             cluster.replicaArgs("--metrics-port", "0");
             cluster.startAll(Duration.ofSeconds(60));
             out.printf("replicas ready in %.1f s; client endpoints %s%n", (System.nanoTime() - t0) / 1e9, cluster.clientEndpoints());
-            try (ClosedLoopLoad load = new ClosedLoopLoad(cluster.clientEndpoints(), clients, outstanding, keys,
+            try (ClosedLoopLoad load = new ClosedLoopLoad(cluster::clientConfig, clients, outstanding, keys,
                     Duration.ofSeconds(seconds + 60))) {
                 ok = runLoad(out, cluster, load, runtimeLine);
             }
@@ -162,7 +166,7 @@ final class DemoCommand implements Callable<Integer> {
                     killed, killAt / 1e9, load.longestGapAfter(killAt, end).toMillis());
         }
         boolean caughtUp = killed < 0 || reportCatchUp(out, cluster, killed);
-        long lost = load.countLost(cluster.clientEndpoints(), out);
+        long lost = load.countLost(out);
         if (lost == 0) {
             out.println("  check            OK: every acknowledged write is readable (" + (long) load.clientCount() * keys + " keys read)");
         } else {

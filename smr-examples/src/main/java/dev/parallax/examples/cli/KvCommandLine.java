@@ -46,6 +46,10 @@ final class KvCommandLine implements Callable<Integer> {
             description = "Client endpoints of the replicas: 0=host:port,1=host:port,...")
     String cluster;
 
+    @Option(names = "--cacert", description = "Talk TLS to the replicas (their tls.client=on), trusting this CA "
+            + "certificate (PEM), e.g. the ca.crt of ./parallax certs.")
+    java.nio.file.Path cacert;
+
     @Parameters(index = "0", description = "get, set, del, incr, exists, mget or mset")
     String op;
 
@@ -69,7 +73,11 @@ final class KvCommandLine implements Callable<Integer> {
             err.println(e.getMessage());
             return 2;
         }
-        try (SmrClient client = SmrClient.connect(ClientConfig.builder(ClusterMembers.parse(cluster)).build())) {
+        ClientConfig.Builder config = ClientConfig.builder(ClusterMembers.parse(cluster));
+        if (cacert != null) {
+            config.tlsTrust(cacert);
+        }
+        try (SmrClient client = SmrClient.connect(config.build())) {
             ByteBuffer reply = client.invoke(command.encode()).get(30, TimeUnit.SECONDS);
             out.println(render(KvReply.decode(reply)));
             return 0;

@@ -7,14 +7,15 @@ import picocli.CommandLine.Command;
  * The {@code parallax} command line: {@code replica} (run one replica), {@code kv} (one command to
  * the key-value store), {@code demo} (a local 3-replica cluster under load whose leader is killed,
  * restarted and checked to catch up) and {@code chaos} (random kills, restarts and partitions, then
- * a linearizability, lost-write and convergence verdict). Run as {@code ./parallax <command> --help}
+ * a linearizability, lost-write and convergence verdict) and {@code certs} (a throwaway CA and TLS
+ * certificates for a local cluster). Run as {@code ./parallax <command> --help}
  * from the repository root; {@code ./parallax bench} (the load generator) lives in the benchmarks
  * module.
  */
 @Command(name = "parallax", mixinStandardHelpOptions = true, version = "parallax 0.1.0",
         description = "High-throughput state machine replication: run replicas, a KV client, a demo cluster "
                 + "(leader killed and restarted), or a chaos run.",
-        subcommands = {ReplicaCommand.class, KvCommandLine.class, DemoCommand.class, ChaosCommand.class})
+        subcommands = {ReplicaCommand.class, KvCommandLine.class, DemoCommand.class, ChaosCommand.class, CertsCommand.class})
 public final class ParallaxCli implements Runnable {
 
     /**

@@ -2,20 +2,26 @@ package dev.parallax.examples.cli;
 
 import dev.parallax.core.stage.ThreadPlacement;
 
+import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.config.ClusterMembers;
+import dev.parallax.core.net.tls.ClusterCertificates;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
  * A cluster of replica processes on 127.0.0.1, each a separate JVM running
  * {@code parallax replica}, for the demo, the chaos run and the multi-process tests. Picks free
  * ports, writes the cluster file into a work directory, starts, SIGKILLs and restarts processes,
- * and waits for each replica's {@code READY} line. Thread-safe for the owner's use.
+ * and waits for each replica's {@code READY} line. With TLS, it makes a throwaway CA and the
+ * replicas' certificates in {@code <dir>/tls} ({@link ClusterCertificates}) and turns on mutual
+ * TLS between the replicas and TLS on their client (and Redis) ports; {@link #clientConfig()}
+ * gives clients that trust that CA. Thread-safe for the owner's use.
  */
 public final class ProcessCluster implements AutoCloseable {
     private final int size;
@@ -25,12 +31,26 @@ public final class ProcessCluster implements AutoCloseable {
     private final List<String> replicaArgs = new ArrayList<>();
     private final int[] metricsPorts;
     private final boolean[] launched;
+    private final ClusterCertificates certificates;
 
     /**
+     * A cluster without TLS.
+     *
      * @param extra extra properties for the cluster file (paxos settings, redis=... is added when
      *              {@code withRedis})
      */
     public ProcessCluster(Path dir, int size, Properties extra, boolean withRedis, List<String> jvmOptions) throws IOException {
+        this(dir, size, extra, withRedis, jvmOptions, false);
+    }
+
+    /**
+     * @param extra extra properties for the cluster file (paxos settings, redis=... is added when
+     *              {@code withRedis})
+     * @param tls   mutual TLS between the replicas and TLS on their client and Redis ports, with
+     *              certificates generated into {@code <dir>/tls}
+     */
+    public ProcessCluster(Path dir, int size, Properties extra, boolean withRedis, List<String> jvmOptions, boolean tls)
+            throws IOException {
         this.size = size;
         List<String> jvm = new ArrayList<>(JvmFlags.replica());
         jvm.addAll(jvmOptions);
@@ -41,6 +61,10 @@ public final class ProcessCluster implements AutoCloseable {
         p.setProperty("clients", endpoints(size));
         if (withRedis) {
             p.setProperty("redis", endpoints(size));
+        }
+        certificates = tls ? ClusterCertificates.generate(dir.resolve("tls"), size) : null;
+        if (tls) {
+            p.putAll(ClusterFile.tlsSettings(certificates, true));
         }
         if (!p.containsKey("threads") && System.getProperty(ThreadPlacement.PROPERTY) != null) {
             // The replica JVMs do not inherit this JVM's properties: a test run's placement goes in the file.
@@ -85,6 +109,18 @@ public final class ProcessCluster implements AutoCloseable {
 
     public ClusterMembers clientEndpoints() {
         return cluster.replica(0).clientMembers();
+    }
+
+    /** A builder of a client of this cluster: its client endpoints, and its CA to trust when it runs TLS. */
+    public ClientConfig.Builder clientConfig() {
+        ClientConfig.Builder b = ClientConfig.builder(clientEndpoints());
+        cluster.clientTrust().ifPresent(b::tlsTrust);
+        return b;
+    }
+
+    /** The certificates of a TLS cluster (the CA a client, redis-cli included, must trust), or empty. */
+    public Optional<ClusterCertificates> certificates() {
+        return Optional.ofNullable(certificates);
     }
 
     public ClusterMembers redisEndpoints() {

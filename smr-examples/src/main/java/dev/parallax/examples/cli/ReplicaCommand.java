@@ -24,8 +24,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * its RESP front end if the file names one, until the process is stopped (SIGTERM, Ctrl-C).
  * Prints one {@code READY ...} line once every port is open. The ordering protocol, the executor
  * and the thread placement are the file's {@code ordering}, {@code execution} and {@code threads}
- * (overridden by {@link RuntimeOptions}); a configuration error is printed and exits with 2 before
- * anything starts.
+ * (overridden by {@link RuntimeOptions}); a configuration error (TLS files included: missing,
+ * unreadable, not PEM, a key of another certificate) is printed and exits with 2 before anything
+ * starts. With {@code tls.client=on} the RESP front end serves TLS too, and its own client talks
+ * TLS to the replica.
  */
 @Command(name = "replica", mixinStandardHelpOptions = true,
         description = "Run one replica of the replicated key-value store from a cluster configuration file.")
@@ -85,6 +87,7 @@ final class ReplicaCommand implements Callable<Integer> {
         try {
             file = ClusterFile.load(config).with(runtime.clusterSettings());
             builder = kvReplica(file, id, store);
+            file.checkTlsFiles(id);
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             return 2;
@@ -102,8 +105,14 @@ final class ReplicaCommand implements Callable<Integer> {
         int respPort = -1;
         if (file.redis().isPresent()) {
             Member m = file.redis().get().member(id);
-            forwarder = SmrClient.connect(ClientConfig.builder(rc.clientMembers()).build());
-            resp = new RespServer(RespServerConfig.of(m.host(), m.port()), forwarder, registry);
+            ClientConfig.Builder toReplica = ClientConfig.builder(rc.clientMembers());
+            file.clientTrust().ifPresent(toReplica::tlsTrust);
+            forwarder = SmrClient.connect(toReplica.build());
+            RespServerConfig respConfig = RespServerConfig.of(m.host(), m.port());
+            if (rc.tls().clientPorts()) {
+                respConfig = respConfig.withTls(dev.parallax.core.net.tls.TlsContexts.load(rc.tls()));
+            }
+            resp = new RespServer(respConfig, forwarder, registry);
             resp.start();
             respPort = resp.port();
         }

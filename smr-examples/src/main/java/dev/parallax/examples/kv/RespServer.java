@@ -1,6 +1,8 @@
 package dev.parallax.examples.kv;
 
 import dev.parallax.core.client.CommandInvoker;
+import dev.parallax.core.net.tls.TlsGate;
+import dev.parallax.core.net.tls.TlsRefusals;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
@@ -35,6 +37,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * state machine's message ({@code -ERR value is not an integer or out of range}), an unavailable
  * cluster as {@code -CLUSTERDOWN ...}, anything else as {@code -ERR internal error} (and logged).
  *
+ * <p>With {@link RespServerConfig#tls()} every connection runs TLS ({@code redis-cli --tls
+ * --cacert ca.crt}); a failed handshake or bytes that are not TLS close the connection and count
+ * {@code parallax.net.refused{kind=redis,reason=tls}}.
+ *
  * <p><b>Threads.</b> The server owns one acceptor thread and {@link RespServerConfig#ioThreads()}
  * event loop threads (non-daemon, named {@code parallax-resp-*}); connection work, including the
  * translation of replies, runs on the connection's event loop. {@link #start()} and {@link
@@ -49,6 +55,8 @@ public final class RespServer implements AutoCloseable {
     private final AtomicLong connectionIds = new AtomicLong();
     private final ChannelGroup connections = new DefaultChannelGroup("parallax-resp", ImmediateEventExecutor.INSTANCE);
     private final RespMetrics metrics;
+    /** Counts refused TLS connections; {@code null} without TLS. */
+    private final TlsRefusals refusals;
     private EventLoopGroup acceptor;
     private EventLoopGroup workers;
     private Channel serverChannel;
@@ -64,6 +72,7 @@ public final class RespServer implements AutoCloseable {
         this.config = Objects.requireNonNull(config, "config");
         this.invoker = Objects.requireNonNull(invoker, "invoker");
         this.metrics = new RespMetrics(Objects.requireNonNull(registry, "registry"), commands.names(), connections::size);
+        this.refusals = config.tls() == null ? null : TlsRefusals.counted(registry, "redis", "redis port " + config.port());
     }
 
     /** A server without metrics; nothing runs until {@link #start()}. */
@@ -96,6 +105,10 @@ public final class RespServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         connections.add(ch);
+                        if (config.tls() != null) {
+                            ch.pipeline().addLast("tls", config.tls().handler(config.tls().clientServer(), ch))
+                                    .addLast("tls-gate", new TlsGate(refusals, null));
+                        }
                         ch.pipeline()
                                 .addLast("resp-decoder", new RespRequestDecoder(config.limits()))
                                 .addLast("resp-handler", new RespConnectionHandler(invoker, commands, metrics,

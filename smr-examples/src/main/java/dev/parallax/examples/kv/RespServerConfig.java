@@ -1,5 +1,7 @@
 package dev.parallax.examples.kv;
 
+import dev.parallax.core.net.tls.TlsContexts;
+
 import java.util.Objects;
 
 /**
@@ -12,8 +14,12 @@ import java.util.Objects;
  * @param maxPendingPerConnection commands of one connection waiting for their replies past which
  *                                the server stops reading that connection until half have drained
  * @param limits                  request size limits
+ * @param tls                     TLS for the connections (the replica's certificate, no client
+ *                                certificate asked: {@code redis-cli --tls --cacert ca.crt}), or
+ *                                {@code null} for plain TCP
  */
-public record RespServerConfig(String host, int port, int ioThreads, int maxPendingPerConnection, RespLimits limits) {
+public record RespServerConfig(String host, int port, int ioThreads, int maxPendingPerConnection, RespLimits limits,
+                               TlsContexts tls) {
 
     /** The default pending-command bound per connection. */
     public static final int DEFAULT_MAX_PENDING = 1024;
@@ -35,11 +41,11 @@ public record RespServerConfig(String host, int port, int ioThreads, int maxPend
 
     /**
      * Defaults for {@code host:port}: one event loop per available processor, {@value
-     * #DEFAULT_MAX_PENDING} pending commands per connection, {@link RespLimits#DEFAULTS}.
+     * #DEFAULT_MAX_PENDING} pending commands per connection, {@link RespLimits#DEFAULTS}, plain TCP.
      */
     public static RespServerConfig of(String host, int port) {
         return new RespServerConfig(host, port, Runtime.getRuntime().availableProcessors(), DEFAULT_MAX_PENDING,
-                RespLimits.DEFAULTS);
+                RespLimits.DEFAULTS, null);
     }
 
     /**
@@ -48,7 +54,7 @@ public record RespServerConfig(String host, int port, int ioThreads, int maxPend
      * @throws IllegalArgumentException if {@code threads} is not positive
      */
     public RespServerConfig withIoThreads(int threads) {
-        return new RespServerConfig(host, port, threads, maxPendingPerConnection, limits);
+        return new RespServerConfig(host, port, threads, maxPendingPerConnection, limits, tls);
     }
 
     /**
@@ -57,11 +63,19 @@ public record RespServerConfig(String host, int port, int ioThreads, int maxPend
      * @throws IllegalArgumentException if {@code maxPending} is not positive
      */
     public RespServerConfig withMaxPendingPerConnection(int maxPending) {
-        return new RespServerConfig(host, port, ioThreads, maxPending, limits);
+        return new RespServerConfig(host, port, ioThreads, maxPending, limits, tls);
     }
 
     /** This configuration with other request limits. */
     public RespServerConfig withLimits(RespLimits newLimits) {
-        return new RespServerConfig(host, port, ioThreads, maxPendingPerConnection, newLimits);
+        return new RespServerConfig(host, port, ioThreads, maxPendingPerConnection, newLimits, tls);
+    }
+
+    /**
+     * This configuration serving TLS with {@code contexts}' client-facing server context (the
+     * replica's certificate; handshakes bounded by its time-out); {@code null} for plain TCP.
+     */
+    public RespServerConfig withTls(TlsContexts contexts) {
+        return new RespServerConfig(host, port, ioThreads, maxPendingPerConnection, limits, contexts);
     }
 }
