@@ -103,6 +103,8 @@ class MultiPaxosSimulationTest {
         long snapshotInstalls;
         long maxProgressNanos;
         long events;
+        long partialPartitions;
+        long leaderPartialCuts;
 
         void add(PaxosSimulation.Outcome o) {
             decisions += o.decisions();
@@ -116,6 +118,8 @@ class MultiPaxosSimulationTest {
             viewChanges += o.viewChanges();
             snapshotInstalls += o.snapshotInstalls();
             maxProgressNanos = Math.max(maxProgressNanos, o.maxProgressNanos());
+            partialPartitions += o.partialPartitions();
+            leaderPartialCuts += o.leaderPartialCuts();
         }
 
         void assertTheFaultsBit() {
@@ -125,6 +129,8 @@ class MultiPaxosSimulationTest {
             assertThat(leaderIsolations).as("leader isolations").isPositive();
             assertThat(viewChanges).as("view changes").isPositive();
             assertThat(partitions).as("partitions").isPositive();
+            assertThat(partialPartitions).as("one-way cuts and bridges").isPositive();
+            assertThat(leaderPartialCuts).as("one-way cuts and bridges aimed at the leader").isPositive();
             assertThat(restarts).as("crash-restarts").isPositive();
             assertThat(maxProgressNanos).as("slowest decision after the heal").isBetween(1L, PaxosSimulation.PROGRESS_BOUND);
         }
@@ -133,7 +139,8 @@ class MultiPaxosSimulationTest {
         public String toString() {
             return events + " events, " + decisions + " decisions, " + operations + " client ops, " + pendingAtHeal + " ops pending at heal, "
                     + leaderCrashes + " leader crashes, " + leaderIsolations + " leader isolations, " + viewChanges
-                    + " view changes, " + partitions + " partitions, " + restarts + " crash-restarts, "
+                    + " view changes, " + partitions + " partitions, " + partialPartitions + " one-way cuts and bridges ("
+                    + leaderPartialCuts + " at the leader), " + restarts + " crash-restarts, "
                     + snapshotInstalls + " snapshot installs, slowest post-heal decision "
                     + maxProgressNanos / 1_000_000 + " ms";
         }

@@ -8,6 +8,7 @@ import dev.parallax.core.check.LinearizabilityChecker;
 import dev.parallax.core.check.Operation;
 import dev.parallax.core.testkit.FaultPlan;
 import dev.parallax.core.testkit.Simulation;
+import dev.parallax.core.testkit.SimulationSeeds;
 import dev.parallax.paxos.PaxosConfig;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * longest gap between two completed client writes from the fault until the heal stays within 2 ×
  * the suspect timeout (so writes resume within 2 × suspect of the fault, and no later stall), and at
  * most two leaders take over during the fault (no flapping); after the heal, every replica
- * converges and the history is linearizable.
+ * converges and the history is linearizable. Seeds: 10 per fault aimed at the leader and 5 per
+ * follower a fault cuts, by default; a hundredth and a two-hundredth of {@code -Dsim.seeds} (so 1000
+ * and 500 under {@code -Pstress}); {@code -Dsim.seed=S} replays one.
  *
  * <p>Before check-quorum and pre-vote, the leader whose inbound links were cut kept leading
  * forever (writes stalled until the heal), and the bridge and the deaf follower made leadership
@@ -34,14 +37,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PartialPartitionSimulationTest {
     private static final long MS = PaxosSimulation.MS;
-    private static final int SEEDS = 20;
+    /** Seeds per fault aimed at the leader: 10 by default, a hundredth of {@code -Dsim.seeds} (1000 under stress). */
+    private static final int SEEDS = Math.max(1, SimulationSeeds.count(1000) / 100);
+    /** Seeds per fault and per follower it cuts: 5 by default, 500 under stress. */
+    private static final int SEEDS_PER_FOLLOWER = Math.max(1, SimulationSeeds.count(1000) / 200);
     private static final long WARM_UP = 500 * MS;
     private static final long FAULT = 3_000 * MS;
 
     @Test
     void aLeaderThatCannotHearStepsDownAndWritesResume() {
-        check("leader inbound cut", 3, (sim, run) -> sim.cutInbound(run.leader));
-        check("leader inbound cut", 5, (sim, run) -> sim.cutInbound(run.leader));
+        check("leader inbound cut", 3, SEEDS, (sim, run) -> sim.cutInbound(run.leader));
+        check("leader inbound cut", 5, SEEDS, (sim, run) -> sim.cutInbound(run.leader));
     }
 
     @Test
@@ -49,7 +55,7 @@ class PartialPartitionSimulationTest {
         for (int n : new int[]{3, 5}) {
             for (int offset = 1; offset < n; offset++) {
                 int o = offset;
-                check("bridge cutting the leader from its follower +" + o, n,
+                check("bridge cutting the leader from its follower +" + o, n, SEEDS_PER_FOLLOWER,
                         (sim, run) -> sim.bridge(Set.of(run.leader), Set.of((run.leader + o) % n)));
             }
         }
@@ -57,8 +63,8 @@ class PartialPartitionSimulationTest {
 
     @Test
     void aLeaderThatCannotSendIsReplaced() {
-        check("leader outbound cut", 3, (sim, run) -> sim.cutOutbound(run.leader));
-        check("leader outbound cut", 5, (sim, run) -> sim.cutOutbound(run.leader));
+        check("leader outbound cut", 3, SEEDS, (sim, run) -> sim.cutOutbound(run.leader));
+        check("leader outbound cut", 5, SEEDS, (sim, run) -> sim.cutOutbound(run.leader));
     }
 
     @Test
@@ -66,7 +72,8 @@ class PartialPartitionSimulationTest {
         for (int n : new int[]{3, 5}) {
             for (int offset = 1; offset < n; offset++) {
                 int o = offset;
-                check("inbound cut of follower +" + o, n, (sim, run) -> sim.cutInbound((run.leader + o) % n));
+                check("inbound cut of follower +" + o, n, SEEDS_PER_FOLLOWER,
+                        (sim, run) -> sim.cutInbound((run.leader + o) % n));
             }
         }
     }
@@ -77,13 +84,10 @@ class PartialPartitionSimulationTest {
         void apply(Simulation<Object> sim, Run run);
     }
 
-    private static void check(String what, int n, Fault fault) {
-        long worstGap = 0;
-        long worstViews = 0;
-        long worstGapSeed = 0;
-        long worstViewsSeed = 0;
+    private static void check(String what, int n, int seeds, Fault fault) {
+        long[] worst = new long[4]; // gap, its seed, leaders that took over, their seed
         long suspect = PaxosSimulation.Scenario.hostile(n).config().suspectNanos();
-        for (long seed = 1; seed <= SEEDS; seed++) {
+        int ran = SimulationSeeds.forEach("partial partition, " + what + ", n=" + n, seeds, seed -> {
             Run run = new Run(seed, n);
             run.sim.runUntil(WARM_UP);
             run.leader = run.leaders.currentLeader();
@@ -96,21 +100,21 @@ class PartialPartitionSimulationTest {
             long views = run.leaders.viewChanges() - viewsBefore;
             run.sim.heal();
             run.finish(what);
-            if (gap > worstGap) {
-                worstGap = gap;
-                worstGapSeed = seed;
+            if (gap > worst[0]) {
+                worst[0] = gap;
+                worst[1] = seed;
             }
-            if (views > worstViews) {
-                worstViews = views;
-                worstViewsSeed = seed;
+            if (views > worst[2]) {
+                worst[2] = views;
+                worst[3] = seed;
             }
-        }
+        });
         System.out.printf("partial partition, %s, n=%d: %d seeds, longest write gap %d ms (seed %d; bound %d ms), "
-                        + "at most %d leaders took over (seed %d)%n", what, n, SEEDS, worstGap / MS, worstGapSeed,
-                2 * suspect / MS, worstViews, worstViewsSeed);
-        assertThat(worstGap).as("%s, n=%d: longest write gap during the fault (ns), seed %d", what, n, worstGapSeed)
+                        + "at most %d leaders took over (seed %d)%n", what, n, ran, worst[0] / MS, worst[1],
+                2 * suspect / MS, worst[2], worst[3]);
+        assertThat(worst[0]).as("%s, n=%d: longest write gap during the fault (ns), seed %d", what, n, worst[1])
                 .isLessThanOrEqualTo(2 * suspect);
-        assertThat(worstViews).as("%s, n=%d: leaders that took over during the fault, seed %d", what, n, worstViewsSeed)
+        assertThat(worst[2]).as("%s, n=%d: leaders that took over during the fault, seed %d", what, n, worst[3])
                 .isLessThanOrEqualTo(2);
     }
 
