@@ -311,6 +311,12 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
                 learner.noteDecidedUpTo(a.firstUndecided() - 1);
             }
         } else if (m instanceof PaxosMessage.PreVote pv) {
+            if (pv.view() == view() && from != self && from == config.leaderOf(view()) && isFollowing()) {
+                // The leader of our view asks to replace itself: it does not lead (it stepped down,
+                // or restarted). Its pre-votes and catch-up queries keep arriving, so the detector
+                // thread, which reads arrival stamps, would never suspect it: this is a step-down.
+                monitor.leaderSteppedDown(now);
+            }
             preVoter.answer(from, pv, view(), isFollowing(), monitor.leaderSilent(now), recovery.recovering(),
                     learner.firstUndecided(), out);
         } else if (m instanceof PaxosMessage.PreVoteReply r) {

@@ -85,7 +85,8 @@ public sealed interface PaxosMessage {
     /**
      * The answer to a {@link PreVote}: the answering replica's view, the candidate's view echoed
      * ({@code candidateView}, so that the candidate matches it to its round), and whether it grants
-     * — only if it has not heard from the leader of its own view within the suspect timeout, is not
+     * — only if it has not heard from the leader of its own view for the suspect timeout (less one
+     * heartbeat interval), is not
      * leading or starting a view itself, is not recovering, and the candidate is not behind its own
      * decided prefix by more than the window.
      */

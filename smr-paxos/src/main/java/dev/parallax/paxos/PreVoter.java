@@ -8,9 +8,10 @@ import dev.parallax.core.protocol.Effects;
  * It first asks every peer with a {@link PaxosMessage.PreVote} and starts the view only once a
  * quorum, itself included, granted. A peer grants only if
  * <ul>
- *   <li>it has not heard from the leader of its own view within the suspect timeout (the shortest
- *       one) — so a replica cut off from a working leader, which everyone else still hears, never
- *       disrupts it (the bridge partition; a follower that cannot receive);</li>
+ *   <li>it has not heard from the leader of its own view for the suspect timeout (the shortest
+ *       one) less one heartbeat interval ({@code ViewMonitor.leaderSilent}) — so a replica cut off
+ *       from a working leader, which everyone else still hears, never disrupts it (the bridge
+ *       partition; a follower that cannot receive);</li>
  *   <li>it neither leads nor starts a view itself (a leader that lost its quorum steps down first,
  *       {@link QuorumCheck});</li>
  *   <li>it is not recovering from amnesia (it could not answer the Phase 1 anyway);</li>
@@ -89,7 +90,7 @@ final class PreVoter {
      *
      * @param view           our view
      * @param following      whether we follow the leader of our view (neither lead nor start a view)
-     * @param leaderSilent   whether we heard nothing from the leader of our view within the suspect timeout
+     * @param leaderSilent   whether we heard nothing from the leader of our view for the suspect timeout less a heartbeat
      * @param recovering     whether we recover from amnesia
      * @param firstUndecided our decided prefix
      */

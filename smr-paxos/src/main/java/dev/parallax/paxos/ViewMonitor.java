@@ -10,8 +10,9 @@ package dev.parallax.paxos;
  * suspecting: the detector applies the same {@link SuspicionRule} to the transport's arrival
  * stamps and the core hears of it through {@link MultiPaxosCore#onSuspect}.
  *
- * <p>A leader that steps down (check-quorum) says so ({@link PaxosMessage.StepDown}); a follower
- * that hears it counts the leader as silent for the suspect timeout already
+ * <p>A leader that steps down (check-quorum) says so ({@link PaxosMessage.StepDown}), and a leader
+ * that asks for a pre-vote to replace itself shows it (it does not lead); a follower that hears
+ * either counts the leader as silent for the suspect timeout already
  * ({@link #leaderSteppedDown}): the next in line suspects at once and the others half a suspect
  * timeout apart, as the rule staggers them, and nothing the leader sent before (a late heartbeat)
  * revives it. This suspicion is the core's own, on ticks, even when the detector thread suspects
@@ -51,9 +52,15 @@ final class ViewMonitor {
         }
     }
 
-    /** Whether the leader of the current view was silent for at least the suspect timeout (rank 0's). */
+    /**
+     * Whether the leader of the current view has been silent long enough to be replaced: for the
+     * suspect timeout (rank 0's) less one heartbeat interval. A working leader is heard every
+     * heartbeat interval, so this is still several missed heartbeats in a row; the margin absorbs
+     * the difference between when a candidate and a granter heard the leader's last message, which
+     * would otherwise make the first pre-vote round after a leader's death fail now and then.
+     */
     boolean leaderSilent(long now) {
-        return now - lastHeard >= config.suspectNanos();
+        return now - lastHeard >= config.suspectNanos() - config.heartbeatNanos();
     }
 
     /** As leader we just sent something to every follower. */

@@ -166,6 +166,22 @@ class CheckQuorumAndPreVoteTest {
     }
 
     @Test
+    @DisplayName("pre-vote: the leader of my view asking to replace itself does not lead: I suspect it at once, even with an external detector, and grant")
+    void aPreVoteFromTheLeaderOfMyViewIsAStepDown() {
+        MultiPaxosCore one = fresh(1);
+        one.detectFailuresExternally();
+        one.onTick(1, out);
+        one.onMessage(0, new PaxosMessage.Heartbeat(0, 0), 100 * MS, out);
+        out.clear();
+        // Replica 0 stepped down (or restarted) and suspects its own view; its StepDown, if any, was lost.
+        one.onMessage(0, new PaxosMessage.PreVote(0, 0), 150 * MS, out);
+        assertThat(out.sends()).containsExactly(new EffectBuffer.Outgoing<>(0, new PaxosMessage.PreVoteReply(0, 0, true)));
+        out.clear();
+        one.onTick(151 * MS, out);
+        assertThat(sent()).as("the next in line asks at once").containsOnly(new PaxosMessage.PreVote(0, 0));
+    }
+
+    @Test
     @DisplayName("Raft §9.6 pre-vote: a replica that heard from its leader within the suspect timeout refuses; later it grants")
     void aReplicaThatHearsAWorkingLeaderRefusesAPreVote() {
         MultiPaxosCore two = fresh(2);
