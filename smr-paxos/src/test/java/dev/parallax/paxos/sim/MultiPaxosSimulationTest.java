@@ -12,8 +12,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 /**
  * Fault-injected simulations of Multi-Paxos with clients (issue: "proven in simulation"). Each seed
  * runs a hostile network (delays, 5% loss, 3% duplication, reordering) and a nemesis that
- * partitions, crashes and restarts replicas and, in a third of its actions, crashes or isolates the
- * current leader, for 1.5 s (virtual) while four clients keep the cluster loaded, then heals; the
+ * partitions (two-sided, one node's inbound or outbound links cut one way, or a bridge), crashes
+ * and restarts replicas and, in a third of its actions, crashes the current leader or aims a
+ * partition at it, for 1.5 s (virtual) while four clients keep the cluster loaded, then heals; the
  * clients go on 0.3 s after the heal. Safety and at-most-once are checked on every decision;
  * operations pending at the heal, bounded decision time after it, liveness, convergence and
  * linearizability per seed; and over the whole run, that leaders were crashed and isolated, views
