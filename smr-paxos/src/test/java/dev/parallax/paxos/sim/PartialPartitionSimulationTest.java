@@ -28,19 +28,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the suspect timeout (so writes resume within 2 × suspect of the fault, and no later stall), and at
  * most two leaders take over during the fault (no flapping); after the heal, every replica
  * converges and the history is linearizable. Seeds: 10 per fault aimed at the leader and 5 per
- * follower a fault cuts, by default; a hundredth and a two-hundredth of {@code -Dsim.seeds} (so 1000
- * and 500 under {@code -Pstress}); {@code -Dsim.seed=S} replays one.
+ * follower a fault cuts, by default; a thousandth and a two-thousandth of {@code -Dsim.seeds} when
+ * that is more (100 and 50 under {@code -Pstress}); {@code -Dsim.seed=S} replays one.
  *
  * <p>Before check-quorum and pre-vote, the leader whose inbound links were cut kept leading
- * forever (writes stalled until the heal), and the bridge and the deaf follower made leadership
- * flap for the whole fault.
+ * forever (writes stalled until the heal), the bridge made leadership flap for the whole fault,
+ * and a follower that could not hear stalled writes by starting views it could never finish.
  */
 class PartialPartitionSimulationTest {
     private static final long MS = PaxosSimulation.MS;
-    /** Seeds per fault aimed at the leader: 10 by default, a hundredth of {@code -Dsim.seeds} (1000 under stress). */
-    private static final int SEEDS = Math.max(1, SimulationSeeds.count(1000) / 100);
-    /** Seeds per fault and per follower it cuts: 5 by default, 500 under stress. */
-    private static final int SEEDS_PER_FOLLOWER = Math.max(1, SimulationSeeds.count(1000) / 200);
+    /** Seeds per fault aimed at the leader: 10 by default, a thousandth of {@code -Dsim.seeds} beyond (100 under stress). */
+    private static final int SEEDS = Math.max(10, SimulationSeeds.count(1000) / 1000);
+    /** Seeds per fault and per follower it cuts: 5 by default, 50 under stress. */
+    private static final int SEEDS_PER_FOLLOWER = Math.max(5, SimulationSeeds.count(1000) / 2000);
     private static final long WARM_UP = 500 * MS;
     private static final long FAULT = 3_000 * MS;
 
