@@ -12,11 +12,12 @@ import java.util.List;
  * owns the one thing they share, the current view.
  *
  * <p><b>Views.</b> The leader of view {@code v} is replica {@code v mod n}. A replica's view is its
- * acceptor's promise; any message from a higher view moves it there. A follower that suspects the
- * leader starts the next view it leads. The leader of the initial view 0 starts Phase 1 on its
- * first tick. A restarted replica never reuses a view it may have led (it may have proposed in it
- * before the crash), and does not seize leadership at once either: it follows the current leader,
- * and starts the next view it leads only after its suspect timeout passes in silence.
+ * acceptor's promise; any message from a higher view moves it there (except a pre-vote). A
+ * follower that suspects the leader starts the next view it leads once a quorum granted it a
+ * pre-vote. The leader of the initial view 0 starts Phase 1 on its first tick. A restarted replica
+ * never reuses a view it may have led (it may have proposed in it before the crash), and does not
+ * seize leadership at once either: it follows the current leader, and starts the next view it
+ * leads only after its suspect timeout passes in silence.
  *
  * <p><b>Restart hold</b> (issue 12: a restarted replica never takes leadership from a working
  * leader). A replica restarted from a non-empty log starts no view — whatever its failure detector
@@ -27,6 +28,18 @@ import java.util.List;
  * arrives during the hold is kept and acted on when the hold ends, if the replica still follows
  * that view. The runtime adds the other half: its detector's clock starts only once the local
  * replay is handed to execution ({@link PaxosBroadcast}).
+ *
+ * <p><b>Partial partitions</b> (issue 12 item 3). <em>Check-quorum</em> ({@link QuorumCheck}): a
+ * replica leading a view, or running its Phase 1, that has heard from no quorum (itself included)
+ * within the suspect timeout steps down — it stops proposing, retransmitting and heartbeating, and
+ * tells its followers ({@link PaxosMessage.StepDown}) so that they need not wait a suspect timeout
+ * of their own. Followers acknowledge heartbeats ({@link PaxosMessage.HeartbeatAck}) so that an
+ * idle leader hears them too. <em>Pre-vote</em> ({@link PreVoter}, Raft thesis §9.6): a follower
+ * that suspects its leader asks its peers first and starts a view only with a quorum of grants; a
+ * peer that still hears a working leader refuses, so a replica cut off from the leader alone (a
+ * bridge, a follower that cannot receive) never starts views that depose it. Together: a leader
+ * that can send but not receive is replaced within about one suspect timeout, and leadership does
+ * not flap through a bridge.
  *
  * <p><b>Amnesia.</b> A replica created with {@code amnesiac} (its log may have lost promises and
  * votes, see {@code DurableLog.amnesiaPossible()}) is a non-voting learner until
@@ -47,6 +60,9 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     private final ViewMonitor monitor;
     private final CatchUp catchUp;
     private final AmnesiaRecovery recovery;
+    private final QuorumCheck quorumCheck;
+    private final PreVoter preVoter;
+    private long stepDowns;
     private boolean started;
     private final boolean recoveredAny;
     /** The restart hold ends at this time, or once a peer was heard ({@link #heardPeer}). */
@@ -87,6 +103,8 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         this.monitor = new ViewMonitor(config, self, now);
         this.catchUp = new CatchUp(config, self);
         this.recovery = new AmnesiaRecovery(config, self, amnesiac);
+        this.quorumCheck = new QuorumCheck(config, self);
+        this.preVoter = new PreVoter(config, self);
         this.recoveredAny = !recovered.isEmpty();
         this.holdUntil = now + config.restartHoldNanos();
         this.heardPeer = !recoveredAny;
@@ -147,6 +165,25 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         sink.accept("retransmitted.proposes", proposer.retransmittedProposes());
         sink.accept("catchup.queries", catchUp.queriesSent());
         sink.accept("catchup.replies", catchUp.repliesSent());
+        sink.accept("stepdowns", stepDowns);
+        sink.accept("prevote.rounds", preVoter.rounds());
+        sink.accept("prevotes.granted", preVoter.granted());
+        sink.accept("prevotes.refused", preVoter.refused());
+    }
+
+    /** Times this replica stepped down from a view it led or started because it heard no quorum. */
+    long stepDowns() {
+        return stepDowns;
+    }
+
+    /** Pre-votes this replica granted to candidates. */
+    long preVotesGranted() {
+        return preVoter.granted();
+    }
+
+    /** Pre-votes this replica refused. */
+    long preVotesRefused() {
+        return preVoter.refused();
     }
 
     @Override
@@ -178,12 +215,19 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
                 startView(view(), now, out);
             }
         }
+        if (proposer.state() != Proposer.State.FOLLOWER && quorumCheck.lost(now)) {
+            stepDown(now, out);
+        }
         if (proposer.state() == Proposer.State.FOLLOWER) {
             if (config.members() == 1) {
                 startNextView(now, out);
             } else if ((monitor.suspect(view(), now) || heldSuspicion == view()) && !holding(now)) {
                 heldSuspicion = -1;
-                startNextView(now, out);
+                suspectLeader(now, out);
+            }
+            if (preVoter.asking(view()) && preVoter.askAgainDue(now) && monitor.leaderSilent(now)) {
+                // Refused, or the answers were lost: a fresh round while the leader stays silent.
+                preVoter.ask(view(), learner.firstUndecided(), now, out);
             }
         } else {
             proposer.tick(now, out);
@@ -223,11 +267,16 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         if (from != self) {
             heardPeer = true;
         }
-        if (m.view() > view()) {
+        if (m.view() > view() && !(m instanceof PaxosMessage.PreVote)) {
+            // A pre-vote asks permission: adopting the candidate's view would restart our
+            // suspicion clock, and the candidate may be the replica that is cut off.
             adoptView(m.view(), now, out);
         }
         if (m.view() == view() && from == config.leaderOf(view()) && isLeaderTraffic(m)) {
             monitor.heardFromLeader(now);
+        }
+        if (from != self && m.view() == view() && proposer.state() != Proposer.State.FOLLOWER && hearsUs(m)) {
+            quorumCheck.acked(from, now);
         }
         if (m instanceof PaxosMessage.Propose p) {
             if (learner.onPropose(p, out)) {
@@ -252,6 +301,32 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         } else if (m instanceof PaxosMessage.Heartbeat hb) {
             if (hb.view() == view()) {
                 learner.noteDecidedUpTo(hb.firstUndecided() - 1);
+                if (from != self && from == config.leaderOf(view()) && !recovery.recovering()) {
+                    out.send(from, new PaxosMessage.HeartbeatAck(view(), learner.firstUndecided()));
+                }
+            }
+        } else if (m instanceof PaxosMessage.HeartbeatAck a) {
+            if (a.view() == view()) {
+                // Every instance below the follower's first undecided one is decided.
+                learner.noteDecidedUpTo(a.firstUndecided() - 1);
+            }
+        } else if (m instanceof PaxosMessage.PreVote pv) {
+            if (pv.view() == view() && from != self && from == config.leaderOf(view()) && isFollowing()) {
+                // The leader of our view asks to replace itself: it does not lead (it stepped down,
+                // or restarted). Its pre-votes and catch-up queries keep arriving, so the detector
+                // thread, which reads arrival stamps, would never suspect it: this is a step-down.
+                monitor.leaderSteppedDown(now);
+            }
+            preVoter.answer(from, pv, view(), isFollowing(), monitor.leaderSilent(now), recovery.recovering(),
+                    learner.firstUndecided(), out);
+        } else if (m instanceof PaxosMessage.PreVoteReply r) {
+            if (preVoter.onReply(from, r, view()) && isFollowing() && !recovery.recovering() && !holding(now)
+                    && monitor.leaderSilent(now)) {
+                startNextView(now, out);
+            }
+        } else if (m instanceof PaxosMessage.StepDown sd) {
+            if (sd.view() == view() && from != self && from == config.leaderOf(view()) && isFollowing()) {
+                monitor.leaderSteppedDown(now);
             }
         } else if (m instanceof PaxosMessage.CatchUpQuery q) {
             catchUp.onQuery(from, q, view(), learner, out);
@@ -284,8 +359,10 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
 
     /**
      * The failure detector suspects the leader of {@code suspectedView}: if this replica is still
-     * in that view and follows, it starts the next view it leads. Anything else (an older view,
-     * already leading or starting a view, not yet ticked) is stale and ignored.
+     * in that view and follows, it asks its peers for a pre-vote and starts the next view it leads
+     * once a quorum granted. Anything else (an older view, already leading or starting a view, not
+     * yet ticked) is stale and ignored. The detector names a view once: while the leader stays
+     * silent the core asks again by itself, every retransmit period.
      */
     @Override
     public void onSuspect(long suspectedView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
@@ -293,9 +370,48 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
             if (holding(now)) {
                 heldSuspicion = suspectedView;
             } else {
-                startNextView(now, out);
+                suspectLeader(now, out);
             }
         }
+    }
+
+    /**
+     * We suspect the leader of our view: ask for a pre-vote, unless a round for this view runs
+     * already or the next view we would lead lies beyond {@link WireBounds#MAX_VIEW}.
+     */
+    private void suspectLeader(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (!preVoter.asking(view()) && WireBounds.isView(nextViewLedBy(config, self, view()))) {
+            preVoter.ask(view(), learner.firstUndecided(), now, out);
+        }
+    }
+
+    /**
+     * Check-quorum: we lead (or start) our view but heard from no quorum within the suspect
+     * timeout. Stop leading — no more proposals, retransmissions or heartbeats, so pending client
+     * work is refused or redirected as by any replica that does not lead — and tell the followers,
+     * who may then replace us at once instead of after their own suspect timeout. We stay in the
+     * view as a follower of nobody: our own detector suspects us in time, and any message of a
+     * newer view moves us there.
+     */
+    private void stepDown(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        stepDowns++;
+        proposer.stepDown();
+        monitor.viewChanged(now);
+        PaxosMessage.StepDown sd = new PaxosMessage.StepDown(view());
+        for (int r = 0; r < config.members(); r++) {
+            if (r != self) {
+                out.send(r, sd);
+            }
+        }
+    }
+
+    /**
+     * Messages of our view that show the sender hears us as leader: the acknowledgement of a
+     * heartbeat, a vote for our proposal, a promise for our Phase 1. What check-quorum counts.
+     */
+    private static boolean hearsUs(PaxosMessage m) {
+        return m instanceof PaxosMessage.HeartbeatAck || m instanceof PaxosMessage.Accept
+                || m instanceof PaxosMessage.PrepareOk;
     }
 
     /**
@@ -370,6 +486,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     private void adoptView(long newView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
         acceptor.adopt(newView);
         proposer.stepDown();
+        preVoter.clear();
         monitor.viewChanged(now);
         if (config.leaderOf(newView) == self && !recovery.recovering()) {
             // A view we lead that we did not start in this incarnation: never reuse it.
@@ -391,6 +508,8 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
 
     private void startView(long newView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
         viewsStarted++;
+        preVoter.clear();
+        quorumCheck.reset(now);
         // Our own promise of the view is durable before the Prepare leaves (same step, sync), so a
         // restart never reuses the view.
         acceptor.persistPromise(newView, out);

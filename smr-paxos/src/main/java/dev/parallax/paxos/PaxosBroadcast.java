@@ -11,6 +11,7 @@ import dev.parallax.core.stage.StageThreads;
 import dev.parallax.core.stage.WaitStrategy;
 import dev.parallax.core.time.Clock;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -25,7 +26,9 @@ import java.util.Objects;
  * recovered records, values (the no-op is not delivered), the failure detector's rule
  * ({@link SuspicionRule}) and the view it watches — none until a restarted replica's local replay
  * is handed to execution, so the detector's clock starts then — the redirect rule (clients go to the leader),
- * and the view and leader gauges. Built with {@link #builder}.
+ * and the view and leader gauges and the check-quorum and pre-vote counters
+ * ({@code parallax.protocol.stepdowns}, {@code parallax.protocol.prevotes{result=granted|refused}}). Built
+ * with {@link #builder}.
  *
  * <p>Back-pressure and failure detection are the runtime's (see {@link ProtocolRuntime}):
  * {@link #propose} returns {@code false} when the proposal queue is full; a lagging listener holds
@@ -44,6 +47,9 @@ public final class PaxosBroadcast implements AtomicBroadcast {
     private volatile int leaderHint = -1;
     private volatile int leader;
     private volatile long firstUndecided;
+    private volatile long stepDowns;
+    private volatile long preVotesGranted;
+    private volatile long preVotesRefused;
     /** Protocol thread only: the local replay of logged decisions was handed to execution. */
     private boolean replayed;
 
@@ -60,6 +66,16 @@ public final class PaxosBroadcast implements AtomicBroadcast {
                 .tag("protocol", b.name).tag("replica", replica).register(registry);
         Gauge.builder("parallax.paxos.first.undecided", this, x -> x.firstUndecided).tag("protocol", b.name)
                 .tag("replica", replica).register(registry);
+        FunctionCounter.builder("parallax.protocol.stepdowns", this, x -> x.stepDowns)
+                .description("views this replica led or started and left because it heard from no quorum within the "
+                        + "suspect timeout (check-quorum)")
+                .tag("protocol", b.name).tag("replica", replica).register(registry);
+        FunctionCounter.builder("parallax.protocol.prevotes", this, x -> x.preVotesGranted)
+                .description("pre-votes this replica answered: granted, or refused (it hears a working leader, leads, "
+                        + "recovers, or the candidate is behind)")
+                .tag("protocol", b.name).tag("replica", replica).tag("result", "granted").register(registry);
+        FunctionCounter.builder("parallax.protocol.prevotes", this, x -> x.preVotesRefused)
+                .tag("protocol", b.name).tag("replica", replica).tag("result", "refused").register(registry);
         ProtocolRuntime.Builder<PaxosMessage, PaxosRecord, Value, MultiPaxosCore> rb = ProtocolRuntime.builder(b.name);
         rb.members(self, config.members()).transport(b.transport).log(b.log, new PaxosRecordCodec())
                 .core((recovered, amnesiac, now) -> {
@@ -89,6 +105,13 @@ public final class PaxosBroadcast implements AtomicBroadcast {
                     leaderHint = c.leaderHint();
                     leader = c.isLeader() ? 1 : 0;
                     firstUndecided = c.firstUndecided();
+                    if (c.stepDowns() != stepDowns) {
+                        stepDowns = c.stepDowns();
+                        LOG.warn("replica {}: stepped down as leader of view {}: heard from no quorum within the "
+                                + "suspect timeout ({} ms)", self, v, config.suspectNanos() / 1_000_000);
+                    }
+                    preVotesGranted = c.preVotesGranted();
+                    preVotesRefused = c.preVotesRefused();
                 })
                 .maxTickNanos(Math.min(config.heartbeatNanos(), config.retransmitNanos()) / 2)
                 .inboxCapacity(b.inboxCapacity).proposalCapacity(b.proposalCapacity)

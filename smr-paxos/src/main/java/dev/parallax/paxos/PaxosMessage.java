@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * The messages replicas exchange. Immutable records with a deterministic {@code toString}; every
- * one carries the sender's view, so a replica that is behind adopts a newer view from any message.
- * Wire encoding lives at the transport edge, not here.
+ * one carries the sender's view, so a replica that is behind adopts a newer view from any message —
+ * except a {@link PreVote}, which asks permission and must not move anyone (see there). Wire
+ * encoding lives at the transport edge, not here.
  */
 public sealed interface PaxosMessage {
 
@@ -61,6 +62,43 @@ public sealed interface PaxosMessage {
 
     /** The leader is alive; every instance below {@code firstUndecided} is decided at the leader. */
     record Heartbeat(long view, long firstUndecided) implements PaxosMessage {
+    }
+
+    /**
+     * A follower's answer to the leader's {@link Heartbeat}: it hears the leader. With the Accepts
+     * and PrepareOks of the leader's view it is what the leader's check-quorum counts (a leader
+     * that hears no quorum within its suspect timeout steps down); {@code firstUndecided} tells the
+     * leader how far decisions go at the follower.
+     */
+    record HeartbeatAck(long view, long firstUndecided) implements PaxosMessage {
+    }
+
+    /**
+     * Pre-vote (Raft thesis §9.6, adapted to rotating views): a follower that suspects the leader of
+     * {@code view} — its current view, which receivers do <em>not</em> adopt from this message —
+     * asks whether it may start the next view it leads. {@code firstUndecided} shows how far its
+     * decided prefix goes. It starts the view only once a quorum (itself included) granted.
+     */
+    record PreVote(long view, long firstUndecided) implements PaxosMessage {
+    }
+
+    /**
+     * The answer to a {@link PreVote}: the answering replica's view, the candidate's view echoed
+     * ({@code candidateView}, so that the candidate matches it to its round), and whether it grants
+     * — only if it has not heard from the leader of its own view for the suspect timeout (less one
+     * heartbeat interval), is not
+     * leading or starting a view itself, is not recovering, and the candidate is not behind its own
+     * decided prefix by more than the window.
+     */
+    record PreVoteReply(long view, long candidateView, boolean granted) implements PaxosMessage {
+    }
+
+    /**
+     * The leader of {@code view} heard from no quorum within its suspect timeout and stopped
+     * leading (check-quorum): its followers need not wait for their own suspect timeout to find it
+     * silent. Sent to every follower; one that can hear it starts its pre-vote at once (rank-staggered).
+     */
+    record StepDown(long view) implements PaxosMessage {
     }
 
     /** A lagging replica asks for the decided values of instances {@code [from, to)}. */

@@ -29,6 +29,10 @@ import java.util.List;
  * 7 CatchUpReply view:8 firstAvailable:8 count:4 (instance:8 value)*
  * 8 RecoveryQuery view:8
  * 9 RecoveryReply view:8 fence:8 fenced:1 (0 or 1) highest:8
+ * 10 HeartbeatAck view:8 firstUndecided:8
+ * 11 PreVote      view:8 firstUndecided:8
+ * 12 PreVoteReply view:8 candidateView:8 granted:1 (0 or 1)
+ * 13 StepDown     view:8
  * </pre>
  */
 public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
@@ -41,6 +45,10 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
     private static final int CATCH_UP_REPLY = 7;
     private static final int RECOVERY_QUERY = 8;
     private static final int RECOVERY_REPLY = 9;
+    private static final int HEARTBEAT_ACK = 10;
+    private static final int PRE_VOTE = 11;
+    private static final int PRE_VOTE_REPLY = 12;
+    private static final int STEP_DOWN = 13;
 
     /** @throws IllegalArgumentException for a message type this codec does not know */
     @Override
@@ -63,6 +71,14 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
             return RECOVERY_QUERY;
         } else if (m instanceof PaxosMessage.RecoveryReply) {
             return RECOVERY_REPLY;
+        } else if (m instanceof PaxosMessage.HeartbeatAck) {
+            return HEARTBEAT_ACK;
+        } else if (m instanceof PaxosMessage.PreVote) {
+            return PRE_VOTE;
+        } else if (m instanceof PaxosMessage.PreVoteReply) {
+            return PRE_VOTE_REPLY;
+        } else if (m instanceof PaxosMessage.StepDown) {
+            return STEP_DOWN;
         }
         throw new IllegalArgumentException("no frame type for " + m.getClass().getSimpleName());
     }
@@ -95,6 +111,12 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
             }
         } else if (m instanceof PaxosMessage.RecoveryReply r) {
             out.putLong(r.fence()).putByte(r.fenced() ? 1 : 0).putLong(r.highest());
+        } else if (m instanceof PaxosMessage.HeartbeatAck a) {
+            out.putLong(a.firstUndecided());
+        } else if (m instanceof PaxosMessage.PreVote pv) {
+            out.putLong(pv.firstUndecided());
+        } else if (m instanceof PaxosMessage.PreVoteReply r) {
+            out.putLong(r.candidateView()).putByte(r.granted() ? 1 : 0);
         }
     }
 
@@ -139,6 +161,13 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
                 boolean fenced = readFlag(b);
                 yield new PaxosMessage.RecoveryReply(view, fence, fenced, b.getLong());
             }
+            case HEARTBEAT_ACK -> new PaxosMessage.HeartbeatAck(view, b.getLong());
+            case PRE_VOTE -> new PaxosMessage.PreVote(view, b.getLong());
+            case PRE_VOTE_REPLY -> {
+                long candidateView = b.getLong();
+                yield new PaxosMessage.PreVoteReply(view, candidateView, readFlag(b));
+            }
+            case STEP_DOWN -> new PaxosMessage.StepDown(view);
             default -> throw new MalformedMessageException("unknown paxos message type " + type);
         };
         b.end();

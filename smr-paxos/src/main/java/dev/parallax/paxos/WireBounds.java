@@ -15,8 +15,8 @@ import java.util.List;
  * reach: a million view changes or instances a second for 146,000 years. Besides the ranges, a
  * {@code PrepareOk}'s {@code continueFrom} is {@link PaxosMessage.PrepareOk#COMPLETE} or an instance,
  * a {@code CatchUpQuery} asks {@code from <= to} (the answering core clamps the width to
- * {@link PaxosConfig#catchUpMaxInstances()}), and a {@code RecoveryReply}'s {@code highest} is an
- * instance or {@code -1}. Nothing else is checked here: these are the numbers loops and arithmetic
+ * {@link PaxosConfig#catchUpMaxInstances()}), a {@code RecoveryReply}'s {@code highest} is an
+ * instance or {@code -1}, and a {@code PreVoteReply}'s {@code candidateView} is a view. Nothing else is checked here: these are the numbers loops and arithmetic
  * depend on, not the protocol's invariants (a peer is trusted to run the protocol; issue 12 item 8
  * authenticates it).
  *
@@ -76,6 +76,13 @@ public final class WireBounds {
                 bad = instance("decided instance", r.decided().get(i).instance());
             }
             return bad;
+        } else if (m instanceof PaxosMessage.HeartbeatAck a) {
+            return instance("firstUndecided", a.firstUndecided());
+        } else if (m instanceof PaxosMessage.PreVote pv) {
+            return instance("firstUndecided", pv.firstUndecided());
+        } else if (m instanceof PaxosMessage.PreVoteReply r) {
+            return isView(r.candidateView()) ? null
+                    : "candidate view " + r.candidateView() + " outside [0, " + MAX_VIEW + "]";
         } else if (m instanceof PaxosMessage.RecoveryReply r) {
             if (!isView(r.fence())) {
                 return "fence " + r.fence() + " outside [0, " + MAX_VIEW + "]";

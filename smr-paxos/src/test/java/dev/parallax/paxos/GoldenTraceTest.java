@@ -76,10 +76,16 @@ class GoldenTraceTest {
                 .retransmit(Duration.ofMillis(200)).catchUp(Duration.ofMillis(100)).build());
         c.tick(MS);
         c.deliverAll(100);
-        c.isolate(1);               // replica 1 misses instances 0..4 ...
+        c.isolate(1);               // replica 1 misses instances 0..4; replica 2 votes for them but
         for (String s : new String[]{"a", "b", "c", "d", "e"}) {
-            c.propose(0, v(s));
-            c.deliverAll(100);
+            c.propose(0, v(s));     // loses every Accept, so it learns no decision: it is no further
+            while (c.pending() > 0) { // than 1 and grants 1's pre-vote
+                if (c.queued().get(0).to() == 2 && c.queued().get(0).message() instanceof PaxosMessage.Accept) {
+                    c.dropNext();
+                } else {
+                    c.deliverNext();
+                }
+            }
         }
         c.heal();
         c.isolate(0);               // ... and then takes over from the cut-off leader:
@@ -87,5 +93,28 @@ class GoldenTraceTest {
         c.deliverAll(300);          // then re-proposes them two at a time (WND 2)
         assertThat(c.delivered(1)).containsExactly(v("a"), v("b"), v("c"), v("d"), v("e"));
         GoldenFiles.assertMatches("paged-view-change.txt", c.trace());
+    }
+
+    @Test
+    void aLeaderThatCannotHearStepsDownAndTheNextInLineTakesOver() {
+        ScriptedCluster c = new ScriptedCluster(CONFIG);
+        c.tick(MS);                 // replica 0 starts view 0
+        c.deliverAll(100);
+        c.propose(0, v("a"));
+        c.deliverAll(100);
+        c.cutLink(1, 0);            // 0 still reaches 1 and 2, but hears neither
+        c.cutLink(2, 0);
+        for (int i = 0; i < 10; i++) {
+            c.tick(50 * MS);        // heartbeats reach the followers; their acks are lost
+            c.deliverAll(100);
+        }                           // at 501 ms 0 has heard no quorum for 500 ms: it steps down and says so
+        c.tick(50 * MS);            // 1 (next in line) asks for a pre-vote on its next tick, 2 grants: view 1
+        c.deliverAll(100);
+        c.propose(1, v("b"));
+        c.deliverAll(100);
+        assertThat(c.core(0).isLeader()).isFalse();
+        assertThat(c.core(1).isLeader()).isTrue();
+        assertThat(c.delivered(2)).containsExactly(v("a"), v("b"));
+        GoldenFiles.assertMatches("deaf-leader-steps-down.txt", c.trace());
     }
 }

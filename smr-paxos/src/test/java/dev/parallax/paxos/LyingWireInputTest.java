@@ -69,7 +69,16 @@ class LyingWireInputTest {
             new PaxosMessage.RecoveryReply(3, -1, true, 0),
             new PaxosMessage.RecoveryReply(3, Long.MAX_VALUE, true, 0),
             new PaxosMessage.RecoveryReply(3, 2, true, -2),
-            new PaxosMessage.RecoveryReply(3, 2, true, Long.MAX_VALUE));
+            new PaxosMessage.RecoveryReply(3, 2, true, Long.MAX_VALUE),
+            new PaxosMessage.HeartbeatAck(-1, 0),
+            new PaxosMessage.HeartbeatAck(3, Long.MAX_VALUE),
+            new PaxosMessage.PreVote(Long.MAX_VALUE, 0),
+            new PaxosMessage.PreVote(3, -1),
+            new PaxosMessage.PreVoteReply(3, -1, true),
+            new PaxosMessage.PreVoteReply(3, Long.MAX_VALUE, false),
+            new PaxosMessage.PreVoteReply(Long.MIN_VALUE, 3, true),
+            new PaxosMessage.StepDown(-2),
+            new PaxosMessage.StepDown(Long.MAX_VALUE));
 
     @Test
     void theCodecRefusesEveryLyingViewOrInstanceAsAMalformedMessage() {
@@ -153,7 +162,11 @@ class LyingWireInputTest {
                 new PaxosMessage.CatchUpReply(v, i, List.of(new PaxosMessage.Decided(i, X))),
                 new PaxosMessage.RecoveryQuery(v),
                 new PaxosMessage.RecoveryReply(v, v, false, -1),
-                new PaxosMessage.RecoveryReply(0, 0, true, i))) {
+                new PaxosMessage.RecoveryReply(0, 0, true, i),
+                new PaxosMessage.HeartbeatAck(v, i),
+                new PaxosMessage.PreVote(v, i),
+                new PaxosMessage.PreVoteReply(v, v, true),
+                new PaxosMessage.StepDown(v))) {
             assertThat(roundTrip(m)).isEqualTo(m);
             assertThat(WireBounds.violation(m)).isNull();
         }
@@ -181,8 +194,9 @@ class LyingWireInputTest {
 
     /**
      * At the top of the view space (2^62 - 1 is led by replica 0 when n = 3) a follower that
-     * suspects the leader does not start a view its peers would refuse: it stays a follower. One
-     * view lower, it starts the next view it leads as usual.
+     * suspects the leader does not start a view its peers would refuse: it stays a follower and
+     * does not even ask for a pre-vote. One view lower, it asks, and with a peer's grant starts the
+     * next view it leads as usual.
      */
     @Test
     void aFollowerAtTheTopOfTheViewSpaceStartsNoViewBeyondIt() {
@@ -193,7 +207,8 @@ class LyingWireInputTest {
         atTop.onMessage(0, new PaxosMessage.Heartbeat(top, 0), 2, out);
         assertThat(atTop.view()).isEqualTo(top);
         out.clear();
-        atTop.onSuspect(top, 3, out);
+        long later = 2 + CONFIG.suspectNanos();
+        atTop.onSuspect(top, later, out);
         assertThat(atTop.view()).isEqualTo(top);
         assertThat(atTop.isFollowing()).isTrue();
         assertThat(out.sends()).isEmpty();
@@ -202,7 +217,11 @@ class LyingWireInputTest {
         below.onTick(1, out);
         below.onMessage(0, new PaxosMessage.Heartbeat(top - 3, 0), 2, out);
         out.clear();
-        below.onSuspect(top - 3, 3, out);
+        below.onSuspect(top - 3, later, out);
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message)
+                .containsOnly(new PaxosMessage.PreVote(top - 3, 0));
+        out.clear();
+        below.onMessage(2, new PaxosMessage.PreVoteReply(top - 3, top - 3, true), later + 1, out);
         assertThat(below.view()).isEqualTo(top - 2);
         assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message)
                 .containsOnly(new PaxosMessage.Prepare(top - 2, 0));

@@ -40,7 +40,11 @@ class PaxosMessageCodecTest {
             new PaxosMessage.CatchUpReply(4, 1, List.of(new PaxosMessage.Decided(1, Value.of(new byte[]{9})),
                     new PaxosMessage.Decided(2, Value.NOOP))),
             new PaxosMessage.RecoveryQuery(5),
-            new PaxosMessage.RecoveryReply(6, 5, true, 41));
+            new PaxosMessage.RecoveryReply(6, 5, true, 41),
+            new PaxosMessage.HeartbeatAck(4, 10),
+            new PaxosMessage.PreVote(4, 11),
+            new PaxosMessage.PreVoteReply(5, 4, true),
+            new PaxosMessage.StepDown(4));
 
     private PaxosMessage roundTrip(PaxosMessage m) {
         ByteBufferWire.Encoded e = ByteBufferWire.encode(codec, m);
@@ -84,7 +88,12 @@ class PaxosMessageCodecTest {
                         .as((v, f, d) -> (PaxosMessage) new PaxosMessage.CatchUpReply(v, f, d)),
                 n.map(v -> (PaxosMessage) new PaxosMessage.RecoveryQuery(v)),
                 Combinators.combine(n, n, Arbitraries.of(true, false), Arbitraries.oneOf(Arbitraries.just(-1L), n))
-                        .as((v, f, fenced, h) -> (PaxosMessage) new PaxosMessage.RecoveryReply(v, f, fenced, h)));
+                        .as((v, f, fenced, h) -> (PaxosMessage) new PaxosMessage.RecoveryReply(v, f, fenced, h)),
+                Combinators.combine(n, n).as((v, i) -> (PaxosMessage) new PaxosMessage.HeartbeatAck(v, i)),
+                Combinators.combine(n, n).as((v, i) -> (PaxosMessage) new PaxosMessage.PreVote(v, i)),
+                Combinators.combine(n, n, Arbitraries.of(true, false))
+                        .as((v, c, g) -> (PaxosMessage) new PaxosMessage.PreVoteReply(v, c, g)),
+                n.map(v -> (PaxosMessage) new PaxosMessage.StepDown(v)));
     }
 
     @Test
@@ -103,7 +112,7 @@ class PaxosMessageCodecTest {
     @Test
     void anUnknownTypeIsABadFrame() {
         byte[] body = body(new PaxosMessage.Accept(1, 2));
-        for (int type : new int[]{0, 10, 99, 255}) {
+        for (int type : new int[]{0, 14, 99, 255}) {
             assertThatThrownBy(() -> decode(type, body)).isInstanceOf(MalformedMessageException.class)
                     .hasMessageContaining("unknown paxos message type " + type);
         }
@@ -151,6 +160,16 @@ class PaxosMessageCodecTest {
         writeInt(lyingValue, 16, 1 << 30);
         assertThatThrownBy(() -> decode(codec.type(propose), lyingValue)).isInstanceOf(MalformedMessageException.class)
                 .hasMessageContaining("does not fit");
+    }
+
+    @Test
+    void aPreVoteReplyWhoseGrantFlagIsNeitherZeroNorOneIsABadFrame() {
+        // PreVoteReply: view:8 candidateView:8 granted:1
+        PaxosMessage reply = new PaxosMessage.PreVoteReply(5, 4, true);
+        byte[] lying = body(reply);
+        lying[16] = 2;
+        assertThatThrownBy(() -> decode(codec.type(reply), lying)).isInstanceOf(MalformedMessageException.class)
+                .hasMessageContaining("flag byte 2");
     }
 
     private static void writeInt(byte[] b, int at, int v) {

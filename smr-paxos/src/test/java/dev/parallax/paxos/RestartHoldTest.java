@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * view until it has heard from a peer or its restart hold ran out (the peers' connections to it
  * come back with back-off, and it cannot know their view before). A suspicion raised by the
  * runtime's detector during the hold is kept, and acted on only if the replica still follows that
- * view when the hold ends.
+ * view when the hold ends. Acting on a suspicion means asking for a pre-vote; the view starts once
+ * a quorum granted.
  */
 class RestartHoldTest {
     private static final long MS = 1_000_000L;
@@ -55,7 +56,8 @@ class RestartHoldTest {
         old.onTick(10_000 * MS, out);
         assertThat(old.view()).isEqualTo(4);
         assertThat(old.isFollowing()).isTrue();
-        assertThat(out.sends()).isEmpty();
+        assertThat(out.sends()).as("it only acknowledged the leader's heartbeat: no pre-vote, no Prepare")
+                .extracting(EffectBuffer.Outgoing::message).containsOnly(new PaxosMessage.HeartbeatAck(4, 0));
     }
 
     @Test
@@ -65,8 +67,11 @@ class RestartHoldTest {
         old.onSuspect(3, 1_000 * MS, out);
         old.onTick(1_999 * MS, out);
         assertThat(old.view()).isEqualTo(3);
+        assertThat(out.sends()).isEmpty();
         // Nobody spoke for the whole hold (say the whole cluster restarted): liveness wins.
         old.onTick(2_000 * MS, out);
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).containsOnly(new PaxosMessage.PreVote(3, 0));
+        old.onMessage(2, new PaxosMessage.PreVoteReply(3, 3, true), 2_001 * MS, out);
         assertThat(old.view()).isEqualTo(6);
         assertThat(out.records()).contains(new PaxosRecord.Promise(6));
         assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).contains(new PaxosMessage.Prepare(6, 0));
@@ -79,6 +84,8 @@ class RestartHoldTest {
         two.onTick(1, out);
         two.onMessage(0, new PaxosMessage.Heartbeat(0, 0), 10 * MS, out);
         two.onSuspect(1, 600 * MS, out);
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).containsOnly(new PaxosMessage.PreVote(1, 0));
+        two.onMessage(0, new PaxosMessage.PreVoteReply(1, 1, true), 601 * MS, out);
         assertThat(two.view()).isEqualTo(2);
         assertThat(out.records()).contains(new PaxosRecord.Promise(2));
     }
@@ -88,6 +95,7 @@ class RestartHoldTest {
         MultiPaxosCore fresh = restarted(2, List.of());
         fresh.onTick(1, out);
         fresh.onSuspect(0, 600 * MS, out);
+        fresh.onMessage(1, new PaxosMessage.PreVoteReply(0, 0, true), 601 * MS, out);
         assertThat(fresh.view()).isEqualTo(2);
     }
 }

@@ -47,10 +47,19 @@ class SuspicionTest {
     }
 
     @Test
-    void aSuspicionOfTheCurrentViewStartsTheNextViewThisReplicaLeads() {
+    void aSuspicionOfTheCurrentViewAsksForAPreVoteAndAQuorumOfGrantsStartsTheNextViewThisReplicaLeads() {
         MultiPaxosCore two = externallyDetected(2, List.of());
         two.onTick(1, out);
-        two.onSuspect(0, 2, out);
+        long t = 500 * MS;
+        two.onSuspect(0, t, out);
+        assertThat(two.view()).as("nothing starts before a quorum granted").isZero();
+        assertThat(out.records()).isEmpty();
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).containsOnly(new PaxosMessage.PreVote(0, 0));
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::to).containsExactlyInAnyOrder(0, 1);
+        out.clear();
+        two.onMessage(0, new PaxosMessage.PreVoteReply(0, 0, false), t + 1, out);
+        assertThat(two.view()).as("a refusal changes nothing").isZero();
+        two.onMessage(1, new PaxosMessage.PreVoteReply(0, 0, true), t + 2, out);
         assertThat(two.view()).isEqualTo(2);
         assertThat(out.records()).containsExactly(new PaxosRecord.Promise(2));
         assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).containsOnly(new PaxosMessage.Prepare(2, 0));
@@ -67,10 +76,13 @@ class SuspicionTest {
         one.onSuspect(7, 4, out); // about a view it never was in
         assertThat(one.view()).isEqualTo(2);
         assertThat(out.records()).isEmpty();
-        one.onSuspect(2, 5, out);
+        long t = 3 + 500 * MS;
+        one.onSuspect(2, t, out);
+        assertThat(one.view()).as("asks first").isEqualTo(2);
+        one.onMessage(0, new PaxosMessage.PreVoteReply(2, 2, true), t + 1, out);
         assertThat(one.view()).isEqualTo(4);
         out.clear();
-        one.onSuspect(4, 6, out); // it leads (is starting) view 4: nothing to suspect
+        one.onSuspect(4, t + 2, out); // it leads (is starting) view 4: nothing to suspect
         assertThat(one.view()).isEqualTo(4);
         assertThat(out.records()).isEmpty();
     }
@@ -82,6 +94,7 @@ class SuspicionTest {
         restarted.onTick(5_000 * MS, out);
         assertThat(restarted.view()).isEqualTo(3);
         restarted.onSuspect(3, 5_000 * MS, out);
+        restarted.onMessage(1, new PaxosMessage.PreVoteReply(3, 3, true), 5_001 * MS, out);
         assertThat(restarted.view()).isEqualTo(6);
         assertThat(out.records()).contains(new PaxosRecord.Promise(6));
     }

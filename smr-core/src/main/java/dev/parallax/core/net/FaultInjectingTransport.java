@@ -6,8 +6,11 @@ import dev.parallax.core.spi.Transport;
 import java.util.Objects;
 
 /**
- * A {@link Transport} that loses every message to or from the peers its {@link LinkFaults}
- * block, as a network partition would; otherwise it passes everything through. Thread-safe.
+ * A {@link Transport} that loses the messages its {@link LinkFaults} cut, per direction, as a
+ * network partition would: what arrives from a peer whose inbound link is blocked is dropped before
+ * anyone sees it (the arrival is not stamped either, so the failure detector hears nothing), and
+ * what is sent to a peer whose outbound link is blocked never leaves. Otherwise it passes
+ * everything through. Thread-safe.
  */
 public final class FaultInjectingTransport<M> implements Transport<M> {
     private final Transport<M> inner;
@@ -26,7 +29,7 @@ public final class FaultInjectingTransport<M> implements Transport<M> {
     @Override
     public void start(MessageHandler<M> handler) {
         inner.start((from, m) -> {
-            if (!faults.isBlocked(from)) {
+            if (!faults.isInboundBlocked(from)) {
                 handler.onMessage(from, m);
             }
         });
@@ -34,7 +37,7 @@ public final class FaultInjectingTransport<M> implements Transport<M> {
 
     @Override
     public boolean send(int to, M message) {
-        if (faults.isBlocked(to)) {
+        if (faults.isOutboundBlocked(to)) {
             return true; // lost on the wire, as far as the sender can tell
         }
         return inner.send(to, message);

@@ -14,10 +14,15 @@ package dev.parallax.core.testkit;
  * @param partitions          whether the nemesis partitions the network
  * @param tickInterval        period of every node's tick
  * @param datagrams           how the datagram multicast channel loses, duplicates, delays and caps datagrams
+ * @param partialPartitions   whether the nemesis' network faults (with {@code partitions} on) also
+ *                            include partial partitions: a one-way cut of one node's inbound or
+ *                            outbound links, and a bridge (two groups cut from each other, both
+ *                            reaching the rest); off, it only splits the nodes in two (issue 12
+ *                            item 3). Off by default, so that older plans replay their traces
  */
 public record FaultPlan(long minDelay, long maxDelay, double dropProbability, double duplicateProbability,
                         long nemesisInterval, int maxCrashed, boolean partitions, long tickInterval,
-                        DatagramPlan datagrams) {
+                        DatagramPlan datagrams, boolean partialPartitions) {
 
     private static final long MS = 1_000_000L;
 
@@ -34,6 +39,13 @@ public record FaultPlan(long minDelay, long maxDelay, double dropProbability, do
         if (datagrams == null) {
             throw new IllegalArgumentException("datagrams must not be null");
         }
+    }
+
+    /** A plan whose nemesis splits the network in two only (no partial partitions). */
+    public FaultPlan(long minDelay, long maxDelay, double dropProbability, double duplicateProbability,
+                     long nemesisInterval, int maxCrashed, boolean partitions, long tickInterval, DatagramPlan datagrams) {
+        this(minDelay, maxDelay, dropProbability, duplicateProbability, nemesisInterval, maxCrashed, partitions,
+                tickInterval, datagrams, false);
     }
 
     /**
@@ -64,23 +76,32 @@ public record FaultPlan(long minDelay, long maxDelay, double dropProbability, do
     /** Point-to-point loss and duplication; the datagram channel keeps its own plan. */
     public FaultPlan withLoss(double drop, double duplicate) {
         return new FaultPlan(minDelay, maxDelay, drop, duplicate, nemesisInterval, maxCrashed, partitions, tickInterval,
-                datagrams);
+                datagrams, partialPartitions);
     }
 
     public FaultPlan withNemesis(long interval, int crashed, boolean partition) {
         return new FaultPlan(minDelay, maxDelay, dropProbability, duplicateProbability, interval, crashed, partition,
-                tickInterval, datagrams);
+                tickInterval, datagrams, partialPartitions);
     }
 
     /** Point-to-point delays; the datagram channel keeps its own plan. */
     public FaultPlan withDelays(long min, long max) {
         return new FaultPlan(min, max, dropProbability, duplicateProbability, nemesisInterval, maxCrashed, partitions,
-                tickInterval, datagrams);
+                tickInterval, datagrams, partialPartitions);
     }
 
     /** The same plan with another datagram multicast channel. */
     public FaultPlan withDatagrams(DatagramPlan plan) {
         return new FaultPlan(minDelay, maxDelay, dropProbability, duplicateProbability, nemesisInterval, maxCrashed,
-                partitions, tickInterval, plan);
+                partitions, tickInterval, plan, partialPartitions);
+    }
+
+    /**
+     * The same plan whose nemesis, when it partitions, also cuts one node's links one way and
+     * builds bridge partitions ({@code on}), or only splits the nodes in two ({@code !on}).
+     */
+    public FaultPlan withPartialPartitions(boolean on) {
+        return new FaultPlan(minDelay, maxDelay, dropProbability, duplicateProbability, nemesisInterval, maxCrashed,
+                partitions, tickInterval, datagrams, on);
     }
 }

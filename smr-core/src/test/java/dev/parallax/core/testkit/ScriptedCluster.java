@@ -55,6 +55,8 @@ public class ScriptedCluster<C extends ProtocolCore<M, R, V>, M, R, V> {
     private final List<List<V>> delivered = new ArrayList<>();
     private final ArrayDeque<Envelope<M>> network = new ArrayDeque<>();
     private final Set<Integer> isolated = new HashSet<>();
+    /** One-way cut links, {@code from << 32 | to}. */
+    private final Set<Long> cutLinks = new HashSet<>();
     private final List<String> trace = new ArrayList<>();
     private final EffectBuffer<M, R, V> effects = new EffectBuffer<>();
     private long now;
@@ -170,7 +172,7 @@ public class ScriptedCluster<C extends ProtocolCore<M, R, V>, M, R, V> {
 
     /**
      * Delivers the oldest queued message, or drops it (with a {@code drop} trace line) if its sender
-     * or receiver is isolated.
+     * or receiver is isolated or the link between them is cut in its direction.
      *
      * @throws IllegalStateException if no message is queued
      */
@@ -179,12 +181,27 @@ public class ScriptedCluster<C extends ProtocolCore<M, R, V>, M, R, V> {
         if (e == null) {
             throw new IllegalStateException("no message is queued");
         }
-        if (isolated.contains(e.from()) || isolated.contains(e.to())) {
+        if (isolated.contains(e.from()) || isolated.contains(e.to())
+                || cutLinks.contains(((long) e.from() << 32) | e.to())) {
             trace.add(now + " drop " + e.from() + "->" + e.to() + " " + e.message());
             return;
         }
         cores.get(e.to()).onMessage(e.from(), e.message(), now, effects);
         apply(e.to());
+    }
+
+    /**
+     * Loses the oldest queued message (a {@code lost} trace line), as a network that loses one
+     * message would: scripts use it to keep one replica from learning something.
+     *
+     * @throws IllegalStateException if no message is queued
+     */
+    public void dropNext() {
+        Envelope<M> e = network.poll();
+        if (e == null) {
+            throw new IllegalStateException("no message is queued");
+        }
+        trace.add(now + " lost " + e.from() + "->" + e.to() + " " + e.message());
     }
 
     /** Drops every queued message instead of delivering it (no trace line). */
@@ -198,9 +215,19 @@ public class ScriptedCluster<C extends ProtocolCore<M, R, V>, M, R, V> {
         trace.add(now + " isolate " + id);
     }
 
-    /** Ends every isolation. */
+    /**
+     * Cuts the link from {@code from} to {@code to}, one way: what {@code from} sends {@code to} is
+     * dropped when its turn comes, while {@code to} still reaches {@code from} (partial partitions).
+     */
+    public void cutLink(int from, int to) {
+        cutLinks.add(((long) from << 32) | to);
+        trace.add(now + " cut " + from + "->" + to);
+    }
+
+    /** Ends every isolation and every cut link. */
     public void heal() {
         isolated.clear();
+        cutLinks.clear();
         trace.add(now + " heal");
     }
 

@@ -32,7 +32,15 @@ import java.util.function.ToIntFunction;
  * may still arrive.
  *
  * <p>Partitions split the crashable nodes (replicas) into two sides; nodes added as not crashable
- * (clients) stay connected to every side.
+ * (clients) stay connected to every side. Partial partitions (issue 12 item 3) cut links one way
+ * or between two groups only: {@link #cutLink} loses what one node sends another (one direction),
+ * {@link #cutInbound} / {@link #cutOutbound} everything a node receives from / sends to the other
+ * crashable nodes, and {@link #bridge} cuts two groups from each other while the nodes in neither
+ * group reach both. A message is lost if any active cut covers its direction, checked when it is
+ * sent and again when it arrives. With {@link FaultPlan#partialPartitions()} the nemesis picks
+ * among a two-sided partition, a one-way cut of a node's inbound or outbound links and a bridge
+ * (and the leader-hunting nemesis aims each shape at the leader); without it, it draws exactly what
+ * it drew before these shapes existed.
  *
  * <p>Datagram multicast: besides point-to-point links, nodes may join multicast groups and send
  * one datagram to a whole group ({@link NodeContext#multicast}), the unreliable IP multicast
@@ -68,6 +76,8 @@ public final class Simulation<M> {
     private ToIntFunction<? super M> datagramSizer;
     private final Map<Integer, Set<Integer>> groups = new TreeMap<>();
     private Map<Integer, Integer> partitionSide;
+    /** Directed cut links, {@code from << 32 | to}: partial partitions. */
+    private final Set<Long> cutLinks = new TreeSet<>();
     private boolean nemesisOn;
     private IntSupplier leaderOracle;
     private double leaderShare;
@@ -275,12 +285,72 @@ public final class Simulation<M> {
         trace.record(now(), "partition " + side);
     }
 
-    /** Removes any partition. */
+    /** Removes any partition, two-sided or partial. */
     public void heal() {
-        if (partitionSide != null) {
+        if (partitionSide != null || !cutLinks.isEmpty()) {
             partitionSide = null;
+            cutLinks.clear();
             trace.record(now(), "heal");
         }
+    }
+
+    /**
+     * Loses every message {@code from} sends {@code to} (one direction) until {@link #heal}: a
+     * one-way link failure. Both must be crashable nodes; clients are never cut.
+     *
+     * @throws IllegalArgumentException if either is unknown or not crashable, or they are the same
+     */
+    public void cutLink(int from, int to) {
+        if (from == to || !slot(from).crashable || !slot(to).crashable) {
+            throw new IllegalArgumentException("can cut only a link between two distinct crashable nodes: "
+                    + from + "->" + to);
+        }
+        cutLinks.add(link(from, to));
+        trace.record(now(), "cut " + from + "->" + to);
+    }
+
+    /** Cuts every link into {@code node} from the other crashable nodes: it sends but hears nothing. */
+    public void cutInbound(int node) {
+        for (int other : crashableIds()) {
+            if (other != node) {
+                cutLink(other, node);
+            }
+        }
+        stats.oneWayCuts++;
+    }
+
+    /** Cuts every link out of {@code node} to the other crashable nodes: it hears but reaches nobody. */
+    public void cutOutbound(int node) {
+        for (int other : crashableIds()) {
+            if (other != node) {
+                cutLink(node, other);
+            }
+        }
+        stats.oneWayCuts++;
+    }
+
+    /**
+     * A bridge partition: cuts every link between {@code sideA} and {@code sideB}, both directions;
+     * the crashable nodes in neither side (the bridge) still reach both sides.
+     *
+     * @throws IllegalArgumentException if the sides are empty or overlap
+     */
+    public void bridge(Collection<Integer> sideA, Collection<Integer> sideB) {
+        if (sideA.isEmpty() || sideB.isEmpty() || sideA.stream().anyMatch(sideB::contains)) {
+            throw new IllegalArgumentException("a bridge needs two disjoint non-empty sides: " + sideA + " " + sideB);
+        }
+        for (int a : sideA) {
+            for (int b : sideB) {
+                cutLink(a, b);
+                cutLink(b, a);
+            }
+        }
+        stats.bridges++;
+    }
+
+    /** Whether no partition, two-sided or partial, is active. */
+    public boolean networkIntact() {
+        return partitionSide == null && cutLinks.isEmpty();
     }
 
     /** Stops the nemesis, heals partitions and restarts every crashed node: the "faults heal" point. */
@@ -456,9 +526,25 @@ public final class Simulation<M> {
         return plan.minDelay() + (span == 0 ? 0 : random.nextLong(span + 1));
     }
 
+    /** Whether what {@code a} sends {@code b} is lost to a partition now (two-sided or a cut link). */
     private boolean cut(Slot a, Slot b) {
         return partitionSide != null && a.crashable && b.crashable
-                && !partitionSide.get(a.id).equals(partitionSide.get(b.id));
+                && !partitionSide.get(a.id).equals(partitionSide.get(b.id))
+                || !cutLinks.isEmpty() && cutLinks.contains(link(a.id, b.id));
+    }
+
+    private static long link(int from, int to) {
+        return ((long) from << 32) | (to & 0xffffffffL);
+    }
+
+    private List<Integer> crashableIds() {
+        List<Integer> ids = new ArrayList<>();
+        for (Slot s : slots.values()) {
+            if (s.crashable) {
+                ids.add(s.id);
+            }
+        }
+        return ids;
     }
 
     private void deliverLater(int from, Slot target, int incarnation, M message, long delay) {
@@ -510,7 +596,7 @@ public final class Simulation<M> {
         }
         List<Runnable> choices = new ArrayList<>();
         if (plan.partitions() && up.size() + down.size() > 1) {
-            choices.add(partitionSide == null ? this::randomPartition : this::heal);
+            choices.add(networkIntact() ? this::randomNetworkFault : this::heal);
         }
         if (down.size() < plan.maxCrashed() && !up.isEmpty()) {
             choices.add(() -> crash(up.get(random.nextInt(up.size())).id));
@@ -539,12 +625,60 @@ public final class Simulation<M> {
             return true;
         }
         if (canIsolate) {
+            if (plan.partialPartitions() && partialPartitionOf(leader)) {
+                stats.leaderPartialCuts++;
+                return true;
+            }
             trace.record(now(), "nemesis: isolate leader " + leader);
             partition(Set.of(leader));
             stats.leaderIsolations++;
             return true;
         }
         return false;
+    }
+
+    /** The nemesis' network fault: a two-sided partition or, if the plan has them, a partial one. */
+    private void randomNetworkFault() {
+        if (!plan.partialPartitions() || !partialPartitionOf(-1)) {
+            randomPartition();
+        }
+    }
+
+    /**
+     * With probability 3/4, a partial partition aimed at {@code target} (any node if negative):
+     * its inbound or its outbound links cut one way, or a bridge that cuts it from part of the
+     * others; returns false (drawing nothing more) for the remaining quarter, where the caller
+     * makes a two-sided partition. A bridge needs three crashable nodes; with two, the draw falls
+     * back to a one-way cut.
+     */
+    private boolean partialPartitionOf(int target) {
+        List<Integer> ids = crashableIds();
+        int shape = random.nextInt(4);
+        if (shape == 0) {
+            return false;
+        }
+        int node = target >= 0 ? target : ids.get(random.nextInt(ids.size()));
+        if (shape == 3 && ids.size() >= 3) {
+            // The bridge: one other node reaching both sides; the rest split with the target on side A.
+            List<Integer> others = new ArrayList<>(ids);
+            others.remove(Integer.valueOf(node));
+            int bridgeNode = others.remove(random.nextInt(others.size()));
+            Set<Integer> sideA = new TreeSet<>(Set.of(node));
+            Set<Integer> sideB = new TreeSet<>();
+            sideB.add(others.remove(random.nextInt(others.size())));
+            for (int o : others) {
+                (random.nextBoolean() ? sideA : sideB).add(o);
+            }
+            trace.record(now(), "nemesis: bridge " + sideA + " | " + sideB + " via " + bridgeNode);
+            bridge(sideA, sideB);
+        } else if (shape == 1) {
+            trace.record(now(), "nemesis: cut inbound of " + node);
+            cutInbound(node);
+        } else {
+            trace.record(now(), "nemesis: cut outbound of " + node);
+            cutOutbound(node);
+        }
+        return true;
     }
 
     private void randomPartition() {

@@ -15,6 +15,9 @@ public final class SimulationStats {
     long partitionsStarted;
     long leaderCrashes;
     long leaderIsolations;
+    long oneWayCuts;
+    long bridges;
+    long leaderPartialCuts;
     long multicastsSent;
     long datagramsDelivered;
     long datagramsLost;
@@ -66,6 +69,25 @@ public final class SimulationStats {
         return leaderIsolations;
     }
 
+    /** One-way cuts of all of a node's inbound or outbound links ({@link Simulation#cutInbound}, {@link Simulation#cutOutbound}). */
+    public long oneWayCuts() {
+        return oneWayCuts;
+    }
+
+    /** Bridge partitions ({@link Simulation#bridge}). */
+    public long bridges() {
+        return bridges;
+    }
+
+    /**
+     * Nemesis actions that aimed a partial partition at the current leader: a one-way cut of its
+     * links or a bridge cutting it from part of the others (also counted in {@link #oneWayCuts()}
+     * or {@link #bridges()}).
+     */
+    public long leaderPartialCuts() {
+        return leaderPartialCuts;
+    }
+
     /** Datagrams accepted for multicast (refused ones not counted), however many members each reached. */
     public long multicastsSent() {
         return multicastsSent;
@@ -104,7 +126,8 @@ public final class SimulationStats {
         return "events=" + events + " delivered=" + delivered + " dropped=" + dropped + " duplicated=" + duplicated
                 + " cut=" + partitioned + " crashes=" + crashes + " restarts=" + restarts
                 + " partitions=" + partitionsStarted + " leaderCrashes=" + leaderCrashes
-                + " leaderIsolations=" + leaderIsolations + " multicasts=" + multicastsSent
+                + " leaderIsolations=" + leaderIsolations + " oneWayCuts=" + oneWayCuts + " bridges=" + bridges
+                + " leaderPartialCuts=" + leaderPartialCuts + " multicasts=" + multicastsSent
                 + " datagramsDelivered=" + datagramsDelivered + " datagramsLost=" + datagramsLost
                 + " datagramsDuplicated=" + datagramsDuplicated + " datagramsCut=" + datagramsCut
                 + " datagramsRefused=" + datagramsRefused;

@@ -28,7 +28,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code parallax chaos --duration 60s}: a 3-replica cluster with durable state under load while
- * replicas are killed with SIGKILL, restarted and partitioned at random; ends with the
+ * replicas are killed with SIGKILL, restarted and partitioned at random — cut off both ways, cut
+ * one way (a replica that hears nobody, or reaches nobody) or bridged (two replicas cut from each
+ * other, both reaching the third), through the replicas' fault endpoint; ends with the
  * linearizability verdict of the whole client history, the count of acknowledged writes lost, and
  * whether every replica (restarted ones included) reached the same decided frontier and store
  * digest within 30 s of the end. Exit code 0 only if the history is linearizable, no acknowledged
@@ -96,7 +98,8 @@ final class ChaosCommand implements Callable<Integer> {
             out.println();
             out.println("results");
             out.println("  runtime          " + runtimeLine);
-            out.printf("  faults           %d kills, %d restarts, %d partitions%n", o.kills, o.restarts, o.partitions);
+            out.printf("  faults           %d kills, %d restarts, %d partitions, %d one-way cuts, %d bridges%n", o.kills,
+                    o.restarts, o.partitions, o.oneWayCuts, o.bridges);
             out.printf("  load             %,d acknowledged writes (%,d failed or timed out)%n", o.acked, o.failed);
             out.printf("  history          %,d operations by %d clients, %s%n", o.check.operations(), historyClients,
                     o.check.verdict());
@@ -112,8 +115,8 @@ final class ChaosCommand implements Callable<Integer> {
         }
     }
 
-    private record Outcome(int kills, int restarts, int partitions, long acked, long failed, CheckResult check, long lost,
-                           ReplicaConvergence.Outcome convergence) {
+    private record Outcome(int kills, int restarts, int partitions, int oneWayCuts, int bridges, long acked, long failed,
+                           CheckResult check, long lost, ReplicaConvergence.Outcome convergence) {
     }
 
     private Outcome runChaos(PrintStream out, ProcessCluster cluster, Duration run) throws Exception {
@@ -134,6 +137,8 @@ final class ChaosCommand implements Callable<Integer> {
         int kills = 0;
         int restarts = 0;
         int partitions = 0;
+        int oneWayCuts = 0;
+        int bridges = 0;
         long acked;
         long failed;
         long lost;
@@ -141,13 +146,13 @@ final class ChaosCommand implements Callable<Integer> {
         try (ClosedLoopLoad load = new ClosedLoopLoad(cluster::clientConfig, 2, 8, 500, run.plusMinutes(5))) {
             load.start();
             long end = System.nanoTime() + run.toNanos();
-            int isolated = -1;
+            String partitioned = null;
             while (System.nanoTime() < end) {
                 Thread.sleep(1000 + rnd.nextInt(2500));
-                if (isolated >= 0) {
+                if (partitioned != null) {
                     healAll(cluster);
-                    out.printf("  %6.1f s  healed the partition of replica %d%n", elapsed(load), isolated);
-                    isolated = -1;
+                    out.printf("  %6.1f s  healed: %s%n", elapsed(load), partitioned);
+                    partitioned = null;
                     continue;
                 }
                 int down = firstDown(cluster);
@@ -162,10 +167,26 @@ final class ChaosCommand implements Callable<Integer> {
                     kills++;
                     out.printf("  %6.1f s  killed replica %d (SIGKILL)%n", elapsed(load), victim);
                 } else if (down < 0) {
-                    isolated = rnd.nextInt(cluster.size());
-                    isolate(cluster, isolated);
-                    partitions++;
-                    out.printf("  %6.1f s  partitioned replica %d away from the others%n", elapsed(load), isolated);
+                    int victim = rnd.nextInt(cluster.size());
+                    int shape = rnd.nextInt(4);
+                    if (shape == 0) {
+                        isolate(cluster, victim);
+                        partitions++;
+                        partitioned = "replica " + victim + " partitioned away from the others";
+                    } else if (shape == 3) {
+                        int other = (victim + 1 + rnd.nextInt(cluster.size() - 1)) % cluster.size();
+                        control(cluster, victim, "/faults/block?peers=" + other);
+                        control(cluster, other, "/faults/block?peers=" + victim);
+                        bridges++;
+                        partitioned = "bridge: replicas " + victim + " and " + other + " cut from each other, both reaching the rest";
+                    } else {
+                        String direction = shape == 1 ? "in" : "out";
+                        control(cluster, victim, "/faults/block-" + direction + "?peers=" + others(cluster, victim));
+                        oneWayCuts++;
+                        partitioned = "one-way cut: replica " + victim + (shape == 1 ? " hears nobody (it still sends)"
+                                : " reaches nobody (it still hears)");
+                    }
+                    out.printf("  %6.1f s  %s%n", elapsed(load), partitioned);
                 }
             }
             healAll(cluster);
@@ -189,7 +210,7 @@ final class ChaosCommand implements Callable<Integer> {
             clients.forEach(SmrClient::close);
         }
         CheckResult check = LinearizabilityChecker.check(new KvModel(), history.history(), CheckBudget.ofTime(Duration.ofSeconds(120)));
-        return new Outcome(kills, restarts, partitions, acked, failed, check, lost, convergence);
+        return new Outcome(kills, restarts, partitions, oneWayCuts, bridges, acked, failed, check, lost, convergence);
     }
 
     private static double elapsed(ClosedLoopLoad load) {
@@ -206,14 +227,23 @@ final class ChaosCommand implements Callable<Integer> {
     }
 
     private void isolate(ProcessCluster cluster, int victim) {
+        for (int i = 0; i < cluster.size(); i++) {
+            if (i != victim) {
+                control(cluster, i, "/faults/block?peers=" + victim);
+            }
+        }
+        control(cluster, victim, "/faults/block?peers=" + others(cluster, victim));
+    }
+
+    /** Every replica but {@code victim}, comma-separated. */
+    private static String others(ProcessCluster cluster, int victim) {
         StringBuilder others = new StringBuilder();
         for (int i = 0; i < cluster.size(); i++) {
             if (i != victim) {
                 others.append(others.length() == 0 ? "" : ",").append(i);
-                control(cluster, i, "/faults/block?peers=" + victim);
             }
         }
-        control(cluster, victim, "/faults/block?peers=" + others);
+        return others.toString();
     }
 
     private void healAll(ProcessCluster cluster) {

@@ -21,9 +21,13 @@ final class MetricsEndpoint implements AutoCloseable {
     }
 
     /**
-     * With {@code faults} set, also serves {@code /faults/block?peers=1,2} and {@code /faults/heal}
-     * (used by {@code parallax chaos} to partition replica processes; off unless
-     * {@code --fault-control} is given).
+     * With {@code faults} set, also serves the fault commands (used by {@code parallax chaos} to
+     * partition replica processes; off unless {@code --fault-control} is given):
+     * {@code /faults/block?peers=1,2} cuts the links to those peers both ways,
+     * {@code /faults/block-in?peers=..} only what this replica hears from them,
+     * {@code /faults/block-out?peers=..} only what it sends them (one-way cuts, for partial
+     * partitions), and {@code /faults/heal} restores every link. An unknown command answers 404; a
+     * peer list that is not comma-separated numbers answers 400 and changes nothing.
      */
     MetricsEndpoint(PrometheusMeterRegistry registry, String host, int port, dev.parallax.core.net.LinkFaults faults)
             throws IOException {
@@ -41,18 +45,28 @@ final class MetricsEndpoint implements AutoCloseable {
                 String path = exchange.getRequestURI().getPath();
                 String query = exchange.getRequestURI().getQuery();
                 int status = 200;
+                java.util.function.IntConsumer block = switch (path) {
+                    case "/faults/block" -> faults::block;
+                    case "/faults/block-in" -> faults::blockInbound;
+                    case "/faults/block-out" -> faults::blockOutbound;
+                    default -> null;
+                };
                 if (path.equals("/faults/heal")) {
                     faults.heal();
-                } else if (path.equals("/faults/block") && query != null && query.startsWith("peers=")) {
-                    for (String p : query.substring(6).split(",")) {
-                        if (!p.isBlank()) {
-                            faults.block(Integer.parseInt(p.trim()));
+                } else if (block != null && query != null && query.startsWith("peers=")) {
+                    int[] peers = peers(query.substring(6));
+                    if (peers == null) {
+                        status = 400;
+                    } else {
+                        for (int p : peers) {
+                            block.accept(p);
                         }
                     }
                 } else {
                     status = 404;
                 }
-                byte[] body = (status == 200 ? "ok\n" : "unknown fault command\n").getBytes(StandardCharsets.UTF_8);
+                byte[] body = (status == 200 ? "ok\n" : status == 400 ? "peers must be comma-separated member ids\n"
+                        : "unknown fault command\n").getBytes(StandardCharsets.UTF_8);
                 exchange.sendResponseHeaders(status, body.length);
                 try (OutputStream out = exchange.getResponseBody()) {
                     out.write(body);
@@ -60,6 +74,27 @@ final class MetricsEndpoint implements AutoCloseable {
             });
         }
         server.start();
+    }
+
+    /** The ids in {@code list} ("1,2"; blanks ignored), or null if one is not a non-negative number. */
+    static int[] peers(String list) {
+        String[] parts = list.split(",");
+        int[] ids = new int[parts.length];
+        int n = 0;
+        for (String p : parts) {
+            if (p.isBlank()) {
+                continue;
+            }
+            try {
+                ids[n] = Integer.parseInt(p.trim());
+            } catch (NumberFormatException e) {
+                return null;
+            }
+            if (ids[n++] < 0) {
+                return null;
+            }
+        }
+        return java.util.Arrays.copyOf(ids, n);
     }
 
     static PrometheusMeterRegistry registry() {

@@ -48,8 +48,8 @@ final class ReplicaCommand implements Callable<Integer> {
     @Option(names = "--metrics-host", defaultValue = "127.0.0.1", description = "Address of the metrics endpoint.")
     String metricsHost;
 
-    @Option(names = "--fault-control", description = "Testing only: let /faults/block?peers=.. and /faults/heal on the "
-            + "metrics port cut this replica's links (parallax chaos uses it).")
+    @Option(names = "--fault-control", description = "Testing only: let /faults/block?peers=.. (also block-in, block-out: "
+            + "one way) and /faults/heal on the metrics port cut this replica's links (parallax chaos uses it).")
     boolean faultControl;
 
     @Option(names = "--bootstrap", description = "First start of a new cluster only: an empty, never-used data "

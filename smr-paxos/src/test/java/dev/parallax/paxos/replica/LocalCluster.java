@@ -64,6 +64,48 @@ final class LocalCluster implements AutoCloseable {
         }
     }
 
+    /** Replica {@code id} hears no other replica; what it sends still arrives (a one-way cut). */
+    void cutInbound(int id) {
+        for (int j = 0; j < replicas.size(); j++) {
+            if (j != id) {
+                faults.get(id).blockInbound(j);
+            }
+        }
+    }
+
+    /** Nothing replica {@code id} sends reaches another replica; it still hears them (a one-way cut). */
+    void cutOutbound(int id) {
+        for (int j = 0; j < replicas.size(); j++) {
+            if (j != id) {
+                faults.get(id).blockOutbound(j);
+            }
+        }
+    }
+
+    /** Cuts replicas {@code a} and {@code b} from each other, both directions; the others reach both (a bridge). */
+    void cutBetween(int a, int b) {
+        faults.get(a).block(b);
+        faults.get(b).block(a);
+    }
+
+    /** The replica that leads its view now (its {@code parallax.paxos.leader} gauge is 1), or -1. */
+    int leader() {
+        for (int i = 0; i < replicas.size(); i++) {
+            io.micrometer.core.instrument.Gauge g = replicas.get(i).meterRegistry().find("parallax.paxos.leader").gauge();
+            if (g != null && g.value() == 1) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Views replica {@code id} started (Phase 1 runs), as its protocol stage last published. */
+    double viewsStarted(int id) {
+        io.micrometer.core.instrument.FunctionCounter c = replicas.get(id).meterRegistry().find("parallax.protocol.events")
+                .tag("event", "views.started").functionCounter();
+        return c == null ? 0 : c.count();
+    }
+
     void heal() {
         faults.forEach(dev.parallax.core.net.LinkFaults::heal);
     }

@@ -29,7 +29,7 @@ class ReplicaFailureDetectorTest {
 
     /**
      * A healthy cluster under load from several clients suspects nobody: no suspicion, no view
-     * change. The suspect timeout is 2 s (heartbeats every 30 ms), so a loaded CI machine's pauses
+     * change, no step-down, no pre-vote granted. The suspect timeout is 2 s (heartbeats every 30 ms), so a loaded CI machine's pauses
      * stay far below it; a suspicion here is the detector's fault (a clock that starts wrong, a
      * leader that stops heartbeating while busy), not timing. The run is bounded by events
      * (every client's commands answered), not by a duration.
@@ -71,6 +71,11 @@ class ReplicaFailureDetectorTest {
                         .as("suspicions at replica %d", id).isZero();
                 assertThat(r.meterRegistry().find("parallax.paxos.view").gauge().value())
                         .as("view at replica %d", id).isZero();
+                // Check-quorum (issue 12 item 3): the leader heard its followers' Accepts and acks throughout.
+                assertThat(r.meterRegistry().find("parallax.protocol.stepdowns").functionCounter().count())
+                        .as("step-downs at replica %d", id).isZero();
+                assertThat(r.meterRegistry().find("parallax.protocol.prevotes").tag("result", "granted")
+                        .functionCounter().count()).as("pre-votes granted at replica %d", id).isZero();
             }
             assertThat(replicas.get(0).meterRegistry().find("parallax.paxos.leader").gauge().value()).isEqualTo(1);
         } finally {

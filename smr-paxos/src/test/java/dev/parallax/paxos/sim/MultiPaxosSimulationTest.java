@@ -12,8 +12,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 /**
  * Fault-injected simulations of Multi-Paxos with clients (issue: "proven in simulation"). Each seed
  * runs a hostile network (delays, 5% loss, 3% duplication, reordering) and a nemesis that
- * partitions, crashes and restarts replicas and, in a third of its actions, crashes or isolates the
- * current leader, for 1.5 s (virtual) while four clients keep the cluster loaded, then heals; the
+ * partitions (two-sided, one node's inbound or outbound links cut one way, or a bridge), crashes
+ * and restarts replicas and, in a third of its actions, crashes the current leader or aims a
+ * partition at it, for 1.5 s (virtual) while four clients keep the cluster loaded, then heals; the
  * clients go on 0.3 s after the heal. Safety and at-most-once are checked on every decision;
  * operations pending at the heal, bounded decision time after it, liveness, convergence and
  * linearizability per seed; and over the whole run, that leaders were crashed and isolated, views
@@ -103,6 +104,8 @@ class MultiPaxosSimulationTest {
         long snapshotInstalls;
         long maxProgressNanos;
         long events;
+        long partialPartitions;
+        long leaderPartialCuts;
 
         void add(PaxosSimulation.Outcome o) {
             decisions += o.decisions();
@@ -116,6 +119,8 @@ class MultiPaxosSimulationTest {
             viewChanges += o.viewChanges();
             snapshotInstalls += o.snapshotInstalls();
             maxProgressNanos = Math.max(maxProgressNanos, o.maxProgressNanos());
+            partialPartitions += o.partialPartitions();
+            leaderPartialCuts += o.leaderPartialCuts();
         }
 
         void assertTheFaultsBit() {
@@ -125,6 +130,8 @@ class MultiPaxosSimulationTest {
             assertThat(leaderIsolations).as("leader isolations").isPositive();
             assertThat(viewChanges).as("view changes").isPositive();
             assertThat(partitions).as("partitions").isPositive();
+            assertThat(partialPartitions).as("one-way cuts and bridges").isPositive();
+            assertThat(leaderPartialCuts).as("one-way cuts and bridges aimed at the leader").isPositive();
             assertThat(restarts).as("crash-restarts").isPositive();
             assertThat(maxProgressNanos).as("slowest decision after the heal").isBetween(1L, PaxosSimulation.PROGRESS_BOUND);
         }
@@ -133,7 +140,8 @@ class MultiPaxosSimulationTest {
         public String toString() {
             return events + " events, " + decisions + " decisions, " + operations + " client ops, " + pendingAtHeal + " ops pending at heal, "
                     + leaderCrashes + " leader crashes, " + leaderIsolations + " leader isolations, " + viewChanges
-                    + " view changes, " + partitions + " partitions, " + restarts + " crash-restarts, "
+                    + " view changes, " + partitions + " partitions, " + partialPartitions + " one-way cuts and bridges ("
+                    + leaderPartialCuts + " at the leader), " + restarts + " crash-restarts, "
                     + snapshotInstalls + " snapshot installs, slowest post-heal decision "
                     + maxProgressNanos / 1_000_000 + " ms";
         }

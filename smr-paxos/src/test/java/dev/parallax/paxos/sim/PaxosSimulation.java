@@ -57,7 +57,8 @@ final class PaxosSimulation {
                     .catchUp(Duration.ofMillis(40))
                     .catchUpMaxInstances(16)
                     .build();
-            FaultPlan plan = new FaultPlan(100_000, 4 * MS, 0.05, 0.03, 120 * MS, f, true, 5 * MS);
+            FaultPlan plan = new FaultPlan(100_000, 4 * MS, 0.05, 0.03, 120 * MS, f, true, 5 * MS)
+                    .withPartialPartitions(true);
             return new Scenario(replicas, 4, Long.MAX_VALUE, 1_500 * MS, 300 * MS, 0, plan, config, 0, 0.35,
                     PROGRESS_BOUND, true);
         }
@@ -90,7 +91,8 @@ final class PaxosSimulation {
     /** What a run produced, for assertions and reports. */
     record Outcome(long seed, CheckResult linearizability, long decisions, int instances, long events, String stats,
                    long snapshotInstalls, long operations, int pendingAtHeal, long leaderCrashes, long leaderIsolations,
-                   long partitions, long restarts, long viewChanges, long maxProgressNanos) {
+                   long partitions, long restarts, long viewChanges, long maxProgressNanos, long partialPartitions,
+                   long leaderPartialCuts) {
     }
 
     private PaxosSimulation() {
@@ -165,7 +167,8 @@ final class PaxosSimulation {
         SimulationStats st = sim.stats();
         return new Outcome(seed, lin, safety.decisions(), safety.instances(), st.events(), st.toString(),
                 shelf.installs(), operations, pendingAtHeal, st.leaderCrashes(), st.leaderIsolations(),
-                st.partitionsStarted(), st.restarts(), leaders.viewChanges(), progress.maxLatency());
+                st.partitionsStarted(), st.restarts(), leaders.viewChanges(), progress.maxLatency(),
+                st.oneWayCuts() + st.bridges(), st.leaderPartialCuts());
     }
 
     private static boolean converged(Simulation<Object> sim, int replicas) {
