@@ -300,7 +300,10 @@ public final class Simulation<M> {
         }
     }
 
-    /** Stops the nemesis, heals partitions and restarts every crashed node: the "faults heal" point. */
+    /**
+     * Stops the nemesis, heals partitions, restarts every crashed node and resumes every paused
+     * one: the "faults heal" point.
+     */
     public void stopFaults() {
         nemesisOn = false;
         heal();
@@ -367,7 +370,8 @@ public final class Simulation<M> {
     /**
      * Crashes every up crashable node now (as {@link #crash} does, each keeping a random part of
      * its unsynced records) and restarts each after its own downtime, drawn uniformly in
-     * [{@code minDowntime}, {@code maxDowntime}] (a node already up again by then is left alone).
+     * [{@code minDowntime}, {@code maxDowntime}]: at that time the node is restarted if it is down
+     * (whoever crashed it last), and left alone if it is up.
      */
     public void crashAll(long minDowntime, long maxDowntime) {
         if (minDowntime < 0 || maxDowntime < minDowntime) {
