@@ -33,12 +33,15 @@ import java.util.Map;
  *   <li>a {@link Verdict#DUPLICATE} if below {@code next} (answered from the cache);</li>
  *   <li>a {@link Verdict#GAP} if above {@code next}: an earlier command of its stream was lost in a
  *       fail-over; it is not executed and the client resends that stream from {@code next} in order
- *       (go-back-N, per stream);</li>
- *   <li>{@link Verdict#EXPIRED} if the session is unknown and either the sequence is not 1 or the
- *       (client, stream) pair had a session that was evicted as least recently used, beyond
- *       {@code maxSessions}. Such a command is never executed: a retry of an executed command of an
- *       evicted session (sequence 1 included, whose retry would otherwise look like a new session)
- *       gets {@code SESSION_EXPIRED}, and its outcome is unknown to the client.</li>
+ *       (go-back-N, per stream). This includes a session not started yet whose first command was
+ *       lost while a later one was decided ({@code next} is then 1 and no session is created): a
+ *       pipelining client, or one that went on after a time-out, sends 2 before 1 is decided
+ *       (issue 12 item 4; this was {@code EXPIRED} before, which broke the client for good);</li>
+ *   <li>{@link Verdict#EXPIRED} if the (client, stream) pair had a session that was evicted as least
+ *       recently used, beyond {@code maxSessions}. Such a command is never executed: a retry of an
+ *       executed command of an evicted session (sequence 1 included, whose retry would otherwise
+ *       look like a new session) gets {@code SESSION_EXPIRED}, and its outcome is unknown to the
+ *       client.</li>
  * </ul>
  * {@code maxSessions} counts (client, stream) sessions, so the replies held stay bounded by
  * {@code maxSessions × replyWindow} however many streams clients use. Recency follows
@@ -66,7 +69,9 @@ import java.util.Map;
  * </pre>
  * The first word tells them apart (a reply window is positive). {@link #writeTo} writes format 3;
  * {@link #readFrom} reads all three (formats 1 and 2 forgot no session: a cluster restored from them
- * at different positions may disagree about sessions evicted before the newer of those positions).
+ * at different positions may disagree about sessions evicted before the newer of those positions,
+ * and a retry of a session evicted before such a snapshot is answered as a gap, never executed,
+ * rather than expired).
  *
  * <p>Threads: {@link #admit} is called by the ServiceManager in delivery order; {@link #store} and
  * {@link #cached} may come from executor threads. Methods are synchronized (uncontended with the
@@ -204,8 +209,11 @@ public final class ClientSessions {
             Key key = new Key(id.clientId(), groups);
             s = sessions.remove(key);
             if (s == null) {
-                if (id.sequence() != 1 || forgotten.contains(id.clientId(), groups)) {
+                if (forgotten.contains(id.clientId(), groups)) {
                     return Verdict.EXPIRED;
+                }
+                if (id.sequence() != 1) {
+                    return Verdict.GAP; // its first command is missing: no session yet, next stays 1
                 }
                 s = new Session();
             }

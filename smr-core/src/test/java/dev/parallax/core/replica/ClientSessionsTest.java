@@ -44,7 +44,26 @@ class ClientSessionsTest {
         assertThat(s.next(1)).isEqualTo(2);
         assertThat(s.admit(id(1, 2))).isEqualTo(ClientSessions.Verdict.EXECUTE);
         assertThat(s.admit(id(1, 3))).isEqualTo(ClientSessions.Verdict.EXECUTE);
-        assertThat(s.admit(id(2, 5))).as("unknown client not starting at 1").isEqualTo(ClientSessions.Verdict.EXPIRED);
+        assertThat(s.admit(id(2, 5))).as("unknown client not starting at 1: its first commands are missing")
+                .isEqualTo(ClientSessions.Verdict.GAP);
+    }
+
+    /**
+     * Issue 12 item 4, found by the Multi-Paxos simulation with clients that time out (seed 14 of
+     * {@code MultiPaxosSimulationTest.threeReplicas}): a client's first command is lost with a
+     * deposed leader while its second one is decided. That is a gap before the session's first
+     * command, not an expired session: answering {@code SESSION_EXPIRED} broke the client for good.
+     */
+    @Test
+    void aSecondCommandDecidedBeforeTheFirstIsAGapNotAnExpiredSession() {
+        ClientSessions s = new ClientSessions(4, 10);
+        assertThat(s.admit(id(7, 2))).isEqualTo(ClientSessions.Verdict.GAP);
+        assertThat(s.admit(id(7, 3))).isEqualTo(ClientSessions.Verdict.GAP);
+        assertThat(s.next(7)).as("the client resends from 1").isEqualTo(1);
+        assertThat(s.size()).as("a gap creates no session").isZero();
+        assertThat(s.admit(id(7, 1))).isEqualTo(ClientSessions.Verdict.EXECUTE);
+        assertThat(s.admit(id(7, 2))).isEqualTo(ClientSessions.Verdict.EXECUTE);
+        assertThat(s.admit(id(7, 3))).isEqualTo(ClientSessions.Verdict.EXECUTE);
     }
 
     @Test

@@ -91,6 +91,23 @@ class ServiceManagerSessionTest {
         return out;
     }
 
+    /**
+     * Issue 12 item 4: a client's first command lost in a fail-over while its second is decided
+     * gets a gap report (resend from 1), not {@code SESSION_EXPIRED}, which ended the client.
+     */
+    @Test
+    void aSecondCommandDecidedBeforeTheFirstAsksTheClientToResendFromOne() throws Exception {
+        ServiceManager m = manager();
+        deliver(m, new CommandId(1, 2));
+        assertThat(sm.executed).isZero();
+        List<ClientWire.Reply> r = replies();
+        assertThat(r).extracting(ClientWire.Reply::status).containsExactly(ClientWire.RETRY_FROM);
+        assertThat(r.get(0).next()).isEqualTo(1);
+        deliver(m, new CommandId(1, 1), new CommandId(1, 2));
+        assertThat(sm.executed).isEqualTo(2);
+        assertThat(replies()).extracting(ClientWire.Reply::status).containsExactly(ClientWire.OK, ClientWire.OK);
+    }
+
     @Test
     void aRetriedFirstCommandOfAnEvictedSessionIsAnsweredExpiredAndNotExecutedAgain() throws Exception {
         ServiceManager m = manager();

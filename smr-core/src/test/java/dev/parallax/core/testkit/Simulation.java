@@ -53,6 +53,12 @@ import java.util.function.ToIntFunction;
  * the node the scenario names as its current leader, so that view changes happen under load
  * rather than only when a random crash happens to hit the leader.
  *
+ * <p>Process faults ({@link #processFaults}, {@link ProcessFaults}): the nemesis may also pause a
+ * replica for seconds ({@link #pause}: it processes nothing, arrivals queue up, what it had sent but
+ * not yet delivered leaves only when it resumes) and crash every replica at once, restarting each
+ * after its own downtime ({@link #crashAll}). Off by default: a simulation without them draws no
+ * random number for them and replays its trace as before they existed.
+ *
  * <p>A throwable from a node or an invariant ends the run with a {@link SimulationFailure} that
  * names the seed and shows the last events.
  *
@@ -61,7 +67,8 @@ import java.util.function.ToIntFunction;
  * @param <M> the network's message type (immutable values with a deterministic {@code toString})
  */
 public final class Simulation<M> {
-    private static final int TRACE_TAIL = 60;
+    /** Trace lines a failure shows: {@code -Dsim.traceTail=N} (default 60) to see further back when replaying a seed. */
+    private static final int TRACE_TAIL = Math.max(1, Integer.getInteger("sim.traceTail", 60));
 
     private final long seed;
     private final SplittableRandom random;
@@ -81,6 +88,7 @@ public final class Simulation<M> {
     private boolean nemesisOn;
     private IntSupplier leaderOracle;
     private double leaderShare;
+    private ProcessFaults processFaults;
     private long nextSeq;
 
     /** A simulation with the given seed and fault plan; the nemesis runs if the plan enables it. */
@@ -158,6 +166,14 @@ public final class Simulation<M> {
         }
         this.leaderOracle = Objects.requireNonNull(currentLeader, "currentLeader");
         this.leaderShare = share;
+    }
+
+    /**
+     * Makes the nemesis pause replicas and crash all of them too, as {@code faults} says (see
+     * {@link ProcessFaults}); {@code null} turns it off.
+     */
+    public void processFaults(ProcessFaults faults) {
+        this.processFaults = faults;
     }
 
     /**
@@ -254,6 +270,7 @@ public final class Simulation<M> {
         }
         s.node = null;
         s.incarnation++;
+        s.clearPause();
         for (Set<Integer> members : groups.values()) {
             members.remove(id);
         }
@@ -353,13 +370,99 @@ public final class Simulation<M> {
         return partitionSide == null && cutLinks.isEmpty();
     }
 
-    /** Stops the nemesis, heals partitions and restarts every crashed node: the "faults heal" point. */
+    /**
+     * Stops the nemesis, heals partitions, restarts every crashed node and resumes every paused
+     * one: the "faults heal" point.
+     */
     public void stopFaults() {
         nemesisOn = false;
         heal();
         for (Slot s : slots.values()) {
             if (s.node == null) {
                 restart(s.id);
+            }
+        }
+        resumeAll();
+    }
+
+    /**
+     * Freezes node {@code id} for {@code duration} (no-op if it is down or already paused): it gets
+     * no ticks and no deliveries until it resumes, messages arriving for it queue up in order, and
+     * messages it sent that have not arrived yet are held and leave (with a fresh network delay)
+     * when it resumes. It is still up ({@link #isUp}); a crash ends the pause and loses both queues.
+     *
+     * @throws IllegalArgumentException if {@code duration} is not positive
+     */
+    public void pause(int id, long duration) {
+        if (duration <= 0) {
+            throw new IllegalArgumentException("pause duration must be > 0: " + duration);
+        }
+        Slot s = slot(id);
+        if (s.node == null || s.paused) {
+            return;
+        }
+        s.paused = true;
+        int epoch = ++s.pauseEpoch;
+        stats.pauses++;
+        trace.record(now(), "pause " + id + " for " + duration / 1_000_000 + " ms");
+        schedule(duration, "resume " + id, () -> {
+            if (s.paused && s.pauseEpoch == epoch) {
+                resume(id);
+            }
+        });
+    }
+
+    /**
+     * Ends node {@code id}'s pause now (no-op if it is not paused): its held messages leave, then
+     * the arrivals queued during the pause are handed to it in arrival order, before anything else
+     * that happens later.
+     */
+    public void resume(int id) {
+        Slot s = slot(id);
+        if (!s.paused) {
+            return;
+        }
+        s.paused = false;
+        trace.record(now(), "resume " + id + " (" + s.inbox.size() + " queued, " + s.outbox.size() + " held)");
+        List<Runnable> held = new ArrayList<>(s.outbox);
+        List<Runnable> queued = new ArrayList<>(s.inbox);
+        s.outbox.clear();
+        s.inbox.clear();
+        held.forEach(Runnable::run);
+        queued.forEach(Runnable::run);
+    }
+
+    /** Whether node {@code id} is up but paused. */
+    public boolean isPaused(int id) {
+        return slot(id).paused;
+    }
+
+    /**
+     * Crashes every up crashable node now (as {@link #crash} does, each keeping a random part of
+     * its unsynced records) and restarts each after its own downtime, drawn uniformly in
+     * [{@code minDowntime}, {@code maxDowntime}]: at that time the node is restarted if it is down
+     * (whoever crashed it last), and left alone if it is up.
+     */
+    public void crashAll(long minDowntime, long maxDowntime) {
+        if (minDowntime < 0 || maxDowntime < minDowntime) {
+            throw new IllegalArgumentException("need 0 <= minDowntime <= maxDowntime");
+        }
+        stats.crashAlls++;
+        trace.record(now(), "crash all");
+        for (Slot s : slots.values()) {
+            if (s.crashable && s.node != null) {
+                crash(s.id);
+                long downtime = minDowntime + random.nextLong(maxDowntime - minDowntime + 1);
+                int id = s.id;
+                schedule(downtime, "restart " + id + " after crash-all", () -> restart(id));
+            }
+        }
+    }
+
+    private void resumeAll() {
+        for (Slot s : slots.values()) {
+            if (s.paused) {
+                resume(s.id);
             }
         }
     }
@@ -406,13 +509,15 @@ public final class Simulation<M> {
         push(new Event(now() + delay) {
             @Override
             String describe() {
-                return s.node != null && s.incarnation == incarnation ? "tick " + s.id : null;
+                return s.node != null && s.incarnation == incarnation && !s.paused ? "tick " + s.id : null;
             }
 
             @Override
             void run() {
                 if (s.node != null && s.incarnation == incarnation) {
-                    s.node.onTick();
+                    if (!s.paused) {
+                        s.node.onTick();
+                    }
                     scheduleTick(s, incarnation, plan.tickInterval());
                 }
             }
@@ -515,6 +620,14 @@ public final class Simulation<M> {
                     stats.datagramsCut++;
                     return;
                 }
+                if (pauseTakes(slots.get(from), target, incarnation,
+                        () -> deliverDatagramLater(from, group, target, incarnation, message, datagramDelay(plan.datagrams())),
+                        () -> {
+                            stats.datagramsDelivered++;
+                            target.node.onDatagram(from, group, message);
+                        })) {
+                    return;
+                }
                 stats.datagramsDelivered++;
                 target.node.onDatagram(from, group, message);
             }
@@ -560,8 +673,56 @@ public final class Simulation<M> {
                     stats.partitioned++;
                     return;
                 }
+                if (pauseTakes(slots.get(from), target, incarnation,
+                        () -> deliverLater(from, target, incarnation, message, delay()),
+                        () -> {
+                            stats.delivered++;
+                            target.node.onMessage(from, message);
+                        })) {
+                    return;
+                }
                 stats.delivered++;
                 target.node.onMessage(from, message);
+            }
+        });
+    }
+
+    /**
+     * Whether a pause takes over an arrival at {@code target}: a paused sender holds it ({@code resend}
+     * runs when the sender resumes, sending it again with a fresh delay), else a paused target queues
+     * it ({@code handOver} runs after the target resumes, if that incarnation is still up).
+     */
+    private boolean pauseTakes(Slot sender, Slot target, int incarnation, Runnable resend, Runnable handOver) {
+        if (sender.paused && sender != target) {
+            stats.heldByPause++;
+            sender.outbox.add(resend);
+            return true;
+        }
+        if (target.paused) {
+            stats.queuedByPause++;
+            target.inbox.add(() -> handOverAfterPause(target, incarnation, handOver));
+            return true;
+        }
+        return false;
+    }
+
+    /** Hands a queued arrival to {@code target} as the next event, unless it crashed (or paused again). */
+    private void handOverAfterPause(Slot target, int incarnation, Runnable handOver) {
+        push(new Event(now()) {
+            @Override
+            String describe() {
+                return null;
+            }
+
+            @Override
+            void run() {
+                if (target.node == null || target.incarnation != incarnation) {
+                    stats.partitioned++;
+                } else if (target.paused) {
+                    target.inbox.add(() -> handOverAfterPause(target, incarnation, handOver));
+                } else {
+                    handOver.run();
+                }
             }
         });
     }
@@ -590,6 +751,9 @@ public final class Simulation<M> {
             if (s.crashable) {
                 (s.node == null ? down : up).add(s);
             }
+        }
+        if (processFaults != null && processFault(up)) {
+            return;
         }
         if (leaderOracle != null && random.nextDouble() < leaderShare && hitLeader(down.size())) {
             return;
@@ -681,6 +845,44 @@ public final class Simulation<M> {
         return true;
     }
 
+    /** The {@link ProcessFaults} branch of a nemesis action: a crash-all or a pause; whether it did one. */
+    private boolean processFault(List<Slot> up) {
+        ProcessFaults pf = processFaults;
+        double r = random.nextDouble();
+        if (r < pf.crashAllShare()) {
+            if (up.isEmpty()) {
+                return false;
+            }
+            trace.record(now(), "nemesis: crash all");
+            crashAll(pf.minDowntime(), pf.maxDowntime());
+            return true;
+        }
+        if (r >= pf.crashAllShare() + pf.pauseShare()) {
+            return false;
+        }
+        List<Slot> running = new ArrayList<>();
+        for (Slot s : up) {
+            if (!s.paused) {
+                running.add(s);
+            }
+        }
+        if (running.isEmpty()) {
+            return false;
+        }
+        Slot target = running.get(random.nextInt(running.size()));
+        if (leaderOracle != null && random.nextBoolean()) {
+            int leader = leaderOracle.getAsInt();
+            Slot l = leader < 0 ? null : slots.get(leader);
+            if (l != null && running.contains(l)) {
+                target = l;
+            }
+        }
+        long duration = pf.minPause() + random.nextLong(pf.maxPause() - pf.minPause() + 1);
+        trace.record(now(), "nemesis: pause " + target.id);
+        pause(target.id, duration);
+        return true;
+    }
+
     private void randomPartition() {
         List<Integer> replicas = new ArrayList<>();
         for (Slot s : slots.values()) {
@@ -750,11 +952,23 @@ public final class Simulation<M> {
         InMemoryDurableLog log;
         SimNode<M> node;
         int incarnation;
+        /** Frozen by {@link #pause}: no ticks, arrivals queued in {@link #inbox}, departures held in {@link #outbox}. */
+        boolean paused;
+        int pauseEpoch;
+        final List<Runnable> inbox = new ArrayList<>();
+        final List<Runnable> outbox = new ArrayList<>();
 
         Slot(int id, NodeFactory<M> factory, boolean crashable) {
             this.id = id;
             this.factory = factory;
             this.crashable = crashable;
+        }
+
+        /** A crash ends a pause; what it queued and held is lost with the process. */
+        void clearPause() {
+            paused = false;
+            inbox.clear();
+            outbox.clear();
         }
     }
 

@@ -24,6 +24,10 @@ public final class SimulationStats {
     long datagramsDuplicated;
     long datagramsCut;
     long datagramsRefused;
+    long pauses;
+    long heldByPause;
+    long queuedByPause;
+    long crashAlls;
 
     public long events() {
         return events;
@@ -121,6 +125,29 @@ public final class SimulationStats {
         return datagramsRefused;
     }
 
+    /** Pauses started ({@link Simulation#pause}, by the nemesis or a test). */
+    public long pauses() {
+        return pauses;
+    }
+
+    /**
+     * Messages and datagrams a paused sender held (sent, not yet arrived when it froze): each left
+     * again, with a fresh delay, when the sender resumed, so it arrived late.
+     */
+    public long heldByPause() {
+        return heldByPause;
+    }
+
+    /** Messages and datagrams that arrived at a paused node and were queued until it resumed. */
+    public long queuedByPause() {
+        return queuedByPause;
+    }
+
+    /** Times every replica was crashed at once ({@link Simulation#crashAll}); its crashes count in {@link #crashes()} too. */
+    public long crashAlls() {
+        return crashAlls;
+    }
+
     @Override
     public String toString() {
         return "events=" + events + " delivered=" + delivered + " dropped=" + dropped + " duplicated=" + duplicated
@@ -130,6 +157,7 @@ public final class SimulationStats {
                 + " leaderPartialCuts=" + leaderPartialCuts + " multicasts=" + multicastsSent
                 + " datagramsDelivered=" + datagramsDelivered + " datagramsLost=" + datagramsLost
                 + " datagramsDuplicated=" + datagramsDuplicated + " datagramsCut=" + datagramsCut
-                + " datagramsRefused=" + datagramsRefused;
+                + " datagramsRefused=" + datagramsRefused + " pauses=" + pauses + " heldByPause=" + heldByPause
+                + " queuedByPause=" + queuedByPause + " crashAlls=" + crashAlls;
     }
 }

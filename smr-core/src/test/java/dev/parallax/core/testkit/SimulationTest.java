@@ -333,6 +333,171 @@ class SimulationTest {
         return catchThrowableOfType(SimulationFailure.class, () -> sim.runUntil(2_000 * MS));
     }
 
+    /** A node that records what arrives, when, and counts its ticks. */
+    static final class Recorder implements SimNode<Max> {
+        final NodeContext<Max> ctx;
+        final List<Long> values = new ArrayList<>();
+        final List<Long> times = new ArrayList<>();
+        long ticks;
+
+        Recorder(NodeContext<Max> ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public void onMessage(int from, Max m) {
+            values.add(m.value());
+            times.add(ctx.now());
+        }
+
+        @Override
+        public void onTick() {
+            ticks++;
+        }
+    }
+
+    private static Simulation<Max> recorders(long seed, FaultPlan plan) {
+        Simulation<Max> sim = new Simulation<>(seed, plan);
+        for (int i = 0; i < N; i++) {
+            sim.addNode(i, Recorder::new, true);
+        }
+        return sim;
+    }
+
+    @Test
+    void aPausedNodeProcessesNothingThenTakesItsQueuedArrivalsInOrder() {
+        Simulation<Max> sim = recorders(21, FaultPlan.reliable().withDelays(MS, MS));
+        sim.runFor(10 * MS);
+        Recorder paused = sim.node(1);
+        long ticksBefore = paused.ticks;
+        sim.pause(1, 2_000 * MS);
+        assertThat(sim.isPaused(1)).isTrue();
+        assertThat(sim.isUp(1)).as("a paused node is up").isTrue();
+        for (long v = 0; v < 20; v++) {
+            long value = v;
+            sim.schedule(v * 10 * MS, "send " + v, () -> sim.<Recorder>node(0).ctx.send(1, new Max(value)));
+        }
+        sim.runFor(1_000 * MS);
+        assertThat(paused.values).as("nothing delivered while paused").isEmpty();
+        assertThat(paused.ticks).as("no ticks while paused").isEqualTo(ticksBefore);
+        long resumeAt = 10 * MS + 2_000 * MS;
+        sim.runUntil(resumeAt);
+        assertThat(sim.traceTail()).anyMatch(l -> l.contains("resume 1 (20 queued, 0 held)"));
+        sim.runUntil(resumeAt + 50 * MS);
+        assertThat(sim.isPaused(1)).isFalse();
+        assertThat(paused.values).as("every queued arrival, in arrival order")
+                .containsExactlyElementsOf(java.util.stream.LongStream.range(0, 20).boxed().toList());
+        assertThat(paused.times).allMatch(t -> t == resumeAt);
+        assertThat(paused.ticks).as("ticks again after the pause").isGreaterThan(ticksBefore);
+        assertThat(sim.stats().pauses()).isEqualTo(1);
+        assertThat(sim.stats().queuedByPause()).isEqualTo(20);
+    }
+
+    @Test
+    void messagesInFlightFromANodeThatFreezesArriveAfterItResumes() {
+        Simulation<Max> sim = recorders(22, FaultPlan.reliable().withDelays(5 * MS, 5 * MS));
+        sim.runFor(MS);
+        sim.<Recorder>node(0).ctx.send(1, new Max(7)); // arrives at 6 ms unless held
+        sim.runFor(MS);
+        sim.pause(0, 3_000 * MS);                      // 2 ms: the message is still on its way
+        sim.<Recorder>node(0).ctx.send(2, new Max(8)); // sent while frozen (a test pokes it): held too
+        sim.runFor(2_000 * MS);
+        assertThat(sim.<Recorder>node(1).values).as("held in the frozen sender").isEmpty();
+        assertThat(sim.<Recorder>node(2).values).isEmpty();
+        sim.runFor(1_100 * MS);
+        assertThat(sim.<Recorder>node(1).values).containsExactly(7L);
+        assertThat(sim.<Recorder>node(2).values).containsExactly(8L);
+        assertThat(sim.<Recorder>node(1).times.get(0)).as("seconds late: resume at 3002 ms, then the 5 ms delay")
+                .isEqualTo(3_007 * MS);
+        assertThat(sim.stats().heldByPause()).isEqualTo(2);
+    }
+
+    @Test
+    void aCrashEndsAPauseAndLosesWhatItQueuedAndHeld() {
+        Simulation<Max> sim = recorders(23, FaultPlan.reliable().withDelays(5 * MS, 5 * MS));
+        sim.<Recorder>node(1).ctx.send(2, new Max(1));
+        sim.<Recorder>node(0).ctx.send(1, new Max(2));
+        sim.runFor(MS);
+        sim.pause(1, 1_000 * MS);
+        sim.runFor(100 * MS);
+        sim.crash(1);
+        assertThat(sim.isPaused(1)).isFalse();
+        sim.restart(1);
+        sim.runFor(2_000 * MS);
+        assertThat(sim.<Recorder>node(1).values).as("the queue died with the process").isEmpty();
+        assertThat(sim.<Recorder>node(2).values).as("the unsent buffer died with the process").isEmpty();
+        assertThat(sim.<Recorder>node(1).ticks).as("the new incarnation runs").isPositive();
+    }
+
+    @Test
+    void crashAllCrashesEveryReplicaAndRestartsEachAfterItsDowntime() {
+        Simulation<Max> sim = cluster(24, FaultPlan.reliable());
+        sim.runFor(10 * MS);
+        sim.<MaxNode>node(0).propose(4);
+        sim.runFor(10 * MS);
+        sim.crashAll(100 * MS, 300 * MS);
+        for (int i = 0; i < N; i++) {
+            assertThat(sim.isUp(i)).isFalse();
+        }
+        assertThat(sim.stats().crashAlls()).isEqualTo(1);
+        assertThat(sim.stats().crashes()).isEqualTo(N);
+        sim.runFor(99 * MS);
+        assertThat(sim.stats().restarts()).isZero();
+        sim.runFor(202 * MS);
+        for (int i = 0; i < N; i++) {
+            assertThat(sim.isUp(i)).as("node %d restarted", i).isTrue();
+        }
+        assertThat(sim.<MaxNode>node(0).max).as("synced state survives a crash of everyone").isEqualTo(4);
+    }
+
+    private static Simulation<Max> withProcessFaults(long seed) {
+        Simulation<Max> sim = cluster(seed, FaultPlan.hostile(1));
+        sim.processFaults(new ProcessFaults(0.3, 100 * MS, 800 * MS, 0.1, 20 * MS, 200 * MS));
+        sim.targetLeader(() -> sim.isUp(0) ? 0 : -1, 0.2);
+        workload(sim, 400);
+        return sim;
+    }
+
+    @Test
+    void theNemesisPausesAndCrashesEveryoneReproduciblyAndTheGossipStillConverges() {
+        long[] totals = new long[3];
+        SimulationSeeds.forEach("process faults", 10, seed -> {
+            Simulation<Max> sim = withProcessFaults(seed);
+            sim.runUntil(2_500 * MS);
+            SimulationStats s = sim.stats();
+            totals[0] += s.pauses();
+            totals[1] += s.crashAlls();
+            totals[2] += s.queuedByPause();
+            assertThat(s.crashes()).isGreaterThanOrEqualTo(N * s.crashAlls());
+            Simulation<Max> again = withProcessFaults(seed);
+            again.runUntil(2_500 * MS);
+            assertThat(again.traceHash()).as("replays identically").isEqualTo(sim.traceHash());
+
+            sim.stopFaults();
+            for (int i = 0; i < N; i++) {
+                assertThat(sim.isUp(i) && !sim.isPaused(i)).as("node %d up and running after the heal", i).isTrue();
+            }
+            long target = 0;
+            for (int i = 0; i < N; i++) {
+                target = Math.max(target, sim.<MaxNode>node(i).max);
+            }
+            long t = target;
+            assertThat(sim.runUntil(() -> java.util.stream.IntStream.range(0, N).allMatch(i -> sim.<MaxNode>node(i).max == t),
+                    sim.now() + 2_000 * MS)).as("converged").isTrue();
+        });
+        assertThat(totals[0]).as("pauses").isPositive();
+        assertThat(totals[1]).as("crash-alls").isPositive();
+        assertThat(totals[2]).as("arrivals queued at paused nodes").isPositive();
+    }
+
+    @Test
+    void processFaultSharesAreValidated() {
+        assertThatThrownBy(() -> new ProcessFaults(0.7, MS, MS, 0.4, 0, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ProcessFaults(0.1, 0, MS, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ProcessFaults(0.1, MS, MS, 0, 2, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(ProcessFaults.pausesAndCrashAll().maxPause()).isEqualTo(5_000 * MS);
+    }
+
     @Test
     void seedRunnerReportsTheFailingSeed() {
         List<Long> seen = new ArrayList<>();

@@ -14,6 +14,14 @@ sealed interface ClientMessage {
     record Reply(CommandId id, String output) implements ClientMessage {
     }
 
+    /**
+     * Command {@code id} was decided but not executed because its session expects {@code next}
+     * first (a gap: an earlier command of the client was lost or is still on its way); the client
+     * resends from {@code next} in order, as the production replica's {@code RETRY_FROM} asks.
+     */
+    record RetryFrom(CommandId id, long next) implements ClientMessage {
+    }
+
     /** The replica does not lead; {@code hint} is the leader it believes in. */
     record NotLeader(int hint) implements ClientMessage {
     }

@@ -64,10 +64,24 @@ final class KvCommands {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    private String execute(ByteBuffer command) {
+    /**
+     * The answer a get would give now, read from this state without applying anything (no
+     * application is counted), or {@code null} if {@code command} is not a get. Only for the
+     * local-read mutation: a correct replica orders every read.
+     */
+    String readLocally(ByteBuffer command) {
+        String[] parts = parse(command);
+        return "G".equals(parts[0]) ? data.getOrDefault(parts[1], NONE) : null;
+    }
+
+    private static String[] parse(ByteBuffer command) {
         byte[] b = new byte[command.remaining()];
         command.duplicate().get(b);
-        String[] parts = new String(b, StandardCharsets.UTF_8).split(" ", 3);
+        return new String(b, StandardCharsets.UTF_8).split(" ", 3);
+    }
+
+    private String execute(ByteBuffer command) {
+        String[] parts = parse(command);
         switch (parts[0]) {
             case "G":
                 return data.getOrDefault(parts[1], NONE);

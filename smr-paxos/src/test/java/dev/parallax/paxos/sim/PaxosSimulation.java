@@ -6,6 +6,7 @@ import dev.parallax.core.check.KvModel;
 import dev.parallax.core.check.KvOp;
 import dev.parallax.core.check.LinearizabilityChecker;
 import dev.parallax.core.testkit.FaultPlan;
+import dev.parallax.core.testkit.ProcessFaults;
 import dev.parallax.core.testkit.Simulation;
 import dev.parallax.core.testkit.SimulationStats;
 import dev.parallax.paxos.PaxosConfig;
@@ -20,12 +21,16 @@ import java.util.SplittableRandom;
 /**
  * One seeded Multi-Paxos run: n replicas and several closed-loop KV clients that keep the cluster
  * loaded for the whole fault window and a while after it; a nemesis that partitions, crashes and
- * restarts replicas and hunts the current leader; then faults stop. Checked: clients had
- * operations pending when the faults healed (the faults hit a loaded cluster); after the heal
- * every proposed command is decided within a bound ({@link ProgressMonitor}); every client
- * operation completes; replicas converge to one decided prefix and state; the clients' history is
- * linearizable. Safety (agreement, validity, in-order delivery — {@link SafetyMonitor}) and
- * at-most-once application ({@link KvCommands#apply}) are checked on every decision as it happens.
+ * restarts replicas and hunts the current leader (and, with {@link ProcessFaults}, pauses replicas
+ * for seconds and crashes all of them at once); then faults stop. Clients give up on an operation
+ * after their invoke timeout and go on with the next one while the old command stays in flight
+ * ({@link SimClient}), so the history holds operations of unknown outcome and sessions see gaps.
+ * Checked: clients had operations pending when the faults healed (the faults hit a loaded
+ * cluster); after the heal every proposed command is decided within a bound
+ * ({@link ProgressMonitor}); every command a client sent is answered (timed-out ones included);
+ * replicas converge to one decided prefix and state; the clients' history is linearizable. Safety
+ * (agreement, validity, in-order delivery — {@link SafetyMonitor}) and at-most-once application
+ * ({@link KvCommands#apply}) are checked on every decision as it happens.
  */
 final class PaxosSimulation {
     static final long MS = 1_000_000L;
@@ -39,12 +44,15 @@ final class PaxosSimulation {
      * @param thinkTime     pause between a reply and the client's next operation (0: none)
      * @param leaderShare   share of nemesis actions that crash or isolate the current leader
      * @param progressBound after the heal, the longest a proposed command may wait for its decision
-     * @param dedup         whether replicas obey the session layer's duplicate verdicts (false only
-     *                      to show that the at-most-once audit bites)
+     * @param switches      how the replicas are broken on purpose ({@link SimReplica.Switches#CORRECT}
+     *                      except to show that a check bites)
+     * @param invokeTimeout how long a client waits for an operation before it gives up on it
+     *                      ({@link SimClient#NEVER}: clients never give up)
+     * @param processFaults pauses and crashes of every replica the nemesis adds (null: none)
      */
     record Scenario(int replicas, int clients, long opsPerClient, long faultyFor, long loadAfterHeal, long thinkTime,
                     FaultPlan plan, PaxosConfig config, int snapshotEvery, double leaderShare, long progressBound,
-                    boolean dedup) {
+                    SimReplica.Switches switches, long invokeTimeout, ProcessFaults processFaults) {
         static Scenario hostile(int replicas) {
             int f = (replicas - 1) / 2;
             PaxosConfig config = PaxosConfig.builder(replicas)
@@ -60,7 +68,7 @@ final class PaxosSimulation {
             FaultPlan plan = new FaultPlan(100_000, 4 * MS, 0.05, 0.03, 120 * MS, f, true, 5 * MS)
                     .withPartialPartitions(true);
             return new Scenario(replicas, 4, Long.MAX_VALUE, 1_500 * MS, 300 * MS, 0, plan, config, 0, 0.35,
-                    PROGRESS_BOUND, true);
+                    PROGRESS_BOUND, SimReplica.Switches.CORRECT, INVOKE_TIMEOUT, null);
         }
 
         /** The hostile scenario where every replica snapshots and compacts its log every few instances. */
@@ -68,15 +76,61 @@ final class PaxosSimulation {
             return hostile(replicas).withSnapshotEvery(SNAPSHOT_EVERY);
         }
 
+        /**
+         * The hostile scenario whose nemesis also pauses replicas for 0.5–5 s and, rarely, crashes
+         * every replica at once ({@link ProcessFaults#pausesAndCrashAll()}). Its fault window is 4 s
+         * (virtual), so that many pauses end before the heal, and the nemesis acts every 150 ms on
+         * average. The progress bound grows by the restart hold ({@code PaxosConfig.restartHold}, 2 s):
+         * after a crash of every replica nobody speaks until a view starts, so the first view waits
+         * for the hold by design, and a crash-all just before the heal delays the first decision
+         * after it by that much.
+         */
+        static Scenario hostileWithPausesAndCrashAll(int replicas) {
+            Scenario h = hostile(replicas);
+            return h.withPlan(h.plan().withNemesis(150 * MS, h.plan().maxCrashed(), true)).withFaultyFor(4_000 * MS)
+                    .withProcessFaults(ProcessFaults.pausesAndCrashAll())
+                    .withProgressBound(PROGRESS_BOUND + h.config().restartHoldNanos());
+        }
+
         Scenario withSnapshotEvery(int every) {
             return new Scenario(replicas, clients, opsPerClient, faultyFor, loadAfterHeal, thinkTime, plan, config, every,
-                    leaderShare, progressBound, dedup);
+                    leaderShare, progressBound, switches, invokeTimeout, processFaults);
         }
 
         /** This scenario with replicas that execute duplicates the session layer flags. */
         Scenario withoutDedup() {
+            return withSwitches(new SimReplica.Switches(false, true, false));
+        }
+
+        Scenario withSwitches(SimReplica.Switches s) {
             return new Scenario(replicas, clients, opsPerClient, faultyFor, loadAfterHeal, thinkTime, plan, config,
-                    snapshotEvery, leaderShare, progressBound, false);
+                    snapshotEvery, leaderShare, progressBound, s, invokeTimeout, processFaults);
+        }
+
+        Scenario withPlan(FaultPlan p) {
+            return new Scenario(replicas, clients, opsPerClient, faultyFor, loadAfterHeal, thinkTime, p, config,
+                    snapshotEvery, leaderShare, progressBound, switches, invokeTimeout, processFaults);
+        }
+
+        Scenario withFaultyFor(long duration) {
+            return new Scenario(replicas, clients, opsPerClient, duration, loadAfterHeal, thinkTime, plan, config,
+                    snapshotEvery, leaderShare, progressBound, switches, invokeTimeout, processFaults);
+        }
+
+        /** Clients that give up after {@code timeout} ({@link SimClient#NEVER}: never). */
+        Scenario withInvokeTimeout(long timeout) {
+            return new Scenario(replicas, clients, opsPerClient, faultyFor, loadAfterHeal, thinkTime, plan, config,
+                    snapshotEvery, leaderShare, progressBound, switches, timeout, processFaults);
+        }
+
+        Scenario withProgressBound(long bound) {
+            return new Scenario(replicas, clients, opsPerClient, faultyFor, loadAfterHeal, thinkTime, plan, config,
+                    snapshotEvery, leaderShare, bound, switches, invokeTimeout, processFaults);
+        }
+
+        Scenario withProcessFaults(ProcessFaults faults) {
+            return new Scenario(replicas, clients, opsPerClient, faultyFor, loadAfterHeal, thinkTime, plan, config,
+                    snapshotEvery, leaderShare, progressBound, switches, invokeTimeout, faults);
         }
     }
 
@@ -87,12 +141,29 @@ final class PaxosSimulation {
      */
     static final long PROGRESS_BOUND = 2_000 * MS;
     static final int SNAPSHOT_EVERY = 5;
+    /** A client's retry timeout: without an answer it resends to the next replica. */
+    static final long RETRY_TIMEOUT = 150 * MS;
+    /**
+     * How long a client waits for an operation: twice the suspect timeout (200 ms), so that a
+     * leader change alone rarely exhausts it but a crashed, isolated or paused leader often does.
+     */
+    static final long INVOKE_TIMEOUT = 400 * MS;
+    /** Commands a client keeps in flight at most (timed-out ones included). */
+    static final int CLIENT_WINDOW = 3;
 
     /** What a run produced, for assertions and reports. */
     record Outcome(long seed, CheckResult linearizability, long decisions, int instances, long events, String stats,
                    long snapshotInstalls, long operations, int pendingAtHeal, long leaderCrashes, long leaderIsolations,
-                   long partitions, long restarts, long viewChanges, long maxProgressNanos, long partialPartitions,
-                   long leaderPartialCuts) {
+                   long partitions, long restarts, long viewChanges, long maxProgressNanos, Clients clients,
+                   long sessionGaps, long pauses, long heldByPause, long queuedByPause, long crashAlls,
+                   long partialPartitions, long leaderPartialCuts) {
+    }
+
+    /**
+     * What the clients saw: operations given up on after being sent (unknown outcome), never sent
+     * (failed), answers that came after the client gave up, and gap reports.
+     */
+    record Clients(long timedOut, long neverSent, long lateAnswers, long gapsReported) {
     }
 
     private PaxosSimulation() {
@@ -108,16 +179,19 @@ final class PaxosSimulation {
         SafetyMonitor safety = new SafetyMonitor();
         ProgressMonitor progress = new ProgressMonitor();
         SnapshotShelf shelf = new SnapshotShelf();
-        boolean recover = amnesia == null || amnesia.recover();
+        ReplicaCounters counters = new ReplicaCounters();
+        SimReplica.Switches switches = amnesia == null || amnesia.recover() ? s.switches()
+                : new SimReplica.Switches(s.switches().dedup(), false, s.switches().localReads());
         for (int r = 0; r < s.replicas(); r++) {
-            sim.addNode(r, ctx -> new SimReplica(ctx, s.config(), safety, progress, shelf, s.snapshotEvery(), s.dedup(),
-                    recover), true);
+            sim.addNode(r, ctx -> new SimReplica(ctx, s.config(), safety, progress, shelf, s.snapshotEvery(), switches,
+                    counters), true);
         }
         if (amnesia != null) {
             amnesia.install(sim, s.replicas(), s.faultyFor());
         }
         LeaderWatch leaders = new LeaderWatch(sim, s.replicas());
         sim.targetLeader(leaders::currentLeader, s.leaderShare());
+        sim.processFaults(s.processFaults());
         sim.addInvariant(leaders::observe);
         sim.addInvariant(() -> progress.check(sim.now()));
         HistoryRecorder<KvOp, String> history = new HistoryRecorder<>(sim::now);
@@ -131,33 +205,48 @@ final class PaxosSimulation {
             ClientWorkload load = new ClientWorkload(workloads.split(), id, s.opsPerClient(), loadStops);
             loads.add(load);
             long clientSeed = workloads.nextLong();
-            sim.addNode(id, ctx -> new SimClient(ctx, s.replicas(), load, history, 150 * MS, s.thinkTime(), clientSeed), false);
+            sim.addNode(id, ctx -> new SimClient(ctx, s.replicas(), load, history, RETRY_TIMEOUT, s.invokeTimeout(),
+                    CLIENT_WINDOW, s.thinkTime(), clientSeed), false);
         }
 
-        sim.runUntil(s.faultyFor());
-        int pendingAtHeal = (int) clientIds.stream().filter(id -> sim.<SimClient>node(id).hasOutstanding()).count();
-        if (pendingAtHeal == 0) {
-            throw sim.failure("no client operation was pending when the faults healed: the faults hit an idle cluster");
-        }
-        sim.stopFaults();
-        long healedAt = sim.now();
-        progress.arm(healedAt, s.progressBound());
-        boolean clientsDone = sim.runUntil(() -> clientIds.stream().allMatch(id -> sim.isUp(id)
-                && sim.<SimClient>node(id).done()), healedAt + 8_000 * MS);
-        if (!clientsDone) {
-            throw sim.failure("liveness: client operations still pending 8 s (virtual) after faults stopped; "
-                    + sim.stats() + "; " + appliedCounts(sim, s.replicas()));
-        }
-        boolean converged = sim.runUntil(() -> converged(sim, s.replicas()), sim.now() + 3_000 * MS);
-        if (!converged) {
-            throw sim.failure("replicas did not converge to one decided prefix: " + appliedCounts(sim, s.replicas()));
-        }
-        Map<String, String> reference = sim.<SimReplica>node(0).state();
-        for (int r = 1; r < s.replicas(); r++) {
-            if (!Objects.equals(reference, sim.<SimReplica>node(r).state())) {
-                throw new AssertionError("replica " + r + " state " + sim.<SimReplica>node(r).state()
-                        + " differs from replica 0 state " + reference + " at the same applied index");
+        int pendingAtHeal;
+        try {
+            sim.runUntil(s.faultyFor());
+            pendingAtHeal = (int) clientIds.stream().filter(id -> sim.<SimClient>node(id).hasOutstanding()).count();
+            if (pendingAtHeal == 0) {
+                throw sim.failure("no client operation was pending when the faults healed: the faults hit an idle cluster");
             }
+            sim.stopFaults();
+            long healedAt = sim.now();
+            progress.arm(healedAt, s.progressBound());
+            boolean clientsDone = sim.runUntil(() -> clientIds.stream().allMatch(id -> sim.isUp(id)
+                    && sim.<SimClient>node(id).done()), healedAt + 8_000 * MS);
+            if (!clientsDone) {
+                throw sim.failure("liveness: client commands still unanswered 8 s (virtual) after faults stopped; "
+                        + sim.stats() + "; " + appliedCounts(sim, s.replicas()) + clientIds.stream()
+                        .map(id -> sim.<SimClient>node(id).toString()).toList());
+            }
+            boolean converged = sim.runUntil(() -> converged(sim, s.replicas()), sim.now() + 3_000 * MS);
+            if (!converged) {
+                throw sim.failure("replicas did not converge to one decided prefix: " + appliedCounts(sim, s.replicas()));
+            }
+            Map<String, String> reference = sim.<SimReplica>node(0).state();
+            for (int r = 1; r < s.replicas(); r++) {
+                if (!Objects.equals(reference, sim.<SimReplica>node(r).state())) {
+                    throw new AssertionError("replica " + r + " state " + sim.<SimReplica>node(r).state()
+                            + " differs from replica 0 state " + reference + " at the same applied index");
+                }
+            }
+        } catch (AssertionError failure) {
+            // Whatever else failed (safety, progress, liveness), a history that is already not
+            // linearizable is the first thing to report: the checker bites even in runs that
+            // cannot reach the end (a broken replica may also break the clients' sessions).
+            CheckResult partial = LinearizabilityChecker.check(new KvModel(), history.history());
+            if (!partial.isLinearizable()) {
+                throw new AssertionError("history is not linearizable (checked when the run failed: "
+                        + failure.getMessage().lines().findFirst().orElse("") + "):\n" + partial, failure);
+            }
+            throw failure;
         }
         CheckResult lin = LinearizabilityChecker.check(new KvModel(), history.history());
         if (!lin.isLinearizable()) {
@@ -165,9 +254,16 @@ final class PaxosSimulation {
         }
         long operations = loads.stream().mapToLong(ClientWorkload::issued).sum();
         SimulationStats st = sim.stats();
+        Clients clients = new Clients(0, 0, 0, 0);
+        for (int id : clientIds) {
+            SimClient c = sim.node(id);
+            clients = new Clients(clients.timedOut() + c.timedOut(), clients.neverSent() + c.neverSent(),
+                    clients.lateAnswers() + c.lateAnswers(), clients.gapsReported() + c.gapsReported());
+        }
         return new Outcome(seed, lin, safety.decisions(), safety.instances(), st.events(), st.toString(),
                 shelf.installs(), operations, pendingAtHeal, st.leaderCrashes(), st.leaderIsolations(),
-                st.partitionsStarted(), st.restarts(), leaders.viewChanges(), progress.maxLatency(),
+                st.partitionsStarted(), st.restarts(), leaders.viewChanges(), progress.maxLatency(), clients,
+                counters.gaps(), st.pauses(), st.heldByPause(), st.queuedByPause(), st.crashAlls(),
                 st.oneWayCuts() + st.bridges(), st.leaderPartialCuts());
     }
 

@@ -36,13 +36,34 @@ import java.util.Map;
  * {@link EffectApplier}, a batcher, the production session layer ({@link ClientSessions}: exactly
  * once and in order per client, with a reply cache), a KV state machine that independently counts
  * how often each command is applied ({@link KvCommands#apply}), and the client-facing logic
- * (redirect when not leader, answer the client whose request this replica took). All of it is
+ * (redirect when not leader, answer the client whose request this replica took, ask it to resend
+ * from a gap in its session as the production replica's {@code RETRY_FROM} does). All of it is
  * volatile except the core's durable log and the snapshot shelf.
  */
 final class SimReplica implements SimNode<Object> {
+    /**
+     * Test-only switches that break the replica on purpose, to show that the simulation's checks
+     * catch what they should.
+     *
+     * @param dedup          whether the session layer's duplicate verdicts are obeyed ({@code false}:
+     *                       retried commands decided twice execute twice; the at-most-once audit must bite)
+     * @param recoverAmnesia whether the core runs amnesia recovery ({@code false}: agreement must break)
+     * @param localReads     whether the leader answers a get from its local state as it is when the
+     *                       request arrives, not as it is at the get's slot in the order (the get
+     *                       is still ordered, and the answer leaves when it executes, so sessions
+     *                       and replies keep their usual course; only the value read is wrong): a
+     *                       leader that lags the decided prefix after a view change, or a deposed
+     *                       one that does not know it yet, reads stale data, and the
+     *                       linearizability checker must catch it
+     */
+    record Switches(boolean dedup, boolean recoverAmnesia, boolean localReads) {
+        /** A correct replica. */
+        static final Switches CORRECT = new Switches(true, true, false);
+    }
+
     private static final int MAX_PENDING_BATCHES = 4;
-    /** Replies kept per client: a simulated client has one command outstanding. */
-    private static final int REPLY_WINDOW = 4;
+    /** Replies kept per client: at least the most commands a simulated client has outstanding. */
+    static final int REPLY_WINDOW = 4;
     /** Sessions kept: far more than the simulations' clients, so none is ever evicted. */
     private static final int MAX_SESSIONS = 1024;
     private static final PaxosRecordCodec CODEC = new PaxosRecordCodec();
@@ -51,10 +72,10 @@ final class SimReplica implements SimNode<Object> {
     private final PaxosConfig config;
     private final SafetyMonitor safety;
     private final ProgressMonitor progress;
-    private final boolean dedup;
+    private final Switches switches;
+    private final ReplicaCounters counters;
     private final SnapshotShelf shelf;
     private final int snapshotEvery;
-    private final boolean recoverAmnesia;
     private long pendingCompaction = -1;
     private final EffectBuffer<PaxosMessage, PaxosRecord, Value> effects = new EffectBuffer<>();
     private final EffectApplier<PaxosMessage, PaxosRecord, Value> applier;
@@ -63,28 +84,19 @@ final class SimReplica implements SimNode<Object> {
     private KvCommands kv = new KvCommands();
     private final ClientSessions sessions = new ClientSessions(REPLY_WINDOW, MAX_SESSIONS);
     private final Map<CommandId, Integer> owners = new HashMap<>();
+    private final Map<CommandId, String> readAtArrival = new HashMap<>();
     private MultiPaxosCore core;
     private long applied;
 
-    /**
-     * @param dedup whether the session layer's duplicate verdicts are obeyed; {@code false} only to
-     *              show that the state machine's own at-most-once audit catches a replica that
-     *              executes duplicates
-     */
+    /** @param switches {@link Switches#CORRECT} except to show that a check bites */
     SimReplica(NodeContext<Object> ctx, PaxosConfig config, SafetyMonitor safety, ProgressMonitor progress,
-               SnapshotShelf shelf, int snapshotEvery, boolean dedup) {
-        this(ctx, config, safety, progress, shelf, snapshotEvery, dedup, true);
-    }
-
-    /** @param recoverAmnesia false only to show what goes wrong without amnesia recovery (a test-only switch) */
-    SimReplica(NodeContext<Object> ctx, PaxosConfig config, SafetyMonitor safety, ProgressMonitor progress,
-               SnapshotShelf shelf, int snapshotEvery, boolean dedup, boolean recoverAmnesia) {
+               SnapshotShelf shelf, int snapshotEvery, Switches switches, ReplicaCounters counters) {
         this.ctx = ctx;
-        this.recoverAmnesia = recoverAmnesia;
+        this.switches = switches;
+        this.counters = counters;
         this.config = config;
         this.safety = safety;
         this.progress = progress;
-        this.dedup = dedup;
         this.shelf = shelf;
         this.snapshotEvery = snapshotEvery;
         this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, this::deliver, this::installFrom);
@@ -95,7 +107,7 @@ final class SimReplica implements SimNode<Object> {
     public void onStart() {
         List<PaxosRecord> recovered = new ArrayList<>();
         ctx.log().read(ctx.log().firstIndex(), Integer.MAX_VALUE, (i, r) -> recovered.add(CODEC.decode(r)));
-        core = new MultiPaxosCore(config, ctx.id(), recovered, recoverAmnesia && ctx.log().amnesiaPossible(), ctx.now());
+        core = new MultiPaxosCore(config, ctx.id(), recovered, switches.recoverAmnesia() && ctx.log().amnesiaPossible(), ctx.now());
         SnapshotShelf.Snap own = shelf.get(ctx.id());
         if (own != null) {
             restore(own);
@@ -188,6 +200,12 @@ final class SimReplica implements SimNode<Object> {
             return; // back-pressure: the client times out and retries
         }
         owners.put(c.id(), client);
+        if (switches.localReads()) {
+            String local = kv.readLocally(c.payload());
+            if (local != null) {
+                readAtArrival.putIfAbsent(c.id(), local);
+            }
+        }
         ByteBuffer batch = batcher.add(c, ctx.now());
         if (batch == null) {
             batch = batcher.poll(ctx.now(), core.canPropose() && pendingBatches.isEmpty());
@@ -235,7 +253,7 @@ final class SimReplica implements SimNode<Object> {
 
     private void execute(Command c) {
         ClientSessions.Verdict verdict = sessions.admit(c.id());
-        if (verdict == ClientSessions.Verdict.DUPLICATE && !dedup) {
+        if (verdict == ClientSessions.Verdict.DUPLICATE && !switches.dedup()) {
             verdict = ClientSessions.Verdict.EXECUTE;
         }
         switch (verdict) {
@@ -250,17 +268,27 @@ final class SimReplica implements SimNode<Object> {
                     reply(c.id(), text(cached));
                 }
             }
-            // A client sends command k+1 only after k was executed, so k+1 is decided after k in
-            // every replica's log: a gap, or a forgotten session, means the log order is broken.
-            case GAP, EXPIRED -> throw new AssertionError("replica " + ctx.id() + ": session verdict " + verdict
+            // A client that gave up on command k sends k+1 while k is still in flight: k+1 may be
+            // decided first (or k lost with a deposed leader). Not executed; the client resends
+            // from the session's next sequence, in order.
+            case GAP -> {
+                counters.gap();
+                Integer owner = owners.remove(c.id());
+                if (owner != null) {
+                    ctx.send(owner, new ClientMessage.RetryFrom(c.id(), sessions.next(c.id().clientId())));
+                }
+            }
+            // The replicas keep far more sessions than there are clients: none is ever evicted.
+            case EXPIRED -> throw new AssertionError("replica " + ctx.id() + ": session verdict " + verdict
                     + " for " + c.id() + " (next expected " + sessions.next(c.id().clientId()) + ")");
         }
     }
 
     private void reply(CommandId id, String out) {
         Integer owner = owners.remove(id);
+        String early = readAtArrival.remove(id); // only with the local-reads mutation
         if (owner != null) {
-            ctx.send(owner, new ClientMessage.Reply(id, out));
+            ctx.send(owner, new ClientMessage.Reply(id, early != null ? early : out));
         }
     }
 
