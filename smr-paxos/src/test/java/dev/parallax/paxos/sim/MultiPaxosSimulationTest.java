@@ -93,9 +93,18 @@ class MultiPaxosSimulationTest {
         // and was lost with a deposed leader, its second was decided, and the session layer
         // called that EXPIRED (an unknown session not starting at 1), which ends a production
         // client for good. It is a gap: the client resends from 1 (ClientSessions.admit).
-        PaxosSimulation.Outcome o = PaxosSimulation.run(14, PaxosSimulation.Scenario.hostile(3));
-        assertThat(o.sessionGaps()).as("the replicas saw the gap").isPositive();
-        assertThat(o.clients().gapsReported()).as("and told the client").isPositive();
+        // Seed 14 showed it before partial partitions changed the nemesis' draws; the rule itself is
+        // pinned in ClientSessionsTest and ServiceManagerSessionTest. Here: the first seed whose
+        // run has a gap at the replicas, reported to its client, still passes every check.
+        PaxosSimulation.Outcome found = null;
+        for (long seed = 0; seed < 200 && found == null; seed++) {
+            PaxosSimulation.Outcome o = PaxosSimulation.run(seed, PaxosSimulation.Scenario.hostile(3));
+            if (o.sessionGaps() > 0 && o.clients().gapsReported() > 0) {
+                found = o;
+            }
+        }
+        assertThat(found).as("a seed below 200 whose replicas saw a session gap and told the client").isNotNull();
+        assertThat(found.linearizability().isLinearizable()).as("seed " + found.seed() + " linearizable").isTrue();
     }
 
     @Test

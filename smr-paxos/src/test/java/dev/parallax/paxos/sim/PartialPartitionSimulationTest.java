@@ -136,8 +136,10 @@ class PartialPartitionSimulationTest {
             SafetyMonitor safety = new SafetyMonitor();
             ProgressMonitor progress = new ProgressMonitor();
             SnapshotShelf shelf = new SnapshotShelf();
+            ReplicaCounters counters = new ReplicaCounters();
             for (int r = 0; r < n; r++) {
-                sim.addNode(r, ctx -> new SimReplica(ctx, config, safety, progress, shelf, 0, true), true);
+                sim.addNode(r, ctx -> new SimReplica(ctx, config, safety, progress, shelf, 0,
+                        SimReplica.Switches.CORRECT, counters), true);
             }
             leaders = new LeaderWatch(sim, n);
             sim.addInvariant(leaders::observe);
@@ -150,7 +152,8 @@ class PartialPartitionSimulationTest {
                 ClientWorkload load = new ClientWorkload(workloads.split(), id, Long.MAX_VALUE, stopAt);
                 long clientSeed = workloads.nextLong();
                 // A client gives up on a silent replica after a quarter of the suspect timeout.
-                sim.addNode(id, ctx -> new SimClient(ctx, n, load, history, suspect / 4, 0, clientSeed), false);
+                sim.addNode(id, ctx -> new SimClient(ctx, n, load, history, suspect / 4, SimClient.NEVER,
+                        PaxosSimulation.CLIENT_WINDOW, 0, clientSeed), false);
             }
         }
 
