@@ -31,7 +31,8 @@ import java.util.List;
  *
  * <p><b>Partial partitions</b> (issue 12 item 3). <em>Check-quorum</em> ({@link QuorumCheck}): a
  * replica leading a view, or running its Phase 1, that has heard from no quorum (itself included)
- * within the suspect timeout steps down — it stops proposing, retransmitting and heartbeating, and
+ * within the suspect timeout steps down (not before it has heard from any peer, up to the restart
+ * hold after its start: the processes of a new cluster start one after the other) — it stops proposing, retransmitting and heartbeating, and
  * tells its followers ({@link PaxosMessage.StepDown}) so that they need not wait a suspect timeout
  * of their own. Followers acknowledge heartbeats ({@link PaxosMessage.HeartbeatAck}) so that an
  * idle leader hears them too. <em>Pre-vote</em> ({@link PreVoter}, Raft thesis §9.6): a follower
@@ -68,6 +69,8 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     /** The restart hold ends at this time, or once a peer was heard ({@link #heardPeer}). */
     private final long holdUntil;
     private boolean heardPeer;
+    /** Whether any peer was ever heard by this incarnation (the check-quorum's start-up grace). */
+    private boolean heardAnyPeer;
     /** A view the failure detector suspected during the restart hold, or -1. */
     private long heldSuspicion = -1;
 
@@ -215,7 +218,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
                 startView(view(), now, out);
             }
         }
-        if (proposer.state() != Proposer.State.FOLLOWER && quorumCheck.lost(now)) {
+        if (proposer.state() != Proposer.State.FOLLOWER && quorumCheck.lost(now) && !startingAlone(now)) {
             stepDown(now, out);
         }
         if (proposer.state() == Proposer.State.FOLLOWER) {
@@ -266,6 +269,12 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         long viewBefore = view();
         if (from != self) {
             heardPeer = true;
+            if (!heardAnyPeer) {
+                heardAnyPeer = true;
+                // The start-up grace ends: a view started before any peer was up gets a full
+                // suspect timeout from now to hear its quorum.
+                quorumCheck.reset(now);
+            }
         }
         if (m.view() > view() && !(m instanceof PaxosMessage.PreVote)) {
             // A pre-vote asks permission: adopting the candidate's view would restart our
@@ -418,6 +427,16 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
      * Whether the restart hold keeps this replica from starting a view: restarted from a non-empty
      * log, no peer heard yet, and less than {@link PaxosConfig#restartHoldNanos()} since its start.
      */
+    /**
+     * The check-quorum's start-up grace: no peer heard yet by this incarnation, and less than
+     * {@link PaxosConfig#restartHoldNanos()} since it started. The processes of a new cluster
+     * start one after the other; the first leader waits for them instead of stepping down (there
+     * is nobody to take over anyway), and one that still hears nobody when the hold ends steps down.
+     */
+    private boolean startingAlone(long now) {
+        return !heardAnyPeer && now - holdUntil < 0;
+    }
+
     private boolean holding(long now) {
         return !heardPeer && now - holdUntil < 0;
     }

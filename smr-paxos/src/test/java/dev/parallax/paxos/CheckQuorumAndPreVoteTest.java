@@ -99,6 +99,8 @@ class CheckQuorumAndPreVoteTest {
     void aReplicaStartingAViewThatHearsNoQuorumStepsDown() {
         MultiPaxosCore starter = fresh(0);
         starter.onTick(1, out);
+        // A peer is up (it asks for decisions), but it does not answer the Prepare.
+        starter.onMessage(2, new PaxosMessage.CatchUpQuery(0, 0, 1), 1, out);
         for (long t = 50; t <= 500; t += 50) {
             starter.onTick(t * MS, out);
         }
@@ -107,6 +109,45 @@ class CheckQuorumAndPreVoteTest {
         starter.onTick(501 * MS, out);
         assertThat(starter.isFollowing()).isTrue();
         assertThat(sent()).contains(new PaxosMessage.StepDown(0)).noneMatch(m -> m instanceof PaxosMessage.Prepare);
+    }
+
+    @Test
+    @DisplayName("check-quorum at a cold start: the first leader waits for peers that start later (up to the restart hold) instead of stepping down")
+    void theFirstLeaderOfAFreshClusterWaitsForItsPeersToStart() {
+        // Processes of a new cluster start one by one; replica 0 starts view 0 at once. Before this
+        // rule it stepped down 500 ms later if its peers were not up yet, and every cold start of
+        // ./parallax demo and bench began with a step-down warning and two view changes.
+        MultiPaxosCore first = fresh(0);
+        first.onTick(1, out);
+        for (long t = 50; t < 2_000; t += 50) {
+            first.onTick(t * MS, out);
+        }
+        assertThat(first.stepDowns()).as("no peer heard yet, within the restart hold").isZero();
+        assertThat(first.isFollowing()).isFalse();
+        // Peer 1 starts at 1.9 s and answers the Prepare it receives: the view starts normally.
+        first.onMessage(0, new PaxosMessage.PrepareOk(0, 0, List.of()), 1_900 * MS, out);
+        first.onMessage(1, new PaxosMessage.PrepareOk(0, 0, List.of()), 1_900 * MS, out);
+        assertThat(first.isLeader()).isTrue();
+        for (long t = 1_950; t <= 3_000; t += 50) {
+            first.onTick(t * MS, out);
+            first.onMessage(1, new PaxosMessage.HeartbeatAck(0, 0), t * MS, out);
+        }
+        assertThat(first.isLeader()).isTrue();
+        assertThat(first.stepDowns()).isZero();
+    }
+
+    @Test
+    @DisplayName("check-quorum at a cold start: a first leader that hears no peer at all steps down once the restart hold ends")
+    void aFirstLeaderThatNeverHearsAPeerStepsDownAfterTheRestartHold() {
+        MultiPaxosCore deaf = fresh(0);
+        deaf.onTick(1, out);
+        for (long t = 50; t < 2_000; t += 50) {
+            deaf.onTick(t * MS, out);
+        }
+        assertThat(deaf.isFollowing()).isFalse();
+        deaf.onTick(2_000 * MS + 1, out);
+        assertThat(deaf.isFollowing()).as("after the restart hold (%d ms)", CONFIG.restartHoldNanos() / MS).isTrue();
+        assertThat(deaf.stepDowns()).isOne();
     }
 
     @Test
