@@ -1,6 +1,7 @@
 package dev.parallax.paxos.replica;
 
 import dev.parallax.core.client.SmrClient;
+import dev.parallax.core.testkit.CompletionGaps;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -91,7 +92,7 @@ class PartialPartitionReplicaTest {
                 t.join(60_000);
             }
             assertThat(failure.get()).as("a writer failed").isNull();
-            long gap = longestGap(completions, faultAt, faultEnd);
+            long gap = CompletionGaps.longest(completions, faultAt, faultEnd);
             System.out.printf("partial partition on real replicas, %s (leader %d, then %d): longest write gap %d ms "
                             + "(suspect %d ms; bound %d ms), %.0f views started during the fault%n", what, leader,
                     leaderAfter, gap / 1_000_000, SUSPECT.toMillis(), 10 * SUSPECT.toMillis(), viewsDuring);
@@ -125,23 +126,5 @@ class PartialPartitionReplicaTest {
             sum += cluster.viewsStarted(i);
         }
         return sum;
-    }
-
-    /** The longest time in {@code [from, to]} without a completion (the edges count as completions). */
-    private static long longestGap(ConcurrentLinkedQueue<Long> completions, long from, long to) {
-        List<Long> times = new ArrayList<>();
-        for (long t : completions) {
-            if (t >= from && t <= to) {
-                times.add(t);
-            }
-        }
-        times.sort(null);
-        long last = from;
-        long gap = 0;
-        for (long t : times) {
-            gap = Math.max(gap, t - last);
-            last = t;
-        }
-        return Math.max(gap, to - last);
     }
 }

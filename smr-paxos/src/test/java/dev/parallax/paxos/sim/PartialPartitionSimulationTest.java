@@ -6,6 +6,7 @@ import dev.parallax.core.check.KvModel;
 import dev.parallax.core.check.KvOp;
 import dev.parallax.core.check.LinearizabilityChecker;
 import dev.parallax.core.check.Operation;
+import dev.parallax.core.testkit.CompletionGaps;
 import dev.parallax.core.testkit.FaultPlan;
 import dev.parallax.core.testkit.Simulation;
 import dev.parallax.core.testkit.SimulationSeeds;
@@ -169,14 +170,7 @@ class PartialPartitionSimulationTest {
                     done.add(op.returnNanos());
                 }
             }
-            done.sort(null);
-            long last = from;
-            long gap = 0;
-            for (long t : done) {
-                gap = Math.max(gap, t - last);
-                last = t;
-            }
-            return Math.max(gap, to - last);
+            return CompletionGaps.longest(done, from, to);
         }
 
         /** After the heal: clients finish, replicas converge, the history is linearizable. */
