@@ -1,10 +1,12 @@
 package dev.parallax.paxos.sim;
 
+import dev.parallax.core.check.CheckBudget;
 import dev.parallax.core.check.CheckResult;
 import dev.parallax.core.check.HistoryRecorder;
 import dev.parallax.core.check.KvModel;
 import dev.parallax.core.check.KvOp;
 import dev.parallax.core.check.LinearizabilityChecker;
+import dev.parallax.core.check.Verdict;
 import dev.parallax.core.testkit.FaultPlan;
 import dev.parallax.core.testkit.ProcessFaults;
 import dev.parallax.core.testkit.Simulation;
@@ -150,6 +152,14 @@ final class PaxosSimulation {
     static final long INVOKE_TIMEOUT = 400 * MS;
     /** Commands a client keeps in flight at most (timed-out ones included). */
     static final int CLIENT_WINDOW = 3;
+    /**
+     * The linearizability check's budget per run, in search steps. Operations of unknown outcome
+     * (clients that gave up) stay open to the end of the history, and a few histories with many of
+     * them on one key make the search exponential: seed 23625 of the n=5 pause scenario filled a
+     * 2 GB heap. Such a run's verdict is {@link Verdict#UNKNOWN} (counted and bounded by the tests:
+     * at most one in 10,000 seeds); a history found not linearizable within the budget fails.
+     */
+    static final long CHECK_STEPS = 20_000_000;
 
     /** What a run produced, for assertions and reports. */
     record Outcome(long seed, CheckResult linearizability, long decisions, int instances, long events, String stats,
@@ -241,15 +251,16 @@ final class PaxosSimulation {
             // Whatever else failed (safety, progress, liveness), a history that is already not
             // linearizable is the first thing to report: the checker bites even in runs that
             // cannot reach the end (a broken replica may also break the clients' sessions).
-            CheckResult partial = LinearizabilityChecker.check(new KvModel(), history.history());
-            if (!partial.isLinearizable()) {
+            CheckResult partial = LinearizabilityChecker.check(new KvModel(), history.history(),
+                    CheckBudget.ofSteps(CHECK_STEPS));
+            if (partial.verdict() == Verdict.NOT_LINEARIZABLE) {
                 throw new AssertionError("history is not linearizable (checked when the run failed: "
                         + failure.getMessage().lines().findFirst().orElse("") + "):\n" + partial, failure);
             }
             throw failure;
         }
-        CheckResult lin = LinearizabilityChecker.check(new KvModel(), history.history());
-        if (!lin.isLinearizable()) {
+        CheckResult lin = LinearizabilityChecker.check(new KvModel(), history.history(), CheckBudget.ofSteps(CHECK_STEPS));
+        if (lin.verdict() == Verdict.NOT_LINEARIZABLE) {
             throw new AssertionError("history is not linearizable:\n" + lin);
         }
         long operations = loads.stream().mapToLong(ClientWorkload::issued).sum();
