@@ -157,7 +157,7 @@ final class PaxosSimulation {
      * (clients that gave up) stay open to the end of the history, and a few histories with many of
      * them on one key make the search exponential: seed 23625 of the n=5 pause scenario filled a
      * 2 GB heap. Such a run's verdict is {@link Verdict#UNKNOWN} (counted and bounded by the tests:
-     * at most one in 10,000 seeds); a history found not linearizable within the budget fails.
+     * at most one in 5,000 seeds); a history found not linearizable within the budget fails.
      */
     static final long CHECK_STEPS = 20_000_000;
 
