@@ -112,6 +112,26 @@ class CheckQuorumAndPreVoteTest {
     }
 
     @Test
+    @DisplayName("seed 000 Phase 1: a replica that learned decisions by catch-up while preparing proposes above them, never at a decided instance")
+    void aNewLeaderProposesAboveWhatItLearnedWhilePreparing() {
+        // Once pinned by simulation seeds 5565, 14448 and 19715 (Proposer.lead started at the
+        // Phase 1 start, not at the learner's first undecided instance); the nemesis' draws have
+        // changed since, so the rule is pinned here, in the core.
+        MultiPaxosCore starter = fresh(0);
+        starter.onTick(1, out); // Prepare(0, from 0)
+        starter.onMessage(1, new PaxosMessage.CatchUpReply(0, 0, List.of(
+                new PaxosMessage.Decided(0, v("x")), new PaxosMessage.Decided(1, v("y")))), 2, out);
+        starter.onMessage(0, new PaxosMessage.PrepareOk(0, 0, List.of()), 3, out);
+        starter.onMessage(1, new PaxosMessage.PrepareOk(0, 0, List.of()), 3, out);
+        assertThat(starter.isLeader()).isTrue();
+        out.clear();
+        starter.onProposal(v("a"), 4, out);
+        assertThat(sent()).filteredOn(m -> m instanceof PaxosMessage.Propose)
+                .isNotEmpty()
+                .allSatisfy(m -> assertThat(((PaxosMessage.Propose) m).instance()).isGreaterThanOrEqualTo(2));
+    }
+
+    @Test
     @DisplayName("check-quorum at a cold start: the first leader waits for peers that start later (up to the restart hold) instead of stepping down")
     void theFirstLeaderOfAFreshClusterWaitsForItsPeersToStart() {
         // Processes of a new cluster start one by one; replica 0 starts view 0 at once. Before this

@@ -77,8 +77,9 @@ class MultiPaxosSimulationTest {
         // The stress run found these: a replica learned (by catch-up) instances above its Phase 1
         // start while preparing, dropped the votes Phase 1 had reported for them, and on leading
         // proposed new values at those decided instances (Proposer.lead started at prepareFrom,
-        // not at the learner's first undecided instance). They ran with clients that never gave
-        // up; without time-outs the client sends exactly what it sent then, so the runs replay.
+        // not at the learner's first undecided instance). One-way cuts and bridges in the nemesis
+        // (issue 12) changed its draws, so these seeds no longer replay that run; the rule is
+        // pinned in the core by CheckQuorumAndPreVoteTest.aNewLeaderProposesAboveWhatItLearnedWhilePreparing.
         assertThat(PaxosSimulation.run(5565, PaxosSimulation.Scenario.hostile(3).withInvokeTimeout(SimClient.NEVER))
                 .decisions()).isPositive();
         assertThat(PaxosSimulation.run(14448, PaxosSimulation.Scenario.hostile(5).withInvokeTimeout(SimClient.NEVER))
