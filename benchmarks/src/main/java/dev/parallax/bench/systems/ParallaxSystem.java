@@ -60,6 +60,8 @@ public final class ParallaxSystem implements BenchSystem {
     private static final List<String> HEALTH_METERS = List.of("parallax_paxos_view_changes_total",
             "parallax_commands_duplicate_total", "parallax_commands_executed_total", "parallax_protocol_decided_total",
             "parallax_protocol_inbound_dropped_total", "parallax_net_dropped_total");
+    /** Bytes a replica sends: to its peers (all channels) and to its clients. */
+    private static final List<String> BYTES_METERS = List.of("parallax_net_bytes_sent_total", "parallax_client_bytes_sent_total");
     private final ThreadCpu[] threadsBefore = new ThreadCpu[3];
     private Thread samplerThread;
     private volatile String samplerError;
@@ -157,18 +159,27 @@ public final class ParallaxSystem implements BenchSystem {
         return pids;
     }
 
+    /**
+     * A client that talks to replica {@code k mod 3} first, {@code k} counting the connections
+     * opened: the load is spread over the replicas. With S-Paxos each replica serves its own
+     * clients; with Multi-Paxos each client is redirected to the leader once.
+     */
     @Override
     public CommandInvoker connect(int maxOutstanding) {
-        SmrClient c = SmrClient.connect(cluster.clientConfig().eventLoopGroup(group)
+        SmrClient c = SmrClient.connect(cluster.clientConfig().startAt(clients.size() % 3).eventLoopGroup(group)
                 .maxOutstanding(Math.max(1, maxOutstanding)).invokeTimeout(Duration.ofSeconds(30)).build());
         clients.add(c);
         return c;
     }
 
-    /** Starts sampling the leader's stage meters once a second (busy ratio, queue depth). */
+    /**
+     * Starts sampling the ordering leader's stage meters once a second (busy ratio, queue depth);
+     * the leader is the replica whose metrics say it leads ({@link ProcessCluster#leader()}),
+     * replica 0 if none does.
+     */
     @Override
     public void measurementStarted() {
-        int leader = clients.isEmpty() ? 0 : clients.get(0).currentReplica();
+        int leader = Math.max(0, cluster.leader());
         sampled = leader;
         sampler = new StageSampler(cluster.metricsPort(leader));
         for (int i = 0; i < 3; i++) {
@@ -242,6 +253,30 @@ public final class ParallaxSystem implements BenchSystem {
         }
         samplerThread = null;
         return sb.toString();
+    }
+
+    /**
+     * Per replica: bytes written to its peers (every channel of the replica port,
+     * {@code parallax_net_bytes_sent_total}) and to its clients ({@code parallax_client_bytes_sent_total}),
+     * scraped from its metrics endpoint; -1 for a replica that does not answer.
+     */
+    @Override
+    public Map<String, Double> bytesSent() {
+        Map<String, Double> bytes = new LinkedHashMap<>();
+        for (int i = 0; i < 3; i++) {
+            double sent;
+            try {
+                sent = StageSampler.totals(cluster.metricsPort(i), BYTES_METERS).values().stream()
+                        .mapToDouble(Double::doubleValue).sum();
+            } catch (java.io.IOException e) {
+                sent = -1;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                sent = -1;
+            }
+            bytes.put("replica-" + i, sent);
+        }
+        return bytes;
     }
 
     @Override

@@ -309,7 +309,6 @@ public final class ReplicaPort implements AutoCloseable {
                     .tag("channel", name).tag("replica", Integer.toString(config.id())).register(registry);
             this.bytesSent = Counter.builder("parallax.net.bytes.sent")
                     .description("bytes of a channel's frames written to peers, framing included")
-                    .baseUnit("bytes")
                     .tag("channel", name).tag("replica", Integer.toString(config.id())).register(registry);
         }
 

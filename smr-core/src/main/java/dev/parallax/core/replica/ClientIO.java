@@ -167,7 +167,7 @@ final class ClientIO {
                 .baseUnit("bytes").tag("replica", replica).register(registry);
         FunctionCounter.builder("parallax.client.bytes.sent", bytesSent, LongAdder::sum)
                 .description("bytes written to client connections: replies, redirects, snapshot control frames")
-                .baseUnit("bytes").tag("replica", replica).register(registry);
+                .tag("replica", replica).register(registry);
     }
 
     /** Binds the client port. @return the bound port (useful with port 0) */
