@@ -34,7 +34,7 @@ import java.util.SplittableRandom;
  * its TCP connection never loses one reply and delivers the next; here every message may be lost
  * alone, so a client that counted could see later commands answered while the oldest one's reply
  * was lost, run ahead, and find that reply gone from the replicas' cache ({@code window} must not
- * exceed {@link SimReplica#REPLY_WINDOW}).
+ * exceed {@link SimService#REPLY_WINDOW}).
  *
  * <p>Without an answer for {@code retryTimeout} the client moves to the next replica and resends
  * every outstanding command in order; a redirect names the replica to try. With no think time it
