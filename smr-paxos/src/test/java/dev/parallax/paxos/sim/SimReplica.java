@@ -6,7 +6,6 @@ import dev.parallax.core.batch.CommandBatch;
 import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.protocol.EffectBuffer;
 import dev.parallax.core.testkit.NodeContext;
-import dev.parallax.core.testkit.SimNode;
 import dev.parallax.paxos.MultiPaxosCore;
 import dev.parallax.paxos.PaxosConfig;
 import dev.parallax.paxos.PaxosMessage;
@@ -27,7 +26,7 @@ import java.util.Map;
  * {@code RETRY_FROM}, snapshots). All of it is volatile except the core's durable log and the
  * snapshot shelf.
  */
-final class SimReplica implements SimNode<Object> {
+final class SimReplica implements SimulatedReplica {
     /**
      * Test-only switches that break the replica on purpose, to show that the simulation's checks
      * catch what they should.
@@ -209,11 +208,18 @@ final class SimReplica implements SimNode<Object> {
         return core;
     }
 
-    long applied() {
+    @Override
+    public MultiPaxosCore ordering() {
+        return core;
+    }
+
+    @Override
+    public long applied() {
         return applied;
     }
 
-    Map<String, String> state() {
+    @Override
+    public Map<String, String> state() {
         return service.state();
     }
 }
