@@ -1,5 +1,7 @@
 package dev.parallax.paxos.multicast;
 
+import dev.parallax.paxos.seq.SequenceWindow;
+
 import java.util.Arrays;
 
 /**
@@ -31,22 +33,21 @@ import java.util.Arrays;
  * before it, is delivered by that process and by no other. Resends happen only after
  * {@code resendAfter}, so this needs a snapshot point to fall between a message and its late copy.
  *
+ * <p>The window itself is {@link SequenceWindow} (one per origin); this class keeps one per origin.
+ *
  * <p>Memory: {@code WINDOW / 8} bytes and a long per origin seen. Not thread-safe: used under the
  * {@link DecidedStreams} lock by one stream's writer.
  */
 final class OriginSequences {
     /** How far apart an origin's outstanding sequence numbers may be, in one stream. */
-    static final int WINDOW = 1024;
-    private static final int WORDS = WINDOW / Long.SIZE;
+    static final int WINDOW = SequenceWindow.WINDOW;
 
-    private final long[] base;
-    /** Per origin, a ring of WINDOW bits: bit {@code s % WINDOW} is sequence number {@code s}. Null: never seen. */
-    private final long[][] decided;
+    /** Per origin, its window; null: never seen. */
+    private final SequenceWindow[] windows;
 
     /** @param origins origin ids are {@code 0..origins-1} */
     OriginSequences(int origins) {
-        this.base = new long[origins];
-        this.decided = new long[origins][];
+        this.windows = new SequenceWindow[origins];
     }
 
     /**
@@ -56,72 +57,25 @@ final class OriginSequences {
      * @throws IllegalArgumentException if {@code origin} is not an origin id or {@code sequence} is negative
      */
     boolean firstDecision(int origin, long sequence) {
-        if (origin < 0 || origin >= base.length || sequence < 0) {
+        if (origin < 0 || origin >= windows.length || sequence < 0) {
             throw new IllegalArgumentException("no message (" + origin + ", " + sequence + ")");
         }
-        long[] bits = decided[origin];
-        if (bits == null) {
-            bits = new long[WORDS];
-            decided[origin] = bits;
-            base[origin] = Math.max(0, sequence - WINDOW + 1);
+        SequenceWindow w = windows[origin];
+        if (w == null) {
+            w = SequenceWindow.openingAt(sequence);
+            windows[origin] = w;
         }
-        if (sequence < base[origin]) {
-            return false;
-        }
-        if (sequence - base[origin] >= WINDOW) {
-            slide(origin, bits, sequence - WINDOW + 1);
-        }
-        if (get(bits, sequence)) {
-            return false;
-        }
-        set(bits, sequence, true);
-        while (get(bits, base[origin])) {
-            set(bits, base[origin], false);
-            base[origin]++;
-        }
-        return true;
+        return w.firstDecision(sequence);
     }
 
     /** Whether {@link #firstDecision} would return {@code false} now (nothing is recorded). */
     boolean seen(int origin, long sequence) {
-        long[] bits = origin >= 0 && origin < base.length ? decided[origin] : null;
-        if (bits == null || sequence < 0) {
-            return false;
-        }
-        if (sequence < base[origin]) {
-            return true;
-        }
-        return sequence - base[origin] < WINDOW && get(bits, sequence);
+        SequenceWindow w = origin >= 0 && origin < windows.length ? windows[origin] : null;
+        return w != null && w.seen(sequence);
     }
 
     /** Forgets every origin: the stream continues from a snapshot, what came before is unknown. */
     void reset() {
-        Arrays.fill(decided, null);
-        Arrays.fill(base, 0);
-    }
-
-    private void slide(int origin, long[] bits, long newBase) {
-        if (newBase - base[origin] >= WINDOW) {
-            Arrays.fill(bits, 0);
-        } else {
-            for (long s = base[origin]; s < newBase; s++) {
-                set(bits, s, false);
-            }
-        }
-        base[origin] = newBase;
-    }
-
-    private static boolean get(long[] bits, long sequence) {
-        int i = (int) (sequence % WINDOW);
-        return (bits[i >>> 6] & (1L << i)) != 0;
-    }
-
-    private static void set(long[] bits, long sequence, boolean on) {
-        int i = (int) (sequence % WINDOW);
-        if (on) {
-            bits[i >>> 6] |= 1L << i;
-        } else {
-            bits[i >>> 6] &= ~(1L << i);
-        }
+        Arrays.fill(windows, null);
     }
 }
