@@ -46,10 +46,20 @@ public final class SequenceWindow {
      * @throws IllegalArgumentException if {@code sequence} is negative
      */
     public static SequenceWindow openingAt(long sequence) {
-        if (sequence < 0) {
-            throw new IllegalArgumentException("negative sequence number " + sequence);
+        return openingAt(sequence, 0);
+    }
+
+    /**
+     * As {@link #openingAt(long)} for a stream whose origin numbers from {@code first} (the
+     * numbers below it count as seen).
+     *
+     * @throws IllegalArgumentException if {@code first} is negative or above {@code sequence}
+     */
+    public static SequenceWindow openingAt(long sequence, long first) {
+        if (first < 0 || sequence < first) {
+            throw new IllegalArgumentException("sequence number " + sequence + " outside a stream numbered from " + first);
         }
-        return new SequenceWindow(Math.max(0, sequence - WINDOW + 1));
+        return new SequenceWindow(Math.max(first, sequence - WINDOW + 1));
     }
 
     /**

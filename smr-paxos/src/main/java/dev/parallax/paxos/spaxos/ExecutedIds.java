@@ -27,6 +27,8 @@ import java.util.TreeMap;
  * <p>Not thread-safe: one writer (the protocol thread, or the delivery thread for a mirror).
  */
 public final class ExecutedIds {
+    /** Origins number from 1 in every incarnation: sn 0 is never new. */
+    private static final long FIRST_SN = 1;
     private static final int STREAM_BYTES = 4 + 8 + SequenceWindow.BYTES;
 
     private final TreeMap<Stream, SequenceWindow> windows = new TreeMap<>();
@@ -46,14 +48,14 @@ public final class ExecutedIds {
      * Records that {@code id} executes.
      *
      * @return {@code true} the first time, {@code false} for a duplicate
-     * @throws IllegalArgumentException if a field of {@code id} is negative
+     * @throws IllegalArgumentException if a field of {@code id} is negative or its sn is 0
      */
     public boolean firstExecution(BatchId id) {
         check(id);
         Stream s = new Stream(id.origin(), id.incarnation());
         SequenceWindow w = windows.get(s);
         if (w == null) {
-            w = SequenceWindow.openingAt(id.sn());
+            w = SequenceWindow.openingAt(id.sn(), FIRST_SN);
             windows.put(s, w);
         }
         return w.firstDecision(id.sn());
@@ -65,7 +67,7 @@ public final class ExecutedIds {
         return w != null && w.seen(id.sn());
     }
 
-    /** The lowest sn of {@code (origin, incarnation)} that may still be new (0 when the stream is unknown). */
+    /** The lowest sn of {@code (origin, incarnation)} that may still be new (0 when the stream is unknown: nothing executed). */
     public long executedBelow(int origin, long incarnation) {
         SequenceWindow w = windows.get(new Stream(origin, incarnation));
         return w == null ? 0 : w.base();
@@ -179,7 +181,7 @@ public final class ExecutedIds {
     }
 
     private static void check(BatchId id) {
-        if (id.origin() < 0 || id.incarnation() < 0 || id.sn() < 0) {
+        if (id.origin() < 0 || id.incarnation() < 0 || id.sn() < FIRST_SN) {
             throw new IllegalArgumentException("no batch id " + id);
         }
     }

@@ -48,7 +48,7 @@ public final class IdList {
      * The ids {@code value} names.
      *
      * @throws IllegalArgumentException if {@code value} is the no-op, or its bytes are not an id
-     *         list (count not positive or not matching the size, negative fields)
+     *         list (count not positive or not matching the size, negative fields, sn 0)
      */
     public static List<BatchId> decode(Value value) {
         ByteBuffer b = value.bytes();
@@ -60,8 +60,8 @@ public final class IdList {
             List<BatchId> ids = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
                 BatchId id = BatchId.readFrom(b);
-                if (id.origin() < 0 || id.incarnation() < 0 || id.sn() < 0) {
-                    throw new IllegalArgumentException("id list holds a negative field: " + id);
+                if (id.origin() < 0 || id.incarnation() < 0 || id.sn() < 1) {
+                    throw new IllegalArgumentException("id list holds an impossible id (negative field, or sn 0): " + id);
                 }
                 ids.add(id);
             }
