@@ -15,9 +15,10 @@ import java.util.List;
  * part has the {@link IdList} format. The replica's listener sees only the commands
  * ({@link ExecutionMirror} takes the ids off for the delivery-state mirror).
  *
- * <p>A body that is not a command batch (a lying or broken origin) is left out of the commands on
- * every replica alike (the bodies of an id are the same everywhere), and counted by the caller
- * through {@link #encode}'s result being shorter; its id still counts as executed.
+ * <p>One body is delivered as it is (not re-copied, not checked: the replica's executor checks and
+ * counts a malformed batch). Of several, a body that is not a command batch (a lying or broken
+ * origin) is left out of the commands on every replica alike (the bodies of an id are the same
+ * everywhere); its id still counts as executed.
  *
  * <p>Stateless and thread-safe.
  */
@@ -72,8 +73,11 @@ public final class ExecutedBatches {
         return new Delivered(ids, commands);
     }
 
-    /** One batch of every command of {@code bodies}; bodies that are not command batches are left out. */
+    /** One batch of every command of {@code bodies}; of several, bodies that are not command batches are left out. */
     static ByteBuffer commands(List<ByteBuffer> bodies) {
+        if (bodies.size() == 1) {
+            return bodies.get(0);
+        }
         try {
             return CommandBatch.concat(bodies);
         } catch (IllegalArgumentException malformed) {
@@ -83,7 +87,7 @@ public final class ExecutedBatches {
                     good.add(body);
                 }
             }
-            return good.isEmpty() ? CommandBatch.encode(List.of()) : CommandBatch.concat(good);
+            return CommandBatch.concat(good);
         }
     }
 

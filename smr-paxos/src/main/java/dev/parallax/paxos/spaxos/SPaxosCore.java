@@ -38,8 +38,8 @@ import java.util.function.Predicate;
  *       (natural batching, §IV-C, Table II).</li>
  * </ol>
  *
- * <p><b>Values.</b> A decided value that is not an id list (or names an id outside the bounds of
- * {@link DisseminationWireBounds}) executes nothing, identically everywhere, and is counted
+ * <p><b>Values.</b> A decided value that is not an id list (or names an id of no member, or sn 0,
+ * which no origin numbers) executes nothing, identically everywhere, and is counted
  * ({@code malformed.values}); a no-op executes nothing.
  *
  * <p><b>Snapshots.</b> {@link #compact} compacts both sub-cores (bodies executed below the cut are
@@ -314,7 +314,7 @@ public final class SPaxosCore implements ProtocolCore<Object, SPaxosRecord, SPax
         try {
             List<BatchId> ids = IdList.decode(v);
             for (BatchId id : ids) {
-                if (!DisseminationWireBounds.isId(id, config.members())) {
+                if (id.origin() >= config.members() || id.sn() < 1) {
                     throw new IllegalArgumentException("id out of bounds: " + id);
                 }
             }
