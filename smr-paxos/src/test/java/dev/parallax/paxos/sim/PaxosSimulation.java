@@ -132,6 +132,16 @@ final class PaxosSimulation {
                     snapshotEvery, leaderShare, bound, switches, invokeTimeout, processFaults);
         }
 
+        Scenario withClients(int count) {
+            return new Scenario(replicas, count, opsPerClient, faultyFor, loadAfterHeal, thinkTime, plan, config,
+                    snapshotEvery, leaderShare, progressBound, switches, invokeTimeout, processFaults);
+        }
+
+        /** This scenario on a network that loses and duplicates nothing, with no nemesis. */
+        Scenario calm() {
+            return withPlan(plan.withLoss(0, 0).withNemesis(0, 0, false));
+        }
+
         Scenario withProcessFaults(ProcessFaults faults) {
             return new Scenario(replicas, clients, opsPerClient, faultyFor, loadAfterHeal, thinkTime, plan, config,
                     snapshotEvery, leaderShare, progressBound, switches, invokeTimeout, faults);
@@ -168,7 +178,7 @@ final class PaxosSimulation {
                    long snapshotInstalls, long operations, int pendingAtHeal, long leaderCrashes, long leaderIsolations,
                    long partitions, long restarts, long viewChanges, long maxProgressNanos, Clients clients,
                    long sessionGaps, long pauses, long heldByPause, long queuedByPause, long crashAlls,
-                   long partialPartitions, long leaderPartialCuts) {
+                   long partialPartitions, long leaderPartialCuts, long sessionDuplicates) {
     }
 
     /**
@@ -199,19 +209,24 @@ final class PaxosSimulation {
      * How a run is wired besides its scenario: which replicas, what else to install once they exist
      * (invariants, send observers, scripted faults; it must draw no random number from the
      * simulation, or the run's draws change), and whether client {@code c} starts at replica
-     * {@code c mod n} (spread) rather than at a random one.
+     * {@code c mod n} (spread) rather than at a random one, and the size puts' values are padded to
+     * (0: not padded; see {@link ClientWorkload}).
      */
-    record Wiring(ReplicaFactory replicas, Consumer<Simulation<Object>> setup, boolean spreadClients) {
+    record Wiring(ReplicaFactory replicas, Consumer<Simulation<Object>> setup, boolean spreadClients, int putBytes) {
         /** Multi-Paxos replicas ({@link SimReplica}), nothing else, clients placed at random. */
         static final Wiring MULTI_PAXOS = new Wiring((ctx, s, m) -> new SimReplica(ctx, s.config(), m.safety(),
-                m.progress(), m.shelf(), s.snapshotEvery(), m.switches(), m.counters()), sim -> { }, false);
+                m.progress(), m.shelf(), s.snapshotEvery(), m.switches(), m.counters()), sim -> { }, false, 0);
 
         Wiring withSetup(Consumer<Simulation<Object>> more) {
-            return new Wiring(replicas, setup.andThen(more), spreadClients);
+            return new Wiring(replicas, setup.andThen(more), spreadClients, putBytes);
         }
 
         Wiring spreadingClients() {
-            return new Wiring(replicas, setup, true);
+            return new Wiring(replicas, setup, true, putBytes);
+        }
+
+        Wiring withPutBytes(int bytes) {
+            return new Wiring(replicas, setup, spreadClients, bytes);
         }
     }
 
@@ -254,7 +269,7 @@ final class PaxosSimulation {
         for (int c = 0; c < s.clients(); c++) {
             int id = 100 + c;
             clientIds.add(id);
-            ClientWorkload load = new ClientWorkload(workloads.split(), id, s.opsPerClient(), loadStops);
+            ClientWorkload load = new ClientWorkload(workloads.split(), id, s.opsPerClient(), loadStops, wiring.putBytes());
             loads.add(load);
             long clientSeed = workloads.nextLong();
             int startAt = wiring.spreadClients() ? c % s.replicas() : SimClient.RANDOM_REPLICA;
@@ -318,7 +333,7 @@ final class PaxosSimulation {
                 shelf.installs(), operations, pendingAtHeal, st.leaderCrashes(), st.leaderIsolations(),
                 st.partitionsStarted(), st.restarts(), leaders.viewChanges(), progress.maxLatency(), clients,
                 counters.gaps(), st.pauses(), st.heldByPause(), st.queuedByPause(), st.crashAlls(),
-                st.oneWayCuts() + st.bridges(), st.leaderPartialCuts());
+                st.oneWayCuts() + st.bridges(), st.leaderPartialCuts(), counters.duplicates());
     }
 
     private static boolean converged(Simulation<Object> sim, int replicas) {
