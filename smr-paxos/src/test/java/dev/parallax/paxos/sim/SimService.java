@@ -19,7 +19,7 @@ import java.util.Map;
 
 /**
  * The service half of a simulated replica, shared by the Multi-Paxos ({@link SimReplica}) and the
- * S-Paxos ({@code SPaxosSimReplica}) replicas: the production session layer
+ * S-Paxos ({@link SPaxosSimReplica}) replicas: the production session layer
  * ({@link ClientSessions}: exactly once and in order per client, with a reply cache), a KV state
  * machine that independently counts how often each command is applied ({@link KvCommands#apply}),
  * and the client-facing logic — answer the client whose request this replica took (only that

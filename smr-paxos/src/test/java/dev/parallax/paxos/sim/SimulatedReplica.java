@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * What the simulation harness ({@link PaxosSimulation}, {@link LeaderWatch}, {@link AmnesiaPlan})
  * reads of a simulated replica, whatever protocol it runs: Multi-Paxos ({@link SimReplica}) or
- * S-Paxos ({@code SPaxosSimReplica}, whose ids are ordered by a Multi-Paxos core too). Owned by the
+ * S-Paxos ({@link SPaxosSimReplica}, whose ids are ordered by a Multi-Paxos core too). Owned by the
  * simulation thread.
  */
 interface SimulatedReplica extends SimNode<Object> {
