@@ -51,12 +51,24 @@ import java.util.function.ObjLongConsumer;
  *     (never renumbered); {@link #restore} raises watermarks over what a snapshot executed.</li>
  * <li>GC: {@link #compact} drops bodies executed below the snapshot point and re-persists the rest
  *     and the incarnation. Nothing waits for other replicas.</li>
+ * <li>Recovery from amnesia ({@link DisseminationRecovery}; docs/protocols/s-paxos.md "Recovery
+ *     from amnesia"): a core started {@code amnesiac} (its log may have lost bodies it acked or, as
+ *     origin, forwarded, while its peers still count it as a holder) is {@link #recovering()}
+ *     until it has heard an ack vector from {@code n - f} peers ({@code n - q + 1} for odd n) and
+ *     holds, or has executed, every id up to the highest watermark those vectors carried. A stable
+ *     id has f+1 holders, so f besides this replica; at most f-1 peers are unheard, so a heard
+ *     peer acked it. Missing ids are fetched as gaps (rule 5, within the receiver window or the
+ *     target); a {@code BodyGone} for one leads to a snapshot, after which it counts as executed.
+ *     Meanwhile the replica acks only what it holds (its watermark), as always. One recovered
+ *     replica holds again what it was counted for, so the next amnesiac cannot take the last
+ *     copy. n=1: recovered at once.</li>
  * </ol>
  *
  * <p>Events ({@link #reportEvents}): {@code forwards.sent}, {@code forwards.received},
  * {@code forwards.refused}, {@code acks.sent}, {@code resends.sent}, {@code resends.served},
  * {@code bodies.gone} (BodyGone received), {@code origin.blocked}, {@code dissemination.ignored}
- * (messages out of {@link DisseminationWireBounds} or from no member).
+ * (messages out of {@link DisseminationWireBounds} or from no member), {@code dissemination.recovered}
+ * (1 once an amnesiac start completed its recovery).
  *
  * <p>Not thread-safe: one driver thread calls it; never blocks, no clocks or randomness.
  */
@@ -83,6 +95,7 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
     private final BodyStore store = new BodyStore();
     private final AckTracker tracker;
     private final BodyFetcher fetcher = new BodyFetcher();
+    private final DisseminationRecovery recovery;
     private final TreeMap<OriginStream, Progress> progress = new TreeMap<>();
     private final long[] lastSentAt;
     private final long[] sentVersion;
@@ -104,18 +117,32 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
     private long bodiesGone;
     private long originBlocked;
     private long ignored;
+    private long recoveredEvents;
+
+    /**
+     * A core whose log kept every record it acted on (not amnesiac): never {@link #recovering()}.
+     *
+     * @see #DisseminationCore(SPaxosConfig, int, List, boolean, long, long)
+     */
+    public DisseminationCore(SPaxosConfig config, int self, List<DisseminationRecord> recovered, long incarnationFloor, long now) {
+        this(config, self, recovered, false, incarnationFloor, now);
+    }
 
     /**
      * @param config the settings
      * @param self this replica's id in {@code [0, n)}
      * @param recovered the records found in the log at start, in log order
+     * @param amnesiac the log may have lost records this replica acted on
+     *        ({@code DurableLog.amnesiaPossible()}): {@link #recovering()} until it holds again what
+     *        its peers may count it for (rule 9)
      * @param incarnationFloor the lowest incarnation allowed (wall-clock ms in production, so that a
      *        wiped data directory or a lost record never reuses an incarnation; the virtual time in
      *        simulations); negative counts as 0
      * @param now the driver's clock at start
      * @throws IllegalArgumentException if {@code self} is not a member
      */
-    public DisseminationCore(SPaxosConfig config, int self, List<DisseminationRecord> recovered, long incarnationFloor, long now) {
+    public DisseminationCore(SPaxosConfig config, int self, List<DisseminationRecord> recovered, boolean amnesiac,
+                             long incarnationFloor, long now) {
         if (self < 0 || self >= config.members()) {
             throw new IllegalArgumentException("self " + self + " is not a member of " + config.members());
         }
@@ -124,6 +151,7 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
         this.members = config.members();
         this.span = config.maxUndecidedPerOrigin();
         this.tracker = new AckTracker(members, self);
+        this.recovery = new DisseminationRecovery(members, config.stableHolders(), self, amnesiac);
         long highest = -1;
         for (DisseminationRecord r : recovered) {
             if (r instanceof DisseminationRecord.IncarnationRecord i) {
@@ -149,6 +177,14 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
         return incarnation;
     }
 
+    /**
+     * Whether this replica, started amnesiac, does not yet hold again every body its peers may count
+     * it as a holder of (rule 9). Always false when not started amnesiac.
+     */
+    public boolean recovering() {
+        return recovery.recovering();
+    }
+
     @Override
     public void onMessage(int from, DisseminationMessage message, long now, Effects<DisseminationMessage, DisseminationRecord, Batch> out) {
         if (from < 0 || from >= members || from == self || DisseminationWireBounds.violation(message, members) != null) {
@@ -157,15 +193,17 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
         }
         if (message instanceof DisseminationMessage.Forward f) {
             receive(f, out);
+            recovery.heard(from, f.acks());
             mergeAcks(from, f.acks(), out);
             checkStable(OriginStream.of(f.id()), out);
         } else if (message instanceof DisseminationMessage.Ack a) {
+            recovery.heard(from, a.acks());
             mergeAcks(from, a.acks(), out);
         } else if (message instanceof DisseminationMessage.ResendForward r) {
             serve(from, r, now, out);
         } else if (message instanceof DisseminationMessage.BodyGone g) {
             bodiesGone++;
-            if (fetcher.wanted(g.id())) {
+            if (fetcher.wanted(g.id()) || (recovery.needs(g.id()) && !store.known(g.id()))) {
                 out.snapshotNeeded(from, g.trimmedBelow());
             }
         }
@@ -291,6 +329,7 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
             raiseDecided(p, below);
             p.stableReported = Math.max(p.stableReported, below - 1);
         });
+        completeRecovery();
     }
 
     /** Bodies held. */
@@ -314,6 +353,7 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
         sink.accept("bodies.gone", bodiesGone);
         sink.accept("origin.blocked", originBlocked);
         sink.accept("dissemination.ignored", ignored);
+        sink.accept("dissemination.recovered", recoveredEvents);
     }
 
     // ---- rules ----
@@ -329,7 +369,7 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
         if (store.known(id)) {
             return;
         }
-        if (!fetcher.wanted(id) && id.sn() >= progress(OriginStream.of(id)).decidedBelow + 2L * span) {
+        if (!fetcher.wanted(id) && !recovery.needs(id) && id.sn() >= progress(OriginStream.of(id)).decidedBelow + 2L * span) {
             forwardsRefused++;
             return;
         }
@@ -399,6 +439,7 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
             reforward.clear();
         }
         long wake = Math.min(fetch(now, out), flushAcks(now, out));
+        completeRecovery();
         if (wake != Long.MAX_VALUE) {
             out.wakeAt(wake);
         }
@@ -432,7 +473,7 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
         for (OriginStream s : tracker.streams()) {
             long watermark = store.watermark(s);
             long from = watermark + 1;
-            long limit = progress(s).decidedBelow + 2L * span - 1;
+            long limit = Math.max(progress(s).decidedBelow + 2L * span - 1, recovery.target(s));
             if (tracker.maxAcked(s) <= watermark || from > limit) {
                 fetcher.closeGap(s);
                 continue;
@@ -471,6 +512,13 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
             wake = Math.min(wake, due);
         }
         return wake;
+    }
+
+    /** Rule 9: recovered once the target is fixed and every own watermark reaches it. */
+    private void completeRecovery() {
+        if (recovery.tryComplete(store::watermark)) {
+            recoveredEvents++;
+        }
     }
 
     // ---- helpers ----

@@ -104,7 +104,8 @@ public final class SPaxosCore implements ProtocolCore<Object, SPaxosRecord, SPax
      * @param self             this replica's id
      * @param recovered        every record of this replica's log, oldest first
      * @param amnesiac         the log may have lost records it acted on: ordering recovers from peers
-     *                         before voting ({@link MultiPaxosCore})
+     *                         before voting ({@link MultiPaxosCore}), dissemination fetches again the
+     *                         bodies its peers may count it as a holder of ({@link DisseminationCore})
      * @param incarnationFloor the lowest incarnation this start may use (wall-clock milliseconds in
      *                         production, the virtual time in the simulator)
      * @param now              the driver's clock
@@ -126,7 +127,7 @@ public final class SPaxosCore implements ProtocolCore<Object, SPaxosRecord, SPax
             }
         }
         this.ordering = new MultiPaxosCore(config.paxos(), self, orderingRecords, amnesiac, now);
-        this.dissemination = new DisseminationCore(config, self, disseminationRecords, incarnationFloor, now);
+        this.dissemination = new DisseminationCore(config, self, disseminationRecords, amnesiac, incarnationFloor, now);
     }
 
     /** The ordering core (gauges, failure detection); driver thread only. */
@@ -208,9 +209,15 @@ public final class SPaxosCore implements ProtocolCore<Object, SPaxosRecord, SPax
         return dissemination.canPropose();
     }
 
+    /**
+     * Whether either layer still recovers from amnesia: ordering does not vote yet, or dissemination
+     * does not yet hold again every body its peers count it for (docs/protocols/s-paxos.md "Recovery
+     * from amnesia"). The runtime resolves the log's amnesia only once both are done, so a crash
+     * before then starts amnesiac again.
+     */
     @Override
     public boolean recovering() {
-        return ordering.recovering();
+        return ordering.recovering() || dissemination.recovering();
     }
 
     /** Both layers compact below {@code instance}: ordering checkpoints, dissemination drops bodies executed below it. */

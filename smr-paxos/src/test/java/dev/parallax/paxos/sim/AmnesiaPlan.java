@@ -59,7 +59,7 @@ final class AmnesiaPlan {
             for (int r = 0; r < replicas; r++) {
                 if (!sim.isUp(r)) {
                     down.add(r);
-                } else if (sim.<SimulatedReplica>node(r).ordering().recovering()) {
+                } else if (sim.<SimulatedReplica>node(r).recovering()) {
                     recovering = true;
                 }
             }

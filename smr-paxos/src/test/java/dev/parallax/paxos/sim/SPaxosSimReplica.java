@@ -276,6 +276,12 @@ final class SPaxosSimReplica implements SimulatedReplica {
         return core.ordering();
     }
 
+    /** Ordering's or dissemination's amnesia recovery is still under way ({@link SPaxosCore#recovering()}). */
+    @Override
+    public boolean recovering() {
+        return core.recovering();
+    }
+
     @Override
     public long applied() {
         return core.nextToExecute();

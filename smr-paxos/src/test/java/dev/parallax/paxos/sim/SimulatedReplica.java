@@ -15,6 +15,15 @@ interface SimulatedReplica extends SimNode<Object> {
     /** The Multi-Paxos core that orders (leader, view, amnesia recovery). */
     MultiPaxosCore ordering();
 
+    /**
+     * Whether the replica still recovers from amnesia (the core's {@code recovering()}): the
+     * ordering layer's recovery, and for S-Paxos dissemination's too ({@link AmnesiaPlan} crashes
+     * nobody meanwhile).
+     */
+    default boolean recovering() {
+        return ordering().recovering();
+    }
+
     /** The next instance this replica executes: equal at every replica once they converged. */
     long applied();
 

@@ -4,12 +4,16 @@ import dev.parallax.core.testkit.ScriptedCluster;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.function.LongUnaryOperator;
 
 /**
  * The testkit's {@link ScriptedCluster} bound to {@link DisseminationCore}: one core per member,
  * recovered from its log with {@link DisseminationRecordCodec}; the incarnation floor is a function
- * of the virtual time (identity unless told). Hand-driven, no randomness.
+ * of the virtual time (identity unless told). {@link #powerLoss} restarts a member amnesiac with
+ * nothing recovered. Hand-driven, no randomness.
  *
  * <p>Not thread-safe: one test thread drives it.
  */
@@ -20,9 +24,28 @@ final class DissemCluster extends ScriptedCluster<DisseminationCore, Disseminati
         this(config, now -> now);
     }
 
+    private final Set<Integer> amnesiac;
+
     DissemCluster(SPaxosConfig config, LongUnaryOperator floor) {
+        this(config, floor, new HashSet<>());
+    }
+
+    private DissemCluster(SPaxosConfig config, LongUnaryOperator floor, Set<Integer> amnesiac) {
         super(config.members(), new DisseminationRecordCodec(),
-                (id, recovered, now) -> new DisseminationCore(config, id, recovered, floor.applyAsLong(now), now));
+                (id, recovered, now) -> amnesiac.remove(id)
+                        ? new DisseminationCore(config, id, List.of(), true, floor.applyAsLong(now), now)
+                        : new DisseminationCore(config, id, recovered, false, floor.applyAsLong(now), now));
+        this.amnesiac = amnesiac;
+    }
+
+    /**
+     * Crashes member {@code id} with a power loss under sync policy {@code none}: its next start
+     * recovers no record (the log keeps them for a later ordinary restart) and is amnesiac.
+     */
+    void powerLoss(int id) {
+        amnesiac.add(id);
+        note("power loss at " + id + ": every record lost, restart amnesiac");
+        crashAndRestart(id);
     }
 
     /** A local client batch with {@code text} as its body. */

@@ -456,6 +456,91 @@ class DisseminationCoreTest {
         assertThat(out.records()).as("an executed id's body is not stored again").isEmpty();
     }
 
+    private static DisseminationCore amnesiac(SPaxosConfig c, int self, long now) {
+        return new DisseminationCore(c, self, List.of(), true, now, now);
+    }
+
+    @Test
+    @DisplayName("amnesia: recovering until n-f = 2 peers (n=3) were heard after the restart and every id up to their highest watermarks is held again (plan §1.2 rule 9; seed 002 (S-Paxos) §IV-B a)")
+    void amnesiacRecoversOnceTwoPeersHeardAndTargetsHeld() {
+        DisseminationCore c = amnesiac(CONFIG, 2, 0);
+        assertThat(c.recovering()).isTrue();
+        c.onMessage(0, new DisseminationMessage.Ack(acks(0, 0, 2)), 0, out);
+        c.onMessage(0, forward(0, 0, 1, "a", acks(0, 0, 2)), 0, out);
+        c.onMessage(0, forward(0, 0, 2, "b", acks(0, 0, 2)), 0, out);
+        assertThat(c.recovering()).as("holds what peer 0 acked, but only one peer of n-f = 2 heard").isTrue();
+        out.clear();
+        c.onMessage(1, new DisseminationMessage.Ack(acks(0, 0, 3, 1, 4, 1)), MS, out);
+        assertThat(c.recovering()).as("target 0:0<=3, 1:4<=1; holds 0:0<=2").isTrue();
+        assertThat(sent(DisseminationMessage.Ack.class)).as("acks only what it holds").isNotEmpty()
+                .allSatisfy(a -> assertThat(a.acks()).isEqualTo(acks(0, 0, 2)));
+        c.onMessage(0, new DisseminationMessage.Ack(acks(0, 0, 9)), MS, out);
+        out.clear();
+        c.onTick(51 * MS, out);
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).as("the missing ids are fetched as gaps after Δ")
+                .contains(new DisseminationMessage.ResendForward(1, 4, 1, 1));
+        assertThat(sent(DisseminationMessage.ResendForward.class)).anySatisfy(r -> assertThat(r.origin()).isZero());
+        c.onMessage(1, forward(0, 0, 3, "c", acks(0, 0, 3, 1, 4, 1)), 52 * MS, out);
+        assertThat(c.recovering()).as("1:4:1 still missing").isTrue();
+        assertThat(events(c)).containsEntry("dissemination.recovered", 0L);
+        c.onMessage(1, forward(1, 4, 1, "d", acks(0, 0, 3, 1, 4, 1)), 52 * MS, out);
+        assertThat(c.recovering()).as("the target is fixed once 2 peers were heard: 0:0:4..9 are not waited for").isFalse();
+        assertThat(events(c)).containsEntry("dissemination.recovered", 1L);
+    }
+
+    @Test
+    @DisplayName("amnesia, n=5: n-f = 3 of 4 peers must be heard, so one heard peer holds each stable id (f+1 = 3 holders, at most 1 unheard) (plan §1.2 rule 9)")
+    void amnesiacN5NeedsThreePeers() {
+        SPaxosConfig five = SPaxosConfig.builder(5).build();
+        DisseminationCore c = amnesiac(five, 4, 0);
+        c.onMessage(0, new DisseminationMessage.Ack(AckVector.EMPTY), 0, out);
+        c.onMessage(1, new DisseminationMessage.Ack(AckVector.EMPTY), 0, out);
+        c.onMessage(1, new DisseminationMessage.Ack(AckVector.EMPTY), 0, out);
+        assertThat(c.recovering()).as("two distinct peers heard").isTrue();
+        c.onMessage(2, new DisseminationMessage.Ack(acks(3, 0, 1)), 0, out);
+        assertThat(c.recovering()).isTrue();
+        c.onMessage(3, forward(3, 0, 1, "x", acks(3, 0, 1)), 0, out);
+        assertThat(c.recovering()).isFalse();
+    }
+
+    @Test
+    @DisplayName("amnesia: a BodyGone for a target id asks for a snapshot; its executed ids complete the recovery (plan §1.2 rules 5, 7, 9)")
+    void amnesiacRecoversThroughASnapshot() {
+        DisseminationCore c = amnesiac(CONFIG, 2, 0);
+        c.onMessage(0, new DisseminationMessage.Ack(acks(0, 0, 2)), 0, out);
+        c.onMessage(1, new DisseminationMessage.Ack(acks(0, 0, 2)), 0, out);
+        out.clear();
+        c.onTick(50 * MS, out);
+        List<DisseminationMessage.ResendForward> asked = sent(DisseminationMessage.ResendForward.class);
+        assertThat(asked).containsExactly(new DisseminationMessage.ResendForward(0, 0, 1, 2));
+        int holder = sentTo(DisseminationMessage.ResendForward.class).get(0);
+        out.clear();
+        c.onMessage(holder, new DisseminationMessage.BodyGone(new BatchId(0, 0, 1), 7), 51 * MS, out);
+        assertThat(out.snapshotRequests()).containsExactly(new EffectBuffer.SnapshotRequest(holder, 7));
+        out.clear();
+        c.onMessage(holder, new DisseminationMessage.BodyGone(new BatchId(0, 0, 5), 7), 51 * MS, out);
+        assertThat(out.snapshotRequests()).as("beyond the target and not wanted").isEmpty();
+        assertThat(c.recovering()).isTrue();
+        ExecutedIds executed = new ExecutedIds();
+        executed.firstExecution(new BatchId(0, 0, 1));
+        executed.firstExecution(new BatchId(0, 0, 2));
+        c.restore(executed, 7);
+        assertThat(c.recovering()).as("executed ids count as held").isFalse();
+        assertThat(events(c)).containsEntry("dissemination.recovered", 1L);
+    }
+
+    @Test
+    @DisplayName("amnesia: n=1 has nobody to ask and is recovered at once; a core not started amnesiac never recovers (plan §1.2 rule 9)")
+    void amnesiacAloneAndNonAmnesiac() {
+        assertThat(amnesiac(SPaxosConfig.builder(1).build(), 0, 0).recovering()).isFalse();
+        DisseminationCore normal = core(CONFIG, 2, 0);
+        assertThat(normal.recovering()).isFalse();
+        normal.onMessage(0, new DisseminationMessage.Ack(acks(0, 0, 5)), 0, out);
+        normal.onMessage(1, new DisseminationMessage.Ack(acks(0, 0, 5)), 0, out);
+        assertThat(normal.recovering()).isFalse();
+        assertThat(events(normal)).containsEntry("dissemination.recovered", 0L);
+    }
+
     private static String crc(String s) {
         java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
         crc.update(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));

@@ -110,4 +110,30 @@ class DisseminationGoldenTraceTest {
         assertThat(c.core(2).body(new BatchId(0, 0, 5))).isNotNull();
         GoldenFiles.assertMatches("spaxos/dissem-back-pressure.txt", c.trace());
     }
+
+    @Test
+    @DisplayName("dissem-amnesia-recovery: a holder loses its bodies in a power loss and recovers once both peers' vectors were heard and the ids fetched again (plan §1.2 rule 9; seed 002 (S-Paxos) §IV-B a)")
+    void amnesiaRecovery() {
+        DissemCluster c = new DissemCluster(CONFIG, now -> now);
+        c.propose(0, batch("a"));
+        c.propose(0, batch("b"));
+        c.deliverAll(100);
+        c.tick(2 * MS);
+        c.deliverAll(100);
+        assertThat(c.core(1).body(new BatchId(0, 0, 2))).isNotNull();
+        c.powerLoss(1);
+        assertThat(c.core(1).recovering()).isTrue();
+        assertThat(c.core(1).body(new BatchId(0, 0, 2))).isNull();
+        c.tick(100 * MS);         // the peers' ack refresh: both vectors heard, target 0:0<=2
+        c.deliverAll(100);
+        c.note("1 recovering=" + c.core(1).recovering());
+        assertThat(c.core(1).recovering()).as("target fixed, bodies missing").isTrue();
+        c.tick(50 * MS);          // Δ after the gap: RESENDFORWARD, the holder answers
+        c.deliverAll(100);
+        c.note("1 recovering=" + c.core(1).recovering());
+        assertThat(c.core(1).recovering()).isFalse();
+        assertThat(c.core(1).body(new BatchId(0, 0, 1))).isNotNull();
+        assertThat(c.core(1).body(new BatchId(0, 0, 2))).isNotNull();
+        GoldenFiles.assertMatches("spaxos/dissem-amnesia-recovery.txt", c.trace());
+    }
 }

@@ -324,4 +324,34 @@ class SPaxosCoreTest {
                 new Executable(0, List.of(X), List.of(ByteBuffer.allocate(1))), h.now, h.out))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    @DisplayName("docs/protocols/s-paxos.md \"Recovery from amnesia\": an amnesiac core recovers while ordering or dissemination does, and each layer's recovery is its own")
+    void recoveringWhileEitherLayerRecovers() {
+        SPaxosConfig config = SPaxosScripted.config(3, 3, 64);
+        EffectBuffer<Object, SPaxosRecord, SPaxosValue> out = new EffectBuffer<>();
+        SPaxosCore c = new SPaxosCore(config, 2, List.of(), true, 1, 0, SPaxosCore.Observer.NONE);
+        assertThat(c.recovering()).isTrue();
+        c.onTick(MS, out);
+        c.onMessage(0, new PaxosMessage.RecoveryReply(1, 0, true, -1), 2 * MS, out);
+        c.onMessage(1, new PaxosMessage.RecoveryReply(1, 0, true, -1), 2 * MS, out);
+        assertThat(c.ordering().recovering()).as("both peers answered, nothing below H").isFalse();
+        assertThat(c.dissemination().recovering()).isTrue();
+        assertThat(c.recovering()).as("dissemination has not heard its peers' vectors").isTrue();
+        AckVector holdsOne = new AckVector(List.of(new AckVector.Entry(0, 0, 1)));
+        c.onMessage(0, new DisseminationMessage.Ack(holdsOne), 3 * MS, out);
+        c.onMessage(1, new DisseminationMessage.Ack(holdsOne), 3 * MS, out);
+        assertThat(c.recovering()).as("0:0:1 is counted here and not held").isTrue();
+        c.onMessage(0, new DisseminationMessage.Forward(new BatchId(0, 0, 1),
+                ByteBuffer.wrap("x".getBytes(StandardCharsets.UTF_8)), holdsOne), 4 * MS, out);
+        assertThat(c.recovering()).isFalse();
+
+        SPaxosCore other = new SPaxosCore(config, 2, List.of(), true, 1, 0, SPaxosCore.Observer.NONE);
+        other.onMessage(0, new DisseminationMessage.Ack(AckVector.EMPTY), MS, out);
+        other.onMessage(1, new DisseminationMessage.Ack(AckVector.EMPTY), MS, out);
+        assertThat(other.dissemination().recovering()).isFalse();
+        assertThat(other.recovering()).as("ordering still recovers").isTrue();
+        SPaxosCore sound = new SPaxosCore(config, 2, List.of(), false, 1, 0, SPaxosCore.Observer.NONE);
+        assertThat(sound.recovering()).isFalse();
+    }
 }
