@@ -228,6 +228,11 @@ public final class BenchMain implements Callable<Integer> {
             public String ended() {
                 return sut.measurementEnded();
             }
+
+            @Override
+            public Map<String, Double> bytesSent() {
+                return sut.bytesSent();
+            }
         };
         SweepResult result = new Sweep(clients, pids, probe, Duration.ofSeconds(prewarm)).run(name, base, plan, new Sweep.Listener() {
             @Override
@@ -297,7 +302,8 @@ public final class BenchMain implements Callable<Integer> {
                         + Math.min(Sweep.PRE_WARM_OUTSTANDING, sweepPlan().max()) + " in flight.", connections, reads,
                         sweepPlan().levels(), sweepMinGain, sweepMaxP99Ms, base.duration().toSeconds(), base.warmup().toSeconds()),
                 "Best = the level with the highest throughput; CPU = all processes (servers and load JVM) per command "
-                        + "at that level; ratios = Parallax's throughput over the system's."), tables);
+                        + "at that level; ratios = Parallax's throughput over the system's; per server process: CPU and "
+                        + "bytes sent (replica and client ports) per command at that level, and their max/min."), tables);
         Path file = out.resolve(String.format(Locale.ROOT, "compare-c%d.md", connections));
         Files.createDirectories(out);
         Files.writeString(file, md, StandardCharsets.UTF_8);
@@ -322,7 +328,7 @@ public final class BenchMain implements Callable<Integer> {
                 clients.add(sut.connect(maxOutstanding));
             }
             Map<String, Long> pids = new LinkedHashMap<>(sut.serverPids());
-            pids.put("load", ProcessHandle.current().pid());
+            pids.put(BenchResult.LOAD_PROCESS, ProcessHandle.current().pid());
             result = task.run(sut, clients, pids);
         } catch (Exception e) {
             System.err.println("server files of " + name + " kept in " + work);

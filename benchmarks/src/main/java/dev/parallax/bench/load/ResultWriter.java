@@ -36,6 +36,9 @@ public final class ResultWriter {
                 r.throughput(), r.cpuUsPerCommand()));
         sb.append("  \"latencyUs\": ").append(longs(r.percentilesUs())).append(",\n");
         sb.append("  \"cpuSeconds\": ").append(doubles(r.cpuSeconds())).append(",\n");
+        if (!r.bytesSent().isEmpty()) {
+            sb.append("  \"bytesSent\": ").append(doubles(r.bytesSent())).append(",\n");
+        }
         sb.append("  \"timeline\": [");
         sb.append(r.timeline().stream().map(t -> String.format(Locale.ROOT, "{\"second\": %d, \"completed\": %d, \"p99Us\": %d}",
                 t.second(), t.completed(), t.p99Us())).collect(Collectors.joining(", ")));
@@ -66,9 +69,10 @@ public final class ResultWriter {
         sb.append(s.points().stream().map(p -> {
             BenchResult r = p.result();
             return String.format(Locale.ROOT, "    {\"outstanding\": %d, \"throughput\": %.1f, \"completed\": %d, "
-                            + "\"failed\": %d, \"seconds\": %.3f, \"cpuUsPerCommand\": %.3f, \"latencyUs\": %s, \"cpuSeconds\": %s}",
+                            + "\"failed\": %d, \"seconds\": %.3f, \"cpuUsPerCommand\": %.3f, \"latencyUs\": %s, \"cpuSeconds\": %s%s}",
                     p.outstanding(), r.throughput(), r.completed(), r.failed(), r.seconds(), r.cpuUsPerCommand(),
-                    longs(r.percentilesUs()), doubles(r.cpuSeconds()));
+                    longs(r.percentilesUs()), doubles(r.cpuSeconds()),
+                    r.bytesSent().isEmpty() ? "" : ", \"bytesSent\": " + doubles(r.bytesSent()));
         }).collect(Collectors.joining(",\n")));
         sb.append("\n  ]\n}\n");
         return sb.toString();

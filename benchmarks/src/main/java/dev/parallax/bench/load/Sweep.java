@@ -54,6 +54,15 @@ public final class Sweep {
 
         /** A level's measured period ended: a report on it, or an empty string. */
         String ended();
+
+        /**
+         * Bytes each server process has sent so far (cumulative counters, by process name), read
+         * just after {@link #started} and just before {@link #ended}; the level records the
+         * differences ({@link BenchResult#bytesSent()}). Default: none counted.
+         */
+        default Map<String, Double> bytesSent() {
+            return Map.of();
+        }
     }
 
     private final List<? extends CommandInvoker> connections;
@@ -108,15 +117,19 @@ public final class Sweep {
             LoadSpec spec = base.withOutstanding(level);
             CpuMeter cpu = new CpuMeter(pids);
             String[] where = {""};
+            List<Map<String, Double>> bytes = new ArrayList<>(2);
             BenchResult r = new LoadGenerator(connections, spec, pools)
                     .run(system, s -> listener.second(level, s), () -> {
                         cpu.start();
                         probe.started();
+                        bytes.add(probe.bytesSent());
                     }, () -> {
                         cpu.stop();
+                        bytes.add(probe.bytesSent());
                         where[0] = probe.ended();
                     })
-                    .withCpuSeconds(cpu.spent());
+                    .withCpuSeconds(cpu.spent())
+                    .withBytesSent(bytes.size() == 2 ? difference(bytes.get(0), bytes.get(1)) : Map.of());
             SweepPoint p = new SweepPoint(level, r, where[0]);
             points.add(p);
             listener.point(p);
@@ -127,5 +140,17 @@ public final class Sweep {
             }
         }
         return new SweepResult(system, base, points, reason);
+    }
+
+    /** {@code after - before} per name present in both; -1 where either could not be read (negative). */
+    static Map<String, Double> difference(Map<String, Double> before, Map<String, Double> after) {
+        Map<String, Double> d = new LinkedHashMap<>();
+        before.forEach((name, b) -> {
+            Double a = after.get(name);
+            if (a != null) {
+                d.put(name, b < 0 || a < 0 ? -1.0 : a - b);
+            }
+        });
+        return d;
     }
 }

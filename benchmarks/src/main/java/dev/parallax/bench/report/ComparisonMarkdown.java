@@ -41,6 +41,7 @@ public final class ComparisonMarkdown {
                     r.cpuUsPerCommand(), times(r.ratioBest()), times(r.ratioAtTarget())));
         }
         sb.append('\n');
+        sb.append(balance(t));
         if (t.parallax().isEmpty()) {
             sb.append("No parallax-* system was swept: no ratios.\n");
             return sb.toString();
@@ -52,6 +53,40 @@ public final class ComparisonMarkdown {
                     "- Parallax/%s: %s at best throughput, %s at p99 <= %s ms%n", limit, times(r.ratioBest()),
                     times(r.ratioAtTarget()), target)));
         }
+        return sb.toString();
+    }
+
+    /**
+     * How the work of each system's best level fell on its server processes: CPU microseconds and
+     * bytes sent (to peers and clients) per command of each (by process name), and the max/min of both; empty if no
+     * system measured more than one server process.
+     */
+    public static String balance(ComparisonTable t) {
+        List<ComparisonTable.Row> rows = t.rows().stream().filter(r -> !r.failed() && r.serverCpuUsPerCommand().size() > 1).toList();
+        if (rows.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append("Per server process at the best level (balance: max/min over the processes):\n\n");
+        sb.append("| system | CPU us/cmd per process | CPU max/min | bytes sent/cmd per process | bytes max/min |\n");
+        sb.append("|---|---|---:|---|---:|\n");
+        for (ComparisonTable.Row r : rows) {
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s |%n", r.system(), perProcess(r.serverCpuUsPerCommand(), "%.1f"),
+                    times(r.cpuMaxOverMin()), r.bytesPerCommand().isEmpty() ? "-" : perProcess(r.bytesPerCommand(), "%,.0f"),
+                    times(r.bytesMaxOverMin())));
+        }
+        sb.append('\n');
+        return sb.toString();
+    }
+
+    private static String perProcess(java.util.Map<String, Double> values, String format) {
+        StringBuilder sb = new StringBuilder();
+        new java.util.TreeMap<>(values).forEach((name, v) -> {
+            if (sb.length() > 0) {
+                sb.append(", ");
+            }
+            sb.append(name).append(' ').append(String.format(Locale.ROOT, format, v));
+        });
         return sb.toString();
     }
 

@@ -1,18 +1,24 @@
 package dev.parallax.bench.report;
 
+import dev.parallax.bench.load.BenchResult;
 import dev.parallax.bench.load.SweepPoint;
 import dev.parallax.bench.load.SweepResult;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
  * The comparison of systems at one command size: per system its best throughput (and that level's
  * p50/p99 and CPU per command), its best throughput with p99 within a target (the equal-latency
- * point), and the ratios of Parallax to it. "Parallax" is the {@code parallax-*} system with the
+ * point), the ratios of Parallax to it, and how evenly the work of that level fell on the server
+ * processes: CPU and bytes sent per command of each, and their max/min (issue 13: S-Paxos spreads
+ * the leader's work over every replica, seed 002 (S-Paxos) §V-A). "Parallax" is the {@code parallax-*} system with the
  * best throughput among those swept. Immutable; built by the pure function {@link #of}.
  *
  * @param commandBytes  the command size compared
@@ -40,13 +46,33 @@ public record ComparisonTable(int commandBytes, long p99TargetUs, Optional<Strin
      * @param atTarget            highest throughput with p99 within the target, if a level met it
      * @param ratioBest           Parallax's best throughput over this one's, if Parallax was swept
      * @param ratioAtTarget       the same at the p99 target, if both met it
+     * @param serverCpuUsPerCommand CPU microseconds per command of each server process at that level
+     * @param bytesPerCommand     bytes sent per command by each server process at that level (to peers
+     *                            and clients), empty if the system does not count them
      */
     public record Row(String system, String failure, double bestThroughput, int bestOutstanding, long bestP50Us,
                       long bestP99Us, double cpuUsPerCommand, OptionalDouble atTarget, OptionalDouble ratioBest,
-                      OptionalDouble ratioAtTarget) {
+                      OptionalDouble ratioAtTarget, Map<String, Double> serverCpuUsPerCommand,
+                      Map<String, Double> bytesPerCommand) {
+        /** Copies the maps, keeping their order. */
+        public Row {
+            serverCpuUsPerCommand = Collections.unmodifiableMap(new LinkedHashMap<>(serverCpuUsPerCommand));
+            bytesPerCommand = Collections.unmodifiableMap(new LinkedHashMap<>(bytesPerCommand));
+        }
+
         /** True if the system has no figures. */
         public boolean failed() {
             return failure != null;
+        }
+
+        /** The busiest server's CPU per command over the idlest's (1.0 = even), if two or more were measured. */
+        public OptionalDouble cpuMaxOverMin() {
+            return BenchResult.maxOverMin(serverCpuUsPerCommand);
+        }
+
+        /** The most sending server's bytes per command over the least's, if counted for two or more. */
+        public OptionalDouble bytesMaxOverMin() {
+            return BenchResult.maxOverMin(bytesPerCommand);
         }
     }
 
@@ -64,14 +90,14 @@ public record ComparisonTable(int commandBytes, long p99TargetUs, Optional<Strin
         for (SystemOutcome o : outcomes) {
             if (o.sweep() == null) {
                 rows.add(new Row(o.system(), o.failure(), 0, 0, 0, 0, 0, OptionalDouble.empty(), OptionalDouble.empty(),
-                        OptionalDouble.empty()));
+                        OptionalDouble.empty(), Map.of(), Map.of()));
                 continue;
             }
             SweepPoint best = o.sweep().best();
             OptionalDouble target = atTarget(o.sweep(), p99TargetUs);
             rows.add(new Row(o.system(), null, best.throughput(), best.outstanding(), best.p50Us(), best.p99Us(),
                     best.result().cpuUsPerCommand(), target, ratio(refBest, OptionalDouble.of(best.throughput())),
-                    ratio(refTarget, target)));
+                    ratio(refTarget, target), best.result().serverCpuUsPerCommand(), best.result().bytesPerCommand()));
         }
         return new ComparisonTable(commandBytes, p99TargetUs, ref.map(SweepResult::system), rows);
     }

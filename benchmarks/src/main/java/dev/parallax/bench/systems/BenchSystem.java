@@ -61,6 +61,16 @@ public interface BenchSystem extends AutoCloseable {
         return "";
     }
 
+    /**
+     * Bytes each server process has sent so far, to its peers and its clients, by the names of
+     * {@link #serverPids} (cumulative; -1 for a process that could not be read). The sweep reads it
+     * around each measured period and records the differences. May block briefly (it may scrape
+     * the servers' metrics). Default: empty, the system does not count bytes.
+     */
+    default Map<String, Double> bytesSent() {
+        return Map.of();
+    }
+
     /** Closes every connection opened here and stops the servers (killing them if they linger). */
     @Override
     void close();

@@ -32,7 +32,10 @@ import java.util.concurrent.TimeUnit;
  * ({@code ./parallax bench --ordering/--execution/--threads}). With {@link #tls} ({@code --tls}) the
  * replicas run mutual TLS between them and TLS on their client ports, with throwaway certificates
  * generated into the work directory, and the clients talk TLS: the system is then named
- * {@code parallax-<sync>-tls}, so a comparison shows both.
+ * {@code parallax-<sync>-tls}, so a comparison shows both. A system made with a fixed ordering
+ * ({@code parallax-spaxos-none}: S-Paxos, seed 002) runs it whatever {@code --ordering} says.
+ * Connections are spread over the replicas ({@link #connect}); {@link #bytesSent} counts what each
+ * replica sends to its peers and its clients, for the per-replica balance columns.
  */
 public final class ParallaxSystem implements BenchSystem {
     /**
@@ -42,15 +45,18 @@ public final class ParallaxSystem implements BenchSystem {
     public static final String JFR_PROPERTY = "parallax.bench.jfr";
     /** System property with extra cluster-file settings for experiments: {@code key=value,key=value}. */
     public static final String PROPS_PROPERTY = "parallax.bench.props";
+    private static final List<String> RUNTIME_KEYS = List.of(Orderings.KEY, Executions.KEY, "execution.threads", "threads");
     /**
      * Cluster-file settings for throughput (docs/benchmarks.md): natural batching — a partial batch
-     * is proposed at once only when nothing is in flight, and batches grow to 16 KiB under load.
+     * is proposed (Multi-Paxos) or disseminated (S-Paxos) at once only when nothing is in flight,
+     * and batches grow to 16 KiB under load.
      */
-    private static final List<String> RUNTIME_KEYS = List.of(Orderings.KEY, Executions.KEY, "execution.threads", "threads");
     private static final Map<String, String> THROUGHPUT_SETTINGS = Map.of("paxos.eager.below", "1",
-            "paxos.batch.bytes", "16384");
+            "paxos.batch.bytes", "16384", "spaxos.eager.below", "1", "spaxos.batch.bytes", "16384");
 
     private final String sync;
+    /** The ordering this system always runs, whatever {@link #runtime} says, or null for the runtime's (default) one. */
+    private final Orderings fixed;
     private Map<String, String> runtime = Map.of();
     private boolean tls;
     private final List<SmrClient> clients = new ArrayList<>();
@@ -60,6 +66,8 @@ public final class ParallaxSystem implements BenchSystem {
     private static final List<String> HEALTH_METERS = List.of("parallax_paxos_view_changes_total",
             "parallax_commands_duplicate_total", "parallax_commands_executed_total", "parallax_protocol_decided_total",
             "parallax_protocol_inbound_dropped_total", "parallax_net_dropped_total");
+    /** Bytes a replica sends: to its peers (all channels) and to its clients. */
+    private static final List<String> BYTES_METERS = List.of("parallax_net_bytes_sent_total", "parallax_client_bytes_sent_total");
     private final ThreadCpu[] threadsBefore = new ThreadCpu[3];
     private Thread samplerThread;
     private volatile String samplerError;
@@ -67,10 +75,32 @@ public final class ParallaxSystem implements BenchSystem {
 
     /** @param sync {@code none}, {@code every-batch} or {@code memory} */
     public ParallaxSystem(String sync) {
+        this(sync, null);
+    }
+
+    /**
+     * A system that always runs the ordering {@code fixed} (it wins over {@code --ordering}), named
+     * {@code parallax-<ordering without dashes>-<sync>}, e.g. {@code parallax-spaxos-none}.
+     *
+     * @param sync  {@code none}, {@code every-batch} or {@code memory}
+     * @param fixed the ordering protocol, or null for the runtime settings' (default Multi-Paxos)
+     */
+    public ParallaxSystem(String sync, Orderings fixed) {
         if (!List.of("none", "every-batch", "memory").contains(sync)) {
             throw new IllegalArgumentException("sync must be none, every-batch or memory, not " + sync);
         }
         this.sync = sync;
+        this.fixed = fixed;
+    }
+
+    /** The runtime settings with the fixed ordering, if any, over {@code --ordering}. */
+    private Map<String, String> effectiveRuntime() {
+        if (fixed == null) {
+            return runtime;
+        }
+        Map<String, String> r = new LinkedHashMap<>(runtime);
+        r.put(Orderings.KEY, fixed.configName());
+        return r;
     }
 
     /**
@@ -98,7 +128,7 @@ public final class ParallaxSystem implements BenchSystem {
 
     @Override
     public String name() {
-        return "parallax-" + sync + (tls ? "-tls" : "");
+        return "parallax-" + (fixed == null ? "" : fixed.configName().replace("-", "") + "-") + sync + (tls ? "-tls" : "");
     }
 
     @Override
@@ -108,6 +138,7 @@ public final class ParallaxSystem implements BenchSystem {
         s.put("client.io.threads", "1 per replica");
         s.put("tls", tls ? "mutual TLS between replicas, TLS on client ports (JDK provider, EC P-256)" : "off");
         THROUGHPUT_SETTINGS.forEach(s::put);
+        Map<String, String> runtime = effectiveRuntime();
         s.put(Orderings.KEY, runtime.getOrDefault(Orderings.KEY, Orderings.DEFAULT.configName()));
         Executions execution = Executions.parse(runtime.getOrDefault(Executions.KEY, Executions.DEFAULT.configName()));
         s.put(Executions.KEY, execution.configName() + (execution.parallel() ? ", " + runtime.getOrDefault("execution.threads",
@@ -128,7 +159,7 @@ public final class ParallaxSystem implements BenchSystem {
             props.setProperty("log.sync", sync);
         }
         props.putAll(THROUGHPUT_SETTINGS);
-        props.putAll(runtime);
+        props.putAll(effectiveRuntime());
         String extra = System.getProperty(PROPS_PROPERTY, "");
         for (String kv : extra.split(",")) {
             int eq = kv.indexOf('=');
@@ -157,18 +188,27 @@ public final class ParallaxSystem implements BenchSystem {
         return pids;
     }
 
+    /**
+     * A client that talks to replica {@code k mod 3} first, {@code k} counting the connections
+     * opened: the load is spread over the replicas. With S-Paxos each replica serves its own
+     * clients; with Multi-Paxos each client is redirected to the leader once.
+     */
     @Override
     public CommandInvoker connect(int maxOutstanding) {
-        SmrClient c = SmrClient.connect(cluster.clientConfig().eventLoopGroup(group)
+        SmrClient c = SmrClient.connect(cluster.clientConfig().startAt(clients.size() % 3).eventLoopGroup(group)
                 .maxOutstanding(Math.max(1, maxOutstanding)).invokeTimeout(Duration.ofSeconds(30)).build());
         clients.add(c);
         return c;
     }
 
-    /** Starts sampling the leader's stage meters once a second (busy ratio, queue depth). */
+    /**
+     * Starts sampling the ordering leader's stage meters once a second (busy ratio, queue depth);
+     * the leader is the replica whose metrics say it leads ({@link ProcessCluster#leader()}),
+     * replica 0 if none does.
+     */
     @Override
     public void measurementStarted() {
-        int leader = clients.isEmpty() ? 0 : clients.get(0).currentReplica();
+        int leader = Math.max(0, cluster.leader());
         sampled = leader;
         sampler = new StageSampler(cluster.metricsPort(leader));
         for (int i = 0; i < 3; i++) {
@@ -242,6 +282,30 @@ public final class ParallaxSystem implements BenchSystem {
         }
         samplerThread = null;
         return sb.toString();
+    }
+
+    /**
+     * Per replica: bytes written to its peers (every channel of the replica port,
+     * {@code parallax_net_bytes_sent_total}) and to its clients ({@code parallax_client_bytes_sent_total}),
+     * scraped from its metrics endpoint; -1 for a replica that does not answer.
+     */
+    @Override
+    public Map<String, Double> bytesSent() {
+        Map<String, Double> bytes = new LinkedHashMap<>();
+        for (int i = 0; i < 3; i++) {
+            double sent;
+            try {
+                sent = StageSampler.totals(cluster.metricsPort(i), BYTES_METERS).values().stream()
+                        .mapToDouble(Double::doubleValue).sum();
+            } catch (java.io.IOException e) {
+                sent = -1;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                sent = -1;
+            }
+            bytes.put("replica-" + i, sent);
+        }
+        return bytes;
     }
 
     @Override

@@ -50,4 +50,45 @@ class SweepTest {
             assertThat(Files.readString(dir.resolve("sweep.json"))).contains("\"stopReason\": ").contains("\"outstanding\": 16");
         }
     }
+
+    @Test
+    void eachLevelRecordsTheBytesTheProbeCountedDuringItsMeasuredPeriod() throws Exception {
+        try (InProcessKv kv = new InProcessKv()) {
+            List<CommandInvoker> conns = List.of(kv.invoker());
+            LoadSpec base = new LoadSpec(1, 1, 32, 0, 100, Duration.ZERO, Duration.ofSeconds(1));
+            SweepPlan plan = new SweepPlan(1, 2, 4, 0.0, 3, 60_000_000);
+            long[] reads = {0};
+            Sweep.Probe probe = new Sweep.Probe() {
+                @Override
+                public void started() {
+                }
+
+                @Override
+                public String ended() {
+                    return "";
+                }
+
+                /** A cumulative counter that grows by 1,000 (replica-0) and 10 (replica-1) per read; replica-2 unreadable. */
+                @Override
+                public Map<String, Double> bytesSent() {
+                    reads[0]++;
+                    return Map.of("replica-0", 1_000.0 * reads[0], "replica-1", 10.0 * reads[0], "replica-2", -1.0);
+                }
+            };
+            SweepResult s = new Sweep(conns, Map.of("load", ProcessHandle.current().pid()), probe, Duration.ZERO)
+                    .run("in-process", base, plan, new Sweep.Listener() {
+                        @Override
+                        public void second(int outstanding, BenchResult.Second second) {
+                        }
+
+                        @Override
+                        public void point(SweepPoint point) {
+                        }
+                    });
+            assertThat(s.points()).hasSize(3).allSatisfy(p -> assertThat(p.result().bytesSent())
+                    .containsEntry("replica-0", 1_000.0).containsEntry("replica-1", 10.0).containsEntry("replica-2", -1.0));
+            assertThat(reads[0]).isEqualTo(6);
+            assertThat(ResultWriter.json(s, Map.of())).contains("\"bytesSent\": ");
+        }
+    }
 }

@@ -107,4 +107,48 @@ class ComparisonTableTest {
                 .contains("- Parallax/echo: 0.30x at best throughput, 0.33x at p99 <= 5.00 ms")
                 .contains("- Parallax/forwarder: 0.50x at best throughput, 0.50x at p99 <= 5.00 ms");
     }
+
+    /** One level of three replicas: the leader spends {@code leaderCpu} s and sends {@code leaderBytes}, each follower half. */
+    private static SystemOutcome replicated(String system, double leaderCpu, double followerCpu, double leaderBytes,
+                                            double followerBytes) {
+        BenchResult r = new BenchResult(system, BASE.withOutstanding(1), 1_000_000, 0, 2.0, Map.of("p50", 100L, "p99", 400L),
+                List.of(), Map.of("replica-0", leaderCpu, "replica-1", followerCpu, "replica-2", followerCpu, "load", 9.0))
+                .withBytesSent(Map.of("replica-0", leaderBytes, "replica-1", followerBytes, "replica-2", followerBytes));
+        return SystemOutcome.of(new SweepResult(system, BASE, List.of(new SweepPoint(1, r)), "done"));
+    }
+
+    @Test
+    void balanceColumnsGiveEachServerProcessesCpuAndBytesPerCommandAndTheirMaxOverMin() {
+        ComparisonTable t = ComparisonTable.of(32, List.of(
+                replicated("parallax-none", 4.0, 2.0, 400e6, 200e6),
+                replicated("parallax-spaxos-none", 3.0, 2.5, 300e6, 280e6)), 5_000);
+        ComparisonTable.Row paxos = t.row("parallax-none").orElseThrow();
+        assertThat(paxos.serverCpuUsPerCommand()).containsOnlyKeys("replica-0", "replica-1", "replica-2");
+        assertThat(paxos.serverCpuUsPerCommand().get("replica-0")).isCloseTo(4.0, within(1e-9));
+        assertThat(paxos.bytesPerCommand().get("replica-1")).isCloseTo(200.0, within(1e-9));
+        assertThat(paxos.cpuMaxOverMin().getAsDouble()).isCloseTo(2.0, within(1e-9));
+        assertThat(paxos.bytesMaxOverMin().getAsDouble()).isCloseTo(2.0, within(1e-9));
+        ComparisonTable.Row spaxos = t.row("parallax-spaxos-none").orElseThrow();
+        assertThat(spaxos.cpuMaxOverMin().getAsDouble()).isCloseTo(1.2, within(1e-9));
+        assertThat(spaxos.bytesMaxOverMin().getAsDouble()).isCloseTo(300 / 280.0, within(1e-9));
+        // CPU of the load JVM is in the total, not in the per-server figures.
+        assertThat(spaxos.cpuUsPerCommand()).isCloseTo(3.0 + 2.5 + 2.5 + 9.0, within(1e-9));
+
+        String md = ComparisonMarkdown.section(t);
+        assertThat(md).contains("| system | CPU us/cmd per process | CPU max/min | bytes sent/cmd per process | bytes max/min |")
+                .contains("| parallax-none | replica-0 4.0, replica-1 2.0, replica-2 2.0 | 2.00x | replica-0 400, replica-1 200, "
+                        + "replica-2 200 | 2.00x |")
+                .contains("| parallax-spaxos-none | replica-0 3.0, replica-1 2.5, replica-2 2.5 | 1.20x |");
+    }
+
+    @Test
+    void aSystemWithOneServerProcessOrNoByteCountsHasNoBalanceFigures() {
+        ComparisonTable t = ComparisonTable.of(32, outcomes(), 5_000);
+        ComparisonTable.Row echo = t.row("echo").orElseThrow();
+        assertThat(echo.serverCpuUsPerCommand()).containsOnlyKeys("server-0");
+        assertThat(echo.cpuMaxOverMin()).isEmpty();
+        assertThat(echo.bytesPerCommand()).isEmpty();
+        assertThat(echo.bytesMaxOverMin()).isEmpty();
+        assertThat(ComparisonMarkdown.section(t)).doesNotContain("CPU max/min");
+    }
 }

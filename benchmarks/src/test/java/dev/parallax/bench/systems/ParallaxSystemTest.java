@@ -4,6 +4,7 @@ import dev.parallax.bench.load.BenchResult;
 import dev.parallax.bench.load.LoadGenerator;
 import dev.parallax.bench.load.LoadSpec;
 import dev.parallax.core.client.CommandInvoker;
+import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.stage.ThreadPlacement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,13 +25,31 @@ class ParallaxSystemTest {
         try (ParallaxSystem sut = new ParallaxSystem("none")) {
             sut.start(dir, Duration.ofSeconds(60));
             assertThat(sut.serverPids()).containsOnlyKeys("replica-0", "replica-1", "replica-2");
-            List<CommandInvoker> conns = List.of(sut.connect(16), sut.connect(16));
-            LoadSpec spec = new LoadSpec(2, 16, 32, 0, 100, Duration.ofSeconds(1), Duration.ofSeconds(2));
+            List<CommandInvoker> conns = List.of(sut.connect(16), sut.connect(16), sut.connect(16));
+            // Spread: connection k starts at replica k (Multi-Paxos then redirects each to the leader once).
+            for (int k = 0; k < 3; k++) {
+                assertThat(((SmrClient) conns.get(k)).currentReplica()).isEqualTo(k);
+            }
+            LoadSpec spec = new LoadSpec(3, 16, 32, 0, 100, Duration.ofSeconds(1), Duration.ofSeconds(2));
             String[] report = {""};
-            BenchResult r = new LoadGenerator(conns, spec).run(sut.name(), s -> { }, sut::measurementStarted,
-                    () -> report[0] = sut.measurementEnded());
+            List<Map<String, Double>> bytes = new java.util.ArrayList<>();
+            BenchResult r = new LoadGenerator(conns, spec).run(sut.name(), s -> { }, () -> {
+                sut.measurementStarted();
+                bytes.add(sut.bytesSent());
+            }, () -> {
+                bytes.add(sut.bytesSent());
+                report[0] = sut.measurementEnded();
+            });
             assertThat(r.completed()).isPositive();
             assertThat(r.failed()).isZero();
+            // Every replica sent bytes to its peers during the period (Accepts go to every replica),
+            // and the leader also answered the clients.
+            assertThat(bytes.get(0)).containsOnlyKeys("replica-0", "replica-1", "replica-2");
+            for (String replica : bytes.get(0).keySet()) {
+                assertThat(bytes.get(0).get(replica)).as(replica).isNotNegative();
+                assertThat(bytes.get(1).get(replica)).as(replica).isGreaterThan(bytes.get(0).get(replica));
+            }
+            assertThat(report[0]).containsPattern("replica \\d \\(leader\\) threads");
             assertThat(report[0]).contains("stages: busy ratio").contains("paxos-protocol")
                     .contains("replica 0").contains("replica 2").contains("commands_executed_total=");
             assertThat(sut.settings()).containsEntry("log.sync", "none").containsEntry("paxos.eager.below", "1");

@@ -22,6 +22,7 @@ public final class ClientConfig {
     private final int maxFrameBytes;
     private final EventLoopGroup eventLoopGroup;
     private final Path tlsTrust;
+    private final int startAt;
 
     private ClientConfig(Builder b) {
         this.endpoints = b.endpoints;
@@ -33,6 +34,7 @@ public final class ClientConfig {
         this.maxFrameBytes = b.maxFrameBytes;
         this.eventLoopGroup = b.eventLoopGroup;
         this.tlsTrust = b.tlsTrust;
+        this.startAt = b.startAt;
     }
 
     /** A builder for a client of the replicas serving clients at {@code endpoints}. */
@@ -78,6 +80,11 @@ public final class ClientConfig {
         return Optional.ofNullable(tlsTrust);
     }
 
+    /** The index in {@link #endpoints()} of the replica the client talks to first; default 0. */
+    public int startAt() {
+        return startAt;
+    }
+
     /** Mutable builder, not thread-safe. */
     public static final class Builder {
         private static final SecureRandom RANDOM = new SecureRandom();
@@ -90,6 +97,7 @@ public final class ClientConfig {
         private int maxFrameBytes = 16 << 20;
         private EventLoopGroup eventLoopGroup;
         private Path tlsTrust;
+        private int startAt;
 
         private Builder(ClusterMembers endpoints) {
             this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
@@ -168,6 +176,22 @@ public final class ClientConfig {
          */
         public Builder tlsTrust(Path caPem) {
             this.tlsTrust = Objects.requireNonNull(caPem, "caPem");
+            return this;
+        }
+
+        /**
+         * The replica the client talks to first, as an index into the endpoints; default 0. Fail-over
+         * is unchanged (on to the next endpoint, or where a redirect points). A load spread over the
+         * replicas (S-Paxos, seed 002 §IV-A: every replica serves clients and none redirects) gives
+         * each client its own starting replica, e.g. {@code startAt(clientNumber % endpoints.size())}.
+         *
+         * @throws IllegalArgumentException if {@code replicaIndex} is not in {@code [0, endpoints.size())}
+         */
+        public Builder startAt(int replicaIndex) {
+            if (replicaIndex < 0 || replicaIndex >= endpoints.size()) {
+                throw new IllegalArgumentException("startAt must be in [0, " + endpoints.size() + "), got " + replicaIndex);
+            }
+            this.startAt = replicaIndex;
             return this;
         }
 

@@ -56,7 +56,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * unanswered commands from the gap in order (go-back-N per stream). The client keeps one
  * sequence counter per stream it has used, for its lifetime (a stream's numbering cannot restart).
  *
- * <p>The client talks to one replica at a time, starting with the first endpoint; a redirect names
+ * <p>The client talks to one replica at a time, starting with {@link ClientConfig#startAt()} (the
+ * first endpoint by default); a redirect names
  * the leader to talk to instead. When the replica stays silent for the retry timeout or the
  * connection breaks, the client moves to the next replica and resends every unanswered command in
  * order.
@@ -168,6 +169,7 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         this.ownGroup = config.eventLoopGroup() == null;
         this.group = ownGroup ? new NioEventLoopGroup(1, new DefaultThreadFactory("smr-client", true)) : config.eventLoopGroup();
         this.loop = group.next();
+        this.target = config.startAt();
         streams.put(GroupSet.DEFAULT, defaultStream);
         this.bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)

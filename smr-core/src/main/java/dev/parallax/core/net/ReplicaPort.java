@@ -68,7 +68,10 @@ import java.util.concurrent.TimeUnit;
  * exponential back-off (10 ms to 1 s; a connection the peer closes within a second of opening
  * counts as a failed attempt, so a peer that refuses us is not redialled in a loop). Messages a
  * replica sends to itself are handed to the
- * channel's handler directly.
+ * channel's handler directly. The bytes of every frame written are counted per channel
+ * ({@code parallax.net.bytes.sent{channel,replica}}, framing included, announcements not), so the
+ * traffic of two protocols, or of two layers of one (S-Paxos' dissemination and ordering), is
+ * measured apart.
  *
  * <h2>Receiving</h2>
  * A Netty IO thread per inbound connection decodes frames and hands each message to its channel's
@@ -289,6 +292,8 @@ public final class ReplicaPort implements AutoCloseable {
         final MessageCodec<M> codec;
         final List<BoundedQueue<M>> queues = new ArrayList<>();
         final Counter dropped;
+        /** Bytes of this channel's frames written to peers, framing included ({@code parallax.net.bytes.sent{channel}}). */
+        final Counter bytesSent;
         volatile MessageHandler<M> handler;
         volatile boolean closed;
 
@@ -301,6 +306,9 @@ public final class ReplicaPort implements AutoCloseable {
             }
             this.dropped = Counter.builder("parallax.net.channel.dropped")
                     .description("messages of a channel dropped: peer unreachable or its send queue full")
+                    .tag("channel", name).tag("replica", Integer.toString(config.id())).register(registry);
+            this.bytesSent = Counter.builder("parallax.net.bytes.sent")
+                    .description("bytes of a channel's frames written to peers, framing included")
                     .tag("channel", name).tag("replica", Integer.toString(config.id())).register(registry);
         }
 
@@ -569,12 +577,15 @@ public final class ReplicaPort implements AutoCloseable {
                 announced[c.number] = true;
             }
             writer.on(batch);
-            return q.drain(m -> {
+            int from = batch.writerIndex();
+            int n = q.drain(m -> {
                 int at = Frames.startFrame(batch, c.codec.type(m));
                 batch.writeByte(c.number);
                 c.codec.encode(m, writer);
                 Frames.finishFrame(batch, at);
             }, BATCH);
+            c.bytesSent.increment(batch.writerIndex() - from);
+            return n;
         }
 
         /**

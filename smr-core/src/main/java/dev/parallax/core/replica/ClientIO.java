@@ -14,6 +14,7 @@ import dev.parallax.core.net.tls.TlsContexts;
 import dev.parallax.core.net.tls.TlsGate;
 import dev.parallax.core.net.tls.TlsRefusals;
 import dev.parallax.core.stage.BoundedQueue;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
@@ -22,7 +23,10 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioEventLoopGroup;
@@ -38,6 +42,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
 /**
@@ -50,7 +55,10 @@ import java.util.function.IntSupplier;
  * mark, so a client that pipelines without reading holds a bounded amount of replica memory. A
  * replica that does not lead answers requests with a redirect to the leader it believes in. A
  * malformed or oversized frame, or one left incomplete past the partial-frame timeout, closes that
- * connection with a logged reason and a metric.
+ * connection with a logged reason and a metric. Every byte of a reply, redirect or snapshot
+ * control frame written to a client connection is counted ({@code parallax.client.bytes.sent};
+ * snapshot file chunks are not), so a benchmark can tell how the work of answering clients is
+ * spread over the replicas.
  *
  * <p>With {@link dev.parallax.core.config.TlsConfig#clientPorts()} on, every connection runs TLS
  * with this replica's certificate (no client certificate asked); a failed handshake, or bytes
@@ -83,6 +91,8 @@ final class ClientIO {
     private final TlsRefusals refusals;
     private final AtomicInteger stalled = new AtomicInteger();
     private final AtomicInteger writeStalled = new AtomicInteger();
+    private final LongAdder bytesSent = new LongAdder();
+    private final BytesSentCounter bytesSentCounter = new BytesSentCounter();
     private final Set<Channel> open = ConcurrentHashMap.newKeySet();
     private volatile SnapshotServer snapshots;
     private NioEventLoopGroup boss;
@@ -138,7 +148,12 @@ final class ClientIO {
         return sum;
     }
 
-    /** Registers the back-pressure gauges of this ClientIO in {@code registry}. */
+    /** Bytes written to client connections so far (replies, redirects, snapshot control frames). */
+    long bytesSent() {
+        return bytesSent.sum();
+    }
+
+    /** Registers the back-pressure gauges and the bytes-sent counter of this ClientIO in {@code registry}. */
     void registerMeters(MeterRegistry registry) {
         String replica = Integer.toString(self);
         Gauge.builder("parallax.client.connections.stalled", this, ClientIO::stalledConnections)
@@ -150,6 +165,9 @@ final class ClientIO {
         Gauge.builder("parallax.client.pending.reply.bytes", this, ClientIO::pendingReplyBytes)
                 .description("reply bytes waiting in the replica for slow client sockets, in all")
                 .baseUnit("bytes").tag("replica", replica).register(registry);
+        FunctionCounter.builder("parallax.client.bytes.sent", bytesSent, LongAdder::sum)
+                .description("bytes written to client connections: replies, redirects, snapshot control frames")
+                .tag("replica", replica).register(registry);
     }
 
     /** Binds the client port. @return the bound port (useful with port 0) */
@@ -169,7 +187,7 @@ final class ClientIO {
                             ch.pipeline().addLast(tls.handler(tls.clientServer(), ch), new TlsGate(refusals, null));
                         }
                         ch.pipeline().addLast(new FrameDecoder(maxFrameBytes, partialFrameTimeoutNanos, metrics),
-                                new io.netty.handler.stream.ChunkedWriteHandler(), new Connection());
+                                new io.netty.handler.stream.ChunkedWriteHandler(), bytesSentCounter, new Connection());
                     }
                 });
         try {
@@ -190,6 +208,18 @@ final class ClientIO {
         }
         if (workers != null) {
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    /** Counts the bytes of every buffer written toward a client connection's socket; shared by all connections. */
+    @ChannelHandler.Sharable
+    private final class BytesSentCounter extends ChannelOutboundHandlerAdapter {
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+            if (msg instanceof ByteBuf b) {
+                bytesSent.add(b.readableBytes());
+            }
+            super.write(ctx, msg, promise);
         }
     }
 

@@ -74,6 +74,23 @@ class SmrClientTest {
     }
 
     @Test
+    void startAtMakesTheClientTalkToThatReplicaFirstAndFailOverRotatesOnFromIt() throws Exception {
+        FakeReplica first = track(new FakeReplica((r, out) -> out.ok(r.sequence(), "from 0")));
+        FakeReplica silent = track(new FakeReplica((r, out) -> { }));
+        FakeReplica next = track(new FakeReplica((r, out) -> out.ok(r.sequence(), "from 2")));
+        SmrClient client = track(SmrClient.connect(ClientConfig.builder(
+                        ClusterMembers.of(first.member(0), silent.member(1), next.member(2)))
+                .clientId(42).startAt(1).retryTimeout(Duration.ofMillis(200)).invokeTimeout(Duration.ofSeconds(20)).build()));
+
+        assertThat(client.currentReplica()).isEqualTo(1);
+        assertThat(text(client.invoke(cmd("a")).get(10, TimeUnit.SECONDS))).isEqualTo("from 2");
+        assertThat(silent.received().take()).isEqualTo(new FakeReplica.Received(1, 42, 1, "a"));
+        assertThat(next.received().take()).isEqualTo(new FakeReplica.Received(1, 42, 1, "a"));
+        assertThat(first.received()).isEmpty();
+        assertThat(client.currentReplica()).isEqualTo(2);
+    }
+
+    @Test
     void aConnectedButSilentReplicaIsLeftAfterTheRetryTimeoutAndTheCommandResent() throws Exception {
         FakeReplica silent = track(new FakeReplica((r, out) -> { }));
         FakeReplica live = track(new FakeReplica((r, out) -> out.ok(r.sequence(), "done " + r.payload().remaining())));

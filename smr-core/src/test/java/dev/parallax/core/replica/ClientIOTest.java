@@ -198,6 +198,25 @@ class ClientIOTest {
     }
 
     @Test
+    void everyReplyByteWrittenToAClientIsCounted() throws Exception {
+        start(ReplicaConfig.DEFAULT_PARTIAL_FRAME_TIMEOUT);
+        long received = 0;
+        try (Socket s = connect(0)) {
+            s.getOutputStream().write(requests(3, 1, 10));
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            for (int i = 0; i < 10; i++) {
+                int length = in.readInt();
+                in.readFully(new byte[length]);
+                received += 4 + length;
+            }
+        }
+        assertThat(received).isGreaterThan(10L * REPLY_BYTES);
+        assertThat(io.bytesSent()).isEqualTo(received);
+        assertThat(registry.find("parallax.client.bytes.sent").tag("replica", "0").functionCounter().count())
+                .isEqualTo((double) received);
+    }
+
+    @Test
     void aPartialFrameOlderThanTheTimeoutClosesItsConnectionButIdleConnectionsStayOpen() throws Exception {
         long timeoutMillis = 300;
         start(Duration.ofMillis(timeoutMillis));

@@ -126,7 +126,7 @@ final class ChaosCommand implements Callable<Integer> {
         List<Thread> workers = new ArrayList<>();
         List<SmrClient> clients = new ArrayList<>();
         for (int c = 0; c < historyClients; c++) {
-            SmrClient client = SmrClient.connect(cluster.clientConfig()
+            SmrClient client = SmrClient.connect(cluster.clientConfig().startAt(c % cluster.size())
                     .retryTimeout(Duration.ofMillis(500)).invokeTimeout(Duration.ofSeconds(10)).build());
             clients.add(client);
             int id = c;

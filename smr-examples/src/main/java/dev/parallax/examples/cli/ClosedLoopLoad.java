@@ -29,6 +29,8 @@ import java.util.function.Supplier;
  * acknowledged write was lost. Latencies go to an HdrHistogram; every completion is also bucketed
  * by the time it completed in a {@link CompletionTimeline} (per second for the demo's timeline, per
  * 10 ms slot for fail-over gaps), so the timeline does not depend on when a caller reads it.
+ * Client {@code c} talks to replica {@code c mod n} first ({@link ClientConfig.Builder#startAt}):
+ * with S-Paxos every replica serves its own clients; with Multi-Paxos each is redirected once.
  *
  * <p>Callbacks run on the clients' event loop threads; the public methods are thread-safe.
  */
@@ -69,7 +71,9 @@ final class ClosedLoopLoad implements AutoCloseable {
             for (int k = 0; k < keysPerClient; k++) {
                 ackedCounter[c].set(k, -1);
             }
-            clients.add(SmrClient.connect(clientConfig.get().eventLoopGroup(group)
+            ClientConfig.Builder b = clientConfig.get();
+            int replicas = b.build().endpoints().size();
+            clients.add(SmrClient.connect(b.startAt(c % replicas).eventLoopGroup(group)
                     .maxOutstanding(Math.max(outstanding, 1)).retryTimeout(Duration.ofMillis(700))
                     .invokeTimeout(Duration.ofSeconds(30)).build()));
         }
@@ -221,11 +225,6 @@ final class ClosedLoopLoad implements AutoCloseable {
             }
         }
         return lost;
-    }
-
-    /** The client that is currently talking to the leader. */
-    int leaderGuess() {
-        return clients.get(0).currentReplica();
     }
 
     @Override

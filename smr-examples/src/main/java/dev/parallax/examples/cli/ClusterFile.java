@@ -9,6 +9,7 @@ import dev.parallax.core.spi.Executor;
 import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.paxos.PaxosConfig;
+import dev.parallax.paxos.spaxos.SPaxosConfig;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -53,7 +54,16 @@ import java.util.regex.Pattern;
  * paxos.catchup.ms=100
  * paxos.catchup.max.bytes=1048576    # bytes of decided values per catch-up reply / Phase 1 page (at most half a frame)
  * paxos.restart.hold.ms=2000         # a restarted replica starts no view before hearing a peer, for at most this long
- * ordering=multi-paxos               # the ordering protocol, see {@link Orderings}
+ * ordering=multi-paxos               # the ordering protocol, see {@link Orderings}: multi-paxos | s-paxos
+ * spaxos.batch.bytes=1300            # S-Paxos (ordering=s-paxos; it also reads paxos.* for its ordering layer):
+ * spaxos.batch.timeout.ms=1          #   client batches of at most this many bytes (cbsz), closed after this long
+ * spaxos.eager.below=2               #   disseminate a partial batch at once below this many own unstable batches
+ * spaxos.ids.per.value=64            #   most batch ids per ordered value
+ * spaxos.ack.interval.ms=1           #   quiet time before an explicit ack (eta); at most spaxos.ack.refresh.ms
+ * spaxos.ack.refresh.ms=100          #   idle ack refresh
+ * spaxos.resend.delay.ms=50          #   ask a holder for a missing body after this long (Delta)
+ * spaxos.max.undecided=128           #   own undecided batches per origin (B, at most 1024)
+ * spaxos.resend.max.bytes=1048576    #   body bytes per answer to a resend request
  * execution=sequential               # the executor, see {@link Executions}
  * execution.threads=2                # workers of a parallel executor
  * threads=auto                       # stage placement: staged | compact | auto (see ThreadPlacement)
@@ -79,7 +89,9 @@ public final class ClusterFile {
             "snapshot.transfer.timeout.ms", "snapshot.max.bytes", "log.sync",
             "client.io.threads", "replica.io.threads", "wait",
             "paxos.window", "paxos.batch.bytes", "paxos.batch.timeout.ms", "paxos.eager.below", "paxos.heartbeat.ms", "paxos.suspect.ms",
-            "paxos.retransmit.ms", "paxos.catchup.ms", "paxos.catchup.max.bytes", "paxos.restart.hold.ms", Orderings.KEY, Executions.KEY, "execution.threads", "threads",
+            "paxos.retransmit.ms", "paxos.catchup.ms", "paxos.catchup.max.bytes", "paxos.restart.hold.ms",
+            "spaxos.batch.bytes", "spaxos.batch.timeout.ms", "spaxos.eager.below", "spaxos.ids.per.value", "spaxos.ack.interval.ms",
+            "spaxos.ack.refresh.ms", "spaxos.resend.delay.ms", "spaxos.max.undecided", "spaxos.resend.max.bytes", Orderings.KEY, Executions.KEY, "execution.threads", "threads",
             "tls.replica", "tls.client", "tls.ca", "tls.handshake.timeout.ms");
     /** The per-replica TLS keys, {@code tls.cert.<id>} and {@code tls.key.<id>}. */
     private static final Pattern TLS_FILE_KEY = Pattern.compile("tls\\.(cert|key)\\.(\\d{1,9})");
@@ -145,6 +157,7 @@ public final class ClusterFile {
         clients();
         redis();
         paxos();
+        spaxos();
         ordering();
         execution();
         executionThreads();
@@ -478,6 +491,55 @@ public final class ClusterFile {
             return b.build();
         } catch (IllegalArgumentException e) {
             throw error(e.getMessage());
+        }
+    }
+
+    /**
+     * The S-Paxos settings ({@code spaxos.*}, seed 002 (S-Paxos) §IV-C; docs/protocols/s-paxos.md
+     * "Configuration"), with {@link #paxos()} for its ordering layer; defaults for absent keys.
+     *
+     * @throws IllegalArgumentException naming the file and the faulty key
+     */
+    public SPaxosConfig spaxos() {
+        SPaxosConfig.Builder b = SPaxosConfig.builder(members().size()).paxos(paxos());
+        intSetting("spaxos.batch.bytes", b::batchBytes);
+        millisSetting("spaxos.batch.timeout.ms", b::batchTimeout);
+        intSetting("spaxos.eager.below", b::eagerBelow);
+        intSetting("spaxos.ids.per.value", b::idsPerValue);
+        millisSetting("spaxos.ack.interval.ms", b::ackInterval);
+        millisSetting("spaxos.ack.refresh.ms", b::ackRefresh);
+        millisSetting("spaxos.resend.delay.ms", b::resendDelay);
+        intSetting("spaxos.max.undecided", b::maxUndecidedPerOrigin);
+        intSetting("spaxos.resend.max.bytes", b::resendMaxBytes);
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            // The only check across keys: the ack interval must not exceed the refresh.
+            throw error("spaxos.ack.interval.ms must not exceed spaxos.ack.refresh.ms: " + e.getMessage());
+        }
+    }
+
+    /** Hands the whole number under {@code key}, if present, to {@code set}; its refusal names the key. */
+    private void intSetting(String key, java.util.function.IntConsumer set) {
+        if (props.containsKey(key)) {
+            int v = intValue(key);
+            try {
+                set.accept(v);
+            } catch (IllegalArgumentException e) {
+                throw error(key + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /** Hands the milliseconds under {@code key}, if present, to {@code set}; its refusal names the key. */
+    private void millisSetting(String key, java.util.function.Consumer<Duration> set) {
+        Optional<Duration> d = millis(key);
+        if (d.isPresent()) {
+            try {
+                set.accept(d.get());
+            } catch (IllegalArgumentException e) {
+                throw error(key + ": " + e.getMessage());
+            }
         }
     }
 

@@ -128,13 +128,17 @@ final class DemoCommand implements Callable<Integer> {
             }
             progress(out, tty, load.timeline().second(s));
             if (!noKill && s == seconds / 2) {
-                killed = load.leaderGuess();
+                // The ordering leader as the replicas report it: with S-Paxos no client is
+                // redirected to it, so the replica a client talks to says nothing about leadership.
+                int leader = cluster.awaitLeader(Duration.ofSeconds(5));
+                killed = Math.max(0, leader);
                 killAt = System.nanoTime() - start;
                 cluster.kill(killed);
                 if (tty) {
                     out.println();
                 }
-                out.printf("  >> killed the leader, replica %d, with SIGKILL at %.1f s%n", killed, killAt / 1e9);
+                out.printf("  >> killed %s, replica %d, with SIGKILL at %.1f s%n",
+                        leader >= 0 ? "the leader" : "a replica (none reported leading)", killed, killAt / 1e9);
             }
             if (killed >= 0 && s == seconds * 3 / 4) {
                 cluster.start(killed, Duration.ofSeconds(60));

@@ -187,6 +187,48 @@ public final class ProcessCluster implements AutoCloseable {
         metricsPorts[id] = m.find() ? Integer.parseInt(m.group(1)) : -1;
     }
 
+    /**
+     * The replica whose ordering protocol leads now, read from every live replica's metrics
+     * endpoint ({@code parallax_paxos_leader} is 1; Multi-Paxos and S-Paxos' ordering layer publish
+     * it); when two claim it for a moment (an old leader not yet deposed), the one in the higher
+     * view ({@code parallax_paxos_view}). -1 if none claims it, or the replicas run without a
+     * metrics port. Blocks for the HTTP requests (at most 2 s per replica).
+     */
+    public int leader() {
+        int leader = -1;
+        long leaderView = -1;
+        for (int i = 0; i < size; i++) {
+            if (!isAlive(i) || metricsPorts[i] <= 0) {
+                continue;
+            }
+            if (ReplicaMetrics.gauge(metricsPorts[i], "parallax_paxos_leader") == 1) {
+                long view = ReplicaMetrics.gauge(metricsPorts[i], "parallax_paxos_view");
+                if (leader < 0 || view > leaderView) {
+                    leader = i;
+                    leaderView = view;
+                }
+            }
+        }
+        return leader;
+    }
+
+    /**
+     * Polls {@link #leader()} until a replica claims leadership or {@code timeout} passes.
+     *
+     * @return the leader, or -1 if none within the timeout
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public int awaitLeader(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            int leader = leader();
+            if (leader >= 0 || System.nanoTime() - deadline > 0) {
+                return leader;
+            }
+            Thread.sleep(50);
+        }
+    }
+
     /** SIGKILLs replica {@code id} and waits for it to die. */
     public void kill(int id) throws InterruptedException {
         processes.kill(name(id));

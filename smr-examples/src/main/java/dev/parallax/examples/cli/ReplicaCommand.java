@@ -105,7 +105,10 @@ final class ReplicaCommand implements Callable<Integer> {
         int respPort = -1;
         if (file.redis().isPresent()) {
             Member m = file.redis().get().member(id);
-            ClientConfig.Builder toReplica = ClientConfig.builder(rc.clientMembers());
+            // Each Redis front end talks to its own replica first: with an ordering that serves
+            // clients at every replica (S-Paxos) the load stays spread; with Multi-Paxos the first
+            // command is redirected to the leader as before.
+            ClientConfig.Builder toReplica = ClientConfig.builder(rc.clientMembers()).startAt(id);
             file.clientTrust().ifPresent(toReplica::tlsTrust);
             forwarder = SmrClient.connect(toReplica.build());
             RespServerConfig respConfig = RespServerConfig.of(m.host(), m.port());

@@ -4,6 +4,7 @@ import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.spi.Executor;
 import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.paxos.PaxosConfig;
+import dev.parallax.paxos.spaxos.SPaxosConfig;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -138,6 +139,69 @@ class ClusterFileTest {
                 .hasMessageContaining("snapshotTransferTimeout must be positive");
         assertThatThrownBy(() -> ClusterFile.load(write(dir, members + "snapshot.max.bytes=-1\n")).replica(0))
                 .hasMessageContaining("snapshotMaxBytes must be >= 1");
+    }
+
+    @Test
+    void theSPaxosKeysConfigureTheDisseminationLayerAndPaxosKeysItsOrderingLayer(@TempDir Path dir) throws IOException {
+        ClusterFile f = ClusterFile.load(write(dir, THREE + """
+                paxos.window=20
+                paxos.suspect.ms=400
+                spaxos.batch.bytes=16384
+                spaxos.batch.timeout.ms=2
+                spaxos.eager.below=1
+                spaxos.ids.per.value=32
+                spaxos.ack.interval.ms=3
+                spaxos.ack.refresh.ms=300
+                spaxos.resend.delay.ms=70
+                spaxos.max.undecided=256
+                spaxos.resend.max.bytes=65536
+                """));
+        SPaxosConfig s = f.spaxos();
+        assertThat(s.members()).isEqualTo(3);
+        assertThat(s.batchBytes()).isEqualTo(16384);
+        assertThat(s.batchTimeoutNanos()).isEqualTo(2_000_000L);
+        assertThat(s.eagerBelow()).isEqualTo(1);
+        assertThat(s.idsPerValue()).isEqualTo(32);
+        assertThat(s.ackIntervalNanos()).isEqualTo(3_000_000L);
+        assertThat(s.ackRefreshNanos()).isEqualTo(300_000_000L);
+        assertThat(s.resendDelayNanos()).isEqualTo(70_000_000L);
+        assertThat(s.maxUndecidedPerOrigin()).isEqualTo(256);
+        assertThat(s.resendMaxBytes()).isEqualTo(65536);
+        assertThat(s.paxos().window()).isEqualTo(20);
+        assertThat(s.paxos().suspectNanos()).isEqualTo(400_000_000L);
+    }
+
+    @Test
+    void theSPaxosDefaultsApplyWhenItsKeysAreAbsent(@TempDir Path dir) throws IOException {
+        SPaxosConfig s = ClusterFile.load(write(dir, THREE)).spaxos();
+        assertThat(s.batchBytes()).isEqualTo(SPaxosConfig.DEFAULT_BATCH_BYTES);
+        assertThat(s.eagerBelow()).isEqualTo(SPaxosConfig.DEFAULT_EAGER_BELOW);
+        assertThat(s.idsPerValue()).isEqualTo(SPaxosConfig.DEFAULT_IDS_PER_VALUE);
+        assertThat(s.maxUndecidedPerOrigin()).isEqualTo(SPaxosConfig.DEFAULT_MAX_UNDECIDED);
+        assertThat(s.resendMaxBytes()).isEqualTo(SPaxosConfig.DEFAULT_RESEND_MAX_BYTES);
+        assertThat(s.resendDelayNanos()).isEqualTo(50_000_000L);
+        assertThat(s.ackIntervalNanos()).isEqualTo(1_000_000L);
+        assertThat(s.ackRefreshNanos()).isEqualTo(100_000_000L);
+    }
+
+    @Test
+    void badSPaxosValuesAreRefusedNamingTheKey(@TempDir Path dir) throws IOException {
+        Map<String, String> bad = Map.of(
+                "spaxos.batch.bytes=0", "spaxos.batch.bytes",
+                "spaxos.batch.timeout.ms=-1", "spaxos.batch.timeout.ms",
+                "spaxos.eager.below=0", "spaxos.eager.below",
+                "spaxos.ids.per.value=0", "spaxos.ids.per.value",
+                "spaxos.resend.delay.ms=0", "spaxos.resend.delay.ms",
+                "spaxos.max.undecided=1025", "spaxos.max.undecided",
+                "spaxos.resend.max.bytes=-5", "spaxos.resend.max.bytes",
+                "spaxos.ack.interval.ms=200", "spaxos.ack.interval.ms must not exceed spaxos.ack.refresh.ms",
+                "spaxos.max.undecided=many", "spaxos.max.undecided is not a whole number",
+                "spaxos.window=3", "unknown keys [spaxos.window]");
+        for (Map.Entry<String, String> e : bad.entrySet()) {
+            Path f = write(dir, THREE + e.getKey() + "\n");
+            assertThatThrownBy(() -> ClusterFile.load(f)).as(e.getKey()).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith(f + ": ").hasMessageContaining(e.getValue());
+        }
     }
 
     @Test

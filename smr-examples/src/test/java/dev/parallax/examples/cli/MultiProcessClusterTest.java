@@ -48,7 +48,8 @@ class MultiProcessClusterTest {
         p.setProperty("paxos.suspect.ms", "400");
         p.setProperty("client.io.threads", "1");
         cluster = new ProcessCluster(dir, 3, p, true,
-                List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+                List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))
+                .replicaArgs("--metrics-port", "0");
         cluster.startAll(Duration.ofSeconds(60));
     }
 
@@ -67,7 +68,7 @@ class MultiProcessClusterTest {
         List<SmrClient> clients = new ArrayList<>();
         CountDownLatch warm = new CountDownLatch(4);
         for (int c = 0; c < 4; c++) {
-            SmrClient client = SmrClient.connect(ClientConfig.builder(cluster.clientEndpoints())
+            SmrClient client = SmrClient.connect(ClientConfig.builder(cluster.clientEndpoints()).startAt(c % 3)
                     .retryTimeout(Duration.ofMillis(500)).invokeTimeout(Duration.ofSeconds(20)).build());
             clients.add(client);
             int id = c;
@@ -79,7 +80,8 @@ class MultiProcessClusterTest {
             load.start();
             assertThat(warm.await(30, TimeUnit.SECONDS)).isTrue();
             Thread.sleep(1500);
-            int leader = clients.get(0).currentReplica();
+            int leader = cluster.awaitLeader(Duration.ofSeconds(10));
+            assertThat(leader).as("the replica whose metrics say it leads").isBetween(0, 2);
             cluster.kill(leader);
             Thread.sleep(2500);
             running.set(false);
