@@ -219,7 +219,7 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
         String replica = Integer.toString(self);
         recovering = c.recovering() ? 1 : 0;
         Gauge.builder("parallax.protocol.recovering", this, r -> r.recovering)
-                .description("1 while this replica recovers from amnesia (does not vote)")
+                .description("1 while this replica recovers from amnesia (ProtocolCore.recovering(): it does not yet count as a voter or holder)")
                 .tag("protocol", name).tag("replica", replica).register(registry);
         boolean[] amnesiaOpen = {amnesiac};
         protocol.afterWork(() -> {
