@@ -113,6 +113,30 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         this.heardPeer = !recoveredAny;
     }
 
+    /**
+     * The values a new leader re-proposes after its Phase 1 (the highest-view value reported for
+     * each open instance, no-ops left out), in instance order.
+     *
+     * @param view   the view whose Phase 1 found them
+     * @param values immutable
+     */
+    public record Reproposals(long view, List<Value> values) {
+        public Reproposals {
+            values = List.copyOf(values);
+        }
+    }
+
+    /**
+     * What this replica's last completed Phase 1 re-proposes: returned once per completed Phase 1
+     * (paged or not), null otherwise (none completed since, already taken, or leadership ended
+     * before it was taken). The hook by which S-Paxos' leader learns which ids it proposes again
+     * (seed 002 (S-Paxos) §IV-A, Alg. 1 l.32–36; §IV-B b). Emits nothing: plain Multi-Paxos runs,
+     * and their traces, are unchanged. Driver thread only.
+     */
+    public Reproposals takeReproposals() {
+        return proposer.takeReproposals();
+    }
+
     /** The current view. */
     public long view() {
         return acceptor.promised();

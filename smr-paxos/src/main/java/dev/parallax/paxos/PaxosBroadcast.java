@@ -10,9 +10,6 @@ import dev.parallax.core.protocol.ProtocolStage;
 import dev.parallax.core.stage.StageThreads;
 import dev.parallax.core.stage.WaitStrategy;
 import dev.parallax.core.time.Clock;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
@@ -23,12 +20,11 @@ import java.util.Objects;
  * {@link AtomicBroadcast} by Multi-Paxos: the Multi-Paxos part of a {@link ProtocolRuntime}, which
  * runs the {@link MultiPaxosCore} (inbox, effects with one log sync per batch, delivery in order,
  * failure detection, metrics, threads). What is Multi-Paxos' own is here: the core built from the
- * recovered records, values (the no-op is not delivered), the failure detector's rule
- * ({@link SuspicionRule}) and the view it watches — none until a restarted replica's local replay
- * is handed to execution, so the detector's clock starts then — the redirect rule (clients go to the leader),
- * and the view and leader gauges and the check-quorum and pre-vote counters
- * ({@code parallax.protocol.stepdowns}, {@code parallax.protocol.prevotes{result=granted|refused}}). Built
- * with {@link #builder}.
+ * recovered records, values (the no-op is not delivered) and the redirect rule (clients go to the
+ * leader); the failure detector's rule ({@link SuspicionRule}) and the view it watches — none until
+ * a restarted replica's local replay is handed to execution, so the detector's clock starts then —
+ * and the view and leader gauges and the check-quorum and pre-vote counters are
+ * in {@link PaxosRuntimeParts}, shared with S-Paxos. Built with {@link #builder}.
  *
  * <p>Back-pressure and failure detection are the runtime's (see {@link ProtocolRuntime}):
  * {@link #propose} returns {@code false} when the proposal queue is full; a lagging listener holds
@@ -39,43 +35,13 @@ import java.util.Objects;
  * the log it was given and closes them.
  */
 public final class PaxosBroadcast implements AtomicBroadcast {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PaxosBroadcast.class);
     private final ProtocolRuntime<PaxosMessage, PaxosRecord, Value, MultiPaxosCore> runtime;
-    private volatile long view = -1;
-    /** The view whose leader this replica follows, or -1 while it leads or starts a view: what the detector watches. */
-    private volatile long followedView = -1;
-    private volatile int leaderHint = -1;
-    private volatile int leader;
-    private volatile long firstUndecided;
-    private volatile long stepDowns;
-    private volatile long preVotesGranted;
-    private volatile long preVotesRefused;
-    /** Protocol thread only: the local replay of logged decisions was handed to execution. */
-    private boolean replayed;
+    private final PaxosRuntimeParts parts;
 
     private PaxosBroadcast(Builder b) {
         PaxosConfig config = b.config;
         int self = b.self;
-        String replica = Integer.toString(self);
-        MeterRegistry registry = b.registry;
-        Counter viewChanges = Counter.builder("parallax.paxos.view.changes").tag("protocol", b.name).tag("replica", replica)
-                .register(registry);
-        Gauge.builder("parallax.paxos.view", this, x -> x.view).tag("protocol", b.name).tag("replica", replica)
-                .register(registry);
-        Gauge.builder("parallax.paxos.leader", this, x -> x.leader).description("1 while this replica leads its view")
-                .tag("protocol", b.name).tag("replica", replica).register(registry);
-        Gauge.builder("parallax.paxos.first.undecided", this, x -> x.firstUndecided).tag("protocol", b.name)
-                .tag("replica", replica).register(registry);
-        FunctionCounter.builder("parallax.protocol.stepdowns", this, x -> x.stepDowns)
-                .description("views this replica led or started and left because it heard from no quorum within the "
-                        + "suspect timeout (check-quorum)")
-                .tag("protocol", b.name).tag("replica", replica).register(registry);
-        FunctionCounter.builder("parallax.protocol.prevotes", this, x -> x.preVotesGranted)
-                .description("pre-votes this replica answered: granted, or refused (it hears a working leader, leads, "
-                        + "recovers, or the candidate is behind)")
-                .tag("protocol", b.name).tag("replica", replica).tag("result", "granted").register(registry);
-        FunctionCounter.builder("parallax.protocol.prevotes", this, x -> x.preVotesRefused)
-                .tag("protocol", b.name).tag("replica", replica).tag("result", "refused").register(registry);
+        this.parts = new PaxosRuntimeParts(config, self, b.name, b.registry);
         ProtocolRuntime.Builder<PaxosMessage, PaxosRecord, Value, MultiPaxosCore> rb = ProtocolRuntime.builder(b.name);
         rb.members(self, config.members()).transport(b.transport).log(b.log, new PaxosRecordCodec())
                 .core((recovered, amnesiac, now) -> {
@@ -84,50 +50,24 @@ public final class PaxosBroadcast implements AtomicBroadcast {
                     return c;
                 })
                 .values(Value::of, v -> v.isNoop() ? null : v.bytes())
-                .clock(b.clock).meterRegistry(registry).snapshotRequester(b.snapshotRequester)
-                .failureDetection(new ProtocolRuntime.FailureDetection(new SuspicionRule(config, self), () -> followedView,
-                        detectorPeriod(config)))
-                .observer(c -> {
-                    long v = c.view();
-                    if (v != view) {
-                        view = v;
-                        viewChanges.increment();
-                        LOG.info("replica {}: now in view {} (leader: replica {}{})", self, v, config.leaderOf(v),
-                                c.isLeader() ? ", this one" : "");
-                    }
-                    if (!replayed) {
-                        // The local replay (every logged decision, handed out on the first step)
-                        // keeps the inbox closed until execution takes the rest: peers' messages
-                        // wait, so the detector's clock starts only when it is done (issue 12).
-                        replayed = replayHandedOver();
-                    }
-                    followedView = replayed && c.isFollowing() ? v : -1;
-                    leaderHint = c.leaderHint();
-                    leader = c.isLeader() ? 1 : 0;
-                    firstUndecided = c.firstUndecided();
-                    if (c.stepDowns() != stepDowns) {
-                        stepDowns = c.stepDowns();
-                        LOG.warn("replica {}: stepped down as leader of view {}: heard from no quorum within the "
-                                + "suspect timeout ({} ms)", self, v, config.suspectNanos() / 1_000_000);
-                    }
-                    preVotesGranted = c.preVotesGranted();
-                    preVotesRefused = c.preVotesRefused();
-                })
-                .maxTickNanos(Math.min(config.heartbeatNanos(), config.retransmitNanos()) / 2)
+                .clock(b.clock).meterRegistry(b.registry).snapshotRequester(b.snapshotRequester)
+                .failureDetection(parts.failureDetection())
+                .observer(parts.<MultiPaxosCore>observer(c -> c, this::undelivered))
+                .maxTickNanos(parts.maxTickNanos())
                 .inboxCapacity(b.inboxCapacity).proposalCapacity(b.proposalCapacity)
                 .decisionCapacity(b.decisionCapacity).maxUndelivered(b.maxUndelivered);
         if (b.threads != null) {
             rb.threads(b.threads);
         } else {
-            rb.threads(StageThreads.builder(dev.parallax.core.stage.ThreadPlacement.STAGED).waitStrategy(b.waitStrategy).clock(b.clock).meterRegistry(registry)
+            rb.threads(StageThreads.builder(dev.parallax.core.stage.ThreadPlacement.STAGED).waitStrategy(b.waitStrategy).clock(b.clock).meterRegistry(b.registry)
                     .build());
         }
         this.runtime = rb.build();
     }
 
-    /** Protocol thread only: no decision of the local replay waits for execution any more. */
-    private boolean replayHandedOver() {
-        return runtime.protocolStage().undelivered() == 0;
+    /** Protocol thread only: decisions kept for a lagging execution (the local replay, after a restart). */
+    private int undelivered() {
+        return runtime.protocolStage().undelivered();
     }
 
     /** A builder; config, self, transport, log and clock are required. */
@@ -138,11 +78,6 @@ public final class PaxosBroadcast implements AtomicBroadcast {
     @Override
     public void start(DeliveryListener listener) {
         runtime.start(listener);
-    }
-
-    /** How long the detector parks between checks: a quarter heartbeat, at least 100 µs. */
-    static long detectorPeriod(PaxosConfig config) {
-        return Math.max(config.heartbeatNanos() / 4, 100_000L);
     }
 
     @Override
@@ -172,7 +107,7 @@ public final class PaxosBroadcast implements AtomicBroadcast {
      */
     @Override
     public int redirectHint() {
-        return leaderHint;
+        return parts.leaderHint();
     }
 
     @Override

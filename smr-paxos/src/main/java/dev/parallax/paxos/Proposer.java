@@ -2,7 +2,9 @@ package dev.parallax.paxos;
 
 import dev.parallax.core.protocol.Effects;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -18,6 +20,11 @@ import java.util.TreeMap;
  * votes and says where to continue, and we ask that acceptor again from there. Phase 1 completes once
  * a majority answered completely. Re-proposals after Phase 1 respect the window too: at most WND
  * are in flight, the rest follow as decisions free the window, before any new value.
+ *
+ * <p>When Phase 1 completes, the values it will re-propose (every reported value at or above the
+ * first open instance, no-ops aside) are kept for one {@link #takeReproposals()}: a layer ordering
+ * ids (S-Paxos, seed 002 (S-Paxos) §IV-A, Alg. 1 l.32–36) learns which ids the new leader already
+ * proposes again. Recording them emits nothing.
  *
  * <p>Not thread-safe; owned by {@link MultiPaxosCore}.
  */
@@ -54,6 +61,8 @@ final class Proposer {
     /** Re-proposals Phase 1 left, {@code [reproposeNext, reproposeEnd)}: they go before any new value. */
     private long reproposeNext;
     private long reproposeEnd;
+    /** What the last completed Phase 1 re-proposes, until taken; null if taken or none. */
+    private MultiPaxosCore.Reproposals reproposals;
 
     Proposer(PaxosConfig config) {
         this.config = config;
@@ -91,6 +100,7 @@ final class Proposer {
         highestTrim = fromInstance;
         reported.clear();
         inFlight.clear();
+        reproposals = null;
         prepareSentAt = now;
         broadcast(new PaxosMessage.Prepare(view, prepareFrom), out);
     }
@@ -100,6 +110,17 @@ final class Proposer {
         state = State.FOLLOWER;
         reported.clear();
         inFlight.clear();
+        reproposals = null;
+    }
+
+    /**
+     * The values the last completed Phase 1 of this leadership re-proposes, once; null if already
+     * taken, or if no Phase 1 completed since this replica last started a view or stepped down.
+     */
+    MultiPaxosCore.Reproposals takeReproposals() {
+        MultiPaxosCore.Reproposals r = reproposals;
+        reproposals = null;
+        return r;
     }
 
     /**
@@ -140,6 +161,13 @@ final class Proposer {
         learner.noteDecidedUpTo(start - 1);
         long end = reported.isEmpty() ? start - 1 : Math.max(start - 1, reported.lastKey());
         reported.headMap(start, false).clear();
+        List<Value> values = new ArrayList<>(reported.size());
+        for (PaxosMessage.Accepted a : reported.values()) {
+            if (!a.value().isNoop()) {
+                values.add(a.value());
+            }
+        }
+        reproposals = new MultiPaxosCore.Reproposals(view, values);
         reproposeNext = start;
         reproposeEnd = end + 1;
         nextInstance = end + 1;

@@ -621,6 +621,61 @@ class MultiPaxosCoreTest {
     }
 
     @Test
+    @DisplayName("seed 002 (S-Paxos) §IV-A, Alg. 1 l.32-36: takeReproposals reports what Phase 1 re-proposes, once per leadership")
+    void takeReproposalsReportsPhase1ValuesOncePerLeadership() {
+        ScriptedCluster c = stableCluster();
+        assertThat(c.core(0).takeReproposals()).as("a Phase 1 that found nothing").isEqualTo(
+                new MultiPaxosCore.Reproposals(0, List.of()));
+        assertThat(c.core(0).takeReproposals()).isNull();
+        assertThat(c.core(1).takeReproposals()).as("followers complete no Phase 1").isNull();
+
+        MultiPaxosCore leader = fresh(1);
+        suspectAndWin(leader, 2, 600 * MS); // starts view 1
+        out.clear();
+        leader.onMessage(1, new PaxosMessage.PrepareOk(1, 0, List.of(new PaxosMessage.Accepted(0, 0, v("a")))), 600 * MS, out);
+        assertThat(leader.takeReproposals()).as("Phase 1 not complete yet").isNull();
+        leader.onMessage(2, new PaxosMessage.PrepareOk(1, 0, List.of(
+                new PaxosMessage.Accepted(0, 0, v("a")),
+                new PaxosMessage.Accepted(2, 0, v("c")))), 600 * MS, out);
+        assertThat(leader.isLeader()).isTrue();
+        // The values it re-proposes, in instance order; the no-op filling the gap at 1 is left out.
+        assertThat(leader.takeReproposals()).isEqualTo(new MultiPaxosCore.Reproposals(1, List.of(v("a"), v("c"))));
+        assertThat(leader.takeReproposals()).as("once").isNull();
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).containsSubsequence(
+                new PaxosMessage.Propose(1, 0, v("a")),
+                new PaxosMessage.Propose(1, 1, Value.NOOP),
+                new PaxosMessage.Propose(1, 2, v("c")));
+        leader.onMessage(0, new PaxosMessage.PrepareOk(1, 0, List.of(new PaxosMessage.Accepted(3, 0, v("late")))), 600 * MS, out);
+        assertThat(leader.takeReproposals()).as("a late answer after Phase 1 reports nothing").isNull();
+
+        // Untaken reproposals die with the leadership.
+        MultiPaxosCore deposed = fresh(1);
+        suspectAndWin(deposed, 2, 600 * MS);
+        deposed.onMessage(1, new PaxosMessage.PrepareOk(1, 0, List.of()), 600 * MS, out);
+        deposed.onMessage(2, new PaxosMessage.PrepareOk(1, 0, List.of(new PaxosMessage.Accepted(0, 0, v("a")))), 600 * MS, out);
+        assertThat(deposed.isLeader()).isTrue();
+        deposed.onMessage(2, new PaxosMessage.Heartbeat(2, 0), 600 * MS, out);
+        assertThat(deposed.isLeader()).isFalse();
+        assertThat(deposed.takeReproposals()).isNull();
+    }
+
+    @Test
+    @DisplayName("seed 002 (S-Paxos) §IV-B b with paged Phase 1: takeReproposals reports the values of every page, once Phase 1 completes")
+    void takeReproposalsCollectsEveryPageOfPhase1() {
+        MultiPaxosCore leader = fresh(1);
+        suspectAndWin(leader, 2, 600 * MS);
+        out.clear();
+        leader.onMessage(1, new PaxosMessage.PrepareOk(1, 0, List.of()), 600 * MS, out);
+        leader.onMessage(2, new PaxosMessage.PrepareOk(1, 0, List.of(new PaxosMessage.Accepted(0, 0, v("a"))), 4), 600 * MS, out);
+        assertThat(leader.isLeader()).isFalse();
+        assertThat(leader.takeReproposals()).isNull();
+        leader.onMessage(2, new PaxosMessage.PrepareOk(1, 0, List.of(new PaxosMessage.Accepted(5, 0, v("f")))), 600 * MS, out);
+        assertThat(leader.isLeader()).isTrue();
+        assertThat(leader.takeReproposals()).isEqualTo(new MultiPaxosCore.Reproposals(1, List.of(v("a"), v("f"))));
+        assertThat(leader.takeReproposals()).isNull();
+    }
+
+    @Test
     @DisplayName("PMS §2.2 phase 1b, paged: a PrepareOk carries a bounded page of votes and where to continue")
     void prepareOkIsPagedByVoteCountAndBytes() {
         MultiPaxosCore a = new MultiPaxosCore(PaxosConfig.builder(3).catchUpMaxInstances(2).build(), 2, List.of(), 0);

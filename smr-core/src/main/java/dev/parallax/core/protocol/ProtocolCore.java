@@ -48,6 +48,19 @@ public interface ProtocolCore<M, R, V> {
     }
 
     /**
+     * A snapshot covering every instance below {@code instance} was installed, carrying
+     * {@code deliveryState}: the delivery-side state the broadcast saved with it
+     * ({@code AtomicBroadcast.deliveryState}, as of {@code instance}; empty when the snapshot has
+     * none). A core whose decisions depend on replicated delivery state (S-Paxos' executed ids,
+     * seed 002 (S-Paxos) §IV-B a, footnote 5) restores it here, so that it decides exactly as a
+     * replica that never installed. The buffer is read-only and the core may keep it. Default:
+     * {@link #skipTo(long)}.
+     */
+    default void skipTo(long instance, java.nio.ByteBuffer deliveryState) {
+        skipTo(instance);
+    }
+
+    /**
      * Reports the protocol events this core counts (for example retransmissions or catch-up
      * queries) as (name, count so far) pairs; the names are fixed for the core's life and the
      * counts never decrease. Called on the thread that drives the core; must not block. The

@@ -210,6 +210,18 @@ public final class ProtocolStage<M, R, V> implements Stage {
         return control.offer(stage -> stage.core.skipTo(instance));
     }
 
+    /**
+     * Like {@link #skipTo(long)}, handing the core the snapshot's delivery state
+     * ({@link ProtocolCore#skipTo(long, java.nio.ByteBuffer)}). Thread-safe; returns at once.
+     *
+     * @param deliveryState read-only; not changed by the caller afterwards
+     * @return false if the control queue is full
+     */
+    public boolean skipTo(long instance, java.nio.ByteBuffer deliveryState) {
+        java.util.Objects.requireNonNull(deliveryState, "deliveryState");
+        return control.offer(stage -> stage.core.skipTo(instance, deliveryState));
+    }
+
     private void runCompaction(long instance) {
         applier.apply(effects); // whatever is pending goes first, in order
         long cut = log.nextIndex();

@@ -36,7 +36,11 @@ import java.util.List;
  * fsync happen there: the {@link SnapshotWriter} streams both captures into the snapshot store on
  * its own thread and only once the file is durable tells the broadcast
  * ({@link dev.parallax.core.spi.AtomicBroadcast#snapshotTaken}), which may then compact its log.
- * Meanwhile commands go on being ordered, executed and answered. At most one write is in flight:
+ * Meanwhile commands go on being ordered, executed and answered. The sessions' part ends with the
+ * broadcast's delivery state ({@link dev.parallax.core.spi.AtomicBroadcast#deliveryState}, read
+ * there too: {@code len:4 | state}), which {@link #install} hands back through
+ * {@link dev.parallax.core.spi.AtomicBroadcast#snapshotInstalled(long, byte[])} (empty for a
+ * version 1 snapshot, which has none). At most one write is in flight:
  * a snapshot due while one is being written is deferred to the first delivery after that write
  * ends (counted once per write it waited for in {@code parallax.snapshots.deferred}). The capture
  * time is the timer {@code parallax.snapshots.capture}.
@@ -283,12 +287,37 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
         }
     }
 
-    /** The sessions' part of a snapshot body (read back by {@link #install}). */
+    /**
+     * The sessions' part of a snapshot body, then the broadcast's delivery state as
+     * {@code len:4 | bytes} (read back by {@link #install}). Runs on the delivery thread, within
+     * {@link #takeSnapshot}: the delivery state is the one as of {@code nextSequence}.
+     */
     private void writeSessions(java.nio.channels.WritableByteChannel out) throws java.io.IOException {
         java.io.DataOutputStream d = new java.io.DataOutputStream(
                 new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(out), 64 * 1024));
         sessions.writeTo(d);
+        dev.parallax.core.spi.AtomicBroadcast b = broadcast;
+        byte[] state = b == null ? new byte[0] : java.util.Objects.requireNonNull(b.deliveryState(),
+                "AtomicBroadcast.deliveryState() returned null");
+        d.writeInt(state.length);
+        d.write(state);
         d.flush();
+    }
+
+    /** Reads the delivery state written by {@link #writeSessions}: none before version 2. */
+    private static byte[] readDeliveryState(java.io.DataInputStream in, dev.parallax.core.snapshot.SnapshotStore.Snapshot snapshot)
+            throws java.io.IOException {
+        if (snapshot.version() < 2) {
+            return new byte[0];
+        }
+        int length = in.readInt();
+        if (length < 0 || length > snapshot.bodyLength()) {
+            throw new java.io.IOException("snapshot " + snapshot.file() + " announces a delivery state of " + length
+                    + " bytes in a body of " + snapshot.bodyLength());
+        }
+        byte[] state = new byte[length];
+        in.readFully(state);
+        return state;
     }
 
     /** The writer thread: the snapshot at {@code at} is durable, so the protocol may compact below it. */
@@ -313,8 +342,11 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
         // An older snapshot still being written is superseded, and restore must not run under an open capture.
         snapshotWriter.abandonAndAwait();
         executor.awaitQuiescence();
+        byte[] deliveryState;
         try (java.nio.channels.ReadableByteChannel in = store.openBody(snapshot)) {
-            sessions.readFrom(new java.io.DataInputStream(java.nio.channels.Channels.newInputStream(in)));
+            java.io.DataInputStream d = new java.io.DataInputStream(java.nio.channels.Channels.newInputStream(in));
+            sessions.readFrom(d);
+            deliveryState = readDeliveryState(d, snapshot);
             stateMachine.restore(in);
         }
         nextSequence = snapshot.instance();
@@ -323,7 +355,7 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
         installs.increment();
         LOG.info("installed snapshot covering every instance below {}", snapshot.instance());
         if (broadcast != null) {
-            broadcast.snapshotInstalled(snapshot.instance());
+            broadcast.snapshotInstalled(snapshot.instance(), deliveryState);
         }
     }
 

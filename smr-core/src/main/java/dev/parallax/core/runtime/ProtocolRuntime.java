@@ -138,6 +138,8 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
     private final Counter droppedInbound;
     private final List<StageHandle> handles = new ArrayList<>();
     private long installedBeforeStart;
+    /** The delivery state of the snapshot installed before start; null if it came with none. */
+    private byte[] installedStateBeforeStart;
     private volatile C core;
     private volatile ProtocolStage<M, R, V> protocolStage;
     private volatile int recovering;
@@ -201,7 +203,11 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
         }
         C c = coreFactory.create(recovered, amnesiac, clock.nanoTime());
         if (installedBeforeStart > 0) {
-            c.skipTo(installedBeforeStart);
+            if (installedStateBeforeStart == null) {
+                c.skipTo(installedBeforeStart);
+            } else {
+                c.skipTo(installedBeforeStart, ByteBuffer.wrap(installedStateBeforeStart).asReadOnlyBuffer());
+            }
         }
         core = c;
         ProtocolStage<M, R, V> protocol = new ProtocolStage<>(
@@ -275,9 +281,31 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
     public synchronized void skipTo(long nextSequence) {
         ProtocolStage<M, R, V> p = protocolStage;
         if (p == null) {
-            installedBeforeStart = Math.max(installedBeforeStart, nextSequence);
+            if (nextSequence > installedBeforeStart) {
+                installedBeforeStart = nextSequence;
+                installedStateBeforeStart = null;
+            }
         } else {
             p.skipTo(nextSequence);
+        }
+    }
+
+    /**
+     * A snapshot covering every position below {@code nextSequence} was installed, carrying the
+     * broadcast's {@code deliveryState} (see {@link ProtocolCore#skipTo(long, ByteBuffer)}); may
+     * come before start, when the newest such snapshot and its state are kept for the core. The
+     * runtime keeps {@code deliveryState}: the caller must not change it afterwards.
+     */
+    public synchronized void skipTo(long nextSequence, byte[] deliveryState) {
+        Objects.requireNonNull(deliveryState, "deliveryState");
+        ProtocolStage<M, R, V> p = protocolStage;
+        if (p == null) {
+            if (nextSequence > installedBeforeStart) {
+                installedBeforeStart = nextSequence;
+                installedStateBeforeStart = deliveryState;
+            }
+        } else {
+            p.skipTo(nextSequence, ByteBuffer.wrap(deliveryState).asReadOnlyBuffer());
         }
     }
 

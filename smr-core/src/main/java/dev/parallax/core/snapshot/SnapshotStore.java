@@ -29,6 +29,12 @@ import org.slf4j.LoggerFactory;
  * {@code instance} is the first instance the snapshot does not cover. File layout:
  * {@code magic:4 "PXSN" | version:4 | instance:8 | bodyLength:8 | body | crc32c(body):8}.
  *
+ * <p><b>Versions.</b> The store writes version {@value #VERSION} and reads 1 and 2; the layout
+ * above is the same in both. The version tells the body's reader what the body holds: since
+ * version 2 the replica's body carries the broadcast's delivery state after the client sessions
+ * ({@code dev.parallax.core.spi.AtomicBroadcast#deliveryState}); a version 1 body has none.
+ * Snapshot transfer ships files unchanged, whatever their version.
+ *
  * <p>{@link #write} is atomic: the body goes to a temporary file that is forced to the device,
  * renamed into place and the directory forced, so after a crash a snapshot either exists whole or
  * not at all. {@link #latest} verifies the checksum and skips (and reports) a damaged file,
@@ -43,7 +49,10 @@ import org.slf4j.LoggerFactory;
 public final class SnapshotStore {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotStore.class);
     private static final int MAGIC = 0x5058534e; // "PXSN"
-    private static final int VERSION = 1;
+    /** The version {@link #write} writes. */
+    public static final int VERSION = 2;
+    /** The oldest version still read. */
+    private static final int OLDEST_VERSION = 1;
     private static final int HEADER = 24;
     private static final Pattern NAME = Pattern.compile("snapshot-(\\d{20})\\.snap");
     private static final int KEEP = 2;
@@ -68,7 +77,7 @@ public final class SnapshotStore {
      * Parses the first {@link #HEADER_BYTES} bytes of a snapshot file (from the buffer's position;
      * the buffer is not moved). Does not verify the checksum.
      *
-     * @return empty if the bytes are not a snapshot header of this version or announce a
+     * @return empty if the bytes are not a snapshot header of a readable version or announce a
      *         negative or overflowing length
      * @throws IllegalArgumentException if fewer than {@link #HEADER_BYTES} bytes remain
      */
@@ -77,7 +86,7 @@ public final class SnapshotStore {
             throw new IllegalArgumentException("a snapshot header has " + HEADER + " bytes, got " + header.remaining());
         }
         ByteBuffer h = header.duplicate();
-        if (h.getInt() != MAGIC || h.getInt() != VERSION) {
+        if (h.getInt() != MAGIC || !readable(h.getInt())) {
             return Optional.empty();
         }
         long instance = h.getLong();
@@ -88,8 +97,17 @@ public final class SnapshotStore {
         return Optional.of(new FileHeader(instance, HEADER + length + 8));
     }
 
-    /** A verified snapshot file. */
-    public record Snapshot(long instance, Path file, long bodyLength) {
+    /** Whether this store reads snapshot files of {@code version}. */
+    public static boolean readable(int version) {
+        return version >= OLDEST_VERSION && version <= VERSION;
+    }
+
+    /**
+     * A verified snapshot file.
+     *
+     * @param version the file's format version (see the class comment): what its body holds
+     */
+    public record Snapshot(long instance, Path file, long bodyLength, int version) {
     }
 
     private final Path dir;
@@ -138,7 +156,7 @@ public final class SnapshotStore {
         }
         forceDirectory();
         prune();
-        return new Snapshot(instance, target, length);
+        return new Snapshot(instance, target, length, VERSION);
     }
 
     /** Installs a snapshot file received from a peer (already complete), verifying it first. */
@@ -148,7 +166,7 @@ public final class SnapshotStore {
         Files.move(received, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         forceDirectory();
         prune();
-        return new Snapshot(s.instance(), target, s.bodyLength());
+        return new Snapshot(s.instance(), target, s.bodyLength(), s.version());
     }
 
     /** The newest snapshot whose checksum verifies, if any. */
@@ -184,7 +202,11 @@ public final class SnapshotStore {
             ByteBuffer h = ByteBuffer.allocate(HEADER);
             ch.read(h, 0);
             h.flip();
-            if (h.getInt() != MAGIC || h.getInt() != VERSION) {
+            if (h.getInt() != MAGIC) {
+                return Optional.empty();
+            }
+            int version = h.getInt();
+            if (!readable(version)) {
                 return Optional.empty();
             }
             long instance = h.getLong();
@@ -208,7 +230,7 @@ public final class SnapshotStore {
             }
             ByteBuffer stored = ByteBuffer.allocate(8);
             ch.read(stored, end);
-            return stored.getLong(0) == crc.getValue() ? Optional.of(new Snapshot(instance, file, length)) : Optional.empty();
+            return stored.getLong(0) == crc.getValue() ? Optional.of(new Snapshot(instance, file, length, version)) : Optional.empty();
         }
     }
 

@@ -82,6 +82,31 @@ public interface AtomicBroadcast extends AutoCloseable {
     default void snapshotInstalled(long nextSequence) {
     }
 
+    /**
+     * The broadcast's delivery-side state that must travel with a snapshot so that a replica
+     * installing it delivers exactly as the replicas that did not (S-Paxos: the executed batch ids
+     * that decide "duplicate or new", seed 002 (S-Paxos) §IV-B a, footnote 5). The replica stores
+     * it in the snapshot taken at the position of the last delivery plus one and hands it back
+     * through {@link #snapshotInstalled(long, byte[])}.
+     *
+     * <p>Called on the delivery thread, between two deliveries, with execution quiescent; must not
+     * block. Default: no state (an empty array).
+     */
+    default byte[] deliveryState() {
+        return new byte[0];
+    }
+
+    /**
+     * The replica installed a snapshot covering every position below {@code nextSequence}, which
+     * carried {@code deliveryState} (what {@link #deliveryState()} returned where it was taken;
+     * empty for a snapshot written before delivery states existed). May be called before
+     * {@link #start}. Non-blocking; the implementation may keep the array. Default:
+     * {@link #snapshotInstalled(long)}.
+     */
+    default void snapshotInstalled(long nextSequence, byte[] deliveryState) {
+        snapshotInstalled(nextSequence);
+    }
+
     /** Stops the protocol and releases its threads and resources; idempotent. */
     @Override
     void close();

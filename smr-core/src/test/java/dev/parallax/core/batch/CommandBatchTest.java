@@ -3,6 +3,7 @@ package dev.parallax.core.batch;
 import dev.parallax.core.Command;
 import dev.parallax.core.CommandId;
 import dev.parallax.core.GroupSet;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -153,5 +154,43 @@ class CommandBatchTest {
             }
         }
         assertThat(unexpected).isEmpty();
+    }
+
+    @Test
+    @DisplayName("concat: one batch of every command in order, counts summed, one batch as is (seed 002 (S-Paxos) §IV-A, Alg. 1 l.19-22)")
+    void concatJoinsBatchesInOrder() {
+        List<Command> first = mixed();
+        List<Command> second = List.of(Command.of(9, 4, new byte[]{7, 7}), Command.of(8, GroupSet.of(2), 3, new byte[]{1}));
+        ByteBuffer a = CommandBatch.encode(first);
+        ByteBuffer b = CommandBatch.encode(second);
+        ByteBuffer empty = CommandBatch.encode(List.of());
+        // A batch read from the middle of a bigger buffer (position > 0) is joined from its position.
+        ByteBuffer shifted = ByteBuffer.allocate(b.remaining() + 3).position(3).put(b.duplicate()).position(3);
+
+        ByteBuffer joined = CommandBatch.concat(List.of(a, empty, shifted));
+        List<Command> expected = new ArrayList<>(first);
+        expected.addAll(second);
+        assertThat(CommandBatch.decode(joined)).containsExactlyElementsOf(expected);
+        assertThat(joined.remaining()).isEqualTo(a.remaining() + b.remaining() - CommandBatch.HEADER);
+        assertThat(a.position()).as("inputs are not moved").isZero();
+        assertThat(shifted.position()).isEqualTo(3);
+
+        assertThat(CommandBatch.concat(List.of(a))).isSameAs(a);
+        assertThat(CommandBatch.decode(CommandBatch.concat(List.of()))).isEmpty();
+    }
+
+    @Test
+    @DisplayName("concat refuses a malformed batch, naming it, instead of corrupting its neighbours")
+    void concatRefusesMalformedBatches() {
+        ByteBuffer good = CommandBatch.encode(mixed());
+        ByteBuffer truncated = good.duplicate().limit(good.limit() - 1);
+        ByteBuffer trailing = ByteBuffer.allocate(good.remaining() + 1).put(good.duplicate()).put((byte) 0).flip();
+        ByteBuffer negative = ByteBuffer.allocate(4).putInt(-1).flip();
+        for (ByteBuffer bad : List.of(truncated, trailing, negative, ByteBuffer.allocate(2))) {
+            assertThatThrownBy(() -> CommandBatch.concat(List.of(good, bad)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("batch 1 of 2");
+            assertThatThrownBy(() -> CommandBatch.concat(List.of(bad)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("batch 0 of 1");
+        }
     }
 }

@@ -8,6 +8,7 @@ import dev.parallax.core.testkit.ToySequencer;
 import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -165,6 +166,52 @@ class ProtocolRuntimeTest {
         assertThat(suspected.await(20, TimeUnit.SECONDS)).as("onSuspect(7) reached the core").isTrue();
         assertThat(registry.get("parallax.protocol.suspicions").tag("protocol", "toy").functionCounter().count())
                 .isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("skipTo with a delivery state reaches the core, before start (newest kept) and after")
+    void skipToCarriesTheDeliveryStateToTheCore() throws InterruptedException {
+        LocalNetwork<ToySequencer.Order> net = new LocalNetwork<>(3);
+        ToySequencer.SequencerCore[] core = new ToySequencer.SequencerCore[1];
+        CountDownLatch laterInstall = new CountDownLatch(1);
+        var r = ProtocolRuntime.<ToySequencer.Order, ToySequencer.Order, String, ToySequencer.SequencerCore>builder("toy")
+                .members(1, 3).transport(net.transport(1)).log(InMemoryDurableLog.create(), ToySequencer.ORDERS)
+                .core((rec, amnesiac, now) -> core[0] = new ToySequencer.SequencerCore(1, rec))
+                .values(ProtocolRuntimeTest::text, v -> ByteBuffer.wrap(v.getBytes(StandardCharsets.UTF_8)))
+                .clock(SystemClock.INSTANCE)
+                .observer(c -> {
+                    if ("9 [later]".equals(c.installed())) {
+                        laterInstall.countDown();
+                    }
+                })
+                .build();
+        open.add(r);
+        r.skipTo(3, "three".getBytes(StandardCharsets.UTF_8));
+        r.skipTo(2, "older".getBytes(StandardCharsets.UTF_8)); // an older install before start is superseded
+        r.skipTo(3);                                            // no newer position: the state stays
+        r.start((seq, v) -> { });
+        assertThat(core[0].installed()).as("installed before start, handed over at start").isEqualTo("3 [three]");
+
+        r.skipTo(9, "later".getBytes(StandardCharsets.UTF_8));
+        assertThat(laterInstall.await(20, TimeUnit.SECONDS)).as("the protocol thread handed the state to the core").isTrue();
+        assertThat(core[0].installed()).isEqualTo("9 [later]");
+    }
+
+    @Test
+    @DisplayName("a plain skipTo before start, newer than one with state, reaches the core without state")
+    void aNewerPlainSkipToBeforeStartWins() {
+        LocalNetwork<ToySequencer.Order> net = new LocalNetwork<>(3);
+        ToySequencer.SequencerCore[] core = new ToySequencer.SequencerCore[1];
+        var r = ProtocolRuntime.<ToySequencer.Order, ToySequencer.Order, String, ToySequencer.SequencerCore>builder("toy")
+                .members(1, 3).transport(net.transport(1)).log(InMemoryDurableLog.create(), ToySequencer.ORDERS)
+                .core((rec, amnesiac, now) -> core[0] = new ToySequencer.SequencerCore(1, rec))
+                .values(ProtocolRuntimeTest::text, v -> ByteBuffer.wrap(v.getBytes(StandardCharsets.UTF_8)))
+                .clock(SystemClock.INSTANCE).build();
+        open.add(r);
+        r.skipTo(3, "three".getBytes(StandardCharsets.UTF_8));
+        r.skipTo(5);
+        r.start((seq, v) -> { });
+        assertThat(core[0].installed()).isEqualTo("5");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.parallax.core.snapshot;
 
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -123,5 +124,52 @@ class SnapshotStoreTest {
         negative.putLong(16, -5);
         assertThat(SnapshotStore.readHeader(negative)).as("negative length").isEmpty();
         assertThatThrownBy(() -> SnapshotStore.readHeader(ByteBuffer.allocate(10))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** A snapshot file of {@code version} built by hand, as an older (or newer) writer left it. */
+    private static Path handWritten(Path dir, long instance, int version, byte[] body) throws IOException {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(body);
+        ByteBuffer file = ByteBuffer.allocate(SnapshotStore.HEADER_BYTES + body.length + 8)
+                .putInt(0x5058534e).putInt(version).putLong(instance).putLong(body.length).put(body).putLong(crc.getValue());
+        Path p = dir.resolve(String.format("snapshot-%020d.snap", instance));
+        Files.write(p, file.array());
+        return p;
+    }
+
+    @Test
+    @DisplayName("writes version 2, reads versions 1 and 2 and tells which; ignores unknown versions")
+    void readsVersionOneAndTwo(@TempDir Path dir) throws IOException {
+        SnapshotStore store = new SnapshotStore(dir);
+        assertThat(SnapshotStore.VERSION).isEqualTo(2);
+        SnapshotStore.Snapshot written = store.write(10, text("new", 2));
+        assertThat(written.version()).isEqualTo(2);
+        assertThat(store.latest().orElseThrow().version()).isEqualTo(2);
+
+        Path v1 = handWritten(dir, 20, 1, new byte[]{1, 2, 3});
+        SnapshotStore.Snapshot old = store.latest().orElseThrow();
+        assertThat(old.instance()).isEqualTo(20);
+        assertThat(old.version()).isEqualTo(1);
+        assertThat(old.bodyLength()).isEqualTo(3);
+        try (ReadableByteChannel ch = store.openBody(old)) {
+            assertThat(SnapshotStore.asStream(ch).readAllBytes()).containsExactly(1, 2, 3);
+        }
+        byte[] v1File = Files.readAllBytes(v1);
+        assertThat(SnapshotStore.readHeader(ByteBuffer.wrap(v1File)))
+                .contains(new SnapshotStore.FileHeader(20, v1File.length));
+
+        // A received version 1 file installs as version 1 (snapshot transfer ships files unchanged).
+        SnapshotStore target = new SnapshotStore(dir.resolve("b"));
+        Path received = dir.resolve("incoming");
+        Files.copy(v1, received);
+        assertThat(target.install(received).version()).isEqualTo(1);
+        assertThat(target.latest().orElseThrow().version()).isEqualTo(1);
+
+        // Versions this store does not know are not read: the newest readable one is used.
+        handWritten(dir, 30, 3, new byte[]{9});
+        handWritten(dir, 25, 0, new byte[]{9});
+        assertThat(store.latest().orElseThrow().instance()).isEqualTo(20);
+        assertThat(SnapshotStore.readable(0)).isFalse();
+        assertThat(SnapshotStore.readable(3)).isFalse();
     }
 }

@@ -102,6 +102,26 @@ public final class ToySequencer {
         public void onSuspect(long view, long now, Effects<Order, Order, String> out) {
             suspected = view;
         }
+
+        /** The last installed snapshot as the core was told it: "n" or "n [state]"; null if none. */
+        private volatile String installed;
+
+        /** What the last {@code skipTo} said, or null (read from any thread). */
+        public String installed() {
+            return installed;
+        }
+
+        @Override
+        public void skipTo(long instance) {
+            next = Math.max(next, instance);
+            installed = Long.toString(instance);
+        }
+
+        @Override
+        public void skipTo(long instance, java.nio.ByteBuffer deliveryState) {
+            next = Math.max(next, instance);
+            installed = instance + " [" + java.nio.charset.StandardCharsets.UTF_8.decode(deliveryState.duplicate()) + "]";
+        }
     }
 
 }

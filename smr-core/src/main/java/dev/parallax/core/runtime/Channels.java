@@ -1,0 +1,150 @@
+package dev.parallax.core.runtime;
+
+import dev.parallax.core.spi.ArrivalStamps;
+import dev.parallax.core.spi.MessageHandler;
+import dev.parallax.core.spi.Transport;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Joins several typed channels into the one {@link Transport} a {@link ProtocolRuntime} runs on,
+ * so that a core composed of sub-cores with messages of their own (S-Paxos: dissemination and
+ * ordering, seed 002 (S-Paxos) §IV; Multi-Ring Paxos: ring and skip channels) runs on one protocol
+ * thread while each channel keeps its own codec, bounded send queues and {@code channel=} metrics.
+ *
+ * <p>A message is sent on the first route whose type it is an instance of; route types may not
+ * overlap (neither may be a subtype of another), so the route is unambiguous. Everything received
+ * on any route goes to the one handler, stamped on the same {@link ArrivalStamps}.
+ *
+ * <p>Threads: the union is as thread-safe as its routes: {@code send} from any thread, never
+ * blocking; {@code start} and {@code close} by the owner.
+ */
+public final class Channels {
+
+    private Channels() {
+    }
+
+    /**
+     * One channel of a union: the messages of {@code type} travel on {@code transport}.
+     *
+     * @param <M> the channel's message type
+     */
+    public record Route<M>(Class<M> type, Transport<M> transport) {
+        public Route {
+            Objects.requireNonNull(type, "type");
+            Objects.requireNonNull(transport, "transport");
+        }
+
+        /** The route for messages of {@code type} over {@code transport}. */
+        public static <M> Route<M> of(Class<M> type, Transport<M> transport) {
+            return new Route<>(type, transport);
+        }
+
+        boolean carries(Object message) {
+            return type.isInstance(message);
+        }
+
+        boolean send(int to, Object message) {
+            return transport.send(to, type.cast(message));
+        }
+
+        void start(MessageHandler<Object> handler, ArrivalStamps stamps) {
+            transport.start(handler::onMessage, stamps);
+        }
+    }
+
+    /**
+     * A transport over every route: {@code send} routes by type, {@code start} starts every route
+     * with the same handler and stamps, {@code close} closes them all.
+     *
+     * @throws IllegalArgumentException if there is no route, two route types overlap, or the
+     *                                  routes' transports are different members
+     */
+    public static Transport<Object> union(Route<?>... routes) {
+        List<Route<?>> list = List.of(routes);
+        if (list.isEmpty()) {
+            throw new IllegalArgumentException("a union needs at least one route");
+        }
+        int localId = list.get(0).transport().localId();
+        for (int i = 0; i < list.size(); i++) {
+            Route<?> r = list.get(i);
+            if (r.transport().localId() != localId) {
+                throw new IllegalArgumentException("routes belong to different members: " + localId + " and "
+                        + r.transport().localId() + " (" + r.type().getName() + ")");
+            }
+            for (int j = 0; j < i; j++) {
+                Class<?> other = list.get(j).type();
+                if (other.isAssignableFrom(r.type()) || r.type().isAssignableFrom(other)) {
+                    throw new IllegalArgumentException("route types overlap: " + other.getName() + " and "
+                            + r.type().getName());
+                }
+            }
+        }
+        return new Union(localId, list);
+    }
+
+    private static final class Union implements Transport<Object> {
+        private final int localId;
+        private final List<Route<?>> routes;
+        private final AtomicBoolean started = new AtomicBoolean();
+
+        Union(int localId, List<Route<?>> routes) {
+            this.localId = localId;
+            this.routes = routes;
+        }
+
+        @Override
+        public int localId() {
+            return localId;
+        }
+
+        @Override
+        public void start(MessageHandler<Object> handler) {
+            start(handler, ArrivalStamps.NONE);
+        }
+
+        @Override
+        public void start(MessageHandler<Object> handler, ArrivalStamps stamps) {
+            Objects.requireNonNull(handler, "handler");
+            Objects.requireNonNull(stamps, "stamps");
+            if (!started.compareAndSet(false, true)) {
+                throw new IllegalStateException("already started");
+            }
+            for (Route<?> r : routes) {
+                r.start(handler, stamps);
+            }
+        }
+
+        @Override
+        public boolean send(int to, Object message) {
+            for (Route<?> r : routes) {
+                if (r.carries(message)) {
+                    return r.send(to, message);
+                }
+            }
+            throw new IllegalArgumentException("no route for a message of type "
+                    + (message == null ? "null" : message.getClass().getName()));
+        }
+
+        @Override
+        public void close() {
+            RuntimeException first = null;
+            for (Route<?> r : routes) {
+                try {
+                    r.transport().close();
+                } catch (RuntimeException e) {
+                    if (first == null) {
+                        first = e;
+                    } else {
+                        first.addSuppressed(e);
+                    }
+                }
+            }
+            if (first != null) {
+                throw first;
+            }
+        }
+    }
+}

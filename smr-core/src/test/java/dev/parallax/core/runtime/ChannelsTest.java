@@ -1,0 +1,108 @@
+package dev.parallax.core.runtime;
+
+import dev.parallax.core.runtime.Channels.Route;
+import dev.parallax.core.spi.Transport;
+import dev.parallax.core.testkit.LocalNetwork;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * {@link Channels#union}: one transport over typed channels, as S-Paxos runs dissemination and
+ * ordering on one runtime (seed 002 (S-Paxos) §IV).
+ */
+class ChannelsTest {
+
+    private static Transport<Object> member(int id, LocalNetwork<String> texts, LocalNetwork<Integer> numbers) {
+        return Channels.union(Route.of(String.class, texts.transport(id)), Route.of(Integer.class, numbers.transport(id)));
+    }
+
+    @Test
+    @DisplayName("messages travel on the channel of their type and reach one handler, stamped per sender")
+    void routesByTypeAndMergesReceipt() {
+        LocalNetwork<String> texts = new LocalNetwork<>(2);
+        LocalNetwork<Integer> numbers = new LocalNetwork<>(2);
+        Transport<Object> a = member(0, texts, numbers);
+        Transport<Object> b = member(1, texts, numbers);
+        List<String> got = new ArrayList<>();
+        List<Integer> stamped = new ArrayList<>();
+        a.start((from, m) -> { });
+        b.start((from, m) -> got.add(from + ":" + m), stamped::add);
+
+        assertThat(a.localId()).isZero();
+        assertThat(b.localId()).isEqualTo(1);
+        assertThat(a.send(1, "x")).isTrue();
+        assertThat(a.send(1, 7)).isTrue();
+        assertThat(got).containsExactly("0:x", "0:7");
+        assertThat(stamped).containsExactly(0, 0);
+
+        // Cutting only the number channel loses numbers, not texts: the routes are separate channels.
+        numbers.cut(0, 1);
+        a.send(1, 8);
+        a.send(1, "y");
+        assertThat(got).containsExactly("0:x", "0:7", "0:y");
+        a.close();
+        b.close();
+    }
+
+    @Test
+    @DisplayName("a message of no route's type is refused with a clear error")
+    void unknownTypeIsRefused() {
+        Transport<Object> a = member(0, new LocalNetwork<>(2), new LocalNetwork<>(2));
+        a.start((from, m) -> { });
+        assertThatThrownBy(() -> a.send(1, 3L)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("java.lang.Long");
+        assertThatThrownBy(() -> a.send(1, null)).isInstanceOf(IllegalArgumentException.class);
+        a.close();
+    }
+
+    @Test
+    @DisplayName("routes must be one member's and of disjoint types; a union needs a route")
+    void constructionIsValidated() {
+        LocalNetwork<String> texts = new LocalNetwork<>(2);
+        LocalNetwork<Integer> numbers = new LocalNetwork<>(2);
+        assertThatThrownBy(() -> Channels.union(Route.of(String.class, texts.transport(0)),
+                Route.of(Integer.class, numbers.transport(1)))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("different members");
+        LocalNetwork<Object> objects = new LocalNetwork<>(2);
+        LocalNetwork<Number> nums = new LocalNetwork<>(2);
+        assertThatThrownBy(() -> Channels.union(Route.of(Number.class, nums.transport(0)),
+                Route.of(Integer.class, numbers.transport(0)))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("overlap");
+        assertThatThrownBy(() -> Channels.union(Route.of(String.class, texts.transport(0)),
+                Route.of(Object.class, objects.transport(0)))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("overlap");
+        assertThatThrownBy(Channels::union).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    @DisplayName("start once; close closes every route")
+    void lifecycle() {
+        LocalNetwork<String> texts = new LocalNetwork<>(2);
+        LocalNetwork<Integer> numbers = new LocalNetwork<>(2);
+        Transport<Object> a = member(0, texts, numbers);
+        Transport<Object> b = member(1, texts, numbers);
+        List<Object> got = new ArrayList<>();
+        b.start((from, m) -> got.add(m));
+        assertThatThrownBy(() -> b.start((from, m) -> { })).isInstanceOf(IllegalStateException.class);
+        b.close();
+        b.close();
+        a.start((from, m) -> { });
+        a.send(1, "lost");
+        a.send(1, 1);
+        assertThat(got).isEmpty();
+        // Both of b's routes are free again: a new member 1 can start on them.
+        Transport<Object> b2 = member(1, texts, numbers);
+        b2.start((from, m) -> got.add(m));
+        a.send(1, "x");
+        a.send(1, 2);
+        assertThat(got).containsExactly("x", 2);
+        a.close();
+        b2.close();
+    }
+}
