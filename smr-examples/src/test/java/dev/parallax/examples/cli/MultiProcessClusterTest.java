@@ -128,7 +128,12 @@ class MultiProcessClusterTest {
                     }
                 }
             } finally {
+                // A failed assertion must not leave the history clients looping (and recording) forever.
+                running.set(false);
                 clients.forEach(SmrClient::close);
+                for (Thread t : workers) {
+                    t.join(10_000);
+                }
             }
             CheckResult result = LinearizabilityChecker.check(new KvModel(), history.history());
             assertThat(result.isLinearizable()).as("%s", result).isTrue();

@@ -92,7 +92,12 @@ class SPaxosProcessTest {
                             .as("acknowledged writes lost, read through replica %d", i).isZero();
                 }
             } finally {
+                // A failed assertion must not leave the history clients looping (and recording) forever.
+                running.set(false);
                 clients.forEach(SmrClient::close);
+                for (Thread t : workers) {
+                    t.join(10_000);
+                }
             }
             CheckResult r = LinearizabilityChecker.check(new KvModel(), history.history(), CheckBudget.ofTime(Duration.ofSeconds(60)));
             assertThat(r.isLinearizable()).as("%s", r).isTrue();
