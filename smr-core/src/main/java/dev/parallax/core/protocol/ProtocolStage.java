@@ -344,17 +344,24 @@ public final class ProtocolStage<M, R, V> implements Stage {
             nextTick = now + maxTickInterval;
             work++;
         }
-        work += offerProposals();
+        int offered = offerProposals();
+        work += offered;
         while (!effects.isEmpty()) {
             long wake = applier.apply(effects);
             if (wake != Long.MAX_VALUE && wake - nextTick < 0) {
                 nextTick = wake;
             }
+            int looped = 0;
             for (int i = loopback.size(); i > 0; i--) {
                 core.onMessage(self, loopback.poll(), now, effects);
-                work++;
+                looped++;
             }
-            work += offerProposals();
+            work += looped;
+            // Offer the held proposal again only if something happened that may make room: a
+            // core that refuses a proposal may still emit effects (a timer), and offering it again
+            // for ever would spin this loop.
+            offered = offered > 0 || looped > 0 ? offerProposals() : 0;
+            work += offered;
         }
         ready = held == null && undelivered.isEmpty() && core.canPropose();
         afterWork.run();

@@ -7,12 +7,23 @@ import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.replica.Replica;
 import dev.parallax.paxos.MultiPaxos;
 import dev.parallax.paxos.PaxosConfig;
+import dev.parallax.core.runtime.OrderingProtocol;
+import dev.parallax.paxos.spaxos.SPaxos;
+import dev.parallax.paxos.spaxos.SPaxosConfig;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.nio.file.Path;
+import java.util.function.IntFunction;
+import java.util.function.UnaryOperator;
 
-/** Three (or n) replicas in this JVM on loopback, each with its own {@link TextKv}. */
+/**
+ * Three (or n) replicas in this JVM on loopback, each with its own {@link TextKv}, ordered by
+ * Multi-Paxos or by another protocol ({@link #LocalCluster(int, IntFunction, UnaryOperator, int, Path, long)}:
+ * {@link #multiPaxos}, {@link #sPaxos}). With a data directory a replica can be stopped and
+ * restarted ({@link #stop}, {@link #restart}).
+ */
 final class LocalCluster implements AutoCloseable {
     final ClusterMembers members;
     final ClusterMembers clients;
@@ -21,6 +32,11 @@ final class LocalCluster implements AutoCloseable {
     private final List<SmrClient> openClients = new ArrayList<>();
 
     final List<dev.parallax.core.net.LinkFaults> faults = new ArrayList<>();
+    private final IntFunction<OrderingProtocol> ordering;
+    private final UnaryOperator<dev.parallax.core.StateMachine> wrap;
+    private final int maxFrame;
+    private final Path dataDir;
+    private final long snapshotEvery;
 
     LocalCluster(int n) {
         this(n, kv -> kv, 16 << 20);
@@ -32,26 +48,69 @@ final class LocalCluster implements AutoCloseable {
     }
 
     /** With {@code dataDir} set, each replica keeps snapshots there, one every {@code snapshotEvery} instances. */
-    LocalCluster(int n, java.util.function.UnaryOperator<dev.parallax.core.StateMachine> wrap, int maxFrame,
-                 java.nio.file.Path dataDir, long snapshotEvery) {
+    LocalCluster(int n, UnaryOperator<dev.parallax.core.StateMachine> wrap, int maxFrame, Path dataDir, long snapshotEvery) {
+        this(n, LocalCluster::multiPaxos, wrap, maxFrame, dataDir, snapshotEvery);
+    }
+
+    /** A cluster ordered by {@code ordering.apply(n)}; see {@link #multiPaxos}, {@link #sPaxos}. */
+    LocalCluster(int n, IntFunction<OrderingProtocol> ordering, UnaryOperator<dev.parallax.core.StateMachine> wrap,
+                 int maxFrame, Path dataDir, long snapshotEvery) {
         members = ClusterMembers.parse(dev.parallax.core.net.LocalPorts.endpoints(n));
         clients = ClusterMembers.parse(dev.parallax.core.net.LocalPorts.endpoints(n));
-        PaxosConfig paxos = PaxosConfig.builder(n).heartbeat(Duration.ofMillis(30)).suspect(Duration.ofMillis(300))
-                .retransmit(Duration.ofMillis(100)).catchUp(Duration.ofMillis(50)).build();
+        this.ordering = ordering;
+        this.wrap = wrap;
+        this.maxFrame = maxFrame;
+        this.dataDir = dataDir;
+        this.snapshotEvery = snapshotEvery;
         for (int i = 0; i < n; i++) {
-            TextKv kv = new TextKv();
-            machines.add(kv);
-            dev.parallax.core.net.LinkFaults f = new dev.parallax.core.net.LinkFaults();
-            faults.add(f);
-            Replica r = Replica.builder()
-                    .config(ReplicaConfig.builder().id(i).members(members).clientMembers(clients).clientIoThreads(1)
-                            .maxFrameBytes(maxFrame).maxCommandBytes(Math.min(maxFrame, 1 << 20))
-                            .dataDirectory(dataDir == null ? null : dataDir.resolve("replica-" + i)).build())
-                    .stateMachine(wrap.apply(kv)).ordering(MultiPaxos.protocol(paxos)).linkFaults(f)
-                    .snapshotEvery(snapshotEvery).bootstrap(true).build();
-            replicas.add(r);
+            machines.add(null);
+            faults.add(new dev.parallax.core.net.LinkFaults());
+            replicas.add(null);
+            build(i, true);
         }
         replicas.forEach(Replica::start);
+    }
+
+    /** The test timeouts every ordering shares: heartbeat 30 ms, suspect 300 ms, retransmit 100 ms, catch-up 50 ms. */
+    static PaxosConfig paxosConfig(int n) {
+        return PaxosConfig.builder(n).heartbeat(Duration.ofMillis(30)).suspect(Duration.ofMillis(300))
+                .retransmit(Duration.ofMillis(100)).catchUp(Duration.ofMillis(50)).build();
+    }
+
+    /** Multi-Paxos with {@link #paxosConfig}. */
+    static OrderingProtocol multiPaxos(int n) {
+        return MultiPaxos.protocol(paxosConfig(n));
+    }
+
+    /** S-Paxos (seed 002) ordering ids with {@link #paxosConfig}, dissemination defaults. */
+    static OrderingProtocol sPaxos(int n) {
+        return SPaxos.protocol(SPaxosConfig.builder(n).paxos(paxosConfig(n)).build());
+    }
+
+    private void build(int i, boolean bootstrap) {
+        TextKv kv = new TextKv();
+        machines.set(i, kv);
+        Replica r = Replica.builder()
+                .config(ReplicaConfig.builder().id(i).members(members).clientMembers(clients).clientIoThreads(1)
+                        .maxFrameBytes(maxFrame).maxCommandBytes(Math.min(maxFrame, 1 << 20))
+                        .dataDirectory(dataDir == null ? null : dataDir.resolve("replica-" + i)).build())
+                .stateMachine(wrap.apply(kv)).ordering(ordering.apply(members.size())).linkFaults(faults.get(i))
+                .snapshotEvery(snapshotEvery).bootstrap(bootstrap).build();
+        replicas.set(i, r);
+    }
+
+    /** Stops replica {@code id} (its data directory stays). */
+    void stop(int id) {
+        replicas.get(id).close();
+    }
+
+    /** Starts replica {@code id} again from its data directory, with a fresh state machine. */
+    void restart(int id) {
+        if (dataDir == null) {
+            throw new IllegalStateException("a restart needs a data directory");
+        }
+        build(id, false);
+        replicas.get(id).start();
     }
 
     /** Cuts replica {@code id} off from every other replica (both directions). */
@@ -117,6 +176,15 @@ final class LocalCluster implements AutoCloseable {
 
     SmrClient client() {
         return client(Duration.ofSeconds(10));
+    }
+
+    /** A client that knows replica {@code replica} only (it cannot be redirected anywhere else). */
+    SmrClient clientOf(int replica) {
+        dev.parallax.core.config.Member m = clients.member(replica);
+        SmrClient c = SmrClient.connect(ClientConfig.builder(ClusterMembers.of(new dev.parallax.core.config.Member(0, m.host(),
+                m.port()))).retryTimeout(Duration.ofMillis(500)).invokeTimeout(Duration.ofSeconds(20)).build());
+        openClients.add(c);
+        return c;
     }
 
     SmrClient client(Duration invokeTimeout) {
