@@ -16,6 +16,7 @@ import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
+import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
 /**
@@ -59,6 +60,13 @@ import java.util.function.ToIntFunction;
  * after its own downtime ({@link #crashAll}). Off by default: a simulation without them draws no
  * random number for them and replays its trace as before they existed.
  *
+ * <p>Targeted loss ({@link #dropMatching}): a test may lose exactly the messages one node sends
+ * another that match a predicate (every FORWARD of one origin to one replica, say), until
+ * {@link #stopDropping}. It is decided when the message is sent, before any random draw, and draws
+ * nothing itself, so a run whose rules never match replays its trace unchanged. {@link #observeSends}
+ * lets a test see every message a node hands to the network (to count bytes, say), also drawing
+ * nothing.
+ *
  * <p>A throwable from a node or an invariant ends the run with a {@link SimulationFailure} that
  * names the seed and shows the last events.
  *
@@ -90,6 +98,18 @@ public final class Simulation<M> {
     private double leaderShare;
     private ProcessFaults processFaults;
     private long nextSeq;
+    /** Targeted loss rules ({@link #dropMatching}), in the order they were added. */
+    private final List<DropRule<M>> dropRules = new ArrayList<>();
+    private SendObserver<? super M> sendObserver;
+
+    /** What {@link #observeSends} sees: a message a node handed to the network, before any loss. */
+    @FunctionalInterface
+    public interface SendObserver<M> {
+        void sent(int from, int to, M message);
+    }
+
+    private record DropRule<M>(int from, int to, Predicate<? super M> which) {
+    }
 
     /** A simulation with the given seed and fault plan; the nemesis runs if the plan enables it. */
     public Simulation(long seed, FaultPlan plan) {
@@ -365,6 +385,41 @@ public final class Simulation<M> {
         stats.bridges++;
     }
 
+    /**
+     * Loses every message {@code from} sends {@code to} that {@code which} accepts, from now until
+     * {@link #stopDropping}; counted in {@link SimulationStats#droppedByRule()}. The rule is applied
+     * when the message is sent, before the plan's random loss, and draws no random number, so a
+     * rule that matches nothing leaves the run (and its {@link #traceHash}) exactly as without it;
+     * each message it drops leaves a trace line.
+     * Rules add up; {@link #heal} and {@link #stopFaults} leave them in place. Clients may be
+     * either end; a node's messages to itself are never dropped.
+     *
+     * @param which called on the simulation thread; must be deterministic
+     * @throws IllegalArgumentException if either node is unknown or {@code from == to}
+     */
+    public void dropMatching(int from, int to, Predicate<? super M> which) {
+        slot(from);
+        slot(to);
+        if (from == to) {
+            throw new IllegalArgumentException("a node's messages to itself are never dropped: " + from);
+        }
+        dropRules.add(new DropRule<>(from, to, Objects.requireNonNull(which, "which")));
+    }
+
+    /** Removes every {@link #dropMatching} rule (no-op if there is none). */
+    public void stopDropping() {
+        dropRules.clear();
+    }
+
+    /**
+     * Calls {@code observer} for every message a node sends from now on (to itself too), before
+     * partitions, rules or random loss decide its fate; {@code null} stops observing. Draws no
+     * random number and leaves no trace.
+     */
+    public void observeSends(SendObserver<? super M> observer) {
+        this.sendObserver = observer;
+    }
+
     /** Whether no partition, two-sided or partial, is active. */
     public boolean networkIntact() {
         return partitionSide == null && cutLinks.isEmpty();
@@ -529,12 +584,20 @@ public final class Simulation<M> {
         if (target == null) {
             throw new IllegalArgumentException("node " + from.id + " sent to unknown node " + to);
         }
+        if (sendObserver != null) {
+            sendObserver.sent(from.id, to, message);
+        }
         if (from.id == to) {
             deliverLater(from.id, target, target.incarnation, message, 0);
             return;
         }
         if (cut(from, target)) {
             stats.partitioned++;
+            return;
+        }
+        if (!dropRules.isEmpty() && droppedByRule(from.id, to, message)) {
+            stats.droppedByRule++;
+            trace.record(now(), "drop by rule " + from.id + "->" + to + " " + describer.apply(message));
             return;
         }
         if (random.nextDouble() < plan.dropProbability()) {
@@ -546,6 +609,15 @@ public final class Simulation<M> {
             stats.duplicated++;
             deliverLater(from.id, target, target.incarnation, message, delay());
         }
+    }
+
+    private boolean droppedByRule(int from, int to, M message) {
+        for (DropRule<M> r : dropRules) {
+            if (r.from() == from && r.to() == to && r.which().test(message)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void joinGroup(Slot s, int group) {

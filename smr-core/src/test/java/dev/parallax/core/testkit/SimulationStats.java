@@ -28,6 +28,7 @@ public final class SimulationStats {
     long heldByPause;
     long queuedByPause;
     long crashAlls;
+    long droppedByRule;
 
     public long events() {
         return events;
@@ -148,6 +149,11 @@ public final class SimulationStats {
         return crashAlls;
     }
 
+    /** Messages lost to a {@link Simulation#dropMatching} rule (not counted in {@link #dropped()}). */
+    public long droppedByRule() {
+        return droppedByRule;
+    }
+
     @Override
     public String toString() {
         return "events=" + events + " delivered=" + delivered + " dropped=" + dropped + " duplicated=" + duplicated
@@ -158,6 +164,6 @@ public final class SimulationStats {
                 + " datagramsDelivered=" + datagramsDelivered + " datagramsLost=" + datagramsLost
                 + " datagramsDuplicated=" + datagramsDuplicated + " datagramsCut=" + datagramsCut
                 + " datagramsRefused=" + datagramsRefused + " pauses=" + pauses + " heldByPause=" + heldByPause
-                + " queuedByPause=" + queuedByPause + " crashAlls=" + crashAlls;
+                + " queuedByPause=" + queuedByPause + " crashAlls=" + crashAlls + " droppedByRule=" + droppedByRule;
     }
 }

@@ -122,6 +122,75 @@ class SimulationTest {
         assertThat(sim.stats().multicastsSent() + sim.stats().datagramsDelivered()).isZero();
     }
 
+    /**
+     * {@link Simulation#dropMatching} decides without random draws: a rule that matches nothing, and
+     * a send observer, leave the pinned trace exactly as it was.
+     */
+    @Test
+    void aDropRuleThatMatchesNothingAndASendObserverKeepThePinnedTrace() {
+        Simulation<Max> sim = cluster(7, FaultPlan.hostile(1));
+        long[] observed = {0};
+        sim.observeSends((from, to, m) -> observed[0]++);
+        sim.dropMatching(0, 1, m -> m.value() < 0);
+        sim.dropMatching(2, 0, m -> false);
+        workload(sim, 400);
+        sim.runUntil(2_500 * MS);
+        assertThat(sim.traceHash()).isEqualTo(3962020966025422898L);
+        assertThat(sim.stats().events()).isEqualTo(8483);
+        assertThat(sim.stats().droppedByRule()).isZero();
+        assertThat(observed[0]).as("every send seen").isGreaterThanOrEqualTo(sim.stats().delivered() / 2).isPositive();
+    }
+
+    @Test
+    void aDropRuleLosesExactlyTheMatchingMessagesOfOneLinkUntilStopped() {
+        Simulation<Max> sim = new Simulation<>(9, FaultPlan.reliable());
+        List<String> received = new ArrayList<>();
+        for (int id = 1; id <= 2; id++) {
+            int me = id;
+            sim.addNode(id, ctx -> new SimNode<>() {
+                @Override
+                public void onMessage(int from, Max m) {
+                    received.add(from + "->" + me + ":" + m.value());
+                }
+
+                @Override
+                public void onTick() {
+                }
+            }, true);
+        }
+        List<NodeContext<Max>> sender = new ArrayList<>();
+        sim.addNode(0, ctx -> new SimNode<>() {
+            @Override
+            public void onStart() {
+                sender.add(ctx);
+            }
+
+            @Override
+            public void onMessage(int from, Max m) {
+            }
+
+            @Override
+            public void onTick() {
+            }
+        }, true);
+        sim.dropMatching(0, 1, m -> m.value() % 2 == 0);
+        for (long v = 0; v < 4; v++) {
+            sender.get(0).send(1, new Max(v));
+            sender.get(0).send(2, new Max(v));
+        }
+        sim.runFor(10 * MS);
+        assertThat(received).containsExactlyInAnyOrder("0->1:1", "0->1:3", "0->2:0", "0->2:1", "0->2:2", "0->2:3");
+        assertThat(sim.stats().droppedByRule()).isEqualTo(2);
+        assertThat(sim.traceTail()).anyMatch(l -> l.contains("drop by rule 0->1"));
+        sim.stopDropping();
+        received.clear();
+        sender.get(0).send(1, new Max(6));
+        sim.runFor(10 * MS);
+        assertThat(received).containsExactly("0->1:6");
+        assertThatThrownBy(() -> sim.dropMatching(1, 1, m -> true)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> sim.dropMatching(0, 42, m -> true)).isInstanceOf(IllegalArgumentException.class);
+    }
+
     @Test
     void theHostilePlanInjectsEveryKindOfFault() {
         Simulation<Max> sim = cluster(7, FaultPlan.hostile(1));

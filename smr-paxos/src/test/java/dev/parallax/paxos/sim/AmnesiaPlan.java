@@ -59,7 +59,7 @@ final class AmnesiaPlan {
             for (int r = 0; r < replicas; r++) {
                 if (!sim.isUp(r)) {
                     down.add(r);
-                } else if (sim.<SimReplica>node(r).core().recovering()) {
+                } else if (sim.<SimulatedReplica>node(r).ordering().recovering()) {
                     recovering = true;
                 }
             }

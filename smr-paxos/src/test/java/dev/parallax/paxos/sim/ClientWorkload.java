@@ -17,6 +17,7 @@ final class ClientWorkload {
     private final int client;
     private final long maxOps;
     private final long stopAt;
+    private final int putBytes;
     private long issued;
 
     /**
@@ -24,6 +25,15 @@ final class ClientWorkload {
      * @param stopAt no operation starts at or after this virtual time ({@code Long.MAX_VALUE}: never stops)
      */
     ClientWorkload(SplittableRandom random, int client, long maxOps, long stopAt) {
+        this(random, client, maxOps, stopAt, 0);
+    }
+
+    /**
+     * @param putBytes a put's value is padded to this many bytes (0: not padded), for runs that
+     *                 measure bytes with commands the size of real requests; draws nothing more
+     */
+    ClientWorkload(SplittableRandom random, int client, long maxOps, long stopAt, int putBytes) {
+        this.putBytes = putBytes;
         this.random = random;
         this.client = client;
         this.maxOps = maxOps;
@@ -46,7 +56,8 @@ final class ClientWorkload {
         if (kind < 4) {
             return KvOp.get(key);
         } else if (kind < 6) {
-            return KvOp.put(key, client + "." + k);
+            String value = client + "." + k;
+            return KvOp.put(key, value.length() >= putBytes ? value : value + "x".repeat(putBytes - value.length()));
         }
         return KvOp.append(key, "," + client + "." + k);
     }

@@ -1,12 +1,13 @@
 package dev.parallax.paxos.sim;
 
 import dev.parallax.core.testkit.Simulation;
+import dev.parallax.paxos.MultiPaxosCore;
 
 import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Who leads a simulated Multi-Paxos cluster, for the leader-hunting nemesis, and how often
+ * Who leads a simulated Multi-Paxos cluster (or the ordering layer of an S-Paxos one), for the leader-hunting nemesis, and how often
  * leadership changed: a view change is counted when some replica finishes Phase 1 of a view
  * other than the initial view 0. Owned by the simulation thread.
  */
@@ -26,9 +27,9 @@ final class LeaderWatch {
         long view = -1;
         for (int r = 0; r < replicas; r++) {
             if (sim.isUp(r)) {
-                SimReplica rep = sim.node(r);
-                if (rep.core().isLeader() && rep.core().view() > view) {
-                    view = rep.core().view();
+                MultiPaxosCore rep = sim.<SimulatedReplica>node(r).ordering();
+                if (rep.isLeader() && rep.view() > view) {
+                    view = rep.view();
                     leader = r;
                 }
             }
@@ -40,9 +41,9 @@ final class LeaderWatch {
     void observe() {
         for (int r = 0; r < replicas; r++) {
             if (sim.isUp(r)) {
-                SimReplica rep = sim.node(r);
-                if (rep.core().isLeader()) {
-                    ledViews.add(rep.core().view());
+                MultiPaxosCore rep = sim.<SimulatedReplica>node(r).ordering();
+                if (rep.isLeader()) {
+                    ledViews.add(rep.view());
                 }
             }
         }

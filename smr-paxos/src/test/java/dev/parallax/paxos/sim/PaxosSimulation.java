@@ -8,6 +8,7 @@ import dev.parallax.core.check.KvOp;
 import dev.parallax.core.check.LinearizabilityChecker;
 import dev.parallax.core.check.Verdict;
 import dev.parallax.core.testkit.FaultPlan;
+import dev.parallax.core.testkit.NodeContext;
 import dev.parallax.core.testkit.ProcessFaults;
 import dev.parallax.core.testkit.Simulation;
 import dev.parallax.core.testkit.SimulationStats;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 
 /**
  * One seeded Multi-Paxos run: n replicas and several closed-loop KV clients that keep the cluster
@@ -130,6 +132,16 @@ final class PaxosSimulation {
                     snapshotEvery, leaderShare, bound, switches, invokeTimeout, processFaults);
         }
 
+        Scenario withClients(int count) {
+            return new Scenario(replicas, count, opsPerClient, faultyFor, loadAfterHeal, thinkTime, plan, config,
+                    snapshotEvery, leaderShare, progressBound, switches, invokeTimeout, processFaults);
+        }
+
+        /** This scenario on a network that loses and duplicates nothing, with no nemesis. */
+        Scenario calm() {
+            return withPlan(plan.withLoss(0, 0).withNemesis(0, 0, false));
+        }
+
         Scenario withProcessFaults(ProcessFaults faults) {
             return new Scenario(replicas, clients, opsPerClient, faultyFor, loadAfterHeal, thinkTime, plan, config,
                     snapshotEvery, leaderShare, progressBound, switches, invokeTimeout, faults);
@@ -166,7 +178,7 @@ final class PaxosSimulation {
                    long snapshotInstalls, long operations, int pendingAtHeal, long leaderCrashes, long leaderIsolations,
                    long partitions, long restarts, long viewChanges, long maxProgressNanos, Clients clients,
                    long sessionGaps, long pauses, long heldByPause, long queuedByPause, long crashAlls,
-                   long partialPartitions, long leaderPartialCuts) {
+                   long partialPartitions, long leaderPartialCuts, long sessionDuplicates) {
     }
 
     /**
@@ -179,12 +191,56 @@ final class PaxosSimulation {
     private PaxosSimulation() {
     }
 
+    /** Builds one replica of a run. */
+    @FunctionalInterface
+    interface ReplicaFactory {
+        SimulatedReplica create(NodeContext<Object> ctx, Scenario s, Monitors m);
+    }
+
+    /**
+     * The monitors and shared state one run's replicas report to, and the switches they run with
+     * (amnesia recovery off if the run's {@link AmnesiaPlan} says so).
+     */
+    record Monitors(SafetyMonitor safety, ProgressMonitor progress, SnapshotShelf shelf, ReplicaCounters counters,
+                    SimReplica.Switches switches) {
+    }
+
+    /**
+     * How a run is wired besides its scenario: which replicas, what else to install once they exist
+     * (invariants, send observers, scripted faults; it must draw no random number from the
+     * simulation, or the run's draws change), and whether client {@code c} starts at replica
+     * {@code c mod n} (spread) rather than at a random one, and the size puts' values are padded to
+     * (0: not padded; see {@link ClientWorkload}).
+     */
+    record Wiring(ReplicaFactory replicas, Consumer<Simulation<Object>> setup, boolean spreadClients, int putBytes) {
+        /** Multi-Paxos replicas ({@link SimReplica}), nothing else, clients placed at random. */
+        static final Wiring MULTI_PAXOS = new Wiring((ctx, s, m) -> new SimReplica(ctx, s.config(), m.safety(),
+                m.progress(), m.shelf(), s.snapshotEvery(), m.switches(), m.counters()), sim -> { }, false, 0);
+
+        Wiring withSetup(Consumer<Simulation<Object>> more) {
+            return new Wiring(replicas, setup.andThen(more), spreadClients, putBytes);
+        }
+
+        Wiring spreadingClients() {
+            return new Wiring(replicas, setup, true, putBytes);
+        }
+
+        Wiring withPutBytes(int bytes) {
+            return new Wiring(replicas, setup, spreadClients, bytes);
+        }
+    }
+
     static Outcome run(long seed, Scenario s) {
         return run(seed, s, null);
     }
 
     /** A run whose replicas' storage loses synced records on crashes, as {@code amnesia} arranges (null: it does not). */
     static Outcome run(long seed, Scenario s, AmnesiaPlan amnesia) {
+        return run(seed, s, amnesia, Wiring.MULTI_PAXOS);
+    }
+
+    /** A run of the replicas {@code wiring} builds (Multi-Paxos or S-Paxos) with the scenario's faults and clients. */
+    static Outcome run(long seed, Scenario s, AmnesiaPlan amnesia, Wiring wiring) {
         Simulation<Object> sim = new Simulation<>(seed, s.plan());
         SafetyMonitor safety = new SafetyMonitor();
         ProgressMonitor progress = new ProgressMonitor();
@@ -192,13 +248,14 @@ final class PaxosSimulation {
         ReplicaCounters counters = new ReplicaCounters();
         SimReplica.Switches switches = amnesia == null || amnesia.recover() ? s.switches()
                 : new SimReplica.Switches(s.switches().dedup(), false, s.switches().localReads());
+        Monitors monitors = new Monitors(safety, progress, shelf, counters, switches);
         for (int r = 0; r < s.replicas(); r++) {
-            sim.addNode(r, ctx -> new SimReplica(ctx, s.config(), safety, progress, shelf, s.snapshotEvery(), switches,
-                    counters), true);
+            sim.addNode(r, ctx -> wiring.replicas().create(ctx, s, monitors), true);
         }
         if (amnesia != null) {
             amnesia.install(sim, s.replicas(), s.faultyFor());
         }
+        wiring.setup().accept(sim);
         LeaderWatch leaders = new LeaderWatch(sim, s.replicas());
         sim.targetLeader(leaders::currentLeader, s.leaderShare());
         sim.processFaults(s.processFaults());
@@ -212,11 +269,12 @@ final class PaxosSimulation {
         for (int c = 0; c < s.clients(); c++) {
             int id = 100 + c;
             clientIds.add(id);
-            ClientWorkload load = new ClientWorkload(workloads.split(), id, s.opsPerClient(), loadStops);
+            ClientWorkload load = new ClientWorkload(workloads.split(), id, s.opsPerClient(), loadStops, wiring.putBytes());
             loads.add(load);
             long clientSeed = workloads.nextLong();
+            int startAt = wiring.spreadClients() ? c % s.replicas() : SimClient.RANDOM_REPLICA;
             sim.addNode(id, ctx -> new SimClient(ctx, s.replicas(), load, history, RETRY_TIMEOUT, s.invokeTimeout(),
-                    CLIENT_WINDOW, s.thinkTime(), clientSeed), false);
+                    CLIENT_WINDOW, s.thinkTime(), clientSeed, startAt), false);
         }
 
         int pendingAtHeal;
@@ -240,10 +298,10 @@ final class PaxosSimulation {
             if (!converged) {
                 throw sim.failure("replicas did not converge to one decided prefix: " + appliedCounts(sim, s.replicas()));
             }
-            Map<String, String> reference = sim.<SimReplica>node(0).state();
+            Map<String, String> reference = sim.<SimulatedReplica>node(0).state();
             for (int r = 1; r < s.replicas(); r++) {
-                if (!Objects.equals(reference, sim.<SimReplica>node(r).state())) {
-                    throw new AssertionError("replica " + r + " state " + sim.<SimReplica>node(r).state()
+                if (!Objects.equals(reference, sim.<SimulatedReplica>node(r).state())) {
+                    throw new AssertionError("replica " + r + " state " + sim.<SimulatedReplica>node(r).state()
                             + " differs from replica 0 state " + reference + " at the same applied index");
                 }
             }
@@ -275,13 +333,14 @@ final class PaxosSimulation {
                 shelf.installs(), operations, pendingAtHeal, st.leaderCrashes(), st.leaderIsolations(),
                 st.partitionsStarted(), st.restarts(), leaders.viewChanges(), progress.maxLatency(), clients,
                 counters.gaps(), st.pauses(), st.heldByPause(), st.queuedByPause(), st.crashAlls(),
-                st.oneWayCuts() + st.bridges(), st.leaderPartialCuts());
+                st.oneWayCuts() + st.bridges(), st.leaderPartialCuts(), counters.duplicates());
     }
 
     private static boolean converged(Simulation<Object> sim, int replicas) {
-        long applied = sim.<SimReplica>node(0).applied();
-        for (int r = 1; r < replicas; r++) {
-            if (sim.<SimReplica>node(r).applied() != applied) {
+        long applied = sim.<SimulatedReplica>node(0).applied();
+        for (int r = 0; r < replicas; r++) {
+            SimulatedReplica replica = sim.node(r);
+            if (replica.applied() != applied || !replica.settled()) {
                 return false;
             }
         }
@@ -291,8 +350,9 @@ final class PaxosSimulation {
     private static String appliedCounts(Simulation<Object> sim, int replicas) {
         StringBuilder sb = new StringBuilder();
         for (int r = 0; r < replicas; r++) {
-            sb.append(r).append(": applied ").append(sim.<SimReplica>node(r).applied())
-                    .append(", view ").append(sim.<SimReplica>node(r).core().view()).append("; ");
+            SimulatedReplica replica = sim.node(r);
+            sb.append(r).append(": applied ").append(replica.applied()).append(replica.settled() ? "" : " (waiting)")
+                    .append(", view ").append(replica.ordering().view()).append("; ");
         }
         return sb.toString();
     }

@@ -7,6 +7,7 @@ package dev.parallax.paxos.sim;
  */
 final class ReplicaCounters {
     private long gaps;
+    private long duplicates;
 
     /** A decided command was not executed: its session expected an earlier sequence (a GAP verdict). */
     void gap() {
@@ -15,5 +16,14 @@ final class ReplicaCounters {
 
     long gaps() {
         return gaps;
+    }
+
+    /** A decided command was not executed again: its session had executed it (a DUPLICATE verdict). */
+    void duplicate() {
+        duplicates++;
+    }
+
+    long duplicates() {
+        return duplicates;
     }
 }

@@ -34,7 +34,7 @@ import java.util.SplittableRandom;
  * its TCP connection never loses one reply and delivers the next; here every message may be lost
  * alone, so a client that counted could see later commands answered while the oldest one's reply
  * was lost, run ahead, and find that reply gone from the replicas' cache ({@code window} must not
- * exceed {@link SimReplica#REPLY_WINDOW}).
+ * exceed {@link SimService#REPLY_WINDOW}).
  *
  * <p>Without an answer for {@code retryTimeout} the client moves to the next replica and resends
  * every outstanding command in order; a redirect names the replica to try. With no think time it
@@ -47,6 +47,8 @@ import java.util.SplittableRandom;
 final class SimClient implements SimNode<Object> {
     /** Invoke timeout meaning "never give up". */
     static final long NEVER = Long.MAX_VALUE;
+    /** Start at a replica drawn from the client's seed. */
+    static final int RANDOM_REPLICA = -1;
 
     /** One operation of the caller, sent ({@code command} set) or waiting for room in the window. */
     private static final class Op {
@@ -97,6 +99,12 @@ final class SimClient implements SimNode<Object> {
      */
     SimClient(NodeContext<Object> ctx, int replicas, ClientWorkload workload, HistoryRecorder<KvOp, String> history,
               long retryTimeout, long invokeTimeout, int window, long thinkTime, long seed) {
+        this(ctx, replicas, workload, history, retryTimeout, invokeTimeout, window, thinkTime, seed, RANDOM_REPLICA);
+    }
+
+    /** @param startAt the replica the client sends to first, or {@link #RANDOM_REPLICA} */
+    SimClient(NodeContext<Object> ctx, int replicas, ClientWorkload workload, HistoryRecorder<KvOp, String> history,
+              long retryTimeout, long invokeTimeout, int window, long thinkTime, long seed, int startAt) {
         if (window < 1 || invokeTimeout <= 0) {
             throw new IllegalArgumentException("window and invoke timeout must be positive");
         }
@@ -109,7 +117,7 @@ final class SimClient implements SimNode<Object> {
         this.invokeTimeout = invokeTimeout;
         this.window = window;
         this.thinkTime = thinkTime;
-        this.target = new SplittableRandom(seed).nextInt(replicas);
+        this.target = startAt == RANDOM_REPLICA ? new SplittableRandom(seed).nextInt(replicas) : startAt;
     }
 
     /** Whether the workload is over and every command sent was answered. */

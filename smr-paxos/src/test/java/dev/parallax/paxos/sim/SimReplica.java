@@ -1,15 +1,11 @@
 package dev.parallax.paxos.sim;
 
 import dev.parallax.core.Command;
-import dev.parallax.core.CommandId;
-import dev.parallax.core.CommandResult;
 import dev.parallax.core.batch.BatchBuilder;
 import dev.parallax.core.batch.CommandBatch;
 import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.protocol.EffectBuffer;
-import dev.parallax.core.replica.ClientSessions;
 import dev.parallax.core.testkit.NodeContext;
-import dev.parallax.core.testkit.SimNode;
 import dev.parallax.paxos.MultiPaxosCore;
 import dev.parallax.paxos.PaxosConfig;
 import dev.parallax.paxos.PaxosMessage;
@@ -17,30 +13,20 @@ import dev.parallax.paxos.PaxosRecord;
 import dev.parallax.paxos.PaxosRecordCodec;
 import dev.parallax.paxos.Value;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A whole replica in the simulator: the Multi-Paxos core driven by the shared
- * {@link EffectApplier}, a batcher, the production session layer ({@link ClientSessions}: exactly
- * once and in order per client, with a reply cache), a KV state machine that independently counts
- * how often each command is applied ({@link KvCommands#apply}), and the client-facing logic
- * (redirect when not leader, answer the client whose request this replica took, ask it to resend
- * from a gap in its session as the production replica's {@code RETRY_FROM} does). All of it is
- * volatile except the core's durable log and the snapshot shelf.
+ * {@link EffectApplier}, a batcher, a redirect to the leader for clients that reach a follower, and
+ * the shared {@link SimService} (sessions, KV state machine with its at-most-once audit, replies,
+ * {@code RETRY_FROM}, snapshots). All of it is volatile except the core's durable log and the
+ * snapshot shelf.
  */
-final class SimReplica implements SimNode<Object> {
+final class SimReplica implements SimulatedReplica {
     /**
      * Test-only switches that break the replica on purpose, to show that the simulation's checks
      * catch what they should.
@@ -62,10 +48,6 @@ final class SimReplica implements SimNode<Object> {
     }
 
     private static final int MAX_PENDING_BATCHES = 4;
-    /** Replies kept per client: at least the most commands a simulated client has outstanding. */
-    static final int REPLY_WINDOW = 4;
-    /** Sessions kept: far more than the simulations' clients, so none is ever evicted. */
-    private static final int MAX_SESSIONS = 1024;
     private static final PaxosRecordCodec CODEC = new PaxosRecordCodec();
 
     private final NodeContext<Object> ctx;
@@ -73,7 +55,6 @@ final class SimReplica implements SimNode<Object> {
     private final SafetyMonitor safety;
     private final ProgressMonitor progress;
     private final Switches switches;
-    private final ReplicaCounters counters;
     private final SnapshotShelf shelf;
     private final int snapshotEvery;
     private long pendingCompaction = -1;
@@ -81,10 +62,7 @@ final class SimReplica implements SimNode<Object> {
     private final EffectApplier<PaxosMessage, PaxosRecord, Value> applier;
     private final BatchBuilder batcher;
     private final ArrayDeque<Value> pendingBatches = new ArrayDeque<>();
-    private KvCommands kv = new KvCommands();
-    private final ClientSessions sessions = new ClientSessions(REPLY_WINDOW, MAX_SESSIONS);
-    private final Map<CommandId, Integer> owners = new HashMap<>();
-    private final Map<CommandId, String> readAtArrival = new HashMap<>();
+    private final SimService service;
     private MultiPaxosCore core;
     private long applied;
 
@@ -93,7 +71,7 @@ final class SimReplica implements SimNode<Object> {
                SnapshotShelf shelf, int snapshotEvery, Switches switches, ReplicaCounters counters) {
         this.ctx = ctx;
         this.switches = switches;
-        this.counters = counters;
+        this.service = new SimService(ctx, switches.dedup(), switches.localReads(), counters);
         this.config = config;
         this.safety = safety;
         this.progress = progress;
@@ -115,24 +93,9 @@ final class SimReplica implements SimNode<Object> {
     }
 
     private void restore(SnapshotShelf.Snap s) {
-        kv = new KvCommands(s.kv(), s.applications());
-        try {
-            sessions.readFrom(new DataInputStream(new ByteArrayInputStream(s.sessions())));
-        } catch (IOException e) {
-            throw new UncheckedIOException("replica " + ctx.id() + " could not read the sessions of a snapshot", e);
-        }
+        service.restore(s);
         applied = s.instance();
         core.skipTo(s.instance());
-    }
-
-    private SnapshotShelf.Snap snapshot() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try {
-            sessions.writeTo(new DataOutputStream(bytes));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return new SnapshotShelf.Snap(applied, kv.data(), kv.applications(), bytes.toByteArray());
     }
 
     /** A peer trimmed what we lack: take its snapshot (the simulated transfer always succeeds). */
@@ -185,11 +148,7 @@ final class SimReplica implements SimNode<Object> {
     }
 
     private void onRequest(int client, Command c) {
-        if (c.id().sequence() < sessions.next(c.id().clientId())) {
-            CommandResult cached = sessions.cached(c.id());
-            if (cached != null) {
-                ctx.send(client, new ClientMessage.Reply(c.id(), text(cached)));
-            }
+        if (service.answeredFromCache(client, c)) {
             return;
         }
         if (!core.isLeader()) {
@@ -199,13 +158,7 @@ final class SimReplica implements SimNode<Object> {
         if (pendingBatches.size() >= MAX_PENDING_BATCHES) {
             return; // back-pressure: the client times out and retries
         }
-        owners.put(c.id(), client);
-        if (switches.localReads()) {
-            String local = kv.readLocally(c.payload());
-            if (local != null) {
-                readAtArrival.putIfAbsent(c.id(), local);
-            }
-        }
+        service.accept(client, c);
         ByteBuffer batch = batcher.add(c, ctx.now());
         if (batch == null) {
             batch = batcher.poll(ctx.now(), core.canPropose() && pendingBatches.isEmpty());
@@ -242,72 +195,31 @@ final class SimReplica implements SimNode<Object> {
         applied++;
         if (!value.isNoop()) {
             for (Command c : CommandBatch.decode(value.bytes())) {
-                execute(c);
+                service.execute(c);
             }
         }
         if (snapshotEvery > 0 && applied % snapshotEvery == 0) {
-            shelf.put(ctx.id(), snapshot());
+            shelf.put(ctx.id(), service.snapshot(applied, new byte[0]));
             pendingCompaction = applied;
         }
-    }
-
-    private void execute(Command c) {
-        ClientSessions.Verdict verdict = sessions.admit(c.id());
-        if (verdict == ClientSessions.Verdict.DUPLICATE && !switches.dedup()) {
-            verdict = ClientSessions.Verdict.EXECUTE;
-        }
-        switch (verdict) {
-            case EXECUTE -> {
-                String out = kv.apply(c.id(), c.payload());
-                sessions.store(c.id(), CommandResult.ok(ByteBuffer.wrap(out.getBytes(StandardCharsets.UTF_8))));
-                reply(c.id(), out);
-            }
-            case DUPLICATE -> {
-                CommandResult cached = sessions.cached(c.id());
-                if (cached != null) {
-                    reply(c.id(), text(cached));
-                }
-            }
-            // A client that gave up on command k sends k+1 while k is still in flight: k+1 may be
-            // decided first (or k lost with a deposed leader). Not executed; the client resends
-            // from the session's next sequence, in order.
-            case GAP -> {
-                counters.gap();
-                Integer owner = owners.remove(c.id());
-                if (owner != null) {
-                    ctx.send(owner, new ClientMessage.RetryFrom(c.id(), sessions.next(c.id().clientId())));
-                }
-            }
-            // The replicas keep far more sessions than there are clients: none is ever evicted.
-            case EXPIRED -> throw new AssertionError("replica " + ctx.id() + ": session verdict " + verdict
-                    + " for " + c.id() + " (next expected " + sessions.next(c.id().clientId()) + ")");
-        }
-    }
-
-    private void reply(CommandId id, String out) {
-        Integer owner = owners.remove(id);
-        String early = readAtArrival.remove(id); // only with the local-reads mutation
-        if (owner != null) {
-            ctx.send(owner, new ClientMessage.Reply(id, early != null ? early : out));
-        }
-    }
-
-    private static String text(CommandResult r) {
-        ByteBuffer b = r.reply();
-        byte[] bytes = new byte[b.remaining()];
-        b.get(bytes);
-        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     MultiPaxosCore core() {
         return core;
     }
 
-    long applied() {
+    @Override
+    public MultiPaxosCore ordering() {
+        return core;
+    }
+
+    @Override
+    public long applied() {
         return applied;
     }
 
-    Map<String, String> state() {
-        return kv.data();
+    @Override
+    public Map<String, String> state() {
+        return service.state();
     }
 }

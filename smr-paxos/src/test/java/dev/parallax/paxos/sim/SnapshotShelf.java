@@ -15,11 +15,15 @@ final class SnapshotShelf {
     /**
      * A replica's state after applying every instance below {@code instance}: the KV data, the
      * state machine's application counts, and the client sessions as
-     * {@link dev.parallax.core.replica.ClientSessions#writeTo} wrote them.
+     * {@link dev.parallax.core.replica.ClientSessions#writeTo} wrote them, and the ordering
+     * layer's delivery state as of {@code instance} (what {@code AtomicBroadcast.deliveryState()}
+     * puts into a production snapshot; empty for Multi-Paxos, the executed-id windows for S-Paxos).
      */
-    record Snap(long instance, Map<String, String> kv, Map<CommandId, Integer> applications, byte[] sessions) {
+    record Snap(long instance, Map<String, String> kv, Map<CommandId, Integer> applications, byte[] sessions,
+                byte[] deliveryState) {
         Snap copy() {
-            return new Snap(instance, new TreeMap<>(kv), new HashMap<>(applications), sessions.clone());
+            return new Snap(instance, new TreeMap<>(kv), new HashMap<>(applications), sessions.clone(),
+                    deliveryState.clone());
         }
     }
 
