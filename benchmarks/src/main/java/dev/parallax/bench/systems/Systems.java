@@ -5,6 +5,7 @@ import dev.parallax.bench.systems.limits.EchoSystem;
 import dev.parallax.bench.systems.limits.ForwarderSystem;
 import dev.parallax.bench.systems.ratis.RatisSystem;
 import dev.parallax.bench.systems.zookeeper.ZooKeeperSystem;
+import dev.parallax.examples.cli.Orderings;
 
 import java.util.List;
 import java.util.function.Supplier;
@@ -15,6 +16,8 @@ public final class Systems {
             new Entry("parallax-none", () -> new ParallaxSystem("none")),
             new Entry("parallax-every-batch", () -> new ParallaxSystem("every-batch")),
             new Entry("parallax-memory", () -> new ParallaxSystem("memory")),
+            new Entry("parallax-spaxos-none", () -> new ParallaxSystem("none", Orderings.S_PAXOS)),
+            new Entry("parallax-spaxos-every-batch", () -> new ParallaxSystem("every-batch", Orderings.S_PAXOS)),
             new Entry("ratis", () -> new RatisSystem(true)),
             new Entry("ratis-nosync", () -> new RatisSystem(false)),
             new Entry("zookeeper", () -> new ZooKeeperSystem(true)),

@@ -94,6 +94,8 @@ public final class ProtocolStage<M, R, V> implements Stage {
     private static final int SYNCS = 2;
     private static final int DECIDED = 3;
     private V held;
+    /** The core refused a proposal in the current pass of {@link #work}: offer none again before the next pass. */
+    private boolean refusedThisPass;
     private volatile boolean ready;
     private volatile String storageFailure;
     private final java.util.concurrent.atomic.LongAdder ignoredWhileFailed = new java.util.concurrent.atomic.LongAdder();
@@ -323,6 +325,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
 
     private int work() {
         now = clock.nanoTime();
+        refusedThisPass = false;
         int work = control.drain(task -> task.accept(this), 16);
         work += flushDecisions();
         int room = maxUndelivered - undelivered.size();
@@ -459,10 +462,16 @@ public final class ProtocolStage<M, R, V> implements Stage {
         a.set(count);
     }
 
+    /**
+     * Offers the held proposal, then queued ones, until the core refuses one. After a refusal no
+     * proposal is offered again in the same pass: a core may emit effects while refusing (S-Paxos'
+     * dissemination asks for a wake-up), and re-offering after applying them would loop forever
+     * inside one pass, never draining the inbox whose decisions would make room.
+     */
     private int offerProposals() {
         int taken = 0;
-        if (!undelivered.isEmpty()) {
-            return 0; // execution is behind: start nothing new
+        if (!undelivered.isEmpty() || refusedThisPass) {
+            return 0; // execution is behind: start nothing new; or the core just refused
         }
         while (true) {
             if (held == null) {
@@ -472,6 +481,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
                 }
             }
             if (!core.onProposal(held, now, effects)) {
+                refusedThisPass = true;
                 return taken;
             }
             held = null;

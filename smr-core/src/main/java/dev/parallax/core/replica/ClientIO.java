@@ -53,7 +53,8 @@ import java.util.function.IntSupplier;
  * replies (and redirects) pile up unsent because its client does not read them: past the high
  * write-buffer water mark the connection stops reading requests, and it resumes below the low
  * mark, so a client that pipelines without reading holds a bounded amount of replica memory. A
- * replica that does not lead answers requests with a redirect to the leader it believes in. A
+ * replica that does not lead answers requests with a redirect to the leader it believes in
+ * (counted: {@code parallax.client.redirects}). A
  * malformed or oversized frame, or one left incomplete past the partial-frame timeout, closes that
  * connection with a logged reason and a metric. Every byte of a reply, redirect or snapshot
  * control frame written to a client connection is counted ({@code parallax.client.bytes.sent};
@@ -92,6 +93,7 @@ final class ClientIO {
     private final AtomicInteger stalled = new AtomicInteger();
     private final AtomicInteger writeStalled = new AtomicInteger();
     private final LongAdder bytesSent = new LongAdder();
+    private final LongAdder redirects = new LongAdder();
     private final BytesSentCounter bytesSentCounter = new BytesSentCounter();
     private final Set<Channel> open = ConcurrentHashMap.newKeySet();
     private volatile SnapshotServer snapshots;
@@ -148,6 +150,11 @@ final class ClientIO {
         return sum;
     }
 
+    /** Requests answered with a redirect so far. */
+    long redirects() {
+        return redirects.sum();
+    }
+
     /** Bytes written to client connections so far (replies, redirects, snapshot control frames). */
     long bytesSent() {
         return bytesSent.sum();
@@ -165,6 +172,10 @@ final class ClientIO {
         Gauge.builder("parallax.client.pending.reply.bytes", this, ClientIO::pendingReplyBytes)
                 .description("reply bytes waiting in the replica for slow client sockets, in all")
                 .baseUnit("bytes").tag("replica", replica).register(registry);
+        FunctionCounter.builder("parallax.client.redirects", redirects, LongAdder::sum)
+                .description("requests answered with a redirect to the leader (never with an ordering that serves "
+                        + "clients at every replica, such as S-Paxos)")
+                .tag("replica", replica).register(registry);
         FunctionCounter.builder("parallax.client.bytes.sent", bytesSent, LongAdder::sum)
                 .description("bytes written to client connections: replies, redirects, snapshot control frames")
                 .tag("replica", replica).register(registry);
@@ -266,6 +277,7 @@ final class ClientIO {
             if (leaderId != self && leaderId >= 0) {
                 // Counts against the write buffer like a reply: an unread stream of redirects pauses reading too.
                 ReplyRouter.redirect(ctx.channel(), r.sequence(), leaderId);
+                redirects.increment();
                 return;
             }
             Command c = new Command(new CommandId(r.clientId(), r.groups(), r.sequence()), r.payload());

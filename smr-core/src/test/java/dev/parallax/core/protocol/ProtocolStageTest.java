@@ -125,6 +125,48 @@ class ProtocolStageTest {
         assertThat(core.suspicions).containsExactly(7L, 8L);
     }
 
+    /** Refuses every proposal and asks for a wake-up while refusing (as S-Paxos' dissemination does); counts messages. */
+    private static final class RefusesWithEffects implements ProtocolCore<String, String, String> {
+        int refusals;
+        int messages;
+
+        @Override
+        public void onMessage(int from, String message, long now, Effects<String, String, String> out) {
+            messages++;
+        }
+
+        @Override
+        public void onTick(long now, Effects<String, String, String> out) {
+        }
+
+        @Override
+        public boolean onProposal(String value, long now, Effects<String, String, String> out) {
+            refusals++;
+            out.wakeAt(now + 1_000);
+            return false;
+        }
+
+        @Override
+        public void onSuspect(long view, long now, Effects<String, String, String> out) {
+        }
+    }
+
+    @Test
+    void aCoreThatEmitsEffectsWhileRefusingAProposalDoesNotHoldThePassAndTheInboxIsStillDrained() {
+        RefusesWithEffects refusing = new RefusesWithEffects();
+        BoundedQueue<String> proposals = Queues.mpsc(4);
+        ProtocolStage<String, String, String> s = new ProtocolStage<>("refusing", 0, refusing, inbox, proposals,
+                InMemoryDurableLog.create(), CODEC, new NoNetwork(), (i, v) -> true, (p, i) -> { }, () -> 0L, 1_000_000L, 8, 4);
+        assertThat(proposals.offer("batch")).isTrue();
+        inbox.offer(new ProtocolStage.Inbound<>(1, "m0"));
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> {
+            s.doWork();
+            s.doWork();
+        }, "a pass re-offered the refused proposal forever");
+        assertThat(refusing.messages).isEqualTo(1);
+        assertThat(refusing.refusals).isEqualTo(2); // once per pass, kept for the next one
+    }
+
     @Test
     void theBoundMustBePositive() {
         assertThatThrownBy(() -> new ProtocolStage<>("bad", 0, core, inbox, Queues.<String>mpsc(4),

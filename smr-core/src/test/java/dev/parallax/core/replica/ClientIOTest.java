@@ -54,11 +54,15 @@ class ClientIOTest {
     private int port;
 
     private void start(Duration partialFrameTimeout) {
+        start(partialFrameTimeout, () -> 0);
+    }
+
+    private void start(Duration partialFrameTimeout, java.util.function.IntSupplier leader) {
         ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(1));
         ReplicaConfig config = ReplicaConfig.builder().id(0).members(members)
                 .clientMembers(ClusterMembers.parse(LocalPorts.endpoints(1))).clientIoThreads(1)
                 .clientWriteBufferWaterMarks(LOW, HIGH).partialFrameTimeout(partialFrameTimeout).build();
-        io = new ClientIO(config, requests, () -> 0, router, new NetMetrics(registry, "client"));
+        io = new ClientIO(config, requests, leader, router, new NetMetrics(registry, "client"));
         port = io.start();
         io.registerMeters(registry);
         executor = new Thread(this::answerAll, "stand-in-executor");
@@ -214,6 +218,28 @@ class ClientIOTest {
         assertThat(io.bytesSent()).isEqualTo(received);
         assertThat(registry.find("parallax.client.bytes.sent").tag("replica", "0").functionCounter().count())
                 .isEqualTo((double) received);
+    }
+
+    @Test
+    void redirectsAreCountedAndAReplicaThatTakesEveryRequestCountsNone() throws Exception {
+        int[] leader = {1};
+        start(ReplicaConfig.DEFAULT_PARTIAL_FRAME_TIMEOUT, () -> leader[0]);
+        try (Socket s = connect(0)) {
+            s.getOutputStream().write(requests(4, 1, 3));
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            for (int i = 0; i < 3; i++) {
+                assertThat(readReply(in).status()).isEqualTo(ClientWire.REDIRECT);
+            }
+            assertThat(io.redirects()).isEqualTo(3);
+            // As S-Paxos: redirectHint() is ANY_REPLICA, every request is taken here.
+            leader[0] = dev.parallax.core.spi.AtomicBroadcast.ANY_REPLICA;
+            s.getOutputStream().write(requests(4, 1, 2));
+            for (int i = 0; i < 2; i++) {
+                assertThat(readReply(in).status()).isEqualTo(ClientWire.OK);
+            }
+        }
+        assertThat(io.redirects()).isEqualTo(3);
+        assertThat(registry.find("parallax.client.redirects").tag("replica", "0").functionCounter().count()).isEqualTo(3.0);
     }
 
     @Test

@@ -203,7 +203,8 @@ final class ClosedLoopLoad implements AutoCloseable {
         return countLost(clientConfig, report);
     }
 
-    private long countLost(Supplier<ClientConfig.Builder> readerConfig, java.io.PrintStream report) throws Exception {
+    /** {@link #countLost(ClusterMembers, java.io.PrintStream)} through a client built from {@code readerConfig}. */
+    long countLost(Supplier<ClientConfig.Builder> readerConfig, java.io.PrintStream report) throws Exception {
         long lost = 0;
         try (SmrClient reader = SmrClient.connect(readerConfig.get().invokeTimeout(Duration.ofSeconds(30)).build())) {
             for (int c = 0; c < clients.size(); c++) {

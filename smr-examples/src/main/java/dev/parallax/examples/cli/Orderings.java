@@ -2,6 +2,7 @@ package dev.parallax.examples.cli;
 
 import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.paxos.MultiPaxos;
+import dev.parallax.paxos.spaxos.SPaxos;
 
 import java.util.Arrays;
 import java.util.List;
@@ -14,16 +15,22 @@ import java.util.function.Function;
  * settings. Default {@link #MULTI_PAXOS}.
  *
  * <p>Adding a protocol is adding a constant here, with its cluster-file keys in {@link ClusterFile}
- * (a prefix of its own, as {@code paxos.*} is Multi-Paxos's) and a row in docs/operations.md. The
- * plan of issue 11 / wave 2: {@code s-paxos} (seed 002 (S-Paxos)), {@code u-ring} and {@code m-ring}
- * (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 3), {@code multi-ring} (seed 003 ch. 4).
+ * (a prefix of its own, as {@code paxos.*} is Multi-Paxos's and {@code spaxos.*} S-Paxos's) and a
+ * row in docs/operations.md. Still to come (wave 2): {@code u-ring} and {@code m-ring} (seed 003
+ * (Ring Paxos / Multi-Ring / P-SMR) ch. 3), {@code multi-ring} (seed 003 ch. 4).
  *
  * <p>Immutable and thread-safe; {@link #create} builds a new, unstarted protocol on each call and
  * does not block.
  */
 public enum Orderings {
     /** Multi-Paxos with a stable leader (seed 000 (JPaxos staged replica)), configured by {@code paxos.*}. */
-    MULTI_PAXOS("multi-paxos", file -> MultiPaxos.protocol(file.paxos()));
+    MULTI_PAXOS("multi-paxos", file -> MultiPaxos.protocol(file.paxos())),
+    /**
+     * S-Paxos (seed 002 (S-Paxos)): every replica takes clients and disseminates their batches, the
+     * Multi-Paxos leader orders batch ids; configured by {@code spaxos.*} and, for its ordering
+     * layer, {@code paxos.*}. Log {@code spaxos}; clients are never redirected.
+     */
+    S_PAXOS("s-paxos", file -> SPaxos.protocol(file.spaxos()));
 
     /** The key that selects the ordering protocol in a cluster file. */
     public static final String KEY = "ordering";

@@ -260,7 +260,7 @@ class ClusterFileTest {
     void unknownOrderingExecutionOrThreadsFailAtLoadNamingTheKeyAndTheAcceptedValues(@TempDir Path dir) throws IOException {
         Path f = write(dir, THREE + "ordering=raft\n");
         assertThatThrownBy(() -> ClusterFile.load(f)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage(f + ": ordering must be one of multi-paxos; got 'raft'");
+                .hasMessage(f + ": ordering must be one of multi-paxos, s-paxos; got 'raft'");
         assertThatThrownBy(() -> ClusterFile.load(write(dir, THREE + "execution=parallel\n")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("execution must be one of sequential, late-scheduling, early-barrier, early-busy-wait, "
@@ -286,7 +286,7 @@ class ClusterFileTest {
         assertThat(file.execution()).as("the original is unchanged").isEqualTo(Executions.EARLY_BARRIER);
         assertThat(file.with(Map.of()).execution()).isEqualTo(Executions.EARLY_BARRIER);
         assertThatThrownBy(() -> file.with(Map.of("ordering", "u-ring")))
-                .hasMessageContaining("cluster.properties: ordering must be one of multi-paxos; got 'u-ring'");
+                .hasMessageContaining("cluster.properties: ordering must be one of multi-paxos, s-paxos; got 'u-ring'");
     }
 
     @Test

@@ -14,7 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * replica JVMs), with a parallel executor chosen on the command line: the option reaches every
  * replica through the generated cluster file, and the executor survives the kill, the restart
  * (log and snapshot recovery) and the catch-up. The other multi-process tests run the default,
- * sequential execution.
+ * sequential execution. The demo also runs with S-Paxos, whose ordering leader no client is
+ * redirected to: it is found from the replicas' metrics ({@link ProcessCluster#leader()}).
  */
 class DemoCommandTest {
 
@@ -37,5 +38,25 @@ class DemoCommandTest {
                 .doesNotContain("FAILED");
         String killed = report.replaceAll("(?s).*killed the leader, replica (\\d).*", "$1");
         assertThat(report).contains("restarted replica " + killed + " at").contains("restarted replica " + killed + " caught up");
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("seed 002 (S-Paxos) §V-C: the demo with --ordering s-paxos kills the ordering leader "
+            + "(no client is redirected to it), restarts it and loses nothing")
+    void theDemoWithSPaxosKillsTheOrderingLeaderRestartsItAndLosesNothing() {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        int code;
+        try (PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
+            code = new CommandLine(new DemoCommand(out)).execute("--seconds", "6", "--warmup", "0",
+                    "--clients", "3", "--outstanding", "8", "--keys", "300", "--ordering", "s-paxos");
+        }
+        String report = captured.toString(StandardCharsets.UTF_8);
+        System.out.println(report);
+        assertThat(code).as(report).isZero();
+        assertThat(report).containsPattern(">> killed the leader, replica \\d, with SIGKILL at \\d+\\.\\d s")
+                .containsPattern("catch-up +restarted replica \\d caught up: every replica at instance [\\d,]+ with store digest")
+                .contains("check            OK: every acknowledged write is readable (900 keys read)")
+                .containsPattern("runtime +ordering s-paxos, execution sequential, threads (auto|staged|compact)")
+                .doesNotContain("FAILED");
     }
 }

@@ -209,4 +209,15 @@ class DurabilityProcessTest {
         // included) at the same decided frontier and store digest at the end.
         assertThat(code).as("chaos verdict (see the output above)").isZero();
     }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("seed 002 (S-Paxos) §V-C: the short chaos run with --ordering s-paxos (kills, restarts, "
+            + "partitions of replicas that all serve clients)")
+    void aShortChaosRunWithSPaxosIsLinearizableLosesNothingAndConverges(@TempDir Path dir) {
+        String duration = System.getProperty("chaos.duration", "20s");
+        int code = new picocli.CommandLine(new ChaosCommand()).execute("--duration", duration, "--dir", dir.toString(),
+                "--seed", Long.toString(System.getProperty("chaos.seed") == null ? 7 : Long.getLong("chaos.seed")),
+                "--ordering", "s-paxos");
+        assertThat(code).as("chaos verdict with S-Paxos (see the output above)").isZero();
+    }
 }

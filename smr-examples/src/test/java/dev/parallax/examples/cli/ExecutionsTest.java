@@ -75,11 +75,6 @@ class ExecutionsTest {
         assertThat(Executions.DEFAULT).isEqualTo(Executions.SEQUENTIAL);
         assertThatThrownBy(() -> Executions.parse("p-smr")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("execution must be one of " + String.join(", ", Executions.names()) + "; got 'p-smr'");
-        assertThat(Orderings.parse("MULTI-PAXOS")).isEqualTo(Orderings.MULTI_PAXOS);
-        assertThat(Orderings.names()).containsExactly("multi-paxos");
-        assertThat(Orderings.DEFAULT).isEqualTo(Orderings.MULTI_PAXOS);
-        assertThatThrownBy(() -> Orderings.parse("s-paxos")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("ordering must be one of multi-paxos; got 's-paxos'");
         assertThatThrownBy(() -> Executions.EARLY_WS_OPT.create(KvClassifier.SERVICE, 0))
                 .hasMessageContaining("execution.threads must be >= 1, got 0");
         assertThatThrownBy(() -> new ServiceClasses("half", ReadWriteClasses::classMap, null))
