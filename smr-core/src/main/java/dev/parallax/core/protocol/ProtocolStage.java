@@ -344,24 +344,17 @@ public final class ProtocolStage<M, R, V> implements Stage {
             nextTick = now + maxTickInterval;
             work++;
         }
-        int offered = offerProposals();
-        work += offered;
+        work += offerProposals();
         while (!effects.isEmpty()) {
             long wake = applier.apply(effects);
             if (wake != Long.MAX_VALUE && wake - nextTick < 0) {
                 nextTick = wake;
             }
-            int looped = 0;
             for (int i = loopback.size(); i > 0; i--) {
                 core.onMessage(self, loopback.poll(), now, effects);
-                looped++;
+                work++;
             }
-            work += looped;
-            // Offer the held proposal again only if something happened that may make room: a
-            // core that refuses a proposal may still emit effects (a timer), and offering it again
-            // for ever would spin this loop.
-            offered = offered > 0 || looped > 0 ? offerProposals() : 0;
-            work += offered;
+            work += offerProposals(); // nothing after a refusal in this pass (see offerProposals)
         }
         ready = held == null && undelivered.isEmpty() && core.canPropose();
         afterWork.run();
