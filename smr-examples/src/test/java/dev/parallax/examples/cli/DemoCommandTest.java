@@ -41,6 +41,7 @@ class DemoCommandTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Tag("one-placement") // the thread placements are covered in-process (SPaxosReplicaClusterTest); see smr-examples/pom.xml
     @org.junit.jupiter.api.DisplayName("seed 002 (S-Paxos) §V-C: the demo with --ordering s-paxos kills the ordering leader "
             + "(no client is redirected to it), restarts it and loses nothing")
     void theDemoWithSPaxosKillsTheOrderingLeaderRestartsItAndLosesNothing() {

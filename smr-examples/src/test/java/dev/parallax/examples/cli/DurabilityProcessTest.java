@@ -211,6 +211,7 @@ class DurabilityProcessTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Tag("one-placement") // the thread placements are covered in-process (SPaxosReplicaClusterTest); see smr-examples/pom.xml
     @org.junit.jupiter.api.DisplayName("seed 002 (S-Paxos) §V-C: the short chaos run with --ordering s-paxos (kills, restarts, "
             + "partitions of replicas that all serve clients)")
     void aShortChaosRunWithSPaxosIsLinearizableLosesNothingAndConverges(@TempDir Path dir) {

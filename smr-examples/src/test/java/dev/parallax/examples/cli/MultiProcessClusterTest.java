@@ -52,6 +52,7 @@ class MultiProcessClusterTest {
     }
 
     @Nested
+    @org.junit.jupiter.api.Tag("one-placement") // the thread placements are covered in-process (SPaxosReplicaClusterTest); see smr-examples/pom.xml
     @DisplayName("ordering=s-paxos (seed 002 (S-Paxos) §IV-A: every replica serves its clients)")
     class SPaxos extends OneCluster {
         SPaxos() {
