@@ -151,6 +151,10 @@ public final class ProtocolStage<M, R, V> implements Stage {
             } else {
                 transport.send(to, m);
             }
+        }, (group, m) -> {
+            counts[SENT].increment();
+            countByType(sentByType, "parallax.protocol.messages.sent.by.type", m);
+            transport.multicast(group, m);
         }, this::decided, snapshots);
         this.nextTick = clock.nanoTime();
     }

@@ -42,7 +42,7 @@ class ProtocolStageTest {
         }
     }
 
-    private static final class NoNetwork implements Transport<String> {
+    private static class NoNetwork implements Transport<String> {
         @Override
         public int localId() {
             return 0;
@@ -172,5 +172,50 @@ class ProtocolStageTest {
         assertThatThrownBy(() -> new ProtocolStage<>("bad", 0, core, inbox, Queues.<String>mpsc(4),
                 InMemoryDurableLog.create(), CODEC, new NoNetwork(), (i, v) -> true, (p, i) -> { },
                 () -> 0L, 1L, 2, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** Multicasts every message it receives to group 0. */
+    private static final class Echoes implements ProtocolCore<String, String, String> {
+        @Override
+        public void onMessage(int from, String message, long now, Effects<String, String, String> out) {
+            out.multicast(0, message);
+        }
+
+        @Override
+        public void onTick(long now, Effects<String, String, String> out) {
+        }
+
+        @Override
+        public boolean onProposal(String value, long now, Effects<String, String, String> out) {
+            return false;
+        }
+
+        @Override
+        public void onSuspect(long view, long now, Effects<String, String, String> out) {
+        }
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("a core's multicasts reach transport.multicast and count in messages.sent.by.type")
+    void multicastsGoToTheTransportAndAreCounted() {
+        List<String> multicast = new ArrayList<>();
+        Transport<String> groups = new NoNetwork() {
+            @Override
+            public boolean multicast(int group, String message) {
+                multicast.add(group + ":" + message);
+                return true;
+            }
+        };
+        ProtocolStage<String, String, String> s = new ProtocolStage<>("mcast", 0, new Echoes(), inbox, Queues.mpsc(4),
+                InMemoryDurableLog.create(), CODEC, groups, (i, v) -> true, (p, i) -> { }, () -> 0L, 1_000_000L, 8, 4);
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry registry =
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        s.registerMeters(registry, "toy");
+        inbox.offer(new ProtocolStage.Inbound<>(1, "a"));
+        inbox.offer(new ProtocolStage.Inbound<>(2, "b"));
+        s.doWork();
+        assertThat(multicast).containsExactly("0:a", "0:b");
+        assertThat(registry.get("parallax.protocol.messages.sent.by.type").tag("type", "String").counter().count())
+                .isEqualTo(2.0);
     }
 }
