@@ -87,4 +87,13 @@ public interface ProtocolCore<M, R, V> {
     default boolean recovering() {
         return false;
     }
+
+    /**
+     * Delivery progress: every decision below {@code nextInstance} was handed to the replica's
+     * listener (no-ops included). Lets a protocol bound what it keeps for peers or pace its
+     * coordinator on what the replica actually executed (seed 003 (Ring Paxos) §3.3.4 flow
+     * control). Called on the driver's thread only when the number grew. Default: ignored.
+     */
+    default void onDelivered(long nextInstance, long now, Effects<M, R, V> out) {
+    }
 }

@@ -76,6 +76,10 @@ public final class ProtocolStage<M, R, V> implements Stage {
     private final DurableLog log;
     private final DecisionOutlet<V> outlet;
     private Runnable afterWork = () -> { };
+    /** Where delivery progress is read (set before start); null when no one reports it. */
+    private java.util.function.LongSupplier deliveryProgress;
+    /** The last delivery progress handed to the core. Protocol thread only. */
+    private long deliveredBelow;
     /**
      * Set by {@link #registerMeters} before the stage thread starts (its start orders the writes);
      * null means no per-type or event meters. The maps below are the protocol thread's alone.
@@ -194,6 +198,15 @@ public final class ProtocolStage<M, R, V> implements Stage {
             // Wakes the stage; if the control queue is full the stage is busy and sees the slot anyway.
             control.offer(stage -> { });
         }
+    }
+
+    /**
+     * Where the stage reads delivery progress ("every decision below this was handed to the
+     * listener", e.g. {@code DeliveryStage.deliveredBelow}); polled once per {@code doWork}, and
+     * {@link ProtocolCore#onDelivered} is called only when it grew. Call before the stage runs.
+     */
+    public void deliveryProgress(java.util.function.LongSupplier progress) {
+        this.deliveryProgress = Objects.requireNonNull(progress, "progress");
     }
 
     /**
@@ -341,6 +354,14 @@ public final class ProtocolStage<M, R, V> implements Stage {
         if (suspected.get() >= 0) {
             core.onSuspect(suspected.getAndSet(-1), now, effects);
             work++;
+        }
+        if (deliveryProgress != null) {
+            long below = deliveryProgress.getAsLong();
+            if (below > deliveredBelow) {
+                deliveredBelow = below;
+                core.onDelivered(below, now, effects);
+                work++;
+            }
         }
         if (now - nextTick >= 0) {
             core.onTick(now, effects);

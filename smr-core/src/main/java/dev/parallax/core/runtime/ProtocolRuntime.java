@@ -232,7 +232,12 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
                 LOG.info("replica {} ({}): recovered from amnesia; voting again", self, name);
             }
         });
-        handles.add(threads.run(new DeliveryStage<>(name + "-delivery-" + self, decisions, values, listener)));
+        DeliveryStage<V> delivery = new DeliveryStage<>(name + "-delivery-" + self, decisions, values, listener);
+        protocol.deliveryProgress(delivery::deliveredBelow);
+        FunctionCounter.builder("parallax.protocol.delivered.bytes", delivery, DeliveryStage::deliveredBytes)
+                .description("bytes of decided values handed to the replica's listener")
+                .tag("protocol", name).tag("replica", replica).register(registry);
+        handles.add(threads.run(delivery));
         handles.add(threads.run(protocol));
         PeerLiveness liveness = new PeerLiveness(members, clock);
         if (detection != null) {

@@ -175,7 +175,7 @@ class ProtocolStageTest {
     }
 
     /** Multicasts every message it receives to group 0. */
-    private static final class Echoes implements ProtocolCore<String, String, String> {
+    private static class Echoes implements ProtocolCore<String, String, String> {
         @Override
         public void onMessage(int from, String message, long now, Effects<String, String, String> out) {
             out.multicast(0, message);
@@ -217,5 +217,36 @@ class ProtocolStageTest {
         assertThat(multicast).containsExactly("0:a", "0:b");
         assertThat(registry.get("parallax.protocol.messages.sent.by.type").tag("type", "String").counter().count())
                 .isEqualTo(2.0);
+    }
+
+    /** Records delivery progress it is told about. */
+    private static final class WatchesDelivery extends Echoes {
+        final List<Long> delivered = new ArrayList<>();
+
+        @Override
+        public void onDelivered(long nextInstance, long now, Effects<String, String, String> out) {
+            delivered.add(nextInstance);
+        }
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("onDelivered reaches the core once per growth of the delivery progress, never for a repeat")
+    void deliveryProgressOnGrowthOnly() {
+        WatchesDelivery watcher = new WatchesDelivery();
+        ProtocolStage<String, String, String> s = new ProtocolStage<>("progress", 0, watcher, inbox, Queues.mpsc(4),
+                InMemoryDurableLog.create(), CODEC, new NoNetwork(), (i, v) -> true, (p, i) -> { }, () -> 0L, 1_000_000L, 8, 4);
+        long[] progress = {0};
+        s.deliveryProgress(() -> progress[0]);
+        s.doWork();
+        assertThat(watcher.delivered).as("no progress yet").isEmpty();
+        progress[0] = 3;
+        s.doWork();
+        s.doWork();
+        assertThat(watcher.delivered).containsExactly(3L);
+        progress[0] = 2; // never goes back; ignored if it did
+        s.doWork();
+        progress[0] = 7;
+        s.doWork();
+        assertThat(watcher.delivered).containsExactly(3L, 7L);
     }
 }

@@ -93,6 +93,14 @@ class ProtocolRuntimeTest {
         assertThat(registry.get("parallax.protocol.decided").tag("protocol", "toy").functionCounter().count()).isEqualTo(4);
         assertThat(registry.get("parallax.protocol.syncs").tag("protocol", "toy").functionCounter().count()).isPositive();
         assertThat(registry.get("parallax.protocol.inbound.dropped").tag("protocol", "toy").counter().count()).isZero();
+        // The bytes are counted just after the listener returns: wait for the last one.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (registry.get("parallax.protocol.delivered.bytes").tag("protocol", "toy").functionCounter().count() < 3
+                && System.nanoTime() - deadline < 0) {
+            Thread.onSpinWait();
+        }
+        assertThat(registry.get("parallax.protocol.delivered.bytes").tag("protocol", "toy").functionCounter().count())
+                .as("a, b and c: one byte each; the no-op delivers none").isEqualTo(3);
 
         // A restart recovers the records the core persisted, through the core factory.
         members.get(2).close();
