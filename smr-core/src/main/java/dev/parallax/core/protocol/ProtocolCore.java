@@ -96,4 +96,13 @@ public interface ProtocolCore<M, R, V> {
      */
     default void onDelivered(long nextInstance, long now, Effects<M, R, V> out) {
     }
+
+    /**
+     * The runtime's member detector suspects {@code member} in {@code epoch} (see
+     * {@code liveness.MemberDetector}): a protocol that needs every member of a set (a ring, seed
+     * 003 (Ring Paxos) §3.3.6) checks it is still in that epoch and acts. Called after the inbox
+     * drain of a driver step. Default: ignored.
+     */
+    default void onSuspectMember(int member, long epoch, long now, Effects<M, R, V> out) {
+    }
 }

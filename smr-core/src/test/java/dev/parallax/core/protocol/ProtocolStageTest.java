@@ -249,4 +249,38 @@ class ProtocolStageTest {
         s.doWork();
         assertThat(watcher.delivered).containsExactly(3L, 7L);
     }
+
+    /** Records member suspicions. */
+    private static final class WatchesMembers extends Echoes {
+        final List<String> suspected = new ArrayList<>();
+
+        @Override
+        public void onSuspectMember(int member, long epoch, long now, Effects<String, String, String> out) {
+            suspected.add(epoch + "/" + member);
+        }
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("member suspicions reach the core once per (epoch, member); a higher epoch replaces the pending one")
+    void memberSuspicionsCoalesce() {
+        WatchesMembers watcher = new WatchesMembers();
+        ProtocolStage<String, String, String> s = new ProtocolStage<>("members", 0, watcher, inbox, Queues.mpsc(4),
+                InMemoryDurableLog.create(), CODEC, new NoNetwork(), (i, v) -> true, (p, i) -> { }, () -> 0L, 1_000_000L, 8, 4);
+        s.suspectMember(3, 2);
+        s.suspectMember(3, 1);
+        s.suspectMember(3, 2);
+        assertThat(s.doWork()).isPositive();
+        s.doWork();
+        assertThat(watcher.suspected).containsExactly("3/1", "3/2");
+
+        s.suspectMember(4, 1);
+        s.suspectMember(5, 2); // replaces epoch 4
+        s.suspectMember(4, 3); // lower than pending: ignored
+        s.suspectMember(-1, 0); // not an epoch
+        s.suspectMember(5, 64); // not a member
+        s.doWork();
+        assertThat(watcher.suspected).containsExactly("3/1", "3/2", "5/2");
+        s.doWork();
+        assertThat(watcher.suspected).hasSize(3);
+    }
 }

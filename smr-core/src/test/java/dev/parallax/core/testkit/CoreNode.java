@@ -77,6 +77,12 @@ public final class CoreNode<M, R, V> implements SimNode<M> {
         applier.apply(effects);
     }
 
+    /** The member detector suspects {@code member} in {@code epoch}; see {@link ProtocolCore#onSuspectMember}. */
+    public void suspectMember(int member, long epoch) {
+        core.onSuspectMember(member, epoch, ctx.now(), effects);
+        applier.apply(effects);
+    }
+
     /** Every decision below {@code nextInstance} was executed; see {@link ProtocolCore#onDelivered}. */
     public void delivered(long nextInstance) {
         core.onDelivered(nextInstance, ctx.now(), effects);

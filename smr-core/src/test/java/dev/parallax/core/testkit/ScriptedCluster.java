@@ -174,6 +174,16 @@ public class ScriptedCluster<C extends ProtocolCore<M, R, V>, M, R, V> {
     }
 
     /**
+     * Tells member {@code id} its member detector suspects {@code member} in {@code epoch} (trace
+     * line {@code suspect member}); see {@link ProtocolCore#onSuspectMember}.
+     */
+    public void suspectMember(int id, int member, long epoch) {
+        trace.add(now + " " + id + " suspect member " + member + " epoch " + epoch);
+        cores.get(id).onSuspectMember(member, epoch, now, effects);
+        apply(id);
+    }
+
+    /**
      * Tells member {@code id} every decision below {@code nextInstance} was executed (trace line
      * {@code delivered below}); see {@link ProtocolCore#onDelivered}.
      */

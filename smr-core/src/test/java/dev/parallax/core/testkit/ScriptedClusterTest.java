@@ -122,6 +122,11 @@ class ScriptedClusterTest {
         public void onDelivered(long nextInstance, long now, dev.parallax.core.protocol.Effects<String, String, String> out) {
             progress.add(nextInstance);
         }
+
+        @Override
+        public void onSuspectMember(int member, long epoch, long now, dev.parallax.core.protocol.Effects<String, String, String> out) {
+            progress.add(-(epoch * 100 + member) - 1);
+        }
     }
 
     private static final dev.parallax.core.protocol.RecordCodec<String> STRINGS = new dev.parallax.core.protocol.RecordCodec<>() {
@@ -170,5 +175,15 @@ class ScriptedClusterTest {
         assertThat(c.core(0).progress).containsExactly(2L);
         assertThat(c.core(2).progress).as("after each of its two decisions").containsExactly(1L, 2L);
         assertThat(c.core(1).progress).as("its decisions stay below 5, told already").containsExactly(5L);
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("suspectMember reaches the core and writes a trace line")
+    void memberSuspicion() {
+        ScriptedCluster<MulticastCore, String, String, String> c = new ScriptedCluster<>(3, STRINGS,
+                (id, recovered, now) -> new MulticastCore());
+        c.suspectMember(2, 1, 7);
+        assertThat(c.core(2).progress).containsExactly(-702L);
+        assertThat(c.trace()).containsExactly("0 2 suspect member 1 epoch 7");
     }
 }
