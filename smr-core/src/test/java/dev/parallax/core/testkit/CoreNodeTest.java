@@ -110,6 +110,11 @@ class CoreNodeTest {
         public void onDelivered(long nextInstance, long now, Effects<Stored, Long, Long> out) {
             progress.add(nextInstance);
         }
+
+        @Override
+        public void onSuspectMember(int member, long epoch, long now, Effects<Stored, Long, Long> out) {
+            progress.add(-(epoch * 100 + member));
+        }
     }
 
     @Test
@@ -136,6 +141,7 @@ class CoreNodeTest {
 
         CoreNode<Stored, Long, Long> one = sim.node(1);
         one.delivered(4);
-        assertThat(((MulticastCore) one.core()).progress).containsExactly(4L);
+        one.suspectMember(2, 9);
+        assertThat(((MulticastCore) one.core()).progress).containsExactly(4L, -902L);
     }
 }
