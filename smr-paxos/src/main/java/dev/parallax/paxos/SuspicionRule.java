@@ -1,6 +1,7 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.liveness.FailureDetector;
+import dev.parallax.core.liveness.RankedTimeout;
 
 /**
  * When a follower suspects the leader of its view (seed 000 §V-C3): after hearing nothing from it
@@ -10,8 +11,8 @@ import dev.parallax.core.liveness.FailureDetector;
  * <p>Timeouts are staggered by rank so that the replica next in line (the leader of the next view)
  * suspects first, and the others then hear its Prepare instead of starting views of their own: a
  * follower's timeout is {@code suspect × (1 + rank/2)}, where rank 0 is the replica after the
- * leader. This replaces the randomized timeouts other protocols use, which a deterministic core
- * cannot draw.
+ * leader ({@link RankedTimeout}, shared with other protocols). This replaces the randomized
+ * timeouts other protocols use, which a deterministic core cannot draw.
  *
  * <p>Pure and immutable: thread-safe.
  */
@@ -35,8 +36,7 @@ public final class SuspicionRule implements FailureDetector.Rule {
 
     /** This member's suspect timeout in {@code view}: {@code suspect × (1 + rank/2)}. */
     public long timeoutNanos(long view) {
-        int rank = Math.floorMod(self - config.leaderOf(view) - 1, config.members());
-        return config.suspectNanos() + rank * (config.suspectNanos() / 2);
+        return RankedTimeout.timeoutNanos(self, config.leaderOf(view), config.members(), config.suspectNanos());
     }
 
     @Override

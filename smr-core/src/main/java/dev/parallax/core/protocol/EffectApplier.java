@@ -8,7 +8,8 @@ import java.util.Objects;
 
 /**
  * Applies one step's effects by the {@link Effects} driver contract: append every record to the
- * log, sync once if any record asked for it, then hand out messages, decisions and snapshot requests. Shared by the
+ * log, sync once if any record asked for it, then hand out point-to-point messages, multicasts,
+ * decisions and snapshot requests, in that order. Shared by the
  * runtime's Protocol stage and the simulator, so both obey the same rule.
  *
  * <p>Not thread-safe: used by the one thread that drives a core. If the log throws, the exception
@@ -26,6 +27,12 @@ public final class EffectApplier<M, R, V> {
         void send(int to, M message);
     }
 
+    /** Where datagram multicasts go (the transport's {@code multicast}, or the simulated network). */
+    @FunctionalInterface
+    public interface GroupOutbox<M> {
+        void multicast(int group, M message);
+    }
+
     /** Where decisions go (the delivery queue, or a test's recorder). */
     @FunctionalInterface
     public interface DecisionSink<V> {
@@ -35,14 +42,28 @@ public final class EffectApplier<M, R, V> {
     private final DurableLog log;
     private final RecordCodec<R> codec;
     private final Outbox<M> outbox;
+    private final GroupOutbox<M> groupOutbox;
     private final DecisionSink<V> decisions;
     private final SnapshotRequester snapshots;
 
+    /**
+     * An applier without datagram groups: a step that multicasts fails with
+     * {@link IllegalStateException} (after its records are stored and its sends are out).
+     */
     public EffectApplier(DurableLog log, RecordCodec<R> codec, Outbox<M> outbox, DecisionSink<V> decisions,
                          SnapshotRequester snapshots) {
+        this(log, codec, outbox, (group, message) -> {
+            throw new IllegalStateException("this driver has no datagram groups (multicast to group " + group + ")");
+        }, decisions, snapshots);
+    }
+
+    /** An applier that hands multicasts to {@code groupOutbox}. */
+    public EffectApplier(DurableLog log, RecordCodec<R> codec, Outbox<M> outbox, GroupOutbox<M> groupOutbox,
+                         DecisionSink<V> decisions, SnapshotRequester snapshots) {
         this.log = Objects.requireNonNull(log, "log");
         this.codec = Objects.requireNonNull(codec, "codec");
         this.outbox = Objects.requireNonNull(outbox, "outbox");
+        this.groupOutbox = Objects.requireNonNull(groupOutbox, "groupOutbox");
         this.decisions = Objects.requireNonNull(decisions, "decisions");
         this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
     }
@@ -65,6 +86,11 @@ public final class EffectApplier<M, R, V> {
         for (int i = 0; i < sends.size(); i++) {
             EffectBuffer.Outgoing<M> o = sends.get(i);
             outbox.send(o.to(), o.message());
+        }
+        List<EffectBuffer.GroupSend<M>> multicasts = effects.multicasts();
+        for (int i = 0; i < multicasts.size(); i++) {
+            EffectBuffer.GroupSend<M> g = multicasts.get(i);
+            groupOutbox.multicast(g.group(), g.message());
         }
         List<EffectBuffer.Decision<V>> decided = effects.decisions();
         for (int i = 0; i < decided.size(); i++) {

@@ -15,6 +15,10 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
     public record Outgoing<M>(int to, M message) {
     }
 
+    /** A datagram for every other member of datagram group {@code group}. */
+    public record GroupSend<M>(int group, M message) {
+    }
+
     /** A decided value. */
     public record Decision<V>(long instance, V value) {
     }
@@ -25,6 +29,7 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
 
     private final List<SnapshotRequest> snapshotRequests = new ArrayList<>();
     private final List<Outgoing<M>> sends = new ArrayList<>();
+    private final List<GroupSend<M>> multicasts = new ArrayList<>();
     private final List<R> records = new ArrayList<>();
     private final List<Decision<V>> decisions = new ArrayList<>();
     private boolean syncRequested;
@@ -33,6 +38,11 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
     @Override
     public void send(int to, M message) {
         sends.add(new Outgoing<>(to, message));
+    }
+
+    @Override
+    public void multicast(int group, M message) {
+        multicasts.add(new GroupSend<>(group, message));
     }
 
     @Override
@@ -66,6 +76,11 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
         return sends;
     }
 
+    /** Multicasts in the order they were emitted; the list is owned by this buffer. */
+    public List<GroupSend<M>> multicasts() {
+        return multicasts;
+    }
+
     /** Records to persist, in order. */
     public List<R> records() {
         return records;
@@ -86,14 +101,16 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
         return wakeAt;
     }
 
+    /** Whether this step produced no effect at all (no wake-up request either). */
     public boolean isEmpty() {
-        return sends.isEmpty() && records.isEmpty() && decisions.isEmpty() && snapshotRequests.isEmpty()
+        return sends.isEmpty() && multicasts.isEmpty() && records.isEmpty() && decisions.isEmpty() && snapshotRequests.isEmpty()
                 && wakeAt == Long.MAX_VALUE;
     }
 
     /** Forgets every collected effect. */
     public void clear() {
         sends.clear();
+        multicasts.clear();
         records.clear();
         decisions.clear();
         snapshotRequests.clear();

@@ -5,8 +5,8 @@ package dev.parallax.core.protocol;
  *
  * <p><b>Driver contract</b> (what the Protocol stage and the simulator must do with the effects of
  * one step): first append every persisted record, in order, to the durable log, and if any of them
- * was marked {@code sync}, sync the log; only then send the step's messages and hand over its
- * decisions. This is what lets an acceptor answer only after its promise or vote is durable
+ * was marked {@code sync}, sync the log; only then send the step's messages (point-to-point, then
+ * {@link #multicast multicasts}) and hand over its decisions. This is what lets an acceptor answer only after its promise or vote is durable
  * (Paxos' stable-storage requirement), with one sync covering every record of the step (group
  * commit).
  *
@@ -20,6 +20,18 @@ public interface Effects<M, R, V> {
 
     /** Send {@code message} to member {@code to} (may be this member itself). */
     void send(int to, M message);
+
+    /**
+     * Send {@code message} as one unreliable datagram to every member of datagram group
+     * {@code group} except this member: it may be lost, duplicated or reordered, so a core uses it
+     * only where loss is repaired by the protocol (seed 003 (Ring Paxos) §3.3.2: IP-multicast of
+     * Phase 2 and decisions). Applied after the step's sync and point-to-point sends.
+     *
+     * @throws UnsupportedOperationException by drivers without datagram groups (the default)
+     */
+    default void multicast(int group, M message) {
+        throw new UnsupportedOperationException("this driver has no datagram groups");
+    }
 
     /** Persist {@code record}; {@code sync} when the step's messages depend on it being durable. */
     void persist(R record, boolean sync);

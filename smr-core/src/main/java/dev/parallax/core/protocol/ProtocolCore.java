@@ -87,4 +87,22 @@ public interface ProtocolCore<M, R, V> {
     default boolean recovering() {
         return false;
     }
+
+    /**
+     * Delivery progress: every decision below {@code nextInstance} was handed to the replica's
+     * listener (no-ops included). Lets a protocol bound what it keeps for peers or pace its
+     * coordinator on what the replica actually executed (seed 003 (Ring Paxos) §3.3.4 flow
+     * control). Called on the driver's thread only when the number grew. Default: ignored.
+     */
+    default void onDelivered(long nextInstance, long now, Effects<M, R, V> out) {
+    }
+
+    /**
+     * The runtime's member detector suspects {@code member} in {@code epoch} (see
+     * {@code liveness.MemberDetector}): a protocol that needs every member of a set (a ring, seed
+     * 003 (Ring Paxos) §3.3.6) checks it is still in that epoch and acts. Called after the inbox
+     * drain of a driver step. Default: ignored.
+     */
+    default void onSuspectMember(int member, long epoch, long now, Effects<M, R, V> out) {
+    }
 }

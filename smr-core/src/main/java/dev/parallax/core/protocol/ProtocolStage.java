@@ -71,11 +71,18 @@ public final class ProtocolStage<M, R, V> implements Stage {
     private volatile int undeliveredHighWater;
     /** The highest view suspected by the failure detector and not yet handed to the core; -1 if none. */
     private final java.util.concurrent.atomic.AtomicLong suspected = new java.util.concurrent.atomic.AtomicLong(-1);
+    /** Members suspected in one epoch, not yet handed to the core (the highest epoch wins); null if none. */
+    private final java.util.concurrent.atomic.AtomicReference<SuspectedMembers> suspectedMembers =
+            new java.util.concurrent.atomic.AtomicReference<>();
     private final BoundedQueue<java.util.function.Consumer<ProtocolStage<M, R, V>>> control =
             dev.parallax.core.stage.Queues.mpsc(64);
     private final DurableLog log;
     private final DecisionOutlet<V> outlet;
     private Runnable afterWork = () -> { };
+    /** Where delivery progress is read (set before start); null when no one reports it. */
+    private java.util.function.LongSupplier deliveryProgress;
+    /** The last delivery progress handed to the core. Protocol thread only. */
+    private long deliveredBelow;
     /**
      * Set by {@link #registerMeters} before the stage thread starts (its start orders the writes);
      * null means no per-type or event meters. The maps below are the protocol thread's alone.
@@ -151,6 +158,10 @@ public final class ProtocolStage<M, R, V> implements Stage {
             } else {
                 transport.send(to, m);
             }
+        }, (group, m) -> {
+            counts[SENT].increment();
+            countByType(sentByType, "parallax.protocol.messages.sent.by.type", m);
+            transport.multicast(group, m);
         }, this::decided, snapshots);
         this.nextTick = clock.nanoTime();
     }
@@ -190,6 +201,42 @@ public final class ProtocolStage<M, R, V> implements Stage {
             // Wakes the stage; if the control queue is full the stage is busy and sees the slot anyway.
             control.offer(stage -> { });
         }
+    }
+
+    /** Pending member suspicions: bit {@code m} of {@code mask} for member {@code m}. */
+    private record SuspectedMembers(long epoch, long mask) {
+    }
+
+    /**
+     * The member detector suspects {@code member} in {@code epoch}: the protocol thread hands it to
+     * {@link ProtocolCore#onSuspectMember} on its next {@code doWork}, after the inbox. Never
+     * blocks and never dropped: one pending (epoch, members) is kept; a higher epoch replaces it, a
+     * lower one is ignored, the same epoch merges. A negative epoch or a member outside 0..63 is
+     * ignored. Thread-safe.
+     */
+    public void suspectMember(long epoch, int member) {
+        if (epoch < 0 || member < 0 || member >= Long.SIZE) {
+            return;
+        }
+        long bit = 1L << member;
+        SuspectedMembers before = suspectedMembers.getAndUpdate(p -> {
+            if (p == null || epoch > p.epoch()) {
+                return new SuspectedMembers(epoch, bit);
+            }
+            return epoch == p.epoch() ? new SuspectedMembers(epoch, p.mask() | bit) : p;
+        });
+        if (before == null) {
+            control.offer(stage -> { }); // wakes the stage; a full control queue means it is busy anyway
+        }
+    }
+
+    /**
+     * Where the stage reads delivery progress ("every decision below this was handed to the
+     * listener", e.g. {@code DeliveryStage.deliveredBelow}); polled once per {@code doWork}, and
+     * {@link ProtocolCore#onDelivered} is called only when it grew. Call before the stage runs.
+     */
+    public void deliveryProgress(java.util.function.LongSupplier progress) {
+        this.deliveryProgress = Objects.requireNonNull(progress, "progress");
     }
 
     /**
@@ -337,6 +384,21 @@ public final class ProtocolStage<M, R, V> implements Stage {
         if (suspected.get() >= 0) {
             core.onSuspect(suspected.getAndSet(-1), now, effects);
             work++;
+        }
+        SuspectedMembers members = suspectedMembers.getAndSet(null);
+        if (members != null) {
+            for (long mask = members.mask(); mask != 0; mask &= mask - 1) {
+                core.onSuspectMember(Long.numberOfTrailingZeros(mask), members.epoch(), now, effects);
+                work++;
+            }
+        }
+        if (deliveryProgress != null) {
+            long below = deliveryProgress.getAsLong();
+            if (below > deliveredBelow) {
+                deliveredBelow = below;
+                core.onDelivered(below, now, effects);
+                work++;
+            }
         }
         if (now - nextTick >= 0) {
             core.onTick(now, effects);

@@ -12,13 +12,19 @@ import java.util.List;
  * {@link ProtocolRuntime.ValueAdapter} maps to {@code null} (no-ops). The listener runs on this
  * stage's thread; when it blocks, the decision queue fills and the protocol stage holds back.
  *
- * <p>Threads: one driver thread ({@link Stage} contract).
+ * <p>Progress: {@link #deliveredBelow()} is the instance after the last decision handled (no-ops
+ * included), published for the protocol stage ({@code ProtocolStage.deliveryProgress}); the bytes
+ * handed to the listener are counted ({@link #deliveredBytes()}).
+ *
+ * <p>Threads: one driver thread ({@link Stage} contract); the two readings are thread-safe.
  */
 final class DeliveryStage<V> implements Stage {
     private final String name;
     private final BoundedQueue<ProtocolRuntime.Decision<V>> queue;
     private final ProtocolRuntime.ValueAdapter<V> values;
     private final DeliveryListener listener;
+    private volatile long deliveredBelow;
+    private final java.util.concurrent.atomic.LongAdder deliveredBytes = new java.util.concurrent.atomic.LongAdder();
 
     DeliveryStage(String name, BoundedQueue<ProtocolRuntime.Decision<V>> queue, ProtocolRuntime.ValueAdapter<V> values,
                   DeliveryListener listener) {
@@ -35,14 +41,29 @@ final class DeliveryStage<V> implements Stage {
 
     private void deliver(ProtocolRuntime.Decision<V> d) {
         ByteBuffer bytes = values.toDelivery(d.value());
-        if (bytes == null) {
-            return;
+        if (bytes != null) {
+            int size = bytes.remaining();
+            try {
+                listener.deliver(d.instance(), bytes);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            deliveredBytes.add(size);
         }
-        try {
-            listener.deliver(d.instance(), bytes);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (d.instance() + 1 > deliveredBelow) {
+            deliveredBelow = d.instance() + 1;
         }
+    }
+
+    /** Every decision below this instance was handed to the listener (or was a no-op). Thread-safe. */
+    long deliveredBelow() {
+        return deliveredBelow;
+    }
+
+    /** Bytes handed to the listener so far. Thread-safe. */
+    long deliveredBytes() {
+        return deliveredBytes.sum();
     }
 
     @Override

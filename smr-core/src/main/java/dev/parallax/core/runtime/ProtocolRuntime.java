@@ -2,6 +2,7 @@ package dev.parallax.core.runtime;
 
 import dev.parallax.core.config.Names;
 import dev.parallax.core.liveness.FailureDetector;
+import dev.parallax.core.liveness.MemberDetector;
 import dev.parallax.core.liveness.PeerLiveness;
 import dev.parallax.core.protocol.ProtocolCore;
 import dev.parallax.core.protocol.ProtocolStage;
@@ -111,6 +112,22 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
         }
     }
 
+    /**
+     * Member suspicion for a core that depends on every member of a set (a ring, seed 003 (Ring
+     * Paxos) §3.3.6): the protocol's epoch and the members watched in it, as the observer publishes
+     * them, the pure rule, and how often a dedicated {@link MemberDetector} thread checks.
+     */
+    public record MemberWatch(MemberDetector.Rule rule, LongSupplier epoch, LongSupplier watchedMask, long periodNanos) {
+        public MemberWatch {
+            Objects.requireNonNull(rule, "rule");
+            Objects.requireNonNull(epoch, "epoch");
+            Objects.requireNonNull(watchedMask, "watchedMask");
+            if (periodNanos <= 0) {
+                throw new IllegalArgumentException("periodNanos must be positive: " + periodNanos);
+            }
+        }
+    }
+
     /** A decided value waiting for the delivery stage. */
     record Decision<V>(long instance, V value) {
     }
@@ -129,6 +146,7 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
     private final boolean ownsThreads;
     private final SnapshotRequester snapshotRequester;
     private final FailureDetection detection;
+    private final MemberWatch memberWatch;
     private final Consumer<C> observer;
     private final long maxTickNanos;
     private final int maxUndelivered;
@@ -162,6 +180,7 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
                 .threadNamePrefix(b.name + "-" + b.self + "-").build();
         this.snapshotRequester = b.snapshotRequester;
         this.detection = b.detection;
+        this.memberWatch = b.memberWatch;
         this.observer = b.observer;
         this.maxTickNanos = b.maxTickNanos;
         this.maxUndelivered = b.maxUndelivered;
@@ -232,7 +251,12 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
                 LOG.info("replica {} ({}): recovered from amnesia; voting again", self, name);
             }
         });
-        handles.add(threads.run(new DeliveryStage<>(name + "-delivery-" + self, decisions, values, listener)));
+        DeliveryStage<V> delivery = new DeliveryStage<>(name + "-delivery-" + self, decisions, values, listener);
+        protocol.deliveryProgress(delivery::deliveredBelow);
+        FunctionCounter.builder("parallax.protocol.delivered.bytes", delivery, DeliveryStage::deliveredBytes)
+                .description("bytes of decided values handed to the replica's listener")
+                .tag("protocol", name).tag("replica", replica).register(registry);
+        handles.add(threads.run(delivery));
         handles.add(threads.run(protocol));
         PeerLiveness liveness = new PeerLiveness(members, clock);
         if (detection != null) {
@@ -242,6 +266,14 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
                     .description("views whose leader this replica's failure detector suspected")
                     .tag("protocol", name).tag("replica", replica).register(registry);
             handles.add(threads.runDedicated(detector, WaitStrategies.park(detection.periodNanos())));
+        }
+        if (memberWatch != null) {
+            MemberDetector watcher = new MemberDetector(name + "-md-" + self, self, liveness, memberWatch.rule(),
+                    memberWatch.epoch(), memberWatch.watchedMask(), protocol::suspectMember, clock);
+            FunctionCounter.builder("parallax.protocol.member.suspicions", watcher, MemberDetector::suspicions)
+                    .description("(epoch, member) pairs this replica's member detector suspected")
+                    .tag("protocol", name).tag("replica", replica).register(registry);
+            handles.add(threads.runDedicated(watcher, WaitStrategies.park(memberWatch.periodNanos())));
         }
         transport.start((from, m) -> {
             if (!inbox.offer(new ProtocolStage.Inbound<>(from, m))) {
@@ -348,6 +380,7 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
         private StageThreads threads;
         private SnapshotRequester snapshotRequester = SnapshotRequester.NONE;
         private FailureDetection detection;
+        private MemberWatch memberWatch;
         private Consumer<C> observer = c -> { };
         private long maxTickNanos = 1_000_000;
         private int inboxCapacity = 8192;
@@ -436,6 +469,12 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
         /** Runs a failure detector on its own thread; default none (the core detects failures on ticks). */
         public Builder<M, R, V, C> failureDetection(FailureDetection detection) {
             this.detection = Objects.requireNonNull(detection);
+            return this;
+        }
+
+        /** Runs a member detector on its own thread; default none. */
+        public Builder<M, R, V, C> memberWatch(MemberWatch watch) {
+            this.memberWatch = Objects.requireNonNull(watch);
             return this;
         }
 

@@ -7,7 +7,7 @@ package dev.parallax.core.spi;
  * <p>Delivery is best effort: FIFO per connection, but a message may be lost when a connection
  * breaks or a peer's bounded send queue is full, so protocols retransmit what progress depends on.
  *
- * <p>Threads: {@link #send} may be called from any thread and never blocks.
+ * <p>Threads: {@link #send} and {@link #multicast} may be called from any thread and never block.
  */
 public interface Transport<M> extends AutoCloseable {
 
@@ -43,6 +43,17 @@ public interface Transport<M> extends AutoCloseable {
      * @throws IllegalArgumentException if {@code to} is not a member
      */
     boolean send(int to, M message);
+
+    /**
+     * Sends {@code message} as one unreliable datagram to every member of datagram group
+     * {@code group} except this member: it may be lost, duplicated or reordered. Non-blocking.
+     *
+     * @return {@code false} if it was refused (too large for a datagram, or the transport is closed)
+     * @throws UnsupportedOperationException if this transport has no datagram groups (the default)
+     */
+    default boolean multicast(int group, M message) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no datagram groups");
+    }
 
     /** Closes every connection and stops the IO threads; idempotent. */
     @Override

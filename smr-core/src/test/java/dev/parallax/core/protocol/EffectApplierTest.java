@@ -2,6 +2,7 @@ package dev.parallax.core.protocol;
 
 import dev.parallax.core.log.InMemoryDurableLog;
 import dev.parallax.core.spi.DurableLogException;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -67,6 +68,86 @@ class EffectApplierTest {
         buffer.send(1, "ack");
         assertThatThrownBy(() -> applier.apply(buffer)).isInstanceOf(DurableLogException.class);
         assertThat(events).isEmpty();
+    }
+
+    private final EffectApplier<String, String, String> groupApplier = new EffectApplier<>(log, STRINGS,
+            (to, m) -> events.add("send " + to + " " + m + " durable=" + log.durableIndex()),
+            (g, m) -> events.add("multicast " + g + " " + m + " durable=" + log.durableIndex()),
+            (i, v) -> events.add("decide " + i + " " + v),
+            (peer, i) -> events.add("snapshot from " + peer + " below " + i));
+
+    @Test
+    @DisplayName("multicasts go out after the sync and the point-to-point sends, before the decisions")
+    void multicastsFollowSyncAndSends() {
+        buffer.multicast(0, "phase2");
+        buffer.decide(3, "v");
+        buffer.send(2, "ack");
+        buffer.persist("vote", true);
+        buffer.multicast(1, "decision");
+        assertThat(buffer.multicasts()).containsExactly(new EffectBuffer.GroupSend<>(0, "phase2"),
+                new EffectBuffer.GroupSend<>(1, "decision"));
+        assertThat(buffer.isEmpty()).isFalse();
+        groupApplier.apply(buffer);
+        assertThat(events).containsExactly("send 2 ack durable=1", "multicast 0 phase2 durable=1",
+                "multicast 1 decision durable=1", "decide 3 v");
+        assertThat(buffer.multicasts()).isEmpty();
+        assertThat(buffer.isEmpty()).isTrue();
+    }
+
+    @Test
+    @DisplayName("a multicast-only step is not empty, and clear forgets it")
+    void multicastAloneIsAnEffect() {
+        buffer.multicast(0, "m");
+        assertThat(buffer.isEmpty()).isFalse();
+        buffer.clear();
+        assertThat(buffer.isEmpty()).isTrue();
+    }
+
+    @Test
+    @DisplayName("no multicast leaves if the log fails")
+    void aFailingLogMulticastsNothing() {
+        log.storage().failWrites(true);
+        buffer.persist("vote", true);
+        buffer.multicast(0, "phase2");
+        assertThatThrownBy(() -> groupApplier.apply(buffer)).isInstanceOf(DurableLogException.class);
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    @DisplayName("the applier without datagram groups refuses a multicast clearly")
+    void theFiveArgumentApplierRefusesMulticasts() {
+        buffer.send(1, "m");
+        buffer.multicast(0, "x");
+        assertThatThrownBy(() -> applier.apply(buffer)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no datagram groups");
+        assertThat(events).containsExactly("send 1 m durable=0");
+    }
+
+    @Test
+    @DisplayName("Effects.multicast throws by default (drivers without datagram groups)")
+    void effectsMulticastDefaultsToUnsupported() {
+        Effects<String, String, String> bare = new Effects<>() {
+            @Override
+            public void send(int to, String message) {
+            }
+
+            @Override
+            public void persist(String record, boolean sync) {
+            }
+
+            @Override
+            public void decide(long instance, String value) {
+            }
+
+            @Override
+            public void wakeAt(long nanos) {
+            }
+
+            @Override
+            public void snapshotNeeded(int peer, long instance) {
+            }
+        };
+        assertThatThrownBy(() -> bare.multicast(0, "x")).isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test

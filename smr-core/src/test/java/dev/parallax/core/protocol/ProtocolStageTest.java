@@ -42,7 +42,7 @@ class ProtocolStageTest {
         }
     }
 
-    private static final class NoNetwork implements Transport<String> {
+    private static class NoNetwork implements Transport<String> {
         @Override
         public int localId() {
             return 0;
@@ -172,5 +172,115 @@ class ProtocolStageTest {
         assertThatThrownBy(() -> new ProtocolStage<>("bad", 0, core, inbox, Queues.<String>mpsc(4),
                 InMemoryDurableLog.create(), CODEC, new NoNetwork(), (i, v) -> true, (p, i) -> { },
                 () -> 0L, 1L, 2, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** Multicasts every message it receives to group 0. */
+    private static class Echoes implements ProtocolCore<String, String, String> {
+        @Override
+        public void onMessage(int from, String message, long now, Effects<String, String, String> out) {
+            out.multicast(0, message);
+        }
+
+        @Override
+        public void onTick(long now, Effects<String, String, String> out) {
+        }
+
+        @Override
+        public boolean onProposal(String value, long now, Effects<String, String, String> out) {
+            return false;
+        }
+
+        @Override
+        public void onSuspect(long view, long now, Effects<String, String, String> out) {
+        }
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("a core's multicasts reach transport.multicast and count in messages.sent.by.type")
+    void multicastsGoToTheTransportAndAreCounted() {
+        List<String> multicast = new ArrayList<>();
+        Transport<String> groups = new NoNetwork() {
+            @Override
+            public boolean multicast(int group, String message) {
+                multicast.add(group + ":" + message);
+                return true;
+            }
+        };
+        ProtocolStage<String, String, String> s = new ProtocolStage<>("mcast", 0, new Echoes(), inbox, Queues.mpsc(4),
+                InMemoryDurableLog.create(), CODEC, groups, (i, v) -> true, (p, i) -> { }, () -> 0L, 1_000_000L, 8, 4);
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry registry =
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        s.registerMeters(registry, "toy");
+        inbox.offer(new ProtocolStage.Inbound<>(1, "a"));
+        inbox.offer(new ProtocolStage.Inbound<>(2, "b"));
+        s.doWork();
+        assertThat(multicast).containsExactly("0:a", "0:b");
+        assertThat(registry.get("parallax.protocol.messages.sent.by.type").tag("type", "String").counter().count())
+                .isEqualTo(2.0);
+    }
+
+    /** Records delivery progress it is told about. */
+    private static final class WatchesDelivery extends Echoes {
+        final List<Long> delivered = new ArrayList<>();
+
+        @Override
+        public void onDelivered(long nextInstance, long now, Effects<String, String, String> out) {
+            delivered.add(nextInstance);
+        }
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("onDelivered reaches the core once per growth of the delivery progress, never for a repeat")
+    void deliveryProgressOnGrowthOnly() {
+        WatchesDelivery watcher = new WatchesDelivery();
+        ProtocolStage<String, String, String> s = new ProtocolStage<>("progress", 0, watcher, inbox, Queues.mpsc(4),
+                InMemoryDurableLog.create(), CODEC, new NoNetwork(), (i, v) -> true, (p, i) -> { }, () -> 0L, 1_000_000L, 8, 4);
+        long[] progress = {0};
+        s.deliveryProgress(() -> progress[0]);
+        s.doWork();
+        assertThat(watcher.delivered).as("no progress yet").isEmpty();
+        progress[0] = 3;
+        s.doWork();
+        s.doWork();
+        assertThat(watcher.delivered).containsExactly(3L);
+        progress[0] = 2; // never goes back; ignored if it did
+        s.doWork();
+        progress[0] = 7;
+        s.doWork();
+        assertThat(watcher.delivered).containsExactly(3L, 7L);
+    }
+
+    /** Records member suspicions. */
+    private static final class WatchesMembers extends Echoes {
+        final List<String> suspected = new ArrayList<>();
+
+        @Override
+        public void onSuspectMember(int member, long epoch, long now, Effects<String, String, String> out) {
+            suspected.add(epoch + "/" + member);
+        }
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("member suspicions reach the core once per (epoch, member); a higher epoch replaces the pending one")
+    void memberSuspicionsCoalesce() {
+        WatchesMembers watcher = new WatchesMembers();
+        ProtocolStage<String, String, String> s = new ProtocolStage<>("members", 0, watcher, inbox, Queues.mpsc(4),
+                InMemoryDurableLog.create(), CODEC, new NoNetwork(), (i, v) -> true, (p, i) -> { }, () -> 0L, 1_000_000L, 8, 4);
+        s.suspectMember(3, 2);
+        s.suspectMember(3, 1);
+        s.suspectMember(3, 2);
+        assertThat(s.doWork()).isPositive();
+        s.doWork();
+        assertThat(watcher.suspected).containsExactly("3/1", "3/2");
+
+        s.suspectMember(4, 1);
+        s.suspectMember(5, 2); // replaces epoch 4
+        s.suspectMember(4, 3); // lower than pending: ignored
+        s.suspectMember(-1, 0); // not an epoch
+        s.suspectMember(5, 64); // not a member
+        s.doWork();
+        assertThat(watcher.suspected).containsExactly("3/1", "3/2", "5/2");
+        s.doWork();
+        assertThat(watcher.suspected).hasSize(3);
     }
 }

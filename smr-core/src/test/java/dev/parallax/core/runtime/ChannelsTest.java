@@ -105,4 +105,57 @@ class ChannelsTest {
         a.close();
         b2.close();
     }
+
+    @Test
+    @DisplayName("multicasts travel on the route of their type to every other member, not the sender")
+    void multicastsRouteByType() {
+        LocalNetwork<String> texts = new LocalNetwork<>(3);
+        LocalNetwork<Integer> numbers = new LocalNetwork<>(3);
+        List<String> got = new ArrayList<>();
+        List<Transport<Object>> members = new ArrayList<>();
+        for (int id = 0; id < 3; id++) {
+            Transport<Object> t = member(id, texts, numbers);
+            int me = id;
+            t.start((from, m) -> {
+                synchronized (got) {
+                    got.add(from + "->" + me + ":" + m);
+                }
+            });
+            members.add(t);
+        }
+        numbers.cut(0, 2);
+        assertThat(members.get(0).multicast(0, "x")).isTrue();
+        assertThat(members.get(0).multicast(0, 5)).isTrue();
+        assertThat(got).containsExactly("0->1:x", "0->2:x", "0->1:5");
+        assertThatThrownBy(() -> members.get(0).multicast(0, 3L)).isInstanceOf(IllegalArgumentException.class);
+        members.forEach(Transport::close);
+        assertThat(members.get(1).multicast(0, "late")).isFalse();
+    }
+
+    @Test
+    @DisplayName("a route whose transport has no datagram groups refuses multicasts with UnsupportedOperationException")
+    void multicastWithoutGroupsIsUnsupported() {
+        Transport<String> unicastOnly = new Transport<>() {
+            @Override
+            public int localId() {
+                return 0;
+            }
+
+            @Override
+            public void start(dev.parallax.core.spi.MessageHandler<String> handler) {
+            }
+
+            @Override
+            public boolean send(int to, String message) {
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Transport<Object> union = Channels.union(Route.of(String.class, unicastOnly));
+        assertThat(union.send(1, "x")).isTrue();
+        assertThatThrownBy(() -> union.multicast(0, "x")).isInstanceOf(UnsupportedOperationException.class);
+    }
 }

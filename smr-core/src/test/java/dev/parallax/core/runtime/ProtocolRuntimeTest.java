@@ -93,6 +93,14 @@ class ProtocolRuntimeTest {
         assertThat(registry.get("parallax.protocol.decided").tag("protocol", "toy").functionCounter().count()).isEqualTo(4);
         assertThat(registry.get("parallax.protocol.syncs").tag("protocol", "toy").functionCounter().count()).isPositive();
         assertThat(registry.get("parallax.protocol.inbound.dropped").tag("protocol", "toy").counter().count()).isZero();
+        // The bytes are counted just after the listener returns: wait for the last one.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (registry.get("parallax.protocol.delivered.bytes").tag("protocol", "toy").functionCounter().count() < 3
+                && System.nanoTime() - deadline < 0) {
+            Thread.onSpinWait();
+        }
+        assertThat(registry.get("parallax.protocol.delivered.bytes").tag("protocol", "toy").functionCounter().count())
+                .as("a, b and c: one byte each; the no-op delivers none").isEqualTo(3);
 
         // A restart recovers the records the core persisted, through the core factory.
         members.get(2).close();
@@ -130,6 +138,39 @@ class ProtocolRuntimeTest {
         assertThat(both.await(20, TimeUnit.SECONDS)).isTrue();
         assertThat(registry.find("parallax.protocol.decided").tag("protocol", "ring-a").functionCounters()).isNotEmpty();
         assertThat(registry.find("parallax.protocol.decided").tag("protocol", "ring-b").functionCounters()).isNotEmpty();
+    }
+
+    @Test
+    @DisplayName("a member watch runs a member detector on its own thread and counts its suspicions")
+    void theMemberWatchSuspectsSilentMembers() throws InterruptedException {
+        LocalNetwork<ToySequencer.Order> net = new LocalNetwork<>(3);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        CountDownLatch asked = new CountDownLatch(2);
+        List<Integer> members = new CopyOnWriteArrayList<>();
+        var r = ProtocolRuntime.<ToySequencer.Order, ToySequencer.Order, String, ToySequencer.SequencerCore>builder("toy")
+                .members(1, 3).transport(net.transport(1)).log(InMemoryDurableLog.create(), ToySequencer.ORDERS)
+                .core((rec, amnesiac, now) -> new ToySequencer.SequencerCore(1, rec))
+                .values(ProtocolRuntimeTest::text, v -> ByteBuffer.wrap(v.getBytes(StandardCharsets.UTF_8)))
+                .clock(SystemClock.INSTANCE).meterRegistry(registry)
+                .memberWatch(new ProtocolRuntime.MemberWatch((epoch, member, lastHeard, now) -> {
+                    members.add(member);
+                    asked.countDown();
+                    return true;
+                }, () -> 0L, () -> 0b111L, 1_000_000L))
+                .build();
+        open.add(r);
+        r.start((seq, v) -> { });
+        assertThat(asked.await(20, TimeUnit.SECONDS)).as("the rule was asked about both peers").isTrue();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (registry.get("parallax.protocol.member.suspicions").tag("protocol", "toy").functionCounter().count() < 2
+                && System.nanoTime() - deadline < 0) {
+            Thread.onSpinWait();
+        }
+        assertThat(registry.get("parallax.protocol.member.suspicions").tag("protocol", "toy").functionCounter().count())
+                .as("members 0 and 2, once each in epoch 0").isEqualTo(2);
+        assertThat(members).as("never itself").doesNotContain(1).contains(0, 2);
+        assertThatThrownBy(() -> new ProtocolRuntime.MemberWatch((e, m, h, n) -> true, () -> 0L, () -> 0L, 0))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -11,7 +11,10 @@ import java.util.List;
 /**
  * Runs a {@link ProtocolCore} as a simulated node: recovers the core from the node's durable log at
  * every (re)start, feeds it messages and ticks, and applies its effects with the same
- * {@link EffectApplier} the runtime uses (persist and sync before sending).
+ * {@link EffectApplier} the runtime uses (persist and sync before sending). Multicasts go to the
+ * simulated network's datagram groups ({@link NodeContext#multicast}); the node joins the groups
+ * named by {@link #joinOnStart} at every (re)start, and a datagram it receives from itself (a
+ * group member's loopback copy) is ignored, as the runtime's datagram port drops its own.
  *
  * <p>Runs on the simulator's thread only.
  */
@@ -39,13 +42,14 @@ public final class CoreNode<M, R, V> implements SimNode<M> {
     private final EffectBuffer<M, R, V> effects = new EffectBuffer<>();
     private final EffectApplier<M, R, V> applier;
     private ProtocolCore<M, R, V> core;
+    private int[] groups = new int[0];
 
     public CoreNode(NodeContext<M> ctx, CoreFactory<M, R, V> factory, RecordCodec<R> codec, DecisionListener<V> listener) {
         this.ctx = ctx;
         this.factory = factory;
         this.codec = codec;
-        this.applier = new EffectApplier<>(ctx.log(), codec, ctx::send, (i, v) -> listener.decided(ctx.id(), i, v),
-                (peer, i) -> listener.snapshotNeeded(ctx.id(), peer, i));
+        this.applier = new EffectApplier<>(ctx.log(), codec, ctx::send, (group, m) -> ctx.multicast(group, m),
+                (i, v) -> listener.decided(ctx.id(), i, v), (peer, i) -> listener.snapshotNeeded(ctx.id(), peer, i));
     }
 
     @Override
@@ -53,6 +57,36 @@ public final class CoreNode<M, R, V> implements SimNode<M> {
         List<R> recovered = new ArrayList<>();
         ctx.log().read(ctx.log().firstIndex(), Integer.MAX_VALUE, (i, r) -> recovered.add(codec.decode(r)));
         core = factory.create(ctx.id(), recovered, ctx.now());
+        for (int g : groups) {
+            ctx.joinGroup(g);
+        }
+    }
+
+    /** Datagram groups this node joins at every (re)start (a crash ends a membership). Call before the first start. */
+    public CoreNode<M, R, V> joinOnStart(int... groups) {
+        this.groups = groups.clone();
+        return this;
+    }
+
+    @Override
+    public void onDatagram(int from, int group, M message) {
+        if (from == ctx.id()) {
+            return;
+        }
+        core.onMessage(from, message, ctx.now(), effects);
+        applier.apply(effects);
+    }
+
+    /** The member detector suspects {@code member} in {@code epoch}; see {@link ProtocolCore#onSuspectMember}. */
+    public void suspectMember(int member, long epoch) {
+        core.onSuspectMember(member, epoch, ctx.now(), effects);
+        applier.apply(effects);
+    }
+
+    /** Every decision below {@code nextInstance} was executed; see {@link ProtocolCore#onDelivered}. */
+    public void delivered(long nextInstance) {
+        core.onDelivered(nextInstance, ctx.now(), effects);
+        applier.apply(effects);
     }
 
     @Override

@@ -86,4 +86,62 @@ class CoreNodeTest {
         CoreNode<Stored, Long, Long> restarted = sim.node(0);
         assertThat(((StoreAndTellCore) restarted.core()).values).containsExactly(1L, 2L, 3L, 4L, 5L);
     }
+
+    /** Multicasts each proposal to group 0 and decides whatever reaches it. */
+    static final class MulticastCore implements ProtocolCore<Stored, Long, Long> {
+        final List<Long> progress = new ArrayList<>();
+
+        @Override
+        public void onMessage(int from, Stored message, long now, Effects<Stored, Long, Long> out) {
+            out.decide(message.index(), message.value());
+        }
+
+        @Override
+        public void onTick(long now, Effects<Stored, Long, Long> out) {
+        }
+
+        @Override
+        public boolean onProposal(Long value, long now, Effects<Stored, Long, Long> out) {
+            out.multicast(0, new Stored(value, value));
+            return true;
+        }
+
+        @Override
+        public void onDelivered(long nextInstance, long now, Effects<Stored, Long, Long> out) {
+            progress.add(nextInstance);
+        }
+
+        @Override
+        public void onSuspectMember(int member, long epoch, long now, Effects<Stored, Long, Long> out) {
+            progress.add(-(epoch * 100 + member));
+        }
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("a core's multicasts reach the other group members, not the sender's own core; groups are rejoined after a restart")
+    void multicastsReachTheOtherMembers() {
+        Simulation<Stored> sim = new Simulation<>(11, FaultPlan.reliable());
+        List<String> decided = new ArrayList<>();
+        CoreNode.DecisionListener<Long> listener = (node, instance, value) -> decided.add(node + ":" + value);
+        for (int id = 0; id < 3; id++) {
+            sim.addNode(id, ctx -> new CoreNode<>(ctx, (i, rec, now) -> new MulticastCore(), LONGS, listener).joinOnStart(0),
+                    true);
+        }
+        sim.<CoreNode<Stored, Long, Long>>node(0).propose(1L);
+        sim.runFor(10 * MS);
+        assertThat(decided).containsExactlyInAnyOrder("1:1", "2:1");
+
+        sim.crash(2);
+        sim.restart(2);
+        sim.runFor(MS);
+        decided.clear();
+        sim.<CoreNode<Stored, Long, Long>>node(0).propose(2L);
+        sim.runFor(10 * MS);
+        assertThat(decided).as("the restarted node joined again").containsExactlyInAnyOrder("1:2", "2:2");
+
+        CoreNode<Stored, Long, Long> one = sim.node(1);
+        one.delivered(4);
+        one.suspectMember(2, 9);
+        assertThat(((MulticastCore) one.core()).progress).containsExactly(4L, -902L);
+    }
 }

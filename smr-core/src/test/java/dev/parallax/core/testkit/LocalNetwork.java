@@ -11,12 +11,17 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * An in-process network of {@link Transport}s for multi-threaded tests: {@code send} hands the
  * message straight to the receiver's handler on the sender's thread. Links can be cut and healed
  * to simulate partitions (messages on a cut link are lost, as when a TCP connection breaks).
+ * {@code multicast} hands one copy to every other started member (group numbers are not
+ * checked: the network is one group), skipping cut links, and loses each copy with the seeded
+ * probability set by {@link #loseDatagrams}, as a datagram group would.
  *
  * <p>Thread-safe.
  */
 public final class LocalNetwork<M> {
     private final AtomicReferenceArray<MessageHandler<M>> handlers;
     private final Set<Long> cut = ConcurrentHashMap.newKeySet();
+    private volatile double datagramLoss;
+    private java.util.Random lossRandom = new java.util.Random(0);
 
     public LocalNetwork(int members) {
         this.handlers = new AtomicReferenceArray<>(members);
@@ -40,6 +45,19 @@ public final class LocalNetwork<M> {
                 cut(id, other);
             }
         }
+    }
+
+    /** Loses each multicast copy with probability {@code rate}, drawn from a generator seeded by {@code seed}. */
+    public synchronized void loseDatagrams(double rate, long seed) {
+        if (!(rate >= 0 && rate <= 1)) {
+            throw new IllegalArgumentException("loss rate must be in [0, 1]: " + rate);
+        }
+        lossRandom = new java.util.Random(seed);
+        datagramLoss = rate;
+    }
+
+    private synchronized boolean lose() {
+        return datagramLoss > 0 && lossRandom.nextDouble() < datagramLoss;
     }
 
     public void heal() {
@@ -80,6 +98,21 @@ public final class LocalNetwork<M> {
                 return !closed;
             }
             h.onMessage(id, message);
+            return true;
+        }
+
+        @Override
+        public boolean multicast(int group, M message) {
+            if (closed) {
+                return false;
+            }
+            for (int to = 0; to < handlers.length(); to++) {
+                MessageHandler<M> h = handlers.get(to);
+                if (to == id || h == null || cut.contains(key(id, to)) || lose()) {
+                    continue;
+                }
+                h.onMessage(id, message);
+            }
             return true;
         }
 

@@ -17,12 +17,19 @@ import java.util.Set;
  * A hand-driven cluster of any {@link ProtocolCore} for unit and golden-trace tests: messages wait
  * in one FIFO until the script delivers them, time moves only when the script says, and every
  * input the script gives (proposals, suspicions, isolation, crashes, compaction) and every effect
- * the cores emit (persist with its sync flag, send, decide, snapshot request, timer request
- * {@code wake-at}) is written to a readable trace, one line each, prefixed by the virtual time.
+ * the cores emit (persist with its sync flag, send, multicast {@code mcast}, decide, snapshot
+ * request, timer request {@code wake-at}) is written to a readable trace, one line each, prefixed by the virtual time.
  * No randomness: the same script gives the same trace, which {@link GoldenFiles} compares with a
  * checked-in file. Effects are applied by the runtime's {@link EffectApplier} (persist and sync
  * before sending), each member over its own {@link InMemoryDurableLog} that survives
  * {@link #crashAndRestart}.
+ *
+ * <p>Multicasts: every member is in every datagram group; a multicast queues one {@link Envelope}
+ * (marked {@code datagram}) per other member, in id order, delivered, lost or dropped like any
+ * message (so a script reorders or loses copies by its own choice). Delivery progress
+ * ({@link ProtocolCore#onDelivered}) reaches the cores only when the script says
+ * ({@link #delivered(int, long)}), or after every step that decided something once
+ * {@link #autoDelivered(boolean)} is on (off by default, so existing traces do not change).
  *
  * <p>Values, messages and records appear in the trace by their {@code toString}, which must be
  * deterministic. A protocol's tests may bind the type parameters once by subclassing with a
@@ -37,8 +44,15 @@ import java.util.Set;
  */
 public class ScriptedCluster<C extends ProtocolCore<M, R, V>, M, R, V> {
 
-    /** A message waiting in the network. */
-    public record Envelope<M>(int from, int to, M message) {
+    /**
+     * A message waiting in the network; {@code datagram} when it is one copy of a multicast (see
+     * the {@code mcast} trace line).
+     */
+    public record Envelope<M>(int from, int to, M message, boolean datagram) {
+        /** A point-to-point message. */
+        public Envelope(int from, int to, M message) {
+            this(from, to, message, false);
+        }
     }
 
     /** Builds member {@code id}'s core from the records that survived in its log, at time {@code now}. */
@@ -59,6 +73,9 @@ public class ScriptedCluster<C extends ProtocolCore<M, R, V>, M, R, V> {
     private final Set<Long> cutLinks = new HashSet<>();
     private final List<String> trace = new ArrayList<>();
     private final EffectBuffer<M, R, V> effects = new EffectBuffer<>();
+    /** Per member: the delivery progress last handed to its core by {@link #autoDelivered}. */
+    private final List<Long> deliveredBelow = new ArrayList<>();
+    private boolean autoDelivered;
     private long now;
 
     /**
@@ -77,6 +94,7 @@ public class ScriptedCluster<C extends ProtocolCore<M, R, V>, M, R, V> {
             logs.add(null);
             cores.add(null);
             delivered.add(new ArrayList<>());
+            deliveredBelow.add(0L);
             start(i);
         }
     }
@@ -153,6 +171,36 @@ public class ScriptedCluster<C extends ProtocolCore<M, R, V>, M, R, V> {
         trace.add(now + " " + id + " suspect view " + view);
         cores.get(id).onSuspect(view, now, effects);
         apply(id);
+    }
+
+    /**
+     * Tells member {@code id} its member detector suspects {@code member} in {@code epoch} (trace
+     * line {@code suspect member}); see {@link ProtocolCore#onSuspectMember}.
+     */
+    public void suspectMember(int id, int member, long epoch) {
+        trace.add(now + " " + id + " suspect member " + member + " epoch " + epoch);
+        cores.get(id).onSuspectMember(member, epoch, now, effects);
+        apply(id);
+    }
+
+    /**
+     * Tells member {@code id} every decision below {@code nextInstance} was executed (trace line
+     * {@code delivered below}); see {@link ProtocolCore#onDelivered}.
+     */
+    public void delivered(int id, long nextInstance) {
+        trace.add(now + " " + id + " delivered below " + nextInstance);
+        deliveredBelow.set(id, Math.max(deliveredBelow.get(id), nextInstance));
+        cores.get(id).onDelivered(nextInstance, now, effects);
+        apply(id);
+    }
+
+    /**
+     * When on, every step of a member that decided something is followed by
+     * {@link #delivered(int, long)} up to its highest decision so far (only when that grew).
+     * Default off.
+     */
+    public void autoDelivered(boolean on) {
+        this.autoDelivered = on;
     }
 
     /**
@@ -259,6 +307,7 @@ public class ScriptedCluster<C extends ProtocolCore<M, R, V>, M, R, V> {
         log.read(log.firstIndex(), Integer.MAX_VALUE, (i, r) -> recovered.add(codec.decode(r)));
         cores.set(id, factory.create(id, recovered, now));
         delivered.set(id, new ArrayList<>());
+        deliveredBelow.set(id, 0L);
     }
 
     private void apply(int id) {
@@ -268,8 +317,13 @@ public class ScriptedCluster<C extends ProtocolCore<M, R, V>, M, R, V> {
         for (EffectBuffer.Outgoing<M> o : effects.sends()) {
             trace.add(now + " " + id + " send ->" + o.to() + " " + o.message());
         }
+        for (EffectBuffer.GroupSend<M> g : effects.multicasts()) {
+            trace.add(now + " " + id + " mcast " + g.group() + " " + g.message());
+        }
+        long decidedBelow = 0;
         for (EffectBuffer.Decision<V> d : effects.decisions()) {
             trace.add(now + " " + id + " decide " + d.instance() + " " + d.value());
+            decidedBelow = Math.max(decidedBelow, d.instance() + 1);
         }
         for (EffectBuffer.SnapshotRequest s : effects.snapshotRequests()) {
             trace.add(now + " " + id + " snapshot-needed from " + s.peer() + " below " + s.instance());
@@ -279,7 +333,17 @@ public class ScriptedCluster<C extends ProtocolCore<M, R, V>, M, R, V> {
         }
         new EffectApplier<M, R, V>(logs.get(id), codec,
                 (to, m) -> network.add(new Envelope<>(id, to, m)),
+                (group, m) -> {
+                    for (int to = 0; to < cores.size(); to++) {
+                        if (to != id) {
+                            network.add(new Envelope<>(id, to, m, true));
+                        }
+                    }
+                },
                 (i, v) -> delivered.get(id).add(v),
                 (peer, i) -> { }).apply(effects);
+        if (autoDelivered && decidedBelow > deliveredBelow.get(id)) {
+            delivered(id, decidedBelow);
+        }
     }
 }

@@ -96,4 +96,94 @@ class ScriptedClusterTest {
                 .isInstanceOf(AssertionError.class).hasMessageContaining("expected 2 lines but was 1");
         assertThat(Files.readString(file)).as("a failed compare never writes").isEqualTo("one\ntwo\n");
     }
+
+    /** Multicasts each proposal to group 0 and decides it; decides what it receives; records delivery progress. */
+    static final class MulticastCore implements dev.parallax.core.protocol.ProtocolCore<String, String, String> {
+        final List<Long> progress = new ArrayList<>();
+        long next;
+
+        @Override
+        public void onMessage(int from, String message, long now, dev.parallax.core.protocol.Effects<String, String, String> out) {
+            out.decide(next++, message);
+        }
+
+        @Override
+        public void onTick(long now, dev.parallax.core.protocol.Effects<String, String, String> out) {
+        }
+
+        @Override
+        public boolean onProposal(String value, long now, dev.parallax.core.protocol.Effects<String, String, String> out) {
+            out.multicast(0, value);
+            out.decide(next++, value);
+            return true;
+        }
+
+        @Override
+        public void onDelivered(long nextInstance, long now, dev.parallax.core.protocol.Effects<String, String, String> out) {
+            progress.add(nextInstance);
+        }
+
+        @Override
+        public void onSuspectMember(int member, long epoch, long now, dev.parallax.core.protocol.Effects<String, String, String> out) {
+            progress.add(-(epoch * 100 + member) - 1);
+        }
+    }
+
+    private static final dev.parallax.core.protocol.RecordCodec<String> STRINGS = new dev.parallax.core.protocol.RecordCodec<>() {
+        @Override
+        public java.nio.ByteBuffer encode(String record) {
+            return java.nio.ByteBuffer.wrap(record.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public String decode(java.nio.ByteBuffer bytes) {
+            return java.nio.charset.StandardCharsets.UTF_8.decode(bytes).toString();
+        }
+    };
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("a multicast queues one datagram envelope per other member (trace mcast); each copy is lost or delivered on its own")
+    void multicastsQueueOneDatagramPerOtherMember() {
+        ScriptedCluster<MulticastCore, String, String, String> c = new ScriptedCluster<>(3, STRINGS,
+                (id, recovered, now) -> new MulticastCore());
+        c.propose(0, "a");
+        assertThat(c.queued()).containsExactly(new ScriptedCluster.Envelope<>(0, 1, "a", true),
+                new ScriptedCluster.Envelope<>(0, 2, "a", true));
+        assertThat(c.queued().get(0)).isNotEqualTo(new ScriptedCluster.Envelope<>(0, 1, "a"));
+        assertThat(c.trace()).contains("0 0 mcast 0 a");
+        c.dropNext();
+        c.deliverAll(10);
+        assertThat(c.delivered(0)).containsExactly("a");
+        assertThat(c.delivered(1)).as("its copy was lost").isEmpty();
+        assertThat(c.delivered(2)).containsExactly("a");
+        assertThat(c.trace()).contains("0 lost 0->1 a");
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("delivery progress reaches a core when the script says, or after each deciding step with autoDelivered")
+    void deliveryProgress() {
+        ScriptedCluster<MulticastCore, String, String, String> c = new ScriptedCluster<>(3, STRINGS,
+                (id, recovered, now) -> new MulticastCore());
+        c.propose(0, "a");
+        assertThat(c.core(0).progress).as("off by default").isEmpty();
+        c.delivered(1, 5);
+        assertThat(c.core(1).progress).containsExactly(5L);
+        assertThat(c.trace()).contains("0 1 delivered below 5");
+        c.autoDelivered(true);
+        c.propose(0, "b");
+        c.deliverAll(10);
+        assertThat(c.core(0).progress).containsExactly(2L);
+        assertThat(c.core(2).progress).as("after each of its two decisions").containsExactly(1L, 2L);
+        assertThat(c.core(1).progress).as("its decisions stay below 5, told already").containsExactly(5L);
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("suspectMember reaches the core and writes a trace line")
+    void memberSuspicion() {
+        ScriptedCluster<MulticastCore, String, String, String> c = new ScriptedCluster<>(3, STRINGS,
+                (id, recovered, now) -> new MulticastCore());
+        c.suspectMember(2, 1, 7);
+        assertThat(c.core(2).progress).containsExactly(-702L);
+        assertThat(c.trace()).containsExactly("0 2 suspect member 1 epoch 7");
+    }
 }

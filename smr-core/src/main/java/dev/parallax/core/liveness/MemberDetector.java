@@ -1,0 +1,122 @@
+package dev.parallax.core.liveness;
+
+import dev.parallax.core.stage.Stage;
+import dev.parallax.core.time.Clock;
+
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+
+/**
+ * A failure detector for protocols that depend on every member of a set, not only on a leader: a
+ * ring, where any silent member stops the ring (seed 003 (Ring Paxos) §3.3.6: a process suspected
+ * of failure is removed by laying out a new ring). Run on its own
+ * {@link dev.parallax.core.stage.StageRunner} with a low-frequency park like
+ * {@link FailureDetector}, each {@link #doWork()} reads the protocol's current epoch and the mask
+ * of members it watches in it, and hands every watched member the protocol's {@link Rule} finds
+ * silent too long to the {@link Sink}.
+ *
+ * <p>"Last heard" is the later of the member's {@link PeerLiveness} stamp and the moment this
+ * detector first saw the epoch (a new epoch starts every suspicion clock over). Each (epoch,
+ * member) is handed over at most once; this member itself is never suspected; a lower epoch than
+ * one already seen is ignored, as is a negative one (not started).
+ *
+ * <p>Threads: {@code doWork} on the detector's thread only; {@link #suspicions()} from any thread.
+ * Never blocks.
+ */
+public final class MemberDetector implements Stage {
+
+    /** A protocol's pure rule; implementations must be immutable and thread-safe. */
+    @FunctionalInterface
+    public interface Rule {
+        /** Whether {@code member}, watched in {@code epoch} and last heard from at {@code lastHeard}, is suspected at {@code now}. */
+        boolean suspects(long epoch, int member, long lastHeard, long now);
+    }
+
+    /** Where suspicions go; must not block and must not drop one (see {@code ProtocolStage.suspectMember}). */
+    @FunctionalInterface
+    public interface Sink {
+        void suspect(long epoch, int member);
+    }
+
+    private final String name;
+    private final int self;
+    private final PeerLiveness liveness;
+    private final Rule rule;
+    private final LongSupplier epoch;
+    private final LongSupplier watchedMask;
+    private final Sink sink;
+    private final Clock clock;
+    private final LongAdder suspicions = new LongAdder();
+    private long current = -1;
+    private long since;
+    private long suspectedMask;
+
+    /**
+     * @param name        stage (and thread) name
+     * @param self        this member's id (never suspected)
+     * @param liveness    the stamps the transport writes
+     * @param rule        the protocol's suspicion rule
+     * @param epoch       the protocol's current epoch as last published; negative before it started
+     * @param watchedMask the members watched in that epoch, bit {@code m} for member {@code m} (members 0..63)
+     * @param sink        takes each suspicion
+     * @param clock       the same clock the stamps are read from
+     */
+    public MemberDetector(String name, int self, PeerLiveness liveness, Rule rule, LongSupplier epoch,
+                          LongSupplier watchedMask, Sink sink, Clock clock) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.self = self;
+        this.liveness = Objects.requireNonNull(liveness, "liveness");
+        this.rule = Objects.requireNonNull(rule, "rule");
+        this.epoch = Objects.requireNonNull(epoch, "epoch");
+        this.watchedMask = Objects.requireNonNull(watchedMask, "watchedMask");
+        this.sink = Objects.requireNonNull(sink, "sink");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Checks every watched member of the current epoch once.
+     *
+     * @return how many suspicions were handed over (0 lets the runner park until the next check)
+     */
+    @Override
+    public int doWork() {
+        long e = epoch.getAsLong();
+        if (e < 0 || e < current) {
+            return 0;
+        }
+        long now = clock.nanoTime();
+        if (e != current) {
+            current = e;
+            since = now;
+            suspectedMask = 0;
+        }
+        long open = watchedMask.getAsLong() & ~suspectedMask;
+        int handed = 0;
+        while (open != 0) {
+            int member = Long.numberOfTrailingZeros(open);
+            open &= open - 1;
+            if (member == self || member >= liveness.peers()) {
+                continue;
+            }
+            long lastHeard = Math.max(since, liveness.lastHeard(member));
+            if (rule.suspects(e, member, lastHeard, now)) {
+                suspectedMask |= 1L << member;
+                suspicions.increment();
+                sink.suspect(e, member);
+                handed++;
+            }
+        }
+        return handed;
+    }
+
+    /** (epoch, member) suspicions handed over so far. Thread-safe. */
+    public long suspicions() {
+        return suspicions.sum();
+    }
+}
