@@ -1,5 +1,7 @@
 package dev.parallax.paxos.replica;
 
+import dev.parallax.core.testkit.cluster.TextKv;
+
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.config.ClusterMembers;
@@ -40,8 +42,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
-import static dev.parallax.paxos.replica.TextKv.cmd;
-import static dev.parallax.paxos.replica.TextKv.text;
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
+import static dev.parallax.core.testkit.cluster.TextKv.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

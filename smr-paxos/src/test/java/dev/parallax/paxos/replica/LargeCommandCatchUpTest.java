@@ -1,5 +1,7 @@
 package dev.parallax.paxos.replica;
 
+import dev.parallax.core.testkit.cluster.Await;
+
 import dev.parallax.core.StateMachine;
 import dev.parallax.core.client.SmrClient;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package dev.parallax.paxos.replica;
 
+import dev.parallax.core.testkit.cluster.TextKv;
+
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.config.ClusterMembers;

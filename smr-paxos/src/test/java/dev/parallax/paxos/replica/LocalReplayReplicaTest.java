@@ -1,5 +1,7 @@
 package dev.parallax.paxos.replica;
 
+import dev.parallax.core.testkit.cluster.TextKv;
+
 import dev.parallax.core.StateMachine;
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.SmrClient;
@@ -20,7 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import static dev.parallax.paxos.replica.TextKv.cmd;
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

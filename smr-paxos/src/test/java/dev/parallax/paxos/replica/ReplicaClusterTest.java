@@ -1,5 +1,7 @@
 package dev.parallax.paxos.replica;
 
+import dev.parallax.core.testkit.cluster.Await;
+
 import dev.parallax.core.client.CommandRejectedException;
 import dev.parallax.core.client.SmrClient;
 import org.junit.jupiter.api.Test;
@@ -11,8 +13,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import static dev.parallax.paxos.replica.TextKv.cmd;
-import static dev.parallax.paxos.replica.TextKv.text;
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
+import static dev.parallax.core.testkit.cluster.TextKv.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

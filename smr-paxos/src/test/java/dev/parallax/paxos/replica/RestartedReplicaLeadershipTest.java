@@ -1,5 +1,8 @@
 package dev.parallax.paxos.replica;
 
+import dev.parallax.core.testkit.cluster.TextKv;
+import dev.parallax.core.testkit.cluster.Await;
+
 import dev.parallax.core.batch.CommandBatch;
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.SmrClient;
@@ -25,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
-import static dev.parallax.paxos.replica.TextKv.cmd;
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -1,5 +1,8 @@
 package dev.parallax.paxos.replica;
 
+import dev.parallax.core.testkit.cluster.TextKv;
+import dev.parallax.core.testkit.cluster.Await;
+
 import dev.parallax.core.SnapshotCapture;
 import dev.parallax.core.StateMachine;
 import dev.parallax.core.client.SmrClient;
@@ -24,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import static dev.parallax.paxos.replica.TextKv.cmd;
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

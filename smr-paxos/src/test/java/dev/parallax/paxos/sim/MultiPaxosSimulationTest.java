@@ -1,5 +1,7 @@
 package dev.parallax.paxos.sim;
 
+import dev.parallax.core.testkit.smr.SimClient;
+
 import dev.parallax.core.testkit.SimulationSeeds;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,10 @@
 package dev.parallax.paxos.sim;
 
+import dev.parallax.core.testkit.smr.ClientWorkload;
+import dev.parallax.core.testkit.smr.SnapshotShelf;
+import dev.parallax.core.testkit.smr.ReplicaCounters;
+import dev.parallax.core.testkit.smr.SimClient;
+
 import dev.parallax.core.check.CheckResult;
 import dev.parallax.core.check.HistoryRecorder;
 import dev.parallax.core.check.KvModel;

@@ -1,5 +1,12 @@
 package dev.parallax.paxos.sim;
 
+import dev.parallax.core.testkit.smr.ClientWorkload;
+import dev.parallax.core.testkit.smr.KvCommands;
+import dev.parallax.core.testkit.smr.SnapshotShelf;
+import dev.parallax.core.testkit.smr.ReplicaCounters;
+import dev.parallax.core.testkit.smr.SimClient;
+import dev.parallax.core.testkit.smr.AmnesiaPlan;
+
 import dev.parallax.core.check.CheckBudget;
 import dev.parallax.core.check.CheckResult;
 import dev.parallax.core.check.HistoryRecorder;

@@ -1,5 +1,9 @@
 package dev.parallax.paxos.sim;
 
+import dev.parallax.core.testkit.smr.ClientMessage;
+import dev.parallax.core.testkit.smr.SimService;
+import dev.parallax.core.testkit.smr.SnapshotShelf;
+
 import dev.parallax.core.Command;
 import dev.parallax.core.batch.BatchBuilder;
 import dev.parallax.core.batch.CommandBatch;
