@@ -1,5 +1,9 @@
 package dev.parallax.paxos.sim;
 
+import dev.parallax.core.testkit.smr.SafetyMonitor;
+import dev.parallax.paxos.Value;
+import dev.parallax.core.testkit.smr.ProgressMonitor;
+
 import dev.parallax.core.testkit.smr.ClientWorkload;
 import dev.parallax.core.testkit.smr.SnapshotShelf;
 import dev.parallax.core.testkit.smr.ReplicaCounters;
@@ -139,7 +143,7 @@ class PartialPartitionSimulationTest {
             PaxosConfig config = PaxosSimulation.Scenario.hostile(n).config();
             this.suspect = config.suspectNanos();
             sim = new Simulation<>(seed, new FaultPlan(100_000, 2 * MS, 0, 0, 0, 0, false, MS));
-            SafetyMonitor safety = new SafetyMonitor();
+            SafetyMonitor<Value> safety = new SafetyMonitor<>(Value::isNoop);
             ProgressMonitor progress = new ProgressMonitor();
             SnapshotShelf shelf = new SnapshotShelf();
             ReplicaCounters counters = new ReplicaCounters();

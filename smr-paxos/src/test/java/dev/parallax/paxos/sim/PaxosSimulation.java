@@ -1,5 +1,9 @@
 package dev.parallax.paxos.sim;
 
+import dev.parallax.core.testkit.smr.SafetyMonitor;
+import dev.parallax.paxos.Value;
+import dev.parallax.core.testkit.smr.ProgressMonitor;
+
 import dev.parallax.core.testkit.smr.ClientWorkload;
 import dev.parallax.core.testkit.smr.KvCommands;
 import dev.parallax.core.testkit.smr.SnapshotShelf;
@@ -208,7 +212,7 @@ final class PaxosSimulation {
      * The monitors and shared state one run's replicas report to, and the switches they run with
      * (amnesia recovery off if the run's {@link AmnesiaPlan} says so).
      */
-    record Monitors(SafetyMonitor safety, ProgressMonitor progress, SnapshotShelf shelf, ReplicaCounters counters,
+    record Monitors(SafetyMonitor<Value> safety, ProgressMonitor progress, SnapshotShelf shelf, ReplicaCounters counters,
                     SimReplica.Switches switches) {
     }
 
@@ -249,7 +253,7 @@ final class PaxosSimulation {
     /** A run of the replicas {@code wiring} builds (Multi-Paxos or S-Paxos) with the scenario's faults and clients. */
     static Outcome run(long seed, Scenario s, AmnesiaPlan amnesia, Wiring wiring) {
         Simulation<Object> sim = new Simulation<>(seed, s.plan());
-        SafetyMonitor safety = new SafetyMonitor();
+        SafetyMonitor<Value> safety = new SafetyMonitor<>(Value::isNoop);
         ProgressMonitor progress = new ProgressMonitor();
         SnapshotShelf shelf = new SnapshotShelf();
         ReplicaCounters counters = new ReplicaCounters();

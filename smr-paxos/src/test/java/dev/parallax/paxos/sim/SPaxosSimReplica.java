@@ -1,5 +1,7 @@
 package dev.parallax.paxos.sim;
 
+import dev.parallax.core.testkit.smr.SafetyMonitor;
+
 import dev.parallax.core.testkit.smr.ClientMessage;
 import dev.parallax.core.testkit.smr.SimService;
 import dev.parallax.core.testkit.smr.SnapshotShelf;
@@ -234,7 +236,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
                 apply();
                 return; // the origin's span bound: back-pressure
             }
-            monitors.progress().proposed(ctx.id(), Value.of(b), ctx.now());
+            monitors.progress().proposed(ctx.id(), b, ctx.now());
             pendingBatches.poll();
             apply();
         }
@@ -259,7 +261,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
             shared.bodies.executed(ctx.id(), e.ids().get(i), e.bodies().get(i));
         }
         shared.execution.executed(ctx.id(), instance, d.ids());
-        monitors.progress().decided(Value.of(d.commands()), ctx.now());
+        monitors.progress().decided(d.commands(), ctx.now());
         for (Command c : CommandBatch.decode(d.commands())) {
             service.execute(c);
         }

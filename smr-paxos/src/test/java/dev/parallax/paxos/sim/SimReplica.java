@@ -1,5 +1,8 @@
 package dev.parallax.paxos.sim;
 
+import dev.parallax.core.testkit.smr.SafetyMonitor;
+import dev.parallax.core.testkit.smr.ProgressMonitor;
+
 import dev.parallax.core.testkit.smr.ClientMessage;
 import dev.parallax.core.testkit.smr.SimService;
 import dev.parallax.core.testkit.smr.SnapshotShelf;
@@ -57,7 +60,7 @@ final class SimReplica implements SimulatedReplica {
 
     private final NodeContext<Object> ctx;
     private final PaxosConfig config;
-    private final SafetyMonitor safety;
+    private final SafetyMonitor<Value> safety;
     private final ProgressMonitor progress;
     private final Switches switches;
     private final SnapshotShelf shelf;
@@ -72,7 +75,7 @@ final class SimReplica implements SimulatedReplica {
     private long applied;
 
     /** @param switches {@link Switches#CORRECT} except to show that a check bites */
-    SimReplica(NodeContext<Object> ctx, PaxosConfig config, SafetyMonitor safety, ProgressMonitor progress,
+    SimReplica(NodeContext<Object> ctx, PaxosConfig config, SafetyMonitor<Value> safety, ProgressMonitor progress,
                SnapshotShelf shelf, int snapshotEvery, Switches switches, ReplicaCounters counters) {
         this.ctx = ctx;
         this.switches = switches;
@@ -185,7 +188,7 @@ final class SimReplica implements SimulatedReplica {
                 return;
             }
             safety.proposed(v);
-            progress.proposed(ctx.id(), v, ctx.now());
+            progress.proposed(ctx.id(), v.bytes(), ctx.now());
             pendingBatches.poll();
             apply();
         }
@@ -193,7 +196,7 @@ final class SimReplica implements SimulatedReplica {
 
     private void deliver(long instance, Value value) {
         safety.decided(ctx.id(), instance, value);
-        progress.decided(value, ctx.now());
+        progress.decided(value.bytes(), ctx.now());
         if (instance != applied) {
             throw new AssertionError("replica " + ctx.id() + " got instance " + instance + " but expected " + applied);
         }
