@@ -1,5 +1,7 @@
 package dev.parallax.paxos.replica;
 
+import dev.parallax.core.testkit.cluster.LocalCluster;
+
 import dev.parallax.core.testkit.cluster.Await;
 
 import dev.parallax.core.StateMachine;
@@ -58,7 +60,7 @@ class BackPressureAndPartitionTest {
     @Test
     void whenExecutionStallsClientIoStopsReadingAndNothingIsLost() throws Exception {
         CountDownLatch open = new CountDownLatch(1);
-        try (LocalCluster cluster = new LocalCluster(3, sm -> new Gate(sm, open), 16 << 20)) {
+        try (LocalCluster cluster = PaxosClusters.of(3, sm -> new Gate(sm, open), 16 << 20)) {
             SmrClient client = cluster.client(Duration.ofSeconds(90));
             List<CompletableFuture<ByteBuffer>> replies = new ArrayList<>();
             for (int i = 0; i < 60_000; i++) {
@@ -87,7 +89,7 @@ class BackPressureAndPartitionTest {
 
     @Test
     void aPartitionedFollowerCatchesUpAfterTheHeal() throws Exception {
-        try (LocalCluster cluster = new LocalCluster(3)) {
+        try (LocalCluster cluster = PaxosClusters.of(3)) {
             SmrClient client = cluster.client();
             client.invoke(cmd("SET k start")).get(10, TimeUnit.SECONDS);
             int leader = cluster.replicas.get(0).leaderHint();
@@ -109,7 +111,7 @@ class BackPressureAndPartitionTest {
     @Test
     void aFollowerWhosePeersTrimmedTheirLogsCatchesUpByASnapshot(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
             throws Exception {
-        try (LocalCluster cluster = new LocalCluster(3, sm -> sm, 16 << 20, dir, 50)) {
+        try (LocalCluster cluster = PaxosClusters.of(3, sm -> sm, 16 << 20, dir, 50)) {
             SmrClient client = cluster.client();
             client.invoke(cmd("SET k start")).get(10, TimeUnit.SECONDS);
             int leader = cluster.replicas.get(0).leaderHint();

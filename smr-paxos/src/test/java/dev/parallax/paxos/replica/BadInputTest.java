@@ -1,5 +1,7 @@
 package dev.parallax.paxos.replica;
 
+import dev.parallax.core.testkit.cluster.LocalCluster;
+
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.OutcomeUnknownException;
 import dev.parallax.core.client.SmrClient;
@@ -36,7 +38,7 @@ class BadInputTest {
 
     @BeforeEach
     void start() throws Exception {
-        cluster = new LocalCluster(3, sm -> sm, MAX_FRAME);
+        cluster = PaxosClusters.of(3, sm -> sm, MAX_FRAME);
         client = cluster.client();
         assertThat(text(client.invoke(cmd("SET k before")).get(10, TimeUnit.SECONDS))).isEqualTo("null");
     }

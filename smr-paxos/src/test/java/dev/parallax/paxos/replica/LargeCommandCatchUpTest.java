@@ -1,5 +1,7 @@
 package dev.parallax.paxos.replica;
 
+import dev.parallax.core.testkit.cluster.LocalCluster;
+
 import dev.parallax.core.testkit.cluster.Await;
 
 import dev.parallax.core.StateMachine;
@@ -63,7 +65,7 @@ class LargeCommandCatchUpTest {
     @Test
     void aFollowerThatMissed512KiBCommandsCatchesUpWithoutASnapshot() throws Exception {
         List<Counting> machines = new ArrayList<>();
-        try (LocalCluster cluster = new LocalCluster(3, kv -> {
+        try (LocalCluster cluster = PaxosClusters.of(3, kv -> {
             Counting m = new Counting();
             machines.add(m);
             return m;

@@ -1,5 +1,7 @@
 package dev.parallax.paxos.replica;
 
+import dev.parallax.core.testkit.cluster.LocalCluster;
+
 import dev.parallax.core.testkit.cluster.Await;
 
 import dev.parallax.core.client.CommandRejectedException;
@@ -23,7 +25,7 @@ class ReplicaClusterTest {
 
     @Test
     void pipelinedCommandsExecuteOnceInOrderOnEveryReplica() throws Exception {
-        try (LocalCluster cluster = new LocalCluster(3)) {
+        try (LocalCluster cluster = PaxosClusters.of(3)) {
             SmrClient client = cluster.client();
             List<CompletableFuture<ByteBuffer>> replies = new ArrayList<>();
             for (int i = 0; i < 5000; i++) {
@@ -40,7 +42,7 @@ class ReplicaClusterTest {
 
     @Test
     void everyStageAndProtocolEventHasMeters() throws Exception {
-        try (LocalCluster cluster = new LocalCluster(3)) {
+        try (LocalCluster cluster = PaxosClusters.of(3)) {
             SmrClient client = cluster.client();
             for (int i = 0; i < 200; i++) {
                 client.invoke(cmd("SET k " + i)).get(10, TimeUnit.SECONDS);
@@ -73,7 +75,7 @@ class ReplicaClusterTest {
 
     @Test
     void aRejectedCommandGetsTheSameErrorAndChangesNothing() throws Exception {
-        try (LocalCluster cluster = new LocalCluster(3)) {
+        try (LocalCluster cluster = PaxosClusters.of(3)) {
             SmrClient client = cluster.client();
             client.invoke(cmd("SET a 1")).get(10, TimeUnit.SECONDS);
             CompletableFuture<ByteBuffer> failed = client.invoke(cmd("FAIL bad-input"));
@@ -108,7 +110,7 @@ class ReplicaClusterTest {
 
     @Test
     void withoutAQuorumTheClientFailsClearlyInTime() throws Exception {
-        try (LocalCluster cluster = new LocalCluster(3)) {
+        try (LocalCluster cluster = PaxosClusters.of(3)) {
             SmrClient client = cluster.client(java.time.Duration.ofSeconds(2));
             client.invoke(cmd("SET k 1")).get(10, TimeUnit.SECONDS);
             cluster.replicas.get(1).close();
@@ -124,7 +126,7 @@ class ReplicaClusterTest {
 
     @Test
     void theClientFailsOverWhenTheLeaderStops() throws Exception {
-        try (LocalCluster cluster = new LocalCluster(3)) {
+        try (LocalCluster cluster = PaxosClusters.of(3)) {
             SmrClient client = cluster.client();
             for (int i = 0; i < 100; i++) {
                 client.invoke(cmd("APPEND k x")).get(10, TimeUnit.SECONDS);

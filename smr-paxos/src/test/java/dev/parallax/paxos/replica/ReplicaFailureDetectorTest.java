@@ -1,5 +1,7 @@
 package dev.parallax.paxos.replica;
 
+import dev.parallax.core.testkit.cluster.LocalCluster;
+
 import dev.parallax.core.testkit.cluster.TextKv;
 
 import dev.parallax.core.client.SmrClient;
@@ -89,7 +91,7 @@ class ReplicaFailureDetectorTest {
 
     @Test
     void everyReplicaRunsADetectorThreadThatStopsWithIt() throws Exception {
-        try (LocalCluster cluster = new LocalCluster(3)) {
+        try (LocalCluster cluster = PaxosClusters.of(3)) {
             SmrClient client = cluster.client();
             for (int i = 0; i < 50; i++) {
                 client.invoke(cmd("SET k " + i)).get(10, TimeUnit.SECONDS);

@@ -1,5 +1,7 @@
 package dev.parallax.paxos.replica;
 
+import dev.parallax.core.testkit.cluster.LocalCluster;
+
 import dev.parallax.core.testkit.cluster.TextKv;
 import dev.parallax.core.testkit.cluster.Await;
 
@@ -95,7 +97,7 @@ class SnapshotOffDeliveryThreadTest {
         CountDownLatch entered = new CountDownLatch(3);
         CountDownLatch gate = new CountDownLatch(1);
         Map<Integer, Map<String, String>> captured = new ConcurrentHashMap<>();
-        try (LocalCluster cluster = new LocalCluster(3, kv -> new GatedKv((TextKv) kv, entered, gate, captured), 16 << 20,
+        try (LocalCluster cluster = PaxosClusters.of(3, kv -> new GatedKv((TextKv) kv, entered, gate, captured), 16 << 20,
                 dir, EVERY)) {
             SmrClient client = cluster.client(Duration.ofSeconds(10));
             int i = 0;
