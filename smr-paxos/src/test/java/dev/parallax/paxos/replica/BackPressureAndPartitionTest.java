@@ -1,11 +1,9 @@
 package dev.parallax.paxos.replica;
 
-import dev.parallax.core.testkit.cluster.LocalCluster;
-
-import dev.parallax.core.testkit.cluster.Await;
-
 import dev.parallax.core.StateMachine;
 import dev.parallax.core.client.SmrClient;
+import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.cluster.LocalCluster;
 import io.micrometer.core.instrument.Gauge;
 import org.junit.jupiter.api.Test;
 

@@ -1,11 +1,10 @@
 package dev.parallax.paxos.replica;
 
-import dev.parallax.core.testkit.cluster.LocalCluster;
-
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.OutcomeUnknownException;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.config.Member;
+import dev.parallax.core.testkit.cluster.LocalCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,5 @@
 package dev.parallax.paxos.replica;
 
-import dev.parallax.core.testkit.cluster.TextKv;
-
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.config.ClusterMembers;
@@ -9,15 +7,16 @@ import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.log.DiskFaults;
 import dev.parallax.core.log.SyncPolicy;
 import dev.parallax.core.net.LocalPorts;
-import dev.parallax.core.spi.MessageCodec;
 import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.replica.Replica;
-import dev.parallax.core.spi.AtomicBroadcast;
-import dev.parallax.core.spi.DurableLog;
-import dev.parallax.core.spi.MessageHandler;
 import dev.parallax.core.runtime.OrderingContext;
 import dev.parallax.core.runtime.OrderingProtocol;
+import dev.parallax.core.spi.AtomicBroadcast;
+import dev.parallax.core.spi.DurableLog;
+import dev.parallax.core.spi.MessageCodec;
+import dev.parallax.core.spi.MessageHandler;
 import dev.parallax.core.spi.Transport;
+import dev.parallax.core.testkit.cluster.TextKv;
 import dev.parallax.core.time.Clock;
 import dev.parallax.paxos.MultiPaxos;
 import dev.parallax.paxos.PaxosConfig;

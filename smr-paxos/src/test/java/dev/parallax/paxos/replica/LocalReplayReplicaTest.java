@@ -1,7 +1,5 @@
 package dev.parallax.paxos.replica;
 
-import dev.parallax.core.testkit.cluster.TextKv;
-
 import dev.parallax.core.StateMachine;
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.SmrClient;
@@ -9,6 +7,7 @@ import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.replica.Replica;
+import dev.parallax.core.testkit.cluster.TextKv;
 import dev.parallax.paxos.MultiPaxos;
 import dev.parallax.paxos.PaxosConfig;
 import org.junit.jupiter.api.Test;

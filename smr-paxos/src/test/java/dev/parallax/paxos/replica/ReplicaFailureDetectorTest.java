@@ -1,19 +1,16 @@
 package dev.parallax.paxos.replica;
 
-import dev.parallax.core.testkit.cluster.LocalCluster;
-
-import dev.parallax.core.testkit.cluster.TextKv;
-
-import dev.parallax.core.client.SmrClient;
-import org.junit.jupiter.api.Test;
-
 import dev.parallax.core.client.ClientConfig;
+import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.replica.Replica;
+import dev.parallax.core.testkit.cluster.LocalCluster;
+import dev.parallax.core.testkit.cluster.TextKv;
 import dev.parallax.paxos.MultiPaxos;
 import dev.parallax.paxos.PaxosConfig;
+import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;

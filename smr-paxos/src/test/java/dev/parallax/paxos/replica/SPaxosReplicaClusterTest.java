@@ -1,11 +1,9 @@
 package dev.parallax.paxos.replica;
 
-import dev.parallax.core.testkit.cluster.LocalCluster;
-
-import dev.parallax.core.testkit.cluster.TextKv;
-import dev.parallax.core.testkit.cluster.Await;
-
 import dev.parallax.core.client.SmrClient;
+import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.cluster.LocalCluster;
+import dev.parallax.core.testkit.cluster.TextKv;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,16 +1,14 @@
 package dev.parallax.paxos.replica;
 
-import dev.parallax.core.testkit.cluster.LocalCluster;
-
-import dev.parallax.core.testkit.cluster.TextKv;
-import dev.parallax.core.testkit.cluster.Await;
-
 import dev.parallax.core.SnapshotCapture;
 import dev.parallax.core.StateMachine;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.replica.ClientSessions;
 import dev.parallax.core.replica.Replica;
 import dev.parallax.core.snapshot.SnapshotStore;
+import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.cluster.LocalCluster;
+import dev.parallax.core.testkit.cluster.TextKv;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,8 +1,5 @@
 package dev.parallax.paxos.replica;
 
-import dev.parallax.core.testkit.cluster.TextKv;
-import dev.parallax.core.testkit.cluster.Await;
-
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.config.ClusterMembers;
@@ -10,6 +7,8 @@ import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.net.LinkFaults;
 import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.replica.Replica;
+import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.cluster.TextKv;
 import dev.parallax.paxos.MultiPaxos;
 import dev.parallax.paxos.PaxosConfig;
 import org.junit.jupiter.api.AfterEach;

@@ -1,14 +1,5 @@
 package dev.parallax.paxos.sim;
 
-import dev.parallax.core.testkit.smr.SafetyMonitor;
-import dev.parallax.paxos.Value;
-import dev.parallax.core.testkit.smr.ProgressMonitor;
-
-import dev.parallax.core.testkit.smr.ClientWorkload;
-import dev.parallax.core.testkit.smr.SnapshotShelf;
-import dev.parallax.core.testkit.smr.ReplicaCounters;
-import dev.parallax.core.testkit.smr.SimClient;
-
 import dev.parallax.core.check.CheckResult;
 import dev.parallax.core.check.HistoryRecorder;
 import dev.parallax.core.check.KvModel;
@@ -19,7 +10,14 @@ import dev.parallax.core.testkit.CompletionGaps;
 import dev.parallax.core.testkit.FaultPlan;
 import dev.parallax.core.testkit.Simulation;
 import dev.parallax.core.testkit.SimulationSeeds;
+import dev.parallax.core.testkit.smr.ClientWorkload;
+import dev.parallax.core.testkit.smr.ProgressMonitor;
+import dev.parallax.core.testkit.smr.ReplicaCounters;
+import dev.parallax.core.testkit.smr.SafetyMonitor;
+import dev.parallax.core.testkit.smr.SimClient;
+import dev.parallax.core.testkit.smr.SnapshotShelf;
 import dev.parallax.paxos.PaxosConfig;
+import dev.parallax.paxos.Value;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

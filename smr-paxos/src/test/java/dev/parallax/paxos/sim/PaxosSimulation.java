@@ -1,16 +1,5 @@
 package dev.parallax.paxos.sim;
 
-import dev.parallax.core.testkit.smr.SafetyMonitor;
-import dev.parallax.paxos.Value;
-import dev.parallax.core.testkit.smr.ProgressMonitor;
-
-import dev.parallax.core.testkit.smr.ClientWorkload;
-import dev.parallax.core.testkit.smr.KvCommands;
-import dev.parallax.core.testkit.smr.SnapshotShelf;
-import dev.parallax.core.testkit.smr.ReplicaCounters;
-import dev.parallax.core.testkit.smr.SimClient;
-import dev.parallax.core.testkit.smr.AmnesiaPlan;
-
 import dev.parallax.core.check.CheckBudget;
 import dev.parallax.core.check.CheckResult;
 import dev.parallax.core.check.HistoryRecorder;
@@ -23,7 +12,16 @@ import dev.parallax.core.testkit.NodeContext;
 import dev.parallax.core.testkit.ProcessFaults;
 import dev.parallax.core.testkit.Simulation;
 import dev.parallax.core.testkit.SimulationStats;
+import dev.parallax.core.testkit.smr.AmnesiaPlan;
+import dev.parallax.core.testkit.smr.ClientWorkload;
+import dev.parallax.core.testkit.smr.KvCommands;
+import dev.parallax.core.testkit.smr.ProgressMonitor;
+import dev.parallax.core.testkit.smr.ReplicaCounters;
+import dev.parallax.core.testkit.smr.SafetyMonitor;
+import dev.parallax.core.testkit.smr.SimClient;
+import dev.parallax.core.testkit.smr.SnapshotShelf;
 import dev.parallax.paxos.PaxosConfig;
+import dev.parallax.paxos.Value;
 
 import java.time.Duration;
 import java.util.ArrayList;

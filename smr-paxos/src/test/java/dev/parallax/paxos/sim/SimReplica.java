@@ -1,19 +1,17 @@
 package dev.parallax.paxos.sim;
 
-import dev.parallax.core.testkit.smr.SafetyMonitor;
-import dev.parallax.core.testkit.smr.ProgressMonitor;
-
-import dev.parallax.core.testkit.smr.ClientMessage;
-import dev.parallax.core.testkit.smr.SimService;
-import dev.parallax.core.testkit.smr.SnapshotShelf;
-import dev.parallax.core.testkit.smr.ReplicaCounters;
-
 import dev.parallax.core.Command;
 import dev.parallax.core.batch.BatchBuilder;
 import dev.parallax.core.batch.CommandBatch;
 import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.protocol.EffectBuffer;
 import dev.parallax.core.testkit.NodeContext;
+import dev.parallax.core.testkit.smr.ClientMessage;
+import dev.parallax.core.testkit.smr.ProgressMonitor;
+import dev.parallax.core.testkit.smr.ReplicaCounters;
+import dev.parallax.core.testkit.smr.SafetyMonitor;
+import dev.parallax.core.testkit.smr.SimService;
+import dev.parallax.core.testkit.smr.SnapshotShelf;
 import dev.parallax.paxos.MultiPaxosCore;
 import dev.parallax.paxos.PaxosConfig;
 import dev.parallax.paxos.PaxosMessage;
