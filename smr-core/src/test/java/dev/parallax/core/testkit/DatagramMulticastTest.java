@@ -139,8 +139,14 @@ class DatagramMulticastTest {
     }
 
     private static long hostileRun(long seed) {
+        return hostileRun(seed, sim -> {
+        }).traceHash();
+    }
+
+    private static Simulation<Packet> hostileRun(long seed, java.util.function.Consumer<Simulation<Packet>> setup) {
         DatagramPlan dp = new DatagramPlan(100 * US, 5 * MS, 0.1, 0.05, 64);
         Simulation<Packet> sim = world(seed, FaultPlan.hostile(1).withDatagrams(dp), 4);
+        setup.accept(sim);
         for (int k = 0; k < 500; k++) {
             int n = k;
             sim.schedule(k * MS, "multicast " + n, () -> {
@@ -158,7 +164,52 @@ class DatagramMulticastTest {
         assertThat(s.datagramsCut()).as("crashes and partitions cut datagrams").isPositive();
         assertThat(s.datagramsRefused()).isPositive();
         assertThat(s.crashes()).isPositive();
-        return sim.traceHash();
+        return sim;
+    }
+
+    @Test
+    void multicastObserversAndDatagramRulesThatMatchNothingDrawNothing() {
+        long plain = hostileRun(5);
+        List<Integer> seen = new ArrayList<>();
+        Simulation<Packet> watched = hostileRun(5, sim -> {
+            sim.observeMulticasts((from, group, p) -> {
+                assertThat(group).isEqualTo(GROUP);
+                seen.add(p.n());
+            });
+            for (int to = 1; to <= 4; to++) {
+                sim.dropDatagramsMatching(0, to, p -> p.n() < 0);
+            }
+        });
+        assertThat(watched.traceHash()).as("same trace as without observer and rules").isEqualTo(plain);
+        assertThat(seen).as("every accepted multicast, once").hasSize((int) watched.stats().multicastsSent());
+        assertThat(watched.stats().droppedByRule()).isZero();
+    }
+
+    @Test
+    void aDatagramRuleLosesExactlyTheMatchingDatagramsToOneMemberUntilStopped() {
+        Simulation<Packet> sim = world(4, FaultPlan.reliable(), 3);
+        sim.measureDatagramsWith(p -> p.payload().length());
+        List<String> observed = new ArrayList<>();
+        sim.observeMulticasts((from, group, p) -> observed.add(from + "->g" + group + ":" + p.n()));
+        sim.dropDatagramsMatching(0, 2, p -> p.n() % 2 == 0);
+        stream(sim, 0, 10);
+        sim.runFor(10 * MS);
+        assertThat(listener(sim, 1).received).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        assertThat(listener(sim, 2).received).containsExactlyInAnyOrder(1, 3, 5, 7, 9);
+        assertThat(listener(sim, 3).received).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        assertThat(sim.stats().droppedByRule()).isEqualTo(5);
+        assertThat(sim.stats().datagramsLost()).isZero();
+        assertThat(observed).hasSize(10).first().isEqualTo("0->g7:0");
+
+        sim.stopDropping();
+        assertThat(listener(sim, 0).ctx.multicast(GROUP, new Packet(10, "x"))).isTrue();
+        Listener sender = listener(sim, 0);
+        assertThat(sender.ctx.multicast(GROUP, new Packet(11, "x".repeat(DatagramPlan.DEFAULT_PACKET_SIZE + 1))))
+                .as("refused: not observed").isFalse();
+        sim.runFor(10 * MS);
+        assertThat(listener(sim, 2).received).contains(10);
+        assertThat(observed).hasSize(11);
+        assertThatThrownBy(() -> sim.dropDatagramsMatching(1, 1, p -> true)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -65,7 +65,9 @@ import java.util.function.ToIntFunction;
  * {@link #stopDropping}. It is decided when the message is sent, before any random draw, and draws
  * nothing itself, so a run whose rules never match replays its trace unchanged. {@link #observeSends}
  * lets a test see every message a node hands to the network (to count bytes, say), also drawing
- * nothing.
+ * nothing. The datagram channel has the same two: {@link #dropDatagramsMatching} loses exactly the
+ * datagrams of one sender to one group member that match a predicate, and {@link #observeMulticasts}
+ * sees every datagram a node multicasts; neither draws a random number.
  *
  * <p>A throwable from a node or an invariant ends the run with a {@link SimulationFailure} that
  * names the seed and shows the last events.
@@ -101,11 +103,20 @@ public final class Simulation<M> {
     /** Targeted loss rules ({@link #dropMatching}), in the order they were added. */
     private final List<DropRule<M>> dropRules = new ArrayList<>();
     private SendObserver<? super M> sendObserver;
+    /** Targeted datagram loss rules ({@link #dropDatagramsMatching}), in the order they were added. */
+    private final List<DropRule<M>> datagramDropRules = new ArrayList<>();
+    private MulticastObserver<? super M> multicastObserver;
 
     /** What {@link #observeSends} sees: a message a node handed to the network, before any loss. */
     @FunctionalInterface
     public interface SendObserver<M> {
         void sent(int from, int to, M message);
+    }
+
+    /** What {@link #observeMulticasts} sees: a datagram a node multicast to a group, before any loss. */
+    @FunctionalInterface
+    public interface MulticastObserver<M> {
+        void multicast(int from, int group, M message);
     }
 
     private record DropRule<M>(int from, int to, Predicate<? super M> which) {
@@ -406,9 +417,40 @@ public final class Simulation<M> {
         dropRules.add(new DropRule<>(from, to, Objects.requireNonNull(which, "which")));
     }
 
-    /** Removes every {@link #dropMatching} rule (no-op if there is none). */
+    /**
+     * Loses every datagram {@code from} multicasts that would reach group member {@code to} and that
+     * {@code which} accepts, from now until {@link #stopDropping}; counted in
+     * {@link SimulationStats#droppedByRule()}. Applied per member when the datagram is sent, after
+     * partitions and before the plan's random loss for that member, and draws no random number, so
+     * a rule that matches nothing leaves the run (and its {@link #traceHash}) exactly as without it;
+     * each datagram it drops leaves a trace line. Rules add up; {@link #heal} and {@link #stopFaults}
+     * leave them in place. A node's datagrams to itself are never dropped.
+     *
+     * @param which called on the simulation thread; must be deterministic
+     * @throws IllegalArgumentException if either node is unknown or {@code from == to}
+     */
+    public void dropDatagramsMatching(int from, int to, Predicate<? super M> which) {
+        slot(from);
+        slot(to);
+        if (from == to) {
+            throw new IllegalArgumentException("a node's datagrams to itself are never dropped: " + from);
+        }
+        datagramDropRules.add(new DropRule<>(from, to, Objects.requireNonNull(which, "which")));
+    }
+
+    /** Removes every {@link #dropMatching} and {@link #dropDatagramsMatching} rule (no-op if there is none). */
     public void stopDropping() {
         dropRules.clear();
+        datagramDropRules.clear();
+    }
+
+    /**
+     * Calls {@code observer} once for every datagram a node multicasts from now on and the channel
+     * accepts (not for one refused as oversize), before partitions, rules or random loss decide its
+     * fate at each member; {@code null} stops observing. Draws no random number and leaves no trace.
+     */
+    public void observeMulticasts(MulticastObserver<? super M> observer) {
+        this.multicastObserver = observer;
     }
 
     /**
@@ -612,7 +654,11 @@ public final class Simulation<M> {
     }
 
     private boolean droppedByRule(int from, int to, M message) {
-        for (DropRule<M> r : dropRules) {
+        return matches(dropRules, from, to, message);
+    }
+
+    private static <M> boolean matches(List<DropRule<M>> rules, int from, int to, M message) {
+        for (DropRule<M> r : rules) {
             if (r.from() == from && r.to() == to && r.which().test(message)) {
                 return true;
             }
@@ -646,6 +692,9 @@ public final class Simulation<M> {
             return false;
         }
         stats.multicastsSent++;
+        if (multicastObserver != null) {
+            multicastObserver.multicast(from.id, group, message);
+        }
         Set<Integer> members = groups.get(group);
         if (members == null) {
             return true;
@@ -658,6 +707,12 @@ public final class Simulation<M> {
             }
             if (cut(from, target)) {
                 stats.datagramsCut++;
+                continue;
+            }
+            if (!datagramDropRules.isEmpty() && matches(datagramDropRules, from.id, to, message)) {
+                stats.droppedByRule++;
+                trace.record(now(), "drop datagram by rule " + from.id + "->" + to + " g" + group + " "
+                        + describer.apply(message));
                 continue;
             }
             if (random.nextDouble() < dp.lossProbability()) {

@@ -149,7 +149,10 @@ public final class SimulationStats {
         return crashAlls;
     }
 
-    /** Messages lost to a {@link Simulation#dropMatching} rule (not counted in {@link #dropped()}). */
+    /**
+     * Messages lost to a {@link Simulation#dropMatching} rule (not counted in {@link #dropped()}) and
+     * datagrams lost to a {@link Simulation#dropDatagramsMatching} rule (not in {@link #datagramsLost()}).
+     */
     public long droppedByRule() {
         return droppedByRule;
     }

@@ -5,5 +5,7 @@
  * {@code ScriptedCluster} over any protocol core with golden-trace files ({@code GoldenFiles},
  * regenerated with {@code -Dgolden.update=true}), and the contract suites shared by implementations of an
  * SPI ({@code DurableLogContract}, {@code TransportContract}, {@code AtomicBroadcastContract}).
+ * Protocol-independent replica-simulation parts (simulated clients, service, monitors) live in
+ * {@code testkit.smr}; in-process cluster helpers over real replicas in {@code testkit.cluster}.
  */
 package dev.parallax.core.testkit;

@@ -2,6 +2,8 @@ package dev.parallax.paxos.replica;
 
 import dev.parallax.core.StateMachine;
 import dev.parallax.core.client.SmrClient;
+import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.cluster.LocalCluster;
 import io.micrometer.core.instrument.Gauge;
 import org.junit.jupiter.api.Test;
 
@@ -16,8 +18,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import static dev.parallax.paxos.replica.TextKv.cmd;
-import static dev.parallax.paxos.replica.TextKv.text;
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
+import static dev.parallax.core.testkit.cluster.TextKv.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class BackPressureAndPartitionTest {
@@ -56,7 +58,7 @@ class BackPressureAndPartitionTest {
     @Test
     void whenExecutionStallsClientIoStopsReadingAndNothingIsLost() throws Exception {
         CountDownLatch open = new CountDownLatch(1);
-        try (LocalCluster cluster = new LocalCluster(3, sm -> new Gate(sm, open), 16 << 20)) {
+        try (LocalCluster cluster = PaxosClusters.of(3, sm -> new Gate(sm, open), 16 << 20)) {
             SmrClient client = cluster.client(Duration.ofSeconds(90));
             List<CompletableFuture<ByteBuffer>> replies = new ArrayList<>();
             for (int i = 0; i < 60_000; i++) {
@@ -85,7 +87,7 @@ class BackPressureAndPartitionTest {
 
     @Test
     void aPartitionedFollowerCatchesUpAfterTheHeal() throws Exception {
-        try (LocalCluster cluster = new LocalCluster(3)) {
+        try (LocalCluster cluster = PaxosClusters.of(3)) {
             SmrClient client = cluster.client();
             client.invoke(cmd("SET k start")).get(10, TimeUnit.SECONDS);
             int leader = cluster.replicas.get(0).leaderHint();
@@ -107,7 +109,7 @@ class BackPressureAndPartitionTest {
     @Test
     void aFollowerWhosePeersTrimmedTheirLogsCatchesUpByASnapshot(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
             throws Exception {
-        try (LocalCluster cluster = new LocalCluster(3, sm -> sm, 16 << 20, dir, 50)) {
+        try (LocalCluster cluster = PaxosClusters.of(3, sm -> sm, 16 << 20, dir, 50)) {
             SmrClient client = cluster.client();
             client.invoke(cmd("SET k start")).get(10, TimeUnit.SECONDS);
             int leader = cluster.replicas.get(0).leaderHint();

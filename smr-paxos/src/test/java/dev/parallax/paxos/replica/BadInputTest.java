@@ -4,6 +4,7 @@ import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.OutcomeUnknownException;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.config.Member;
+import dev.parallax.core.testkit.cluster.LocalCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,8 +20,8 @@ import java.util.Random;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import static dev.parallax.paxos.replica.TextKv.cmd;
-import static dev.parallax.paxos.replica.TextKv.text;
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
+import static dev.parallax.core.testkit.cluster.TextKv.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -36,7 +37,7 @@ class BadInputTest {
 
     @BeforeEach
     void start() throws Exception {
-        cluster = new LocalCluster(3, sm -> sm, MAX_FRAME);
+        cluster = PaxosClusters.of(3, sm -> sm, MAX_FRAME);
         client = cluster.client();
         assertThat(text(client.invoke(cmd("SET k before")).get(10, TimeUnit.SECONDS))).isEqualTo("null");
     }

@@ -7,15 +7,16 @@ import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.log.DiskFaults;
 import dev.parallax.core.log.SyncPolicy;
 import dev.parallax.core.net.LocalPorts;
-import dev.parallax.core.spi.MessageCodec;
 import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.replica.Replica;
-import dev.parallax.core.spi.AtomicBroadcast;
-import dev.parallax.core.spi.DurableLog;
-import dev.parallax.core.spi.MessageHandler;
 import dev.parallax.core.runtime.OrderingContext;
 import dev.parallax.core.runtime.OrderingProtocol;
+import dev.parallax.core.spi.AtomicBroadcast;
+import dev.parallax.core.spi.DurableLog;
+import dev.parallax.core.spi.MessageCodec;
+import dev.parallax.core.spi.MessageHandler;
 import dev.parallax.core.spi.Transport;
+import dev.parallax.core.testkit.cluster.TextKv;
 import dev.parallax.core.time.Clock;
 import dev.parallax.paxos.MultiPaxos;
 import dev.parallax.paxos.PaxosConfig;
@@ -40,8 +41,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
-import static dev.parallax.paxos.replica.TextKv.cmd;
-import static dev.parallax.paxos.replica.TextKv.text;
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
+import static dev.parallax.core.testkit.cluster.TextKv.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

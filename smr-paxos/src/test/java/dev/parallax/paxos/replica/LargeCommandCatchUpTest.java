@@ -2,6 +2,8 @@ package dev.parallax.paxos.replica;
 
 import dev.parallax.core.StateMachine;
 import dev.parallax.core.client.SmrClient;
+import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.cluster.LocalCluster;
 import org.junit.jupiter.api.Test;
 
 import java.io.DataInputStream;
@@ -61,7 +63,7 @@ class LargeCommandCatchUpTest {
     @Test
     void aFollowerThatMissed512KiBCommandsCatchesUpWithoutASnapshot() throws Exception {
         List<Counting> machines = new ArrayList<>();
-        try (LocalCluster cluster = new LocalCluster(3, kv -> {
+        try (LocalCluster cluster = PaxosClusters.of(3, kv -> {
             Counting m = new Counting();
             machines.add(m);
             return m;

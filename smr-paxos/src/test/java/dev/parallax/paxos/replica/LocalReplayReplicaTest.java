@@ -7,6 +7,7 @@ import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.replica.Replica;
+import dev.parallax.core.testkit.cluster.TextKv;
 import dev.parallax.paxos.MultiPaxos;
 import dev.parallax.paxos.PaxosConfig;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import static dev.parallax.paxos.replica.TextKv.cmd;
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

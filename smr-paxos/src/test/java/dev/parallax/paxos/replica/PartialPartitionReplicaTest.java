@@ -2,6 +2,9 @@ package dev.parallax.paxos.replica;
 
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.testkit.CompletionGaps;
+import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.cluster.LocalCluster;
+import dev.parallax.core.testkit.cluster.TextKv;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -12,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
-import static dev.parallax.paxos.replica.TextKv.cmd;
-import static dev.parallax.paxos.replica.TextKv.text;
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
+import static dev.parallax.core.testkit.cluster.TextKv.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -52,7 +55,7 @@ class PartialPartitionReplicaTest {
     }
 
     private static void run(String what, Fault fault) throws Exception {
-        try (LocalCluster cluster = new LocalCluster(3)) {
+        try (LocalCluster cluster = PaxosClusters.of(3)) {
             ConcurrentLinkedQueue<Long> completions = new ConcurrentLinkedQueue<>();
             AtomicBoolean running = new AtomicBoolean(true);
             AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -76,15 +79,15 @@ class PartialPartitionReplicaTest {
                 t.start();
             }
             Await.until("writes complete and a leader leads", Duration.ofSeconds(20),
-                    () -> completions.size() > 50 && cluster.leader() >= 0);
-            int leader = cluster.leader();
+                    () -> completions.size() > 50 && PaxosClusters.leader(cluster) >= 0);
+            int leader = PaxosClusters.leader(cluster);
             double viewsBefore = viewsStarted(cluster);
             long faultAt = System.nanoTime();
             fault.apply(cluster, leader);
             Thread.sleep(FAULT.toMillis());
             long faultEnd = System.nanoTime();
             double viewsDuring = viewsStarted(cluster) - viewsBefore;
-            int leaderAfter = cluster.leader();
+            int leaderAfter = PaxosClusters.leader(cluster);
             cluster.heal();
             Thread.sleep(500);
             running.set(false);
@@ -123,7 +126,7 @@ class PartialPartitionReplicaTest {
     private static double viewsStarted(LocalCluster cluster) {
         double sum = 0;
         for (int i = 0; i < cluster.replicas.size(); i++) {
-            sum += cluster.viewsStarted(i);
+            sum += PaxosClusters.viewsStarted(cluster, i);
         }
         return sum;
     }

@@ -2,6 +2,8 @@ package dev.parallax.paxos.replica;
 
 import dev.parallax.core.client.CommandRejectedException;
 import dev.parallax.core.client.SmrClient;
+import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.cluster.LocalCluster;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -11,8 +13,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import static dev.parallax.paxos.replica.TextKv.cmd;
-import static dev.parallax.paxos.replica.TextKv.text;
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
+import static dev.parallax.core.testkit.cluster.TextKv.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,7 +23,7 @@ class ReplicaClusterTest {
 
     @Test
     void pipelinedCommandsExecuteOnceInOrderOnEveryReplica() throws Exception {
-        try (LocalCluster cluster = new LocalCluster(3)) {
+        try (LocalCluster cluster = PaxosClusters.of(3)) {
             SmrClient client = cluster.client();
             List<CompletableFuture<ByteBuffer>> replies = new ArrayList<>();
             for (int i = 0; i < 5000; i++) {
@@ -38,7 +40,7 @@ class ReplicaClusterTest {
 
     @Test
     void everyStageAndProtocolEventHasMeters() throws Exception {
-        try (LocalCluster cluster = new LocalCluster(3)) {
+        try (LocalCluster cluster = PaxosClusters.of(3)) {
             SmrClient client = cluster.client();
             for (int i = 0; i < 200; i++) {
                 client.invoke(cmd("SET k " + i)).get(10, TimeUnit.SECONDS);
@@ -71,7 +73,7 @@ class ReplicaClusterTest {
 
     @Test
     void aRejectedCommandGetsTheSameErrorAndChangesNothing() throws Exception {
-        try (LocalCluster cluster = new LocalCluster(3)) {
+        try (LocalCluster cluster = PaxosClusters.of(3)) {
             SmrClient client = cluster.client();
             client.invoke(cmd("SET a 1")).get(10, TimeUnit.SECONDS);
             CompletableFuture<ByteBuffer> failed = client.invoke(cmd("FAIL bad-input"));
@@ -106,7 +108,7 @@ class ReplicaClusterTest {
 
     @Test
     void withoutAQuorumTheClientFailsClearlyInTime() throws Exception {
-        try (LocalCluster cluster = new LocalCluster(3)) {
+        try (LocalCluster cluster = PaxosClusters.of(3)) {
             SmrClient client = cluster.client(java.time.Duration.ofSeconds(2));
             client.invoke(cmd("SET k 1")).get(10, TimeUnit.SECONDS);
             cluster.replicas.get(1).close();
@@ -122,7 +124,7 @@ class ReplicaClusterTest {
 
     @Test
     void theClientFailsOverWhenTheLeaderStops() throws Exception {
-        try (LocalCluster cluster = new LocalCluster(3)) {
+        try (LocalCluster cluster = PaxosClusters.of(3)) {
             SmrClient client = cluster.client();
             for (int i = 0; i < 100; i++) {
                 client.invoke(cmd("APPEND k x")).get(10, TimeUnit.SECONDS);

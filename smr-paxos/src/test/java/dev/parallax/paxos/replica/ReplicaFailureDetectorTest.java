@@ -1,15 +1,16 @@
 package dev.parallax.paxos.replica;
 
-import dev.parallax.core.client.SmrClient;
-import org.junit.jupiter.api.Test;
-
 import dev.parallax.core.client.ClientConfig;
+import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.replica.Replica;
+import dev.parallax.core.testkit.cluster.LocalCluster;
+import dev.parallax.core.testkit.cluster.TextKv;
 import dev.parallax.paxos.MultiPaxos;
 import dev.parallax.paxos.PaxosConfig;
+import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,8 +18,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import static dev.parallax.paxos.replica.TextKv.cmd;
-import static dev.parallax.paxos.replica.TextKv.text;
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
+import static dev.parallax.core.testkit.cluster.TextKv.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -87,7 +88,7 @@ class ReplicaFailureDetectorTest {
 
     @Test
     void everyReplicaRunsADetectorThreadThatStopsWithIt() throws Exception {
-        try (LocalCluster cluster = new LocalCluster(3)) {
+        try (LocalCluster cluster = PaxosClusters.of(3)) {
             SmrClient client = cluster.client();
             for (int i = 0; i < 50; i++) {
                 client.invoke(cmd("SET k " + i)).get(10, TimeUnit.SECONDS);

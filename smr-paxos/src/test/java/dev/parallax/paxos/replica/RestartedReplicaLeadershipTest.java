@@ -1,13 +1,15 @@
 package dev.parallax.paxos.replica;
 
+import dev.parallax.core.StateMachine;
 import dev.parallax.core.batch.CommandBatch;
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.SmrClient;
-import dev.parallax.core.StateMachine;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.replica.Replica;
+import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.cluster.TextKv;
 import dev.parallax.paxos.MultiPaxos;
 import dev.parallax.paxos.PaxosConfig;
 import org.junit.jupiter.api.Test;
@@ -25,7 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
-import static dev.parallax.paxos.replica.TextKv.cmd;
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -1,6 +1,9 @@
 package dev.parallax.paxos.replica;
 
 import dev.parallax.core.client.SmrClient;
+import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.cluster.LocalCluster;
+import dev.parallax.core.testkit.cluster.TextKv;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,8 +18,8 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import static dev.parallax.paxos.replica.TextKv.cmd;
-import static dev.parallax.paxos.replica.TextKv.text;
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
+import static dev.parallax.core.testkit.cluster.TextKv.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -27,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SPaxosReplicaClusterTest {
 
     private static LocalCluster cluster(Path dir, long snapshotEvery) {
-        return new LocalCluster(3, LocalCluster::sPaxos, kv -> kv, 16 << 20, dir, snapshotEvery);
+        return new LocalCluster(3, PaxosClusters::sPaxos, kv -> kv, 16 << 20, dir, snapshotEvery);
     }
 
     /** Each client appends {@code count} numbers to its own key and to the shared key; returns the replies. */
@@ -88,7 +91,7 @@ class SPaxosReplicaClusterTest {
                 assertThat(c.replicas.get(r).meterRegistry().find("parallax.commands.executed").counter().count())
                         .as("replica %d executed every command once (1,800 appends and up to 3 reads)", r).isBetween(1800.0, 1803.0);
             }
-            assertThat(c.leader()).as("the ordering leader is published").isBetween(0, 2);
+            assertThat(PaxosClusters.leader(c)).as("the ordering leader is published").isBetween(0, 2);
         }
     }
 

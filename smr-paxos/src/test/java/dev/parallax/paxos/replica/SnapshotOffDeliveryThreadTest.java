@@ -6,6 +6,9 @@ import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.replica.ClientSessions;
 import dev.parallax.core.replica.Replica;
 import dev.parallax.core.snapshot.SnapshotStore;
+import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.cluster.LocalCluster;
+import dev.parallax.core.testkit.cluster.TextKv;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import static dev.parallax.paxos.replica.TextKv.cmd;
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -92,7 +95,7 @@ class SnapshotOffDeliveryThreadTest {
         CountDownLatch entered = new CountDownLatch(3);
         CountDownLatch gate = new CountDownLatch(1);
         Map<Integer, Map<String, String>> captured = new ConcurrentHashMap<>();
-        try (LocalCluster cluster = new LocalCluster(3, kv -> new GatedKv((TextKv) kv, entered, gate, captured), 16 << 20,
+        try (LocalCluster cluster = PaxosClusters.of(3, kv -> new GatedKv((TextKv) kv, entered, gate, captured), 16 << 20,
                 dir, EVERY)) {
             SmrClient client = cluster.client(Duration.ofSeconds(10));
             int i = 0;

@@ -7,6 +7,8 @@ import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.net.LinkFaults;
 import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.replica.Replica;
+import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.cluster.TextKv;
 import dev.parallax.paxos.MultiPaxos;
 import dev.parallax.paxos.PaxosConfig;
 import org.junit.jupiter.api.AfterEach;
@@ -22,7 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-import static dev.parallax.paxos.replica.TextKv.cmd;
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

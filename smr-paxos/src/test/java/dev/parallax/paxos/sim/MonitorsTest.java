@@ -1,5 +1,7 @@
 package dev.parallax.paxos.sim;
 
+import dev.parallax.core.testkit.smr.ClientMessage;
+import dev.parallax.core.testkit.smr.WireBytes;
 import dev.parallax.paxos.PaxosMessage;
 import dev.parallax.paxos.PaxosMessageCodec;
 import org.junit.jupiter.api.DisplayName;

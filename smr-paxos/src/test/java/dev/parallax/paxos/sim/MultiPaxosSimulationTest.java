@@ -1,6 +1,7 @@
 package dev.parallax.paxos.sim;
 
 import dev.parallax.core.testkit.SimulationSeeds;
+import dev.parallax.core.testkit.smr.SimClient;
 import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;

@@ -10,7 +10,14 @@ import dev.parallax.core.testkit.CompletionGaps;
 import dev.parallax.core.testkit.FaultPlan;
 import dev.parallax.core.testkit.Simulation;
 import dev.parallax.core.testkit.SimulationSeeds;
+import dev.parallax.core.testkit.smr.ClientWorkload;
+import dev.parallax.core.testkit.smr.ProgressMonitor;
+import dev.parallax.core.testkit.smr.ReplicaCounters;
+import dev.parallax.core.testkit.smr.SafetyMonitor;
+import dev.parallax.core.testkit.smr.SimClient;
+import dev.parallax.core.testkit.smr.SnapshotShelf;
 import dev.parallax.paxos.PaxosConfig;
+import dev.parallax.paxos.Value;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -134,7 +141,7 @@ class PartialPartitionSimulationTest {
             PaxosConfig config = PaxosSimulation.Scenario.hostile(n).config();
             this.suspect = config.suspectNanos();
             sim = new Simulation<>(seed, new FaultPlan(100_000, 2 * MS, 0, 0, 0, 0, false, MS));
-            SafetyMonitor safety = new SafetyMonitor();
+            SafetyMonitor<Value> safety = new SafetyMonitor<>(Value::isNoop);
             ProgressMonitor progress = new ProgressMonitor();
             SnapshotShelf shelf = new SnapshotShelf();
             ReplicaCounters counters = new ReplicaCounters();

@@ -12,7 +12,16 @@ import dev.parallax.core.testkit.NodeContext;
 import dev.parallax.core.testkit.ProcessFaults;
 import dev.parallax.core.testkit.Simulation;
 import dev.parallax.core.testkit.SimulationStats;
+import dev.parallax.core.testkit.smr.AmnesiaPlan;
+import dev.parallax.core.testkit.smr.ClientWorkload;
+import dev.parallax.core.testkit.smr.KvCommands;
+import dev.parallax.core.testkit.smr.ProgressMonitor;
+import dev.parallax.core.testkit.smr.ReplicaCounters;
+import dev.parallax.core.testkit.smr.SafetyMonitor;
+import dev.parallax.core.testkit.smr.SimClient;
+import dev.parallax.core.testkit.smr.SnapshotShelf;
 import dev.parallax.paxos.PaxosConfig;
+import dev.parallax.paxos.Value;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -201,7 +210,7 @@ final class PaxosSimulation {
      * The monitors and shared state one run's replicas report to, and the switches they run with
      * (amnesia recovery off if the run's {@link AmnesiaPlan} says so).
      */
-    record Monitors(SafetyMonitor safety, ProgressMonitor progress, SnapshotShelf shelf, ReplicaCounters counters,
+    record Monitors(SafetyMonitor<Value> safety, ProgressMonitor progress, SnapshotShelf shelf, ReplicaCounters counters,
                     SimReplica.Switches switches) {
     }
 
@@ -242,7 +251,7 @@ final class PaxosSimulation {
     /** A run of the replicas {@code wiring} builds (Multi-Paxos or S-Paxos) with the scenario's faults and clients. */
     static Outcome run(long seed, Scenario s, AmnesiaPlan amnesia, Wiring wiring) {
         Simulation<Object> sim = new Simulation<>(seed, s.plan());
-        SafetyMonitor safety = new SafetyMonitor();
+        SafetyMonitor<Value> safety = new SafetyMonitor<>(Value::isNoop);
         ProgressMonitor progress = new ProgressMonitor();
         SnapshotShelf shelf = new SnapshotShelf();
         ReplicaCounters counters = new ReplicaCounters();

@@ -2,6 +2,8 @@ package dev.parallax.paxos.sim;
 
 import dev.parallax.core.testkit.Simulation;
 import dev.parallax.core.testkit.SimulationSeeds;
+import dev.parallax.core.testkit.smr.ReplicaCounters;
+import dev.parallax.core.testkit.smr.WireBytes;
 import dev.parallax.paxos.spaxos.DisseminationMessage;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

@@ -6,6 +6,10 @@ import dev.parallax.core.batch.CommandBatch;
 import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.protocol.EffectBuffer;
 import dev.parallax.core.testkit.NodeContext;
+import dev.parallax.core.testkit.smr.ClientMessage;
+import dev.parallax.core.testkit.smr.SafetyMonitor;
+import dev.parallax.core.testkit.smr.SimService;
+import dev.parallax.core.testkit.smr.SnapshotShelf;
 import dev.parallax.paxos.MultiPaxosCore;
 import dev.parallax.paxos.PaxosMessage;
 import dev.parallax.paxos.Value;
@@ -230,7 +234,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
                 apply();
                 return; // the origin's span bound: back-pressure
             }
-            monitors.progress().proposed(ctx.id(), Value.of(b), ctx.now());
+            monitors.progress().proposed(ctx.id(), b, ctx.now());
             pendingBatches.poll();
             apply();
         }
@@ -255,7 +259,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
             shared.bodies.executed(ctx.id(), e.ids().get(i), e.bodies().get(i));
         }
         shared.execution.executed(ctx.id(), instance, d.ids());
-        monitors.progress().decided(Value.of(d.commands()), ctx.now());
+        monitors.progress().decided(d.commands(), ctx.now());
         for (Command c : CommandBatch.decode(d.commands())) {
             service.execute(c);
         }

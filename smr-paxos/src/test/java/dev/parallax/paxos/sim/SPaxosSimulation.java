@@ -1,6 +1,8 @@
 package dev.parallax.paxos.sim;
 
 import dev.parallax.core.testkit.Simulation;
+import dev.parallax.core.testkit.smr.AmnesiaPlan;
+import dev.parallax.core.testkit.smr.WireBytes;
 import dev.parallax.paxos.PaxosMessage;
 import dev.parallax.paxos.PaxosMessageCodec;
 import dev.parallax.paxos.spaxos.BatchId;

@@ -6,6 +6,12 @@ import dev.parallax.core.batch.CommandBatch;
 import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.protocol.EffectBuffer;
 import dev.parallax.core.testkit.NodeContext;
+import dev.parallax.core.testkit.smr.ClientMessage;
+import dev.parallax.core.testkit.smr.ProgressMonitor;
+import dev.parallax.core.testkit.smr.ReplicaCounters;
+import dev.parallax.core.testkit.smr.SafetyMonitor;
+import dev.parallax.core.testkit.smr.SimService;
+import dev.parallax.core.testkit.smr.SnapshotShelf;
 import dev.parallax.paxos.MultiPaxosCore;
 import dev.parallax.paxos.PaxosConfig;
 import dev.parallax.paxos.PaxosMessage;
@@ -52,7 +58,7 @@ final class SimReplica implements SimulatedReplica {
 
     private final NodeContext<Object> ctx;
     private final PaxosConfig config;
-    private final SafetyMonitor safety;
+    private final SafetyMonitor<Value> safety;
     private final ProgressMonitor progress;
     private final Switches switches;
     private final SnapshotShelf shelf;
@@ -67,7 +73,7 @@ final class SimReplica implements SimulatedReplica {
     private long applied;
 
     /** @param switches {@link Switches#CORRECT} except to show that a check bites */
-    SimReplica(NodeContext<Object> ctx, PaxosConfig config, SafetyMonitor safety, ProgressMonitor progress,
+    SimReplica(NodeContext<Object> ctx, PaxosConfig config, SafetyMonitor<Value> safety, ProgressMonitor progress,
                SnapshotShelf shelf, int snapshotEvery, Switches switches, ReplicaCounters counters) {
         this.ctx = ctx;
         this.switches = switches;
@@ -180,7 +186,7 @@ final class SimReplica implements SimulatedReplica {
                 return;
             }
             safety.proposed(v);
-            progress.proposed(ctx.id(), v, ctx.now());
+            progress.proposed(ctx.id(), v.bytes(), ctx.now());
             pendingBatches.poll();
             apply();
         }
@@ -188,7 +194,7 @@ final class SimReplica implements SimulatedReplica {
 
     private void deliver(long instance, Value value) {
         safety.decided(ctx.id(), instance, value);
-        progress.decided(value, ctx.now());
+        progress.decided(value.bytes(), ctx.now());
         if (instance != applied) {
             throw new AssertionError("replica " + ctx.id() + " got instance " + instance + " but expected " + applied);
         }

@@ -1,9 +1,8 @@
 package dev.parallax.paxos.sim;
 
-import dev.parallax.core.testkit.SimNode;
+import dev.parallax.core.testkit.smr.AmnesiaPlan;
+import dev.parallax.core.testkit.smr.SmrNode;
 import dev.parallax.paxos.MultiPaxosCore;
-
-import java.util.Map;
 
 /**
  * What the simulation harness ({@link PaxosSimulation}, {@link LeaderWatch}, {@link AmnesiaPlan})
@@ -11,7 +10,7 @@ import java.util.Map;
  * S-Paxos ({@link SPaxosSimReplica}, whose ids are ordered by a Multi-Paxos core too). Owned by the
  * simulation thread.
  */
-interface SimulatedReplica extends SimNode<Object> {
+interface SimulatedReplica extends SmrNode {
     /** The Multi-Paxos core that orders (leader, view, amnesia recovery). */
     MultiPaxosCore ordering();
 
@@ -20,18 +19,8 @@ interface SimulatedReplica extends SimNode<Object> {
      * ordering layer's recovery, and for S-Paxos dissemination's too ({@link AmnesiaPlan} crashes
      * nobody meanwhile).
      */
+    @Override
     default boolean recovering() {
         return ordering().recovering();
     }
-
-    /** The next instance this replica executes: equal at every replica once they converged. */
-    long applied();
-
-    /** Whether nothing decided is held back here (S-Paxos: no instance waits for a body). */
-    default boolean settled() {
-        return true;
-    }
-
-    /** The state machine's data. */
-    Map<String, String> state();
 }

@@ -1,4 +1,4 @@
-package dev.parallax.paxos.sim;
+package dev.parallax.core.testkit.smr;
 
 import dev.parallax.core.CommandId;
 
@@ -11,7 +11,7 @@ import java.util.TreeMap;
  * that needs a peer's snapshot reads it from here (a successful transfer). Owned by the
  * simulation thread.
  */
-final class SnapshotShelf {
+public final class SnapshotShelf {
     /**
      * A replica's state after applying every instance below {@code instance}: the KV data, the
      * state machine's application counts, and the client sessions as
@@ -19,7 +19,7 @@ final class SnapshotShelf {
      * layer's delivery state as of {@code instance} (what {@code AtomicBroadcast.deliveryState()}
      * puts into a production snapshot; empty for Multi-Paxos, the executed-id windows for S-Paxos).
      */
-    record Snap(long instance, Map<String, String> kv, Map<CommandId, Integer> applications, byte[] sessions,
+    public record Snap(long instance, Map<String, String> kv, Map<CommandId, Integer> applications, byte[] sessions,
                 byte[] deliveryState) {
         Snap copy() {
             return new Snap(instance, new TreeMap<>(kv), new HashMap<>(applications), sessions.clone(),
@@ -30,20 +30,24 @@ final class SnapshotShelf {
     private final Map<Integer, Snap> latest = new HashMap<>();
     private long installs;
 
-    void put(int replica, Snap s) {
+    /** Stores (a copy of) {@code replica}'s latest snapshot, replacing the one before. */
+    public void put(int replica, Snap s) {
         latest.put(replica, s.copy());
     }
 
-    Snap get(int replica) {
+    /** A copy of {@code replica}'s latest snapshot, or {@code null} if it has none. */
+    public Snap get(int replica) {
         Snap s = latest.get(replica);
         return s == null ? null : s.copy();
     }
 
-    void installed() {
+    /** Counts one snapshot installed by some replica. */
+    public void installed() {
         installs++;
     }
 
-    long installs() {
+    /** Snapshots installed so far, over every replica. */
+    public long installs() {
         return installs;
     }
 }

@@ -1,4 +1,4 @@
-package dev.parallax.paxos.sim;
+package dev.parallax.core.testkit.smr;
 
 import dev.parallax.core.Command;
 import dev.parallax.core.CommandId;
@@ -18,8 +18,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The service half of a simulated replica, shared by the Multi-Paxos ({@link SimReplica}) and the
- * S-Paxos ({@link SPaxosSimReplica}) replicas: the production session layer
+ * The service half of a simulated replica, shared by every protocol's simulated replica
+ * (smr-paxos' Multi-Paxos and S-Paxos replicas, and others): the production session layer
  * ({@link ClientSessions}: exactly once and in order per client, with a reply cache), a KV state
  * machine that independently counts how often each command is applied ({@link KvCommands#apply}),
  * and the client-facing logic — answer the client whose request this replica took (only that
@@ -29,9 +29,9 @@ import java.util.Map;
  *
  * <p>Owned by the simulation thread (one replica incarnation).
  */
-final class SimService {
+public final class SimService {
     /** Replies kept per client: at least the most commands a simulated client has outstanding. */
-    static final int REPLY_WINDOW = 4;
+    public static final int REPLY_WINDOW = 4;
     /** Sessions kept: far more than the simulations' clients, so none is ever evicted. */
     private static final int MAX_SESSIONS = 1024;
 
@@ -50,7 +50,7 @@ final class SimService {
      * @param localReads whether a get is answered from the state as it is when the request arrives
      *                   ({@code true} only to show that the linearizability checker bites)
      */
-    SimService(NodeContext<Object> ctx, boolean dedup, boolean localReads, ReplicaCounters counters) {
+    public SimService(NodeContext<Object> ctx, boolean dedup, boolean localReads, ReplicaCounters counters) {
         this.ctx = ctx;
         this.dedup = dedup;
         this.localReads = localReads;
@@ -62,7 +62,7 @@ final class SimService {
      * then it is answered from the reply cache, if the reply is still there, and must not be
      * ordered again.
      */
-    boolean answeredFromCache(int client, Command c) {
+    public boolean answeredFromCache(int client, Command c) {
         if (c.id().sequence() >= sessions.next(c.id().clientId())) {
             return false;
         }
@@ -74,7 +74,7 @@ final class SimService {
     }
 
     /** This replica took {@code c} from {@code client} to order it: it answers {@code c} when it executes. */
-    void accept(int client, Command c) {
+    public void accept(int client, Command c) {
         owners.put(c.id(), client);
         if (localReads) {
             String local = kv.readLocally(c.payload());
@@ -85,7 +85,7 @@ final class SimService {
     }
 
     /** Executes a decided command through the session layer: execute, answer a duplicate from the cache, or report a gap. */
-    void execute(Command c) {
+    public void execute(Command c) {
         ClientSessions.Verdict verdict = sessions.admit(c.id());
         if (verdict == ClientSessions.Verdict.DUPLICATE && !dedup) {
             verdict = ClientSessions.Verdict.EXECUTE;
@@ -120,7 +120,7 @@ final class SimService {
     }
 
     /** The service state after every instance below {@code instance}, with the ordering layer's {@code deliveryState}. */
-    SnapshotShelf.Snap snapshot(long instance, byte[] deliveryState) {
+    public SnapshotShelf.Snap snapshot(long instance, byte[] deliveryState) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try {
             sessions.writeTo(new DataOutputStream(bytes));
@@ -131,7 +131,7 @@ final class SimService {
     }
 
     /** Replaces the KV state and the sessions with the snapshot's. */
-    void restore(SnapshotShelf.Snap s) {
+    public void restore(SnapshotShelf.Snap s) {
         kv = new KvCommands(s.kv(), s.applications());
         try {
             sessions.readFrom(new DataInputStream(new ByteArrayInputStream(s.sessions())));
@@ -141,7 +141,7 @@ final class SimService {
     }
 
     /** The KV data (live view). */
-    Map<String, String> state() {
+    public Map<String, String> state() {
         return kv.data();
     }
 

@@ -1,10 +1,10 @@
-package dev.parallax.paxos.sim;
+package dev.parallax.core.testkit.smr;
 
 import dev.parallax.core.Command;
 import dev.parallax.core.CommandId;
 import dev.parallax.core.batch.CommandBatch;
-import dev.parallax.paxos.Value;
 
+import java.nio.ByteBuffer;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -16,12 +16,13 @@ import java.util.Set;
  * still undecided, or after it — must be decided (delivered by some replica, in whatever batch)
  * within {@code bound} virtual nanoseconds of the later of its first proposal and the heal. A
  * proposal a deposed leader loses is covered too: the client's retry must get the command decided
- * through the next leader within the same bound.
+ * through the next leader within the same bound. Batches are {@link CommandBatch} encodings, so it
+ * serves every protocol that orders such batches.
  *
- * <p>Before {@link #arm} it only records. Owned by the simulation thread; {@link #check} is meant to
+ * <p>Before {@link #arm} it only records. Not thread-safe: owned by the simulation thread, never blocks; {@link #check} is meant to
  * run as a {@link dev.parallax.core.testkit.Simulation#addInvariant invariant}, after every event.
  */
-final class ProgressMonitor {
+public final class ProgressMonitor {
     /** A command's first proposal still waiting for a decision. */
     private record Pending(int leader, long proposedAt) {
     }
@@ -34,21 +35,21 @@ final class ProgressMonitor {
     private long maxLatency;
     private long tracked;
 
-    /** A leader's core took {@code v}. */
-    void proposed(int leader, Value v, long now) {
-        for (Command c : CommandBatch.decode(v.bytes())) {
+    /** {@code proposer}'s core took the batch {@code batch} (read, not consumed). */
+    public void proposed(int proposer, ByteBuffer batch, long now) {
+        for (Command c : CommandBatch.decode(batch)) {
             if (!decided.contains(c.id()) && !undecided.containsKey(c.id())) {
-                undecided.put(c.id(), new Pending(leader, now));
+                undecided.put(c.id(), new Pending(proposer, now));
             }
         }
     }
 
-    /** A replica delivered {@code v}. */
-    void decided(Value v, long now) {
-        if (v.isNoop()) {
+    /** A replica delivered the batch {@code batchOrNull} (read, not consumed); {@code null} or empty: a no-op. */
+    public void decided(ByteBuffer batchOrNull, long now) {
+        if (batchOrNull == null || !batchOrNull.hasRemaining()) {
             return;
         }
-        for (Command c : CommandBatch.decode(v.bytes())) {
+        for (Command c : CommandBatch.decode(batchOrNull)) {
             if (decided.add(c.id())) {
                 Pending p = undecided.remove(c.id());
                 if (p != null && armedAt >= 0) {
@@ -60,7 +61,7 @@ final class ProgressMonitor {
     }
 
     /** Faults healed at {@code now}: from here on, each proposed command must be decided within {@code bound}. */
-    void arm(long now, long bound) {
+    public void arm(long now, long bound) {
         this.armedAt = now;
         this.bound = bound;
     }
@@ -68,7 +69,7 @@ final class ProgressMonitor {
     /**
      * @throws AssertionError if an armed command has waited longer than the bound at {@code now}
      */
-    void check(long now) {
+    public void check(long now) {
         if (armedAt < 0 || undecided.isEmpty()) {
             return;
         }
@@ -84,12 +85,12 @@ final class ProgressMonitor {
     }
 
     /** The longest proposal-to-decision time of a command decided after {@link #arm} (counted from the heal at most). */
-    long maxLatency() {
+    public long maxLatency() {
         return maxLatency;
     }
 
     /** Commands decided after {@link #arm} whose latency was measured. */
-    long tracked() {
+    public long tracked() {
         return tracked;
     }
 }

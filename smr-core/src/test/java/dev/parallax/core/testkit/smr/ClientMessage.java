@@ -1,10 +1,10 @@
-package dev.parallax.paxos.sim;
+package dev.parallax.core.testkit.smr;
 
 import dev.parallax.core.Command;
 import dev.parallax.core.CommandId;
 
 /** Messages between simulated clients and replicas. Immutable, deterministic toString. */
-sealed interface ClientMessage {
+public sealed interface ClientMessage {
 
     /** A client asks a replica to order and execute a command. */
     record Request(Command command) implements ClientMessage {

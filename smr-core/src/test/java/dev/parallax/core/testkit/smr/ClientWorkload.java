@@ -1,4 +1,4 @@
-package dev.parallax.paxos.sim;
+package dev.parallax.core.testkit.smr;
 
 import dev.parallax.core.check.KvOp;
 
@@ -10,7 +10,7 @@ import java.util.SplittableRandom;
  * and appends write values unique to the client and operation, so the linearizability checker can
  * tell every write apart. Owned by the simulation thread.
  */
-final class ClientWorkload {
+public final class ClientWorkload {
     private static final String[] KEYS = {"a", "b", "c", "d"};
 
     private final SplittableRandom random;
@@ -24,7 +24,7 @@ final class ClientWorkload {
      * @param maxOps at most this many operations ({@code Long.MAX_VALUE}: no limit)
      * @param stopAt no operation starts at or after this virtual time ({@code Long.MAX_VALUE}: never stops)
      */
-    ClientWorkload(SplittableRandom random, int client, long maxOps, long stopAt) {
+    public ClientWorkload(SplittableRandom random, int client, long maxOps, long stopAt) {
         this(random, client, maxOps, stopAt, 0);
     }
 
@@ -32,7 +32,7 @@ final class ClientWorkload {
      * @param putBytes a put's value is padded to this many bytes (0: not padded), for runs that
      *                 measure bytes with commands the size of real requests; draws nothing more
      */
-    ClientWorkload(SplittableRandom random, int client, long maxOps, long stopAt, int putBytes) {
+    public ClientWorkload(SplittableRandom random, int client, long maxOps, long stopAt, int putBytes) {
         this.putBytes = putBytes;
         this.random = random;
         this.client = client;
@@ -41,12 +41,12 @@ final class ClientWorkload {
     }
 
     /** Whether no further operation may start at {@code now}. */
-    boolean exhausted(long now) {
+    public boolean exhausted(long now) {
         return issued >= maxOps || now >= stopAt;
     }
 
     /** The next operation, or {@code null} if {@link #exhausted}. */
-    KvOp next(long now) {
+    public KvOp next(long now) {
         if (exhausted(now)) {
             return null;
         }
@@ -63,7 +63,7 @@ final class ClientWorkload {
     }
 
     /** Operations handed out so far. */
-    long issued() {
+    public long issued() {
         return issued;
     }
 }

@@ -1,4 +1,4 @@
-package dev.parallax.paxos.sim;
+package dev.parallax.core.testkit.smr;
 
 import dev.parallax.core.testkit.Simulation;
 
@@ -17,7 +17,7 @@ import java.util.SplittableRandom;
  *
  * <p>Not thread-safe: used by the simulation's thread.
  */
-final class AmnesiaPlan {
+public final class AmnesiaPlan {
     private final boolean recover;
     private final long interval;
     private int crashes;
@@ -26,22 +26,23 @@ final class AmnesiaPlan {
      * @param recover  whether replicas run amnesia recovery; false only to show that the runs then fail
      * @param interval mean virtual time between the driver's steps
      */
-    AmnesiaPlan(boolean recover, long interval) {
+    public AmnesiaPlan(boolean recover, long interval) {
         this.recover = recover;
         this.interval = interval;
     }
 
-    boolean recover() {
+    /** Whether the replicas run amnesia recovery. */
+    public boolean recover() {
         return recover;
     }
 
     /** Crashes the driver caused so far. */
-    int crashes() {
+    public int crashes() {
         return crashes;
     }
 
     /** Makes the replicas' storage forget unforced records and starts the crash driver until {@code until}. */
-    void install(Simulation<Object> sim, int replicas, long until) {
+    public void install(Simulation<Object> sim, int replicas, long until) {
         for (int r = 0; r < replicas; r++) {
             sim.storage(r).syncReachesDevice(false);
         }
@@ -59,7 +60,7 @@ final class AmnesiaPlan {
             for (int r = 0; r < replicas; r++) {
                 if (!sim.isUp(r)) {
                     down.add(r);
-                } else if (sim.<SimulatedReplica>node(r).recovering()) {
+                } else if (sim.<SmrNode>node(r).recovering()) {
                     recovering = true;
                 }
             }

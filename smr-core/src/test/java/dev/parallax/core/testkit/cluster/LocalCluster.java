@@ -1,15 +1,11 @@
-package dev.parallax.paxos.replica;
+package dev.parallax.core.testkit.cluster;
 
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.replica.Replica;
-import dev.parallax.paxos.MultiPaxos;
-import dev.parallax.paxos.PaxosConfig;
 import dev.parallax.core.runtime.OrderingProtocol;
-import dev.parallax.paxos.spaxos.SPaxos;
-import dev.parallax.paxos.spaxos.SPaxosConfig;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,41 +15,49 @@ import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 
 /**
- * Three (or n) replicas in this JVM on loopback, each with its own {@link TextKv}, ordered by
- * Multi-Paxos or by another protocol ({@link #LocalCluster(int, IntFunction, UnaryOperator, int, Path, long)}:
- * {@link #multiPaxos}, {@link #sPaxos}). With a data directory a replica can be stopped and
- * restarted ({@link #stop}, {@link #restart}).
+ * Three (or n) replicas in this JVM on loopback, each with its own {@link TextKv}, ordered by the
+ * protocol the caller supplies (each protocol module keeps a small helper naming its orderings, as
+ * smr-paxos' {@code PaxosClusters} does). Link faults per replica ({@link #isolate}, {@link #cutBetween},
+ * ...); with a data directory a replica can be stopped and restarted ({@link #stop}, {@link #restart}).
+ *
+ * <p>Not thread-safe: the test thread builds, faults and closes it; the replicas run their own
+ * threads. Construction starts every replica and does not wait for a leader.
  */
-final class LocalCluster implements AutoCloseable {
-    final ClusterMembers members;
-    final ClusterMembers clients;
-    final List<Replica> replicas = new ArrayList<>();
-    final List<TextKv> machines = new ArrayList<>();
+public final class LocalCluster implements AutoCloseable {
+    /** The replicas' replica-to-replica endpoints. */
+    public final ClusterMembers members;
+    /** The replicas' client endpoints. */
+    public final ClusterMembers clients;
+    /** The replicas by id (a restart replaces the entry). */
+    public final List<Replica> replicas = new ArrayList<>();
+    /** Each replica's state machine, by id (a restart replaces the entry). */
+    public final List<TextKv> machines = new ArrayList<>();
     private final List<SmrClient> openClients = new ArrayList<>();
 
-    final List<dev.parallax.core.net.LinkFaults> faults = new ArrayList<>();
+    /** Each replica's link faults, by id. */
+    public final List<dev.parallax.core.net.LinkFaults> faults = new ArrayList<>();
     private final IntFunction<OrderingProtocol> ordering;
     private final UnaryOperator<dev.parallax.core.StateMachine> wrap;
     private final int maxFrame;
     private final Path dataDir;
     private final long snapshotEvery;
 
-    LocalCluster(int n) {
-        this(n, kv -> kv, 16 << 20);
+    /** A cluster ordered by {@code ordering.apply(n)}: plain state machines, 16 MiB frames, no data directory. */
+    public LocalCluster(int n, IntFunction<OrderingProtocol> ordering) {
+        this(n, ordering, kv -> kv, 16 << 20);
     }
 
     /** A cluster whose state machines are wrapped by {@code wrap}, with frames capped at {@code maxFrame}. */
-    LocalCluster(int n, java.util.function.UnaryOperator<dev.parallax.core.StateMachine> wrap, int maxFrame) {
-        this(n, wrap, maxFrame, null, 10_000);
+    public LocalCluster(int n, IntFunction<OrderingProtocol> ordering, UnaryOperator<dev.parallax.core.StateMachine> wrap,
+                        int maxFrame) {
+        this(n, ordering, wrap, maxFrame, null, 10_000);
     }
 
-    /** With {@code dataDir} set, each replica keeps snapshots there, one every {@code snapshotEvery} instances. */
-    LocalCluster(int n, UnaryOperator<dev.parallax.core.StateMachine> wrap, int maxFrame, Path dataDir, long snapshotEvery) {
-        this(n, LocalCluster::multiPaxos, wrap, maxFrame, dataDir, snapshotEvery);
-    }
-
-    /** A cluster ordered by {@code ordering.apply(n)}; see {@link #multiPaxos}, {@link #sPaxos}. */
-    LocalCluster(int n, IntFunction<OrderingProtocol> ordering, UnaryOperator<dev.parallax.core.StateMachine> wrap,
+    /**
+     * A cluster ordered by {@code ordering.apply(n)}; with {@code dataDir} set, each replica keeps its
+     * data there, a snapshot every {@code snapshotEvery} instances.
+     */
+    public LocalCluster(int n, IntFunction<OrderingProtocol> ordering, UnaryOperator<dev.parallax.core.StateMachine> wrap,
                  int maxFrame, Path dataDir, long snapshotEvery) {
         members = ClusterMembers.parse(dev.parallax.core.net.LocalPorts.endpoints(n));
         clients = ClusterMembers.parse(dev.parallax.core.net.LocalPorts.endpoints(n));
@@ -71,22 +75,6 @@ final class LocalCluster implements AutoCloseable {
         replicas.forEach(Replica::start);
     }
 
-    /** The test timeouts every ordering shares: heartbeat 30 ms, suspect 300 ms, retransmit 100 ms, catch-up 50 ms. */
-    static PaxosConfig paxosConfig(int n) {
-        return PaxosConfig.builder(n).heartbeat(Duration.ofMillis(30)).suspect(Duration.ofMillis(300))
-                .retransmit(Duration.ofMillis(100)).catchUp(Duration.ofMillis(50)).build();
-    }
-
-    /** Multi-Paxos with {@link #paxosConfig}. */
-    static OrderingProtocol multiPaxos(int n) {
-        return MultiPaxos.protocol(paxosConfig(n));
-    }
-
-    /** S-Paxos (seed 002) ordering ids with {@link #paxosConfig}, dissemination defaults. */
-    static OrderingProtocol sPaxos(int n) {
-        return SPaxos.protocol(SPaxosConfig.builder(n).paxos(paxosConfig(n)).build());
-    }
-
     private void build(int i, boolean bootstrap) {
         TextKv kv = new TextKv();
         machines.set(i, kv);
@@ -100,12 +88,12 @@ final class LocalCluster implements AutoCloseable {
     }
 
     /** Stops replica {@code id} (its data directory stays). */
-    void stop(int id) {
+    public void stop(int id) {
         replicas.get(id).close();
     }
 
     /** Starts replica {@code id} again from its data directory, with a fresh state machine. */
-    void restart(int id) {
+    public void restart(int id) {
         if (dataDir == null) {
             throw new IllegalStateException("a restart needs a data directory");
         }
@@ -114,7 +102,7 @@ final class LocalCluster implements AutoCloseable {
     }
 
     /** Cuts replica {@code id} off from every other replica (both directions). */
-    void isolate(int id) {
+    public void isolate(int id) {
         for (int j = 0; j < replicas.size(); j++) {
             if (j != id) {
                 faults.get(id).block(j);
@@ -124,7 +112,7 @@ final class LocalCluster implements AutoCloseable {
     }
 
     /** Replica {@code id} hears no other replica; what it sends still arrives (a one-way cut). */
-    void cutInbound(int id) {
+    public void cutInbound(int id) {
         for (int j = 0; j < replicas.size(); j++) {
             if (j != id) {
                 faults.get(id).blockInbound(j);
@@ -133,7 +121,7 @@ final class LocalCluster implements AutoCloseable {
     }
 
     /** Nothing replica {@code id} sends reaches another replica; it still hears them (a one-way cut). */
-    void cutOutbound(int id) {
+    public void cutOutbound(int id) {
         for (int j = 0; j < replicas.size(); j++) {
             if (j != id) {
                 faults.get(id).blockOutbound(j);
@@ -142,15 +130,15 @@ final class LocalCluster implements AutoCloseable {
     }
 
     /** Cuts replicas {@code a} and {@code b} from each other, both directions; the others reach both (a bridge). */
-    void cutBetween(int a, int b) {
+    public void cutBetween(int a, int b) {
         faults.get(a).block(b);
         faults.get(b).block(a);
     }
 
-    /** The replica that leads its view now (its {@code parallax.paxos.leader} gauge is 1), or -1. */
-    int leader() {
+    /** The lowest replica whose gauge {@code leaderGauge} reads 1 (the protocol's "I lead" gauge), or -1. */
+    public int leader(String leaderGauge) {
         for (int i = 0; i < replicas.size(); i++) {
-            io.micrometer.core.instrument.Gauge g = replicas.get(i).meterRegistry().find("parallax.paxos.leader").gauge();
+            io.micrometer.core.instrument.Gauge g = replicas.get(i).meterRegistry().find(leaderGauge).gauge();
             if (g != null && g.value() == 1) {
                 return i;
             }
@@ -158,28 +146,31 @@ final class LocalCluster implements AutoCloseable {
         return -1;
     }
 
-    /** Views replica {@code id} started (Phase 1 runs), as its protocol stage last published. */
-    double viewsStarted(int id) {
+    /** Replica {@code id}'s protocol event count {@code event} ({@code parallax.protocol.events}), as its protocol stage last published. */
+    public double protocolEvents(int id, String event) {
         io.micrometer.core.instrument.FunctionCounter c = replicas.get(id).meterRegistry().find("parallax.protocol.events")
-                .tag("event", "views.started").functionCounter();
+                .tag("event", event).functionCounter();
         return c == null ? 0 : c.count();
     }
 
-    void heal() {
+    /** Lifts every link fault. */
+    public void heal() {
         faults.forEach(dev.parallax.core.net.LinkFaults::heal);
     }
 
-    double counter(int replica, String name, String kind) {
+    /** Replica {@code replica}'s counter {@code name} tagged {@code kind=kind}, 0 if absent. */
+    public double counter(int replica, String name, String kind) {
         io.micrometer.core.instrument.Counter c = replicas.get(replica).meterRegistry().find(name).tag("kind", kind).counter();
         return c == null ? 0 : c.count();
     }
 
-    SmrClient client() {
+    /** A client of every replica with a 10 s invoke time-out; closed with the cluster. */
+    public SmrClient client() {
         return client(Duration.ofSeconds(10));
     }
 
     /** A client that knows replica {@code replica} only (it cannot be redirected anywhere else). */
-    SmrClient clientOf(int replica) {
+    public SmrClient clientOf(int replica) {
         dev.parallax.core.config.Member m = clients.member(replica);
         SmrClient c = SmrClient.connect(ClientConfig.builder(ClusterMembers.of(new dev.parallax.core.config.Member(0, m.host(),
                 m.port()))).retryTimeout(Duration.ofMillis(500)).invokeTimeout(Duration.ofSeconds(20)).build());
@@ -187,7 +178,8 @@ final class LocalCluster implements AutoCloseable {
         return c;
     }
 
-    SmrClient client(Duration invokeTimeout) {
+    /** A client of every replica with the given invoke time-out; closed with the cluster. */
+    public SmrClient client(Duration invokeTimeout) {
         SmrClient c = SmrClient.connect(ClientConfig.builder(clients).retryTimeout(Duration.ofMillis(500))
                 .invokeTimeout(invokeTimeout).build());
         openClients.add(c);

@@ -1,6 +1,5 @@
-package dev.parallax.paxos.sim;
+package dev.parallax.core.testkit.smr;
 
-import dev.parallax.paxos.Value;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,18 +7,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The simulations' safety oracle catches what it claims to, at the decision that breaks the rule. */
 class SafetyMonitorTest {
-    private static final Value A = Value.of(new byte[]{1});
-    private static final Value B = Value.of(new byte[]{2});
+    private static final String NOOP = "";
+    private static final String A = "a";
+    private static final String B = "b";
 
     @Test
     void agreementHoldsWhenEveryReplicaDecidesTheSameValuePerInstance() {
-        SafetyMonitor m = new SafetyMonitor();
+        SafetyMonitor<String> m = new SafetyMonitor<String>(String::isEmpty);
         m.proposed(A);
         m.proposed(B);
         m.decided(0, 0, A);
         m.decided(1, 0, A);
-        m.decided(2, 1, Value.NOOP);
-        m.decided(0, 1, Value.NOOP);
+        m.decided(2, 1, NOOP);
+        m.decided(0, 1, NOOP);
         m.decided(1, 2, B);
         assertThat(m.decisions()).isEqualTo(5);
         assertThat(m.instances()).isEqualTo(3);
@@ -27,19 +27,19 @@ class SafetyMonitorTest {
 
     @Test
     void twoReplicasDecidingDifferentValuesForOneInstanceBreakAgreement() {
-        SafetyMonitor m = new SafetyMonitor();
+        SafetyMonitor<String> m = new SafetyMonitor<String>(String::isEmpty);
         m.proposed(A);
         m.proposed(B);
         m.decided(0, 7, A);
         assertThatThrownBy(() -> m.decided(2, 7, B)).isInstanceOf(AssertionError.class)
                 .hasMessageContaining("agreement").hasMessageContaining("instance 7");
-        assertThatThrownBy(() -> m.decided(1, 7, Value.NOOP)).isInstanceOf(AssertionError.class)
+        assertThatThrownBy(() -> m.decided(1, 7, NOOP)).isInstanceOf(AssertionError.class)
                 .hasMessageContaining("agreement");
     }
 
     @Test
     void decidingAValueNobodyProposedBreaksValidity() {
-        SafetyMonitor m = new SafetyMonitor();
+        SafetyMonitor<String> m = new SafetyMonitor<String>(String::isEmpty);
         m.proposed(A);
         assertThatThrownBy(() -> m.decided(1, 0, B)).isInstanceOf(AssertionError.class)
                 .hasMessageContaining("validity").hasMessageContaining("nobody proposed");

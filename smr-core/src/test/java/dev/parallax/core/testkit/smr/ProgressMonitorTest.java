@@ -1,9 +1,8 @@
-package dev.parallax.paxos.sim;
+package dev.parallax.core.testkit.smr;
 
 import dev.parallax.core.Command;
 import dev.parallax.core.CommandId;
 import dev.parallax.core.batch.CommandBatch;
-import dev.parallax.paxos.Value;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -16,12 +15,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ProgressMonitorTest {
     private static final long MS = 1_000_000L;
 
-    private static Value batch(long client, long... seqs) {
+    private static ByteBuffer batch(long client, long... seqs) {
         List<Command> commands = new java.util.ArrayList<>();
         for (long s : seqs) {
             commands.add(new Command(new CommandId(client, s), ByteBuffer.wrap(new byte[]{(byte) s})));
         }
-        return Value.of(CommandBatch.encode(commands));
+        return CommandBatch.encode(commands);
     }
 
     @Test
@@ -66,7 +65,7 @@ class ProgressMonitorTest {
         p.decided(batch(7, 1), MS);
         p.arm(2 * MS, MS);
         p.proposed(1, batch(7, 1), 3 * MS);
-        p.decided(Value.NOOP, 4 * MS);
+        p.decided(null, 4 * MS);
         p.check(100 * MS);
         assertThat(p.tracked()).isZero();
     }

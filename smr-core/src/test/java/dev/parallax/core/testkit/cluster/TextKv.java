@@ -1,4 +1,4 @@
-package dev.parallax.paxos.replica;
+package dev.parallax.core.testkit.cluster;
 
 import dev.parallax.core.StateMachine;
 
@@ -16,16 +16,19 @@ import java.util.TreeMap;
 /**
  * A small text key-value state machine for replica tests: {@code SET k v} (replies the old value),
  * {@code GET k}, {@code APPEND k s}, and {@code FAIL msg}, which throws (the command is rejected,
- * state unchanged). Single-threaded, deterministic.
+ * state unchanged). Single-threaded (the replica's delivery thread), deterministic, never blocks.
  */
-final class TextKv implements StateMachine {
-    final Map<String, String> data = new TreeMap<>();
+public final class TextKv implements StateMachine {
+    /** The current data, in key order; read it only when the replica is quiet or from its delivery thread. */
+    public final Map<String, String> data = new TreeMap<>();
 
-    static ByteBuffer cmd(String s) {
+    /** The command {@code s}, UTF-8 encoded. */
+    public static ByteBuffer cmd(String s) {
         return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
     }
 
-    static String text(ByteBuffer b) {
+    /** The UTF-8 text in {@code b}'s remaining bytes (its position is unchanged). */
+    public static String text(ByteBuffer b) {
         byte[] a = new byte[b.remaining()];
         b.duplicate().get(a);
         return new String(a, StandardCharsets.UTF_8);

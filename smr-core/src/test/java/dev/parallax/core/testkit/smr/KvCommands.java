@@ -1,4 +1,4 @@
-package dev.parallax.paxos.sim;
+package dev.parallax.core.testkit.smr;
 
 import dev.parallax.core.CommandId;
 import dev.parallax.core.check.KvOp;
@@ -19,19 +19,20 @@ import java.util.TreeMap;
  * snapshots), so a replica restored from a snapshot still catches a re-application of a command the
  * snapshot already contains. Not thread-safe.
  */
-final class KvCommands {
+public final class KvCommands {
     /** Reply of a get on a missing key, and of every write. */
-    static final String NONE = "\u0000";
+    public static final String NONE = "\u0000";
 
     private final Map<String, String> data;
     private final Map<CommandId, Integer> applications;
 
-    KvCommands() {
+    /** An empty state machine. */
+    public KvCommands() {
         this(new TreeMap<>(), new HashMap<>());
     }
 
     /** A state machine holding copies of {@code data} and of the application counts. */
-    KvCommands(Map<String, String> data, Map<CommandId, Integer> applications) {
+    public KvCommands(Map<String, String> data, Map<CommandId, Integer> applications) {
         this.data = new TreeMap<>(data);
         this.applications = new HashMap<>(applications);
     }
@@ -41,7 +42,7 @@ final class KvCommands {
      *
      * @throws AssertionError if {@code id} was applied to this state before (at-most-once violated)
      */
-    String apply(CommandId id, ByteBuffer command) {
+    public String apply(CommandId id, ByteBuffer command) {
         int times = applications.merge(id, 1, Integer::sum);
         if (times > 1) {
             throw new AssertionError("at-most-once violated: command " + id + " applied " + times
@@ -50,7 +51,8 @@ final class KvCommands {
         return execute(command);
     }
 
-    static byte[] encode(KvOp op) {
+    /** The command text of {@code op}, UTF-8 encoded (what {@link #apply} executes). */
+    public static byte[] encode(KvOp op) {
         String text;
         if (op instanceof KvOp.Get g) {
             text = "G " + g.key();
@@ -69,7 +71,7 @@ final class KvCommands {
      * application is counted), or {@code null} if {@code command} is not a get. Only for the
      * local-read mutation: a correct replica orders every read.
      */
-    String readLocally(ByteBuffer command) {
+    public String readLocally(ByteBuffer command) {
         String[] parts = parse(command);
         return "G".equals(parts[0]) ? data.getOrDefault(parts[1], NONE) : null;
     }
@@ -99,12 +101,13 @@ final class KvCommands {
         }
     }
 
-    Map<String, String> data() {
+    /** The data, live (not a copy), in key order. */
+    public Map<String, String> data() {
         return data;
     }
 
     /** How many times each command id was applied (all 1 in a correct run). */
-    Map<CommandId, Integer> applications() {
+    public Map<CommandId, Integer> applications() {
         return applications;
     }
 }

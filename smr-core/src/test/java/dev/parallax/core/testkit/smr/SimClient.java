@@ -1,4 +1,4 @@
-package dev.parallax.paxos.sim;
+package dev.parallax.core.testkit.smr;
 
 import dev.parallax.core.Command;
 import dev.parallax.core.CommandId;
@@ -44,11 +44,11 @@ import java.util.SplittableRandom;
  *
  * <p>Owned by the simulation thread.
  */
-final class SimClient implements SimNode<Object> {
+public final class SimClient implements SimNode<Object> {
     /** Invoke timeout meaning "never give up". */
-    static final long NEVER = Long.MAX_VALUE;
+    public static final long NEVER = Long.MAX_VALUE;
     /** Start at a replica drawn from the client's seed. */
-    static final int RANDOM_REPLICA = -1;
+    public static final int RANDOM_REPLICA = -1;
 
     /** One operation of the caller, sent ({@code command} set) or waiting for room in the window. */
     private static final class Op {
@@ -97,13 +97,13 @@ final class SimClient implements SimNode<Object> {
      *                      unanswered one, timed-out ones included; at most the replies the
      *                      replicas keep per session
      */
-    SimClient(NodeContext<Object> ctx, int replicas, ClientWorkload workload, HistoryRecorder<KvOp, String> history,
+    public SimClient(NodeContext<Object> ctx, int replicas, ClientWorkload workload, HistoryRecorder<KvOp, String> history,
               long retryTimeout, long invokeTimeout, int window, long thinkTime, long seed) {
         this(ctx, replicas, workload, history, retryTimeout, invokeTimeout, window, thinkTime, seed, RANDOM_REPLICA);
     }
 
     /** @param startAt the replica the client sends to first, or {@link #RANDOM_REPLICA} */
-    SimClient(NodeContext<Object> ctx, int replicas, ClientWorkload workload, HistoryRecorder<KvOp, String> history,
+    public SimClient(NodeContext<Object> ctx, int replicas, ClientWorkload workload, HistoryRecorder<KvOp, String> history,
               long retryTimeout, long invokeTimeout, int window, long thinkTime, long seed, int startAt) {
         if (window < 1 || invokeTimeout <= 0) {
             throw new IllegalArgumentException("window and invoke timeout must be positive");
@@ -121,32 +121,32 @@ final class SimClient implements SimNode<Object> {
     }
 
     /** Whether the workload is over and every command sent was answered. */
-    boolean done() {
+    public boolean done() {
         return current == null && outstanding.isEmpty() && workload.exhausted(ctx.now());
     }
 
     /** Whether a command is waiting for its answer or an operation for room to be sent. */
-    boolean hasOutstanding() {
+    public boolean hasOutstanding() {
         return !outstanding.isEmpty() || current != null;
     }
 
     /** Operations the caller gave up on after sending them: recorded with an unknown outcome. */
-    long timedOut() {
+    public long timedOut() {
         return timedOut;
     }
 
     /** Operations never sent (the window stayed full for their whole time-out): recorded as failed. */
-    long neverSent() {
+    public long neverSent() {
         return neverSent;
     }
 
     /** Answers that came after the caller had given up on their command. */
-    long lateAnswers() {
+    public long lateAnswers() {
         return lateAnswers;
     }
 
     /** Gap reports ({@link ClientMessage.RetryFrom}) received. */
-    long gapsReported() {
+    public long gapsReported() {
         return gapsReported;
     }
 

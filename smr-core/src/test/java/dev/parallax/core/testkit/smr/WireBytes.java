@@ -1,4 +1,4 @@
-package dev.parallax.paxos.sim;
+package dev.parallax.core.testkit.smr;
 
 import dev.parallax.core.net.Frames;
 import dev.parallax.core.spi.ByteBufferWire;
@@ -18,7 +18,7 @@ import java.util.function.ToIntFunction;
  *
  * <p>Owned by the simulation thread.
  */
-final class WireBytes implements Simulation.SendObserver<Object> {
+public final class WireBytes implements Simulation.SendObserver<Object> {
     private final int replicas;
     private final ToIntFunction<Object> protocolSize;
     private final long[] protocol;
@@ -28,7 +28,7 @@ final class WireBytes implements Simulation.SendObserver<Object> {
      * @param replicas     nodes {@code 0 .. replicas-1} are counted (clients are not)
      * @param protocolSize the encoded size (no frame header) of a replica-to-replica message; see {@link #codecSize}
      */
-    WireBytes(int replicas, ToIntFunction<Object> protocolSize) {
+    public WireBytes(int replicas, ToIntFunction<Object> protocolSize) {
         this.replicas = replicas;
         this.protocolSize = protocolSize;
         this.protocol = new long[replicas];
@@ -36,7 +36,7 @@ final class WireBytes implements Simulation.SendObserver<Object> {
     }
 
     /** The body length {@code codec} encodes {@code message} to. */
-    static <M> int codecSize(MessageCodec<M> codec, M message) {
+    public static <M> int codecSize(MessageCodec<M> codec, M message) {
         return ByteBufferWire.encode(codec, message).body().remaining();
     }
 
@@ -53,22 +53,22 @@ final class WireBytes implements Simulation.SendObserver<Object> {
     }
 
     /** Bytes replica {@code r} sent to other replicas. */
-    long protocolBytes(int r) {
+    public long protocolBytes(int r) {
         return protocol[r];
     }
 
     /** Bytes replica {@code r} sent to clients. */
-    long clientBytes(int r) {
+    public long clientBytes(int r) {
         return client[r];
     }
 
     /** Every byte replica {@code r} sent. */
-    long total(int r) {
+    public long total(int r) {
         return protocol[r] + client[r];
     }
 
     /** The most any replica sent over the least (infinite if one sent nothing). */
-    double maxOverMin() {
+    public double maxOverMin() {
         long max = 0;
         long min = Long.MAX_VALUE;
         for (int r = 0; r < replicas; r++) {
