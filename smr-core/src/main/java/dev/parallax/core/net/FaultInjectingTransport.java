@@ -10,7 +10,8 @@ import java.util.Objects;
  * network partition would: what arrives from a peer whose inbound link is blocked is dropped before
  * anyone sees it (the arrival is not stamped either, so the failure detector hears nothing), and
  * what is sent to a peer whose outbound link is blocked never leaves. Otherwise it passes
- * everything through. Thread-safe.
+ * everything through. Datagram multicasts pass through; their inbound cuts apply as for messages.
+ * Thread-safe.
  */
 public final class FaultInjectingTransport<M> implements Transport<M> {
     private final Transport<M> inner;
@@ -41,6 +42,15 @@ public final class FaultInjectingTransport<M> implements Transport<M> {
             return true; // lost on the wire, as far as the sender can tell
         }
         return inner.send(to, message);
+    }
+
+    /**
+     * Passes the datagram on: a datagram group has no per-receiver outbound link to cut at the
+     * sender; inbound cuts apply at each receiver, whose handler drops what a blocked peer sent.
+     */
+    @Override
+    public boolean multicast(int group, M message) {
+        return inner.multicast(group, message);
     }
 
     @Override

@@ -11,6 +11,8 @@ import dev.parallax.core.log.ChronicleLogOptions;
 import dev.parallax.core.log.InMemoryDurableLog;
 import dev.parallax.core.net.FaultInjectingTransport;
 import dev.parallax.core.net.LinkFaults;
+import dev.parallax.core.net.MulticastPort;
+import dev.parallax.core.runtime.DatagramGroupConfig;
 import dev.parallax.core.spi.MessageCodec;
 import dev.parallax.core.net.ReplicaPort;
 import dev.parallax.core.net.tls.TlsContexts;
@@ -77,6 +79,8 @@ public final class Replica implements AutoCloseable {
     private StageHandle batcher;
     private StageThreads stageThreads;
     private ReplicaPort port;
+    /** Datagram groups the protocol opened ({@link OrderingContext#datagramGroup}); closed with the replica. */
+    private final java.util.List<MulticastPort<?>> datagramGroups = new java.util.ArrayList<>();
     private final java.util.Set<String> logNames = new java.util.HashSet<>();
     private volatile ServiceManager serviceManager;
     private final CompletableFuture<Throwable> failStopped = new CompletableFuture<>();
@@ -250,6 +254,9 @@ public final class Replica implements AutoCloseable {
         if (port != null) {
             port.close();
         }
+        synchronized (datagramGroups) {
+            datagramGroups.forEach(MulticastPort::close);
+        }
         if (transfer != null) {
             transfer.close();
         }
@@ -274,6 +281,25 @@ public final class Replica implements AutoCloseable {
         public <M> Transport<M> transport(String channel, MessageCodec<M> codec) {
             Transport<M> t = port.channel(channel, codec);
             return faults == null ? t : new FaultInjectingTransport<>(t, faults);
+        }
+
+        /**
+         * A {@link MulticastPort} on the replica's stage threads, closed with the replica; with link
+         * faults, inbound cuts drop a blocked peer's datagrams too.
+         */
+        @Override
+        public <M> Transport<M> datagramGroup(String channel, MessageCodec<M> codec, DatagramGroupConfig group) {
+            synchronized (datagramGroups) {
+                Names.check("channel", channel);
+                for (MulticastPort<?> p : datagramGroups) {
+                    if (p.channel().equals(channel)) {
+                        throw new IllegalArgumentException("datagram group '" + channel + "' is already open");
+                    }
+                }
+                MulticastPort<M> p = new MulticastPort<>(config, channel, codec, group, registry, stageThreads, clock);
+                datagramGroups.add(p);
+                return faults == null ? p : new FaultInjectingTransport<>(p, faults);
+            }
         }
 
         @Override

@@ -36,6 +36,27 @@ public interface OrderingContext {
     <M> Transport<M> transport(String channel, MessageCodec<M> codec);
 
     /**
+     * A datagram group named {@code channel}: every member joins the IPv4 multicast group of
+     * {@code config} and a {@link Transport#multicast multicast(0, m)} sends {@code m}, encoded by
+     * {@code codec}, as one unreliable datagram to every other member (lost, duplicated or
+     * reordered; never back to the sender). {@link Transport#send} is not supported (use a
+     * {@link #transport} channel for point-to-point messages). Datagrams of another cluster sharing
+     * the group and port are ignored (they carry a tag of the cluster's membership); arrivals are
+     * stamped like a channel's. Seed 003 (Ring Paxos) §3.3.2: M-Ring's Phase 2A and decisions travel
+     * by ip-multicast.
+     *
+     * <p>The default has no datagram groups.
+     *
+     * @param channel 1..64 characters of {@code [a-z0-9.-]}, the {@code channel} tag of its meters
+     * @throws IllegalArgumentException      if the name is malformed or already taken in this process
+     * @throws IllegalStateException         if the group cannot be joined (no such interface, socket error)
+     * @throws UnsupportedOperationException if this context has no datagram groups
+     */
+    default <M> Transport<M> datagramGroup(String channel, MessageCodec<M> codec, DatagramGroupConfig config) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no datagram groups");
+    }
+
+    /**
      * The durable log named {@code name}: the directory {@code <data dir>/<name>} (a log kept in
      * memory when the replica has no data directory). {@link #MAIN_LOG} is where a single-log
      * protocol keeps its records.
