@@ -33,7 +33,8 @@ import java.util.concurrent.TimeUnit;
  * replicas run mutual TLS between them and TLS on their client ports, with throwaway certificates
  * generated into the work directory, and the clients talk TLS: the system is then named
  * {@code parallax-<sync>-tls}, so a comparison shows both. A system made with a fixed ordering
- * ({@code parallax-spaxos-none}: S-Paxos, seed 002) runs it whatever {@code --ordering} says.
+ * ({@code parallax-spaxos-none}: S-Paxos, seed 002; {@code parallax-uring-none},
+ * {@code parallax-mring-none}: Ring Paxos, seed 003 ch. 3) runs it whatever {@code --ordering} says.
  * Connections are spread over the replicas ({@link #connect}); {@link #bytesSent} counts what each
  * replica sends to its peers and its clients, for the per-replica balance columns, and
  * {@link #peerBytesSent} and {@link #deliveredBytes} feed the efficiency metric (seed 003 (Ring
@@ -50,11 +51,13 @@ public final class ParallaxSystem implements BenchSystem {
     private static final List<String> RUNTIME_KEYS = List.of(Orderings.KEY, Executions.KEY, "execution.threads", "threads");
     /**
      * Cluster-file settings for throughput (docs/benchmarks.md): natural batching — a partial batch
-     * is proposed (Multi-Paxos) or disseminated (S-Paxos) at once only when nothing is in flight,
-     * and batches grow to 16 KiB under load.
+     * is proposed (Multi-Paxos, Ring Paxos) or disseminated (S-Paxos) at once only when nothing is
+     * in flight, and batches grow to 16 KiB under load (Ring Paxos: to 8000 bytes, one M-Ring
+     * datagram, seed 003 §3.5.2).
      */
     private static final Map<String, String> THROUGHPUT_SETTINGS = Map.of("paxos.eager.below", "1",
-            "paxos.batch.bytes", "16384", "spaxos.eager.below", "1", "spaxos.batch.bytes", "16384");
+            "paxos.batch.bytes", "16384", "spaxos.eager.below", "1", "spaxos.batch.bytes", "16384",
+            "ring.eager.below", "1", "ring.batch.bytes", "8000");
 
     private final String sync;
     /** The ordering this system always runs, whatever {@link #runtime} says, or null for the runtime's (default) one. */

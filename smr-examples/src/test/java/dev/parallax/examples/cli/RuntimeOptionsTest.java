@@ -50,7 +50,7 @@ class RuntimeOptionsTest {
                         + "early-ws-queue, early-ws-semi-blocked, early-ws-non-blocked, early-ws-opt; got 'turbo'");
         assertThatThrownBy(() -> new CommandLine(new ChaosCommand()).parseArgs("--ordering", "raft"))
                 .isInstanceOf(CommandLine.ParameterException.class)
-                .hasMessageContaining("--ordering").hasMessageContaining("ordering must be one of multi-paxos, s-paxos; got 'raft'");
+                .hasMessageContaining("--ordering").hasMessageContaining("ordering must be one of multi-paxos, s-paxos, u-ring, m-ring; got 'raft'");
         assertThatThrownBy(() -> new CommandLine(new ReplicaCommand()).parseArgs("--config", "c", "--id", "0", "--threads", "all"))
                 .isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("--threads").hasMessageContaining("threads must be staged, compact or auto, got 'all'");
