@@ -128,4 +128,66 @@ class RingPaxosBroadcastTest {
             }
         }
     }
+
+    @Test
+    @DisplayName("seed 003 (Ring Paxos) §3.3.5: the member detector suspects a coordinator cut off from the others; a survivor "
+            + "starts a higher round, re-forms the ring and the survivors go on deciding")
+    void theSurvivorsGoOnWithoutTheCoordinator() throws InterruptedException {
+        for (Ring.Kind kind : Ring.Kind.values()) {
+            LocalNetwork<Object> net = new LocalNetwork<>(3);
+            RingPaxosBroadcast[] members = new RingPaxosBroadcast[3];
+            List<List<String>> delivered = List.of(Collections.synchronizedList(new ArrayList<>()),
+                    Collections.synchronizedList(new ArrayList<>()), Collections.synchronizedList(new ArrayList<>()));
+            try {
+                for (int i = 0; i < 3; i++) {
+                    members[i] = create(i, 3, net, kind, new SimpleMeterRegistry());
+                    List<String> mine = delivered.get(i);
+                    members[i].start((s, v) -> mine.add(java.nio.charset.StandardCharsets.UTF_8.decode(v.duplicate()).toString()));
+                }
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                propose(members[0], "first", deadline);
+                awaitDelivered(delivered, List.of(0, 1, 2), "first", deadline);
+                int coordinator = members[0].leaderHint();
+                assertThat(coordinator).isBetween(0, 2);
+                net.isolate(coordinator);
+                List<Integer> survivors = new ArrayList<>(List.of(0, 1, 2));
+                survivors.remove(Integer.valueOf(coordinator));
+                for (int k = 0; k < 20; k++) {
+                    propose(members[survivors.get(k % 2)], "after-" + k, deadline);
+                }
+                for (int k = 0; k < 20; k++) {
+                    awaitDelivered(delivered, survivors, "after-" + k, deadline);
+                }
+                for (int s : survivors) {
+                    assertThat(members[s].leaderHint()).as("%s: survivor %d follows a new coordinator", kind, s)
+                            .isNotEqualTo(coordinator).isBetween(0, 2);
+                }
+                assertThat(delivered.get(survivors.get(1))).containsExactlyElementsOf(delivered.get(survivors.get(0)));
+            } finally {
+                for (RingPaxosBroadcast m : members) {
+                    if (m != null) {
+                        m.close();
+                    }
+                }
+            }
+        }
+    }
+
+    private static void propose(RingPaxosBroadcast member, String value, long deadline) throws InterruptedException {
+        ByteBuffer v = ByteBuffer.wrap(value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        while (!member.propose(v.duplicate())) {
+            assertThat(System.nanoTime()).as("proposal %s taken", value).isLessThan(deadline);
+            Thread.sleep(1);
+        }
+    }
+
+    private static void awaitDelivered(List<List<String>> delivered, List<Integer> at, String value, long deadline)
+            throws InterruptedException {
+        for (int i : at) {
+            while (!delivered.get(i).contains(value)) {
+                assertThat(System.nanoTime()).as("%s delivered at member %d", value, i).isLessThan(deadline);
+                Thread.sleep(1);
+            }
+        }
+    }
 }

@@ -42,9 +42,44 @@ final class RingProcessScenario {
         p.setProperty("ring.suspect.ms", "400");
         p.putAll(extra);
         try (ProcessCluster cluster = new ProcessCluster(dir, 3, p, false,
-                List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))
+                List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                        "-Dorg.slf4j.simpleLogger.log.dev.parallax.ringpaxos=info"))
                 .replicaArgs("--metrics-port", "0")) {
             cluster.startAll(Duration.ofSeconds(60));
+            try {
+                scenario(cluster, ordering);
+            } catch (AssertionError | RuntimeException e) {
+                printLogTails(cluster);
+                throw e;
+            }
+        }
+    }
+
+    /** The ring gauges and the last lines of every replica's log, for a failed run's report. */
+    private static void printLogTails(ProcessCluster cluster) {
+        for (int i = 0; i < cluster.size(); i++) {
+            StringBuilder gauges = new StringBuilder("replica " + i + (cluster.isAlive(i) ? "" : " (dead)") + ":");
+            for (String g : List.of("parallax_ring_round", "parallax_ring_coordinator", "parallax_ring_size", "parallax_ring_position",
+                    "parallax_ring_window", "parallax_ring_outstanding", "parallax_ring_first_undecided",
+                    "parallax_ring_version_floor", "parallax_ring_reformations_total", "parallax_protocol_member_suspicions_total",
+                    "parallax_client_redirects_total")) {
+                gauges.append(' ').append(g.replace("parallax_", "")).append('=').append(ReplicaMetrics.gauge(cluster.metricsPort(i), g));
+            }
+            System.out.println(gauges);
+        }
+        for (int i = 0; i < cluster.size(); i++) {
+            try {
+                List<String> lines = java.nio.file.Files.readAllLines(cluster.log(i));
+                System.out.println("---- replica " + i + " log (last 60 lines) ----");
+                lines.subList(Math.max(0, lines.size() - 60), lines.size()).forEach(System.out::println);
+            } catch (java.io.IOException e) {
+                System.out.println("---- replica " + i + " log unreadable: " + e);
+            }
+        }
+    }
+
+    private static void scenario(ProcessCluster cluster, String ordering) throws Exception {
+        {
             HistoryRecorder<dev.parallax.core.check.KvOp, String> history = new HistoryRecorder<>();
             AtomicBoolean running = new AtomicBoolean(true);
             List<Thread> workers = new ArrayList<>();
