@@ -8,6 +8,8 @@ import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.Transport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.Objects;
 
@@ -24,7 +26,8 @@ import java.util.Objects;
  *       settings), joined by {@link Channels#union}; log {@value #M_LOG}.</li>
  * </ul>
  * Batches are closed at {@code ring.batch.bytes} (BSZ, one datagram by default) or after
- * {@code ring.batch.timeout.ms}.
+ * {@code ring.batch.timeout.ms}. M-Ring with TLS between replicas logs a WARN: TLS covers the TCP
+ * channel, not the datagrams.
  *
  * <p>Immutable and thread-safe; {@link #create} builds a new, unstarted broadcast on each call.
  */
@@ -44,6 +47,7 @@ public final class RingPaxos implements OrderingProtocol {
     /** M-Ring's log (directory under the data directory). */
     public static final String M_LOG = "mring";
 
+    private static final Logger LOG = LoggerFactory.getLogger(RingPaxos.class);
     private final RingConfig config;
 
     private RingPaxos(RingConfig config) {
@@ -131,6 +135,11 @@ public final class RingPaxos implements OrderingProtocol {
             transport = Channels.union(Channels.Route.of(RingUnicast.class, context.transport(U_CHANNEL, codec)));
             log = U_LOG;
         } else {
+            if (context.config().tls().replicaPort()) {
+                LOG.warn("replica {}: m-ring with tls.replica=required: TLS covers the TCP channel only; the multicast "
+                        + "datagrams of group {}:{} are neither encrypted nor authenticated", context.config().id(),
+                        config.mringGroup(), config.mringPort());
+            }
             transport = Channels.union(
                     Channels.Route.of(RingUnicast.class, context.transport(M_CHANNEL, codec)),
                     Channels.Route.of(MPacket.class,
