@@ -6,9 +6,11 @@ import java.util.Objects;
 /**
  * A decision: the instance, the decided value id, and the body when the sender carries it ({@code
  * null} when the receiver is expected to hold it, seed 003 (Ring Paxos) Alg. 3 l.35–41). Wire form
- * {@code instance:8 vid has:1 [value]}. <p>Byte buffers are read-only views that no one mutates: readers use absolute reads or {@code
- * duplicate()}, never move their position or limit; the bytes are those from position to limit.
- * Immutable otherwise; thread-safe.
+ * {@code instance:8 vid has:1 [value]}.
+ *
+ * <p>Byte buffers are read-only views that no one mutates: readers use absolute reads or
+ * {@code duplicate()}, never move their position or limit; the bytes are those from position to
+ * limit. Immutable otherwise; thread-safe.
  *
  * @param instance the decided instance
  * @param vid the decided value's id

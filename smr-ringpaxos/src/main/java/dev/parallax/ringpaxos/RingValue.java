@@ -8,9 +8,9 @@ import java.util.Objects;
  * ({@link ClientBatch}) and what it delivers ({@link Chosen}). Consensus is on value ids
  * (seed 003 (Ring Paxos) §3.3.2 ¶3); the core assigns the id when it accepts a proposal.
  *
- * <p>Byte buffers are read-only views that no one mutates: readers use absolute reads or {@code
- * duplicate()}, never move their position or limit; the bytes are those from position to limit.
- * Immutable otherwise; thread-safe.
+ * <p>Byte buffers are read-only views that no one mutates: readers use absolute reads or
+ * {@code duplicate()}, never move their position or limit; the bytes are those from position to
+ * limit. Immutable otherwise; thread-safe.
  */
 public sealed interface RingValue {
 
