@@ -657,14 +657,19 @@ public final class RingEngine implements Engine {
 
     /**
      * Stickiness (C8, pre-vote's role): refuse a Phase 1A of another coordinator while the
-     * coordinator of our round was heard within 3/4 of the suspect time-out and did not step down.
+     * coordinator of our round was heard within 3/4 of the suspect time-out and did not step down;
+     * a coordinator that leads refuses too (check-quorum removes it if it truly lost its quorum).
      */
     private boolean sticky(int candidate) {
         if (rnd() < 0) {
             return false;
         }
         int c = config.coordinatorOf(rnd());
-        return c != candidate && c != self && !coordinatorSteppedDown
+        if (c == self) {
+            // A working coordinator is not deposed by a member that merely cannot hear it.
+            return leading;
+        }
+        return c != candidate && !coordinatorSteppedDown
                 && now - lastHeard[c] < config.suspectNanos() * 3 / 4;
     }
 
