@@ -33,7 +33,7 @@ import java.util.function.ObjLongConsumer;
  */
 public final class RingEngine implements Engine {
     /** The highest round the wire carries (plan §1.2: rounds in [0, 2^62−1]). */
-    static final long MAX_ROUND = (1L << 62) - 1;
+    static final long MAX_ROUND = RingWireBounds.MAX_NUMBER;
 
     private final RingConfig config;
     private final int self;
@@ -137,6 +137,50 @@ public final class RingEngine implements Engine {
         this.lastSeenOf = new long[n];
         Arrays.fill(lastSeenOf, -1);
         this.lastDecisionAt = now;
+    }
+
+    /**
+     * The engine's side of amnesia recovery (C10, {@link RingRecovery}): the acceptor's promise and
+     * trim point, the learner's decided prefix, the catch-up target.
+     */
+    RingRecovery.Host recoveryHost() {
+        return new RingRecovery.Host() {
+            @Override
+            public long rnd() {
+                return acceptor.rnd();
+            }
+
+            @Override
+            public long firstUndecided() {
+                return learner.firstUndecided();
+            }
+
+            @Override
+            public void noteDecidedUpTo(long instance) {
+                learner.noteDecidedBelow(instance + 1);
+            }
+
+            @Override
+            public void restoreAfterAmnesia(long trimBelow, long promise, Effects<Object, RingRecord, RingValue> out) {
+                acceptor.trimBelow(trimBelow);
+                out.persist(new RingRecord.Trim(trimBelow), true);
+                acceptor.promise(promise, out);
+            }
+
+            @Override
+            public long highestVotedOrDecided() {
+                return Math.max(acceptor.highestVoted(), learner.knownDecidedBelow() - 1);
+            }
+
+            @Override
+            public void promise(long round, Effects<Object, RingRecord, RingValue> out) {
+                boolean newer = round > acceptor.rnd();
+                acceptor.promise(round, out);
+                if (newer) {
+                    adoptRound(round, null, out);
+                }
+            }
+        };
     }
 
     /** Wires the dissemination variant and the recovery hook (once, by {@link RingPaxosCore}). */
@@ -375,8 +419,8 @@ public final class RingEngine implements Engine {
             heldSuspicion = Long.MIN_VALUE;
             startRound(config.nextRoundOf(self, rnd()), out);
         }
-        if (!leading && phaseOne == null && rnd() >= 0 && !coordinates()
-                && now - lastAlive >= config.heartbeatNanos()) {
+        if (!leading && phaseOne == null && rnd() >= 0 && config.coordinatorOf(rnd()) != self
+                && (lastAlive == Long.MIN_VALUE || now - lastAlive >= config.heartbeatNanos())) {
             sendAlive(out);
         }
         for (ProposalEntry p : own.due(now, config.proposalRetryNanos())) {
@@ -417,7 +461,7 @@ public final class RingEngine implements Engine {
                 return;
             }
         }
-        if (now - lastHeartbeat >= config.heartbeatNanos()) {
+        if (lastHeartbeat == Long.MIN_VALUE || now - lastHeartbeat >= config.heartbeatNanos()) {
             sendHeartbeat(out);
         }
         openMore(out);
@@ -511,31 +555,15 @@ public final class RingEngine implements Engine {
         deliver(out);
     }
 
+    /** Lying or foreign input (RingWireBounds; the codec refuses it, this guards codec-less drivers). */
     private boolean malformed(Object m) {
-        if (m instanceof RingMessage.Phase1A a) {
-            return a.round() < 0 || a.from() < 0;
+        if (m instanceof RingUnicast u) {
+            return RingWireBounds.violation(u, n) != null
+                    || (m instanceof RingMessage.Heartbeat hb && hb.ring().kind() != config.kind())
+                    || (m instanceof UPacket p && p.ring().kind() != config.kind());
         }
-        if (m instanceof RingMessage.Phase1B b) {
-            return b.round() < 0 || b.continueFrom() < RingMessage.Phase1B.COMPLETE;
-        }
-        if (m instanceof RingMessage.Heartbeat hb) {
-            return hb.round() < 0 || hb.ring() == null || hb.ring().kind() != config.kind()
-                    || !inMembers(hb.ring());
-        }
-        if (m instanceof UPacket p) {
-            return p.round() < 0 || !inMembers(p.ring());
-        }
-        if (m instanceof RingMessage.CatchUpQuery q) {
-            return q.from() < 0 || q.to() < q.from();
-        }
-        return false;
-    }
-
-    private boolean inMembers(Ring r) {
-        for (int m : r.order()) {
-            if (m >= n) {
-                return false;
-            }
+        if (m instanceof MPacket p) {
+            return RingWireBounds.violation(p, n) != null || p.ring().kind() != config.kind();
         }
         return true;
     }
@@ -566,7 +594,7 @@ public final class RingEngine implements Engine {
         }
         long backlog = learner.firstUndecided() - delivered;
         boolean high = backlog >= config.mringFcThreshold();
-        if (high && !backlogHigh && !leading && rnd() >= 0 && !coordinates()) {
+        if (high && !backlogHigh && !leading && rnd() >= 0 && config.coordinatorOf(rnd()) != self) {
             sendAlive(out);
         }
         backlogHigh = high;
@@ -629,14 +657,19 @@ public final class RingEngine implements Engine {
 
     /**
      * Stickiness (C8, pre-vote's role): refuse a Phase 1A of another coordinator while the
-     * coordinator of our round was heard within 3/4 of the suspect time-out and did not step down.
+     * coordinator of our round was heard within 3/4 of the suspect time-out and did not step down;
+     * a coordinator that leads refuses too (check-quorum removes it if it truly lost its quorum).
      */
     private boolean sticky(int candidate) {
         if (rnd() < 0) {
             return false;
         }
         int c = config.coordinatorOf(rnd());
-        return c != candidate && c != self && !coordinatorSteppedDown
+        if (c == self) {
+            // A working coordinator is not deposed by a member that merely cannot hear it.
+            return leading;
+        }
+        return c != candidate && !coordinatorSteppedDown
                 && now - lastHeard[c] < config.suspectNanos() * 3 / 4;
     }
 
@@ -719,8 +752,12 @@ public final class RingEngine implements Engine {
         lastDecisionAt = now;
         variant.roundChanged(ring, true, now);
         observer.roundLed(rnd(), ring);
+        Set<ValueId> reproposed = new HashSet<>();
+        for (Phase2Entry e : reproposals.values()) {
+            reproposed.add(e.vid());
+        }
         for (ProposalEntry p : own.all(now)) {
-            if (!queued.contains(p.vid())) {
+            if (!queued.contains(p.vid()) && !reproposed.contains(p.vid())) {
                 queue.add(p);
                 queued.add(p.vid());
             }

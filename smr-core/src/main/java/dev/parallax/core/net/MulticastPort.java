@@ -295,7 +295,7 @@ public final class MulticastPort<M> implements Transport<M> {
         if (closed) {
             return false;
         }
-        ByteBufferWire.Writer w = new ByteBufferWire.Writer(256);
+        ByteBufferWire.Writer w = new ByteBufferWire.Writer(group.packetBytes()); // grows only for a message refused below
         w.putByte(MAGIC >>> 8).putByte(MAGIC & 0xff).putByte(VERSION).putInt(tag)
                 .putByte(self >>> 8).putByte(self & 0xff).putByte(codec.type(message));
         codec.encode(message, w);
