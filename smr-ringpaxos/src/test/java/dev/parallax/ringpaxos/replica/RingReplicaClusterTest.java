@@ -35,20 +35,25 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RingReplicaClusterTest {
 
-    /** Test timeouts (heartbeat 30 ms, suspect 300 ms, retransmit 100 ms, catch-up 50 ms) and, for M-Ring, a group of its own. */
-    static OrderingProtocol ordering(int n, Ring.Kind kind) {
-        ThreadLocalRandom r = ThreadLocalRandom.current();
+    /**
+     * Test timeouts (heartbeat 30 ms, suspect 300 ms, retransmit 100 ms, catch-up 50 ms) and, for
+     * M-Ring, the cluster's group {@code group:port}.
+     */
+    static OrderingProtocol ordering(int n, Ring.Kind kind, String group, int port) {
         RingConfig.Builder b = RingConfig.builder(n, kind).heartbeat(Duration.ofMillis(30)).suspect(Duration.ofMillis(300))
                 .retransmit(Duration.ofMillis(100)).catchUp(Duration.ofMillis(50)).restartHold(Duration.ofMillis(500));
         if (kind == Ring.Kind.U_RING) {
             return RingPaxos.uRing(b.build());
         }
-        b.mringGroup("239.255." + r.nextInt(1, 255) + "." + r.nextInt(1, 255)).mringPort(r.nextInt(20_000, 60_000));
-        return RingPaxos.mRing(b.build());
+        return RingPaxos.mRing(b.mringGroup(group).mringPort(port).build());
     }
 
+    /** Three replicas; an M-Ring cluster gets a random group and port of its own, the same at every replica. */
     private static LocalCluster cluster(Ring.Kind kind, Path dir, long snapshotEvery) {
-        return new LocalCluster(3, n -> ordering(n, kind), kv -> kv, 16 << 20, dir, snapshotEvery);
+        ThreadLocalRandom r = ThreadLocalRandom.current();
+        String group = "239.255." + r.nextInt(1, 255) + "." + r.nextInt(1, 255);
+        int port = r.nextInt(20_000, 60_000);
+        return new LocalCluster(3, n -> ordering(n, kind, group, port), kv -> kv, 16 << 20, dir, snapshotEvery);
     }
 
     /** Each client appends {@code count} numbers to its own key and to the shared key; returns the replies. */
