@@ -40,19 +40,29 @@ class RingReplicaClusterTest {
      * M-Ring, the cluster's group {@code group:port}.
      */
     static OrderingProtocol ordering(int n, Ring.Kind kind, String group, int port) {
-        RingConfig.Builder b = RingConfig.builder(n, kind).heartbeat(Duration.ofMillis(30)).suspect(Duration.ofMillis(300))
-                .retransmit(Duration.ofMillis(100)).catchUp(Duration.ofMillis(50)).restartHold(Duration.ofMillis(500));
+        RingConfig.Builder b = testConfig(n, kind);
         if (kind == Ring.Kind.U_RING) {
             return RingPaxos.uRing(b.build());
         }
         return RingPaxos.mRing(b.mringGroup(group).mringPort(port).build());
     }
 
+    /** The test timeouts of {@link #ordering}, to add settings to. */
+    static RingConfig.Builder testConfig(int n, Ring.Kind kind) {
+        return RingConfig.builder(n, kind).heartbeat(Duration.ofMillis(30)).suspect(Duration.ofMillis(300))
+                .retransmit(Duration.ofMillis(100)).catchUp(Duration.ofMillis(50)).restartHold(Duration.ofMillis(500));
+    }
+
+    /** A random administratively scoped group, {@code 239.255.x.y}. */
+    static String randomGroup() {
+        ThreadLocalRandom r = ThreadLocalRandom.current();
+        return "239.255." + r.nextInt(1, 255) + "." + r.nextInt(1, 255);
+    }
+
     /** Three replicas; an M-Ring cluster gets a random group and port of its own, the same at every replica. */
     private static LocalCluster cluster(Ring.Kind kind, Path dir, long snapshotEvery) {
-        ThreadLocalRandom r = ThreadLocalRandom.current();
-        String group = "239.255." + r.nextInt(1, 255) + "." + r.nextInt(1, 255);
-        int port = r.nextInt(20_000, 60_000);
+        String group = randomGroup();
+        int port = ThreadLocalRandom.current().nextInt(20_000, 60_000);
         return new LocalCluster(3, n -> ordering(n, kind, group, port), kv -> kv, 16 << 20, dir, snapshotEvery);
     }
 
