@@ -62,7 +62,7 @@ final class RingProcessScenario {
             for (String g : List.of("parallax_ring_round", "parallax_ring_coordinator", "parallax_ring_size", "parallax_ring_position",
                     "parallax_ring_window", "parallax_ring_outstanding", "parallax_ring_first_undecided",
                     "parallax_ring_version_floor", "parallax_ring_reformations_total", "parallax_protocol_member_suspicions_total",
-                    "parallax_client_redirects_total")) {
+                    "parallax_client_redirects_total", "parallax_snapshots_installed_total", "parallax_snapshots_taken_total")) {
                 gauges.append(' ').append(g.replace("parallax_", "")).append('=').append(ReplicaMetrics.gauge(cluster.metricsPort(i), g));
             }
             System.out.println(gauges);
