@@ -19,35 +19,42 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The Ring Paxos process scenario (seed 003 (Ring Paxos) §3.3.5, "coping with failures"), shared by
- * {@link URingProcessTest} and {@link MRingProcessTest}: three {@code parallax replica} JVMs with
- * durable state ({@code log.sync=every-batch}, snapshots every 2,000 instances) and six history
- * clients spread over the replicas by {@code startAt} (every replica serves its own clients) next
- * to a closed-loop load; SIGKILL the coordinator mid-load and restart it, then SIGKILL a member off
- * the acceptor part of the ring (U-Ring: the last learner; M-Ring: a spare) and restart it. No
- * acknowledged write may be lost (read back through every replica), the history must be
- * linearizable, the replicas must converge, and no replica may redirect a client. Blocks the
- * calling test thread; stateless.
+ * The process scenario of the orderings that serve clients at every replica (S-Paxos, seed 002
+ * §V-C; Ring Paxos, seed 003 §3.3.5), shared by {@link SPaxosProcessTest}, {@link URingProcessTest}
+ * and {@link MRingProcessTest}: three {@code parallax replica} JVMs with durable state
+ * ({@code log.sync=every-batch}, snapshots every 2,000 instances) and six history clients spread
+ * over the replicas by {@code startAt} next to a closed-loop load; SIGKILL the ordering leader (the
+ * replica whose metrics say it leads) mid-load and restart it, then SIGKILL a second replica the
+ * test chooses and restart it. No acknowledged write may be lost (read back through every
+ * replica), the history must be linearizable, the replicas must converge, and no replica may
+ * redirect a client. Blocks the calling test thread; stateless.
  */
-final class RingProcessScenario {
-    private RingProcessScenario() {
+final class KillUnderLoadScenario {
+    private KillUnderLoadScenario() {
     }
 
-    /** Runs the scenario with {@code ordering} ({@code u-ring} or {@code m-ring}) and {@code extra} cluster-file settings. */
-    static void run(Path dir, String ordering, Properties extra) throws Exception {
+    /** Chooses the second replica to kill, once the restarted leader's successor leads. */
+    @FunctionalInterface
+    interface SecondVictim {
+        /** A live replica other than {@code leader}. */
+        int choose(ProcessCluster cluster, int leader);
+    }
+
+    /**
+     * Runs the scenario with the cluster-file {@code settings} (the ordering and its timeouts);
+     * {@code leaderName} and {@code secondName} name the two victims in failure messages.
+     */
+    static void run(Path dir, Properties settings, String leaderName, String secondName, SecondVictim second) throws Exception {
         Properties p = ProcessCluster.localDefaults(dir.resolve("data"), 2_000);
-        p.setProperty("ordering", ordering);
         p.setProperty("log.sync", "every-batch");
-        p.setProperty("ring.heartbeat.ms", "40");
-        p.setProperty("ring.suspect.ms", "400");
-        p.putAll(extra);
+        p.putAll(settings);
         try (ProcessCluster cluster = new ProcessCluster(dir, 3, p, false,
                 List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                         "-Dorg.slf4j.simpleLogger.log.dev.parallax.ringpaxos=info"))
                 .replicaArgs("--metrics-port", "0")) {
             cluster.startAll(Duration.ofSeconds(60));
             try {
-                scenario(cluster, ordering);
+                scenario(cluster, leaderName, secondName, second);
             } catch (AssertionError | RuntimeException e) {
                 printLogTails(cluster);
                 throw e;
@@ -55,11 +62,11 @@ final class RingProcessScenario {
         }
     }
 
-    /** The ring gauges and the last lines of every replica's log, for a failed run's report. */
+    /** The ordering's gauges and the last lines of every replica's log, for a failed run's report. */
     private static void printLogTails(ProcessCluster cluster) {
         for (int i = 0; i < cluster.size(); i++) {
             StringBuilder gauges = new StringBuilder("replica " + i + (cluster.isAlive(i) ? "" : " (dead)") + ":");
-            for (String g : List.of("parallax_ring_round", "parallax_ring_coordinator", "parallax_ring_size", "parallax_ring_position",
+            for (String g : List.of("parallax_paxos_view", "parallax_paxos_leader", "parallax_paxos_first_undecided", "parallax_ring_round", "parallax_ring_coordinator", "parallax_ring_size", "parallax_ring_position",
                     "parallax_ring_window", "parallax_ring_outstanding", "parallax_ring_first_undecided",
                     "parallax_ring_version_floor", "parallax_ring_reformations_total", "parallax_protocol_member_suspicions_total",
                     "parallax_client_redirects_total", "parallax_snapshots_installed_total", "parallax_snapshots_taken_total")) {
@@ -78,7 +85,8 @@ final class RingProcessScenario {
         }
     }
 
-    private static void scenario(ProcessCluster cluster, String ordering) throws Exception {
+    private static void scenario(ProcessCluster cluster, String leaderName, String secondName, SecondVictim second)
+            throws Exception {
         {
             HistoryRecorder<dev.parallax.core.check.KvOp, String> history = new HistoryRecorder<>();
             AtomicBoolean running = new AtomicBoolean(true);
@@ -99,20 +107,20 @@ final class RingProcessScenario {
                 assertThat(warm.await(30, TimeUnit.SECONDS)).as("every history client got answers").isTrue();
                 Thread.sleep(1000);
 
-                int coordinator = cluster.awaitLeader(Duration.ofSeconds(10));
-                assertThat(coordinator).as("the coordinator, from parallax_ring_coordinator").isBetween(0, 2);
-                cluster.kill(coordinator);
-                awaitProgress(load, "the two survivors re-form the ring without the coordinator (§3.3.5)");
-                cluster.start(coordinator, Duration.ofSeconds(60));
-                awaitProgress(load, "the cluster goes on after the coordinator's restart");
+                int leader = cluster.awaitLeader(Duration.ofSeconds(10));
+                assertThat(leader).as("the %s, from the replicas' metrics", leaderName).isBetween(0, 2);
+                cluster.kill(leader);
+                awaitProgress(load, "the two survivors go on without the " + leaderName);
+                cluster.start(leader, Duration.ofSeconds(60));
+                awaitProgress(load, "the cluster goes on after the " + leaderName + "'s restart");
 
-                int newCoordinator = cluster.awaitLeader(Duration.ofSeconds(10));
-                assertThat(newCoordinator).isBetween(0, 2);
-                int other = offTheAcceptors(cluster, ordering, newCoordinator);
-                cluster.kill(other); // clients attached to it, proposals of its own in flight
-                awaitProgress(load, "the others go on without replica " + other);
+                int newLeader = cluster.awaitLeader(Duration.ofSeconds(10));
+                assertThat(newLeader).isBetween(0, 2);
+                int other = second.choose(cluster, newLeader);
+                cluster.kill(other); // clients attached to it, batches of its own in flight
+                awaitProgress(load, "the others go on without the " + secondName + ", replica " + other);
                 cluster.start(other, Duration.ofSeconds(60));
-                awaitProgress(load, "the cluster goes on after replica " + other + "'s restart");
+                awaitProgress(load, "the cluster goes on after the " + secondName + "'s restart");
 
                 running.set(false);
                 for (Thread t : workers) {
@@ -146,30 +154,6 @@ final class RingProcessScenario {
                         .as("redirects by replica %d", i).isZero();
             }
         }
-    }
-
-    /**
-     * A live replica that is not one of the ring's acceptors, from its {@code parallax_ring_position}
-     * gauge: U-Ring, the last position (a learner only, §3.3.3 ¶2); M-Ring, a spare off the ring
-     * (-1, §3.3.2 ¶1). Any replica but the coordinator if none reports one.
-     */
-    private static int offTheAcceptors(ProcessCluster cluster, String ordering, int coordinator) {
-        int best = (coordinator + 1) % 3;
-        long bestPosition = Long.MIN_VALUE;
-        for (int i = 0; i < 3; i++) {
-            if (i == coordinator || !cluster.isAlive(i)) {
-                continue;
-            }
-            long position = ReplicaMetrics.gauge(cluster.metricsPort(i), "parallax_ring_position");
-            if (ordering.equals("m-ring") ? position == -1 : position > bestPosition) {
-                best = i;
-                bestPosition = position;
-                if (ordering.equals("m-ring")) {
-                    break;
-                }
-            }
-        }
-        return best;
     }
 
     /** Waits (generously: four JVMs on a loaded machine) until the load completes 200 more writes after now. */
