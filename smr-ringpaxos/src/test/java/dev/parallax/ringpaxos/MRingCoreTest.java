@@ -286,12 +286,35 @@ class MRingCoreTest {
         assertThat(c.core(0).ring().order()).containsExactly(2, 0);
         assertThat(c.core(0).reformations()).isEqualTo(1);
         c.settle(50, 2);
-        // "a" was open in round 0 and pending at its proposer: it may be decided twice (no
-        // protocol-level dedup, plan §0); every member delivers the same sequence.
-        assertThat(c.texts(0)).isNotEmpty().containsOnly("a");
+        assertThat(c.texts(0)).as("re-proposed from the coordinator's own round-0 vote, once").containsExactly("a");
         assertThat(c.texts(2)).isEqualTo(c.texts(0));
         c.heal();
         c.settle(50, 6);
         assertThat(c.texts(1)).as("the old acceptor, now a spare, learns too").isEqualTo(c.texts(0));
+    }
+
+    @Test
+    @DisplayName("M2 (R1: datagrams are lost, duplicated, reordered): a spare given decisions before 2As, each twice, decides each instance once, in order")
+    void duplicatedAndReorderedDatagrams() {
+        RingConfig config = mRing(3).build();
+        RingPaxosCore spare = new RingPaxosCore(config, 2, List.of(), false, 0, 0, RingPaxosCore.Observer.NONE);
+        dev.parallax.core.protocol.EffectBuffer<Object, RingRecord, RingValue> out = new dev.parallax.core.protocol.EffectBuffer<>();
+        Ring ring = Ring.mRing(0, new int[] {1});
+        ValueId a = new ValueId(1, 5, 1);
+        ValueId b = new ValueId(1, 5, 2);
+        MPacket twoAs = new MPacket(0, ring, List.of(), List.of(
+                new Phase2Entry(0, a, batch("a").bytes()), new Phase2Entry(1, b, batch("b").bytes())));
+        MPacket decisions = new MPacket(0, ring, List.of(new InstanceVid(1, b), new InstanceVid(0, a)), List.of());
+        List<Long> decided = new java.util.ArrayList<>();
+        for (MPacket p : List.of(decisions, twoAs, decisions, twoAs)) {
+            spare.onMessage(0, p, MS, out);
+            out.decisions().forEach(d -> decided.add(d.instance()));
+            assertThat(out.records()).noneMatch(r -> r instanceof RingRecord.VoteRecord);
+            out.clear();
+        }
+        spare.onTick(2 * MS, out);
+        out.decisions().forEach(d -> decided.add(d.instance()));
+        assertThat(decided).containsExactly(0L, 1L);
+        assertThat(spare.firstUndecided()).isEqualTo(2);
     }
 }
