@@ -317,4 +317,28 @@ class MRingCoreTest {
         assertThat(decided).containsExactly(0L, 1L);
         assertThat(spare.firstUndecided()).isEqualTo(2);
     }
+
+    @Test
+    @DisplayName("C8 with M-Ring: the coordinator is cut off; the next one lays out [f responders after it, itself] and the open value is decided there")
+    void coordinatorCrash() {
+        RingCluster c = started(mRing(3).build());
+        c.propose(1, batch("a"));
+        c.deliverNext(); // the Proposal reaches 0, which opens instance 0
+        c.isolate(0);
+        c.deliverAll(1000);
+        assertThat(c.texts(1)).isEmpty();
+        for (int i = 0; i < 30 && !c.core(1).isCoordinator() && !c.core(2).isCoordinator(); i++) {
+            c.tick(50 * MS);
+            c.deliverAll(1000);
+        }
+        c.settle(50, 4);
+        int coordinator = c.core(1).isCoordinator() ? 1 : 2;
+        int other = 3 - coordinator;
+        assertThat(c.core(coordinator).ring().order()).containsExactly(other, coordinator);
+        assertThat(c.texts(coordinator)).containsExactly("a");
+        assertThat(c.texts(other)).containsExactly("a");
+        c.heal();
+        c.settle(50, 10);
+        assertThat(c.texts(0)).as("the old coordinator learns it after the heal").containsExactly("a");
+    }
 }
