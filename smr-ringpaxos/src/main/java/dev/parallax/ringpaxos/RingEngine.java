@@ -69,6 +69,14 @@ public final class RingEngine implements Engine {
     private TreeMap<Long, Phase2Entry> reproposals = new TreeMap<>();
     private final TreeMap<Long, Long> openedAt = new TreeMap<>();
     private final Set<ValueId> openVids = new HashSet<>();
+    /** Ids the coordinator re-proposes in its round (a proposer's retry of one is not opened again). */
+    private final Set<ValueId> reproposedVids = new HashSet<>();
+    /**
+     * Ids decided lately, newest last (bounded): a proposal retried after its decision is not
+     * opened again. Duplicates stay possible (a retry older than this memory) and are harmless:
+     * every replica delivers them in the same order and the client sessions answer the copy.
+     */
+    private final java.util.LinkedHashSet<ValueId> recentlyDecided = new java.util.LinkedHashSet<>();
     private long nextInstance;
     private boolean opening;
     private boolean openAgain;
@@ -252,6 +260,7 @@ public final class RingEngine implements Engine {
             return;
         }
         if (!known) {
+            noteDecided(vid);
             observer.decided(instance, vid, body);
             if (openedAt.remove(instance) != null) {
                 lastDecisionAt = now;
@@ -262,6 +271,18 @@ public final class RingEngine implements Engine {
         deliver(out);
         if (leading) {
             openMore(out);
+        }
+    }
+
+    private void noteDecided(ValueId vid) {
+        if (vid.isNoop()) {
+            return;
+        }
+        recentlyDecided.add(vid);
+        if (recentlyDecided.size() > 4 * n * config.maxPending()) {
+            var it = recentlyDecided.iterator();
+            it.next();
+            it.remove();
         }
     }
 
@@ -289,7 +310,8 @@ public final class RingEngine implements Engine {
     public void proposalArrived(ProposalEntry proposal, Effects<Object, RingRecord, RingValue> out) {
         if (coordinates()) {
             ValueId vid = proposal.vid();
-            if (queued.contains(vid) || openVids.contains(vid)) {
+            if (queued.contains(vid) || openVids.contains(vid) || reproposedVids.contains(vid)
+                    || recentlyDecided.contains(vid)) {
                 return;
             }
             if (queue.size() >= n * config.maxPending()) {
@@ -752,12 +774,15 @@ public final class RingEngine implements Engine {
         lastDecisionAt = now;
         variant.roundChanged(ring, true, now);
         observer.roundLed(rnd(), ring);
-        Set<ValueId> reproposed = new HashSet<>();
+        reproposedVids.clear();
         for (Phase2Entry e : reproposals.values()) {
-            reproposed.add(e.vid());
+            reproposedVids.add(e.vid());
         }
+        queue.removeIf(p -> reproposedVids.contains(p.vid()) || recentlyDecided.contains(p.vid()));
+        queued.removeIf(reproposedVids::contains);
+        queued.removeIf(recentlyDecided::contains);
         for (ProposalEntry p : own.all(now)) {
-            if (!queued.contains(p.vid()) && !reproposed.contains(p.vid())) {
+            if (!queued.contains(p.vid()) && !reproposedVids.contains(p.vid()) && !recentlyDecided.contains(p.vid())) {
                 queue.add(p);
                 queued.add(p.vid());
             }
@@ -778,6 +803,7 @@ public final class RingEngine implements Engine {
         queue.clear();
         queued.clear();
         reproposals = new TreeMap<>();
+        reproposedVids.clear();
         openedAt.clear();
         openVids.clear();
         variant.roundChanged(newRing, false, now);
@@ -961,6 +987,7 @@ public final class RingEngine implements Engine {
             if (learner.learn(d.instance(), d.vid(), body)) {
                 taught = true;
                 if (!known) {
+                    noteDecided(d.vid());
                     observer.decided(d.instance(), d.vid(), body);
                     openedAt.remove(d.instance());
                 }
