@@ -341,4 +341,23 @@ class MRingCoreTest {
         c.settle(50, 10);
         assertThat(c.texts(0)).as("the old coordinator learns it after the heal").containsExactly("a");
     }
+
+    @Test
+    @DisplayName("§1.7 (one-way cut): the 2Bs of the ring acceptor never reach the coordinator; the ring is re-formed around the spare")
+    void oneWayCutIntoTheCoordinator() {
+        RingCluster c = started(mRing(3).build());
+        c.cutLink(1, 0);
+        c.propose(0, batch("a"));
+        c.deliverAll(1000);
+        assertThat(c.texts(0)).isEmpty();
+        for (int i = 0; i < 60 && c.texts(0).isEmpty(); i++) {
+            c.tick(50 * MS);
+            c.deliverAll(1000);
+        }
+        assertThat(c.texts(0)).containsExactly("a");
+        assertThat(c.core(0).ring().order()).containsExactly(2, 0);
+        c.settle(50, 4);
+        assertThat(c.texts(2)).containsExactly("a");
+        assertThat(c.texts(1)).as("1 still hears the coordinator's datagrams").containsExactly("a");
+    }
 }
