@@ -217,6 +217,9 @@ final class MulticastPath implements Variant {
     }
 
     private void send(MPacket p, Effects<Object, RingRecord, RingValue> out) {
+        if (config.members() == 1) {
+            return; // nobody to hear it
+        }
         packetsSent++;
         if (p.proposals().isEmpty()) {
             decisionsAlone++;

@@ -360,4 +360,16 @@ class MRingCoreTest {
         assertThat(c.texts(2)).containsExactly("a");
         assertThat(c.texts(1)).as("1 still hears the coordinator's datagrams").containsExactly("a");
     }
+
+    @Test
+    @DisplayName("n = 1 (f = 0): the coordinator is the whole ring; its own vote decides and no datagram is sent")
+    void singleMember() {
+        RingCluster c = new RingCluster(mRing(1).build());
+        c.start();
+        c.propose(0, batch("a"));
+        c.propose(0, batch("b"));
+        c.deliverAll(100);
+        assertThat(c.texts(0)).containsExactly("a", "b");
+        assertThat(lines(c, "mcast")).isEmpty();
+    }
 }
