@@ -173,6 +173,43 @@ class RingPaxosBroadcastTest {
         }
     }
 
+    @Test
+    @DisplayName("seed 003 (Ring Paxos) §3.3.2 ¶4 (Phase 1): members started 1.5 s apart, as replica JVMs start, still form a ring "
+            + "and decide every member's proposals (a Phase 1A sent to a member not yet up is lost)")
+    void membersStartedSecondsApartFormARing() throws InterruptedException {
+        for (Ring.Kind kind : Ring.Kind.values()) {
+            LocalNetwork<Object> net = new LocalNetwork<>(3);
+            RingPaxosBroadcast[] members = new RingPaxosBroadcast[3];
+            List<List<String>> delivered = List.of(Collections.synchronizedList(new ArrayList<>()),
+                    Collections.synchronizedList(new ArrayList<>()), Collections.synchronizedList(new ArrayList<>()));
+            try {
+                for (int i = 0; i < 3; i++) {
+                    members[i] = create(i, 3, net, kind, new SimpleMeterRegistry());
+                }
+                for (int i = 0; i < 3; i++) {
+                    List<String> mine = delivered.get(i);
+                    members[i].start((s, v) -> mine.add(java.nio.charset.StandardCharsets.UTF_8.decode(v.duplicate()).toString()));
+                    Thread.sleep(1500);
+                }
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                for (int i = 0; i < 3; i++) {
+                    propose(members[i], "late-" + i, deadline);
+                }
+                for (int i = 0; i < 3; i++) {
+                    awaitDelivered(delivered, List.of(0, 1, 2), "late-" + i, deadline);
+                }
+                assertThat(delivered.get(1)).containsExactlyElementsOf(delivered.get(0));
+                assertThat(delivered.get(2)).containsExactlyElementsOf(delivered.get(0));
+            } finally {
+                for (RingPaxosBroadcast m : members) {
+                    if (m != null) {
+                        m.close();
+                    }
+                }
+            }
+        }
+    }
+
     private static void propose(RingPaxosBroadcast member, String value, long deadline) throws InterruptedException {
         ByteBuffer v = ByteBuffer.wrap(value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         while (!member.propose(v.duplicate())) {
