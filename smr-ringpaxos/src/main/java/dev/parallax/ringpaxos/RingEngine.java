@@ -62,6 +62,8 @@ public final class RingEngine implements Engine {
     private boolean coordinatorSteppedDown;
     private long steppedDownAt;
     private long roundChangedAt;
+    /** When the coordinator of our round was last seen at work (its Heartbeat or Phase 1A, a packet of the round). */
+    private long coordinatorHeardAt;
 
     // Coordinator state (C3, C7).
     private final ArrayDeque<ProposalEntry> queue = new ArrayDeque<>();
@@ -143,6 +145,7 @@ public final class RingEngine implements Engine {
         this.holdUntil = now + config.restartHoldNanos();
         this.now = now;
         this.roundChangedAt = now;
+        this.coordinatorHeardAt = now;
         this.lastHeard = new long[n];
         Arrays.fill(lastHeard, now);
         this.deliveredOf = new long[n];
@@ -503,6 +506,7 @@ public final class RingEngine implements Engine {
             return;
         }
         if (variant.onMessage(from, m, now, out)) {
+            noteCoordinatorTraffic(from, m);
             finishStep(out);
             return;
         }
@@ -524,11 +528,36 @@ public final class RingEngine implements Engine {
         } else if (m instanceof RingMessage.CatchUpReply r) {
             onCatchUpReply(from, r, out);
         } else if (m instanceof RingMessage.Proposal p) {
-            for (ProposalEntry e : p.proposals()) {
-                proposalArrived(e, out);
+            if (p.round() > rnd() && !coordinates()) {
+                // We lag behind the proposer's round: passing it on could bounce it between two
+                // members that disagree on the coordinator. Its proposer retries.
+                proposalsDropped += p.proposals().size();
+            } else {
+                for (ProposalEntry e : p.proposals()) {
+                    proposalArrived(e, out);
+                }
             }
         }
+        noteCoordinatorTraffic(from, m);
         finishStep(out);
+    }
+
+    /**
+     * Coordinator traffic of our round — its Heartbeat or Phase 1A, a ring packet of the round —
+     * is what keeps members from suspecting it (as Multi-Paxos' leader traffic): a member that
+     * coordinates the round on paper only, or a candidate that gave up, still sends other messages.
+     */
+    private void noteCoordinatorTraffic(int from, Object m) {
+        long round = rnd();
+        if (round < 0) {
+            return;
+        }
+        boolean fromCoordinator = from == config.coordinatorOf(round);
+        if ((m instanceof RingMessage.Heartbeat hb && hb.round() == round && fromCoordinator)
+                || (m instanceof RingMessage.Phase1A a && a.round() == round && fromCoordinator)
+                || (m instanceof UPacket p && p.round() == round)) {
+            coordinatorHeardAt = now;
+        }
     }
 
     private void finishStep(Effects<Object, RingRecord, RingValue> out) {
@@ -651,7 +680,7 @@ public final class RingEngine implements Engine {
             return leading;
         }
         return c != candidate && !coordinatorSteppedDown
-                && now - lastHeard[c] < config.suspectNanos() * 3 / 4;
+                && now - coordinatorHeardAt < config.suspectNanos() * 3 / 4;
     }
 
     private void onPhase1B(int from, RingMessage.Phase1B b, Effects<Object, RingRecord, RingValue> out) {
@@ -713,7 +742,14 @@ public final class RingEngine implements Engine {
      * its round, and its suspicion clock starts again.
      */
     private void abandonPhaseOne(Effects<Object, RingRecord, RingValue> out) {
+        long abandoned = phaseOne.round();
         phaseOne = null;
+        for (int m = 0; m < n; m++) {
+            if (m != self) {
+                // Whoever promised the abandoned round need not wait for a suspect time-out.
+                out.send(m, new RingMessage.StepDown(abandoned));
+            }
+        }
         phase1Abandoned++;
         roundChangedAt = now;
         List<ProposalEntry> waiting = new ArrayList<>(queue);
@@ -885,7 +921,11 @@ public final class RingEngine implements Engine {
     // ---------------------------------------------------------------- heartbeats, alive, versions
 
     private void onHeartbeat(int from, RingMessage.Heartbeat hb, Effects<Object, RingRecord, RingValue> out) {
-        if (hb.round() < rnd() || from != config.coordinatorOf(hb.round()) || from == self) {
+        if (from != config.coordinatorOf(hb.round()) || from == self) {
+            return;
+        }
+        learner.noteDecidedBelow(hb.decidedBelow());    // a fact, whatever the round
+        if (hb.round() < rnd()) {
             return;
         }
         if (hb.round() > rnd()) {
@@ -1076,7 +1116,7 @@ public final class RingEngine implements Engine {
         if (c == self) {
             return false;
         }
-        long heard = Math.max(lastHeard[c], roundChangedAt);
+        long heard = Math.max(coordinatorHeardAt, roundChangedAt);
         if (coordinatorSteppedDown) {
             // It told us: the ranked time-outs start as if it had been silent for a suspect time-out.
             heard = Math.min(heard, steppedDownAt - config.suspectNanos());
