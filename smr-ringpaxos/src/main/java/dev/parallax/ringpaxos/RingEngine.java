@@ -64,6 +64,13 @@ public final class RingEngine implements Engine {
     private long roundChangedAt;
     /** When the coordinator of our round was last seen at work (its Heartbeat or Phase 1A, a packet of the round). */
     private long coordinatorHeardAt;
+    /**
+     * A coordinator leading a round below ours that we hear (we promised a round that never
+     * started: we are stranded above the working round), its round, and when we last heard it.
+     */
+    private int workingCoordinator = -1;
+    private long workingRound = -1;
+    private long workingHeardAt;
 
     // Coordinator state (C3, C7).
     private final ArrayDeque<ProposalEntry> queue = new ArrayDeque<>();
@@ -286,7 +293,11 @@ public final class RingEngine implements Engine {
                 openMore(out);
             }
         } else if (!recovery.recovering()) {
-            variant.forwardProposal(proposal, out);
+            if (stranded()) {
+                out.send(workingCoordinator, new RingMessage.Proposal(rnd(), List.of(proposal)));
+            } else {
+                variant.forwardProposal(proposal, out);
+            }
         }
     }
 
@@ -926,6 +937,9 @@ public final class RingEngine implements Engine {
         }
         learner.noteDecidedBelow(hb.decidedBelow());    // a fact, whatever the round
         if (hb.round() < rnd()) {
+            workingCoordinator = from;
+            workingRound = hb.round();
+            workingHeardAt = now;
             return;
         }
         if (hb.round() > rnd()) {
@@ -942,6 +956,15 @@ public final class RingEngine implements Engine {
     private void onAlive(int from, RingMessage.Alive a, Effects<Object, RingRecord, RingValue> out) {
         deliveredOf[from] = Math.max(deliveredOf[from], a.delivered());
         learner.noteDecidedBelow(a.decidedBelow());
+        if (leading && a.round() > rnd() && (lastRejoinAt == Long.MIN_VALUE || now - lastRejoinAt >= config.suspectNanos())) {
+            // A member that hears us promised a round above ours that never started (its candidate
+            // gave up): it cannot vote in our round. Re-form above it (plan §1.7, rejoin).
+            lastRejoinAt = now;
+            exclusions.rejoined();
+            reformations++;
+            startRound(config.nextRoundOf(self, Math.max(a.round(), Math.max(rnd(), highestStarted))), out);
+            return;
+        }
         if (a.round() != rnd() || !leading) {
             return;
         }
@@ -971,7 +994,7 @@ public final class RingEngine implements Engine {
     private void sendAlive(Effects<Object, RingRecord, RingValue> out) {
         lastAlive = now;
         boolean wantsRing = ring != null && !ring.contains(self) && config.kind() == Ring.Kind.U_RING;
-        out.send(config.coordinatorOf(rnd()), new RingMessage.Alive(rnd(), learner.firstUndecided(), delivered,
+        out.send(stranded() ? workingCoordinator : config.coordinatorOf(rnd()), new RingMessage.Alive(rnd(), learner.firstUndecided(), delivered,
                 Math.max(0, learner.firstUndecided() - delivered), Math.max(lastSeen, variant.lastSeen()), wantsRing));
     }
 
@@ -1122,6 +1145,12 @@ public final class RingEngine implements Engine {
             heard = Math.min(heard, steppedDownAt - config.suspectNanos());
         }
         return suspicion.suspects(rnd(), c, heard, now);
+    }
+
+    /** We hear a coordinator at work in a round below ours: our own round's coordinator does not lead. */
+    private boolean stranded() {
+        return workingCoordinator >= 0 && workingCoordinator != self && workingRound < rnd()
+                && now - workingHeardAt < config.suspectNanos() && !coordinates();
     }
 
     private boolean holding() {
