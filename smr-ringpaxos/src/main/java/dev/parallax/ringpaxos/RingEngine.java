@@ -3,12 +3,9 @@ package dev.parallax.ringpaxos;
 import dev.parallax.core.protocol.Effects;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.ObjLongConsumer;
 
@@ -62,39 +59,32 @@ public final class RingEngine implements Engine {
     private boolean coordinatorSteppedDown;
     private long steppedDownAt;
     private long roundChangedAt;
+    /** When the coordinator of our round was last seen at work (its Heartbeat or Phase 1A, a packet of the round). */
+    private long coordinatorHeardAt;
+    /**
+     * A coordinator leading a round below ours that we hear (we promised a round that never
+     * started: we are stranded above the working round), its round, and when we last heard it.
+     */
+    private int workingCoordinator = -1;
+    private long workingRound = -1;
+    private long workingHeardAt;
 
     // Coordinator state (C3, C7).
-    private final ArrayDeque<ProposalEntry> queue = new ArrayDeque<>();
-    private final Set<ValueId> queued = new HashSet<>();
-    private TreeMap<Long, Phase2Entry> reproposals = new TreeMap<>();
-    private final TreeMap<Long, Long> openedAt = new TreeMap<>();
-    private final Set<ValueId> openVids = new HashSet<>();
-    /** Ids the coordinator re-proposes in its round (a proposer's retry of one is not opened again). */
-    private final Set<ValueId> reproposedVids = new HashSet<>();
-    /**
-     * Ids decided lately, newest last (bounded): a proposal retried after its decision is not
-     * opened again. Duplicates stay possible (a retry older than this memory) and are harmless:
-     * every replica delivers them in the same order and the client sessions answer the copy.
-     */
-    private final java.util.LinkedHashSet<ValueId> recentlyDecided = new java.util.LinkedHashSet<>();
-    private long nextInstance;
+    private final Coordinator coordinator;
     private boolean opening;
     private boolean openAgain;
 
     // What members report and when they were heard.
     private final long[] lastHeard;
-    private final long[] deliveredOf;
     private final long[] lastSeenOf;
-    private long delivered;
-    private long versionFloor;
+    private final VersionTable versions;
+    private final RingCatchUp catchUp;
     private long lastSeen = -1;
     private boolean backlogHigh;
 
     // Periodic work.
     private long lastHeartbeat = Long.MIN_VALUE;
     private long lastAlive = Long.MIN_VALUE;
-    private long lastCatchUp = Long.MIN_VALUE;
-    private int catchUpAttempt;
     private int reformsSinceDecision;
     /** When the first re-formation since the last decision happened. */
     private long stalledSince;
@@ -108,8 +98,6 @@ public final class RingEngine implements Engine {
     private long stepDowns;
     private long malformed;
     private long stickyRefusals;
-    private long catchUpQueries;
-    private long catchUpReplies;
     private long snapshotsNeeded;
     private long proposalsDropped;
     private long phase1Retransmits;
@@ -143,9 +131,12 @@ public final class RingEngine implements Engine {
         this.holdUntil = now + config.restartHoldNanos();
         this.now = now;
         this.roundChangedAt = now;
+        this.coordinatorHeardAt = now;
         this.lastHeard = new long[n];
         Arrays.fill(lastHeard, now);
-        this.deliveredOf = new long[n];
+        this.versions = new VersionTable(n, config.f(), self);
+        this.catchUp = new RingCatchUp(config, self);
+        this.coordinator = new Coordinator(n * config.maxPending(), 4 * n * config.maxPending());
         this.lastSeenOf = new long[n];
         Arrays.fill(lastSeenOf, -1);
     }
@@ -263,28 +254,14 @@ public final class RingEngine implements Engine {
             return;
         }
         if (!known) {
-            noteDecided(vid);
             observer.decided(instance, vid, body);
-            if (openedAt.remove(instance) != null) {
+            if (coordinator.decided(instance, vid)) {
                 reformsSinceDecision = 0;
             }
-            openVids.remove(vid);
         }
         deliver(out);
         if (leading) {
             openMore(out);
-        }
-    }
-
-    private void noteDecided(ValueId vid) {
-        if (vid.isNoop()) {
-            return;
-        }
-        recentlyDecided.add(vid);
-        if (recentlyDecided.size() > 4 * n * config.maxPending()) {
-            var it = recentlyDecided.iterator();
-            it.next();
-            it.remove();
         }
     }
 
@@ -311,23 +288,19 @@ public final class RingEngine implements Engine {
     @Override
     public void proposalArrived(ProposalEntry proposal, Effects<Object, RingRecord, RingValue> out) {
         if (coordinates()) {
-            ValueId vid = proposal.vid();
-            if (queued.contains(vid) || openVids.contains(vid) || reproposedVids.contains(vid)
-                    || recentlyDecided.contains(vid)) {
+            if (!coordinator.offer(proposal)) {
                 return;
             }
-            if (queue.size() >= n * config.maxPending()) {
-                proposalsDropped++;
-                return;
-            }
-            queue.add(proposal);
-            queued.add(vid);
-            cache.remember(vid, proposal.value());
+            cache.remember(proposal.vid(), proposal.value());
             if (leading) {
                 openMore(out);
             }
         } else if (!recovery.recovering()) {
-            variant.forwardProposal(proposal, out);
+            if (stranded()) {
+                out.send(workingCoordinator, new RingMessage.Proposal(rnd(), List.of(proposal)));
+            } else {
+                variant.forwardProposal(proposal, out);
+            }
         }
     }
 
@@ -360,22 +333,12 @@ public final class RingEngine implements Engine {
             do {
                 openAgain = false;
                 List<Phase2Entry> batch = new ArrayList<>();
-                while (openedAt.size() < variant.window(now) && belowBacklog()) {
-                    Phase2Entry e;
-                    if (!reproposals.isEmpty() && nextInstance <= reproposals.lastKey()) {
-                        e = reproposals.remove(nextInstance);
-                        if (e == null) {
-                            e = new Phase2Entry(nextInstance, ValueId.NOOP, ByteBufferUtil.EMPTY);
-                        }
-                    } else {
-                        ProposalEntry p = queue.poll();
-                        if (p == null) {
-                            break;
-                        }
-                        queued.remove(p.vid());
-                        e = new Phase2Entry(nextInstance, p.vid(), p.value());
+                while (coordinator.open() < variant.window(now) && belowBacklog()) {
+                    Phase2Entry e = coordinator.take();
+                    if (e == null) {
+                        break;
                     }
-                    long instance = nextInstance++;
+                    long instance = e.instance();
                     if (learner.isDecided(instance)) {
                         continue;
                     }
@@ -383,8 +346,7 @@ public final class RingEngine implements Engine {
                         break;
                     }
                     cache.remember(e.vid(), e.value());
-                    openedAt.put(instance, now);
-                    openVids.add(e.vid());
+                    coordinator.opened(instance, e.vid(), now);
                     observer.voted(instance, rnd(), e.vid());
                     observer.opened(instance, rnd(), e.vid(), e.value());
                     batch.add(e);
@@ -476,9 +438,9 @@ public final class RingEngine implements Engine {
                 }
             }
         }
-        if (!openedAt.isEmpty()) {
-            long oldest = openedAt.firstKey();
-            if (now - openedAt.get(oldest) > config.stallNanos()) {
+        long oldest = coordinator.oldestOpen();
+        if (oldest >= 0) {
+            if (now - coordinator.openedAt(oldest) > config.stallNanos()) {
                 int lagging = firstLagging(oldest);
                 stallExclusions++;
                 exclusions.exclude(lagging, now);
@@ -547,6 +509,7 @@ public final class RingEngine implements Engine {
             return;
         }
         if (variant.onMessage(from, m, now, out)) {
+            noteCoordinatorTraffic(from, m);
             finishStep(out);
             return;
         }
@@ -568,11 +531,36 @@ public final class RingEngine implements Engine {
         } else if (m instanceof RingMessage.CatchUpReply r) {
             onCatchUpReply(from, r, out);
         } else if (m instanceof RingMessage.Proposal p) {
-            for (ProposalEntry e : p.proposals()) {
-                proposalArrived(e, out);
+            if (p.round() > rnd() && !coordinates()) {
+                // We lag behind the proposer's round: passing it on could bounce it between two
+                // members that disagree on the coordinator. Its proposer retries.
+                proposalsDropped += p.proposals().size();
+            } else {
+                for (ProposalEntry e : p.proposals()) {
+                    proposalArrived(e, out);
+                }
             }
         }
+        noteCoordinatorTraffic(from, m);
         finishStep(out);
+    }
+
+    /**
+     * Coordinator traffic of our round — its Heartbeat or Phase 1A, a ring packet of the round —
+     * is what keeps members from suspecting it (as Multi-Paxos' leader traffic): a member that
+     * coordinates the round on paper only, or a candidate that gave up, still sends other messages.
+     */
+    private void noteCoordinatorTraffic(int from, Object m) {
+        long round = rnd();
+        if (round < 0) {
+            return;
+        }
+        boolean fromCoordinator = from == config.coordinatorOf(round);
+        if ((m instanceof RingMessage.Heartbeat hb && hb.round() == round && fromCoordinator)
+                || (m instanceof RingMessage.Phase1A a && a.round() == round && fromCoordinator)
+                || (m instanceof UPacket p && p.round() == round)) {
+            coordinatorHeardAt = now;
+        }
     }
 
     private void finishStep(Effects<Object, RingRecord, RingValue> out) {
@@ -614,10 +602,8 @@ public final class RingEngine implements Engine {
 
     void onDelivered(long nextInstance, long now, Effects<Object, RingRecord, RingValue> out) {
         this.now = now;
-        if (nextInstance > delivered) {
-            delivered = nextInstance;
-        }
-        long backlog = learner.firstUndecided() - delivered;
+        versions.delivered(nextInstance);
+        long backlog = learner.firstUndecided() - versions.delivered();
         boolean high = backlog >= config.mringFcThreshold();
         if (high && !backlogHigh && !leading && rnd() >= 0 && config.coordinatorOf(rnd()) != self) {
             sendAlive(out);
@@ -633,7 +619,7 @@ public final class RingEngine implements Engine {
         if (leading || n == 1) {
             recomputeFloor();
         }
-        long t = Math.min(instance, Math.min(versionFloor, learner.firstUndecided()));
+        long t = Math.min(instance, Math.min(versions.floor(), learner.firstUndecided()));
         learner.trimBelow(t);
         acceptor.trimBelow(Math.min(t, learner.firstUndecided()));
         acceptor.checkpoint(out);
@@ -646,9 +632,7 @@ public final class RingEngine implements Engine {
     void skipTo(long instance) {
         learner.skipTo(instance);
         acceptor.trimBelow(instance);
-        if (nextInstance < instance) {
-            nextInstance = instance;
-        }
+        coordinator.skipTo(instance);
     }
 
     void detectFailuresExternally() {
@@ -695,7 +679,7 @@ public final class RingEngine implements Engine {
             return leading;
         }
         return c != candidate && !coordinatorSteppedDown
-                && now - lastHeard[c] < config.suspectNanos() * 3 / 4;
+                && now - coordinatorHeardAt < config.suspectNanos() * 3 / 4;
     }
 
     private void onPhase1B(int from, RingMessage.Phase1B b, Effects<Object, RingRecord, RingValue> out) {
@@ -729,10 +713,7 @@ public final class RingEngine implements Engine {
         if (leading) {
             // Re-formation: stop opening on the old ring; the queue goes over to the new round.
             leading = false;
-            reproposals = new TreeMap<>();
-            reproposedVids.clear();
-            openedAt.clear();
-            openVids.clear();
+            coordinator.endRound();
             variant.roundChanged(ring, false, now);
         }
         phaseOne = new PhaseOne(round, learner.firstUndecided(), config.quorum() - 1, now);
@@ -757,13 +738,17 @@ public final class RingEngine implements Engine {
      * its round, and its suspicion clock starts again.
      */
     private void abandonPhaseOne(Effects<Object, RingRecord, RingValue> out) {
+        long abandoned = phaseOne.round();
         phaseOne = null;
+        for (int m = 0; m < n; m++) {
+            if (m != self) {
+                // Whoever promised the abandoned round need not wait for a suspect time-out.
+                out.send(m, new RingMessage.StepDown(abandoned));
+            }
+        }
         phase1Abandoned++;
         roundChangedAt = now;
-        List<ProposalEntry> waiting = new ArrayList<>(queue);
-        queue.clear();
-        queued.clear();
-        for (ProposalEntry p : waiting) {
+        for (ProposalEntry p : coordinator.drain()) {
             variant.forwardProposal(p, out);    // to whoever leads our round
         }
         if (rnd() >= 0 && config.coordinatorOf(rnd()) == self) {
@@ -777,12 +762,10 @@ public final class RingEngine implements Engine {
         if (po.round() > rnd()) {
             // Our own promise (durable since the Phase 1A left) and our own answer, now.
             acceptor.adopt(po.round());
-            List<ProposalEntry> keep = new ArrayList<>(queue);
+            List<ProposalEntry> keep = coordinator.drain();
             changeRound(null, false, out);
             for (ProposalEntry p : keep) {
-                if (queued.add(p.vid())) {
-                    queue.add(p);
-                }
+                coordinator.offer(p);
             }
         } else if (po.round() < rnd()) {
             return;     // overtaken meanwhile (defensive: a round change already ends Phase 1)
@@ -824,25 +807,9 @@ public final class RingEngine implements Engine {
                 re.put(i, new Phase2Entry(i, decided, learner.decidedBody(i)));
             }
         }
-        reproposals = re;
-        nextInstance = Math.max(po.start(), learner.firstUndecided());
-        openedAt.clear();
-        openVids.clear();
+        coordinator.begin(re, Math.max(po.start(), learner.firstUndecided()), own.all(now));
         variant.roundChanged(ring, true, now);
         observer.roundLed(rnd(), ring);
-        reproposedVids.clear();
-        for (Phase2Entry e : reproposals.values()) {
-            reproposedVids.add(e.vid());
-        }
-        queue.removeIf(p -> reproposedVids.contains(p.vid()) || recentlyDecided.contains(p.vid()));
-        queued.removeIf(reproposedVids::contains);
-        queued.removeIf(recentlyDecided::contains);
-        for (ProposalEntry p : own.all(now)) {
-            if (!queued.contains(p.vid()) && !reproposedVids.contains(p.vid()) && !recentlyDecided.contains(p.vid())) {
-                queue.add(p);
-                queued.add(p.vid());
-            }
-        }
         sendHeartbeat(out);
         openMore(out);
     }
@@ -856,12 +823,7 @@ public final class RingEngine implements Engine {
         roundChangedAt = now;
         lastSeen = -1;
         Arrays.fill(lastSeenOf, -1);
-        queue.clear();
-        queued.clear();
-        reproposals = new TreeMap<>();
-        reproposedVids.clear();
-        openedAt.clear();
-        openVids.clear();
+        coordinator.clear();
         variant.roundChanged(newRing, false, now);
         if (forwardOwn && !coordinates()) {
             // C7: own proposals go again to the new coordinator.
@@ -882,7 +844,7 @@ public final class RingEngine implements Engine {
 
     private void reform(Effects<Object, RingRecord, RingValue> out) {
         reformations++;
-        if (openedAt.isEmpty()) {
+        if (coordinator.open() == 0) {
             reformsSinceDecision = 0;   // nothing was waiting: not a stall
         }
         if (reformsSinceDecision++ == 0) {
@@ -899,11 +861,7 @@ public final class RingEngine implements Engine {
         stepDowns++;
         leading = false;
         phaseOne = null;
-        queue.clear();
-        queued.clear();
-        reproposals = new TreeMap<>();
-        openedAt.clear();
-        openVids.clear();
+        coordinator.clear();
         roundChangedAt = now;
         variant.roundChanged(ring, false, now);
         for (int m = 0; m < n; m++) {
@@ -929,7 +887,14 @@ public final class RingEngine implements Engine {
     // ---------------------------------------------------------------- heartbeats, alive, versions
 
     private void onHeartbeat(int from, RingMessage.Heartbeat hb, Effects<Object, RingRecord, RingValue> out) {
-        if (hb.round() < rnd() || from != config.coordinatorOf(hb.round()) || from == self) {
+        if (from != config.coordinatorOf(hb.round()) || from == self) {
+            return;
+        }
+        learner.noteDecidedBelow(hb.decidedBelow());    // a fact, whatever the round
+        if (hb.round() < rnd()) {
+            workingCoordinator = from;
+            workingRound = hb.round();
+            workingHeardAt = now;
             return;
         }
         if (hb.round() > rnd()) {
@@ -940,12 +905,21 @@ public final class RingEngine implements Engine {
         }
         coordinatorSteppedDown = false;
         learner.noteDecidedBelow(hb.decidedBelow());
-        versionFloor = Math.max(versionFloor, hb.versionFloor());
+        versions.noteFloor(hb.versionFloor());
     }
 
     private void onAlive(int from, RingMessage.Alive a, Effects<Object, RingRecord, RingValue> out) {
-        deliveredOf[from] = Math.max(deliveredOf[from], a.delivered());
+        versions.report(from, a.delivered());
         learner.noteDecidedBelow(a.decidedBelow());
+        if (leading && a.round() > rnd() && (lastRejoinAt == Long.MIN_VALUE || now - lastRejoinAt >= config.suspectNanos())) {
+            // A member that hears us promised a round above ours that never started (its candidate
+            // gave up): it cannot vote in our round. Re-form above it (plan §1.7, rejoin).
+            lastRejoinAt = now;
+            exclusions.rejoined();
+            reformations++;
+            startRound(config.nextRoundOf(self, Math.max(a.round(), Math.max(rnd(), highestStarted))), out);
+            return;
+        }
         if (a.round() != rnd() || !leading) {
             return;
         }
@@ -964,7 +938,7 @@ public final class RingEngine implements Engine {
     private void sendHeartbeat(Effects<Object, RingRecord, RingValue> out) {
         lastHeartbeat = now;
         recomputeFloor();
-        RingMessage.Heartbeat hb = new RingMessage.Heartbeat(rnd(), ring, learner.knownDecidedBelow(), versionFloor);
+        RingMessage.Heartbeat hb = new RingMessage.Heartbeat(rnd(), ring, learner.knownDecidedBelow(), versions.floor());
         for (int m = 0; m < n; m++) {
             if (m != self) {
                 out.send(m, hb);
@@ -975,69 +949,25 @@ public final class RingEngine implements Engine {
     private void sendAlive(Effects<Object, RingRecord, RingValue> out) {
         lastAlive = now;
         boolean wantsRing = ring != null && !ring.contains(self) && config.kind() == Ring.Kind.U_RING;
-        out.send(config.coordinatorOf(rnd()), new RingMessage.Alive(rnd(), learner.firstUndecided(), delivered,
-                Math.max(0, learner.firstUndecided() - delivered), Math.max(lastSeen, variant.lastSeen()), wantsRing));
+        out.send(stranded() ? workingCoordinator : config.coordinatorOf(rnd()), new RingMessage.Alive(rnd(), learner.firstUndecided(), versions.delivered(),
+                Math.max(0, learner.firstUndecided() - versions.delivered()), Math.max(lastSeen, variant.lastSeen()), wantsRing));
     }
 
     /** Versions (§3.3.7): the (f+1)-th highest delivered count, own included. */
     private void recomputeFloor() {
-        long[] v = deliveredOf.clone();
-        v[self] = delivered;
-        Arrays.sort(v);
-        versionFloor = Math.max(versionFloor, v[n - 1 - config.f()]);
+        versions.recompute();
     }
 
     // ---------------------------------------------------------------- catch-up (C6)
 
     private void catchUpTick(boolean force, Effects<Object, RingRecord, RingValue> out) {
-        long first = learner.firstUndecided();
-        long known = learner.knownDecidedBelow();
-        if (known <= first) {
-            catchUpAttempt = 0;
-            return;
-        }
-        if (!force && lastCatchUp != Long.MIN_VALUE && now - lastCatchUp < config.catchUpNanos()) {
-            return;
-        }
-        if (n == 1) {
-            return;
-        }
-        int target = variant.catchUpTarget(catchUpAttempt++);
-        if (target < 0 || target >= n || target == self) {
-            return;
-        }
-        lastCatchUp = now;
-        catchUpQueries++;
-        out.send(target, new RingMessage.CatchUpQuery(Math.max(0, rnd()), first,
-                Math.min(known, first + config.catchUpMaxInstances())));
+        catchUp.tick(now, force, rnd(), learner, variant, out);
     }
 
     private void onCatchUpQuery(int from, RingMessage.CatchUpQuery q, Effects<Object, RingRecord, RingValue> out) {
-        if (from == self) {
-            return;
+        if (from != self) {
+            catchUp.serve(from, q, rnd(), learner, acceptor, recovery.recovering(), out);
         }
-        long firstAvailable = learner.trimmedBelow();
-        List<DecisionEntry> decided = learner.range(q.from(), q.to(), config.catchUpMaxInstances(),
-                config.catchUpMaxBytes());
-        List<Phase2Entry> values = new ArrayList<>();
-        if (!recovery.recovering()) {
-            long bytes = 0;
-            for (long i = Math.max(q.from(), firstAvailable); i < q.to() && values.size() < config.catchUpMaxInstances(); i++) {
-                if (learner.isDecided(i)) {
-                    continue;
-                }
-                Vote v = acceptor.voteAt(i);
-                if (v != null) {
-                    if (!values.isEmpty() && bytes + v.value().remaining() > config.catchUpMaxBytes()) {
-                        break;
-                    }
-                    values.add(new Phase2Entry(i, v.vid(), v.value()));
-                    bytes += v.value().remaining();
-                }
-            }
-        }
-        catchUpReplies++;
-        out.send(from, new RingMessage.CatchUpReply(Math.max(0, rnd()), firstAvailable, decided, values));
     }
 
     private void onCatchUpReply(int from, RingMessage.CatchUpReply r, Effects<Object, RingRecord, RingValue> out) {
@@ -1048,9 +978,8 @@ public final class RingEngine implements Engine {
             if (learner.learn(d.instance(), d.vid(), body)) {
                 taught = true;
                 if (!known) {
-                    noteDecided(d.vid());
                     observer.decided(d.instance(), d.vid(), body);
-                    openedAt.remove(d.instance());
+                    coordinator.decided(d.instance(), d.vid());
                 }
             }
         }
@@ -1120,12 +1049,18 @@ public final class RingEngine implements Engine {
         if (c == self) {
             return false;
         }
-        long heard = Math.max(lastHeard[c], roundChangedAt);
+        long heard = Math.max(coordinatorHeardAt, roundChangedAt);
         if (coordinatorSteppedDown) {
             // It told us: the ranked time-outs start as if it had been silent for a suspect time-out.
             heard = Math.min(heard, steppedDownAt - config.suspectNanos());
         }
         return suspicion.suspects(rnd(), c, heard, now);
+    }
+
+    /** We hear a coordinator at work in a round below ours: our own round's coordinator does not lead. */
+    private boolean stranded() {
+        return workingCoordinator >= 0 && workingCoordinator != self && workingRound < rnd()
+                && now - workingHeardAt < config.suspectNanos() && !coordinates();
     }
 
     private boolean holding() {
@@ -1136,18 +1071,16 @@ public final class RingEngine implements Engine {
         if (config.kind() != Ring.Kind.U_RING) {
             return true;
         }
-        long min = delivered;
+        long min = versions.delivered();
         for (int m : ring.order()) {
-            if (m != self) {
-                min = Math.min(min, deliveredOf[m]);
-            }
+            min = Math.min(min, versions.of(m));
         }
-        return nextInstance < Math.max(min, 0) + config.maxBacklog();
+        return coordinator.nextInstance() < Math.max(min, 0) + config.maxBacklog();
     }
 
     /** The coordinator's currently open instances. */
     int openCount() {
-        return openedAt.size();
+        return coordinator.open();
     }
 
     int ownPending() {
@@ -1159,11 +1092,11 @@ public final class RingEngine implements Engine {
     }
 
     long delivered() {
-        return delivered;
+        return versions.delivered();
     }
 
     long versionFloor() {
-        return versionFloor;
+        return versions.floor();
     }
 
     long reformations() {
@@ -1207,7 +1140,7 @@ public final class RingEngine implements Engine {
             return false;
         }
         if (leading) {
-            return openedAt.size() < config.eagerBelow();
+            return coordinator.open() < config.eagerBelow();
         }
         return own.size() < config.eagerBelow();
     }
@@ -1239,10 +1172,10 @@ public final class RingEngine implements Engine {
         sink.accept("phase1a.refused.sticky", stickyRefusals);
         sink.accept("phase1a.retransmits", phase1Retransmits);
         sink.accept("phase1.abandoned", phase1Abandoned);
-        sink.accept("catchup.queries", catchUpQueries);
-        sink.accept("catchup.replies", catchUpReplies);
+        sink.accept("catchup.queries", catchUp.queries());
+        sink.accept("catchup.replies", catchUp.replies());
         sink.accept("snapshots.needed", snapshotsNeeded);
-        sink.accept("proposals.dropped", proposalsDropped);
+        sink.accept("proposals.dropped", proposalsDropped + coordinator.dropped());
         sink.accept("proposals.retried", own.retries());
         sink.accept("votes.refused", acceptor.refused());
         sink.accept("values.beyond.buffer", cache.dropped());
