@@ -546,9 +546,11 @@ public final class RingEngine implements Engine {
     }
 
     /**
-     * Coordinator traffic of our round — its Heartbeat or Phase 1A, a ring packet of the round —
-     * is what keeps members from suspecting it (as Multi-Paxos' leader traffic): a member that
-     * coordinates the round on paper only, or a candidate that gave up, still sends other messages.
+     * Coordinator traffic of our round — its Heartbeat or Phase 1A, a ring packet of the round
+     * carrying 2As or decisions (only the coordinator's work makes those) — is what keeps members
+     * from suspecting it (as Multi-Paxos' leader traffic): a member that coordinates the round on
+     * paper only, or a candidate that gave up, still sends other messages, and proposals alone may
+     * still travel a ring whose coordinator moved on.
      */
     private void noteCoordinatorTraffic(int from, Object m) {
         long round = rnd();
@@ -558,7 +560,7 @@ public final class RingEngine implements Engine {
         boolean fromCoordinator = from == config.coordinatorOf(round);
         if ((m instanceof RingMessage.Heartbeat hb && hb.round() == round && fromCoordinator)
                 || (m instanceof RingMessage.Phase1A a && a.round() == round && fromCoordinator)
-                || (m instanceof UPacket p && p.round() == round)) {
+                || (m instanceof UPacket p && p.round() == round && (!p.phase2().isEmpty() || !p.decisions().isEmpty()))) {
             coordinatorHeardAt = now;
         }
     }
