@@ -233,6 +233,11 @@ public final class BenchMain implements Callable<Integer> {
             public Map<String, Double> bytesSent() {
                 return sut.bytesSent();
             }
+
+            @Override
+            public BenchResult.Traffic traffic() {
+                return new BenchResult.Traffic(sut.peerBytesSent(), sut.deliveredBytes());
+            }
         };
         SweepResult result = new Sweep(clients, pids, probe, Duration.ofSeconds(prewarm)).run(name, base, plan, new Sweep.Listener() {
             @Override

@@ -3,6 +3,7 @@ package dev.parallax.paxos;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.runtime.OrderingContext;
 import dev.parallax.core.runtime.OrderingProtocol;
+import dev.parallax.core.runtime.RuntimeOptions;
 
 import java.util.Objects;
 
@@ -56,10 +57,7 @@ public final class MultiPaxos implements OrderingProtocol {
         return PaxosBroadcast.builder().config(config).self(context.config().id())
                 .transport(context.transport(CHANNEL, new PaxosMessageCodec()))
                 .log(context.durableLog(OrderingContext.MAIN_LOG)).clock(context.clock())
-                .threads(context.stageThreads()).meterRegistry(context.meterRegistry())
-                .proposalCapacity(context.config().proposalQueueCapacity())
-                .decisionCapacity(context.config().decisionQueueCapacity())
-                .snapshotRequester(context.snapshotRequester())
+                .options(RuntimeOptions.forReplica(context).build())
                 .build();
     }
 }

@@ -1,17 +1,12 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.runtime.ProtocolRuntime;
+import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.DeliveryListener;
 import dev.parallax.core.spi.DurableLog;
-import dev.parallax.core.spi.SnapshotRequester;
 import dev.parallax.core.spi.Transport;
-import dev.parallax.core.protocol.ProtocolStage;
-import dev.parallax.core.stage.StageThreads;
-import dev.parallax.core.stage.WaitStrategy;
 import dev.parallax.core.time.Clock;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -29,39 +24,36 @@ import java.util.Objects;
  * <p>Back-pressure and failure detection are the runtime's (see {@link ProtocolRuntime}):
  * {@link #propose} returns {@code false} when the proposal queue is full; a lagging listener holds
  * the protocol stage back without blocking it; a detector on its own thread reads arrival stamps.
+ * The runtime settings that are not Multi-Paxos' own come as one {@link RuntimeOptions}.
  *
  * <p>Threads: {@link #propose}, {@link #redirectHint} and {@link #leaderHint} from any thread;
  * {@link #start} and {@link #close} once each, by the owner. The broadcast owns the transport and
  * the log it was given and closes them.
  */
 public final class PaxosBroadcast implements AtomicBroadcast {
+    /** The instance name unless {@link RuntimeOptions} name another: the meters' {@code protocol} tag. */
+    public static final String DEFAULT_NAME = "paxos";
     private final ProtocolRuntime<PaxosMessage, PaxosRecord, Value, MultiPaxosCore> runtime;
     private final PaxosRuntimeParts parts;
 
     private PaxosBroadcast(Builder b) {
         PaxosConfig config = b.config;
         int self = b.self;
-        this.parts = new PaxosRuntimeParts(config, self, b.name, b.registry);
-        ProtocolRuntime.Builder<PaxosMessage, PaxosRecord, Value, MultiPaxosCore> rb = ProtocolRuntime.builder(b.name);
-        rb.members(self, config.members()).transport(b.transport).log(b.log, new PaxosRecordCodec())
+        RuntimeOptions options = b.options != null ? b.options : RuntimeOptions.builder().build();
+        String name = options.name(DEFAULT_NAME);
+        this.parts = new PaxosRuntimeParts(config, self, name, options.meterRegistry());
+        ProtocolRuntime.Builder<PaxosMessage, PaxosRecord, Value, MultiPaxosCore> rb =
+                options.runtimeBuilder(DEFAULT_NAME, self, config.members(), b.clock);
+        rb.transport(b.transport).log(b.log, new PaxosRecordCodec())
                 .core((recovered, amnesiac, now) -> {
                     MultiPaxosCore c = new MultiPaxosCore(config, self, recovered, amnesiac, now);
                     c.detectFailuresExternally();
                     return c;
                 })
                 .values(Value::of, v -> v.isNoop() ? null : v.bytes())
-                .clock(b.clock).meterRegistry(b.registry).snapshotRequester(b.snapshotRequester)
                 .failureDetection(parts.failureDetection())
                 .observer(parts.<MultiPaxosCore>observer(c -> c, this::undelivered))
-                .maxTickNanos(parts.maxTickNanos())
-                .inboxCapacity(b.inboxCapacity).proposalCapacity(b.proposalCapacity)
-                .decisionCapacity(b.decisionCapacity).maxUndelivered(b.maxUndelivered);
-        if (b.threads != null) {
-            rb.threads(b.threads);
-        } else {
-            rb.threads(StageThreads.builder(dev.parallax.core.stage.ThreadPlacement.STAGED).waitStrategy(b.waitStrategy).clock(b.clock).meterRegistry(b.registry)
-                    .build());
-        }
+                .maxTickNanos(parts.maxTickNanos());
         this.runtime = rb.build();
     }
 
@@ -122,40 +114,18 @@ public final class PaxosBroadcast implements AtomicBroadcast {
         private Transport<PaxosMessage> transport;
         private DurableLog log;
         private Clock clock;
-        private WaitStrategy.Factory waitStrategy = dev.parallax.core.stage.WaitStrategies.yieldPark();
-        private MeterRegistry registry = new SimpleMeterRegistry();
-        private int inboxCapacity = 8192;
-        private int proposalCapacity = 20;
-        private int decisionCapacity = 1024;
-        private int maxUndelivered = ProtocolStage.DEFAULT_MAX_UNDELIVERED;
-        private SnapshotRequester snapshotRequester = SnapshotRequester.NONE;
-        private StageThreads threads;
-        private String name = "paxos";
+        private RuntimeOptions options;
 
         private Builder() {
         }
 
         /**
-         * The threads the stages run on (the replica's placement); default one thread per stage
-         * with the {@link #waitStrategy}, owned by the broadcast.
+         * The runtime settings (name, meter registry, threads, snapshot service, queue bounds);
+         * default {@link RuntimeOptions#builder() every default} with the name
+         * {@value #DEFAULT_NAME} and a private registry.
          */
-        public Builder threads(StageThreads threads) {
-            this.threads = Objects.requireNonNull(threads);
-            return this;
-        }
-
-        /**
-         * The instance's name: the {@code protocol} tag of its meters and the prefix of its thread
-         * names; default {@code paxos}. Several instances in one process need distinct names.
-         */
-        public Builder name(String name) {
-            this.name = Objects.requireNonNull(name);
-            return this;
-        }
-
-        /** Told when this replica needs a peer's snapshot; default ignores it (no snapshots). */
-        public Builder snapshotRequester(dev.parallax.core.spi.SnapshotRequester r) {
-            this.snapshotRequester = Objects.requireNonNull(r);
+        public Builder options(RuntimeOptions options) {
+            this.options = Objects.requireNonNull(options);
             return this;
         }
 
@@ -185,45 +155,6 @@ public final class PaxosBroadcast implements AtomicBroadcast {
             return this;
         }
 
-        /** How idle stage threads wait; default yield-then-park. */
-        public Builder waitStrategy(WaitStrategy.Factory factory) {
-            this.waitStrategy = Objects.requireNonNull(factory);
-            return this;
-        }
-
-        /** Where stage and protocol meters go; default a private simple registry. */
-        public Builder meterRegistry(MeterRegistry registry) {
-            this.registry = Objects.requireNonNull(registry);
-            return this;
-        }
-
-        /** Peer messages waiting for the protocol thread; default 8192. */
-        public Builder inboxCapacity(int n) {
-            this.inboxCapacity = n;
-            return this;
-        }
-
-        /** Proposals waiting for a window slot; default 20 (seed 000 §V-E ProposalQueue). */
-        public Builder proposalCapacity(int n) {
-            this.proposalCapacity = n;
-            return this;
-        }
-
-        /** Decided values waiting for the listener; default 1024. */
-        public Builder decisionCapacity(int n) {
-            this.decisionCapacity = n;
-            return this;
-        }
-
-        /**
-         * Decisions the protocol stage keeps while the listener lags (the decision queue is full)
-         * before it stops taking peer messages; default {@link ProtocolStage#DEFAULT_MAX_UNDELIVERED}.
-         */
-        public Builder maxUndelivered(int n) {
-            this.maxUndelivered = n;
-            return this;
-        }
-
         /** @throws IllegalArgumentException if a required part is missing */
         public PaxosBroadcast build() {
             if (config == null || transport == null || log == null || clock == null) {
@@ -231,9 +162,6 @@ public final class PaxosBroadcast implements AtomicBroadcast {
             }
             if (self < 0 || self >= config.members()) {
                 throw new IllegalArgumentException("self must be 0.." + (config.members() - 1) + ", got " + self);
-            }
-            if (maxUndelivered <= 0) {
-                throw new IllegalArgumentException("maxUndelivered must be positive, got " + maxUndelivered);
             }
             if (transport.localId() != self) {
                 throw new IllegalArgumentException("transport is member " + transport.localId() + ", not " + self);

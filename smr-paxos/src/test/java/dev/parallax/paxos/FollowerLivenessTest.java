@@ -1,6 +1,7 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.MessageHandler;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.testkit.LocalNetwork;
@@ -139,10 +140,12 @@ class FollowerLivenessTest {
                 Watched t = new Watched(network.transport(id));
                 MeterRegistry registry = new SimpleMeterRegistry();
                 PaxosBroadcast.Builder b = PaxosBroadcast.builder().config(CONFIG).self(id).transport(t)
-                        .log(InMemoryDurableLog.create()).clock(SystemClock.INSTANCE).meterRegistry(registry);
+                        .log(InMemoryDurableLog.create()).clock(SystemClock.INSTANCE);
+                RuntimeOptions.Builder options = RuntimeOptions.builder().meterRegistry(registry);
                 if (id == 2) {
-                    b.decisionCapacity(8).maxUndelivered(MAX_UNDELIVERED).inboxCapacity(32);
+                    options.decisionCapacity(8).maxUndelivered(MAX_UNDELIVERED).inboxCapacity(32);
                 }
+                b.options(options.build());
                 Recorder r = new Recorder(id == 2);
                 PaxosBroadcast p = b.build();
                 transports.add(t);

@@ -1,6 +1,7 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.testkit.LocalNetwork;
 import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -39,7 +40,8 @@ class LogFailureTest {
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             registries.add(registry);
             PaxosBroadcast b = PaxosBroadcast.builder().config(config).self(i).transport(net.transport(i)).log(log)
-                    .clock(SystemClock.INSTANCE).meterRegistry(registry).build();
+                    .clock(SystemClock.INSTANCE)
+                    .options(RuntimeOptions.builder().meterRegistry(registry).build()).build();
             members.add(b);
             List<Long> mine = Collections.synchronizedList(new ArrayList<>());
             delivered.add(mine);

@@ -1,6 +1,7 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.DurableLog;
 import dev.parallax.core.spi.RecordVisitor;
 import dev.parallax.core.testkit.LocalNetwork;
@@ -54,7 +55,8 @@ class PaxosBroadcastAmnesiaTest {
         logs[id] = new CrashableLog(InMemoryDurableLog.open(storage[id]));
         registries[id] = new SimpleMeterRegistry();
         members[id] = PaxosBroadcast.builder().config(CONFIG).self(id).transport(network.transport(id))
-                .log(logs[id]).clock(SystemClock.INSTANCE).meterRegistry(registries[id]).build();
+                .log(logs[id]).clock(SystemClock.INSTANCE)
+                .options(RuntimeOptions.builder().meterRegistry(registries[id]).build()).build();
         List<String> got = Collections.synchronizedList(new ArrayList<>());
         delivered.set(id, got);
         CountDownLatch latch = new CountDownLatch(expected);

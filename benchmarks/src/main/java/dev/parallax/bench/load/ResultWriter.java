@@ -39,10 +39,30 @@ public final class ResultWriter {
         if (!r.bytesSent().isEmpty()) {
             sb.append("  \"bytesSent\": ").append(doubles(r.bytesSent())).append(",\n");
         }
+        sb.append(traffic(r.traffic(), "  ", ",\n"));
         sb.append("  \"timeline\": [");
         sb.append(r.timeline().stream().map(t -> String.format(Locale.ROOT, "{\"second\": %d, \"completed\": %d, \"p99Us\": %d}",
                 t.second(), t.completed(), t.p99Us())).collect(Collectors.joining(", ")));
         sb.append("]\n}\n");
+        return sb.toString();
+    }
+
+    /**
+     * The traffic counts as JSON members ({@code peerBytesSent}, {@code deliveredBytes},
+     * {@code senderBytesPerDeliveredByte}), each preceded by {@code lead} and followed by
+     * {@code trail}; empty when not counted.
+     */
+    private static String traffic(BenchResult.Traffic t, String lead, String trail) {
+        if (t.peerBytesSent().isEmpty() && t.deliveredBytes().isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append(lead).append("\"peerBytesSent\": ").append(doubles(t.peerBytesSent())).append(trail);
+        sb.append(lead).append("\"deliveredBytes\": ").append(doubles(t.deliveredBytes())).append(trail);
+        if (t.senderBytesPerDeliveredByte().isPresent()) {
+            sb.append(lead).append(String.format(Locale.ROOT, "\"senderBytesPerDeliveredByte\": %.4f",
+                    t.senderBytesPerDeliveredByte().getAsDouble())).append(trail);
+        }
         return sb.toString();
     }
 
@@ -72,7 +92,7 @@ public final class ResultWriter {
                             + "\"failed\": %d, \"seconds\": %.3f, \"cpuUsPerCommand\": %.3f, \"latencyUs\": %s, \"cpuSeconds\": %s%s}",
                     p.outstanding(), r.throughput(), r.completed(), r.failed(), r.seconds(), r.cpuUsPerCommand(),
                     longs(r.percentilesUs()), doubles(r.cpuSeconds()),
-                    r.bytesSent().isEmpty() ? "" : ", \"bytesSent\": " + doubles(r.bytesSent()));
+                    (r.bytesSent().isEmpty() ? "" : ", \"bytesSent\": " + doubles(r.bytesSent())) + traffic(r.traffic(), ", ", ""));
         }).collect(Collectors.joining(",\n")));
         sb.append("\n  ]\n}\n");
         return sb.toString();

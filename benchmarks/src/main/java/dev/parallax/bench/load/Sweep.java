@@ -63,6 +63,15 @@ public final class Sweep {
         default Map<String, Double> bytesSent() {
             return Map.of();
         }
+
+        /**
+         * Peer bytes sent and bytes delivered by each replica so far (cumulative), read with
+         * {@link #bytesSent}; the level records the difference ({@link BenchResult#traffic()}).
+         * Default: {@link BenchResult.Traffic#NONE}.
+         */
+        default BenchResult.Traffic traffic() {
+            return BenchResult.Traffic.NONE;
+        }
     }
 
     private final List<? extends CommandInvoker> connections;
@@ -118,18 +127,22 @@ public final class Sweep {
             CpuMeter cpu = new CpuMeter(pids);
             String[] where = {""};
             List<Map<String, Double>> bytes = new ArrayList<>(2);
+            List<BenchResult.Traffic> traffic = new ArrayList<>(2);
             BenchResult r = new LoadGenerator(connections, spec, pools)
                     .run(system, s -> listener.second(level, s), () -> {
                         cpu.start();
                         probe.started();
                         bytes.add(probe.bytesSent());
+                        traffic.add(probe.traffic());
                     }, () -> {
                         cpu.stop();
                         bytes.add(probe.bytesSent());
+                        traffic.add(probe.traffic());
                         where[0] = probe.ended();
                     })
                     .withCpuSeconds(cpu.spent())
-                    .withBytesSent(bytes.size() == 2 ? difference(bytes.get(0), bytes.get(1)) : Map.of());
+                    .withBytesSent(bytes.size() == 2 ? difference(bytes.get(0), bytes.get(1)) : Map.of())
+                    .withTraffic(traffic.size() == 2 ? traffic.get(1).since(traffic.get(0)) : BenchResult.Traffic.NONE);
             SweepPoint p = new SweepPoint(level, r, where[0]);
             points.add(p);
             listener.point(p);

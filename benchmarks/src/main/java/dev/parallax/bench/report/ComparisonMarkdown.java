@@ -1,5 +1,7 @@
 package dev.parallax.bench.report;
 
+import dev.parallax.bench.load.BenchResult;
+
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
@@ -42,6 +44,7 @@ public final class ComparisonMarkdown {
         }
         sb.append('\n');
         sb.append(balance(t));
+        sb.append(efficiency(t));
         if (t.parallax().isEmpty()) {
             sb.append("No parallax-* system was swept: no ratios.\n");
             return sb.toString();
@@ -74,6 +77,32 @@ public final class ComparisonMarkdown {
             sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s |%n", r.system(), perProcess(r.serverCpuUsPerCommand(), "%.1f"),
                     times(r.cpuMaxOverMin()), r.bytesPerCommand().isEmpty() ? "-" : perProcess(r.bytesPerCommand(), "%,.0f"),
                     times(r.bytesMaxOverMin())));
+        }
+        sb.append('\n');
+        return sb.toString();
+    }
+
+    /**
+     * The efficiency metric of each system that counts traffic, at its best level (seed 003 (Ring
+     * Paxos) §3.1 ¶2, Table 3.2): the bytes the busiest replica sent to its peers (TCP and
+     * datagrams, client replies excluded) per byte a replica delivered on average, and its inverse,
+     * the paper's efficiency; empty if no system counted traffic.
+     */
+    public static String efficiency(ComparisonTable t) {
+        List<ComparisonTable.Row> rows = t.rows().stream()
+                .filter(r -> !r.failed() && r.traffic().senderBytesPerDeliveredByte().isPresent()).toList();
+        if (rows.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append("Efficiency at the best level (seed 003 §3.1: delivered bytes per receiver over the busiest sender's bytes):\n\n");
+        sb.append("| system | replicas | busiest sender | sender B per delivered B | efficiency |\n");
+        sb.append("|---|---:|---|---:|---:|\n");
+        for (ComparisonTable.Row r : rows) {
+            BenchResult.Traffic tr = r.traffic();
+            sb.append(String.format(Locale.ROOT, "| %s | %d | %s | %.2f | %.0f%% |%n", r.system(), tr.deliveredBytes().size(),
+                    tr.busiestSender().orElse("-"), tr.senderBytesPerDeliveredByte().getAsDouble(),
+                    100 * tr.efficiency().orElse(0)));
         }
         sb.append('\n');
         return sb.toString();

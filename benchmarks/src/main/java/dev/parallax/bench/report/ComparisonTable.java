@@ -49,15 +49,18 @@ public record ComparisonTable(int commandBytes, long p99TargetUs, Optional<Strin
      * @param serverCpuUsPerCommand CPU microseconds per command of each server process at that level
      * @param bytesPerCommand     bytes sent per command by each server process at that level (to peers
      *                            and clients), empty if the system does not count them
+     * @param traffic             peer bytes sent and bytes delivered per replica at that level (the
+     *                            efficiency metric), {@link BenchResult.Traffic#NONE} if not counted
      */
     public record Row(String system, String failure, double bestThroughput, int bestOutstanding, long bestP50Us,
                       long bestP99Us, double cpuUsPerCommand, OptionalDouble atTarget, OptionalDouble ratioBest,
                       OptionalDouble ratioAtTarget, Map<String, Double> serverCpuUsPerCommand,
-                      Map<String, Double> bytesPerCommand) {
+                      Map<String, Double> bytesPerCommand, BenchResult.Traffic traffic) {
         /** Copies the maps, keeping their order. */
         public Row {
             serverCpuUsPerCommand = Collections.unmodifiableMap(new LinkedHashMap<>(serverCpuUsPerCommand));
             bytesPerCommand = Collections.unmodifiableMap(new LinkedHashMap<>(bytesPerCommand));
+            traffic = traffic == null ? BenchResult.Traffic.NONE : traffic;
         }
 
         /** True if the system has no figures. */
@@ -90,14 +93,15 @@ public record ComparisonTable(int commandBytes, long p99TargetUs, Optional<Strin
         for (SystemOutcome o : outcomes) {
             if (o.sweep() == null) {
                 rows.add(new Row(o.system(), o.failure(), 0, 0, 0, 0, 0, OptionalDouble.empty(), OptionalDouble.empty(),
-                        OptionalDouble.empty(), Map.of(), Map.of()));
+                        OptionalDouble.empty(), Map.of(), Map.of(), BenchResult.Traffic.NONE));
                 continue;
             }
             SweepPoint best = o.sweep().best();
             OptionalDouble target = atTarget(o.sweep(), p99TargetUs);
             rows.add(new Row(o.system(), null, best.throughput(), best.outstanding(), best.p50Us(), best.p99Us(),
                     best.result().cpuUsPerCommand(), target, ratio(refBest, OptionalDouble.of(best.throughput())),
-                    ratio(refTarget, target), best.result().serverCpuUsPerCommand(), best.result().bytesPerCommand()));
+                    ratio(refTarget, target), best.result().serverCpuUsPerCommand(), best.result().bytesPerCommand(),
+                    best.result().traffic()));
         }
         return new ComparisonTable(commandBytes, p99TargetUs, ref.map(SweepResult::system), rows);
     }

@@ -71,6 +71,25 @@ public interface BenchSystem extends AutoCloseable {
         return Map.of();
     }
 
+    /**
+     * Bytes each replica has sent to its peers so far (replica-port channels and datagram groups;
+     * client replies excluded), by the names of {@link #serverPids} (cumulative; -1 for a process
+     * that could not be read): the sender side of the efficiency metric (seed 003 (Ring Paxos)
+     * §3.1 ¶2). May block briefly. Default: empty, not counted.
+     */
+    default Map<String, Double> peerBytesSent() {
+        return Map.of();
+    }
+
+    /**
+     * Bytes of decided values each replica has handed to its state machine so far (cumulative; -1
+     * for a process that could not be read): the receiver side of the efficiency metric. May
+     * block briefly. Default: empty, not counted.
+     */
+    default Map<String, Double> deliveredBytes() {
+        return Map.of();
+    }
+
     /** Closes every connection opened here and stops the servers (killing them if they linger). */
     @Override
     void close();

@@ -24,7 +24,7 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Parallax: three {@code parallax replica} JVMs running the key-value example, driven through
+ * Parallax: three (or {@link #replicas}) {@code parallax replica} JVMs running the key-value example, driven through
  * {@link SmrClient}s sharing two client event loops. The acceptor log's sync policy is the
  * variable: {@code none} and {@code every-batch} keep a Chronicle log ({@code none} leaves flushing
  * to the OS), {@code memory} keeps no log at all. The ordering protocol, executor and thread
@@ -33,9 +33,12 @@ import java.util.concurrent.TimeUnit;
  * replicas run mutual TLS between them and TLS on their client ports, with throwaway certificates
  * generated into the work directory, and the clients talk TLS: the system is then named
  * {@code parallax-<sync>-tls}, so a comparison shows both. A system made with a fixed ordering
- * ({@code parallax-spaxos-none}: S-Paxos, seed 002) runs it whatever {@code --ordering} says.
+ * ({@code parallax-spaxos-none}: S-Paxos, seed 002; {@code parallax-uring-none},
+ * {@code parallax-mring-none}: Ring Paxos, seed 003 ch. 3) runs it whatever {@code --ordering} says.
  * Connections are spread over the replicas ({@link #connect}); {@link #bytesSent} counts what each
- * replica sends to its peers and its clients, for the per-replica balance columns.
+ * replica sends to its peers and its clients, for the per-replica balance columns, and
+ * {@link #peerBytesSent} and {@link #deliveredBytes} feed the efficiency metric (seed 003 (Ring
+ * Paxos) §3.1 ¶2).
  */
 public final class ParallaxSystem implements BenchSystem {
     /**
@@ -48,11 +51,13 @@ public final class ParallaxSystem implements BenchSystem {
     private static final List<String> RUNTIME_KEYS = List.of(Orderings.KEY, Executions.KEY, "execution.threads", "threads");
     /**
      * Cluster-file settings for throughput (docs/benchmarks.md): natural batching — a partial batch
-     * is proposed (Multi-Paxos) or disseminated (S-Paxos) at once only when nothing is in flight,
-     * and batches grow to 16 KiB under load.
+     * is proposed (Multi-Paxos, Ring Paxos) or disseminated (S-Paxos) at once only when nothing is
+     * in flight, and batches grow to 16 KiB under load (Ring Paxos: to 8000 bytes, one M-Ring
+     * datagram, seed 003 §3.5.2).
      */
     private static final Map<String, String> THROUGHPUT_SETTINGS = Map.of("paxos.eager.below", "1",
-            "paxos.batch.bytes", "16384", "spaxos.eager.below", "1", "spaxos.batch.bytes", "16384");
+            "paxos.batch.bytes", "16384", "spaxos.eager.below", "1", "spaxos.batch.bytes", "16384",
+            "ring.eager.below", "1", "ring.batch.bytes", "8000");
 
     private final String sync;
     /** The ordering this system always runs, whatever {@link #runtime} says, or null for the runtime's (default) one. */
@@ -68,7 +73,13 @@ public final class ParallaxSystem implements BenchSystem {
             "parallax_protocol_inbound_dropped_total", "parallax_net_dropped_total");
     /** Bytes a replica sends: to its peers (all channels) and to its clients. */
     private static final List<String> BYTES_METERS = List.of("parallax_net_bytes_sent_total", "parallax_client_bytes_sent_total");
-    private final ThreadCpu[] threadsBefore = new ThreadCpu[3];
+    /** What a replica sends to its peers: every replica-port channel and every datagram group. */
+    private static final List<String> PEER_BYTES_METERS = List.of("parallax_net_bytes_sent_total",
+            "parallax_net_datagram_bytes_sent_total");
+    /** Bytes of decided values a replica handed to its state machine. */
+    private static final List<String> DELIVERED_METERS = List.of("parallax_protocol_delivered_bytes_total");
+    private final int replicas;
+    private final ThreadCpu[] threadsBefore;
     private Thread samplerThread;
     private volatile String samplerError;
     private int sampled;
@@ -86,11 +97,33 @@ public final class ParallaxSystem implements BenchSystem {
      * @param fixed the ordering protocol, or null for the runtime settings' (default Multi-Paxos)
      */
     public ParallaxSystem(String sync, Orderings fixed) {
+        this(sync, fixed, 3);
+    }
+
+    /**
+     * A system of {@code replicas} replica JVMs; with other than three its name carries
+     * {@code n<replicas>-} before the sync, e.g. {@code parallax-uring-n5-none}.
+     *
+     * @param sync     {@code none}, {@code every-batch} or {@code memory}
+     * @param fixed    the ordering protocol, or null for the runtime settings' (default Multi-Paxos)
+     * @param replicas the cluster size, 1..9
+     */
+    public ParallaxSystem(String sync, Orderings fixed, int replicas) {
         if (!List.of("none", "every-batch", "memory").contains(sync)) {
             throw new IllegalArgumentException("sync must be none, every-batch or memory, not " + sync);
         }
+        if (replicas < 1 || replicas > 9) {
+            throw new IllegalArgumentException("replicas must be 1..9, not " + replicas);
+        }
         this.sync = sync;
         this.fixed = fixed;
+        this.replicas = replicas;
+        this.threadsBefore = new ThreadCpu[replicas];
+    }
+
+    /** The number of replica JVMs. */
+    public int replicas() {
+        return replicas;
     }
 
     /** The runtime settings with the fixed ordering, if any, over {@code --ordering}. */
@@ -128,13 +161,15 @@ public final class ParallaxSystem implements BenchSystem {
 
     @Override
     public String name() {
-        return "parallax-" + (fixed == null ? "" : fixed.configName().replace("-", "") + "-") + sync + (tls ? "-tls" : "");
+        return "parallax-" + (fixed == null ? "" : fixed.configName().replace("-", "") + "-")
+                + (replicas == 3 ? "" : "n" + replicas + "-") + sync + (tls ? "-tls" : "");
     }
 
     @Override
     public Map<String, String> settings() {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("log.sync", sync.equals("memory") ? "no log" : sync);
+        s.put("replicas", Integer.toString(replicas));
         s.put("client.io.threads", "1 per replica");
         s.put("tls", tls ? "mutual TLS between replicas, TLS on client ports (JDK provider, EC P-256)" : "off");
         THROUGHPUT_SETTINGS.forEach(s::put);
@@ -174,7 +209,7 @@ public final class ParallaxSystem implements BenchSystem {
             java.nio.file.Files.createDirectories(Path.of(jfr));
             jvm.add("-XX:StartFlightRecording=settings=profile,filename=" + Path.of(jfr).toAbsolutePath() + "/");
         }
-        cluster = new ProcessCluster(workDir, 3, props, false, jvm, tls).replicaArgs("--metrics-port", "0");
+        cluster = new ProcessCluster(workDir, replicas, props, false, jvm, tls).replicaArgs("--metrics-port", "0");
         cluster.startAll(timeout);
         group = new NioEventLoopGroup(2, new DefaultThreadFactory("bench-client", true));
     }
@@ -182,20 +217,20 @@ public final class ParallaxSystem implements BenchSystem {
     @Override
     public Map<String, Long> serverPids() {
         Map<String, Long> pids = new LinkedHashMap<>();
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < replicas; i++) {
             pids.put("replica-" + i, cluster.pid(i));
         }
         return pids;
     }
 
     /**
-     * A client that talks to replica {@code k mod 3} first, {@code k} counting the connections
-     * opened: the load is spread over the replicas. With S-Paxos each replica serves its own
-     * clients; with Multi-Paxos each client is redirected to the leader once.
+     * A client that talks to replica {@code k mod replicas} first, {@code k} counting the
+     * connections opened: the load is spread over the replicas. With S-Paxos and Ring Paxos each
+     * replica serves its own clients; with Multi-Paxos each client is redirected to the leader once.
      */
     @Override
     public CommandInvoker connect(int maxOutstanding) {
-        SmrClient c = SmrClient.connect(cluster.clientConfig().startAt(clients.size() % 3).eventLoopGroup(group)
+        SmrClient c = SmrClient.connect(cluster.clientConfig().startAt(clients.size() % replicas).eventLoopGroup(group)
                 .maxOutstanding(Math.max(1, maxOutstanding)).invokeTimeout(Duration.ofSeconds(30)).build());
         clients.add(c);
         return c;
@@ -211,7 +246,7 @@ public final class ParallaxSystem implements BenchSystem {
         int leader = Math.max(0, cluster.leader());
         sampled = leader;
         sampler = new StageSampler(cluster.metricsPort(leader));
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < replicas; i++) {
             threadsBefore[i] = ThreadCpu.snapshot(cluster.pid(i));
         }
         samplerThread = new Thread(() -> {
@@ -255,7 +290,7 @@ public final class ParallaxSystem implements BenchSystem {
         if (samplerError != null) {
             sb.append("  (stage sampling failed: ").append(samplerError).append(')').append(System.lineSeparator());
         }
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < replicas; i++) {
             sb.append(String.format("replica %d%s threads: CPU seconds user/sys, context switches voluntary/involuntary%n", i,
                     i == sampled ? " (leader)" : ""));
             for (ThreadCpu.Usage u : ThreadCpu.snapshot(cluster.pid(i)).since(threadsBefore[i])) {
@@ -267,7 +302,7 @@ public final class ParallaxSystem implements BenchSystem {
         }
         sb.append("replica counters since start (view changes, duplicates answered from sessions, commands executed, "
                 + "instances decided, messages dropped inbound / at send queues):").append(System.lineSeparator());
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < replicas; i++) {
             try {
                 Map<String, Double> t = StageSampler.totals(cluster.metricsPort(i), HEALTH_METERS);
                 sb.append("  replica ").append(i).append(':');
@@ -291,21 +326,41 @@ public final class ParallaxSystem implements BenchSystem {
      */
     @Override
     public Map<String, Double> bytesSent() {
-        Map<String, Double> bytes = new LinkedHashMap<>();
-        for (int i = 0; i < 3; i++) {
-            double sent;
+        return perReplica(BYTES_METERS);
+    }
+
+    /**
+     * Per replica: bytes sent to its peers over the replica port ({@code parallax_net_bytes_sent_total})
+     * and datagram groups ({@code parallax_net_datagram_bytes_sent_total}), client replies excluded.
+     */
+    @Override
+    public Map<String, Double> peerBytesSent() {
+        return perReplica(PEER_BYTES_METERS);
+    }
+
+    /** Per replica: bytes of decided values handed to the state machine ({@code parallax_protocol_delivered_bytes_total}). */
+    @Override
+    public Map<String, Double> deliveredBytes() {
+        return perReplica(DELIVERED_METERS);
+    }
+
+    /** The sum of {@code meters} scraped from each replica's metrics endpoint; -1 for a replica that does not answer. */
+    private Map<String, Double> perReplica(List<String> meters) {
+        Map<String, Double> values = new LinkedHashMap<>();
+        for (int i = 0; i < replicas; i++) {
+            double v;
             try {
-                sent = StageSampler.totals(cluster.metricsPort(i), BYTES_METERS).values().stream()
+                v = StageSampler.totals(cluster.metricsPort(i), meters).values().stream()
                         .mapToDouble(Double::doubleValue).sum();
             } catch (java.io.IOException e) {
-                sent = -1;
+                v = -1;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                sent = -1;
+                v = -1;
             }
-            bytes.put("replica-" + i, sent);
+            values.put("replica-" + i, v);
         }
-        return bytes;
+        return values;
     }
 
     @Override

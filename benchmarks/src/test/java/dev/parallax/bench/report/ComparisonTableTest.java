@@ -4,6 +4,7 @@ import dev.parallax.bench.load.BenchResult;
 import dev.parallax.bench.load.LoadSpec;
 import dev.parallax.bench.load.SweepPoint;
 import dev.parallax.bench.load.SweepResult;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -150,5 +151,30 @@ class ComparisonTableTest {
         assertThat(echo.bytesPerCommand()).isEmpty();
         assertThat(echo.bytesMaxOverMin()).isEmpty();
         assertThat(ComparisonMarkdown.section(t)).doesNotContain("CPU max/min");
+    }
+
+    @Test
+    @DisplayName("seed 003 (Ring Paxos) §3.1 ¶2, Table 3.2: the efficiency table gives each counting system's busiest sender, "
+            + "its bytes per delivered byte and the inverse")
+    void efficiencyTableListsSystemsThatCountTraffic() {
+        BenchResult.Traffic leader = new BenchResult.Traffic(Map.of("replica-0", 4_000.0, "replica-1", 100.0, "replica-2", 100.0,
+                "replica-3", 100.0, "replica-4", 100.0), Map.of("replica-0", 1_000.0, "replica-1", 1_000.0, "replica-2", 1_000.0,
+                "replica-3", 1_000.0, "replica-4", 1_000.0));
+        BenchResult.Traffic ring = new BenchResult.Traffic(Map.of("replica-0", 1_100.0, "replica-1", 50.0, "replica-2", 50.0,
+                "replica-3", 50.0, "replica-4", 50.0), leader.deliveredBytes());
+        BenchResult paxos = new BenchResult("parallax-n5-none", BASE.withOutstanding(1), 1_000, 0, 1.0, Map.of("p50", 100L,
+                "p99", 400L), List.of(), Map.of()).withTraffic(leader);
+        BenchResult mring = new BenchResult("parallax-mring-n5-none", BASE.withOutstanding(1), 1_000, 0, 1.0, Map.of("p50", 100L,
+                "p99", 400L), List.of(), Map.of()).withTraffic(ring);
+        ComparisonTable t = ComparisonTable.of(32, List.of(
+                SystemOutcome.of(new SweepResult("parallax-n5-none", BASE, List.of(new SweepPoint(1, paxos)), "done")),
+                SystemOutcome.of(new SweepResult("parallax-mring-n5-none", BASE, List.of(new SweepPoint(1, mring)), "done")),
+                replicated("ratis", 1.0, 1.0, 1.0, 1.0)), 5_000);
+        assertThat(t.row("parallax-n5-none").orElseThrow().traffic()).isEqualTo(leader);
+        String md = ComparisonMarkdown.section(t);
+        assertThat(md).contains("| system | replicas | busiest sender | sender B per delivered B | efficiency |")
+                .contains("| parallax-n5-none | 5 | replica-0 | 4.00 | 25% |")
+                .contains("| parallax-mring-n5-none | 5 | replica-0 | 1.10 | 91% |")
+                .doesNotContain("| ratis | 3 |");
     }
 }

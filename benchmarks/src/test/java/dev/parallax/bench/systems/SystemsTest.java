@@ -36,6 +36,28 @@ class SystemsTest {
     }
 
     @Test
+    @DisplayName("seed 003 (Ring Paxos) ch. 3, issue 14 item 6: the ring systems run U-Ring / M-Ring at 3 and 5 replicas next to Multi-Paxos at 5, "
+            + "with ring.batch.bytes 8000 and ring.eager.below 1")
+    void theRingSystemsRunTheirOrderingAtTheirClusterSize() {
+        assertThat(Systems.all()).extracting(Systems.Entry::name).contains("parallax-uring-none", "parallax-mring-none",
+                "parallax-uring-every-batch", "parallax-mring-every-batch", "parallax-n5-none", "parallax-uring-n5-none",
+                "parallax-mring-n5-none");
+        ParallaxSystem uring = (ParallaxSystem) Systems.create("parallax-uring-none");
+        uring.runtime(Map.of(Orderings.KEY, "multi-paxos"));
+        assertThat(uring.replicas()).isEqualTo(3);
+        assertThat(uring.settings()).containsEntry("ordering", "u-ring").containsEntry("replicas", "3")
+                .containsEntry("ring.batch.bytes", "8000").containsEntry("ring.eager.below", "1");
+        ParallaxSystem mring5 = (ParallaxSystem) Systems.create("parallax-mring-n5-none");
+        assertThat(mring5.replicas()).isEqualTo(5);
+        assertThat(mring5.settings()).containsEntry("ordering", "m-ring").containsEntry("replicas", "5");
+        ParallaxSystem paxos5 = (ParallaxSystem) Systems.create("parallax-n5-none");
+        assertThat(paxos5.replicas()).isEqualTo(5);
+        assertThat(paxos5.settings()).containsEntry("ordering", "multi-paxos");
+        assertThat(((ParallaxSystem) Systems.create("parallax-mring-every-batch")).settings()).containsEntry("log.sync", "every-batch");
+        assertThatThrownBy(() -> new ParallaxSystem("none", null, 0)).hasMessageContaining("replicas");
+    }
+
+    @Test
     void unknownSystemsAreRejectedNamingTheKnownOnes() {
         assertThatThrownBy(() -> Systems.create("parallax-spaxos")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("parallax-spaxos-none").hasMessageContaining("parallax-spaxos-every-batch");

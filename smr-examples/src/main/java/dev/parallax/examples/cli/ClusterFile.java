@@ -6,10 +6,14 @@ import dev.parallax.core.config.TlsConfig;
 import dev.parallax.core.net.tls.ClusterCertificates;
 import dev.parallax.core.net.tls.TlsContexts;
 import dev.parallax.core.spi.Executor;
+import dev.parallax.core.runtime.DatagramFaults;
 import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.paxos.PaxosConfig;
 import dev.parallax.paxos.spaxos.SPaxosConfig;
+import dev.parallax.ringpaxos.Ring;
+import dev.parallax.ringpaxos.RingConfig;
+import dev.parallax.ringpaxos.RingPaxos;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -54,7 +58,7 @@ import java.util.regex.Pattern;
  * paxos.catchup.ms=100
  * paxos.catchup.max.bytes=1048576    # bytes of decided values per catch-up reply / Phase 1 page (at most half a frame)
  * paxos.restart.hold.ms=2000         # a restarted replica starts no view before hearing a peer, for at most this long
- * ordering=multi-paxos               # the ordering protocol, see {@link Orderings}: multi-paxos | s-paxos
+ * ordering=multi-paxos               # the ordering protocol, see {@link Orderings}: multi-paxos | s-paxos | u-ring | m-ring
  * spaxos.batch.bytes=1300            # S-Paxos (ordering=s-paxos; it also reads paxos.* for its ordering layer):
  * spaxos.batch.timeout.ms=1          #   client batches of at most this many bytes (cbsz), closed after this long
  * spaxos.eager.below=2               #   disseminate a partial batch at once below this many own unstable batches
@@ -64,6 +68,39 @@ import java.util.regex.Pattern;
  * spaxos.resend.delay.ms=50          #   ask a holder for a missing body after this long (Delta)
  * spaxos.max.undecided=128           #   own undecided batches per origin (B, at most 1024)
  * spaxos.resend.max.bytes=1048576    #   body bytes per answer to a resend request
+ * ring.window=32                     # Ring Paxos (ordering=u-ring or m-ring; seed 003 ch. 3): instances open at once
+ * ring.batch.bytes=8000              #   BSZ: client batches of at most this many bytes (one datagram)
+ * ring.batch.timeout.ms=1            #   a partial batch closes after this long
+ * ring.eager.below=2                 #   propose a partial batch at once below this many open (own pending) instances
+ * ring.packet.bytes=32768            #   largest ring (TCP) packet
+ * ring.heartbeat.ms=50               #   coordinator heartbeats and member alive reports
+ * ring.suspect.ms=500                #   silence after which a member is suspected (above ring.heartbeat.ms)
+ * ring.retransmit.ms=100             #   re-send an unanswered Phase 1/2 message (below ring.stall.ms)
+ * ring.catchup.ms=100                #   ask for decided values missing this long
+ * ring.catchup.max.instances=256     #   instances per catch-up reply / Phase 1 page
+ * ring.catchup.max.bytes=1048576     #   bytes per catch-up reply / Phase 1 page (at most half a frame)
+ * ring.stall.ms=1000                 #   an instance open this long re-forms the ring without its first lagging member
+ * ring.rejoin.backoff.ms=1000        #   an excluded member waits this long before it rejoins
+ * ring.rejoin.lag=64                 #   and rejoins only within this many instances of the decided prefix
+ * ring.max.backlog=1024              #   instances decided but not delivered by the slowest ring member (below 4096)
+ * ring.max.pending=64                #   own proposals not yet decided, per member
+ * ring.proposal.retry.ms=1000        #   re-send an own proposal not decided after this long
+ * ring.restart.hold.ms=2000          #   a restarted member starts no round before hearing a peer, for at most this long
+ * mring.group=239.255.80.1           # M-Ring only (ordering=m-ring): the IP-multicast group of Phase 2A and decisions
+ * mring.port=7400                    #   its UDP port
+ * mring.interface=127.0.0.1          #   the address of the interface to multicast on (the NIC's address on a network)
+ * mring.ttl=1                        #   multicast time to live (1: the local network only)
+ * mring.packet.bytes=8192            #   largest datagram (512..65507); larger values go by TCP to the ring acceptors
+ * mring.socket.buffer.bytes=4194304  #   UDP socket buffers asked for (the kernel caps them at rmem_max/wmem_max)
+ * mring.window.min=1                 #   flow control never shrinks the window below this (at most ring.window)
+ * mring.retransmit.ms=20             #   re-multicast an undecided Phase 2A after this long
+ * mring.retransmit.max.bytes=1048576 #   bytes re-sent per retransmission round
+ * mring.fc.threshold=256             #   a learner reports a backlog above this many instances
+ * mring.fc.decrease.ms=10            #   the window halves at most once per this period
+ * mring.fc.increase.ms=5             #   and grows by one per this period without a report
+ * mring.learner.buffer=4096          #   instances a learner buffers ahead of its decided prefix
+ * mring.learner.buffer.bytes=67108864 #  and bytes; beyond, datagrams are dropped (counted) and fetched by catch-up
+ * mring.test.faults=                 #   tests and chaos only: drop=0.02,dup=0.01,reorder=4,seed=7
  * execution=sequential               # the executor, see {@link Executions}
  * execution.threads=2                # workers of a parallel executor
  * threads=auto                       # stage placement: staged | compact | auto (see ThreadPlacement)
@@ -82,7 +119,9 @@ import java.util.regex.Pattern;
  *
  * Immutable once loaded; unknown keys are rejected so typos do not pass silently, and so is an
  * unknown value of {@code ordering}, {@code execution} or {@code threads}, naming the key and the
- * accepted values. Thread-safe (read-only after construction).
+ * accepted values. The {@code ring.*} and {@code mring.*} keys need an odd number of members
+ * (n = 2f+1) when {@code ordering} is {@code u-ring} or {@code m-ring}; with another ordering they
+ * are checked (as M-Ring's) only when the member count is odd. Thread-safe (read-only after construction).
  */
 public final class ClusterFile {
     private static final Set<String> KEYS = Set.of("members", "clients", "redis", "data.dir", "snapshot.every", "snapshot.log.bytes",
@@ -91,7 +130,15 @@ public final class ClusterFile {
             "paxos.window", "paxos.batch.bytes", "paxos.batch.timeout.ms", "paxos.eager.below", "paxos.heartbeat.ms", "paxos.suspect.ms",
             "paxos.retransmit.ms", "paxos.catchup.ms", "paxos.catchup.max.bytes", "paxos.restart.hold.ms",
             "spaxos.batch.bytes", "spaxos.batch.timeout.ms", "spaxos.eager.below", "spaxos.ids.per.value", "spaxos.ack.interval.ms",
-            "spaxos.ack.refresh.ms", "spaxos.resend.delay.ms", "spaxos.max.undecided", "spaxos.resend.max.bytes", Orderings.KEY, Executions.KEY, "execution.threads", "threads",
+            "spaxos.ack.refresh.ms", "spaxos.resend.delay.ms", "spaxos.max.undecided", "spaxos.resend.max.bytes",
+            "ring.window", "ring.batch.bytes", "ring.batch.timeout.ms", "ring.eager.below", "ring.packet.bytes", "ring.heartbeat.ms",
+            "ring.suspect.ms", "ring.retransmit.ms", "ring.catchup.ms", "ring.catchup.max.instances", "ring.catchup.max.bytes",
+            "ring.stall.ms", "ring.rejoin.backoff.ms", "ring.rejoin.lag", "ring.max.backlog", "ring.max.pending",
+            "ring.proposal.retry.ms", "ring.restart.hold.ms",
+            "mring.group", "mring.port", "mring.interface", "mring.ttl", "mring.packet.bytes", "mring.socket.buffer.bytes",
+            "mring.window.min", "mring.retransmit.ms", "mring.retransmit.max.bytes", "mring.fc.threshold", "mring.fc.decrease.ms",
+            "mring.fc.increase.ms", "mring.learner.buffer", "mring.learner.buffer.bytes", "mring.test.faults",
+            Orderings.KEY, Executions.KEY, "execution.threads", "threads",
             "tls.replica", "tls.client", "tls.ca", "tls.handshake.timeout.ms");
     /** The per-replica TLS keys, {@code tls.cert.<id>} and {@code tls.key.<id>}. */
     private static final Pattern TLS_FILE_KEY = Pattern.compile("tls\\.(cert|key)\\.(\\d{1,9})");
@@ -158,7 +205,12 @@ public final class ClusterFile {
         redis();
         paxos();
         spaxos();
-        ordering();
+        Orderings ordering = ordering();
+        if (ordering == Orderings.U_RING) {
+            ring(Ring.Kind.U_RING);
+        } else if (ordering == Orderings.M_RING || (hasRingKeys() && members().size() % 2 == 1 && members().size() <= 31)) {
+            ring(Ring.Kind.M_RING);
+        }
         execution();
         executionThreads();
         for (int id = 0; id < members().size(); id++) {
@@ -516,6 +568,105 @@ public final class ClusterFile {
         } catch (IllegalArgumentException e) {
             // The only check across keys: the ack interval must not exceed the refresh.
             throw error("spaxos.ack.interval.ms must not exceed spaxos.ack.refresh.ms: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The Ring Paxos settings ({@code ring.*}, and {@code mring.*} for M-Ring; seed 003 (Ring Paxos)
+     * ch. 3; docs/protocols/ring-paxos.md "Configuration") for variant {@code kind}; defaults for
+     * absent keys.
+     *
+     * @throws IllegalArgumentException naming the file and the faulty key, or the member count if it
+     *                                  is even (a ring cluster has n = 2f+1 members)
+     */
+    public RingConfig ring(Ring.Kind kind) {
+        RingConfig.Builder b;
+        try {
+            b = RingConfig.builder(members().size(), kind);
+        } catch (IllegalArgumentException e) {
+            throw error("members: " + e.getMessage());
+        }
+        intSetting("ring.window", b::window);
+        intSetting("ring.batch.bytes", b::batchBytes);
+        millisSetting("ring.batch.timeout.ms", b::batchTimeout);
+        intSetting("ring.eager.below", b::eagerBelow);
+        intSetting("ring.packet.bytes", b::packetBytes);
+        millisSetting("ring.heartbeat.ms", b::heartbeat);
+        millisSetting("ring.suspect.ms", b::suspect);
+        millisSetting("ring.retransmit.ms", b::retransmit);
+        millisSetting("ring.catchup.ms", b::catchUp);
+        intSetting("ring.catchup.max.instances", b::catchUpMaxInstances);
+        intSetting("ring.catchup.max.bytes", n -> {
+            if (n > ReplicaConfig.DEFAULT_MAX_FRAME / 2) {
+                throw new IllegalArgumentException("must be at most half the " + ReplicaConfig.DEFAULT_MAX_FRAME
+                        + "-byte frame limit, got " + n);
+            }
+            b.catchUpMaxBytes(n);
+        });
+        millisSetting("ring.stall.ms", b::stall);
+        millisSetting("ring.rejoin.backoff.ms", b::rejoinBackoff);
+        intSetting("ring.rejoin.lag", b::rejoinLag);
+        intSetting("ring.max.backlog", b::maxBacklog);
+        intSetting("ring.max.pending", b::maxPending);
+        millisSetting("ring.proposal.retry.ms", b::proposalRetry);
+        millisSetting("ring.restart.hold.ms", b::restartHold);
+        stringSetting("mring.group", b::mringGroup);
+        intSetting("mring.port", b::mringPort);
+        stringSetting("mring.interface", b::mringInterface);
+        intSetting("mring.ttl", b::mringTtl);
+        intSetting("mring.packet.bytes", b::mringPacketBytes);
+        intSetting("mring.socket.buffer.bytes", b::mringSocketBufferBytes);
+        intSetting("mring.window.min", b::mringWindowMin);
+        millisSetting("mring.retransmit.ms", b::mringRetransmit);
+        intSetting("mring.retransmit.max.bytes", b::mringRetransmitMaxBytes);
+        intSetting("mring.fc.threshold", b::mringFcThreshold);
+        millisSetting("mring.fc.decrease.ms", b::mringFcDecrease);
+        millisSetting("mring.fc.increase.ms", b::mringFcIncrease);
+        intSetting("mring.learner.buffer", b::mringLearnerBuffer);
+        if (props.containsKey("mring.learner.buffer.bytes")) {
+            long n = longValue("mring.learner.buffer.bytes");
+            try {
+                b.mringLearnerBufferBytes(n);
+            } catch (IllegalArgumentException e) {
+                throw error("mring.learner.buffer.bytes: " + e.getMessage());
+            }
+        }
+        stringSetting("mring.test.faults", spec -> {
+            if (!spec.isBlank()) {
+                DatagramFaults.parse(spec);
+            }
+            b.mringTestFaults(spec);
+        });
+        RingConfig config;
+        try {
+            // The checks across keys name both keys.
+            config = b.build();
+        } catch (IllegalArgumentException e) {
+            throw error(e.getMessage());
+        }
+        if (kind == Ring.Kind.M_RING) {
+            try {
+                RingPaxos.datagramGroup(config);
+            } catch (IllegalArgumentException e) {
+                throw error("mring.*: " + e.getMessage());
+            }
+        }
+        return config;
+    }
+
+    /** Whether a {@code ring.*} or {@code mring.*} key is set. */
+    private boolean hasRingKeys() {
+        return props.stringPropertyNames().stream().anyMatch(k -> k.startsWith("ring.") || k.startsWith("mring."));
+    }
+
+    /** Hands the trimmed text under {@code key}, if present, to {@code set}; its refusal names the key. */
+    private void stringSetting(String key, java.util.function.Consumer<String> set) {
+        if (props.containsKey(key)) {
+            try {
+                set.accept(props.getProperty(key).trim());
+            } catch (IllegalArgumentException e) {
+                throw error(key + ": " + e.getMessage());
+            }
         }
     }
 

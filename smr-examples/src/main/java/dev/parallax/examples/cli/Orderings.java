@@ -3,6 +3,8 @@ package dev.parallax.examples.cli;
 import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.paxos.MultiPaxos;
 import dev.parallax.paxos.spaxos.SPaxos;
+import dev.parallax.ringpaxos.Ring;
+import dev.parallax.ringpaxos.RingPaxos;
 
 import java.util.Arrays;
 import java.util.List;
@@ -16,8 +18,8 @@ import java.util.function.Function;
  *
  * <p>Adding a protocol is adding a constant here, with its cluster-file keys in {@link ClusterFile}
  * (a prefix of its own, as {@code paxos.*} is Multi-Paxos's and {@code spaxos.*} S-Paxos's) and a
- * row in docs/operations.md. Still to come (wave 2): {@code u-ring} and {@code m-ring} (seed 003
- * (Ring Paxos / Multi-Ring / P-SMR) ch. 3), {@code multi-ring} (seed 003 ch. 4).
+ * row in docs/operations.md. Still to come (wave 2): {@code multi-ring} (seed 003 (Ring Paxos /
+ * Multi-Ring / P-SMR) ch. 4).
  *
  * <p>Immutable and thread-safe; {@link #create} builds a new, unstarted protocol on each call and
  * does not block.
@@ -30,7 +32,19 @@ public enum Orderings {
      * Multi-Paxos leader orders batch ids; configured by {@code spaxos.*} and, for its ordering
      * layer, {@code paxos.*}. Log {@code spaxos}; clients are never redirected.
      */
-    S_PAXOS("s-paxos", file -> SPaxos.protocol(file.spaxos()));
+    S_PAXOS("s-paxos", file -> SPaxos.protocol(file.spaxos())),
+    /**
+     * U-Ring Paxos (seed 003 (Ring Paxos) §3.3.3, Alg. 3): consensus along a TCP ring of f+1
+     * acceptors, every replica a proposer and learner; configured by {@code ring.*}. Log
+     * {@code uring}; clients are never redirected.
+     */
+    U_RING("u-ring", file -> RingPaxos.uRing(file.ring(Ring.Kind.U_RING))),
+    /**
+     * M-Ring Paxos (seed 003 (Ring Paxos) §3.3.2, Alg. 2): Phase 2A and decisions by IP multicast
+     * to every replica, Phase 2B along a ring of f+1 acceptors; configured by {@code ring.*} and
+     * {@code mring.*} (group, port, interface). Log {@code mring}; clients are never redirected.
+     */
+    M_RING("m-ring", file -> RingPaxos.mRing(file.ring(Ring.Kind.M_RING)));
 
     /** The key that selects the ordering protocol in a cluster file. */
     public static final String KEY = "ordering";

@@ -66,6 +66,16 @@ public final class ProcessCluster implements AutoCloseable {
         if (tls) {
             p.putAll(ClusterFile.tlsSettings(certificates, true));
         }
+        if (size % 2 == 1) {
+            // M-Ring (ordering=m-ring, here or by --ordering later): a UDP port free now and a group
+            // of its own, so that clusters on this machine do not hear each other's datagrams.
+            if (!p.containsKey("mring.port")) {
+                p.setProperty("mring.port", Integer.toString(freeUdpPort()));
+            }
+            if (!p.containsKey("mring.group")) {
+                p.setProperty("mring.group", randomGroup());
+            }
+        }
         if (!p.containsKey("threads") && System.getProperty(ThreadPlacement.PROPERTY) != null) {
             // The replica JVMs do not inherit this JVM's properties: a test run's placement goes in the file.
             p.setProperty("threads", ThreadPlacement.jvmDefault().configName());
@@ -86,6 +96,19 @@ public final class ProcessCluster implements AutoCloseable {
     /** The metrics (and fault-control) port of replica {@code id} as its READY line reported, or -1. */
     public int metricsPort(int id) {
         return metricsPorts[id];
+    }
+
+    /** A UDP port free on this machine at the time of the call. */
+    private static int freeUdpPort() throws IOException {
+        try (java.net.DatagramSocket socket = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** A random administratively scoped IPv4 multicast group, 239.255.x.y with x, y in 1..254. */
+    private static String randomGroup() {
+        java.util.concurrent.ThreadLocalRandom r = java.util.concurrent.ThreadLocalRandom.current();
+        return "239.255." + r.nextInt(1, 255) + "." + r.nextInt(1, 255);
     }
 
     private static String endpoints(int n) {
@@ -189,9 +212,10 @@ public final class ProcessCluster implements AutoCloseable {
 
     /**
      * The replica whose ordering protocol leads now, read from every live replica's metrics
-     * endpoint ({@code parallax_paxos_leader} is 1; Multi-Paxos and S-Paxos' ordering layer publish
-     * it); when two claim it for a moment (an old leader not yet deposed), the one in the higher
-     * view ({@code parallax_paxos_view}). -1 if none claims it, or the replicas run without a
+     * endpoint ({@code parallax_paxos_leader} is 1: Multi-Paxos and S-Paxos' ordering layer publish
+     * it; {@code parallax_ring_coordinator} is 1: Ring Paxos' coordinator); when two claim it for a
+     * moment (an old leader not yet deposed), the one in the higher view ({@code parallax_paxos_view})
+     * or round ({@code parallax_ring_round}). -1 if none claims it, or the replicas run without a
      * metrics port. Blocks for the HTTP requests (at most 2 s per replica).
      */
     public int leader() {
@@ -201,12 +225,17 @@ public final class ProcessCluster implements AutoCloseable {
             if (!isAlive(i) || metricsPorts[i] <= 0) {
                 continue;
             }
+            long view = -1;
             if (ReplicaMetrics.gauge(metricsPorts[i], "parallax_paxos_leader") == 1) {
-                long view = ReplicaMetrics.gauge(metricsPorts[i], "parallax_paxos_view");
-                if (leader < 0 || view > leaderView) {
-                    leader = i;
-                    leaderView = view;
-                }
+                view = ReplicaMetrics.gauge(metricsPorts[i], "parallax_paxos_view");
+            } else if (ReplicaMetrics.gauge(metricsPorts[i], "parallax_ring_coordinator") == 1) {
+                view = ReplicaMetrics.gauge(metricsPorts[i], "parallax_ring_round");
+            } else {
+                continue;
+            }
+            if (leader < 0 || view > leaderView) {
+                leader = i;
+                leaderView = view;
             }
         }
         return leader;

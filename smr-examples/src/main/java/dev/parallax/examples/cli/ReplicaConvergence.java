@@ -6,12 +6,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Checks, through each replica's metrics endpoint, that the replicas of a {@link ProcessCluster}
- * converged once the load stopped: the same decided frontier ({@code parallax_paxos_first_undecided})
+ * converged once the load stopped: the same decided frontier ({@code parallax_paxos_first_undecided},
+ * or {@code parallax_ring_first_undecided} for Ring Paxos)
  * and the same store contents ({@code parallax_kv_digest}). Replicas are separate processes, so it
  * polls their endpoints until they agree or a deadline passes. Stateless; call from one thread.
  */
 final class ReplicaConvergence {
     static final String FRONTIER = "parallax_paxos_first_undecided";
+    /** The frontier of a Ring Paxos replica, which publishes no {@link #FRONTIER}. */
+    static final String RING_FRONTIER = "parallax_ring_first_undecided";
     static final String DIGEST = "parallax_kv_digest";
 
     private ReplicaConvergence() {
@@ -35,6 +38,12 @@ final class ReplicaConvergence {
         }
     }
 
+    /** The replica's decided frontier: Multi-Paxos' (S-Paxos' ordering layer's), else Ring Paxos'; -1 if neither answers. */
+    static long frontier(int metricsPort) {
+        long f = ReplicaMetrics.gauge(metricsPort, FRONTIER);
+        return f >= 0 ? f : ReplicaMetrics.gauge(metricsPort, RING_FRONTIER);
+    }
+
     /**
      * Polls every replica's metrics until they agree or {@code timeout} passes. Blocks the caller;
      * every replica must run with a metrics port.
@@ -49,7 +58,7 @@ final class ReplicaConvergence {
         long[] digests = new long[n];
         while (true) {
             for (int i = 0; i < n; i++) {
-                frontiers[i] = ReplicaMetrics.gauge(cluster.metricsPort(i), FRONTIER);
+                frontiers[i] = frontier(cluster.metricsPort(i));
                 digests[i] = ReplicaMetrics.gauge(cluster.metricsPort(i), DIGEST);
             }
             boolean agree = frontiers[0] > 0 && digests[0] >= 0

@@ -5,6 +5,8 @@ import dev.parallax.core.spi.Executor;
 import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.paxos.PaxosConfig;
 import dev.parallax.paxos.spaxos.SPaxosConfig;
+import dev.parallax.ringpaxos.Ring;
+import dev.parallax.ringpaxos.RingConfig;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -205,6 +207,128 @@ class ClusterFileTest {
     }
 
     @Test
+    void theRingKeysConfigureRingPaxos(@TempDir Path dir) throws IOException {
+        ClusterFile f = ClusterFile.load(write(dir, THREE + """
+                ordering=m-ring
+                ring.window=16
+                ring.batch.bytes=4000
+                ring.batch.timeout.ms=2
+                ring.eager.below=1
+                ring.packet.bytes=16384
+                ring.heartbeat.ms=40
+                ring.suspect.ms=400
+                ring.retransmit.ms=90
+                ring.catchup.ms=80
+                ring.catchup.max.instances=128
+                ring.catchup.max.bytes=65536
+                ring.stall.ms=900
+                ring.rejoin.backoff.ms=700
+                ring.rejoin.lag=32
+                ring.max.backlog=512
+                ring.max.pending=16
+                ring.proposal.retry.ms=600
+                ring.restart.hold.ms=1500
+                mring.group=239.255.9.9
+                mring.port=7411
+                mring.interface=127.0.0.1
+                mring.ttl=2
+                mring.packet.bytes=4096
+                mring.socket.buffer.bytes=1048576
+                mring.window.min=2
+                mring.retransmit.ms=15
+                mring.retransmit.max.bytes=65536
+                mring.fc.threshold=128
+                mring.fc.decrease.ms=12
+                mring.fc.increase.ms=6
+                mring.learner.buffer=2048
+                mring.learner.buffer.bytes=33554432
+                mring.test.faults=drop=0.02,dup=0.01,reorder=4,seed=7
+                """));
+        RingConfig r = f.ring(Ring.Kind.M_RING);
+        assertThat(r.members()).isEqualTo(3);
+        assertThat(r.window()).isEqualTo(16);
+        assertThat(r.batchBytes()).isEqualTo(4000);
+        assertThat(r.batchTimeoutNanos()).isEqualTo(2_000_000L);
+        assertThat(r.eagerBelow()).isEqualTo(1);
+        assertThat(r.packetBytes()).isEqualTo(16384);
+        assertThat(r.heartbeatNanos()).isEqualTo(40_000_000L);
+        assertThat(r.suspectNanos()).isEqualTo(400_000_000L);
+        assertThat(r.retransmitNanos()).isEqualTo(90_000_000L);
+        assertThat(r.catchUpNanos()).isEqualTo(80_000_000L);
+        assertThat(r.catchUpMaxInstances()).isEqualTo(128);
+        assertThat(r.catchUpMaxBytes()).isEqualTo(65536);
+        assertThat(r.stallNanos()).isEqualTo(900_000_000L);
+        assertThat(r.rejoinBackoffNanos()).isEqualTo(700_000_000L);
+        assertThat(r.rejoinLag()).isEqualTo(32);
+        assertThat(r.maxBacklog()).isEqualTo(512);
+        assertThat(r.maxPending()).isEqualTo(16);
+        assertThat(r.proposalRetryNanos()).isEqualTo(600_000_000L);
+        assertThat(r.restartHoldNanos()).isEqualTo(1_500_000_000L);
+        assertThat(r.mringGroup()).isEqualTo("239.255.9.9");
+        assertThat(r.mringPort()).isEqualTo(7411);
+        assertThat(r.mringInterface()).isEqualTo("127.0.0.1");
+        assertThat(r.mringTtl()).isEqualTo(2);
+        assertThat(r.mringPacketBytes()).isEqualTo(4096);
+        assertThat(r.mringSocketBufferBytes()).isEqualTo(1048576);
+        assertThat(r.mringWindowMin()).isEqualTo(2);
+        assertThat(r.mringRetransmitNanos()).isEqualTo(15_000_000L);
+        assertThat(r.mringRetransmitMaxBytes()).isEqualTo(65536);
+        assertThat(r.mringFcThreshold()).isEqualTo(128);
+        assertThat(r.mringFcDecreaseNanos()).isEqualTo(12_000_000L);
+        assertThat(r.mringFcIncreaseNanos()).isEqualTo(6_000_000L);
+        assertThat(r.mringLearnerBuffer()).isEqualTo(2048);
+        assertThat(r.mringLearnerBufferBytes()).isEqualTo(33554432L);
+        assertThat(r.mringTestFaults()).isEqualTo("drop=0.02,dup=0.01,reorder=4,seed=7");
+    }
+
+    @Test
+    void theRingDefaultsApplyWhenItsKeysAreAbsent(@TempDir Path dir) throws IOException {
+        RingConfig r = ClusterFile.load(write(dir, THREE)).ring(Ring.Kind.U_RING);
+        assertThat(r.kind()).isEqualTo(Ring.Kind.U_RING);
+        assertThat(r.window()).isEqualTo(32);
+        assertThat(r.batchBytes()).isEqualTo(8000);
+        assertThat(r.eagerBelow()).isEqualTo(2);
+        assertThat(r.heartbeatNanos()).isEqualTo(50_000_000L);
+        assertThat(r.suspectNanos()).isEqualTo(500_000_000L);
+        assertThat(r.maxBacklog()).isEqualTo(1024);
+        assertThat(r.mringGroup()).isEqualTo("239.255.80.1");
+        assertThat(r.mringPort()).isEqualTo(7400);
+        assertThat(r.mringPacketBytes()).isEqualTo(8192);
+        assertThat(r.mringTestFaults()).isEmpty();
+    }
+
+    @Test
+    void badRingValuesAreRefusedNamingTheKey(@TempDir Path dir) throws IOException {
+        Map<String, String> bad = new java.util.LinkedHashMap<>();
+        bad.put("ring.window=0", "ring.window");
+        bad.put("ring.batch.bytes=-1", "ring.batch.bytes");
+        bad.put("ring.packet.bytes=100", "ring.packet.bytes");
+        bad.put("ring.heartbeat.ms=600", "ring.heartbeat.ms");
+        bad.put("ring.retransmit.ms=2000", "ring.retransmit.ms");
+        bad.put("ring.max.backlog=4096", "ring.max.backlog");
+        bad.put("ring.catchup.max.bytes=999999999", "ring.catchup.max.bytes");
+        bad.put("ring.window=many", "ring.window is not a whole number");
+        bad.put("mring.port=70000", "mring.port");
+        bad.put("mring.ttl=300", "mring.ttl");
+        bad.put("mring.packet.bytes=70000", "mring.packet.bytes");
+        bad.put("mring.window.min=64", "mring.window.min");
+        bad.put("mring.group=10.1.2.3", "mring");
+        bad.put("mring.test.faults=drop=2", "mring.test.faults");
+        bad.put("mring.learner.buffer.bytes=0", "mring.learner.buffer.bytes");
+        bad.put("ring.windw=3", "unknown keys [ring.windw]");
+        for (Map.Entry<String, String> e : bad.entrySet()) {
+            Path f = write(dir, THREE + "ordering=m-ring\n" + e.getKey() + "\n");
+            assertThatThrownBy(() -> ClusterFile.load(f)).as(e.getKey()).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith(f + ": ").hasMessageContaining(e.getValue());
+        }
+        // A ring ordering needs n = 2f+1 members; another ordering with an even cluster ignores the ring keys.
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, "members=0=a:1,1=a:2\nordering=u-ring\n")))
+                .hasMessageContaining("members").hasMessageContaining("odd");
+        assertThat(ClusterFile.load(write(dir, "members=0=a:1,1=a:2\nring.window=8\n")).ordering())
+                .isEqualTo(Orderings.MULTI_PAXOS);
+    }
+
+    @Test
     void mistakesAreNamed(@TempDir Path dir) throws IOException {
         assertThatThrownBy(() -> ClusterFile.load(write(dir, "clients=0=a:1\n"))).hasMessageContaining("'members' is required");
         assertThatThrownBy(() -> ClusterFile.load(write(dir, "members=0=a:1\npaxos.windw=3\n")))
@@ -260,7 +384,7 @@ class ClusterFileTest {
     void unknownOrderingExecutionOrThreadsFailAtLoadNamingTheKeyAndTheAcceptedValues(@TempDir Path dir) throws IOException {
         Path f = write(dir, THREE + "ordering=raft\n");
         assertThatThrownBy(() -> ClusterFile.load(f)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage(f + ": ordering must be one of multi-paxos, s-paxos; got 'raft'");
+                .hasMessage(f + ": ordering must be one of multi-paxos, s-paxos, u-ring, m-ring; got 'raft'");
         assertThatThrownBy(() -> ClusterFile.load(write(dir, THREE + "execution=parallel\n")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("execution must be one of sequential, late-scheduling, early-barrier, early-busy-wait, "
@@ -285,8 +409,9 @@ class ClusterFileTest {
         assertThat(f.threads()).as("a key not overridden keeps the file's value").isEqualTo(ThreadPlacement.COMPACT);
         assertThat(file.execution()).as("the original is unchanged").isEqualTo(Executions.EARLY_BARRIER);
         assertThat(file.with(Map.of()).execution()).isEqualTo(Executions.EARLY_BARRIER);
-        assertThatThrownBy(() -> file.with(Map.of("ordering", "u-ring")))
-                .hasMessageContaining("cluster.properties: ordering must be one of multi-paxos, s-paxos; got 'u-ring'");
+        assertThatThrownBy(() -> file.with(Map.of("ordering", "multi-ring")))
+                .hasMessageContaining("cluster.properties: ordering must be one of multi-paxos, s-paxos, u-ring, m-ring; got 'multi-ring'");
+        assertThat(file.with(Map.of("ordering", "u-ring")).ordering()).isEqualTo(Orderings.U_RING);
     }
 
     @Test

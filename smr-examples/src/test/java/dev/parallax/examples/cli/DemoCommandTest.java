@@ -15,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * replica through the generated cluster file, and the executor survives the kill, the restart
  * (log and snapshot recovery) and the catch-up. The other multi-process tests run the default,
  * sequential execution. The demo also runs with S-Paxos, whose ordering leader no client is
- * redirected to: it is found from the replicas' metrics ({@link ProcessCluster#leader()}).
+ * redirected to: it is found from the replicas' metrics ({@link ProcessCluster#leader()}), and with
+ * M-Ring, whose coordinator is found the same way.
  */
 class DemoCommandTest {
 
@@ -58,6 +59,27 @@ class DemoCommandTest {
                 .containsPattern("catch-up +restarted replica \\d caught up: every replica at instance [\\d,]+ with store digest")
                 .contains("check            OK: every acknowledged write is readable (900 keys read)")
                 .containsPattern("runtime +ordering s-paxos, execution sequential, threads (auto|staged|compact)")
+                .doesNotContain("FAILED");
+    }
+
+    @Test
+    @org.junit.jupiter.api.Tag("one-placement") // the thread placements are covered in-process (RingReplicaClusterTest); see smr-examples/pom.xml
+    @org.junit.jupiter.api.DisplayName("seed 003 (Ring Paxos) §3.3.5: the demo with --ordering m-ring kills the coordinator "
+            + "(found from parallax_ring_coordinator), restarts it and loses nothing")
+    void theDemoWithMRingKillsTheCoordinatorRestartsItAndLosesNothing() {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        int code;
+        try (PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
+            code = new CommandLine(new DemoCommand(out)).execute("--seconds", "6", "--warmup", "0",
+                    "--clients", "3", "--outstanding", "8", "--keys", "300", "--ordering", "m-ring");
+        }
+        String report = captured.toString(StandardCharsets.UTF_8);
+        System.out.println(report);
+        assertThat(code).as(report).isZero();
+        assertThat(report).containsPattern(">> killed the leader, replica \\d, with SIGKILL at \\d+\\.\\d s")
+                .containsPattern("catch-up +restarted replica \\d caught up: every replica at instance [\\d,]+ with store digest")
+                .contains("check            OK: every acknowledged write is readable (900 keys read)")
+                .containsPattern("runtime +ordering m-ring, execution sequential, threads (auto|staged|compact)")
                 .doesNotContain("FAILED");
     }
 }

@@ -34,12 +34,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Three replica JVMs on loopback, started through {@code parallax replica}, once per ordering
- * protocol (a nested class each: Multi-Paxos, and S-Paxos, seed 002): the ordering leader (the
- * replica whose metrics say it leads) is killed with SIGKILL under load; the clients' history must
+ * protocol (a nested class each: Multi-Paxos; S-Paxos, seed 002; U-Ring and M-Ring, seed 003
+ * ch. 3): the ordering leader (the replica whose metrics say it leads: the Paxos leader, the ring
+ * coordinator) is killed with SIGKILL under load; the clients' history must
  * be linearizable and every acknowledged write readable. The Redis front end is exercised on every
  * replica, followers included, through a real RESP client (Jedis) and the real Redis tools
  * (redis-cli, its {@code --pipe} mass insertion, and redis-benchmark; see {@link RedisTools} for
- * when a missing tool fails or skips). With S-Paxos no replica ever redirects a client.
+ * when a missing tool fails or skips). With S-Paxos and Ring Paxos no replica ever redirects a client.
  */
 class MultiProcessClusterTest {
 
@@ -60,6 +61,24 @@ class MultiProcessClusterTest {
         }
     }
 
+    @Nested
+    @org.junit.jupiter.api.Tag("one-placement") // the thread placements are covered in-process (RingReplicaClusterTest); see smr-examples/pom.xml
+    @DisplayName("ordering=u-ring (seed 003 (Ring Paxos) §3.3.3: every replica proposes and serves its clients)")
+    class URing extends OneCluster {
+        URing() {
+            super("u-ring");
+        }
+    }
+
+    @Nested
+    @org.junit.jupiter.api.Tag("one-placement") // the thread placements are covered in-process (RingReplicaClusterTest); see smr-examples/pom.xml
+    @DisplayName("ordering=m-ring (seed 003 (Ring Paxos) §3.3.2: IP multicast on loopback, every replica serves its clients)")
+    class MRing extends OneCluster {
+        MRing() {
+            super("m-ring");
+        }
+    }
+
     /** The tests, against one cluster running {@link #ordering}. */
     @TestInstance(TestInstance.Lifecycle.PER_CLASS)
     abstract static class OneCluster {
@@ -76,6 +95,8 @@ class MultiProcessClusterTest {
             p.setProperty("ordering", ordering);
             p.setProperty("paxos.heartbeat.ms", "40");
             p.setProperty("paxos.suspect.ms", "400");
+            p.setProperty("ring.heartbeat.ms", "40");
+            p.setProperty("ring.suspect.ms", "400");
             p.setProperty("client.io.threads", "1");
             cluster = new ProcessCluster(dir, 3, p, true,
                     List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))
@@ -122,7 +143,7 @@ class MultiProcessClusterTest {
                 assertThat(load.completed()).isPositive();
                 assertThat(load.countLost(cluster.clientEndpoints(), System.out)).as("acknowledged writes lost").isZero();
                 cluster.start(leader, Duration.ofSeconds(60));
-                if (ordering.equals("s-paxos")) {
+                if (!ordering.equals("multi-paxos")) {
                     for (int i = 0; i < 3; i++) {
                         assertThat(ReplicaMetrics.gauge(cluster.metricsPort(i), "parallax_client_redirects_total"))
                                 .as("redirects by replica %d", i).isZero();

@@ -1,8 +1,12 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.core.runtime.DatagramGroupConfig;
 import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.paxos.MultiPaxos;
 import dev.parallax.paxos.spaxos.SPaxos;
+import dev.parallax.ringpaxos.Ring;
+import dev.parallax.ringpaxos.RingConfig;
+import dev.parallax.ringpaxos.RingPaxos;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -23,12 +27,13 @@ class OrderingsTest {
 
     @Test
     void namesParseIgnoringCaseAndUnknownNamesAreRejectedWithTheAcceptedOnes() {
-        assertThat(Orderings.names()).containsExactly("multi-paxos", "s-paxos");
+        assertThat(Orderings.names()).containsExactly("multi-paxos", "s-paxos", "u-ring", "m-ring");
         assertThat(Orderings.DEFAULT).isEqualTo(Orderings.MULTI_PAXOS);
         assertThat(Orderings.parse("MULTI-PAXOS")).isEqualTo(Orderings.MULTI_PAXOS);
         assertThat(Orderings.parse(" S-Paxos ")).isEqualTo(Orderings.S_PAXOS);
-        assertThatThrownBy(() -> Orderings.parse("u-ring")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("ordering must be one of multi-paxos, s-paxos; got 'u-ring'");
+        assertThat(Orderings.parse(" U-Ring")).isEqualTo(Orderings.U_RING);
+        assertThatThrownBy(() -> Orderings.parse("multi-ring")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("ordering must be one of multi-paxos, s-paxos, u-ring, m-ring; got 'multi-ring'");
     }
 
     @Test
@@ -63,5 +68,53 @@ class OrderingsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("spaxos.ids.per.value");
         assertThatThrownBy(() -> file(Map.of("spaxos.max.undecided", "2048")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("spaxos.max.undecided");
+    }
+
+    @Test
+    @DisplayName("seed 003 (Ring Paxos) §3.3.3, Alg. 3: ordering=u-ring builds U-Ring from the ring.* keys, its batches ring.batch.bytes")
+    void uRingIsBuiltFromTheRingKeys() {
+        ClusterFile f = file(Map.of("ordering", "u-ring", "ring.batch.bytes", "4000", "ring.batch.timeout.ms", "2",
+                "ring.window", "16", "paxos.batch.bytes", "999"));
+        assertThat(f.ordering()).isEqualTo(Orderings.U_RING);
+        OrderingProtocol p = f.orderingProtocol();
+        assertThat(p).isInstanceOf(RingPaxos.class);
+        assertThat(p.name()).isEqualTo("u-ring");
+        assertThat(p.batchBytes()).isEqualTo(4000);
+        assertThat(p.batchTimeoutNanos()).isEqualTo(2_000_000L);
+        RingConfig c = ((RingPaxos) p).config();
+        assertThat(c.kind()).isEqualTo(Ring.Kind.U_RING);
+        assertThat(c.window()).isEqualTo(16);
+        assertThat(f.describeRuntime(2)).startsWith("ordering u-ring, execution sequential");
+    }
+
+    @Test
+    @DisplayName("seed 003 (Ring Paxos) §3.3.2, Alg. 2: ordering=m-ring builds M-Ring whose datagram group comes from the mring.* keys")
+    void mRingIsBuiltFromTheRingAndMRingKeys() {
+        ClusterFile f = file(Map.of("ordering", "m-ring", "mring.group", "239.255.3.4", "mring.port", "7555",
+                "mring.packet.bytes", "4096", "mring.test.faults", "drop=0.01,dup=0.01,reorder=4"));
+        OrderingProtocol p = f.orderingProtocol();
+        assertThat(p.name()).isEqualTo("m-ring");
+        assertThat(p.batchBytes()).isEqualTo(8000);
+        RingConfig c = ((RingPaxos) p).config();
+        assertThat(c.kind()).isEqualTo(Ring.Kind.M_RING);
+        DatagramGroupConfig g = RingPaxos.datagramGroup(c);
+        assertThat(g.group()).isEqualTo("239.255.3.4");
+        assertThat(g.port()).isEqualTo(7555);
+        assertThat(g.packetBytes()).isEqualTo(4096);
+        assertThat(g.faults().drop()).isEqualTo(0.01);
+        assertThat(g.faults().reorderWindow()).isEqualTo(4);
+    }
+
+    @Test
+    void aRingOrderingNeedsAnOddClusterAndABadRingKeyIsNamed() {
+        Properties even = new Properties();
+        even.setProperty("members", "0=127.0.0.1:7000,1=127.0.0.1:7001");
+        even.setProperty("ordering", "u-ring");
+        assertThatThrownBy(() -> ClusterFile.of(even)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("members").hasMessageContaining("odd");
+        assertThatThrownBy(() -> file(Map.of("ordering", "m-ring", "mring.group", "10.0.0.1")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("mring");
+        assertThatThrownBy(() -> file(Map.of("ring.window", "0")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ring.window");
     }
 }

@@ -35,6 +35,20 @@ class RuntimeOptionsTest {
     }
 
     @Test
+    @org.junit.jupiter.api.DisplayName("seed 003 (Ring Paxos) ch. 3: replica, demo and chaos accept --ordering u-ring and m-ring")
+    void theRingOrderingsAreAccepted() {
+        ChaosCommand chaos = new ChaosCommand();
+        new CommandLine(chaos).parseArgs("--duration", "5s", "--ordering", "m-ring");
+        assertThat(chaos.runtime.clusterSettings()).containsOnly(java.util.Map.entry("ordering", "m-ring"));
+        DemoCommand demo = new DemoCommand();
+        new CommandLine(demo).parseArgs("--ordering", "U-Ring");
+        assertThat(demo.runtime.clusterSettings()).containsOnly(java.util.Map.entry("ordering", "u-ring"));
+        ReplicaCommand replica = new ReplicaCommand();
+        new CommandLine(replica).parseArgs("--config", "c.properties", "--id", "0", "--ordering", "m-ring");
+        assertThat(replica.runtime.clusterSettings()).containsOnly(java.util.Map.entry("ordering", "m-ring"));
+    }
+
+    @Test
     void withoutTheOptionsTheClusterFileDecides() {
         DemoCommand demo = new DemoCommand();
         new CommandLine(demo).parseArgs();
@@ -50,7 +64,7 @@ class RuntimeOptionsTest {
                         + "early-ws-queue, early-ws-semi-blocked, early-ws-non-blocked, early-ws-opt; got 'turbo'");
         assertThatThrownBy(() -> new CommandLine(new ChaosCommand()).parseArgs("--ordering", "raft"))
                 .isInstanceOf(CommandLine.ParameterException.class)
-                .hasMessageContaining("--ordering").hasMessageContaining("ordering must be one of multi-paxos, s-paxos; got 'raft'");
+                .hasMessageContaining("--ordering").hasMessageContaining("ordering must be one of multi-paxos, s-paxos, u-ring, m-ring; got 'raft'");
         assertThatThrownBy(() -> new CommandLine(new ReplicaCommand()).parseArgs("--config", "c", "--id", "0", "--threads", "all"))
                 .isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("--threads").hasMessageContaining("threads must be staged, compact or auto, got 'all'");

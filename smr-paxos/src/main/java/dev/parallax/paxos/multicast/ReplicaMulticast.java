@@ -2,6 +2,7 @@ package dev.parallax.paxos.multicast;
 
 import dev.parallax.core.GroupSet;
 import dev.parallax.core.runtime.OrderingContext;
+import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.paxos.PaxosBroadcast;
 import dev.parallax.paxos.PaxosConfig;
 import dev.parallax.paxos.PaxosMessageCodec;
@@ -35,11 +36,12 @@ public final class ReplicaMulticast {
         return PaxosMulticast.builder().self(self).members(context.config().members().size()).groups(groups)
                 .clock(context.clock()).meterRegistry(context.meterRegistry())
                 .forwardTransport(context.transport(FORWARD_CHANNEL, new MulticastForwardCodec()))
-                .streams(stream -> PaxosBroadcast.builder().name(streamName(stream)).config(paxos).self(self)
+                .streams(stream -> PaxosBroadcast.builder().config(paxos).self(self)
                         .transport(context.transport(streamName(stream), new PaxosMessageCodec()))
                         .log(context.durableLog(streamName(stream))).clock(context.clock())
-                        .threads(context.stageThreads()).meterRegistry(context.meterRegistry())
-                        .snapshotRequester(context.snapshotRequester())
+                        .options(RuntimeOptions.builder().name(streamName(stream)).threads(context.stageThreads())
+                                .meterRegistry(context.meterRegistry()).snapshotRequester(context.snapshotRequester())
+                                .build())
                         .build())
                 .build();
     }

@@ -3,6 +3,7 @@ package dev.parallax.paxos.spaxos;
 import dev.parallax.core.runtime.Channels;
 import dev.parallax.core.runtime.OrderingContext;
 import dev.parallax.core.runtime.OrderingProtocol;
+import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.paxos.PaxosMessage;
 import dev.parallax.paxos.PaxosMessageCodec;
@@ -77,10 +78,7 @@ public final class SPaxos implements OrderingProtocol {
                         Channels.Route.of(PaxosMessage.class,
                                 context.transport(ORDERING_CHANNEL, new PaxosMessageCodec()))))
                 .log(context.durableLog(LOG)).clock(context.clock())
-                .threads(context.stageThreads()).meterRegistry(context.meterRegistry())
-                .proposalCapacity(context.config().proposalQueueCapacity())
-                .decisionCapacity(context.config().decisionQueueCapacity())
-                .snapshotRequester(context.snapshotRequester())
+                .options(RuntimeOptions.forReplica(context).build())
                 .build();
     }
 }

@@ -1,20 +1,15 @@
 package dev.parallax.paxos.spaxos;
 
-import dev.parallax.core.protocol.ProtocolStage;
 import dev.parallax.core.runtime.ProtocolRuntime;
+import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.DeliveryListener;
 import dev.parallax.core.spi.DurableLog;
-import dev.parallax.core.spi.SnapshotRequester;
 import dev.parallax.core.spi.Transport;
-import dev.parallax.core.stage.StageThreads;
-import dev.parallax.core.stage.ThreadPlacement;
-import dev.parallax.core.stage.WaitStrategies;
 import dev.parallax.core.time.Clock;
 import dev.parallax.paxos.PaxosRuntimeParts;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -37,7 +32,8 @@ import java.util.function.LongSupplier;
  *       for the ordering core come from {@link PaxosRuntimeParts}, as for {@code PaxosBroadcast}.</li>
  * </ul>
  * The incarnation floor of the dissemination layer is the wall clock in milliseconds at start
- * (plan §1.2 rule 6).
+ * (plan §1.2 rule 6). The runtime settings that are not S-Paxos' own come as one
+ * {@link RuntimeOptions}.
  *
  * <p>Threads: {@link #propose}, {@link #redirectHint}, {@link #leaderHint},
  * {@link #readyForProposal}, {@link #snapshotTaken} and {@link #snapshotInstalled} from any thread,
@@ -45,6 +41,8 @@ import java.util.function.LongSupplier;
  * once each, by the owner. The broadcast owns the transport and the log it was given and closes them.
  */
 public final class SPaxosBroadcast implements AtomicBroadcast {
+    /** The instance name unless {@link RuntimeOptions} name another: the meters' {@code protocol} tag. */
+    public static final String DEFAULT_NAME = "spaxos";
     private final ProtocolRuntime<Object, SPaxosRecord, SPaxosValue, SPaxosCore> runtime;
     private final PaxosRuntimeParts parts;
     private final ExecutionMirror mirror = new ExecutionMirror();
@@ -56,19 +54,22 @@ public final class SPaxosBroadcast implements AtomicBroadcast {
         SPaxosConfig config = b.config;
         int self = b.self;
         String replica = Integer.toString(self);
-        MeterRegistry registry = b.registry;
-        parts = new PaxosRuntimeParts(config.paxos(), self, b.name, registry);
+        RuntimeOptions options = b.options != null ? b.options : RuntimeOptions.builder().build();
+        String name = options.name(DEFAULT_NAME);
+        MeterRegistry registry = options.meterRegistry();
+        parts = new PaxosRuntimeParts(config.paxos(), self, name, registry);
         Gauge.builder("parallax.spaxos.bodies.held", this, x -> x.heldBodies).description("batch bodies this replica holds")
-                .tag("protocol", b.name).tag("replica", replica).tag("unit", "count").register(registry);
+                .tag("protocol", name).tag("replica", replica).tag("unit", "count").register(registry);
         Gauge.builder("parallax.spaxos.bodies.held", this, x -> x.heldBytes).description("bytes of the batch bodies held")
-                .tag("protocol", b.name).tag("replica", replica).tag("unit", "bytes").register(registry);
+                .tag("protocol", name).tag("replica", replica).tag("unit", "bytes").register(registry);
         Gauge.builder("parallax.spaxos.execution.waiting", this, x -> x.executionWaiting)
                 .description("decided ordering instances waiting for execution (a body is missing, or one before it)")
-                .tag("protocol", b.name).tag("replica", replica).register(registry);
+                .tag("protocol", name).tag("replica", replica).register(registry);
         SPaxosCore.Observer observer = b.observer;
         LongSupplier floor = b.incarnationFloor;
-        ProtocolRuntime.Builder<Object, SPaxosRecord, SPaxosValue, SPaxosCore> rb = ProtocolRuntime.builder(b.name);
-        rb.members(self, config.members()).transport(b.transport).log(b.log, new SPaxosRecordCodec())
+        ProtocolRuntime.Builder<Object, SPaxosRecord, SPaxosValue, SPaxosCore> rb =
+                options.runtimeBuilder(DEFAULT_NAME, self, config.members(), b.clock);
+        rb.transport(b.transport).log(b.log, new SPaxosRecordCodec())
                 .core((recovered, amnesiac, now) -> {
                     SPaxosCore c = new SPaxosCore(config, self, recovered, amnesiac, floor.getAsLong(), now, observer);
                     c.ordering().detectFailuresExternally();
@@ -76,7 +77,6 @@ public final class SPaxosBroadcast implements AtomicBroadcast {
                 })
                 .values(SPaxosValue.ClientBatch::new,
                         v -> v instanceof Executable e ? ExecutedBatches.encode(e) : null)
-                .clock(b.clock).meterRegistry(registry).snapshotRequester(b.snapshotRequester)
                 .failureDetection(parts.failureDetection())
                 .observer(c -> {
                     parts.observe(c.ordering(), runtime().protocolStage().undelivered());
@@ -84,12 +84,7 @@ public final class SPaxosBroadcast implements AtomicBroadcast {
                     heldBytes = c.dissemination().heldBytes();
                     executionWaiting = c.executionWaiting();
                 })
-                .maxTickNanos(parts.maxTickNanos())
-                .inboxCapacity(b.inboxCapacity).proposalCapacity(b.proposalCapacity)
-                .decisionCapacity(b.decisionCapacity).maxUndelivered(b.maxUndelivered);
-        rb.threads(b.threads != null ? b.threads
-                : StageThreads.builder(ThreadPlacement.STAGED).waitStrategy(WaitStrategies.yieldPark()).clock(b.clock)
-                        .meterRegistry(registry).build());
+                .maxTickNanos(parts.maxTickNanos());
         this.runtime = rb.build();
     }
 
@@ -179,14 +174,7 @@ public final class SPaxosBroadcast implements AtomicBroadcast {
         private Transport<Object> transport;
         private DurableLog log;
         private Clock clock;
-        private MeterRegistry registry = new SimpleMeterRegistry();
-        private int inboxCapacity = 8192;
-        private int proposalCapacity = 20;
-        private int decisionCapacity = 1024;
-        private int maxUndelivered = ProtocolStage.DEFAULT_MAX_UNDELIVERED;
-        private SnapshotRequester snapshotRequester = SnapshotRequester.NONE;
-        private StageThreads threads;
-        private String name = "spaxos";
+        private RuntimeOptions options;
         private SPaxosCore.Observer observer = SPaxosCore.Observer.NONE;
         private LongSupplier incarnationFloor = System::currentTimeMillis;
 
@@ -220,51 +208,13 @@ public final class SPaxosBroadcast implements AtomicBroadcast {
             return this;
         }
 
-        /** Where meters go; default a private simple registry. */
-        public Builder meterRegistry(MeterRegistry registry) {
-            this.registry = Objects.requireNonNull(registry);
-            return this;
-        }
-
-        /** The threads the stages run on (the replica's placement); default one thread per stage, owned here. */
-        public Builder threads(StageThreads threads) {
-            this.threads = Objects.requireNonNull(threads);
-            return this;
-        }
-
-        /** The {@code protocol} tag of the meters and the thread-name prefix; default {@code spaxos}. */
-        public Builder name(String name) {
-            this.name = Objects.requireNonNull(name);
-            return this;
-        }
-
-        /** Told when this replica needs a peer's snapshot; default ignores it. */
-        public Builder snapshotRequester(SnapshotRequester r) {
-            this.snapshotRequester = Objects.requireNonNull(r);
-            return this;
-        }
-
-        /** Peer messages waiting for the protocol thread; default 8192. */
-        public Builder inboxCapacity(int n) {
-            this.inboxCapacity = n;
-            return this;
-        }
-
-        /** Client batches waiting for the core; default 20 (seed 000 (JPaxos staged replica) §V-E ProposalQueue). */
-        public Builder proposalCapacity(int n) {
-            this.proposalCapacity = n;
-            return this;
-        }
-
-        /** Executables waiting for the listener; default 1024. */
-        public Builder decisionCapacity(int n) {
-            this.decisionCapacity = n;
-            return this;
-        }
-
-        /** Executables kept while the listener lags; default {@link ProtocolStage#DEFAULT_MAX_UNDELIVERED}. */
-        public Builder maxUndelivered(int n) {
-            this.maxUndelivered = n;
+        /**
+         * The runtime settings (name, meter registry, threads, snapshot service, queue bounds);
+         * default {@link RuntimeOptions#builder() every default} with the name
+         * {@value #DEFAULT_NAME} and a private registry.
+         */
+        public Builder options(RuntimeOptions options) {
+            this.options = Objects.requireNonNull(options);
             return this;
         }
 
@@ -287,9 +237,6 @@ public final class SPaxosBroadcast implements AtomicBroadcast {
             }
             if (self < 0 || self >= config.members()) {
                 throw new IllegalArgumentException("self must be 0.." + (config.members() - 1) + ", got " + self);
-            }
-            if (maxUndelivered <= 0) {
-                throw new IllegalArgumentException("maxUndelivered must be positive, got " + maxUndelivered);
             }
             if (transport.localId() != self) {
                 throw new IllegalArgumentException("transport is member " + transport.localId() + ", not " + self);

@@ -2,6 +2,7 @@ package dev.parallax.paxos.multicast;
 
 import dev.parallax.core.GroupSet;
 import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.BroadcastMulticast;
 import dev.parallax.core.spi.MulticastPosition;
 import dev.parallax.core.spi.Subscription;
@@ -41,7 +42,7 @@ class BroadcastMulticastTest {
                 .retransmit(Duration.ofMillis(50)).catchUp(Duration.ofMillis(30)).build();
         BroadcastMulticast m = new BroadcastMulticast(PaxosBroadcast.builder().config(config).self(self)
                 .transport(net.transport(self)).log(InMemoryDurableLog.create()).clock(SystemClock.INSTANCE)
-                .waitStrategy(WaitStrategies.park()).build());
+                .options(RuntimeOptions.builder().waitStrategy(WaitStrategies.park()).build()).build());
         created.add(m);
         return m;
     }

@@ -2,6 +2,7 @@ package dev.parallax.paxos.multicast;
 
 import dev.parallax.core.GroupSet;
 import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.AtomicMulticast;
 import dev.parallax.core.spi.MulticastPosition;
 import dev.parallax.core.spi.Transport;
@@ -62,7 +63,8 @@ class PaxosMulticastContractTest extends AtomicMulticastContract {
             processes.add(options.apply(PaxosMulticast.builder().self(self).members(n).groups(groups)
                     .streams(stream -> PaxosBroadcast.builder().config(config).self(self)
                             .transport(networks.get(stream).transport(self)).log(InMemoryDurableLog.create())
-                            .clock(SystemClock.INSTANCE).waitStrategy(WaitStrategies.park()).build())
+                            .clock(SystemClock.INSTANCE)
+                            .options(RuntimeOptions.builder().waitStrategy(WaitStrategies.park()).build()).build())
                     .forwardTransport(forwards.apply(self)).meterRegistry(registries.get(p))).build());
         }
         return processes;

@@ -1,0 +1,240 @@
+package dev.parallax.ringpaxos;
+
+import dev.parallax.core.protocol.Effects;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The learner of one member (rule C5): decisions by instance, each a {@link ValueId} and, once
+ * known, its body; delivery in instance order. It learns only what a process that saw f+1 votes
+ * sent (U-Ring's decision entries, M-Ring's decisions, decided catch-up entries: seed 003 (Ring
+ * Paxos) Alg. 2 l.34, Alg. 3 l.33–41, §3.3.4). Decided values are kept above the trim point to
+ * serve catch-up, and logged unsynced when delivered ({@code Decided} when the own vote holds the
+ * body, else {@code Decision}), as Multi-Paxos' learner does.
+ *
+ * <p>Not thread-safe: the core's driver thread only.
+ */
+final class RingLearner {
+    /** A decided instance: its id, its body once known, whether its record is in the log. */
+    static final class Entry {
+        final ValueId vid;
+        ByteBuffer body;
+        boolean logged;
+
+        Entry(ValueId vid, ByteBuffer body, boolean logged) {
+            this.vid = vid;
+            this.body = body;
+            this.logged = logged;
+        }
+    }
+
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0).asReadOnlyBuffer();
+
+    private final TreeMap<Long, Entry> decided = new TreeMap<>();
+    private long firstUndecided;
+    private long trimmedBelow;
+    private long knownDecidedBelow;
+
+    RingLearner(List<RingRecord> recovered) {
+        Map<Long, RingRecord.VoteRecord> votes = new HashMap<>();
+        for (RingRecord r : recovered) {
+            if (r instanceof RingRecord.VoteRecord v) {
+                votes.merge(v.instance(), v, (a, b) -> b.round() >= a.round() ? b : a);
+            } else if (r instanceof RingRecord.Trim t) {
+                trimmedBelow = Math.max(trimmedBelow, t.instance());
+            } else if (r instanceof RingRecord.Decision d) {
+                decided.put(d.instance(), new Entry(d.vid(), d.value(), true));
+            } else if (r instanceof RingRecord.Decided d) {
+                RingRecord.VoteRecord v = votes.get(d.instance());
+                if (d.vid().isNoop()) {
+                    decided.put(d.instance(), new Entry(d.vid(), EMPTY, true));
+                } else if (v != null && v.vid().equals(d.vid())) {
+                    decided.put(d.instance(), new Entry(d.vid(), v.value(), true));
+                }
+            }
+        }
+        decided.headMap(trimmedBelow, false).clear();
+        if (!decided.isEmpty()) {
+            knownDecidedBelow = decided.lastKey() + 1;
+        }
+    }
+
+    long firstUndecided() {
+        return firstUndecided;
+    }
+
+    /** The lowest instance whose decision is still kept (what catch-up can serve from). */
+    long trimmedBelow() {
+        return trimmedBelow;
+    }
+
+    /** Every instance below this one is known decided somewhere (heartbeats, decisions seen). */
+    long knownDecidedBelow() {
+        return Math.max(knownDecidedBelow, firstUndecided);
+    }
+
+    void noteDecidedBelow(long below) {
+        knownDecidedBelow = Math.max(knownDecidedBelow, below);
+    }
+
+    boolean isDecided(long instance) {
+        return instance < firstUndecided || decided.containsKey(instance);
+    }
+
+    /** The decided vid of {@code instance} if known and kept, else null. */
+    ValueId decidedVid(long instance) {
+        Entry e = decided.get(instance);
+        return e == null ? null : e.vid;
+    }
+
+    /** The decided body of {@code instance} if known and kept, else null. */
+    ByteBuffer decidedBody(long instance) {
+        Entry e = decided.get(instance);
+        return e == null ? null : e.body;
+    }
+
+    /**
+     * Learns that {@code instance} is decided as {@code vid}, with its body if known (NOOP needs
+     * none). Returns true if this taught the learner something (a new decision, or a missing body).
+     */
+    boolean learn(long instance, ValueId vid, ByteBuffer bodyOrNull) {
+        if (instance < firstUndecided || instance < trimmedBelow) {
+            return false;
+        }
+        ByteBuffer body = vid.isNoop() ? EMPTY : bodyOrNull;
+        Entry e = decided.get(instance);
+        knownDecidedBelow = Math.max(knownDecidedBelow, instance + 1);
+        if (e == null) {
+            decided.put(instance, new Entry(vid, body == null ? null : body.asReadOnlyBuffer(), false));
+            return true;
+        }
+        if (e.body == null && body != null && e.vid.equals(vid)) {
+            e.body = body.asReadOnlyBuffer();
+            return true;
+        }
+        return false;
+    }
+
+    /** The first decided instance at or above the delivered prefix whose body is missing, or -1. */
+    long firstMissingBody() {
+        for (Map.Entry<Long, Entry> e : decided.tailMap(firstUndecided, true).entrySet()) {
+            if (e.getValue().body == null) {
+                return e.getKey();
+            }
+        }
+        return -1;
+    }
+
+    /** Ids of decided instances waiting for their body (to resolve from a cache). */
+    List<Long> missingBodies() {
+        List<Long> missing = new ArrayList<>();
+        for (Map.Entry<Long, Entry> e : decided.tailMap(firstUndecided, true).entrySet()) {
+            if (e.getValue().body == null) {
+                missing.add(e.getKey());
+            }
+        }
+        return missing;
+    }
+
+    /**
+     * Delivers the decided prefix: one {@code decide} per instance in order (a no-op as
+     * {@code Chosen(NOOP, null)}), logging each decision unsynced first. {@code ownVote} tells
+     * whether the own vote holds the body (then only the id is logged).
+     */
+    List<Entry> deliverReady(java.util.function.BiPredicate<Long, ValueId> ownVote,
+                             Effects<Object, RingRecord, RingValue> out) {
+        List<Entry> done = new ArrayList<>();
+        while (true) {
+            Entry e = decided.get(firstUndecided);
+            if (e == null || e.body == null) {
+                break;
+            }
+            if (!e.logged) {
+                e.logged = true;
+                if (e.vid.isNoop() || ownVote.test(firstUndecided, e.vid)) {
+                    out.persist(new RingRecord.Decided(firstUndecided, e.vid), false);
+                } else {
+                    out.persist(new RingRecord.Decision(firstUndecided, e.vid, e.body), false);
+                }
+            }
+            out.decide(firstUndecided, new RingValue.Chosen(e.vid, e.vid.isNoop() ? null : e.body));
+            done.add(e);
+            firstUndecided++;
+        }
+        return done;
+    }
+
+    /** Decided entries in {@code [from, to)} with their bodies, within the page limits (the first always goes). */
+    List<DecisionEntry> range(long from, long to, int maxInstances, int maxBytes) {
+        List<DecisionEntry> page = new ArrayList<>();
+        long bytes = 0;
+        for (Map.Entry<Long, Entry> e : decided.subMap(Math.max(from, trimmedBelow), true, to, false).entrySet()) {
+            Entry d = e.getValue();
+            if (d.body == null) {
+                break;
+            }
+            int size = d.body.remaining();
+            if (!page.isEmpty() && (page.size() >= maxInstances || bytes + size > maxBytes)) {
+                break;
+            }
+            page.add(new DecisionEntry(e.getKey(), d.vid, d.vid.isNoop() ? null : d.body));
+            bytes += size;
+        }
+        return page;
+    }
+
+    /** Forgets decisions below {@code instance} (a snapshot covers them; peers asking are told so). */
+    void trimBelow(long instance) {
+        long t = Math.min(instance, firstUndecided);
+        if (t > trimmedBelow) {
+            trimmedBelow = t;
+            decided.headMap(t, false).clear();
+        }
+    }
+
+    /** A snapshot covering everything below {@code instance} was installed: continue from there. */
+    void skipTo(long instance) {
+        if (instance > firstUndecided) {
+            firstUndecided = instance;
+            trimmedBelow = Math.max(trimmedBelow, instance);
+            decided.headMap(instance, false).clear();
+            knownDecidedBelow = Math.max(knownDecidedBelow, instance);
+        }
+    }
+
+    /** Re-persists the kept decisions with their bodies (sync) after the log is cut. */
+    void checkpoint(Effects<Object, RingRecord, RingValue> out) {
+        for (Map.Entry<Long, Entry> e : decided.entrySet()) {
+            Entry d = e.getValue();
+            if (d.body != null) {
+                out.persist(new RingRecord.Decision(e.getKey(), d.vid, d.body), true);
+                d.logged = true;
+            }
+        }
+    }
+
+    /** Decided instances kept (delivered or not). */
+    int kept() {
+        return decided.size();
+    }
+
+    /** Decided but undelivered instances (held ahead of a gap or a missing body). */
+    int buffered() {
+        return decided.tailMap(firstUndecided, true).size();
+    }
+
+    long bufferedBytes() {
+        long b = 0;
+        for (Entry e : decided.tailMap(firstUndecided, true).values()) {
+            if (e.body != null) {
+                b += e.body.remaining();
+            }
+        }
+        return b;
+    }
+}

@@ -1,0 +1,305 @@
+package dev.parallax.ringpaxos;
+
+import dev.parallax.core.runtime.ProtocolRuntime;
+import dev.parallax.core.runtime.RuntimeOptions;
+import dev.parallax.core.spi.AtomicBroadcast;
+import dev.parallax.core.spi.DeliveryListener;
+import dev.parallax.core.spi.DurableLog;
+import dev.parallax.core.spi.Transport;
+import dev.parallax.core.time.Clock;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+
+import java.nio.ByteBuffer;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * {@link AtomicBroadcast} by Ring Paxos (seed 003 (Ring Paxos) ch. 3): one {@link ProtocolRuntime}
+ * runs {@link RingPaxosCore} — U-Ring (Alg. 3) or M-Ring (Alg. 2), as the {@link RingConfig} says —
+ * over one transport (a TCP channel, and for M-Ring also a datagram group, joined by
+ * {@code Channels.union}; see {@link RingPaxos}) and one log. What is Ring Paxos' own is here:
+ * <ul>
+ *   <li>values: a proposed batch is a {@link RingValue.ClientBatch}; a decided
+ *       {@link RingValue.Chosen} delivers its bytes, {@link ValueId#NOOP} nothing. There is no
+ *       protocol-level deduplication and no delivery state: a batch decided twice is delivered
+ *       twice at every replica in the same order, and the replica's client sessions answer the copy
+ *       identically everywhere (plan §0);</li>
+ *   <li>clients are never redirected ({@link #redirectHint()} is {@link #ANY_REPLICA}: every member
+ *       is a proposer, §3.3.1); {@link #leaderHint()} names the coordinator of the round this
+ *       replica follows (demo, chaos and tools);</li>
+ *   <li>member failure detection: a {@code MemberDetector} on its own thread applies
+ *       {@link RingSuspicion} to the members the core watches in its round (the ring, or the
+ *       coordinator), from the transports' arrival stamps; the core's own tick-based detection is
+ *       off ({@link RingPaxosCore#detectFailuresExternally()});</li>
+ *   <li>gauges {@code parallax.ring.round}, {@code .coordinator} (1 while this replica coordinates),
+ *       {@code .size}, {@code .position} (-1 off the ring), {@code .window}, {@code .outstanding},
+ *       {@code .first.undecided}, {@code .learner.buffered{unit=instances|bytes}},
+ *       {@code .version.floor}, and counters {@code parallax.ring.reformations} and
+ *       {@code parallax.protocol.stepdowns} (plan §1.11), tagged {@code protocol} and
+ *       {@code replica}.</li>
+ * </ul>
+ * The incarnation floor of the value ids this replica proposes is the wall clock in milliseconds at
+ * start (plan §1.1). The runtime settings that are not Ring Paxos' own come as one
+ * {@link RuntimeOptions}; the longest time between two ticks is half the shortest of
+ * {@code ring.heartbeat.ms}, {@code ring.retransmit.ms} and {@code mring.retransmit.ms}.
+ *
+ * <p>Threads: {@link #propose}, {@link #redirectHint}, {@link #leaderHint},
+ * {@link #readyForProposal}, {@link #snapshotTaken} and {@link #snapshotInstalled} from any thread,
+ * never blocking; {@link #start} and {@link #close} once each, by the owner. The broadcast owns the
+ * transport and the log it was given and closes them.
+ */
+public final class RingPaxosBroadcast implements AtomicBroadcast {
+    private final ProtocolRuntime<Object, RingRecord, RingValue, RingPaxosCore> runtime;
+    private final String name;
+    private final int self;
+    private volatile long round = -1;
+    private volatile int coordinator = -1;
+    private volatile int leading;
+    private volatile int size;
+    private volatile int position = -1;
+    private volatile long window;
+    private volatile long outstanding;
+    private volatile long firstUndecided;
+    private volatile long learnerBuffered;
+    private volatile long learnerBufferedBytes;
+    private volatile long versionFloor;
+    private volatile long reformations;
+    private volatile long stepDowns;
+    private volatile long watchedEpoch = -1;
+    private volatile long watchedMask;
+
+    private RingPaxosBroadcast(Builder b) {
+        RingConfig config = b.config;
+        int self = b.self;
+        this.self = self;
+        RuntimeOptions options = b.options != null ? b.options : RuntimeOptions.builder().build();
+        String defaultName = defaultName(config.kind());
+        this.name = options.name(defaultName);
+        registerMeters(options.meterRegistry(), Tags.of("protocol", name, "replica", Integer.toString(self)));
+        RingPaxosCore.Observer observer = b.observer;
+        LongSupplier floor = b.incarnationFloor;
+        ProtocolRuntime.Builder<Object, RingRecord, RingValue, RingPaxosCore> rb =
+                options.runtimeBuilder(defaultName, self, config.members(), b.clock);
+        rb.transport(b.transport).log(b.log, new RingRecordCodec())
+                .core((recovered, amnesiac, now) -> {
+                    RingPaxosCore c = new RingPaxosCore(config, self, recovered, amnesiac, floor.getAsLong(), now, observer);
+                    c.detectFailuresExternally();
+                    return c;
+                })
+                .values(bytes -> new RingValue.ClientBatch(bytes.asReadOnlyBuffer()), RingPaxosBroadcast::delivery)
+                .memberWatch(new ProtocolRuntime.MemberWatch(new RingSuspicion(config, self), () -> watchedEpoch,
+                        () -> watchedMask, Math.max(1, config.heartbeatNanos() / 4)))
+                .observer(this::publish)
+                .maxTickNanos(maxTickNanos(config));
+        this.runtime = rb.build();
+    }
+
+    /** The instance name unless {@link RuntimeOptions} name another: {@code uring} or {@code mring}. */
+    public static String defaultName(Ring.Kind kind) {
+        return kind == Ring.Kind.U_RING ? RingPaxos.U_LOG : RingPaxos.M_LOG;
+    }
+
+    /** Half the shortest of the heartbeat and the two retransmission periods. */
+    static long maxTickNanos(RingConfig config) {
+        long shortest = Math.min(config.heartbeatNanos(), Math.min(config.retransmitNanos(), config.mringRetransmitNanos()));
+        return Math.max(1, shortest / 2);
+    }
+
+    /** The bytes a decided value delivers: a chosen batch's, none for a no-op or anything else. */
+    private static ByteBuffer delivery(RingValue v) {
+        return v instanceof RingValue.Chosen c && !c.vid().isNoop() ? c.bytes() : null;
+    }
+
+    /** Protocol thread, after every work cycle: the core's state for the gauges and the member detector. */
+    private void publish(RingPaxosCore c) {
+        round = c.round();
+        int coord = c.coordinator();
+        coordinator = coord;
+        leading = c.isCoordinator() ? 1 : 0;
+        Ring ring = c.ring();
+        size = ring == null ? 0 : ring.size();
+        position = ring == null ? -1 : ring.position(self);
+        window = c.window();
+        outstanding = c.outstanding();
+        firstUndecided = c.firstUndecided();
+        learnerBuffered = c.learnerBuffered();
+        learnerBufferedBytes = c.learnerBufferedBytes();
+        versionFloor = c.versionFloor();
+        reformations = c.reformations();
+        stepDowns = c.stepDowns();
+        watchedMask = c.watchedMask();
+        watchedEpoch = c.watchedEpoch();
+    }
+
+    private void registerMeters(MeterRegistry registry, Tags tags) {
+        gauge(registry, tags, "parallax.ring.round", "the round this replica follows or leads (-1 before the first)", x -> x.round);
+        gauge(registry, tags, "parallax.ring.coordinator", "1 while this replica coordinates its round", x -> x.leading);
+        gauge(registry, tags, "parallax.ring.size", "members of the current ring", x -> x.size);
+        gauge(registry, tags, "parallax.ring.position", "this replica's position on the ring, -1 off the ring", x -> x.position);
+        gauge(registry, tags, "parallax.ring.window", "instances the coordinator may keep open (flow control)", x -> x.window);
+        gauge(registry, tags, "parallax.ring.outstanding", "instances open and not yet decided", x -> x.outstanding);
+        gauge(registry, tags, "parallax.ring.first.undecided", "the first instance this replica has not learned decided",
+                x -> x.firstUndecided);
+        Gauge.builder("parallax.ring.learner.buffered", this, x -> x.learnerBuffered)
+                .description("instances a learner holds ahead of its decided prefix").tags(tags).tag("unit", "instances")
+                .register(registry);
+        Gauge.builder("parallax.ring.learner.buffered", this, x -> x.learnerBufferedBytes)
+                .description("bytes a learner holds ahead of its decided prefix").tags(tags).tag("unit", "bytes")
+                .register(registry);
+        gauge(registry, tags, "parallax.ring.version.floor",
+                "the version f+1 learners have reached: the log is trimmed no higher (seed 003 §3.3.7)", x -> x.versionFloor);
+        FunctionCounter.builder("parallax.ring.reformations", this, x -> x.reformations)
+                .description("rings this replica formed as coordinator after a member was excluded or rejoined").tags(tags)
+                .register(registry);
+        FunctionCounter.builder("parallax.protocol.stepdowns", this, x -> x.stepDowns)
+                .description("rounds this replica gave up as coordinator").tags(tags).register(registry);
+    }
+
+    private void gauge(MeterRegistry registry, Tags tags, String meter, String description,
+                       ToDoubleFunction<RingPaxosBroadcast> value) {
+        Gauge.builder(meter, this, value).description(description).tags(tags).register(registry);
+    }
+
+    /** A builder; config, self, transport, log and clock are required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public void start(DeliveryListener listener) {
+        runtime.start(listener);
+    }
+
+    @Override
+    public boolean propose(ByteBuffer value) {
+        return runtime.propose(value);
+    }
+
+    /** Every member proposes (seed 003 (Ring Paxos) §3.3.1): never a redirect. */
+    @Override
+    public int redirectHint() {
+        return ANY_REPLICA;
+    }
+
+    /** The coordinator of the round this replica last saw, or -1 before start or before any round. */
+    @Override
+    public int leaderHint() {
+        return coordinator;
+    }
+
+    @Override
+    public boolean readyForProposal() {
+        return runtime.readyForProposal();
+    }
+
+    /** A snapshot covers every position below {@code nextSequence}: the log is trimmed at most to the version floor. */
+    @Override
+    public void snapshotTaken(long nextSequence) {
+        runtime.compact(nextSequence);
+    }
+
+    /** No delivery state: the core skips to {@code nextSequence}. */
+    @Override
+    public void snapshotInstalled(long nextSequence) {
+        runtime.skipTo(nextSequence);
+    }
+
+    /** The runtime (tests: the protocol stage). */
+    public ProtocolRuntime<Object, RingRecord, RingValue, RingPaxosCore> protocolRuntime() {
+        return runtime;
+    }
+
+    /** The instance name: the {@code protocol} tag of the meters. */
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void close() {
+        runtime.close();
+    }
+
+    /** Mutable builder, not thread-safe. */
+    public static final class Builder {
+        private RingConfig config;
+        private int self = -1;
+        private Transport<Object> transport;
+        private DurableLog log;
+        private Clock clock;
+        private RuntimeOptions options;
+        private RingPaxosCore.Observer observer = RingPaxosCore.Observer.NONE;
+        private LongSupplier incarnationFloor = System::currentTimeMillis;
+
+        private Builder() {
+        }
+
+        public Builder config(RingConfig config) {
+            this.config = Objects.requireNonNull(config);
+            return this;
+        }
+
+        public Builder self(int self) {
+            this.self = self;
+            return this;
+        }
+
+        /**
+         * The transport of every Ring Paxos message: for U-Ring one TCP channel; for M-Ring the TCP
+         * channel and the datagram group joined by {@code Channels.union} ({@link RingPaxos#create}).
+         */
+        public Builder transport(Transport<Object> transport) {
+            this.transport = Objects.requireNonNull(transport);
+            return this;
+        }
+
+        /** The acceptor's and learner's log; its records are recovered at start. */
+        public Builder log(DurableLog log) {
+            this.log = Objects.requireNonNull(log);
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock);
+            return this;
+        }
+
+        /**
+         * The runtime settings (name, meter registry, threads, snapshot service, queue bounds);
+         * default every default with the name {@code uring} or {@code mring} and a private registry.
+         */
+        public Builder options(RuntimeOptions options) {
+            this.options = Objects.requireNonNull(options);
+            return this;
+        }
+
+        /** The core's test hook; default {@link RingPaxosCore.Observer#NONE}. Called on the protocol thread. */
+        public Builder observer(RingPaxosCore.Observer observer) {
+            this.observer = Objects.requireNonNull(observer);
+            return this;
+        }
+
+        /** The lowest incarnation a start may use; default the wall clock in milliseconds. */
+        public Builder incarnationFloor(LongSupplier floor) {
+            this.incarnationFloor = Objects.requireNonNull(floor);
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if a required part is missing or inconsistent */
+        public RingPaxosBroadcast build() {
+            if (config == null || transport == null || log == null || clock == null) {
+                throw new IllegalArgumentException("config, transport, log and clock are required");
+            }
+            if (self < 0 || self >= config.members()) {
+                throw new IllegalArgumentException("self must be 0.." + (config.members() - 1) + ", got " + self);
+            }
+            if (transport.localId() != self) {
+                throw new IllegalArgumentException("transport is member " + transport.localId() + ", not " + self);
+            }
+            return new RingPaxosBroadcast(this);
+        }
+    }
+}

@@ -1,0 +1,279 @@
+package dev.parallax.ringpaxos;
+
+import dev.parallax.core.protocol.Effects;
+import dev.parallax.core.protocol.ProtocolCore;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.function.ObjLongConsumer;
+
+/**
+ * One member's Ring Paxos (seed 003 (Ring Paxos) ch. 3) as a deterministic step function: the shared
+ * {@link RingEngine} (rounds, Phase 1, acceptor, learner, catch-up, proposer, failures, ring
+ * re-formation, versions, compaction; plan §1.4) and one dissemination {@link Variant}: U-Ring
+ * ({@link UnicastPath}, Alg. 3) or M-Ring ({@code MulticastPath}, Alg. 2), chosen by
+ * {@link RingConfig#kind()}. Every member is an acceptor, a learner and a proposer; clients may use
+ * any replica ({@code ANY_REPLICA}), and {@link #coordinator()} is the leader hint for tools.
+ *
+ * <p><b>Driver contract.</b> See {@link Effects}: persist, sync if asked, then send (a vote is durable
+ * before anything reveals it, §3.3.5). The core never sends to itself.
+ *
+ * <p>No protocol-level deduplication: a batch decided twice is delivered twice at every replica in
+ * the same order, and the client sessions answer the copy from their cache (plan §0).
+ *
+ * <p>Not thread-safe: exactly one driver thread calls it; it never blocks.
+ */
+public final class RingPaxosCore implements ProtocolCore<Object, RingRecord, RingValue> {
+
+    /**
+     * What the core did, for tests and simulation monitors (quorum witnesses, bounds). Called on the
+     * driver's thread inside a step; must not call back into the core. Every method defaults to
+     * nothing.
+     */
+    public interface Observer {
+        /** An observer that ignores everything. */
+        Observer NONE = new Observer() {
+        };
+
+        /** This member completed Phase 1 of {@code round} and leads it on {@code ring}. */
+        default void roundLed(long round, Ring ring) {
+        }
+
+        /** This member proposed {@code value} as {@code vid}. */
+        default void proposed(ValueId vid, ByteBuffer value) {
+        }
+
+        /** The coordinator opened {@code instance} in {@code round} with {@code vid}. */
+        default void opened(long instance, long round, ValueId vid, ByteBuffer value) {
+        }
+
+        /** This member voted {@code vid} for {@code instance} in {@code round} (first time only). */
+        default void voted(long instance, long round, ValueId vid) {
+        }
+
+        /** This member learned that {@code instance} is decided as {@code vid} (body may still be unknown: null). */
+        default void decided(long instance, ValueId vid, ByteBuffer valueOrNull) {
+        }
+    }
+
+    private final RingConfig config;
+    private final int self;
+    private final RingEngine engine;
+    private final Variant variant;
+    private final Recovery recovery;
+
+    /**
+     * @param config           the cluster's parameters (its {@link RingConfig#kind()} picks the variant)
+     * @param self             this member's id in {@code [0, n)}
+     * @param recovered        the records of this member's durable log (empty on first start)
+     * @param amnesiac         whether the log may have lost records this member acted on (an unclean
+     *                         stop under a sync policy that does not force): recover before voting (C10)
+     * @param incarnationFloor the lowest proposer incarnation (wall-clock ms; {@code ctx.now()} in the simulator)
+     * @param now              the driver's clock at creation
+     * @param observer         told what the core does ({@link Observer#NONE} for none)
+     * @throws IllegalArgumentException if {@code self} is not a member
+     */
+    public RingPaxosCore(RingConfig config, int self, List<RingRecord> recovered, boolean amnesiac,
+                         long incarnationFloor, long now, Observer observer) {
+        this.config = config;
+        this.self = self;
+        this.engine = new RingEngine(config, self, recovered, incarnationFloor, now,
+                observer == null ? Observer.NONE : observer);
+        this.variant = variantFor(engine, config, self);
+        this.recovery = recoveryFor(engine, config, self, amnesiac);
+        engine.attach(variant, recovery);
+    }
+
+    /**
+     * The dissemination variant of {@code config.kind()}: U-Ring's {@link UnicastPath} (Alg. 3) or
+     * M-Ring's {@link MulticastPath} (Alg. 2).
+     */
+    static Variant variantFor(Engine engine, RingConfig config, int self) {
+        if (config.kind() == Ring.Kind.U_RING) {
+            return new UnicastPath(engine, config, self);
+        }
+        return new MulticastPath(engine, config, self);
+    }
+
+    /**
+     * The amnesia recovery hook (C10): {@link Recovery#NONE} for a cluster of one member (nobody to
+     * ask, nobody to answer); otherwise a {@link RingRecovery}, which recovers this member if
+     * {@code amnesiac} and in any case answers the recovery queries of amnesiac peers.
+     */
+    static Recovery recoveryFor(RingEngine engine, RingConfig config, int self, boolean amnesiac) {
+        if (config.members() == 1) {
+            return Recovery.NONE;
+        }
+        return new RingRecovery(config, self, amnesiac, engine.recoveryHost());
+    }
+
+    @Override
+    public void onMessage(int from, Object message, long now, Effects<Object, RingRecord, RingValue> out) {
+        engine.onMessage(from, message, now, out);
+    }
+
+    @Override
+    public void onTick(long now, Effects<Object, RingRecord, RingValue> out) {
+        engine.onTick(now, out);
+    }
+
+    /**
+     * Offers a client batch ({@link RingValue.ClientBatch}): it gets a value id and stays pending
+     * until decided (C7).
+     *
+     * @return false when this member already has {@code ring.max.pending} own proposals undecided,
+     *         or is recovering (back-pressure: the caller keeps the batch)
+     * @throws IllegalArgumentException for anything but a client batch
+     */
+    @Override
+    public boolean onProposal(RingValue value, long now, Effects<Object, RingRecord, RingValue> out) {
+        return engine.onProposal(value, now, out);
+    }
+
+    /**
+     * C9 (§3.3.7): trims at {@code min(instance, versionFloor)} — what f+1 learners applied — and
+     * re-persists (sync) the trim point, the promise, the remaining votes, the kept decisions and
+     * the incarnation; the driver then drops every earlier record.
+     */
+    @Override
+    public void compact(long instance, Effects<Object, RingRecord, RingValue> out) {
+        engine.compact(instance, out);
+    }
+
+    /** A snapshot covering everything below {@code instance} was installed: the learner jumps, the acceptor trims. */
+    @Override
+    public void skipTo(long instance) {
+        engine.skipTo(instance);
+    }
+
+    @Override
+    public void reportEvents(ObjLongConsumer<String> sink) {
+        engine.reportEvents(sink);
+    }
+
+    /** Coordinator: fewer than {@code ring.eager.below} open; others: fewer own pending than that. */
+    @Override
+    public boolean canPropose() {
+        return engine.canPropose();
+    }
+
+    @Override
+    public boolean recovering() {
+        return engine.recovering();
+    }
+
+    /** Versions (§3.3.7): the replica delivered everything below {@code nextInstance}. */
+    @Override
+    public void onDelivered(long nextInstance, long now, Effects<Object, RingRecord, RingValue> out) {
+        engine.onDelivered(nextInstance, now, out);
+    }
+
+    /** The runtime's member detector suspects {@code member} in round {@code epoch} (C8). */
+    @Override
+    public void onSuspectMember(int member, long epoch, long now, Effects<Object, RingRecord, RingValue> out) {
+        engine.onSuspectMember(member, epoch, now, out);
+    }
+
+    /**
+     * Hands failure detection to the runtime's member detector ({@link RingSuspicion} over arrival
+     * stamps, {@link #watchedEpoch()}, {@link #watchedMask()}): ticks no longer suspect. Call before
+     * the first input.
+     */
+    public void detectFailuresExternally() {
+        engine.detectFailuresExternally();
+    }
+
+    /** The acceptor's current round, -1 before any. */
+    public long round() {
+        return engine.rnd();
+    }
+
+    /** Whether this member coordinates its round and finished Phase 1. */
+    public boolean isCoordinator() {
+        return engine.leading();
+    }
+
+    /** The coordinator of this member's round (the leader hint). */
+    public int coordinator() {
+        return engine.coordinator();
+    }
+
+    /** The ring of the current round, or null. */
+    public Ring ring() {
+        return engine.ring();
+    }
+
+    /** Every instance below this one was decided and handed out. */
+    public long firstUndecided() {
+        return engine.firstUndecided();
+    }
+
+    /** Delivery progress last reported by the runtime ({@link #onDelivered}). */
+    public long delivered() {
+        return engine.delivered();
+    }
+
+    /** Instances the coordinator may have open now (the variant's window). */
+    public int window() {
+        return engine.window();
+    }
+
+    /** Coordinator: open instances; others: own undecided proposals. */
+    public int outstanding() {
+        return engine.leading() ? engine.openCount() : engine.ownPending();
+    }
+
+    /** Decided-but-undelivered instances plus buffered bodies. */
+    public int learnerBuffered() {
+        return engine.learnerBuffered();
+    }
+
+    /** Bytes of {@link #learnerBuffered()}. */
+    public long learnerBufferedBytes() {
+        return engine.learnerBufferedBytes();
+    }
+
+    /** The garbage-collection floor (§3.3.7): the (f+1)-th highest delivered count known. */
+    public long versionFloor() {
+        return engine.versionFloor();
+    }
+
+    /** Rings this member re-formed as coordinator. */
+    public long reformations() {
+        return engine.reformations();
+    }
+
+    /** Times this member stepped down as coordinator. */
+    public long stepDowns() {
+        return engine.stepDowns();
+    }
+
+    /** The round the member detector watches in (its epoch). */
+    public long watchedEpoch() {
+        return engine.rnd();
+    }
+
+    /** The members the detector watches: the ring (coordinator) or the coordinator (others), as bits. */
+    public long watchedMask() {
+        return engine.watchedMask();
+    }
+
+    /** This member's id. */
+    public int self() {
+        return self;
+    }
+
+    /** The configuration. */
+    public RingConfig config() {
+        return config;
+    }
+
+    /** The engine (package: tests and the variants). */
+    RingEngine engine() {
+        return engine;
+    }
+
+    Variant variant() {
+        return variant;
+    }
+}
