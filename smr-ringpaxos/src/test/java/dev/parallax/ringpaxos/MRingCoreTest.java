@@ -258,6 +258,35 @@ class MRingCoreTest {
     }
 
     @Test
+    @DisplayName("M6 (§3.3.6, B6): a learner reporting a high backlog on every heartbeat keeps the window at the minimum until it reports a low one")
+    void highBacklogOnEveryHeartbeatHoldsTheMinimum() {
+        RingConfig config = mRing(3).window(8).mringFcThreshold(2).build();
+        RingCluster c = started(config);
+        for (String s : List.of("a", "b", "c")) {
+            c.propose(0, batch(s));
+        }
+        c.deliverAll(1000);
+        c.delivered(1, 3);
+        c.delivered(2, 0); // backlog 3 ≥ threshold 2: an Alive at once, then one per heartbeat
+        c.deliverAll(1000);
+        assertThat(c.core(0).window()).isEqualTo(4);
+        long heartbeatMs = config.heartbeatNanos() / MS;
+        for (int beat = 0; beat < 20; beat++) {
+            c.settle(heartbeatMs, 1);
+            assertThat(c.core(0).window()).as("heartbeat %d", beat).isEqualTo(Math.max(1, 2 >> beat));
+        }
+        assertThat(lines(c, "2 send ->0 Alive")).hasSizeGreaterThanOrEqualTo(20)
+                .allSatisfy(l -> assertThat(l).contains("backlog=3"));
+        assertThat(events(c.core(0))).containsEntry("fc.decreases", 3L).containsEntry("fc.increases", 0L);
+        c.delivered(2, 3);
+        c.settle(heartbeatMs, 1);
+        assertThat(lines(c, "2 send ->0 Alive").get(lines(c, "2 send ->0 Alive").size() - 1)).contains("backlog=0");
+        c.settle(heartbeatMs, 1);
+        assertThat(c.core(0).window()).as("the low report releases the window; it regrows").isEqualTo(8);
+        assertThat(events(c.core(0))).containsEntry("fc.decreases", 3L).containsEntry("fc.increases", 7L);
+    }
+
+    @Test
     @DisplayName("C5/§1.8: bodies beyond mring.learner.buffer are dropped, counted, and fetched by catch-up")
     void learnerBufferBound() {
         RingCluster c = started(mRing(3).window(4).mringLearnerBuffer(1).build());
