@@ -367,32 +367,44 @@ class RingScepticTest {
 
     private static void crashUnderLoad(Ring.Kind kind, Role role) {
         long[] crashed = {0};
-        RingTotals t = RingTotals.run("ring sceptic (f) " + kind + " " + role, Math.max(25, SEEDS / 4), seed -> {
+        RingTotals t = RingTotals.run("ring sceptic (f) " + kind + " " + role, SEEDS, seed -> {
             RingSimulation.Scenario h = RingSimulation.Scenario.hostile(kind, 5);
             // No nemesis, a lossy network, 3 s of faults: the victim stays down until the heal.
             RingSimulation.Scenario s = h.withPlan(h.plan().withNemesis(0, 0, false)).withFaultyFor(3_000 * MS);
             return RingSimulation.run(seed, s, null, RingSimulation.Options.NONE.with((sim, shared) ->
-                    sim.schedule(400 * MS, "crash the " + role, () -> {
-                        for (int r = 0; r < 5; r++) {
-                            RingPaxosCore core = sim.<RingSimReplica>node(r).core();
-                            if (core.isCoordinator() && core.ring() != null) {
-                                int victim = role.memberOf(core.ring(), 5);
-                                if (victim >= 0) {
-                                    sim.crash(victim);
-                                    crashed[0]++;
-                                    // From the crash on, every command must be decided within the bound
-                                    // (retried at a live member if it was the victim's): the live
-                                    // proposers progress while the victim is down, not only after the heal.
-                                    shared.progress.arm(sim.now(), s.progressBound());
-                                }
-                                return;
-                            }
-                        }
-                    })));
+                    crashWhenFound(sim, shared, role, s.progressBound(), 400 * MS, crashed)));
         });
         System.out.printf("ring sceptic (f) %s %s: crashed in %d of %d seeds%n", kind, role, crashed[0], t.seeds);
         assertThat(crashed[0]).as("runs where the %s was found and crashed under load", role).isEqualTo(t.seeds);
         assertThat(t.decisions).isPositive();
+        assertThat(t.reformations).as("re-formations around the crashed member").isPositive();
+    }
+
+    /**
+     * At {@code at} (and every 20 ms after, until the coordinator's ring has a member in {@code role})
+     * crashes that member and arms the progress monitor: from the crash on, every command must be
+     * decided within the bound (retried at a live member if it was the victim's), so the live
+     * proposers progress while the victim is down, not only after the heal.
+     */
+    private static void crashWhenFound(Simulation<Object> sim, RingSimulation.Shared shared, Role role, long bound,
+                                       long at, long[] crashed) {
+        sim.schedule(at, "crash the " + role, () -> {
+            for (int r = 0; r < 5; r++) {
+                RingPaxosCore core = sim.isUp(r) ? sim.<RingSimReplica>node(r).core() : null;
+                if (core != null && core.isCoordinator() && core.ring() != null) {
+                    int victim = role.memberOf(core.ring(), 5);
+                    if (victim >= 0) {
+                        sim.crash(victim);
+                        crashed[0]++;
+                        shared.progress.arm(sim.now(), bound);
+                        return;
+                    }
+                }
+            }
+            if (sim.now() < 1_500 * MS) {
+                crashWhenFound(sim, shared, role, bound, 20 * MS, crashed);
+            }
+        });
     }
 
     @Test

@@ -5,6 +5,8 @@ import dev.parallax.ringpaxos.Ring;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * Fault-injected simulations of U-Ring Paxos with clients (issue 14 item 5; seed 003 (Ring Paxos)
  * §3.3.3, Alg. 3; §3.3.4–§3.3.7; plan §1.7 re-formation). Each seed runs {@link RingSimulation}'s
@@ -56,5 +58,14 @@ class URingSimulationTest {
                 RingSimulation.Scenario.hostileWithPausesAndCrashAll(Ring.Kind.U_RING, 3));
         t.assertTheFaultsBit();
         t.assertPausesAndCrashAllsBit();
+    }
+
+    @Test
+    @DisplayName("Seeds that found engine bugs pass (bugs-d2.md B1: a catch-up query entirely below the replier's trim crashed the core; C6, seed 003 (Ring Paxos) §3.3.7)")
+    void seedsThatFoundEngineBugs() {
+        // B1: member 2, trimmed below 35 by a snapshot, got CatchUpQuery[from=13, to=29]; RingLearner.range
+        // asked TreeMap.subMap(35, 29) and threw. The reply must be empty with firstAvailable = 35.
+        assertThat(RingSimulation.run(7, RingSimulation.Scenario.hostileWithSnapshots(Ring.Kind.U_RING, 3))
+                .decisions()).isPositive();
     }
 }
