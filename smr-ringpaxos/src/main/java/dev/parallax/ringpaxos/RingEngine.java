@@ -33,7 +33,7 @@ import java.util.function.ObjLongConsumer;
  */
 public final class RingEngine implements Engine {
     /** The highest round the wire carries (plan §1.2: rounds in [0, 2^62−1]). */
-    static final long MAX_ROUND = (1L << 62) - 1;
+    static final long MAX_ROUND = RingWireBounds.MAX_NUMBER;
 
     private final RingConfig config;
     private final int self;
@@ -511,31 +511,15 @@ public final class RingEngine implements Engine {
         deliver(out);
     }
 
+    /** Lying or foreign input (RingWireBounds; the codec refuses it, this guards codec-less drivers). */
     private boolean malformed(Object m) {
-        if (m instanceof RingMessage.Phase1A a) {
-            return a.round() < 0 || a.from() < 0;
+        if (m instanceof RingUnicast u) {
+            return RingWireBounds.violation(u, n) != null
+                    || (m instanceof RingMessage.Heartbeat hb && hb.ring().kind() != config.kind())
+                    || (m instanceof UPacket p && p.ring().kind() != config.kind());
         }
-        if (m instanceof RingMessage.Phase1B b) {
-            return b.round() < 0 || b.continueFrom() < RingMessage.Phase1B.COMPLETE;
-        }
-        if (m instanceof RingMessage.Heartbeat hb) {
-            return hb.round() < 0 || hb.ring() == null || hb.ring().kind() != config.kind()
-                    || !inMembers(hb.ring());
-        }
-        if (m instanceof UPacket p) {
-            return p.round() < 0 || !inMembers(p.ring());
-        }
-        if (m instanceof RingMessage.CatchUpQuery q) {
-            return q.from() < 0 || q.to() < q.from();
-        }
-        return false;
-    }
-
-    private boolean inMembers(Ring r) {
-        for (int m : r.order()) {
-            if (m >= n) {
-                return false;
-            }
+        if (m instanceof MPacket p) {
+            return RingWireBounds.violation(p, n) != null || p.ring().kind() != config.kind();
         }
         return true;
     }
@@ -629,14 +613,19 @@ public final class RingEngine implements Engine {
 
     /**
      * Stickiness (C8, pre-vote's role): refuse a Phase 1A of another coordinator while the
-     * coordinator of our round was heard within 3/4 of the suspect time-out and did not step down.
+     * coordinator of our round was heard within 3/4 of the suspect time-out and did not step down;
+     * a coordinator that leads refuses too (check-quorum removes it if it truly lost its quorum).
      */
     private boolean sticky(int candidate) {
         if (rnd() < 0) {
             return false;
         }
         int c = config.coordinatorOf(rnd());
-        return c != candidate && c != self && !coordinatorSteppedDown
+        if (c == self) {
+            // A working coordinator is not deposed by a member that merely cannot hear it.
+            return leading;
+        }
+        return c != candidate && !coordinatorSteppedDown
                 && now - lastHeard[c] < config.suspectNanos() * 3 / 4;
     }
 

@@ -1,0 +1,63 @@
+package dev.parallax.ringpaxos;
+
+import dev.parallax.core.protocol.EffectBuffer;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RingLearnerTest {
+    private static final ValueId A = new ValueId(1, 0, 1);
+    private static final ValueId B = new ValueId(2, 0, 1);
+    private static final ByteBuffer VA = ByteBuffer.wrap(new byte[]{1});
+    private static final ByteBuffer VB = ByteBuffer.wrap(new byte[]{2});
+
+    private final EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+
+    @Test
+    @DisplayName("C5: delivery in instance order; a gap holds later decisions back; NOOP delivered as Chosen(NOOP)")
+    void deliversInOrder() {
+        RingLearner l = new RingLearner(List.of());
+        l.learn(1, B, VB);
+        assertThat(l.deliverReady((i, v) -> false, out)).isEmpty();
+        l.learn(0, ValueId.NOOP, null);
+        assertThat(l.deliverReady((i, v) -> false, out)).hasSize(2);
+        assertThat(out.decisions()).extracting(d -> ((RingValue.Chosen) d.value()).vid()).containsExactly(ValueId.NOOP, B);
+        assertThat(l.firstUndecided()).isEqualTo(2);
+        assertThat(out.records()).containsExactly(new RingRecord.Decided(0, ValueId.NOOP), new RingRecord.Decision(1, B, VB));
+    }
+
+    @Test
+    @DisplayName("C5 (§3.3.4 case (b)): an id-only decision waits for its body, then delivers; only the id is logged when the own vote holds the body")
+    void idOnlyDecisionWaitsForBody() {
+        RingLearner l = new RingLearner(List.of());
+        assertThat(l.learn(0, A, null)).isTrue();
+        assertThat(l.firstMissingBody()).isZero();
+        assertThat(l.deliverReady((i, v) -> true, out)).isEmpty();
+        assertThat(l.learn(0, A, VA)).isTrue();
+        assertThat(l.learn(0, A, VA)).isFalse();
+        assertThat(l.deliverReady((i, v) -> true, out)).hasSize(1);
+        assertThat(out.records()).containsExactly(new RingRecord.Decided(0, A));
+        assertThat(l.knownDecidedBelow()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("C6/C9: catch-up serves decided values above the trim; a restart recovers Decided bodies from votes")
+    void servesAndRecovers() {
+        RingLearner l = new RingLearner(List.of(new RingRecord.VoteRecord(0, 1, A, VA), new RingRecord.Decided(0, A),
+                new RingRecord.Decision(1, B, VB)));
+        assertThat(l.knownDecidedBelow()).isEqualTo(2);
+        l.deliverReady((i, v) -> true, out);
+        assertThat(l.range(0, 5, 10, 100)).extracting(DecisionEntry::instance).containsExactly(0L, 1L);
+        l.trimBelow(1);
+        assertThat(l.trimmedBelow()).isEqualTo(1);
+        assertThat(l.range(0, 5, 10, 100)).extracting(DecisionEntry::instance).containsExactly(1L);
+        l.skipTo(7);
+        assertThat(l.firstUndecided()).isEqualTo(7);
+        assertThat(l.isDecided(6)).isTrue();
+        assertThat(l.learn(6, A, VA)).isFalse();
+    }
+}
