@@ -1,0 +1,225 @@
+package dev.parallax.ringpaxos;
+
+import dev.parallax.core.protocol.EffectBuffer;
+import dev.parallax.core.protocol.Effects;
+import dev.parallax.ringpaxos.RingMessage.RecoveryQuery;
+import dev.parallax.ringpaxos.RingMessage.RecoveryReply;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * C10, recovery from amnesia ({@link RingRecovery}), the cases of smr-paxos'
+ * {@code AmnesiaRecoveryTest} with rounds as fences: the recovering member needs fenced answers
+ * from {@code n − quorum + 1} others; {@code H} and the fence come from those answers; it votes
+ * again only once everything below {@code H} is decided, after a synced {@code Trim(H)} and
+ * promise; and the peers' side of the fence.
+ */
+class RingRecoveryTest {
+    private static final long MS = 1_000_000L;
+    private static final RingConfig THREE = RingConfig.builder(3, Ring.Kind.M_RING)
+            .retransmit(Duration.ofMillis(100)).build();
+    private static final RingConfig FIVE = RingConfig.builder(5, Ring.Kind.U_RING)
+            .retransmit(Duration.ofMillis(100)).build();
+
+    private final EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+
+    /** The engine's side, as far as the recovery sees it. */
+    private static final class Host implements RingRecovery.Host {
+        long rnd = -1;
+        long firstUndecided;
+        long highest = -1;
+        long noted = -1;
+        long trim = -1;
+
+        @Override
+        public long rnd() {
+            return rnd;
+        }
+
+        @Override
+        public long firstUndecided() {
+            return firstUndecided;
+        }
+
+        @Override
+        public void noteDecidedUpTo(long instance) {
+            noted = instance;
+        }
+
+        @Override
+        public void restoreAfterAmnesia(long trimBelow, long promise, Effects<Object, RingRecord, RingValue> out) {
+            out.persist(new RingRecord.Trim(trimBelow), true);
+            out.persist(new RingRecord.Promise(promise), true);
+            trim = trimBelow;
+            rnd = promise;
+        }
+
+        @Override
+        public long highestVotedOrDecided() {
+            return highest;
+        }
+
+        @Override
+        public void promise(long round, Effects<Object, RingRecord, RingValue> out) {
+            out.persist(new RingRecord.Promise(round), true);
+            rnd = round;
+        }
+    }
+
+    private List<Object> sentTo(int to) {
+        List<Object> m = new ArrayList<>();
+        for (EffectBuffer.Outgoing<Object> o : out.sends()) {
+            if (o.to() == to) {
+                m.add(o.message());
+            }
+        }
+        return m;
+    }
+
+    @Test
+    @DisplayName("C10: the fenced answers needed meet every Phase 1 quorum minus the asker (n − quorum + 1)")
+    void neededAnswers() {
+        assertThat(RingRecovery.neededAnswers(3, 2)).as("n=3: both peers").isEqualTo(2);
+        assertThat(RingRecovery.neededAnswers(5, 3)).as("n=5: three of four").isEqualTo(3);
+        assertThat(RingRecovery.neededAnswers(7, 4)).isEqualTo(4);
+    }
+
+    @Test
+    @DisplayName("C10: the first tick queries every other member with the current round as fence; silent ones again after ring.retransmit")
+    void queriesAndResends() {
+        Host h = new Host();
+        RingRecovery r = new RingRecovery(THREE, 0, true, h);
+        h.rnd = 3;
+        r.onTick(MS, out);
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).containsOnly(new RecoveryQuery(3)).hasSize(2);
+        assertThat(sentTo(0)).as("asks only other members").isEmpty();
+        r.onMessage(1, new RecoveryReply(4, 3, true, -1), 2 * MS, out);
+        out.clear();
+        r.onTick(50 * MS, out);
+        assertThat(out.sends()).as("before the retransmit period").isEmpty();
+        r.onTick(MS + THREE.retransmitNanos(), out);
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::to).containsExactly(2);
+        assertThat(r.recovering()).isTrue();
+    }
+
+    @Test
+    @DisplayName("C10: three members need both peers (a duplicate answer counts once); five need three fenced answers")
+    void answerCounts() {
+        Host h = new Host();
+        RingRecovery r = new RingRecovery(THREE, 0, true, h);
+        r.onTick(MS, out);
+        r.onMessage(1, new RecoveryReply(1, 0, true, 3), 2 * MS, out);
+        r.onMessage(1, new RecoveryReply(1, 0, true, 3), 2 * MS, out);
+        assertThat(r.catchingUp()).isFalse();
+        r.onMessage(2, new RecoveryReply(1, 0, true, -1), 3 * MS, out);
+        assertThat(r.catchingUp()).isTrue();
+        assertThat(r.decidedBelow()).isEqualTo(4);
+        assertThat(h.noted).as("catch up to H - 1").isEqualTo(3);
+
+        Host h5 = new Host();
+        RingRecovery r5 = new RingRecovery(FIVE, 4, true, h5);
+        r5.onTick(MS, out);
+        r5.onMessage(0, new RecoveryReply(1, 0, true, -1), 2 * MS, out);
+        r5.onMessage(1, new RecoveryReply(1, 0, true, -1), 2 * MS, out);
+        assertThat(r5.recovering()).isTrue();
+        r5.onMessage(3, new RecoveryReply(1, 0, true, -1), 2 * MS, out);
+        assertThat(r5.recovering()).as("nothing to catch up: recovered at once").isFalse();
+    }
+
+    @Test
+    @DisplayName("C10: an unfenced answer restarts the recovery round with the peer's higher round as fence; the old round's answers no longer count")
+    void unfencedRestarts() {
+        Host h = new Host();
+        RingRecovery r = new RingRecovery(THREE, 0, true, h);
+        r.onTick(MS, out);
+        out.clear();
+        r.onMessage(1, new RecoveryReply(6, 0, false, 9), 2 * MS, out);
+        assertThat(r.fence()).isEqualTo(6);
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).containsOnly(new RecoveryQuery(6)).hasSize(2);
+        r.onMessage(2, new RecoveryReply(1, 0, true, 2), 3 * MS, out); // answers the old round
+        r.onMessage(1, new RecoveryReply(7, 6, true, 9), 3 * MS, out);
+        assertThat(r.catchingUp()).isFalse();
+        assertThat(r.rounds()).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("C10: voting resumes only once every instance below H is decided, after a synced Trim(H) and a promise above the fence")
+    void resumesAfterCatchUp() {
+        Host h = new Host();
+        RingRecovery r = new RingRecovery(THREE, 0, true, h);
+        h.rnd = 2;
+        r.onTick(MS, out);
+        r.onMessage(1, new RecoveryReply(3, 2, true, 4), 2 * MS, out);
+        r.onMessage(2, new RecoveryReply(4, 2, true, 7), 2 * MS, out);
+        assertThat(r.decidedBelow()).isEqualTo(8);
+        out.clear();
+        h.firstUndecided = 7;
+        r.onTick(3 * MS, out);
+        assertThat(r.recovering()).as("instance 7 is not decided yet").isTrue();
+        assertThat(out.records()).isEmpty();
+        h.firstUndecided = 8;
+        r.finishIfCaughtUp(out);
+        assertThat(r.recovering()).isFalse();
+        assertThat(out.records()).containsExactly(new RingRecord.Trim(8), new RingRecord.Promise(3));
+        assertThat(out.syncRequested()).isTrue();
+    }
+
+    @Test
+    @DisplayName("C10: a peer whose promise is at most the fence promises fence + 1 durably before answering, and answers the same fence again fenced")
+    void peerFences() {
+        Host h = new Host();
+        RingRecovery r = new RingRecovery(THREE, 2, false, h);
+        h.rnd = 2;
+        h.highest = 5;
+        r.onMessage(0, new RecoveryQuery(3), MS, out); // coordinator(4) = 1, not the asker
+        assertThat(out.records()).containsExactly(new RingRecord.Promise(4));
+        assertThat(out.syncRequested()).isTrue();
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).containsExactly(new RecoveryReply(4, 3, true, 5));
+        out.clear();
+        r.onMessage(0, new RecoveryQuery(3), 2 * MS, out);
+        assertThat(out.records()).isEmpty();
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message)
+                .as("asked again: still fenced").containsExactly(new RecoveryReply(4, 3, true, 5));
+    }
+
+    @Test
+    @DisplayName("C10: the fenced round is never one the recovering member coordinates (F + 2 if it coordinates F + 1)")
+    void fencedRoundSkipsTheAsker() {
+        Host h = new Host();
+        RingRecovery r = new RingRecovery(FIVE, 0, false, h);
+        r.onMessage(1, new RecoveryQuery(0), MS, out); // coordinator(1) = 1: the asker
+        assertThat(out.records()).containsExactly(new RingRecord.Promise(2));
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).containsExactly(new RecoveryReply(2, 0, true, -1));
+        assertThat(r.fencedRound(3, 0)).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("C10: a peer with a higher promise answers unfenced and keeps its promise")
+    void higherPromiseUnfenced() {
+        Host h = new Host();
+        RingRecovery r = new RingRecovery(THREE, 2, false, h);
+        h.rnd = 7;
+        r.onMessage(0, new RecoveryQuery(2), MS, out);
+        assertThat(out.records()).isEmpty();
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).containsExactly(new RecoveryReply(7, 2, false, -1));
+    }
+
+    @Test
+    @DisplayName("C10: a recovering member answers no recovery query; a member without amnesia, or alone, never recovers")
+    void whoRecovers() {
+        RingRecovery r = new RingRecovery(THREE, 0, true, new Host());
+        r.onMessage(1, new RecoveryQuery(0), MS, out);
+        assertThat(out.sends()).isEmpty();
+        assertThat(new RingRecovery(THREE, 0, false, new Host()).recovering()).isFalse();
+        assertThat(new RingRecovery(RingConfig.builder(1, Ring.Kind.M_RING).build(), 0, true, new Host()).recovering()).isFalse();
+        RingRecovery healthy = new RingRecovery(THREE, 1, false, new Host());
+        healthy.onTick(MS, out);
+        assertThat(out.sends()).isEmpty();
+    }
+}
