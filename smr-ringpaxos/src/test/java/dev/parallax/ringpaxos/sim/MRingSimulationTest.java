@@ -5,6 +5,8 @@ import dev.parallax.ringpaxos.Ring;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * Fault-injected simulations of M-Ring Paxos with clients (issue 14 item 5; seed 003 (Ring Paxos)
  * §3.3.2, Alg. 2; §3.3.4 message loss, §3.3.5 crashes, §3.3.6 flow control, §3.3.7; plan §1.7
@@ -62,5 +64,20 @@ class MRingSimulationTest {
         t.assertTheFaultsBit();
         t.assertDatagramFaultsBit();
         t.assertPausesAndCrashAllsBit();
+    }
+
+    @Test
+    @DisplayName("Seeds that found engine bugs pass (bugs-d2.md B1 catch-up below a trim, B4 learner buffer beyond mring.learner.buffer, B5 a member in a higher round never learns the last decisions; seed 003 (Ring Paxos) §3.3.4, §3.3.6)")
+    void seedsThatFoundEngineBugs() {
+        // B1: a catch-up query entirely below the replier's trim crashed the core (TreeMap.subMap(from > to)).
+        assertThat(RingSimulation.run(2, RingSimulation.Scenario.hostileWithSnapshots(Ring.Kind.M_RING, 3))
+                .decisions()).isPositive();
+        // B4: member 0 held 129 decided instances and bodies ahead of its decided prefix (bound 2 x 64).
+        assertThat(RingSimulation.run(8, RingSimulation.Scenario.hostileWithPausesAndCrashAll(Ring.Kind.M_RING, 3))
+                .decisions()).isPositive();
+        // B5: member 2, in round 11 after a refused Phase 1, ignored round 10's heartbeats and never learned
+        // that instance 136 was decided.
+        assertThat(RingSimulation.run(150, RingSimulation.Scenario.hostile(Ring.Kind.M_RING, 3))
+                .decisions()).isPositive();
     }
 }

@@ -39,6 +39,18 @@ class RingAmnesiaSimulationTest {
         check("m-ring amnesia n=3", Ring.Kind.M_RING);
     }
 
+    @Test
+    @DisplayName("Seeds that found engine bugs pass (bugs-d2.md B3: a recovery Trim kept across a later amnesiac crash left the learner unable to deliver below it; plan §1.4 C10)")
+    void seedsThatFoundEngineBugs() {
+        // B3: member 2 restarted with trimmedBelow = 30 (RingRecovery's Trim(H)) and firstUndecided = 0,
+        // refused every decision below 30 and never converged.
+        assertThat(RingSimulation.run(1, scenario(Ring.Kind.U_RING, 3), new AmnesiaPlan(true, 100 * MS),
+                RingSimulation.Options.NONE).decisions()).isPositive();
+        // B3 on M-Ring: member 1 restarted with trimmedBelow = 45 and firstUndecided = 0.
+        assertThat(RingSimulation.run(1, scenario(Ring.Kind.M_RING, 3), new AmnesiaPlan(true, 100 * MS),
+                RingSimulation.Options.NONE).decisions()).isPositive();
+    }
+
     private static void check(String name, Ring.Kind kind) {
         long[] crashes = {0};
         RingTotals t = RingTotals.run(name, Math.max(1, SimulationSeeds.count(1000) * 3 / 10), seed -> {

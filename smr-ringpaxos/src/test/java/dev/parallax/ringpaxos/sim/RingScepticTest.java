@@ -62,7 +62,10 @@ class RingScepticTest {
         return -1;
     }
 
-    /** From 300 ms to 1.3 s every datagram to the member off the ring is lost; with {@code cutCatchUp} its catch-up replies too, for good. */
+    /**
+     * From 300 ms to 1.3 s every datagram to the member off the ring is lost; with {@code cutCatchUp}
+     * for good, and its catch-up replies and Phase 1B answers too.
+     */
     private static RingSimulation.Options datagramsToALearnerLost(int[] learner, boolean cutCatchUp) {
         return RingSimulation.Options.NONE.with((sim, shared) -> {
             int n = shared.scenario.replicas();
@@ -72,7 +75,10 @@ class RingScepticTest {
                     if (m != learner[0] && learner[0] >= 0) {
                         sim.dropDatagramsMatching(m, learner[0], msg -> true);
                         if (cutCatchUp) {
-                            sim.dropMatching(m, learner[0], msg -> msg instanceof RingMessage.CatchUpReply);
+                            // Phase 1B too: a learner that runs Phase 1 hears every undecided instance's
+                            // votes and decides them again itself (C1), another way to learn.
+                            sim.dropMatching(m, learner[0], msg -> msg instanceof RingMessage.CatchUpReply
+                                    || msg instanceof RingMessage.Phase1B);
                         }
                     }
                 }
@@ -107,7 +113,7 @@ class RingScepticTest {
     }
 
     @Test
-    @DisplayName("(a) negative control: the learner's catch-up replies lost too: the liveness check fires")
+    @DisplayName("(a) negative control: the learner's datagrams, catch-up replies and Phase 1B answers lost for good: the liveness check fires")
     void withItsCatchUpCutTooTheLivenessCheckFires() {
         for (long seed = 1; seed <= 3; seed++) {
             long s = seed;
@@ -123,8 +129,12 @@ class RingScepticTest {
 
     /** The slow member executes one decided instance per 5 ms tick; six clients keep the cluster busier than that. */
     private static final int SLOW_MEMBER = 2;
-    /** Decided-but-unexecuted instances the slow member may hold (4× the flow-control threshold of 16). */
-    private static final long UNDELIVERED_BOUND = 64;
+    /**
+     * Decided-but-unexecuted instances the slow member may hold: 8× the flow-control threshold of 16
+     * (the threshold, a window of 4, and the instances decided while a report travels, with room to
+     * spare). Without effective flow control the slow member holds 320–390 in these runs.
+     */
+    private static final long UNDELIVERED_BOUND = 128;
 
     private static RingSimulation.Scenario slowLearnerScenario(RingConfig config) {
         return RingSimulation.Scenario.hostile(config).calm().withClients(6);
@@ -150,6 +160,7 @@ class RingScepticTest {
         System.out.printf("ring sceptic (b): %d seeds, smallest window %d (max %d), most undelivered at the slow"
                 + " learner %d (bound %d)%n", t.seeds, minWindow[0], config.window(), maxUndelivered[0], UNDELIVERED_BOUND);
         assertThat(minWindow[0]).as("the coordinator's window shrank").isLessThan(config.window());
+        assertThat(t.eventsContaining("fc.decrease")).as("flow-control decreases: " + t.events).isPositive();
         assertThat(maxUndelivered[0]).as("the slow learner fell behind").isPositive()
                 .isLessThanOrEqualTo(UNDELIVERED_BOUND);
     }
