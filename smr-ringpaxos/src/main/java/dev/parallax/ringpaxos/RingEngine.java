@@ -419,8 +419,8 @@ public final class RingEngine implements Engine {
             heldSuspicion = Long.MIN_VALUE;
             startRound(config.nextRoundOf(self, rnd()), out);
         }
-        if (!leading && phaseOne == null && rnd() >= 0 && !coordinates()
-                && now - lastAlive >= config.heartbeatNanos()) {
+        if (!leading && phaseOne == null && rnd() >= 0 && config.coordinatorOf(rnd()) != self
+                && (lastAlive == Long.MIN_VALUE || now - lastAlive >= config.heartbeatNanos())) {
             sendAlive(out);
         }
         for (ProposalEntry p : own.due(now, config.proposalRetryNanos())) {
@@ -461,7 +461,7 @@ public final class RingEngine implements Engine {
                 return;
             }
         }
-        if (now - lastHeartbeat >= config.heartbeatNanos()) {
+        if (lastHeartbeat == Long.MIN_VALUE || now - lastHeartbeat >= config.heartbeatNanos()) {
             sendHeartbeat(out);
         }
         openMore(out);
@@ -594,7 +594,7 @@ public final class RingEngine implements Engine {
         }
         long backlog = learner.firstUndecided() - delivered;
         boolean high = backlog >= config.mringFcThreshold();
-        if (high && !backlogHigh && !leading && rnd() >= 0 && !coordinates()) {
+        if (high && !backlogHigh && !leading && rnd() >= 0 && config.coordinatorOf(rnd()) != self) {
             sendAlive(out);
         }
         backlogHigh = high;
@@ -752,8 +752,12 @@ public final class RingEngine implements Engine {
         lastDecisionAt = now;
         variant.roundChanged(ring, true, now);
         observer.roundLed(rnd(), ring);
+        Set<ValueId> reproposed = new HashSet<>();
+        for (Phase2Entry e : reproposals.values()) {
+            reproposed.add(e.vid());
+        }
         for (ProposalEntry p : own.all(now)) {
-            if (!queued.contains(p.vid())) {
+            if (!queued.contains(p.vid()) && !reproposed.contains(p.vid())) {
                 queue.add(p);
                 queued.add(p.vid());
             }

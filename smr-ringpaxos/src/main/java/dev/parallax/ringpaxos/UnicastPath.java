@@ -180,7 +180,10 @@ public final class UnicastPath implements Variant {
                 }
             }
         }
-        boolean current = r >= engine.rnd();
+        // Decisions are facts and proposals travel to whoever coordinates: both are passed on in
+        // the packet's own ring even when this member moved to a later round (a learner position
+        // need not vote); only votes need the round (C4).
+        boolean current = true;
         for (DecisionEntry d : p.decisions()) {
             ByteBuffer body = d.value() != null ? d.value() : engine.valueOf(d.vid());
             engine.learn(d.instance(), d.vid(), body, out);

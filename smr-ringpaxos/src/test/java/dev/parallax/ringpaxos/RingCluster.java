@@ -23,8 +23,13 @@ final class RingCluster extends ScriptedCluster<RingPaxosCore, Object, RingRecor
     }
 
     RingCluster(RingConfig config, RingPaxosCore.Observer observer) {
+        this(config, id -> observer);
+    }
+
+    /** Each member gets its own observer ({@code observers.apply(id)}, asked again on a restart). */
+    RingCluster(RingConfig config, java.util.function.IntFunction<RingPaxosCore.Observer> observers) {
         super(config.members(), new RingRecordCodec(),
-                (id, recovered, now) -> new RingPaxosCore(config, id, recovered, false, now, now, observer));
+                (id, recovered, now) -> new RingPaxosCore(config, id, recovered, false, now, now, observers.apply(id)));
     }
 
     static RingConfig uRing(int members) {

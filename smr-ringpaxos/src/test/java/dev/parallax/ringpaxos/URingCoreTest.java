@@ -1,0 +1,393 @@
+package dev.parallax.ringpaxos;
+
+import dev.parallax.core.protocol.EffectBuffer;
+import dev.parallax.core.testkit.ScriptedCluster.Envelope;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static dev.parallax.ringpaxos.RingCluster.MS;
+import static dev.parallax.ringpaxos.RingCluster.batch;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * U-Ring over the scripted cluster, one rule each (plan §1.4, §1.5, §1.7; seed 003 (Ring Paxos)
+ * §3.3.3, Alg. 3).
+ */
+class URingCoreTest {
+
+    private static RingConfig config(int n) {
+        return RingCluster.uRing(n);
+    }
+
+    /** Delivers everything, recording each UPacket link that carried a body of {@code vid}. */
+    private static List<String> deliverTracking(RingCluster c, String body) {
+        List<String> links = new ArrayList<>();
+        int guard = 0;
+        while (c.pending() > 0 && guard++ < 10_000) {
+            Envelope<Object> e = c.queued().get(0);
+            if (e.message() instanceof UPacket p) {
+                for (Phase2Entry x : p.phase2()) {
+                    if (RingCluster.text(x.value()).equals(body)) {
+                        links.add(e.from() + "->" + e.to() + " 2A");
+                    }
+                }
+                for (DecisionEntry d : p.decisions()) {
+                    if (d.value() != null && RingCluster.text(d.value()).equals(body)) {
+                        links.add(e.from() + "->" + e.to() + " decision");
+                    }
+                }
+                for (ProposalEntry x : p.proposals()) {
+                    if (RingCluster.text(x.value()).equals(body)) {
+                        links.add(e.from() + "->" + e.to() + " proposal");
+                    }
+                }
+            }
+            c.deliverNext();
+        }
+        return links;
+    }
+
+    @Test
+    @DisplayName("U1 (Alg. 3 l.2–8): a proposal rides the ring from its proposer to the coordinator")
+    void proposalRidesToTheCoordinator() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        assertThat(c.propose(1, batch("a"))).isTrue();
+        assertThat(c.queued()).hasSize(1);
+        assertThat(c.queued().get(0).to()).isEqualTo(2);
+        assertThat(((UPacket) c.queued().get(0).message()).proposals()).hasSize(1);
+        c.deliverNext();
+        assertThat(c.queued().get(0).from()).isEqualTo(2);
+        assertThat(c.queued().get(0).to()).isEqualTo(0);
+        assertThat(((UPacket) c.queued().get(0).message()).proposals()).hasSize(1);
+        c.deliverAll(100);
+        for (int i = 0; i < 3; i++) {
+            assertThat(c.texts(i)).containsExactly("a");
+        }
+    }
+
+    @Test
+    @DisplayName("U1 (§3.5.2): received proposals are piggy-backed on the packet that forwards decisions")
+    void proposalsArePiggyBacked() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        c.propose(0, batch("x"));
+        c.deliverAll(100);
+        Ring ring = c.core(2).ring();
+        EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+        ProposalEntry p = new ProposalEntry(new ValueId(1, 0, 9), ByteBuffer.wrap(new byte[]{1}));
+        c.core(2).onMessage(1, new UPacket(0, ring, List.of(),
+                List.of(new DecisionEntry(7, new ValueId(1, 0, 8), ByteBuffer.wrap(new byte[]{2}))), List.of(p)), c.now(), out);
+        assertThat(out.sends()).hasSize(1);
+        UPacket sent = (UPacket) out.sends().get(0).message();
+        assertThat(out.sends().get(0).to()).isEqualTo(0);
+        assertThat(sent.decisions()).extracting(DecisionEntry::instance).containsExactly(7L);
+        assertThat(sent.proposals()).containsExactly(p);
+    }
+
+    @Test
+    @DisplayName("U2/U3 (Alg. 3 l.21–32): positions 0..f vote in ring order, the last acceptor decides first")
+    void positionsVoteInOrderAndTheLastAcceptorDecides() {
+        List<String> events = new ArrayList<>();
+        RingCluster c = new RingCluster(config(5), id -> new RingPaxosCore.Observer() {
+            @Override
+            public void voted(long instance, long round, ValueId vid) {
+                events.add(id + " voted " + instance);
+            }
+
+            @Override
+            public void decided(long instance, ValueId vid, ByteBuffer valueOrNull) {
+                events.add(id + " decided " + instance);
+            }
+        });
+        c.start();
+        assertThat(c.core(0).ring().order()).containsExactly(0, 1, 2, 3, 4);
+        c.propose(0, batch("v"));
+        c.deliverAll(100);
+        assertThat(events).containsExactly("0 voted 0", "1 voted 0", "2 voted 0", "2 decided 0", "3 decided 0",
+                "4 decided 0", "0 decided 0", "1 decided 0");
+    }
+
+    @Test
+    @DisplayName("§3.3.5 (second way): a vote is persisted with sync in the step that forwards it, before the send")
+    void voteIsSyncedBeforeTheForward() {
+        RingCluster c = new RingCluster(config(5));
+        c.start();
+        c.trace().clear();
+        c.propose(0, batch("v"));
+        c.deliverNext(); // 0 -> 1: the 2A
+        List<String> step = c.trace().subList(c.trace().size() - 2, c.trace().size());
+        assertThat(step.get(0)).contains("1 persist VoteRecord").endsWith("(sync)");
+        assertThat(step.get(1)).contains("1 send ->2 UPacket");
+        assertThat(c.log(1).nextIndex()).isGreaterThan(0);
+    }
+
+    @Test
+    @DisplayName("U4 (Alg. 3 l.35–41), n=3: the value crosses n−1 links; the decision stops at pred(last acceptor)")
+    void valueCrossesNMinusOneLinksAtThree() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        c.propose(0, batch("from0"));
+        assertThat(deliverTracking(c, "from0")).containsExactly("0->1 2A", "1->2 decision");
+        c.propose(1, batch("from1"));
+        assertThat(deliverTracking(c, "from1")).containsExactly("1->2 proposal", "2->0 proposal", "0->1 2A");
+        c.propose(2, batch("from2"));
+        assertThat(deliverTracking(c, "from2")).containsExactly("2->0 proposal", "0->1 2A");
+        for (int i = 0; i < 3; i++) {
+            assertThat(c.texts(i)).containsExactly("from0", "from1", "from2");
+        }
+        // Nothing goes to the last acceptor (1) after it decided: the last decision packet is 0 -> ... never 0->1 decisions.
+        assertThat(c.trace()).noneMatch(l -> l.contains("0 send ->1 UPacket") && l.contains("decisions=[DecisionEntry"));
+    }
+
+    @Test
+    @DisplayName("U4 (Alg. 3 l.35–41), n=5: value until pred(P(v)), id-only after; n−1 links")
+    void valueUntilPredecessorOfProposerAtFive() {
+        RingCluster c = new RingCluster(config(5));
+        c.start();
+        c.propose(3, batch("p3"));
+        assertThat(deliverTracking(c, "p3")).containsExactly("3->4 proposal", "4->0 proposal", "0->1 2A", "1->2 2A");
+        c.propose(0, batch("p0"));
+        assertThat(deliverTracking(c, "p0")).containsExactly("0->1 2A", "1->2 2A", "2->3 decision", "3->4 decision");
+        for (int i = 0; i < 5; i++) {
+            assertThat(c.texts(i)).containsExactly("p3", "p0");
+        }
+    }
+
+    @Test
+    @DisplayName("U4 for a re-proposed value (never went around the new ring) and §1.7: a coordinator crash re-forms the ring")
+    void reproposedValueAfterCoordinatorCrash() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        c.propose(0, batch("x"));
+        c.deliverNext();            // 0 -> 1 2A: 1 votes and decides; its decision to 2 is lost
+        c.dropAll();
+        c.isolate(0);
+        c.settle(100, 12);          // 1 suspects 0 (rank 0) and starts round 1
+        assertThat(c.core(1).round()).isEqualTo(1);
+        assertThat(c.core(1).isCoordinator()).isTrue();
+        assertThat(c.core(1).ring().order()).containsExactly(1, 2);
+        assertThat(c.texts(1)).containsExactly("x");
+        assertThat(c.texts(2)).containsExactly("x");
+        c.propose(2, batch("y"));
+        c.deliverAll(100);
+        assertThat(c.texts(1)).containsExactly("x", "y");
+        assertThat(c.texts(2)).containsExactly("x", "y");
+    }
+
+    @Test
+    @DisplayName("C1 (§3.3.3 ¶3): one Phase 1 covers every later instance of the round")
+    void phaseOneAheadForAllInstances() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        for (String s : List.of("a", "b", "c", "d")) {
+            c.propose(1, batch(s));
+            c.deliverAll(100);
+        }
+        assertThat(c.trace().stream().filter(l -> l.contains("Phase1A"))).hasSize(2);
+        assertThat(c.texts(2)).containsExactly("a", "b", "c", "d");
+    }
+
+    @Test
+    @DisplayName("C3 / §3.3.6 (b): at most ring.window open; no instance at or beyond min delivered + ring.max.backlog")
+    void windowAndBacklogBounds() {
+        RingCluster c = new RingCluster(RingConfig.builder(3, Ring.Kind.U_RING).window(2).maxPending(10).build());
+        c.start();
+        for (int i = 0; i < 5; i++) {
+            c.propose(0, batch("w" + i));
+        }
+        assertThat(c.core(0).outstanding()).isEqualTo(2);
+        c.deliverAll(1000);
+        assertThat(c.texts(2)).hasSize(5);
+
+        RingCluster b = new RingCluster(RingConfig.builder(3, Ring.Kind.U_RING).maxBacklog(3).maxPending(10).build());
+        b.start();
+        for (int i = 0; i < 5; i++) {
+            b.propose(0, batch("b" + i));
+        }
+        b.deliverAll(1000);
+        assertThat(b.texts(1)).hasSize(3);
+        for (int i = 0; i < 3; i++) {
+            b.delivered(i, 3);
+        }
+        b.settle(50, 2);             // Alive reports delivered = 3; the coordinator opens the rest
+        assertThat(b.texts(1)).hasSize(5);
+    }
+
+    @Test
+    @DisplayName("U6: an open entry lost on the ring is re-sent after ring.retransmit; duplicates change nothing")
+    void lostPacketIsRetransmitted() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        c.propose(0, batch("r"));
+        c.dropNext();               // the 2A to 1 is lost
+        c.settle(50, 1);
+        assertThat(c.texts(0)).isEmpty();
+        c.settle(60, 1);             // 110 ms > ring.retransmit (100 ms)
+        assertThat(c.texts(0)).containsExactly("r");
+        assertThat(c.texts(2)).containsExactly("r");
+        c.settle(200, 2);
+        assertThat(c.texts(1)).containsExactly("r");
+        long[] retransmits = new long[1];
+        c.core(0).reportEvents((name, n) -> {
+            if (name.equals("retransmits")) {
+                retransmits[0] = n;
+            }
+        });
+        assertThat(retransmits[0]).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("C9 (§3.3.7): compact(p) trims at min(p, version floor) — what f+1 learners applied")
+    void compactAtMinOfPAndFloor() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        for (String s : List.of("a", "b", "c", "d")) {
+            c.propose(0, batch(s));
+            c.deliverAll(100);
+        }
+        c.delivered(0, 4);
+        c.delivered(1, 2);
+        c.delivered(2, 1);
+        c.settle(50, 2);
+        assertThat(c.core(0).versionFloor()).isEqualTo(2);
+        c.trace().clear();
+        c.compact(0, 4);
+        assertThat(c.trace()).anyMatch(l -> l.contains("0 persist Trim[instance=2] (sync)"));
+        assertThat(c.trace()).anyMatch(l -> l.contains("0 persist Decision[instance=3"));
+    }
+
+    @Test
+    @DisplayName("C6: a member below a peer's trim point is told to install a snapshot")
+    void snapshotNeededBelowATrim() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        c.isolate(2);
+        c.settle(100, 7);            // 2 is excluded; ring [0, 1]
+        assertThat(c.core(0).ring().contains(2)).isFalse();
+        for (String s : List.of("a", "b", "c")) {
+            c.propose(0, batch(s));
+            c.deliverAll(100);
+        }
+        c.delivered(0, 3);
+        c.delivered(1, 3);
+        c.settle(50, 2);
+        c.compact(0, 3);
+        c.compact(1, 3);
+        c.heal();
+        c.settle(60, 5);
+        assertThat(c.trace()).anyMatch(l -> l.contains("2 snapshot-needed from") && l.endsWith("below 3"));
+    }
+
+    @Test
+    @DisplayName("C8/§1.7 trigger 1: a suspected ring member is excluded and the ring re-formed without it")
+    void memberCrashReformsTheRing() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        c.isolate(2);
+        c.settle(100, 7);
+        assertThat(c.core(0).reformations()).isEqualTo(1);
+        assertThat(c.core(0).ring().order()).containsExactly(0, 1);
+        c.propose(1, batch("m"));
+        c.deliverAll(100);
+        assertThat(c.texts(0)).containsExactly("m");
+        assertThat(c.texts(1)).containsExactly("m");
+    }
+
+    @Test
+    @DisplayName("C8 stickiness: a member that cannot hear the coordinator does not depose it")
+    void stickiness() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        c.cutLink(0, 2);            // 2 no longer hears 0; 0 and 1 are fine
+        c.settle(100, 10);
+        assertThat(c.core(0).isCoordinator()).isTrue();
+        assertThat(c.core(1).round()).isEqualTo(c.core(0).round());
+        long[] refused = new long[1];
+        c.core(1).reportEvents((name, n) -> {
+            if (name.equals("phase1a.refused.sticky")) {
+                refused[0] += n;
+            }
+        });
+        c.core(0).reportEvents((name, n) -> {
+            if (name.equals("phase1a.refused.sticky")) {
+                refused[0] += n;
+            }
+        });
+        assertThat(refused[0]).isPositive();
+        c.propose(1, batch("s"));
+        c.settle(10, 3);
+        assertThat(c.texts(0)).containsExactly("s");
+    }
+
+    @Test
+    @DisplayName("C8 check-quorum: a coordinator that hears fewer than f others within suspect steps down")
+    void checkQuorum() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        c.isolate(0);
+        c.settle(100, 7);
+        assertThat(c.core(0).stepDowns()).isEqualTo(1);
+        assertThat(c.core(0).isCoordinator()).isFalse();
+    }
+
+    @Test
+    @DisplayName("§1.7 trigger 2: a one-way cut stalls the ring; the first lagging member is excluded")
+    void oneWayCutStallExclusion() {
+        // Catch-up slowed down so that it does not repair the cut ring before the stall time-out.
+        RingCluster c = new RingCluster(RingConfig.builder(3, Ring.Kind.U_RING).catchUp(Duration.ofSeconds(5)).build());
+        c.start();
+        c.cutLink(1, 2);            // decisions from 1 never reach 2 (nor 0 through it)
+        c.propose(0, batch("k"));
+        c.deliverAll(100);
+        assertThat(c.texts(0)).isEmpty();
+        c.settle(100, 12);
+        assertThat(c.core(0).ring().contains(2)).isFalse();
+        assertThat(c.texts(0)).containsExactly("k");
+        assertThat(c.texts(1)).containsExactly("k");
+    }
+
+    @Test
+    @DisplayName("§1.7 trigger 3: an excluded member asks back (Alive wantsRing) and rejoins after its back-off")
+    void rejoinAfterBackoff() {
+        RingCluster c = new RingCluster(RingConfig.builder(3, Ring.Kind.U_RING).rejoinBackoff(Duration.ofMillis(1500)).build());
+        c.start();
+        c.isolate(2);
+        c.settle(100, 7);
+        assertThat(c.core(0).ring().contains(2)).isFalse();
+        c.heal();
+        c.settle(100, 8);            // within the back-off: still off the ring, learning by heartbeat + catch-up
+        assertThat(c.core(0).ring().contains(2)).isFalse();
+        c.settle(100, 10);
+        assertThat(c.core(0).ring().order()).containsExactly(0, 1, 2);
+        c.propose(2, batch("back"));
+        c.deliverAll(100);
+        assertThat(c.texts(0)).containsExactly("back");
+        assertThat(c.texts(2)).containsExactly("back");
+    }
+
+    @Test
+    @DisplayName("C8 no round reuse: a restarted coordinator never sends in a round it led before")
+    void noRoundReuse() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        c.propose(0, batch("a"));
+        c.deliverAll(100);
+        c.crashAndRestart(0);
+        c.trace().clear();
+        c.settle(100, 15);
+        assertThat(c.trace()).noneMatch(l -> l.contains(" 0 send") && !l.contains("CatchUp") && l.contains("round=0,"));
+        assertThat(c.core(1).isCoordinator()).isTrue();
+        assertThat(c.core(0).round()).isEqualTo(c.core(1).round());
+        assertThat(c.core(1).round() % 3).isEqualTo(1);
+        c.propose(0, batch("b"));
+        c.settle(10, 5);
+        assertThat(c.texts(1)).containsExactly("a", "b");
+        assertThat(c.core(1).round()).isPositive();
+    }
+}
