@@ -162,13 +162,15 @@ final class MulticastPath implements Variant {
         if (engine.isDecided(d.instance())) {
             return;
         }
-        engine.learn(d.instance(), d.vid(), engine.valueOf(d.vid()), out);
         if (decisionsRound != round || !ring.equals(decisionsRing)) {
             flushDecisions(out);
             decisionsRound = round;
             decisionsRing = ring;
         }
+        // Queued before learning: learning frees the window and the engine may open (and so
+        // multicast) the next instances at once, with this decision in front (M1).
         pendingDecisions.add(d);
+        engine.learn(d.instance(), d.vid(), engine.valueOf(d.vid()), out);
     }
 
     /** Multicasts {@code entries} of {@code round}, after the pending decisions, in as few packets as fit. */

@@ -1,6 +1,7 @@
 package dev.parallax.ringpaxos;
 
 import dev.parallax.core.protocol.EffectBuffer;
+import dev.parallax.core.testkit.ScriptedCluster;
 import dev.parallax.core.protocol.Effects;
 import dev.parallax.ringpaxos.RingMessage.RecoveryQuery;
 import dev.parallax.ringpaxos.RingMessage.RecoveryReply;
@@ -9,7 +10,9 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -221,5 +224,76 @@ class RingRecoveryTest {
         RingRecovery healthy = new RingRecovery(THREE, 1, false, new Host());
         healthy.onTick(MS, out);
         assertThat(out.sends()).isEmpty();
+    }
+
+    // ------------------------------------------------------------ the whole core (M-Ring, n = 3)
+
+    /** A scripted M-Ring cluster whose members in {@code amnesiac} restart with amnesia. */
+    private static ScriptedCluster<RingPaxosCore, Object, RingRecord, RingValue> cluster(Set<Integer> amnesiac) {
+        RingConfig config = RingConfig.builder(3, Ring.Kind.M_RING).build();
+        return new ScriptedCluster<>(3, new RingRecordCodec(), (id, recovered, now) ->
+                new RingPaxosCore(config, id, recovered, amnesiac.contains(id), now, now, RingPaxosCore.Observer.NONE));
+    }
+
+    private static void settle(ScriptedCluster<RingPaxosCore, Object, RingRecord, RingValue> c, int times) {
+        for (int i = 0; i < times; i++) {
+            c.tick(50 * MS);
+            c.deliverAll(10_000);
+        }
+    }
+
+    private static List<String> texts(List<RingValue> values) {
+        List<String> t = new ArrayList<>();
+        for (RingValue v : values) {
+            RingValue.Chosen ch = (RingValue.Chosen) v;
+            if (!ch.vid().isNoop()) {
+                t.add(RingCluster.text(ch.bytes()));
+            }
+        }
+        return t;
+    }
+
+    private static List<String> lines(ScriptedCluster<RingPaxosCore, Object, RingRecord, RingValue> c, String part) {
+        return c.trace().stream().filter(l -> l.contains(part)).toList();
+    }
+
+    @Test
+    @DisplayName("C10 in the core: an amnesiac member answers no Phase 1A and votes on no 2A while it recovers, then persists Trim(H) and its promise (sync) and votes again")
+    void amnesiacMemberRecoversInTheCore() {
+        Set<Integer> amnesiac = new HashSet<>();
+        ScriptedCluster<RingPaxosCore, Object, RingRecord, RingValue> c = cluster(amnesiac);
+        c.tick(MS);
+        c.deliverAll(10_000);
+        for (String s : List.of("a", "b", "c")) {
+            c.propose(0, RingCluster.batch(s));
+            c.deliverAll(10_000);
+        }
+        amnesiac.add(1); // the ring acceptor of round 0
+        c.crashAndRestart(1);
+        assertThat(c.core(1).recovering()).isTrue();
+        c.trace().clear();
+        c.tick(MS);
+        assertThat(lines(c, "1 send ->0 RecoveryQuery")).hasSize(1);
+        assertThat(lines(c, "1 send ->2 RecoveryQuery")).hasSize(1);
+        c.propose(2, RingCluster.batch("d"));
+        for (int i = 0; i < 40 && c.core(1).recovering(); i++) {
+            c.deliverAll(10_000);
+            List<String> ones = c.trace().stream().filter(l -> l.matches("\\d+ 1 .*")).toList();
+            assertThat(ones).as("no promise, no vote, no Phase 1B while recovering")
+                    .noneMatch(l -> l.contains("persist VoteRecord") || l.contains("persist Promise")
+                            || l.contains("Phase1B") || l.contains("Phase2B"));
+            c.tick(50 * MS);
+        }
+        assertThat(c.core(1).recovering()).isFalse();
+        assertThat(lines(c, "0 send ->1 RecoveryReply")).isNotEmpty().allMatch(l -> l.contains("fenced=true"));
+        List<String> restored = lines(c, "1 persist Trim");
+        assertThat(restored).singleElement().asString().contains("Trim[instance=3]").endsWith("(sync)");
+        settle(c, 20);
+        c.propose(2, RingCluster.batch("e"));
+        settle(c, 20);
+        List<RingValue> at0 = c.delivered(0);
+        assertThat(texts(at0)).containsSubsequence("a", "b", "c", "d", "e");
+        assertThat(c.delivered(2)).isEqualTo(at0);
+        assertThat(texts(c.delivered(1))).as("the recovered member learns what follows").contains("e");
     }
 }
