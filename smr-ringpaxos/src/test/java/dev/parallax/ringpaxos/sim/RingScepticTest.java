@@ -182,7 +182,7 @@ class RingScepticTest {
     // ---------------------------------------------------------------------------------------- (c)
 
     /** Sender bytes per delivered byte in a calm run with 1 KiB puts and 4000-byte batches. */
-    private record Efficiency(double[] perMember, int coordinator) {
+    private record Efficiency(double[] perMember, int coordinator, java.util.Map<String, Long> events) {
         double coordinatorRatio() {
             return perMember[coordinator];
         }
@@ -228,7 +228,7 @@ class RingScepticTest {
             ratio[r] = (unicast.protocolBytes(r) + multicast[r]) / mean;
         }
         assertThat(o.roundChanges()).as("seed %d: one coordinator for the whole calm run", seed).isZero();
-        return new Efficiency(ratio, coordinator[0]);
+        return new Efficiency(ratio, coordinator[0], o.shared().events);
     }
 
     @Test
@@ -239,8 +239,9 @@ class RingScepticTest {
                 Efficiency m = efficiency(seed, bulk(Ring.Kind.M_RING, n).build());
                 Efficiency u = efficiency(seed, bulk(Ring.Kind.U_RING, n).build());
                 System.out.printf("seed %d n=%d: m-ring coordinator %.2f B/B (members %s); u-ring busiest member %.2f"
-                        + " (members %s)%n", seed, n, m.coordinatorRatio(), java.util.Arrays.toString(m.perMember()),
-                        u.max(), java.util.Arrays.toString(u.perMember()));
+                        + " (members %s)%n  m-ring events %s%n  u-ring events %s%n", seed, n, m.coordinatorRatio(),
+                        java.util.Arrays.toString(m.perMember()), u.max(), java.util.Arrays.toString(u.perMember()),
+                        m.events(), u.events());
                 assertThat(m.coordinatorRatio()).as("seed %d n=%d m-ring coordinator", seed, n).isLessThanOrEqualTo(1.3);
                 assertThat(u.max()).as("seed %d n=%d u-ring busiest member", seed, n).isLessThanOrEqualTo(1.1);
             }
@@ -260,57 +261,87 @@ class RingScepticTest {
 
     // ---------------------------------------------------------------------------------------- (d)
 
-    /** Counts, per value id, the links its body crossed (UPacket entries and Proposal messages that carry it). */
-    private static Map<ValueId, Integer> bodyCrossings(Simulation<Object> sim) {
-        Map<ValueId, Integer> crossings = new HashMap<>();
-        sim.observeSends((from, to, m) -> {
-            if (from == to) {
-                return;
-            }
-            if (m instanceof UPacket p) {
-                for (Phase2Entry e : p.phase2()) {
-                    crossings.merge(e.vid(), 1, Integer::sum);
-                }
-                for (DecisionEntry e : p.decisions()) {
-                    if (e.value() != null) {
-                        crossings.merge(e.vid(), 1, Integer::sum);
-                    }
-                }
-                for (ProposalEntry e : p.proposals()) {
-                    crossings.merge(e.vid(), 1, Integer::sum);
-                }
-            } else if (m instanceof RingMessage.Proposal p) {
-                for (ProposalEntry e : p.proposals()) {
-                    crossings.merge(e.vid(), 1, Integer::sum);
-                }
-            }
-        });
-        return crossings;
-    }
+    /** Per value id: the links its body crossed (UPacket entries and Proposal messages that carry it), and its ring. */
+    private static final class Crossings {
+        final Map<ValueId, Integer> links = new HashMap<>();
+        final Map<ValueId, Ring> ringOf = new HashMap<>();
 
-    @Test
-    @DisplayName("(d) U-Ring, calm: each decided value crosses exactly n-1 links, at n=3 and n=5 (seed 003 (Ring Paxos) §3.3.3 last ¶, Alg. 3 l.33-41)")
-    void eachValueCrossesExactlyNMinusOneLinks() {
-        for (int n : new int[] {3, 5}) {
-            long[] values = {0};
-            int count = n;
-            SimulationSeeds.forEach("ring sceptic (d) n=" + n, 5, seed -> {
-                List<Map<ValueId, Integer>> crossings = new ArrayList<>();
-                RingSimulation.Outcome o = RingSimulation.run(seed, RingSimulation.Scenario.hostile(Ring.Kind.U_RING, count)
-                        .calm(), null, RingSimulation.Options.NONE.spreadingClients()
-                        .with((sim, shared) -> crossings.add(bodyCrossings(sim))));
-                // Values proposed after the ring formed (the first ones may go straight to a ringless coordinator).
-                for (Map.Entry<ValueId, Long> e : o.shared().committedAt.entrySet()) {
-                    Long proposed = o.shared().proposedAt.get(e.getKey());
-                    if (proposed != null && proposed >= 100 * MS) {
-                        values[0]++;
-                        assertThat(crossings.get(0).getOrDefault(e.getKey(), 0)).as("links crossed by %s", e.getKey())
-                                .isEqualTo(count - 1);
+        void observe(Simulation<Object> sim) {
+            sim.observeSends((from, to, m) -> {
+                if (from == to) {
+                    return;
+                }
+                if (m instanceof UPacket p) {
+                    for (Phase2Entry e : p.phase2()) {
+                        links.merge(e.vid(), 1, Integer::sum);
+                        ringOf.putIfAbsent(e.vid(), p.ring());
+                    }
+                    for (DecisionEntry e : p.decisions()) {
+                        if (e.value() != null) {
+                            links.merge(e.vid(), 1, Integer::sum);
+                        }
+                    }
+                    for (ProposalEntry e : p.proposals()) {
+                        links.merge(e.vid(), 1, Integer::sum);
+                    }
+                } else if (m instanceof RingMessage.Proposal p) {
+                    for (ProposalEntry e : p.proposals()) {
+                        links.merge(e.vid(), 1, Integer::sum);
                     }
                 }
             });
-            System.out.printf("ring sceptic (d) n=%d: %d values crossed exactly %d links each%n", n, values[0], n - 1);
-            assertThat(values[0]).as("values checked at n=%d", n).isPositive();
+        }
+
+        /**
+         * The links a value of proposer {@code origin} crosses in a calm run on {@code ring} (n members,
+         * f+1 acceptors): n−1 when the proposer is the coordinator or a learner (position > f) — the
+         * proposal travels to the coordinator, 2A/2B carries the value to the last acceptor, the
+         * decision carries it on until the proposer's predecessor (Alg. 3 l.3–8, l.21–32, l.38); a
+         * proposer at acceptor position p in [1, f] sends the proposal n−p links to the coordinator,
+         * and 2A/2B carries the value over all f acceptor links again (l.21/l.32 always carry c-val),
+         * while every learner already forwarded the proposal: n − p + f.
+         */
+        static int expected(Ring ring, int origin) {
+            int n = ring.size();
+            int f = ring.acceptors() - 1;
+            int p = ring.position(origin);
+            return p >= 1 && p <= f ? n - p + f : n - 1;
+        }
+    }
+
+    @Test
+    @DisplayName("(d) U-Ring, calm: each value crosses n-1 links (n-p+f when its proposer is the acceptor at position p), at n=3 and n=5 (seed 003 (Ring Paxos) §3.3.3 last ¶, Alg. 3 l.3-8, l.21-41)")
+    void eachValueCrossesExactlyNMinusOneLinks() {
+        for (int n : new int[] {3, 5}) {
+            long[] values = {0};
+            long[] nMinusOne = {0};
+            int count = n;
+            SimulationSeeds.forEach("ring sceptic (d) n=" + n, 5, seed -> {
+                Crossings crossings = new Crossings();
+                RingSimulation.Outcome o = RingSimulation.run(seed, RingSimulation.Scenario.hostile(Ring.Kind.U_RING, count)
+                        .calm(), null, RingSimulation.Options.NONE.spreadingClients()
+                        .with((sim, shared) -> crossings.observe(sim)));
+                assertThat(o.roundChanges()).as("seed %d: one round for the whole calm run", seed).isZero();
+                // Values proposed after the ring formed (the first ones may go straight to a ringless coordinator).
+                for (Map.Entry<ValueId, Long> e : o.shared().committedAt.entrySet()) {
+                    Long proposed = o.shared().proposedAt.get(e.getKey());
+                    Ring ring = crossings.ringOf.get(e.getKey());
+                    if (proposed != null && proposed >= 100 * MS && ring != null) {
+                        values[0]++;
+                        int expected = Crossings.expected(ring, e.getKey().origin());
+                        if (expected == count - 1) {
+                            nMinusOne[0]++;
+                        }
+                        assertThat(ring.size()).as("ring of %s holds every member", e.getKey()).isEqualTo(count);
+                        assertThat(crossings.links.getOrDefault(e.getKey(), 0))
+                                .as("links crossed by %s on %s (events %s)", e.getKey(), ring, o.shared().events)
+                                .isEqualTo(expected);
+                    }
+                }
+            });
+            System.out.printf("ring sceptic (d) n=%d: %d values crossed exactly the links of their proposer's position,"
+                    + " %d of them n-1 = %d%n", n, values[0], nMinusOne[0], n - 1);
+            assertThat(nMinusOne[0]).as("values of the coordinator or learners, n-1 links, at n=%d", n).isPositive();
         }
     }
 
@@ -388,7 +419,8 @@ class RingScepticTest {
         System.out.printf("ring sceptic (f) %s %s: crashed in %d of %d seeds%n", kind, role, crashed[0], t.seeds);
         assertThat(crashed[0]).as("runs where the %s was found and crashed under load", role).isEqualTo(t.seeds);
         assertThat(t.decisions).isPositive();
-        assertThat(t.reformations).as("re-formations around the crashed member").isPositive();
+        assertThat(t.roundChanges).as("new rounds (a new coordinator or a re-formed ring) around the crashed member")
+                .isPositive();
     }
 
     /**
