@@ -69,6 +69,14 @@ public final class RingEngine implements Engine {
     private TreeMap<Long, Phase2Entry> reproposals = new TreeMap<>();
     private final TreeMap<Long, Long> openedAt = new TreeMap<>();
     private final Set<ValueId> openVids = new HashSet<>();
+    /** Ids the coordinator re-proposes in its round (a proposer's retry of one is not opened again). */
+    private final Set<ValueId> reproposedVids = new HashSet<>();
+    /**
+     * Ids decided lately, newest last (bounded): a proposal retried after its decision is not
+     * opened again. Duplicates stay possible (a retry older than this memory) and are harmless:
+     * every replica delivers them in the same order and the client sessions answer the copy.
+     */
+    private final java.util.LinkedHashSet<ValueId> recentlyDecided = new java.util.LinkedHashSet<>();
     private long nextInstance;
     private boolean opening;
     private boolean openAgain;
@@ -87,8 +95,9 @@ public final class RingEngine implements Engine {
     private long lastAlive = Long.MIN_VALUE;
     private long lastCatchUp = Long.MIN_VALUE;
     private int catchUpAttempt;
-    private long lastDecisionAt;
     private int reformsSinceDecision;
+    /** When the first re-formation since the last decision happened. */
+    private long stalledSince;
     private long lastRejoinAt = Long.MIN_VALUE;
 
     // Counters.
@@ -136,7 +145,6 @@ public final class RingEngine implements Engine {
         this.deliveredOf = new long[n];
         this.lastSeenOf = new long[n];
         Arrays.fill(lastSeenOf, -1);
-        this.lastDecisionAt = now;
     }
 
     /**
@@ -252,9 +260,9 @@ public final class RingEngine implements Engine {
             return;
         }
         if (!known) {
+            noteDecided(vid);
             observer.decided(instance, vid, body);
             if (openedAt.remove(instance) != null) {
-                lastDecisionAt = now;
                 reformsSinceDecision = 0;
             }
             openVids.remove(vid);
@@ -262,6 +270,18 @@ public final class RingEngine implements Engine {
         deliver(out);
         if (leading) {
             openMore(out);
+        }
+    }
+
+    private void noteDecided(ValueId vid) {
+        if (vid.isNoop()) {
+            return;
+        }
+        recentlyDecided.add(vid);
+        if (recentlyDecided.size() > 4 * n * config.maxPending()) {
+            var it = recentlyDecided.iterator();
+            it.next();
+            it.remove();
         }
     }
 
@@ -289,7 +309,8 @@ public final class RingEngine implements Engine {
     public void proposalArrived(ProposalEntry proposal, Effects<Object, RingRecord, RingValue> out) {
         if (coordinates()) {
             ValueId vid = proposal.vid();
-            if (queued.contains(vid) || openVids.contains(vid)) {
+            if (queued.contains(vid) || openVids.contains(vid) || reproposedVids.contains(vid)
+                    || recentlyDecided.contains(vid)) {
                 return;
             }
             if (queue.size() >= n * config.maxPending()) {
@@ -437,7 +458,8 @@ public final class RingEngine implements Engine {
             stepDown(out);
             return;
         }
-        if (n > 1 && openedAt.size() > 0 && now - lastDecisionAt > 3 * config.stallNanos() && reformsSinceDecision >= 2) {
+        if (n > 1 && reformsSinceDecision >= 2 && now - stalledSince > 3 * config.stallNanos()) {
+            // Check-quorum's second half (C8): re-forming does not help; let another member try.
             stepDown(out);
             return;
         }
@@ -749,15 +771,17 @@ public final class RingEngine implements Engine {
         nextInstance = Math.max(po.start(), learner.firstUndecided());
         openedAt.clear();
         openVids.clear();
-        lastDecisionAt = now;
         variant.roundChanged(ring, true, now);
         observer.roundLed(rnd(), ring);
-        Set<ValueId> reproposed = new HashSet<>();
+        reproposedVids.clear();
         for (Phase2Entry e : reproposals.values()) {
-            reproposed.add(e.vid());
+            reproposedVids.add(e.vid());
         }
+        queue.removeIf(p -> reproposedVids.contains(p.vid()) || recentlyDecided.contains(p.vid()));
+        queued.removeIf(reproposedVids::contains);
+        queued.removeIf(recentlyDecided::contains);
         for (ProposalEntry p : own.all(now)) {
-            if (!queued.contains(p.vid()) && !reproposed.contains(p.vid())) {
+            if (!queued.contains(p.vid()) && !reproposedVids.contains(p.vid()) && !recentlyDecided.contains(p.vid())) {
                 queue.add(p);
                 queued.add(p.vid());
             }
@@ -778,6 +802,7 @@ public final class RingEngine implements Engine {
         queue.clear();
         queued.clear();
         reproposals = new TreeMap<>();
+        reproposedVids.clear();
         openedAt.clear();
         openVids.clear();
         variant.roundChanged(newRing, false, now);
@@ -800,7 +825,12 @@ public final class RingEngine implements Engine {
 
     private void reform(Effects<Object, RingRecord, RingValue> out) {
         reformations++;
-        reformsSinceDecision++;
+        if (openedAt.isEmpty()) {
+            reformsSinceDecision = 0;   // nothing was waiting: not a stall
+        }
+        if (reformsSinceDecision++ == 0) {
+            stalledSince = now;
+        }
         startRound(config.nextRoundOf(self, rnd()), out);
     }
 
@@ -961,6 +991,7 @@ public final class RingEngine implements Engine {
             if (learner.learn(d.instance(), d.vid(), body)) {
                 taught = true;
                 if (!known) {
+                    noteDecided(d.vid());
                     observer.decided(d.instance(), d.vid(), body);
                     openedAt.remove(d.instance());
                 }

@@ -390,4 +390,135 @@ class URingCoreTest {
         assertThat(c.texts(1)).containsExactly("a", "b");
         assertThat(c.core(1).round()).isPositive();
     }
+
+    @Test
+    @DisplayName("C8 runtime detection: ticks no longer suspect; onSuspectMember of the watched coordinator starts the next round, a stale epoch is ignored")
+    void externalFailureDetection() {
+        RingCluster c = new RingCluster(config(3));
+        for (int i = 0; i < 3; i++) {
+            c.core(i).detectFailuresExternally();
+        }
+        c.start();
+        assertThat(c.core(1).watchedEpoch()).isZero();
+        assertThat(c.core(1).watchedMask()).isEqualTo(1L);
+        assertThat(c.core(0).watchedMask()).isEqualTo(0b110L);
+        c.isolate(0);
+        c.settle(100, 10);
+        assertThat(c.core(1).round()).isZero();
+        c.suspectMember(1, 0, 5);   // a stale (other) epoch
+        c.deliverAll(100);
+        assertThat(c.core(1).round()).isZero();
+        c.suspectMember(1, 0, 0);
+        c.deliverAll(100);
+        assertThat(c.core(1).round()).isEqualTo(1);
+        assertThat(c.core(1).isCoordinator()).isTrue();
+        assertThat(c.core(1).watchedMask()).isEqualTo(0b100L);
+        assertThat(c.core(2).watchedMask()).isEqualTo(0b010L);
+    }
+
+    @Test
+    @DisplayName("C1 paging (as Multi-Paxos): an acceptor answers one page of votes, the new coordinator asks for the rest and re-proposes all")
+    void pagedPhaseOne() {
+        RingCluster c = new RingCluster(RingConfig.builder(5, Ring.Kind.U_RING).window(5).catchUpMaxInstances(2).build());
+        c.start();
+        c.isolate(4);
+        c.settle(100, 7);           // 0 excludes 4: ring [0, 1, 2, 3]
+        assertThat(c.core(0).ring().order()).containsExactly(0, 1, 2, 3);
+        for (int i = 0; i < 5; i++) {
+            c.core(i).detectFailuresExternally();
+        }
+        for (String s : List.of("a", "b", "c", "d", "e")) {
+            c.propose(0, batch(s));
+        }
+        for (int i = 0; i < 5; i++) {
+            c.deliverNext();        // 0 -> 1: five 2As; 1 votes for all of them
+        }
+        c.dropAll();                // 1's forwards to 2 are lost
+        c.isolate(0);
+        c.tick(600 * MS);           // 0 is no longer live for anybody
+        c.dropAll();
+        c.trace().clear();
+        c.suspectMember(2, 0, c.core(2).round());   // 2 starts its round; only 1 and 3 can answer
+        c.deliverAll(1000);
+        assertThat(c.trace()).anyMatch(l -> l.contains("1 send ->2 Phase1B[round=") && l.endsWith("continueFrom=2]"));
+        assertThat(c.trace()).anyMatch(l -> l.contains("2 send ->1 Phase1A[round=") && l.endsWith("from=4]"));
+        assertThat(c.core(2).isCoordinator()).isTrue();
+        assertThat(c.core(2).ring().order()).containsExactly(2, 3, 1);
+        for (int i = 1; i < 4; i++) {
+            assertThat(c.texts(i)).as("member %d", i).containsExactly("a", "b", "c", "d", "e");
+        }
+    }
+
+    @Test
+    @DisplayName("n = 1 (f = 0): the coordinator is the only acceptor and decides at once")
+    void singleMember() {
+        RingCluster c = new RingCluster(config(1));
+        c.start();
+        assertThat(c.core(0).isCoordinator()).isTrue();
+        c.propose(0, batch("solo"));
+        c.deliverAll(10);
+        assertThat(c.texts(0)).containsExactly("solo");
+        c.crashAndRestart(0);
+        c.settle(1, 1);
+        assertThat(c.core(0).round()).isEqualTo(1);
+        c.propose(0, batch("again"));
+        c.deliverAll(10);
+        assertThat(c.texts(0)).containsExactly("solo", "again");
+    }
+
+    @Test
+    @DisplayName("C8 restart hold: a restarted member starts no round before it hears a peer or ring.restart.hold passes")
+    void restartHold() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        c.propose(0, batch("a"));
+        c.deliverAll(100);
+        c.isolate(0);
+        c.isolate(2);
+        c.crashAndRestart(1);       // 1 restarts alone: it hears nobody
+        c.settle(100, 15);          // 1.5 s: beyond its ranked time-out, within the 2 s hold
+        assertThat(c.core(1).round()).isZero();
+        c.settle(100, 7);           // the hold ends
+        assertThat(c.core(1).round()).isPositive();
+    }
+
+    @Test
+    @DisplayName("§3.3.7 versions: the coordinator's floor (f+1-th highest delivered) reaches the members by Heartbeat")
+    void versionFloorReachesMembers() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        for (String s : List.of("a", "b", "c")) {
+            c.propose(1, batch(s));
+            c.deliverAll(100);
+        }
+        c.delivered(0, 3);
+        c.delivered(1, 3);
+        c.delivered(2, 1);
+        c.settle(50, 3);
+        assertThat(c.core(0).versionFloor()).isEqualTo(3);
+        assertThat(c.core(1).versionFloor()).isEqualTo(3);
+        assertThat(c.core(2).versionFloor()).isEqualTo(3);
+        assertThat(c.core(2).delivered()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("plan §1.8 canPropose: the coordinator below ring.eager.below open, the others below that many own pending")
+    void canProposeHint() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        assertThat(c.core(0).canPropose()).isTrue();
+        assertThat(c.core(1).canPropose()).isTrue();
+        c.propose(0, batch("a"));
+        c.propose(0, batch("b"));
+        assertThat(c.core(0).outstanding()).isEqualTo(2);
+        assertThat(c.core(0).canPropose()).isFalse();
+        c.propose(1, batch("c"));
+        c.propose(1, batch("d"));
+        assertThat(c.core(1).outstanding()).isEqualTo(2);
+        assertThat(c.core(1).canPropose()).isFalse();
+        c.deliverAll(100);
+        assertThat(c.core(0).canPropose()).isTrue();
+        assertThat(c.core(1).canPropose()).isTrue();
+        assertThat(c.core(1).coordinator()).isZero();
+    }
 }
