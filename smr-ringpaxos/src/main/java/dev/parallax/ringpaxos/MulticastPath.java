@@ -80,6 +80,7 @@ final class MulticastPath implements Variant {
     private Ring seenRing;
     private long now;
     private long lastSeen = -1;
+    private long lastSeenRound = -1;
     private long packetsSent;
     private long decisionsAlone;
     private long unicast2a;
@@ -216,6 +217,9 @@ final class MulticastPath implements Variant {
     }
 
     private void send(MPacket p, Effects<Object, RingRecord, RingValue> out) {
+        if (config.members() == 1) {
+            return; // nobody to hear it
+        }
         packetsSent++;
         if (p.proposals().isEmpty()) {
             decisionsAlone++;
@@ -357,6 +361,10 @@ final class MulticastPath implements Variant {
         if (votes.isEmpty()) {
             return;
         }
+        if (round != lastSeenRound) {
+            lastSeenRound = round;
+            lastSeen = -1;
+        }
         for (InstanceVid v : votes) {
             lastSeen = Math.max(lastSeen, v.instance());
             engine.sawInstance(v.instance());
@@ -453,10 +461,10 @@ final class MulticastPath implements Variant {
         return (self + 1 + k) % n;
     }
 
-    /** M8: the highest instance this member voted and sent a 2B for. */
+    /** M8: the highest instance this member voted and sent a 2B for in the current round, -1 if none. */
     @Override
     public long lastSeen() {
-        return lastSeen;
+        return lastSeenRound == engine.rnd() ? lastSeen : -1;
     }
 
     /** M6: a member's backlog report. */

@@ -286,12 +286,90 @@ class MRingCoreTest {
         assertThat(c.core(0).ring().order()).containsExactly(2, 0);
         assertThat(c.core(0).reformations()).isEqualTo(1);
         c.settle(50, 2);
-        // "a" was open in round 0 and pending at its proposer: it may be decided twice (no
-        // protocol-level dedup, plan §0); every member delivers the same sequence.
-        assertThat(c.texts(0)).isNotEmpty().containsOnly("a");
+        assertThat(c.texts(0)).as("re-proposed from the coordinator's own round-0 vote, once").containsExactly("a");
         assertThat(c.texts(2)).isEqualTo(c.texts(0));
         c.heal();
         c.settle(50, 6);
         assertThat(c.texts(1)).as("the old acceptor, now a spare, learns too").isEqualTo(c.texts(0));
+    }
+
+    @Test
+    @DisplayName("M2 (R1: datagrams are lost, duplicated, reordered): a spare given decisions before 2As, each twice, decides each instance once, in order")
+    void duplicatedAndReorderedDatagrams() {
+        RingConfig config = mRing(3).build();
+        RingPaxosCore spare = new RingPaxosCore(config, 2, List.of(), false, 0, 0, RingPaxosCore.Observer.NONE);
+        dev.parallax.core.protocol.EffectBuffer<Object, RingRecord, RingValue> out = new dev.parallax.core.protocol.EffectBuffer<>();
+        Ring ring = Ring.mRing(0, new int[] {1});
+        ValueId a = new ValueId(1, 5, 1);
+        ValueId b = new ValueId(1, 5, 2);
+        MPacket twoAs = new MPacket(0, ring, List.of(), List.of(
+                new Phase2Entry(0, a, batch("a").bytes()), new Phase2Entry(1, b, batch("b").bytes())));
+        MPacket decisions = new MPacket(0, ring, List.of(new InstanceVid(1, b), new InstanceVid(0, a)), List.of());
+        List<Long> decided = new java.util.ArrayList<>();
+        for (MPacket p : List.of(decisions, twoAs, decisions, twoAs)) {
+            spare.onMessage(0, p, MS, out);
+            out.decisions().forEach(d -> decided.add(d.instance()));
+            assertThat(out.records()).noneMatch(r -> r instanceof RingRecord.VoteRecord);
+            out.clear();
+        }
+        spare.onTick(2 * MS, out);
+        out.decisions().forEach(d -> decided.add(d.instance()));
+        assertThat(decided).containsExactly(0L, 1L);
+        assertThat(spare.firstUndecided()).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("C8 with M-Ring: the coordinator is cut off; the next one lays out [f responders after it, itself] and the open value is decided there")
+    void coordinatorCrash() {
+        RingCluster c = started(mRing(3).build());
+        c.propose(1, batch("a"));
+        c.deliverNext(); // the Proposal reaches 0, which opens instance 0
+        c.isolate(0);
+        c.deliverAll(1000);
+        assertThat(c.texts(1)).isEmpty();
+        for (int i = 0; i < 30 && !c.core(1).isCoordinator() && !c.core(2).isCoordinator(); i++) {
+            c.tick(50 * MS);
+            c.deliverAll(1000);
+        }
+        c.settle(50, 4);
+        int coordinator = c.core(1).isCoordinator() ? 1 : 2;
+        int other = 3 - coordinator;
+        assertThat(c.core(coordinator).ring().order()).containsExactly(other, coordinator);
+        assertThat(c.texts(coordinator)).containsExactly("a");
+        assertThat(c.texts(other)).containsExactly("a");
+        c.heal();
+        c.settle(50, 10);
+        assertThat(c.texts(0)).as("the old coordinator learns it after the heal").containsExactly("a");
+    }
+
+    @Test
+    @DisplayName("§1.7 (one-way cut): the 2Bs of the ring acceptor never reach the coordinator; the ring is re-formed around the spare")
+    void oneWayCutIntoTheCoordinator() {
+        RingCluster c = started(mRing(3).build());
+        c.cutLink(1, 0);
+        c.propose(0, batch("a"));
+        c.deliverAll(1000);
+        assertThat(c.texts(0)).isEmpty();
+        for (int i = 0; i < 60 && c.texts(0).isEmpty(); i++) {
+            c.tick(50 * MS);
+            c.deliverAll(1000);
+        }
+        assertThat(c.texts(0)).containsExactly("a");
+        assertThat(c.core(0).ring().order()).containsExactly(2, 0);
+        c.settle(50, 4);
+        assertThat(c.texts(2)).containsExactly("a");
+        assertThat(c.texts(1)).as("1 still hears the coordinator's datagrams").containsExactly("a");
+    }
+
+    @Test
+    @DisplayName("n = 1 (f = 0): the coordinator is the whole ring; its own vote decides and no datagram is sent")
+    void singleMember() {
+        RingCluster c = new RingCluster(mRing(1).build());
+        c.start();
+        c.propose(0, batch("a"));
+        c.propose(0, batch("b"));
+        c.deliverAll(100);
+        assertThat(c.texts(0)).containsExactly("a", "b");
+        assertThat(lines(c, "mcast")).isEmpty();
     }
 }

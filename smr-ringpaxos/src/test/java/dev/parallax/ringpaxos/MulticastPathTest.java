@@ -204,6 +204,8 @@ class MulticastPathTest {
         assertThat(out.sends()).extracting(EffectBuffer.Outgoing::to).containsExactly(1);
         assertThat(sentTo(1)).containsExactly(new Phase2B(4, List.of(new InstanceVid(0, vid(1)), new InstanceVid(1, vid(2)))));
         assertThat(a.lastSeen()).as("M8: highest instance voted and 2B-sent").isEqualTo(1);
+        engines.get(0).rnd = 9;
+        assertThat(a.lastSeen()).as("of the current round only").isEqualTo(-1);
     }
 
     @Test
