@@ -95,8 +95,9 @@ public final class RingEngine implements Engine {
     private long lastAlive = Long.MIN_VALUE;
     private long lastCatchUp = Long.MIN_VALUE;
     private int catchUpAttempt;
-    private long lastDecisionAt;
     private int reformsSinceDecision;
+    /** When the first re-formation since the last decision happened. */
+    private long stalledSince;
     private long lastRejoinAt = Long.MIN_VALUE;
 
     // Counters.
@@ -144,7 +145,6 @@ public final class RingEngine implements Engine {
         this.deliveredOf = new long[n];
         this.lastSeenOf = new long[n];
         Arrays.fill(lastSeenOf, -1);
-        this.lastDecisionAt = now;
     }
 
     /**
@@ -263,7 +263,6 @@ public final class RingEngine implements Engine {
             noteDecided(vid);
             observer.decided(instance, vid, body);
             if (openedAt.remove(instance) != null) {
-                lastDecisionAt = now;
                 reformsSinceDecision = 0;
             }
             openVids.remove(vid);
@@ -459,7 +458,8 @@ public final class RingEngine implements Engine {
             stepDown(out);
             return;
         }
-        if (n > 1 && openedAt.size() > 0 && now - lastDecisionAt > 3 * config.stallNanos() && reformsSinceDecision >= 2) {
+        if (n > 1 && reformsSinceDecision >= 2 && now - stalledSince > 3 * config.stallNanos()) {
+            // Check-quorum's second half (C8): re-forming does not help; let another member try.
             stepDown(out);
             return;
         }
@@ -771,7 +771,6 @@ public final class RingEngine implements Engine {
         nextInstance = Math.max(po.start(), learner.firstUndecided());
         openedAt.clear();
         openVids.clear();
-        lastDecisionAt = now;
         variant.roundChanged(ring, true, now);
         observer.roundLed(rnd(), ring);
         reproposedVids.clear();
@@ -826,7 +825,12 @@ public final class RingEngine implements Engine {
 
     private void reform(Effects<Object, RingRecord, RingValue> out) {
         reformations++;
-        reformsSinceDecision++;
+        if (openedAt.isEmpty()) {
+            reformsSinceDecision = 0;   // nothing was waiting: not a stall
+        }
+        if (reformsSinceDecision++ == 0) {
+            stalledSince = now;
+        }
         startRound(config.nextRoundOf(self, rnd()), out);
     }
 

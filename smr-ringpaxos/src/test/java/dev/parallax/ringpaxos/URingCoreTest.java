@@ -465,4 +465,60 @@ class URingCoreTest {
         c.deliverAll(10);
         assertThat(c.texts(0)).containsExactly("solo", "again");
     }
+
+    @Test
+    @DisplayName("C8 restart hold: a restarted member starts no round before it hears a peer or ring.restart.hold passes")
+    void restartHold() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        c.propose(0, batch("a"));
+        c.deliverAll(100);
+        c.isolate(0);
+        c.isolate(2);
+        c.crashAndRestart(1);       // 1 restarts alone: it hears nobody
+        c.settle(100, 15);          // 1.5 s: beyond its ranked time-out, within the 2 s hold
+        assertThat(c.core(1).round()).isZero();
+        c.settle(100, 7);           // the hold ends
+        assertThat(c.core(1).round()).isPositive();
+    }
+
+    @Test
+    @DisplayName("§3.3.7 versions: the coordinator's floor (f+1-th highest delivered) reaches the members by Heartbeat")
+    void versionFloorReachesMembers() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        for (String s : List.of("a", "b", "c")) {
+            c.propose(1, batch(s));
+            c.deliverAll(100);
+        }
+        c.delivered(0, 3);
+        c.delivered(1, 3);
+        c.delivered(2, 1);
+        c.settle(50, 3);
+        assertThat(c.core(0).versionFloor()).isEqualTo(3);
+        assertThat(c.core(1).versionFloor()).isEqualTo(3);
+        assertThat(c.core(2).versionFloor()).isEqualTo(3);
+        assertThat(c.core(2).delivered()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("plan §1.8 canPropose: the coordinator below ring.eager.below open, the others below that many own pending")
+    void canProposeHint() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        assertThat(c.core(0).canPropose()).isTrue();
+        assertThat(c.core(1).canPropose()).isTrue();
+        c.propose(0, batch("a"));
+        c.propose(0, batch("b"));
+        assertThat(c.core(0).outstanding()).isEqualTo(2);
+        assertThat(c.core(0).canPropose()).isFalse();
+        c.propose(1, batch("c"));
+        c.propose(1, batch("d"));
+        assertThat(c.core(1).outstanding()).isEqualTo(2);
+        assertThat(c.core(1).canPropose()).isFalse();
+        c.deliverAll(100);
+        assertThat(c.core(0).canPropose()).isTrue();
+        assertThat(c.core(1).canPropose()).isTrue();
+        assertThat(c.core(1).coordinator()).isZero();
+    }
 }
