@@ -141,6 +141,50 @@ public final class RingEngine implements Engine {
         Arrays.fill(lastSeenOf, -1);
     }
 
+    /**
+     * The engine's side of amnesia recovery (C10, {@link RingRecovery}): the acceptor's promise and
+     * trim point, the learner's decided prefix, the catch-up target.
+     */
+    RingRecovery.Host recoveryHost() {
+        return new RingRecovery.Host() {
+            @Override
+            public long rnd() {
+                return acceptor.rnd();
+            }
+
+            @Override
+            public long firstUndecided() {
+                return learner.firstUndecided();
+            }
+
+            @Override
+            public void noteDecidedUpTo(long instance) {
+                learner.noteDecidedBelow(instance + 1);
+            }
+
+            @Override
+            public void restoreAfterAmnesia(long trimBelow, long promise, Effects<Object, RingRecord, RingValue> out) {
+                acceptor.trimBelow(trimBelow);
+                out.persist(new RingRecord.Trim(trimBelow), true);
+                acceptor.promise(promise, out);
+            }
+
+            @Override
+            public long highestVotedOrDecided() {
+                return Math.max(acceptor.highestVoted(), learner.knownDecidedBelow() - 1);
+            }
+
+            @Override
+            public void promise(long round, Effects<Object, RingRecord, RingValue> out) {
+                boolean newer = round > acceptor.rnd();
+                acceptor.promise(round, out);
+                if (newer) {
+                    adoptRound(round, null, out);
+                }
+            }
+        };
+    }
+
     /** Wires the dissemination variant and the recovery hook (once, by {@link RingPaxosCore}). */
     void attach(Variant variant, Recovery recovery) {
         this.variant = variant;

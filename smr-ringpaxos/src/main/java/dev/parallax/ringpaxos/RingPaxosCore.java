@@ -85,29 +85,26 @@ public final class RingPaxosCore implements ProtocolCore<Object, RingRecord, Rin
     }
 
     /**
-     * The dissemination variant of {@code config.kind()}: U-Ring's {@link UnicastPath}; M-Ring's
-     * {@code MulticastPath} (r14-c replaces this body when it lands).
-     *
-     * @throws IllegalStateException for M-Ring until its variant exists
+     * The dissemination variant of {@code config.kind()}: U-Ring's {@link UnicastPath} (Alg. 3) or
+     * M-Ring's {@link MulticastPath} (Alg. 2).
      */
     static Variant variantFor(Engine engine, RingConfig config, int self) {
         if (config.kind() == Ring.Kind.U_RING) {
             return new UnicastPath(engine, config, self);
         }
-        throw new IllegalStateException("the M-Ring variant (MulticastPath) is not part of this build yet");
+        return new MulticastPath(engine, config, self);
     }
 
     /**
-     * The amnesia recovery hook (C10): {@link Recovery#NONE} when the log lost nothing or the
-     * cluster has one member (r14-c's {@code RingRecovery} replaces this body).
-     *
-     * @throws IllegalStateException for an amnesiac member of a cluster until RingRecovery exists
+     * The amnesia recovery hook (C10): {@link Recovery#NONE} for a cluster of one member (nobody to
+     * ask, nobody to answer); otherwise a {@link RingRecovery}, which recovers this member if
+     * {@code amnesiac} and in any case answers the recovery queries of amnesiac peers.
      */
     static Recovery recoveryFor(RingEngine engine, RingConfig config, int self, boolean amnesiac) {
-        if (!amnesiac || config.members() == 1) {
+        if (config.members() == 1) {
             return Recovery.NONE;
         }
-        throw new IllegalStateException("amnesia recovery (RingRecovery) is not part of this build yet");
+        return new RingRecovery(config, self, amnesiac, engine.recoveryHost());
     }
 
     @Override
