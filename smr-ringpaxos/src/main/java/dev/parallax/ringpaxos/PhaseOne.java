@@ -26,6 +26,7 @@ final class PhaseOne {
     private long trimmedBelow;
     private long decidedBelow;
     private long sentAt;
+    private final long startedAt;
 
     PhaseOne(long round, long from, int quorum, long now) {
         this.round = round;
@@ -33,6 +34,12 @@ final class PhaseOne {
         this.quorum = quorum;
         this.trimmedBelow = 0;
         this.sentAt = now;
+        this.startedAt = now;
+    }
+
+    /** When this Phase 1 started. */
+    long startedAt() {
+        return startedAt;
     }
 
     long round() {

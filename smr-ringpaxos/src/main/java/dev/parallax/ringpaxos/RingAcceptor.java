@@ -76,6 +76,17 @@ final class RingAcceptor {
         out.persist(new RingRecord.Promise(rnd), true);
     }
 
+    /**
+     * Persists {@code Promise(round)} with sync without raising the round in memory: a coordinator
+     * starting Phase 1 reserves its round (never reused after a restart) and promises it only when
+     * Phase 1 completes (see {@code RingEngine.startRound}). Recovered, the record counts as a promise,
+     * which is only more restrictive.
+     */
+    void reserve(long round, Effects<Object, RingRecord, RingValue> out) {
+        durable = Math.max(durable, round);
+        out.persist(new RingRecord.Promise(round), true);
+    }
+
     /** The C4 vote; see {@link Engine#vote}. */
     boolean vote(long instance, long round, ValueId vid, ByteBuffer value, Effects<Object, RingRecord, RingValue> out) {
         if (round < rnd || instance < trimmedBelow) {

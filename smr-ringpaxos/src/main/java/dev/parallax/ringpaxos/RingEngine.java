@@ -98,6 +98,8 @@ public final class RingEngine implements Engine {
     private int reformsSinceDecision;
     /** When the first re-formation since the last decision happened. */
     private long stalledSince;
+    /** The highest round this member started a Phase 1 for (never started again). */
+    private long highestStarted = -1;
     private long lastRejoinAt = Long.MIN_VALUE;
 
     // Counters.
@@ -111,6 +113,7 @@ public final class RingEngine implements Engine {
     private long snapshotsNeeded;
     private long proposalsDropped;
     private long phase1Retransmits;
+    private long phase1Abandoned;
     private long stallExclusions;
     private long suspectExclusions;
 
@@ -410,12 +413,12 @@ public final class RingEngine implements Engine {
         if (!started) {
             started = true;
             if (n == 1 || (!recoveredAny && self == 0 && rnd() < 0)) {
-                startRound(config.nextRoundOf(self, rnd()), out);
+                startRound(nextOwnRound(), out);
             }
         }
         if (phaseOne != null) {
-            if (n > 1 && quorumLost()) {
-                stepDown(out);
+            if (now - phaseOne.startedAt() > config.suspectNanos() || (n > 1 && quorumLost())) {
+                abandonPhaseOne(out);
             } else if (now - phaseOne.sentAt() >= config.retransmitNanos()) {
                 phaseOne.resent(now);
                 for (int m = 0; m < n; m++) {
@@ -428,17 +431,17 @@ public final class RingEngine implements Engine {
         } else if (leading) {
             leaderTick(out);
         } else if (n == 1) {
-            startRound(config.nextRoundOf(self, rnd()), out);
+            startRound(nextOwnRound(), out);
         } else if (rnd() >= 0 && config.coordinatorOf(rnd()) == self) {
             // We coordinate our round on paper only (restarted, or stepped down) and nobody took
             // over: try again after the longest ranked time-out (never reusing the round).
             if (!holding() && now - roundChangedAt > config.suspectNanos() * (1 + (n - 1) / 2)) {
-                startRound(config.nextRoundOf(self, rnd()), out);
+                startRound(nextOwnRound(), out);
             }
         } else if (!holding() && (((!external || coordinatorSteppedDown) && suspectsCoordinator())
                 || heldSuspicion == rnd())) {
             heldSuspicion = Long.MIN_VALUE;
-            startRound(config.nextRoundOf(self, rnd()), out);
+            startRound(nextOwnRound(), out);
         }
         if (!leading && phaseOne == null && rnd() >= 0 && config.coordinatorOf(rnd()) != self
                 && (lastAlive == Long.MIN_VALUE || now - lastAlive >= config.heartbeatNanos())) {
@@ -603,7 +606,7 @@ public final class RingEngine implements Engine {
             if (holding()) {
                 heldSuspicion = epoch;
             } else {
-                startRound(config.nextRoundOf(self, rnd()), out);
+                startRound(nextOwnRound(), out);
             }
         }
         finishStep(out);
@@ -664,7 +667,7 @@ public final class RingEngine implements Engine {
                 return;
             }
             acceptor.promise(a.round(), out);
-            changeRound(null, out);
+            changeRound(null, true, out);
         } else if (a.round() == rnd()) {
             if (acceptor.durableRound() < a.round()) {
                 acceptor.promise(a.round(), out);
@@ -708,18 +711,31 @@ public final class RingEngine implements Engine {
         }
     }
 
+    /**
+     * Starts Phase 1 of {@code round} (C1), which this member coordinates. Like a pre-vote, the
+     * member stays in its current round until Phase 1 completes: it persists {@code Promise(round)}
+     * with sync before the Phase 1A leaves (so a restart never reuses the round), but raises its
+     * acceptor's round, and gives its own answer, only on completion — in one step, so its answer
+     * holds every vote it cast meanwhile. A candidate the others refuse (stickiness) thus keeps
+     * learning and voting in the working round instead of being stranded above it.
+     */
     private void startRound(long round, Effects<Object, RingRecord, RingValue> out) {
         if (round < 0 || round > MAX_ROUND || recovery.recovering()) {
             return;
         }
         roundsStarted++;
-        acceptor.promise(round, out);
-        changeRound(null, out);
-        phaseOne = new PhaseOne(round, learner.firstUndecided(), config.quorum(), now);
-        long[] cont = new long[1];
-        phaseOne.onPage(self, new RingMessage.Phase1B(round, acceptor.trimmedBelow(), learner.firstUndecided(),
-                acceptor.page(learner.firstUndecided(), Integer.MAX_VALUE, Integer.MAX_VALUE, cont),
-                RingMessage.Phase1B.COMPLETE));
+        highestStarted = Math.max(highestStarted, round);
+        acceptor.reserve(round, out);
+        if (leading) {
+            // Re-formation: stop opening on the old ring; the queue goes over to the new round.
+            leading = false;
+            reproposals = new TreeMap<>();
+            reproposedVids.clear();
+            openedAt.clear();
+            openVids.clear();
+            variant.roundChanged(ring, false, now);
+        }
+        phaseOne = new PhaseOne(round, learner.firstUndecided(), config.quorum() - 1, now);
         for (int m = 0; m < n; m++) {
             if (m != self) {
                 out.send(m, new RingMessage.Phase1A(round, phaseOne.from()));
@@ -730,9 +746,50 @@ public final class RingEngine implements Engine {
         }
     }
 
+    /** The next round this member may start: above its round and every round it started. */
+    private long nextOwnRound() {
+        return config.nextRoundOf(self, Math.max(rnd(), highestStarted));
+    }
+
+    /**
+     * Phase 1 did not complete within the suspect time-out, or this member lost its quorum: give
+     * it up. A coordinator that was re-forming its ring steps down; a candidate simply stays in
+     * its round, and its suspicion clock starts again.
+     */
+    private void abandonPhaseOne(Effects<Object, RingRecord, RingValue> out) {
+        phaseOne = null;
+        phase1Abandoned++;
+        roundChangedAt = now;
+        List<ProposalEntry> waiting = new ArrayList<>(queue);
+        queue.clear();
+        queued.clear();
+        for (ProposalEntry p : waiting) {
+            variant.forwardProposal(p, out);    // to whoever leads our round
+        }
+        if (rnd() >= 0 && config.coordinatorOf(rnd()) == self) {
+            stepDown(out);
+        }
+    }
+
     private void finishPhaseOne(Effects<Object, RingRecord, RingValue> out) {
         PhaseOne po = phaseOne;
         phaseOne = null;
+        if (po.round() > rnd()) {
+            // Our own promise (durable since the Phase 1A left) and our own answer, now.
+            acceptor.adopt(po.round());
+            List<ProposalEntry> keep = new ArrayList<>(queue);
+            changeRound(null, false, out);
+            for (ProposalEntry p : keep) {
+                if (queued.add(p.vid())) {
+                    queue.add(p);
+                }
+            }
+        } else if (po.round() < rnd()) {
+            return;     // overtaken meanwhile (defensive: a round change already ends Phase 1)
+        }
+        long[] cont = new long[1];
+        po.onPage(self, new RingMessage.Phase1B(po.round(), acceptor.trimmedBelow(), learner.firstUndecided(),
+                acceptor.page(po.from(), Integer.MAX_VALUE, Integer.MAX_VALUE, cont), RingMessage.Phase1B.COMPLETE));
         List<Integer> responders = new ArrayList<>();
         for (int m : po.responders()) {
             if (m != self && !exclusions.excluded(m, now)) {
@@ -791,7 +848,7 @@ public final class RingEngine implements Engine {
     }
 
     /** The round changed (a promise, an adoption, a round we start): everything of the old one ends. */
-    private void changeRound(Ring newRing, Effects<Object, RingRecord, RingValue> out) {
+    private void changeRound(Ring newRing, boolean forwardOwn, Effects<Object, RingRecord, RingValue> out) {
         leading = false;
         phaseOne = null;
         ring = newRing;
@@ -806,7 +863,7 @@ public final class RingEngine implements Engine {
         openedAt.clear();
         openVids.clear();
         variant.roundChanged(newRing, false, now);
-        if (!coordinates()) {
+        if (forwardOwn && !coordinates()) {
             // C7: own proposals go again to the new coordinator.
             for (ProposalEntry p : own.all(now)) {
                 variant.forwardProposal(p, out);
@@ -817,9 +874,9 @@ public final class RingEngine implements Engine {
     /** A message of a newer round arrived (not a Phase 1A): move there; never reuse a round we coordinate. */
     private void adoptRound(long round, Ring newRing, Effects<Object, RingRecord, RingValue> out) {
         acceptor.adopt(round);
-        changeRound(newRing, out);
+        changeRound(newRing, true, out);
         if (config.coordinatorOf(round) == self && !recovery.recovering()) {
-            startRound(config.nextRoundOf(self, round), out);
+            startRound(nextOwnRound(), out);
         }
     }
 
@@ -831,7 +888,7 @@ public final class RingEngine implements Engine {
         if (reformsSinceDecision++ == 0) {
             stalledSince = now;
         }
-        startRound(config.nextRoundOf(self, rnd()), out);
+        startRound(nextOwnRound(), out);
     }
 
     /**
@@ -1049,9 +1106,9 @@ public final class RingEngine implements Engine {
 
     // ---------------------------------------------------------------- helpers and accessors
 
-    /** Whether this member coordinates its round (leading, or running its Phase 1). */
+    /** Whether this member coordinates (leads its round, or runs Phase 1 of a round it would lead). */
     private boolean coordinates() {
-        return rnd() >= 0 && config.coordinatorOf(rnd()) == self && (leading || phaseOne != null);
+        return leading || phaseOne != null;
     }
 
     private int watchedCoordinator() {
@@ -1181,6 +1238,7 @@ public final class RingEngine implements Engine {
         sink.accept("malformed", malformed);
         sink.accept("phase1a.refused.sticky", stickyRefusals);
         sink.accept("phase1a.retransmits", phase1Retransmits);
+        sink.accept("phase1.abandoned", phase1Abandoned);
         sink.accept("catchup.queries", catchUpQueries);
         sink.accept("catchup.replies", catchUpReplies);
         sink.accept("snapshots.needed", snapshotsNeeded);
