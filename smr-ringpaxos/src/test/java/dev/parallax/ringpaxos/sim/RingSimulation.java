@@ -360,7 +360,13 @@ final class RingSimulation {
         sim.targetLeader(coordinators::current, s.coordinatorShare());
         sim.processFaults(s.processFaults());
         sim.addInvariant(coordinators::observe);
-        sim.addInvariant(() -> shared.progress.check(sim.now()));
+        sim.addInvariant(() -> {
+            try {
+                shared.progress.check(sim.now());
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "; members: " + describe(sim, s.replicas()), e);
+            }
+        });
         sim.addInvariant(() -> shared.bounds.check(sim, s.replicas()));
         HistoryRecorder<KvOp, String> history = new HistoryRecorder<>(sim::now);
         SplittableRandom workloads = sim.random().split();
