@@ -62,6 +62,15 @@ public final class RingEngine implements Engine {
     private boolean coordinatorSteppedDown;
     private long steppedDownAt;
     private long roundChangedAt;
+    /** When the coordinator of our round was last seen at work (its Heartbeat or Phase 1A, a packet of the round). */
+    private long coordinatorHeardAt;
+    /**
+     * A coordinator leading a round below ours that we hear (we promised a round that never
+     * started: we are stranded above the working round), its round, and when we last heard it.
+     */
+    private int workingCoordinator = -1;
+    private long workingRound = -1;
+    private long workingHeardAt;
 
     // Coordinator state (C3, C7).
     private final ArrayDeque<ProposalEntry> queue = new ArrayDeque<>();
@@ -143,6 +152,7 @@ public final class RingEngine implements Engine {
         this.holdUntil = now + config.restartHoldNanos();
         this.now = now;
         this.roundChangedAt = now;
+        this.coordinatorHeardAt = now;
         this.lastHeard = new long[n];
         Arrays.fill(lastHeard, now);
         this.deliveredOf = new long[n];
@@ -327,7 +337,11 @@ public final class RingEngine implements Engine {
                 openMore(out);
             }
         } else if (!recovery.recovering()) {
-            variant.forwardProposal(proposal, out);
+            if (stranded()) {
+                out.send(workingCoordinator, new RingMessage.Proposal(rnd(), List.of(proposal)));
+            } else {
+                variant.forwardProposal(proposal, out);
+            }
         }
     }
 
@@ -547,6 +561,7 @@ public final class RingEngine implements Engine {
             return;
         }
         if (variant.onMessage(from, m, now, out)) {
+            noteCoordinatorTraffic(from, m);
             finishStep(out);
             return;
         }
@@ -568,11 +583,36 @@ public final class RingEngine implements Engine {
         } else if (m instanceof RingMessage.CatchUpReply r) {
             onCatchUpReply(from, r, out);
         } else if (m instanceof RingMessage.Proposal p) {
-            for (ProposalEntry e : p.proposals()) {
-                proposalArrived(e, out);
+            if (p.round() > rnd() && !coordinates()) {
+                // We lag behind the proposer's round: passing it on could bounce it between two
+                // members that disagree on the coordinator. Its proposer retries.
+                proposalsDropped += p.proposals().size();
+            } else {
+                for (ProposalEntry e : p.proposals()) {
+                    proposalArrived(e, out);
+                }
             }
         }
+        noteCoordinatorTraffic(from, m);
         finishStep(out);
+    }
+
+    /**
+     * Coordinator traffic of our round — its Heartbeat or Phase 1A, a ring packet of the round —
+     * is what keeps members from suspecting it (as Multi-Paxos' leader traffic): a member that
+     * coordinates the round on paper only, or a candidate that gave up, still sends other messages.
+     */
+    private void noteCoordinatorTraffic(int from, Object m) {
+        long round = rnd();
+        if (round < 0) {
+            return;
+        }
+        boolean fromCoordinator = from == config.coordinatorOf(round);
+        if ((m instanceof RingMessage.Heartbeat hb && hb.round() == round && fromCoordinator)
+                || (m instanceof RingMessage.Phase1A a && a.round() == round && fromCoordinator)
+                || (m instanceof UPacket p && p.round() == round)) {
+            coordinatorHeardAt = now;
+        }
     }
 
     private void finishStep(Effects<Object, RingRecord, RingValue> out) {
@@ -695,7 +735,7 @@ public final class RingEngine implements Engine {
             return leading;
         }
         return c != candidate && !coordinatorSteppedDown
-                && now - lastHeard[c] < config.suspectNanos() * 3 / 4;
+                && now - coordinatorHeardAt < config.suspectNanos() * 3 / 4;
     }
 
     private void onPhase1B(int from, RingMessage.Phase1B b, Effects<Object, RingRecord, RingValue> out) {
@@ -757,7 +797,14 @@ public final class RingEngine implements Engine {
      * its round, and its suspicion clock starts again.
      */
     private void abandonPhaseOne(Effects<Object, RingRecord, RingValue> out) {
+        long abandoned = phaseOne.round();
         phaseOne = null;
+        for (int m = 0; m < n; m++) {
+            if (m != self) {
+                // Whoever promised the abandoned round need not wait for a suspect time-out.
+                out.send(m, new RingMessage.StepDown(abandoned));
+            }
+        }
         phase1Abandoned++;
         roundChangedAt = now;
         List<ProposalEntry> waiting = new ArrayList<>(queue);
@@ -929,7 +976,14 @@ public final class RingEngine implements Engine {
     // ---------------------------------------------------------------- heartbeats, alive, versions
 
     private void onHeartbeat(int from, RingMessage.Heartbeat hb, Effects<Object, RingRecord, RingValue> out) {
-        if (hb.round() < rnd() || from != config.coordinatorOf(hb.round()) || from == self) {
+        if (from != config.coordinatorOf(hb.round()) || from == self) {
+            return;
+        }
+        learner.noteDecidedBelow(hb.decidedBelow());    // a fact, whatever the round
+        if (hb.round() < rnd()) {
+            workingCoordinator = from;
+            workingRound = hb.round();
+            workingHeardAt = now;
             return;
         }
         if (hb.round() > rnd()) {
@@ -946,6 +1000,15 @@ public final class RingEngine implements Engine {
     private void onAlive(int from, RingMessage.Alive a, Effects<Object, RingRecord, RingValue> out) {
         deliveredOf[from] = Math.max(deliveredOf[from], a.delivered());
         learner.noteDecidedBelow(a.decidedBelow());
+        if (leading && a.round() > rnd() && (lastRejoinAt == Long.MIN_VALUE || now - lastRejoinAt >= config.suspectNanos())) {
+            // A member that hears us promised a round above ours that never started (its candidate
+            // gave up): it cannot vote in our round. Re-form above it (plan §1.7, rejoin).
+            lastRejoinAt = now;
+            exclusions.rejoined();
+            reformations++;
+            startRound(config.nextRoundOf(self, Math.max(a.round(), Math.max(rnd(), highestStarted))), out);
+            return;
+        }
         if (a.round() != rnd() || !leading) {
             return;
         }
@@ -975,7 +1038,7 @@ public final class RingEngine implements Engine {
     private void sendAlive(Effects<Object, RingRecord, RingValue> out) {
         lastAlive = now;
         boolean wantsRing = ring != null && !ring.contains(self) && config.kind() == Ring.Kind.U_RING;
-        out.send(config.coordinatorOf(rnd()), new RingMessage.Alive(rnd(), learner.firstUndecided(), delivered,
+        out.send(stranded() ? workingCoordinator : config.coordinatorOf(rnd()), new RingMessage.Alive(rnd(), learner.firstUndecided(), delivered,
                 Math.max(0, learner.firstUndecided() - delivered), Math.max(lastSeen, variant.lastSeen()), wantsRing));
     }
 
@@ -1120,12 +1183,18 @@ public final class RingEngine implements Engine {
         if (c == self) {
             return false;
         }
-        long heard = Math.max(lastHeard[c], roundChangedAt);
+        long heard = Math.max(coordinatorHeardAt, roundChangedAt);
         if (coordinatorSteppedDown) {
             // It told us: the ranked time-outs start as if it had been silent for a suspect time-out.
             heard = Math.min(heard, steppedDownAt - config.suspectNanos());
         }
         return suspicion.suspects(rnd(), c, heard, now);
+    }
+
+    /** We hear a coordinator at work in a round below ours: our own round's coordinator does not lead. */
+    private boolean stranded() {
+        return workingCoordinator >= 0 && workingCoordinator != self && workingRound < rnd()
+                && now - workingHeardAt < config.suspectNanos() && !coordinates();
     }
 
     private boolean holding() {
