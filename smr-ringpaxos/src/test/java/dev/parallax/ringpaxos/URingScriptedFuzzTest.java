@@ -14,19 +14,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Seeded random scripts over the scripted cluster (a quick net before the ring simulations of
- * smr-ringpaxos' sim package): lost messages, isolations, crashes with restarts, time jumps. Safety
+ * smr-ringpaxos' sim package): lost messages, isolations, one-way link cuts, crashes with restarts, time jumps. Safety
  * (seed 003 (Ring Paxos) Appendix, Prop. 1 uniform agreement): every two members deliver the same
  * value at every position they both reached. Liveness after the heal (Prop. 2): the members
  * converge and decide new proposals. The seeds are fixed: a failure replays exactly.
  */
 class URingScriptedFuzzTest {
 
-    @ParameterizedTest(name = "n={0}, seeds {1}..{2}")
-    @CsvSource({"3, 0, 40", "5, 100, 130"})
-    @DisplayName("Prop. 1 and 2 under seeded loss, isolation, crashes and restarts")
-    void agreementAndProgress(int n, int firstSeed, int lastSeed) {
+    @ParameterizedTest(name = "n={0}, seeds {1}..{2}, runtime detector {3}")
+    @CsvSource({"3, 0, 100, false", "5, 1000, 1060, false", "3, 2000, 2060, true", "5, 3000, 3040, true"})
+    @DisplayName("Prop. 1 and 2 under seeded loss, isolation, crashes and restarts (ticks or the runtime's member detector)")
+    void agreementAndProgress(int n, int firstSeed, int lastSeed, boolean external) {
         for (int seed = firstSeed; seed < lastSeed; seed++) {
-            run(n, seed);
+            run(n, seed, external);
         }
     }
 
@@ -38,9 +38,42 @@ class URingScriptedFuzzTest {
         return out;
     }
 
-    private static void run(int n, int seed) {
+    /**
+     * What the runtime's {@code MemberDetector} does with {@link RingSuspicion}: suspect each
+     * watched member silent past its time-out. Silence is approximated from the script's point of
+     * view by the last time a member was not isolated (the scripted cluster keeps no arrival stamps).
+     */
+    private static void detect(RingCluster c, int n, long[] lastReachable, java.util.Set<Integer> isolated) {
+        for (int m = 0; m < n; m++) {
+            if (!isolated.contains(m)) {
+                lastReachable[m] = c.now();
+            }
+        }
+        for (int id = 0; id < n; id++) {
+            if (isolated.contains(id)) {
+                continue;
+            }
+            RingPaxosCore core = c.core(id);
+            RingSuspicion rule = new RingSuspicion(core.config(), id);
+            long mask = core.watchedMask();
+            for (int m = 0; m < n; m++) {
+                if ((mask & (1L << m)) != 0 && rule.suspects(core.watchedEpoch(), m, lastReachable[m], c.now())) {
+                    c.suspectMember(id, m, core.watchedEpoch());
+                }
+            }
+        }
+    }
+
+    private static void run(int n, int seed, boolean external) {
         Random random = new Random(seed);
         RingCluster c = new RingCluster(RingConfig.builder(n, Ring.Kind.U_RING).window(4).maxPending(8).build());
+        if (external) {
+            for (int i = 0; i < n; i++) {
+                c.core(i).detectFailuresExternally();
+            }
+        }
+        long[] lastReachable = new long[n];
+        java.util.Set<Integer> isolated = new java.util.HashSet<>();
         c.start();
         int proposals = 0;
         for (int step = 0; step < 400; step++) {
@@ -59,10 +92,22 @@ class URingScriptedFuzzTest {
                 }
             } else if (r < 85) {
                 c.tick((10 + random.nextInt(110)) * MS);
+                if (external) {
+                    detect(c, n, lastReachable, isolated);
+                }
+            } else if (r < 87) {
+                int m = random.nextInt(n);
+                c.isolate(m);
+                isolated.add(m);
             } else if (r < 88) {
-                c.isolate(random.nextInt(n));
+                int from = random.nextInt(n);
+                int to = random.nextInt(n);
+                if (from != to) {
+                    c.cutLink(from, to);
+                }
             } else if (r < 92) {
                 c.heal();
+                isolated.clear();
             } else if (r < 94) {
                 c.crashAndRestart(random.nextInt(n));
             } else {
@@ -71,6 +116,7 @@ class URingScriptedFuzzTest {
             assertAgreement(c, n, seed);
         }
         c.heal();
+        isolated.clear();
         c.settle(100, 60);
         for (int i = 0; i < n; i++) {
             assertThat(c.propose(i, batch("final-" + i))).as("seed %d: member %d takes a proposal", seed, i).isTrue();
