@@ -6,6 +6,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * Fault-injected simulations of U-Ring Paxos with clients (issue 14 item 5; seed 003 (Ring Paxos)
@@ -58,6 +59,21 @@ class URingSimulationTest {
                 RingSimulation.Scenario.hostileWithPausesAndCrashAll(Ring.Kind.U_RING, 3));
         t.assertTheFaultsBit();
         t.assertPausesAndCrashAllsBit();
+    }
+
+    @Test
+    @DisplayName("Mutation: members that answer gets from their local state fail the linearizability check on some seed")
+    void theLinearizabilityCheckerCatchesLocalReads() {
+        Throwable failure = null;
+        long seed = 0;
+        while (failure == null && seed < 200) {
+            long s = ++seed;
+            failure = catchThrowable(() -> RingSimulation.run(s, RingSimulation.Scenario.hostile(Ring.Kind.U_RING, 3), null,
+                    RingSimulation.Options.NONE.withLocalReads()));
+        }
+        assertThat(failure).as("some seed of 200 reads stale data").isNotNull();
+        assertThat(failure).hasMessageContaining("not linearizable");
+        System.out.printf("u-ring local reads: seed %d is not linearizable (replay with -Dsim.seed=%d)%n", seed, seed);
     }
 
     @Test
