@@ -119,6 +119,14 @@ final class RingAcceptor {
         return v != null && v.round() == round ? v.vid() : null;
     }
 
+    /** The votes for instances in {@code [from, to)}, in instance order (a view). */
+    java.util.Collection<Vote> votesIn(long from, long to) {
+        if (to <= from) {
+            return java.util.List.of();
+        }
+        return votes.subMap(from, true, to, false).values();
+    }
+
     /** The highest instance voted in, or -1. */
     long highestVoted() {
         return votes.isEmpty() ? -1 : votes.lastKey();

@@ -92,18 +92,15 @@ public final class RingEngine implements Engine {
 
     // What members report and when they were heard.
     private final long[] lastHeard;
-    private final long[] deliveredOf;
     private final long[] lastSeenOf;
-    private long delivered;
-    private long versionFloor;
+    private final VersionTable versions;
+    private final RingCatchUp catchUp;
     private long lastSeen = -1;
     private boolean backlogHigh;
 
     // Periodic work.
     private long lastHeartbeat = Long.MIN_VALUE;
     private long lastAlive = Long.MIN_VALUE;
-    private long lastCatchUp = Long.MIN_VALUE;
-    private int catchUpAttempt;
     private int reformsSinceDecision;
     /** When the first re-formation since the last decision happened. */
     private long stalledSince;
@@ -117,8 +114,6 @@ public final class RingEngine implements Engine {
     private long stepDowns;
     private long malformed;
     private long stickyRefusals;
-    private long catchUpQueries;
-    private long catchUpReplies;
     private long snapshotsNeeded;
     private long proposalsDropped;
     private long phase1Retransmits;
@@ -155,7 +150,8 @@ public final class RingEngine implements Engine {
         this.coordinatorHeardAt = now;
         this.lastHeard = new long[n];
         Arrays.fill(lastHeard, now);
-        this.deliveredOf = new long[n];
+        this.versions = new VersionTable(n, config.f(), self);
+        this.catchUp = new RingCatchUp(config, self);
         this.lastSeenOf = new long[n];
         Arrays.fill(lastSeenOf, -1);
     }
@@ -654,10 +650,8 @@ public final class RingEngine implements Engine {
 
     void onDelivered(long nextInstance, long now, Effects<Object, RingRecord, RingValue> out) {
         this.now = now;
-        if (nextInstance > delivered) {
-            delivered = nextInstance;
-        }
-        long backlog = learner.firstUndecided() - delivered;
+        versions.delivered(nextInstance);
+        long backlog = learner.firstUndecided() - versions.delivered();
         boolean high = backlog >= config.mringFcThreshold();
         if (high && !backlogHigh && !leading && rnd() >= 0 && config.coordinatorOf(rnd()) != self) {
             sendAlive(out);
@@ -673,7 +667,7 @@ public final class RingEngine implements Engine {
         if (leading || n == 1) {
             recomputeFloor();
         }
-        long t = Math.min(instance, Math.min(versionFloor, learner.firstUndecided()));
+        long t = Math.min(instance, Math.min(versions.floor(), learner.firstUndecided()));
         learner.trimBelow(t);
         acceptor.trimBelow(Math.min(t, learner.firstUndecided()));
         acceptor.checkpoint(out);
@@ -994,11 +988,11 @@ public final class RingEngine implements Engine {
         }
         coordinatorSteppedDown = false;
         learner.noteDecidedBelow(hb.decidedBelow());
-        versionFloor = Math.max(versionFloor, hb.versionFloor());
+        versions.noteFloor(hb.versionFloor());
     }
 
     private void onAlive(int from, RingMessage.Alive a, Effects<Object, RingRecord, RingValue> out) {
-        deliveredOf[from] = Math.max(deliveredOf[from], a.delivered());
+        versions.report(from, a.delivered());
         learner.noteDecidedBelow(a.decidedBelow());
         if (leading && a.round() > rnd() && (lastRejoinAt == Long.MIN_VALUE || now - lastRejoinAt >= config.suspectNanos())) {
             // A member that hears us promised a round above ours that never started (its candidate
@@ -1027,7 +1021,7 @@ public final class RingEngine implements Engine {
     private void sendHeartbeat(Effects<Object, RingRecord, RingValue> out) {
         lastHeartbeat = now;
         recomputeFloor();
-        RingMessage.Heartbeat hb = new RingMessage.Heartbeat(rnd(), ring, learner.knownDecidedBelow(), versionFloor);
+        RingMessage.Heartbeat hb = new RingMessage.Heartbeat(rnd(), ring, learner.knownDecidedBelow(), versions.floor());
         for (int m = 0; m < n; m++) {
             if (m != self) {
                 out.send(m, hb);
@@ -1038,69 +1032,25 @@ public final class RingEngine implements Engine {
     private void sendAlive(Effects<Object, RingRecord, RingValue> out) {
         lastAlive = now;
         boolean wantsRing = ring != null && !ring.contains(self) && config.kind() == Ring.Kind.U_RING;
-        out.send(stranded() ? workingCoordinator : config.coordinatorOf(rnd()), new RingMessage.Alive(rnd(), learner.firstUndecided(), delivered,
-                Math.max(0, learner.firstUndecided() - delivered), Math.max(lastSeen, variant.lastSeen()), wantsRing));
+        out.send(stranded() ? workingCoordinator : config.coordinatorOf(rnd()), new RingMessage.Alive(rnd(), learner.firstUndecided(), versions.delivered(),
+                Math.max(0, learner.firstUndecided() - versions.delivered()), Math.max(lastSeen, variant.lastSeen()), wantsRing));
     }
 
     /** Versions (§3.3.7): the (f+1)-th highest delivered count, own included. */
     private void recomputeFloor() {
-        long[] v = deliveredOf.clone();
-        v[self] = delivered;
-        Arrays.sort(v);
-        versionFloor = Math.max(versionFloor, v[n - 1 - config.f()]);
+        versions.recompute();
     }
 
     // ---------------------------------------------------------------- catch-up (C6)
 
     private void catchUpTick(boolean force, Effects<Object, RingRecord, RingValue> out) {
-        long first = learner.firstUndecided();
-        long known = learner.knownDecidedBelow();
-        if (known <= first) {
-            catchUpAttempt = 0;
-            return;
-        }
-        if (!force && lastCatchUp != Long.MIN_VALUE && now - lastCatchUp < config.catchUpNanos()) {
-            return;
-        }
-        if (n == 1) {
-            return;
-        }
-        int target = variant.catchUpTarget(catchUpAttempt++);
-        if (target < 0 || target >= n || target == self) {
-            return;
-        }
-        lastCatchUp = now;
-        catchUpQueries++;
-        out.send(target, new RingMessage.CatchUpQuery(Math.max(0, rnd()), first,
-                Math.min(known, first + config.catchUpMaxInstances())));
+        catchUp.tick(now, force, rnd(), learner, variant, out);
     }
 
     private void onCatchUpQuery(int from, RingMessage.CatchUpQuery q, Effects<Object, RingRecord, RingValue> out) {
-        if (from == self) {
-            return;
+        if (from != self) {
+            catchUp.serve(from, q, rnd(), learner, acceptor, recovery.recovering(), out);
         }
-        long firstAvailable = learner.trimmedBelow();
-        List<DecisionEntry> decided = learner.range(q.from(), q.to(), config.catchUpMaxInstances(),
-                config.catchUpMaxBytes());
-        List<Phase2Entry> values = new ArrayList<>();
-        if (!recovery.recovering()) {
-            long bytes = 0;
-            for (long i = Math.max(q.from(), firstAvailable); i < q.to() && values.size() < config.catchUpMaxInstances(); i++) {
-                if (learner.isDecided(i)) {
-                    continue;
-                }
-                Vote v = acceptor.voteAt(i);
-                if (v != null) {
-                    if (!values.isEmpty() && bytes + v.value().remaining() > config.catchUpMaxBytes()) {
-                        break;
-                    }
-                    values.add(new Phase2Entry(i, v.vid(), v.value()));
-                    bytes += v.value().remaining();
-                }
-            }
-        }
-        catchUpReplies++;
-        out.send(from, new RingMessage.CatchUpReply(Math.max(0, rnd()), firstAvailable, decided, values));
     }
 
     private void onCatchUpReply(int from, RingMessage.CatchUpReply r, Effects<Object, RingRecord, RingValue> out) {
@@ -1205,11 +1155,9 @@ public final class RingEngine implements Engine {
         if (config.kind() != Ring.Kind.U_RING) {
             return true;
         }
-        long min = delivered;
+        long min = versions.delivered();
         for (int m : ring.order()) {
-            if (m != self) {
-                min = Math.min(min, deliveredOf[m]);
-            }
+            min = Math.min(min, versions.of(m));
         }
         return nextInstance < Math.max(min, 0) + config.maxBacklog();
     }
@@ -1228,11 +1176,11 @@ public final class RingEngine implements Engine {
     }
 
     long delivered() {
-        return delivered;
+        return versions.delivered();
     }
 
     long versionFloor() {
-        return versionFloor;
+        return versions.floor();
     }
 
     long reformations() {
@@ -1308,8 +1256,8 @@ public final class RingEngine implements Engine {
         sink.accept("phase1a.refused.sticky", stickyRefusals);
         sink.accept("phase1a.retransmits", phase1Retransmits);
         sink.accept("phase1.abandoned", phase1Abandoned);
-        sink.accept("catchup.queries", catchUpQueries);
-        sink.accept("catchup.replies", catchUpReplies);
+        sink.accept("catchup.queries", catchUp.queries());
+        sink.accept("catchup.replies", catchUp.replies());
         sink.accept("snapshots.needed", snapshotsNeeded);
         sink.accept("proposals.dropped", proposalsDropped);
         sink.accept("proposals.retried", own.retries());

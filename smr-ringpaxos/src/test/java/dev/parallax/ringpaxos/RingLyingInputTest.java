@@ -94,4 +94,21 @@ class RingLyingInputTest {
         assertThatCode(() -> c.core(1).onProposal(new RingValue.Chosen(ValueId.NOOP, null), c.now(), new EffectBuffer<>()))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    @DisplayName("C6: a catch-up query over a huge range is answered from what is kept, cut at the page limits")
+    void hugeCatchUpRangeIsCheap() {
+        RingCluster c = new RingCluster(RingConfig.builder(3, Ring.Kind.U_RING).catchUpMaxInstances(2).build());
+        c.start();
+        for (String s : List.of("a", "b", "c")) {
+            c.propose(0, batch(s));
+            c.deliverAll(100);
+        }
+        EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+        c.core(1).onMessage(2, new RingMessage.CatchUpQuery(0, 0, RingWireBounds.MAX_NUMBER), c.now(), out);
+        assertThat(out.sends()).hasSize(1);
+        RingMessage.CatchUpReply reply = (RingMessage.CatchUpReply) out.sends().get(0).message();
+        assertThat(reply.decided()).extracting(DecisionEntry::instance).containsExactly(0L, 1L);
+        assertThat(reply.firstAvailable()).isZero();
+    }
 }

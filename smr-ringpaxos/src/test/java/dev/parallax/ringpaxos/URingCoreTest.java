@@ -522,4 +522,33 @@ class URingCoreTest {
         assertThat(c.core(1).canPropose()).isTrue();
         assertThat(c.core(1).coordinator()).isZero();
     }
+
+    @Test
+    @DisplayName("C1/C8: a refused candidate stays in the working round (keeps learning), gives Phase 1 up after suspect and says so")
+    void refusedCandidateStaysInTheWorkingRound() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        c.cutLink(0, 2);            // 2 no longer hears the coordinator; 1 still does
+        c.settle(100, 9);           // 2 suspects 0 (ranked: 750 ms) and starts round 2; 0 and 1 refuse
+        assertThat(c.trace()).anyMatch(l -> l.contains("2 persist Promise[round=2] (sync)"));
+        assertThat(c.core(2).round()).isZero();
+        c.propose(1, batch("during"));
+        c.deliverAll(100);
+        assertThat(c.texts(2)).containsExactly("during");
+        c.settle(100, 6);           // its Phase 1 times out
+        assertThat(event(c.core(2), "phase1.abandoned")).isPositive();
+        assertThat(c.trace()).anyMatch(l -> l.contains("2 send ->1 StepDown[round=2]"));
+        assertThat(c.core(0).isCoordinator()).isTrue();
+        assertThat(c.core(1).round()).isZero();
+    }
+
+    private static long event(RingPaxosCore core, String name) {
+        long[] n = new long[1];
+        core.reportEvents((k, v) -> {
+            if (k.equals(name)) {
+                n[0] = v;
+            }
+        });
+        return n[0];
+    }
 }
