@@ -3,12 +3,9 @@ package dev.parallax.ringpaxos;
 import dev.parallax.core.protocol.Effects;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.ObjLongConsumer;
 
@@ -73,20 +70,7 @@ public final class RingEngine implements Engine {
     private long workingHeardAt;
 
     // Coordinator state (C3, C7).
-    private final ArrayDeque<ProposalEntry> queue = new ArrayDeque<>();
-    private final Set<ValueId> queued = new HashSet<>();
-    private TreeMap<Long, Phase2Entry> reproposals = new TreeMap<>();
-    private final TreeMap<Long, Long> openedAt = new TreeMap<>();
-    private final Set<ValueId> openVids = new HashSet<>();
-    /** Ids the coordinator re-proposes in its round (a proposer's retry of one is not opened again). */
-    private final Set<ValueId> reproposedVids = new HashSet<>();
-    /**
-     * Ids decided lately, newest last (bounded): a proposal retried after its decision is not
-     * opened again. Duplicates stay possible (a retry older than this memory) and are harmless:
-     * every replica delivers them in the same order and the client sessions answer the copy.
-     */
-    private final java.util.LinkedHashSet<ValueId> recentlyDecided = new java.util.LinkedHashSet<>();
-    private long nextInstance;
+    private final Coordinator coordinator;
     private boolean opening;
     private boolean openAgain;
 
@@ -152,6 +136,7 @@ public final class RingEngine implements Engine {
         Arrays.fill(lastHeard, now);
         this.versions = new VersionTable(n, config.f(), self);
         this.catchUp = new RingCatchUp(config, self);
+        this.coordinator = new Coordinator(n * config.maxPending(), 4 * n * config.maxPending());
         this.lastSeenOf = new long[n];
         Arrays.fill(lastSeenOf, -1);
     }
@@ -269,28 +254,14 @@ public final class RingEngine implements Engine {
             return;
         }
         if (!known) {
-            noteDecided(vid);
             observer.decided(instance, vid, body);
-            if (openedAt.remove(instance) != null) {
+            if (coordinator.decided(instance, vid)) {
                 reformsSinceDecision = 0;
             }
-            openVids.remove(vid);
         }
         deliver(out);
         if (leading) {
             openMore(out);
-        }
-    }
-
-    private void noteDecided(ValueId vid) {
-        if (vid.isNoop()) {
-            return;
-        }
-        recentlyDecided.add(vid);
-        if (recentlyDecided.size() > 4 * n * config.maxPending()) {
-            var it = recentlyDecided.iterator();
-            it.next();
-            it.remove();
         }
     }
 
@@ -317,18 +288,10 @@ public final class RingEngine implements Engine {
     @Override
     public void proposalArrived(ProposalEntry proposal, Effects<Object, RingRecord, RingValue> out) {
         if (coordinates()) {
-            ValueId vid = proposal.vid();
-            if (queued.contains(vid) || openVids.contains(vid) || reproposedVids.contains(vid)
-                    || recentlyDecided.contains(vid)) {
+            if (!coordinator.offer(proposal)) {
                 return;
             }
-            if (queue.size() >= n * config.maxPending()) {
-                proposalsDropped++;
-                return;
-            }
-            queue.add(proposal);
-            queued.add(vid);
-            cache.remember(vid, proposal.value());
+            cache.remember(proposal.vid(), proposal.value());
             if (leading) {
                 openMore(out);
             }
@@ -370,22 +333,12 @@ public final class RingEngine implements Engine {
             do {
                 openAgain = false;
                 List<Phase2Entry> batch = new ArrayList<>();
-                while (openedAt.size() < variant.window(now) && belowBacklog()) {
-                    Phase2Entry e;
-                    if (!reproposals.isEmpty() && nextInstance <= reproposals.lastKey()) {
-                        e = reproposals.remove(nextInstance);
-                        if (e == null) {
-                            e = new Phase2Entry(nextInstance, ValueId.NOOP, ByteBufferUtil.EMPTY);
-                        }
-                    } else {
-                        ProposalEntry p = queue.poll();
-                        if (p == null) {
-                            break;
-                        }
-                        queued.remove(p.vid());
-                        e = new Phase2Entry(nextInstance, p.vid(), p.value());
+                while (coordinator.open() < variant.window(now) && belowBacklog()) {
+                    Phase2Entry e = coordinator.take();
+                    if (e == null) {
+                        break;
                     }
-                    long instance = nextInstance++;
+                    long instance = e.instance();
                     if (learner.isDecided(instance)) {
                         continue;
                     }
@@ -393,8 +346,7 @@ public final class RingEngine implements Engine {
                         break;
                     }
                     cache.remember(e.vid(), e.value());
-                    openedAt.put(instance, now);
-                    openVids.add(e.vid());
+                    coordinator.opened(instance, e.vid(), now);
                     observer.voted(instance, rnd(), e.vid());
                     observer.opened(instance, rnd(), e.vid(), e.value());
                     batch.add(e);
@@ -486,9 +438,9 @@ public final class RingEngine implements Engine {
                 }
             }
         }
-        if (!openedAt.isEmpty()) {
-            long oldest = openedAt.firstKey();
-            if (now - openedAt.get(oldest) > config.stallNanos()) {
+        long oldest = coordinator.oldestOpen();
+        if (oldest >= 0) {
+            if (now - coordinator.openedAt(oldest) > config.stallNanos()) {
                 int lagging = firstLagging(oldest);
                 stallExclusions++;
                 exclusions.exclude(lagging, now);
@@ -594,9 +546,11 @@ public final class RingEngine implements Engine {
     }
 
     /**
-     * Coordinator traffic of our round — its Heartbeat or Phase 1A, a ring packet of the round —
-     * is what keeps members from suspecting it (as Multi-Paxos' leader traffic): a member that
-     * coordinates the round on paper only, or a candidate that gave up, still sends other messages.
+     * Coordinator traffic of our round — its Heartbeat or Phase 1A, a ring packet of the round
+     * carrying 2As or decisions (only the coordinator's work makes those) — is what keeps members
+     * from suspecting it (as Multi-Paxos' leader traffic): a member that coordinates the round on
+     * paper only, or a candidate that gave up, still sends other messages, and proposals alone may
+     * still travel a ring whose coordinator moved on.
      */
     private void noteCoordinatorTraffic(int from, Object m) {
         long round = rnd();
@@ -606,7 +560,7 @@ public final class RingEngine implements Engine {
         boolean fromCoordinator = from == config.coordinatorOf(round);
         if ((m instanceof RingMessage.Heartbeat hb && hb.round() == round && fromCoordinator)
                 || (m instanceof RingMessage.Phase1A a && a.round() == round && fromCoordinator)
-                || (m instanceof UPacket p && p.round() == round)) {
+                || (m instanceof UPacket p && p.round() == round && (!p.phase2().isEmpty() || !p.decisions().isEmpty()))) {
             coordinatorHeardAt = now;
         }
     }
@@ -680,9 +634,7 @@ public final class RingEngine implements Engine {
     void skipTo(long instance) {
         learner.skipTo(instance);
         acceptor.trimBelow(instance);
-        if (nextInstance < instance) {
-            nextInstance = instance;
-        }
+        coordinator.skipTo(instance);
     }
 
     void detectFailuresExternally() {
@@ -763,10 +715,7 @@ public final class RingEngine implements Engine {
         if (leading) {
             // Re-formation: stop opening on the old ring; the queue goes over to the new round.
             leading = false;
-            reproposals = new TreeMap<>();
-            reproposedVids.clear();
-            openedAt.clear();
-            openVids.clear();
+            coordinator.endRound();
             variant.roundChanged(ring, false, now);
         }
         phaseOne = new PhaseOne(round, learner.firstUndecided(), config.quorum() - 1, now);
@@ -801,10 +750,7 @@ public final class RingEngine implements Engine {
         }
         phase1Abandoned++;
         roundChangedAt = now;
-        List<ProposalEntry> waiting = new ArrayList<>(queue);
-        queue.clear();
-        queued.clear();
-        for (ProposalEntry p : waiting) {
+        for (ProposalEntry p : coordinator.drain()) {
             variant.forwardProposal(p, out);    // to whoever leads our round
         }
         if (rnd() >= 0 && config.coordinatorOf(rnd()) == self) {
@@ -818,12 +764,10 @@ public final class RingEngine implements Engine {
         if (po.round() > rnd()) {
             // Our own promise (durable since the Phase 1A left) and our own answer, now.
             acceptor.adopt(po.round());
-            List<ProposalEntry> keep = new ArrayList<>(queue);
+            List<ProposalEntry> keep = coordinator.drain();
             changeRound(null, false, out);
             for (ProposalEntry p : keep) {
-                if (queued.add(p.vid())) {
-                    queue.add(p);
-                }
+                coordinator.offer(p);
             }
         } else if (po.round() < rnd()) {
             return;     // overtaken meanwhile (defensive: a round change already ends Phase 1)
@@ -865,25 +809,9 @@ public final class RingEngine implements Engine {
                 re.put(i, new Phase2Entry(i, decided, learner.decidedBody(i)));
             }
         }
-        reproposals = re;
-        nextInstance = Math.max(po.start(), learner.firstUndecided());
-        openedAt.clear();
-        openVids.clear();
+        coordinator.begin(re, Math.max(po.start(), learner.firstUndecided()), own.all(now));
         variant.roundChanged(ring, true, now);
         observer.roundLed(rnd(), ring);
-        reproposedVids.clear();
-        for (Phase2Entry e : reproposals.values()) {
-            reproposedVids.add(e.vid());
-        }
-        queue.removeIf(p -> reproposedVids.contains(p.vid()) || recentlyDecided.contains(p.vid()));
-        queued.removeIf(reproposedVids::contains);
-        queued.removeIf(recentlyDecided::contains);
-        for (ProposalEntry p : own.all(now)) {
-            if (!queued.contains(p.vid()) && !reproposedVids.contains(p.vid()) && !recentlyDecided.contains(p.vid())) {
-                queue.add(p);
-                queued.add(p.vid());
-            }
-        }
         sendHeartbeat(out);
         openMore(out);
     }
@@ -897,12 +825,7 @@ public final class RingEngine implements Engine {
         roundChangedAt = now;
         lastSeen = -1;
         Arrays.fill(lastSeenOf, -1);
-        queue.clear();
-        queued.clear();
-        reproposals = new TreeMap<>();
-        reproposedVids.clear();
-        openedAt.clear();
-        openVids.clear();
+        coordinator.clear();
         variant.roundChanged(newRing, false, now);
         if (forwardOwn && !coordinates()) {
             // C7: own proposals go again to the new coordinator.
@@ -923,7 +846,7 @@ public final class RingEngine implements Engine {
 
     private void reform(Effects<Object, RingRecord, RingValue> out) {
         reformations++;
-        if (openedAt.isEmpty()) {
+        if (coordinator.open() == 0) {
             reformsSinceDecision = 0;   // nothing was waiting: not a stall
         }
         if (reformsSinceDecision++ == 0) {
@@ -940,11 +863,7 @@ public final class RingEngine implements Engine {
         stepDowns++;
         leading = false;
         phaseOne = null;
-        queue.clear();
-        queued.clear();
-        reproposals = new TreeMap<>();
-        openedAt.clear();
-        openVids.clear();
+        coordinator.clear();
         roundChangedAt = now;
         variant.roundChanged(ring, false, now);
         for (int m = 0; m < n; m++) {
@@ -1061,9 +980,8 @@ public final class RingEngine implements Engine {
             if (learner.learn(d.instance(), d.vid(), body)) {
                 taught = true;
                 if (!known) {
-                    noteDecided(d.vid());
                     observer.decided(d.instance(), d.vid(), body);
-                    openedAt.remove(d.instance());
+                    coordinator.decided(d.instance(), d.vid());
                 }
             }
         }
@@ -1159,12 +1077,12 @@ public final class RingEngine implements Engine {
         for (int m : ring.order()) {
             min = Math.min(min, versions.of(m));
         }
-        return nextInstance < Math.max(min, 0) + config.maxBacklog();
+        return coordinator.nextInstance() < Math.max(min, 0) + config.maxBacklog();
     }
 
     /** The coordinator's currently open instances. */
     int openCount() {
-        return openedAt.size();
+        return coordinator.open();
     }
 
     int ownPending() {
@@ -1224,7 +1142,7 @@ public final class RingEngine implements Engine {
             return false;
         }
         if (leading) {
-            return openedAt.size() < config.eagerBelow();
+            return coordinator.open() < config.eagerBelow();
         }
         return own.size() < config.eagerBelow();
     }
@@ -1259,7 +1177,7 @@ public final class RingEngine implements Engine {
         sink.accept("catchup.queries", catchUp.queries());
         sink.accept("catchup.replies", catchUp.replies());
         sink.accept("snapshots.needed", snapshotsNeeded);
-        sink.accept("proposals.dropped", proposalsDropped);
+        sink.accept("proposals.dropped", proposalsDropped + coordinator.dropped());
         sink.accept("proposals.retried", own.retries());
         sink.accept("votes.refused", acceptor.refused());
         sink.accept("values.beyond.buffer", cache.dropped());

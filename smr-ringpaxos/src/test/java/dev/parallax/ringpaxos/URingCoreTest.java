@@ -542,6 +542,28 @@ class URingCoreTest {
         assertThat(c.core(1).round()).isZero();
     }
 
+    @Test
+    @DisplayName("§1.7 stranded member: one that promised a round whose candidate gave up reports to the coordinator it hears, which re-forms above it")
+    void strandedMemberIsBroughtBack() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        c.cutLink(0, 2);
+        c.settle(100, 4);           // 2 has not heard the coordinator for 3/4 suspect: no longer sticky
+        EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+        c.core(2).onMessage(1, new RingMessage.Phase1A(1, 0), c.now(), out);   // 1's candidacy reaches 2 only
+        c.core(2).onMessage(1, new RingMessage.StepDown(1), c.now(), out);     // and is given up
+        assertThat(c.core(2).round()).isEqualTo(1);
+        c.heal();
+        c.settle(100, 15);
+        assertThat(c.core(0).isCoordinator()).isTrue();
+        assertThat(c.core(0).round()).isGreaterThan(1);
+        assertThat(c.core(2).round()).isEqualTo(c.core(0).round());
+        assertThat(event(c.core(0), "rejoins")).isPositive();
+        c.propose(2, batch("back"));
+        c.deliverAll(100);
+        assertThat(c.texts(0)).containsExactly("back");
+    }
+
     private static long event(RingPaxosCore core, String name) {
         long[] n = new long[1];
         core.reportEvents((k, v) -> {

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class URingScriptedFuzzTest {
 
     @ParameterizedTest(name = "n={0}, seeds {1}..{2}, runtime detector {3}")
-    @CsvSource({"3, 0, 100, false", "5, 1000, 1060, false", "3, 2000, 2060, true", "5, 3000, 3040, true"})
+    @CsvSource({"3, 0, 150, false", "5, 1000, 1100, false", "3, 2000, 2100, true", "5, 3000, 3060, true"})
     @DisplayName("Prop. 1 and 2 under seeded loss, isolation, crashes and restarts (ticks or the runtime's member detector)")
     void agreementAndProgress(int n, int firstSeed, int lastSeed, boolean external) {
         for (int seed = firstSeed; seed < lastSeed; seed++) {

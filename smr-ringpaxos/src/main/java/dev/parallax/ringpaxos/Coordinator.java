@@ -1,0 +1,165 @@
+package dev.parallax.ringpaxos;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The coordinator's side of Phase 2 (rule C3; seed 003 (Ring Paxos) Alg. 2 l.14–18, Alg. 3
+ * l.14–21): what it re-proposes after Phase 1 (first, in instance order, a gap as NOOP), the
+ * proposals queued FIFO behind them (at most n × {@code ring.max.pending}), the instances it has
+ * open and since when (the window, U6/M5 retransmission and the stall trigger of plan §1.7 read
+ * them), and the next instance to open. It ignores an id it has queued, open, re-proposes in the
+ * round, or decided lately (a bounded memory): a proposer's retry is not opened twice. Opening
+ * itself — the own vote, the window, the variant's 2A — is {@link RingEngine#openMore}'s.
+ *
+ * <p>Not thread-safe: the core's driver thread only.
+ */
+final class Coordinator {
+    private final int maxQueue;
+    private final int idMemory;
+    private final ArrayDeque<ProposalEntry> queue = new ArrayDeque<>();
+    private final Set<ValueId> queued = new HashSet<>();
+    private TreeMap<Long, Phase2Entry> reproposals = new TreeMap<>();
+    private final Set<ValueId> reproposed = new HashSet<>();
+    private final LinkedHashSet<ValueId> recentlyDecided = new LinkedHashSet<>();
+    private final TreeMap<Long, Long> openedAt = new TreeMap<>();
+    private final Set<ValueId> openVids = new HashSet<>();
+    private long nextInstance;
+    private long dropped;
+
+    Coordinator(int maxQueue, int idMemory) {
+        this.maxQueue = maxQueue;
+        this.idMemory = idMemory;
+    }
+
+    /** Queues {@code p} unless its id is known here; false if refused (known, or the queue is full: counted). */
+    boolean offer(ProposalEntry p) {
+        ValueId vid = p.vid();
+        if (queued.contains(vid) || openVids.contains(vid) || reproposed.contains(vid) || recentlyDecided.contains(vid)) {
+            return false;
+        }
+        if (queue.size() >= maxQueue) {
+            dropped++;
+            return false;
+        }
+        queue.add(p);
+        queued.add(vid);
+        return true;
+    }
+
+    /**
+     * Phase 1 of a round completed: re-propose {@code re} (instance → entry), open new instances
+     * from {@code next}, queue {@code own} proposals not already known.
+     */
+    void begin(TreeMap<Long, Phase2Entry> re, long next, List<ProposalEntry> own) {
+        reproposals = re;
+        reproposed.clear();
+        for (Phase2Entry e : re.values()) {
+            reproposed.add(e.vid());
+        }
+        nextInstance = next;
+        openedAt.clear();
+        openVids.clear();
+        queue.removeIf(p -> reproposed.contains(p.vid()) || recentlyDecided.contains(p.vid()));
+        queued.removeIf(v -> reproposed.contains(v) || recentlyDecided.contains(v));
+        for (ProposalEntry p : own) {
+            offer(p);
+        }
+    }
+
+    /** The next entry to open at {@link #nextInstance()}, taken (a re-proposal, a gap's NOOP, the oldest queued), or null. */
+    Phase2Entry take() {
+        long i = nextInstance;
+        Phase2Entry e;
+        if (!reproposals.isEmpty() && i <= reproposals.lastKey()) {
+            e = reproposals.remove(i);
+            if (e == null) {
+                e = new Phase2Entry(i, ValueId.NOOP, ByteBufferUtil.EMPTY);
+            }
+        } else {
+            ProposalEntry p = queue.poll();
+            if (p == null) {
+                return null;
+            }
+            queued.remove(p.vid());
+            e = new Phase2Entry(i, p.vid(), p.value());
+        }
+        nextInstance++;
+        return e;
+    }
+
+    /** {@code instance} was opened with {@code vid} at {@code now}. */
+    void opened(long instance, ValueId vid, long now) {
+        openedAt.put(instance, now);
+        openVids.add(vid);
+    }
+
+    /** {@code instance} was decided as {@code vid}; true if it was open here. */
+    boolean decided(long instance, ValueId vid) {
+        openVids.remove(vid);
+        if (!vid.isNoop()) {
+            recentlyDecided.add(vid);
+            if (recentlyDecided.size() > idMemory) {
+                var it = recentlyDecided.iterator();
+                it.next();
+                it.remove();
+            }
+        }
+        return openedAt.remove(instance) != null;
+    }
+
+    /** The round ended for this coordinator: nothing open, nothing re-proposed; the queue stays. */
+    void endRound() {
+        reproposals = new TreeMap<>();
+        reproposed.clear();
+        openedAt.clear();
+        openVids.clear();
+    }
+
+    /** Forgets everything of the round, the queue included. */
+    void clear() {
+        endRound();
+        queue.clear();
+        queued.clear();
+    }
+
+    /** Takes the whole queue (to hand it to another coordinator). */
+    List<ProposalEntry> drain() {
+        List<ProposalEntry> all = new ArrayList<>(queue);
+        queue.clear();
+        queued.clear();
+        return all;
+    }
+
+    long nextInstance() {
+        return nextInstance;
+    }
+
+    /** A snapshot moved the learner to {@code instance}: never open below it. */
+    void skipTo(long instance) {
+        nextInstance = Math.max(nextInstance, instance);
+    }
+
+    int open() {
+        return openedAt.size();
+    }
+
+    /** The oldest open instance, or -1. */
+    long oldestOpen() {
+        return openedAt.isEmpty() ? -1 : openedAt.firstKey();
+    }
+
+    /** When {@code instance} was opened (it must be open). */
+    long openedAt(long instance) {
+        return openedAt.get(instance);
+    }
+
+    long dropped() {
+        return dropped;
+    }
+}
