@@ -15,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * nemesis crashes. Recovery (plan §1.4 C10, {@code RingRecovery}: Multi-Paxos' fence recovery with
  * rounds as fences) keeps every check green: agreement and validity, the ring facts
  * ({@link QuorumWitness} remembers the votes a member lost, so a decision still needs all f+1 ring
- * acceptors' votes), at-most-once, progress, convergence, linearizability. Seeds: 3/10 of
+ * acceptors' votes), at-most-once, progress, convergence, linearizability; without recovery some seed breaks
+ * agreement (seed 4 of U-Ring, 7 of M-Ring when this was written). Seeds: 3/10 of
  * {@code -Dsim.seeds} per variant (300 by default); a failure prints {@code -Dsim.seed=S}.
  */
 class RingAmnesiaSimulationTest {
@@ -49,6 +50,37 @@ class RingAmnesiaSimulationTest {
         // B3 on M-Ring: member 1 restarted with trimmedBelow = 45 and firstUndecided = 0.
         assertThat(RingSimulation.run(1, scenario(Ring.Kind.M_RING, 3), new AmnesiaPlan(true, 100 * MS),
                 RingSimulation.Options.NONE).decisions()).isPositive();
+    }
+
+    @Test
+    @DisplayName("Mutation: without amnesia recovery some seed breaks agreement, U-Ring and M-Ring (the runs do exercise lost votes; plan §1.4 C10)")
+    void withoutRecoverySomeSeedBreaksAgreement() {
+        for (Ring.Kind kind : Ring.Kind.values()) {
+            String violation = null;
+            long seed = 0;
+            while (violation == null && seed < 300) {
+                seed++;
+                try {
+                    RingSimulation.run(seed, scenario(kind, 3), new AmnesiaPlan(false, 100 * MS),
+                            RingSimulation.Options.NONE.withoutAmnesiaRecovery());
+                } catch (Throwable t) {
+                    violation = agreementViolation(t);
+                }
+            }
+            assertThat(violation).as("%s: a run without amnesia recovery broke agreement", kind).isNotNull();
+            System.out.printf("%s without amnesia recovery: seed %d broke agreement: %s%n", kind, seed, violation);
+        }
+    }
+
+    /** The safety monitor's agreement message in {@code t}'s cause chain, or null. */
+    private static String agreementViolation(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            String m = c.getMessage();
+            if (m != null && m.contains("agreement: replica")) {
+                return m.substring(m.indexOf("agreement: replica")).lines().findFirst().orElse(m);
+            }
+        }
+        return null;
     }
 
     private static void check(String name, Ring.Kind kind) {

@@ -89,7 +89,7 @@ final class RingSimReplica implements SmrNode {
         this.shared = shared;
         this.config = shared.scenario.config();
         this.snapshotEvery = shared.scenario.snapshotEvery();
-        this.service = new SimService(ctx, true, false, shared.counters);
+        this.service = new SimService(ctx, true, shared.options.localReads(), shared.counters);
         this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, (group, m) -> ctx.multicast(group, m),
                 this::deliver, this::installFrom);
         this.batcher = new BatchBuilder(config.batchBytes(), config.batchTimeoutNanos());

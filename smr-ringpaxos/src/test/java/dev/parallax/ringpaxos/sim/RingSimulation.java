@@ -211,31 +211,43 @@ final class RingSimulation {
      * faults, observers; it must draw no random number from the simulation), clients spread
      * ({@code c mod n}) or placed at random, puts padded to {@code putBytes} (0: not), a member that
      * executes at most {@code slowPerTick} decided instances per tick ({@code slowMember} −1: none),
-     * and whether members run amnesia recovery (C10; off only to show the runs then fail).
+     * whether members run amnesia recovery (C10; off only to show the runs then fail), and whether they
+ * answer gets from their local state (on only to show the linearizability checker bites).
      */
     record Options(BiConsumer<Simulation<Object>, Shared> setup, boolean spreadClients, int putBytes, int slowMember,
-                   int slowPerTick, boolean recoverAmnesia) {
-        static final Options NONE = new Options((sim, shared) -> { }, false, 0, -1, 0, true);
+                   int slowPerTick, boolean recoverAmnesia, boolean localReads) {
+        static final Options NONE = new Options((sim, shared) -> { }, false, 0, -1, 0, true, false);
 
         Options with(BiConsumer<Simulation<Object>, Shared> more) {
-            return new Options(setup.andThen(more), spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia);
+            return new Options(setup.andThen(more), spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia,
+                    localReads);
         }
 
         Options spreadingClients() {
-            return new Options(setup, true, putBytes, slowMember, slowPerTick, recoverAmnesia);
+            return new Options(setup, true, putBytes, slowMember, slowPerTick, recoverAmnesia, localReads);
         }
 
         Options withPutBytes(int bytes) {
-            return new Options(setup, spreadClients, bytes, slowMember, slowPerTick, recoverAmnesia);
+            return new Options(setup, spreadClients, bytes, slowMember, slowPerTick, recoverAmnesia, localReads);
         }
 
         /** Member {@code member} executes at most {@code perTick} decided instances per tick ({@code slowExecution}). */
         Options slowExecution(int member, int perTick) {
-            return new Options(setup, spreadClients, putBytes, member, perTick, recoverAmnesia);
+            return new Options(setup, spreadClients, putBytes, member, perTick, recoverAmnesia, localReads);
         }
 
+        /** Members run no amnesia recovery (only to show that the runs then break agreement). */
         Options withoutAmnesiaRecovery() {
-            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, false);
+            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, false, localReads);
+        }
+
+        /**
+         * Members answer a get with their state as the request arrives, not at the get's place in the
+         * order ({@link dev.parallax.core.testkit.smr.SimService}'s mutation; only to show that the
+         * linearizability checker bites).
+         */
+        Options withLocalReads() {
+            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia, true);
         }
     }
 
@@ -360,7 +372,13 @@ final class RingSimulation {
         sim.targetLeader(coordinators::current, s.coordinatorShare());
         sim.processFaults(s.processFaults());
         sim.addInvariant(coordinators::observe);
-        sim.addInvariant(() -> shared.progress.check(sim.now()));
+        sim.addInvariant(() -> {
+            try {
+                shared.progress.check(sim.now());
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "; members: " + describe(sim, s.replicas()), e);
+            }
+        });
         sim.addInvariant(() -> shared.bounds.check(sim, s.replicas()));
         HistoryRecorder<KvOp, String> history = new HistoryRecorder<>(sim::now);
         SplittableRandom workloads = sim.random().split();

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * Fault-injected simulations of U-Ring Paxos with clients (issue 14 item 5; seed 003 (Ring Paxos)
@@ -61,7 +62,22 @@ class URingSimulationTest {
     }
 
     @Test
-    @DisplayName("Seeds that found engine bugs pass (bugs-d2.md B1: a catch-up query below the replier's trim crashed the core, C6, §3.3.7; B5: a member in a higher round never learned the last decisions, C6/C8)")
+    @DisplayName("Mutation: members that answer gets from their local state fail the linearizability check on some seed")
+    void theLinearizabilityCheckerCatchesLocalReads() {
+        Throwable failure = null;
+        long seed = 0;
+        while (failure == null && seed < 200) {
+            long s = ++seed;
+            failure = catchThrowable(() -> RingSimulation.run(s, RingSimulation.Scenario.hostile(Ring.Kind.U_RING, 3), null,
+                    RingSimulation.Options.NONE.withLocalReads()));
+        }
+        assertThat(failure).as("some seed of 200 reads stale data").isNotNull();
+        assertThat(failure).hasMessageContaining("not linearizable");
+        System.out.printf("u-ring local reads: seed %d is not linearizable (replay with -Dsim.seed=%d)%n", seed, seed);
+    }
+
+    @Test
+    @DisplayName("Seeds that found engine bugs pass (bugs-d2.md B1: a catch-up query below the replier's trim crashed the core, C6, §3.3.7; B5: a member in a higher round never learned the last decisions, C6/C8; B10: a coordinator stranded in an abandoned round)")
     void seedsThatFoundEngineBugs() {
         // B1: member 2, trimmed below 35 by a snapshot, got CatchUpQuery[from=13, to=29]; RingLearner.range
         // asked TreeMap.subMap(35, 29) and threw. The reply must be empty with firstAvailable = 35.
@@ -70,6 +86,10 @@ class URingSimulationTest {
         // B5: member 2 stayed in round 11 (its Phase 1 refused for stickiness) while coordinator 1 went on
         // in round 7; it ignored round 7's heartbeats and stopped at instance 53 of 155.
         assertThat(RingSimulation.run(49, RingSimulation.Scenario.hostile(Ring.Kind.U_RING, 3)).decisions())
+                .isPositive();
+        // B10: member 4, coordinator of the working round 19, stranded in round 80 that member 0 ran Phase 1
+        // for and gave up; nobody led for the last 2.5 s.
+        assertThat(RingSimulation.run(62, RingSimulation.Scenario.hostile(Ring.Kind.U_RING, 5)).decisions())
                 .isPositive();
     }
 }
