@@ -993,7 +993,9 @@ public final class RingEngine implements Engine {
         resolveMissingBodies();
         deliver(out);
         long first = learner.firstUndecided();
-        if (r.firstAvailable() > first && !learner.isDecided(first)) {
+        if (r.firstAvailable() > first) {
+            // B8: after deliver(), `first` is not deliverable here (undecided, or decided id-only with
+            // its body missing); the peer trimmed it: only a snapshot brings it.
             snapshotsNeeded++;
             out.snapshotNeeded(from, r.firstAvailable());
         } else if (taught) {

@@ -40,13 +40,21 @@ final class RingLearner {
     private long trimmedBelow;
     private long knownDecidedBelow;
 
+    /**
+     * A recovered {@code Trim} is an acceptor fence (compaction's, or amnesia recovery's "no votes
+     * below H", C10), not "a snapshot covers everything below H": the learner's trim comes only
+     * from {@link #skipTo} (the installed snapshot) and {@link #trimBelow} (own compaction).
+     * Decisions recovered below the fence are dropped (the fence says nothing about them being
+     * complete); catch-up or a snapshot brings them back.
+     */
     RingLearner(List<RingRecord> recovered) {
+        long recoveredTrim = 0;
         Map<Long, RingRecord.VoteRecord> votes = new HashMap<>();
         for (RingRecord r : recovered) {
             if (r instanceof RingRecord.VoteRecord v) {
                 votes.merge(v.instance(), v, (a, b) -> b.round() >= a.round() ? b : a);
             } else if (r instanceof RingRecord.Trim t) {
-                trimmedBelow = Math.max(trimmedBelow, t.instance());
+                recoveredTrim = Math.max(recoveredTrim, t.instance());
             } else if (r instanceof RingRecord.Decision d) {
                 decided.put(d.instance(), new Entry(d.vid(), d.value(), true));
             } else if (r instanceof RingRecord.Decided d) {
@@ -58,7 +66,7 @@ final class RingLearner {
                 }
             }
         }
-        decided.headMap(trimmedBelow, false).clear();
+        decided.headMap(recoveredTrim, false).clear();
         if (!decided.isEmpty()) {
             knownDecidedBelow = decided.lastKey() + 1;
         }
@@ -172,8 +180,12 @@ final class RingLearner {
     /** Decided entries in {@code [from, to)} with their bodies, within the page limits (the first always goes). */
     List<DecisionEntry> range(long from, long to, int maxInstances, int maxBytes) {
         List<DecisionEntry> page = new ArrayList<>();
+        long lo = Math.max(from, trimmedBelow);
+        if (lo >= to) {
+            return page;    // entirely below the trim (or empty): the asker sees firstAvailable
+        }
         long bytes = 0;
-        for (Map.Entry<Long, Entry> e : decided.subMap(Math.max(from, trimmedBelow), true, to, false).entrySet()) {
+        for (Map.Entry<Long, Entry> e : decided.subMap(lo, true, to, false).entrySet()) {
             Entry d = e.getValue();
             if (d.body == null) {
                 break;

@@ -60,4 +60,32 @@ class RingLearnerTest {
         assertThat(l.isDecided(6)).isTrue();
         assertThat(l.learn(6, A, VA)).isFalse();
     }
+
+    @Test
+    @DisplayName("C6 (B1): a catch-up range entirely below the trim is an empty page, not a crash; the asker sees firstAvailable")
+    void rangeBelowTheTrimIsEmpty() {
+        RingLearner l = new RingLearner(List.of());
+        for (int i = 0; i < 40; i++) {
+            l.learn(i, new ValueId(i + 1, 0, 1), VA);
+        }
+        l.deliverReady((i, v) -> false, out);
+        l.trimBelow(35);
+        assertThat(l.range(13, 29, 10, 100)).isEmpty();
+        assertThat(l.range(13, 35, 10, 100)).isEmpty();
+        assertThat(l.range(13, 37, 10, 100)).extracting(DecisionEntry::instance).containsExactly(35L, 36L);
+    }
+
+    @Test
+    @DisplayName("C10/C9 (B3): a recovered Trim is an acceptor fence, not a snapshot: the learner still learns below it; skipTo sets its trim")
+    void recoveredTrimIsNotALearnerTrim() {
+        RingLearner l = new RingLearner(List.of(new RingRecord.Trim(30), new RingRecord.Decision(31, B, VB)));
+        assertThat(l.trimmedBelow()).isZero();
+        assertThat(l.learn(0, A, VA)).isTrue();
+        assertThat(l.deliverReady((i, v) -> false, out)).hasSize(1);
+        assertThat(l.isDecided(31)).isTrue();
+        l.skipTo(30);
+        assertThat(l.trimmedBelow()).isEqualTo(30);
+        assertThat(l.firstUndecided()).isEqualTo(30);
+        assertThat(l.learn(5, A, VA)).isFalse();
+    }
 }

@@ -564,6 +564,37 @@ class URingCoreTest {
         assertThat(c.texts(0)).containsExactly("back");
     }
 
+    @Test
+    @DisplayName("C6 (B8): a learner whose first instance is decided id-only, below every peer's trim, asks for a snapshot")
+    void idOnlyFirstInstanceBelowTheTrimAsksForASnapshot() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+        RingEngine e = c.core(2).engine();
+        e.learn(e.firstUndecided(), new ValueId(77, 0, 1), null, out);    // the decision, not its body
+        assertThat(e.isDecided(e.firstUndecided())).isTrue();
+        out.clear();
+        c.core(2).onMessage(1, new RingMessage.CatchUpReply(0, 9, List.of(), List.of()), c.now(), out);
+        assertThat(out.snapshotRequests()).containsExactly(new EffectBuffer.SnapshotRequest(1, 9));
+    }
+
+    @Test
+    @DisplayName("C10 (B3): after a restart with a recovery Trim the learner is not trimmed; installing a snapshot (skipTo) trims it")
+    void recoveryTrimThenSnapshot() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+        RingPaxosCore fresh = new RingPaxosCore(config(3), 2, List.of(new RingRecord.Trim(30)), false, c.now(), c.now(),
+                RingPaxosCore.Observer.NONE);
+        assertThat(fresh.engine().learner().trimmedBelow()).isZero();
+        fresh.onMessage(1, new RingMessage.CatchUpReply(0, 0,
+                List.of(new DecisionEntry(0, new ValueId(1, 0, 1), ByteBuffer.wrap(new byte[]{7}))), List.of()), c.now(), out);
+        assertThat(fresh.firstUndecided()).isEqualTo(1);
+        fresh.skipTo(40);
+        assertThat(fresh.engine().learner().trimmedBelow()).isEqualTo(40);
+        assertThat(fresh.firstUndecided()).isEqualTo(40);
+    }
+
     private static long event(RingPaxosCore core, String name) {
         long[] n = new long[1];
         core.reportEvents((k, v) -> {
