@@ -121,7 +121,9 @@ public final class RingEngine implements Engine {
         this.n = config.members();
         this.observer = observer;
         this.acceptor = new RingAcceptor(recovered);
-        this.learner = new RingLearner(recovered);
+        this.learner = config.kind() == Ring.Kind.M_RING
+                ? new RingLearner(recovered, config.mringLearnerBuffer(), config.mringLearnerBufferBytes())
+                : new RingLearner(recovered);
         this.cache = new ValueCache(config.mringLearnerBuffer(), config.mringLearnerBufferBytes());
         this.own = new OwnProposals(self, config.maxPending(), recovered, incarnationFloor);
         this.exclusions = new Exclusions(n, config.rejoinBackoffNanos());
@@ -251,6 +253,9 @@ public final class RingEngine implements Engine {
         ByteBuffer body = valueOrNull != null ? valueOrNull : valueOf(vid);
         boolean known = learner.isDecided(instance);
         if (!learner.learn(instance, vid, body)) {
+            if (!known && !learner.isDecided(instance)) {
+                coordinator.decided(instance, vid);   // refused beyond the learner's bound: still decided
+            }
             return;
         }
         if (!known) {
@@ -1182,7 +1187,7 @@ public final class RingEngine implements Engine {
         sink.accept("proposals.dropped", proposalsDropped + coordinator.dropped());
         sink.accept("proposals.retried", own.retries());
         sink.accept("votes.refused", acceptor.refused());
-        sink.accept("values.beyond.buffer", cache.dropped());
+        sink.accept("values.beyond.buffer", cache.dropped() + learner.beyondBuffer());
         sink.accept("exclusions.suspected", suspectExclusions);
         sink.accept("exclusions.stalled", stallExclusions);
         sink.accept("rejoins", exclusions.rejoins());

@@ -39,6 +39,13 @@ final class RingLearner {
     private long firstUndecided;
     private long trimmedBelow;
     private long knownDecidedBelow;
+    /** Decided-ahead bound (M-Ring, plan §1.8): instances at or above firstUndecided + this are refused. */
+    private final long maxAhead;
+    /** Decided-ahead bound on bodies' bytes (M-Ring, plan §1.8). */
+    private final long maxAheadBytes;
+    /** Bytes of the bodies held at or above {@code firstUndecided}. */
+    private long heldBytes;
+    private long beyondBuffer;
 
     /**
      * A recovered {@code Trim} is an acceptor fence (compaction's, or amnesia recovery's "no votes
@@ -48,6 +55,18 @@ final class RingLearner {
      * complete); catch-up or a snapshot brings them back.
      */
     RingLearner(List<RingRecord> recovered) {
+        this(recovered, Long.MAX_VALUE, Long.MAX_VALUE);
+    }
+
+    /**
+     * With a decided-ahead bound (M-Ring: {@code mring.learner.buffer} instances and {@code .bytes},
+     * plan §1.8): a decision beyond is refused and counted (its instance still counts as known
+     * decided, so catch-up, C6, fetches it once the gap closes). The first undecided instance is
+     * always taken.
+     */
+    RingLearner(List<RingRecord> recovered, long maxAheadInstances, long maxAheadBytes) {
+        this.maxAhead = Math.max(1, maxAheadInstances);
+        this.maxAheadBytes = Math.max(0, maxAheadBytes);
         long recoveredTrim = 0;
         Map<Long, RingRecord.VoteRecord> votes = new HashMap<>();
         for (RingRecord r : recovered) {
@@ -70,6 +89,12 @@ final class RingLearner {
         if (!decided.isEmpty()) {
             knownDecidedBelow = decided.lastKey() + 1;
         }
+        enforceBound();
+    }
+
+    /** Decisions refused because they lay beyond the decided-ahead bound. */
+    long beyondBuffer() {
+        return beyondBuffer;
     }
 
     long firstUndecided() {
@@ -117,15 +142,27 @@ final class RingLearner {
         ByteBuffer body = vid.isNoop() ? EMPTY : bodyOrNull;
         Entry e = decided.get(instance);
         knownDecidedBelow = Math.max(knownDecidedBelow, instance + 1);
+        boolean adds = e == null || (e.body == null && body != null && e.vid.equals(vid));
+        if (!adds) {
+            return false;
+        }
+        if (instance > firstUndecided && (instance - firstUndecided >= maxAhead
+                || (body != null && heldBytes + body.remaining() > maxAheadBytes))) {
+            beyondBuffer++;
+            if (e != null && e.body == null) {
+                decided.remove(instance);    // keep nothing beyond the bound; catch-up brings it whole
+            }
+            return false;
+        }
+        if (body != null) {
+            heldBytes += body.remaining();
+        }
         if (e == null) {
             decided.put(instance, new Entry(vid, body == null ? null : body.asReadOnlyBuffer(), false));
-            return true;
-        }
-        if (e.body == null && body != null && e.vid.equals(vid)) {
+        } else {
             e.body = body.asReadOnlyBuffer();
-            return true;
         }
-        return false;
+        return true;
     }
 
     /** The first decided instance at or above the delivered prefix whose body is missing, or -1. */
@@ -171,6 +208,7 @@ final class RingLearner {
                 }
             }
             out.decide(firstUndecided, new RingValue.Chosen(e.vid, e.vid.isNoop() ? null : e.body));
+            heldBytes -= e.body.remaining();
             done.add(e);
             firstUndecided++;
         }
@@ -216,6 +254,7 @@ final class RingLearner {
             trimmedBelow = Math.max(trimmedBelow, instance);
             decided.headMap(instance, false).clear();
             knownDecidedBelow = Math.max(knownDecidedBelow, instance);
+            enforceBound();
         }
     }
 
@@ -241,12 +280,23 @@ final class RingLearner {
     }
 
     long bufferedBytes() {
+        return heldBytes;
+    }
+
+    /** Drops held entries beyond the decided-ahead bound (after a restart or a skip) and recounts the bytes. */
+    private void enforceBound() {
         long b = 0;
-        for (Entry e : decided.tailMap(firstUndecided, true).values()) {
-            if (e.body != null) {
-                b += e.body.remaining();
+        var it = decided.tailMap(firstUndecided, true).entrySet().iterator();
+        while (it.hasNext()) {
+            var e = it.next();
+            long size = e.getValue().body == null ? 0 : e.getValue().body.remaining();
+            if (e.getKey() > firstUndecided && (e.getKey() - firstUndecided >= maxAhead || b + size > maxAheadBytes)) {
+                it.remove();
+                beyondBuffer++;
+            } else {
+                b += size;
             }
         }
-        return b;
+        heldBytes = b;
     }
 }

@@ -1,5 +1,7 @@
 package dev.parallax.ringpaxos;
 
+import dev.parallax.core.protocol.EffectBuffer;
+
 import dev.parallax.core.testkit.ScriptedCluster.Envelope;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -400,5 +402,26 @@ class MRingCoreTest {
         c.deliverAll(100);
         assertThat(c.texts(0)).containsExactly("a", "b");
         assertThat(lines(c, "mcast")).isEmpty();
+    }
+
+    @Test
+    @DisplayName("Plan §1.8 (B4): decisions at or beyond firstUndecided + mring.learner.buffer are refused and counted values.beyond.buffer; C6 fetches them once the gap closes")
+    void learnerBufferBoundsDecidedAhead() {
+        RingCluster c = started(mRing(3).mringLearnerBuffer(4).build());
+        RingEngine e = c.core(2).engine();
+        EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+        long first = e.firstUndecided();
+        for (int k = 1; k <= 10; k++) {
+            e.learn(first + k, new ValueId(1, 0, 100 + k), ByteBuffer.wrap(new byte[]{(byte) k}), out);
+        }
+        assertThat(e.learner().buffered()).isEqualTo(3);
+        long[] beyond = new long[1];
+        c.core(2).reportEvents((k, v) -> {
+            if (k.equals("values.beyond.buffer")) {
+                beyond[0] = v;
+            }
+        });
+        assertThat(beyond[0]).isEqualTo(7);
+        assertThat(e.learner().knownDecidedBelow()).isEqualTo(first + 11);
     }
 }
