@@ -399,9 +399,10 @@ public final class RingEngine implements Engine {
             leaderTick(out);
         } else if (n == 1) {
             startRound(nextOwnRound(), out);
-        } else if (rnd() >= 0 && config.coordinatorOf(rnd()) == self) {
-            // We coordinate our round on paper only (restarted, or stepped down) and nobody took
-            // over: try again after the longest ranked time-out (never reusing the round).
+        } else if ((rnd() >= 0 && config.coordinatorOf(rnd()) == self) || (rnd() < 0 && highestStarted >= 0)) {
+            // We coordinate our round on paper only (restarted, or stepped down), or our first Phase 1
+            // reached nobody and left us in no round (E1: members started seconds apart), and nobody
+            // took over: try again after the longest ranked time-out (never reusing the round).
             if (!holding() && now - roundChangedAt > config.suspectNanos() * (1 + (n - 1) / 2)) {
                 startRound(nextOwnRound(), out);
             }

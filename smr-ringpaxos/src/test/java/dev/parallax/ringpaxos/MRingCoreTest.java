@@ -424,4 +424,25 @@ class MRingCoreTest {
         assertThat(beyond[0]).isEqualTo(7);
         assertThat(e.learner().knownDecidedBelow()).isEqualTo(first + 11);
     }
+
+    @Test
+    @DisplayName("C1/C8 (E1): a first candidate whose Phase 1A reached nobody (members started later) tries again after the ranked time-out; an M-Ring forms")
+    void firstPhaseOneLostThenARingForms() {
+        RingConfig config = mRing(3).build();
+        RingCluster c = new RingCluster(config);
+        for (int m = 0; m < 3; m++) {
+            c.core(m).detectFailuresExternally();
+        }
+        c.tick(MS);
+        for (int t = 0; t < 7; t++) {   // member 0's Phase 1A and its re-sends: the others are not up yet
+            c.dropAll();
+            c.tick(100 * MS);
+        }
+        c.dropAll();
+        c.settle(100, 30);
+        assertThat(c.core(0).isCoordinator()).isTrue();
+        c.propose(2, batch("late"));
+        c.deliverAll(1000);
+        assertThat(c.texts(1)).containsExactly("late");
+    }
 }

@@ -595,6 +595,32 @@ class URingCoreTest {
         assertThat(fresh.firstUndecided()).isEqualTo(40);
     }
 
+    @Test
+    @DisplayName("C1/C8 (E1): a first candidate whose Phase 1A reached nobody (members started later) tries again after the ranked time-out; a ring forms")
+    void firstPhaseOneLostThenARingForms() {
+        for (boolean external : new boolean[]{false, true}) {
+            RingCluster c = new RingCluster(config(3));
+            if (external) {
+                for (int m = 0; m < 3; m++) {
+                    c.core(m).detectFailuresExternally();
+                }
+            }
+            c.tick(MS);
+            for (int t = 0; t < 7; t++) {   // member 0's Phase 1A and its re-sends: the others are not up yet
+                c.dropAll();
+                c.tick(100 * MS);
+            }
+            c.dropAll();
+            c.settle(100, 30);
+            int leader = c.core(0).coordinator();
+            assertThat(c.core(leader).isCoordinator()).as("external=%s", external).isTrue();
+            assertThat(c.core(1).round()).isEqualTo(c.core(0).round()).isEqualTo(c.core(2).round());
+            c.propose(2, batch("late"));
+            c.deliverAll(100);
+            assertThat(c.texts(1)).containsExactly("late");
+        }
+    }
+
     private static long event(RingPaxosCore core, String name) {
         long[] n = new long[1];
         core.reportEvents((k, v) -> {
