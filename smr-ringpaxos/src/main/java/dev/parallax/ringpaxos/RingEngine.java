@@ -77,6 +77,8 @@ public final class RingEngine implements Engine {
     // What members report and when they were heard.
     private final long[] lastHeard;
     private final long[] lastSeenOf;
+    /** Each member's first undecided instance as it last reported it (Phase 1B, Alive); -1 unknown. */
+    private final long[] reportedFirst;
     private final VersionTable versions;
     private final RingCatchUp catchUp;
     private long lastSeen = -1;
@@ -104,6 +106,7 @@ public final class RingEngine implements Engine {
     private long phase1Abandoned;
     private long stallExclusions;
     private long suspectExclusions;
+    private long laggingLeftOut;
 
     /**
      * @param recovered        the records of this member's durable log (empty on first start)
@@ -141,6 +144,8 @@ public final class RingEngine implements Engine {
         this.coordinator = new Coordinator(n * config.maxPending(), 4 * n * config.maxPending());
         this.lastSeenOf = new long[n];
         Arrays.fill(lastSeenOf, -1);
+        this.reportedFirst = new long[n];
+        Arrays.fill(reportedFirst, -1);
     }
 
     /**
@@ -692,6 +697,9 @@ public final class RingEngine implements Engine {
 
     private void onPhase1B(int from, RingMessage.Phase1B b, Effects<Object, RingRecord, RingValue> out) {
         learner.noteDecidedBelow(b.decidedBelow());
+        if (from != self) {
+            reportedFirst[from] = b.decidedBelow();
+        }
         if (phaseOne == null || b.round() != phaseOne.round() || from == self) {
             return;
         }
@@ -781,25 +789,35 @@ public final class RingEngine implements Engine {
         long[] cont = new long[1];
         po.onPage(self, new RingMessage.Phase1B(po.round(), acceptor.trimmedBelow(), learner.firstUndecided(),
                 acceptor.page(po.from(), Integer.MAX_VALUE, Integer.MAX_VALUE, cont), RingMessage.Phase1B.COMPLETE));
+        learner.noteDecidedBelow(po.decidedBelow());
         List<Integer> responders = new ArrayList<>();
+        List<Integer> lagging = new ArrayList<>();
         for (int m : po.responders()) {
             if (m != self && !exclusions.excluded(m, now)) {
-                responders.add(m);
+                (farBehind(m) ? lagging : responders).add(m);
             }
         }
         List<Integer> live = new ArrayList<>();
         for (int m = 0; m < n; m++) {
-            if (m != self && !responders.contains(m) && !exclusions.excluded(m, now)
+            if (m != self && !responders.contains(m) && !lagging.contains(m) && !exclusions.excluded(m, now)
                     && now - lastHeard[m] <= config.suspectNanos() && heardAnyPeer) {
-                live.add(m);
+                (farBehind(m) ? lagging : live).add(m);
             }
+        }
+        // E2: a member far behind is not laid out as an acceptor (it would hold the ring's backlog
+        // bound); it learns from the heartbeats every member gets and catches up (C6) or asks for a
+        // snapshot, and rejoins later (§1.7 trigger 3). Only when the ring cannot be formed without
+        // it does it go on — last, after every member that is up to date.
+        if (responders.size() + live.size() < config.f()) {
+            live.addAll(lagging);
+        } else {
+            laggingLeftOut += lagging.size();
         }
         Ring laid = responders.size() + live.size() >= config.f() ? variant.layout(po.round(), responders, live) : null;
         if (laid == null) {
             stepDown(out);
             return;
         }
-        learner.noteDecidedBelow(po.decidedBelow());
         ring = laid;
         leading = true;
         for (int m : ring.order()) {
@@ -918,6 +936,7 @@ public final class RingEngine implements Engine {
 
     private void onAlive(int from, RingMessage.Alive a, Effects<Object, RingRecord, RingValue> out) {
         versions.report(from, a.delivered());
+        reportedFirst[from] = a.decidedBelow();
         learner.noteDecidedBelow(a.decidedBelow());
         if (leading && a.round() > rnd() && (lastRejoinAt == Long.MIN_VALUE || now - lastRejoinAt >= config.suspectNanos())) {
             // A member that hears us promised a round above ours that never started (its candidate
@@ -1073,6 +1092,11 @@ public final class RingEngine implements Engine {
                 && now - workingHeardAt < config.suspectNanos() && !coordinates();
     }
 
+    /** E2: member {@code m} reported a first undecided instance more than ring.rejoin.lag below what we know decided. */
+    private boolean farBehind(int m) {
+        return reportedFirst[m] >= 0 && reportedFirst[m] < learner.knownDecidedBelow() - config.rejoinLag();
+    }
+
     private boolean holding() {
         return recoveredAny && !heardPeer && now - holdUntil < 0;
     }
@@ -1192,6 +1216,7 @@ public final class RingEngine implements Engine {
         sink.accept("exclusions.suspected", suspectExclusions);
         sink.accept("exclusions.stalled", stallExclusions);
         sink.accept("rejoins", exclusions.rejoins());
+        sink.accept("layout.lagging.left.out", laggingLeftOut);
         variant.reportEvents(sink);
     }
 }

@@ -621,6 +621,44 @@ class URingCoreTest {
         }
     }
 
+    @Test
+    @DisplayName("§1.7/C2 (E2): a member whose first undecided lies more than ring.rejoin.lag below the known decisions is not laid out as an acceptor; it catches up from the heartbeats")
+    void farBehindMemberIsNotLaidOut() {
+        RingCluster c = new RingCluster(RingConfig.builder(5, Ring.Kind.U_RING).rejoinLag(2).rejoinBackoff(Duration.ofMillis(100)).build());
+        c.start();
+        c.isolate(4);
+        c.settle(100, 8);                       // 4 excluded; ring [0, 1, 2, 3]
+        assertThat(c.core(0).ring().contains(4)).isFalse();
+        for (String s : List.of("a", "b", "c", "d", "e")) {
+            c.propose(1, batch(s));
+            c.deliverAll(1000);
+        }
+        assertThat(c.texts(0)).hasSize(5);
+        c.heal();
+        c.isolate(3);                           // 3 fails; 4 is back but hears nothing that would teach it
+        for (int t = 0; t < 10; t++) {
+            c.tick(100 * MS);
+            for (int g = 0; g < 10_000 && c.pending() > 0; g++) {
+                Envelope<Object> e = c.queued().get(0);
+                boolean teaches = e.to() == 4 && (e.message() instanceof RingMessage.Heartbeat
+                        || e.message() instanceof RingMessage.CatchUpReply || e.message() instanceof UPacket);
+                if (teaches) {
+                    c.dropNext();
+                } else {
+                    c.deliverNext();
+                }
+            }
+        }
+        assertThat(c.core(4).firstUndecided()).isZero();
+        assertThat(c.trace()).anyMatch(l -> l.contains("4 send ->0 Phase1B"));
+        assertThat(c.core(0).isCoordinator()).isTrue();
+        assertThat(c.core(0).ring().contains(3)).isFalse();
+        assertThat(c.core(0).ring().contains(4)).as("ring %s", c.core(0).ring()).isFalse();
+        assertThat(event(c.core(0), "layout.lagging.left.out")).isPositive();
+        c.settle(100, 5);                       // now 4 hears the heartbeats and catches up (C6)
+        assertThat(c.texts(4)).containsExactly("a", "b", "c", "d", "e");
+    }
+
     private static long event(RingPaxosCore core, String name) {
         long[] n = new long[1];
         core.reportEvents((k, v) -> {
