@@ -64,7 +64,7 @@ class MRingGoldenTraceTest {
         c.note("the decision is lost to the spare");
         deliverLosing(c, decision(2), 1);
         assertThat(c.texts(2)).isEmpty();
-        c.settle(50, 3);
+        c.settle(50, 4);            // C6 (B7): it asks once the gap persisted one ring.catchup
         assertThat(c.texts(2)).containsExactly("a");
         GoldenFiles.assertMatches("ringpaxos/mring-lost-decision.txt", c.trace());
     }

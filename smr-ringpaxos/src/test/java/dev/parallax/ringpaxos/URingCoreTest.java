@@ -659,6 +659,22 @@ class URingCoreTest {
         assertThat(c.texts(4)).containsExactly("a", "b", "c", "d", "e");
     }
 
+    @Test
+    @DisplayName("C6 (B7): a learner asks for catch-up only once the gap has persisted one ring.catchup period")
+    void catchUpOnlyForAPersistentGap() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        RingEngine e = c.core(2).engine();
+        long first = e.firstUndecided();
+        e.learn(first + 3, new ValueId(1, 0, 99), ByteBuffer.wrap(new byte[]{9}), new EffectBuffer<>());
+        c.trace().clear();
+        c.tick(20 * MS);
+        c.tick(20 * MS);
+        assertThat(c.trace()).noneMatch(l -> l.contains("2 send") && l.contains("CatchUpQuery"));
+        c.tick(100 * MS);
+        assertThat(c.trace()).anyMatch(l -> l.contains("2 send") && l.contains("CatchUpQuery[round=0, from=" + first));
+    }
+
     private static long event(RingPaxosCore core, String name) {
         long[] n = new long[1];
         core.reportEvents((k, v) -> {
