@@ -420,6 +420,7 @@ public final class RingEngine implements Engine {
                 && (lastAlive == Long.MIN_VALUE || now - lastAlive >= config.heartbeatNanos())) {
             sendAlive(out);
         }
+        reportBacklog(out);
         for (ProposalEntry p : own.due(now, config.proposalRetryNanos())) {
             proposalArrived(p, out);
         }
@@ -616,12 +617,7 @@ public final class RingEngine implements Engine {
     void onDelivered(long nextInstance, long now, Effects<Object, RingRecord, RingValue> out) {
         this.now = now;
         versions.delivered(nextInstance);
-        long backlog = learner.firstUndecided() - versions.delivered();
-        boolean high = backlog >= config.mringFcThreshold();
-        if (high && !backlogHigh && !leading && rnd() >= 0 && config.coordinatorOf(rnd()) != self) {
-            sendAlive(out);
-        }
-        backlogHigh = high;
+        reportBacklog(out);
         if (leading) {
             recomputeFloor();
             openMore(out);
@@ -978,6 +974,27 @@ public final class RingEngine implements Engine {
         boolean wantsRing = ring != null && !ring.contains(self) && config.kind() == Ring.Kind.U_RING;
         out.send(stranded() ? workingCoordinator : config.coordinatorOf(rnd()), new RingMessage.Alive(rnd(), learner.firstUndecided(), versions.delivered(),
                 Math.max(0, learner.firstUndecided() - versions.delivered()), Math.max(lastSeen, variant.lastSeen()), wantsRing));
+    }
+
+    /**
+     * The learner's side of flow control (M6; seed 003 (Ring Paxos) §3.3.6): an {@code Alive} at once
+     * when the backlog (decided, not yet executed) reaches {@code mring.fc.threshold}; on M-Ring,
+     * again every {@code mring.fc.decrease} while it stays there (the coordinator halves at most that
+     * often and grows meanwhile: one report per heartbeat cannot hold it down, B6), and at once when
+     * it drops below (the coordinator may grow again).
+     */
+    private void reportBacklog(Effects<Object, RingRecord, RingValue> out) {
+        long backlog = learner.firstUndecided() - versions.delivered();
+        boolean high = backlog >= config.mringFcThreshold();
+        if (!leading && phaseOne == null && rnd() >= 0 && config.coordinatorOf(rnd()) != self) {
+            boolean mRing = config.kind() == Ring.Kind.M_RING;
+            if ((high && !backlogHigh)
+                    || (mRing && high && (lastAlive == Long.MIN_VALUE || now - lastAlive >= config.mringFcDecreaseNanos()))
+                    || (mRing && !high && backlogHigh)) {
+                sendAlive(out);
+            }
+        }
+        backlogHigh = high;
     }
 
     /** Versions (§3.3.7): the (f+1)-th highest delivered count, own included. */

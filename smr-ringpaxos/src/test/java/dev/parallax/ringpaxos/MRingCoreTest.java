@@ -7,6 +7,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -444,5 +445,25 @@ class MRingCoreTest {
         c.propose(2, batch("late"));
         c.deliverAll(1000);
         assertThat(c.texts(1)).containsExactly("late");
+    }
+
+    @Test
+    @DisplayName("M6 (§3.3.6, B6 learner side): a backlog that stays at or above mring.fc.threshold is re-reported every mring.fc.decrease; a drop below is reported at once")
+    void highBacklogIsReportedEveryDecrease() {
+        RingConfig config = mRing(3).mringFcThreshold(2).mringFcDecrease(Duration.ofMillis(10)).build();
+        RingCluster c = started(config);
+        for (String s : List.of("a", "b", "c")) {
+            c.propose(0, batch(s));
+        }
+        c.deliverAll(1000);
+        c.delivered(1, 3);
+        c.delivered(2, 0);          // backlog 3: an Alive at once
+        c.deliverAll(1000);
+        int before = lines(c, "2 send ->0 Alive").size();
+        c.settle(10, 10);           // 100 ms, two heartbeats: about ten reports
+        assertThat(lines(c, "2 send ->0 Alive").size() - before).isGreaterThanOrEqualTo(9);
+        c.delivered(2, 3);          // caught up: reported at once, no heartbeat wait
+        List<String> alive = lines(c, "2 send ->0 Alive");
+        assertThat(alive.get(alive.size() - 1)).contains("backlog=0");
     }
 }
