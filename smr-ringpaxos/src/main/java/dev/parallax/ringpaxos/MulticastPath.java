@@ -39,7 +39,9 @@ import java.util.function.ObjLongConsumer;
  *   <li><b>M5 retransmission</b> (§3.3.4 ¶2): a {@link Retransmitter} re-sends 2As open longer than
  *       {@code mring.retransmit}, at most {@code mring.retransmit.max.bytes} per tick.</li>
  *   <li><b>M6 flow control</b> (§3.3.6): {@link #window} is a {@link FlowControl} AIMD window fed
- *       by the members' {@code Alive.backlog}.</li>
+ *       by the members' {@code Alive.backlog}: each member's latest report is kept, a high one
+ *       halves the window and holds it until that member reports a low one (or falls silent for
+ *       two heartbeats).</li>
  *   <li><b>M7 spares</b> (§3.3.2, "the remaining acceptors are spares, used only when an acceptor
  *       in the ring fails"): {@link #layout} takes f Phase 1 responders cyclically after the
  *       coordinator; every other member is a spare and a learner, in the group from the start.</li>
@@ -97,8 +99,9 @@ final class MulticastPath implements Variant {
         this.engine = engine;
         this.config = config;
         this.self = self;
-        this.flow = new FlowControl(config.mringWindowMin(), config.window(), config.mringFcThreshold(),
-                config.mringFcDecreaseNanos(), config.mringFcIncreaseNanos(), 0);
+        this.flow = new FlowControl(config.members(), config.mringWindowMin(), config.window(),
+                config.mringFcThreshold(), config.mringFcDecreaseNanos(), config.mringFcIncreaseNanos(),
+                Math.min(2 * config.heartbeatNanos(), config.suspectNanos()), 0);
     }
 
     // ---------------------------------------------------------------- layout (C2, M7)
@@ -467,11 +470,14 @@ final class MulticastPath implements Variant {
         return lastSeenRound == engine.rnd() ? lastSeen : -1;
     }
 
-    /** M6: a member's backlog report. */
+    /**
+     * M6: a member's backlog report; it replaces the member's previous one and holds the window
+     * for two heartbeats (at most {@code ring.suspect}) if it is at or above the threshold.
+     */
     @Override
     public void alive(int member, Alive a, long now) {
         this.now = now;
-        flow.report(a.backlog(), now);
+        flow.report(member, a.backlog(), now);
     }
 
     @Override

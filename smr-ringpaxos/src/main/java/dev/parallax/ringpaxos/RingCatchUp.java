@@ -6,8 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Catch-up (rule C6; seed 003 (Ring Paxos) §3.3.4): the asking side — while a decision is known above
- * the first undecided instance, or a decided body is missing, a {@code CatchUpQuery} every
+ * Catch-up (rule C6; seed 003 (Ring Paxos) §3.3.4): the asking side — once a decision known above
+ * the first undecided instance (or a decided body missing) has stayed so for one {@code ring.catchup}
+ * period (B7: what a heartbeat reports is usually still on its way), a {@code CatchUpQuery} every
  * {@code ring.catchup} to the variant's target for the attempt (again at once after a reply that
  * taught something) — and the serving side: decided values in the asked range from the learner,
  * plus the highest vote for each instance not known decided (§3.3.4 case (b): id known, body
@@ -21,6 +22,9 @@ final class RingCatchUp {
     private final RingConfig config;
     private final int self;
     private long lastQuery = Long.MIN_VALUE;
+    /** When the current gap was first seen (Long.MIN_VALUE: none), and what was known decided then. */
+    private long gapSince = Long.MIN_VALUE;
+    private long gapKnown;
     private int attempt;
     private long queries;
     private long replies;
@@ -37,9 +41,17 @@ final class RingCatchUp {
         long known = learner.knownDecidedBelow();
         if (known <= first) {
             attempt = 0;
+            gapSince = Long.MIN_VALUE;
             return;
         }
-        if (config.members() == 1 || (!force && lastQuery != Long.MIN_VALUE && now - lastQuery < config.catchUpNanos())) {
+        if (gapSince == Long.MIN_VALUE || first >= gapKnown) {
+            // A new gap (or the old one closed while decisions moved on): in a pipeline the ring or
+            // the decision datagram is usually still carrying what a heartbeat already reports.
+            gapSince = now;
+            gapKnown = known;
+        }
+        if (config.members() == 1 || (!force && (now - gapSince < config.catchUpNanos()
+                || (lastQuery != Long.MIN_VALUE && now - lastQuery < config.catchUpNanos())))) {
             return;
         }
         int target = variant.catchUpTarget(attempt++);

@@ -77,6 +77,8 @@ public final class RingEngine implements Engine {
     // What members report and when they were heard.
     private final long[] lastHeard;
     private final long[] lastSeenOf;
+    /** Each member's first undecided instance as it last reported it (Phase 1B, Alive); -1 unknown. */
+    private final long[] reportedFirst;
     private final VersionTable versions;
     private final RingCatchUp catchUp;
     private long lastSeen = -1;
@@ -104,6 +106,7 @@ public final class RingEngine implements Engine {
     private long phase1Abandoned;
     private long stallExclusions;
     private long suspectExclusions;
+    private long laggingLeftOut;
 
     /**
      * @param recovered        the records of this member's durable log (empty on first start)
@@ -121,7 +124,9 @@ public final class RingEngine implements Engine {
         this.n = config.members();
         this.observer = observer;
         this.acceptor = new RingAcceptor(recovered);
-        this.learner = new RingLearner(recovered);
+        this.learner = config.kind() == Ring.Kind.M_RING
+                ? new RingLearner(recovered, config.mringLearnerBuffer(), config.mringLearnerBufferBytes())
+                : new RingLearner(recovered);
         this.cache = new ValueCache(config.mringLearnerBuffer(), config.mringLearnerBufferBytes());
         this.own = new OwnProposals(self, config.maxPending(), recovered, incarnationFloor);
         this.exclusions = new Exclusions(n, config.rejoinBackoffNanos());
@@ -139,6 +144,8 @@ public final class RingEngine implements Engine {
         this.coordinator = new Coordinator(n * config.maxPending(), 4 * n * config.maxPending());
         this.lastSeenOf = new long[n];
         Arrays.fill(lastSeenOf, -1);
+        this.reportedFirst = new long[n];
+        Arrays.fill(reportedFirst, -1);
     }
 
     /**
@@ -251,6 +258,9 @@ public final class RingEngine implements Engine {
         ByteBuffer body = valueOrNull != null ? valueOrNull : valueOf(vid);
         boolean known = learner.isDecided(instance);
         if (!learner.learn(instance, vid, body)) {
+            if (!known && !learner.isDecided(instance)) {
+                coordinator.decided(instance, vid);   // refused beyond the learner's bound: still decided
+            }
             return;
         }
         if (!known) {
@@ -394,9 +404,10 @@ public final class RingEngine implements Engine {
             leaderTick(out);
         } else if (n == 1) {
             startRound(nextOwnRound(), out);
-        } else if (rnd() >= 0 && config.coordinatorOf(rnd()) == self) {
-            // We coordinate our round on paper only (restarted, or stepped down) and nobody took
-            // over: try again after the longest ranked time-out (never reusing the round).
+        } else if ((rnd() >= 0 && config.coordinatorOf(rnd()) == self) || (rnd() < 0 && highestStarted >= 0)) {
+            // We coordinate our round on paper only (restarted, or stepped down), or our first Phase 1
+            // reached nobody and left us in no round (E1: members started seconds apart), and nobody
+            // took over: try again after the longest ranked time-out (never reusing the round).
             if (!holding() && now - roundChangedAt > config.suspectNanos() * (1 + (n - 1) / 2)) {
                 startRound(nextOwnRound(), out);
             }
@@ -409,6 +420,7 @@ public final class RingEngine implements Engine {
                 && (lastAlive == Long.MIN_VALUE || now - lastAlive >= config.heartbeatNanos())) {
             sendAlive(out);
         }
+        reportBacklog(out);
         for (ProposalEntry p : own.due(now, config.proposalRetryNanos())) {
             proposalArrived(p, out);
         }
@@ -605,12 +617,7 @@ public final class RingEngine implements Engine {
     void onDelivered(long nextInstance, long now, Effects<Object, RingRecord, RingValue> out) {
         this.now = now;
         versions.delivered(nextInstance);
-        long backlog = learner.firstUndecided() - versions.delivered();
-        boolean high = backlog >= config.mringFcThreshold();
-        if (high && !backlogHigh && !leading && rnd() >= 0 && config.coordinatorOf(rnd()) != self) {
-            sendAlive(out);
-        }
-        backlogHigh = high;
+        reportBacklog(out);
         if (leading) {
             recomputeFloor();
             openMore(out);
@@ -686,6 +693,9 @@ public final class RingEngine implements Engine {
 
     private void onPhase1B(int from, RingMessage.Phase1B b, Effects<Object, RingRecord, RingValue> out) {
         learner.noteDecidedBelow(b.decidedBelow());
+        if (from != self) {
+            reportedFirst[from] = b.decidedBelow();
+        }
         if (phaseOne == null || b.round() != phaseOne.round() || from == self) {
             return;
         }
@@ -775,25 +785,35 @@ public final class RingEngine implements Engine {
         long[] cont = new long[1];
         po.onPage(self, new RingMessage.Phase1B(po.round(), acceptor.trimmedBelow(), learner.firstUndecided(),
                 acceptor.page(po.from(), Integer.MAX_VALUE, Integer.MAX_VALUE, cont), RingMessage.Phase1B.COMPLETE));
+        learner.noteDecidedBelow(po.decidedBelow());
         List<Integer> responders = new ArrayList<>();
+        List<Integer> lagging = new ArrayList<>();
         for (int m : po.responders()) {
             if (m != self && !exclusions.excluded(m, now)) {
-                responders.add(m);
+                (farBehind(m) ? lagging : responders).add(m);
             }
         }
         List<Integer> live = new ArrayList<>();
         for (int m = 0; m < n; m++) {
-            if (m != self && !responders.contains(m) && !exclusions.excluded(m, now)
+            if (m != self && !responders.contains(m) && !lagging.contains(m) && !exclusions.excluded(m, now)
                     && now - lastHeard[m] <= config.suspectNanos() && heardAnyPeer) {
-                live.add(m);
+                (farBehind(m) ? lagging : live).add(m);
             }
+        }
+        // E2: a member far behind is not laid out as an acceptor (it would hold the ring's backlog
+        // bound); it learns from the heartbeats every member gets and catches up (C6) or asks for a
+        // snapshot, and rejoins later (§1.7 trigger 3). Only when the ring cannot be formed without
+        // it does it go on — last, after every member that is up to date.
+        if (responders.size() + live.size() < config.f()) {
+            live.addAll(lagging);
+        } else {
+            laggingLeftOut += lagging.size();
         }
         Ring laid = responders.size() + live.size() >= config.f() ? variant.layout(po.round(), responders, live) : null;
         if (laid == null) {
             stepDown(out);
             return;
         }
-        learner.noteDecidedBelow(po.decidedBelow());
         ring = laid;
         leading = true;
         for (int m : ring.order()) {
@@ -912,6 +932,7 @@ public final class RingEngine implements Engine {
 
     private void onAlive(int from, RingMessage.Alive a, Effects<Object, RingRecord, RingValue> out) {
         versions.report(from, a.delivered());
+        reportedFirst[from] = a.decidedBelow();
         learner.noteDecidedBelow(a.decidedBelow());
         if (leading && a.round() > rnd() && (lastRejoinAt == Long.MIN_VALUE || now - lastRejoinAt >= config.suspectNanos())) {
             // A member that hears us promised a round above ours that never started (its candidate
@@ -955,6 +976,27 @@ public final class RingEngine implements Engine {
                 Math.max(0, learner.firstUndecided() - versions.delivered()), Math.max(lastSeen, variant.lastSeen()), wantsRing));
     }
 
+    /**
+     * The learner's side of flow control (M6; seed 003 (Ring Paxos) §3.3.6): an {@code Alive} at once
+     * when the backlog (decided, not yet executed) reaches {@code mring.fc.threshold}; on M-Ring,
+     * again every {@code mring.fc.decrease} while it stays there (the coordinator halves at most that
+     * often and grows meanwhile: one report per heartbeat cannot hold it down, B6), and at once when
+     * it drops below (the coordinator may grow again).
+     */
+    private void reportBacklog(Effects<Object, RingRecord, RingValue> out) {
+        long backlog = learner.firstUndecided() - versions.delivered();
+        boolean high = backlog >= config.mringFcThreshold();
+        if (!leading && phaseOne == null && rnd() >= 0 && config.coordinatorOf(rnd()) != self) {
+            boolean mRing = config.kind() == Ring.Kind.M_RING;
+            if ((high && !backlogHigh)
+                    || (mRing && high && (lastAlive == Long.MIN_VALUE || now - lastAlive >= config.mringFcDecreaseNanos()))
+                    || (mRing && !high && backlogHigh)) {
+                sendAlive(out);
+            }
+        }
+        backlogHigh = high;
+    }
+
     /** Versions (§3.3.7): the (f+1)-th highest delivered count, own included. */
     private void recomputeFloor() {
         versions.recompute();
@@ -993,7 +1035,9 @@ public final class RingEngine implements Engine {
         resolveMissingBodies();
         deliver(out);
         long first = learner.firstUndecided();
-        if (r.firstAvailable() > first && !learner.isDecided(first)) {
+        if (r.firstAvailable() > first) {
+            // B8: after deliver(), `first` is not deliverable here (undecided, or decided id-only with
+            // its body missing); the peer trimmed it: only a snapshot brings it.
             snapshotsNeeded++;
             out.snapshotNeeded(from, r.firstAvailable());
         } else if (taught) {
@@ -1063,6 +1107,11 @@ public final class RingEngine implements Engine {
     private boolean stranded() {
         return workingCoordinator >= 0 && workingCoordinator != self && workingRound < rnd()
                 && now - workingHeardAt < config.suspectNanos() && !coordinates();
+    }
+
+    /** E2: member {@code m} reported a first undecided instance more than ring.rejoin.lag below what we know decided. */
+    private boolean farBehind(int m) {
+        return reportedFirst[m] >= 0 && reportedFirst[m] < learner.knownDecidedBelow() - config.rejoinLag();
     }
 
     private boolean holding() {
@@ -1180,10 +1229,11 @@ public final class RingEngine implements Engine {
         sink.accept("proposals.dropped", proposalsDropped + coordinator.dropped());
         sink.accept("proposals.retried", own.retries());
         sink.accept("votes.refused", acceptor.refused());
-        sink.accept("values.beyond.buffer", cache.dropped());
+        sink.accept("values.beyond.buffer", cache.dropped() + learner.beyondBuffer());
         sink.accept("exclusions.suspected", suspectExclusions);
         sink.accept("exclusions.stalled", stallExclusions);
         sink.accept("rejoins", exclusions.rejoins());
+        sink.accept("layout.lagging.left.out", laggingLeftOut);
         variant.reportEvents(sink);
     }
 }

@@ -39,14 +39,41 @@ final class RingLearner {
     private long firstUndecided;
     private long trimmedBelow;
     private long knownDecidedBelow;
+    /** Decided-ahead bound (M-Ring, plan §1.8): instances at or above firstUndecided + this are refused. */
+    private final long maxAhead;
+    /** Decided-ahead bound on bodies' bytes (M-Ring, plan §1.8). */
+    private final long maxAheadBytes;
+    /** Bytes of the bodies held at or above {@code firstUndecided}. */
+    private long heldBytes;
+    private long beyondBuffer;
 
+    /**
+     * A recovered {@code Trim} is an acceptor fence (compaction's, or amnesia recovery's "no votes
+     * below H", C10), not "a snapshot covers everything below H": the learner's trim comes only
+     * from {@link #skipTo} (the installed snapshot) and {@link #trimBelow} (own compaction).
+     * Decisions recovered below the fence are dropped (the fence says nothing about them being
+     * complete); catch-up or a snapshot brings them back.
+     */
     RingLearner(List<RingRecord> recovered) {
+        this(recovered, Long.MAX_VALUE, Long.MAX_VALUE);
+    }
+
+    /**
+     * With a decided-ahead bound (M-Ring: {@code mring.learner.buffer} instances and {@code .bytes},
+     * plan §1.8): a decision beyond is refused and counted (its instance still counts as known
+     * decided, so catch-up, C6, fetches it once the gap closes). The first undecided instance is
+     * always taken.
+     */
+    RingLearner(List<RingRecord> recovered, long maxAheadInstances, long maxAheadBytes) {
+        this.maxAhead = Math.max(1, maxAheadInstances);
+        this.maxAheadBytes = Math.max(0, maxAheadBytes);
+        long recoveredTrim = 0;
         Map<Long, RingRecord.VoteRecord> votes = new HashMap<>();
         for (RingRecord r : recovered) {
             if (r instanceof RingRecord.VoteRecord v) {
                 votes.merge(v.instance(), v, (a, b) -> b.round() >= a.round() ? b : a);
             } else if (r instanceof RingRecord.Trim t) {
-                trimmedBelow = Math.max(trimmedBelow, t.instance());
+                recoveredTrim = Math.max(recoveredTrim, t.instance());
             } else if (r instanceof RingRecord.Decision d) {
                 decided.put(d.instance(), new Entry(d.vid(), d.value(), true));
             } else if (r instanceof RingRecord.Decided d) {
@@ -58,10 +85,16 @@ final class RingLearner {
                 }
             }
         }
-        decided.headMap(trimmedBelow, false).clear();
+        decided.headMap(recoveredTrim, false).clear();
         if (!decided.isEmpty()) {
             knownDecidedBelow = decided.lastKey() + 1;
         }
+        enforceBound();
+    }
+
+    /** Decisions refused because they lay beyond the decided-ahead bound. */
+    long beyondBuffer() {
+        return beyondBuffer;
     }
 
     long firstUndecided() {
@@ -109,15 +142,27 @@ final class RingLearner {
         ByteBuffer body = vid.isNoop() ? EMPTY : bodyOrNull;
         Entry e = decided.get(instance);
         knownDecidedBelow = Math.max(knownDecidedBelow, instance + 1);
+        boolean adds = e == null || (e.body == null && body != null && e.vid.equals(vid));
+        if (!adds) {
+            return false;
+        }
+        if (instance > firstUndecided && (instance - firstUndecided >= maxAhead
+                || (body != null && heldBytes + body.remaining() > maxAheadBytes))) {
+            beyondBuffer++;
+            if (e != null && e.body == null) {
+                decided.remove(instance);    // keep nothing beyond the bound; catch-up brings it whole
+            }
+            return false;
+        }
+        if (body != null) {
+            heldBytes += body.remaining();
+        }
         if (e == null) {
             decided.put(instance, new Entry(vid, body == null ? null : body.asReadOnlyBuffer(), false));
-            return true;
-        }
-        if (e.body == null && body != null && e.vid.equals(vid)) {
+        } else {
             e.body = body.asReadOnlyBuffer();
-            return true;
         }
-        return false;
+        return true;
     }
 
     /** The first decided instance at or above the delivered prefix whose body is missing, or -1. */
@@ -163,6 +208,7 @@ final class RingLearner {
                 }
             }
             out.decide(firstUndecided, new RingValue.Chosen(e.vid, e.vid.isNoop() ? null : e.body));
+            heldBytes -= e.body.remaining();
             done.add(e);
             firstUndecided++;
         }
@@ -172,8 +218,12 @@ final class RingLearner {
     /** Decided entries in {@code [from, to)} with their bodies, within the page limits (the first always goes). */
     List<DecisionEntry> range(long from, long to, int maxInstances, int maxBytes) {
         List<DecisionEntry> page = new ArrayList<>();
+        long lo = Math.max(from, trimmedBelow);
+        if (lo >= to) {
+            return page;    // entirely below the trim (or empty): the asker sees firstAvailable
+        }
         long bytes = 0;
-        for (Map.Entry<Long, Entry> e : decided.subMap(Math.max(from, trimmedBelow), true, to, false).entrySet()) {
+        for (Map.Entry<Long, Entry> e : decided.subMap(lo, true, to, false).entrySet()) {
             Entry d = e.getValue();
             if (d.body == null) {
                 break;
@@ -204,6 +254,7 @@ final class RingLearner {
             trimmedBelow = Math.max(trimmedBelow, instance);
             decided.headMap(instance, false).clear();
             knownDecidedBelow = Math.max(knownDecidedBelow, instance);
+            enforceBound();
         }
     }
 
@@ -229,12 +280,23 @@ final class RingLearner {
     }
 
     long bufferedBytes() {
+        return heldBytes;
+    }
+
+    /** Drops held entries beyond the decided-ahead bound (after a restart or a skip) and recounts the bytes. */
+    private void enforceBound() {
         long b = 0;
-        for (Entry e : decided.tailMap(firstUndecided, true).values()) {
-            if (e.body != null) {
-                b += e.body.remaining();
+        var it = decided.tailMap(firstUndecided, true).entrySet().iterator();
+        while (it.hasNext()) {
+            var e = it.next();
+            long size = e.getValue().body == null ? 0 : e.getValue().body.remaining();
+            if (e.getKey() > firstUndecided && (e.getKey() - firstUndecided >= maxAhead || b + size > maxAheadBytes)) {
+                it.remove();
+                beyondBuffer++;
+            } else {
+                b += size;
             }
         }
-        return b;
+        heldBytes = b;
     }
 }

@@ -1,10 +1,13 @@
 package dev.parallax.ringpaxos;
 
+import dev.parallax.core.protocol.EffectBuffer;
+
 import dev.parallax.core.testkit.ScriptedCluster.Envelope;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -258,6 +261,35 @@ class MRingCoreTest {
     }
 
     @Test
+    @DisplayName("M6 (§3.3.6, B6): a learner reporting a high backlog on every heartbeat keeps the window at the minimum until it reports a low one")
+    void highBacklogOnEveryHeartbeatHoldsTheMinimum() {
+        RingConfig config = mRing(3).window(8).mringFcThreshold(2).build();
+        RingCluster c = started(config);
+        for (String s : List.of("a", "b", "c")) {
+            c.propose(0, batch(s));
+        }
+        c.deliverAll(1000);
+        c.delivered(1, 3);
+        c.delivered(2, 0); // backlog 3 ≥ threshold 2: an Alive at once, then one per heartbeat
+        c.deliverAll(1000);
+        assertThat(c.core(0).window()).isEqualTo(4);
+        long heartbeatMs = config.heartbeatNanos() / MS;
+        for (int beat = 0; beat < 20; beat++) {
+            c.settle(heartbeatMs, 1);
+            assertThat(c.core(0).window()).as("heartbeat %d", beat).isEqualTo(Math.max(1, 2 >> beat));
+        }
+        assertThat(lines(c, "2 send ->0 Alive")).hasSizeGreaterThanOrEqualTo(20)
+                .allSatisfy(l -> assertThat(l).contains("backlog=3"));
+        assertThat(events(c.core(0))).containsEntry("fc.decreases", 3L).containsEntry("fc.increases", 0L);
+        c.delivered(2, 3);
+        c.settle(heartbeatMs, 1);
+        assertThat(lines(c, "2 send ->0 Alive").get(lines(c, "2 send ->0 Alive").size() - 1)).contains("backlog=0");
+        c.settle(heartbeatMs, 1);
+        assertThat(c.core(0).window()).as("the low report releases the window; it regrows").isEqualTo(8);
+        assertThat(events(c.core(0))).containsEntry("fc.decreases", 3L).containsEntry("fc.increases", 7L);
+    }
+
+    @Test
     @DisplayName("C5/§1.8: bodies beyond mring.learner.buffer are dropped, counted, and fetched by catch-up")
     void learnerBufferBound() {
         RingCluster c = started(mRing(3).window(4).mringLearnerBuffer(1).build());
@@ -371,5 +403,67 @@ class MRingCoreTest {
         c.deliverAll(100);
         assertThat(c.texts(0)).containsExactly("a", "b");
         assertThat(lines(c, "mcast")).isEmpty();
+    }
+
+    @Test
+    @DisplayName("Plan §1.8 (B4): decisions at or beyond firstUndecided + mring.learner.buffer are refused and counted values.beyond.buffer; C6 fetches them once the gap closes")
+    void learnerBufferBoundsDecidedAhead() {
+        RingCluster c = started(mRing(3).mringLearnerBuffer(4).build());
+        RingEngine e = c.core(2).engine();
+        EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+        long first = e.firstUndecided();
+        for (int k = 1; k <= 10; k++) {
+            e.learn(first + k, new ValueId(1, 0, 100 + k), ByteBuffer.wrap(new byte[]{(byte) k}), out);
+        }
+        assertThat(e.learner().buffered()).isEqualTo(3);
+        long[] beyond = new long[1];
+        c.core(2).reportEvents((k, v) -> {
+            if (k.equals("values.beyond.buffer")) {
+                beyond[0] = v;
+            }
+        });
+        assertThat(beyond[0]).isEqualTo(7);
+        assertThat(e.learner().knownDecidedBelow()).isEqualTo(first + 11);
+    }
+
+    @Test
+    @DisplayName("C1/C8 (E1): a first candidate whose Phase 1A reached nobody (members started later) tries again after the ranked time-out; an M-Ring forms")
+    void firstPhaseOneLostThenARingForms() {
+        RingConfig config = mRing(3).build();
+        RingCluster c = new RingCluster(config);
+        for (int m = 0; m < 3; m++) {
+            c.core(m).detectFailuresExternally();
+        }
+        c.tick(MS);
+        for (int t = 0; t < 7; t++) {   // member 0's Phase 1A and its re-sends: the others are not up yet
+            c.dropAll();
+            c.tick(100 * MS);
+        }
+        c.dropAll();
+        c.settle(100, 30);
+        assertThat(c.core(0).isCoordinator()).isTrue();
+        c.propose(2, batch("late"));
+        c.deliverAll(1000);
+        assertThat(c.texts(1)).containsExactly("late");
+    }
+
+    @Test
+    @DisplayName("M6 (§3.3.6, B6 learner side): a backlog that stays at or above mring.fc.threshold is re-reported every mring.fc.decrease; a drop below is reported at once")
+    void highBacklogIsReportedEveryDecrease() {
+        RingConfig config = mRing(3).mringFcThreshold(2).mringFcDecrease(Duration.ofMillis(10)).build();
+        RingCluster c = started(config);
+        for (String s : List.of("a", "b", "c")) {
+            c.propose(0, batch(s));
+        }
+        c.deliverAll(1000);
+        c.delivered(1, 3);
+        c.delivered(2, 0);          // backlog 3: an Alive at once
+        c.deliverAll(1000);
+        int before = lines(c, "2 send ->0 Alive").size();
+        c.settle(10, 10);           // 100 ms, two heartbeats: about ten reports
+        assertThat(lines(c, "2 send ->0 Alive").size() - before).isGreaterThanOrEqualTo(9);
+        c.delivered(2, 3);          // caught up: reported at once, no heartbeat wait
+        List<String> alive = lines(c, "2 send ->0 Alive");
+        assertThat(alive.get(alive.size() - 1)).contains("backlog=0");
     }
 }

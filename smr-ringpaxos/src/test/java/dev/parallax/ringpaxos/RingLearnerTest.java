@@ -60,4 +60,61 @@ class RingLearnerTest {
         assertThat(l.isDecided(6)).isTrue();
         assertThat(l.learn(6, A, VA)).isFalse();
     }
+
+    @Test
+    @DisplayName("C6 (B1): a catch-up range entirely below the trim is an empty page, not a crash; the asker sees firstAvailable")
+    void rangeBelowTheTrimIsEmpty() {
+        RingLearner l = new RingLearner(List.of());
+        for (int i = 0; i < 40; i++) {
+            l.learn(i, new ValueId(i + 1, 0, 1), VA);
+        }
+        l.deliverReady((i, v) -> false, out);
+        l.trimBelow(35);
+        assertThat(l.range(13, 29, 10, 100)).isEmpty();
+        assertThat(l.range(13, 35, 10, 100)).isEmpty();
+        assertThat(l.range(13, 37, 10, 100)).extracting(DecisionEntry::instance).containsExactly(35L, 36L);
+    }
+
+    @Test
+    @DisplayName("C10/C9 (B3): a recovered Trim is an acceptor fence, not a snapshot: the learner still learns below it; skipTo sets its trim")
+    void recoveredTrimIsNotALearnerTrim() {
+        RingLearner l = new RingLearner(List.of(new RingRecord.Trim(30), new RingRecord.Decision(31, B, VB)));
+        assertThat(l.trimmedBelow()).isZero();
+        assertThat(l.learn(0, A, VA)).isTrue();
+        assertThat(l.deliverReady((i, v) -> false, out)).hasSize(1);
+        assertThat(l.isDecided(31)).isTrue();
+        l.skipTo(30);
+        assertThat(l.trimmedBelow()).isEqualTo(30);
+        assertThat(l.firstUndecided()).isEqualTo(30);
+        assertThat(l.learn(5, A, VA)).isFalse();
+    }
+
+    @Test
+    @DisplayName("Plan §1.8 (B4): an M-Ring learner holds at most mring.learner.buffer instances and .bytes ahead of its decided prefix; beyond is refused, counted, and left to catch-up")
+    void decidedAheadIsBounded() {
+        RingLearner l = new RingLearner(List.of(), 4, 3);
+        for (int i = 1; i <= 6; i++) {
+            l.learn(i, new ValueId(i, 0, 1), i == 3 ? null : VA);
+        }
+        // 1, 2, 3 (id-only), 4 (a third byte: refused by .bytes), 5 and 6 beyond 4 instances
+        assertThat(l.buffered()).isEqualTo(3);
+        assertThat(l.bufferedBytes()).isEqualTo(2);
+        assertThat(l.beyondBuffer()).isEqualTo(3);
+        assertThat(l.knownDecidedBelow()).isEqualTo(7);
+        assertThat(l.learn(0, A, VA)).isTrue();            // the first undecided instance always goes
+        assertThat(l.learn(3, new ValueId(3, 0, 1), VB)).isFalse();  // its body would pass .bytes: refused, id dropped
+        assertThat(l.deliverReady((i, v) -> false, out)).hasSize(3);
+        assertThat(l.bufferedBytes()).isZero();
+        assertThat(l.learn(3, new ValueId(3, 0, 1), VB)).isTrue();
+        assertThat(l.learn(4, new ValueId(4, 0, 1), VA)).isTrue();   // within the bound now
+    }
+
+    @Test
+    @DisplayName("Plan §1.8 (B4): decisions recovered from the log beyond the decided-ahead bound are not held either")
+    void recoveredDecisionsAreBounded() {
+        RingLearner l = new RingLearner(List.of(new RingRecord.Decision(1, A, VA), new RingRecord.Decision(2, B, VB),
+                new RingRecord.Decision(9, B, VB)), 4, 100);
+        assertThat(l.buffered()).isEqualTo(2);
+        assertThat(l.knownDecidedBelow()).isEqualTo(10);
+    }
 }

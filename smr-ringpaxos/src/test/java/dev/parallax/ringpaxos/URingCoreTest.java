@@ -564,6 +564,117 @@ class URingCoreTest {
         assertThat(c.texts(0)).containsExactly("back");
     }
 
+    @Test
+    @DisplayName("C6 (B8): a learner whose first instance is decided id-only, below every peer's trim, asks for a snapshot")
+    void idOnlyFirstInstanceBelowTheTrimAsksForASnapshot() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+        RingEngine e = c.core(2).engine();
+        e.learn(e.firstUndecided(), new ValueId(77, 0, 1), null, out);    // the decision, not its body
+        assertThat(e.isDecided(e.firstUndecided())).isTrue();
+        out.clear();
+        c.core(2).onMessage(1, new RingMessage.CatchUpReply(0, 9, List.of(), List.of()), c.now(), out);
+        assertThat(out.snapshotRequests()).containsExactly(new EffectBuffer.SnapshotRequest(1, 9));
+    }
+
+    @Test
+    @DisplayName("C10 (B3): after a restart with a recovery Trim the learner is not trimmed; installing a snapshot (skipTo) trims it")
+    void recoveryTrimThenSnapshot() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+        RingPaxosCore fresh = new RingPaxosCore(config(3), 2, List.of(new RingRecord.Trim(30)), false, c.now(), c.now(),
+                RingPaxosCore.Observer.NONE);
+        assertThat(fresh.engine().learner().trimmedBelow()).isZero();
+        fresh.onMessage(1, new RingMessage.CatchUpReply(0, 0,
+                List.of(new DecisionEntry(0, new ValueId(1, 0, 1), ByteBuffer.wrap(new byte[]{7}))), List.of()), c.now(), out);
+        assertThat(fresh.firstUndecided()).isEqualTo(1);
+        fresh.skipTo(40);
+        assertThat(fresh.engine().learner().trimmedBelow()).isEqualTo(40);
+        assertThat(fresh.firstUndecided()).isEqualTo(40);
+    }
+
+    @Test
+    @DisplayName("C1/C8 (E1): a first candidate whose Phase 1A reached nobody (members started later) tries again after the ranked time-out; a ring forms")
+    void firstPhaseOneLostThenARingForms() {
+        for (boolean external : new boolean[]{false, true}) {
+            RingCluster c = new RingCluster(config(3));
+            if (external) {
+                for (int m = 0; m < 3; m++) {
+                    c.core(m).detectFailuresExternally();
+                }
+            }
+            c.tick(MS);
+            for (int t = 0; t < 7; t++) {   // member 0's Phase 1A and its re-sends: the others are not up yet
+                c.dropAll();
+                c.tick(100 * MS);
+            }
+            c.dropAll();
+            c.settle(100, 30);
+            int leader = c.core(0).coordinator();
+            assertThat(c.core(leader).isCoordinator()).as("external=%s", external).isTrue();
+            assertThat(c.core(1).round()).isEqualTo(c.core(0).round()).isEqualTo(c.core(2).round());
+            c.propose(2, batch("late"));
+            c.deliverAll(100);
+            assertThat(c.texts(1)).containsExactly("late");
+        }
+    }
+
+    @Test
+    @DisplayName("§1.7/C2 (E2): a member whose first undecided lies more than ring.rejoin.lag below the known decisions is not laid out as an acceptor; it catches up from the heartbeats")
+    void farBehindMemberIsNotLaidOut() {
+        RingCluster c = new RingCluster(RingConfig.builder(5, Ring.Kind.U_RING).rejoinLag(2).rejoinBackoff(Duration.ofMillis(100)).build());
+        c.start();
+        c.isolate(4);
+        c.settle(100, 8);                       // 4 excluded; ring [0, 1, 2, 3]
+        assertThat(c.core(0).ring().contains(4)).isFalse();
+        for (String s : List.of("a", "b", "c", "d", "e")) {
+            c.propose(1, batch(s));
+            c.deliverAll(1000);
+        }
+        assertThat(c.texts(0)).hasSize(5);
+        c.heal();
+        c.isolate(3);                           // 3 fails; 4 is back but hears nothing that would teach it
+        for (int t = 0; t < 10; t++) {
+            c.tick(100 * MS);
+            for (int g = 0; g < 10_000 && c.pending() > 0; g++) {
+                Envelope<Object> e = c.queued().get(0);
+                boolean teaches = e.to() == 4 && (e.message() instanceof RingMessage.Heartbeat
+                        || e.message() instanceof RingMessage.CatchUpReply || e.message() instanceof UPacket);
+                if (teaches) {
+                    c.dropNext();
+                } else {
+                    c.deliverNext();
+                }
+            }
+        }
+        assertThat(c.core(4).firstUndecided()).isZero();
+        assertThat(c.trace()).anyMatch(l -> l.contains("4 send ->0 Phase1B"));
+        assertThat(c.core(0).isCoordinator()).isTrue();
+        assertThat(c.core(0).ring().contains(3)).isFalse();
+        assertThat(c.core(0).ring().contains(4)).as("ring %s", c.core(0).ring()).isFalse();
+        assertThat(event(c.core(0), "layout.lagging.left.out")).isPositive();
+        c.settle(100, 5);                       // now 4 hears the heartbeats and catches up (C6)
+        assertThat(c.texts(4)).containsExactly("a", "b", "c", "d", "e");
+    }
+
+    @Test
+    @DisplayName("C6 (B7): a learner asks for catch-up only once the gap has persisted one ring.catchup period")
+    void catchUpOnlyForAPersistentGap() {
+        RingCluster c = new RingCluster(config(3));
+        c.start();
+        RingEngine e = c.core(2).engine();
+        long first = e.firstUndecided();
+        e.learn(first + 3, new ValueId(1, 0, 99), ByteBuffer.wrap(new byte[]{9}), new EffectBuffer<>());
+        c.trace().clear();
+        c.tick(20 * MS);
+        c.tick(20 * MS);
+        assertThat(c.trace()).noneMatch(l -> l.contains("2 send") && l.contains("CatchUpQuery"));
+        c.tick(100 * MS);
+        assertThat(c.trace()).anyMatch(l -> l.contains("2 send") && l.contains("CatchUpQuery[round=0, from=" + first));
+    }
+
     private static long event(RingPaxosCore core, String name) {
         long[] n = new long[1];
         core.reportEvents((k, v) -> {

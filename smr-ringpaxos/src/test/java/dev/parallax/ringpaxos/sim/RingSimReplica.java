@@ -1,0 +1,379 @@
+package dev.parallax.ringpaxos.sim;
+
+import dev.parallax.core.Command;
+import dev.parallax.core.batch.BatchBuilder;
+import dev.parallax.core.batch.CommandBatch;
+import dev.parallax.core.protocol.EffectApplier;
+import dev.parallax.core.protocol.EffectBuffer;
+import dev.parallax.core.testkit.NodeContext;
+import dev.parallax.core.testkit.smr.ClientMessage;
+import dev.parallax.core.testkit.smr.SimService;
+import dev.parallax.core.testkit.smr.SmrNode;
+import dev.parallax.core.testkit.smr.SnapshotShelf;
+import dev.parallax.ringpaxos.MPacket;
+import dev.parallax.ringpaxos.MPacketCodec;
+import dev.parallax.ringpaxos.Ring;
+import dev.parallax.ringpaxos.RingConfig;
+import dev.parallax.ringpaxos.RingPaxosCore;
+import dev.parallax.ringpaxos.RingRecord;
+import dev.parallax.ringpaxos.RingRecordCodec;
+import dev.parallax.ringpaxos.RingValue;
+import dev.parallax.ringpaxos.ValueId;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A whole Ring Paxos member in the simulator, U-Ring or M-Ring: {@link RingPaxosCore} recovered from
+ * the node's durable log at every (re)start and driven by the shared {@link EffectApplier} (records,
+ * sync, then sends through {@code ctx::send} and datagrams through {@code ctx::multicast}, as the
+ * runtime's {@code ProtocolStage} applies them; votes are durable before they are forwarded, plan
+ * §1.3); an M-Ring member joins datagram group 0 at every start (a crash ends a membership); a
+ * batcher whose batches go to the core at whichever member the client reached — every member
+ * proposes, no redirect ({@code redirectHint() == ANY_REPLICA}, plan §1.8); delivery of each
+ * {@link RingValue.Chosen} to the shared {@link SimService} (sessions answer a batch decided twice
+ * from their cache), then {@code onDelivered} (R3: the learner's version, §3.3.7, and M-Ring's
+ * backlog, §3.3.6); snapshots every {@code snapshotEvery} instances, compacting the log
+ * ({@code compact}), installed from a peer with {@code skipTo} when the core reports that the
+ * catch-up lies below a trim; optionally {@code slowExecution}: at most k decided instances
+ * executed per tick, the rest wait (a slow state machine).
+ *
+ * <p>It reports to the run's {@link RingSimulation.Shared} monitors as it goes: the core's
+ * {@link RingPaxosCore.Observer} events to {@link QuorumWitness} and {@link BoundsMonitor}, every
+ * proposal's (id, body) and every delivered (id, body) to the safety monitor, batches to the
+ * progress monitor, the core's event counts and re-formations at every tick. All of it is volatile
+ * except the log and the snapshot shelf.
+ *
+ * <p>Owned by the simulation thread.
+ */
+final class RingSimReplica implements SmrNode {
+    /** The datagram group M-Ring members join. */
+    static final int GROUP = 0;
+    /** The datagram header {@code net.MulticastPort} adds (plan §1.6 M1: packets of at most {@code mring.packet.bytes − 16}). */
+    static final int DATAGRAM_HEADER = 16;
+    private static final int MAX_PENDING_BATCHES = 4;
+    private static final RingRecordCodec CODEC = new RingRecordCodec();
+
+    private final NodeContext<Object> ctx;
+    private final RingSimulation.Shared shared;
+    private final RingConfig config;
+    private final int snapshotEvery;
+    private final EffectBuffer<Object, RingRecord, RingValue> effects = new EffectBuffer<>();
+    private final EffectApplier<Object, RingRecord, RingValue> applier;
+    private final BatchBuilder batcher;
+    private final ArrayDeque<ByteBuffer> pendingBatches = new ArrayDeque<>();
+    /** Decided and not yet executed, in instance order (only a slow member holds more than one step's). */
+    private final ArrayDeque<Decided> undelivered = new ArrayDeque<>();
+    private final SimService service;
+    /** Event counts this incarnation's core reported last (they are cumulative per core). */
+    private final Map<String, Long> reported = new HashMap<>();
+    private long reportedReformations;
+    private long reportedStepDowns;
+    private RingPaxosCore core;
+    /** Every instance below it is executed here (or covered by an installed snapshot). */
+    private long applied;
+    /** The next instance the core is expected to deliver (applied + undelivered). */
+    private long nextDecided;
+    private long pendingCompaction = -1;
+    private boolean applying;
+
+    private record Decided(long instance, RingValue.Chosen value) {
+    }
+
+    RingSimReplica(NodeContext<Object> ctx, RingSimulation.Shared shared) {
+        this.ctx = ctx;
+        this.shared = shared;
+        this.config = shared.scenario.config();
+        this.snapshotEvery = shared.scenario.snapshotEvery();
+        this.service = new SimService(ctx, true, shared.options.localReads(), shared.counters);
+        this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, (group, m) -> ctx.multicast(group, m),
+                this::deliver, this::installFrom);
+        this.batcher = new BatchBuilder(config.batchBytes(), config.batchTimeoutNanos());
+    }
+
+    @Override
+    public void onStart() {
+        List<RingRecord> recovered = new ArrayList<>();
+        ctx.log().read(ctx.log().firstIndex(), Integer.MAX_VALUE, (i, r) -> recovered.add(CODEC.decode(r)));
+        boolean amnesiac = shared.options.recoverAmnesia() && ctx.log().amnesiaPossible();
+        // The incarnation floor is the virtual clock (production: wall-clock ms), plan §1.1.
+        core = new RingPaxosCore(config, ctx.id(), recovered, amnesiac, ctx.now(), ctx.now(), new Observer());
+        if (config.kind() == Ring.Kind.M_RING) {
+            ctx.joinGroup(GROUP);
+        }
+        SnapshotShelf.Snap own = shared.shelf.get(ctx.id());
+        if (own != null) {
+            restore(own);
+        }
+    }
+
+    /** What the core reports besides effects, to the run's monitors. */
+    private final class Observer implements RingPaxosCore.Observer {
+        @Override
+        public void roundLed(long round, Ring ring) {
+            shared.quorum.roundLed(ctx.id(), round, ring);
+        }
+
+        @Override
+        public void proposed(ValueId vid, ByteBuffer body) {
+            shared.proposed(ctx.id(), vid, body, ctx.now());
+        }
+
+        @Override
+        public void opened(long instance, long round, ValueId vid, ByteBuffer body) {
+            shared.quorum.opened(ctx.id(), instance, round, vid);
+            shared.bounds.opened(ctx.id(), instance);
+        }
+
+        @Override
+        public void voted(long instance, long round, ValueId vid) {
+            shared.quorum.voted(ctx.id(), instance, round, vid);
+        }
+
+        @Override
+        public void decided(long instance, ValueId vid, ByteBuffer body) {
+            shared.quorum.decided(ctx.id(), instance, vid);
+            shared.decided(ctx.id(), vid, ctx.now());
+        }
+    }
+
+    private void restore(SnapshotShelf.Snap s) {
+        service.restore(s);
+        applied = s.instance();
+        while (!undelivered.isEmpty() && undelivered.peek().instance() < applied) {
+            undelivered.poll();
+        }
+        nextDecided = Math.max(nextDecided, applied);
+        core.skipTo(s.instance());
+    }
+
+    /** A peer trimmed what we lack: take its snapshot (the simulated transfer always succeeds). */
+    private void installFrom(int peer, long instance) {
+        SnapshotShelf.Snap s = shared.shelf.get(peer);
+        if (s != null && s.instance() > applied) {
+            restore(s);
+            shared.shelf.put(ctx.id(), s);
+            shared.shelf.installed();
+        }
+    }
+
+    /**
+     * Applies effects, executes what may run now, reports delivery progress and runs a compaction a
+     * delivery asked for (never inside an apply).
+     */
+    private void apply() {
+        if (applying) {
+            return;
+        }
+        applying = true;
+        try {
+            applier.apply(effects);
+            executeReady(isSlow() ? 0 : Integer.MAX_VALUE);
+        } finally {
+            applying = false;
+        }
+    }
+
+    private boolean isSlow() {
+        return shared.options.slowMember() == ctx.id();
+    }
+
+    /**
+     * Executes up to {@code budget} decided instances, tells the core how far it executed (which may
+     * deliver more: executed too, within the budget), and compacts if a snapshot was taken.
+     */
+    private void executeReady(int budget) {
+        int left = budget;
+        while (left > 0 && !undelivered.isEmpty()) {
+            long before = applied;
+            while (left > 0 && !undelivered.isEmpty()) {
+                execute(undelivered.poll());
+                left--;
+            }
+            if (applied > before) {
+                shared.bounds.delivered(applied);
+                core.onDelivered(applied, ctx.now(), effects);
+                applier.apply(effects);
+            }
+        }
+        shared.undelivered(ctx.id(), undelivered.size());
+        if (pendingCompaction >= 0) {
+            long instance = pendingCompaction;
+            pendingCompaction = -1;
+            long cut = ctx.log().nextIndex();
+            core.compact(instance, effects);
+            applier.apply(effects);
+            ctx.log().truncateBefore(cut);
+            ctx.log().sync();
+        }
+    }
+
+    @Override
+    public void onMessage(int from, Object message) {
+        if (message instanceof ClientMessage.Request r) {
+            onRequest(from, r.command());
+        } else if (!(message instanceof ClientMessage)) {
+            core.onMessage(from, message, ctx.now(), effects);
+            apply();
+            proposePending();
+        }
+    }
+
+    @Override
+    public void onDatagram(int from, int group, Object message) {
+        if (from == ctx.id()) {
+            return; // the runtime's datagram port drops its own (R1 contract)
+        }
+        core.onMessage(from, message, ctx.now(), effects);
+        apply();
+        proposePending();
+    }
+
+    @Override
+    public void onTick() {
+        core.onTick(ctx.now(), effects);
+        apply();
+        if (isSlow()) {
+            executeReady(shared.options.slowPerTick());
+        }
+        if (!core.recovering() && ctx.log().amnesiaPossible()) {
+            ctx.log().amnesiaResolved();
+        }
+        ByteBuffer batch = batcher.poll(ctx.now(), core.canPropose() && pendingBatches.isEmpty());
+        if (batch != null) {
+            pendingBatches.add(batch);
+        }
+        proposePending();
+        reportTotals();
+    }
+
+    /** Adds this incarnation's event counts, re-formations and step-downs since the last report to the run's totals. */
+    void reportTotals() {
+        core.reportEvents((event, count) -> {
+            long delta = count - reported.getOrDefault(event, 0L);
+            if (delta > 0) {
+                shared.events.merge(event, delta, Long::sum);
+                reported.put(event, count);
+            }
+        });
+        shared.reformations += core.reformations() - reportedReformations;
+        reportedReformations = core.reformations();
+        shared.stepDowns += core.stepDowns() - reportedStepDowns;
+        reportedStepDowns = core.stepDowns();
+    }
+
+    private void onRequest(int client, Command c) {
+        if (service.answeredFromCache(client, c)) {
+            return;
+        }
+        if (pendingBatches.size() >= MAX_PENDING_BATCHES) {
+            return; // back-pressure: the client times out and retries elsewhere
+        }
+        service.accept(client, c);
+        ByteBuffer batch = batcher.add(c, ctx.now());
+        if (batch == null) {
+            batch = batcher.poll(ctx.now(), core.canPropose() && pendingBatches.isEmpty());
+        }
+        if (batch != null) {
+            pendingBatches.add(batch);
+        }
+        proposePending();
+    }
+
+    private void proposePending() {
+        while (!pendingBatches.isEmpty()) {
+            ByteBuffer b = pendingBatches.peek();
+            if (!core.onProposal(new RingValue.ClientBatch(b), ctx.now(), effects)) {
+                apply();
+                return; // ring.max.pending own batches undecided: back-pressure
+            }
+            shared.progress.proposed(ctx.id(), b, ctx.now());
+            pendingBatches.poll();
+            apply();
+        }
+    }
+
+    /** The applier's decision sink: in instance order, queued for execution. */
+    private void deliver(long instance, RingValue value) {
+        if (!(value instanceof RingValue.Chosen chosen)) {
+            throw new AssertionError("member " + ctx.id() + " delivered " + value + " at " + instance
+                    + ", not a Chosen value");
+        }
+        if (instance != nextDecided) {
+            throw new AssertionError("member " + ctx.id() + " delivered instance " + instance + " but expected "
+                    + nextDecided);
+        }
+        nextDecided++;
+        shared.safety.decided(ctx.id(), instance, chosen);
+        undelivered.add(new Decided(instance, chosen));
+    }
+
+    private void execute(Decided d) {
+        if (d.instance() != applied) {
+            throw new AssertionError("member " + ctx.id() + " executes instance " + d.instance() + " but expected "
+                    + applied);
+        }
+        applied++;
+        ByteBuffer bytes = d.value().bytes();
+        if (!d.value().vid().isNoop() && bytes.hasRemaining()) {
+            shared.progress.decided(bytes, ctx.now());
+            shared.deliveredBytes[ctx.id()] += bytes.remaining();
+            for (Command c : CommandBatch.decode(bytes.duplicate())) {
+                service.execute(c);
+            }
+        }
+        if (snapshotEvery > 0 && applied % snapshotEvery == 0) {
+            shared.shelf.put(ctx.id(), service.snapshot(applied, new byte[0]));
+            pendingCompaction = applied;
+        }
+    }
+
+    /**
+     * The bytes a datagram takes on the wire: {@link MPacketCodec#size} plus the datagram header of
+     * {@code net.MulticastPort} (16 bytes, plan §1.6 M1), checked against
+     * {@link dev.parallax.core.testkit.DatagramPlan#maxPacketSize()} = {@code mring.packet.bytes}.
+     */
+    static int datagramBytes(Object message) {
+        if (message instanceof MPacket p) {
+            return MPacketCodec.size(p) + DATAGRAM_HEADER;
+        }
+        throw new AssertionError("not a datagram: " + message);
+    }
+
+    RingPaxosCore core() {
+        return core;
+    }
+
+    @Override
+    public boolean recovering() {
+        return core.recovering();
+    }
+
+    @Override
+    public long applied() {
+        return applied;
+    }
+
+    /** Nothing decided waits for execution. */
+    @Override
+    public boolean settled() {
+        return undelivered.isEmpty();
+    }
+
+    @Override
+    public Map<String, String> state() {
+        return service.state();
+    }
+
+    /** Applied position, round, role and ring, for failure messages. */
+    String describe() {
+        return "applied " + applied + (undelivered.isEmpty() ? "" : " (+" + undelivered.size() + " waiting)")
+                + ", first undecided " + core.firstUndecided() + ", round " + core.round()
+                + (core.isCoordinator() ? " coordinating" : "") + ", ring " + core.ring()
+                + (core.recovering() ? ", recovering" : "");
+    }
+}

@@ -1,0 +1,475 @@
+package dev.parallax.ringpaxos.sim;
+
+import dev.parallax.core.check.CheckBudget;
+import dev.parallax.core.check.CheckResult;
+import dev.parallax.core.check.HistoryRecorder;
+import dev.parallax.core.check.KvModel;
+import dev.parallax.core.check.KvOp;
+import dev.parallax.core.check.LinearizabilityChecker;
+import dev.parallax.core.check.Verdict;
+import dev.parallax.core.testkit.DatagramPlan;
+import dev.parallax.core.testkit.FaultPlan;
+import dev.parallax.core.testkit.ProcessFaults;
+import dev.parallax.core.testkit.Simulation;
+import dev.parallax.core.testkit.SimulationStats;
+import dev.parallax.core.testkit.smr.AmnesiaPlan;
+import dev.parallax.core.testkit.smr.ClientWorkload;
+import dev.parallax.core.testkit.smr.ProgressMonitor;
+import dev.parallax.core.testkit.smr.ReplicaCounters;
+import dev.parallax.core.testkit.smr.SafetyMonitor;
+import dev.parallax.core.testkit.smr.SimClient;
+import dev.parallax.core.testkit.smr.SnapshotShelf;
+import dev.parallax.ringpaxos.Ring;
+import dev.parallax.ringpaxos.RingConfig;
+import dev.parallax.ringpaxos.RingValue;
+import dev.parallax.ringpaxos.ValueId;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
+
+/**
+ * One seeded Ring Paxos run, U-Ring or M-Ring (seed 003 (Ring Paxos) §3.3.2–§3.3.7): n
+ * {@link RingSimReplica}s and closed-loop KV clients that keep the cluster loaded through the
+ * fault window and a while after it, on a hostile network (delays 0.1–4 ms, 5% loss, 3%
+ * duplication, reordering; for M-Ring also the datagram channel: 5% loss, 3% duplication,
+ * 0.1–4 ms per receiver, packets capped at {@code mring.packet.bytes}); a nemesis that partitions
+ * (two-sided, one-way cuts, bridges), crashes and restarts members and in a share of its actions
+ * hunts the coordinator (and, with {@link ProcessFaults}, pauses members for seconds and crashes
+ * every member at once); then faults stop. Clients reach any member (every member proposes,
+ * {@code redirectHint() == ANY_REPLICA}) and fail over to the next one on silence.
+ *
+ * <p>Checked on every event: agreement and validity on (value id, body) and in-order delivery
+ * ({@link SafetyMonitor}), one body per value id, the ring facts of {@link QuorumWitness}, the
+ * bounds of {@link BoundsMonitor}, at-most-once application ({@code KvCommands}). After the heal:
+ * every proposed command decided within a bound ({@link ProgressMonitor}), every client command
+ * answered, the members converge to one decided prefix and one state, and the clients' history is
+ * linearizable. This is the loop of smr-paxos' {@code PaxosSimulation.run}, over the moved harness
+ * of smr-core's testkit ({@code dev.parallax.core.testkit.smr}); smr-ringpaxos cannot depend on
+ * smr-paxos' tests (plan §0: smr-core only).
+ *
+ * <p>Not thread-safe: one test thread per run.
+ */
+final class RingSimulation {
+    static final long MS = 1_000_000L;
+    /** Snapshots every this many instances in the snapshot scenarios. */
+    static final int SNAPSHOT_EVERY = 5;
+    /** A client's retry timeout: without an answer it resends to the next member. */
+    static final long RETRY_TIMEOUT = 150 * MS;
+    /** How long a client waits for an operation before it gives up (unknown outcome). */
+    static final long INVOKE_TIMEOUT = 400 * MS;
+    /** Commands a client keeps in flight at most (timed-out ones included). */
+    static final int CLIENT_WINDOW = 3;
+    /**
+     * After the heal, the longest a command may wait for its decision: a coordinator deposed right
+     * at the heal (suspect 200 ms, staggered by rank up to 2×), Phase 1 and a new ring over a lossy
+     * network, a stalled ring re-formed (stall 400 ms) and the clients' retries all fit inside.
+     */
+    static final long PROGRESS_BOUND = 2_500 * MS;
+    /** The linearizability check's budget per run, in search steps (as smr-paxos' simulations). */
+    static final long CHECK_STEPS = 20_000_000;
+
+    private RingSimulation() {
+    }
+
+    /**
+     * Knobs of one scenario.
+     *
+     * @param opsPerClient  operations each client issues at most ({@code Long.MAX_VALUE}: until its load stops)
+     * @param faultyFor     how long the nemesis runs
+     * @param loadAfterHeal how long after the heal clients keep starting operations
+     * @param coordinatorShare share of nemesis actions that crash or isolate the current coordinator
+     * @param progressBound after the heal, the longest a proposed command may wait for its decision
+     * @param invokeTimeout how long a client waits for an operation ({@link SimClient#NEVER}: forever)
+     * @param processFaults pauses and crashes of every member the nemesis adds (null: none)
+     */
+    record Scenario(int replicas, int clients, long opsPerClient, long faultyFor, long loadAfterHeal, FaultPlan plan,
+                    RingConfig config, int snapshotEvery, double coordinatorShare, long progressBound,
+                    long invokeTimeout, ProcessFaults processFaults) {
+
+        /** The hostile scenario of {@code kind} with n = {@code replicas} and the simulations' settings ({@link #config}). */
+        static Scenario hostile(Ring.Kind kind, int replicas) {
+            return hostile(config(kind, replicas).build());
+        }
+
+        /**
+         * The hostile scenario with {@code config} (its kind and members): delays 0.1–4 ms, 5% loss, 3%
+         * duplication on links and on the datagram channel (whose packets are capped at
+         * {@code mring.packet.bytes}), a nemesis action every 120 ms on average for 1.5 s that
+         * partitions (also one way and by bridges) and crashes up to f members, 35% of them aimed at
+         * the coordinator; four clients, load until 0.3 s after the heal.
+         */
+        static Scenario hostile(RingConfig config) {
+            int replicas = config.members();
+            int f = (replicas - 1) / 2;
+            DatagramPlan datagrams = new DatagramPlan(100_000, 4 * MS, 0.05, 0.03, config.mringPacketBytes());
+            FaultPlan plan = new FaultPlan(100_000, 4 * MS, 0.05, 0.03, 120 * MS, f, true, 5 * MS, datagrams)
+                    .withPartialPartitions(true);
+            return new Scenario(replicas, 4, Long.MAX_VALUE, 1_500 * MS, 300 * MS, plan, config, 0, 0.35,
+                    PROGRESS_BOUND, INVOKE_TIMEOUT, null);
+        }
+
+        /**
+         * The settings of the simulations, small so that runs reach the corners: windows of 4,
+         * batches of at most 160 bytes, timeouts scaled to the network's few milliseconds (heartbeat
+         * 40 ms, suspect 200 ms, retransmit 60 ms (M-Ring 2A: 20 ms), catch-up every 40 ms of at most
+         * 16 instances, stall 400 ms, rejoin back-off 200 ms, proposal retry 300 ms), learner buffers
+         * of 64 instances, flow-control threshold 16. The restart hold stays 2 s (default).
+         */
+        static RingConfig.Builder config(Ring.Kind kind, int replicas) {
+            return RingConfig.builder(replicas, kind)
+                    .window(4)
+                    .batchBytes(160)
+                    .batchTimeout(Duration.ofMillis(2))
+                    .heartbeat(Duration.ofMillis(40))
+                    .suspect(Duration.ofMillis(200))
+                    .retransmit(Duration.ofMillis(60))
+                    .catchUp(Duration.ofMillis(40))
+                    .catchUpMaxInstances(16)
+                    .stall(Duration.ofMillis(400))
+                    .rejoinBackoff(Duration.ofMillis(200))
+                    .proposalRetry(Duration.ofMillis(300))
+                    .maxPending(16)
+                    .mringRetransmit(Duration.ofMillis(20))
+                    .mringLearnerBuffer(64)
+                    .mringFcThreshold(16);
+        }
+
+        /** The hostile scenario where every member snapshots and compacts its log every few instances. */
+        static Scenario hostileWithSnapshots(Ring.Kind kind, int replicas) {
+            return hostile(kind, replicas).withSnapshotEvery(SNAPSHOT_EVERY);
+        }
+
+        /**
+         * The hostile scenario whose nemesis also pauses members for 0.5–5 s and now and then
+         * crashes every member at once ({@link ProcessFaults#pausesAndCrashAll()}), for 4 s
+         * (virtual), acting every 150 ms on average. The progress bound grows by the restart hold:
+         * after a crash of every member nobody starts a round before it (C8 restart hold).
+         */
+        static Scenario hostileWithPausesAndCrashAll(Ring.Kind kind, int replicas) {
+            Scenario h = hostile(kind, replicas);
+            return h.withPlan(h.plan().withNemesis(150 * MS, h.plan().maxCrashed(), true)).withFaultyFor(4_000 * MS)
+                    .withProcessFaults(ProcessFaults.pausesAndCrashAll())
+                    .withProgressBound(PROGRESS_BOUND + h.config().restartHoldNanos());
+        }
+
+        /** The same network with no loss, no duplication and no nemesis. */
+        Scenario calm() {
+            return withPlan(plan.withLoss(0, 0).withDatagrams(plan.datagrams().withLoss(0, 0)).withNemesis(0, 0, false));
+        }
+
+        Scenario withSnapshotEvery(int every) {
+            return new Scenario(replicas, clients, opsPerClient, faultyFor, loadAfterHeal, plan, config, every,
+                    coordinatorShare, progressBound, invokeTimeout, processFaults);
+        }
+
+        Scenario withPlan(FaultPlan p) {
+            return new Scenario(replicas, clients, opsPerClient, faultyFor, loadAfterHeal, p, config, snapshotEvery,
+                    coordinatorShare, progressBound, invokeTimeout, processFaults);
+        }
+
+        Scenario withFaultyFor(long duration) {
+            return new Scenario(replicas, clients, opsPerClient, duration, loadAfterHeal, plan, config, snapshotEvery,
+                    coordinatorShare, progressBound, invokeTimeout, processFaults);
+        }
+
+        Scenario withLoadAfterHeal(long duration) {
+            return new Scenario(replicas, clients, opsPerClient, faultyFor, duration, plan, config, snapshotEvery,
+                    coordinatorShare, progressBound, invokeTimeout, processFaults);
+        }
+
+        Scenario withProgressBound(long bound) {
+            return new Scenario(replicas, clients, opsPerClient, faultyFor, loadAfterHeal, plan, config, snapshotEvery,
+                    coordinatorShare, bound, invokeTimeout, processFaults);
+        }
+
+        Scenario withClients(int count) {
+            return new Scenario(replicas, count, opsPerClient, faultyFor, loadAfterHeal, plan, config, snapshotEvery,
+                    coordinatorShare, progressBound, invokeTimeout, processFaults);
+        }
+
+        Scenario withInvokeTimeout(long timeout) {
+            return new Scenario(replicas, clients, opsPerClient, faultyFor, loadAfterHeal, plan, config, snapshotEvery,
+                    coordinatorShare, progressBound, timeout, processFaults);
+        }
+
+        Scenario withProcessFaults(ProcessFaults faults) {
+            return new Scenario(replicas, clients, opsPerClient, faultyFor, loadAfterHeal, plan, config, snapshotEvery,
+                    coordinatorShare, progressBound, invokeTimeout, faults);
+        }
+    }
+
+    /**
+     * Extra wiring of a run besides its scenario: what to install once the members exist (scripted
+     * faults, observers; it must draw no random number from the simulation), clients spread
+     * ({@code c mod n}) or placed at random, puts padded to {@code putBytes} (0: not), a member that
+     * executes at most {@code slowPerTick} decided instances per tick ({@code slowMember} −1: none),
+     * whether members run amnesia recovery (C10; off only to show the runs then fail), and whether they
+ * answer gets from their local state (on only to show the linearizability checker bites).
+     */
+    record Options(BiConsumer<Simulation<Object>, Shared> setup, boolean spreadClients, int putBytes, int slowMember,
+                   int slowPerTick, boolean recoverAmnesia, boolean localReads) {
+        static final Options NONE = new Options((sim, shared) -> { }, false, 0, -1, 0, true, false);
+
+        Options with(BiConsumer<Simulation<Object>, Shared> more) {
+            return new Options(setup.andThen(more), spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia,
+                    localReads);
+        }
+
+        Options spreadingClients() {
+            return new Options(setup, true, putBytes, slowMember, slowPerTick, recoverAmnesia, localReads);
+        }
+
+        Options withPutBytes(int bytes) {
+            return new Options(setup, spreadClients, bytes, slowMember, slowPerTick, recoverAmnesia, localReads);
+        }
+
+        /** Member {@code member} executes at most {@code perTick} decided instances per tick ({@code slowExecution}). */
+        Options slowExecution(int member, int perTick) {
+            return new Options(setup, spreadClients, putBytes, member, perTick, recoverAmnesia, localReads);
+        }
+
+        /** Members run no amnesia recovery (only to show that the runs then break agreement). */
+        Options withoutAmnesiaRecovery() {
+            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, false, localReads);
+        }
+
+        /**
+         * Members answer a get with their state as the request arrives, not at the get's place in the
+         * order ({@link dev.parallax.core.testkit.smr.SimService}'s mutation; only to show that the
+         * linearizability checker bites).
+         */
+        Options withLocalReads() {
+            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia, true);
+        }
+    }
+
+    /**
+     * What a run's members share and report to, across crashes: the monitors, the snapshot shelf,
+     * the session counters, the cores' event counts and re-formations summed over every incarnation,
+     * the rounds led, the largest delivered position any member reached, and the most decided but
+     * not yet executed instances any member held. Owned by the simulation thread.
+     */
+    static final class Shared {
+        final Scenario scenario;
+        final Options options;
+        final SafetyMonitor<RingValue.Chosen> safety = new SafetyMonitor<>(c -> c.vid().isNoop());
+        final QuorumWitness quorum;
+        final BoundsMonitor bounds;
+        final ProgressMonitor progress = new ProgressMonitor();
+        final SnapshotShelf shelf = new SnapshotShelf();
+        final ReplicaCounters counters = new ReplicaCounters();
+        final Map<String, Long> events = new TreeMap<>();
+        private final Map<ValueId, ByteBuffer> bodies = new HashMap<>();
+        /** When each value id was proposed (virtual time of its first proposal). */
+        final Map<ValueId, Long> proposedAt = new HashMap<>();
+        /** When each value id was first learned decided by its own proposer (commit latency). */
+        final Map<ValueId, Long> committedAt = new HashMap<>();
+        /** Bytes of client batches each member executed ({@code parallax.protocol.delivered.bytes}). */
+        final long[] deliveredBytes;
+        long reformations;
+        long stepDowns;
+        long maxUndelivered;
+        /** The most undelivered instances any member may hold after a step (0: not checked). */
+        long undeliveredBound;
+
+        Shared(Scenario scenario, Options options) {
+            this.scenario = scenario;
+            this.options = options;
+            this.quorum = new QuorumWitness(scenario.replicas());
+            this.bounds = new BoundsMonitor(scenario.config());
+            this.deliveredBytes = new long[scenario.replicas()];
+        }
+
+        /** A proposer assigned {@code vid} to {@code body}: one body per id, ever (§1.1, incarnations). */
+        void proposed(int member, ValueId vid, ByteBuffer body, long now) {
+            proposedAt.putIfAbsent(vid, now);
+            ByteBuffer copy = ByteBuffer.allocate(body.remaining()).put(body.duplicate()).flip().asReadOnlyBuffer();
+            ByteBuffer before = bodies.putIfAbsent(vid, copy);
+            if (before != null && !before.equals(copy)) {
+                throw new AssertionError("one body per id: member " + member + " proposed " + vid + " with "
+                        + copy.remaining() + " bytes other than the body proposed under it before");
+            }
+            safety.proposed(new RingValue.Chosen(vid, copy));
+        }
+
+        /** {@code member} learned that {@code vid} is decided: its proposer's first time counts as the commit. */
+        void decided(int member, ValueId vid, long now) {
+            if (vid.origin() == member) {
+                committedAt.putIfAbsent(vid, now);
+            }
+        }
+
+        /** Commit latencies (proposal to its proposer learning the decision) of the ids proposed at or after {@code from}. */
+        List<Long> commitLatencies(long from) {
+            List<Long> out = new ArrayList<>();
+            committedAt.forEach((vid, at) -> {
+                Long proposed = proposedAt.get(vid);
+                if (proposed != null && proposed >= from) {
+                    out.add(at - proposed);
+                }
+            });
+            out.sort(null);
+            return out;
+        }
+
+        /** A member executes with {@code undelivered} decided instances still waiting. */
+        void undelivered(int member, long undelivered) {
+            maxUndelivered = Math.max(maxUndelivered, undelivered);
+            if (undeliveredBound > 0 && undelivered > undeliveredBound) {
+                throw new AssertionError("bounds: member " + member + " holds " + undelivered
+                        + " decided instances not yet executed, above the bound " + undeliveredBound);
+            }
+        }
+
+        /** The summed count of core event {@code name} over every member incarnation (as of its last tick). */
+        long event(String name) {
+            return events.getOrDefault(name, 0L);
+        }
+
+        /** The summed count of every core event whose name contains {@code part}. */
+        long eventsContaining(String part) {
+            return events.entrySet().stream().filter(e -> e.getKey().contains(part)).mapToLong(Map.Entry::getValue)
+                    .sum();
+        }
+    }
+
+    /** What a run produced, for assertions and reports. */
+    record Outcome(long seed, CheckResult linearizability, long decisions, int instances, SimulationStats stats,
+                   long snapshotInstalls, long operations, int pendingAtHeal, long roundChanges, long maxProgressNanos,
+                   long timedOut, long sessionGaps, long sessionDuplicates, Shared shared) {
+    }
+
+    static Outcome run(long seed, Scenario s) {
+        return run(seed, s, null, Options.NONE);
+    }
+
+    /**
+     * A run of scenario {@code s}, whose members' storage loses synced records on crashes as
+     * {@code amnesia} arranges (null: it does not), wired as {@code options} says.
+     */
+    static Outcome run(long seed, Scenario s, AmnesiaPlan amnesia, Options options) {
+        Simulation<Object> sim = new Simulation<>(seed, s.plan());
+        Shared shared = new Shared(s, options);
+        if (s.config().kind() == Ring.Kind.M_RING) {
+            sim.measureDatagramsWith(RingSimReplica::datagramBytes);
+        }
+        for (int r = 0; r < s.replicas(); r++) {
+            sim.addNode(r, ctx -> new RingSimReplica(ctx, shared), true);
+        }
+        if (amnesia != null) {
+            amnesia.install(sim, s.replicas(), s.faultyFor());
+        }
+        options.setup().accept(sim, shared);
+        CoordinatorWatch coordinators = new CoordinatorWatch(sim, s.replicas());
+        sim.targetLeader(coordinators::current, s.coordinatorShare());
+        sim.processFaults(s.processFaults());
+        sim.addInvariant(coordinators::observe);
+        sim.addInvariant(() -> {
+            try {
+                shared.progress.check(sim.now());
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "; members: " + describe(sim, s.replicas()), e);
+            }
+        });
+        sim.addInvariant(() -> shared.bounds.check(sim, s.replicas()));
+        HistoryRecorder<KvOp, String> history = new HistoryRecorder<>(sim::now);
+        SplittableRandom workloads = sim.random().split();
+        List<Integer> clientIds = new ArrayList<>();
+        List<ClientWorkload> loads = new ArrayList<>();
+        long loadStops = s.faultyFor() + s.loadAfterHeal();
+        for (int c = 0; c < s.clients(); c++) {
+            int id = 100 + c;
+            clientIds.add(id);
+            ClientWorkload load = new ClientWorkload(workloads.split(), id, s.opsPerClient(), loadStops, options.putBytes());
+            loads.add(load);
+            long clientSeed = workloads.nextLong();
+            int startAt = options.spreadClients() ? c % s.replicas() : SimClient.RANDOM_REPLICA;
+            sim.addNode(id, ctx -> new SimClient(ctx, s.replicas(), load, history, RETRY_TIMEOUT, s.invokeTimeout(),
+                    CLIENT_WINDOW, 0, clientSeed, startAt), false);
+        }
+
+        int pendingAtHeal;
+        try {
+            sim.runUntil(s.faultyFor());
+            pendingAtHeal = (int) clientIds.stream().filter(id -> sim.<SimClient>node(id).hasOutstanding()).count();
+            if (pendingAtHeal == 0) {
+                throw sim.failure("no client operation was pending when the faults healed: the faults hit an idle cluster");
+            }
+            sim.stopFaults();
+            long healedAt = sim.now();
+            shared.progress.arm(healedAt, s.progressBound());
+            boolean clientsDone = sim.runUntil(() -> clientIds.stream().allMatch(id -> sim.isUp(id)
+                    && sim.<SimClient>node(id).done()), healedAt + 8_000 * MS);
+            if (!clientsDone) {
+                throw sim.failure("liveness: client commands still unanswered 8 s (virtual) after faults stopped; "
+                        + sim.stats() + "; " + describe(sim, s.replicas()) + clientIds.stream()
+                        .map(id -> sim.<SimClient>node(id).toString()).toList());
+            }
+            boolean converged = sim.runUntil(() -> converged(sim, s.replicas()), sim.now() + 3_000 * MS);
+            if (!converged) {
+                throw sim.failure("members did not converge to one decided prefix: " + describe(sim, s.replicas()));
+            }
+            Map<String, String> reference = sim.<RingSimReplica>node(0).state();
+            for (int r = 1; r < s.replicas(); r++) {
+                if (!Objects.equals(reference, sim.<RingSimReplica>node(r).state())) {
+                    throw new AssertionError("member " + r + " state " + sim.<RingSimReplica>node(r).state()
+                            + " differs from member 0 state " + reference + " at the same applied index");
+                }
+            }
+        } catch (AssertionError failure) {
+            // A history that is already not linearizable is the first thing to report, whatever else failed.
+            CheckResult partial = LinearizabilityChecker.check(new KvModel(), history.history(),
+                    CheckBudget.ofSteps(CHECK_STEPS));
+            if (partial.verdict() == Verdict.NOT_LINEARIZABLE) {
+                throw new AssertionError("history is not linearizable (checked when the run failed: "
+                        + failure.getMessage().lines().findFirst().orElse("") + "):\n" + partial, failure);
+            }
+            throw failure;
+        }
+        CheckResult lin = LinearizabilityChecker.check(new KvModel(), history.history(), CheckBudget.ofSteps(CHECK_STEPS));
+        if (lin.verdict() == Verdict.NOT_LINEARIZABLE) {
+            throw new AssertionError("history is not linearizable:\n" + lin);
+        }
+        for (int r = 0; r < s.replicas(); r++) {
+            sim.<RingSimReplica>node(r).reportTotals();
+        }
+        long operations = loads.stream().mapToLong(ClientWorkload::issued).sum();
+        long timedOut = clientIds.stream().mapToLong(id -> sim.<SimClient>node(id).timedOut()).sum();
+        return new Outcome(seed, lin, shared.safety.decisions(), shared.safety.instances(), sim.stats(),
+                shared.shelf.installs(), operations, pendingAtHeal, coordinators.roundChanges(),
+                shared.progress.maxLatency(), timedOut, shared.counters.gaps(), shared.counters.duplicates(), shared);
+    }
+
+    private static boolean converged(Simulation<Object> sim, int replicas) {
+        long applied = sim.<RingSimReplica>node(0).applied();
+        for (int r = 0; r < replicas; r++) {
+            RingSimReplica replica = sim.node(r);
+            if (replica.applied() != applied || !replica.settled()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Each member's applied position, round, ring and role, for failure messages. */
+    static String describe(Simulation<Object> sim, int replicas) {
+        StringBuilder sb = new StringBuilder();
+        for (int r = 0; r < replicas; r++) {
+            if (!sim.isUp(r)) {
+                sb.append(r).append(": down; ");
+                continue;
+            }
+            RingSimReplica replica = sim.node(r);
+            sb.append(r).append(": ").append(replica.describe()).append("; ");
+        }
+        return sb.toString();
+    }
+}
