@@ -127,6 +127,13 @@ final class RingTotals {
         }
     }
 
+    /** Excluded U-Ring members came back on the ring (plan §1.7 trigger (3): Alive(wantsRing) after the back-off). */
+    void assertRejoinsBit() {
+        if (seeds >= 20) {
+            assertThat(eventsContaining("rejoins")).as("rejoins (§1.7 trigger 3): " + events).isPositive();
+        }
+    }
+
     /** The datagram channel lost and duplicated datagrams (M-Ring). */
     void assertDatagramFaultsBit() {
         assertThat(datagramsSent).as("datagrams multicast").isPositive();

@@ -33,6 +33,7 @@ class URingSimulationTest {
         RingTotals t = RingTotals.run("u-ring n=3", SimulationSeeds.count(1000),
                 RingSimulation.Scenario.hostile(Ring.Kind.U_RING, 3));
         t.assertTheFaultsBit();
+        t.assertRejoinsBit();
     }
 
     @Test
@@ -41,6 +42,7 @@ class URingSimulationTest {
         RingTotals t = RingTotals.run("u-ring n=5", SimulationSeeds.count(1000) / 4,
                 RingSimulation.Scenario.hostile(Ring.Kind.U_RING, 5));
         t.assertTheFaultsBit();
+        t.assertRejoinsBit();
     }
 
     @Test
@@ -49,6 +51,7 @@ class URingSimulationTest {
         RingTotals t = RingTotals.run("u-ring n=3 with snapshots", SimulationSeeds.count(1000) / 4,
                 RingSimulation.Scenario.hostileWithSnapshots(Ring.Kind.U_RING, 3));
         t.assertTheFaultsBit();
+        t.assertRejoinsBit();
         t.assertSnapshotsInstalled();
     }
 
@@ -58,6 +61,7 @@ class URingSimulationTest {
         RingTotals t = RingTotals.run("u-ring n=3 with pauses and crash-all", SimulationSeeds.count(1000) / 4,
                 RingSimulation.Scenario.hostileWithPausesAndCrashAll(Ring.Kind.U_RING, 3));
         t.assertTheFaultsBit();
+        t.assertRejoinsBit();
         t.assertPausesAndCrashAllsBit();
     }
 
