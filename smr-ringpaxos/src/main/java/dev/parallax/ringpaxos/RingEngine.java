@@ -258,9 +258,6 @@ public final class RingEngine implements Engine {
         ByteBuffer body = valueOrNull != null ? valueOrNull : valueOf(vid);
         boolean known = learner.isDecided(instance);
         if (!learner.learn(instance, vid, body)) {
-            if (!known && !learner.isDecided(instance)) {
-                coordinator.decided(instance, vid);   // refused beyond the learner's bound: still decided
-            }
             return;
         }
         if (!known) {

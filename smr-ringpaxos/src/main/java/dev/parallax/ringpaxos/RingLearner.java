@@ -39,7 +39,7 @@ final class RingLearner {
     private long firstUndecided;
     private long trimmedBelow;
     private long knownDecidedBelow;
-    /** Decided-ahead bound (M-Ring, plan §1.8): instances at or above firstUndecided + this are refused. */
+    /** Decided-ahead bound (M-Ring, plan §1.8): no body is held at or above firstUndecided + this. */
     private final long maxAhead;
     /** Decided-ahead bound on bodies' bytes (M-Ring, plan §1.8). */
     private final long maxAheadBytes;
@@ -60,9 +60,10 @@ final class RingLearner {
 
     /**
      * With a decided-ahead bound (M-Ring: {@code mring.learner.buffer} instances and {@code .bytes},
-     * plan §1.8): a decision beyond is refused and counted (its instance still counts as known
-     * decided, so catch-up, C6, fetches it once the gap closes). The first undecided instance is
-     * always taken.
+     * plan §1.8): the body of a decision beyond it is dropped and counted; the decision itself (its
+     * id) is kept — it may be known nowhere else (a coordinator whose learner lags) — and its body
+     * comes back once the prefix reaches it: from the own vote, the value cache, or catch-up (C6).
+     * The first undecided instance's body is always taken.
      */
     RingLearner(List<RingRecord> recovered, long maxAheadInstances, long maxAheadBytes) {
         this.maxAhead = Math.max(1, maxAheadInstances);
@@ -92,7 +93,7 @@ final class RingLearner {
         enforceBound();
     }
 
-    /** Decisions refused because they lay beyond the decided-ahead bound. */
+    /** Bodies dropped because they lay beyond the decided-ahead bound (their decisions are kept). */
     long beyondBuffer() {
         return beyondBuffer;
     }
@@ -142,32 +143,39 @@ final class RingLearner {
         ByteBuffer body = vid.isNoop() ? EMPTY : bodyOrNull;
         Entry e = decided.get(instance);
         knownDecidedBelow = Math.max(knownDecidedBelow, instance + 1);
-        boolean adds = e == null || (e.body == null && body != null && e.vid.equals(vid));
-        if (!adds) {
-            return false;
-        }
-        if (instance > firstUndecided && (instance - firstUndecided >= maxAhead
-                || (body != null && heldBytes + body.remaining() > maxAheadBytes))) {
+        if (body != null && beyondBound(instance, body.remaining())) {
             beyondBuffer++;
-            if (e != null && e.body == null) {
-                decided.remove(instance);    // keep nothing beyond the bound; catch-up brings it whole
-            }
-            return false;
-        }
-        if (body != null) {
-            heldBytes += body.remaining();
+            body = null;    // the decision is kept (an id costs little; it may be known nowhere else), not its body
         }
         if (e == null) {
             decided.put(instance, new Entry(vid, body == null ? null : body.asReadOnlyBuffer(), false));
-        } else {
-            e.body = body.asReadOnlyBuffer();
+            if (body != null) {
+                heldBytes += body.remaining();
+            }
+            return true;
         }
-        return true;
+        if (e.body == null && body != null && e.vid.equals(vid)) {
+            e.body = body.asReadOnlyBuffer();
+            heldBytes += body.remaining();
+            return true;
+        }
+        return false;
     }
 
-    /** The first decided instance at or above the delivered prefix whose body is missing, or -1. */
+    /** Whether a body of {@code size} bytes for {@code instance} lies beyond the decided-ahead bound. */
+    private boolean beyondBound(long instance, long size) {
+        return instance > firstUndecided
+                && (instance - firstUndecided >= maxAhead || heldBytes + size > maxAheadBytes);
+    }
+
+    /** The upper end of the instances whose bodies the learner holds (the decided-ahead bound). */
+    private long boundEnd() {
+        return maxAhead == Long.MAX_VALUE ? Long.MAX_VALUE : firstUndecided + maxAhead;
+    }
+
+    /** The first decided instance at or above the delivered prefix, within the bound, whose body is missing, or -1. */
     long firstMissingBody() {
-        for (Map.Entry<Long, Entry> e : decided.tailMap(firstUndecided, true).entrySet()) {
+        for (Map.Entry<Long, Entry> e : decided.subMap(firstUndecided, true, boundEnd(), false).entrySet()) {
             if (e.getValue().body == null) {
                 return e.getKey();
             }
@@ -175,10 +183,10 @@ final class RingLearner {
         return -1;
     }
 
-    /** Ids of decided instances waiting for their body (to resolve from a cache). */
+    /** Decided instances within the bound waiting for their body (to resolve from a cache). */
     List<Long> missingBodies() {
         List<Long> missing = new ArrayList<>();
-        for (Map.Entry<Long, Entry> e : decided.tailMap(firstUndecided, true).entrySet()) {
+        for (Map.Entry<Long, Entry> e : decided.subMap(firstUndecided, true, boundEnd(), false).entrySet()) {
             if (e.getValue().body == null) {
                 missing.add(e.getKey());
             }
@@ -274,29 +282,34 @@ final class RingLearner {
         return decided.size();
     }
 
-    /** Decided but undelivered instances (held ahead of a gap or a missing body). */
+    /** Decided but undelivered instances whose bodies are held (ahead of a gap or a missing body). */
     int buffered() {
-        return decided.tailMap(firstUndecided, true).size();
+        int held = 0;
+        for (Entry e : decided.tailMap(firstUndecided, true).values()) {
+            if (e.body != null) {
+                held++;
+            }
+        }
+        return held;
     }
 
     long bufferedBytes() {
         return heldBytes;
     }
 
-    /** Drops held entries beyond the decided-ahead bound (after a restart or a skip) and recounts the bytes. */
+    /** Drops the bodies held beyond the decided-ahead bound (after a restart or a skip; the ids stay) and recounts the bytes. */
     private void enforceBound() {
-        long b = 0;
-        var it = decided.tailMap(firstUndecided, true).entrySet().iterator();
-        while (it.hasNext()) {
-            var e = it.next();
-            long size = e.getValue().body == null ? 0 : e.getValue().body.remaining();
-            if (e.getKey() > firstUndecided && (e.getKey() - firstUndecided >= maxAhead || b + size > maxAheadBytes)) {
-                it.remove();
-                beyondBuffer++;
-            } else {
-                b += size;
+        heldBytes = 0;
+        for (Map.Entry<Long, Entry> e : decided.tailMap(firstUndecided, true).entrySet()) {
+            Entry d = e.getValue();
+            if (d.body != null) {
+                if (beyondBound(e.getKey(), d.body.remaining())) {
+                    d.body = null;
+                    beyondBuffer++;
+                } else {
+                    heldBytes += d.body.remaining();
+                }
             }
         }
-        heldBytes = b;
     }
 }

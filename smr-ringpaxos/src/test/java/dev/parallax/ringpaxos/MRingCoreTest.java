@@ -406,7 +406,7 @@ class MRingCoreTest {
     }
 
     @Test
-    @DisplayName("Plan §1.8 (B4): decisions at or beyond firstUndecided + mring.learner.buffer are refused and counted values.beyond.buffer; C6 fetches them once the gap closes")
+    @DisplayName("Plan §1.8 (B4): bodies at or beyond firstUndecided + mring.learner.buffer are dropped and counted values.beyond.buffer (decisions kept); C6 fetches them once the gap closes")
     void learnerBufferBoundsDecidedAhead() {
         RingCluster c = started(mRing(3).mringLearnerBuffer(4).build());
         RingEngine e = c.core(2).engine();
@@ -424,6 +424,7 @@ class MRingCoreTest {
         });
         assertThat(beyond[0]).isEqualTo(7);
         assertThat(e.learner().knownDecidedBelow()).isEqualTo(first + 11);
+        assertThat(e.isDecided(first + 10)).as("the decision is kept, its body fetched later").isTrue();
     }
 
     @Test

@@ -90,31 +90,36 @@ class RingLearnerTest {
     }
 
     @Test
-    @DisplayName("Plan §1.8 (B4): an M-Ring learner holds at most mring.learner.buffer instances and .bytes ahead of its decided prefix; beyond is refused, counted, and left to catch-up")
+    @DisplayName("Plan §1.8 (B4): an M-Ring learner holds bodies for at most mring.learner.buffer instances and .bytes ahead of its decided prefix; beyond, the body is dropped and counted, the decision kept")
     void decidedAheadIsBounded() {
         RingLearner l = new RingLearner(List.of(), 4, 3);
         for (int i = 1; i <= 6; i++) {
             l.learn(i, new ValueId(i, 0, 1), i == 3 ? null : VA);
         }
-        // 1, 2, 3 (id-only), 4 (a third byte: refused by .bytes), 5 and 6 beyond 4 instances
-        assertThat(l.buffered()).isEqualTo(3);
+        // bodies of 1 and 2 held; 3 id-only; 4, 5, 6 beyond 4 instances: ids only
+        assertThat(l.buffered()).isEqualTo(2);
         assertThat(l.bufferedBytes()).isEqualTo(2);
         assertThat(l.beyondBuffer()).isEqualTo(3);
+        assertThat(l.isDecided(6)).isTrue();
         assertThat(l.knownDecidedBelow()).isEqualTo(7);
         assertThat(l.learn(0, A, VA)).isTrue();            // the first undecided instance always goes
-        assertThat(l.learn(3, new ValueId(3, 0, 1), VB)).isFalse();  // its body would pass .bytes: refused, id dropped
+        assertThat(l.learn(3, new ValueId(3, 0, 1), VB)).isFalse();  // its body would pass .bytes
+        assertThat(l.isDecided(3)).isTrue();
         assertThat(l.deliverReady((i, v) -> false, out)).hasSize(3);
         assertThat(l.bufferedBytes()).isZero();
+        assertThat(l.missingBodies()).containsExactly(3L, 4L, 5L, 6L);
         assertThat(l.learn(3, new ValueId(3, 0, 1), VB)).isTrue();
         assertThat(l.learn(4, new ValueId(4, 0, 1), VA)).isTrue();   // within the bound now
     }
 
     @Test
-    @DisplayName("Plan §1.8 (B4): decisions recovered from the log beyond the decided-ahead bound are not held either")
+    @DisplayName("Plan §1.8 (B4): bodies of decisions recovered from the log beyond the decided-ahead bound are not held either")
     void recoveredDecisionsAreBounded() {
         RingLearner l = new RingLearner(List.of(new RingRecord.Decision(1, A, VA), new RingRecord.Decision(2, B, VB),
                 new RingRecord.Decision(9, B, VB)), 4, 100);
         assertThat(l.buffered()).isEqualTo(2);
+        assertThat(l.isDecided(9)).isTrue();
+        assertThat(l.decidedBody(9)).isNull();
         assertThat(l.knownDecidedBelow()).isEqualTo(10);
     }
 }
