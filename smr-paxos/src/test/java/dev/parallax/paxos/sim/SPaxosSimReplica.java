@@ -6,6 +6,7 @@ import dev.parallax.core.batch.CommandBatch;
 import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.protocol.EffectBuffer;
 import dev.parallax.core.testkit.NodeContext;
+import dev.parallax.core.testkit.smr.ClientBatches;
 import dev.parallax.core.testkit.smr.ClientMessage;
 import dev.parallax.core.testkit.smr.SafetyMonitor;
 import dev.parallax.core.testkit.smr.SimService;
@@ -28,7 +29,6 @@ import dev.parallax.paxos.spaxos.SPaxosRecordCodec;
 import dev.parallax.paxos.spaxos.SPaxosValue;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -55,7 +55,6 @@ import java.util.Map;
  * <p>Owned by the simulation thread.
  */
 final class SPaxosSimReplica implements SimulatedReplica {
-    private static final int MAX_PENDING_BATCHES = 4;
     private static final SPaxosRecordCodec CODEC = new SPaxosRecordCodec();
 
     private final NodeContext<Object> ctx;
@@ -65,8 +64,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
     private final int snapshotEvery;
     private final EffectBuffer<Object, SPaxosRecord, SPaxosValue> effects = new EffectBuffer<>();
     private final EffectApplier<Object, SPaxosRecord, SPaxosValue> applier;
-    private final BatchBuilder batcher;
-    private final ArrayDeque<ByteBuffer> pendingBatches = new ArrayDeque<>();
+    private final ClientBatches clients;
     private final SimService service;
     private final ExecutionMirror mirror = new ExecutionMirror();
     /** Event counts this incarnation's core reported last (they are cumulative per core). */
@@ -86,7 +84,9 @@ final class SPaxosSimReplica implements SimulatedReplica {
         this.service = new SimService(ctx, monitors.switches().dedup(), monitors.switches().localReads(),
                 monitors.counters());
         this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, this::deliver, this::installFrom);
-        this.batcher = new BatchBuilder(config.batchBytes(), config.batchTimeoutNanos());
+        BatchBuilder batcher = new BatchBuilder(config.batchBytes(), config.batchTimeoutNanos());
+        this.clients = new ClientBatches(ctx, service, monitors.progress(), batcher,
+                () -> core.canPropose(), b -> core.onProposal(new SPaxosValue.ClientBatch(b), ctx.now(), effects), this::apply);
     }
 
     @Override
@@ -182,9 +182,9 @@ final class SPaxosSimReplica implements SimulatedReplica {
             }
             core.onMessage(from, message, ctx.now(), effects);
             apply();
-            proposePending();
+            clients.proposePending();
         } else if (message instanceof ClientMessage.Request r) {
-            onRequest(from, r.command());
+            clients.onRequest(from, r.command());
         }
     }
 
@@ -195,11 +195,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
         if (!core.recovering() && ctx.log().amnesiaPossible()) {
             ctx.log().amnesiaResolved();
         }
-        ByteBuffer batch = batcher.poll(ctx.now(), core.canPropose() && pendingBatches.isEmpty());
-        if (batch != null) {
-            pendingBatches.add(batch);
-        }
-        proposePending();
+        clients.onTick();
         core.reportEvents((event, count) -> {
             long delta = count - reported.getOrDefault(event, 0L);
             if (delta > 0) {
@@ -207,37 +203,6 @@ final class SPaxosSimReplica implements SimulatedReplica {
                 reported.put(event, count);
             }
         });
-    }
-
-    private void onRequest(int client, Command c) {
-        if (service.answeredFromCache(client, c)) {
-            return;
-        }
-        if (pendingBatches.size() >= MAX_PENDING_BATCHES) {
-            return; // back-pressure: the client times out and retries
-        }
-        service.accept(client, c);
-        ByteBuffer batch = batcher.add(c, ctx.now());
-        if (batch == null) {
-            batch = batcher.poll(ctx.now(), core.canPropose() && pendingBatches.isEmpty());
-        }
-        if (batch != null) {
-            pendingBatches.add(batch);
-        }
-        proposePending();
-    }
-
-    private void proposePending() {
-        while (!pendingBatches.isEmpty()) {
-            ByteBuffer b = pendingBatches.peek();
-            if (!core.onProposal(new SPaxosValue.ClientBatch(b), ctx.now(), effects)) {
-                apply();
-                return; // the origin's span bound: back-pressure
-            }
-            monitors.progress().proposed(ctx.id(), b, ctx.now());
-            pendingBatches.poll();
-            apply();
-        }
     }
 
     /** The runtime's path: encode the executable as delivered bytes, decode, mirror, then the service. */
