@@ -8,6 +8,7 @@ import dev.parallax.core.protocol.EffectBuffer;
 import dev.parallax.core.testkit.NodeContext;
 import dev.parallax.core.testkit.smr.ClientBatches;
 import dev.parallax.core.testkit.smr.ClientMessage;
+import dev.parallax.core.testkit.smr.PendingCompaction;
 import dev.parallax.core.testkit.smr.SafetyMonitor;
 import dev.parallax.core.testkit.smr.SimService;
 import dev.parallax.core.testkit.smr.SnapshotShelf;
@@ -72,7 +73,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
     private SPaxosCore core;
     /** Every instance below it is executed here (or covered by an installed snapshot). */
     private long position;
-    private long pendingCompaction = -1;
+    private final PendingCompaction compaction = new PendingCompaction();
 
     SPaxosSimReplica(NodeContext<Object> ctx, SPaxosConfig config, PaxosSimulation.Monitors monitors,
                      SPaxosSimulation.Shared shared, int snapshotEvery) {
@@ -137,15 +138,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
     /** Checks and applies effects, then runs a compaction a delivery asked for (never inside an apply). */
     private void apply() {
         checkAndApply();
-        if (pendingCompaction >= 0) {
-            long instance = pendingCompaction;
-            pendingCompaction = -1;
-            long cut = ctx.log().nextIndex();
-            core.compact(instance, effects);
-            checkAndApply();
-            ctx.log().truncateBefore(cut);
-            ctx.log().sync();
-        }
+        compaction.runIfAsked(ctx.log(), instance -> core.compact(instance, effects), () -> checkAndApply());
         shared.held(core.dissemination().heldBodies(), core.dissemination().heldBytes());
     }
 
@@ -232,7 +225,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
         position = instance + 1;
         if (snapshotEvery > 0 && position / snapshotEvery > before / snapshotEvery) {
             monitors.shelf().put(ctx.id(), service.snapshot(position, mirror.state()));
-            pendingCompaction = position;
+            compaction.request(position);
         }
     }
 

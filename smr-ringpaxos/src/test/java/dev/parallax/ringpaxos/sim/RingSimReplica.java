@@ -8,6 +8,7 @@ import dev.parallax.core.protocol.EffectBuffer;
 import dev.parallax.core.testkit.NodeContext;
 import dev.parallax.core.testkit.smr.ClientBatches;
 import dev.parallax.core.testkit.smr.ClientMessage;
+import dev.parallax.core.testkit.smr.PendingCompaction;
 import dev.parallax.core.testkit.smr.SimService;
 import dev.parallax.core.testkit.smr.SmrNode;
 import dev.parallax.core.testkit.smr.SnapshotShelf;
@@ -77,7 +78,7 @@ final class RingSimReplica implements SmrNode {
     private long applied;
     /** The next instance the core is expected to deliver (applied + undelivered). */
     private long nextDecided;
-    private long pendingCompaction = -1;
+    private final PendingCompaction compaction = new PendingCompaction();
     private boolean applying;
 
     private record Decided(long instance, RingValue.Chosen value) {
@@ -202,15 +203,7 @@ final class RingSimReplica implements SmrNode {
             }
         }
         shared.undelivered(ctx.id(), undelivered.size());
-        if (pendingCompaction >= 0) {
-            long instance = pendingCompaction;
-            pendingCompaction = -1;
-            long cut = ctx.log().nextIndex();
-            core.compact(instance, effects);
-            applier.apply(effects);
-            ctx.log().truncateBefore(cut);
-            ctx.log().sync();
-        }
+        compaction.runIfAsked(ctx.log(), instance -> core.compact(instance, effects), () -> applier.apply(effects));
     }
 
     @Override
@@ -294,7 +287,7 @@ final class RingSimReplica implements SmrNode {
         }
         if (snapshotEvery > 0 && applied % snapshotEvery == 0) {
             shared.shelf.put(ctx.id(), service.snapshot(applied, new byte[0]));
-            pendingCompaction = applied;
+            compaction.request(applied);
         }
     }
 
