@@ -284,7 +284,8 @@ final class PaxosSimulation {
         }
 
         HealAndCheck.Result checked = HealAndCheck.run(sim, clientIds, s.faultyFor(), progress, s.progressBound(),
-                replicas(sim, s.replicas()), history, CHECK_STEPS);
+                new HealAndCheck.Replicas(s.replicas(), "replica", () -> converged(sim, s.replicas()),
+                        () -> appliedCounts(sim, s.replicas()), r -> sim.<SimulatedReplica>node(r).state()), history, CHECK_STEPS);
         int pendingAtHeal = checked.pendingAtHeal();
         CheckResult lin = checked.lin();
         long operations = loads.stream().mapToLong(ClientWorkload::issued).sum();
@@ -300,36 +301,6 @@ final class PaxosSimulation {
                 st.partitionsStarted(), st.restarts(), leaders.viewChanges(), progress.maxLatency(), clients,
                 counters.gaps(), st.pauses(), st.heldByPause(), st.queuedByPause(), st.crashAlls(),
                 st.oneWayCuts() + st.bridges(), st.leaderPartialCuts(), counters.duplicates());
-    }
-
-    /** The replicas as {@link HealAndCheck} sees them. */
-    private static HealAndCheck.Replicas replicas(Simulation<Object> sim, int replicas) {
-        return new HealAndCheck.Replicas() {
-            @Override
-            public int count() {
-                return replicas;
-            }
-
-            @Override
-            public String noun() {
-                return "replica";
-            }
-
-            @Override
-            public boolean converged() {
-                return PaxosSimulation.converged(sim, replicas);
-            }
-
-            @Override
-            public String describe() {
-                return appliedCounts(sim, replicas);
-            }
-
-            @Override
-            public Map<String, String> state(int r) {
-                return sim.<SimulatedReplica>node(r).state();
-            }
-        };
     }
 
     private static boolean converged(Simulation<Object> sim, int replicas) {

@@ -393,7 +393,8 @@ final class RingSimulation {
         }
 
         HealAndCheck.Result checked = HealAndCheck.run(sim, clientIds, s.faultyFor(), shared.progress, s.progressBound(),
-                replicas(sim, s.replicas()), history, CHECK_STEPS);
+                new HealAndCheck.Replicas(s.replicas(), "member", () -> converged(sim, s.replicas()),
+                        () -> describe(sim, s.replicas()), r -> sim.<RingSimReplica>node(r).state()), history, CHECK_STEPS);
         int pendingAtHeal = checked.pendingAtHeal();
         CheckResult lin = checked.lin();
         for (int r = 0; r < s.replicas(); r++) {
@@ -404,36 +405,6 @@ final class RingSimulation {
         return new Outcome(seed, lin, shared.safety.decisions(), shared.safety.instances(), sim.stats(),
                 shared.shelf.installs(), operations, pendingAtHeal, coordinators.roundChanges(),
                 shared.progress.maxLatency(), timedOut, shared.counters.gaps(), shared.counters.duplicates(), shared);
-    }
-
-    /** The members as {@link HealAndCheck} sees them. */
-    private static HealAndCheck.Replicas replicas(Simulation<Object> sim, int replicas) {
-        return new HealAndCheck.Replicas() {
-            @Override
-            public int count() {
-                return replicas;
-            }
-
-            @Override
-            public String noun() {
-                return "member";
-            }
-
-            @Override
-            public boolean converged() {
-                return RingSimulation.converged(sim, replicas);
-            }
-
-            @Override
-            public String describe() {
-                return RingSimulation.describe(sim, replicas);
-            }
-
-            @Override
-            public Map<String, String> state(int r) {
-                return sim.<RingSimReplica>node(r).state();
-            }
-        };
     }
 
     private static boolean converged(Simulation<Object> sim, int replicas) {

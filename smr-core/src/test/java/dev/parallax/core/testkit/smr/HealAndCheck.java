@@ -12,6 +12,9 @@ import dev.parallax.core.testkit.Simulation;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 /**
  * The second half of every replicated-KV simulation run (Multi-Paxos, S-Paxos, Ring Paxos): run
@@ -30,22 +33,23 @@ public final class HealAndCheck {
     private static final long LIVENESS_NANOS = 8_000 * MS;
     private static final long CONVERGENCE_NANOS = 3_000 * MS;
 
-    /** The protocol's view of its replicas, nodes {@code 0 .. count() - 1} of the simulation. */
-    public interface Replicas {
-        /** How many replicas; nodes {@code 0 .. count() - 1}. */
-        int count();
-
-        /** What a replica is called in failure messages ("replica", "member"). */
-        String noun();
-
-        /** Whether every replica applied the same decided prefix and is settled. */
-        boolean converged();
-
-        /** Each replica's progress, for failure messages. */
-        String describe();
-
-        /** Replica {@code r}'s state machine state. */
-        Map<String, String> state(int r);
+    /**
+     * The protocol's view of its replicas, nodes {@code 0 .. count - 1} of the simulation.
+     *
+     * @param count     how many replicas
+     * @param noun      what a replica is called in failure messages ("replica", "member")
+     * @param converged whether every replica applied the same decided prefix and is settled
+     * @param describe  each replica's progress, for failure messages
+     * @param state     replica {@code r}'s state machine state
+     */
+    public record Replicas(int count, String noun, BooleanSupplier converged, Supplier<String> describe,
+                           IntFunction<Map<String, String>> state) {
+        public Replicas {
+            Objects.requireNonNull(noun);
+            Objects.requireNonNull(converged);
+            Objects.requireNonNull(describe);
+            Objects.requireNonNull(state);
+        }
     }
 
     /**
@@ -88,17 +92,17 @@ public final class HealAndCheck {
                     && sim.<SimClient>node(id).done()), healedAt + LIVENESS_NANOS);
             if (!clientsDone) {
                 throw sim.failure("liveness: client commands still unanswered 8 s (virtual) after faults stopped; "
-                        + sim.stats() + "; " + replicas.describe() + clientIds.stream()
+                        + sim.stats() + "; " + replicas.describe().get() + clientIds.stream()
                         .map(id -> sim.<SimClient>node(id).toString()).toList());
             }
-            boolean converged = sim.runUntil(replicas::converged, sim.now() + CONVERGENCE_NANOS);
+            boolean converged = sim.runUntil(replicas.converged(), sim.now() + CONVERGENCE_NANOS);
             if (!converged) {
-                throw sim.failure(noun + "s did not converge to one decided prefix: " + replicas.describe());
+                throw sim.failure(noun + "s did not converge to one decided prefix: " + replicas.describe().get());
             }
-            Map<String, String> reference = replicas.state(0);
+            Map<String, String> reference = replicas.state().apply(0);
             for (int r = 1; r < replicas.count(); r++) {
-                if (!Objects.equals(reference, replicas.state(r))) {
-                    throw new AssertionError(noun + " " + r + " state " + replicas.state(r)
+                if (!Objects.equals(reference, replicas.state().apply(r))) {
+                    throw new AssertionError(noun + " " + r + " state " + replicas.state().apply(r)
                             + " differs from " + noun + " 0 state " + reference + " at the same applied index");
                 }
             }
