@@ -1,12 +1,9 @@
 package dev.parallax.ringpaxos;
 
 import dev.parallax.core.runtime.ProtocolRuntime;
+import dev.parallax.core.runtime.RuntimeBroadcast;
 import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.AtomicBroadcast;
-import dev.parallax.core.spi.DeliveryListener;
-import dev.parallax.core.spi.DurableLog;
-import dev.parallax.core.spi.Transport;
-import dev.parallax.core.time.Clock;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -45,16 +42,17 @@ import java.util.function.ToDoubleFunction;
  * The incarnation floor of the value ids this replica proposes is the wall clock in milliseconds at
  * start (plan §1.1). The runtime settings that are not Ring Paxos' own come as one
  * {@link RuntimeOptions}; the longest time between two ticks is half the shortest of
- * {@code ring.heartbeat.ms}, {@code ring.retransmit.ms} and {@code mring.retransmit.ms}.
+ * {@code ring.heartbeat.ms}, {@code ring.retransmit.ms} and {@code mring.retransmit.ms}. What only
+ * delegates to the runtime is {@link RuntimeBroadcast}'s; a snapshot taken
+ * ({@link #snapshotTaken}) covers every position below its sequence, and the log is trimmed at
+ * most to the version floor; an installed one carries no delivery state (the core skips to it).
  *
  * <p>Threads: {@link #propose}, {@link #redirectHint}, {@link #leaderHint},
  * {@link #readyForProposal}, {@link #snapshotTaken} and {@link #snapshotInstalled} from any thread,
  * never blocking; {@link #start} and {@link #close} once each, by the owner. The broadcast owns the
  * transport and the log it was given and closes them.
  */
-public final class RingPaxosBroadcast implements AtomicBroadcast {
-    private final ProtocolRuntime<Object, RingRecord, RingValue, RingPaxosCore> runtime;
-    private final String name;
+public final class RingPaxosBroadcast extends RuntimeBroadcast<Object, RingRecord, RingValue, RingPaxosCore> {
     private final int self;
     private volatile long round = -1;
     private volatile int coordinator = -1;
@@ -72,20 +70,17 @@ public final class RingPaxosBroadcast implements AtomicBroadcast {
     private volatile long watchedEpoch = -1;
     private volatile long watchedMask;
 
-    private RingPaxosBroadcast(Builder b) {
-        RingConfig config = b.config;
-        int self = b.self;
+    private RingPaxosBroadcast(Parts<RingConfig, Object> p, RingPaxosCore.Observer observer, LongSupplier floor) {
+        RingConfig config = p.config();
+        int self = p.self();
         this.self = self;
-        RuntimeOptions options = b.options != null ? b.options : RuntimeOptions.builder().build();
+        RuntimeOptions options = p.options();
         String defaultName = defaultName(config.kind());
-        this.name = options.name(defaultName);
+        String name = options.name(defaultName);
         registerMeters(options.meterRegistry(), Tags.of("protocol", name, "replica", Integer.toString(self)));
-        RingPaxosCore.Observer observer = b.observer;
-        LongSupplier floor = b.incarnationFloor;
         ProtocolRuntime.Builder<Object, RingRecord, RingValue, RingPaxosCore> rb =
-                options.runtimeBuilder(defaultName, self, config.members(), b.clock);
-        rb.transport(b.transport).log(b.log, new RingRecordCodec())
-                .core((recovered, amnesiac, now) -> {
+                p.runtimeBuilder(defaultName, new RingRecordCodec());
+        rb.core((recovered, amnesiac, now) -> {
                     RingPaxosCore c = new RingPaxosCore(config, self, recovered, amnesiac, floor.getAsLong(), now, observer);
                     c.detectFailuresExternally();
                     return c;
@@ -95,7 +90,7 @@ public final class RingPaxosBroadcast implements AtomicBroadcast {
                         () -> watchedMask, Math.max(1, config.heartbeatNanos() / 4)))
                 .observer(this::publish)
                 .maxTickNanos(maxTickNanos(config));
-        this.runtime = rb.build();
+        install(rb.build());
     }
 
     /** The instance name unless {@link RuntimeOptions} name another: {@code uring} or {@code mring}. */
@@ -169,16 +164,6 @@ public final class RingPaxosBroadcast implements AtomicBroadcast {
         return new Builder();
     }
 
-    @Override
-    public void start(DeliveryListener listener) {
-        runtime.start(listener);
-    }
-
-    @Override
-    public boolean propose(ByteBuffer value) {
-        return runtime.propose(value);
-    }
-
     /** Every member proposes (seed 003 (Ring Paxos) §3.3.1): never a redirect. */
     @Override
     public int redirectHint() {
@@ -191,88 +176,23 @@ public final class RingPaxosBroadcast implements AtomicBroadcast {
         return coordinator;
     }
 
-    @Override
-    public boolean readyForProposal() {
-        return runtime.readyForProposal();
-    }
-
-    /** A snapshot covers every position below {@code nextSequence}: the log is trimmed at most to the version floor. */
-    @Override
-    public void snapshotTaken(long nextSequence) {
-        runtime.compact(nextSequence);
-    }
-
-    /** No delivery state: the core skips to {@code nextSequence}. */
-    @Override
-    public void snapshotInstalled(long nextSequence) {
-        runtime.skipTo(nextSequence);
-    }
-
-    /** The runtime (tests: the protocol stage). */
-    public ProtocolRuntime<Object, RingRecord, RingValue, RingPaxosCore> protocolRuntime() {
-        return runtime;
-    }
-
-    /** The instance name: the {@code protocol} tag of the meters. */
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public void close() {
-        runtime.close();
-    }
-
-    /** Mutable builder, not thread-safe. */
-    public static final class Builder {
-        private RingConfig config;
-        private int self = -1;
-        private Transport<Object> transport;
-        private DurableLog log;
-        private Clock clock;
-        private RuntimeOptions options;
+    /**
+     * Mutable builder, not thread-safe: the setters of {@link RuntimeBroadcast.BaseBuilder} — the
+     * transport is that of every Ring Paxos message (for U-Ring one TCP channel; for M-Ring the TCP
+     * channel and the datagram group joined by {@code Channels.union}, {@link RingPaxos#create}),
+     * the log the acceptor's and learner's, the default name {@code uring} or {@code mring} — and
+     * Ring Paxos' own.
+     */
+    public static final class Builder extends BaseBuilder<RingConfig, Object, Builder> {
         private RingPaxosCore.Observer observer = RingPaxosCore.Observer.NONE;
         private LongSupplier incarnationFloor = System::currentTimeMillis;
 
         private Builder() {
+            super(RingConfig::members);
         }
 
-        public Builder config(RingConfig config) {
-            this.config = Objects.requireNonNull(config);
-            return this;
-        }
-
-        public Builder self(int self) {
-            this.self = self;
-            return this;
-        }
-
-        /**
-         * The transport of every Ring Paxos message: for U-Ring one TCP channel; for M-Ring the TCP
-         * channel and the datagram group joined by {@code Channels.union} ({@link RingPaxos#create}).
-         */
-        public Builder transport(Transport<Object> transport) {
-            this.transport = Objects.requireNonNull(transport);
-            return this;
-        }
-
-        /** The acceptor's and learner's log; its records are recovered at start. */
-        public Builder log(DurableLog log) {
-            this.log = Objects.requireNonNull(log);
-            return this;
-        }
-
-        public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock);
-            return this;
-        }
-
-        /**
-         * The runtime settings (name, meter registry, threads, snapshot service, queue bounds);
-         * default every default with the name {@code uring} or {@code mring} and a private registry.
-         */
-        public Builder options(RuntimeOptions options) {
-            this.options = Objects.requireNonNull(options);
+        @Override
+        protected Builder thisBuilder() {
             return this;
         }
 
@@ -290,16 +210,7 @@ public final class RingPaxosBroadcast implements AtomicBroadcast {
 
         /** @throws IllegalArgumentException if a required part is missing or inconsistent */
         public RingPaxosBroadcast build() {
-            if (config == null || transport == null || log == null || clock == null) {
-                throw new IllegalArgumentException("config, transport, log and clock are required");
-            }
-            if (self < 0 || self >= config.members()) {
-                throw new IllegalArgumentException("self must be 0.." + (config.members() - 1) + ", got " + self);
-            }
-            if (transport.localId() != self) {
-                throw new IllegalArgumentException("transport is member " + transport.localId() + ", not " + self);
-            }
-            return new RingPaxosBroadcast(this);
+            return new RingPaxosBroadcast(parts(), observer, incarnationFloor);
         }
     }
 }

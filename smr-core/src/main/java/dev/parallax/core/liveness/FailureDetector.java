@@ -1,10 +1,8 @@
 package dev.parallax.core.liveness;
 
-import dev.parallax.core.stage.Stage;
 import dev.parallax.core.time.Clock;
 
 import java.util.Objects;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
@@ -25,10 +23,11 @@ import java.util.function.LongSupplier;
  * suspicion it is given (the protocol stage keeps one pending view, the highest); the protocol
  * checks that it still is in that view and still follows before acting on it.
  *
- * <p>Threads: {@code doWork} on the detector's thread only; {@link #suspicions()} from any thread.
- * Never blocks.
+ * <p>Threads: {@code doWork} on the detector's thread only; {@link #suspicions()} (views suspected
+ * so far) from any thread. Never blocks. The stamps, clock and view bookkeeping are
+ * {@link SilenceDetector}'s, shared with {@link MemberDetector}.
  */
-public final class FailureDetector implements Stage {
+public final class FailureDetector extends SilenceDetector {
 
     /**
      * A protocol's pure suspicion rule, shared by its deterministic core (driven by the simulator)
@@ -42,16 +41,9 @@ public final class FailureDetector implements Stage {
         boolean suspects(long view, long lastHeard, long now);
     }
 
-    private final String name;
-    private final int self;
-    private final PeerLiveness liveness;
     private final Rule rule;
     private final LongSupplier currentView;
     private final LongConsumer sink;
-    private final Clock clock;
-    private final LongAdder suspicions = new LongAdder();
-    private long view = -1;
-    private long viewSince;
     private long suspected = -1;
 
     /**
@@ -66,18 +58,10 @@ public final class FailureDetector implements Stage {
      */
     public FailureDetector(String name, int self, PeerLiveness liveness, Rule rule, LongSupplier currentView,
                            LongConsumer sink, Clock clock) {
-        this.name = Objects.requireNonNull(name, "name");
-        this.self = self;
-        this.liveness = Objects.requireNonNull(liveness, "liveness");
+        super(name, self, liveness, clock);
         this.rule = Objects.requireNonNull(rule, "rule");
         this.currentView = Objects.requireNonNull(currentView, "currentView");
         this.sink = Objects.requireNonNull(sink, "sink");
-        this.clock = Objects.requireNonNull(clock, "clock");
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     /**
@@ -91,27 +75,18 @@ public final class FailureDetector implements Stage {
         if (v < 0) {
             return 0;
         }
-        long now = clock.nanoTime();
-        if (v != view) {
-            view = v;
-            viewSince = now;
-        }
+        long now = now();
+        enter(v, now);
         if (v <= suspected) {
             return 0;
         }
         int leader = rule.leaderOf(v);
-        long lastHeard = leader == self ? viewSince : Math.max(viewSince, liveness.lastHeard(leader));
-        if (!rule.suspects(v, lastHeard, now)) {
+        if (!rule.suspects(v, lastHeard(leader), now)) {
             return 0;
         }
         suspected = v;
-        suspicions.increment();
+        counted();
         sink.accept(v);
         return 1;
-    }
-
-    /** Views suspected so far. Thread-safe. */
-    public long suspicions() {
-        return suspicions.sum();
     }
 }

@@ -1,10 +1,8 @@
 package dev.parallax.core.liveness;
 
-import dev.parallax.core.stage.Stage;
 import dev.parallax.core.time.Clock;
 
 import java.util.Objects;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
@@ -21,10 +19,11 @@ import java.util.function.LongSupplier;
  * member) is handed over at most once; this member itself is never suspected; a lower epoch than
  * one already seen is ignored, as is a negative one (not started).
  *
- * <p>Threads: {@code doWork} on the detector's thread only; {@link #suspicions()} from any thread.
- * Never blocks.
+ * <p>Threads: {@code doWork} on the detector's thread only; {@link #suspicions()} ((epoch, member)
+ * suspicions handed over so far) from any thread. Never blocks. The stamps, clock and epoch
+ * bookkeeping are {@link SilenceDetector}'s, shared with {@link FailureDetector}.
  */
-public final class MemberDetector implements Stage {
+public final class MemberDetector extends SilenceDetector {
 
     /** A protocol's pure rule; implementations must be immutable and thread-safe. */
     @FunctionalInterface
@@ -39,17 +38,10 @@ public final class MemberDetector implements Stage {
         void suspect(long epoch, int member);
     }
 
-    private final String name;
-    private final int self;
-    private final PeerLiveness liveness;
     private final Rule rule;
     private final LongSupplier epoch;
     private final LongSupplier watchedMask;
     private final Sink sink;
-    private final Clock clock;
-    private final LongAdder suspicions = new LongAdder();
-    private long current = -1;
-    private long since;
     private long suspectedMask;
 
     /**
@@ -64,19 +56,11 @@ public final class MemberDetector implements Stage {
      */
     public MemberDetector(String name, int self, PeerLiveness liveness, Rule rule, LongSupplier epoch,
                           LongSupplier watchedMask, Sink sink, Clock clock) {
-        this.name = Objects.requireNonNull(name, "name");
-        this.self = self;
-        this.liveness = Objects.requireNonNull(liveness, "liveness");
+        super(name, self, liveness, clock);
         this.rule = Objects.requireNonNull(rule, "rule");
         this.epoch = Objects.requireNonNull(epoch, "epoch");
         this.watchedMask = Objects.requireNonNull(watchedMask, "watchedMask");
         this.sink = Objects.requireNonNull(sink, "sink");
-        this.clock = Objects.requireNonNull(clock, "clock");
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     /**
@@ -87,13 +71,11 @@ public final class MemberDetector implements Stage {
     @Override
     public int doWork() {
         long e = epoch.getAsLong();
-        if (e < 0 || e < current) {
+        if (e < 0 || e < epoch()) {
             return 0;
         }
-        long now = clock.nanoTime();
-        if (e != current) {
-            current = e;
-            since = now;
+        long now = now();
+        if (enter(e, now)) {
             suspectedMask = 0;
         }
         long open = watchedMask.getAsLong() & ~suspectedMask;
@@ -101,22 +83,16 @@ public final class MemberDetector implements Stage {
         while (open != 0) {
             int member = Long.numberOfTrailingZeros(open);
             open &= open - 1;
-            if (member == self || member >= liveness.peers()) {
+            if (member == self() || member >= peers()) {
                 continue;
             }
-            long lastHeard = Math.max(since, liveness.lastHeard(member));
-            if (rule.suspects(e, member, lastHeard, now)) {
+            if (rule.suspects(e, member, lastHeard(member), now)) {
                 suspectedMask |= 1L << member;
-                suspicions.increment();
+                counted();
                 sink.suspect(e, member);
                 handed++;
             }
         }
         return handed;
-    }
-
-    /** (epoch, member) suspicions handed over so far. Thread-safe. */
-    public long suspicions() {
-        return suspicions.sum();
     }
 }

@@ -1,12 +1,10 @@
 package dev.parallax.paxos.spaxos;
 
 import dev.parallax.core.runtime.ProtocolRuntime;
+import dev.parallax.core.runtime.RuntimeBroadcast;
 import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.DeliveryListener;
-import dev.parallax.core.spi.DurableLog;
-import dev.parallax.core.spi.Transport;
-import dev.parallax.core.time.Clock;
 import dev.parallax.paxos.PaxosRuntimeParts;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -33,28 +31,27 @@ import java.util.function.LongSupplier;
  * </ul>
  * The incarnation floor of the dissemination layer is the wall clock in milliseconds at start
  * (plan §1.2 rule 6). The runtime settings that are not S-Paxos' own come as one
- * {@link RuntimeOptions}.
+ * {@link RuntimeOptions}; what only delegates to the runtime is {@link RuntimeBroadcast}'s.
  *
  * <p>Threads: {@link #propose}, {@link #redirectHint}, {@link #leaderHint},
  * {@link #readyForProposal}, {@link #snapshotTaken} and {@link #snapshotInstalled} from any thread,
  * never blocking; {@link #deliveryState} on the delivery thread; {@link #start} and {@link #close}
  * once each, by the owner. The broadcast owns the transport and the log it was given and closes them.
  */
-public final class SPaxosBroadcast implements AtomicBroadcast {
+public final class SPaxosBroadcast extends RuntimeBroadcast<Object, SPaxosRecord, SPaxosValue, SPaxosCore> {
     /** The instance name unless {@link RuntimeOptions} name another: the meters' {@code protocol} tag. */
     public static final String DEFAULT_NAME = "spaxos";
-    private final ProtocolRuntime<Object, SPaxosRecord, SPaxosValue, SPaxosCore> runtime;
     private final PaxosRuntimeParts parts;
     private final ExecutionMirror mirror = new ExecutionMirror();
     private volatile long heldBodies;
     private volatile long heldBytes;
     private volatile long executionWaiting;
 
-    private SPaxosBroadcast(Builder b) {
-        SPaxosConfig config = b.config;
-        int self = b.self;
+    private SPaxosBroadcast(Parts<SPaxosConfig, Object> p, SPaxosCore.Observer observer, LongSupplier floor) {
+        SPaxosConfig config = p.config();
+        int self = p.self();
         String replica = Integer.toString(self);
-        RuntimeOptions options = b.options != null ? b.options : RuntimeOptions.builder().build();
+        RuntimeOptions options = p.options();
         String name = options.name(DEFAULT_NAME);
         MeterRegistry registry = options.meterRegistry();
         parts = new PaxosRuntimeParts(config.paxos(), self, name, registry);
@@ -65,12 +62,9 @@ public final class SPaxosBroadcast implements AtomicBroadcast {
         Gauge.builder("parallax.spaxos.execution.waiting", this, x -> x.executionWaiting)
                 .description("decided ordering instances waiting for execution (a body is missing, or one before it)")
                 .tag("protocol", name).tag("replica", replica).register(registry);
-        SPaxosCore.Observer observer = b.observer;
-        LongSupplier floor = b.incarnationFloor;
         ProtocolRuntime.Builder<Object, SPaxosRecord, SPaxosValue, SPaxosCore> rb =
-                options.runtimeBuilder(DEFAULT_NAME, self, config.members(), b.clock);
-        rb.transport(b.transport).log(b.log, new SPaxosRecordCodec())
-                .core((recovered, amnesiac, now) -> {
+                p.runtimeBuilder(DEFAULT_NAME, new SPaxosRecordCodec());
+        rb.core((recovered, amnesiac, now) -> {
                     SPaxosCore c = new SPaxosCore(config, self, recovered, amnesiac, floor.getAsLong(), now, observer);
                     c.ordering().detectFailuresExternally();
                     return c;
@@ -79,18 +73,13 @@ public final class SPaxosBroadcast implements AtomicBroadcast {
                         v -> v instanceof Executable e ? ExecutedBatches.encode(e) : null)
                 .failureDetection(parts.failureDetection())
                 .observer(c -> {
-                    parts.observe(c.ordering(), runtime().protocolStage().undelivered());
+                    parts.observe(c.ordering(), protocolRuntime().protocolStage().undelivered());
                     heldBodies = c.dissemination().heldBodies();
                     heldBytes = c.dissemination().heldBytes();
                     executionWaiting = c.executionWaiting();
                 })
                 .maxTickNanos(parts.maxTickNanos());
-        this.runtime = rb.build();
-    }
-
-    /** The observer runs only after start, when the runtime field is set. */
-    private ProtocolRuntime<Object, SPaxosRecord, SPaxosValue, SPaxosCore> runtime() {
-        return runtime;
+        install(rb.build());
     }
 
     /** A builder; config, self, transport, log and clock are required. */
@@ -105,16 +94,11 @@ public final class SPaxosBroadcast implements AtomicBroadcast {
     @Override
     public void start(DeliveryListener listener) {
         Objects.requireNonNull(listener, "listener");
-        runtime.start((sequence, value) -> {
+        super.start((sequence, value) -> {
             ExecutedBatches.Delivered d = ExecutedBatches.decode(value);
             mirror.apply(sequence, d.ids());
             listener.deliver(sequence, d.commands());
         });
-    }
-
-    @Override
-    public boolean propose(ByteBuffer value) {
-        return runtime.propose(value);
     }
 
     /** Every replica takes clients (seed 002 (S-Paxos) §IV-A): never a redirect. */
@@ -130,16 +114,6 @@ public final class SPaxosBroadcast implements AtomicBroadcast {
     }
 
     @Override
-    public boolean readyForProposal() {
-        return runtime.readyForProposal();
-    }
-
-    @Override
-    public void snapshotTaken(long nextSequence) {
-        runtime.compact(nextSequence);
-    }
-
-    @Override
     public void snapshotInstalled(long nextSequence) {
         snapshotInstalled(nextSequence, new byte[0]);
     }
@@ -148,7 +122,7 @@ public final class SPaxosBroadcast implements AtomicBroadcast {
     @Override
     public void snapshotInstalled(long nextSequence, byte[] deliveryState) {
         mirror.restore(nextSequence, deliveryState);
-        runtime.skipTo(nextSequence, deliveryState);
+        protocolRuntime().skipTo(nextSequence, deliveryState);
     }
 
     /** The executed-id record as of the last delivery ({@link ExecutionMirror#state}). */
@@ -157,64 +131,21 @@ public final class SPaxosBroadcast implements AtomicBroadcast {
         return mirror.state();
     }
 
-    /** The runtime (tests: the protocol stage). */
-    public ProtocolRuntime<Object, SPaxosRecord, SPaxosValue, SPaxosCore> protocolRuntime() {
-        return runtime;
-    }
-
-    @Override
-    public void close() {
-        runtime.close();
-    }
-
-    /** Mutable builder, not thread-safe. */
-    public static final class Builder {
-        private SPaxosConfig config;
-        private int self = -1;
-        private Transport<Object> transport;
-        private DurableLog log;
-        private Clock clock;
-        private RuntimeOptions options;
+    /**
+     * Mutable builder, not thread-safe: the setters of {@link RuntimeBroadcast.BaseBuilder} — the
+     * transport is one carrying both layers' messages ({@code Channels.union} in a replica), the log
+     * that of both layers — and S-Paxos' own.
+     */
+    public static final class Builder extends BaseBuilder<SPaxosConfig, Object, Builder> {
         private SPaxosCore.Observer observer = SPaxosCore.Observer.NONE;
         private LongSupplier incarnationFloor = System::currentTimeMillis;
 
         private Builder() {
+            super(SPaxosConfig::members);
         }
 
-        public Builder config(SPaxosConfig config) {
-            this.config = Objects.requireNonNull(config);
-            return this;
-        }
-
-        public Builder self(int self) {
-            this.self = self;
-            return this;
-        }
-
-        /** One transport carrying both layers' messages ({@code Channels.union} in a replica). */
-        public Builder transport(Transport<Object> transport) {
-            this.transport = Objects.requireNonNull(transport);
-            return this;
-        }
-
-        /** The log of both layers; its records are recovered at start. */
-        public Builder log(DurableLog log) {
-            this.log = Objects.requireNonNull(log);
-            return this;
-        }
-
-        public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock);
-            return this;
-        }
-
-        /**
-         * The runtime settings (name, meter registry, threads, snapshot service, queue bounds);
-         * default {@link RuntimeOptions#builder() every default} with the name
-         * {@value #DEFAULT_NAME} and a private registry.
-         */
-        public Builder options(RuntimeOptions options) {
-            this.options = Objects.requireNonNull(options);
+        @Override
+        protected Builder thisBuilder() {
             return this;
         }
 
@@ -232,16 +163,7 @@ public final class SPaxosBroadcast implements AtomicBroadcast {
 
         /** @throws IllegalArgumentException if a required part is missing or inconsistent */
         public SPaxosBroadcast build() {
-            if (config == null || transport == null || log == null || clock == null) {
-                throw new IllegalArgumentException("config, transport, log and clock are required");
-            }
-            if (self < 0 || self >= config.members()) {
-                throw new IllegalArgumentException("self must be 0.." + (config.members() - 1) + ", got " + self);
-            }
-            if (transport.localId() != self) {
-                throw new IllegalArgumentException("transport is member " + transport.localId() + ", not " + self);
-            }
-            return new SPaxosBroadcast(this);
+            return new SPaxosBroadcast(parts(), observer, incarnationFloor);
         }
     }
 }

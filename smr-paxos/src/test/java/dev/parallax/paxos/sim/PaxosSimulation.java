@@ -1,11 +1,8 @@
 package dev.parallax.paxos.sim;
 
-import dev.parallax.core.check.CheckBudget;
 import dev.parallax.core.check.CheckResult;
 import dev.parallax.core.check.HistoryRecorder;
-import dev.parallax.core.check.KvModel;
 import dev.parallax.core.check.KvOp;
-import dev.parallax.core.check.LinearizabilityChecker;
 import dev.parallax.core.check.Verdict;
 import dev.parallax.core.testkit.FaultPlan;
 import dev.parallax.core.testkit.NodeContext;
@@ -14,6 +11,7 @@ import dev.parallax.core.testkit.Simulation;
 import dev.parallax.core.testkit.SimulationStats;
 import dev.parallax.core.testkit.smr.AmnesiaPlan;
 import dev.parallax.core.testkit.smr.ClientWorkload;
+import dev.parallax.core.testkit.smr.HealAndCheck;
 import dev.parallax.core.testkit.smr.KvCommands;
 import dev.parallax.core.testkit.smr.ProgressMonitor;
 import dev.parallax.core.testkit.smr.ReplicaCounters;
@@ -27,7 +25,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
@@ -286,50 +283,11 @@ final class PaxosSimulation {
                     CLIENT_WINDOW, s.thinkTime(), clientSeed, startAt), false);
         }
 
-        int pendingAtHeal;
-        try {
-            sim.runUntil(s.faultyFor());
-            pendingAtHeal = (int) clientIds.stream().filter(id -> sim.<SimClient>node(id).hasOutstanding()).count();
-            if (pendingAtHeal == 0) {
-                throw sim.failure("no client operation was pending when the faults healed: the faults hit an idle cluster");
-            }
-            sim.stopFaults();
-            long healedAt = sim.now();
-            progress.arm(healedAt, s.progressBound());
-            boolean clientsDone = sim.runUntil(() -> clientIds.stream().allMatch(id -> sim.isUp(id)
-                    && sim.<SimClient>node(id).done()), healedAt + 8_000 * MS);
-            if (!clientsDone) {
-                throw sim.failure("liveness: client commands still unanswered 8 s (virtual) after faults stopped; "
-                        + sim.stats() + "; " + appliedCounts(sim, s.replicas()) + clientIds.stream()
-                        .map(id -> sim.<SimClient>node(id).toString()).toList());
-            }
-            boolean converged = sim.runUntil(() -> converged(sim, s.replicas()), sim.now() + 3_000 * MS);
-            if (!converged) {
-                throw sim.failure("replicas did not converge to one decided prefix: " + appliedCounts(sim, s.replicas()));
-            }
-            Map<String, String> reference = sim.<SimulatedReplica>node(0).state();
-            for (int r = 1; r < s.replicas(); r++) {
-                if (!Objects.equals(reference, sim.<SimulatedReplica>node(r).state())) {
-                    throw new AssertionError("replica " + r + " state " + sim.<SimulatedReplica>node(r).state()
-                            + " differs from replica 0 state " + reference + " at the same applied index");
-                }
-            }
-        } catch (AssertionError failure) {
-            // Whatever else failed (safety, progress, liveness), a history that is already not
-            // linearizable is the first thing to report: the checker bites even in runs that
-            // cannot reach the end (a broken replica may also break the clients' sessions).
-            CheckResult partial = LinearizabilityChecker.check(new KvModel(), history.history(),
-                    CheckBudget.ofSteps(CHECK_STEPS));
-            if (partial.verdict() == Verdict.NOT_LINEARIZABLE) {
-                throw new AssertionError("history is not linearizable (checked when the run failed: "
-                        + failure.getMessage().lines().findFirst().orElse("") + "):\n" + partial, failure);
-            }
-            throw failure;
-        }
-        CheckResult lin = LinearizabilityChecker.check(new KvModel(), history.history(), CheckBudget.ofSteps(CHECK_STEPS));
-        if (lin.verdict() == Verdict.NOT_LINEARIZABLE) {
-            throw new AssertionError("history is not linearizable:\n" + lin);
-        }
+        HealAndCheck.Result checked = HealAndCheck.run(sim, clientIds, s.faultyFor(), progress, s.progressBound(),
+                new HealAndCheck.Replicas(s.replicas(), "replica", () -> converged(sim, s.replicas()),
+                        () -> appliedCounts(sim, s.replicas()), r -> sim.<SimulatedReplica>node(r).state()), history, CHECK_STEPS);
+        int pendingAtHeal = checked.pendingAtHeal();
+        CheckResult lin = checked.lin();
         long operations = loads.stream().mapToLong(ClientWorkload::issued).sum();
         SimulationStats st = sim.stats();
         Clients clients = new Clients(0, 0, 0, 0);

@@ -6,7 +6,9 @@ import dev.parallax.core.batch.CommandBatch;
 import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.protocol.EffectBuffer;
 import dev.parallax.core.testkit.NodeContext;
+import dev.parallax.core.testkit.smr.ClientBatches;
 import dev.parallax.core.testkit.smr.ClientMessage;
+import dev.parallax.core.testkit.smr.PendingCompaction;
 import dev.parallax.core.testkit.smr.SafetyMonitor;
 import dev.parallax.core.testkit.smr.SimService;
 import dev.parallax.core.testkit.smr.SnapshotShelf;
@@ -28,7 +30,6 @@ import dev.parallax.paxos.spaxos.SPaxosRecordCodec;
 import dev.parallax.paxos.spaxos.SPaxosValue;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -55,7 +56,6 @@ import java.util.Map;
  * <p>Owned by the simulation thread.
  */
 final class SPaxosSimReplica implements SimulatedReplica {
-    private static final int MAX_PENDING_BATCHES = 4;
     private static final SPaxosRecordCodec CODEC = new SPaxosRecordCodec();
 
     private final NodeContext<Object> ctx;
@@ -65,8 +65,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
     private final int snapshotEvery;
     private final EffectBuffer<Object, SPaxosRecord, SPaxosValue> effects = new EffectBuffer<>();
     private final EffectApplier<Object, SPaxosRecord, SPaxosValue> applier;
-    private final BatchBuilder batcher;
-    private final ArrayDeque<ByteBuffer> pendingBatches = new ArrayDeque<>();
+    private final ClientBatches clients;
     private final SimService service;
     private final ExecutionMirror mirror = new ExecutionMirror();
     /** Event counts this incarnation's core reported last (they are cumulative per core). */
@@ -74,7 +73,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
     private SPaxosCore core;
     /** Every instance below it is executed here (or covered by an installed snapshot). */
     private long position;
-    private long pendingCompaction = -1;
+    private final PendingCompaction compaction = new PendingCompaction();
 
     SPaxosSimReplica(NodeContext<Object> ctx, SPaxosConfig config, PaxosSimulation.Monitors monitors,
                      SPaxosSimulation.Shared shared, int snapshotEvery) {
@@ -86,7 +85,9 @@ final class SPaxosSimReplica implements SimulatedReplica {
         this.service = new SimService(ctx, monitors.switches().dedup(), monitors.switches().localReads(),
                 monitors.counters());
         this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, this::deliver, this::installFrom);
-        this.batcher = new BatchBuilder(config.batchBytes(), config.batchTimeoutNanos());
+        BatchBuilder batcher = new BatchBuilder(config.batchBytes(), config.batchTimeoutNanos());
+        this.clients = new ClientBatches(ctx, service, monitors.progress(), batcher,
+                () -> core.canPropose(), b -> core.onProposal(new SPaxosValue.ClientBatch(b), ctx.now(), effects), this::apply);
     }
 
     @Override
@@ -137,15 +138,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
     /** Checks and applies effects, then runs a compaction a delivery asked for (never inside an apply). */
     private void apply() {
         checkAndApply();
-        if (pendingCompaction >= 0) {
-            long instance = pendingCompaction;
-            pendingCompaction = -1;
-            long cut = ctx.log().nextIndex();
-            core.compact(instance, effects);
-            checkAndApply();
-            ctx.log().truncateBefore(cut);
-            ctx.log().sync();
-        }
+        compaction.runIfAsked(ctx.log(), instance -> core.compact(instance, effects), () -> checkAndApply());
         shared.held(core.dissemination().heldBodies(), core.dissemination().heldBytes());
     }
 
@@ -182,9 +175,9 @@ final class SPaxosSimReplica implements SimulatedReplica {
             }
             core.onMessage(from, message, ctx.now(), effects);
             apply();
-            proposePending();
+            clients.proposePending();
         } else if (message instanceof ClientMessage.Request r) {
-            onRequest(from, r.command());
+            clients.onRequest(from, r.command());
         }
     }
 
@@ -195,11 +188,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
         if (!core.recovering() && ctx.log().amnesiaPossible()) {
             ctx.log().amnesiaResolved();
         }
-        ByteBuffer batch = batcher.poll(ctx.now(), core.canPropose() && pendingBatches.isEmpty());
-        if (batch != null) {
-            pendingBatches.add(batch);
-        }
-        proposePending();
+        clients.onTick();
         core.reportEvents((event, count) -> {
             long delta = count - reported.getOrDefault(event, 0L);
             if (delta > 0) {
@@ -207,37 +196,6 @@ final class SPaxosSimReplica implements SimulatedReplica {
                 reported.put(event, count);
             }
         });
-    }
-
-    private void onRequest(int client, Command c) {
-        if (service.answeredFromCache(client, c)) {
-            return;
-        }
-        if (pendingBatches.size() >= MAX_PENDING_BATCHES) {
-            return; // back-pressure: the client times out and retries
-        }
-        service.accept(client, c);
-        ByteBuffer batch = batcher.add(c, ctx.now());
-        if (batch == null) {
-            batch = batcher.poll(ctx.now(), core.canPropose() && pendingBatches.isEmpty());
-        }
-        if (batch != null) {
-            pendingBatches.add(batch);
-        }
-        proposePending();
-    }
-
-    private void proposePending() {
-        while (!pendingBatches.isEmpty()) {
-            ByteBuffer b = pendingBatches.peek();
-            if (!core.onProposal(new SPaxosValue.ClientBatch(b), ctx.now(), effects)) {
-                apply();
-                return; // the origin's span bound: back-pressure
-            }
-            monitors.progress().proposed(ctx.id(), b, ctx.now());
-            pendingBatches.poll();
-            apply();
-        }
     }
 
     /** The runtime's path: encode the executable as delivered bytes, decode, mirror, then the service. */
@@ -267,7 +225,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
         position = instance + 1;
         if (snapshotEvery > 0 && position / snapshotEvery > before / snapshotEvery) {
             monitors.shelf().put(ctx.id(), service.snapshot(position, mirror.state()));
-            pendingCompaction = position;
+            compaction.request(position);
         }
     }
 

@@ -7,6 +7,7 @@ import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.protocol.EffectBuffer;
 import dev.parallax.core.testkit.NodeContext;
 import dev.parallax.core.testkit.smr.ClientMessage;
+import dev.parallax.core.testkit.smr.PendingCompaction;
 import dev.parallax.core.testkit.smr.ProgressMonitor;
 import dev.parallax.core.testkit.smr.ReplicaCounters;
 import dev.parallax.core.testkit.smr.SafetyMonitor;
@@ -63,7 +64,7 @@ final class SimReplica implements SimulatedReplica {
     private final Switches switches;
     private final SnapshotShelf shelf;
     private final int snapshotEvery;
-    private long pendingCompaction = -1;
+    private final PendingCompaction compaction = new PendingCompaction();
     private final EffectBuffer<PaxosMessage, PaxosRecord, Value> effects = new EffectBuffer<>();
     private final EffectApplier<PaxosMessage, PaxosRecord, Value> applier;
     private final BatchBuilder batcher;
@@ -117,15 +118,7 @@ final class SimReplica implements SimulatedReplica {
     /** Applies effects, then runs a compaction a delivery asked for (never inside an apply). */
     private void apply() {
         applier.apply(effects);
-        if (pendingCompaction >= 0) {
-            long instance = pendingCompaction;
-            pendingCompaction = -1;
-            long cut = ctx.log().nextIndex();
-            core.compact(instance, effects);
-            applier.apply(effects);
-            ctx.log().truncateBefore(cut);
-            ctx.log().sync();
-        }
+        compaction.runIfAsked(ctx.log(), instance -> core.compact(instance, effects), () -> applier.apply(effects));
     }
 
     @Override
@@ -206,7 +199,7 @@ final class SimReplica implements SimulatedReplica {
         }
         if (snapshotEvery > 0 && applied % snapshotEvery == 0) {
             shelf.put(ctx.id(), service.snapshot(applied, new byte[0]));
-            pendingCompaction = applied;
+            compaction.request(applied);
         }
     }
 

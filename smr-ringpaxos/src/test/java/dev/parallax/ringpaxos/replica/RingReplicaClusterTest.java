@@ -2,9 +2,7 @@ package dev.parallax.ringpaxos.replica;
 
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.runtime.OrderingProtocol;
-import dev.parallax.core.testkit.cluster.Await;
 import dev.parallax.core.testkit.cluster.LocalCluster;
-import dev.parallax.core.testkit.cluster.TextKv;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
 import dev.parallax.ringpaxos.RingPaxos;
@@ -15,14 +13,14 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.ConcurrentModificationException;
 import java.util.List;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
+import static dev.parallax.core.testkit.cluster.AppendLoad.awaitConverged;
+import static dev.parallax.core.testkit.cluster.AppendLoad.expectedOwn;
+import static dev.parallax.core.testkit.cluster.AppendLoad.load;
 import static dev.parallax.core.testkit.cluster.TextKv.cmd;
 import static dev.parallax.core.testkit.cluster.TextKv.text;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,47 +64,10 @@ class RingReplicaClusterTest {
         return new LocalCluster(3, n -> ordering(n, kind, group, port), kv -> kv, 16 << 20, dir, snapshotEvery);
     }
 
-    /** Each client appends {@code count} numbers to its own key and to the shared key; returns the replies. */
-    private static List<CompletableFuture<ByteBuffer>> load(List<SmrClient> clients, String tag, int count) {
-        List<CompletableFuture<ByteBuffer>> replies = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            for (int c = 0; c < clients.size(); c++) {
-                replies.add(clients.get(c).invoke(cmd("APPEND own" + c + " " + tag + i + ",")));
-                replies.add(clients.get(c).invoke(cmd("APPEND shared " + c + ":" + tag + i + ",")));
-            }
-        }
-        return replies;
-    }
-
     private static void awaitAll(List<CompletableFuture<ByteBuffer>> replies) throws Exception {
         for (CompletableFuture<ByteBuffer> r : replies) {
             r.get(60, TimeUnit.SECONDS);
         }
-    }
-
-    private static String state(TextKv kv) {
-        while (true) {
-            try {
-                return new TreeMap<>(kv.data).toString();
-            } catch (ConcurrentModificationException e) {
-                Thread.onSpinWait();
-            }
-        }
-    }
-
-    private static void awaitConverged(LocalCluster c) throws InterruptedException {
-        Await.until("every replica holds the same state", Duration.ofSeconds(60), () -> {
-            String s0 = state(c.machines.get(0));
-            return s0.equals(state(c.machines.get(1))) && s0.equals(state(c.machines.get(2)));
-        });
-    }
-
-    private static String expectedOwn(String tag, int count) {
-        StringBuilder s = new StringBuilder();
-        for (int i = 0; i < count; i++) {
-            s.append(tag).append(i).append(',');
-        }
-        return s.toString();
     }
 
     private static void everyReplicaTakesItsClients(Ring.Kind kind) throws Exception {

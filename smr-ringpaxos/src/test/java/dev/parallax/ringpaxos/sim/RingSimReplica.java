@@ -6,7 +6,9 @@ import dev.parallax.core.batch.CommandBatch;
 import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.protocol.EffectBuffer;
 import dev.parallax.core.testkit.NodeContext;
+import dev.parallax.core.testkit.smr.ClientBatches;
 import dev.parallax.core.testkit.smr.ClientMessage;
+import dev.parallax.core.testkit.smr.PendingCompaction;
 import dev.parallax.core.testkit.smr.SimService;
 import dev.parallax.core.testkit.smr.SmrNode;
 import dev.parallax.core.testkit.smr.SnapshotShelf;
@@ -55,7 +57,6 @@ final class RingSimReplica implements SmrNode {
     static final int GROUP = 0;
     /** The datagram header {@code net.MulticastPort} adds (plan §1.6 M1: packets of at most {@code mring.packet.bytes − 16}). */
     static final int DATAGRAM_HEADER = 16;
-    private static final int MAX_PENDING_BATCHES = 4;
     private static final RingRecordCodec CODEC = new RingRecordCodec();
 
     private final NodeContext<Object> ctx;
@@ -64,8 +65,7 @@ final class RingSimReplica implements SmrNode {
     private final int snapshotEvery;
     private final EffectBuffer<Object, RingRecord, RingValue> effects = new EffectBuffer<>();
     private final EffectApplier<Object, RingRecord, RingValue> applier;
-    private final BatchBuilder batcher;
-    private final ArrayDeque<ByteBuffer> pendingBatches = new ArrayDeque<>();
+    private final ClientBatches clients;
     /** Decided and not yet executed, in instance order (only a slow member holds more than one step's). */
     private final ArrayDeque<Decided> undelivered = new ArrayDeque<>();
     private final SimService service;
@@ -78,7 +78,7 @@ final class RingSimReplica implements SmrNode {
     private long applied;
     /** The next instance the core is expected to deliver (applied + undelivered). */
     private long nextDecided;
-    private long pendingCompaction = -1;
+    private final PendingCompaction compaction = new PendingCompaction();
     private boolean applying;
 
     private record Decided(long instance, RingValue.Chosen value) {
@@ -92,7 +92,9 @@ final class RingSimReplica implements SmrNode {
         this.service = new SimService(ctx, true, shared.options.localReads(), shared.counters);
         this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, (group, m) -> ctx.multicast(group, m),
                 this::deliver, this::installFrom);
-        this.batcher = new BatchBuilder(config.batchBytes(), config.batchTimeoutNanos());
+        BatchBuilder batcher = new BatchBuilder(config.batchBytes(), config.batchTimeoutNanos());
+        this.clients = new ClientBatches(ctx, service, shared.progress, batcher,
+                () -> core.canPropose(), b -> core.onProposal(new RingValue.ClientBatch(b), ctx.now(), effects), this::apply);
     }
 
     @Override
@@ -201,25 +203,17 @@ final class RingSimReplica implements SmrNode {
             }
         }
         shared.undelivered(ctx.id(), undelivered.size());
-        if (pendingCompaction >= 0) {
-            long instance = pendingCompaction;
-            pendingCompaction = -1;
-            long cut = ctx.log().nextIndex();
-            core.compact(instance, effects);
-            applier.apply(effects);
-            ctx.log().truncateBefore(cut);
-            ctx.log().sync();
-        }
+        compaction.runIfAsked(ctx.log(), instance -> core.compact(instance, effects), () -> applier.apply(effects));
     }
 
     @Override
     public void onMessage(int from, Object message) {
         if (message instanceof ClientMessage.Request r) {
-            onRequest(from, r.command());
+            clients.onRequest(from, r.command());
         } else if (!(message instanceof ClientMessage)) {
             core.onMessage(from, message, ctx.now(), effects);
             apply();
-            proposePending();
+            clients.proposePending();
         }
     }
 
@@ -230,7 +224,7 @@ final class RingSimReplica implements SmrNode {
         }
         core.onMessage(from, message, ctx.now(), effects);
         apply();
-        proposePending();
+        clients.proposePending();
     }
 
     @Override
@@ -243,11 +237,7 @@ final class RingSimReplica implements SmrNode {
         if (!core.recovering() && ctx.log().amnesiaPossible()) {
             ctx.log().amnesiaResolved();
         }
-        ByteBuffer batch = batcher.poll(ctx.now(), core.canPropose() && pendingBatches.isEmpty());
-        if (batch != null) {
-            pendingBatches.add(batch);
-        }
-        proposePending();
+        clients.onTick();
         reportTotals();
     }
 
@@ -264,37 +254,6 @@ final class RingSimReplica implements SmrNode {
         reportedReformations = core.reformations();
         shared.stepDowns += core.stepDowns() - reportedStepDowns;
         reportedStepDowns = core.stepDowns();
-    }
-
-    private void onRequest(int client, Command c) {
-        if (service.answeredFromCache(client, c)) {
-            return;
-        }
-        if (pendingBatches.size() >= MAX_PENDING_BATCHES) {
-            return; // back-pressure: the client times out and retries elsewhere
-        }
-        service.accept(client, c);
-        ByteBuffer batch = batcher.add(c, ctx.now());
-        if (batch == null) {
-            batch = batcher.poll(ctx.now(), core.canPropose() && pendingBatches.isEmpty());
-        }
-        if (batch != null) {
-            pendingBatches.add(batch);
-        }
-        proposePending();
-    }
-
-    private void proposePending() {
-        while (!pendingBatches.isEmpty()) {
-            ByteBuffer b = pendingBatches.peek();
-            if (!core.onProposal(new RingValue.ClientBatch(b), ctx.now(), effects)) {
-                apply();
-                return; // ring.max.pending own batches undecided: back-pressure
-            }
-            shared.progress.proposed(ctx.id(), b, ctx.now());
-            pendingBatches.poll();
-            apply();
-        }
     }
 
     /** The applier's decision sink: in instance order, queued for execution. */
@@ -328,7 +287,7 @@ final class RingSimReplica implements SmrNode {
         }
         if (snapshotEvery > 0 && applied % snapshotEvery == 0) {
             shared.shelf.put(ctx.id(), service.snapshot(applied, new byte[0]));
-            pendingCompaction = applied;
+            compaction.request(applied);
         }
     }
 

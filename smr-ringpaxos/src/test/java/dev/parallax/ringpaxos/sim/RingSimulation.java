@@ -1,12 +1,8 @@
 package dev.parallax.ringpaxos.sim;
 
-import dev.parallax.core.check.CheckBudget;
 import dev.parallax.core.check.CheckResult;
 import dev.parallax.core.check.HistoryRecorder;
-import dev.parallax.core.check.KvModel;
 import dev.parallax.core.check.KvOp;
-import dev.parallax.core.check.LinearizabilityChecker;
-import dev.parallax.core.check.Verdict;
 import dev.parallax.core.testkit.DatagramPlan;
 import dev.parallax.core.testkit.FaultPlan;
 import dev.parallax.core.testkit.ProcessFaults;
@@ -14,6 +10,7 @@ import dev.parallax.core.testkit.Simulation;
 import dev.parallax.core.testkit.SimulationStats;
 import dev.parallax.core.testkit.smr.AmnesiaPlan;
 import dev.parallax.core.testkit.smr.ClientWorkload;
+import dev.parallax.core.testkit.smr.HealAndCheck;
 import dev.parallax.core.testkit.smr.ProgressMonitor;
 import dev.parallax.core.testkit.smr.ReplicaCounters;
 import dev.parallax.core.testkit.smr.SafetyMonitor;
@@ -30,7 +27,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.function.BiConsumer;
@@ -396,48 +392,11 @@ final class RingSimulation {
                     CLIENT_WINDOW, 0, clientSeed, startAt), false);
         }
 
-        int pendingAtHeal;
-        try {
-            sim.runUntil(s.faultyFor());
-            pendingAtHeal = (int) clientIds.stream().filter(id -> sim.<SimClient>node(id).hasOutstanding()).count();
-            if (pendingAtHeal == 0) {
-                throw sim.failure("no client operation was pending when the faults healed: the faults hit an idle cluster");
-            }
-            sim.stopFaults();
-            long healedAt = sim.now();
-            shared.progress.arm(healedAt, s.progressBound());
-            boolean clientsDone = sim.runUntil(() -> clientIds.stream().allMatch(id -> sim.isUp(id)
-                    && sim.<SimClient>node(id).done()), healedAt + 8_000 * MS);
-            if (!clientsDone) {
-                throw sim.failure("liveness: client commands still unanswered 8 s (virtual) after faults stopped; "
-                        + sim.stats() + "; " + describe(sim, s.replicas()) + clientIds.stream()
-                        .map(id -> sim.<SimClient>node(id).toString()).toList());
-            }
-            boolean converged = sim.runUntil(() -> converged(sim, s.replicas()), sim.now() + 3_000 * MS);
-            if (!converged) {
-                throw sim.failure("members did not converge to one decided prefix: " + describe(sim, s.replicas()));
-            }
-            Map<String, String> reference = sim.<RingSimReplica>node(0).state();
-            for (int r = 1; r < s.replicas(); r++) {
-                if (!Objects.equals(reference, sim.<RingSimReplica>node(r).state())) {
-                    throw new AssertionError("member " + r + " state " + sim.<RingSimReplica>node(r).state()
-                            + " differs from member 0 state " + reference + " at the same applied index");
-                }
-            }
-        } catch (AssertionError failure) {
-            // A history that is already not linearizable is the first thing to report, whatever else failed.
-            CheckResult partial = LinearizabilityChecker.check(new KvModel(), history.history(),
-                    CheckBudget.ofSteps(CHECK_STEPS));
-            if (partial.verdict() == Verdict.NOT_LINEARIZABLE) {
-                throw new AssertionError("history is not linearizable (checked when the run failed: "
-                        + failure.getMessage().lines().findFirst().orElse("") + "):\n" + partial, failure);
-            }
-            throw failure;
-        }
-        CheckResult lin = LinearizabilityChecker.check(new KvModel(), history.history(), CheckBudget.ofSteps(CHECK_STEPS));
-        if (lin.verdict() == Verdict.NOT_LINEARIZABLE) {
-            throw new AssertionError("history is not linearizable:\n" + lin);
-        }
+        HealAndCheck.Result checked = HealAndCheck.run(sim, clientIds, s.faultyFor(), shared.progress, s.progressBound(),
+                new HealAndCheck.Replicas(s.replicas(), "member", () -> converged(sim, s.replicas()),
+                        () -> describe(sim, s.replicas()), r -> sim.<RingSimReplica>node(r).state()), history, CHECK_STEPS);
+        int pendingAtHeal = checked.pendingAtHeal();
+        CheckResult lin = checked.lin();
         for (int r = 0; r < s.replicas(); r++) {
             sim.<RingSimReplica>node(r).reportTotals();
         }

@@ -1,0 +1,66 @@
+package dev.parallax.core.testkit.cluster;
+
+import dev.parallax.core.client.SmrClient;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.ConcurrentModificationException;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
+
+/**
+ * The append workload the protocols' cluster tests share (S-Paxos, Ring Paxos): client {@code c}
+ * appends {@code tag + i + ","} to its own key {@code own<c>} and {@code c:tag + i + ","} to the
+ * key {@code shared}; then every replica's {@link TextKv} must hold the same state.
+ *
+ * <p>Threads: the test thread; {@link #state} reads a map the replica's execution thread writes and
+ * retries while it changes under it; {@link #awaitConverged} blocks up to 60 s.
+ */
+public final class AppendLoad {
+    private AppendLoad() {
+    }
+
+    /** Each client appends {@code count} numbers to its own key and to the shared key; returns the replies. */
+    public static List<CompletableFuture<ByteBuffer>> load(List<SmrClient> clients, String tag, int count) {
+        List<CompletableFuture<ByteBuffer>> replies = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            for (int c = 0; c < clients.size(); c++) {
+                replies.add(clients.get(c).invoke(cmd("APPEND own" + c + " " + tag + i + ",")));
+                replies.add(clients.get(c).invoke(cmd("APPEND shared " + c + ":" + tag + i + ",")));
+            }
+        }
+        return replies;
+    }
+
+    /** The machine's keys and values, sorted, as text; retried while execution changes the map. */
+    public static String state(TextKv kv) {
+        while (true) {
+            try {
+                return new TreeMap<>(kv.data).toString();
+            } catch (ConcurrentModificationException e) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /** Waits (up to 60 s) until replicas 0, 1 and 2 hold the same state. */
+    public static void awaitConverged(LocalCluster c) throws InterruptedException {
+        Await.until("every replica holds the same state", Duration.ofSeconds(60), () -> {
+            String s0 = state(c.machines.get(0));
+            return s0.equals(state(c.machines.get(1))) && s0.equals(state(c.machines.get(2)));
+        });
+    }
+
+    /** What a client's own key holds after {@link #load} of {@code count} with {@code tag}. */
+    public static String expectedOwn(String tag, int count) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            s.append(tag).append(i).append(',');
+        }
+        return s.toString();
+    }
+}
