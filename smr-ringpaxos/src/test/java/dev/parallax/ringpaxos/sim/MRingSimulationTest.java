@@ -67,6 +67,24 @@ class MRingSimulationTest {
     }
 
     @Test
+    @DisplayName("M-Ring n=3 with skips at λ (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1 l.13-20): agreement on the decided sequence with its skips, one logical numbering, safe and live under the cap")
+    void threeReplicasWithSkips() {
+        RingTotals t = RingTotals.run("m-ring n=3 with skips", SimulationSeeds.count(1000) / 4,
+                RingSimulation.Scenario.hostileWithSkips(Ring.Kind.M_RING, 3, RingTotals.SKIP_LAMBDA));
+        t.assertTheFaultsBit();
+        t.assertDatagramFaultsBit();
+        t.assertSkipsBit();
+        // With snapshots: an installed snapshot leaves the logical next a lower bound (each member's core
+        // still matches rule 1 over what it handed out); agreement and the cap as above.
+        RingTotals s = RingTotals.run("m-ring n=3 with skips and snapshots", SimulationSeeds.count(1000) / 8,
+                RingSimulation.Scenario.hostileWithSkips(Ring.Kind.M_RING, 3, RingTotals.SKIP_LAMBDA)
+                        .withSnapshotEvery(RingSimulation.SNAPSHOT_EVERY));
+        s.assertTheFaultsBit();
+        s.assertSkipsBit();
+        s.assertSnapshotsInstalled();
+    }
+
+    @Test
     @DisplayName("Seeds that found engine bugs pass (bugs-d2.md B1 catch-up below a trim, B4 learner buffer beyond mring.learner.buffer, B5 a member in a higher round never learns the last decisions; seed 003 (Ring Paxos) §3.3.4, §3.3.6)")
     void seedsThatFoundEngineBugs() {
         // B1: a catch-up query entirely below the replier's trim crashed the core (TreeMap.subMap(from > to)).

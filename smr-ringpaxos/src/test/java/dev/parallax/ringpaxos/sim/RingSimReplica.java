@@ -76,6 +76,8 @@ final class RingSimReplica implements SmrNode {
     private RingPaxosCore core;
     /** Every instance below it is executed here (or covered by an installed snapshot). */
     private long applied;
+    /** Rule 1 of the Multi-Ring plan over what the core handed out in this incarnation (the check of its logical next). */
+    private long logicalReplay;
     /** The next instance the core is expected to deliver (applied + undelivered). */
     private long nextDecided;
     private final PendingCompaction compaction = new PendingCompaction();
@@ -175,6 +177,10 @@ final class RingSimReplica implements SmrNode {
         try {
             applier.apply(effects);
             executeReady(isSlow() ? 0 : Integer.MAX_VALUE);
+            if (core.logicalNext() != logicalReplay) {
+                throw new AssertionError("logical numbering: member " + ctx.id() + "'s core has logical next "
+                        + core.logicalNext() + ", rule 1 over what it handed out gives " + logicalReplay);
+            }
         } finally {
             applying = false;
         }
@@ -267,6 +273,8 @@ final class RingSimReplica implements SmrNode {
                     + nextDecided);
         }
         nextDecided++;
+        ValueId vid = chosen.vid();
+        logicalReplay = vid.isSkip() ? Math.max(logicalReplay, vid.upTo()) : vid.isNoop() ? logicalReplay : logicalReplay + 1;
         shared.safety.decided(ctx.id(), instance, chosen);
         undelivered.add(new Decided(instance, chosen));
     }
@@ -278,7 +286,7 @@ final class RingSimReplica implements SmrNode {
         }
         applied++;
         ByteBuffer bytes = d.value().bytes();
-        if (!d.value().vid().isNoop() && bytes.hasRemaining()) {
+        if (!d.value().vid().isBodiless() && bytes.hasRemaining()) {
             shared.progress.decided(bytes, ctx.now());
             shared.deliveredBytes[ctx.id()] += bytes.remaining();
             for (Command c : CommandBatch.decode(bytes.duplicate())) {

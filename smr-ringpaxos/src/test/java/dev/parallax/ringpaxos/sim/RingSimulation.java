@@ -138,6 +138,15 @@ final class RingSimulation {
                     .mringFcThreshold(16);
         }
 
+        /**
+         * The hostile scenario with skips (Multi-Ring Paxos; seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5,
+         * Alg. 1 l.13-20): {@code ring.lambda} = {@code lambda} instances per second, {@code ring.delta.ms} 5,
+         * on the simulation's virtual clock (the shared clock stands for the epoch clock).
+         */
+        static Scenario hostileWithSkips(Ring.Kind kind, int replicas, long lambda) {
+            return hostile(config(kind, replicas).lambda(lambda).skipInterval(Duration.ofMillis(5)).build());
+        }
+
         /** The hostile scenario where every member snapshots and compacts its log every few instances. */
         static Scenario hostileWithSnapshots(Ring.Kind kind, int replicas) {
             return hostile(kind, replicas).withSnapshotEvery(SNAPSHOT_EVERY);
@@ -256,7 +265,8 @@ final class RingSimulation {
     static final class Shared {
         final Scenario scenario;
         final Options options;
-        final SafetyMonitor<RingValue.Chosen> safety = new SafetyMonitor<>(c -> c.vid().isNoop());
+        /** Agreement on the decided sequence, skips included; NOOPs and skips need no proposer (validity). */
+        final SafetyMonitor<RingValue.Chosen> safety = new SafetyMonitor<>(c -> c.vid().isBodiless());
         final QuorumWitness quorum;
         final BoundsMonitor bounds;
         final ProgressMonitor progress = new ProgressMonitor();
@@ -397,6 +407,9 @@ final class RingSimulation {
                         () -> describe(sim, s.replicas()), r -> sim.<RingSimReplica>node(r).state()), history, CHECK_STEPS);
         int pendingAtHeal = checked.pendingAtHeal();
         CheckResult lin = checked.lin();
+        if (s.snapshotEvery() == 0) {
+            sameLogicalNext(sim, s.replicas());
+        }
         for (int r = 0; r < s.replicas(); r++) {
             sim.<RingSimReplica>node(r).reportTotals();
         }
@@ -405,6 +418,26 @@ final class RingSimulation {
         return new Outcome(seed, lin, shared.safety.decisions(), shared.safety.instances(), sim.stats(),
                 shared.shelf.installs(), operations, pendingAtHeal, coordinators.roundChanges(),
                 shared.progress.maxLatency(), timedOut, shared.counters.gaps(), shared.counters.duplicates(), shared);
+    }
+
+    /**
+     * Rule 1 of the Multi-Ring plan: members that handed out the same decided sequence from instance 0
+     * (no snapshot installed) have the same logical next (each member also checks its core against its
+     * own replay after every step, {@link RingSimReplica}).
+     */
+    private static void sameLogicalNext(Simulation<Object> sim, int replicas) {
+        long expected = -1;
+        for (int r = 0; r < replicas; r++) {
+            if (!sim.isUp(r)) {
+                continue;
+            }
+            long next = sim.<RingSimReplica>node(r).core().logicalNext();
+            if (expected >= 0 && next != expected) {
+                throw new AssertionError("logical numbering: member " + r + " has logical next " + next + ", another "
+                        + expected + " at the same decided prefix; members: " + describe(sim, replicas));
+            }
+            expected = next;
+        }
     }
 
     private static boolean converged(Simulation<Object> sim, int replicas) {

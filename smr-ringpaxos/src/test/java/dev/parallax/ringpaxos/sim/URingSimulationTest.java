@@ -66,6 +66,15 @@ class URingSimulationTest {
     }
 
     @Test
+    @DisplayName("U-Ring n=3 with skips at λ (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1 l.13-20): agreement on the decided sequence with its skips, one logical numbering, safe and live under the cap")
+    void threeReplicasWithSkips() {
+        RingTotals t = RingTotals.run("u-ring n=3 with skips", SimulationSeeds.count(1000) / 4,
+                RingSimulation.Scenario.hostileWithSkips(Ring.Kind.U_RING, 3, RingTotals.SKIP_LAMBDA));
+        t.assertTheFaultsBit();
+        t.assertSkipsBit();
+    }
+
+    @Test
     @DisplayName("Mutation: members that answer gets from their local state fail the linearizability check on some seed")
     void theLinearizabilityCheckerCatchesLocalReads() {
         Throwable failure = null;
