@@ -3,6 +3,10 @@ package dev.parallax.ringpaxos;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import dev.parallax.core.time.Clock;
+import dev.parallax.core.time.EpochClock;
+import dev.parallax.core.time.SystemClock;
+
 import java.nio.ByteBuffer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,5 +32,18 @@ class SkipDeliveryTest {
         assertThat(RingPaxosBroadcast.delivery(client, null)).isSameAs(batch);
         assertThat(RingPaxosBroadcast.delivery(new RingValue.ClientBatch(batch), encoder)).isNull();
         assertThatThrownBy(() -> RingPaxosBroadcast.builder().skipDelivery(null)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    @DisplayName("plan decision 2: with λ > 0 a replica's real clock becomes an EpochClock; λ = 0 and virtual clocks are kept")
+    void replicasReadEpochTimeWhenSkipping() {
+        RingConfig skipping = RingConfig.builder(3, Ring.Kind.U_RING).lambda(1000).build();
+        RingConfig plain = RingConfig.builder(3, Ring.Kind.U_RING).build();
+        Clock virtual = () -> 42;
+        assertThat(RingPaxos.clockFor(skipping, SystemClock.INSTANCE)).isInstanceOf(EpochClock.class);
+        assertThat(RingPaxos.clockFor(plain, SystemClock.INSTANCE)).isSameAs(SystemClock.INSTANCE);
+        assertThat(RingPaxos.clockFor(skipping, virtual)).isSameAs(virtual);
+        assertThat(RingPaxos.clockFor(skipping, SystemClock.INSTANCE).nanoTime() / 1_000_000)
+                .isGreaterThanOrEqualTo(System.currentTimeMillis() - 60_000);
     }
 }
