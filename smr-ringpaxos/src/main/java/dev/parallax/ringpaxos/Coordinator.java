@@ -102,7 +102,7 @@ final class Coordinator {
     /** {@code instance} was decided as {@code vid}; true if it was open here. */
     boolean decided(long instance, ValueId vid) {
         openVids.remove(vid);
-        if (!vid.isNoop()) {
+        if (!vid.isBodiless()) {
             recentlyDecided.add(vid);
             if (recentlyDecided.size() > idMemory) {
                 var it = recentlyDecided.iterator();

@@ -17,6 +17,7 @@ import java.util.Objects;
  * ring.catchup.ms 100       ring.catchup.max.instances 256  ring.catchup.max.bytes 1048576
  * ring.stall.ms 1000        ring.rejoin.backoff.ms 1000  ring.rejoin.lag 64         ring.max.backlog 1024
  * ring.max.pending 64       ring.proposal.retry.ms 1000  ring.restart.hold.ms 2000
+ * ring.lambda 0             ring.delta.ms 5
  * mring.group 239.255.80.1  mring.port 7400  mring.interface 127.0.0.1  mring.ttl 1
  * mring.packet.bytes 8192   mring.socket.buffer.bytes 4194304  mring.window.min 1
  * mring.retransmit.ms 20    mring.retransmit.max.bytes 1048576  mring.fc.threshold 256
@@ -26,12 +27,22 @@ import java.util.Objects;
  *
  * <p>Membership: n = 2f+1 members (odd, 1..31), every one an acceptor, learner and proposer; a ring
  * holds f+1 acceptors ({@link #ringAcceptors()}), a Phase 1 quorum is any f+1 ({@link #quorum()}).
+ *
+ * <p>Skips (Multi-Ring Paxos, seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1 l.13-20):
+ * with {@code ring.lambda} λ &gt; 0 the coordinator, every {@code ring.delta.ms} Δ, decides one skip
+ * to the logical target λ·⌊now / 1 ms⌋ / 1000 if the ring is behind it, and opens no client instance
+ * while it is one interval (λ·Δ) ahead of it; {@code now} is then read as nanoseconds since the Unix
+ * epoch. λ = 0 (the default): no skips, no cap — plain U-Ring / M-Ring.
  */
 public final class RingConfig {
     /** Largest {@code ring.max.backlog}: below the runtime's default {@code maxUndelivered} (4096). */
     public static final int MAX_BACKLOG_LIMIT = 4096;
     /** Smallest packet size (either variant). */
     public static final int MIN_PACKET_BYTES = 512;
+    /** Largest {@code ring.lambda}: one instance per nanosecond (the target arithmetic stays in range). */
+    public static final long MAX_LAMBDA = 1_000_000_000L;
+    /** Longest {@code ring.delta.ms}. */
+    public static final Duration MAX_SKIP_INTERVAL = Duration.ofSeconds(60);
 
     private final int members;
     private final Ring.Kind kind;
@@ -53,6 +64,8 @@ public final class RingConfig {
     private final int maxPending;
     private final long proposalRetryNanos;
     private final long restartHoldNanos;
+    private final long lambda;
+    private final long skipIntervalNanos;
     private final String mringGroup;
     private final int mringPort;
     private final String mringInterface;
@@ -90,6 +103,8 @@ public final class RingConfig {
         this.maxPending = b.maxPending;
         this.proposalRetryNanos = b.proposalRetry.toNanos();
         this.restartHoldNanos = b.restartHold.toNanos();
+        this.lambda = b.lambda;
+        this.skipIntervalNanos = b.skipInterval.toNanos();
         this.mringGroup = b.mringGroup;
         this.mringPort = b.mringPort;
         this.mringInterface = b.mringInterface;
@@ -243,6 +258,19 @@ public final class RingConfig {
         return restartHoldNanos;
     }
 
+    /**
+     * {@code ring.lambda}: λ, the logical instances per second the coordinator's skips keep the ring
+     * at (seed 003 ch. 5, Alg. 1 l.13-20, §5.4.6; per second, not per Δ); 0: no skips, no cap.
+     */
+    public long lambda() {
+        return lambda;
+    }
+
+    /** {@code ring.delta.ms}: Δ, how often the coordinator checks whether a skip is due (with λ &gt; 0). */
+    public long skipIntervalNanos() {
+        return skipIntervalNanos;
+    }
+
     /** {@code mring.group}: the IP-multicast group address. */
     public String mringGroup() {
         return mringGroup;
@@ -329,6 +357,7 @@ public final class RingConfig {
                 + ", rejoinBackoff=" + Duration.ofNanos(rejoinBackoffNanos) + ", rejoinLag=" + rejoinLag
                 + ", maxBacklog=" + maxBacklog + ", maxPending=" + maxPending
                 + ", proposalRetry=" + Duration.ofNanos(proposalRetryNanos) + ", restartHold=" + Duration.ofNanos(restartHoldNanos)
+                + ", lambda=" + lambda + ", delta=" + Duration.ofNanos(skipIntervalNanos)
                 + ", mring.group=" + mringGroup + ":" + mringPort + ", mring.interface=" + mringInterface
                 + ", mring.ttl=" + mringTtl + ", mring.packetBytes=" + mringPacketBytes
                 + ", mring.socketBufferBytes=" + mringSocketBufferBytes + ", mring.windowMin=" + mringWindowMin
@@ -362,6 +391,8 @@ public final class RingConfig {
         private int maxPending = 64;
         private Duration proposalRetry = Duration.ofMillis(1000);
         private Duration restartHold = Duration.ofMillis(2000);
+        private long lambda;
+        private Duration skipInterval = Duration.ofMillis(5);
         private String mringGroup = "239.255.80.1";
         private int mringPort = 7400;
         private String mringInterface = "127.0.0.1";
@@ -491,6 +522,30 @@ public final class RingConfig {
         /** {@code ring.restart.hold.ms}, default 2000 ms. */
         public Builder restartHold(Duration d) {
             this.restartHold = nonNegative(d, "ring.restart.hold.ms");
+            return this;
+        }
+
+        /**
+         * {@code ring.lambda}: λ in logical instances per second, default 0 (off); 0..{@value
+         * RingConfig#MAX_LAMBDA}.
+         */
+        public Builder lambda(long instancesPerSecond) {
+            if (instancesPerSecond < 0 || instancesPerSecond > MAX_LAMBDA) {
+                throw new IllegalArgumentException("ring.lambda must be 0 (off) .. " + MAX_LAMBDA
+                        + " instances per second, got " + instancesPerSecond);
+            }
+            this.lambda = instancesPerSecond;
+            return this;
+        }
+
+        /** {@code ring.delta.ms}: Δ, default 5 ms; positive, at most 60 s. */
+        public Builder skipInterval(Duration d) {
+            positive(d, "ring.delta.ms");
+            if (d.compareTo(MAX_SKIP_INTERVAL) > 0) {
+                throw new IllegalArgumentException("ring.delta.ms must be <= " + MAX_SKIP_INTERVAL.toMillis()
+                        + " ms, got " + d.toMillis() + " ms");
+            }
+            this.skipInterval = d;
             return this;
         }
 

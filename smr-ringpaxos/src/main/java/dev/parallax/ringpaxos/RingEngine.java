@@ -274,7 +274,7 @@ public final class RingEngine implements Engine {
 
     @Override
     public ByteBuffer valueOf(ValueId vid) {
-        if (vid.isNoop()) {
+        if (vid.isBodiless()) {
             return ByteBufferUtil.EMPTY;
         }
         ByteBuffer b = own.body(vid);

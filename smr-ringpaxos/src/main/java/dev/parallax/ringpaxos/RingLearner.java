@@ -79,7 +79,7 @@ final class RingLearner {
                 decided.put(d.instance(), new Entry(d.vid(), d.value(), true));
             } else if (r instanceof RingRecord.Decided d) {
                 RingRecord.VoteRecord v = votes.get(d.instance());
-                if (d.vid().isNoop()) {
+                if (d.vid().isBodiless()) {
                     decided.put(d.instance(), new Entry(d.vid(), EMPTY, true));
                 } else if (v != null && v.vid().equals(d.vid())) {
                     decided.put(d.instance(), new Entry(d.vid(), v.value(), true));
@@ -133,14 +133,14 @@ final class RingLearner {
     }
 
     /**
-     * Learns that {@code instance} is decided as {@code vid}, with its body if known (NOOP needs
-     * none). Returns true if this taught the learner something (a new decision, or a missing body).
+     * Learns that {@code instance} is decided as {@code vid}, with its body if known (NOOP and
+     * skips need none). Returns true if this taught the learner something (a new decision, or a missing body).
      */
     boolean learn(long instance, ValueId vid, ByteBuffer bodyOrNull) {
         if (instance < firstUndecided || instance < trimmedBelow) {
             return false;
         }
-        ByteBuffer body = vid.isNoop() ? EMPTY : bodyOrNull;
+        ByteBuffer body = vid.isBodiless() ? EMPTY : bodyOrNull;
         Entry e = decided.get(instance);
         knownDecidedBelow = Math.max(knownDecidedBelow, instance + 1);
         if (body != null && beyondBound(instance, body.remaining())) {
@@ -196,7 +196,7 @@ final class RingLearner {
 
     /**
      * Delivers the decided prefix: one {@code decide} per instance in order (a no-op as
-     * {@code Chosen(NOOP, null)}), logging each decision unsynced first. {@code ownVote} tells
+     * {@code Chosen(NOOP, null)}, a skip likewise), logging each decision unsynced first. {@code ownVote} tells
      * whether the own vote holds the body (then only the id is logged).
      */
     List<Entry> deliverReady(java.util.function.BiPredicate<Long, ValueId> ownVote,
@@ -209,13 +209,13 @@ final class RingLearner {
             }
             if (!e.logged) {
                 e.logged = true;
-                if (e.vid.isNoop() || ownVote.test(firstUndecided, e.vid)) {
+                if (e.vid.isBodiless() || ownVote.test(firstUndecided, e.vid)) {
                     out.persist(new RingRecord.Decided(firstUndecided, e.vid), false);
                 } else {
                     out.persist(new RingRecord.Decision(firstUndecided, e.vid, e.body), false);
                 }
             }
-            out.decide(firstUndecided, new RingValue.Chosen(e.vid, e.vid.isNoop() ? null : e.body));
+            out.decide(firstUndecided, new RingValue.Chosen(e.vid, e.vid.isBodiless() ? null : e.body));
             heldBytes -= e.body.remaining();
             done.add(e);
             firstUndecided++;
@@ -240,7 +240,7 @@ final class RingLearner {
             if (!page.isEmpty() && (page.size() >= maxInstances || bytes + size > maxBytes)) {
                 break;
             }
-            page.add(new DecisionEntry(e.getKey(), d.vid, d.vid.isNoop() ? null : d.body));
+            page.add(new DecisionEntry(e.getKey(), d.vid, d.vid.isBodiless() ? null : d.body));
             bytes += size;
         }
         return page;

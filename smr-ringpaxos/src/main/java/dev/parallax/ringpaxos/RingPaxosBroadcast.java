@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Tags;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
+import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
 
@@ -21,7 +22,9 @@ import java.util.function.ToDoubleFunction;
  * {@code Channels.union}; see {@link RingPaxos}) and one log. What is Ring Paxos' own is here:
  * <ul>
  *   <li>values: a proposed batch is a {@link RingValue.ClientBatch}; a decided
- *       {@link RingValue.Chosen} delivers its bytes, {@link ValueId#NOOP} nothing. There is no
+ *       {@link RingValue.Chosen} delivers its bytes, {@link ValueId#NOOP} nothing, a skip
+ *       ({@link ValueId#isSkip()}, decided with {@code ring.lambda} &gt; 0) nothing or — with
+ *       {@link Builder#skipDelivery} — its encoder's bytes for its target. There is no
  *       protocol-level deduplication and no delivery state: a batch decided twice is delivered
  *       twice at every replica in the same order, and the replica's client sessions answer the copy
  *       identically everywhere (plan §0);</li>
@@ -70,7 +73,8 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<Object, RingRecor
     private volatile long watchedEpoch = -1;
     private volatile long watchedMask;
 
-    private RingPaxosBroadcast(Parts<RingConfig, Object> p, RingPaxosCore.Observer observer, LongSupplier floor) {
+    private RingPaxosBroadcast(Parts<RingConfig, Object> p, RingPaxosCore.Observer observer, LongSupplier floor,
+                               LongFunction<ByteBuffer> skipEncoder) {
         RingConfig config = p.config();
         int self = p.self();
         this.self = self;
@@ -85,7 +89,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<Object, RingRecor
                     c.detectFailuresExternally();
                     return c;
                 })
-                .values(bytes -> new RingValue.ClientBatch(bytes.asReadOnlyBuffer()), RingPaxosBroadcast::delivery)
+                .values(bytes -> new RingValue.ClientBatch(bytes.asReadOnlyBuffer()), v -> delivery(v, skipEncoder))
                 .memberWatch(new ProtocolRuntime.MemberWatch(new RingSuspicion(config, self), () -> watchedEpoch,
                         () -> watchedMask, Math.max(1, config.heartbeatNanos() / 4)))
                 .observer(this::publish)
@@ -104,9 +108,18 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<Object, RingRecor
         return Math.max(1, shortest / 2);
     }
 
-    /** The bytes a decided value delivers: a chosen batch's, none for a no-op or anything else. */
-    private static ByteBuffer delivery(RingValue v) {
-        return v instanceof RingValue.Chosen c && !c.vid().isNoop() ? c.bytes() : null;
+    /**
+     * The bytes a decided value delivers: a chosen batch's; a skip's from {@code skipEncoder} (none
+     * without one); none for a no-op or anything else.
+     */
+    static ByteBuffer delivery(RingValue v, LongFunction<ByteBuffer> skipEncoder) {
+        if (!(v instanceof RingValue.Chosen c) || c.vid().isNoop()) {
+            return null;
+        }
+        if (c.vid().isSkip()) {
+            return skipEncoder == null ? null : skipEncoder.apply(c.vid().upTo());
+        }
+        return c.bytes();
     }
 
     /** Protocol thread, after every work cycle: the core's state for the gauges and the member detector. */
@@ -186,6 +199,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<Object, RingRecor
     public static final class Builder extends BaseBuilder<RingConfig, Object, Builder> {
         private RingPaxosCore.Observer observer = RingPaxosCore.Observer.NONE;
         private LongSupplier incarnationFloor = System::currentTimeMillis;
+        private LongFunction<ByteBuffer> skipEncoder;
 
         private Builder() {
             super(RingConfig::members);
@@ -208,9 +222,21 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<Object, RingRecor
             return this;
         }
 
+        /**
+         * Delivers a decided skip (Multi-Ring Paxos; {@code ring.lambda} &gt; 0) to the
+         * {@code DeliveryListener} at its instance as {@code encoder.apply(upTo)}, its absolute
+         * logical target (plan rule 1), so a multicast layer can put its own envelope kind on it;
+         * default none: skips are not delivered, like no-ops. Called on the protocol thread; must
+         * not block, must return a buffer no one mutates afterwards (null delivers nothing).
+         */
+        public Builder skipDelivery(LongFunction<ByteBuffer> encoder) {
+            this.skipEncoder = Objects.requireNonNull(encoder, "encoder");
+            return this;
+        }
+
         /** @throws IllegalArgumentException if a required part is missing or inconsistent */
         public RingPaxosBroadcast build() {
-            return new RingPaxosBroadcast(parts(), observer, incarnationFloor);
+            return new RingPaxosBroadcast(parts(), observer, incarnationFloor, skipEncoder);
         }
     }
 }

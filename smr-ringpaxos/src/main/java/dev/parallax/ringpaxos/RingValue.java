@@ -28,10 +28,11 @@ public sealed interface RingValue {
 
     /**
      * A decided value: its id and its body. The value adapter delivers {@code bytes}, and
-     * {@code null} for {@link ValueId#NOOP}.
+     * {@code null} for {@link ValueId#NOOP}; a skip ({@link ValueId#isSkip()}) is delivered only as
+     * {@code RingPaxosBroadcast.Builder#skipDelivery} encodes it.
      *
      * @param vid the decided id
-     * @param bytes the body; empty for {@link ValueId#NOOP} (a {@code null} is stored as empty)
+     * @param bytes the body; empty for {@link ValueId#NOOP} and skips (a {@code null} is stored as empty)
      */
     record Chosen(ValueId vid, ByteBuffer bytes) implements RingValue {
         private static final ByteBuffer EMPTY = ByteBuffer.allocate(0).asReadOnlyBuffer();
@@ -40,7 +41,7 @@ public sealed interface RingValue {
         public Chosen {
             Objects.requireNonNull(vid, "vid");
             if (bytes == null) {
-                if (!vid.isNoop()) {
+                if (!vid.isBodiless()) {
                     throw new NullPointerException("bytes of " + vid);
                 }
                 bytes = EMPTY;

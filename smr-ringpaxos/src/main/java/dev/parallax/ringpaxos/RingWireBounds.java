@@ -18,8 +18,9 @@ import java.util.List;
  *       {@code RecoveryReply.highest};</li>
  *   <li>counters and versions ({@code decidedBelow}, {@code delivered}, {@code backlog},
  *       {@code versionFloor}, {@code trimmedBelow}, {@code firstAvailable}, a fence) likewise;</li>
- *   <li>a value id's origin is a member, {@code [0, n)}, or {@code -1} for {@link ValueId#NOOP};
- *       its incarnation and seq are in range; a NOOP carries no bytes;</li>
+ *   <li>a value id's origin is a member, {@code [0, n)}, {@code -1} for {@link ValueId#NOOP} or
+ *       {@code -2} for a skip; its incarnation and seq (a skip's target) are in range; a NOOP or a
+ *       skip carries no bytes and is never a proposal;</li>
  *   <li>a ring holds 1..n distinct members of {@code [0, n)} (the {@link Ring} constructor checks
  *       the rest);</li>
  *   <li>a list holds at most {@value #MAX_LIST} entries, a value at most {@value #MAX_VALUE_BYTES}
@@ -99,8 +100,8 @@ public final class RingWireBounds {
         if (vid == null) {
             return "no value id";
         }
-        if (vid.origin() < -1 || vid.origin() >= members) {
-            return "origin " + vid.origin() + " outside [-1, " + members + ")";
+        if (vid.origin() < ValueId.SKIP_ORIGIN || vid.origin() >= members) {
+            return "origin " + vid.origin() + " outside [-1, " + members + ") and not a skip's " + ValueId.SKIP_ORIGIN;
         }
         return first(number("incarnation", vid.incarnation()), number("seq", vid.seq()));
     }
@@ -170,8 +171,8 @@ public final class RingWireBounds {
         for (int i = 0; bad == null && i < entries.size(); i++) {
             ProposalEntry p = entries.get(i);
             bad = value(p.vid(), p.value(), members);
-            if (bad == null && p.vid().isNoop()) {
-                bad = "a proposal of NOOP";
+            if (bad == null && p.vid().isBodiless()) {
+                bad = "a proposal of " + p.vid();
             }
         }
         return bad;
@@ -194,8 +195,8 @@ public final class RingWireBounds {
         if (bad == null && value.remaining() > MAX_VALUE_BYTES) {
             bad = "value of " + value.remaining() + " bytes, more than " + MAX_VALUE_BYTES;
         }
-        if (bad == null && vid.isNoop() && value.hasRemaining()) {
-            bad = "NOOP with " + value.remaining() + " bytes";
+        if (bad == null && vid.isBodiless() && value.hasRemaining()) {
+            bad = vid + " with " + value.remaining() + " bytes";
         }
         return bad;
     }

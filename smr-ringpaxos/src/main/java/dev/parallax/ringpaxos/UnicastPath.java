@@ -229,7 +229,7 @@ public final class UnicastPath implements Variant {
             return null;
         }
         Integer forwardedTo = forwarded.remove(vid);
-        boolean holds = vid.isNoop() || succ == vid.origin() || ring.isAcceptor(succ)
+        boolean holds = vid.isBodiless() || succ == vid.origin() || ring.isAcceptor(succ)
                 || Integer.valueOf(succ).equals(forwardedTo);
         return new DecisionEntry(instance, vid, holds ? null : body);
     }

@@ -26,7 +26,7 @@ final class ValueCache {
 
     /** Keeps {@code vid}'s body; false (counted) if the bound refuses it. A known id is kept as it is. */
     boolean remember(ValueId vid, ByteBuffer value) {
-        if (vid.isNoop() || bodies.containsKey(vid)) {
+        if (vid.isBodiless() || bodies.containsKey(vid)) {
             return true;
         }
         int size = value.remaining();

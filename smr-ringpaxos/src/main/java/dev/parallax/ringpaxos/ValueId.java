@@ -11,29 +11,51 @@ package dev.parallax.ringpaxos;
  * wall-clock floor), {@code seq} counts its proposals from 1 within the incarnation. {@link #NOOP}
  * {@code (-1, 0, 0)} names the empty value a new coordinator proposes for a gap.
  *
+ * <p>A <b>skip</b> {@code (-2, 0, upTo)} ({@link #skip(long)}, {@link #SKIP_ORIGIN}) is the
+ * coordinator's value that moves the ring's logical numbering to the absolute target {@code upTo}
+ * (Multi-Ring Paxos, seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1 l.13-20; plan rule 1:
+ * {@code next = max(next, upTo)}). Like a NOOP it has no body — the id is the whole value — and no
+ * proposer: only a coordinator opens one. {@code upTo >= 1} (a skip to 0 moves nothing).
+  *
  * <p>Wire form {@code origin:2 incarnation:8 seq:8} ({@link #BYTES}); the origin is a signed 16-bit
  * number. Immutable and thread-safe.
  *
- * @param origin the proposing member, in {@code [0, n)}, or {@code -1} for {@link #NOOP}
- * @param incarnation the proposer's incarnation, {@code >= 0}
- * @param seq the proposal's number within the incarnation, {@code >= 1} ({@code 0} for {@link #NOOP})
+ * @param origin the proposing member, in {@code [0, n)}, {@code -1} for {@link #NOOP}, {@code -2} for a skip
+ * @param incarnation the proposer's incarnation, {@code >= 0} ({@code 0} for a NOOP or a skip)
+ * @param seq the proposal's number within the incarnation, {@code >= 1} ({@code 0} for {@link #NOOP},
+ *            the target {@code upTo >= 1} for a skip)
  */
 public record ValueId(int origin, long incarnation, long seq) implements Comparable<ValueId> {
     /** The empty value's id. */
     public static final ValueId NOOP = new ValueId(-1, 0, 0);
     /** Bytes of the wire form. */
     public static final int BYTES = 2 + 8 + 8;
+    /** The reserved origin of a skip id ({@link #skip(long)}). */
+    public static final int SKIP_ORIGIN = -2;
 
     /**
-     * @throws IllegalArgumentException unless the id is {@link #NOOP}, or has an origin in
-     *         {@code [0, 32767]}, a non-negative incarnation and a positive seq
+     * @throws IllegalArgumentException unless the id is {@link #NOOP}, a skip {@code (-2, 0, upTo >= 1)},
+     *         or has an origin in {@code [0, 32767]}, a non-negative incarnation and a positive seq
      */
     public ValueId {
         boolean noop = origin == -1 && incarnation == 0 && seq == 0;
-        if (!noop && (origin < 0 || origin > Short.MAX_VALUE || incarnation < 0 || seq < 1)) {
+        boolean skip = origin == SKIP_ORIGIN && incarnation == 0 && seq >= 1;
+        if (!noop && !skip && (origin < 0 || origin > Short.MAX_VALUE || incarnation < 0 || seq < 1)) {
             throw new IllegalArgumentException("not a value id: origin " + origin + ", incarnation "
                     + incarnation + ", seq " + seq);
         }
+    }
+
+    /**
+     * The skip id moving the logical numbering to {@code upTo} (plan rule 1).
+     *
+     * @throws IllegalArgumentException if {@code upTo < 1}
+     */
+    public static ValueId skip(long upTo) {
+        if (upTo < 1) {
+            throw new IllegalArgumentException("a skip's target must be >= 1, got " + upTo);
+        }
+        return new ValueId(SKIP_ORIGIN, 0, upTo);
     }
 
     /** Whether this is {@link #NOOP}. */
@@ -41,7 +63,22 @@ public record ValueId(int origin, long incarnation, long seq) implements Compara
         return origin == -1;
     }
 
-    /** Orders by origin, then incarnation, then seq ({@link #NOOP} first). */
+    /** Whether this is a skip ({@link #skip(long)}). */
+    public boolean isSkip() {
+        return origin == SKIP_ORIGIN;
+    }
+
+    /** A skip's absolute target (its {@code seq}); -1 for any other id. */
+    public long upTo() {
+        return isSkip() ? seq : -1;
+    }
+
+    /** Whether the id is the whole value: {@link #NOOP} or a skip, which carry no body and no proposer. */
+    public boolean isBodiless() {
+        return origin < 0;
+    }
+
+    /** Orders by origin, then incarnation, then seq (skips first, then {@link #NOOP}). */
     @Override
     public int compareTo(ValueId o) {
         int c = Integer.compare(origin, o.origin);
@@ -53,6 +90,6 @@ public record ValueId(int origin, long incarnation, long seq) implements Compara
 
     @Override
     public String toString() {
-        return isNoop() ? "NOOP" : origin + "/" + incarnation + "/" + seq;
+        return isNoop() ? "NOOP" : isSkip() ? "SKIP(" + seq + ")" : origin + "/" + incarnation + "/" + seq;
     }
 }

@@ -63,6 +63,16 @@ class MPacketCodecTest {
     }
 
     @Test
+    @DisplayName("skips ride as id-only decisions and as 2As without bytes; size stays exact (plan rule 1)")
+    void skips() {
+        MPacket p = new MPacket(2, M, List.of(new InstanceVid(7, ValueId.skip(40))),
+                List.of(new Phase2Entry(8, ValueId.skip(41), empty())));
+        assertThat(RingSamples.roundTrip(codec, p)).isEqualTo(p);
+        assertThat(body(p)).hasSize(MPacketCodec.size(p));
+        refused(body(new MPacket(1, M, List.of(), List.of(new Phase2Entry(1, ValueId.skip(3), bytes(5))))), "SKIP(3) with 1 bytes");
+    }
+
+    @Test
     @DisplayName("the frame type is 40; any other type is a bad datagram")
     void type() {
         assertThat(codec.type(SAMPLE)).isEqualTo(40).isEqualTo(MPacketCodec.TYPE);

@@ -227,6 +227,39 @@ class RingCodecTest {
     }
 
     @Test
+    @DisplayName("a skip id round-trips in every place an id goes and carries no body; a malformed one is refused (seed 003 ch. 5 Alg. 1 l.13-20; plan rule 1)")
+    void skips() {
+        ValueId skip = ValueId.skip(RingWireBounds.MAX_NUMBER);
+        List<RingUnicast> carrying = List.of(
+                new MRingMessage.Phase2AUnicast(1, M, List.of(new Phase2Entry(3, skip, empty()))),
+                new MRingMessage.Phase2B(1, List.of(new InstanceVid(3, skip))),
+                new UPacket(1, U, List.of(new Phase2Entry(3, ValueId.skip(7), empty())),
+                        List.of(new DecisionEntry(2, ValueId.skip(6), null), new DecisionEntry(3, ValueId.skip(7), empty())), List.of()),
+                new RingMessage.Phase1B(1, 0, 0, List.of(new Vote(3, 1, skip, empty())), -1),
+                new RingMessage.CatchUpReply(1, 0, List.of(new DecisionEntry(3, skip, null)), List.of()));
+        for (RingUnicast m : carrying) {
+            assertThat(RingSamples.roundTrip(codec, m)).as("%s", m).isEqualTo(m);
+        }
+        RingUnicast fat = new MRingMessage.Phase2AUnicast(1, M, List.of(new Phase2Entry(1, ValueId.skip(9), bytes(1))));
+        refused(fat, body(fat), "SKIP(9) with 1 bytes");
+        RingUnicast proposed = new RingMessage.Proposal(1, List.of(new ProposalEntry(ValueId.skip(9), empty())));
+        refused(proposed, body(proposed), "a proposal of SKIP(9)");
+        RingUnicast decision = new RingMessage.CatchUpReply(1, 0, List.of(new DecisionEntry(3, ValueId.skip(9), null)), List.of());
+        byte[] wire = body(decision);   // round:8 firstAvailable:8 count:4 instance:8 origin:2 incarnation:8 seq:8
+        for (long bad : new long[]{0, -1, Long.MIN_VALUE}) {
+            byte[] b = wire.clone();
+            writeLong(b, 38, bad);
+            refused(decision, b, "not a value id");
+        }
+        byte[] beyond = wire.clone();
+        writeLong(beyond, 38, RingWireBounds.MAX_NUMBER + 1);
+        refused(decision, beyond, "seq " + (RingWireBounds.MAX_NUMBER + 1) + " outside");
+        byte[] incarnation = wire.clone();
+        writeLong(incarnation, 30, 1);
+        refused(decision, incarnation, "not a value id");
+    }
+
+    @Test
     @DisplayName("rings with duplicate members, members outside [0, n), an unknown kind or bad acceptor counts are refused (plan §1.1)")
     void rings() {
         RingUnicast packet = new UPacket(1, Ring.uRing(0, 1, new int[]{0, 1, 2}), List.of(), List.of(), List.of());

@@ -53,6 +53,28 @@ class RingConfigTest {
         assertThat(c.mringLearnerBuffer()).isEqualTo(4096);
         assertThat(c.mringLearnerBufferBytes()).isEqualTo(67108864L);
         assertThat(c.mringTestFaults()).isEmpty();
+        assertThat(c.lambda()).isZero();
+        assertThat(c.skipIntervalNanos()).isEqualTo(5 * ms);
+    }
+
+    @Test
+    @DisplayName("ring.lambda (instances/s, 0 = off) and ring.delta.ms (Δ) are kept and validated (seed 003 ch. 5 Alg. 1 l.13-20, §5.4.6)")
+    void skips() {
+        RingConfig c = RingConfig.builder(3, Ring.Kind.M_RING).lambda(20_000).skipInterval(Duration.ofMillis(2)).build();
+        assertThat(c.lambda()).isEqualTo(20_000);
+        assertThat(c.skipIntervalNanos()).isEqualTo(2_000_000);
+        assertThat(c.toString()).contains("lambda=20000", "delta=PT0.002S");
+        assertThat(RingConfig.builder(3, Ring.Kind.U_RING).lambda(RingConfig.MAX_LAMBDA)
+                .skipInterval(RingConfig.MAX_SKIP_INTERVAL).build().lambda()).isEqualTo(RingConfig.MAX_LAMBDA);
+        assertThatThrownBy(() -> RingConfig.builder(3, Ring.Kind.U_RING).lambda(-1)).hasMessageContaining("ring.lambda");
+        assertThatThrownBy(() -> RingConfig.builder(3, Ring.Kind.U_RING).lambda(RingConfig.MAX_LAMBDA + 1))
+                .hasMessageContaining("ring.lambda");
+        assertThatThrownBy(() -> RingConfig.builder(3, Ring.Kind.U_RING).skipInterval(Duration.ZERO)).hasMessageContaining("ring.delta.ms");
+        assertThatThrownBy(() -> RingConfig.builder(3, Ring.Kind.U_RING).skipInterval(Duration.ofMillis(-5)))
+                .hasMessageContaining("ring.delta.ms");
+        assertThatThrownBy(() -> RingConfig.builder(3, Ring.Kind.U_RING).skipInterval(Duration.ofSeconds(61)))
+                .hasMessageContaining("ring.delta.ms");
+        assertThatThrownBy(() -> RingConfig.builder(3, Ring.Kind.U_RING).skipInterval(null)).isInstanceOf(NullPointerException.class);
     }
 
     @Test

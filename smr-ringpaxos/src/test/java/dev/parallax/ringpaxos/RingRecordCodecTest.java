@@ -19,6 +19,7 @@ import java.util.Set;
 import static dev.parallax.ringpaxos.RingSamples.V1;
 import static dev.parallax.ringpaxos.RingSamples.V2;
 import static dev.parallax.ringpaxos.RingSamples.bytes;
+import static dev.parallax.ringpaxos.RingSamples.empty;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -114,6 +115,18 @@ class RingRecordCodecTest {
         byte[] lyingLength = encode(SAMPLES.get(1)); // tag:1 instance:8 round:8 vid:18 len:4
         ByteBuffer.wrap(lyingLength).putInt(35, 1 << 30);
         assertThatThrownBy(() -> decode(lyingLength)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not fit");
+    }
+
+    @Test
+    @DisplayName("a decided skip is logged id-only and round-trips; a skip with a negative target is refused (plan rule 1)")
+    void skips() {
+        RingRecord decided = new RingRecord.Decided(4, ValueId.skip(1000));
+        assertThat(decode(encode(decided))).isEqualTo(decided);
+        RingRecord vote = new RingRecord.VoteRecord(4, 2, ValueId.skip(1000), empty());
+        assertThat(decode(encode(vote))).isEqualTo(vote);
+        byte[] negative = encode(decided); // tag:1 instance:8 origin:2 incarnation:8 seq:8
+        ByteBuffer.wrap(negative).putLong(19, -1000);
+        assertThatThrownBy(() -> decode(negative)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a value id");
     }
 
     @Test

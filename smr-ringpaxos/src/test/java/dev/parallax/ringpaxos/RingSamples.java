@@ -101,6 +101,7 @@ final class RingSamples {
     static Arbitrary<ValueId> vid() {
         return Arbitraries.frequencyOf(
                 net.jqwik.api.Tuple.of(1, Arbitraries.just(ValueId.NOOP)),
+                net.jqwik.api.Tuple.of(1, Arbitraries.longs().between(1, RingWireBounds.MAX_NUMBER).map(ValueId::skip)),
                 net.jqwik.api.Tuple.of(6, Combinators.combine(Arbitraries.integers().between(0, N - 1), number(),
                         Arbitraries.longs().between(1, RingWireBounds.MAX_NUMBER)).as(ValueId::new)));
     }
@@ -109,9 +110,9 @@ final class RingSamples {
         return Arbitraries.bytes().array(byte[].class).ofMaxSize(40).map(b -> ByteBuffer.wrap(b).asReadOnlyBuffer());
     }
 
-    /** A value id with a body that fits it (a NOOP carries none). */
+    /** A value id with a body that fits it (a NOOP or a skip carries none). */
     static Arbitrary<ProposalEntry> valued() {
-        return Combinators.combine(vid(), body()).as((v, b) -> new ProposalEntry(v, v.isNoop() ? empty() : b));
+        return Combinators.combine(vid(), body()).as((v, b) -> new ProposalEntry(v, v.isBodiless() ? empty() : b));
     }
 
     static Arbitrary<Ring> ring() {
@@ -135,7 +136,7 @@ final class RingSamples {
     }
 
     static Arbitrary<ProposalEntry> proposal() {
-        return valued().filter(p -> !p.vid().isNoop());
+        return valued().filter(p -> !p.vid().isBodiless());
     }
 
     static Arbitrary<InstanceVid> instanceVid() {

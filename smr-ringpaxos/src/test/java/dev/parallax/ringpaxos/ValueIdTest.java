@@ -35,6 +35,31 @@ class ValueIdTest {
     }
 
     @Test
+    @DisplayName("a skip (-2, 0, upTo >= 1) names its absolute target and carries no body (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5 Alg. 1 l.13-20; plan rule 1)")
+    void skips() {
+        ValueId skip = ValueId.skip(250);
+        assertThat(skip).isEqualTo(new ValueId(ValueId.SKIP_ORIGIN, 0, 250));
+        assertThat(skip.isSkip()).isTrue();
+        assertThat(skip.isNoop()).isFalse();
+        assertThat(skip.isBodiless()).isTrue();
+        assertThat(skip.upTo()).isEqualTo(250);
+        assertThat(skip).hasToString("SKIP(250)");
+        assertThat(ValueId.NOOP.isBodiless()).isTrue();
+        assertThat(ValueId.NOOP.upTo()).isEqualTo(-1);
+        assertThat(new ValueId(0, 0, 1).isBodiless()).isFalse();
+        assertThat(new ValueId(0, 0, 1).isSkip()).isFalse();
+        for (long bad : new long[]{0, -1, Long.MIN_VALUE}) {
+            assertThatThrownBy(() -> ValueId.skip(bad)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("target");
+            assertThatThrownBy(() -> new ValueId(-2, 0, bad)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("not a value id");
+        }
+        assertThatThrownBy(() -> new ValueId(-2, 1, 5)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a value id");
+        assertThatThrownBy(() -> new ValueId(-3, 0, 5)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a value id");
+        RingValue.Chosen chosen = new RingValue.Chosen(skip, null);
+        assertThat(chosen.bytes().remaining()).isZero();
+    }
+
+    @Test
     @DisplayName("ids order by origin, incarnation, seq; NOOP first; equal ids name one body (plan §1.1)")
     void ordering() {
         List<ValueId> ids = new ArrayList<>(List.of(new ValueId(1, 2, 1), new ValueId(0, 3, 9), new ValueId(1, 1, 5),

@@ -86,6 +86,8 @@ import java.util.regex.Pattern;
  * ring.max.pending=64                #   own proposals not yet decided, per member
  * ring.proposal.retry.ms=1000        #   re-send an own proposal not decided after this long
  * ring.restart.hold.ms=2000          #   a restarted member starts no round before hearing a peer, for at most this long
+ * ring.lambda=0                      #   Multi-Ring (seed 003 ch. 5): skips keep the ring at this many instances/s (0: off)
+ * ring.delta.ms=5                    #   and the coordinator checks every this long whether a skip is due
  * mring.group=239.255.80.1           # M-Ring only (ordering=m-ring): the IP-multicast group of Phase 2A and decisions
  * mring.port=7400                    #   its UDP port
  * mring.interface=127.0.0.1          #   the address of the interface to multicast on (the NIC's address on a network)
@@ -134,7 +136,7 @@ public final class ClusterFile {
             "ring.window", "ring.batch.bytes", "ring.batch.timeout.ms", "ring.eager.below", "ring.packet.bytes", "ring.heartbeat.ms",
             "ring.suspect.ms", "ring.retransmit.ms", "ring.catchup.ms", "ring.catchup.max.instances", "ring.catchup.max.bytes",
             "ring.stall.ms", "ring.rejoin.backoff.ms", "ring.rejoin.lag", "ring.max.backlog", "ring.max.pending",
-            "ring.proposal.retry.ms", "ring.restart.hold.ms",
+            "ring.proposal.retry.ms", "ring.restart.hold.ms", "ring.lambda", "ring.delta.ms",
             "mring.group", "mring.port", "mring.interface", "mring.ttl", "mring.packet.bytes", "mring.socket.buffer.bytes",
             "mring.window.min", "mring.retransmit.ms", "mring.retransmit.max.bytes", "mring.fc.threshold", "mring.fc.decrease.ms",
             "mring.fc.increase.ms", "mring.learner.buffer", "mring.learner.buffer.bytes", "mring.test.faults",
@@ -610,6 +612,15 @@ public final class ClusterFile {
         intSetting("ring.max.pending", b::maxPending);
         millisSetting("ring.proposal.retry.ms", b::proposalRetry);
         millisSetting("ring.restart.hold.ms", b::restartHold);
+        if (props.containsKey("ring.lambda")) {
+            long lambda = longValue("ring.lambda");
+            try {
+                b.lambda(lambda);
+            } catch (IllegalArgumentException e) {
+                throw error("ring.lambda: " + e.getMessage());
+            }
+        }
+        millisSetting("ring.delta.ms", b::skipInterval);
         stringSetting("mring.group", b::mringGroup);
         intSetting("mring.port", b::mringPort);
         stringSetting("mring.interface", b::mringInterface);

@@ -228,6 +228,8 @@ class ClusterFileTest {
                 ring.max.pending=16
                 ring.proposal.retry.ms=600
                 ring.restart.hold.ms=1500
+                ring.lambda=20000
+                ring.delta.ms=3
                 mring.group=239.255.9.9
                 mring.port=7411
                 mring.interface=127.0.0.1
@@ -264,6 +266,8 @@ class ClusterFileTest {
         assertThat(r.maxPending()).isEqualTo(16);
         assertThat(r.proposalRetryNanos()).isEqualTo(600_000_000L);
         assertThat(r.restartHoldNanos()).isEqualTo(1_500_000_000L);
+        assertThat(r.lambda()).isEqualTo(20_000);
+        assertThat(r.skipIntervalNanos()).isEqualTo(3_000_000L);
         assertThat(r.mringGroup()).isEqualTo("239.255.9.9");
         assertThat(r.mringPort()).isEqualTo(7411);
         assertThat(r.mringInterface()).isEqualTo("127.0.0.1");
@@ -315,6 +319,9 @@ class ClusterFileTest {
         bad.put("mring.group=10.1.2.3", "mring");
         bad.put("mring.test.faults=drop=2", "mring.test.faults");
         bad.put("mring.learner.buffer.bytes=0", "mring.learner.buffer.bytes");
+        bad.put("ring.lambda=-1", "ring.lambda");
+        bad.put("ring.lambda=fast", "ring.lambda is not a whole number");
+        bad.put("ring.delta.ms=0", "ring.delta.ms");
         bad.put("ring.windw=3", "unknown keys [ring.windw]");
         for (Map.Entry<String, String> e : bad.entrySet()) {
             Path f = write(dir, THREE + "ordering=m-ring\n" + e.getKey() + "\n");
