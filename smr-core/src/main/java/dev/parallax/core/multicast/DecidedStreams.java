@@ -27,8 +27,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * ({@link MergeCursor#resume}: one past the instance of the last value it passed entirely).
  *
  * <p><b>Positions.</b> The merge consumes gaps (no-ops, skips, copies) one round of a stream at a
- * time, never further, so the position after a delivery depends only on the decided values and the
- * position the subscription started from: every process reports the same positions.
+ * time, never further — except a gap value numbered {@link Numbering#LOGICAL}, consumed whole (its
+ * end is decided: a skip's target) — so the position after a delivery depends only on the decided
+ * values and the position the subscription started from: every process reports the same
+ * positions. Gaps never change the order of the messages: a stream's cursor only passes gaps, and
+ * the stream picked next is always the one whose cursor has the lowest (round, stream id).
  *
  * <p><b>Copies.</b> A message its origin resent may be decided twice; per stream an
  * {@link OriginSequences} record keeps only the first decision of each {@code (origin, sequence)},
@@ -398,10 +401,13 @@ final class DecidedStreams {
                     // deliver. Consume them to the end of this round at most, so that the cursor
                     // after each delivery is a function of the decided values, not of how far the
                     // streams had been decided when it looked (every process, and every
-                    // subscription resumed from a position, reports the same positions).
+                    // subscription resumed from a position, reports the same positions). A gap
+                    // value numbered LOGICAL is consumed whole at once, whatever its rounds: its
+                    // end is decided, and a skip may cover billions of indices (its target is
+                    // λ times the epoch time).
                     long target = e == null ? decidedNext[best]
                             : e.getValue().envelope() == null ? e.getKey() + 1 : e.getKey();
-                    long to = Math.min(target, (k / roundLength + 1) * roundLength);
+                    long to = logical && e != null ? target : Math.min(target, (k / roundLength + 1) * roundLength);
                     cursor.next[best] = to;
                     if (e != null && e.getValue().envelope() == null && to > e.getKey()) {
                         cursor.resume[best] = e.getValue().instance() + 1; // passed the gap value entirely

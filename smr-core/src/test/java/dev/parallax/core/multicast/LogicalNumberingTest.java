@@ -14,8 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The merge over logically numbered streams (Multi-Ring Paxos, plan rule 1), without threads:
  * messages +1, skip-to sets the next index, stale skips are harmless, positions name the resume
- * instance, and a position reported anywhere (even inside a skip's range) restarts the merge and
- * the numbering exactly.
+ * instance, a skip is consumed whole, and a position reported anywhere restarts the merge and the
+ * numbering exactly (and a position inside a skip's range, as a hand-made one, too).
  */
 class LogicalNumberingTest {
     private static final int G = MulticastPosition.GLOBAL_STREAM;
@@ -86,15 +86,16 @@ class LogicalNumberingTest {
         List<MulticastPosition> positions = new ArrayList<>();
         assertThat(take(s, c, 6, positions)).as("by (logical index, stream id): A_k at k, B3 at 3, G4 at 4")
                 .containsExactly("A0", "A1", "A2", "A3", "B3", "A4");
-        assertThat(positions.get(4)).as("after B3: ring 1 at index 4, resuming at instance 2 (the stale skip)")
+        assertThat(positions.get(4)).as("after B3: ring 1 at index 4, resuming at instance 2 (the stale skip); the "
+                        + "global ring's skip to 4 consumed whole")
                 .isEqualTo(MulticastPosition.START.with(0, 4).with(MulticastPosition.resumeStream(0), 5)
                         .with(1, 4).with(MulticastPosition.resumeStream(1), 2)
-                        .with(G, 3).with(MulticastPosition.resumeStream(G), 0));
+                        .with(G, 4).with(MulticastPosition.resumeStream(G), 1));
         assertThat(text(s.next(c).envelope())).isEqualTo("G4");
     }
 
     @Test
-    void aPositionReportedInsideASkipRestartsTheNumberingExactlyElsewhere() throws InterruptedException {
+    void aPositionRestartsTheNumberingExactlyElsewhere() throws InterruptedException {
         DecidedStreams first = new DecidedStreams(IDS, 1, 1, 100, Numbering.LOGICAL);
         fill(first, true);
         MergeCursor c = cursor(GroupSet.of(0, 1));
@@ -102,8 +103,8 @@ class LogicalNumberingTest {
         List<MulticastPosition> positions = new ArrayList<>();
         List<String> all = take(first, c, 7, positions);
         MulticastPosition afterA2 = positions.get(2);
-        assertThat(afterA2.next(1)).as("ring 1 stands inside its first skip's range").isEqualTo(2);
-        assertThat(afterA2.next(MulticastPosition.resumeStream(1))).as("which is replayed from its instance").isZero();
+        assertThat(afterA2.next(1)).as("ring 1 consumed its first skip whole").isEqualTo(3);
+        assertThat(afterA2.next(MulticastPosition.resumeStream(1))).as("and resumes after it").isEqualTo(1);
 
         // Another process installs that position before it saw anything: its broadcasts are told to
         // resume at the named instances, and it numbers from there as the first one did.
@@ -111,8 +112,8 @@ class LogicalNumberingTest {
         MergeCursor resumed = cursor(GroupSet.of(0, 1));
         List<DecidedStreams.StreamPoint> installs = second.open(resumed, afterA2);
         assertThat(installs).as("(stream index, logical next, resume instance)").containsExactly(
-                new DecidedStreams.StreamPoint(0, 3, 4), new DecidedStreams.StreamPoint(1, 2, 0),
-                new DecidedStreams.StreamPoint(2, 2, 0));
+                new DecidedStreams.StreamPoint(0, 3, 4), new DecidedStreams.StreamPoint(1, 3, 1),
+                new DecidedStreams.StreamPoint(2, 4, 1));
         fill(second, true); // ring 0's instances below 4 are before the resume instance: ignored
         List<MulticastPosition> again = new ArrayList<>();
         assertThat(take(second, resumed, 4, again)).isEqualTo(all.subList(3, 7));
@@ -142,5 +143,38 @@ class LogicalNumberingTest {
         reader.join(60_000);
         assertThat(reader.isAlive()).as("ring 1's skip releases A1").isFalse();
         assertThat(c.next[0]).isEqualTo(2);
+    }
+
+    @Test
+    void aPositionInsideASkipsRangeReplaysTheSkip() throws InterruptedException {
+        DecidedStreams s = new DecidedStreams(IDS, 1, 1, 100, Numbering.LOGICAL);
+        MergeCursor c = cursor(GroupSet.of(1));
+        MulticastPosition inside = MulticastPosition.START.with(1, 4).with(MulticastPosition.resumeStream(1), 3)
+                .with(G, 4).with(MulticastPosition.resumeStream(G), 1);
+        assertThat(s.open(c, inside)).containsExactly(new DecidedStreams.StreamPoint(1, 4, 3),
+                new DecidedStreams.StreamPoint(2, 4, 1));
+        fill(s, true);
+        s.decided(1, 4, message(11, "B6", 1));
+        s.decided(2, 2, skipTo(10));
+        assertThat(text(s.next(c).envelope())).as("G4 at (4, global) before B6 at (6, ring 1)").isEqualTo("G4");
+        DecidedStreams.Delivery d = s.next(c);
+        assertThat(text(d.envelope())).isEqualTo("B6");
+        assertThat(d.after()).isEqualTo(MulticastPosition.START.with(1, 7).with(MulticastPosition.resumeStream(1), 5)
+                .with(G, 10).with(MulticastPosition.resumeStream(G), 3));
+    }
+
+    @Test
+    void aSkipToAnEpochScaleTargetIsConsumedAtOnce() throws InterruptedException {
+        long target = 1_700_000_000_000_000L; // λ = 1e6/s times an epoch in milliseconds / 1000
+        DecidedStreams s = new DecidedStreams(IDS, 1, 1, 100, Numbering.LOGICAL);
+        s.decided(0, 0, skipTo(target));
+        s.decided(0, 1, message(0, "A", 0));
+        s.decided(1, 0, skipTo(target + 5));
+        s.decided(2, 0, skipTo(target + 1));
+        MergeCursor c = cursor(GroupSet.of(0, 1));
+        s.open(c, MulticastPosition.START);
+        DecidedStreams.Delivery d = s.next(c);
+        assertThat(text(d.envelope())).isEqualTo("A");
+        assertThat(d.after().next(0)).isEqualTo(target + 1);
     }
 }
