@@ -13,7 +13,9 @@ import java.util.TreeMap;
  * l.14–21): what it re-proposes after Phase 1 (first, in instance order, a gap as NOOP), the
  * proposals queued FIFO behind them (at most n × {@code ring.max.pending}), the instances it has
  * open and since when (the window, U6/M5 retransmission and the stall trigger of plan §1.7 read
- * them), and the next instance to open. It ignores an id it has queued, open, re-proposes in the
+ * them), and the next instance to open. With {@code ring.lambda} &gt; 0 it also holds at most one skip
+ * to open ({@link #offerSkip}), before the queued proposals and outside their cap (Multi-Ring Paxos;
+ * seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1 l.13-20). It ignores an id it has queued, open, re-proposes in the
  * round, or decided lately (a bounded memory): a proposer's retry is not opened twice. Opening
  * itself — the own vote, the window, the variant's 2A — is {@link RingEngine#openMore}'s.
  *
@@ -31,6 +33,9 @@ final class Coordinator {
     private final Set<ValueId> openVids = new HashSet<>();
     private long nextInstance;
     private long dropped;
+    /** The skip to open next (after re-proposals, before the queue), or null. */
+    private ValueId pendingSkip;
+    private long skipsOpened;
 
     Coordinator(int maxQueue, int idMemory) {
         this.maxQueue = maxQueue;
@@ -72,8 +77,26 @@ final class Coordinator {
         }
     }
 
-    /** The next entry to open at {@link #nextInstance()}, taken (a re-proposal, a gap's NOOP, the oldest queued), or null. */
+    /**
+     * A skip is due: open {@code skip} before the queued proposals (a pending one with a lower
+     * target is replaced: targets are absolute, the higher one does the work of both).
+     */
+    void offerSkip(ValueId skip) {
+        if (pendingSkip == null || skip.upTo() > pendingSkip.upTo()) {
+            pendingSkip = skip;
+        }
+    }
+
+    /** The next entry to open at {@link #nextInstance()}, taken (a re-proposal, a gap's NOOP, the skip, the oldest queued), or null. */
     Phase2Entry take() {
+        return take(true);
+    }
+
+    /**
+     * The next entry to open at {@link #nextInstance()}, taken: a re-proposal or a gap's NOOP, then
+     * the pending skip, then — if {@code clients} (the cap allows them) — the oldest queued; or null.
+     */
+    Phase2Entry take(boolean clients) {
         long i = nextInstance;
         Phase2Entry e;
         if (!reproposals.isEmpty() && i <= reproposals.lastKey()) {
@@ -81,8 +104,12 @@ final class Coordinator {
             if (e == null) {
                 e = new Phase2Entry(i, ValueId.NOOP, ByteBufferUtil.EMPTY);
             }
+        } else if (pendingSkip != null) {
+            e = new Phase2Entry(i, pendingSkip, ByteBufferUtil.EMPTY);
+            pendingSkip = null;
+            skipsOpened++;
         } else {
-            ProposalEntry p = queue.poll();
+            ProposalEntry p = clients ? queue.poll() : null;
             if (p == null) {
                 return null;
             }
@@ -113,8 +140,20 @@ final class Coordinator {
         return openedAt.remove(instance) != null;
     }
 
-    /** The round ended for this coordinator: nothing open, nothing re-proposed; the queue stays. */
+    /** The oldest queued proposal's id, or null. */
+    ValueId queuedHead() {
+        ProposalEntry p = queue.peek();
+        return p == null ? null : p.vid();
+    }
+
+    /** Skips taken to open (event {@code skips.proposed}). */
+    long skipsOpened() {
+        return skipsOpened;
+    }
+
+    /** The round ended for this coordinator: nothing open, nothing re-proposed, no skip; the queue stays. */
     void endRound() {
+        pendingSkip = null;
         reproposals = new TreeMap<>();
         reproposed.clear();
         openedAt.clear();

@@ -18,6 +18,13 @@ import java.util.function.ObjLongConsumer;
  * re-formation (C8, plan §1.7), versions and compaction (C9, §3.3.7). Amnesia recovery (C10) takes
  * part through the {@link Recovery} hook.
  *
+ * <p><b>Skips</b> (Multi-Ring Paxos; seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1
+ * l.13-20; plan decisions 1-3). Every member applies the logical numbering ({@link LogicalNumbering})
+ * to the values it emits. With {@code ring.lambda} &gt; 0 the coordinator, every {@code ring.delta.ms},
+ * opens one skip instance to the target of {@link SkipPacer} when its estimate is below it, and
+ * opens no client instance while one interval ahead (the cap). A skip is an ordinary value for
+ * Phase 2 of both variants (an id without a body, like a NOOP), subject to the window.
+ *
  * <p><b>Rounds.</b> {@code coordinator(r) = r mod n}. A member that suspects the coordinator of its
  * round starts the next round it coordinates (Phase 1A to all members, §3.3.5 ¶1); an acceptor
  * promises a higher round durably before answering, unless the coordinator of its round was heard
@@ -71,6 +78,9 @@ public final class RingEngine implements Engine {
 
     // Coordinator state (C3, C7).
     private final Coordinator coordinator;
+    /** Skips (Multi-Ring): the logical numbering of what this member emitted, the coordinator's rate. */
+    private final LogicalNumbering logical = new LogicalNumbering();
+    private final SkipPacer pacer;
     private boolean opening;
     private boolean openAgain;
 
@@ -142,6 +152,7 @@ public final class RingEngine implements Engine {
         this.versions = new VersionTable(n, config.f(), self);
         this.catchUp = new RingCatchUp(config, self);
         this.coordinator = new Coordinator(n * config.maxPending(), 4 * n * config.maxPending());
+        this.pacer = new SkipPacer(config);
         this.lastSeenOf = new long[n];
         Arrays.fill(lastSeenOf, -1);
         this.reportedFirst = new long[n];
@@ -340,9 +351,16 @@ public final class RingEngine implements Engine {
             do {
                 openAgain = false;
                 List<Phase2Entry> batch = new ArrayList<>();
+                // The cap (λ > 0): k, the logical next with what we opened, against target + λΔ.
+                long k = pacer.enabled() ? pacer.estimate(logical.next()) : 0;
                 while (coordinator.open() < variant.window(now) && belowBacklog()) {
-                    Phase2Entry e = coordinator.take();
+                    boolean clients = !pacer.enabled() || !pacer.capped(now, k);
+                    Phase2Entry e = coordinator.take(clients);
                     if (e == null) {
+                        ValueId head = clients ? null : coordinator.queuedHead();
+                        if (head != null) {
+                            pacer.heldBack(head);
+                        }
                         break;
                     }
                     long instance = e.instance();
@@ -354,6 +372,8 @@ public final class RingEngine implements Engine {
                     }
                     cache.remember(e.vid(), e.value());
                     coordinator.opened(instance, e.vid(), now);
+                    pacer.opened(instance, e.vid());
+                    k = LogicalNumbering.after(k, e.vid());
                     observer.voted(instance, rnd(), e.vid());
                     observer.opened(instance, rnd(), e.vid(), e.value());
                     batch.add(e);
@@ -459,6 +479,10 @@ public final class RingEngine implements Engine {
         }
         if (lastHeartbeat == Long.MIN_VALUE || now - lastHeartbeat >= config.heartbeatNanos()) {
             sendHeartbeat(out);
+        }
+        long skip = pacer.skipDue(now, logical.next());
+        if (skip > 0) {
+            coordinator.offerSkip(ValueId.skip(skip));
         }
         openMore(out);
     }
@@ -639,6 +663,7 @@ public final class RingEngine implements Engine {
         learner.skipTo(instance);
         acceptor.trimBelow(instance);
         coordinator.skipTo(instance);
+        pacer.emittedBelow(learner.firstUndecided());   // the logical next stays: a lower bound from here
     }
 
     void detectFailuresExternally() {
@@ -723,6 +748,7 @@ public final class RingEngine implements Engine {
             // Re-formation: stop opening on the old ring; the queue goes over to the new round.
             leading = false;
             coordinator.endRound();
+            pacer.roundEnded();
             variant.roundChanged(ring, false, now);
         }
         phaseOne = new PhaseOne(round, learner.firstUndecided(), config.quorum() - 1, now);
@@ -827,6 +853,7 @@ public final class RingEngine implements Engine {
             }
         }
         coordinator.begin(re, Math.max(po.start(), learner.firstUndecided()), own.all(now));
+        pacer.checkSoon();    // a new coordinator catches up in one skip, from its own logical next
         variant.roundChanged(ring, true, now);
         observer.roundLed(rnd(), ring);
         sendHeartbeat(out);
@@ -843,6 +870,7 @@ public final class RingEngine implements Engine {
         lastSeen = -1;
         Arrays.fill(lastSeenOf, -1);
         coordinator.clear();
+        pacer.roundEnded();
         variant.roundChanged(newRing, false, now);
         if (forwardOwn && !coordinates()) {
             // C7: own proposals go again to the new coordinator.
@@ -881,6 +909,7 @@ public final class RingEngine implements Engine {
         leading = false;
         phaseOne = null;
         coordinator.clear();
+        pacer.roundEnded();
         roundChangedAt = now;
         variant.roundChanged(ring, false, now);
         for (int m = 0; m < n; m++) {
@@ -1061,10 +1090,15 @@ public final class RingEngine implements Engine {
     }
 
     private void deliver(Effects<Object, RingRecord, RingValue> out) {
-        for (RingLearner.Entry e : learner.deliverReady(
-                (i, vid) -> vid.equals(acceptor.voteAt(i) == null ? null : acceptor.voteAt(i).vid()), out)) {
+        List<RingLearner.Entry> emitted = learner.deliverReady(
+                (i, vid) -> vid.equals(acceptor.voteAt(i) == null ? null : acceptor.voteAt(i).vid()), out);
+        for (RingLearner.Entry e : emitted) {
             cache.forget(e.vid);
             own.decided(e.vid);
+            logical.emitted(e.vid);
+        }
+        if (!emitted.isEmpty()) {
+            pacer.emittedBelow(learner.firstUndecided());
         }
     }
 
@@ -1072,6 +1106,9 @@ public final class RingEngine implements Engine {
         long step = Math.min(config.heartbeatNanos(), Math.min(config.retransmitNanos(), config.catchUpNanos()));
         if (config.kind() == Ring.Kind.M_RING) {
             step = Math.min(step, config.mringRetransmitNanos());
+        }
+        if (pacer.enabled() && leading) {
+            step = Math.min(step, pacer.intervalNanos());
         }
         out.wakeAt(now + step);
     }
@@ -1188,9 +1225,19 @@ public final class RingEngine implements Engine {
             return false;
         }
         if (leading) {
-            return coordinator.open() < config.eagerBelow();
+            return coordinator.open() < config.eagerBelow() && !capped();
         }
         return own.size() < config.eagerBelow();
+    }
+
+    /** The coordinator's cap holds client instances back now (λ &gt; 0, one interval ahead of the target). */
+    boolean capped() {
+        return leading && pacer.enabled() && pacer.capped(now, pacer.estimate(logical.next()));
+    }
+
+    /** The logical next of the values this member emitted (rule 1; a lower bound after a restart or a snapshot). */
+    long logicalNext() {
+        return logical.next();
     }
 
     /** The coordinator this member believes in (its round's), for clients and tools. */
@@ -1231,6 +1278,9 @@ public final class RingEngine implements Engine {
         sink.accept("exclusions.stalled", stallExclusions);
         sink.accept("rejoins", exclusions.rejoins());
         sink.accept("layout.lagging.left.out", laggingLeftOut);
+        sink.accept("skips.proposed", coordinator.skipsOpened());
+        sink.accept("skips.decided", logical.skipsDecided());
+        sink.accept("proposals.capped", pacer.capped());
         variant.reportEvents(sink);
     }
 }

@@ -8,6 +8,9 @@ import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.Transport;
+import dev.parallax.core.time.Clock;
+import dev.parallax.core.time.EpochClock;
+import dev.parallax.core.time.SystemClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -147,8 +150,17 @@ public final class RingPaxos implements OrderingProtocol {
             log = M_LOG;
         }
         return RingPaxosBroadcast.builder().config(config).self(context.config().id()).transport(transport)
-                .log(context.durableLog(log)).clock(context.clock())
+                .log(context.durableLog(log)).clock(clockFor(config, context.clock()))
                 .options(RuntimeOptions.forReplica(context).build())
                 .build();
+    }
+
+    /**
+     * The clock of the core: with {@code ring.lambda} &gt; 0 the real monotonic clock is replaced by an
+     * {@link EpochClock} (the skip target is a function of wall time shared by every ring); a
+     * virtual clock (simulator, tests) and λ = 0 keep {@code clock}.
+     */
+    static Clock clockFor(RingConfig config, Clock clock) {
+        return config.lambda() > 0 && clock == SystemClock.INSTANCE ? new EpochClock() : clock;
     }
 }

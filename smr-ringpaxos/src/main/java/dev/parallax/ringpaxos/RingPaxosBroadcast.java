@@ -37,13 +37,15 @@ import java.util.function.ToDoubleFunction;
  *       off ({@link RingPaxosCore#detectFailuresExternally()});</li>
  *   <li>gauges {@code parallax.ring.round}, {@code .coordinator} (1 while this replica coordinates),
  *       {@code .size}, {@code .position} (-1 off the ring), {@code .window}, {@code .outstanding},
- *       {@code .first.undecided}, {@code .learner.buffered{unit=instances|bytes}},
+ *       {@code .first.undecided}, {@code .logical.next}, {@code .learner.buffered{unit=instances|bytes}},
  *       {@code .version.floor}, and counters {@code parallax.ring.reformations} and
  *       {@code parallax.protocol.stepdowns} (plan §1.11), tagged {@code protocol} and
  *       {@code replica}.</li>
  * </ul>
  * The incarnation floor of the value ids this replica proposes is the wall clock in milliseconds at
- * start (plan §1.1). The runtime settings that are not Ring Paxos' own come as one
+ * start (plan §1.1). With {@code ring.lambda} &gt; 0 the clock given to the builder must read
+ * nanoseconds since the Unix epoch ({@code dev.parallax.core.time.EpochClock}; a simulator's shared
+ * virtual clock is fine): the skip target is a function of it shared by every ring. The runtime settings that are not Ring Paxos' own come as one
  * {@link RuntimeOptions}; the longest time between two ticks is half the shortest of
  * {@code ring.heartbeat.ms}, {@code ring.retransmit.ms} and {@code mring.retransmit.ms}. What only
  * delegates to the runtime is {@link RuntimeBroadcast}'s; a snapshot taken
@@ -65,6 +67,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<Object, RingRecor
     private volatile long window;
     private volatile long outstanding;
     private volatile long firstUndecided;
+    private volatile long logicalNext;
     private volatile long learnerBuffered;
     private volatile long learnerBufferedBytes;
     private volatile long versionFloor;
@@ -134,6 +137,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<Object, RingRecor
         window = c.window();
         outstanding = c.outstanding();
         firstUndecided = c.firstUndecided();
+        logicalNext = c.logicalNext();
         learnerBuffered = c.learnerBuffered();
         learnerBufferedBytes = c.learnerBufferedBytes();
         versionFloor = c.versionFloor();
@@ -152,6 +156,9 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<Object, RingRecor
         gauge(registry, tags, "parallax.ring.outstanding", "instances open and not yet decided", x -> x.outstanding);
         gauge(registry, tags, "parallax.ring.first.undecided", "the first instance this replica has not learned decided",
                 x -> x.firstUndecided);
+        gauge(registry, tags, "parallax.ring.logical.next",
+                "the ring's logical next over the values this replica delivered (Multi-Ring skips; a lower bound after a restart)",
+                x -> x.logicalNext);
         Gauge.builder("parallax.ring.learner.buffered", this, x -> x.learnerBuffered)
                 .description("instances a learner holds ahead of its decided prefix").tags(tags).tag("unit", "instances")
                 .register(registry);

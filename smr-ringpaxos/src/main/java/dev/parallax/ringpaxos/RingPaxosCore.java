@@ -18,6 +18,12 @@ import java.util.function.ObjLongConsumer;
  * <p><b>Driver contract.</b> See {@link Effects}: persist, sync if asked, then send (a vote is durable
  * before anything reveals it, §3.3.5). The core never sends to itself.
  *
+ * <p>With {@code ring.lambda} &gt; 0 (Multi-Ring Paxos, seed 003 (Ring Paxos / Multi-Ring / P-SMR)
+ * ch. 5, Alg. 1 l.13-20) the coordinator decides skips ({@link ValueId#skip}) and caps client
+ * instances; {@code now} is then read as nanoseconds since the Unix epoch (an epoch clock, or the
+ * simulator's shared clock), and {@link #logicalNext()} follows the ring's logical numbering. Events
+ * {@code skips.proposed}, {@code skips.decided}, {@code proposals.capped}.
+ *
  * <p>No protocol-level deduplication: a batch decided twice is delivered twice at every replica in
  * the same order, and the client sessions answer the copy from their cache (plan §0).
  *
@@ -206,6 +212,21 @@ public final class RingPaxosCore implements ProtocolCore<Object, RingRecord, Rin
     /** Every instance below this one was decided and handed out. */
     public long firstUndecided() {
         return engine.firstUndecided();
+    }
+
+    /**
+     * The ring's logical next over the values this member handed out, in order (Multi-Ring Paxos
+     * plan rule 1: a client value +1, a NOOP +0, a skip {@code max(next, upTo)}); equal at members
+     * that handed out the same prefix. Starts at 0, also after a restart or an installed snapshot,
+     * where it is then a lower bound of the ring's.
+     */
+    public long logicalNext() {
+        return engine.logicalNext();
+    }
+
+    /** Whether the coordinator's cap holds client instances back ({@code ring.lambda} &gt; 0; false elsewhere). */
+    public boolean capped() {
+        return engine.capped();
     }
 
     /** Delivery progress last reported by the runtime ({@link #onDelivered}). */

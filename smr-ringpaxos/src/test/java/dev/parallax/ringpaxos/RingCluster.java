@@ -47,12 +47,12 @@ final class RingCluster extends ScriptedCluster<RingPaxosCore, Object, RingRecor
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
-    /** Member {@code id}'s delivered values as strings, no-ops left out. */
+    /** Member {@code id}'s delivered values as strings, no-ops and skips left out. */
     List<String> texts(int id) {
         List<String> out = new ArrayList<>();
         for (RingValue v : delivered(id)) {
             RingValue.Chosen c = (RingValue.Chosen) v;
-            if (!c.vid().isNoop()) {
+            if (!c.vid().isBodiless()) {
                 out.add(text(c.bytes()));
             }
         }
