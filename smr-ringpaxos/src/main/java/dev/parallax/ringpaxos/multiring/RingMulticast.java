@@ -276,6 +276,8 @@ public final class RingMulticast implements AtomicMulticast {
                 throw new IllegalArgumentException("self must be 0.." + (members - 1) + " of " + members + " members, got "
                         + self);
             }
+            // λ and Δ checked before any ring is built (a bad value must not leave rings half started).
+            RingConfig.builder(members, Ring.Kind.U_RING).lambda(lambda).skipInterval(skipInterval);
             IntFunction<RingConfig.Builder> perRing = configs != null ? configs
                     : stream -> RingConfig.builder(members, Ring.Kind.U_RING);
             Clock clock = ringClock != null ? ringClock : new EpochClock();

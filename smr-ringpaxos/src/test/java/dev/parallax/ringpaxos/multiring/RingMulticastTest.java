@@ -135,5 +135,9 @@ class RingMulticastTest {
         assertThatThrownBy(() -> RingMulticast.ringMember(3, 0, 3)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> RingMulticast.builder().self(0).members(3).groups(G01).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("required");
+        assertThatThrownBy(() -> RingMulticast.builder().self(0).members(3).groups(G01).lambda(-1)
+                .transports((stream, member) -> null).logs(stream -> null).build())
+                .as("refused before any ring is built").isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ring.lambda");
     }
 }
