@@ -173,6 +173,11 @@ final class MultiRingProcess implements SimNode<Object> {
         }
     }
 
+    /** Instances of ring {@code r} fed to the learners (this process incarnation). */
+    long fed(int r) {
+        return fed[r];
+    }
+
     boolean ringUp(int r) {
         return cores[r] != null;
     }

@@ -103,6 +103,28 @@ final class MultiRingSimulation {
                     300 * MS, 0.35, 3_000 * MS, LogicalMerge.Flaw.NONE, -1);
         }
 
+        /**
+         * The sceptic's world (calm: delays 0.1–1 ms, no loss, no nemesis): n = 3, groups A = 0 and
+         * B = 1 and the global ring, every ring of {@code kind} with λ and Δ = {@code deltaMs}, M = 1;
+         * {@code rates} messages per second to A and to B alone, none to both; process 0 has learners
+         * {A} and {A,B}, process 1 {A,B} and {B}, process 2 {A} and {A,B}. Load for {@code loadFor},
+         * no faults.
+         */
+        static Scenario sceptic(Ring.Kind kind, long lambda, int deltaMs, double[] rates, long loadFor) {
+            int n = 3;
+            RingConfig[] configs = new RingConfig[3];
+            for (int i = 0; i < 3; i++) {
+                configs[i] = ringConfig(kind, n, lambda, deltaMs);
+            }
+            long a = 1;
+            long ab = 3;
+            long[][] subs = {{a, ab}, {ab, 2}, {a, ab}};
+            DatagramPlan datagrams = new DatagramPlan(100_000, MS, 0, 0, configs[0].mringPacketBytes());
+            FaultPlan plan = new FaultPlan(100_000, MS, 0, 0, 0, 0, false, 5 * MS, datagrams);
+            return new Scenario(n, 2, configs, 1, rates, 0, subs, plan, loadFor, 0, 0, 3_000 * MS,
+                    LogicalMerge.Flaw.NONE, -1);
+        }
+
         /** A ring's configuration: the ring simulations' small settings with λ and Δ. */
         static RingConfig ringConfig(Ring.Kind kind, int n, long lambda, int deltaMs) {
             return RingSimulation.Scenario.config(kind, n).lambda(lambda).skipInterval(Duration.ofMillis(deltaMs)).build();
@@ -278,7 +300,8 @@ final class MultiRingSimulation {
     }
 
     /** What a run produced. */
-    record Outcome(long seed, World world, SimulationStats stats, int multicasts, int required, long delivered) {
+    record Outcome(long seed, World world, SimulationStats stats, int multicasts, int required, long delivered,
+                   long traceHash) {
     }
 
     static Outcome run(long seed, Scenario s) {
@@ -290,6 +313,11 @@ final class MultiRingSimulation {
      * exist (drawing no random number from the simulation).
      */
     static Outcome run(long seed, Scenario s, BiConsumer<Simulation<Object>, World> setup) {
+        return start(seed, s, setup).finish();
+    }
+
+    /** The processes of {@code s} started (time 0), {@code setup} applied; drive it with {@link Run}. */
+    static Run start(long seed, Scenario s, BiConsumer<Simulation<Object>, World> setup) {
         Simulation<Object> sim = new Simulation<>(seed, s.plan());
         World world = new World(s, sim.random().split());
         sim.measureDatagramsWith(m -> RingSimReplica.datagramBytes(((MultiRingProcess.RingMessage) m).message()));
@@ -304,36 +332,50 @@ final class MultiRingSimulation {
         setup.accept(sim, world);
         int[] hunted = {0};
         sim.targetLeader(() -> world.coordinatorOf(sim, hunted[0]++ % (s.groups() + 1)), s.coordinatorShare());
-        sim.runUntil(s.faultyFor());
-        sim.stopFaults();
-        sim.runUntil(world.loadStops);
-        long deadline = world.loadStops + s.progressBound();
-        long[] lastCheck = {-1};
-        boolean done = sim.runUntil(() -> {
-            if (sim.now() - lastCheck[0] < 5 * MS) {
-                return false;
-            }
-            lastCheck[0] = sim.now();
+        return new Run(seed, sim, world);
+    }
+
+    /** A started run: its simulation and world, and the end of the run with every check. */
+    record Run(long seed, Simulation<Object> sim, World world) {
+
+        /**
+         * Runs to the end of the faulty period, heals, runs until the load stops, then requires every
+         * live learner to have every message it must deliver within the progress bound; checks the
+         * acyclic order and agreement.
+         */
+        Outcome finish() {
+            Scenario s = world.scenario;
+            sim.runUntil(s.faultyFor());
+            sim.stopFaults();
+            sim.runUntil(world.loadStops);
+            long deadline = world.loadStops + s.progressBound();
+            long[] lastCheck = {-1};
+            boolean done = sim.runUntil(() -> {
+                if (sim.now() - lastCheck[0] < 5 * MS) {
+                    return false;
+                }
+                lastCheck[0] = sim.now();
+                List<Long> required = world.required(sim);
+                return world.liveLearners(sim).stream().allMatch(l -> world.checker.missing(l, required).isEmpty());
+            }, deadline);
             List<Long> required = world.required(sim);
-            return world.liveLearners(sim).stream().allMatch(l -> world.checker.missing(l, required).isEmpty());
-        }, deadline);
-        List<Long> required = world.required(sim);
-        if (!done) {
-            world.checker.assertAcyclic();
-            List<MulticastDeliveryChecker.Learner> live = world.liveLearners(sim);
-            for (MulticastDeliveryChecker.Learner l : live) {
-                List<Long> missing = world.checker.missing(l, required);
-                if (!missing.isEmpty()) {
-                    throw sim.failure("validity: " + (s.progressBound() / MS) + " ms after the load stopped " + l
-                            + " still misses " + missing.size() + " messages of its groups (first "
-                            + missing.subList(0, Math.min(5, missing.size())) + ", accepted "
-                            + world.accepted.get(missing.get(0)) + "); " + sim.stats() + world.describe(sim));
+            if (!done) {
+                world.checker.assertAcyclic();
+                for (MulticastDeliveryChecker.Learner l : world.liveLearners(sim)) {
+                    List<Long> missing = world.checker.missing(l, required);
+                    if (!missing.isEmpty()) {
+                        throw sim.failure("validity: " + (s.progressBound() / MS) + " ms after the load stopped " + l
+                                + " still misses " + missing.size() + " messages of its groups (first "
+                                + missing.subList(0, Math.min(5, missing.size())) + ", accepted "
+                                + world.accepted.get(missing.get(0)) + "); " + sim.stats() + world.describe(sim));
+                    }
                 }
             }
+            world.checker.assertAcyclic();
+            world.checker.assertComplete(world.liveLearners(sim), required);
+            long delivered = world.checker.learners().stream().mapToLong(l -> l.order().size()).sum();
+            return new Outcome(seed, world, sim.stats(), world.checker.multicasts(), required.size(), delivered,
+                    sim.traceHash());
         }
-        world.checker.assertAcyclic();
-        world.checker.assertComplete(world.liveLearners(sim), required);
-        long delivered = world.checker.learners().stream().mapToLong(l -> l.order().size()).sum();
-        return new Outcome(seed, world, sim.stats(), world.checker.multicasts(), required.size(), delivered);
     }
 }
