@@ -291,11 +291,15 @@ final class MultiRingProcess implements SimNode<Object> {
         }
     }
 
-    /** Multicasts a new message to {@code groups}: proposed at this process' member of its ring, if it takes it. */
+    /**
+     * Multicasts a new message to {@code groups}: proposed at this process' member of its ring, if it
+     * takes it (it refuses beyond {@code ring.max.pending} own proposals undecided: back-pressure, the
+     * message is then not multicast). Each message is one ring value (a batch of one).
+     */
     private void multicast(long groups) {
         int r = Long.bitCount(groups) == 1 ? Long.numberOfTrailingZeros(groups) : rings - 1;
         RingPaxosCore core = cores[r];
-        if (core == null || !core.canPropose()) {
+        if (core == null) {
             world.refused++;
             return;
         }

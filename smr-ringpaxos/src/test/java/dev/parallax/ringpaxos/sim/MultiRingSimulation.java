@@ -3,6 +3,7 @@ package dev.parallax.ringpaxos.sim;
 import dev.parallax.core.log.InMemoryDurableLog;
 import dev.parallax.core.testkit.DatagramPlan;
 import dev.parallax.core.testkit.FaultPlan;
+import dev.parallax.core.testkit.ProcessFaults;
 import dev.parallax.core.testkit.Simulation;
 import dev.parallax.core.testkit.SimulationStats;
 import dev.parallax.core.testkit.multicast.LogicalMerge;
@@ -63,18 +64,21 @@ final class MultiRingSimulation {
      */
     record Scenario(int processes, int groups, RingConfig[] configs, int roundLength, double[] groupRates,
                     double multiRate, long[][] subscriptions, FaultPlan plan, long faultyFor, long loadAfterHeal,
-                    double coordinatorShare, long progressBound, LogicalMerge.Flaw flaw, int flawedProcess) {
+                    double coordinatorShare, long progressBound, LogicalMerge.Flaw flaw, int flawedProcess,
+                    ProcessFaults processFaults) {
 
         /**
-         * The hostile scenario of {@code seed}: n = 3, k ∈ {2, 3}, each ring U-Ring or M-Ring,
-         * λ ∈ [300, 1000] /s, Δ ∈ [2, 12] ms, M ∈ [1, 4], each process 1–3 learners of random
-         * non-empty group sets, 20–60 messages/s per group and 10–40 /s to several groups; the
-         * nemesis (every 120 ms on average, at most one process down) for 1 s, load until 0.3 s
-         * after the heal, everything delivered within 3 s after that.
+         * The hostile scenario of {@code seed}: n = 3 (a fifth of the seeds n = 5), k ∈ {2, 3}, each
+         * ring U-Ring or M-Ring, λ ∈ [300, 1000] /s, Δ ∈ [2, 12] ms, M ∈ [1, 4], each process 1–3
+         * learners of random non-empty group sets, 20–60 messages/s per group and 10–40 /s to
+         * several groups; the nemesis (every 120 ms on average, at most f processes down, a third of
+         * its actions at a ring's coordinator; in a quarter of the seeds also pauses of 0.5–5 s and
+         * crashes of every process) for 1.5 s, load until 0.3 s after the heal, everything delivered
+         * within 3 s after that (plus the 2 s restart hold with crashes of every process).
          */
         static Scenario hostile(long seed) {
             SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 17);
-            int n = 3;
+            int n = r.nextInt(5) == 0 ? 5 : 3;
             int k = 2 + r.nextInt(2);
             long lambda = 300 + r.nextInt(701);
             int deltaMs = 2 + r.nextInt(11);
@@ -97,10 +101,15 @@ final class MultiRingSimulation {
                 }
             }
             DatagramPlan datagrams = new DatagramPlan(100_000, 4 * MS, 0.05, 0.03, packet);
-            FaultPlan plan = new FaultPlan(100_000, 4 * MS, 0.05, 0.03, 120 * MS, 1, true, 5 * MS, datagrams)
+            FaultPlan plan = new FaultPlan(100_000, 4 * MS, 0.05, 0.03, 120 * MS, (n - 1) / 2, true, 5 * MS, datagrams)
                     .withPartialPartitions(true);
-            return new Scenario(n, k, configs, 1 + r.nextInt(4), rates, 10 + r.nextInt(31), subs, plan, 1_000 * MS,
-                    300 * MS, 0.35, 3_000 * MS, LogicalMerge.Flaw.NONE, -1);
+            // A quarter of the seeds: the nemesis also pauses processes for 0.5-5 s and crashes all of
+            // them at once; every ring then holds its first round for ring.restart.hold (2 s, C8).
+            boolean processFaults = r.nextInt(4) == 0;
+            long bound = 3_000 * MS + (processFaults ? configs[0].restartHoldNanos() : 0);
+            return new Scenario(n, k, configs, 1 + r.nextInt(4), rates, 10 + r.nextInt(31), subs, plan, 1_500 * MS,
+                    300 * MS, 0.35, bound, LogicalMerge.Flaw.NONE, -1,
+                    processFaults ? ProcessFaults.pausesAndCrashAll() : null);
         }
 
         /**
@@ -122,7 +131,7 @@ final class MultiRingSimulation {
             DatagramPlan datagrams = new DatagramPlan(100_000, MS, 0, 0, configs[0].mringPacketBytes());
             FaultPlan plan = new FaultPlan(100_000, MS, 0, 0, 0, 0, false, 5 * MS, datagrams);
             return new Scenario(n, 2, configs, 1, rates, 0, subs, plan, loadFor, 0, 0, 3_000 * MS,
-                    LogicalMerge.Flaw.NONE, -1);
+                    LogicalMerge.Flaw.NONE, -1, null);
         }
 
         /** A ring's configuration: the ring simulations' small settings with λ and Δ. */
@@ -137,18 +146,18 @@ final class MultiRingSimulation {
 
         Scenario withPlan(FaultPlan p) {
             return new Scenario(processes, groups, configs, roundLength, groupRates, multiRate, subscriptions, p,
-                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, flaw, flawedProcess);
+                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, flaw, flawedProcess, processFaults);
         }
 
         /** The learners of {@code process} merge with {@code f}. */
         Scenario withFlaw(LogicalMerge.Flaw f, int process) {
             return new Scenario(processes, groups, configs, roundLength, groupRates, multiRate, subscriptions, plan,
-                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, f, process);
+                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, f, process, processFaults);
         }
 
         Scenario withRoundLength(int m) {
             return new Scenario(processes, groups, configs, m, groupRates, multiRate, subscriptions, plan,
-                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, flaw, flawedProcess);
+                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, flaw, flawedProcess, processFaults);
         }
     }
 
@@ -332,6 +341,7 @@ final class MultiRingSimulation {
         setup.accept(sim, world);
         int[] hunted = {0};
         sim.targetLeader(() -> world.coordinatorOf(sim, hunted[0]++ % (s.groups() + 1)), s.coordinatorShare());
+        sim.processFaults(s.processFaults());
         return new Run(seed, sim, world);
     }
 

@@ -21,21 +21,54 @@ class MultiRingSimulationTest {
     @Test
     @DisplayName("Multi-Ring, random rings/λ/Δ/M/subscriptions, hostile network: exactly-once, agreement, acyclic order, validity after the heal (seed 003 ch. 5, Alg. 1, Prop. 4)")
     void hostileRuns() {
-        long[] totals = new long[6];
+        long[] t = new long[14];
         long started = System.nanoTime();
         int seeds = SimulationSeeds.forEach("multi-ring", SimulationSeeds.count(1000), seed -> {
-            MultiRingSimulation.Outcome o = MultiRingSimulation.run(seed, MultiRingSimulation.Scenario.hostile(seed));
-            totals[0] += o.multicasts();
-            totals[1] += o.delivered();
-            totals[2] += o.stats().crashes();
-            totals[3] += o.stats().datagramsLost();
-            totals[4] += o.world().skipsFed;
-            totals[5] += o.required();
+            MultiRingSimulation.Scenario scenario = MultiRingSimulation.Scenario.hostile(seed);
+            MultiRingSimulation.Outcome o = MultiRingSimulation.run(seed, scenario);
+            t[0] += o.multicasts();
+            t[1] += o.required();
+            t[2] += o.delivered();
+            t[3] += o.stats().crashes();
+            t[4] += o.stats().leaderCrashes() + o.stats().leaderIsolations() + o.stats().leaderPartialCuts();
+            t[5] += o.stats().partitionsStarted() + o.stats().oneWayCuts() + o.stats().bridges();
+            t[6] += o.stats().dropped() + o.stats().duplicated();
+            t[7] += o.stats().datagramsLost() + o.stats().datagramsDuplicated();
+            t[8] += o.world().skipsFed;
+            t[9] += scenario.roundLength() > 1 ? 1 : 0;
+            t[10] += o.world().checker.learners().size();
+            t[11] += o.world().refused;
+            t[12] += o.stats().pauses();
+            t[13] += o.stats().crashAlls();
         });
-        System.out.printf("multi-ring: %d seeds in %d ms: %d multicast, %d required, %d deliveries, %d crashes, "
-                        + "%d datagrams lost, %d skips fed%n", seeds, (System.nanoTime() - started) / 1_000_000,
-                totals[0], totals[5], totals[1], totals[2], totals[3], totals[4]);
-        assertThat(totals[1]).isPositive();
+        System.out.printf("multi-ring: %d seeds in %d ms: %d multicast (%d refused at the origin), %d from live origins, "
+                        + "%d deliveries by %d learner incarnations; %d crashes, %d coordinator hits, %d partitions/cuts, "
+                        + "%d messages lost or duplicated, %d datagrams lost or duplicated, %d skips fed, %d seeds with M > 1, "
+                        + "%d pauses, %d crashes of all%n",
+                seeds, (System.nanoTime() - started) / 1_000_000, t[0], t[11], t[1], t[2], t[10], t[3], t[4], t[5], t[6],
+                t[7], t[8], t[9], t[12], t[13]);
+        assertThat(t[2]).as("deliveries").isGreaterThan(t[1]);
+        if (seeds >= 50) {
+            assertThat(t[3]).as("crashes").isPositive();
+            assertThat(t[4]).as("coordinators hunted").isPositive();
+            assertThat(t[5]).as("partitions").isPositive();
+            assertThat(t[6]).as("link faults").isPositive();
+            assertThat(t[7]).as("datagram faults").isPositive();
+            assertThat(t[8]).as("skips").isPositive();
+            assertThat(t[9]).as("seeds with M > 1").isPositive();
+            assertThat(t[12]).as("pauses").isPositive();
+            assertThat(t[13]).as("crashes of every process").isPositive();
+        }
+    }
+
+    @Test
+    @DisplayName("A seed replays: the same seed gives the same trace and the same deliveries")
+    void seedsReplay() {
+        MultiRingSimulation.Outcome a = MultiRingSimulation.run(7, MultiRingSimulation.Scenario.hostile(7));
+        MultiRingSimulation.Outcome b = MultiRingSimulation.run(7, MultiRingSimulation.Scenario.hostile(7));
+        assertThat(b.traceHash()).isEqualTo(a.traceHash());
+        assertThat(b.delivered()).isEqualTo(a.delivered());
+        assertThat(b.world().checker.learners().get(0).order()).isEqualTo(a.world().checker.learners().get(0).order());
     }
 
     /** The first seed of 200 on which learners of process 0 merging with {@code flaw} fail a check, and the failure. */
