@@ -180,7 +180,6 @@ final class MultiRingSimulation {
         private final InMemoryDurableLog.Storage[][] storages;
         private final long[][] ringEpochs;
         private final List<Map<Long, ValueId>> ringValues = new ArrayList<>();
-        private final MultiRingProcess[] live;
         private final int[] incarnations;
         private long nextId;
         long refused;
@@ -201,27 +200,28 @@ final class MultiRingSimulation {
             for (int r = 0; r < rings; r++) {
                 ringValues.add(new HashMap<>());
             }
-            this.live = new MultiRingProcess[scenario.processes()];
             this.incarnations = new int[scenario.processes()];
             this.loadStops = scenario.faultyFor() + scenario.loadAfterHeal();
         }
 
+        /** A random stream of its own for a process incarnation's workload (split in start order: deterministic). */
         SplittableRandom randomFor(int process) {
             return random.split();
         }
 
-        /** Ring {@code r}'s storage at {@code process}; a crash of the process since it was last opened loses unsynced records now. */
+        /** Ring {@code r}'s log storage at {@code process} (survives crashes; {@link #crashed} makes it lose unsynced records). */
         InMemoryDurableLog.Storage storage(int process, int r) {
             return storages[process][r];
         }
 
+        /** Ring {@code r}'s log at {@code process} crashes: it keeps its synced records and a random number of the others. */
         void crashStorage(int process, int r) {
             InMemoryDurableLog.Storage s = storages[process][r];
             s.crash(random.nextInt(s.unsyncedCount() + 1));
         }
 
+        /** Process {@code process} started incarnation {@code incarnation}. */
         void started(int process, int incarnation, MultiRingProcess node) {
-            live[process] = node;
             incarnations[process] = incarnation;
         }
 
