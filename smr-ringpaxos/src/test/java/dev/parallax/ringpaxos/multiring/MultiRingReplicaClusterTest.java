@@ -154,4 +154,39 @@ class MultiRingReplicaClusterTest {
                     .hasSize(3 * 40 + 2 * 80).doesNotHaveDuplicates();
         }
     }
+
+    @Test
+    @DisplayName("multi-ring: a replica whose data was wiped after its peers compacted their rings installs a peer's snapshot at its merge position and converges")
+    void aReplicaBehindEveryCompactionInstallsAPeersSnapshot(@TempDir Path dir) throws Exception {
+        try (LocalCluster c = cluster(Ring.Kind.U_RING, dir, 4)) {
+            List<CommandInvoker> all = routed(c, 0, 1, 2);
+            load(all, new int[]{0, 1, 2}, "x", 20);
+            c.stop(2);
+            deleteTree(dir.resolve("replica-2"));
+            List<CommandInvoker> two = all.subList(0, 2);
+            // One command at a time: one batch each, so the peers snapshot (every 4) and compact their rings.
+            for (int i = 0; i < 60; i++) {
+                two.get(i % 2).invoke(cmd("APPEND seq " + i + ",")).get(60, TimeUnit.SECONDS);
+            }
+            c.restart(2);
+            load(two, new int[]{0, 1}, "z", 20);
+            awaitConverged(c);
+            assertThat(c.replicas.get(2).meterRegistry().find("parallax.snapshots.installed").counter().count())
+                    .as("caught up by a snapshot").isPositive();
+            assertThat(c.machines.get(2).data.get("shared").split(",")).as("every append once")
+                    .hasSize(3 * 20 + 2 * 20).doesNotHaveDuplicates();
+            assertThat(c.machines.get(2).data.get("seq").split(",")).hasSize(60).doesNotHaveDuplicates();
+        }
+    }
+
+    private static void deleteTree(Path root) throws java.io.IOException {
+        if (!java.nio.file.Files.exists(root)) {
+            return;
+        }
+        try (var paths = java.nio.file.Files.walk(root)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.delete(p);
+            }
+        }
+    }
 }
