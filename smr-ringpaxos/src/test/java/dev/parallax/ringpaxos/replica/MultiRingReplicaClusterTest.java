@@ -1,4 +1,4 @@
-package dev.parallax.ringpaxos.multiring;
+package dev.parallax.ringpaxos.replica;
 
 import dev.parallax.core.GroupSet;
 import dev.parallax.core.client.CommandInvoker;
@@ -8,6 +8,8 @@ import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.core.testkit.cluster.LocalCluster;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
+import dev.parallax.ringpaxos.multiring.MultiRing;
+import dev.parallax.ringpaxos.multiring.MultiRingConfig;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Three replicas ordered by Multi-Ring Paxos (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5):
  * two group rings and the global ring, every replica a member of every ring, in one JVM over real
- * loopback sockets (M-Ring: a real IP-multicast group per ring on loopback). Clients route by key
+ * loopback sockets (M-Ring: a real IP-multicast group per ring on loopback), under both thread
+ * placements ({@code -Dparallax.threads}). Clients route by key
  * ({@link RoutingInvoker}): {@code own<c>} keys to group (hash mod 2), the key {@code shared} to
  * both groups (the global ring), so all three rings carry commands and the replica merges them.
  */
