@@ -9,6 +9,8 @@ import dev.parallax.core.time.Clock;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.IntFunction;
 
 /**
  * The Batcher (seed 000 §V-C1): takes requests from the RequestQueue, closes batches by the
@@ -17,6 +19,13 @@ import java.util.List;
  * full), the batch is held and no more requests are taken, so the RequestQueue fills and ClientIO
  * stops reading: back-pressure.
  *
+ * <p><b>Lanes.</b> A broadcast with several {@link AtomicBroadcast#lanes() lanes} (Multi-Ring
+ * Paxos: one per ring) gets one batch builder per lane; a command goes to the lane
+ * {@link AtomicBroadcast#laneOf} names for its group set, and a batch is proposed into its lane. A
+ * refused lane holds its batch; while any lane holds one no request is taken (a taken request might
+ * be for that lane), but the other lanes' open batches still close by time-out or eagerness. With
+ * one lane this is exactly the single-builder batcher.
+ *
  * <p>Runs on its own stage thread; never blocks.
  */
 final class BatcherStage implements Stage {
@@ -24,17 +33,31 @@ final class BatcherStage implements Stage {
 
     private final String name;
     private final BoundedQueue<Command> requests;
-    private final BatchBuilder builder;
+    private final BatchBuilder[] builders;
+    private final ByteBuffer[] held;
     private final AtomicBroadcast broadcast;
     private final Clock clock;
-    private ByteBuffer held;
+    private int heldLanes;
 
-    BatcherStage(String name, BoundedQueue<Command> requests, BatchBuilder builder, AtomicBroadcast broadcast, Clock clock) {
+    /**
+     * @param newBuilder the batch builder of each lane, called once per lane with the lane number
+     * @throws IllegalArgumentException if the broadcast reports fewer than one lane
+     */
+    BatcherStage(String name, BoundedQueue<Command> requests, IntFunction<BatchBuilder> newBuilder, AtomicBroadcast broadcast,
+                 Clock clock) {
         this.name = name;
         this.requests = requests;
-        this.builder = builder;
         this.broadcast = broadcast;
         this.clock = clock;
+        int lanes = broadcast.lanes();
+        if (lanes < 1) {
+            throw new IllegalArgumentException("the broadcast reports " + lanes + " lanes; at least 1 is needed");
+        }
+        this.builders = new BatchBuilder[lanes];
+        for (int lane = 0; lane < lanes; lane++) {
+            builders[lane] = Objects.requireNonNull(newBuilder.apply(lane), "batch builder");
+        }
+        this.held = new ByteBuffer[lanes];
     }
 
     @Override
@@ -49,35 +72,64 @@ final class BatcherStage implements Stage {
 
     @Override
     public int doWork() {
-        if (held != null) {
-            if (!broadcast.propose(held)) {
-                return 0;
-            }
-            held = null;
-        }
+        int work = heldLanes > 0 ? retryHeld() : 0;
         long now = clock.nanoTime();
-        int work = 0;
         Command c;
-        while (work < DRAIN_LIMIT && (c = requests.poll()) != null) {
+        while (heldLanes == 0 && work < DRAIN_LIMIT && (c = requests.poll()) != null) {
             work++;
-            ByteBuffer closed = builder.add(c, now);
-            if (closed != null && !offer(closed)) {
-                return work;
+            int lane = laneOf(c);
+            ByteBuffer closed = builders[lane].add(c, now);
+            if (closed != null) {
+                offer(lane, closed);
             }
         }
-        ByteBuffer due = builder.poll(now, broadcast.readyForProposal());
-        if (due != null) {
-            offer(due);
-            work++;
+        for (int lane = 0; lane < builders.length; lane++) {
+            if (held[lane] != null) {
+                continue;
+            }
+            ByteBuffer due = builders[lane].poll(now, broadcast.readyForProposal(lane));
+            if (due != null) {
+                offer(lane, due);
+                work++;
+            }
         }
         return work;
     }
 
-    private boolean offer(ByteBuffer batch) {
-        if (broadcast.propose(batch)) {
-            return true;
+    /** Lanes holding a batch or with an open one (for tests). */
+    int pendingLanes() {
+        int n = 0;
+        for (int lane = 0; lane < builders.length; lane++) {
+            n += held[lane] != null || builders[lane].pending() > 0 ? 1 : 0;
         }
-        held = batch;
-        return false;
+        return n;
+    }
+
+    private int laneOf(Command c) {
+        int lane = broadcast.laneOf(c.groups());
+        if (lane < 0 || lane >= builders.length) {
+            throw new IllegalStateException("the broadcast put group set " + c.groups() + " in lane " + lane + " of "
+                    + builders.length);
+        }
+        return lane;
+    }
+
+    private int retryHeld() {
+        int work = 0;
+        for (int lane = 0; lane < held.length; lane++) {
+            if (held[lane] != null && broadcast.propose(lane, held[lane])) {
+                held[lane] = null;
+                heldLanes--;
+                work++;
+            }
+        }
+        return work;
+    }
+
+    private void offer(int lane, ByteBuffer batch) {
+        if (!broadcast.propose(lane, batch)) {
+            held[lane] = batch;
+            heldLanes++;
+        }
     }
 }

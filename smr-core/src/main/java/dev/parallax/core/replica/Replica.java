@@ -151,7 +151,7 @@ public final class Replica implements AutoCloseable {
         broadcast.start(serviceManager);
         BoundedQueue<Command> requests = Queues.mpsc(config.requestQueueCapacity());
         batcher = stageThreads.run(new BatcherStage("batcher-" + config.id(), requests,
-                new BatchBuilder(batchBytes, batchTimeout.toNanos()), broadcast, clock));
+                lane -> new BatchBuilder(batchBytes, batchTimeout.toNanos()), broadcast, clock));
         clientIO = new ClientIO(config, requests, broadcast::redirectHint, router, new NetMetrics(registry, "client"));
         snapshotServer = new SnapshotServer(config.id(), store, registry);
         clientIO.serveSnapshots(snapshotServer);

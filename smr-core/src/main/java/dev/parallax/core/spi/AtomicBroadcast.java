@@ -1,5 +1,7 @@
 package dev.parallax.core.spi;
 
+import dev.parallax.core.GroupSet;
+
 import java.nio.ByteBuffer;
 
 /**
@@ -35,6 +37,44 @@ public interface AtomicBroadcast extends AutoCloseable {
      * @throws IllegalStateException if not started or closed
      */
     boolean propose(ByteBuffer value);
+
+    /**
+     * The number of proposal lanes: independent streams the replica's batcher fills separately (one
+     * batch builder and one held batch per lane), for a broadcast that orders several streams and
+     * merges them (Multi-Ring Paxos: one lane per group ring plus one for the global ring, seed 003
+     * (Ring Paxos / Multi-Ring / P-SMR) ch. 5 §5.2). Constant for the life of the broadcast, at
+     * least 1. Default: 1 (every value through {@link #propose(ByteBuffer)}).
+     */
+    default int lanes() {
+        return 1;
+    }
+
+    /**
+     * The lane for a command addressed to {@code groups}, in {@code [0, lanes())}; must accept any
+     * group set (a client may name groups the broadcast has no stream for) and be a function of the
+     * set alone, so that one client's commands to one set keep their order. Thread-safe,
+     * non-blocking. Default: 0.
+     */
+    default int laneOf(GroupSet groups) {
+        return 0;
+    }
+
+    /**
+     * {@link #propose(ByteBuffer)} into lane {@code lane} (same contract: non-blocking, {@code false}
+     * = back-pressure, the value was not taken). Default: {@link #propose(ByteBuffer)}.
+     *
+     * @throws IllegalArgumentException if {@code lane} is not in {@code [0, lanes())}
+     */
+    default boolean propose(int lane, ByteBuffer value) {
+        return propose(value);
+    }
+
+    /**
+     * {@link #readyForProposal()} for lane {@code lane}. Default: {@link #readyForProposal()}.
+     */
+    default boolean readyForProposal(int lane) {
+        return readyForProposal();
+    }
 
     /** {@link #redirectHint()}'s answer when any replica takes clients, this one included. */
     int ANY_REPLICA = -1;
@@ -88,6 +128,12 @@ public interface AtomicBroadcast extends AutoCloseable {
      * that decide "duplicate or new", seed 002 (S-Paxos) §IV-B a, footnote 5). The replica stores
      * it in the snapshot taken at the position of the last delivery plus one and hands it back
      * through {@link #snapshotInstalled(long, byte[])}.
+     *
+     * <p>This is also where a broadcast that merges several ordered streams keeps its <em>position</em>
+     * (Multi-Ring Paxos: the merge position, per ring the logical next and the physical instance to
+     * resume from), so that a replica restarting from its own snapshot, or installing a peer's,
+     * resumes every stream exactly after the snapshot: no gap, no duplicate. It is opaque to the
+     * replica and read at a delivery boundary, so it is the state as of the snapshot's position.
      *
      * <p>Called on the delivery thread, between two deliveries, with execution quiescent; must not
      * block. Default: no state (an empty array).

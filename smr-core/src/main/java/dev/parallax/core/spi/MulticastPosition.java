@@ -23,6 +23,17 @@ import java.util.StringJoiner;
  * (a no-op, a skip, a message for other groups) still counts. {@code next(s) = k} means every
  * instance of stream {@code s} below {@code k} was consumed.
  *
+ * <p><b>Logical sequences and resume streams.</b> An implementation may number a stream's values
+ * with a sequence of its own instead of the consensus instances (Multi-Ring Paxos' logical
+ * numbering, where one decided skip covers many sequence numbers; {@code dev.parallax.core.multicast.Numbering#LOGICAL}).
+ * {@code next(s)} is then that sequence, and the position also names, under the stream id
+ * {@link #resumeStream(int) resumeStream(s)} ({@value #RESUME_BASE} + s), the consensus instance
+ * delivery of stream {@code s} resumes from: every instance below it was consumed, and numbering
+ * restarted there at {@code next(s)} yields the same sequence numbers from {@code next(s)} on (the
+ * instance after the last value whose numbers were all consumed). A resume stream is not a stream of
+ * its own: no ordering happens under its id.
+ *
+ *
  * <p>Immutable and thread-safe. {@link #writeTo} / {@link #readFrom} give a compact encoding for
  * snapshots (count, then (stream, next) pairs, big-endian).
  */
@@ -33,6 +44,9 @@ public final class MulticastPosition {
     /** The largest stream id a position may name. */
     public static final int MAX_STREAM = 1023;
 
+    /** The id offset of the resume streams: see {@link #resumeStream(int)}. */
+    public static final int RESUME_BASE = 512;
+
     /** Every stream at 0: before anything was delivered. */
     public static final MulticastPosition START = new MulticastPosition(new int[0], new long[0]);
 
@@ -42,6 +56,19 @@ public final class MulticastPosition {
     private MulticastPosition(int[] streams, long[] next) {
         this.streams = streams;
         this.next = next;
+    }
+
+    /**
+     * The id under which a position names the consensus instance stream {@code stream}'s delivery
+     * resumes from, when the stream is numbered logically (see the class comment).
+     *
+     * @throws IllegalArgumentException if {@code stream} is not in 0..{@link #GLOBAL_STREAM}
+     */
+    public static int resumeStream(int stream) {
+        if (stream < 0 || stream > GLOBAL_STREAM) {
+            throw new IllegalArgumentException("stream must be 0.." + GLOBAL_STREAM + ", got " + stream);
+        }
+        return RESUME_BASE + stream;
     }
 
     /** The next unconsumed sequence of {@code stream}; 0 if this position does not name it. */

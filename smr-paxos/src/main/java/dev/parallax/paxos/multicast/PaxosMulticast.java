@@ -1,7 +1,12 @@
 package dev.parallax.paxos.multicast;
 
 import dev.parallax.core.GroupSet;
-import dev.parallax.core.spi.AtomicBroadcast;
+import dev.parallax.core.multicast.MulticastForward;
+import dev.parallax.core.multicast.Numbering;
+import dev.parallax.core.multicast.Routing;
+import dev.parallax.core.multicast.SkipPolicy;
+import dev.parallax.core.multicast.StreamFactory;
+import dev.parallax.core.multicast.StreamMulticast;
 import dev.parallax.core.spi.AtomicMulticast;
 import dev.parallax.core.spi.MulticastListener;
 import dev.parallax.core.spi.MulticastPosition;
@@ -9,165 +14,38 @@ import dev.parallax.core.spi.Subscription;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.time.Clock;
 import dev.parallax.core.time.SystemClock;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The reference {@link AtomicMulticast}: every group is ordered by a Multi-Paxos instance of its
  * own, multi-group messages by one more instance (the "global" stream,
- * {@link MulticastPosition#GLOBAL_STREAM}, as Multi-Ring Paxos' global ring), and every
- * subscription merges the streams of its groups and the global stream deterministically, M
- * instances of each in turn, in increasing stream id (seed 003 (Ring Paxos / Multi-Ring / P-SMR)
- * ch. 5, Alg. 1). It is a correctness baseline for the protocols that follow (Multi-Ring Paxos,
- * P-SMR, S-SMR), not a fast path.
+ * {@link MulticastPosition#GLOBAL_STREAM}), and every subscription merges the streams of its
+ * groups and the global stream deterministically, M instances of each in turn, in increasing
+ * stream id (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1). It is a correctness
+ * baseline for the protocols that follow (Multi-Ring Paxos, P-SMR, S-SMR), not a fast path.
  *
- * <p><b>Structure.</b> Every process is a member of every stream's broadcast (built by the
- * caller's {@link StreamFactory}; a {@code PaxosBroadcast} over its own transport and log) and
- * receives every stream's decisions into a bounded per-stream history ({@link DecidedStreams}).
- * Each subscription runs the merge on a thread of its own. A {@link Sequencer} thread feeds the
- * broadcasts.
- *
- * <p><b>Multicast from any process.</b> Multi-Paxos orders proposals at its leader only, so a
- * message goes to the stream's leader as this process knows it: into the local queue if it leads,
- * over the caller's {@link MulticastForward} transport otherwise (the receiver forwards again if
- * it no longer leads). Each origin may have {@link Builder#credits} messages per stream accepted
- * and not yet seen decided; {@link #multicast} refuses beyond that, and while no leader is known.
- *
- * <p><b>No loss while the origin lives.</b> The forward transport is best effort (a replica port
- * drops what it sends to a peer not connected yet), and a proposal dies with a leader that steps
- * down. So the origin keeps each accepted message ({@link OriginOutbox}, bounded by its credits)
- * until it sees it decided — every process runs every stream, so it sees every decision — and
- * resends it to the stream's current leader after {@link Builder#resendAfter}, then with
- * exponential back-off. An accepted message is therefore delivered while its origin is alive and
- * the streams make progress, whatever the transport dropped and whichever leader crashed; the
- * contract's allowance (loss when a leader crashes or changes) is needed only when the origin
- * crashes too, or when this process's stream continues from a snapshot while the message is
- * outstanding (then it is not resent, see {@link OriginOutbox}, and given up after
- * {@link Builder#forgetAfter} unless seen decided). Credits return when the message is seen
- * decided.
- *
- * <p><b>Exactly once.</b> A resent message may be decided twice. Each envelope carries
- * {@code (origin, sequence)} ({@link Envelope}); per stream and origin every process keeps a
- * watermark and a window of the sequence numbers above it that were decided
- * ({@link OriginSequences}), fed with the stream's decisions in order. A later copy takes its
- * instance as a skip. Every process sees the same streams, so every subscriber drops the same
- * copies and delivers each message once, at the same position. A run of a process numbers its
- * messages from far above its previous run ({@link #SEQUENCE_RUN_SHIFT}).
- *
- * <p><b>Idle streams.</b> A subscriber merging an idle stream with a busy one would wait forever;
- * the leader of each stream decides skip values to keep its stream level with the busiest one
- * (see {@link Sequencer}): demand-driven, so an idle system decides nothing.
- *
- * <p><b>Positions and history.</b> A position names the next instance of every merged stream
- * (group streams and the global one). Any such vector is a resume point of the merge. Per stream
- * this process keeps the last {@link Builder#retention} messages, dropping the oldest only once
- * no open subscription still needs it, so a subscription may start from any position at or above
- * what is kept. A subscription starting beyond everything decided here (a snapshot from a peer)
- * makes the stream's broadcast skip there ({@link AtomicBroadcast#snapshotInstalled});
- * {@link Subscription#snapshotTaken} lets a stream's broadcast compact below the lowest snapshot
- * of the open subscriptions merging it.
- *
- * <p><b>Cost.</b> Per process: three threads per stream (the broadcast's), one sequencer thread,
- * one thread per subscription; every process runs every stream, so each process receives every
- * message whatever it subscribes to (unlike Multi-Ring Paxos, which lets a learner join only the
- * rings it needs); a message to several groups is ordered once, on the global stream, which every
- * subscriber merges; skips add up to one instance per stream for each instance of the busiest
- * stream; a forwarded message costs one extra hop. Memory: the origin keeps up to
- * {@link Builder#credits} messages per stream until they are decided (its own leader queue holds
- * up to credits × members); the duplicate record is {@code OriginSequences.WINDOW} bits (128 bytes)
- * per stream and origin. A message not decided within {@link Builder#resendAfter} (a dropped
- * forward, a slow or changed leader) is sent again, and costs a second instance if both copies
- * are decided.
+ * <p>A configuration of smr-core's {@link StreamMulticast} (which documents the structure,
+ * resends, exactly-once delivery, positions, history and cost): the streams are
+ * {@code PaxosBroadcast}s built by the caller's {@link StreamFactory}; Multi-Paxos orders
+ * proposals at its leader only, so a message goes to the stream's leader as this process knows it
+ * ({@link Routing#LEADER}: into the local queue if it leads, over the caller's
+ * {@link MulticastForward} transport otherwise; refused while no leader is known); the leader of
+ * each stream keeps it level with the busiest one by deciding skip values on demand
+ * ({@link SkipPolicy#DEMAND}: an idle system decides nothing); a position names the next
+ * instance of every merged stream ({@link Numbering#INSTANCE}).
  *
  * <p><b>Threads.</b> {@link #multicast}, {@link #subscribe} and {@link #groups} from any thread;
  * {@link #multicast} never blocks. {@link #close} once by the owner: it closes the subscriptions,
- * stops the sequencer, closes the transport and the broadcasts, and leaves no thread running.
+ * the sequencer, the transport and the broadcasts, and leaves no thread running.
  */
 public final class PaxosMulticast implements AtomicMulticast {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PaxosMulticast.class);
-    /**
-     * A run of a process numbers its messages in each stream from its start time in milliseconds
-     * shifted left by this: a later run starts above every number an earlier one used unless that
-     * one multicast more than 2^20 messages to one stream per millisecond it ran.
-     */
-    static final int SEQUENCE_RUN_SHIFT = 20;
-    private final int self;
-    private final int members;
-    private final GroupSet groups;
-    private final int[] ids;
-    private final int[] indexOf = new int[MulticastPosition.GLOBAL_STREAM + 1];
-    private final AtomicBroadcast[] broadcasts;
-    private final DecidedStreams streams;
-    private final OriginOutbox outbox;
-    private final Sequencer sequencer;
-    private final Transport<MulticastForward> transport;
-    private final Clock clock;
-    private final List<SubscriptionWorker> subscriptions = new CopyOnWriteArrayList<>();
-    private final AtomicInteger subscriptionCount = new AtomicInteger();
-    private final Counter forwardsDropped;
-    private final Counter unreadable;
-    private final Counter duplicates;
-    private final Counter forgotten;
-    private final Object lifecycle = new Object();
-    private volatile boolean closed;
+    private final StreamMulticast multicast;
 
-    private PaxosMulticast(Builder b) {
-        this.self = b.self;
-        this.members = b.members;
-        this.groups = b.groups;
-        this.transport = b.transport;
-        this.clock = b.clock;
-        java.util.Arrays.fill(indexOf, -1);
-        int count = groups.size() + (groups.size() > 1 ? 1 : 0);
-        this.ids = new int[count];
-        int n = 0;
-        for (int g = groups.first(); g >= 0; g = groups.next(g)) {
-            ids[n++] = g;
-        }
-        if (groups.size() > 1) {
-            ids[n] = MulticastPosition.GLOBAL_STREAM;
-        }
-        for (int i = 0; i < ids.length; i++) {
-            indexOf[ids[i]] = i;
-        }
-        String replica = Integer.toString(self);
-        MeterRegistry registry = b.registry;
-        this.forwardsDropped = Counter.builder("parallax.multicast.forwards.dropped")
-                .description("forwarded messages dropped: the leader's queue was full or the stream unknown")
-                .tag("replica", replica).register(registry);
-        this.unreadable = Counter.builder("parallax.multicast.unreadable")
-                .description("decided values that were not multicast envelopes of a member (consumed as skips)")
-                .tag("replica", replica).register(registry);
-        this.duplicates = Counter.builder("parallax.multicast.duplicates")
-                .description("decided copies of a message decided before (resent), consumed as skips")
-                .tag("replica", replica).register(registry);
-        this.forgotten = Counter.builder("parallax.multicast.forgotten")
-                .description("this process's accepted messages given up: their stream continued from a snapshot here and "
-                        + "they were not seen decided after it").tag("replica", replica).register(registry);
-        Counter skips = Counter.builder("parallax.multicast.skips.proposed").tag("replica", replica).register(registry);
-        Counter lost = Counter.builder("parallax.multicast.forwards.lost")
-                .description("forwards the transport refused").tag("replica", replica).register(registry);
-        Counter resends = Counter.builder("parallax.multicast.resends")
-                .description("this process's messages resent to a stream's leader, not seen decided in time")
-                .tag("replica", replica).register(registry);
-        this.streams = new DecidedStreams(ids, b.members, b.roundLength, b.retention);
-        this.outbox = new OriginOutbox(self, ids.length, b.credits, b.firstSequence, b.resendAfter.toNanos(),
-                b.forgetAfter.toNanos());
-        this.broadcasts = new AtomicBroadcast[ids.length];
-        for (int i = 0; i < ids.length; i++) {
-            broadcasts[i] = Objects.requireNonNull(b.factory.create(ids[i]), "stream factory returned null");
-        }
-        this.sequencer = new Sequencer(self, ids, broadcasts, streams, transport, outbox, b.credits * b.members,
-                b.roundLength, b.credits, b.period.toNanos(), b.forgetAfter.toNanos(), clock, skips, forgotten, lost,
-                resends);
+    private PaxosMulticast(StreamMulticast multicast) {
+        this.multicast = multicast;
     }
 
     /** A builder; self, members, groups, streams and transport are required. */
@@ -175,264 +53,120 @@ public final class PaxosMulticast implements AtomicMulticast {
         return new Builder();
     }
 
-    private void start() {
-        for (int i = 0; i < ids.length; i++) {
-            int index = i;
-            broadcasts[i].start((instance, value) -> onDecided(index, instance, value));
-        }
-        transport.start(this::onForward);
-        sequencer.start();
-    }
-
-    /** A stream's delivery thread. */
-    private void onDecided(int index, long instance, ByteBuffer value) throws InterruptedException {
-        Envelope e = Envelope.decode(value);
-        if (e.kind() == Envelope.Kind.MESSAGE && (e.origin() < 0 || e.origin() >= members)) {
-            e = Envelope.UNREADABLE;
-        }
-        if (e.kind() == Envelope.Kind.UNREADABLE) {
-            unreadable.increment();
-        }
-        if (streams.decided(index, instance, e)) {
-            duplicates.increment();
-        }
-        if (e.origin() == self) {
-            if (e.kind() == Envelope.Kind.MESSAGE) {
-                outbox.decided(index, e.sequence());
-            } else if (e.kind() == Envelope.Kind.SKIP) {
-                sequencer.skipDecided(index);
-            }
-        }
-        sequencer.wake();
-    }
-
-    /** The forward transport's receiving thread. */
-    private void onForward(int from, MulticastForward f) {
-        int stream = f == null ? -1 : f.stream();
-        int index = stream >= 0 && stream < indexOf.length ? indexOf[stream] : -1;
-        if (index < 0 || f.envelope() == null || closed || !sequencer.offer(index, f.envelope())) {
-            forwardsDropped.increment();
-        }
-    }
-
     @Override
     public GroupSet groups() {
-        return groups;
-    }
-
-    /** The stream a message to {@code groups} is ordered in: its group's, or the global one. */
-    private int streamOf(GroupSet target) {
-        return target.size() == 1 ? target.first() : MulticastPosition.GLOBAL_STREAM;
-    }
-
-    private void checkOffered(GroupSet target) {
-        Objects.requireNonNull(target, "groups");
-        if ((target.bits() & ~groups.bits()) != 0) {
-            throw new IllegalArgumentException("groups " + target + " are not all offered; this multicast offers " + groups);
-        }
+        return multicast.groups();
     }
 
     @Override
-    public boolean multicast(GroupSet target, ByteBuffer message) {
-        checkOffered(target);
-        Objects.requireNonNull(message, "message");
-        if (closed) {
-            throw new IllegalStateException("closed");
-        }
-        int index = indexOf[streamOf(target)];
-        int leader = broadcasts[index].leaderHint();
-        if (leader < 0) {
-            return false;
-        }
-        OriginOutbox.Accepted a = outbox.accept(index, target.bits(), message, clock.nanoTime());
-        if (a == null) {
-            return false;
-        }
-        boolean taken = leader == self ? sequencer.offer(index, a.envelope())
-                : transport.send(leader, new MulticastForward(ids[index], a.envelope().duplicate()));
-        if (!taken) {
-            outbox.remove(index, a.sequence());
-        }
-        return taken;
+    public Subscription subscribe(GroupSet groups, MulticastPosition from, MulticastListener listener) {
+        return multicast.subscribe(groups, from, listener);
     }
 
     @Override
-    public Subscription subscribe(GroupSet target, MulticastPosition from, MulticastListener listener) {
-        checkOffered(target);
-        Objects.requireNonNull(from, "from");
-        Objects.requireNonNull(listener, "listener");
-        synchronized (lifecycle) {
-            if (closed) {
-                throw new IllegalStateException("closed");
-            }
-            boolean[] merged = new boolean[ids.length];
-            for (int g = target.first(); g >= 0; g = target.next(g)) {
-                merged[indexOf[g]] = true;
-            }
-            if (ids.length > groups.size()) {
-                merged[indexOf[MulticastPosition.GLOBAL_STREAM]] = true;
-            }
-            MergeCursor cursor = new MergeCursor(target, merged);
-            List<DecidedStreams.StreamPoint> installs = streams.open(cursor, from);
-            SubscriptionWorker w = new SubscriptionWorker(
-                    "multicast-subscription-" + self + "-" + subscriptionCount.incrementAndGet(), streams, cursor,
-                    listener, this::install, this::compact, subscriptions::remove);
-            subscriptions.add(w);
-            install(installs);
-            w.start();
-            return w;
-        }
-    }
-
-    private void install(List<DecidedStreams.StreamPoint> points) {
-        for (DecidedStreams.StreamPoint p : points) {
-            LOG.info("replica {}: stream {} skips to instance {} (every subscription starts there); {} messages of this "
-                    + "process no longer resent", self, ids[p.index()], p.sequence(), outbox.outstanding(p.index()));
-            outbox.uncertain(p.index(), clock.nanoTime());
-            broadcasts[p.index()].snapshotInstalled(p.sequence());
-        }
-    }
-
-    private void compact(List<DecidedStreams.StreamPoint> points) {
-        for (DecidedStreams.StreamPoint p : points) {
-            broadcasts[p.index()].snapshotTaken(p.sequence());
-        }
+    public boolean multicast(GroupSet groups, ByteBuffer message) {
+        return multicast.multicast(groups, message);
     }
 
     @Override
     public void close() {
-        synchronized (lifecycle) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
-        for (SubscriptionWorker w : subscriptions) {
-            w.close();
-        }
-        streams.close();
-        sequencer.stop();
-        transport.close();
-        for (AtomicBroadcast b : broadcasts) {
-            b.close();
-        }
+        multicast.close();
     }
 
-    /** Mutable builder, not thread-safe. */
+    /** Mutable builder, not thread-safe; the defaults are {@link StreamMulticast.Builder}'s. */
     public static final class Builder {
-        private int self = -1;
-        private int members;
-        private GroupSet groups;
-        private StreamFactory factory;
-        private Transport<MulticastForward> transport;
-        private Clock clock = SystemClock.INSTANCE;
-        private MeterRegistry registry = new SimpleMeterRegistry();
-        private int roundLength = 1;
-        private int credits = 64;
-        private int retention = 4096;
-        private Duration period = Duration.ofMillis(1);
-        private Duration forgetAfter = Duration.ofSeconds(5);
-        private Duration resendAfter = Duration.ofMillis(200);
-        private long firstSequence = System.currentTimeMillis() << SEQUENCE_RUN_SHIFT;
+        private final StreamMulticast.Builder b = StreamMulticast.builder().routing(Routing.LEADER)
+                .skips(SkipPolicy.DEMAND).numbering(Numbering.INSTANCE);
+        private boolean transportSet;
 
         private Builder() {
         }
 
         /** This process's member id, the same in every stream. */
         public Builder self(int self) {
-            this.self = self;
+            b.self(self);
             return this;
         }
 
         /** How many processes run the streams. */
         public Builder members(int members) {
-            this.members = members;
+            b.members(members);
             return this;
         }
 
         /** The groups offered. */
         public Builder groups(GroupSet groups) {
-            this.groups = groups;
+            b.groups(groups);
             return this;
         }
 
-        /** Builds each stream's broadcast (one per group, and the global one when there are several groups). */
+        /**
+         * Builds each stream's broadcast (a {@code PaxosBroadcast}; one per group, and the global
+         * one when there are several groups).
+         */
         public Builder streams(StreamFactory factory) {
-            this.factory = factory;
+            b.streams(factory);
             return this;
         }
 
         /** Where messages for another process's stream leader travel; the multicast owns and closes it. */
         public Builder forwardTransport(Transport<MulticastForward> transport) {
-            this.transport = transport;
+            b.forwardTransport(transport);
+            transportSet = transport != null;
             return this;
         }
 
         /** Time for resends and skip expiry; default {@link SystemClock}. */
         public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock);
+            b.clock(clock);
             return this;
         }
 
         /** Where the multicast's counters go; default a private simple registry. */
         public Builder meterRegistry(MeterRegistry registry) {
-            this.registry = Objects.requireNonNull(registry);
+            b.meterRegistry(registry);
             return this;
         }
 
         /** M: instances the merge takes from each stream in turn; default 1 (as the thesis' experiments). */
         public Builder roundLength(int m) {
-            this.roundLength = m;
+            b.roundLength(m);
             return this;
         }
 
-        /**
-         * Messages per stream an origin may have accepted and not yet seen decided (kept for
-         * resends meanwhile); default 64, at most {@code OriginSequences.WINDOW} (1024).
-         */
+        /** Messages per stream an origin may have accepted and not yet seen decided; default 64, at most 1024. */
         public Builder credits(int n) {
-            this.credits = n;
+            b.credits(n);
             return this;
         }
 
         /** Messages per stream kept for subscriptions that start later or resume; default 4096. */
         public Builder retention(int n) {
-            this.retention = n;
+            b.retention(n);
             return this;
         }
 
         /** How long the sequencer parks when nothing wakes it; default 1 ms. */
         public Builder period(Duration d) {
-            this.period = Objects.requireNonNull(d);
+            b.period(d);
             return this;
         }
 
-        /**
-         * The last resort, never used while the streams run from their start: after this long,
-         * skips this process proposed as a leader and did not see decided are presumed lost (it
-         * lost the leadership), and this process's messages still outstanding in a stream that
-         * continued from a snapshot here are given up (counted in
-         * {@code parallax.multicast.forgotten}); default 5 s.
-         */
+        /** See {@link StreamMulticast.Builder#forgetAfter}; default 5 s. */
         public Builder forgetAfter(Duration d) {
-            this.forgetAfter = Objects.requireNonNull(d);
+            b.forgetAfter(d);
             return this;
         }
 
-        /**
-         * How long this process waits to see a message it multicast decided before it resends it
-         * to the stream's leader; each further resend waits twice as long as the one before, up to
-         * 16 times this. Default 200 ms: well above a consensus round, so copies are rare (each
-         * costs an instance, and is not delivered).
-         */
+        /** See {@link StreamMulticast.Builder#resendAfter}; default 200 ms. */
         public Builder resendAfter(Duration d) {
-            this.resendAfter = Objects.requireNonNull(d);
+            b.resendAfter(d);
             return this;
         }
 
-        /** The first sequence number of every stream of this run; see {@link PaxosMulticast#SEQUENCE_RUN_SHIFT}. Tests only. */
+        /** The first sequence number of every stream of this run; see {@link StreamMulticast#SEQUENCE_RUN_SHIFT}. Tests only. */
         Builder firstSequence(long n) {
-            this.firstSequence = n;
+            b.firstSequence(n);
             return this;
         }
 
@@ -442,32 +176,10 @@ public final class PaxosMulticast implements AtomicMulticast {
          * @throws IllegalArgumentException if a required part is missing or a value is out of range
          */
         public PaxosMulticast build() {
-            if (groups == null || factory == null || transport == null) {
+            if (!transportSet) {
                 throw new IllegalArgumentException("groups, streams and forwardTransport are required");
             }
-            if (members <= 0 || self < 0 || self >= members) {
-                throw new IllegalArgumentException("self must be 0.." + (members - 1) + " of " + members + " members, got "
-                        + self);
-            }
-            if (transport.localId() != self) {
-                throw new IllegalArgumentException("forward transport is member " + transport.localId() + ", not " + self);
-            }
-            if (roundLength <= 0 || credits <= 0 || retention <= 0) {
-                throw new IllegalArgumentException("roundLength, credits and retention must be positive");
-            }
-            if (credits > OriginSequences.WINDOW) {
-                throw new IllegalArgumentException("credits must be at most " + OriginSequences.WINDOW + ", got " + credits);
-            }
-            if (period.isNegative() || period.isZero() || forgetAfter.isNegative() || forgetAfter.isZero()
-                    || resendAfter.isNegative() || resendAfter.isZero()) {
-                throw new IllegalArgumentException("period, forgetAfter and resendAfter must be positive");
-            }
-            if (firstSequence < 0) {
-                throw new IllegalArgumentException("firstSequence must not be negative");
-            }
-            PaxosMulticast m = new PaxosMulticast(this);
-            m.start();
-            return m;
+            return new PaxosMulticast(b.build());
         }
     }
 }

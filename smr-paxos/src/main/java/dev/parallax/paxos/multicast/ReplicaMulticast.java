@@ -1,6 +1,7 @@
 package dev.parallax.paxos.multicast;
 
 import dev.parallax.core.GroupSet;
+import dev.parallax.core.multicast.MulticastForwardCodec;
 import dev.parallax.core.runtime.OrderingContext;
 import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.paxos.PaxosBroadcast;

@@ -1,6 +1,6 @@
 package dev.parallax.paxos.spaxos;
 
-import dev.parallax.paxos.seq.SequenceWindow;
+import dev.parallax.core.seq.SequenceWindow;
 
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;

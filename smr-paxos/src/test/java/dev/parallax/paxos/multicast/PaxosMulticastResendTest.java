@@ -1,6 +1,7 @@
 package dev.parallax.paxos.multicast;
 
 import dev.parallax.core.GroupSet;
+import dev.parallax.core.multicast.MulticastForward;
 import dev.parallax.core.spi.AtomicMulticast;
 import dev.parallax.core.spi.MessageHandler;
 import dev.parallax.core.spi.MulticastPosition;

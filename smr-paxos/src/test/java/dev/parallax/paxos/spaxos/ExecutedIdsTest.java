@@ -1,6 +1,6 @@
 package dev.parallax.paxos.spaxos;
 
-import dev.parallax.paxos.seq.SequenceWindow;
+import dev.parallax.core.seq.SequenceWindow;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

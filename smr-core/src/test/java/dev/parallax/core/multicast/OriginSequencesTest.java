@@ -1,4 +1,4 @@
-package dev.parallax.paxos.multicast;
+package dev.parallax.core.multicast;
 
 import org.junit.jupiter.api.Test;
 

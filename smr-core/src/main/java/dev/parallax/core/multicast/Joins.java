@@ -1,4 +1,4 @@
-package dev.parallax.paxos.multicast;
+package dev.parallax.core.multicast;
 
 /** Waiting for a stopped worker thread of the multicast. Stateless. */
 final class Joins {

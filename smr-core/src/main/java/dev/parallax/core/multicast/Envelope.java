@@ -1,16 +1,21 @@
-package dev.parallax.paxos.multicast;
+package dev.parallax.core.multicast;
 
 import java.nio.ByteBuffer;
 
 /**
- * What {@link PaxosMulticast} orders in a stream: a message (its origin process, the origin's
- * sequence number for it in this stream, its group set and its bytes) or a skip (an empty
- * instance a stream's leader decides so that subscribers merging an idle stream with busy ones
- * keep delivering). {@code (origin, sequence)} names a message: a copy the origin resent may be
- * decided again, and {@link OriginSequences} delivers only the first.
+ * What {@link StreamMulticast} orders in a stream: a message (its origin process, the origin's
+ * sequence number for it in this stream, its group set and its bytes), a skip (an empty instance
+ * a stream's leader decides so that subscribers merging an idle stream with busy ones keep
+ * delivering, {@link SkipPolicy#DEMAND}), or a skip-to (what a ring broadcast delivers for a
+ * SKIP(upTo) its coordinator decided, {@link Numbering#LOGICAL}: the stream's logical next becomes
+ * at least {@code upTo}, seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1 l.40-46).
+ * {@code (origin, sequence)} names a message: a copy the origin resent may be decided again, and
+ * {@link OriginSequences} delivers only the first.
  *
  * <p><b>Encoding.</b> The first byte is the kind and the format version:
  * <ul>
+ *   <li>{@code 4} — skip-to: {@code upTo:long} (never negative), decoded with
+ *       {@link #sequence()} = {@code upTo} and origin -1;</li>
  *   <li>{@code 3} — message, format 2: {@code origin:int sequence:long groupBits:long bytes};</li>
  *   <li>{@code 2} — skip: {@code proposer:int};</li>
  *   <li>{@code 1} — message, format 1 (no sequence number). Retired: never written, and decoded
@@ -20,10 +25,12 @@ import java.nio.ByteBuffer;
  * negative sequence number is unreadable. Immutable.
  */
 record Envelope(Kind kind, int origin, long sequence, long groupBits, ByteBuffer payload) {
-    enum Kind { MESSAGE, SKIP, UNREADABLE }
+    enum Kind { MESSAGE, SKIP, SKIP_TO, UNREADABLE }
 
     private static final byte SKIP_TAG = 2;
     private static final byte MESSAGE_TAG = 3;
+    private static final byte SKIP_TO_TAG = 4;
+    private static final int SKIP_TO_LENGTH = 1 + 8;
     private static final int MESSAGE_HEADER = 1 + 4 + 8 + 8;
     private static final int SKIP_LENGTH = 1 + 4;
 
@@ -39,6 +46,16 @@ record Envelope(Kind kind, int origin, long sequence, long groupBits, ByteBuffer
     static ByteBuffer encodeSkip(int proposer) {
         ByteBuffer b = ByteBuffer.allocate(SKIP_LENGTH);
         b.put(SKIP_TAG).putInt(proposer).flip();
+        return b.asReadOnlyBuffer();
+    }
+
+    /** @throws IllegalArgumentException if {@code upTo} is negative */
+    static ByteBuffer encodeSkipTo(long upTo) {
+        if (upTo < 0) {
+            throw new IllegalArgumentException("a skip target is never negative, got " + upTo);
+        }
+        ByteBuffer b = ByteBuffer.allocate(SKIP_TO_LENGTH);
+        b.put(SKIP_TO_TAG).putLong(upTo).flip();
         return b.asReadOnlyBuffer();
     }
 
@@ -60,6 +77,11 @@ record Envelope(Kind kind, int origin, long sequence, long groupBits, ByteBuffer
         if (b.remaining() == SKIP_LENGTH && b.get(b.position()) == SKIP_TAG) {
             b.get();
             return new Envelope(Kind.SKIP, b.getInt(), -1, 0, ByteBuffer.allocate(0));
+        }
+        if (b.remaining() == SKIP_TO_LENGTH && b.get(b.position()) == SKIP_TO_TAG) {
+            b.get();
+            long upTo = b.getLong();
+            return upTo < 0 ? UNREADABLE : new Envelope(Kind.SKIP_TO, -1, upTo, 0, ByteBuffer.allocate(0));
         }
         return UNREADABLE;
     }

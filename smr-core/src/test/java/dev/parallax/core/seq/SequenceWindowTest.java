@@ -1,4 +1,4 @@
-package dev.parallax.paxos.seq;
+package dev.parallax.core.seq;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

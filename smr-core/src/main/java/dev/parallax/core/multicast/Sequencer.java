@@ -1,4 +1,4 @@
-package dev.parallax.paxos.multicast;
+package dev.parallax.core.multicast;
 
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.Transport;
@@ -14,12 +14,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The thread of one {@link PaxosMulticast} process that feeds the streams' broadcasts:
+ * The thread of one {@link StreamMulticast} process that feeds the streams' broadcasts:
  * <ul>
  *   <li>moves the messages waiting for a stream (multicast here, or forwarded by other processes)
  *       into the stream's broadcast while this process leads it, and forwards them to the leader
- *       it knows otherwise (Multi-Paxos orders proposals at the leader only);</li>
- *   <li>keeps every stream it leads level with the busiest stream by deciding skip values: when
+ *       it knows otherwise (Multi-Paxos orders proposals at the leader only); with
+ *       {@link Routing#LOCAL} this process counts as every stream's leader;</li>
+ *   <li>with {@link SkipPolicy#DEMAND}, keeps every stream it leads level with the busiest stream by deciding skip values: when
  *       the highest next instance decided in any stream, rounded up to a multiple of M, is above
  *       this stream's (counting the skips it has in flight), it proposes the difference as skips.
  *       A subscriber waiting on an idle stream therefore delivers within about one consensus
@@ -45,6 +46,8 @@ final class Sequencer {
     private final DecidedStreams streams;
     private final Transport<MulticastForward> transport;
     private final OriginOutbox outbox;
+    private final boolean local;
+    private final boolean demandSkips;
     private final List<ByteBuffer> due = new ArrayList<>();
     private final ArrayBlockingQueue<ByteBuffer>[] pending;
     private final AtomicIntegerArray skipsInFlight;
@@ -62,8 +65,10 @@ final class Sequencer {
     private volatile boolean stopped;
 
     @SuppressWarnings("unchecked")
+    /** @param transport where forwards go; may be null with {@link Routing#LOCAL} (nothing is forwarded) */
     Sequencer(int self, int[] ids, AtomicBroadcast[] broadcasts, DecidedStreams streams,
-              Transport<MulticastForward> transport, OriginOutbox outbox, int pendingCapacity, int roundLength,
+              Transport<MulticastForward> transport, OriginOutbox outbox, Routing routing, SkipPolicy skips,
+              int pendingCapacity, int roundLength,
               int maxSkipsInFlight, long periodNanos, long forgetNanos, Clock clock,
               Counter skipsProposed, Counter forgotten, Counter forwardsLost, Counter resends) {
         this.self = self;
@@ -72,6 +77,8 @@ final class Sequencer {
         this.streams = streams;
         this.transport = transport;
         this.outbox = outbox;
+        this.local = routing == Routing.LOCAL;
+        this.demandSkips = skips == SkipPolicy.DEMAND;
         this.pending = new ArrayBlockingQueue[ids.length];
         for (int i = 0; i < ids.length; i++) {
             pending[i] = new ArrayBlockingQueue<>(pendingCapacity);
@@ -126,9 +133,9 @@ final class Sequencer {
             int work = 0;
             long now = clock.nanoTime();
             for (int i = 0; i < ids.length && !stopped; i++) {
-                int leader = broadcasts[i].leaderHint();
+                int leader = leader(i);
                 work += drainPending(i, leader);
-                if (leader == self) {
+                if (leader == self && demandSkips) {
                     work += proposeSkips(i, now);
                 }
                 work += resend(i, leader, now);
@@ -147,6 +154,11 @@ final class Sequencer {
                 LockSupport.parkNanos(this, periodNanos);
             }
         }
+    }
+
+    /** Where stream {@code i}'s proposals go now: this process with {@link Routing#LOCAL}, else its leader (-1: none known). */
+    int leader(int i) {
+        return local ? self : broadcasts[i].leaderHint();
     }
 
     private int drainPending(int i, int leader) {

@@ -1,4 +1,4 @@
-package dev.parallax.paxos.multicast;
+package dev.parallax.core.multicast;
 
 import dev.parallax.core.spi.MalformedMessageException;
 import dev.parallax.core.spi.MessageCodec;

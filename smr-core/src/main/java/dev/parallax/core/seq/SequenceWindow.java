@@ -1,4 +1,4 @@
-package dev.parallax.paxos.seq;
+package dev.parallax.core.seq;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;

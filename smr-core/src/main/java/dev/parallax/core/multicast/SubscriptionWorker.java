@@ -1,4 +1,4 @@
-package dev.parallax.paxos.multicast;
+package dev.parallax.core.multicast;
 
 import dev.parallax.core.GroupSet;
 import dev.parallax.core.spi.MulticastListener;
@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * One {@link PaxosMulticast} subscription: a thread of its own runs the merge
+ * One {@link StreamMulticast} subscription: a thread of its own runs the merge
  * ({@link DecidedStreams#next}) and calls the listener. Every method may be called from any
  * thread, including the listener's.
  */

@@ -1,6 +1,6 @@
-package dev.parallax.paxos.multicast;
+package dev.parallax.core.multicast;
 
-import dev.parallax.paxos.seq.SequenceWindow;
+import dev.parallax.core.seq.SequenceWindow;
 
 import java.util.Arrays;
 
@@ -25,7 +25,7 @@ import java.util.Arrays;
  * window drops was seen decided by the origin or given up, and a copy of it decided later is a
  * duplicate. The first message seen of an origin opens its window ending at that message, for the
  * same reason. A new run of an origin numbers from far above its previous run
- * ({@link PaxosMulticast}), so its first message moves the window past everything old, and the
+ * ({@link StreamMulticast}), so its first message moves the window past everything old, and the
  * old run's late copies are dropped.
  *
  * <p><b>Limit.</b> A process that starts a stream from a snapshot ({@link #reset}) does not know

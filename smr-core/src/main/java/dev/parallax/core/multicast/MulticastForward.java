@@ -1,9 +1,9 @@
-package dev.parallax.paxos.multicast;
+package dev.parallax.core.multicast;
 
 import java.nio.ByteBuffer;
 
 /**
- * A message {@link PaxosMulticast} hands to the process it believes leads {@code stream}, so that
+ * A message {@link StreamMulticast} hands to the process it believes leads {@code stream}, so that
  * a process which does not lead the stream can multicast: the receiver proposes it (or forwards it
  * again to the leader it knows). The envelope is opaque to the transport.
  *

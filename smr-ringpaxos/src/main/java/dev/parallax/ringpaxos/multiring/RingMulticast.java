@@ -1,0 +1,314 @@
+package dev.parallax.ringpaxos.multiring;
+
+import dev.parallax.core.GroupSet;
+import dev.parallax.core.multicast.Numbering;
+import dev.parallax.core.multicast.Routing;
+import dev.parallax.core.multicast.SkipPolicy;
+import dev.parallax.core.multicast.StreamMulticast;
+import dev.parallax.core.runtime.RuntimeOptions;
+import dev.parallax.core.spi.AtomicMulticast;
+import dev.parallax.core.spi.DurableLog;
+import dev.parallax.core.spi.MulticastListener;
+import dev.parallax.core.spi.MulticastPosition;
+import dev.parallax.core.spi.Subscription;
+import dev.parallax.core.spi.Transport;
+import dev.parallax.core.time.Clock;
+import dev.parallax.core.time.EpochClock;
+import dev.parallax.core.time.SystemClock;
+import dev.parallax.ringpaxos.Ring;
+import dev.parallax.ringpaxos.RingConfig;
+import dev.parallax.ringpaxos.RingPaxosBroadcast;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.IntFunction;
+
+/**
+ * Multi-Ring Paxos (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1): an
+ * {@link AtomicMulticast} in which every group is ordered by a Ring Paxos ring of its own (U-Ring
+ * or M-Ring, per ring), multi-group messages by one more ring (the global ring,
+ * {@link MulticastPosition#GLOBAL_STREAM}), and every subscription merges the rings of its groups
+ * and the global ring on their logical sequences, M at a time, in increasing ring id.
+ *
+ * <p>A configuration of smr-core's {@link StreamMulticast} (which documents the merge, resends,
+ * exactly-once delivery, positions, history and back-pressure):
+ * <ul>
+ *   <li>streams: one {@link RingPaxosBroadcast} per ring, built here with the caller's per-ring
+ *       {@link RingConfig} settings, λ and Δ applied to every ring, an {@link EpochClock} (the
+ *       skip target λ·⌊now / 1 ms⌋ / 1000 reads the epoch time, so rings line up), and
+ *       {@link StreamMulticast#skipValue} as the skip encoder (a decided SKIP(upTo) reaches the
+ *       merge);</li>
+ *   <li>{@link Routing#LOCAL}: every ring member proposes (§3.3.1), so a message is proposed to
+ *       this process's own ring, no forwarding;</li>
+ *   <li>{@link SkipPolicy#NONE}: each ring's coordinator skips at rate λ every Δ by itself (Alg. 1
+ *       l.40-46), and caps client instances one interval ahead of the target (back-pressure
+ *       instead of halting when λ is below the real rate: a refused proposal waits in the
+ *       multicast's queue, and {@link #multicast} refuses once the origin's credits are used);</li>
+ *   <li>{@link Numbering#LOGICAL}: a ring's values are numbered by plan rule 1 (client value +1,
+ *       NOOP +0, SKIP(upTo): {@code next = max(next, upTo)}), the rule the ring cores count by;
+ *       positions name per ring the logical next and the instance its delivery resumes from.</li>
+ * </ul>
+ *
+ * <p><b>Membership.</b> In this version every process is a member of every ring (rings over a
+ * subset of the processes are not done). So that the rings' coordinators are not all one process,
+ * each ring numbers its members rotated: process {@code p} is member {@link #ringMember
+ * ringMember(p, i, n)} = (p + i) mod n of the i-th ring (rings in increasing stream id), and a
+ * fresh ring's first coordinator (member 0 of round 0) is a different process for each of the
+ * first n rings. The caller's transports are addressed by those member ids.
+ *
+ * <p><b>Liveness.</b> With λ = 0 no ring skips: a subscription merging a ring without traffic
+ * stops at it (the merge waits for that ring's next index). λ must exceed every ring's real rate
+ * of client values (else the cap throttles the ring to λ).
+ *
+ * <p><b>Threads.</b> {@link #multicast}, {@link #subscribe} and {@link #groups} from any thread;
+ * {@link #multicast} never blocks. {@link #close} once by the owner; it closes the rings and
+ * leaves no thread running.
+ */
+public final class RingMulticast implements AtomicMulticast {
+    /** Default λ: logical instances per second every ring's coordinator keeps its ring at. */
+    public static final long DEFAULT_LAMBDA = 10_000;
+    /** Default Δ: how often a coordinator checks whether a skip is due. */
+    public static final Duration DEFAULT_SKIP_INTERVAL = Duration.ofMillis(5);
+
+    private final StreamMulticast multicast;
+
+    private RingMulticast(StreamMulticast multicast) {
+        this.multicast = multicast;
+    }
+
+    /** A builder; self, members, groups, transports and logs are required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The member id process {@code process} has in the {@code ring}-th ring (rings numbered
+     * 0, 1, ... in increasing stream id, the global ring last): {@code (process + ring) mod members}.
+     *
+     * @throws IllegalArgumentException if an argument is out of range
+     */
+    public static int ringMember(int process, int ring, int members) {
+        if (members <= 0 || process < 0 || process >= members || ring < 0) {
+            throw new IllegalArgumentException("process " + process + " of " + members + ", ring " + ring);
+        }
+        return (int) ((process + (long) ring) % members);
+    }
+
+    /** The transport of one ring's member: addressed by that ring's member ids. */
+    @FunctionalInterface
+    public interface RingTransports {
+        /**
+         * @param stream the ring's stream id: a group id or {@link MulticastPosition#GLOBAL_STREAM}
+         * @param member this process's member id in that ring ({@link #ringMember})
+         * @return a transport the ring owns and closes (for M-Ring, joined with its datagram group)
+         */
+        Transport<Object> transport(int stream, int member);
+    }
+
+    @Override
+    public GroupSet groups() {
+        return multicast.groups();
+    }
+
+    @Override
+    public Subscription subscribe(GroupSet groups, MulticastPosition from, MulticastListener listener) {
+        return multicast.subscribe(groups, from, listener);
+    }
+
+    @Override
+    public boolean multicast(GroupSet groups, ByteBuffer message) {
+        return multicast.multicast(groups, message);
+    }
+
+    @Override
+    public void close() {
+        multicast.close();
+    }
+
+    /** Mutable builder, not thread-safe; the multicast's defaults are {@link StreamMulticast.Builder}'s. */
+    public static final class Builder {
+        private final StreamMulticast.Builder b = StreamMulticast.builder().routing(Routing.LOCAL)
+                .skips(SkipPolicy.NONE).numbering(Numbering.LOGICAL);
+        private int self = -1;
+        private int members;
+        private GroupSet groups;
+        private IntFunction<RingConfig.Builder> configs;
+        private RingTransports transports;
+        private IntFunction<DurableLog> logs;
+        private IntFunction<RuntimeOptions> options;
+        private long lambda = DEFAULT_LAMBDA;
+        private Duration skipInterval = DEFAULT_SKIP_INTERVAL;
+        private Clock ringClock;
+        private MeterRegistry registry = new SimpleMeterRegistry();
+
+        private Builder() {
+        }
+
+        /** This process's id among the members (the origin id of its messages). */
+        public Builder self(int self) {
+            this.self = self;
+            b.self(self);
+            return this;
+        }
+
+        /** How many processes run the rings (every one is a member of every ring). */
+        public Builder members(int members) {
+            this.members = members;
+            b.members(members);
+            return this;
+        }
+
+        /** The groups offered (a ring each, and a global ring when there are several). */
+        public Builder groups(GroupSet groups) {
+            this.groups = groups;
+            b.groups(groups);
+            return this;
+        }
+
+        /**
+         * Each ring's settings by stream id (its variant — U-Ring or M-Ring —, timeouts, M-Ring's
+         * datagram group); λ and Δ are set here for every ring. Default: U-Ring with
+         * {@link RingConfig}'s defaults.
+         */
+        public Builder rings(IntFunction<RingConfig.Builder> configs) {
+            this.configs = Objects.requireNonNull(configs);
+            return this;
+        }
+
+        /** Each ring member's transport. Required. */
+        public Builder transports(RingTransports transports) {
+            this.transports = Objects.requireNonNull(transports);
+            return this;
+        }
+
+        /** Each ring's log by stream id (the ring owns and closes it). Required. */
+        public Builder logs(IntFunction<DurableLog> logs) {
+            this.logs = Objects.requireNonNull(logs);
+            return this;
+        }
+
+        /**
+         * Each ring's runtime options by stream id; default a runtime named {@code ring-<stream>}
+         * on {@link #meterRegistry}.
+         */
+        public Builder options(IntFunction<RuntimeOptions> options) {
+            this.options = Objects.requireNonNull(options);
+            return this;
+        }
+
+        /** λ, logical instances per second of every ring; default {@value #DEFAULT_LAMBDA}; 0: no skips. */
+        public Builder lambda(long instancesPerSecond) {
+            this.lambda = instancesPerSecond;
+            return this;
+        }
+
+        /** Δ, default 5 ms. */
+        public Builder skipInterval(Duration d) {
+            this.skipInterval = Objects.requireNonNull(d);
+            return this;
+        }
+
+        /** M: logical indices the merge takes from each ring in turn; default 1. */
+        public Builder roundLength(int m) {
+            b.roundLength(m);
+            return this;
+        }
+
+        /**
+         * The rings' clock: must read nanoseconds since the Unix epoch (the skip target is a function
+         * of it); default a new {@link EpochClock}. Tests may share one.
+         */
+        public Builder ringClock(Clock clock) {
+            this.ringClock = Objects.requireNonNull(clock);
+            return this;
+        }
+
+        /** The multicast's own clock (resends, expiry); default {@link SystemClock}. */
+        public Builder clock(Clock clock) {
+            b.clock(clock);
+            return this;
+        }
+
+        /** Where the counters go (the multicast's, and the rings' by default); default a private simple registry. */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.registry = Objects.requireNonNull(registry);
+            b.meterRegistry(registry);
+            return this;
+        }
+
+        /** See {@link StreamMulticast.Builder#credits}; default 64. */
+        public Builder credits(int n) {
+            b.credits(n);
+            return this;
+        }
+
+        /** See {@link StreamMulticast.Builder#retention}; default 4096 values per ring (skips count). */
+        public Builder retention(int n) {
+            b.retention(n);
+            return this;
+        }
+
+        /** See {@link StreamMulticast.Builder#resendAfter}; default 200 ms. */
+        public Builder resendAfter(Duration d) {
+            b.resendAfter(d);
+            return this;
+        }
+
+        /** See {@link StreamMulticast.Builder#forgetAfter}; default 5 s. */
+        public Builder forgetAfter(Duration d) {
+            b.forgetAfter(d);
+            return this;
+        }
+
+        /**
+         * Builds the rings and starts them and the multicast.
+         *
+         * @throws IllegalArgumentException if a required part is missing or a value is out of range
+         */
+        public RingMulticast build() {
+            if (groups == null || transports == null || logs == null) {
+                throw new IllegalArgumentException("groups, transports and logs are required");
+            }
+            if (members <= 0 || self < 0 || self >= members) {
+                throw new IllegalArgumentException("self must be 0.." + (members - 1) + " of " + members + " members, got "
+                        + self);
+            }
+            // λ and Δ checked before any ring is built (a bad value must not leave rings half started).
+            RingConfig.builder(members, Ring.Kind.U_RING).lambda(lambda).skipInterval(skipInterval);
+            IntFunction<RingConfig.Builder> perRing = configs != null ? configs
+                    : stream -> RingConfig.builder(members, Ring.Kind.U_RING);
+            Clock clock = ringClock != null ? ringClock : new EpochClock();
+            MeterRegistry meters = registry;
+            IntFunction<RuntimeOptions> runtime = options != null ? options
+                    : stream -> RuntimeOptions.builder().name("ring-" + stream).meterRegistry(meters).build();
+            long l = lambda;
+            Duration delta = skipInterval;
+            GroupSet offered = groups;
+            int me = self;
+            int n = members;
+            b.streams(stream -> {
+                RingConfig config = perRing.apply(stream).lambda(l).skipInterval(delta).build();
+                if (config.members() != n) {
+                    throw new IllegalArgumentException("ring " + stream + " has " + config.members() + " members, not " + n);
+                }
+                int member = ringMember(me, ringIndex(offered, stream), n);
+                return RingPaxosBroadcast.builder().config(config).self(member)
+                        .transport(transports.transport(stream, member)).log(logs.apply(stream)).clock(clock)
+                        .options(runtime.apply(stream)).skipDelivery(StreamMulticast::skipValue).build();
+            });
+            return new RingMulticast(b.build());
+        }
+
+        /** The ring's number: its rank among the offered groups, the global ring last. */
+        private static int ringIndex(GroupSet groups, int stream) {
+            int i = 0;
+            for (int g = groups.first(); g >= 0 && g < stream; g = groups.next(g)) {
+                i++;
+            }
+            return i;
+        }
+    }
+}
