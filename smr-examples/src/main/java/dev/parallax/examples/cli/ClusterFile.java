@@ -1,5 +1,6 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.core.GroupSet;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.config.TlsConfig;
@@ -58,7 +59,7 @@ import java.util.regex.Pattern;
  * paxos.catchup.ms=100
  * paxos.catchup.max.bytes=1048576    # bytes of decided values per catch-up reply / Phase 1 page (at most half a frame)
  * paxos.restart.hold.ms=2000         # a restarted replica starts no view before hearing a peer, for at most this long
- * ordering=multi-paxos               # the ordering protocol, see {@link Orderings}: multi-paxos | s-paxos | u-ring | m-ring
+ * ordering=multi-paxos               # the ordering protocol, see {@link Orderings}: multi-paxos | s-paxos | u-ring | m-ring | multi-ring
  * spaxos.batch.bytes=1300            # S-Paxos (ordering=s-paxos; it also reads paxos.* for its ordering layer):
  * spaxos.batch.timeout.ms=1          #   client batches of at most this many bytes (cbsz), closed after this long
  * spaxos.eager.below=2               #   disseminate a partial batch at once below this many own unstable batches
@@ -86,10 +87,15 @@ import java.util.regex.Pattern;
  * ring.max.pending=64                #   own proposals not yet decided, per member
  * ring.proposal.retry.ms=1000        #   re-send an own proposal not decided after this long
  * ring.restart.hold.ms=2000          #   a restarted member starts no round before hearing a peer, for at most this long
- * ring.lambda=0                      #   Multi-Ring (seed 003 ch. 5): skips keep the ring at this many instances/s (0: off)
+ * ring.lambda=0                      #   Multi-Ring (seed 003 ch. 5): skips keep the ring at this many instances/s
+ *                                    #   (0: off; default 20000 with ordering=multi-ring)
  * ring.delta.ms=5                    #   and the coordinator checks every this long whether a skip is due
+ * multiring.rings=2                  # Multi-Ring Paxos (ordering=multi-ring; seed 003 ch. 5): k rings, groups 0..k-1,
+ *                                    #   plus the global ring for commands to several groups (1..63)
+ * multiring.kind=m-ring              #   every ring's variant: m-ring | u-ring (each ring reads ring.* and mring.*)
+ * multiring.m=1                      #   M: values merged from one ring before the next (seed 003 §5.2, Alg. 1)
  * mring.group=239.255.80.1           # M-Ring only (ordering=m-ring): the IP-multicast group of Phase 2A and decisions
- * mring.port=7400                    #   its UDP port
+ * mring.port=7400                    #   its UDP port (multi-ring: ring i uses mring.port + i, the global ring + k)
  * mring.interface=127.0.0.1          #   the address of the interface to multicast on (the NIC's address on a network)
  * mring.ttl=1                        #   multicast time to live (1: the local network only)
  * mring.packet.bytes=8192            #   largest datagram (512..65507); larger values go by TCP to the ring acceptors
@@ -122,7 +128,8 @@ import java.util.regex.Pattern;
  * Immutable once loaded; unknown keys are rejected so typos do not pass silently, and so is an
  * unknown value of {@code ordering}, {@code execution} or {@code threads}, naming the key and the
  * accepted values. The {@code ring.*} and {@code mring.*} keys need an odd number of members
- * (n = 2f+1) when {@code ordering} is {@code u-ring} or {@code m-ring}; with another ordering they
+ * (n = 2f+1) when {@code ordering} is {@code u-ring}, {@code m-ring} or {@code multi-ring}; the
+ * {@code multiring.*} keys are checked whatever the ordering; with another ordering the ring keys
  * are checked (as M-Ring's) only when the member count is odd. Thread-safe (read-only after construction).
  */
 public final class ClusterFile {
@@ -140,10 +147,15 @@ public final class ClusterFile {
             "mring.group", "mring.port", "mring.interface", "mring.ttl", "mring.packet.bytes", "mring.socket.buffer.bytes",
             "mring.window.min", "mring.retransmit.ms", "mring.retransmit.max.bytes", "mring.fc.threshold", "mring.fc.decrease.ms",
             "mring.fc.increase.ms", "mring.learner.buffer", "mring.learner.buffer.bytes", "mring.test.faults",
+            "multiring.rings", "multiring.kind", "multiring.m",
             Orderings.KEY, Executions.KEY, "execution.threads", "threads",
             "tls.replica", "tls.client", "tls.ca", "tls.handshake.timeout.ms");
     /** The per-replica TLS keys, {@code tls.cert.<id>} and {@code tls.key.<id>}. */
     private static final Pattern TLS_FILE_KEY = Pattern.compile("tls\\.(cert|key)\\.(\\d{1,9})");
+    /** Rings of {@code ordering=multi-ring} when {@code multiring.rings} is absent. */
+    public static final int DEFAULT_MULTIRING_RINGS = 2;
+    /** Every ring's rate λ (instances per second) with {@code ordering=multi-ring} when {@code ring.lambda} is absent. */
+    public static final long DEFAULT_MULTIRING_LAMBDA = 20_000;
     /** Workers of a parallel executor when {@code execution.threads} is absent. */
     public static final int DEFAULT_EXECUTION_THREADS = 2;
 
@@ -208,7 +220,12 @@ public final class ClusterFile {
         paxos();
         spaxos();
         Orderings ordering = ordering();
-        if (ordering == Orderings.U_RING) {
+        multiRingRings();
+        multiRingKind();
+        multiRingM();
+        if (ordering.configName().equals("multi-ring")) {
+            multiRingRing();
+        } else if (ordering == Orderings.U_RING) {
             ring(Ring.Kind.U_RING);
         } else if (ordering == Orderings.M_RING || (hasRingKeys() && members().size() % 2 == 1 && members().size() <= 31)) {
             ring(Ring.Kind.M_RING);
@@ -582,6 +599,11 @@ public final class ClusterFile {
      *                                  is even (a ring cluster has n = 2f+1 members)
      */
     public RingConfig ring(Ring.Kind kind) {
+        return ring(kind, 0);
+    }
+
+    /** {@link #ring(Ring.Kind)} with {@code defaultLambda} when {@code ring.lambda} is absent. */
+    private RingConfig ring(Ring.Kind kind, long defaultLambda) {
         RingConfig.Builder b;
         try {
             b = RingConfig.builder(members().size(), kind);
@@ -612,8 +634,8 @@ public final class ClusterFile {
         intSetting("ring.max.pending", b::maxPending);
         millisSetting("ring.proposal.retry.ms", b::proposalRetry);
         millisSetting("ring.restart.hold.ms", b::restartHold);
-        if (props.containsKey("ring.lambda")) {
-            long lambda = longValue("ring.lambda");
+        if (props.containsKey("ring.lambda") || defaultLambda != 0) {
+            long lambda = props.containsKey("ring.lambda") ? longValue("ring.lambda") : defaultLambda;
             try {
                 b.lambda(lambda);
             } catch (IllegalArgumentException e) {
@@ -661,6 +683,74 @@ public final class ClusterFile {
             } catch (IllegalArgumentException e) {
                 throw error("mring.*: " + e.getMessage());
             }
+        }
+        return config;
+    }
+
+    /**
+     * The number k of Multi-Ring rings ({@code multiring.rings}, default {@value #DEFAULT_MULTIRING_RINGS}):
+     * groups 0..k-1 each have a ring, and a global ring orders the commands to several groups.
+     *
+     * @throws IllegalArgumentException naming the key unless 1..{@value GroupSet#MAX_GROUP}
+     */
+    public int multiRingRings() {
+        if (!props.containsKey("multiring.rings")) {
+            return DEFAULT_MULTIRING_RINGS;
+        }
+        int k = intValue("multiring.rings");
+        if (k < 1 || k > GroupSet.MAX_GROUP) {
+            throw error("multiring.rings must be 1.." + GroupSet.MAX_GROUP + " (groups 0..k-1), got " + k);
+        }
+        return k;
+    }
+
+    /**
+     * The variant of every Multi-Ring ring ({@code multiring.kind}: {@code m-ring}, the default, or
+     * {@code u-ring}).
+     *
+     * @throws IllegalArgumentException naming the key and the accepted values
+     */
+    public Ring.Kind multiRingKind() {
+        String v = props.getProperty("multiring.kind");
+        if (v == null || v.trim().equals(RingPaxos.M_RING)) {
+            return Ring.Kind.M_RING;
+        }
+        if (v.trim().equals(RingPaxos.U_RING)) {
+            return Ring.Kind.U_RING;
+        }
+        throw error("multiring.kind must be " + RingPaxos.M_RING + " or " + RingPaxos.U_RING + ", got '" + v + "'");
+    }
+
+    /**
+     * M, the number of values the Multi-Ring merge takes from one ring before the next
+     * ({@code multiring.m}, default 1; seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5 §5.2, Alg. 1).
+     *
+     * @throws IllegalArgumentException naming the key unless positive
+     */
+    public int multiRingM() {
+        if (!props.containsKey("multiring.m")) {
+            return 1;
+        }
+        int m = intValue("multiring.m");
+        if (m < 1) {
+            throw error("multiring.m must be >= 1, got " + m);
+        }
+        return m;
+    }
+
+    /**
+     * The settings every Multi-Ring ring shares: {@link #ring(Ring.Kind)} for {@link #multiRingKind()}
+     * with {@code ring.lambda} defaulting to {@value #DEFAULT_MULTIRING_LAMBDA} (skips are what let the
+     * merge go on past an idle ring, seed 003 ch. 5 §5.2). With M-Ring rings, ring i's datagrams use
+     * {@code mring.port + i} and the global ring's {@code mring.port + k}, so that port must exist.
+     *
+     * @throws IllegalArgumentException naming the file and the faulty key
+     */
+    public RingConfig multiRingRing() {
+        RingConfig config = ring(multiRingKind(), DEFAULT_MULTIRING_LAMBDA);
+        if (config.kind() == Ring.Kind.M_RING && config.mringPort() + multiRingRings() > 65535) {
+            throw error("mring.port + multiring.rings must be at most 65535 (ring i uses mring.port + i, the global ring "
+                    + "mring.port + k), got " + config.mringPort() + " + " + multiRingRings());
         }
         return config;
     }

@@ -1,6 +1,7 @@
 package dev.parallax.examples.kv;
 
 import dev.parallax.core.GroupSet;
+import dev.parallax.core.client.CommandRouter;
 
 import java.nio.ByteBuffer;
 
@@ -18,10 +19,13 @@ import java.nio.ByteBuffer;
  * routing decides only which ring orders a command, never which replica executes it: any routing is
  * correct, this one spreads single-key commands over the k rings.
  *
+ * <p>Used through {@link dev.parallax.core.client.RoutingInvoker} by the RESP front end, the
+ * examples' loads and the benchmark clients when the cluster's ordering is {@code multi-ring}.
+ *
  * <p>Immutable and thread-safe; {@link #route} reads the command in place (absolute gets, the
  * buffer's position untouched), allocates nothing for a single-key command, and never blocks or throws.
  */
-public final class KvRouter {
+public final class KvRouter implements CommandRouter {
     private final int groups;
 
     /**
@@ -67,6 +71,7 @@ public final class KvRouter {
      * The groups of the command between {@code command}'s position and limit (see the class
      * comment); {@link GroupSet#DEFAULT} for bytes that are not a well-formed KV command.
      */
+    @Override
     public GroupSet route(ByteBuffer command) {
         int pos = command.position();
         int end = command.limit();

@@ -336,6 +336,68 @@ class ClusterFileTest {
     }
 
     @Test
+    @org.junit.jupiter.api.DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5: the multiring.* defaults (k = 2 M-Ring rings, M = 1) "
+            + "and λ = 20000/s, Δ = 5 ms for the rings of a multi-ring cluster, while a plain ring keeps λ = 0")
+    void theMultiRingDefaultsApplyWhenItsKeysAreAbsent(@TempDir Path dir) throws IOException {
+        ClusterFile f = ClusterFile.load(write(dir, THREE));
+        assertThat(f.multiRingRings()).isEqualTo(2);
+        assertThat(f.multiRingKind()).isEqualTo(Ring.Kind.M_RING);
+        assertThat(f.multiRingM()).isEqualTo(1);
+        RingConfig r = f.multiRingRing();
+        assertThat(r.kind()).isEqualTo(Ring.Kind.M_RING);
+        assertThat(r.lambda()).isEqualTo(ClusterFile.DEFAULT_MULTIRING_LAMBDA).isEqualTo(20_000L);
+        assertThat(r.skipIntervalNanos()).isEqualTo(5_000_000L);
+        assertThat(r.mringPort()).isEqualTo(7400);
+        assertThat(f.ring(Ring.Kind.M_RING).lambda()).as("u-ring / m-ring: no skips unless asked").isZero();
+    }
+
+    @Test
+    void theMultiRingKeysAndTheRingKeysTheyShareAreRead(@TempDir Path dir) throws IOException {
+        ClusterFile f = ClusterFile.load(write(dir, THREE + """
+                multiring.rings=3
+                multiring.kind=u-ring
+                multiring.m=4
+                ring.lambda=5000
+                ring.delta.ms=2
+                ring.window=16
+                mring.port=7700
+                """));
+        assertThat(f.multiRingRings()).isEqualTo(3);
+        assertThat(f.multiRingKind()).isEqualTo(Ring.Kind.U_RING);
+        assertThat(f.multiRingM()).isEqualTo(4);
+        RingConfig r = f.multiRingRing();
+        assertThat(r.kind()).isEqualTo(Ring.Kind.U_RING);
+        assertThat(r.lambda()).isEqualTo(5000L);
+        assertThat(r.skipIntervalNanos()).isEqualTo(2_000_000L);
+        assertThat(r.window()).isEqualTo(16);
+        assertThat(ClusterFile.load(write(dir, THREE + "ring.lambda=0\n")).multiRingRing().lambda())
+                .as("ring.lambda=0 turns the skips off").isZero();
+        assertThat(ClusterFile.load(write(dir, THREE + "multiring.kind= m-ring \n")).multiRingKind()).isEqualTo(Ring.Kind.M_RING);
+    }
+
+    @Test
+    void badMultiRingValuesAreRefusedNamingTheKey(@TempDir Path dir) throws IOException {
+        Map<String, String> bad = new java.util.LinkedHashMap<>();
+        bad.put("multiring.rings=0", "multiring.rings must be 1..63");
+        bad.put("multiring.rings=64", "multiring.rings must be 1..63");
+        bad.put("multiring.rings=two", "multiring.rings is not a whole number");
+        bad.put("multiring.kind=x-ring", "multiring.kind must be m-ring or u-ring, got 'x-ring'");
+        bad.put("multiring.m=0", "multiring.m must be >= 1");
+        bad.put("multiring.m=-3", "multiring.m must be >= 1");
+        bad.put("multiring.ring=2", "unknown keys [multiring.ring]");
+        for (Map.Entry<String, String> e : bad.entrySet()) {
+            Path f = write(dir, THREE + e.getKey() + "\n");
+            assertThatThrownBy(() -> ClusterFile.load(f)).as(e.getKey()).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith(f + ": ").hasMessageContaining(e.getValue());
+        }
+        // Ring k's datagrams go to mring.port + k: the last port must exist.
+        ClusterFile high = ClusterFile.load(write(dir, THREE + "mring.port=65534\n"));
+        assertThatThrownBy(high::multiRingRing).hasMessageContaining("mring.port + multiring.rings must be at most 65535");
+        assertThat(ClusterFile.load(write(dir, THREE + "mring.port=65534\nmultiring.rings=1\n")).multiRingRing().mringPort())
+                .isEqualTo(65534);
+    }
+
+    @Test
     void mistakesAreNamed(@TempDir Path dir) throws IOException {
         assertThatThrownBy(() -> ClusterFile.load(write(dir, "clients=0=a:1\n"))).hasMessageContaining("'members' is required");
         assertThatThrownBy(() -> ClusterFile.load(write(dir, "members=0=a:1\npaxos.windw=3\n")))

@@ -98,11 +98,11 @@ final class KillUnderLoadScenario {
                         .retryTimeout(Duration.ofMillis(500)).invokeTimeout(Duration.ofSeconds(30)).build());
                 clients.add(client);
                 int id = c;
-                Thread t = new Thread(() -> HistoryClient.run(id, client, history, running, 4, warm::countDown), "history-" + c);
+                Thread t = new Thread(() -> HistoryClient.run(id, KvRouting.invoker(cluster.clusterFile(), client), history, running, 4, warm::countDown), "history-" + c);
                 workers.add(t);
                 t.start();
             }
-            try (ClosedLoopLoad load = new ClosedLoopLoad(cluster::clientConfig, 3, 8, 300, Duration.ofMinutes(3))) {
+            try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, 3, 8, 300, Duration.ofMinutes(3))) {
                 load.start();
                 assertThat(warm.await(30, TimeUnit.SECONDS)).as("every history client got answers").isTrue();
                 Thread.sleep(1000);

@@ -123,11 +123,11 @@ class MultiProcessClusterTest {
                         .retryTimeout(Duration.ofMillis(500)).invokeTimeout(Duration.ofSeconds(20)).build());
                 clients.add(client);
                 int id = c;
-                Thread t = new Thread(() -> HistoryClient.run(id, client, history, running, 4, warm::countDown), "history-client-" + c);
+                Thread t = new Thread(() -> HistoryClient.run(id, KvRouting.invoker(cluster.clusterFile(), client), history, running, 4, warm::countDown), "history-client-" + c);
                 workers.add(t);
                 t.start();
             }
-            try (ClosedLoopLoad load = new ClosedLoopLoad(cluster.clientEndpoints(), 2, 16, 500, Duration.ofSeconds(120))) {
+            try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, 2, 16, 500, Duration.ofSeconds(120))) {
                 load.start();
                 assertThat(warm.await(30, TimeUnit.SECONDS)).isTrue();
                 Thread.sleep(1500);
