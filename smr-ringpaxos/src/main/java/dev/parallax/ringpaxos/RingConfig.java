@@ -132,6 +132,56 @@ public final class RingConfig {
         return new Builder(members, kind);
     }
 
+    /**
+     * A builder holding every setting of this configuration, for variant {@code kind} (this one's
+     * or the other): to derive a ring's configuration from a template (Multi-Ring Paxos builds
+     * every ring from one).
+     */
+    public Builder toBuilder(Ring.Kind kind) {
+        Builder b = new Builder(members, kind);
+        b.window = window;
+        b.batchBytes = batchBytes;
+        b.batchTimeout = Duration.ofNanos(batchTimeoutNanos);
+        b.eagerBelow = eagerBelow;
+        b.packetBytes = packetBytes;
+        b.heartbeat = Duration.ofNanos(heartbeatNanos);
+        b.suspect = Duration.ofNanos(suspectNanos);
+        b.retransmit = Duration.ofNanos(retransmitNanos);
+        b.catchUp = Duration.ofNanos(catchUpNanos);
+        b.catchUpMaxInstances = catchUpMaxInstances;
+        b.catchUpMaxBytes = catchUpMaxBytes;
+        b.stall = Duration.ofNanos(stallNanos);
+        b.rejoinBackoff = Duration.ofNanos(rejoinBackoffNanos);
+        b.rejoinLag = rejoinLag;
+        b.maxBacklog = maxBacklog;
+        b.maxPending = maxPending;
+        b.proposalRetry = Duration.ofNanos(proposalRetryNanos);
+        b.restartHold = Duration.ofNanos(restartHoldNanos);
+        b.lambda = lambda;
+        b.skipInterval = Duration.ofNanos(skipIntervalNanos);
+        b.mringGroup = mringGroup;
+        b.mringPort = mringPort;
+        b.mringInterface = mringInterface;
+        b.mringTtl = mringTtl;
+        b.mringPacketBytes = mringPacketBytes;
+        b.mringSocketBufferBytes = mringSocketBufferBytes;
+        b.mringWindowMin = mringWindowMin;
+        b.mringRetransmit = Duration.ofNanos(mringRetransmitNanos);
+        b.mringRetransmitMaxBytes = mringRetransmitMaxBytes;
+        b.mringFcThreshold = mringFcThreshold;
+        b.mringFcDecrease = Duration.ofNanos(mringFcDecreaseNanos);
+        b.mringFcIncrease = Duration.ofNanos(mringFcIncreaseNanos);
+        b.mringLearnerBuffer = mringLearnerBuffer;
+        b.mringLearnerBufferBytes = mringLearnerBufferBytes;
+        b.mringTestFaults = mringTestFaults;
+        return b;
+    }
+
+    /** {@link #toBuilder(Ring.Kind)} for this configuration's own variant. */
+    public Builder toBuilder() {
+        return toBuilder(kind);
+    }
+
     /** n, the number of replicas (2f+1). */
     public int members() {
         return members;

@@ -1,0 +1,294 @@
+package dev.parallax.ringpaxos.multiring;
+
+import dev.parallax.core.GroupSet;
+import dev.parallax.core.spi.AtomicBroadcast;
+import dev.parallax.core.spi.DeliveryListener;
+import dev.parallax.core.spi.MulticastPosition;
+import dev.parallax.core.spi.Subscription;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Multi-Ring Paxos as a replica's total-order broadcast (seed 003 (Ring Paxos / Multi-Ring / P-SMR)
+ * ch. 5 §5.2, Alg. 1): a {@link RingMulticast} of k group rings and the global ring, every replica a
+ * member of every ring and subscribed to every group with one subscription, whose merged sequence
+ * is delivered to the replica with consecutive sequence numbers. Since every replica merges the
+ * same rings deterministically, every replica delivers the same sequence: a total order, ordered by
+ * k + 1 rings in parallel.
+ *
+ * <p><b>Lanes.</b> k + 1 lanes (one with k = 1): lane i &lt; k proposes into ring i (a batch of
+ * commands to group i alone), lane k into the global ring (commands to several groups, or to a
+ * group without a ring). The replica's batcher keeps a batch per lane
+ * ({@link #laneOf}), so the rings are fed independently; one client's commands to one group set
+ * stay in one lane and keep their order.
+ *
+ * <p><b>Positions in snapshots.</b> The merge position after the last delivered message is the
+ * broadcast's {@link #deliveryState()} (a version byte and the {@link MulticastPosition}), stored in
+ * the replica's snapshot; {@link #snapshotInstalled(long, byte[])} resumes the subscription from it:
+ * before {@link #start} (a restart from the local snapshot) the subscription starts there; after
+ * (a snapshot from a peer) the subscription jumps there, and the messages still delivered before
+ * the jump (their position not beyond the installed one) are dropped. The positions captured for
+ * snapshots are kept (at most {@value #CAPTURED}) until {@link #snapshotTaken} names their
+ * sequence, which lets the rings compact below them.
+ *
+ * <p><b>Threads.</b> {@link #propose}, {@link #readyForProposal}, {@link #laneOf},
+ * {@link #redirectHint}, {@link #snapshotTaken} and {@link #snapshotInstalled} from any thread,
+ * non-blocking; deliveries (and {@link #deliveryState}, called within one) on the subscription's
+ * thread; {@link #start} and {@link #close} once each by the owner.
+ */
+public final class MultiRingBroadcast implements AtomicBroadcast {
+    private static final Logger LOG = LoggerFactory.getLogger(MultiRingBroadcast.class);
+    /** The positions captured for snapshots and not yet reported durable that are kept. */
+    static final int CAPTURED = 16;
+    /** The version byte of the delivery state. */
+    static final byte STATE_VERSION = 1;
+
+    private final int self;
+    private final int rings;
+    private final GroupSet groups;
+    private final GroupSet[] laneGroups;
+    private final Supplier<RingMulticast> multicastFactory;
+    private final Runnable closeUnstarted;
+    private final ArrayDeque<Captured> captured = new ArrayDeque<>();
+    private volatile RingMulticast multicast;
+    private volatile Subscription subscription;
+    private DeliveryListener listener;
+    private boolean started;
+    private boolean closed;
+    /** Where the subscription starts (set by an install before start). */
+    private MulticastPosition from = MulticastPosition.START;
+    /** Delivery thread: the sequence number of the next delivery, and the position after the last one. */
+    private volatile long next;
+    private MulticastPosition current = MulticastPosition.START;
+    /** An install from a peer's snapshot not yet reached by the delivery thread. */
+    private volatile Install pending;
+
+    private record Install(long next, MulticastPosition position) {
+    }
+
+    private record Captured(long next, MulticastPosition position) {
+    }
+
+    /**
+     * @param self             this replica's id
+     * @param rings            k, the group rings (groups 0..k-1)
+     * @param multicastFactory builds and starts the rings and the multicast, called once, by {@link #start}
+     * @param closeUnstarted   releases what the factory would have owned (transports, logs) when
+     *                         the broadcast is closed without having been started
+     */
+    public MultiRingBroadcast(int self, int rings, Supplier<RingMulticast> multicastFactory, Runnable closeUnstarted) {
+        if (rings < 1 || rings > MultiRingConfig.MAX_RINGS) {
+            throw new IllegalArgumentException("rings must be 1.." + MultiRingConfig.MAX_RINGS + ", got " + rings);
+        }
+        this.self = self;
+        this.rings = rings;
+        this.multicastFactory = Objects.requireNonNull(multicastFactory, "multicastFactory");
+        this.closeUnstarted = Objects.requireNonNull(closeUnstarted, "closeUnstarted");
+        this.groups = GroupSet.ofBits(rings == 64 ? -1L : (1L << rings) - 1);
+        this.laneGroups = new GroupSet[rings > 1 ? rings + 1 : 1];
+        for (int i = 0; i < rings; i++) {
+            laneGroups[i] = GroupSet.of(i);
+        }
+        if (rings > 1) {
+            laneGroups[rings] = groups;
+        }
+    }
+
+    @Override
+    public synchronized void start(DeliveryListener listener) {
+        if (started) {
+            throw new IllegalStateException("already started");
+        }
+        if (closed) {
+            throw new IllegalStateException("closed");
+        }
+        started = true;
+        this.listener = Objects.requireNonNull(listener, "listener");
+        current = from;
+        multicast = multicastFactory.get();
+        subscription = multicast.subscribe(groups, from, this::onDelivery);
+        LOG.info("replica {}: multi-ring ordering over {} rings starts at sequence {}, merge position {}", self,
+                laneGroups.length, next, from);
+    }
+
+    /** The subscription's thread. */
+    private void onDelivery(GroupSet to, ByteBuffer message, MulticastPosition after) throws InterruptedException {
+        Install install = pending;
+        if (install != null) {
+            if (!beyond(after, install.position)) {
+                return; // before the installed snapshot: the replica's state covers it
+            }
+            next = install.next;
+            pending = null;
+        }
+        long sequence = next;
+        next = sequence + 1;
+        current = after;
+        listener.deliver(sequence, message);
+    }
+
+    /** Whether {@code a} is past {@code b} in some stream (positions along one merge are ordered). */
+    static boolean beyond(MulticastPosition a, MulticastPosition b) {
+        for (int i = 0; i < a.streamCount(); i++) {
+            int s = a.stream(i);
+            if (a.next(s) > b.next(s)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public boolean propose(ByteBuffer value) {
+        return propose(0, value);
+    }
+
+    @Override
+    public int lanes() {
+        return laneGroups.length;
+    }
+
+    /** Group i &lt; k alone: lane i; anything else: the global lane k (lane 0 with one ring). */
+    @Override
+    public int laneOf(GroupSet target) {
+        if (target.size() == 1 && target.first() < rings) {
+            return target.first();
+        }
+        return laneGroups.length - 1;
+    }
+
+    @Override
+    public boolean propose(int lane, ByteBuffer value) {
+        if (lane < 0 || lane >= laneGroups.length) {
+            throw new IllegalArgumentException("lane must be 0.." + (laneGroups.length - 1) + ", got " + lane);
+        }
+        RingMulticast m = multicast;
+        if (m == null || closed) {
+            throw new IllegalStateException(closed ? "closed" : "not started");
+        }
+        return m.multicast(laneGroups[lane], value);
+    }
+
+    /** Every replica proposes into its own rings. */
+    @Override
+    public int redirectHint() {
+        return ANY_REPLICA;
+    }
+
+    /** No single leader: every ring has a coordinator of its own. */
+    @Override
+    public int leaderHint() {
+        return -1;
+    }
+
+    /** The merge position after the last delivery: a version byte, then the position. */
+    @Override
+    public byte[] deliveryState() {
+        MulticastPosition p = current;
+        ByteBuffer b = ByteBuffer.allocate(1 + p.encodedSize());
+        b.put(STATE_VERSION);
+        p.writeTo(b);
+        synchronized (captured) {
+            if (captured.size() == CAPTURED) {
+                captured.removeFirst();
+            }
+            captured.addLast(new Captured(next, p));
+        }
+        return b.array();
+    }
+
+    /**
+     * Decodes a delivery state.
+     *
+     * @throws IllegalArgumentException if it is empty (a snapshot of another ordering protocol, or
+     *                                  one written before delivery states) or malformed
+     */
+    static MulticastPosition position(byte[] state) {
+        if (state.length == 0) {
+            throw new IllegalArgumentException("the snapshot carries no multi-ring merge position (written by another "
+                    + "ordering protocol?): multi-ring cannot resume its rings from it");
+        }
+        ByteBuffer b = ByteBuffer.wrap(state);
+        byte version = b.get();
+        if (version != STATE_VERSION) {
+            throw new IllegalArgumentException("unknown multi-ring delivery state version " + version);
+        }
+        MulticastPosition p = MulticastPosition.readFrom(b);
+        if (b.hasRemaining()) {
+            throw new IllegalArgumentException(b.remaining() + " bytes after the multi-ring merge position");
+        }
+        return p;
+    }
+
+    @Override
+    public void snapshotTaken(long nextSequence) {
+        MulticastPosition at = null;
+        synchronized (captured) {
+            while (!captured.isEmpty() && captured.peekFirst().next <= nextSequence) {
+                Captured c = captured.removeFirst();
+                if (c.next == nextSequence) {
+                    at = c.position;
+                }
+            }
+        }
+        Subscription s = subscription;
+        if (at != null && s != null) {
+            s.snapshotTaken(at);
+        }
+    }
+
+    /** Without the position a multi-ring broadcast cannot resume: logged and ignored. */
+    @Override
+    public void snapshotInstalled(long nextSequence) {
+        LOG.warn("replica {}: snapshot at {} installed without a merge position; multi-ring ignores it", self, nextSequence);
+    }
+
+    /**
+     * Resumes the merge at the snapshot's position.
+     *
+     * @throws IllegalArgumentException if {@code deliveryState} is not a multi-ring position
+     */
+    @Override
+    public synchronized void snapshotInstalled(long nextSequence, byte[] deliveryState) {
+        MulticastPosition p = position(deliveryState);
+        if (closed) {
+            return;
+        }
+        if (!started) {
+            from = p;
+            next = nextSequence;
+            current = p;
+            return;
+        }
+        pending = new Install(nextSequence, p);
+        subscription.snapshotInstalled(p);
+    }
+
+    /** The sequence number the next delivery takes (for snapshot requests); read from any thread. */
+    public long nextSequence() {
+        return next;
+    }
+
+    /** The replica's own id. */
+    public int self() {
+        return self;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (multicast != null) {
+            multicast.close();
+        } else {
+            closeUnstarted.run();
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package dev.parallax.ringpaxos.multiring;
+
+import dev.parallax.core.GroupSet;
+import dev.parallax.ringpaxos.Ring;
+import dev.parallax.ringpaxos.RingConfig;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The configuration of Multi-Ring Paxos as a replica's ordering protocol ({@link MultiRing}): k group
+ * rings (groups 0..k-1) and, with k &gt; 1, the global ring, every ring of one variant (U-Ring or
+ * M-Ring), merged M logical indices at a time, every ring skipping at rate λ every Δ (seed 003
+ * (Ring Paxos / Multi-Ring / P-SMR) ch. 5 §5.2, Alg. 1). Every other per-ring setting (timeouts,
+ * window, batching, the M-Ring datagram group) comes from one {@link RingConfig} template; ring i
+ * of an M-Ring cluster uses the template's datagram port + i (the global ring + k).
+ *
+ * <p>Defaults: {@value #DEFAULT_RINGS} rings, {@link Ring.Kind#M_RING}, M = {@value #DEFAULT_ROUND_LENGTH},
+ * λ = {@value #DEFAULT_LAMBDA} instances per second, Δ = 5 ms, the rest {@link RingConfig}'s
+ * defaults. Cluster file keys: {@code multiring.rings}, {@code multiring.kind}, {@code multiring.m},
+ * {@code ring.lambda}, {@code ring.delta.ms} and the {@code ring.*} / {@code mring.*} keys.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class MultiRingConfig {
+    /** Default k, the number of group rings. */
+    public static final int DEFAULT_RINGS = 2;
+    /** Default M, logical indices the merge takes from each ring in turn. */
+    public static final int DEFAULT_ROUND_LENGTH = 1;
+    /** Default λ, logical instances per second every ring's coordinator keeps its ring at. */
+    public static final long DEFAULT_LAMBDA = 20_000;
+    /** Default Δ, how often a coordinator checks whether a skip is due. */
+    public static final Duration DEFAULT_SKIP_INTERVAL = Duration.ofMillis(5);
+    /** The most group rings: one per group id of a {@link GroupSet}. */
+    public static final int MAX_RINGS = GroupSet.MAX_GROUP + 1;
+
+    private final int rings;
+    private final int roundLength;
+    private final long lambda;
+    private final Duration skipInterval;
+    private final RingConfig ring;
+
+    private MultiRingConfig(Builder b, RingConfig ring) {
+        this.rings = b.rings;
+        this.roundLength = b.roundLength;
+        this.lambda = b.lambda;
+        this.skipInterval = b.skipInterval;
+        this.ring = ring;
+    }
+
+    /** A builder for {@code members} replicas with every default (M-Ring rings, {@link RingConfig}'s settings). */
+    public static Builder builder(int members) {
+        return new Builder(RingConfig.builder(members, Ring.Kind.M_RING).build());
+    }
+
+    /** k, the number of group rings (groups 0..k-1). */
+    public int rings() {
+        return rings;
+    }
+
+    /** The variant of every ring. */
+    public Ring.Kind kind() {
+        return ring.kind();
+    }
+
+    /** n, the replicas (every one a member of every ring). */
+    public int members() {
+        return ring.members();
+    }
+
+    /** M. */
+    public int roundLength() {
+        return roundLength;
+    }
+
+    /** λ, instances per second. */
+    public long lambda() {
+        return lambda;
+    }
+
+    /** Δ. */
+    public Duration skipInterval() {
+        return skipInterval;
+    }
+
+    /** The streams ordered: k group rings, plus the global ring when k &gt; 1. */
+    public int streams() {
+        return rings > 1 ? rings + 1 : 1;
+    }
+
+    /** The groups offered: 0..k-1. */
+    public GroupSet groups() {
+        return GroupSet.ofBits(rings == 64 ? -1L : (1L << rings) - 1);
+    }
+
+    /**
+     * The settings of ring number {@code index} (0..k-1 the group rings, k the global ring): the
+     * template with this configuration's kind, λ and Δ, and for M-Ring the datagram port + index.
+     */
+    public RingConfig ring(int index) {
+        if (index < 0 || index >= streams()) {
+            throw new IllegalArgumentException("ring index must be 0.." + (streams() - 1) + ", got " + index);
+        }
+        return ring.toBuilder().lambda(lambda).skipInterval(skipInterval).mringPort(ring.mringPort() + index).build();
+    }
+
+    /** The template every ring's settings come from (its λ, Δ and port are replaced per ring). */
+    public RingConfig template() {
+        return ring;
+    }
+
+    @Override
+    public String toString() {
+        return "MultiRingConfig{rings=" + rings + ", kind=" + kind() + ", m=" + roundLength + ", lambda=" + lambda
+                + ", delta=" + skipInterval + ", ring=" + ring + "}";
+    }
+
+    /** Mutable builder, not thread-safe; setters check their argument, {@link #build} the combination. */
+    public static final class Builder {
+        private RingConfig ring;
+        private Ring.Kind kind;
+        private int rings = DEFAULT_RINGS;
+        private int roundLength = DEFAULT_ROUND_LENGTH;
+        private long lambda = DEFAULT_LAMBDA;
+        private Duration skipInterval = DEFAULT_SKIP_INTERVAL;
+
+        private Builder(RingConfig ring) {
+            this.ring = ring;
+            this.kind = ring.kind();
+        }
+
+        /** {@code multiring.rings}: k, 1..{@value #MAX_RINGS}; default {@value #DEFAULT_RINGS}. */
+        public Builder rings(int k) {
+            if (k < 1 || k > MAX_RINGS) {
+                throw new IllegalArgumentException("multiring.rings must be 1.." + MAX_RINGS + ", got " + k);
+            }
+            this.rings = k;
+            return this;
+        }
+
+        /** {@code multiring.kind}: every ring's variant; default M-Ring. */
+        public Builder kind(Ring.Kind kind) {
+            this.kind = Objects.requireNonNull(kind, "kind");
+            return this;
+        }
+
+        /**
+         * Every ring's other settings (timeouts, window, batching, the M-Ring datagram group) from
+         * {@code template}; also takes its kind (a later {@link #kind} replaces it). Its λ and Δ are
+         * not used ({@link #lambda}, {@link #skipInterval}).
+         */
+        public Builder ringSettings(RingConfig template) {
+            this.ring = Objects.requireNonNull(template, "template");
+            this.kind = template.kind();
+            return this;
+        }
+
+        /** {@code multiring.m}: M &gt; 0; default {@value #DEFAULT_ROUND_LENGTH}. */
+        public Builder roundLength(int m) {
+            if (m <= 0) {
+                throw new IllegalArgumentException("multiring.m must be > 0, got " + m);
+            }
+            this.roundLength = m;
+            return this;
+        }
+
+        /** {@code ring.lambda}: λ &gt; 0 instances per second; default {@value #DEFAULT_LAMBDA}. */
+        public Builder lambda(long instancesPerSecond) {
+            if (instancesPerSecond <= 0) {
+                throw new IllegalArgumentException("ring.lambda must be > 0 for multi-ring (an idle ring would stall "
+                        + "the merge), got " + instancesPerSecond);
+            }
+            this.lambda = instancesPerSecond;
+            return this;
+        }
+
+        /** {@code ring.delta.ms}: Δ; default 5 ms. */
+        public Builder skipInterval(Duration delta) {
+            this.skipInterval = Objects.requireNonNull(delta, "delta");
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException if λ or Δ are out of {@link RingConfig}'s range, or an M-Ring
+         *                                  port + k exceeds 65535
+         */
+        public MultiRingConfig build() {
+            RingConfig template = ring.toBuilder(kind).lambda(lambda).skipInterval(skipInterval).build();
+            int streams = rings > 1 ? rings + 1 : 1;
+            if (kind == Ring.Kind.M_RING && template.mringPort() + streams - 1 > 65_535) {
+                throw new IllegalArgumentException("mring.port " + template.mringPort() + " + " + (streams - 1)
+                        + " rings exceeds 65535");
+            }
+            return new MultiRingConfig(this, template);
+        }
+    }
+}
