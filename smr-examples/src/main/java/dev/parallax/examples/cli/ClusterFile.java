@@ -1,6 +1,5 @@
 package dev.parallax.examples.cli;
 
-import dev.parallax.core.GroupSet;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.config.TlsConfig;
@@ -15,6 +14,7 @@ import dev.parallax.paxos.spaxos.SPaxosConfig;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
 import dev.parallax.ringpaxos.RingPaxos;
+import dev.parallax.ringpaxos.multiring.MultiRingConfig;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -91,7 +91,7 @@ import java.util.regex.Pattern;
  *                                    #   (0: off; default 20000 with ordering=multi-ring)
  * ring.delta.ms=5                    #   and the coordinator checks every this long whether a skip is due
  * multiring.rings=2                  # Multi-Ring Paxos (ordering=multi-ring; seed 003 ch. 5): k rings, groups 0..k-1,
- *                                    #   plus the global ring for commands to several groups (1..63)
+ *                                    #   plus (k > 1) the global ring for commands to several groups (1..64)
  * multiring.kind=m-ring              #   every ring's variant: m-ring | u-ring (each ring reads ring.* and mring.*)
  * multiring.m=1                      #   M: values merged from one ring before the next (seed 003 §5.2, Alg. 1)
  * mring.group=239.255.80.1           # M-Ring only (ordering=m-ring): the IP-multicast group of Phase 2A and decisions
@@ -128,8 +128,8 @@ import java.util.regex.Pattern;
  * Immutable once loaded; unknown keys are rejected so typos do not pass silently, and so is an
  * unknown value of {@code ordering}, {@code execution} or {@code threads}, naming the key and the
  * accepted values. The {@code ring.*} and {@code mring.*} keys need an odd number of members
- * (n = 2f+1) when {@code ordering} is {@code u-ring}, {@code m-ring} or {@code multi-ring}; the
- * {@code multiring.*} keys are checked whatever the ordering; with another ordering the ring keys
+ * (n = 2f+1) when {@code ordering} is {@code u-ring}, {@code m-ring} or {@code multi-ring}, and the
+ * {@code multiring.*} keys are checked with {@code multi-ring}; with another ordering the ring keys
  * are checked (as M-Ring's) only when the member count is odd. Thread-safe (read-only after construction).
  */
 public final class ClusterFile {
@@ -152,10 +152,6 @@ public final class ClusterFile {
             "tls.replica", "tls.client", "tls.ca", "tls.handshake.timeout.ms");
     /** The per-replica TLS keys, {@code tls.cert.<id>} and {@code tls.key.<id>}. */
     private static final Pattern TLS_FILE_KEY = Pattern.compile("tls\\.(cert|key)\\.(\\d{1,9})");
-    /** Rings of {@code ordering=multi-ring} when {@code multiring.rings} is absent. */
-    public static final int DEFAULT_MULTIRING_RINGS = 2;
-    /** Every ring's rate λ (instances per second) with {@code ordering=multi-ring} when {@code ring.lambda} is absent. */
-    public static final long DEFAULT_MULTIRING_LAMBDA = 20_000;
     /** Workers of a parallel executor when {@code execution.threads} is absent. */
     public static final int DEFAULT_EXECUTION_THREADS = 2;
 
@@ -220,11 +216,8 @@ public final class ClusterFile {
         paxos();
         spaxos();
         Orderings ordering = ordering();
-        multiRingRings();
-        multiRingKind();
-        multiRingM();
-        if (ordering.configName().equals("multi-ring")) {
-            multiRingRing();
+        if (ordering == Orderings.MULTI_RING) {
+            multiRing();
         } else if (ordering == Orderings.U_RING) {
             ring(Ring.Kind.U_RING);
         } else if (ordering == Orderings.M_RING || (hasRingKeys() && members().size() % 2 == 1 && members().size() <= 31)) {
@@ -599,11 +592,6 @@ public final class ClusterFile {
      *                                  is even (a ring cluster has n = 2f+1 members)
      */
     public RingConfig ring(Ring.Kind kind) {
-        return ring(kind, 0);
-    }
-
-    /** {@link #ring(Ring.Kind)} with {@code defaultLambda} when {@code ring.lambda} is absent. */
-    private RingConfig ring(Ring.Kind kind, long defaultLambda) {
         RingConfig.Builder b;
         try {
             b = RingConfig.builder(members().size(), kind);
@@ -634,8 +622,8 @@ public final class ClusterFile {
         intSetting("ring.max.pending", b::maxPending);
         millisSetting("ring.proposal.retry.ms", b::proposalRetry);
         millisSetting("ring.restart.hold.ms", b::restartHold);
-        if (props.containsKey("ring.lambda") || defaultLambda != 0) {
-            long lambda = props.containsKey("ring.lambda") ? longValue("ring.lambda") : defaultLambda;
+        if (props.containsKey("ring.lambda")) {
+            long lambda = longValue("ring.lambda");
             try {
                 b.lambda(lambda);
             } catch (IllegalArgumentException e) {
@@ -688,29 +676,42 @@ public final class ClusterFile {
     }
 
     /**
-     * The number k of Multi-Ring rings ({@code multiring.rings}, default {@value #DEFAULT_MULTIRING_RINGS}):
-     * groups 0..k-1 each have a ring, and a global ring orders the commands to several groups.
+     * The Multi-Ring Paxos settings ({@code multiring.*}, and the {@code ring.*} / {@code mring.*} keys
+     * every ring shares; seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5 §5.2, Alg. 1): k =
+     * {@code multiring.rings} group rings (default {@value MultiRingConfig#DEFAULT_RINGS}) and, with
+     * k &gt; 1, the global ring, every one a {@code multiring.kind} ring ({@code m-ring}, the default,
+     * or {@code u-ring}), merged {@code multiring.m} values at a time (default 1), skipping at
+     * {@code ring.lambda} per second (default {@value MultiRingConfig#DEFAULT_LAMBDA}; must be
+     * positive: an idle ring would stall the merge) every {@code ring.delta.ms} (default 5 ms). With
+     * M-Ring rings, ring i's datagrams use {@code mring.port + i} and the global ring's
+     * {@code mring.port + k}, so that port must exist.
      *
-     * @throws IllegalArgumentException naming the key unless 1..{@value GroupSet#MAX_GROUP}
+     * @throws IllegalArgumentException naming the file and the faulty key
      */
-    public int multiRingRings() {
-        if (!props.containsKey("multiring.rings")) {
-            return DEFAULT_MULTIRING_RINGS;
+    public MultiRingConfig multiRing() {
+        Ring.Kind kind = multiRingKind();
+        RingConfig template = ring(kind);
+        MultiRingConfig.Builder b = MultiRingConfig.builder(members().size()).ringSettings(template).kind(kind);
+        intSetting("multiring.rings", b::rings);
+        intSetting("multiring.m", b::roundLength);
+        if (props.containsKey("ring.lambda")) {
+            long lambda = longValue("ring.lambda");
+            try {
+                b.lambda(lambda);
+            } catch (IllegalArgumentException e) {
+                throw error(e.getMessage());
+            }
         }
-        int k = intValue("multiring.rings");
-        if (k < 1 || k > GroupSet.MAX_GROUP) {
-            throw error("multiring.rings must be 1.." + GroupSet.MAX_GROUP + " (groups 0..k-1), got " + k);
+        millisSetting("ring.delta.ms", b::skipInterval);
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw error("multiring.rings, mring.port: " + e.getMessage());
         }
-        return k;
     }
 
-    /**
-     * The variant of every Multi-Ring ring ({@code multiring.kind}: {@code m-ring}, the default, or
-     * {@code u-ring}).
-     *
-     * @throws IllegalArgumentException naming the key and the accepted values
-     */
-    public Ring.Kind multiRingKind() {
+    /** {@code multiring.kind}: {@code m-ring} (default) or {@code u-ring}; the error names the key and the accepted values. */
+    private Ring.Kind multiRingKind() {
         String v = props.getProperty("multiring.kind");
         if (v == null || v.trim().equals(RingPaxos.M_RING)) {
             return Ring.Kind.M_RING;
@@ -719,40 +720,6 @@ public final class ClusterFile {
             return Ring.Kind.U_RING;
         }
         throw error("multiring.kind must be " + RingPaxos.M_RING + " or " + RingPaxos.U_RING + ", got '" + v + "'");
-    }
-
-    /**
-     * M, the number of values the Multi-Ring merge takes from one ring before the next
-     * ({@code multiring.m}, default 1; seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5 §5.2, Alg. 1).
-     *
-     * @throws IllegalArgumentException naming the key unless positive
-     */
-    public int multiRingM() {
-        if (!props.containsKey("multiring.m")) {
-            return 1;
-        }
-        int m = intValue("multiring.m");
-        if (m < 1) {
-            throw error("multiring.m must be >= 1, got " + m);
-        }
-        return m;
-    }
-
-    /**
-     * The settings every Multi-Ring ring shares: {@link #ring(Ring.Kind)} for {@link #multiRingKind()}
-     * with {@code ring.lambda} defaulting to {@value #DEFAULT_MULTIRING_LAMBDA} (skips are what let the
-     * merge go on past an idle ring, seed 003 ch. 5 §5.2). With M-Ring rings, ring i's datagrams use
-     * {@code mring.port + i} and the global ring's {@code mring.port + k}, so that port must exist.
-     *
-     * @throws IllegalArgumentException naming the file and the faulty key
-     */
-    public RingConfig multiRingRing() {
-        RingConfig config = ring(multiRingKind(), DEFAULT_MULTIRING_LAMBDA);
-        if (config.kind() == Ring.Kind.M_RING && config.mringPort() + multiRingRings() > 65535) {
-            throw error("mring.port + multiring.rings must be at most 65535 (ring i uses mring.port + i, the global ring "
-                    + "mring.port + k), got " + config.mringPort() + " + " + multiRingRings());
-        }
-        return config;
     }
 
     /** Whether a {@code ring.*} or {@code mring.*} key is set. */

@@ -22,7 +22,7 @@ public final class KvRouting {
 
     /** The router of {@code file}'s cluster: a {@link KvRouter} over k groups with Multi-Ring, else empty. */
     public static Optional<KvRouter> router(ClusterFile file) {
-        return file.ordering().configName().equals("multi-ring") ? Optional.of(new KvRouter(file.multiRingRings())) : Optional.empty();
+        return file.ordering() == Orderings.MULTI_RING ? Optional.of(new KvRouter(file.multiRing().rings())) : Optional.empty();
     }
 
     /**

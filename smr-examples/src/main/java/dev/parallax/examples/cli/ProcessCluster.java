@@ -5,6 +5,7 @@ import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.net.tls.ClusterCertificates;
+import dev.parallax.ringpaxos.multiring.MultiRingConfig;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -104,9 +105,9 @@ public final class ProcessCluster implements AutoCloseable {
     private static int multiRingRings(Properties p) {
         try {
             int k = Integer.parseInt(p.getProperty("multiring.rings", "").trim());
-            return k >= 1 && k <= dev.parallax.core.GroupSet.MAX_GROUP ? k : ClusterFile.DEFAULT_MULTIRING_RINGS;
+            return k >= 1 && k <= MultiRingConfig.MAX_RINGS ? k : MultiRingConfig.DEFAULT_RINGS;
         } catch (NumberFormatException e) {
-            return ClusterFile.DEFAULT_MULTIRING_RINGS;
+            return MultiRingConfig.DEFAULT_RINGS;
         }
     }
 
@@ -274,6 +275,30 @@ public final class ProcessCluster implements AutoCloseable {
             }
         }
         return leader;
+    }
+
+    /**
+     * The live replica that coordinates the ring called {@code ring} (a Multi-Ring ring,
+     * {@code ring-0}, {@code ring-1}, ..., {@code ring-g}: its {@code parallax_ring_coordinator} sample
+     * labelled {@code protocol="<ring>"} is 1), polled until one does or {@code timeout} passes; -1
+     * if none does, or the replicas run without a metrics port.
+     *
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public int awaitRingCoordinator(String ring, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            for (int i = 0; i < size; i++) {
+                if (isAlive(i) && metricsPorts[i] > 0
+                        && ReplicaMetrics.gauge(metricsPorts[i], "parallax_ring_coordinator", "protocol=\"" + ring + "\"") == 1) {
+                    return i;
+                }
+            }
+            if (System.nanoTime() - deadline > 0) {
+                return -1;
+            }
+            Thread.sleep(50);
+        }
     }
 
     /**

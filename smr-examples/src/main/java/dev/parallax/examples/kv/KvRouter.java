@@ -31,11 +31,11 @@ public final class KvRouter implements CommandRouter {
     /**
      * A router over {@code groups} groups, 0..groups-1.
      *
-     * @throws IllegalArgumentException unless 1 &lt;= groups &lt;= {@link GroupSet#MAX_GROUP}
+     * @throws IllegalArgumentException unless 1 &lt;= groups &lt;= {@link GroupSet#MAX_GROUP} + 1
      */
     public KvRouter(int groups) {
-        if (groups < 1 || groups > GroupSet.MAX_GROUP) {
-            throw new IllegalArgumentException("groups must be 1.." + GroupSet.MAX_GROUP + ", got " + groups);
+        if (groups < 1 || groups > GroupSet.MAX_GROUP + 1) {
+            throw new IllegalArgumentException("groups must be 1.." + (GroupSet.MAX_GROUP + 1) + ", got " + groups);
         }
         this.groups = groups;
     }

@@ -108,9 +108,12 @@ class KvRouterTest {
     }
 
     @Test
-    void aRouterNeedsOneToSixtyThreeGroups() {
+    void aRouterNeedsOneToSixtyFourGroups() {
         assertThatThrownBy(() -> new KvRouter(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("groups");
-        assertThatThrownBy(() -> new KvRouter(64)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1..63");
-        assertThat(new KvRouter(63).groups()).isEqualTo(63);
+        assertThatThrownBy(() -> new KvRouter(65)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1..64");
+        KvRouter all = new KvRouter(64);
+        assertThat(all.groups()).isEqualTo(64);
+        String k63 = keyIn(all, 63, "k");
+        assertThat(all.route(KvCommand.of(KvOp.MGET, b(k63), b(keyIn(all, 0, "j"))).encode())).isEqualTo(GroupSet.of(0, 63));
     }
 }
