@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -66,7 +67,7 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
     private volatile long next;
     private MulticastPosition current = MulticastPosition.START;
     /** An install from a peer's snapshot not yet reached by the delivery thread. */
-    private volatile Install pending;
+    private final AtomicReference<Install> pending = new AtomicReference<>();
 
     private record Install(long next, MulticastPosition position) {
     }
@@ -118,13 +119,15 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
 
     /** The subscription's thread. */
     private void onDelivery(GroupSet to, ByteBuffer message, MulticastPosition after) throws InterruptedException {
-        Install install = pending;
-        if (install != null) {
+        Install install;
+        while ((install = pending.get()) != null) {
             if (!beyond(after, install.position)) {
                 return; // before the installed snapshot: the replica's state covers it
             }
-            next = install.next;
-            pending = null;
+            if (pending.compareAndSet(install, null)) {
+                next = install.next;
+                break;
+            }
         }
         long sequence = next;
         next = sequence + 1;
@@ -265,7 +268,7 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
             current = p;
             return;
         }
-        pending = new Install(nextSequence, p);
+        pending.set(new Install(nextSequence, p));
         subscription.snapshotInstalled(p);
     }
 

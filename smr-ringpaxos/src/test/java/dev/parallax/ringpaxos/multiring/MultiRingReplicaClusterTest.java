@@ -1,0 +1,192 @@
+package dev.parallax.ringpaxos.multiring;
+
+import dev.parallax.core.GroupSet;
+import dev.parallax.core.client.CommandInvoker;
+import dev.parallax.core.client.CommandRouter;
+import dev.parallax.core.client.RoutingInvoker;
+import dev.parallax.core.runtime.OrderingProtocol;
+import dev.parallax.core.testkit.cluster.LocalCluster;
+import dev.parallax.ringpaxos.Ring;
+import dev.parallax.ringpaxos.RingConfig;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static dev.parallax.core.testkit.cluster.AppendLoad.awaitConverged;
+import static dev.parallax.core.testkit.cluster.AppendLoad.expectedOwn;
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
+import static dev.parallax.core.testkit.cluster.TextKv.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Three replicas ordered by Multi-Ring Paxos (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5):
+ * two group rings and the global ring, every replica a member of every ring, in one JVM over real
+ * loopback sockets (M-Ring: a real IP-multicast group per ring on loopback). Clients route by key
+ * ({@link RoutingInvoker}): {@code own<c>} keys to group (hash mod 2), the key {@code shared} to
+ * both groups (the global ring), so all three rings carry commands and the replica merges them.
+ */
+class MultiRingReplicaClusterTest {
+    private static final int RINGS = 2;
+
+    /** Key {@code shared}: both groups; any other key: its hash mod k. The key is the second word. */
+    static final CommandRouter BY_KEY = command -> {
+        String[] words = StandardCharsets.UTF_8.decode(command.duplicate()).toString().split(" ", 3);
+        String key = words.length > 1 ? words[1] : "";
+        return key.equals("shared") ? GroupSet.of(0, 1) : GroupSet.of(Math.floorMod(key.hashCode(), RINGS));
+    };
+
+    /** Test ring timeouts; λ 2000/s; M-Ring on a random group and port range. */
+    static OrderingProtocol ordering(int n, Ring.Kind kind) {
+        ThreadLocalRandom r = ThreadLocalRandom.current();
+        RingConfig ring = RingConfig.builder(n, kind).heartbeat(Duration.ofMillis(30)).suspect(Duration.ofMillis(300))
+                .retransmit(Duration.ofMillis(100)).catchUp(Duration.ofMillis(50)).restartHold(Duration.ofMillis(500))
+                .mringGroup("239.255." + r.nextInt(1, 255) + "." + r.nextInt(1, 255)).mringPort(r.nextInt(20_000, 60_000))
+                .build();
+        return MultiRing.protocol(MultiRingConfig.builder(n).ringSettings(ring).rings(RINGS).lambda(2_000).build());
+    }
+
+    private static LocalCluster cluster(Ring.Kind kind, Path dir, long snapshotEvery) {
+        OrderingProtocol protocol = ordering(3, kind);
+        return new LocalCluster(3, n -> protocol, kv -> kv, 16 << 20, dir, snapshotEvery);
+    }
+
+    private static List<CommandInvoker> routed(LocalCluster c, int... replicas) {
+        List<CommandInvoker> invokers = new ArrayList<>();
+        for (int r : replicas) {
+            invokers.add(new RoutingInvoker(c.clientOf(r), BY_KEY));
+        }
+        return invokers;
+    }
+
+    /** Invoker c appends {@code tag i,} to {@code own<c>} and {@code c:tag i,} to {@code shared}. */
+    private static void load(List<CommandInvoker> invokers, int[] ids, String tag, int count) throws Exception {
+        List<CompletableFuture<ByteBuffer>> replies = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            for (int c = 0; c < invokers.size(); c++) {
+                replies.add(invokers.get(c).invoke(cmd("APPEND own" + ids[c] + " " + tag + i + ",")));
+                replies.add(invokers.get(c).invoke(cmd("APPEND shared " + ids[c] + ":" + tag + i + ",")));
+            }
+        }
+        for (CompletableFuture<ByteBuffer> r : replies) {
+            r.get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void everyWriteAnsweredAndReplicasEqual(Ring.Kind kind) throws Exception {
+        try (LocalCluster c = cluster(kind, null, 10_000)) {
+            assertThat(c.replicas.get(0).batchBytes()).isEqualTo(RingConfig.builder(3, kind).build().batchBytes());
+            List<CommandInvoker> clients = routed(c, 0, 1, 2);
+            load(clients, new int[]{0, 1, 2}, "a", 150);
+            for (int k = 0; k < 3; k++) {
+                assertThat(text(clients.get(k).invoke(cmd("GET own" + k)).get(20, TimeUnit.SECONDS)))
+                        .as("%s: own%d in submission order", kind, k).isEqualTo(expectedOwn("a", 150));
+            }
+            awaitConverged(c);
+            assertThat(c.machines.get(0).data.get("shared").split(",")).as("%s: every append once", kind).hasSize(450)
+                    .doesNotHaveDuplicates();
+            assertThat(c.replicas.get(0).leaderHint()).as("no single leader").isEqualTo(-1);
+        }
+    }
+
+    @Test
+    @DisplayName("seed 003 ch. 5: multi-ring over U-Ring rings — routed writes all answered, replicas equal")
+    void uRingRings() throws Exception {
+        everyWriteAnsweredAndReplicasEqual(Ring.Kind.U_RING);
+    }
+
+    @Test
+    @DisplayName("seed 003 ch. 5: multi-ring over M-Ring rings (loopback multicast) — routed writes all answered, replicas equal")
+    void mRingRings() throws Exception {
+        everyWriteAnsweredAndReplicasEqual(Ring.Kind.M_RING);
+    }
+
+    @Test
+    @DisplayName("multi-ring: a replica restarted from its snapshot resumes at the merge position (no gap, no duplicate) and catches up")
+    void aRestartResumesFromTheSnapshotsMergePosition(@TempDir Path dir) throws Exception {
+        try (LocalCluster c = cluster(Ring.Kind.U_RING, dir, 4)) {
+            List<CommandInvoker> all = routed(c, 0, 1, 2);
+            load(all, new int[]{0, 1, 2}, "x", 60);
+            awaitConverged(c);
+            dev.parallax.core.testkit.cluster.Await.until("replica 2 wrote a snapshot", Duration.ofSeconds(60),
+                    () -> c.replicas.get(2).meterRegistry().find("parallax.snapshots.taken").counter().count() > 0);
+            c.stop(2);
+            load(all.subList(0, 2), new int[]{0, 1}, "y", 60);
+            c.restart(2);
+            CommandInvoker again = routed(c, 2).get(0);
+            assertThat(text(again.invoke(cmd("APPEND own2 z,")).get(60, TimeUnit.SECONDS)))
+                    .isEqualTo(expectedOwn("x", 60) + "z,");
+            load(all.subList(0, 2), new int[]{0, 1}, "w", 20);
+            awaitConverged(c);
+            assertThat(c.machines.get(2).data.get("own0")).isEqualTo(expectedOwn("x", 60) + expectedOwn("y", 60)
+                    + expectedOwn("w", 20));
+            assertThat(c.machines.get(2).data.get("shared").split(",")).as("no duplicate, no gap")
+                    .hasSize(3 * 60 + 2 * 60 + 2 * 20).doesNotHaveDuplicates();
+            assertThat(c.replicas.get(2).meterRegistry().find("parallax.snapshots.installed").counter().count())
+                    .as("the restart installed its own snapshot").isPositive();
+        }
+    }
+
+    @Test
+    @DisplayName("multi-ring: a replica stopped and restarted without snapshots replays its rings' logs and catches up from its peers")
+    void aStoppedReplicaCatchesUpFromItsLogsAndPeers(@TempDir Path dir) throws Exception {
+        try (LocalCluster c = cluster(Ring.Kind.U_RING, dir, 10_000)) {
+            List<CommandInvoker> all = routed(c, 0, 1, 2);
+            load(all, new int[]{0, 1, 2}, "x", 40);
+            c.stop(2);
+            load(all.subList(0, 2), new int[]{0, 1}, "y", 80);
+            c.restart(2);
+            CommandInvoker again = routed(c, 2).get(0);
+            assertThat(text(again.invoke(cmd("APPEND own2 z,")).get(60, TimeUnit.SECONDS)))
+                    .isEqualTo(expectedOwn("x", 40) + "z,");
+            awaitConverged(c);
+            assertThat(c.machines.get(2).data.get("own1")).isEqualTo(expectedOwn("x", 40) + expectedOwn("y", 80));
+            assertThat(c.machines.get(2).data.get("shared").split(",")).as("every append once")
+                    .hasSize(3 * 40 + 2 * 80).doesNotHaveDuplicates();
+        }
+    }
+
+    @Test
+    @DisplayName("multi-ring: a replica whose data was wiped after its peers compacted their rings installs a peer's snapshot at its merge position and converges")
+    void aReplicaBehindEveryCompactionInstallsAPeersSnapshot(@TempDir Path dir) throws Exception {
+        try (LocalCluster c = cluster(Ring.Kind.U_RING, dir, 4)) {
+            List<CommandInvoker> all = routed(c, 0, 1, 2);
+            load(all, new int[]{0, 1, 2}, "x", 20);
+            c.stop(2);
+            deleteTree(dir.resolve("replica-2"));
+            List<CommandInvoker> two = all.subList(0, 2);
+            // One command at a time: one batch each, so the peers snapshot (every 4) and compact their rings.
+            for (int i = 0; i < 60; i++) {
+                two.get(i % 2).invoke(cmd("APPEND seq " + i + ",")).get(60, TimeUnit.SECONDS);
+            }
+            c.restart(2);
+            load(two, new int[]{0, 1}, "z", 20);
+            awaitConverged(c);
+            assertThat(c.replicas.get(2).meterRegistry().find("parallax.snapshots.installed").counter().count())
+                    .as("caught up by a snapshot").isPositive();
+            assertThat(c.machines.get(2).data.get("shared").split(",")).as("every append once")
+                    .hasSize(3 * 20 + 2 * 20).doesNotHaveDuplicates();
+            assertThat(c.machines.get(2).data.get("seq").split(",")).hasSize(60).doesNotHaveDuplicates();
+        }
+    }
+
+    private static void deleteTree(Path root) throws java.io.IOException {
+        if (!java.nio.file.Files.exists(root)) {
+            return;
+        }
+        try (var paths = java.nio.file.Files.walk(root)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.delete(p);
+            }
+        }
+    }
+}
