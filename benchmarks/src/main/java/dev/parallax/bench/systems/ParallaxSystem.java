@@ -8,6 +8,7 @@ import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.examples.cli.ClusterFile;
 import dev.parallax.examples.cli.Executions;
+import dev.parallax.examples.cli.KvRouting;
 import dev.parallax.examples.cli.Orderings;
 import dev.parallax.examples.cli.ProcessCluster;
 import dev.parallax.examples.cli.RuntimeOptions;
@@ -34,7 +35,9 @@ import java.util.concurrent.TimeUnit;
  * generated into the work directory, and the clients talk TLS: the system is then named
  * {@code parallax-<sync>-tls}, so a comparison shows both. A system made with a fixed ordering
  * ({@code parallax-spaxos-none}: S-Paxos, seed 002; {@code parallax-uring-none},
- * {@code parallax-mring-none}: Ring Paxos, seed 003 ch. 3) runs it whatever {@code --ordering} says.
+ * {@code parallax-mring-none}: Ring Paxos, seed 003 ch. 3; {@code parallax-multiring-<k>}: Multi-Ring
+ * Paxos over k M-Ring rings, ch. 5, made by {@link #multiRing}) runs it whatever {@code --ordering} says;
+ * with Multi-Ring the clients address each command by key ({@link KvRouting}).
  * Connections are spread over the replicas ({@link #connect}); {@link #bytesSent} counts what each
  * replica sends to its peers and its clients, for the per-replica balance columns, and
  * {@link #peerBytesSent} and {@link #deliveredBytes} feed the efficiency metric (seed 003 (Ring
@@ -60,6 +63,10 @@ public final class ParallaxSystem implements BenchSystem {
             "ring.eager.below", "1", "ring.batch.bytes", "8000");
 
     private final String sync;
+    /** Cluster-file settings this system always writes (over the throughput ones), e.g. {@code multiring.rings}. */
+    private final Map<String, String> fixedSettings;
+    /** The name given by a factory such as {@link #multiRing}, or null for the name made from the fields. */
+    private final String fixedName;
     /** The ordering this system always runs, whatever {@link #runtime} says, or null for the runtime's (default) one. */
     private final Orderings fixed;
     private Map<String, String> runtime = Map.of();
@@ -109,6 +116,10 @@ public final class ParallaxSystem implements BenchSystem {
      * @param replicas the cluster size, 1..9
      */
     public ParallaxSystem(String sync, Orderings fixed, int replicas) {
+        this(sync, fixed, replicas, Map.of(), null);
+    }
+
+    private ParallaxSystem(String sync, Orderings fixed, int replicas, Map<String, String> fixedSettings, String fixedName) {
         if (!List.of("none", "every-batch", "memory").contains(sync)) {
             throw new IllegalArgumentException("sync must be none, every-batch or memory, not " + sync);
         }
@@ -118,7 +129,25 @@ public final class ParallaxSystem implements BenchSystem {
         this.sync = sync;
         this.fixed = fixed;
         this.replicas = replicas;
+        this.fixedSettings = Map.copyOf(fixedSettings);
+        this.fixedName = fixedName;
         this.threadsBefore = new ThreadCpu[replicas];
+    }
+
+    /**
+     * {@code parallax-multiring-<rings>}: Multi-Ring Paxos (seed 003 (Ring Paxos / Multi-Ring / P-SMR)
+     * ch. 5) over {@code rings} M-Ring rings (plus the global ring) at three replicas, acceptor log
+     * {@code none} (as {@code parallax-mring-none}), the ring defaults of a multi-ring cluster
+     * (λ = 20000/s, Δ = 5 ms, M = 1) and the clients routing by key over the rings.
+     *
+     * @param rings k, 1..63
+     */
+    public static ParallaxSystem multiRing(int rings) {
+        if (rings < 1 || rings > dev.parallax.core.GroupSet.MAX_GROUP) {
+            throw new IllegalArgumentException("rings must be 1.." + dev.parallax.core.GroupSet.MAX_GROUP + ", not " + rings);
+        }
+        return new ParallaxSystem("none", Orderings.MULTI_RING, 3, Map.of("multiring.rings", Integer.toString(rings)),
+                "parallax-multiring-" + rings);
     }
 
     /** The number of replica JVMs. */
@@ -161,6 +190,9 @@ public final class ParallaxSystem implements BenchSystem {
 
     @Override
     public String name() {
+        if (fixedName != null) {
+            return fixedName + (tls ? "-tls" : "");
+        }
         return "parallax-" + (fixed == null ? "" : fixed.configName().replace("-", "") + "-")
                 + (replicas == 3 ? "" : "n" + replicas + "-") + sync + (tls ? "-tls" : "");
     }
@@ -173,6 +205,7 @@ public final class ParallaxSystem implements BenchSystem {
         s.put("client.io.threads", "1 per replica");
         s.put("tls", tls ? "mutual TLS between replicas, TLS on client ports (JDK provider, EC P-256)" : "off");
         THROUGHPUT_SETTINGS.forEach(s::put);
+        fixedSettings.forEach(s::put);
         Map<String, String> runtime = effectiveRuntime();
         s.put(Orderings.KEY, runtime.getOrDefault(Orderings.KEY, Orderings.DEFAULT.configName()));
         Executions execution = Executions.parse(runtime.getOrDefault(Executions.KEY, Executions.DEFAULT.configName()));
@@ -194,6 +227,7 @@ public final class ParallaxSystem implements BenchSystem {
             props.setProperty("log.sync", sync);
         }
         props.putAll(THROUGHPUT_SETTINGS);
+        props.putAll(fixedSettings);
         props.putAll(effectiveRuntime());
         String extra = System.getProperty(PROPS_PROPERTY, "");
         for (String kv : extra.split(",")) {
@@ -227,13 +261,14 @@ public final class ParallaxSystem implements BenchSystem {
      * A client that talks to replica {@code k mod replicas} first, {@code k} counting the
      * connections opened: the load is spread over the replicas. With S-Paxos and Ring Paxos each
      * replica serves its own clients; with Multi-Paxos each client is redirected to the leader once.
+     * With Multi-Ring the client addresses each command by key ({@link KvRouting}).
      */
     @Override
     public CommandInvoker connect(int maxOutstanding) {
         SmrClient c = SmrClient.connect(cluster.clientConfig().startAt(clients.size() % replicas).eventLoopGroup(group)
                 .maxOutstanding(Math.max(1, maxOutstanding)).invokeTimeout(Duration.ofSeconds(30)).build());
         clients.add(c);
-        return c;
+        return KvRouting.invoker(cluster.clusterFile(), c);
     }
 
     /**

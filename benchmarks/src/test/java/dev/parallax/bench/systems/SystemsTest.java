@@ -58,6 +58,25 @@ class SystemsTest {
     }
 
     @Test
+    @DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, issue 15: parallax-multiring-1/2/3 run Multi-Ring over k = 1, 2, 3 "
+            + "M-Ring rings at three replicas next to the M-Ring systems, whatever --ordering says")
+    void theMultiRingSystemsRunKRingsAtThreeReplicas() {
+        assertThat(Systems.all()).extracting(Systems.Entry::name).containsSubsequence("parallax-mring-none",
+                "parallax-multiring-1", "parallax-multiring-2", "parallax-multiring-3", "ratis");
+        for (int k = 1; k <= 3; k++) {
+            ParallaxSystem multi = (ParallaxSystem) Systems.create("parallax-multiring-" + k);
+            multi.runtime(Map.of(Orderings.KEY, "multi-paxos", "threads", "staged"));
+            assertThat(multi.name()).isEqualTo("parallax-multiring-" + k);
+            assertThat(multi.replicas()).isEqualTo(3);
+            assertThat(multi.settings()).containsEntry("ordering", "multi-ring").containsEntry("multiring.rings", Integer.toString(k))
+                    .containsEntry("replicas", "3").containsEntry("log.sync", "none").containsEntry("threads", "staged")
+                    .containsEntry("ring.batch.bytes", "8000").containsEntry("ring.eager.below", "1");
+        }
+        assertThat(ParallaxSystem.multiRing(2).tls(true).name()).isEqualTo("parallax-multiring-2-tls");
+        assertThatThrownBy(() -> ParallaxSystem.multiRing(0)).hasMessageContaining("rings must be 1..63");
+    }
+
+    @Test
     void unknownSystemsAreRejectedNamingTheKnownOnes() {
         assertThatThrownBy(() -> Systems.create("parallax-spaxos")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("parallax-spaxos-none").hasMessageContaining("parallax-spaxos-every-batch");

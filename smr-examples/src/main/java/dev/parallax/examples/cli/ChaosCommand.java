@@ -130,7 +130,7 @@ final class ChaosCommand implements Callable<Integer> {
                     .retryTimeout(Duration.ofMillis(500)).invokeTimeout(Duration.ofSeconds(10)).build());
             clients.add(client);
             int id = c;
-            Thread t = new Thread(() -> HistoryClient.run(id, client, history, running, 6, () -> { }), "chaos-client-" + c);
+            Thread t = new Thread(() -> HistoryClient.run(id, KvRouting.invoker(cluster.clusterFile(), client), history, running, 6, () -> { }), "chaos-client-" + c);
             workers.add(t);
             t.start();
         }
@@ -143,7 +143,7 @@ final class ChaosCommand implements Callable<Integer> {
         long failed;
         long lost;
         ReplicaConvergence.Outcome convergence;
-        try (ClosedLoopLoad load = new ClosedLoopLoad(cluster::clientConfig, 2, 8, 500, run.plusMinutes(5))) {
+        try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, 2, 8, 500, run.plusMinutes(5))) {
             load.start();
             long end = System.nanoTime() + run.toNanos();
             String partitioned = null;

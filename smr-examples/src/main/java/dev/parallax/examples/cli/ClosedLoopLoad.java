@@ -1,6 +1,7 @@
 package dev.parallax.examples.cli;
 
 import dev.parallax.core.client.ClientConfig;
+import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.examples.kv.KvCommand;
@@ -20,6 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * A closed-loop write load on the KV store: {@code clients} sessions, each keeping
@@ -31,12 +33,17 @@ import java.util.function.Supplier;
  * 10 ms slot for fail-over gaps), so the timeline does not depend on when a caller reads it.
  * Client {@code c} talks to replica {@code c mod n} first ({@link ClientConfig.Builder#startAt}):
  * with S-Paxos every replica serves its own clients; with Multi-Paxos each is redirected once.
+ * A load made for a {@link ProcessCluster} addresses its commands as the cluster's ordering wants
+ * ({@link KvRouting}: by key over the rings of {@code ordering=multi-ring}).
  *
  * <p>Callbacks run on the clients' event loop threads; the public methods are thread-safe.
  */
 final class ClosedLoopLoad implements AutoCloseable {
     private final NioEventLoopGroup group;
     private final List<SmrClient> clients = new ArrayList<>();
+    /** The clients as the load invokes them: {@link #clients} through {@link #routing}. */
+    private final List<CommandInvoker> invokers = new ArrayList<>();
+    private final UnaryOperator<CommandInvoker> routing;
     private final int keysPerClient;
     private final int outstanding;
     private final AtomicLongArray[] ackedCounter;
@@ -60,7 +67,21 @@ final class ClosedLoopLoad implements AutoCloseable {
      * {@link ProcessCluster#clientConfig()}); a fresh builder per client.
      */
     ClosedLoopLoad(Supplier<ClientConfig.Builder> clientConfig, int clientCount, int outstanding, int keysPerClient, Duration maxRun) {
+        this(clientConfig, UnaryOperator.identity(), clientCount, outstanding, keysPerClient, maxRun);
+    }
+
+    /**
+     * A load on {@code cluster}: its clients start from {@link ProcessCluster#clientConfig()} and
+     * address their commands as the cluster file's ordering wants ({@link KvRouting#invoker}).
+     */
+    ClosedLoopLoad(ProcessCluster cluster, int clientCount, int outstanding, int keysPerClient, Duration maxRun) {
+        this(cluster::clientConfig, c -> KvRouting.invoker(cluster.clusterFile(), c), clientCount, outstanding, keysPerClient, maxRun);
+    }
+
+    private ClosedLoopLoad(Supplier<ClientConfig.Builder> clientConfig, UnaryOperator<CommandInvoker> routing, int clientCount,
+                           int outstanding, int keysPerClient, Duration maxRun) {
         this.clientConfig = clientConfig;
+        this.routing = routing;
         this.group = new NioEventLoopGroup(Math.max(1, Math.min(2, clientCount)), new DefaultThreadFactory("load", true));
         this.keysPerClient = keysPerClient;
         this.outstanding = outstanding;
@@ -73,9 +94,11 @@ final class ClosedLoopLoad implements AutoCloseable {
             }
             ClientConfig.Builder b = clientConfig.get();
             int replicas = b.build().endpoints().size();
-            clients.add(SmrClient.connect(b.startAt(c % replicas).eventLoopGroup(group)
+            SmrClient client = SmrClient.connect(b.startAt(c % replicas).eventLoopGroup(group)
                     .maxOutstanding(Math.max(outstanding, 1)).retryTimeout(Duration.ofMillis(700))
-                    .invokeTimeout(Duration.ofSeconds(30)).build()));
+                    .invokeTimeout(Duration.ofSeconds(30)).build());
+            clients.add(client);
+            invokers.add(routing.apply(client));
         }
     }
 
@@ -107,7 +130,7 @@ final class ClosedLoopLoad implements AutoCloseable {
         ByteBuffer cmd = KvCommand.of(KvOp.SET, key(c, k), Long.toString(n).getBytes(StandardCharsets.UTF_8)).encode();
         long t0 = System.nanoTime();
         inFlight.incrementAndGet();
-        clients.get(c).invoke(cmd).whenComplete((reply, error) -> {
+        invokers.get(c).invoke(cmd).whenComplete((reply, error) -> {
             long t1 = System.nanoTime();
             inFlight.decrementAndGet();
             if (error == null) {
@@ -206,7 +229,8 @@ final class ClosedLoopLoad implements AutoCloseable {
     /** {@link #countLost(ClusterMembers, java.io.PrintStream)} through a client built from {@code readerConfig}. */
     long countLost(Supplier<ClientConfig.Builder> readerConfig, java.io.PrintStream report) throws Exception {
         long lost = 0;
-        try (SmrClient reader = SmrClient.connect(readerConfig.get().invokeTimeout(Duration.ofSeconds(30)).build())) {
+        try (SmrClient client = SmrClient.connect(readerConfig.get().invokeTimeout(Duration.ofSeconds(30)).build())) {
+            CommandInvoker reader = routing.apply(client);
             for (int c = 0; c < clients.size(); c++) {
                 List<java.util.concurrent.CompletableFuture<ByteBuffer>> reads = new ArrayList<>();
                 for (int k = 0; k < keysPerClient; k++) {

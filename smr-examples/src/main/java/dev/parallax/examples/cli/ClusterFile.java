@@ -14,6 +14,7 @@ import dev.parallax.paxos.spaxos.SPaxosConfig;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
 import dev.parallax.ringpaxos.RingPaxos;
+import dev.parallax.ringpaxos.multiring.MultiRingConfig;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -58,7 +59,7 @@ import java.util.regex.Pattern;
  * paxos.catchup.ms=100
  * paxos.catchup.max.bytes=1048576    # bytes of decided values per catch-up reply / Phase 1 page (at most half a frame)
  * paxos.restart.hold.ms=2000         # a restarted replica starts no view before hearing a peer, for at most this long
- * ordering=multi-paxos               # the ordering protocol, see {@link Orderings}: multi-paxos | s-paxos | u-ring | m-ring
+ * ordering=multi-paxos               # the ordering protocol, see {@link Orderings}: multi-paxos | s-paxos | u-ring | m-ring | multi-ring
  * spaxos.batch.bytes=1300            # S-Paxos (ordering=s-paxos; it also reads paxos.* for its ordering layer):
  * spaxos.batch.timeout.ms=1          #   client batches of at most this many bytes (cbsz), closed after this long
  * spaxos.eager.below=2               #   disseminate a partial batch at once below this many own unstable batches
@@ -86,10 +87,15 @@ import java.util.regex.Pattern;
  * ring.max.pending=64                #   own proposals not yet decided, per member
  * ring.proposal.retry.ms=1000        #   re-send an own proposal not decided after this long
  * ring.restart.hold.ms=2000          #   a restarted member starts no round before hearing a peer, for at most this long
- * ring.lambda=0                      #   Multi-Ring (seed 003 ch. 5): skips keep the ring at this many instances/s (0: off)
+ * ring.lambda=0                      #   Multi-Ring (seed 003 ch. 5): skips keep the ring at this many instances/s
+ *                                    #   (0: off; default 20000 with ordering=multi-ring)
  * ring.delta.ms=5                    #   and the coordinator checks every this long whether a skip is due
+ * multiring.rings=2                  # Multi-Ring Paxos (ordering=multi-ring; seed 003 ch. 5): k rings, groups 0..k-1,
+ *                                    #   plus (k > 1) the global ring for commands to several groups (1..64)
+ * multiring.kind=m-ring              #   every ring's variant: m-ring | u-ring (each ring reads ring.* and mring.*)
+ * multiring.m=1                      #   M: values merged from one ring before the next (seed 003 §5.2, Alg. 1)
  * mring.group=239.255.80.1           # M-Ring only (ordering=m-ring): the IP-multicast group of Phase 2A and decisions
- * mring.port=7400                    #   its UDP port
+ * mring.port=7400                    #   its UDP port (multi-ring: ring i uses mring.port + i, the global ring + k)
  * mring.interface=127.0.0.1          #   the address of the interface to multicast on (the NIC's address on a network)
  * mring.ttl=1                        #   multicast time to live (1: the local network only)
  * mring.packet.bytes=8192            #   largest datagram (512..65507); larger values go by TCP to the ring acceptors
@@ -122,7 +128,8 @@ import java.util.regex.Pattern;
  * Immutable once loaded; unknown keys are rejected so typos do not pass silently, and so is an
  * unknown value of {@code ordering}, {@code execution} or {@code threads}, naming the key and the
  * accepted values. The {@code ring.*} and {@code mring.*} keys need an odd number of members
- * (n = 2f+1) when {@code ordering} is {@code u-ring} or {@code m-ring}; with another ordering they
+ * (n = 2f+1) when {@code ordering} is {@code u-ring}, {@code m-ring} or {@code multi-ring}, and the
+ * {@code multiring.*} keys are checked with {@code multi-ring}; with another ordering the ring keys
  * are checked (as M-Ring's) only when the member count is odd. Thread-safe (read-only after construction).
  */
 public final class ClusterFile {
@@ -140,6 +147,7 @@ public final class ClusterFile {
             "mring.group", "mring.port", "mring.interface", "mring.ttl", "mring.packet.bytes", "mring.socket.buffer.bytes",
             "mring.window.min", "mring.retransmit.ms", "mring.retransmit.max.bytes", "mring.fc.threshold", "mring.fc.decrease.ms",
             "mring.fc.increase.ms", "mring.learner.buffer", "mring.learner.buffer.bytes", "mring.test.faults",
+            "multiring.rings", "multiring.kind", "multiring.m",
             Orderings.KEY, Executions.KEY, "execution.threads", "threads",
             "tls.replica", "tls.client", "tls.ca", "tls.handshake.timeout.ms");
     /** The per-replica TLS keys, {@code tls.cert.<id>} and {@code tls.key.<id>}. */
@@ -208,7 +216,9 @@ public final class ClusterFile {
         paxos();
         spaxos();
         Orderings ordering = ordering();
-        if (ordering == Orderings.U_RING) {
+        if (ordering == Orderings.MULTI_RING) {
+            multiRing();
+        } else if (ordering == Orderings.U_RING) {
             ring(Ring.Kind.U_RING);
         } else if (ordering == Orderings.M_RING || (hasRingKeys() && members().size() % 2 == 1 && members().size() <= 31)) {
             ring(Ring.Kind.M_RING);
@@ -663,6 +673,53 @@ public final class ClusterFile {
             }
         }
         return config;
+    }
+
+    /**
+     * The Multi-Ring Paxos settings ({@code multiring.*}, and the {@code ring.*} / {@code mring.*} keys
+     * every ring shares; seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5 §5.2, Alg. 1): k =
+     * {@code multiring.rings} group rings (default {@value MultiRingConfig#DEFAULT_RINGS}) and, with
+     * k &gt; 1, the global ring, every one a {@code multiring.kind} ring ({@code m-ring}, the default,
+     * or {@code u-ring}), merged {@code multiring.m} values at a time (default 1), skipping at
+     * {@code ring.lambda} per second (default {@value MultiRingConfig#DEFAULT_LAMBDA}; must be
+     * positive: an idle ring would stall the merge) every {@code ring.delta.ms} (default 5 ms). With
+     * M-Ring rings, ring i's datagrams use {@code mring.port + i} and the global ring's
+     * {@code mring.port + k}, so that port must exist.
+     *
+     * @throws IllegalArgumentException naming the file and the faulty key
+     */
+    public MultiRingConfig multiRing() {
+        Ring.Kind kind = multiRingKind();
+        RingConfig template = ring(kind);
+        MultiRingConfig.Builder b = MultiRingConfig.builder(members().size()).ringSettings(template).kind(kind);
+        intSetting("multiring.rings", b::rings);
+        intSetting("multiring.m", b::roundLength);
+        if (props.containsKey("ring.lambda")) {
+            long lambda = longValue("ring.lambda");
+            try {
+                b.lambda(lambda);
+            } catch (IllegalArgumentException e) {
+                throw error(e.getMessage());
+            }
+        }
+        millisSetting("ring.delta.ms", b::skipInterval);
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw error("multiring.rings, mring.port: " + e.getMessage());
+        }
+    }
+
+    /** {@code multiring.kind}: {@code m-ring} (default) or {@code u-ring}; the error names the key and the accepted values. */
+    private Ring.Kind multiRingKind() {
+        String v = props.getProperty("multiring.kind");
+        if (v == null || v.trim().equals(RingPaxos.M_RING)) {
+            return Ring.Kind.M_RING;
+        }
+        if (v.trim().equals(RingPaxos.U_RING)) {
+            return Ring.Kind.U_RING;
+        }
+        throw error("multiring.kind must be " + RingPaxos.M_RING + " or " + RingPaxos.U_RING + ", got '" + v + "'");
     }
 
     /** Whether a {@code ring.*} or {@code mring.*} key is set. */

@@ -92,7 +92,7 @@ final class DemoCommand implements Callable<Integer> {
             cluster.replicaArgs("--metrics-port", "0");
             cluster.startAll(Duration.ofSeconds(60));
             out.printf("replicas ready in %.1f s; client endpoints %s%n", (System.nanoTime() - t0) / 1e9, cluster.clientEndpoints());
-            try (ClosedLoopLoad load = new ClosedLoopLoad(cluster::clientConfig, clients, outstanding, keys,
+            try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, clients, outstanding, keys,
                     Duration.ofSeconds(seconds + 60))) {
                 ok = runLoad(out, cluster, load, runtimeLine);
             }

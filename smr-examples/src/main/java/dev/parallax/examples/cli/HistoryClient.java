@@ -1,7 +1,7 @@
 package dev.parallax.examples.cli;
 
 import dev.parallax.core.check.HistoryRecorder;
-import dev.parallax.core.client.SmrClient;
+import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.examples.kv.KvCommand;
 import dev.parallax.examples.kv.KvOp;
 import dev.parallax.examples.kv.KvReply;
@@ -14,13 +14,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * A closed-loop client whose every operation (random SET or GET on a few shared keys) is recorded
  * for the linearizability checker: an answer records the output, an error or time-out records an
- * unknown outcome. Runs on the calling thread until {@code running} turns false.
+ * unknown outcome. Runs on the calling thread until {@code running} turns false. The invoker is an
+ * {@code SmrClient}, or one addressed by {@link KvRouting#invoker} for a cluster that routes by key.
  */
 final class HistoryClient {
     private HistoryClient() {
     }
 
-    static void run(int id, SmrClient client, HistoryRecorder<dev.parallax.core.check.KvOp, String> history,
+    static void run(int id, CommandInvoker client, HistoryRecorder<dev.parallax.core.check.KvOp, String> history,
                     AtomicBoolean running, int keys, Runnable afterFirstOps) {
         Random rnd = new Random(1000L + id);
         int n = 0;

@@ -5,6 +5,7 @@ import dev.parallax.paxos.MultiPaxos;
 import dev.parallax.paxos.spaxos.SPaxos;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingPaxos;
+import dev.parallax.ringpaxos.multiring.MultiRing;
 
 import java.util.Arrays;
 import java.util.List;
@@ -18,8 +19,7 @@ import java.util.function.Function;
  *
  * <p>Adding a protocol is adding a constant here, with its cluster-file keys in {@link ClusterFile}
  * (a prefix of its own, as {@code paxos.*} is Multi-Paxos's and {@code spaxos.*} S-Paxos's) and a
- * row in docs/operations.md. Still to come (wave 2): {@code multi-ring} (seed 003 (Ring Paxos /
- * Multi-Ring / P-SMR) ch. 4).
+ * row in docs/operations.md.
  *
  * <p>Immutable and thread-safe; {@link #create} builds a new, unstarted protocol on each call and
  * does not block.
@@ -44,7 +44,16 @@ public enum Orderings {
      * to every replica, Phase 2B along a ring of f+1 acceptors; configured by {@code ring.*} and
      * {@code mring.*} (group, port, interface). Log {@code mring}; clients are never redirected.
      */
-    M_RING("m-ring", file -> RingPaxos.mRing(file.ring(Ring.Kind.M_RING)));
+    M_RING("m-ring", file -> RingPaxos.mRing(file.ring(Ring.Kind.M_RING))),
+    /**
+     * Multi-Ring Paxos (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1): k rings
+     * ({@code multiring.rings}, groups 0..k-1) and a global ring for commands to several groups,
+     * every replica a member of every ring and merging them all, M values per ring in turn
+     * ({@code multiring.m}); each ring a U-Ring or M-Ring ({@code multiring.kind}) configured by
+     * {@code ring.*} / {@code mring.*}, skipping at {@code ring.lambda} per second. Clients address
+     * commands by group ({@link KvRouting} for the KV store); clients are never redirected.
+     */
+    MULTI_RING("multi-ring", file -> MultiRing.protocol(file.multiRing()));
 
     /** The key that selects the ordering protocol in a cluster file. */
     public static final String KEY = "ordering";

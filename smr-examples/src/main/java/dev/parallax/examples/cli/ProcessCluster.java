@@ -5,6 +5,7 @@ import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.net.tls.ClusterCertificates;
+import dev.parallax.ringpaxos.multiring.MultiRingConfig;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -69,8 +70,10 @@ public final class ProcessCluster implements AutoCloseable {
         if (size % 2 == 1) {
             // M-Ring (ordering=m-ring, here or by --ordering later): a UDP port free now and a group
             // of its own, so that clusters on this machine do not hear each other's datagrams.
+            // Multi-Ring with M-Ring rings (ordering=multi-ring) uses mring.port + i for ring i and
+            // mring.port + k for the global ring: k + 1 consecutive ports, free now.
             if (!p.containsKey("mring.port")) {
-                p.setProperty("mring.port", Integer.toString(freeUdpPort()));
+                p.setProperty("mring.port", Integer.toString(freeUdpPorts(1 + multiRingRings(p))));
             }
             if (!p.containsKey("mring.group")) {
                 p.setProperty("mring.group", randomGroup());
@@ -98,11 +101,44 @@ public final class ProcessCluster implements AutoCloseable {
         return metricsPorts[id];
     }
 
-    /** A UDP port free on this machine at the time of the call. */
-    private static int freeUdpPort() throws IOException {
-        try (java.net.DatagramSocket socket = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+    /** The {@code multiring.rings} of the settings, or the default when absent or not a number (the file check names it). */
+    private static int multiRingRings(Properties p) {
+        try {
+            int k = Integer.parseInt(p.getProperty("multiring.rings", "").trim());
+            return k >= 1 && k <= MultiRingConfig.MAX_RINGS ? k : MultiRingConfig.DEFAULT_RINGS;
+        } catch (NumberFormatException e) {
+            return MultiRingConfig.DEFAULT_RINGS;
         }
+    }
+
+    /**
+     * The first of {@code count} consecutive UDP ports free on this machine at the time of the call:
+     * an ephemeral port the kernel picks, kept if the ports after it bind too, else another try.
+     *
+     * @throws IOException if no such run is found in 100 tries
+     */
+    static int freeUdpPorts(int count) throws IOException {
+        java.net.InetAddress loopback = java.net.InetAddress.getLoopbackAddress();
+        for (int attempt = 0; attempt < 100; attempt++) {
+            List<java.net.DatagramSocket> held = new ArrayList<>();
+            try {
+                java.net.DatagramSocket first = new java.net.DatagramSocket(0, loopback);
+                held.add(first);
+                int base = first.getLocalPort();
+                if (base + count - 1 > 65535) {
+                    continue;
+                }
+                for (int i = 1; i < count; i++) {
+                    held.add(new java.net.DatagramSocket(base + i, loopback));
+                }
+                return base;
+            } catch (java.net.SocketException taken) {
+                // One of the following ports is in use: try another run.
+            } finally {
+                held.forEach(java.net.DatagramSocket::close);
+            }
+        }
+        throw new IOException("no " + count + " consecutive free UDP ports found on this machine");
     }
 
     /** A random administratively scoped IPv4 multicast group, 239.255.x.y with x, y in 1..254. */
@@ -239,6 +275,30 @@ public final class ProcessCluster implements AutoCloseable {
             }
         }
         return leader;
+    }
+
+    /**
+     * The live replica that coordinates the ring called {@code ring} (a Multi-Ring ring,
+     * {@code ring-0}, {@code ring-1}, ..., {@code ring-g}: its {@code parallax_ring_coordinator} sample
+     * labelled {@code protocol="<ring>"} is 1), polled until one does or {@code timeout} passes; -1
+     * if none does, or the replicas run without a metrics port.
+     *
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public int awaitRingCoordinator(String ring, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            for (int i = 0; i < size; i++) {
+                if (isAlive(i) && metricsPorts[i] > 0
+                        && ReplicaMetrics.gauge(metricsPorts[i], "parallax_ring_coordinator", "protocol=\"" + ring + "\"") == 1) {
+                    return i;
+                }
+            }
+            if (System.nanoTime() - deadline > 0) {
+                return -1;
+            }
+            Thread.sleep(50);
+        }
     }
 
     /**

@@ -115,7 +115,8 @@ final class ReplicaCommand implements Callable<Integer> {
             if (rc.tls().clientPorts()) {
                 respConfig = respConfig.withTls(dev.parallax.core.net.tls.TlsContexts.load(rc.tls()));
             }
-            resp = new RespServer(respConfig, forwarder, registry);
+            // With Multi-Ring the front end addresses each command by key (KvRouting): one ring per group.
+            resp = new RespServer(respConfig, KvRouting.invoker(file, forwarder), registry);
             resp.start();
             respPort = resp.port();
         }

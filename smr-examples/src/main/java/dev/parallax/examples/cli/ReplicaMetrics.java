@@ -15,6 +15,14 @@ final class ReplicaMetrics {
 
     /** The first sample of {@code metric} at {@code 127.0.0.1:port/metrics}, or -1 if unreachable or absent. */
     static long gauge(int port, String metric) {
+        return gauge(port, metric, "");
+    }
+
+    /**
+     * The first sample of {@code metric} whose labels contain {@code label} (e.g.
+     * {@code protocol="ring-1"}), or -1 if unreachable or absent.
+     */
+    static long gauge(int port, String metric, String label) {
         if (port <= 0) {
             return -1;
         }
@@ -22,7 +30,7 @@ final class ReplicaMetrics {
             String body = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
                     .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString()).body();
             for (String line : body.split("\n")) {
-                if (line.startsWith(metric + "{") || line.startsWith(metric + " ")) {
+                if ((line.startsWith(metric + "{") || line.startsWith(metric + " ")) && line.contains(label)) {
                     return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
                 }
             }

@@ -7,6 +7,7 @@ import dev.parallax.paxos.PaxosConfig;
 import dev.parallax.paxos.spaxos.SPaxosConfig;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
+import dev.parallax.ringpaxos.multiring.MultiRingConfig;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -336,6 +337,82 @@ class ClusterFileTest {
     }
 
     @Test
+    @org.junit.jupiter.api.DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5: ordering=multi-ring defaults to k = 2 M-Ring "
+            + "rings, M = 1, λ = 20000/s, Δ = 5 ms, ring i on mring.port + i, while a plain ring keeps λ = 0")
+    void theMultiRingDefaultsApplyWhenItsKeysAreAbsent(@TempDir Path dir) throws IOException {
+        ClusterFile f = ClusterFile.load(write(dir, THREE + "ordering=multi-ring\n"));
+        MultiRingConfig m = f.multiRing();
+        assertThat(m.rings()).isEqualTo(2);
+        assertThat(m.streams()).as("two group rings and the global ring").isEqualTo(3);
+        assertThat(m.kind()).isEqualTo(Ring.Kind.M_RING);
+        assertThat(m.roundLength()).isEqualTo(1);
+        assertThat(m.lambda()).isEqualTo(20_000L);
+        assertThat(m.skipInterval()).isEqualTo(Duration.ofMillis(5));
+        assertThat(m.members()).isEqualTo(3);
+        for (int i = 0; i < 3; i++) {
+            assertThat(m.ring(i).mringPort()).isEqualTo(7400 + i);
+            assertThat(m.ring(i).lambda()).isEqualTo(20_000L);
+        }
+        assertThat(f.orderingProtocol().name()).isEqualTo("multi-ring");
+        assertThat(f.ring(Ring.Kind.M_RING).lambda()).as("u-ring / m-ring: no skips unless asked").isZero();
+    }
+
+    @Test
+    void theMultiRingKeysAndTheRingKeysTheyShareAreRead(@TempDir Path dir) throws IOException {
+        ClusterFile f = ClusterFile.load(write(dir, THREE + """
+                ordering=multi-ring
+                multiring.rings=3
+                multiring.kind=u-ring
+                multiring.m=4
+                ring.lambda=5000
+                ring.delta.ms=2
+                ring.window=16
+                ring.heartbeat.ms=40
+                """));
+        MultiRingConfig m = f.multiRing();
+        assertThat(m.rings()).isEqualTo(3);
+        assertThat(m.streams()).isEqualTo(4);
+        assertThat(m.kind()).isEqualTo(Ring.Kind.U_RING);
+        assertThat(m.roundLength()).isEqualTo(4);
+        assertThat(m.lambda()).isEqualTo(5000L);
+        assertThat(m.skipInterval()).isEqualTo(Duration.ofMillis(2));
+        RingConfig ring3 = m.ring(3);
+        assertThat(ring3.kind()).isEqualTo(Ring.Kind.U_RING);
+        assertThat(ring3.window()).isEqualTo(16);
+        assertThat(ring3.heartbeatNanos()).isEqualTo(40_000_000L);
+        assertThat(ring3.skipIntervalNanos()).isEqualTo(2_000_000L);
+        assertThat(ClusterFile.load(write(dir, THREE + "ordering=multi-ring\nmultiring.kind= m-ring \nmultiring.rings=1\n"))
+                .multiRing().streams()).as("one ring: no global ring").isEqualTo(1);
+    }
+
+    @Test
+    void badMultiRingValuesAreRefusedNamingTheKey(@TempDir Path dir) throws IOException {
+        Map<String, String> bad = new java.util.LinkedHashMap<>();
+        bad.put("multiring.rings=0", "multiring.rings must be 1..64");
+        bad.put("multiring.rings=65", "multiring.rings must be 1..64");
+        bad.put("multiring.rings=two", "multiring.rings is not a whole number");
+        bad.put("multiring.kind=x-ring", "multiring.kind must be m-ring or u-ring, got 'x-ring'");
+        bad.put("multiring.m=0", "multiring.m must be > 0");
+        bad.put("multiring.m=-3", "multiring.m must be > 0");
+        bad.put("ring.lambda=0", "ring.lambda must be > 0 for multi-ring");
+        bad.put("ring.delta.ms=0", "ring.delta.ms");
+        bad.put("mring.port=65534", "mring.port");
+        bad.put("multiring.ring=2", "unknown keys [multiring.ring]");
+        for (Map.Entry<String, String> e : bad.entrySet()) {
+            Path f = write(dir, THREE + "ordering=multi-ring\n" + e.getKey() + "\n");
+            assertThatThrownBy(() -> ClusterFile.load(f)).as(e.getKey()).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith(f + ": ").hasMessageContaining(e.getValue());
+        }
+        // The last ring's port must exist: k = 1 has no global ring, so 65535 itself is fine.
+        assertThat(ClusterFile.load(write(dir, THREE + "ordering=multi-ring\nmring.port=65535\nmultiring.rings=1\n"))
+                .multiRing().ring(0).mringPort()).isEqualTo(65535);
+        // Without ordering=multi-ring the multiring.* keys are not checked; every ring needs n = 2f+1 members.
+        assertThat(ClusterFile.load(write(dir, THREE + "multiring.m=0\n")).ordering()).isEqualTo(Orderings.MULTI_PAXOS);
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, "members=0=a:1,1=a:2\nordering=multi-ring\n")))
+                .hasMessageContaining("members").hasMessageContaining("odd");
+    }
+
+    @Test
     void mistakesAreNamed(@TempDir Path dir) throws IOException {
         assertThatThrownBy(() -> ClusterFile.load(write(dir, "clients=0=a:1\n"))).hasMessageContaining("'members' is required");
         assertThatThrownBy(() -> ClusterFile.load(write(dir, "members=0=a:1\npaxos.windw=3\n")))
@@ -391,7 +468,7 @@ class ClusterFileTest {
     void unknownOrderingExecutionOrThreadsFailAtLoadNamingTheKeyAndTheAcceptedValues(@TempDir Path dir) throws IOException {
         Path f = write(dir, THREE + "ordering=raft\n");
         assertThatThrownBy(() -> ClusterFile.load(f)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage(f + ": ordering must be one of multi-paxos, s-paxos, u-ring, m-ring; got 'raft'");
+                .hasMessage(f + ": ordering must be one of multi-paxos, s-paxos, u-ring, m-ring, multi-ring; got 'raft'");
         assertThatThrownBy(() -> ClusterFile.load(write(dir, THREE + "execution=parallel\n")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("execution must be one of sequential, late-scheduling, early-barrier, early-busy-wait, "
@@ -416,8 +493,9 @@ class ClusterFileTest {
         assertThat(f.threads()).as("a key not overridden keeps the file's value").isEqualTo(ThreadPlacement.COMPACT);
         assertThat(file.execution()).as("the original is unchanged").isEqualTo(Executions.EARLY_BARRIER);
         assertThat(file.with(Map.of()).execution()).isEqualTo(Executions.EARLY_BARRIER);
-        assertThatThrownBy(() -> file.with(Map.of("ordering", "multi-ring")))
-                .hasMessageContaining("cluster.properties: ordering must be one of multi-paxos, s-paxos, u-ring, m-ring; got 'multi-ring'");
+        assertThatThrownBy(() -> file.with(Map.of("ordering", "raft")))
+                .hasMessageContaining("cluster.properties: ordering must be one of multi-paxos, s-paxos, u-ring, m-ring, multi-ring; got 'raft'");
+        assertThat(file.with(Map.of("ordering", "multi-ring")).ordering()).isEqualTo(Orderings.MULTI_RING);
         assertThat(file.with(Map.of("ordering", "u-ring")).ordering()).isEqualTo(Orderings.U_RING);
     }
 

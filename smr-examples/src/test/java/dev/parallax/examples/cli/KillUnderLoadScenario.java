@@ -20,12 +20,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The process scenario of the orderings that serve clients at every replica (S-Paxos, seed 002
- * §V-C; Ring Paxos, seed 003 §3.3.5), shared by {@link SPaxosProcessTest}, {@link URingProcessTest}
- * and {@link MRingProcessTest}: three {@code parallax replica} JVMs with durable state
+ * §V-C; Ring Paxos, seed 003 §3.3.5; Multi-Ring Paxos, ch. 5), shared by {@link SPaxosProcessTest},
+ * {@link URingProcessTest}, {@link MRingProcessTest} and {@link MultiRingProcessTest}: three {@code parallax replica} JVMs with durable state
  * ({@code log.sync=every-batch}, snapshots every 2,000 instances) and six history clients spread
- * over the replicas by {@code startAt} next to a closed-loop load; SIGKILL the ordering leader (the
- * replica whose metrics say it leads) mid-load and restart it, then SIGKILL a second replica the
- * test chooses and restart it. No acknowledged write may be lost (read back through every
+ * over the replicas by {@code startAt} next to a closed-loop load (both addressing commands as the
+ * ordering wants, {@link KvRouting}); SIGKILL the ordering leader (the replica whose metrics say it
+ * leads, or the replica the test chooses, e.g. a ring's coordinator) mid-load and restart it, then
+ * SIGKILL a second replica the test chooses and restart it. No acknowledged write may be lost (read back through every
  * replica), the history must be linearizable, the replicas must converge, and no replica may
  * redirect a client. Blocks the calling test thread; stateless.
  */
@@ -40,11 +41,29 @@ final class KillUnderLoadScenario {
         int choose(ProcessCluster cluster, int leader);
     }
 
+    /** Chooses the first replica to kill (and, after its restart, the one the second victim is chosen from). */
+    @FunctionalInterface
+    interface FirstVictim {
+        /** A live replica. */
+        int choose(ProcessCluster cluster) throws InterruptedException;
+    }
+
+    /** The ordering leader, from the replicas' metrics ({@link ProcessCluster#awaitLeader}); -1 if none claims it. */
+    static int leader(ProcessCluster cluster) throws InterruptedException {
+        return cluster.awaitLeader(Duration.ofSeconds(10));
+    }
+
     /**
      * Runs the scenario with the cluster-file {@code settings} (the ordering and its timeouts);
      * {@code leaderName} and {@code secondName} name the two victims in failure messages.
      */
     static void run(Path dir, Properties settings, String leaderName, String secondName, SecondVictim second) throws Exception {
+        run(dir, settings, KillUnderLoadScenario::leader, leaderName, secondName, second);
+    }
+
+    /** {@link #run(Path, Properties, String, String, SecondVictim)} whose first victim {@code first} chooses. */
+    static void run(Path dir, Properties settings, FirstVictim first, String leaderName, String secondName, SecondVictim second)
+            throws Exception {
         Properties p = ProcessCluster.localDefaults(dir.resolve("data"), 2_000);
         p.setProperty("log.sync", "every-batch");
         p.putAll(settings);
@@ -54,7 +73,7 @@ final class KillUnderLoadScenario {
                 .replicaArgs("--metrics-port", "0")) {
             cluster.startAll(Duration.ofSeconds(60));
             try {
-                scenario(cluster, leaderName, secondName, second);
+                scenario(cluster, first, leaderName, secondName, second);
             } catch (AssertionError | RuntimeException e) {
                 printLogTails(cluster);
                 throw e;
@@ -85,7 +104,7 @@ final class KillUnderLoadScenario {
         }
     }
 
-    private static void scenario(ProcessCluster cluster, String leaderName, String secondName, SecondVictim second)
+    private static void scenario(ProcessCluster cluster, FirstVictim first, String leaderName, String secondName, SecondVictim second)
             throws Exception {
         {
             HistoryRecorder<dev.parallax.core.check.KvOp, String> history = new HistoryRecorder<>();
@@ -98,23 +117,23 @@ final class KillUnderLoadScenario {
                         .retryTimeout(Duration.ofMillis(500)).invokeTimeout(Duration.ofSeconds(30)).build());
                 clients.add(client);
                 int id = c;
-                Thread t = new Thread(() -> HistoryClient.run(id, client, history, running, 4, warm::countDown), "history-" + c);
+                Thread t = new Thread(() -> HistoryClient.run(id, KvRouting.invoker(cluster.clusterFile(), client), history, running, 4, warm::countDown), "history-" + c);
                 workers.add(t);
                 t.start();
             }
-            try (ClosedLoopLoad load = new ClosedLoopLoad(cluster::clientConfig, 3, 8, 300, Duration.ofMinutes(3))) {
+            try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, 3, 8, 300, Duration.ofMinutes(3))) {
                 load.start();
                 assertThat(warm.await(30, TimeUnit.SECONDS)).as("every history client got answers").isTrue();
                 Thread.sleep(1000);
 
-                int leader = cluster.awaitLeader(Duration.ofSeconds(10));
-                assertThat(leader).as("the %s, from the replicas' metrics", leaderName).isBetween(0, 2);
+                int leader = first.choose(cluster);
+                assertThat(leader).as("the %s", leaderName).isBetween(0, 2);
                 cluster.kill(leader);
                 awaitProgress(load, "the two survivors go on without the " + leaderName);
                 cluster.start(leader, Duration.ofSeconds(60));
                 awaitProgress(load, "the cluster goes on after the " + leaderName + "'s restart");
 
-                int newLeader = cluster.awaitLeader(Duration.ofSeconds(10));
+                int newLeader = first.choose(cluster);
                 assertThat(newLeader).isBetween(0, 2);
                 int other = second.choose(cluster, newLeader);
                 cluster.kill(other); // clients attached to it, batches of its own in flight

@@ -35,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Three replica JVMs on loopback, started through {@code parallax replica}, once per ordering
  * protocol (a nested class each: Multi-Paxos; S-Paxos, seed 002; U-Ring and M-Ring, seed 003
- * ch. 3): the ordering leader (the replica whose metrics say it leads: the Paxos leader, the ring
+ * ch. 3; Multi-Ring, ch. 5, whose clients route by key): the ordering leader (the replica whose
+ * metrics say it leads: the Paxos leader, the ring coordinator; with Multi-Ring ring 1's
  * coordinator) is killed with SIGKILL under load; the clients' history must
  * be linearizable and every acknowledged write readable. The Redis front end is exercised on every
  * replica, followers included, through a real RESP client (Jedis) and the real Redis tools
@@ -79,6 +80,22 @@ class MultiProcessClusterTest {
         }
     }
 
+    @Nested
+    @org.junit.jupiter.api.Tag("one-placement") // the thread placements are covered in-process; see smr-examples/pom.xml
+    @DisplayName("ordering=multi-ring (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5: two M-Ring rings and the global ring, "
+            + "commands routed by key, every replica serves its clients)")
+    class MultiRing extends OneCluster {
+        MultiRing() {
+            super("multi-ring");
+        }
+
+        /** Ring 1's coordinator, from its metrics: the rings have no one leader. */
+        @Override
+        int victim() throws InterruptedException {
+            return cluster().awaitRingCoordinator("ring-1", Duration.ofSeconds(10));
+        }
+    }
+
     /** The tests, against one cluster running {@link #ordering}. */
     @TestInstance(TestInstance.Lifecycle.PER_CLASS)
     abstract static class OneCluster {
@@ -104,6 +121,15 @@ class MultiProcessClusterTest {
             cluster.startAll(Duration.ofSeconds(60));
         }
 
+        ProcessCluster cluster() {
+            return cluster;
+        }
+
+        /** The replica the kill test SIGKILLs: the one whose metrics say it leads (-1 if none does). */
+        int victim() throws InterruptedException {
+            return cluster.awaitLeader(Duration.ofSeconds(10));
+        }
+
         @AfterAll
         void stopCluster() {
             if (cluster != null) {
@@ -123,15 +149,15 @@ class MultiProcessClusterTest {
                         .retryTimeout(Duration.ofMillis(500)).invokeTimeout(Duration.ofSeconds(20)).build());
                 clients.add(client);
                 int id = c;
-                Thread t = new Thread(() -> HistoryClient.run(id, client, history, running, 4, warm::countDown), "history-client-" + c);
+                Thread t = new Thread(() -> HistoryClient.run(id, KvRouting.invoker(cluster.clusterFile(), client), history, running, 4, warm::countDown), "history-client-" + c);
                 workers.add(t);
                 t.start();
             }
-            try (ClosedLoopLoad load = new ClosedLoopLoad(cluster.clientEndpoints(), 2, 16, 500, Duration.ofSeconds(120))) {
+            try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, 2, 16, 500, Duration.ofSeconds(120))) {
                 load.start();
                 assertThat(warm.await(30, TimeUnit.SECONDS)).isTrue();
                 Thread.sleep(1500);
-                int leader = cluster.awaitLeader(Duration.ofSeconds(10));
+                int leader = victim();
                 assertThat(leader).as("the replica whose metrics say it leads").isBetween(0, 2);
                 cluster.kill(leader);
                 Thread.sleep(2500);

@@ -7,6 +7,8 @@ import dev.parallax.paxos.spaxos.SPaxos;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
 import dev.parallax.ringpaxos.RingPaxos;
+import dev.parallax.ringpaxos.multiring.MultiRing;
+import dev.parallax.ringpaxos.multiring.MultiRingConfig;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -27,13 +29,14 @@ class OrderingsTest {
 
     @Test
     void namesParseIgnoringCaseAndUnknownNamesAreRejectedWithTheAcceptedOnes() {
-        assertThat(Orderings.names()).containsExactly("multi-paxos", "s-paxos", "u-ring", "m-ring");
+        assertThat(Orderings.names()).containsExactly("multi-paxos", "s-paxos", "u-ring", "m-ring", "multi-ring");
         assertThat(Orderings.DEFAULT).isEqualTo(Orderings.MULTI_PAXOS);
         assertThat(Orderings.parse("MULTI-PAXOS")).isEqualTo(Orderings.MULTI_PAXOS);
         assertThat(Orderings.parse(" S-Paxos ")).isEqualTo(Orderings.S_PAXOS);
         assertThat(Orderings.parse(" U-Ring")).isEqualTo(Orderings.U_RING);
-        assertThatThrownBy(() -> Orderings.parse("multi-ring")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("ordering must be one of multi-paxos, s-paxos, u-ring, m-ring; got 'multi-ring'");
+        assertThat(Orderings.parse("Multi-Ring")).isEqualTo(Orderings.MULTI_RING);
+        assertThatThrownBy(() -> Orderings.parse("multi-rings")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("ordering must be one of multi-paxos, s-paxos, u-ring, m-ring, multi-ring; got 'multi-rings'");
     }
 
     @Test
@@ -103,6 +106,29 @@ class OrderingsTest {
         assertThat(g.packetBytes()).isEqualTo(4096);
         assertThat(g.faults().drop()).isEqualTo(0.01);
         assertThat(g.faults().reorderWindow()).isEqualTo(4);
+    }
+
+    @Test
+    @DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5: ordering=multi-ring builds Multi-Ring from the multiring.*, ring.* "
+            + "and mring.* keys, ring i multicasting on mring.port + i")
+    void multiRingIsBuiltFromTheMultiRingAndRingKeys() {
+        ClusterFile f = file(Map.of("ordering", "multi-ring", "multiring.rings", "3", "multiring.m", "2", "ring.lambda", "8000",
+                "mring.group", "239.255.3.4", "mring.port", "7555", "ring.batch.bytes", "4000"));
+        OrderingProtocol p = f.orderingProtocol();
+        assertThat(p).isInstanceOf(MultiRing.class);
+        assertThat(p.name()).isEqualTo("multi-ring");
+        assertThat(p.batchBytes()).isEqualTo(4000);
+        MultiRingConfig c = ((MultiRing) p).config();
+        assertThat(c.rings()).isEqualTo(3);
+        assertThat(c.roundLength()).isEqualTo(2);
+        assertThat(c.lambda()).isEqualTo(8000L);
+        for (int i = 0; i <= 3; i++) {
+            DatagramGroupConfig g = RingPaxos.datagramGroup(c.ring(i));
+            assertThat(g.group()).isEqualTo("239.255.3.4");
+            assertThat(g.port()).as("ring %d", i).isEqualTo(7555 + i);
+        }
+        assertThat(KvRouting.router(f)).hasValueSatisfying(r -> assertThat(r.groups()).isEqualTo(3));
+        assertThat(KvRouting.router(file(Map.of("ordering", "m-ring")))).as("one group: no router").isEmpty();
     }
 
     @Test

@@ -49,6 +49,22 @@ class RuntimeOptionsTest {
     }
 
     @Test
+    @org.junit.jupiter.api.DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5: replica, demo and chaos accept --ordering multi-ring")
+    void theMultiRingOrderingIsAccepted() {
+        for (Object command : java.util.List.of(new ChaosCommand(), new DemoCommand(), new ReplicaCommand())) {
+            CommandLine line = new CommandLine(command);
+            if (command instanceof ReplicaCommand) {
+                line.parseArgs("--config", "c.properties", "--id", "0", "--ordering", "Multi-Ring");
+            } else {
+                line.parseArgs("--ordering", "multi-ring");
+            }
+            RuntimeOptions runtime = command instanceof ChaosCommand c ? c.runtime
+                    : command instanceof DemoCommand d ? d.runtime : ((ReplicaCommand) command).runtime;
+            assertThat(runtime.clusterSettings()).containsOnly(java.util.Map.entry("ordering", "multi-ring"));
+        }
+    }
+
+    @Test
     void withoutTheOptionsTheClusterFileDecides() {
         DemoCommand demo = new DemoCommand();
         new CommandLine(demo).parseArgs();
@@ -64,7 +80,7 @@ class RuntimeOptionsTest {
                         + "early-ws-queue, early-ws-semi-blocked, early-ws-non-blocked, early-ws-opt; got 'turbo'");
         assertThatThrownBy(() -> new CommandLine(new ChaosCommand()).parseArgs("--ordering", "raft"))
                 .isInstanceOf(CommandLine.ParameterException.class)
-                .hasMessageContaining("--ordering").hasMessageContaining("ordering must be one of multi-paxos, s-paxos, u-ring, m-ring; got 'raft'");
+                .hasMessageContaining("--ordering").hasMessageContaining("ordering must be one of multi-paxos, s-paxos, u-ring, m-ring, multi-ring; got 'raft'");
         assertThatThrownBy(() -> new CommandLine(new ReplicaCommand()).parseArgs("--config", "c", "--id", "0", "--threads", "all"))
                 .isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("--threads").hasMessageContaining("threads must be staged, compact or auto, got 'all'");
