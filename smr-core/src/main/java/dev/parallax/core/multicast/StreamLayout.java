@@ -181,6 +181,16 @@ final class StreamLayout {
         return process >= 0 && process < member[index].length && member[index][process];
     }
 
+    /** Whether every process runs every stream (the default). */
+    boolean fullMembership() {
+        for (int[] m : members) {
+            if (m.length != member[0].length) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The members of the stream at {@code index} (process ids, increasing); do not modify. */
     int[] members(int index) {
         return members[index];

@@ -104,7 +104,9 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  *
  * <p><b>Idle streams.</b> A subscriber merging an idle stream with a busy one would wait forever.
  * With {@link SkipPolicy#DEMAND} the leader of each stream decides skip values to keep its stream
- * level with the busiest one: demand-driven, so an idle system decides nothing. With
+ * level with the busiest one: demand-driven, so an idle system decides nothing (it sees only the
+ * streams it runs, so demand skips need every process in every stream: the builder refuses them
+ * with {@link Builder#streamMembers} subsets). With
  * {@link SkipPolicy#NONE} the streams must skip by themselves: a decided skip reaches this layer
  * as a {@link #skipValue(long)} value, which under {@link Numbering#LOGICAL} moves the stream's
  * logical next up to its target.
@@ -637,6 +639,12 @@ public final class StreamMulticast implements AtomicMulticast {
             }
             if (skips == SkipPolicy.DEMAND && (routing != Routing.LEADER || numbering != Numbering.INSTANCE)) {
                 throw new IllegalArgumentException("demand skips need routing LEADER and numbering INSTANCE");
+            }
+            if (skips == SkipPolicy.DEMAND && !layout.fullMembership()) {
+                // A leader keeps its stream level with the busiest stream it runs: a stream it does
+                // not run could leave subscribers merging both waiting.
+                throw new IllegalArgumentException("demand skips need every process in every stream; streams over a "
+                        + "subset of the processes need streams that skip by themselves (SkipPolicy.NONE, as rings at λ)");
             }
             if (transport != null && transport.localId() != self) {
                 throw new IllegalArgumentException("forward transport is member " + transport.localId() + ", not " + self);
