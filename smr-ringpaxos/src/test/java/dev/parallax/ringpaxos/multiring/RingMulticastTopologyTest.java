@@ -237,6 +237,32 @@ class RingMulticastTopologyTest {
     }
 
     @Test
+    @DisplayName("multiring.group.<g>: groups 0 and 2 share ring 0 (one ring, no global ring); every subscriber "
+            + "delivers its groups' messages in the ring's one order")
+    void groupsShareARing() throws InterruptedException {
+        Map<String, String> keys = Map.of("multiring.rings", "1", "multiring.kind", "u-ring", "multiring.group.2", "0",
+                "multiring.ring.0.members", "0,1,2");
+        MultiRingTopology t = MultiRingTopology.parse(keys, PROCESSES);
+        assertThat(t.groups()).isEqualTo(GroupSet.of(0, 2));
+        List<RingMulticast> c = cluster(t, (from, to) -> true);
+        assertThat(ringsBuilt.get(1)).containsExactly(0);
+        assertThat(ringsBuilt.get(3)).as("process 3 runs no ring").isEmpty();
+        Recorder g0 = new Recorder();
+        Recorder g2 = new Recorder();
+        Recorder both = new Recorder();
+        c.get(0).subscribe(GroupSet.of(0), g0::add);
+        c.get(1).subscribe(GroupSet.of(2), g2::add);
+        c.get(2).subscribe(GroupSet.of(0, 2), both::add);
+        List<String> all = new ArrayList<>(send(c.get(3), 3, GroupSet.of(0, 2), PER_SENDER));
+        all.addAll(send(c.get(0), 0, GroupSet.of(2), PER_SENDER));
+        all.addAll(send(c.get(1), 1, GroupSet.of(0), PER_SENDER));
+        List<String> seen = both.await(all.size());
+        assertThat(seen).containsExactlyInAnyOrderElementsOf(all);
+        assertThat(g0.await(2 * PER_SENDER)).isEqualTo(seen.stream().filter(m -> !m.contains("->{2}")).toList());
+        assertThat(g2.await(2 * PER_SENDER)).isEqualTo(seen.stream().filter(m -> !m.contains("->{0}")).toList());
+    }
+
+    @Test
     @DisplayName("a lost decided notice: the origin resends to the ring's next member, the copy is decided and dropped, "
             + "every message is delivered once and the credits come back")
     void aLostNoticeMeansACopyDeliveredOnce() throws InterruptedException {
