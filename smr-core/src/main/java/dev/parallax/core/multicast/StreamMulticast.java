@@ -275,12 +275,29 @@ public final class StreamMulticast implements AtomicMulticast {
             } else if (e.kind() == Envelope.Kind.SKIP) {
                 sequencer.skipDecided(index);
             }
-        } else if (e.kind() == Envelope.Kind.MESSAGE && noticeTo[index].get(e.origin()) != 0
-                && !transport.send(e.origin(), new MulticastForward(ids[index], Envelope.encodeDecided(e.origin(),
-                e.sequence())))) {
-            noticesLost.increment(); // only origins outside the stream are in noticeTo, and then a transport exists
+        } else if (e.kind() == Envelope.Kind.MESSAGE && noticeTo[index].get(e.origin()) != 0) {
+            notice(index, e.origin(), e.sequence());
         }
         sequencer.wake();
+    }
+
+    /**
+     * Tells {@code origin} (outside the stream; it forwarded here, so a transport exists) that its
+     * message {@code sequence} was decided in stream {@code index}. A notice not sent is counted:
+     * the origin resends, and the copy is noticed.
+     */
+    private void notice(int index, int origin, long sequence) {
+        boolean sent = false;
+        if (!closed) {
+            try {
+                sent = transport.send(origin, new MulticastForward(ids[index], Envelope.encodeDecided(origin, sequence)));
+            } catch (RuntimeException ex) {
+                LOG.debug("replica {}: decided notice to {} not sent", self, origin, ex);
+            }
+        }
+        if (!sent) {
+            noticesLost.increment();
+        }
     }
 
     /** The forward transport's receiving thread. */
