@@ -263,6 +263,19 @@ class RingMulticastTopologyTest {
     }
 
     @Test
+    @DisplayName("an unreachable proxy: the origin's forwards to its first proxy are lost, it resends to the ring's next "
+            + "member, and every message is delivered once")
+    void anUnreachableProxyIsLeftBehind() throws InterruptedException {
+        // Process 0's first proxy for ring B is process 1 (member 0 mod 3 of {1, 2, 3}); 0 cannot reach it.
+        List<RingMulticast> c = cluster(topology(Ring.Kind.U_RING), (from, to) -> !(from == 0 && to == 1));
+        Recorder both = new Recorder();
+        c.get(1).subscribe(AB, both::add);
+        List<String> sent = send(c.get(0), 0, GroupSet.of(B), 3 * CREDITS);
+        assertThat(both.await(sent.size())).as("every message once").containsExactlyInAnyOrderElementsOf(sent);
+        assertThat(counter(0, "parallax.multicast.resends")).as("the first ones only after a resend").isPositive();
+    }
+
+    @Test
     @DisplayName("a lost decided notice: the origin resends to the ring's next member, the copy is decided and dropped, "
             + "every message is delivered once and the credits come back")
     void aLostNoticeMeansACopyDeliveredOnce() throws InterruptedException {
