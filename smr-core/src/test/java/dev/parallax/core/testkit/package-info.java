@@ -6,6 +6,7 @@
  * regenerated with {@code -Dgolden.update=true}), and the contract suites shared by implementations of an
  * SPI ({@code DurableLogContract}, {@code TransportContract}, {@code AtomicBroadcastContract}).
  * Protocol-independent replica-simulation parts (simulated clients, service, monitors) live in
- * {@code testkit.smr}; in-process cluster helpers over real replicas in {@code testkit.cluster}.
+ * {@code testkit.smr}; in-process cluster helpers over real replicas in {@code testkit.cluster}; atomic
+ * multicast learners and checkers in {@code testkit.multicast}.
  */
 package dev.parallax.core.testkit;

@@ -1,0 +1,335 @@
+package dev.parallax.ringpaxos.sim;
+
+import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.protocol.EffectApplier;
+import dev.parallax.core.protocol.EffectBuffer;
+import dev.parallax.core.testkit.NodeContext;
+import dev.parallax.core.testkit.SimNode;
+import dev.parallax.core.testkit.multicast.LogicalMerge;
+import dev.parallax.core.testkit.multicast.MulticastDeliveryChecker;
+import dev.parallax.ringpaxos.Ring;
+import dev.parallax.ringpaxos.RingPaxosCore;
+import dev.parallax.ringpaxos.RingRecord;
+import dev.parallax.ringpaxos.RingRecordCodec;
+import dev.parallax.ringpaxos.RingValue;
+import dev.parallax.ringpaxos.ValueId;
+import dev.parallax.ringpaxos.multiring.RingMulticast;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * One process of a simulated Multi-Ring Paxos deployment (seed 003 (Ring Paxos / Multi-Ring /
+ * P-SMR) ch. 5, Alg. 1): a member of every ring — groups {@code 0..k-1} and the global ring
+ * {@code k} — with one {@link RingPaxosCore} per ring, each over its own durable log (one per
+ * ring, as the runtime gives each ring its own; they lose unsynced records when the process
+ * crashes, like the node's own log), its own datagram group (M-Ring: group = ring, standing for
+ * {@code mring.port + i}) and the members numbered rotated as {@link RingMulticast#ringMember}
+ * does; its learners (several subscriptions, each merging the rings of its groups and the global
+ * ring with a {@link LogicalMerge}), fed every ring's decided values in instance order; and an
+ * origin that multicasts messages at the scenario's rates to one group (its ring) or several (the
+ * global ring), proposing at its own core of that ring (every member proposes).
+ *
+ * <p>A ring may also be crashed alone ({@link #crashRing}), its core dropped and later recovered
+ * from its log, while the process' other rings and learners stay up: "the coordinator of ring B
+ * crashed" without touching ring A. Learners keep what they were fed; the recovered core delivers
+ * from instance 0 again and the instances they already have are checked and passed over.
+ *
+ * <p>Everything but the logs is volatile: a restarted process starts new learner incarnations,
+ * which merge from the beginning of every ring.
+ *
+ * <p>Owned by the simulation thread.
+ */
+final class MultiRingProcess implements SimNode<Object> {
+    private static final RingRecordCodec CODEC = new RingRecordCodec();
+
+    /** A ring's message on the simulated network: the ring it belongs to (a port per ring in production). */
+    record RingMessage(int ring, Object message) {
+        @Override
+        public String toString() {
+            return "r" + ring + " " + message;
+        }
+    }
+
+    /** One learner: its merge, what it maps each ring to, and its record in the checker. */
+    private static final class Learner {
+        final LogicalMerge merge;
+        final int[] streamOfRing;
+        final MulticastDeliveryChecker.Learner record;
+        final String name;
+
+        Learner(LogicalMerge merge, int[] streamOfRing, MulticastDeliveryChecker.Learner record, String name) {
+            this.merge = merge;
+            this.streamOfRing = streamOfRing;
+            this.record = record;
+            this.name = name;
+        }
+    }
+
+    private final NodeContext<Object> ctx;
+    private final MultiRingSimulation.World world;
+    private final MultiRingSimulation.Scenario scenario;
+    private final int self;
+    private final int rings;
+    private final RingPaxosCore[] cores;
+    private final List<EffectBuffer<Object, RingRecord, RingValue>> effects = new ArrayList<>();
+    private final List<EffectApplier<Object, RingRecord, RingValue>> appliers = new ArrayList<>();
+    private final InMemoryDurableLog[] logs;
+    /** Per ring, the instances fed to the learners (this process incarnation). */
+    private final long[] fed;
+    /** Per ring, the instance the core was last told was delivered. */
+    private final long[] told;
+    private final List<Learner> learners = new ArrayList<>();
+    private final SplittableRandom random;
+    private final boolean[] applying;
+
+    MultiRingProcess(NodeContext<Object> ctx, MultiRingSimulation.World world) {
+        this.ctx = ctx;
+        this.world = world;
+        this.scenario = world.scenario;
+        this.self = ctx.id();
+        this.rings = scenario.groups() + 1;
+        this.cores = new RingPaxosCore[rings];
+        this.logs = new InMemoryDurableLog[rings];
+        this.fed = new long[rings];
+        this.told = new long[rings];
+        this.applying = new boolean[rings];
+        this.random = world.randomFor(self);
+        for (int r = 0; r < rings; r++) {
+            effects.add(new EffectBuffer<>());
+            appliers.add(null);
+        }
+    }
+
+    @Override
+    public void onStart() {
+        for (int r = 0; r < rings; r++) {
+            startRing(r);
+        }
+        long[] subscriptions = scenario.subscriptions()[self];
+        for (int j = 0; j < subscriptions.length; j++) {
+            long bits = subscriptions[j];
+            int[] streamOfRing = new int[rings];
+            int streams = 0;
+            for (int r = 0; r < rings; r++) {
+                boolean merged = r == rings - 1 || (bits & (1L << r)) != 0;
+                streamOfRing[r] = merged ? streams++ : -1;
+            }
+            String name = "learner " + self + "." + j + "#" + ctx.incarnation();
+            LogicalMerge.Flaw flaw = scenario.flawedProcess() == self ? scenario.flaw() : LogicalMerge.Flaw.NONE;
+            learners.add(new Learner(new LogicalMerge(streams, scenario.roundLength(), bits, flaw), streamOfRing,
+                    world.checker.learner(name, bits), self + "." + j));
+        }
+        world.started(self, ctx.incarnation(), this);
+    }
+
+    /** Opens ring {@code r}'s log (after a crash: losing its unsynced records first) and recovers its core. */
+    private void startRing(int r) {
+        InMemoryDurableLog.Storage storage = world.storage(self, r);
+        logs[r] = InMemoryDurableLog.open(storage);
+        int ring = r;
+        appliers.set(r, new EffectApplier<>(logs[r], CODEC, (to, m) -> ctx.send(processOf(to, ring), new RingMessage(ring, m)),
+                (group, m) -> ctx.multicast(ring, new RingMessage(ring, m)), (i, v) -> decided(ring, i, v),
+                (peer, instance) -> {
+                    throw new AssertionError("ring " + ring + ": no snapshots in these runs, yet asked to install from "
+                            + processOf(peer, ring) + " at " + instance);
+                }));
+        List<RingRecord> recovered = new ArrayList<>();
+        logs[r].read(logs[r].firstIndex(), Integer.MAX_VALUE, (i, rec) -> recovered.add(CODEC.decode(rec)));
+        cores[r] = new RingPaxosCore(scenario.configs()[r], RingMulticast.ringMember(self, r, scenario.processes()),
+                recovered, logs[r].amnesiaPossible(), ctx.now(), ctx.now(), RingPaxosCore.Observer.NONE);
+        told[r] = 0;
+        if (scenario.configs()[r].kind() == Ring.Kind.M_RING) {
+            ctx.joinGroup(r);
+        }
+    }
+
+    /** The process that is member {@code member} of ring {@code ring} (inverse of {@link RingMulticast#ringMember}). */
+    private int processOf(int member, int ring) {
+        int n = scenario.processes();
+        return Math.floorMod(member - ring, n);
+    }
+
+    /** Crashes ring {@code r}'s core alone: its volatile state is gone, its log loses what was not synced. */
+    void crashRing(int r) {
+        if (cores[r] == null) {
+            return;
+        }
+        cores[r] = null;
+        world.crashStorage(self, r);
+        world.ringCrashed(self, r);
+        if (scenario.configs()[r].kind() == Ring.Kind.M_RING) {
+            ctx.leaveGroup(r);
+        }
+    }
+
+    /** Restarts ring {@code r}'s core from its log (no-op if it is up). */
+    void restartRing(int r) {
+        if (cores[r] == null) {
+            startRing(r);
+            apply(r);
+        }
+    }
+
+    /** Instances of ring {@code r} fed to the learners (this process incarnation). */
+    long fed(int r) {
+        return fed[r];
+    }
+
+    boolean ringUp(int r) {
+        return cores[r] != null;
+    }
+
+    RingPaxosCore core(int r) {
+        return cores[r];
+    }
+
+    private void apply(int r) {
+        if (applying[r] || cores[r] == null) {
+            return;
+        }
+        applying[r] = true;
+        try {
+            appliers.get(r).apply(effects.get(r));
+            while (cores[r] != null && fed[r] > told[r]) {
+                told[r] = fed[r];
+                cores[r].onDelivered(told[r], ctx.now(), effects.get(r));
+                appliers.get(r).apply(effects.get(r));
+            }
+        } finally {
+            applying[r] = false;
+        }
+        pollLearners();
+    }
+
+    /** Ring {@code r} decided {@code value} at {@code instance}: checked against the other processes, fed to the learners. */
+    private void decided(int r, long instance, RingValue value) {
+        if (!(value instanceof RingValue.Chosen chosen)) {
+            throw new AssertionError("ring " + r + " at process " + self + " delivered " + value + ", not a Chosen value");
+        }
+        world.ringDecided(self, r, instance, chosen.vid());
+        if (instance < fed[r]) {
+            return; // a ring restarted alone delivers from instance 0 again
+        }
+        if (instance != fed[r]) {
+            throw new AssertionError("ring " + r + " at process " + self + " delivered instance " + instance
+                    + ", expected " + fed[r]);
+        }
+        fed[r]++;
+        ValueId vid = chosen.vid();
+        for (Learner l : learners) {
+            int stream = l.streamOfRing[r];
+            if (stream < 0) {
+                continue;
+            }
+            if (vid.isSkip()) {
+                l.merge.skip(stream, vid.upTo());
+            } else if (vid.isNoop()) {
+                l.merge.noop(stream);
+            } else {
+                ByteBuffer b = chosen.bytes();
+                long id = b.getLong(b.position());
+                long groups = b.getLong(b.position() + 8);
+                l.merge.message(stream, id, groups);
+            }
+        }
+        if (vid.isSkip()) {
+            world.skipsFed++;
+        }
+    }
+
+    private void pollLearners() {
+        for (Learner l : learners) {
+            for (long[] m = l.merge.poll(); m != null; m = l.merge.poll()) {
+                world.checker.delivered(l.record, m[0], ctx.now());
+            }
+            world.buffered(l.name, l.merge.buffered());
+        }
+    }
+
+    @Override
+    public void onMessage(int from, Object message) {
+        if (message instanceof RingMessage m && cores[m.ring()] != null) {
+            cores[m.ring()].onMessage(RingMulticast.ringMember(from, m.ring(), scenario.processes()), m.message(),
+                    ctx.now(), effects.get(m.ring()));
+            apply(m.ring());
+        }
+    }
+
+    @Override
+    public void onDatagram(int from, int group, Object message) {
+        if (from != self) {
+            onMessage(from, message); // the runtime's datagram port drops its own (R1 contract)
+        }
+    }
+
+    @Override
+    public void onTick() {
+        long now = ctx.now();
+        for (int r = 0; r < rings; r++) {
+            if (cores[r] != null) {
+                cores[r].onTick(now, effects.get(r));
+                apply(r);
+            }
+        }
+        if (now < world.loadStops) {
+            double perTick = scenario.plan().tickInterval() / 1e9 / scenario.processes();
+            for (int g = 0; g < scenario.groups(); g++) {
+                if (random.nextDouble() < scenario.groupRates()[g] * perTick) {
+                    multicast(1L << g);
+                }
+            }
+            if (scenario.groups() > 1 && random.nextDouble() < scenario.multiRate() * perTick) {
+                long bits = 0;
+                while (Long.bitCount(bits) < 2) {
+                    bits |= 1L << random.nextInt(scenario.groups());
+                }
+                multicast(bits);
+            }
+        }
+    }
+
+    /**
+     * Multicasts a new message to {@code groups}: proposed at this process' member of its ring, if it
+     * takes it (it refuses beyond {@code ring.max.pending} own proposals undecided: back-pressure, the
+     * message is then not multicast). Each message is one ring value (a batch of one).
+     */
+    private void multicast(long groups) {
+        int r = Long.bitCount(groups) == 1 ? Long.numberOfTrailingZeros(groups) : rings - 1;
+        RingPaxosCore core = cores[r];
+        if (core == null) {
+            world.refused++;
+            return;
+        }
+        long id = world.nextMessageId();
+        ByteBuffer body = ByteBuffer.allocate(16).putLong(id).putLong(groups).flip().asReadOnlyBuffer();
+        world.checker.multicast(id, groups);
+        if (core.onProposal(new RingValue.ClientBatch(body), ctx.now(), effects.get(r))) {
+            world.accepted(id, self, ctx.incarnation(), r, ctx.now());
+        } else {
+            world.refused++;
+        }
+        apply(r);
+    }
+
+    /** Each ring's decided count and role here, for failure messages. */
+    String describe() {
+        StringBuilder sb = new StringBuilder();
+        for (int r = 0; r < rings; r++) {
+            RingPaxosCore c = cores[r];
+            sb.append(" r").append(r).append(c == null ? " down" : " fed " + fed[r] + " round " + c.round()
+                    + (c.isCoordinator() ? " coord" : "") + (c.recovering() ? " recovering" : ""));
+        }
+        for (Learner l : learners) {
+            sb.append(" | ").append(l.record).append(" buffered ").append(l.merge.buffered());
+        }
+        return sb.toString();
+    }
+
+    /** This incarnation's learners' records in the checker. */
+    List<MulticastDeliveryChecker.Learner> learnerRecords() {
+        return learners.stream().map(l -> l.record).toList();
+    }
+}

@@ -1,0 +1,391 @@
+package dev.parallax.ringpaxos.sim;
+
+import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.testkit.DatagramPlan;
+import dev.parallax.core.testkit.FaultPlan;
+import dev.parallax.core.testkit.ProcessFaults;
+import dev.parallax.core.testkit.Simulation;
+import dev.parallax.core.testkit.SimulationStats;
+import dev.parallax.core.testkit.multicast.LogicalMerge;
+import dev.parallax.core.testkit.multicast.MulticastDeliveryChecker;
+import dev.parallax.ringpaxos.Ring;
+import dev.parallax.ringpaxos.RingConfig;
+import dev.parallax.ringpaxos.ValueId;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
+
+/**
+ * One seeded run of Multi-Ring Paxos (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1;
+ * plan rules 1-3): {@code n} {@link MultiRingProcess}es, each a member of every ring (k group rings
+ * and the global ring), U-Ring or M-Ring per ring, whose coordinators skip at rate λ every Δ; learners
+ * with random subscriptions merging by (⌊l/M⌋, stream); messages multicast from random processes to
+ * one group (its ring) or several (the global ring). The world is the ring simulations' hostile one
+ * ({@link RingSimulation.Scenario#hostile}): delays 0.1–4 ms, 5% loss, 3% duplication, reordering,
+ * the datagram channel's own loss, duplication and delays for M-Ring rings, a nemesis that
+ * partitions (two-sided, one-way, bridges), crashes and restarts processes and hunts the rings'
+ * coordinators; then the faults heal.
+ *
+ * <p>Checked ({@link MulticastDeliveryChecker}): on every delivery exactly-once and integrity, and
+ * agreement of learners with the same subscription; per ring, one value per instance at every
+ * process; at the end the union of every learner's delivery order is acyclic, and — once the
+ * faults healed and the load stopped, within {@link Scenario#progressBound} — every live learner
+ * delivered every message of its groups that a live origin multicast or any learner delivered,
+ * learners with the same subscription the same sequence.
+ *
+ * <p>Not thread-safe: one test thread per run.
+ */
+final class MultiRingSimulation {
+    static final long MS = 1_000_000L;
+
+    private MultiRingSimulation() {
+    }
+
+    /**
+     * One run's world.
+     *
+     * @param processes     n, every one a member of every ring
+     * @param groups        k group rings (ring k is the global ring)
+     * @param configs       per ring its configuration (kind, λ, Δ; the ring simulations' small settings)
+     * @param roundLength   M of the merge
+     * @param groupRates    per group, messages per second multicast to that group alone
+     * @param multiRate     messages per second multicast to two groups or more
+     * @param subscriptions per process, its learners' group bits
+     * @param faultyFor     how long the nemesis runs
+     * @param loadAfterHeal how long after the heal processes keep multicasting
+     * @param progressBound after the load stops, how long until every live learner must have everything
+     * @param flaw          a deliberate merge bug of the learners of {@code flawedProcess} (checker tests)
+     */
+    record Scenario(int processes, int groups, RingConfig[] configs, int roundLength, double[] groupRates,
+                    double multiRate, long[][] subscriptions, FaultPlan plan, long faultyFor, long loadAfterHeal,
+                    double coordinatorShare, long progressBound, LogicalMerge.Flaw flaw, int flawedProcess,
+                    ProcessFaults processFaults) {
+
+        /**
+         * The hostile scenario of {@code seed}: n = 3 (a fifth of the seeds n = 5), k ∈ {2, 3}, each
+         * ring U-Ring or M-Ring, λ ∈ [300, 1000] /s, Δ ∈ [2, 12] ms, M ∈ [1, 4], each process 1–3
+         * learners of random non-empty group sets, 20–60 messages/s per group and 10–40 /s to
+         * several groups; the nemesis (every 120 ms on average, at most f processes down, a third of
+         * its actions at a ring's coordinator; in a quarter of the seeds also pauses of 0.5–5 s and
+         * crashes of every process) for 1.5 s, load until 0.3 s after the heal, everything delivered
+         * within 3 s after that (plus the 2 s restart hold with crashes of every process).
+         */
+        static Scenario hostile(long seed) {
+            SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 17);
+            int n = r.nextInt(5) == 0 ? 5 : 3;
+            int k = 2 + r.nextInt(2);
+            long lambda = 300 + r.nextInt(701);
+            int deltaMs = 2 + r.nextInt(11);
+            RingConfig[] configs = new RingConfig[k + 1];
+            int packet = 0;
+            for (int i = 0; i <= k; i++) {
+                Ring.Kind kind = r.nextBoolean() ? Ring.Kind.M_RING : Ring.Kind.U_RING;
+                configs[i] = ringConfig(kind, n, lambda, deltaMs);
+                packet = configs[i].mringPacketBytes();
+            }
+            double[] rates = new double[k];
+            for (int g = 0; g < k; g++) {
+                rates[g] = 20 + r.nextInt(41);
+            }
+            long[][] subs = new long[n][];
+            for (int p = 0; p < n; p++) {
+                subs[p] = new long[1 + r.nextInt(3)];
+                for (int j = 0; j < subs[p].length; j++) {
+                    subs[p][j] = 1 + r.nextLong((1L << k) - 1);
+                }
+            }
+            DatagramPlan datagrams = new DatagramPlan(100_000, 4 * MS, 0.05, 0.03, packet);
+            FaultPlan plan = new FaultPlan(100_000, 4 * MS, 0.05, 0.03, 120 * MS, (n - 1) / 2, true, 5 * MS, datagrams)
+                    .withPartialPartitions(true);
+            // A quarter of the seeds: the nemesis also pauses processes for 0.5-5 s and crashes all of
+            // them at once; every ring then holds its first round for ring.restart.hold (2 s, C8).
+            boolean processFaults = r.nextInt(4) == 0;
+            long bound = 3_000 * MS + (processFaults ? configs[0].restartHoldNanos() : 0);
+            return new Scenario(n, k, configs, 1 + r.nextInt(4), rates, 10 + r.nextInt(31), subs, plan, 1_500 * MS,
+                    300 * MS, 0.35, bound, LogicalMerge.Flaw.NONE, -1,
+                    processFaults ? ProcessFaults.pausesAndCrashAll() : null);
+        }
+
+        /**
+         * The sceptic's world (calm: delays 0.1–1 ms, no loss, no nemesis): n = 3, groups A = 0 and
+         * B = 1 and the global ring, every ring of {@code kind} with λ and Δ = {@code deltaMs}, M = 1;
+         * {@code rates} messages per second to A and to B alone, none to both; process 0 has learners
+         * {A} and {A,B}, process 1 {A,B} and {B}, process 2 {A} and {A,B}. Load for {@code loadFor},
+         * no faults.
+         */
+        static Scenario sceptic(Ring.Kind kind, long lambda, int deltaMs, double[] rates, long loadFor) {
+            int n = 3;
+            RingConfig[] configs = new RingConfig[3];
+            for (int i = 0; i < 3; i++) {
+                configs[i] = ringConfig(kind, n, lambda, deltaMs);
+            }
+            long a = 1;
+            long ab = 3;
+            long[][] subs = {{a, ab}, {ab, 2}, {a, ab}};
+            DatagramPlan datagrams = new DatagramPlan(100_000, MS, 0, 0, configs[0].mringPacketBytes());
+            FaultPlan plan = new FaultPlan(100_000, MS, 0, 0, 0, 0, false, 5 * MS, datagrams);
+            return new Scenario(n, 2, configs, 1, rates, 0, subs, plan, loadFor, 0, 0, 3_000 * MS,
+                    LogicalMerge.Flaw.NONE, -1, null);
+        }
+
+        /** A ring's configuration: the ring simulations' small settings with λ and Δ. */
+        static RingConfig ringConfig(Ring.Kind kind, int n, long lambda, int deltaMs) {
+            return RingSimulation.Scenario.config(kind, n).lambda(lambda).skipInterval(Duration.ofMillis(deltaMs)).build();
+        }
+
+        /** The same network with no loss, no duplication and no nemesis. */
+        Scenario calm() {
+            return withPlan(plan.withLoss(0, 0).withDatagrams(plan.datagrams().withLoss(0, 0)).withNemesis(0, 0, false));
+        }
+
+        Scenario withPlan(FaultPlan p) {
+            return new Scenario(processes, groups, configs, roundLength, groupRates, multiRate, subscriptions, p,
+                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, flaw, flawedProcess, processFaults);
+        }
+
+        /** The learners of {@code process} merge with {@code f}. */
+        Scenario withFlaw(LogicalMerge.Flaw f, int process) {
+            return new Scenario(processes, groups, configs, roundLength, groupRates, multiRate, subscriptions, plan,
+                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, f, process, processFaults);
+        }
+
+        Scenario withRoundLength(int m) {
+            return new Scenario(processes, groups, configs, m, groupRates, multiRate, subscriptions, plan,
+                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, flaw, flawedProcess, processFaults);
+        }
+    }
+
+    /** What a message's acceptance recorded: its origin incarnation and ring incarnation, and when. */
+    record Accepted(int origin, int incarnation, int ring, long ringEpoch, long at) {
+    }
+
+    /**
+     * What the processes share and report to across crashes: the storages of every ring's log, the
+     * checker, the message registry, each ring's decided value ids, the learners' largest buffers.
+     * Owned by the simulation thread.
+     */
+    static final class World {
+        final Scenario scenario;
+        final MulticastDeliveryChecker checker = new MulticastDeliveryChecker();
+        final Map<Long, Accepted> accepted = new TreeMap<>();
+        final Map<String, Integer> maxBuffered = new TreeMap<>();
+        final long loadStops;
+        private final SplittableRandom random;
+        private final InMemoryDurableLog.Storage[][] storages;
+        private final long[][] ringEpochs;
+        private final List<Map<Long, ValueId>> ringValues = new ArrayList<>();
+        private final int[] incarnations;
+        private long nextId;
+        long refused;
+        long skipsFed;
+        long ringCrashes;
+
+        World(Scenario scenario, SplittableRandom random) {
+            this.scenario = scenario;
+            this.random = random;
+            int rings = scenario.groups() + 1;
+            this.storages = new InMemoryDurableLog.Storage[scenario.processes()][rings];
+            this.ringEpochs = new long[scenario.processes()][rings];
+            for (int p = 0; p < scenario.processes(); p++) {
+                for (int r = 0; r < rings; r++) {
+                    storages[p][r] = new InMemoryDurableLog.Storage();
+                }
+            }
+            for (int r = 0; r < rings; r++) {
+                ringValues.add(new HashMap<>());
+            }
+            this.incarnations = new int[scenario.processes()];
+            this.loadStops = scenario.faultyFor() + scenario.loadAfterHeal();
+        }
+
+        /** A random stream of its own for a process incarnation's workload (split in start order: deterministic). */
+        SplittableRandom randomFor(int process) {
+            return random.split();
+        }
+
+        /** Ring {@code r}'s log storage at {@code process} (survives crashes; {@link #crashed} makes it lose unsynced records). */
+        InMemoryDurableLog.Storage storage(int process, int r) {
+            return storages[process][r];
+        }
+
+        /** Ring {@code r}'s log at {@code process} crashes: it keeps its synced records and a random number of the others. */
+        void crashStorage(int process, int r) {
+            InMemoryDurableLog.Storage s = storages[process][r];
+            s.crash(random.nextInt(s.unsyncedCount() + 1));
+        }
+
+        /** Process {@code process} started incarnation {@code incarnation}. */
+        void started(int process, int incarnation, MultiRingProcess node) {
+            incarnations[process] = incarnation;
+        }
+
+        /** The process restarts: each ring's log loses what a crash may lose (the simulator crashed only the node's own log). */
+        void crashed(int process) {
+            for (int r = 0; r <= scenario.groups(); r++) {
+                crashStorage(process, r);
+                ringEpochs[process][r]++;
+            }
+        }
+
+        void ringCrashed(int process, int r) {
+            ringEpochs[process][r]++;
+            ringCrashes++;
+        }
+
+        long nextMessageId() {
+            return nextId++;
+        }
+
+        void accepted(long id, int origin, int incarnation, int ring, long now) {
+            accepted.put(id, new Accepted(origin, incarnation, ring, ringEpochs[origin][ring], now));
+        }
+
+        /** One value per (ring, instance) at every process. */
+        void ringDecided(int process, int r, long instance, ValueId vid) {
+            ValueId before = ringValues.get(r).putIfAbsent(instance, vid);
+            if (before != null && !before.equals(vid)) {
+                throw new AssertionError("ring " + r + " agreement: process " + process + " decided " + vid + " at "
+                        + instance + ", another process " + before);
+            }
+        }
+
+        void buffered(String learner, int buffered) {
+            maxBuffered.merge(learner, buffered, Math::max);
+        }
+
+        /** Messages whose origin incarnation (and its ring) is still up: they must be delivered. */
+        List<Long> required(Simulation<Object> sim) {
+            List<Long> out = new ArrayList<>();
+            accepted.forEach((id, a) -> {
+                if (sim.isUp(a.origin()) && incarnations[a.origin()] == a.incarnation()
+                        && ringEpochs[a.origin()][a.ring()] == a.ringEpoch()) {
+                    out.add(id);
+                }
+            });
+            return out;
+        }
+
+        /** The learners of the processes up now. */
+        List<MulticastDeliveryChecker.Learner> liveLearners(Simulation<Object> sim) {
+            List<MulticastDeliveryChecker.Learner> out = new ArrayList<>();
+            for (int p = 0; p < scenario.processes(); p++) {
+                if (sim.isUp(p)) {
+                    out.addAll(sim.<MultiRingProcess>node(p).learnerRecords());
+                }
+            }
+            return out;
+        }
+
+        /** The up process that coordinates ring {@code r} in the highest round, or -1. */
+        int coordinatorOf(Simulation<Object> sim, int r) {
+            int coordinator = -1;
+            long round = -1;
+            for (int p = 0; p < scenario.processes(); p++) {
+                if (sim.isUp(p) && sim.<MultiRingProcess>node(p).ringUp(r)) {
+                    var core = sim.<MultiRingProcess>node(p).core(r);
+                    if (core.isCoordinator() && core.round() > round) {
+                        round = core.round();
+                        coordinator = p;
+                    }
+                }
+            }
+            return coordinator;
+        }
+
+        String describe(Simulation<Object> sim) {
+            StringBuilder sb = new StringBuilder();
+            for (int p = 0; p < scenario.processes(); p++) {
+                sb.append("\n  process ").append(p).append(':');
+                sb.append(sim.isUp(p) ? sim.<MultiRingProcess>node(p).describe() : " down");
+            }
+            return sb.toString();
+        }
+    }
+
+    /** What a run produced. */
+    record Outcome(long seed, World world, SimulationStats stats, int multicasts, int required, long delivered,
+                   long traceHash) {
+    }
+
+    static Outcome run(long seed, Scenario s) {
+        return run(seed, s, (sim, world) -> { });
+    }
+
+    /**
+     * A run of {@code s}; {@code setup} may add scripted faults and observers once the processes
+     * exist (drawing no random number from the simulation).
+     */
+    static Outcome run(long seed, Scenario s, BiConsumer<Simulation<Object>, World> setup) {
+        return start(seed, s, setup).finish();
+    }
+
+    /** The processes of {@code s} started (time 0), {@code setup} applied; drive it with {@link Run}. */
+    static Run start(long seed, Scenario s, BiConsumer<Simulation<Object>, World> setup) {
+        Simulation<Object> sim = new Simulation<>(seed, s.plan());
+        World world = new World(s, sim.random().split());
+        sim.measureDatagramsWith(m -> RingSimReplica.datagramBytes(((MultiRingProcess.RingMessage) m).message()));
+        for (int p = 0; p < s.processes(); p++) {
+            sim.addNode(p, ctx -> {
+                if (ctx.incarnation() > 0) {
+                    world.crashed(ctx.id());
+                }
+                return new MultiRingProcess(ctx, world);
+            }, true);
+        }
+        setup.accept(sim, world);
+        int[] hunted = {0};
+        sim.targetLeader(() -> world.coordinatorOf(sim, hunted[0]++ % (s.groups() + 1)), s.coordinatorShare());
+        sim.processFaults(s.processFaults());
+        return new Run(seed, sim, world);
+    }
+
+    /** A started run: its simulation and world, and the end of the run with every check. */
+    record Run(long seed, Simulation<Object> sim, World world) {
+
+        /**
+         * Runs to the end of the faulty period, heals, runs until the load stops, then requires every
+         * live learner to have every message it must deliver within the progress bound; checks the
+         * acyclic order and agreement.
+         */
+        Outcome finish() {
+            Scenario s = world.scenario;
+            sim.runUntil(s.faultyFor());
+            sim.stopFaults();
+            sim.runUntil(world.loadStops);
+            long deadline = world.loadStops + s.progressBound();
+            long[] lastCheck = {-1};
+            boolean done = sim.runUntil(() -> {
+                if (sim.now() - lastCheck[0] < 5 * MS) {
+                    return false;
+                }
+                lastCheck[0] = sim.now();
+                List<Long> required = world.required(sim);
+                return world.liveLearners(sim).stream().allMatch(l -> world.checker.missing(l, required).isEmpty());
+            }, deadline);
+            List<Long> required = world.required(sim);
+            if (!done) {
+                world.checker.assertAcyclic();
+                for (MulticastDeliveryChecker.Learner l : world.liveLearners(sim)) {
+                    List<Long> missing = world.checker.missing(l, required);
+                    if (!missing.isEmpty()) {
+                        throw sim.failure("validity: " + (s.progressBound() / MS) + " ms after the load stopped " + l
+                                + " still misses " + missing.size() + " messages of its groups (first "
+                                + missing.subList(0, Math.min(5, missing.size())) + ", accepted "
+                                + world.accepted.get(missing.get(0)) + "); " + sim.stats() + world.describe(sim));
+                    }
+                }
+            }
+            world.checker.assertAcyclic();
+            world.checker.assertComplete(world.liveLearners(sim), required);
+            long delivered = world.checker.learners().stream().mapToLong(l -> l.order().size()).sum();
+            return new Outcome(seed, world, sim.stats(), world.checker.multicasts(), required.size(), delivered,
+                    sim.traceHash());
+        }
+    }
+}
