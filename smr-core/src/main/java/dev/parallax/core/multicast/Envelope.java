@@ -14,6 +14,11 @@ import java.nio.ByteBuffer;
  *
  * <p><b>Encoding.</b> The first byte is the kind and the format version:
  * <ul>
+ *   <li>{@code 5} — decided notice: {@code origin:int sequence:long}. Never ordered: a stream
+ *       member sends it over the forward transport to an origin that does not run the stream,
+ *       so that the origin sees its message decided ({@link StreamMulticast}, "Origins outside a
+ *       stream"). Decoded as {@link Kind#UNREADABLE} (a decided value that is one is
+ *       consumed as a gap); read with {@link #decidedNotice};</li>
  *   <li>{@code 4} — skip-to: {@code upTo:long} (never negative), decoded with
  *       {@link #sequence()} = {@code upTo} and origin -1;</li>
  *   <li>{@code 3} — message, format 2: {@code origin:int sequence:long groupBits:long bytes};</li>
@@ -30,6 +35,8 @@ record Envelope(Kind kind, int origin, long sequence, long groupBits, ByteBuffer
     private static final byte SKIP_TAG = 2;
     private static final byte MESSAGE_TAG = 3;
     private static final byte SKIP_TO_TAG = 4;
+    private static final byte DECIDED_TAG = 5;
+    private static final int DECIDED_LENGTH = 1 + 4 + 8;
     private static final int SKIP_TO_LENGTH = 1 + 8;
     private static final int MESSAGE_HEADER = 1 + 4 + 8 + 8;
     private static final int SKIP_LENGTH = 1 + 4;
@@ -57,6 +64,35 @@ record Envelope(Kind kind, int origin, long sequence, long groupBits, ByteBuffer
         ByteBuffer b = ByteBuffer.allocate(SKIP_TO_LENGTH);
         b.put(SKIP_TO_TAG).putLong(upTo).flip();
         return b.asReadOnlyBuffer();
+    }
+
+    /** A decided notice for message {@code (origin, sequence)}: see the encoding. */
+    static ByteBuffer encodeDecided(int origin, long sequence) {
+        ByteBuffer b = ByteBuffer.allocate(DECIDED_LENGTH);
+        b.put(DECIDED_TAG).putInt(origin).putLong(sequence).flip();
+        return b.asReadOnlyBuffer();
+    }
+
+    /**
+     * Reads a decided notice without copying.
+     *
+     * @return {@code {origin, sequence}}, or {@code null} if {@code value} is not a decided notice
+     */
+    static long[] decidedNotice(ByteBuffer value) {
+        if (value.remaining() != DECIDED_LENGTH || value.get(value.position()) != DECIDED_TAG) {
+            return null;
+        }
+        int origin = value.getInt(value.position() + 1);
+        long sequence = value.getLong(value.position() + 5);
+        return origin < 0 || sequence < 0 ? null : new long[] {origin, sequence};
+    }
+
+    /** The origin of a message envelope without decoding its payload; -1 if {@code value} is not one. */
+    static int messageOrigin(ByteBuffer value) {
+        if (value.remaining() < MESSAGE_HEADER || value.get(value.position()) != MESSAGE_TAG) {
+            return -1;
+        }
+        return value.getInt(value.position() + 1);
     }
 
     /** Decodes (copying the payload: {@code value} is valid only during a delivery call). */

@@ -7,8 +7,8 @@ import java.util.TreeMap;
 
 /**
  * The messages one process multicast and has not yet seen decided, per stream: its flow control
- * and its resend buffer. Every process runs every stream, so the origin sees each of its messages
- * decided; until then it keeps the message and resends it to the stream's leader (the
+ * and its resend buffer. The origin sees each of its messages decided (in a stream it runs, or by
+ * a member's decided notice for a stream it does not run, see {@link StreamMulticast}); until then it keeps the message and resends it to the stream's leader (the
  * {@link Sequencer} asks for what is {@link #due}), so that a forward the transport dropped (a
  * connection not up yet, or broken) or a proposal lost with a leader that stepped down is ordered
  * after all while the origin is alive.

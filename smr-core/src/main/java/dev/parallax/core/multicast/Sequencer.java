@@ -36,6 +36,13 @@ import java.util.concurrent.locks.LockSupport;
  *       skips were presumed lost on a leader change.</li>
  * </ul>
  *
+ * <p><b>Streams this process does not run</b> ({@code broadcasts[i] == null}): their messages go
+ * over the forward transport to a member of the stream, its <em>proxy</em>, which proposes them
+ * (or, with {@link Routing#LEADER}, forwards them on to its leader). The first proxy is member
+ * {@code self mod size} of the stream's member list (origins spread over the members); every time
+ * messages of the stream are due for a resend the proxy moves to the next member, so a crashed or
+ * unreachable proxy is left behind after one resend interval.
+ *
  * <p>Woken ({@link #wake}) by decisions, forwarded and local messages; otherwise parks for
  * {@code periodNanos}. {@link #offer} and {@link #wake} are thread-safe and never block.
  */
@@ -43,6 +50,10 @@ final class Sequencer {
     private final int self;
     private final int[] ids;
     private final AtomicBroadcast[] broadcasts;
+    /** Per stream this process does not run, its members (process ids); null for the streams it runs. */
+    private final int[][] proxies;
+    /** Per stream this process does not run, the index in {@link #proxies} of the member it forwards to. */
+    private final AtomicIntegerArray proxy;
     private final DecidedStreams streams;
     private final Transport<MulticastForward> transport;
     private final OriginOutbox outbox;
@@ -64,9 +75,14 @@ final class Sequencer {
     private final Thread thread;
     private volatile boolean stopped;
 
+    /**
+     * @param broadcasts per stream, this process's broadcast of it; null for a stream it does not run
+     * @param proxies    per stream it does not run, the stream's members (process ids); null for the others
+     * @param transport  where forwards go; may be null with {@link Routing#LOCAL} when this process
+     *                   runs every stream (nothing is forwarded)
+     */
     @SuppressWarnings("unchecked")
-    /** @param transport where forwards go; may be null with {@link Routing#LOCAL} (nothing is forwarded) */
-    Sequencer(int self, int[] ids, AtomicBroadcast[] broadcasts, DecidedStreams streams,
+    Sequencer(int self, int[] ids, AtomicBroadcast[] broadcasts, int[][] proxies, DecidedStreams streams,
               Transport<MulticastForward> transport, OriginOutbox outbox, Routing routing, SkipPolicy skips,
               int pendingCapacity, int roundLength,
               int maxSkipsInFlight, long periodNanos, long forgetNanos, Clock clock,
@@ -74,6 +90,13 @@ final class Sequencer {
         this.self = self;
         this.ids = ids;
         this.broadcasts = broadcasts;
+        this.proxies = proxies;
+        this.proxy = new AtomicIntegerArray(ids.length);
+        for (int i = 0; i < ids.length; i++) {
+            if (broadcasts[i] == null) {
+                proxy.set(i, Math.floorMod(self, proxies[i].length));
+            }
+        }
         this.streams = streams;
         this.transport = transport;
         this.outbox = outbox;
@@ -156,8 +179,15 @@ final class Sequencer {
         }
     }
 
-    /** Where stream {@code i}'s proposals go now: this process with {@link Routing#LOCAL}, else its leader (-1: none known). */
+    /**
+     * Where stream {@code i}'s proposals go now: its proxy if this process does not run it; else
+     * this process with {@link Routing#LOCAL}, its leader otherwise (-1: none known).
+     */
     int leader(int i) {
+        if (broadcasts[i] == null) {
+            int[] members = proxies[i];
+            return members[Math.floorMod(proxy.get(i), members.length)];
+        }
         return local ? self : broadcasts[i].leaderHint();
     }
 
@@ -189,6 +219,10 @@ final class Sequencer {
         }
         due.clear();
         int n = outbox.due(i, now, due);
+        if (n > 0 && broadcasts[i] == null) {
+            proxy.incrementAndGet(i); // not seen decided in time: try the stream's next member
+            leader = leader(i);
+        }
         for (ByteBuffer envelope : due) {
             if (leader == self) {
                 pending[i].offer(envelope); // full: resent again after the back-off

@@ -15,10 +15,13 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * An {@link AtomicMulticast} over one {@link AtomicBroadcast} per stream: every group is ordered
@@ -38,24 +41,52 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Multi-Paxos' configuration is {@code PaxosMulticast} (smr-paxos), Multi-Ring Paxos' is
  * {@code RingMulticast} (smr-ringpaxos).
  *
- * <p><b>Structure.</b> Every process is a member of every stream's broadcast (built by the
- * caller's {@link StreamFactory}) and receives every stream's decisions into a bounded per-stream
- * history ({@link DecidedStreams}). Each subscription runs the merge on a thread of its own. A
- * {@code Sequencer} thread feeds the broadcasts.
+ * <p><b>Structure.</b> Group g is ordered in stream g by default; {@link Builder#groupStream} may
+ * map several groups to one stream (Multi-Ring Paxos maps groups to rings, seed 003 §5.2). A
+ * message to the groups of one stream is ordered in it, a message to groups of several streams in
+ * the global stream. Each stream runs on a set of processes, by default every process
+ * ({@link Builder#streamMembers}). A process is a member of the broadcasts of the streams it runs
+ * (built by the caller's {@link StreamFactory}, for those streams only) and receives their
+ * decisions into a bounded per-stream history ({@link DecidedStreams}); it never builds, starts or
+ * hears the other streams (a learner joins only the rings it needs). Each subscription runs the
+ * merge on a thread of its own. A {@code Sequencer} thread feeds the broadcasts.
+ *
+ * <p><b>Who may subscribe where.</b> A subscription merges the streams of its groups and the
+ * global stream (if any), so a process may subscribe to a set of groups only if it runs all those
+ * streams ({@link #canSubscribe}); otherwise {@link #subscribe} throws
+ * {@link IllegalArgumentException}. Every process subscribing to a group delivers the same
+ * sequence, as with full membership: the merge key (⌊index / M⌋, stream id) does not depend on
+ * which streams a process runs.
  *
  * <p><b>Multicast from any process.</b> With {@link Routing#LEADER} a message goes to the
  * stream's leader as this process knows it: into the local queue if it leads, over the caller's
  * {@link MulticastForward} transport otherwise (the receiver forwards again if it no longer
  * leads); while no leader is known it is refused. With {@link Routing#LOCAL} it goes into the
  * local queue, from which the sequencer proposes it to this process's broadcast of the stream.
- * Each origin may have {@link Builder#credits} messages per stream accepted and not yet seen
- * decided; {@link #multicast} refuses beyond that.
+ * A message for a stream this process does not run goes over the forward transport to a member of
+ * it (its proxy, see {@code Sequencer}), which handles it as its own routing says (proposes it, or
+ * forwards it to its leader). Each origin may have {@link Builder#credits} messages per stream
+ * accepted and not yet seen decided; {@link #multicast} refuses beyond that.
+ *
+ * <p><b>Origins outside a stream.</b> An origin that does not run a stream cannot see its
+ * messages decided. The rule: a member of the stream that receives a forwarded message of an
+ * origin outside the stream remembers that origin (one flag per stream and origin, never cleared),
+ * and from then on, for every message of that origin it sees decided in the stream — a first
+ * decision or a copy — sends the origin a decided notice {@code (origin, sequence)} over the
+ * forward transport. The origin treats a notice as seeing the message decided: its credit returns
+ * and it is not resent. Normally one member (the proxy) sends one notice per message; after a
+ * proxy change, the old and the new proxy both do (duplicates are harmless). A lost notice (or a
+ * crashed proxy) makes the origin resend to the next member after {@link Builder#resendAfter}; the
+ * copy is decided, dropped as a copy by every subscriber ({@code OriginSequences}, fed at the
+ * members, exactly as for an origin inside the stream), and noticed by the new proxy. Exactly-once
+ * is thus unchanged: it is decided at the members by {@code (origin, sequence)}, whoever proposed
+ * the copy.
  *
  * <p><b>No loss while the origin lives.</b> The forward transport is best effort (a replica port
  * drops what it sends to a peer not connected yet), and a proposal may die with a leader that
  * steps down (or a ring coordinator that fails). So the origin keeps each accepted message
- * ({@code OriginOutbox}, bounded by its credits) until it sees it decided — every process runs
- * every stream, so it sees every decision — and resends it along its route after
+ * ({@code OriginOutbox}, bounded by its credits) until it sees it decided — in the streams it runs
+ * itself, or by a decided notice from a member — and resends it along its route after
  * {@link Builder#resendAfter}, then with exponential back-off. An accepted message is therefore
  * delivered while its origin is alive and the streams make progress; the contract's allowance
  * (loss when a leader crashes or changes) is needed only when the origin crashes too, or when this
@@ -66,14 +97,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p><b>Exactly once.</b> A resent message may be decided twice. Each envelope carries
  * {@code (origin, sequence)}; per stream and origin every process keeps a watermark and a window
  * of the sequence numbers above it that were decided ({@code OriginSequences}), fed with the
- * stream's decisions in order. A later copy takes its index as a gap. Every process sees the same
- * streams, so every subscriber drops the same copies and delivers each message once, at the same
- * position. A run of a process numbers its messages from far above its previous run
- * ({@link #SEQUENCE_RUN_SHIFT}).
+ * stream's decisions in order. A later copy takes its index as a gap. Every member of a stream
+ * sees the same decisions, and every subscriber of a stream's groups is a member of it, so every
+ * subscriber drops the same copies and delivers each message once, at the same position. A run
+ * of a process numbers its messages from far above its previous run ({@link #SEQUENCE_RUN_SHIFT}).
  *
  * <p><b>Idle streams.</b> A subscriber merging an idle stream with a busy one would wait forever.
  * With {@link SkipPolicy#DEMAND} the leader of each stream decides skip values to keep its stream
- * level with the busiest one: demand-driven, so an idle system decides nothing. With
+ * level with the busiest one: demand-driven, so an idle system decides nothing (it sees only the
+ * streams it runs, so demand skips need every process in every stream: the builder refuses them
+ * with {@link Builder#streamMembers} subsets). With
  * {@link SkipPolicy#NONE} the streams must skip by themselves: a decided skip reaches this layer
  * as a {@link #skipValue(long)} value, which under {@link Numbering#LOGICAL} moves the stream's
  * logical next up to its target.
@@ -90,10 +123,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * of the open subscriptions merging it.
  *
  * <p><b>Cost.</b> Per process: the broadcasts' threads, one sequencer thread, one thread per
- * subscription; every process runs every stream, so each process receives every message whatever
- * it subscribes to (Multi-Ring Paxos lets a learner join only the rings it needs: not done here);
- * a message to several groups is ordered once, on the global stream, which every subscriber
- * merges; a forwarded message costs one extra hop. Memory: the origin keeps up to
+ * subscription; a process receives every message of the streams it runs (all of them by default),
+ * whatever it subscribes to; a message to several groups is ordered once, on the global stream, which every subscriber
+ * merges; a forwarded message costs one extra hop, and one decided notice back when its origin
+ * does not run the stream. Memory: the origin keeps up to
  * {@link Builder#credits} messages per stream until they are decided (its own proposal queue holds
  * up to credits × members); the duplicate record is {@code OriginSequences.WINDOW} bits (128 bytes)
  * per stream and origin. A message not decided within {@link Builder#resendAfter} is sent again,
@@ -114,9 +147,12 @@ public final class StreamMulticast implements AtomicMulticast {
     private final int self;
     private final int members;
     private final GroupSet groups;
+    private final StreamLayout layout;
     private final int[] ids;
-    private final int[] indexOf = new int[MulticastPosition.GLOBAL_STREAM + 1];
+    /** Per stream, this process's broadcast; null for a stream it does not run. */
     private final AtomicBroadcast[] broadcasts;
+    /** Per stream this process runs, the origins outside it that forwarded here (see "Origins outside a stream"). */
+    private final AtomicIntegerArray[] noticeTo;
     private final DecidedStreams streams;
     private final OriginOutbox outbox;
     private final Sequencer sequencer;
@@ -130,6 +166,7 @@ public final class StreamMulticast implements AtomicMulticast {
     private final Counter unreadable;
     private final Counter duplicates;
     private final Counter forgotten;
+    private final Counter noticesLost;
     private final Object lifecycle = new Object();
     private volatile boolean closed;
 
@@ -141,19 +178,8 @@ public final class StreamMulticast implements AtomicMulticast {
         this.clock = b.clock;
         this.routing = b.routing;
         this.numbering = b.numbering;
-        java.util.Arrays.fill(indexOf, -1);
-        int count = groups.size() + (groups.size() > 1 ? 1 : 0);
-        this.ids = new int[count];
-        int n = 0;
-        for (int g = groups.first(); g >= 0; g = groups.next(g)) {
-            ids[n++] = g;
-        }
-        if (groups.size() > 1) {
-            ids[n] = MulticastPosition.GLOBAL_STREAM;
-        }
-        for (int i = 0; i < ids.length; i++) {
-            indexOf[ids[i]] = i;
-        }
+        this.layout = b.layout;
+        this.ids = layout.ids();
         String replica = Integer.toString(self);
         MeterRegistry registry = b.registry;
         this.forwardsDropped = Counter.builder("parallax.multicast.forwards.dropped")
@@ -174,14 +200,24 @@ public final class StreamMulticast implements AtomicMulticast {
         Counter resends = Counter.builder("parallax.multicast.resends")
                 .description("this process's messages resent to a stream's leader, not seen decided in time")
                 .tag("replica", replica).register(registry);
+        this.noticesLost = Counter.builder("parallax.multicast.notices.lost")
+                .description("decided notices to origins outside a stream the forward transport refused (the origin "
+                        + "resends, and the copy is noticed)").tag("replica", replica).register(registry);
         this.streams = new DecidedStreams(ids, b.members, b.roundLength, b.retention, b.numbering);
         this.outbox = new OriginOutbox(self, ids.length, b.credits, b.firstSequence, b.resendAfter.toNanos(),
                 b.forgetAfter.toNanos());
         this.broadcasts = new AtomicBroadcast[ids.length];
+        this.noticeTo = new AtomicIntegerArray[ids.length];
+        int[][] proxies = new int[ids.length][];
         for (int i = 0; i < ids.length; i++) {
-            broadcasts[i] = Objects.requireNonNull(b.factory.create(ids[i]), "stream factory returned null");
+            if (layout.runs(i)) {
+                broadcasts[i] = Objects.requireNonNull(b.factory.create(ids[i]), "stream factory returned null");
+                noticeTo[i] = new AtomicIntegerArray(members);
+            } else {
+                proxies[i] = layout.members(i);
+            }
         }
-        this.sequencer = new Sequencer(self, ids, broadcasts, streams, transport, outbox, b.routing, b.skips,
+        this.sequencer = new Sequencer(self, ids, broadcasts, proxies, streams, transport, outbox, b.routing, b.skips,
                 b.credits * b.members,
                 b.roundLength, b.credits, b.period.toNanos(), b.forgetAfter.toNanos(), clock, skips, forgotten, lost,
                 resends);
@@ -211,7 +247,9 @@ public final class StreamMulticast implements AtomicMulticast {
     private void start() {
         for (int i = 0; i < ids.length; i++) {
             int index = i;
-            broadcasts[i].start((instance, value) -> onDecided(index, instance, value));
+            if (broadcasts[i] != null) {
+                broadcasts[i].start((instance, value) -> onDecided(index, instance, value));
+            }
         }
         if (transport != null) {
             transport.start(this::onForward);
@@ -237,15 +275,52 @@ public final class StreamMulticast implements AtomicMulticast {
             } else if (e.kind() == Envelope.Kind.SKIP) {
                 sequencer.skipDecided(index);
             }
+        } else if (e.kind() == Envelope.Kind.MESSAGE && noticeTo[index].get(e.origin()) != 0) {
+            notice(index, e.origin(), e.sequence());
         }
         sequencer.wake();
     }
 
+    /**
+     * Tells {@code origin} (outside the stream; it forwarded here, so a transport exists) that its
+     * message {@code sequence} was decided in stream {@code index}. A notice not sent is counted:
+     * the origin resends, and the copy is noticed.
+     */
+    private void notice(int index, int origin, long sequence) {
+        boolean sent = false;
+        if (!closed) {
+            try {
+                sent = transport.send(origin, new MulticastForward(ids[index], Envelope.encodeDecided(origin, sequence)));
+            } catch (RuntimeException ex) {
+                LOG.debug("replica {}: decided notice to {} not sent", self, origin, ex);
+            }
+        }
+        if (!sent) {
+            noticesLost.increment();
+        }
+    }
+
     /** The forward transport's receiving thread. */
     private void onForward(int from, MulticastForward f) {
-        int stream = f == null ? -1 : f.stream();
-        int index = stream >= 0 && stream < indexOf.length ? indexOf[stream] : -1;
-        if (index < 0 || f.envelope() == null || closed || !sequencer.offer(index, f.envelope())) {
+        int index = f == null ? -1 : layout.index(f.stream());
+        if (index < 0 || f.envelope() == null || closed) {
+            forwardsDropped.increment();
+            return;
+        }
+        long[] notice = Envelope.decidedNotice(f.envelope());
+        if (notice != null) {
+            if (notice[0] == self && !layout.runs(index)) {
+                outbox.decided(index, notice[1]);
+            } else {
+                forwardsDropped.increment();
+            }
+            return;
+        }
+        int origin = Envelope.messageOrigin(f.envelope());
+        if (origin >= 0 && origin < members && layout.runs(index) && !layout.isMember(index, origin)) {
+            noticeTo[index].set(origin, 1); // this process tells that origin what it sees decided
+        }
+        if (!sequencer.offer(index, f.envelope())) {
             forwardsDropped.increment();
         }
     }
@@ -255,9 +330,22 @@ public final class StreamMulticast implements AtomicMulticast {
         return groups;
     }
 
-    /** The stream a message to {@code groups} is ordered in: its group's, or the global one. */
-    private int streamOf(GroupSet target) {
-        return target.size() == 1 ? target.first() : MulticastPosition.GLOBAL_STREAM;
+    /**
+     * Whether this process may {@link #subscribe} to {@code target}: it runs the streams of all
+     * its groups, and the global stream when there is one (every subscription merges it). True for
+     * every offered set unless {@link Builder#streamMembers} left this process out of a stream.
+     */
+    public boolean canSubscribe(GroupSet target) {
+        return (target.bits() & ~groups.bits()) == 0 && (target.bits() & ~layout.subscribable()) == 0;
+    }
+
+    /**
+     * Whether this process runs stream {@code stream} (builds its broadcast and receives its
+     * decisions); false also for an id that is not one of this multicast's streams.
+     */
+    public boolean runsStream(int stream) {
+        int index = layout.index(stream);
+        return index >= 0 && layout.runs(index);
     }
 
     private void checkOffered(GroupSet target) {
@@ -274,7 +362,7 @@ public final class StreamMulticast implements AtomicMulticast {
         if (closed) {
             throw new IllegalStateException("closed");
         }
-        int index = indexOf[streamOf(target)];
+        int index = layout.indexFor(target);
         int leader = sequencer.leader(index);
         if (leader < 0) {
             return false;
@@ -300,12 +388,17 @@ public final class StreamMulticast implements AtomicMulticast {
             if (closed) {
                 throw new IllegalStateException("closed");
             }
+            if (!canSubscribe(target)) {
+                throw new IllegalArgumentException("process " + self + " does not run the streams of groups "
+                        + StreamLayout.describe(target.bits() & ~layout.subscribable()) + " (or the global stream): it "
+                        + "may subscribe only to groups among " + StreamLayout.describe(layout.subscribable()));
+            }
             boolean[] merged = new boolean[ids.length];
             for (int g = target.first(); g >= 0; g = target.next(g)) {
-                merged[indexOf[g]] = true;
+                merged[layout.indexOfGroup(g)] = true;
             }
-            if (ids.length > groups.size()) {
-                merged[indexOf[MulticastPosition.GLOBAL_STREAM]] = true;
+            if (layout.globalIndex() >= 0) {
+                merged[layout.globalIndex()] = true;
             }
             MergeCursor cursor = new MergeCursor(target, merged);
             List<DecidedStreams.StreamPoint> installs = streams.open(cursor, from);
@@ -352,7 +445,9 @@ public final class StreamMulticast implements AtomicMulticast {
             transport.close();
         }
         for (AtomicBroadcast b : broadcasts) {
-            b.close();
+            if (b != null) {
+                b.close();
+            }
         }
     }
 
@@ -375,6 +470,9 @@ public final class StreamMulticast implements AtomicMulticast {
         private Duration forgetAfter = Duration.ofSeconds(5);
         private Duration resendAfter = Duration.ofMillis(200);
         private long firstSequence = System.currentTimeMillis() << SEQUENCE_RUN_SHIFT;
+        private final Map<Integer, Integer> groupStreams = new HashMap<>();
+        private final Map<Integer, int[]> streamMembers = new HashMap<>();
+        private StreamLayout layout;
 
         private Builder() {
         }
@@ -385,7 +483,10 @@ public final class StreamMulticast implements AtomicMulticast {
             return this;
         }
 
-        /** How many processes run the streams. */
+        /**
+         * How many processes there are (ids 0..members-1, the origins of messages); each stream runs
+         * on every one of them unless {@link #streamMembers} names its members.
+         */
         public Builder members(int members) {
             this.members = members;
             return this;
@@ -397,15 +498,44 @@ public final class StreamMulticast implements AtomicMulticast {
             return this;
         }
 
-        /** Builds each stream's broadcast (one per group, and the global one when there are several groups). */
+        /**
+         * The processes that run stream {@code stream} (a stream id of the offered groups, see
+         * {@link #groupStream}, or {@link MulticastPosition#GLOBAL_STREAM}); default every process.
+         * This process builds, starts and receives only the streams it is a member of, may subscribe
+         * only to groups whose streams it runs (and the global stream), and forwards its messages
+         * for another stream to a member of it (see the class comment). Replaces an earlier call
+         * for the same stream.
+         */
+        public Builder streamMembers(int stream, int... processes) {
+            streamMembers.put(stream, processes.clone());
+            return this;
+        }
+
+        /**
+         * Orders group {@code group}'s messages in stream {@code stream} (0..{@link
+         * dev.parallax.core.GroupSet#MAX_GROUP}); default the group's own stream, id {@code group}.
+         * Groups sharing a stream share its order; a message to groups of one stream only is ordered
+         * in it, a message to groups of several in the global stream.
+         */
+        public Builder groupStream(int group, int stream) {
+            groupStreams.put(group, stream);
+            return this;
+        }
+
+        /**
+         * Builds each stream's broadcast that this process runs (one per distinct stream of the
+         * offered groups, and the global one when there are several).
+         */
         public Builder streams(StreamFactory factory) {
             this.factory = factory;
             return this;
         }
 
         /**
-         * Where messages for another process's stream leader travel; the multicast owns and closes
-         * it. Required with {@link Routing#LEADER}, not allowed with {@link Routing#LOCAL}.
+         * Where messages for another process's stream leader, or for a stream this process does not
+         * run, travel (and, for the latter, the members' decided notices back); the multicast owns
+         * and closes it. Addressed by process id. Required with {@link Routing#LEADER} and when
+         * this process does not run every stream; optional otherwise.
          */
         public Builder forwardTransport(Transport<MulticastForward> transport) {
             this.transport = transport;
@@ -511,16 +641,27 @@ public final class StreamMulticast implements AtomicMulticast {
             if (groups == null || factory == null) {
                 throw new IllegalArgumentException("groups and streams are required");
             }
-            if ((routing == Routing.LEADER) != (transport != null)) {
-                throw new IllegalArgumentException("a forward transport is required with routing LEADER and not allowed "
-                        + "with LOCAL (routing " + routing + ")");
+            if (members <= 0 || self < 0 || self >= members) {
+                throw new IllegalArgumentException("self must be 0.." + (members - 1) + " of " + members + " members, got "
+                        + self);
+            }
+            layout = StreamLayout.of(self, members, groups, groupStreams, streamMembers);
+            boolean runsAll = true;
+            for (int i = 0; i < layout.count(); i++) {
+                runsAll &= layout.runs(i);
+            }
+            if (transport == null && (routing == Routing.LEADER || !runsAll)) {
+                throw new IllegalArgumentException("a forward transport is required with routing LEADER and when this "
+                        + "process does not run every stream (routing " + routing + ", process " + self + ")");
             }
             if (skips == SkipPolicy.DEMAND && (routing != Routing.LEADER || numbering != Numbering.INSTANCE)) {
                 throw new IllegalArgumentException("demand skips need routing LEADER and numbering INSTANCE");
             }
-            if (members <= 0 || self < 0 || self >= members) {
-                throw new IllegalArgumentException("self must be 0.." + (members - 1) + " of " + members + " members, got "
-                        + self);
+            if (skips == SkipPolicy.DEMAND && !layout.fullMembership()) {
+                // A leader keeps its stream level with the busiest stream it runs: a stream it does
+                // not run could leave subscribers merging both waiting.
+                throw new IllegalArgumentException("demand skips need every process in every stream; streams over a "
+                        + "subset of the processes need streams that skip by themselves (SkipPolicy.NONE, as rings at λ)");
             }
             if (transport != null && transport.localId() != self) {
                 throw new IllegalArgumentException("forward transport is member " + transport.localId() + ", not " + self);

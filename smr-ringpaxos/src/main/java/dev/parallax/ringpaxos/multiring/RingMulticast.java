@@ -1,6 +1,7 @@
 package dev.parallax.ringpaxos.multiring;
 
 import dev.parallax.core.GroupSet;
+import dev.parallax.core.multicast.MulticastForward;
 import dev.parallax.core.multicast.Numbering;
 import dev.parallax.core.multicast.Routing;
 import dev.parallax.core.multicast.SkipPolicy;
@@ -23,6 +24,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.IntFunction;
 
@@ -52,12 +55,25 @@ import java.util.function.IntFunction;
  *       positions name per ring the logical next and the instance its delivery resumes from.</li>
  * </ul>
  *
- * <p><b>Membership.</b> In this version every process is a member of every ring (rings over a
- * subset of the processes are not done). So that the rings' coordinators are not all one process,
- * each ring numbers its members rotated: process {@code p} is member {@link #ringMember
- * ringMember(p, i, n)} = (p + i) mod n of the i-th ring (rings in increasing stream id), and a
- * fresh ring's first coordinator (member 0 of round 0) is a different process for each of the
- * first n rings. The caller's transports are addressed by those member ids.
+ * <p><b>Membership</b> (seed 003 §5.2: learners join only the rings they need). Group g is
+ * ordered by ring g unless {@link Builder#groupRing} maps it elsewhere. Each ring runs on a set of
+ * processes, by default every process ({@link Builder#ringMembers}, {@link Builder#globalMembers},
+ * or a {@link MultiRingTopology}); its {@link RingConfig} has n = its member count (odd, 2f+1),
+ * every member an acceptor, learner and proposer. A process builds, starts and hears only the
+ * rings it is a member of; it may subscribe to the groups whose rings it runs, if it also runs the
+ * global ring ({@link #canSubscribe}; otherwise {@link #subscribe} throws
+ * {@link IllegalArgumentException}); it may multicast to any group: a message for a ring it does
+ * not run goes over the {@link Builder#forwardTransport} to a member of the ring, which proposes
+ * it, and decided notices come back (see {@link StreamMulticast}, "Origins outside a stream").
+ *
+ * <p><b>Ring member ids.</b> A ring numbers its members 0..n-1: the ring's processes in increasing
+ * id, rotated so that the rings' coordinators are not all one process — process {@code p} at
+ * position k of the i-th ring's process list (rings in increasing stream id, the global ring
+ * last) is member {@link #ringMember(int, int, int[]) (k + i) mod n}; with every process in every
+ * ring that is {@link #ringMember(int, int, int) (p + i) mod n}, and a fresh ring's first
+ * coordinator (member 0 of round 0) is a different process for each of the first n rings. The
+ * caller's {@link RingTransports} are addressed by those member ids ({@link #ringProcess} maps one
+ * back to its process).
  *
  * <p><b>Liveness.</b> With λ = 0 no ring skips: a subscription merging a ring without traffic
  * stops at it (the merge waits for that ring's next index). λ must exceed every ring's real rate
@@ -97,12 +113,60 @@ public final class RingMulticast implements AtomicMulticast {
         return (int) ((process + (long) ring) % members);
     }
 
+    /**
+     * The member id process {@code process} has in the {@code ring}-th ring (rings numbered 0, 1,
+     * ... in increasing stream id, the global ring last) whose processes are {@code processes}:
+     * {@code (k + ring) mod n} where k is the process's position in the increasing process list.
+     *
+     * @throws IllegalArgumentException if {@code process} is not in {@code processes} or {@code ring} is negative
+     */
+    public static int ringMember(int process, int ring, int[] processes) {
+        int[] sorted = processes.clone();
+        java.util.Arrays.sort(sorted);
+        int k = java.util.Arrays.binarySearch(sorted, process);
+        if (k < 0 || ring < 0) {
+            throw new IllegalArgumentException("process " + process + " is not a member of ring " + ring + " "
+                    + java.util.Arrays.toString(sorted));
+        }
+        return (int) ((k + (long) ring) % sorted.length);
+    }
+
+    /**
+     * The process that is member {@code member} of the {@code ring}-th ring whose processes are
+     * {@code processes}: the inverse of {@link #ringMember(int, int, int[])}.
+     *
+     * @throws IllegalArgumentException if {@code member} is not 0..n-1 or {@code ring} is negative
+     */
+    public static int ringProcess(int member, int ring, int[] processes) {
+        int n = processes.length;
+        if (member < 0 || member >= n || ring < 0) {
+            throw new IllegalArgumentException("member " + member + " of " + n + ", ring " + ring);
+        }
+        int[] sorted = processes.clone();
+        java.util.Arrays.sort(sorted);
+        return sorted[(int) Math.floorMod(member - (long) ring, (long) n)];
+    }
+
+    /**
+     * Whether this process may subscribe to {@code groups}: it runs their rings and the global ring.
+     *
+     * @see StreamMulticast#canSubscribe
+     */
+    public boolean canSubscribe(GroupSet groups) {
+        return multicast.canSubscribe(groups);
+    }
+
+    /** Whether this process runs ring {@code stream} (a ring's stream id, or {@link MulticastPosition#GLOBAL_STREAM}). */
+    public boolean runsRing(int stream) {
+        return multicast.runsStream(stream);
+    }
+
     /** The transport of one ring's member: addressed by that ring's member ids. */
     @FunctionalInterface
     public interface RingTransports {
         /**
          * @param stream the ring's stream id: a group id or {@link MulticastPosition#GLOBAL_STREAM}
-         * @param member this process's member id in that ring ({@link #ringMember})
+         * @param member this process's member id in that ring ({@link #ringMember(int, int, int[])})
          * @return a transport the ring owns and closes (for M-Ring, joined with its datagram group)
          */
         Transport<Object> transport(int stream, int member);
@@ -143,6 +207,8 @@ public final class RingMulticast implements AtomicMulticast {
         private Duration skipInterval = DEFAULT_SKIP_INTERVAL;
         private Clock ringClock;
         private MeterRegistry registry = new SimpleMeterRegistry();
+        private final Map<Integer, int[]> ringMembers = new HashMap<>();
+        private final Map<Integer, Integer> groupRings = new HashMap<>();
 
         private Builder() {
         }
@@ -154,7 +220,10 @@ public final class RingMulticast implements AtomicMulticast {
             return this;
         }
 
-        /** How many processes run the rings (every one is a member of every ring). */
+        /**
+         * How many processes there are (ids 0..members-1); every ring runs on all of them unless
+         * {@link #ringMembers} says otherwise.
+         */
         public Builder members(int members) {
             this.members = members;
             b.members(members);
@@ -176,6 +245,64 @@ public final class RingMulticast implements AtomicMulticast {
         public Builder rings(IntFunction<RingConfig.Builder> configs) {
             this.configs = Objects.requireNonNull(configs);
             return this;
+        }
+
+        /**
+         * The processes that run ring {@code ring} (a ring's stream id; see {@link #groupRing}),
+         * default every process. The ring's {@link RingConfig} must have n = their count.
+         *
+         * @see StreamMulticast.Builder#streamMembers
+         */
+        public Builder ringMembers(int ring, int... processes) {
+            ringMembers.put(ring, processes.clone());
+            b.streamMembers(ring, processes);
+            return this;
+        }
+
+        /** The processes that run the global ring; default every process. */
+        public Builder globalMembers(int... processes) {
+            return ringMembers(MulticastPosition.GLOBAL_STREAM, processes);
+        }
+
+        /**
+         * Orders group {@code group} in ring {@code ring} (a stream id 0..{@link GroupSet#MAX_GROUP});
+         * default ring {@code group}.
+         *
+         * @see StreamMulticast.Builder#groupStream
+         */
+        public Builder groupRing(int group, int ring) {
+            groupRings.put(group, ring);
+            b.groupStream(group, ring);
+            return this;
+        }
+
+        /**
+         * Where this process's messages for rings it does not run travel, to a member of the ring
+         * (and the members' decided notices back), addressed by process id; the multicast owns and
+         * closes it. Required when this process is not a member of every ring; not used otherwise.
+         */
+        public Builder forwardTransport(Transport<MulticastForward> transport) {
+            b.forwardTransport(Objects.requireNonNull(transport));
+            return this;
+        }
+
+        /**
+         * Takes the processes, groups, group → ring mapping, every ring's members and every ring's
+         * {@link RingConfig} (kind, n, M-Ring datagram address: {@link MultiRingTopology#ringConfig})
+         * from {@code topology}. A later {@link #rings} call replaces the configs (keep the
+         * topology's kind, n and address by starting from {@code topology.ringConfig(stream)}).
+         */
+        public Builder topology(MultiRingTopology topology) {
+            Objects.requireNonNull(topology);
+            members(topology.processes());
+            groups(topology.groups());
+            for (int g = topology.groups().first(); g >= 0; g = topology.groups().next(g)) {
+                groupRing(g, topology.ringOf(g));
+            }
+            for (int ring : topology.ringIds()) {
+                ringMembers(ring, topology.members(ring));
+            }
+            return rings(topology::ringConfig);
         }
 
         /** Each ring member's transport. Required. */
@@ -277,38 +404,55 @@ public final class RingMulticast implements AtomicMulticast {
                         + self);
             }
             // λ and Δ checked before any ring is built (a bad value must not leave rings half started).
-            RingConfig.builder(members, Ring.Kind.U_RING).lambda(lambda).skipInterval(skipInterval);
-            IntFunction<RingConfig.Builder> perRing = configs != null ? configs
-                    : stream -> RingConfig.builder(members, Ring.Kind.U_RING);
+            RingConfig.builder(1, Ring.Kind.U_RING).lambda(lambda).skipInterval(skipInterval);
             Clock clock = ringClock != null ? ringClock : new EpochClock();
             MeterRegistry meters = registry;
             IntFunction<RuntimeOptions> runtime = options != null ? options
                     : stream -> RuntimeOptions.builder().name("ring-" + stream).meterRegistry(meters).build();
-            long l = lambda;
-            Duration delta = skipInterval;
-            GroupSet offered = groups;
-            int me = self;
-            int n = members;
-            b.streams(stream -> {
-                RingConfig config = perRing.apply(stream).lambda(l).skipInterval(delta).build();
-                if (config.members() != n) {
-                    throw new IllegalArgumentException("ring " + stream + " has " + config.members() + " members, not " + n);
+            // Every config of a ring this process runs, checked before any ring is built too.
+            java.util.TreeSet<Integer> rings = new java.util.TreeSet<>();
+            for (int g = groups.first(); g >= 0; g = groups.next(g)) {
+                rings.add(groupRings.getOrDefault(g, g));
+            }
+            if (rings.size() > 1) {
+                rings.add(MulticastPosition.GLOBAL_STREAM);
+            }
+            Map<Integer, RingConfig> built = new HashMap<>();
+            Map<Integer, Integer> memberIds = new HashMap<>();
+            int index = 0;
+            for (int ring : rings) {
+                int[] procs = ringMembers.get(ring);
+                if (procs == null) {
+                    procs = new int[members];
+                    java.util.Arrays.setAll(procs, p -> p);
                 }
-                int member = ringMember(me, ringIndex(offered, stream), n);
+                int ringIndex = index++;
+                if (java.util.Arrays.stream(procs).noneMatch(p -> p == self)) {
+                    continue; // not run here (StreamMulticast checks the member sets themselves)
+                }
+                RingConfig config;
+                try {
+                    config = (configs != null ? configs.apply(ring) : RingConfig.builder(procs.length, Ring.Kind.U_RING))
+                            .lambda(lambda).skipInterval(skipInterval).build();
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("ring " + ring + " on processes " + java.util.Arrays.toString(procs)
+                            + ": " + e.getMessage(), e);
+                }
+                if (config.members() != procs.length) {
+                    throw new IllegalArgumentException("ring " + ring + " runs on " + procs.length + " processes "
+                            + java.util.Arrays.toString(procs) + " but its config has n = " + config.members());
+                }
+                built.put(ring, config);
+                memberIds.put(ring, ringMember(self, ringIndex, procs));
+            }
+            b.streams(stream -> {
+                RingConfig config = built.get(stream);
+                int member = memberIds.get(stream);
                 return RingPaxosBroadcast.builder().config(config).self(member)
                         .transport(transports.transport(stream, member)).log(logs.apply(stream)).clock(clock)
                         .options(runtime.apply(stream)).skipDelivery(StreamMulticast::skipValue).build();
             });
             return new RingMulticast(b.build());
-        }
-
-        /** The ring's number: its rank among the offered groups, the global ring last. */
-        private static int ringIndex(GroupSet groups, int stream) {
-            int i = 0;
-            for (int g = groups.first(); g >= 0 && g < stream; g = groups.next(g)) {
-                i++;
-            }
-            return i;
         }
     }
 }
