@@ -150,6 +150,21 @@ public final class ParallaxSystem implements BenchSystem {
                 "parallax-multiring-" + rings);
     }
 
+    /**
+     * {@code parallax-multiring-2-<suffix>}: {@link #multiRing(int) parallax-multiring-2} with
+     * {@code settings} written over the multi-ring defaults — the Δ, M and λ ablation of seed 003
+     * (Ring Paxos / Multi-Ring / P-SMR) §5.4.4-5.4.6 (docs/benchmarks.md, issue 15), e.g.
+     * {@code ring.delta.ms=1}, {@code multiring.m=8}, {@code ring.lambda=200}.
+     *
+     * @param suffix   the name's last part, e.g. {@code d1}
+     * @param settings cluster-file keys and values
+     */
+    public static ParallaxSystem multiRingVariant(String suffix, Map<String, String> settings) {
+        Map<String, String> all = new java.util.HashMap<>(settings);
+        all.put("multiring.rings", "2");
+        return new ParallaxSystem("none", Orderings.MULTI_RING, 3, all, "parallax-multiring-2-" + suffix);
+    }
+
     /** The number of replica JVMs. */
     public int replicas() {
         return replicas;

@@ -8,6 +8,7 @@ import dev.parallax.bench.systems.zookeeper.ZooKeeperSystem;
 import dev.parallax.examples.cli.Orderings;
 
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /** The systems {@code ./parallax bench --system NAME} knows, in the order {@code --compare} runs them. Stateless. */
@@ -28,6 +29,11 @@ public final class Systems {
             new Entry("parallax-multiring-1", () -> ParallaxSystem.multiRing(1)),
             new Entry("parallax-multiring-2", () -> ParallaxSystem.multiRing(2)),
             new Entry("parallax-multiring-3", () -> ParallaxSystem.multiRing(3)),
+            new Entry("parallax-multiring-2-d1", () -> ParallaxSystem.multiRingVariant("d1", Map.of("ring.delta.ms", "1"))),
+            new Entry("parallax-multiring-2-d20", () -> ParallaxSystem.multiRingVariant("d20", Map.of("ring.delta.ms", "20"))),
+            new Entry("parallax-multiring-2-m8", () -> ParallaxSystem.multiRingVariant("m8", Map.of("multiring.m", "8"))),
+            new Entry("parallax-multiring-2-lambda200",
+                    () -> ParallaxSystem.multiRingVariant("lambda200", Map.of("ring.lambda", "200"))),
             new Entry("ratis", () -> new RatisSystem(true)),
             new Entry("ratis-nosync", () -> new RatisSystem(false)),
             new Entry("zookeeper", () -> new ZooKeeperSystem(true)),

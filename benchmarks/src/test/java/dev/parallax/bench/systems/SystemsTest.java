@@ -73,6 +73,12 @@ class SystemsTest {
                     .containsEntry("ring.batch.bytes", "8000").containsEntry("ring.eager.below", "1");
         }
         assertThat(ParallaxSystem.multiRing(2).tls(true).name()).isEqualTo("parallax-multiring-2-tls");
+        ParallaxSystem d1 = (ParallaxSystem) Systems.create("parallax-multiring-2-d1");
+        assertThat(d1.name()).isEqualTo("parallax-multiring-2-d1");
+        assertThat(d1.settings()).containsEntry("ordering", "multi-ring").containsEntry("multiring.rings", "2")
+                .containsEntry("ring.delta.ms", "1");
+        assertThat(((ParallaxSystem) Systems.create("parallax-multiring-2-m8")).settings()).containsEntry("multiring.m", "8");
+        assertThat(((ParallaxSystem) Systems.create("parallax-multiring-2-lambda200")).settings()).containsEntry("ring.lambda", "200");
         assertThatThrownBy(() -> ParallaxSystem.multiRing(0)).hasMessageContaining("rings must be 1..63");
     }
 
