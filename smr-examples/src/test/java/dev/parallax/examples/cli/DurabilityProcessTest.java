@@ -96,6 +96,7 @@ class DurabilityProcessTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Tag("one-placement") // the compact placement meets kills and restarts in the chaos run; time budget (issue 15)
     void killingAndRestartingEachReplicaInTurnLosesNothing(@TempDir Path dir) throws Exception {
         try (ProcessCluster cluster = cluster(dir, 500)) {
             underLoad(cluster, () -> {
@@ -112,6 +113,7 @@ class DurabilityProcessTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Tag("one-placement") // the compact placement meets kills and restarts in the chaos run; time budget (issue 15)
     void aReplicaRestartedAfterItsPeersCompactedInstallsASnapshot(@TempDir Path dir) throws Exception {
         try (ProcessCluster cluster = cluster(dir, 200)) {
             underLoad(cluster, () -> {

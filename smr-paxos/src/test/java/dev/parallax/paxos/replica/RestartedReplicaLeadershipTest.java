@@ -43,6 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * asserted below the suspect timeout only in the stress profile ({@code -Pstress}, which sets
  * {@code sim.seeds} above 1,000), since a loaded 2-core CI machine can stall any thread that long.
  */
+@org.junit.jupiter.api.Tag("one-placement") // leadership after a restart is the core's rule, whatever the placement (smr-paxos/pom.xml)
 class RestartedReplicaLeadershipTest {
     private static final int LOGGED = 20_000;
     private static final Duration SUSPECT = Duration.ofMillis(300);
