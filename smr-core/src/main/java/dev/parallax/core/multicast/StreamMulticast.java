@@ -169,6 +169,8 @@ public final class StreamMulticast implements AtomicMulticast {
     private final Counter noticesLost;
     private final Object lifecycle = new Object();
     private volatile boolean closed;
+    /** Set once by {@link Builder#build} before the streams start. */
+    private volatile Subscription initial;
 
     private StreamMulticast(Builder b) {
         this.self = b.self;
@@ -242,6 +244,14 @@ public final class StreamMulticast implements AtomicMulticast {
      */
     public static ByteBuffer skipValue(long upTo) {
         return Envelope.encodeSkipTo(upTo);
+    }
+
+    /**
+     * The subscription {@link Builder#initialSubscription} opened before the streams started, or
+     * null if none was asked for. Thread-safe.
+     */
+    public Subscription initialSubscription() {
+        return initial;
     }
 
     private void start() {
@@ -470,6 +480,9 @@ public final class StreamMulticast implements AtomicMulticast {
         private Duration forgetAfter = Duration.ofSeconds(5);
         private Duration resendAfter = Duration.ofMillis(200);
         private long firstSequence = System.currentTimeMillis() << SEQUENCE_RUN_SHIFT;
+        private GroupSet initialGroups;
+        private MulticastPosition initialFrom;
+        private MulticastListener initialListener;
         private final Map<Integer, Integer> groupStreams = new HashMap<>();
         private final Map<Integer, int[]> streamMembers = new HashMap<>();
         private StreamLayout layout;
@@ -626,6 +639,20 @@ public final class StreamMulticast implements AtomicMulticast {
          * The first message number of every stream of this run; default the start time in
          * milliseconds shifted left by {@link StreamMulticast#SEQUENCE_RUN_SHIFT}. For tests.
          */
+        /**
+         * A subscription opened before the streams start ({@link #initialSubscription()}): its
+         * position is in place before any stream replays its log or delivers, so no decision can
+         * meet a bounded history that has no subscriber yet (a restarted replica resuming from its
+         * snapshot's merge position: a replay longer than {@code retention} values would otherwise
+         * drop what the subscription opened a moment later still needs). Default none.
+         */
+        public Builder initialSubscription(GroupSet groups, MulticastPosition from, MulticastListener listener) {
+            this.initialGroups = Objects.requireNonNull(groups, "groups");
+            this.initialFrom = Objects.requireNonNull(from, "from");
+            this.initialListener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
         public Builder firstSequence(long n) {
             this.firstSequence = n;
             return this;
@@ -680,6 +707,14 @@ public final class StreamMulticast implements AtomicMulticast {
                 throw new IllegalArgumentException("firstSequence must not be negative");
             }
             StreamMulticast m = new StreamMulticast(this);
+            if (initialGroups != null) {
+                try {
+                    m.initial = m.subscribe(initialGroups, initialFrom, initialListener);
+                } catch (RuntimeException e) {
+                    m.close();
+                    throw e;
+                }
+            }
             m.start();
             return m;
         }

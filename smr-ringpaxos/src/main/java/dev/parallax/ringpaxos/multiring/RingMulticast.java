@@ -177,6 +177,11 @@ public final class RingMulticast implements AtomicMulticast {
         return multicast.groups();
     }
 
+    /** The subscription {@link Builder#initialSubscription} opened before the rings started, or null. Thread-safe. */
+    public Subscription initialSubscription() {
+        return multicast.initialSubscription();
+    }
+
     @Override
     public Subscription subscribe(GroupSet groups, MulticastPosition from, MulticastListener listener) {
         return multicast.subscribe(groups, from, listener);
@@ -395,6 +400,17 @@ public final class RingMulticast implements AtomicMulticast {
          *
          * @throws IllegalArgumentException if a required part is missing or a value is out of range
          */
+        /**
+         * A subscription opened before any ring starts (see
+         * {@code StreamMulticast.Builder.initialSubscription}): a replica resuming from its
+         * snapshot's merge position opens it here, so no ring's log replay runs ahead of it.
+         * {@link RingMulticast#initialSubscription()} returns it. Default none.
+         */
+        public Builder initialSubscription(GroupSet groups, MulticastPosition from, MulticastListener listener) {
+            b.initialSubscription(groups, from, listener);
+            return this;
+        }
+
         public RingMulticast build() {
             if (groups == null || transports == null || logs == null) {
                 throw new IllegalArgumentException("groups, transports and logs are required");
