@@ -15,6 +15,7 @@ import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
 import dev.parallax.ringpaxos.RingPaxos;
 import dev.parallax.ringpaxos.multiring.MultiRingConfig;
+import dev.parallax.ringpaxos.multiring.MultiRingTopology;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -94,6 +95,12 @@ import java.util.regex.Pattern;
  *                                    #   plus (k > 1) the global ring for commands to several groups (1..64)
  * multiring.kind=m-ring              #   every ring's variant: m-ring | u-ring (each ring reads ring.* and mring.*)
  * multiring.m=1                      #   M: values merged from one ring before the next (seed 003 §5.2, Alg. 1)
+ * multiring.ring.1.kind=u-ring       #   ring 1's variant (default multiring.kind); i = 0..k-1 or global
+ * multiring.ring.1.group=239.255.80.9:7501  # ring 1's M-Ring datagram address (default mring.group:mring.port + i,
+ *                                    #   the global ring mring.port + k)
+ * multiring.ring.1.members=0,1,2     #   ring 1's replicas: every replica (the default; the ordering subscribes
+ *                                    #   every replica to every group, so a ring that leaves one out is refused)
+ * multiring.group.2=0                #   group 2 is ordered by ring 0 (default: group g by ring g, g &lt; k)
  * mring.group=239.255.80.1           # M-Ring only (ordering=m-ring): the IP-multicast group of Phase 2A and decisions
  * mring.port=7400                    #   its UDP port (multi-ring: ring i uses mring.port + i, the global ring + k)
  * mring.interface=127.0.0.1          #   the address of the interface to multicast on (the NIC's address on a network)
@@ -152,6 +159,12 @@ public final class ClusterFile {
             "tls.replica", "tls.client", "tls.ca", "tls.handshake.timeout.ms");
     /** The per-replica TLS keys, {@code tls.cert.<id>} and {@code tls.key.<id>}. */
     private static final Pattern TLS_FILE_KEY = Pattern.compile("tls\\.(cert|key)\\.(\\d{1,9})");
+    /**
+     * The Multi-Ring topology keys, {@code multiring.ring.<i|global>.members|kind|group} and
+     * {@code multiring.group.<g>} (ring and group numbers are checked with {@code ordering=multi-ring}).
+     */
+    private static final Pattern MULTIRING_TOPOLOGY_KEY =
+            Pattern.compile("multiring\\.ring\\.(\\d{1,9}|global)\\.(members|kind|group)|multiring\\.group\\.\\d{1,9}");
     /** Workers of a parallel executor when {@code execution.threads} is absent. */
     public static final int DEFAULT_EXECUTION_THREADS = 2;
 
@@ -206,9 +219,10 @@ public final class ClusterFile {
     private void validate() {
         Set<String> unknown = new TreeSet<>(props.stringPropertyNames());
         unknown.removeAll(KEYS);
-        unknown.removeIf(k -> TLS_FILE_KEY.matcher(k).matches());
+        unknown.removeIf(k -> TLS_FILE_KEY.matcher(k).matches() || MULTIRING_TOPOLOGY_KEY.matcher(k).matches());
         if (!unknown.isEmpty()) {
-            throw error("unknown keys " + unknown + "; known keys are " + new TreeSet<>(KEYS));
+            throw error("unknown keys " + unknown + "; known keys are " + new TreeSet<>(KEYS) + ", tls.cert.<id>, "
+                    + "tls.key.<id>, multiring.ring.<i|global>.members|kind|group and multiring.group.<g>");
         }
         members();
         clients();
@@ -703,11 +717,36 @@ public final class ClusterFile {
             }
         }
         millisSetting("ring.delta.ms", b::skipInterval);
+        MultiRingConfig config;
         try {
-            return b.build();
+            config = b.build();
         } catch (IllegalArgumentException e) {
             throw error("multiring.rings, mring.port: " + e.getMessage());
         }
+        if (props.stringPropertyNames().stream().noneMatch(k -> MULTIRING_TOPOLOGY_KEY.matcher(k).matches())) {
+            return config;
+        }
+        // The per-ring keys: the topology reads them with multiring.rings, multiring.kind, mring.group and mring.port.
+        Map<String, String> keys = new LinkedHashMap<>();
+        for (String k : props.stringPropertyNames()) {
+            keys.put(k, props.getProperty(k));
+        }
+        try {
+            config = b.topology(MultiRingTopology.parse(keys, members().size())).build();
+        } catch (IllegalArgumentException e) {
+            throw error(e.getMessage());
+        }
+        for (int i = 0; i < config.streams(); i++) {
+            if (config.kind(i) == Ring.Kind.M_RING) {
+                try {
+                    RingPaxos.datagramGroup(config.ring(i));
+                } catch (IllegalArgumentException e) {
+                    throw error("multiring.ring." + (i == config.rings() && config.rings() > 1 ? "global" : i)
+                            + ".group: " + e.getMessage());
+                }
+            }
+        }
+        return config;
     }
 
     /** {@code multiring.kind}: {@code m-ring} (default) or {@code u-ring}; the error names the key and the accepted values. */

@@ -413,6 +413,70 @@ class ClusterFileTest {
     }
 
     @Test
+    @org.junit.jupiter.api.DisplayName("issue 15 item 2: the multiring.ring.* / multiring.group.* keys lay out the rings: "
+            + "per-ring kind and datagram address, group to ring")
+    void theMultiRingTopologyKeysReachTheConfiguration(@TempDir Path dir) throws IOException {
+        ClusterFile f = ClusterFile.load(write(dir, THREE + """
+                ordering=multi-ring
+                mring.group=239.255.7.1
+                mring.port=9000
+                multiring.ring.0.kind=u-ring
+                multiring.ring.1.kind=m-ring
+                multiring.ring.1.group=239.255.7.9:9100
+                multiring.ring.1.members=2,0,1
+                multiring.ring.global.kind=u-ring
+                multiring.group.2=0
+                """));
+        MultiRingConfig m = f.multiRing();
+        assertThat(m.rings()).isEqualTo(2);
+        assertThat(m.groups()).as("groups 0..k-1 and every mapped group").isEqualTo(dev.parallax.core.GroupSet.of(0, 1, 2));
+        assertThat(m.topology().ringOf(2)).isZero();
+        assertThat(m.kind(0)).isEqualTo(Ring.Kind.U_RING);
+        assertThat(m.ring(1).kind()).isEqualTo(Ring.Kind.M_RING);
+        assertThat(m.ring(1).mringGroup()).isEqualTo("239.255.7.9");
+        assertThat(m.ring(1).mringPort()).isEqualTo(9100);
+        assertThat(m.ring(2).kind()).as("the global ring").isEqualTo(Ring.Kind.U_RING);
+        assertThat(m.ring(1).lambda()).isEqualTo(20_000L);
+        // Without per-ring keys: today's layout from multiring.kind, mring.group and mring.port + i.
+        MultiRingConfig plain = ClusterFile.load(write(dir, THREE + "ordering=multi-ring\nmring.group=239.255.7.1\n"
+                + "mring.port=9000\n")).multiRing();
+        for (int i = 0; i < 3; i++) {
+            assertThat(plain.kind(i)).isEqualTo(Ring.Kind.M_RING);
+            assertThat(plain.ring(i).mringGroup()).isEqualTo("239.255.7.1");
+            assertThat(plain.ring(i).mringPort()).isEqualTo(9000 + i);
+        }
+        // With another ordering the keys are accepted unchecked, like the other multiring.* keys.
+        assertThat(ClusterFile.load(write(dir, THREE + "multiring.ring.7.kind=x\nmultiring.group.3=9\n")).ordering())
+                .isEqualTo(Orderings.MULTI_PAXOS);
+    }
+
+    @Test
+    void badMultiRingTopologyKeysAreRefusedNamingTheKey(@TempDir Path dir) throws IOException {
+        Map<String, String> bad = new java.util.LinkedHashMap<>();
+        bad.put("multiring.ring.0.members=0", "multiring.ring.0.members=0 leaves out replica 1");
+        bad.put("multiring.ring.global.members=0,2,1,1", "multiring.ring.global.members: member 1 is named twice");
+        bad.put("multiring.ring.1.members=0,1", "multiring.ring.1.members: a ring has an odd number");
+        bad.put("multiring.ring.0.members=0,1,3", "multiring.ring.0.members: member 3 is not a process 0..2");
+        bad.put("multiring.ring.5.kind=u-ring", "multiring.ring.5: unknown ring");
+        bad.put("multiring.ring.0.kind=x-ring", "multiring.ring.0.kind must be m-ring or u-ring, got 'x-ring'");
+        bad.put("multiring.ring.1.group=239.255.80.1", "multiring.ring.1.group must be <address>:<port>");
+        bad.put("multiring.ring.1.group=239.255.80.1:7400", "both use datagram address 239.255.80.1:7400");
+        bad.put("multiring.ring.1.group=239.255.80.1:70000", "multiring.ring.1.group: port must be 1..65535");
+        bad.put("multiring.group.3=2", "multiring.group.3=2: no such ring");
+        bad.put("multiring.group.3=x", "multiring.group.3 must be an integer");
+        bad.put("multiring.ring.0.colour=red", "unknown keys [multiring.ring.0.colour]");
+        bad.put("multiring.ring.x.kind=u-ring", "unknown keys [multiring.ring.x.kind]");
+        for (Map.Entry<String, String> e : bad.entrySet()) {
+            Path f = write(dir, THREE + "ordering=multi-ring\n" + e.getKey() + "\n");
+            assertThatThrownBy(() -> ClusterFile.load(f)).as(e.getKey()).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith(f + ": ").hasMessageContaining(e.getValue());
+        }
+        Path subset = write(dir, THREE + "ordering=multi-ring\nmultiring.ring.1.members=1\n");
+        assertThatThrownBy(() -> ClusterFile.load(subset)).hasMessageContaining("subscribes every replica to every group")
+                .hasMessageContaining("RingMulticast");
+    }
+
+    @Test
     void mistakesAreNamed(@TempDir Path dir) throws IOException {
         assertThatThrownBy(() -> ClusterFile.load(write(dir, "clients=0=a:1\n"))).hasMessageContaining("'members' is required");
         assertThatThrownBy(() -> ClusterFile.load(write(dir, "members=0=a:1\npaxos.windw=3\n")))

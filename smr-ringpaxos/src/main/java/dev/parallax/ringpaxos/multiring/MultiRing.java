@@ -30,10 +30,12 @@ import java.util.Objects;
  * Multi-Ring Paxos (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5) as a replica's ordering
  * protocol, named {@value #NAME}: {@code Replica.builder().ordering(MultiRing.protocol(config))}.
  * A {@link MultiRingBroadcast} over a {@link RingMulticast} of k group rings and the global ring,
- * every replica a member of every ring. Ring i (0..k-1) runs on the replica-port channel and log
- * {@code ring-<i>}, the global ring on {@code ring-g}; an M-Ring ring also joins the datagram
- * group channel {@code ring-<i>-mcast} (or {@code ring-g-mcast}) at the template's
- * {@code mring.group}, port {@code mring.port} + i (the global ring + k). The rings' coordinators
+ * every replica a member of every ring, laid out by the configuration's {@link MultiRingTopology}
+ * (per ring its kind and datagram address, the group → ring mapping). Ring i (0..k-1) runs on the
+ * replica-port channel and log {@code ring-<i>}, the global ring on {@code ring-g}; an M-Ring ring
+ * also joins the datagram group channel {@code ring-<i>-mcast} (or {@code ring-g-mcast}) at its
+ * datagram address (by default the template's {@code mring.group}, port {@code mring.port} + i,
+ * the global ring + k). The rings' coordinators
  * sit on different replicas (see {@link RingMulticast#ringMember}). Batches close at the template's
  * {@code ring.batch.bytes} / {@code ring.batch.timeout.ms}, one batch per lane.
  *
@@ -101,7 +103,7 @@ public final class MultiRing implements OrderingProtocol {
         int self = context.config().id();
         int k = config.rings();
         int streams = config.streams();
-        if (config.kind() == Ring.Kind.M_RING && context.config().tls().replicaPort()) {
+        if (config.anyMRing() && context.config().tls().replicaPort()) {
             LOG.warn("replica {}: multi-ring with M-Ring rings and tls.replica=required: TLS covers the TCP channels only; "
                     + "the multicast datagrams are neither encrypted nor authenticated", self);
         }
@@ -112,7 +114,7 @@ public final class MultiRing implements OrderingProtocol {
             String name = ringName(i, k);
             RingConfig ring = config.ring(i);
             Transport<Object> replicas;
-            if (config.kind() == Ring.Kind.U_RING) {
+            if (ring.kind() == Ring.Kind.U_RING) {
                 replicas = Channels.union(Channels.Route.of(RingUnicast.class, context.transport(name, codec)));
             } else {
                 replicas = Channels.union(
@@ -126,7 +128,7 @@ public final class MultiRing implements OrderingProtocol {
         Clock clock = context.clock();
         Clock ringClock = clock == SystemClock.INSTANCE ? new EpochClock() : clock;
         MultiRingBroadcast[] broadcast = new MultiRingBroadcast[1];
-        RingMulticast.Builder builder = RingMulticast.builder().self(self).members(n).groups(config.groups())
+        RingMulticast.Builder builder = RingMulticast.builder().self(self).topology(config.topology())
                 .rings(stream -> config.ring(index(stream, k)).toBuilder())
                 .transports((stream, member) -> {
                     RingMemberTransport<Object> t = transports.get(index(stream, k));
@@ -147,7 +149,7 @@ public final class MultiRing implements OrderingProtocol {
                 })
                 .lambda(config.lambda()).skipInterval(config.skipInterval()).roundLength(config.roundLength())
                 .ringClock(ringClock).clock(clock).meterRegistry(context.meterRegistry());
-        broadcast[0] = new MultiRingBroadcast(self, k, builder::build, () -> {
+        broadcast[0] = new MultiRingBroadcast(self, config.topology(), builder::build, () -> {
             transports.forEach(Transport::close);
             logs.forEach(MultiRing::closeQuietly);
         });

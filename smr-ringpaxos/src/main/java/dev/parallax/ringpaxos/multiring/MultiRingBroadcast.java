@@ -23,8 +23,9 @@ import java.util.function.Supplier;
  * k + 1 rings in parallel.
  *
  * <p><b>Lanes.</b> k + 1 lanes (one with k = 1): lane i &lt; k proposes into ring i (a batch of
- * commands to group i alone), lane k into the global ring (commands to several groups, or to a
- * group without a ring). The replica's batcher keeps a batch per lane
+ * commands to groups ordered by ring i alone: group i by default, or the groups the topology's
+ * {@code multiring.group.<g>} maps to it), lane k into the global ring (commands to groups of
+ * several rings, or to a group not offered). The replica's batcher keeps a batch per lane
  * ({@link #laneOf}), so the rings are fed independently; one client's commands to one group set
  * stay in one lane and keep their order.
  *
@@ -53,6 +54,9 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
     private final int rings;
     private final GroupSet groups;
     private final GroupSet[] laneGroups;
+    /** Group g's ring (for offered groups), and each ring's groups as bits. */
+    private final int[] groupRing;
+    private final long[] ringGroupBits;
     private final Supplier<RingMulticast> multicastFactory;
     private final Runnable closeUnstarted;
     private final ArrayDeque<Captured> captured = new ArrayDeque<>();
@@ -76,6 +80,8 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
     }
 
     /**
+     * The broadcast over k rings, group g ordered by ring g (groups 0..k-1).
+     *
      * @param self             this replica's id
      * @param rings            k, the group rings (groups 0..k-1)
      * @param multicastFactory builds and starts the rings and the multicast, called once, by {@link #start}
@@ -83,21 +89,47 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
      *                         the broadcast is closed without having been started
      */
     public MultiRingBroadcast(int self, int rings, Supplier<RingMulticast> multicastFactory, Runnable closeUnstarted) {
-        if (rings < 1 || rings > MultiRingConfig.MAX_RINGS) {
-            throw new IllegalArgumentException("rings must be 1.." + MultiRingConfig.MAX_RINGS + ", got " + rings);
-        }
+        this(self, identity(rings), multicastFactory, closeUnstarted);
+    }
+
+    /**
+     * The broadcast over the rings of {@code topology}: its groups (all subscribed), its group →
+     * ring mapping for the lanes (lane i proposes to the groups of ring i).
+     *
+     * @param self             this replica's id
+     * @param topology         the rings and the group → ring mapping (every replica runs every ring)
+     * @param multicastFactory builds and starts the rings and the multicast, called once, by {@link #start}
+     * @param closeUnstarted   releases what the factory would have owned (transports, logs) when
+     *                         the broadcast is closed without having been started
+     */
+    public MultiRingBroadcast(int self, MultiRingTopology topology, Supplier<RingMulticast> multicastFactory,
+                              Runnable closeUnstarted) {
         this.self = self;
-        this.rings = rings;
+        this.rings = topology.rings();
         this.multicastFactory = Objects.requireNonNull(multicastFactory, "multicastFactory");
         this.closeUnstarted = Objects.requireNonNull(closeUnstarted, "closeUnstarted");
-        this.groups = GroupSet.ofBits(rings == 64 ? -1L : (1L << rings) - 1);
+        this.groups = topology.groups();
+        this.groupRing = new int[GroupSet.MAX_GROUP + 1];
         this.laneGroups = new GroupSet[rings > 1 ? rings + 1 : 1];
+        long[] ringBits = new long[rings];
+        for (int g = groups.first(); g >= 0; g = groups.next(g)) {
+            groupRing[g] = topology.ringOf(g);
+            ringBits[groupRing[g]] |= 1L << g;
+        }
+        this.ringGroupBits = ringBits;
         for (int i = 0; i < rings; i++) {
-            laneGroups[i] = GroupSet.of(i);
+            laneGroups[i] = GroupSet.ofBits(ringBits[i]);
         }
         if (rings > 1) {
             laneGroups[rings] = groups;
         }
+    }
+
+    private static MultiRingTopology identity(int rings) {
+        if (rings < 1 || rings > MultiRingConfig.MAX_RINGS) {
+            throw new IllegalArgumentException("rings must be 1.." + MultiRingConfig.MAX_RINGS + ", got " + rings);
+        }
+        return MultiRingTopology.builder(1).rings(rings).build();
     }
 
     @Override
@@ -156,13 +188,18 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
         return laneGroups.length;
     }
 
-    /** Group i &lt; k alone: lane i; anything else: the global lane k (lane 0 with one ring). */
+    /**
+     * Groups all ordered by ring i: lane i; anything else (groups of several rings, a group not
+     * offered, no group): the global lane k (lane 0 with one ring).
+     */
     @Override
     public int laneOf(GroupSet target) {
-        if (target.size() == 1 && target.first() < rings) {
-            return target.first();
+        long bits = target.bits();
+        if (bits == 0 || (bits & ~groups.bits()) != 0) {
+            return laneGroups.length - 1;
         }
-        return laneGroups.length - 1;
+        int ring = groupRing[target.first()];
+        return (bits & ~ringGroupBits[ring]) == 0 ? ring : laneGroups.length - 1;
     }
 
     @Override

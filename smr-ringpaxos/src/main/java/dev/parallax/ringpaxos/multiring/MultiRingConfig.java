@@ -15,6 +15,14 @@ import java.util.Objects;
  * window, batching, the M-Ring datagram group) comes from one {@link RingConfig} template; ring i
  * of an M-Ring cluster uses the template's datagram port + i (the global ring + k).
  *
+ * <p><b>Topology</b> ({@link Builder#topology}, the cluster file's {@code multiring.ring.*} and
+ * {@code multiring.group.*} keys): per ring its kind and M-Ring datagram address, and the group →
+ * ring mapping. Default: k rings and the global ring, every ring of {@link #kind()}, ring i on the
+ * template's datagram group, port + i (the global ring + k), group g → ring g. In this ordering every
+ * replica subscribes to every group, so every ring must run on every replica: a topology whose
+ * ring leaves a replica out is refused (rings over a subset of processes are for
+ * {@link RingMulticast} used directly).
+ *
  * <p>Defaults: {@value #DEFAULT_RINGS} rings, {@link Ring.Kind#M_RING}, M = {@value #DEFAULT_ROUND_LENGTH},
  * λ = {@value #DEFAULT_LAMBDA} instances per second, Δ = 5 ms, the rest {@link RingConfig}'s
  * defaults. Cluster file keys: {@code multiring.rings}, {@code multiring.kind}, {@code multiring.m},
@@ -39,9 +47,11 @@ public final class MultiRingConfig {
     private final long lambda;
     private final Duration skipInterval;
     private final RingConfig ring;
+    private final MultiRingTopology topology;
 
-    private MultiRingConfig(Builder b, RingConfig ring) {
-        this.rings = b.rings;
+    private MultiRingConfig(Builder b, RingConfig ring, MultiRingTopology topology) {
+        this.topology = topology;
+        this.rings = topology.rings();
         this.roundLength = b.roundLength;
         this.lambda = b.lambda;
         this.skipInterval = b.skipInterval;
@@ -58,9 +68,37 @@ public final class MultiRingConfig {
         return rings;
     }
 
-    /** The variant of every ring. */
+    /** The default variant of the rings ({@code multiring.kind}); per ring see {@link #kind(int)}. */
     public Ring.Kind kind() {
         return ring.kind();
+    }
+
+    /** The variant of ring number {@code index} (0..k-1 the group rings, k the global ring). */
+    public Ring.Kind kind(int index) {
+        return topology.kind(ringId(index));
+    }
+
+    /** Whether some ring is an M-Ring ring (it needs a datagram group). */
+    public boolean anyMRing() {
+        for (int id : topology.ringIds()) {
+            if (topology.kind(id) == Ring.Kind.M_RING) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The rings, their kinds and datagram addresses, and the group → ring mapping. */
+    public MultiRingTopology topology() {
+        return topology;
+    }
+
+    /** The ring id (stream id) of ring number {@code index}: the index, or the global ring's id for k. */
+    private int ringId(int index) {
+        if (index < 0 || index >= streams()) {
+            throw new IllegalArgumentException("ring index must be 0.." + (streams() - 1) + ", got " + index);
+        }
+        return index == rings && rings > 1 ? MultiRingTopology.GLOBAL : index;
     }
 
     /** n, the replicas (every one a member of every ring). */
@@ -88,20 +126,20 @@ public final class MultiRingConfig {
         return rings > 1 ? rings + 1 : 1;
     }
 
-    /** The groups offered: 0..k-1. */
+    /** The groups offered: 0..k-1 and every group the topology maps to a ring. */
     public GroupSet groups() {
-        return GroupSet.ofBits(rings == 64 ? -1L : (1L << rings) - 1);
+        return topology.groups();
     }
 
     /**
      * The settings of ring number {@code index} (0..k-1 the group rings, k the global ring): the
-     * template with this configuration's kind, λ and Δ, and for M-Ring the datagram port + index.
+     * template with the ring's kind and datagram address from the {@link #topology()} (by default
+     * the template's datagram group, port + index), this configuration's λ and Δ.
      */
     public RingConfig ring(int index) {
-        if (index < 0 || index >= streams()) {
-            throw new IllegalArgumentException("ring index must be 0.." + (streams() - 1) + ", got " + index);
-        }
-        return ring.toBuilder().lambda(lambda).skipInterval(skipInterval).mringPort(ring.mringPort() + index).build();
+        int id = ringId(index);
+        return ring.toBuilder(topology.kind(id)).lambda(lambda).skipInterval(skipInterval)
+                .mringGroup(topology.datagramGroup(id)).mringPort(topology.datagramPort(id)).build();
     }
 
     /** The template every ring's settings come from (its λ, Δ and port are replaced per ring). */
@@ -112,7 +150,7 @@ public final class MultiRingConfig {
     @Override
     public String toString() {
         return "MultiRingConfig{rings=" + rings + ", kind=" + kind() + ", m=" + roundLength + ", lambda=" + lambda
-                + ", delta=" + skipInterval + ", ring=" + ring + "}";
+                + ", delta=" + skipInterval + ", topology=" + topology + ", ring=" + ring + "}";
     }
 
     /** Mutable builder, not thread-safe; setters check their argument, {@link #build} the combination. */
@@ -123,6 +161,8 @@ public final class MultiRingConfig {
         private int roundLength = DEFAULT_ROUND_LENGTH;
         private long lambda = DEFAULT_LAMBDA;
         private Duration skipInterval = DEFAULT_SKIP_INTERVAL;
+        private boolean ringsSet;
+        private MultiRingTopology topology;
 
         private Builder(RingConfig ring) {
             this.ring = ring;
@@ -135,6 +175,20 @@ public final class MultiRingConfig {
                 throw new IllegalArgumentException("multiring.rings must be 1.." + MAX_RINGS + ", got " + k);
             }
             this.rings = k;
+            this.ringsSet = true;
+            return this;
+        }
+
+        /**
+         * The rings' kinds and M-Ring datagram addresses and the group → ring mapping
+         * ({@link MultiRingTopology#parse}: the {@code multiring.ring.*} / {@code multiring.group.*}
+         * keys); its ring count is k (a {@link #rings} call must agree), its kinds and addresses
+         * replace {@link #kind} and the template's datagram group / port. Every ring must run on
+         * every replica. Default: k rings of {@link #kind}, ring i on the template's datagram
+         * group, port + i (the global ring + k), group g → ring g.
+         */
+        public Builder topology(MultiRingTopology topology) {
+            this.topology = Objects.requireNonNull(topology, "topology");
             return this;
         }
 
@@ -181,17 +235,61 @@ public final class MultiRingConfig {
         }
 
         /**
-         * @throws IllegalArgumentException if λ or Δ are out of {@link RingConfig}'s range, or an M-Ring
-         *                                  port + k exceeds 65535
+         * @throws IllegalArgumentException if λ or Δ are out of {@link RingConfig}'s range, an M-Ring
+         *                                  port + k exceeds 65535, or the topology disagrees (its
+         *                                  process or ring count, or a ring that leaves a replica out)
          */
         public MultiRingConfig build() {
             RingConfig template = ring.toBuilder(kind).lambda(lambda).skipInterval(skipInterval).build();
-            int streams = rings > 1 ? rings + 1 : 1;
-            if (kind == Ring.Kind.M_RING && template.mringPort() + streams - 1 > 65_535) {
-                throw new IllegalArgumentException("mring.port " + template.mringPort() + " + " + (streams - 1)
-                        + " rings exceeds 65535");
+            MultiRingTopology t = topology;
+            if (t == null) {
+                int streams = rings > 1 ? rings + 1 : 1;
+                boolean fits = template.mringPort() + streams - 1 <= 65_535;
+                if (kind == Ring.Kind.M_RING && !fits) {
+                    throw new IllegalArgumentException("mring.port " + template.mringPort() + " + " + (streams - 1)
+                            + " rings exceeds 65535");
+                }
+                // U-Ring rings use no datagram port; an unused port range that does not fit starts at the default.
+                t = MultiRingTopology.builder(template.members()).rings(rings).kind(kind)
+                        .datagram(template.mringGroup(), fits ? template.mringPort() : MultiRingTopology.DEFAULT_DATAGRAM_PORT)
+                        .build();
+            } else {
+                check(t, template.members());
             }
-            return new MultiRingConfig(this, template);
+            return new MultiRingConfig(this, template, t);
+        }
+
+        private void check(MultiRingTopology t, int members) {
+            if (t.processes() != members) {
+                throw new IllegalArgumentException("the multiring topology has " + t.processes() + " processes, the cluster "
+                        + members + " members");
+            }
+            if (ringsSet && t.rings() != rings) {
+                throw new IllegalArgumentException("multiring.rings=" + rings + " but the topology has " + t.rings()
+                        + " rings");
+            }
+            for (int id : t.ringIds()) {
+                int[] m = t.members(id);
+                if (m.length != members) {
+                    int missing = 0;
+                    while (missing < m.length && m[missing] == missing) {
+                        missing++;
+                    }
+                    String name = id == MultiRingTopology.GLOBAL ? "global" : Integer.toString(id);
+                    throw new IllegalArgumentException("multiring.ring." + name + ".members=" + join(m) + " leaves out "
+                            + "replica " + missing + ": the multi-ring ordering subscribes every replica to every group, so "
+                            + "every ring must run on every replica (0.." + (members - 1) + "); rings over a subset of the "
+                            + "processes are for RingMulticast used directly");
+                }
+            }
+        }
+
+        private static String join(int[] m) {
+            StringBuilder sb = new StringBuilder();
+            for (int p : m) {
+                sb.append(sb.length() == 0 ? "" : ",").append(p);
+            }
+            return sb.toString();
         }
     }
 }

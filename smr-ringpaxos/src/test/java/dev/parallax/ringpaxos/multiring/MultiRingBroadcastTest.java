@@ -93,6 +93,54 @@ class MultiRingBroadcastTest {
     }
 
     @Test
+    void theLanesFollowTheTopologysGroupToRingMapping() {
+        // Groups 0 and 2 on ring 0, group 1 on ring 1 (multiring.group.2=0).
+        MultiRingTopology t = MultiRingTopology.builder(3).group(2, 0).build();
+        MultiRingBroadcast b = new MultiRingBroadcast(0, t, () -> {
+            throw new AssertionError("not started in this test");
+        }, () -> { });
+        assertThat(b.lanes()).isEqualTo(3);
+        assertThat(b.laneOf(GroupSet.of(2))).as("group 2 is ordered by ring 0").isZero();
+        assertThat(b.laneOf(GroupSet.of(0, 2))).as("both groups of ring 0: still ring 0").isZero();
+        assertThat(b.laneOf(GroupSet.of(1))).isEqualTo(1);
+        assertThat(b.laneOf(GroupSet.of(1, 2))).as("groups of two rings: the global lane").isEqualTo(2);
+        assertThat(b.laneOf(GroupSet.of(5))).as("a group not offered: the global lane").isEqualTo(2);
+    }
+
+    @Test
+    void theConfigurationTakesPerRingKindsAndAddressesFromTheTopologyAndRefusesSubsets() {
+        MultiRingTopology t = MultiRingTopology.parse(java.util.Map.of("multiring.ring.0.kind", "u-ring",
+                "multiring.ring.1.kind", "m-ring", "multiring.ring.1.group", "239.255.9.9:9100", "mring.port", "9000",
+                "multiring.ring.global.kind", "u-ring"), 3);
+        MultiRingConfig c = MultiRingConfig.builder(3).topology(t).build();
+        assertThat(c.rings()).isEqualTo(2);
+        assertThat(c.topology()).isSameAs(t);
+        assertThat(c.kind(0)).isEqualTo(Ring.Kind.U_RING);
+        assertThat(c.ring(0).kind()).isEqualTo(Ring.Kind.U_RING);
+        assertThat(c.ring(1).kind()).isEqualTo(Ring.Kind.M_RING);
+        assertThat(c.ring(1).mringGroup()).isEqualTo("239.255.9.9");
+        assertThat(c.ring(1).mringPort()).isEqualTo(9100);
+        assertThat(c.ring(1).lambda()).isEqualTo(MultiRingConfig.DEFAULT_LAMBDA);
+        assertThat(c.ring(2).kind()).isEqualTo(Ring.Kind.U_RING);
+        assertThat(c.anyMRing()).isTrue();
+        // The default topology is today's layout.
+        MultiRingConfig d = MultiRingConfig.builder(3).kind(Ring.Kind.U_RING).rings(3).build();
+        assertThat(d.topology().ringIds()).containsExactly(0, 1, 2, MultiRingTopology.GLOBAL);
+        assertThat(d.kind(3)).isEqualTo(Ring.Kind.U_RING);
+        assertThat(d.anyMRing()).isFalse();
+        assertThat(d.groups()).isEqualTo(GroupSet.of(0, 1, 2));
+        // Every ring on every replica.
+        MultiRingTopology subset = MultiRingTopology.builder(5).ring(1, 0, 1, 3).build();
+        assertThatThrownBy(() -> MultiRingConfig.builder(5).topology(subset).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("multiring.ring.1.members=0,1,3 leaves out replica 2")
+                .hasMessageContaining("subscribes every replica to every group");
+        assertThatThrownBy(() -> MultiRingConfig.builder(3).rings(3).topology(t).build())
+                .hasMessageContaining("multiring.rings=3 but the topology has 2 rings");
+        assertThatThrownBy(() -> MultiRingConfig.builder(5).topology(t).build()).hasMessageContaining("3 processes");
+    }
+
+    @Test
     void theConfigurationHasTheDocumentedDefaultsAndDerivesEveryRing() {
         MultiRingConfig c = MultiRingConfig.builder(3).build();
         assertThat(c.rings()).isEqualTo(2);
