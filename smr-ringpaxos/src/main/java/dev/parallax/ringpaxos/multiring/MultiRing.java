@@ -9,6 +9,8 @@ import dev.parallax.core.spi.DurableLog;
 import dev.parallax.core.spi.MulticastPosition;
 import dev.parallax.core.spi.SnapshotRequester;
 import dev.parallax.core.spi.Transport;
+import dev.parallax.core.stage.StageThreads;
+import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.core.time.Clock;
 import dev.parallax.core.time.EpochClock;
 import dev.parallax.core.time.SystemClock;
@@ -127,6 +129,15 @@ public final class MultiRing implements OrderingProtocol {
         }
         Clock clock = context.clock();
         Clock ringClock = clock == SystemClock.INSTANCE ? new EpochClock() : clock;
+        // A ring's delivery stage blocks while the merge's history of that ring is full of values
+        // the subscription still needs (DecidedStreams); the subscription waits for the replica's
+        // execution, and for the other rings' decisions. Under the compact placement the rings'
+        // delivery stages would share the replica's pipeline thread with its execution and with each
+        // other: a cycle. The rings' stages then get threads of their own (staged).
+        StageThreads ringThreads = context.stageThreads().placement() == ThreadPlacement.COMPACT
+                ? StageThreads.builder(ThreadPlacement.STAGED).threadNamePrefix("replica-" + self + "-")
+                        .meterRegistry(context.meterRegistry()).build()
+                : context.stageThreads();
         MultiRingBroadcast[] broadcast = new MultiRingBroadcast[1];
         RingMulticast.Builder builder = RingMulticast.builder().self(self).topology(config.topology())
                 .rings(stream -> config.ring(index(stream, k)).toBuilder())
@@ -145,14 +156,20 @@ public final class MultiRing implements OrderingProtocol {
                     SnapshotRequester replicaRequester = context.snapshotRequester();
                     SnapshotRequester requester = (peer, instance) ->
                             replicaRequester.request(t.replica(peer), broadcast[0].nextSequence() + 1);
-                    return RuntimeOptions.forReplica(context).name(ringName(i, k)).snapshotRequester(requester).build();
+                    return RuntimeOptions.forReplica(context).threads(ringThreads).name(ringName(i, k))
+                            .snapshotRequester(requester).build();
                 })
                 .lambda(config.lambda()).skipInterval(config.skipInterval()).roundLength(config.roundLength())
                 .ringClock(ringClock).clock(clock).meterRegistry(context.meterRegistry());
-        broadcast[0] = new MultiRingBroadcast(self, config.topology(), builder::build, () -> {
+        MultiRingBroadcast.MulticastFactory factory = (groups, from, listener) ->
+                builder.initialSubscription(groups, from, listener).build();
+        broadcast[0] = new MultiRingBroadcast(self, config.topology(), factory, () -> {
             transports.forEach(Transport::close);
             logs.forEach(MultiRing::closeQuietly);
         });
+        if (ringThreads != context.stageThreads()) {
+            broadcast[0].closeAfter(ringThreads);
+        }
         return broadcast[0];
     }
 

@@ -3,6 +3,7 @@ package dev.parallax.ringpaxos.multiring;
 import dev.parallax.core.GroupSet;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.DeliveryListener;
+import dev.parallax.core.spi.MulticastListener;
 import dev.parallax.core.spi.MulticastPosition;
 import dev.parallax.core.spi.Subscription;
 import org.slf4j.Logger;
@@ -57,11 +58,12 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
     /** Group g's ring (for offered groups), and each ring's groups as bits. */
     private final int[] groupRing;
     private final long[] ringGroupBits;
-    private final Supplier<RingMulticast> multicastFactory;
+    private final MulticastFactory multicastFactory;
     private final Runnable closeUnstarted;
     private final ArrayDeque<Captured> captured = new ArrayDeque<>();
     private volatile RingMulticast multicast;
     private volatile Subscription subscription;
+    private final java.util.List<AutoCloseable> closeAfter = new java.util.concurrent.CopyOnWriteArrayList<>();
     private DeliveryListener listener;
     private boolean started;
     private boolean closed;
@@ -89,7 +91,7 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
      *                         the broadcast is closed without having been started
      */
     public MultiRingBroadcast(int self, int rings, Supplier<RingMulticast> multicastFactory, Runnable closeUnstarted) {
-        this(self, identity(rings), multicastFactory, closeUnstarted);
+        this(self, identity(rings), opening(multicastFactory), closeUnstarted);
     }
 
     /**
@@ -103,6 +105,36 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
      *                         the broadcast is closed without having been started
      */
     public MultiRingBroadcast(int self, MultiRingTopology topology, Supplier<RingMulticast> multicastFactory,
+                              Runnable closeUnstarted) {
+        this(self, topology, opening(multicastFactory), closeUnstarted);
+    }
+
+    /**
+     * Builds the rings and the multicast with this broadcast's subscription already open, so that
+     * no ring's log replay runs ahead of it ({@code RingMulticast.Builder.initialSubscription}).
+     * Called once, by {@link #start}, on the thread that starts the replica.
+     */
+    @FunctionalInterface
+    public interface MulticastFactory {
+        /**
+         * @return a started multicast whose {@link RingMulticast#initialSubscription()} delivers
+         *         {@code groups} from {@code from} to {@code listener} (or null: then the broadcast
+         *         subscribes itself, after the start)
+         */
+        RingMulticast open(GroupSet groups, MulticastPosition from, MulticastListener listener);
+    }
+
+    /** A factory that builds the multicast without an initial subscription (the broadcast subscribes after). */
+    private static MulticastFactory opening(Supplier<RingMulticast> factory) {
+        Objects.requireNonNull(factory, "multicastFactory");
+        return (groups, from, listener) -> factory.get();
+    }
+
+    /**
+     * As {@link #MultiRingBroadcast(int, MultiRingTopology, Supplier, Runnable)}, with the
+     * subscription opened by the factory before the rings start.
+     */
+    public MultiRingBroadcast(int self, MultiRingTopology topology, MulticastFactory multicastFactory,
                               Runnable closeUnstarted) {
         this.self = self;
         this.rings = topology.rings();
@@ -143,8 +175,9 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
         started = true;
         this.listener = Objects.requireNonNull(listener, "listener");
         current = from;
-        multicast = multicastFactory.get();
-        subscription = multicast.subscribe(groups, from, this::onDelivery);
+        multicast = multicastFactory.open(groups, from, this::onDelivery);
+        Subscription initial = multicast.initialSubscription();
+        subscription = initial != null ? initial : multicast.subscribe(groups, from, this::onDelivery);
         LOG.info("replica {}: multi-ring ordering over {} rings starts at sequence {}, merge position {}", self,
                 laneGroups.length, next, from);
     }
@@ -330,5 +363,17 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
         } else {
             closeUnstarted.run();
         }
+        for (AutoCloseable c : closeAfter) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.warn("replica {}: closing {} failed", self, c, e);
+            }
+        }
+    }
+
+    /** Closes {@code resource} after the rings (e.g. the rings' own stage threads); before {@link #start}. */
+    void closeAfter(AutoCloseable resource) {
+        closeAfter.add(Objects.requireNonNull(resource, "resource"));
     }
 }

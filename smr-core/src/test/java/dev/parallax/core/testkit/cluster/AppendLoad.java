@@ -49,10 +49,23 @@ public final class AppendLoad {
 
     /** Waits (up to 60 s) until replicas 0, 1 and 2 hold the same state. */
     public static void awaitConverged(LocalCluster c) throws InterruptedException {
-        Await.until("every replica holds the same state", Duration.ofSeconds(60), () -> {
-            String s0 = state(c.machines.get(0));
-            return s0.equals(state(c.machines.get(1))) && s0.equals(state(c.machines.get(2)));
-        });
+        try {
+            Await.until("every replica holds the same state", Duration.ofSeconds(60), () -> {
+                String s0 = state(c.machines.get(0));
+                return s0.equals(state(c.machines.get(1))) && s0.equals(state(c.machines.get(2)));
+            });
+        } catch (AssertionError e) {
+            StringBuilder d = new StringBuilder(e.getMessage());
+            for (int r = 0; r < 3; r++) {
+                d.append("\nreplica ").append(r).append(": ").append(abbreviate(state(c.machines.get(r))));
+            }
+            throw new AssertionError(d.toString(), e);
+        }
+    }
+
+    /** The state's size and its last 400 characters, enough to see which writes one replica lacks. */
+    private static String abbreviate(String state) {
+        return state.length() + " chars: ..." + state.substring(Math.max(0, state.length() - 400));
     }
 
     /** What a client's own key holds after {@link #load} of {@code count} with {@code tag}. */
