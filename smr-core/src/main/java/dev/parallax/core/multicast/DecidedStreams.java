@@ -308,6 +308,14 @@ final class DecidedStreams {
                 numberNext[i] = needed;
                 instanceNext[i] = lowest.resume[i];
                 out.add(new StreamPoint(i, needed, lowest.resume[i]));
+            } else if (logical && lowest != null && lowest.next[i] == decidedNext[i]
+                    && lowest.resume[i] > instanceNext[i]) {
+                // Same logical next, later instance: what lies between numbers nothing (NOOPs, stale
+                // skips: the numbering is a function of the decided values, and both ends are at the
+                // same index), so nothing is lost or reset here; but the stream's broadcast must move
+                // there, or a ring whose peers compacted those instances waits for them for ever.
+                instanceNext[i] = lowest.resume[i];
+                out.add(new StreamPoint(i, lowest.next[i], lowest.resume[i]));
             }
         }
         return out;

@@ -177,4 +177,24 @@ class LogicalNumberingTest {
         assertThat(text(d.envelope())).isEqualTo("A");
         assertThat(d.after().next(0)).isEqualTo(target + 1);
     }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("a position at the same logical next but a later resume instance (only NOOPs and stale skips "
+            + "between) still moves the stream's broadcast there: logical indices alone would leave a ring waiting for "
+            + "instances its peers compacted")
+    void aLaterResumeInstanceAtTheSameLogicalNextIsInstalled() throws InterruptedException {
+        DecidedStreams s = new DecidedStreams(IDS, 1, 1, 100, Numbering.LOGICAL);
+        MergeCursor c = cursor(GroupSet.of(0, 1));
+        s.open(c, MulticastPosition.START);
+        s.decided(1, 0, skipTo(5)); // here: ring 1 decided up to instance 0, logical next 5
+        // At a peer ring 1 went on with instances 1..3 that number nothing (NOOPs, stale skips) and
+        // its snapshot says: logical next 5, resume at instance 4.
+        MulticastPosition peer = MulticastPosition.START.with(1, 5).with(MulticastPosition.resumeStream(1), 4);
+        List<DecidedStreams.StreamPoint> installs = s.jump(c, peer);
+        assertThat(installs).as("ring 1 must skip to instance 4").contains(new DecidedStreams.StreamPoint(1, 5, 4));
+        s.decided(1, 4, message(30, "B5", 1)); // instance 4 numbers 5 as at the peer
+        s.decided(0, 0, skipTo(7));
+        s.decided(2, 0, skipTo(7));
+        assertThat(text(s.next(c).envelope())).isEqualTo("B5");
+    }
 }

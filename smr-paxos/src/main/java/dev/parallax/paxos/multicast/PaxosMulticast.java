@@ -1,6 +1,7 @@
 package dev.parallax.paxos.multicast;
 
 import dev.parallax.core.GroupSet;
+import dev.parallax.core.multicast.ConfiguredMulticast;
 import dev.parallax.core.multicast.MulticastForward;
 import dev.parallax.core.multicast.Numbering;
 import dev.parallax.core.multicast.Routing;
@@ -41,36 +42,15 @@ import java.time.Duration;
  * {@link #multicast} never blocks. {@link #close} once by the owner: it closes the subscriptions,
  * the sequencer, the transport and the broadcasts, and leaves no thread running.
  */
-public final class PaxosMulticast implements AtomicMulticast {
-    private final StreamMulticast multicast;
+public final class PaxosMulticast extends ConfiguredMulticast {
 
     private PaxosMulticast(StreamMulticast multicast) {
-        this.multicast = multicast;
+        super(multicast);
     }
 
     /** A builder; self, members, groups, streams and transport are required. */
     public static Builder builder() {
         return new Builder();
-    }
-
-    @Override
-    public GroupSet groups() {
-        return multicast.groups();
-    }
-
-    @Override
-    public Subscription subscribe(GroupSet groups, MulticastPosition from, MulticastListener listener) {
-        return multicast.subscribe(groups, from, listener);
-    }
-
-    @Override
-    public boolean multicast(GroupSet groups, ByteBuffer message) {
-        return multicast.multicast(groups, message);
-    }
-
-    @Override
-    public void close() {
-        multicast.close();
     }
 
     /** Mutable builder, not thread-safe; the defaults are {@link StreamMulticast.Builder}'s. */

@@ -1,6 +1,7 @@
 package dev.parallax.ringpaxos.multiring;
 
 import dev.parallax.core.GroupSet;
+import dev.parallax.core.multicast.ConfiguredMulticast;
 import dev.parallax.core.multicast.MulticastForward;
 import dev.parallax.core.multicast.Numbering;
 import dev.parallax.core.multicast.Routing;
@@ -83,16 +84,15 @@ import java.util.function.IntFunction;
  * {@link #multicast} never blocks. {@link #close} once by the owner; it closes the rings and
  * leaves no thread running.
  */
-public final class RingMulticast implements AtomicMulticast {
+public final class RingMulticast extends ConfiguredMulticast {
     /** Default λ: logical instances per second every ring's coordinator keeps its ring at. */
     public static final long DEFAULT_LAMBDA = 10_000;
     /** Default Δ: how often a coordinator checks whether a skip is due. */
     public static final Duration DEFAULT_SKIP_INTERVAL = Duration.ofMillis(5);
 
-    private final StreamMulticast multicast;
 
     private RingMulticast(StreamMulticast multicast) {
-        this.multicast = multicast;
+        super(multicast);
     }
 
     /** A builder; self, members, groups, transports and logs are required. */
@@ -170,31 +170,6 @@ public final class RingMulticast implements AtomicMulticast {
          * @return a transport the ring owns and closes (for M-Ring, joined with its datagram group)
          */
         Transport<Object> transport(int stream, int member);
-    }
-
-    @Override
-    public GroupSet groups() {
-        return multicast.groups();
-    }
-
-    /** The subscription {@link Builder#initialSubscription} opened before the rings started, or null. Thread-safe. */
-    public Subscription initialSubscription() {
-        return multicast.initialSubscription();
-    }
-
-    @Override
-    public Subscription subscribe(GroupSet groups, MulticastPosition from, MulticastListener listener) {
-        return multicast.subscribe(groups, from, listener);
-    }
-
-    @Override
-    public boolean multicast(GroupSet groups, ByteBuffer message) {
-        return multicast.multicast(groups, message);
-    }
-
-    @Override
-    public void close() {
-        multicast.close();
     }
 
     /** Mutable builder, not thread-safe; the multicast's defaults are {@link StreamMulticast.Builder}'s. */
