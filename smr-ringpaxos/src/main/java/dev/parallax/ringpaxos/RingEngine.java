@@ -1240,9 +1240,13 @@ public final class RingEngine implements Engine {
         return logical.next();
     }
 
-    /** The coordinator this member believes in (its round's), for clients and tools. */
+    /**
+     * The coordinator this member believes in (its round's), for clients and tools; -1 before it has
+     * adopted any round (the detector's {@link #watchedCoordinator()} watches member 0 then, which
+     * names nobody to a client).
+     */
     int coordinator() {
-        return watchedCoordinator();
+        return rnd() < 0 ? -1 : watchedCoordinator();
     }
 
     long watchedMask() {

@@ -199,7 +199,7 @@ public final class RingPaxosCore implements ProtocolCore<Object, RingRecord, Rin
         return engine.leading();
     }
 
-    /** The coordinator of this member's round (the leader hint). */
+    /** The coordinator of this member's round (the leader hint), -1 before the first round. */
     public int coordinator() {
         return engine.coordinator();
     }

@@ -53,6 +53,22 @@ class URingCoreTest {
     }
 
     @Test
+    @DisplayName("§3.3.1: before a member has adopted any round it names no coordinator (leader hint -1), and names round 0's "
+            + "coordinator once it has")
+    void noCoordinatorIsNamedBeforeTheFirstRound() {
+        RingCluster c = new RingCluster(config(3));
+        for (int i = 0; i < 3; i++) {
+            assertThat(c.core(i).round()).isEqualTo(-1);
+            assertThat(c.core(i).coordinator()).as("member %d before any round", i).isEqualTo(-1);
+        }
+        c.start();
+        for (int i = 0; i < 3; i++) {
+            assertThat(c.core(i).round()).isGreaterThanOrEqualTo(0);
+            assertThat(c.core(i).coordinator()).isZero();
+        }
+    }
+
+    @Test
     @DisplayName("U1 (Alg. 3 l.2–8): a proposal rides the ring from its proposer to the coordinator")
     void proposalRidesToTheCoordinator() {
         RingCluster c = new RingCluster(config(3));
