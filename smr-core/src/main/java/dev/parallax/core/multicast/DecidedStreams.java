@@ -37,8 +37,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link OriginSequences} record keeps only the first decision of each {@code (origin, sequence)},
  * and a later copy's index is a gap like a skip. The record is fed the stream's decided values in
  * instance order, so it is the same in every process that saw the stream from the same point, and
- * every subscription everywhere consumes the same values at the same indices. It restarts empty
- * when the stream continues from a snapshot (see {@link OriginSequences} for what that leaves open).
+ * every subscription everywhere consumes the same values at the same indices. When the stream
+ * continues from a snapshot it restarts from the record the snapshot's position carries
+ * ({@link #resumePosition}: each cursor keeps the record of the messages it passed), or empty for
+ * a position without one (see {@link OriginSequences} for what that leaves open).
  *
  * <p><b>History.</b> Per stream, at most {@code retention} values are kept: messages, and with
  * {@link Numbering#LOGICAL} also the gaps numbered (with {@link Numbering#INSTANCE} skips and
@@ -53,6 +55,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class DecidedStreams {
     private final int[] ids;
+    private final int origins;
     private final int roundLength;
     private final int retention;
     private final boolean logical;
@@ -98,6 +101,7 @@ final class DecidedStreams {
     /** @param origins message origins are {@code 0..origins-1} (the members) */
     DecidedStreams(int[] ids, int origins, int roundLength, int retention, Numbering numbering) {
         this.ids = ids.clone();
+        this.origins = origins;
         this.roundLength = roundLength;
         this.retention = retention;
         this.logical = numbering == Numbering.LOGICAL;
@@ -281,11 +285,88 @@ final class DecidedStreams {
     }
 
     private void moveTo(MergeCursor cursor, MulticastPosition p) {
+        OriginSequences[] records = records(p);
         for (int i = 0; i < ids.length; i++) {
             if (cursor.merged[i]) {
                 cursor.next[i] = p.next(ids[i]);
                 cursor.resume[i] = logical ? p.next(MulticastPosition.resumeStream(ids[i])) : cursor.next[i];
+                boolean atStart = cursor.next[i] == 0 && cursor.resume[i] == 0;
+                cursor.passed[i] = records[i] != null ? records[i] : atStart ? new OriginSequences(origins) : null;
             }
+        }
+    }
+
+    /**
+     * The per-stream records {@code p} carries ({@link #resumePosition}), indexed like the
+     * streams; null entries for the streams it carries none of.
+     *
+     * @throws IllegalArgumentException if the record is malformed
+     */
+    private OriginSequences[] records(MulticastPosition p) {
+        OriginSequences[] out = new OriginSequences[ids.length];
+        byte[] bytes = p.record();
+        if (bytes.length == 0) {
+            return out;
+        }
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
+        try {
+            int count = b.getInt();
+            for (int k = 0; k < count; k++) {
+                int stream = b.getInt();
+                OriginSequences r = OriginSequences.readFrom(b, origins);
+                for (int i = 0; i < ids.length; i++) {
+                    if (ids[i] == stream) {
+                        out[i] = r;
+                    }
+                }
+            }
+        } catch (java.nio.BufferUnderflowException e) {
+            throw new IllegalArgumentException("truncated record in position " + p, e);
+        }
+        if (b.hasRemaining()) {
+            throw new IllegalArgumentException(b.remaining() + " bytes after the record in position " + p);
+        }
+        return out;
+    }
+
+    /**
+     * {@code delivered} with the record of the messages {@code cursor} passed on every stream it
+     * merges (the streams' duplicate records as of that position), for a snapshot; called while
+     * the cursor stands at {@code delivered} (inside its delivery). Elsewhere, or where a record is
+     * unknown, the position is returned as it is or with the known streams only.
+     */
+    MulticastPosition resumePosition(MergeCursor cursor, MulticastPosition delivered) {
+        lock.lock();
+        try {
+            int count = 0;
+            int size = 4;
+            for (int i = 0; i < ids.length; i++) {
+                if (!cursor.merged[i]) {
+                    continue;
+                }
+                if (cursor.next[i] != delivered.next(ids[i])
+                        || (logical && cursor.resume[i] != delivered.next(MulticastPosition.resumeStream(ids[i])))) {
+                    return delivered; // not standing there: no record rather than a wrong one
+                }
+                if (cursor.passed[i] != null) {
+                    count++;
+                    size += 4 + cursor.passed[i].encodedSize();
+                }
+            }
+            if (count == 0) {
+                return delivered;
+            }
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(size);
+            b.putInt(count);
+            for (int i = 0; i < ids.length; i++) {
+                if (cursor.merged[i] && cursor.passed[i] != null) {
+                    b.putInt(ids[i]);
+                    cursor.passed[i].writeTo(b);
+                }
+            }
+            return delivered.withRecord(b.array());
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -302,7 +383,12 @@ final class DecidedStreams {
                 decidedNext[i] = needed;
                 floor[i] = needed;
                 values.get(i).headMap(needed, false).clear();
-                sequences[i].reset();
+                // The duplicate record as of the install point: the one the position carried, if any.
+                if (lowest.passed[i] != null) {
+                    sequences[i] = lowest.passed[i].copy();
+                } else {
+                    sequences[i].reset();
+                }
                 // Numbering restarts at the cursor's resume instance with its index: the values from
                 // there number as they did where the position was reported (a stale skip-to is harmless).
                 numberNext[i] = needed;
@@ -429,6 +515,9 @@ final class DecidedStreams {
                 cursor.resume[best] = logical ? e.getValue().instance() + 1 : k + 1;
                 consumedCond.signalAll();
                 Envelope env = e.getValue().envelope();
+                if (cursor.passed[best] != null) {
+                    cursor.passed[best].firstDecision(env.origin(), env.sequence());
+                }
                 if ((env.groupBits() & cursor.groups.bits()) != 0) {
                     return new Delivery(env, cursor.position(ids, logical));
                 }

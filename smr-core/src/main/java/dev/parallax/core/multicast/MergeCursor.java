@@ -15,6 +15,11 @@ final class MergeCursor {
     final long[] next;
     /** Per stream, the instance numbering resumes from at {@link #next} (see {@link MulticastPosition#resumeStream}). */
     final long[] resume;
+    /**
+     * Per stream, the record of the messages the cursor passed (the stream's {@link OriginSequences}
+     * as of {@link #next}); null where unknown (the cursor started at a position without a record).
+     */
+    final OriginSequences[] passed;
     final long[] snapshotAt;
     final long[] snapshotResume;
     boolean closed;
@@ -24,6 +29,7 @@ final class MergeCursor {
         this.merged = merged;
         this.next = new long[merged.length];
         this.resume = new long[merged.length];
+        this.passed = new OriginSequences[merged.length];
         this.snapshotAt = new long[merged.length];
         this.snapshotResume = new long[merged.length];
     }

@@ -28,10 +28,14 @@ import java.util.Arrays;
  * ({@link StreamMulticast}), so its first message moves the window past everything old, and the
  * old run's late copies are dropped.
  *
- * <p><b>Limit.</b> A process that starts a stream from a snapshot ({@link #reset}) does not know
- * what was decided before it: a resent copy decided after the snapshot point, of a message decided
- * before it, is delivered by that process and by no other. Resends happen only after
- * {@code resendAfter}, so this needs a snapshot point to fall between a message and its late copy.
+ * <p><b>Snapshots.</b> A process that starts a stream from a snapshot must know what was decided
+ * before the snapshot point, or a resent copy decided after it, of a message decided before it,
+ * would be delivered by that process and by no other (its sequence numbers would then differ from
+ * every other replica's). A subscription therefore keeps the record of the messages it passed
+ * ({@code MergeCursor}), and the position stored in a snapshot carries it
+ * ({@code DecidedStreams.resumePosition}, {@link #writeTo}); a stream restarted there starts from
+ * that record ({@link #copy}). Only a position without a record (a hand-made one) still
+ * {@link #reset}s the stream, with that limit.
  *
  * <p>The window itself is {@link SequenceWindow} (one per origin); this class keeps one per origin.
  *
@@ -72,6 +76,63 @@ final class OriginSequences {
     boolean seen(int origin, long sequence) {
         SequenceWindow w = origin >= 0 && origin < windows.length ? windows[origin] : null;
         return w != null && w.seen(sequence);
+    }
+
+    /** An independent copy. */
+    OriginSequences copy() {
+        OriginSequences c = new OriginSequences(windows.length);
+        for (int i = 0; i < windows.length; i++) {
+            c.windows[i] = windows[i] == null ? null : windows[i].copy();
+        }
+        return c;
+    }
+
+    /** Bytes {@link #writeTo} writes. */
+    int encodedSize() {
+        int size = 4;
+        for (SequenceWindow w : windows) {
+            size += 1 + (w == null ? 0 : SequenceWindow.BYTES);
+        }
+        return size;
+    }
+
+    /** Writes {@code origins:4}, then per origin {@code seen:1} and, if seen, its window. */
+    void writeTo(java.nio.ByteBuffer out) {
+        out.putInt(windows.length);
+        for (SequenceWindow w : windows) {
+            out.put((byte) (w == null ? 0 : 1));
+            if (w != null) {
+                w.writeTo(out);
+            }
+        }
+    }
+
+    /**
+     * Reads what {@link #writeTo} wrote.
+     *
+     * @throws IllegalArgumentException if the bytes are short, not a record, or of another number of origins
+     */
+    static OriginSequences readFrom(java.nio.ByteBuffer in, int origins) {
+        if (in.remaining() < 4) {
+            throw new IllegalArgumentException("truncated origin record");
+        }
+        int n = in.getInt();
+        if (n != origins) {
+            throw new IllegalArgumentException("an origin record of " + n + " origins, expected " + origins);
+        }
+        OriginSequences r = new OriginSequences(origins);
+        for (int i = 0; i < origins; i++) {
+            if (!in.hasRemaining()) {
+                throw new IllegalArgumentException("truncated origin record");
+            }
+            byte seen = in.get();
+            if (seen == 1) {
+                r.windows[i] = SequenceWindow.readFrom(in);
+            } else if (seen != 0) {
+                throw new IllegalArgumentException("bad origin flag " + seen);
+            }
+        }
+        return r;
     }
 
     /** Forgets every origin: the stream continues from a snapshot, what came before is unknown. */

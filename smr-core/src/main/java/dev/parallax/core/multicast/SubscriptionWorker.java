@@ -75,6 +75,11 @@ final class SubscriptionWorker implements Subscription {
     }
 
     @Override
+    public MulticastPosition resumePosition(MulticastPosition delivered) {
+        return streams.resumePosition(cursor, delivered);
+    }
+
+    @Override
     public void snapshotInstalled(MulticastPosition position) {
         installs.accept(streams.jump(cursor, position));
     }

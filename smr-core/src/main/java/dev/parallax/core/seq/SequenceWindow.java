@@ -100,6 +100,13 @@ public final class SequenceWindow {
         return sequence - base < WINDOW && get(sequence);
     }
 
+    /** An independent copy of this window (a record taken at a point, that goes on separately). */
+    public SequenceWindow copy() {
+        SequenceWindow w = new SequenceWindow(base);
+        System.arraycopy(bits, 0, w.bits, 0, WORDS);
+        return w;
+    }
+
     /** Every number below this was seen or dropped below the window; the lowest that may be new. */
     public long base() {
         return base;

@@ -33,9 +33,14 @@ import java.util.StringJoiner;
  * instance after the last value whose numbers were all consumed). A resume stream is not a stream of
  * its own: no ordering happens under its id.
  *
+ * <p><b>Record.</b> A position may also carry an opaque {@link #record()}: what the implementation
+ * needs, beyond the indices, to resume there delivering every message once (the stream
+ * multicast's record of the messages decided before the position, against which it recognises a
+ * late copy decided after it; {@link Subscription#resumePosition}). The positions given to a
+ * listener carry none; the one a subscriber stores in a snapshot should.
  *
  * <p>Immutable and thread-safe. {@link #writeTo} / {@link #readFrom} give a compact encoding for
- * snapshots (count, then (stream, next) pairs, big-endian).
+ * snapshots (count, then (stream, next) pairs, then the record's length and bytes, big-endian).
  */
 public final class MulticastPosition {
     /** The stream the reference implementation and Multi-Ring order multi-group messages on. */
@@ -47,15 +52,22 @@ public final class MulticastPosition {
     /** The id offset of the resume streams: see {@link #resumeStream(int)}. */
     public static final int RESUME_BASE = 512;
 
+    private static final byte[] NO_RECORD = new byte[0];
+
     /** Every stream at 0: before anything was delivered. */
-    public static final MulticastPosition START = new MulticastPosition(new int[0], new long[0]);
+    public static final MulticastPosition START = new MulticastPosition(new int[0], new long[0], NO_RECORD);
+
+    /** The largest {@link #record()} a position carries. */
+    public static final int MAX_RECORD_BYTES = 1 << 20;
 
     private final int[] streams;
     private final long[] next;
+    private final byte[] record;
 
-    private MulticastPosition(int[] streams, long[] next) {
+    private MulticastPosition(int[] streams, long[] next, byte[] record) {
         this.streams = streams;
         this.next = next;
+        this.record = record;
     }
 
     /**
@@ -97,7 +109,7 @@ public final class MulticastPosition {
             }
             long[] n = next.clone();
             n[i] = nextSequence;
-            return new MulticastPosition(streams, n);
+            return new MulticastPosition(streams, n, record);
         }
         int at = -i - 1;
         int[] s = new int[streams.length + 1];
@@ -108,7 +120,24 @@ public final class MulticastPosition {
         n[at] = nextSequence;
         System.arraycopy(streams, at, s, at + 1, streams.length - at);
         System.arraycopy(next, at, n, at + 1, next.length - at);
-        return new MulticastPosition(s, n);
+        return new MulticastPosition(s, n, record);
+    }
+
+    /**
+     * This position carrying {@code record} (copied) instead of its own: see the class comment.
+     *
+     * @throws IllegalArgumentException if it is longer than {@link #MAX_RECORD_BYTES}
+     */
+    public MulticastPosition withRecord(byte[] record) {
+        if (record.length > MAX_RECORD_BYTES) {
+            throw new IllegalArgumentException("a position record of " + record.length + " bytes, above " + MAX_RECORD_BYTES);
+        }
+        return new MulticastPosition(streams, next, record.length == 0 ? NO_RECORD : record.clone());
+    }
+
+    /** The implementation's resume record (a copy), empty if the position carries none. */
+    public byte[] record() {
+        return record.length == 0 ? NO_RECORD : record.clone();
     }
 
     /** How many streams this position names. */
@@ -123,7 +152,7 @@ public final class MulticastPosition {
 
     /** Bytes {@link #writeTo} writes. */
     public int encodedSize() {
-        return 4 + streams.length * 12;
+        return 4 + streams.length * 12 + 4 + record.length;
     }
 
     /** Writes this position at {@code out}'s position, advancing it. */
@@ -133,6 +162,8 @@ public final class MulticastPosition {
             out.putInt(streams[i]);
             out.putLong(next[i]);
         }
+        out.putInt(record.length);
+        out.put(record);
     }
 
     /**
@@ -156,7 +187,13 @@ public final class MulticastPosition {
                     throw new IllegalArgumentException("bad stream entry " + s[i] + "=" + n[i]);
                 }
             }
-            return new MulticastPosition(s, n);
+            int length = in.getInt();
+            if (length < 0 || length > MAX_RECORD_BYTES || length > in.remaining()) {
+                throw new IllegalArgumentException("bad record length " + length);
+            }
+            byte[] record = length == 0 ? NO_RECORD : new byte[length];
+            in.get(record);
+            return new MulticastPosition(s, n, record);
         } catch (BufferUnderflowException e) {
             throw new IllegalArgumentException("truncated multicast position", e);
         }
@@ -168,7 +205,7 @@ public final class MulticastPosition {
             return false;
         }
         // Streams at 0 are the same as absent ones.
-        return covers(this, p) && covers(p, this);
+        return covers(this, p) && covers(p, this) && Arrays.equals(record, p.record);
     }
 
     private static boolean covers(MulticastPosition a, MulticastPosition b) {
@@ -197,6 +234,6 @@ public final class MulticastPosition {
         for (int i = 0; i < streams.length; i++) {
             j.add(streams[i] + ":" + next[i]);
         }
-        return j.toString();
+        return record.length == 0 ? j.toString() : j + "+record(" + record.length + " B)";
     }
 }

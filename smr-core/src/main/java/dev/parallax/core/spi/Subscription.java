@@ -29,6 +29,17 @@ public interface Subscription extends AutoCloseable {
     void snapshotTaken(MulticastPosition position);
 
     /**
+     * What a snapshot taken now must store to resume here: {@code delivered} (the position the
+     * listener is being given, this call made from inside {@link MulticastListener#deliver}) with
+     * the implementation's {@link MulticastPosition#record()}, so that a subscription resumed from
+     * it, in this process or another, delivers every later message once and drops the same late
+     * copies as everyone else. Non-blocking. Default: {@code delivered} (no record).
+     */
+    default MulticastPosition resumePosition(MulticastPosition delivered) {
+        return delivered;
+    }
+
+    /**
      * The subscriber installed a snapshot taken at {@code position}: the next message delivered
      * is the first one after it. If called from inside {@code deliver}, it takes effect at the
      * next delivery; from another thread, after the delivery in progress (if any). Non-blocking.

@@ -197,4 +197,53 @@ class LogicalNumberingTest {
         s.decided(2, 0, skipTo(7));
         assertThat(text(s.next(c).envelope())).isEqualTo("B5");
     }
+
+    /**
+     * Ring 0 at the process that snapshots: A0 = (origin 0, seq 5) at instance 0, A1 at 1, a late
+     * copy of (0, 5) (its origin resent it) at 2, A2 at 3; the other rings skip far ahead.
+     */
+    private static void fillWithLateCopy(DecidedStreams s, long fromInstance) throws InterruptedException {
+        Envelope[] ring0 = {message(5, "A0", 0), message(6, "A1", 0), message(5, "A0", 0), message(7, "A2", 0)};
+        for (int i = (int) fromInstance; i < ring0.length; i++) {
+            s.decided(0, i, ring0[i]);
+        }
+        s.decided(1, 0, skipTo(100));
+        s.decided(2, 0, skipTo(100));
+    }
+
+    @Test
+    void aLateCopyAfterASnapshotPointIsDroppedByAProcessResumingThere() throws InterruptedException {
+        DecidedStreams here = new DecidedStreams(IDS, 1, 1, 100, Numbering.LOGICAL);
+        MergeCursor c = cursor(GroupSet.of(0));
+        here.open(c, MulticastPosition.START);
+        fillWithLateCopy(here, 0);
+        DecidedStreams.Delivery a0 = here.next(c);
+        assertThat(text(a0.envelope())).isEqualTo("A0");
+        // The snapshot taken right after A0 stores the position with the duplicate record.
+        MulticastPosition snapshot = here.resumePosition(c, a0.after());
+        assertThat(snapshot.next(0)).isEqualTo(a0.after().next(0));
+        assertThat(snapshot.record()).isNotEmpty();
+        assertThat(text(here.next(c).envelope())).isEqualTo("A1");
+        DecidedStreams.Delivery hereA2 = here.next(c);
+        assertThat(text(hereA2.envelope())).as("the copy is dropped here").isEqualTo("A2");
+
+        // A process restarting from that snapshot: ring 0 resumes at instance 1 and sees the copy.
+        DecidedStreams restarted = new DecidedStreams(IDS, 1, 1, 100, Numbering.LOGICAL);
+        MergeCursor r = cursor(GroupSet.of(0));
+        assertThat(restarted.open(r, snapshot)).contains(new DecidedStreams.StreamPoint(0, 1, 1));
+        fillWithLateCopy(restarted, 1);
+        DecidedStreams.Delivery a1 = restarted.next(r);
+        assertThat(text(a1.envelope())).isEqualTo("A1");
+        DecidedStreams.Delivery a2 = restarted.next(r);
+        assertThat(text(a2.envelope())).as("the copy is dropped there too, at the same position").isEqualTo("A2");
+        assertThat(a2.after()).isEqualTo(hereA2.after());
+
+        // Negative control: the bare position (no record) cannot know A0 came before: the copy is delivered.
+        DecidedStreams bare = new DecidedStreams(IDS, 1, 1, 100, Numbering.LOGICAL);
+        MergeCursor b = cursor(GroupSet.of(0));
+        bare.open(b, a0.after());
+        fillWithLateCopy(bare, 1);
+        assertThat(text(bare.next(b).envelope())).isEqualTo("A1");
+        assertThat(text(bare.next(b).envelope())).isEqualTo("A0");
+    }
 }

@@ -48,6 +48,28 @@ class MulticastPositionTest {
     }
 
     @Test
+    void aRecordTravelsWithThePositionAndCountsInEquality() {
+        MulticastPosition p = MulticastPosition.START.with(0, 5).with(64, 9);
+        byte[] record = {1, 2, 3};
+        MulticastPosition r = p.withRecord(record);
+        record[0] = 9; // copied in
+        assertThat(r.record()).containsExactly(1, 2, 3);
+        assertThat(r.next(0)).isEqualTo(5);
+        assertThat(r).isNotEqualTo(p);
+        assertThat(r.with(0, 6).record()).as("kept by with()").containsExactly(1, 2, 3);
+        assertThat(p.record()).isEmpty();
+        ByteBuffer b = ByteBuffer.allocate(r.encodedSize());
+        r.writeTo(b);
+        b.flip();
+        assertThat(MulticastPosition.readFrom(b)).isEqualTo(r);
+        ByteBuffer lying = ByteBuffer.allocate(8).putInt(0).putInt(100).flip();
+        assertThatThrownBy(() -> MulticastPosition.readFrom(lying)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("record length");
+        assertThatThrownBy(() -> p.withRecord(new byte[MulticastPosition.MAX_RECORD_BYTES + 1]))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void outOfRangeStreamsAndNegativeSequencesAreRefused() {
         assertThatThrownBy(() -> MulticastPosition.START.with(-1, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> MulticastPosition.START.with(MulticastPosition.MAX_STREAM + 1, 0))

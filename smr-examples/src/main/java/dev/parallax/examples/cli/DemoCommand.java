@@ -66,6 +66,7 @@ final class DemoCommand implements Callable<Integer> {
     RuntimeOptions runtime = new RuntimeOptions();
 
     private final PrintStream out;
+    private boolean multiRing;
 
     /** A demo that reports on standard output (picocli's constructor). */
     DemoCommand() {
@@ -87,6 +88,8 @@ final class DemoCommand implements Callable<Integer> {
         try (ProcessCluster cluster = new ProcessCluster(dir, 3, props, false,
                 List.of("-Xmx1g", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), tls)) {
             String runtimeLine = cluster.clusterFile().describeRuntime(Runtime.getRuntime().availableProcessors());
+            // Multi-Ring has no single leader: the replica killed coordinates one of its rings.
+            multiRing = cluster.clusterFile().ordering() == Orderings.MULTI_RING;
             out.println("Parallax demo: 3 replica processes (key-value store) on 127.0.0.1; " + runtimeLine);
             out.println("work directory: " + dir);
             cluster.replicaArgs("--metrics-port", "0");
@@ -137,8 +140,8 @@ final class DemoCommand implements Callable<Integer> {
                 if (tty) {
                     out.println();
                 }
-                out.printf("  >> killed %s, replica %d, with SIGKILL at %.1f s%n",
-                        leader >= 0 ? "the leader" : "a replica (none reported leading)", killed, killAt / 1e9);
+                out.printf("  >> killed %s, replica %d, with SIGKILL at %.1f s%n", leader < 0 ? "a replica (none reported leading)"
+                        : multiRing ? "a ring coordinator" : "the leader", killed, killAt / 1e9);
             }
             if (killed >= 0 && s == seconds * 3 / 4) {
                 cluster.start(killed, Duration.ofSeconds(60));

@@ -98,7 +98,7 @@ class DemoCommandTest {
         String report = captured.toString(StandardCharsets.UTF_8);
         System.out.println(report);
         assertThat(code).as(report).isZero();
-        assertThat(report).containsPattern(">> killed the leader, replica \\d, with SIGKILL at \\d+\\.\\d s")
+        assertThat(report).containsPattern(">> killed a ring coordinator, replica \\d, with SIGKILL at \\d+\\.\\d s")
                 .containsPattern("catch-up +restarted replica \\d caught up: every replica (at instance [\\d,]+ )?with store digest")
                 .contains("check            OK: every acknowledged write is readable (900 keys read)")
                 .containsPattern("runtime +ordering multi-ring, execution sequential, threads (auto|staged|compact)")

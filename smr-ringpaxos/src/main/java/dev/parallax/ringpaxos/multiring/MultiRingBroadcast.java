@@ -49,7 +49,7 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
     /** The positions captured for snapshots and not yet reported durable that are kept. */
     static final int CAPTURED = 16;
     /** The version byte of the delivery state. */
-    static final byte STATE_VERSION = 1;
+    static final byte STATE_VERSION = 2;
 
     private final int self;
     private final int rings;
@@ -259,10 +259,16 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
         return -1;
     }
 
-    /** The merge position after the last delivery: a version byte, then the position. */
+    /**
+     * The merge position after the last delivery, with the multicast's duplicate record
+     * ({@link Subscription#resumePosition}: without it a replica resuming here could deliver a
+     * late copy the others drop, and number its deliveries differently): a version byte, then the
+     * position.
+     */
     @Override
     public byte[] deliveryState() {
-        MulticastPosition p = current;
+        Subscription s = subscription;
+        MulticastPosition p = s == null ? current : s.resumePosition(current);
         ByteBuffer b = ByteBuffer.allocate(1 + p.encodedSize());
         b.put(STATE_VERSION);
         p.writeTo(b);
@@ -289,7 +295,8 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
         ByteBuffer b = ByteBuffer.wrap(state);
         byte version = b.get();
         if (version != STATE_VERSION) {
-            throw new IllegalArgumentException("unknown multi-ring delivery state version " + version);
+            throw new IllegalArgumentException("unknown multi-ring delivery state version " + version + " (this build "
+                    + "reads " + STATE_VERSION + "; 1 was a development version without the duplicate record)");
         }
         MulticastPosition p = MulticastPosition.readFrom(b);
         if (b.hasRemaining()) {

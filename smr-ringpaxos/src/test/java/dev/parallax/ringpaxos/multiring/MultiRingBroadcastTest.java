@@ -68,8 +68,10 @@ class MultiRingBroadcastTest {
                 .hasMessageContaining("no multi-ring merge position");
         assertThatThrownBy(() -> MultiRingBroadcast.position(new byte[]{9, 0, 0, 0, 0}))
                 .hasMessageContaining("version 9");
-        assertThatThrownBy(() -> MultiRingBroadcast.position(new byte[]{1, 0, 0})).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> MultiRingBroadcast.position(new byte[]{1, 0, 0, 0, 0, 5}))
+        assertThatThrownBy(() -> MultiRingBroadcast.position(new byte[]{1, 0, 0, 0, 0, 0, 0, 0, 0}))
+                .as("version 1, a development format without the duplicate record").hasMessageContaining("version 1");
+        assertThatThrownBy(() -> MultiRingBroadcast.position(new byte[]{2, 0, 0})).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> MultiRingBroadcast.position(new byte[]{2, 0, 0, 0, 0, 0, 0, 0, 0, 5}))
                 .hasMessageContaining("after the multi-ring merge position");
     }
 
