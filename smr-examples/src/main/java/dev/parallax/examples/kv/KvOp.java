@@ -24,7 +24,11 @@ public enum KvOp {
     /** {@code MGET key [key ...]}: the values in key order, nil for an absent key. */
     MGET((byte) 8, 1, Integer.MAX_VALUE, 1),
     /** {@code MSET key value [key value ...]}: stores every pair, later pairs winning; replies OK. */
-    MSET((byte) 9, 2, Integer.MAX_VALUE, 2);
+    MSET((byte) 9, 2, Integer.MAX_VALUE, 2),
+    /** {@code DBSIZE}: the number of keys; a global read (it reads the whole store). */
+    DBSIZE((byte) 10, 0, 0, 1),
+    /** {@code FLUSHALL}: removes every key; replies OK. A global write (it writes the whole store). */
+    FLUSHALL((byte) 11, 0, 0, 1);
 
     private static final KvOp[] BY_CODE = new KvOp[16];
 
@@ -44,6 +48,14 @@ public enum KvOp {
         this.minArgs = minArgs;
         this.maxArgs = maxArgs;
         this.argMultiple = argMultiple;
+    }
+
+    /**
+     * Whether the op touches the whole store rather than the keys among its arguments (DBSIZE,
+     * FLUSHALL): such an op depends on every command that writes, whatever its keys.
+     */
+    public boolean isGlobal() {
+        return this == DBSIZE || this == FLUSHALL;
     }
 
     /** The op code in the wire format. */

@@ -12,12 +12,21 @@ import java.nio.ByteBuffer;
  * (the same in every JVM, so every client routes a key alike). A command goes to the groups of its keys:
  * GET, SET, INCR to their key's group; DEL, EXISTS, MGET and MSET (keys at the even places) to the
  * union of their keys' groups, several groups when the keys fall in several (the ordering then orders
- * it through its global stream, lane k). A command without a well-formed key (malformed bytes, which
- * the store rejects) goes to group 0, {@link GroupSet#DEFAULT}.
+ * it through its global stream, lane k). The whole-store commands DBSIZE and FLUSHALL go to every
+ * group 0..k-1. A command without a well-formed key (malformed bytes, which the store rejects;
+ * DBSIZE or FLUSHALL with arguments) goes to group 0, {@link GroupSet#DEFAULT}.
  *
- * <p>Every replica of a Multi-Ring cluster subscribes to every group and executes every command, so
- * routing decides only which ring orders a command, never which replica executes it: any routing is
- * correct, this one spreads single-key commands over the k rings.
+ * <p><b>The KV store's C-G function.</b> Under P-SMR (seed 003 ch. 6 §6.3.2, "C-G: mapping
+ * commands to destination groups") the groups decide which workers execute a command, so they must
+ * give any two dependent commands a common group. They do: two commands on a common key share that
+ * key's group, and a whole-store command shares every group with every command. Commands on keys of
+ * different groups share none and run in parallel. Malformed commands change nothing and depend on
+ * nothing, so their group does not matter. {@code KvRouterTest} checks this with the testkit's
+ * {@code CommandGroupsValidator}.
+ *
+ * <p>With Multi-Ring Paxos and sequential execution every replica subscribes to every group and
+ * executes every command, so routing decides only which ring orders a command, never which replica
+ * executes it: any routing is correct there, this one spreads single-key commands over the k rings.
  *
  * <p>Used through {@link dev.parallax.core.client.RoutingInvoker} by the RESP front end, the
  * examples' loads and the benchmark clients when the cluster's ordering is {@code multi-ring}.
@@ -27,6 +36,7 @@ import java.nio.ByteBuffer;
  */
 public final class KvRouter implements CommandRouter {
     private final int groups;
+    private final GroupSet all;
 
     /**
      * A router over {@code groups} groups, 0..groups-1.
@@ -38,6 +48,7 @@ public final class KvRouter implements CommandRouter {
             throw new IllegalArgumentException("groups must be 1.." + (GroupSet.MAX_GROUP + 1) + ", got " + groups);
         }
         this.groups = groups;
+        this.all = GroupSet.ofBits(groups == GroupSet.MAX_GROUP + 1 ? -1L : (1L << groups) - 1);
     }
 
     /** The number of groups k. */
@@ -86,6 +97,9 @@ public final class KvRouter implements CommandRouter {
             return GroupSet.DEFAULT;
         }
         int argc = command.getInt(pos + 1);
+        if (op.isGlobal()) {
+            return argc == 0 ? all : GroupSet.DEFAULT;
+        }
         if (argc < 1 || argc > (end - pos) / Integer.BYTES) {
             return GroupSet.DEFAULT;
         }

@@ -97,6 +97,12 @@ public final class KvStateMachine implements StateMachine {
                     put(new ByteKey(a[i]), a[i + 1]);
                 }
                 return KvReplyFormat.ok();
+            case DBSIZE:
+                return KvReplyFormat.integer(map.size());
+            case FLUSHALL:
+                map.replaceAll(new HashMap<>()); // an open snapshot view keeps its own table
+                entrySum = 0; // the digest of an empty store
+                return KvReplyFormat.ok();
             default:
                 throw new IllegalArgumentException("malformed KV command: op " + decoded.op() + " not executable");
         }

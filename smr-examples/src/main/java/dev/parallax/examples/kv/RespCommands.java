@@ -11,13 +11,15 @@ import java.util.Map;
 
 /**
  * The command table: each command's name, Redis arity and action. Data commands (GET, SET, DEL,
- * EXISTS, INCR, MGET, MSET) become {@link KvCommand}s for the invoker; connection and server
+ * EXISTS, INCR, MGET, MSET, and the whole-store DBSIZE and FLUSHALL) become {@link KvCommand}s for
+ * the invoker; connection and server
  * commands that {@code redis-cli}, {@code redis-benchmark} and client libraries send (PING, ECHO,
  * COMMAND, CONFIG GET, CLIENT, SELECT, INFO, HELLO, QUIT) are answered locally.
  *
  * <p>SET supports the NX and XX conditions; expiry (EX, PX, EXAT, PXAT, KEEPTTL) and GET are
  * rejected with a syntax error, because the store keeps no clock a replicated state machine could
- * read deterministically.
+ * read deterministically. FLUSHALL takes Redis's optional ASYNC or SYNC (both flush at once:
+ * execution is already in the replicated order); any other argument is a syntax error.
  *
  * <p>Immutable after construction and shared by all connections; actions run on the calling
  * connection's event loop and never block.
@@ -68,6 +70,8 @@ final class RespCommands {
         data("incr", 2, KvOp.INCR);
         data("mget", -2, KvOp.MGET);
         add("mset", -3, RespCommands::mset);
+        data("dbsize", 1, KvOp.DBSIZE);
+        add("flushall", -1, RespCommands::flushall);
         add("ping", -1, RespCommands::ping);
         add("echo", 2, (r, s) -> s.reply(new RespReply.Bulk(r.arg(1))));
         add("command", -1, this::command);
@@ -130,6 +134,15 @@ final class RespCommands {
             return;
         }
         s.invoke(KvCommand.encode(KvOp.MSET, r.args(), 1));
+    }
+
+    private static void flushall(RespRequest r, RespSession s) {
+        if (r.argc() > 2 || (r.argc() == 2 && !r.text(1).equalsIgnoreCase("async")
+                && !r.text(1).equalsIgnoreCase("sync"))) {
+            s.reply(SYNTAX_ERROR);
+            return;
+        }
+        s.invoke(KvCommand.encode(KvOp.FLUSHALL, new byte[0][], 0));
     }
 
     private static void ping(RespRequest r, RespSession s) {

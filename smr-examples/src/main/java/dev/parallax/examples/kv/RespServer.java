@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A Redis-protocol (RESP2) front end for the replicated key-value store: a Netty server that
  * decodes requests, answers connection commands itself and sends data commands (GET, SET, DEL,
- * EXISTS, INCR, MGET, MSET) as {@link KvCommand}s through a {@link CommandInvoker}. With the
+ * EXISTS, INCR, MGET, MSET, DBSIZE, FLUSHALL) as {@link KvCommand}s through a {@link CommandInvoker}. With the
  * replicated client as invoker, every replica can serve clients: the invoker finds the leader.
  *
  * <p>Pipelined requests are answered in request order whatever order the invoker completes them

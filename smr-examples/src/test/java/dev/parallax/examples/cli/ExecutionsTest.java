@@ -58,6 +58,10 @@ class ExecutionsTest {
         assertThat(classifier.classify(cmd(1, KvCommand.of(KvOp.MGET, b("k"), b("l")).encode().array())))
                 .isEqualTo(ReadWriteClasses.READ);
         assertThat(classifier.classify(cmd(2, KvCommand.of(KvOp.EXISTS, b("k")).encode().array()))).isEqualTo(ReadWriteClasses.READ);
+        assertThat(classifier.classify(cmd(2, KvCommand.of(KvOp.DBSIZE).encode().array()))).as("DBSIZE")
+                .isEqualTo(ReadWriteClasses.READ);
+        assertThat(classifier.classify(cmd(2, KvCommand.of(KvOp.FLUSHALL).encode().array()))).as("FLUSHALL")
+                .isEqualTo(ReadWriteClasses.WRITE);
         for (KvOp op : List.of(KvOp.SET, KvOp.SET_IF_ABSENT, KvOp.SET_IF_PRESENT, KvOp.DEL, KvOp.INCR, KvOp.MSET)) {
             assertThat(classifier.classify(cmd(3, new byte[] {op.code(), 0, 0, 0, 0}))).as("%s", op).isEqualTo(ReadWriteClasses.WRITE);
         }
@@ -109,7 +113,8 @@ class ExecutionsTest {
     }
 
     /**
-     * A seeded mix over 16 keys: writes of every kind, reads of every kind, INCR on non-integers
+     * A seeded mix over 16 keys: writes of every kind, reads of every kind (DBSIZE every 50th
+     * command, FLUSHALL every 700th), INCR on non-integers
      * (an error reply), and malformed commands (empty, unknown op code, truncated).
      */
     private static List<Command> workload(int n, long seed) {
@@ -130,6 +135,11 @@ class ExecutionsTest {
                 case 7 -> KvCommand.of(KvOp.MGET, k, k2);
                 default -> KvCommand.of(KvOp.GET, k);
             };
+            if (i % 50 == 25) {
+                c = KvCommand.of(KvOp.DBSIZE);
+            } else if (i % 700 == 350) {
+                c = KvCommand.of(KvOp.FLUSHALL);
+            }
             byte[] payload = c.encode().array();
             if (i % 97 == 0) {
                 payload = switch (i % 3) {

@@ -79,6 +79,7 @@ class KvCommandLineProcessTest {
         assertThat(kv("mget", "a", "absent", "b")).isEqualTo(new Run(0, "1) \"1\"\n2) (nil)\n3) \"2\"", ""));
         assertThat(kv("del", "greeting", "absent")).isEqualTo(new Run(0, "(integer) 1", ""));
         assertThat(kv("get", "greeting")).isEqualTo(new Run(0, "(nil)", ""));
+        assertThat(kv("dbsize")).as("visits, a, b").isEqualTo(new Run(0, "(integer) 3", ""));
     }
 
     @Test
@@ -92,6 +93,7 @@ class KvCommandLineProcessTest {
         assertThat(notInteger.code()).isEqualTo(1);
         assertThat(notInteger.err()).contains("(error)").contains("ERR value is not an integer or out of range");
         assertThat(kv("get", "text")).isEqualTo(new Run(0, "\"abc\"", ""));
+        assertThat(kv("dbsize", "extra").code()).isEqualTo(2);
         Run unknown = kv("frobnicate", "k");
         assertThat(unknown.code()).isEqualTo(2);
         assertThat(unknown.err()).contains("unknown operation 'frobnicate'");

@@ -75,7 +75,7 @@ class KvCodecPropertiesTest {
     Arbitrary<KvCommand> commands() {
         Arbitrary<byte[]> arg = Arbitraries.bytes().array(byte[].class).ofMaxSize(20);
         return Arbitraries.of(KvOp.class).flatMap(op -> {
-            Arbitrary<Integer> count = Arbitraries.integers().between(1, 6)
+            Arbitrary<Integer> count = Arbitraries.integers().between(0, 6)
                     .filter(op::acceptsArgCount);
             return count.flatMap(n -> arg.list().ofSize(n))
                     .map(args -> KvCommand.of(op, args.toArray(new byte[0][])));

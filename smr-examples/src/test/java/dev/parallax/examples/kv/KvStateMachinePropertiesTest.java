@@ -157,6 +157,11 @@ class KvStateMachinePropertiesTest {
                     model.put(a.get(i), a.get(i + 1));
                 }
                 return KvReply.OK;
+            case DBSIZE:
+                return new KvReply.Int(model.size());
+            case FLUSHALL:
+                model.clear();
+                return KvReply.OK;
             default:
                 throw new AssertionError(c.op());
         }
@@ -193,6 +198,9 @@ class KvStateMachinePropertiesTest {
                                 }
                                 return KvCommand.of(op, args);
                             }));
+                case DBSIZE:
+                case FLUSHALL:
+                    return Arbitraries.just(KvCommand.of(op));
                 default:
                     return key.list().ofMinSize(1).ofMaxSize(4).map(ks -> KvCommand.of(op, ks.toArray(new byte[0][])));
             }

@@ -140,6 +140,65 @@ class KvStateMachineTest {
         assertThat(run(sm, KvOp.GET, "k")).isEqualTo(bulk("abc"));
     }
 
+    private static final String[] NO_ARGS = new String[0];
+
+    @Test
+    void dbsizeCountsTheKeys() {
+        assertThat(run(sm, KvOp.DBSIZE, NO_ARGS)).isEqualTo(new KvReply.Int(0));
+        run(sm, KvOp.MSET, "a", "1", "b", "2", "a", "3");
+        assertThat(run(sm, KvOp.DBSIZE, NO_ARGS)).isEqualTo(new KvReply.Int(2));
+        run(sm, KvOp.DEL, "a");
+        assertThat(run(sm, KvOp.DBSIZE, NO_ARGS)).isEqualTo(new KvReply.Int(1));
+    }
+
+    @Test
+    void flushallRemovesEveryKeyAndLeavesTheStateOfAFreshStore() {
+        run(sm, KvOp.MSET, "a", "1", "b", "2");
+        run(sm, KvOp.INCR, "n");
+        assertThat(run(sm, KvOp.FLUSHALL, NO_ARGS)).isEqualTo(KvReply.OK);
+        assertThat(sm.size()).isZero();
+        assertThat(run(sm, KvOp.MGET, "a", "b", "n")).isEqualTo(
+                new KvReply.Multi(List.of(KvReply.NIL, KvReply.NIL, KvReply.NIL)));
+        KvStateMachine fresh = new KvStateMachine();
+        assertThat(sm.digest()).isEqualTo(fresh.digest());
+        assertThat(snapshot(sm)).isEqualTo(snapshot(fresh));
+        run(sm, KvOp.SET, "c", "3");
+        run(fresh, KvOp.SET, "c", "3");
+        assertThat(sm.digest()).isEqualTo(fresh.digest());
+        assertThat(run(sm, KvOp.FLUSHALL, NO_ARGS)).as("on an empty store too").isEqualTo(KvReply.OK);
+        assertThat(run(sm, KvOp.FLUSHALL, NO_ARGS)).isEqualTo(KvReply.OK);
+        assertThat(run(sm, KvOp.DBSIZE, NO_ARGS)).isEqualTo(new KvReply.Int(0));
+    }
+
+    @Test
+    void flushallWhileACaptureIsOpenLeavesTheCaptureItsPointInTime() throws Exception {
+        run(sm, KvOp.MSET, "a", "1", "b", "2");
+        byte[] atCapture = snapshot(sm);
+        try (SnapshotCapture capture = sm.capture()) {
+            run(sm, KvOp.FLUSHALL, NO_ARGS);
+            run(sm, KvOp.SET, "c", "3");
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            capture.writeTo(Channels.newChannel(out));
+            assertThat(out.toByteArray()).isEqualTo(atCapture);
+        }
+        run(sm, KvOp.SET, "d", "4");
+        assertThat(run(sm, KvOp.MGET, "a", "c", "d")).isEqualTo(
+                new KvReply.Multi(List.of(KvReply.NIL, bulk("3"), bulk("4"))));
+        assertThat(sm.size()).isEqualTo(2);
+    }
+
+    @Test
+    void globalOpsWithArgumentsAreMalformed() {
+        for (KvOp op : List.of(KvOp.DBSIZE, KvOp.FLUSHALL)) {
+            assertThatThrownBy(() -> KvCommand.of(op, b("k"))).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("malformed KV command: " + op + " does not take 1 arguments");
+            byte[] withArg = {op.code(), 0, 0, 0, 1, 0, 0, 0, 0};
+            assertThatThrownBy(() -> sm.execute(ByteBuffer.wrap(withArg)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("malformed KV command: ");
+        }
+    }
+
     @Test
     void malformedCommandsAreRejectedWithClearMessageAndNoEffect() {
         run(sm, KvOp.SET, "k", "v");

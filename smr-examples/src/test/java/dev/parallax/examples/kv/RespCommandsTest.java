@@ -31,7 +31,7 @@ class RespCommandsTest {
         "echo => -ERR wrong number of arguments for 'echo' command",
         "COMMAND => *0",
         "COMMAND DOCS => *0",
-        "COMMAND COUNT => :16",
+        "COMMAND COUNT => :18",
         "CONFIG GET save => *2\\r\\n$4\\r\\nsave\\r\\n$0\\r\\n",
         "CONFIG GET appendonly => *2\\r\\n$10\\r\\nappendonly\\r\\n$2\\r\\nno",
         "config get APPENDONLY save => *4\\r\\n$4\\r\\nsave\\r\\n$0\\r\\n\\r\\n$10\\r\\nappendonly\\r\\n$2\\r\\nno",
@@ -59,6 +59,14 @@ class RespCommandsTest {
         "MSET a => -ERR wrong number of arguments for 'mset' command",
         "MSET a 1 b => -ERR wrong number of arguments for 'mset' command",
         "DEL => -ERR wrong number of arguments for 'del' command",
+        "DBSIZE => :0",
+        "dbsize => :0",
+        "DBSIZE x => -ERR wrong number of arguments for 'dbsize' command",
+        "FLUSHALL => +OK",
+        "flushall async => +OK",
+        "FLUSHALL SYNC => +OK",
+        "FLUSHALL now => -ERR syntax error",
+        "FLUSHALL ASYNC x => -ERR syntax error",
         "SET k v EX 10 => -ERR syntax error: SET option 'EX' is not supported (only NX and XX are)",
         "SET k v NX XX => -ERR syntax error",
         "SET k v FOO => -ERR syntax error",
@@ -108,6 +116,19 @@ class RespCommandsTest {
         assertThat(reply("EXISTS a b a nope")).isEqualTo(":3\r\n");
         assertThat(reply("DEL a b nope")).isEqualTo(":2\r\n");
         assertThat(reply("GET a")).isEqualTo("$-1\r\n");
+    }
+
+    @Test
+    void dbsizeCountsTheKeysAndFlushallRemovesThemAll() {
+        assertThat(reply("DBSIZE")).isEqualTo(":0\r\n");
+        assertThat(reply("MSET a 1 b 2 c 3")).isEqualTo("+OK\r\n");
+        assertThat(reply("DEL c")).isEqualTo(":1\r\n");
+        assertThat(reply("DBSIZE")).isEqualTo(":2\r\n");
+        assertThat(reply("FLUSHALL")).isEqualTo("+OK\r\n");
+        assertThat(reply("DBSIZE")).isEqualTo(":0\r\n");
+        assertThat(reply("MGET a b")).isEqualTo("*2\r\n$-1\r\n$-1\r\n");
+        assertThat(reply("SET a again")).isEqualTo("+OK\r\n");
+        assertThat(reply("DBSIZE")).isEqualTo(":1\r\n");
     }
 
     @Test
