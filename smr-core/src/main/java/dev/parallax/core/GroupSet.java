@@ -47,6 +47,21 @@ public final class GroupSet {
         return bits == DEFAULT.bits ? DEFAULT : new GroupSet(bits);
     }
 
+    /**
+     * The groups {@code first..last} (a contiguous range: every group of a k-group partition is
+     * {@code range(0, k - 1)}).
+     *
+     * @throws IllegalArgumentException unless 0 &lt;= first &lt;= last &lt;= {@link #MAX_GROUP}
+     */
+    public static GroupSet range(int first, int last) {
+        if (first < 0 || last > MAX_GROUP || first > last) {
+            throw new IllegalArgumentException("a group range needs 0 <= first <= last <= " + MAX_GROUP + ", got "
+                    + first + ".." + last);
+        }
+        long upTo = last == MAX_GROUP ? -1L : (1L << (last + 1)) - 1;
+        return ofBits(upTo & (-1L << first));
+    }
+
     public long bits() {
         return bits;
     }

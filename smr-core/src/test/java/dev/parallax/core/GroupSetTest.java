@@ -39,4 +39,15 @@ class GroupSetTest {
         assertThatThrownBy(() -> GroupSet.of(64)).hasMessageContaining("0..63");
         assertThatThrownBy(() -> GroupSet.ofBits(0)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void rangesAreContiguous() {
+        assertThat(GroupSet.range(0, 0)).isEqualTo(GroupSet.DEFAULT);
+        assertThat(GroupSet.range(2, 4)).isEqualTo(GroupSet.of(2, 3, 4));
+        assertThat(GroupSet.range(0, 63).bits()).isEqualTo(-1L);
+        assertThat(GroupSet.range(63, 63)).isEqualTo(GroupSet.of(63));
+        assertThatThrownBy(() -> GroupSet.range(3, 2)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> GroupSet.range(0, 64)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> GroupSet.range(-1, 2)).isInstanceOf(IllegalArgumentException.class);
+    }
 }

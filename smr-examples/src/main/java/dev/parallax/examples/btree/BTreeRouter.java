@@ -62,7 +62,7 @@ public final class BTreeRouter implements CommandRouter {
             throw new IllegalArgumentException("groups must be 1.." + (GroupSet.MAX_GROUP + 1) + ", got " + groups);
         }
         this.groups = groups;
-        this.all = GroupSet.ofBits(groups == GroupSet.MAX_GROUP + 1 ? -1L : (1L << groups) - 1);
+        this.all = GroupSet.range(0, groups - 1);
     }
 
     /** The number of groups k. */
@@ -124,8 +124,7 @@ public final class BTreeRouter implements CommandRouter {
                     return GroupSet.of(first);
                 }
                 int last = groupOf(to - 1);
-                long bits = (last == GroupSet.MAX_GROUP ? -1L : (1L << (last + 1)) - 1) & (-1L << first);
-                return GroupSet.ofBits(bits);
+                return GroupSet.range(first, last);
             }
             default:
                 return GroupSet.DEFAULT;

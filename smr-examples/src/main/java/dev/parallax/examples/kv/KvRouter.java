@@ -48,7 +48,7 @@ public final class KvRouter implements CommandRouter {
             throw new IllegalArgumentException("groups must be 1.." + (GroupSet.MAX_GROUP + 1) + ", got " + groups);
         }
         this.groups = groups;
-        this.all = GroupSet.ofBits(groups == GroupSet.MAX_GROUP + 1 ? -1L : (1L << groups) - 1);
+        this.all = GroupSet.range(0, groups - 1);
     }
 
     /** The number of groups k. */
