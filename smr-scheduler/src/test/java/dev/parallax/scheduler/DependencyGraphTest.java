@@ -3,6 +3,8 @@ package dev.parallax.scheduler;
 import dev.parallax.core.Command;
 import dev.parallax.core.CommandResult;
 import dev.parallax.core.spi.Executor;
+import dev.parallax.core.testkit.executor.ResultRecorder;
+import dev.parallax.core.testkit.executor.ShardedTestMachine;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CountDownLatch;
@@ -73,10 +75,10 @@ class DependencyGraphTest {
                 }
             }
         });
-        Command a = ShardedTestMachine.command(1, ShardedTestMachine.LOCAL_WRITE, 0, 99, 0, false);
-        Command b = ShardedTestMachine.command(2, ShardedTestMachine.LOCAL_WRITE, 0, 2, 0, false);
-        Command c = ShardedTestMachine.command(3, ShardedTestMachine.LOCAL_WRITE, 0, 3, 0, false);
-        Command d = ShardedTestMachine.command(4, ShardedTestMachine.LOCAL_WRITE, 0, 4, 0, false);
+        Command a = ShardedTestMachine.command(1, 1, ShardedTestMachine.LOCAL_WRITE, 0, 99, 0, false);
+        Command b = ShardedTestMachine.command(1, 2, ShardedTestMachine.LOCAL_WRITE, 0, 2, 0, false);
+        Command c = ShardedTestMachine.command(1, 3, ShardedTestMachine.LOCAL_WRITE, 0, 3, 0, false);
+        Command d = ShardedTestMachine.command(1, 4, ShardedTestMachine.LOCAL_WRITE, 0, 4, 0, false);
         ConflictRelation relation = (earlier, later) -> {
             if (later.equals(c) && earlier.equals(b)) {
                 throw new IllegalStateException("cannot compare " + later.id());
@@ -93,14 +95,14 @@ class DependencyGraphTest {
             ex.execute(d);
             release.countDown();
             ex.awaitQuiescence();
-            Command e = ShardedTestMachine.command(5, ShardedTestMachine.LOCAL_WRITE, 0, 5, 0, false);
+            Command e = ShardedTestMachine.command(1, 5, ShardedTestMachine.LOCAL_WRITE, 0, 5, 0, false);
             ex.execute(e);
             ex.awaitQuiescence();
         }
-        assertThat(results.results.get(c.id())).isEqualTo(CommandResult.error(
+        assertThat(results.results().get(c.id())).isEqualTo(CommandResult.error(
                 "unclassifiable command: conflict relation threw IllegalStateException: cannot compare " + c.id()));
-        assertThat(results.unclassifiable).containsExactly(c.id());
-        assertThat(results.results).hasSize(5);
+        assertThat(results.unclassifiable()).containsExactly(c.id());
+        assertThat(results.results()).hasSize(5);
         assertThat(machine.state()[0]).isEqualTo((((99L * 31 + 2) * 31 + 4) * 31) + 5);
         assertThat(machine.overlaps()).isZero();
     }

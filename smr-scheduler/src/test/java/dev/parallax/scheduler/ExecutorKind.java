@@ -1,6 +1,7 @@
 package dev.parallax.scheduler;
 
 import dev.parallax.core.spi.Executor;
+import dev.parallax.core.testkit.executor.ExecutorWorkload;
 import dev.parallax.scheduler.classmap.ClassMap;
 
 /** Every parallel executor this module offers, for tests that run them all. */
@@ -18,6 +19,12 @@ enum ExecutorKind {
 
     ExecutorKind(SyncMode mode) {
         this.mode = mode;
+    }
+
+    /** The executor for a contract workload: its class map and classifier, its capacity. */
+    Executor create(ExecutorWorkload workload) {
+        return create(ShardedTestMachineMaps.classMap(workload), ShardedTestMachineMaps.classifier(workload),
+                workload.capacity());
     }
 
     Executor create(ClassMap map, CommandClassifier classifier, int capacity) {

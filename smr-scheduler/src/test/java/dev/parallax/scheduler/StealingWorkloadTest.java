@@ -2,6 +2,8 @@ package dev.parallax.scheduler;
 
 import dev.parallax.core.Command;
 import dev.parallax.core.spi.Executor;
+import dev.parallax.core.testkit.executor.ResultRecorder;
+import dev.parallax.core.testkit.executor.ShardedTestMachine;
 import dev.parallax.scheduler.classmap.ShardedClasses;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -75,7 +77,7 @@ class StealingWorkloadTest {
         });
         ShardedClasses classes = new ShardedClasses(2);
         ResultRecorder results = new ResultRecorder();
-        try (Executor ex = Execution.earlyScheduling(classes.classMap(), ShardedTestMachine.shardedClassifier(classes),
+        try (Executor ex = Execution.earlyScheduling(classes.classMap(), ShardedTestMachineMaps.shardedClassifier(classes),
                 mode)) {
             ex.start(machine, results);
             awaitAllParked((WorkerPoolExecutor) ex);
@@ -85,14 +87,14 @@ class StealingWorkloadTest {
             ex.execute(read(3, 0));
             ex.execute(read(4, STOLEN));
             stolenStarted.await();
-            ex.execute(ShardedTestMachine.command(5, ShardedTestMachine.LOCAL_WRITE, 0, WRITE, 0, false));
+            ex.execute(ShardedTestMachine.command(2, 5, ShardedTestMachine.LOCAL_WRITE, 0, WRITE, 0, false));
             writeDelivered.countDown();
             gate0.countDown();
             gate1.countDown();
             ex.awaitQuiescence();
         }
         assertThat(machine.overlaps()).as("write overlapping the stolen read").isZero();
-        assertThat(results.results).hasSize(5);
+        assertThat(results.results()).hasSize(5);
         return stealer.get().matches(".*-[23]") && gateThreads.size() == 2
                 && gateThreads.stream().allMatch(n -> n.matches(".*-[01]"));
     }
@@ -116,7 +118,7 @@ class StealingWorkloadTest {
     }
 
     private static Command read(long seq, int value) {
-        return ShardedTestMachine.command(seq, ShardedTestMachine.LOCAL_READ, 0, value, 0, false);
+        return ShardedTestMachine.command(2, seq, ShardedTestMachine.LOCAL_READ, 0, value, 0, false);
     }
 
     private static void burnMillis(long millis) {

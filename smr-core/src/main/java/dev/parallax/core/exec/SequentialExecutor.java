@@ -69,12 +69,14 @@ public final class SequentialExecutor implements Executor {
         }
     }
 
+    /**
+     * Every command ran before {@link #execute} returned, so this only reports: a fatal error, or use
+     * before {@link #start} or after {@link #close} ({@link IllegalStateException}, as the
+     * {@link Executor} contract says).
+     */
     @Override
     public void awaitQuiescence() {
-        // Every command ran before execute() returned; only a fatal error is left to report.
-        if (fatal != null) {
-            throw new IllegalStateException("sequential executor failed", fatal);
-        }
+        checkUsable();
     }
 
     @Override
