@@ -15,11 +15,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * worker execute in the total order, replies and final state equal sequential execution's, and
  * the executing worker of each command is the one the specification names (Alg. 1 l.16, e = min W).
  *
- * <p>{@value #DEFAULT_COMMANDS} commands by default (about a second or two on 2 cores);
- * {@code -Dpsmr.commands=1000000} runs a million.
+ * <p>{@value #DEFAULT_COMMANDS} commands by default (about 4 s on the 2-core CI machine, 20% of them
+ * multi-worker rendezvous); {@code -Dpsmr.commands=<n>} runs another number (e.g. 200000 for a
+ * quicker run, 10000000 for a longer one).
  */
 class PsmrRandomOrderTest {
-    static final int DEFAULT_COMMANDS = 200_000;
+    static final int DEFAULT_COMMANDS = 1_000_000;
     static final int WORKERS = 8;
 
     /** The mutant of the rule: the highest worker of W executes. */
