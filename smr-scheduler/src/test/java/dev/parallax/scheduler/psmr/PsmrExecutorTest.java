@@ -161,4 +161,68 @@ class PsmrExecutorTest {
             assertThat(results.fatal).hasSize(1);
         }
     }
+
+    /**
+     * An {@code execute} interrupted while a queue of W is full takes the command nowhere: it waits
+     * for room in every queue of W before putting it in any.
+     */
+    @Test
+    void anInterruptedExecuteHandsTheCommandToNoWorker() throws Exception {
+        GroupMachine inner = new GroupMachine(3, GroupMachine::workerOfCurrentThread);
+        java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        dev.parallax.core.StateMachine m = new dev.parallax.core.StateMachine() {
+            @Override
+            public java.nio.ByteBuffer execute(java.nio.ByteBuffer command) {
+                if (command.getInt(0) == 0) {
+                    entered.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return inner.execute(command);
+            }
+
+            @Override
+            public void snapshot(java.nio.channels.WritableByteChannel out) {
+            }
+
+            @Override
+            public void restore(java.nio.channels.ReadableByteChannel in) {
+            }
+        };
+        Results results = new Results();
+        Thread producer = Thread.currentThread();
+        java.util.concurrent.atomic.AtomicBoolean third = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread interrupter = new Thread(() -> {
+            try {
+                Driver.awaitUntil(() -> third.get() && producer.getState() == Thread.State.TIMED_WAITING,
+                        () -> "the producer to block on worker 0's full queue");
+            } catch (InterruptedException e) {
+                return;
+            }
+            producer.interrupt();
+        });
+        try (PsmrExecutor ex = new PsmrExecutor(2, 1)) {
+            ex.start(m, results);
+            ex.execute(command(0, GroupSet.of(0), 1, OK)); // worker 0 holds it inside the state machine
+            entered.await();
+            ex.execute(command(1, GroupSet.of(0), 2, OK)); // fills worker 0's queue
+            third.set(true);
+            interrupter.start();
+            assertThatThrownBy(() -> ex.execute(command(2, GroupSet.of(0, 1), 3, OK)))
+                    .isInstanceOf(InterruptedException.class);
+            interrupter.join();
+            release.countDown();
+            ex.awaitQuiescence();
+            assertThat(results.byIndex).containsOnlyKeys(0, 1);
+            assertThat(inner.executions(2)).isZero();
+            ex.execute(command(2, GroupSet.of(0, 1), 3, OK));
+            ex.awaitQuiescence();
+            assertThat(inner.executions(2)).isEqualTo(1);
+            assertThat(results.duplicates).hasValue(0);
+        }
+    }
 }

@@ -261,4 +261,29 @@ class PsmrWorkersTest {
         assertThat(waiter.isAlive()).isFalse();
         assertThat(group.completed()).isEqualTo(1);
     }
+
+    /** A sink that throws is fatal too: reported once with no command, and the workers stop. */
+    @Test
+    void aFailingSinkIsFatal() throws Exception {
+        java.util.List<Object[]> fatal = new java.util.concurrent.CopyOnWriteArrayList<>();
+        dev.parallax.core.spi.ResultSink sink = new dev.parallax.core.spi.ResultSink() {
+            @Override
+            public void onResult(Command command, dev.parallax.core.CommandResult result) {
+                throw new IllegalStateException("sink broken");
+            }
+
+            @Override
+            public void onFatal(Command command, Throwable error) {
+                fatal.add(new Object[] {command, error});
+            }
+        };
+        PsmrWorkers group = new PsmrWorkers(2, machine(2), sink);
+        assertThatThrownBy(() -> group.worker(1).deliver(command(0, GroupSet.of(1), 1, OK)))
+                .isInstanceOf(IllegalStateException.class).hasCauseInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> group.worker(0).deliver(command(1, GroupSet.of(0), 1, OK)))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(fatal).hasSize(1);
+        assertThat(fatal.get(0)[0]).isNull();
+        assertThat(group.failure()).hasMessage("sink broken");
+    }
 }
