@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@link PsmrWorkers} on random destination sets over 8 workers, each worker fed by its own
@@ -52,6 +53,33 @@ class PsmrRandomOrderTest {
         mutant.run(MAX_RULE);
         assertThat(ruleViolations(mutant)).as("the checker catches the max-rule mutant").isNotEmpty();
         assertExecutedLikeTheTotalOrder(mutant);
+    }
+
+    /**
+     * The watchdog fails a run whose workers stop, with what each waits for: here worker 3's stream
+     * ends just before a multi-worker command it belongs to (and does not execute), so that
+     * command's executor waits for worker 3's signal for ever.
+     */
+    @Test
+    void theWatchdogReportsAStalledRun() {
+        RandomOrderRun run = new RandomOrderRun(WORKERS, 5_000, 7);
+        int cut = -1;
+        int[] stream = run.streams[3];
+        for (int p = stream.length / 2; p < stream.length && cut < 0; p++) {
+            long w = PsmrWorkers.workersOf(GroupSet.ofBits(run.groupBits[stream[p]]), WORKERS);
+            if (Long.bitCount(w) > 1 && PsmrWorkers.executorOf(w) != 3) {
+                cut = p;
+            }
+        }
+        assertThat(cut).as("a multi-worker command that worker 3 does not execute").isPositive();
+        int executor = PsmrWorkers.executorOf(PsmrWorkers.workersOf(GroupSet.ofBits(run.groupBits[stream[cut]]), WORKERS));
+        run.streams[3] = java.util.Arrays.copyOf(stream, cut);
+        assertThatThrownBy(() -> run.run(PsmrWorkers::executorOf, 2))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("no progress for 2 s")
+                .hasMessageContaining("worker " + executor + ": completed")
+                .hasMessageContaining("waits for the signal of member 3")
+                .hasMessageContaining("delivery 3: delivered " + cut + "/" + cut);
     }
 
     /**

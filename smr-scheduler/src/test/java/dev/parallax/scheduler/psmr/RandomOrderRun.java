@@ -106,6 +106,11 @@ final class RandomOrderRun {
 
     /** Executes the total order on {@code k} delivery threads with the given executor choice. */
     void run(ExecutorChoice choice) throws InterruptedException {
+        run(choice, STALL_SECONDS);
+    }
+
+    /** As {@link #run(ExecutorChoice)}, failing after {@code stallSeconds} without progress. */
+    void run(ExecutorChoice choice, long stallSeconds) throws InterruptedException {
         PsmrWorkers group = new PsmrWorkers(k, machine, sink, choice);
         AtomicIntegerArray progress = new AtomicIntegerArray(k);
         ConcurrentLinkedQueue<Throwable> thrown = new ConcurrentLinkedQueue<>();
@@ -141,10 +146,10 @@ final class RandomOrderRun {
             if (sum != last) {
                 last = sum;
                 lastChange = System.nanoTime();
-            } else if (System.nanoTime() - lastChange > TimeUnit.SECONDS.toNanos(STALL_SECONDS)) {
+            } else if (System.nanoTime() - lastChange > TimeUnit.SECONDS.toNanos(stallSeconds)) {
                 String dump = dump(group, progress);
                 group.close();
-                fail("no progress for " + STALL_SECONDS + " s:\n" + dump);
+                fail("no progress for " + stallSeconds + " s:\n" + dump);
             }
         }
         for (Thread t : threads) {
