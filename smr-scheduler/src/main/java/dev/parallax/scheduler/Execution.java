@@ -2,6 +2,7 @@ package dev.parallax.scheduler;
 
 import dev.parallax.core.spi.Executor;
 import dev.parallax.scheduler.classmap.ClassMap;
+import dev.parallax.scheduler.psmr.PsmrExecutor;
 
 import java.util.Objects;
 
@@ -93,5 +94,28 @@ public final class Execution {
         return mode.steals()
                 ? new WorkStealingExecutor(classMap, classifier, mode, queueCapacity)
                 : new EarlySchedulingExecutor(classMap, classifier, mode, queueCapacity);
+    }
+
+    /**
+     * P-SMR (seed 003 ch. 6, Alg. 1) over {@code workers} worker threads with input queues of
+     * {@link #DEFAULT_QUEUE_CAPACITY} commands: group g belongs to worker {@code g mod workers}, a
+     * command runs alone on its worker if its groups ({@link dev.parallax.core.Command#groups()})
+     * map to one worker, else its workers meet and the lowest executes it. Correct when the
+     * commands' groups give every two dependent commands a common group (the service's C-G).
+     *
+     * @throws IllegalArgumentException if {@code workers} is not in 1..64
+     */
+    public static Executor psmr(int workers) {
+        return psmr(workers, DEFAULT_QUEUE_CAPACITY);
+    }
+
+    /**
+     * P-SMR with input queues of {@code queueCapacity} commands per worker; {@code execute} blocks
+     * while a queue it must use is full.
+     *
+     * @throws IllegalArgumentException if {@code workers} is not in 1..64 or {@code queueCapacity < 1}
+     */
+    public static Executor psmr(int workers, int queueCapacity) {
+        return new PsmrExecutor(workers, queueCapacity);
     }
 }

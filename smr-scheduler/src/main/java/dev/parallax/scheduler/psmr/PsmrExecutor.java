@@ -1,0 +1,213 @@
+package dev.parallax.scheduler.psmr;
+
+import dev.parallax.core.Command;
+import dev.parallax.core.StateMachine;
+import dev.parallax.core.spi.Executor;
+import dev.parallax.core.spi.ResultSink;
+
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * P-SMR's workers ({@link PsmrWorkers}, seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6, Alg. 1)
+ * behind the {@link Executor} SPI, for a replica that still delivers one total order: k worker
+ * threads, each with a bounded input queue that stands in for its own multicast subscription.
+ * {@link #execute} hands each command to the queue of every worker in its worker set
+ * W(γ) = {g mod k : g ∈ γ} ({@link PsmrWorkers#workersOf}); each worker thread takes from its
+ * queue, in order, and calls its {@link PsmrWorkers.Worker#deliver}. A command that names no
+ * group carries {@link dev.parallax.core.GroupSet#DEFAULT}, {0}, and runs on worker 0; there are no
+ * unknown groups, since every group 0..63 maps to worker {@code g mod k}.
+ *
+ * <p><b>Why the blocking hand-over cannot deadlock.</b> {@link #execute} first waits until every
+ * queue of W has room, then puts the command in all of them, in increasing worker order, before
+ * it returns; it is the only producer, so room it saw stays. Hence each command is fully enqueued
+ * before the next one, every queue holds the multi-worker commands in one order (the delivery
+ * order), and no queue ever holds a partly handed command. The earliest command not yet executed
+ * is then in the queue of each of its workers behind only commands that executed, so all its
+ * workers reach it and it executes; by induction every queued command executes, the queues drain
+ * and the blocked {@code execute} proceeds. An interrupted {@code execute} has put the command in
+ * no queue.
+ *
+ * <p><b>Threads.</b> {@link #execute} and {@link #awaitQuiescence} are called by one thread (the
+ * ServiceManager), as the {@link Executor} contract says; results reach the sink from the worker
+ * threads (daemons named {@code parallax-psmr-<i>}); {@link #close} from any thread stops the
+ * group, interrupts and joins the workers (queued commands are dropped). State machine exceptions
+ * become error results; an {@link Error} is reported once to {@link ResultSink#onFatal}, every
+ * waiting worker is released, and later calls throw {@link IllegalStateException}.
+ */
+public final class PsmrExecutor implements Executor {
+    /** How long the scheduling thread parks at most per check while a queue is full. */
+    private static final long SPACE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final int k;
+    private final int queueCapacity;
+    private final ArrayBlockingQueue<Command>[] queues;
+    private volatile PsmrWorkers workers;
+    private volatile Thread[] threads;
+    private volatile boolean closed;
+    private volatile Thread blockedProducer;
+    private long submitted;
+
+    /**
+     * @param workers       k, the number of worker threads, 1..{@link PsmrWorkers#MAX_WORKERS}
+     * @param queueCapacity the bound of each worker's input queue, {@code >= 1}
+     * @throws IllegalArgumentException if an argument is out of range
+     */
+    @SuppressWarnings("unchecked")
+    public PsmrExecutor(int workers, int queueCapacity) {
+        if (workers < 1 || workers > PsmrWorkers.MAX_WORKERS) {
+            throw new IllegalArgumentException("workers must be 1.." + PsmrWorkers.MAX_WORKERS + ", got " + workers);
+        }
+        if (queueCapacity < 1) {
+            throw new IllegalArgumentException("queueCapacity must be >= 1, got " + queueCapacity);
+        }
+        this.k = workers;
+        this.queueCapacity = queueCapacity;
+        this.queues = new ArrayBlockingQueue[workers];
+        for (int i = 0; i < workers; i++) {
+            queues[i] = new ArrayBlockingQueue<>(queueCapacity);
+        }
+    }
+
+    /** k, the number of worker threads. */
+    public int workers() {
+        return k;
+    }
+
+    /** The bound of each worker's input queue. */
+    public int queueCapacity() {
+        return queueCapacity;
+    }
+
+    @Override
+    public synchronized void start(StateMachine stateMachine, ResultSink results) {
+        Objects.requireNonNull(stateMachine, "stateMachine");
+        Objects.requireNonNull(results, "results");
+        if (threads != null || closed) {
+            throw new IllegalStateException("p-smr executor already started");
+        }
+        PsmrWorkers group = new PsmrWorkers(k, stateMachine, results);
+        Thread[] ts = new Thread[k];
+        for (int i = 0; i < k; i++) {
+            PsmrWorkers.Worker w = group.worker(i);
+            ArrayBlockingQueue<Command> q = queues[i];
+            ts[i] = new Thread(() -> runWorker(group, w, q), "parallax-psmr-" + i);
+            ts[i].setDaemon(true);
+        }
+        this.workers = group;
+        this.threads = ts;
+        for (Thread t : ts) {
+            t.start();
+        }
+    }
+
+    /**
+     * Puts {@code command} in the queue of every worker of its worker set, in increasing worker
+     * order, after waiting until all of them have room.
+     */
+    @Override
+    public void execute(Command command) throws InterruptedException {
+        Objects.requireNonNull(command, "command");
+        checkUsable();
+        long w = PsmrWorkers.workersOf(command.groups(), k);
+        for (long rest = w; rest != 0; rest &= rest - 1) {
+            awaitSpace(queues[Long.numberOfTrailingZeros(rest)]);
+        }
+        for (long rest = w; rest != 0; rest &= rest - 1) {
+            if (!queues[Long.numberOfTrailingZeros(rest)].offer(command)) {
+                throw new IllegalStateException("a worker queue lost its room: a second producer?");
+            }
+        }
+        submitted++;
+    }
+
+    @Override
+    public void awaitQuiescence() throws InterruptedException {
+        checkUsable();
+        workers.awaitCompleted(submitted);
+    }
+
+    @Override
+    public void close() {
+        Thread[] ts;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            ts = threads;
+        }
+        if (ts == null) {
+            return;
+        }
+        workers.close();
+        for (Thread t : ts) {
+            t.interrupt();
+        }
+        boolean interrupted = false;
+        for (Thread t : ts) {
+            while (true) {
+                try {
+                    t.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void runWorker(PsmrWorkers group, PsmrWorkers.Worker worker, ArrayBlockingQueue<Command> queue) {
+        try {
+            while (true) {
+                Command c = queue.take();
+                Thread p = blockedProducer;
+                if (p != null) {
+                    LockSupport.unpark(p);
+                }
+                worker.deliver(c);
+            }
+        } catch (InterruptedException | IllegalStateException e) {
+            // closed (close interrupts the workers) or failed (the sink was told): nothing left to do
+        } catch (RuntimeException e) {
+            group.fail(null, e); // a bug of this adapter (deliver rejects no command it routes)
+        }
+    }
+
+    /** Blocks until {@code queue} has room; only this thread adds, so the room stays. */
+    private void awaitSpace(ArrayBlockingQueue<Command> queue) throws InterruptedException {
+        while (queue.remainingCapacity() == 0) {
+            checkUsable();
+            blockedProducer = Thread.currentThread();
+            try {
+                if (queue.remainingCapacity() == 0) {
+                    LockSupport.parkNanos(this, SPACE_PARK_NANOS);
+                }
+            } finally {
+                blockedProducer = null;
+            }
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted while a p-smr worker queue is full");
+            }
+        }
+    }
+
+    private void checkUsable() {
+        PsmrWorkers group = workers;
+        Throwable f = group == null ? null : group.failure();
+        if (f != null) {
+            throw new IllegalStateException("p-smr executor failed", f);
+        }
+        if (closed) {
+            throw new IllegalStateException("p-smr executor closed");
+        }
+        if (group == null) {
+            throw new IllegalStateException("p-smr executor not started");
+        }
+    }
+}
