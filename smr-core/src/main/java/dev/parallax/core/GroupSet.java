@@ -62,6 +62,19 @@ public final class GroupSet {
         return ofBits(upTo & (-1L << first));
     }
 
+    /**
+     * Every group of a partition into {@code groups} groups: 0..groups-1 (what a C-G function
+     * sends a whole-state command to).
+     *
+     * @throws IllegalArgumentException unless 1 &lt;= groups &lt;= {@link #MAX_GROUP} + 1
+     */
+    public static GroupSet partition(int groups) {
+        if (groups < 1 || groups > MAX_GROUP + 1) {
+            throw new IllegalArgumentException("groups must be 1.." + (MAX_GROUP + 1) + ", got " + groups);
+        }
+        return range(0, groups - 1);
+    }
+
     public long bits() {
         return bits;
     }

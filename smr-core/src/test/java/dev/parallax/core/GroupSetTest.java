@@ -49,5 +49,9 @@ class GroupSetTest {
         assertThatThrownBy(() -> GroupSet.range(3, 2)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> GroupSet.range(0, 64)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> GroupSet.range(-1, 2)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(GroupSet.partition(3)).isEqualTo(GroupSet.of(0, 1, 2));
+        assertThat(GroupSet.partition(64).bits()).isEqualTo(-1L);
+        assertThatThrownBy(() -> GroupSet.partition(0)).hasMessageContaining("1..64");
+        assertThatThrownBy(() -> GroupSet.partition(65)).hasMessageContaining("1..64");
     }
 }

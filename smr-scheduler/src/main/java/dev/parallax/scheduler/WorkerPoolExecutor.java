@@ -1,5 +1,6 @@
 package dev.parallax.scheduler;
 
+import dev.parallax.core.exec.Joins;
 import dev.parallax.core.Command;
 import dev.parallax.core.CommandResult;
 import dev.parallax.core.StateMachine;
@@ -159,20 +160,7 @@ abstract class WorkerPoolExecutor implements Executor {
             LockSupport.unpark(t);
             t.interrupt();
         }
-        boolean interrupted = false;
-        for (Thread t : ts) {
-            while (true) {
-                try {
-                    t.join();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Joins.joinAllUninterruptibly(ts);
     }
 
     final boolean running() {

@@ -1,5 +1,7 @@
 package dev.parallax.core.multicast;
 
+import dev.parallax.core.exec.Joins;
+
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.time.Clock;

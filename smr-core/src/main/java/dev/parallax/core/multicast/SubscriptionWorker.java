@@ -1,5 +1,7 @@
 package dev.parallax.core.multicast;
 
+import dev.parallax.core.exec.Joins;
+
 import dev.parallax.core.GroupSet;
 import dev.parallax.core.spi.MulticastListener;
 import dev.parallax.core.spi.MulticastPosition;

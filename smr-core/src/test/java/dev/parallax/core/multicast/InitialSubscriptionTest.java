@@ -1,5 +1,6 @@
 package dev.parallax.core.multicast;
 
+import dev.parallax.core.exec.Joins;
 import dev.parallax.core.GroupSet;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.DeliveryListener;

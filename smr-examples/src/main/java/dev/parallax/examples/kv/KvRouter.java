@@ -44,11 +44,8 @@ public final class KvRouter implements CommandRouter {
      * @throws IllegalArgumentException unless 1 &lt;= groups &lt;= {@link GroupSet#MAX_GROUP} + 1
      */
     public KvRouter(int groups) {
-        if (groups < 1 || groups > GroupSet.MAX_GROUP + 1) {
-            throw new IllegalArgumentException("groups must be 1.." + (GroupSet.MAX_GROUP + 1) + ", got " + groups);
-        }
+        this.all = GroupSet.partition(groups);
         this.groups = groups;
-        this.all = GroupSet.range(0, groups - 1);
     }
 
     /** The number of groups k. */

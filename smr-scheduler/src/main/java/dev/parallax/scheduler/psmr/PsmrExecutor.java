@@ -1,5 +1,6 @@
 package dev.parallax.scheduler.psmr;
 
+import dev.parallax.core.exec.Joins;
 import dev.parallax.core.Command;
 import dev.parallax.core.StateMachine;
 import dev.parallax.core.spi.Executor;
@@ -146,20 +147,7 @@ public final class PsmrExecutor implements Executor {
         for (Thread t : ts) {
             t.interrupt();
         }
-        boolean interrupted = false;
-        for (Thread t : ts) {
-            while (true) {
-                try {
-                    t.join();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Joins.joinAllUninterruptibly(ts);
     }
 
     private void runWorker(PsmrWorkers group, PsmrWorkers.Worker worker, ArrayBlockingQueue<Command> queue) {

@@ -1,7 +1,10 @@
-package dev.parallax.core.multicast;
+package dev.parallax.core.exec;
 
-/** Waiting for a stopped worker thread of the multicast. Stateless. */
-final class Joins {
+/**
+ * Waiting for stopped worker threads (executors' workers, the multicast's threads) on close. Stateless;
+ * blocks until the threads end.
+ */
+public final class Joins {
     private Joins() {
     }
 
@@ -9,7 +12,7 @@ final class Joins {
      * Waits until {@code thread} has ended, even if the caller is interrupted meanwhile (the
      * interrupt is restored afterwards): a close must not return while its thread still runs.
      */
-    static void joinUninterruptibly(Thread thread) {
+    public static void joinUninterruptibly(Thread thread) {
         boolean interrupted = false;
         while (thread.isAlive()) {
             try {
@@ -20,6 +23,13 @@ final class Joins {
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** {@link #joinUninterruptibly(Thread)} for each of {@code threads}, in order. */
+    public static void joinAllUninterruptibly(Thread[] threads) {
+        for (Thread t : threads) {
+            joinUninterruptibly(t);
         }
     }
 }
