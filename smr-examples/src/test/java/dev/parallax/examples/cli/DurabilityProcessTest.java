@@ -204,7 +204,7 @@ class DurabilityProcessTest {
 
     @Test
     void aShortChaosRunIsLinearizableLosesNothingAndConverges(@TempDir Path dir) {
-        String duration = System.getProperty("chaos.duration", "20s");
+        String duration = System.getProperty("chaos.duration", "12s");
         int code = new picocli.CommandLine(new ChaosCommand()).execute("--duration", duration, "--dir", dir.toString(),
                 "--seed", Long.toString(System.getProperty("chaos.seed") == null ? 7 : Long.getLong("chaos.seed")));
         // Exit code 0: linearizable, no acknowledged write lost, and every replica (restarted ones
@@ -217,7 +217,7 @@ class DurabilityProcessTest {
     @org.junit.jupiter.api.DisplayName("seed 002 (S-Paxos) §V-C: the short chaos run with --ordering s-paxos (kills, restarts, "
             + "partitions of replicas that all serve clients)")
     void aShortChaosRunWithSPaxosIsLinearizableLosesNothingAndConverges(@TempDir Path dir) {
-        String duration = System.getProperty("chaos.duration", "20s");
+        String duration = System.getProperty("chaos.duration", "12s");
         int code = new picocli.CommandLine(new ChaosCommand()).execute("--duration", duration, "--dir", dir.toString(),
                 "--seed", Long.toString(System.getProperty("chaos.seed") == null ? 7 : Long.getLong("chaos.seed")),
                 "--ordering", "s-paxos");
