@@ -6,6 +6,7 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,16 +31,31 @@ final class KvSnapshotFormat {
     private KvSnapshotFormat() {
     }
 
-    static void write(Map<ByteKey, byte[]> map, WritableByteChannel out) throws IOException {
-        ByteKey[] keys = map.keySet().toArray(new ByteKey[0]);
-        Arrays.sort(keys);
+    /**
+     * Writes the entries of {@code tables} as one snapshot, in key order; the tables' key sets
+     * must be disjoint (the partitions of one store).
+     */
+    static void write(List<? extends Map<ByteKey, byte[]>> tables, WritableByteChannel out) throws IOException {
+        int count = 0;
+        for (Map<ByteKey, byte[]> table : tables) {
+            count += table.size();
+        }
+        @SuppressWarnings("unchecked")
+        Map.Entry<ByteKey, byte[]>[] entries = new Map.Entry[count];
+        int n = 0;
+        for (Map<ByteKey, byte[]> table : tables) {
+            for (Map.Entry<ByteKey, byte[]> e : table.entrySet()) {
+                entries[n++] = e;
+            }
+        }
+        Arrays.sort(entries, Map.Entry.comparingByKey());
         Output o = new Output(out);
         o.putInt(MAGIC);
         o.putInt(VERSION);
-        o.putLong(keys.length);
-        for (ByteKey key : keys) {
-            o.putBytes(key.bytes());
-            o.putBytes(map.get(key));
+        o.putLong(entries.length);
+        for (Map.Entry<ByteKey, byte[]> e : entries) {
+            o.putBytes(e.getKey().bytes());
+            o.putBytes(e.getValue());
         }
         o.flush();
     }

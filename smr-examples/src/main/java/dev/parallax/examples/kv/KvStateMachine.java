@@ -7,8 +7,11 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * A hash map of binary-safe keys to binary-safe values, executing {@link KvCommand}s and replying
@@ -28,12 +31,28 @@ import java.util.HashMap;
  * executing thread spends neither the sort nor the encoding nor a copy of the values on a
  * snapshot; the capture holds only the changes made while it is written.
  *
- * <p><b>Threads.</b> Not thread-safe: writes conflict with every other command on the one map, so
- * it is meant for the sequential executor, which calls all methods from one thread (reads may run
- * concurrently with each other, see {@code KvClassifier}). Nothing blocks except snapshot and
- * restore, which do blocking IO on the channels they are given. A capture is written and closed
- * on another thread, concurrently with later commands. Only {@link #digest()} may be called from
- * any thread.
+ * <p><b>Partitions (P-SMR).</b> {@link #KvStateMachine(int) new KvStateMachine(k)} splits the
+ * entries into k partitions, key {@code key} in partition {@link KvRouter#groupOf new
+ * KvRouter(k).groupOf(key)}; each partition has its own map and its own digest sum. Replies,
+ * {@link #digest()} and snapshot bytes do not depend on k: a snapshot written with one partition
+ * count restores into another. DBSIZE sums the partitions' sizes, FLUSHALL clears every partition,
+ * the other commands touch only the partitions of their keys.
+ *
+ * <p><b>Threads.</b> Two {@link #execute} calls may run concurrently when the sets of partitions
+ * their commands touch (the groups {@link KvRouter#route new KvRouter(k).route} gives them, every
+ * partition for DBSIZE and FLUSHALL) are disjoint; calls whose sets intersect must be ordered by a
+ * happens-before edge. This is what P-SMR ({@code Execution.psmr(k)}, seed 003 (Ring Paxos /
+ * Multi-Ring / P-SMR) ch. 6, Alg. 1) guarantees with the C-G {@code KvRouter(k)} and k partitions:
+ * a command runs on the workers of its groups, commands that share a group are never concurrent,
+ * and a multi-group command runs while all its workers are synchronised. With one partition (the
+ * no-argument constructor) every command touches the one partition, so execution must be
+ * sequential, as for the sequential executor (reads may still run concurrently with each other,
+ * see {@code KvClassifier}). {@link #snapshot}, {@link #capture} and {@link #restore} must run
+ * while no command executes (at quiescence), on a thread ordered after the last command; a
+ * capture is then written and closed on another thread, concurrently with later commands. Only
+ * {@link #digest()} may be called from any thread at any time (it sums the partitions' digests, so
+ * while commands run it may mix partitions at different points). Nothing blocks except snapshot
+ * and restore, which do blocking IO on the channels they are given.
  */
 public final class KvStateMachine implements StateMachine {
     static final String NOT_AN_INTEGER = "ERR value is not an integer or out of range";
@@ -42,12 +61,63 @@ public final class KvStateMachine implements StateMachine {
     /** Keeps {@link #digest()} exact when a metrics endpoint exports it as a double. */
     private static final long DIGEST_MASK = (1L << 52) - 1;
 
-    private final FreezableMap map = new FreezableMap();
-    /** Sum (mod 2^64) of {@link #entryHash} over the entries; written by the executor thread only. */
-    private volatile long entrySum;
+    /** Key to partition; null for one partition. */
+    private final KvRouter router;
+    private final Partition[] partitions;
 
-    /** Creates an empty store. */
+    /** One partition's entries and digest; written by one thread at a time (see the class comment). */
+    private static final class Partition {
+        final FreezableMap map = new FreezableMap();
+        /** Sum (mod 2^64) of {@link #entryHash} over the partition's entries. */
+        volatile long entrySum;
+
+        void put(ByteKey key, byte[] value) {
+            byte[] old = map.put(key, value);
+            changeDigest(entryHash(key, value) - (old == null ? 0 : entryHash(key, old)));
+        }
+
+        void changeDigest(long delta) {
+            entrySum += delta; // one writer at a time, ordered by happens-before: no lost update
+        }
+
+        void replaceAll(HashMap<ByteKey, byte[]> entries) {
+            long sum = 0;
+            for (var e : entries.entrySet()) {
+                sum += entryHash(e.getKey(), e.getValue());
+            }
+            map.replaceAll(entries);
+            entrySum = sum;
+        }
+    }
+
+    /** Creates an empty store of one partition: for sequential execution. */
     public KvStateMachine() {
+        this(1);
+    }
+
+    /**
+     * Creates an empty store of {@code partitions} partitions, key {@code key} in partition
+     * {@code new KvRouter(partitions).groupOf(key)}: safe under P-SMR with that router and as many
+     * workers (see the class comment).
+     *
+     * @throws IllegalArgumentException unless {@code partitions} is a valid group count of {@link KvRouter}
+     */
+    public KvStateMachine(int partitions) {
+        KvRouter r = new KvRouter(partitions);
+        this.router = partitions == 1 ? null : r;
+        this.partitions = new Partition[partitions];
+        for (int i = 0; i < partitions; i++) {
+            this.partitions[i] = new Partition();
+        }
+    }
+
+    /** The number of partitions. */
+    public int partitions() {
+        return partitions.length;
+    }
+
+    private Partition partitionOf(ByteKey key) {
+        return router == null ? partitions[0] : partitions[router.groupOf(key.bytes())];
     }
 
     /**
@@ -62,26 +132,26 @@ public final class KvStateMachine implements StateMachine {
         byte[][] a = decoded.rawArgs();
         switch (decoded.op()) {
             case GET:
-                return KvReplyFormat.bulkOrNil(map.get(new ByteKey(a[0])));
+                return KvReplyFormat.bulkOrNil(get(new ByteKey(a[0])));
             case SET:
                 put(new ByteKey(a[0]), a[1]);
                 return KvReplyFormat.ok();
             case SET_IF_ABSENT: {
                 ByteKey key = new ByteKey(a[0]);
-                if (map.get(key) != null) {
+                Partition p = partitionOf(key);
+                if (p.map.get(key) != null) {
                     return KvReplyFormat.nil();
                 }
-                map.put(key, a[1]);
-                changeDigest(entryHash(key, a[1]));
+                p.put(key, a[1]);
                 return KvReplyFormat.ok();
             }
             case SET_IF_PRESENT: {
                 ByteKey key = new ByteKey(a[0]);
-                if (map.get(key) == null) {
+                Partition p = partitionOf(key);
+                if (p.map.get(key) == null) {
                     return KvReplyFormat.nil();
                 }
-                byte[] old = map.put(key, a[1]);
-                changeDigest(entryHash(key, a[1]) - entryHash(key, old));
+                p.put(key, a[1]);
                 return KvReplyFormat.ok();
             }
             case DEL:
@@ -98,10 +168,11 @@ public final class KvStateMachine implements StateMachine {
                 }
                 return KvReplyFormat.ok();
             case DBSIZE:
-                return KvReplyFormat.integer(map.size());
+                return KvReplyFormat.integer(size());
             case FLUSHALL:
-                map.replaceAll(new HashMap<>()); // an open snapshot view keeps its own table
-                entrySum = 0; // the digest of an empty store
+                for (Partition p : partitions) {
+                    p.replaceAll(new HashMap<>()); // an open snapshot view keeps its own table
+                }
                 return KvReplyFormat.ok();
             default:
                 throw new IllegalArgumentException("malformed KV command: op " + decoded.op() + " not executable");
@@ -112,9 +183,10 @@ public final class KvStateMachine implements StateMachine {
         long removed = 0;
         for (byte[] key : keys) {
             ByteKey k = new ByteKey(key);
-            byte[] old = map.remove(k);
+            Partition p = partitionOf(k);
+            byte[] old = p.map.remove(k);
             if (old != null) {
-                changeDigest(-entryHash(k, old));
+                p.changeDigest(-entryHash(k, old));
                 removed++;
             }
         }
@@ -124,7 +196,7 @@ public final class KvStateMachine implements StateMachine {
     private long countExisting(byte[][] keys) {
         long count = 0;
         for (byte[] key : keys) {
-            if (map.get(new ByteKey(key)) != null) {
+            if (get(new ByteKey(key)) != null) {
                 count++;
             }
         }
@@ -132,7 +204,7 @@ public final class KvStateMachine implements StateMachine {
     }
 
     private long increment(ByteKey key) {
-        byte[] old = map.get(key);
+        byte[] old = get(key);
         long value = 0;
         if (old != null) {
             try {
@@ -149,13 +221,12 @@ public final class KvStateMachine implements StateMachine {
         return value;
     }
 
-    private void put(ByteKey key, byte[] value) {
-        byte[] old = map.put(key, value);
-        changeDigest(entryHash(key, value) - (old == null ? 0 : entryHash(key, old)));
+    private byte[] get(ByteKey key) {
+        return partitionOf(key).map.get(key);
     }
 
-    private void changeDigest(long delta) {
-        entrySum += delta; // single writer: the read-modify-write cannot race
+    private void put(ByteKey key, byte[] value) {
+        partitionOf(key).put(key, value);
     }
 
     /** Murmur3's 64-bit finalizer over the key's and the value's content hashes. */
@@ -172,7 +243,7 @@ public final class KvStateMachine implements StateMachine {
         byte[][] values = new byte[keys.length][];
         long size = 1 + Integer.BYTES;
         for (int i = 0; i < keys.length; i++) {
-            values[i] = map.get(new ByteKey(keys[i]));
+            values[i] = get(new ByteKey(keys[i]));
             size += KvReplyFormat.bulkSize(values[i]);
         }
         if (size > Integer.MAX_VALUE - 16) {
@@ -192,7 +263,11 @@ public final class KvStateMachine implements StateMachine {
      */
     @Override
     public void snapshot(WritableByteChannel out) throws IOException {
-        KvSnapshotFormat.write(map.current(), out);
+        List<Map<ByteKey, byte[]>> tables = new ArrayList<>(partitions.length);
+        for (Partition p : partitions) {
+            tables.add(p.map.current());
+        }
+        KvSnapshotFormat.write(tables, out);
     }
 
     /**
@@ -202,56 +277,81 @@ public final class KvStateMachine implements StateMachine {
      */
     @Override
     public SnapshotCapture capture() {
-        FreezableMap.Frozen frozen = map.freeze();
+        FreezableMap.Frozen[] frozen = new FreezableMap.Frozen[partitions.length];
+        for (int i = 0; i < partitions.length; i++) {
+            frozen[i] = partitions[i].map.freeze();
+        }
         return new SnapshotCapture() {
             @Override
             public void writeTo(WritableByteChannel out) throws IOException {
-                KvSnapshotFormat.write(frozen.entries(), out);
+                List<Map<ByteKey, byte[]>> tables = new ArrayList<>(frozen.length);
+                for (FreezableMap.Frozen f : frozen) {
+                    tables.add(f.entries());
+                }
+                KvSnapshotFormat.write(tables, out);
             }
 
             @Override
             public void close() {
-                frozen.release();
+                for (FreezableMap.Frozen f : frozen) {
+                    f.release();
+                }
             }
         };
     }
 
     /**
-     * Replaces the whole state with a snapshot's. The snapshot is read completely before the state
-     * is replaced, so a failed restore leaves the old state in place.
+     * Replaces the whole state with a snapshot's, each entry in its key's partition (the snapshot
+     * may come from a store of any partition count). The snapshot is read completely before the
+     * state is replaced, so a failed restore leaves the old state in place.
      *
      * @throws IOException if the channel fails or the data is not a well-formed snapshot
      */
     @Override
     public void restore(ReadableByteChannel in) throws IOException {
         HashMap<ByteKey, byte[]> restored = KvSnapshotFormat.read(in);
-        long sum = 0;
-        for (var e : restored.entrySet()) {
-            sum += entryHash(e.getKey(), e.getValue());
+        if (router == null) {
+            partitions[0].replaceAll(restored);
+            return;
         }
-        map.replaceAll(restored);
-        entrySum = 0;
-        changeDigest(sum);
+        List<HashMap<ByteKey, byte[]>> split = new ArrayList<>(partitions.length);
+        for (int i = 0; i < partitions.length; i++) {
+            split.add(new HashMap<>());
+        }
+        for (var e : restored.entrySet()) {
+            split.get(router.groupOf(e.getKey().bytes())).put(e.getKey(), e.getValue());
+        }
+        for (int i = 0; i < partitions.length; i++) {
+            partitions[i].replaceAll(split.get(i));
+        }
     }
 
     /**
      * An order-independent 52-bit digest of the contents (the sum of a 64-bit hash of each key and
      * value), kept up to date by every change: two stores with the same entries have the same
      * digest, whatever commands or snapshot produced them. 52 bits so that a metrics gauge (a
-     * double) carries it exactly. Safe to call from any thread; it reflects the commands executed
-     * so far.
+     * double) carries it exactly; the same for any partition count. Safe to call from any thread;
+     * it reflects the commands executed so far (at quiescence, exactly).
      */
     public long digest() {
-        return entrySum & DIGEST_MASK;
+        long sum = 0;
+        for (Partition p : partitions) {
+            sum += p.entrySum;
+        }
+        return sum & DIGEST_MASK;
     }
 
     /** The number of keys. */
     int size() {
-        return map.size();
+        int size = 0;
+        for (Partition p : partitions) {
+            size += p.map.size();
+        }
+        return size;
     }
 
     /** The value stored under {@code key} (not copied), or null. */
     byte[] valueOf(byte[] key) {
-        return map.get(new ByteKey(key));
+        return get(new ByteKey(key));
     }
 }
