@@ -47,6 +47,11 @@ public abstract class ConfiguredMulticast implements AtomicMulticast {
         return multicast.initialSubscription();
     }
 
+    /** Every subscription opened before the streams started, in the order asked for (empty if none). */
+    public final java.util.List<Subscription> initialSubscriptions() {
+        return multicast.initialSubscriptions();
+    }
+
     @Override
     public final void close() {
         multicast.close();

@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -170,7 +171,7 @@ public final class StreamMulticast implements AtomicMulticast {
     private final Object lifecycle = new Object();
     private volatile boolean closed;
     /** Set once by {@link Builder#build} before the streams start. */
-    private volatile Subscription initial;
+    private volatile List<Subscription> initial = List.of();
 
     private StreamMulticast(Builder b) {
         this.self = b.self;
@@ -247,10 +248,19 @@ public final class StreamMulticast implements AtomicMulticast {
     }
 
     /**
-     * The subscription {@link Builder#initialSubscription} opened before the streams started, or
-     * null if none was asked for. Thread-safe.
+     * The (first) subscription {@link Builder#initialSubscription} opened before the streams
+     * started, or null if none was asked for. Thread-safe.
      */
     public Subscription initialSubscription() {
+        List<Subscription> l = initial;
+        return l.isEmpty() ? null : l.get(0);
+    }
+
+    /**
+     * Every subscription {@link Builder#initialSubscription} opened before the streams started, in
+     * the order they were asked for (empty if none). Thread-safe.
+     */
+    public List<Subscription> initialSubscriptions() {
         return initial;
     }
 
@@ -480,9 +490,10 @@ public final class StreamMulticast implements AtomicMulticast {
         private Duration forgetAfter = Duration.ofSeconds(5);
         private Duration resendAfter = Duration.ofMillis(200);
         private long firstSequence = System.currentTimeMillis() << SEQUENCE_RUN_SHIFT;
-        private GroupSet initialGroups;
-        private MulticastPosition initialFrom;
-        private MulticastListener initialListener;
+        private final List<Initial> initialSubscriptions = new ArrayList<>();
+
+        private record Initial(GroupSet groups, MulticastPosition from, MulticastListener listener) {
+        }
         private final Map<Integer, Integer> groupStreams = new HashMap<>();
         private final Map<Integer, int[]> streamMembers = new HashMap<>();
         private StreamLayout layout;
@@ -644,12 +655,12 @@ public final class StreamMulticast implements AtomicMulticast {
          * position is in place before any stream replays its log or delivers, so no decision can
          * meet a bounded history that has no subscriber yet (a restarted replica resuming from its
          * snapshot's merge position: a replay longer than {@code retention} values would otherwise
-         * drop what the subscription opened a moment later still needs). Default none.
+         * drop what the subscription opened a moment later still needs). Each call adds one (P-SMR:
+         * one per worker), opened in call order. Default none.
          */
         public Builder initialSubscription(GroupSet groups, MulticastPosition from, MulticastListener listener) {
-            this.initialGroups = Objects.requireNonNull(groups, "groups");
-            this.initialFrom = Objects.requireNonNull(from, "from");
-            this.initialListener = Objects.requireNonNull(listener, "listener");
+            initialSubscriptions.add(new Initial(Objects.requireNonNull(groups, "groups"),
+                    Objects.requireNonNull(from, "from"), Objects.requireNonNull(listener, "listener")));
             return this;
         }
 
@@ -707,13 +718,17 @@ public final class StreamMulticast implements AtomicMulticast {
                 throw new IllegalArgumentException("firstSequence must not be negative");
             }
             StreamMulticast m = new StreamMulticast(this);
-            if (initialGroups != null) {
+            if (!initialSubscriptions.isEmpty()) {
+                List<Subscription> opened = new ArrayList<>();
                 try {
-                    m.initial = m.subscribe(initialGroups, initialFrom, initialListener);
+                    for (Initial i : initialSubscriptions) {
+                        opened.add(m.subscribe(i.groups(), i.from(), i.listener()));
+                    }
                 } catch (RuntimeException e) {
                     m.close();
                     throw e;
                 }
+                m.initial = List.copyOf(opened);
             }
             m.start();
             return m;

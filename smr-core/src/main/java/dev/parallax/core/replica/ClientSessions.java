@@ -307,7 +307,11 @@ public final class ClientSessions {
      * @throws IOException if the data is malformed or was written with another reply window
      */
     public synchronized void readFrom(DataInput in) throws IOException {
-        int first = in.readInt();
+        readFrom(in, in.readInt());
+    }
+
+    /** {@link #readFrom(DataInput)} whose first word the caller has already read. */
+    synchronized void readFrom(DataInput in, int first) throws IOException {
         boolean withForgotten = first == FORMAT_3;
         boolean withGroups = first == FORMAT_2 || withForgotten;
         if (first <= 0 && !withGroups) {

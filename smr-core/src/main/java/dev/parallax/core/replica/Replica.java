@@ -22,6 +22,7 @@ import dev.parallax.core.net.NetMetrics;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.DurableLog;
 import dev.parallax.core.spi.Executor;
+import dev.parallax.core.spi.WorkerExecutor;
 import dev.parallax.core.runtime.OrderingContext;
 import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.core.spi.Transport;
@@ -135,20 +136,37 @@ public final class Replica implements AutoCloseable {
                 .meterRegistry(registry).threadNamePrefix("replica-" + config.id() + "-").build();
         port = new ReplicaPort(config, registry, stageThreads, clock);
         broadcast = ordering.create(new Context());
-        ClientSessions sessions = new ClientSessions(replyWindow, maxSessions);
+        // P-SMR (seed 003 ch. 6): an executor that can run per worker over a broadcast that delivers per worker.
+        WorkerExecutor perWorker = executor instanceof WorkerExecutor w && broadcast.deliversPerWorker() ? w : null;
+        ClientSessions[] sessions = new ClientSessions[perWorker == null ? 1 : perWorker.workers()];
+        for (int i = 0; i < sessions.length; i++) {
+            sessions[i] = new ClientSessions(replyWindow, maxSessions);
+        }
         ReplyRouter router = new ReplyRouter();
         SnapshotStore store = config.dataDirectory().map(d -> new SnapshotStore(d.resolve("snapshots"))).orElse(null);
-        serviceManager = new ServiceManager(sessions, executor, router, registry, config.id(), stateMachine, store, snapshotEvery,
-                config.snapshotLogBytes());
+        serviceManager = new ServiceManager(sessions, executor, perWorker, router, registry, config.id(), stateMachine, store,
+                snapshotEvery, config.snapshotLogBytes());
         serviceManager.broadcast(broadcast);
         serviceManager.failStop(this::stopAfterFatalError);
-        executor.start(stateMachine, serviceManager);
+        if (perWorker != null) {
+            perWorker.startPerWorker(stateMachine, serviceManager, serviceManager.lanes());
+        } else {
+            if (executor instanceof WorkerExecutor) {
+                LOG.warn("replica {}: the {} ordering delivers one total order, so the per-worker executor runs behind "
+                        + "one dispatching thread (sP-SMR's shape); multi-ring delivers per worker", config.id(), ordering.name());
+            }
+            executor.start(stateMachine, serviceManager);
+        }
         if (store != null) {
             transfer = new SnapshotTransfer(config.id(), config.clientMembers(), store, serviceManager::install,
                     config.snapshotTransferTimeout(), config.snapshotMaxBytes(), config.maxFrameBytes(), registry, clientTls);
             restoreLatest(store);
         }
-        broadcast.start(serviceManager);
+        if (perWorker != null) {
+            broadcast.startPerWorker(perWorker.workers(), perWorker::workersOf, serviceManager.lanes());
+        } else {
+            broadcast.start(serviceManager);
+        }
         BoundedQueue<Command> requests = Queues.mpsc(config.requestQueueCapacity());
         batcher = stageThreads.run(new BatcherStage("batcher-" + config.id(), requests,
                 lane -> new BatchBuilder(batchBytes, batchTimeout.toNanos()), broadcast, clock));

@@ -54,9 +54,15 @@ import java.util.List;
  */
 final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ServiceManager.class);
+    /** The first word of the sessions' part of a per-worker snapshot (then the count of tables, then each). */
+    static final int PER_WORKER_SESSIONS = -100;
 
-    private final ClientSessions sessions;
+    /** The session tables: one, or with per-worker execution one per worker (the streams it executes). */
+    private final ClientSessions[] sessions;
     private final Executor executor;
+    /** Non-null with per-worker execution ({@link WorkerLanes}). */
+    private final dev.parallax.core.spi.WorkerExecutor perWorker;
+    private WorkerLanes lanes;
     private final ReplyRouter router;
     private final Counter executed;
     private final Counter rejected;
@@ -87,6 +93,22 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
     ServiceManager(ClientSessions sessions, Executor executor, ReplyRouter router, MeterRegistry registry, int replica,
                    dev.parallax.core.StateMachine stateMachine, dev.parallax.core.snapshot.SnapshotStore store, long snapshotEvery,
                    long snapshotLogBytes) {
+        this(new ClientSessions[] {sessions}, executor, null, router, registry, replica, stateMachine, store, snapshotEvery,
+                snapshotLogBytes);
+    }
+
+    /**
+     * With per-worker execution (P-SMR): {@code sessions} has one table per worker of
+     * {@code perWorker}; {@link #lanes()} is then the broadcast's per-worker listener.
+     */
+    ServiceManager(ClientSessions[] sessions, Executor executor, dev.parallax.core.spi.WorkerExecutor perWorker,
+                   ReplyRouter router, MeterRegistry registry, int replica, dev.parallax.core.StateMachine stateMachine,
+                   dev.parallax.core.snapshot.SnapshotStore store, long snapshotEvery, long snapshotLogBytes) {
+        if (perWorker == null ? sessions.length != 1 : sessions.length != perWorker.workers()) {
+            throw new IllegalArgumentException(sessions.length + " session tables for "
+                    + (perWorker == null ? "one total order" : perWorker.workers() + " workers"));
+        }
+        this.perWorker = perWorker;
         this.stateMachine = stateMachine;
         this.store = store;
         this.snapshotEvery = snapshotEvery;
@@ -104,7 +126,7 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
         this.installs = Counter.builder("parallax.snapshots.installed")
                 .description("snapshots restored at start-up or received from a peer").tag("replica", Integer.toString(replica))
                 .register(registry);
-        this.sessions = sessions;
+        this.sessions = sessions.clone();
         this.executor = executor;
         this.router = router;
         String id = Integer.toString(replica);
@@ -124,9 +146,20 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
         io.micrometer.core.instrument.Gauge.builder("parallax.replica.healthy", failure, f -> f.get() == null ? 1 : 0)
                 .description("1 while the replica executes commands, 0 once an error stopped it")
                 .tag("replica", id).register(registry);
+        if (perWorker != null) {
+            this.lanes = new WorkerLanes(this, perWorker, store != null, snapshotEvery, snapshotLogBytes);
+        }
     }
 
-    /** The broadcast to tell about snapshots (set once before delivery starts). */
+    /** The per-worker delivery lanes (with a {@link dev.parallax.core.spi.WorkerExecutor}), else null. */
+    WorkerLanes lanes() {
+        return lanes;
+    }
+
+    /** The broadcast set by {@link #broadcast(dev.parallax.core.spi.AtomicBroadcast)}. */
+    dev.parallax.core.spi.AtomicBroadcast broadcast() {
+        return broadcast;
+    }
     void broadcast(dev.parallax.core.spi.AtomicBroadcast b) {
         this.broadcast = b;
     }
@@ -166,34 +199,59 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
     }
 
     private void apply(ByteBuffer value, long sequence) throws InterruptedException {
-        // The buffer is valid only during this call; executors may keep commands longer.
-        ByteBuffer copy = ByteBuffer.allocate(value.remaining()).put(value.duplicate()).flip();
-        List<Command> commands;
-        try {
-            commands = CommandBatch.decode(copy);
-        } catch (IllegalArgumentException e) {
-            malformed.increment();
-            LOG.error("decided value {} is not a command batch; skipped on every replica alike: {}", sequence, e.getMessage());
+        List<Command> commands = decode(value, sequence);
+        if (commands == null) {
             return;
         }
         for (Command c : commands) {
-            switch (sessions.admit(c.id())) {
-                case EXECUTE -> {
-                    if (!execute(c)) {
-                        return;
-                    }
-                }
-                case DUPLICATE -> {
-                    duplicates.increment();
-                    CommandResult r = sessions.cached(c.id());
-                    if (r != null) {
-                        router.reply(c.id(), r);
-                    }
-                }
-                case GAP -> router.retryFrom(c.id(), sessions.next(c.id().clientId(), c.groups()));
-                case EXPIRED -> router.expired(c.id());
+            if (admit(c) && !execute(c)) {
+                return;
             }
         }
+    }
+
+    /**
+     * The commands of a decided batch, copied out of {@code value} (valid only during delivery;
+     * executors may keep commands longer); null, counted and logged, if it is not a batch (skipped
+     * on every replica alike).
+     */
+    List<Command> decode(ByteBuffer value, long sequence) {
+        ByteBuffer copy = ByteBuffer.allocate(value.remaining()).put(value.duplicate()).flip();
+        try {
+            return CommandBatch.decode(copy);
+        } catch (IllegalArgumentException e) {
+            malformed.increment();
+            LOG.error("decided value {} is not a command batch; skipped on every replica alike: {}", sequence, e.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * Admits {@code c} through its stream's session table: {@code true} to execute it; a duplicate
+     * is answered from the cache, a gap with where to resume, an expired session as such.
+     */
+    boolean admit(Command c) {
+        ClientSessions table = sessionsOf(c.groups());
+        switch (table.admit(c.id())) {
+            case EXECUTE -> {
+                return true;
+            }
+            case DUPLICATE -> {
+                duplicates.increment();
+                CommandResult r = table.cached(c.id());
+                if (r != null) {
+                    router.reply(c.id(), r);
+                }
+            }
+            case GAP -> router.retryFrom(c.id(), table.next(c.id().clientId(), c.groups()));
+            case EXPIRED -> router.expired(c.id());
+        }
+        return false;
+    }
+
+    /** The session table of a command to {@code groups}: that of the worker executing it. */
+    private ClientSessions sessionsOf(dev.parallax.core.GroupSet groups) {
+        return perWorker == null ? sessions[0] : sessions[perWorker.executorOf(groups)];
     }
 
     /** @return false if the executor failed (an error stopped the replica): nothing more runs */
@@ -214,7 +272,7 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
     public void onUnclassifiable(Command command, CommandResult result) {
         unclassifiable.increment();
         LOG.debug("command {} could not be classified and was not executed: {}", command.id(), result.error());
-        sessions.store(command.id(), result);
+        sessionsOf(command.groups()).store(command.id(), result);
         router.reply(command.id(), result);
     }
 
@@ -240,7 +298,7 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
         if (result.isError()) {
             rejected.increment();
         }
-        sessions.store(command.id(), result);
+        sessionsOf(command.groups()).store(command.id(), result);
         router.reply(command.id(), result);
     }
 
@@ -252,18 +310,38 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
      * comes after another interval, not on every delivery.
      */
     private void takeSnapshot() throws InterruptedException {
+        if (deferredByWrite()) {
+            return;
+        }
+        executor.awaitQuiescence();
+        lastSnapshot = nextSequence;
+        bytesSinceSnapshot = 0;
+        captureAt(nextSequence);
+    }
+
+    /**
+     * Whether a snapshot due now must wait for the write in flight (counted once per such write).
+     * Called by one thread at a time: the delivery thread, or the lane at a barrier.
+     */
+    boolean deferredByWrite() {
         if (snapshotWriter.busy()) {
             if (!deferring) {
                 deferring = true;
                 deferred.increment();
             }
-            return;
+            return true;
         }
         deferring = false;
-        executor.awaitQuiescence();
-        long at = nextSequence;
-        lastSnapshot = at;
-        bytesSinceSnapshot = 0;
+        return false;
+    }
+
+    /**
+     * Captures the sessions, the broadcast's delivery state and the state machine as of position
+     * {@code at}, with nothing executing, and hands them to the {@link SnapshotWriter}. Runs on the
+     * delivery thread (with the executor quiescent), or on a lane at a barrier (every worker
+     * waiting inside it).
+     */
+    void captureAt(long at) {
         io.micrometer.core.instrument.Timer.Sample sample = io.micrometer.core.instrument.Timer.start(registry);
         dev.parallax.core.SnapshotCapture sessionBytes = null;
         try {
@@ -295,7 +373,13 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
     private void writeSessions(java.nio.channels.WritableByteChannel out) throws java.io.IOException {
         java.io.DataOutputStream d = new java.io.DataOutputStream(
                 new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(out), 64 * 1024));
-        sessions.writeTo(d);
+        if (perWorker != null) {
+            d.writeInt(PER_WORKER_SESSIONS);
+            d.writeInt(sessions.length);
+        }
+        for (ClientSessions table : sessions) {
+            table.writeTo(d);
+        }
         dev.parallax.core.spi.AtomicBroadcast b = broadcast;
         byte[] state = b == null ? new byte[0] : java.util.Objects.requireNonNull(b.deliveryState(),
                 "AtomicBroadcast.deliveryState() returned null");
@@ -336,26 +420,70 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
      */
     synchronized void install(dev.parallax.core.snapshot.SnapshotStore.Snapshot snapshot) throws java.io.IOException,
             InterruptedException {
-        if (snapshot.instance() <= nextSequence || failure.get() != null) {
+        if (failure.get() != null) {
+            return;
+        }
+        if (lanes != null) {
+            lanes.install(snapshot);
+            return;
+        }
+        if (snapshot.instance() <= nextSequence) {
             return;
         }
         // An older snapshot still being written is superseded, and restore must not run under an open capture.
         snapshotWriter.abandonAndAwait();
         executor.awaitQuiescence();
-        byte[] deliveryState;
-        try (java.nio.channels.ReadableByteChannel in = store.openBody(snapshot)) {
-            java.io.DataInputStream d = new java.io.DataInputStream(java.nio.channels.Channels.newInputStream(in));
-            sessions.readFrom(d);
-            deliveryState = readDeliveryState(d, snapshot);
-            stateMachine.restore(in);
-        }
+        byte[] deliveryState = restore(snapshot);
         nextSequence = snapshot.instance();
         lastSnapshot = snapshot.instance();
         bytesSinceSnapshot = 0;
-        installs.increment();
-        LOG.info("installed snapshot covering every instance below {}", snapshot.instance());
         if (broadcast != null) {
             broadcast.snapshotInstalled(snapshot.instance(), deliveryState);
+        }
+    }
+
+    /** Abandons a snapshot write in flight and waits for it to end (before an install). */
+    void abandonSnapshotWrite() throws InterruptedException {
+        snapshotWriter.abandonAndAwait();
+    }
+
+    /**
+     * Replaces the sessions and the state machine with {@code snapshot}'s, with nothing executing;
+     * returns the broadcast's delivery state it carries.
+     */
+    byte[] restore(dev.parallax.core.snapshot.SnapshotStore.Snapshot snapshot) throws java.io.IOException {
+        byte[] deliveryState;
+        try (java.nio.channels.ReadableByteChannel in = store.openBody(snapshot)) {
+            java.io.DataInputStream d = new java.io.DataInputStream(java.nio.channels.Channels.newInputStream(in));
+            readSessions(d, snapshot);
+            deliveryState = readDeliveryState(d, snapshot);
+            stateMachine.restore(in);
+        }
+        installs.increment();
+        LOG.info("installed snapshot covering every instance below {}", snapshot.instance());
+        return deliveryState;
+    }
+
+    /** Reads what {@link #writeSessions} wrote: one table, or one per worker after a marker. */
+    private void readSessions(java.io.DataInputStream d, dev.parallax.core.snapshot.SnapshotStore.Snapshot snapshot)
+            throws java.io.IOException {
+        int first = d.readInt();
+        if ((first == PER_WORKER_SESSIONS) != (perWorker != null)) {
+            throw new java.io.IOException("snapshot " + snapshot.file() + " was taken "
+                    + (first == PER_WORKER_SESSIONS ? "with" : "without") + " per-worker execution (p-smr) and this replica "
+                    + (perWorker != null ? "runs" : "does not run") + " it: restore it with the execution it was taken with");
+        }
+        if (perWorker == null) {
+            sessions[0].readFrom(d, first);
+            return;
+        }
+        int tables = d.readInt();
+        if (tables != sessions.length) {
+            throw new java.io.IOException("snapshot " + snapshot.file() + " was taken with " + tables + " p-smr workers, "
+                    + "this replica runs " + sessions.length + ": restore it with the worker count it was taken with");
+        }
+        for (ClientSessions table : sessions) {
+            table.readFrom(d);
         }
     }
 

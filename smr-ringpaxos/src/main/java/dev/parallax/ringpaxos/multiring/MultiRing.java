@@ -161,8 +161,12 @@ public final class MultiRing implements OrderingProtocol {
                 })
                 .lambda(config.lambda()).skipInterval(config.skipInterval()).roundLength(config.roundLength())
                 .ringClock(ringClock).clock(clock).meterRegistry(context.meterRegistry());
-        MultiRingBroadcast.MulticastFactory factory = (groups, from, listener) ->
-                builder.initialSubscription(groups, from, listener).build();
+        MultiRingBroadcast.MulticastFactory factory = subscriptions -> {
+            for (MultiRingBroadcast.InitialSubscription s : subscriptions) {
+                builder.initialSubscription(s.groups(), s.from(), s.listener());
+            }
+            return builder.build();
+        };
         broadcast[0] = new MultiRingBroadcast(self, config.topology(), factory, () -> {
             transports.forEach(Transport::close);
             logs.forEach(MultiRing::closeQuietly);

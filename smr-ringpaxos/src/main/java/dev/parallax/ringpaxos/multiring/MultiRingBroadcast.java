@@ -6,11 +6,14 @@ import dev.parallax.core.spi.DeliveryListener;
 import dev.parallax.core.spi.MulticastListener;
 import dev.parallax.core.spi.MulticastPosition;
 import dev.parallax.core.spi.Subscription;
+import dev.parallax.core.spi.WorkerDeliveryListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.List;
+import java.util.function.ToLongFunction;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -50,6 +53,8 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
     static final int CAPTURED = 16;
     /** The version byte of the delivery state. */
     static final byte STATE_VERSION = 2;
+    /** The version byte of a per-worker delivery state ({@link #startPerWorker}). */
+    static final byte PER_WORKER_VERSION = 3;
 
     private final int self;
     private final int rings;
@@ -78,7 +83,45 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
     private record Install(long next, MulticastPosition position) {
     }
 
-    private record Captured(long next, MulticastPosition position) {
+    /** A snapshot's positions: one merge position, or (per worker) one per worker. */
+    private record Captured(long next, MulticastPosition[] positions) {
+    }
+
+    /** A decoded delivery state: per-worker next sequences ({@code null} for one merge) and positions. */
+    record DeliveryState(long[] nexts, MulticastPosition[] positions) {
+    }
+
+    /** Per-worker mode: the workers' streams (replaced as a whole by an install). */
+    private volatile WorkerStream[] workerStreams;
+    private GroupSet[] workerGroups;
+    private WorkerDeliveryListener workerListener;
+    /** Per-worker positions installed before the start. */
+    private DeliveryState fromWorkers;
+
+    /**
+     * Worker i's stream: its subscription, its delivery numbers and its position. Its fields are
+     * written by the subscription's thread; read by a worker at a barrier (every stream then
+     * waits inside the barrier's delivery, after writing them) and by snapshot requests.
+     */
+    private final class WorkerStream implements MulticastListener {
+        final int worker;
+        volatile long next;
+        volatile MulticastPosition current;
+        volatile Subscription subscription;
+
+        WorkerStream(int worker, long next, MulticastPosition current) {
+            this.worker = worker;
+            this.next = next;
+            this.current = current;
+        }
+
+        @Override
+        public void deliver(GroupSet to, ByteBuffer message, MulticastPosition after) throws InterruptedException {
+            long sequence = next;
+            next = sequence + 1;
+            current = after;
+            workerListener.deliver(worker, sequence, to, message);
+        }
     }
 
     /**
@@ -110,24 +153,29 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
     }
 
     /**
-     * Builds the rings and the multicast with this broadcast's subscription already open, so that
-     * no ring's log replay runs ahead of it ({@code RingMulticast.Builder.initialSubscription}).
-     * Called once, by {@link #start}, on the thread that starts the replica.
+     * Builds the rings and the multicast with this broadcast's subscriptions already open, so that
+     * no ring's log replay runs ahead of them ({@code RingMulticast.Builder.initialSubscription}).
+     * Called once, by {@link #start} or {@link #startPerWorker}, on the thread that starts the
+     * replica.
      */
     @FunctionalInterface
     public interface MulticastFactory {
         /**
-         * @return a started multicast whose {@link RingMulticast#initialSubscription()} delivers
-         *         {@code groups} from {@code from} to {@code listener} (or null: then the broadcast
-         *         subscribes itself, after the start)
+         * @return a started multicast whose {@link RingMulticast#initialSubscriptions()} are
+         *         {@code subscriptions}, in order (or none: then the broadcast subscribes itself,
+         *         after the start)
          */
-        RingMulticast open(GroupSet groups, MulticastPosition from, MulticastListener listener);
+        RingMulticast open(List<InitialSubscription> subscriptions);
+    }
+
+    /** A subscription to open before the rings start: its groups, its position, its listener. */
+    public record InitialSubscription(GroupSet groups, MulticastPosition from, MulticastListener listener) {
     }
 
     /** A factory that builds the multicast without an initial subscription (the broadcast subscribes after). */
     private static MulticastFactory opening(Supplier<RingMulticast> factory) {
         Objects.requireNonNull(factory, "multicastFactory");
-        return (groups, from, listener) -> factory.get();
+        return subscriptions -> factory.get();
     }
 
     /**
@@ -174,12 +222,88 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
         }
         started = true;
         this.listener = Objects.requireNonNull(listener, "listener");
+        if (fromWorkers != null) {
+            throw new IllegalArgumentException("the snapshot installed holds per-worker positions (taken with p-smr "
+                    + "execution): start per worker");
+        }
         current = from;
-        multicast = multicastFactory.open(groups, from, this::onDelivery);
+        multicast = multicastFactory.open(List.of(new InitialSubscription(groups, from, this::onDelivery)));
         Subscription initial = multicast.initialSubscription();
         subscription = initial != null ? initial : multicast.subscribe(groups, from, this::onDelivery);
         LOG.info("replica {}: multi-ring ordering over {} rings starts at sequence {}, merge position {}", self,
                 laneGroups.length, next, from);
+    }
+
+    /** Multi-Ring Paxos gives each worker a subscription of its own. */
+    @Override
+    public boolean deliversPerWorker() {
+        return true;
+    }
+
+    /**
+     * Opens one subscription per worker, before any ring starts: worker i's to the groups g with
+     * bit i in {@code workersOf({g})} (the global ring is merged into each), each delivering on a
+     * thread of its own (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6 §6.2: t_i subscribes to
+     * {g_i, g_all}).
+     */
+    @Override
+    public synchronized void startPerWorker(int workers, ToLongFunction<GroupSet> workersOf, WorkerDeliveryListener listener) {
+        if (started) {
+            throw new IllegalStateException("already started");
+        }
+        if (closed) {
+            throw new IllegalStateException("closed");
+        }
+        if (workers < 1 || workers > GroupSet.MAX_GROUP + 1) {
+            throw new IllegalArgumentException("workers must be 1.." + (GroupSet.MAX_GROUP + 1) + ", got " + workers);
+        }
+        long[] bits = new long[workers];
+        for (int g = groups.first(); g >= 0; g = groups.next(g)) {
+            long mask = workersOf.applyAsLong(GroupSet.of(g));
+            if (mask == 0 || (workers < 64 && (mask >>> workers) != 0)) {
+                throw new IllegalArgumentException("group " + g + " maps to workers " + Long.toBinaryString(mask) + " of "
+                        + workers);
+            }
+            for (long rest = mask; rest != 0; rest &= rest - 1) {
+                bits[Long.numberOfTrailingZeros(rest)] |= 1L << g;
+            }
+        }
+        GroupSet[] of = new GroupSet[workers];
+        for (int i = 0; i < workers; i++) {
+            if (bits[i] == 0) {
+                throw new IllegalArgumentException("worker " + i + " of " + workers + " has none of the groups " + groups
+                        + ": p-smr needs at least as many groups (multiring.rings) as workers");
+            }
+            of[i] = GroupSet.ofBits(bits[i]);
+        }
+        if (fromWorkers != null && fromWorkers.positions().length != workers) {
+            throw new IllegalArgumentException("the snapshot installed holds the positions of " + fromWorkers.positions().length
+                    + " workers; this replica runs " + workers);
+        }
+        if (fromWorkers == null && from != MulticastPosition.START) {
+            throw new IllegalArgumentException("the snapshot installed holds one merge position (taken without p-smr "
+                    + "execution): this replica cannot resume its workers from it");
+        }
+        Objects.requireNonNull(listener, "listener");
+        started = true;
+        workerGroups = of;
+        workerListener = listener;
+        WorkerStream[] streams = new WorkerStream[workers];
+        List<InitialSubscription> initial = new java.util.ArrayList<>();
+        for (int i = 0; i < workers; i++) {
+            streams[i] = fromWorkers == null ? new WorkerStream(i, 0, MulticastPosition.START)
+                    : new WorkerStream(i, fromWorkers.nexts()[i], fromWorkers.positions()[i]);
+            initial.add(new InitialSubscription(of[i], streams[i].current, streams[i]));
+        }
+        multicast = multicastFactory.open(initial);
+        List<Subscription> opened = multicast.initialSubscriptions();
+        for (int i = 0; i < workers; i++) {
+            streams[i].subscription = opened.size() == workers ? opened.get(i)
+                    : multicast.subscribe(of[i], streams[i].current, streams[i]);
+        }
+        workerStreams = streams;
+        LOG.info("replica {}: multi-ring ordering over {} rings delivers per worker to {} workers (groups {}), at sequence {}",
+                self, laneGroups.length, workers, java.util.Arrays.toString(of), nextSequence());
     }
 
     /** The subscription's thread. */
@@ -267,58 +391,136 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
      */
     @Override
     public byte[] deliveryState() {
+        WorkerStream[] streams = workerStreams;
+        if (streams != null) {
+            return perWorkerState(streams);
+        }
         Subscription s = subscription;
         MulticastPosition p = s == null ? current : s.resumePosition(current);
         ByteBuffer b = ByteBuffer.allocate(1 + p.encodedSize());
         b.put(STATE_VERSION);
         p.writeTo(b);
-        synchronized (captured) {
-            if (captured.size() == CAPTURED) {
-                captured.removeFirst();
-            }
-            captured.addLast(new Captured(next, p));
-        }
+        capture(next, new MulticastPosition[] {p});
         return b.array();
     }
 
     /**
-     * Decodes a delivery state.
+     * Per worker (every worker waiting inside one barrier, so every stream stands at a consistent
+     * cut): {@link #PER_WORKER_VERSION}, k, then per worker its next sequence and its resume position.
+     */
+    private byte[] perWorkerState(WorkerStream[] streams) {
+        MulticastPosition[] positions = new MulticastPosition[streams.length];
+        int size = 1 + 4;
+        long sum = 0;
+        for (int i = 0; i < streams.length; i++) {
+            Subscription sub = streams[i].subscription;
+            positions[i] = sub == null ? streams[i].current : sub.resumePosition(streams[i].current);
+            size += 8 + positions[i].encodedSize();
+            sum += streams[i].next;
+        }
+        ByteBuffer b = ByteBuffer.allocate(size);
+        b.put(PER_WORKER_VERSION).putInt(streams.length);
+        for (int i = 0; i < streams.length; i++) {
+            b.putLong(streams[i].next);
+            positions[i].writeTo(b);
+        }
+        capture(sum, positions);
+        return b.array();
+    }
+
+    private void capture(long at, MulticastPosition[] positions) {
+        synchronized (captured) {
+            if (captured.size() == CAPTURED) {
+                captured.removeFirst();
+            }
+            captured.addLast(new Captured(at, positions));
+        }
+    }
+
+    /**
+     * Decodes a delivery state of one merge ({@link #STATE_VERSION}).
+     *
+     * @throws IllegalArgumentException if it is empty (a snapshot of another ordering protocol, or
+     *                                  one written before delivery states), per worker, or malformed
+     */
+    static MulticastPosition position(byte[] state) {
+        DeliveryState d = decode(state);
+        if (d.nexts() != null) {
+            throw new IllegalArgumentException("the snapshot holds per-worker positions (taken with p-smr execution): "
+                    + "this replica delivers one merge");
+        }
+        return d.positions()[0];
+    }
+
+    /**
+     * Decodes a delivery state, of one merge or per worker.
      *
      * @throws IllegalArgumentException if it is empty (a snapshot of another ordering protocol, or
      *                                  one written before delivery states) or malformed
      */
-    static MulticastPosition position(byte[] state) {
+    static DeliveryState decode(byte[] state) {
         if (state.length == 0) {
             throw new IllegalArgumentException("the snapshot carries no multi-ring merge position (written by another "
                     + "ordering protocol?): multi-ring cannot resume its rings from it");
         }
         ByteBuffer b = ByteBuffer.wrap(state);
         byte version = b.get();
-        if (version != STATE_VERSION) {
+        DeliveryState d;
+        if (version == STATE_VERSION) {
+            d = new DeliveryState(null, new MulticastPosition[] {MulticastPosition.readFrom(b)});
+        } else if (version == PER_WORKER_VERSION) {
+            int k = b.getInt();
+            if (k < 1 || k > GroupSet.MAX_GROUP + 1) {
+                throw new IllegalArgumentException("a per-worker multi-ring delivery state of " + k + " workers");
+            }
+            long[] nexts = new long[k];
+            MulticastPosition[] positions = new MulticastPosition[k];
+            for (int i = 0; i < k; i++) {
+                nexts[i] = b.getLong();
+                if (nexts[i] < 0) {
+                    throw new IllegalArgumentException("worker " + i + " resumes at a negative sequence " + nexts[i]);
+                }
+                positions[i] = MulticastPosition.readFrom(b);
+            }
+            d = new DeliveryState(nexts, positions);
+        } else {
             throw new IllegalArgumentException("unknown multi-ring delivery state version " + version + " (this build "
-                    + "reads " + STATE_VERSION + "; 1 was a development version without the duplicate record)");
+                    + "reads " + STATE_VERSION + " and " + PER_WORKER_VERSION + "; 1 was a development version without the "
+                    + "duplicate record)");
         }
-        MulticastPosition p = MulticastPosition.readFrom(b);
         if (b.hasRemaining()) {
             throw new IllegalArgumentException(b.remaining() + " bytes after the multi-ring merge position");
         }
-        return p;
+        return d;
     }
 
     @Override
     public void snapshotTaken(long nextSequence) {
-        MulticastPosition at = null;
+        MulticastPosition[] at = null;
         synchronized (captured) {
             while (!captured.isEmpty() && captured.peekFirst().next <= nextSequence) {
                 Captured c = captured.removeFirst();
                 if (c.next == nextSequence) {
-                    at = c.position;
+                    at = c.positions;
                 }
             }
         }
+        if (at == null) {
+            return;
+        }
+        WorkerStream[] streams = workerStreams;
+        if (streams != null) {
+            for (int i = 0; i < streams.length && i < at.length; i++) {
+                Subscription s = streams[i].subscription;
+                if (s != null) {
+                    s.snapshotTaken(at[i]);
+                }
+            }
+            return;
+        }
         Subscription s = subscription;
-        if (at != null && s != null) {
-            s.snapshotTaken(at);
+        if (s != null) {
+            s.snapshotTaken(at[0]);
         }
     }
 
@@ -335,23 +537,94 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
      */
     @Override
     public synchronized void snapshotInstalled(long nextSequence, byte[] deliveryState) {
-        MulticastPosition p = position(deliveryState);
+        DeliveryState d = decode(deliveryState);
         if (closed) {
             return;
         }
         if (!started) {
-            from = p;
+            if (d.nexts() != null) {
+                fromWorkers = d;
+                return;
+            }
+            fromWorkers = null;
+            from = d.positions()[0];
             next = nextSequence;
-            current = p;
+            current = from;
             return;
         }
+        WorkerStream[] streams = workerStreams;
+        if (streams != null) {
+            moveWorkers(streams, d);
+            return;
+        }
+        if (d.nexts() != null) {
+            throw new IllegalArgumentException("the snapshot holds per-worker positions (taken with p-smr execution): "
+                    + "this replica delivers one merge");
+        }
+        MulticastPosition p = d.positions()[0];
         pending.set(new Install(nextSequence, p));
         subscription.snapshotInstalled(p);
     }
 
-    /** The sequence number the next delivery takes (for snapshot requests); read from any thread. */
+    /**
+     * Moves every worker's stream to an installed snapshot's position: opens the new subscriptions
+     * first (so the history they need is kept), then closes the old ones (a delivery blocked in the
+     * listener is interrupted). If a new subscription cannot be opened (the history it needs is
+     * gone), every stream is closed: this replica stops delivering rather than resume its workers
+     * at positions that do not match the installed state.
+     */
+    private void moveWorkers(WorkerStream[] old, DeliveryState d) {
+        if (d.nexts() == null || d.positions().length != old.length) {
+            throw new IllegalArgumentException("the snapshot holds " + (d.nexts() == null ? "one merge position (taken "
+                    + "without p-smr execution)" : "the positions of " + d.positions().length + " workers") + "; this "
+                    + "replica runs " + old.length + " workers");
+        }
+        synchronized (captured) {
+            captured.clear();
+        }
+        WorkerStream[] fresh = new WorkerStream[old.length];
+        try {
+            for (int i = 0; i < old.length; i++) {
+                fresh[i] = new WorkerStream(i, d.nexts()[i], d.positions()[i]);
+                fresh[i].subscription = multicast.subscribe(workerGroups[i], d.positions()[i], fresh[i]);
+            }
+        } catch (RuntimeException e) {
+            LOG.error("replica {}: cannot move the workers' streams to the installed snapshot; every stream stops", self, e);
+            for (WorkerStream w : fresh) {
+                if (w != null && w.subscription != null) {
+                    w.subscription.close();
+                }
+            }
+            closeStreams(old);
+            throw e;
+        }
+        workerStreams = fresh;
+        closeStreams(old);
+    }
+
+    private static void closeStreams(WorkerStream[] streams) {
+        for (WorkerStream w : streams) {
+            Subscription s = w.subscription;
+            if (s != null) {
+                s.close();
+            }
+        }
+    }
+
+    /**
+     * The sequence number the next delivery takes (for snapshot requests); per worker, the sum of
+     * the workers' next sequence numbers. Read from any thread.
+     */
     public long nextSequence() {
-        return next;
+        WorkerStream[] streams = workerStreams;
+        if (streams == null) {
+            return next;
+        }
+        long sum = 0;
+        for (WorkerStream w : streams) {
+            sum += w.next;
+        }
+        return sum;
     }
 
     /** The replica's own id. */

@@ -379,7 +379,7 @@ public final class RingMulticast extends ConfiguredMulticast {
          * A subscription opened before any ring starts (see
          * {@code StreamMulticast.Builder.initialSubscription}): a replica resuming from its
          * snapshot's merge position opens it here, so no ring's log replay runs ahead of it.
-         * {@link RingMulticast#initialSubscription()} returns it. Default none.
+         * {@link RingMulticast#initialSubscriptions()} returns them; each call adds one. Default none.
          */
         public Builder initialSubscription(GroupSet groups, MulticastPosition from, MulticastListener listener) {
             b.initialSubscription(groups, from, listener);

@@ -7,6 +7,7 @@ import dev.parallax.core.spi.MulticastPosition;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -60,6 +61,34 @@ class MultiRingBroadcastTest {
         b.snapshotInstalled(33, state);
         assertThat(b.nextSequence()).isEqualTo(33);
         assertThat(MultiRingBroadcast.position(b.deliveryState())).isEqualTo(p);
+    }
+
+    @Test
+    @DisplayName("P-SMR: a per-worker delivery state (version 3) holds each worker's next sequence and position; decoded whole, refused as one merge, malformed parts named")
+    void perWorkerStateRoundTripAndRefusals() {
+        MulticastPosition p0 = MulticastPosition.START.with(0, 17).with(MulticastPosition.GLOBAL_STREAM, 12);
+        MulticastPosition p1 = MulticastPosition.START.with(1, 9).with(MulticastPosition.GLOBAL_STREAM, 12)
+                .withRecord(new byte[] {1, 2, 3});
+        ByteBuffer b = ByteBuffer.allocate(1 + 4 + 16 + p0.encodedSize() + p1.encodedSize());
+        b.put(MultiRingBroadcast.PER_WORKER_VERSION).putInt(2).putLong(30);
+        p0.writeTo(b);
+        b.putLong(22);
+        p1.writeTo(b);
+        byte[] state = b.array();
+        MultiRingBroadcast.DeliveryState d = MultiRingBroadcast.decode(state);
+        assertThat(d.nexts()).containsExactly(30, 22);
+        assertThat(d.positions()).containsExactly(p0, p1);
+        assertThatThrownBy(() -> MultiRingBroadcast.position(state)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("per-worker");
+        byte[] negative = state.clone();
+        ByteBuffer.wrap(negative).putLong(5, -1);
+        assertThatThrownBy(() -> MultiRingBroadcast.decode(negative)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("negative");
+        byte[] trailing = java.util.Arrays.copyOf(state, state.length + 1);
+        assertThatThrownBy(() -> MultiRingBroadcast.decode(trailing)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("after");
+        assertThatThrownBy(() -> MultiRingBroadcast.decode(new byte[] {3, 0, 0, 0, 0}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 workers");
     }
 
     @Test

@@ -3,8 +3,10 @@ package dev.parallax.scheduler.psmr;
 import dev.parallax.core.exec.Joins;
 import dev.parallax.core.Command;
 import dev.parallax.core.StateMachine;
+import dev.parallax.core.GroupSet;
 import dev.parallax.core.spi.Executor;
 import dev.parallax.core.spi.ResultSink;
+import dev.parallax.core.spi.WorkerExecutor;
 
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -13,7 +15,15 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * P-SMR's workers ({@link PsmrWorkers}, seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6, Alg. 1)
- * behind the {@link Executor} SPI, for a replica that still delivers one total order: k worker
+ * as a {@link WorkerExecutor}, in one of two modes chosen by how the replica starts it.
+ *
+ * <p><b>Per worker</b> ({@link #startPerWorker}): the replica's ordering protocol delivers each
+ * worker's own stream on a thread of its own (Multi-Ring Paxos: one subscription per worker), and
+ * {@link #deliver} runs the worker's part of Alg. 1 on that thread. This is P-SMR as the paper
+ * has it: no thread between ordering and execution, no scheduler, no dependency graph.
+ *
+ * <p><b>One total order</b> ({@link #start}, the {@link Executor} SPI), for a replica whose ordering
+ * protocol delivers one sequence: k worker
  * threads, each with a bounded input queue that stands in for its own multicast subscription.
  * {@link #execute} hands each command to the queue of every worker in its worker set
  * W(γ) = {g mod k : g ∈ γ} ({@link PsmrWorkers#workersOf}); each worker thread takes from its
@@ -38,7 +48,7 @@ import java.util.concurrent.locks.LockSupport;
  * become error results; an {@link Error} is reported once to {@link ResultSink#onFatal}, every
  * waiting worker is released, and later calls throw {@link IllegalStateException}.
  */
-public final class PsmrExecutor implements Executor {
+public final class PsmrExecutor implements WorkerExecutor {
     /** How long the scheduling thread parks at most per check while a queue is full. */
     private static final long SPACE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -48,6 +58,10 @@ public final class PsmrExecutor implements Executor {
     private volatile PsmrWorkers workers;
     private volatile Thread[] threads;
     private volatile boolean closed;
+    /** Per-worker mode: what a restart builds the next group from. */
+    private StateMachine perWorkerMachine;
+    private ResultSink perWorkerResults;
+    private Admission perWorkerAdmission;
     private volatile Thread blockedProducer;
     private long submitted;
 
@@ -72,9 +86,68 @@ public final class PsmrExecutor implements Executor {
         }
     }
 
-    /** k, the number of worker threads. */
+    /** k, the number of workers. */
+    @Override
     public int workers() {
         return k;
+    }
+
+    /** W(γ) = {g mod k : g ∈ γ} ({@link PsmrWorkers#workersOf}). */
+    @Override
+    public long workersOf(GroupSet groups) {
+        return PsmrWorkers.workersOf(groups, k);
+    }
+
+    /** e = min W(γ) ({@link PsmrWorkers#executorOf}). */
+    @Override
+    public int executorOf(GroupSet groups) {
+        return PsmrWorkers.executorOf(workersOf(groups));
+    }
+
+    @Override
+    public synchronized void startPerWorker(StateMachine stateMachine, ResultSink results, Admission admission) {
+        Objects.requireNonNull(stateMachine, "stateMachine");
+        Objects.requireNonNull(results, "results");
+        Objects.requireNonNull(admission, "admission");
+        if (workers != null || closed) {
+            throw new IllegalStateException("p-smr executor already started");
+        }
+        perWorkerMachine = stateMachine;
+        perWorkerResults = results;
+        perWorkerAdmission = admission;
+        workers = new PsmrWorkers(k, stateMachine, results, admission);
+    }
+
+    @Override
+    public void deliver(int worker, Command command) throws InterruptedException {
+        PsmrWorkers group = workers;
+        if (group == null || threads != null) {
+            throw new IllegalStateException("p-smr executor not started per worker");
+        }
+        group.worker(worker).deliver(command);
+    }
+
+    @Override
+    public void releaseWorkers() {
+        PsmrWorkers group = workers;
+        if (group != null) {
+            group.close();
+        }
+    }
+
+    @Override
+    public synchronized void restartWorkers() {
+        if (perWorkerMachine == null) {
+            throw new IllegalStateException("p-smr executor not started per worker");
+        }
+        if (closed) {
+            throw new IllegalStateException("p-smr executor closed");
+        }
+        PsmrWorkers old = workers;
+        if (old.failure() != null) {
+            throw new IllegalStateException("p-smr executor failed", old.failure());
+        }
+        workers = new PsmrWorkers(k, perWorkerMachine, perWorkerResults, perWorkerAdmission);
     }
 
     /** The bound of each worker's input queue. */
@@ -86,7 +159,7 @@ public final class PsmrExecutor implements Executor {
     public synchronized void start(StateMachine stateMachine, ResultSink results) {
         Objects.requireNonNull(stateMachine, "stateMachine");
         Objects.requireNonNull(results, "results");
-        if (threads != null || closed) {
+        if (workers != null || closed) {
             throw new IllegalStateException("p-smr executor already started");
         }
         PsmrWorkers group = new PsmrWorkers(k, stateMachine, results);
@@ -112,6 +185,9 @@ public final class PsmrExecutor implements Executor {
     public void execute(Command command) throws InterruptedException {
         Objects.requireNonNull(command, "command");
         checkUsable();
+        if (threads == null) {
+            throw new IllegalStateException("p-smr executor runs per worker: commands arrive through deliver");
+        }
         long w = PsmrWorkers.workersOf(command.groups(), k);
         for (long rest = w; rest != 0; rest &= rest - 1) {
             awaitSpace(queues[Long.numberOfTrailingZeros(rest)]);
@@ -127,6 +203,9 @@ public final class PsmrExecutor implements Executor {
     @Override
     public void awaitQuiescence() throws InterruptedException {
         checkUsable();
+        if (threads == null) {
+            throw new IllegalStateException("p-smr executor runs per worker: it is quiescent at barriers, not on demand");
+        }
         workers.awaitCompleted(submitted);
     }
 
@@ -140,10 +219,13 @@ public final class PsmrExecutor implements Executor {
             closed = true;
             ts = threads;
         }
+        PsmrWorkers group = workers;
+        if (group != null) {
+            group.close();
+        }
         if (ts == null) {
             return;
         }
-        workers.close();
         for (Thread t : ts) {
             t.interrupt();
         }

@@ -7,6 +7,7 @@ import dev.parallax.core.GroupSet;
 import dev.parallax.core.StateMachine;
 import dev.parallax.core.exec.SequentialExecutor;
 import dev.parallax.core.spi.ResultSink;
+import dev.parallax.core.spi.WorkerExecutor;
 
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -70,6 +71,7 @@ public final class PsmrWorkers implements AutoCloseable {
     private final StateMachine stateMachine;
     private final ResultSink sink;
     private final ExecutorChoice choice;
+    private final WorkerExecutor.Admission admission;
     private final Worker[] workers;
     /** Index e * k + j: how many times member j signalled executor e (written by j only). */
     private final AtomicLongArray signals;
@@ -88,12 +90,29 @@ public final class PsmrWorkers implements AutoCloseable {
      * @throws IllegalArgumentException if {@code workers} is out of range
      */
     public PsmrWorkers(int workers, StateMachine stateMachine, ResultSink results) {
-        this(workers, stateMachine, results, PsmrWorkers::executorOf);
+        this(workers, stateMachine, results, (WorkerExecutor.Admission) command -> true);
+    }
+
+    /**
+     * As {@link #PsmrWorkers(int, StateMachine, ResultSink)}, with the replica's gate in front of
+     * execution: the executing worker of every command calls {@code admission} first (with the
+     * command's other workers waiting for it) and runs the command only if it returns
+     * {@code true}; a command it refuses counts as completed. A {@link RuntimeException} from it
+     * is fatal, like a failure of the sink.
+     */
+    public PsmrWorkers(int workers, StateMachine stateMachine, ResultSink results, WorkerExecutor.Admission admission) {
+        this(workers, stateMachine, results, admission, PsmrWorkers::executorOf);
     }
 
     /** With a pluggable choice of the executing worker: for tests of the rule only. */
     PsmrWorkers(int workers, StateMachine stateMachine, ResultSink results, ExecutorChoice choice) {
+        this(workers, stateMachine, results, (WorkerExecutor.Admission) command -> true, choice);
+    }
+
+    private PsmrWorkers(int workers, StateMachine stateMachine, ResultSink results, WorkerExecutor.Admission admission,
+                        ExecutorChoice choice) {
         checkWorkerCount(workers);
+        this.admission = Objects.requireNonNull(admission, "admission");
         this.k = workers;
         this.stateMachine = Objects.requireNonNull(stateMachine, "stateMachine");
         this.sink = Objects.requireNonNull(results, "results");
@@ -364,6 +383,17 @@ public final class PsmrWorkers implements AutoCloseable {
         }
 
         private void run(Command command) {
+            boolean admitted;
+            try {
+                admitted = admission.admit(command);
+            } catch (RuntimeException e) {
+                fail(command, e);
+                throw stopped();
+            }
+            if (!admitted) {
+                countCompleted(); // consumed by the admission: done
+                return;
+            }
             CommandResult result;
             try {
                 result = SequentialExecutor.run(stateMachine, command);
@@ -377,6 +407,10 @@ public final class PsmrWorkers implements AutoCloseable {
                 fail(null, e);
                 throw stopped();
             }
+            countCompleted();
+        }
+
+        private void countCompleted() {
             completed = completed + 1; // one writer: this worker's delivery thread
             Thread t = completionWaiter;
             if (t != null) {

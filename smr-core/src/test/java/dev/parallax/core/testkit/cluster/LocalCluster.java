@@ -41,6 +41,7 @@ public final class LocalCluster implements AutoCloseable {
     private final int maxFrame;
     private final Path dataDir;
     private final long snapshotEvery;
+    private final IntFunction<dev.parallax.core.spi.Executor> executors;
 
     /** A cluster ordered by {@code ordering.apply(n)}: plain state machines, 16 MiB frames, no data directory. */
     public LocalCluster(int n, IntFunction<OrderingProtocol> ordering) {
@@ -59,6 +60,17 @@ public final class LocalCluster implements AutoCloseable {
      */
     public LocalCluster(int n, IntFunction<OrderingProtocol> ordering, UnaryOperator<dev.parallax.core.StateMachine> wrap,
                  int maxFrame, Path dataDir, long snapshotEvery) {
+        this(n, ordering, wrap, maxFrame, dataDir, snapshotEvery, null);
+    }
+
+    /**
+     * As {@link #LocalCluster(int, IntFunction, UnaryOperator, int, Path, long)}, each replica
+     * (and each restart) executing with a new {@code executors.apply(id)} (null: the replica's
+     * default, sequential).
+     */
+    public LocalCluster(int n, IntFunction<OrderingProtocol> ordering, UnaryOperator<dev.parallax.core.StateMachine> wrap,
+                 int maxFrame, Path dataDir, long snapshotEvery, IntFunction<dev.parallax.core.spi.Executor> executors) {
+        this.executors = executors;
         members = ClusterMembers.parse(dev.parallax.core.net.LocalPorts.endpoints(n));
         clients = ClusterMembers.parse(dev.parallax.core.net.LocalPorts.endpoints(n));
         this.ordering = ordering;
@@ -78,7 +90,11 @@ public final class LocalCluster implements AutoCloseable {
     private void build(int i, boolean bootstrap) {
         TextKv kv = new TextKv();
         machines.set(i, kv);
-        Replica r = Replica.builder()
+        Replica.Builder b = Replica.builder();
+        if (executors != null) {
+            b.executor(executors.apply(i));
+        }
+        Replica r = b
                 .config(ReplicaConfig.builder().id(i).members(members).clientMembers(clients).clientIoThreads(1)
                         .maxFrameBytes(maxFrame).maxCommandBytes(Math.min(maxFrame, 1 << 20))
                         .dataDirectory(dataDir == null ? null : dataDir.resolve("replica-" + i)).build())

@@ -11,7 +11,6 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * A small text key-value state machine for replica tests: {@code SET k v} (replies the old value),
@@ -19,8 +18,12 @@ import java.util.TreeMap;
  * state unchanged). Single-threaded (the replica's delivery thread), deterministic, never blocks.
  */
 public final class TextKv implements StateMachine {
-    /** The current data, in key order; read it only when the replica is quiet or from its delivery thread. */
-    public final Map<String, String> data = new TreeMap<>();
+    /**
+     * The current data, in key order; read it only when the replica is quiet or from its delivery
+     * thread. A concurrent map, so that commands on different keys may execute concurrently (P-SMR
+     * workers of disjoint groups).
+     */
+    public final Map<String, String> data = new java.util.concurrent.ConcurrentSkipListMap<>();
 
     /** The command {@code s}, UTF-8 encoded. */
     public static ByteBuffer cmd(String s) {

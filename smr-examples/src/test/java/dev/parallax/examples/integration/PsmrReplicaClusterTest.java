@@ -1,0 +1,197 @@
+package dev.parallax.examples.integration;
+
+import dev.parallax.core.GroupSet;
+import dev.parallax.core.StateMachine;
+import dev.parallax.core.client.CommandInvoker;
+import dev.parallax.core.client.CommandRouter;
+import dev.parallax.core.client.RoutingInvoker;
+import dev.parallax.core.runtime.OrderingProtocol;
+import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.cluster.LocalCluster;
+import dev.parallax.ringpaxos.Ring;
+import dev.parallax.ringpaxos.RingConfig;
+import dev.parallax.ringpaxos.multiring.MultiRing;
+import dev.parallax.ringpaxos.multiring.MultiRingConfig;
+import dev.parallax.scheduler.Execution;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import static dev.parallax.core.testkit.cluster.AppendLoad.awaitConverged;
+import static dev.parallax.core.testkit.cluster.AppendLoad.expectedOwn;
+import static dev.parallax.core.testkit.cluster.TextKv.cmd;
+import static dev.parallax.core.testkit.cluster.TextKv.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * P-SMR inside real replicas (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6): three replicas
+ * ordered by Multi-Ring Paxos with two group rings and the global ring, each executing with
+ * {@code Execution.psmr(2)}, which the replica drives per worker: worker i's own multicast
+ * subscription ({g_i} merged with the global ring) delivers on its own thread straight into
+ * worker i. Keys {@code own<c>} go to group hash mod 2 (one worker), the key {@code shared} to both
+ * groups (both workers meet on it). Snapshots are taken at g_all barriers; a restarted replica
+ * resumes every worker at the snapshot's positions, and a wiped one installs a peer's.
+ */
+class PsmrReplicaClusterTest {
+    private static final int WORKERS = 2;
+
+    /** Key {@code shared}: both groups; any other key: its hash mod 2. The key is the second word. */
+    private static final CommandRouter BY_KEY = command -> {
+        String[] words = StandardCharsets.UTF_8.decode(command.duplicate()).toString().split(" ", 3);
+        String key = words.length > 1 ? words[1] : "";
+        return key.equals("shared") ? GroupSet.of(0, 1) : GroupSet.of(Math.floorMod(key.hashCode(), WORKERS));
+    };
+
+    /** The names of the threads that executed commands, over every replica. */
+    private final Set<String> executingThreads = ConcurrentHashMap.newKeySet();
+
+    private static OrderingProtocol ordering() {
+        RingConfig ring = RingConfig.builder(3, Ring.Kind.U_RING).heartbeat(Duration.ofMillis(30))
+                .suspect(Duration.ofMillis(300)).retransmit(Duration.ofMillis(100)).catchUp(Duration.ofMillis(50))
+                .restartHold(Duration.ofMillis(500)).build();
+        return MultiRing.protocol(MultiRingConfig.builder(3).ringSettings(ring).rings(WORKERS).lambda(2_000).build());
+    }
+
+    private LocalCluster cluster(Path dir, long snapshotEvery) {
+        OrderingProtocol protocol = ordering();
+        return new LocalCluster(3, n -> protocol, this::recordingThreads, 16 << 20, dir, snapshotEvery,
+                id -> Execution.psmr(WORKERS));
+    }
+
+    /** Records the executing thread's name, then executes. */
+    private StateMachine recordingThreads(StateMachine machine) {
+        return new StateMachine() {
+            @Override
+            public ByteBuffer execute(ByteBuffer command) {
+                executingThreads.add(Thread.currentThread().getName());
+                return machine.execute(command);
+            }
+
+            @Override
+            public void snapshot(WritableByteChannel out) throws java.io.IOException {
+                machine.snapshot(out);
+            }
+
+            @Override
+            public void restore(ReadableByteChannel in) throws java.io.IOException {
+                machine.restore(in);
+            }
+        };
+    }
+
+    private static List<CommandInvoker> routed(LocalCluster c, int... replicas) {
+        List<CommandInvoker> invokers = new ArrayList<>();
+        for (int r : replicas) {
+            invokers.add(new RoutingInvoker(c.clientOf(r), BY_KEY));
+        }
+        return invokers;
+    }
+
+    /** Invoker c appends {@code tag i,} to {@code own<c>} and {@code c:tag i,} to {@code shared}. */
+    private static void load(List<CommandInvoker> invokers, int[] ids, String tag, int count) throws Exception {
+        List<CompletableFuture<ByteBuffer>> replies = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            for (int c = 0; c < invokers.size(); c++) {
+                replies.add(invokers.get(c).invoke(cmd("APPEND own" + ids[c] + " " + tag + i + ",")));
+                replies.add(invokers.get(c).invoke(cmd("APPEND shared " + ids[c] + ":" + tag + i + ",")));
+            }
+        }
+        for (CompletableFuture<ByteBuffer> r : replies) {
+            r.get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    @DisplayName("seed 003 ch. 6: P-SMR per worker over multi-ring — routed and shared writes all answered in order, replicas equal, executed on the workers' own delivery threads")
+    void everyWriteAnsweredOnTheWorkersOwnThreads() throws Exception {
+        try (LocalCluster c = cluster(null, 10_000)) {
+            List<CommandInvoker> clients = routed(c, 0, 1, 2);
+            load(clients, new int[] {0, 1, 2}, "a", 150);
+            for (int k = 0; k < 3; k++) {
+                assertThat(text(clients.get(k).invoke(cmd("GET own" + k)).get(20, TimeUnit.SECONDS)))
+                        .as("own%d in submission order", k).isEqualTo(expectedOwn("a", 150));
+            }
+            awaitConverged(c);
+            assertThat(c.machines.get(0).data.get("shared").split(",")).as("every shared append once").hasSize(450)
+                    .doesNotHaveDuplicates();
+            assertThat(executingThreads).as("commands ran on the multicast subscriptions' threads (one per worker), "
+                    + "never on a dispatching executor's").isNotEmpty()
+                    .allMatch(t -> t.startsWith("multicast-subscription-"));
+        }
+    }
+
+    @Test
+    @DisplayName("P-SMR: snapshots at g_all barriers; a replica restarted from its own snapshot resumes every worker there (no gap, no duplicate)")
+    void aRestartResumesEveryWorkerFromTheBarrierSnapshot(@TempDir Path dir) throws Exception {
+        try (LocalCluster c = cluster(dir, 4)) {
+            List<CommandInvoker> all = routed(c, 0, 1, 2);
+            load(all, new int[] {0, 1, 2}, "x", 60);
+            awaitConverged(c);
+            Await.until("replica 2 wrote a snapshot at a barrier", Duration.ofSeconds(60),
+                    () -> c.replicas.get(2).meterRegistry().find("parallax.snapshots.taken").counter().count() > 0);
+            c.stop(2);
+            load(all.subList(0, 2), new int[] {0, 1}, "y", 60);
+            c.restart(2);
+            CommandInvoker again = routed(c, 2).get(0);
+            assertThat(text(again.invoke(cmd("APPEND own2 z,")).get(60, TimeUnit.SECONDS)))
+                    .isEqualTo(expectedOwn("x", 60) + "z,");
+            load(all.subList(0, 2), new int[] {0, 1}, "w", 20);
+            awaitConverged(c);
+            assertThat(c.machines.get(2).data.get("own0")).isEqualTo(expectedOwn("x", 60) + expectedOwn("y", 60)
+                    + expectedOwn("w", 20));
+            assertThat(c.machines.get(2).data.get("shared").split(",")).as("no duplicate, no gap")
+                    .hasSize(3 * 60 + 2 * 60 + 2 * 20).doesNotHaveDuplicates();
+            assertThat(c.replicas.get(2).meterRegistry().find("parallax.snapshots.installed").counter().count())
+                    .as("the restart installed its own snapshot").isPositive();
+        }
+    }
+
+    @Test
+    @DisplayName("P-SMR: a replica wiped after its peers compacted installs a peer's barrier snapshot while running, moves every worker's stream and converges")
+    void aWipedReplicaInstallsAPeersSnapshot(@TempDir Path dir) throws Exception {
+        try (LocalCluster c = cluster(dir, 4)) {
+            List<CommandInvoker> all = routed(c, 0, 1, 2);
+            load(all, new int[] {0, 1, 2}, "x", 20);
+            c.stop(2);
+            deleteTree(dir.resolve("replica-2"));
+            List<CommandInvoker> two = all.subList(0, 2);
+            for (int i = 0; i < 60; i++) {
+                two.get(i % 2).invoke(cmd("APPEND seq" + (i % 2) + " " + i + ",")).get(60, TimeUnit.SECONDS);
+                two.get(i % 2).invoke(cmd("APPEND shared s" + i + ",")).get(60, TimeUnit.SECONDS);
+            }
+            c.restart(2);
+            load(two, new int[] {0, 1}, "z", 20);
+            awaitConverged(c);
+            assertThat(c.replicas.get(2).meterRegistry().find("parallax.snapshots.installed").counter().count())
+                    .as("caught up by a snapshot").isPositive();
+            assertThat(c.machines.get(2).data.get("shared").split(",")).as("every append once")
+                    .hasSize(3 * 20 + 60 + 2 * 20).doesNotHaveDuplicates();
+        }
+    }
+
+    private static void deleteTree(Path root) throws java.io.IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
