@@ -12,6 +12,12 @@ import dev.parallax.examples.kv.KvRouter;
 import dev.parallax.examples.kv.KvStateMachine;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +38,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * worker per ring; the client routes by key ({@link KvRouting#invoker}). Single-group commands
  * (SET, GET, INCR), multi-group ones (MSET, MGET, DEL over keys of both groups) and the whole-store
  * DBSIZE and FLUSHALL answer as a sequential store does, a concurrent load of both groups leaves
- * the expected counts, and the replicas' digests converge.
+ * the expected counts, {@code parallax kv --config} routes as the file says, and the replicas'
+ * digests converge.
  */
 class PsmrKvClusterTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
@@ -60,7 +67,7 @@ class PsmrKvClusterTest {
     @Test
     @DisplayName("seed 003 ch. 6: three replicas over multi-ring with execution=p-smr from the cluster file answer like a "
             + "sequential store, single-, multi-group and whole-store commands alike, and converge")
-    void pSmrReplicasFromTheClusterFileAnswerLikeASequentialStoreAndConverge() throws Exception {
+    void pSmrReplicasFromTheClusterFileAnswerLikeASequentialStoreAndConverge(@TempDir Path dir) throws Exception {
         ClusterFile file = clusterFile();
         assertThat(file.executionThreads()).as("one worker per ring").isEqualTo(2);
         KvRouter router = KvRouting.router(file).orElseThrow();
@@ -137,6 +144,14 @@ class PsmrKvClusterTest {
             } finally {
                 clients.forEach(SmrClient::close);
             }
+            // parallax kv --config routes by key as the cluster file says: a group-1 key, then the whole store.
+            Path configFile = dir.resolve("cluster.properties");
+            file.write(configFile);
+            assertThat(kv(configFile, "set", "cli-key", "via-cli")).isEqualTo("OK");
+            reference.execute(KvCommand.of(KvOp.SET, b("cli-key"), b("via-cli")).encode());
+            assertThat(kv(configFile, "get", "cli-key")).isEqualTo("\"via-cli\"");
+            long size = ((KvReply.Int) KvReply.decode(reference.execute(KvCommand.of(KvOp.DBSIZE).encode()))).value();
+            assertThat(kv(configFile, "dbsize")).isEqualTo("(integer) " + size);
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
             while (System.nanoTime() < deadline && !stores.stream().allMatch(s -> s.digest() == reference.digest())) {
                 Thread.sleep(20);
@@ -148,6 +163,23 @@ class PsmrKvClusterTest {
         } finally {
             replicas.forEach(Replica::close);
         }
+    }
+
+    /** Runs {@code parallax kv --config configFile args...} in process; its standard output, trimmed. */
+    private static String kv(Path configFile, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String[] all = new String[args.length + 2];
+        all[0] = "--config";
+        all[1] = configFile.toString();
+        System.arraycopy(args, 0, all, 2, args.length);
+        int code;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            code = new CommandLine(new KvCommandLine(o, e)).execute(all);
+        }
+        assertThat(code).as("parallax kv %s: %s", String.join(" ", args), err.toString(StandardCharsets.UTF_8)).isZero();
+        return out.toString(StandardCharsets.UTF_8).trim();
     }
 
     /** The first {@code count} keys {@code k<i>} of group {@code group}. */
