@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * its RESP front end if the file names one, until the process is stopped (SIGTERM, Ctrl-C).
  * Prints one {@code READY ...} line once every port is open. The ordering protocol, the executor
  * and the thread placement are the file's {@code ordering}, {@code execution} and {@code threads}
- * (overridden by {@link RuntimeOptions}); a configuration error (TLS files included: missing,
+ * (overridden by {@link RuntimeOptions}); the store is {@link KvRouting#stateMachine}'s, partitioned
+ * by group with {@code execution=p-smr}; a configuration error (TLS files included: missing,
  * unreadable, not PEM, a key of another certificate) is printed and exits with 2 before anything
  * starts. With {@code tls.client=on} the RESP front end serves TLS too, and its own client talks
  * TLS to the replica.
