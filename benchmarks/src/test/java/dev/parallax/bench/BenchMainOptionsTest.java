@@ -26,6 +26,16 @@ class BenchMainOptionsTest {
     }
 
     @Test
+    @org.junit.jupiter.api.DisplayName("issue 16: the help's --system list names the P-SMR systems, and --execution p-smr is a runtime option")
+    void theHelpListsThePSmrSystemsAndPSmrIsAnExecution() {
+        String usage = new CommandLine(new BenchMain()).getUsageMessage().replaceAll("\\s+", " ");
+        assertThat(usage).contains("parallax-multiring-3, parallax-psmr-1, parallax-psmr-2, parallax-psmr-3");
+        BenchMain bench = new BenchMain();
+        new CommandLine(bench).parseArgs("--system", "parallax-multiring-2", "--execution", "p-smr");
+        assertThat(bench.runtime.clusterSettings()).containsExactly(Map.entry("execution", "p-smr"));
+    }
+
+    @Test
     void aBadValueIsAUsageErrorNamingTheAcceptedValues() {
         assertThatThrownBy(() -> new CommandLine(new BenchMain()).parseArgs("--execution", "fast"))
                 .isInstanceOf(CommandLine.ParameterException.class)

@@ -12,6 +12,7 @@ import dev.parallax.examples.cli.KvRouting;
 import dev.parallax.examples.cli.Orderings;
 import dev.parallax.examples.cli.ProcessCluster;
 import dev.parallax.examples.cli.RuntimeOptions;
+import dev.parallax.ringpaxos.multiring.MultiRingConfig;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
@@ -37,7 +38,9 @@ import java.util.concurrent.TimeUnit;
  * ({@code parallax-spaxos-none}: S-Paxos, seed 002; {@code parallax-uring-none},
  * {@code parallax-mring-none}: Ring Paxos, seed 003 ch. 3; {@code parallax-multiring-<k>}: Multi-Ring
  * Paxos over k M-Ring rings, ch. 5, made by {@link #multiRing}) runs it whatever {@code --ordering} says;
- * with Multi-Ring the clients address each command by key ({@link KvRouting}).
+ * {@code parallax-psmr-<k>} ({@link #psmr}) also fixes the executor: P-SMR (ch. 6) with one worker per
+ * ring, whatever {@code --execution} and {@code --execution-threads} say.
+ * With Multi-Ring the clients address each command by key ({@link KvRouting}).
  * Connections are spread over the replicas ({@link #connect}); {@link #bytesSent} counts what each
  * replica sends to its peers and its clients, for the per-replica balance columns, and
  * {@link #peerBytesSent} and {@link #deliveredBytes} feed the efficiency metric (seed 003 (Ring
@@ -69,6 +72,8 @@ public final class ParallaxSystem implements BenchSystem {
     private final String fixedName;
     /** The ordering this system always runs, whatever {@link #runtime} says, or null for the runtime's (default) one. */
     private final Orderings fixed;
+    /** Runtime settings this system always writes over {@link #runtime}'s besides the ordering, e.g. {@code execution}. */
+    private final Map<String, String> fixedRuntime;
     private Map<String, String> runtime = Map.of();
     private boolean tls;
     private final List<SmrClient> clients = new ArrayList<>();
@@ -116,10 +121,11 @@ public final class ParallaxSystem implements BenchSystem {
      * @param replicas the cluster size, 1..9
      */
     public ParallaxSystem(String sync, Orderings fixed, int replicas) {
-        this(sync, fixed, replicas, Map.of(), null);
+        this(sync, fixed, replicas, Map.of(), null, Map.of());
     }
 
-    private ParallaxSystem(String sync, Orderings fixed, int replicas, Map<String, String> fixedSettings, String fixedName) {
+    private ParallaxSystem(String sync, Orderings fixed, int replicas, Map<String, String> fixedSettings, String fixedName,
+                           Map<String, String> fixedRuntime) {
         if (!List.of("none", "every-batch", "memory").contains(sync)) {
             throw new IllegalArgumentException("sync must be none, every-batch or memory, not " + sync);
         }
@@ -131,6 +137,7 @@ public final class ParallaxSystem implements BenchSystem {
         this.replicas = replicas;
         this.fixedSettings = Map.copyOf(fixedSettings);
         this.fixedName = fixedName;
+        this.fixedRuntime = Map.copyOf(fixedRuntime);
         this.threadsBefore = new ThreadCpu[replicas];
     }
 
@@ -143,11 +150,31 @@ public final class ParallaxSystem implements BenchSystem {
      * @param rings k, 1..63
      */
     public static ParallaxSystem multiRing(int rings) {
+        checkRings(rings);
+        return new ParallaxSystem("none", Orderings.MULTI_RING, 3, Map.of("multiring.rings", Integer.toString(rings)),
+                "parallax-multiring-" + rings, Map.of());
+    }
+
+    /**
+     * {@code parallax-psmr-<rings>}: {@link #multiRing(int) parallax-multiring-<rings>} with P-SMR
+     * execution (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6, {@code execution=p-smr}) over
+     * {@code rings} workers, one per ring; the replicas' store is partitioned by the same groups
+     * ({@link KvRouting#stateMachine}) and the clients route by key over them. The executor and its
+     * worker count win over {@code --execution} and {@code --execution-threads}.
+     *
+     * @param rings k, 1..63: the rings, the groups and the workers
+     */
+    public static ParallaxSystem psmr(int rings) {
+        checkRings(rings);
+        return new ParallaxSystem("none", Orderings.MULTI_RING, 3, Map.of("multiring.rings", Integer.toString(rings)),
+                "parallax-psmr-" + rings, Map.of(Executions.KEY, Executions.P_SMR.configName(),
+                        "execution.threads", Integer.toString(rings)));
+    }
+
+    private static void checkRings(int rings) {
         if (rings < 1 || rings > dev.parallax.core.GroupSet.MAX_GROUP) {
             throw new IllegalArgumentException("rings must be 1.." + dev.parallax.core.GroupSet.MAX_GROUP + ", not " + rings);
         }
-        return new ParallaxSystem("none", Orderings.MULTI_RING, 3, Map.of("multiring.rings", Integer.toString(rings)),
-                "parallax-multiring-" + rings);
     }
 
     /**
@@ -162,7 +189,7 @@ public final class ParallaxSystem implements BenchSystem {
     public static ParallaxSystem multiRingVariant(String suffix, Map<String, String> settings) {
         Map<String, String> all = new java.util.HashMap<>(settings);
         all.put("multiring.rings", "2");
-        return new ParallaxSystem("none", Orderings.MULTI_RING, 3, all, "parallax-multiring-2-" + suffix);
+        return new ParallaxSystem("none", Orderings.MULTI_RING, 3, all, "parallax-multiring-2-" + suffix, Map.of());
     }
 
     /** The number of replica JVMs. */
@@ -170,13 +197,19 @@ public final class ParallaxSystem implements BenchSystem {
         return replicas;
     }
 
-    /** The runtime settings with the fixed ordering, if any, over {@code --ordering}. */
+    /**
+     * The runtime settings with the fixed ordering, if any, over {@code --ordering}, and the fixed
+     * executor settings, if any, over {@code --execution} and {@code --execution-threads}.
+     */
     private Map<String, String> effectiveRuntime() {
-        if (fixed == null) {
+        if (fixed == null && fixedRuntime.isEmpty()) {
             return runtime;
         }
         Map<String, String> r = new LinkedHashMap<>(runtime);
-        r.put(Orderings.KEY, fixed.configName());
+        if (fixed != null) {
+            r.put(Orderings.KEY, fixed.configName());
+        }
+        r.putAll(fixedRuntime);
         return r;
     }
 
@@ -224,8 +257,12 @@ public final class ParallaxSystem implements BenchSystem {
         Map<String, String> runtime = effectiveRuntime();
         s.put(Orderings.KEY, runtime.getOrDefault(Orderings.KEY, Orderings.DEFAULT.configName()));
         Executions execution = Executions.parse(runtime.getOrDefault(Executions.KEY, Executions.DEFAULT.configName()));
+        // P-SMR's default is one worker per group (ClusterFile.executionThreads), the others' a fixed count.
+        String defaultWorkers = execution.oneWorkerPerGroup()
+                ? fixedSettings.getOrDefault("multiring.rings", Integer.toString(MultiRingConfig.DEFAULT_RINGS))
+                : Integer.toString(ClusterFile.DEFAULT_EXECUTION_THREADS);
         s.put(Executions.KEY, execution.configName() + (execution.parallel() ? ", " + runtime.getOrDefault("execution.threads",
-                Integer.toString(ClusterFile.DEFAULT_EXECUTION_THREADS)) + " workers" : ""));
+                defaultWorkers) + " workers" + (execution.oneWorkerPerGroup() ? ", one per group" : "") : ""));
         ThreadPlacement threads = ThreadPlacement.parse(runtime.getOrDefault("threads", ThreadPlacement.AUTO.configName()));
         int cores = Runtime.getRuntime().availableProcessors();
         s.put("threads", threads.configName() + (threads == ThreadPlacement.AUTO
@@ -234,8 +271,13 @@ public final class ParallaxSystem implements BenchSystem {
         return s;
     }
 
-    @Override
-    public void start(Path workDir, Duration timeout) throws Exception {
+    /**
+     * The cluster-file settings this system writes for a run in {@code workDir} (durable state
+     * under {@code workDir/data}): the sync policy, the throughput settings, the fixed settings,
+     * the runtime (fixed parts winning) and {@link #PROPS_PROPERTY}'s; {@link ProcessCluster} adds
+     * the members, ports and TLS keys. Package-private for tests.
+     */
+    Properties clusterProperties(Path workDir) {
         boolean durable = !sync.equals("memory");
         Properties props = ProcessCluster.localDefaults(durable ? workDir.resolve("data") : null, 100_000);
         if (durable) {
@@ -251,6 +293,12 @@ public final class ParallaxSystem implements BenchSystem {
                 props.setProperty(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
             }
         }
+        return props;
+    }
+
+    @Override
+    public void start(Path workDir, Duration timeout) throws Exception {
+        Properties props = clusterProperties(workDir);
         List<String> jvm = new ArrayList<>(ServerJvm.options());
         jvm.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
         String jfr = System.getProperty(JFR_PROPERTY);

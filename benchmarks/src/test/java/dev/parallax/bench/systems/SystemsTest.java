@@ -1,5 +1,8 @@
 package dev.parallax.bench.systems;
 
+import dev.parallax.examples.cli.ClusterFile;
+import dev.parallax.examples.cli.Executions;
+import dev.parallax.examples.cli.KvRouting;
 import dev.parallax.examples.cli.Orderings;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -80,6 +83,39 @@ class SystemsTest {
         assertThat(((ParallaxSystem) Systems.create("parallax-multiring-2-m8")).settings()).containsEntry("multiring.m", "8");
         assertThat(((ParallaxSystem) Systems.create("parallax-multiring-2-lambda200")).settings()).containsEntry("ring.lambda", "200");
         assertThatThrownBy(() -> ParallaxSystem.multiRing(0)).hasMessageContaining("rings must be 1..63");
+    }
+
+    @Test
+    @DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6, issue 16: parallax-psmr-1/2/3 run Multi-Ring over k rings "
+            + "with execution=p-smr on k workers next to parallax-multiring-k, whatever --ordering and --execution say")
+    void thePSmrSystemsRunPSmrOverKRingsWithKWorkers() throws Exception {
+        assertThat(Systems.all()).extracting(Systems.Entry::name).containsSubsequence("parallax-multiring-1",
+                "parallax-multiring-2", "parallax-multiring-3", "parallax-psmr-1", "parallax-psmr-2", "parallax-psmr-3", "ratis");
+        for (int k = 1; k <= 3; k++) {
+            ParallaxSystem psmr = (ParallaxSystem) Systems.create("parallax-psmr-" + k);
+            psmr.runtime(Map.of(Orderings.KEY, "multi-paxos", Executions.KEY, "early-ws-opt", "execution.threads", "5",
+                    "threads", "staged"));
+            assertThat(psmr.name()).isEqualTo("parallax-psmr-" + k);
+            assertThat(psmr.replicas()).isEqualTo(3);
+            assertThat(psmr.settings()).containsEntry("ordering", "multi-ring").containsEntry("multiring.rings", Integer.toString(k))
+                    .containsEntry("execution", "p-smr, " + k + " workers, one per group").containsEntry("threads", "staged")
+                    .containsEntry("log.sync", "none").containsEntry("ring.batch.bytes", "8000");
+            // The cluster file the system writes is accepted: p-smr over multi-ring with one worker per ring.
+            java.util.Properties props = psmr.clusterProperties(java.nio.file.Path.of("work"));
+            props.setProperty("members", "0=127.0.0.1:7000,1=127.0.0.1:7001,2=127.0.0.1:7002");
+            ClusterFile file = ClusterFile.of(props);
+            assertThat(file.ordering()).isEqualTo(Orderings.MULTI_RING);
+            assertThat(file.execution()).isEqualTo(Executions.P_SMR);
+            assertThat(file.multiRing().rings()).isEqualTo(k);
+            assertThat(file.executionThreads()).isEqualTo(k);
+            assertThat(KvRouting.stateMachine(file).partitions()).as("the replicas' store").isEqualTo(k);
+            assertThat(KvRouting.router(file)).get().extracting(dev.parallax.examples.kv.KvRouter::groups).isEqualTo(k);
+        }
+        assertThat(ParallaxSystem.psmr(2).tls(true).name()).isEqualTo("parallax-psmr-2-tls");
+        assertThatThrownBy(() -> ParallaxSystem.psmr(64)).hasMessageContaining("rings must be 1..63");
+        // --execution p-smr on a multi-ring system without a fixed executor: one worker per ring by default.
+        assertThat(ParallaxSystem.multiRing(3).runtime(Map.of(Executions.KEY, "p-smr")).settings())
+                .containsEntry("execution", "p-smr, 3 workers, one per group");
     }
 
     @Test

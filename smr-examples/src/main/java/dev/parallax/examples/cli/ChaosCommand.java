@@ -34,8 +34,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * linearizability verdict of the whole client history, the count of acknowledged writes lost, and
  * whether every replica (restarted ones included) reached the same decided frontier and store
  * digest within 30 s of the end. Exit code 0 only if the history is linearizable, no acknowledged
- * write was lost and the replicas converged. {@link RuntimeOptions} choose the replicas' ordering
- * protocol, executor and thread placement; the results name them.
+ * write was lost and the replicas converged; 2, with the message on standard error and nothing
+ * started, if the cluster file refuses the runtime options (e.g. {@code --execution p-smr} without
+ * {@code --ordering multi-ring}). {@link RuntimeOptions} choose the replicas' ordering protocol,
+ * executor and thread placement; the results name them.
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
         description = "Kill, restart and partition replicas at random under load; check linearizability, lost writes "
@@ -87,8 +89,16 @@ final class ChaosCommand implements Callable<Integer> {
         props.setProperty("paxos.heartbeat.ms", "40");
         props.setProperty("paxos.suspect.ms", "400");
         props.putAll(runtime.clusterSettings());
-        try (ProcessCluster cluster = new ProcessCluster(work, 3, props, false,
-                List.of("-Xmx512m", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), tls)) {
+        ProcessCluster configured;
+        try {
+            configured = new ProcessCluster(work, 3, props, false,
+                    List.of("-Xmx512m", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), tls);
+        } catch (IllegalArgumentException e) {
+            // A runtime the cluster file refuses (e.g. --execution p-smr without --ordering multi-ring): nothing started.
+            System.err.println(e.getMessage());
+            return 2;
+        }
+        try (ProcessCluster cluster = configured) {
             String runtimeLine = cluster.clusterFile().describeRuntime(Runtime.getRuntime().availableProcessors());
             out.printf("Parallax chaos: 3 replica processes with durable state, %s of faults (seed %d), work directory %s%n"
                     + "  %s%n", run, seed, work, runtimeLine);

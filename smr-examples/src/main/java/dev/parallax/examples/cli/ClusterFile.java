@@ -116,8 +116,8 @@ import java.util.regex.Pattern;
  * mring.learner.buffer=4096          #   instances a learner buffers ahead of its decided prefix
  * mring.learner.buffer.bytes=67108864 #  and bytes; beyond, datagrams are dropped (counted) and fetched by catch-up
  * mring.test.faults=                 #   tests and chaos only: drop=0.02,dup=0.01,reorder=4,seed=7
- * execution=sequential               # the executor, see {@link Executions}
- * execution.threads=2                # workers of a parallel executor
+ * execution=sequential               # the executor, see {@link Executions}; p-smr needs ordering=multi-ring
+ * execution.threads=2                # workers of a parallel executor (p-smr: one per group, = multiring.rings, its default)
  * threads=auto                       # stage placement: staged | compact | auto (see ThreadPlacement)
  * tls.replica=required               # mutual TLS between replicas: required | off (default off)
  * tls.client=on                      # TLS on the client and Redis ports: on | off (default off)
@@ -137,7 +137,10 @@ import java.util.regex.Pattern;
  * accepted values. The {@code ring.*} and {@code mring.*} keys need an odd number of members
  * (n = 2f+1) when {@code ordering} is {@code u-ring}, {@code m-ring} or {@code multi-ring}, and the
  * {@code multiring.*} keys are checked with {@code multi-ring}; with another ordering the ring keys
- * are checked (as M-Ring's) only when the member count is odd. Thread-safe (read-only after construction).
+ * are checked (as M-Ring's) only when the member count is odd. {@code execution=p-smr} (P-SMR, seed
+ * 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6) is refused without {@code ordering=multi-ring} and
+ * with an {@code execution.threads} other than {@code multiring.rings} (one worker per group), each
+ * error naming the keys and the fix. Thread-safe (read-only after construction).
  */
 public final class ClusterFile {
     private static final Set<String> KEYS = Set.of("members", "clients", "redis", "data.dir", "snapshot.every", "snapshot.log.bytes",
@@ -238,6 +241,7 @@ public final class ClusterFile {
             ring(Ring.Kind.M_RING);
         }
         execution();
+        checkExecutionOrdering();
         executionThreads();
         for (int id = 0; id < members().size(); id++) {
             tls(id);
@@ -372,16 +376,48 @@ public final class ClusterFile {
         }
     }
 
-    /** Workers of a parallel executor ({@code execution.threads}); default {@link #DEFAULT_EXECUTION_THREADS}. */
+    /**
+     * Workers of a parallel executor ({@code execution.threads}); default
+     * {@link #DEFAULT_EXECUTION_THREADS}. With {@code execution=p-smr} one worker per group: the
+     * default is {@code multiring.rings}, and another value is refused (seed 003 (Ring Paxos /
+     * Multi-Ring / P-SMR) ch. 6: worker t_i delivers group g_i merged with the global group).
+     *
+     * @throws IllegalArgumentException naming the keys and the fix
+     */
     public int executionThreads() {
-        if (!props.containsKey("execution.threads")) {
-            return DEFAULT_EXECUTION_THREADS;
+        Integer given = null;
+        if (props.containsKey("execution.threads")) {
+            given = intValue("execution.threads");
+            if (given < 1) {
+                throw error("execution.threads must be >= 1, got " + given);
+            }
         }
-        int n = intValue("execution.threads");
-        if (n < 1) {
-            throw error("execution.threads must be >= 1, got " + n);
+        if (!execution().oneWorkerPerGroup()) {
+            return given == null ? DEFAULT_EXECUTION_THREADS : given;
         }
-        return n;
+        int groups = multiRing().rings();
+        if (given != null && given != groups) {
+            throw error(Executions.KEY + "=" + execution().configName() + " runs one worker per group: execution.threads="
+                    + given + " must equal multiring.rings=" + groups + "; set execution.threads=" + groups
+                    + " or remove it (p-smr then runs multiring.rings workers), or set multiring.rings=" + given);
+        }
+        return groups;
+    }
+
+    /**
+     * {@code execution=p-smr} needs {@code ordering=multi-ring}: P-SMR's workers each deliver
+     * their group's ring merged with the global ring (seed 003 (Ring Paxos / Multi-Ring / P-SMR)
+     * ch. 6), so commands must be ordered by group.
+     */
+    private void checkExecutionOrdering() {
+        Executions e = execution();
+        Orderings o = ordering();
+        if (e.oneWorkerPerGroup() && o != Orderings.MULTI_RING) {
+            throw error(Executions.KEY + "=" + e.configName() + " needs " + Orderings.KEY + "=" + Orderings.MULTI_RING.configName()
+                    + ", got " + Orderings.KEY + "=" + o.configName() + ": each P-SMR worker delivers its group's ring merged "
+                    + "with the global ring; set " + Orderings.KEY + "=" + Orderings.MULTI_RING.configName()
+                    + " (multiring.rings groups, one worker each) or choose another " + Executions.KEY);
+        }
     }
 
     /**
@@ -416,7 +452,8 @@ public final class ClusterFile {
         Executions e = execution();
         ThreadPlacement t = threads();
         return "ordering " + ordering().configName() + ", execution " + e.configName()
-                + (e.parallel() ? " (" + executionThreads() + " workers)" : "") + ", threads " + t.configName()
+                + (e.parallel() ? " (" + executionThreads() + " workers" + (e.oneWorkerPerGroup() ? ", one per group)" : ")") : "")
+                + ", threads " + t.configName()
                 + (t == ThreadPlacement.AUTO ? " (" + t.resolve(cores).configName() + " with " + cores + (cores == 1 ? " core)" : " cores)") : "")
                 + describeTls();
     }

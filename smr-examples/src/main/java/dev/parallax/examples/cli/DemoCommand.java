@@ -27,7 +27,9 @@ import java.util.stream.Stream;
  * frontier and store digest within 30 s, and whether every acknowledged write is still readable.
  *
  * <p>Exit code 0 only if the restarted leader caught up and no acknowledged write was lost; 1
- * otherwise (the replica logs are then kept). Runs on the caller's thread and blocks for the whole
+ * otherwise (the replica logs are then kept); 2, with the message on standard error and nothing
+ * started, if the cluster file refuses the runtime options (e.g. {@code --execution p-smr}
+ * without {@code --ordering multi-ring}). Runs on the caller's thread and blocks for the whole
  * demo (about {@code --warmup + --seconds} plus start-up). {@link RuntimeOptions} choose the
  * replicas' ordering protocol, executor and thread placement; the header and the results name them.
  */
@@ -66,16 +68,23 @@ final class DemoCommand implements Callable<Integer> {
     RuntimeOptions runtime = new RuntimeOptions();
 
     private final PrintStream out;
+    private final PrintStream err;
     private boolean multiRing;
 
-    /** A demo that reports on standard output (picocli's constructor). */
+    /** A demo that reports on standard output and errors on standard error (picocli's constructor). */
     DemoCommand() {
-        this(System.out);
+        this(System.out, System.err);
     }
 
-    /** A demo that reports on {@code out} (tests capture the report). */
+    /** A demo that reports on {@code out} and errors on standard error (tests capture the report). */
     DemoCommand(PrintStream out) {
+        this(out, System.err);
+    }
+
+    /** A demo that reports on {@code out} and configuration errors on {@code err}. */
+    DemoCommand(PrintStream out, PrintStream err) {
         this.out = out;
+        this.err = err;
     }
 
     @Override
@@ -85,8 +94,17 @@ final class DemoCommand implements Callable<Integer> {
         props.putAll(runtime.clusterSettings());
         long t0 = System.nanoTime();
         boolean ok;
-        try (ProcessCluster cluster = new ProcessCluster(dir, 3, props, false,
-                List.of("-Xmx1g", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), tls)) {
+        ProcessCluster configured;
+        try {
+            configured = new ProcessCluster(dir, 3, props, false,
+                    List.of("-Xmx1g", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), tls);
+        } catch (IllegalArgumentException e) {
+            // A runtime the cluster file refuses (e.g. --execution p-smr without --ordering multi-ring): nothing started.
+            err.println(e.getMessage());
+            deleteRecursively(dir);
+            return 2;
+        }
+        try (ProcessCluster cluster = configured) {
             String runtimeLine = cluster.clusterFile().describeRuntime(Runtime.getRuntime().availableProcessors());
             // Multi-Ring has no single leader: the replica killed coordinates one of its rings.
             multiRing = cluster.clusterFile().ordering() == Orderings.MULTI_RING;

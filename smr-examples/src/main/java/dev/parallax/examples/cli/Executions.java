@@ -13,15 +13,19 @@ import java.util.Locale;
 /**
  * The executors a cluster file can name with {@code execution=} (and {@code --execution} on the
  * command line), each built by {@link Execution} for the service the replica runs: the sequential
- * reference, late scheduling (a CBASE dependency graph over the class map's conflicts) and early
- * scheduling in each {@link SyncMode} (seed 001 ch. 4 and 6). Every executor but
- * {@link #SEQUENTIAL} needs the service's request classes ({@link ServiceClasses}) and runs on
- * {@code execution.threads} workers. Default {@link #SEQUENTIAL}.
+ * reference, late scheduling (a CBASE dependency graph over the class map's conflicts), early
+ * scheduling in each {@link SyncMode} (seed 001 ch. 4 and 6), and P-SMR (seed 003 (Ring Paxos /
+ * Multi-Ring / P-SMR) ch. 6, Alg. 1). Every executor but {@link #SEQUENTIAL} runs on
+ * {@code execution.threads} workers ({@link #parallel()}). The scheduling executors need the
+ * service's request classes ({@link #needsClasses()}, {@link ServiceClasses}); P-SMR needs none:
+ * it has no scheduler, each command carries its group set γ, computed by the service's C-G
+ * function at the entry (for the key-value store {@code KvRouter}, through {@link KvRouting}), and
+ * it runs one worker per multicast group ({@link #oneWorkerPerGroup()}), so {@link ClusterFile}
+ * accepts it only over {@code ordering=multi-ring} with {@code execution.threads} equal to
+ * {@code multiring.rings}. Default {@link #SEQUENTIAL}.
  *
- * <p>Adding an executor is adding a constant here and a row in docs/operations.md. The plan of
- * issue 11 / wave 2: {@code p-smr} (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5) and
- * {@code s-smr} (seed 004 (S-SMR)), which also need a multicast ordering protocol; their factories
- * will check that the chosen {@link Orderings} provides one.
+ * <p>Adding an executor is adding a constant here and a row in docs/operations.md. Still planned
+ * (wave 2): {@code s-smr} (seed 004 (S-SMR)), which also needs a multicast ordering protocol.
  *
  * <p>Immutable and thread-safe; {@link #create} builds a new, unstarted executor on each call and
  * does not block.
@@ -42,7 +46,13 @@ public enum Executions {
     /** Early scheduling, waiting workers steal, no barrier (seed 001 §6.2.2.2–6.2.2.3). */
     EARLY_WS_NON_BLOCKED("early-ws-non-blocked", SyncMode.WS_NON_BLOCKED),
     /** {@link #EARLY_WS_NON_BLOCKED} with optimistic stealing checks (seed 001 §6.2.2.4). */
-    EARLY_WS_OPT("early-ws-opt", SyncMode.WS_OPT);
+    EARLY_WS_OPT("early-ws-opt", SyncMode.WS_OPT),
+    /**
+     * P-SMR (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6, Alg. 1): one worker per multicast
+     * group, a command of one group executed by its worker alone, a command of several groups by
+     * the lowest of its workers once all of them have met; no scheduler, no class map.
+     */
+    P_SMR("p-smr", null);
 
     /** The key that selects the executor in a cluster file. */
     public static final String KEY = "execution";
@@ -62,18 +72,36 @@ public enum Executions {
         return configName;
     }
 
-    /** Whether this executor needs the service's request classes and worker threads. */
+    /** Whether this executor runs on worker threads ({@code execution.threads}): every one but {@link #SEQUENTIAL}. */
     public boolean parallel() {
         return this != SEQUENTIAL;
+    }
+
+    /** Whether this executor needs the service's request classes: the scheduling ones (late and early). */
+    public boolean needsClasses() {
+        return parallel() && this != P_SMR;
+    }
+
+    /**
+     * Whether this executor runs one worker per multicast group and takes each command's workers
+     * from its group set ({@link #P_SMR}): it needs an ordering with groups ({@code multi-ring})
+     * and a service whose commands carry a C-G function's groups and whose state machine is
+     * partitioned by them ({@link ServiceClasses#groupPartitioned()}).
+     */
+    public boolean oneWorkerPerGroup() {
+        return this == P_SMR;
     }
 
     /**
      * A new, unstarted executor of this kind for {@code service}.
      *
-     * @param workers worker threads of a parallel executor ({@code execution.threads}); ignored by
-     *                {@link #SEQUENTIAL}
-     * @throws IllegalArgumentException if this executor is parallel and the service has no request
-     *                                  classes (naming the service and what it accepts), or
+     * @param workers worker threads of a parallel executor ({@code execution.threads}; for
+     *                {@link #P_SMR} the number of groups, which {@link ClusterFile} checks);
+     *                ignored by {@link #SEQUENTIAL}
+     * @throws IllegalArgumentException if this executor needs request classes the service lacks,
+     *                                  or is {@link #P_SMR} and the service is not
+     *                                  {@linkplain ServiceClasses#groupPartitioned() partitioned by
+     *                                  group} (naming the service and what it accepts), or
      *                                  {@code workers < 1}
      */
     public Executor create(ServiceClasses service, int workers) {
@@ -82,6 +110,15 @@ public enum Executions {
         }
         if (workers < 1) {
             throw new IllegalArgumentException("execution.threads must be >= 1, got " + workers);
+        }
+        if (this == P_SMR) {
+            if (!service.groupPartitioned()) {
+                throw new IllegalArgumentException(KEY + "=" + configName + " needs a service whose commands carry "
+                        + "the groups of a C-G function and whose state machine is partitioned by them, and the "
+                        + service.service() + " is not; it runs with " + KEY + "=" + SEQUENTIAL.configName
+                        + (service.hasClasses() ? " or a scheduling executor" : ""));
+            }
+            return Execution.psmr(workers);
         }
         ClassMap classes = service.classMapOver(workers).orElseThrow(() -> new IllegalArgumentException(
                 KEY + "=" + configName + " needs the request classes of the service, and the " + service.service()

@@ -21,9 +21,12 @@ import dev.parallax.scheduler.classmap.ReadWriteClasses;
  * <p>Stateless and thread-safe.
  */
 public final class KvClassifier implements CommandClassifier {
-    /** The key-value store's classes, as the executor registry takes them. */
+    /**
+     * The key-value store's classes, as the executor registry takes them; partitioned by group for
+     * P-SMR (its C-G is {@code KvRouter}, its store {@link KvRouting#stateMachine}).
+     */
     public static final ServiceClasses SERVICE = new ServiceClasses("key-value store", ReadWriteClasses::classMap,
-            new KvClassifier());
+            new KvClassifier(), true);
 
     /**
      * {@link ReadWriteClasses#READ} for GET, EXISTS, MGET and DBSIZE; {@link ReadWriteClasses#WRITE} for

@@ -1,6 +1,7 @@
 package dev.parallax.examples.cli;
 
 import dev.parallax.core.client.ClientConfig;
+import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.examples.kv.KvCommand;
@@ -22,7 +23,14 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code parallax kv --cluster ... get|set|del|incr|exists|mget|mset|dbsize|flushall ...}: sends one command to the
  * replicated key-value store and prints the reply the way redis-cli does. Exit code 0 on a reply,
- * 1 if the store rejected the command, 2 for a usage error. Blocks up to 30 s for the reply.
+ * 1 if the store rejected the command, 2 for a usage error (a cluster file it refuses included).
+ * Blocks up to 30 s for the reply.
+ *
+ * <p>With {@code --cluster} the command goes to the default group. With {@code --config FILE}
+ * instead, the cluster file gives the client endpoints, the CA to trust with {@code tls.client=on},
+ * and the routing ({@link KvRouting#invoker}: by key over the rings of {@code ordering=multi-ring});
+ * a cluster running {@code execution=p-smr} needs it, since there the groups a command carries
+ * decide which workers execute it (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6).
  */
 @Command(name = "kv", mixinStandardHelpOptions = true,
         description = "Send one command to the replicated key-value store: get KEY | set KEY VALUE | del KEY... | incr KEY "
@@ -42,9 +50,13 @@ final class KvCommandLine implements Callable<Integer> {
         this.err = err;
     }
 
-    @Option(names = "--cluster", required = true,
-            description = "Client endpoints of the replicas: 0=host:port,1=host:port,...")
+    @Option(names = "--cluster",
+            description = "Client endpoints of the replicas: 0=host:port,1=host:port,... (or --config).")
     String cluster;
+
+    @Option(names = "--config", description = "The cluster's configuration file instead of --cluster: its client "
+            + "endpoints, its CA with tls.client=on, and its routing by key (needed with execution=p-smr).")
+    java.nio.file.Path config;
 
     @Option(names = "--cacert", description = "Talk TLS to the replicas (their tls.client=on), trusting this CA "
             + "certificate (PEM), e.g. the ca.crt of ./parallax certs.")
@@ -74,12 +86,29 @@ final class KvCommandLine implements Callable<Integer> {
             err.println(e.getMessage());
             return 2;
         }
-        ClientConfig.Builder config = ClientConfig.builder(ClusterMembers.parse(cluster));
-        if (cacert != null) {
-            config.tlsTrust(cacert);
+        if ((cluster == null) == (config == null)) {
+            err.println("give either --cluster or --config");
+            return 2;
         }
-        try (SmrClient client = SmrClient.connect(config.build())) {
-            ByteBuffer reply = client.invoke(command.encode()).get(30, TimeUnit.SECONDS);
+        ClusterFile file = null;
+        if (config != null) {
+            try {
+                file = ClusterFile.load(config);
+            } catch (IllegalArgumentException | java.io.IOException e) {
+                err.println(e instanceof java.io.IOException ? "cannot read " + config + ": " + e : e.getMessage());
+                return 2;
+            }
+        }
+        ClientConfig.Builder clientConfig = ClientConfig.builder(file == null ? ClusterMembers.parse(cluster)
+                : file.replica(0).clientMembers());
+        if (cacert != null) {
+            clientConfig.tlsTrust(cacert);
+        } else if (file != null) {
+            file.clientTrust().ifPresent(clientConfig::tlsTrust);
+        }
+        try (SmrClient client = SmrClient.connect(clientConfig.build())) {
+            CommandInvoker invoker = file == null ? client : KvRouting.invoker(file, client);
+            ByteBuffer reply = invoker.invoke(command.encode()).get(30, TimeUnit.SECONDS);
             out.println(render(KvReply.decode(reply)));
             return 0;
         } catch (ExecutionException e) {

@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * its RESP front end if the file names one, until the process is stopped (SIGTERM, Ctrl-C).
  * Prints one {@code READY ...} line once every port is open. The ordering protocol, the executor
  * and the thread placement are the file's {@code ordering}, {@code execution} and {@code threads}
- * (overridden by {@link RuntimeOptions}); a configuration error (TLS files included: missing,
+ * (overridden by {@link RuntimeOptions}); the store is {@link KvRouting#stateMachine}'s, partitioned
+ * by group with {@code execution=p-smr}; a configuration error (TLS files included: missing,
  * unreadable, not PEM, a key of another certificate) is printed and exits with 2 before anything
  * starts. With {@code tls.client=on} the RESP front end serves TLS too, and its own client talks
  * TLS to the replica.
@@ -64,14 +65,22 @@ final class ReplicaCommand implements Callable<Integer> {
      * A replica of the key-value store {@code store} as {@code file} configures replica {@code id}:
      * its ordering protocol, its executor (over {@link KvClassifier#SERVICE}'s classes), its thread
      * placement and snapshot interval; the caller adds meters and fault control, builds and starts
-     * it.
+     * it. {@code store} must have been built by {@link KvRouting#stateMachine}: with
+     * {@code execution=p-smr} it has one partition per group.
      *
      * @throws IllegalArgumentException naming the file and the key if the configuration does not
-     *                                  suit the key-value store or replica {@code id}
+     *                                  suit the key-value store or replica {@code id}, or if
+     *                                  {@code store} has not {@link KvRouting#partitions} partitions
      */
     static Replica.Builder kvReplica(ClusterFile file, int id, KvStateMachine store) {
         if (id < 0 || id >= file.members().size()) {
             throw new IllegalArgumentException("--id " + id + " is not a member of " + file.members());
+        }
+        int partitions = KvRouting.partitions(file);
+        if (store.partitions() != partitions) {
+            throw new IllegalArgumentException("execution=" + file.execution().configName() + " needs a key-value store of "
+                    + partitions + (partitions == 1 ? " partition" : " partitions (one per group, multiring.rings)")
+                    + ", got one of " + store.partitions() + "; build it with KvRouting.stateMachine(file)");
         }
         Replica.Builder builder = Replica.builder().config(file.replica(id)).stateMachine(store)
                 .ordering(file.orderingProtocol()).executor(file.executor(KvClassifier.SERVICE));
@@ -82,10 +91,11 @@ final class ReplicaCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ClusterFile file;
-        KvStateMachine store = new KvStateMachine();
+        KvStateMachine store;
         Replica.Builder builder;
         try {
             file = ClusterFile.load(config).with(runtime.clusterSettings());
+            store = KvRouting.stateMachine(file);
             builder = kvReplica(file, id, store);
             file.checkTlsFiles(id);
         } catch (IllegalArgumentException e) {

@@ -10,17 +10,24 @@ import java.util.function.IntFunction;
 /**
  * What a parallel executor needs to know about the service a replica runs: its request classes
  * (seed 001 §4.1, Definition 2), as a class-to-threads map over any number of workers and a
- * classifier of commands into it. A service without classes can only run under the sequential
- * executor ({@link Executions#SEQUENTIAL}); {@link Executions#create} rejects the others for it,
- * naming the service.
+ * classifier of commands into it, for the scheduling executors; and whether it is partitioned by
+ * group, for P-SMR (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6 §6.3.2: its clients address
+ * each command to the groups of a C-G function, and its state machine lets commands of disjoint
+ * groups execute concurrently). A service with neither can only run under the sequential executor
+ * ({@link Executions#SEQUENTIAL}); {@link Executions#create} rejects the others for it, naming the
+ * service.
  *
  * <p>Immutable; thread-safe if the classifier is.
  *
- * @param service  the service's name, for messages
- * @param classMap the class map over {@code n} workers, or null if the service has no classes
- * @param classifier the class of each command in that map, or null if the service has no classes
+ * @param service          the service's name, for messages
+ * @param classMap         the class map over {@code n} workers, or null if the service has no classes
+ * @param classifier       the class of each command in that map, or null if the service has no classes
+ * @param groupPartitioned whether P-SMR ({@link Executions#P_SMR}) may run the service: its commands
+ *                         carry the groups of its C-G function and its state machine (built for the
+ *                         cluster's groups) is safe when commands of disjoint groups run concurrently
  */
-public record ServiceClasses(String service, IntFunction<ClassMap> classMap, CommandClassifier classifier) {
+public record ServiceClasses(String service, IntFunction<ClassMap> classMap, CommandClassifier classifier,
+                             boolean groupPartitioned) {
 
     /** @throws IllegalArgumentException if only one of {@code classMap} and {@code classifier} is given */
     public ServiceClasses {
@@ -30,9 +37,14 @@ public record ServiceClasses(String service, IntFunction<ClassMap> classMap, Com
         }
     }
 
+    /** A service with request classes that P-SMR may not run (not partitioned by group). */
+    public ServiceClasses(String service, IntFunction<ClassMap> classMap, CommandClassifier classifier) {
+        this(service, classMap, classifier, false);
+    }
+
     /** A service whose commands all conflict, as far as anyone knows: sequential execution only. */
     public static ServiceClasses none(String service) {
-        return new ServiceClasses(service, null, null);
+        return new ServiceClasses(service, null, null, false);
     }
 
     /** Whether the service has request classes (so that the parallel executors can run it). */

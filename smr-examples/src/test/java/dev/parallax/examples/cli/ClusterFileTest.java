@@ -8,6 +8,7 @@ import dev.parallax.paxos.spaxos.SPaxosConfig;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
 import dev.parallax.ringpaxos.multiring.MultiRingConfig;
+import dev.parallax.scheduler.psmr.PsmrExecutor;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -521,7 +523,8 @@ class ClusterFileTest {
         assertThat(f.replica(2).threads()).isEqualTo(ThreadPlacement.STAGED);
         assertThat(f.describeRuntime(2)).isEqualTo("ordering multi-paxos, execution early-ws-opt (3 workers), threads staged");
         for (Executions e : Executions.values()) {
-            assertThat(ClusterFile.load(write(dir, THREE + "execution=" + e.configName() + "\n")).execution()).isEqualTo(e);
+            String ordering = e.oneWorkerPerGroup() ? "ordering=multi-ring\n" : "";
+            assertThat(ClusterFile.load(write(dir, THREE + ordering + "execution=" + e.configName() + "\n")).execution()).isEqualTo(e);
         }
         for (ThreadPlacement t : ThreadPlacement.values()) {
             assertThat(ClusterFile.load(write(dir, THREE + "threads=" + t.configName() + "\n")).replica(0).threads()).isEqualTo(t);
@@ -536,7 +539,7 @@ class ClusterFileTest {
         assertThatThrownBy(() -> ClusterFile.load(write(dir, THREE + "execution=parallel\n")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("execution must be one of sequential, late-scheduling, early-barrier, early-busy-wait, "
-                        + "early-ws-queue, early-ws-semi-blocked, early-ws-non-blocked, early-ws-opt; got 'parallel'");
+                        + "early-ws-queue, early-ws-semi-blocked, early-ws-non-blocked, early-ws-opt, p-smr; got 'parallel'");
         assertThatThrownBy(() -> ClusterFile.load(write(dir, THREE + "threads=many\n")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("threads must be staged, compact or auto, got 'many'");
@@ -561,6 +564,97 @@ class ClusterFileTest {
                 .hasMessageContaining("cluster.properties: ordering must be one of multi-paxos, s-paxos, u-ring, m-ring, multi-ring; got 'raft'");
         assertThat(file.with(Map.of("ordering", "multi-ring")).ordering()).isEqualTo(Orderings.MULTI_RING);
         assertThat(file.with(Map.of("ordering", "u-ring")).ordering()).isEqualTo(Orderings.U_RING);
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6: execution=p-smr runs over multi-ring "
+            + "with one worker per group, multiring.rings by default")
+    void pSmrRunsOverMultiRingWithOneWorkerPerGroup(@TempDir Path dir) throws IOException {
+        ClusterFile f = ClusterFile.load(write(dir, THREE + "ordering=multi-ring\nexecution=p-smr\n"));
+        assertThat(f.execution()).isEqualTo(Executions.P_SMR);
+        assertThat(f.executionThreads()).as("multiring.rings, its default").isEqualTo(MultiRingConfig.DEFAULT_RINGS);
+        assertThat(f.describeRuntime(2)).startsWith("ordering multi-ring, execution p-smr (" + MultiRingConfig.DEFAULT_RINGS
+                + " workers, one per group), threads ");
+        try (Executor executor = f.executor(KvClassifier.SERVICE)) {
+            assertThat(((PsmrExecutor) executor).workers()).isEqualTo(MultiRingConfig.DEFAULT_RINGS);
+        }
+        ClusterFile three = ClusterFile.load(write(dir, THREE + "ordering=multi-ring\nmultiring.rings=3\nexecution=p-smr\n"));
+        assertThat(three.executionThreads()).isEqualTo(3);
+        ClusterFile given = ClusterFile.load(write(dir, THREE + "ordering=multi-ring\nmultiring.rings=3\nexecution=p-smr\n"
+                + "execution.threads=3\n"));
+        assertThat(given.executionThreads()).as("execution.threads equal to multiring.rings").isEqualTo(3);
+        try (Executor executor = given.executor(KvClassifier.SERVICE)) {
+            assertThat(((PsmrExecutor) executor).workers()).isEqualTo(3);
+        }
+        ClusterFile one = ClusterFile.load(write(dir, THREE + "ordering=multi-ring\nmultiring.rings=1\nexecution=p-smr\n"));
+        assertThat(one.executionThreads()).as("one ring, one worker").isEqualTo(1);
+        // The command line's --execution p-smr over a multi-ring file.
+        ClusterFile ring = ClusterFile.load(write(dir, THREE + "ordering=multi-ring\nmultiring.rings=4\n"));
+        assertThat(ring.with(Map.of("execution", "p-smr")).executionThreads()).isEqualTo(4);
+        // Other executors keep their own default and any count.
+        assertThat(ring.with(Map.of("execution", "early-ws-opt")).executionThreads()).isEqualTo(ClusterFile.DEFAULT_EXECUTION_THREADS);
+        assertThat(ring.with(Map.of("execution", "early-ws-opt", "execution.threads", "3")).executionThreads()).isEqualTo(3);
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("seed 003 ch. 6: execution=p-smr is refused without ordering=multi-ring and with "
+            + "execution.threads other than multiring.rings, naming the keys and the fix")
+    void pSmrWithoutMultiRingOrWithAnotherWorkerCountIsRefused(@TempDir Path dir) throws IOException {
+        for (String ordering : List.of("", "ordering=multi-paxos\n", "ordering=s-paxos\n", "ordering=u-ring\n", "ordering=m-ring\n")) {
+            Path f = write(dir, THREE + ordering + "execution=p-smr\n");
+            String named = ordering.isEmpty() ? "multi-paxos" : ordering.substring("ordering=".length()).trim();
+            assertThatThrownBy(() -> ClusterFile.load(f)).as(named).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage(f + ": execution=p-smr needs ordering=multi-ring, got ordering=" + named + ": each P-SMR worker "
+                            + "delivers its group's ring merged with the global ring; set ordering=multi-ring (multiring.rings "
+                            + "groups, one worker each) or choose another execution");
+        }
+        Path threads = write(dir, THREE + "ordering=multi-ring\nmultiring.rings=2\nexecution=p-smr\nexecution.threads=3\n");
+        assertThatThrownBy(() -> ClusterFile.load(threads)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(threads + ": execution=p-smr runs one worker per group: execution.threads=3 must equal "
+                        + "multiring.rings=2; set execution.threads=2 or remove it (p-smr then runs multiring.rings workers), "
+                        + "or set multiring.rings=3");
+        Path defaultRings = write(dir, THREE + "ordering=multi-ring\nexecution=p-smr\nexecution.threads=1\n");
+        assertThatThrownBy(() -> ClusterFile.load(defaultRings)).as("the default multiring.rings counts")
+                .hasMessageContaining("execution.threads=1 must equal multiring.rings=" + MultiRingConfig.DEFAULT_RINGS);
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, THREE + "ordering=multi-ring\nexecution=p-smr\nexecution.threads=0\n")))
+                .hasMessageContaining("execution.threads must be >= 1, got 0");
+        // The command line's settings are checked alike.
+        ClusterFile paxos = ClusterFile.load(write(dir, THREE));
+        assertThatThrownBy(() -> paxos.with(Map.of("execution", "p-smr")))
+                .hasMessageContaining("execution=p-smr needs ordering=multi-ring, got ordering=multi-paxos");
+        ClusterFile ring = ClusterFile.load(write(dir, THREE + "ordering=multi-ring\nexecution=p-smr\n"));
+        assertThatThrownBy(() -> ring.with(Map.of("execution.threads", "5"))).hasMessageContaining("execution.threads=5 must equal");
+        assertThatThrownBy(() -> ring.with(Map.of("ordering", "s-paxos"))).hasMessageContaining("got ordering=s-paxos");
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("seed 003 ch. 6: the key-value store is partitioned by the router's groups exactly when "
+            + "execution=p-smr, and a replica refuses a store of another partition count")
+    void theKeyValueStoreIsPartitionedByTheRoutersGroupsUnderPSmr(@TempDir Path dir) throws IOException {
+        ClusterFile psmr = ClusterFile.load(write(dir, THREE + "ordering=multi-ring\nmultiring.rings=3\nexecution=p-smr\n"));
+        assertThat(KvRouting.groups(psmr)).isEqualTo(3);
+        assertThat(KvRouting.router(psmr)).get().extracting(dev.parallax.examples.kv.KvRouter::groups).isEqualTo(3);
+        assertThat(KvRouting.partitions(psmr)).isEqualTo(3);
+        assertThat(KvRouting.stateMachine(psmr).partitions()).isEqualTo(3);
+        ClusterFile ringSequential = psmr.with(Map.of("execution", "sequential"));
+        assertThat(KvRouting.groups(ringSequential)).isEqualTo(3);
+        assertThat(KvRouting.partitions(ringSequential)).as("sequential execution: one partition").isEqualTo(1);
+        ClusterFile ringEarly = psmr.with(Map.of("execution", "early-ws-opt"));
+        assertThat(KvRouting.stateMachine(ringEarly).partitions()).as("early scheduling orders the store's commands itself")
+                .isEqualTo(1);
+        ClusterFile paxos = ClusterFile.load(write(dir, THREE + "execution=early-busy-wait\n"));
+        assertThat(KvRouting.groups(paxos)).isEqualTo(1);
+        assertThat(KvRouting.router(paxos)).isEmpty();
+        assertThat(KvRouting.stateMachine(paxos).partitions()).isEqualTo(1);
+
+        assertThatThrownBy(() -> ReplicaCommand.kvReplica(psmr, 0, new dev.parallax.examples.kv.KvStateMachine()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("execution=p-smr needs a key-value store of 3 partitions (one per group, multiring.rings), got one "
+                        + "of 1; build it with KvRouting.stateMachine(file)");
+        assertThatThrownBy(() -> ReplicaCommand.kvReplica(ringEarly, 0, new dev.parallax.examples.kv.KvStateMachine(3)))
+                .hasMessage("execution=early-ws-opt needs a key-value store of 1 partition, got one of 3; build it with "
+                        + "KvRouting.stateMachine(file)");
+        assertThat(ReplicaCommand.kvReplica(psmr, 0, KvRouting.stateMachine(psmr))).isNotNull();
     }
 
     @Test

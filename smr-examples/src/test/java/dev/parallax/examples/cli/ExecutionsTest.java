@@ -7,14 +7,18 @@ import dev.parallax.core.spi.Executor;
 import dev.parallax.core.spi.ResultSink;
 import dev.parallax.examples.kv.KvCommand;
 import dev.parallax.examples.kv.KvOp;
+import dev.parallax.examples.kv.KvRouter;
 import dev.parallax.examples.kv.KvStateMachine;
 import dev.parallax.scheduler.classmap.ReadWriteClasses;
+import dev.parallax.scheduler.psmr.PsmrExecutor;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -34,12 +38,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class ExecutionsTest {
 
+    /** The groups the workload's commands are routed over (Multi-Ring's k), and P-SMR's workers. */
+    private static final int GROUPS = 3;
+
     @ParameterizedTest
     @EnumSource(Executions.class)
     void everyRegisteredExecutorRunsTheKeyValueStoreLikeSequentialExecution(Executions execution) throws Exception {
         List<Command> commands = workload(3000, 7);
-        Run reference = run(Executions.SEQUENTIAL.create(KvClassifier.SERVICE, 1), commands);
-        Run run = run(execution.create(KvClassifier.SERVICE, 3), commands);
+        Run reference = run(Executions.SEQUENTIAL.create(KvClassifier.SERVICE, 1), new KvStateMachine(), commands);
+        // The store as a replica builds it (KvRouting.stateMachine): P-SMR's partitioned by the groups.
+        KvStateMachine store = execution.oneWorkerPerGroup() ? new KvStateMachine(GROUPS) : new KvStateMachine();
+        Run run = run(execution.create(KvClassifier.SERVICE, GROUPS), store, commands);
         assertThat(run.fatal.get()).isNull();
         assertThat(run.results).hasSize(commands.size());
         for (Command c : commands) {
@@ -72,13 +81,48 @@ class ExecutionsTest {
     }
 
     @Test
+    @DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6: execution=p-smr builds P-SMR over k workers, "
+            + "needs no request classes but a service partitioned by group")
+    void pSmrParsesAndBuildsAnExecutorOfKWorkersWithoutAClassMap() {
+        assertThat(Executions.parse(" P-SMR ")).isEqualTo(Executions.P_SMR);
+        assertThat(Executions.P_SMR.configName()).isEqualTo("p-smr");
+        assertThat(Executions.P_SMR.parallel()).isTrue();
+        assertThat(Executions.P_SMR.needsClasses()).isFalse();
+        assertThat(Executions.P_SMR.oneWorkerPerGroup()).isTrue();
+        for (Executions e : Executions.values()) {
+            assertThat(e.oneWorkerPerGroup()).as("%s", e).isEqualTo(e == Executions.P_SMR);
+            assertThat(e.needsClasses()).as("%s", e).isEqualTo(e != Executions.SEQUENTIAL && e != Executions.P_SMR);
+        }
+        // No class map: a service partitioned by group without request classes runs under P-SMR.
+        ServiceClasses partitioned = new ServiceClasses("partitioned service", null, null, true);
+        for (int k = 1; k <= 4; k++) {
+            try (Executor executor = Executions.P_SMR.create(partitioned, k)) {
+                assertThat(executor).isInstanceOf(PsmrExecutor.class);
+                assertThat(((PsmrExecutor) executor).workers()).isEqualTo(k);
+            }
+        }
+        try (Executor executor = Executions.P_SMR.create(KvClassifier.SERVICE, 2)) {
+            assertThat(((PsmrExecutor) executor).workers()).isEqualTo(2);
+        }
+        assertThat(KvClassifier.SERVICE.groupPartitioned()).isTrue();
+        assertThatThrownBy(() -> Executions.P_SMR.create(ServiceClasses.none("counter service"), 2))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("execution=p-smr needs a service whose commands carry the groups of a C-G function and whose "
+                        + "state machine is partitioned by them, and the counter service is not; it runs with execution=sequential");
+        assertThatThrownBy(() -> Executions.P_SMR.create(new ServiceClasses("classy service", ReadWriteClasses::classMap,
+                new KvClassifier()), 2)).hasMessageEndingWith("the classy service is not; it runs with execution=sequential "
+                + "or a scheduling executor");
+        assertThatThrownBy(() -> Executions.P_SMR.create(partitioned, 0)).hasMessageContaining("execution.threads must be >= 1, got 0");
+    }
+
+    @Test
     void namesParseIgnoringCaseAndUnknownNamesAreRejectedWithTheAcceptedOnes() {
         assertThat(Executions.parse(" Early-Busy-Wait ")).isEqualTo(Executions.EARLY_BUSY_WAIT);
         assertThat(Executions.names()).containsExactly("sequential", "late-scheduling", "early-barrier", "early-busy-wait",
-                "early-ws-queue", "early-ws-semi-blocked", "early-ws-non-blocked", "early-ws-opt");
+                "early-ws-queue", "early-ws-semi-blocked", "early-ws-non-blocked", "early-ws-opt", "p-smr");
         assertThat(Executions.DEFAULT).isEqualTo(Executions.SEQUENTIAL);
-        assertThatThrownBy(() -> Executions.parse("p-smr")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("execution must be one of " + String.join(", ", Executions.names()) + "; got 'p-smr'");
+        assertThatThrownBy(() -> Executions.parse("s-smr")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("execution must be one of " + String.join(", ", Executions.names()) + "; got 's-smr'");
         assertThatThrownBy(() -> Executions.EARLY_WS_OPT.create(KvClassifier.SERVICE, 0))
                 .hasMessageContaining("execution.threads must be >= 1, got 0");
         assertThatThrownBy(() -> new ServiceClasses("half", ReadWriteClasses::classMap, null))
@@ -88,8 +132,7 @@ class ExecutionsTest {
     private record Run(KvStateMachine store, Map<CommandId, CommandResult> results, AtomicReference<Throwable> fatal) {
     }
 
-    private static Run run(Executor executor, List<Command> commands) throws InterruptedException {
-        KvStateMachine store = new KvStateMachine();
+    private static Run run(Executor executor, KvStateMachine store, List<Command> commands) throws InterruptedException {
         Map<CommandId, CommandResult> results = new ConcurrentHashMap<>();
         AtomicReference<Throwable> fatal = new AtomicReference<>();
         try (executor) {
@@ -115,9 +158,12 @@ class ExecutionsTest {
     /**
      * A seeded mix over 16 keys: writes of every kind, reads of every kind (DBSIZE every 50th
      * command, FLUSHALL every 700th), INCR on non-integers
-     * (an error reply), and malformed commands (empty, unknown op code, truncated).
+     * (an error reply), and malformed commands (empty, unknown op code, truncated); each command
+     * carries the groups {@link KvRouter} over {@link #GROUPS} groups gives it, as a client of a
+     * Multi-Ring cluster sends it ({@link KvRouting}), so P-SMR runs single- and multi-group commands.
      */
     private static List<Command> workload(int n, long seed) {
+        KvRouter router = new KvRouter(GROUPS);
         Random rnd = new Random(seed);
         List<Command> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -148,8 +194,9 @@ class ExecutionsTest {
                     default -> new byte[] {KvOp.GET.code(), 0, 0};
                 };
             }
-            out.add(cmd(i, payload));
+            out.add(Command.of(42, router.route(ByteBuffer.wrap(payload)), i, payload));
         }
+        assertThat(out).as("the mix has multi-group commands").anyMatch(c -> c.groups().size() > 1);
         return out;
     }
 

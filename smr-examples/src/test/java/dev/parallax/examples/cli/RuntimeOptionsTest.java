@@ -65,6 +65,53 @@ class RuntimeOptionsTest {
     }
 
     @Test
+    @org.junit.jupiter.api.DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6: replica, demo and chaos accept --execution p-smr")
+    void thePSmrExecutionIsAccepted() {
+        for (Object command : java.util.List.of(new ChaosCommand(), new DemoCommand(), new ReplicaCommand())) {
+            CommandLine line = new CommandLine(command);
+            if (command instanceof ReplicaCommand) {
+                line.parseArgs("--config", "c.properties", "--id", "0", "--ordering", "multi-ring", "--execution", "P-SMR");
+            } else {
+                line.parseArgs("--ordering", "multi-ring", "--execution", "p-smr");
+            }
+            RuntimeOptions runtime = command instanceof ChaosCommand c ? c.runtime
+                    : command instanceof DemoCommand d ? d.runtime : ((ReplicaCommand) command).runtime;
+            assertThat(runtime.clusterSettings()).containsExactly(java.util.Map.entry("ordering", "multi-ring"),
+                    java.util.Map.entry("execution", "p-smr"));
+        }
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("seed 003 ch. 6: demo and chaos with --execution p-smr but no --ordering multi-ring stop "
+            + "with the cluster file's error and exit code 2, starting nothing")
+    void pSmrWithoutMultiRingStopsTheDemoAndChaosBeforeAnythingStarts(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int code;
+        try (java.io.PrintStream o = new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8);
+             java.io.PrintStream e = new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8)) {
+            code = new CommandLine(new DemoCommand(o, e)).execute("--execution", "p-smr");
+        }
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8))
+                .contains("execution=p-smr needs ordering=multi-ring, got ordering=multi-paxos");
+        assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("Parallax demo");
+
+        java.io.PrintStream saved = System.err;
+        java.io.ByteArrayOutputStream chaosErr = new java.io.ByteArrayOutputStream();
+        try (java.io.PrintStream e = new java.io.PrintStream(chaosErr, true, java.nio.charset.StandardCharsets.UTF_8)) {
+            System.setErr(e);
+            code = new CommandLine(new ChaosCommand()).execute("--dir", dir.toString(), "--ordering", "m-ring",
+                    "--execution", "p-smr");
+        } finally {
+            System.setErr(saved);
+        }
+        assertThat(code).isEqualTo(2);
+        assertThat(chaosErr.toString(java.nio.charset.StandardCharsets.UTF_8))
+                .contains("execution=p-smr needs ordering=multi-ring, got ordering=m-ring");
+    }
+
+    @Test
     void withoutTheOptionsTheClusterFileDecides() {
         DemoCommand demo = new DemoCommand();
         new CommandLine(demo).parseArgs();
@@ -77,7 +124,7 @@ class RuntimeOptionsTest {
                 .isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("--execution")
                 .hasMessageContaining("execution must be one of sequential, late-scheduling, early-barrier, early-busy-wait, "
-                        + "early-ws-queue, early-ws-semi-blocked, early-ws-non-blocked, early-ws-opt; got 'turbo'");
+                        + "early-ws-queue, early-ws-semi-blocked, early-ws-non-blocked, early-ws-opt, p-smr; got 'turbo'");
         assertThatThrownBy(() -> new CommandLine(new ChaosCommand()).parseArgs("--ordering", "raft"))
                 .isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("--ordering").hasMessageContaining("ordering must be one of multi-paxos, s-paxos, u-ring, m-ring, multi-ring; got 'raft'");
