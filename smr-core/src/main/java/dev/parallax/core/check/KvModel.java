@@ -18,8 +18,10 @@ import java.util.TreeMap;
  * checked as one partition, the whole history: a {@code FLUSHALL} writes every key and a
  * {@code DBSIZE} reads every key at a single linearization point, so neither commutes with the
  * operations on any key, and checking keys apart would let each key's partition place the global
- * operation at a different point (e.g. a {@code DBSIZE} of 1 during which two keys each vanish at
- * some instant would pass, one key at a time). Checking the whole history costs more (the search
+ * operation at a different point (e.g. a long {@code FLUSHALL} concurrent with {@code put(a)} then
+ * {@code put(b)}, followed by reads of {@code a} present and {@code b} absent, passes key by key,
+ * the flush before {@code put(a)} for one key and after {@code put(b)} for the other, but no single
+ * point fits both). Checking the whole history costs more (the search
  * interleaves every key's operations), so histories with global operations should use a small
  * key space.
  *
