@@ -3,14 +3,29 @@ package dev.parallax.core.check;
 import java.util.Objects;
 
 /**
- * An operation on one key of a string key-value map, the input type of {@link KvModel}. The
- * output of {@link Get} is the value read, null meaning absent; the outputs of the other
- * operations carry nothing and are ignored. Immutable and therefore thread-safe.
+ * An operation on a string key-value map, the input type of {@link KvModel}: a per-key operation
+ * on one key ({@link Get}, {@link Put}, {@link Delete}, {@link Append}) or a global operation on
+ * the whole map ({@link DbSize}, {@link FlushAll}; the KV store's {@code DBSIZE} and
+ * {@code FLUSHALL}). The output of {@link Get} is the value read, null meaning absent; the output
+ * of {@link DbSize} is the number of keys present as a decimal string ({@code "3"}); the outputs
+ * of the other operations carry nothing and are ignored. Immutable and therefore thread-safe.
  */
 public sealed interface KvOp {
 
-    /** The key the operation touches. Never null. */
+    /**
+     * The key a per-key operation touches, never null for one; null for a global operation
+     * ({@link #isGlobal()}), which touches every key.
+     */
     String key();
+
+    /**
+     * Whether the operation reads or writes the whole map rather than one key ({@link DbSize},
+     * {@link FlushAll}). A history containing one cannot be partitioned by key
+     * ({@link KvModel#partition}). Non-blocking.
+     */
+    default boolean isGlobal() {
+        return false;
+    }
 
     /**
      * Reads {@code key}. Non-blocking.
@@ -47,6 +62,22 @@ public sealed interface KvOp {
      */
     static KvOp append(String key, String suffix) {
         return new Append(key, suffix);
+    }
+
+    /**
+     * Counts the keys present (the KV store's {@code DBSIZE}); its output is the count as a
+     * decimal string. A global operation. Non-blocking.
+     */
+    static KvOp dbSize() {
+        return DbSize.INSTANCE;
+    }
+
+    /**
+     * Removes every key (the KV store's {@code FLUSHALL}); its output is ignored. A global
+     * operation. Non-blocking.
+     */
+    static KvOp flushAll() {
+        return FlushAll.INSTANCE;
     }
 
     /** A read of {@code key}. */
@@ -116,6 +147,48 @@ public sealed interface KvOp {
         @Override
         public String toString() {
             return "append(" + key + ", " + suffix + ")";
+        }
+    }
+
+    /** A count of the keys present: a global read. */
+    record DbSize() implements KvOp {
+        private static final DbSize INSTANCE = new DbSize();
+
+        /** Null: a global operation has no key. */
+        @Override
+        public String key() {
+            return null;
+        }
+
+        @Override
+        public boolean isGlobal() {
+            return true;
+        }
+
+        @Override
+        public String toString() {
+            return "dbsize()";
+        }
+    }
+
+    /** A removal of every key: a global write. */
+    record FlushAll() implements KvOp {
+        private static final FlushAll INSTANCE = new FlushAll();
+
+        /** Null: a global operation has no key. */
+        @Override
+        public String key() {
+            return null;
+        }
+
+        @Override
+        public boolean isGlobal() {
+            return true;
+        }
+
+        @Override
+        public String toString() {
+            return "flushall()";
         }
     }
 }

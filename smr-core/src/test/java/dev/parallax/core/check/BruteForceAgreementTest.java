@@ -24,6 +24,16 @@ class BruteForceAgreementTest {
     }
 
     @Property(tries = 600)
+    void kvWithGlobalOperationsAgreesWithBruteForce(@ForAll long seed) {
+        agree(new KvModel(), Specs.KV, RandomHistories.kv(seed, RandomHistories.UNKNOWN_RATE, true));
+    }
+
+    @Property(tries = 400)
+    void kvWithGlobalOperationsAgreesWithManyTimeouts(@ForAll long seed) {
+        agree(new KvModel(), Specs.KV, RandomHistories.kv(seed, MANY_TIMEOUTS, true));
+    }
+
+    @Property(tries = 600)
     void counterCheckerAgreesWithBruteForce(@ForAll long seed) {
         agree(new CounterModel(), Specs.COUNTER, RandomHistories.counter(seed));
     }

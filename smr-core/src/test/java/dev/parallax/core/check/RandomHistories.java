@@ -114,12 +114,21 @@ final class RandomHistories {
     }
 
     static History<KvOp, String> kv(long seed, double unknownRate) {
+        return kv(seed, unknownRate, false);
+    }
+
+    /**
+     * A key-value history; with {@code globals} about one operation in eight is a global one
+     * ({@link KvOp#dbSize()} or {@link KvOp#flushAll()}), whose presence makes the model check the
+     * history as one partition.
+     */
+    static History<KvOp, String> kv(long seed, double unknownRate, boolean globals) {
         SplittableRandom random = new SplittableRandom(seed);
         String[] keys = {"a", "b"};
         String[] values = {"x", "y", "z"};
         List<Draft<KvOp>> drafts = drafts(random, unknownRate, () -> {
             String key = keys[random.nextInt(keys.length)];
-            int kind = random.nextInt(20);
+            int kind = random.nextInt(globals ? 23 : 20);
             if (kind < 9) {
                 return KvOp.get(key);
             }
@@ -129,7 +138,10 @@ final class RandomHistories {
             if (kind < 16) {
                 return KvOp.delete(key);
             }
-            return KvOp.append(key, values[random.nextInt(values.length)]);
+            if (kind < 20) {
+                return KvOp.append(key, values[random.nextInt(values.length)]);
+            }
+            return kind < 22 ? KvOp.dbSize() : KvOp.flushAll();
         });
         List<String> outputs = new ArrayList<>(Collections.nCopies(drafts.size(), null));
         Map<String, String> store = new HashMap<>();
@@ -151,6 +163,12 @@ final class RandomHistories {
                 store.remove(del.key());
             } else if (d.input() instanceof KvOp.Append a) {
                 store.merge(a.key(), a.suffix(), String::concat);
+            } else if (d.input() instanceof KvOp.DbSize) {
+                out = Integer.toString(random.nextDouble() < KV_READ_CORRUPTION_RATE
+                        ? random.nextInt(keys.length + 1) : store.size());
+            } else if (d.input() instanceof KvOp.FlushAll) {
+                store.clear();
+                out = "OK";
             }
             outputs.set(i, out);
         }

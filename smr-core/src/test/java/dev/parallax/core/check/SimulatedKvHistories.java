@@ -12,7 +12,8 @@ import java.util.SplittableRandom;
  * Histories of a simulated linearizable key-value store: each client issues one operation at a
  * time after a random think time, the store applies it at a random instant inside the call's
  * interval, so the history is linearizable by construction (order by those instants). A small
- * fraction of calls lose their reply (unknown outcome), half of those having taken effect.
+ * fraction of calls lose their reply (unknown outcome), half of those having taken effect. With a
+ * global rate, that fraction of the calls are {@code DBSIZE} (five in six) or {@code FLUSHALL}.
  */
 final class SimulatedKvHistories {
 
@@ -23,6 +24,11 @@ final class SimulatedKvHistories {
     }
 
     static History<KvOp, String> generate(long seed, int operations, int clients, int keys, double unknownRate) {
+        return generate(seed, operations, clients, keys, unknownRate, 0);
+    }
+
+    static History<KvOp, String> generate(long seed, int operations, int clients, int keys, double unknownRate,
+                                          double globalRate) {
         SplittableRandom random = new SplittableRandom(seed);
         long[] clientTime = new long[clients];
         List<Call> calls = new ArrayList<>(operations);
@@ -35,7 +41,9 @@ final class SimulatedKvHistories {
             clientTime[client] = ret;
             String key = "k" + random.nextInt(keys);
             int kind = random.nextInt(10);
-            KvOp input = kind < 5 ? KvOp.get(key)
+            KvOp input = globalRate > 0 && random.nextDouble() < globalRate
+                    ? (random.nextInt(6) < 5 ? KvOp.dbSize() : KvOp.flushAll())
+                    : kind < 5 ? KvOp.get(key)
                     : kind < 8 ? KvOp.put(key, "v" + written++)
                     : kind < 9 ? KvOp.append(key, "a" + written++ + ",")
                     : KvOp.delete(key);
@@ -61,8 +69,13 @@ final class SimulatedKvHistories {
                 store.put(put.key(), put.value());
             } else if (op instanceof KvOp.Append append) {
                 store.merge(append.key(), append.suffix(), String::concat);
-            } else {
+            } else if (op instanceof KvOp.Delete) {
                 store.remove(op.key());
+            } else if (op instanceof KvOp.DbSize) {
+                outputs[i] = Integer.toString(store.size());
+            } else {
+                store.clear();
+                outputs[i] = "OK";
             }
         }
         History.Builder<KvOp, String> history = History.builder();

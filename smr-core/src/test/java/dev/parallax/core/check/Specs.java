@@ -6,7 +6,8 @@ import java.util.Objects;
 
 /**
  * Sequential specifications for {@link BruteForceChecker}, written independently of the models
- * under test: the key-value one keeps the whole map, so it also checks the partitioning by key.
+ * under test: the key-value one keeps the whole map, so it also checks the partitioning by key (and the
+ * whole-history partition of histories with global operations).
  */
 final class Specs {
 
@@ -49,6 +50,9 @@ final class Specs {
             if (input instanceof KvOp.Get g) {
                 return !known || Objects.equals(map.get(g.key()), output) ? state : null;
             }
+            if (input instanceof KvOp.DbSize) {
+                return !known || Integer.toString(map.size()).equals(output) ? state : null;
+            }
             Map<String, String> next = new HashMap<>(map);
             if (input instanceof KvOp.Put p) {
                 next.put(p.key(), p.value());
@@ -56,6 +60,8 @@ final class Specs {
                 next.remove(d.key());
             } else if (input instanceof KvOp.Append a) {
                 next.merge(a.key(), a.suffix(), String::concat);
+            } else if (input instanceof KvOp.FlushAll) {
+                next.clear();
             }
             return next;
         }
