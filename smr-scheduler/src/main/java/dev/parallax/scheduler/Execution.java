@@ -118,4 +118,15 @@ public final class Execution {
     public static Executor psmr(int workers, int queueCapacity) {
         return new PsmrExecutor(workers, queueCapacity);
     }
+
+    /**
+     * P-SMR that checks every command's groups against the service's C-G function {@code groupsOf}
+     * before running it: a command whose groups do not cover what it touches (a client that did not
+     * route it) gets an error reply, the same on every replica, instead of racing another worker.
+     *
+     * @throws IllegalArgumentException if {@code workers} is not in 1..64
+     */
+    public static Executor psmr(int workers, dev.parallax.core.client.CommandRouter groupsOf) {
+        return new PsmrExecutor(workers, DEFAULT_QUEUE_CAPACITY, java.util.Objects.requireNonNull(groupsOf, "groupsOf"));
+    }
 }

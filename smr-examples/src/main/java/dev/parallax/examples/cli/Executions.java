@@ -118,7 +118,8 @@ public enum Executions {
                         + service.service() + " is not; it runs with " + KEY + "=" + SEQUENTIAL.configName
                         + (service.hasClasses() ? " or a scheduling executor" : ""));
             }
-            return Execution.psmr(workers);
+            // One worker per group (ClusterFile checks it): the C-G over `workers` groups.
+            return Execution.psmr(workers, service.groupsOf().apply(workers));
         }
         ClassMap classes = service.classMapOver(workers).orElseThrow(() -> new IllegalArgumentException(
                 KEY + "=" + configName + " needs the request classes of the service, and the " + service.service()

@@ -26,7 +26,7 @@ public final class KvClassifier implements CommandClassifier {
      * P-SMR (its C-G is {@code KvRouter}, its store {@link KvRouting#stateMachine}).
      */
     public static final ServiceClasses SERVICE = new ServiceClasses("key-value store", ReadWriteClasses::classMap,
-            new KvClassifier(), true);
+            new KvClassifier(), dev.parallax.examples.kv.KvRouter::new);
 
     /**
      * {@link ReadWriteClasses#READ} for GET, EXISTS, MGET and DBSIZE; {@link ReadWriteClasses#WRITE} for

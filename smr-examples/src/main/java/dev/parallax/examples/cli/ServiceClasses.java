@@ -1,5 +1,6 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.core.client.CommandRouter;
 import dev.parallax.scheduler.CommandClassifier;
 import dev.parallax.scheduler.classmap.ClassMap;
 
@@ -22,12 +23,14 @@ import java.util.function.IntFunction;
  * @param service          the service's name, for messages
  * @param classMap         the class map over {@code n} workers, or null if the service has no classes
  * @param classifier       the class of each command in that map, or null if the service has no classes
- * @param groupPartitioned whether P-SMR ({@link Executions#P_SMR}) may run the service: its commands
- *                         carry the groups of its C-G function and its state machine (built for the
- *                         cluster's groups) is safe when commands of disjoint groups run concurrently
+ * @param groupsOf         the service's C-G function over {@code n} groups, if P-SMR
+ *                         ({@link Executions#P_SMR}) may run it: its commands carry the groups of that
+ *                         function and its state machine (built for the cluster's groups) is safe when
+ *                         commands of disjoint groups run concurrently; null if not. P-SMR checks each
+ *                         command's groups against it before running the command
  */
 public record ServiceClasses(String service, IntFunction<ClassMap> classMap, CommandClassifier classifier,
-                             boolean groupPartitioned) {
+                             IntFunction<CommandRouter> groupsOf) {
 
     /** @throws IllegalArgumentException if only one of {@code classMap} and {@code classifier} is given */
     public ServiceClasses {
@@ -39,12 +42,17 @@ public record ServiceClasses(String service, IntFunction<ClassMap> classMap, Com
 
     /** A service with request classes that P-SMR may not run (not partitioned by group). */
     public ServiceClasses(String service, IntFunction<ClassMap> classMap, CommandClassifier classifier) {
-        this(service, classMap, classifier, false);
+        this(service, classMap, classifier, null);
     }
 
     /** A service whose commands all conflict, as far as anyone knows: sequential execution only. */
     public static ServiceClasses none(String service) {
-        return new ServiceClasses(service, null, null, false);
+        return new ServiceClasses(service, null, null, null);
+    }
+
+    /** Whether P-SMR may run the service: it has a C-G function and a state machine partitioned by it. */
+    public boolean groupPartitioned() {
+        return groupsOf != null;
     }
 
     /** Whether the service has request classes (so that the parallel executors can run it). */

@@ -94,7 +94,8 @@ class ExecutionsTest {
             assertThat(e.needsClasses()).as("%s", e).isEqualTo(e != Executions.SEQUENTIAL && e != Executions.P_SMR);
         }
         // No class map: a service partitioned by group without request classes runs under P-SMR.
-        ServiceClasses partitioned = new ServiceClasses("partitioned service", null, null, true);
+        ServiceClasses partitioned = new ServiceClasses("partitioned service", null, null,
+                groups -> command -> dev.parallax.core.GroupSet.partition(groups));
         for (int k = 1; k <= 4; k++) {
             try (Executor executor = Executions.P_SMR.create(partitioned, k)) {
                 assertThat(executor).isInstanceOf(PsmrExecutor.class);

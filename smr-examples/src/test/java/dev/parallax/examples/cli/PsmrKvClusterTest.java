@@ -29,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@code execution=p-smr} end to end in one JVM (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6):
@@ -141,6 +142,17 @@ class PsmrKvClusterTest {
                         reference.execute(KvCommand.of(KvOp.SET, key, b(Integer.toString(increments))).encode());
                     }
                 }
+                // Bad input: a client that does not route (its commands travel to group 0) writing a
+                // group-1 key would race worker 1; it gets an error, the same at every replica, and
+                // the key keeps its value.
+                byte[] other = counter(router, 0, 1);
+                assertThatThrownBy(() -> clients.get(1).invoke(KvCommand.of(KvOp.SET, other, b("unrouted")).encode())
+                        .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(dev.parallax.core.client.CommandRejectedException.class)
+                        .hasMessageContaining("was addressed to groups");
+                assertThat(KvReply.decode(invoker.invoke(KvCommand.of(KvOp.GET, other).encode())
+                        .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)))
+                        .isEqualTo(new KvReply.Bulk(b(Integer.toString(increments))));
             } finally {
                 clients.forEach(SmrClient::close);
             }

@@ -32,9 +32,9 @@ class PsmrProcessTest {
         p.setProperty("multiring.rings", "2");
         p.setProperty("ring.heartbeat.ms", "40");
         p.setProperty("ring.suspect.ms", "400");
-        // The executor. LEAD: flip this one line to "p-smr" once execution=p-smr is merged; until then
-        // the default executor (sequential) runs, so the test checks the history and routing side.
-        p.setProperty("execution", "sequential");
+        // P-SMR with one worker per ring (execution.threads defaults to multiring.rings): each replica
+        // drives its two workers from their own multicast subscriptions.
+        p.setProperty("execution", "p-smr");
         KillUnderLoadScenario.run(dir, p, KillUnderLoadScenario.Commands.GLOBAL,
                 cluster -> cluster.awaitRingCoordinator("ring-1", Duration.ofSeconds(10)),
                 "coordinator of ring 1", "next replica",

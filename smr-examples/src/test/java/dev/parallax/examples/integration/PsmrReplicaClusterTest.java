@@ -164,7 +164,9 @@ class PsmrReplicaClusterTest {
     @Test
     @DisplayName("P-SMR: a replica wiped after its peers compacted installs a peer's barrier snapshot while running, moves every worker's stream and converges")
     void aWipedReplicaInstallsAPeersSnapshot(@TempDir Path dir) throws Exception {
-        try (LocalCluster c = cluster(dir, 4)) {
+        // Snapshots every 16 deliveries (summed over the workers): the peers compact while replica 2
+        // is down, so a wiped replica must install; rarer snapshots than 4 keep it from chasing them.
+        try (LocalCluster c = cluster(dir, 16)) {
             List<CommandInvoker> all = routed(c, 0, 1, 2);
             load(all, new int[] {0, 1, 2}, "x", 20);
             c.stop(2);

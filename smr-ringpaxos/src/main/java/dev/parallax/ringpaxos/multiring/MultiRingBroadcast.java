@@ -567,11 +567,14 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
     }
 
     /**
-     * Moves every worker's stream to an installed snapshot's position: opens the new subscriptions
-     * first (so the history they need is kept), then closes the old ones (a delivery blocked in the
-     * listener is interrupted). If a new subscription cannot be opened (the history it needs is
-     * gone), every stream is closed: this replica stops delivering rather than resume its workers
-     * at positions that do not match the installed state.
+     * Moves every worker's stream to an installed snapshot's position: closes the old
+     * subscriptions (a delivery blocked in the listener is interrupted, and no message it held is
+     * delivered), then opens the new ones there. The order matters: a stream skips ahead to where
+     * its lowest open subscription stands, so the old subscriptions must be gone for the rings to
+     * move to the snapshot's instances (a ring whose peers compacted below them would otherwise
+     * wait for ever). If a new subscription cannot be opened (the history it needs is gone), every
+     * stream stays closed: this replica stops delivering rather than resume its workers at
+     * positions that do not match the installed state.
      */
     private void moveWorkers(WorkerStream[] old, DeliveryState d) {
         if (d.nexts() == null || d.positions().length != old.length) {
@@ -582,6 +585,7 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
         synchronized (captured) {
             captured.clear();
         }
+        closeStreams(old);
         WorkerStream[] fresh = new WorkerStream[old.length];
         try {
             for (int i = 0; i < old.length; i++) {
@@ -595,11 +599,9 @@ public final class MultiRingBroadcast implements AtomicBroadcast {
                     w.subscription.close();
                 }
             }
-            closeStreams(old);
             throw e;
         }
         workerStreams = fresh;
-        closeStreams(old);
     }
 
     private static void closeStreams(WorkerStream[] streams) {

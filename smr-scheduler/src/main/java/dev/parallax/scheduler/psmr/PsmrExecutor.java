@@ -4,6 +4,7 @@ import dev.parallax.core.exec.Joins;
 import dev.parallax.core.Command;
 import dev.parallax.core.StateMachine;
 import dev.parallax.core.GroupSet;
+import dev.parallax.core.client.CommandRouter;
 import dev.parallax.core.spi.Executor;
 import dev.parallax.core.spi.ResultSink;
 import dev.parallax.core.spi.WorkerExecutor;
@@ -54,6 +55,7 @@ public final class PsmrExecutor implements WorkerExecutor {
 
     private final int k;
     private final int queueCapacity;
+    private final CommandRouter groupsOf;
     private final ArrayBlockingQueue<Command>[] queues;
     private volatile PsmrWorkers workers;
     private volatile Thread[] threads;
@@ -70,8 +72,17 @@ public final class PsmrExecutor implements WorkerExecutor {
      * @param queueCapacity the bound of each worker's input queue, {@code >= 1}
      * @throws IllegalArgumentException if an argument is out of range
      */
-    @SuppressWarnings("unchecked")
     public PsmrExecutor(int workers, int queueCapacity) {
+        this(workers, queueCapacity, null);
+    }
+
+    /**
+     * As {@link #PsmrExecutor(int, int)}, checking each command's groups against the service's C-G
+     * function {@code groupsOf} before it runs (see {@link PsmrWorkers#PsmrWorkers(int,
+     * StateMachine, ResultSink, WorkerExecutor.Admission, CommandRouter)}); null trusts them.
+     */
+    @SuppressWarnings("unchecked")
+    public PsmrExecutor(int workers, int queueCapacity, CommandRouter groupsOf) {
         if (workers < 1 || workers > PsmrWorkers.MAX_WORKERS) {
             throw new IllegalArgumentException("workers must be 1.." + PsmrWorkers.MAX_WORKERS + ", got " + workers);
         }
@@ -80,6 +91,7 @@ public final class PsmrExecutor implements WorkerExecutor {
         }
         this.k = workers;
         this.queueCapacity = queueCapacity;
+        this.groupsOf = groupsOf;
         this.queues = new ArrayBlockingQueue[workers];
         for (int i = 0; i < workers; i++) {
             queues[i] = new ArrayBlockingQueue<>(queueCapacity);
@@ -115,7 +127,7 @@ public final class PsmrExecutor implements WorkerExecutor {
         perWorkerMachine = stateMachine;
         perWorkerResults = results;
         perWorkerAdmission = admission;
-        workers = new PsmrWorkers(k, stateMachine, results, admission);
+        workers = new PsmrWorkers(k, stateMachine, results, admission, groupsOf);
     }
 
     @Override
@@ -147,7 +159,7 @@ public final class PsmrExecutor implements WorkerExecutor {
         if (old.failure() != null) {
             throw new IllegalStateException("p-smr executor failed", old.failure());
         }
-        workers = new PsmrWorkers(k, perWorkerMachine, perWorkerResults, perWorkerAdmission);
+        workers = new PsmrWorkers(k, perWorkerMachine, perWorkerResults, perWorkerAdmission, groupsOf);
     }
 
     /** The bound of each worker's input queue. */
@@ -162,7 +174,7 @@ public final class PsmrExecutor implements WorkerExecutor {
         if (workers != null || closed) {
             throw new IllegalStateException("p-smr executor already started");
         }
-        PsmrWorkers group = new PsmrWorkers(k, stateMachine, results);
+        PsmrWorkers group = new PsmrWorkers(k, stateMachine, results, command -> true, groupsOf);
         Thread[] ts = new Thread[k];
         for (int i = 0; i < k; i++) {
             PsmrWorkers.Worker w = group.worker(i);

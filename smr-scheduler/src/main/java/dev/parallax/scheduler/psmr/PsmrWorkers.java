@@ -5,6 +5,7 @@ import dev.parallax.core.CommandId;
 import dev.parallax.core.CommandResult;
 import dev.parallax.core.GroupSet;
 import dev.parallax.core.StateMachine;
+import dev.parallax.core.client.CommandRouter;
 import dev.parallax.core.exec.SequentialExecutor;
 import dev.parallax.core.spi.ResultSink;
 import dev.parallax.core.spi.WorkerExecutor;
@@ -72,6 +73,8 @@ public final class PsmrWorkers implements AutoCloseable {
     private final ResultSink sink;
     private final ExecutorChoice choice;
     private final WorkerExecutor.Admission admission;
+    /** The service's C-G function, to check each command's groups against, or null (trusted). */
+    private final CommandRouter groupsOf;
     private final Worker[] workers;
     /** Index e * k + j: how many times member j signalled executor e (written by j only). */
     private final AtomicLongArray signals;
@@ -101,18 +104,33 @@ public final class PsmrWorkers implements AutoCloseable {
      * is fatal, like a failure of the sink.
      */
     public PsmrWorkers(int workers, StateMachine stateMachine, ResultSink results, WorkerExecutor.Admission admission) {
-        this(workers, stateMachine, results, admission, PsmrWorkers::executorOf);
+        this(workers, stateMachine, results, admission, null, PsmrWorkers::executorOf);
+    }
+
+    /**
+     * As {@link #PsmrWorkers(int, StateMachine, ResultSink, WorkerExecutor.Admission)}, checking
+     * every admitted command against the service's C-G function {@code groupsOf} before it runs:
+     * a command whose groups γ do not cover the workers of the groups {@code groupsOf} gives it
+     * (a client that did not route it, or routed it wrongly) would run while a worker it touches
+     * runs something else. It is not executed: it gets an error result through
+     * {@link ResultSink#onUnclassifiable}, the same on every replica (the check is a function of
+     * the command). {@code null}: commands' groups are trusted.
+     */
+    public PsmrWorkers(int workers, StateMachine stateMachine, ResultSink results, WorkerExecutor.Admission admission,
+                       CommandRouter groupsOf) {
+        this(workers, stateMachine, results, admission, groupsOf, PsmrWorkers::executorOf);
     }
 
     /** With a pluggable choice of the executing worker: for tests of the rule only. */
     PsmrWorkers(int workers, StateMachine stateMachine, ResultSink results, ExecutorChoice choice) {
-        this(workers, stateMachine, results, (WorkerExecutor.Admission) command -> true, choice);
+        this(workers, stateMachine, results, (WorkerExecutor.Admission) command -> true, null, choice);
     }
 
     private PsmrWorkers(int workers, StateMachine stateMachine, ResultSink results, WorkerExecutor.Admission admission,
-                        ExecutorChoice choice) {
+                        CommandRouter groupsOf, ExecutorChoice choice) {
         checkWorkerCount(workers);
         this.admission = Objects.requireNonNull(admission, "admission");
+        this.groupsOf = groupsOf;
         this.k = workers;
         this.stateMachine = Objects.requireNonNull(stateMachine, "stateMachine");
         this.sink = Objects.requireNonNull(results, "results");
@@ -157,6 +175,28 @@ public final class PsmrWorkers implements AutoCloseable {
             throw new IllegalArgumentException("an empty worker set has no executor");
         }
         return Long.numberOfTrailingZeros(workerMask);
+    }
+
+    /**
+     * Why {@code command} may not run with its groups (they do not cover the workers of the groups
+     * the C-G function gives it), or null if it may (or no C-G function was given).
+     */
+    String misrouted(Command command) {
+        if (groupsOf == null) {
+            return null;
+        }
+        GroupSet needed;
+        try {
+            needed = Objects.requireNonNull(groupsOf.route(command.payload().duplicate()), "the C-G function returned null");
+        } catch (RuntimeException e) {
+            return "p-smr: the service's C-G function cannot route " + command.id() + ": " + e.getMessage();
+        }
+        long have = workersOf(command.groups(), k);
+        if ((workersOf(needed, k) & ~have) != 0) {
+            return "p-smr: " + command.id() + " was addressed to groups " + command.groups() + " but touches groups "
+                    + needed + "; send it with the service's C-G function (for the KV store: routing by key, KvRouting)";
+        }
+        return null;
     }
 
     /** k, the number of workers. */
@@ -392,6 +432,17 @@ public final class PsmrWorkers implements AutoCloseable {
             }
             if (!admitted) {
                 countCompleted(); // consumed by the admission: done
+                return;
+            }
+            String misrouted = misrouted(command);
+            if (misrouted != null) {
+                try {
+                    sink.onUnclassifiable(command, CommandResult.error(misrouted));
+                } catch (RuntimeException e) {
+                    fail(null, e);
+                    throw stopped();
+                }
+                countCompleted();
                 return;
             }
             CommandResult result;

@@ -1,7 +1,9 @@
 package dev.parallax.scheduler.psmr;
 
 import dev.parallax.core.Command;
+import dev.parallax.core.CommandId;
 import dev.parallax.core.GroupSet;
+import dev.parallax.core.client.CommandRouter;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -78,6 +80,46 @@ class PsmrWorkersTest {
         assertThat(results.byIndex.get(1).isError()).isFalse();
         assertThat(group.completed()).isEqualTo(2);
         group.awaitCompleted(2);
+    }
+
+    /**
+     * Bad input: a command whose groups do not cover the workers of the groups the service's C-G
+     * function gives it (a client that did not route it) would race the worker it touches. With
+     * the C-G given, it gets an error result and never runs; a command sent to more groups than it
+     * needs runs (only slower).
+     */
+    @Test
+    void commandsWhoseGroupsDoNotCoverTheirCgAreAnsweredWithAnErrorAndNotRun() throws Exception {
+        GroupMachine m = machine(3);
+        CommandRouter cg = b -> GroupSet.ofBits(b.getLong(b.position() + 4)); // the groups in its payload
+        PsmrWorkers group = new PsmrWorkers(2, m, results, c -> true, cg);
+        Command touchesBoth = command(0, GroupSet.of(0, 1), 5, OK);
+        Command sentToZero = new Command(new CommandId(7, GroupSet.of(0), 0), touchesBoth.payload());
+        Command wider = new Command(new CommandId(8, GroupSet.of(0, 2), 1), command(1, GroupSet.of(0), 5, OK).payload());
+        Driver.WORKER.set(0);
+        try {
+            group.worker(0).deliver(sentToZero);
+            group.worker(0).deliver(wider); // groups 0 and 2: both on worker 0 of 2
+        } finally {
+            Driver.WORKER.remove();
+        }
+        assertThat(m.executions(0)).as("the misrouted command never ran").isZero();
+        assertThat(results.byIndex.get(0).error()).contains("was addressed to groups " + GroupSet.of(0))
+                .contains("touches groups " + GroupSet.of(0, 1));
+        assertThat(m.executions(1)).as("more groups than needed is allowed").isEqualTo(1);
+        assertThat(group.completed()).isEqualTo(2);
+        CommandRouter broken = b -> {
+            throw new IllegalArgumentException("cannot parse");
+        };
+        PsmrWorkers strict = new PsmrWorkers(2, m, results, c -> true, broken);
+        Driver.WORKER.set(0);
+        try {
+            strict.worker(0).deliver(command(2, GroupSet.of(0), 5, OK));
+        } finally {
+            Driver.WORKER.remove();
+        }
+        assertThat(results.byIndex.get(2).error()).contains("cannot route").contains("cannot parse");
+        assertThat(m.executions(2)).isZero();
     }
 
     /**
