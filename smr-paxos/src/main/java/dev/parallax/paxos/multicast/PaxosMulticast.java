@@ -144,6 +144,15 @@ public final class PaxosMulticast extends ConfiguredMulticast {
             return this;
         }
 
+        /**
+         * A subscription opened before the streams start (see
+         * {@code StreamMulticast.Builder.initialSubscription}); each call adds one. Default none.
+         */
+        public Builder initialSubscription(GroupSet groups, MulticastPosition from, MulticastListener listener) {
+            b.initialSubscription(groups, from, listener);
+            return this;
+        }
+
         /** The first sequence number of every stream of this run; see {@link StreamMulticast#SEQUENCE_RUN_SHIFT}. Tests only. */
         Builder firstSequence(long n) {
             b.firstSequence(n);

@@ -1,5 +1,6 @@
 package dev.parallax.ringpaxos.multiring;
 
+import dev.parallax.core.multicast.MulticastBroadcast;
 import dev.parallax.core.runtime.Channels;
 import dev.parallax.core.runtime.OrderingContext;
 import dev.parallax.core.runtime.OrderingProtocol;
@@ -10,7 +11,6 @@ import dev.parallax.core.spi.MulticastPosition;
 import dev.parallax.core.spi.SnapshotRequester;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.stage.StageThreads;
-import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.core.time.Clock;
 import dev.parallax.core.time.EpochClock;
 import dev.parallax.core.time.SystemClock;
@@ -129,16 +129,8 @@ public final class MultiRing implements OrderingProtocol {
         }
         Clock clock = context.clock();
         Clock ringClock = clock == SystemClock.INSTANCE ? new EpochClock() : clock;
-        // A ring's delivery stage blocks while the merge's history of that ring is full of values
-        // the subscription still needs (DecidedStreams); the subscription waits for the replica's
-        // execution, and for the other rings' decisions. Under the compact placement the rings'
-        // delivery stages would share the replica's pipeline thread with its execution and with each
-        // other: a cycle. The rings' stages then get threads of their own (staged).
-        StageThreads ringThreads = context.stageThreads().placement() == ThreadPlacement.COMPACT
-                ? StageThreads.builder(ThreadPlacement.STAGED).threadNamePrefix("replica-" + self + "-")
-                        .meterRegistry(context.meterRegistry()).build()
-                : context.stageThreads();
-        MultiRingBroadcast[] broadcast = new MultiRingBroadcast[1];
+        StageThreads ringThreads = MulticastBroadcast.streamThreads(context);
+        MulticastBroadcast[] broadcast = new MulticastBroadcast[1];
         RingMulticast.Builder builder = RingMulticast.builder().self(self).topology(config.topology())
                 .rings(stream -> config.ring(index(stream, k)).toBuilder())
                 .transports((stream, member) -> {
@@ -161,13 +153,13 @@ public final class MultiRing implements OrderingProtocol {
                 })
                 .lambda(config.lambda()).skipInterval(config.skipInterval()).roundLength(config.roundLength())
                 .ringClock(ringClock).clock(clock).meterRegistry(context.meterRegistry());
-        MultiRingBroadcast.MulticastFactory factory = subscriptions -> {
-            for (MultiRingBroadcast.InitialSubscription s : subscriptions) {
+        MulticastBroadcast.MulticastFactory factory = subscriptions -> {
+            for (MulticastBroadcast.InitialSubscription s : subscriptions) {
                 builder.initialSubscription(s.groups(), s.from(), s.listener());
             }
             return builder.build();
         };
-        broadcast[0] = new MultiRingBroadcast(self, config.topology(), factory, () -> {
+        broadcast[0] = MultiRingBroadcast.create(self, config.topology(), factory, () -> {
             transports.forEach(Transport::close);
             logs.forEach(MultiRing::closeQuietly);
         });

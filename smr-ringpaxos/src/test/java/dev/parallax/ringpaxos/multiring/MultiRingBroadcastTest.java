@@ -1,6 +1,7 @@
 package dev.parallax.ringpaxos.multiring;
 
 import dev.parallax.core.GroupSet;
+import dev.parallax.core.multicast.MulticastBroadcast;
 import dev.parallax.core.spi.ArrivalStamps;
 import dev.parallax.core.spi.MessageHandler;
 import dev.parallax.core.spi.MulticastPosition;
@@ -22,21 +23,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The pure parts of multi-ring ordering: lanes, the snapshot's position, the configuration, the ring ids. */
 class MultiRingBroadcastTest {
 
-    private static MultiRingBroadcast broadcast(int rings, AtomicBoolean closed) {
-        return new MultiRingBroadcast(0, rings, () -> {
+    private static MulticastBroadcast broadcast(int rings, AtomicBoolean closed) {
+        return MultiRingBroadcast.create(0, rings, () -> {
             throw new AssertionError("not started in this test");
         }, () -> closed.set(true));
     }
 
     @Test
     void groupRingsGetALaneEachAndEverythingElseTheGlobalLane() {
-        MultiRingBroadcast b = broadcast(3, new AtomicBoolean());
+        MulticastBroadcast b = broadcast(3, new AtomicBoolean());
         assertThat(b.lanes()).isEqualTo(4);
         assertThat(b.laneOf(GroupSet.DEFAULT)).isZero();
         assertThat(b.laneOf(GroupSet.of(2))).isEqualTo(2);
         assertThat(b.laneOf(GroupSet.of(0, 2))).isEqualTo(3);
         assertThat(b.laneOf(GroupSet.of(7))).as("a group without a ring").isEqualTo(3);
-        MultiRingBroadcast one = broadcast(1, new AtomicBoolean());
+        MulticastBroadcast one = broadcast(1, new AtomicBoolean());
         assertThat(one.lanes()).isEqualTo(1);
         assertThat(one.laneOf(GroupSet.of(0, 1))).isZero();
         assertThat(b.redirectHint()).isEqualTo(-1);
@@ -45,78 +46,15 @@ class MultiRingBroadcastTest {
 
     @Test
     void proposingBeforeStartOrOutsideTheLanesIsRefusedClearly() {
-        MultiRingBroadcast b = broadcast(2, new AtomicBoolean());
+        MulticastBroadcast b = broadcast(2, new AtomicBoolean());
         assertThatThrownBy(() -> b.propose(1, ByteBuffer.allocate(1))).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> b.propose(3, ByteBuffer.allocate(1))).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
-    void theDeliveryStateIsTheMergePositionAndAnInstallBeforeStartResumesThere() {
-        MultiRingBroadcast b = broadcast(2, new AtomicBoolean());
-        MulticastPosition p = MulticastPosition.START.with(0, 17).with(1, 9).with(MulticastPosition.GLOBAL_STREAM, 12)
-                .with(MulticastPosition.resumeStream(0), 40);
-        byte[] state = ByteBuffer.allocate(1 + p.encodedSize()).put(MultiRingBroadcast.STATE_VERSION)
-                .put(encode(p)).array();
-        assertThat(MultiRingBroadcast.position(state)).isEqualTo(p);
-        b.snapshotInstalled(33, state);
-        assertThat(b.nextSequence()).isEqualTo(33);
-        assertThat(MultiRingBroadcast.position(b.deliveryState())).isEqualTo(p);
-    }
-
-    @Test
-    @DisplayName("P-SMR: a per-worker delivery state (version 3) holds each worker's next sequence and position; decoded whole, refused as one merge, malformed parts named")
-    void perWorkerStateRoundTripAndRefusals() {
-        MulticastPosition p0 = MulticastPosition.START.with(0, 17).with(MulticastPosition.GLOBAL_STREAM, 12);
-        MulticastPosition p1 = MulticastPosition.START.with(1, 9).with(MulticastPosition.GLOBAL_STREAM, 12)
-                .withRecord(new byte[] {1, 2, 3});
-        ByteBuffer b = ByteBuffer.allocate(1 + 4 + 16 + p0.encodedSize() + p1.encodedSize());
-        b.put(MultiRingBroadcast.PER_WORKER_VERSION).putInt(2).putLong(30);
-        p0.writeTo(b);
-        b.putLong(22);
-        p1.writeTo(b);
-        byte[] state = b.array();
-        MultiRingBroadcast.DeliveryState d = MultiRingBroadcast.decode(state);
-        assertThat(d.nexts()).containsExactly(30, 22);
-        assertThat(d.positions()).containsExactly(p0, p1);
-        assertThatThrownBy(() -> MultiRingBroadcast.position(state)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("per-worker");
-        byte[] negative = state.clone();
-        ByteBuffer.wrap(negative).putLong(5, -1);
-        assertThatThrownBy(() -> MultiRingBroadcast.decode(negative)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("negative");
-        byte[] trailing = java.util.Arrays.copyOf(state, state.length + 1);
-        assertThatThrownBy(() -> MultiRingBroadcast.decode(trailing)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("after");
-        assertThatThrownBy(() -> MultiRingBroadcast.decode(new byte[] {3, 0, 0, 0, 0}))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 workers");
-    }
-
-    @Test
-    void aSnapshotWithoutAPositionOrWithAnUnknownOneIsRefusedClearly() {
-        assertThatThrownBy(() -> MultiRingBroadcast.position(new byte[0])).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("no multi-ring merge position");
-        assertThatThrownBy(() -> MultiRingBroadcast.position(new byte[]{9, 0, 0, 0, 0}))
-                .hasMessageContaining("version 9");
-        assertThatThrownBy(() -> MultiRingBroadcast.position(new byte[]{1, 0, 0, 0, 0, 0, 0, 0, 0}))
-                .as("version 1, a development format without the duplicate record").hasMessageContaining("version 1");
-        assertThatThrownBy(() -> MultiRingBroadcast.position(new byte[]{2, 0, 0})).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> MultiRingBroadcast.position(new byte[]{2, 0, 0, 0, 0, 0, 0, 0, 0, 5}))
-                .hasMessageContaining("after the multi-ring merge position");
-    }
-
-    @Test
-    void aPositionIsBeyondAnotherWhenItIsAheadInSomeStream() {
-        MulticastPosition a = MulticastPosition.START.with(0, 5).with(1, 3);
-        assertThat(MultiRingBroadcast.beyond(a, a)).isFalse();
-        assertThat(MultiRingBroadcast.beyond(a.with(1, 4), a)).isTrue();
-        assertThat(MultiRingBroadcast.beyond(a, a.with(1, 4))).isFalse();
-        assertThat(MultiRingBroadcast.beyond(MulticastPosition.START.with(64, 1), a)).isTrue();
-    }
-
-    @Test
     void closingAnUnstartedBroadcastReleasesWhatItOpened() {
         AtomicBoolean closed = new AtomicBoolean();
-        MultiRingBroadcast b = broadcast(2, closed);
+        MulticastBroadcast b = broadcast(2, closed);
         b.close();
         b.close();
         assertThat(closed).isTrue();
@@ -127,7 +65,7 @@ class MultiRingBroadcastTest {
     void theLanesFollowTheTopologysGroupToRingMapping() {
         // Groups 0 and 2 on ring 0, group 1 on ring 1 (multiring.group.2=0).
         MultiRingTopology t = MultiRingTopology.builder(3).group(2, 0).build();
-        MultiRingBroadcast b = new MultiRingBroadcast(0, t, () -> {
+        MulticastBroadcast b = MultiRingBroadcast.create(0, t, () -> {
             throw new AssertionError("not started in this test");
         }, () -> { });
         assertThat(b.lanes()).isEqualTo(3);
@@ -241,11 +179,5 @@ class MultiRingBroadcastTest {
         for (int r = 0; r < 3; r++) {
             assertThat(ring1.replica(ring1.member(r))).isEqualTo(r);
         }
-    }
-
-    private static ByteBuffer encode(MulticastPosition p) {
-        ByteBuffer b = ByteBuffer.allocate(p.encodedSize());
-        p.writeTo(b);
-        return b.flip();
     }
 }

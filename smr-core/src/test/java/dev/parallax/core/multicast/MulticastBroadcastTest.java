@@ -1,0 +1,103 @@
+package dev.parallax.core.multicast;
+
+import dev.parallax.core.GroupSet;
+import dev.parallax.core.spi.MulticastPosition;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The delivery state of {@link MulticastBroadcast}: the merge position (version 2) or the
+ * per-worker positions (version 3, P-SMR), decoded whole and refused clearly when it does not fit;
+ * the order of positions along one merge. The lanes and the ring configuration are tested with
+ * Multi-Ring Paxos (smr-ringpaxos {@code MultiRingBroadcastTest}).
+ */
+class MulticastBroadcastTest {
+
+    private static MulticastBroadcast broadcast(int streams) {
+        return new MulticastBroadcast(0, GroupSet.partition(streams), streams, g -> g, subscriptions -> {
+            throw new AssertionError("not started in this test");
+        }, () -> { });
+    }
+
+    @Test
+    void theDeliveryStateIsTheMergePositionAndAnInstallBeforeStartResumesThere() {
+        MulticastBroadcast b = broadcast(2);
+        MulticastPosition p = MulticastPosition.START.with(0, 17).with(1, 9).with(MulticastPosition.GLOBAL_STREAM, 12)
+                .with(MulticastPosition.resumeStream(0), 40);
+        byte[] state = ByteBuffer.allocate(1 + p.encodedSize()).put(MulticastBroadcast.STATE_VERSION)
+                .put(encode(p)).array();
+        assertThat(MulticastBroadcast.position(state)).isEqualTo(p);
+        b.snapshotInstalled(33, state);
+        assertThat(b.nextSequence()).isEqualTo(33);
+        assertThat(MulticastBroadcast.position(b.deliveryState())).isEqualTo(p);
+    }
+
+    @Test
+    @DisplayName("P-SMR: a per-worker delivery state (version 3) holds each worker's next sequence and position; decoded whole, refused as one merge, malformed parts named")
+    void perWorkerStateRoundTripAndRefusals() {
+        MulticastPosition p0 = MulticastPosition.START.with(0, 17).with(MulticastPosition.GLOBAL_STREAM, 12);
+        MulticastPosition p1 = MulticastPosition.START.with(1, 9).with(MulticastPosition.GLOBAL_STREAM, 12)
+                .withRecord(new byte[] {1, 2, 3});
+        ByteBuffer b = ByteBuffer.allocate(1 + 4 + 16 + p0.encodedSize() + p1.encodedSize());
+        b.put(MulticastBroadcast.PER_WORKER_VERSION).putInt(2).putLong(30);
+        p0.writeTo(b);
+        b.putLong(22);
+        p1.writeTo(b);
+        byte[] state = b.array();
+        MulticastBroadcast.DeliveryState d = MulticastBroadcast.decode(state);
+        assertThat(d.nexts()).containsExactly(30, 22);
+        assertThat(d.positions()).containsExactly(p0, p1);
+        assertThatThrownBy(() -> MulticastBroadcast.position(state)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("per-worker");
+        byte[] negative = state.clone();
+        ByteBuffer.wrap(negative).putLong(5, -1);
+        assertThatThrownBy(() -> MulticastBroadcast.decode(negative)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("negative");
+        byte[] trailing = java.util.Arrays.copyOf(state, state.length + 1);
+        assertThatThrownBy(() -> MulticastBroadcast.decode(trailing)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("after");
+        assertThatThrownBy(() -> MulticastBroadcast.decode(new byte[] {3, 0, 0, 0, 0}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 workers");
+    }
+
+    @Test
+    void aSnapshotWithoutAPositionOrWithAnUnknownOneIsRefusedClearly() {
+        assertThatThrownBy(() -> MulticastBroadcast.position(new byte[0])).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no multicast merge position");
+        assertThatThrownBy(() -> MulticastBroadcast.position(new byte[]{9, 0, 0, 0, 0}))
+                .hasMessageContaining("version 9");
+        assertThatThrownBy(() -> MulticastBroadcast.position(new byte[]{1, 0, 0, 0, 0, 0, 0, 0, 0}))
+                .as("version 1, a development format without the duplicate record").hasMessageContaining("version 1");
+        assertThatThrownBy(() -> MulticastBroadcast.position(new byte[]{2, 0, 0})).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> MulticastBroadcast.position(new byte[]{2, 0, 0, 0, 0, 0, 0, 0, 0, 5}))
+                .hasMessageContaining("after the multicast merge position");
+    }
+
+    @Test
+    void aPositionIsBeyondAnotherWhenItIsAheadInSomeStream() {
+        MulticastPosition a = MulticastPosition.START.with(0, 5).with(1, 3);
+        assertThat(MulticastBroadcast.beyond(a, a)).isFalse();
+        assertThat(MulticastBroadcast.beyond(a.with(1, 4), a)).isTrue();
+        assertThat(MulticastBroadcast.beyond(a, a.with(1, 4))).isFalse();
+        assertThat(MulticastBroadcast.beyond(MulticastPosition.START.with(64, 1), a)).isTrue();
+    }
+
+    @Test
+    void aGroupMappedOutsideTheStreamsIsRefused() {
+        assertThatThrownBy(() -> new MulticastBroadcast(0, GroupSet.partition(3), 2, g -> g, s -> null, () -> { }))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("group 2 maps to stream 2 of 2");
+        assertThatThrownBy(() -> new MulticastBroadcast(0, GroupSet.partition(1), 0, g -> 0, s -> null, () -> { }))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static ByteBuffer encode(MulticastPosition p) {
+        ByteBuffer b = ByteBuffer.allocate(p.encodedSize());
+        p.writeTo(b);
+        return b.flip();
+    }
+}
