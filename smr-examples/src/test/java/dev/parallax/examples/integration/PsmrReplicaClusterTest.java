@@ -8,13 +8,16 @@ import dev.parallax.core.client.RoutingInvoker;
 import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.core.testkit.cluster.Await;
 import dev.parallax.core.testkit.cluster.LocalCluster;
+import dev.parallax.paxos.PaxosConfig;
+import dev.parallax.paxos.multicast.MulticastOrdering;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
 import dev.parallax.ringpaxos.multiring.MultiRing;
 import dev.parallax.ringpaxos.multiring.MultiRingConfig;
 import dev.parallax.scheduler.Execution;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
@@ -40,7 +43,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * P-SMR inside real replicas (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6): three replicas
- * ordered by Multi-Ring Paxos with two group rings and the global ring, each executing with
+ * ordered by an atomic multicast with two groups and the global stream (Multi-Ring Paxos, and the
+ * reference multicast over Multi-Paxos), each executing with
  * {@code Execution.psmr(2)}, which the replica drives per worker: worker i's own multicast
  * subscription ({g_i} merged with the global ring) delivers on its own thread straight into
  * worker i. Keys {@code own<c>} go to group hash mod 2 (one worker), the key {@code shared} to both
@@ -60,15 +64,33 @@ class PsmrReplicaClusterTest {
     /** The names of the threads that executed commands, over every replica. */
     private final Set<String> executingThreads = ConcurrentHashMap.newKeySet();
 
-    private static OrderingProtocol ordering() {
-        RingConfig ring = RingConfig.builder(3, Ring.Kind.U_RING).heartbeat(Duration.ofMillis(30))
-                .suspect(Duration.ofMillis(300)).retransmit(Duration.ofMillis(100)).catchUp(Duration.ofMillis(50))
-                .restartHold(Duration.ofMillis(500)).build();
-        return MultiRing.protocol(MultiRingConfig.builder(3).ringSettings(ring).rings(WORKERS).lambda(2_000).build());
+    /** The two atomic multicasts a P-SMR replica can run over, with test time-outs. */
+    enum Multicast {
+        /** Multi-Ring Paxos: two U-Ring group rings and the global ring, λ 2000/s. */
+        MULTI_RING {
+            @Override
+            OrderingProtocol protocol() {
+                RingConfig ring = RingConfig.builder(3, Ring.Kind.U_RING).heartbeat(Duration.ofMillis(30))
+                        .suspect(Duration.ofMillis(300)).retransmit(Duration.ofMillis(100)).catchUp(Duration.ofMillis(50))
+                        .restartHold(Duration.ofMillis(500)).build();
+                return MultiRing.protocol(MultiRingConfig.builder(3).ringSettings(ring).rings(WORKERS).lambda(2_000).build());
+            }
+        },
+        /** The reference multicast: a Multi-Paxos instance per group and a global one. */
+        REFERENCE {
+            @Override
+            OrderingProtocol protocol() {
+                PaxosConfig paxos = PaxosConfig.builder(3).heartbeat(Duration.ofMillis(30)).suspect(Duration.ofMillis(300))
+                        .retransmit(Duration.ofMillis(100)).catchUp(Duration.ofMillis(50)).build();
+                return MulticastOrdering.protocol(paxos, WORKERS);
+            }
+        };
+
+        abstract OrderingProtocol protocol();
     }
 
-    private LocalCluster cluster(Path dir, long snapshotEvery) {
-        OrderingProtocol protocol = ordering();
+    private LocalCluster cluster(Multicast multicast, Path dir, long snapshotEvery) {
+        OrderingProtocol protocol = multicast.protocol();
         return new LocalCluster(3, n -> protocol, this::recordingThreads, 16 << 20, dir, snapshotEvery,
                 id -> Execution.psmr(WORKERS));
     }
@@ -116,10 +138,11 @@ class PsmrReplicaClusterTest {
         }
     }
 
-    @Test
-    @DisplayName("seed 003 ch. 6: P-SMR per worker over multi-ring — routed and shared writes all answered in order, replicas equal, executed on the workers' own delivery threads")
-    void everyWriteAnsweredOnTheWorkersOwnThreads() throws Exception {
-        try (LocalCluster c = cluster(null, 10_000)) {
+    @ParameterizedTest
+    @EnumSource(Multicast.class)
+    @DisplayName("seed 003 ch. 6: P-SMR per worker over an atomic multicast — routed and shared writes all answered in order, replicas equal, executed on the workers' own delivery threads")
+    void everyWriteAnsweredOnTheWorkersOwnThreads(Multicast multicast) throws Exception {
+        try (LocalCluster c = cluster(multicast, null, 10_000)) {
             List<CommandInvoker> clients = routed(c, 0, 1, 2);
             load(clients, new int[] {0, 1, 2}, "a", 150);
             for (int k = 0; k < 3; k++) {
@@ -135,10 +158,11 @@ class PsmrReplicaClusterTest {
         }
     }
 
-    @Test
+    @ParameterizedTest
+    @EnumSource(Multicast.class)
     @DisplayName("P-SMR: snapshots at g_all barriers; a replica restarted from its own snapshot resumes every worker there (no gap, no duplicate)")
-    void aRestartResumesEveryWorkerFromTheBarrierSnapshot(@TempDir Path dir) throws Exception {
-        try (LocalCluster c = cluster(dir, 4)) {
+    void aRestartResumesEveryWorkerFromTheBarrierSnapshot(Multicast multicast, @TempDir Path dir) throws Exception {
+        try (LocalCluster c = cluster(multicast, dir, 4)) {
             List<CommandInvoker> all = routed(c, 0, 1, 2);
             load(all, new int[] {0, 1, 2}, "x", 60);
             awaitConverged(c);
@@ -161,12 +185,13 @@ class PsmrReplicaClusterTest {
         }
     }
 
-    @Test
+    @ParameterizedTest
+    @EnumSource(Multicast.class)
     @DisplayName("P-SMR: a replica wiped after its peers compacted installs a peer's barrier snapshot while running, moves every worker's stream and converges")
-    void aWipedReplicaInstallsAPeersSnapshot(@TempDir Path dir) throws Exception {
+    void aWipedReplicaInstallsAPeersSnapshot(Multicast multicast, @TempDir Path dir) throws Exception {
         // Snapshots every 16 deliveries (summed over the workers): the peers compact while replica 2
         // is down, so a wiped replica must install; rarer snapshots than 4 keep it from chasing them.
-        try (LocalCluster c = cluster(dir, 16)) {
+        try (LocalCluster c = cluster(multicast, dir, 16)) {
             List<CommandInvoker> all = routed(c, 0, 1, 2);
             load(all, new int[] {0, 1, 2}, "x", 20);
             c.stop(2);
