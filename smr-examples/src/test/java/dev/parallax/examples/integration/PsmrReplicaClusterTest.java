@@ -1,10 +1,7 @@
 package dev.parallax.examples.integration;
 
-import dev.parallax.core.GroupSet;
 import dev.parallax.core.StateMachine;
 import dev.parallax.core.client.CommandInvoker;
-import dev.parallax.core.client.CommandRouter;
-import dev.parallax.core.client.RoutingInvoker;
 import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.core.testkit.cluster.Await;
 import dev.parallax.core.testkit.cluster.LocalCluster;
@@ -23,19 +20,18 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import static dev.parallax.core.testkit.cluster.AppendLoad.awaitConverged;
+import static dev.parallax.core.testkit.cluster.AppendLoad.loadRouted;
+import static dev.parallax.core.testkit.cluster.AppendLoad.routed;
 import static dev.parallax.core.testkit.cluster.AppendLoad.expectedOwn;
 import static dev.parallax.core.testkit.cluster.TextKv.cmd;
 import static dev.parallax.core.testkit.cluster.TextKv.text;
@@ -53,13 +49,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PsmrReplicaClusterTest {
     private static final int WORKERS = 2;
-
-    /** Key {@code shared}: both groups; any other key: its hash mod 2. The key is the second word. */
-    private static final CommandRouter BY_KEY = command -> {
-        String[] words = StandardCharsets.UTF_8.decode(command.duplicate()).toString().split(" ", 3);
-        String key = words.length > 1 ? words[1] : "";
-        return key.equals("shared") ? GroupSet.of(0, 1) : GroupSet.of(Math.floorMod(key.hashCode(), WORKERS));
-    };
 
     /** The names of the threads that executed commands, over every replica. */
     private final Set<String> executingThreads = ConcurrentHashMap.newKeySet();
@@ -116,35 +105,13 @@ class PsmrReplicaClusterTest {
         };
     }
 
-    private static List<CommandInvoker> routed(LocalCluster c, int... replicas) {
-        List<CommandInvoker> invokers = new ArrayList<>();
-        for (int r : replicas) {
-            invokers.add(new RoutingInvoker(c.clientOf(r), BY_KEY));
-        }
-        return invokers;
-    }
-
-    /** Invoker c appends {@code tag i,} to {@code own<c>} and {@code c:tag i,} to {@code shared}. */
-    private static void load(List<CommandInvoker> invokers, int[] ids, String tag, int count) throws Exception {
-        List<CompletableFuture<ByteBuffer>> replies = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            for (int c = 0; c < invokers.size(); c++) {
-                replies.add(invokers.get(c).invoke(cmd("APPEND own" + ids[c] + " " + tag + i + ",")));
-                replies.add(invokers.get(c).invoke(cmd("APPEND shared " + ids[c] + ":" + tag + i + ",")));
-            }
-        }
-        for (CompletableFuture<ByteBuffer> r : replies) {
-            r.get(60, TimeUnit.SECONDS);
-        }
-    }
-
     @ParameterizedTest
     @EnumSource(Multicast.class)
     @DisplayName("seed 003 ch. 6: P-SMR per worker over an atomic multicast — routed and shared writes all answered in order, replicas equal, executed on the workers' own delivery threads")
     void everyWriteAnsweredOnTheWorkersOwnThreads(Multicast multicast) throws Exception {
         try (LocalCluster c = cluster(multicast, null, 10_000)) {
-            List<CommandInvoker> clients = routed(c, 0, 1, 2);
-            load(clients, new int[] {0, 1, 2}, "a", 150);
+            List<CommandInvoker> clients = routed(c, WORKERS, 0, 1, 2);
+            loadRouted(clients, new int[] {0, 1, 2}, "a", 150);
             for (int k = 0; k < 3; k++) {
                 assertThat(text(clients.get(k).invoke(cmd("GET own" + k)).get(20, TimeUnit.SECONDS)))
                         .as("own%d in submission order", k).isEqualTo(expectedOwn("a", 150));
@@ -163,18 +130,18 @@ class PsmrReplicaClusterTest {
     @DisplayName("P-SMR: snapshots at g_all barriers; a replica restarted from its own snapshot resumes every worker there (no gap, no duplicate)")
     void aRestartResumesEveryWorkerFromTheBarrierSnapshot(Multicast multicast, @TempDir Path dir) throws Exception {
         try (LocalCluster c = cluster(multicast, dir, 4)) {
-            List<CommandInvoker> all = routed(c, 0, 1, 2);
-            load(all, new int[] {0, 1, 2}, "x", 60);
+            List<CommandInvoker> all = routed(c, WORKERS, 0, 1, 2);
+            loadRouted(all, new int[] {0, 1, 2}, "x", 60);
             awaitConverged(c);
             Await.until("replica 2 wrote a snapshot at a barrier", Duration.ofSeconds(60),
                     () -> c.replicas.get(2).meterRegistry().find("parallax.snapshots.taken").counter().count() > 0);
             c.stop(2);
-            load(all.subList(0, 2), new int[] {0, 1}, "y", 60);
+            loadRouted(all.subList(0, 2), new int[] {0, 1}, "y", 60);
             c.restart(2);
-            CommandInvoker again = routed(c, 2).get(0);
+            CommandInvoker again = routed(c, WORKERS, 2).get(0);
             assertThat(text(again.invoke(cmd("APPEND own2 z,")).get(60, TimeUnit.SECONDS)))
                     .isEqualTo(expectedOwn("x", 60) + "z,");
-            load(all.subList(0, 2), new int[] {0, 1}, "w", 20);
+            loadRouted(all.subList(0, 2), new int[] {0, 1}, "w", 20);
             awaitConverged(c);
             assertThat(c.machines.get(2).data.get("own0")).isEqualTo(expectedOwn("x", 60) + expectedOwn("y", 60)
                     + expectedOwn("w", 20));
@@ -192,8 +159,8 @@ class PsmrReplicaClusterTest {
         // Snapshots every 16 deliveries (summed over the workers): the peers compact while replica 2
         // is down, so a wiped replica must install; rarer snapshots than 4 keep it from chasing them.
         try (LocalCluster c = cluster(multicast, dir, 16)) {
-            List<CommandInvoker> all = routed(c, 0, 1, 2);
-            load(all, new int[] {0, 1, 2}, "x", 20);
+            List<CommandInvoker> all = routed(c, WORKERS, 0, 1, 2);
+            loadRouted(all, new int[] {0, 1, 2}, "x", 20);
             c.stop(2);
             deleteTree(dir.resolve("replica-2"));
             List<CommandInvoker> two = all.subList(0, 2);
@@ -202,7 +169,7 @@ class PsmrReplicaClusterTest {
                 two.get(i % 2).invoke(cmd("APPEND shared s" + i + ",")).get(60, TimeUnit.SECONDS);
             }
             c.restart(2);
-            load(two, new int[] {0, 1}, "z", 20);
+            loadRouted(two, new int[] {0, 1}, "z", 20);
             awaitConverged(c);
             assertThat(c.replicas.get(2).meterRegistry().find("parallax.snapshots.installed").counter().count())
                     .as("caught up by a snapshot").isPositive();

@@ -1,8 +1,6 @@
 package dev.parallax.ringpaxos.replica;
 
-import dev.parallax.core.GroupSet;
 import dev.parallax.core.client.CommandInvoker;
-import dev.parallax.core.client.CommandRouter;
 import dev.parallax.core.client.RoutingInvoker;
 import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.core.testkit.cluster.LocalCluster;
@@ -14,17 +12,15 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import static dev.parallax.core.testkit.cluster.AppendLoad.awaitConverged;
+import static dev.parallax.core.testkit.cluster.AppendLoad.loadRouted;
+import static dev.parallax.core.testkit.cluster.AppendLoad.routed;
 import static dev.parallax.core.testkit.cluster.AppendLoad.expectedOwn;
 import static dev.parallax.core.testkit.cluster.TextKv.cmd;
 import static dev.parallax.core.testkit.cluster.TextKv.text;
@@ -41,13 +37,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MultiRingReplicaClusterTest {
     private static final int RINGS = 2;
 
-    /** Key {@code shared}: both groups; any other key: its hash mod k. The key is the second word. */
-    static final CommandRouter BY_KEY = command -> {
-        String[] words = StandardCharsets.UTF_8.decode(command.duplicate()).toString().split(" ", 3);
-        String key = words.length > 1 ? words[1] : "";
-        return key.equals("shared") ? GroupSet.of(0, 1) : GroupSet.of(Math.floorMod(key.hashCode(), RINGS));
-    };
-
     /** Test ring timeouts; λ 2000/s; M-Ring on a random group and port range. */
     static OrderingProtocol ordering(int n, Ring.Kind kind) {
         ThreadLocalRandom r = ThreadLocalRandom.current();
@@ -63,33 +52,11 @@ class MultiRingReplicaClusterTest {
         return new LocalCluster(3, n -> protocol, kv -> kv, 16 << 20, dir, snapshotEvery);
     }
 
-    private static List<CommandInvoker> routed(LocalCluster c, int... replicas) {
-        List<CommandInvoker> invokers = new ArrayList<>();
-        for (int r : replicas) {
-            invokers.add(new RoutingInvoker(c.clientOf(r), BY_KEY));
-        }
-        return invokers;
-    }
-
-    /** Invoker c appends {@code tag i,} to {@code own<c>} and {@code c:tag i,} to {@code shared}. */
-    private static void load(List<CommandInvoker> invokers, int[] ids, String tag, int count) throws Exception {
-        List<CompletableFuture<ByteBuffer>> replies = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            for (int c = 0; c < invokers.size(); c++) {
-                replies.add(invokers.get(c).invoke(cmd("APPEND own" + ids[c] + " " + tag + i + ",")));
-                replies.add(invokers.get(c).invoke(cmd("APPEND shared " + ids[c] + ":" + tag + i + ",")));
-            }
-        }
-        for (CompletableFuture<ByteBuffer> r : replies) {
-            r.get(60, TimeUnit.SECONDS);
-        }
-    }
-
     private static void everyWriteAnsweredAndReplicasEqual(Ring.Kind kind) throws Exception {
         try (LocalCluster c = cluster(kind, null, 10_000)) {
             assertThat(c.replicas.get(0).batchBytes()).isEqualTo(RingConfig.builder(3, kind).build().batchBytes());
-            List<CommandInvoker> clients = routed(c, 0, 1, 2);
-            load(clients, new int[]{0, 1, 2}, "a", 150);
+            List<CommandInvoker> clients = routed(c, RINGS, 0, 1, 2);
+            loadRouted(clients, new int[]{0, 1, 2}, "a", 150);
             for (int k = 0; k < 3; k++) {
                 assertThat(text(clients.get(k).invoke(cmd("GET own" + k)).get(20, TimeUnit.SECONDS)))
                         .as("%s: own%d in submission order", kind, k).isEqualTo(expectedOwn("a", 150));
@@ -121,18 +88,18 @@ class MultiRingReplicaClusterTest {
     @DisplayName("multi-ring: a replica restarted from its snapshot resumes at the merge position (no gap, no duplicate) and catches up")
     void aRestartResumesFromTheSnapshotsMergePosition(@TempDir Path dir) throws Exception {
         try (LocalCluster c = cluster(Ring.Kind.U_RING, dir, 4)) {
-            List<CommandInvoker> all = routed(c, 0, 1, 2);
-            load(all, new int[]{0, 1, 2}, "x", 60);
+            List<CommandInvoker> all = routed(c, RINGS, 0, 1, 2);
+            loadRouted(all, new int[]{0, 1, 2}, "x", 60);
             awaitConverged(c);
             dev.parallax.core.testkit.cluster.Await.until("replica 2 wrote a snapshot", Duration.ofSeconds(60),
                     () -> c.replicas.get(2).meterRegistry().find("parallax.snapshots.taken").counter().count() > 0);
             c.stop(2);
-            load(all.subList(0, 2), new int[]{0, 1}, "y", 60);
+            loadRouted(all.subList(0, 2), new int[]{0, 1}, "y", 60);
             c.restart(2);
-            CommandInvoker again = routed(c, 2).get(0);
+            CommandInvoker again = routed(c, RINGS, 2).get(0);
             assertThat(text(again.invoke(cmd("APPEND own2 z,")).get(60, TimeUnit.SECONDS)))
                     .isEqualTo(expectedOwn("x", 60) + "z,");
-            load(all.subList(0, 2), new int[]{0, 1}, "w", 20);
+            loadRouted(all.subList(0, 2), new int[]{0, 1}, "w", 20);
             awaitConverged(c);
             assertThat(c.machines.get(2).data.get("own0")).isEqualTo(expectedOwn("x", 60) + expectedOwn("y", 60)
                     + expectedOwn("w", 20));
@@ -147,12 +114,12 @@ class MultiRingReplicaClusterTest {
     @DisplayName("multi-ring: a replica stopped and restarted without snapshots replays its rings' logs and catches up from its peers")
     void aStoppedReplicaCatchesUpFromItsLogsAndPeers(@TempDir Path dir) throws Exception {
         try (LocalCluster c = cluster(Ring.Kind.U_RING, dir, 10_000)) {
-            List<CommandInvoker> all = routed(c, 0, 1, 2);
-            load(all, new int[]{0, 1, 2}, "x", 40);
+            List<CommandInvoker> all = routed(c, RINGS, 0, 1, 2);
+            loadRouted(all, new int[]{0, 1, 2}, "x", 40);
             c.stop(2);
-            load(all.subList(0, 2), new int[]{0, 1}, "y", 80);
+            loadRouted(all.subList(0, 2), new int[]{0, 1}, "y", 80);
             c.restart(2);
-            CommandInvoker again = routed(c, 2).get(0);
+            CommandInvoker again = routed(c, RINGS, 2).get(0);
             assertThat(text(again.invoke(cmd("APPEND own2 z,")).get(60, TimeUnit.SECONDS)))
                     .isEqualTo(expectedOwn("x", 40) + "z,");
             awaitConverged(c);
@@ -166,8 +133,8 @@ class MultiRingReplicaClusterTest {
     @DisplayName("multi-ring: a replica whose data was wiped after its peers compacted their rings installs a peer's snapshot at its merge position and converges")
     void aReplicaBehindEveryCompactionInstallsAPeersSnapshot(@TempDir Path dir) throws Exception {
         try (LocalCluster c = cluster(Ring.Kind.U_RING, dir, 4)) {
-            List<CommandInvoker> all = routed(c, 0, 1, 2);
-            load(all, new int[]{0, 1, 2}, "x", 20);
+            List<CommandInvoker> all = routed(c, RINGS, 0, 1, 2);
+            loadRouted(all, new int[]{0, 1, 2}, "x", 20);
             c.stop(2);
             deleteTree(dir.resolve("replica-2"));
             List<CommandInvoker> two = all.subList(0, 2);
@@ -176,7 +143,7 @@ class MultiRingReplicaClusterTest {
                 two.get(i % 2).invoke(cmd("APPEND seq " + i + ",")).get(60, TimeUnit.SECONDS);
             }
             c.restart(2);
-            load(two, new int[]{0, 1}, "z", 20);
+            loadRouted(two, new int[]{0, 1}, "z", 20);
             awaitConverged(c);
             assertThat(c.replicas.get(2).meterRegistry().find("parallax.snapshots.installed").counter().count())
                     .as("caught up by a snapshot").isPositive();

@@ -1,7 +1,6 @@
 package dev.parallax.ringpaxos.replica;
 
 import dev.parallax.core.client.CommandInvoker;
-import dev.parallax.core.client.RoutingInvoker;
 import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.core.testkit.cluster.LocalCluster;
 import dev.parallax.ringpaxos.Ring;
@@ -32,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * laid out by a {@link MultiRingTopology} from cluster-file keys: ring 0 a U-Ring ring, ring 1 an
  * M-Ring ring on a datagram address of its own, the global ring an M-Ring ring on
  * {@code mring.group}, {@code mring.port} + 2. In one JVM over real loopback sockets, under both
- * thread placements. Clients route by key ({@link MultiRingReplicaClusterTest#BY_KEY}), so all
+ * thread placements. Clients route by key ({@link dev.parallax.core.testkit.cluster.AppendLoad#byKey}), so all
  * three rings carry commands and every replica merges them.
  */
 class MultiRingTopologyReplicaClusterTest {
@@ -63,10 +62,7 @@ class MultiRingTopologyReplicaClusterTest {
         assertThat(config.ring(2).mringPort()).isEqualTo(port + 2);
         OrderingProtocol protocol = MultiRing.protocol(config);
         try (LocalCluster c = new LocalCluster(3, n -> protocol, kv -> kv, 16 << 20, null, 10_000)) {
-            List<CommandInvoker> clients = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
-                clients.add(new RoutingInvoker(c.clientOf(i), MultiRingReplicaClusterTest.BY_KEY));
-            }
+            List<CommandInvoker> clients = dev.parallax.core.testkit.cluster.AppendLoad.routed(c, 2, 0, 1, 2);
             int count = 80;
             List<CompletableFuture<ByteBuffer>> replies = new ArrayList<>();
             for (int i = 0; i < count; i++) {

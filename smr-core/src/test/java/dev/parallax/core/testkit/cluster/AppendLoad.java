@@ -1,14 +1,20 @@
 package dev.parallax.core.testkit.cluster;
 
+import dev.parallax.core.GroupSet;
+import dev.parallax.core.client.CommandInvoker;
+import dev.parallax.core.client.CommandRouter;
+import dev.parallax.core.client.RoutingInvoker;
 import dev.parallax.core.client.SmrClient;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static dev.parallax.core.testkit.cluster.TextKv.cmd;
 
@@ -34,6 +40,45 @@ public final class AppendLoad {
             }
         }
         return replies;
+    }
+
+    /**
+     * The routed form of {@link #load} (a multicast ordering, seed 003 ch. 5-6): invoker {@code c}
+     * appends {@code tag i,} to {@code own<ids[c]>} and {@code ids[c]:tag i,} to {@code shared};
+     * waits up to 60 s for every reply.
+     */
+    public static void loadRouted(List<CommandInvoker> invokers, int[] ids, String tag, int count) throws Exception {
+        List<CompletableFuture<ByteBuffer>> replies = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            for (int c = 0; c < invokers.size(); c++) {
+                replies.add(invokers.get(c).invoke(cmd("APPEND own" + ids[c] + " " + tag + i + ",")));
+                replies.add(invokers.get(c).invoke(cmd("APPEND shared " + ids[c] + ":" + tag + i + ",")));
+            }
+        }
+        for (CompletableFuture<ByteBuffer> r : replies) {
+            r.get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * The C-G of the append workload over {@code groups} groups: the key {@code shared} to every
+     * group, any other key to its hash mod {@code groups} (the key is the command's second word).
+     */
+    public static CommandRouter byKey(int groups) {
+        return command -> {
+            String[] words = StandardCharsets.UTF_8.decode(command.duplicate()).toString().split(" ", 3);
+            String key = words.length > 1 ? words[1] : "";
+            return key.equals("shared") ? GroupSet.partition(groups) : GroupSet.of(Math.floorMod(key.hashCode(), groups));
+        };
+    }
+
+    /** Invokers that route {@code c}'s clients of {@code replicas} by {@link #byKey}. */
+    public static List<CommandInvoker> routed(LocalCluster c, int groups, int... replicas) {
+        List<CommandInvoker> invokers = new ArrayList<>();
+        for (int r : replicas) {
+            invokers.add(new RoutingInvoker(c.clientOf(r), byKey(groups)));
+        }
+        return invokers;
     }
 
     /** The machine's keys and values, sorted, as text; retried while execution changes the map. */
