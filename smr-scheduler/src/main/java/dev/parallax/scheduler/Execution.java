@@ -97,11 +97,16 @@ public final class Execution {
     }
 
     /**
-     * P-SMR (seed 003 ch. 6, Alg. 1) over {@code workers} worker threads with input queues of
-     * {@link #DEFAULT_QUEUE_CAPACITY} commands: group g belongs to worker {@code g mod workers}, a
-     * command runs alone on its worker if its groups ({@link dev.parallax.core.Command#groups()})
-     * map to one worker, else its workers meet and the lowest executes it. Correct when the
-     * commands' groups give every two dependent commands a common group (the service's C-G).
+     * P-SMR (seed 003 ch. 6, Alg. 1) with {@code workers} workers: group g belongs to worker
+     * {@code g mod workers}, a command runs alone on its worker if its groups
+     * ({@link dev.parallax.core.Command#groups()}) map to one worker, else its workers meet and the
+     * lowest executes it. Correct when the commands' groups give every two dependent commands a
+     * common group (the service's C-G). Over an ordering protocol that delivers per worker (an
+     * atomic multicast: {@code MultiRing}, {@code MulticastOrdering}) the replica feeds each worker
+     * from its own subscription; over one total order, worker threads with input queues of
+     * {@link #DEFAULT_QUEUE_CAPACITY} commands stand in for the subscriptions
+     * ({@link PsmrExecutor}). Commands' groups are trusted: prefer {@link #psmr(int,
+     * dev.parallax.core.client.CommandRouter)}, which checks them against the service's C-G.
      *
      * @throws IllegalArgumentException if {@code workers} is not in 1..64
      */

@@ -42,10 +42,14 @@ import java.util.concurrent.locks.LockSupport;
  * and the blocked {@code execute} proceeds. An interrupted {@code execute} has put the command in
  * no queue.
  *
- * <p><b>Threads.</b> {@link #execute} and {@link #awaitQuiescence} are called by one thread (the
- * ServiceManager), as the {@link Executor} contract says; results reach the sink from the worker
- * threads (daemons named {@code parallax-psmr-<i>}); {@link #close} from any thread stops the
- * group, interrupts and joins the workers (queued commands are dropped). State machine exceptions
+ * <p><b>Threads.</b> Per worker: {@link #deliver} for worker i on worker i's delivery thread,
+ * results reach the sink from those threads, {@link #releaseWorkers} and {@link #restartWorkers}
+ * from the replica (see {@link WorkerExecutor}); {@link #execute} and {@link #awaitQuiescence}
+ * then throw. One total order: {@link #execute} and {@link #awaitQuiescence} are called by one
+ * thread (the ServiceManager), as the {@link Executor} contract says; results reach the sink from
+ * the worker threads (daemons named {@code parallax-psmr-<i>}). Either way {@link #close} from any
+ * thread stops the group, and in the one-order mode interrupts and joins the workers (queued
+ * commands are dropped). State machine exceptions
  * become error results; an {@link Error} is reported once to {@link ResultSink#onFatal}, every
  * waiting worker is released, and later calls throw {@link IllegalStateException}.
  */
