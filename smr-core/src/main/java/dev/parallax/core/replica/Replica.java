@@ -263,6 +263,9 @@ public final class Replica implements AutoCloseable {
         if (batcher != null) {
             batcher.close();
         }
+        if (serviceManager != null && serviceManager.lanes() != null) {
+            serviceManager.lanes().stopping(); // per-worker lanes released by the closing streams return quietly
+        }
         if (broadcast != null) {
             broadcast.close();
         }

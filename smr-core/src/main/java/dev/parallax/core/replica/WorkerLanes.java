@@ -66,6 +66,8 @@ final class WorkerLanes implements WorkerDeliveryListener, WorkerExecutor.Admiss
     private final AtomicLong bytesSinceSnapshot = new AtomicLong();
     /** The position at which a barrier was proposed and not yet delivered, or -1. */
     private final AtomicLong barrierProposedAt = new AtomicLong(-1);
+    /** Set when the replica stops: lanes released by the shutdown return quietly. */
+    private volatile boolean stopping;
     /** The position of the last install (0 at start); written with every lane paused. */
     private volatile long base;
     /** The position of the last snapshot taken or installed; written by worker 0 at barriers and by installs. */
@@ -87,6 +89,14 @@ final class WorkerLanes implements WorkerDeliveryListener, WorkerExecutor.Admiss
                     + " workers; per-worker snapshots need a barrier every worker takes part in");
         }
         this.barrier = new Command(new CommandId(0, everyWorker, 0), ByteBuffer.allocate(0));
+    }
+
+    /**
+     * The replica stops: its broadcast is about to close the workers' streams, which releases (and
+     * interrupts) lanes inside shared commands; they return without an error. Any thread.
+     */
+    void stopping() {
+        stopping = true;
     }
 
     /** The sum of the workers' delivery counts: the sequence number a snapshot taken now would have. */
@@ -125,8 +135,8 @@ final class WorkerLanes implements WorkerDeliveryListener, WorkerExecutor.Admiss
                     }
                 }
             } catch (IllegalStateException e) {
-                if (gate.paused() || manager.failure() != null) {
-                    return; // released for an install (the state is being replaced), or the replica failed
+                if (gate.paused() || stopping || manager.failure() != null) {
+                    return; // released for an install (the state is being replaced), the replica stops, or it failed
                 }
                 throw e;
             }
