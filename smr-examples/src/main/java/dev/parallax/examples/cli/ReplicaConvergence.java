@@ -34,7 +34,7 @@ final class ReplicaConvergence {
         /** One line for a report, e.g. {@code every replica at instance 1,234, digest 0x...}. */
         String describe() {
             if (converged && Arrays.stream(frontiers).anyMatch(f -> f != frontiers[0])) {
-                return String.format("every replica with store digest %013x (after %d ms; frontiers moving on: %s)",
+                return String.format("every replica with store digest %013x (after %d ms; frontiers of several streams, not compared: %s)",
                         digests[0], waited.toMillis(), Arrays.toString(frontiers));
             }
             if (converged) {
