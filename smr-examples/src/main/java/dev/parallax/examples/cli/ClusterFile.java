@@ -477,9 +477,9 @@ public final class ClusterFile {
     }
 
     /**
-     * The reference multicast's group count ({@code multicast.groups}, read with
-     * {@code ordering=multicast}); default {@value #DEFAULT_MULTICAST_GROUPS}, 1..{@value
-     * MulticastOrdering#MAX_GROUPS} (one Multi-Paxos instance per group and, with more than one,
+     * The reference multicast's group count ({@code multicast.groups}, checked whenever set, used with
+     * {@code ordering=multicast}); default {@value #DEFAULT_MULTICAST_GROUPS},
+     * 1..{@value MulticastOrdering#MAX_GROUPS} (one Multi-Paxos instance per group and, with more than one,
      * a global one, all in each replica process).
      *
      * @throws IllegalArgumentException naming the file, the key and the accepted range
