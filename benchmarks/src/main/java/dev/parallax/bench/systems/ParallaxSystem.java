@@ -12,7 +12,7 @@ import dev.parallax.examples.cli.KvRouting;
 import dev.parallax.examples.cli.Orderings;
 import dev.parallax.examples.cli.ProcessCluster;
 import dev.parallax.examples.cli.RuntimeOptions;
-import dev.parallax.ringpaxos.multiring.MultiRingConfig;
+import dev.parallax.paxos.multicast.MulticastOrdering;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
@@ -39,8 +39,12 @@ import java.util.concurrent.TimeUnit;
  * {@code parallax-mring-none}: Ring Paxos, seed 003 ch. 3; {@code parallax-multiring-<k>}: Multi-Ring
  * Paxos over k M-Ring rings, ch. 5, made by {@link #multiRing}) runs it whatever {@code --ordering} says;
  * {@code parallax-psmr-<k>} ({@link #psmr}) also fixes the executor: P-SMR (ch. 6) with one worker per
- * ring, whatever {@code --execution} and {@code --execution-threads} say.
- * With Multi-Ring the clients address each command by key ({@link KvRouting}).
+ * ring, whatever {@code --execution} and {@code --execution-threads} say. {@code parallax-multicast-<k>}
+ * ({@link #multicast}) runs the reference multicast (one Multi-Paxos instance per group and a global
+ * one, {@code ordering=multicast}) over k groups, {@code parallax-psmr-multicast-<k>}
+ * ({@link #psmrMulticast}) P-SMR over it: the correctness baseline next to the Multi-Ring ones.
+ * With an ordering that orders by group (multi-ring, multicast) the clients address each command
+ * by key ({@link KvRouting}).
  * Connections are spread over the replicas ({@link #connect}); {@link #bytesSent} counts what each
  * replica sends to its peers and its clients, for the per-replica balance columns, and
  * {@link #peerBytesSent} and {@link #deliveredBytes} feed the efficiency metric (seed 003 (Ring
@@ -171,6 +175,43 @@ public final class ParallaxSystem implements BenchSystem {
                         "execution.threads", Integer.toString(rings)));
     }
 
+    /**
+     * {@code parallax-multicast-<groups>}: the reference atomic multicast ({@code ordering=multicast},
+     * seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5 with Multi-Paxos streams) over {@code groups}
+     * groups at three replicas, acceptor log {@code none}, every stream with the Multi-Paxos
+     * throughput settings, sequential execution unless {@code --execution} says otherwise, and the
+     * clients routing by key over the groups; the baseline of {@link #multiRing(int)}.
+     *
+     * @param groups k, 1..16 ({@code multicast.groups})
+     */
+    public static ParallaxSystem multicast(int groups) {
+        checkMulticastGroups(groups);
+        return new ParallaxSystem("none", Orderings.MULTICAST, 3, Map.of(ClusterFile.MULTICAST_GROUPS_KEY, Integer.toString(groups)),
+                "parallax-multicast-" + groups, Map.of());
+    }
+
+    /**
+     * {@code parallax-psmr-multicast-<groups>}: {@link #multicast(int) parallax-multicast-<groups>}
+     * with P-SMR execution (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6, {@code execution=p-smr})
+     * over {@code groups} workers, one per group; the replicas' store is partitioned by the same
+     * groups and the clients route by key over them. The executor and its worker count win over
+     * {@code --execution} and {@code --execution-threads}; compare with {@link #psmr(int)}.
+     *
+     * @param groups k, 1..16: the groups and the workers
+     */
+    public static ParallaxSystem psmrMulticast(int groups) {
+        checkMulticastGroups(groups);
+        return new ParallaxSystem("none", Orderings.MULTICAST, 3, Map.of(ClusterFile.MULTICAST_GROUPS_KEY, Integer.toString(groups)),
+                "parallax-psmr-multicast-" + groups, Map.of(Executions.KEY, Executions.P_SMR.configName(),
+                        "execution.threads", Integer.toString(groups)));
+    }
+
+    private static void checkMulticastGroups(int groups) {
+        if (groups < 1 || groups > MulticastOrdering.MAX_GROUPS) {
+            throw new IllegalArgumentException("groups must be 1.." + MulticastOrdering.MAX_GROUPS + ", not " + groups);
+        }
+    }
+
     private static void checkRings(int rings) {
         if (rings < 1 || rings > dev.parallax.core.GroupSet.MAX_GROUP) {
             throw new IllegalArgumentException("rings must be 1.." + dev.parallax.core.GroupSet.MAX_GROUP + ", not " + rings);
@@ -258,9 +299,8 @@ public final class ParallaxSystem implements BenchSystem {
         s.put(Orderings.KEY, runtime.getOrDefault(Orderings.KEY, Orderings.DEFAULT.configName()));
         Executions execution = Executions.parse(runtime.getOrDefault(Executions.KEY, Executions.DEFAULT.configName()));
         // P-SMR's default is one worker per group (ClusterFile.executionThreads), the others' a fixed count.
-        String defaultWorkers = execution.oneWorkerPerGroup()
-                ? fixedSettings.getOrDefault("multiring.rings", Integer.toString(MultiRingConfig.DEFAULT_RINGS))
-                : Integer.toString(ClusterFile.DEFAULT_EXECUTION_THREADS);
+        String defaultWorkers = Integer.toString(execution.oneWorkerPerGroup() ? orderingGroups()
+                : ClusterFile.DEFAULT_EXECUTION_THREADS);
         s.put(Executions.KEY, execution.configName() + (execution.parallel() ? ", " + runtime.getOrDefault("execution.threads",
                 defaultWorkers) + " workers" + (execution.oneWorkerPerGroup() ? ", one per group" : "") : ""));
         ThreadPlacement threads = ThreadPlacement.parse(runtime.getOrDefault("threads", ThreadPlacement.AUTO.configName()));
@@ -296,6 +336,25 @@ public final class ParallaxSystem implements BenchSystem {
         return props;
     }
 
+    /**
+     * The groups of the ordering this system runs, as its cluster file sets them
+     * ({@link ClusterFile#orderingGroups()}: {@code multiring.rings}, {@code multicast.groups}, else 1),
+     * read from {@link #clusterProperties} without the executor keys (checked when the cluster starts).
+     *
+     * @throws IllegalArgumentException if the cluster file would be refused, naming the key
+     */
+    private int orderingGroups() {
+        Properties props = clusterProperties(Path.of("work"));
+        props.remove(Executions.KEY);
+        props.remove("execution.threads");
+        StringBuilder members = new StringBuilder();
+        for (int i = 0; i < replicas; i++) {
+            members.append(i == 0 ? "" : ",").append(i).append("=127.0.0.1:").append(7000 + i);
+        }
+        props.setProperty("members", members.toString());
+        return ClusterFile.of(props).orderingGroups();
+    }
+
     @Override
     public void start(Path workDir, Duration timeout) throws Exception {
         Properties props = clusterProperties(workDir);
@@ -324,7 +383,7 @@ public final class ParallaxSystem implements BenchSystem {
      * A client that talks to replica {@code k mod replicas} first, {@code k} counting the
      * connections opened: the load is spread over the replicas. With S-Paxos and Ring Paxos each
      * replica serves its own clients; with Multi-Paxos each client is redirected to the leader once.
-     * With Multi-Ring the client addresses each command by key ({@link KvRouting}).
+     * With Multi-Ring or the reference multicast the client addresses each command by key ({@link KvRouting}).
      */
     @Override
     public CommandInvoker connect(int maxOutstanding) {

@@ -119,6 +119,52 @@ class SystemsTest {
     }
 
     @Test
+    @DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5-6, issue 16: parallax-multicast-2 runs the reference multicast "
+            + "over two groups (sequential) and parallax-psmr-multicast-2 P-SMR over it with two workers, next to the Multi-Ring "
+            + "systems, whatever --ordering and --execution say")
+    void theMulticastSystemsRunTheReferenceMulticastOverTwoGroups() {
+        assertThat(Systems.all()).extracting(Systems.Entry::name).containsSubsequence("parallax-psmr-1", "parallax-psmr-2",
+                "parallax-psmr-3", "parallax-multicast-2", "parallax-psmr-multicast-2", "ratis");
+        ParallaxSystem multicast = (ParallaxSystem) Systems.create("parallax-multicast-2");
+        multicast.runtime(Map.of(Orderings.KEY, "multi-ring", "threads", "staged"));
+        assertThat(multicast.name()).isEqualTo("parallax-multicast-2");
+        assertThat(multicast.replicas()).isEqualTo(3);
+        assertThat(multicast.settings()).containsEntry("ordering", "multicast").containsEntry("multicast.groups", "2")
+                .containsEntry("execution", "sequential").containsEntry("threads", "staged").containsEntry("log.sync", "none")
+                .containsEntry("paxos.batch.bytes", "16384").containsEntry("paxos.eager.below", "1");
+        ClusterFile sequential = clusterFile(multicast);
+        assertThat(sequential.ordering()).isEqualTo(Orderings.MULTICAST);
+        assertThat(sequential.multicastGroups()).isEqualTo(2);
+        assertThat(KvRouting.router(sequential)).as("the clients route by key").get()
+                .extracting(dev.parallax.examples.kv.KvRouter::groups).isEqualTo(2);
+        assertThat(KvRouting.stateMachine(sequential).partitions()).as("sequential: one partition").isEqualTo(1);
+        // --execution p-smr on the multicast system without a fixed executor: one worker per group by default.
+        assertThat(ParallaxSystem.multicast(3).runtime(Map.of(Executions.KEY, "p-smr")).settings())
+                .containsEntry("execution", "p-smr, 3 workers, one per group");
+
+        ParallaxSystem psmr = (ParallaxSystem) Systems.create("parallax-psmr-multicast-2");
+        psmr.runtime(Map.of(Orderings.KEY, "multi-paxos", Executions.KEY, "early-ws-opt", "execution.threads", "5"));
+        assertThat(psmr.name()).isEqualTo("parallax-psmr-multicast-2");
+        assertThat(psmr.settings()).containsEntry("ordering", "multicast").containsEntry("multicast.groups", "2")
+                .containsEntry("execution", "p-smr, 2 workers, one per group");
+        ClusterFile file = clusterFile(psmr);
+        assertThat(file.execution()).isEqualTo(Executions.P_SMR);
+        assertThat(file.executionThreads()).isEqualTo(2);
+        assertThat(KvRouting.stateMachine(file).partitions()).as("the replicas' store").isEqualTo(2);
+        assertThat(KvRouting.router(file)).get().extracting(dev.parallax.examples.kv.KvRouter::groups).isEqualTo(2);
+        assertThat(ParallaxSystem.psmrMulticast(2).tls(true).name()).isEqualTo("parallax-psmr-multicast-2-tls");
+        assertThatThrownBy(() -> ParallaxSystem.multicast(17)).hasMessageContaining("groups must be 1..16");
+        assertThatThrownBy(() -> ParallaxSystem.psmrMulticast(0)).hasMessageContaining("groups must be 1..16");
+    }
+
+    /** The cluster file {@code system} writes, with three local members: the replicas accept it. */
+    private static ClusterFile clusterFile(ParallaxSystem system) {
+        java.util.Properties props = system.clusterProperties(java.nio.file.Path.of("work"));
+        props.setProperty("members", "0=127.0.0.1:7000,1=127.0.0.1:7001,2=127.0.0.1:7002");
+        return ClusterFile.of(props);
+    }
+
+    @Test
     void unknownSystemsAreRejectedNamingTheKnownOnes() {
         assertThatThrownBy(() -> Systems.create("parallax-spaxos")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("parallax-spaxos-none").hasMessageContaining("parallax-spaxos-every-batch");

@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * digest within 30 s of the end. Exit code 0 only if the history is linearizable, no acknowledged
  * write was lost and the replicas converged; 2, with the message on standard error and nothing
  * started, if the cluster file refuses the runtime options (e.g. {@code --execution p-smr} without
- * {@code --ordering multi-ring}). {@link RuntimeOptions} choose the replicas' ordering protocol,
+ * {@code --ordering multi-ring} or {@code multicast}). {@link RuntimeOptions} choose the replicas' ordering protocol,
  * executor and thread placement; the results name them.
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
@@ -94,7 +94,7 @@ final class ChaosCommand implements Callable<Integer> {
             configured = new ProcessCluster(work, 3, props, false,
                     List.of("-Xmx512m", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), tls);
         } catch (IllegalArgumentException e) {
-            // A runtime the cluster file refuses (e.g. --execution p-smr without --ordering multi-ring): nothing started.
+            // A runtime the cluster file refuses (e.g. --execution p-smr over multi-paxos): nothing started.
             System.err.println(e.getMessage());
             return 2;
         }

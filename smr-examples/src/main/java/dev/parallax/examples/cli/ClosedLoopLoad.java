@@ -34,7 +34,7 @@ import java.util.function.UnaryOperator;
  * Client {@code c} talks to replica {@code c mod n} first ({@link ClientConfig.Builder#startAt}):
  * with S-Paxos every replica serves its own clients; with Multi-Paxos each is redirected once.
  * A load made for a {@link ProcessCluster} addresses its commands as the cluster's ordering wants
- * ({@link KvRouting}: by key over the rings of {@code ordering=multi-ring}).
+ * ({@link KvRouting}: by key over the groups of {@code ordering=multi-ring} or {@code multicast}).
  *
  * <p>Callbacks run on the clients' event loop threads; the public methods are thread-safe.
  */

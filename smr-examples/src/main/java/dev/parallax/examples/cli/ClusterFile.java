@@ -10,6 +10,7 @@ import dev.parallax.core.runtime.DatagramFaults;
 import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.paxos.PaxosConfig;
+import dev.parallax.paxos.multicast.MulticastOrdering;
 import dev.parallax.paxos.spaxos.SPaxosConfig;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
@@ -61,6 +62,7 @@ import java.util.regex.Pattern;
  * paxos.catchup.max.bytes=1048576    # bytes of decided values per catch-up reply / Phase 1 page (at most half a frame)
  * paxos.restart.hold.ms=2000         # a restarted replica starts no view before hearing a peer, for at most this long
  * ordering=multi-paxos               # the ordering protocol, see {@link Orderings}: multi-paxos | s-paxos | u-ring | m-ring | multi-ring
+ *                                    #   | multicast
  * spaxos.batch.bytes=1300            # S-Paxos (ordering=s-paxos; it also reads paxos.* for its ordering layer):
  * spaxos.batch.timeout.ms=1          #   client batches of at most this many bytes (cbsz), closed after this long
  * spaxos.eager.below=2               #   disseminate a partial batch at once below this many own unstable batches
@@ -101,6 +103,9 @@ import java.util.regex.Pattern;
  * multiring.ring.1.members=0,1,2     #   ring 1's replicas: every replica (the default; the ordering subscribes
  *                                    #   every replica to every group, so a ring that leaves one out is refused)
  * multiring.group.2=0                #   group 2 is ordered by ring 0 (default: group g by ring g, g &lt; k)
+ * multicast.groups=2                 # the reference multicast (ordering=multicast; seed 003 ch. 5 with Multi-Paxos
+ *                                    #   streams): k groups 0..k-1, one Multi-Paxos instance each, plus (k > 1) a
+ *                                    #   global one (1..16); every stream reads paxos.*
  * mring.group=239.255.80.1           # M-Ring only (ordering=m-ring): the IP-multicast group of Phase 2A and decisions
  * mring.port=7400                    #   its UDP port (multi-ring: ring i uses mring.port + i, the global ring + k)
  * mring.interface=127.0.0.1          #   the address of the interface to multicast on (the NIC's address on a network)
@@ -116,8 +121,10 @@ import java.util.regex.Pattern;
  * mring.learner.buffer=4096          #   instances a learner buffers ahead of its decided prefix
  * mring.learner.buffer.bytes=67108864 #  and bytes; beyond, datagrams are dropped (counted) and fetched by catch-up
  * mring.test.faults=                 #   tests and chaos only: drop=0.02,dup=0.01,reorder=4,seed=7
- * execution=sequential               # the executor, see {@link Executions}; p-smr needs ordering=multi-ring
- * execution.threads=2                # workers of a parallel executor (p-smr: one per group, = multiring.rings, its default)
+ * execution=sequential               # the executor, see {@link Executions}; p-smr needs an ordering with groups:
+ *                                    #   multi-ring or multicast
+ * execution.threads=2                # workers of a parallel executor (p-smr: one per group, = the ordering's groups,
+ *                                    #   multiring.rings or multicast.groups, its default)
  * threads=auto                       # stage placement: staged | compact | auto (see ThreadPlacement)
  * tls.replica=required               # mutual TLS between replicas: required | off (default off)
  * tls.client=on                      # TLS on the client and Redis ports: on | off (default off)
@@ -138,11 +145,17 @@ import java.util.regex.Pattern;
  * (n = 2f+1) when {@code ordering} is {@code u-ring}, {@code m-ring} or {@code multi-ring}, and the
  * {@code multiring.*} keys are checked with {@code multi-ring}; with another ordering the ring keys
  * are checked (as M-Ring's) only when the member count is odd. {@code execution=p-smr} (P-SMR, seed
- * 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6) is refused without {@code ordering=multi-ring} and
- * with an {@code execution.threads} other than {@code multiring.rings} (one worker per group), each
- * error naming the keys and the fix. Thread-safe (read-only after construction).
+ * 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6) is refused without an ordering with groups
+ * ({@link #routesByKey()}: {@code ordering=multi-ring} or {@code multicast}) and with an
+ * {@code execution.threads} other than the ordering's group count ({@link #orderingGroups()}:
+ * {@code multiring.rings} or {@code multicast.groups}, one worker per group), each error naming
+ * the keys and the fix. Thread-safe (read-only after construction).
  */
 public final class ClusterFile {
+    /** The key of the reference multicast's group count ({@code ordering=multicast}). */
+    public static final String MULTICAST_GROUPS_KEY = "multicast.groups";
+    /** The reference multicast's groups when {@code multicast.groups} is absent. */
+    public static final int DEFAULT_MULTICAST_GROUPS = 2;
     private static final Set<String> KEYS = Set.of("members", "clients", "redis", "data.dir", "snapshot.every", "snapshot.log.bytes",
             "snapshot.transfer.timeout.ms", "snapshot.max.bytes", "log.sync",
             "client.io.threads", "replica.io.threads", "wait",
@@ -157,7 +170,7 @@ public final class ClusterFile {
             "mring.group", "mring.port", "mring.interface", "mring.ttl", "mring.packet.bytes", "mring.socket.buffer.bytes",
             "mring.window.min", "mring.retransmit.ms", "mring.retransmit.max.bytes", "mring.fc.threshold", "mring.fc.decrease.ms",
             "mring.fc.increase.ms", "mring.learner.buffer", "mring.learner.buffer.bytes", "mring.test.faults",
-            "multiring.rings", "multiring.kind", "multiring.m",
+            "multiring.rings", "multiring.kind", "multiring.m", MULTICAST_GROUPS_KEY,
             Orderings.KEY, Executions.KEY, "execution.threads", "threads",
             "tls.replica", "tls.client", "tls.ca", "tls.handshake.timeout.ms");
     /** The per-replica TLS keys, {@code tls.cert.<id>} and {@code tls.key.<id>}. */
@@ -233,6 +246,7 @@ public final class ClusterFile {
         paxos();
         spaxos();
         Orderings ordering = ordering();
+        multicastGroups();
         if (ordering == Orderings.MULTI_RING) {
             multiRing();
         } else if (ordering == Orderings.U_RING) {
@@ -379,8 +393,9 @@ public final class ClusterFile {
     /**
      * Workers of a parallel executor ({@code execution.threads}); default
      * {@link #DEFAULT_EXECUTION_THREADS}. With {@code execution=p-smr} one worker per group: the
-     * default is {@code multiring.rings}, and another value is refused (seed 003 (Ring Paxos /
-     * Multi-Ring / P-SMR) ch. 6: worker t_i delivers group g_i merged with the global group).
+     * default is the ordering's group count ({@link #orderingGroups()}: {@code multiring.rings} or
+     * {@code multicast.groups}), and another value is refused (seed 003 (Ring Paxos / Multi-Ring /
+     * P-SMR) ch. 6: worker t_i delivers group g_i merged with the global group).
      *
      * @throws IllegalArgumentException naming the keys and the fix
      */
@@ -395,29 +410,90 @@ public final class ClusterFile {
         if (!execution().oneWorkerPerGroup()) {
             return given == null ? DEFAULT_EXECUTION_THREADS : given;
         }
-        int groups = multiRing().rings();
+        int groups = orderingGroups();
         if (given != null && given != groups) {
+            String key = groupsKey(ordering());
             throw error(Executions.KEY + "=" + execution().configName() + " runs one worker per group: execution.threads="
-                    + given + " must equal multiring.rings=" + groups + "; set execution.threads=" + groups
-                    + " or remove it (p-smr then runs multiring.rings workers), or set multiring.rings=" + given);
+                    + given + " must equal " + key + "=" + groups + "; set execution.threads=" + groups
+                    + " or remove it (" + execution().configName() + " then runs " + key + " workers), or set " + key + "=" + given);
         }
         return groups;
     }
 
     /**
-     * {@code execution=p-smr} needs {@code ordering=multi-ring}: P-SMR's workers each deliver
-     * their group's ring merged with the global ring (seed 003 (Ring Paxos / Multi-Ring / P-SMR)
-     * ch. 6), so commands must be ordered by group.
+     * {@code execution=p-smr} needs an ordering with groups ({@link #routesByKey()}:
+     * {@code multi-ring} or {@code multicast}): P-SMR's workers each deliver their group's stream
+     * merged with the global stream (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6), so
+     * commands must be ordered by group.
      */
     private void checkExecutionOrdering() {
         Executions e = execution();
         Orderings o = ordering();
-        if (e.oneWorkerPerGroup() && o != Orderings.MULTI_RING) {
-            throw error(Executions.KEY + "=" + e.configName() + " needs " + Orderings.KEY + "=" + Orderings.MULTI_RING.configName()
-                    + ", got " + Orderings.KEY + "=" + o.configName() + ": each P-SMR worker delivers its group's ring merged "
-                    + "with the global ring; set " + Orderings.KEY + "=" + Orderings.MULTI_RING.configName()
-                    + " (multiring.rings groups, one worker each) or choose another " + Executions.KEY);
+        if (e.oneWorkerPerGroup() && !routesByKey()) {
+            throw error(Executions.KEY + "=" + e.configName() + " needs an ordering with groups, "
+                    + Orderings.KEY + "=" + Orderings.MULTI_RING.configName() + " or " + Orderings.MULTICAST.configName()
+                    + ", got " + Orderings.KEY + "=" + o.configName() + ": each P-SMR worker delivers its group's stream merged "
+                    + "with the global stream; set " + Orderings.KEY + "=" + Orderings.MULTI_RING.configName()
+                    + " (" + groupsKey(Orderings.MULTI_RING) + " groups, one worker each) or " + Orderings.KEY + "="
+                    + Orderings.MULTICAST.configName() + " (" + groupsKey(Orderings.MULTICAST)
+                    + " groups, one worker each), or choose another " + Executions.KEY);
         }
+    }
+
+    /**
+     * Whether the ordering orders commands by group, so that clients address each command to the
+     * groups of its keys (a C-G function, for the KV store {@code KvRouter}) and P-SMR can run one
+     * worker per group: {@code ordering=multi-ring} (Multi-Ring Paxos) and {@code ordering=multicast}
+     * (the reference multicast), seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5-6.
+     */
+    public boolean routesByKey() {
+        return groupsKey(ordering()) != null;
+    }
+
+    /**
+     * k, the groups the ordering orders commands by: {@code multiring.rings} with
+     * {@code ordering=multi-ring}, {@code multicast.groups} with {@code ordering=multicast}, 1 with
+     * every other ordering (one stream, everything in the default group). The one place that
+     * answers "how many groups": client routing, the store's partitions and P-SMR's workers all
+     * read it.
+     *
+     * @throws IllegalArgumentException naming the file and the faulty key
+     */
+    public int orderingGroups() {
+        return switch (ordering()) {
+            case MULTI_RING -> multiRing().rings();
+            case MULTICAST -> multicastGroups();
+            default -> 1;
+        };
+    }
+
+    /** The key that sets {@code ordering}'s group count ({@link #orderingGroups()}), or null if it has one stream only. */
+    static String groupsKey(Orderings ordering) {
+        return switch (ordering) {
+            case MULTI_RING -> "multiring.rings";
+            case MULTICAST -> MULTICAST_GROUPS_KEY;
+            default -> null;
+        };
+    }
+
+    /**
+     * The reference multicast's group count ({@code multicast.groups}, checked whenever set, used with
+     * {@code ordering=multicast}); default {@value #DEFAULT_MULTICAST_GROUPS},
+     * 1..{@value MulticastOrdering#MAX_GROUPS} (one Multi-Paxos instance per group and, with more than one,
+     * a global one, all in each replica process).
+     *
+     * @throws IllegalArgumentException naming the file, the key and the accepted range
+     */
+    public int multicastGroups() {
+        if (!props.containsKey(MULTICAST_GROUPS_KEY)) {
+            return DEFAULT_MULTICAST_GROUPS;
+        }
+        int k = intValue(MULTICAST_GROUPS_KEY);
+        if (k < 1 || k > MulticastOrdering.MAX_GROUPS) {
+            throw error(MULTICAST_GROUPS_KEY + " must be 1.." + MulticastOrdering.MAX_GROUPS + " (groups of "
+                    + Orderings.KEY + "=" + Orderings.MULTICAST.configName() + "), got " + k);
+        }
+        return k;
     }
 
     /**

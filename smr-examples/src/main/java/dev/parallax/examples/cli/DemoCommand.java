@@ -29,7 +29,7 @@ import java.util.stream.Stream;
  * <p>Exit code 0 only if the restarted leader caught up and no acknowledged write was lost; 1
  * otherwise (the replica logs are then kept); 2, with the message on standard error and nothing
  * started, if the cluster file refuses the runtime options (e.g. {@code --execution p-smr}
- * without {@code --ordering multi-ring}). Runs on the caller's thread and blocks for the whole
+ * without {@code --ordering multi-ring} or {@code multicast}). Runs on the caller's thread and blocks for the whole
  * demo (about {@code --warmup + --seconds} plus start-up). {@link RuntimeOptions} choose the
  * replicas' ordering protocol, executor and thread placement; the header and the results name them.
  */
@@ -69,7 +69,8 @@ final class DemoCommand implements Callable<Integer> {
 
     private final PrintStream out;
     private final PrintStream err;
-    private boolean multiRing;
+    /** What the killed replica was, as the report says it: it depends on the ordering ({@link #leaderRole}). */
+    private String leaderRole = "the leader";
 
     /** A demo that reports on standard output and errors on standard error (picocli's constructor). */
     DemoCommand() {
@@ -99,15 +100,14 @@ final class DemoCommand implements Callable<Integer> {
             configured = new ProcessCluster(dir, 3, props, false,
                     List.of("-Xmx1g", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), tls);
         } catch (IllegalArgumentException e) {
-            // A runtime the cluster file refuses (e.g. --execution p-smr without --ordering multi-ring): nothing started.
+            // A runtime the cluster file refuses (e.g. --execution p-smr over multi-paxos): nothing started.
             err.println(e.getMessage());
             deleteRecursively(dir);
             return 2;
         }
         try (ProcessCluster cluster = configured) {
             String runtimeLine = cluster.clusterFile().describeRuntime(Runtime.getRuntime().availableProcessors());
-            // Multi-Ring has no single leader: the replica killed coordinates one of its rings.
-            multiRing = cluster.clusterFile().ordering() == Orderings.MULTI_RING;
+            leaderRole = leaderRole(cluster.clusterFile().ordering());
             out.println("Parallax demo: 3 replica processes (key-value store) on 127.0.0.1; " + runtimeLine);
             out.println("work directory: " + dir);
             cluster.replicaArgs("--metrics-port", "0");
@@ -159,7 +159,7 @@ final class DemoCommand implements Callable<Integer> {
                     out.println();
                 }
                 out.printf("  >> killed %s, replica %d, with SIGKILL at %.1f s%n", leader < 0 ? "a replica (none reported leading)"
-                        : multiRing ? "a ring coordinator" : "the leader", killed, killAt / 1e9);
+                        : leaderRole, killed, killAt / 1e9);
             }
             if (killed >= 0 && s == seconds * 3 / 4) {
                 cluster.start(killed, Duration.ofSeconds(60));
@@ -198,6 +198,21 @@ final class DemoCommand implements Callable<Integer> {
             out.println("  check            FAILED: " + lost + " acknowledged writes are missing");
         }
         return caughtUp && lost == 0;
+    }
+
+    /**
+     * What the replica {@link ProcessCluster#leader()} names is under {@code ordering}: Multi-Ring
+     * has no single leader, the replica coordinates one of its rings; the reference multicast runs
+     * one Multi-Paxos instance per group and a global one, the replica leads one of those streams
+     * (the first its metrics list; the others may have other leaders); every other ordering has one
+     * leader (or coordinator).
+     */
+    static String leaderRole(Orderings ordering) {
+        return switch (ordering) {
+            case MULTI_RING -> "a ring coordinator";
+            case MULTICAST -> "a stream leader";
+            default -> "the leader";
+        };
     }
 
     /**

@@ -21,8 +21,9 @@ import java.util.Locale;
  * it has no scheduler, each command carries its group set γ, computed by the service's C-G
  * function at the entry (for the key-value store {@code KvRouter}, through {@link KvRouting}), and
  * it runs one worker per multicast group ({@link #oneWorkerPerGroup()}), so {@link ClusterFile}
- * accepts it only over {@code ordering=multi-ring} with {@code execution.threads} equal to
- * {@code multiring.rings}. Default {@link #SEQUENTIAL}.
+ * accepts it only over an ordering with groups ({@code ordering=multi-ring} or {@code multicast})
+ * with {@code execution.threads} equal to its group count ({@code multiring.rings} or
+ * {@code multicast.groups}). Default {@link #SEQUENTIAL}.
  *
  * <p>Adding an executor is adding a constant here and a row in docs/operations.md. Still planned
  * (wave 2): {@code s-smr} (seed 004 (S-SMR)), which also needs a multicast ordering protocol.
@@ -84,7 +85,7 @@ public enum Executions {
 
     /**
      * Whether this executor runs one worker per multicast group and takes each command's workers
-     * from its group set ({@link #P_SMR}): it needs an ordering with groups ({@code multi-ring})
+     * from its group set ({@link #P_SMR}): it needs an ordering with groups ({@code multi-ring} or {@code multicast})
      * and a service whose commands carry a C-G function's groups and whose state machine is
      * partitioned by them ({@link ServiceClasses#groupPartitioned()}).
      */

@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>With {@code --cluster} the command goes to the default group. With {@code --config FILE}
  * instead, the cluster file gives the client endpoints, the CA to trust with {@code tls.client=on},
- * and the routing ({@link KvRouting#invoker}: by key over the rings of {@code ordering=multi-ring});
+ * and the routing ({@link KvRouting#invoker}: by key over the groups of {@code ordering=multi-ring} or {@code multicast});
  * a cluster running {@code execution=p-smr} needs it, since there the groups a command carries
  * decide which workers execute it (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6).
  */

@@ -9,9 +9,11 @@ import java.util.Optional;
 
 /**
  * How the key-value store is split by group on the cluster a {@link ClusterFile} describes, in one
- * place for its clients and its replicas. Clients address their commands with {@code ordering=multi-ring}
- * (Multi-Ring Paxos, seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5) by key over the
- * {@code multiring.rings} groups ({@link KvRouter}, the store's C-G function); with any other
+ * place for its clients and its replicas. Clients address their commands, with an ordering that
+ * orders by group ({@link ClusterFile#routesByKey()}: {@code ordering=multi-ring}, Multi-Ring Paxos,
+ * or {@code ordering=multicast}, the reference multicast; seed 003 (Ring Paxos / Multi-Ring / P-SMR)
+ * ch. 5), by key over the ordering's groups ({@link ClusterFile#orderingGroups()}: {@code multiring.rings}
+ * or {@code multicast.groups}; {@link KvRouter}, the store's C-G function); with any other
  * ordering to the default group, as before. The Redis front end, the demo's and chaos run's loads,
  * the history clients of the process tests and the benchmark clients all go through
  * {@link #invoker}. Replicas build their store with {@link #stateMachine}: with
@@ -24,14 +26,17 @@ public final class KvRouting {
     private KvRouting() {
     }
 
-    /** k, the number of groups the clients route over: {@code multiring.rings} with Multi-Ring, else 1. */
+    /** k, the number of groups the clients route over: {@link ClusterFile#orderingGroups()} (1 with an ordering without groups). */
     public static int groups(ClusterFile file) {
-        return file.ordering() == Orderings.MULTI_RING ? file.multiRing().rings() : 1;
+        return file.orderingGroups();
     }
 
-    /** The router of {@code file}'s cluster: a {@link KvRouter} over {@link #groups} groups with Multi-Ring, else empty. */
+    /**
+     * The router of {@code file}'s cluster: a {@link KvRouter} over {@link #groups} groups with an
+     * ordering that orders by group ({@link ClusterFile#routesByKey()}), else empty.
+     */
     public static Optional<KvRouter> router(ClusterFile file) {
-        return file.ordering() == Orderings.MULTI_RING ? Optional.of(new KvRouter(groups(file))) : Optional.empty();
+        return file.routesByKey() ? Optional.of(new KvRouter(groups(file))) : Optional.empty();
     }
 
     /**

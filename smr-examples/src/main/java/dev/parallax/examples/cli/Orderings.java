@@ -2,6 +2,7 @@ package dev.parallax.examples.cli;
 
 import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.paxos.MultiPaxos;
+import dev.parallax.paxos.multicast.MulticastOrdering;
 import dev.parallax.paxos.spaxos.SPaxos;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingPaxos;
@@ -53,7 +54,18 @@ public enum Orderings {
      * {@code ring.*} / {@code mring.*}, skipping at {@code ring.lambda} per second. Clients address
      * commands by group ({@link KvRouting} for the KV store); clients are never redirected.
      */
-    MULTI_RING("multi-ring", file -> MultiRing.protocol(file.multiRing()));
+    MULTI_RING("multi-ring", file -> MultiRing.protocol(file.multiRing())),
+    /**
+     * The reference atomic multicast (smr-paxos {@link MulticastOrdering}, seed 003 (Ring Paxos /
+     * Multi-Ring / P-SMR) ch. 5, Alg. 1 with Multi-Paxos in place of the rings): one Multi-Paxos
+     * instance per group ({@code multicast.groups}, groups 0..k-1) and, with k &gt; 1, a global one
+     * for commands to several groups, merged deterministically at every replica; every stream
+     * configured by {@code paxos.*}, each with its own leader, to which a replica forwards the
+     * commands it takes. The correctness baseline next to {@link #MULTI_RING}, and like it an
+     * ordering with groups: clients address commands by group ({@link KvRouting} for the KV store)
+     * and {@code execution=p-smr} runs one worker per group over it. Logs {@code mcast-<i>}.
+     */
+    MULTICAST(MulticastOrdering.NAME, file -> MulticastOrdering.protocol(file.paxos(), file.multicastGroups()));
 
     /** The key that selects the ordering protocol in a cluster file. */
     public static final String KEY = "ordering";

@@ -79,7 +79,8 @@ final class ReplicaCommand implements Callable<Integer> {
         int partitions = KvRouting.partitions(file);
         if (store.partitions() != partitions) {
             throw new IllegalArgumentException("execution=" + file.execution().configName() + " needs a key-value store of "
-                    + partitions + (partitions == 1 ? " partition" : " partitions (one per group, multiring.rings)")
+                    + partitions + (partitions == 1 ? " partition" : " partitions (one per group, "
+                    + ClusterFile.groupsKey(file.ordering()) + ")")
                     + ", got one of " + store.partitions() + "; build it with KvRouting.stateMachine(file)");
         }
         Replica.Builder builder = Replica.builder().config(file.replica(id)).stateMachine(store)

@@ -31,12 +31,12 @@ public final class RuntimeOptions {
     @Option(names = "--execution", paramLabel = "NAME", converter = ExecutionConverter.class,
             completionCandidates = ExecutionNames.class,
             description = "Executor: ${COMPLETION-CANDIDATES} (default: the cluster file's, else sequential; "
-                    + "p-smr needs --ordering multi-ring).")
+                    + "p-smr needs --ordering multi-ring or multicast).")
     Executions execution;
 
     @Option(names = "--execution-threads", paramLabel = "N", converter = WorkersConverter.class,
             description = "Workers of a parallel executor (default: the cluster file's, else "
-                    + ClusterFile.DEFAULT_EXECUTION_THREADS + "; p-smr: one per group, multiring.rings).")
+                    + ClusterFile.DEFAULT_EXECUTION_THREADS + "; p-smr: one per group, multiring.rings or multicast.groups).")
     Integer executionThreads;
 
     @Option(names = "--threads", paramLabel = "PLACEMENT", converter = ThreadsConverter.class,

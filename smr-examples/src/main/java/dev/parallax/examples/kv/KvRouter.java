@@ -29,7 +29,7 @@ import java.nio.ByteBuffer;
  * executes it: any routing is correct there, this one spreads single-key commands over the k rings.
  *
  * <p>Used through {@link dev.parallax.core.client.RoutingInvoker} by the RESP front end, the
- * examples' loads and the benchmark clients when the cluster's ordering is {@code multi-ring}.
+ * examples' loads and the benchmark clients when the cluster's ordering is {@code multi-ring} or {@code multicast}.
  *
  * <p>Immutable and thread-safe; {@link #route} reads the command in place (absolute gets, the
  * buffer's position untouched), allocates nothing for a single-key command, and never blocks or throws.

@@ -535,7 +535,7 @@ class ClusterFileTest {
     void unknownOrderingExecutionOrThreadsFailAtLoadNamingTheKeyAndTheAcceptedValues(@TempDir Path dir) throws IOException {
         Path f = write(dir, THREE + "ordering=raft\n");
         assertThatThrownBy(() -> ClusterFile.load(f)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage(f + ": ordering must be one of multi-paxos, s-paxos, u-ring, m-ring, multi-ring; got 'raft'");
+                .hasMessage(f + ": ordering must be one of multi-paxos, s-paxos, u-ring, m-ring, multi-ring, multicast; got 'raft'");
         assertThatThrownBy(() -> ClusterFile.load(write(dir, THREE + "execution=parallel\n")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("execution must be one of sequential, late-scheduling, early-barrier, early-busy-wait, "
@@ -561,7 +561,7 @@ class ClusterFileTest {
         assertThat(file.execution()).as("the original is unchanged").isEqualTo(Executions.EARLY_BARRIER);
         assertThat(file.with(Map.of()).execution()).isEqualTo(Executions.EARLY_BARRIER);
         assertThatThrownBy(() -> file.with(Map.of("ordering", "raft")))
-                .hasMessageContaining("cluster.properties: ordering must be one of multi-paxos, s-paxos, u-ring, m-ring, multi-ring; got 'raft'");
+                .hasMessageContaining("cluster.properties: ordering must be one of multi-paxos, s-paxos, u-ring, m-ring, multi-ring, multicast; got 'raft'");
         assertThat(file.with(Map.of("ordering", "multi-ring")).ordering()).isEqualTo(Orderings.MULTI_RING);
         assertThat(file.with(Map.of("ordering", "u-ring")).ordering()).isEqualTo(Orderings.U_RING);
     }
@@ -604,9 +604,10 @@ class ClusterFileTest {
             Path f = write(dir, THREE + ordering + "execution=p-smr\n");
             String named = ordering.isEmpty() ? "multi-paxos" : ordering.substring("ordering=".length()).trim();
             assertThatThrownBy(() -> ClusterFile.load(f)).as(named).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage(f + ": execution=p-smr needs ordering=multi-ring, got ordering=" + named + ": each P-SMR worker "
-                            + "delivers its group's ring merged with the global ring; set ordering=multi-ring (multiring.rings "
-                            + "groups, one worker each) or choose another execution");
+                    .hasMessage(f + ": execution=p-smr needs an ordering with groups, ordering=multi-ring or multicast, got "
+                            + "ordering=" + named + ": each P-SMR worker delivers its group's stream merged with the global "
+                            + "stream; set ordering=multi-ring (multiring.rings groups, one worker each) or ordering=multicast "
+                            + "(multicast.groups groups, one worker each), or choose another execution");
         }
         Path threads = write(dir, THREE + "ordering=multi-ring\nmultiring.rings=2\nexecution=p-smr\nexecution.threads=3\n");
         assertThatThrownBy(() -> ClusterFile.load(threads)).isInstanceOf(IllegalArgumentException.class)
@@ -621,7 +622,8 @@ class ClusterFileTest {
         // The command line's settings are checked alike.
         ClusterFile paxos = ClusterFile.load(write(dir, THREE));
         assertThatThrownBy(() -> paxos.with(Map.of("execution", "p-smr")))
-                .hasMessageContaining("execution=p-smr needs ordering=multi-ring, got ordering=multi-paxos");
+                .hasMessageContaining("execution=p-smr needs an ordering with groups, ordering=multi-ring or multicast, "
+                        + "got ordering=multi-paxos");
         ClusterFile ring = ClusterFile.load(write(dir, THREE + "ordering=multi-ring\nexecution=p-smr\n"));
         assertThatThrownBy(() -> ring.with(Map.of("execution.threads", "5"))).hasMessageContaining("execution.threads=5 must equal");
         assertThatThrownBy(() -> ring.with(Map.of("ordering", "s-paxos"))).hasMessageContaining("got ordering=s-paxos");
@@ -655,6 +657,58 @@ class ClusterFileTest {
                 .hasMessage("execution=early-ws-opt needs a key-value store of 1 partition, got one of 3; build it with "
                         + "KvRouting.stateMachine(file)");
         assertThat(ReplicaCommand.kvReplica(psmr, 0, KvRouting.stateMachine(psmr))).isNotNull();
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5-6: multicast.groups (default 2, 1..16) sets "
+            + "the reference multicast's groups; p-smr runs over ordering=multicast with one worker per group, and the groups "
+            + "count in one place for routing, partitions and workers")
+    void multicastGroupsAreReadCheckedAndDrivePSmrRoutingAndPartitions(@TempDir Path dir) throws IOException {
+        ClusterFile plain = ClusterFile.load(write(dir, THREE + "ordering=multicast\n"));
+        assertThat(plain.multicastGroups()).isEqualTo(ClusterFile.DEFAULT_MULTICAST_GROUPS).isEqualTo(2);
+        assertThat(plain.orderingGroups()).isEqualTo(2);
+        assertThat(plain.routesByKey()).isTrue();
+        assertThat(KvRouting.partitions(plain)).as("sequential execution: one partition").isEqualTo(1);
+        for (String bad : List.of("0", "17", "-1")) {
+            Path f = write(dir, THREE + "ordering=multicast\nmulticast.groups=" + bad + "\n");
+            assertThatThrownBy(() -> ClusterFile.load(f)).as(bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage(f + ": multicast.groups must be 1..16 (groups of ordering=multicast), got " + bad);
+        }
+        Path word = write(dir, THREE + "ordering=multicast\nmulticast.groups=two\n");
+        assertThatThrownBy(() -> ClusterFile.load(word)).hasMessage(word + ": multicast.groups is not a whole number: 'two'");
+        Path typo = write(dir, THREE + "ordering=multicast\nmulticast.group=2\n");
+        assertThatThrownBy(() -> ClusterFile.load(typo)).hasMessageContaining("unknown keys [multicast.group]")
+                .hasMessageContaining("multicast.groups");
+
+        ClusterFile psmr = ClusterFile.load(write(dir, THREE + "ordering=multicast\nmulticast.groups=3\nexecution=p-smr\n"));
+        assertThat(psmr.executionThreads()).as("multicast.groups, its default").isEqualTo(3);
+        assertThat(psmr.describeRuntime(2)).startsWith("ordering multicast, execution p-smr (3 workers, one per group), threads ");
+        try (Executor executor = psmr.executor(KvClassifier.SERVICE)) {
+            assertThat(((PsmrExecutor) executor).workers()).isEqualTo(3);
+        }
+        assertThat(KvRouting.groups(psmr)).isEqualTo(3);
+        assertThat(KvRouting.router(psmr)).get().extracting(dev.parallax.examples.kv.KvRouter::groups).isEqualTo(3);
+        assertThat(KvRouting.stateMachine(psmr).partitions()).isEqualTo(3);
+        assertThat(ReplicaCommand.kvReplica(psmr, 0, KvRouting.stateMachine(psmr))).isNotNull();
+        assertThatThrownBy(() -> ReplicaCommand.kvReplica(psmr, 0, new dev.parallax.examples.kv.KvStateMachine()))
+                .hasMessage("execution=p-smr needs a key-value store of 3 partitions (one per group, multicast.groups), got one "
+                        + "of 1; build it with KvRouting.stateMachine(file)");
+        assertThat(psmr.with(Map.of("execution.threads", "3")).executionThreads()).isEqualTo(3);
+        Path threads = write(dir, THREE + "ordering=multicast\nexecution=p-smr\nexecution.threads=3\n");
+        assertThatThrownBy(() -> ClusterFile.load(threads)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(threads + ": execution=p-smr runs one worker per group: execution.threads=3 must equal "
+                        + "multicast.groups=2; set execution.threads=2 or remove it (p-smr then runs multicast.groups workers), "
+                        + "or set multicast.groups=3");
+        // The command line's --ordering multicast --execution p-smr over a multi-paxos file.
+        ClusterFile paxos = ClusterFile.load(write(dir, THREE));
+        assertThat(paxos.routesByKey()).isFalse();
+        assertThat(paxos.orderingGroups()).isEqualTo(1);
+        ClusterFile switched = paxos.with(Map.of("ordering", "multicast", "execution", "p-smr"));
+        assertThat(switched.executionThreads()).isEqualTo(ClusterFile.DEFAULT_MULTICAST_GROUPS);
+        // A multi-ring file's groups are its rings, whatever multicast.groups says.
+        ClusterFile ring = ClusterFile.load(write(dir, THREE + "ordering=multi-ring\nmultiring.rings=3\nmulticast.groups=5\n"));
+        assertThat(ring.orderingGroups()).isEqualTo(3);
+        assertThat(ring.with(Map.of("ordering", "multicast")).orderingGroups()).isEqualTo(5);
     }
 
     @Test

@@ -31,7 +31,7 @@ class KvCommandLineOptionsTest {
         Path refused = dir.resolve("psmr.properties");
         Files.writeString(refused, "members=" + LocalPorts.endpoints(3) + "\nexecution=p-smr\n");
         assertThat(run("--config", refused.toString(), "dbsize")).startsWith("2:")
-                .contains(refused + ": execution=p-smr needs ordering=multi-ring, got ordering=multi-paxos");
+                .contains(refused + ": execution=p-smr needs an ordering with groups, ordering=multi-ring or multicast, got ordering=multi-paxos");
         assertThat(run("--config", dir.resolve("missing.properties").toString(), "dbsize")).startsWith("2:")
                 .contains("cannot read " + dir.resolve("missing.properties"));
     }

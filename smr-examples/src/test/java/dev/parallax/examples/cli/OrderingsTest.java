@@ -3,6 +3,7 @@ package dev.parallax.examples.cli;
 import dev.parallax.core.runtime.DatagramGroupConfig;
 import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.paxos.MultiPaxos;
+import dev.parallax.paxos.multicast.MulticastOrdering;
 import dev.parallax.paxos.spaxos.SPaxos;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
@@ -29,14 +30,15 @@ class OrderingsTest {
 
     @Test
     void namesParseIgnoringCaseAndUnknownNamesAreRejectedWithTheAcceptedOnes() {
-        assertThat(Orderings.names()).containsExactly("multi-paxos", "s-paxos", "u-ring", "m-ring", "multi-ring");
+        assertThat(Orderings.names()).containsExactly("multi-paxos", "s-paxos", "u-ring", "m-ring", "multi-ring", "multicast");
         assertThat(Orderings.DEFAULT).isEqualTo(Orderings.MULTI_PAXOS);
         assertThat(Orderings.parse("MULTI-PAXOS")).isEqualTo(Orderings.MULTI_PAXOS);
         assertThat(Orderings.parse(" S-Paxos ")).isEqualTo(Orderings.S_PAXOS);
         assertThat(Orderings.parse(" U-Ring")).isEqualTo(Orderings.U_RING);
         assertThat(Orderings.parse("Multi-Ring")).isEqualTo(Orderings.MULTI_RING);
+        assertThat(Orderings.parse(" MultiCast ")).isEqualTo(Orderings.MULTICAST);
         assertThatThrownBy(() -> Orderings.parse("multi-rings")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("ordering must be one of multi-paxos, s-paxos, u-ring, m-ring, multi-ring; got 'multi-rings'");
+                .hasMessage("ordering must be one of multi-paxos, s-paxos, u-ring, m-ring, multi-ring, multicast; got 'multi-rings'");
     }
 
     @Test
@@ -129,6 +131,27 @@ class OrderingsTest {
         }
         assertThat(KvRouting.router(f)).hasValueSatisfying(r -> assertThat(r.groups()).isEqualTo(3));
         assertThat(KvRouting.router(file(Map.of("ordering", "m-ring")))).as("one group: no router").isEmpty();
+    }
+
+    @Test
+    @DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5: ordering=multicast builds the reference multicast over "
+            + "multicast.groups groups, every stream configured by paxos.*, and clients route by key over its groups")
+    void multicastIsBuiltFromTheMulticastAndPaxosKeys() {
+        ClusterFile f = file(Map.of("ordering", "multicast", "multicast.groups", "3", "paxos.batch.bytes", "4000",
+                "paxos.batch.timeout.ms", "2", "ring.batch.bytes", "999"));
+        assertThat(f.ordering()).isEqualTo(Orderings.MULTICAST);
+        OrderingProtocol p = f.orderingProtocol();
+        assertThat(p).isInstanceOf(MulticastOrdering.class);
+        assertThat(p.name()).isEqualTo("multicast").isEqualTo(MulticastOrdering.NAME);
+        assertThat(p.batchBytes()).as("paxos.batch.bytes, every stream's").isEqualTo(4000);
+        assertThat(p.batchTimeoutNanos()).isEqualTo(2_000_000L);
+        assertThat(((MulticastOrdering) p).groups()).isEqualTo(3);
+        assertThat(f.routesByKey()).isTrue();
+        assertThat(f.orderingGroups()).isEqualTo(3);
+        assertThat(KvRouting.router(f)).hasValueSatisfying(r -> assertThat(r.groups()).isEqualTo(3));
+        assertThat(((MulticastOrdering) file(Map.of("ordering", "multicast")).orderingProtocol()).groups())
+                .as("default multicast.groups").isEqualTo(ClusterFile.DEFAULT_MULTICAST_GROUPS);
+        assertThat(f.describeRuntime(2)).startsWith("ordering multicast, execution sequential");
     }
 
     @Test

@@ -11,7 +11,8 @@ import dev.parallax.examples.kv.KvReply;
 import dev.parallax.examples.kv.KvRouter;
 import dev.parallax.examples.kv.KvStateMachine;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -34,9 +35,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * {@code execution=p-smr} end to end in one JVM (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6):
  * three replicas of the key-value store assembled from a cluster file as {@code parallax replica}
- * assembles them ({@link ReplicaCommand#kvReplica}, the store from {@link KvRouting#stateMachine}),
- * ordered by Multi-Ring Paxos over two U-Ring rings and the global ring, executed by P-SMR with one
- * worker per ring; the client routes by key ({@link KvRouting#invoker}). Single-group commands
+ * assembles them ({@link KvRouting#stateMachine}, {@link ReplicaCommand#kvReplica}), executed by
+ * P-SMR with one worker per group, ordered by either ordering with groups: Multi-Ring Paxos over two
+ * U-Ring rings and the global ring ({@code ordering=multi-ring}), or the reference multicast over two
+ * Multi-Paxos groups and the global one ({@code ordering=multicast}); the client routes by key
+ * ({@link KvRouting#invoker}). Single-group commands
  * (SET, GET, INCR), multi-group ones (MSET, MGET, DEL over keys of both groups) and the whole-store
  * DBSIZE and FLUSHALL answer as a sequential store does, a concurrent load of both groups leaves
  * the expected counts, {@code parallax kv --config} routes as the file says, and the replicas'
@@ -45,32 +48,46 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class PsmrKvClusterTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
-    /** A 3-replica multi-ring, p-smr cluster file on free local ports, with test ring timeouts. */
-    private static ClusterFile clusterFile() {
+    /**
+     * A 3-replica p-smr cluster file over {@code ordering} (multi-ring or multicast) with two groups,
+     * on free local ports, with test ring and Paxos timeouts.
+     */
+    private static ClusterFile clusterFile(String ordering) {
         Properties p = new Properties();
         p.setProperty("members", LocalPorts.endpoints(3));
         p.setProperty("clients", LocalPorts.endpoints(3));
         p.setProperty("client.io.threads", "1");
-        p.setProperty("ordering", "multi-ring");
-        p.setProperty("multiring.kind", "u-ring");
-        p.setProperty("multiring.rings", "2");
-        p.setProperty("ring.heartbeat.ms", "30");
-        p.setProperty("ring.suspect.ms", "300");
-        p.setProperty("ring.retransmit.ms", "100");
-        p.setProperty("ring.catchup.ms", "50");
-        p.setProperty("ring.restart.hold.ms", "500");
-        p.setProperty("ring.lambda", "2000");
+        p.setProperty("ordering", ordering);
+        if (ordering.equals("multi-ring")) {
+            p.setProperty("multiring.kind", "u-ring");
+            p.setProperty("multiring.rings", "2");
+            p.setProperty("ring.heartbeat.ms", "30");
+            p.setProperty("ring.suspect.ms", "300");
+            p.setProperty("ring.retransmit.ms", "100");
+            p.setProperty("ring.catchup.ms", "50");
+            p.setProperty("ring.restart.hold.ms", "500");
+            p.setProperty("ring.lambda", "2000");
+        } else {
+            p.setProperty("multicast.groups", "2");
+            p.setProperty("paxos.heartbeat.ms", "30");
+            p.setProperty("paxos.suspect.ms", "400");
+            p.setProperty("paxos.retransmit.ms", "100");
+            p.setProperty("paxos.catchup.ms", "50");
+            p.setProperty("paxos.restart.hold.ms", "500");
+        }
         p.setProperty("execution", "p-smr");
         p.setProperty("threads", "compact");
         return ClusterFile.of(p);
     }
 
-    @Test
-    @DisplayName("seed 003 ch. 6: three replicas over multi-ring with execution=p-smr from the cluster file answer like a "
-            + "sequential store, single-, multi-group and whole-store commands alike, and converge")
-    void pSmrReplicasFromTheClusterFileAnswerLikeASequentialStoreAndConverge(@TempDir Path dir) throws Exception {
-        ClusterFile file = clusterFile();
-        assertThat(file.executionThreads()).as("one worker per ring").isEqualTo(2);
+    @ParameterizedTest(name = "ordering={0}")
+    @ValueSource(strings = {"multi-ring", "multicast"})
+    @DisplayName("seed 003 ch. 6: three replicas over an ordering with groups with execution=p-smr from the cluster file "
+            + "answer like a sequential store, single-, multi-group and whole-store commands alike, and converge")
+    void pSmrReplicasFromTheClusterFileAnswerLikeASequentialStoreAndConverge(String ordering, @TempDir Path dir) throws Exception {
+        ClusterFile file = clusterFile(ordering);
+        assertThat(file.ordering().configName()).isEqualTo(ordering);
+        assertThat(file.executionThreads()).as("one worker per group").isEqualTo(2);
         KvRouter router = KvRouting.router(file).orElseThrow();
         byte[][] group0 = keysOf(router, 0, 4);
         byte[][] group1 = keysOf(router, 1, 4);

@@ -82,6 +82,40 @@ class RuntimeOptionsTest {
     }
 
     @Test
+    @org.junit.jupiter.api.DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5-6: replica, demo and chaos accept "
+            + "--ordering multicast --execution p-smr; the demo's cluster file then runs one worker per group, and its report "
+            + "calls the killed replica a stream leader")
+    void theMulticastOrderingWithPSmrIsAccepted(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        for (Object command : java.util.List.of(new ChaosCommand(), new DemoCommand(), new ReplicaCommand())) {
+            CommandLine line = new CommandLine(command);
+            if (command instanceof ReplicaCommand) {
+                line.parseArgs("--config", "c.properties", "--id", "0", "--ordering", "MultiCast", "--execution", "p-smr");
+            } else {
+                line.parseArgs("--ordering", "multicast", "--execution", "p-smr");
+            }
+            RuntimeOptions runtime = command instanceof ChaosCommand c ? c.runtime
+                    : command instanceof DemoCommand d ? d.runtime : ((ReplicaCommand) command).runtime;
+            assertThat(runtime.clusterSettings()).containsExactly(java.util.Map.entry("ordering", "multicast"),
+                    java.util.Map.entry("execution", "p-smr"));
+        }
+        // The cluster file the demo writes (nothing started): accepted, two groups, two workers, routed by key.
+        DemoCommand demo = new DemoCommand();
+        new CommandLine(demo).parseArgs("--ordering", "multicast", "--execution", "p-smr");
+        java.util.Properties props = ProcessCluster.localDefaults(dir.resolve("data"), 20_000);
+        props.putAll(demo.runtime.clusterSettings());
+        try (ProcessCluster cluster = new ProcessCluster(dir, 3, props, false, java.util.List.of())) {
+            ClusterFile file = cluster.clusterFile();
+            assertThat(file.ordering()).isEqualTo(Orderings.MULTICAST);
+            assertThat(file.executionThreads()).isEqualTo(ClusterFile.DEFAULT_MULTICAST_GROUPS);
+            assertThat(KvRouting.router(file)).isPresent();
+            assertThat(file.describeRuntime(2)).startsWith("ordering multicast, execution p-smr (2 workers, one per group)");
+        }
+        assertThat(DemoCommand.leaderRole(Orderings.MULTICAST)).isEqualTo("a stream leader");
+        assertThat(DemoCommand.leaderRole(Orderings.MULTI_RING)).isEqualTo("a ring coordinator");
+        assertThat(DemoCommand.leaderRole(Orderings.MULTI_PAXOS)).isEqualTo("the leader");
+    }
+
+    @Test
     @org.junit.jupiter.api.DisplayName("seed 003 ch. 6: demo and chaos with --execution p-smr but no --ordering multi-ring stop "
             + "with the cluster file's error and exit code 2, starting nothing")
     void pSmrWithoutMultiRingStopsTheDemoAndChaosBeforeAnythingStarts(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
@@ -94,7 +128,7 @@ class RuntimeOptionsTest {
         }
         assertThat(code).isEqualTo(2);
         assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8))
-                .contains("execution=p-smr needs ordering=multi-ring, got ordering=multi-paxos");
+                .contains("execution=p-smr needs an ordering with groups, ordering=multi-ring or multicast, got ordering=multi-paxos");
         assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("Parallax demo");
 
         java.io.PrintStream saved = System.err;
@@ -108,7 +142,7 @@ class RuntimeOptionsTest {
         }
         assertThat(code).isEqualTo(2);
         assertThat(chaosErr.toString(java.nio.charset.StandardCharsets.UTF_8))
-                .contains("execution=p-smr needs ordering=multi-ring, got ordering=m-ring");
+                .contains("execution=p-smr needs an ordering with groups, ordering=multi-ring or multicast, got ordering=m-ring");
     }
 
     @Test
@@ -127,7 +161,7 @@ class RuntimeOptionsTest {
                         + "early-ws-queue, early-ws-semi-blocked, early-ws-non-blocked, early-ws-opt, p-smr; got 'turbo'");
         assertThatThrownBy(() -> new CommandLine(new ChaosCommand()).parseArgs("--ordering", "raft"))
                 .isInstanceOf(CommandLine.ParameterException.class)
-                .hasMessageContaining("--ordering").hasMessageContaining("ordering must be one of multi-paxos, s-paxos, u-ring, m-ring, multi-ring; got 'raft'");
+                .hasMessageContaining("--ordering").hasMessageContaining("ordering must be one of multi-paxos, s-paxos, u-ring, m-ring, multi-ring, multicast; got 'raft'");
         assertThatThrownBy(() -> new CommandLine(new ReplicaCommand()).parseArgs("--config", "c", "--id", "0", "--threads", "all"))
                 .isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("--threads").hasMessageContaining("threads must be staged, compact or auto, got 'all'");
