@@ -96,20 +96,45 @@ class MultiProcessClusterTest {
         }
     }
 
-    /** The tests, against one cluster running {@link #ordering}. */
+    @Nested
+    @org.junit.jupiter.api.Tag("one-placement") // the thread placements are covered in-process (PsmrReplicaClusterTest); see smr-examples/pom.xml
+    @DisplayName("execution=p-smr over ordering=multi-ring (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6: a worker per "
+            + "group fed by its own subscription, commands routed by key, every replica serves its clients)")
+    class Psmr extends OneCluster {
+        Psmr() {
+            super("multi-ring", "p-smr");
+        }
+
+        /** Ring 1's coordinator, from its metrics: the rings have no one leader. */
+        @Override
+        int victim() throws InterruptedException {
+            return cluster().awaitRingCoordinator("ring-1", Duration.ofSeconds(10));
+        }
+    }
+
+    /** The tests, against one cluster running {@link #ordering} (and {@link #execution}, if set). */
     @TestInstance(TestInstance.Lifecycle.PER_CLASS)
     abstract static class OneCluster {
         private final String ordering;
+        private final String execution;
         private ProcessCluster cluster;
 
         OneCluster(String ordering) {
+            this(ordering, null);
+        }
+
+        OneCluster(String ordering, String execution) {
             this.ordering = ordering;
+            this.execution = execution;
         }
 
         @BeforeAll
         void startCluster(@TempDir Path dir) throws Exception {
             Properties p = new Properties();
             p.setProperty("ordering", ordering);
+            if (execution != null) {
+                p.setProperty("execution", execution);
+            }
             p.setProperty("paxos.heartbeat.ms", "40");
             p.setProperty("paxos.suspect.ms", "400");
             p.setProperty("ring.heartbeat.ms", "40");
