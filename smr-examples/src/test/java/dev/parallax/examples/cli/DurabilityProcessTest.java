@@ -138,6 +138,7 @@ class DurabilityProcessTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Tag("one-placement") // compact placement: the demo and MultiProcessClusterTest$MultiPaxos; see smr-examples/pom.xml
     void restartingAllThreeAtOnceLosesNoAcknowledgedWrite(@TempDir Path dir) throws Exception {
         try (ProcessCluster cluster = cluster(dir, 1000)) {
             underLoad(cluster, () -> {
@@ -155,6 +156,7 @@ class DurabilityProcessTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Tag("one-placement") // compact placement: the demo and MultiProcessClusterTest$MultiPaxos; see smr-examples/pom.xml
     void aReplicaWhoseDataDirectoryWasWipedRecoversFromItsPeersBeforeVotingAndLosesNothing(@TempDir Path dir) throws Exception {
         try (ProcessCluster cluster = cluster(dir, 1000)) {
             underLoad(cluster, () -> {
@@ -182,6 +184,7 @@ class DurabilityProcessTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Tag("one-placement") // compact placement: the demo and MultiProcessClusterTest$MultiPaxos; see smr-examples/pom.xml
     void aReplicaWhoseLastLogRecordWasDamagedCutsItRejoinsAndConverges(@TempDir Path dir) throws Exception {
         // No snapshot during the run: the log keeps every record, and recovery replays it.
         try (ProcessCluster cluster = cluster(dir, 1_000_000)) {
@@ -203,6 +206,7 @@ class DurabilityProcessTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Tag("one-placement") // compact placement: the demo and MultiProcessClusterTest$MultiPaxos; see smr-examples/pom.xml
     void aShortChaosRunIsLinearizableLosesNothingAndConverges(@TempDir Path dir) {
         String duration = System.getProperty("chaos.duration", "12s");
         int code = new picocli.CommandLine(new ChaosCommand()).execute("--duration", duration, "--dir", dir.toString(),

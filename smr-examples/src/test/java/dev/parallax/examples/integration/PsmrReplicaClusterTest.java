@@ -3,7 +3,7 @@ package dev.parallax.examples.integration;
 import dev.parallax.core.StateMachine;
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.runtime.OrderingProtocol;
-import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.cluster.AppendLoad;
 import dev.parallax.core.testkit.cluster.LocalCluster;
 import dev.parallax.paxos.PaxosConfig;
 import dev.parallax.paxos.multicast.MulticastOrdering;
@@ -130,25 +130,7 @@ class PsmrReplicaClusterTest {
     @DisplayName("P-SMR: snapshots at g_all barriers; a replica restarted from its own snapshot resumes every worker there (no gap, no duplicate)")
     void aRestartResumesEveryWorkerFromTheBarrierSnapshot(Multicast multicast, @TempDir Path dir) throws Exception {
         try (LocalCluster c = cluster(multicast, dir, 4)) {
-            List<CommandInvoker> all = routed(c, WORKERS, 0, 1, 2);
-            loadRouted(all, new int[] {0, 1, 2}, "x", 60);
-            awaitConverged(c);
-            Await.until("replica 2 wrote a snapshot at a barrier", Duration.ofSeconds(60),
-                    () -> c.replicas.get(2).meterRegistry().find("parallax.snapshots.taken").counter().count() > 0);
-            c.stop(2);
-            loadRouted(all.subList(0, 2), new int[] {0, 1}, "y", 60);
-            c.restart(2);
-            CommandInvoker again = routed(c, WORKERS, 2).get(0);
-            assertThat(text(again.invoke(cmd("APPEND own2 z,")).get(60, TimeUnit.SECONDS)))
-                    .isEqualTo(expectedOwn("x", 60) + "z,");
-            loadRouted(all.subList(0, 2), new int[] {0, 1}, "w", 20);
-            awaitConverged(c);
-            assertThat(c.machines.get(2).data.get("own0")).isEqualTo(expectedOwn("x", 60) + expectedOwn("y", 60)
-                    + expectedOwn("w", 20));
-            assertThat(c.machines.get(2).data.get("shared").split(",")).as("no duplicate, no gap")
-                    .hasSize(3 * 60 + 2 * 60 + 2 * 20).doesNotHaveDuplicates();
-            assertThat(c.replicas.get(2).meterRegistry().find("parallax.snapshots.installed").counter().count())
-                    .as("the restart installed its own snapshot").isPositive();
+            AppendLoad.restartResumesFromItsSnapshot(c, WORKERS);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.parallax.ringpaxos.replica;
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.client.RoutingInvoker;
 import dev.parallax.core.runtime.OrderingProtocol;
+import dev.parallax.core.testkit.cluster.AppendLoad;
 import dev.parallax.core.testkit.cluster.LocalCluster;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
@@ -88,25 +89,7 @@ class MultiRingReplicaClusterTest {
     @DisplayName("multi-ring: a replica restarted from its snapshot resumes at the merge position (no gap, no duplicate) and catches up")
     void aRestartResumesFromTheSnapshotsMergePosition(@TempDir Path dir) throws Exception {
         try (LocalCluster c = cluster(Ring.Kind.U_RING, dir, 4)) {
-            List<CommandInvoker> all = routed(c, RINGS, 0, 1, 2);
-            loadRouted(all, new int[]{0, 1, 2}, "x", 60);
-            awaitConverged(c);
-            dev.parallax.core.testkit.cluster.Await.until("replica 2 wrote a snapshot", Duration.ofSeconds(60),
-                    () -> c.replicas.get(2).meterRegistry().find("parallax.snapshots.taken").counter().count() > 0);
-            c.stop(2);
-            loadRouted(all.subList(0, 2), new int[]{0, 1}, "y", 60);
-            c.restart(2);
-            CommandInvoker again = routed(c, RINGS, 2).get(0);
-            assertThat(text(again.invoke(cmd("APPEND own2 z,")).get(60, TimeUnit.SECONDS)))
-                    .isEqualTo(expectedOwn("x", 60) + "z,");
-            loadRouted(all.subList(0, 2), new int[]{0, 1}, "w", 20);
-            awaitConverged(c);
-            assertThat(c.machines.get(2).data.get("own0")).isEqualTo(expectedOwn("x", 60) + expectedOwn("y", 60)
-                    + expectedOwn("w", 20));
-            assertThat(c.machines.get(2).data.get("shared").split(",")).as("no duplicate, no gap")
-                    .hasSize(3 * 60 + 2 * 60 + 2 * 20).doesNotHaveDuplicates();
-            assertThat(c.replicas.get(2).meterRegistry().find("parallax.snapshots.installed").counter().count())
-                    .as("the restart installed its own snapshot").isPositive();
+            AppendLoad.restartResumesFromItsSnapshot(c, RINGS);
         }
     }
 

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static dev.parallax.core.testkit.cluster.TextKv.cmd;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The append workload the protocols' cluster tests share (S-Paxos, Ring Paxos): client {@code c}
@@ -79,6 +80,35 @@ public final class AppendLoad {
             invokers.add(new RoutingInvoker(c.clientOf(r), byKey(groups)));
         }
         return invokers;
+    }
+
+    /**
+     * The restart scenario of the multicast orderings (Multi-Ring, and P-SMR per worker): routed
+     * appends, until replica 2 has written a snapshot; replica 2 stops, the others go on, replica 2
+     * restarts from its data directory and must resume exactly after its snapshot (no gap, no
+     * duplicate) and catch up; it must have installed its own snapshot. {@code c} has a data
+     * directory and snapshots every few instances; {@code groups} is the routing's group count.
+     */
+    public static void restartResumesFromItsSnapshot(LocalCluster c, int groups) throws Exception {
+        List<CommandInvoker> all = routed(c, groups, 0, 1, 2);
+        loadRouted(all, new int[] {0, 1, 2}, "x", 60);
+        awaitConverged(c);
+        Await.until("replica 2 wrote a snapshot", Duration.ofSeconds(60),
+                () -> c.replicas.get(2).meterRegistry().find("parallax.snapshots.taken").counter().count() > 0);
+        c.stop(2);
+        loadRouted(all.subList(0, 2), new int[] {0, 1}, "y", 60);
+        c.restart(2);
+        CommandInvoker again = routed(c, groups, 2).get(0);
+        assertThat(TextKv.text(again.invoke(cmd("APPEND own2 z,")).get(60, TimeUnit.SECONDS)))
+                .isEqualTo(expectedOwn("x", 60) + "z,");
+        loadRouted(all.subList(0, 2), new int[] {0, 1}, "w", 20);
+        awaitConverged(c);
+        assertThat(c.machines.get(2).data.get("own0")).isEqualTo(expectedOwn("x", 60) + expectedOwn("y", 60)
+                + expectedOwn("w", 20));
+        assertThat(c.machines.get(2).data.get("shared").split(",")).as("no duplicate, no gap")
+                .hasSize(3 * 60 + 2 * 60 + 2 * 20).doesNotHaveDuplicates();
+        assertThat(c.replicas.get(2).meterRegistry().find("parallax.snapshots.installed").counter().count())
+                .as("the restart installed its own snapshot").isPositive();
     }
 
     /** The machine's keys and values, sorted, as text; retried while execution changes the map. */
