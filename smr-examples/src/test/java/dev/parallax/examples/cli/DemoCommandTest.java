@@ -86,14 +86,16 @@ class DemoCommandTest {
     @Test
     @org.junit.jupiter.api.Tag("one-placement") // the thread placements are covered in-process; see smr-examples/pom.xml
     @org.junit.jupiter.api.DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5: the demo with --ordering multi-ring "
-            + "(two M-Ring rings and the global ring, the load routed by key) kills a ring coordinator, restarts it and loses nothing")
+            + "(two M-Ring rings and the global ring, the load routed by key) with execution=p-smr (seed 003 ch. 6: a worker per ring) "
+            + "kills a ring coordinator, restarts it and loses nothing")
     void theDemoWithMultiRingKillsACoordinatorRestartsItAndLosesNothing() {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         int code;
         try (PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
             // Shorter than the other demos (4 s, kill at 2 s, restart at 3 s): the default test run's time is tight.
             code = new CommandLine(new DemoCommand(out)).execute("--seconds", "4", "--warmup", "0",
-                    "--clients", "3", "--outstanding", "8", "--keys", "300", "--ordering", "multi-ring");
+                    "--clients", "3", "--outstanding", "8", "--keys", "300", "--ordering", "multi-ring",
+                    "--execution", "p-smr");
         }
         String report = captured.toString(StandardCharsets.UTF_8);
         System.out.println(report);
@@ -101,7 +103,7 @@ class DemoCommandTest {
         assertThat(report).containsPattern(">> killed a ring coordinator, replica \\d, with SIGKILL at \\d+\\.\\d s")
                 .containsPattern("catch-up +restarted replica \\d caught up: every replica (at instance [\\d,]+ )?with store digest")
                 .contains("check            OK: every acknowledged write is readable (900 keys read)")
-                .containsPattern("runtime +ordering multi-ring, execution sequential, threads (auto|staged|compact)")
+                .containsPattern("runtime +ordering multi-ring, execution p-smr \\(2 workers, one per group\\), threads (auto|staged|compact)")
                 .doesNotContain("FAILED");
     }
 }
