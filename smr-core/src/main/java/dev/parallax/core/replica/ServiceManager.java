@@ -51,6 +51,12 @@ import java.util.List;
  * error, without taking this object's lock. {@link #install} comes from the replica's start or its
  * snapshot transfer thread; it abandons a snapshot write in flight and waits for it to end first.
  * {@link #close} from the replica's owner, after delivery stopped.
+ *
+ * <p><b>Per worker</b> (P-SMR: a {@link dev.parallax.core.spi.WorkerExecutor} over a broadcast that
+ * delivers per worker): {@link #deliver} is not used; the broadcast delivers to {@link #lanes()}
+ * ({@link WorkerLanes}), one lane per worker on that worker's stream thread, with one session table
+ * per executing worker, snapshots at g_all barriers and installs that pause every lane. Then
+ * {@link #onResult} comes from the executing worker's thread.
  */
 final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ServiceManager.class);
@@ -160,6 +166,8 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
     dev.parallax.core.spi.AtomicBroadcast broadcast() {
         return broadcast;
     }
+
+    /** The broadcast to tell about snapshots (set once before delivery starts). */
     void broadcast(dev.parallax.core.spi.AtomicBroadcast b) {
         this.broadcast = b;
     }
