@@ -80,21 +80,21 @@ public final class ZnodeSnapshotFormat {
 
     static ZnodeTree read(byte[] snapshot) {
         if (snapshot == null) {
-            throw new IllegalArgumentException("snapshot is null");
+            throw bad("snapshot is null");
         }
         ByteBuffer in = ByteBuffer.wrap(snapshot);
         try {
             int magic = in.getInt();
             if (magic != MAGIC) {
-                throw new IllegalArgumentException("not a znode snapshot: magic " + Integer.toHexString(magic));
+                throw bad("magic " + Integer.toHexString(magic));
             }
             byte version = in.get();
             if (version != VERSION) {
-                throw new IllegalArgumentException("unsupported znode snapshot version " + version);
+                throw bad("unsupported version " + version);
             }
             int count = in.getInt();
             if (count < 1 || count > in.remaining() / MIN_NODE_BYTES) {
-                throw new IllegalArgumentException("bad node count " + count + " for " + in.remaining() + " bytes");
+                throw bad("node count " + count + " for " + in.remaining() + " bytes");
             }
             ZnodeTree tree = new ZnodeTree();
             Map<String, ZnodeTree.Znode> nodes = tree.nodes();
@@ -104,10 +104,10 @@ public final class ZnodeSnapshotFormat {
                 String path = utf8(bytes(in, "path"));
                 String invalid = ZkPaths.invalidReason(path);
                 if (invalid != null) {
-                    throw new IllegalArgumentException("node " + i + ": invalid path: " + invalid);
+                    throw bad("node " + i + ": invalid path: " + invalid);
                 }
                 if (previous == null ? !path.equals(ZkPaths.ROOT) : path.compareTo(previous) <= 0) {
-                    throw new IllegalArgumentException("node " + i + " (" + path + ") out of order");
+                    throw bad("node " + i + " (" + path + ") out of order");
                 }
                 long czxid = in.getLong();
                 long mzxid = in.getLong();
@@ -119,7 +119,7 @@ public final class ZnodeSnapshotFormat {
                 int aversion = in.getInt();
                 long ephemeralOwner = in.getLong();
                 if (ephemeralOwner != 0) {
-                    throw new IllegalArgumentException("node " + path + ": ephemeral owner " + ephemeralOwner);
+                    throw bad("node " + path + ": ephemeral owner " + ephemeralOwner);
                 }
                 byte[] data = bytes(in, "data");
                 ZnodeTree.Znode node = new ZnodeTree.Znode(data, czxid, mzxid, pzxid, ctime, mtime, nodeVersion,
@@ -127,7 +127,7 @@ public final class ZnodeSnapshotFormat {
                 if (previous != null) {
                     ZnodeTree.Znode parent = nodes.get(ZkPaths.parent(path));
                     if (parent == null) {
-                        throw new IllegalArgumentException("node " + path + " has no parent");
+                        throw bad("node " + path + " has no parent");
                     }
                     parent.children.add(ZkPaths.name(path));
                 }
@@ -135,11 +135,11 @@ public final class ZnodeSnapshotFormat {
                 previous = path;
             }
             if (in.hasRemaining()) {
-                throw new IllegalArgumentException(in.remaining() + " trailing bytes after the last node");
+                throw bad(in.remaining() + " trailing bytes after the last node");
             }
             return tree;
         } catch (BufferUnderflowException e) {
-            throw new IllegalArgumentException("truncated znode snapshot (" + snapshot.length + " bytes)", e);
+            throw bad("truncated (" + snapshot.length + " bytes)");
         }
     }
 
@@ -155,7 +155,7 @@ public final class ZnodeSnapshotFormat {
     private static byte[] bytes(ByteBuffer in, String what) {
         int length = in.getInt();
         if (length < 0 || length > in.remaining()) {
-            throw new IllegalArgumentException("bad " + what + " length " + length + " (" + in.remaining() + " bytes left)");
+            throw bad(what + " length " + length + " (" + in.remaining() + " bytes left)");
         }
         byte[] b = new byte[length];
         in.get(b);
@@ -165,9 +165,13 @@ public final class ZnodeSnapshotFormat {
     private static String utf8(byte[] b) {
         String s = utf8OrNull(ByteBuffer.wrap(b));
         if (s == null) {
-            throw new IllegalArgumentException("path is not UTF-8");
+            throw bad("path is not UTF-8");
         }
         return s;
+    }
+
+    private static IllegalArgumentException bad(String reason) {
+        return new IllegalArgumentException("malformed znode snapshot: " + reason);
     }
 
     /** Decodes strict UTF-8, or returns null if {@code b} is not UTF-8 (shared with {@link VoleryCommand}). */
