@@ -20,8 +20,10 @@ import java.util.Objects;
  * replica); a create mode flag ZooKeeper does not define is malformed, one it defines but the model
  * does not implement decodes and executes to UNIMPLEMENTED.
  *
- * <p>Immutable values (data arrays are copied in and out); safe from any thread. {@link #decode}
- * never throws: malformed bytes give a {@link Decoded} with the reason.
+ * <p>Immutable values (data arrays are copied in and out); safe from any thread. The constructors
+ * refuse a path or data beyond the bounds ({@link IllegalArgumentException}), so every command
+ * encodes to bytes {@link #decode} accepts; {@link #decode} never throws: malformed bytes give a
+ * {@link Decoded} with the reason.
  */
 public sealed interface VoleryCommand {
     /** The largest encoded path, in bytes. */
@@ -142,6 +144,17 @@ public sealed interface VoleryCommand {
         }
     }
 
+    /** @throws IllegalArgumentException if the path or data exceed the encoding's bounds */
+    private static void checkBounds(String path, byte[] data) {
+        int pathBytes = path.getBytes(StandardCharsets.UTF_8).length;
+        if (pathBytes > MAX_PATH_BYTES) {
+            throw new IllegalArgumentException("path of " + pathBytes + " bytes exceeds " + MAX_PATH_BYTES);
+        }
+        if (data != null && data.length > MAX_DATA_BYTES) {
+            throw new IllegalArgumentException("data of " + data.length + " bytes exceeds " + MAX_DATA_BYTES);
+        }
+    }
+
     private static byte[] data(ByteBuffer in) {
         int length = in.getInt();
         if (length < 0 || length > MAX_DATA_BYTES || length > in.remaining()) {
@@ -172,11 +185,15 @@ public sealed interface VoleryCommand {
 
     /** create(path, data, mode): a global command. */
     record Create(String path, byte[] data, CreateMode mode) implements VoleryCommand {
-        /** @throws NullPointerException if an argument is null */
+        /**
+         * @throws NullPointerException if an argument is null
+         * @throws IllegalArgumentException if the path or data exceed the encoding's bounds
+         */
         public Create {
             Objects.requireNonNull(path, "path");
             Objects.requireNonNull(mode, "mode");
             data = data.clone();
+            checkBounds(path, data);
         }
 
         @Override
@@ -222,9 +239,13 @@ public sealed interface VoleryCommand {
 
     /** delete(path, version): a global command. */
     record Delete(String path, int version) implements VoleryCommand {
-        /** @throws NullPointerException if path is null */
+        /**
+         * @throws NullPointerException if path is null
+         * @throws IllegalArgumentException if the path exceeds the encoding's bounds
+         */
         public Delete {
             Objects.requireNonNull(path, "path");
+            checkBounds(path, null);
         }
 
         @Override
@@ -250,10 +271,14 @@ public sealed interface VoleryCommand {
 
     /** setData(path, data, version): a local command of the path's partition. */
     record SetData(String path, byte[] data, int version) implements VoleryCommand {
-        /** @throws NullPointerException if an argument is null */
+        /**
+         * @throws NullPointerException if an argument is null
+         * @throws IllegalArgumentException if the path or data exceed the encoding's bounds
+         */
         public SetData {
             Objects.requireNonNull(path, "path");
             data = data.clone();
+            checkBounds(path, data);
         }
 
         @Override
@@ -294,9 +319,13 @@ public sealed interface VoleryCommand {
 
     /** getData(path): a local command. */
     record GetData(String path) implements VoleryCommand {
-        /** @throws NullPointerException if path is null */
+        /**
+         * @throws NullPointerException if path is null
+         * @throws IllegalArgumentException if the path exceeds the encoding's bounds
+         */
         public GetData {
             Objects.requireNonNull(path, "path");
+            checkBounds(path, null);
         }
 
         @Override
@@ -312,9 +341,13 @@ public sealed interface VoleryCommand {
 
     /** exists(path): a local command. */
     record Exists(String path) implements VoleryCommand {
-        /** @throws NullPointerException if path is null */
+        /**
+         * @throws NullPointerException if path is null
+         * @throws IllegalArgumentException if the path exceeds the encoding's bounds
+         */
         public Exists {
             Objects.requireNonNull(path, "path");
+            checkBounds(path, null);
         }
 
         @Override
@@ -330,9 +363,13 @@ public sealed interface VoleryCommand {
 
     /** getChildren(path): a local command of the path's partition (every partition knows the hierarchy). */
     record GetChildren(String path) implements VoleryCommand {
-        /** @throws NullPointerException if path is null */
+        /**
+         * @throws NullPointerException if path is null
+         * @throws IllegalArgumentException if the path exceeds the encoding's bounds
+         */
         public GetChildren {
             Objects.requireNonNull(path, "path");
+            checkBounds(path, null);
         }
 
         @Override

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The Volery command encoding: round trips, bounds checks, and malformed bytes. */
 class VoleryCommandTest {
@@ -109,6 +110,21 @@ class VoleryCommandTest {
     void theLargestDataDecodes() {
         VoleryCommand big = new VoleryCommand.SetData("/a", new byte[VoleryCommand.MAX_DATA_BYTES], 0);
         assertThat(VoleryCommand.decode(big.encode()).command()).isEqualTo(big);
+    }
+
+    @Test
+    void constructorsRefuseWhatCouldNotBeDecoded() {
+        String longPath = "/" + "p".repeat(VoleryCommand.MAX_PATH_BYTES);
+        byte[] bigData = new byte[VoleryCommand.MAX_DATA_BYTES + 1];
+        assertThatThrownBy(() -> new VoleryCommand.Create("/a", bigData, CreateMode.PERSISTENT))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("data of");
+        assertThatThrownBy(() -> new VoleryCommand.SetData("/a", bigData, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("data of");
+        assertThatThrownBy(() -> new VoleryCommand.GetData(longPath))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("path of");
+        assertThatThrownBy(() -> new VoleryCommand.Delete(longPath, 0)).isInstanceOf(IllegalArgumentException.class);
+        String longest = "/" + "p".repeat(VoleryCommand.MAX_PATH_BYTES - 1);
+        assertThat(VoleryCommand.decode(new VoleryCommand.Exists(longest).encode()).command().path()).isEqualTo(longest);
     }
 
     @Test
