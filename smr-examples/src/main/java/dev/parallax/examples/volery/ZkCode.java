@@ -1,0 +1,47 @@
+package dev.parallax.examples.volery;
+
+/**
+ * The result code of a znode operation, with ZooKeeper's numeric value
+ * ({@code org.apache.zookeeper.KeeperException.Code}), so that a front end speaking ZooKeeper's wire
+ * protocol can put {@link #code()} in the reply header unchanged. Only the codes the data model
+ * produces are listed.
+ *
+ * <p>Immutable; safe from any thread.
+ */
+public enum ZkCode {
+    /** The operation succeeded. */
+    OK(0),
+    /** The operation is not implemented (ephemeral, container and TTL create modes). */
+    UNIMPLEMENTED(-6),
+    /** Malformed arguments: a path that ZooKeeper's path rules reject, deleting the root. */
+    BADARGUMENTS(-8),
+    /** The znode (or, for create, its parent) does not exist. */
+    NONODE(-101),
+    /** The expected version does not match the znode's version. */
+    BADVERSION(-103),
+    /** The znode to create already exists. */
+    NODEEXISTS(-110),
+    /** The znode to delete has children. */
+    NOTEMPTY(-111);
+
+    private final int code;
+
+    ZkCode(int code) {
+        this.code = code;
+    }
+
+    /** ZooKeeper's numeric code. */
+    public int code() {
+        return code;
+    }
+
+    /** The constant with numeric code {@code code}, or null if the model has none. */
+    public static ZkCode fromCode(int code) {
+        for (ZkCode c : values()) {
+            if (c.code == code) {
+                return c;
+            }
+        }
+        return null;
+    }
+}

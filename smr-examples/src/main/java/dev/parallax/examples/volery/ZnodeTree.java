@@ -1,0 +1,224 @@
+package dev.parallax.examples.volery;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * ZooKeeper's data model as a deterministic, sequential state machine (seed 004 (S-SMR / Eyrie /
+ * Volery) §V-B, the Volery API; ZooKeeper's semantics where the paper is silent): znodes by path,
+ * each with data, a {@link Stat} and a set of child names; the root "/" always exists. Operations and
+ * their checks, in ZooKeeper's order:
+ * <ul>
+ *   <li>{@link #create}: unsupported mode → UNIMPLEMENTED; invalid path → BADARGUMENTS (a sequential
+ *       create validates {@code path + "1"}, so "/a/" is a valid sequential prefix); missing parent →
+ *       NONODE; a sequential name gets the parent's cversion (before this create) as {@code %010d};
+ *       existing node → NODEEXISTS. The parent's cversion grows by one, its pzxid becomes the zxid.</li>
+ *   <li>{@link #delete}: invalid path or "/" → BADARGUMENTS; missing → NONODE; version mismatch
+ *       (unless -1) → BADVERSION; children → NOTEMPTY. The parent's pzxid becomes the zxid (if
+ *       larger); its cversion does not change (as ZooKeeper's DataTree).</li>
+ *   <li>{@link #setData}: invalid path → BADARGUMENTS; missing → NONODE; version mismatch (unless -1)
+ *       → BADVERSION; otherwise the version grows by one and mzxid/mtime are the inputs.</li>
+ *   <li>{@link #getData}, {@link #exists}, {@link #getChildren} (names in ascending order):
+ *       invalid path → BADARGUMENTS; missing → NONODE.</li>
+ * </ul>
+ * zxids and times are inputs of every write, supplied by the caller deterministically; the tree reads
+ * no clock. Deviations from ZooKeeper: no "/zookeeper" subtree, no ACLs (aversion stays 0), no
+ * ephemeral, container or TTL nodes (UNIMPLEMENTED).
+ *
+ * <p>Not thread-safe: one writer (the partition's executor) owns it; {@link #snapshot()} and
+ * {@link #digest()} must run on that thread too. Nothing blocks.
+ */
+public final class ZnodeTree {
+    /** Version argument that matches any version. */
+    public static final int ANY_VERSION = -1;
+
+    private final Map<String, Znode> nodes = new HashMap<>();
+
+    /** An empty tree: the root only, its stat all zeros. */
+    public ZnodeTree() {
+        nodes.put(ZkPaths.ROOT, new Znode(new byte[0], 0, 0, 0, 0));
+    }
+
+    /**
+     * Creates a znode.
+     *
+     * @return OK with the created path (with its sequence suffix), or the error
+     */
+    public ZkReply create(String path, byte[] data, CreateMode mode, long zxid, long time) {
+        if (mode == null || !mode.isSupported()) {
+            return ZkReply.error(ZkCode.UNIMPLEMENTED);
+        }
+        if (data == null || !ZkPaths.isValid(mode.isSequential() ? path + "1" : path)) {
+            return ZkReply.error(ZkCode.BADARGUMENTS);
+        }
+        if (!mode.isSequential() && path.equals(ZkPaths.ROOT)) {
+            return ZkReply.error(ZkCode.NODEEXISTS);
+        }
+        Znode parent = nodes.get(ZkPaths.parent(path));
+        if (parent == null) {
+            return ZkReply.error(ZkCode.NONODE);
+        }
+        String created = mode.isSequential() ? path + String.format(Locale.ROOT, "%010d", parent.cversion) : path;
+        if (nodes.containsKey(created)) {
+            return ZkReply.error(ZkCode.NODEEXISTS);
+        }
+        nodes.put(created, new Znode(data.clone(), zxid, time, 0, 0));
+        parent.children.add(ZkPaths.name(created));
+        parent.cversion++;
+        parent.pzxid = zxid;
+        return ZkReply.created(created);
+    }
+
+    /** Deletes a childless znode whose version is {@code version} (or any, with -1). */
+    public ZkReply delete(String path, int version, long zxid) {
+        if (!ZkPaths.isValid(path) || path.equals(ZkPaths.ROOT)) {
+            return ZkReply.error(ZkCode.BADARGUMENTS);
+        }
+        Znode node = nodes.get(path);
+        if (node == null) {
+            return ZkReply.error(ZkCode.NONODE);
+        }
+        if (version != ANY_VERSION && version != node.version) {
+            return ZkReply.error(ZkCode.BADVERSION);
+        }
+        if (!node.children.isEmpty()) {
+            return ZkReply.error(ZkCode.NOTEMPTY);
+        }
+        nodes.remove(path);
+        Znode parent = nodes.get(ZkPaths.parent(path));
+        parent.children.remove(ZkPaths.name(path));
+        parent.pzxid = Math.max(parent.pzxid, zxid);
+        return ZkReply.ok();
+    }
+
+    /** Replaces a znode's data if its version is {@code version} (or any, with -1). */
+    public ZkReply setData(String path, byte[] data, int version, long zxid, long time) {
+        if (data == null || !ZkPaths.isValid(path)) {
+            return ZkReply.error(ZkCode.BADARGUMENTS);
+        }
+        Znode node = nodes.get(path);
+        if (node == null) {
+            return ZkReply.error(ZkCode.NONODE);
+        }
+        if (version != ANY_VERSION && version != node.version) {
+            return ZkReply.error(ZkCode.BADVERSION);
+        }
+        node.data = data.clone();
+        node.version++;
+        node.mzxid = zxid;
+        node.mtime = time;
+        return ZkReply.stat(node.stat());
+    }
+
+    /** A znode's data and stat. */
+    public ZkReply getData(String path) {
+        Znode node = lookup(path);
+        return node != null ? ZkReply.data(node.data, node.stat()) : missing(path);
+    }
+
+    /** A znode's stat. */
+    public ZkReply exists(String path) {
+        Znode node = lookup(path);
+        return node != null ? ZkReply.stat(node.stat()) : missing(path);
+    }
+
+    /** A znode's child names in ascending order, and its stat. */
+    public ZkReply getChildren(String path) {
+        Znode node = lookup(path);
+        return node != null ? ZkReply.children(new ArrayList<>(node.children), node.stat()) : missing(path);
+    }
+
+    /**
+     * Executes {@code command} with the given zxid and time (used by writes only).
+     */
+    public ZkReply apply(VoleryCommand command, long zxid, long time) {
+        return command.applyTo(this, zxid, time);
+    }
+
+    /** The number of znodes, the root included. */
+    public int size() {
+        return nodes.size();
+    }
+
+    /** The tree in the versioned binary snapshot format ({@link ZnodeSnapshotFormat}). */
+    public byte[] snapshot() {
+        return ZnodeSnapshotFormat.write(this);
+    }
+
+    /**
+     * The tree a snapshot holds.
+     *
+     * @throws IllegalArgumentException with the reason if the bytes are not a consistent snapshot
+     */
+    public static ZnodeTree restore(byte[] snapshot) {
+        return ZnodeSnapshotFormat.read(snapshot);
+    }
+
+    /**
+     * A 52-bit digest of the whole tree (paths, data and every stat field): the first bytes of the
+     * SHA-256 of {@link #snapshot()}. Two trees have equal digests iff (with overwhelming
+     * probability) they are equal, whatever operations or snapshot produced them. 52 bits so that a
+     * metrics gauge (a double) carries it exactly. Costs a snapshot: O(size).
+     */
+    public long digest() {
+        return ZnodeSnapshotFormat.digest(snapshot());
+    }
+
+    Map<String, Znode> nodes() {
+        return nodes;
+    }
+
+    private Znode lookup(String path) {
+        return ZkPaths.isValid(path) ? nodes.get(path) : null;
+    }
+
+    private static ZkReply missing(String path) {
+        return ZkReply.error(ZkPaths.isValid(path) ? ZkCode.NONODE : ZkCode.BADARGUMENTS);
+    }
+
+    /** One znode's mutable state; the tree owns it. */
+    static final class Znode {
+        byte[] data;
+        final long czxid;
+        long mzxid;
+        long pzxid;
+        final long ctime;
+        long mtime;
+        int version;
+        int cversion;
+        int aversion;
+        final TreeSet<String> children = new TreeSet<>();
+
+        Znode(byte[] data, long czxid, long ctime, int version, int cversion) {
+            this.data = data;
+            this.czxid = czxid;
+            this.mzxid = czxid;
+            this.pzxid = czxid;
+            this.ctime = ctime;
+            this.mtime = ctime;
+            this.version = version;
+            this.cversion = cversion;
+        }
+
+        Znode(byte[] data, long czxid, long mzxid, long pzxid, long ctime, long mtime, int version, int cversion,
+              int aversion) {
+            this.data = data;
+            this.czxid = czxid;
+            this.mzxid = mzxid;
+            this.pzxid = pzxid;
+            this.ctime = ctime;
+            this.mtime = mtime;
+            this.version = version;
+            this.cversion = cversion;
+            this.aversion = aversion;
+        }
+
+        Stat stat() {
+            return new Stat(czxid, mzxid, ctime, mtime, version, cversion, aversion, 0L, data.length,
+                    children.size(), pzxid);
+        }
+    }
+}

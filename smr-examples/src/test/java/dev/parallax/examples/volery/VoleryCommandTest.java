@@ -1,0 +1,177 @@
+package dev.parallax.examples.volery;
+
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The Volery command encoding: round trips, bounds checks, and malformed bytes. */
+class VoleryCommandTest {
+    private static final List<VoleryCommand> SAMPLES = List.of(
+            new VoleryCommand.Create("/a/b", new byte[] {1, 2, 3}, CreateMode.PERSISTENT),
+            new VoleryCommand.Create("/q/", new byte[0], CreateMode.PERSISTENT_SEQUENTIAL),
+            new VoleryCommand.Create("/e", new byte[] {9}, CreateMode.EPHEMERAL),
+            new VoleryCommand.Delete("/a", -1),
+            new VoleryCommand.Delete("/ü", 7),
+            new VoleryCommand.SetData("/a", new byte[1000], 3),
+            new VoleryCommand.SetData("/", new byte[0], -1),
+            new VoleryCommand.GetData("/a"),
+            new VoleryCommand.Exists("not/valid/"),
+            new VoleryCommand.GetChildren(""));
+
+    @Test
+    void everyCommandRoundTrips() {
+        for (VoleryCommand c : SAMPLES) {
+            VoleryCommand.Decoded d = VoleryCommand.decode(c.encode());
+            assertThat(d.ok()).as("%s", c).isTrue();
+            assertThat(d.error()).isNull();
+            assertThat(d.command()).isEqualTo(c).hasSameHashCodeAs(c);
+            assertThat(d.command().encode()).isEqualTo(c.encode());
+        }
+    }
+
+    @Test
+    void opcodesAreZooKeepers() {
+        assertThat(SAMPLES.stream().map(c -> (int) c.encode()[0]).distinct())
+                .containsExactly(1, 2, 5, 4, 3, 8);
+        assertThat(SAMPLES.stream().filter(VoleryCommand::isGlobal).map(VoleryCommand::opcode).distinct())
+                .containsExactlyInAnyOrder(VoleryCommand.OP_CREATE, VoleryCommand.OP_DELETE);
+        assertThat(SAMPLES.stream().filter(VoleryCommand::isWrite).map(VoleryCommand::opcode).distinct())
+                .containsExactlyInAnyOrder(VoleryCommand.OP_CREATE, VoleryCommand.OP_DELETE, VoleryCommand.OP_SET_DATA);
+    }
+
+    @Test
+    void decodingReadsFromPositionToLimitWithoutMovingThem() {
+        byte[] encoded = SAMPLES.get(0).encode();
+        ByteBuffer b = ByteBuffer.allocate(encoded.length + 6);
+        b.position(3);
+        b.put(encoded);
+        b.flip().position(3);
+        VoleryCommand.Decoded d = VoleryCommand.decode(b);
+        assertThat(d.command()).isEqualTo(SAMPLES.get(0));
+        assertThat(b.position()).isEqualTo(3);
+        assertThat(b.limit()).isEqualTo(3 + encoded.length);
+    }
+
+    @Test
+    void everyTruncationIsMalformed() {
+        for (VoleryCommand c : SAMPLES) {
+            byte[] encoded = c.encode();
+            for (int length = 0; length < encoded.length; length++) {
+                VoleryCommand.Decoded d = VoleryCommand.decode(Arrays.copyOf(encoded, length));
+                assertThat(d.ok()).as("%s cut to %d", c, length).isFalse();
+                assertThat(d.command()).isNull();
+                assertThat(d.error()).startsWith("malformed Volery command: ");
+            }
+        }
+    }
+
+    @Test
+    void trailingBytesAreMalformed() {
+        for (VoleryCommand c : SAMPLES) {
+            byte[] longer = Arrays.copyOf(c.encode(), c.encode().length + 1);
+            assertThat(VoleryCommand.decode(longer).error()).contains("1 trailing bytes");
+        }
+    }
+
+    @Test
+    void badFieldsAreMalformedWithTheReason() {
+        assertThat(VoleryCommand.decode((byte[]) null).error()).contains("no bytes");
+        assertThat(VoleryCommand.decode((ByteBuffer) null).error()).contains("no bytes");
+        assertThat(VoleryCommand.decode(new byte[0]).error()).contains("truncated");
+        assertThat(VoleryCommand.decode(frame(9, "/a")).error()).contains("unknown opcode 9");
+        assertThat(VoleryCommand.decode(frame(0, "/a")).error()).contains("unknown opcode 0");
+        assertThat(VoleryCommand.decode(ByteBuffer.allocate(5).put((byte) 4).putInt(-1).array()).error())
+                .contains("bad path length -1");
+        assertThat(VoleryCommand.decode(ByteBuffer.allocate(5).put((byte) 4).putInt(VoleryCommand.MAX_PATH_BYTES + 1)
+                .array()).error()).contains("bad path length");
+        assertThat(VoleryCommand.decode(ByteBuffer.allocate(6).put((byte) 4).putInt(1).put((byte) 0xff).array())
+                .error()).contains("UTF-8");
+        byte[] create = new VoleryCommand.Create("/a", new byte[] {1}, CreateMode.PERSISTENT).encode();
+        ByteBuffer.wrap(create).putInt(1 + 4 + 2, 7);
+        assertThat(VoleryCommand.decode(create).error()).contains("unknown create mode 7");
+        byte[] negative = new VoleryCommand.SetData("/a", new byte[] {1}, 0).encode();
+        ByteBuffer.wrap(negative).putInt(1 + 4 + 2 + 4, -5);
+        assertThat(VoleryCommand.decode(negative).error()).contains("bad data length");
+        byte[] tooLong = ByteBuffer.allocate(1 + 4 + 2 + 4 + 4).put((byte) 5).putInt(2).put("/a".getBytes())
+                .putInt(0).putInt(VoleryCommand.MAX_DATA_BYTES + 1).array();
+        assertThat(VoleryCommand.decode(tooLong).error()).contains("bad data length");
+    }
+
+    @Test
+    void theLargestDataDecodes() {
+        VoleryCommand big = new VoleryCommand.SetData("/a", new byte[VoleryCommand.MAX_DATA_BYTES], 0);
+        assertThat(VoleryCommand.decode(big.encode()).command()).isEqualTo(big);
+    }
+
+    @Test
+    void constructorsRefuseWhatCouldNotBeDecoded() {
+        String longPath = "/" + "p".repeat(VoleryCommand.MAX_PATH_BYTES);
+        byte[] bigData = new byte[VoleryCommand.MAX_DATA_BYTES + 1];
+        assertThatThrownBy(() -> new VoleryCommand.Create("/a", bigData, CreateMode.PERSISTENT))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("data of");
+        assertThatThrownBy(() -> new VoleryCommand.SetData("/a", bigData, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("data of");
+        assertThatThrownBy(() -> new VoleryCommand.GetData(longPath))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("path of");
+        assertThatThrownBy(() -> new VoleryCommand.Delete(longPath, 0)).isInstanceOf(IllegalArgumentException.class);
+        String longest = "/" + "p".repeat(VoleryCommand.MAX_PATH_BYTES - 1);
+        assertThat(VoleryCommand.decode(new VoleryCommand.Exists(longest).encode()).command().path()).isEqualTo(longest);
+    }
+
+    @Test
+    void commandsCopyTheirData() {
+        byte[] data = {1};
+        VoleryCommand.Create c = new VoleryCommand.Create("/a", data, CreateMode.PERSISTENT);
+        data[0] = 2;
+        c.data()[0] = 3;
+        assertThat(c.data()).containsExactly(1);
+    }
+
+    @Test
+    void applyingACommandIsCallingTheTree() {
+        ZnodeTree tree = new ZnodeTree();
+        assertThat(tree.apply(SAMPLES.get(0), 1, 1).code()).isEqualTo(ZkCode.NONODE);
+        assertThat(tree.apply(new VoleryCommand.Create("/a", new byte[] {4}, CreateMode.PERSISTENT), 1, 10).path())
+                .isEqualTo("/a");
+        assertThat(tree.apply(SAMPLES.get(0), 2, 20).path()).isEqualTo("/a/b");
+        assertThat(tree.apply(SAMPLES.get(2), 3, 30).code()).isEqualTo(ZkCode.UNIMPLEMENTED);
+        assertThat(tree.apply(SAMPLES.get(3), 3, 30).code()).isEqualTo(ZkCode.NOTEMPTY);
+        assertThat(tree.apply(SAMPLES.get(5), 3, 30).code()).isEqualTo(ZkCode.BADVERSION);
+        assertThat(tree.apply(SAMPLES.get(6), 4, 40).stat().mzxid()).isEqualTo(4);
+        assertThat(tree.apply(SAMPLES.get(7), 0, 0).data()).containsExactly(4);
+        assertThat(tree.apply(SAMPLES.get(8), 0, 0).code()).isEqualTo(ZkCode.BADARGUMENTS);
+        assertThat(tree.apply(new VoleryCommand.GetChildren("/a"), 0, 0).children()).containsExactly("b");
+    }
+
+    @Property(tries = 500)
+    void arbitraryBytesNeverThrow(@ForAll @Size(max = 40) byte[] bytes) {
+        VoleryCommand.Decoded d = VoleryCommand.decode(bytes);
+        assertThat(d.ok()).isEqualTo(d.error() == null);
+        if (d.ok()) {
+            assertThat(d.command().encode()).isEqualTo(bytes);
+        }
+    }
+
+    @Property(tries = 300)
+    void flippingAByteOfAValidCommandNeverThrows(@ForAll @Size(max = 10) byte[] data, @ForAll int position,
+                                                 @ForAll byte value) {
+        byte[] encoded = new VoleryCommand.SetData("/x/y", data, 1).encode();
+        encoded[Math.floorMod(position, encoded.length)] = value;
+        VoleryCommand.Decoded d = VoleryCommand.decode(encoded);
+        assertThat(d.ok()).isEqualTo(d.error() == null);
+    }
+
+    private static byte[] frame(int opcode, String path) {
+        byte[] p = path.getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(1 + 4 + p.length).put((byte) opcode).putInt(p.length).put(p).array();
+    }
+}
