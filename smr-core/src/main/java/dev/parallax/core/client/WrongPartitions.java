@@ -17,7 +17,9 @@ import java.util.Optional;
  * Stateless; thread-safe.
  */
 public final class WrongPartitions {
-    private static final String PREFIX = "WrongPartitions: needs ";
+    private static final String NAME = "WrongPartitions";
+    private static final String NEEDS = "needs ";
+    private static final String PREFIX = NAME + ": " + NEEDS;
 
     private WrongPartitions() {
     }
@@ -27,16 +29,22 @@ public final class WrongPartitions {
         return PREFIX + Long.toHexString(needed.bits());
     }
 
-    /** The partitions an error message of {@link #message} names; empty for any other message. */
+    /**
+     * The partitions an error message of {@link #message} names (also as the replica reports a
+     * thrown {@code WrongPartitionsException}: {@code WrongPartitionsException: needs <bits>});
+     * empty for any other message.
+     */
     public static Optional<GroupSet> parse(String error) {
         if (error == null) {
             return Optional.empty();
         }
-        int at = error.indexOf(PREFIX);
-        if (at < 0) {
+        int at = error.indexOf(NAME);
+        int needs = at < 0 ? -1 : error.indexOf(NEEDS, at + NAME.length());
+        if (needs < 0 || error.substring(at + NAME.length(), needs).chars().anyMatch(c -> c != ':' && !Character.isLetter(c)
+                && c != ' ')) {
             return Optional.empty();
         }
-        String hex = error.substring(at + PREFIX.length()).trim();
+        String hex = error.substring(needs + NEEDS.length()).trim();
         int end = 0;
         while (end < hex.length() && Character.digit(hex.charAt(end), 16) >= 0) {
             end++;

@@ -62,6 +62,8 @@ public final class MulticastBroadcast implements AtomicBroadcast {
     private final int self;
     private final int streams;
     private final GroupSet groups;
+    /** The groups {@link #start} subscribes to (a subset of {@link #groups}). */
+    private final GroupSet subscribed;
     private final GroupSet[] laneGroups;
     /** Group g's stream (for offered groups), and each stream's groups as bits. */
     private final int[] groupStream;
@@ -143,6 +145,23 @@ public final class MulticastBroadcast implements AtomicBroadcast {
      */
     public MulticastBroadcast(int self, GroupSet groups, int streams, IntUnaryOperator streamOfGroup,
                               MulticastFactory multicastFactory, Runnable closeUnstarted) {
+        this(self, groups, groups, streams, streamOfGroup, multicastFactory, closeUnstarted);
+    }
+
+    /**
+     * As {@link #MulticastBroadcast(int, GroupSet, int, IntUnaryOperator, MulticastFactory, Runnable)},
+     * subscribing ({@link #start}) to {@code subscribed} only: a replica of one partition of a
+     * partitioned service (seed 004 (S-SMR) §IV: partition p's servers deliver the commands
+     * multicast to p) still proposes to every offered group.
+     *
+     * @throws IllegalArgumentException also if {@code subscribed} is not a subset of {@code groups}
+     */
+    public MulticastBroadcast(int self, GroupSet groups, GroupSet subscribed, int streams, IntUnaryOperator streamOfGroup,
+                              MulticastFactory multicastFactory, Runnable closeUnstarted) {
+        if ((subscribed.bits() & ~groups.bits()) != 0) {
+            throw new IllegalArgumentException("subscribed groups " + subscribed + " are not all offered: " + groups);
+        }
+        this.subscribed = subscribed;
         if (streams < 1) {
             throw new IllegalArgumentException("streams must be >= 1, got " + streams);
         }
@@ -206,9 +225,9 @@ public final class MulticastBroadcast implements AtomicBroadcast {
                     + "execution): start per worker");
         }
         current = from;
-        multicast = multicastFactory.open(List.of(new InitialSubscription(groups, from, this::onDelivery)));
+        multicast = multicastFactory.open(List.of(new InitialSubscription(subscribed, from, this::onDelivery)));
         Subscription initial = multicast.initialSubscription();
-        subscription = initial != null ? initial : multicast.subscribe(groups, from, this::onDelivery);
+        subscription = initial != null ? initial : multicast.subscribe(subscribed, from, this::onDelivery);
         LOG.info("replica {}: multicast ordering over {} streams starts at sequence {}, merge position {}", self,
                 laneGroups.length, next, from);
     }

@@ -25,6 +25,7 @@ import dev.parallax.core.spi.Executor;
 import dev.parallax.core.spi.WorkerExecutor;
 import dev.parallax.core.runtime.OrderingContext;
 import dev.parallax.core.runtime.OrderingProtocol;
+import dev.parallax.core.runtime.ReplicaBoundExecutor;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.stage.BoundedQueue;
 import dev.parallax.core.stage.Queues;
@@ -136,6 +137,9 @@ public final class Replica implements AutoCloseable {
                 .meterRegistry(registry).threadNamePrefix("replica-" + config.id() + "-").build();
         port = new ReplicaPort(config, registry, stageThreads, clock);
         broadcast = ordering.create(new Context());
+        if (executor instanceof ReplicaBoundExecutor bound) {
+            bound.bind(new Context()); // S-SMR (seed 004): the executor's own channel and log on this replica
+        }
         // P-SMR (seed 003 ch. 6): an executor that can run per worker over a broadcast that delivers per worker.
         WorkerExecutor perWorker = executor instanceof WorkerExecutor w && broadcast.deliversPerWorker() ? w : null;
         ClientSessions[] sessions = new ClientSessions[perWorker == null ? 1 : perWorker.workers()];

@@ -1,5 +1,6 @@
 package dev.parallax.ringpaxos.multiring;
 
+import dev.parallax.core.GroupSet;
 import dev.parallax.core.multicast.MulticastBroadcast;
 import dev.parallax.core.runtime.Channels;
 import dev.parallax.core.runtime.OrderingContext;
@@ -147,7 +148,8 @@ public final class MultiRing implements OrderingProtocol {
                     RingMemberTransport<Object> t = transports.get(i);
                     SnapshotRequester replicaRequester = context.snapshotRequester();
                     SnapshotRequester requester = (peer, instance) ->
-                            replicaRequester.request(t.replica(peer), broadcast[0].nextSequence() + 1);
+                            replicaRequester.request(snapshotPeer(config.topology(), self, t.replica(peer)),
+                                    broadcast[0].nextSequence() + 1);
                     return RuntimeOptions.forReplica(context).threads(ringThreads).name(ringName(i, k))
                             .snapshotRequester(requester).build();
                 })
@@ -167,6 +169,23 @@ public final class MultiRing implements OrderingProtocol {
             broadcast[0].closeAfter(ringThreads);
         }
         return broadcast[0];
+    }
+
+    /**
+     * The replica to fetch a snapshot from when {@code peer} trimmed what {@code self} lacks: {@code
+     * peer} if it delivers the same groups as {@code self} (so holds the same state), else a replica
+     * that does — under a partitioned service (seed 004 (S-SMR)) the global ring's peer may belong to
+     * another partition, whose state is not this replica's. The chosen replica runs this replica's
+     * first group ring; it is derived from {@code peer} so that repeated requests spread.
+     */
+    static int snapshotPeer(MultiRingTopology topology, int self, int peer) {
+        GroupSet mine = MultiRingBroadcast.subscribed(self, topology);
+        if (mine.equals(topology.groups()) || MultiRingBroadcast.subscribed(peer, topology).equals(mine)) {
+            return peer;
+        }
+        int[] members = topology.members(topology.ringOf(mine.first()));
+        int[] others = java.util.Arrays.stream(members).filter(m -> m != self).toArray();
+        return others.length == 0 ? peer : others[Math.floorMod(peer, others.length)];
     }
 
     /** The ring number of stream id {@code stream}: the group, or k for the global stream. */

@@ -1,5 +1,6 @@
 package dev.parallax.ringpaxos.multiring;
 
+import dev.parallax.core.GroupSet;
 import dev.parallax.core.multicast.MulticastBroadcast;
 
 import java.util.Objects;
@@ -51,7 +52,32 @@ public final class MultiRingBroadcast {
      */
     public static MulticastBroadcast create(int self, MultiRingTopology topology,
                                             MulticastBroadcast.MulticastFactory multicastFactory, Runnable closeUnstarted) {
-        return new MulticastBroadcast(self, topology.groups(), topology.rings(), topology::ringOf, multicastFactory,
-                closeUnstarted);
+        return new MulticastBroadcast(self, topology.groups(), subscribed(self, topology), topology.rings(), topology::ringOf,
+                multicastFactory, closeUnstarted);
+    }
+
+    /**
+     * The groups {@code self} delivers: those whose rings it runs (every group when it runs every
+     * ring; a partition's group when each partition has a ring of its own replicas, seed 004 (S-SMR)
+     * §IV). Whether it may subscribe to them (it must run the global ring too, when there is one)
+     * the multicast checks when the broadcast starts.
+     *
+     * @throws IllegalArgumentException if {@code self} runs none of the group rings
+     */
+    static GroupSet subscribed(int self, MultiRingTopology topology) {
+        GroupSet all = topology.groups();
+        if (self < 0 || self >= topology.processes()) {
+            return all; // a topology built for a count of processes only (tests, single-process factories)
+        }
+        long bits = 0;
+        for (int g = all.first(); g >= 0; g = all.next(g)) {
+            if (topology.runs(self, topology.ringOf(g))) {
+                bits |= 1L << g;
+            }
+        }
+        if (bits == 0) {
+            throw new IllegalArgumentException("process " + self + " runs none of the group rings of " + topology);
+        }
+        return GroupSet.ofBits(bits);
     }
 }
