@@ -25,7 +25,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -429,6 +431,14 @@ public final class ClusterFile {
     private void checkExecutionOrdering() {
         Executions e = execution();
         Orderings o = ordering();
+        if (e.partitioned()) {
+            if (o != Orderings.MULTI_RING) {
+                throw error(Executions.KEY + "=" + e.configName() + " needs " + Orderings.KEY + "="
+                        + Orderings.MULTI_RING.configName() + " (one ring per partition over its replicas, and the global "
+                        + "ring), got " + Orderings.KEY + "=" + o.configName());
+            }
+            partitionMembers();
+        }
         if (e.oneWorkerPerGroup() && !routesByKey()) {
             throw error(Executions.KEY + "=" + e.configName() + " needs an ordering with groups, "
                     + Orderings.KEY + "=" + Orderings.MULTI_RING.configName() + " or " + Orderings.MULTICAST.configName()
@@ -818,7 +828,8 @@ public final class ClusterFile {
     public MultiRingConfig multiRing() {
         Ring.Kind kind = multiRingKind();
         RingConfig template = ring(kind);
-        MultiRingConfig.Builder b = MultiRingConfig.builder(members().size()).ringSettings(template).kind(kind);
+        MultiRingConfig.Builder b = MultiRingConfig.builder(members().size()).ringSettings(template).kind(kind)
+                .partitioned(execution().partitioned());
         intSetting("multiring.rings", b::rings);
         intSetting("multiring.m", b::roundLength);
         if (props.containsKey("ring.lambda")) {
@@ -836,13 +847,17 @@ public final class ClusterFile {
         } catch (IllegalArgumentException e) {
             throw error("multiring.rings, mring.port: " + e.getMessage());
         }
-        if (props.stringPropertyNames().stream().noneMatch(k -> MULTIRING_TOPOLOGY_KEY.matcher(k).matches())) {
+        boolean partitioned = execution().partitioned();
+        if (!partitioned && props.stringPropertyNames().stream().noneMatch(k -> MULTIRING_TOPOLOGY_KEY.matcher(k).matches())) {
             return config;
         }
         // The per-ring keys: the topology reads them with multiring.rings, multiring.kind, mring.group and mring.port.
         Map<String, String> keys = new LinkedHashMap<>();
         for (String k : props.stringPropertyNames()) {
             keys.put(k, props.getProperty(k));
+        }
+        if (partitioned) {
+            partitionRings(config.rings(), keys);
         }
         try {
             config = b.topology(MultiRingTopology.parse(keys, members().size())).build();
@@ -860,6 +875,77 @@ public final class ClusterFile {
             }
         }
         return config;
+    }
+
+    /**
+     * S-SMR's default layout (seed 004 (S-SMR) §VI: a ring per partition over its replicas, and a
+     * global ring over all): unless the file names a partition ring's members, partition p's ring
+     * gets the p-th block of {@code members / partitions} consecutive ids.
+     */
+    private void partitionRings(int partitions, Map<String, String> keys) {
+        int n = members().size();
+        if (n % partitions != 0) {
+            throw error(Executions.KEY + "=" + Executions.S_SMR.configName() + " splits the " + n + " members into "
+                    + "multiring.rings=" + partitions + " partitions of equal size: list a multiple of " + partitions
+                    + " members, or name each partition's replicas with multiring.ring.<p>.members");
+        }
+        int size = n / partitions;
+        for (int p = 0; p < partitions; p++) {
+            StringBuilder ids = new StringBuilder();
+            for (int i = p * size; i < (p + 1) * size; i++) {
+                ids.append(ids.length() == 0 ? "" : ",").append(i);
+            }
+            keys.putIfAbsent("multiring.ring." + p + ".members", ids.toString());
+        }
+    }
+
+    /**
+     * The partitions of {@code execution=s-smr} ({@code multiring.rings}), or 1 with any other
+     * executor (the whole state on every replica).
+     */
+    public int partitions() {
+        return execution().partitioned() ? multiRing().rings() : 1;
+    }
+
+    /**
+     * The partition replica {@code id} holds under {@code execution=s-smr}: the one group ring it
+     * runs (0 with any other executor).
+     *
+     * @throws IllegalArgumentException naming the keys if it runs no group ring or several
+     */
+    public int partitionOf(int id) {
+        if (!execution().partitioned()) {
+            return 0;
+        }
+        MultiRingTopology t = multiRing().topology();
+        int found = -1;
+        for (int p = 0; p < t.rings(); p++) {
+            if (t.runs(id, p)) {
+                if (found >= 0) {
+                    throw error("replica " + id + " is in the rings of partitions " + found + " and " + p + " (multiring.ring."
+                            + found + ".members, multiring.ring." + p + ".members): under " + Executions.KEY + "="
+                            + Executions.S_SMR.configName() + " each replica holds one partition");
+                }
+                found = p;
+            }
+        }
+        if (found < 0) {
+            throw error("replica " + id + " is in no partition's ring (multiring.ring.<p>.members)");
+        }
+        return found;
+    }
+
+    /** The replica ids of each partition ({@link #partitionOf}), partition by partition. */
+    public List<int[]> partitionMembers() {
+        int partitions = partitions();
+        List<List<Integer>> of = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            of.add(new ArrayList<>());
+        }
+        for (int id = 0; id < members().size(); id++) {
+            of.get(partitionOf(id)).add(id);
+        }
+        return of.stream().map(l -> l.stream().mapToInt(Integer::intValue).toArray()).toList();
     }
 
     /** {@code multiring.kind}: {@code m-ring} (default) or {@code u-ring}; the error names the key and the accepted values. */

@@ -25,8 +25,10 @@ import java.util.Locale;
  * with {@code execution.threads} equal to its group count ({@code multiring.rings} or
  * {@code multicast.groups}). Default {@link #SEQUENTIAL}.
  *
- * <p>Adding an executor is adding a constant here and a row in docs/operations.md. Still planned
- * (wave 2): {@code s-smr} (seed 004 (S-SMR)), which also needs a multicast ordering protocol.
+ * {@link #S_SMR} partitions the state instead (seed 004 (S-SMR)): it runs partitioned services
+ * only, over {@code ordering=multi-ring} with one ring per partition.
+ *
+ * <p>Adding an executor is adding a constant here and a row in docs/operations.md.
  *
  * <p>Immutable and thread-safe; {@link #create} builds a new, unstarted executor on each call and
  * does not block.
@@ -53,7 +55,15 @@ public enum Executions {
      * group, a command of one group executed by its worker alone, a command of several groups by
      * the lowest of its workers once all of them have met; no scheduler, no class map.
      */
-    P_SMR("p-smr", null);
+    P_SMR("p-smr", null),
+    /**
+     * S-SMR (seed 004 (S-SMR) §IV, Alg. 1): the state split into partitions, partition p replicated
+     * by the replicas of multi-ring ring p and ordered by it plus the global ring; each replica runs
+     * its partition's commands one at a time and exchanges signals and read values with the other
+     * partitions a command involves. It runs partitioned services only (Volery), built by the
+     * service's own launcher: {@link #create} refuses every {@link ServiceClasses} service.
+     */
+    S_SMR("s-smr", null);
 
     /** The key that selects the executor in a cluster file. */
     public static final String KEY = "execution";
@@ -75,7 +85,15 @@ public enum Executions {
 
     /** Whether this executor runs on worker threads ({@code execution.threads}): every one but {@link #SEQUENTIAL}. */
     public boolean parallel() {
-        return this != SEQUENTIAL;
+        return this != SEQUENTIAL && this != S_SMR;
+    }
+
+    /**
+     * Whether this executor splits the service state into partitions, one per group ({@link #S_SMR}):
+     * it needs {@code ordering=multi-ring} with each replica in exactly one group ring.
+     */
+    public boolean partitioned() {
+        return this == S_SMR;
     }
 
     /** Whether this executor needs the service's request classes: the scheduling ones (late and early). */
@@ -106,6 +124,11 @@ public enum Executions {
      *                                  {@code workers < 1}
      */
     public Executor create(ServiceClasses service, int workers) {
+        if (this == S_SMR) {
+            throw new IllegalArgumentException(KEY + "=" + configName + " runs partitioned services (Volery: "
+                    + "parallax volery), and the " + service.service() + " is not one; it runs with " + KEY + "="
+                    + SEQUENTIAL.configName + (service.hasClasses() ? " or a scheduling executor" : ""));
+        }
         if (!parallel()) {
             return Execution.sequential();
         }

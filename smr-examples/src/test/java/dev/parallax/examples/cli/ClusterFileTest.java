@@ -8,6 +8,7 @@ import dev.parallax.paxos.spaxos.SPaxosConfig;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
 import dev.parallax.ringpaxos.multiring.MultiRingConfig;
+import dev.parallax.ringpaxos.multiring.MultiRingTopology;
 import dev.parallax.scheduler.psmr.PsmrExecutor;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -523,7 +524,7 @@ class ClusterFileTest {
         assertThat(f.replica(2).threads()).isEqualTo(ThreadPlacement.STAGED);
         assertThat(f.describeRuntime(2)).isEqualTo("ordering multi-paxos, execution early-ws-opt (3 workers), threads staged");
         for (Executions e : Executions.values()) {
-            String ordering = e.oneWorkerPerGroup() ? "ordering=multi-ring\n" : "";
+            String ordering = e.oneWorkerPerGroup() ? "ordering=multi-ring\n" : e.partitioned() ? "ordering=multi-ring\nmultiring.rings=1\n" : "";
             assertThat(ClusterFile.load(write(dir, THREE + ordering + "execution=" + e.configName() + "\n")).execution()).isEqualTo(e);
         }
         for (ThreadPlacement t : ThreadPlacement.values()) {
@@ -539,7 +540,7 @@ class ClusterFileTest {
         assertThatThrownBy(() -> ClusterFile.load(write(dir, THREE + "execution=parallel\n")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("execution must be one of sequential, late-scheduling, early-barrier, early-busy-wait, "
-                        + "early-ws-queue, early-ws-semi-blocked, early-ws-non-blocked, early-ws-opt, p-smr; got 'parallel'");
+                        + "early-ws-queue, early-ws-semi-blocked, early-ws-non-blocked, early-ws-opt, p-smr, s-smr; got 'parallel'");
         assertThatThrownBy(() -> ClusterFile.load(write(dir, THREE + "threads=many\n")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("threads must be staged, compact or auto, got 'many'");
@@ -594,6 +595,55 @@ class ClusterFileTest {
         // Other executors keep their own default and any count.
         assertThat(ring.with(Map.of("execution", "early-ws-opt")).executionThreads()).isEqualTo(ClusterFile.DEFAULT_EXECUTION_THREADS);
         assertThat(ring.with(Map.of("execution", "early-ws-opt", "execution.threads", "3")).executionThreads()).isEqualTo(3);
+    }
+
+    private static String members(int n) {
+        StringBuilder b = new StringBuilder("members=");
+        for (int i = 0; i < n; i++) {
+            b.append(i == 0 ? "" : ",").append(i).append("=127.0.0.1:").append(7000 + i);
+        }
+        return b.append('\n').toString();
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("seed 004 (S-SMR) §VI: execution=s-smr splits the members into multiring.rings partitions, "
+            + "ring p over partition p's block of ids, the global ring over all")
+    void sSmrSplitsTheMembersIntoPartitions(@TempDir Path dir) throws IOException {
+        ClusterFile f = ClusterFile.load(write(dir, members(9) + "ordering=multi-ring\nmultiring.rings=3\nexecution=s-smr\n"));
+        assertThat(f.execution()).isEqualTo(Executions.S_SMR);
+        assertThat(f.execution().parallel()).isFalse();
+        assertThat(f.partitions()).isEqualTo(3);
+        assertThat(f.partitionMembers()).containsExactly(new int[]{0, 1, 2}, new int[]{3, 4, 5}, new int[]{6, 7, 8});
+        for (int id = 0; id < 9; id++) {
+            assertThat(f.partitionOf(id)).isEqualTo(id / 3);
+        }
+        assertThat(f.multiRing().topology().members(MultiRingTopology.GLOBAL)).hasSize(9);
+        ClusterFile named = ClusterFile.load(write(dir, members(9) + "ordering=multi-ring\nmultiring.rings=3\nexecution=s-smr\n"
+                + "multiring.ring.0.members=0,4,8\nmultiring.ring.1.members=1,3,5\nmultiring.ring.2.members=2,6,7\n"));
+        assertThat(named.partitionMembers()).containsExactly(new int[]{0, 4, 8}, new int[]{1, 3, 5}, new int[]{2, 6, 7});
+        ClusterFile one = ClusterFile.load(write(dir, THREE + "ordering=multi-ring\nmultiring.rings=1\nexecution=s-smr\n"));
+        assertThat(one.partitions()).isEqualTo(1);
+        assertThat(ClusterFile.load(write(dir, THREE + "ordering=multi-ring\n")).partitions()).as("not s-smr").isEqualTo(1);
+        assertThatThrownBy(() -> one.executor(KvClassifier.SERVICE)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("execution=s-smr runs partitioned services (Volery");
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("seed 004: execution=s-smr is refused without multi-ring, with members not a multiple of the "
+            + "partitions, and with a replica in two partitions or none")
+    void sSmrLayoutsThatCannotWorkAreRefused(@TempDir Path dir) throws IOException {
+        Path paxos = write(dir, THREE + "execution=s-smr\n");
+        assertThatThrownBy(() -> ClusterFile.load(paxos)).hasMessage(paxos + ": execution=s-smr needs ordering=multi-ring (one "
+                + "ring per partition over its replicas, and the global ring), got ordering=multi-paxos");
+        Path uneven = write(dir, members(9) + "ordering=multi-ring\nmultiring.rings=2\nexecution=s-smr\n");
+        assertThatThrownBy(() -> ClusterFile.load(uneven)).hasMessageContaining("splits the 9 members into multiring.rings=2 "
+                + "partitions of equal size");
+        Path twice = write(dir, members(9) + "ordering=multi-ring\nmultiring.rings=3\nexecution=s-smr\n"
+                + "multiring.ring.0.members=0,1,2\nmultiring.ring.1.members=2,3,4\nmultiring.ring.2.members=5,6,7,8,0\n");
+        assertThatThrownBy(() -> ClusterFile.load(twice)).hasMessageContaining("replica 0 is in the rings of partitions 0 and 2");
+        Path none = write(dir, members(9) + "ordering=multi-ring\nmultiring.rings=3\nexecution=s-smr\n"
+                + "multiring.ring.0.members=0,1,2\nmultiring.ring.1.members=3,4,5\nmultiring.ring.2.members=6,7,0\n");
+        assertThatThrownBy(() -> ClusterFile.load(none)).hasMessageContaining("replica 8 is in no group ring");
     }
 
     @Test

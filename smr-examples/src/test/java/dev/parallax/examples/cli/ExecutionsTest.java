@@ -42,7 +42,7 @@ class ExecutionsTest {
     private static final int GROUPS = 3;
 
     @ParameterizedTest
-    @EnumSource(Executions.class)
+    @EnumSource(value = Executions.class, mode = EnumSource.Mode.EXCLUDE, names = "S_SMR") // runs partitioned services only
     void everyRegisteredExecutorRunsTheKeyValueStoreLikeSequentialExecution(Executions execution) throws Exception {
         List<Command> commands = workload(3000, 7);
         Run reference = run(Executions.SEQUENTIAL.create(KvClassifier.SERVICE, 1), new KvStateMachine(), commands);
@@ -91,7 +91,8 @@ class ExecutionsTest {
         assertThat(Executions.P_SMR.oneWorkerPerGroup()).isTrue();
         for (Executions e : Executions.values()) {
             assertThat(e.oneWorkerPerGroup()).as("%s", e).isEqualTo(e == Executions.P_SMR);
-            assertThat(e.needsClasses()).as("%s", e).isEqualTo(e != Executions.SEQUENTIAL && e != Executions.P_SMR);
+            assertThat(e.needsClasses()).as("%s", e).isEqualTo(e != Executions.SEQUENTIAL && e != Executions.P_SMR
+                    && e != Executions.S_SMR);
         }
         // No class map: a service partitioned by group without request classes runs under P-SMR.
         ServiceClasses partitioned = new ServiceClasses("partitioned service", null, null,
@@ -120,10 +121,10 @@ class ExecutionsTest {
     void namesParseIgnoringCaseAndUnknownNamesAreRejectedWithTheAcceptedOnes() {
         assertThat(Executions.parse(" Early-Busy-Wait ")).isEqualTo(Executions.EARLY_BUSY_WAIT);
         assertThat(Executions.names()).containsExactly("sequential", "late-scheduling", "early-barrier", "early-busy-wait",
-                "early-ws-queue", "early-ws-semi-blocked", "early-ws-non-blocked", "early-ws-opt", "p-smr");
+                "early-ws-queue", "early-ws-semi-blocked", "early-ws-non-blocked", "early-ws-opt", "p-smr", "s-smr");
         assertThat(Executions.DEFAULT).isEqualTo(Executions.SEQUENTIAL);
-        assertThatThrownBy(() -> Executions.parse("s-smr")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("execution must be one of " + String.join(", ", Executions.names()) + "; got 's-smr'");
+        assertThatThrownBy(() -> Executions.parse("x-smr")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("execution must be one of " + String.join(", ", Executions.names()) + "; got 'x-smr'");
         assertThatThrownBy(() -> Executions.EARLY_WS_OPT.create(KvClassifier.SERVICE, 0))
                 .hasMessageContaining("execution.threads must be >= 1, got 0");
         assertThatThrownBy(() -> new ServiceClasses("half", ReadWriteClasses::classMap, null))

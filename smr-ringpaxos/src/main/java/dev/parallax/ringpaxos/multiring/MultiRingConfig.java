@@ -163,6 +163,7 @@ public final class MultiRingConfig {
         private Duration skipInterval = DEFAULT_SKIP_INTERVAL;
         private boolean ringsSet;
         private MultiRingTopology topology;
+        private boolean partitioned;
 
         private Builder(RingConfig ring) {
             this.ring = ring;
@@ -180,11 +181,22 @@ public final class MultiRingConfig {
         }
 
         /**
+         * Whether group rings may run on subsets of the replicas (default false): each replica then
+         * delivers the groups of the rings it runs, as a partition of a partitioned service does
+         * (seed 004 (S-SMR) §IV: partition p's replicas run ring p, every replica the global ring).
+         * Without it every ring must run on every replica, since each replica delivers every group.
+         */
+        public Builder partitioned(boolean partitioned) {
+            this.partitioned = partitioned;
+            return this;
+        }
+
+        /**
          * The rings' kinds and M-Ring datagram addresses and the group → ring mapping
          * ({@link MultiRingTopology#parse}: the {@code multiring.ring.*} / {@code multiring.group.*}
          * keys); its ring count is k (a {@link #rings} call must agree), its kinds and addresses
          * replace {@link #kind} and the template's datagram group / port. Every ring must run on
-         * every replica. Default: k rings of {@link #kind}, ring i on the template's datagram
+         * every replica unless {@link #partitioned}. Default: k rings of {@link #kind}, ring i on the template's datagram
          * group, port + i (the global ring + k), group g → ring g.
          */
         public Builder topology(MultiRingTopology topology) {
@@ -268,6 +280,23 @@ public final class MultiRingConfig {
                 throw new IllegalArgumentException("multiring.rings=" + rings + " but the topology has " + t.rings()
                         + " rings");
             }
+            if (partitioned) {
+                for (int p = 0; p < members; p++) {
+                    if (t.rings() > 1 && !t.runs(p, MultiRingTopology.GLOBAL)) {
+                        throw new IllegalArgumentException("multiring.ring.global.members=" + join(t.members(MultiRingTopology.GLOBAL))
+                                + " leaves out replica " + p + ": every replica runs the global ring (it orders the commands "
+                                + "to several partitions)");
+                    }
+                    int groupRings = 0;
+                    for (int r = 0; r < t.rings(); r++) {
+                        groupRings += t.runs(p, r) ? 1 : 0;
+                    }
+                    if (groupRings == 0) {
+                        throw new IllegalArgumentException("replica " + p + " is in no group ring (multiring.ring.<i>.members)");
+                    }
+                }
+                return;
+            }
             for (int id : t.ringIds()) {
                 int[] m = t.members(id);
                 if (m.length != members) {
@@ -279,7 +308,7 @@ public final class MultiRingConfig {
                     throw new IllegalArgumentException("multiring.ring." + name + ".members=" + join(m) + " leaves out "
                             + "replica " + missing + ": the multi-ring ordering subscribes every replica to every group, so "
                             + "every ring must run on every replica (0.." + (members - 1) + "); rings over a subset of the "
-                            + "processes are for RingMulticast used directly");
+                            + "processes are for partitioned services (execution=s-smr) and RingMulticast used directly");
                 }
             }
         }
