@@ -43,7 +43,10 @@ import java.util.regex.Pattern;
  * <pre>
  * members=0=10.0.0.1:7000,1=10.0.0.2:7000,2=10.0.0.3:7000   # replica-to-replica ports (required)
  * clients=0=10.0.0.1:8000,...        # SmrClient ports (default: replica port + 1000)
- * redis=0=10.0.0.1:6379,...          # RESP (Redis protocol) front ends (optional)
+ * redis=0=10.0.0.1:6379,...          # RESP (Redis protocol) front ends (optional; service=kv)
+ * service=kv                         # the replicated service: kv (the key-value store, default) | volery
+ *                                    #   (seed 004's ZooKeeper service; needs execution=s-smr)
+ * zookeeper=0=10.0.0.1:2181,...      # ZooKeeper-protocol front ends of service=volery (optional)
  * data.dir=/var/lib/parallax         # durable state, one subdirectory per replica (optional)
  * snapshot.every=10000               # decided instances between snapshots (with data.dir)
  * snapshot.log.bytes=268435456       # or decided bytes since the last snapshot, whichever comes first
@@ -154,11 +157,17 @@ import java.util.regex.Pattern;
  * the keys and the fix. Thread-safe (read-only after construction).
  */
 public final class ClusterFile {
+    /** The key that names the replicated service. */
+    public static final String SERVICE_KEY = "service";
+    /** The key-value store (the default service). */
+    public static final String KV = "kv";
+    /** Volery, the ZooKeeper service of seed 004 (S-SMR) §V-B. */
+    public static final String VOLERY = "volery";
     /** The key of the reference multicast's group count ({@code ordering=multicast}). */
     public static final String MULTICAST_GROUPS_KEY = "multicast.groups";
     /** The reference multicast's groups when {@code multicast.groups} is absent. */
     public static final int DEFAULT_MULTICAST_GROUPS = 2;
-    private static final Set<String> KEYS = Set.of("members", "clients", "redis", "data.dir", "snapshot.every", "snapshot.log.bytes",
+    private static final Set<String> KEYS = Set.of("members", "clients", "redis", SERVICE_KEY, "zookeeper", "data.dir", "snapshot.every", "snapshot.log.bytes",
             "snapshot.transfer.timeout.ms", "snapshot.max.bytes", "log.sync",
             "client.io.threads", "replica.io.threads", "wait",
             "paxos.window", "paxos.batch.bytes", "paxos.batch.timeout.ms", "paxos.eager.below", "paxos.heartbeat.ms", "paxos.suspect.ms",
@@ -245,6 +254,8 @@ public final class ClusterFile {
         members();
         clients();
         redis();
+        service();
+        zookeeper();
         paxos();
         spaxos();
         Orderings ordering = ordering();
@@ -294,6 +305,25 @@ public final class ClusterFile {
 
     public Optional<ClusterMembers> redis() {
         return optionalMembers("redis");
+    }
+
+    /**
+     * The replicated service ({@code service}): {@value #KV} (default) or {@value #VOLERY}.
+     *
+     * @throws IllegalArgumentException naming the key and the accepted values
+     */
+    public String service() {
+        String v = props.getProperty(SERVICE_KEY);
+        String s = v == null ? KV : v.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!s.equals(KV) && !s.equals(VOLERY)) {
+            throw error(SERVICE_KEY + " must be " + KV + " or " + VOLERY + ", got '" + v + "'");
+        }
+        return s;
+    }
+
+    /** The ZooKeeper-protocol front ends of {@code service=volery} ({@code zookeeper}), if any. */
+    public Optional<ClusterMembers> zookeeper() {
+        return optionalMembers("zookeeper");
     }
 
     private Optional<ClusterMembers> optionalMembers(String key) {
@@ -431,6 +461,19 @@ public final class ClusterFile {
     private void checkExecutionOrdering() {
         Executions e = execution();
         Orderings o = ordering();
+        boolean volery = service().equals(VOLERY);
+        if (volery != e.partitioned()) {
+            throw error(volery ? SERVICE_KEY + "=" + VOLERY + " runs with " + Executions.KEY + "=" + Executions.S_SMR.configName()
+                    + " (its partitions are multiring.rings, 1 for a single partition), got " + Executions.KEY + "="
+                    + e.configName()
+                    : Executions.KEY + "=" + e.configName() + " runs partitioned services: set " + SERVICE_KEY + "=" + VOLERY);
+        }
+        if (!volery && zookeeper().isPresent()) {
+            throw error("zookeeper front ends serve " + SERVICE_KEY + "=" + VOLERY + " only");
+        }
+        if (volery && redis().isPresent()) {
+            throw error("redis front ends serve " + SERVICE_KEY + "=" + KV + " only");
+        }
         if (e.partitioned()) {
             if (o != Orderings.MULTI_RING) {
                 throw error(Executions.KEY + "=" + e.configName() + " needs " + Orderings.KEY + "="

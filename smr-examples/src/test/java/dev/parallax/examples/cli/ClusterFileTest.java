@@ -524,7 +524,7 @@ class ClusterFileTest {
         assertThat(f.replica(2).threads()).isEqualTo(ThreadPlacement.STAGED);
         assertThat(f.describeRuntime(2)).isEqualTo("ordering multi-paxos, execution early-ws-opt (3 workers), threads staged");
         for (Executions e : Executions.values()) {
-            String ordering = e.oneWorkerPerGroup() ? "ordering=multi-ring\n" : e.partitioned() ? "ordering=multi-ring\nmultiring.rings=1\n" : "";
+            String ordering = e.oneWorkerPerGroup() ? "ordering=multi-ring\n" : e.partitioned() ? "ordering=multi-ring\nmultiring.rings=1\nservice=volery\n" : "";
             assertThat(ClusterFile.load(write(dir, THREE + ordering + "execution=" + e.configName() + "\n")).execution()).isEqualTo(e);
         }
         for (ThreadPlacement t : ThreadPlacement.values()) {
@@ -609,7 +609,7 @@ class ClusterFileTest {
     @org.junit.jupiter.api.DisplayName("seed 004 (S-SMR) §VI: execution=s-smr splits the members into multiring.rings partitions, "
             + "ring p over partition p's block of ids, the global ring over all")
     void sSmrSplitsTheMembersIntoPartitions(@TempDir Path dir) throws IOException {
-        ClusterFile f = ClusterFile.load(write(dir, members(9) + "ordering=multi-ring\nmultiring.rings=3\nexecution=s-smr\n"));
+        ClusterFile f = ClusterFile.load(write(dir, members(9) + "ordering=multi-ring\nmultiring.rings=3\nexecution=s-smr\nservice=volery\n"));
         assertThat(f.execution()).isEqualTo(Executions.S_SMR);
         assertThat(f.execution().parallel()).isFalse();
         assertThat(f.partitions()).isEqualTo(3);
@@ -618,10 +618,10 @@ class ClusterFileTest {
             assertThat(f.partitionOf(id)).isEqualTo(id / 3);
         }
         assertThat(f.multiRing().topology().members(MultiRingTopology.GLOBAL)).hasSize(9);
-        ClusterFile named = ClusterFile.load(write(dir, members(9) + "ordering=multi-ring\nmultiring.rings=3\nexecution=s-smr\n"
+        ClusterFile named = ClusterFile.load(write(dir, members(9) + "ordering=multi-ring\nmultiring.rings=3\nexecution=s-smr\nservice=volery\n"
                 + "multiring.ring.0.members=0,4,8\nmultiring.ring.1.members=1,3,5\nmultiring.ring.2.members=2,6,7\n"));
         assertThat(named.partitionMembers()).containsExactly(new int[]{0, 4, 8}, new int[]{1, 3, 5}, new int[]{2, 6, 7});
-        ClusterFile one = ClusterFile.load(write(dir, THREE + "ordering=multi-ring\nmultiring.rings=1\nexecution=s-smr\n"));
+        ClusterFile one = ClusterFile.load(write(dir, THREE + "ordering=multi-ring\nmultiring.rings=1\nexecution=s-smr\nservice=volery\n"));
         assertThat(one.partitions()).isEqualTo(1);
         assertThat(ClusterFile.load(write(dir, THREE + "ordering=multi-ring\n")).partitions()).as("not s-smr").isEqualTo(1);
         assertThatThrownBy(() -> one.executor(KvClassifier.SERVICE)).isInstanceOf(IllegalArgumentException.class)
@@ -632,16 +632,25 @@ class ClusterFileTest {
     @org.junit.jupiter.api.DisplayName("seed 004: execution=s-smr is refused without multi-ring, with members not a multiple of the "
             + "partitions, and with a replica in two partitions or none")
     void sSmrLayoutsThatCannotWorkAreRefused(@TempDir Path dir) throws IOException {
-        Path paxos = write(dir, THREE + "execution=s-smr\n");
+        Path kv = write(dir, THREE + "ordering=multi-ring\nmultiring.rings=1\nexecution=s-smr\n");
+        assertThatThrownBy(() -> ClusterFile.load(kv)).hasMessage(kv + ": execution=s-smr runs partitioned services: set service=volery");
+        Path sequential = write(dir, THREE + "service=volery\n");
+        assertThatThrownBy(() -> ClusterFile.load(sequential)).hasMessage(sequential + ": service=volery runs with execution=s-smr "
+                + "(its partitions are multiring.rings, 1 for a single partition), got execution=sequential");
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, THREE + "service=zk\n"))).hasMessageContaining("service must be kv or "
+                + "volery, got 'zk'");
+        assertThatThrownBy(() -> ClusterFile.load(write(dir, THREE + "zookeeper=0=127.0.0.1:1,1=127.0.0.1:2,2=127.0.0.1:3\n")))
+                .hasMessageContaining("zookeeper front ends serve service=volery only");
+        Path paxos = write(dir, THREE + "execution=s-smr\nservice=volery\n");
         assertThatThrownBy(() -> ClusterFile.load(paxos)).hasMessage(paxos + ": execution=s-smr needs ordering=multi-ring (one "
                 + "ring per partition over its replicas, and the global ring), got ordering=multi-paxos");
-        Path uneven = write(dir, members(9) + "ordering=multi-ring\nmultiring.rings=2\nexecution=s-smr\n");
+        Path uneven = write(dir, members(9) + "ordering=multi-ring\nmultiring.rings=2\nexecution=s-smr\nservice=volery\n");
         assertThatThrownBy(() -> ClusterFile.load(uneven)).hasMessageContaining("splits the 9 members into multiring.rings=2 "
                 + "partitions of equal size");
-        Path twice = write(dir, members(9) + "ordering=multi-ring\nmultiring.rings=3\nexecution=s-smr\n"
+        Path twice = write(dir, members(9) + "ordering=multi-ring\nmultiring.rings=3\nexecution=s-smr\nservice=volery\n"
                 + "multiring.ring.0.members=0,1,2\nmultiring.ring.1.members=2,3,4\nmultiring.ring.2.members=5,6,7,8,0\n");
         assertThatThrownBy(() -> ClusterFile.load(twice)).hasMessageContaining("replica 0 is in the rings of partitions 0 and 2");
-        Path none = write(dir, members(9) + "ordering=multi-ring\nmultiring.rings=3\nexecution=s-smr\n"
+        Path none = write(dir, members(9) + "ordering=multi-ring\nmultiring.rings=3\nexecution=s-smr\nservice=volery\n"
                 + "multiring.ring.0.members=0,1,2\nmultiring.ring.1.members=3,4,5\nmultiring.ring.2.members=6,7,0\n");
         assertThatThrownBy(() -> ClusterFile.load(none)).hasMessageContaining("replica 8 is in no group ring");
     }
