@@ -45,7 +45,7 @@ public final class ZnodeTree {
     /**
      * Creates a znode.
      *
-     * @return OK with the created path (with its sequence suffix), or the error
+     * @return OK with the created path (with its sequence suffix) and the new node's stat, or the error
      */
     public ZkReply create(String path, byte[] data, CreateMode mode, long zxid, long time) {
         if (mode == null || !mode.isSupported()) {
@@ -65,11 +65,12 @@ public final class ZnodeTree {
         if (nodes.containsKey(created)) {
             return ZkReply.error(ZkCode.NODEEXISTS);
         }
-        nodes.put(created, new Znode(data.clone(), zxid, time, 0, 0));
+        Znode node = new Znode(data.clone(), zxid, time, 0, 0);
+        nodes.put(created, node);
         parent.children.add(ZkPaths.name(created));
         parent.cversion++;
         parent.pzxid = zxid;
-        return ZkReply.created(created);
+        return ZkReply.created(created, node.stat());
     }
 
     /** Deletes a childless znode whose version is {@code version} (or any, with -1). */
