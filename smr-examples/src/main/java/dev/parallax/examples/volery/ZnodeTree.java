@@ -75,6 +75,15 @@ public final class ZnodeTree {
 
     /** Deletes a childless znode whose version is {@code version} (or any, with -1). */
     public ZkReply delete(String path, int version, long zxid) {
+        return delete(path, version, zxid, null);
+    }
+
+    /**
+     * {@link #delete(String, int, long)} checking {@code version} against {@code currentVersion}
+     * instead of this tree's copy of the node's version when not null: a Volery partition that does
+     * not own the node uses the version its owner sent (seed 004 (S-SMR) §IV Alg. 1 l.16-17).
+     */
+    ZkReply delete(String path, int version, long zxid, Integer currentVersion) {
         if (!ZkPaths.isValid(path) || path.equals(ZkPaths.ROOT)) {
             return ZkReply.error(ZkCode.BADARGUMENTS);
         }
@@ -82,7 +91,7 @@ public final class ZnodeTree {
         if (node == null) {
             return ZkReply.error(ZkCode.NONODE);
         }
-        if (version != ANY_VERSION && version != node.version) {
+        if (version != ANY_VERSION && version != (currentVersion == null ? node.version : currentVersion)) {
             return ZkReply.error(ZkCode.BADVERSION);
         }
         if (!node.children.isEmpty()) {
@@ -97,6 +106,15 @@ public final class ZnodeTree {
 
     /** Replaces a znode's data if its version is {@code version} (or any, with -1). */
     public ZkReply setData(String path, byte[] data, int version, long zxid, long time) {
+        return setData(path, data, version, zxid, time, true);
+    }
+
+    /** What {@link #setData} would answer with these arguments, changing nothing. */
+    ZkReply previewSetData(String path, byte[] data, int version, long zxid, long time) {
+        return setData(path, data, version, zxid, time, false);
+    }
+
+    private ZkReply setData(String path, byte[] data, int version, long zxid, long time, boolean apply) {
         if (data == null || !ZkPaths.isValid(path)) {
             return ZkReply.error(ZkCode.BADARGUMENTS);
         }
@@ -106,6 +124,10 @@ public final class ZnodeTree {
         }
         if (version != ANY_VERSION && version != node.version) {
             return ZkReply.error(ZkCode.BADVERSION);
+        }
+        if (!apply) {
+            return ZkReply.stat(new Stat(node.czxid, zxid, node.ctime, time, node.version + 1, node.cversion,
+                    node.aversion, 0L, data.length, node.children.size(), node.pzxid));
         }
         node.data = data.clone();
         node.version++;
