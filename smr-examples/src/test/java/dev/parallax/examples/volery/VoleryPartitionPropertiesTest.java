@@ -7,6 +7,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.IntRange;
 
@@ -17,7 +18,6 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,7 +45,6 @@ class VoleryPartitionPropertiesTest {
         long globals = 0;
         long[] locals = new long[partitions];
         List<String> paths = new ArrayList<>(PATHS);
-        Set<ZkCode> seen = new HashSet<>();
         for (int i = 0; i < ops.size(); i++) {
             if (i == restoreAt) {
                 ssmr.restoreFromSnapshots(1);
@@ -77,7 +76,7 @@ class VoleryPartitionPropertiesTest {
                     zxid = globals << 32 | ++locals[owner];
                 }
                 ZkReply reply = reference.apply(command, zxid, command.time());
-                seen.add(reply.code());
+                Statistics.label("replies").collect(command.getClass().getSimpleName() + " " + reply.code());
                 if (reply.isOk() && reply.path() != null) {
                     paths.add(reply.path());
                 }
@@ -105,7 +104,6 @@ class VoleryPartitionPropertiesTest {
                     ssmr.run(new VoleryCommand.GetData(path).encode(), GroupSet.of(owner)).get(owner + "/1")));
             assertThat(atOwner).as("the owner's copy of %s is current", path).isEqualTo(reference.getData(path));
         }
-        assertThat(seen).isNotEmpty();
     }
 
     /**
@@ -161,6 +159,6 @@ class VoleryPartitionPropertiesTest {
         Arbitrary<Long> destBits = Arbitraries.longs();
         Arbitrary<byte[]> garbage = Arbitraries.bytes().array(byte[].class).ofMaxSize(12);
         return Combinators.combine(kind, pick, version, data, time, destMode, destBits, garbage).as(Op::new)
-                .list().ofMinSize(1).ofMaxSize(80);
+                .list().ofMinSize(5).ofMaxSize(80);
     }
 }
