@@ -15,8 +15,11 @@ import java.util.Objects;
  *   create:  int createModeFlag, int dataLength (0..{@link #MAX_DATA_BYTES}), data
  *   delete:  int version
  *   setData: int version, int dataLength (0..{@link #MAX_DATA_BYTES}), data
+ *   create, setData, optionally: long time (ms; written only when not 0, absent means 0)
  * </pre>
- * and nothing after. The path is not validated here (the tree answers BADARGUMENTS, the same on every
+ * and nothing after. The time is the write's ctime/mtime, stamped into the command by the entry
+ * point ({@link #withTime}) so that every replica of every partition uses the same value (the state
+ * machine reads no clock); commands without it encode exactly as before it existed. The path is not validated here (the tree answers BADARGUMENTS, the same on every
  * replica); a create mode flag ZooKeeper does not define is malformed, one it defines but the model
  * does not implement decodes and executes to UNIMPLEMENTED.
  *
@@ -60,6 +63,19 @@ public sealed interface VoleryCommand {
         return false;
     }
 
+    /** The time (ms) a create or setData stamps on the node; 0 if none was stamped, and for other commands. */
+    default long time() {
+        return 0L;
+    }
+
+    /**
+     * This command with {@code time} as its {@link #time()} (create and setData); other commands,
+     * which stamp no time, return themselves.
+     */
+    default VoleryCommand withTime(long time) {
+        return this;
+    }
+
     /** Executes the command on {@code tree}; writes take the zxid and time given. */
     ZkReply applyTo(ZnodeTree tree, long zxid, long time);
 
@@ -67,7 +83,7 @@ public sealed interface VoleryCommand {
     default byte[] encode() {
         byte[] path = path().getBytes(StandardCharsets.UTF_8);
         byte[] data = this instanceof Create c ? c.data : this instanceof SetData s ? s.data : null;
-        ByteBuffer out = ByteBuffer.allocate(1 + 4 + path.length + 4 + (data == null ? 0 : 4 + data.length));
+        ByteBuffer out = ByteBuffer.allocate(1 + 4 + path.length + 4 + (data == null ? 0 : 4 + data.length) + 8);
         out.put(opcode()).putInt(path.length).put(path);
         if (this instanceof Create c) {
             out.putInt(c.mode.flag()).putInt(data.length).put(data);
@@ -75,6 +91,9 @@ public sealed interface VoleryCommand {
             out.putInt(s.version).putInt(data.length).put(data);
         } else if (this instanceof Delete d) {
             out.putInt(d.version);
+        }
+        if (time() != 0) {
+            out.putLong(time());
         }
         return Arrays.copyOf(out.array(), out.position());
     }
@@ -117,7 +136,7 @@ public sealed interface VoleryCommand {
                     if (data == null) {
                         return Decoded.malformed("bad data length");
                     }
-                    command = new Create(path, data, mode);
+                    command = new Create(path, data, mode, time(in));
                 }
                 case OP_DELETE -> command = new Delete(path, in.getInt());
                 case OP_SET_DATA -> {
@@ -126,7 +145,7 @@ public sealed interface VoleryCommand {
                     if (data == null) {
                         return Decoded.malformed("bad data length");
                     }
-                    command = new SetData(path, data, version);
+                    command = new SetData(path, data, version, time(in));
                 }
                 case OP_GET_DATA -> command = new GetData(path);
                 case OP_EXISTS -> command = new Exists(path);
@@ -153,6 +172,11 @@ public sealed interface VoleryCommand {
         if (data != null && data.length > MAX_DATA_BYTES) {
             throw new IllegalArgumentException("data of " + data.length + " bytes exceeds " + MAX_DATA_BYTES);
         }
+    }
+
+    /** The optional trailing time: 8 bytes left → that long, else 0 (other leftovers stay, as trailing bytes). */
+    private static long time(ByteBuffer in) {
+        return in.remaining() == Long.BYTES ? in.getLong() : 0L;
     }
 
     private static byte[] data(ByteBuffer in) {
@@ -183,8 +207,8 @@ public sealed interface VoleryCommand {
         }
     }
 
-    /** create(path, data, mode): a global command. */
-    record Create(String path, byte[] data, CreateMode mode) implements VoleryCommand {
+    /** create(path, data, mode) at {@code time} (ms, 0 if not stamped): a global command. */
+    record Create(String path, byte[] data, CreateMode mode, long time) implements VoleryCommand {
         /**
          * @throws NullPointerException if an argument is null
          * @throws IllegalArgumentException if the path or data exceed the encoding's bounds
@@ -196,9 +220,19 @@ public sealed interface VoleryCommand {
             checkBounds(path, data);
         }
 
+        /** create(path, data, mode) without a time (0). */
+        public Create(String path, byte[] data, CreateMode mode) {
+            this(path, data, mode, 0L);
+        }
+
         @Override
         public byte[] data() {
             return data.clone();
+        }
+
+        @Override
+        public Create withTime(long time) {
+            return new Create(path, data, mode, time);
         }
 
         @Override
@@ -223,17 +257,18 @@ public sealed interface VoleryCommand {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Create c && path.equals(c.path) && Arrays.equals(data, c.data) && mode == c.mode;
+            return o instanceof Create c && path.equals(c.path) && Arrays.equals(data, c.data) && mode == c.mode
+                    && time == c.time;
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(path, Arrays.hashCode(data), mode);
+            return Objects.hash(path, Arrays.hashCode(data), mode, time);
         }
 
         @Override
         public String toString() {
-            return "Create[" + path + ", " + data.length + "B, " + mode + "]";
+            return "Create[" + path + ", " + data.length + "B, " + mode + (time == 0 ? "" : ", t=" + time) + "]";
         }
     }
 
@@ -269,8 +304,8 @@ public sealed interface VoleryCommand {
         }
     }
 
-    /** setData(path, data, version): a local command of the path's partition. */
-    record SetData(String path, byte[] data, int version) implements VoleryCommand {
+    /** setData(path, data, version) at {@code time} (ms, 0 if not stamped): a local command of the path's partition. */
+    record SetData(String path, byte[] data, int version, long time) implements VoleryCommand {
         /**
          * @throws NullPointerException if an argument is null
          * @throws IllegalArgumentException if the path or data exceed the encoding's bounds
@@ -281,9 +316,19 @@ public sealed interface VoleryCommand {
             checkBounds(path, data);
         }
 
+        /** setData(path, data, version) without a time (0). */
+        public SetData(String path, byte[] data, int version) {
+            this(path, data, version, 0L);
+        }
+
         @Override
         public byte[] data() {
             return data.clone();
+        }
+
+        @Override
+        public SetData withTime(long time) {
+            return new SetData(path, data, version, time);
         }
 
         @Override
@@ -303,17 +348,18 @@ public sealed interface VoleryCommand {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof SetData s && path.equals(s.path) && Arrays.equals(data, s.data) && version == s.version;
+            return o instanceof SetData s && path.equals(s.path) && Arrays.equals(data, s.data) && version == s.version
+                    && time == s.time;
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(path, Arrays.hashCode(data), version);
+            return Objects.hash(path, Arrays.hashCode(data), version, time);
         }
 
         @Override
         public String toString() {
-            return "SetData[" + path + ", " + data.length + "B, v" + version + "]";
+            return "SetData[" + path + ", " + data.length + "B, v" + version + (time == 0 ? "" : ", t=" + time) + "]";
         }
     }
 

@@ -41,6 +41,19 @@ public final class VoleryOracle implements CommandRouter {
 
     /** The partition owning {@code path}: CRC32 of its UTF-8 bytes mod P. */
     public int partitionOf(String path) {
+        return partitionOf(path, partitions);
+    }
+
+    /**
+     * The partition owning {@code path} among {@code partitions}: CRC32 of its UTF-8 bytes mod
+     * {@code partitions}.
+     *
+     * @throws IllegalArgumentException if partitions &lt; 1
+     */
+    public static int partitionOf(String path, int partitions) {
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
+        }
         CRC32 crc = new CRC32();
         crc.update(path.getBytes(StandardCharsets.UTF_8));
         return (int) (crc.getValue() % partitions);

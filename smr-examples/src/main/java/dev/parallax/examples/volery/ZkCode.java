@@ -11,6 +11,11 @@ package dev.parallax.examples.volery;
 public enum ZkCode {
     /** The operation succeeded. */
     OK(0),
+    /**
+     * A request or reply could not be decoded: malformed command bytes at a partition, or reply
+     * bytes {@link ZkReply#decode} cannot read (ZooKeeper's MARSHALLINGERROR).
+     */
+    MARSHALLINGERROR(-5),
     /** The operation is not implemented (ephemeral, container and TTL create modes). */
     UNIMPLEMENTED(-6),
     /** Malformed arguments: a path that ZooKeeper's path rules reject, deleting the root. */

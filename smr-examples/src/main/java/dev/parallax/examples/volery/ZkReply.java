@@ -1,5 +1,9 @@
 package dev.parallax.examples.volery;
 
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -10,11 +14,40 @@ import java.util.Objects;
  * getData, exists, getChildren) and the sorted child names (getChildren). Fields an operation does
  * not return are null. On an error every field but the code is null.
  *
+ * <p>Wire encoding ({@link #encode()}, {@link #decode(ByteBuffer)}), big-endian, what a Volery
+ * partition returns from {@code execute} and a front end decodes:
+ * <pre>
+ *   byte  format version ({@link #FORMAT_VERSION} = 1)
+ *   int   code (ZooKeeper's numeric code, {@link ZkCode#code()})
+ *   byte  fields present: bit 0 path, bit 1 data, bit 2 stat, bit 3 children (0 for an error)
+ *   path:     int length (0..{@link VoleryCommand#MAX_PATH_BYTES}), UTF-8 bytes
+ *   data:     int length (0..{@link VoleryCommand#MAX_DATA_BYTES}), bytes
+ *   stat:     long czxid, long mzxid, long ctime, long mtime, int version, int cversion,
+ *             int aversion, long ephemeralOwner, int dataLength, int numChildren, long pzxid
+ *             ({@link Stat}'s order, ZooKeeper's data.Stat; 68 bytes)
+ *   children: int count, count x (int length, UTF-8 name)
+ * </pre>
+ * present fields in that order, nothing after. The field combinations are those the factories make:
+ * none (an error, or delete's OK), path (+ stat: create), stat, data + stat, children + stat.
+ * Equal replies encode to equal bytes. {@link #decode(ByteBuffer)} never throws: bytes it cannot
+ * read (truncated, trailing bytes, unknown version, code or field combination, bad lengths, invalid
+ * UTF-8) decode to {@link #malformed()}, the error reply {@link ZkCode#MARSHALLINGERROR}.
+ *
  * <p>Immutable (the data array is copied in and out); safe from any thread. Equal replies have equal
  * fields, data compared by content.
  */
 public final class ZkReply {
+    /** The version of the wire encoding {@link #encode()} writes and {@link #decode} reads. */
+    public static final byte FORMAT_VERSION = 1;
+
+    private static final int HAS_PATH = 1;
+    private static final int HAS_DATA = 2;
+    private static final int HAS_STAT = 4;
+    private static final int HAS_CHILDREN = 8;
+    private static final int STAT_BYTES = 8 * 4 + 4 * 3 + 8 + 4 * 2 + 8;
+
     private static final ZkReply OK_EMPTY = new ZkReply(ZkCode.OK, null, null, null, null);
+    private static final ZkReply MALFORMED = new ZkReply(ZkCode.MARSHALLINGERROR, null, null, null, null);
 
     private final ZkCode code;
     private final String path;
@@ -43,9 +76,23 @@ public final class ZkReply {
         return OK_EMPTY;
     }
 
-    /** A create's success: the path it created. */
+    /** A create's success: the path it created (no stat). */
     public static ZkReply created(String path) {
         return new ZkReply(ZkCode.OK, Objects.requireNonNull(path, "path"), null, null, null);
+    }
+
+    /** A create's success: the path it created and the new node's stat (what create2 returns). */
+    public static ZkReply created(String path, Stat stat) {
+        return new ZkReply(ZkCode.OK, Objects.requireNonNull(path, "path"), null, Objects.requireNonNull(stat, "stat"),
+                null);
+    }
+
+    /**
+     * The reply to bytes that cannot be decoded (a malformed command, or reply bytes {@link #decode}
+     * cannot read): {@link ZkCode#MARSHALLINGERROR}, no fields.
+     */
+    public static ZkReply malformed() {
+        return MALFORMED;
     }
 
     /** A success returning a node's stat (setData, exists). */
@@ -83,7 +130,7 @@ public final class ZkReply {
         return data == null ? null : data.clone();
     }
 
-    /** The node's stat (setData, getData, exists, getChildren), else null. */
+    /** The node's stat (create, setData, getData, exists, getChildren), else null. */
     public Stat stat() {
         return stat;
     }
@@ -91,6 +138,146 @@ public final class ZkReply {
     /** The child names in ascending order (getChildren), else null. */
     public List<String> children() {
         return children;
+    }
+
+    /** This reply in the wire encoding described on the class. */
+    public byte[] encode() {
+        byte[] pathBytes = path == null ? null : path.getBytes(StandardCharsets.UTF_8);
+        List<byte[]> names = new ArrayList<>();
+        int size = 1 + 4 + 1;
+        int fields = 0;
+        if (pathBytes != null) {
+            fields |= HAS_PATH;
+            size += 4 + pathBytes.length;
+        }
+        if (data != null) {
+            fields |= HAS_DATA;
+            size += 4 + data.length;
+        }
+        if (stat != null) {
+            fields |= HAS_STAT;
+            size += STAT_BYTES;
+        }
+        if (children != null) {
+            fields |= HAS_CHILDREN;
+            size += 4;
+            for (String child : children) {
+                byte[] name = child.getBytes(StandardCharsets.UTF_8);
+                names.add(name);
+                size += 4 + name.length;
+            }
+        }
+        ByteBuffer out = ByteBuffer.allocate(size);
+        out.put(FORMAT_VERSION).putInt(code.code()).put((byte) fields);
+        if (pathBytes != null) {
+            out.putInt(pathBytes.length).put(pathBytes);
+        }
+        if (data != null) {
+            out.putInt(data.length).put(data);
+        }
+        if (stat != null) {
+            out.putLong(stat.czxid()).putLong(stat.mzxid()).putLong(stat.ctime()).putLong(stat.mtime())
+                    .putInt(stat.version()).putInt(stat.cversion()).putInt(stat.aversion())
+                    .putLong(stat.ephemeralOwner()).putInt(stat.dataLength()).putInt(stat.numChildren())
+                    .putLong(stat.pzxid());
+        }
+        if (children != null) {
+            out.putInt(names.size());
+            for (byte[] name : names) {
+                out.putInt(name.length).put(name);
+            }
+        }
+        return out.array();
+    }
+
+    /** Decodes {@code bytes}; null or unreadable bytes give {@link #malformed()}. Never throws. */
+    public static ZkReply decode(byte[] bytes) {
+        return bytes == null ? MALFORMED : decode(ByteBuffer.wrap(bytes));
+    }
+
+    /**
+     * Decodes the bytes from the buffer's position to its limit, without moving either. Never
+     * throws: null or unreadable bytes give {@link #malformed()}.
+     */
+    public static ZkReply decode(ByteBuffer bytes) {
+        if (bytes == null) {
+            return MALFORMED;
+        }
+        ByteBuffer in = bytes.duplicate(); // a duplicate is big-endian
+        try {
+            if (in.get() != FORMAT_VERSION) {
+                return MALFORMED;
+            }
+            ZkCode code = ZkCode.fromCode(in.getInt());
+            int fields = in.get();
+            if (code == null || !validFields(code, fields)) {
+                return MALFORMED;
+            }
+            String path = null;
+            byte[] data = null;
+            Stat stat = null;
+            List<String> children = null;
+            if ((fields & HAS_PATH) != 0) {
+                path = utf8(in, VoleryCommand.MAX_PATH_BYTES);
+                if (path == null) {
+                    return MALFORMED;
+                }
+            }
+            if ((fields & HAS_DATA) != 0) {
+                int length = in.getInt();
+                if (length < 0 || length > VoleryCommand.MAX_DATA_BYTES || length > in.remaining()) {
+                    return MALFORMED;
+                }
+                data = new byte[length];
+                in.get(data);
+            }
+            if ((fields & HAS_STAT) != 0) {
+                stat = new Stat(in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getInt(), in.getInt(),
+                        in.getInt(), in.getLong(), in.getInt(), in.getInt(), in.getLong());
+            }
+            if ((fields & HAS_CHILDREN) != 0) {
+                int count = in.getInt();
+                if (count < 0 || count > in.remaining() / 4) {
+                    return MALFORMED;
+                }
+                List<String> names = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    String name = utf8(in, VoleryCommand.MAX_PATH_BYTES);
+                    if (name == null) {
+                        return MALFORMED;
+                    }
+                    names.add(name);
+                }
+                children = List.copyOf(names);
+            }
+            if (in.hasRemaining()) {
+                return MALFORMED;
+            }
+            return new ZkReply(code, path, data, stat, children);
+        } catch (BufferUnderflowException e) {
+            return MALFORMED;
+        }
+    }
+
+    /** Whether {@code fields} is a combination the factories make for {@code code}. */
+    private static boolean validFields(ZkCode code, int fields) {
+        if (code != ZkCode.OK) {
+            return fields == 0;
+        }
+        return fields == 0 || fields == HAS_PATH || fields == (HAS_PATH | HAS_STAT) || fields == HAS_STAT
+                || fields == (HAS_DATA | HAS_STAT) || fields == (HAS_CHILDREN | HAS_STAT);
+    }
+
+    /** A length-prefixed strict UTF-8 string of at most {@code max} bytes, or null if not one. */
+    private static String utf8(ByteBuffer in, int max) {
+        int length = in.getInt();
+        if (length < 0 || length > max || length > in.remaining()) {
+            return null;
+        }
+        ByteBuffer slice = in.slice();
+        slice.limit(length);
+        in.position(in.position() + length);
+        return ZnodeSnapshotFormat.utf8OrNull(slice);
     }
 
     @Override

@@ -45,7 +45,7 @@ public final class ZnodeTree {
     /**
      * Creates a znode.
      *
-     * @return OK with the created path (with its sequence suffix), or the error
+     * @return OK with the created path (with its sequence suffix) and the new node's stat, or the error
      */
     public ZkReply create(String path, byte[] data, CreateMode mode, long zxid, long time) {
         if (mode == null || !mode.isSupported()) {
@@ -65,15 +65,25 @@ public final class ZnodeTree {
         if (nodes.containsKey(created)) {
             return ZkReply.error(ZkCode.NODEEXISTS);
         }
-        nodes.put(created, new Znode(data.clone(), zxid, time, 0, 0));
+        Znode node = new Znode(data.clone(), zxid, time, 0, 0);
+        nodes.put(created, node);
         parent.children.add(ZkPaths.name(created));
         parent.cversion++;
         parent.pzxid = zxid;
-        return ZkReply.created(created);
+        return ZkReply.created(created, node.stat());
     }
 
     /** Deletes a childless znode whose version is {@code version} (or any, with -1). */
     public ZkReply delete(String path, int version, long zxid) {
+        return delete(path, version, zxid, null);
+    }
+
+    /**
+     * {@link #delete(String, int, long)} checking {@code version} against {@code currentVersion}
+     * instead of this tree's copy of the node's version when not null: a Volery partition that does
+     * not own the node uses the version its owner sent (seed 004 (S-SMR) §IV Alg. 1 l.16-17).
+     */
+    ZkReply delete(String path, int version, long zxid, Integer currentVersion) {
         if (!ZkPaths.isValid(path) || path.equals(ZkPaths.ROOT)) {
             return ZkReply.error(ZkCode.BADARGUMENTS);
         }
@@ -81,7 +91,7 @@ public final class ZnodeTree {
         if (node == null) {
             return ZkReply.error(ZkCode.NONODE);
         }
-        if (version != ANY_VERSION && version != node.version) {
+        if (version != ANY_VERSION && version != (currentVersion == null ? node.version : currentVersion)) {
             return ZkReply.error(ZkCode.BADVERSION);
         }
         if (!node.children.isEmpty()) {
@@ -96,6 +106,15 @@ public final class ZnodeTree {
 
     /** Replaces a znode's data if its version is {@code version} (or any, with -1). */
     public ZkReply setData(String path, byte[] data, int version, long zxid, long time) {
+        return setData(path, data, version, zxid, time, true);
+    }
+
+    /** What {@link #setData} would answer with these arguments, changing nothing. */
+    ZkReply previewSetData(String path, byte[] data, int version, long zxid, long time) {
+        return setData(path, data, version, zxid, time, false);
+    }
+
+    private ZkReply setData(String path, byte[] data, int version, long zxid, long time, boolean apply) {
         if (data == null || !ZkPaths.isValid(path)) {
             return ZkReply.error(ZkCode.BADARGUMENTS);
         }
@@ -105,6 +124,10 @@ public final class ZnodeTree {
         }
         if (version != ANY_VERSION && version != node.version) {
             return ZkReply.error(ZkCode.BADVERSION);
+        }
+        if (!apply) {
+            return ZkReply.stat(new Stat(node.czxid, zxid, node.ctime, time, node.version + 1, node.cversion,
+                    node.aversion, 0L, data.length, node.children.size(), node.pzxid));
         }
         node.data = data.clone();
         node.version++;

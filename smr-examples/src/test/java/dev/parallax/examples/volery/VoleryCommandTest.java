@@ -39,6 +39,39 @@ class VoleryCommandTest {
     }
 
     @Test
+    void aStampedTimeRoundTripsAsEightTrailingBytesAndAnUnstampedCommandEncodesAsBefore() {
+        VoleryCommand.Create create = new VoleryCommand.Create("/a", new byte[] {1}, CreateMode.PERSISTENT);
+        VoleryCommand.SetData set = new VoleryCommand.SetData("/a", new byte[] {2}, 4);
+        for (VoleryCommand c : List.of(create, set)) {
+            assertThat(c.time()).isZero();
+            VoleryCommand stamped = c.withTime(1_700_000_000_123L);
+            assertThat(stamped.time()).isEqualTo(1_700_000_000_123L);
+            assertThat(stamped).isNotEqualTo(c);
+            byte[] plain = c.encode();
+            byte[] timed = stamped.encode();
+            assertThat(timed).hasSize(plain.length + 8);
+            assertThat(Arrays.copyOf(timed, plain.length)).isEqualTo(plain);
+            assertThat(ByteBuffer.wrap(timed, plain.length, 8).getLong()).isEqualTo(1_700_000_000_123L);
+            assertThat(VoleryCommand.decode(timed).command()).isEqualTo(stamped);
+            assertThat(VoleryCommand.decode(plain).command()).isEqualTo(c);
+            // an explicit zero time decodes to the unstamped command
+            assertThat(VoleryCommand.decode(Arrays.copyOf(plain, plain.length + 8)).command()).isEqualTo(c);
+            for (int extra : new int[] {1, 7, 9}) {
+                assertThat(VoleryCommand.decode(Arrays.copyOf(timed, plain.length + extra)).ok()).isFalse();
+            }
+        }
+        assertThat(new VoleryCommand.Create("/a", new byte[0], CreateMode.PERSISTENT, 5).toString()).contains("t=5");
+        for (VoleryCommand c : List.of(new VoleryCommand.Delete("/a", 1), new VoleryCommand.GetData("/a"),
+                new VoleryCommand.Exists("/a"), new VoleryCommand.GetChildren("/a"))) {
+            assertThat(c.withTime(5)).isSameAs(c);
+            assertThat(c.time()).isZero();
+            byte[] encoded = c.encode();
+            assertThat(VoleryCommand.decode(Arrays.copyOf(encoded, encoded.length + 8)).error())
+                    .contains("8 trailing bytes");
+        }
+    }
+
+    @Test
     void opcodesAreZooKeepers() {
         assertThat(SAMPLES.stream().map(c -> (int) c.encode()[0]).distinct())
                 .containsExactly(1, 2, 5, 4, 3, 8);

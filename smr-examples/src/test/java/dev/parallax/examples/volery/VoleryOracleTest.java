@@ -60,6 +60,17 @@ class VoleryOracleTest {
     }
 
     @Test
+    void theStaticOwnerFunctionIsTheOraclesAndRefusesNoPartitions() {
+        for (int partitions = 1; partitions <= 5; partitions++) {
+            VoleryOracle oracle = new VoleryOracle(partitions);
+            for (String path : new String[] {"/", "/a", "/a/b", "/ü/ß", ""}) {
+                assertThat(VoleryOracle.partitionOf(path, partitions)).isEqualTo(oracle.partitionOf(path));
+            }
+        }
+        assertThatThrownBy(() -> VoleryOracle.partitionOf("/a", 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void onePartitionOwnsEverything() {
         VoleryOracle oracle = new VoleryOracle(1);
         assertThat(oracle.route(new VoleryCommand.GetData("/any"))).isEqualTo(GroupSet.DEFAULT);

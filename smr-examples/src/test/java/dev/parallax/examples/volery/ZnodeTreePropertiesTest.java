@@ -180,7 +180,7 @@ class ZnodeTreePropertiesTest {
             nodes.put(name, new Node(data, zxid, time));
             parent.cversion++;
             parent.pzxid = zxid;
-            return ZkReply.created(name);
+            return ZkReply.created(name, stat(name));
         }
 
         private List<String> children(String path) {

@@ -1,0 +1,254 @@
+package dev.parallax.examples.volery;
+
+import dev.parallax.core.GroupSet;
+import dev.parallax.scheduler.ssmr.ExecutionContext;
+import dev.parallax.scheduler.ssmr.PartitionView;
+import dev.parallax.scheduler.ssmr.PartitionedStateMachine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+
+/**
+ * One partition of Volery, ZooKeeper's data model partitioned by S-SMR (seed 004 (S-SMR / Eyrie /
+ * Volery) §V-B; §IV Alg. 1 l.13-19 for the value exchange). The owner of a path is
+ * {@link VoleryOracle#partitionOf(String, int) CRC32(path) mod P}. Every partition keeps the whole
+ * hierarchy in a {@link ZnodeTree} — existence, children, and each node's czxid, ctime, cversion
+ * and pzxid, which only create and delete change, and those go to every partition — while only a
+ * node's owner keeps its data, version, mzxid and mtime current (setData goes to the owner only;
+ * the other partitions' copies keep the values of the create).
+ *
+ * <p>Per command (commands are {@link VoleryCommand} bytes; replies are {@link ZkReply#encode()}
+ * bytes, the same on every replica of every involved partition):
+ * <ul>
+ *   <li><b>create, delete(-1)</b>: {@code require(all partitions)}; no remote reads; executed on the
+ *       local tree, which every partition holds alike for these.</li>
+ *   <li><b>delete(path, version)</b>: {@code require(all)}; the owner's {@link #localReads} is the
+ *       node's version; the other partitions read it ({@link #remoteReads} = {owner}) and check
+ *       BADVERSION against it, so every partition decides alike.</li>
+ *   <li><b>setData, getData, exists, getChildren</b>: {@code require({owner})}. The owner executes;
+ *       if the command was also multicast elsewhere (an over-approximating oracle), the owner's
+ *       {@link #localReads} is the reply it is about to give (computed without changing anything)
+ *       and every other involved partition answers exactly those bytes, changing nothing.</li>
+ *   <li><b>malformed bytes</b>: {@link ZkReply#malformed()} (MARSHALLINGERROR), nothing changes, no
+ *       values exchanged.</li>
+ * </ul>
+ *
+ * <p><b>zxid and time.</b> ZooKeeper's zxid is one global counter; S-SMR has none. Each partition
+ * counts the global commands it executed, {@code g} (the same at every partition: every partition
+ * executes every create and delete, in the same order), and the local writes since the last global
+ * one, {@code n}. A create or delete gets zxid {@code (g+1) << 32} (and {@code n} restarts at 0); a
+ * setData gets {@code g << 32 | (n+1)} at its owner (n saturates at 2^32-1). Failed writes consume a
+ * zxid too, as ZooKeeper's error transactions do. So zxids grow at every partition and are global for
+ * creates and deletes, but two setData on different partitions may get the same zxid (a documented
+ * deviation). Times are not read from a clock: a write uses {@link VoleryCommand#time()}, stamped
+ * into the command by the entry point (0 if not stamped).
+ *
+ * <p><b>Snapshot</b>, version 1 (big-endian, self-delimiting: {@link #restore} reads exactly these
+ * bytes): {@code int magic 0x56505254 ("VPRT"), byte version 1, long g, long n, int treeLength,
+ * treeLength bytes of ZnodeSnapshotFormat}. Partitions' snapshots and digests differ (non-owners'
+ * copies of data are stale); replicas of one partition agree.
+ *
+ * <p>Not thread-safe: the replica's S-SMR executor thread is its one caller (snapshot and restore
+ * while no command executes). Nothing blocks but {@link #snapshot}/{@link #restore} on their channels.
+ */
+public final class VoleryPartition implements PartitionedStateMachine {
+    /** The partition snapshot's magic number ("VPRT"). */
+    public static final int SNAPSHOT_MAGIC = 0x56505254;
+    /** The partition snapshot format version. */
+    public static final byte SNAPSHOT_VERSION = 1;
+
+    private static final int HEADER_BYTES = 4 + 1 + 8 + 8 + 4;
+    private static final long MAX_LOCAL = 0xFFFFFFFFL;
+    private static final int CHUNK = 64 * 1024;
+    private static final byte[] MALFORMED = ZkReply.malformed().encode();
+
+    private ZnodeTree tree = new ZnodeTree();
+    private long globals;
+    private long locals;
+
+    /** An empty partition: the root only, no command executed. */
+    public VoleryPartition() {
+    }
+
+    @Override
+    public ByteBuffer localReads(ByteBuffer command, PartitionView view) {
+        VoleryCommand c = VoleryCommand.decode(command).command();
+        if (c == null || view.involved().size() == 1 || c instanceof VoleryCommand.Create
+                || ownerOf(c, view) != view.partition()) {
+            return empty();
+        }
+        if (c instanceof VoleryCommand.Delete d) {
+            if (d.version() == ZnodeTree.ANY_VERSION) {
+                return empty();
+            }
+            ZkReply node = tree.exists(d.path());
+            ByteBuffer value = ByteBuffer.allocate(5);
+            value.put((byte) (node.isOk() ? 1 : 0)).putInt(node.isOk() ? node.stat().version() : 0).flip();
+            return value;
+        }
+        ZkReply reply = c instanceof VoleryCommand.SetData s
+                ? tree.previewSetData(s.path(), s.data(), s.version(), peekLocalZxid(), s.time())
+                : c.applyTo(tree, 0L, 0L); // a read
+        return ByteBuffer.wrap(reply.encode());
+    }
+
+    @Override
+    public GroupSet remoteReads(ByteBuffer command, PartitionView view) {
+        VoleryCommand c = VoleryCommand.decode(command).command();
+        if (c == null || c instanceof VoleryCommand.Create
+                || c instanceof VoleryCommand.Delete d && d.version() == ZnodeTree.ANY_VERSION) {
+            return null;
+        }
+        int owner = ownerOf(c, view);
+        return owner != view.partition() && view.involved().contains(owner) ? GroupSet.of(owner) : null;
+    }
+
+    @Override
+    public ByteBuffer execute(ByteBuffer command, ExecutionContext context) {
+        VoleryCommand c = VoleryCommand.decode(command).command();
+        if (c == null) {
+            return ByteBuffer.wrap(MALFORMED.clone());
+        }
+        int owner = ownerOf(c, context);
+        boolean own = owner == context.partition();
+        if (c.isGlobal()) {
+            context.require(GroupSet.partition(context.partitions()));
+            Integer ownersVersion = null;
+            if (c instanceof VoleryCommand.Delete d && d.version() != ZnodeTree.ANY_VERSION && !own) {
+                ownersVersion = ownersVersion(context.valuesOf(owner)); // may throw: before any change
+            }
+            globals++;
+            locals = 0;
+            long zxid = globals << 32;
+            ZkReply reply = c instanceof VoleryCommand.Delete d
+                    ? tree.delete(d.path(), d.version(), zxid, ownersVersion)
+                    : c.applyTo(tree, zxid, c.time());
+            return ByteBuffer.wrap(reply.encode());
+        }
+        context.require(GroupSet.of(owner));
+        if (!own) {
+            // the owner's reply, as it sent it; re-encoded so that a broken value is MARSHALLINGERROR
+            return ByteBuffer.wrap(ZkReply.decode(context.valuesOf(owner)).encode());
+        }
+        long zxid = 0L;
+        if (c.isWrite()) {
+            zxid = peekLocalZxid();
+            locals = Math.min(locals + 1, MAX_LOCAL);
+        }
+        return ByteBuffer.wrap(c.applyTo(tree, zxid, c.time()).encode());
+    }
+
+    @Override
+    public void snapshot(WritableByteChannel out) throws IOException {
+        ByteBuffer bytes = ByteBuffer.wrap(snapshotBytes());
+        while (bytes.hasRemaining()) {
+            out.write(bytes);
+        }
+    }
+
+    /**
+     * Replaces this partition's state with the snapshot read from {@code in}, reading exactly its
+     * bytes; on any error the state is unchanged.
+     *
+     * @throws IOException if reading fails, the channel ends early, or the bytes are not a snapshot
+     *                     (the message names the reason)
+     */
+    @Override
+    public void restore(ReadableByteChannel in) throws IOException {
+        ByteBuffer header = readFully(in, HEADER_BYTES);
+        int magic = header.getInt();
+        byte version = header.get();
+        long g = header.getLong();
+        long n = header.getLong();
+        int treeLength = header.getInt();
+        if (magic != SNAPSHOT_MAGIC) {
+            throw new IOException("malformed Volery partition snapshot: magic " + Integer.toHexString(magic));
+        }
+        if (version != SNAPSHOT_VERSION) {
+            throw new IOException("malformed Volery partition snapshot: unsupported version " + version);
+        }
+        if (g < 0 || n < 0 || n > MAX_LOCAL || treeLength < 0) {
+            throw new IOException("malformed Volery partition snapshot: counters " + g + "/" + n + ", tree length "
+                    + treeLength);
+        }
+        ByteBuffer treeBytes = readFully(in, treeLength);
+        ZnodeTree restored;
+        try {
+            restored = ZnodeTree.restore(treeBytes.array());
+        } catch (IllegalArgumentException e) {
+            throw new IOException("malformed Volery partition snapshot: " + e.getMessage(), e);
+        }
+        tree = restored;
+        globals = g;
+        locals = n;
+    }
+
+    /** This partition's snapshot as bytes (what {@link #snapshot} writes). */
+    public byte[] snapshotBytes() {
+        byte[] treeBytes = tree.snapshot();
+        ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + treeBytes.length);
+        out.putInt(SNAPSHOT_MAGIC).put(SNAPSHOT_VERSION).putLong(globals).putLong(locals).putInt(treeBytes.length)
+                .put(treeBytes);
+        return out.array();
+    }
+
+    /**
+     * A 52-bit digest of this partition's whole state (tree and zxid counters): equal on the
+     * replicas of a partition, different across partitions in general. O(size).
+     */
+    public long digest() {
+        return ZnodeSnapshotFormat.digest(snapshotBytes());
+    }
+
+    /** The number of znodes this partition's tree holds, the root included (the same at every partition). */
+    public int size() {
+        return tree.size();
+    }
+
+    private long peekLocalZxid() {
+        return globals << 32 | Math.min(locals + 1, MAX_LOCAL);
+    }
+
+    private static int ownerOf(VoleryCommand c, PartitionView view) {
+        return VoleryOracle.partitionOf(c.path(), view.partitions());
+    }
+
+    /** The owner's value for a versioned delete: byte exists, int version; null if the node is missing. */
+    private static Integer ownersVersion(ByteBuffer value) {
+        if (value.remaining() != 5) {
+            throw new IllegalStateException("the owner sent " + value.remaining() + " bytes, not a node version");
+        }
+        ByteBuffer v = value.duplicate();
+        return v.get() == 1 ? v.getInt() : null;
+    }
+
+    private static ByteBuffer empty() {
+        return ByteBuffer.allocate(0);
+    }
+
+    /**
+     * Exactly {@code length} bytes from {@code in}, read in chunks of at most {@link #CHUNK} so that a
+     * corrupt length does not allocate more than the channel actually holds (plus one chunk).
+     */
+    private static ByteBuffer readFully(ReadableByteChannel in, int length) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(Math.min(length, CHUNK));
+        ByteBuffer chunk = ByteBuffer.allocate(Math.min(length, CHUNK));
+        int read = 0;
+        while (read < length) {
+            chunk.clear().limit(Math.min(chunk.capacity(), length - read));
+            while (chunk.hasRemaining()) {
+                if (in.read(chunk) < 0) {
+                    throw new EOFException("Volery partition snapshot truncated: " + (read + chunk.position())
+                            + " of " + length + " bytes");
+                }
+            }
+            bytes.write(chunk.array(), 0, chunk.position());
+            read += chunk.position();
+        }
+        return ByteBuffer.wrap(bytes.toByteArray());
+    }
+}
