@@ -13,7 +13,6 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.ImmediateEventExecutor;
@@ -112,9 +111,7 @@ public final class ZkServer implements AutoCloseable {
                         ch.pipeline()
                                 .addLast(ZkConnectionHandler.IDLE, new IdleStateHandler(config.maxSessionTimeoutMs(), 0, 0,
                                         TimeUnit.MILLISECONDS))
-                                // failFast: an oversized length is refused as soon as it is read.
-                                .addLast("zk-frames", new LengthFieldBasedFrameDecoder(config.maxFrameBytes() + 4, 0, 4, 0, 4,
-                                        true))
+                                .addLast("zk-frames", new ZkFrameDecoder(config.maxFrameBytes()))
                                 .addLast("zk-handler", new ZkConnectionHandler(config, sessions, operations, metrics,
                                         connectionIds.incrementAndGet()));
                     }
