@@ -1,0 +1,47 @@
+package dev.parallax.examples.volery.zk;
+
+import dev.parallax.examples.volery.VoleryCommand;
+import dev.parallax.examples.volery.ZkReply;
+import dev.parallax.examples.volery.ZnodeTree;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
+
+/**
+ * An in-process, unreplicated {@link VoleryBackend}: one {@link ZnodeTree} behind one lock, so every
+ * operation is trivially linearizable. Each write takes the next zxid of a counter (1, 2, ...; failed
+ * writes too, as ZooKeeper's error transactions do) and the time of the clock given. For tests and for
+ * trying ZooKeeper clients against {@link ZkServer} without a cluster.
+ *
+ * <p><b>Threads.</b> Thread-safe; {@link #submit} executes the command on the calling thread under the
+ * lock (never blocking on anything else) and returns a completed future.
+ */
+public final class LocalVoleryBackend implements VoleryBackend {
+    private final ZnodeTree tree = new ZnodeTree();
+    private final LongSupplier clock;
+    private long zxid;
+
+    /** A backend whose write times are {@link System#currentTimeMillis()}. */
+    public LocalVoleryBackend() {
+        this(System::currentTimeMillis);
+    }
+
+    /** A backend whose write times come from {@code clock} (milliseconds). */
+    public LocalVoleryBackend(LongSupplier clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    @Override
+    public CompletableFuture<ZkReply> submit(VoleryCommand command) {
+        Objects.requireNonNull(command, "command");
+        synchronized (this) {
+            long z = command.isWrite() ? ++zxid : zxid;
+            return CompletableFuture.completedFuture(command.applyTo(tree, z, clock.getAsLong()));
+        }
+    }
+
+    /** The zxid of the last write (0 before any). */
+    public synchronized long lastZxid() {
+        return zxid;
+    }
+}

@@ -1,0 +1,488 @@
+package dev.parallax.examples.volery.zk;
+
+import dev.parallax.core.client.ClusterUnavailableException;
+import dev.parallax.core.client.OutcomeUnknownException;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+import org.apache.jute.InputArchive;
+import org.apache.zookeeper.proto.AuthPacket;
+import org.apache.zookeeper.proto.ConnectRequest;
+import org.apache.zookeeper.proto.ConnectResponse;
+import org.apache.zookeeper.proto.ReplyHeader;
+import org.apache.zookeeper.proto.RequestHeader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One ZooKeeper client connection: the session handshake, then each request frame decoded, executed
+ * and answered in request order.
+ *
+ * <p><b>Handshake.</b> The first frame must be a ConnectRequest (with or without the trailing readOnly
+ * flag that clients since 3.4 send; the ConnectResponse carries the flag only if the request did).
+ * Session id 0 creates a session with the requested time-out clamped into the configured range; a
+ * known session id with its password resumes that session; an unknown or expired one, or a wrong
+ * password, gets ZooKeeper's "expired" answer (time-out 0, session id 0) and the connection closes.
+ * A connection silent for its session time-out (before the handshake: the maximum time-out) is closed
+ * and its session expired.
+ *
+ * <p><b>Pipelining.</b> Every request takes a slot at the tail of a queue; backend replies fill their
+ * slot when the future completes, on any thread, in any order; only the event loop touches the queue
+ * and writes every completed slot at its head in one flush (as the Redis front end's
+ * RespConnectionHandler). Pings are answered at once, outside the queue (the client matches them by
+ * their xid, -2, not by order), so a slow backend does not starve the session of heartbeats. The
+ * reply header's zxid is the largest zxid any Stat answered on this connection has shown (0 before
+ * one): never decreasing, as ZooKeeper clients expect.
+ *
+ * <p><b>Back-pressure.</b> With {@code maxPending} slots outstanding or the socket not writable,
+ * reading stops until the queue is down to half and the socket writable again.
+ *
+ * <p><b>Bad input.</b> An oversized or negative frame length, a first frame that is not a
+ * ConnectRequest, a request whose header or body jute cannot decode: the connection is closed and
+ * {@code parallax.volery.zk.refused{reason}} counted; a request type ZooKeeper does not define is
+ * answered UNIMPLEMENTED and then the connection is closed (ZooKeeper's behaviour).
+ *
+ * <p>One instance per connection; everything but the slot callbacks runs on the connection's event
+ * loop. Never blocks.
+ */
+final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(ZkConnectionHandler.class);
+    /** The handler name of the idle detector, which the handshake re-arms with the session time-out. */
+    static final String IDLE = "zk-idle";
+    private static final int PASSWORD_BYTES = 16;
+
+    private final ZkServerConfig config;
+    private final ZkSessions sessions;
+    private final ZkOperations operations;
+    private final ZkMetrics metrics;
+    private final long id;
+    private final int maxPending;
+    private final int resumeAt;
+    private final ArrayDeque<Slot> slots = new ArrayDeque<>();
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final Runnable drainTask = () -> {
+        drainScheduled.set(false);
+        drain();
+    };
+    private ChannelHandlerContext ctx;
+    private ZkSessions.Session session;
+    private boolean sessionEnded;
+    private long lastZxid;
+    private boolean inReadBatch;
+    private boolean closing;
+    private boolean readPaused;
+
+    ZkConnectionHandler(ZkServerConfig config, ZkSessions sessions, ZkOperations operations, ZkMetrics metrics, long id) {
+        this.config = config;
+        this.sessions = sessions;
+        this.operations = operations;
+        this.metrics = metrics;
+        this.id = id;
+        this.maxPending = config.maxPendingPerConnection();
+        this.resumeAt = maxPending / 2;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        metrics.connectionAccepted();
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof ByteBuf frame)) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        inReadBatch = true;
+        try {
+            if (closing) {
+                return;
+            }
+            if (session == null) {
+                connect(frame);
+            } else {
+                request(frame);
+            }
+        } finally {
+            frame.release();
+        }
+        updateReading();
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        inReadBatch = false;
+        drain();
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        updateReading();
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof IdleStateEvent) {
+            if (session == null) {
+                refuse(ZkMetrics.Refusal.CONNECT_TIMEOUT, "no ConnectRequest within " + config.maxSessionTimeoutMs() + " ms");
+            } else if (!closing) {
+                LOG.debug("connection {}: session 0x{} silent for {} ms, expiring it", id,
+                        Long.toHexString(session.id), session.timeoutMs);
+                endSession(ZkMetrics.SessionEvent.EXPIRED);
+                closing = true;
+                slots.clear();
+                ctx.close();
+            }
+        } else if (event instanceof ChannelInputShutdownEvent) {
+            Slot last = slots.peekLast();
+            if (last == null) {
+                ctx.close();
+            } else {
+                last.closeAfter = true;
+                stopReading();
+            }
+        }
+        ctx.fireUserEventTriggered(event);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        closing = true;
+        slots.clear();
+        if (session != null && !sessionEnded) {
+            sessions.disconnected(session.id, ctx.channel());
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof TooLongFrameException) {
+            refuse(ZkMetrics.Refusal.OVERSIZED, cause.getMessage());
+            return;
+        }
+        if (cause instanceof CorruptedFrameException) {
+            refuse(ZkMetrics.Refusal.BAD_LENGTH, cause.getMessage());
+            return;
+        }
+        if (cause instanceof IOException) {
+            LOG.debug("connection {} from {}: {}", id, ctx.channel().remoteAddress(), cause.toString());
+        } else {
+            LOG.warn("connection {} from {} failed; closing it", id, ctx.channel().remoteAddress(), cause);
+        }
+        closing = true;
+        slots.clear();
+        ctx.close();
+    }
+
+    private void connect(ByteBuf frame) {
+        ConnectRequest request;
+        boolean readOnlyFlag = true;
+        try {
+            ByteBuf in = frame.duplicate();
+            request = ZkWire.read(ZkWire.archive(in), new ConnectRequest());
+            if (in.isReadable()) {
+                throw new IOException(in.readableBytes() + " bytes after the ConnectRequest");
+            }
+        } catch (IOException full) {
+            // A client that does not send the readOnly flag: read again with a false flag appended.
+            byte[] padded = new byte[frame.readableBytes() + 1];
+            frame.getBytes(frame.readerIndex(), padded, 0, frame.readableBytes());
+            try {
+                request = ZkWire.read(ZkWire.archive(Unpooled.wrappedBuffer(padded)), new ConnectRequest());
+                readOnlyFlag = false;
+            } catch (IOException e) {
+                refuse(ZkMetrics.Refusal.BAD_CONNECT, "first frame is not a ConnectRequest: " + full.getMessage());
+                return;
+            }
+        }
+        byte[] password = request.getPasswd();
+        if (password == null || password.length != PASSWORD_BYTES && password.length != 0) {
+            refuse(ZkMetrics.Refusal.BAD_CONNECT, "first frame is not a ConnectRequest (password of "
+                    + (password == null ? "null" : password.length + " bytes") + ")");
+            return;
+        }
+        int dropFlag = readOnlyFlag ? 0 : 1;
+        ZkSessions.Session s;
+        if (request.getSessionId() == 0) {
+            s = sessions.create(config.negotiateTimeout(request.getTimeOut()), ctx.channel());
+            if (s == null) {
+                refuse(ZkMetrics.Refusal.TOO_MANY_SESSIONS, config.maxSessions() + " sessions live");
+                return;
+            }
+            metrics.session(ZkMetrics.SessionEvent.CREATED);
+        } else {
+            s = sessions.reopen(request.getSessionId(), password, ctx.channel());
+            if (s == null) {
+                metrics.session(ZkMetrics.SessionEvent.REJECTED);
+                LOG.debug("connection {}: session 0x{} unknown, expired or wrong password", id,
+                        Long.toHexString(request.getSessionId()));
+                ByteBuf out = ctx.alloc().ioBuffer();
+                ZkWire.writeRecord(out, new ConnectResponse(0, 0, 0, new byte[PASSWORD_BYTES], false), dropFlag);
+                closing = true;
+                ctx.channel().config().setAutoRead(false);
+                ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+                return;
+            }
+            metrics.session(ZkMetrics.SessionEvent.RESUMED);
+        }
+        session = s;
+        ByteBuf out = ctx.alloc().ioBuffer();
+        ZkWire.writeRecord(out, new ConnectResponse(0, s.timeoutMs, s.id, s.password(), false), dropFlag);
+        ctx.writeAndFlush(out, ctx.voidPromise());
+        if (ctx.pipeline().get(IDLE) != null) {
+            ctx.pipeline().replace(IDLE, IDLE, new IdleStateHandler(s.timeoutMs, 0, 0, TimeUnit.MILLISECONDS));
+        }
+    }
+
+    private void request(ByteBuf frame) {
+        InputArchive in = ZkWire.archive(frame);
+        RequestHeader header;
+        try {
+            header = ZkWire.read(in, new RequestHeader());
+        } catch (IOException e) {
+            refuse(ZkMetrics.Refusal.UNDECODABLE, "request header: " + e.getMessage());
+            return;
+        }
+        int xid = header.getXid();
+        ZkOp op = ZkOp.of(header.getType());
+        metrics.request(op);
+        if (op == null) {
+            metrics.refused(ZkMetrics.Refusal.UNKNOWN_OPCODE);
+            LOG.debug("connection {}: unknown request type {}, closing", id, header.getType());
+            lastReply(ZkResponse.error(xid, ZkCodes.UNIMPLEMENTED));
+            return;
+        }
+        switch (op) {
+            case PING -> {
+                ByteBuf out = ctx.alloc().ioBuffer();
+                ZkWire.writeReply(out, new ReplyHeader(xid, lastZxid, 0), null);
+                ctx.writeAndFlush(out, ctx.voidPromise());
+            }
+            case CLOSE_SESSION -> {
+                endSession(ZkMetrics.SessionEvent.CLOSED);
+                lastReply(ZkResponse.ok(xid));
+            }
+            case AUTH -> {
+                AuthPacket auth;
+                try {
+                    auth = ZkWire.read(in, new AuthPacket());
+                } catch (IOException e) {
+                    refuse(ZkMetrics.Refusal.UNDECODABLE, "auth packet: " + e.getMessage());
+                    return;
+                }
+                // Every znode has the open ACL, so an identity changes nothing: digest is accepted
+                // as ZooKeeper accepts it; a scheme ZooKeeper has no provider for fails its way.
+                if ("digest".equals(auth.getScheme())) {
+                    append(xid).complete(ZkResponse.ok(xid));
+                } else {
+                    metrics.refused(ZkMetrics.Refusal.AUTH);
+                    lastReply(ZkResponse.error(xid, ZkCodes.AUTHFAILED));
+                }
+            }
+            default -> execute(xid, op, in);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void execute(int xid, ZkOp op, InputArchive in) {
+        Slot slot = append(xid);
+        Object result;
+        try {
+            result = operations.execute(xid, op, in);
+        } catch (IOException e) {
+            slots.removeLast();
+            refuse(ZkMetrics.Refusal.UNDECODABLE, op.tag() + " request: " + e.getMessage());
+            return;
+        } catch (RuntimeException e) {
+            slot.accept(null, e);
+            return;
+        }
+        if (result instanceof ZkResponse response) {
+            slot.complete(response);
+        } else {
+            ((CompletableFuture<ZkResponse>) result).whenComplete(slot);
+        }
+    }
+
+    private void endSession(ZkMetrics.SessionEvent event) {
+        sessionEnded = true;
+        if (sessions.remove(session.id)) {
+            metrics.session(event);
+        }
+    }
+
+    /** Answers {@code response} after every earlier request, then closes the connection. */
+    private void lastReply(ZkResponse response) {
+        Slot slot = append(response.xid());
+        slot.closeAfter = true;
+        slot.complete(response);
+        stopReading();
+    }
+
+    private void refuse(ZkMetrics.Refusal reason, String detail) {
+        if (closing && !ctx.channel().isActive()) {
+            return;
+        }
+        metrics.refused(reason);
+        LOG.debug("connection {} from {}: refused ({}): {}", id, ctx.channel().remoteAddress(), reason.tag(), detail);
+        closing = true;
+        slots.clear();
+        ctx.channel().config().setAutoRead(false);
+        ctx.close();
+    }
+
+    private Slot append(int xid) {
+        Slot slot = new Slot(xid);
+        slots.add(slot);
+        return slot;
+    }
+
+    /** Called by a slot whose outcome is set, on the completing thread. */
+    private void completed() {
+        EventLoop loop = ctx.channel().eventLoop();
+        if (loop.inEventLoop() && inReadBatch) {
+            return;
+        }
+        if (drainScheduled.compareAndSet(false, true)) {
+            try {
+                loop.execute(drainTask);
+            } catch (RejectedExecutionException e) {
+                // The server is shutting down and the connection with it: no one to reply to.
+                drainScheduled.set(false);
+            }
+        }
+    }
+
+    /** Writes every completed slot at the head of the queue, in order, with one flush. */
+    private void drain() {
+        if (!ctx.channel().isActive()) {
+            slots.clear();
+            return;
+        }
+        ByteBuf batch = null;
+        boolean close = false;
+        Slot head;
+        while ((head = slots.peek()) != null) {
+            ZkResponse response = head.outcome;
+            if (response == null) {
+                break;
+            }
+            slots.poll();
+            if (batch == null) {
+                batch = ctx.alloc().ioBuffer();
+            }
+            lastZxid = Math.max(lastZxid, response.zxid());
+            ZkWire.writeReply(batch, new ReplyHeader(response.xid(), lastZxid, response.err()),
+                    response.err() == 0 ? response.body() : null);
+            if (head.closeAfter) {
+                close = true;
+                slots.clear();
+                break;
+            }
+        }
+        if (batch != null) {
+            if (close) {
+                ctx.writeAndFlush(batch).addListener(ChannelFutureListener.CLOSE);
+            } else {
+                ctx.writeAndFlush(batch, ctx.voidPromise());
+            }
+        }
+        updateReading();
+    }
+
+    private void stopReading() {
+        closing = true;
+        readPaused = true;
+        ctx.channel().config().setAutoRead(false);
+    }
+
+    private void updateReading() {
+        if (closing) {
+            return;
+        }
+        boolean writable = ctx.channel().isWritable();
+        if (!readPaused && (slots.size() >= maxPending || !writable)) {
+            readPaused = true;
+            ctx.channel().config().setAutoRead(false);
+        } else if (readPaused && slots.size() <= resumeAt && writable) {
+            readPaused = false;
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    /** The reply to a backend failure: CONNECTIONLOSS for an unavailable cluster or an unknown outcome. */
+    private ZkResponse failure(int xid, Throwable failure) {
+        Throwable t = failure;
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        if (t instanceof OutcomeUnknownException) {
+            metrics.failure(ZkMetrics.Failure.OUTCOME_UNKNOWN);
+            return ZkResponse.error(xid, ZkCodes.CONNECTIONLOSS);
+        }
+        if (t instanceof ClusterUnavailableException) {
+            metrics.failure(ZkMetrics.Failure.UNAVAILABLE);
+            return ZkResponse.error(xid, ZkCodes.CONNECTIONLOSS);
+        }
+        metrics.failure(ZkMetrics.Failure.INTERNAL);
+        LOG.warn("connection {}: request {} failed unexpectedly", id, xid, t);
+        return ZkResponse.error(xid, ZkCodes.SYSTEMERROR);
+    }
+
+    /**
+     * One reply slot; {@code outcome} is written once, by the event loop or by the thread completing
+     * the backend's future, and read by the event loop.
+     */
+    private final class Slot implements BiConsumer<ZkResponse, Throwable> {
+        volatile ZkResponse outcome;
+        boolean closeAfter;
+        private final int xid;
+
+        Slot(int xid) {
+            this.xid = xid;
+        }
+
+        void complete(ZkResponse response) {
+            outcome = response;
+            completed();
+        }
+
+        @Override
+        public void accept(ZkResponse response, Throwable failure) {
+            if (failure != null) {
+                outcome = failure(xid, failure);
+            } else if (response != null) {
+                outcome = response;
+            } else {
+                outcome = failure(xid, new IllegalStateException("the backend completed a request with no reply"));
+            }
+            completed();
+        }
+    }
+}

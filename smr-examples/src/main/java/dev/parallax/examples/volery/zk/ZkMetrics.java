@@ -1,0 +1,154 @@
+package dev.parallax.examples.volery.zk;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The ZooKeeper front end's meters, all registered up front (clients cannot grow the tag sets):
+ * <ul>
+ *   <li>{@code parallax.volery.zk.requests{op}}: requests received by ZooKeeper operation name,
+ *       types ZooKeeper does not define under {@code unknown};</li>
+ *   <li>{@code parallax.volery.zk.unsupported{feature}}: requests answered UNIMPLEMENTED or INVALIDACL
+ *       ({@link Unsupported});</li>
+ *   <li>{@code parallax.volery.zk.refused{reason}}: connections closed for bad input ({@link Refusal});</li>
+ *   <li>{@code parallax.volery.zk.failures{kind}}: backend failures ({@code unavailable},
+ *       {@code outcome-unknown}: answered CONNECTIONLOSS; {@code internal}: SYSTEMERROR);</li>
+ *   <li>{@code parallax.volery.zk.sessions{event}}: {@code created}, {@code resumed}, {@code rejected}
+ *       (reconnect with an unknown or expired session or a wrong password), {@code closed},
+ *       {@code expired};</li>
+ *   <li>{@code parallax.volery.zk.connections.accepted}, and the gauges
+ *       {@code parallax.volery.zk.connections.open} and {@code parallax.volery.zk.sessions.live}.</li>
+ * </ul>
+ * Thread-safe.
+ */
+final class ZkMetrics implements AutoCloseable {
+    /** Why a connection was closed for bad input. */
+    enum Refusal {
+        /** A frame longer than the configured bound. */
+        OVERSIZED,
+        /** A negative frame length. */
+        BAD_LENGTH,
+        /** A first frame that is not a ConnectRequest. */
+        BAD_CONNECT,
+        /** A request frame whose header or body jute cannot decode. */
+        UNDECODABLE,
+        /** A request type ZooKeeper does not define (answered UNIMPLEMENTED first). */
+        UNKNOWN_OPCODE,
+        /** No ConnectRequest within the maximum session time-out. */
+        CONNECT_TIMEOUT,
+        /** A new session past the configured bound. */
+        TOO_MANY_SESSIONS,
+        /** An authentication packet with a scheme other than digest (answered AUTHFAILED first). */
+        AUTH;
+
+        String tag() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    /** What an unsupported request asked for. */
+    enum Unsupported {
+        /** A read with watch=true, or a watch operation (setWatches, addWatch, ...). */
+        WATCH,
+        /** An ephemeral, container or TTL create mode. */
+        CREATE_MODE,
+        /** An ACL other than world:anyone with all permissions. */
+        ACL,
+        /** Another operation ZooKeeper has and Volery does not (setACL, multi, reconfig, ...). */
+        OPERATION;
+
+        String tag() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    /** The kind of a backend failure. */
+    enum Failure { UNAVAILABLE, OUTCOME_UNKNOWN, INTERNAL }
+
+    /** A session event. */
+    enum SessionEvent { CREATED, RESUMED, REJECTED, CLOSED, EXPIRED }
+
+    private static final String PREFIX = "parallax.volery.zk.";
+
+    private final MeterRegistry registry;
+    private final List<Meter> meters = new ArrayList<>();
+    private final Map<String, Counter> requests = new HashMap<>();
+    private final Counter unknownRequests;
+    private final Map<Unsupported, Counter> unsupported = new EnumMap<>(Unsupported.class);
+    private final Map<Refusal, Counter> refused = new EnumMap<>(Refusal.class);
+    private final Map<Failure, Counter> failures = new EnumMap<>(Failure.class);
+    private final Map<SessionEvent, Counter> sessions = new EnumMap<>(SessionEvent.class);
+    private final Counter connections;
+
+    ZkMetrics(MeterRegistry registry, Supplier<Number> openConnections, Supplier<Number> liveSessions) {
+        this.registry = registry;
+        for (ZkOp op : ZkOp.values()) {
+            requests.put(op.tag(), counter("requests", "Requests received, by ZooKeeper operation", Tags.of("op", op.tag())));
+        }
+        unknownRequests = counter("requests", "Requests received, by ZooKeeper operation", Tags.of("op", ZkOp.UNKNOWN_TAG));
+        for (Unsupported u : Unsupported.values()) {
+            unsupported.put(u, counter("unsupported", "Requests for features Volery does not have", Tags.of("feature", u.tag())));
+        }
+        for (Refusal r : Refusal.values()) {
+            refused.put(r, counter("refused", "Connections closed for bad input", Tags.of("reason", r.tag())));
+        }
+        for (Failure f : Failure.values()) {
+            failures.put(f, counter("failures", "Backend failures, by kind",
+                    Tags.of("kind", f.name().toLowerCase(Locale.ROOT).replace('_', '-'))));
+        }
+        for (SessionEvent e : SessionEvent.values()) {
+            sessions.put(e, counter("sessions", "Session events", Tags.of("event", e.name().toLowerCase(Locale.ROOT))));
+        }
+        connections = counter("connections.accepted", "Connections accepted", Tags.empty());
+        meters.add(Gauge.builder(PREFIX + "connections.open", openConnections)
+                .description("Open client connections").register(registry));
+        meters.add(Gauge.builder(PREFIX + "sessions.live", liveSessions)
+                .description("Sessions connected or not yet expired").register(registry));
+    }
+
+    private Counter counter(String name, String description, Tags tags) {
+        Counter c = Counter.builder(PREFIX + name).description(description).tags(tags).register(registry);
+        meters.add(c);
+        return c;
+    }
+
+    void request(ZkOp op) {
+        (op == null ? unknownRequests : requests.get(op.tag())).increment();
+    }
+
+    void unsupported(Unsupported what) {
+        unsupported.get(what).increment();
+    }
+
+    void refused(Refusal reason) {
+        refused.get(reason).increment();
+    }
+
+    void failure(Failure kind) {
+        failures.get(kind).increment();
+    }
+
+    void session(SessionEvent event) {
+        sessions.get(event).increment();
+    }
+
+    void connectionAccepted() {
+        connections.increment();
+    }
+
+    /** Removes the meters from the registry (the gauges hold the server). */
+    @Override
+    public void close() {
+        meters.forEach(registry::remove);
+    }
+}

@@ -1,0 +1,234 @@
+package dev.parallax.examples.volery.zk;
+
+import dev.parallax.examples.volery.CreateMode;
+import dev.parallax.examples.volery.Stat;
+import dev.parallax.examples.volery.VoleryCommand;
+import dev.parallax.examples.volery.ZkReply;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.jute.InputArchive;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
+import org.apache.zookeeper.proto.Create2Response;
+import org.apache.zookeeper.proto.CreateRequest;
+import org.apache.zookeeper.proto.CreateResponse;
+import org.apache.zookeeper.proto.DeleteRequest;
+import org.apache.zookeeper.proto.ExistsRequest;
+import org.apache.zookeeper.proto.ExistsResponse;
+import org.apache.zookeeper.proto.GetACLRequest;
+import org.apache.zookeeper.proto.GetACLResponse;
+import org.apache.zookeeper.proto.GetChildren2Request;
+import org.apache.zookeeper.proto.GetChildren2Response;
+import org.apache.zookeeper.proto.GetChildrenRequest;
+import org.apache.zookeeper.proto.GetChildrenResponse;
+import org.apache.zookeeper.proto.GetDataRequest;
+import org.apache.zookeeper.proto.GetDataResponse;
+import org.apache.zookeeper.proto.SetDataRequest;
+import org.apache.zookeeper.proto.SetDataResponse;
+import org.apache.zookeeper.proto.SyncRequest;
+import org.apache.zookeeper.proto.SyncResponse;
+
+/**
+ * Turns one decoded ZooKeeper request into a {@link VoleryCommand} for the backend and the backend's
+ * {@link ZkReply} into ZooKeeper's response record, or answers at once what needs no backend: sync
+ * (the connection writes replies in request order, so it is answered after every earlier request of
+ * the session, and every backend operation is linearizable: nothing more to wait for), features Volery
+ * does not have (UNIMPLEMENTED: reads with a watch, watch operations, ephemeral/container/TTL
+ * creates, setACL, multi, check, reconfig, ...; INVALIDACL: a create with an ACL other than
+ * world:anyone/ALL), and arguments the command encoding refuses (BADARGUMENTS).
+ *
+ * <p>Deviations: create2 runs create, then exists on the created path (ZkReply's create has no Stat),
+ * so another client's write in between shows in the Stat, and a node deleted in between gives an
+ * all-zero Stat. getACL answers the open ACL with the node's Stat. Null data (a jute buffer of length
+ * -1) is stored as empty.
+ *
+ * <p><b>Threads.</b> Stateless apart from the backend and the metrics; safe from any thread; never
+ * blocks. The translation of replies runs on the thread completing the backend's future.
+ */
+final class ZkOperations {
+    /** ZooKeeper's {@code Ids.OPEN_ACL_UNSAFE}: world:anyone with every permission. */
+    static final List<ACL> OPEN_ACL = List.of(new ACL(Perms.ALL, new Id("world", "anyone")));
+
+    /** ZooKeeper's {@code ZooDefs.Perms}. */
+    static final class Perms {
+        static final int ALL = 31;
+
+        private Perms() {
+        }
+    }
+
+    private final VoleryBackend backend;
+    private final ZkMetrics metrics;
+
+    ZkOperations(VoleryBackend backend, ZkMetrics metrics) {
+        this.backend = backend;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Executes request {@code xid} of type {@code op} whose body {@code in} holds.
+     *
+     * @return a {@link ZkResponse} available now, or a {@code CompletableFuture<ZkResponse>} that the
+     *         backend completes (possibly exceptionally)
+     * @throws IOException if the body does not decode
+     */
+    Object execute(int xid, ZkOp op, InputArchive in) throws IOException {
+        switch (op) {
+            case CREATE, CREATE2 -> {
+                CreateRequest r = ZkWire.read(in, new CreateRequest());
+                return create(xid, r, op == ZkOp.CREATE2);
+            }
+            case DELETE -> {
+                DeleteRequest r = ZkWire.read(in, new DeleteRequest());
+                return run(xid, () -> new VoleryCommand.Delete(r.getPath(), r.getVersion()), reply -> ZkResponse.ok(xid));
+            }
+            case EXISTS -> {
+                ExistsRequest r = ZkWire.read(in, new ExistsRequest());
+                if (r.getWatch()) {
+                    return watch(xid);
+                }
+                return run(xid, () -> new VoleryCommand.Exists(r.getPath()),
+                        reply -> withStat(xid, new ExistsResponse(jute(reply.stat())), reply.stat()));
+            }
+            case GET_DATA -> {
+                GetDataRequest r = ZkWire.read(in, new GetDataRequest());
+                if (r.getWatch()) {
+                    return watch(xid);
+                }
+                return run(xid, () -> new VoleryCommand.GetData(r.getPath()),
+                        reply -> withStat(xid, new GetDataResponse(reply.data(), jute(reply.stat())), reply.stat()));
+            }
+            case SET_DATA -> {
+                SetDataRequest r = ZkWire.read(in, new SetDataRequest());
+                return run(xid, () -> new VoleryCommand.SetData(r.getPath(), orEmpty(r.getData()), r.getVersion()),
+                        reply -> withStat(xid, new SetDataResponse(jute(reply.stat())), reply.stat()));
+            }
+            case GET_ACL -> {
+                GetACLRequest r = ZkWire.read(in, new GetACLRequest());
+                return run(xid, () -> new VoleryCommand.Exists(r.getPath()),
+                        reply -> withStat(xid, new GetACLResponse(new ArrayList<>(OPEN_ACL), jute(reply.stat())),
+                                reply.stat()));
+            }
+            case GET_CHILDREN -> {
+                GetChildrenRequest r = ZkWire.read(in, new GetChildrenRequest());
+                if (r.getWatch()) {
+                    return watch(xid);
+                }
+                return run(xid, () -> new VoleryCommand.GetChildren(r.getPath()),
+                        reply -> withStat(xid, new GetChildrenResponse(new ArrayList<>(reply.children())), reply.stat()));
+            }
+            case GET_CHILDREN2 -> {
+                GetChildren2Request r = ZkWire.read(in, new GetChildren2Request());
+                if (r.getWatch()) {
+                    return watch(xid);
+                }
+                return run(xid, () -> new VoleryCommand.GetChildren(r.getPath()),
+                        reply -> withStat(xid, new GetChildren2Response(new ArrayList<>(reply.children()),
+                                jute(reply.stat())), reply.stat()));
+            }
+            case SYNC -> {
+                SyncRequest r = ZkWire.read(in, new SyncRequest());
+                return new ZkResponse(xid, 0, new SyncResponse(r.getPath()), 0);
+            }
+            case SET_WATCHES, SET_WATCHES2, ADD_WATCH, CHECK_WATCHES, REMOVE_WATCHES -> {
+                return watch(xid);
+            }
+            case CREATE_CONTAINER, CREATE_TTL -> {
+                metrics.unsupported(ZkMetrics.Unsupported.CREATE_MODE);
+                return ZkResponse.error(xid, ZkCodes.UNIMPLEMENTED);
+            }
+            default -> {
+                metrics.unsupported(ZkMetrics.Unsupported.OPERATION);
+                return ZkResponse.error(xid, ZkCodes.UNIMPLEMENTED);
+            }
+        }
+    }
+
+    private Object create(int xid, CreateRequest r, boolean withStat) {
+        CreateMode mode = CreateMode.fromFlag(r.getFlags());
+        if (mode == null) {
+            return ZkResponse.error(xid, ZkCodes.BADARGUMENTS);
+        }
+        if (!mode.isSupported()) {
+            metrics.unsupported(ZkMetrics.Unsupported.CREATE_MODE);
+            return ZkResponse.error(xid, ZkCodes.UNIMPLEMENTED);
+        }
+        if (!isOpen(r.getAcl())) {
+            metrics.unsupported(ZkMetrics.Unsupported.ACL);
+            return ZkResponse.error(xid, ZkCodes.INVALIDACL);
+        }
+        VoleryCommand command = command(() -> new VoleryCommand.Create(r.getPath(), orEmpty(r.getData()), mode));
+        if (command == null) {
+            return ZkResponse.error(xid, ZkCodes.BADARGUMENTS);
+        }
+        CompletableFuture<ZkReply> created = backend.submit(command);
+        if (!withStat) {
+            return created.thenApply(reply -> reply.isOk()
+                    ? new ZkResponse(xid, 0, new CreateResponse(reply.path()), 0)
+                    : ZkResponse.error(xid, reply.code().code()));
+        }
+        return created.thenCompose(reply -> {
+            if (!reply.isOk()) {
+                return CompletableFuture.completedFuture(ZkResponse.error(xid, reply.code().code()));
+            }
+            return backend.submit(new VoleryCommand.Exists(reply.path())).thenApply(exists -> exists.isOk()
+                    ? withStat(xid, new Create2Response(reply.path(), jute(exists.stat())), exists.stat())
+                    : new ZkResponse(xid, 0, new Create2Response(reply.path(), new org.apache.zookeeper.data.Stat()), 0));
+        });
+    }
+
+    private Object run(int xid, Supplier<VoleryCommand> build, Function<ZkReply, ZkResponse> onOk) {
+        VoleryCommand command = command(build);
+        if (command == null) {
+            return ZkResponse.error(xid, ZkCodes.BADARGUMENTS);
+        }
+        return backend.submit(command).thenApply(reply -> reply.isOk() ? onOk.apply(reply)
+                : ZkResponse.error(xid, reply.code().code()));
+    }
+
+    private ZkResponse watch(int xid) {
+        metrics.unsupported(ZkMetrics.Unsupported.WATCH);
+        return ZkResponse.error(xid, ZkCodes.UNIMPLEMENTED);
+    }
+
+    /** The command, or null if its arguments are out of the encoding's bounds (or the path is null). */
+    private static VoleryCommand command(Supplier<VoleryCommand> build) {
+        try {
+            return build.get();
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return null;
+        }
+    }
+
+    private static ZkResponse withStat(int xid, org.apache.jute.Record body, Stat stat) {
+        return new ZkResponse(xid, 0, body, Math.max(stat.czxid(), Math.max(stat.mzxid(), stat.pzxid())));
+    }
+
+    private static byte[] orEmpty(byte[] data) {
+        return data == null ? new byte[0] : data;
+    }
+
+    /** Whether every entry is world:anyone with all permissions (and there is one at least). */
+    static boolean isOpen(List<ACL> acl) {
+        if (acl == null || acl.isEmpty()) {
+            return false;
+        }
+        for (ACL a : acl) {
+            Id id = a.getId();
+            if (a.getPerms() != Perms.ALL || id == null || !"world".equals(id.getScheme()) || !"anyone".equals(id.getId())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The model's Stat as ZooKeeper's record (same fields, same order). */
+    static org.apache.zookeeper.data.Stat jute(Stat s) {
+        return new org.apache.zookeeper.data.Stat(s.czxid(), s.mzxid(), s.ctime(), s.mtime(), s.version(), s.cversion(),
+                s.aversion(), s.ephemeralOwner(), s.dataLength(), s.numChildren(), s.pzxid());
+    }
+}

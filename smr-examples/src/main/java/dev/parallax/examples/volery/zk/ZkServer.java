@@ -1,0 +1,182 @@
+package dev.parallax.examples.volery.zk;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.ImmediateEventExecutor;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Volery's ZooKeeper front end (seed 004 (S-SMR / Eyrie / Volery) §V-B: "Volery ... implements
+ * ZooKeeper's API"): a Netty server speaking ZooKeeper's own client wire protocol, so that the
+ * official ZooKeeper client, zkCli and Apache Curator work against it unmodified. Requests and
+ * responses are zookeeper-jute's records with jute's binary archives, framed by a 4-byte big-endian
+ * length. Znode operations go to a {@link VoleryBackend} as {@link dev.parallax.examples.volery.VoleryCommand}s.
+ *
+ * <p>Implemented: the session handshake (create, resume, expiry), ping, closeSession, create and
+ * create2 (persistent and persistent-sequential, open ACL), delete, exists, getData, setData,
+ * getChildren, getChildren2 (with version checks and ZooKeeper's error codes), sync, getACL (the
+ * open ACL) and digest authentication (accepted; every znode is open). Not implemented, with the
+ * code ZooKeeper uses: watches (a read with watch=true, setWatches, addWatch, ...), ephemeral,
+ * container and TTL nodes, setACL, multi, check, reconfig and the other 3.5+ operations: UNIMPLEMENTED;
+ * a create with another ACL: INVALIDACL; another authentication scheme: AUTHFAILED and a closed
+ * connection; a request type ZooKeeper does not define: UNIMPLEMENTED and a closed connection.
+ * Backend failures: CONNECTIONLOSS (unavailable cluster, unknown outcome) — the official client
+ * raises ConnectionLossException, which its users already treat as "may or may not have happened",
+ * and Curator's retry loop retries it — or SYSTEMERROR (anything else); the connection stays open.
+ * See {@link ZkConnectionHandler} for the handshake, pipelining, back-pressure and bad input, and
+ * {@link ZkMetrics} for the meters ({@code parallax.volery.zk.*}).
+ *
+ * <p><b>Threads.</b> The server owns one acceptor thread (which also sweeps expired sessions, once a
+ * second) and {@link ZkServerConfig#ioThreads()} event loop threads (non-daemon, named
+ * {@code parallax-zk-*}); connection work, including the translation of replies, runs on the
+ * connection's event loop. {@link #start()} and {@link #close()} are thread-safe and block;
+ * {@link #port()} does not.
+ */
+public final class ZkServer implements AutoCloseable {
+    private static final int SHUTDOWN_TIMEOUT_SECONDS = 5;
+    private static final long SWEEP_INTERVAL_MS = 1000;
+
+    private final ZkServerConfig config;
+    private final ZkSessions sessions;
+    private final ZkOperations operations;
+    private final ZkMetrics metrics;
+    private final AtomicLong connectionIds = new AtomicLong();
+    private final ChannelGroup connections = new DefaultChannelGroup("parallax-zk", ImmediateEventExecutor.INSTANCE);
+    private EventLoopGroup acceptor;
+    private EventLoopGroup workers;
+    private Channel serverChannel;
+    private boolean started;
+    private boolean closed;
+
+    /**
+     * A server that records its meters in {@code registry}; nothing runs until {@link #start()}.
+     *
+     * @param backend executes znode operations; must not block in {@code submit}
+     */
+    public ZkServer(ZkServerConfig config, VoleryBackend backend, MeterRegistry registry) {
+        this.config = Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(backend, "backend");
+        this.sessions = new ZkSessions(config.serverId(), config.maxSessions(), System::nanoTime);
+        this.metrics = new ZkMetrics(Objects.requireNonNull(registry, "registry"), connections::size, sessions::size);
+        this.operations = new ZkOperations(backend, metrics);
+    }
+
+    /** A server without metrics; nothing runs until {@link #start()}. */
+    public ZkServer(ZkServerConfig config, VoleryBackend backend) {
+        this(config, backend, new CompositeMeterRegistry());
+    }
+
+    /**
+     * Starts the event loops and binds the port; returns once the server accepts connections.
+     *
+     * @throws IOException           if the address cannot be bound (the threads are released again)
+     * @throws IllegalStateException if already started or closed
+     */
+    public synchronized void start() throws IOException {
+        if (started || closed) {
+            throw new IllegalStateException(closed ? "ZooKeeper server closed" : "ZooKeeper server already started");
+        }
+        started = true;
+        acceptor = new NioEventLoopGroup(1, new DefaultThreadFactory("parallax-zk-accept"));
+        workers = new NioEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("parallax-zk-io"));
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(acceptor, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        connections.add(ch);
+                        ch.pipeline()
+                                .addLast(ZkConnectionHandler.IDLE, new IdleStateHandler(config.maxSessionTimeoutMs(), 0, 0,
+                                        TimeUnit.MILLISECONDS))
+                                .addLast("zk-frames", new ZkFrameDecoder(config.maxFrameBytes()))
+                                .addLast("zk-handler", new ZkConnectionHandler(config, sessions, operations, metrics,
+                                        connectionIds.incrementAndGet()));
+                    }
+                });
+        ChannelFuture bind = bootstrap.bind(config.host(), config.port()).awaitUninterruptibly();
+        if (!bind.isSuccess()) {
+            close();
+            throw new IOException("cannot bind the ZooKeeper server to " + config.host() + ":" + config.port(), bind.cause());
+        }
+        serverChannel = bind.channel();
+        acceptor.scheduleAtFixedRate(this::sweep, SWEEP_INTERVAL_MS, SWEEP_INTERVAL_MS, TimeUnit.MILLISECONDS);
+    }
+
+    private void sweep() {
+        for (int expired = sessions.sweep(); expired > 0; expired--) {
+            metrics.session(ZkMetrics.SessionEvent.EXPIRED);
+        }
+    }
+
+    /**
+     * The bound port (the chosen one when configured with port 0).
+     *
+     * @throws IllegalStateException if the server is not running
+     */
+    public int port() {
+        return localAddress().getPort();
+    }
+
+    /**
+     * The bound address.
+     *
+     * @throws IllegalStateException if the server is not running
+     */
+    public synchronized InetSocketAddress localAddress() {
+        if (serverChannel == null || closed) {
+            throw new IllegalStateException("ZooKeeper server not running");
+        }
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** The live sessions (connected, or disconnected and not yet expired). */
+    public int sessionCount() {
+        return sessions.size();
+    }
+
+    /**
+     * Stops accepting, closes every connection (replies still in flight are dropped), stops the
+     * threads and waits for them, a few seconds at most, and removes the meters. Idempotent.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (serverChannel != null) {
+            serverChannel.close().awaitUninterruptibly();
+        }
+        connections.close().awaitUninterruptibly();
+        if (acceptor != null) {
+            acceptor.shutdownGracefully(0, SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            workers.shutdownGracefully(0, SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            acceptor.terminationFuture().awaitUninterruptibly();
+            workers.terminationFuture().awaitUninterruptibly();
+        }
+        metrics.close();
+    }
+}

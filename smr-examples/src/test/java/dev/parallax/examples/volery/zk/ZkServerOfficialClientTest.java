@@ -1,0 +1,213 @@
+package dev.parallax.examples.volery.zk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The official ZooKeeper Java client (3.9.5), unmodified, against ZkServer over LocalVoleryBackend. */
+class ZkServerOfficialClientTest {
+    private static final List<org.apache.zookeeper.data.ACL> OPEN = ZooDefs.Ids.OPEN_ACL_UNSAFE;
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private LocalVoleryBackend backend;
+    private ZkServer server;
+    private ZooKeeper zk;
+
+    @BeforeEach
+    void start() throws Exception {
+        backend = new LocalVoleryBackend(() -> 1_700_000_000_000L);
+        server = new ZkServer(ZkServerConfig.of("127.0.0.1", 0).withIoThreads(2), backend, registry);
+        server.start();
+        zk = ZkTesting.connect(server);
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        zk.close();
+        server.close();
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private double counter(String name, String tag, String value) {
+        return registry.get("parallax.volery.zk." + name).tag(tag, value).counter().count();
+    }
+
+    @Test
+    void handshakeGrantsASessionWithinTheConfiguredTimeouts() {
+        assertThat(zk.getState()).isEqualTo(ZooKeeper.States.CONNECTED);
+        assertThat(zk.getSessionId()).isNotZero();
+        assertThat(zk.getSessionId() >>> 56).isZero();
+        assertThat(zk.getSessionPasswd()).hasSize(16);
+        assertThat(zk.getSessionTimeout()).isEqualTo(10_000);
+        assertThat(server.sessionCount()).isEqualTo(1);
+        assertThat(counter("sessions", "event", "created")).isEqualTo(1);
+    }
+
+    @Test
+    void createPlainSequentialAndCreate2WithStat() throws Exception {
+        assertThat(zk.create("/a", bytes("x"), OPEN, CreateMode.PERSISTENT)).isEqualTo("/a");
+        assertThat(zk.create("/a/s-", bytes("1"), OPEN, CreateMode.PERSISTENT_SEQUENTIAL)).isEqualTo("/a/s-0000000000");
+        assertThat(zk.create("/a/s-", bytes("2"), OPEN, CreateMode.PERSISTENT_SEQUENTIAL)).isEqualTo("/a/s-0000000001");
+
+        Stat stat = new Stat();
+        assertThat(zk.create("/b", bytes("hello"), OPEN, CreateMode.PERSISTENT, stat)).isEqualTo("/b");
+        assertThat(stat.getCzxid()).isEqualTo(backend.lastZxid()).isEqualTo(stat.getMzxid()).isPositive();
+        assertThat(stat.getVersion()).isZero();
+        assertThat(stat.getDataLength()).isEqualTo(5);
+        assertThat(stat.getNumChildren()).isZero();
+        assertThat(stat.getCtime()).isEqualTo(1_700_000_000_000L);
+
+        assertThatThrownBy(() -> zk.create("/a", bytes("y"), OPEN, CreateMode.PERSISTENT))
+                .isInstanceOf(KeeperException.NodeExistsException.class);
+        assertThatThrownBy(() -> zk.create("/missing/child", bytes("y"), OPEN, CreateMode.PERSISTENT))
+                .isInstanceOf(KeeperException.NoNodeException.class);
+        assertThatThrownBy(() -> zk.create("/c", bytes("y"), ZooDefs.Ids.READ_ACL_UNSAFE, CreateMode.PERSISTENT))
+                .isInstanceOf(KeeperException.InvalidACLException.class);
+        assertThat(counter("unsupported", "feature", "acl")).isEqualTo(1);
+    }
+
+    @Test
+    void childrenAreSortedAndStatFieldsMatchTheOperations() throws Exception {
+        zk.create("/p", bytes("parent"), OPEN, CreateMode.PERSISTENT);
+        for (String name : List.of("delta", "alpha", "charlie", "bravo")) {
+            zk.create("/p/" + name, new byte[0], OPEN, CreateMode.PERSISTENT);
+        }
+        assertThat(zk.getChildren("/p", false)).containsExactly("alpha", "bravo", "charlie", "delta");
+        Stat parent = new Stat();
+        assertThat(zk.getChildren("/p", false, parent)).containsExactly("alpha", "bravo", "charlie", "delta");
+        assertThat(parent.getNumChildren()).isEqualTo(4);
+        assertThat(parent.getCversion()).isEqualTo(4);
+        assertThat(parent.getPzxid()).isEqualTo(backend.lastZxid());
+        assertThat(zk.getChildren("/", false)).containsExactly("p");
+
+        Stat read = new Stat();
+        assertThat(zk.getData("/p", false, read)).isEqualTo(bytes("parent"));
+        assertThat(read.getDataLength()).isEqualTo(6);
+        assertThat(read.getVersion()).isZero();
+        assertThat(read.getEphemeralOwner()).isZero();
+        assertThat(zk.exists("/p", false)).isEqualTo(read);
+        assertThat(zk.exists("/nope", false)).isNull();
+        assertThatThrownBy(() -> zk.getData("/nope", false, null)).isInstanceOf(KeeperException.NoNodeException.class);
+        assertThatThrownBy(() -> zk.getChildren("/nope", false)).isInstanceOf(KeeperException.NoNodeException.class);
+
+        Stat aclStat = new Stat();
+        assertThat(zk.getACL("/p", aclStat)).isEqualTo(ZooDefs.Ids.OPEN_ACL_UNSAFE);
+        assertThat(aclStat).isEqualTo(read);
+    }
+
+    @Test
+    void setDataAndDeleteCheckVersions() throws Exception {
+        zk.create("/n", bytes("v0"), OPEN, CreateMode.PERSISTENT);
+        Stat set = zk.setData("/n", bytes("v1"), 0);
+        assertThat(set.getVersion()).isEqualTo(1);
+        assertThat(set.getMzxid()).isGreaterThan(set.getCzxid());
+        assertThat(zk.setData("/n", bytes("v2"), -1).getVersion()).isEqualTo(2);
+        assertThatThrownBy(() -> zk.setData("/n", bytes("stale"), 1)).isInstanceOf(KeeperException.BadVersionException.class);
+        assertThatThrownBy(() -> zk.setData("/nope", bytes("x"), -1)).isInstanceOf(KeeperException.NoNodeException.class);
+        assertThat(zk.getData("/n", false, null)).isEqualTo(bytes("v2"));
+
+        zk.create("/n/child", new byte[0], OPEN, CreateMode.PERSISTENT);
+        assertThatThrownBy(() -> zk.delete("/nope", -1)).isInstanceOf(KeeperException.NoNodeException.class);
+        assertThatThrownBy(() -> zk.delete("/n", -1)).isInstanceOf(KeeperException.NotEmptyException.class);
+        zk.delete("/n/child", 0);
+        assertThatThrownBy(() -> zk.delete("/n", 1)).isInstanceOf(KeeperException.BadVersionException.class);
+        zk.delete("/n", 2);
+        assertThat(zk.exists("/n", false)).isNull();
+        assertThatThrownBy(() -> zk.create("bad-path", new byte[0], OPEN, CreateMode.PERSISTENT))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void pipelinedAsyncRequestsAndSyncAnswerInOrder() throws Exception {
+        zk.create("/counter", bytes("0"), OPEN, CreateMode.PERSISTENT);
+        int n = 200;
+        List<Integer> versions = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch done = new CountDownLatch(n + 1);
+        List<String> synced = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            zk.setData("/counter", bytes(Integer.toString(i + 1)), i, (rc, path, ctx, stat) -> {
+                versions.add(rc == 0 ? stat.getVersion() : rc);
+                done.countDown();
+            }, null);
+        }
+        zk.sync("/counter", (rc, path, ctx) -> {
+            synchronized (synced) {
+                synced.add(rc + " " + path + " after " + versions.size());
+            }
+            done.countDown();
+        }, null);
+        assertThat(done.await(ZkTesting.WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        List<Integer> expected = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            expected.add(i);
+        }
+        assertThat(versions).isEqualTo(expected);
+        assertThat(synced).containsExactly("0 /counter after " + n);
+        assertThat(zk.getData("/counter", false, null)).isEqualTo(bytes(Integer.toString(n)));
+    }
+
+    @Test
+    void watchesEphemeralsAndOtherUnsupportedFeaturesAreUnimplemented() throws Exception {
+        zk.create("/w", new byte[0], OPEN, CreateMode.PERSISTENT);
+        assertThatThrownBy(() -> zk.getData("/w", event -> { }, null))
+                .isInstanceOf(KeeperException.UnimplementedException.class);
+        assertThatThrownBy(() -> zk.exists("/w", true)).isInstanceOf(KeeperException.UnimplementedException.class);
+        assertThatThrownBy(() -> zk.getChildren("/w", true)).isInstanceOf(KeeperException.UnimplementedException.class);
+        assertThat(counter("unsupported", "feature", "watch")).isEqualTo(3);
+
+        assertThatThrownBy(() -> zk.create("/e", new byte[0], OPEN, CreateMode.EPHEMERAL))
+                .isInstanceOf(KeeperException.UnimplementedException.class);
+        assertThatThrownBy(() -> zk.create("/e-", new byte[0], OPEN, CreateMode.EPHEMERAL_SEQUENTIAL))
+                .isInstanceOf(KeeperException.UnimplementedException.class);
+        assertThatThrownBy(() -> zk.create("/c", new byte[0], OPEN, CreateMode.CONTAINER))
+                .isInstanceOf(KeeperException.UnimplementedException.class);
+        assertThat(counter("unsupported", "feature", "create-mode")).isEqualTo(3);
+
+        assertThatThrownBy(() -> zk.setACL("/w", OPEN, -1)).isInstanceOf(KeeperException.UnimplementedException.class);
+        assertThatThrownBy(() -> zk.multi(List.of(org.apache.zookeeper.Op.create("/m", new byte[0], OPEN,
+                CreateMode.PERSISTENT)))).isInstanceOf(KeeperException.UnimplementedException.class);
+        assertThat(counter("unsupported", "feature", "operation")).isEqualTo(2);
+
+        // None of this disturbed the session or created anything.
+        assertThat(zk.getChildren("/", false)).containsExactly("w");
+        assertThat(zk.getState()).isEqualTo(ZooKeeper.States.CONNECTED);
+        assertThat(counter("requests", "op", "create2")).isZero();
+    }
+
+    @Test
+    void digestAuthIsAcceptedBecauseEveryZnodeIsOpen() throws Exception {
+        zk.addAuthInfo("digest", bytes("user:secret"));
+        zk.create("/after-auth", new byte[0], OPEN, CreateMode.PERSISTENT);
+        assertThat(zk.exists("/after-auth", false)).isNotNull();
+        assertThat(counter("requests", "op", "auth")).isEqualTo(1);
+    }
+
+    @Test
+    void closeEndsTheSession() throws Exception {
+        zk.create("/kept", bytes("k"), OPEN, CreateMode.PERSISTENT);
+        zk.close();
+        assertThat(server.sessionCount()).isZero();
+        assertThat(counter("sessions", "event", "closed")).isEqualTo(1);
+        zk = ZkTesting.connect(server);
+        assertThat(zk.getData("/kept", false, null)).isEqualTo(bytes("k"));
+        assertThat(server.sessionCount()).isEqualTo(1);
+    }
+}
