@@ -19,7 +19,7 @@ import java.util.List;
  *
  * <p>Not thread-safe (one executing thread, as the SPI says).
  */
-final class Registers implements PartitionedStateMachine {
+class Registers implements PartitionedStateMachine {
     static final byte READ = 1;
     static final byte WRITE = 2;
     static final byte MULTI_WRITE = 3;
