@@ -224,10 +224,22 @@ final class SsmrSimulation {
         }
     }
 
+    private final boolean multiOnly;
+
+    /** A mixed workload over 2 (3/4 of the seeds) or 3 partitions. */
     SsmrSimulation(long seed, boolean signals) {
+        this(seed, signals, false);
+    }
+
+    /**
+     * @param multiOnly only multi-partition commands (multiWrite, readAll, copy to random subsets),
+     *                  over 3 partitions: the deadlock hunt
+     */
+    SsmrSimulation(long seed, boolean signals, boolean multiOnly) {
         this.rnd = new SplittableRandom(seed);
         this.signals = signals;
-        this.partitions = rnd.nextInt(4) == 0 ? 3 : 2;
+        this.multiOnly = multiOnly;
+        this.partitions = multiOnly || rnd.nextInt(4) == 0 ? 3 : 2;
         this.rings = partitions + 1;
         this.period = new long[rings];
         this.lastNonEmpty = new int[rings];
@@ -262,7 +274,7 @@ final class SsmrSimulation {
     }
 
     private RegistersModel.Op randomOp() {
-        int kind = rnd.nextInt(10);
+        int kind = multiOnly ? 5 + rnd.nextInt(5) : rnd.nextInt(10);
         int v = rnd.nextInt(partitions);
         if (kind < 3) {
             return new RegistersModel.Op(Registers.READ, new int[]{v}, new long[0]);
