@@ -1,0 +1,73 @@
+package dev.parallax.scheduler.ssmr;
+
+import dev.parallax.core.CommandId;
+
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+/**
+ * A message between partitions about one command (seed 004 (S-SMR) §IV Alg. 1 l.14-20 and §IV-C):
+ * a {@link Signal} ("partition {@code from} has delivered the command"), the {@link Values} of
+ * {@code from}'s variables the command reads (which count as {@code from}'s signal, §IV-C), or a
+ * {@link Request} to send them again (§V-A retransmission). Any replica of {@code from} may send
+ * it, to every replica of the target partition; duplicates are harmless.
+ *
+ * <p>Immutable and thread-safe. Encoded by {@code PartitionMessageCodec}.
+ */
+public sealed interface PartitionMessage {
+    /** The command the message is about. */
+    CommandId command();
+
+    /** The partition whose replica sent it, {@code 0..}{@link dev.parallax.core.GroupSet#MAX_GROUP}. */
+    int from();
+
+    /** Partition {@code from} delivered {@code command} (Alg. 1 l.19, sent at delivery: §V-A). */
+    record Signal(CommandId command, int from) implements PartitionMessage {
+        /** @throws IllegalArgumentException if {@code from} is not a partition number */
+        public Signal {
+            Objects.requireNonNull(command, "command");
+            checkPartition(from);
+        }
+    }
+
+    /**
+     * What {@link PartitionedStateMachine#localReads} returned for {@code command} at a replica of
+     * {@code from} (empty if it read nothing there or localReads threw). Counts as a signal.
+     *
+     * @param values read-only view, from position to limit; {@link #values()} returns a fresh view
+     */
+    record Values(CommandId command, int from, ByteBuffer values) implements PartitionMessage {
+        /** @throws IllegalArgumentException if {@code from} is not a partition number */
+        public Values {
+            Objects.requireNonNull(command, "command");
+            checkPartition(from);
+            values = Objects.requireNonNull(values, "values").slice().asReadOnlyBuffer();
+        }
+
+        /** A fresh read-only view of the values, positioned at the first byte. */
+        @Override
+        public ByteBuffer values() {
+            return values.duplicate();
+        }
+    }
+
+    /**
+     * A replica of {@code from} waits for {@code command}'s signal or values from the target
+     * partition: whoever there has started the command answers (again); one that has not will send
+     * when it delivers the command (§V-A: "one of the operational replicas will retransmit").
+     */
+    record Request(CommandId command, int from) implements PartitionMessage {
+        /** @throws IllegalArgumentException if {@code from} is not a partition number */
+        public Request {
+            Objects.requireNonNull(command, "command");
+            checkPartition(from);
+        }
+    }
+
+    private static void checkPartition(int partition) {
+        if (partition < 0 || partition > dev.parallax.core.GroupSet.MAX_GROUP) {
+            throw new IllegalArgumentException("partition must be 0.." + dev.parallax.core.GroupSet.MAX_GROUP
+                    + ", got " + partition);
+        }
+    }
+}

@@ -1,0 +1,509 @@
+package dev.parallax.scheduler.ssmr;
+
+import dev.parallax.core.Command;
+import dev.parallax.core.CommandId;
+import dev.parallax.core.CommandResult;
+import dev.parallax.core.GroupSet;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * S-SMR's execution at ONE replica of partition {@code p} as a pure, deterministic step function
+ * (seed 004 (S-SMR) §IV Alg. 1 with the §IV-C optimizations): no threads, I/O, clock or randomness;
+ * each input returns the {@link SsmrEffect}s to perform, in order; time enters only through
+ * {@link #tick}.
+ *
+ * <h2>Rules</h2>
+ * <ol>
+ *   <li><b>Delivery</b> ({@link #delivered}): a command whose destinations do not contain {@code p}
+ *       is skipped (counted). Otherwise it is queued in delivery order and a {@link PartitionMessage.Signal}
+ *       goes to every other involved partition at once (Alg. 1 l.11; §V-A "as soon as each command
+ *       is delivered").</li>
+ *   <li><b>One at a time</b>: only the head command runs; the next one does not start before the
+ *       head finishes (Alg. 1 l.20 blocks the partition: this is what Fig. 1 (b) needs).</li>
+ *   <li><b>Reads</b>: the head's reads are computed ({@link SsmrEffect.ComputeReads}); its local
+ *       values go to every other involved partition as {@link PartitionMessage.Values} (even empty:
+ *       a partition naming us in remoteReads waits for them; §IV-C first optimization). The head
+ *       executes once it holds the values of every involved partition remoteReads named (Alg. 1
+ *       l.16-17).</li>
+ *   <li><b>Execution atomicity</b>: an executed head finishes only once it holds a signal or
+ *       values (values count as a signal, §IV-C second optimization) from EVERY other involved
+ *       partition (Alg. 1 l.20). Finishing = {@link SsmrEffect.LogValues} then
+ *       {@link SsmrEffect.Reply}, then the next command starts.</li>
+ *   <li><b>Early messages</b> (for commands not yet delivered here) are buffered per command,
+ *       bounded by {@link SsmrConfig#maxEarlyCommands} and {@link SsmrConfig#maxEarlyBytes}; beyond
+ *       the bounds new early messages are refused (counted), entries older than
+ *       {@link SsmrConfig#earlyTtlNanos} are dropped (counted). Retransmission recovers both.</li>
+ *   <li><b>Late messages</b>, for commands already finished here, are dropped (counted). A command is
+ *       recognised as finished by the highest finished sequence of its client stream (CommandId's
+ *       sequence grows per (client, destination) stream), kept for the
+ *       {@link SsmrConfig#finishedStreams} most recent streams. A stream that finished a higher
+ *       sequence before a lower one was delivered (a pipelining client) makes an early message for
+ *       the lower one look late: it is dropped and recovered by retransmission (safety is not
+ *       affected, only latency).</li>
+ *   <li><b>Duplicates</b> (the same partition's signal or values again, from another replica or
+ *       resent) are ignored (counted). Messages from this partition, or about a command that does
+ *       not involve this partition or the sender, are dropped as foreign (counted).</li>
+ *   <li><b>Retransmission</b> (§V-A "one of the operational replicas will retransmit"): a head
+ *       waiting longer than {@link SsmrConfig#resendAfterNanos} sends a
+ *       {@link PartitionMessage.Request} to each partition it still misses, and again after each
+ *       further interval. A request is answered with the values (or, before they are computed, the
+ *       signal) of a command this replica has delivered, from the pending commands or from a cache of
+ *       the last {@link SsmrConfig#resendCache} finished ones; a request for a command not yet
+ *       delivered is ignored: the answer goes out when it is delivered anyway.</li>
+ *   <li><b>Replay</b>: a command delivered with logged values ({@link RemoteValuesLog}) executes at
+ *       once with them, without waiting for values or signals: the entry exists only because the
+ *       command already finished execution-atomically here before, so its execution overlapped every
+ *       other involved partition's, and the logged values are the ones it read then; it still sends
+ *       its signal and values (harmless duplicates that help lagging peers).</li>
+ *   <li><b>Failures</b>: {@link #readsFailed} (localReads/remoteReads threw) sends empty values and
+ *       gives the command the error result without executing it (so do local values larger than a
+ *       partition message carries); the result of {@link #executed}
+ *       (an error for exceptions) is the reply. Either still waits for the signals before finishing
+ *       (the same rule for every command).</li>
+ *   <li><b>Signals off</b> ({@link SsmrConfig#signals} false, UNSAFE): no signals are sent and a
+ *       command finishes as soon as it executed; only remote reads are awaited.</li>
+ * </ol>
+ *
+ * <p>Not thread-safe: one thread (the driver's) calls every method. Inputs that do not fit the
+ * state (results for a command that is not the head in the matching phase) are driver bugs:
+ * {@link IllegalStateException}.
+ */
+public final class SsmrCore {
+    private enum Phase { QUEUED, READING, AWAITING_VALUES, EXECUTING, AWAITING_SIGNALS }
+
+    private static final class Pending {
+        final Command command;
+        final long others;
+        final RemoteValues logged;
+        Phase phase = Phase.QUEUED;
+        long heard;
+        final TreeMap<Integer, ByteBuffer> values = new TreeMap<>();
+        long needed;
+        GroupSet remoteReads;
+        PartitionMessage.Values sent;
+        RemoteValues executedWith;
+        CommandResult result;
+        long waitingSince;
+
+        Pending(Command command, long others, RemoteValues logged) {
+            this.command = command;
+            this.others = others;
+            this.logged = logged;
+        }
+    }
+
+    private static final class Early {
+        long heard;
+        final TreeMap<Integer, ByteBuffer> values = new TreeMap<>();
+        final long firstSeen;
+        long bytes = SsmrConfig.EARLY_ENTRY_OVERHEAD;
+
+        Early(long firstSeen) {
+            this.firstSeen = firstSeen;
+        }
+    }
+
+    private record Stream(long clientId, long groups) {
+    }
+
+    private final SsmrConfig config;
+    private final int p;
+    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    private final Map<CommandId, Pending> pending = new HashMap<>();
+    private final LinkedHashMap<CommandId, Early> early = new LinkedHashMap<>();
+    private long earlyBytes;
+    private final LinkedHashMap<Stream, Long> finished;
+    private final LinkedHashMap<CommandId, PartitionMessage> resendCache;
+    private long now;
+    private List<SsmrEffect> out = new ArrayList<>();
+
+    private long skipped;
+    private long earlyBuffered;
+    private long earlyRefused;
+    private long earlyExpired;
+    private long late;
+    private long duplicates;
+    private long foreign;
+    private long requestsSent;
+    private long requestsAnswered;
+    private long finishedCount;
+
+    /** A core in its initial state (nothing delivered, time 0). */
+    public SsmrCore(SsmrConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.p = config.partition();
+        int streams = config.finishedStreams();
+        this.finished = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Stream, Long> eldest) {
+                return size() > streams;
+            }
+        };
+        int cache = config.resendCache();
+        this.resendCache = new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<CommandId, PartitionMessage> eldest) {
+                return size() > cache;
+            }
+        };
+    }
+
+    /** The configuration. */
+    public SsmrConfig config() {
+        return config;
+    }
+
+    /** A command delivered by atomic multicast, in delivery order (not a replay). */
+    public List<SsmrEffect> delivered(Command command) {
+        return delivered(command, null);
+    }
+
+    /**
+     * A command delivered by atomic multicast, in delivery order.
+     *
+     * @param logged the values a {@link RemoteValuesLog} holds for it (a replay), or null
+     */
+    public List<SsmrEffect> delivered(Command command, RemoteValues logged) {
+        Objects.requireNonNull(command, "command");
+        GroupSet dests = command.groups();
+        if (!dests.contains(p) || pending.containsKey(command.id())) {
+            skipped++;
+            out.add(new SsmrEffect.Skip(command));
+            return drain();
+        }
+        long others = dests.bits() & ~(1L << p);
+        Pending c = new Pending(command, others, logged);
+        Early e = early.remove(command.id());
+        if (e != null) {
+            earlyBytes -= e.bytes;
+            c.heard = e.heard;
+            c.values.putAll(e.values);
+        }
+        queue.addLast(c);
+        pending.put(command.id(), c);
+        if (config.signals()) {
+            PartitionMessage.Signal s = new PartitionMessage.Signal(command.id(), p);
+            forEach(others, q -> out.add(new SsmrEffect.Send(q, s)));
+        }
+        advance();
+        return drain();
+    }
+
+    /**
+     * The head command's reads: {@code localValues} from localReads (sent to the other involved
+     * partitions), {@code remoteReads} from remoteReads (null if none).
+     *
+     * @throws IllegalStateException if {@code command} is not the head awaiting its reads
+     */
+    public List<SsmrEffect> readsComputed(CommandId command, ByteBuffer localValues, GroupSet remoteReads) {
+        Pending c = head(command, Phase.READING);
+        int limit = config.maxMessageBytes() - PartitionMessageCodec.MAX_HEADER_BYTES;
+        if (localValues != null && localValues.remaining() > limit) {
+            return readsFailed(command, CommandResult.error("localReads returned " + localValues.remaining()
+                    + " bytes, more than the " + limit + " a partition message carries"));
+        }
+        c.remoteReads = remoteReads;
+        c.needed = remoteReads == null ? 0 : remoteReads.bits() & c.others;
+        sendValues(c, localValues);
+        c.phase = Phase.AWAITING_VALUES;
+        c.waitingSince = now;
+        advance();
+        return drain();
+    }
+
+    /**
+     * The head command's localReads or remoteReads threw: empty values are sent and {@code error}
+     * becomes its result (it is not executed).
+     *
+     * @throws IllegalStateException if {@code command} is not the head awaiting its reads
+     */
+    public List<SsmrEffect> readsFailed(CommandId command, CommandResult error) {
+        Pending c = head(command, Phase.READING);
+        sendValues(c, ByteBuffer.allocate(0));
+        c.result = Objects.requireNonNull(error, "error");
+        c.executedWith = RemoteValues.NONE;
+        c.phase = Phase.AWAITING_SIGNALS;
+        c.waitingSince = now;
+        advance();
+        return drain();
+    }
+
+    /**
+     * The head command executed with {@code result} (an error result if execute threw).
+     *
+     * @throws IllegalStateException if {@code command} is not the head being executed
+     */
+    public List<SsmrEffect> executed(CommandId command, CommandResult result) {
+        Pending c = head(command, Phase.EXECUTING);
+        c.result = Objects.requireNonNull(result, "result");
+        c.phase = Phase.AWAITING_SIGNALS;
+        c.waitingSince = now;
+        advance();
+        return drain();
+    }
+
+    /** A message from another partition (any of its replicas; possibly duplicated, late or early). */
+    public List<SsmrEffect> received(PartitionMessage message) {
+        Objects.requireNonNull(message, "message");
+        CommandId id = message.command();
+        int from = message.from();
+        long dests = id.groups().bits();
+        if (from == p || (dests & (1L << p)) == 0 || (dests & (1L << from)) == 0) {
+            foreign++;
+            return drain();
+        }
+        if (message instanceof PartitionMessage.Request) {
+            answer(id, from);
+            return drain();
+        }
+        Pending c = pending.get(id);
+        if (c != null) {
+            if (merge(message, c.values, c.heard)) {
+                c.heard |= 1L << from;
+                if (c == queue.peekFirst()) {
+                    advance();
+                }
+            }
+            return drain();
+        }
+        if (isFinished(id)) {
+            late++;
+            return drain();
+        }
+        Early e = early.get(id);
+        long size = message instanceof PartitionMessage.Values v ? v.values().remaining() : 0;
+        if (e == null) {
+            if (early.size() >= config.maxEarlyCommands()
+                    || earlyBytes + SsmrConfig.EARLY_ENTRY_OVERHEAD + size > config.maxEarlyBytes()) {
+                earlyRefused++;
+                return drain();
+            }
+            e = new Early(now);
+            early.put(id, e);
+            earlyBytes += e.bytes;
+        } else if (size > 0 && earlyBytes + size > config.maxEarlyBytes()) {
+            earlyRefused++;
+            return drain();
+        }
+        if (merge(message, e.values, e.heard)) {
+            e.heard |= 1L << from;
+            if (message instanceof PartitionMessage.Values) {
+                e.bytes += size;
+                earlyBytes += size;
+            }
+            earlyBuffered++;
+        }
+        return drain();
+    }
+
+    /**
+     * Time passes: retransmission requests for a head waiting too long, expiry of old early
+     * messages. {@code nowNanos} must not decrease (a smaller value is ignored).
+     */
+    public List<SsmrEffect> tick(long nowNanos) {
+        if (nowNanos > now) {
+            now = nowNanos;
+        }
+        Pending c = queue.peekFirst();
+        if (c != null && (c.phase == Phase.AWAITING_VALUES || c.phase == Phase.AWAITING_SIGNALS)
+                && now - c.waitingSince >= config.resendAfterNanos()) {
+            c.waitingSince = now;
+            long missing = c.phase == Phase.AWAITING_VALUES ? c.others & ~c.heard | neededWithoutValues(c)
+                    : c.others & ~c.heard;
+            PartitionMessage.Request r = new PartitionMessage.Request(c.command.id(), p);
+            forEach(missing, q -> {
+                requestsSent++;
+                out.add(new SsmrEffect.Send(q, r));
+            });
+        }
+        for (Iterator<Early> it = early.values().iterator(); it.hasNext(); ) {
+            Early e = it.next();
+            if (now - e.firstSeen < config.earlyTtlNanos()) {
+                break;
+            }
+            it.remove();
+            earlyBytes -= e.bytes;
+            earlyExpired++;
+        }
+        return drain();
+    }
+
+    /** The command running now (the oldest delivered and not finished), or null. */
+    public Command head() {
+        Pending c = queue.peekFirst();
+        return c == null ? null : c.command;
+    }
+
+    /** How many delivered commands of this partition have not finished yet. */
+    public int queued() {
+        return queue.size();
+    }
+
+    /** True if no delivered command waits to finish. */
+    public boolean idle() {
+        return queue.isEmpty();
+    }
+
+    /** The counters so far (a copy). */
+    public SsmrCounters counters() {
+        return new SsmrCounters(skipped, earlyBuffered, earlyRefused, earlyExpired, late, duplicates, foreign,
+                requestsSent, requestsAnswered, finishedCount, early.size(), earlyBytes);
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    private void advance() {
+        while (true) {
+            Pending c = queue.peekFirst();
+            if (c == null) {
+                return;
+            }
+            switch (c.phase) {
+                case QUEUED -> {
+                    c.phase = Phase.READING;
+                    out.add(new SsmrEffect.ComputeReads(c.command));
+                    return;
+                }
+                case AWAITING_VALUES -> {
+                    RemoteValues with;
+                    if (c.logged != null) {
+                        with = c.logged;
+                    } else if (neededWithoutValues(c) == 0) {
+                        Map<Integer, ByteBuffer> m = new TreeMap<>();
+                        forEach(c.needed, q -> m.put(q, c.values.get(q)));
+                        with = RemoteValues.of(m);
+                    } else {
+                        return;
+                    }
+                    c.executedWith = with;
+                    c.phase = Phase.EXECUTING;
+                    out.add(new SsmrEffect.Execute(c.command, c.remoteReads, with));
+                    return;
+                }
+                case AWAITING_SIGNALS -> {
+                    if (c.logged == null && config.signals() && (c.others & ~c.heard) != 0) {
+                        return;
+                    }
+                    finish(c);
+                }
+                default -> {
+                    return;
+                }
+            }
+        }
+    }
+
+    private void finish(Pending c) {
+        queue.removeFirst();
+        CommandId id = c.command.id();
+        pending.remove(id);
+        out.add(new SsmrEffect.LogValues(id, c.executedWith));
+        out.add(new SsmrEffect.Reply(c.command, c.result));
+        finishedCount++;
+        if (c.sent != null) {
+            resendCache.put(id, c.sent);
+        }
+        Stream s = new Stream(id.clientId(), id.groups().bits());
+        Long max = finished.get(s);
+        if (max == null || max < id.sequence()) {
+            finished.put(s, id.sequence());
+        }
+    }
+
+    private void sendValues(Pending c, ByteBuffer localValues) {
+        ByteBuffer v = localValues == null ? ByteBuffer.allocate(0) : localValues;
+        PartitionMessage.Values m = new PartitionMessage.Values(c.command.id(), p, v);
+        c.sent = m;
+        forEach(c.others, q -> out.add(new SsmrEffect.Send(q, m)));
+    }
+
+    private long neededWithoutValues(Pending c) {
+        long missing = 0;
+        for (int q = nextBit(c.needed, 0); q >= 0; q = nextBit(c.needed, q + 1)) {
+            if (!c.values.containsKey(q)) {
+                missing |= 1L << q;
+            }
+        }
+        return missing;
+    }
+
+    /** Merges a signal or values; false if it adds nothing (a duplicate, counted). */
+    private boolean merge(PartitionMessage m, TreeMap<Integer, ByteBuffer> values, long heard) {
+        int from = m.from();
+        if (m instanceof PartitionMessage.Values v) {
+            if (values.containsKey(from)) {
+                duplicates++;
+                return false;
+            }
+            values.put(from, v.values());
+            return true;
+        }
+        if ((heard & (1L << from)) != 0) {
+            duplicates++;
+            return false;
+        }
+        return true;
+    }
+
+    private void answer(CommandId id, int to) {
+        Pending c = pending.get(id);
+        PartitionMessage reply = null;
+        if (c != null) {
+            reply = c.sent != null ? c.sent : config.signals() ? new PartitionMessage.Signal(id, p) : null;
+        } else {
+            PartitionMessage cached = resendCache.get(id);
+            if (cached != null) {
+                reply = cached;
+            } else if (isFinished(id) && config.signals()) {
+                reply = new PartitionMessage.Signal(id, p);
+            }
+        }
+        if (reply != null) {
+            requestsAnswered++;
+            out.add(new SsmrEffect.Send(to, reply));
+        }
+    }
+
+    private boolean isFinished(CommandId id) {
+        Long max = finished.get(new Stream(id.clientId(), id.groups().bits()));
+        return max != null && id.sequence() <= max;
+    }
+
+    private Pending head(CommandId id, Phase phase) {
+        Pending c = queue.peekFirst();
+        if (c == null || !c.command.id().equals(id) || c.phase != phase) {
+            throw new IllegalStateException("no head command " + id + " in phase " + phase);
+        }
+        return c;
+    }
+
+    private List<SsmrEffect> drain() {
+        List<SsmrEffect> effects = out;
+        out = new ArrayList<>();
+        return effects;
+    }
+
+    private static int nextBit(long bits, int from) {
+        if (from > GroupSet.MAX_GROUP) {
+            return -1;
+        }
+        long rest = bits & (-1L << from);
+        return rest == 0 ? -1 : Long.numberOfTrailingZeros(rest);
+    }
+
+    private static void forEach(long bits, java.util.function.IntConsumer action) {
+        for (int q = nextBit(bits, 0); q >= 0; q = nextBit(bits, q + 1)) {
+            action.accept(q);
+        }
+    }
+}

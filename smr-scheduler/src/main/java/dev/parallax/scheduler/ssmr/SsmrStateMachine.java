@@ -1,0 +1,93 @@
+package dev.parallax.scheduler.ssmr;
+
+import dev.parallax.core.StateMachine;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.util.Objects;
+
+/**
+ * The {@link StateMachine} a replica snapshots when it runs a {@link PartitionedStateMachine} under
+ * S-SMR: hand it to the replica as its state machine and {@link SsmrExecutor} executes through it.
+ *
+ * <p><b>Snapshot format:</b> {@code magic "SSMR" (i32) | version (i32, =1) | finishIndex (i64)},
+ * then the partitioned machine's own snapshot. {@code finishIndex} is the number of commands this
+ * replica's executor finished ({@link RemoteValuesLog} indexes continue from it after a restore;
+ * after a durable snapshot the replica truncates the log through it). Nothing else of the
+ * executor's state is kept: a snapshot is taken at quiescence, so no command is pending; early
+ * messages for later commands, the late-message window and the resend cache are rebuilt or
+ * recovered by retransmission (a lagging peer asking for values of a command before the snapshot is
+ * answered by another replica of this partition, or catches up by state transfer).
+ *
+ * <p>{@link #execute} is not used under S-SMR and throws. Threads: as {@link StateMachine}; the
+ * finish index is written by the executing thread and read by snapshot (at quiescence).
+ */
+public final class SsmrStateMachine implements StateMachine {
+    /** The first int of every snapshot, "SSMR". */
+    public static final int MAGIC = 0x53534D52;
+    /** The snapshot header version. */
+    public static final int VERSION = 1;
+    private static final int HEADER = 16;
+
+    private final PartitionedStateMachine machine;
+    private volatile long finishIndex;
+
+    /** Wraps {@code machine}. */
+    public SsmrStateMachine(PartitionedStateMachine machine) {
+        this.machine = Objects.requireNonNull(machine, "machine");
+    }
+
+    /** The partitioned machine. */
+    public PartitionedStateMachine machine() {
+        return machine;
+    }
+
+    /** How many commands the executor finished since the beginning of the state (snapshot included). */
+    public long finishIndex() {
+        return finishIndex;
+    }
+
+    /** Advances the finish index by one and returns it; executing thread only. */
+    long nextFinishIndex() {
+        long next = finishIndex + 1;
+        finishIndex = next;
+        return next;
+    }
+
+    /** @throws UnsupportedOperationException always: S-SMR executes through {@link PartitionedStateMachine#execute} */
+    @Override
+    public ByteBuffer execute(ByteBuffer command) {
+        throw new UnsupportedOperationException("an S-SMR state machine executes through SsmrExecutor");
+    }
+
+    @Override
+    public void snapshot(WritableByteChannel out) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(HEADER).putInt(MAGIC).putInt(VERSION).putLong(finishIndex).flip();
+        while (header.hasRemaining()) {
+            out.write(header);
+        }
+        machine.snapshot(out);
+    }
+
+    @Override
+    public void restore(ReadableByteChannel in) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(HEADER);
+        while (header.hasRemaining()) {
+            if (in.read(header) < 0) {
+                throw new IOException("S-SMR snapshot shorter than its " + HEADER + "-byte header");
+            }
+        }
+        header.flip();
+        int magic = header.getInt();
+        int version = header.getInt();
+        long index = header.getLong();
+        if (magic != MAGIC || version != VERSION || index < 0) {
+            throw new IOException("not an S-SMR snapshot (magic " + Integer.toHexString(magic) + ", version "
+                    + version + ", index " + index + ")");
+        }
+        machine.restore(in);
+        finishIndex = index;
+    }
+}
