@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.util.Objects;
+import java.util.function.LongConsumer;
 
 /**
  * The {@link StateMachine} a replica snapshots when it runs a {@link PartitionedStateMachine} under
@@ -33,6 +34,7 @@ public final class SsmrStateMachine implements StateMachine {
 
     private final PartitionedStateMachine machine;
     private volatile long finishIndex;
+    private volatile LongConsumer snapshotListener = index -> { };
 
     /** Wraps {@code machine}. */
     public SsmrStateMachine(PartitionedStateMachine machine) {
@@ -47,6 +49,15 @@ public final class SsmrStateMachine implements StateMachine {
     /** How many commands the executor finished since the beginning of the state (snapshot included). */
     public long finishIndex() {
         return finishIndex;
+    }
+
+    /**
+     * Tells {@code listener} the finish index of every snapshot this machine writes, once its bytes
+     * are written (on the thread that writes them; the snapshot may not be durable yet). The
+     * replica's executor truncates its remote-values log with it.
+     */
+    public void onSnapshot(LongConsumer listener) {
+        this.snapshotListener = Objects.requireNonNull(listener, "listener");
     }
 
     /** Advances the finish index by one and returns it; executing thread only. */
@@ -64,11 +75,13 @@ public final class SsmrStateMachine implements StateMachine {
 
     @Override
     public void snapshot(WritableByteChannel out) throws IOException {
-        ByteBuffer header = ByteBuffer.allocate(HEADER).putInt(MAGIC).putInt(VERSION).putLong(finishIndex).flip();
+        long index = finishIndex;
+        ByteBuffer header = ByteBuffer.allocate(HEADER).putInt(MAGIC).putInt(VERSION).putLong(index).flip();
         while (header.hasRemaining()) {
             out.write(header);
         }
         machine.snapshot(out);
+        snapshotListener.accept(index);
     }
 
     @Override
