@@ -214,7 +214,11 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
             byte[] padded = new byte[frame.readableBytes() + 1];
             frame.getBytes(frame.readerIndex(), padded, 0, frame.readableBytes());
             try {
-                request = ZkWire.read(ZkWire.archive(Unpooled.wrappedBuffer(padded)), new ConnectRequest());
+                ByteBuf in = Unpooled.wrappedBuffer(padded);
+                request = ZkWire.read(ZkWire.archive(in), new ConnectRequest());
+                if (in.isReadable()) {
+                    throw new IOException(in.readableBytes() + " bytes after the ConnectRequest");
+                }
                 readOnlyFlag = false;
             } catch (IOException e) {
                 refuse(ZkMetrics.Refusal.BAD_CONNECT, "first frame is not a ConnectRequest: " + full.getMessage());

@@ -97,7 +97,13 @@ class ZkServerBadInputTest {
             c.sendFrame(new byte[0]);
             assertThat(c.closedByServer()).isTrue();
         }
-        assertThat(refused("bad-connect")).isEqualTo(2);
+        try (RawZkConnection c = new RawZkConnection(server.port())) {
+            byte[] connect = RawZkConnection.serialize(
+                    new org.apache.zookeeper.proto.ConnectRequest(0, 0, 10_000, 0, new byte[16], false));
+            c.sendFrame(Arrays.copyOf(connect, connect.length + 5));
+            assertThat(c.closedByServer()).isTrue();
+        }
+        assertThat(refused("bad-connect")).isEqualTo(3);
         assertBystanderStillServed();
     }
 
