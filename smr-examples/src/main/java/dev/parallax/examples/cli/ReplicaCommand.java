@@ -8,6 +8,7 @@ import dev.parallax.core.replica.Replica;
 import dev.parallax.examples.kv.KvStateMachine;
 import dev.parallax.examples.kv.RespServer;
 import dev.parallax.examples.kv.RespServerConfig;
+import dev.parallax.examples.volery.VoleryPartition;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,8 +21,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * {@code parallax replica --config FILE --id N}: runs one replica of the key-value service, with
- * its RESP front end if the file names one, until the process is stopped (SIGTERM, Ctrl-C).
+ * {@code parallax replica --config FILE --id N}: runs one replica of the file's service — the
+ * key-value store with its RESP front end if the file names one ({@code redis=}), or Volery
+ * ({@code service=volery}, seed 004 (S-SMR)) with its ZooKeeper-protocol front end
+ * ({@code zookeeper=}) — until the process is stopped (SIGTERM, Ctrl-C).
  * Prints one {@code READY ...} line once every port is open. The ordering protocol, the executor
  * and the thread placement are the file's {@code ordering}, {@code execution} and {@code threads}
  * (overridden by {@link RuntimeOptions}); the store is {@link KvRouting#stateMachine}'s, partitioned
@@ -92,12 +95,18 @@ final class ReplicaCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ClusterFile file;
-        KvStateMachine store;
+        KvStateMachine store = null;
+        VoleryPartition partition = null;
         Replica.Builder builder;
         try {
             file = ClusterFile.load(config).with(runtime.clusterSettings());
-            store = KvRouting.stateMachine(file);
-            builder = kvReplica(file, id, store);
+            if (file.service().equals(ClusterFile.VOLERY)) {
+                partition = new VoleryPartition();
+                builder = VoleryService.replica(file, id, partition);
+            } else {
+                store = KvRouting.stateMachine(file);
+                builder = kvReplica(file, id, store);
+            }
             file.checkTlsFiles(id);
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
@@ -107,14 +116,24 @@ final class ReplicaCommand implements Callable<Integer> {
         PrometheusMeterRegistry registry = MetricsEndpoint.registry();
         dev.parallax.core.net.LinkFaults faults = faultControl ? new dev.parallax.core.net.LinkFaults() : null;
         // Lets tests and `parallax chaos` check that replicas converged to the same contents.
-        io.micrometer.core.instrument.Gauge.builder("parallax.kv.digest", store, KvStateMachine::digest)
-                .description("Order-independent 52-bit digest of the key-value store's contents").register(registry);
+        if (store != null) {
+            io.micrometer.core.instrument.Gauge.builder("parallax.kv.digest", store, KvStateMachine::digest)
+                    .description("Order-independent 52-bit digest of the key-value store's contents").register(registry);
+        } else {
+            // Equal within a partition (only a node's owner keeps its data and Stat current).
+            io.micrometer.core.instrument.Gauge.builder("parallax.volery.digest", partition, VoleryPartition::digest)
+                    .description("52-bit digest of this Volery partition's znodes and counters").register(registry);
+        }
         Replica replica = builder.meterRegistry(registry).linkFaults(faults).bootstrap(bootstrap).build();
         replica.start();
         SmrClient forwarder = null;
         RespServer resp = null;
         int respPort = -1;
-        if (file.redis().isPresent()) {
+        VoleryService.FrontEnd zk = null;
+        if (partition != null && file.zookeeper().isPresent()) {
+            zk = VoleryService.frontEnd(file, id, registry);
+        }
+        if (store != null && file.redis().isPresent()) {
             Member m = file.redis().get().member(id);
             // Each Redis front end talks to its own replica first: with an ordering that serves
             // clients at every replica (S-Paxos) the load stays spread; with Multi-Paxos the first
@@ -138,6 +157,7 @@ final class ReplicaCommand implements Callable<Integer> {
         MetricsEndpoint metrics = metricsPort >= 0 ? new MetricsEndpoint(registry, metricsHost, metricsPort, faults) : null;
         SmrClient f = forwarder;
         RespServer r = resp;
+        VoleryService.FrontEnd z = zk;
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicInteger exitCode = new AtomicInteger(0);
         replica.failStopped().thenAccept(error -> {
@@ -148,6 +168,9 @@ final class ReplicaCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (r != null) {
                 r.close();
+            }
+            if (z != null) {
+                z.close();
             }
             if (f != null) {
                 f.close();
@@ -160,6 +183,7 @@ final class ReplicaCommand implements Callable<Integer> {
         }, "replica-shutdown"));
         RUNNING.set(true);
         System.out.println("READY replica " + id + " client=" + replica.clientPort() + " redis=" + respPort
+                + (z == null ? "" : " zookeeper=" + z.port())
                 + " metrics=" + (metrics == null ? -1 : metrics.port()) + " "
                 + file.describeRuntime(Runtime.getRuntime().availableProcessors()));
         System.out.flush();
