@@ -462,9 +462,21 @@ public final class ParallaxSystem implements BenchSystem {
                 }
             }
         }
+        sb.append(replicaCounters(cluster));
+        samplerThread = null;
+        return sb.toString();
+    }
+
+    /**
+     * Every replica's health counters since it started (view changes, duplicates answered from
+     * sessions, commands executed, instances decided, messages dropped), one line per replica, from
+     * its metrics endpoint. Blocks for the HTTP requests.
+     */
+    static String replicaCounters(ProcessCluster cluster) {
+        StringBuilder sb = new StringBuilder();
         sb.append("replica counters since start (view changes, duplicates answered from sessions, commands executed, "
                 + "instances decided, messages dropped inbound / at send queues):").append(System.lineSeparator());
-        for (int i = 0; i < replicas; i++) {
+        for (int i = 0; i < cluster.size(); i++) {
             try {
                 Map<String, Double> t = StageSampler.totals(cluster.metricsPort(i), HEALTH_METERS);
                 sb.append("  replica ").append(i).append(':');
@@ -477,7 +489,6 @@ public final class ParallaxSystem implements BenchSystem {
                 Thread.currentThread().interrupt();
             }
         }
-        samplerThread = null;
         return sb.toString();
     }
 

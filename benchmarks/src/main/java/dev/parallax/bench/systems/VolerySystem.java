@@ -192,6 +192,15 @@ public final class VolerySystem implements ZooKeeperApiSystem {
         return c;
     }
 
+    /**
+     * Every replica's counters since it started (commands executed, instances decided, drops, ...):
+     * how the load fell on the partitions. Blocks for the replicas' metrics endpoints.
+     */
+    @Override
+    public String measurementEnded() {
+        return cluster == null ? "" : ParallaxSystem.replicaCounters(cluster);
+    }
+
     /** Per replica: bytes written to its peers and its clients (as {@link ParallaxSystem#bytesSent}). */
     @Override
     public Map<String, Double> bytesSent() {
