@@ -16,6 +16,8 @@ import dev.parallax.bench.report.SystemOutcome;
 import dev.parallax.bench.systems.BenchSystem;
 import dev.parallax.bench.systems.ParallaxSystem;
 import dev.parallax.bench.systems.Systems;
+import dev.parallax.bench.systems.zookeeper.ZkWorkload;
+import dev.parallax.bench.systems.zookeeper.ZooKeeperApiSystem;
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.examples.cli.RuntimeOptions;
 import picocli.CommandLine;
@@ -49,7 +51,9 @@ import java.util.stream.Stream;
  * {@link RuntimeOptions} choose the parallax systems' ordering protocol, executor and thread
  * placement (written into the cluster file they generate; the other systems ignore them in
  * {@code --compare} and reject them with {@code --system}); {@code --tls} runs them with TLS
- * (named {@code parallax-<sync>-tls}).
+ * (named {@code parallax-<sync>-tls}). {@code --zk-global} sets the share of global commands
+ * (create/delete) of the ZooKeeper-API systems' workload ({@link ZkWorkload}: {@code zookeeper*} and
+ * {@code volery-<P>}, seed 004 (S-SMR / Eyrie / Volery) §VI), the same for all of them.
  *
  * <p>Runs on the calling thread and blocks until done; not for concurrent use.
  */
@@ -121,6 +125,12 @@ public final class BenchMain implements Callable<Integer> {
             + "clients (throwaway certificates); they are then named parallax-<sync>-tls.")
     boolean tls;
 
+    @Option(names = "--zk-global", defaultValue = "0", description = "ZooKeeper-API systems (zookeeper*, volery-*): percent "
+            + "of global commands, create/delete alternately, the rest setData on the session's znodes; the setData and "
+            + "create payload is the command (--size / --sizes bytes). Default ${DEFAULT-VALUE}; a nonzero value adds "
+            + "-g<percent> to their names.")
+    double zkGlobal;
+
     @Option(names = "--keep", description = "Keep the servers' files (logs, data) after a successful run.")
     boolean keep;
 
@@ -156,6 +166,9 @@ public final class BenchMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (!(zkGlobal >= 0 && zkGlobal <= 100)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--zk-global must be a percentage, 0..100, not " + zkGlobal);
+        }
         if (compare) {
             if (system != null) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--compare takes --systems, not --system");
@@ -169,6 +182,10 @@ public final class BenchMain implements Callable<Integer> {
         }
         if (tls && !(Systems.create(name) instanceof ParallaxSystem)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--tls applies to the parallax systems only, not " + name);
+        }
+        if (zkGlobal != 0 && !(Systems.create(name) instanceof ZooKeeperApiSystem)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--zk-global applies to the ZooKeeper-API systems "
+                    + "(zookeeper, zookeeper-nosync, volery-<P>) only, not " + name);
         }
         if (sweep) {
             withSystem(name, sweepPlan().max(), (sut, clients, pids) -> sweep(sut.name(), size, sut, clients, pids));
@@ -324,6 +341,9 @@ public final class BenchMain implements Callable<Integer> {
         if (created instanceof ParallaxSystem parallax) {
             parallax.runtime(runtime.clusterSettings()).tls(tls);
         }
+        if (created instanceof ZooKeeperApiSystem zk) {
+            zk.workload(zkWorkload());
+        }
         Path work = Files.createTempDirectory("parallax-bench-");
         T result;
         try (BenchSystem sut = created) {
@@ -345,6 +365,11 @@ public final class BenchMain implements Callable<Integer> {
             deleteTree(work);
         }
         return result;
+    }
+
+    /** The workload of the ZooKeeper-API systems: {@code --zk-global} percent global commands. */
+    ZkWorkload zkWorkload() {
+        return ZkWorkload.globalPercent(zkGlobal);
     }
 
     private void writeRun(BenchResult r, Map<String, String> settings, String file) throws IOException {

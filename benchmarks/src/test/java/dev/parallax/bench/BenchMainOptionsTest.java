@@ -62,4 +62,26 @@ class BenchMainOptionsTest {
         assertThat(tls.settings().get("tls")).startsWith("mutual TLS between replicas");
         assertThat(new dev.parallax.bench.systems.ParallaxSystem("none").settings()).containsEntry("tls", "off");
     }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("issue 17: --zk-global sets the global share of the ZooKeeper-API systems' workload, "
+            + "is refused for other systems and outside 0..100")
+    void zkGlobalIsTheWorkloadOfTheZooKeeperApiSystems() {
+        BenchMain bench = new BenchMain();
+        new CommandLine(bench).parseArgs("--system", "volery-2", "--zk-global", "10");
+        assertThat(bench.zkWorkload().globalFraction()).isEqualTo(0.1);
+        BenchMain plain = new BenchMain();
+        new CommandLine(plain).parseArgs("--system", "zookeeper");
+        assertThat(plain.zkWorkload()).isEqualTo(dev.parallax.bench.systems.zookeeper.ZkWorkload.DEFAULT);
+        StringWriter err = new StringWriter();
+        assertThat(new CommandLine(new BenchMain()).setErr(new PrintWriter(err)).execute("--system", "echo", "--zk-global", "5"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--zk-global applies to the ZooKeeper-API systems (zookeeper, zookeeper-nosync, "
+                + "volery-<P>) only, not echo");
+        StringWriter range = new StringWriter();
+        assertThat(new CommandLine(new BenchMain()).setErr(new PrintWriter(range)).execute("--system", "zookeeper",
+                "--zk-global", "150")).isEqualTo(2);
+        assertThat(range.toString()).contains("--zk-global must be a percentage, 0..100, not 150");
+        assertThat(new CommandLine(new BenchMain()).getUsageMessage()).contains("--zk-global").contains("volery-4");
+    }
 }

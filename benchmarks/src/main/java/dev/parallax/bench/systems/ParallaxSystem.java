@@ -63,9 +63,9 @@ public final class ParallaxSystem implements BenchSystem {
      * Cluster-file settings for throughput (docs/benchmarks.md): natural batching — a partial batch
      * is proposed (Multi-Paxos, Ring Paxos) or disseminated (S-Paxos) at once only when nothing is
      * in flight, and batches grow to 16 KiB under load (Ring Paxos: to 8000 bytes, one M-Ring
-     * datagram, seed 003 §3.5.2).
+     * datagram, seed 003 §3.5.2). {@link VolerySystem} writes them too.
      */
-    private static final Map<String, String> THROUGHPUT_SETTINGS = Map.of("paxos.eager.below", "1",
+    static final Map<String, String> THROUGHPUT_SETTINGS = Map.of("paxos.eager.below", "1",
             "paxos.batch.bytes", "16384", "spaxos.eager.below", "1", "spaxos.batch.bytes", "16384",
             "ring.eager.below", "1", "ring.batch.bytes", "8000");
 
@@ -88,12 +88,12 @@ public final class ParallaxSystem implements BenchSystem {
             "parallax_commands_duplicate_total", "parallax_commands_executed_total", "parallax_protocol_decided_total",
             "parallax_protocol_inbound_dropped_total", "parallax_net_dropped_total");
     /** Bytes a replica sends: to its peers (all channels) and to its clients. */
-    private static final List<String> BYTES_METERS = List.of("parallax_net_bytes_sent_total", "parallax_client_bytes_sent_total");
+    static final List<String> BYTES_METERS = List.of("parallax_net_bytes_sent_total", "parallax_client_bytes_sent_total");
     /** What a replica sends to its peers: every replica-port channel and every datagram group. */
-    private static final List<String> PEER_BYTES_METERS = List.of("parallax_net_bytes_sent_total",
+    static final List<String> PEER_BYTES_METERS = List.of("parallax_net_bytes_sent_total",
             "parallax_net_datagram_bytes_sent_total");
     /** Bytes of decided values a replica handed to its state machine. */
-    private static final List<String> DELIVERED_METERS = List.of("parallax_protocol_delivered_bytes_total");
+    static final List<String> DELIVERED_METERS = List.of("parallax_protocol_delivered_bytes_total");
     private final int replicas;
     private final ThreadCpu[] threadsBefore;
     private Thread samplerThread;
@@ -326,6 +326,12 @@ public final class ParallaxSystem implements BenchSystem {
         props.putAll(THROUGHPUT_SETTINGS);
         props.putAll(fixedSettings);
         props.putAll(effectiveRuntime());
+        putExperimentSettings(props);
+        return props;
+    }
+
+    /** Writes {@link #PROPS_PROPERTY}'s {@code key=value,key=value} settings (if any) over {@code props}. */
+    static void putExperimentSettings(Properties props) {
         String extra = System.getProperty(PROPS_PROPERTY, "");
         for (String kv : extra.split(",")) {
             int eq = kv.indexOf('=');
@@ -333,7 +339,6 @@ public final class ParallaxSystem implements BenchSystem {
                 props.setProperty(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
             }
         }
-        return props;
     }
 
     /**
@@ -457,9 +462,21 @@ public final class ParallaxSystem implements BenchSystem {
                 }
             }
         }
+        sb.append(replicaCounters(cluster));
+        samplerThread = null;
+        return sb.toString();
+    }
+
+    /**
+     * Every replica's health counters since it started (view changes, duplicates answered from
+     * sessions, commands executed, instances decided, messages dropped), one line per replica, from
+     * its metrics endpoint. Blocks for the HTTP requests.
+     */
+    static String replicaCounters(ProcessCluster cluster) {
+        StringBuilder sb = new StringBuilder();
         sb.append("replica counters since start (view changes, duplicates answered from sessions, commands executed, "
                 + "instances decided, messages dropped inbound / at send queues):").append(System.lineSeparator());
-        for (int i = 0; i < replicas; i++) {
+        for (int i = 0; i < cluster.size(); i++) {
             try {
                 Map<String, Double> t = StageSampler.totals(cluster.metricsPort(i), HEALTH_METERS);
                 sb.append("  replica ").append(i).append(':');
@@ -472,7 +489,6 @@ public final class ParallaxSystem implements BenchSystem {
                 Thread.currentThread().interrupt();
             }
         }
-        samplerThread = null;
         return sb.toString();
     }
 
@@ -501,10 +517,17 @@ public final class ParallaxSystem implements BenchSystem {
         return perReplica(DELIVERED_METERS);
     }
 
-    /** The sum of {@code meters} scraped from each replica's metrics endpoint; -1 for a replica that does not answer. */
     private Map<String, Double> perReplica(List<String> meters) {
+        return perReplica(cluster, meters);
+    }
+
+    /**
+     * The sum of {@code meters} scraped from the metrics endpoint of each replica of {@code cluster}
+     * ({@code replica-<i>}); -1 for a replica that does not answer. Blocks for the HTTP requests.
+     */
+    static Map<String, Double> perReplica(ProcessCluster cluster, List<String> meters) {
         Map<String, Double> values = new LinkedHashMap<>();
-        for (int i = 0; i < replicas; i++) {
+        for (int i = 0; i < cluster.size(); i++) {
             double v;
             try {
                 v = StageSampler.totals(cluster.metricsPort(i), meters).values().stream()

@@ -165,6 +165,24 @@ class SystemsTest {
     }
 
     @Test
+    @DisplayName("seed 004 (S-SMR / Eyrie / Volery) §VI, issue 17: volery-1/2/4 next to zookeeper, both ZooKeeper-API systems "
+            + "running the same workload")
+    void theVolerySystemsStandNextToZooKeeper() {
+        assertThat(Systems.all()).extracting(Systems.Entry::name).containsSubsequence("zookeeper", "zookeeper-nosync",
+                "volery-1", "volery-2", "volery-4");
+        for (int p : new int[] {1, 2, 4}) {
+            VolerySystem v = (VolerySystem) Systems.create("volery-" + p);
+            assertThat(v.partitions()).isEqualTo(p);
+            assertThat(v.replicas()).isEqualTo(3 * p);
+        }
+        dev.parallax.bench.systems.zookeeper.ZkWorkload tenPercent = dev.parallax.bench.systems.zookeeper.ZkWorkload.globalPercent(10);
+        assertThat(((dev.parallax.bench.systems.zookeeper.ZooKeeperApiSystem) Systems.create("zookeeper")).workload(tenPercent)
+                .name()).isEqualTo("zookeeper-g10");
+        assertThat(((dev.parallax.bench.systems.zookeeper.ZooKeeperApiSystem) Systems.create("zookeeper")).settings().get("workload"))
+                .isEqualTo(((VolerySystem) Systems.create("volery-2")).settings().get("workload"));
+    }
+
+    @Test
     void unknownSystemsAreRejectedNamingTheKnownOnes() {
         assertThatThrownBy(() -> Systems.create("parallax-spaxos")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("parallax-spaxos-none").hasMessageContaining("parallax-spaxos-every-batch");

@@ -14,39 +14,59 @@ import org.apache.zookeeper.data.Stat;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
- * One ZooKeeper session (its own client handle and connection) driven as a {@link CommandInvoker}:
- * every command is an asynchronous {@code setData(znode, command, -1)} on a znode of its own, and
- * the reply is the new data version from the returned {@link Stat} as a 4-byte big-endian int.
+ * One ZooKeeper session (its own client handle and connection) driven as a {@link CommandInvoker}
+ * with a {@link ZkWorkload}: every command becomes the session's next operation
+ * ({@link ZkSessionOps}), an asynchronous {@code setData(znode, command, -1)} on one of its data
+ * znodes, or, for the workload's global share, a {@code create(fresh znode, command)} or a
+ * {@code delete(oldest transient znode, -1)}. The server is Apache ZooKeeper or Volery's
+ * ZooKeeper-protocol front end (seed 004 (S-SMR / Eyrie / Volery) §V-B): the client is ZooKeeper's own.
+ * A setData's reply is the new data version from the returned {@link Stat} as a 4-byte big-endian
+ * int; a create's and a delete's reply is empty. A failed operation fails its future with the
+ * {@link KeeperException}.
  *
- * <p>Threads: {@link #invoke} from any thread, never blocking (the ZooKeeper client queues the
- * request for its send thread); futures complete on the handle's event thread, in submission
- * order, which ZooKeeper guarantees per session.
+ * <p>Threads: {@link #invoke} from any thread, never blocking (a short lock keeps the sequence's order
+ * the submission order; the ZooKeeper client queues the request for its send thread); futures
+ * complete on the handle's event thread, in submission order, which ZooKeeper guarantees per session.
  */
 public final class ZooKeeperInvoker implements CommandInvoker, AutoCloseable {
-    private static final AsyncCallback.StatCallback COMPLETE = ZooKeeperInvoker::complete;
+    private static final String ZOOKEEPER_LOGGER = "org.slf4j.simpleLogger.log.org.apache.zookeeper";
+    private static final AsyncCallback.StatCallback SET_DATA_DONE = ZooKeeperInvoker::setDataDone;
+    private static final AsyncCallback.StringCallback CREATE_DONE = ZooKeeperInvoker::createDone;
+    private static final AsyncCallback.VoidCallback DELETE_DONE = ZooKeeperInvoker::deleteDone;
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
     private final ZooKeeper zk;
-    private final String path;
+    private final ZkSessionOps ops;
+    private final Map<ZkSessionOps.Kind, LongAdder> issued = new EnumMap<>(ZkSessionOps.Kind.class);
 
-    private ZooKeeperInvoker(ZooKeeper zk, String path) {
+    private ZooKeeperInvoker(ZooKeeper zk, ZkSessionOps ops) {
         this.zk = zk;
-        this.path = path;
+        this.ops = ops;
+        for (ZkSessionOps.Kind k : ZkSessionOps.Kind.values()) {
+            issued.put(k, new LongAdder());
+        }
     }
 
     /**
-     * Opens a session to {@code connectString}, blocks until it is connected, and creates the
-     * persistent znode {@code path} the commands will write.
+     * Opens session number {@code session} of {@code workload} to {@code connectString}, blocks
+     * until it is connected, and creates its parent znode and data znodes ({@link ZkSessionOps}),
+     * the data znodes pipelined.
      *
-     * @throws IOException          if the session does not connect within {@code timeout} or the znode cannot be created
+     * @throws IOException          if the session does not connect within {@code timeout} or a znode cannot be created
      * @throws InterruptedException if interrupted while waiting
      */
-    public static ZooKeeperInvoker connect(String connectString, String path, Duration timeout)
+    public static ZooKeeperInvoker connect(String connectString, int session, ZkWorkload workload, Duration timeout)
             throws IOException, InterruptedException {
+        ZkSessionOps ops = new ZkSessionOps(workload, session);
         CountDownLatch connected = new CountDownLatch(1);
         Watcher watcher = (WatchedEvent e) -> {
             if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
@@ -54,21 +74,52 @@ public final class ZooKeeperInvoker implements CommandInvoker, AutoCloseable {
             }
         };
         ZKClientConfig config = new ZKClientConfig();
-        // No SASL: the ensemble has no authentication, and the client would otherwise probe for a JAAS login.
+        // No SASL: the servers have no authentication, and the client would otherwise probe for a JAAS login.
         config.setProperty(ZKClientConfig.ENABLE_CLIENT_SASL_KEY, "false");
         ZooKeeper zk = new ZooKeeper(connectString, (int) timeout.toMillis(), watcher, config);
         try {
             if (!connected.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new IOException("no ZooKeeper session with " + connectString + " after " + timeout);
             }
-            zk.create(path, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-            return new ZooKeeperInvoker(zk, path);
+            zk.create(ops.parent(), new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            createAll(zk, ops, timeout);
+            return new ZooKeeperInvoker(zk, ops);
         } catch (KeeperException e) {
             zk.close();
-            throw new IOException("cannot create " + path, e);
+            throw new IOException("cannot create " + ops.parent() + " on " + connectString, e);
         } catch (IOException | InterruptedException | RuntimeException e) {
             zk.close();
             throw e;
+        }
+    }
+
+    /** Creates the data znodes, all requests in flight at once, and waits for every answer. */
+    private static void createAll(ZooKeeper zk, ZkSessionOps ops, Duration timeout) throws IOException, InterruptedException {
+        CountDownLatch answered = new CountDownLatch(ops.dataPaths().size());
+        AtomicReference<String> failure = new AtomicReference<>();
+        for (String path : ops.dataPaths()) {
+            zk.create(path, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT, (rc, p, ctx, name) -> {
+                if (rc != KeeperException.Code.OK.intValue()) {
+                    failure.compareAndSet(null, p + ": " + KeeperException.Code.get(rc));
+                }
+                answered.countDown();
+            }, null);
+        }
+        if (!answered.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IOException("data znodes of " + ops.parent() + " not created after " + timeout);
+        }
+        if (failure.get() != null) {
+            throw new IOException("cannot create data znode " + failure.get());
+        }
+    }
+
+    /**
+     * Lets the ZooKeeper client log at WARN unless the caller chose a level for it: it logs every
+     * session's set-up at INFO, which would drown the load's console. Call before connecting.
+     */
+    public static void quietClientLogs() {
+        if (System.getProperty(ZOOKEEPER_LOGGER) == null) {
+            System.setProperty(ZOOKEEPER_LOGGER, "warn");
         }
     }
 
@@ -77,15 +128,47 @@ public final class ZooKeeperInvoker implements CommandInvoker, AutoCloseable {
         byte[] data = new byte[command.remaining()];
         command.duplicate().get(data);
         CompletableFuture<ByteBuffer> reply = new CompletableFuture<>();
-        zk.setData(path, data, -1, COMPLETE, reply);
+        synchronized (ops) {
+            ZkSessionOps.Op op = ops.next();
+            issued.get(op.kind()).increment();
+            switch (op.kind()) {
+                case SET_DATA -> zk.setData(op.path(), data, -1, SET_DATA_DONE, reply);
+                case CREATE -> zk.create(op.path(), data, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT, CREATE_DONE, reply);
+                case DELETE -> zk.delete(op.path(), -1, DELETE_DONE, reply);
+                default -> throw new IllegalStateException("unknown operation " + op.kind());
+            }
+        }
         return reply;
     }
 
+    /** Operations of {@code kind} issued so far (answered or not). */
+    public long issued(ZkSessionOps.Kind kind) {
+        return issued.get(kind).sum();
+    }
+
     @SuppressWarnings("unchecked")
-    private static void complete(int rc, String path, Object ctx, Stat stat) {
+    private static void setDataDone(int rc, String path, Object ctx, Stat stat) {
         CompletableFuture<ByteBuffer> reply = (CompletableFuture<ByteBuffer>) ctx;
         if (rc == KeeperException.Code.OK.intValue()) {
             reply.complete(ByteBuffer.allocate(Integer.BYTES).putInt(0, stat.getVersion()));
+        } else {
+            reply.completeExceptionally(KeeperException.create(KeeperException.Code.get(rc), path));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void createDone(int rc, String path, Object ctx, String name) {
+        done(rc, path, (CompletableFuture<ByteBuffer>) ctx);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void deleteDone(int rc, String path, Object ctx) {
+        done(rc, path, (CompletableFuture<ByteBuffer>) ctx);
+    }
+
+    private static void done(int rc, String path, CompletableFuture<ByteBuffer> reply) {
+        if (rc == KeeperException.Code.OK.intValue()) {
+            reply.complete(EMPTY.duplicate());
         } else {
             reply.completeExceptionally(KeeperException.create(KeeperException.Code.get(rc), path));
         }

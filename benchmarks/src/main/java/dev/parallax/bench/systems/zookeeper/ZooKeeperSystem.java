@@ -16,25 +16,26 @@ import java.util.Map;
 /**
  * Apache ZooKeeper as a peer: a 3-server ensemble, each server its own JVM
  * ({@link ZooKeeperPeerMain} around ZooKeeper's {@code QuorumPeerMain}), configured by
- * {@link ZooKeeperEnsemble}. Each connection is its own ZooKeeper session writing its own znode
- * with asynchronous {@code setData} ({@link ZooKeeperInvoker}). Connection {@code k} talks to server
+ * {@link ZooKeeperEnsemble}. Each connection is its own ZooKeeper session running the
+ * {@link ZkWorkload} ({@link #workload}; default: asynchronous {@code setData} on its own znodes) through
+ * {@link ZooKeeperInvoker}, the same workload Volery runs. Connection {@code k} talks to server
  * {@code k mod 3} only, so sessions spread evenly over the ensemble as in the ZooKeeper paper's
  * throughput runs; writes reaching a follower are forwarded to the leader by ZooKeeper itself.
  *
  * <p>Two variants: {@code zookeeper} ({@code forceSync=yes}, ZooKeeper's default: the transaction
  * log is fsynced before a proposal is acknowledged) and {@code zookeeper-nosync}
- * ({@code forceSync=no}).
+ * ({@code forceSync=no}); a workload with global commands adds its suffix ({@code zookeeper-g10}).
  *
  * <p>Lifecycle and threading as {@link BenchSystem}: one owner thread.
  */
-public final class ZooKeeperSystem implements BenchSystem {
+public final class ZooKeeperSystem implements ZooKeeperApiSystem {
     private static final int SERVERS = 3;
     private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(30);
-    private static final String ZOOKEEPER_LOGGER = "org.slf4j.simpleLogger.log.org.apache.zookeeper";
 
     private final boolean forceSync;
     private final List<ZooKeeperInvoker> clients = new ArrayList<>();
     private final Map<String, String> modes = new LinkedHashMap<>();
+    private ZkWorkload workload = ZkWorkload.DEFAULT;
     private ZooKeeperEnsemble ensemble;
     private ServerProcesses servers;
 
@@ -44,8 +45,19 @@ public final class ZooKeeperSystem implements BenchSystem {
     }
 
     @Override
+    public ZooKeeperSystem workload(ZkWorkload workload) {
+        this.workload = java.util.Objects.requireNonNull(workload, "workload");
+        return this;
+    }
+
+    @Override
+    public ZkWorkload workload() {
+        return workload;
+    }
+
+    @Override
     public String name() {
-        return forceSync ? "zookeeper" : "zookeeper-nosync";
+        return (forceSync ? "zookeeper" : "zookeeper-nosync") + workload.nameSuffix();
     }
 
     @Override
@@ -55,10 +67,10 @@ public final class ZooKeeperSystem implements BenchSystem {
         s.put("servers", SERVERS + " JVMs, QuorumPeerMain, NIOServerCnxnFactory (default)");
         ZooKeeperEnsemble.tuning(forceSync).forEach((k, v) -> s.put("zoo.cfg " + k, v));
         s.put("zoo.cfg dataLogDir", "separate directory from dataDir (same device here)");
-        s.put("client", "one session per connection, async setData(path, command, -1) on its own znode, "
-                + "ClientCnxnSocketNIO (default), SASL off");
+        s.put("client", "one session per connection, ZooKeeper's client, ClientCnxnSocketNIO (default), SASL off");
+        s.put("workload", workload.describe());
         s.put("client placement", "connection k -> server k mod 3 (followers forward writes to the leader)");
-        s.put("reply", "Stat version, 4 bytes");
+        s.put("reply", "setData: Stat version, 4 bytes; create, delete: empty");
         s.put("jvm", String.join(" ", ServerJvm.options()));
         modes.forEach((k, v) -> s.put("mode " + k, v));
         return s;
@@ -80,11 +92,7 @@ public final class ZooKeeperSystem implements BenchSystem {
             String ready = servers.awaitReady(serverName(i), Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
             modes.put(serverName(i), ready.substring(ready.indexOf("mode=") + "mode=".length()).trim());
         }
-        // The ZooKeeper client logs every session's set-up at INFO; keep the load's console to the figures
-        // unless the caller chose a level for it.
-        if (System.getProperty(ZOOKEEPER_LOGGER) == null) {
-            System.setProperty(ZOOKEEPER_LOGGER, "warn");
-        }
+        ZooKeeperInvoker.quietClientLogs();
     }
 
     @Override
@@ -95,8 +103,8 @@ public final class ZooKeeperSystem implements BenchSystem {
     @Override
     public CommandInvoker connect(int maxOutstanding) throws Exception {
         int k = clients.size();
-        ZooKeeperInvoker c = ZooKeeperInvoker.connect("127.0.0.1:" + ensemble.clientPort(k % SERVERS),
-                "/bench-" + k, SESSION_TIMEOUT);
+        ZooKeeperInvoker c = ZooKeeperInvoker.connect("127.0.0.1:" + ensemble.clientPort(k % SERVERS), k, workload,
+                SESSION_TIMEOUT);
         clients.add(c);
         return c;
     }

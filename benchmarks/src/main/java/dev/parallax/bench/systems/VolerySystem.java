@@ -1,0 +1,230 @@
+package dev.parallax.bench.systems;
+
+import dev.parallax.bench.systems.zookeeper.ZkWorkload;
+import dev.parallax.bench.systems.zookeeper.ZooKeeperApiSystem;
+import dev.parallax.bench.systems.zookeeper.ZooKeeperInvoker;
+import dev.parallax.core.client.CommandInvoker;
+import dev.parallax.core.config.Member;
+import dev.parallax.core.net.LocalPorts;
+import dev.parallax.examples.cli.ClusterFile;
+import dev.parallax.examples.cli.Executions;
+import dev.parallax.examples.cli.Orderings;
+import dev.parallax.examples.cli.ProcessCluster;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+
+/**
+ * Volery, the ZooKeeper service of seed 004 (S-SMR / Eyrie / Volery) §V-B, as a benchmarked system:
+ * P partitions of three {@code parallax replica} JVMs each ({@code service=volery},
+ * {@code execution=s-smr}, {@code ordering=multi-ring} with {@code multiring.rings=P}: one ring per
+ * partition over its replicas and the global ring over all, §VI; members {@code 0..3P-1}, partition
+ * p = replicas 3p..3p+2), every replica with a ZooKeeper-protocol front end ({@code zookeeper=}).
+ * Each connection is one session of ZooKeeper's own client running the {@link ZkWorkload}
+ * ({@link ZooKeeperInvoker}), exactly as against {@code zookeeper}: setData on the session's data
+ * znodes (local commands, to the path's owner, CRC32(path) mod P) and the workload's share of
+ * create/delete (global commands, to every partition).
+ *
+ * <p>The rings are U-Ring rings ({@code multiring.kind=u-ring}): M-Ring needs a UDP port run and a
+ * group, which {@link ProcessCluster} sets up for clusters of an odd size only, and one ring kind
+ * for every P keeps the runs comparable. The acceptor log is a Chronicle log with {@code log.sync=none}
+ * (as {@code parallax-multiring-k}) under the work directory, with the ring throughput settings of
+ * the parallax systems. The 3P replica JVMs share the memory of a three-server system: each gets
+ * {@code 6 GiB / 3P} of heap (2 GiB at P = 1, 512 MiB at P = 4).
+ *
+ * <p>Names: {@code volery-<P>}, with the workload's suffix when it has global commands
+ * ({@code volery-2-g10}). Lifecycle and threading as {@link BenchSystem}: one owner thread.
+ */
+public final class VolerySystem implements ZooKeeperApiSystem {
+    /** Replicas per partition (seed 004 §VI: three acceptors and replicas per ring). */
+    public static final int REPLICAS_PER_PARTITION = 3;
+    /** Heap shared by all replica JVMs: three servers of {@link ServerJvm#DEFAULT_HEAP_MIB}. */
+    static final int TOTAL_HEAP_MIB = 3 * ServerJvm.DEFAULT_HEAP_MIB;
+    private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(30);
+
+    private final int partitions;
+    private final List<ZooKeeperInvoker> clients = new ArrayList<>();
+    private ZkWorkload workload = ZkWorkload.DEFAULT;
+    private ProcessCluster cluster;
+
+    /**
+     * @param partitions P, 1..21 (3P replica JVMs on one machine; Multi-Ring allows more rings)
+     */
+    public VolerySystem(int partitions) {
+        if (partitions < 1 || partitions > 21) {
+            throw new IllegalArgumentException("partitions must be 1..21, not " + partitions);
+        }
+        this.partitions = partitions;
+    }
+
+    /** P, the number of partitions. */
+    public int partitions() {
+        return partitions;
+    }
+
+    /** The number of replica JVMs, 3P. */
+    public int replicas() {
+        return REPLICAS_PER_PARTITION * partitions;
+    }
+
+    @Override
+    public VolerySystem workload(ZkWorkload workload) {
+        this.workload = Objects.requireNonNull(workload, "workload");
+        return this;
+    }
+
+    @Override
+    public ZkWorkload workload() {
+        return workload;
+    }
+
+    @Override
+    public String name() {
+        return "volery-" + partitions + workload.nameSuffix();
+    }
+
+    /** The heap of each replica JVM in MiB: {@link #TOTAL_HEAP_MIB} over the replicas, at least 256 MiB. */
+    int heapMiB() {
+        return Math.max(256, TOTAL_HEAP_MIB / replicas());
+    }
+
+    @Override
+    public Map<String, String> settings() {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.putAll(fixedSettings());
+        s.put("front ends", "a ZooKeeper-protocol front end on every replica (zookeeper=), seed 004 §V-B");
+        s.put("partitions", Integer.toString(partitions));
+        s.put("replicas", replicas() + " (" + REPLICAS_PER_PARTITION + " per partition: partition p = replicas 3p..3p+2)");
+        s.put("oracle", "CRC32(path) mod " + partitions + "; create/delete to every partition, the rest to the owner");
+        s.put("workload", workload.describe());
+        s.put("client", "one session per connection, ZooKeeper's client, ClientCnxnSocketNIO (default), SASL off");
+        s.put("client placement", "connection k -> a replica of partition k mod " + partitions + " (the (k / " + partitions
+                + ") mod 3-th), round robin over all " + replicas() + " front ends");
+        s.put("reply", "setData: Stat version, 4 bytes; create, delete: empty");
+        s.put("jvm", String.join(" ", replicaJvm()));
+        return s;
+    }
+
+    private List<String> replicaJvm() {
+        List<String> jvm = new ArrayList<>(ServerJvm.options(heapMiB()));
+        jvm.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+        return jvm;
+    }
+
+    /**
+     * The cluster-file settings this system writes for a run in {@code workDir} (durable state under
+     * {@code workDir/data}, one ZooKeeper front-end port per replica, free now), before
+     * {@link ProcessCluster} adds the members and client ports. Package-private for tests.
+     */
+    Properties clusterSettings(Path workDir) {
+        Properties p = ProcessCluster.localDefaults(workDir.resolve("data"), 100_000);
+        p.putAll(fixedSettings());
+        p.setProperty("zookeeper", LocalPorts.endpoints(replicas()));
+        ParallaxSystem.putExperimentSettings(p);
+        return p;
+    }
+
+    /** The cluster-file settings of every run, in the order the settings list them. */
+    private Map<String, String> fixedSettings() {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put(ClusterFile.SERVICE_KEY, ClusterFile.VOLERY);
+        s.put(Executions.KEY, Executions.S_SMR.configName());
+        s.put(Orderings.KEY, Orderings.MULTI_RING.configName());
+        s.put("multiring.rings", Integer.toString(partitions));
+        s.put("multiring.kind", "u-ring");
+        s.put("log.sync", "none");
+        s.putAll(new java.util.TreeMap<>(ParallaxSystem.THROUGHPUT_SETTINGS));
+        return s;
+    }
+
+    /**
+     * The cluster of a run in {@code workDir}: its cluster file written (and checked by
+     * {@link ClusterFile}), no process started. Package-private for tests.
+     *
+     * @throws IOException if the directory or the file cannot be written
+     */
+    ProcessCluster cluster(Path workDir) throws IOException {
+        return new ProcessCluster(workDir, replicas(), clusterSettings(workDir), false, replicaJvm())
+                .replicaArgs("--metrics-port", "0");
+    }
+
+    @Override
+    public void start(Path workDir, Duration timeout) throws Exception {
+        cluster = cluster(workDir);
+        cluster.startAll(timeout);
+        ZooKeeperInvoker.quietClientLogs();
+    }
+
+    @Override
+    public Map<String, Long> serverPids() {
+        Map<String, Long> pids = new LinkedHashMap<>();
+        for (int i = 0; i < replicas(); i++) {
+            pids.put("replica-" + i, cluster.pid(i));
+        }
+        return pids;
+    }
+
+    /**
+     * The replica connection {@code k} talks to: a replica of partition {@code k mod P}, the
+     * {@code (k / P) mod size}-th of its members, so that consecutive connections spread over the
+     * partitions first and every front end gets one before any gets two.
+     */
+    static int frontEndOf(int k, List<int[]> partitionMembers) {
+        int[] members = partitionMembers.get(k % partitionMembers.size());
+        return members[(k / partitionMembers.size()) % members.length];
+    }
+
+    /** Opens session {@code k} (k counting the connections) to the front end {@link #frontEndOf} names. */
+    @Override
+    public CommandInvoker connect(int maxOutstanding) throws Exception {
+        int k = clients.size();
+        ClusterFile file = cluster.clusterFile();
+        Member frontEnd = file.zookeeper().orElseThrow().member(frontEndOf(k, file.partitionMembers()));
+        ZooKeeperInvoker c = ZooKeeperInvoker.connect(frontEnd.host() + ":" + frontEnd.port(), k, workload, SESSION_TIMEOUT);
+        clients.add(c);
+        return c;
+    }
+
+    /**
+     * Every replica's counters since it started (commands executed, instances decided, drops, ...):
+     * how the load fell on the partitions. Blocks for the replicas' metrics endpoints.
+     */
+    @Override
+    public String measurementEnded() {
+        return cluster == null ? "" : ParallaxSystem.replicaCounters(cluster);
+    }
+
+    /** Per replica: bytes written to its peers and its clients (as {@link ParallaxSystem#bytesSent}). */
+    @Override
+    public Map<String, Double> bytesSent() {
+        return ParallaxSystem.perReplica(cluster, ParallaxSystem.BYTES_METERS);
+    }
+
+    /** Per replica: bytes sent to its peers, client replies excluded (as {@link ParallaxSystem#peerBytesSent}). */
+    @Override
+    public Map<String, Double> peerBytesSent() {
+        return ParallaxSystem.perReplica(cluster, ParallaxSystem.PEER_BYTES_METERS);
+    }
+
+    /** Per replica: bytes of decided values handed to its state machine (as {@link ParallaxSystem#deliveredBytes}). */
+    @Override
+    public Map<String, Double> deliveredBytes() {
+        return ParallaxSystem.perReplica(cluster, ParallaxSystem.DELIVERED_METERS);
+    }
+
+    @Override
+    public void close() {
+        clients.forEach(ZooKeeperInvoker::close);
+        clients.clear();
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+}
