@@ -1,0 +1,171 @@
+package dev.parallax.examples.cli;
+
+import dev.parallax.core.net.LocalPorts;
+import dev.parallax.core.replica.Replica;
+import dev.parallax.examples.volery.VoleryPartition;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Volery end to end in one JVM (seed 004 (S-SMR) §V-B): P partitions × 3 replicas assembled from a
+ * cluster file as {@code parallax replica} assembles them ({@link VoleryService}), each with its
+ * ZooKeeper-protocol front end, driven by the official ZooKeeper client: the znode API answers as
+ * ZooKeeper does across partitions (creates and deletes at every partition, the rest at the
+ * owner; a versioned delete reads the owner's version), and replicas of a partition end with
+ * equal digests.
+ */
+class VoleryClusterTest {
+    private static final long WAIT_SECONDS = 60;
+
+    /** A running Volery cluster: its replicas, their partitions' state, their front ends. */
+    private static final class Cluster implements AutoCloseable {
+        final ClusterFile file;
+        final List<Replica> replicas = new ArrayList<>();
+        final List<VoleryPartition> state = new ArrayList<>();
+        final List<VoleryService.FrontEnd> frontEnds = new ArrayList<>();
+
+        Cluster(int partitions, Path dir) throws Exception {
+            int n = 3 * partitions;
+            Properties p = new Properties();
+            p.setProperty("members", LocalPorts.endpoints(n));
+            p.setProperty("clients", LocalPorts.endpoints(n));
+            p.setProperty("zookeeper", LocalPorts.endpoints(n));
+            p.setProperty("client.io.threads", "1");
+            p.setProperty("service", "volery");
+            p.setProperty("execution", "s-smr");
+            p.setProperty("ordering", "multi-ring");
+            p.setProperty("multiring.kind", "u-ring");
+            p.setProperty("multiring.rings", Integer.toString(partitions));
+            p.setProperty("ring.heartbeat.ms", "30");
+            p.setProperty("ring.suspect.ms", "300");
+            p.setProperty("ring.retransmit.ms", "100");
+            p.setProperty("ring.catchup.ms", "50");
+            p.setProperty("ring.restart.hold.ms", "500");
+            p.setProperty("ring.lambda", "2000");
+            p.setProperty("threads", "compact");
+            p.setProperty("data.dir", dir.toString());
+            file = ClusterFile.of(p);
+            try {
+                for (int id = 0; id < n; id++) {
+                    VoleryPartition v = new VoleryPartition();
+                    Replica r = VoleryService.replica(file, id, v).meterRegistry(new SimpleMeterRegistry()).bootstrap(true).build();
+                    state.add(v);
+                    replicas.add(r);
+                }
+                for (Replica r : replicas) {
+                    r.start();
+                }
+                for (int id = 0; id < n; id++) {
+                    frontEnds.add(VoleryService.frontEnd(file, id, new SimpleMeterRegistry()));
+                }
+            } catch (Exception | Error e) {
+                close();
+                throw e;
+            }
+        }
+
+        ZooKeeper connect(int... ids) throws Exception {
+            StringBuilder s = new StringBuilder();
+            for (int id : ids) {
+                s.append(s.length() == 0 ? "" : ",").append("127.0.0.1:").append(frontEnds.get(id).port());
+            }
+            CountDownLatch connected = new CountDownLatch(1);
+            ZooKeeper zk = new ZooKeeper(s.toString(), 20_000, event -> {
+                if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                    connected.countDown();
+                }
+            });
+            if (!connected.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
+                zk.close();
+                throw new AssertionError("the ZooKeeper client did not connect to " + s);
+            }
+            return zk;
+        }
+
+        /** Waits until the replicas of every partition hold equal digests. */
+        void awaitPartitionsConverged() throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+            while (true) {
+                boolean equal = true;
+                for (int id = 0; id < state.size(); id++) {
+                    int first = 3 * (id / 3);
+                    equal &= state.get(id).digest() == state.get(first).digest();
+                }
+                if (equal) {
+                    return;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("replicas of a partition did not converge");
+                }
+                Thread.sleep(20);
+            }
+        }
+
+        @Override
+        public void close() {
+            frontEnds.forEach(VoleryService.FrontEnd::close);
+            replicas.forEach(Replica::close);
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void scriptedSession(Cluster c, int partitions) throws Exception {
+        try (ZooKeeper zk = c.connect(0)) {
+            zk.create("/app", bytes("root"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            for (int i = 0; i < 8; i++) {
+                zk.create("/app/n" + i, bytes("v" + i), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            }
+            String seq = zk.create("/app/q-", bytes("s"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT_SEQUENTIAL);
+            assertThat(seq).isEqualTo("/app/q-0000000008");
+            assertThat(zk.getChildren("/app", false)).hasSize(9).contains("n0", "n7", "q-0000000008");
+            Stat stat = zk.setData("/app/n3", bytes("w3"), 0);
+            assertThat(stat.getVersion()).isEqualTo(1);
+            assertThat(new String(zk.getData("/app/n3", false, new Stat()), StandardCharsets.UTF_8)).isEqualTo("w3");
+            assertThatThrownBy(() -> zk.setData("/app/n3", bytes("x"), 0)).isInstanceOf(KeeperException.BadVersionException.class);
+            // A versioned delete: the owner's version decides at every partition (seed 004 §IV, a remote read).
+            assertThatThrownBy(() -> zk.delete("/app/n3", 0)).isInstanceOf(KeeperException.BadVersionException.class);
+            zk.delete("/app/n3", 1);
+            assertThat(zk.exists("/app/n3", false)).isNull();
+            assertThatThrownBy(() -> zk.delete("/app", -1)).isInstanceOf(KeeperException.NotEmptyException.class);
+            assertThatThrownBy(() -> zk.create("/app/n1", bytes("again"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT))
+                    .isInstanceOf(KeeperException.NodeExistsException.class);
+            assertThatThrownBy(() -> zk.getData("/missing", false, null)).isInstanceOf(KeeperException.NoNodeException.class);
+        }
+        // Another front end (another partition's replica when there are several) sees the same tree.
+        try (ZooKeeper zk = c.connect(c.replicas.size() - 1)) {
+            assertThat(zk.getChildren("/app", false)).hasSize(8).doesNotContain("n3");
+            assertThat(new String(zk.getData("/app/n5", false, null), StandardCharsets.UTF_8)).isEqualTo("v5");
+        }
+        c.awaitPartitionsConverged();
+    }
+
+    @Test
+    @DisplayName("seed 004 §V-B: one partition (3 replicas): the official ZooKeeper client's scripted session")
+    void onePartition(@TempDir Path dir) throws Exception {
+        try (Cluster c = new Cluster(1, dir)) {
+            scriptedSession(c, 1);
+        }
+    }
+}
