@@ -74,6 +74,7 @@ class MultiRingSimulationTest {
             + "order, validity (seed 004 (S-SMR) §IV; seed 003 ch. 5 §5.2, §3.2 m-quorum)")
     void partitionedRuns() {
         long[] t = new long[8];
+        long started = System.nanoTime();
         int seeds = SimulationSeeds.forEach("multi-ring partitioned", SimulationSeeds.count(1000) / 16, seed -> {
             MultiRingSimulation.Scenario scenario = MultiRingSimulation.Scenario.partitioned(seed);
             MultiRingSimulation.Outcome o = MultiRingSimulation.run(seed, scenario);
@@ -89,9 +90,9 @@ class MultiRingSimulationTest {
             }
             t[7] += o.world().checker.learners().size();
         });
-        System.out.printf("multi-ring partitioned: %d seeds: %d multicast, %d from live origins, %d deliveries by %d "
-                + "learner incarnations; %d crashes, %d coordinator hits, %d partitions/cuts, %d skips fed%n",
-                seeds, t[0], t[1], t[2], t[7], t[3], t[4], t[5], t[6]);
+        System.out.printf("multi-ring partitioned: %d seeds in %d ms: %d multicast, %d from live origins, %d deliveries "
+                + "by %d learner incarnations; %d crashes, %d coordinator hits, %d partitions/cuts, %d skips fed%n",
+                seeds, (System.nanoTime() - started) / 1_000_000, t[0], t[1], t[2], t[7], t[3], t[4], t[5], t[6]);
         assertThat(t[2]).as("deliveries").isGreaterThan(t[1]);
         if (seeds >= 50) {
             assertThat(t[3]).as("crashes").isPositive();
