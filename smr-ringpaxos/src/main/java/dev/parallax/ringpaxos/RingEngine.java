@@ -922,9 +922,9 @@ public final class RingEngine implements Engine {
     }
 
     /**
-     * The longest suspect time-out a member applies to this one as coordinator ({@link RingSuspicion}:
-     * {@code suspect × (1 + rank/2)}, rank up to n−1): {@code suspect × (n+1)/2}, which for odd n is
-     * {@code suspect × (1 + (n−1)/2)}; for even n it still exceeds every other member's time-out.
+     * The ranked suspect time-out of rank n−1 ({@link RingSuspicion}: {@code suspect × (1 + rank/2)}),
+     * {@code suspect × (n+1)/2}: at least the longest any other member (rank ≤ n−2) applies to this
+     * one as coordinator. For odd n it equals the former {@code suspect × (1 + (n−1)/2)}.
      */
     private long longestRankedTimeout() {
         return config.suspectNanos() * (n + 1) / 2;
