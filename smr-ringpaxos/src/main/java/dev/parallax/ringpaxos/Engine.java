@@ -48,7 +48,7 @@ public interface Engine {
     ValueId votedVid(long instance, long round);
 
     /**
-     * {@code instance} is decided as {@code vid} (C5: only from a process that saw f+1 votes).
+     * {@code instance} is decided as {@code vid} (C5: only from a process that saw a ring's quorum of votes).
      * {@code valueOrNull} may be null for an id-only decision: the body is resolved through the
      * value cache, or fetched by catch-up (C6). Known decisions are ignored.
      */

@@ -12,8 +12,9 @@ import java.util.function.ObjLongConsumer;
 
 /**
  * M-Ring's dissemination (seed 003 (Ring Paxos) §3.3.2, Alg. 2 Tasks 3–5; §3.3.4; §3.3.6): Phase 2A
- * and decisions by ip-multicast to every member, the Phase 2B votes along a ring of f+1 acceptors
- * that ends at the coordinator. The shared rules (Phase 1, the acceptor's vote, the learner,
+ * and decisions by ip-multicast to every member, the Phase 2B votes along a ring of a quorum of
+ * acceptors ({@link RingConfig#ringAcceptors()}: f+1 of 2f+1, a majority for any n) that ends at
+ * the coordinator. The shared rules (Phase 1, the acceptor's vote, the learner,
  * catch-up, proposers, failures) are the {@link Engine}'s; this class holds rules M1–M8 of the
  * plan:
  * <ul>
@@ -43,10 +44,10 @@ import java.util.function.ObjLongConsumer;
  *       halves the window and holds it until that member reports a low one (or falls silent for
  *       two heartbeats).</li>
  *   <li><b>M7 spares</b> (§3.3.2, "the remaining acceptors are spares, used only when an acceptor
- *       in the ring fails"): {@link #layout} takes f Phase 1 responders cyclically after the
+ *       in the ring fails"): {@link #layout} takes {@code quorum − 1} Phase 1 responders cyclically after the
  *       coordinator; every other member is a spare and a learner, in the group from the start.</li>
  *   <li><b>M8</b> (§3.3.4, "M-Ring Paxos assigns each learner to a preferential acceptor in the
- *       ring"): {@link #catchUpTarget} asks {@code ring.order[self mod (f+1)]} first (the next one
+ *       ring"): {@link #catchUpTarget} asks {@code ring.order[self mod ring.size()]} first (the next one
  *       if that is this member), then the coordinator, then the others in turn.</li>
  * </ul>
  *
@@ -107,25 +108,26 @@ final class MulticastPath implements Variant {
     // ---------------------------------------------------------------- layout (C2, M7)
 
     /**
-     * M7: {@code [f responders cyclically after c, c]}, completed from live members if fewer than
-     * f responded; every other member is a spare. Null if fewer than f others are eligible.
+     * M7: {@code [q−1 responders cyclically after c, c]} (q = {@link RingConfig#ringAcceptors()}, a
+     * majority), completed from live members if fewer than q−1 responded; every other member is a
+     * spare. Null if fewer than q−1 others are eligible.
      */
     @Override
     public Ring layout(long round, List<Integer> responders, List<Integer> live) {
         int n = config.members();
         int c = config.coordinatorOf(round);
-        int f = config.ringAcceptors() - 1;
-        int[] before = new int[f];
+        int others = config.othersInQuorum();
+        int[] before = new int[others];
         int k = 0;
         for (List<Integer> pool : List.of(responders, live)) {
-            for (int step = 1; step < n && k < f; step++) {
+            for (int step = 1; step < n && k < others; step++) {
                 int m = (c + step) % n;
                 if (pool.contains(m) && !contains(before, k, m)) {
                     before[k++] = m;
                 }
             }
         }
-        return k < f ? null : Ring.mRing(c, before);
+        return k < others ? null : Ring.mRing(c, before);
     }
 
     private static boolean contains(int[] a, int len, int m) {
@@ -152,7 +154,7 @@ final class MulticastPath implements Variant {
             }
         }
         if (ring.acceptors() == 1) {
-            // f = 0: the coordinator is the whole ring; its own vote decides.
+            // One acceptor (n = 1): the coordinator is the whole ring; its own vote decides.
             for (Phase2Entry e : entries) {
                 decide(round, ring, new InstanceVid(e.instance(), e.vid()), out);
             }
@@ -439,7 +441,7 @@ final class MulticastPath implements Variant {
     }
 
     /**
-     * M8: the preferential acceptor {@code ring.order[self mod (f+1)]} (the next one if that is
+     * M8: the preferential acceptor {@code ring.order[self mod ring.size()]} (the next one if that is
      * this member), then the coordinator, then every other member in turn.
      */
     @Override

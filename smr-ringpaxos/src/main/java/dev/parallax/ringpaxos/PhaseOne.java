@@ -10,8 +10,8 @@ import java.util.TreeSet;
  * The coordinator's Phase 1 of one round (rule C1; seed 003 (Ring Paxos) Alg. 2/3 Tasks 1–3, Alg. 3
  * l.9–19; §3.3.2 ¶4 "for all instances"): collects {@code Phase1B} pages from the acceptors (paged as
  * Multi-Paxos' Phase 1: a page with {@code continueFrom ≥ 0} is followed by a {@code Phase1A} for the
- * rest, to that acceptor only) and completes on f+1 complete answers (every Phase 1 quorum meets
- * every ring's f+1 acceptors, plan §1.7). Each instance in {@code [max(from, highest trimmedBelow),
+ * rest, to that acceptor only) and completes on a quorum of complete answers ({@link RingConfig#quorum()}, a majority: every
+ * Phase 1 quorum meets every ring's majority of acceptors, plan §1.7). Each instance in {@code [max(from, highest trimmedBelow),
  * highest reported]} then gets the highest-round vote's value, else NOOP (l.13–16); never below a
  * trim point, since trimmed instances are decided.
  *
@@ -85,7 +85,7 @@ final class PhaseOne {
         return false;
     }
 
-    /** f+1 acceptors answered completely. */
+    /** A quorum of acceptors answered completely. */
     boolean done() {
         return complete.size() >= quorum;
     }

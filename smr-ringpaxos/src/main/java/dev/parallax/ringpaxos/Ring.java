@@ -10,10 +10,11 @@ import java.util.Arrays;
  *
  * <ul>
  *   <li>{@link Kind#U_RING} (seed 003 §3.3.3 ¶2, Alg. 3): {@code order[0]} is the coordinator ("the
- *       coordinator is the first acceptor"), positions {@code 0..f} are the f+1 acceptors,
- *       {@code order[f]} is the last acceptor, the rest are learners; the packet travels from each
+ *       coordinator is the first acceptor"), positions {@code 0..a} are the a+1 acceptors (a
+ *       quorum, {@link RingConfig#ringAcceptors()}: f+1 of 2f+1, a majority for any n),
+ *       {@code order[a]} is the last acceptor, the rest are learners; the packet travels from each
  *       member to its {@link #successor}, the last member's successor being the coordinator.</li>
- *   <li>{@link Kind#M_RING} (seed 003 §3.3.2 ¶1, Alg. 2): {@code order = [a1 … af, c]}: the Phase 2B
+ *   <li>{@link Kind#M_RING} (seed 003 §3.3.2 ¶1, Alg. 2): {@code order = [a1 … aa, c]}: the Phase 2B
  *       chain starts at {@link #first()} and ends at the coordinator, the last member; every ring
  *       member is an acceptor, every member off the ring is a spare acceptor and a learner.</li>
  * </ul>
@@ -28,7 +29,7 @@ public final class Ring {
     public enum Kind {
         /** Unicast ring: all members, TCP (seed 003 §3.3.3). */
         U_RING(1),
-        /** Multicast ring: f+1 acceptors chaining Phase 2B, datagrams for the rest (seed 003 §3.3.2). */
+        /** Multicast ring: a quorum of acceptors chaining Phase 2B, datagrams for the rest (seed 003 §3.3.2). */
         M_RING(2);
 
         private final int code;
@@ -67,8 +68,8 @@ public final class Ring {
     /**
      * @param kind the variant
      * @param order the members in ring order (copied)
-     * @param acceptors how many of the first members are acceptors: f+1 ({@code order.length} for an
-     *        M-Ring)
+     * @param acceptors how many of the first members are acceptors: a quorum,
+     *        {@link RingConfig#ringAcceptors()} ({@code order.length} for an M-Ring)
      * @throws IllegalArgumentException if the order is empty, holds an id outside {@code [0, 254]} or
      *         an id twice, or {@code acceptors} is not in {@code [1, order.length]} (not
      *         {@code order.length} for an M-Ring)
@@ -105,18 +106,23 @@ public final class Ring {
 
     /**
      * A U-Ring led by {@code coordinator}: {@code ringOrder} lists the ring's members in ring order,
-     * starting anywhere; the ring is rotated to start at the coordinator, whose f following members
-     * (in ring order) are the other acceptors (seed 003 §3.3.3 ¶2).
+     * starting anywhere; the ring is rotated to start at the coordinator, whose
+     * {@code otherAcceptors} following members (in ring order) are the other acceptors (seed 003
+     * §3.3.3 ¶2).
      *
      * @param coordinator the round's coordinator, a member of {@code ringOrder}
-     * @param f the number of failures tolerated: the ring has f+1 acceptors
-     * @param ringOrder at least f+1 distinct members
-     * @throws IllegalArgumentException if the coordinator is not in {@code ringOrder}, {@code f < 0},
-     *         or the members are fewer than f+1 or not a valid ring
+     * @param otherAcceptors the acceptors besides the coordinator: the ring has
+     *        {@code otherAcceptors + 1} ({@link RingConfig#othersInQuorum()}: f for n = 2f+1, n/2 for
+     *        even n)
+     * @param ringOrder at least {@code otherAcceptors + 1} distinct members
+     * @throws IllegalArgumentException if the coordinator is not in {@code ringOrder},
+     *         {@code otherAcceptors < 0}, or the members are fewer than {@code otherAcceptors + 1} or
+     *         not a valid ring
      */
-    public static Ring uRing(int coordinator, int f, int[] ringOrder) {
+    public static Ring uRing(int coordinator, int otherAcceptors, int[] ringOrder) {
+        int f = otherAcceptors;
         if (f < 0) {
-            throw new IllegalArgumentException("f must be >= 0, got " + f);
+            throw new IllegalArgumentException("otherAcceptors must be >= 0, got " + f);
         }
         int at = indexOf(ringOrder, coordinator);
         if (at < 0) {
@@ -127,18 +133,19 @@ public final class Ring {
             rotated[i] = ringOrder[(at + i) % ringOrder.length];
         }
         if (f + 1 > rotated.length) {
-            throw new IllegalArgumentException("a U-Ring tolerating f=" + f + " needs " + (f + 1)
+            throw new IllegalArgumentException("a U-Ring with " + (f + 1) + " acceptors needs " + (f + 1)
                     + " members, got " + rotated.length);
         }
         return new Ring(Kind.U_RING, rotated, f + 1);
     }
 
     /**
-     * An M-Ring {@code [a1 … af, coordinator]} (seed 003 §3.3.2 ¶1): the Phase 2B chain runs through
+     * An M-Ring {@code [a1 … aa, coordinator]} (seed 003 §3.3.2 ¶1): the Phase 2B chain runs through
      * {@code acceptorsBefore} in order and ends at the coordinator.
      *
      * @param coordinator the round's coordinator
-     * @param acceptorsBefore the f other ring acceptors, in chain order (may be empty: f = 0)
+     * @param acceptorsBefore the other ring acceptors ({@link RingConfig#othersInQuorum()}), in chain
+     *        order (may be empty: n = 1)
      * @throws IllegalArgumentException if the members are not a valid ring (e.g. the coordinator
      *         among {@code acceptorsBefore})
      */
@@ -168,7 +175,7 @@ public final class Ring {
         return order.length;
     }
 
-    /** The number of acceptors on the ring: f+1. */
+    /** The number of acceptors on the ring: a quorum ({@link RingConfig#ringAcceptors()}). */
     public int acceptors() {
         return acceptors;
     }
@@ -179,7 +186,7 @@ public final class Ring {
     }
 
     /**
-     * The last acceptor: the U-Ring member that decides ({@code order[f]}, Alg. 3 l.27–32); of an
+     * The last acceptor: the U-Ring member that decides ({@code order[acceptors() − 1]}, Alg. 3 l.27–32); of an
      * M-Ring, the end of the Phase 2B chain, the coordinator (Alg. 2 l.34).
      */
     public int lastAcceptor() {
@@ -201,7 +208,7 @@ public final class Ring {
         return position(member) >= 0;
     }
 
-    /** Whether {@code member} is one of the ring's acceptors (position below f+1). */
+    /** Whether {@code member} is one of the ring's acceptors (position below {@link #acceptors()}). */
     public boolean isAcceptor(int member) {
         int p = position(member);
         return p >= 0 && p < acceptors;

@@ -25,8 +25,13 @@ import java.util.Objects;
  * mring.learner.buffer.bytes 67108864  mring.test.faults ""
  * </pre>
  *
- * <p>Membership: n = 2f+1 members (odd, 1..31), every one an acceptor, learner and proposer; a ring
- * holds f+1 acceptors ({@link #ringAcceptors()}), a Phase 1 quorum is any f+1 ({@link #quorum()}).
+ * <p>Membership: n members (1..31, odd or even), every one an acceptor, learner and proposer.
+ * Quorums are majorities, {@code n/2 + 1} ({@link #quorum()}; any two intersect: seed 003 (Ring
+ * Paxos) §3.2, an m-quorum has ⌈(|N_a|+1)/2⌉ acceptors): a Phase 1 quorum is any majority, and a
+ * ring holds a majority of acceptors ({@link #ringAcceptors()}; its Phase 2 quorum is all of
+ * them). {@code f = n − quorum = ⌊(n−1)/2⌋} failures are tolerated ({@link #f()}). For odd
+ * n = 2f+1 the quorum is f+1, as in the paper; n = 4 has quorum 3 and tolerates 1 failure, n = 6
+ * has quorum 4 and tolerates 2.
  *
  * <p>Skips (Multi-Ring Paxos, seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1 l.13-20):
  * with {@code ring.lambda} λ &gt; 0 the coordinator, every {@code ring.delta.ms} Δ, decides one skip
@@ -123,10 +128,10 @@ public final class RingConfig {
     }
 
     /**
-     * A builder for a cluster of {@code members} replicas (odd, 1..31) running variant {@code kind},
-     * with every default set.
+     * A builder for a cluster of {@code members} replicas (1..31, odd or even) running variant
+     * {@code kind}, with every default set.
      *
-     * @throws IllegalArgumentException if {@code members} is even or out of range
+     * @throws IllegalArgumentException if {@code members} is out of range
      */
     public static Builder builder(int members, Ring.Kind kind) {
         return new Builder(members, kind);
@@ -182,7 +187,7 @@ public final class RingConfig {
         return toBuilder(kind);
     }
 
-    /** n, the number of replicas (2f+1). */
+    /** n, the number of replicas (1..31). */
     public int members() {
         return members;
     }
@@ -192,19 +197,33 @@ public final class RingConfig {
         return kind;
     }
 
-    /** f, the number of failures tolerated: (n-1)/2. */
+    /**
+     * f, the number of failures tolerated: {@code n − quorum() = ⌊(n−1)/2⌋} (a majority stays up).
+     * Not a quorum size: for even n, {@code f + 1} is no majority.
+     */
     public int f() {
-        return (members - 1) / 2;
+        return members - quorum();
     }
 
-    /** Phase 1 quorum: f+1 (any f+1 of the 2f+1 acceptors). */
+    /**
+     * A quorum, Phase 1's and the ring's: a majority, {@code n/2 + 1} (f+1 for odd n = 2f+1; seed
+     * 003 (Ring Paxos) §3.2: an m-quorum has ⌈(|N_a|+1)/2⌉ acceptors).
+     */
     public int quorum() {
-        return f() + 1;
+        return members / 2 + 1;
     }
 
-    /** Acceptors on a ring (Phase 2 quorum, all of them): f+1 (seed 003 (Ring Paxos) §3.3.2 ¶1). */
+    /** The members of a quorum besides oneself (the coordinator): {@code quorum() − 1}. */
+    public int othersInQuorum() {
+        return quorum() - 1;
+    }
+
+    /**
+     * Acceptors on a ring (Phase 2 quorum, all of them): a majority, {@link #quorum()} (seed 003
+     * (Ring Paxos) §3.3.2 ¶1: f+1 of 2f+1), so that every ring meets every Phase 1 quorum.
+     */
     public int ringAcceptors() {
-        return f() + 1;
+        return quorum();
     }
 
     /** The coordinator of {@code round}: {@code round mod n} (plan §1.1). */
@@ -460,8 +479,8 @@ public final class RingConfig {
         private String mringTestFaults = "";
 
         private Builder(int members, Ring.Kind kind) {
-            if (members < 1 || members > 31 || members % 2 == 0) {
-                throw new IllegalArgumentException("members must be odd (n = 2f+1) and 1..31, got " + members);
+            if (members < 1 || members > 31) {
+                throw new IllegalArgumentException("members must be 1..31, got " + members);
             }
             this.members = members;
             this.kind = Objects.requireNonNull(kind, "kind");

@@ -29,7 +29,8 @@ import java.util.function.ObjLongConsumer;
  * round starts the next round it coordinates (Phase 1A to all members, §3.3.5 ¶1); an acceptor
  * promises a higher round durably before answering, unless the coordinator of its round was heard
  * within 3/4 of the suspect time-out and did not step down (stickiness). The coordinator completes
- * Phase 1 on f+1 complete answers, lays out the ring of the round and re-proposes (Paxos P2c).
+ * Phase 1 on a quorum (a majority, {@link RingConfig#quorum()}) of complete answers, its own
+ * included, lays out the ring of the round and re-proposes (Paxos P2c).
  * Only {@code coordinator(r)} creates round-r entries, once; a restarted member never reuses a round
  * it may have led (its promise is synced before its Phase 1A leaves).
  *
@@ -149,7 +150,7 @@ public final class RingEngine implements Engine {
         this.coordinatorHeardAt = now;
         this.lastHeard = new long[n];
         Arrays.fill(lastHeard, now);
-        this.versions = new VersionTable(n, config.f(), self);
+        this.versions = new VersionTable(n, config.quorum(), self);
         this.catchUp = new RingCatchUp(config, self);
         this.coordinator = new Coordinator(n * config.maxPending(), 4 * n * config.maxPending());
         this.pacer = new SkipPacer(config);
@@ -425,7 +426,7 @@ public final class RingEngine implements Engine {
             // We coordinate our round on paper only (restarted, or stepped down), or our first Phase 1
             // reached nobody and left us in no round (E1: members started seconds apart), and nobody
             // took over: try again after the longest ranked time-out (never reusing the round).
-            if (!holding() && now - roundChangedAt > config.suspectNanos() * (1 + (n - 1) / 2)) {
+            if (!holding() && now - roundChangedAt > longestRankedTimeout()) {
                 startRound(nextOwnRound(), out);
             }
         } else if (!holding() && (((!external || coordinatorSteppedDown) && suspectsCoordinator())
@@ -827,12 +828,13 @@ public final class RingEngine implements Engine {
         // bound); it learns from the heartbeats every member gets and catches up (C6) or asks for a
         // snapshot, and rejoins later (§1.7 trigger 3). Only when the ring cannot be formed without
         // it does it go on — last, after every member that is up to date.
-        if (responders.size() + live.size() < config.f()) {
+        if (responders.size() + live.size() < config.othersInQuorum()) {
             live.addAll(lagging);
         } else {
             laggingLeftOut += lagging.size();
         }
-        Ring laid = responders.size() + live.size() >= config.f() ? variant.layout(po.round(), responders, live) : null;
+        Ring laid = responders.size() + live.size() >= config.othersInQuorum()
+                ? variant.layout(po.round(), responders, live) : null;
         if (laid == null) {
             stepDown(out);
             return;
@@ -919,6 +921,16 @@ public final class RingEngine implements Engine {
         }
     }
 
+    /**
+     * The ranked suspect time-out of rank n−1 ({@link RingSuspicion}: {@code suspect × (1 + rank/2)}),
+     * {@code suspect × (n+1)/2}: at least the longest any other member (rank ≤ n−2) applies to this
+     * one as coordinator. For odd n it equals the former {@code suspect × (1 + (n−1)/2)}.
+     */
+    private long longestRankedTimeout() {
+        return config.suspectNanos() * (n + 1) / 2;
+    }
+
+    /** Check-quorum (C8): fewer than {@code quorum − 1} others heard within the suspect time-out. */
     private boolean quorumLost() {
         if (!heardAnyPeer && now - holdUntil < 0) {
             return false;
@@ -929,7 +941,7 @@ public final class RingEngine implements Engine {
                 heard++;
             }
         }
-        return heard < config.f();
+        return heard < config.othersInQuorum();
     }
 
     // ---------------------------------------------------------------- heartbeats, alive, versions
@@ -1023,7 +1035,7 @@ public final class RingEngine implements Engine {
         backlogHigh = high;
     }
 
-    /** Versions (§3.3.7): the (f+1)-th highest delivered count, own included. */
+    /** Versions (§3.3.7): the quorum-th highest delivered count, own included. */
     private void recomputeFloor() {
         versions.recompute();
     }

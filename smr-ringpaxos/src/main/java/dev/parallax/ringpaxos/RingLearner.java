@@ -11,8 +11,8 @@ import java.util.TreeMap;
 
 /**
  * The learner of one member (rule C5): decisions by instance, each a {@link ValueId} and, once
- * known, its body; delivery in instance order. It learns only what a process that saw f+1 votes
- * sent (U-Ring's decision entries, M-Ring's decisions, decided catch-up entries: seed 003 (Ring
+ * known, its body; delivery in instance order. It learns only what a process that saw a ring's quorum
+ * of votes sent (U-Ring's decision entries, M-Ring's decisions, decided catch-up entries: seed 003 (Ring
  * Paxos) Alg. 2 l.34, Alg. 3 l.33–41, §3.3.4). Decided values are kept above the trim point to
  * serve catch-up, and logged unsynced when delivered ({@code Decided} when the own vote holds the
  * body, else {@code Decision}), as Multi-Paxos' learner does.

@@ -54,7 +54,7 @@ public sealed interface RingMessage extends RingUnicast {
      * @param round the coordinator's round
      * @param ring the round's ring, or {@code null} if none is formed yet
      * @param decidedBelow every instance below it is decided at the coordinator
-     * @param versionFloor the (f+1)-th highest delivered version reported
+     * @param versionFloor the quorum-th highest delivered version reported
      */
     record Heartbeat(long round, Ring ring, long decidedBelow, long versionFloor) implements RingMessage {
     }

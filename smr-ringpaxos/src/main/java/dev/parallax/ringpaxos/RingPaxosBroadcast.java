@@ -166,7 +166,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<Object, RingRecor
                 .description("bytes a learner holds ahead of its decided prefix").tags(tags).tag("unit", "bytes")
                 .register(registry);
         gauge(registry, tags, "parallax.ring.version.floor",
-                "the version f+1 learners have reached: the log is trimmed no higher (seed 003 §3.3.7)", x -> x.versionFloor);
+                "the version a quorum of learners have reached: the log is trimmed no higher (seed 003 §3.3.7)", x -> x.versionFloor);
         FunctionCounter.builder("parallax.ring.reformations", this, x -> x.reformations)
                 .description("rings this replica formed as coordinator after a member was excluded or rejoined").tags(tags)
                 .register(registry);

@@ -137,7 +137,7 @@ public final class RingPaxosCore implements ProtocolCore<Object, RingRecord, Rin
     }
 
     /**
-     * C9 (§3.3.7): trims at {@code min(instance, versionFloor)} — what f+1 learners applied — and
+     * C9 (§3.3.7): trims at {@code min(instance, versionFloor)} — what a quorum of learners applied — and
      * re-persists (sync) the trim point, the promise, the remaining votes, the kept decisions and
      * the incarnation; the driver then drops every earlier record.
      */
@@ -254,7 +254,7 @@ public final class RingPaxosCore implements ProtocolCore<Object, RingRecord, Rin
         return engine.learnerBufferedBytes();
     }
 
-    /** The garbage-collection floor (§3.3.7): the (f+1)-th highest delivered count known. */
+    /** The garbage-collection floor (§3.3.7): the quorum-th highest delivered count known. */
     public long versionFloor() {
         return engine.versionFloor();
     }

@@ -22,7 +22,7 @@ import java.util.Arrays;
  * least 0) and
  * sends {@link RecoveryQuery RecoveryQuery(F)} to every peer, again to the silent ones every
  * {@code ring.retransmit}. It needs {@code n − quorum + 1} <em>fenced</em> answers from other
- * members (n=3: both peers; n=5: three). A peer whose promise was above {@code F} answers
+ * members (n=3: both peers; n=4: two; n=5: three; n=6: three). A peer whose promise was above {@code F} answers
  * unfenced: the round restarts with that higher round as fence. With enough fenced answers,
  * {@code H} is one more than the highest instance they report; the member waits until every
  * instance below {@code H} is decided here (catch-up, C6), then persists, synced, {@code Trim(H)}
@@ -35,15 +35,15 @@ import java.util.Arrays;
  * {@code F}; then it reports the highest instance it voted in or knows decided.
  *
  * <p><b>Why it is safe</b> (restated for rings in ring-paxos.md, "Durability and recovery from
- * amnesia"). Let value v be decided at instance j in round w; the f+1 acceptors of ring(w) all
- * voted (M-Ring M3/M4, U-Ring U3), and the vote the amnesiac lost is one of them. Phase 1 quorums
- * have {@code quorum = f + 1} members, so any {@code n − quorum + 1} fenced answerers include one
- * member r of ring(w) other than the asker (only {@code n − (f+1)} others lie outside it). r
+ * amnesia"). Let value v be decided at instance j in round w; the {@code quorum} acceptors of ring(w)
+ * (a majority, {@link RingConfig#ringAcceptors()}) all voted (M-Ring M3/M4, U-Ring U3), and the
+ * vote the amnesiac lost is one of them. So any {@code n − quorum + 1} fenced answerers include
+ * one member r of ring(w) other than the asker (only {@code n − quorum} others lie outside it). r
  * promised w before it voted, and its answer was fenced, so {@code w ≤ F} and r had voted at j
  * before answering (afterwards it refuses every round ≤ F): it reported some {@code highest ≥ j},
  * so {@code j < H}, and the member learns j's decision before it votes again. Above {@code H} no
- * round ≤ F can still gather the f+1 votes that would need the lost one, and the member's
- * promise is above F. Unlike Multi-Paxos a ring round's Phase 2 needs <em>all</em> f+1 ring
+ * round ≤ F can still gather the quorum of votes that would need the lost one, and the member's
+ * promise is above F. Unlike Multi-Paxos a ring round's Phase 2 needs <em>all</em> the ring's
  * acceptors (Flexible Paxos), which only strengthens the intersection.
  *
  * <p>Not thread-safe; owned by the engine, called on the core's single thread. Pure: no clock,

@@ -20,7 +20,8 @@ import java.util.function.ObjLongConsumer;
  *     round r"; off-ring or ringless, it sends a {@code Proposal} to the coordinator.</li>
  * <li><b>U2</b> (l.14–21): the coordinator's {@link #open} sends the 2A entries to its successor.</li>
  * <li><b>U3</b> (Task 4, l.22–32): an entry from the predecessor in the packet's ring, at position
- *     k ≤ f: vote (C4); k &lt; f forwards it, k = f decides and starts the decision. Positions
+ *     k ≤ a = quorum − 1 (the ring's a+1 acceptors, a majority): vote (C4); k &lt; a forwards it,
+ *     k = a (the last acceptor) decides and starts the decision. Positions
  *     below k voted, since each forwards only after voting (Prop. 1); a packet not from the
  *     predecessor in its own ring is ignored ({@code packets.misrouted}).</li>
  * <li><b>U4</b> Send_Decision (l.33–41; l.37–41 are its body): forward each decision unless the
@@ -67,22 +68,22 @@ public final class UnicastPath implements Variant {
     @Override
     public Ring layout(long round, List<Integer> responders, List<Integer> live) {
         int n = config.members();
-        int f = config.f();
+        int others = config.othersInQuorum();   // acceptors besides the coordinator: a majority in all
         List<Integer> acceptors = new ArrayList<>();
         List<Integer> learners = new ArrayList<>();
         for (int k = 1; k < n; k++) {
             int m = (self + k) % n;
-            if (responders.contains(m) && acceptors.size() < f) {
+            if (responders.contains(m) && acceptors.size() < others) {
                 acceptors.add(m);
             }
         }
         for (int k = 1; k < n; k++) {
             int m = (self + k) % n;
-            if (live.contains(m) && acceptors.size() < f) {
+            if (live.contains(m) && acceptors.size() < others) {
                 acceptors.add(m);
             }
         }
-        if (acceptors.size() < f) {
+        if (acceptors.size() < others) {
             return null;
         }
         for (int k = 1; k < n; k++) {
@@ -100,7 +101,7 @@ public final class UnicastPath implements Variant {
         for (int m : learners) {
             order[i++] = m;
         }
-        return Ring.uRing(self, f, order);
+        return Ring.uRing(self, others, order);
     }
 
     @Override
@@ -110,7 +111,7 @@ public final class UnicastPath implements Variant {
             sentAt.put(e.instance(), now);
         }
         if (ring.acceptors() == 1) {
-            // f = 0: the coordinator is the last acceptor; it decides at once (Alg. 3 l.29).
+            // One acceptor (n = 1): the coordinator is the last acceptor; it decides at once (Alg. 3 l.29).
             List<DecisionEntry> decisions = new ArrayList<>();
             for (Phase2Entry e : entries) {
                 engine.learn(e.instance(), e.vid(), e.value(), out);
@@ -157,12 +158,12 @@ public final class UnicastPath implements Variant {
             return true;
         }
         int k = pr.position(self);
-        int f = pr.acceptors() - 1;
+        int last = pr.acceptors() - 1;     // the last acceptor's position
         List<Phase2Entry> outPhase2 = new ArrayList<>();
         List<DecisionEntry> outDecisions = new ArrayList<>();
         List<ProposalEntry> outProposals = new ArrayList<>();
         for (Phase2Entry e : p.phase2()) {
-            if (k == 0 || k > f) {
+            if (k == 0 || k > last) {
                 misrouted++;
                 continue;
             }
@@ -170,7 +171,7 @@ public final class UnicastPath implements Variant {
                 continue;
             }
             see(e.instance(), r);
-            if (k < f) {
+            if (k < last) {
                 outPhase2.add(e);
             } else {
                 engine.learn(e.instance(), e.vid(), e.value(), out);

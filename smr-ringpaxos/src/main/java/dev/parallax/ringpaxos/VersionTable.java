@@ -5,8 +5,9 @@ import java.util.Arrays;
 /**
  * Versions and the garbage-collection floor (seed 003 (Ring Paxos) §3.3.7; plan §1.8): a learner's
  * version is how many decisions its replica delivered ({@code onDelivered}); members report theirs
- * in {@code Alive}; the coordinator's floor is the (f+1)-th highest version, its own included —
- * what f+1 learners applied, so f dead learners cannot hold it back — and travels in
+ * in {@code Alive}; the coordinator's floor is the quorum-th highest version, its own included —
+ * what a quorum (a majority) of learners applied, so the {@code n − quorum} failures tolerated
+ * leave one of them up, and that many dead learners cannot hold it back — and travels in
  * {@code Heartbeat.versionFloor}; every member keeps the highest floor it saw. U-Ring's backlog
  * bound reads the lowest version on the ring.
  *
@@ -14,14 +15,23 @@ import java.util.Arrays;
  */
 final class VersionTable {
     private final int self;
-    private final int f;
+    private final int quorum;
     private final long[] reported;
     private long delivered;
     private long floor;
 
-    VersionTable(int members, int f, int self) {
+    /**
+     * @param members n
+     * @param quorum  how many learners (own included) must have reached a version for it to be the
+     *                floor: {@link RingConfig#quorum()}, in {@code [1, members]}
+     * @param self    this member
+     */
+    VersionTable(int members, int quorum, int self) {
+        if (quorum < 1 || quorum > members) {
+            throw new IllegalArgumentException("quorum " + quorum + " outside [1, " + members + "]");
+        }
         this.self = self;
-        this.f = f;
+        this.quorum = quorum;
         this.reported = new long[members];
     }
 
@@ -44,12 +54,12 @@ final class VersionTable {
         return member == self ? delivered : reported[member];
     }
 
-    /** The coordinator's floor: the (f+1)-th highest version, own included (never lowered). */
+    /** The coordinator's floor: the quorum-th highest version, own included (never lowered). */
     long recompute() {
         long[] v = reported.clone();
         v[self] = delivered;
         Arrays.sort(v);
-        floor = Math.max(floor, v[v.length - 1 - f]);
+        floor = Math.max(floor, v[v.length - quorum]);
         return floor;
     }
 

@@ -4,7 +4,8 @@
  * proposer, failure handling, ring re-formation, versions, compaction, recovery from amnesia) and one
  * of two dissemination variants: U-Ring (seed 003 §3.3.3, Alg. 3: a packet circulates over a ring of
  * every member, all TCP) or M-Ring (seed 003 §3.3.2, Alg. 2: the coordinator multicasts Phase 2A and
- * decisions in datagrams, the f+1 ring acceptors chain their Phase 2B over TCP).
+ * decisions in datagrams, the ring's acceptors — a majority of the n members — chain their Phase 2B
+ * over TCP).
  *
  * <p>The value and message types are immutable: {@link dev.parallax.ringpaxos.ValueId},
  * {@link dev.parallax.ringpaxos.Ring}, {@link dev.parallax.ringpaxos.RingValue}, the unicast messages

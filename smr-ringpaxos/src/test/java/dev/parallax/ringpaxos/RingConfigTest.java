@@ -116,9 +116,9 @@ class RingConfigTest {
     }
 
     @Test
-    @DisplayName("plan §1.10 validation: n odd, heartbeat < suspect, retransmit < stall, window.min <= window, max.backlog < 4096, packets >= 512")
+    @DisplayName("plan §1.10 validation: n in 1..31, heartbeat < suspect, retransmit < stall, window.min <= window, max.backlog < 4096, packets >= 512")
     void validation() {
-        assertThatThrownBy(() -> RingConfig.builder(4, Ring.Kind.U_RING)).hasMessageContaining("odd");
+        assertThatThrownBy(() -> RingConfig.builder(32, Ring.Kind.U_RING)).hasMessageContaining("members must be 1..31, got 32");
         assertThatThrownBy(() -> RingConfig.builder(0, Ring.Kind.U_RING)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> RingConfig.builder(3, null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> RingConfig.builder(3, Ring.Kind.U_RING).heartbeat(Duration.ofMillis(500)).build())
@@ -141,5 +141,30 @@ class RingConfigTest {
         assertThatThrownBy(() -> RingConfig.builder(3, Ring.Kind.U_RING).mringPort(0)).hasMessageContaining("mring.port");
         assertThatThrownBy(() -> RingConfig.builder(3, Ring.Kind.U_RING).mringTtl(256)).hasMessageContaining("mring.ttl");
         assertThatThrownBy(() -> RingConfig.builder(3, Ring.Kind.U_RING).mringGroup(" ")).hasMessageContaining("mring.group");
+    }
+
+    @Test
+    @DisplayName("quorums are majorities for odd and even n (seed 003 (Ring Paxos) §3.2: an m-quorum has ⌈(n+1)/2⌉ acceptors): "
+            + "n=1..7 quorum 1,2,2,3,3,4,4; the ring holds a quorum; f = n − quorum failures tolerated")
+    void quorumsAreMajorities() {
+        int[] quorum = {0, 1, 2, 2, 3, 3, 4, 4};
+        int[] tolerated = {0, 0, 0, 1, 1, 2, 2, 3};
+        for (int n = 1; n <= 7; n++) {
+            for (Ring.Kind kind : Ring.Kind.values()) {
+                RingConfig c = RingConfig.builder(n, kind).build();
+                assertThat(c.members()).isEqualTo(n);
+                assertThat(c.quorum()).as("quorum, n=%d", n).isEqualTo(quorum[n]);
+                assertThat(c.ringAcceptors()).as("ring acceptors, n=%d", n).isEqualTo(quorum[n]);
+                assertThat(c.othersInQuorum()).as("others in a quorum, n=%d", n).isEqualTo(quorum[n] - 1);
+                assertThat(c.f()).as("failures tolerated, n=%d", n).isEqualTo(tolerated[n]).isEqualTo(n - c.quorum());
+                assertThat(2 * c.quorum()).as("any two quorums intersect, n=%d", n).isGreaterThan(n);
+                assertThat(2 * (c.quorum() - 1)).as("a quorum is minimal, n=%d", n).isLessThanOrEqualTo(n);
+            }
+        }
+        for (int n = 8; n <= 31; n++) {
+            RingConfig c = RingConfig.builder(n, Ring.Kind.M_RING).build();
+            assertThat(c.quorum()).isEqualTo(n / 2 + 1);
+            assertThat(c.f()).isEqualTo((n - 1) / 2);
+        }
     }
 }

@@ -146,8 +146,9 @@ import java.util.regex.Pattern;
  *
  * Immutable once loaded; unknown keys are rejected so typos do not pass silently, and so is an
  * unknown value of {@code ordering}, {@code execution} or {@code threads}, naming the key and the
- * accepted values. The {@code ring.*} and {@code mring.*} keys need an odd number of members
- * (n = 2f+1) when {@code ordering} is {@code u-ring}, {@code m-ring} or {@code multi-ring}, and the
+ * accepted values. The {@code ring.*} and {@code mring.*} keys are checked, for 1..31 members (odd or
+ * even: Ring Paxos quorums are majorities), when {@code ordering} is {@code u-ring}, {@code m-ring} or
+ * {@code multi-ring}, and the
  * {@code multiring.*} keys are checked with {@code multi-ring}; with another ordering the ring keys
  * are checked (as M-Ring's) only when the member count is odd. {@code execution=p-smr} (P-SMR, seed
  * 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6) is refused without an ordering with groups

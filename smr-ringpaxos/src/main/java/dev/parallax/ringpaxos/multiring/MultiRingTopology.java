@@ -18,8 +18,9 @@ import java.util.TreeMap;
  * group (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5 §5.2: groups are mapped to rings, and
  * a learner joins only the rings it needs). Rings {@code 0..k-1} plus, when k &gt; 1, the global
  * ring ({@link MulticastPosition#GLOBAL_STREAM}, for messages to groups of several rings). Each
- * ring has its members (process ids; every member an acceptor, learner and proposer, f+1 of them
- * on the ring as Ring Paxos lays them out; an odd count 1..31), its kind (U-Ring or M-Ring) and,
+ * ring has its members (process ids; every member an acceptor, learner and proposer, a majority
+ * of them on the ring as Ring Paxos lays them out; 1..31 of them, odd or even: quorums are
+ * majorities, {@link RingConfig#quorum()}), its kind (U-Ring or M-Ring) and,
  * for M-Ring, its datagram group address. A process runs only the rings it is a member of, may
  * subscribe only to the groups whose rings it runs (and only if it runs the global ring), and may
  * multicast to any group (a message for a ring it does not run is forwarded to a member).
@@ -37,13 +38,14 @@ import java.util.TreeMap;
  * multiring.group.&lt;g&gt;=&lt;ring&gt;               # group g's ring; default: groups 0..k-1 to rings 0..k-1
  * </pre>
  * The groups are 0..k-1 and every group named by a {@code multiring.group.<g>} key. Defaults give a
- * local cluster of an odd number of processes every ring on every process, rings on consecutive
+ * local cluster of up to 31 processes every ring on every process, rings on consecutive
  * ports of one datagram group.
  *
  * <p><b>Checks</b> (each an {@link IllegalArgumentException} naming the key): an unknown ring or
  * key under {@code multiring.ring.}, an empty member list, a member out of 0..processes-1 or named
- * twice, an even member count (a ring is 2f+1), an unknown kind, a bad address, a group mapped to
- * a missing ring, a ring no group is mapped to, two M-Ring rings on one datagram address.
+ * twice, more than 31 members (also by default: every process), an unknown kind, a bad address, a
+ * group mapped to a missing ring, a ring no group is mapped to, two M-Ring rings on one datagram
+ * address.
  *
  * <p>Immutable and thread-safe.
  */
@@ -441,9 +443,9 @@ public final class MultiRingTopology {
                     break;
                 }
                 int n = members.containsKey(id) ? members.get(id).length : processes;
-                if (n % 2 == 0 || n > 31) {
-                    throw new IllegalArgumentException("multiring.ring." + name(id) + ".members: a ring has an odd number "
-                            + "(2f+1) of members, at most 31; it has " + n + (members.containsKey(id) ? ""
+                if (n > 31) {
+                    throw new IllegalArgumentException("multiring.ring." + name(id) + ".members: a ring has at most 31 "
+                            + "members; it has " + n + (members.containsKey(id) ? ""
                             : " (default: every process; name its members)"));
                 }
             }

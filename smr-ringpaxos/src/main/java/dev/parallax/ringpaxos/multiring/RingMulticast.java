@@ -59,7 +59,7 @@ import java.util.function.IntFunction;
  * <p><b>Membership</b> (seed 003 §5.2: learners join only the rings they need). Group g is
  * ordered by ring g unless {@link Builder#groupRing} maps it elsewhere. Each ring runs on a set of
  * processes, by default every process ({@link Builder#ringMembers}, {@link Builder#globalMembers},
- * or a {@link MultiRingTopology}); its {@link RingConfig} has n = its member count (odd, 2f+1),
+ * or a {@link MultiRingTopology}); its {@link RingConfig} has n = its member count (1..31, odd or even; majority quorums),
  * every member an acceptor, learner and proposer. A process builds, starts and hears only the
  * rings it is a member of; it may subscribe to the groups whose rings it runs, if it also runs the
  * global ring ({@link #canSubscribe}; otherwise {@link #subscribe} throws

@@ -97,8 +97,9 @@ class MultiRingTopologyTest {
         refused(keys("multiring.ring.0.members", " , "), 3, "multiring.ring.0.members", "empty");
         refused(keys("multiring.ring.0.members", "0,1,3"), 3, "multiring.ring.0.members", "member 3", "0..2");
         refused(keys("multiring.ring.0.members", "0,1,1"), 3, "multiring.ring.0.members", "named twice");
-        refused(keys("multiring.ring.0.members", "0,1"), 3, "multiring.ring.0.members", "odd");
-        refused(keys("multiring.ring.0.members", "0,1,2"), 4, "multiring.ring.1.members", "odd", "default: every process");
+        refused(keys(), 32, "multiring.ring.0.members", "at most 31", "it has 32", "default: every process");
+        refused(keys("multiring.ring.0.members", "0,1,2", "multiring.ring.1.members", "0,1,2"), 32,
+                "multiring.ring.global.members", "at most 31", "default: every process");
         refused(keys("multiring.ring.0.members", "a"), 3, "multiring.ring.0.members", "integer");
         refused(keys("multiring.kind", "x-ring"), 3, "multiring.kind", "m-ring or u-ring");
         refused(keys("multiring.ring.1.kind", "ring"), 3, "multiring.ring.1.kind", "m-ring or u-ring");
@@ -142,5 +143,23 @@ class MultiRingTopologyTest {
         }
         assertThatThrownBy(() -> RingMulticast.ringMember(0, 0, procs)).hasMessageContaining("not a member");
         assertThatThrownBy(() -> RingMulticast.ringProcess(3, 0, procs)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    @DisplayName("a ring may have an even member count (majority quorums, RingConfig.quorum()): S-SMR's global ring over "
+            + "two partitions of three has six members")
+    void evenRingsAreAccepted() {
+        MultiRingTopology two = MultiRingTopology.parse(keys("multiring.ring.0.members", "0,1"), 3);
+        assertThat(two.members(0)).containsExactly(0, 1);
+        MultiRingTopology four = MultiRingTopology.parse(keys("multiring.ring.0.members", "0,1,2"), 4);
+        assertThat(four.members(1)).as("default: every process").containsExactly(0, 1, 2, 3);
+        assertThat(four.members(GLOBAL)).containsExactly(0, 1, 2, 3);
+        MultiRingTopology partitioned = MultiRingTopology.parse(keys("multiring.rings", "2",
+                "multiring.ring.0.members", "0,1,2", "multiring.ring.1.members", "3,4,5"), 6);
+        assertThat(partitioned.members(GLOBAL)).containsExactly(0, 1, 2, 3, 4, 5);
+        RingConfig global = RingConfig.builder(partitioned.members(GLOBAL).length, partitioned.kind(GLOBAL)).build();
+        assertThat(global.quorum()).as("a majority of six").isEqualTo(4);
+        assertThat(global.f()).isEqualTo(2);
+        assertThat(MultiRingTopology.parse(keys(), 31).members(GLOBAL)).hasSize(31);
     }
 }

@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * {0, 1, 2}. A process runs only its rings, subscribes only to groups whose rings it runs, and
  * multicasts to any group: a message for a ring it does not run is forwarded to a member, and
  * the members' decided notices return its credits; a copy decided after a lost notice is
- * delivered once.
+ * delivered once. And S-SMR's layout: six processes in two partitions, a global ring of six.
  */
 class RingMulticastTopologyTest {
     private static final long TIMEOUT_S = 60;
@@ -73,9 +73,9 @@ class RingMulticastTopologyTest {
         for (int ring : topology.ringIds()) {
             rings.put(ring, new LocalNetwork<>(topology.members(ring).length));
         }
-        LocalNetwork<MulticastForward> forwards = new LocalNetwork<>(PROCESSES);
+        LocalNetwork<MulticastForward> forwards = new LocalNetwork<>(topology.processes());
         List<RingMulticast> c = new ArrayList<>();
-        for (int p = 0; p < PROCESSES; p++) {
+        for (int p = 0; p < topology.processes(); p++) {
             int self = p;
             MeterRegistry registry = new SimpleMeterRegistry();
             meters.add(registry);
@@ -297,5 +297,43 @@ class RingMulticastTopologyTest {
         Thread.sleep(300);
         assertThat(both.await(0)).as("no copy delivered later either").hasSize(sent.size());
         assertThat(Collections.frequency(both.await(0), sent.get(0))).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("S-SMR's rings (seed 004 (S-SMR) §IV): partitions {0,1,2} and {3,4,5} with a ring each, the global ring "
+            + "over all six (even: quorum 4); each replica subscribes to its own group; every subscriber of a group "
+            + "delivers the same order, messages to both groups in one relative order at both partitions")
+    void partitionedReplicasWithAnEvenGlobalRing() throws InterruptedException {
+        MultiRingTopology t = MultiRingTopology.builder(6).rings(2).kind(Ring.Kind.U_RING).ring(A, 0, 1, 2)
+                .ring(B, 3, 4, 5).ringKind(B, Ring.Kind.M_RING).build();
+        assertThat(t.members(MulticastPosition.GLOBAL_STREAM)).hasSize(6);
+        assertThat(t.ringConfig(MulticastPosition.GLOBAL_STREAM).build().quorum()).isEqualTo(4);
+        List<RingMulticast> c = cluster(t, (from, to) -> true);
+        List<Recorder> recorders = new ArrayList<>();
+        for (int p = 0; p < 6; p++) {
+            assertThat(ringsBuilt.get(p)).as("process %d runs its partition's ring and the global ring", p)
+                    .containsExactlyInAnyOrder(p / 3, MulticastPosition.GLOBAL_STREAM);
+            Recorder r = new Recorder();
+            c.get(p).subscribe(GroupSet.of(p / 3), r::add);
+            recorders.add(r);
+        }
+        List<String> toA = new ArrayList<>(send(c.get(0), 0, GroupSet.of(A), PER_SENDER));
+        List<String> toB = new ArrayList<>(send(c.get(4), 4, GroupSet.of(B), PER_SENDER));
+        List<String> toAB = new ArrayList<>(send(c.get(2), 2, AB, PER_SENDER));
+        toAB.addAll(send(c.get(5), 5, AB, PER_SENDER));
+        List<String> withA = new ArrayList<>(toA);
+        withA.addAll(toAB);
+        List<String> withB = new ArrayList<>(toB);
+        withB.addAll(toAB);
+        List<String> seenA = recorders.get(0).await(withA.size());
+        List<String> seenB = recorders.get(3).await(withB.size());
+        assertThat(seenA).as("partition 0: its group's and both groups' messages, once").containsExactlyInAnyOrderElementsOf(withA);
+        assertThat(seenB).as("partition 1: its group's and both groups' messages, once").containsExactlyInAnyOrderElementsOf(withB);
+        for (int p = 1; p < 6; p++) {
+            assertThat(recorders.get(p).await(p < 3 ? withA.size() : withB.size())).as("process %d", p)
+                    .isEqualTo(p < 3 ? seenA : seenB);
+        }
+        assertThat(seenA.stream().filter(toAB::contains).toList()).as("messages to both groups in one order")
+                .isEqualTo(seenB.stream().filter(toAB::contains).toList());
     }
 }

@@ -16,15 +16,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * packets of at most {@code mring.packet.bytes}; a nemesis partitions (two-sided, one-way cuts,
  * bridges), crashes and restarts members and hunts the coordinator, for 1.5 s (virtual) under load,
  * then heals. Checked on every event: agreement and validity on (id, body), one body per id,
- * in-order delivery, at-most-once per command, the ring facts ({@link QuorumWitness}: only the f+1
- * ring acceptors [a1..af, c] vote, every decision voted by all of them), the bounds
+ * in-order delivery, at-most-once per command, the ring facts ({@link QuorumWitness}: only the
+ * ring acceptors [a1..aq-1, c], a majority, vote, every decision voted by all of them), the bounds
  * ({@link BoundsMonitor}: AIMD window, learner buffer); after the heal: bounded progress, every
  * command answered, convergence, linearizability. Over each test's seeds: the datagram faults, the
  * coordinator crashes, re-formations, retransmissions and catch-ups all happened.
  *
  * <p>Seeds ({@link SimulationSeeds}; a failure prints the {@code -Dsim.seed=S} that replays it):
  * n=3 runs {@code -Dsim.seeds} (1000 by default, 100000 under {@code -Pstress}); n=5, n=3 with
- * snapshots and n=3 with pauses and crash-all a quarter each.
+ * snapshots and n=3 with pauses and crash-all a quarter each; the even rings (majority quorums,
+ * seed 003 (Ring Paxos) §3.2) n=4 an eighth, n=6 and n=4 with snapshots a sixteenth each.
  */
 class MRingSimulationTest {
 
@@ -44,6 +45,28 @@ class MRingSimulationTest {
                 RingSimulation.Scenario.hostile(Ring.Kind.M_RING, 5));
         t.assertTheFaultsBit();
         t.assertDatagramFaultsBit();
+    }
+
+    @Test
+    @DisplayName("M-Ring n=4, even: rings [a1, a2, c] of a majority, one spare, 1 failure tolerated, hostile network, coordinator hunting: safe and live (seed 003 (Ring Paxos) §3.2 m-quorum, §3.3.2, Alg. 2)")
+    void fourReplicas() {
+        RingTotals t = RingTotals.run("m-ring n=4", SimulationSeeds.count(1000) / 8,
+                RingSimulation.Scenario.hostile(Ring.Kind.M_RING, 4));
+        t.assertTheFaultsBit();
+        t.assertDatagramFaultsBit();
+    }
+
+    @Test
+    @DisplayName("M-Ring n=6, even: rings of 4 acceptors, 2 spares, 2 failures tolerated; n=4 with snapshots: the version floor is what a majority applied (seed 003 (Ring Paxos) §3.2, §3.3.2, §3.3.7)")
+    void sixReplicasAndFourThatSnapshot() {
+        RingTotals t = RingTotals.run("m-ring n=6", SimulationSeeds.count(1000) / 16,
+                RingSimulation.Scenario.hostile(Ring.Kind.M_RING, 6));
+        t.assertTheFaultsBit();
+        t.assertDatagramFaultsBit();
+        RingTotals s = RingTotals.run("m-ring n=4 with snapshots", SimulationSeeds.count(1000) / 16,
+                RingSimulation.Scenario.hostileWithSnapshots(Ring.Kind.M_RING, 4));
+        s.assertTheFaultsBit();
+        s.assertSnapshotsInstalled();
     }
 
     @Test

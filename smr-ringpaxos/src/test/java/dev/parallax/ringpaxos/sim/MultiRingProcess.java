@@ -23,7 +23,8 @@ import java.util.SplittableRandom;
 /**
  * One process of a simulated Multi-Ring Paxos deployment (seed 003 (Ring Paxos / Multi-Ring /
  * P-SMR) ch. 5, Alg. 1): a member of every ring — groups {@code 0..k-1} and the global ring
- * {@code k} — with one {@link RingPaxosCore} per ring, each over its own durable log (one per
+ * {@code k} — or of those {@link MultiRingSimulation.Scenario#ringProcesses} gives it (§5.2:
+ * learners join only the rings they need), with one {@link RingPaxosCore} per ring it runs, each over its own durable log (one per
  * ring, as the runtime gives each ring its own; they lose unsynced records when the process
  * crashes, like the node's own log), its own datagram group (M-Ring: group = ring, standing for
  * {@code mring.port + i}) and the members numbered rotated as {@link RingMulticast#ringMember}
@@ -84,6 +85,9 @@ final class MultiRingProcess implements SimNode<Object> {
     private final List<Learner> learners = new ArrayList<>();
     private final SplittableRandom random;
     private final boolean[] applying;
+    /** Per ring, each process' member id in it (-1: not a member), and each member's process. */
+    private final int[][] memberOf;
+    private final int[][] processOfMember;
 
     MultiRingProcess(NodeContext<Object> ctx, MultiRingSimulation.World world) {
         this.ctx = ctx;
@@ -97,6 +101,18 @@ final class MultiRingProcess implements SimNode<Object> {
         this.told = new long[rings];
         this.applying = new boolean[rings];
         this.random = world.randomFor(self);
+        this.memberOf = new int[rings][scenario.processes()];
+        this.processOfMember = new int[rings][];
+        for (int r = 0; r < rings; r++) {
+            int[] procs = scenario.processesOf(r);
+            java.util.Arrays.fill(memberOf[r], -1);
+            processOfMember[r] = new int[procs.length];
+            for (int p : procs) {
+                int m = RingMulticast.ringMember(p, r, procs);
+                memberOf[r][p] = m;
+                processOfMember[r][m] = p;
+            }
+        }
         for (int r = 0; r < rings; r++) {
             effects.add(new EffectBuffer<>());
             appliers.add(null);
@@ -106,7 +122,9 @@ final class MultiRingProcess implements SimNode<Object> {
     @Override
     public void onStart() {
         for (int r = 0; r < rings; r++) {
-            startRing(r);
+            if (memberOf[r][self] >= 0) {
+                startRing(r);
+            }
         }
         long[] subscriptions = scenario.subscriptions()[self];
         for (int j = 0; j < subscriptions.length; j++) {
@@ -138,7 +156,7 @@ final class MultiRingProcess implements SimNode<Object> {
                 }));
         List<RingRecord> recovered = new ArrayList<>();
         logs[r].read(logs[r].firstIndex(), Integer.MAX_VALUE, (i, rec) -> recovered.add(CODEC.decode(rec)));
-        cores[r] = new RingPaxosCore(scenario.configs()[r], RingMulticast.ringMember(self, r, scenario.processes()),
+        cores[r] = new RingPaxosCore(scenario.configs()[r], memberOf[r][self],
                 recovered, logs[r].amnesiaPossible(), ctx.now(), ctx.now(), RingPaxosCore.Observer.NONE);
         told[r] = 0;
         if (scenario.configs()[r].kind() == Ring.Kind.M_RING) {
@@ -148,8 +166,7 @@ final class MultiRingProcess implements SimNode<Object> {
 
     /** The process that is member {@code member} of ring {@code ring} (inverse of {@link RingMulticast#ringMember}). */
     private int processOf(int member, int ring) {
-        int n = scenario.processes();
-        return Math.floorMod(member - ring, n);
+        return processOfMember[ring][member];
     }
 
     /** Crashes ring {@code r}'s core alone: its volatile state is gone, its log loses what was not synced. */
@@ -167,7 +184,7 @@ final class MultiRingProcess implements SimNode<Object> {
 
     /** Restarts ring {@code r}'s core from its log (no-op if it is up). */
     void restartRing(int r) {
-        if (cores[r] == null) {
+        if (cores[r] == null && memberOf[r][self] >= 0) {
             startRing(r);
             apply(r);
         }
@@ -252,7 +269,7 @@ final class MultiRingProcess implements SimNode<Object> {
     @Override
     public void onMessage(int from, Object message) {
         if (message instanceof RingMessage m && cores[m.ring()] != null) {
-            cores[m.ring()].onMessage(RingMulticast.ringMember(from, m.ring(), scenario.processes()), m.message(),
+            cores[m.ring()].onMessage(memberOf[m.ring()][from], m.message(),
                     ctx.now(), effects.get(m.ring()));
             apply(m.ring());
         }
@@ -277,7 +294,7 @@ final class MultiRingProcess implements SimNode<Object> {
         if (now < world.loadStops) {
             double perTick = scenario.plan().tickInterval() / 1e9 / scenario.processes();
             for (int g = 0; g < scenario.groups(); g++) {
-                if (random.nextDouble() < scenario.groupRates()[g] * perTick) {
+                if (random.nextDouble() < scenario.groupRates()[g] * perTick && memberOf[g][self] >= 0) {
                     multicast(1L << g);
                 }
             }

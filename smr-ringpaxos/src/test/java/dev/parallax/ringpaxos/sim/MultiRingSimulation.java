@@ -24,7 +24,7 @@ import java.util.function.BiConsumer;
 /**
  * One seeded run of Multi-Ring Paxos (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1;
  * plan rules 1-3): {@code n} {@link MultiRingProcess}es, each a member of every ring (k group rings
- * and the global ring), U-Ring or M-Ring per ring, whose coordinators skip at rate λ every Δ; learners
+ * and the global ring; {@link Scenario#partitioned}: S-SMR's rings over subsets), U-Ring or M-Ring per ring, whose coordinators skip at rate λ every Δ; learners
  * with random subscriptions merging by (⌊l/M⌋, stream); messages multicast from random processes to
  * one group (its ring) or several (the global ring). The world is the ring simulations' hostile one
  * ({@link RingSimulation.Scenario#hostile}): delays 0.1–4 ms, 5% loss, 3% duplication, reordering,
@@ -61,11 +61,13 @@ final class MultiRingSimulation {
      * @param loadAfterHeal how long after the heal processes keep multicasting
      * @param progressBound after the load stops, how long until every live learner must have everything
      * @param flaw          a deliberate merge bug of the learners of {@code flawedProcess} (checker tests)
+     * @param ringProcesses per ring (groups' rings, then the global ring) its processes in increasing
+     *                      id; null: every process runs every ring
      */
     record Scenario(int processes, int groups, RingConfig[] configs, int roundLength, double[] groupRates,
                     double multiRate, long[][] subscriptions, FaultPlan plan, long faultyFor, long loadAfterHeal,
                     double coordinatorShare, long progressBound, LogicalMerge.Flaw flaw, int flawedProcess,
-                    ProcessFaults processFaults) {
+                    ProcessFaults processFaults, int[][] ringProcesses) {
 
         /**
          * The hostile scenario of {@code seed}: n = 3 (a fifth of the seeds n = 5), k ∈ {2, 3}, each
@@ -109,7 +111,7 @@ final class MultiRingSimulation {
             long bound = 3_000 * MS + (processFaults ? configs[0].restartHoldNanos() : 0);
             return new Scenario(n, k, configs, 1 + r.nextInt(4), rates, 10 + r.nextInt(31), subs, plan, 1_500 * MS,
                     300 * MS, 0.35, bound, LogicalMerge.Flaw.NONE, -1,
-                    processFaults ? ProcessFaults.pausesAndCrashAll() : null);
+                    processFaults ? ProcessFaults.pausesAndCrashAll() : null, null);
         }
 
         /**
@@ -131,7 +133,44 @@ final class MultiRingSimulation {
             DatagramPlan datagrams = new DatagramPlan(100_000, MS, 0, 0, configs[0].mringPacketBytes());
             FaultPlan plan = new FaultPlan(100_000, MS, 0, 0, 0, 0, false, 5 * MS, datagrams);
             return new Scenario(n, 2, configs, 1, rates, 0, subs, plan, loadFor, 0, 0, 3_000 * MS,
-                    LogicalMerge.Flaw.NONE, -1, null);
+                    LogicalMerge.Flaw.NONE, -1, null, null);
+        }
+
+        /**
+         * S-SMR's deployment (seed 004 (S-SMR) §IV, §VI; seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5
+         * §5.2): two partitions of three processes, ring 0 on {0, 1, 2} and ring 1 on {3, 4, 5}, the
+         * global ring on all six (even: quorum 4, seed 003 §3.2); each process runs only its
+         * partition's ring and the global ring, and its one or two learners subscribe to its own group
+         * only; it multicasts to its own group alone or to both (the global ring). Kinds, λ, Δ, M,
+         * rates and the hostile world as {@link #hostile}, but at most one process down at a time (each
+         * partition's ring tolerates one failure).
+         */
+        static Scenario partitioned(long seed) {
+            SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 29);
+            int n = 6;
+            int k = 2;
+            int[][] procs = {{0, 1, 2}, {3, 4, 5}, {0, 1, 2, 3, 4, 5}};
+            long lambda = 300 + r.nextInt(701);
+            int deltaMs = 2 + r.nextInt(11);
+            RingConfig[] configs = new RingConfig[k + 1];
+            for (int i = 0; i <= k; i++) {
+                Ring.Kind kind = r.nextBoolean() ? Ring.Kind.M_RING : Ring.Kind.U_RING;
+                configs[i] = ringConfig(kind, procs[i].length, lambda, deltaMs);
+            }
+            double[] rates = new double[k];
+            for (int g = 0; g < k; g++) {
+                rates[g] = 20 + r.nextInt(41);
+            }
+            long[][] subs = new long[n][];
+            for (int p = 0; p < n; p++) {
+                subs[p] = new long[1 + r.nextInt(2)];
+                java.util.Arrays.fill(subs[p], 1L << (p / 3));
+            }
+            DatagramPlan datagrams = new DatagramPlan(100_000, 4 * MS, 0.05, 0.03, configs[0].mringPacketBytes());
+            FaultPlan plan = new FaultPlan(100_000, 4 * MS, 0.05, 0.03, 120 * MS, 1, true, 5 * MS, datagrams)
+                    .withPartialPartitions(true);
+            return new Scenario(n, k, configs, 1 + r.nextInt(4), rates, 10 + r.nextInt(31), subs, plan, 1_500 * MS,
+                    300 * MS, 0.35, 3_000 * MS, LogicalMerge.Flaw.NONE, -1, null, procs);
         }
 
         /** A ring's configuration: the ring simulations' small settings with λ and Δ. */
@@ -146,18 +185,32 @@ final class MultiRingSimulation {
 
         Scenario withPlan(FaultPlan p) {
             return new Scenario(processes, groups, configs, roundLength, groupRates, multiRate, subscriptions, p,
-                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, flaw, flawedProcess, processFaults);
+                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, flaw, flawedProcess, processFaults,
+                    ringProcesses);
         }
 
         /** The learners of {@code process} merge with {@code f}. */
         Scenario withFlaw(LogicalMerge.Flaw f, int process) {
             return new Scenario(processes, groups, configs, roundLength, groupRates, multiRate, subscriptions, plan,
-                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, f, process, processFaults);
+                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, f, process, processFaults, ringProcesses);
         }
 
         Scenario withRoundLength(int m) {
             return new Scenario(processes, groups, configs, m, groupRates, multiRate, subscriptions, plan,
-                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, flaw, flawedProcess, processFaults);
+                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, flaw, flawedProcess, processFaults,
+                    ringProcesses);
+        }
+
+        /** Ring {@code r}'s processes in increasing id (every process unless {@link #ringProcesses} says otherwise). */
+        int[] processesOf(int r) {
+            if (ringProcesses != null) {
+                return ringProcesses[r];
+            }
+            int[] all = new int[processes];
+            for (int p = 0; p < processes; p++) {
+                all[p] = p;
+            }
+            return all;
         }
     }
 

@@ -69,6 +69,40 @@ class MultiRingSimulationTest {
     }
 
     @Test
+    @DisplayName("S-SMR's rings: partitions {0,1,2} and {3,4,5} with a ring each, the global ring over all six (even: "
+            + "quorum 4), learners subscribing to their own group only, hostile network: exactly-once, agreement, acyclic "
+            + "order, validity (seed 004 (S-SMR) §IV; seed 003 ch. 5 §5.2, §3.2 m-quorum)")
+    void partitionedRuns() {
+        long[] t = new long[8];
+        long started = System.nanoTime();
+        int seeds = SimulationSeeds.forEach("multi-ring partitioned", SimulationSeeds.count(1000) / 16, seed -> {
+            MultiRingSimulation.Scenario scenario = MultiRingSimulation.Scenario.partitioned(seed);
+            MultiRingSimulation.Outcome o = MultiRingSimulation.run(seed, scenario);
+            t[0] += o.multicasts();
+            t[1] += o.required();
+            t[2] += o.delivered();
+            t[3] += o.stats().crashes();
+            t[4] += o.stats().leaderCrashes() + o.stats().leaderIsolations() + o.stats().leaderPartialCuts();
+            t[5] += o.stats().partitionsStarted() + o.stats().oneWayCuts() + o.stats().bridges();
+            t[6] += o.world().skipsFed;
+            for (var l : o.world().checker.learners()) {
+                assertThat(l.subscription()).as("%s subscribes to one partition's group", l).isIn(1L, 2L);
+            }
+            t[7] += o.world().checker.learners().size();
+        });
+        System.out.printf("multi-ring partitioned: %d seeds in %d ms: %d multicast, %d from live origins, %d deliveries "
+                + "by %d learner incarnations; %d crashes, %d coordinator hits, %d partitions/cuts, %d skips fed%n",
+                seeds, (System.nanoTime() - started) / 1_000_000, t[0], t[1], t[2], t[7], t[3], t[4], t[5], t[6]);
+        assertThat(t[2]).as("deliveries").isGreaterThan(t[1]);
+        if (seeds >= 50) {
+            assertThat(t[3]).as("crashes").isPositive();
+            assertThat(t[4]).as("coordinators hunted").isPositive();
+            assertThat(t[5]).as("partitions").isPositive();
+            assertThat(t[6]).as("skips").isPositive();
+        }
+    }
+
+    @Test
     @DisplayName("A seed replays: the same seed gives the same trace and the same deliveries")
     void seedsReplay() {
         MultiRingSimulation.Outcome a = MultiRingSimulation.run(7, MultiRingSimulation.Scenario.hostile(7));

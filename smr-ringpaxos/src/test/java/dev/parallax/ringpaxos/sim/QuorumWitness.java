@@ -12,13 +12,15 @@ import java.util.Map;
  * 003 (Ring Paxos) Appendix, Prop. 1), whatever the variant:
  * <ul>
  *   <li>round {@code r} is led only by {@code coordinator(r) = r mod n}, and with one ring: the ring
- *       a coordinator lays out after Phase 1 is never replaced within the round (§1.7 (a));</li>
+ *       a coordinator lays out after Phase 1 is never replaced within the round (§1.7 (a)); its
+ *       acceptors are a majority of the n members ({@code 2·acceptors > n}, for odd and even n), so
+ *       that every ring meets every Phase 1 quorum;</li>
  *   <li>one value per (instance, round): every open and every vote of instance {@code i} in round
  *       {@code r} names the same value id (only {@code coordinator(r)} creates round-r entries, once;
  *       forwarders copy them — Alg. 2 l.17–18, Alg. 3 l.20–21);</li>
- *   <li>only the f+1 acceptors of ring(r) vote in round {@code r} (Flexible Paxos' Phase 2 quorum,
+ *   <li>only the acceptors of ring(r) vote in round {@code r} (Flexible Paxos' Phase 2 quorum,
  *       §1.7; Alg. 2 l.19–25, Alg. 3 l.22–28);</li>
- *   <li>every decision {@code (i, vid)} any member learns has a round {@code r} whose ring's f+1
+ *   <li>every decision {@code (i, vid)} any member learns has a round {@code r} whose ring's
  *       acceptors all voted {@code (i, r, vid)} before it (§1.7 (b): a decider forwards only after
  *       voting and learners learn only from deciders or decided catch-up, (d)).</li>
  * </ul>
@@ -54,8 +56,9 @@ final class QuorumWitness {
     /**
      * {@code member} finished Phase 1 of {@code round} and laid out {@code ring} (null: none).
      *
-     * @throws AssertionError if {@code member} is not coordinator(round), the ring is not led by it, or
-     *                        round {@code round} had another ring
+     * @throws AssertionError if {@code member} is not coordinator(round), the ring is not led by it,
+     *                        its acceptors are no majority of the members, or round {@code round} had
+     *                        another ring
      */
     void roundLed(int member, long round, Ring ring) {
         if (Math.floorMod(round, members) != member) {
@@ -68,6 +71,10 @@ final class QuorumWitness {
         if (ring.coordinator() != member) {
             throw new AssertionError("rounds: member " + member + " led round " + round + " with ring " + ring
                     + " whose coordinator is " + ring.coordinator());
+        }
+        if (2 * ring.acceptors() <= members) {
+            throw new AssertionError("quorum: round " + round + " has ring " + ring + " of " + ring.acceptors()
+                    + " acceptors, no majority of " + members + " members");
         }
         Ring before = rings.putIfAbsent(round, ring);
         if (before != null && !before.equals(ring)) {
@@ -127,7 +134,7 @@ final class QuorumWitness {
             }
         }
         throw new AssertionError("quorum: member " + member + " learned " + vid + " for instance " + instance
-                + " but no round's f+1 ring acceptors all voted for it: " + describe(instance));
+                + " but no round's ring acceptors all voted for it: " + describe(instance));
     }
 
     /** Decisions checked and witnessed by a full ring quorum. */

@@ -14,10 +14,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * driver crashes nobody while one recovers), over the hostile network with partitions and no
  * nemesis crashes. Recovery (plan §1.4 C10, {@code RingRecovery}: Multi-Paxos' fence recovery with
  * rounds as fences) keeps every check green: agreement and validity, the ring facts
- * ({@link QuorumWitness} remembers the votes a member lost, so a decision still needs all f+1 ring
+ * ({@link QuorumWitness} remembers the votes a member lost, so a decision still needs all the ring
  * acceptors' votes), at-most-once, progress, convergence, linearizability; without recovery some seed breaks
  * agreement (seed 4 of U-Ring, 7 of M-Ring when this was written). Seeds: 3/10 of
- * {@code -Dsim.seeds} per variant (300 by default); a failure prints {@code -Dsim.seed=S}.
+ * {@code -Dsim.seeds} per variant (300 by default), n=4 1/16 per variant; a failure prints
+ * {@code -Dsim.seed=S}.
  */
 class RingAmnesiaSimulationTest {
     private static final long MS = RingSimulation.MS;
@@ -31,13 +32,20 @@ class RingAmnesiaSimulationTest {
     @Test
     @DisplayName("U-Ring n=3, one amnesiac member at a time: safe and live with fence recovery (plan §1.4 C10; seed 003 (Ring Paxos) §3.3.5)")
     void uRing() {
-        check("u-ring amnesia n=3", Ring.Kind.U_RING);
+        check("u-ring amnesia n=3", Ring.Kind.U_RING, 3, SimulationSeeds.count(1000) * 3 / 10);
     }
 
     @Test
     @DisplayName("M-Ring n=3, one amnesiac member at a time: safe and live with fence recovery (plan §1.4 C10; seed 003 (Ring Paxos) §3.3.5)")
     void mRing() {
-        check("m-ring amnesia n=3", Ring.Kind.M_RING);
+        check("m-ring amnesia n=3", Ring.Kind.M_RING, 3, SimulationSeeds.count(1000) * 3 / 10);
+    }
+
+    @Test
+    @DisplayName("n=4, even: one amnesiac member at a time, recovery needs n − quorum + 1 = 2 fenced answers, U-Ring and M-Ring: safe and live (plan §1.4 C10; seed 003 (Ring Paxos) §3.2 m-quorum, §3.3.5)")
+    void evenRings() {
+        check("u-ring amnesia n=4", Ring.Kind.U_RING, 4, SimulationSeeds.count(1000) / 16);
+        check("m-ring amnesia n=4", Ring.Kind.M_RING, 4, SimulationSeeds.count(1000) / 16);
     }
 
     @Test
@@ -83,11 +91,11 @@ class RingAmnesiaSimulationTest {
         return null;
     }
 
-    private static void check(String name, Ring.Kind kind) {
+    private static void check(String name, Ring.Kind kind, int replicas, int seeds) {
         long[] crashes = {0};
-        RingTotals t = RingTotals.run(name, Math.max(1, SimulationSeeds.count(1000) * 3 / 10), seed -> {
+        RingTotals t = RingTotals.run(name, Math.max(1, seeds), seed -> {
             AmnesiaPlan plan = new AmnesiaPlan(true, 100 * MS);
-            RingSimulation.Outcome o = RingSimulation.run(seed, scenario(kind, 3), plan, RingSimulation.Options.NONE);
+            RingSimulation.Outcome o = RingSimulation.run(seed, scenario(kind, replicas), plan, RingSimulation.Options.NONE);
             crashes[0] += plan.crashes();
             return o;
         });

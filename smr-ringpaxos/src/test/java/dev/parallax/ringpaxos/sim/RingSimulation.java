@@ -99,12 +99,12 @@ final class RingSimulation {
          * The hostile scenario with {@code config} (its kind and members): delays 0.1–4 ms, 5% loss, 3%
          * duplication on links and on the datagram channel (whose packets are capped at
          * {@code mring.packet.bytes}), a nemesis action every 120 ms on average for 1.5 s that
-         * partitions (also one way and by bridges) and crashes up to f members, 35% of them aimed at
+         * partitions (also one way and by bridges) and crashes up to f = n − quorum members, 35% of them aimed at
          * the coordinator; four clients, load until 0.3 s after the heal.
          */
         static Scenario hostile(RingConfig config) {
             int replicas = config.members();
-            int f = (replicas - 1) / 2;
+            int f = config.f();     // failures tolerated, n − quorum: a majority stays up (even n too)
             DatagramPlan datagrams = new DatagramPlan(100_000, 4 * MS, 0.05, 0.03, config.mringPacketBytes());
             FaultPlan plan = new FaultPlan(100_000, 4 * MS, 0.05, 0.03, 120 * MS, f, true, 5 * MS, datagrams)
                     .withPartialPartitions(true);

@@ -16,14 +16,15 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * actions crashes or isolates the coordinator, for 1.5 s (virtual) under load, then heals. Checked
  * on every event: agreement and validity on (id, body), one body per id, in-order delivery,
  * at-most-once per command, the ring facts ({@link QuorumWitness}: coordinator(r) = r mod n, one
- * ring per round, one value per (instance, round), every decision voted by all f+1 acceptors of a
- * round's ring), the bounds ({@link BoundsMonitor}); after the heal: bounded progress, every command
+ * ring per round, its acceptors a majority, one value per (instance, round), every decision voted
+ * by all the acceptors of a round's ring), the bounds ({@link BoundsMonitor}); after the heal: bounded progress, every command
  * answered, convergence, linearizability. Over each test's seeds the faults and repair paths are
  * asserted to have happened ({@link RingTotals}).
  *
  * <p>Seeds ({@link SimulationSeeds}; a failure prints the {@code -Dsim.seed=S} that replays it):
  * n=3 runs {@code -Dsim.seeds} (1000 by default, 100000 under {@code -Pstress}); n=5, n=3 with
- * snapshots and n=3 with pauses and crash-all a quarter each.
+ * snapshots and n=3 with pauses and crash-all a quarter each; the even rings (majority quorums,
+ * seed 003 (Ring Paxos) §3.2) n=4 an eighth, n=6 and n=4 with snapshots a sixteenth each.
  */
 class URingSimulationTest {
 
@@ -43,6 +44,27 @@ class URingSimulationTest {
                 RingSimulation.Scenario.hostile(Ring.Kind.U_RING, 5));
         t.assertTheFaultsBit();
         t.assertRejoinsBit();
+    }
+
+    @Test
+    @DisplayName("U-Ring n=4, even: rings of a majority (3 acceptors), 1 failure tolerated, hostile network, coordinator hunting: safe and live (seed 003 (Ring Paxos) §3.2 m-quorum, §3.3.3, Alg. 3)")
+    void fourReplicas() {
+        RingTotals t = RingTotals.run("u-ring n=4", SimulationSeeds.count(1000) / 8,
+                RingSimulation.Scenario.hostile(Ring.Kind.U_RING, 4));
+        t.assertTheFaultsBit();
+        t.assertRejoinsBit();
+    }
+
+    @Test
+    @DisplayName("U-Ring n=6, even: rings of 4 acceptors, 2 failures tolerated; n=4 with snapshots: the version floor is what a majority applied (seed 003 (Ring Paxos) §3.2, §3.3.3, §3.3.7)")
+    void sixReplicasAndFourThatSnapshot() {
+        RingTotals t = RingTotals.run("u-ring n=6", SimulationSeeds.count(1000) / 16,
+                RingSimulation.Scenario.hostile(Ring.Kind.U_RING, 6));
+        t.assertTheFaultsBit();
+        RingTotals s = RingTotals.run("u-ring n=4 with snapshots", SimulationSeeds.count(1000) / 16,
+                RingSimulation.Scenario.hostileWithSnapshots(Ring.Kind.U_RING, 4));
+        s.assertTheFaultsBit();
+        s.assertSnapshotsInstalled();
     }
 
     @Test
