@@ -143,6 +143,14 @@ public final class RingConfig {
      * every ring from one).
      */
     public Builder toBuilder(Ring.Kind kind) {
+        return toBuilder(kind, members);
+    }
+
+    /**
+     * {@link #toBuilder(Ring.Kind)} for a ring of {@code members} members (a Multi-Ring ring over a
+     * subset of the processes, seed 004 (S-SMR): a partition's ring over its replicas).
+     */
+    public Builder toBuilder(Ring.Kind kind, int members) {
         Builder b = new Builder(members, kind);
         b.window = window;
         b.batchBytes = batchBytes;

@@ -168,4 +168,12 @@ class VoleryClusterTest {
             scriptedSession(c, 1);
         }
     }
+
+    @Test
+    @DisplayName("seed 004 §V-B: two partitions (2 × 3 replicas, a ring each and the global ring over all six): the scripted session across partitions")
+    void twoPartitions(@TempDir Path dir) throws Exception {
+        try (Cluster c = new Cluster(2, dir)) {
+            scriptedSession(c, 2);
+        }
+    }
 }

@@ -2,6 +2,8 @@ package dev.parallax.ringpaxos.multiring;
 
 import dev.parallax.core.GroupSet;
 import dev.parallax.core.multicast.MulticastBroadcast;
+import dev.parallax.core.multicast.MulticastForward;
+import dev.parallax.core.multicast.MulticastForwardCodec;
 import dev.parallax.core.runtime.Channels;
 import dev.parallax.core.runtime.OrderingContext;
 import dev.parallax.core.runtime.OrderingProtocol;
@@ -48,6 +50,9 @@ import java.util.Objects;
  * <p>Immutable and thread-safe; {@link #create} builds a new, unstarted broadcast on each call.
  */
 public final class MultiRing implements OrderingProtocol {
+    /** The replica-port channel on which a process forwards a message to a ring it does not run. */
+    public static final String FORWARD_CHANNEL = "ring-forward";
+
     /** The protocol name (cluster files: {@code ordering=multi-ring}). */
     public static final String NAME = "multi-ring";
     private static final Logger LOG = LoggerFactory.getLogger(MultiRing.class);
@@ -113,9 +118,16 @@ public final class MultiRing implements OrderingProtocol {
         List<RingMemberTransport<Object>> transports = new ArrayList<>();
         List<DurableLog> logs = new ArrayList<>();
         RingCodec codec = new RingCodec(n);
+        MultiRingTopology topology = config.topology();
         for (int i = 0; i < streams; i++) {
             String name = ringName(i, k);
             RingConfig ring = config.ring(i);
+            int[] processes = topology.members(i == k ? MultiRingTopology.GLOBAL : i);
+            if (java.util.Arrays.stream(processes).noneMatch(p -> p == self)) {
+                transports.add(null); // a ring of another partition (seed 004 (S-SMR)): not run here
+                logs.add(null);
+                continue;
+            }
             Transport<Object> replicas;
             if (ring.kind() == Ring.Kind.U_RING) {
                 replicas = Channels.union(Channels.Route.of(RingUnicast.class, context.transport(name, codec)));
@@ -125,9 +137,15 @@ public final class MultiRing implements OrderingProtocol {
                         Channels.Route.of(MPacket.class, context.datagramGroup(name + "-mcast", new MPacketCodec(n),
                                 RingPaxos.datagramGroup(ring))));
             }
-            transports.add(new RingMemberTransport<>(replicas, i, n));
+            transports.add(new RingMemberTransport<>(replicas, i, processes));
             logs.add(context.durableLog(name));
         }
+        // A process that does not run every ring (a partition's replica, seed 004 (S-SMR)) forwards
+        // what it multicasts to a ring it does not run to a member of that ring.
+        boolean runsEveryRing = java.util.Arrays.stream(topology.ringIds())
+                .allMatch(id -> java.util.Arrays.stream(topology.members(id)).anyMatch(p -> p == self));
+        Transport<MulticastForward> forward = runsEveryRing ? null
+                : context.transport(FORWARD_CHANNEL, new MulticastForwardCodec());
         Clock clock = context.clock();
         Clock ringClock = clock == SystemClock.INSTANCE ? new EpochClock() : clock;
         StageThreads ringThreads = MulticastBroadcast.streamThreads(context);
@@ -155,6 +173,9 @@ public final class MultiRing implements OrderingProtocol {
                 })
                 .lambda(config.lambda()).skipInterval(config.skipInterval()).roundLength(config.roundLength())
                 .ringClock(ringClock).clock(clock).meterRegistry(context.meterRegistry());
+        if (forward != null) {
+            builder.forwardTransport(forward);
+        }
         MulticastBroadcast.MulticastFactory factory = subscriptions -> {
             for (MulticastBroadcast.InitialSubscription s : subscriptions) {
                 builder.initialSubscription(s.groups(), s.from(), s.listener());
@@ -162,8 +183,11 @@ public final class MultiRing implements OrderingProtocol {
             return builder.build();
         };
         broadcast[0] = MultiRingBroadcast.create(self, config.topology(), factory, () -> {
-            transports.forEach(Transport::close);
-            logs.forEach(MultiRing::closeQuietly);
+            transports.stream().filter(java.util.Objects::nonNull).forEach(Transport::close);
+            if (forward != null) {
+                forward.close();
+            }
+            logs.stream().filter(java.util.Objects::nonNull).forEach(MultiRing::closeQuietly);
         });
         if (ringThreads != context.stageThreads()) {
             broadcast[0].closeAfter(ringThreads);

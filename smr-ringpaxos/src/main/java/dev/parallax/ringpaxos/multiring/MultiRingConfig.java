@@ -138,7 +138,7 @@ public final class MultiRingConfig {
      */
     public RingConfig ring(int index) {
         int id = ringId(index);
-        return ring.toBuilder(topology.kind(id)).lambda(lambda).skipInterval(skipInterval)
+        return ring.toBuilder(topology.kind(id), topology.members(id).length).lambda(lambda).skipInterval(skipInterval)
                 .mringGroup(topology.datagramGroup(id)).mringPort(topology.datagramPort(id)).build();
     }
 

@@ -5,35 +5,44 @@ import dev.parallax.core.spi.MessageHandler;
 import dev.parallax.core.spi.Transport;
 
 /**
- * A replica's transport seen with one ring's member ids: the ring numbers its members rotated
- * ({@link RingMulticast#ringMember}: replica p is member (p + ring) mod n), the replica port
- * addresses replicas. Sends map a member id to its replica, arrivals (and their arrival stamps) a
- * replica id to its member; datagram multicasts pass through.
+ * A replica's transport seen with one ring's member ids: the ring numbers its processes rotated
+ * ({@link RingMulticast#ringMember(int, int, int[])}: the k-th of its processes in increasing id is
+ * member (k + ring) mod n; with every replica in the ring, replica p is member (p + ring) mod n), the
+ * replica port addresses replicas. Sends map a member id to its replica, arrivals (and their arrival
+ * stamps) a replica id to its member; datagram multicasts pass through. An arrival from a replica
+ * outside the ring is dropped (no member sends as it).
  *
  * <p>Threads: as the wrapped transport's.
  */
 final class RingMemberTransport<M> implements Transport<M> {
     private final Transport<M> replicas;
     private final int ring;
-    private final int members;
+    private final int[] processes;
+    /** Member id by replica id, -1 for a replica outside the ring. */
+    private final int[] memberOf;
 
-    RingMemberTransport(Transport<M> replicas, int ring, int members) {
+    /** @param processes the ring's replica ids (every replica of the cluster, or a subset) */
+    RingMemberTransport(Transport<M> replicas, int ring, int[] processes) {
         this.replicas = replicas;
         this.ring = ring;
-        this.members = members;
+        this.processes = processes.clone();
+        java.util.Arrays.sort(this.processes);
+        int max = this.processes[this.processes.length - 1];
+        this.memberOf = new int[max + 1];
+        java.util.Arrays.fill(memberOf, -1);
+        for (int p : this.processes) {
+            memberOf[p] = RingMulticast.ringMember(p, ring, this.processes);
+        }
     }
 
-    /** The member id of replica {@code replica}. */
+    /** The member id of replica {@code replica}, or -1 if it is not in the ring. */
     int member(int replica) {
-        return RingMulticast.ringMember(replica, ring, members);
+        return replica >= 0 && replica < memberOf.length ? memberOf[replica] : -1;
     }
 
     /** The replica of member {@code member}. */
     int replica(int member) {
-        if (member < 0 || member >= members) {
-            throw new IllegalArgumentException("member " + member + " of " + members);
-        }
-        return (int) Math.floorMod(member - (long) ring, (long) members);
+        return RingMulticast.ringProcess(member, ring, processes);
     }
 
     @Override
@@ -43,12 +52,27 @@ final class RingMemberTransport<M> implements Transport<M> {
 
     @Override
     public void start(MessageHandler<M> handler) {
-        replicas.start((from, m) -> handler.onMessage(member(from), m));
+        replicas.start((from, m) -> {
+            int member = member(from);
+            if (member >= 0) {
+                handler.onMessage(member, m);
+            }
+        });
     }
 
     @Override
     public void start(MessageHandler<M> handler, ArrivalStamps stamps) {
-        replicas.start((from, m) -> handler.onMessage(member(from), m), peer -> stamps.heard(peer >= 0 && peer < members ? member(peer) : peer));
+        replicas.start((from, m) -> {
+            int member = member(from);
+            if (member >= 0) {
+                handler.onMessage(member, m);
+            }
+        }, peer -> {
+            int member = member(peer);
+            if (member >= 0) {
+                stamps.heard(member);
+            }
+        });
     }
 
     @Override

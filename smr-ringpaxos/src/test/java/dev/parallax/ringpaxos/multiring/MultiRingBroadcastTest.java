@@ -168,16 +168,24 @@ class MultiRingBroadcastTest {
             public void close() {
             }
         };
-        RingMemberTransport<String> ring1 = new RingMemberTransport<>(replicas, 1, 3);
+        RingMemberTransport<String> ring1 = new RingMemberTransport<>(replicas, 1, new int[] {0, 1, 2});
         assertThat(ring1.localId()).isEqualTo(1);
         ring1.send(0, "x");
         ring1.send(1, "y");
         assertThat(sentTo).containsExactly(2, 0);
         ring1.start((f, m) -> from.add(f), heard::add);
         assertThat(from).containsExactly(0);
-        assertThat(heard).as("an id out of range passes through, for the stamps to ignore").containsExactly(0, 7);
+        assertThat(heard).as("a replica outside the ring is not a member: ignored").containsExactly(0);
         for (int r = 0; r < 3; r++) {
             assertThat(ring1.replica(ring1.member(r))).isEqualTo(r);
+        }
+        // A partition's ring (seed 004 (S-SMR)): replicas 3, 4, 5 of six are members 1, 2, 0 of ring 1.
+        RingMemberTransport<String> partition = new RingMemberTransport<>(replicas, 1, new int[] {5, 3, 4});
+        assertThat(partition.member(3)).isEqualTo(1);
+        assertThat(partition.member(5)).isEqualTo(0);
+        assertThat(partition.member(0)).as("not in the ring").isEqualTo(-1);
+        for (int r = 3; r < 6; r++) {
+            assertThat(partition.replica(partition.member(r))).isEqualTo(r);
         }
     }
 }
