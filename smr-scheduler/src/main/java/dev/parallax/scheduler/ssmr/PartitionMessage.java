@@ -12,7 +12,7 @@ import java.util.Objects;
  * {@link Request} to send them again (§V-A retransmission). Any replica of {@code from} may send
  * it, to every replica of the target partition; duplicates are harmless.
  *
- * <p>Immutable and thread-safe. Encoded by {@code PartitionMessageCodec}.
+ * <p>Immutable and thread-safe. Encoded by {@link PartitionMessageCodec}.
  */
 public sealed interface PartitionMessage {
     /** The command the message is about. */
