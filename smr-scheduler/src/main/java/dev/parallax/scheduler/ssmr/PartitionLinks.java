@@ -4,8 +4,8 @@ package dev.parallax.scheduler.ssmr;
  * The outbound side of the point-to-point links between partitions that carry S-SMR's signals,
  * values and retransmission requests (seed 004 (S-SMR) §IV Alg. 1 l.15 and l.19, §V-A). The replica's
  * transport implements it (the {@code ssmr} channel on the replica port); inbound messages are
- * handed to {@code SsmrExecutor.receive} (or its byte form, decoded with
- * {@code PartitionMessageCodec}).
+ * handed to {@link SsmrExecutor#receive} (or its byte form, decoded with
+ * {@link PartitionMessageCodec}).
  *
  * <p><b>Delivery.</b> Best effort: a message may be lost, delayed, reordered or duplicated. The
  * executor tolerates all of that (duplicates are ignored; a command waiting longer than the

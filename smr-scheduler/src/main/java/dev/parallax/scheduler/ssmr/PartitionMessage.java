@@ -7,12 +7,12 @@ import java.util.Objects;
 
 /**
  * A message between partitions about one command (seed 004 (S-SMR) §IV Alg. 1 l.14-20 and §IV-C):
- * a {@link Signal} ("partition {@code from} has delivered the command"), the {@link Values} of
+ * a {@link Signal} ("partition {@code from} has started executing the command"), the {@link Values} of
  * {@code from}'s variables the command reads (which count as {@code from}'s signal, §IV-C), or a
  * {@link Request} to send them again (§V-A retransmission). Any replica of {@code from} may send
  * it, to every replica of the target partition; duplicates are harmless.
  *
- * <p>Immutable and thread-safe. Encoded by {@code PartitionMessageCodec}.
+ * <p>Immutable and thread-safe. Encoded by {@link PartitionMessageCodec}.
  */
 public sealed interface PartitionMessage {
     /** The command the message is about. */
@@ -21,7 +21,11 @@ public sealed interface PartitionMessage {
     /** The partition whose replica sent it, {@code 0..}{@link dev.parallax.core.GroupSet#MAX_GROUP}. */
     int from();
 
-    /** Partition {@code from} delivered {@code command} (Alg. 1 l.19, sent at delivery: §V-A). */
+    /**
+     * Partition {@code from} has started (or finished) executing {@code command} (Alg. 1 l.11). The
+     * executor normally signals through the {@link Values} it sends when a command starts; a bare
+     * signal answers a request for a finished command whose values left the resend cache.
+     */
     record Signal(CommandId command, int from) implements PartitionMessage {
         /** @throws IllegalArgumentException if {@code from} is not a partition number */
         public Signal {

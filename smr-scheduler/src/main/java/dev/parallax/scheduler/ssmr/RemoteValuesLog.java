@@ -21,7 +21,7 @@ import java.util.Optional;
  *
  * <p><b>Indexes.</b> The executor numbers the commands it finishes 1, 2, 3, ... (its finish index;
  * the same at every replica of the partition since they finish the same commands in the same
- * delivery order) and carries the last one in its snapshot ({@code SsmrStateMachine}).
+ * delivery order) and carries the last one in its snapshot ({@link SsmrStateMachine}).
  *
  * <p><b>Truncation rule.</b> An entry is needed until a snapshot that covers its command is durable
  * (after restoring that snapshot the command is never replayed again). So once the replica has

@@ -12,6 +12,14 @@ import dev.parallax.core.GroupSet;
  *                           other involved partition before finishing a command. {@code false} is
  *                           UNSAFE (not linearizable: Fig. 1 (a)); it exists only for the test that
  *                           shows so. Default {@code true}
+ * @param earlySignals       also send the signal when a command is DELIVERED (Eyrie, seed 004 §V-A: "as
+ *                           soon as each command C is delivered") rather than only when it starts
+ *                           executing (Alg. 1 as written: the handler runs one command at a time, so
+ *                           its signal means "C has started here", which execution atomicity (§IV-A)
+ *                           needs). UNSAFE over a partial-order atomic multicast such as Multi-Ring:
+ *                           a partition that delivered C behind a blocked C' signals C although C'
+ *                           (and whatever the other partitions order before C') may still run before
+ *                           it — see {@code EarlySignalScepticTest}. Default {@code false}
  * @param maxEarlyCommands   how many commands not yet delivered here may have buffered messages
  *                           (signals/values that arrived before the command); beyond it new early
  *                           messages are refused and counted — retransmission recovers. Default
@@ -34,7 +42,7 @@ import dev.parallax.core.GroupSet;
  * @param maxMessageBytes    the largest encoded partition message, also the bound of the values a
  *                           command's localReads may return. Default {@value #DEFAULT_MAX_MESSAGE_BYTES}
  */
-public record SsmrConfig(int partition, int partitions, boolean signals, int maxEarlyCommands, long maxEarlyBytes,
+public record SsmrConfig(int partition, int partitions, boolean signals, boolean earlySignals, int maxEarlyCommands, long maxEarlyBytes,
                          long earlyTtlNanos, int finishedStreams, int resendCache, long resendAfterNanos,
                          int maxQueued, int maxMessageBytes) {
     /** Default {@link #maxEarlyCommands}. */
@@ -84,32 +92,38 @@ public record SsmrConfig(int partition, int partitions, boolean signals, int max
 
     /** The defaults for a replica of {@code partition} among {@code partitions}. */
     public static SsmrConfig of(int partition, int partitions) {
-        return new SsmrConfig(partition, partitions, true, DEFAULT_MAX_EARLY_COMMANDS, DEFAULT_MAX_EARLY_BYTES,
+        return new SsmrConfig(partition, partitions, true, false, DEFAULT_MAX_EARLY_COMMANDS, DEFAULT_MAX_EARLY_BYTES,
                 DEFAULT_EARLY_TTL_NANOS, DEFAULT_FINISHED_STREAMS, DEFAULT_RESEND_CACHE, DEFAULT_RESEND_AFTER_NANOS,
                 DEFAULT_MAX_QUEUED, DEFAULT_MAX_MESSAGE_BYTES);
     }
 
     /** This configuration with signals on or (UNSAFE, tests only) off. */
     public SsmrConfig withSignals(boolean on) {
-        return new SsmrConfig(partition, partitions, on, maxEarlyCommands, maxEarlyBytes, earlyTtlNanos,
+        return new SsmrConfig(partition, partitions, on, earlySignals, maxEarlyCommands, maxEarlyBytes, earlyTtlNanos,
+                finishedStreams, resendCache, resendAfterNanos, maxQueued, maxMessageBytes);
+    }
+
+    /** This configuration with early signals (at delivery) on — UNSAFE, tests only — or off. */
+    public SsmrConfig withEarlySignals(boolean on) {
+        return new SsmrConfig(partition, partitions, signals, on, maxEarlyCommands, maxEarlyBytes, earlyTtlNanos,
                 finishedStreams, resendCache, resendAfterNanos, maxQueued, maxMessageBytes);
     }
 
     /** This configuration with other early-message bounds. */
     public SsmrConfig withEarlyBounds(int commands, long bytes, long ttlNanos) {
-        return new SsmrConfig(partition, partitions, signals, commands, bytes, ttlNanos,
+        return new SsmrConfig(partition, partitions, signals, earlySignals, commands, bytes, ttlNanos,
                 finishedStreams, resendCache, resendAfterNanos, maxQueued, maxMessageBytes);
     }
 
     /** This configuration with other late-message and retransmission bounds. */
     public SsmrConfig withResend(int finishedStreams, int resendCache, long resendAfterNanos) {
-        return new SsmrConfig(partition, partitions, signals, maxEarlyCommands, maxEarlyBytes, earlyTtlNanos,
+        return new SsmrConfig(partition, partitions, signals, earlySignals, maxEarlyCommands, maxEarlyBytes, earlyTtlNanos,
                 finishedStreams, resendCache, resendAfterNanos, maxQueued, maxMessageBytes);
     }
 
     /** This configuration with another input bound and message size bound. */
     public SsmrConfig withLimits(int maxQueued, int maxMessageBytes) {
-        return new SsmrConfig(partition, partitions, signals, maxEarlyCommands, maxEarlyBytes, earlyTtlNanos,
+        return new SsmrConfig(partition, partitions, signals, earlySignals, maxEarlyCommands, maxEarlyBytes, earlyTtlNanos,
                 finishedStreams, resendCache, resendAfterNanos, maxQueued, maxMessageBytes);
     }
 }

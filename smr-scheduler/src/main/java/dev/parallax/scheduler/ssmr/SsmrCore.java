@@ -25,9 +25,12 @@ import java.util.TreeMap;
  * <h2>Rules</h2>
  * <ol>
  *   <li><b>Delivery</b> ({@link #delivered}): a command whose destinations do not contain {@code p}
- *       is skipped (counted). Otherwise it is queued in delivery order and a {@link PartitionMessage.Signal}
- *       goes to every other involved partition at once (Alg. 1 l.11; §V-A "as soon as each command
- *       is delivered").</li>
+ *       is skipped (counted). Otherwise it is queued in delivery order. Its signal (Alg. 1 l.11)
+ *       goes out when it STARTS executing, as the {@link PartitionMessage.Values} of rule 3 (values
+ *       count as a signal): execution atomicity (§IV-A) is about overlapping executions, and Alg. 1's
+ *       handler runs one command at a time. Eyrie's "as soon as each command C is delivered" (§V-A)
+ *       is NOT linearizable over a partial-order multicast such as Multi-Ring
+ *       ({@link SsmrConfig#earlySignals}, off by default, exists only to show it).</li>
  *   <li><b>One at a time</b>: only the head command runs; the next one does not start before the
  *       head finishes (Alg. 1 l.20 blocks the partition: this is what Fig. 1 (b) needs).</li>
  *   <li><b>Reads</b>: the head's reads are computed ({@link SsmrEffect.ComputeReads}); its local
@@ -56,10 +59,11 @@ import java.util.TreeMap;
  *   <li><b>Retransmission</b> (§V-A "one of the operational replicas will retransmit"): a head
  *       waiting longer than {@link SsmrConfig#resendAfterNanos} sends a
  *       {@link PartitionMessage.Request} to each partition it still misses, and again after each
- *       further interval. A request is answered with the values (or, before they are computed, the
- *       signal) of a command this replica has delivered, from the pending commands or from a cache of
- *       the last {@link SsmrConfig#resendCache} finished ones; a request for a command not yet
- *       delivered is ignored: the answer goes out when it is delivered anyway.</li>
+ *       further interval. A request is answered with the values of a command this replica has
+ *       started, from the pending commands or from a cache of
+ *       the last {@link SsmrConfig#resendCache} finished ones (a {@link PartitionMessage.Signal} if
+ *       evicted); a request for a command not yet started is ignored: the values go out when it
+ *       starts.</li>
  *   <li><b>Replay</b>: a command delivered with logged values ({@link RemoteValuesLog}) executes at
  *       once with them, without waiting for values or signals: the entry exists only because the
  *       command already finished execution-atomically here before, so its execution overlapped every
@@ -70,8 +74,8 @@ import java.util.TreeMap;
  *       partition message carries); the result of {@link #executed}
  *       (an error for exceptions) is the reply. Either still waits for the signals before finishing
  *       (the same rule for every command).</li>
- *   <li><b>Signals off</b> ({@link SsmrConfig#signals} false, UNSAFE): no signals are sent and a
- *       command finishes as soon as it executed; only remote reads are awaited.</li>
+ *   <li><b>Signals off</b> ({@link SsmrConfig#signals} false, UNSAFE): a command finishes as soon as
+ *       it executed; only remote reads are awaited.</li>
  * </ol>
  *
  * <p>Not thread-safe: one thread (the driver's) calls every method. Inputs that do not fit the
@@ -191,7 +195,7 @@ public final class SsmrCore {
         }
         queue.addLast(c);
         pending.put(command.id(), c);
-        if (config.signals()) {
+        if (config.signals() && config.earlySignals()) {
             PartitionMessage.Signal s = new PartitionMessage.Signal(command.id(), p);
             forEach(others, q -> out.add(new SsmrEffect.Send(q, s)));
         }
@@ -459,7 +463,9 @@ public final class SsmrCore {
         Pending c = pending.get(id);
         PartitionMessage reply = null;
         if (c != null) {
-            reply = c.sent != null ? c.sent : config.signals() ? new PartitionMessage.Signal(id, p) : null;
+            // a command not started yet must not look started: its values go out when it starts
+            reply = c.sent != null ? c.sent
+                    : config.signals() && config.earlySignals() ? new PartitionMessage.Signal(id, p) : null;
         } else {
             PartitionMessage cached = resendCache.get(id);
             if (cached != null) {

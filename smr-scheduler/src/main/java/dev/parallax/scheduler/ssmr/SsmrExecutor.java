@@ -224,6 +224,7 @@ public final class SsmrExecutor implements Executor {
 
     private void loop() {
         long parkNanos = Math.min(MAX_PARK_NANOS, Math.max(1, config.resendAfterNanos() / 4));
+        long origin = System.nanoTime(); // the core's clock starts at 0 and must not go backwards
         try {
             while (!closed) {
                 boolean worked = false;
@@ -237,7 +238,7 @@ public final class SsmrExecutor implements Executor {
                     driver.deliver(c);
                     worked = true;
                 }
-                driver.tick(System.nanoTime());
+                driver.tick(System.nanoTime() - origin);
                 counters = driver.core().counters();
                 if (!worked) {
                     LockSupport.parkNanos(this, parkNanos);

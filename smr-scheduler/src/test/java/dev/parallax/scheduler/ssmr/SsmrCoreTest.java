@@ -50,24 +50,38 @@ class SsmrCoreTest {
     }
 
     @Test
-    void deliverySignalsEveryOtherInvolvedPartitionAtOnce() {
-        // Alg. 1 l.11; §V-A: the signal goes out as soon as the command is delivered, before it runs.
+    void theSignalGoesOutWhenTheCommandStartsAsItsValues() {
+        // Alg. 1 l.11 in a handler that runs one command at a time: the signal says "C started here"
+        // (execution atomicity, §IV-A); §IV-C: the values sent at the start count as the signal.
         SsmrCore c3 = new SsmrCore(SsmrConfig.of(0, 3));
         Command c = cmd(1, GroupSet.of(0, 1, 2));
-        List<SsmrEffect> effects = c3.delivered(c);
-        assertThat(effects).containsExactly(
-                new SsmrEffect.Send(1, new PartitionMessage.Signal(c.id(), 0)),
-                new SsmrEffect.Send(2, new PartitionMessage.Signal(c.id(), 0)),
-                new SsmrEffect.ComputeReads(c));
+        assertThat(c3.delivered(c)).containsExactly(new SsmrEffect.ComputeReads(c));
+        PartitionMessage.Values values = new PartitionMessage.Values(c.id(), 0, EMPTY);
+        List<SsmrEffect> effects = c3.readsComputed(c.id(), EMPTY, null);
+        assertThat(effects).hasSize(3);
+        assertThat(effects.subList(0, 2)).containsExactly(new SsmrEffect.Send(1, values), new SsmrEffect.Send(2, values));
+        assertThat(effects.get(2)).isInstanceOf(SsmrEffect.Execute.class);
     }
 
     @Test
-    void queuedCommandSignalsAtDeliveryEvenWhileBlockedBehindTheHead() {
+    void aQueuedCommandSendsNothingUntilItStarts() {
+        // signalling a command that waits behind a blocked head would let the other partitions
+        // finish it before this one executed it (see EarlySignalScepticTest)
         Command first = cmd(1, BOTH);
         Command second = cmd(2, BOTH);
         core.delivered(first);
-        List<SsmrEffect> effects = core.delivered(second);
-        assertThat(effects).containsExactly(new SsmrEffect.Send(1, new PartitionMessage.Signal(second.id(), 0)));
+        assertThat(core.delivered(second)).isEmpty();
+        assertThat(core.received(new PartitionMessage.Request(second.id(), 1))).isEmpty();
+    }
+
+    @Test
+    void earlySignalsAtDeliveryOnlyWhenConfigured() {
+        // Eyrie's optimization (§V-A), UNSAFE over Multi-Ring: kept only for the sceptic test
+        SsmrCore eager = new SsmrCore(SsmrConfig.of(0, 2).withEarlySignals(true));
+        Command first = cmd(1, BOTH);
+        Command second = cmd(2, BOTH);
+        eager.delivered(first);
+        assertThat(eager.delivered(second)).containsExactly(new SsmrEffect.Send(1, new PartitionMessage.Signal(second.id(), 0)));
     }
 
     @Test
@@ -224,7 +238,7 @@ class SsmrCoreTest {
         Command blocker = cmd(0, GroupSet.of(0));
         core.delivered(blocker);
         core.delivered(c);
-        assertThat(core.received(ask)).containsExactly(new SsmrEffect.Send(1, new PartitionMessage.Signal(c.id(), 0)));
+        assertThat(core.received(ask)).isEmpty(); // delivered but not started: nothing yet
         core.readsComputed(blocker.id(), EMPTY, null);
         core.executed(blocker.id(), CommandResult.ok(EMPTY));
         core.readsComputed(c.id(), bytes(9), null);
@@ -233,7 +247,7 @@ class SsmrCoreTest {
         core.received(new PartitionMessage.Signal(c.id(), 1));
         assertThat(hasReply(core.executed(c.id(), CommandResult.ok(EMPTY)))).isTrue();
         assertThat(core.received(ask)).containsExactly(new SsmrEffect.Send(1, mine)); // from the cache
-        assertThat(core.counters().requestsAnswered()).isEqualTo(3);
+        assertThat(core.counters().requestsAnswered()).isEqualTo(2);
     }
 
     @Test
@@ -341,7 +355,7 @@ class SsmrCoreTest {
         Run run = driver(0, 2);
         Command c = Registers.command(1, 1, Registers.readAll(new int[]{0, 1}));
         run.driver().deliver(c);
-        assertThat(run.sent()).hasSize(2); // signal and values to partition 1
+        assertThat(run.sent()).hasSize(1); // its values (its signal) to partition 1
         run.driver().receive(new PartitionMessage.Values(c.id(), 1, bytes(11)));
         assertThat(run.log().lookup(c.id())).contains(RemoteValues.of(Map.of(1, bytes(11))));
         assertThat(Registers.decodeLongs(run.replies().get(0).reply())).containsExactly(0L, 11L);

@@ -28,7 +28,8 @@ import java.util.SplittableRandom;
  *
  * <p><b>Partition links</b> delay (0.1-4 ms), reorder, drop and duplicate messages. <b>Crashes</b>:
  * a replica loses its state and core; on restart it replays the whole delivered prefix from a
- * fresh machine with its (durable) {@link RemoteValuesLog}. <b>Clients</b> run closed loops of
+ * fresh machine — or from its last snapshot (taken at quiescence, after which the log was
+ * truncated) — with its (durable) {@link RemoteValuesLog}. <b>Clients</b> run closed loops of
  * random operations and take the first reply of any replica; their history goes to the
  * linearizability checker. Not thread-safe.
  */
@@ -63,12 +64,47 @@ final class SsmrSimulation {
     long eventsRun;
     int crashesDone;
     private int replays;
+    int restoredFromSnapshot;
+
+    /**
+     * The durable log, checking that a replay re-appends an entry with the same finish index and
+     * values as the first time (finish indexes are deterministic, also across snapshot restores).
+     */
+    static final class CheckingLog implements RemoteValuesLog {
+        private final InMemoryRemoteValuesLog log = new InMemoryRemoteValuesLog();
+        private final Map<CommandId, Long> indexes = new HashMap<>();
+
+        @Override
+        public void append(long index, CommandId command, RemoteValues values) {
+            Long before = indexes.put(command, index);
+            java.util.Optional<RemoteValues> old = log.lookup(command);
+            if (before != null && before != index || old.isPresent() && !old.get().equals(values)) {
+                throw new AssertionError("re-append of " + command + " at index " + index + " with " + values
+                        + ", first at " + before + " with " + old);
+            }
+            log.append(index, command, values);
+        }
+
+        @Override
+        public java.util.Optional<RemoteValues> lookup(CommandId command) {
+            return log.lookup(command);
+        }
+
+        @Override
+        public void truncateThrough(long index) {
+            log.truncateThrough(index);
+        }
+    }
     int operations;
 
     final class Replica {
         final int partition;
         final int index;
-        final InMemoryRemoteValuesLog log = new InMemoryRemoteValuesLog();
+        final CheckingLog log = new CheckingLog();
+        /** The last snapshot (taken at quiescence on an instance boundary), or null. */
+        byte[] snapshot;
+        int snapshotInstance;
+        boolean snapshotGlobalTurn;
         int incarnation;
         boolean alive;
         Registers machine;
@@ -105,6 +141,16 @@ final class SsmrSimulation {
             });
             nextInstance = 0;
             globalTurn = false;
+            if (snapshot != null) {
+                try {
+                    adapter.restore(java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(snapshot)));
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+                nextInstance = snapshotInstance;
+                globalTurn = snapshotGlobalTurn;
+                restoredFromSnapshot++;
+            }
             for (int r = 0; r < rings; r++) {
                 learned[r] = decided.get(r).size();
             }
@@ -169,7 +215,27 @@ final class SsmrSimulation {
                     nextInstance++;
                 }
                 globalTurn = !globalTurn;
+                if (driver.core().idle() && rnd.nextInt(8) == 0) {
+                    takeSnapshot();
+                }
             }
+        }
+
+        /**
+         * A snapshot at quiescence (what the replica does after awaitQuiescence), then the log is
+         * truncated through its finish index, as the RemoteValuesLog contract says.
+         */
+        private void takeSnapshot() {
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            try {
+                adapter.snapshot(java.nio.channels.Channels.newChannel(bytes));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            snapshot = bytes.toByteArray();
+            snapshotInstance = nextInstance;
+            snapshotGlobalTurn = globalTurn;
+            log.truncateThrough(adapter.finishIndex());
         }
 
         boolean caughtUp() {

@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SsmrSimulationTest {
     private static final long EVENT_BUDGET = 2_000_000;
 
-    private static final long[] TOTALS = new long[9];
+    private static final long[] TOTALS = new long[10];
 
     private static CheckResult runAndCheck(long seed, boolean signals) {
         SsmrSimulation sim = new SsmrSimulation(seed, signals);
@@ -45,6 +45,7 @@ class SsmrSimulationTest {
                 TOTALS[6] += sim.operations;
                 TOTALS[7] += sim.eventsRun;
                 TOTALS[8] += sim.replays();
+                TOTALS[9] += sim.restoredFromSnapshot;
             }
         }
         if (signals) {
@@ -67,13 +68,14 @@ class SsmrSimulationTest {
             CheckResult result = runAndCheck(seed, true);
             assertThat(result.verdict()).as(result.report()).isEqualTo(Verdict.LINEARIZABLE);
         });
-        System.out.printf("SsmrSimulationTest: %d operations, %d events, %d crashes, %d replayed commands, "
-                        + "%d early messages buffered, %d late dropped, %d duplicates, %d requests sent, %d answered%n",
-                TOTALS[6], TOTALS[7], TOTALS[5], TOTALS[8], TOTALS[0], TOTALS[1], TOTALS[2], TOTALS[3], TOTALS[4]);
+        System.out.printf("SsmrSimulationTest: %d operations, %d events, %d crashes (%d restarts from a snapshot), "
+                        + "%d replayed commands, %d early messages buffered, %d late dropped, %d duplicates, %d requests sent, %d answered%n",
+                TOTALS[6], TOTALS[7], TOTALS[5], TOTALS[9], TOTALS[8], TOTALS[0], TOTALS[1], TOTALS[2], TOTALS[3], TOTALS[4]);
         if (System.getProperty("sim.seed") == null && seeds >= 100) {
             // the faults were really exercised
             assertThat(TOTALS[5]).as("crashes").isPositive();
             assertThat(TOTALS[8]).as("replays from the log").isPositive();
+            assertThat(TOTALS[9]).as("restarts from a snapshot").isPositive();
             assertThat(TOTALS[0]).as("early messages").isPositive();
             assertThat(TOTALS[3]).as("retransmission requests").isPositive();
             assertThat(TOTALS[4]).as("answered requests").isPositive();
