@@ -1,8 +1,16 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.core.GroupSet;
+import dev.parallax.core.client.ClientConfig;
+import dev.parallax.core.client.CommandRejectedException;
+import dev.parallax.core.client.PartitionedInvoker;
+import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.replica.Replica;
+import dev.parallax.examples.volery.VoleryCommand;
+import dev.parallax.examples.volery.VoleryOracle;
 import dev.parallax.examples.volery.VoleryPartition;
+import dev.parallax.examples.volery.ZkReply;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -14,6 +22,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,6 +42,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * owner; a versioned delete reads the owner's version), and replicas of a partition end with
  * equal digests.
  */
+@SuppressWarnings("try") // ZooKeeper.close() declares InterruptedException
 class VoleryClusterTest {
     private static final long WAIT_SECONDS = 60;
 
@@ -170,10 +180,35 @@ class VoleryClusterTest {
     }
 
     @Test
-    @DisplayName("seed 004 §V-B: two partitions (2 × 3 replicas, a ring each and the global ring over all six): the scripted session across partitions")
+    @DisplayName("seed 004 §V-B: two partitions (2 × 3 replicas, a ring each and the global ring over all six): the scripted "
+            + "session across partitions; a client whose oracle names too few partitions gets WrongPartitions and retries wider")
     void twoPartitions(@TempDir Path dir) throws Exception {
         try (Cluster c = new Cluster(2, dir)) {
             scriptedSession(c, 2);
+            // An under-approximating oracle (WAVE2 §2): a create sent to its owner only fails alike on
+            // every replica of the owner, and the invoker re-sends it to every partition.
+            List<SmrClient> clients = new ArrayList<>();
+            for (int p = 0; p < 2; p++) {
+                clients.add(SmrClient.connect(ClientConfig.builder(VoleryService.partitionClients(c.file, p)).build()));
+            }
+            VoleryOracle owner = new VoleryOracle(2);
+            try (PartitionedInvoker narrow = new PartitionedInvoker(clients,
+                    command -> GroupSet.of(owner.partitionOf("/narrow")), PartitionedInvoker.DEFAULT_MAX_RETRIES)) {
+                byte[] create = new VoleryCommand.Create("/narrow", bytes("n"), dev.parallax.examples.volery.CreateMode.PERSISTENT)
+                        .encode();
+                ZkReply reply = ZkReply.decode(narrow.invoke(ByteBuffer.wrap(create)).get(WAIT_SECONDS, TimeUnit.SECONDS));
+                assertThat(reply.path()).isEqualTo("/narrow");
+                PartitionedInvoker once = new PartitionedInvoker(clients, command -> GroupSet.of(owner.partitionOf("/narrow2")), 0);
+                byte[] again = new VoleryCommand.Create("/narrow2", bytes("n"), dev.parallax.examples.volery.CreateMode.PERSISTENT)
+                        .encode();
+                assertThatThrownBy(() -> once.invoke(ByteBuffer.wrap(again)).get(WAIT_SECONDS, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(CommandRejectedException.class).hasMessageContaining("WrongPartitions");
+            }
+            try (ZooKeeper zk = c.connect(3)) {
+                assertThat(zk.exists("/narrow", false)).isNotNull();
+                assertThat(zk.exists("/narrow2", false)).as("refused: nothing of it executed").isNull();
+            }
+            c.awaitPartitionsConverged();
         }
     }
 }
