@@ -48,8 +48,11 @@ import org.slf4j.LoggerFactory;
  * and writes every completed slot at its head in one flush (as the Redis front end's
  * RespConnectionHandler). Pings are answered at once, outside the queue (the client matches them by
  * their xid, -2, not by order), so a slow backend does not starve the session of heartbeats. The
- * reply header's zxid is the largest zxid any Stat answered on this connection has shown (0 before
- * one): never decreasing, as ZooKeeper clients expect.
+ * reply header's zxid is the largest of the client's {@code lastZxidSeen} (sent in its
+ * ConnectRequest) and the zxids of the backend replies answered on this connection
+ * ({@link dev.parallax.examples.volery.ZkReply#zxid()}): never decreasing, as ZooKeeper clients
+ * expect, also across a reconnection to another server. Unlike ZooKeeper, a server does not refuse a
+ * client that has seen a zxid larger than its own (a Volery zxid is per partition, not global).
  *
  * <p><b>Back-pressure.</b> With {@code maxPending} slots outstanding or the socket not writable,
  * reading stops until the queue is down to half and the socket writable again.
@@ -256,6 +259,7 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
             metrics.session(ZkMetrics.SessionEvent.RESUMED);
         }
         session = s;
+        lastZxid = Math.max(0L, request.getLastZxidSeen());
         ByteBuf out = ctx.alloc().ioBuffer();
         ZkWire.writeRecord(out, new ConnectResponse(0, s.timeoutMs, s.id, s.password(), false), dropFlag);
         ctx.writeAndFlush(out, ctx.voidPromise());
