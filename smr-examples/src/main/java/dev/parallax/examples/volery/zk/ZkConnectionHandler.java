@@ -38,8 +38,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>Handshake.</b> The first frame must be a ConnectRequest (with or without the trailing readOnly
  * flag that clients since 3.4 send; the ConnectResponse carries the flag only if the request did).
  * Session id 0 creates a session with the requested time-out clamped into the configured range; a
- * known session id with its password resumes that session; an unknown or expired one, or a wrong
- * password, gets ZooKeeper's "expired" answer (time-out 0, session id 0) and the connection closes.
+ * known session id with its password resumes that session; with a session secret shared by the
+ * cluster, an id and password another server handed out adopt the session ({@link ZkSessions}); a
+ * wrong password, or (without a shared secret) an unknown or expired id, gets ZooKeeper's "expired"
+ * answer (time-out 0, session id 0) and the connection closes.
  * A connection silent for its session time-out (before the handshake: the maximum time-out) is closed
  * and its session expired.
  *
@@ -69,7 +71,7 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(ZkConnectionHandler.class);
     /** The handler name of the idle detector, which the handshake re-arms with the session time-out. */
     static final String IDLE = "zk-idle";
-    private static final int PASSWORD_BYTES = 16;
+    private static final int PASSWORD_BYTES = ZkSessionPasswords.PASSWORD_BYTES;
 
     private final ZkServerConfig config;
     private final ZkSessions sessions;
@@ -85,7 +87,7 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
         drain();
     };
     private ChannelHandlerContext ctx;
-    private ZkSessions.Session session;
+    private ZkSessions.Grant session;
     private boolean sessionEnded;
     private long lastZxid;
     private boolean inReadBatch;
@@ -155,7 +157,7 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
                 refuse(ZkMetrics.Refusal.CONNECT_TIMEOUT, "no ConnectRequest within " + config.maxSessionTimeoutMs() + " ms");
             } else if (!closing) {
                 LOG.debug("connection {}: session 0x{} silent for {} ms, expiring it", id,
-                        Long.toHexString(session.id), session.timeoutMs);
+                        Long.toHexString(session.id()), session.timeoutMs());
                 endSession(ZkMetrics.SessionEvent.EXPIRED);
                 closing = true;
                 slots.clear();
@@ -178,7 +180,7 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
         closing = true;
         slots.clear();
         if (session != null && !sessionEnded) {
-            sessions.disconnected(session.id, ctx.channel());
+            sessions.disconnected(session.id(), ctx.channel());
         }
         ctx.fireChannelInactive();
     }
@@ -235,17 +237,15 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         int dropFlag = readOnlyFlag ? 0 : 1;
-        ZkSessions.Session s;
-        if (request.getSessionId() == 0) {
-            s = sessions.create(config.negotiateTimeout(request.getTimeOut()), ctx.channel());
-            if (s == null) {
+        ZkSessions.Grant s = request.getSessionId() == 0
+                ? sessions.create(request.getTimeOut(), ctx.channel())
+                : sessions.reopen(request.getSessionId(), password, ctx.channel());
+        switch (s.outcome()) {
+            case FULL -> {
                 refuse(ZkMetrics.Refusal.TOO_MANY_SESSIONS, config.maxSessions() + " sessions live");
                 return;
             }
-            metrics.session(ZkMetrics.SessionEvent.CREATED);
-        } else {
-            s = sessions.reopen(request.getSessionId(), password, ctx.channel());
-            if (s == null) {
+            case REJECTED -> {
                 metrics.session(ZkMetrics.SessionEvent.REJECTED);
                 LOG.debug("connection {}: session 0x{} unknown, expired or wrong password", id,
                         Long.toHexString(request.getSessionId()));
@@ -256,15 +256,20 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
                 ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
                 return;
             }
-            metrics.session(ZkMetrics.SessionEvent.RESUMED);
+            case CREATED -> metrics.session(ZkMetrics.SessionEvent.CREATED);
+            case RESUMED -> metrics.session(ZkMetrics.SessionEvent.RESUMED);
+            case ADOPTED -> {
+                metrics.session(ZkMetrics.SessionEvent.ADOPTED);
+                LOG.debug("connection {}: adopted session 0x{} of another server", id, Long.toHexString(s.id()));
+            }
         }
         session = s;
         lastZxid = Math.max(0L, request.getLastZxidSeen());
         ByteBuf out = ctx.alloc().ioBuffer();
-        ZkWire.writeRecord(out, new ConnectResponse(0, s.timeoutMs, s.id, s.password(), false), dropFlag);
+        ZkWire.writeRecord(out, new ConnectResponse(0, s.timeoutMs(), s.id(), s.password(), false), dropFlag);
         ctx.writeAndFlush(out, ctx.voidPromise());
         if (ctx.pipeline().get(IDLE) != null) {
-            ctx.pipeline().replace(IDLE, IDLE, new IdleStateHandler(s.timeoutMs, 0, 0, TimeUnit.MILLISECONDS));
+            ctx.pipeline().replace(IDLE, IDLE, new IdleStateHandler(s.timeoutMs(), 0, 0, TimeUnit.MILLISECONDS));
         }
     }
 
@@ -340,7 +345,7 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
 
     private void endSession(ZkMetrics.SessionEvent event) {
         sessionEnded = true;
-        if (sessions.remove(session.id)) {
+        if (sessions.remove(session.id())) {
             metrics.session(event);
         }
     }

@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * responses are zookeeper-jute's records with jute's binary archives, framed by a 4-byte big-endian
  * length. Znode operations go to a {@link VoleryBackend} as {@link dev.parallax.examples.volery.VoleryCommand}s.
  *
- * <p>Implemented: the session handshake (create, resume, expiry), ping, closeSession, create and
+ * <p>Implemented: the session handshake (create, resume, expiry; sessions portable between the
+ * servers of a cluster that share a {@linkplain ZkServerConfig#withSessionSecret session secret}), ping, closeSession, create and
  * create2 (persistent and persistent-sequential, open ACL), delete, exists, getData, setData,
  * getChildren, getChildren2 (with version checks and ZooKeeper's error codes), sync, getACL (the
  * open ACL) and digest authentication (accepted; every znode is open). Not implemented, with the
@@ -73,7 +74,7 @@ public final class ZkServer implements AutoCloseable {
     public ZkServer(ZkServerConfig config, VoleryBackend backend, MeterRegistry registry) {
         this.config = Objects.requireNonNull(config, "config");
         Objects.requireNonNull(backend, "backend");
-        this.sessions = new ZkSessions(config.serverId(), config.maxSessions(), System::nanoTime);
+        this.sessions = new ZkSessions(config, System::nanoTime);
         this.metrics = new ZkMetrics(Objects.requireNonNull(registry, "registry"), connections::size, sessions::size);
         this.operations = new ZkOperations(backend, metrics);
     }
