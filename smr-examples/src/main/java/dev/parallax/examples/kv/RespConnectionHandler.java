@@ -1,35 +1,26 @@
 package dev.parallax.examples.kv;
 
 import dev.parallax.core.client.CommandInvoker;
+import dev.parallax.examples.net.OrderedReplies;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.EventLoop;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One client connection: runs each decoded request and writes the replies in request order.
  *
- * <p><b>Pipelining.</b> Every request takes a slot at the tail of a queue. Local replies fill their
- * slot at once; data commands fill it when the invoker's future completes, on whatever thread that
- * is, in any order. Only the event loop touches the queue: a completion publishes its outcome in
- * the slot and schedules at most one drain task at a time, which writes every completed slot at the
- * head into one buffer and flushes once. So a burst of completions costs one task and one flush.
- *
- * <p><b>Back-pressure.</b> With {@code maxPending} slots outstanding, or the socket's outbound
- * buffer over its high-water mark, the handler stops reading the socket (autoRead off) and resumes
- * once the queue is down to half and the socket is writable again. Requests already read when the
- * limit is hit are still served, so the bound is soft by at most one read's worth.
+ * <p><b>Pipelining and back-pressure</b>: an {@link OrderedReplies} queue. Every request takes a
+ * slot at its tail; local replies fill their slot at once, data commands when the invoker's future
+ * completes, on whatever thread that is, in any order; replies leave in request order, a burst of
+ * completions in one flush. With {@code maxPending} slots outstanding, or the socket's outbound
+ * buffer over its high-water mark, the socket is not read until the queue is down to half and the
+ * socket is writable again.
  *
  * <p>When the client shuts down its sending side, the replies to what it sent are still written,
  * then the connection is closed (the server channel allows half-closure for this).
@@ -44,18 +35,8 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter implement
     private final RespCommands commands;
     private final RespMetrics metrics;
     private final int maxPending;
-    private final int resumeAt;
     private final long id;
-    private final ArrayDeque<Slot> slots = new ArrayDeque<>();
-    private final AtomicBoolean drainScheduled = new AtomicBoolean();
-    private final Runnable drainTask = () -> {
-        drainScheduled.set(false);
-        drain();
-    };
-    private ChannelHandlerContext ctx;
-    private boolean inReadBatch;
-    private boolean closing;
-    private boolean readPaused;
+    private OrderedReplies<Object> replies;
     private byte[] name;
 
     RespConnectionHandler(CommandInvoker invoker, RespCommands commands, RespMetrics metrics, int maxPending, long id) {
@@ -63,13 +44,12 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter implement
         this.commands = commands;
         this.metrics = metrics;
         this.maxPending = maxPending;
-        this.resumeAt = maxPending / 2;
         this.id = id;
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        this.ctx = ctx;
+        this.replies = new OrderedReplies<>(ctx, maxPending, this::encode);
     }
 
     @Override
@@ -80,8 +60,8 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter implement
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        inReadBatch = true;
-        if (closing) {
+        replies.beginRead();
+        if (replies.closing()) {
             return;
         }
         if (msg instanceof RespRequest request) {
@@ -89,25 +69,23 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter implement
         } else if (msg instanceof RespProtocolError error) {
             metrics.protocolError();
             LOG.debug("connection {} from {}: protocol error: {}", id, ctx.channel().remoteAddress(), error.reason());
-            Slot slot = append();
-            slot.closeAfter = true;
-            slot.outcome = new RespReply.Error("ERR Protocol error: " + error.reason());
-            stopReading();
+            OrderedReplies<Object>.Slot slot = replies.append();
+            slot.complete(new RespReply.Error("ERR Protocol error: " + error.reason()));
+            replies.closeAfter(slot);
         } else {
             ctx.fireChannelRead(msg);
         }
-        updateReading();
+        replies.updateReading();
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        inReadBatch = false;
-        drain();
+        replies.endRead();
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        updateReading();
+        replies.updateReading();
         ctx.fireChannelWritabilityChanged();
     }
 
@@ -118,21 +96,14 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter implement
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof ChannelInputShutdownEvent) {
-            Slot last = slots.peekLast();
-            if (last == null) {
-                ctx.close();
-            } else {
-                last.closeAfter = true;
-                stopReading();
-            }
+            replies.closeAfterLast();
         }
         ctx.fireUserEventTriggered(event);
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        closing = true;
-        slots.clear();
+        replies.abandon();
         ctx.fireChannelInactive();
     }
 
@@ -143,8 +114,7 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter implement
         } else {
             LOG.warn("connection {} from {} failed; closing it", id, ctx.channel().remoteAddress(), cause);
         }
-        closing = true;
-        slots.clear();
+        replies.abandon();
         ctx.close();
     }
 
@@ -160,14 +130,14 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter implement
             reply(new RespReply.Error(RespErrors.wrongArity(spec.name())));
             return;
         }
-        int slotsBefore = slots.size();
+        int slotsBefore = replies.size();
         try {
             spec.action().run(request, this);
         } catch (RuntimeException e) {
             // A request this front end cannot turn into a command (over 2 GB encoded): answer it
             // rather than drop the connection, unless the command already took its reply slot.
             LOG.warn("connection {}: {} failed before reaching the invoker", id, spec.name(), e);
-            if (slots.size() == slotsBefore) {
+            if (replies.size() == slotsBefore) {
                 reply(new RespReply.Error("ERR " + e.getMessage()));
             }
         }
@@ -175,28 +145,28 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter implement
 
     @Override
     public void reply(RespReply reply) {
-        append().outcome = reply;
+        replies.append().complete(reply);
     }
 
     @Override
     public void invoke(ByteBuffer kvCommand) {
-        Slot slot = append();
+        OrderedReplies<Object>.Slot slot = replies.append();
         CompletableFuture<ByteBuffer> future;
         try {
             future = invoker.invoke(kvCommand);
         } catch (RuntimeException e) {
-            slot.outcome = e;
+            slot.complete(e);
             return;
         }
-        future.whenComplete(slot);
+        future.whenComplete((reply, failure) -> slot.complete(failure != null ? failure
+                : reply != null ? reply : new IllegalStateException("the invoker completed a command with a null reply")));
     }
 
     @Override
     public void quit() {
-        Slot slot = append();
-        slot.closeAfter = true;
-        slot.outcome = RespReply.OK;
-        stopReading();
+        OrderedReplies<Object>.Slot slot = replies.append();
+        slot.complete(RespReply.OK);
+        replies.closeAfter(slot);
     }
 
     @Override
@@ -212,63 +182,6 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter implement
     @Override
     public void name(byte[] newName) {
         name = newName;
-    }
-
-    private Slot append() {
-        Slot slot = new Slot();
-        slots.add(slot);
-        return slot;
-    }
-
-    /** Called by a slot whose future completed, on the completing thread. */
-    private void completed() {
-        EventLoop loop = ctx.channel().eventLoop();
-        if (loop.inEventLoop() && inReadBatch) {
-            return;
-        }
-        if (drainScheduled.compareAndSet(false, true)) {
-            try {
-                loop.execute(drainTask);
-            } catch (RejectedExecutionException e) {
-                // The server is shutting down and the connection with it: no one to reply to.
-                drainScheduled.set(false);
-            }
-        }
-    }
-
-    /** Writes every completed slot at the head of the queue, in order, with one flush. */
-    private void drain() {
-        if (!ctx.channel().isActive()) {
-            slots.clear();
-            return;
-        }
-        ByteBuf batch = null;
-        boolean close = false;
-        Slot head;
-        while ((head = slots.peek()) != null) {
-            Object outcome = head.outcome;
-            if (outcome == null) {
-                break;
-            }
-            slots.poll();
-            if (batch == null) {
-                batch = ctx.alloc().ioBuffer();
-            }
-            encode(batch, outcome);
-            if (head.closeAfter) {
-                close = true;
-                slots.clear();
-                break;
-            }
-        }
-        if (batch != null) {
-            if (close) {
-                ctx.writeAndFlush(batch).addListener(ChannelFutureListener.CLOSE);
-            } else {
-                ctx.writeAndFlush(batch, ctx.voidPromise());
-            }
-        }
-        updateReading();
     }
 
     private void encode(ByteBuf out, Object outcome) {
@@ -290,48 +203,6 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter implement
                 LOG.warn("connection {}: command failed unexpectedly", id, failure);
             }
             RespEncoding.writeError(out, RespErrors.forFailure(failure));
-        }
-    }
-
-    private void stopReading() {
-        closing = true;
-        readPaused = true;
-        ctx.channel().config().setAutoRead(false);
-    }
-
-    private void updateReading() {
-        if (closing) {
-            return;
-        }
-        boolean writable = ctx.channel().isWritable();
-        if (!readPaused && (slots.size() >= maxPending || !writable)) {
-            readPaused = true;
-            ctx.channel().config().setAutoRead(false);
-        } else if (readPaused && slots.size() <= resumeAt && writable) {
-            readPaused = false;
-            ctx.channel().config().setAutoRead(true);
-        }
-    }
-
-    /**
-     * One reply slot. {@code outcome} is a {@link RespReply}, a state machine reply ({@link
-     * ByteBuffer}) or the invoker's failure ({@link Throwable}); it is written once, by the event
-     * loop or by the thread completing the future, and read by the event loop.
-     */
-    private final class Slot implements BiConsumer<ByteBuffer, Throwable> {
-        volatile Object outcome;
-        boolean closeAfter;
-
-        @Override
-        public void accept(ByteBuffer reply, Throwable failure) {
-            if (failure != null) {
-                outcome = failure;
-            } else if (reply != null) {
-                outcome = reply;
-            } else {
-                outcome = new IllegalStateException("the invoker completed a command with a null reply");
-            }
-            completed();
         }
     }
 }

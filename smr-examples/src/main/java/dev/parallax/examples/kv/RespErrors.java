@@ -3,8 +3,7 @@ package dev.parallax.examples.kv;
 import dev.parallax.core.client.ClusterUnavailableException;
 import dev.parallax.core.client.CommandRejectedException;
 import dev.parallax.core.client.OutcomeUnknownException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
+import dev.parallax.examples.net.Failures;
 import java.util.regex.Pattern;
 
 /**
@@ -31,7 +30,7 @@ final class RespErrors {
     enum Kind { REJECTED, UNKNOWN, UNAVAILABLE, INTERNAL }
 
     static Kind kindOf(Throwable failure) {
-        Throwable t = unwrap(failure);
+        Throwable t = Failures.unwrap(failure);
         if (t instanceof CommandRejectedException) {
             return Kind.REJECTED;
         }
@@ -50,7 +49,7 @@ final class RespErrors {
      * (it may have executed, or may still); CLUSTERDOWN is kept for commands that were not sent.
      */
     static String forFailure(Throwable failure) {
-        Throwable t = unwrap(failure);
+        Throwable t = Failures.unwrap(failure);
         switch (kindOf(t)) {
             case REJECTED:
                 return rejection(t.getMessage());
@@ -68,14 +67,6 @@ final class RespErrors {
     static String rejection(String message) {
         String m = message == null ? "command rejected" : EXCEPTION_PREFIX.matcher(message).replaceFirst("");
         return ERROR_CODE.matcher(m).find() ? m : "ERR " + m;
-    }
-
-    static Throwable unwrap(Throwable failure) {
-        Throwable t = failure;
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 
     /** Redis 7's reply to an unknown command: the name and up to 128 characters of arguments. */

@@ -3,25 +3,12 @@ package dev.parallax.examples.kv;
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.net.tls.TlsGate;
 import dev.parallax.core.net.tls.TlsRefusals;
+import dev.parallax.examples.net.TcpFrontEnd;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.util.concurrent.DefaultThreadFactory;
-import io.netty.util.concurrent.ImmediateEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -47,21 +34,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * #close()} are thread-safe and block; {@link #port()} does not.
  */
 public final class RespServer implements AutoCloseable {
-    private static final int SHUTDOWN_TIMEOUT_SECONDS = 5;
-
     private final RespServerConfig config;
     private final CommandInvoker invoker;
     private final RespCommands commands = new RespCommands();
     private final AtomicLong connectionIds = new AtomicLong();
-    private final ChannelGroup connections = new DefaultChannelGroup("parallax-resp", ImmediateEventExecutor.INSTANCE);
+    private final TcpFrontEnd server = new TcpFrontEnd("RESP server", "parallax-resp");
     private final RespMetrics metrics;
     /** Counts refused TLS connections; {@code null} without TLS. */
     private final TlsRefusals refusals;
-    private EventLoopGroup acceptor;
-    private EventLoopGroup workers;
-    private Channel serverChannel;
-    private boolean started;
-    private boolean closed;
 
     /**
      * A server that records its meters in {@code registry}; nothing runs until {@link #start()}.
@@ -71,7 +51,7 @@ public final class RespServer implements AutoCloseable {
     public RespServer(RespServerConfig config, CommandInvoker invoker, MeterRegistry registry) {
         this.config = Objects.requireNonNull(config, "config");
         this.invoker = Objects.requireNonNull(invoker, "invoker");
-        this.metrics = new RespMetrics(Objects.requireNonNull(registry, "registry"), commands.names(), connections::size);
+        this.metrics = new RespMetrics(Objects.requireNonNull(registry, "registry"), commands.names(), server::connectionCount);
         this.refusals = config.tls() == null ? null : TlsRefusals.counted(registry, "redis", "redis port " + config.port());
     }
 
@@ -87,40 +67,16 @@ public final class RespServer implements AutoCloseable {
      * @throws IllegalStateException if already started or closed
      */
     public synchronized void start() throws IOException {
-        if (started || closed) {
-            throw new IllegalStateException(closed ? "RESP server closed" : "RESP server already started");
-        }
-        started = true;
-        acceptor = new NioEventLoopGroup(1, new DefaultThreadFactory("parallax-resp-accept"));
-        workers = new NioEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("parallax-resp-io"));
-        ServerBootstrap bootstrap = new ServerBootstrap()
-                .group(acceptor, workers)
-                .channel(NioServerSocketChannel.class)
-                .option(ChannelOption.SO_BACKLOG, 1024)
-                .option(ChannelOption.SO_REUSEADDR, true)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.SO_KEEPALIVE, true)
-                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        connections.add(ch);
-                        if (config.tls() != null) {
-                            ch.pipeline().addLast("tls", config.tls().handler(config.tls().clientServer(), ch))
-                                    .addLast("tls-gate", new TlsGate(refusals, null));
-                        }
-                        ch.pipeline()
-                                .addLast("resp-decoder", new RespRequestDecoder(config.limits()))
-                                .addLast("resp-handler", new RespConnectionHandler(invoker, commands, metrics,
-                                        config.maxPendingPerConnection(), connectionIds.incrementAndGet()));
-                    }
-                });
-        ChannelFuture bind = bootstrap.bind(config.host(), config.port()).awaitUninterruptibly();
-        if (!bind.isSuccess()) {
-            close();
-            throw new IOException("cannot bind the RESP server to " + config.host() + ":" + config.port(), bind.cause());
-        }
-        serverChannel = bind.channel();
+        server.start(config.host(), config.port(), config.ioThreads(), ch -> {
+            if (config.tls() != null) {
+                ch.pipeline().addLast("tls", config.tls().handler(config.tls().clientServer(), ch))
+                        .addLast("tls-gate", new TlsGate(refusals, null));
+            }
+            ch.pipeline()
+                    .addLast("resp-decoder", new RespRequestDecoder(config.limits()))
+                    .addLast("resp-handler", new RespConnectionHandler(invoker, commands, metrics,
+                            config.maxPendingPerConnection(), connectionIds.incrementAndGet()));
+        });
     }
 
     /**
@@ -137,11 +93,8 @@ public final class RespServer implements AutoCloseable {
      *
      * @throws IllegalStateException if the server is not running
      */
-    public synchronized InetSocketAddress localAddress() {
-        if (serverChannel == null || closed) {
-            throw new IllegalStateException("RESP server not running");
-        }
-        return (InetSocketAddress) serverChannel.localAddress();
+    public InetSocketAddress localAddress() {
+        return server.localAddress();
     }
 
     /**
@@ -150,20 +103,7 @@ public final class RespServer implements AutoCloseable {
      */
     @Override
     public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        if (serverChannel != null) {
-            serverChannel.close().awaitUninterruptibly();
-        }
-        connections.close().awaitUninterruptibly();
-        if (acceptor != null) {
-            acceptor.shutdownGracefully(0, SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            workers.shutdownGracefully(0, SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            acceptor.terminationFuture().awaitUninterruptibly();
-            workers.terminationFuture().awaitUninterruptibly();
-        }
+        server.close();
         metrics.close();
     }
 }

@@ -76,7 +76,11 @@ public sealed interface VoleryCommand {
         return this;
     }
 
-    /** Executes the command on {@code tree}; writes take the zxid and time given. */
+    /**
+     * Executes the command on {@code tree}: a write at the zxid and time given; a read with
+     * {@code zxid} as the last zxid of the state it reads. The reply carries {@code zxid}
+     * ({@link ZkReply#zxid()}).
+     */
     ZkReply applyTo(ZnodeTree tree, long zxid, long time);
 
     /** The command's bytes. */
@@ -381,7 +385,7 @@ public sealed interface VoleryCommand {
 
         @Override
         public ZkReply applyTo(ZnodeTree tree, long zxid, long time) {
-            return tree.getData(path);
+            return tree.getData(path).withZxid(zxid);
         }
     }
 
@@ -403,7 +407,7 @@ public sealed interface VoleryCommand {
 
         @Override
         public ZkReply applyTo(ZnodeTree tree, long zxid, long time) {
-            return tree.exists(path);
+            return tree.exists(path).withZxid(zxid);
         }
     }
 
@@ -425,7 +429,7 @@ public sealed interface VoleryCommand {
 
         @Override
         public ZkReply applyTo(ZnodeTree tree, long zxid, long time) {
-            return tree.getChildren(path);
+            return tree.getChildren(path).withZxid(zxid);
         }
     }
 }

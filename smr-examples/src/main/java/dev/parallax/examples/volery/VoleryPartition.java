@@ -44,7 +44,9 @@ import java.nio.channels.WritableByteChannel;
  * setData gets {@code g << 32 | (n+1)} at its owner (n saturates at 2^32-1). Failed writes consume a
  * zxid too, as ZooKeeper's error transactions do. So zxids grow at every partition and are global for
  * creates and deletes, but two setData on different partitions may get the same zxid (a documented
- * deviation). Times are not read from a clock: a write uses {@link VoleryCommand#time()}, stamped
+ * deviation). Every reply carries a zxid ({@link ZkReply#zxid()}): a write's own (as above), a
+ * read's the partition's last one, {@code g << 32 | n}, the zxid of the last write it executed (the
+ * owner's: other involved partitions answer the owner's reply). Times are not read from a clock: a write uses {@link VoleryCommand#time()}, stamped
  * into the command by the entry point (0 if not stamped).
  *
  * <p><b>Snapshot</b>, version 1 (big-endian, self-delimiting: {@link #restore} reads exactly these
@@ -92,7 +94,7 @@ public final class VoleryPartition implements PartitionedStateMachine {
         }
         ZkReply reply = c instanceof VoleryCommand.SetData s
                 ? tree.previewSetData(s.path(), s.data(), s.version(), peekLocalZxid(), s.time())
-                : c.applyTo(tree, 0L, 0L); // a read
+                : c.applyTo(tree, lastZxid(), 0L); // a read
         return ByteBuffer.wrap(reply.encode());
     }
 
@@ -134,7 +136,7 @@ public final class VoleryPartition implements PartitionedStateMachine {
             // the owner's reply, as it sent it; re-encoded so that a broken value is MARSHALLINGERROR
             return ByteBuffer.wrap(ZkReply.decode(context.valuesOf(owner)).encode());
         }
-        long zxid = 0L;
+        long zxid = lastZxid();
         if (c.isWrite()) {
             zxid = peekLocalZxid();
             locals = Math.min(locals + 1, MAX_LOCAL);
@@ -207,6 +209,11 @@ public final class VoleryPartition implements PartitionedStateMachine {
     /** The number of znodes this partition's tree holds, the root included (the same at every partition). */
     public int size() {
         return tree.size();
+    }
+
+    /** The zxid of the last write this partition executed ({@code g << 32 | n}; 0 before any). */
+    private long lastZxid() {
+        return globals << 32 | locals;
     }
 
     private long peekLocalZxid() {

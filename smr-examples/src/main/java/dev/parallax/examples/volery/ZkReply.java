@@ -12,13 +12,20 @@ import java.util.Objects;
  * The result of one znode operation: a {@link ZkCode} and, on success, what the operation returns in
  * ZooKeeper — the created path (create), the data (getData), the node's {@link Stat} (setData,
  * getData, exists, getChildren) and the sorted child names (getChildren). Fields an operation does
- * not return are null. On an error every field but the code is null.
+ * not return are null. On an error every field but the code and the zxid is null.
+ *
+ * <p>Every reply also carries a zxid ({@link #zxid()}): the zxid the command executed at (a write,
+ * failed ones included, since they consume a zxid as ZooKeeper's error transactions do), or, for a
+ * read, the last zxid of the state it read (ZooKeeper's reply-header zxid). The factories make
+ * replies with zxid 0; {@link #withZxid(long)} sets it ({@link ZnodeTree}'s writes and
+ * {@link VoleryCommand#applyTo} do).
  *
  * <p>Wire encoding ({@link #encode()}, {@link #decode(ByteBuffer)}), big-endian, what a Volery
  * partition returns from {@code execute} and a front end decodes:
  * <pre>
- *   byte  format version ({@link #FORMAT_VERSION} = 1)
+ *   byte  format version ({@link #FORMAT_VERSION} = 2)
  *   int   code (ZooKeeper's numeric code, {@link ZkCode#code()})
+ *   long  zxid (non-negative; absent in version 1, which decodes with zxid 0)
  *   byte  fields present: bit 0 path, bit 1 data, bit 2 stat, bit 3 children (0 for an error)
  *   path:     int length (0..{@link VoleryCommand#MAX_PATH_BYTES}), UTF-8 bytes
  *   data:     int length (0..{@link VoleryCommand#MAX_DATA_BYTES}), bytes
@@ -29,16 +36,19 @@ import java.util.Objects;
  * </pre>
  * present fields in that order, nothing after. The field combinations are those the factories make:
  * none (an error, or delete's OK), path (+ stat: create), stat, data + stat, children + stat.
- * Equal replies encode to equal bytes. {@link #decode(ByteBuffer)} never throws: bytes it cannot
- * read (truncated, trailing bytes, unknown version, code or field combination, bad lengths, invalid
- * UTF-8) decode to {@link #malformed()}, the error reply {@link ZkCode#MARSHALLINGERROR}.
+ * Equal replies encode to equal bytes. {@link #decode(ByteBuffer)} reads versions 1 and 2 and never
+ * throws: bytes it cannot read (truncated, trailing bytes, unknown version, code or field
+ * combination, a negative zxid, bad lengths, invalid UTF-8) decode to {@link #malformed()}, the error
+ * reply {@link ZkCode#MARSHALLINGERROR}.
  *
  * <p>Immutable (the data array is copied in and out); safe from any thread. Equal replies have equal
  * fields, data compared by content.
  */
 public final class ZkReply {
     /** The version of the wire encoding {@link #encode()} writes and {@link #decode} reads. */
-    public static final byte FORMAT_VERSION = 1;
+    public static final byte FORMAT_VERSION = 2;
+    /** The first encoding: as version 2 without the zxid; {@link #decode} still reads it (zxid 0). */
+    public static final byte FORMAT_VERSION_1 = 1;
 
     private static final int HAS_PATH = 1;
     private static final int HAS_DATA = 2;
@@ -46,21 +56,27 @@ public final class ZkReply {
     private static final int HAS_CHILDREN = 8;
     private static final int STAT_BYTES = 8 * 4 + 4 * 3 + 8 + 4 * 2 + 8;
 
-    private static final ZkReply OK_EMPTY = new ZkReply(ZkCode.OK, null, null, null, null);
-    private static final ZkReply MALFORMED = new ZkReply(ZkCode.MARSHALLINGERROR, null, null, null, null);
+    private static final ZkReply OK_EMPTY = new ZkReply(ZkCode.OK, null, null, null, null, 0L);
+    private static final ZkReply MALFORMED = new ZkReply(ZkCode.MARSHALLINGERROR, null, null, null, null, 0L);
 
     private final ZkCode code;
     private final String path;
     private final byte[] data;
     private final Stat stat;
     private final List<String> children;
+    private final long zxid;
 
     private ZkReply(ZkCode code, String path, byte[] data, Stat stat, List<String> children) {
+        this(code, path, data, stat, children, 0L);
+    }
+
+    private ZkReply(ZkCode code, String path, byte[] data, Stat stat, List<String> children, long zxid) {
         this.code = Objects.requireNonNull(code, "code");
         this.path = path;
         this.data = data;
         this.stat = stat;
         this.children = children;
+        this.zxid = zxid;
     }
 
     /** An error reply. @throws IllegalArgumentException if {@code code} is {@link ZkCode#OK} */
@@ -110,6 +126,23 @@ public final class ZkReply {
         return new ZkReply(ZkCode.OK, null, null, Objects.requireNonNull(stat, "stat"), List.copyOf(children));
     }
 
+    /**
+     * This reply with zxid {@code zxid} (the zxid the command executed at, or a read's last zxid).
+     *
+     * @throws IllegalArgumentException if {@code zxid} is negative
+     */
+    public ZkReply withZxid(long zxid) {
+        if (zxid < 0) {
+            throw new IllegalArgumentException("negative zxid: " + zxid);
+        }
+        return zxid == this.zxid ? this : new ZkReply(code, path, data, stat, children, zxid);
+    }
+
+    /** The zxid the command executed at (a write) or of the state it read (a read); 0 if not set. */
+    public long zxid() {
+        return zxid;
+    }
+
     /** The result code. */
     public ZkCode code() {
         return code;
@@ -144,7 +177,7 @@ public final class ZkReply {
     public byte[] encode() {
         byte[] pathBytes = path == null ? null : path.getBytes(StandardCharsets.UTF_8);
         List<byte[]> names = new ArrayList<>();
-        int size = 1 + 4 + 1;
+        int size = 1 + 4 + 8 + 1;
         int fields = 0;
         if (pathBytes != null) {
             fields |= HAS_PATH;
@@ -168,7 +201,7 @@ public final class ZkReply {
             }
         }
         ByteBuffer out = ByteBuffer.allocate(size);
-        out.put(FORMAT_VERSION).putInt(code.code()).put((byte) fields);
+        out.put(FORMAT_VERSION).putInt(code.code()).putLong(zxid).put((byte) fields);
         if (pathBytes != null) {
             out.putInt(pathBytes.length).put(pathBytes);
         }
@@ -205,12 +238,14 @@ public final class ZkReply {
         }
         ByteBuffer in = bytes.duplicate(); // a duplicate is big-endian
         try {
-            if (in.get() != FORMAT_VERSION) {
+            byte version = in.get();
+            if (version != FORMAT_VERSION && version != FORMAT_VERSION_1) {
                 return MALFORMED;
             }
             ZkCode code = ZkCode.fromCode(in.getInt());
+            long zxid = version == FORMAT_VERSION ? in.getLong() : 0L;
             int fields = in.get();
-            if (code == null || !validFields(code, fields)) {
+            if (code == null || zxid < 0 || !validFields(code, fields)) {
                 return MALFORMED;
             }
             String path = null;
@@ -253,7 +288,7 @@ public final class ZkReply {
             if (in.hasRemaining()) {
                 return MALFORMED;
             }
-            return new ZkReply(code, path, data, stat, children);
+            return new ZkReply(code, path, data, stat, children, zxid);
         } catch (BufferUnderflowException e) {
             return MALFORMED;
         }
@@ -283,17 +318,17 @@ public final class ZkReply {
     @Override
     public boolean equals(Object o) {
         return o instanceof ZkReply r && code == r.code && Objects.equals(path, r.path) && Arrays.equals(data, r.data)
-                && Objects.equals(stat, r.stat) && Objects.equals(children, r.children);
+                && Objects.equals(stat, r.stat) && Objects.equals(children, r.children) && zxid == r.zxid;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(code, path, Arrays.hashCode(data), stat, children);
+        return Objects.hash(code, path, Arrays.hashCode(data), stat, children, zxid);
     }
 
     @Override
     public String toString() {
-        return "ZkReply[" + code + (path == null ? "" : " path=" + path)
+        return "ZkReply[" + code + " zxid=0x" + Long.toHexString(zxid) + (path == null ? "" : " path=" + path)
                 + (data == null ? "" : " data=" + data.length + "B") + (stat == null ? "" : " " + stat)
                 + (children == null ? "" : " children=" + children) + "]";
     }

@@ -45,9 +45,14 @@ public final class ZnodeTree {
     /**
      * Creates a znode.
      *
-     * @return OK with the created path (with its sequence suffix) and the new node's stat, or the error
+     * @return OK with the created path (with its sequence suffix) and the new node's stat, or the
+     *         error; either way with zxid {@code zxid}
      */
     public ZkReply create(String path, byte[] data, CreateMode mode, long zxid, long time) {
+        return createAt(path, data, mode, zxid, time).withZxid(zxid);
+    }
+
+    private ZkReply createAt(String path, byte[] data, CreateMode mode, long zxid, long time) {
         if (mode == null || !mode.isSupported()) {
             return ZkReply.error(ZkCode.UNIMPLEMENTED);
         }
@@ -73,7 +78,7 @@ public final class ZnodeTree {
         return ZkReply.created(created, node.stat());
     }
 
-    /** Deletes a childless znode whose version is {@code version} (or any, with -1). */
+    /** Deletes a childless znode whose version is {@code version} (or any, with -1); the reply has zxid {@code zxid}. */
     public ZkReply delete(String path, int version, long zxid) {
         return delete(path, version, zxid, null);
     }
@@ -84,6 +89,10 @@ public final class ZnodeTree {
      * not own the node uses the version its owner sent (seed 004 (S-SMR) §IV Alg. 1 l.16-17).
      */
     ZkReply delete(String path, int version, long zxid, Integer currentVersion) {
+        return deleteAt(path, version, zxid, currentVersion).withZxid(zxid);
+    }
+
+    private ZkReply deleteAt(String path, int version, long zxid, Integer currentVersion) {
         if (!ZkPaths.isValid(path) || path.equals(ZkPaths.ROOT)) {
             return ZkReply.error(ZkCode.BADARGUMENTS);
         }
@@ -104,7 +113,7 @@ public final class ZnodeTree {
         return ZkReply.ok();
     }
 
-    /** Replaces a znode's data if its version is {@code version} (or any, with -1). */
+    /** Replaces a znode's data if its version is {@code version} (or any, with -1); the reply has zxid {@code zxid}. */
     public ZkReply setData(String path, byte[] data, int version, long zxid, long time) {
         return setData(path, data, version, zxid, time, true);
     }
@@ -115,6 +124,10 @@ public final class ZnodeTree {
     }
 
     private ZkReply setData(String path, byte[] data, int version, long zxid, long time, boolean apply) {
+        return setDataAt(path, data, version, zxid, time, apply).withZxid(zxid);
+    }
+
+    private ZkReply setDataAt(String path, byte[] data, int version, long zxid, long time, boolean apply) {
         if (data == null || !ZkPaths.isValid(path)) {
             return ZkReply.error(ZkCode.BADARGUMENTS);
         }
@@ -136,26 +149,28 @@ public final class ZnodeTree {
         return ZkReply.stat(node.stat());
     }
 
-    /** A znode's data and stat. */
+    /** A znode's data and stat (zxid 0: {@link #apply} stamps a read's reply with the caller's last zxid). */
     public ZkReply getData(String path) {
         Znode node = lookup(path);
         return node != null ? ZkReply.data(node.data, node.stat()) : missing(path);
     }
 
-    /** A znode's stat. */
+    /** A znode's stat (zxid 0, as {@link #getData}). */
     public ZkReply exists(String path) {
         Znode node = lookup(path);
         return node != null ? ZkReply.stat(node.stat()) : missing(path);
     }
 
-    /** A znode's child names in ascending order, and its stat. */
+    /** A znode's child names in ascending order, and its stat (zxid 0, as {@link #getData}). */
     public ZkReply getChildren(String path) {
         Znode node = lookup(path);
         return node != null ? ZkReply.children(new ArrayList<>(node.children), node.stat()) : missing(path);
     }
 
     /**
-     * Executes {@code command} with the given zxid and time (used by writes only).
+     * Executes {@code command} ({@link VoleryCommand#applyTo}): a write at {@code zxid} and
+     * {@code time}; a read ignores {@code time} and answers with {@code zxid} as the last zxid of the
+     * state it read. Either way the reply carries {@code zxid}.
      */
     public ZkReply apply(VoleryCommand command, long zxid, long time) {
         return command.applyTo(this, zxid, time);

@@ -74,6 +74,8 @@ class VoleryPartitionPropertiesTest {
                 } else if (command.isWrite()) {
                     int owner = oracle.partitionOf(command.path());
                     zxid = globals << 32 | ++locals[owner];
+                } else {
+                    zxid = globals << 32 | locals[oracle.partitionOf(command.path())]; // a read: the owner's last zxid
                 }
                 ZkReply reply = reference.apply(command, zxid, command.time());
                 Statistics.label("replies").collect(command.getClass().getSimpleName() + " " + reply.code());
@@ -102,7 +104,7 @@ class VoleryPartitionPropertiesTest {
             int owner = oracle.partitionOf(path);
             ZkReply atOwner = ZkReply.decode(HexFormat.of().parseHex(
                     ssmr.run(new VoleryCommand.GetData(path).encode(), GroupSet.of(owner)).get(owner + "/1")));
-            assertThat(atOwner).as("the owner's copy of %s is current", path).isEqualTo(reference.getData(path));
+            assertThat(atOwner).as("the owner's copy of %s is current", path).isEqualTo(reference.getData(path).withZxid(globals << 32 | locals[owner]));
         }
     }
 

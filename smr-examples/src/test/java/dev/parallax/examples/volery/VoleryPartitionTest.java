@@ -61,10 +61,12 @@ class VoleryPartitionTest {
         assertThat(set.stat().mzxid()).isEqualTo(1L << 32 | 1);
         assertThat(set.stat().mtime()).isEqualTo(200);
         // partitions 0 and 2 still hold version 0: they must take the owner's version
-        assertThat(run(new VoleryCommand.Delete(x, 0))).isEqualTo(ZkReply.error(ZkCode.BADVERSION));
-        assertThat(run(new VoleryCommand.Exists(x)).stat().version()).isEqualTo(1);
-        assertThat(run(new VoleryCommand.Delete(x, 1))).isEqualTo(ZkReply.ok());
-        assertThat(run(new VoleryCommand.Exists(x))).isEqualTo(ZkReply.error(ZkCode.NONODE));
+        assertThat(run(new VoleryCommand.Delete(x, 0))).isEqualTo(ZkReply.error(ZkCode.BADVERSION).withZxid(2L << 32));
+        ZkReply exists = run(new VoleryCommand.Exists(x));
+        assertThat(exists.stat().version()).isEqualTo(1);
+        assertThat(exists.zxid()).as("a read carries the owner's last zxid").isEqualTo(2L << 32);
+        assertThat(run(new VoleryCommand.Delete(x, 1))).isEqualTo(ZkReply.ok().withZxid(3L << 32));
+        assertThat(run(new VoleryCommand.Exists(x))).isEqualTo(ZkReply.error(ZkCode.NONODE).withZxid(3L << 32));
         for (int p = 0; p < P; p++) {
             assertThat(ssmr.replica(p, 0).size()).isEqualTo(1);
         }
@@ -80,31 +82,31 @@ class VoleryPartitionTest {
     @Test
     void sequentialCreatesAreNamedAndStampedAlikeEverywhereAndNotEmptyIsGlobal() {
         assertThat(run(create("/q", 10))).isEqualTo(ZkReply.created("/q",
-                new Stat(1L << 32, 1L << 32, 10, 10, 0, 0, 0, 0, 1, 0, 1L << 32)));
+                new Stat(1L << 32, 1L << 32, 10, 10, 0, 0, 0, 0, 1, 0, 1L << 32)).withZxid(1L << 32));
         for (int i = 0; i < 3; i++) {
             ZkReply created = run(new VoleryCommand.Create("/q/s-", new byte[0], CreateMode.PERSISTENT_SEQUENTIAL, 20 + i));
             long zxid = (2L + i) << 32;
             assertThat(created).isEqualTo(ZkReply.created("/q/s-000000000" + i,
-                    new Stat(zxid, zxid, 20 + i, 20 + i, 0, 0, 0, 0, 0, 0, zxid)));
+                    new Stat(zxid, zxid, 20 + i, 20 + i, 0, 0, 0, 0, 0, 0, zxid)).withZxid(zxid));
         }
-        assertThat(run(new VoleryCommand.Delete("/q", -1))).isEqualTo(ZkReply.error(ZkCode.NOTEMPTY));
-        assertThat(run(new VoleryCommand.Delete("/q", 0))).isEqualTo(ZkReply.error(ZkCode.NOTEMPTY));
-        assertThat(run(new VoleryCommand.Delete("/q", 5))).isEqualTo(ZkReply.error(ZkCode.BADVERSION));
+        assertThat(run(new VoleryCommand.Delete("/q", -1))).isEqualTo(ZkReply.error(ZkCode.NOTEMPTY).withZxid(5L << 32));
+        assertThat(run(new VoleryCommand.Delete("/q", 0))).isEqualTo(ZkReply.error(ZkCode.NOTEMPTY).withZxid(6L << 32));
+        assertThat(run(new VoleryCommand.Delete("/q", 5))).isEqualTo(ZkReply.error(ZkCode.BADVERSION).withZxid(7L << 32));
         ZkReply children = run(new VoleryCommand.GetChildren("/q"));
         assertThat(children.children()).containsExactly("s-0000000000", "s-0000000001", "s-0000000002");
         assertThat(children.stat().cversion()).isEqualTo(3);
         assertThat(children.stat().pzxid()).isEqualTo(4L << 32);
         // deletes do not reuse sequence numbers; every failed global command consumed a zxid
-        assertThat(run(new VoleryCommand.Delete("/q/s-0000000002", -1))).isEqualTo(ZkReply.ok());
+        assertThat(run(new VoleryCommand.Delete("/q/s-0000000002", -1))).isEqualTo(ZkReply.ok().withZxid(8L << 32));
         ZkReply next = run(new VoleryCommand.Create("/q/s-", new byte[0], CreateMode.PERSISTENT_SEQUENTIAL, 30));
         assertThat(next.path()).isEqualTo("/q/s-0000000003");
         assertThat(next.stat().czxid()).isEqualTo(9L << 32);
         assertThat(run(new VoleryCommand.Create("/q", new byte[0], CreateMode.PERSISTENT)))
-                .isEqualTo(ZkReply.error(ZkCode.NODEEXISTS));
+                .isEqualTo(ZkReply.error(ZkCode.NODEEXISTS).withZxid(10L << 32));
         assertThat(run(new VoleryCommand.Create("/none/a", new byte[0], CreateMode.PERSISTENT)))
-                .isEqualTo(ZkReply.error(ZkCode.NONODE));
+                .isEqualTo(ZkReply.error(ZkCode.NONODE).withZxid(11L << 32));
         assertThat(run(new VoleryCommand.Create("/e", new byte[0], CreateMode.EPHEMERAL)))
-                .isEqualTo(ZkReply.error(ZkCode.UNIMPLEMENTED));
+                .isEqualTo(ZkReply.error(ZkCode.UNIMPLEMENTED).withZxid(12L << 32));
     }
 
     @Test
@@ -125,7 +127,7 @@ class VoleryPartitionTest {
         assertThat(read.data()).containsExactly(5, 5, 5);
         assertThat(run(new VoleryCommand.GetData(y), GroupSet.of(2))).isEqualTo(read);
         assertThat(run(new VoleryCommand.SetData(y, new byte[0], 0, 78), GroupSet.of(1, 2)))
-                .isEqualTo(ZkReply.error(ZkCode.BADVERSION));
+                .isEqualTo(ZkReply.error(ZkCode.BADVERSION).withZxid(1L << 32 | 2));
         assertThat(run(new VoleryCommand.GetChildren("/"), GroupSet.partition(P)).children())
                 .containsExactly(y.substring(1));
     }
@@ -246,8 +248,8 @@ class VoleryPartitionTest {
         single.run(create("/a", 1).encode(), GroupSet.DEFAULT);
         single.run(new VoleryCommand.SetData("/a", new byte[0], 0).encode(), GroupSet.DEFAULT);
         assertThat(single.run(delete, GroupSet.DEFAULT).values())
-                .containsOnly(HexFormat.of().formatHex(ZkReply.error(ZkCode.BADVERSION).encode()));
+                .containsOnly(HexFormat.of().formatHex(ZkReply.error(ZkCode.BADVERSION).withZxid(2L << 32).encode()));
         assertThat(single.run(new VoleryCommand.Delete("/a", 1).encode(), GroupSet.DEFAULT).values())
-                .containsOnly(HexFormat.of().formatHex(ZkReply.ok().encode()));
+                .containsOnly(HexFormat.of().formatHex(ZkReply.ok().withZxid(3L << 32).encode()));
     }
 }

@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** {@link ZkReply}'s wire encoding: round trips, and every unreadable input decodes to MARSHALLINGERROR. */
 class VoleryReplyEncodingTest {
@@ -74,7 +75,7 @@ class VoleryReplyEncodingTest {
     void unknownVersionCodeOrFieldCombinationAndBadLengthsAreMalformed() {
         byte[] ok = ZkReply.stat(STAT).encode();
         byte[] version = ok.clone();
-        version[0] = 2;
+        version[0] = 3;
         assertThat(ZkReply.decode(version)).isEqualTo(ZkReply.malformed());
         byte[] code = ok.clone();
         ByteBuffer.wrap(code).putInt(1, -999);
@@ -83,17 +84,51 @@ class VoleryReplyEncodingTest {
         ByteBuffer.wrap(errorWithStat).putInt(1, ZkCode.NONODE.code());
         assertThat(ZkReply.decode(errorWithStat)).isEqualTo(ZkReply.malformed());
         byte[] dataWithoutStat = ZkReply.error(ZkCode.NONODE).encode();
-        ByteBuffer.wrap(dataWithoutStat).putInt(1, 0).put(5, (byte) 2);
+        ByteBuffer.wrap(dataWithoutStat).putInt(1, 0).put(13, (byte) 2);
         assertThat(ZkReply.decode(dataWithoutStat)).isEqualTo(ZkReply.malformed());
         byte[] negativeLength = ZkReply.created("/a").encode();
-        ByteBuffer.wrap(negativeLength).putInt(6, -1);
+        ByteBuffer.wrap(negativeLength).putInt(14, -1);
         assertThat(ZkReply.decode(negativeLength)).isEqualTo(ZkReply.malformed());
         byte[] notUtf8 = ZkReply.created("/a").encode();
         notUtf8[notUtf8.length - 1] = (byte) 0xff;
         assertThat(ZkReply.decode(notUtf8)).isEqualTo(ZkReply.malformed());
         byte[] hugeChildCount = ZkReply.children(List.of("x"), STAT).encode();
-        ByteBuffer.wrap(hugeChildCount).putInt(6 + 68, Integer.MAX_VALUE);
+        ByteBuffer.wrap(hugeChildCount).putInt(14 + 68, Integer.MAX_VALUE);
         assertThat(ZkReply.decode(hugeChildCount)).isEqualTo(ZkReply.malformed());
+        byte[] negativeZxid = ZkReply.ok().encode();
+        ByteBuffer.wrap(negativeZxid).putLong(5, -1L);
+        assertThat(ZkReply.decode(negativeZxid)).isEqualTo(ZkReply.malformed());
+        assertThatThrownBy(() -> ZkReply.ok().withZxid(-1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void theZxidIsEncodedAfterTheCodeAndCountsInEquality() {
+        ZkReply reply = ZkReply.stat(STAT).withZxid(0x1234_0000_0005L);
+        byte[] bytes = reply.encode();
+        assertThat(bytes[0]).isEqualTo((byte) 2);
+        assertThat(ByteBuffer.wrap(bytes).getLong(5)).isEqualTo(0x1234_0000_0005L);
+        assertThat(ZkReply.decode(bytes).zxid()).isEqualTo(0x1234_0000_0005L);
+        assertThat(reply).isNotEqualTo(ZkReply.stat(STAT)).isEqualTo(ZkReply.stat(STAT).withZxid(0x1234_0000_0005L));
+        assertThat(ZkReply.stat(STAT).zxid()).isZero();
+        assertThat(reply.withZxid(reply.zxid())).isSameAs(reply);
+    }
+
+    @Property(tries = 300)
+    void versionOneRepliesStillDecodeWithZxidZero(@ForAll("replies") ZkReply reply) {
+        byte[] bytes = version1(reply.encode());
+        assertThat(bytes[0]).isEqualTo(ZkReply.FORMAT_VERSION_1);
+        assertThat(ZkReply.decode(bytes)).isEqualTo(reply.withZxid(0));
+        for (int length = 0; length < bytes.length; length++) {
+            assertThat(ZkReply.decode(Arrays.copyOf(bytes, length))).isEqualTo(ZkReply.malformed());
+        }
+        assertThat(ZkReply.decode(Arrays.copyOf(bytes, bytes.length + 1))).isEqualTo(ZkReply.malformed());
+    }
+
+    /** The version-1 bytes of a version-2 encoding: the version byte 1 and no zxid (bytes 5..12). */
+    private static byte[] version1(byte[] v2) {
+        ByteBuffer out = ByteBuffer.allocate(v2.length - 8);
+        out.put(ZkReply.FORMAT_VERSION_1).put(v2, 1, 4).put(v2, 13, v2.length - 13);
+        return out.array();
     }
 
     @Property(tries = 300)
@@ -105,8 +140,20 @@ class VoleryReplyEncodingTest {
     void garbageNeverThrowsAndDecodesToAReplyThatReEncodesToItself(@ForAll @Size(max = 120) byte[] garbage) {
         ZkReply decoded = ZkReply.decode(garbage);
         assertThat(decoded).isNotNull();
-        if (!decoded.equals(ZkReply.malformed())) {
-            assertThat(decoded.encode()).isEqualTo(garbage);
+        reEncodes(decoded, garbage);
+    }
+
+    /** A decoded reply re-encodes to its bytes (version 2) or to the same reply (version 1, zxid 0). */
+    private static void reEncodes(ZkReply decoded, byte[] bytes) {
+        if (decoded.equals(ZkReply.malformed())) {
+            return;
+        }
+        if (bytes[0] == ZkReply.FORMAT_VERSION) {
+            assertThat(decoded.encode()).isEqualTo(bytes);
+        } else {
+            assertThat(bytes[0]).isEqualTo(ZkReply.FORMAT_VERSION_1);
+            assertThat(decoded.zxid()).isZero();
+            assertThat(version1(decoded.encode())).isEqualTo(bytes);
         }
     }
 
@@ -114,10 +161,7 @@ class VoleryReplyEncodingTest {
     void corruptedEncodingsNeverThrow(@ForAll("replies") ZkReply reply, @ForAll int index, @ForAll byte value) {
         byte[] bytes = reply.encode();
         bytes[Math.floorMod(index, bytes.length)] = value;
-        ZkReply decoded = ZkReply.decode(bytes);
-        if (!decoded.equals(ZkReply.malformed())) {
-            assertThat(decoded.encode()).isEqualTo(bytes);
-        }
+        reEncodes(ZkReply.decode(bytes), bytes);
     }
 
     @Provide
@@ -129,7 +173,7 @@ class VoleryReplyEncodingTest {
         Arbitrary<String> names = Arbitraries.strings().withCharRange('a', 'z').withChars('ü', '€', '-')
                 .ofMinLength(1).ofMaxLength(12);
         Arbitrary<byte[]> data = Arbitraries.bytes().array(byte[].class).ofMaxSize(64);
-        return Arbitraries.oneOf(
+        Arbitrary<ZkReply> fields = Arbitraries.oneOf(
                 Arbitraries.of(ZkCode.values()).filter(c -> c != ZkCode.OK).map(ZkReply::error),
                 Arbitraries.just(ZkReply.ok()),
                 names.map(n -> ZkReply.created("/" + n)),
@@ -137,5 +181,7 @@ class VoleryReplyEncodingTest {
                 stats.map(ZkReply::stat),
                 Combinators.combine(data, stats).as(ZkReply::data),
                 Combinators.combine(names.list().ofMaxSize(8), stats).as(ZkReply::children));
+        return Combinators.combine(fields, Arbitraries.longs().between(0, Long.MAX_VALUE))
+                .as(ZkReply::withZxid);
     }
 }

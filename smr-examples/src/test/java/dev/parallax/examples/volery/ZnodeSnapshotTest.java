@@ -40,7 +40,7 @@ class ZnodeSnapshotTest {
         // and it goes on alike: sequence numbers continue from the restored cversion
         assertThat(restored.create("/a/q-", new byte[0], PERSISTENT_SEQUENTIAL, 8, 800))
                 .isEqualTo(tree.create("/a/q-", new byte[0], PERSISTENT_SEQUENTIAL, 8, 800))
-                .isEqualTo(ZkReply.created("/a/q-0000000002", new Stat(8, 8, 800, 800, 0, 0, 0, 0, 0, 0, 8)));
+                .isEqualTo(ZkReply.created("/a/q-0000000002", new Stat(8, 8, 800, 800, 0, 0, 0, 0, 0, 0, 8)).withZxid(8));
         assertThat(restored.digest()).isEqualTo(tree.digest());
     }
 

@@ -27,7 +27,7 @@ class ZnodeTreeTest {
     @Test
     void createSetsTheStatFromItsInputsAndUpdatesTheParent() {
         assertThat(tree.create("/a", DATA, PERSISTENT, 5, 1_000))
-                .isEqualTo(ZkReply.created("/a", new Stat(5, 5, 1_000, 1_000, 0, 0, 0, 0, 3, 0, 5)));
+                .isEqualTo(ZkReply.created("/a", new Stat(5, 5, 1_000, 1_000, 0, 0, 0, 0, 3, 0, 5)).withZxid(5));
         ZkReply a = tree.getData("/a");
         assertThat(a.data()).containsExactly(DATA);
         assertThat(a.stat()).isEqualTo(new Stat(5, 5, 1_000, 1_000, 0, 0, 0, 0, 3, 0, 5));

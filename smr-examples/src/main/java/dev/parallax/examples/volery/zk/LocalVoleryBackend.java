@@ -10,7 +10,8 @@ import java.util.function.LongSupplier;
 /**
  * An in-process, unreplicated {@link VoleryBackend}: one {@link ZnodeTree} behind one lock, so every
  * operation is trivially linearizable. Each write takes the next zxid of a counter (1, 2, ...; failed
- * writes too, as ZooKeeper's error transactions do) and the time of the clock given. For tests and for
+ * writes too, as ZooKeeper's error transactions do) and the time of the clock given; a read's reply
+ * carries the last write's zxid. For tests and for
  * trying ZooKeeper clients against {@link ZkServer} without a cluster.
  *
  * <p><b>Threads.</b> Thread-safe; {@link #submit} executes the command on the calling thread under the

@@ -2,26 +2,21 @@ package dev.parallax.examples.volery.zk;
 
 import dev.parallax.core.client.ClusterUnavailableException;
 import dev.parallax.core.client.OutcomeUnknownException;
+import dev.parallax.examples.net.Failures;
+import dev.parallax.examples.net.OrderedReplies;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.EventLoop;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BiConsumer;
 import org.apache.jute.InputArchive;
 import org.apache.zookeeper.proto.AuthPacket;
 import org.apache.zookeeper.proto.ConnectRequest;
@@ -38,18 +33,22 @@ import org.slf4j.LoggerFactory;
  * <p><b>Handshake.</b> The first frame must be a ConnectRequest (with or without the trailing readOnly
  * flag that clients since 3.4 send; the ConnectResponse carries the flag only if the request did).
  * Session id 0 creates a session with the requested time-out clamped into the configured range; a
- * known session id with its password resumes that session; an unknown or expired one, or a wrong
- * password, gets ZooKeeper's "expired" answer (time-out 0, session id 0) and the connection closes.
+ * known session id with its password resumes that session; with a session secret shared by the
+ * cluster, an id and password another server handed out adopt the session ({@link ZkSessions}); a
+ * wrong password, or (without a shared secret) an unknown or expired id, gets ZooKeeper's "expired"
+ * answer (time-out 0, session id 0) and the connection closes.
  * A connection silent for its session time-out (before the handshake: the maximum time-out) is closed
  * and its session expired.
  *
- * <p><b>Pipelining.</b> Every request takes a slot at the tail of a queue; backend replies fill their
- * slot when the future completes, on any thread, in any order; only the event loop touches the queue
- * and writes every completed slot at its head in one flush (as the Redis front end's
- * RespConnectionHandler). Pings are answered at once, outside the queue (the client matches them by
+ * <p><b>Pipelining.</b> An {@link OrderedReplies} queue (shared with the Redis front end): every
+ * request takes a slot at its tail; backend replies fill their slot when the future completes, on any
+ * thread, in any order; replies leave in request order, completed ones in one flush. Pings are answered at once, outside the queue (the client matches them by
  * their xid, -2, not by order), so a slow backend does not starve the session of heartbeats. The
- * reply header's zxid is the largest zxid any Stat answered on this connection has shown (0 before
- * one): never decreasing, as ZooKeeper clients expect.
+ * reply header's zxid is the largest of the client's {@code lastZxidSeen} (sent in its
+ * ConnectRequest) and the zxids of the backend replies answered on this connection
+ * ({@link dev.parallax.examples.volery.ZkReply#zxid()}): never decreasing, as ZooKeeper clients
+ * expect, also across a reconnection to another server. Unlike ZooKeeper, a server does not refuse a
+ * client that has seen a zxid larger than its own (a Volery zxid is per partition, not global).
  *
  * <p><b>Back-pressure.</b> With {@code maxPending} slots outstanding or the socket not writable,
  * reading stops until the queue is down to half and the socket writable again.
@@ -66,28 +65,18 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(ZkConnectionHandler.class);
     /** The handler name of the idle detector, which the handshake re-arms with the session time-out. */
     static final String IDLE = "zk-idle";
-    private static final int PASSWORD_BYTES = 16;
+    private static final int PASSWORD_BYTES = ZkSessionPasswords.PASSWORD_BYTES;
 
     private final ZkServerConfig config;
     private final ZkSessions sessions;
     private final ZkOperations operations;
     private final ZkMetrics metrics;
     private final long id;
-    private final int maxPending;
-    private final int resumeAt;
-    private final ArrayDeque<Slot> slots = new ArrayDeque<>();
-    private final AtomicBoolean drainScheduled = new AtomicBoolean();
-    private final Runnable drainTask = () -> {
-        drainScheduled.set(false);
-        drain();
-    };
     private ChannelHandlerContext ctx;
-    private ZkSessions.Session session;
+    private OrderedReplies<ZkResponse> replies;
+    private ZkSessions.Grant session;
     private boolean sessionEnded;
     private long lastZxid;
-    private boolean inReadBatch;
-    private boolean closing;
-    private boolean readPaused;
 
     ZkConnectionHandler(ZkServerConfig config, ZkSessions sessions, ZkOperations operations, ZkMetrics metrics, long id) {
         this.config = config;
@@ -95,13 +84,12 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
         this.operations = operations;
         this.metrics = metrics;
         this.id = id;
-        this.maxPending = config.maxPendingPerConnection();
-        this.resumeAt = maxPending / 2;
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        this.replies = new OrderedReplies<>(ctx, config.maxPendingPerConnection(), this::encode);
     }
 
     @Override
@@ -116,9 +104,9 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
             ctx.fireChannelRead(msg);
             return;
         }
-        inReadBatch = true;
+        replies.beginRead();
         try {
-            if (closing) {
+            if (replies.closing()) {
                 return;
             }
             if (session == null) {
@@ -129,19 +117,18 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
         } finally {
             frame.release();
         }
-        updateReading();
+        replies.updateReading();
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        inReadBatch = false;
-        drain();
+        replies.endRead();
         ctx.fireChannelReadComplete();
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        updateReading();
+        replies.updateReading();
         ctx.fireChannelWritabilityChanged();
     }
 
@@ -150,32 +137,24 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
         if (event instanceof IdleStateEvent) {
             if (session == null) {
                 refuse(ZkMetrics.Refusal.CONNECT_TIMEOUT, "no ConnectRequest within " + config.maxSessionTimeoutMs() + " ms");
-            } else if (!closing) {
+            } else if (!replies.closing()) {
                 LOG.debug("connection {}: session 0x{} silent for {} ms, expiring it", id,
-                        Long.toHexString(session.id), session.timeoutMs);
+                        Long.toHexString(session.id()), session.timeoutMs());
                 endSession(ZkMetrics.SessionEvent.EXPIRED);
-                closing = true;
-                slots.clear();
+                replies.abandon();
                 ctx.close();
             }
         } else if (event instanceof ChannelInputShutdownEvent) {
-            Slot last = slots.peekLast();
-            if (last == null) {
-                ctx.close();
-            } else {
-                last.closeAfter = true;
-                stopReading();
-            }
+            replies.closeAfterLast();
         }
         ctx.fireUserEventTriggered(event);
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        closing = true;
-        slots.clear();
+        replies.abandon();
         if (session != null && !sessionEnded) {
-            sessions.disconnected(session.id, ctx.channel());
+            sessions.disconnected(session.id(), ctx.channel());
         }
         ctx.fireChannelInactive();
     }
@@ -195,8 +174,7 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
         } else {
             LOG.warn("connection {} from {} failed; closing it", id, ctx.channel().remoteAddress(), cause);
         }
-        closing = true;
-        slots.clear();
+        replies.abandon();
         ctx.close();
     }
 
@@ -232,35 +210,38 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         int dropFlag = readOnlyFlag ? 0 : 1;
-        ZkSessions.Session s;
-        if (request.getSessionId() == 0) {
-            s = sessions.create(config.negotiateTimeout(request.getTimeOut()), ctx.channel());
-            if (s == null) {
+        ZkSessions.Grant s = request.getSessionId() == 0
+                ? sessions.create(request.getTimeOut(), ctx.channel())
+                : sessions.reopen(request.getSessionId(), password, ctx.channel());
+        switch (s.outcome()) {
+            case FULL -> {
                 refuse(ZkMetrics.Refusal.TOO_MANY_SESSIONS, config.maxSessions() + " sessions live");
                 return;
             }
-            metrics.session(ZkMetrics.SessionEvent.CREATED);
-        } else {
-            s = sessions.reopen(request.getSessionId(), password, ctx.channel());
-            if (s == null) {
+            case REJECTED -> {
                 metrics.session(ZkMetrics.SessionEvent.REJECTED);
                 LOG.debug("connection {}: session 0x{} unknown, expired or wrong password", id,
                         Long.toHexString(request.getSessionId()));
                 ByteBuf out = ctx.alloc().ioBuffer();
                 ZkWire.writeRecord(out, new ConnectResponse(0, 0, 0, new byte[PASSWORD_BYTES], false), dropFlag);
-                closing = true;
-                ctx.channel().config().setAutoRead(false);
+                replies.stopReading();
                 ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
                 return;
             }
-            metrics.session(ZkMetrics.SessionEvent.RESUMED);
+            case CREATED -> metrics.session(ZkMetrics.SessionEvent.CREATED);
+            case RESUMED -> metrics.session(ZkMetrics.SessionEvent.RESUMED);
+            case ADOPTED -> {
+                metrics.session(ZkMetrics.SessionEvent.ADOPTED);
+                LOG.debug("connection {}: adopted session 0x{} of another server", id, Long.toHexString(s.id()));
+            }
         }
         session = s;
+        lastZxid = Math.max(0L, request.getLastZxidSeen());
         ByteBuf out = ctx.alloc().ioBuffer();
-        ZkWire.writeRecord(out, new ConnectResponse(0, s.timeoutMs, s.id, s.password(), false), dropFlag);
+        ZkWire.writeRecord(out, new ConnectResponse(0, s.timeoutMs(), s.id(), s.password(), false), dropFlag);
         ctx.writeAndFlush(out, ctx.voidPromise());
         if (ctx.pipeline().get(IDLE) != null) {
-            ctx.pipeline().replace(IDLE, IDLE, new IdleStateHandler(s.timeoutMs, 0, 0, TimeUnit.MILLISECONDS));
+            ctx.pipeline().replace(IDLE, IDLE, new IdleStateHandler(s.timeoutMs(), 0, 0, TimeUnit.MILLISECONDS));
         }
     }
 
@@ -303,7 +284,7 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
                 // Every znode has the open ACL, so an identity changes nothing: digest is accepted
                 // as ZooKeeper accepts it; a scheme ZooKeeper has no provider for fails its way.
                 if ("digest".equals(auth.getScheme())) {
-                    append(xid).complete(ZkResponse.ok(xid));
+                    replies.append().complete(ZkResponse.ok(xid));
                 } else {
                     metrics.refused(ZkMetrics.Refusal.AUTH);
                     lastReply(ZkResponse.error(xid, ZkCodes.AUTHFAILED));
@@ -315,137 +296,63 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
 
     @SuppressWarnings("unchecked")
     private void execute(int xid, ZkOp op, InputArchive in) {
-        Slot slot = append(xid);
+        OrderedReplies<ZkResponse>.Slot slot = replies.append();
         Object result;
         try {
             result = operations.execute(xid, op, in);
         } catch (IOException e) {
-            slots.removeLast();
+            replies.dropLast();
             refuse(ZkMetrics.Refusal.UNDECODABLE, op.tag() + " request: " + e.getMessage());
             return;
         } catch (RuntimeException e) {
-            slot.accept(null, e);
+            slot.complete(failure(xid, e));
             return;
         }
         if (result instanceof ZkResponse response) {
             slot.complete(response);
         } else {
-            ((CompletableFuture<ZkResponse>) result).whenComplete(slot);
+            ((CompletableFuture<ZkResponse>) result).whenComplete((response, failure) -> slot.complete(
+                    failure != null ? failure(xid, failure)
+                    : response != null ? response
+                    : failure(xid, new IllegalStateException("the backend completed a request with no reply"))));
         }
     }
 
     private void endSession(ZkMetrics.SessionEvent event) {
         sessionEnded = true;
-        if (sessions.remove(session.id)) {
+        if (sessions.remove(session.id())) {
             metrics.session(event);
         }
     }
 
     /** Answers {@code response} after every earlier request, then closes the connection. */
     private void lastReply(ZkResponse response) {
-        Slot slot = append(response.xid());
-        slot.closeAfter = true;
+        OrderedReplies<ZkResponse>.Slot slot = replies.append();
         slot.complete(response);
-        stopReading();
+        replies.closeAfter(slot);
     }
 
     private void refuse(ZkMetrics.Refusal reason, String detail) {
-        if (closing && !ctx.channel().isActive()) {
+        if (replies.closing() && !ctx.channel().isActive()) {
             return;
         }
         metrics.refused(reason);
         LOG.debug("connection {} from {}: refused ({}): {}", id, ctx.channel().remoteAddress(), reason.tag(), detail);
-        closing = true;
-        slots.clear();
+        replies.abandon();
         ctx.channel().config().setAutoRead(false);
         ctx.close();
     }
 
-    private Slot append(int xid) {
-        Slot slot = new Slot(xid);
-        slots.add(slot);
-        return slot;
-    }
-
-    /** Called by a slot whose outcome is set, on the completing thread. */
-    private void completed() {
-        EventLoop loop = ctx.channel().eventLoop();
-        if (loop.inEventLoop() && inReadBatch) {
-            return;
-        }
-        if (drainScheduled.compareAndSet(false, true)) {
-            try {
-                loop.execute(drainTask);
-            } catch (RejectedExecutionException e) {
-                // The server is shutting down and the connection with it: no one to reply to.
-                drainScheduled.set(false);
-            }
-        }
-    }
-
-    /** Writes every completed slot at the head of the queue, in order, with one flush. */
-    private void drain() {
-        if (!ctx.channel().isActive()) {
-            slots.clear();
-            return;
-        }
-        ByteBuf batch = null;
-        boolean close = false;
-        Slot head;
-        while ((head = slots.peek()) != null) {
-            ZkResponse response = head.outcome;
-            if (response == null) {
-                break;
-            }
-            slots.poll();
-            if (batch == null) {
-                batch = ctx.alloc().ioBuffer();
-            }
-            lastZxid = Math.max(lastZxid, response.zxid());
-            ZkWire.writeReply(batch, new ReplyHeader(response.xid(), lastZxid, response.err()),
-                    response.err() == 0 ? response.body() : null);
-            if (head.closeAfter) {
-                close = true;
-                slots.clear();
-                break;
-            }
-        }
-        if (batch != null) {
-            if (close) {
-                ctx.writeAndFlush(batch).addListener(ChannelFutureListener.CLOSE);
-            } else {
-                ctx.writeAndFlush(batch, ctx.voidPromise());
-            }
-        }
-        updateReading();
-    }
-
-    private void stopReading() {
-        closing = true;
-        readPaused = true;
-        ctx.channel().config().setAutoRead(false);
-    }
-
-    private void updateReading() {
-        if (closing) {
-            return;
-        }
-        boolean writable = ctx.channel().isWritable();
-        if (!readPaused && (slots.size() >= maxPending || !writable)) {
-            readPaused = true;
-            ctx.channel().config().setAutoRead(false);
-        } else if (readPaused && slots.size() <= resumeAt && writable) {
-            readPaused = false;
-            ctx.channel().config().setAutoRead(true);
-        }
+    /** Writes one reply: the header with the connection's zxid, then the body if a success. */
+    private void encode(ByteBuf out, ZkResponse response) {
+        lastZxid = Math.max(lastZxid, response.zxid());
+        ZkWire.writeReply(out, new ReplyHeader(response.xid(), lastZxid, response.err()),
+                response.err() == 0 ? response.body() : null);
     }
 
     /** The reply to a backend failure: CONNECTIONLOSS for an unavailable cluster or an unknown outcome. */
     private ZkResponse failure(int xid, Throwable failure) {
-        Throwable t = failure;
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
+        Throwable t = Failures.unwrap(failure);
         if (t instanceof OutcomeUnknownException) {
             metrics.failure(ZkMetrics.Failure.OUTCOME_UNKNOWN);
             return ZkResponse.error(xid, ZkCodes.CONNECTIONLOSS);
@@ -457,36 +364,5 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
         metrics.failure(ZkMetrics.Failure.INTERNAL);
         LOG.warn("connection {}: request {} failed unexpectedly", id, xid, t);
         return ZkResponse.error(xid, ZkCodes.SYSTEMERROR);
-    }
-
-    /**
-     * One reply slot; {@code outcome} is written once, by the event loop or by the thread completing
-     * the backend's future, and read by the event loop.
-     */
-    private final class Slot implements BiConsumer<ZkResponse, Throwable> {
-        volatile ZkResponse outcome;
-        boolean closeAfter;
-        private final int xid;
-
-        Slot(int xid) {
-            this.xid = xid;
-        }
-
-        void complete(ZkResponse response) {
-            outcome = response;
-            completed();
-        }
-
-        @Override
-        public void accept(ZkResponse response, Throwable failure) {
-            if (failure != null) {
-                outcome = failure(xid, failure);
-            } else if (response != null) {
-                outcome = response;
-            } else {
-                outcome = failure(xid, new IllegalStateException("the backend completed a request with no reply"));
-            }
-            completed();
-        }
     }
 }

@@ -75,8 +75,8 @@ final class ZkMetrics implements AutoCloseable {
     /** The kind of a backend failure. */
     enum Failure { UNAVAILABLE, OUTCOME_UNKNOWN, INTERNAL }
 
-    /** A session event. */
-    enum SessionEvent { CREATED, RESUMED, REJECTED, CLOSED, EXPIRED }
+    /** A session event; ADOPTED: a session another server of the cluster created, taken over here. */
+    enum SessionEvent { CREATED, RESUMED, ADOPTED, REJECTED, CLOSED, EXPIRED }
 
     private static final String PREFIX = "parallax.volery.zk.";
 

@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.jute.InputArchive;
+import org.apache.jute.Record;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.proto.Create2Response;
@@ -41,10 +42,10 @@ import org.apache.zookeeper.proto.SyncResponse;
  * creates, setACL, multi, check, reconfig, ...; INVALIDACL: a create with an ACL other than
  * world:anyone/ALL), and arguments the command encoding refuses (BADARGUMENTS).
  *
- * <p>Deviations: create2 runs create, then exists on the created path (ZkReply's create has no Stat),
- * so another client's write in between shows in the Stat, and a node deleted in between gives an
- * all-zero Stat. getACL answers the open ACL with the node's Stat. Null data (a jute buffer of length
- * -1) is stored as empty.
+ * <p>create2 is one backend command: the create's own reply carries the new node's Stat. Every
+ * response built from a backend reply carries the reply's zxid ({@link ZkReply#zxid()}), errors
+ * included, for the connection's reply header. Deviations: getACL answers the open ACL with the
+ * node's Stat. Null data (a jute buffer of length -1) is stored as empty.
  *
  * <p><b>Threads.</b> Stateless apart from the backend and the metrics; safe from any thread; never
  * blocks. The translation of replies runs on the thread completing the backend's future.
@@ -84,7 +85,7 @@ final class ZkOperations {
             }
             case DELETE -> {
                 DeleteRequest r = ZkWire.read(in, new DeleteRequest());
-                return run(xid, () -> new VoleryCommand.Delete(r.getPath(), r.getVersion()), reply -> ZkResponse.ok(xid));
+                return run(xid, () -> new VoleryCommand.Delete(r.getPath(), r.getVersion()), reply -> null);
             }
             case EXISTS -> {
                 ExistsRequest r = ZkWire.read(in, new ExistsRequest());
@@ -92,7 +93,7 @@ final class ZkOperations {
                     return watch(xid);
                 }
                 return run(xid, () -> new VoleryCommand.Exists(r.getPath()),
-                        reply -> withStat(xid, new ExistsResponse(jute(reply.stat())), reply.stat()));
+                        reply -> new ExistsResponse(jute(reply.stat())));
             }
             case GET_DATA -> {
                 GetDataRequest r = ZkWire.read(in, new GetDataRequest());
@@ -100,18 +101,17 @@ final class ZkOperations {
                     return watch(xid);
                 }
                 return run(xid, () -> new VoleryCommand.GetData(r.getPath()),
-                        reply -> withStat(xid, new GetDataResponse(reply.data(), jute(reply.stat())), reply.stat()));
+                        reply -> new GetDataResponse(reply.data(), jute(reply.stat())));
             }
             case SET_DATA -> {
                 SetDataRequest r = ZkWire.read(in, new SetDataRequest());
                 return run(xid, () -> new VoleryCommand.SetData(r.getPath(), orEmpty(r.getData()), r.getVersion()),
-                        reply -> withStat(xid, new SetDataResponse(jute(reply.stat())), reply.stat()));
+                        reply -> new SetDataResponse(jute(reply.stat())));
             }
             case GET_ACL -> {
                 GetACLRequest r = ZkWire.read(in, new GetACLRequest());
                 return run(xid, () -> new VoleryCommand.Exists(r.getPath()),
-                        reply -> withStat(xid, new GetACLResponse(new ArrayList<>(OPEN_ACL), jute(reply.stat())),
-                                reply.stat()));
+                        reply -> new GetACLResponse(new ArrayList<>(OPEN_ACL), jute(reply.stat())));
             }
             case GET_CHILDREN -> {
                 GetChildrenRequest r = ZkWire.read(in, new GetChildrenRequest());
@@ -119,7 +119,7 @@ final class ZkOperations {
                     return watch(xid);
                 }
                 return run(xid, () -> new VoleryCommand.GetChildren(r.getPath()),
-                        reply -> withStat(xid, new GetChildrenResponse(new ArrayList<>(reply.children())), reply.stat()));
+                        reply -> new GetChildrenResponse(new ArrayList<>(reply.children())));
             }
             case GET_CHILDREN2 -> {
                 GetChildren2Request r = ZkWire.read(in, new GetChildren2Request());
@@ -127,8 +127,8 @@ final class ZkOperations {
                     return watch(xid);
                 }
                 return run(xid, () -> new VoleryCommand.GetChildren(r.getPath()),
-                        reply -> withStat(xid, new GetChildren2Response(new ArrayList<>(reply.children()),
-                                jute(reply.stat())), reply.stat()));
+                        reply -> new GetChildren2Response(new ArrayList<>(reply.children()),
+                                jute(reply.stat())));
             }
             case SYNC -> {
                 SyncRequest r = ZkWire.read(in, new SyncRequest());
@@ -161,33 +161,32 @@ final class ZkOperations {
             metrics.unsupported(ZkMetrics.Unsupported.ACL);
             return ZkResponse.error(xid, ZkCodes.INVALIDACL);
         }
-        VoleryCommand command = command(() -> new VoleryCommand.Create(r.getPath(), orEmpty(r.getData()), mode));
-        if (command == null) {
-            return ZkResponse.error(xid, ZkCodes.BADARGUMENTS);
-        }
-        CompletableFuture<ZkReply> created = backend.submit(command);
-        if (!withStat) {
-            return created.thenApply(reply -> reply.isOk()
-                    ? new ZkResponse(xid, 0, new CreateResponse(reply.path()), 0)
-                    : ZkResponse.error(xid, reply.code().code()));
-        }
-        return created.thenCompose(reply -> {
-            if (!reply.isOk()) {
-                return CompletableFuture.completedFuture(ZkResponse.error(xid, reply.code().code()));
-            }
-            return backend.submit(new VoleryCommand.Exists(reply.path())).thenApply(exists -> exists.isOk()
-                    ? withStat(xid, new Create2Response(reply.path(), jute(exists.stat())), exists.stat())
-                    : new ZkResponse(xid, 0, new Create2Response(reply.path(), new org.apache.zookeeper.data.Stat()), 0));
-        });
+        return run(xid, () -> new VoleryCommand.Create(r.getPath(), orEmpty(r.getData()), mode), reply -> withStat
+                ? new Create2Response(reply.path(), jute(statOf(reply)))
+                : new CreateResponse(reply.path()));
     }
 
-    private Object run(int xid, Supplier<VoleryCommand> build, Function<ZkReply, ZkResponse> onOk) {
+    /** A create2 reply from a backend that returns no Stat (a version-1 reply) answers an all-zero one. */
+    private static Stat statOf(ZkReply created) {
+        return created.stat() != null ? created.stat() : new Stat(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    }
+
+    private Object run(int xid, Supplier<VoleryCommand> build, Function<ZkReply, Record> onOk) {
         VoleryCommand command = command(build);
         if (command == null) {
             return ZkResponse.error(xid, ZkCodes.BADARGUMENTS);
         }
-        return backend.submit(command).thenApply(reply -> reply.isOk() ? onOk.apply(reply)
-                : ZkResponse.error(xid, reply.code().code()));
+        return submit(xid, command, onOk);
+    }
+
+    /**
+     * The backend's reply to {@code command} as a response: {@code onOk}'s body (null for none) on
+     * success, the error code otherwise; either way with the reply's zxid.
+     */
+    private CompletableFuture<ZkResponse> submit(int xid, VoleryCommand command, Function<ZkReply, Record> onOk) {
+        return backend.submit(command).thenApply(reply -> reply.isOk()
+                ? new ZkResponse(xid, 0, onOk.apply(reply), reply.zxid())
+                : new ZkResponse(xid, reply.code().code(), null, reply.zxid()));
     }
 
     private ZkResponse watch(int xid) {
@@ -202,10 +201,6 @@ final class ZkOperations {
         } catch (IllegalArgumentException | NullPointerException e) {
             return null;
         }
-    }
-
-    private static ZkResponse withStat(int xid, org.apache.jute.Record body, Stat stat) {
-        return new ZkResponse(xid, 0, body, Math.max(stat.czxid(), Math.max(stat.mzxid(), stat.pzxid())));
     }
 
     private static byte[] orEmpty(byte[] data) {

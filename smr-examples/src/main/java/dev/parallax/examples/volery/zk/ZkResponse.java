@@ -4,8 +4,9 @@ import org.apache.jute.Record;
 
 /**
  * One reply to write: the request's xid, ZooKeeper's error code (0 for success), the response record
- * (null on an error or for operations that return nothing) and the largest zxid the reply's Stat shows
- * (0 if none), which the connection folds into the zxid of its reply headers.
+ * (null on an error or for operations that return nothing) and the zxid of the backend's reply
+ * ({@link dev.parallax.examples.volery.ZkReply#zxid()}; 0 for a response the server answers itself),
+ * which the connection folds into the zxid of its reply headers (the largest seen).
  *
  * <p>Immutable once built (the record is not touched after construction); safe to hand between threads.
  */

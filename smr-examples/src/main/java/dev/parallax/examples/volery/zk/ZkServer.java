@@ -1,21 +1,9 @@
 package dev.parallax.examples.volery.zk;
 
+import dev.parallax.examples.net.TcpFrontEnd;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
-import io.netty.util.concurrent.DefaultThreadFactory;
-import io.netty.util.concurrent.ImmediateEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Objects;
@@ -29,7 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * responses are zookeeper-jute's records with jute's binary archives, framed by a 4-byte big-endian
  * length. Znode operations go to a {@link VoleryBackend} as {@link dev.parallax.examples.volery.VoleryCommand}s.
  *
- * <p>Implemented: the session handshake (create, resume, expiry), ping, closeSession, create and
+ * <p>Implemented: the session handshake (create, resume, expiry; sessions portable between the
+ * servers of a cluster that share a {@linkplain ZkServerConfig#withSessionSecret session secret}), ping, closeSession, create and
  * create2 (persistent and persistent-sequential, open ACL), delete, exists, getData, setData,
  * getChildren, getChildren2 (with version checks and ZooKeeper's error codes), sync, getACL (the
  * open ACL) and digest authentication (accepted; every znode is open). Not implemented, with the
@@ -50,7 +39,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #port()} does not.
  */
 public final class ZkServer implements AutoCloseable {
-    private static final int SHUTDOWN_TIMEOUT_SECONDS = 5;
     private static final long SWEEP_INTERVAL_MS = 1000;
 
     private final ZkServerConfig config;
@@ -58,12 +46,7 @@ public final class ZkServer implements AutoCloseable {
     private final ZkOperations operations;
     private final ZkMetrics metrics;
     private final AtomicLong connectionIds = new AtomicLong();
-    private final ChannelGroup connections = new DefaultChannelGroup("parallax-zk", ImmediateEventExecutor.INSTANCE);
-    private EventLoopGroup acceptor;
-    private EventLoopGroup workers;
-    private Channel serverChannel;
-    private boolean started;
-    private boolean closed;
+    private final TcpFrontEnd server = new TcpFrontEnd("ZooKeeper server", "parallax-zk");
 
     /**
      * A server that records its meters in {@code registry}; nothing runs until {@link #start()}.
@@ -73,8 +56,8 @@ public final class ZkServer implements AutoCloseable {
     public ZkServer(ZkServerConfig config, VoleryBackend backend, MeterRegistry registry) {
         this.config = Objects.requireNonNull(config, "config");
         Objects.requireNonNull(backend, "backend");
-        this.sessions = new ZkSessions(config.serverId(), config.maxSessions(), System::nanoTime);
-        this.metrics = new ZkMetrics(Objects.requireNonNull(registry, "registry"), connections::size, sessions::size);
+        this.sessions = new ZkSessions(config, System::nanoTime);
+        this.metrics = new ZkMetrics(Objects.requireNonNull(registry, "registry"), server::connectionCount, sessions::size);
         this.operations = new ZkOperations(backend, metrics);
     }
 
@@ -90,39 +73,13 @@ public final class ZkServer implements AutoCloseable {
      * @throws IllegalStateException if already started or closed
      */
     public synchronized void start() throws IOException {
-        if (started || closed) {
-            throw new IllegalStateException(closed ? "ZooKeeper server closed" : "ZooKeeper server already started");
-        }
-        started = true;
-        acceptor = new NioEventLoopGroup(1, new DefaultThreadFactory("parallax-zk-accept"));
-        workers = new NioEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("parallax-zk-io"));
-        ServerBootstrap bootstrap = new ServerBootstrap()
-                .group(acceptor, workers)
-                .channel(NioServerSocketChannel.class)
-                .option(ChannelOption.SO_BACKLOG, 1024)
-                .option(ChannelOption.SO_REUSEADDR, true)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.SO_KEEPALIVE, true)
-                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        connections.add(ch);
-                        ch.pipeline()
-                                .addLast(ZkConnectionHandler.IDLE, new IdleStateHandler(config.maxSessionTimeoutMs(), 0, 0,
-                                        TimeUnit.MILLISECONDS))
-                                .addLast("zk-frames", new ZkFrameDecoder(config.maxFrameBytes()))
-                                .addLast("zk-handler", new ZkConnectionHandler(config, sessions, operations, metrics,
-                                        connectionIds.incrementAndGet()));
-                    }
-                });
-        ChannelFuture bind = bootstrap.bind(config.host(), config.port()).awaitUninterruptibly();
-        if (!bind.isSuccess()) {
-            close();
-            throw new IOException("cannot bind the ZooKeeper server to " + config.host() + ":" + config.port(), bind.cause());
-        }
-        serverChannel = bind.channel();
-        acceptor.scheduleAtFixedRate(this::sweep, SWEEP_INTERVAL_MS, SWEEP_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        server.start(config.host(), config.port(), config.ioThreads(), ch -> ch.pipeline()
+                .addLast(ZkConnectionHandler.IDLE, new IdleStateHandler(config.maxSessionTimeoutMs(), 0, 0,
+                        TimeUnit.MILLISECONDS))
+                .addLast("zk-frames", new ZkFrameDecoder(config.maxFrameBytes()))
+                .addLast("zk-handler", new ZkConnectionHandler(config, sessions, operations, metrics,
+                        connectionIds.incrementAndGet())));
+        server.every(SWEEP_INTERVAL_MS, this::sweep);
     }
 
     private void sweep() {
@@ -145,11 +102,8 @@ public final class ZkServer implements AutoCloseable {
      *
      * @throws IllegalStateException if the server is not running
      */
-    public synchronized InetSocketAddress localAddress() {
-        if (serverChannel == null || closed) {
-            throw new IllegalStateException("ZooKeeper server not running");
-        }
-        return (InetSocketAddress) serverChannel.localAddress();
+    public InetSocketAddress localAddress() {
+        return server.localAddress();
     }
 
     /** The live sessions (connected, or disconnected and not yet expired). */
@@ -163,20 +117,7 @@ public final class ZkServer implements AutoCloseable {
      */
     @Override
     public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        if (serverChannel != null) {
-            serverChannel.close().awaitUninterruptibly();
-        }
-        connections.close().awaitUninterruptibly();
-        if (acceptor != null) {
-            acceptor.shutdownGracefully(0, SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            workers.shutdownGracefully(0, SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            acceptor.terminationFuture().awaitUninterruptibly();
-            workers.terminationFuture().awaitUninterruptibly();
-        }
+        server.close();
         metrics.close();
     }
 }

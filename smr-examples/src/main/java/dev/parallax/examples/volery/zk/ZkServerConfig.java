@@ -1,5 +1,6 @@
 package dev.parallax.examples.volery.zk;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -20,9 +21,16 @@ import java.util.Objects;
  *                                which a new session is refused
  * @param serverId                0..255, the high byte of every session id this server hands out, so
  *                                servers of one cluster never hand out the same id
+ * @param sessionSecret           null (the default): each server makes its passwords under a random
+ *                                secret of its own, and a session lives on the server that created it;
+ *                                or a secret (at least 16 bytes; copied in and out) shared by the servers
+ *                                of one cluster, which makes sessions portable: any of them accepts a
+ *                                session id and password another one handed out (see
+ *                                {@link #withSessionSecret(byte[])}). Never printed by {@link #toString()}.
  */
 public record ZkServerConfig(String host, int port, int ioThreads, int maxPendingPerConnection, int maxFrameBytes,
-                             int minSessionTimeoutMs, int maxSessionTimeoutMs, int maxSessions, int serverId) {
+                             int minSessionTimeoutMs, int maxSessionTimeoutMs, int maxSessions, int serverId,
+                             byte[] sessionSecret) {
 
     /** ZooKeeper's default {@code jute.maxbuffer}: the largest znode data. */
     public static final int JUTE_MAX_BUFFER = 0xfffff;
@@ -36,6 +44,8 @@ public record ZkServerConfig(String host, int port, int ioThreads, int maxPendin
     public static final int DEFAULT_MAX_SESSION_TIMEOUT_MS = 40_000;
     /** The default bound on live sessions. */
     public static final int DEFAULT_MAX_SESSIONS = 10_000;
+    /** The shortest session secret accepted (128 bits). */
+    public static final int MIN_SESSION_SECRET_BYTES = 16;
 
     /** @throws IllegalArgumentException if a number is out of range */
     public ZkServerConfig {
@@ -62,54 +72,118 @@ public record ZkServerConfig(String host, int port, int ioThreads, int maxPendin
         if (serverId < 0 || serverId > 255) {
             throw new IllegalArgumentException("serverId must be in 0..255: " + serverId);
         }
+        if (sessionSecret != null) {
+            if (sessionSecret.length < MIN_SESSION_SECRET_BYTES) {
+                throw new IllegalArgumentException("a session secret needs " + MIN_SESSION_SECRET_BYTES
+                        + " bytes at least: " + sessionSecret.length);
+            }
+            sessionSecret = sessionSecret.clone();
+        }
+    }
+
+    /** The configuration without a session secret (sessions not portable between servers). */
+    public ZkServerConfig(String host, int port, int ioThreads, int maxPendingPerConnection, int maxFrameBytes,
+                          int minSessionTimeoutMs, int maxSessionTimeoutMs, int maxSessions, int serverId) {
+        this(host, port, ioThreads, maxPendingPerConnection, maxFrameBytes, minSessionTimeoutMs, maxSessionTimeoutMs,
+                maxSessions, serverId, null);
     }
 
     /**
      * Defaults for {@code host:port}: one event loop per available processor, {@value #DEFAULT_MAX_PENDING}
      * pending requests per connection, frames up to {@link #DEFAULT_MAX_FRAME_BYTES}, session time-outs
      * in [{@value #DEFAULT_MIN_SESSION_TIMEOUT_MS}, {@value #DEFAULT_MAX_SESSION_TIMEOUT_MS}] ms,
-     * {@value #DEFAULT_MAX_SESSIONS} sessions, server id 0.
+     * {@value #DEFAULT_MAX_SESSIONS} sessions, server id 0, no session secret.
      */
     public static ZkServerConfig of(String host, int port) {
         return new ZkServerConfig(host, port, Runtime.getRuntime().availableProcessors(), DEFAULT_MAX_PENDING,
                 DEFAULT_MAX_FRAME_BYTES, DEFAULT_MIN_SESSION_TIMEOUT_MS, DEFAULT_MAX_SESSION_TIMEOUT_MS,
-                DEFAULT_MAX_SESSIONS, 0);
+                DEFAULT_MAX_SESSIONS, 0, null);
     }
 
     /** This configuration with {@code threads} event loops. */
     public ZkServerConfig withIoThreads(int threads) {
         return new ZkServerConfig(host, port, threads, maxPendingPerConnection, maxFrameBytes, minSessionTimeoutMs,
-                maxSessionTimeoutMs, maxSessions, serverId);
+                maxSessionTimeoutMs, maxSessions, serverId, sessionSecret);
     }
 
     /** This configuration with another bound on pending requests per connection. */
     public ZkServerConfig withMaxPendingPerConnection(int maxPending) {
         return new ZkServerConfig(host, port, ioThreads, maxPending, maxFrameBytes, minSessionTimeoutMs,
-                maxSessionTimeoutMs, maxSessions, serverId);
+                maxSessionTimeoutMs, maxSessions, serverId, sessionSecret);
     }
 
     /** This configuration with another frame bound. */
     public ZkServerConfig withMaxFrameBytes(int bytes) {
         return new ZkServerConfig(host, port, ioThreads, maxPendingPerConnection, bytes, minSessionTimeoutMs,
-                maxSessionTimeoutMs, maxSessions, serverId);
+                maxSessionTimeoutMs, maxSessions, serverId, sessionSecret);
     }
 
     /** This configuration granting session time-outs in [{@code minMs}, {@code maxMs}]. */
     public ZkServerConfig withSessionTimeouts(int minMs, int maxMs) {
         return new ZkServerConfig(host, port, ioThreads, maxPendingPerConnection, maxFrameBytes, minMs, maxMs,
-                maxSessions, serverId);
+                maxSessions, serverId, sessionSecret);
     }
 
     /** This configuration with another bound on live sessions. */
     public ZkServerConfig withMaxSessions(int sessions) {
         return new ZkServerConfig(host, port, ioThreads, maxPendingPerConnection, maxFrameBytes, minSessionTimeoutMs,
-                maxSessionTimeoutMs, sessions, serverId);
+                maxSessionTimeoutMs, sessions, serverId, sessionSecret);
     }
 
     /** This configuration with another server id (0..255). */
     public ZkServerConfig withServerId(int id) {
         return new ZkServerConfig(host, port, ioThreads, maxPendingPerConnection, maxFrameBytes, minSessionTimeoutMs,
-                maxSessionTimeoutMs, maxSessions, id);
+                maxSessionTimeoutMs, maxSessions, id, sessionSecret);
+    }
+
+    /**
+     * This configuration with a session secret shared by the servers of one cluster (null: none), which
+     * makes sessions portable between them: a session's password is its time-out and an HmacSHA256 of
+     * its id and time-out under the secret, so a server accepts a session id and password another
+     * server of the cluster handed out — a client whose server died reconnects to another one and
+     * keeps its session — and from then on expires it by its own clock. There is no global expiry: a
+     * session is alive wherever its client reconnects with a valid password (this matters only for
+     * ephemeral nodes, which Volery does not have). Give every server a distinct {@link #serverId()}
+     * so that session ids stay unique.
+     *
+     * @param secret at least {@value #MIN_SESSION_SECRET_BYTES} bytes (copied), or null
+     * @throws IllegalArgumentException if the secret is shorter
+     */
+    public ZkServerConfig withSessionSecret(byte[] secret) {
+        return new ZkServerConfig(host, port, ioThreads, maxPendingPerConnection, maxFrameBytes, minSessionTimeoutMs,
+                maxSessionTimeoutMs, maxSessions, serverId, secret);
+    }
+
+    /** A copy of the session secret, or null if none. */
+    @Override
+    public byte[] sessionSecret() {
+        return sessionSecret == null ? null : sessionSecret.clone();
+    }
+
+    /** Equal settings, the session secrets compared by content. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ZkServerConfig c && host.equals(c.host) && port == c.port && ioThreads == c.ioThreads
+                && maxPendingPerConnection == c.maxPendingPerConnection && maxFrameBytes == c.maxFrameBytes
+                && minSessionTimeoutMs == c.minSessionTimeoutMs && maxSessionTimeoutMs == c.maxSessionTimeoutMs
+                && maxSessions == c.maxSessions && serverId == c.serverId
+                && Arrays.equals(sessionSecret, c.sessionSecret);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(host, port, ioThreads, maxPendingPerConnection, maxFrameBytes, minSessionTimeoutMs,
+                maxSessionTimeoutMs, maxSessions, serverId, Arrays.hashCode(sessionSecret));
+    }
+
+    /** The settings, the session secret shown only as set or not. */
+    @Override
+    public String toString() {
+        return "ZkServerConfig[host=" + host + ", port=" + port + ", ioThreads=" + ioThreads
+                + ", maxPendingPerConnection=" + maxPendingPerConnection + ", maxFrameBytes=" + maxFrameBytes
+                + ", minSessionTimeoutMs=" + minSessionTimeoutMs + ", maxSessionTimeoutMs=" + maxSessionTimeoutMs
+                + ", maxSessions=" + maxSessions + ", serverId=" + serverId + ", sessionSecret="
+                + (sessionSecret == null ? "none" : "set") + "]";
     }
 
     /** The time-out granted to a client asking for {@code requestedMs}: clamped into the configured range. */

@@ -1,101 +1,153 @@
 package dev.parallax.examples.volery.zk;
 
 import io.netty.channel.Channel;
-import java.security.SecureRandom;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * The server's ZooKeeper sessions: id, password and negotiated time-out, the connection that holds each
- * one, and when a session lost its connection. A session whose client stays away longer than its
- * time-out expires ({@link #sweep}); a connected one that stays silent that long is expired by its
- * connection. Volery keeps no session state in the replicated tree (no ephemeral nodes), so a session
- * lives on one server only: a client that reconnects to another server finds it unknown and expired.
+ * The server's ZooKeeper sessions: id and negotiated time-out, the connection that holds each one,
+ * and when a session lost its connection. A session whose client stays away longer than its time-out
+ * expires here ({@link #sweep}); a connected one that stays silent that long is expired by its
+ * connection.
+ *
+ * <p><b>Passwords and portable sessions.</b> A password is the session's time-out and a MAC of the
+ * session id and time-out ({@link ZkSessionPasswords}). With a secret shared by the servers of a
+ * cluster ({@link ZkServerConfig#withSessionSecret}), a server accepts a session id and password it
+ * did not create — the client's server died or became unreachable and the client moved — and adopts
+ * the session: from then on this server keeps it by its own clock, as if it had created it. Volery
+ * keeps no session state in the replicated tree (no ephemeral nodes, no watches), so nothing else has
+ * to move with it. The trade-off: there is no global expiry. A session is alive wherever its client
+ * reconnects with a valid password; a server's expiry (or closeSession) only forgets the session
+ * there, and a client that comes back with the same id and password later — to that server or
+ * another — is taken back. That matters only for what ZooKeeper ties to session expiry, ephemeral
+ * nodes, which Volery does not have. Without a shared secret each server uses a random one of its own
+ * and never adopts: a session lives on one server, and an unknown or expired id gets "expired".
  *
  * <p>Session ids are ZooKeeper's shape ({@code SessionTrackerImpl.initializeNextSessionId}): the server
  * id in the high byte, then the start time in milliseconds shifted left by 24 bits, plus a counter —
- * unique per server and across restarts. Passwords are 16 random bytes.
+ * unique per server and across restarts, so servers of one cluster (distinct server ids) never hand
+ * out the same id. An adopted session keeps its id.
  *
  * <p><b>Threads.</b> Thread-safe (one lock; connects and disconnects are rare next to requests); never
  * blocks beyond that lock. Closing a displaced connection is asynchronous.
  */
 final class ZkSessions {
-    private static final int PASSWORD_BYTES = 16;
+    /** How a handshake went. */
+    enum Outcome {
+        /** A new session. */
+        CREATED,
+        /** A session this server knew, now on the new connection. */
+        RESUMED,
+        /** A session another server created (a valid password under the shared secret), taken over. */
+        ADOPTED,
+        /** A wrong password, or an unknown or expired id without a shared secret: "session expired". */
+        REJECTED,
+        /** No room for one more live session. */
+        FULL
+    }
 
-    /** One session. Mutable fields are guarded by the registry's lock. */
-    static final class Session {
-        final long id;
-        final byte[] password;
-        final int timeoutMs;
-        Channel owner;
-        long disconnectedAtNanos;
-
-        Session(long id, byte[] password, int timeoutMs) {
-            this.id = id;
-            this.password = password;
-            this.timeoutMs = timeoutMs;
+    /**
+     * The result of a handshake: the outcome and, unless REJECTED or FULL, the session's id, time-out
+     * and password (for the ConnectResponse). Immutable.
+     */
+    record Grant(Outcome outcome, long id, int timeoutMs, byte[] password) {
+        /** Whether the connection now holds a session. */
+        boolean granted() {
+            return outcome == Outcome.CREATED || outcome == Outcome.RESUMED || outcome == Outcome.ADOPTED;
         }
 
         /** A copy of the password. */
-        byte[] password() {
-            return password.clone();
+        @Override
+        public byte[] password() {
+            return password == null ? null : password.clone();
+        }
+    }
+
+    private static final Grant REJECTED = new Grant(Outcome.REJECTED, 0, 0, null);
+    private static final Grant FULL = new Grant(Outcome.FULL, 0, 0, null);
+
+    /** One session. Mutable fields are guarded by the registry's lock. */
+    private static final class Session {
+        final long id;
+        int timeoutMs;
+        Channel owner;
+        long disconnectedAtNanos;
+
+        Session(long id, int timeoutMs, Channel owner) {
+            this.id = id;
+            this.timeoutMs = timeoutMs;
+            this.owner = owner;
         }
     }
 
     private final Map<Long, Session> sessions = new HashMap<>();
-    private final SecureRandom random = new SecureRandom();
-    private final int maxSessions;
+    private final ZkServerConfig config;
+    private final ZkSessionPasswords passwords;
+    private final boolean portable;
     private final LongSupplier nanoClock;
     private long nextId;
 
-    ZkSessions(int serverId, int maxSessions, LongSupplier nanoClock) {
-        this.maxSessions = maxSessions;
+    ZkSessions(ZkServerConfig config, LongSupplier nanoClock) {
+        this.config = config;
         this.nanoClock = nanoClock;
-        this.nextId = ((System.currentTimeMillis() << 24) >>> 8) | ((long) serverId << 56);
+        byte[] secret = config.sessionSecret();
+        this.portable = secret != null;
+        this.passwords = portable ? new ZkSessionPasswords(secret) : ZkSessionPasswords.random();
+        this.nextId = ((System.currentTimeMillis() << 24) >>> 8) | ((long) config.serverId() << 56);
         if (nextId == 0) {
             nextId = 1;
         }
     }
 
-    /** A new session held by {@code owner}, or null if the registry is full. */
-    synchronized Session create(int timeoutMs, Channel owner) {
-        if (sessions.size() >= maxSessions) {
-            return null;
+    /** A new session held by {@code owner} with the time-out negotiated from {@code requestedMs}; FULL if no room. */
+    synchronized Grant create(int requestedMs, Channel owner) {
+        if (sessions.size() >= config.maxSessions()) {
+            return FULL;
         }
         long id = nextId++;
         if (id == 0) {
             id = nextId++;
         }
-        byte[] password = new byte[PASSWORD_BYTES];
-        random.nextBytes(password);
-        Session s = new Session(id, password, timeoutMs);
-        s.owner = owner;
+        Session s = new Session(id, config.negotiateTimeout(requestedMs), owner);
         sessions.put(id, s);
-        return s;
+        return grant(Outcome.CREATED, s);
     }
 
     /**
-     * The live session {@code id} with password {@code password}, now held by {@code owner} (a connection
-     * still holding it is closed, as ZooKeeper closes a session's old connection when it moves); null
-     * if the session is unknown, expired or the password is wrong.
+     * Session {@code id}, now held by {@code owner} (a connection of this server still holding it is
+     * closed, as ZooKeeper closes a session's old connection when it moves): RESUMED if this server
+     * knows the session, ADOPTED if it does not but the password is valid under the shared secret,
+     * REJECTED for a wrong password or (without a shared secret) an unknown or expired session, FULL
+     * if adopting it would exceed the session bound. The time-out is the one the password carries,
+     * clamped into this server's range (the answer then carries a new password for it).
      */
-    synchronized Session reopen(long id, byte[] password, Channel owner) {
+    synchronized Grant reopen(long id, byte[] password, Channel owner) {
+        int timeoutMs = passwords.timeoutOf(id, password);
         Session s = sessions.get(id);
-        if (s == null || expired(s, nanoClock.getAsLong()) || password == null || !Arrays.equals(s.password, password)) {
-            if (s != null && expired(s, nanoClock.getAsLong())) {
-                sessions.remove(id);
-            }
-            return null;
+        if (s != null && expired(s, nanoClock.getAsLong())) {
+            sessions.remove(id); // the sweep would have; counted as rejected or adopted below
+            s = null;
         }
+        if (timeoutMs < 0 || s == null && !portable) {
+            return REJECTED;
+        }
+        if (s == null) {
+            if (sessions.size() >= config.maxSessions()) {
+                return FULL;
+            }
+            s = new Session(id, config.negotiateTimeout(timeoutMs), owner);
+            sessions.put(id, s);
+            return grant(Outcome.ADOPTED, s);
+        }
+        s.timeoutMs = config.negotiateTimeout(timeoutMs);
         Channel previous = s.owner;
         s.owner = owner;
         if (previous != null && previous != owner) {
             previous.close();
         }
-        return s;
+        return grant(Outcome.RESUMED, s);
     }
 
     /** The connection {@code ch} holding session {@code id} closed: the session's expiry clock starts. */
@@ -107,7 +159,7 @@ final class ZkSessions {
         }
     }
 
-    /** Ends session {@code id} (closeSession, or expiry by its silent connection); true if it was live. */
+    /** Ends session {@code id} here (closeSession, or expiry by its silent connection); true if it was live. */
     synchronized boolean remove(long id) {
         return sessions.remove(id) != null;
     }
@@ -128,6 +180,10 @@ final class ZkSessions {
     /** Live sessions. */
     synchronized int size() {
         return sessions.size();
+    }
+
+    private Grant grant(Outcome outcome, Session s) {
+        return new Grant(outcome, s.id, s.timeoutMs, passwords.password(s.id, s.timeoutMs));
     }
 
     private static boolean expired(Session s, long now) {

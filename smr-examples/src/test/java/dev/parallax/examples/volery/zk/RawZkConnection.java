@@ -61,7 +61,12 @@ final class RawZkConnection implements AutoCloseable {
 
     /** Sends a ConnectRequest (with the readOnly flag) and reads the response. */
     ConnectResponse handshake(long sessionId, byte[] password, int timeoutMs) throws IOException {
-        sendFrame(serialize(new ConnectRequest(0, 0, timeoutMs, sessionId, password, false)));
+        return handshake(sessionId, password, timeoutMs, 0);
+    }
+
+    /** {@link #handshake(long, byte[], int)} telling the server the last zxid the client has seen. */
+    ConnectResponse handshake(long sessionId, byte[] password, int timeoutMs, long lastZxidSeen) throws IOException {
+        sendFrame(serialize(new ConnectRequest(0, lastZxidSeen, timeoutMs, sessionId, password, false)));
         return readConnectResponse();
     }
 

@@ -69,20 +69,22 @@ class ZkServerBackendTest {
             c.sendRequest(-2, ZkOp.PING.code(), null);
             assertThat(c.readReply(null).getXid()).isEqualTo(-2);
 
+            long[] replyZxids = {30, 20, 40}; // the replies' own zxids; the Stats show others
             for (int i = 2; i >= 0; i--) {
-                backend.pending.get(i).complete(ZkReply.data(("d" + (i + 1)).getBytes(StandardCharsets.UTF_8), stat(10 - i, 2)));
+                backend.pending.get(i).complete(ZkReply.data(("d" + (i + 1)).getBytes(StandardCharsets.UTF_8),
+                        stat(10 - i, 2)).withZxid(replyZxids[i]));
             }
-            long lastZxid = 0;
+            long[] headerZxids = {30, 30, 40}; // max(seen, reply's): never decreasing
             for (int xid = 1; xid <= 3; xid++) {
                 GetDataResponse body = new GetDataResponse();
                 ReplyHeader header = c.readReply(body);
                 assertThat(header.getXid()).isEqualTo(xid);
                 assertThat(header.getErr()).isZero();
                 assertThat(new String(body.getData(), StandardCharsets.UTF_8)).isEqualTo("d" + xid);
-                assertThat(header.getZxid()).as("reply zxids never decrease").isGreaterThanOrEqualTo(lastZxid);
-                lastZxid = header.getZxid();
+                assertThat(header.getZxid()).as("reply %d's header zxid", xid).isEqualTo(headerZxids[xid - 1]);
             }
-            assertThat(lastZxid).isEqualTo(10);
+            c.sendRequest(-2, ZkOp.PING.code(), null);
+            assertThat(c.readReply(null).getZxid()).as("a ping shows the connection's last zxid").isEqualTo(40);
         }
     }
 
