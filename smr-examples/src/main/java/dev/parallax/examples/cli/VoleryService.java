@@ -89,13 +89,31 @@ final class VoleryService {
                 file.clientTrust().ifPresent(b::tlsTrust);
                 clients.add(SmrClient.connect(b.build()));
             }
-            ZkServer server = new ZkServer(ZkServerConfig.of(at.host(), at.port()).withServerId(id),
-                    ReplicatedVoleryBackend.over(clients), registry);
+            ZkServer server = new ZkServer(ZkServerConfig.of(at.host(), at.port()).withServerId(id)
+                    .withSessionSecret(sessionSecret(file)), ReplicatedVoleryBackend.over(clients), registry);
             server.start();
             return new FrontEnd(server, clients);
         } catch (IOException | RuntimeException e) {
             clients.forEach(SmrClient::close);
             throw e;
+        }
+    }
+
+    /**
+     * The secret every front end of {@code file}'s cluster shares, so that a ZooKeeper session
+     * opened at one front end is adopted by another when its server dies (the client reconnects
+     * with the same session). Derived from the cluster's members and front ends: the same on every
+     * replica, different between clusters. It keeps sessions apart, it protects no data (every
+     * znode has the open ACL).
+     */
+    static byte[] sessionSecret(ClusterFile file) {
+        try {
+            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            sha.update(("parallax volery sessions\n" + file.members() + "\n" + file.zookeeper().map(Object::toString).orElse(""))
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return sha.digest();
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }
     }
 

@@ -172,10 +172,32 @@ class VoleryClusterTest {
     }
 
     @Test
-    @DisplayName("seed 004 §V-B: one partition (3 replicas): the official ZooKeeper client's scripted session")
+    @DisplayName("seed 004 §V-B: one partition (3 replicas): the official ZooKeeper client's scripted session; a session "
+            + "outlives its front end (the cluster's front ends share the session secret)")
     void onePartition(@TempDir Path dir) throws Exception {
         try (Cluster c = new Cluster(1, dir)) {
             scriptedSession(c, 1);
+            try (ZooKeeper zk = c.connect(0, 1)) {
+                long session = zk.getSessionId();
+                zk.create("/failover", bytes("a"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+                c.frontEnds.get(0).close(); // the client's server goes away; replica 0 keeps running
+                c.frontEnds.get(1).close();
+                c.frontEnds.set(1, VoleryService.frontEnd(c.file, 1, new SimpleMeterRegistry()));
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+                Stat stat = null;
+                while (stat == null) {
+                    try {
+                        stat = zk.setData("/failover", bytes("b"), 0);
+                    } catch (KeeperException.ConnectionLossException e) {
+                        if (System.nanoTime() > deadline) {
+                            throw e;
+                        }
+                        Thread.sleep(50);
+                    }
+                }
+                assertThat(stat.getVersion()).isEqualTo(1);
+                assertThat(zk.getSessionId()).as("the same session, adopted by another front end").isEqualTo(session);
+            }
         }
     }
 
