@@ -1,10 +1,13 @@
 package dev.parallax.examples.cli;
 
 import dev.parallax.core.client.ClientConfig;
+import dev.parallax.core.client.CommandInvoker;
+import dev.parallax.core.client.PartitionedInvoker;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.config.Member;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.replica.Replica;
+import dev.parallax.examples.kv.KvPartition;
 import dev.parallax.examples.kv.KvStateMachine;
 import dev.parallax.examples.kv.RespServer;
 import dev.parallax.examples.kv.RespServerConfig;
@@ -28,7 +31,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Prints one {@code READY ...} line once every port is open. The ordering protocol, the executor
  * and the thread placement are the file's {@code ordering}, {@code execution} and {@code threads}
  * (overridden by {@link RuntimeOptions}); the store is {@link KvRouting#stateMachine}'s, partitioned
- * by group with {@code execution=p-smr}; a configuration error (TLS files included: missing,
+ * by group with {@code execution=p-smr}, or with {@code execution=s-smr} one partition of it
+ * ({@link KvRouting#partition}, a replica per partition as {@link PartitionedReplicas} builds it,
+ * the front end sending through {@link KvRouting#partitionedInvoker}); a configuration error (TLS files included: missing,
  * unreadable, not PEM, a key of another certificate) is printed and exits with 2 before anything
  * starts. With {@code tls.client=on} the RESP front end serves TLS too, and its own client talks
  * TLS to the replica.
@@ -97,12 +102,16 @@ final class ReplicaCommand implements Callable<Integer> {
         ClusterFile file;
         KvStateMachine store = null;
         VoleryPartition partition = null;
+        KvPartition kvPartition = null;
         Replica.Builder builder;
         try {
             file = ClusterFile.load(config).with(runtime.clusterSettings());
             if (file.service().equals(ClusterFile.VOLERY)) {
                 partition = new VoleryPartition();
                 builder = VoleryService.replica(file, id, partition);
+            } else if (KvRouting.partitioned(file)) {
+                kvPartition = KvRouting.partition(file);
+                builder = PartitionedReplicas.replica(file, id, kvPartition);
             } else {
                 store = KvRouting.stateMachine(file);
                 builder = kvReplica(file, id, store);
@@ -119,6 +128,11 @@ final class ReplicaCommand implements Callable<Integer> {
         if (store != null) {
             io.micrometer.core.instrument.Gauge.builder("parallax.kv.digest", store, KvStateMachine::digest)
                     .description("Order-independent 52-bit digest of the key-value store's contents").register(registry);
+        } else if (kvPartition != null) {
+            // Equal within a partition: each holds its own keys.
+            io.micrometer.core.instrument.Gauge.builder("parallax.kv.digest", kvPartition, KvPartition::digest)
+                    .description("Order-independent 52-bit digest of this replica's partition of the key-value store")
+                    .register(registry);
         } else {
             // Equal within a partition (only a node's owner keeps its data and Stat current).
             io.micrometer.core.instrument.Gauge.builder("parallax.volery.digest", partition, VoleryPartition::digest)
@@ -126,27 +140,37 @@ final class ReplicaCommand implements Callable<Integer> {
         }
         Replica replica = builder.meterRegistry(registry).linkFaults(faults).bootstrap(bootstrap).build();
         replica.start();
-        SmrClient forwarder = null;
+        AutoCloseable forwarder = null;
         RespServer resp = null;
         int respPort = -1;
         VoleryService.FrontEnd zk = null;
         if (partition != null && file.zookeeper().isPresent()) {
             zk = VoleryService.frontEnd(file, id, registry);
         }
-        if (store != null && file.redis().isPresent()) {
+        if ((store != null || kvPartition != null) && file.redis().isPresent()) {
             Member m = file.redis().get().member(id);
-            // Each Redis front end talks to its own replica first: with an ordering that serves
-            // clients at every replica (S-Paxos) the load stays spread; with Multi-Paxos the first
-            // command is redirected to the leader as before.
-            ClientConfig.Builder toReplica = ClientConfig.builder(rc.clientMembers()).startAt(id);
-            file.clientTrust().ifPresent(toReplica::tlsTrust);
-            forwarder = SmrClient.connect(toReplica.build());
+            CommandInvoker invoker;
+            if (kvPartition != null) {
+                // S-SMR: one client per partition, this replica first for its own partition's keys.
+                PartitionedInvoker partitioned = KvRouting.partitionedInvoker(file, id, b -> { });
+                forwarder = partitioned;
+                invoker = partitioned;
+            } else {
+                // Each Redis front end talks to its own replica first: with an ordering that serves
+                // clients at every replica (S-Paxos) the load stays spread; with Multi-Paxos the first
+                // command is redirected to the leader as before.
+                ClientConfig.Builder toReplica = ClientConfig.builder(rc.clientMembers()).startAt(id);
+                file.clientTrust().ifPresent(toReplica::tlsTrust);
+                SmrClient client = SmrClient.connect(toReplica.build());
+                forwarder = client;
+                // With Multi-Ring the front end addresses each command by key (KvRouting): one ring per group.
+                invoker = KvRouting.invoker(file, client);
+            }
             RespServerConfig respConfig = RespServerConfig.of(m.host(), m.port());
             if (rc.tls().clientPorts()) {
                 respConfig = respConfig.withTls(dev.parallax.core.net.tls.TlsContexts.load(rc.tls()));
             }
-            // With Multi-Ring the front end addresses each command by key (KvRouting): one ring per group.
-            resp = new RespServer(respConfig, KvRouting.invoker(file, forwarder), registry);
+            resp = new RespServer(respConfig, invoker, registry);
             resp.start();
             respPort = resp.port();
         }
@@ -155,7 +179,7 @@ final class ReplicaCommand implements Callable<Integer> {
             return 2;
         }
         MetricsEndpoint metrics = metricsPort >= 0 ? new MetricsEndpoint(registry, metricsHost, metricsPort, faults) : null;
-        SmrClient f = forwarder;
+        AutoCloseable f = forwarder;
         RespServer r = resp;
         VoleryService.FrontEnd z = zk;
         CountDownLatch stopped = new CountDownLatch(1);
@@ -173,7 +197,11 @@ final class ReplicaCommand implements Callable<Integer> {
                 z.close();
             }
             if (f != null) {
-                f.close();
+                try {
+                    f.close();
+                } catch (Exception e) {
+                    System.err.println("closing the front end's clients: " + e);
+                }
             }
             if (metrics != null) {
                 metrics.close();
