@@ -17,6 +17,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import io.micrometer.core.instrument.MeterRegistry;
+
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -97,6 +100,70 @@ final class ReplicaCommand implements Callable<Integer> {
         return builder;
     }
 
+    /**
+     * The Redis (RESP) front end of replica {@code id} of a key-value cluster, started on its
+     * {@code redis=} address (TLS with {@code tls.client=on}). It talks to its own replica first:
+     * with an ordering that serves clients at every replica (S-Paxos, Ring Paxos) the load stays
+     * spread, with Multi-Paxos the first command is redirected to the leader; with an ordering by
+     * group it addresses each command by key ({@link KvRouting#invoker}); with
+     * {@code execution=s-smr} it sends through one client per partition
+     * ({@link KvRouting#partitionedInvoker}), this replica first for its own partition's keys.
+     * Blocks while it binds.
+     *
+     * @throws IllegalArgumentException if the file names no Redis front ends
+     * @throws IOException              if the address cannot be bound or the TLS files not read
+     */
+    static RedisFrontEnd redisFrontEnd(ClusterFile file, int id, MeterRegistry registry) throws IOException {
+        Member m = file.redis().orElseThrow(() -> new IllegalArgumentException("no redis= front ends")).member(id);
+        ReplicaConfig rc = file.replica(id);
+        AutoCloseable clients;
+        CommandInvoker invoker;
+        if (KvRouting.partitioned(file)) {
+            PartitionedInvoker partitioned = KvRouting.partitionedInvoker(file, id, b -> { });
+            clients = partitioned;
+            invoker = partitioned;
+        } else {
+            ClientConfig.Builder toReplica = ClientConfig.builder(rc.clientMembers()).startAt(id);
+            file.clientTrust().ifPresent(toReplica::tlsTrust);
+            SmrClient client = SmrClient.connect(toReplica.build());
+            clients = client;
+            invoker = KvRouting.invoker(file, client);
+        }
+        try {
+            RespServerConfig respConfig = RespServerConfig.of(m.host(), m.port());
+            if (rc.tls().clientPorts()) {
+                respConfig = respConfig.withTls(dev.parallax.core.net.tls.TlsContexts.load(rc.tls()));
+            }
+            RespServer server = new RespServer(respConfig, invoker, registry);
+            server.start();
+            return new RedisFrontEnd(server, clients);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(clients);
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            System.err.println("closing the front end's clients: " + e);
+        }
+    }
+
+    /** A started Redis front end and the clients it sends through; closing closes both. */
+    record RedisFrontEnd(RespServer server, AutoCloseable clients) implements AutoCloseable {
+        int port() {
+            return server.port();
+        }
+
+        @Override
+        public void close() {
+            server.close();
+            closeQuietly(clients);
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         ClusterFile file;
@@ -140,47 +207,22 @@ final class ReplicaCommand implements Callable<Integer> {
         }
         Replica replica = builder.meterRegistry(registry).linkFaults(faults).bootstrap(bootstrap).build();
         replica.start();
-        AutoCloseable forwarder = null;
-        RespServer resp = null;
+        RedisFrontEnd redis = null;
         int respPort = -1;
         VoleryService.FrontEnd zk = null;
         if (partition != null && file.zookeeper().isPresent()) {
             zk = VoleryService.frontEnd(file, id, registry);
         }
         if ((store != null || kvPartition != null) && file.redis().isPresent()) {
-            Member m = file.redis().get().member(id);
-            CommandInvoker invoker;
-            if (kvPartition != null) {
-                // S-SMR: one client per partition, this replica first for its own partition's keys.
-                PartitionedInvoker partitioned = KvRouting.partitionedInvoker(file, id, b -> { });
-                forwarder = partitioned;
-                invoker = partitioned;
-            } else {
-                // Each Redis front end talks to its own replica first: with an ordering that serves
-                // clients at every replica (S-Paxos) the load stays spread; with Multi-Paxos the first
-                // command is redirected to the leader as before.
-                ClientConfig.Builder toReplica = ClientConfig.builder(rc.clientMembers()).startAt(id);
-                file.clientTrust().ifPresent(toReplica::tlsTrust);
-                SmrClient client = SmrClient.connect(toReplica.build());
-                forwarder = client;
-                // With Multi-Ring the front end addresses each command by key (KvRouting): one ring per group.
-                invoker = KvRouting.invoker(file, client);
-            }
-            RespServerConfig respConfig = RespServerConfig.of(m.host(), m.port());
-            if (rc.tls().clientPorts()) {
-                respConfig = respConfig.withTls(dev.parallax.core.net.tls.TlsContexts.load(rc.tls()));
-            }
-            resp = new RespServer(respConfig, invoker, registry);
-            resp.start();
-            respPort = resp.port();
+            redis = redisFrontEnd(file, id, registry);
+            respPort = redis.port();
         }
         if (faultControl && metricsPort < 0) {
             System.err.println("--fault-control needs --metrics-port");
             return 2;
         }
         MetricsEndpoint metrics = metricsPort >= 0 ? new MetricsEndpoint(registry, metricsHost, metricsPort, faults) : null;
-        AutoCloseable f = forwarder;
-        RespServer r = resp;
+        RedisFrontEnd r = redis;
         VoleryService.FrontEnd z = zk;
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicInteger exitCode = new AtomicInteger(0);
@@ -195,13 +237,6 @@ final class ReplicaCommand implements Callable<Integer> {
             }
             if (z != null) {
                 z.close();
-            }
-            if (f != null) {
-                try {
-                    f.close();
-                } catch (Exception e) {
-                    System.err.println("closing the front end's clients: " + e);
-                }
             }
             if (metrics != null) {
                 metrics.close();

@@ -97,8 +97,11 @@ public final class KvPartition implements PartitionedStateMachine {
 
     @Override
     public ByteBuffer localReads(ByteBuffer command, PartitionView view) {
+        if (view.involved().size() == 1) {
+            return ByteBuffer.allocate(0); // no other partition to send to
+        }
         KvCommand c = decodeOrNull(command);
-        if (c == null || view.involved().size() == 1) {
+        if (c == null) {
             return ByteBuffer.allocate(0);
         }
         KvOp op = c.op();
@@ -134,8 +137,11 @@ public final class KvPartition implements PartitionedStateMachine {
 
     @Override
     public GroupSet remoteReads(ByteBuffer command, PartitionView view) {
+        if (view.involved().size() == 1) {
+            return null;
+        }
         KvCommand c = decodeOrNull(command);
-        if (c == null || view.involved().size() == 1) {
+        if (c == null) {
             return null;
         }
         long others = view.involved().bits() & ~(1L << view.partition());
@@ -151,8 +157,13 @@ public final class KvPartition implements PartitionedStateMachine {
 
     @Override
     public ByteBuffer execute(ByteBuffer command, ExecutionContext context) {
-        KvCommand c = KvCommand.decode(command); // malformed: the sequential store's exception
         checkPartitions(context);
+        if (router.route(command).bits() == 1L << context.partition()) {
+            // Every key here (or malformed bytes KvRouter sends to group 0, which the store rejects
+            // as the sequential store does): the common case, decoded once, by the store.
+            return store.execute(command.duplicate());
+        }
+        KvCommand c = KvCommand.decode(command); // malformed: the sequential store's exception
         KvOp op = c.op();
         long owners = owners(c, context.partitions());
         context.require(GroupSet.ofBits(owners));
@@ -165,7 +176,7 @@ public final class KvPartition implements PartitionedStateMachine {
             }
             return KvReplyFormat.integer(total);
         }
-        if (op == KvOp.FLUSHALL || owners == 1L << context.partition()) {
+        if (op == KvOp.FLUSHALL) {
             return store.execute(command.duplicate());
         }
         return executeAcross(c, context);

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+import redis.clients.jedis.Jedis;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -57,6 +58,7 @@ class KvSsmrClusterTest {
         Properties p = new Properties();
         p.setProperty("members", LocalPorts.endpoints(n));
         p.setProperty("clients", LocalPorts.endpoints(n));
+        p.setProperty("redis", LocalPorts.endpoints(n));
         p.setProperty("client.io.threads", "1");
         p.setProperty("execution", "s-smr");
         p.setProperty("ordering", "multi-ring");
@@ -179,6 +181,21 @@ class KvSsmrClusterTest {
             CheckResult result = LinearizabilityChecker.check(new KvModel(), history.history());
             assertThat(result.isLinearizable()).as("%s", result).isTrue();
             assertThat(result.operations()).isGreaterThan(20);
+            // The Redis front ends of a replica of each partition (as parallax replica starts them).
+            try (ReplicaCommand.RedisFrontEnd first = ReplicaCommand.redisFrontEnd(file, 0, new SimpleMeterRegistry());
+                 ReplicaCommand.RedisFrontEnd last = ReplicaCommand.redisFrontEnd(file, 3 * PARTITIONS - 1, new SimpleMeterRegistry());
+                 Jedis one = new Jedis("127.0.0.1", first.port(), (int) TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+                 Jedis other = new Jedis("127.0.0.1", last.port(), (int) TimeUnit.SECONDS.toMillis(WAIT_SECONDS))) {
+                one.flushAll();
+                assertThat(one.mset("r-a", "1", "r-b", "2", "r-c", "3", "r-d", "4")).isEqualTo("OK");
+                assertThat(other.mget("r-d", "r-missing", "r-a", "r-c")).containsExactly("4", null, "1", "3");
+                assertThat(other.incr("r-b")).isEqualTo(3);
+                assertThat(one.exists("r-a", "r-b", "r-a", "r-missing")).isEqualTo(3);
+                assertThat(other.dbSize()).isEqualTo(4);
+                assertThat(one.del("r-a", "r-b", "r-missing")).isEqualTo(2);
+                assertThat(other.dbSize()).isEqualTo(2);
+                assertThat(other.get("r-c")).isEqualTo("3");
+            }
             // parallax kv --config sends through one client per partition.
             Path configFile = dir.resolve("cluster.properties");
             file.write(configFile);
