@@ -189,4 +189,68 @@ class KvPartitionTest {
         assertThat(ssmr.run(get, GroupSet.of(1 - owner)).values())
                 .containsOnly("WrongPartitions" + GroupSet.partition(partitions));
     }
+
+    @Test
+    @DisplayName("bad input: values from another partition that do not parse fail the command (the same on every replica) "
+            + "and change nothing")
+    void malformedValuesFailTheCommandAndChangeNothing() {
+        KvRouter router = new KvRouter(2);
+        byte[] mine = null;
+        byte[] theirs = null;
+        for (int i = 0; mine == null || theirs == null; i++) {
+            byte[] k = ("m" + i).getBytes(StandardCharsets.US_ASCII);
+            if (router.groupOf(k) == 0 && mine == null) {
+                mine = k;
+            } else if (router.groupOf(k) == 1 && theirs == null) {
+                theirs = k;
+            }
+        }
+        KvPartition partition = new KvPartition(2);
+        partition.execute(KvCommand.of(KvOp.SET, mine, "v".getBytes(StandardCharsets.US_ASCII)).encode(), context(null));
+        long before = partition.digest();
+        GroupSet both = GroupSet.of(0, 1);
+        ByteBuffer delete = KvCommand.of(KvOp.DEL, mine, theirs).encode();
+        assertThat(partition.remoteReads(delete, new IdealSsmr.View(0, 2, both))).isEqualTo(GroupSet.of(1));
+        for (byte[] garbage : List.of(new byte[0], new byte[] {7}, new byte[] {1, 0}, new byte[] {0, 0})) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> partition.execute(delete.duplicate(), context(garbage)))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("malformed KV values");
+            assertThat(partition.digest()).isEqualTo(before);
+        }
+        ByteBuffer size = KvCommand.of(KvOp.DBSIZE).encode();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> partition.execute(size, context(new byte[3])))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("a size of 3 bytes");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new KvPartition(3).execute(size.duplicate(), context(new byte[8])))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("3-partition store executed in a 2-partition cluster");
+    }
+
+    /** Partition 0 of 2 executing a command sent to both; partition 1 sent {@code values} (null: sent to partition 0 only). */
+    private static dev.parallax.scheduler.ssmr.ExecutionContext context(byte[] values) {
+        GroupSet involved = values == null ? GroupSet.of(0) : GroupSet.of(0, 1);
+        return new dev.parallax.scheduler.ssmr.ExecutionContext() {
+            @Override
+            public int partition() {
+                return 0;
+            }
+
+            @Override
+            public int partitions() {
+                return 2;
+            }
+
+            @Override
+            public GroupSet involved() {
+                return involved;
+            }
+
+            @Override
+            public ByteBuffer valuesOf(int partition) {
+                return ByteBuffer.wrap(values).asReadOnlyBuffer();
+            }
+
+            @Override
+            public void require(GroupSet needed) {
+                assertThat(needed.bits() & ~involved.bits()).isZero();
+            }
+        };
+    }
 }
