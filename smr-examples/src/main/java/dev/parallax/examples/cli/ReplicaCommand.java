@@ -188,7 +188,6 @@ final class ReplicaCommand implements Callable<Integer> {
             System.err.println(e.getMessage());
             return 2;
         }
-        ReplicaConfig rc = file.replica(id);
         PrometheusMeterRegistry registry = MetricsEndpoint.registry();
         dev.parallax.core.net.LinkFaults faults = faultControl ? new dev.parallax.core.net.LinkFaults() : null;
         // Lets tests and `parallax chaos` check that replicas converged to the same contents.
