@@ -4,6 +4,7 @@ import dev.parallax.bench.profile.StageSampler;
 import dev.parallax.bench.profile.ThreadCpu;
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.CommandInvoker;
+import dev.parallax.core.client.PartitionedInvoker;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.examples.cli.ClusterFile;
@@ -43,6 +44,8 @@ import java.util.concurrent.TimeUnit;
  * ({@link #multicast}) runs the reference multicast (one Multi-Paxos instance per group and a global
  * one, {@code ordering=multicast}) over k groups, {@code parallax-psmr-multicast-<k>}
  * ({@link #psmrMulticast}) P-SMR over it: the correctness baseline next to the Multi-Ring ones.
+ * {@code parallax-ssmr-<P>} ({@link #ssmr}) splits the store into P partitions of three replicas
+ * under S-SMR (seed 004), its clients sending each command to a replica of a partition it involves.
  * With an ordering that orders by group (multi-ring, multicast) the clients address each command
  * by key ({@link KvRouting}).
  * Connections are spread over the replicas ({@link #connect}); {@link #bytesSent} counts what each
@@ -81,6 +84,8 @@ public final class ParallaxSystem implements BenchSystem {
     private Map<String, String> runtime = Map.of();
     private boolean tls;
     private final List<SmrClient> clients = new ArrayList<>();
+    /** The clients of an {@link #ssmr} system, each owning one client per partition. */
+    private final List<PartitionedInvoker> partitionedClients = new ArrayList<>();
     private ProcessCluster cluster;
     private NioEventLoopGroup group;
     private StageSampler sampler;
@@ -206,6 +211,41 @@ public final class ParallaxSystem implements BenchSystem {
                         "execution.threads", Integer.toString(groups)));
     }
 
+    /**
+     * {@code parallax-ssmr-<partitions>}: the key-value store split by key under S-SMR (seed 004
+     * (S-SMR) §IV, {@code execution=s-smr}): {@code partitions} partitions of three replica JVMs
+     * each (partition p = replicas 3p..3p+2, a {@code KvPartition} each), ordered by Multi-Ring
+     * Paxos with one U-Ring ring per partition over its replicas and the global ring over all
+     * ({@code multiring.kind=u-ring}: M-Ring needs a cluster of odd size, as {@code volery-<P>}),
+     * acceptor log {@code none}. Each client is a {@code PartitionedInvoker} over one client per
+     * partition with {@code KvRouter} as the oracle ({@link KvRouting#partitionedInvoker}). The
+     * 3P JVMs share the heap of a three-server system (as {@code volery-<P>}). The executor wins
+     * over {@code --execution}; {@code --execution-threads} does not apply.
+     *
+     * @param partitions P, 1..3 (at most nine replica JVMs)
+     */
+    public static ParallaxSystem ssmr(int partitions) {
+        if (partitions < 1 || partitions > 3) {
+            throw new IllegalArgumentException("partitions must be 1..3 (3 replicas each, at most 9), not " + partitions);
+        }
+        return new ParallaxSystem("none", Orderings.MULTI_RING, 3 * partitions, Map.of("multiring.rings",
+                Integer.toString(partitions), "multiring.kind", "u-ring"), "parallax-ssmr-" + partitions,
+                Map.of(Executions.KEY, Executions.S_SMR.configName()));
+    }
+
+    /** Whether this system runs the store partitioned by S-SMR ({@link #ssmr}). */
+    private boolean partitioned() {
+        return Executions.S_SMR.configName().equals(effectiveRuntime().get(Executions.KEY));
+    }
+
+    /**
+     * The replica JVM options: {@link ServerJvm#options()}, or for {@link #ssmr} the heap of three
+     * servers shared by the 3P JVMs (as {@link VolerySystem}). Package-private for tests.
+     */
+    List<String> replicaJvm() {
+        return partitioned() ? ServerJvm.options(Math.max(256, VolerySystem.TOTAL_HEAP_MIB / replicas)) : ServerJvm.options();
+    }
+
     private static void checkMulticastGroups(int groups) {
         if (groups < 1 || groups > MulticastOrdering.MAX_GROUPS) {
             throw new IllegalArgumentException("groups must be 1.." + MulticastOrdering.MAX_GROUPS + ", not " + groups);
@@ -307,7 +347,10 @@ public final class ParallaxSystem implements BenchSystem {
         int cores = Runtime.getRuntime().availableProcessors();
         s.put("threads", threads.configName() + (threads == ThreadPlacement.AUTO
                 ? " (" + threads.resolve(cores).configName() + " with " + cores + " cores)" : ""));
-        s.put("jvm", String.join(" ", ServerJvm.options()));
+        if (partitioned()) {
+            s.put("partitions", (replicas / 3) + " (3 replicas each: partition p = replicas 3p..3p+2; KvRouter(P) by key)");
+        }
+        s.put("jvm", String.join(" ", replicaJvm()));
         return s;
     }
 
@@ -363,7 +406,7 @@ public final class ParallaxSystem implements BenchSystem {
     @Override
     public void start(Path workDir, Duration timeout) throws Exception {
         Properties props = clusterProperties(workDir);
-        List<String> jvm = new ArrayList<>(ServerJvm.options());
+        List<String> jvm = new ArrayList<>(replicaJvm());
         jvm.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
         String jfr = System.getProperty(JFR_PROPERTY);
         if (jfr != null) {
@@ -392,6 +435,14 @@ public final class ParallaxSystem implements BenchSystem {
      */
     @Override
     public CommandInvoker connect(int maxOutstanding) {
+        if (partitioned()) {
+            // S-SMR: one client per partition, starting at replica k mod replicas for its own partition.
+            PartitionedInvoker p = KvRouting.partitionedInvoker(cluster.clusterFile(), (clients.size() + partitionedClients.size())
+                    % replicas, b -> b.eventLoopGroup(group).maxOutstanding(Math.max(1, maxOutstanding))
+                    .invokeTimeout(Duration.ofSeconds(30)));
+            partitionedClients.add(p);
+            return p;
+        }
         SmrClient c = SmrClient.connect(cluster.clientConfig().startAt(clients.size() % replicas).eventLoopGroup(group)
                 .maxOutstanding(Math.max(1, maxOutstanding)).invokeTimeout(Duration.ofSeconds(30)).build());
         clients.add(c);
@@ -547,6 +598,8 @@ public final class ParallaxSystem implements BenchSystem {
     public void close() {
         clients.forEach(SmrClient::close);
         clients.clear();
+        partitionedClients.forEach(PartitionedInvoker::close);
+        partitionedClients.clear();
         if (group != null) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         }

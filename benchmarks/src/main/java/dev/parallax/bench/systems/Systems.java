@@ -34,6 +34,8 @@ public final class Systems {
             new Entry("parallax-psmr-3", () -> ParallaxSystem.psmr(3)),
             new Entry("parallax-multicast-2", () -> ParallaxSystem.multicast(2)),
             new Entry("parallax-psmr-multicast-2", () -> ParallaxSystem.psmrMulticast(2)),
+            new Entry("parallax-ssmr-1", () -> ParallaxSystem.ssmr(1)),
+            new Entry("parallax-ssmr-2", () -> ParallaxSystem.ssmr(2)),
             new Entry("parallax-multiring-2-d1", () -> ParallaxSystem.multiRingVariant("d1", Map.of("ring.delta.ms", "1"))),
             new Entry("parallax-multiring-2-d20", () -> ParallaxSystem.multiRingVariant("d20", Map.of("ring.delta.ms", "20"))),
             new Entry("parallax-multiring-2-m8", () -> ParallaxSystem.multiRingVariant("m8", Map.of("multiring.m", "8"))),

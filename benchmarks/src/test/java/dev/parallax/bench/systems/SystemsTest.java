@@ -86,6 +86,44 @@ class SystemsTest {
     }
 
     @Test
+    @DisplayName("seed 004 (S-SMR) §IV, issue 17: parallax-ssmr-1/2 split the store into P partitions of three replicas "
+            + "under execution=s-smr over one U-Ring ring per partition, whatever --ordering and --execution say")
+    void theSSmrSystemsSplitTheStoreIntoPartitionsOfThreeReplicas() {
+        assertThat(Systems.all()).extracting(Systems.Entry::name).containsSubsequence("parallax-psmr-multicast-2",
+                "parallax-ssmr-1", "parallax-ssmr-2");
+        for (int p = 1; p <= 2; p++) {
+            ParallaxSystem ssmr = (ParallaxSystem) Systems.create("parallax-ssmr-" + p);
+            ssmr.runtime(Map.of(Orderings.KEY, "multi-paxos", Executions.KEY, "p-smr", "execution.threads", "5"));
+            assertThat(ssmr.name()).isEqualTo("parallax-ssmr-" + p);
+            assertThat(ssmr.replicas()).as("three replicas per partition").isEqualTo(3 * p);
+            assertThat(ssmr.settings()).containsEntry("ordering", "multi-ring").containsEntry("multiring.rings", Integer.toString(p))
+                    .containsEntry("multiring.kind", "u-ring").containsEntry("execution", "s-smr").containsEntry("log.sync", "none");
+            assertThat(ssmr.settings().get("partitions")).startsWith(p + " (3 replicas each");
+            assertThat(ssmr.replicaJvm()).as("the heap of three servers shared by 3P JVMs")
+                    .contains("-Xmx" + (p == 1 ? "2g" : "1g"));
+            // The cluster file the system writes is accepted: the KV store partitioned by S-SMR.
+            java.util.Properties props = ssmr.clusterProperties(java.nio.file.Path.of("work"));
+            StringBuilder members = new StringBuilder();
+            for (int i = 0; i < 3 * p; i++) {
+                members.append(i == 0 ? "" : ",").append(i).append("=127.0.0.1:").append(7000 + i);
+            }
+            props.setProperty("members", members.toString());
+            ClusterFile file = ClusterFile.of(props);
+            assertThat(file.service()).isEqualTo(ClusterFile.KV);
+            assertThat(file.execution()).isEqualTo(Executions.S_SMR);
+            assertThat(file.ordering()).isEqualTo(Orderings.MULTI_RING);
+            assertThat(file.partitions()).isEqualTo(p);
+            assertThat(file.partitionOf(3 * p - 1)).isEqualTo(p - 1);
+            assertThat(KvRouting.partitioned(file)).isTrue();
+            assertThat(KvRouting.partition(file).partitions()).as("each replica's partition of the store").isEqualTo(p);
+        }
+        assertThat(ParallaxSystem.ssmr(2).tls(true).name()).isEqualTo("parallax-ssmr-2-tls");
+        assertThatThrownBy(() -> ParallaxSystem.ssmr(4)).hasMessageContaining("partitions must be 1..3");
+        assertThat(((ParallaxSystem) Systems.create("parallax-psmr-2")).replicaJvm()).as("other systems keep 2 GiB")
+                .contains("-Xmx2g");
+    }
+
+    @Test
     @DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6, issue 16: parallax-psmr-1/2/3 run Multi-Ring over k rings "
             + "with execution=p-smr on k workers next to parallax-multiring-k, whatever --ordering and --execution say")
     void thePSmrSystemsRunPSmrOverKRingsWithKWorkers() throws Exception {

@@ -45,7 +45,7 @@ import java.util.regex.Pattern;
  * clients=0=10.0.0.1:8000,...        # SmrClient ports (default: replica port + 1000)
  * redis=0=10.0.0.1:6379,...          # RESP (Redis protocol) front ends (optional; service=kv)
  * service=kv                         # the replicated service: kv (the key-value store, default) | volery
- *                                    #   (seed 004's ZooKeeper service; needs execution=s-smr)
+ *                                    #   (seed 004's ZooKeeper service; needs execution=s-smr, which runs kv too)
  * zookeeper=0=10.0.0.1:2181,...      # ZooKeeper-protocol front ends of service=volery (optional)
  * data.dir=/var/lib/parallax         # durable state, one subdirectory per replica (optional)
  * snapshot.every=10000               # decided instances between snapshots (with data.dir)
@@ -457,17 +457,18 @@ public final class ClusterFile {
      * {@code execution=p-smr} needs an ordering with groups ({@link #routesByKey()}:
      * {@code multi-ring} or {@code multicast}): P-SMR's workers each deliver their group's stream
      * merged with the global stream (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6), so
-     * commands must be ordered by group.
+     * commands must be ordered by group. {@code execution=s-smr} runs the partitioned services,
+     * {@code kv} (the store split by key) and {@code volery} (which runs with s-smr only), over
+     * {@code ordering=multi-ring} with each replica in one partition's ring (seed 004 (S-SMR)).
      */
     private void checkExecutionOrdering() {
         Executions e = execution();
         Orderings o = ordering();
         boolean volery = service().equals(VOLERY);
-        if (volery != e.partitioned()) {
-            throw error(volery ? SERVICE_KEY + "=" + VOLERY + " runs with " + Executions.KEY + "=" + Executions.S_SMR.configName()
+        if (volery && !e.partitioned()) {
+            throw error(SERVICE_KEY + "=" + VOLERY + " runs with " + Executions.KEY + "=" + Executions.S_SMR.configName()
                     + " (its partitions are multiring.rings, 1 for a single partition), got " + Executions.KEY + "="
-                    + e.configName()
-                    : Executions.KEY + "=" + e.configName() + " runs partitioned services: set " + SERVICE_KEY + "=" + VOLERY);
+                    + e.configName());
         }
         if (!volery && zookeeper().isPresent()) {
             throw error("zookeeper front ends serve " + SERVICE_KEY + "=" + VOLERY + " only");

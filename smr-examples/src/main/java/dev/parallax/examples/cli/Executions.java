@@ -26,7 +26,7 @@ import java.util.Locale;
  * {@code multicast.groups}). Default {@link #SEQUENTIAL}.
  *
  * {@link #S_SMR} partitions the state instead (seed 004 (S-SMR)): it runs partitioned services
- * only, over {@code ordering=multi-ring} with one ring per partition.
+ * only ({@code service=kv} and {@code service=volery}), over {@code ordering=multi-ring} with one ring per partition.
  *
  * <p>Adding an executor is adding a constant here and a row in docs/operations.md.
  *
@@ -60,8 +60,8 @@ public enum Executions {
      * S-SMR (seed 004 (S-SMR) §IV, Alg. 1): the state split into partitions, partition p replicated
      * by the replicas of multi-ring ring p and ordered by it plus the global ring; each replica runs
      * its partition's commands one at a time and exchanges signals and read values with the other
-     * partitions a command involves. It runs partitioned services only (Volery), built by the
-     * service's own launcher: {@link #create} refuses every {@link ServiceClasses} service.
+     * partitions a command involves. It runs partitioned services only (the key-value store split
+     * by key, {@code KvPartition}, and Volery), built by the replica launcher: {@link #create} refuses every {@link ServiceClasses} service.
      */
     S_SMR("s-smr", null);
 
@@ -125,9 +125,11 @@ public enum Executions {
      */
     public Executor create(ServiceClasses service, int workers) {
         if (this == S_SMR) {
-            throw new IllegalArgumentException(KEY + "=" + configName + " runs partitioned services (Volery: "
-                    + "parallax volery), and the " + service.service() + " is not one; it runs with " + KEY + "="
-                    + SEQUENTIAL.configName + (service.hasClasses() ? " or a scheduling executor" : ""));
+            throw new IllegalArgumentException(KEY + "=" + configName + " runs partitioned services (service=kv: "
+                    + "KvPartition, service=volery: VoleryPartition), whose replica builds its own S-SMR executor "
+                    + "(parallax replica); it has no executor over the " + service.service() + "'s whole-state machine, "
+                    + "which runs with " + KEY + "=" + SEQUENTIAL.configName
+                    + (service.hasClasses() ? " or a scheduling executor" : ""));
         }
         if (!parallel()) {
             return Execution.sequential();

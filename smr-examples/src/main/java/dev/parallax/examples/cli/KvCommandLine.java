@@ -99,6 +99,13 @@ final class KvCommandLine implements Callable<Integer> {
                 return 2;
             }
         }
+        if (file != null && KvRouting.partitioned(file)) {
+            // S-SMR: one client per partition, each command to a replica of a partition it involves.
+            try (dev.parallax.core.client.PartitionedInvoker invoker = KvRouting.partitionedInvoker(file, -1,
+                    b -> { if (cacert != null) { b.tlsTrust(cacert); } })) {
+                return send(invoker, command);
+            }
+        }
         ClientConfig.Builder clientConfig = ClientConfig.builder(file == null ? ClusterMembers.parse(cluster)
                 : file.replica(0).clientMembers());
         if (cacert != null) {
@@ -107,7 +114,13 @@ final class KvCommandLine implements Callable<Integer> {
             file.clientTrust().ifPresent(clientConfig::tlsTrust);
         }
         try (SmrClient client = SmrClient.connect(clientConfig.build())) {
-            CommandInvoker invoker = file == null ? client : KvRouting.invoker(file, client);
+            return send(file == null ? client : KvRouting.invoker(file, client), command);
+        }
+    }
+
+    /** Sends {@code command}, prints the reply or the error; the exit code. */
+    private int send(CommandInvoker invoker, KvCommand command) throws Exception {
+        try {
             ByteBuffer reply = invoker.invoke(command.encode()).get(30, TimeUnit.SECONDS);
             out.println(render(KvReply.decode(reply)));
             return 0;

@@ -1,10 +1,13 @@
 package dev.parallax.examples.cli;
 
 import dev.parallax.core.client.ClientConfig;
+import dev.parallax.core.client.CommandInvoker;
+import dev.parallax.core.client.PartitionedInvoker;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.config.Member;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.replica.Replica;
+import dev.parallax.examples.kv.KvPartition;
 import dev.parallax.examples.kv.KvStateMachine;
 import dev.parallax.examples.kv.RespServer;
 import dev.parallax.examples.kv.RespServerConfig;
@@ -14,6 +17,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import io.micrometer.core.instrument.MeterRegistry;
+
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -28,7 +34,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Prints one {@code READY ...} line once every port is open. The ordering protocol, the executor
  * and the thread placement are the file's {@code ordering}, {@code execution} and {@code threads}
  * (overridden by {@link RuntimeOptions}); the store is {@link KvRouting#stateMachine}'s, partitioned
- * by group with {@code execution=p-smr}; a configuration error (TLS files included: missing,
+ * by group with {@code execution=p-smr}, or with {@code execution=s-smr} one partition of it
+ * ({@link KvRouting#partition}, a replica per partition as {@link PartitionedReplicas} builds it,
+ * the front end sending through {@link KvRouting#partitionedInvoker}); a configuration error (TLS files included: missing,
  * unreadable, not PEM, a key of another certificate) is printed and exits with 2 before anything
  * starts. With {@code tls.client=on} the RESP front end serves TLS too, and its own client talks
  * TLS to the replica.
@@ -92,17 +100,85 @@ final class ReplicaCommand implements Callable<Integer> {
         return builder;
     }
 
+    /**
+     * The Redis (RESP) front end of replica {@code id} of a key-value cluster, started on its
+     * {@code redis=} address (TLS with {@code tls.client=on}). It talks to its own replica first:
+     * with an ordering that serves clients at every replica (S-Paxos, Ring Paxos) the load stays
+     * spread, with Multi-Paxos the first command is redirected to the leader; with an ordering by
+     * group it addresses each command by key ({@link KvRouting#invoker}); with
+     * {@code execution=s-smr} it sends through one client per partition
+     * ({@link KvRouting#partitionedInvoker}), this replica first for its own partition's keys.
+     * Blocks while it binds.
+     *
+     * @throws IllegalArgumentException if the file names no Redis front ends
+     * @throws IOException              if the address cannot be bound or the TLS files not read
+     */
+    static RedisFrontEnd redisFrontEnd(ClusterFile file, int id, MeterRegistry registry) throws IOException {
+        Member m = file.redis().orElseThrow(() -> new IllegalArgumentException("no redis= front ends")).member(id);
+        ReplicaConfig rc = file.replica(id);
+        AutoCloseable clients;
+        CommandInvoker invoker;
+        if (KvRouting.partitioned(file)) {
+            PartitionedInvoker partitioned = KvRouting.partitionedInvoker(file, id, b -> { });
+            clients = partitioned;
+            invoker = partitioned;
+        } else {
+            ClientConfig.Builder toReplica = ClientConfig.builder(rc.clientMembers()).startAt(id);
+            file.clientTrust().ifPresent(toReplica::tlsTrust);
+            SmrClient client = SmrClient.connect(toReplica.build());
+            clients = client;
+            invoker = KvRouting.invoker(file, client);
+        }
+        try {
+            RespServerConfig respConfig = RespServerConfig.of(m.host(), m.port());
+            if (rc.tls().clientPorts()) {
+                respConfig = respConfig.withTls(dev.parallax.core.net.tls.TlsContexts.load(rc.tls()));
+            }
+            RespServer server = new RespServer(respConfig, invoker, registry);
+            server.start();
+            return new RedisFrontEnd(server, clients);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(clients);
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            System.err.println("closing the front end's clients: " + e);
+        }
+    }
+
+    /** A started Redis front end and the clients it sends through; closing closes both. */
+    record RedisFrontEnd(RespServer server, AutoCloseable clients) implements AutoCloseable {
+        int port() {
+            return server.port();
+        }
+
+        @Override
+        public void close() {
+            server.close();
+            closeQuietly(clients);
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         ClusterFile file;
         KvStateMachine store = null;
         VoleryPartition partition = null;
+        KvPartition kvPartition = null;
         Replica.Builder builder;
         try {
             file = ClusterFile.load(config).with(runtime.clusterSettings());
             if (file.service().equals(ClusterFile.VOLERY)) {
                 partition = new VoleryPartition();
                 builder = VoleryService.replica(file, id, partition);
+            } else if (KvRouting.partitioned(file)) {
+                kvPartition = KvRouting.partition(file);
+                builder = PartitionedReplicas.replica(file, id, kvPartition);
             } else {
                 store = KvRouting.stateMachine(file);
                 builder = kvReplica(file, id, store);
@@ -112,13 +188,17 @@ final class ReplicaCommand implements Callable<Integer> {
             System.err.println(e.getMessage());
             return 2;
         }
-        ReplicaConfig rc = file.replica(id);
         PrometheusMeterRegistry registry = MetricsEndpoint.registry();
         dev.parallax.core.net.LinkFaults faults = faultControl ? new dev.parallax.core.net.LinkFaults() : null;
         // Lets tests and `parallax chaos` check that replicas converged to the same contents.
         if (store != null) {
             io.micrometer.core.instrument.Gauge.builder("parallax.kv.digest", store, KvStateMachine::digest)
                     .description("Order-independent 52-bit digest of the key-value store's contents").register(registry);
+        } else if (kvPartition != null) {
+            // Equal within a partition: each holds its own keys.
+            io.micrometer.core.instrument.Gauge.builder("parallax.kv.digest", kvPartition, KvPartition::digest)
+                    .description("Order-independent 52-bit digest of this replica's partition of the key-value store")
+                    .register(registry);
         } else {
             // Equal within a partition (only a node's owner keeps its data and Stat current).
             io.micrometer.core.instrument.Gauge.builder("parallax.volery.digest", partition, VoleryPartition::digest)
@@ -126,37 +206,22 @@ final class ReplicaCommand implements Callable<Integer> {
         }
         Replica replica = builder.meterRegistry(registry).linkFaults(faults).bootstrap(bootstrap).build();
         replica.start();
-        SmrClient forwarder = null;
-        RespServer resp = null;
+        RedisFrontEnd redis = null;
         int respPort = -1;
         VoleryService.FrontEnd zk = null;
         if (partition != null && file.zookeeper().isPresent()) {
             zk = VoleryService.frontEnd(file, id, registry);
         }
-        if (store != null && file.redis().isPresent()) {
-            Member m = file.redis().get().member(id);
-            // Each Redis front end talks to its own replica first: with an ordering that serves
-            // clients at every replica (S-Paxos) the load stays spread; with Multi-Paxos the first
-            // command is redirected to the leader as before.
-            ClientConfig.Builder toReplica = ClientConfig.builder(rc.clientMembers()).startAt(id);
-            file.clientTrust().ifPresent(toReplica::tlsTrust);
-            forwarder = SmrClient.connect(toReplica.build());
-            RespServerConfig respConfig = RespServerConfig.of(m.host(), m.port());
-            if (rc.tls().clientPorts()) {
-                respConfig = respConfig.withTls(dev.parallax.core.net.tls.TlsContexts.load(rc.tls()));
-            }
-            // With Multi-Ring the front end addresses each command by key (KvRouting): one ring per group.
-            resp = new RespServer(respConfig, KvRouting.invoker(file, forwarder), registry);
-            resp.start();
-            respPort = resp.port();
+        if ((store != null || kvPartition != null) && file.redis().isPresent()) {
+            redis = redisFrontEnd(file, id, registry);
+            respPort = redis.port();
         }
         if (faultControl && metricsPort < 0) {
             System.err.println("--fault-control needs --metrics-port");
             return 2;
         }
         MetricsEndpoint metrics = metricsPort >= 0 ? new MetricsEndpoint(registry, metricsHost, metricsPort, faults) : null;
-        SmrClient f = forwarder;
-        RespServer r = resp;
+        RedisFrontEnd r = redis;
         VoleryService.FrontEnd z = zk;
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicInteger exitCode = new AtomicInteger(0);
@@ -171,9 +236,6 @@ final class ReplicaCommand implements Callable<Integer> {
             }
             if (z != null) {
                 z.close();
-            }
-            if (f != null) {
-                f.close();
             }
             if (metrics != null) {
                 metrics.close();

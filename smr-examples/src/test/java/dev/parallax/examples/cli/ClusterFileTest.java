@@ -625,15 +625,21 @@ class ClusterFileTest {
         assertThat(one.partitions()).isEqualTo(1);
         assertThat(ClusterFile.load(write(dir, THREE + "ordering=multi-ring\n")).partitions()).as("not s-smr").isEqualTo(1);
         assertThatThrownBy(() -> one.executor(KvClassifier.SERVICE)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("execution=s-smr runs partitioned services (Volery");
+                .hasMessageContaining("execution=s-smr runs partitioned services (service=kv: KvPartition, service=volery: VoleryPartition)");
     }
 
     @Test
     @org.junit.jupiter.api.DisplayName("seed 004: execution=s-smr is refused without multi-ring, with members not a multiple of the "
             + "partitions, and with a replica in two partitions or none")
     void sSmrLayoutsThatCannotWorkAreRefused(@TempDir Path dir) throws IOException {
-        Path kv = write(dir, THREE + "ordering=multi-ring\nmultiring.rings=1\nexecution=s-smr\n");
-        assertThatThrownBy(() -> ClusterFile.load(kv)).hasMessage(kv + ": execution=s-smr runs partitioned services: set service=volery");
+        ClusterFile kv = ClusterFile.load(write(dir, members(6) + "ordering=multi-ring\nmultiring.rings=2\nexecution=s-smr\n"
+                + "redis=0=127.0.0.1:1,1=127.0.0.1:2,2=127.0.0.1:3,3=127.0.0.1:4,4=127.0.0.1:5,5=127.0.0.1:6\n"));
+        assertThat(kv.service()).as("s-smr runs the key-value store split by key too").isEqualTo(ClusterFile.KV);
+        assertThat(kv.partitions()).isEqualTo(2);
+        assertThat(kv.partitionMembers()).containsExactly(new int[]{0, 1, 2}, new int[]{3, 4, 5});
+        Path voleryRedis = write(dir, THREE + "ordering=multi-ring\nmultiring.rings=1\nexecution=s-smr\nservice=volery\n"
+                + "redis=0=127.0.0.1:1,1=127.0.0.1:2,2=127.0.0.1:3\n");
+        assertThatThrownBy(() -> ClusterFile.load(voleryRedis)).hasMessageContaining("redis front ends serve service=kv only");
         Path sequential = write(dir, THREE + "service=volery\n");
         assertThatThrownBy(() -> ClusterFile.load(sequential)).hasMessage(sequential + ": service=volery runs with execution=s-smr "
                 + "(its partitions are multiring.rings, 1 for a single partition), got execution=sequential");

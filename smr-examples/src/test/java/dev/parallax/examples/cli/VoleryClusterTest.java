@@ -211,7 +211,7 @@ class VoleryClusterTest {
             // every replica of the owner, and the invoker re-sends it to every partition.
             List<SmrClient> clients = new ArrayList<>();
             for (int p = 0; p < 2; p++) {
-                clients.add(SmrClient.connect(ClientConfig.builder(VoleryService.partitionClients(c.file, p)).build()));
+                clients.add(SmrClient.connect(ClientConfig.builder(PartitionedReplicas.partitionClients(c.file, p)).build()));
             }
             VoleryOracle owner = new VoleryOracle(2);
             try (PartitionedInvoker narrow = new PartitionedInvoker(clients,
