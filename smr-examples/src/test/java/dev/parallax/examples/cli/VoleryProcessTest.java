@@ -203,33 +203,12 @@ class VoleryProcessTest {
                 assertThat(text(curator.getData().forPath(nodes.get(1)))).isEqualTo("after");
                 assertThat(zk.expired).as("sessions expired and reopened").isZero();
             }
-            awaitPartitionsConverged(cluster);
+            VoleryConvergence.Outcome converged = VoleryConvergence.await(cluster, Duration.ofSeconds(WAIT_SECONDS));
+            assertThat(converged.converged()).as(converged.describe()).isTrue();
 
             // zkCli of `parallax zkcli`, in a JVM of its own, against every front end.
             String out = zkCli(dir, VoleryClusterFile.connectString(file), "get", nodes.get(1));
             assertThat(out).contains("after");
-        }
-    }
-
-    /** Waits until each partition's replicas report equal digests (not across partitions). */
-    private static void awaitPartitionsConverged(ProcessCluster cluster) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-        long[] digests = new long[cluster.size()];
-        while (true) {
-            for (int i = 0; i < digests.length; i++) {
-                digests[i] = ReplicaMetrics.gauge(cluster.metricsPort(i), "parallax_volery_digest");
-            }
-            boolean equal = true;
-            for (int i = 0; i < digests.length; i++) {
-                equal &= digests[i] >= 0 && digests[i] == digests[3 * (i / 3)];
-            }
-            if (equal) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("partitions did not converge: digests " + java.util.Arrays.toString(digests));
-            }
-            Thread.sleep(50);
         }
     }
 
