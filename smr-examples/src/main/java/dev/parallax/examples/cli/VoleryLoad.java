@@ -43,8 +43,12 @@ final class VoleryLoad implements AutoCloseable {
     private static final int SESSION_TIMEOUT_MS = 10_000;
     private static final long CONNECT_SECONDS = 30;
 
-    static {
-        // The client's INFO lines (every connection, every reconnect) would bury the demo's report.
+    /**
+     * Turns ZooKeeper's client logging down to errors and SASL off in this JVM; call before the
+     * first client is made (slf4j-simple reads its levels once). Its INFO lines (every connection,
+     * every reconnect) would bury a report.
+     */
+    static void quietClientLogs() {
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.zookeeper", "error");
         System.setProperty("zookeeper.sasl.client", "false");
     }
@@ -69,6 +73,7 @@ final class VoleryLoad implements AutoCloseable {
         if (count < 1) {
             throw new IllegalArgumentException("--clients must be at least 1, not " + count);
         }
+        quietClientLogs();
         this.connect = connect;
         for (int k = 0; k < count; k++) {
             sessions.add(new Session(k));
