@@ -78,20 +78,30 @@ final class VoleryClusterCommand implements Callable<Integer> {
      * @throws IOException              if the directory or the file cannot be written
      */
     ProcessCluster cluster(Path workDir) throws IOException {
+        Properties p = settings(workDir);
+        return new ProcessCluster(workDir, VoleryClusterFile.replicas(partitions), p, false,
+                List.of("-Xmx" + heapMiB + "m", "-XX:+UseSerialGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))
+                .replicaArgs("--metrics-port", "0");
+    }
+
+    /**
+     * The cluster-file settings the options describe, durable state under {@code workDir/data}.
+     *
+     * @throws IllegalArgumentException naming the option if one is out of range
+     */
+    Properties settings(Path workDir) {
         if (heapMiB < 64) {
             throw new IllegalArgumentException("--heap-mib must be at least 64, not " + heapMiB);
         }
         Properties p;
         try {
             p = VoleryClusterFile.local(partitions, ringKind, workDir.resolve("data"), 20_000);
-            p.putAll(VoleryClusterFile.sharedMachineSettings());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage().startsWith("partitions")
                     ? "--" + e.getMessage() : "--ordering-kind: " + e.getMessage(), e);
         }
-        return new ProcessCluster(workDir, VoleryClusterFile.replicas(partitions), p, false,
-                List.of("-Xmx" + heapMiB + "m", "-XX:+UseSerialGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))
-                .replicaArgs("--metrics-port", "0");
+        p.putAll(VoleryClusterFile.sharedMachineSettings());
+        return p;
     }
 
     @Override
@@ -100,6 +110,7 @@ final class VoleryClusterCommand implements Callable<Integer> {
         Path work;
         ProcessCluster cluster;
         try {
+            settings(Path.of(".")); // the options first: a refused run leaves no directory behind
             work = workDirectory();
             cluster = cluster(work);
         } catch (IllegalArgumentException e) {

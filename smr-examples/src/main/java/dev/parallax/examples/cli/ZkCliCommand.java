@@ -22,7 +22,11 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "zkcli", mixinStandardHelpOptions = true,
         description = "ZooKeeper's zkCli against Volery's front ends: zkcli -server 127.0.0.1:PORT [command args] "
-                + "(the arguments go to zkCli as they are; `parallax volery` prints the connect string).")
+                + "(the arguments go to zkCli as they are; `parallax volery` prints the connect string).",
+        footer = {"", "zkCli's options: -server HOST:PORT[,HOST:PORT...] (required here), -timeout MS, -waitforconnection, -r "
+                + "(read-only).", "Its commands (interactive, or one on the command line): ls [-s] [-R] PATH, create [-s] "
+                + "PATH [DATA], get [-s] PATH, set [-v VERSION] PATH DATA, stat PATH, delete [-v VERSION] PATH, help, quit.",
+                "Volery answers what ZooKeeper's client API needs for these (docs/examples/volery.md lists what it does not serve)."})
 final class ZkCliCommand implements Callable<Integer> {
     @Unmatched
     List<String> args = new ArrayList<>();

@@ -37,9 +37,17 @@ class VoleryClusterCommandTest {
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
+    /** The temporary work directories of {@code parallax volery} now on this machine. */
+    private static long temporaryDirectories() throws java.io.IOException {
+        try (var list = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return list.filter(p -> p.getFileName().toString().startsWith("parallax-volery-")).count();
+        }
+    }
+
     @Test
     @DisplayName("bad input exits 2 with a message naming the option, before anything starts")
     void badInputExitsTwo(@TempDir Path dir) throws Exception {
+        long before = temporaryDirectories();
         assertThat(volery("--partitions", "0")).satisfies(r -> {
             assertThat(r.code()).isEqualTo(2);
             assertThat(r.err()).contains("--partitions must be 1..21, not 0");
@@ -63,8 +71,9 @@ class VoleryClusterCommandTest {
         });
         Path file = Files.writeString(dir.resolve("plain-file"), "x");
         assertThat(volery("--dir", file.toString()).err()).contains("is not a directory");
-        // Nothing was written next to the refused directory.
+        // Nothing was written next to the refused directory, and no temporary directory was left behind.
         assertThat(used.resolve("replica-0.log")).doesNotExist();
+        assertThat(temporaryDirectories()).isLessThanOrEqualTo(before);
     }
 
     @Test
