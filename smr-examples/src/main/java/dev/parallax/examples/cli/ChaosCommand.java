@@ -41,7 +41,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>{@code --service volery [--partitions P]} runs {@link VoleryChaos} instead: kills and restarts
  * of Volery's replicas under ZooKeeper-client load, the same three verdicts (registers per znode
- * for the history, digests per partition); exit 2 if a runtime option, {@code --tls} or an
+ * for the history, digests per partition; a passing run deletes its temporary work directory);
+ * exit 2 if a runtime option, {@code --tls} or an
  * out-of-range P is given with it.
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
@@ -178,6 +179,7 @@ final class ChaosCommand implements Callable<Integer> {
             return 2;
         }
         Path work = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("parallax-chaos-");
+        boolean ok;
         try (ProcessCluster cluster = VoleryDemo.cluster(work, partitions)) {
             out.printf("Parallax chaos: Volery, %d partition%s x 3 replica processes with durable state, %s of kills and "
                     + "restarts (seed %d), work directory %s%n", partitions, partitions == 1 ? "" : "s", run, seed, work);
@@ -196,8 +198,12 @@ final class ChaosCommand implements Callable<Integer> {
             }
             out.println(o.ok() ? "  verdict          OK: linearizable, no acknowledged write lost, partitions converged"
                     : "  verdict          FAILED (replica logs in " + work + ")");
-            return o.ok() ? 0 : 1;
+            ok = o.ok();
         }
+        if (ok && dir == null) {
+            DemoCommand.deleteRecursively(work); // a temporary directory of a passing run
+        }
+        return ok ? 0 : 1;
     }
 
     private record Outcome(int kills, int restarts, int partitions, int oneWayCuts, int bridges, long acked, long failed,

@@ -330,7 +330,8 @@ final class DemoCommand implements Callable<Integer> {
         out.flush();
     }
 
-    private static void deleteRecursively(Path dir) throws IOException {
+    /** Deletes {@code dir} and everything in it. */
+    static void deleteRecursively(Path dir) throws IOException {
         try (Stream<Path> walk = Files.walk(dir)) {
             walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
