@@ -118,7 +118,9 @@ final class VoleryClusterCommand implements Callable<Integer> {
             return 2;
         }
         CountDownLatch stopped = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stopping.set(true); // before the replicas stop: watch() reports none of them
             cluster.close();
             if (temporary) {
                 deleteQuietly(work);
@@ -139,7 +141,7 @@ final class VoleryClusterCommand implements Callable<Integer> {
         out.print(describe(file));
         out.println("Ctrl-C stops the replicas.");
         out.flush();
-        watch(cluster, stopped);
+        watch(cluster, stopped, stopping);
         return 0;
     }
 
@@ -183,11 +185,12 @@ final class VoleryClusterCommand implements Callable<Integer> {
     }
 
     /** Until the JVM shuts down: reports each replica that exits (its log names why). */
-    private void watch(ProcessCluster cluster, CountDownLatch stopped) throws InterruptedException {
+    private void watch(ProcessCluster cluster, CountDownLatch stopped, java.util.concurrent.atomic.AtomicBoolean stopping)
+            throws InterruptedException {
         boolean[] reported = new boolean[cluster.size()];
         while (!stopped.await(1, TimeUnit.SECONDS)) {
             for (int i = 0; i < cluster.size(); i++) {
-                if (!reported[i] && !cluster.isAlive(i) && stopped.getCount() > 0) {
+                if (!reported[i] && !stopping.get() && !cluster.isAlive(i)) {
                     reported[i] = true;
                     err.println("replica " + i + " exited; see " + cluster.log(i));
                 }
