@@ -5,11 +5,10 @@ import dev.parallax.bench.systems.zookeeper.ZooKeeperApiSystem;
 import dev.parallax.bench.systems.zookeeper.ZooKeeperInvoker;
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.config.Member;
-import dev.parallax.core.net.LocalPorts;
 import dev.parallax.examples.cli.ClusterFile;
-import dev.parallax.examples.cli.Executions;
-import dev.parallax.examples.cli.Orderings;
 import dev.parallax.examples.cli.ProcessCluster;
+import dev.parallax.examples.cli.VoleryClusterFile;
+import dev.parallax.ringpaxos.RingPaxos;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -32,9 +31,9 @@ import java.util.Properties;
  * znodes (local commands, to the path's owner, CRC32(path) mod P) and the workload's share of
  * create/delete (global commands, to every partition).
  *
- * <p>The rings are U-Ring rings ({@code multiring.kind=u-ring}): M-Ring needs a UDP port run and a
- * group, which {@link ProcessCluster} sets up for clusters of an odd size only, and one ring kind
- * for every P keeps the runs comparable. The acceptor log is a Chronicle log with {@code log.sync=none}
+ * <p>The cluster file is {@link VoleryClusterFile#local}'s (as {@code parallax volery} writes it),
+ * with U-Ring rings ({@code multiring.kind=u-ring}): TCP only, no multicast needed on the machine,
+ * and one ring kind for every P keeps the runs comparable. The acceptor log is a Chronicle log with {@code log.sync=none}
  * (as {@code parallax-multiring-k}) under the work directory, with the ring throughput settings of
  * the parallax systems. The 3P replica JVMs share the memory of a three-server system: each gets
  * {@code 6 GiB / 3P} of heap (2 GiB at P = 1, 512 MiB at P = 4).
@@ -44,7 +43,7 @@ import java.util.Properties;
  */
 public final class VolerySystem implements ZooKeeperApiSystem {
     /** Replicas per partition (seed 004 §VI: three acceptors and replicas per ring). */
-    public static final int REPLICAS_PER_PARTITION = 3;
+    public static final int REPLICAS_PER_PARTITION = VoleryClusterFile.REPLICAS_PER_PARTITION;
     /** Heap shared by all replica JVMs: three servers of {@link ServerJvm#DEFAULT_HEAP_MIB}. */
     static final int TOTAL_HEAP_MIB = 3 * ServerJvm.DEFAULT_HEAP_MIB;
     private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(30);
@@ -55,12 +54,10 @@ public final class VolerySystem implements ZooKeeperApiSystem {
     private ProcessCluster cluster;
 
     /**
-     * @param partitions P, 1..21 (3P replica JVMs on one machine; Multi-Ring allows more rings)
+     * @param partitions P, 1..{@value VoleryClusterFile#MAX_PARTITIONS} (3P replica JVMs on one machine; Multi-Ring allows more rings)
      */
     public VolerySystem(int partitions) {
-        if (partitions < 1 || partitions > 21) {
-            throw new IllegalArgumentException("partitions must be 1..21, not " + partitions);
-        }
+        VoleryClusterFile.checkPartitions(partitions);
         this.partitions = partitions;
     }
 
@@ -71,7 +68,7 @@ public final class VolerySystem implements ZooKeeperApiSystem {
 
     /** The number of replica JVMs, 3P. */
     public int replicas() {
-        return REPLICAS_PER_PARTITION * partitions;
+        return VoleryClusterFile.replicas(partitions);
     }
 
     @Override
@@ -124,21 +121,15 @@ public final class VolerySystem implements ZooKeeperApiSystem {
      * {@link ProcessCluster} adds the members and client ports. Package-private for tests.
      */
     Properties clusterSettings(Path workDir) {
-        Properties p = ProcessCluster.localDefaults(workDir.resolve("data"), 100_000);
+        Properties p = VoleryClusterFile.local(partitions, RingPaxos.U_RING, workDir.resolve("data"), 100_000);
         p.putAll(fixedSettings());
-        p.setProperty("zookeeper", LocalPorts.endpoints(replicas()));
         ParallaxSystem.putExperimentSettings(p);
         return p;
     }
 
     /** The cluster-file settings of every run, in the order the settings list them. */
     private Map<String, String> fixedSettings() {
-        Map<String, String> s = new LinkedHashMap<>();
-        s.put(ClusterFile.SERVICE_KEY, ClusterFile.VOLERY);
-        s.put(Executions.KEY, Executions.S_SMR.configName());
-        s.put(Orderings.KEY, Orderings.MULTI_RING.configName());
-        s.put("multiring.rings", Integer.toString(partitions));
-        s.put("multiring.kind", "u-ring");
+        Map<String, String> s = new LinkedHashMap<>(VoleryClusterFile.settings(partitions, RingPaxos.U_RING));
         s.put("log.sync", "none");
         s.putAll(new java.util.TreeMap<>(ParallaxSystem.THROUGHPUT_SETTINGS));
         return s;

@@ -38,6 +38,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * started, if the cluster file refuses the runtime options (e.g. {@code --execution p-smr} without
  * {@code --ordering multi-ring} or {@code multicast}). {@link RuntimeOptions} choose the replicas' ordering protocol,
  * executor and thread placement; the results name them.
+ *
+ * <p>{@code --service volery [--partitions P]} runs {@link VoleryChaos} instead: kills and restarts
+ * of Volery's replicas under ZooKeeper-client load, the same three verdicts (registers per znode
+ * for the history, digests per partition; a passing run deletes its temporary work directory);
+ * exit 2 if a runtime option, {@code --tls} or an
+ * out-of-range P is given with it.
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
         description = "Kill, restart and partition replicas at random under load; check linearizability, lost writes "
@@ -60,6 +66,16 @@ final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--tls", description = "Mutual TLS between the replicas and TLS for the clients, with throwaway "
             + "certificates generated into the work directory.")
     boolean tls;
+
+    @Option(names = "--service", paramLabel = "NAME", defaultValue = ClusterFile.KV,
+            description = "The replicated service: " + ClusterFile.KV + " (3 replicas; kills, restarts and network "
+                    + "partitions) or " + ClusterFile.VOLERY + " (--partitions x 3 replicas; kills and restarts; the "
+                    + "history through ZooKeeper's client) (default ${DEFAULT-VALUE}).")
+    String service;
+
+    @Option(names = "--partitions", paramLabel = "P", defaultValue = "2",
+            description = "With --service volery: partitions, 1.." + VoleryClusterFile.MAX_PARTITIONS + " (default ${DEFAULT-VALUE}).")
+    int partitions;
 
     @Mixin
     RuntimeOptions runtime = new RuntimeOptions();
@@ -84,6 +100,13 @@ final class ChaosCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintStream out = System.out;
         Duration run = parseDuration(duration);
+        if (service.equals(ClusterFile.VOLERY)) {
+            return volery(out, run);
+        }
+        if (!service.equals(ClusterFile.KV)) {
+            System.err.println("--service must be " + ClusterFile.KV + " or " + ClusterFile.VOLERY + ", not '" + service + "'");
+            return 2;
+        }
         Path work = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("parallax-chaos-");
         Properties props = ProcessCluster.localDefaults(work.resolve("data"), 2000);
         props.setProperty("paxos.heartbeat.ms", "40");
@@ -123,6 +146,64 @@ final class ChaosCommand implements Callable<Integer> {
                     : "  verdict          FAILED (replica logs in " + work + ")");
             return ok ? 0 : 1;
         }
+    }
+
+    /**
+     * Why the options cannot run the Volery chaos run, or null: its ordering and executor are
+     * fixed, it has no TLS, P must be in range and there must be a history client.
+     */
+    String voleryRefusal() {
+        if (!runtime.clusterSettings().isEmpty()) {
+            return "--service volery runs ordering=multi-ring and execution=s-smr: drop " + String.join(", ",
+                    runtime.clusterSettings().keySet().stream().map(k -> "--" + k.replace('.', '-')).toList());
+        }
+        if (tls) {
+            return "--tls is for --service kv: Volery's ZooKeeper front ends serve plain TCP";
+        }
+        if (historyClients < 1) {
+            return "--history-clients must be at least 1, not " + historyClients;
+        }
+        try {
+            VoleryClusterFile.checkPartitions(partitions);
+        } catch (IllegalArgumentException e) {
+            return "--" + e.getMessage();
+        }
+        return null;
+    }
+
+    /** {@code --service volery}: {@link VoleryChaos} on {@code --partitions} x 3 replica processes. */
+    private int volery(PrintStream out, Duration run) throws Exception {
+        String refusal = voleryRefusal();
+        if (refusal != null) {
+            System.err.println(refusal);
+            return 2;
+        }
+        Path work = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("parallax-chaos-");
+        boolean ok;
+        try (ProcessCluster cluster = VoleryDemo.cluster(work, partitions)) {
+            out.printf("Parallax chaos: Volery, %d partition%s x 3 replica processes with durable state, %s of kills and "
+                    + "restarts (seed %d), work directory %s%n", partitions, partitions == 1 ? "" : "s", run, seed, work);
+            cluster.startAll(Duration.ofSeconds(90));
+            VoleryChaos.Outcome o = new VoleryChaos(out, seed, historyClients).run(cluster, run);
+            out.println();
+            out.println("results");
+            out.printf("  faults           %d kills, %d restarts%n", o.kills(), o.restarts());
+            out.printf("  load             %,d acknowledged requests (%,d failed or unknown)%n", o.acked(), o.failed());
+            out.printf("  history          %,d operations by %d ZooKeeper sessions on %d znodes (registers), %s%n",
+                    o.check().operations(), historyClients, VoleryChaos.REGISTERS, o.check().verdict());
+            out.printf("  lost writes      %d acknowledged setData values missing%n", o.lost());
+            out.printf("  convergence      %s%n", o.convergence().describe());
+            if (!o.check().isLinearizable()) {
+                out.println(o.check().report());
+            }
+            out.println(o.ok() ? "  verdict          OK: linearizable, no acknowledged write lost, partitions converged"
+                    : "  verdict          FAILED (replica logs in " + work + ")");
+            ok = o.ok();
+        }
+        if (ok && dir == null) {
+            DemoCommand.deleteRecursively(work); // a temporary directory of a passing run
+        }
+        return ok ? 0 : 1;
     }
 
     private record Outcome(int kills, int restarts, int partitions, int oneWayCuts, int bridges, long acked, long failed,
@@ -227,7 +308,8 @@ final class ChaosCommand implements Callable<Integer> {
         return (System.nanoTime() - load.startedAt()) / 1e9;
     }
 
-    private static int firstDown(ProcessCluster cluster) {
+    /** The first replica of {@code cluster} that is not running, or -1. */
+    static int firstDown(ProcessCluster cluster) {
         for (int i = 0; i < cluster.size(); i++) {
             if (!cluster.isAlive(i)) {
                 return i;

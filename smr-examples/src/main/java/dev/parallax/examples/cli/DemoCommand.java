@@ -32,6 +32,11 @@ import java.util.stream.Stream;
  * without {@code --ordering multi-ring} or {@code multicast}). Runs on the caller's thread and blocks for the whole
  * demo (about {@code --warmup + --seconds} plus start-up). {@link RuntimeOptions} choose the
  * replicas' ordering protocol, executor and thread placement; the header and the results name them.
+ *
+ * <p>{@code --service volery [--partitions P]} runs the same scenario on Volery ({@link VoleryDemo}:
+ * ZooKeeper sessions, ring 0's coordinator killed and restarted, each partition's digests, every
+ * acknowledged setData read back); exit 2 if a runtime option, {@code --tls} or an out-of-range P
+ * is given with it.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Run a local 3-replica cluster under load, kill the leader midway, restart it, and report "
@@ -64,6 +69,16 @@ final class DemoCommand implements Callable<Integer> {
             + "certificates generated into the work directory.")
     boolean tls;
 
+    @Option(names = "--service", paramLabel = "NAME", defaultValue = ClusterFile.KV,
+            description = "The replicated service: " + ClusterFile.KV + " (the key-value store, 3 replicas) or "
+                    + ClusterFile.VOLERY + " (ZooKeeper's API over S-SMR: --partitions x 3 replicas, loaded through "
+                    + "ZooKeeper's client; --outstanding, --keys and --tls are for kv) (default ${DEFAULT-VALUE}).")
+    String service;
+
+    @Option(names = "--partitions", paramLabel = "P", defaultValue = "2",
+            description = "With --service volery: partitions, 1.." + VoleryClusterFile.MAX_PARTITIONS + " (default ${DEFAULT-VALUE}).")
+    int partitions;
+
     @Mixin
     RuntimeOptions runtime = new RuntimeOptions();
 
@@ -90,6 +105,13 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (service.equals(ClusterFile.VOLERY)) {
+            return volery();
+        }
+        if (!service.equals(ClusterFile.KV)) {
+            err.println("--service must be " + ClusterFile.KV + " or " + ClusterFile.VOLERY + ", not '" + service + "'");
+            return 2;
+        }
         Path dir = Files.createTempDirectory("parallax-demo-");
         Properties props = ProcessCluster.localDefaults(dir.resolve("data"), 20_000);
         props.putAll(runtime.clusterSettings());
@@ -117,6 +139,58 @@ final class DemoCommand implements Callable<Integer> {
                     Duration.ofSeconds(seconds + 60))) {
                 ok = runLoad(out, cluster, load, runtimeLine);
             }
+        }
+        if (ok) {
+            deleteRecursively(dir);
+        } else {
+            out.println("replica logs kept in " + dir);
+        }
+        return ok ? 0 : 1;
+    }
+
+    /**
+     * Why the options cannot run the Volery demo, or null: its ordering and executor are fixed
+     * (multi-ring, s-smr), it has no TLS, and P must be in range.
+     */
+    String voleryRefusal() {
+        if (!runtime.clusterSettings().isEmpty()) {
+            return "--service volery runs ordering=multi-ring and execution=s-smr: drop " + String.join(", ",
+                    runtime.clusterSettings().keySet().stream().map(k -> "--" + k.replace('.', '-')).toList());
+        }
+        if (tls) {
+            return "--tls is for --service kv: Volery's ZooKeeper front ends serve plain TCP";
+        }
+        if (clients < 1) {
+            return "--clients must be at least 1, not " + clients;
+        }
+        if (seconds < 1 || warmup < 0) {
+            return "--seconds must be at least 1 and --warmup at least 0";
+        }
+        try {
+            VoleryClusterFile.checkPartitions(partitions);
+        } catch (IllegalArgumentException e) {
+            return "--" + e.getMessage();
+        }
+        return null;
+    }
+
+    /** {@code --service volery}: {@link VoleryDemo} on {@code --partitions} x 3 replica processes. */
+    private int volery() throws Exception {
+        String refusal = voleryRefusal();
+        if (refusal != null) {
+            err.println(refusal);
+            return 2;
+        }
+        Path dir = Files.createTempDirectory("parallax-demo-");
+        long t0 = System.nanoTime();
+        boolean ok;
+        try (ProcessCluster cluster = VoleryDemo.cluster(dir, partitions)) {
+            out.printf("Parallax demo: Volery (ZooKeeper's API over S-SMR), %d partition%s x 3 replica processes on 127.0.0.1%n",
+                    partitions, partitions == 1 ? "" : "s");
+            out.println("work directory: " + dir);
+            cluster.startAll(Duration.ofSeconds(90));
+            out.printf("replicas ready in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+            ok = new VoleryDemo(out, new VoleryDemo.Plan(partitions, clients, seconds, warmup, !noKill)).run(cluster);
         }
         if (ok) {
             deleteRecursively(dir);
@@ -242,7 +316,8 @@ final class DemoCommand implements Callable<Integer> {
         return us < 0 ? "-" : String.format("%,d", us);
     }
 
-    private static void progress(PrintStream out, boolean tty, CompletionTimeline.Second second) {
+    /** Prints one timeline line: in place on a terminal, with a bar; as a line otherwise. */
+    static void progress(PrintStream out, boolean tty, CompletionTimeline.Second second) {
         int width = 30;
         long ops = second.completions();
         String line = timelineLine(second);
@@ -255,7 +330,8 @@ final class DemoCommand implements Callable<Integer> {
         out.flush();
     }
 
-    private static void deleteRecursively(Path dir) throws IOException {
+    /** Deletes {@code dir} and everything in it. */
+    static void deleteRecursively(Path dir) throws IOException {
         try (Stream<Path> walk = Files.walk(dir)) {
             walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }

@@ -7,15 +7,17 @@ import picocli.CommandLine.Command;
  * The {@code parallax} command line: {@code replica} (run one replica), {@code kv} (one command to
  * the key-value store), {@code demo} (a local 3-replica cluster under load whose leader is killed,
  * restarted and checked to catch up) and {@code chaos} (random kills, restarts and partitions, then
- * a linearizability, lost-write and convergence verdict) and {@code certs} (a throwaway CA and TLS
- * certificates for a local cluster). Run as {@code ./parallax <command> --help}
+ * a linearizability, lost-write and convergence verdict), {@code certs} (a throwaway CA and TLS
+ * certificates for a local cluster), {@code volery} (a local Volery cluster, ZooKeeper's API over
+ * S-SMR, until Ctrl-C) and {@code zkcli} (ZooKeeper's zkCli against its front ends). Run as {@code ./parallax <command> --help}
  * from the repository root; {@code ./parallax bench} (the load generator) lives in the benchmarks
  * module.
  */
 @Command(name = "parallax", mixinStandardHelpOptions = true, version = "parallax 0.1.0",
         description = "High-throughput state machine replication: run replicas, a KV client, a demo cluster "
-                + "(leader killed and restarted), or a chaos run.",
-        subcommands = {ReplicaCommand.class, KvCommandLine.class, DemoCommand.class, ChaosCommand.class, CertsCommand.class})
+                + "(leader killed and restarted), a chaos run, or a local Volery (ZooKeeper API) cluster with zkCli.",
+        subcommands = {ReplicaCommand.class, KvCommandLine.class, DemoCommand.class, ChaosCommand.class, CertsCommand.class,
+                VoleryClusterCommand.class, ZkCliCommand.class})
 public final class ParallaxCli implements Runnable {
 
     /**

@@ -67,17 +67,16 @@ public final class ProcessCluster implements AutoCloseable {
         if (tls) {
             p.putAll(ClusterFile.tlsSettings(certificates, true));
         }
-        if (size % 2 == 1) {
-            // M-Ring (ordering=m-ring, here or by --ordering later): a UDP port free now and a group
-            // of its own, so that clusters on this machine do not hear each other's datagrams.
-            // Multi-Ring with M-Ring rings (ordering=multi-ring) uses mring.port + i for ring i and
-            // mring.port + k for the global ring: k + 1 consecutive ports, free now.
-            if (!p.containsKey("mring.port")) {
-                p.setProperty("mring.port", Integer.toString(freeUdpPorts(1 + multiRingRings(p))));
-            }
-            if (!p.containsKey("mring.group")) {
-                p.setProperty("mring.group", randomGroup());
-            }
+        // M-Ring (ordering=m-ring, here or by --ordering later; any member count: Ring Paxos quorums are
+        // majorities, even rings included): a UDP port free now and a group of its own, so that
+        // clusters on this machine do not hear each other's datagrams. Multi-Ring with M-Ring rings
+        // (ordering=multi-ring) uses mring.port + i for ring i and mring.port + k for the global ring:
+        // k + 1 consecutive ports, free now.
+        if (!p.containsKey("mring.port")) {
+            p.setProperty("mring.port", Integer.toString(freeUdpPorts(1 + multiRingRings(p))));
+        }
+        if (!p.containsKey("mring.group")) {
+            p.setProperty("mring.group", randomGroup());
         }
         if (!p.containsKey("threads") && System.getProperty(ThreadPlacement.PROPERTY) != null) {
             // The replica JVMs do not inherit this JVM's properties: a test run's placement goes in the file.

@@ -1,0 +1,212 @@
+package dev.parallax.examples.cli;
+
+import dev.parallax.core.check.CheckBudget;
+import dev.parallax.core.check.CheckResult;
+import dev.parallax.core.check.HistoryRecorder;
+import dev.parallax.core.check.KvModel;
+import dev.parallax.core.check.KvOp;
+import dev.parallax.core.check.LinearizabilityChecker;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * {@code parallax chaos --service volery}: Volery (seed 004 (S-SMR) §V-B) under a {@link VoleryLoad}
+ * while replicas are killed with SIGKILL and restarted at random (one down at a time: every
+ * partition keeps a majority of its ring and the global ring keeps a majority of all); meanwhile
+ * history sessions of ZooKeeper's client read and write a few shared znodes, a register each
+ * (setData = write, getData = read: {@link KvModel} with the path as key), recorded for the
+ * linearizability checker. Network partitions are not injected for Volery (the key-value chaos run
+ * has them). Verdict: the history is linearizable, no acknowledged setData of the load lost, each
+ * partition's replicas converged ({@link VoleryConvergence}). Runs on the caller's thread.
+ */
+final class VoleryChaos {
+    /** Shared znodes of the history, {@code /chaos/h0..}. */
+    static final int REGISTERS = 6;
+    private static final Duration CONVERGENCE_TIMEOUT = Duration.ofSeconds(30);
+
+    /**
+     * The run's outcome.
+     *
+     * @param kills    replicas killed
+     * @param restarts replicas restarted
+     */
+    record Outcome(int kills, int restarts, long acked, long failed, CheckResult check, long lost,
+                   VoleryConvergence.Outcome convergence) {
+        boolean ok() {
+            return check.isLinearizable() && lost == 0 && convergence.converged();
+        }
+    }
+
+    private final PrintStream out;
+    private final long seed;
+    private final int historyClients;
+
+    VoleryChaos(PrintStream out, long seed, int historyClients) {
+        this.out = out;
+        this.seed = seed;
+        this.historyClients = historyClients;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Runs faults for {@code run} on a started {@code cluster}, then checks. */
+    Outcome run(ProcessCluster cluster, Duration run) throws Exception {
+        VoleryLoad.quietClientLogs();
+        String connect = VoleryClusterFile.connectString(cluster.clusterFile());
+        Random rnd = new Random(seed);
+        HistoryRecorder<KvOp, String> history = new HistoryRecorder<>();
+        setUpRegisters(connect, history);
+        AtomicBoolean running = new AtomicBoolean(true);
+        List<Thread> workers = new ArrayList<>();
+        for (int c = 0; c < historyClients; c++) {
+            int id = c;
+            Thread t = new Thread(() -> historyClient(id, connect, history, running), "chaos-zk-" + c);
+            t.setDaemon(true);
+            workers.add(t);
+            t.start();
+        }
+        int kills = 0;
+        int restarts = 0;
+        try (VoleryLoad load = new VoleryLoad(connect, 2, run.plusMinutes(5))) {
+            load.setUp();
+            load.start();
+            long end = System.nanoTime() + run.toNanos();
+            while (System.nanoTime() < end) {
+                Thread.sleep(1500 + rnd.nextInt(2500));
+                int down = ChaosCommand.firstDown(cluster);
+                if (down >= 0) {
+                    cluster.start(down, Duration.ofSeconds(90));
+                    restarts++;
+                    out.printf("  %6.1f s  restarted replica %d%n", elapsed(load), down);
+                } else {
+                    int victim = rnd.nextInt(cluster.size());
+                    cluster.kill(victim);
+                    kills++;
+                    out.printf("  %6.1f s  killed replica %d (partition %d) with SIGKILL%n", elapsed(load), victim,
+                            cluster.clusterFile().partitionOf(victim));
+                }
+            }
+            int down = ChaosCommand.firstDown(cluster);
+            if (down >= 0) {
+                cluster.start(down, Duration.ofSeconds(90));
+                restarts++;
+            }
+            out.printf("  %6.1f s  faults stopped; every replica up%n", elapsed(load));
+            running.set(false);
+            for (Thread t : workers) {
+                t.join(60_000);
+            }
+            load.stop(Duration.ofSeconds(60));
+            long lost = load.countLost(out);
+            VoleryConvergence.Outcome convergence = VoleryConvergence.await(cluster, CONVERGENCE_TIMEOUT);
+            CheckResult check = LinearizabilityChecker.check(new KvModel(), history.history(),
+                    CheckBudget.ofTime(Duration.ofSeconds(120)));
+            return new Outcome(kills, restarts, load.completed(), load.failed(), check, lost, convergence);
+        }
+    }
+
+    /**
+     * Creates {@code /chaos} and the registers with value {@code init}, recorded as writes of a
+     * client of its own (id {@code historyClients}) before any other operation.
+     */
+    private void setUpRegisters(String connect, HistoryRecorder<KvOp, String> history)
+            throws IOException, InterruptedException, KeeperException {
+        ZooKeeper zk = open(connect);
+        try {
+            zk.create("/chaos", bytes(""), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            for (int i = 0; i < REGISTERS; i++) {
+                var inv = history.invoke(historyClients, KvOp.put(register(i), "init"));
+                zk.create(register(i), bytes("init"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+                history.ok(inv, "OK");
+            }
+        } finally {
+            zk.close();
+        }
+    }
+
+    private static String register(int i) {
+        return "/chaos/h" + i;
+    }
+
+    /**
+     * One history session: random reads and writes of the registers until {@code running} turns
+     * false; an operation whose session lost its connection or expired is recorded with an unknown
+     * outcome (and an expired session is replaced).
+     */
+    private static void historyClient(int id, String connect, HistoryRecorder<KvOp, String> history, AtomicBoolean running) {
+        Random rnd = new Random(1000L + id);
+        ZooKeeper zk = null;
+        int n = 0;
+        try {
+            zk = open(connect);
+            while (running.get()) {
+                String path = register(rnd.nextInt(REGISTERS));
+                boolean write = rnd.nextBoolean();
+                String value = id + "." + n++;
+                KvOp op = write ? KvOp.put(path, value) : KvOp.get(path);
+                var inv = history.invoke(id, op);
+                try {
+                    if (write) {
+                        zk.setData(path, bytes(value), -1);
+                        history.ok(inv, "OK");
+                    } else {
+                        history.ok(inv, new String(zk.getData(path, false, null), StandardCharsets.UTF_8));
+                    }
+                } catch (KeeperException.SessionExpiredException e) {
+                    history.unknown(inv);
+                    zk.close();
+                    zk = open(connect);
+                } catch (KeeperException e) {
+                    history.unknown(inv);
+                    Thread.sleep(20);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            // No session within the connect time-out: this client stops; its operations so far stay in the history.
+        } finally {
+            if (zk != null) {
+                try {
+                    zk.close();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    private static ZooKeeper open(String connect) throws IOException, InterruptedException {
+        CountDownLatch connected = new CountDownLatch(1);
+        ZooKeeper zk = new ZooKeeper(connect, 10_000, event -> {
+            if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                connected.countDown();
+            }
+        });
+        if (!connected.await(30, TimeUnit.SECONDS)) {
+            zk.close();
+            throw new IOException("no ZooKeeper session on " + connect + " within 30 s");
+        }
+        return zk;
+    }
+
+    private static double elapsed(VoleryLoad load) {
+        return (System.nanoTime() - load.startedAt()) / 1e9;
+    }
+}
