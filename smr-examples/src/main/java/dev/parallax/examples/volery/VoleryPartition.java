@@ -54,8 +54,11 @@ import java.nio.channels.WritableByteChannel;
  * treeLength bytes of ZnodeSnapshotFormat}. Partitions' snapshots and digests differ (non-owners'
  * copies of data are stale); replicas of one partition agree.
  *
- * <p>Not thread-safe: the replica's S-SMR executor thread is its one caller (snapshot and restore
- * while no command executes). Nothing blocks but {@link #snapshot}/{@link #restore} on their channels.
+ * <p>Threads: the replica's S-SMR executor thread executes (snapshot and restore while no command
+ * executes); {@link #digest}, {@link #size} and {@link #snapshotBytes} may be called from any thread
+ * (a metrics scrape: the {@code parallax.volery.digest} gauge). Every method holds this object's
+ * lock — uncontended on the executor thread; a digest, O(size), holds execution back while it
+ * reads. Nothing blocks but {@link #snapshot}/{@link #restore} on their channels.
  */
 public final class VoleryPartition implements PartitionedStateMachine {
     /** The partition snapshot's magic number ("VPRT"). */
@@ -77,7 +80,7 @@ public final class VoleryPartition implements PartitionedStateMachine {
     }
 
     @Override
-    public ByteBuffer localReads(ByteBuffer command, PartitionView view) {
+    public synchronized ByteBuffer localReads(ByteBuffer command, PartitionView view) {
         VoleryCommand c = VoleryCommand.decode(command).command();
         if (c == null || view.involved().size() == 1 || c instanceof VoleryCommand.Create
                 || ownerOf(c, view) != view.partition()) {
@@ -99,7 +102,7 @@ public final class VoleryPartition implements PartitionedStateMachine {
     }
 
     @Override
-    public GroupSet remoteReads(ByteBuffer command, PartitionView view) {
+    public synchronized GroupSet remoteReads(ByteBuffer command, PartitionView view) {
         VoleryCommand c = VoleryCommand.decode(command).command();
         if (c == null || c instanceof VoleryCommand.Create
                 || c instanceof VoleryCommand.Delete d && d.version() == ZnodeTree.ANY_VERSION) {
@@ -110,7 +113,7 @@ public final class VoleryPartition implements PartitionedStateMachine {
     }
 
     @Override
-    public ByteBuffer execute(ByteBuffer command, ExecutionContext context) {
+    public synchronized ByteBuffer execute(ByteBuffer command, ExecutionContext context) {
         VoleryCommand c = VoleryCommand.decode(command).command();
         if (c == null) {
             return ByteBuffer.wrap(MALFORMED.clone());
@@ -145,7 +148,7 @@ public final class VoleryPartition implements PartitionedStateMachine {
     }
 
     @Override
-    public void snapshot(WritableByteChannel out) throws IOException {
+    public synchronized void snapshot(WritableByteChannel out) throws IOException {
         ByteBuffer bytes = ByteBuffer.wrap(snapshotBytes());
         while (bytes.hasRemaining()) {
             out.write(bytes);
@@ -160,7 +163,7 @@ public final class VoleryPartition implements PartitionedStateMachine {
      *                     (the message names the reason)
      */
     @Override
-    public void restore(ReadableByteChannel in) throws IOException {
+    public synchronized void restore(ReadableByteChannel in) throws IOException {
         ByteBuffer header = readFully(in, HEADER_BYTES);
         int magic = header.getInt();
         byte version = header.get();
@@ -190,7 +193,7 @@ public final class VoleryPartition implements PartitionedStateMachine {
     }
 
     /** This partition's snapshot as bytes (what {@link #snapshot} writes). */
-    public byte[] snapshotBytes() {
+    public synchronized byte[] snapshotBytes() {
         byte[] treeBytes = tree.snapshot();
         ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + treeBytes.length);
         out.putInt(SNAPSHOT_MAGIC).put(SNAPSHOT_VERSION).putLong(globals).putLong(locals).putInt(treeBytes.length)
@@ -202,12 +205,12 @@ public final class VoleryPartition implements PartitionedStateMachine {
      * A 52-bit digest of this partition's whole state (tree and zxid counters): equal on the
      * replicas of a partition, different across partitions in general. O(size).
      */
-    public long digest() {
+    public synchronized long digest() {
         return ZnodeSnapshotFormat.digest(snapshotBytes());
     }
 
     /** The number of znodes this partition's tree holds, the root included (the same at every partition). */
-    public int size() {
+    public synchronized int size() {
         return tree.size();
     }
 
