@@ -26,7 +26,11 @@ import java.util.SplittableRandom;
  * construction, and NOT real-time ordered across rings (a slow ring delays its partition), which
  * is what Fig. 1 (a) needs. Replicas learn decisions with random delays, in order.
  *
- * <p><b>Partition links</b> delay (0.1-4 ms), reorder, drop and duplicate messages. <b>Crashes</b>:
+ * <p><b>Partition links</b> delay (0.1-4 ms), reorder, drop and duplicate messages. <b>Network
+ * partitions</b> (0-2 per seed, 5-45 ms each) cut one or two replicas, or a whole partition's
+ * replicas, off from the others, both ways or one way: a cut replica's messages out (or in) are
+ * lost, and a replica cut off inbound learns no decision until the cut heals (it is cut off from
+ * its rings too). <b>Crashes</b>:
  * a replica loses its state and core; on restart it replays the whole delivered prefix from a
  * fresh machine — or from its last snapshot (taken at quiescence, after which the log was
  * truncated) — with its (durable) {@link RemoteValuesLog}. <b>Clients</b> run closed loops of
@@ -39,6 +43,13 @@ final class SsmrSimulation {
     private static final long SKIP_INTERVAL = 10 * MS;
 
     private record Event(long time, long seq, Runnable action) {
+    }
+
+    /** A network partition: {@code isolated} (replica ids p * REPLICAS + i) cut off from the rest. */
+    private record Cut(long from, long until, java.util.Set<Integer> isolated, boolean inbound, boolean outbound) {
+        boolean active(long t) {
+            return t >= from && t < until;
+        }
     }
 
     private final SplittableRandom rnd;
@@ -63,6 +74,8 @@ final class SsmrSimulation {
     private int clientsDone;
     long eventsRun;
     int crashesDone;
+    int cutsDone;
+    private final List<Cut> cuts = new ArrayList<>();
     private int replays;
     int restoredFromSnapshot;
 
@@ -178,6 +191,9 @@ final class SsmrSimulation {
         private void send(int q, PartitionMessage m) {
             for (Replica to : replicas[q]) {
                 int copies = rnd.nextDouble() < drop ? 0 : rnd.nextDouble() < dup ? 2 : 1;
+                if (cutBetween(this, to, now)) {
+                    copies = 0;
+                }
                 for (int i = 0; i < copies; i++) {
                     at(now + MS / 10 + rnd.nextLong(4 * MS), () -> {
                         if (to.alive) {
@@ -413,11 +429,69 @@ final class SsmrSimulation {
                 if (!r.alive) {
                     continue;
                 }
-                long t = Math.max(now + rnd.nextLong(3 * MS), r.lastLearn[ring]);
+                long t = healedInbound(r, Math.max(now + rnd.nextLong(3 * MS), r.lastLearn[ring]));
                 r.lastLearn[ring] = t;
                 int inc = r.incarnation;
                 at(t, () -> r.learn(ring, instance, inc));
             }
+        }
+    }
+
+    private static int id(Replica r) {
+        return r.partition * REPLICAS + r.index;
+    }
+
+    /** Whether a message from {@code a} to {@code b} sent at {@code t} is lost to a network partition. */
+    private boolean cutBetween(Replica a, Replica b, long t) {
+        for (Cut c : cuts) {
+            if (!c.active(t)) {
+                continue;
+            }
+            boolean aIn = c.isolated().contains(id(a));
+            boolean bIn = c.isolated().contains(id(b));
+            if ((aIn && !bIn && c.outbound()) || (bIn && !aIn && c.inbound())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The first time at or after {@code t} when {@code r} is not cut off inbound (it learns then). */
+    private long healedInbound(Replica r, long t) {
+        boolean moved = true;
+        while (moved) {
+            moved = false;
+            for (Cut c : cuts) {
+                if (c.inbound() && c.active(t) && c.isolated().contains(id(r))) {
+                    t = c.until();
+                    moved = true;
+                }
+            }
+        }
+        return t;
+    }
+
+    private void planCuts() {
+        int count = rnd.nextInt(3);
+        for (int i = 0; i < count; i++) {
+            java.util.Set<Integer> isolated = new java.util.HashSet<>();
+            switch (rnd.nextInt(3)) {
+                case 0 -> isolated.add(rnd.nextInt(partitions * REPLICAS));
+                case 1 -> {
+                    isolated.add(rnd.nextInt(partitions * REPLICAS));
+                    isolated.add(rnd.nextInt(partitions * REPLICAS));
+                }
+                default -> {
+                    int p = rnd.nextInt(partitions);
+                    for (int k = 0; k < REPLICAS; k++) {
+                        isolated.add(p * REPLICAS + k);
+                    }
+                }
+            }
+            int way = rnd.nextInt(5);
+            long from = rnd.nextLong(60 * MS);
+            cuts.add(new Cut(from, from + 5 * MS + rnd.nextLong(40 * MS), isolated, way != 4, way != 3));
+            cutsDone++;
         }
     }
 
@@ -502,6 +576,7 @@ final class SsmrSimulation {
         for (Client c : clients) {
             at(rnd.nextLong(2 * MS), c::issue);
         }
+        planCuts();
         int crashes = rnd.nextInt(3);
         for (int i = 0; i < crashes; i++) {
             Replica victim = replicas[rnd.nextInt(partitions)][rnd.nextInt(REPLICAS)];

@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Deterministic simulation of S-SMR ({@link SsmrSimulation}: P = 2-3 partitions × 3 replicas over a
- * simulated Multi-Ring atomic multicast, lossy partition links, crashes with replay from the
+ * simulated Multi-Ring atomic multicast, lossy partition links, network partitions, crashes with replay from the
  * {@link RemoteValuesLog}) checked with the linearizability checker.
  *
  * <ul>
@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SsmrSimulationTest {
     private static final long EVENT_BUDGET = 2_000_000;
 
-    private static final long[] TOTALS = new long[10];
+    private static final long[] TOTALS = new long[11];
 
     private static CheckResult runAndCheck(long seed, boolean signals) {
         SsmrSimulation sim = new SsmrSimulation(seed, signals);
@@ -46,6 +46,7 @@ class SsmrSimulationTest {
                 TOTALS[7] += sim.eventsRun;
                 TOTALS[8] += sim.replays();
                 TOTALS[9] += sim.restoredFromSnapshot;
+                TOTALS[10] += sim.cutsDone;
             }
         }
         if (signals) {
@@ -68,12 +69,15 @@ class SsmrSimulationTest {
             CheckResult result = runAndCheck(seed, true);
             assertThat(result.verdict()).as(result.report()).isEqualTo(Verdict.LINEARIZABLE);
         });
-        System.out.printf("SsmrSimulationTest: %d operations, %d events, %d crashes (%d restarts from a snapshot), "
-                        + "%d replayed commands, %d early messages buffered, %d late dropped, %d duplicates, %d requests sent, %d answered%n",
-                TOTALS[6], TOTALS[7], TOTALS[5], TOTALS[9], TOTALS[8], TOTALS[0], TOTALS[1], TOTALS[2], TOTALS[3], TOTALS[4]);
+        System.out.printf("SsmrSimulationTest: %d operations, %d events, %d crashes (%d restarts from a snapshot), %d network "
+                        + "partitions, %d replayed commands, %d early messages buffered, %d late dropped, %d duplicates, %d requests "
+                        + "sent, %d answered%n",
+                TOTALS[6], TOTALS[7], TOTALS[5], TOTALS[9], TOTALS[10], TOTALS[8], TOTALS[0], TOTALS[1], TOTALS[2], TOTALS[3],
+                TOTALS[4]);
         if (System.getProperty("sim.seed") == null && seeds >= 100) {
             // the faults were really exercised
             assertThat(TOTALS[5]).as("crashes").isPositive();
+            assertThat(TOTALS[10]).as("network partitions").isPositive();
             assertThat(TOTALS[8]).as("replays from the log").isPositive();
             assertThat(TOTALS[9]).as("restarts from a snapshot").isPositive();
             assertThat(TOTALS[0]).as("early messages").isPositive();

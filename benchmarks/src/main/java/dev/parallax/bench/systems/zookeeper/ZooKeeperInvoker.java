@@ -81,7 +81,7 @@ public final class ZooKeeperInvoker implements CommandInvoker, AutoCloseable {
             if (!connected.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new IOException("no ZooKeeper session with " + connectString + " after " + timeout);
             }
-            zk.create(ops.parent(), new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            createRetrying(zk, ops.parent(), timeout);
             createAll(zk, ops, timeout);
             return new ZooKeeperInvoker(zk, ops);
         } catch (KeeperException e) {
@@ -93,13 +93,57 @@ public final class ZooKeeperInvoker implements CommandInvoker, AutoCloseable {
         }
     }
 
-    /** Creates the data znodes, all requests in flight at once, and waits for every answer. */
-    private static void createAll(ZooKeeper zk, ZkSessionOps ops, Duration timeout) throws IOException, InterruptedException {
+    /**
+     * Creates a znode, again after a connection loss until {@code timeout}: a
+     * cluster that is still starting (or a loaded machine) may answer the first command late, and a
+     * create whose outcome was lost may have happened (NODEEXISTS after a retry then counts as done;
+     * on the first attempt it means another session of the same number).
+     */
+    private static void createRetrying(ZooKeeper zk, String path, Duration timeout) throws KeeperException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        boolean retried = false;
+        while (true) {
+            try {
+                zk.create(path, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+                return;
+            } catch (KeeperException.NodeExistsException e) {
+                if (!retried) {
+                    throw e; // there before this session: another session of the same number
+                }
+                return; // an earlier attempt whose answer was lost did create it
+            } catch (KeeperException.ConnectionLossException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                retried = true;
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    /** {@link #createRetrying} for a znode whose first create's answer was lost (it may exist). */
+    private static void createLost(ZooKeeper zk, String path, Duration timeout) throws KeeperException, InterruptedException {
+        try {
+            createRetrying(zk, path, timeout);
+        } catch (KeeperException.NodeExistsException e) {
+            // the lost attempt created it
+        }
+    }
+
+    /**
+     * Creates the data znodes, all requests in flight at once, and waits for every answer; those
+     * answered with a connection loss are created again one by one ({@link #createRetrying}).
+     */
+    private static void createAll(ZooKeeper zk, ZkSessionOps ops, Duration timeout)
+            throws IOException, InterruptedException, KeeperException {
         CountDownLatch answered = new CountDownLatch(ops.dataPaths().size());
         AtomicReference<String> failure = new AtomicReference<>();
+        java.util.Queue<String> lost = new java.util.concurrent.ConcurrentLinkedQueue<>();
         for (String path : ops.dataPaths()) {
             zk.create(path, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT, (rc, p, ctx, name) -> {
-                if (rc != KeeperException.Code.OK.intValue()) {
+                if (rc == KeeperException.Code.CONNECTIONLOSS.intValue()) {
+                    lost.add(p);
+                } else if (rc != KeeperException.Code.OK.intValue() && rc != KeeperException.Code.NODEEXISTS.intValue()) {
                     failure.compareAndSet(null, p + ": " + KeeperException.Code.get(rc));
                 }
                 answered.countDown();
@@ -110,6 +154,9 @@ public final class ZooKeeperInvoker implements CommandInvoker, AutoCloseable {
         }
         if (failure.get() != null) {
             throw new IOException("cannot create data znode " + failure.get());
+        }
+        for (String path : lost) {
+            createLost(zk, path, timeout);
         }
     }
 
