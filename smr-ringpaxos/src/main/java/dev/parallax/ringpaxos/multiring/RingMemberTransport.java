@@ -16,22 +16,23 @@ import dev.parallax.core.spi.Transport;
  */
 final class RingMemberTransport<M> implements Transport<M> {
     private final Transport<M> replicas;
-    private final int ring;
-    private final int[] processes;
     /** Member id by replica id, -1 for a replica outside the ring. */
     private final int[] memberOf;
+    /** Replica id by member id. */
+    private final int[] replicaOf;
 
     /** @param processes the ring's replica ids (every replica of the cluster, or a subset) */
     RingMemberTransport(Transport<M> replicas, int ring, int[] processes) {
         this.replicas = replicas;
-        this.ring = ring;
-        this.processes = processes.clone();
-        java.util.Arrays.sort(this.processes);
-        int max = this.processes[this.processes.length - 1];
+        int[] sorted = processes.clone();
+        java.util.Arrays.sort(sorted);
+        int max = sorted[sorted.length - 1];
         this.memberOf = new int[max + 1];
         java.util.Arrays.fill(memberOf, -1);
-        for (int p : this.processes) {
-            memberOf[p] = RingMulticast.ringMember(p, ring, this.processes);
+        this.replicaOf = new int[sorted.length];
+        for (int p : sorted) {
+            memberOf[p] = RingMulticast.ringMember(p, ring, sorted);
+            replicaOf[memberOf[p]] = p;
         }
     }
 
@@ -42,7 +43,10 @@ final class RingMemberTransport<M> implements Transport<M> {
 
     /** The replica of member {@code member}. */
     int replica(int member) {
-        return RingMulticast.ringProcess(member, ring, processes);
+        if (member < 0 || member >= replicaOf.length) {
+            throw new IllegalArgumentException("member " + member + " of " + replicaOf.length);
+        }
+        return replicaOf[member];
     }
 
     @Override
