@@ -3,6 +3,7 @@ package dev.parallax.bench.systems;
 import dev.parallax.bench.systems.zookeeper.ZkWorkload;
 import dev.parallax.bench.systems.zookeeper.ZooKeeperApiSystem;
 import dev.parallax.bench.systems.zookeeper.ZooKeeperInvoker;
+import dev.parallax.bench.systems.zookeeper.ZooKeeperSessions;
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.config.Member;
 import dev.parallax.examples.cli.ClusterFile;
@@ -17,7 +18,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Properties;
 
 /**
@@ -46,11 +46,9 @@ public final class VolerySystem implements ZooKeeperApiSystem {
     public static final int REPLICAS_PER_PARTITION = VoleryClusterFile.REPLICAS_PER_PARTITION;
     /** Heap shared by all replica JVMs: three servers of {@link ServerJvm#DEFAULT_HEAP_MIB}. */
     static final int TOTAL_HEAP_MIB = 3 * ServerJvm.DEFAULT_HEAP_MIB;
-    private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(30);
 
     private final int partitions;
-    private final List<ZooKeeperInvoker> clients = new ArrayList<>();
-    private ZkWorkload workload = ZkWorkload.DEFAULT;
+    private final ZooKeeperSessions sessions = new ZooKeeperSessions();
     private ProcessCluster cluster;
 
     /**
@@ -73,18 +71,18 @@ public final class VolerySystem implements ZooKeeperApiSystem {
 
     @Override
     public VolerySystem workload(ZkWorkload workload) {
-        this.workload = Objects.requireNonNull(workload, "workload");
+        sessions.workload(workload);
         return this;
     }
 
     @Override
     public ZkWorkload workload() {
-        return workload;
+        return sessions.workload();
     }
 
     @Override
     public String name() {
-        return "volery-" + partitions + workload.nameSuffix();
+        return "volery-" + partitions + workload().nameSuffix();
     }
 
     /** The heap of each replica JVM in MiB: {@link #TOTAL_HEAP_MIB} over the replicas, at least 256 MiB. */
@@ -100,7 +98,7 @@ public final class VolerySystem implements ZooKeeperApiSystem {
         s.put("partitions", Integer.toString(partitions));
         s.put("replicas", replicas() + " (" + REPLICAS_PER_PARTITION + " per partition: partition p = replicas 3p..3p+2)");
         s.put("oracle", "CRC32(path) mod " + partitions + "; create/delete to every partition, the rest to the owner");
-        s.put("workload", workload.describe());
+        s.put("workload", workload().describe());
         s.put("client", "one session per connection, ZooKeeper's client, ClientCnxnSocketNIO (default), SASL off");
         s.put("client placement", "connection k -> a replica of partition k mod " + partitions + " (the (k / " + partitions
                 + ") mod 3-th), round robin over all " + replicas() + " front ends");
@@ -175,12 +173,9 @@ public final class VolerySystem implements ZooKeeperApiSystem {
     /** Opens session {@code k} (k counting the connections) to the front end {@link #frontEndOf} names. */
     @Override
     public CommandInvoker connect(int maxOutstanding) throws Exception {
-        int k = clients.size();
         ClusterFile file = cluster.clusterFile();
-        Member frontEnd = file.zookeeper().orElseThrow().member(frontEndOf(k, file.partitionMembers()));
-        ZooKeeperInvoker c = ZooKeeperInvoker.connect(frontEnd.host() + ":" + frontEnd.port(), k, workload, SESSION_TIMEOUT);
-        clients.add(c);
-        return c;
+        Member frontEnd = file.zookeeper().orElseThrow().member(frontEndOf(sessions.opened(), file.partitionMembers()));
+        return sessions.open(frontEnd.host() + ":" + frontEnd.port());
     }
 
     /**
@@ -212,8 +207,7 @@ public final class VolerySystem implements ZooKeeperApiSystem {
 
     @Override
     public void close() {
-        clients.forEach(ZooKeeperInvoker::close);
-        clients.clear();
+        sessions.close();
         if (cluster != null) {
             cluster.close();
         }

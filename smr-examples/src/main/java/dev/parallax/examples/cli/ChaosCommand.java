@@ -1,12 +1,11 @@
 package dev.parallax.examples.cli;
 
-import dev.parallax.core.check.CheckBudget;
 import dev.parallax.core.check.CheckResult;
 import dev.parallax.core.check.HistoryRecorder;
 import dev.parallax.core.check.KvModel;
-import dev.parallax.core.check.LinearizabilityChecker;
+import dev.parallax.core.client.CommandInvoker;
+import dev.parallax.core.client.PartitionedInvoker;
 import dev.parallax.core.client.SmrClient;
-import dev.parallax.examples.kv.KvOp;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -35,21 +34,38 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * whether every replica (restarted ones included) reached the same decided frontier and store
  * digest within 30 s of the end. Exit code 0 only if the history is linearizable, no acknowledged
  * write was lost and the replicas converged; 2, with the message on standard error and nothing
- * started, if the cluster file refuses the runtime options (e.g. {@code --execution p-smr} without
- * {@code --ordering multi-ring} or {@code multicast}). {@link RuntimeOptions} choose the replicas' ordering protocol,
+ * started, if the options refuse to run together ({@link ServiceOptions#refusal}) or the cluster
+ * file refuses the runtime options (e.g. {@code --execution p-smr} without {@code --ordering
+ * multi-ring} or {@code multicast}). {@link RuntimeOptions} choose the replicas' ordering protocol,
  * executor and thread placement; the results name them.
+ *
+ * <p>{@code --execution s-smr [--partitions P]} (seed 004 (S-SMR) §IV): the store partitioned over
+ * P x 3 replica processes ({@link PartitionedClusters#kv}), kills and restarts only, one replica down
+ * at a time ({@link KillRestartFaults}; no network partitions), the load and the history clients
+ * through one client per partition ({@link KvRouting#partitionedInvoker}). The multi-partition
+ * commands are the load's (MSET and MGET over keys of two partitions, DBSIZE over all; its
+ * acknowledged MSETs are read back with its SETs), not the history's: {@link KvModel} has no
+ * operation for MSET or MGET, and its DBSIZE and FLUSHALL are over the whole store, so they would
+ * count (FLUSHALL: erase) the load's keys, which the history does not record; the history is SET
+ * and GET per key, as in the replicated run (the process test {@code KvSsmrClusterTest} checks a
+ * history with DBSIZE and FLUSHALL, without a load). Convergence is each partition's digests
+ * ({@link PartitionConvergence}, within {@link PartitionConvergence#KV_TIMEOUT}).
  *
  * <p>{@code --service volery [--partitions P]} runs {@link VoleryChaos} instead: kills and restarts
  * of Volery's replicas under ZooKeeper-client load, the same three verdicts (registers per znode
- * for the history, digests per partition; a passing run deletes its temporary work directory);
- * exit 2 if a runtime option, {@code --tls} or an
- * out-of-range P is given with it.
+ * for the history, digests per partition). A passing partitioned run deletes its temporary work
+ * directory.
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
-        description = "Kill, restart and partition replicas at random under load; check linearizability, lost writes "
-                + "and that the replicas converge.")
+        description = {"Kill, restart and partition replicas at random under load; check linearizability, lost writes "
+                + "and that the replicas converge.",
+                "With --execution s-smr (P x 3 replicas, --partitions P) or --service volery: kills and restarts only, "
+                        + "one replica down at a time; convergence = equal digests per partition; the s-smr load has "
+                        + "MSET, MGET and DBSIZE across partitions."})
 final class ChaosCommand implements Callable<Integer> {
     private static final Duration CONVERGENCE_TIMEOUT = Duration.ofSeconds(30);
+    /** Keys of the key-value history clients. */
+    private static final int HISTORY_KEYS = 6;
 
     @Option(names = "--duration", defaultValue = "60s", description = "How long to run the faults, e.g. 60s or 5m (default ${DEFAULT-VALUE}).")
     String duration;
@@ -63,19 +79,8 @@ final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--dir", description = "Work directory (default: a new temporary one).")
     Path dir;
 
-    @Option(names = "--tls", description = "Mutual TLS between the replicas and TLS for the clients, with throwaway "
-            + "certificates generated into the work directory.")
-    boolean tls;
-
-    @Option(names = "--service", paramLabel = "NAME", defaultValue = ClusterFile.KV,
-            description = "The replicated service: " + ClusterFile.KV + " (3 replicas; kills, restarts and network "
-                    + "partitions) or " + ClusterFile.VOLERY + " (--partitions x 3 replicas; kills and restarts; the "
-                    + "history through ZooKeeper's client) (default ${DEFAULT-VALUE}).")
-    String service;
-
-    @Option(names = "--partitions", paramLabel = "P", defaultValue = "2",
-            description = "With --service volery: partitions, 1.." + VoleryClusterFile.MAX_PARTITIONS + " (default ${DEFAULT-VALUE}).")
-    int partitions;
+    @Mixin
+    ServiceOptions service = new ServiceOptions();
 
     @Mixin
     RuntimeOptions runtime = new RuntimeOptions();
@@ -96,93 +101,104 @@ final class ChaosCommand implements Callable<Integer> {
         return Duration.ofSeconds(Long.parseLong(t));
     }
 
+    /** Why the options cannot run, or null: {@link ServiceOptions#refusal}, then the history clients. */
+    String refusal() {
+        String refusal = service.refusal(runtime);
+        if (refusal != null) {
+            return refusal;
+        }
+        return historyClients < 1 ? "--history-clients must be at least 1, not " + historyClients : null;
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
         Duration run = parseDuration(duration);
-        if (service.equals(ClusterFile.VOLERY)) {
-            return volery(out, run);
-        }
-        if (!service.equals(ClusterFile.KV)) {
-            System.err.println("--service must be " + ClusterFile.KV + " or " + ClusterFile.VOLERY + ", not '" + service + "'");
-            return 2;
-        }
-        Path work = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("parallax-chaos-");
-        Properties props = ProcessCluster.localDefaults(work.resolve("data"), 2000);
-        props.setProperty("paxos.heartbeat.ms", "40");
-        props.setProperty("paxos.suspect.ms", "400");
-        props.putAll(runtime.clusterSettings());
-        ProcessCluster configured;
-        try {
-            configured = new ProcessCluster(work, 3, props, false,
-                    List.of("-Xmx512m", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), tls);
-        } catch (IllegalArgumentException e) {
-            // A runtime the cluster file refuses (e.g. --execution p-smr over multi-paxos): nothing started.
-            System.err.println(e.getMessage());
-            return 2;
-        }
-        try (ProcessCluster cluster = configured) {
-            String runtimeLine = cluster.clusterFile().describeRuntime(Runtime.getRuntime().availableProcessors());
-            out.printf("Parallax chaos: 3 replica processes with durable state, %s of faults (seed %d), work directory %s%n"
-                    + "  %s%n", run, seed, work, runtimeLine);
-            cluster.replicaArgs("--metrics-port", "0", "--fault-control");
-            cluster.startAll(Duration.ofSeconds(60));
-            Outcome o = runChaos(out, cluster, run);
-            out.println();
-            out.println("results");
-            out.println("  runtime          " + runtimeLine);
-            out.printf("  faults           %d kills, %d restarts, %d partitions, %d one-way cuts, %d bridges%n", o.kills,
-                    o.restarts, o.partitions, o.oneWayCuts, o.bridges);
-            out.printf("  load             %,d acknowledged writes (%,d failed or timed out)%n", o.acked, o.failed);
-            out.printf("  history          %,d operations by %d clients, %s%n", o.check.operations(), historyClients,
-                    o.check.verdict());
-            out.printf("  lost writes      %d acknowledged writes missing%n", o.lost);
-            out.printf("  convergence      %s%n", o.convergence.describe());
-            if (!o.check.isLinearizable()) {
-                out.println(o.check.report());
-            }
-            boolean ok = o.check.isLinearizable() && o.lost == 0 && o.convergence.converged();
-            out.println(ok ? "  verdict          OK: linearizable, no acknowledged write lost, replicas converged"
-                    : "  verdict          FAILED (replica logs in " + work + ")");
-            return ok ? 0 : 1;
-        }
-    }
-
-    /**
-     * Why the options cannot run the Volery chaos run, or null: its ordering and executor are
-     * fixed, it has no TLS, P must be in range and there must be a history client.
-     */
-    String voleryRefusal() {
-        if (!runtime.clusterSettings().isEmpty()) {
-            return "--service volery runs ordering=multi-ring and execution=s-smr: drop " + String.join(", ",
-                    runtime.clusterSettings().keySet().stream().map(k -> "--" + k.replace('.', '-')).toList());
-        }
-        if (tls) {
-            return "--tls is for --service kv: Volery's ZooKeeper front ends serve plain TCP";
-        }
-        if (historyClients < 1) {
-            return "--history-clients must be at least 1, not " + historyClients;
-        }
-        try {
-            VoleryClusterFile.checkPartitions(partitions);
-        } catch (IllegalArgumentException e) {
-            return "--" + e.getMessage();
-        }
-        return null;
-    }
-
-    /** {@code --service volery}: {@link VoleryChaos} on {@code --partitions} x 3 replica processes. */
-    private int volery(PrintStream out, Duration run) throws Exception {
-        String refusal = voleryRefusal();
+        String refusal = refusal();
         if (refusal != null) {
             System.err.println(refusal);
             return 2;
         }
         Path work = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("parallax-chaos-");
+        if (service.volery()) {
+            return volery(out, run, work);
+        }
+        boolean partitioned = service.kvPartitioned(runtime);
+        ProcessCluster configured;
+        try {
+            if (partitioned) {
+                configured = PartitionedClusters.kv(work, service.partitions(), runtime.clusterSettings());
+            } else {
+                Properties props = ProcessCluster.localDefaults(work.resolve("data"), 2000);
+                props.setProperty("paxos.heartbeat.ms", "40");
+                props.setProperty("paxos.suspect.ms", "400");
+                props.putAll(runtime.clusterSettings());
+                configured = new ProcessCluster(work, 3, props, false,
+                        List.of("-Xmx512m", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), service.tls)
+                        .replicaArgs("--metrics-port", "0", "--fault-control");
+            }
+        } catch (IllegalArgumentException e) {
+            // A runtime the cluster file refuses (e.g. --execution p-smr over multi-paxos): nothing started.
+            System.err.println(e.getMessage());
+            return 2;
+        }
         boolean ok;
-        try (ProcessCluster cluster = VoleryDemo.cluster(work, partitions)) {
-            out.printf("Parallax chaos: Volery, %d partition%s x 3 replica processes with durable state, %s of kills and "
-                    + "restarts (seed %d), work directory %s%n", partitions, partitions == 1 ? "" : "s", run, seed, work);
+        try (ProcessCluster cluster = configured) {
+            String runtimeLine = cluster.clusterFile().describeRuntime(Runtime.getRuntime().availableProcessors())
+                    + (partitioned ? ", " + service.describePartitions() + " x 3 replicas" : "");
+            out.printf("Parallax chaos: %d replica processes with durable state, %s of %s (seed %d), work directory %s%n"
+                    + "  %s%n", cluster.size(), run, partitioned ? "kills and restarts" : "faults", seed, work, runtimeLine);
+            cluster.startAll(Duration.ofSeconds(partitioned ? 90 : 60));
+            Outcome o = runChaos(out, cluster, run, partitioned);
+            out.println();
+            out.println("results");
+            out.println("  runtime          " + runtimeLine);
+            if (partitioned) {
+                out.printf("  faults           %d kills, %d restarts (one replica down at a time, no network partitions)%n",
+                        o.kills, o.restarts);
+            } else {
+                out.printf("  faults           %d kills, %d restarts, %d partitions, %d one-way cuts, %d bridges%n", o.kills,
+                        o.restarts, o.partitions, o.oneWayCuts, o.bridges);
+            }
+            out.printf("  load             %,d acknowledged %s (%,d failed or timed out)%n", o.acked,
+                    partitioned ? "commands, " + o.multiPartition + " of them MSET, MGET or DBSIZE across partitions" : "writes", o.failed);
+            out.printf("  history          %,d operations by %d clients, %s%n", o.check.operations(), historyClients,
+                    o.check.verdict());
+            out.printf("  lost writes      %d acknowledged writes missing%n", o.lost);
+            out.printf("  convergence      %s%n", o.convergence);
+            ok = verdict(out, o.check, o.lost, o.converged, partitioned ? "partitions converged" : "replicas converged", work);
+        }
+        return exit(ok, work);
+    }
+
+    /**
+     * Prints the checker's report when the history is not linearizable, and the verdict line; true
+     * if the run passed.
+     */
+    private static boolean verdict(PrintStream out, CheckResult check, long lost, boolean converged, String convergedText, Path work) {
+        if (!check.isLinearizable()) {
+            out.println(check.report());
+        }
+        boolean ok = check.isLinearizable() && lost == 0 && converged;
+        out.println(ok ? "  verdict          OK: linearizable, no acknowledged write lost, " + convergedText
+                : "  verdict          FAILED (replica logs in " + work + ")");
+        return ok;
+    }
+
+    /** Deletes the temporary work directory of a passing run (not a {@code --dir}); the exit code. */
+    private int exit(boolean ok, Path work) throws java.io.IOException {
+        if (ok && dir == null) {
+            DemoCommand.deleteRecursively(work);
+        }
+        return ok ? 0 : 1;
+    }
+
+    /** {@code --service volery}: {@link VoleryChaos} on {@code --partitions} x 3 replica processes. */
+    private int volery(PrintStream out, Duration run, Path work) throws Exception {
+        boolean ok;
+        try (ProcessCluster cluster = PartitionedClusters.volery(work, service.partitions())) {
+            out.printf("Parallax chaos: Volery, %s x 3 replica processes with durable state, %s of kills and "
+                    + "restarts (seed %d), work directory %s%n", service.describePartitions(), run, seed, work);
             cluster.startAll(Duration.ofSeconds(90));
             VoleryChaos.Outcome o = new VoleryChaos(out, seed, historyClients).run(cluster, run);
             out.println();
@@ -193,129 +209,136 @@ final class ChaosCommand implements Callable<Integer> {
                     o.check().operations(), historyClients, VoleryChaos.REGISTERS, o.check().verdict());
             out.printf("  lost writes      %d acknowledged setData values missing%n", o.lost());
             out.printf("  convergence      %s%n", o.convergence().describe());
-            if (!o.check().isLinearizable()) {
-                out.println(o.check().report());
-            }
-            out.println(o.ok() ? "  verdict          OK: linearizable, no acknowledged write lost, partitions converged"
-                    : "  verdict          FAILED (replica logs in " + work + ")");
-            ok = o.ok();
+            ok = verdict(out, o.check(), o.lost(), o.convergence().converged(), "partitions converged", work);
         }
-        if (ok && dir == null) {
-            DemoCommand.deleteRecursively(work); // a temporary directory of a passing run
-        }
-        return ok ? 0 : 1;
+        return exit(ok, work);
     }
 
     private record Outcome(int kills, int restarts, int partitions, int oneWayCuts, int bridges, long acked, long failed,
-                           CheckResult check, long lost, ReplicaConvergence.Outcome convergence) {
+                           long multiPartition, CheckResult check, long lost, boolean converged, String convergence) {
     }
 
-    private Outcome runChaos(PrintStream out, ProcessCluster cluster, Duration run) throws Exception {
+    /**
+     * The key-value chaos run on a started {@code cluster}: history clients and a load, the faults
+     * ({@code partitioned}: {@link KillRestartFaults}; else {@link #networkAndKillFaults}), then the
+     * checks.
+     */
+    private Outcome runChaos(PrintStream out, ProcessCluster cluster, Duration run, boolean partitioned) throws Exception {
         Random rnd = new Random(seed);
+        ClusterFile file = cluster.clusterFile();
         HistoryRecorder<dev.parallax.core.check.KvOp, String> history = new HistoryRecorder<>();
         AtomicBoolean running = new AtomicBoolean(true);
         List<Thread> workers = new ArrayList<>();
-        List<SmrClient> clients = new ArrayList<>();
-        for (int c = 0; c < historyClients; c++) {
-            SmrClient client = SmrClient.connect(cluster.clientConfig().startAt(c % cluster.size())
-                    .retryTimeout(Duration.ofMillis(500)).invokeTimeout(Duration.ofSeconds(10)).build());
-            clients.add(client);
-            int id = c;
-            Thread t = new Thread(() -> HistoryClient.run(id, KvRouting.invoker(cluster.clusterFile(), client), history, running, 6, () -> { }), "chaos-client-" + c);
-            workers.add(t);
-            t.start();
+        List<AutoCloseable> clients = new ArrayList<>();
+        try {
+            for (int c = 0; c < historyClients; c++) {
+                CommandInvoker invoker;
+                if (partitioned) {
+                    PartitionedInvoker partitionedInvoker = KvRouting.partitionedInvoker(file, c,
+                            b -> b.retryTimeout(Duration.ofMillis(500)).invokeTimeout(Duration.ofSeconds(10)));
+                    clients.add(partitionedInvoker);
+                    invoker = partitionedInvoker;
+                } else {
+                    SmrClient client = SmrClient.connect(cluster.clientConfig().startAt(c % cluster.size())
+                            .retryTimeout(Duration.ofMillis(500)).invokeTimeout(Duration.ofSeconds(10)).build());
+                    clients.add(client);
+                    invoker = KvRouting.invoker(file, client);
+                }
+                int id = c;
+                Thread t = new Thread(() -> HistoryClient.run(id, invoker, history, running, HISTORY_KEYS, () -> { }), "chaos-client-" + c);
+                workers.add(t);
+                t.start();
+            }
+            try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, 2, 8, 500, run.plusMinutes(5))) {
+                load.start();
+                int[] faults = partitioned ? killAndRestart(out, cluster, rnd, run, load)
+                        : networkAndKillFaults(out, cluster, rnd, run, load);
+                KillRestartFaults.stop(running, workers);
+                load.stop(Duration.ofSeconds(60));
+                long lost = load.countLost(out);
+                PartitionConvergence.Summary convergence = PartitionConvergence.awaitStore(cluster, CONVERGENCE_TIMEOUT);
+                CheckResult check = HistoryClient.check(history);
+                return new Outcome(faults[0], faults[1], faults[2], faults[3], faults[4], load.completed(), load.failed(),
+                        load.multiPartitionCompleted(), check,
+                        lost, convergence.converged(), convergence.description());
+            }
+        } finally {
+            running.set(false);
+            for (AutoCloseable c : clients) {
+                c.close();
+            }
         }
+    }
+
+    /** {@link KillRestartFaults}: kills and restarts, no network faults; {kills, restarts, 0, 0, 0}. */
+    private static int[] killAndRestart(PrintStream out, ProcessCluster cluster, Random rnd, Duration run, ClosedLoopLoad load)
+            throws Exception {
+        KillRestartFaults.Counts counts = KillRestartFaults.run(out, cluster, rnd, run, () -> elapsed(load));
+        return new int[]{counts.kills(), counts.restarts(), 0, 0, 0};
+    }
+
+    /**
+     * Kills, restarts, partitions, one-way cuts and bridges of the replicated store's 3 replicas for
+     * {@code run}, then heals and restarts everything; {kills, restarts, partitions, one-way cuts, bridges}.
+     */
+    private int[] networkAndKillFaults(PrintStream out, ProcessCluster cluster, Random rnd, Duration run, ClosedLoopLoad load)
+            throws Exception {
         int kills = 0;
         int restarts = 0;
         int partitions = 0;
         int oneWayCuts = 0;
         int bridges = 0;
-        long acked;
-        long failed;
-        long lost;
-        ReplicaConvergence.Outcome convergence;
-        try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, 2, 8, 500, run.plusMinutes(5))) {
-            load.start();
-            long end = System.nanoTime() + run.toNanos();
-            String partitioned = null;
-            while (System.nanoTime() < end) {
-                Thread.sleep(1000 + rnd.nextInt(2500));
-                if (partitioned != null) {
-                    healAll(cluster);
-                    out.printf("  %6.1f s  healed: %s%n", elapsed(load), partitioned);
-                    partitioned = null;
-                    continue;
-                }
-                int down = firstDown(cluster);
-                int action = rnd.nextInt(3);
-                if (down >= 0 && action != 2) {
-                    cluster.start(down, Duration.ofSeconds(60));
-                    restarts++;
-                    out.printf("  %6.1f s  restarted replica %d%n", elapsed(load), down);
-                } else if (down < 0 && action == 0) {
-                    int victim = rnd.nextInt(cluster.size());
-                    cluster.kill(victim);
-                    kills++;
-                    out.printf("  %6.1f s  killed replica %d (SIGKILL)%n", elapsed(load), victim);
-                } else if (down < 0) {
-                    int victim = rnd.nextInt(cluster.size());
-                    int shape = rnd.nextInt(4);
-                    if (shape == 0) {
-                        isolate(cluster, victim);
-                        partitions++;
-                        partitioned = "replica " + victim + " partitioned away from the others";
-                    } else if (shape == 3) {
-                        int other = (victim + 1 + rnd.nextInt(cluster.size() - 1)) % cluster.size();
-                        control(cluster, victim, "/faults/block?peers=" + other);
-                        control(cluster, other, "/faults/block?peers=" + victim);
-                        bridges++;
-                        partitioned = "bridge: replicas " + victim + " and " + other + " cut from each other, both reaching the rest";
-                    } else {
-                        String direction = shape == 1 ? "in" : "out";
-                        control(cluster, victim, "/faults/block-" + direction + "?peers=" + others(cluster, victim));
-                        oneWayCuts++;
-                        partitioned = "one-way cut: replica " + victim + (shape == 1 ? " hears nobody (it still sends)"
-                                : " reaches nobody (it still hears)");
-                    }
-                    out.printf("  %6.1f s  %s%n", elapsed(load), partitioned);
-                }
+        long end = System.nanoTime() + run.toNanos();
+        String partitioned = null;
+        while (System.nanoTime() < end) {
+            Thread.sleep(1000 + rnd.nextInt(2500));
+            if (partitioned != null) {
+                healAll(cluster);
+                out.printf("  %6.1f s  healed: %s%n", elapsed(load), partitioned);
+                partitioned = null;
+                continue;
             }
-            healAll(cluster);
-            for (int i = 0; i < cluster.size(); i++) {
-                if (!cluster.isAlive(i)) {
-                    cluster.start(i, Duration.ofSeconds(60));
-                    restarts++;
+            int down = KillRestartFaults.firstDown(cluster);
+            int action = rnd.nextInt(3);
+            if (down >= 0 && action != 2) {
+                cluster.start(down, Duration.ofSeconds(60));
+                restarts++;
+                out.printf("  %6.1f s  restarted replica %d%n", elapsed(load), down);
+            } else if (down < 0 && action == 0) {
+                int victim = rnd.nextInt(cluster.size());
+                cluster.kill(victim);
+                kills++;
+                out.printf("  %6.1f s  killed replica %d (SIGKILL)%n", elapsed(load), victim);
+            } else if (down < 0) {
+                int victim = rnd.nextInt(cluster.size());
+                int shape = rnd.nextInt(4);
+                if (shape == 0) {
+                    isolate(cluster, victim);
+                    partitions++;
+                    partitioned = "replica " + victim + " partitioned away from the others";
+                } else if (shape == 3) {
+                    int other = (victim + 1 + rnd.nextInt(cluster.size() - 1)) % cluster.size();
+                    control(cluster, victim, "/faults/block?peers=" + other);
+                    control(cluster, other, "/faults/block?peers=" + victim);
+                    bridges++;
+                    partitioned = "bridge: replicas " + victim + " and " + other + " cut from each other, both reaching the rest";
+                } else {
+                    String direction = shape == 1 ? "in" : "out";
+                    control(cluster, victim, "/faults/block-" + direction + "?peers=" + others(cluster, victim));
+                    oneWayCuts++;
+                    partitioned = "one-way cut: replica " + victim + (shape == 1 ? " hears nobody (it still sends)"
+                            : " reaches nobody (it still hears)");
                 }
+                out.printf("  %6.1f s  %s%n", elapsed(load), partitioned);
             }
-            out.printf("  %6.1f s  faults stopped; every replica up%n", elapsed(load));
-            running.set(false);
-            for (Thread t : workers) {
-                t.join(60_000);
-            }
-            load.stop(Duration.ofSeconds(60));
-            acked = load.completed();
-            failed = load.failed();
-            lost = load.countLost(out);
-            convergence = ReplicaConvergence.await(cluster, CONVERGENCE_TIMEOUT);
-        } finally {
-            clients.forEach(SmrClient::close);
         }
-        CheckResult check = LinearizabilityChecker.check(new KvModel(), history.history(), CheckBudget.ofTime(Duration.ofSeconds(120)));
-        return new Outcome(kills, restarts, partitions, oneWayCuts, bridges, acked, failed, check, lost, convergence);
+        healAll(cluster);
+        restarts += KillRestartFaults.restartAllDown(out, cluster, () -> elapsed(load));
+        return new int[]{kills, restarts, partitions, oneWayCuts, bridges};
     }
 
     private static double elapsed(ClosedLoopLoad load) {
         return (System.nanoTime() - load.startedAt()) / 1e9;
-    }
-
-    /** The first replica of {@code cluster} that is not running, or -1. */
-    static int firstDown(ProcessCluster cluster) {
-        for (int i = 0; i < cluster.size(); i++) {
-            if (!cluster.isAlive(i)) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     private void isolate(ProcessCluster cluster, int victim) {

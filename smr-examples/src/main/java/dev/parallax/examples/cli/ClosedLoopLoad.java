@@ -2,10 +2,12 @@ package dev.parallax.examples.cli;
 
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.CommandInvoker;
+import dev.parallax.core.client.PartitionedInvoker;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.examples.kv.KvCommand;
 import dev.parallax.examples.kv.KvOp;
+import dev.parallax.examples.kv.KvRouter;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import org.HdrHistogram.Histogram;
@@ -20,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -34,16 +37,40 @@ import java.util.function.UnaryOperator;
  * Client {@code c} talks to replica {@code c mod n} first ({@link ClientConfig.Builder#startAt}):
  * with S-Paxos every replica serves its own clients; with Multi-Paxos each is redirected once.
  * A load made for a {@link ProcessCluster} addresses its commands as the cluster's ordering wants
- * ({@link KvRouting}: by key over the groups of {@code ordering=multi-ring} or {@code multicast}).
+ * ({@link KvRouting}: by key over the groups of {@code ordering=multi-ring} or {@code multicast});
+ * on a store partitioned under S-SMR (seed 004 (S-SMR) §IV) through one client per partition
+ * ({@link KvRouting#partitionedInvoker}), with MSET, MGET and DBSIZE among the SETs, which span
+ * partitions ({@link #MIX}).
  *
  * <p>Callbacks run on the clients' event loop threads; the public methods are thread-safe.
  */
 final class ClosedLoopLoad implements AutoCloseable {
+    /**
+     * Under S-SMR, the period of the command mix: of every {@value} commands of a client, one MSET,
+     * one MGET and one DBSIZE (about 9% of the commands span partitions). A replica restarted after
+     * missing multi-partition commands gets their values from the other partitions by
+     * retransmission, one request per 256 commands thanks to the push-ahead
+     * (docs/protocols/s-smr.md, "Catch-up push-ahead").
+     */
+    static final int MIX = 32;
+    private static final int MSET_SLOT = 5;
+    private static final int MGET_SLOT = 13;
+    private static final int DBSIZE_SLOT = 21;
     private final NioEventLoopGroup group;
-    private final List<SmrClient> clients = new ArrayList<>();
-    /** The clients as the load invokes them: {@link #clients} through {@link #routing}. */
+    /** What each session holds open (its client, or a partitioned invoker and its clients). */
+    private final List<AutoCloseable> sessions = new ArrayList<>();
+    /** The sessions as the load invokes them. */
     private final List<CommandInvoker> invokers = new ArrayList<>();
+    /** How a session connects: a client (routed as the ordering wants), or one client per partition. */
+    private final Connector connector;
+    /**
+     * Under S-SMR, for each client and key k, a key of another partition that k's MSET and MGET
+     * pair it with ({@link #issue}); null for a load of SETs only.
+     */
+    private final int[][] partner;
+    /** How a reader client of {@link #countLost(Supplier, java.io.PrintStream)} addresses its commands; null if partitioned. */
     private final UnaryOperator<CommandInvoker> routing;
+    private final AtomicLong multiPartition = new AtomicLong();
     private final int keysPerClient;
     private final int outstanding;
     private final AtomicLongArray[] ackedCounter;
@@ -54,7 +81,6 @@ final class ClosedLoopLoad implements AutoCloseable {
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicLong inFlight = new AtomicLong();
     private final CompletionTimeline timeline;
-    private final Supplier<ClientConfig.Builder> clientConfig;
     private volatile long startedAt;
 
     /** A load on the replicas serving clients at {@code endpoints} (plain TCP). */
@@ -67,39 +93,115 @@ final class ClosedLoopLoad implements AutoCloseable {
      * {@link ProcessCluster#clientConfig()}); a fresh builder per client.
      */
     ClosedLoopLoad(Supplier<ClientConfig.Builder> clientConfig, int clientCount, int outstanding, int keysPerClient, Duration maxRun) {
-        this(clientConfig, UnaryOperator.identity(), clientCount, outstanding, keysPerClient, maxRun);
+        this(direct(clientConfig, UnaryOperator.identity()), UnaryOperator.identity(), null, clientCount, outstanding,
+                keysPerClient, maxRun);
     }
 
     /**
      * A load on {@code cluster}: its clients start from {@link ProcessCluster#clientConfig()} and
-     * address their commands as the cluster file's ordering wants ({@link KvRouting#invoker}).
+     * address their commands as the cluster file's ordering wants ({@link KvRouting#invoker}); on a
+     * {@linkplain KvRouting#partitioned partitioned} store (seed 004 (S-SMR) §IV) each session is a
+     * {@link KvRouting#partitionedInvoker} (one client per partition, client c starting at replica
+     * c), and the load mixes in multi-partition commands ({@link #issue}).
      */
     ClosedLoopLoad(ProcessCluster cluster, int clientCount, int outstanding, int keysPerClient, Duration maxRun) {
-        this(cluster::clientConfig, c -> KvRouting.invoker(cluster.clusterFile(), c), clientCount, outstanding, keysPerClient, maxRun);
+        this(connector(cluster.clusterFile(), cluster::clientConfig),
+                KvRouting.partitioned(cluster.clusterFile()) ? null : c -> KvRouting.invoker(cluster.clusterFile(), c),
+                KvRouting.partitioned(cluster.clusterFile()) ? partners(cluster.clusterFile(), clientCount, keysPerClient) : null,
+                clientCount, outstanding, keysPerClient, maxRun);
     }
 
-    private ClosedLoopLoad(Supplier<ClientConfig.Builder> clientConfig, UnaryOperator<CommandInvoker> routing, int clientCount,
+    private ClosedLoopLoad(Connector connector, UnaryOperator<CommandInvoker> routing, int[][] partner, int clientCount,
                            int outstanding, int keysPerClient, Duration maxRun) {
-        this.clientConfig = clientConfig;
+        this.connector = connector;
         this.routing = routing;
+        this.partner = partner;
         this.group = new NioEventLoopGroup(Math.max(1, Math.min(2, clientCount)), new DefaultThreadFactory("load", true));
         this.keysPerClient = keysPerClient;
         this.outstanding = outstanding;
         this.ackedCounter = new AtomicLongArray[clientCount];
         this.timeline = new CompletionTimeline(maxRun, System.nanoTime());
-        for (int c = 0; c < clientCount; c++) {
-            ackedCounter[c] = new AtomicLongArray(keysPerClient);
-            for (int k = 0; k < keysPerClient; k++) {
-                ackedCounter[c].set(k, -1);
+        try {
+            for (int c = 0; c < clientCount; c++) {
+                ackedCounter[c] = new AtomicLongArray(keysPerClient);
+                for (int k = 0; k < keysPerClient; k++) {
+                    ackedCounter[c].set(k, -1);
+                }
+                Session session = connector.open(c, b -> b.eventLoopGroup(group).maxOutstanding(Math.max(outstanding, 1))
+                        .retryTimeout(Duration.ofMillis(700)).invokeTimeout(Duration.ofSeconds(30)));
+                sessions.add(session.resources());
+                invokers.add(session.invoker());
             }
-            ClientConfig.Builder b = clientConfig.get();
-            int replicas = b.build().endpoints().size();
-            SmrClient client = SmrClient.connect(b.startAt(c % replicas).eventLoopGroup(group)
-                    .maxOutstanding(Math.max(outstanding, 1)).retryTimeout(Duration.ofMillis(700))
-                    .invokeTimeout(Duration.ofSeconds(30)).build());
-            clients.add(client);
-            invokers.add(routing.apply(client));
+        } catch (RuntimeException | Error e) {
+            close();
+            throw e;
         }
+    }
+
+    /**
+     * Opens a session: {@code client >= 0} for the load's client of that number, {@code -1} for a
+     * reader (each client at its configuration's first replica); {@code tune} adjusts each client's
+     * configuration last.
+     */
+    @FunctionalInterface
+    private interface Connector {
+        Session open(int client, Consumer<ClientConfig.Builder> tune);
+    }
+
+    /** A session: what the load invokes, and what closing the session closes. */
+    private record Session(CommandInvoker invoker, AutoCloseable resources) {
+    }
+
+    /** Sessions of one client each, from {@code config}, client c starting at replica c mod n, invoked through {@code routing}. */
+    private static Connector direct(Supplier<ClientConfig.Builder> config, UnaryOperator<CommandInvoker> routing) {
+        return (c, tune) -> {
+            ClientConfig.Builder b = config.get();
+            if (c >= 0) {
+                b.startAt(c % b.build().endpoints().size());
+            }
+            tune.accept(b);
+            SmrClient client = SmrClient.connect(b.build());
+            return new Session(routing.apply(client), client);
+        };
+    }
+
+    /** The sessions {@code file}'s store wants: {@link KvRouting#partitionedInvoker}s if partitioned, else {@link #direct} and {@link KvRouting#invoker}. */
+    private static Connector connector(ClusterFile file, Supplier<ClientConfig.Builder> config) {
+        if (!KvRouting.partitioned(file)) {
+            return direct(config, c -> KvRouting.invoker(file, c));
+        }
+        return (c, tune) -> {
+            PartitionedInvoker invoker = KvRouting.partitionedInvoker(file, c, tune);
+            return new Session(invoker, invoker);
+        };
+    }
+
+    /**
+     * For each client c and key k, a key of client c in another partition than k's (by
+     * {@link KvRouter} over {@code file}'s partitions), searched from k + keys/2 on; k + keys/2
+     * itself when no key of another partition exists (one partition).
+     */
+    private static int[][] partners(ClusterFile file, int clientCount, int keys) {
+        KvRouter router = new KvRouter(file.partitions());
+        int[][] partner = new int[clientCount][keys];
+        for (int c = 0; c < clientCount; c++) {
+            int[] group = new int[keys];
+            for (int k = 0; k < keys; k++) {
+                group[k] = router.groupOf(key(c, k));
+            }
+            for (int k = 0; k < keys; k++) {
+                int first = (k + keys / 2) % keys;
+                partner[c][k] = first;
+                for (int i = 0; i < keys; i++) {
+                    int j = (first + i) % keys;
+                    if (group[j] != group[k]) {
+                        partner[c][k] = j;
+                        break;
+                    }
+                }
+            }
+        }
+        return partner;
     }
 
     static byte[] key(int client, int k) {
@@ -110,7 +212,7 @@ final class ClosedLoopLoad implements AutoCloseable {
         startedAt = System.nanoTime();
         timeline.reset(startedAt);
         running.set(true);
-        for (int c = 0; c < clients.size(); c++) {
+        for (int c = 0; c < invokers.size(); c++) {
             long[] counter = {0};
             for (int w = 0; w < outstanding; w++) {
                 issue(c, counter);
@@ -118,6 +220,11 @@ final class ClosedLoopLoad implements AutoCloseable {
         }
     }
 
+    /**
+     * Issues client {@code c}'s next command, number n: SET of key n mod keys to n; with
+     * {@link #partner}s (S-SMR), of every {@value #MIX} commands one is an MSET of that key and its
+     * partner (another partition's) to n, one an MGET of the two, one a DBSIZE (every partition).
+     */
     private void issue(int c, long[] counter) {
         if (!running.get()) {
             return;
@@ -127,7 +234,15 @@ final class ClosedLoopLoad implements AutoCloseable {
             n = counter[0]++;
         }
         int k = (int) (n % keysPerClient);
-        ByteBuffer cmd = KvCommand.of(KvOp.SET, key(c, k), Long.toString(n).getBytes(StandardCharsets.UTF_8)).encode();
+        byte[] value = Long.toString(n).getBytes(StandardCharsets.UTF_8);
+        int slot = partner == null ? -1 : (int) (n % MIX);
+        int k2 = partner == null ? -1 : partner[c][k];
+        ByteBuffer cmd = switch (slot) {
+            case MSET_SLOT -> KvCommand.of(KvOp.MSET, key(c, k), value, key(c, k2), value).encode();
+            case MGET_SLOT -> KvCommand.of(KvOp.MGET, key(c, k), key(c, k2)).encode();
+            case DBSIZE_SLOT -> KvCommand.of(KvOp.DBSIZE).encode();
+            default -> KvCommand.of(KvOp.SET, key(c, k), value).encode();
+        };
         long t0 = System.nanoTime();
         inFlight.incrementAndGet();
         invokers.get(c).invoke(cmd).whenComplete((reply, error) -> {
@@ -137,13 +252,31 @@ final class ClosedLoopLoad implements AutoCloseable {
                 long micros = Math.min(TimeUnit.NANOSECONDS.toMicros(t1 - t0), TimeUnit.SECONDS.toMicros(60));
                 latency.recordValue(micros);
                 completed.incrementAndGet();
-                ackedCounter[c].accumulateAndGet(k, n, Math::max);
+                if (slot == MSET_SLOT) {
+                    ackedCounter[c].accumulateAndGet(k2, n, Math::max);
+                }
+                if (slot != MGET_SLOT && slot != DBSIZE_SLOT) {
+                    ackedCounter[c].accumulateAndGet(k, n, Math::max);
+                }
+                if (slot == MSET_SLOT || slot == MGET_SLOT || slot == DBSIZE_SLOT) {
+                    multiPartition.incrementAndGet();
+                }
                 timeline.record(t1, micros);
             } else {
                 failed.incrementAndGet();
             }
             issue(c, counter);
         });
+    }
+
+    /** Whether the load mixes multi-partition commands into its SETs (a partitioned store). */
+    boolean mixesMultiPartition() {
+        return partner != null;
+    }
+
+    /** Acknowledged multi-partition commands (MSET, MGET, DBSIZE) of a {@link #mixesMultiPartition} load. */
+    long multiPartitionCompleted() {
+        return multiPartition.get();
     }
 
     /** Stops issuing and waits for what is in flight. */
@@ -201,7 +334,7 @@ final class ClosedLoopLoad implements AutoCloseable {
     }
 
     int clientCount() {
-        return clients.size();
+        return invokers.size();
     }
 
     int keysPerClient() {
@@ -221,30 +354,45 @@ final class ClosedLoopLoad implements AutoCloseable {
         return countLost(() -> ClientConfig.builder(endpoints), report);
     }
 
-    /** {@link #countLost(ClusterMembers, java.io.PrintStream)} through a client like the load's own. */
+    /** {@link #countLost(ClusterMembers, java.io.PrintStream)} through a session like the load's own (one per partition under S-SMR). */
     long countLost(java.io.PrintStream report) throws Exception {
-        return countLost(clientConfig, report);
+        Session reader = connector.open(-1, b -> b.invokeTimeout(Duration.ofSeconds(30)));
+        try (AutoCloseable resources = reader.resources()) {
+            return countLost(reader.invoker(), report);
+        }
     }
 
-    /** {@link #countLost(ClusterMembers, java.io.PrintStream)} through a client built from {@code readerConfig}. */
+    /**
+     * {@link #countLost(ClusterMembers, java.io.PrintStream)} through a client built from
+     * {@code readerConfig}, addressed as the load's own clients (not for a partitioned store: use
+     * {@link #countLost(java.io.PrintStream)}).
+     *
+     * @throws IllegalStateException if the load runs on a partitioned store
+     */
     long countLost(Supplier<ClientConfig.Builder> readerConfig, java.io.PrintStream report) throws Exception {
-        long lost = 0;
+        if (routing == null) {
+            throw new IllegalStateException("a partitioned store is read through countLost(report)");
+        }
         try (SmrClient client = SmrClient.connect(readerConfig.get().invokeTimeout(Duration.ofSeconds(30)).build())) {
-            CommandInvoker reader = routing.apply(client);
-            for (int c = 0; c < clients.size(); c++) {
-                List<java.util.concurrent.CompletableFuture<ByteBuffer>> reads = new ArrayList<>();
-                for (int k = 0; k < keysPerClient; k++) {
-                    reads.add(reader.invoke(KvCommand.of(KvOp.GET, key(c, k)).encode()));
-                }
-                for (int k = 0; k < reads.size(); k++) {
-                    dev.parallax.examples.kv.KvReply r = dev.parallax.examples.kv.KvReply.decode(reads.get(k).get(30, TimeUnit.SECONDS));
-                    long value = r instanceof dev.parallax.examples.kv.KvReply.Bulk b
-                            ? Long.parseLong(new String(b.value(), StandardCharsets.UTF_8)) : -1;
-                    if (value < acked(c, k)) {
-                        lost++;
-                        if (lost <= 5) {
-                            report.printf("  lost: key %d:%d holds %d, but write %d was acknowledged%n", c, k, value, acked(c, k));
-                        }
+            return countLost(routing.apply(client), report);
+        }
+    }
+
+    private long countLost(CommandInvoker reader, java.io.PrintStream report) throws Exception {
+        long lost = 0;
+        for (int c = 0; c < invokers.size(); c++) {
+            List<java.util.concurrent.CompletableFuture<ByteBuffer>> reads = new ArrayList<>();
+            for (int k = 0; k < keysPerClient; k++) {
+                reads.add(reader.invoke(KvCommand.of(KvOp.GET, key(c, k)).encode()));
+            }
+            for (int k = 0; k < reads.size(); k++) {
+                dev.parallax.examples.kv.KvReply r = dev.parallax.examples.kv.KvReply.decode(reads.get(k).get(30, TimeUnit.SECONDS));
+                long value = r instanceof dev.parallax.examples.kv.KvReply.Bulk b
+                        ? Long.parseLong(new String(b.value(), StandardCharsets.UTF_8)) : -1;
+                if (value < acked(c, k)) {
+                    lost++;
+                    if (lost <= 5) {
+                        report.printf("  lost: key %d:%d holds %d, but write %d was acknowledged%n", c, k, value, acked(c, k));
                     }
                 }
             }
@@ -254,7 +402,13 @@ final class ClosedLoopLoad implements AutoCloseable {
 
     @Override
     public void close() {
-        clients.forEach(SmrClient::close);
+        for (AutoCloseable session : sessions) {
+            try {
+                session.close();
+            } catch (Exception e) {
+                // Closing a client does not fail; a session that does is gone all the same.
+            }
+        }
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
 }

@@ -25,13 +25,23 @@ import java.util.stream.Stream;
  * seconds this thread spends restarting the replica are reported as they were. Reports throughput,
  * latency percentiles, the fail-over gap, whether the restarted replica reached its peers' decided
  * frontier and store digest within 30 s, and whether every acknowledged write is still readable.
+ * The load phase is {@link DemoPhase}'s, shared by every demo.
  *
  * <p>Exit code 0 only if the restarted leader caught up and no acknowledged write was lost; 1
  * otherwise (the replica logs are then kept); 2, with the message on standard error and nothing
- * started, if the cluster file refuses the runtime options (e.g. {@code --execution p-smr}
- * without {@code --ordering multi-ring} or {@code multicast}). Runs on the caller's thread and blocks for the whole
- * demo (about {@code --warmup + --seconds} plus start-up). {@link RuntimeOptions} choose the
- * replicas' ordering protocol, executor and thread placement; the header and the results name them.
+ * started, if the options refuse to run together ({@link ServiceOptions#refusal}, e.g.
+ * {@code --partitions} without a partitioned run, or a client count below 1) or the cluster file
+ * refuses the runtime options (e.g. {@code --execution p-smr} without {@code --ordering multi-ring}
+ * or {@code multicast}). Runs on the caller's thread and blocks for the whole demo (about
+ * {@code --warmup + --seconds} plus start-up). {@link RuntimeOptions} choose the replicas' ordering
+ * protocol, executor and thread placement; the header and the results name them.
+ *
+ * <p>{@code --execution s-smr [--partitions P]} (seed 004 (S-SMR) §IV) runs the store partitioned:
+ * P x 3 replica processes ({@link PartitionedClusters#kv}: multi-ring, a ring per partition and the
+ * global ring), the load through one client per partition ({@link KvRouting#partitionedInvoker})
+ * with MSET and MGET over keys of two partitions and DBSIZE among its SETs ({@link ClosedLoopLoad}),
+ * ring 0's coordinator (a replica of partition 0) killed and restarted, and the catch-up judged by
+ * each partition's digests ({@link PartitionConvergence}).
  *
  * <p>{@code --service volery [--partitions P]} runs the same scenario on Volery ({@link VoleryDemo}:
  * ZooKeeper sessions, ring 0's coordinator killed and restarted, each partition's digests, every
@@ -39,8 +49,11 @@ import java.util.stream.Stream;
  * is given with it.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Run a local 3-replica cluster under load, kill the leader midway, restart it, and report "
-                + "throughput, latency, fail-over, catch-up and lost writes.")
+        description = {"Run a local 3-replica cluster under load, kill the leader midway, restart it, and report "
+                + "throughput, latency, fail-over, catch-up and lost writes.",
+                "With --execution s-smr: P x 3 replicas of the partitioned store (--partitions P), MSET/MGET/DBSIZE "
+                        + "across partitions in the load, ring 0's coordinator killed; catch-up = equal digests per partition.",
+                "With --service volery: the same on Volery through ZooKeeper's client."})
 final class DemoCommand implements Callable<Integer> {
     /** How long the restarted leader may take to reach its peers' decided frontier and state. */
     static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(30);
@@ -53,10 +66,12 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--clients", defaultValue = "8", description = "Client sessions (default ${DEFAULT-VALUE}).")
     int clients;
 
-    @Option(names = "--outstanding", defaultValue = "32", description = "Commands in flight per client (default ${DEFAULT-VALUE}).")
+    @Option(names = "--outstanding", defaultValue = "32", description = "Commands in flight per client, key-value store "
+            + "(default ${DEFAULT-VALUE}).")
     int outstanding;
 
-    @Option(names = "--keys", defaultValue = "2000", description = "Keys written per client (default ${DEFAULT-VALUE}).")
+    @Option(names = "--keys", defaultValue = "2000", description = "Keys written per client, key-value store "
+            + "(default ${DEFAULT-VALUE}).")
     int keys;
 
     @Option(names = "--warmup", defaultValue = "5", description = "Seconds of load before measuring, for the JIT (default ${DEFAULT-VALUE}).")
@@ -65,27 +80,14 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--no-kill", description = "Do not kill the leader.")
     boolean noKill;
 
-    @Option(names = "--tls", description = "Mutual TLS between the replicas and TLS for the clients, with throwaway "
-            + "certificates generated into the work directory.")
-    boolean tls;
-
-    @Option(names = "--service", paramLabel = "NAME", defaultValue = ClusterFile.KV,
-            description = "The replicated service: " + ClusterFile.KV + " (the key-value store, 3 replicas) or "
-                    + ClusterFile.VOLERY + " (ZooKeeper's API over S-SMR: --partitions x 3 replicas, loaded through "
-                    + "ZooKeeper's client; --outstanding, --keys and --tls are for kv) (default ${DEFAULT-VALUE}).")
-    String service;
-
-    @Option(names = "--partitions", paramLabel = "P", defaultValue = "2",
-            description = "With --service volery: partitions, 1.." + VoleryClusterFile.MAX_PARTITIONS + " (default ${DEFAULT-VALUE}).")
-    int partitions;
+    @Mixin
+    ServiceOptions service = new ServiceOptions();
 
     @Mixin
     RuntimeOptions runtime = new RuntimeOptions();
 
     private final PrintStream out;
     private final PrintStream err;
-    /** What the killed replica was, as the report says it: it depends on the ordering ({@link #leaderRole}). */
-    private String leaderRole = "the leader";
 
     /** A demo that reports on standard output and errors on standard error (picocli's constructor). */
     DemoCommand() {
@@ -103,62 +105,11 @@ final class DemoCommand implements Callable<Integer> {
         this.err = err;
     }
 
-    @Override
-    public Integer call() throws Exception {
-        if (service.equals(ClusterFile.VOLERY)) {
-            return volery();
-        }
-        if (!service.equals(ClusterFile.KV)) {
-            err.println("--service must be " + ClusterFile.KV + " or " + ClusterFile.VOLERY + ", not '" + service + "'");
-            return 2;
-        }
-        Path dir = Files.createTempDirectory("parallax-demo-");
-        Properties props = ProcessCluster.localDefaults(dir.resolve("data"), 20_000);
-        props.putAll(runtime.clusterSettings());
-        long t0 = System.nanoTime();
-        boolean ok;
-        ProcessCluster configured;
-        try {
-            configured = new ProcessCluster(dir, 3, props, false,
-                    List.of("-Xmx1g", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), tls);
-        } catch (IllegalArgumentException e) {
-            // A runtime the cluster file refuses (e.g. --execution p-smr over multi-paxos): nothing started.
-            err.println(e.getMessage());
-            deleteRecursively(dir);
-            return 2;
-        }
-        try (ProcessCluster cluster = configured) {
-            String runtimeLine = cluster.clusterFile().describeRuntime(Runtime.getRuntime().availableProcessors());
-            leaderRole = leaderRole(cluster.clusterFile().ordering());
-            out.println("Parallax demo: 3 replica processes (key-value store) on 127.0.0.1; " + runtimeLine);
-            out.println("work directory: " + dir);
-            cluster.replicaArgs("--metrics-port", "0");
-            cluster.startAll(Duration.ofSeconds(60));
-            out.printf("replicas ready in %.1f s; client endpoints %s%n", (System.nanoTime() - t0) / 1e9, cluster.clientEndpoints());
-            try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, clients, outstanding, keys,
-                    Duration.ofSeconds(seconds + 60))) {
-                ok = runLoad(out, cluster, load, runtimeLine);
-            }
-        }
-        if (ok) {
-            deleteRecursively(dir);
-        } else {
-            out.println("replica logs kept in " + dir);
-        }
-        return ok ? 0 : 1;
-    }
-
-    /**
-     * Why the options cannot run the Volery demo, or null: its ordering and executor are fixed
-     * (multi-ring, s-smr), it has no TLS, and P must be in range.
-     */
-    String voleryRefusal() {
-        if (!runtime.clusterSettings().isEmpty()) {
-            return "--service volery runs ordering=multi-ring and execution=s-smr: drop " + String.join(", ",
-                    runtime.clusterSettings().keySet().stream().map(k -> "--" + k.replace('.', '-')).toList());
-        }
-        if (tls) {
-            return "--tls is for --service kv: Volery's ZooKeeper front ends serve plain TCP";
+    /** Why the options cannot run, or null: {@link ServiceOptions#refusal}, then the counts and durations. */
+    String refusal() {
+        String refusal = service.refusal(runtime);
+        if (refusal != null) {
+            return refusal;
         }
         if (clients < 1) {
             return "--clients must be at least 1, not " + clients;
@@ -166,32 +117,67 @@ final class DemoCommand implements Callable<Integer> {
         if (seconds < 1 || warmup < 0) {
             return "--seconds must be at least 1 and --warmup at least 0";
         }
-        try {
-            VoleryClusterFile.checkPartitions(partitions);
-        } catch (IllegalArgumentException e) {
-            return "--" + e.getMessage();
-        }
         return null;
     }
 
-    /** {@code --service volery}: {@link VoleryDemo} on {@code --partitions} x 3 replica processes. */
-    private int volery() throws Exception {
-        String refusal = voleryRefusal();
+    @Override
+    public Integer call() throws Exception {
+        String refusal = refusal();
         if (refusal != null) {
             err.println(refusal);
             return 2;
         }
         Path dir = Files.createTempDirectory("parallax-demo-");
         long t0 = System.nanoTime();
-        boolean ok;
-        try (ProcessCluster cluster = VoleryDemo.cluster(dir, partitions)) {
-            out.printf("Parallax demo: Volery (ZooKeeper's API over S-SMR), %d partition%s x 3 replica processes on 127.0.0.1%n",
-                    partitions, partitions == 1 ? "" : "s");
-            out.println("work directory: " + dir);
-            cluster.startAll(Duration.ofSeconds(90));
-            out.printf("replicas ready in %.1f s%n", (System.nanoTime() - t0) / 1e9);
-            ok = new VoleryDemo(out, new VoleryDemo.Plan(partitions, clients, seconds, warmup, !noKill)).run(cluster);
+        if (service.volery()) {
+            try (ProcessCluster cluster = PartitionedClusters.volery(dir, service.partitions())) {
+                out.printf("Parallax demo: Volery (ZooKeeper's API over S-SMR), %s x 3 replica processes on 127.0.0.1%n",
+                        service.describePartitions());
+                out.println("work directory: " + dir);
+                cluster.startAll(Duration.ofSeconds(90));
+                out.printf("replicas ready in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+                return finish(dir, new VoleryDemo(out, new VoleryDemo.Plan(service.partitions(), clients, seconds, warmup, !noKill))
+                        .run(cluster));
+            }
         }
+        boolean partitioned = service.kvPartitioned(runtime);
+        ProcessCluster configured;
+        try {
+            if (partitioned) {
+                configured = PartitionedClusters.kv(dir, service.partitions(), runtime.clusterSettings());
+            } else {
+                Properties props = ProcessCluster.localDefaults(dir.resolve("data"), 20_000);
+                props.putAll(runtime.clusterSettings());
+                configured = new ProcessCluster(dir, 3, props, false,
+                        List.of("-Xmx1g", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), service.tls)
+                        .replicaArgs("--metrics-port", "0");
+            }
+        } catch (IllegalArgumentException e) {
+            // A runtime the cluster file refuses (e.g. --execution p-smr over multi-paxos): nothing started.
+            err.println(e.getMessage());
+            deleteRecursively(dir);
+            return 2;
+        }
+        boolean ok;
+        try (ProcessCluster cluster = configured) {
+            String runtimeLine = cluster.clusterFile().describeRuntime(Runtime.getRuntime().availableProcessors());
+            out.println(partitioned
+                    ? "Parallax demo: " + service.describePartitions() + " x 3 replica processes (key-value store under S-SMR) on "
+                            + "127.0.0.1; " + runtimeLine
+                    : "Parallax demo: 3 replica processes (key-value store) on 127.0.0.1; " + runtimeLine);
+            out.println("work directory: " + dir);
+            cluster.startAll(Duration.ofSeconds(partitioned ? 90 : 60));
+            out.printf("replicas ready in %.1f s; client endpoints %s%n", (System.nanoTime() - t0) / 1e9, cluster.clientEndpoints());
+            try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, clients, outstanding, keys,
+                    Duration.ofSeconds(seconds + 60))) {
+                ok = runLoad(cluster, load, runtimeLine);
+            }
+        }
+        return finish(dir, ok);
+    }
+
+    /** Deletes the work directory of a passing demo, or says where a failed one's logs are; the exit code. */
+    private int finish(Path dir, boolean ok) throws IOException {
         if (ok) {
             deleteRecursively(dir);
         } else {
@@ -200,71 +186,43 @@ final class DemoCommand implements Callable<Integer> {
         return ok ? 0 : 1;
     }
 
-    private boolean runLoad(PrintStream out, ProcessCluster cluster, ClosedLoopLoad load, String runtimeLine) throws Exception {
-        out.printf("load: %d clients x %d commands in flight, SET of %d keys each, %d s%n", clients, outstanding, keys, seconds);
+    private boolean runLoad(ProcessCluster cluster, ClosedLoopLoad load, String runtimeLine) throws Exception {
+        boolean partitioned = load.mixesMultiPartition();
+        if (partitioned) {
+            out.printf("load: %d clients x %d commands in flight over %d keys each through one client per partition: SETs, and of "
+                    + "every %d commands an MSET and an MGET of two keys of different partitions and a DBSIZE; %d s%n",
+                    clients, outstanding, keys, ClosedLoopLoad.MIX, seconds);
+        } else {
+            out.printf("load: %d clients x %d commands in flight, SET of %d keys each, %d s%n", clients, outstanding, keys, seconds);
+        }
         load.start();
         if (warmup > 0) {
-            out.printf("warming up for %d s (JIT compilation in four JVMs) ...%n", warmup);
+            out.printf("warming up for %d s (JIT compilation in %d JVMs) ...%n", warmup, cluster.size() + 1);
             Thread.sleep(TimeUnit.SECONDS.toMillis(warmup));
         }
         long base = load.completed();
         load.startMeasuring();
-        long start = load.startedAt();
-        long killAt = -1;
-        int killed = -1;
-        boolean tty = System.console() != null;
-        for (int s = 1; s <= seconds; s++) {
-            // Second s is read from completion times once it has ended: a loop that is late (it was
-            // restarting a replica) prints each second as it was, not what piled up meanwhile.
-            long target = start + TimeUnit.SECONDS.toNanos(s) + SECOND_SETTLE_NANOS;
-            long wait = target - System.nanoTime();
-            if (wait > 0) {
-                Thread.sleep(TimeUnit.NANOSECONDS.toMillis(wait) + 1);
-            }
-            progress(out, tty, load.timeline().second(s));
-            if (!noKill && s == seconds / 2) {
-                // The ordering leader as the replicas report it: with S-Paxos no client is
-                // redirected to it, so the replica a client talks to says nothing about leadership.
-                int leader = cluster.awaitLeader(Duration.ofSeconds(5));
-                killed = Math.max(0, leader);
-                killAt = System.nanoTime() - start;
-                cluster.kill(killed);
-                if (tty) {
-                    out.println();
-                }
-                out.printf("  >> killed %s, replica %d, with SIGKILL at %.1f s%n", leader < 0 ? "a replica (none reported leading)"
-                        : leaderRole, killed, killAt / 1e9);
-            }
-            if (killed >= 0 && s == seconds * 3 / 4) {
-                cluster.start(killed, Duration.ofSeconds(60));
-                if (tty) {
-                    out.println();
-                }
-                out.printf("  >> restarted replica %d at %.1f s: it recovers its log and snapshot, then catches up%n",
-                        killed, (System.nanoTime() - start) / 1e9);
-            }
-        }
-        long end = System.nanoTime() - start;
+        DemoPhase.Victim victim = noKill ? null : partitioned ? DemoPhase.ringCoordinator(cluster, "ring-0")
+                : DemoPhase.leader(cluster, leaderRole(cluster.clusterFile().ordering()));
+        DemoPhase.Result phase = DemoPhase.run(out, cluster, seconds, load.startedAt(), load.timeline(), victim);
         load.stop(Duration.ofSeconds(30));
-        if (tty) {
-            out.println();
-        }
         Histogram total = load.total();
-        double secs = end / 1e9;
+        double secs = phase.endNanos() / 1e9;
         out.println();
         out.println("results");
-        out.println("  runtime          " + runtimeLine);
+        out.println("  runtime          " + runtimeLine + (partitioned ? ", " + service.describePartitions() + " x 3 replicas" : ""));
         long measured = load.completed() - base;
-        out.printf("  throughput       %,.0f writes/s over %d s (%,d acknowledged, %,d failed)%n", measured / secs,
-                seconds, measured, load.failed());
-        out.printf("  latency (us)     p50 %,d  p90 %,d  p99 %,d  p99.9 %,d  max %,d%n",
-                total.getValueAtPercentile(50), total.getValueAtPercentile(90), total.getValueAtPercentile(99),
-                total.getValueAtPercentile(99.9), total.getMaxValue());
-        if (killed >= 0) {
-            out.printf("  fail-over        replica %d killed at %.1f s; longest gap without a completed write: %d ms%n",
-                    killed, killAt / 1e9, load.longestGapAfter(killAt, end).toMillis());
+        out.printf("  throughput       %,.0f %s/s over %d s (%,d acknowledged, %,d failed)%n", measured / secs,
+                partitioned ? "commands" : "writes", seconds, measured, load.failed());
+        if (partitioned) {
+            out.printf("  multi-partition  %,d acknowledged MSET, MGET and DBSIZE commands (from the start of the load)%n",
+                    load.multiPartitionCompleted());
         }
-        boolean caughtUp = killed < 0 || reportCatchUp(out, cluster, killed);
+        out.println(DemoPhase.latencyLine(total));
+        if (phase.killed() >= 0) {
+            out.println(DemoPhase.failOverLine(phase, load.longestGapAfter(phase.killAtNanos(), phase.endNanos()), "write"));
+        }
+        boolean caughtUp = phase.killed() < 0 || reportCatchUp(cluster, phase.killed());
         long lost = load.countLost(out);
         if (lost == 0) {
             out.println("  check            OK: every acknowledged write is readable (" + (long) load.clientCount() * keys + " keys read)");
@@ -290,16 +248,15 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     /**
-     * Waits up to 30 s until every replica reports the same decided frontier and store digest, and
-     * prints the outcome; true if the restarted replica caught up.
+     * Waits up to 30 s until every replica reports the same decided frontier and store digest (a
+     * partitioned store: up to 60 s until each partition's replicas report the same digest,
+     * {@link PartitionConvergence#KV_TIMEOUT}), and prints the outcome;
+     * true if the restarted replica caught up.
      */
-    private static boolean reportCatchUp(PrintStream out, ProcessCluster cluster, int restarted) throws InterruptedException {
-        ReplicaConvergence.Outcome o = ReplicaConvergence.await(cluster, CATCH_UP_TIMEOUT);
-        if (o.converged()) {
-            out.printf("  catch-up         restarted replica %d caught up: %s%n", restarted, o.describe());
-        } else {
-            out.printf("  catch-up         FAILED: restarted replica %d did not catch up: %s%n", restarted, o.describe());
-        }
+    private boolean reportCatchUp(ProcessCluster cluster, int restarted) throws InterruptedException {
+        PartitionConvergence.Summary o = PartitionConvergence.awaitStore(cluster, CATCH_UP_TIMEOUT);
+        out.printf(o.converged() ? "  catch-up         restarted replica %d caught up: %s%n"
+                : "  catch-up         FAILED: restarted replica %d did not catch up: %s%n", restarted, o.description());
         return o.converged();
     }
 

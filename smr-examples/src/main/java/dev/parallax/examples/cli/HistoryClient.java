@@ -1,12 +1,17 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.core.check.CheckBudget;
+import dev.parallax.core.check.CheckResult;
 import dev.parallax.core.check.HistoryRecorder;
+import dev.parallax.core.check.KvModel;
+import dev.parallax.core.check.LinearizabilityChecker;
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.examples.kv.KvCommand;
 import dev.parallax.examples.kv.KvOp;
 import dev.parallax.examples.kv.KvReply;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -59,6 +64,14 @@ final class HistoryClient {
         boolean hasGlobalCommands() {
             return dbSizeShare + flushAllShare > 0;
         }
+    }
+
+    /**
+     * The linearizability verdict of a chaos run's {@code history} of registers ({@link KvModel},
+     * the key-value store's or Volery's znodes), within a 120 s budget. Blocks the caller for the check.
+     */
+    static CheckResult check(HistoryRecorder<dev.parallax.core.check.KvOp, String> history) {
+        return LinearizabilityChecker.check(new KvModel(), history.history(), CheckBudget.ofTime(Duration.ofSeconds(120)));
     }
 
     /** {@link #run(int, CommandInvoker, HistoryRecorder, AtomicBoolean, Workload, Runnable)} with SET and GET on {@code keys} keys. */

@@ -1,11 +1,9 @@
 package dev.parallax.examples.cli;
 
-import dev.parallax.core.check.CheckBudget;
 import dev.parallax.core.check.CheckResult;
 import dev.parallax.core.check.HistoryRecorder;
 import dev.parallax.core.check.KvModel;
 import dev.parallax.core.check.KvOp;
-import dev.parallax.core.check.LinearizabilityChecker;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
@@ -25,13 +23,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code parallax chaos --service volery}: Volery (seed 004 (S-SMR) §V-B) under a {@link VoleryLoad}
- * while replicas are killed with SIGKILL and restarted at random (one down at a time: every
- * partition keeps a majority of its ring and the global ring keeps a majority of all); meanwhile
+ * while replicas are killed with SIGKILL and restarted at random ({@link KillRestartFaults}: one down
+ * at a time, every partition keeps a majority of its ring and the global ring a majority of all); meanwhile
  * history sessions of ZooKeeper's client read and write a few shared znodes, a register each
  * (setData = write, getData = read: {@link KvModel} with the path as key), recorded for the
  * linearizability checker. Network partitions are not injected for Volery (the key-value chaos run
  * has them). Verdict: the history is linearizable, no acknowledged setData of the load lost, each
- * partition's replicas converged ({@link VoleryConvergence}). Runs on the caller's thread.
+ * partition's replicas converged ({@link PartitionConvergence}). Runs on the caller's thread.
  */
 final class VoleryChaos {
     /** Shared znodes of the history, {@code /chaos/h0..}. */
@@ -45,7 +43,7 @@ final class VoleryChaos {
      * @param restarts replicas restarted
      */
     record Outcome(int kills, int restarts, long acked, long failed, CheckResult check, long lost,
-                   VoleryConvergence.Outcome convergence) {
+                   PartitionConvergence.Outcome convergence) {
         boolean ok() {
             return check.isLinearizable() && lost == 0 && convergence.converged();
         }
@@ -81,43 +79,16 @@ final class VoleryChaos {
             workers.add(t);
             t.start();
         }
-        int kills = 0;
-        int restarts = 0;
         try (VoleryLoad load = new VoleryLoad(connect, 2, run.plusMinutes(5))) {
             load.setUp();
             load.start();
-            long end = System.nanoTime() + run.toNanos();
-            while (System.nanoTime() < end) {
-                Thread.sleep(1500 + rnd.nextInt(2500));
-                int down = ChaosCommand.firstDown(cluster);
-                if (down >= 0) {
-                    cluster.start(down, Duration.ofSeconds(90));
-                    restarts++;
-                    out.printf("  %6.1f s  restarted replica %d%n", elapsed(load), down);
-                } else {
-                    int victim = rnd.nextInt(cluster.size());
-                    cluster.kill(victim);
-                    kills++;
-                    out.printf("  %6.1f s  killed replica %d (partition %d) with SIGKILL%n", elapsed(load), victim,
-                            cluster.clusterFile().partitionOf(victim));
-                }
-            }
-            int down = ChaosCommand.firstDown(cluster);
-            if (down >= 0) {
-                cluster.start(down, Duration.ofSeconds(90));
-                restarts++;
-            }
-            out.printf("  %6.1f s  faults stopped; every replica up%n", elapsed(load));
-            running.set(false);
-            for (Thread t : workers) {
-                t.join(60_000);
-            }
+            KillRestartFaults.Counts faults = KillRestartFaults.run(out, cluster, rnd, run, () -> elapsed(load));
+            KillRestartFaults.stop(running, workers);
             load.stop(Duration.ofSeconds(60));
             long lost = load.countLost(out);
-            VoleryConvergence.Outcome convergence = VoleryConvergence.await(cluster, CONVERGENCE_TIMEOUT);
-            CheckResult check = LinearizabilityChecker.check(new KvModel(), history.history(),
-                    CheckBudget.ofTime(Duration.ofSeconds(120)));
-            return new Outcome(kills, restarts, load.completed(), load.failed(), check, lost, convergence);
+            PartitionConvergence.Outcome convergence = PartitionConvergence.await(cluster, CONVERGENCE_TIMEOUT);
+            CheckResult check = HistoryClient.check(history);
+            return new Outcome(faults.kills(), faults.restarts(), load.completed(), load.failed(), check, lost, convergence);
         }
     }
 

@@ -62,13 +62,27 @@ public final class VoleryClusterFile {
      *                                  {@code ringKind} is not one
      */
     public static Map<String, String> settings(int partitions, String ringKind) {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put(ClusterFile.SERVICE_KEY, ClusterFile.VOLERY);
+        s.putAll(ssmrSettings(partitions, ringKind));
+        return s;
+    }
+
+    /**
+     * The keys of any service's S-SMR cluster of P partitions (seed 004 (S-SMR) §IV), in this order:
+     * {@code execution=s-smr}, {@code ordering=multi-ring}, {@code multiring.rings} (P) and
+     * {@code multiring.kind} ({@code ringKind}); {@link #settings} adds {@code service=volery}, the
+     * key-value store's demo and chaos run ({@link PartitionedClusters}) take them as they are.
+     *
+     * @throws IllegalArgumentException as {@link #settings}
+     */
+    public static Map<String, String> ssmrSettings(int partitions, String ringKind) {
         checkPartitions(partitions);
         if (!RingPaxos.U_RING.equals(ringKind) && !RingPaxos.M_RING.equals(ringKind)) {
             throw new IllegalArgumentException("the ring kind must be " + RingPaxos.U_RING + " or " + RingPaxos.M_RING
                     + ", not '" + ringKind + "'");
         }
         Map<String, String> s = new LinkedHashMap<>();
-        s.put(ClusterFile.SERVICE_KEY, ClusterFile.VOLERY);
         s.put(Executions.KEY, Executions.S_SMR.configName());
         s.put(Orderings.KEY, Orderings.MULTI_RING.configName());
         s.put("multiring.rings", Integer.toString(partitions));
@@ -96,8 +110,11 @@ public final class VoleryClusterFile {
     /**
      * Settings for 3P replica JVMs that share one small machine (a laptop, a 2-core CI runner):
      * {@code threads=compact} (one stage thread per protocol instead of a staged pipeline),
-     * {@code ring.lambda=2000} (idle rings skip 2000 instances/s instead of 20000: every ring of every
-     * JVM wakes less), {@code ring.heartbeat.ms=100} and {@code ring.suspect.ms=1000} (a JVM paused
+     * {@code ring.lambda=2000} (a smaller logical rate for the rings' numbering),
+     * {@code ring.delta.ms=20} (each ring's coordinator decides a skip instance every 20 ms instead of
+     * 5: an idle Multi-Ring replica costs about 0.2 of a core instead of 0.4 on the 2-core machine,
+     * docs/benchmarks.md "Idle CPU", for up to 20 ms more merge wait behind an idle ring),
+     * {@code ring.heartbeat.ms=100} and {@code ring.suspect.ms=1000} (a JVM paused
      * by start-up compilation or a busy machine is not taken for a crashed one; a real crash is
      * still noticed within a second) and {@code ring.restart.hold.ms=500}. {@code parallax volery}
      * and the process tests add them to {@link #local}; a benchmark sets its own.
@@ -106,6 +123,7 @@ public final class VoleryClusterFile {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("threads", "compact");
         s.put("ring.lambda", "2000");
+        s.put("ring.delta.ms", "20");
         s.put("ring.heartbeat.ms", "100");
         s.put("ring.suspect.ms", "1000");
         s.put("ring.restart.hold.ms", "500");

@@ -1,10 +1,10 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.examples.volery.zk.ZooKeeperClients;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -141,13 +140,7 @@ final class VoleryLoad implements AutoCloseable {
             } catch (IOException e) {
                 failed.incrementAndGet();
             } finally {
-                if (zk != null) {
-                    try {
-                        zk.close();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
+                ZooKeeperClients.close(zk);
             }
         }
 
@@ -173,17 +166,7 @@ final class VoleryLoad implements AutoCloseable {
      * @throws IOException if none connects within {@value #CONNECT_SECONDS} s
      */
     private ZooKeeper open() throws IOException, InterruptedException {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(connect, SESSION_TIMEOUT_MS, event -> {
-            if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        if (!connected.await(CONNECT_SECONDS, TimeUnit.SECONDS)) {
-            zk.close();
-            throw new IOException("no ZooKeeper session on " + connect + " within " + CONNECT_SECONDS + " s");
-        }
-        return zk;
+        return ZooKeeperClients.connect(connect, SESSION_TIMEOUT_MS, Duration.ofSeconds(CONNECT_SECONDS));
     }
 
     /**

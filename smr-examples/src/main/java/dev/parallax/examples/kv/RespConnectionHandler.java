@@ -6,7 +6,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -109,13 +108,7 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter implement
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof IOException) {
-            LOG.debug("connection {} from {}: {}", id, ctx.channel().remoteAddress(), cause.toString());
-        } else {
-            LOG.warn("connection {} from {} failed; closing it", id, ctx.channel().remoteAddress(), cause);
-        }
-        replies.abandon();
-        ctx.close();
+        replies.fail(LOG, id, cause);
     }
 
     private void dispatch(RespRequest request) {

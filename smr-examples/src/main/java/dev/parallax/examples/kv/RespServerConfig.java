@@ -1,6 +1,7 @@
 package dev.parallax.examples.kv;
 
 import dev.parallax.core.net.tls.TlsContexts;
+import dev.parallax.examples.net.ListenerSettings;
 
 import java.util.Objects;
 
@@ -28,15 +29,7 @@ public record RespServerConfig(String host, int port, int ioThreads, int maxPend
     public RespServerConfig {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(limits, "limits");
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("port out of range: " + port);
-        }
-        if (ioThreads < 1) {
-            throw new IllegalArgumentException("ioThreads must be positive: " + ioThreads);
-        }
-        if (maxPendingPerConnection < 1) {
-            throw new IllegalArgumentException("maxPendingPerConnection must be positive: " + maxPendingPerConnection);
-        }
+        ListenerSettings.check(port, ioThreads, maxPendingPerConnection);
     }
 
     /**

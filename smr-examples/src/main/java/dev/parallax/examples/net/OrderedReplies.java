@@ -4,10 +4,12 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoop;
+import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
 
 /**
  * The reply queue of one pipelining connection: replies leave in request order, however their
@@ -129,6 +131,22 @@ public final class OrderedReplies<R> {
     public void abandon() {
         closing = true;
         slots.clear();
+    }
+
+    /**
+     * The connection {@code connection} failed with {@code cause} (a handler's
+     * {@code exceptionCaught}): logged on {@code log}, an {@link IOException} (the peer's doing: a
+     * reset, a broken pipe) at debug, anything else at warn with its stack; then the replies are
+     * {@linkplain #abandon abandoned} and the channel closed.
+     */
+    public void fail(Logger log, long connection, Throwable cause) {
+        if (cause instanceof IOException) {
+            log.debug("connection {} from {}: {}", connection, ctx.channel().remoteAddress(), cause.toString());
+        } else {
+            log.warn("connection {} from {} failed; closing it", connection, ctx.channel().remoteAddress(), cause);
+        }
+        abandon();
+        ctx.close();
     }
 
     /** Whether the connection is closing (a last reply is set, or it was abandoned): ignore further input. */

@@ -178,6 +178,24 @@ public sealed interface VoleryCommand {
         }
     }
 
+    /**
+     * The record's own copy of {@code data} (create, setData), once the path and data are checked.
+     *
+     * @throws NullPointerException if {@code path} or {@code data} is null
+     * @throws IllegalArgumentException if the path or data exceed the encoding's bounds
+     */
+    private static byte[] checkedCopy(String path, byte[] data) {
+        Objects.requireNonNull(path, "path");
+        byte[] copy = data.clone();
+        checkBounds(path, copy);
+        return copy;
+    }
+
+    /** {@code name[path, nB, detail, t=time]}, without the time when it is 0: how create and setData print. */
+    private static String describe(String name, String path, byte[] data, Object detail, long time) {
+        return name + "[" + path + ", " + data.length + "B, " + detail + (time == 0 ? "" : ", t=" + time) + "]";
+    }
+
     /** The optional trailing time: 8 bytes left → that long, else 0 (other leftovers stay, as trailing bytes). */
     private static long time(ByteBuffer in) {
         return in.remaining() == Long.BYTES ? in.getLong() : 0L;
@@ -220,8 +238,7 @@ public sealed interface VoleryCommand {
         public Create {
             Objects.requireNonNull(path, "path");
             Objects.requireNonNull(mode, "mode");
-            data = data.clone();
-            checkBounds(path, data);
+            data = checkedCopy(path, data);
         }
 
         /** create(path, data, mode) without a time (0). */
@@ -272,7 +289,7 @@ public sealed interface VoleryCommand {
 
         @Override
         public String toString() {
-            return "Create[" + path + ", " + data.length + "B, " + mode + (time == 0 ? "" : ", t=" + time) + "]";
+            return describe("Create", path, data, mode, time);
         }
     }
 
@@ -315,9 +332,7 @@ public sealed interface VoleryCommand {
          * @throws IllegalArgumentException if the path or data exceed the encoding's bounds
          */
         public SetData {
-            Objects.requireNonNull(path, "path");
-            data = data.clone();
-            checkBounds(path, data);
+            data = checkedCopy(path, data);
         }
 
         /** setData(path, data, version) without a time (0). */
@@ -363,7 +378,7 @@ public sealed interface VoleryCommand {
 
         @Override
         public String toString() {
-            return "SetData[" + path + ", " + data.length + "B, v" + version + (time == 0 ? "" : ", t=" + time) + "]";
+            return describe("SetData", path, data, "v" + version, time);
         }
     }
 

@@ -20,17 +20,24 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DemoCommandTest {
 
-    @Test
-    void aShortDemoKillsRestartsAndCatchesUpTheLeaderAndLosesNothing() {
+    /** Runs {@code parallax demo args...} in process, prints its report, asserts exit code 0; the report. */
+    private static String passingDemo(String... args) {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         int code;
         try (PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
-            code = new CommandLine(new DemoCommand(out)).execute("--seconds", "6", "--warmup", "0",
-                    "--clients", "2", "--outstanding", "8", "--keys", "300", "--execution", "early-busy-wait");
+            code = new CommandLine(new DemoCommand(out)).execute(args);
         }
         String report = captured.toString(StandardCharsets.UTF_8);
         System.out.println(report);
         assertThat(code).as(report).isZero();
+        return report;
+    }
+
+    @Test
+    @org.junit.jupiter.api.Tag("one-placement") // compact placement: MultiProcessClusterTest$MultiPaxos kills the leader under load; see smr-examples/pom.xml
+    void aShortDemoKillsRestartsAndCatchesUpTheLeaderAndLosesNothing() {
+        String report = passingDemo("--seconds", "6", "--warmup", "0",
+                "--clients", "2", "--outstanding", "8", "--keys", "300", "--execution", "early-busy-wait");
         assertThat(report).containsPattern(">> killed the leader, replica \\d, with SIGKILL at \\d+\\.\\d s")
                 .containsPattern(">> restarted replica \\d at \\d+\\.\\d s")
                 .containsPattern("catch-up +restarted replica \\d caught up: every replica at instance [\\d,]+ with store digest")
@@ -46,15 +53,8 @@ class DemoCommandTest {
     @org.junit.jupiter.api.DisplayName("seed 002 (S-Paxos) §V-C: the demo with --ordering s-paxos kills the ordering leader "
             + "(no client is redirected to it), restarts it and loses nothing")
     void theDemoWithSPaxosKillsTheOrderingLeaderRestartsItAndLosesNothing() {
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        int code;
-        try (PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
-            code = new CommandLine(new DemoCommand(out)).execute("--seconds", "6", "--warmup", "0",
-                    "--clients", "3", "--outstanding", "8", "--keys", "300", "--ordering", "s-paxos");
-        }
-        String report = captured.toString(StandardCharsets.UTF_8);
-        System.out.println(report);
-        assertThat(code).as(report).isZero();
+        String report = passingDemo("--seconds", "6", "--warmup", "0",
+                "--clients", "3", "--outstanding", "8", "--keys", "300", "--ordering", "s-paxos");
         assertThat(report).containsPattern(">> killed the leader, replica \\d, with SIGKILL at \\d+\\.\\d s")
                 .containsPattern("catch-up +restarted replica \\d caught up: every replica at instance [\\d,]+ with store digest")
                 .contains("check            OK: every acknowledged write is readable (900 keys read)")
@@ -67,15 +67,8 @@ class DemoCommandTest {
     @org.junit.jupiter.api.DisplayName("seed 003 (Ring Paxos) §3.3.5: the demo with --ordering m-ring kills the coordinator "
             + "(found from parallax_ring_coordinator), restarts it and loses nothing")
     void theDemoWithMRingKillsTheCoordinatorRestartsItAndLosesNothing() {
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        int code;
-        try (PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
-            code = new CommandLine(new DemoCommand(out)).execute("--seconds", "6", "--warmup", "0",
-                    "--clients", "3", "--outstanding", "8", "--keys", "300", "--ordering", "m-ring");
-        }
-        String report = captured.toString(StandardCharsets.UTF_8);
-        System.out.println(report);
-        assertThat(code).as(report).isZero();
+        String report = passingDemo("--seconds", "6", "--warmup", "0",
+                "--clients", "3", "--outstanding", "8", "--keys", "300", "--ordering", "m-ring");
         assertThat(report).containsPattern(">> killed the leader, replica \\d, with SIGKILL at \\d+\\.\\d s")
                 .containsPattern("catch-up +restarted replica \\d caught up: every replica at instance [\\d,]+ with store digest")
                 .contains("check            OK: every acknowledged write is readable (900 keys read)")
@@ -89,21 +82,37 @@ class DemoCommandTest {
             + "(two M-Ring rings and the global ring, the load routed by key) with execution=p-smr (seed 003 ch. 6: a worker per ring) "
             + "kills a ring coordinator, restarts it and loses nothing")
     void theDemoWithMultiRingKillsACoordinatorRestartsItAndLosesNothing() {
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        int code;
-        try (PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
-            // Shorter than the other demos (4 s, kill at 2 s, restart at 3 s): the default test run's time is tight.
-            code = new CommandLine(new DemoCommand(out)).execute("--seconds", "4", "--warmup", "0",
-                    "--clients", "3", "--outstanding", "8", "--keys", "300", "--ordering", "multi-ring",
-                    "--execution", "p-smr");
-        }
-        String report = captured.toString(StandardCharsets.UTF_8);
-        System.out.println(report);
-        assertThat(code).as(report).isZero();
+        // Shorter than the other demos (4 s, kill at 2 s, restart at 3 s): the default test run's time is tight.
+        String report = passingDemo("--seconds", "4", "--warmup", "0",
+                "--clients", "3", "--outstanding", "8", "--keys", "300", "--ordering", "multi-ring",
+                "--execution", "p-smr");
         assertThat(report).containsPattern(">> killed a ring coordinator, replica \\d, with SIGKILL at \\d+\\.\\d s")
                 .containsPattern("catch-up +restarted replica \\d caught up: every replica (at instance [\\d,]+ )?with store digest")
                 .contains("check            OK: every acknowledged write is readable (900 keys read)")
                 .containsPattern("runtime +ordering multi-ring, execution p-smr \\(2 workers, one per group\\), threads (auto|staged|compact)")
                 .doesNotContain("FAILED");
+    }
+
+    @Test
+    @org.junit.jupiter.api.Tag("one-placement") // the thread placements are covered in-process (KvSsmrClusterTest); see smr-examples/pom.xml
+    @org.junit.jupiter.api.DisplayName("seed 004 (S-SMR) §IV: the demo with --execution s-smr runs 2 partitions x 3 replicas, "
+            + "loads them through one client per partition with MSET/MGET/DBSIZE across partitions, kills ring 0's "
+            + "coordinator, restarts it, converges per partition and loses nothing")
+    void theDemoUnderSsmrKillsAPartitionsCoordinatorRestartsItAndLosesNothing() {
+        // Short (4 s, kill at 2 s, restart at 3 s): six replica JVMs, and the default test run's time is tight.
+        String report = passingDemo("--seconds", "4", "--warmup", "0",
+                "--clients", "2", "--outstanding", "8", "--keys", "300", "--execution", "s-smr", "--partitions", "2");
+        assertThat(report).contains("Parallax demo: 2 partitions x 3 replica processes (key-value store under S-SMR)")
+                .containsPattern(">> killed (ring-0's coordinator|a replica \\(none reported coordinating ring-0\\)), replica [012] "
+                        + "\\(partition 0\\), with SIGKILL at \\d+\\.\\d s")
+                .containsPattern(">> restarted replica [012] at \\d+\\.\\d s")
+                .containsPattern("catch-up +restarted replica [012] caught up: each partition's replicas hold equal digests: "
+                        + "partition 0 \\p{XDigit}+; partition 1 \\p{XDigit}+")
+                .containsPattern("multi-partition +[1-9][\\d,]* acknowledged MSET, MGET and DBSIZE")
+                .contains("check            OK: every acknowledged write is readable (600 keys read)")
+                .containsPattern("runtime +ordering multi-ring, execution s-smr, threads compact, 2 partitions x 3 replicas")
+                .doesNotContain("FAILED");
+        String killed = report.replaceAll("(?s).*>> killed [^\\n]*?, replica (\\d) \\(partition.*", "$1");
+        assertThat(report).contains("restarted replica " + killed + " at").contains("restarted replica " + killed + " caught up");
     }
 }

@@ -138,7 +138,7 @@ class DurabilityProcessTest {
     }
 
     @Test
-    @org.junit.jupiter.api.Tag("one-placement") // compact placement: the demo and MultiProcessClusterTest$MultiPaxos; see smr-examples/pom.xml
+    @org.junit.jupiter.api.Tag("one-placement") // compact placement: MultiProcessClusterTest$MultiPaxos kills the leader under load; see smr-examples/pom.xml
     void restartingAllThreeAtOnceLosesNoAcknowledgedWrite(@TempDir Path dir) throws Exception {
         try (ProcessCluster cluster = cluster(dir, 1000)) {
             underLoad(cluster, () -> {
@@ -216,7 +216,14 @@ class DurabilityProcessTest {
         assertThat(code).as("chaos verdict (see the output above)").isZero();
     }
 
+    /**
+     * Stress profile only (CI budget): the default run kills S-Paxos replicas under load in
+     * {@code SPaxosProcessTest} and {@code MultiProcessClusterTest$SPaxos} (linearizable histories,
+     * nothing lost, convergence) and runs the S-Paxos demo; this adds partitions and restarts of every
+     * replica in one run, which the Multi-Paxos chaos run above keeps in the default run.
+     */
     @Test
+    @dev.parallax.core.testkit.StressOnly
     @org.junit.jupiter.api.Tag("one-placement") // the thread placements are covered in-process (SPaxosReplicaClusterTest); see smr-examples/pom.xml
     @org.junit.jupiter.api.DisplayName("seed 002 (S-Paxos) §V-C: the short chaos run with --ordering s-paxos (kills, restarts, "
             + "partitions of replicas that all serve clients)")

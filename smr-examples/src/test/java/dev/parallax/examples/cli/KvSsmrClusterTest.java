@@ -20,11 +20,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 import redis.clients.jedis.Jedis;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -54,24 +51,8 @@ class KvSsmrClusterTest {
     private static final int PARTITIONS = 2;
 
     private static ClusterFile clusterFile(Path dir) {
-        int n = 3 * PARTITIONS;
-        Properties p = new Properties();
-        p.setProperty("members", LocalPorts.endpoints(n));
-        p.setProperty("clients", LocalPorts.endpoints(n));
-        p.setProperty("redis", LocalPorts.endpoints(n));
-        p.setProperty("client.io.threads", "1");
-        p.setProperty("execution", "s-smr");
-        p.setProperty("ordering", "multi-ring");
-        p.setProperty("multiring.kind", "u-ring");
-        p.setProperty("multiring.rings", Integer.toString(PARTITIONS));
-        p.setProperty("ring.heartbeat.ms", "30");
-        p.setProperty("ring.suspect.ms", "300");
-        p.setProperty("ring.retransmit.ms", "100");
-        p.setProperty("ring.catchup.ms", "50");
-        p.setProperty("ring.restart.hold.ms", "500");
-        p.setProperty("ring.lambda", "2000");
-        p.setProperty("threads", "compact");
-        p.setProperty("data.dir", dir.resolve("data").toString());
+        Properties p = InProcessClusterFiles.ssmr(PARTITIONS, dir.resolve("data"));
+        p.setProperty("redis", LocalPorts.endpoints(3 * PARTITIONS));
         return ClusterFile.of(p);
     }
 
@@ -199,9 +180,9 @@ class KvSsmrClusterTest {
             // parallax kv --config sends through one client per partition.
             Path configFile = dir.resolve("cluster.properties");
             file.write(configFile);
-            assertThat(kv(configFile, "mset", "cli-1", "one", "cli-2", "two", "cli-3", "three")).isEqualTo("OK");
-            assertThat(kv(configFile, "mget", "cli-3", "cli-1")).isEqualTo("1) \"three\"\n2) \"one\"");
-            awaitPartitionsConverged(state);
+            assertThat(InProcessClusterFiles.kv(configFile, "mset", "cli-1", "one", "cli-2", "two", "cli-3", "three")).isEqualTo("OK");
+            assertThat(InProcessClusterFiles.kv(configFile, "mget", "cli-3", "cli-1")).isEqualTo("1) \"three\"\n2) \"one\"");
+            InProcessClusterFiles.awaitPartitionsConverged(state, KvPartition::digest, WAIT_SECONDS);
             for (Replica r : replicas) {
                 assertThat(r.failure()).isEmpty();
             }
@@ -217,37 +198,5 @@ class KvSsmrClusterTest {
                     .invokeTimeout(Duration.ofSeconds(WAIT_SECONDS)).build()));
         }
         return clients;
-    }
-
-    private static void awaitPartitionsConverged(List<KvPartition> state) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-        while (true) {
-            boolean equal = true;
-            for (int id = 0; id < state.size(); id++) {
-                equal &= state.get(id).digest() == state.get(3 * (id / 3)).digest();
-            }
-            if (equal) {
-                return;
-            }
-            assertThat(System.nanoTime()).as("replicas of a partition converge").isLessThan(deadline);
-            Thread.sleep(20);
-        }
-    }
-
-    /** Runs {@code parallax kv --config configFile args...} in process; its standard output, trimmed. */
-    private static String kv(Path configFile, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        String[] all = new String[args.length + 2];
-        all[0] = "--config";
-        all[1] = configFile.toString();
-        System.arraycopy(args, 0, all, 2, args.length);
-        int code;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            code = new CommandLine(new KvCommandLine(o, e)).execute(all);
-        }
-        assertThat(code).as("parallax kv %s: %s", String.join(" ", args), err.toString(StandardCharsets.UTF_8)).isZero();
-        return out.toString(StandardCharsets.UTF_8).trim();
     }
 }

@@ -34,11 +34,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Three replica JVMs on loopback, started through {@code parallax replica}, once per ordering
- * protocol (a nested class each: Multi-Paxos; S-Paxos, seed 002; U-Ring and M-Ring, seed 003
- * ch. 3; Multi-Ring, ch. 5, whose clients route by key): the ordering leader (the replica whose
- * metrics say it leads: the Paxos leader, the ring coordinator; with Multi-Ring ring 1's
- * coordinator) is killed with SIGKILL under load; the clients' history must
- * be linearizable and every acknowledged write readable. The Redis front end is exercised on every
+ * protocol (a nested class each: Multi-Paxos; S-Paxos, seed 002; M-Ring, seed 003 ch. 3; P-SMR
+ * over Multi-Ring, ch. 5-6, whose clients route by key). With Multi-Paxos the leader is killed with
+ * SIGKILL under load; the clients' history must be linearizable and every acknowledged write
+ * readable (the other protocols' kill under load is their own process test's,
+ * {@link KillUnderLoadScenario}). The Redis front end is exercised on every
  * replica, followers included, through a real RESP client (Jedis) and the real Redis tools
  * (redis-cli, its {@code --pipe} mass insertion, and redis-benchmark; see {@link RedisTools} for
  * when a missing tool fails or skips). With S-Paxos and Ring Paxos no replica ever redirects a client.
@@ -50,6 +50,11 @@ class MultiProcessClusterTest {
     class MultiPaxos extends OneCluster {
         MultiPaxos() {
             super("multi-paxos");
+        }
+
+        @Test
+        void killingTheLeaderUnderLoadLosesNothingAndStaysLinearizable() throws Exception {
+            killTheLeaderUnderLoadLosesNothingAndStaysLinearizable();
         }
     }
 
@@ -82,12 +87,6 @@ class MultiProcessClusterTest {
     class Psmr extends OneCluster {
         Psmr() {
             super("multi-ring", "p-smr");
-        }
-
-        /** Ring 1's coordinator, from its metrics: the rings have no one leader. */
-        @Override
-        int victim() throws InterruptedException {
-            return cluster().awaitRingCoordinator("ring-1", Duration.ofSeconds(10));
         }
     }
 
@@ -125,11 +124,7 @@ class MultiProcessClusterTest {
             cluster.startAll(Duration.ofSeconds(60));
         }
 
-        ProcessCluster cluster() {
-            return cluster;
-        }
-
-        /** The replica the kill test SIGKILLs: the one whose metrics say it leads (-1 if none does). */
+        /** The replica the kill run SIGKILLs: the one whose metrics say it leads (-1 if none does). */
         int victim() throws InterruptedException {
             return cluster.awaitLeader(Duration.ofSeconds(10));
         }
@@ -141,8 +136,14 @@ class MultiProcessClusterTest {
             }
         }
 
-        @Test
-        void killingTheLeaderUnderLoadLosesNothingAndStaysLinearizable() throws Exception {
+        /**
+         * SIGKILLs {@link #victim()} under load; the history clients' history must be linearizable and
+         * every acknowledged write readable. Run by {@link MultiPaxos} only: the other protocols' kill
+         * under load is their own process test's ({@link KillUnderLoadScenario}: SPaxosProcessTest,
+         * MRingProcessTest, URingProcessTest, MultiRingProcessTest, PsmrProcessTest), which checks
+         * the same and more (convergence, no redirects).
+         */
+        void killTheLeaderUnderLoadLosesNothingAndStaysLinearizable() throws Exception {
             HistoryRecorder<dev.parallax.core.check.KvOp, String> history = new HistoryRecorder<>();
             AtomicBoolean running = new AtomicBoolean(true);
             List<Thread> workers = new ArrayList<>();

@@ -14,10 +14,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Path;
 
 import java.nio.ByteBuffer;
@@ -61,12 +58,7 @@ class PsmrKvClusterTest {
         if (ordering.equals("multi-ring")) {
             p.setProperty("multiring.kind", "u-ring");
             p.setProperty("multiring.rings", "2");
-            p.setProperty("ring.heartbeat.ms", "30");
-            p.setProperty("ring.suspect.ms", "300");
-            p.setProperty("ring.retransmit.ms", "100");
-            p.setProperty("ring.catchup.ms", "50");
-            p.setProperty("ring.restart.hold.ms", "500");
-            p.setProperty("ring.lambda", "2000");
+            InProcessClusterFiles.putTestRingTimeouts(p);
         } else {
             p.setProperty("multicast.groups", "2");
             p.setProperty("paxos.heartbeat.ms", "30");
@@ -176,11 +168,11 @@ class PsmrKvClusterTest {
             // parallax kv --config routes by key as the cluster file says: a group-1 key, then the whole store.
             Path configFile = dir.resolve("cluster.properties");
             file.write(configFile);
-            assertThat(kv(configFile, "set", "cli-key", "via-cli")).isEqualTo("OK");
+            assertThat(InProcessClusterFiles.kv(configFile, "set", "cli-key", "via-cli")).isEqualTo("OK");
             reference.execute(KvCommand.of(KvOp.SET, b("cli-key"), b("via-cli")).encode());
-            assertThat(kv(configFile, "get", "cli-key")).isEqualTo("\"via-cli\"");
+            assertThat(InProcessClusterFiles.kv(configFile, "get", "cli-key")).isEqualTo("\"via-cli\"");
             long size = ((KvReply.Int) KvReply.decode(reference.execute(KvCommand.of(KvOp.DBSIZE).encode()))).value();
-            assertThat(kv(configFile, "dbsize")).isEqualTo("(integer) " + size);
+            assertThat(InProcessClusterFiles.kv(configFile, "dbsize")).isEqualTo("(integer) " + size);
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
             while (System.nanoTime() < deadline && !stores.stream().allMatch(s -> s.digest() == reference.digest())) {
                 Thread.sleep(20);
@@ -192,23 +184,6 @@ class PsmrKvClusterTest {
         } finally {
             replicas.forEach(Replica::close);
         }
-    }
-
-    /** Runs {@code parallax kv --config configFile args...} in process; its standard output, trimmed. */
-    private static String kv(Path configFile, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        String[] all = new String[args.length + 2];
-        all[0] = "--config";
-        all[1] = configFile.toString();
-        System.arraycopy(args, 0, all, 2, args.length);
-        int code;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            code = new CommandLine(new KvCommandLine(o, e)).execute(all);
-        }
-        assertThat(code).as("parallax kv %s: %s", String.join(" ", args), err.toString(StandardCharsets.UTF_8)).isZero();
-        return out.toString(StandardCharsets.UTF_8).trim();
     }
 
     /** The first {@code count} keys {@code k<i>} of group {@code group}. */

@@ -11,10 +11,10 @@ import dev.parallax.examples.volery.VoleryCommand;
 import dev.parallax.examples.volery.VoleryOracle;
 import dev.parallax.examples.volery.VoleryPartition;
 import dev.parallax.examples.volery.ZkReply;
+import dev.parallax.examples.volery.zk.ZooKeeperClients;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
@@ -25,10 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,25 +54,10 @@ class VoleryClusterTest {
         final List<VoleryService.FrontEnd> frontEnds = new ArrayList<>();
 
         Cluster(int partitions, Path dir) throws Exception {
-            int n = 3 * partitions;
-            Properties p = new Properties();
-            p.setProperty("members", LocalPorts.endpoints(n));
-            p.setProperty("clients", LocalPorts.endpoints(n));
+            int n = InProcessClusterFiles.REPLICAS_PER_PARTITION * partitions;
+            Properties p = InProcessClusterFiles.ssmr(partitions, dir);
             p.setProperty("zookeeper", LocalPorts.endpoints(n));
-            p.setProperty("client.io.threads", "1");
             p.setProperty("service", "volery");
-            p.setProperty("execution", "s-smr");
-            p.setProperty("ordering", "multi-ring");
-            p.setProperty("multiring.kind", "u-ring");
-            p.setProperty("multiring.rings", Integer.toString(partitions));
-            p.setProperty("ring.heartbeat.ms", "30");
-            p.setProperty("ring.suspect.ms", "300");
-            p.setProperty("ring.retransmit.ms", "100");
-            p.setProperty("ring.catchup.ms", "50");
-            p.setProperty("ring.restart.hold.ms", "500");
-            p.setProperty("ring.lambda", "2000");
-            p.setProperty("threads", "compact");
-            p.setProperty("data.dir", dir.toString());
             file = ClusterFile.of(p);
             try {
                 for (int id = 0; id < n; id++) {
@@ -98,36 +83,12 @@ class VoleryClusterTest {
             for (int id : ids) {
                 s.append(s.length() == 0 ? "" : ",").append("127.0.0.1:").append(frontEnds.get(id).port());
             }
-            CountDownLatch connected = new CountDownLatch(1);
-            ZooKeeper zk = new ZooKeeper(s.toString(), 20_000, event -> {
-                if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                    connected.countDown();
-                }
-            });
-            if (!connected.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
-                zk.close();
-                throw new AssertionError("the ZooKeeper client did not connect to " + s);
-            }
-            return zk;
+            return ZooKeeperClients.connect(s.toString(), 20_000, Duration.ofSeconds(WAIT_SECONDS));
         }
 
         /** Waits until the replicas of every partition hold equal digests. */
         void awaitPartitionsConverged() throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-            while (true) {
-                boolean equal = true;
-                for (int id = 0; id < state.size(); id++) {
-                    int first = 3 * (id / 3);
-                    equal &= state.get(id).digest() == state.get(first).digest();
-                }
-                if (equal) {
-                    return;
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("replicas of a partition did not converge");
-                }
-                Thread.sleep(20);
-            }
+            InProcessClusterFiles.awaitPartitionsConverged(state, VoleryPartition::digest, WAIT_SECONDS);
         }
 
         @Override

@@ -1,13 +1,13 @@
 package dev.parallax.examples.cli;
 
 import dev.parallax.examples.volery.VoleryOracle;
+import dev.parallax.examples.volery.zk.ZooKeeperClients;
 import dev.parallax.ringpaxos.RingPaxos;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -82,17 +81,7 @@ class VoleryProcessTest {
         }
 
         private ZooKeeper open() throws Exception {
-            CountDownLatch connected = new CountDownLatch(1);
-            ZooKeeper z = new ZooKeeper(connect, 20_000, event -> {
-                if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                    connected.countDown();
-                }
-            });
-            if (!connected.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
-                z.close();
-                throw new AssertionError("the ZooKeeper client did not connect to " + connect);
-            }
-            return z;
+            return ZooKeeperClients.connect(connect, 20_000, Duration.ofSeconds(WAIT_SECONDS));
         }
 
         <T> T run(ZkCall<T> op) throws Exception {
@@ -203,7 +192,7 @@ class VoleryProcessTest {
                 assertThat(text(curator.getData().forPath(nodes.get(1)))).isEqualTo("after");
                 assertThat(zk.expired).as("sessions expired and reopened").isZero();
             }
-            VoleryConvergence.Outcome converged = VoleryConvergence.await(cluster, Duration.ofSeconds(WAIT_SECONDS));
+            PartitionConvergence.Outcome converged = PartitionConvergence.await(cluster, Duration.ofSeconds(WAIT_SECONDS));
             assertThat(converged.converged()).as(converged.describe()).isTrue();
 
             // zkCli of `parallax zkcli`, in a JVM of its own, against every front end.

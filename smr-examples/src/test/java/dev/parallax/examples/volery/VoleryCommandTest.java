@@ -72,6 +72,29 @@ class VoleryCommandTest {
     }
 
     @Test
+    void writesWithDataPrintTheirSizeAndTimeCopyTheirDataAndRefuseNulls() {
+        byte[] data = {1, 2};
+        VoleryCommand.Create create = new VoleryCommand.Create("/a", data, CreateMode.PERSISTENT_SEQUENTIAL);
+        VoleryCommand.SetData set = new VoleryCommand.SetData("/a", data, 3, 5);
+        assertThat(create).hasToString("Create[/a, 2B, PERSISTENT_SEQUENTIAL]");
+        assertThat(create.withTime(7)).hasToString("Create[/a, 2B, PERSISTENT_SEQUENTIAL, t=7]");
+        assertThat(set).hasToString("SetData[/a, 2B, v3, t=5]");
+        assertThat(new VoleryCommand.SetData("/a", new byte[0], -1)).hasToString("SetData[/a, 0B, v-1]");
+        data[0] = 9;
+        assertThat(create.data()).containsExactly(1, 2);
+        assertThat(set.data()).containsExactly(1, 2);
+        assertThatThrownBy(() -> new VoleryCommand.Create(null, data, CreateMode.PERSISTENT))
+                .isInstanceOf(NullPointerException.class).hasMessage("path");
+        assertThatThrownBy(() -> new VoleryCommand.Create("/a", data, null))
+                .isInstanceOf(NullPointerException.class).hasMessage("mode");
+        assertThatThrownBy(() -> new VoleryCommand.SetData(null, data, 0))
+                .isInstanceOf(NullPointerException.class).hasMessage("path");
+        assertThatThrownBy(() -> new VoleryCommand.SetData("/a", null, 0)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> new VoleryCommand.SetData("/a", new byte[VoleryCommand.MAX_DATA_BYTES + 1], 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exceeds");
+    }
+
+    @Test
     void opcodesAreZooKeepers() {
         assertThat(SAMPLES.stream().map(c -> (int) c.encode()[0]).distinct())
                 .containsExactly(1, 2, 5, 4, 3, 8);

@@ -1,6 +1,7 @@
 package dev.parallax.examples.volery;
 
 import dev.parallax.core.GroupSet;
+import dev.parallax.scheduler.ssmr.IdealSsmr;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -22,7 +23,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Volery under an ideal S-SMR run ({@link VoleryIdealSsmr}) behaves like one sequential
+ * Volery under an ideal S-SMR run ({@link IdealSsmr}) behaves like one sequential
  * {@link ZnodeTree}: for random operation sequences and P = 1..4 partitions, every replica of every
  * involved partition gives the same reply, and it is the reply of the sequential tree fed the same
  * zxid rule (create/delete: g++ then g&lt;&lt;32; setData: the owner's n++ then g&lt;&lt;32|n) — with
@@ -39,7 +40,7 @@ class VoleryPartitionPropertiesTest {
     void everyInvolvedReplicaRepliesLikeOneSequentialTree(@ForAll @IntRange(min = 1, max = 4) int partitions,
                                                           @ForAll("ops") List<Op> ops,
                                                           @ForAll @IntRange(min = 0, max = 80) int restoreAt) {
-        VoleryIdealSsmr ssmr = new VoleryIdealSsmr(partitions);
+        IdealSsmr<VoleryPartition> ssmr = VoleryPartitionTest.ideal(partitions);
         VoleryOracle oracle = new VoleryOracle(partitions);
         ZnodeTree reference = new ZnodeTree();
         long globals = 0;
@@ -58,7 +59,7 @@ class VoleryPartitionPropertiesTest {
             GroupSet route = oracle.route(ByteBuffer.wrap(bytes));
             GroupSet involved = op.involved(route, partitions);
             Map<String, String> outcomes = ssmr.run(bytes, involved);
-            assertThat(outcomes.keySet()).hasSize(involved.size() * VoleryIdealSsmr.REPLICAS);
+            assertThat(outcomes.keySet()).hasSize(involved.size() * VoleryPartitionTest.REPLICAS);
             boolean tooFew = (route.bits() & ~involved.bits()) != 0;
             String expected;
             if (command == null) {

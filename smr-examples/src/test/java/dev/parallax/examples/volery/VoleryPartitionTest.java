@@ -1,6 +1,7 @@
 package dev.parallax.examples.volery;
 
 import dev.parallax.core.GroupSet;
+import dev.parallax.scheduler.ssmr.IdealSsmr;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -19,11 +20,18 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** {@link VoleryPartition} in chosen situations, through the ideal S-SMR harness {@link VoleryIdealSsmr}. */
+/** {@link VoleryPartition} in chosen situations, through the ideal S-SMR harness {@link IdealSsmr}. */
 class VoleryPartitionTest {
+    /** Replicas per partition in the ideal runs. */
+    static final int REPLICAS = 2;
     private static final int P = 3;
-    private final VoleryIdealSsmr ssmr = new VoleryIdealSsmr(P);
+    private final IdealSsmr<VoleryPartition> ssmr = ideal(P);
     private final VoleryOracle oracle = new VoleryOracle(P);
+
+    /** An ideal S-SMR run of Volery over {@code partitions} partitions of {@link #REPLICAS} replicas each. */
+    static IdealSsmr<VoleryPartition> ideal(int partitions) {
+        return new IdealSsmr<>(partitions, REPLICAS, p -> new VoleryPartition(), VoleryPartition::digest);
+    }
 
     /** Runs {@code command} where the oracle sends it; asserts every involved replica replied alike. */
     private ZkReply run(VoleryCommand command) {
@@ -71,7 +79,7 @@ class VoleryPartitionTest {
             assertThat(ssmr.replica(p, 0).size()).isEqualTo(1);
         }
         // the node's version is read from its owner only
-        VoleryIdealSsmr.View view = new VoleryIdealSsmr.View(0, P, GroupSet.partition(P));
+        IdealSsmr.View view = new IdealSsmr.View(0, P, GroupSet.partition(P));
         ByteBuffer delete = ByteBuffer.wrap(new VoleryCommand.Delete(x, 3).encode());
         assertThat(ssmr.replica(0, 0).remoteReads(delete, view)).isEqualTo(GroupSet.of(1));
         ByteBuffer anyVersion = ByteBuffer.wrap(new VoleryCommand.Delete(x, -1).encode());
@@ -160,7 +168,7 @@ class VoleryPartitionTest {
         for (byte[] bytes : List.of(new byte[0], new byte[] {42}, Arrays.copyOf(valid, valid.length - 1),
                 Arrays.copyOf(valid, valid.length + 3), new byte[] {1, 0, 0, 0, 2, '/', 'a', 0, 0, 0, 99})) {
             for (GroupSet involved : List.of(GroupSet.DEFAULT, GroupSet.of(1), GroupSet.partition(P))) {
-                VoleryIdealSsmr.View view = new VoleryIdealSsmr.View(involved.first(), P, involved);
+                IdealSsmr.View view = new IdealSsmr.View(involved.first(), P, involved);
                 assertThat(ssmr.replica(involved.first(), 0).localReads(ByteBuffer.wrap(bytes), view).remaining())
                         .isZero();
                 assertThat(ssmr.replica(involved.first(), 0).remoteReads(ByteBuffer.wrap(bytes), view)).isNull();
@@ -240,8 +248,8 @@ class VoleryPartitionTest {
 
     @Test
     void onePartitionNeedsNoExchange() {
-        VoleryIdealSsmr single = new VoleryIdealSsmr(1);
-        VoleryIdealSsmr.View view = new VoleryIdealSsmr.View(0, 1, GroupSet.DEFAULT);
+        IdealSsmr<VoleryPartition> single = ideal(1);
+        IdealSsmr.View view = new IdealSsmr.View(0, 1, GroupSet.DEFAULT);
         byte[] delete = new VoleryCommand.Delete("/a", 0).encode();
         assertThat(single.replica(0, 0).localReads(ByteBuffer.wrap(delete), view).remaining()).isZero();
         assertThat(single.replica(0, 0).remoteReads(ByteBuffer.wrap(delete), view)).isNull();

@@ -32,8 +32,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 12 item 1: a restarted replica never takes leadership from a working leader. The leader of
- * a loaded cluster is stopped after more than 20,000 logged decisions (one command per instance,
- * no snapshot, so the restart replays every one of them from its own log); the survivors elect a
+ * a loaded cluster is stopped after {@link #LOGGED} logged decisions (one command per instance,
+ * no snapshot, so the restart replays every one of them from its own log: 8,000 in the default
+ * run, 20,000 under {@code -Pstress}); the survivors elect a
  * new leader; the old leader restarts with its data directory while the load goes on. Its replay
  * keeps its inbox closed and its peers reconnect to it with back-off (up to 1 s), so it hears
  * nothing for a while in a view it led: it must not start a view of its own.
@@ -41,11 +42,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>Asserted in every run: the restarted replica starts no view, and the survivors stay in the
  * view they elected. The longest write gap while it restarts and catches up is printed; it is
  * asserted below the suspect timeout only in the stress profile ({@code -Pstress}, which sets
- * {@code sim.seeds} above 1,000), since a loaded 2-core CI machine can stall any thread that long.
+ * {@code -Dparallax.stress=true}), since a loaded 2-core CI machine can stall any thread that long.
  */
 @org.junit.jupiter.api.Tag("one-placement") // leadership after a restart is the core's rule, whatever the placement (smr-paxos/pom.xml)
 class RestartedReplicaLeadershipTest {
-    private static final int LOGGED = 20_000;
+    /** Decisions logged before the leader stops: the replay's length (the stress profile's is longer). */
+    private static final int LOGGED = Boolean.getBoolean("parallax.stress") ? 20_000 : 8_000;
+    /** The slowed replay's total length, whatever {@link #LOGGED} is. */
+    private static final long SLOW_REPLAY_NANOS = TimeUnit.SECONDS.toNanos(4);
     private static final Duration SUSPECT = Duration.ofMillis(300);
 
     private final ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(3));
@@ -169,8 +173,8 @@ class RestartedReplicaLeadershipTest {
     }
 
     /**
-     * The replay half on its own: no restart hold, and a replay slowed to about 4 s (200 µs per
-     * command), far past the restarted replica's 600 ms suspicion of its own view and the peers'
+     * The replay half on its own: no restart hold, and a replay slowed to about 4 s (4 s /
+     * {@link #LOGGED} per command), far past the restarted replica's 600 ms suspicion of its own view and the peers'
      * 1 s reconnect back-off. Its detector's clock must start when the replay is handed over
      * (the inbox opens), not when the replica starts.
      */
@@ -180,7 +184,7 @@ class RestartedReplicaLeadershipTest {
                 .retransmit(Duration.ofMillis(100)).catchUp(Duration.ofMillis(50)).batchBytes(CommandBatch.HEADER + 1)
                 .restartHold(Duration.ZERO).build();
         int[] starts = {0};
-        restartTheLeader(dir, noHold, () -> starts[0]++ < 3 ? new TextKv() : slowFirst(LOGGED, 200_000));
+        restartTheLeader(dir, noHold, () -> starts[0]++ < 3 ? new TextKv() : slowFirst(LOGGED, SLOW_REPLAY_NANOS / LOGGED));
     }
 
     private void restartTheLeader(Path dir, PaxosConfig config, java.util.function.Supplier<StateMachine> machines)
@@ -225,7 +229,7 @@ class RestartedReplicaLeadershipTest {
             assertThat(gauge(replicas[2], "parallax.paxos.view")).as("replica 2's view").isEqualTo(view2);
             assertThat(gauge(replicas[0], "parallax.paxos.view")).as("the restarted replica follows").isEqualTo(view1);
             assertThat(gauge(replicas[0], "parallax.paxos.leader")).isZero();
-            if (Integer.getInteger("sim.seeds", 1000) > 1000) {
+            if (Boolean.getBoolean("parallax.stress")) {
                 assertThat(gapMs).as("longest write gap (stress profile)").isLessThan(SUSPECT.toMillis());
             }
         } finally {

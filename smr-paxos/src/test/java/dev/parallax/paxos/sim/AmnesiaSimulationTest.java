@@ -16,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * its own snapshot (which survives, like a file) above whatever is left of its log, and a lagging
  * replica installs a peer's snapshot.
  */
+@dev.parallax.core.testkit.DeterministicSimulation
 class AmnesiaSimulationTest {
     private static final long MS = PaxosSimulation.MS;
 

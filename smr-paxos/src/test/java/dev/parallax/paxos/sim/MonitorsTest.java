@@ -15,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The S-Paxos simulation's own checks bite on what they must catch, and pass what is correct. */
+@dev.parallax.core.testkit.DeterministicSimulation
 class MonitorsTest {
     private static ByteBuffer b(String s) {
         return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));

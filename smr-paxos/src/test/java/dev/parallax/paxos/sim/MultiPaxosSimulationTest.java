@@ -31,6 +31,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * (25000 under stress); n=5 with pauses and crash-all runs a quarter (250 by default, 25000 under
  * stress). A failing seed is printed with the {@code -Dsim.seed=S} that replays it.
  */
+@dev.parallax.core.testkit.DeterministicSimulation
 class MultiPaxosSimulationTest {
     /** Thread CPU time tells the simulations' cost apart from a busy machine's wall time. */
     private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();

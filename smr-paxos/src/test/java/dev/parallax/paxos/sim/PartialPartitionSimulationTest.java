@@ -43,6 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * forever (writes stalled until the heal), the bridge made leadership flap for the whole fault,
  * and a follower that could not hear stalled writes by starting views it could never finish.
  */
+@dev.parallax.core.testkit.DeterministicSimulation
 class PartialPartitionSimulationTest {
     private static final long MS = PaxosSimulation.MS;
     /** Seeds per fault aimed at the leader: 10 by default, a thousandth of {@code -Dsim.seeds} beyond (100 under stress). */

@@ -25,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and 54 of n=3 stalled execution forever. Seeds: 3/10 of {@code -Dsim.seeds} for n=3 and 1/10 for
  * n=5 (a failure prints {@code -Dsim.seed=S}).
  */
+@dev.parallax.core.testkit.DeterministicSimulation
 class SPaxosAmnesiaSimulationTest {
     private static final long MS = PaxosSimulation.MS;
 

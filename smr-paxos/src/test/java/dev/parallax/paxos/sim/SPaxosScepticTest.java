@@ -25,6 +25,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * carry the executed ids (plan R2). Seeds: a tenth of {@code -Dsim.seeds}, at least 100, per
  * positive case (fewer for the slow negative controls); a failure prints {@code -Dsim.seed=S}.
  */
+@dev.parallax.core.testkit.DeterministicSimulation
 class SPaxosScepticTest {
     private static final long MS = PaxosSimulation.MS;
     private static final int SEEDS = Math.max(100, SimulationSeeds.count(1000) / 10);

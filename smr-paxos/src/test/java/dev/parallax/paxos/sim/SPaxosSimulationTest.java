@@ -28,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * n=3 with snapshots a fifth each, n=3 with pauses and crash-all a tenth: 1,000 seeds by default,
  * 100,000 under stress.
  */
+@dev.parallax.core.testkit.DeterministicSimulation
 class SPaxosSimulationTest {
 
     @Test

@@ -19,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * learners that merge it, which then resume and agree. Latencies are in simulated time, which is
  * deterministic: the assertions have no wall-clock margin.
  */
+@dev.parallax.core.testkit.DeterministicSimulation
 class MultiRingScepticTest {
     private static final long MS = MultiRingSimulation.MS;
     private static final long LAMBDA = 1000;

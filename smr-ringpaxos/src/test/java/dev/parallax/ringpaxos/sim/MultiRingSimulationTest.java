@@ -23,6 +23,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * {@code -Dsim.seeds} (1000 by default, about 20 s on a loaded 2-core machine; 100000 under
  * {@code -Pstress}).
  */
+@dev.parallax.core.testkit.DeterministicSimulation
 class MultiRingSimulationTest {
 
     @Test

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The simulation's ring monitor bites on each fact it checks (plan §1.7 (a)–(d)). */
+@dev.parallax.core.testkit.DeterministicSimulation
 class QuorumWitnessTest {
     private static final ValueId A = new ValueId(1, 1, 1);
     private static final ValueId B = new ValueId(2, 1, 1);

@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code -Dsim.seeds} per variant (300 by default), n=4 1/16 per variant; a failure prints
  * {@code -Dsim.seed=S}.
  */
+@dev.parallax.core.testkit.DeterministicSimulation
 class RingAmnesiaSimulationTest {
     private static final long MS = RingSimulation.MS;
 

@@ -39,6 +39,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * Seeds: a tenth of {@code -Dsim.seeds}, at least 100, for the seeded cases (fewer for the slow
  * negative controls); a failure prints {@code -Dsim.seed=S}.
  */
+@dev.parallax.core.testkit.DeterministicSimulation
 class RingScepticTest {
     private static final long MS = RingSimulation.MS;
     private static final int SEEDS = Math.max(100, SimulationSeeds.count(1000) / 10);

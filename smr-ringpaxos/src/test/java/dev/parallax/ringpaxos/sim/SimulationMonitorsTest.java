@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The simulation's other monitors bite: one body per id, U-Ring's backlog bound, the undelivered bound. */
+@dev.parallax.core.testkit.DeterministicSimulation
 class SimulationMonitorsTest {
     private static final ValueId A = new ValueId(1, 7, 1);
 

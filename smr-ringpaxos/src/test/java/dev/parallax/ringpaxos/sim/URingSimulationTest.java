@@ -26,6 +26,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * snapshots and n=3 with pauses and crash-all a quarter each; the even rings (majority quorums,
  * seed 003 (Ring Paxos) §3.2) n=4 an eighth, n=6 and n=4 with snapshots a sixteenth each.
  */
+@dev.parallax.core.testkit.DeterministicSimulation
 class URingSimulationTest {
 
     @Test

@@ -89,6 +89,12 @@ public final class ReplicaSsmrExecutor implements ReplicaBoundExecutor {
                 x -> e.malformedMessages());
         counter(registry, "parallax.ssmr.messages.dropped", "partition messages dropped at a full inbox (re-sent on request)",
                 replica, x -> e.droppedMessages());
+        counter(registry, "parallax.ssmr.requests.sent", "retransmission requests sent for a command waiting too long",
+                replica, x -> e.counters().requestsSent());
+        counter(registry, "parallax.ssmr.requests.answered", "retransmission requests of other partitions answered",
+                replica, x -> e.counters().requestsAnswered());
+        counter(registry, "parallax.ssmr.pushed.ahead", "values of later finished commands sent to a replica that is behind",
+                replica, x -> e.counters().pushedAhead());
         Gauge.builder("parallax.ssmr.values.logged", log, DurableRemoteValuesLog::size)
                 .description("finished multi-partition commands whose remote values are kept for replay")
                 .tag("replica", replica).register(registry);

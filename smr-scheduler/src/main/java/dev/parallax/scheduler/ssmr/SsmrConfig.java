@@ -55,6 +55,12 @@ public record SsmrConfig(int partition, int partitions, boolean signals, boolean
     public static final long DEFAULT_EARLY_TTL_NANOS = 30_000_000_000L;
     /** Default {@link #finishedStreams}. */
     public static final int DEFAULT_FINISHED_STREAMS = 65_536;
+    /**
+     * The most later finished commands whose cached messages go with an answer from the resend
+     * cache ({@link SsmrCore}'s push-ahead to a replica that is behind); their values are also bounded
+     * by {@link #maxMessageBytes} in all.
+     */
+    public static final int RESEND_PUSH_AHEAD = 256;
     /** Default {@link #resendCache}. */
     public static final int DEFAULT_RESEND_CACHE = 4096;
     /** Default {@link #resendAfterNanos}: 200 ms. */

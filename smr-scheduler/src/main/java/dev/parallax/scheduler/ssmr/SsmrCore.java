@@ -63,7 +63,8 @@ import java.util.TreeMap;
  *       started, from the pending commands or from a cache of
  *       the last {@link SsmrConfig#resendCache} finished ones (a {@link PartitionMessage.Signal} if
  *       evicted); a request for a command not yet started is ignored: the values go out when it
- *       starts.</li>
+ *       starts. An answer from the cache also carries the cached messages of the next finished
+ *       commands involving the asker (catch-up push-ahead, bounded; the paper is silent).</li>
  *   <li><b>Replay</b>: a command delivered with logged values ({@link RemoteValuesLog}) executes at
  *       once with them, without waiting for values or signals: the entry exists only because the
  *       command already finished execution-atomically here before, so its execution overlapped every
@@ -140,6 +141,7 @@ public final class SsmrCore {
     private long foreign;
     private long requestsSent;
     private long requestsAnswered;
+    private long pushedAhead;
     private long finishedCount;
 
     /** A core in its initial state (nothing delivered, time 0). */
@@ -219,10 +221,7 @@ public final class SsmrCore {
         c.remoteReads = remoteReads;
         c.needed = remoteReads == null ? 0 : remoteReads.bits() & c.others;
         sendValues(c, localValues);
-        c.phase = Phase.AWAITING_VALUES;
-        c.waitingSince = now;
-        advance();
-        return drain();
+        return startWaiting(c, Phase.AWAITING_VALUES);
     }
 
     /**
@@ -236,10 +235,7 @@ public final class SsmrCore {
         sendValues(c, ByteBuffer.allocate(0));
         c.result = Objects.requireNonNull(error, "error");
         c.executedWith = RemoteValues.NONE;
-        c.phase = Phase.AWAITING_SIGNALS;
-        c.waitingSince = now;
-        advance();
-        return drain();
+        return startWaiting(c, Phase.AWAITING_SIGNALS);
     }
 
     /**
@@ -250,10 +246,7 @@ public final class SsmrCore {
     public List<SsmrEffect> executed(CommandId command, CommandResult result) {
         Pending c = head(command, Phase.EXECUTING);
         c.result = Objects.requireNonNull(result, "result");
-        c.phase = Phase.AWAITING_SIGNALS;
-        c.waitingSince = now;
-        advance();
-        return drain();
+        return startWaiting(c, Phase.AWAITING_SIGNALS);
     }
 
     /** A message from another partition (any of its replicas; possibly duplicated, late or early). */
@@ -361,10 +354,21 @@ public final class SsmrCore {
     /** The counters so far (a copy). */
     public SsmrCounters counters() {
         return new SsmrCounters(skipped, earlyBuffered, earlyRefused, earlyExpired, late, duplicates, foreign,
-                requestsSent, requestsAnswered, finishedCount, early.size(), earlyBytes);
+                requestsSent, requestsAnswered, pushedAhead, finishedCount, early.size(), earlyBytes);
     }
 
     // ---------------------------------------------------------------- internals
+
+    /**
+     * The head {@code c} now waits in {@code phase} (for the others' values or signals), its resend
+     * clock starting now; then the queue advances as far as it can.
+     */
+    private List<SsmrEffect> startWaiting(Pending c, Phase phase) {
+        c.phase = phase;
+        c.waitingSince = now;
+        advance();
+        return drain();
+    }
 
     private void advance() {
         while (true) {
@@ -462,21 +466,56 @@ public final class SsmrCore {
     private void answer(CommandId id, int to) {
         Pending c = pending.get(id);
         PartitionMessage reply = null;
+        PartitionMessage cached = null;
         if (c != null) {
             // a command not started yet must not look started: its values go out when it starts
             reply = c.sent != null ? c.sent
                     : config.signals() && config.earlySignals() ? new PartitionMessage.Signal(id, p) : null;
         } else {
-            PartitionMessage cached = resendCache.get(id);
-            if (cached != null) {
-                reply = cached;
-            } else if (isFinished(id) && config.signals()) {
-                reply = new PartitionMessage.Signal(id, p);
-            }
+            cached = resendCache.get(id);
+            reply = cached != null ? cached
+                    : isFinished(id) && config.signals() ? new PartitionMessage.Signal(id, p) : null;
         }
         if (reply != null) {
             requestsAnswered++;
             out.add(new SsmrEffect.Send(to, reply));
+        }
+        if (cached != null) {
+            pushAhead(id, to);
+        }
+    }
+
+    /**
+     * A request for a finished command {@code asked} comes from a replica of partition {@code to}
+     * that is behind: it missed the values while it was down or cut off, and it would otherwise wait
+     * a resend interval for each later command as well. So the cached messages of the next finished
+     * commands that involve {@code to} go with the answer, in finish order (at most
+     * {@link SsmrConfig#RESEND_PUSH_AHEAD} of them and {@link SsmrConfig#maxMessageBytes} of
+     * values): the asker merges them into its delivered commands or buffers them as early ones, and
+     * its catch-up runs at the speed of the log instead of one resend interval per command. Only
+     * liveness depends on this: an asker that is not behind after all drops them as late or
+     * duplicates.
+     */
+    private void pushAhead(CommandId asked, int to) {
+        boolean after = false;
+        int sent = 0;
+        long bytes = 0;
+        for (Map.Entry<CommandId, PartitionMessage> e : resendCache.entrySet()) {
+            if (!after) {
+                after = e.getKey().equals(asked);
+                continue;
+            }
+            if ((e.getKey().groups().bits() & (1L << to)) == 0) {
+                continue;
+            }
+            PartitionMessage m = e.getValue();
+            bytes += m instanceof PartitionMessage.Values v ? v.values().remaining() : 0;
+            if (sent == SsmrConfig.RESEND_PUSH_AHEAD || bytes > config.maxMessageBytes()) {
+                return;
+            }
+            out.add(new SsmrEffect.Send(to, m));
+            sent++;
+            pushedAhead++;
         }
     }
 

@@ -13,11 +13,13 @@ package dev.parallax.scheduler.ssmr;
  *                          partition or the sender, dropped
  * @param requestsSent      retransmission requests sent
  * @param requestsAnswered  retransmission requests answered
+ * @param pushedAhead       values or signals of later finished commands sent with the answer to a
+ *                          request for a finished one (the asker is behind: catch-up)
  * @param finished          commands finished (replied)
  * @param earlyCommands     commands with buffered early messages now
  * @param earlyBytes        bytes charged to the early buffer now
  */
 public record SsmrCounters(long skipped, long earlyBuffered, long earlyRefused, long earlyExpired, long late,
-                           long duplicates, long foreign, long requestsSent, long requestsAnswered, long finished,
+                           long duplicates, long foreign, long requestsSent, long requestsAnswered, long pushedAhead, long finished,
                            int earlyCommands, long earlyBytes) {
 }

@@ -250,6 +250,108 @@ class SsmrCoreTest {
         assertThat(core.counters().requestsAnswered()).isEqualTo(2);
     }
 
+    /** Runs {@code c} to its finish on {@code core}: local values {@code seq}, then partition {@code from}'s values. */
+    private static void finish(SsmrCore core, Command c, int... from) {
+        core.delivered(c);
+        core.readsComputed(c.id(), bytes(c.id().sequence()), null);
+        for (int q : from) {
+            core.received(new PartitionMessage.Values(c.id(), q, EMPTY));
+        }
+        assertThat(hasReply(core.executed(c.id(), CommandResult.ok(EMPTY)))).isTrue();
+    }
+
+    @Test
+    void aRequestForAFinishedCommandAlsoSendsTheAskerTheNextFinishedCommandsItTakesPartIn() {
+        // catch-up (the paper is silent): the asker is behind, and would wait a resend interval for
+        // each later command it missed; the answer carries the cached messages of the next ones that
+        // involve it, in finish order, and none of those of other partitions or of earlier commands
+        SsmrCore c3 = new SsmrCore(SsmrConfig.of(0, 3));
+        Command before = cmd(1, GroupSet.of(0, 1));
+        Command asked = cmd(2, GroupSet.of(0, 1));
+        Command notForAsker = cmd(3, GroupSet.of(0, 2));
+        Command next = cmd(4, GroupSet.of(0, 1, 2));
+        Command local = cmd(5, GroupSet.of(0));
+        Command last = cmd(6, GroupSet.of(0, 1));
+        finish(c3, before, 1);
+        finish(c3, asked, 1);
+        finish(c3, notForAsker, 2);
+        finish(c3, next, 1, 2);
+        finish(c3, local);
+        finish(c3, last, 1);
+        List<SsmrEffect> answer = c3.received(new PartitionMessage.Request(asked.id(), 1));
+        assertThat(answer).containsExactly(
+                new SsmrEffect.Send(1, new PartitionMessage.Values(asked.id(), 0, bytes(2))),
+                new SsmrEffect.Send(1, new PartitionMessage.Values(next.id(), 0, bytes(4))),
+                new SsmrEffect.Send(1, new PartitionMessage.Values(last.id(), 0, bytes(6))));
+        assertThat(c3.counters().requestsAnswered()).isEqualTo(1);
+        assertThat(c3.counters().pushedAhead()).isEqualTo(2);
+    }
+
+    @Test
+    void thePushAheadIsBoundedInCommands() {
+        SsmrCore c = new SsmrCore(SsmrConfig.of(0, 2));
+        int n = SsmrConfig.RESEND_PUSH_AHEAD + 10;
+        for (int i = 1; i <= n; i++) {
+            finish(c, cmd(i, BOTH), 1);
+        }
+        List<SsmrEffect> answer = c.received(new PartitionMessage.Request(cmd(1, BOTH).id(), 1));
+        assertThat(answer).hasSize(1 + SsmrConfig.RESEND_PUSH_AHEAD);
+        assertThat(answer.get(answer.size() - 1)).isEqualTo(new SsmrEffect.Send(1,
+                new PartitionMessage.Values(cmd(1 + SsmrConfig.RESEND_PUSH_AHEAD, BOTH).id(), 0,
+                        bytes(1 + SsmrConfig.RESEND_PUSH_AHEAD))));
+    }
+
+    @Test
+    void thePushAheadIsBoundedInBytes() {
+        int max = 64;
+        SsmrCore c = new SsmrCore(SsmrConfig.of(0, 2).withLimits(SsmrConfig.DEFAULT_MAX_QUEUED, max));
+        for (int i = 1; i <= 20; i++) {
+            finish(c, cmd(i, BOTH), 1); // 8 bytes of values each
+        }
+        List<SsmrEffect> answer = c.received(new PartitionMessage.Request(cmd(1, BOTH).id(), 1));
+        assertThat(answer).hasSize(1 + max / 8);
+    }
+
+    @Test
+    void pushedMessagesLetABehindReplicaRunItsMissedCommandsWithoutWaiting() {
+        // partition 1's replica missed c1..c3 (down); partition 0 finished them. Its head c1 asks
+        // after the resend interval; the answer and the push-ahead complete c1..c3 without more asks.
+        SsmrCore ahead = new SsmrCore(SsmrConfig.of(0, 2));
+        SsmrCore behind = new SsmrCore(SsmrConfig.of(1, 2));
+        List<Command> missed = List.of(cmd(1, BOTH), cmd(2, BOTH), cmd(3, BOTH));
+        for (Command c : missed) {
+            finish(ahead, c, 1);
+        }
+        for (Command c : missed) {
+            behind.delivered(c);
+        }
+        behind.readsComputed(missed.get(0).id(), EMPTY, GroupSet.of(0));
+        List<SsmrEffect> ask = behind.tick(SsmrConfig.DEFAULT_RESEND_AFTER_NANOS);
+        assertThat(ask).containsExactly(new SsmrEffect.Send(0, new PartitionMessage.Request(missed.get(0).id(), 1)));
+        List<SsmrEffect> fromAhead = ahead.received(new PartitionMessage.Request(missed.get(0).id(), 1));
+        assertThat(fromAhead).hasSize(3);
+        int replies = 0;
+        for (SsmrEffect e : fromAhead) {
+            List<SsmrEffect> effects = behind.received(((SsmrEffect.Send) e).message());
+            for (int guard = 0; guard < 10 && !effects.isEmpty(); guard++) {
+                List<SsmrEffect> next = new ArrayList<>();
+                for (SsmrEffect x : effects) {
+                    if (x instanceof SsmrEffect.Execute ex) {
+                        next.addAll(behind.executed(ex.command().id(), CommandResult.ok(EMPTY)));
+                    } else if (x instanceof SsmrEffect.ComputeReads r) {
+                        next.addAll(behind.readsComputed(r.command().id(), EMPTY, GroupSet.of(0)));
+                    } else if (x instanceof SsmrEffect.Reply) {
+                        replies++;
+                    }
+                }
+                effects = next;
+            }
+        }
+        assertThat(replies).isEqualTo(3);
+        assertThat(behind.idle()).isTrue();
+        assertThat(behind.counters().requestsSent()).isEqualTo(1);
+    }
+
     @Test
     void replayExecutesWithTheLoggedValuesWithoutWaiting() {
         // issue 17: the logged remote values make replay re-execute identically; no signals needed.

@@ -521,9 +521,9 @@ final class SsmrSimulation {
         return replays;
     }
 
-    /** The sum of every live replica's counters. */
+    /** The sum of every live replica's counters: early, late, duplicates, requests sent, answered, pushed ahead. */
     long[] counterTotals() {
-        long[] t = new long[5];
+        long[] t = new long[6];
         for (Replica[] part : replicas) {
             for (Replica r : part) {
                 SsmrCounters c = r.driver.core().counters();
@@ -532,6 +532,7 @@ final class SsmrSimulation {
                 t[2] += c.duplicates();
                 t[3] += c.requestsSent();
                 t[4] += c.requestsAnswered();
+                t[5] += c.pushedAhead();
             }
         }
         return t;

@@ -30,12 +30,10 @@ import java.util.Map;
  */
 public final class ZooKeeperSystem implements ZooKeeperApiSystem {
     private static final int SERVERS = 3;
-    private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(30);
 
     private final boolean forceSync;
-    private final List<ZooKeeperInvoker> clients = new ArrayList<>();
+    private final ZooKeeperSessions sessions = new ZooKeeperSessions();
     private final Map<String, String> modes = new LinkedHashMap<>();
-    private ZkWorkload workload = ZkWorkload.DEFAULT;
     private ZooKeeperEnsemble ensemble;
     private ServerProcesses servers;
 
@@ -46,18 +44,18 @@ public final class ZooKeeperSystem implements ZooKeeperApiSystem {
 
     @Override
     public ZooKeeperSystem workload(ZkWorkload workload) {
-        this.workload = java.util.Objects.requireNonNull(workload, "workload");
+        sessions.workload(workload);
         return this;
     }
 
     @Override
     public ZkWorkload workload() {
-        return workload;
+        return sessions.workload();
     }
 
     @Override
     public String name() {
-        return (forceSync ? "zookeeper" : "zookeeper-nosync") + workload.nameSuffix();
+        return (forceSync ? "zookeeper" : "zookeeper-nosync") + workload().nameSuffix();
     }
 
     @Override
@@ -68,7 +66,7 @@ public final class ZooKeeperSystem implements ZooKeeperApiSystem {
         ZooKeeperEnsemble.tuning(forceSync).forEach((k, v) -> s.put("zoo.cfg " + k, v));
         s.put("zoo.cfg dataLogDir", "separate directory from dataDir (same device here)");
         s.put("client", "one session per connection, ZooKeeper's client, ClientCnxnSocketNIO (default), SASL off");
-        s.put("workload", workload.describe());
+        s.put("workload", workload().describe());
         s.put("client placement", "connection k -> server k mod 3 (followers forward writes to the leader)");
         s.put("reply", "setData: Stat version, 4 bytes; create, delete: empty");
         s.put("jvm", String.join(" ", ServerJvm.options()));
@@ -102,17 +100,12 @@ public final class ZooKeeperSystem implements ZooKeeperApiSystem {
 
     @Override
     public CommandInvoker connect(int maxOutstanding) throws Exception {
-        int k = clients.size();
-        ZooKeeperInvoker c = ZooKeeperInvoker.connect("127.0.0.1:" + ensemble.clientPort(k % SERVERS), k, workload,
-                SESSION_TIMEOUT);
-        clients.add(c);
-        return c;
+        return sessions.open("127.0.0.1:" + ensemble.clientPort(sessions.opened() % SERVERS));
     }
 
     @Override
     public void close() {
-        clients.forEach(ZooKeeperInvoker::close);
-        clients.clear();
+        sessions.close();
         if (servers != null) {
             servers.close();
         }

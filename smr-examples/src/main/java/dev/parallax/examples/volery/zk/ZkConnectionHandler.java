@@ -169,13 +169,7 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
             refuse(ZkMetrics.Refusal.BAD_LENGTH, cause.getMessage());
             return;
         }
-        if (cause instanceof IOException) {
-            LOG.debug("connection {} from {}: {}", id, ctx.channel().remoteAddress(), cause.toString());
-        } else {
-            LOG.warn("connection {} from {} failed; closing it", id, ctx.channel().remoteAddress(), cause);
-        }
-        replies.abandon();
-        ctx.close();
+        replies.fail(LOG, id, cause);
     }
 
     private void connect(ByteBuf frame) {

@@ -1,5 +1,7 @@
 package dev.parallax.examples.volery.zk;
 
+import dev.parallax.examples.net.ListenerSettings;
+
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -50,15 +52,7 @@ public record ZkServerConfig(String host, int port, int ioThreads, int maxPendin
     /** @throws IllegalArgumentException if a number is out of range */
     public ZkServerConfig {
         Objects.requireNonNull(host, "host");
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("port out of range: " + port);
-        }
-        if (ioThreads < 1) {
-            throw new IllegalArgumentException("ioThreads must be positive: " + ioThreads);
-        }
-        if (maxPendingPerConnection < 1) {
-            throw new IllegalArgumentException("maxPendingPerConnection must be positive: " + maxPendingPerConnection);
-        }
+        ListenerSettings.check(port, ioThreads, maxPendingPerConnection);
         if (maxFrameBytes < 64 || maxFrameBytes > Integer.MAX_VALUE - 4) {
             throw new IllegalArgumentException("maxFrameBytes out of range: " + maxFrameBytes);
         }

@@ -14,9 +14,6 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.proto.ConnectResponse;
-import org.apache.zookeeper.proto.ExistsRequest;
-import org.apache.zookeeper.proto.ExistsResponse;
-import org.apache.zookeeper.proto.ReplyHeader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -53,17 +50,6 @@ class ZkServerPortableSessionTest {
         b.start();
     }
 
-    private static double sessions(SimpleMeterRegistry registry, String event) {
-        return registry.get("parallax.volery.zk.sessions").tag("event", event).counter().count();
-    }
-
-    private static void assertServes(RawZkConnection c, int xid) throws Exception {
-        c.sendRequest(xid, ZkOp.EXISTS.code(), new ExistsRequest("/", false));
-        ReplyHeader header = c.readReply(new ExistsResponse());
-        assertThat(header.getXid()).isEqualTo(xid);
-        assertThat(header.getErr()).isZero();
-    }
-
     @Test
     void theOfficialClientKeepsItsSessionWhenItsServerDies() throws Exception {
         start(config(1).withSessionSecret(SECRET), config(2).withSessionSecret(SECRET));
@@ -84,7 +70,7 @@ class ZkServerPortableSessionTest {
             ZkTesting.await("the session on the surviving server", () -> survivor.sessionCount() == 1
                     && zk.getState() == ZooKeeper.States.CONNECTED);
             assertThat(zk.getSessionId()).isEqualTo(sessionId);
-            assertThat(sessions(survivorMeters, "adopted")).isEqualTo(1);
+            assertThat(ZkTesting.sessions(survivorMeters, "adopted")).isEqualTo(1);
             assertThat(new String(zk.getData("/before", false, null), StandardCharsets.UTF_8)).isEqualTo("a");
             assertThat(zk.create("/after", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT))
                     .isEqualTo("/after");
@@ -113,18 +99,18 @@ class ZkServerPortableSessionTest {
                 assertThat(adopted.getSessionId()).isEqualTo(granted.getSessionId());
                 assertThat(adopted.getPasswd()).isEqualTo(granted.getPasswd());
                 assertThat(adopted.getTimeOut()).isEqualTo(10_000);
-                assertServes(atB, 1);
+                ZkTesting.assertServes(atB, 1);
             }
             // and back: A still knows it, and resumes it
             try (RawZkConnection againAtA = new RawZkConnection(a.port())) {
                 assertThat(againAtA.handshake(granted.getSessionId(), granted.getPasswd(), 10_000).getSessionId())
                         .isEqualTo(granted.getSessionId());
-                assertServes(againAtA, 1);
+                ZkTesting.assertServes(againAtA, 1);
                 assertThat(atA.closedByServer()).as("the session's old connection at A").isTrue();
             }
         }
-        assertThat(sessions(registryB, "adopted")).isEqualTo(1);
-        assertThat(sessions(registryA, "resumed")).isEqualTo(1);
+        assertThat(ZkTesting.sessions(registryB, "adopted")).isEqualTo(1);
+        assertThat(ZkTesting.sessions(registryA, "resumed")).isEqualTo(1);
         assertThat(b.sessionCount()).isEqualTo(1);
     }
 
@@ -169,12 +155,12 @@ class ZkServerPortableSessionTest {
                 try (RawZkConnection c = new RawZkConnection(a.port())) {
                     assertThat(c.handshake(granted.getSessionId() + 1, granted.getPasswd(), 10_000).getTimeOut()).isZero();
                 }
-                assertServes(atA, 1);
+                ZkTesting.assertServes(atA, 1);
             }
             assertThat(noSecret.sessionCount()).isZero();
         }
-        assertThat(sessions(registryB, "rejected")).isEqualTo(1);
-        assertThat(sessions(registryA, "rejected")).isEqualTo(2);
+        assertThat(ZkTesting.sessions(registryB, "rejected")).isEqualTo(1);
+        assertThat(ZkTesting.sessions(registryA, "rejected")).isEqualTo(2);
         assertThat(b.sessionCount()).isZero();
     }
 

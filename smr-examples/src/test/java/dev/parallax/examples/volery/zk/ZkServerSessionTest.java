@@ -35,14 +35,7 @@ class ZkServerSessionTest {
     }
 
     private double sessions(String event) {
-        return registry.get("parallax.volery.zk.sessions").tag("event", event).counter().count();
-    }
-
-    private static void assertServes(RawZkConnection c, int xid) throws IOException {
-        c.sendRequest(xid, ZkOp.EXISTS.code(), new ExistsRequest("/", false));
-        ReplyHeader header = c.readReply(new ExistsResponse());
-        assertThat(header.getXid()).isEqualTo(xid);
-        assertThat(header.getErr()).isZero();
+        return ZkTesting.sessions(registry, event);
     }
 
     @Test
@@ -86,7 +79,7 @@ class ZkServerSessionTest {
             assertThat(response).hasSize(36);
             ConnectResponse decoded = RawZkConnection.read(Arrays.copyOf(response, 37), new ConnectResponse());
             assertThat(decoded.getTimeOut()).isEqualTo(10_000);
-            assertServes(without, 1);
+            ZkTesting.assertServes(without, 1);
         }
     }
 
@@ -101,12 +94,12 @@ class ZkServerSessionTest {
                 assertThat(resumed.getPasswd()).isEqualTo(granted.getPasswd());
                 assertThat(resumed.getTimeOut()).isEqualTo(10_000);
                 assertThat(first.closedByServer()).isTrue();
-                assertServes(second, 1);
+                ZkTesting.assertServes(second, 1);
             }
             try (RawZkConnection third = new RawZkConnection(server.port())) {
                 assertThat(third.handshake(granted.getSessionId(), granted.getPasswd(), 10_000).getSessionId())
                         .isEqualTo(granted.getSessionId());
-                assertServes(third, 2);
+                ZkTesting.assertServes(third, 2);
             }
         }
         assertThat(sessions("resumed")).isEqualTo(2);
@@ -130,7 +123,7 @@ class ZkServerSessionTest {
                 assertThat(c.handshake(granted.getSessionId() + 12345, granted.getPasswd(), 10_000).getTimeOut()).isZero();
                 assertThat(c.closedByServer()).isTrue();
             }
-            assertServes(owner, 1);
+            ZkTesting.assertServes(owner, 1);
         }
         assertThat(sessions("rejected")).isEqualTo(2);
     }

@@ -1,9 +1,15 @@
 package dev.parallax.examples.volery.zk;
 
-import java.util.concurrent.CountDownLatch;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.proto.ExistsRequest;
+import org.apache.zookeeper.proto.ExistsResponse;
+import org.apache.zookeeper.proto.ReplyHeader;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Helpers shared by the ZooKeeper front end's tests. */
 final class ZkTesting {
@@ -15,17 +21,7 @@ final class ZkTesting {
 
     /** The official client connected to {@code server} (waits for SyncConnected). */
     static ZooKeeper connect(ZkServer server) throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper("127.0.0.1:" + server.port(), 10_000, event -> {
-            if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        if (!connected.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
-            zk.close();
-            throw new AssertionError("the ZooKeeper client did not connect to port " + server.port());
-        }
-        return zk;
+        return ZooKeeperClients.connect("127.0.0.1:" + server.port(), 10_000, Duration.ofSeconds(WAIT_SECONDS));
     }
 
     /** Polls {@code condition} until it holds, failing after {@link #WAIT_SECONDS}. */
@@ -37,5 +33,18 @@ final class ZkTesting {
             }
             Thread.sleep(10);
         }
+    }
+
+    /** The count of session events {@code event} (created, resumed, adopted, ...) a server recorded in {@code registry}. */
+    static double sessions(MeterRegistry registry, String event) {
+        return registry.get("parallax.volery.zk.sessions").tag("event", event).counter().count();
+    }
+
+    /** Asserts that the session of {@code c} is served: exists("/") as request {@code xid} answers without error. */
+    static void assertServes(RawZkConnection c, int xid) throws IOException {
+        c.sendRequest(xid, ZkOp.EXISTS.code(), new ExistsRequest("/", false));
+        ReplyHeader header = c.readReply(new ExistsResponse());
+        assertThat(header.getXid()).isEqualTo(xid);
+        assertThat(header.getErr()).isZero();
     }
 }
