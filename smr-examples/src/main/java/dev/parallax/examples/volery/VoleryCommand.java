@@ -16,6 +16,11 @@ import java.util.Objects;
  *   delete:  int version
  *   setData: int version, int dataLength (0..{@link #MAX_DATA_BYTES}), data
  *   create, setData, optionally: long time (ms; written only when not 0, absent means 0)
+ *   exists, getData, getChildren, optionally: int frontEnd, long session (the {@link Watcher} of a
+ *            read that sets a watch; absent means none)
+ *   watchPoll (opcode 100, empty path): int partition, int frontEnd, long acked
+ *   watchDrop (opcode 101, empty path): int partition, int frontEnd, long session
+ *            ({@link WatchDrop#ALL_SESSIONS}: every session)
  * </pre>
  * and nothing after. The time is the write's ctime/mtime, stamped into the command by the entry
  * point ({@link #withTime}) so that every replica of every partition uses the same value (the state
@@ -46,6 +51,10 @@ public sealed interface VoleryCommand {
     byte OP_SET_DATA = 5;
     /** ZooKeeper's opcode for getChildren. */
     byte OP_GET_CHILDREN = 8;
+    /** Volery's opcode for a front end's watch poll (not a ZooKeeper opcode). */
+    byte OP_WATCH_POLL = 100;
+    /** Volery's opcode for a front end's watch drop (not a ZooKeeper opcode). */
+    byte OP_WATCH_DROP = 101;
 
     /** The path the command names (for create, the prefix of a sequential name). */
     String path();
@@ -53,9 +62,22 @@ public sealed interface VoleryCommand {
     /** ZooKeeper's opcode. */
     byte opcode();
 
+    /**
+     * The partition a front end's watch command names ({@link WatchPoll}, {@link WatchDrop}), which
+     * goes there whatever its path; -1 for znode operations, which go where their path says.
+     */
+    default int targetPartition() {
+        return -1;
+    }
+
     /** Whether the command goes to every partition (create and delete, seed 004 §V-B). */
     default boolean isGlobal() {
         return false;
+    }
+
+    /** Who sets a watch with this read (exists, getData, getChildren); null for none and other commands. */
+    default Watcher watcher() {
+        return null;
     }
 
     /** Whether the command changes the tree when it succeeds. */
@@ -83,18 +105,37 @@ public sealed interface VoleryCommand {
      */
     ZkReply applyTo(ZnodeTree tree, long zxid, long time);
 
+    /**
+     * {@link #applyTo(ZnodeTree, long, long)}, then what the command does to {@code watches}
+     * ({@link ZnodeWatches#onExecuted}): the one rule a Volery partition and the in-process backend
+     * share. {@link WatchPoll} and {@link WatchDrop} act on the watches alone.
+     */
+    default ZkReply applyTo(ZnodeTree tree, ZnodeWatches watches, long zxid, long time) {
+        ZkReply reply = applyTo(tree, zxid, time);
+        watches.onExecuted(this, reply);
+        return reply;
+    }
+
     /** The command's bytes. */
     default byte[] encode() {
         byte[] path = path().getBytes(StandardCharsets.UTF_8);
         byte[] data = this instanceof Create c ? c.data : this instanceof SetData s ? s.data : null;
         ByteBuffer out = ByteBuffer.allocate(1 + 4 + path.length + 4 + (data == null ? 0 : 4 + data.length) + 8);
         out.put(opcode()).putInt(path.length).put(path);
-        if (this instanceof Create c) {
+        if (this instanceof WatchPoll w) {
+            return ByteBuffer.allocate(1 + 4 + 4 + 4 + 8).put(OP_WATCH_POLL).putInt(0).putInt(w.partition)
+                    .putInt(w.frontEnd).putLong(w.acked).array();
+        } else if (this instanceof WatchDrop w) {
+            return ByteBuffer.allocate(1 + 4 + 4 + 4 + 8).put(OP_WATCH_DROP).putInt(0).putInt(w.partition)
+                    .putInt(w.frontEnd).putLong(w.session).array();
+        } else if (this instanceof Create c) {
             out.putInt(c.mode.flag()).putInt(data.length).put(data);
         } else if (this instanceof SetData s) {
             out.putInt(s.version).putInt(data.length).put(data);
         } else if (this instanceof Delete d) {
             out.putInt(d.version);
+        } else if (watcher() != null) {
+            out.putInt(watcher().frontEnd()).putLong(watcher().session());
         }
         if (time() != 0) {
             out.putLong(time());
@@ -151,9 +192,23 @@ public sealed interface VoleryCommand {
                     }
                     command = new SetData(path, data, version, time(in));
                 }
-                case OP_GET_DATA -> command = new GetData(path);
-                case OP_EXISTS -> command = new Exists(path);
-                case OP_GET_CHILDREN -> command = new GetChildren(path);
+                case OP_GET_DATA -> command = new GetData(path, watcher(in));
+                case OP_EXISTS -> command = new Exists(path, watcher(in));
+                case OP_GET_CHILDREN -> command = new GetChildren(path, watcher(in));
+                case OP_WATCH_POLL, OP_WATCH_DROP -> {
+                    if (!path.isEmpty()) {
+                        return Decoded.malformed("a watch command with a path");
+                    }
+                    int partition = in.getInt();
+                    int frontEnd = in.getInt();
+                    long value = in.getLong();
+                    if (partition < 0 || frontEnd < 0 || frontEnd > Watcher.MAX_FRONT_END
+                            || op == OP_WATCH_POLL && value < 0) {
+                        return Decoded.malformed("watch command out of range");
+                    }
+                    command = op == OP_WATCH_POLL ? new WatchPoll(partition, frontEnd, value)
+                            : new WatchDrop(partition, frontEnd, value);
+                }
                 default -> {
                     return Decoded.malformed("unknown opcode " + op);
                 }
@@ -164,6 +219,8 @@ public sealed interface VoleryCommand {
             return new Decoded(command, null);
         } catch (BufferUnderflowException e) {
             return Decoded.malformed("truncated command (" + bytes.remaining() + " bytes)");
+        } catch (IllegalArgumentException e) {
+            return Decoded.malformed(e.getMessage());
         }
     }
 
@@ -194,6 +251,18 @@ public sealed interface VoleryCommand {
     /** {@code name[path, nB, detail, t=time]}, without the time when it is 0: how create and setData print. */
     private static String describe(String name, String path, byte[] data, Object detail, long time) {
         return name + "[" + path + ", " + data.length + "B, " + detail + (time == 0 ? "" : ", t=" + time) + "]";
+    }
+
+    /**
+     * The optional trailing watcher of a read: 12 bytes left → that watcher, else null (leftovers stay).
+     *
+     * @throws IllegalArgumentException if the front end is out of range (the bytes are malformed)
+     */
+    private static Watcher watcher(ByteBuffer in) {
+        if (in.remaining() != Integer.BYTES + Long.BYTES) {
+            return null;
+        }
+        return new Watcher(in.getInt(), in.getLong()); // a front end out of range: IllegalArgumentException
     }
 
     /** The optional trailing time: 8 bytes left → that long, else 0 (other leftovers stay, as trailing bytes). */
@@ -383,14 +452,20 @@ public sealed interface VoleryCommand {
     }
 
     /** getData(path): a local command. */
-    record GetData(String path) implements VoleryCommand {
+    record GetData(String path, Watcher watcher) implements VoleryCommand {
         /**
+         * @param watcher who sets a watch with this read, null for none
          * @throws NullPointerException if path is null
          * @throws IllegalArgumentException if the path exceeds the encoding's bounds
          */
         public GetData {
             Objects.requireNonNull(path, "path");
             checkBounds(path, null);
+        }
+
+        /** The read without a watch. */
+        public GetData(String path) {
+            this(path, null);
         }
 
         @Override
@@ -405,14 +480,20 @@ public sealed interface VoleryCommand {
     }
 
     /** exists(path): a local command. */
-    record Exists(String path) implements VoleryCommand {
+    record Exists(String path, Watcher watcher) implements VoleryCommand {
         /**
+         * @param watcher who sets a watch with this read, null for none
          * @throws NullPointerException if path is null
          * @throws IllegalArgumentException if the path exceeds the encoding's bounds
          */
         public Exists {
             Objects.requireNonNull(path, "path");
             checkBounds(path, null);
+        }
+
+        /** The read without a watch. */
+        public Exists(String path) {
+            this(path, null);
         }
 
         @Override
@@ -427,14 +508,20 @@ public sealed interface VoleryCommand {
     }
 
     /** getChildren(path): a local command of the path's partition (every partition knows the hierarchy). */
-    record GetChildren(String path) implements VoleryCommand {
+    record GetChildren(String path, Watcher watcher) implements VoleryCommand {
         /**
+         * @param watcher who sets a watch with this read, null for none
          * @throws NullPointerException if path is null
          * @throws IllegalArgumentException if the path exceeds the encoding's bounds
          */
         public GetChildren {
             Objects.requireNonNull(path, "path");
             checkBounds(path, null);
+        }
+
+        /** The read without a watch. */
+        public GetChildren(String path) {
+            this(path, null);
         }
 
         @Override
@@ -445,6 +532,98 @@ public sealed interface VoleryCommand {
         @Override
         public ZkReply applyTo(ZnodeTree tree, long zxid, long time) {
             return tree.getChildren(path).withZxid(zxid);
+        }
+    }
+
+    /**
+     * A front end's command about its watches at one partition ({@link WatchPoll}, {@link WatchDrop}):
+     * it names no path and goes to {@link #partition()} whatever the oracle's path rule; it changes no
+     * znode and consumes no zxid.
+     */
+    sealed interface FrontEndCommand extends VoleryCommand permits WatchPoll, WatchDrop {
+        /** The partition the command goes to. */
+        int partition();
+
+        /** The front end's server id. */
+        int frontEnd();
+
+        @Override
+        default String path() {
+            return "";
+        }
+
+        @Override
+        default int targetPartition() {
+            return partition();
+        }
+
+        /** @throws IllegalArgumentException unless partition &gt;= 0 and the front end is in range */
+        static void check(String what, int partition, int frontEnd, long value) {
+            if (partition < 0 || frontEnd < 0 || frontEnd > Watcher.MAX_FRONT_END) {
+                throw new IllegalArgumentException(what + " out of range: " + partition + "/" + frontEnd + "/" + value);
+            }
+        }
+    }
+
+    /**
+     * A front end's poll of partition {@code partition} for the watch events queued for it
+     * ({@link ZnodeWatches#poll}): events numbered up to {@code acked} were delivered and are
+     * forgotten; the answer is {@link ZkReply#events} with the next ones.
+     */
+    record WatchPoll(int partition, int frontEnd, long acked) implements FrontEndCommand {
+        /** @throws IllegalArgumentException if an argument is out of range (acked negative included) */
+        public WatchPoll {
+            FrontEndCommand.check("watch poll", partition, frontEnd, acked);
+            if (acked < 0) {
+                throw new IllegalArgumentException("watch poll acknowledges " + acked);
+            }
+        }
+
+        @Override
+        public byte opcode() {
+            return OP_WATCH_POLL;
+        }
+
+        /** On a tree without watches: no events. */
+        @Override
+        public ZkReply applyTo(ZnodeTree tree, long zxid, long time) {
+            return ZkReply.events(java.util.List.of());
+        }
+
+        @Override
+        public ZkReply applyTo(ZnodeTree tree, ZnodeWatches watches, long zxid, long time) {
+            return ZkReply.events(watches.poll(frontEnd, acked));
+        }
+    }
+
+    /**
+     * A front end's drop of a session's watches and queued events at partition {@code partition}
+     * ({@link ZnodeWatches#drop}; {@link #ALL_SESSIONS}: every session of the front end, which it sends
+     * before its first watch there). Answers OK.
+     */
+    record WatchDrop(int partition, int frontEnd, long session) implements FrontEndCommand {
+        /** The session value that drops every session of the front end (no session has this id). */
+        public static final long ALL_SESSIONS = Long.MIN_VALUE;
+
+        /** @throws IllegalArgumentException if an argument is out of range */
+        public WatchDrop {
+            FrontEndCommand.check("watch drop", partition, frontEnd, session);
+        }
+
+        @Override
+        public byte opcode() {
+            return OP_WATCH_DROP;
+        }
+
+        @Override
+        public ZkReply applyTo(ZnodeTree tree, long zxid, long time) {
+            return ZkReply.ok();
+        }
+
+        @Override
+        public ZkReply applyTo(ZnodeTree tree, ZnodeWatches watches, long zxid, long time) {
+            watches.drop(frontEnd, session);
+            return ZkReply.ok();
         }
     }
 }

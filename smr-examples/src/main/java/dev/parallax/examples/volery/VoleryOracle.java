@@ -59,8 +59,16 @@ public final class VoleryOracle implements CommandRouter {
         return (int) (crc.getValue() % partitions);
     }
 
-    /** The partitions {@code command} goes to: all for create and delete, else the path's owner. */
+    /**
+     * The partitions {@code command} goes to: all for create and delete, the named partition for a
+     * front end's watch command ({@link VoleryCommand#targetPartition()}; one beyond P goes to
+     * {@link GroupSet#DEFAULT}, where the replicas answer BADARGUMENTS), else the path's owner.
+     */
     public GroupSet route(VoleryCommand command) {
+        int target = command.targetPartition();
+        if (target >= 0) {
+            return target < partitions ? GroupSet.of(target) : GroupSet.DEFAULT;
+        }
         return command.isGlobal() ? all : GroupSet.of(partitionOf(command.path()));
     }
 

@@ -33,9 +33,17 @@ import java.nio.channels.WritableByteChannel;
  *       if the command was also multicast elsewhere (an over-approximating oracle), the owner's
  *       {@link #localReads} is the reply it is about to give (computed without changing anything)
  *       and every other involved partition answers exactly those bytes, changing nothing.</li>
+ *   <li><b>watch poll, watch drop</b> (a front end's, {@link ZnodeWatches}): {@code require({target})};
+ *       the target acts on its watches and answers, others involved answer the target's reply (as
+ *       for reads); a target beyond P: BADARGUMENTS, nothing changes.</li>
  *   <li><b>malformed bytes</b>: {@link ZkReply#malformed()} (MARSHALLINGERROR), nothing changes, no
  *       values exchanged.</li>
  * </ul>
+ *
+ * <p><b>Watches</b> ({@link ZnodeWatches}): a read with a {@link Watcher} sets its watch at the owner
+ * (where it executes); a successful write fires the watches this partition holds — setData at the
+ * owner, create and delete at every partition, each of which holds only the watches on the paths it
+ * owns. Watches and queued events are replicated state: in the snapshot and the digest.
  *
  * <p><b>zxid and time.</b> ZooKeeper's zxid is one global counter; S-SMR has none. Each partition
  * counts the global commands it executed, {@code g} (the same at every partition: every partition
@@ -49,9 +57,10 @@ import java.nio.channels.WritableByteChannel;
  * owner's: other involved partitions answer the owner's reply). Times are not read from a clock: a write uses {@link VoleryCommand#time()}, stamped
  * into the command by the entry point (0 if not stamped).
  *
- * <p><b>Snapshot</b>, version 1 (big-endian, self-delimiting: {@link #restore} reads exactly these
- * bytes): {@code int magic 0x56505254 ("VPRT"), byte version 1, long g, long n, int treeLength,
- * treeLength bytes of ZnodeSnapshotFormat}. Partitions' snapshots and digests differ (non-owners'
+ * <p><b>Snapshot</b>, version 2 (big-endian, self-delimiting: {@link #restore} reads exactly these
+ * bytes): {@code int magic 0x56505254 ("VPRT"), byte version 2, long g, long n, int treeLength,
+ * treeLength bytes of ZnodeSnapshotFormat, int watchesLength, watchesLength bytes of
+ * ZnodeWatches.snapshot()}. Version 1, without the watches, is still read (no watches). Partitions' snapshots and digests differ (non-owners'
  * copies of data are stale); replicas of one partition agree.
  *
  * <p>Threads: the replica's S-SMR executor thread executes (snapshot and restore while no command
@@ -64,7 +73,9 @@ public final class VoleryPartition implements PartitionedStateMachine {
     /** The partition snapshot's magic number ("VPRT"). */
     public static final int SNAPSHOT_MAGIC = 0x56505254;
     /** The partition snapshot format version. */
-    public static final byte SNAPSHOT_VERSION = 1;
+    public static final byte SNAPSHOT_VERSION = 2;
+    /** The first partition snapshot format, without watches; still restored. */
+    public static final byte SNAPSHOT_VERSION_1 = 1;
 
     private static final int HEADER_BYTES = 4 + 1 + 8 + 8 + 4;
     private static final long MAX_LOCAL = 0xFFFFFFFFL;
@@ -72,6 +83,7 @@ public final class VoleryPartition implements PartitionedStateMachine {
     private static final byte[] MALFORMED = ZkReply.malformed().encode();
 
     private ZnodeTree tree = new ZnodeTree();
+    private ZnodeWatches watches = new ZnodeWatches();
     private long globals;
     private long locals;
 
@@ -85,6 +97,12 @@ public final class VoleryPartition implements PartitionedStateMachine {
         if (c == null || view.involved().size() == 1 || c instanceof VoleryCommand.Create
                 || ownerOf(c, view) != view.partition()) {
             return empty();
+        }
+        if (c instanceof VoleryCommand.WatchPoll p) {
+            return ByteBuffer.wrap(ZkReply.events(watches.peek(p.frontEnd(), p.acked())).encode());
+        }
+        if (c instanceof VoleryCommand.WatchDrop) {
+            return ByteBuffer.wrap(ZkReply.ok().encode());
         }
         if (c instanceof VoleryCommand.Delete d) {
             if (d.version() == ZnodeTree.ANY_VERSION) {
@@ -105,7 +123,8 @@ public final class VoleryPartition implements PartitionedStateMachine {
     public synchronized GroupSet remoteReads(ByteBuffer command, PartitionView view) {
         VoleryCommand c = VoleryCommand.decode(command).command();
         if (c == null || c instanceof VoleryCommand.Create
-                || c instanceof VoleryCommand.Delete d && d.version() == ZnodeTree.ANY_VERSION) {
+                || c instanceof VoleryCommand.Delete d && d.version() == ZnodeTree.ANY_VERSION
+                || c.targetPartition() >= view.partitions()) {
             return null;
         }
         int owner = ownerOf(c, view);
@@ -118,6 +137,9 @@ public final class VoleryPartition implements PartitionedStateMachine {
         if (c == null) {
             return ByteBuffer.wrap(MALFORMED.clone());
         }
+        if (c.targetPartition() >= context.partitions()) {
+            return ByteBuffer.wrap(ZkReply.error(ZkCode.BADARGUMENTS).encode());
+        }
         int owner = ownerOf(c, context);
         boolean own = owner == context.partition();
         if (c.isGlobal()) {
@@ -129,9 +151,13 @@ public final class VoleryPartition implements PartitionedStateMachine {
             globals++;
             locals = 0;
             long zxid = globals << 32;
-            ZkReply reply = c instanceof VoleryCommand.Delete d
-                    ? tree.delete(d.path(), d.version(), zxid, ownersVersion)
-                    : c.applyTo(tree, zxid, c.time());
+            ZkReply reply;
+            if (c instanceof VoleryCommand.Delete d) {
+                reply = tree.delete(d.path(), d.version(), zxid, ownersVersion);
+                watches.onExecuted(d, reply);
+            } else {
+                reply = c.applyTo(tree, watches, zxid, c.time());
+            }
             return ByteBuffer.wrap(reply.encode());
         }
         context.require(GroupSet.of(owner));
@@ -144,7 +170,7 @@ public final class VoleryPartition implements PartitionedStateMachine {
             zxid = peekLocalZxid();
             locals = Math.min(locals + 1, MAX_LOCAL);
         }
-        return ByteBuffer.wrap(c.applyTo(tree, zxid, c.time()).encode());
+        return ByteBuffer.wrap(c.applyTo(tree, watches, zxid, c.time()).encode());
     }
 
     @Override
@@ -173,7 +199,7 @@ public final class VoleryPartition implements PartitionedStateMachine {
         if (magic != SNAPSHOT_MAGIC) {
             throw new IOException("malformed Volery partition snapshot: magic " + Integer.toHexString(magic));
         }
-        if (version != SNAPSHOT_VERSION) {
+        if (version != SNAPSHOT_VERSION && version != SNAPSHOT_VERSION_1) {
             throw new IOException("malformed Volery partition snapshot: unsupported version " + version);
         }
         if (g < 0 || n < 0 || n > MAX_LOCAL || treeLength < 0) {
@@ -181,6 +207,19 @@ public final class VoleryPartition implements PartitionedStateMachine {
                     + treeLength);
         }
         ByteBuffer treeBytes = readFully(in, treeLength);
+        ZnodeWatches restoredWatches = new ZnodeWatches();
+        if (version == SNAPSHOT_VERSION) {
+            int watchesLength = readFully(in, 4).getInt();
+            if (watchesLength < 0) {
+                throw new IOException("malformed Volery partition snapshot: watches length " + watchesLength);
+            }
+            ByteBuffer watchBytes = readFully(in, watchesLength);
+            try {
+                restoredWatches = ZnodeWatches.restore(watchBytes);
+            } catch (IllegalArgumentException e) {
+                throw new IOException("malformed Volery partition snapshot: " + e.getMessage(), e);
+            }
+        }
         ZnodeTree restored;
         try {
             restored = ZnodeTree.restore(treeBytes.array());
@@ -188,6 +227,7 @@ public final class VoleryPartition implements PartitionedStateMachine {
             throw new IOException("malformed Volery partition snapshot: " + e.getMessage(), e);
         }
         tree = restored;
+        watches = restoredWatches;
         globals = g;
         locals = n;
     }
@@ -195,9 +235,10 @@ public final class VoleryPartition implements PartitionedStateMachine {
     /** This partition's snapshot as bytes (what {@link #snapshot} writes). */
     public synchronized byte[] snapshotBytes() {
         byte[] treeBytes = tree.snapshot();
-        ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + treeBytes.length);
+        byte[] watchBytes = watches.snapshot();
+        ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + treeBytes.length + 4 + watchBytes.length);
         out.putInt(SNAPSHOT_MAGIC).put(SNAPSHOT_VERSION).putLong(globals).putLong(locals).putInt(treeBytes.length)
-                .put(treeBytes);
+                .put(treeBytes).putInt(watchBytes.length).put(watchBytes);
         return out.array();
     }
 
@@ -214,6 +255,11 @@ public final class VoleryPartition implements PartitionedStateMachine {
         return tree.size();
     }
 
+    /** The watches this partition holds (data plus child watches). */
+    public synchronized int watchCount() {
+        return watches.watchCount();
+    }
+
     /** The zxid of the last write this partition executed ({@code g << 32 | n}; 0 before any). */
     private long lastZxid() {
         return globals << 32 | locals;
@@ -224,7 +270,8 @@ public final class VoleryPartition implements PartitionedStateMachine {
     }
 
     private static int ownerOf(VoleryCommand c, PartitionView view) {
-        return VoleryOracle.partitionOf(c.path(), view.partitions());
+        int target = c.targetPartition();
+        return target >= 0 ? target : VoleryOracle.partitionOf(c.path(), view.partitions());
     }
 
     /** The owner's value for a versioned delete: byte exists, int version; null if the node is missing. */

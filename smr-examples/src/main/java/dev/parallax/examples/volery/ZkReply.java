@@ -26,16 +26,18 @@ import java.util.Objects;
  *   byte  format version ({@link #FORMAT_VERSION} = 2)
  *   int   code (ZooKeeper's numeric code, {@link ZkCode#code()})
  *   long  zxid (non-negative; absent in version 1, which decodes with zxid 0)
- *   byte  fields present: bit 0 path, bit 1 data, bit 2 stat, bit 3 children (0 for an error)
+ *   byte  fields present: bit 0 path, bit 1 data, bit 2 stat, bit 3 children, bit 4 events (0 for an error)
  *   path:     int length (0..{@link VoleryCommand#MAX_PATH_BYTES}), UTF-8 bytes
  *   data:     int length (0..{@link VoleryCommand#MAX_DATA_BYTES}), bytes
  *   stat:     long czxid, long mzxid, long ctime, long mtime, int version, int cversion,
  *             int aversion, long ephemeralOwner, int dataLength, int numChildren, long pzxid
  *             ({@link Stat}'s order, ZooKeeper's data.Stat; 68 bytes)
  *   children: int count, count x (int length, UTF-8 name)
+ *   events:   int count, count x (long seq, long session, byte type, int length, UTF-8 path)
+ *             (a {@link VoleryCommand.WatchPoll}'s answer, {@link WatchEvent})
  * </pre>
  * present fields in that order, nothing after. The field combinations are those the factories make:
- * none (an error, or delete's OK), path (+ stat: create), stat, data + stat, children + stat.
+ * none (an error, or delete's OK), path (+ stat: create), stat, data + stat, children + stat, events.
  * Equal replies encode to equal bytes. {@link #decode(ByteBuffer)} reads versions 1 and 2 and never
  * throws: bytes it cannot read (truncated, trailing bytes, unknown version, code or field
  * combination, a negative zxid, bad lengths, invalid UTF-8) decode to {@link #malformed()}, the error
@@ -54,6 +56,7 @@ public final class ZkReply {
     private static final int HAS_DATA = 2;
     private static final int HAS_STAT = 4;
     private static final int HAS_CHILDREN = 8;
+    private static final int HAS_EVENTS = 16;
     private static final int STAT_BYTES = 8 * 4 + 4 * 3 + 8 + 4 * 2 + 8;
 
     private static final ZkReply OK_EMPTY = new ZkReply(ZkCode.OK, null, null, null, null, 0L);
@@ -65,18 +68,25 @@ public final class ZkReply {
     private final Stat stat;
     private final List<String> children;
     private final long zxid;
+    private final List<WatchEvent> events;
 
     private ZkReply(ZkCode code, String path, byte[] data, Stat stat, List<String> children) {
         this(code, path, data, stat, children, 0L);
     }
 
     private ZkReply(ZkCode code, String path, byte[] data, Stat stat, List<String> children, long zxid) {
+        this(code, path, data, stat, children, zxid, null);
+    }
+
+    private ZkReply(ZkCode code, String path, byte[] data, Stat stat, List<String> children, long zxid,
+                    List<WatchEvent> events) {
         this.code = Objects.requireNonNull(code, "code");
         this.path = path;
         this.data = data;
         this.stat = stat;
         this.children = children;
         this.zxid = zxid;
+        this.events = events;
     }
 
     /** An error reply. @throws IllegalArgumentException if {@code code} is {@link ZkCode#OK} */
@@ -126,6 +136,11 @@ public final class ZkReply {
         return new ZkReply(ZkCode.OK, null, null, Objects.requireNonNull(stat, "stat"), List.copyOf(children));
     }
 
+    /** A watch poll's answer: the queued events, in order ({@link ZnodeWatches#poll}). */
+    public static ZkReply events(List<WatchEvent> events) {
+        return new ZkReply(ZkCode.OK, null, null, null, null, 0L, List.copyOf(events));
+    }
+
     /**
      * This reply with zxid {@code zxid} (the zxid the command executed at, or a read's last zxid).
      *
@@ -135,7 +150,7 @@ public final class ZkReply {
         if (zxid < 0) {
             throw new IllegalArgumentException("negative zxid: " + zxid);
         }
-        return zxid == this.zxid ? this : new ZkReply(code, path, data, stat, children, zxid);
+        return zxid == this.zxid ? this : new ZkReply(code, path, data, stat, children, zxid, events);
     }
 
     /** The zxid the command executed at (a write) or of the state it read (a read); 0 if not set. */
@@ -161,6 +176,11 @@ public final class ZkReply {
     /** A copy of the data (getData), else null. */
     public byte[] data() {
         return data == null ? null : data.clone();
+    }
+
+    /** The events a watch poll returns, else null. */
+    public List<WatchEvent> events() {
+        return events;
     }
 
     /** The node's stat (create, setData, getData, exists, getChildren), else null. */
@@ -200,6 +220,16 @@ public final class ZkReply {
                 size += 4 + name.length;
             }
         }
+        List<byte[]> eventPaths = new ArrayList<>();
+        if (events != null) {
+            fields |= HAS_EVENTS;
+            size += 4;
+            for (WatchEvent e : events) {
+                byte[] p = e.path().getBytes(StandardCharsets.UTF_8);
+                eventPaths.add(p);
+                size += 8 + 8 + 1 + 4 + p.length;
+            }
+        }
         ByteBuffer out = ByteBuffer.allocate(size);
         out.put(FORMAT_VERSION).putInt(code.code()).putLong(zxid).put((byte) fields);
         if (pathBytes != null) {
@@ -218,6 +248,14 @@ public final class ZkReply {
             out.putInt(names.size());
             for (byte[] name : names) {
                 out.putInt(name.length).put(name);
+            }
+        }
+        if (events != null) {
+            out.putInt(events.size());
+            for (int i = 0; i < events.size(); i++) {
+                WatchEvent e = events.get(i);
+                out.putLong(e.seq()).putLong(e.session()).put((byte) e.type()).putInt(eventPaths.get(i).length)
+                        .put(eventPaths.get(i));
             }
         }
         return out.array();
@@ -285,10 +323,29 @@ public final class ZkReply {
                 }
                 children = List.copyOf(names);
             }
+            List<WatchEvent> events = null;
+            if ((fields & HAS_EVENTS) != 0) {
+                int count = in.getInt();
+                if (count < 0 || count > in.remaining() / 21) {
+                    return MALFORMED;
+                }
+                List<WatchEvent> read = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    long seq = in.getLong();
+                    long session = in.getLong();
+                    int type = in.get();
+                    String eventPath = utf8(in, VoleryCommand.MAX_PATH_BYTES);
+                    if (eventPath == null || type < WatchEvent.NODE_CREATED || type > WatchEvent.NODE_CHILDREN_CHANGED) {
+                        return MALFORMED;
+                    }
+                    read.add(new WatchEvent(seq, session, type, eventPath));
+                }
+                events = List.copyOf(read);
+            }
             if (in.hasRemaining()) {
                 return MALFORMED;
             }
-            return new ZkReply(code, path, data, stat, children, zxid);
+            return new ZkReply(code, path, data, stat, children, zxid, events);
         } catch (BufferUnderflowException e) {
             return MALFORMED;
         }
@@ -300,7 +357,7 @@ public final class ZkReply {
             return fields == 0;
         }
         return fields == 0 || fields == HAS_PATH || fields == (HAS_PATH | HAS_STAT) || fields == HAS_STAT
-                || fields == (HAS_DATA | HAS_STAT) || fields == (HAS_CHILDREN | HAS_STAT);
+                || fields == (HAS_DATA | HAS_STAT) || fields == (HAS_CHILDREN | HAS_STAT) || fields == HAS_EVENTS;
     }
 
     /** A length-prefixed strict UTF-8 string of at most {@code max} bytes, or null if not one. */
@@ -318,18 +375,19 @@ public final class ZkReply {
     @Override
     public boolean equals(Object o) {
         return o instanceof ZkReply r && code == r.code && Objects.equals(path, r.path) && Arrays.equals(data, r.data)
-                && Objects.equals(stat, r.stat) && Objects.equals(children, r.children) && zxid == r.zxid;
+                && Objects.equals(stat, r.stat) && Objects.equals(children, r.children) && zxid == r.zxid
+                && Objects.equals(events, r.events);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(code, path, Arrays.hashCode(data), stat, children, zxid);
+        return Objects.hash(code, path, Arrays.hashCode(data), stat, children, zxid, events);
     }
 
     @Override
     public String toString() {
         return "ZkReply[" + code + " zxid=0x" + Long.toHexString(zxid) + (path == null ? "" : " path=" + path)
                 + (data == null ? "" : " data=" + data.length + "B") + (stat == null ? "" : " " + stat)
-                + (children == null ? "" : " children=" + children) + "]";
+                + (children == null ? "" : " children=" + children) + (events == null ? "" : " events=" + events) + "]";
     }
 }

@@ -141,6 +141,8 @@ class VoleryClusterTest {
             try (ZooKeeper zk = c.connect(0, 1)) {
                 long session = zk.getSessionId();
                 zk.create("/failover", bytes("a"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+                Events watch = new Events();
+                zk.getData("/failover", watch, null); // re-armed at the next front end by setWatches
                 c.frontEnds.get(0).close(); // the client's server goes away; replica 0 keeps running
                 c.frontEnds.get(1).close();
                 c.frontEnds.set(1, VoleryService.frontEnd(c.file, 1, new SimpleMeterRegistry()));
@@ -158,6 +160,7 @@ class VoleryClusterTest {
                 }
                 assertThat(stat.getVersion()).isEqualTo(1);
                 assertThat(zk.getSessionId()).as("the same session, adopted by another front end").isEqualTo(session);
+                assertThat(watch.next()).as("the watch moved with the session").isEqualTo("NodeDataChanged /failover");
             }
         }
     }
@@ -191,7 +194,59 @@ class VoleryClusterTest {
                 assertThat(zk.exists("/narrow", false)).isNotNull();
                 assertThat(zk.exists("/narrow2", false)).as("refused: nothing of it executed").isNull();
             }
+            watchesAcrossPartitions(c);
             c.awaitPartitionsConverged();
         }
+    }
+
+    /** Queues the watch events it hears. */
+    private static final class Events implements org.apache.zookeeper.Watcher {
+        final java.util.concurrent.BlockingQueue<String> events = new java.util.concurrent.LinkedBlockingQueue<>();
+
+        @Override
+        public void process(org.apache.zookeeper.WatchedEvent e) {
+            if (e.getType() != Event.EventType.None) {
+                events.add(e.getType() + " " + e.getPath());
+            }
+        }
+
+        String next() throws InterruptedException {
+            String e = events.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertThat(e).as("a watch event within %d s", WAIT_SECONDS).isNotNull();
+            return e;
+        }
+    }
+
+    /**
+     * Watches set through one front end fire on changes made through another, whichever partition owns
+     * the znode: the owner holds the watch, and the watcher's front end polls it.
+     */
+    private static void watchesAcrossPartitions(Cluster c) throws Exception {
+        try (ZooKeeper watcher = c.connect(0); ZooKeeper writer = c.connect(c.replicas.size() - 1)) {
+            VoleryOracle oracle = new VoleryOracle(2);
+            for (int i = 0; i < 2; i++) {
+                String owned = firstOwnedBy(oracle, i);
+                Events data = new Events();
+                watcher.getData(owned, data, null);
+                writer.setData(owned, bytes("changed"), -1);
+                assertThat(data.next()).as("a znode of partition %d", i).isEqualTo("NodeDataChanged " + owned);
+            }
+            Events children = new Events();
+            Events created = new Events();
+            watcher.getChildren("/app", children);
+            assertThat(watcher.exists("/app/late", created)).isNull();
+            writer.create("/app/late", bytes("l"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            assertThat(children.next()).isEqualTo("NodeChildrenChanged /app");
+            assertThat(created.next()).isEqualTo("NodeCreated /app/late");
+        }
+    }
+
+    private static String firstOwnedBy(VoleryOracle oracle, int partition) {
+        for (int i = 0; i < 8; i++) {
+            if (i != 3 && oracle.partitionOf("/app/n" + i) == partition) {
+                return "/app/n" + i;
+            }
+        }
+        throw new AssertionError("no /app/n* znode owned by partition " + partition);
     }
 }

@@ -130,6 +130,53 @@ class VoleryCommandTest {
         }
     }
 
+    private static final List<VoleryCommand> WATCH_SAMPLES = List.of(
+            new VoleryCommand.GetData("/a", new Watcher(3, -5)),
+            new VoleryCommand.Exists("/x", new Watcher(255, Long.MAX_VALUE)),
+            new VoleryCommand.GetChildren("/p", new Watcher(0, 1)),
+            new VoleryCommand.WatchPoll(1, 2, 3),
+            new VoleryCommand.WatchDrop(0, 3, VoleryCommand.WatchDrop.ALL_SESSIONS),
+            new VoleryCommand.WatchDrop(2, 1, 42));
+
+    @Test
+    void watchingReadsAndTheFrontEndsWatchCommandsRoundTripAndTheirTruncationsAreMalformed() {
+        for (VoleryCommand c : WATCH_SAMPLES) {
+            byte[] encoded = c.encode();
+            assertThat(VoleryCommand.decode(encoded).command()).as("%s", c).isEqualTo(c);
+            assertThat(VoleryCommand.decode(Arrays.copyOf(encoded, encoded.length + 1)).ok()).isFalse();
+            for (int length = 0; length < encoded.length; length++) {
+                VoleryCommand.Decoded d = VoleryCommand.decode(Arrays.copyOf(encoded, length));
+                if (c.watcher() != null && length == encoded.length - 12) {
+                    assertThat(d.command()).as("without its watcher: the plain read").isNotNull()
+                            .extracting(VoleryCommand::watcher).isNull();
+                } else {
+                    assertThat(d.ok()).as("%s cut to %d", c, length).isFalse();
+                }
+            }
+            assertThat(c.isWrite()).isFalse();
+            assertThat(c.isGlobal()).isFalse();
+        }
+        assertThat(new VoleryCommand.WatchPoll(1, 2, 3).targetPartition()).isEqualTo(1);
+        assertThat(new VoleryCommand.GetData("/a").targetPartition()).isEqualTo(-1);
+        assertThat(new VoleryCommand.GetData("/a")).isEqualTo(new VoleryCommand.GetData("/a", null));
+        // a watch command names no path; the front-end id fits a byte; a poll acknowledges no negative number
+        byte[] poll = new VoleryCommand.WatchPoll(1, 2, 3).encode();
+        byte[] withPath = ByteBuffer.allocate(poll.length + 2).put(VoleryCommand.OP_WATCH_POLL).putInt(2)
+                .put((byte) '/').put((byte) 'a').put(poll, 5, poll.length - 5).array();
+        assertThat(VoleryCommand.decode(withPath).error()).contains("with a path");
+        ByteBuffer badFrontEnd = ByteBuffer.wrap(poll.clone());
+        badFrontEnd.putInt(9, 256);
+        assertThat(VoleryCommand.decode(badFrontEnd.array()).error()).contains("out of range");
+        ByteBuffer negativeAck = ByteBuffer.wrap(poll.clone());
+        negativeAck.putLong(13, -1);
+        assertThat(VoleryCommand.decode(negativeAck.array()).error()).contains("out of range");
+        assertThatThrownBy(() -> new VoleryCommand.WatchPoll(-1, 0, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Watcher(256, 0)).isInstanceOf(IllegalArgumentException.class);
+        byte[] read = new VoleryCommand.GetData("/a", new Watcher(1, 1)).encode();
+        ByteBuffer.wrap(read).putInt(read.length - 12, -1);
+        assertThat(VoleryCommand.decode(read).error()).contains("front end -1 outside 0..255");
+    }
+
     @Test
     void trailingBytesAreMalformed() {
         for (VoleryCommand c : SAMPLES) {

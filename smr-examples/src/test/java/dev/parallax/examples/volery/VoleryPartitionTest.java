@@ -213,6 +213,53 @@ class VoleryPartitionTest {
     }
 
     @Test
+    void aWatchLivesAtItsZnodesOwnerFiresThereOnACreateEveryPartitionExecutesAndIsInTheSnapshot() throws IOException {
+        String parent = ownedBy(1, "w");
+        Watcher w = new Watcher(4, 77);
+        run(create(parent, 1));
+        assertThat(run(new VoleryCommand.GetChildren(parent, w)).isOk()).isTrue();
+        String child = parent + "/c";
+        run(new VoleryCommand.Exists(child, w)); // owned by whichever partition: set there
+        int childOwner = oracle.partitionOf(child);
+        for (int p = 0; p < P; p++) {
+            int expected = (p == 1 ? 1 : 0) + (p == childOwner ? 1 : 0);
+            assertThat(ssmr.replica(p, 0).watchCount()).as("partition %d", p).isEqualTo(expected);
+        }
+        // the watches are replicated state: in the snapshot, restored alike
+        ssmr.restoreFromSnapshots(1);
+        assertThat(ssmr.replica(1, 1).watchCount()).isEqualTo(ssmr.replica(1, 0).watchCount());
+
+        run(create(child, 2)); // a global command: each partition fires the watches it holds
+        List<String> fired = new java.util.ArrayList<>();
+        for (int p = 0; p < P; p++) {
+            ZkReply poll = run(new VoleryCommand.WatchPoll(p, 4, 0));
+            poll.events().forEach(e -> fired.add(e.type() + " " + e.path()));
+            assertThat(ssmr.replica(p, 0).watchCount()).isZero();
+        }
+        assertThat(fired).containsExactlyInAnyOrder(WatchEvent.NODE_CHILDREN_CHANGED + " " + parent,
+                WatchEvent.NODE_CREATED + " " + child);
+        for (List<Long> partition : ssmr.digests()) {
+            assertThat(partition).as("replicas of a partition agree, watches included").containsOnly(partition.get(0));
+        }
+        assertThat(run(new VoleryCommand.WatchPoll(P, 4, 0), GroupSet.DEFAULT))
+                .as("a partition that does not exist").isEqualTo(ZkReply.error(ZkCode.BADARGUMENTS));
+        assertThat(oracle.route(new VoleryCommand.WatchPoll(2, 4, 0))).isEqualTo(GroupSet.of(2));
+    }
+
+    @Test
+    void aVersion1SnapshotWithoutWatchesIsStillRestored() throws IOException {
+        VoleryPartition original = new VoleryPartition();
+        byte[] v2 = original.snapshotBytes();
+        // version 1 is version 2 without the trailing watch section (int length + bytes)
+        byte[] empty = new ZnodeWatches().snapshot();
+        byte[] v1 = Arrays.copyOf(v2, v2.length - 4 - empty.length);
+        v1[4] = VoleryPartition.SNAPSHOT_VERSION_1;
+        VoleryPartition restored = new VoleryPartition();
+        restore(restored, v1);
+        assertThat(restored.snapshotBytes()).isEqualTo(v2);
+    }
+
+    @Test
     void aCorruptSnapshotIsRefusedWithTheReasonAndLeavesTheStateAlone() {
         String a = ownedBy(2, "a");
         run(create(a, 1));

@@ -31,7 +31,10 @@ class VoleryReplyEncodingTest {
             ZkReply.data(new byte[] {1, 2, 3, 4}, STAT),
             ZkReply.data(new byte[0], STAT),
             ZkReply.children(List.of("a", "b", "ü"), STAT),
-            ZkReply.children(List.of(), STAT));
+            ZkReply.children(List.of(), STAT),
+            ZkReply.events(List.of(new WatchEvent(1, 5, WatchEvent.NODE_DATA_CHANGED, "/a"),
+                    new WatchEvent(2, -7, WatchEvent.NODE_CHILDREN_CHANGED, "/ü"))),
+            ZkReply.events(List.of()));
 
     @Test
     void everyKindOfReplyRoundTripsAndEqualRepliesEncodeEqually() {

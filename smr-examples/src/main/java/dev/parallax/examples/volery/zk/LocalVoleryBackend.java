@@ -3,6 +3,7 @@ package dev.parallax.examples.volery.zk;
 import dev.parallax.examples.volery.VoleryCommand;
 import dev.parallax.examples.volery.ZkReply;
 import dev.parallax.examples.volery.ZnodeTree;
+import dev.parallax.examples.volery.ZnodeWatches;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
@@ -11,7 +12,8 @@ import java.util.function.LongSupplier;
  * An in-process, unreplicated {@link VoleryBackend}: one {@link ZnodeTree} behind one lock, so every
  * operation is trivially linearizable. Each write takes the next zxid of a counter (1, 2, ...; failed
  * writes too, as ZooKeeper's error transactions do) and the time of the clock given; a read's reply
- * carries the last write's zxid. For tests and for
+ * carries the last write's zxid. Watches as a Volery partition keeps them ({@link ZnodeWatches}, one
+ * partition). For tests and for
  * trying ZooKeeper clients against {@link ZkServer} without a cluster.
  *
  * <p><b>Threads.</b> Thread-safe; {@link #submit} executes the command on the calling thread under the
@@ -19,6 +21,7 @@ import java.util.function.LongSupplier;
  */
 public final class LocalVoleryBackend implements VoleryBackend {
     private final ZnodeTree tree = new ZnodeTree();
+    private final ZnodeWatches watches = new ZnodeWatches();
     private final LongSupplier clock;
     private long zxid;
 
@@ -37,8 +40,13 @@ public final class LocalVoleryBackend implements VoleryBackend {
         Objects.requireNonNull(command, "command");
         synchronized (this) {
             long z = command.isWrite() ? ++zxid : zxid;
-            return CompletableFuture.completedFuture(command.applyTo(tree, z, clock.getAsLong()));
+            return CompletableFuture.completedFuture(command.applyTo(tree, watches, z, clock.getAsLong()));
         }
+    }
+
+    /** The watches held (data plus child watches). */
+    public synchronized int watchCount() {
+        return watches.watchCount();
     }
 
     /** The zxid of the last write (0 before any). */

@@ -26,15 +26,32 @@ import java.util.function.LongSupplier;
 public final class ReplicatedVoleryBackend implements VoleryBackend {
     private final CommandInvoker invoker;
     private final LongSupplier clockMillis;
+    private final int partitions;
 
     /**
+     * A backend over one partition.
+     *
      * @param invoker     sends an encoded {@link VoleryCommand} to the partitions its oracle names
      *                    (a {@link PartitionedInvoker} over a {@link VoleryOracle})
      * @param clockMillis the time stamped into creates and setData
      */
     public ReplicatedVoleryBackend(CommandInvoker invoker, LongSupplier clockMillis) {
+        this(invoker, clockMillis, 1);
+    }
+
+    /**
+     * @param invoker     sends an encoded {@link VoleryCommand} to the partitions its oracle names
+     *                    (a {@link PartitionedInvoker} over a {@link VoleryOracle})
+     * @param clockMillis the time stamped into creates and setData
+     * @param partitions  the number of partitions the invoker reaches
+     */
+    public ReplicatedVoleryBackend(CommandInvoker invoker, LongSupplier clockMillis, int partitions) {
         this.invoker = Objects.requireNonNull(invoker, "invoker");
         this.clockMillis = Objects.requireNonNull(clockMillis, "clockMillis");
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
+        }
+        this.partitions = partitions;
     }
 
     /**
@@ -43,7 +60,12 @@ public final class ReplicatedVoleryBackend implements VoleryBackend {
      */
     public static ReplicatedVoleryBackend over(List<? extends CommandInvoker> partitions) {
         return new ReplicatedVoleryBackend(new PartitionedInvoker(partitions, new VoleryOracle(partitions.size()),
-                PartitionedInvoker.DEFAULT_MAX_RETRIES), System::currentTimeMillis);
+                PartitionedInvoker.DEFAULT_MAX_RETRIES), System::currentTimeMillis, partitions.size());
+    }
+
+    @Override
+    public int partitions() {
+        return partitions;
     }
 
     @Override

@@ -23,4 +23,14 @@ public interface VoleryBackend {
      * @return the command's reply; completes exceptionally if the command could not be executed
      */
     CompletableFuture<ZkReply> submit(VoleryCommand command);
+
+    /** The number of partitions P behind this backend (watch polls go to each, {@link VoleryCommand.WatchPoll}). */
+    default int partitions() {
+        return 1;
+    }
+
+    /** The partition owning {@code path} (where a watch on it lives): CRC32(path) mod {@link #partitions()}. */
+    default int partitionOf(String path) {
+        return dev.parallax.examples.volery.VoleryOracle.partitionOf(path, partitions());
+    }
 }

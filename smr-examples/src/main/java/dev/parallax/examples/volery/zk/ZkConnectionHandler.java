@@ -70,6 +70,7 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
     private final ZkServerConfig config;
     private final ZkSessions sessions;
     private final ZkOperations operations;
+    private final ZkWatchHub watches;
     private final ZkMetrics metrics;
     private final long id;
     private ChannelHandlerContext ctx;
@@ -78,10 +79,12 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
     private boolean sessionEnded;
     private long lastZxid;
 
-    ZkConnectionHandler(ZkServerConfig config, ZkSessions sessions, ZkOperations operations, ZkMetrics metrics, long id) {
+    ZkConnectionHandler(ZkServerConfig config, ZkSessions sessions, ZkOperations operations, ZkWatchHub watches,
+                        ZkMetrics metrics, long id) {
         this.config = config;
         this.sessions = sessions;
         this.operations = operations;
+        this.watches = watches;
         this.metrics = metrics;
         this.id = id;
     }
@@ -293,7 +296,7 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
         OrderedReplies<ZkResponse>.Slot slot = replies.append();
         Object result;
         try {
-            result = operations.execute(xid, op, in);
+            result = operations.execute(session.id(), xid, op, in);
         } catch (IOException e) {
             replies.dropLast();
             refuse(ZkMetrics.Refusal.UNDECODABLE, op.tag() + " request: " + e.getMessage());
@@ -316,6 +319,7 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
         sessionEnded = true;
         if (sessions.remove(session.id())) {
             metrics.session(event);
+            watches.sessionEnded(session.id());
         }
     }
 

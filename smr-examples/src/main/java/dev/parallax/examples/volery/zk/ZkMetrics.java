@@ -26,6 +26,10 @@ import java.util.function.Supplier;
  *   <li>{@code parallax.volery.zk.sessions{event}}: {@code created}, {@code resumed}, {@code rejected}
  *       (reconnect with an unknown or expired session or a wrong password), {@code closed},
  *       {@code expired};</li>
+ *   <li>{@code parallax.volery.zk.watches{event}}: {@code set} (reads that set a watch),
+ *       {@code delivered} (events written to a session), {@code undeliverable} (events for a session
+ *       not connected here: dropped, its client re-arms with setWatches), {@code poll-failed}
+ *       (watch polls the backend failed; retried at the next interval);</li>
  *   <li>{@code parallax.volery.zk.connections.accepted}, and the gauges
  *       {@code parallax.volery.zk.connections.open} and {@code parallax.volery.zk.sessions.live}.</li>
  * </ul>
@@ -78,6 +82,9 @@ final class ZkMetrics implements AutoCloseable {
     /** A session event; ADOPTED: a session another server of the cluster created, taken over here. */
     enum SessionEvent { CREATED, RESUMED, ADOPTED, REJECTED, CLOSED, EXPIRED }
 
+    /** What happened to a watch or a watch event. */
+    enum WatchEvent { SET, DELIVERED, UNDELIVERABLE, POLL_FAILED }
+
     private static final String PREFIX = "parallax.volery.zk.";
 
     private final MeterRegistry registry;
@@ -88,6 +95,7 @@ final class ZkMetrics implements AutoCloseable {
     private final Map<Refusal, Counter> refused = new EnumMap<>(Refusal.class);
     private final Map<Failure, Counter> failures = new EnumMap<>(Failure.class);
     private final Map<SessionEvent, Counter> sessions = new EnumMap<>(SessionEvent.class);
+    private final Map<WatchEvent, Counter> watches = new EnumMap<>(WatchEvent.class);
     private final Counter connections;
 
     ZkMetrics(MeterRegistry registry, Supplier<Number> openConnections, Supplier<Number> liveSessions) {
@@ -108,6 +116,10 @@ final class ZkMetrics implements AutoCloseable {
         }
         for (SessionEvent e : SessionEvent.values()) {
             sessions.put(e, counter("sessions", "Session events", Tags.of("event", e.name().toLowerCase(Locale.ROOT))));
+        }
+        for (WatchEvent e : WatchEvent.values()) {
+            watches.put(e, counter("watches", "Watches set and watch events, by what happened",
+                    Tags.of("event", e.name().toLowerCase(Locale.ROOT).replace('_', '-'))));
         }
         connections = counter("connections.accepted", "Connections accepted", Tags.empty());
         meters.add(Gauge.builder(PREFIX + "connections.open", openConnections)
@@ -140,6 +152,10 @@ final class ZkMetrics implements AutoCloseable {
 
     void session(SessionEvent event) {
         sessions.get(event).increment();
+    }
+
+    void watch(WatchEvent event) {
+        watches.get(event).increment();
     }
 
     void connectionAccepted() {

@@ -3,6 +3,7 @@ package dev.parallax.examples.volery.zk;
 import dev.parallax.examples.volery.CreateMode;
 import dev.parallax.examples.volery.Stat;
 import dev.parallax.examples.volery.VoleryCommand;
+import dev.parallax.examples.volery.Watcher;
 import dev.parallax.examples.volery.ZkReply;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -30,6 +31,7 @@ import org.apache.zookeeper.proto.GetDataRequest;
 import org.apache.zookeeper.proto.GetDataResponse;
 import org.apache.zookeeper.proto.SetDataRequest;
 import org.apache.zookeeper.proto.SetDataResponse;
+import org.apache.zookeeper.proto.SetWatches;
 import org.apache.zookeeper.proto.SyncRequest;
 import org.apache.zookeeper.proto.SyncResponse;
 
@@ -38,9 +40,13 @@ import org.apache.zookeeper.proto.SyncResponse;
  * {@link ZkReply} into ZooKeeper's response record, or answers at once what needs no backend: sync
  * (the connection writes replies in request order, so it is answered after every earlier request of
  * the session, and every backend operation is linearizable: nothing more to wait for), features Volery
- * does not have (UNIMPLEMENTED: reads with a watch, watch operations, ephemeral/container/TTL
- * creates, setACL, multi, check, reconfig, ...; INVALIDACL: a create with an ACL other than
- * world:anyone/ALL), and arguments the command encoding refuses (BADARGUMENTS).
+ * does not have (UNIMPLEMENTED: persistent watches (addWatch, setWatches2), checkWatches,
+ * removeWatches, ephemeral/container/TTL creates, setACL, multi, check, reconfig, ...; INVALIDACL: a
+ * create with an ACL other than world:anyone/ALL), and arguments the command encoding refuses
+ * (BADARGUMENTS). Watches (exists, getData, getChildren with watch=true, and setWatches) go through
+ * the server's {@link ZkWatchHub}: a read that sets a watch carries the session's
+ * {@link dev.parallax.examples.volery.Watcher}, and every backend reply waits until the events it may
+ * make visible are written ({@link ZkWatchHub#beforeReply}).
  *
  * <p>create2 is one backend command: the create's own reply carries the new node's Stat. Every
  * response built from a backend reply carries the reply's zxid ({@link ZkReply#zxid()}), errors
@@ -64,69 +70,64 @@ final class ZkOperations {
 
     private final VoleryBackend backend;
     private final ZkMetrics metrics;
+    private final ZkWatchHub watches;
 
-    ZkOperations(VoleryBackend backend, ZkMetrics metrics) {
+    ZkOperations(VoleryBackend backend, ZkMetrics metrics, ZkWatchHub watches) {
         this.backend = backend;
         this.metrics = metrics;
+        this.watches = watches;
     }
 
     /**
-     * Executes request {@code xid} of type {@code op} whose body {@code in} holds.
+     * Executes request {@code xid} of type {@code op} whose body {@code in} holds, for session
+     * {@code session}.
      *
      * @return a {@link ZkResponse} available now, or a {@code CompletableFuture<ZkResponse>} that the
      *         backend completes (possibly exceptionally)
      * @throws IOException if the body does not decode
      */
-    Object execute(int xid, ZkOp op, InputArchive in) throws IOException {
+    Object execute(long session, int xid, ZkOp op, InputArchive in) throws IOException {
         switch (op) {
             case CREATE, CREATE2 -> {
                 CreateRequest r = ZkWire.read(in, new CreateRequest());
-                return create(xid, r, op == ZkOp.CREATE2);
+                return create(session, xid, r, op == ZkOp.CREATE2);
             }
             case DELETE -> {
                 DeleteRequest r = ZkWire.read(in, new DeleteRequest());
-                return run(xid, () -> new VoleryCommand.Delete(r.getPath(), r.getVersion()), reply -> null);
+                return run(session, xid, () -> new VoleryCommand.Delete(r.getPath(), r.getVersion()), reply -> null);
             }
             case EXISTS -> {
                 ExistsRequest r = ZkWire.read(in, new ExistsRequest());
-                if (r.getWatch()) {
-                    return watch(xid);
-                }
-                return run(xid, () -> new VoleryCommand.Exists(r.getPath()),
+                Watcher w = r.getWatch() ? watches.watcher(session) : null;
+                return run(session, xid, () -> new VoleryCommand.Exists(r.getPath(), w),
                         reply -> new ExistsResponse(jute(reply.stat())));
             }
             case GET_DATA -> {
                 GetDataRequest r = ZkWire.read(in, new GetDataRequest());
-                if (r.getWatch()) {
-                    return watch(xid);
-                }
-                return run(xid, () -> new VoleryCommand.GetData(r.getPath()),
+                Watcher w = r.getWatch() ? watches.watcher(session) : null;
+                return run(session, xid, () -> new VoleryCommand.GetData(r.getPath(), w),
                         reply -> new GetDataResponse(reply.data(), jute(reply.stat())));
             }
             case SET_DATA -> {
                 SetDataRequest r = ZkWire.read(in, new SetDataRequest());
-                return run(xid, () -> new VoleryCommand.SetData(r.getPath(), orEmpty(r.getData()), r.getVersion()),
+                return run(session, xid, () -> new VoleryCommand.SetData(r.getPath(), orEmpty(r.getData()), r.getVersion()),
                         reply -> new SetDataResponse(jute(reply.stat())));
             }
             case GET_ACL -> {
                 GetACLRequest r = ZkWire.read(in, new GetACLRequest());
-                return run(xid, () -> new VoleryCommand.Exists(r.getPath()),
+                return run(session, xid, () -> new VoleryCommand.Exists(r.getPath()),
                         reply -> new GetACLResponse(new ArrayList<>(OPEN_ACL), jute(reply.stat())));
             }
             case GET_CHILDREN -> {
                 GetChildrenRequest r = ZkWire.read(in, new GetChildrenRequest());
-                if (r.getWatch()) {
-                    return watch(xid);
-                }
-                return run(xid, () -> new VoleryCommand.GetChildren(r.getPath()),
+                Watcher w = r.getWatch() ? watches.watcher(session) : null;
+                return run(session, xid, () -> new VoleryCommand.GetChildren(r.getPath(), w),
                         reply -> new GetChildrenResponse(new ArrayList<>(reply.children())));
             }
             case GET_CHILDREN2 -> {
                 GetChildren2Request r = ZkWire.read(in, new GetChildren2Request());
-                if (r.getWatch()) {
-                    return watch(xid);
-                }
-                return run(xid, () -> new VoleryCommand.GetChildren(r.getPath()),
+                Watcher w = r.getWatch() ? watches.watcher(session) : null;
+                return run(session, xid, () -> new VoleryCommand.GetChildren(r.getPath(), w),
                         reply -> new GetChildren2Response(new ArrayList<>(reply.children()),
                                 jute(reply.stat())));
             }
@@ -134,7 +135,12 @@ final class ZkOperations {
                 SyncRequest r = ZkWire.read(in, new SyncRequest());
                 return new ZkResponse(xid, 0, new SyncResponse(r.getPath()), 0);
             }
-            case SET_WATCHES, SET_WATCHES2, ADD_WATCH, CHECK_WATCHES, REMOVE_WATCHES -> {
+            case SET_WATCHES -> {
+                SetWatches r = ZkWire.read(in, new SetWatches());
+                return watches.setWatches(session, r.getDataWatches(), r.getExistWatches(), r.getChildWatches())
+                        .thenApply(v -> ZkResponse.ok(xid));
+            }
+            case SET_WATCHES2, ADD_WATCH, CHECK_WATCHES, REMOVE_WATCHES -> {
                 return watch(xid);
             }
             case CREATE_CONTAINER, CREATE_TTL -> {
@@ -148,7 +154,7 @@ final class ZkOperations {
         }
     }
 
-    private Object create(int xid, CreateRequest r, boolean withStat) {
+    private Object create(long session, int xid, CreateRequest r, boolean withStat) {
         CreateMode mode = CreateMode.fromFlag(r.getFlags());
         if (mode == null) {
             return ZkResponse.error(xid, ZkCodes.BADARGUMENTS);
@@ -161,7 +167,7 @@ final class ZkOperations {
             metrics.unsupported(ZkMetrics.Unsupported.ACL);
             return ZkResponse.error(xid, ZkCodes.INVALIDACL);
         }
-        return run(xid, () -> new VoleryCommand.Create(r.getPath(), orEmpty(r.getData()), mode), reply -> withStat
+        return run(session, xid, () -> new VoleryCommand.Create(r.getPath(), orEmpty(r.getData()), mode), reply -> withStat
                 ? new Create2Response(reply.path(), jute(statOf(reply)))
                 : new CreateResponse(reply.path()));
     }
@@ -171,22 +177,34 @@ final class ZkOperations {
         return created.stat() != null ? created.stat() : new Stat(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     }
 
-    private Object run(int xid, Supplier<VoleryCommand> build, Function<ZkReply, Record> onOk) {
+    private Object run(long session, int xid, Supplier<VoleryCommand> build, Function<ZkReply, Record> onOk) {
         VoleryCommand command = command(build);
         if (command == null) {
             return ZkResponse.error(xid, ZkCodes.BADARGUMENTS);
         }
-        return submit(xid, command, onOk);
+        return submit(session, xid, command, onOk);
     }
 
     /**
      * The backend's reply to {@code command} as a response: {@code onOk}'s body (null for none) on
-     * success, the error code otherwise; either way with the reply's zxid.
+     * success, the error code otherwise; either way with the reply's zxid. A read that set a watch is
+     * recorded with the hub; the response completes after the watch events the command may make
+     * visible to the session are written.
      */
-    private CompletableFuture<ZkResponse> submit(int xid, VoleryCommand command, Function<ZkReply, Record> onOk) {
-        return backend.submit(command).thenApply(reply -> reply.isOk()
-                ? new ZkResponse(xid, 0, onOk.apply(reply), reply.zxid())
-                : new ZkResponse(xid, reply.code().code(), null, reply.zxid()));
+    private CompletableFuture<ZkResponse> submit(long session, int xid, VoleryCommand command,
+                                                 Function<ZkReply, Record> onOk) {
+        if (command.watcher() != null) {
+            watches.beforeFirstWatchAt(backend.partitionOf(command.path()));
+        }
+        return backend.submit(command).thenCompose(reply -> {
+            if (command.watcher() != null) {
+                watches.onWatchRead(session, command, reply);
+            }
+            ZkResponse response = reply.isOk()
+                    ? new ZkResponse(xid, 0, onOk.apply(reply), reply.zxid())
+                    : new ZkResponse(xid, reply.code().code(), null, reply.zxid());
+            return watches.beforeReply(session, command).thenApply(v -> response);
+        });
     }
 
     private ZkResponse watch(int xid) {

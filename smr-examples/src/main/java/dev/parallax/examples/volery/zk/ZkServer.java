@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,8 +23,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * servers of a cluster that share a {@linkplain ZkServerConfig#withSessionSecret session secret}), ping, closeSession, create and
  * create2 (persistent and persistent-sequential, open ACL), delete, exists, getData, setData,
  * getChildren, getChildren2 (with version checks and ZooKeeper's error codes), sync, getACL (the
- * open ACL) and digest authentication (accepted; every znode is open). Not implemented, with the
- * code ZooKeeper uses: watches (a read with watch=true, setWatches, addWatch, ...), ephemeral,
+ * open ACL), digest authentication (accepted; every znode is open), and one-shot watches (exists,
+ * getData and getChildren with watch=true, setWatches on reconnection: {@link ZkWatchHub}). Not
+ * implemented, with the code ZooKeeper uses: persistent watches (addWatch, setWatches2),
+ * checkWatches, removeWatches, ephemeral,
  * container and TTL nodes, setACL, multi, check, reconfig and the other 3.5+ operations: UNIMPLEMENTED;
  * a create with another ACL: INVALIDACL; another authentication scheme: AUTHFAILED and a closed
  * connection; a request type ZooKeeper does not define: UNIMPLEMENTED and a closed connection.
@@ -33,7 +37,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link ZkMetrics} for the meters ({@code parallax.volery.zk.*}).
  *
  * <p><b>Threads.</b> The server owns one acceptor thread (which also sweeps expired sessions, once a
- * second) and {@link ZkServerConfig#ioThreads()} event loop threads (non-daemon, named
+ * second, and starts the watch polls every {@link ZkWatchHub#POLL_INTERVAL_MS} ms) and {@link ZkServerConfig#ioThreads()} event loop threads (non-daemon, named
  * {@code parallax-zk-*}); connection work, including the translation of replies, runs on the
  * connection's event loop. {@link #start()} and {@link #close()} are thread-safe and block;
  * {@link #port()} does not.
@@ -44,6 +48,7 @@ public final class ZkServer implements AutoCloseable {
     private final ZkServerConfig config;
     private final ZkSessions sessions;
     private final ZkOperations operations;
+    private final ZkWatchHub watches;
     private final ZkMetrics metrics;
     private final AtomicLong connectionIds = new AtomicLong();
     private final TcpFrontEnd server = new TcpFrontEnd("ZooKeeper server", "parallax-zk");
@@ -58,7 +63,8 @@ public final class ZkServer implements AutoCloseable {
         Objects.requireNonNull(backend, "backend");
         this.sessions = new ZkSessions(config, System::nanoTime);
         this.metrics = new ZkMetrics(Objects.requireNonNull(registry, "registry"), server::connectionCount, sessions::size);
-        this.operations = new ZkOperations(backend, metrics);
+        this.watches = new ZkWatchHub(config.serverId(), backend, sessions, metrics);
+        this.operations = new ZkOperations(backend, metrics, watches);
     }
 
     /** A server without metrics; nothing runs until {@link #start()}. */
@@ -77,14 +83,18 @@ public final class ZkServer implements AutoCloseable {
                 .addLast(ZkConnectionHandler.IDLE, new IdleStateHandler(config.maxSessionTimeoutMs(), 0, 0,
                         TimeUnit.MILLISECONDS))
                 .addLast("zk-frames", new ZkFrameDecoder(config.maxFrameBytes()))
-                .addLast("zk-handler", new ZkConnectionHandler(config, sessions, operations, metrics,
+                .addLast("zk-handler", new ZkConnectionHandler(config, sessions, operations, watches, metrics,
                         connectionIds.incrementAndGet())));
         server.every(SWEEP_INTERVAL_MS, this::sweep);
+        server.every(ZkWatchHub.POLL_INTERVAL_MS, watches::pollAll);
     }
 
     private void sweep() {
-        for (int expired = sessions.sweep(); expired > 0; expired--) {
+        List<Long> expired = new ArrayList<>();
+        sessions.sweep(expired::add);
+        for (long session : expired) {
             metrics.session(ZkMetrics.SessionEvent.EXPIRED);
+            watches.sessionEnded(session);
         }
     }
 

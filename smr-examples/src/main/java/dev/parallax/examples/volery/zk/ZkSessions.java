@@ -17,8 +17,8 @@ import java.util.function.LongSupplier;
  * cluster ({@link ZkServerConfig#withSessionSecret}), a server accepts a session id and password it
  * did not create — the client's server died or became unreachable and the client moved — and adopts
  * the session: from then on this server keeps it by its own clock, as if it had created it. Volery
- * keeps no session state in the replicated tree (no ephemeral nodes, no watches), so nothing else has
- * to move with it. The trade-off: there is no global expiry. A session is alive wherever its client
+ * keeps no session state in the replicated tree but watches (no ephemeral nodes), and a client that
+ * moves re-arms its watches with setWatches ({@link ZkWatchHub}), so nothing else has to move with it. The trade-off: there is no global expiry. A session is alive wherever its client
  * reconnects with a valid password; a server's expiry (or closeSession) only forgets the session
  * there, and a client that comes back with the same id and password later — to that server or
  * another — is taken back. That matters only for what ZooKeeper ties to session expiry, ephemeral
@@ -164,17 +164,28 @@ final class ZkSessions {
         return sessions.remove(id) != null;
     }
 
-    /** Forgets every disconnected session whose time-out has passed; returns how many. */
-    synchronized int sweep() {
+    /**
+     * Forgets every disconnected session whose time-out has passed, telling {@code expired} each id
+     * (under the lock: it must not block); returns how many.
+     */
+    synchronized int sweep(java.util.function.LongConsumer expired) {
         long now = nanoClock.getAsLong();
-        int expired = 0;
+        int count = 0;
         for (Iterator<Session> it = sessions.values().iterator(); it.hasNext(); ) {
-            if (expired(it.next(), now)) {
+            Session s = it.next();
+            if (expired(s, now)) {
                 it.remove();
-                expired++;
+                expired.accept(s.id);
+                count++;
             }
         }
-        return expired;
+        return count;
+    }
+
+    /** The connection holding session {@code id} now, or null (unknown, or disconnected). */
+    synchronized Channel channelOf(long id) {
+        Session s = sessions.get(id);
+        return s == null ? null : s.owner;
     }
 
     /** Live sessions. */

@@ -78,9 +78,25 @@ class ZkServerCuratorTest {
     void unsupportedFeaturesFailWithoutBreakingTheSession() throws Exception {
         assertThatThrownBy(() -> curator.create().withMode(CreateMode.EPHEMERAL).forPath("/lock"))
                 .isInstanceOf(KeeperException.UnimplementedException.class);
-        assertThatThrownBy(() -> curator.getData().watched().forPath("/"))
+        assertThatThrownBy(() -> curator.watchers().add().forPath("/"))
                 .isInstanceOf(KeeperException.UnimplementedException.class);
         curator.create().forPath("/still-works", bytes("yes"));
         assertThat(curator.getData().forPath("/still-works")).isEqualTo(bytes("yes"));
+    }
+
+    @Test
+    void aWatchSetThroughCuratorFiresOnTheNextChange() throws Exception {
+        curator.create().forPath("/watched", bytes("a"));
+        java.util.concurrent.CountDownLatch changed = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicReference<org.apache.zookeeper.WatchedEvent> seen =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        assertThat(curator.getData().usingWatcher((org.apache.curator.framework.api.CuratorWatcher) e -> {
+            seen.set(e);
+            changed.countDown();
+        }).forPath("/watched")).isEqualTo(bytes("a"));
+        curator.setData().forPath("/watched", bytes("b"));
+        assertThat(changed.await(ZkTesting.WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(seen.get().getType()).isEqualTo(org.apache.zookeeper.Watcher.Event.EventType.NodeDataChanged);
+        assertThat(seen.get().getPath()).isEqualTo("/watched");
     }
 }

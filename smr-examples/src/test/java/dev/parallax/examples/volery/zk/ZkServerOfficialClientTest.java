@@ -165,13 +165,11 @@ class ZkServerOfficialClientTest {
     }
 
     @Test
-    void watchesEphemeralsAndOtherUnsupportedFeaturesAreUnimplemented() throws Exception {
+    void ephemeralsPersistentWatchesAndOtherUnsupportedFeaturesAreUnimplemented() throws Exception {
         zk.create("/w", new byte[0], OPEN, CreateMode.PERSISTENT);
-        assertThatThrownBy(() -> zk.getData("/w", event -> { }, null))
+        assertThatThrownBy(() -> zk.addWatch("/w", event -> { }, org.apache.zookeeper.AddWatchMode.PERSISTENT))
                 .isInstanceOf(KeeperException.UnimplementedException.class);
-        assertThatThrownBy(() -> zk.exists("/w", true)).isInstanceOf(KeeperException.UnimplementedException.class);
-        assertThatThrownBy(() -> zk.getChildren("/w", true)).isInstanceOf(KeeperException.UnimplementedException.class);
-        assertThat(counter("unsupported", "feature", "watch")).isEqualTo(3);
+        assertThat(counter("unsupported", "feature", "watch")).isEqualTo(1);
 
         assertThatThrownBy(() -> zk.create("/e", new byte[0], OPEN, CreateMode.EPHEMERAL))
                 .isInstanceOf(KeeperException.UnimplementedException.class);
@@ -209,5 +207,103 @@ class ZkServerOfficialClientTest {
         zk = ZkTesting.connect(server);
         assertThat(zk.getData("/kept", false, null)).isEqualTo(bytes("k"));
         assertThat(server.sessionCount()).isEqualTo(1);
+    }
+
+    /** Records watch events; waits for them. */
+    private static final class Events implements org.apache.zookeeper.Watcher {
+        final java.util.concurrent.BlockingQueue<org.apache.zookeeper.WatchedEvent> events =
+                new java.util.concurrent.LinkedBlockingQueue<>();
+
+        @Override
+        public void process(org.apache.zookeeper.WatchedEvent event) {
+            events.add(event);
+        }
+
+        String next() throws InterruptedException {
+            org.apache.zookeeper.WatchedEvent e = events.poll(30, TimeUnit.SECONDS);
+            assertThat(e).as("a watch event within 30 s").isNotNull();
+            return e.getType() + " " + e.getPath();
+        }
+    }
+
+    @Test
+    void oneShotWatchesFireOnceWithZooKeepersEventTypes() throws Exception {
+        try (ZooKeeper other = ZkTesting.connect(server)) {
+            Events data = new Events();
+            Events exists = new Events();
+            Events children = new Events();
+            zk.create("/w", bytes("0"), OPEN, CreateMode.PERSISTENT);
+            assertThat(zk.getData("/w", data, null)).isEqualTo(bytes("0"));
+            assertThat(zk.exists("/w/new", exists)).isNull(); // an exists watch on a missing node
+            assertThat(zk.getChildren("/w", children)).isEmpty();
+            assertThat(counter("watches", "event", "set")).isEqualTo(3);
+
+            other.setData("/w", bytes("1"), -1);
+            assertThat(data.next()).isEqualTo("NodeDataChanged /w");
+            other.create("/w/new", bytes("c"), OPEN, CreateMode.PERSISTENT);
+            assertThat(exists.next()).isEqualTo("NodeCreated /w/new");
+            assertThat(children.next()).isEqualTo("NodeChildrenChanged /w");
+
+            // One-shot: further changes fire nothing until a read sets the watch again.
+            other.setData("/w", bytes("2"), -1);
+            other.create("/w/more", bytes("c"), OPEN, CreateMode.PERSISTENT);
+            zk.getData("/w/new", data, null);
+            zk.getChildren("/w/new", children);
+            other.delete("/w/new", -1);
+            // getData and getChildren watches on a deleted node both fire NodeDeleted.
+            assertThat(data.next()).isEqualTo("NodeDeleted /w/new");
+            assertThat(children.next()).isEqualTo("NodeDeleted /w/new");
+            assertThat(data.events).isEmpty();
+            assertThat(exists.events).isEmpty();
+            assertThat(children.events).isEmpty();
+            // As ZooKeeper's server: one NodeDeleted per session, which the client hands to both watchers.
+            assertThat(counter("watches", "event", "delivered")).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void aSessionSeesTheEventOfAWatchedZnodeBeforeAReplyShowingTheChange() throws Exception {
+        try (ZooKeeper other = ZkTesting.connect(server)) {
+            zk.create("/order", bytes("0"), OPEN, CreateMode.PERSISTENT);
+            List<String> seen = Collections.synchronizedList(new ArrayList<>());
+            for (int i = 1; i <= 20; i++) {
+                CountDownLatch fired = new CountDownLatch(1);
+                zk.getData("/order", event -> {
+                    seen.add("event");
+                    fired.countDown();
+                }, null);
+                other.setData("/order", bytes(Integer.toString(i)), -1);
+                // An asynchronous read: its callback runs on the client's event thread, which dispatches
+                // events and replies in the order they arrived. The reply shows the change, so the
+                // event must have come first.
+                CountDownLatch read = new CountDownLatch(1);
+                zk.getData("/order", false, (rc, path, ctx, data, stat) -> {
+                    seen.add("read " + new String(data, StandardCharsets.UTF_8));
+                    read.countDown();
+                }, null);
+                assertThat(read.await(30, TimeUnit.SECONDS)).isTrue();
+                assertThat(fired.await(30, TimeUnit.SECONDS)).isTrue();
+            }
+            for (int i = 0; i < 20; i++) {
+                assertThat(seen.subList(2 * i, 2 * i + 2)).containsExactly("event", "read " + (i + 1));
+            }
+        }
+    }
+
+    @Test
+    void aClosedSessionsWatchesAreDroppedAtThePartition() throws Exception {
+        zk.create("/gone", bytes("0"), OPEN, CreateMode.PERSISTENT);
+        try (ZooKeeper watcher = ZkTesting.connect(server)) {
+            watcher.getData("/gone", event -> { }, null);
+            watcher.exists("/gone/x", event -> { });
+        }
+        // closeSession dropped both watches (WatchDrop); a poll of an empty partition returns nothing
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (backend.watchCount() != 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(backend.watchCount()).isZero();
+        zk.setData("/gone", bytes("1"), -1);
+        assertThat(counter("watches", "event", "undeliverable")).isZero();
     }
 }

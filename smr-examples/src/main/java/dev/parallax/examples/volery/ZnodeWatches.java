@@ -1,0 +1,369 @@
+package dev.parallax.examples.volery;
+
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * ZooKeeper's one-shot watches as replicated, deterministic state of a Volery partition (ZooKeeper's
+ * semantics, {@code DataTree} and {@code WatchManager}; seed 004 (S-SMR / Eyrie / Volery) is silent on
+ * watches). A watch lives at the partition that owns its znode, where the read that set it executed;
+ * when a write fires it, the event is queued, numbered, for the front end that holds the session, and
+ * that front end fetches it with a {@link VoleryCommand.WatchPoll}. Every replica of the partition
+ * executes the same commands, so every replica holds the same watches and queues and answers a poll
+ * alike; the state is part of the partition's snapshot.
+ *
+ * <p>ZooKeeper's rules, per watcher (front end, session), one event per watcher and firing:
+ * <ul>
+ *   <li>set by getData (an existing node) and exists (existing or not): a <em>data</em> watch;
+ *       by getChildren (an existing node): a <em>child</em> watch. A read of a missing node by
+ *       getData or getChildren sets nothing (it answers NONODE).</li>
+ *   <li>create of P: data watches on P fire NodeCreated; child watches on P's parent fire
+ *       NodeChildrenChanged.</li>
+ *   <li>setData of P: data watches on P fire NodeDataChanged.</li>
+ *   <li>delete of P: data and child watches on P fire NodeDeleted (once per watcher); child watches on
+ *       P's parent fire NodeChildrenChanged.</li>
+ *   <li>a failed write fires nothing; a fired watch is gone (one-shot).</li>
+ * </ul>
+ *
+ * <p><b>Bounds and clean-up</b> (the front ends' side, not ZooKeeper's): at most
+ * {@link #MAX_WATCHES} registrations (a read that would set one more answers as usual and sets none,
+ * counted in {@link #refusedWatches()}); at most {@link #MAX_PENDING} queued events per front end —
+ * a front end that falls that far behind is presumed gone and everything of it is forgotten (counted
+ * in {@link #forgottenFrontEnds()}). A front end drops its session's watches and events when the
+ * session ends, and every one of its watches when it starts ({@link VoleryCommand.WatchDrop}).
+ *
+ * <p><b>Snapshot</b> ({@link #snapshot()}, {@link #restore}), big-endian: {@code int count} data
+ * watches then child watches, each as {@code path, int watchers, watchers x (int frontEnd, long
+ * session)}; then {@code int frontEnds}, each {@code int frontEnd, long nextSeq, int events, events x
+ * (long seq, long session, byte type, path)}; then {@code long refused, long forgotten}; paths as
+ * {@code int length, UTF-8}. Sorted maps and insertion-ordered sets: equal states write equal bytes.
+ *
+ * <p>Not thread-safe: the partition's executor owns it (the partition's lock guards it).
+ */
+public final class ZnodeWatches {
+    /** The most registrations (data plus child watches) a partition keeps. */
+    public static final int MAX_WATCHES = 1 << 20;
+    /** The most events a partition queues for one front end before it forgets that front end. */
+    public static final int MAX_PENDING = 1 << 16;
+    /** The most events one poll returns. */
+    public static final int MAX_POLL = 1024;
+
+    private final TreeMap<String, LinkedHashSet<Watcher>> dataWatches = new TreeMap<>();
+    private final TreeMap<String, LinkedHashSet<Watcher>> childWatches = new TreeMap<>();
+    private final TreeMap<Integer, Queue> queues = new TreeMap<>();
+    private int watches;
+    private long refused;
+    private long forgotten;
+
+    /** No watches, no events. */
+    public ZnodeWatches() {
+    }
+
+    /** One front end's queued events and the number of the next one. */
+    private static final class Queue {
+        long nextSeq = 1;
+        final ArrayDeque<WatchEvent> events = new ArrayDeque<>();
+    }
+
+    /**
+     * What {@code command} does to the watches, after it executed here with {@code reply}: a read
+     * carrying a {@link Watcher} sets its watch (by the rules above); a successful write fires the
+     * watches it triggers. Other commands change nothing.
+     */
+    public void onExecuted(VoleryCommand command, ZkReply reply) {
+        if (command instanceof VoleryCommand.GetData g) {
+            if (g.watcher() != null && reply.isOk()) {
+                add(dataWatches, g.path(), g.watcher());
+            }
+        } else if (command instanceof VoleryCommand.Exists e) {
+            if (e.watcher() != null && (reply.isOk() || reply.code() == ZkCode.NONODE)) {
+                add(dataWatches, e.path(), e.watcher());
+            }
+        } else if (command instanceof VoleryCommand.GetChildren c) {
+            if (c.watcher() != null && reply.isOk()) {
+                add(childWatches, c.path(), c.watcher());
+            }
+        } else if (!reply.isOk()) {
+            return; // a failed write fires nothing
+        } else if (command instanceof VoleryCommand.Create) {
+            fire(dataWatches, reply.path(), WatchEvent.NODE_CREATED, null);
+            fire(childWatches, ZkPaths.parent(reply.path()), WatchEvent.NODE_CHILDREN_CHANGED, null);
+        } else if (command instanceof VoleryCommand.SetData s) {
+            fire(dataWatches, s.path(), WatchEvent.NODE_DATA_CHANGED, null);
+        } else if (command instanceof VoleryCommand.Delete d) {
+            Set<Watcher> notified = new LinkedHashSet<>();
+            fire(dataWatches, d.path(), WatchEvent.NODE_DELETED, notified);
+            fire(childWatches, d.path(), WatchEvent.NODE_DELETED, notified);
+            fire(childWatches, ZkPaths.parent(d.path()), WatchEvent.NODE_CHILDREN_CHANGED, null);
+        }
+    }
+
+    /**
+     * A poll by {@code frontEnd}: forgets its events numbered up to {@code acked} (delivered) and
+     * returns the next ones, at most {@link #MAX_POLL}, in order.
+     */
+    public List<WatchEvent> poll(int frontEnd, long acked) {
+        Queue q = queues.get(frontEnd);
+        if (q == null) {
+            return List.of();
+        }
+        while (!q.events.isEmpty() && q.events.peekFirst().seq() <= acked) {
+            q.events.pollFirst();
+        }
+        return peek(frontEnd, acked);
+    }
+
+    /** What {@link #poll} would return, changing nothing. */
+    public List<WatchEvent> peek(int frontEnd, long acked) {
+        Queue q = queues.get(frontEnd);
+        if (q == null) {
+            return List.of();
+        }
+        List<WatchEvent> out = new ArrayList<>(Math.min(q.events.size(), MAX_POLL));
+        for (WatchEvent e : q.events) {
+            if (out.size() == MAX_POLL) {
+                break;
+            }
+            if (e.seq() > acked) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Forgets the watches and queued events of {@code session} on {@code frontEnd}, or, with
+     * {@code session} {@link VoleryCommand.WatchDrop#ALL_SESSIONS}, everything of that front end
+     * (the numbering of its events goes on).
+     */
+    public void drop(int frontEnd, long session) {
+        boolean all = session == VoleryCommand.WatchDrop.ALL_SESSIONS;
+        removeWatchers(dataWatches, w -> w.frontEnd() == frontEnd && (all || w.session() == session));
+        removeWatchers(childWatches, w -> w.frontEnd() == frontEnd && (all || w.session() == session));
+        Queue q = queues.get(frontEnd);
+        if (q != null) {
+            q.events.removeIf(e -> all || e.session() == session);
+        }
+    }
+
+    /** The registrations held (data plus child watches). */
+    public int watchCount() {
+        return watches;
+    }
+
+    /** The events queued for {@code frontEnd}. */
+    public int pending(int frontEnd) {
+        Queue q = queues.get(frontEnd);
+        return q == null ? 0 : q.events.size();
+    }
+
+    /** Watches not set because {@link #MAX_WATCHES} were held. */
+    public long refusedWatches() {
+        return refused;
+    }
+
+    /** Front ends forgotten because {@link #MAX_PENDING} of their events were queued. */
+    public long forgottenFrontEnds() {
+        return forgotten;
+    }
+
+    private void add(Map<String, LinkedHashSet<Watcher>> table, String path, Watcher watcher) {
+        LinkedHashSet<Watcher> set = table.get(path);
+        if (set != null && set.contains(watcher)) {
+            return;
+        }
+        if (watches >= MAX_WATCHES) {
+            refused++;
+            return;
+        }
+        table.computeIfAbsent(path, p -> new LinkedHashSet<>()).add(watcher);
+        watches++;
+    }
+
+    private void fire(Map<String, LinkedHashSet<Watcher>> table, String path, int type, Set<Watcher> notified) {
+        LinkedHashSet<Watcher> set = table.remove(path);
+        if (set == null) {
+            return;
+        }
+        watches -= set.size();
+        for (Watcher w : set) {
+            if (notified == null || notified.add(w)) {
+                queue(w, type, path);
+            }
+        }
+    }
+
+    private void queue(Watcher w, int type, String path) {
+        Queue q = queues.computeIfAbsent(w.frontEnd(), f -> new Queue());
+        if (q.events.size() >= MAX_PENDING) {
+            forgotten++;
+            drop(w.frontEnd(), VoleryCommand.WatchDrop.ALL_SESSIONS);
+            return;
+        }
+        q.events.addLast(new WatchEvent(q.nextSeq++, w.session(), type, path));
+    }
+
+    private void removeWatchers(Map<String, LinkedHashSet<Watcher>> table, java.util.function.Predicate<Watcher> which) {
+        for (Iterator<LinkedHashSet<Watcher>> it = table.values().iterator(); it.hasNext(); ) {
+            LinkedHashSet<Watcher> set = it.next();
+            int before = set.size();
+            set.removeIf(which);
+            watches -= before - set.size();
+            if (set.isEmpty()) {
+                it.remove();
+            }
+        }
+    }
+
+    /** The state as bytes (the format on the class); equal states give equal bytes. */
+    public byte[] snapshot() {
+        Out out = new Out();
+        writeTable(out, dataWatches);
+        writeTable(out, childWatches);
+        out.putInt(queues.size());
+        for (Map.Entry<Integer, Queue> e : queues.entrySet()) {
+            out.putInt(e.getKey()).putLong(e.getValue().nextSeq).putInt(e.getValue().events.size());
+            for (WatchEvent ev : e.getValue().events) {
+                out.putLong(ev.seq()).putLong(ev.session()).put((byte) ev.type()).putString(ev.path());
+            }
+        }
+        out.putLong(refused).putLong(forgotten);
+        return out.bytes();
+    }
+
+    /**
+     * The state {@code bytes} hold (exactly those bytes).
+     *
+     * @throws IllegalArgumentException with the reason if they are not a watch snapshot
+     */
+    public static ZnodeWatches restore(ByteBuffer bytes) {
+        ByteBuffer in = bytes.duplicate();
+        ZnodeWatches w = new ZnodeWatches();
+        try {
+            w.watches += readTable(in, w.dataWatches);
+            w.watches += readTable(in, w.childWatches);
+            int frontEnds = count(in, 16);
+            for (int i = 0; i < frontEnds; i++) {
+                int frontEnd = in.getInt();
+                Queue q = new Queue();
+                q.nextSeq = in.getLong();
+                int events = count(in, 21);
+                for (int j = 0; j < events; j++) {
+                    q.events.addLast(new WatchEvent(in.getLong(), in.getLong(), in.get(), string(in)));
+                }
+                if (w.queues.put(frontEnd, q) != null) {
+                    throw new IllegalArgumentException("front end " + frontEnd + " twice");
+                }
+            }
+            w.refused = in.getLong();
+            w.forgotten = in.getLong();
+        } catch (BufferUnderflowException e) {
+            throw new IllegalArgumentException("watch state truncated", e);
+        }
+        if (in.hasRemaining()) {
+            throw new IllegalArgumentException(in.remaining() + " bytes after the watch state");
+        }
+        return w;
+    }
+
+    private static void writeTable(Out out, TreeMap<String, LinkedHashSet<Watcher>> table) {
+        out.putInt(table.size());
+        for (Map.Entry<String, LinkedHashSet<Watcher>> e : table.entrySet()) {
+            out.putString(e.getKey()).putInt(e.getValue().size());
+            for (Watcher w : e.getValue()) {
+                out.putInt(w.frontEnd()).putLong(w.session());
+            }
+        }
+    }
+
+    private static int readTable(ByteBuffer in, TreeMap<String, LinkedHashSet<Watcher>> table) {
+        int paths = count(in, 8);
+        int total = 0;
+        for (int i = 0; i < paths; i++) {
+            String path = string(in);
+            int watchers = count(in, 12);
+            LinkedHashSet<Watcher> set = new LinkedHashSet<>();
+            for (int j = 0; j < watchers; j++) {
+                set.add(new Watcher(in.getInt(), in.getLong()));
+            }
+            if (set.isEmpty() || table.put(path, set) != null) {
+                throw new IllegalArgumentException("watches of " + path + " empty or twice");
+            }
+            total += set.size();
+        }
+        return total;
+    }
+
+    /** A count of items of at least {@code minBytes} each, checked against what is left. */
+    private static int count(ByteBuffer in, int minBytes) {
+        int n = in.getInt();
+        if (n < 0 || n > in.remaining() / minBytes) {
+            throw new IllegalArgumentException("bad count " + n + " (" + in.remaining() + " bytes left)");
+        }
+        return n;
+    }
+
+    private static String string(ByteBuffer in) {
+        int length = in.getInt();
+        if (length < 0 || length > VoleryCommand.MAX_PATH_BYTES || length > in.remaining()) {
+            throw new IllegalArgumentException("bad path length " + length);
+        }
+        ByteBuffer slice = in.slice();
+        slice.limit(length);
+        in.position(in.position() + length);
+        String s = ZnodeSnapshotFormat.utf8OrNull(slice);
+        if (s == null) {
+            throw new IllegalArgumentException("path is not UTF-8");
+        }
+        return s;
+    }
+
+    /** A growing big-endian byte buffer. */
+    private static final class Out {
+        private ByteBuffer buf = ByteBuffer.allocate(256);
+
+        Out putInt(int v) {
+            ensure(4).putInt(v);
+            return this;
+        }
+
+        Out putLong(long v) {
+            ensure(8).putLong(v);
+            return this;
+        }
+
+        Out put(byte v) {
+            ensure(1).put(v);
+            return this;
+        }
+
+        Out putString(String s) {
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            ensure(4 + b.length).putInt(b.length).put(b);
+            return this;
+        }
+
+        private ByteBuffer ensure(int n) {
+            if (buf.remaining() < n) {
+                ByteBuffer bigger = ByteBuffer.allocate(Math.max(buf.capacity() * 2, buf.position() + n));
+                buf.flip();
+                bigger.put(buf);
+                buf = bigger;
+            }
+            return buf;
+        }
+
+        byte[] bytes() {
+            return java.util.Arrays.copyOf(buf.array(), buf.position());
+        }
+    }
+}

@@ -1,0 +1,335 @@
+package dev.parallax.examples.volery.zk;
+
+import dev.parallax.examples.volery.VoleryCommand;
+import dev.parallax.examples.volery.WatchEvent;
+import dev.parallax.examples.volery.Watcher;
+import dev.parallax.examples.volery.ZkReply;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import org.apache.zookeeper.proto.ReplyHeader;
+import org.apache.zookeeper.proto.WatcherEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A front end's side of ZooKeeper watches over Volery. The watches themselves are replicated state of
+ * the partition that owns each znode ({@link dev.parallax.examples.volery.ZnodeWatches}): a read with
+ * watch=true carries this front end's {@link Watcher} (server id, session) and sets the watch where
+ * it executes; a write that fires it queues a numbered event there for this front end. This hub
+ * fetches those events and writes them to the sessions' connections as ZooKeeper notifications
+ * (reply header xid -1, zxid -1, then a {@link WatcherEvent} with state SyncConnected).
+ *
+ * <p><b>When events are fetched.</b>
+ * <ul>
+ *   <li>Every {@link #POLL_INTERVAL_MS} ms, each partition where a session of this front end has a
+ *       watch is polled ({@link VoleryCommand.WatchPoll}, at most one poll in flight per partition).
+ *       The poll acknowledges the events delivered so far, which the partition then forgets.</li>
+ *   <li>Before the reply to any request of a session with watches at the partitions the request
+ *       reached, those partitions are polled and the events written first: the poll executes after
+ *       the request, so a client sees the event of a watched znode before any reply that shows the
+ *       change — ZooKeeper's ordering guarantee for the watched znode (the event may also come
+ *       earlier than replies to requests pipelined before it).</li>
+ * </ul>
+ * Events are numbered per partition; a per-session high-water mark drops duplicates (two polls may
+ * return the same events). An event for a session not connected here is dropped and counted: its
+ * client re-arms its watches with setWatches when it reconnects.
+ *
+ * <p><b>setWatches</b> (a client reconnecting, ZooKeeper 3.4+): Volery's zxids are per partition, so
+ * the client's {@code relativeZxid} cannot tell whether a znode changed while it was away. The hub
+ * answers conservatively: a data watch on an existing znode fires NodeDataChanged, a child watch
+ * NodeChildrenChanged, an exist watch NodeCreated; a data or child watch on a missing znode fires
+ * NodeDeleted; an exist watch on a missing znode is set again. A client may so see an event for a
+ * znode that did not change (it re-reads), never miss one.
+ *
+ * <p><b>Clean-up.</b> A session's watches and events are dropped at every partition holding some when
+ * the session closes or expires here ({@link VoleryCommand.WatchDrop}); before this run's first watch
+ * at a partition, the partition drops everything a previous run of this front end left (those
+ * sessions are gone).
+ *
+ * <p><b>Threads.</b> Thread-safe: one lock guards the registrations and marks (held briefly, never
+ * across a backend call). Backend futures complete on any thread; channel writes are handed to the
+ * channel's event loop. Never blocks.
+ */
+final class ZkWatchHub {
+    /** How often partitions with watches of this front end are polled. */
+    static final long POLL_INTERVAL_MS = 50;
+    private static final Logger LOG = LoggerFactory.getLogger(ZkWatchHub.class);
+    private static final int SYNC_CONNECTED = 3;
+    private static final int NOTIFICATION_XID = -1;
+
+    private final int frontEnd;
+    private final VoleryBackend backend;
+    private final ZkSessions sessions;
+    private final ZkMetrics metrics;
+    /** Per session: the paths with a data (or exist) watch set here, and those with a child watch. */
+    private final Map<Long, SessionWatches> bySession = new HashMap<>();
+    /** Per partition: the last event number acknowledged, and per session the last delivered. */
+    private final Map<Integer, PartitionMarks> marks = new HashMap<>();
+    /** The partitions told to forget a previous run of this front end ({@link #beforeFirstWatchAt}). */
+    private final Set<Integer> cleared = new HashSet<>();
+
+    private static final class SessionWatches {
+        final Set<String> data = new HashSet<>();
+        final Set<String> child = new HashSet<>();
+
+        boolean isEmpty() {
+            return data.isEmpty() && child.isEmpty();
+        }
+    }
+
+    private static final class PartitionMarks {
+        long acked;
+        boolean polling;
+        final Map<Long, Long> delivered = new HashMap<>();
+    }
+
+    ZkWatchHub(int frontEnd, VoleryBackend backend, ZkSessions sessions, ZkMetrics metrics) {
+        this.frontEnd = frontEnd;
+        this.backend = backend;
+        this.sessions = sessions;
+        this.metrics = metrics;
+    }
+
+    /** This front end's watcher for {@code session}. */
+    Watcher watcher(long session) {
+        return new Watcher(frontEnd, session);
+    }
+
+    /**
+     * Before this front end's first watch at {@code partition}: the partition forgets what a previous
+     * run of this front end left there (its sessions are gone). Sent ahead of the read that sets the
+     * watch, on the same client stream, so it executes first. Not sent by front ends that never set a
+     * watch.
+     */
+    void beforeFirstWatchAt(int partition) {
+        synchronized (this) {
+            if (!cleared.add(partition)) {
+                return;
+            }
+        }
+        backend.submit(new VoleryCommand.WatchDrop(partition, frontEnd, VoleryCommand.WatchDrop.ALL_SESSIONS))
+                .whenComplete((r, e) -> {
+                    if (e != null) {
+                        LOG.info("front end {}: clearing partition {}'s old watches failed ({}); they are"
+                                + " dropped when their events pile up", frontEnd, partition, e.toString());
+                    }
+                });
+    }
+
+    /**
+     * A read that asked for a watch answered {@code reply}: records the watch if the partition set one
+     * (getData or getChildren of an existing znode, exists of any).
+     */
+    void onWatchRead(long session, VoleryCommand read, ZkReply reply) {
+        boolean set = read instanceof VoleryCommand.Exists ? reply.isOk() || reply.code() == dev.parallax.examples.volery.ZkCode.NONODE
+                : reply.isOk();
+        if (!set) {
+            return;
+        }
+        metrics.watch(ZkMetrics.WatchEvent.SET);
+        synchronized (this) {
+            SessionWatches w = bySession.computeIfAbsent(session, s -> new SessionWatches());
+            (read instanceof VoleryCommand.GetChildren ? w.child : w.data).add(read.path());
+        }
+    }
+
+    /**
+     * Completes once the events that {@code command} may have made visible are written to
+     * {@code session}'s connection: polls the partitions the command reached where the session has
+     * watches (at once if none). Never completes exceptionally.
+     */
+    CompletableFuture<Void> beforeReply(long session, VoleryCommand command) {
+        Set<Integer> partitions = new TreeSet<>();
+        synchronized (this) {
+            SessionWatches w = bySession.get(session);
+            if (w == null || w.isEmpty()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            int owner = command.isGlobal() ? -1 : backend.partitionOf(command.path());
+            for (String path : w.data) {
+                addIf(partitions, backend.partitionOf(path), owner);
+            }
+            for (String path : w.child) {
+                addIf(partitions, backend.partitionOf(path), owner);
+            }
+        }
+        List<CompletableFuture<?>> polls = new ArrayList<>();
+        for (int p : partitions) {
+            polls.add(poll(p));
+        }
+        return CompletableFuture.allOf(polls.toArray(CompletableFuture[]::new)).handle((v, e) -> null);
+    }
+
+    private static void addIf(Set<Integer> partitions, int partition, int owner) {
+        if (owner < 0 || partition == owner) {
+            partitions.add(partition);
+        }
+    }
+
+    /** The timer: polls each partition where some session has a watch and no poll is in flight. */
+    void pollAll() {
+        Set<Integer> due = new TreeSet<>();
+        synchronized (this) {
+            for (SessionWatches w : bySession.values()) {
+                w.data.forEach(p -> due.add(backend.partitionOf(p)));
+                w.child.forEach(p -> due.add(backend.partitionOf(p)));
+            }
+            due.removeIf(p -> marks.computeIfAbsent(p, x -> new PartitionMarks()).polling);
+            due.forEach(p -> marks.get(p).polling = true);
+        }
+        for (int p : due) {
+            poll(p).whenComplete((v, e) -> {
+                synchronized (this) {
+                    marks.get(p).polling = false;
+                }
+            });
+        }
+    }
+
+    /** Polls {@code partition} and writes the events it returns; never completes exceptionally. */
+    private CompletableFuture<Void> poll(int partition) {
+        long acked;
+        synchronized (this) {
+            acked = marks.computeIfAbsent(partition, p -> new PartitionMarks()).acked;
+        }
+        return backend.submit(new VoleryCommand.WatchPoll(partition, frontEnd, acked)).handle((reply, e) -> {
+            if (e != null || reply.events() == null) {
+                metrics.watch(ZkMetrics.WatchEvent.POLL_FAILED);
+                LOG.debug("front end {}: watch poll of partition {} failed: {}", frontEnd, partition,
+                        e != null ? e.toString() : reply);
+            } else {
+                deliver(partition, reply.events());
+            }
+            return null;
+        });
+    }
+
+    private synchronized void deliver(int partition, List<WatchEvent> events) {
+        PartitionMarks m = marks.computeIfAbsent(partition, p -> new PartitionMarks());
+        for (WatchEvent e : events) {
+            m.acked = Math.max(m.acked, e.seq());
+            Long last = m.delivered.get(e.session());
+            if (last != null && e.seq() <= last) {
+                continue; // another poll delivered it
+            }
+            m.delivered.put(e.session(), e.seq());
+            fired(e.session(), e.type(), e.path());
+            write(e.session(), e.type(), e.path());
+        }
+    }
+
+    /** The client-side view of a fired watch: which registrations it consumes here. */
+    private void fired(long session, int type, String path) {
+        SessionWatches w = bySession.get(session);
+        if (w == null) {
+            return;
+        }
+        if (type != WatchEvent.NODE_CHILDREN_CHANGED) {
+            w.data.remove(path);
+        }
+        if (type == WatchEvent.NODE_DELETED || type == WatchEvent.NODE_CHILDREN_CHANGED) {
+            w.child.remove(path);
+        }
+        if (w.isEmpty()) {
+            bySession.remove(session);
+        }
+    }
+
+    /** Writes one notification to the session's connection, if it has one here. */
+    private void write(long session, int type, String path) {
+        Channel ch = sessions.channelOf(session);
+        if (ch == null || !ch.isActive()) {
+            metrics.watch(ZkMetrics.WatchEvent.UNDELIVERABLE);
+            return;
+        }
+        metrics.watch(ZkMetrics.WatchEvent.DELIVERED); // counted first: a client may see the event at once
+        ByteBuf out = ch.alloc().ioBuffer();
+        ZkWire.writeReply(out, new ReplyHeader(NOTIFICATION_XID, -1L, 0), new WatcherEvent(type, SYNC_CONNECTED, path));
+        ch.writeAndFlush(out, ch.voidPromise());
+    }
+
+    /**
+     * A reconnecting client's setWatches: re-arms or fires each watch as the class describes;
+     * completes once the events are written (never exceptionally: a path whose check fails fires
+     * conservatively as changed).
+     */
+    CompletableFuture<Void> setWatches(long session, List<String> data, List<String> exist, List<String> child) {
+        List<CompletableFuture<?>> checks = new ArrayList<>();
+        for (String path : nonNull(data)) {
+            checks.add(exists(path).thenAccept(found -> write(session,
+                    found ? WatchEvent.NODE_DATA_CHANGED : WatchEvent.NODE_DELETED, path)));
+        }
+        for (String path : nonNull(child)) {
+            checks.add(exists(path).thenAccept(found -> write(session,
+                    found ? WatchEvent.NODE_CHILDREN_CHANGED : WatchEvent.NODE_DELETED, path)));
+        }
+        for (String path : nonNull(exist)) {
+            VoleryCommand.Exists read;
+            try {
+                read = new VoleryCommand.Exists(path, watcher(session));
+            } catch (IllegalArgumentException | NullPointerException e) {
+                continue; // a path no znode can have: nothing to watch
+            }
+            beforeFirstWatchAt(backend.partitionOf(path));
+            checks.add(backend.submit(read).handle((reply, e) -> {
+                if (e == null && reply.isOk()) {
+                    onWatchRead(session, read, reply); // set, and the node exists: it was created
+                    write(session, WatchEvent.NODE_CREATED, path);
+                } else if (e == null && reply.code() == dev.parallax.examples.volery.ZkCode.NONODE) {
+                    onWatchRead(session, read, reply);
+                } else {
+                    write(session, WatchEvent.NODE_CREATED, path);
+                }
+                return null;
+            }));
+        }
+        return CompletableFuture.allOf(checks.toArray(CompletableFuture[]::new)).handle((v, e) -> null);
+    }
+
+    /** Whether {@code path} exists; true (changed, conservatively) if the check fails. */
+    private CompletableFuture<Boolean> exists(String path) {
+        VoleryCommand.Exists read;
+        try {
+            read = new VoleryCommand.Exists(path);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return CompletableFuture.completedFuture(false);
+        }
+        return backend.submit(read).handle((reply, e) -> e != null || reply.code() != dev.parallax.examples.volery.ZkCode.NONODE);
+    }
+
+    /** {@code session} ended here: every partition holding its watches drops them. */
+    void sessionEnded(long session) {
+        Set<Integer> partitions = new TreeSet<>();
+        synchronized (this) {
+            SessionWatches w = bySession.remove(session);
+            if (w == null) {
+                return;
+            }
+            w.data.forEach(p -> partitions.add(backend.partitionOf(p)));
+            w.child.forEach(p -> partitions.add(backend.partitionOf(p)));
+            for (PartitionMarks m : marks.values()) {
+                m.delivered.remove(session);
+            }
+        }
+        for (int p : partitions) {
+            backend.submit(new VoleryCommand.WatchDrop(p, frontEnd, session));
+        }
+    }
+
+    /** The sessions with watches set here (for tests and a gauge). */
+    synchronized int sessionsWithWatches() {
+        return bySession.size();
+    }
+
+    private static List<String> nonNull(List<String> paths) {
+        return paths == null ? List.of() : paths;
+    }
+}
