@@ -132,7 +132,7 @@ class ClientIOTlsTest {
         // enough for it on a slow machine; how fast it is is not what this test is about.
         SmrClient c = client(ClientConfig.builder(clients).tlsTrust(certs.ca()), Duration.ofSeconds(2), Duration.ofSeconds(20));
         for (int i = 0; i < 20; i++) {
-            assertThat(StandardCharsets.UTF_8.decode(c.invoke(text("hello " + i)).get(20, TimeUnit.SECONDS)).toString())
+            assertThat(StandardCharsets.UTF_8.decode(c.invoke(text("hello " + i)).get(30, TimeUnit.SECONDS)).toString())
                     .isEqualTo("hello " + i);
         }
         assertThat(refused("tls")).isZero();
