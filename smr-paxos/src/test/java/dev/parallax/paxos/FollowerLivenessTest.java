@@ -33,8 +33,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FollowerLivenessTest {
     private static final int N = 400;
     private static final int MAX_UNDELIVERED = 16;
-    private static final PaxosConfig CONFIG = PaxosConfig.builder(3).heartbeat(Duration.ofMillis(20))
-            .suspect(Duration.ofMillis(200)).retransmit(Duration.ofMillis(50)).catchUp(Duration.ofMillis(30)).catchUpMaxInstances(32).build();
+    // Heartbeat and suspect timeout long enough that a loaded machine does not trip a suspicion by
+    // accident (the test asserts there is none while the leader lives); the stall and the
+    // detection below are measured against these timeouts, whatever they are.
+    private static final PaxosConfig CONFIG = PaxosConfig.builder(3).heartbeat(Duration.ofMillis(50))
+            .suspect(Duration.ofSeconds(1)).retransmit(Duration.ofMillis(50)).catchUp(Duration.ofMillis(30)).catchUpMaxInstances(32).build();
 
     /** Counts the leader's heartbeats arriving at one replica, and Prepares it sends. */
     private static final class Watched implements Transport<PaxosMessage> {
@@ -166,13 +169,15 @@ class FollowerLivenessTest {
             assertThat(recorders.get(2).stalled.await(10, TimeUnit.SECONDS)).isTrue();
             long stalledSince = System.nanoTime();
 
-            // Keep replica 2 stalled while the idle leader sends 40 heartbeats (>= 780 ms), well past
-            // replica 2's suspect timeout in view 0 (rank 1: 300 ms).
-            CountDownLatch heartbeats = new CountDownLatch(40);
+            // Keep replica 2 stalled while the idle leader sends enough heartbeats to last well past
+            // twice replica 2's suspect timeout in view 0 (rank 1: 1.5 x suspect): a third more
+            // than that many heartbeat intervals (as 40 heartbeats of 20 ms were for 2 x 300 ms).
+            long stallNanos = 2 * new SuspicionRule(CONFIG, 2).timeoutNanos(0);
+            CountDownLatch heartbeats = new CountDownLatch((int) (stallNanos * 4 / 3 / CONFIG.heartbeatNanos()) + 1);
             transports.get(2).heartbeatsFromLeader.set(heartbeats);
             assertThat(heartbeats.await(30, TimeUnit.SECONDS)).isTrue();
             assertThat(System.nanoTime() - stalledSince)
-                    .isGreaterThan(2 * new SuspicionRule(CONFIG, 2).timeoutNanos(0));
+                    .isGreaterThan(stallNanos);
 
             MeterRegistry stalledRegistry = registries.get(2);
             // Bounded: the stage takes no more messages than decisions still fit, so it overshoots

@@ -19,7 +19,9 @@ class PaxosBroadcastTest extends AtomicBroadcastContract {
     @Override
     @SuppressWarnings("unchecked")
     protected AtomicBroadcast create(int id, int n, LocalNetwork<?> network) {
-        PaxosConfig config = PaxosConfig.builder(n).heartbeat(Duration.ofMillis(20)).suspect(Duration.ofMillis(200))
+        // No test here measures fail-over: a suspect timeout a loaded machine does not trip by accident
+        // (a spurious view change can lose a proposal the contract waits for).
+        PaxosConfig config = PaxosConfig.builder(n).heartbeat(Duration.ofMillis(50)).suspect(Duration.ofSeconds(1))
                 .retransmit(Duration.ofMillis(50)).catchUp(Duration.ofMillis(30)).build();
         return PaxosBroadcast.builder().config(config).self(id)
                 .transport(((LocalNetwork<PaxosMessage>) network).transport(id))

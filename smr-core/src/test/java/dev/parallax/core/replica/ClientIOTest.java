@@ -80,8 +80,9 @@ class ClientIOTest {
             seen.add(c);
             ByteBuffer reply = ByteBuffer.allocate(REPLY_BYTES);
             reply.putLong(0, c.id().sequence());
-            router.reply(c.id(), CommandResult.ok(reply));
+            // Counted before the reply goes out: a test that has read a reply finds it counted.
             answered.incrementAndGet();
+            router.reply(c.id(), CommandResult.ok(reply));
             maxPending.accumulateAndGet(io.pendingReplyBytes(), Math::max);
         }
     }

@@ -107,7 +107,11 @@ class ClientIOTlsTest {
     }
 
     private SmrClient client(ClientConfig.Builder b) {
-        SmrClient c = SmrClient.connect(b.retryTimeout(Duration.ofMillis(300)).invokeTimeout(Duration.ofSeconds(3)).build());
+        return client(b, Duration.ofMillis(300), Duration.ofSeconds(3));
+    }
+
+    private SmrClient client(ClientConfig.Builder b, Duration retryTimeout, Duration invokeTimeout) {
+        SmrClient c = SmrClient.connect(b.retryTimeout(retryTimeout).invokeTimeout(invokeTimeout).build());
         open.add(c);
         return c;
     }
@@ -124,9 +128,11 @@ class ClientIOTlsTest {
     @Test
     void aClientTrustingTheCaIsServedOverTls() throws Exception {
         start(certs.replicaTls(0, true));
-        SmrClient c = client(ClientConfig.builder(clients).tlsTrust(certs.ca()));
+        // The first command waits for a cold TLS handshake (key generation, class loading, JIT): time
+        // enough for it on a slow machine; how fast it is is not what this test is about.
+        SmrClient c = client(ClientConfig.builder(clients).tlsTrust(certs.ca()), Duration.ofSeconds(2), Duration.ofSeconds(20));
         for (int i = 0; i < 20; i++) {
-            assertThat(StandardCharsets.UTF_8.decode(c.invoke(text("hello " + i)).get(20, TimeUnit.SECONDS)).toString())
+            assertThat(StandardCharsets.UTF_8.decode(c.invoke(text("hello " + i)).get(30, TimeUnit.SECONDS)).toString())
                     .isEqualTo("hello " + i);
         }
         assertThat(refused("tls")).isZero();

@@ -55,7 +55,9 @@ final class DemoPhase {
         return () -> {
             // The ordering leader as the replicas report it: with S-Paxos no client is
             // redirected to it, so the replica a client talks to says nothing about leadership.
-            int leader = cluster.awaitLeader(Duration.ofSeconds(5));
+            // Up to 15 s: on a loaded machine an election may still be under way; it normally
+            // returns at once.
+            int leader = cluster.awaitLeader(Duration.ofSeconds(15));
             int killed = Math.max(0, leader);
             return new Choice(killed, (leader < 0 ? "a replica (none reported leading)" : role) + ", replica " + killed);
         };

@@ -152,6 +152,10 @@ class KvSsmrClusterTest {
                 }
                 assertThat(warm.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
                 Thread.sleep(1500);
+                // A loaded machine records fewer operations in these seconds: go on until the history
+                // holds enough for the check below to mean something.
+                dev.parallax.core.testkit.cluster.Await.until("more than 20 completed operations", Duration.ofSeconds(30),
+                        () -> history.history().operations().stream().filter(op -> !op.outcomeUnknown()).count() > 20);
             } finally {
                 running.set(false);
                 for (Thread t : workers) {

@@ -166,6 +166,10 @@ class MultiProcessClusterTest {
                 assertThat(leader).as("the replica whose metrics say it leads").isBetween(0, 2);
                 cluster.kill(leader);
                 Thread.sleep(2500);
+                // A loaded machine records fewer operations in these seconds: go on until the history
+                // holds enough for the check below to mean something.
+                dev.parallax.core.testkit.cluster.Await.until("more than 50 completed operations", Duration.ofSeconds(30),
+                        () -> history.history().operations().stream().filter(op -> !op.outcomeUnknown()).count() > 50);
                 running.set(false);
                 for (Thread t : workers) {
                     t.join(30_000);

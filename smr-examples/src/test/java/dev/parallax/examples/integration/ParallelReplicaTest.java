@@ -79,14 +79,16 @@ class ParallelReplicaTest {
                         : kind < 9 ? ListCommands.GLOBAL_READ : ListCommands.GLOBAL_WRITE;
                 commands.add(ListCommands.encode(op, rnd.nextInt(2), rnd.nextInt(300)));
             }
-            try (SmrClient client = SmrClient.connect(ClientConfig.builder(clients).build())) {
+            // Every command is in flight at once: on a loaded machine the last ones wait longer than
+            // the default invoke timeout (10 s, counted from when each was invoked).
+            try (SmrClient client = SmrClient.connect(ClientConfig.builder(clients).invokeTimeout(Duration.ofSeconds(60)).build())) {
                 List<CompletableFuture<ByteBuffer>> replies = new ArrayList<>();
                 for (byte[] cmd : commands) {
                     replies.add(client.invoke(ByteBuffer.wrap(cmd)));
                 }
                 for (int k = 0; k < commands.size(); k++) {
                     ByteBuffer expected = reference.execute(ByteBuffer.wrap(commands.get(k)));
-                    assertThat(replies.get(k).get(30, TimeUnit.SECONDS)).as("reply %d", k).isEqualTo(expected);
+                    assertThat(replies.get(k).get(90, TimeUnit.SECONDS)).as("reply %d", k).isEqualTo(expected);
                 }
             }
             double snapshots = 0;
@@ -122,7 +124,9 @@ class ParallelReplicaTest {
             ShardedLinkedList reference = new ShardedLinkedList(2, 100);
             List<byte[]> commands = listCommands(valid, 11);
             commands.add(valid / 2, new byte[] {ListCommands.LOCAL_WRITE, 0, 1});
-            try (SmrClient client = SmrClient.connect(ClientConfig.builder(clients).build())) {
+            // Every command is in flight at once: on a loaded machine the last ones wait longer than
+            // the default invoke timeout (10 s, counted from when each was invoked).
+            try (SmrClient client = SmrClient.connect(ClientConfig.builder(clients).invokeTimeout(Duration.ofSeconds(60)).build())) {
                 List<CompletableFuture<ByteBuffer>> replies = new ArrayList<>();
                 for (byte[] cmd : commands) {
                     replies.add(client.invoke(ByteBuffer.wrap(cmd)));
@@ -130,7 +134,7 @@ class ParallelReplicaTest {
                 for (int k = 0; k < commands.size(); k++) {
                     if (k == valid / 2) {
                         CompletableFuture<ByteBuffer> garbage = replies.get(k);
-                        assertThatThrownBy(() -> garbage.get(30, TimeUnit.SECONDS))
+                        assertThatThrownBy(() -> garbage.get(90, TimeUnit.SECONDS))
                                 .isInstanceOf(ExecutionException.class).cause()
                                 .isInstanceOf(CommandRejectedException.class)
                                 .hasMessage("unclassifiable command: IllegalArgumentException: list commands have 9 "
@@ -138,7 +142,7 @@ class ParallelReplicaTest {
                         continue;
                     }
                     ByteBuffer expected = reference.execute(ByteBuffer.wrap(commands.get(k)));
-                    assertThat(replies.get(k).get(30, TimeUnit.SECONDS)).as("reply %d", k).isEqualTo(expected);
+                    assertThat(replies.get(k).get(90, TimeUnit.SECONDS)).as("reply %d", k).isEqualTo(expected);
                 }
             }
             byte[] expectedState = snapshot(reference);

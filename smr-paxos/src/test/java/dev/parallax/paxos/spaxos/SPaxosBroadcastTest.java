@@ -31,7 +31,9 @@ class SPaxosBroadcastTest extends AtomicBroadcastContract {
     }
 
     static SPaxosConfig config(int n) {
-        PaxosConfig paxos = PaxosConfig.builder(n).heartbeat(Duration.ofMillis(20)).suspect(Duration.ofMillis(200))
+        // No test here measures fail-over: a suspect timeout a loaded machine does not trip by accident
+        // (a spurious view change can lose a proposal the contract waits for).
+        PaxosConfig paxos = PaxosConfig.builder(n).heartbeat(Duration.ofMillis(50)).suspect(Duration.ofSeconds(1))
                 .retransmit(Duration.ofMillis(50)).catchUp(Duration.ofMillis(30)).build();
         return SPaxosConfig.builder(n).paxos(paxos).idsPerValue(1).build();
     }

@@ -2,6 +2,7 @@ package dev.parallax.ringpaxos.replica;
 
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.runtime.OrderingProtocol;
+import dev.parallax.core.testkit.cluster.Await;
 import dev.parallax.core.testkit.cluster.LocalCluster;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
@@ -83,6 +84,9 @@ class RingReplicaClusterTest {
             String shared = c.machines.get(0).data.get("shared");
             // A batch decided twice is executed twice in the same order everywhere; the sessions answer the copy.
             assertThat(shared.split(",")).as("%s: every append once", kind).hasSize(600).doesNotHaveDuplicates();
+            // The coordinator's gauge is published by its protocol stage, perhaps after the last reply.
+            Await.until("the coordinator to be published", Duration.ofSeconds(30),
+                    () -> c.leader("parallax.ring.coordinator") >= 0);
             int coordinator = c.leader("parallax.ring.coordinator");
             assertThat(coordinator).as("the coordinator is published").isBetween(0, 2);
             for (int r = 0; r < 3; r++) {

@@ -126,11 +126,15 @@ class PsmrExecutorTest {
         GroupMachine m = new GroupMachine(4, GroupMachine::workerOfCurrentThread);
         Results results = new Results();
         PsmrExecutor ex = new PsmrExecutor(4, 4);
+        // Command 0 is held until all three are handed over: else the workers could already have
+        // hit the fatal command 1 when command 2 is handed over, and execute would throw there.
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         try {
-            ex.start(m, results);
+            ex.start(holdingCommandZero(m, release), results);
             ex.execute(command(0, GroupSet.of(2, 3), 1, OK));
             ex.execute(command(1, GroupSet.of(0, 1, 2, 3), 1, FATAL));
             ex.execute(command(2, GroupSet.of(1, 3), 1, OK));
+            release.countDown();
             assertThatThrownBy(ex::awaitQuiescence).isInstanceOf(IllegalStateException.class)
                     .hasCauseInstanceOf(AssertionError.class);
             assertThat(results.fatal).hasSize(1);
@@ -142,6 +146,32 @@ class PsmrExecutorTest {
             ex.close();
         }
         assertThat(results.fatal).hasSize(1);
+    }
+
+    /** {@code inner}, except that command 0 waits for {@code release} before it executes. */
+    private static dev.parallax.core.StateMachine holdingCommandZero(GroupMachine inner,
+            java.util.concurrent.CountDownLatch release) {
+        return new dev.parallax.core.StateMachine() {
+            @Override
+            public java.nio.ByteBuffer execute(java.nio.ByteBuffer command) {
+                if (command.getInt(0) == 0) {
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return inner.execute(command);
+            }
+
+            @Override
+            public void snapshot(java.nio.channels.WritableByteChannel out) {
+            }
+
+            @Override
+            public void restore(java.nio.channels.ReadableByteChannel in) {
+            }
+        };
     }
 
     /** A fatal error wakes an execute blocked on a full queue of a worker that will never take again. */

@@ -20,17 +20,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ForwarderSystemTest {
 
     @Test
-    @Timeout(value = 20, unit = TimeUnit.SECONDS)
+    @Timeout(value = 90, unit = TimeUnit.SECONDS) // server JVMs start cold: seconds each on a loaded machine
     void answersEveryCommandOnceAFollowerAcknowledgedItsBatch(@TempDir Path dir) throws Exception {
         try (ForwarderSystem forwarder = new ForwarderSystem()) {
-            forwarder.start(dir, Duration.ofSeconds(15));
+            forwarder.start(dir, Duration.ofSeconds(45));
             assertThat(forwarder.serverPids()).containsOnlyKeys("follower-1", "follower-2", "leader");
             List<CommandInvoker> conns = List.of(forwarder.connect(16), forwarder.connect(16));
             ByteBuffer big = ByteBuffer.allocate(200_000);
             CompletableFuture<ByteBuffer> first = conns.get(0).invoke(ByteBuffer.allocate(32));
             CompletableFuture<ByteBuffer> second = conns.get(0).invoke(big);
-            assertThat(first.get(5, TimeUnit.SECONDS).remaining()).isEqualTo(8);
-            assertThat(second.get(5, TimeUnit.SECONDS).remaining()).isEqualTo(8);
+            assertThat(first.get(15, TimeUnit.SECONDS).remaining()).isEqualTo(8);
+            assertThat(second.get(15, TimeUnit.SECONDS).remaining()).isEqualTo(8);
             LoadSpec spec = new LoadSpec(2, 16, 128, 0, 100, Duration.ZERO, Duration.ofSeconds(2));
             BenchResult r = new LoadGenerator(conns, spec).run("forwarder", s -> { });
             assertThat(r.completed()).isPositive();
