@@ -116,7 +116,8 @@ class VoleryProcessTest {
 
     @Test
     @DisplayName("seed 004 §V-B: 2 partitions as processes; ZooKeeper's client and Curator run a scripted session while a "
-            + "replica is SIGKILLed and restarted; each partition converges; zkcli reads the tree")
+            + "replica is SIGKILLed and restarted (watches set before the kill fire after it); each partition converges; "
+            + "zkcli reads the tree")
     void scriptedSessionsSurviveAKilledReplica(@TempDir Path dir) throws Exception {
         Properties p = VoleryClusterFile.local(2, RingPaxos.U_RING, dir.resolve("data"), 20_000);
         // Six JVMs on a loaded 2-core machine (as `parallax volery` runs them).
@@ -147,6 +148,17 @@ class VoleryProcessTest {
                     zk.run(z -> z.create(n, bytes("v"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT));
                 }
 
+                // One-shot watches (held by each node's partition, polled by Curator's front end) set
+                // before the kill fire on the writes made after it.
+                java.util.concurrent.CountDownLatch fired = new java.util.concurrent.CountDownLatch(2);
+                List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+                for (String n : nodes.subList(0, 2)) {
+                    curator.getData().usingWatcher((org.apache.curator.framework.api.CuratorWatcher) e -> {
+                        events.add(e.getType() + " " + e.getPath());
+                        fired.countDown();
+                    }).forPath(n);
+                }
+
                 cluster.kill(VICTIM);
                 assertThat(cluster.isAlive(VICTIM)).isFalse();
 
@@ -157,6 +169,8 @@ class VoleryProcessTest {
                 }
                 String n0 = nodes.get(0);
                 String n1 = nodes.get(1);
+                assertThat(fired.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("watch events: %s", events).isTrue();
+                assertThat(events).containsExactlyInAnyOrder("NodeDataChanged " + n0, "NodeDataChanged " + n1);
                 assertThatThrownBy(() -> zk.run(z -> z.setData(n0, bytes("x"), 0))).isInstanceOf(KeeperException.BadVersionException.class);
                 assertThat(curator.setData().withVersion(1).forPath(n1, bytes("c1")).getVersion()).isEqualTo(2);
                 assertThat(text(zk.run(z -> z.getData(n1, false, null)))).isEqualTo("c1");

@@ -75,6 +75,8 @@ final class ZkWatchHub {
     private final Map<Integer, PartitionMarks> marks = new HashMap<>();
     /** The partitions told to forget a previous run of this front end ({@link #beforeFirstWatchAt}). */
     private final Set<Integer> cleared = new HashSet<>();
+    /** Per partition, the watches set here (all sessions): the timer polls those with any. */
+    private final int[] watchesAt;
 
     private static final class SessionWatches {
         final Set<String> data = new HashSet<>();
@@ -96,6 +98,7 @@ final class ZkWatchHub {
         this.backend = backend;
         this.sessions = sessions;
         this.metrics = metrics;
+        this.watchesAt = new int[backend.partitions()];
     }
 
     /** This front end's watcher for {@code session}. */
@@ -137,7 +140,9 @@ final class ZkWatchHub {
         metrics.watch(ZkMetrics.WatchEvent.SET);
         synchronized (this) {
             SessionWatches w = bySession.computeIfAbsent(session, s -> new SessionWatches());
-            (read instanceof VoleryCommand.GetChildren ? w.child : w.data).add(read.path());
+            if ((read instanceof VoleryCommand.GetChildren ? w.child : w.data).add(read.path())) {
+                watchesAt[backend.partitionOf(read.path())]++;
+            }
         }
     }
 
@@ -178,12 +183,13 @@ final class ZkWatchHub {
     void pollAll() {
         Set<Integer> due = new TreeSet<>();
         synchronized (this) {
-            for (SessionWatches w : bySession.values()) {
-                w.data.forEach(p -> due.add(backend.partitionOf(p)));
-                w.child.forEach(p -> due.add(backend.partitionOf(p)));
+            for (int p = 0; p < watchesAt.length; p++) {
+                PartitionMarks m = marks.computeIfAbsent(p, x -> new PartitionMarks());
+                if (watchesAt[p] > 0 && !m.polling) {
+                    m.polling = true;
+                    due.add(p);
+                }
             }
-            due.removeIf(p -> marks.computeIfAbsent(p, x -> new PartitionMarks()).polling);
-            due.forEach(p -> marks.get(p).polling = true);
         }
         for (int p : due) {
             poll(p).whenComplete((v, e) -> {
@@ -232,11 +238,11 @@ final class ZkWatchHub {
         if (w == null) {
             return;
         }
-        if (type != WatchEvent.NODE_CHILDREN_CHANGED) {
-            w.data.remove(path);
+        if (type != WatchEvent.NODE_CHILDREN_CHANGED && w.data.remove(path)) {
+            watchesAt[backend.partitionOf(path)]--;
         }
-        if (type == WatchEvent.NODE_DELETED || type == WatchEvent.NODE_CHILDREN_CHANGED) {
-            w.child.remove(path);
+        if ((type == WatchEvent.NODE_DELETED || type == WatchEvent.NODE_CHILDREN_CHANGED) && w.child.remove(path)) {
+            watchesAt[backend.partitionOf(path)]--;
         }
         if (w.isEmpty()) {
             bySession.remove(session);
@@ -313,8 +319,14 @@ final class ZkWatchHub {
             if (w == null) {
                 return;
             }
-            w.data.forEach(p -> partitions.add(backend.partitionOf(p)));
-            w.child.forEach(p -> partitions.add(backend.partitionOf(p)));
+            for (String path : w.data) {
+                partitions.add(backend.partitionOf(path));
+                watchesAt[backend.partitionOf(path)]--;
+            }
+            for (String path : w.child) {
+                partitions.add(backend.partitionOf(path));
+                watchesAt[backend.partitionOf(path)]--;
+            }
             for (PartitionMarks m : marks.values()) {
                 m.delivered.remove(session);
             }
@@ -322,11 +334,6 @@ final class ZkWatchHub {
         for (int p : partitions) {
             backend.submit(new VoleryCommand.WatchDrop(p, frontEnd, session));
         }
-    }
-
-    /** The sessions with watches set here (for tests and a gauge). */
-    synchronized int sessionsWithWatches() {
-        return bySession.size();
     }
 
     private static List<String> nonNull(List<String> paths) {
