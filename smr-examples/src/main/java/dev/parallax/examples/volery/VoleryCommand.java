@@ -18,6 +18,8 @@ import java.util.Objects;
  *   create, setData, optionally: long time (ms; written only when not 0, absent means 0)
  *   exists, getData, getChildren, optionally: int frontEnd, long session (the {@link Watcher} of a
  *            read that sets a watch; absent means none)
+ *   addWatch (opcode 102): byte recursive (0 or 1), int frontEnd, long session
+ *   removeWatches (opcode 103): int type (1 children, 2 data, 3 any), int frontEnd, long session
  *   watchPoll (opcode 100, empty path): int partition, int frontEnd, long acked
  *   watchDrop (opcode 101, empty path): int partition, int frontEnd, long session
  *            ({@link WatchDrop#ALL_SESSIONS}: every session)
@@ -55,6 +57,10 @@ public sealed interface VoleryCommand {
     byte OP_WATCH_POLL = 100;
     /** Volery's opcode for a front end's watch drop (not a ZooKeeper opcode). */
     byte OP_WATCH_DROP = 101;
+    /** Volery's opcode for addWatch, a persistent watch (ZooKeeper's own is 106). */
+    byte OP_ADD_WATCH = 102;
+    /** Volery's opcode for removeWatches (ZooKeeper's is 18). */
+    byte OP_REMOVE_WATCHES = 103;
 
     /** The path the command names (for create, the prefix of a sequential name). */
     String path();
@@ -73,6 +79,15 @@ public sealed interface VoleryCommand {
     /** Whether the command goes to every partition (create and delete, seed 004 §V-B). */
     default boolean isGlobal() {
         return false;
+    }
+
+    /**
+     * Whether the command goes to every partition: the global commands, and the watch registrations
+     * every partition holds ({@link AddWatch} recursive, {@link RemoveWatches}), which change no
+     * znode and consume no zxid.
+     */
+    default boolean toEveryPartition() {
+        return isGlobal();
     }
 
     /** Who sets a watch with this read (exists, getData, getChildren); null for none and other commands. */
@@ -122,7 +137,13 @@ public sealed interface VoleryCommand {
         byte[] data = this instanceof Create c ? c.data : this instanceof SetData s ? s.data : null;
         ByteBuffer out = ByteBuffer.allocate(1 + 4 + path.length + 4 + (data == null ? 0 : 4 + data.length) + 8);
         out.put(opcode()).putInt(path.length).put(path);
-        if (this instanceof WatchPoll w) {
+        if (this instanceof AddWatch a) {
+            return ByteBuffer.allocate(1 + 4 + path.length + 1 + 4 + 8).put(OP_ADD_WATCH).putInt(path.length).put(path)
+                    .put((byte) (a.recursive ? 1 : 0)).putInt(a.watcher.frontEnd()).putLong(a.watcher.session()).array();
+        } else if (this instanceof RemoveWatches r) {
+            return ByteBuffer.allocate(1 + 4 + path.length + 4 + 4 + 8).put(OP_REMOVE_WATCHES).putInt(path.length)
+                    .put(path).putInt(r.type).putInt(r.watcher.frontEnd()).putLong(r.watcher.session()).array();
+        } else if (this instanceof WatchPoll w) {
             return ByteBuffer.allocate(1 + 4 + 4 + 4 + 8).put(OP_WATCH_POLL).putInt(0).putInt(w.partition)
                     .putInt(w.frontEnd).putLong(w.acked).array();
         } else if (this instanceof WatchDrop w) {
@@ -195,6 +216,17 @@ public sealed interface VoleryCommand {
                 case OP_GET_DATA -> command = new GetData(path, watcher(in));
                 case OP_EXISTS -> command = new Exists(path, watcher(in));
                 case OP_GET_CHILDREN -> command = new GetChildren(path, watcher(in));
+                case OP_ADD_WATCH -> {
+                    byte recursive = in.get();
+                    if (recursive != 0 && recursive != 1) {
+                        return Decoded.malformed("addWatch mode " + recursive);
+                    }
+                    command = new AddWatch(path, recursive == 1, new Watcher(in.getInt(), in.getLong()));
+                }
+                case OP_REMOVE_WATCHES -> {
+                    int type = in.getInt();
+                    command = new RemoveWatches(path, type, new Watcher(in.getInt(), in.getLong()));
+                }
                 case OP_WATCH_POLL, OP_WATCH_DROP -> {
                     if (!path.isEmpty()) {
                         return Decoded.malformed("a watch command with a path");
@@ -222,6 +254,16 @@ public sealed interface VoleryCommand {
         } catch (IllegalArgumentException e) {
             return Decoded.malformed(e.getMessage());
         }
+    }
+
+    /**
+     * @throws NullPointerException     if the path or watcher is null
+     * @throws IllegalArgumentException if the path exceeds the encoding's bounds
+     */
+    private static void checkRegistration(String path, Watcher watcher) {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(watcher, "watcher");
+        checkBounds(path, null);
     }
 
     /** @throws IllegalArgumentException if the path or data exceed the encoding's bounds */
@@ -623,6 +665,87 @@ public sealed interface VoleryCommand {
         @Override
         public ZkReply applyTo(ZnodeTree tree, ZnodeWatches watches, long zxid, long time) {
             watches.drop(frontEnd, session);
+            return ZkReply.ok();
+        }
+    }
+
+    /**
+     * A persistent watch of {@code watcher} on {@code path} (ZooKeeper 3.6's addWatch;
+     * {@link ZnodeWatches#addPersistent}): non-recursive to the path's owner, recursive to every
+     * partition (the owner of each changed descendant fires it). Answers OK, BADARGUMENTS for an
+     * invalid path; changes no znode and consumes no zxid.
+     */
+    record AddWatch(String path, boolean recursive, Watcher watcher) implements VoleryCommand {
+        /**
+         * @throws NullPointerException     if the path or watcher is null
+         * @throws IllegalArgumentException if the path exceeds the encoding's bounds
+         */
+        public AddWatch {
+            checkRegistration(path, watcher);
+        }
+
+        @Override
+        public byte opcode() {
+            return OP_ADD_WATCH;
+        }
+
+        @Override
+        public boolean toEveryPartition() {
+            return recursive;
+        }
+
+        /** A tree alone holds no watches: OK for a valid path. */
+        @Override
+        public ZkReply applyTo(ZnodeTree tree, long zxid, long time) {
+            return ZkPaths.isValid(path) ? ZkReply.ok() : ZkReply.error(ZkCode.BADARGUMENTS);
+        }
+
+        @Override
+        public ZkReply applyTo(ZnodeTree tree, ZnodeWatches watches, long zxid, long time) {
+            ZkReply reply = applyTo(tree, zxid, time);
+            if (reply.isOk()) {
+                watches.addPersistent(path, recursive, watcher);
+            }
+            return reply;
+        }
+    }
+
+    /**
+     * ZooKeeper's removeWatches of {@code watcher}'s watches of {@code type} on {@code path}
+     * ({@link ZnodeWatches#remove}: 1 children, 2 data, 3 any), at every partition (a recursive watch
+     * is held by each). Answers OK (whether a watch was there is the front end's answer, from what
+     * it set); changes no znode and consumes no zxid.
+     */
+    record RemoveWatches(String path, int type, Watcher watcher) implements VoleryCommand {
+        /**
+         * @throws NullPointerException     if the path or watcher is null
+         * @throws IllegalArgumentException if the type is not 1, 2 or 3, or the path exceeds the bounds
+         */
+        public RemoveWatches {
+            checkRegistration(path, watcher);
+            if (type < ZnodeWatches.REMOVE_CHILDREN || type > ZnodeWatches.REMOVE_ANY) {
+                throw new IllegalArgumentException("removeWatches type " + type);
+            }
+        }
+
+        @Override
+        public byte opcode() {
+            return OP_REMOVE_WATCHES;
+        }
+
+        @Override
+        public boolean toEveryPartition() {
+            return true;
+        }
+
+        @Override
+        public ZkReply applyTo(ZnodeTree tree, long zxid, long time) {
+            return ZkReply.ok();
+        }
+
+        @Override
+        public ZkReply applyTo(ZnodeTree tree, ZnodeWatches watches, long zxid, long time) {
+            watches.remove(path, type, watcher);
             return ZkReply.ok();
         }
     }

@@ -69,7 +69,7 @@ public final class VoleryOracle implements CommandRouter {
         if (target >= 0) {
             return target < partitions ? GroupSet.of(target) : GroupSet.DEFAULT;
         }
-        return command.isGlobal() ? all : GroupSet.of(partitionOf(command.path()));
+        return command.toEveryPartition() ? all : GroupSet.of(partitionOf(command.path()));
     }
 
     /** Decodes the command and routes it; malformed bytes go to {@link GroupSet#DEFAULT}. */

@@ -33,6 +33,10 @@ import java.nio.channels.WritableByteChannel;
  *       if the command was also multicast elsewhere (an over-approximating oracle), the owner's
  *       {@link #localReads} is the reply it is about to give (computed without changing anything)
  *       and every other involved partition answers exactly those bytes, changing nothing.</li>
+ *   <li><b>addWatch, removeWatches</b>: a persistent watch at its path's owner
+ *       ({@code require({owner})}), a recursive one and a removal at every partition
+ *       ({@code require(all)}); OK (BADARGUMENTS for an invalid path) everywhere, no values exchanged,
+ *       no zxid consumed.</li>
  *   <li><b>watch poll, watch drop</b> (a front end's, {@link ZnodeWatches}): {@code require({target})};
  *       the target acts on its watches and answers, others involved answer the target's reply (as
  *       for reads); a target beyond P: BADARGUMENTS, nothing changes.</li>
@@ -94,7 +98,7 @@ public final class VoleryPartition implements PartitionedStateMachine {
     @Override
     public synchronized ByteBuffer localReads(ByteBuffer command, PartitionView view) {
         VoleryCommand c = VoleryCommand.decode(command).command();
-        if (c == null || view.involved().size() == 1 || c instanceof VoleryCommand.Create
+        if (c == null || view.involved().size() == 1 || c instanceof VoleryCommand.Create || isRegistration(c)
                 || ownerOf(c, view) != view.partition()) {
             return empty();
         }
@@ -122,7 +126,7 @@ public final class VoleryPartition implements PartitionedStateMachine {
     @Override
     public synchronized GroupSet remoteReads(ByteBuffer command, PartitionView view) {
         VoleryCommand c = VoleryCommand.decode(command).command();
-        if (c == null || c instanceof VoleryCommand.Create
+        if (c == null || c instanceof VoleryCommand.Create || isRegistration(c)
                 || c instanceof VoleryCommand.Delete d && d.version() == ZnodeTree.ANY_VERSION
                 || c.targetPartition() >= view.partitions()) {
             return null;
@@ -142,6 +146,14 @@ public final class VoleryPartition implements PartitionedStateMachine {
         }
         int owner = ownerOf(c, context);
         boolean own = owner == context.partition();
+        watches.ownership(context.partition(), context.partitions());
+        if (isRegistration(c)) {
+            // a persistent watch lives at its path's owner, a recursive one everywhere; removal
+            // everywhere: the same reply at every involved partition, no values exchanged
+            context.require(c.toEveryPartition() ? GroupSet.partition(context.partitions()) : GroupSet.of(owner));
+            ZkReply reply = c.toEveryPartition() || own ? c.applyTo(tree, watches, 0L, 0L) : c.applyTo(tree, 0L, 0L);
+            return ByteBuffer.wrap(reply.withZxid(globals << 32).encode()); // g: the same at every partition
+        }
         if (c.isGlobal()) {
             context.require(GroupSet.partition(context.partitions()));
             Integer ownersVersion = null;
@@ -267,6 +279,11 @@ public final class VoleryPartition implements PartitionedStateMachine {
 
     private long peekLocalZxid() {
         return globals << 32 | Math.min(locals + 1, MAX_LOCAL);
+    }
+
+    /** A persistent-watch registration or a watch removal (no znode, no zxid, a constant reply). */
+    private static boolean isRegistration(VoleryCommand c) {
+        return c instanceof VoleryCommand.AddWatch || c instanceof VoleryCommand.RemoveWatches;
     }
 
     private static int ownerOf(VoleryCommand c, PartitionView view) {

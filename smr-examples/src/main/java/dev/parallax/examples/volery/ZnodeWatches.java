@@ -31,7 +31,13 @@ import java.util.TreeMap;
  *   <li>setData of P: data watches on P fire NodeDataChanged.</li>
  *   <li>delete of P: data and child watches on P fire NodeDeleted (once per watcher); child watches on
  *       P's parent fire NodeChildrenChanged.</li>
- *   <li>a failed write fires nothing; a fired watch is gone (one-shot).</li>
+ *   <li>a failed write fires nothing; a fired one-shot watch is gone.</li>
+ *   <li><b>persistent</b> watches (ZooKeeper 3.6's addWatch, {@link #addPersistent}) stay: a
+ *       persistent one on P fires what a data and a child watch on P would; a persistent
+ *       <em>recursive</em> one on P fires NodeCreated, NodeDataChanged and NodeDeleted for P and
+ *       every descendant (no NodeChildrenChanged). A recursive watch is held by every partition
+ *       (its subtree spans them) and fired only by the owner of the changed path, where that path's
+ *       every write executes ({@link #ownership}).</li>
  * </ul>
  *
  * <p><b>Bounds and clean-up</b> (the front ends' side, not ZooKeeper's): at most
@@ -42,7 +48,7 @@ import java.util.TreeMap;
  * session ends, and every one of its watches when it starts ({@link VoleryCommand.WatchDrop}).
  *
  * <p><b>Snapshot</b> ({@link #snapshot()}, {@link #restore}), big-endian: {@code int count} data
- * watches then child watches, each as {@code path, int watchers, watchers x (int frontEnd, long
+ * watches, then child, persistent and persistent recursive watches, each as {@code path, int watchers, watchers x (int frontEnd, long
  * session)}; then {@code int frontEnds}, each {@code int frontEnd, long nextSeq, int events, events x
  * (long seq, long session, byte type, path)}; then {@code long refused, long forgotten}; paths as
  * {@code int length, UTF-8}. Sorted maps and insertion-ordered sets: equal states write equal bytes.
@@ -59,6 +65,10 @@ public final class ZnodeWatches {
 
     private final TreeMap<String, LinkedHashSet<Watcher>> dataWatches = new TreeMap<>();
     private final TreeMap<String, LinkedHashSet<Watcher>> childWatches = new TreeMap<>();
+    private final TreeMap<String, LinkedHashSet<Watcher>> persistentWatches = new TreeMap<>();
+    private final TreeMap<String, LinkedHashSet<Watcher>> recursiveWatches = new TreeMap<>();
+    private int partition;
+    private int partitions = 1;
     private final TreeMap<Integer, Queue> queues = new TreeMap<>();
     private int watches;
     private long refused;
@@ -95,15 +105,111 @@ public final class ZnodeWatches {
         } else if (!reply.isOk()) {
             return; // a failed write fires nothing
         } else if (command instanceof VoleryCommand.Create) {
-            fire(dataWatches, reply.path(), WatchEvent.NODE_CREATED, null);
-            fire(childWatches, ZkPaths.parent(reply.path()), WatchEvent.NODE_CHILDREN_CHANGED, null);
+            String path = reply.path();
+            Set<Watcher> notified = new LinkedHashSet<>();
+            fire(dataWatches, path, WatchEvent.NODE_CREATED, notified);
+            firePersistent(path, WatchEvent.NODE_CREATED, notified);
+            String parent = ZkPaths.parent(path);
+            Set<Watcher> parents = new LinkedHashSet<>();
+            fire(childWatches, parent, WatchEvent.NODE_CHILDREN_CHANGED, parents);
+            firePersistent(parent, WatchEvent.NODE_CHILDREN_CHANGED, parents);
         } else if (command instanceof VoleryCommand.SetData s) {
-            fire(dataWatches, s.path(), WatchEvent.NODE_DATA_CHANGED, null);
+            Set<Watcher> notified = new LinkedHashSet<>();
+            fire(dataWatches, s.path(), WatchEvent.NODE_DATA_CHANGED, notified);
+            firePersistent(s.path(), WatchEvent.NODE_DATA_CHANGED, notified);
         } else if (command instanceof VoleryCommand.Delete d) {
             Set<Watcher> notified = new LinkedHashSet<>();
             fire(dataWatches, d.path(), WatchEvent.NODE_DELETED, notified);
+            firePersistent(d.path(), WatchEvent.NODE_DELETED, notified);
             fire(childWatches, d.path(), WatchEvent.NODE_DELETED, notified);
-            fire(childWatches, ZkPaths.parent(d.path()), WatchEvent.NODE_CHILDREN_CHANGED, null);
+            String parent = ZkPaths.parent(d.path());
+            Set<Watcher> parents = new LinkedHashSet<>();
+            fire(childWatches, parent, WatchEvent.NODE_CHILDREN_CHANGED, parents);
+            firePersistent(parent, WatchEvent.NODE_CHILDREN_CHANGED, parents);
+        }
+    }
+
+    /**
+     * Sets this partition's place among {@code partitions} (the partition numbers the oracle uses):
+     * recursive watches, held at every partition, fire only at the owner of the changed path, where
+     * its every write executes. The in-process backend keeps the default, one partition.
+     */
+    public void ownership(int partition, int partitions) {
+        this.partition = partition;
+        this.partitions = partitions;
+    }
+
+    /**
+     * A persistent watch ({@code recursive} false: events of {@code path} itself, its children
+     * changing included, ZooKeeper's {@code AddWatchMode.PERSISTENT}) or a persistent recursive one
+     * (events of {@code path} and every descendant, no NodeChildrenChanged:
+     * {@code PERSISTENT_RECURSIVE}). Neither is removed by firing.
+     */
+    public void addPersistent(String path, boolean recursive, Watcher watcher) {
+        add(recursive ? recursiveWatches : persistentWatches, path, watcher);
+    }
+
+    /**
+     * ZooKeeper's removeWatches for {@code watcher} on {@code path}: {@code type} 1 (children) the
+     * one-shot child watch; 2 (data) the one-shot data watch and the persistent ones; 3 (any) all.
+     */
+    public void remove(String path, int type, Watcher watcher) {
+        if (type == REMOVE_CHILDREN || type == REMOVE_ANY) {
+            removeWatcher(childWatches, path, watcher);
+        }
+        if (type == REMOVE_DATA || type == REMOVE_ANY) {
+            removeWatcher(dataWatches, path, watcher);
+            removeWatcher(persistentWatches, path, watcher);
+            removeWatcher(recursiveWatches, path, watcher);
+        }
+    }
+
+    /** ZooKeeper's {@code WatcherType.Children}. */
+    public static final int REMOVE_CHILDREN = 1;
+    /** ZooKeeper's {@code WatcherType.Data}. */
+    public static final int REMOVE_DATA = 2;
+    /** ZooKeeper's {@code WatcherType.Any}. */
+    public static final int REMOVE_ANY = 3;
+
+    private void removeWatcher(Map<String, LinkedHashSet<Watcher>> table, String path, Watcher watcher) {
+        LinkedHashSet<Watcher> set = table.get(path);
+        if (set != null && set.remove(watcher)) {
+            watches--;
+            if (set.isEmpty()) {
+                table.remove(path);
+            }
+        }
+    }
+
+    /**
+     * The persistent watches {@code path}'s change fires, kept: those on the path itself and, at the
+     * path's owner, the recursive ones on it and its ancestors (not for NodeChildrenChanged).
+     */
+    private void firePersistent(String path, int type, Set<Watcher> notified) {
+        LinkedHashSet<Watcher> set = persistentWatches.get(path);
+        if (set != null) {
+            for (Watcher w : set) {
+                if (notified.add(w)) {
+                    queue(w, type, path);
+                }
+            }
+        }
+        if (recursiveWatches.isEmpty() || type == WatchEvent.NODE_CHILDREN_CHANGED
+                || VoleryOracle.partitionOf(path, partitions) != partition) {
+            return;
+        }
+        for (String at = path; ; at = ZkPaths.parent(at)) {
+            LinkedHashSet<Watcher> r = recursiveWatches.get(at);
+            if (r != null) {
+                for (Watcher w : r) {
+                    if (notified.add(w)) {
+                        queue(w, type, path);
+                    }
+                }
+            }
+            if (at.equals(ZkPaths.ROOT)) {
+                return;
+            }
         }
     }
 
@@ -149,6 +255,8 @@ public final class ZnodeWatches {
         boolean all = session == VoleryCommand.WatchDrop.ALL_SESSIONS;
         removeWatchers(dataWatches, w -> w.frontEnd() == frontEnd && (all || w.session() == session));
         removeWatchers(childWatches, w -> w.frontEnd() == frontEnd && (all || w.session() == session));
+        removeWatchers(persistentWatches, w -> w.frontEnd() == frontEnd && (all || w.session() == session));
+        removeWatchers(recursiveWatches, w -> w.frontEnd() == frontEnd && (all || w.session() == session));
         Queue q = queues.get(frontEnd);
         if (q != null) {
             q.events.removeIf(e -> all || e.session() == session);
@@ -229,6 +337,8 @@ public final class ZnodeWatches {
         Out out = new Out();
         writeTable(out, dataWatches);
         writeTable(out, childWatches);
+        writeTable(out, persistentWatches);
+        writeTable(out, recursiveWatches);
         out.putInt(queues.size());
         for (Map.Entry<Integer, Queue> e : queues.entrySet()) {
             out.putInt(e.getKey()).putLong(e.getValue().nextSeq).putInt(e.getValue().events.size());
@@ -251,6 +361,8 @@ public final class ZnodeWatches {
         try {
             w.watches += readTable(in, w.dataWatches);
             w.watches += readTable(in, w.childWatches);
+            w.watches += readTable(in, w.persistentWatches);
+            w.watches += readTable(in, w.recursiveWatches);
             int frontEnds = count(in, 16);
             for (int i = 0; i < frontEnds; i++) {
                 int frontEnd = in.getInt();

@@ -238,6 +238,23 @@ class VoleryClusterTest {
             writer.create("/app/late", bytes("l"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             assertThat(children.next()).isEqualTo("NodeChildrenChanged /app");
             assertThat(created.next()).isEqualTo("NodeCreated /app/late");
+
+            // A persistent recursive watch: held by both partitions, fired by the owner of each change.
+            Events subtree = new Events();
+            watcher.addWatch("/app", subtree, org.apache.zookeeper.AddWatchMode.PERSISTENT_RECURSIVE);
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                String owned = firstOwnedBy(oracle, i);
+                writer.setData(owned, bytes("again"), -1);
+                expected.add("NodeDataChanged " + owned);
+            }
+            writer.delete("/app/late", -1);
+            expected.add("NodeDeleted /app/late");
+            List<String> heard = new ArrayList<>();
+            for (int i = 0; i < expected.size(); i++) {
+                heard.add(subtree.next());
+            }
+            assertThat(heard).containsExactlyInAnyOrderElementsOf(expected);
         }
     }
 

@@ -136,7 +136,10 @@ class VoleryCommandTest {
             new VoleryCommand.GetChildren("/p", new Watcher(0, 1)),
             new VoleryCommand.WatchPoll(1, 2, 3),
             new VoleryCommand.WatchDrop(0, 3, VoleryCommand.WatchDrop.ALL_SESSIONS),
-            new VoleryCommand.WatchDrop(2, 1, 42));
+            new VoleryCommand.WatchDrop(2, 1, 42),
+            new VoleryCommand.AddWatch("/r", true, new Watcher(7, 9)),
+            new VoleryCommand.AddWatch("/p", false, new Watcher(7, -9)),
+            new VoleryCommand.RemoveWatches("/p", 3, new Watcher(0, 0)));
 
     @Test
     void watchingReadsAndTheFrontEndsWatchCommandsRoundTripAndTheirTruncationsAreMalformed() {
@@ -146,7 +149,9 @@ class VoleryCommandTest {
             assertThat(VoleryCommand.decode(Arrays.copyOf(encoded, encoded.length + 1)).ok()).isFalse();
             for (int length = 0; length < encoded.length; length++) {
                 VoleryCommand.Decoded d = VoleryCommand.decode(Arrays.copyOf(encoded, length));
-                if (c.watcher() != null && length == encoded.length - 12) {
+                boolean read = c instanceof VoleryCommand.GetData || c instanceof VoleryCommand.Exists
+                        || c instanceof VoleryCommand.GetChildren;
+                if (read && length == encoded.length - 12) {
                     assertThat(d.command()).as("without its watcher: the plain read").isNotNull()
                             .extracting(VoleryCommand::watcher).isNull();
                 } else {
@@ -156,6 +161,15 @@ class VoleryCommandTest {
             assertThat(c.isWrite()).isFalse();
             assertThat(c.isGlobal()).isFalse();
         }
+        assertThat(new VoleryCommand.AddWatch("/r", true, new Watcher(0, 0)).toEveryPartition()).isTrue();
+        assertThat(new VoleryCommand.AddWatch("/r", false, new Watcher(0, 0)).toEveryPartition()).isFalse();
+        assertThat(new VoleryCommand.RemoveWatches("/r", 1, new Watcher(0, 0)).toEveryPartition()).isTrue();
+        byte[] add = new VoleryCommand.AddWatch("/r", true, new Watcher(0, 0)).encode();
+        add[1 + 4 + 2] = 2;
+        assertThat(VoleryCommand.decode(add).error()).contains("addWatch mode 2");
+        byte[] remove = new VoleryCommand.RemoveWatches("/r", 1, new Watcher(0, 0)).encode();
+        ByteBuffer.wrap(remove).putInt(1 + 4 + 2, 4);
+        assertThat(VoleryCommand.decode(remove).error()).contains("removeWatches type 4");
         assertThat(new VoleryCommand.WatchPoll(1, 2, 3).targetPartition()).isEqualTo(1);
         assertThat(new VoleryCommand.GetData("/a").targetPartition()).isEqualTo(-1);
         assertThat(new VoleryCommand.GetData("/a")).isEqualTo(new VoleryCommand.GetData("/a", null));

@@ -247,6 +247,41 @@ class VoleryPartitionTest {
     }
 
     @Test
+    void aRecursiveWatchIsHeldByEveryPartitionAndFiredByTheOwnerOfTheChangedPath() {
+        Watcher w = new Watcher(5, 55);
+        String top = ownedBy(0, "t");
+        run(create(top, 1));
+        assertThat(run(new VoleryCommand.AddWatch(top, true, w))).isEqualTo(ZkReply.ok().withZxid(1L << 32));
+        for (int p = 0; p < P; p++) {
+            assertThat(ssmr.replica(p, 0).watchCount()).as("partition %d", p).isEqualTo(1);
+        }
+        List<String> children = new java.util.ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            String child = top + "/c" + i;
+            children.add(child);
+            run(create(child, 2));
+            run(new VoleryCommand.SetData(child, new byte[] {1}, -1, 3)); // at the child's owner only
+        }
+        List<String> fired = new java.util.ArrayList<>();
+        for (int p = 0; p < P; p++) {
+            for (WatchEvent e : run(new VoleryCommand.WatchPoll(p, 5, 0)).events()) {
+                assertThat(oracle.partitionOf(e.path())).as("fired by the owner of %s", e.path()).isEqualTo(p);
+                fired.add(e.type() + " " + e.path());
+            }
+        }
+        List<String> expected = new java.util.ArrayList<>();
+        for (String child : children) {
+            expected.add(WatchEvent.NODE_CREATED + " " + child);
+            expected.add(WatchEvent.NODE_DATA_CHANGED + " " + child);
+        }
+        assertThat(fired).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(run(new VoleryCommand.RemoveWatches(top, ZnodeWatches.REMOVE_ANY, w)).isOk()).isTrue();
+        for (int p = 0; p < P; p++) {
+            assertThat(ssmr.replica(p, 0).watchCount()).isZero();
+        }
+    }
+
+    @Test
     void aVersion1SnapshotWithoutWatchesIsStillRestored() throws IOException {
         VoleryPartition original = new VoleryPartition();
         byte[] v2 = original.snapshotBytes();

@@ -163,4 +163,75 @@ class ZnodeWatchesTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bad count");
         assertThat(new ZnodeWatches().snapshot()).isEqualTo(ZnodeWatches.restore(ByteBuffer.wrap(new ZnodeWatches().snapshot())).snapshot());
     }
+
+    @Test
+    void aPersistentWatchFiresOnEveryChangeOfItsNodeAndItsChildrenAndStays() {
+        create("/p");
+        watches.addPersistent("/p", false, A);
+        run(new VoleryCommand.SetData("/p", new byte[] {1}, -1));
+        run(new VoleryCommand.SetData("/p", new byte[] {2}, -1));
+        create("/p/c");
+        run(new VoleryCommand.SetData("/p/c", new byte[0], -1)); // a child's data: not its business
+        run(new VoleryCommand.Delete("/p/c", -1));
+        run(new VoleryCommand.Delete("/p", -1));
+        create("/p");
+        assertThat(events(1)).containsExactly("100 3 /p", "100 3 /p", "100 4 /p", "100 4 /p", "100 2 /p", "100 1 /p");
+        assertThat(watches.watchCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aRecursiveWatchSeesTheWholeSubtreeButNoChildEventsAndOnlyAtThePathsOwner() {
+        create("/r");
+        watches.addPersistent("/r", true, A);
+        watches.addPersistent("/r", false, A); // the same watcher twice: one event per change
+        create("/r/a");
+        create("/r/a/b");
+        run(new VoleryCommand.SetData("/r/a/b", new byte[0], -1));
+        run(new VoleryCommand.Delete("/r/a/b", -1));
+        create("/other");
+        assertThat(events(1)).containsExactly("100 1 /r/a", "100 4 /r", "100 1 /r/a/b", "100 3 /r/a/b", "100 2 /r/a/b");
+
+        // Among 2 partitions, a partition fires a recursive watch only for the paths it owns.
+        ZnodeWatches at0 = new ZnodeWatches();
+        ZnodeWatches at1 = new ZnodeWatches();
+        at0.ownership(0, 2);
+        at1.ownership(1, 2);
+        for (ZnodeWatches w : List.of(at0, at1)) {
+            w.addPersistent("/", true, B);
+        }
+        ZnodeTree t0 = new ZnodeTree();
+        ZnodeTree t1 = new ZnodeTree();
+        for (int i = 0; i < 6; i++) {
+            VoleryCommand.Create c = new VoleryCommand.Create("/n" + i, new byte[0], CreateMode.PERSISTENT);
+            c.applyTo(t0, at0, i + 1, 0);
+            c.applyTo(t1, at1, i + 1, 0);
+        }
+        List<String> fired = new java.util.ArrayList<>();
+        at0.peek(1, 0).forEach(e -> fired.add(e.path()));
+        at1.peek(1, 0).forEach(e -> fired.add(e.path()));
+        assertThat(fired).containsExactlyInAnyOrder("/n0", "/n1", "/n2", "/n3", "/n4", "/n5");
+        assertThat(at0.peek(1, 0)).allMatch(e -> VoleryOracle.partitionOf(e.path(), 2) == 0);
+    }
+
+    @Test
+    void removeWatchesTakesTheTypeItNames() {
+        create("/x");
+        run(new VoleryCommand.GetData("/x", A));
+        run(new VoleryCommand.GetChildren("/x", A));
+        watches.addPersistent("/x", false, A);
+        watches.addPersistent("/x", true, A);
+        assertThat(watches.watchCount()).isEqualTo(4);
+        run(new VoleryCommand.RemoveWatches("/x", ZnodeWatches.REMOVE_CHILDREN, A));
+        assertThat(watches.watchCount()).isEqualTo(3);
+        run(new VoleryCommand.RemoveWatches("/x", ZnodeWatches.REMOVE_DATA, A));
+        assertThat(watches.watchCount()).isZero();
+        run(new VoleryCommand.AddWatch("/x", true, B));
+        assertThat(run(new VoleryCommand.AddWatch("bad", false, B))).isEqualTo(ZkReply.error(ZkCode.BADARGUMENTS));
+        assertThat(watches.watchCount()).isEqualTo(1);
+        byte[] bytes = watches.snapshot();
+        assertThat(ZnodeWatches.restore(ByteBuffer.wrap(bytes)).snapshot()).as("persistent watches in the snapshot")
+                .isEqualTo(bytes);
+        run(new VoleryCommand.RemoveWatches("/x", ZnodeWatches.REMOVE_ANY, B));
+        assertThat(watches.watchCount()).isZero();
+    }
 }

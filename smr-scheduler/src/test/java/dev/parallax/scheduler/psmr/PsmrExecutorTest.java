@@ -151,10 +151,17 @@ class PsmrExecutorTest {
     /** {@code inner}, except that command 0 waits for {@code release} before it executes. */
     private static dev.parallax.core.StateMachine holdingCommandZero(GroupMachine inner,
             java.util.concurrent.CountDownLatch release) {
+        return holdingCommandZero(inner, new java.util.concurrent.CountDownLatch(1), release);
+    }
+
+    /** {@code inner}, except that command 0 counts {@code entered} down, then waits for {@code release}. */
+    private static dev.parallax.core.StateMachine holdingCommandZero(GroupMachine inner,
+            java.util.concurrent.CountDownLatch entered, java.util.concurrent.CountDownLatch release) {
         return new dev.parallax.core.StateMachine() {
             @Override
             public java.nio.ByteBuffer execute(java.nio.ByteBuffer command) {
                 if (command.getInt(0) == 0) {
+                    entered.countDown();
                     try {
                         release.await();
                     } catch (InterruptedException e) {
@@ -201,28 +208,7 @@ class PsmrExecutorTest {
         GroupMachine inner = new GroupMachine(3, GroupMachine::workerOfCurrentThread);
         java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        dev.parallax.core.StateMachine m = new dev.parallax.core.StateMachine() {
-            @Override
-            public java.nio.ByteBuffer execute(java.nio.ByteBuffer command) {
-                if (command.getInt(0) == 0) {
-                    entered.countDown();
-                    try {
-                        release.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-                return inner.execute(command);
-            }
-
-            @Override
-            public void snapshot(java.nio.channels.WritableByteChannel out) {
-            }
-
-            @Override
-            public void restore(java.nio.channels.ReadableByteChannel in) {
-            }
-        };
+        dev.parallax.core.StateMachine m = holdingCommandZero(inner, entered, release);
         Results results = new Results();
         Thread producer = Thread.currentThread();
         java.util.concurrent.atomic.AtomicBoolean third = new java.util.concurrent.atomic.AtomicBoolean();

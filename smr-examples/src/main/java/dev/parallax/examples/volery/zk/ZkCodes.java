@@ -19,6 +19,8 @@ final class ZkCodes {
     static final int INVALIDACL = -114;
     /** Authentication failed (a scheme without a provider). */
     static final int AUTHFAILED = -115;
+    /** removeWatches or checkWatches found no such watch. */
+    static final int NOWATCHER = -121;
 
     /** The request id of a ping. */
     static final int PING_XID = -2;

@@ -62,8 +62,6 @@ final class ZkMetrics implements AutoCloseable {
 
     /** What an unsupported request asked for. */
     enum Unsupported {
-        /** A read with watch=true, or a watch operation (setWatches, addWatch, ...). */
-        WATCH,
         /** An ephemeral, container or TTL create mode. */
         CREATE_MODE,
         /** An ACL other than world:anyone with all permissions. */

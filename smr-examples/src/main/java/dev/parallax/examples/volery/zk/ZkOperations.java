@@ -32,6 +32,12 @@ import org.apache.zookeeper.proto.GetDataResponse;
 import org.apache.zookeeper.proto.SetDataRequest;
 import org.apache.zookeeper.proto.SetDataResponse;
 import org.apache.zookeeper.proto.SetWatches;
+import org.apache.zookeeper.proto.SetWatches2;
+import org.apache.zookeeper.proto.AddWatchRequest;
+import org.apache.zookeeper.proto.CheckWatchesRequest;
+import org.apache.zookeeper.proto.ErrorResponse;
+import org.apache.zookeeper.proto.RemoveWatchesRequest;
+import dev.parallax.examples.volery.ZnodeWatches;
 import org.apache.zookeeper.proto.SyncRequest;
 import org.apache.zookeeper.proto.SyncResponse;
 
@@ -40,10 +46,10 @@ import org.apache.zookeeper.proto.SyncResponse;
  * {@link ZkReply} into ZooKeeper's response record, or answers at once what needs no backend: sync
  * (the connection writes replies in request order, so it is answered after every earlier request of
  * the session, and every backend operation is linearizable: nothing more to wait for), features Volery
- * does not have (UNIMPLEMENTED: persistent watches (addWatch, setWatches2), checkWatches,
- * removeWatches, ephemeral/container/TTL creates, setACL, multi, check, reconfig, ...; INVALIDACL: a
- * create with an ACL other than world:anyone/ALL), and arguments the command encoding refuses
- * (BADARGUMENTS). Watches (exists, getData, getChildren with watch=true, and setWatches) go through
+ * does not have (UNIMPLEMENTED: ephemeral/container/TTL creates, setACL, multi, check, reconfig, ...;
+ * INVALIDACL: a create with an ACL other than world:anyone/ALL), and arguments the command encoding
+ * refuses (BADARGUMENTS). Watches (exists, getData, getChildren with watch=true, addWatch,
+ * removeWatches, checkWatches, setWatches and setWatches2) go through
  * the server's {@link ZkWatchHub}: a read that sets a watch carries the session's
  * {@link dev.parallax.examples.volery.Watcher}, and every backend reply waits until the events it may
  * make visible are written ({@link ZkWatchHub#beforeReply}).
@@ -137,11 +143,38 @@ final class ZkOperations {
             }
             case SET_WATCHES -> {
                 SetWatches r = ZkWire.read(in, new SetWatches());
-                return watches.setWatches(session, r.getDataWatches(), r.getExistWatches(), r.getChildWatches())
-                        .thenApply(v -> ZkResponse.ok(xid));
+                return watches.setWatches(session, r.getDataWatches(), r.getExistWatches(), r.getChildWatches(),
+                        List.of(), List.of()).thenApply(v -> ZkResponse.ok(xid));
             }
-            case SET_WATCHES2, ADD_WATCH, CHECK_WATCHES, REMOVE_WATCHES -> {
-                return watch(xid);
+            case SET_WATCHES2 -> {
+                SetWatches2 r = ZkWire.read(in, new SetWatches2());
+                return watches.setWatches(session, r.getDataWatches(), r.getExistWatches(), r.getChildWatches(),
+                        r.getPersistentWatches(), r.getPersistentRecursiveWatches()).thenApply(v -> ZkResponse.ok(xid));
+            }
+            case ADD_WATCH -> {
+                AddWatchRequest r = ZkWire.read(in, new AddWatchRequest());
+                if (r.getMode() != ADD_WATCH_PERSISTENT && r.getMode() != ADD_WATCH_RECURSIVE) {
+                    return ZkResponse.error(xid, ZkCodes.BADARGUMENTS);
+                }
+                return watches.addWatch(session, r.getPath(), r.getMode() == ADD_WATCH_RECURSIVE)
+                        .thenCompose(reply -> watches.beforeReply(session, new VoleryCommand.GetData(r.getPath()))
+                                .thenApply(v -> reply.isOk() ? new ZkResponse(xid, 0, new ErrorResponse(0), reply.zxid())
+                                        : new ZkResponse(xid, reply.code().code(), null, reply.zxid())));
+            }
+            case REMOVE_WATCHES -> {
+                RemoveWatchesRequest r = ZkWire.read(in, new RemoveWatchesRequest());
+                if (!validWatcherType(r.getType())) {
+                    return ZkResponse.error(xid, ZkCodes.BADARGUMENTS);
+                }
+                return watches.removeWatches(session, r.getPath(), r.getType()).thenApply(err -> ZkResponse.error(xid, err));
+            }
+            case CHECK_WATCHES -> {
+                CheckWatchesRequest r = ZkWire.read(in, new CheckWatchesRequest());
+                if (!validWatcherType(r.getType())) {
+                    return ZkResponse.error(xid, ZkCodes.BADARGUMENTS);
+                }
+                return watches.hasWatch(session, r.getPath(), r.getType()) ? ZkResponse.ok(xid)
+                        : ZkResponse.error(xid, ZkCodes.NOWATCHER);
             }
             case CREATE_CONTAINER, CREATE_TTL -> {
                 metrics.unsupported(ZkMetrics.Unsupported.CREATE_MODE);
@@ -194,7 +227,7 @@ final class ZkOperations {
     private CompletableFuture<ZkResponse> submit(long session, int xid, VoleryCommand command,
                                                  Function<ZkReply, Record> onOk) {
         if (command.watcher() != null) {
-            watches.beforeFirstWatchAt(backend.partitionOf(command.path()));
+            watches.beforeSetting(command);
         }
         return backend.submit(command).thenCompose(reply -> {
             if (command.watcher() != null) {
@@ -207,9 +240,14 @@ final class ZkOperations {
         });
     }
 
-    private ZkResponse watch(int xid) {
-        metrics.unsupported(ZkMetrics.Unsupported.WATCH);
-        return ZkResponse.error(xid, ZkCodes.UNIMPLEMENTED);
+    /** ZooKeeper's {@code AddWatchMode.PERSISTENT}. */
+    private static final int ADD_WATCH_PERSISTENT = 0;
+    /** ZooKeeper's {@code AddWatchMode.PERSISTENT_RECURSIVE}. */
+    private static final int ADD_WATCH_RECURSIVE = 1;
+
+    /** ZooKeeper's {@code WatcherType}: 1 children, 2 data, 3 any. */
+    private static boolean validWatcherType(int type) {
+        return type >= ZnodeWatches.REMOVE_CHILDREN && type <= ZnodeWatches.REMOVE_ANY;
     }
 
     /** The command, or null if its arguments are out of the encoding's bounds (or the path is null). */

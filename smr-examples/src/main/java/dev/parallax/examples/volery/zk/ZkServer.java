@@ -23,10 +23,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * servers of a cluster that share a {@linkplain ZkServerConfig#withSessionSecret session secret}), ping, closeSession, create and
  * create2 (persistent and persistent-sequential, open ACL), delete, exists, getData, setData,
  * getChildren, getChildren2 (with version checks and ZooKeeper's error codes), sync, getACL (the
- * open ACL), digest authentication (accepted; every znode is open), and one-shot watches (exists,
- * getData and getChildren with watch=true, setWatches on reconnection: {@link ZkWatchHub}). Not
- * implemented, with the code ZooKeeper uses: persistent watches (addWatch, setWatches2),
- * checkWatches, removeWatches, ephemeral,
+ * open ACL), digest authentication (accepted; every znode is open), and watches (exists, getData and
+ * getChildren with watch=true, addWatch persistent and persistent recursive, removeWatches,
+ * checkWatches, setWatches and setWatches2 on reconnection: {@link ZkWatchHub}). Not implemented,
+ * with the code ZooKeeper uses: ephemeral,
  * container and TTL nodes, setACL, multi, check, reconfig and the other 3.5+ operations: UNIMPLEMENTED;
  * a create with another ACL: INVALIDACL; another authentication scheme: AUTHFAILED and a closed
  * connection; a request type ZooKeeper does not define: UNIMPLEMENTED and a closed connection.

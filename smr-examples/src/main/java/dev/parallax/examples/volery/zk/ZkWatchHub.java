@@ -4,6 +4,7 @@ import dev.parallax.examples.volery.VoleryCommand;
 import dev.parallax.examples.volery.WatchEvent;
 import dev.parallax.examples.volery.Watcher;
 import dev.parallax.examples.volery.ZkReply;
+import dev.parallax.examples.volery.ZnodeWatches;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import java.util.ArrayList;
@@ -42,7 +43,13 @@ import org.slf4j.LoggerFactory;
  * return the same events). An event for a session not connected here is dropped and counted: its
  * client re-arms its watches with setWatches when it reconnects.
  *
- * <p><b>setWatches</b> (a client reconnecting, ZooKeeper 3.4+): Volery's zxids are per partition, so
+ * <p><b>Persistent watches</b> (addWatch): kept here until removeWatches or the session's end, and
+ * not consumed by their events; a recursive one is held by every partition, so every partition is
+ * polled. removeWatches and checkWatches answer NOWATCHER for a watch this front end did not set
+ * for the session, as ZooKeeper's server does for one it does not hold.
+ *
+ * <p><b>setWatches</b> (a client reconnecting, ZooKeeper 3.4+; setWatches2 also re-adds persistent
+ * watches, without events): Volery's zxids are per partition, so
  * the client's {@code relativeZxid} cannot tell whether a znode changed while it was away. The hub
  * answers conservatively: a data watch on an existing znode fires NodeDataChanged, a child watch
  * NodeChildrenChanged, an exist watch NodeCreated; a data or child watch on a missing znode fires
@@ -78,13 +85,46 @@ final class ZkWatchHub {
     /** Per partition, the watches set here (all sessions): the timer polls those with any. */
     private final int[] watchesAt;
 
+    /** One session's watches set here: one-shot data (and exist) and child watches, persistent ones. */
     private static final class SessionWatches {
         final Set<String> data = new HashSet<>();
         final Set<String> child = new HashSet<>();
+        final Set<String> persistent = new HashSet<>();
+        final Set<String> recursive = new HashSet<>();
 
         boolean isEmpty() {
-            return data.isEmpty() && child.isEmpty();
+            return data.isEmpty() && child.isEmpty() && persistent.isEmpty() && recursive.isEmpty();
         }
+    }
+
+    /** The partitions holding {@code path}'s watch of that kind: a recursive one is held everywhere. */
+    private Set<Integer> holders(String path, boolean recursive) {
+        Set<Integer> at = new TreeSet<>();
+        if (recursive) {
+            for (int p = 0; p < watchesAt.length; p++) {
+                at.add(p);
+            }
+        } else {
+            at.add(backend.partitionOf(path));
+        }
+        return at;
+    }
+
+    /** Records (+1) or forgets (-1) one watch in the per-partition counts. */
+    private void count(String path, boolean recursive, int delta) {
+        for (int p : holders(path, recursive)) {
+            watchesAt[p] += delta;
+        }
+    }
+
+    /** The partitions holding any of {@code w}'s watches. */
+    private Set<Integer> holders(SessionWatches w) {
+        Set<Integer> at = new TreeSet<>();
+        for (Set<String> one : List.of(w.data, w.child, w.persistent)) {
+            one.forEach(path -> at.add(backend.partitionOf(path)));
+        }
+        w.recursive.forEach(path -> at.addAll(holders(path, true)));
+        return at;
     }
 
     private static final class PartitionMarks {
@@ -140,10 +180,68 @@ final class ZkWatchHub {
         metrics.watch(ZkMetrics.WatchEvent.SET);
         synchronized (this) {
             SessionWatches w = bySession.computeIfAbsent(session, s -> new SessionWatches());
-            if ((read instanceof VoleryCommand.GetChildren ? w.child : w.data).add(read.path())) {
-                watchesAt[backend.partitionOf(read.path())]++;
+            boolean recursive = read instanceof VoleryCommand.AddWatch a && a.recursive();
+            Set<String> kind = read instanceof VoleryCommand.GetChildren ? w.child
+                    : read instanceof VoleryCommand.AddWatch ? (recursive ? w.recursive : w.persistent) : w.data;
+            if (kind.add(read.path())) {
+                count(read.path(), recursive, +1);
             }
         }
+    }
+
+    /**
+     * Before a command that sets a watch ({@code command.watcher()} not null): the partitions that
+     * will hold it forget a previous run of this front end first ({@link #beforeFirstWatchAt}).
+     */
+    void beforeSetting(VoleryCommand command) {
+        boolean recursive = command instanceof VoleryCommand.AddWatch a && a.recursive();
+        for (int p : holders(command.path(), recursive)) {
+            beforeFirstWatchAt(p);
+        }
+    }
+
+    /**
+     * ZooKeeper's removeWatches of {@code session}'s watches of {@code type} (1 children, 2 data,
+     * 3 any; data includes the persistent ones) on {@code path}: NOWATCHER if none was set here,
+     * else OK once every partition holding them dropped them.
+     */
+    CompletableFuture<Integer> removeWatches(long session, String path, int type) {
+        synchronized (this) {
+            SessionWatches w = bySession.get(session);
+            if (w == null || !has(w, path, type)) {
+                return CompletableFuture.completedFuture(ZkCodes.NOWATCHER);
+            }
+            if (type != ZnodeWatches.REMOVE_DATA && w.child.remove(path)) {
+                count(path, false, -1);
+            }
+            if (type != ZnodeWatches.REMOVE_CHILDREN) {
+                for (Set<String> kind : List.of(w.data, w.persistent)) {
+                    if (kind.remove(path)) {
+                        count(path, false, -1);
+                    }
+                }
+                if (w.recursive.remove(path)) {
+                    count(path, true, -1);
+                }
+            }
+            if (w.isEmpty()) {
+                bySession.remove(session);
+            }
+        }
+        return backend.submit(new VoleryCommand.RemoveWatches(path, type, watcher(session)))
+                .handle((r, e) -> e == null && r.isOk() ? 0 : e == null ? r.code().code() : ZkCodes.CONNECTIONLOSS);
+    }
+
+    /** ZooKeeper's checkWatches: whether {@code session} has a watch of {@code type} on {@code path} here. */
+    synchronized boolean hasWatch(long session, String path, int type) {
+        SessionWatches w = bySession.get(session);
+        return w != null && has(w, path, type);
+    }
+
+    private static boolean has(SessionWatches w, String path, int type) {
+        boolean child = w.child.contains(path);
+        boolean data = w.data.contains(path) || w.persistent.contains(path) || w.recursive.contains(path);
+        return type == ZnodeWatches.REMOVE_CHILDREN ? child : type == ZnodeWatches.REMOVE_DATA ? data : child || data;
     }
 
     /**
@@ -158,12 +256,9 @@ final class ZkWatchHub {
             if (w == null || w.isEmpty()) {
                 return CompletableFuture.completedFuture(null);
             }
-            int owner = command.isGlobal() ? -1 : backend.partitionOf(command.path());
-            for (String path : w.data) {
-                addIf(partitions, backend.partitionOf(path), owner);
-            }
-            for (String path : w.child) {
-                addIf(partitions, backend.partitionOf(path), owner);
+            int owner = command.toEveryPartition() ? -1 : backend.partitionOf(command.path());
+            for (int p : holders(w)) {
+                addIf(partitions, p, owner);
             }
         }
         List<CompletableFuture<?>> polls = new ArrayList<>();
@@ -238,11 +333,12 @@ final class ZkWatchHub {
         if (w == null) {
             return;
         }
+        // persistent watches stay; one-shot ones are gone
         if (type != WatchEvent.NODE_CHILDREN_CHANGED && w.data.remove(path)) {
-            watchesAt[backend.partitionOf(path)]--;
+            count(path, false, -1);
         }
         if ((type == WatchEvent.NODE_DELETED || type == WatchEvent.NODE_CHILDREN_CHANGED) && w.child.remove(path)) {
-            watchesAt[backend.partitionOf(path)]--;
+            count(path, false, -1);
         }
         if (w.isEmpty()) {
             bySession.remove(session);
@@ -267,8 +363,15 @@ final class ZkWatchHub {
      * completes once the events are written (never exceptionally: a path whose check fails fires
      * conservatively as changed).
      */
-    CompletableFuture<Void> setWatches(long session, List<String> data, List<String> exist, List<String> child) {
+    CompletableFuture<Void> setWatches(long session, List<String> data, List<String> exist, List<String> child,
+                                       List<String> persistent, List<String> recursive) {
         List<CompletableFuture<?>> checks = new ArrayList<>();
+        for (String path : nonNull(persistent)) {
+            checks.add(addWatch(session, path, false));
+        }
+        for (String path : nonNull(recursive)) {
+            checks.add(addWatch(session, path, true));
+        }
         for (String path : nonNull(data)) {
             checks.add(exists(path).thenAccept(found -> write(session,
                     found ? WatchEvent.NODE_DATA_CHANGED : WatchEvent.NODE_DELETED, path)));
@@ -284,7 +387,7 @@ final class ZkWatchHub {
             } catch (IllegalArgumentException | NullPointerException e) {
                 continue; // a path no znode can have: nothing to watch
             }
-            beforeFirstWatchAt(backend.partitionOf(path));
+            beforeSetting(read);
             checks.add(backend.submit(read).handle((reply, e) -> {
                 if (e == null && reply.isOk()) {
                     onWatchRead(session, read, reply); // set, and the node exists: it was created
@@ -298,6 +401,26 @@ final class ZkWatchHub {
             }));
         }
         return CompletableFuture.allOf(checks.toArray(CompletableFuture[]::new)).handle((v, e) -> null);
+    }
+
+    /**
+     * A persistent watch ({@code recursive}: on the subtree) for {@code session}: completes with the
+     * backend's reply (BADARGUMENTS for an invalid path) once the partitions hold it.
+     */
+    CompletableFuture<ZkReply> addWatch(long session, String path, boolean recursive) {
+        VoleryCommand.AddWatch add;
+        try {
+            add = new VoleryCommand.AddWatch(path, recursive, watcher(session));
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return CompletableFuture.completedFuture(ZkReply.error(dev.parallax.examples.volery.ZkCode.BADARGUMENTS));
+        }
+        beforeSetting(add);
+        return backend.submit(add).thenApply(reply -> {
+            if (reply.isOk()) {
+                onWatchRead(session, add, reply);
+            }
+            return reply;
+        });
     }
 
     /** Whether {@code path} exists; true (changed, conservatively) if the check fails. */
@@ -319,14 +442,11 @@ final class ZkWatchHub {
             if (w == null) {
                 return;
             }
-            for (String path : w.data) {
-                partitions.add(backend.partitionOf(path));
-                watchesAt[backend.partitionOf(path)]--;
+            partitions.addAll(holders(w));
+            for (Set<String> kind : List.of(w.data, w.child, w.persistent)) {
+                kind.forEach(path -> count(path, false, -1));
             }
-            for (String path : w.child) {
-                partitions.add(backend.partitionOf(path));
-                watchesAt[backend.partitionOf(path)]--;
-            }
+            w.recursive.forEach(path -> count(path, true, -1));
             for (PartitionMarks m : marks.values()) {
                 m.delivered.remove(session);
             }

@@ -78,8 +78,6 @@ class ZkServerCuratorTest {
     void unsupportedFeaturesFailWithoutBreakingTheSession() throws Exception {
         assertThatThrownBy(() -> curator.create().withMode(CreateMode.EPHEMERAL).forPath("/lock"))
                 .isInstanceOf(KeeperException.UnimplementedException.class);
-        assertThatThrownBy(() -> curator.watchers().add().forPath("/"))
-                .isInstanceOf(KeeperException.UnimplementedException.class);
         curator.create().forPath("/still-works", bytes("yes"));
         assertThat(curator.getData().forPath("/still-works")).isEqualTo(bytes("yes"));
     }
@@ -98,5 +96,40 @@ class ZkServerCuratorTest {
         assertThat(changed.await(ZkTesting.WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
         assertThat(seen.get().getType()).isEqualTo(org.apache.zookeeper.Watcher.Event.EventType.NodeDataChanged);
         assertThat(seen.get().getPath()).isEqualTo("/watched");
+    }
+
+    @Test
+    void curatorCacheFollowsTheSubtreeThroughPersistentRecursiveWatches() throws Exception {
+        curator.create().forPath("/cache", bytes("root"));
+        java.util.concurrent.BlockingQueue<String> changes = new java.util.concurrent.LinkedBlockingQueue<>();
+        try (org.apache.curator.framework.recipes.cache.CuratorCache cache =
+                     org.apache.curator.framework.recipes.cache.CuratorCache.build(curator, "/cache")) {
+            java.util.concurrent.CountDownLatch initialized = new java.util.concurrent.CountDownLatch(1);
+            cache.listenable().addListener(org.apache.curator.framework.recipes.cache.CuratorCacheListener.builder()
+                    .forCreates(n -> changes.add("created " + n.getPath() + " " + new String(n.getData(), StandardCharsets.UTF_8)))
+                    .forChanges((before, after) -> changes.add("changed " + after.getPath() + " "
+                            + new String(after.getData(), StandardCharsets.UTF_8)))
+                    .forDeletes(n -> changes.add("deleted " + n.getPath()))
+                    .forInitialized(initialized::countDown)
+                    .build());
+            cache.start();
+            assertThat(initialized.await(ZkTesting.WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            assertThat(next(changes)).isEqualTo("created /cache root");
+
+            curator.create().forPath("/cache/a", bytes("1"));
+            assertThat(next(changes)).isEqualTo("created /cache/a 1");
+            curator.setData().forPath("/cache/a", bytes("2"));
+            assertThat(next(changes)).isEqualTo("changed /cache/a 2");
+            curator.delete().forPath("/cache/a");
+            assertThat(next(changes)).isEqualTo("deleted /cache/a");
+            assertThat(cache.get("/cache")).isPresent();
+            assertThat(cache.get("/cache/a")).isEmpty();
+        }
+    }
+
+    private static String next(java.util.concurrent.BlockingQueue<String> changes) throws InterruptedException {
+        String change = changes.poll(ZkTesting.WAIT_SECONDS, TimeUnit.SECONDS);
+        assertThat(change).as("a cache change within %d s", ZkTesting.WAIT_SECONDS).isNotNull();
+        return change;
     }
 }

@@ -165,11 +165,8 @@ class ZkServerOfficialClientTest {
     }
 
     @Test
-    void ephemeralsPersistentWatchesAndOtherUnsupportedFeaturesAreUnimplemented() throws Exception {
+    void ephemeralsAndOtherUnsupportedFeaturesAreUnimplemented() throws Exception {
         zk.create("/w", new byte[0], OPEN, CreateMode.PERSISTENT);
-        assertThatThrownBy(() -> zk.addWatch("/w", event -> { }, org.apache.zookeeper.AddWatchMode.PERSISTENT))
-                .isInstanceOf(KeeperException.UnimplementedException.class);
-        assertThat(counter("unsupported", "feature", "watch")).isEqualTo(1);
 
         assertThatThrownBy(() -> zk.create("/e", new byte[0], OPEN, CreateMode.EPHEMERAL))
                 .isInstanceOf(KeeperException.UnimplementedException.class);
@@ -305,5 +302,36 @@ class ZkServerOfficialClientTest {
         assertThat(backend.watchCount()).isZero();
         zk.setData("/gone", bytes("1"), -1);
         assertThat(counter("watches", "event", "undeliverable")).isZero();
+    }
+
+    @Test
+    void persistentWatchesStayAndRecursiveOnesSeeTheSubtreeUntilRemoved() throws Exception {
+        try (ZooKeeper other = ZkTesting.connect(server)) {
+            zk.create("/p", bytes("0"), OPEN, CreateMode.PERSISTENT);
+            Events persistent = new Events();
+            Events recursive = new Events();
+            zk.addWatch("/p", persistent, org.apache.zookeeper.AddWatchMode.PERSISTENT);
+            zk.addWatch("/p", recursive, org.apache.zookeeper.AddWatchMode.PERSISTENT_RECURSIVE);
+
+            other.setData("/p", bytes("1"), -1);
+            other.setData("/p", bytes("2"), -1); // persistent: fires again, nothing re-armed
+            other.create("/p/c", bytes("c"), OPEN, CreateMode.PERSISTENT);
+            other.setData("/p/c", bytes("d"), -1);
+            assertThat(List.of(persistent.next(), persistent.next(), persistent.next()))
+                    .containsExactly("NodeDataChanged /p", "NodeDataChanged /p", "NodeChildrenChanged /p");
+            // recursive: the path and every descendant, no NodeChildrenChanged
+            assertThat(List.of(recursive.next(), recursive.next(), recursive.next(), recursive.next()))
+                    .containsExactly("NodeDataChanged /p", "NodeDataChanged /p", "NodeCreated /p/c", "NodeDataChanged /p/c");
+
+            zk.removeWatches("/p", recursive, org.apache.zookeeper.Watcher.WatcherType.Any, false);
+            other.setData("/p/c", bytes("e"), -1);
+            other.setData("/p", bytes("3"), -1);
+            assertThat(persistent.next()).isEqualTo("NodeDataChanged /p");
+            // the client tells the removed watcher so itself; nothing came from the server after it
+            assertThat(recursive.next()).isEqualTo("PersistentWatchRemoved /p");
+            assertThat(recursive.events).as("removed").isEmpty();
+            assertThatThrownBy(() -> zk.removeWatches("/none", persistent, org.apache.zookeeper.Watcher.WatcherType.Any, false))
+                    .isInstanceOf(KeeperException.NoWatcherException.class);
+        }
     }
 }
