@@ -1,5 +1,9 @@
 package dev.parallax.examples.volery;
 
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -90,20 +94,16 @@ public final class ZnodeWatches {
      * watches it triggers. Other commands change nothing.
      */
     public void onExecuted(VoleryCommand command, ZkReply reply) {
-        if (command instanceof VoleryCommand.GetData g) {
-            if (g.watcher() != null && reply.isOk()) {
-                add(dataWatches, g.path(), g.watcher());
+        if (command instanceof VoleryCommand.GetData || command instanceof VoleryCommand.Exists) {
+            if (setsWatch(command, reply)) {
+                add(dataWatches, command.path(), command.watcher());
             }
-        } else if (command instanceof VoleryCommand.Exists e) {
-            if (e.watcher() != null && (reply.isOk() || reply.code() == ZkCode.NONODE)) {
-                add(dataWatches, e.path(), e.watcher());
+        } else if (command instanceof VoleryCommand.GetChildren) {
+            if (setsWatch(command, reply)) {
+                add(childWatches, command.path(), command.watcher());
             }
-        } else if (command instanceof VoleryCommand.GetChildren c) {
-            if (c.watcher() != null && reply.isOk()) {
-                add(childWatches, c.path(), c.watcher());
-            }
-        } else if (!reply.isOk()) {
-            return; // a failed write fires nothing
+        } else if (!reply.isOk() || watches == 0) {
+            return; // a failed write fires nothing; with no watch held, nothing to fire (no allocation)
         } else if (command instanceof VoleryCommand.Create) {
             String path = reply.path();
             Set<Watcher> notified = new LinkedHashSet<>();
@@ -127,6 +127,18 @@ public final class ZnodeWatches {
             fire(childWatches, parent, WatchEvent.NODE_CHILDREN_CHANGED, parents);
             firePersistent(parent, WatchEvent.NODE_CHILDREN_CHANGED, parents);
         }
+    }
+
+    /**
+     * Whether {@code read} (exists, getData or getChildren with a {@link Watcher}) that answered
+     * {@code reply} sets its watch: getData and getChildren of an existing znode, exists of any
+     * (ZooKeeper's {@code DataTree}). The front end records its sessions' watches by the same rule.
+     */
+    public static boolean setsWatch(VoleryCommand read, ZkReply reply) {
+        if (read.watcher() == null) {
+            return false;
+        }
+        return read instanceof VoleryCommand.Exists ? reply.isOk() || reply.code() == ZkCode.NONODE : reply.isOk();
     }
 
     /**
@@ -334,20 +346,30 @@ public final class ZnodeWatches {
 
     /** The state as bytes (the format on the class); equal states give equal bytes. */
     public byte[] snapshot() {
-        Out out = new Out();
-        writeTable(out, dataWatches);
-        writeTable(out, childWatches);
-        writeTable(out, persistentWatches);
-        writeTable(out, recursiveWatches);
-        out.putInt(queues.size());
-        for (Map.Entry<Integer, Queue> e : queues.entrySet()) {
-            out.putInt(e.getKey()).putLong(e.getValue().nextSeq).putInt(e.getValue().events.size());
-            for (WatchEvent ev : e.getValue().events) {
-                out.putLong(ev.seq()).putLong(ev.session()).put((byte) ev.type()).putString(ev.path());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            writeTable(out, dataWatches);
+            writeTable(out, childWatches);
+            writeTable(out, persistentWatches);
+            writeTable(out, recursiveWatches);
+            out.writeInt(queues.size());
+            for (Map.Entry<Integer, Queue> e : queues.entrySet()) {
+                out.writeInt(e.getKey());
+                out.writeLong(e.getValue().nextSeq);
+                out.writeInt(e.getValue().events.size());
+                for (WatchEvent ev : e.getValue().events) {
+                    out.writeLong(ev.seq());
+                    out.writeLong(ev.session());
+                    out.writeByte(ev.type());
+                    writeString(out, ev.path());
+                }
             }
+            out.writeLong(refused);
+            out.writeLong(forgotten);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a ByteArrayOutputStream does not throw
         }
-        out.putLong(refused).putLong(forgotten);
-        return out.bytes();
+        return bytes.toByteArray();
     }
 
     /**
@@ -387,14 +409,23 @@ public final class ZnodeWatches {
         return w;
     }
 
-    private static void writeTable(Out out, TreeMap<String, LinkedHashSet<Watcher>> table) {
-        out.putInt(table.size());
+    private static void writeTable(DataOutputStream out, TreeMap<String, LinkedHashSet<Watcher>> table)
+            throws IOException {
+        out.writeInt(table.size());
         for (Map.Entry<String, LinkedHashSet<Watcher>> e : table.entrySet()) {
-            out.putString(e.getKey()).putInt(e.getValue().size());
+            writeString(out, e.getKey());
+            out.writeInt(e.getValue().size());
             for (Watcher w : e.getValue()) {
-                out.putInt(w.frontEnd()).putLong(w.session());
+                out.writeInt(w.frontEnd());
+                out.writeLong(w.session());
             }
         }
+    }
+
+    private static void writeString(DataOutputStream out, String s) throws IOException {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(b.length);
+        out.write(b);
     }
 
     private static int readTable(ByteBuffer in, TreeMap<String, LinkedHashSet<Watcher>> table) {
@@ -437,45 +468,5 @@ public final class ZnodeWatches {
             throw new IllegalArgumentException("path is not UTF-8");
         }
         return s;
-    }
-
-    /** A growing big-endian byte buffer. */
-    private static final class Out {
-        private ByteBuffer buf = ByteBuffer.allocate(256);
-
-        Out putInt(int v) {
-            ensure(4).putInt(v);
-            return this;
-        }
-
-        Out putLong(long v) {
-            ensure(8).putLong(v);
-            return this;
-        }
-
-        Out put(byte v) {
-            ensure(1).put(v);
-            return this;
-        }
-
-        Out putString(String s) {
-            byte[] b = s.getBytes(StandardCharsets.UTF_8);
-            ensure(4 + b.length).putInt(b.length).put(b);
-            return this;
-        }
-
-        private ByteBuffer ensure(int n) {
-            if (buf.remaining() < n) {
-                ByteBuffer bigger = ByteBuffer.allocate(Math.max(buf.capacity() * 2, buf.position() + n));
-                buf.flip();
-                bigger.put(buf);
-                buf = bigger;
-            }
-            return buf;
-        }
-
-        byte[] bytes() {
-            return java.util.Arrays.copyOf(buf.array(), buf.position());
-        }
     }
 }

@@ -157,7 +157,7 @@ final class ZkOperations {
                     return ZkResponse.error(xid, ZkCodes.BADARGUMENTS);
                 }
                 return watches.addWatch(session, r.getPath(), r.getMode() == ADD_WATCH_RECURSIVE)
-                        .thenCompose(reply -> watches.beforeReply(session, new VoleryCommand.GetData(r.getPath()))
+                        .thenCompose(reply -> watches.beforeReply(session, r.getPath(), r.getMode() == ADD_WATCH_RECURSIVE)
                                 .thenApply(v -> reply.isOk() ? new ZkResponse(xid, 0, new ErrorResponse(0), reply.zxid())
                                         : new ZkResponse(xid, reply.code().code(), null, reply.zxid())));
             }

@@ -3,6 +3,7 @@ package dev.parallax.examples.volery.zk;
 import dev.parallax.examples.volery.VoleryCommand;
 import dev.parallax.examples.volery.WatchEvent;
 import dev.parallax.examples.volery.Watcher;
+import dev.parallax.examples.volery.ZkCode;
 import dev.parallax.examples.volery.ZkReply;
 import dev.parallax.examples.volery.ZnodeWatches;
 import io.netty.buffer.ByteBuf;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.zookeeper.proto.ReplyHeader;
 import org.apache.zookeeper.proto.WatcherEvent;
 import org.slf4j.Logger;
@@ -39,8 +41,8 @@ import org.slf4j.LoggerFactory;
  *       change — ZooKeeper's ordering guarantee for the watched znode (the event may also come
  *       earlier than replies to requests pipelined before it).</li>
  * </ul>
- * Events are numbered per partition; a per-session high-water mark drops duplicates (two polls may
- * return the same events). An event for a session not connected here is dropped and counted: its
+ * Events are numbered per partition; the highest number delivered from a partition drops duplicates
+ * (two polls may return the same events) and is the next poll's acknowledgement. An event for a session not connected here is dropped and counted: its
  * client re-arms its watches with setWatches when it reconnects.
  *
  * <p><b>Persistent watches</b> (addWatch): kept here until removeWatches or the session's end, and
@@ -71,14 +73,18 @@ final class ZkWatchHub {
     private static final Logger LOG = LoggerFactory.getLogger(ZkWatchHub.class);
     private static final int SYNC_CONNECTED = 3;
     private static final int NOTIFICATION_XID = -1;
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
     private final int frontEnd;
     private final VoleryBackend backend;
     private final ZkSessions sessions;
     private final ZkMetrics metrics;
-    /** Per session: the paths with a data (or exist) watch set here, and those with a child watch. */
-    private final Map<Long, SessionWatches> bySession = new HashMap<>();
-    /** Per partition: the last event number acknowledged, and per session the last delivered. */
+    /**
+     * Per session: its watches set here. Changed under the lock; concurrent so that a reply of a
+     * session without watches checks it without the lock ({@link #beforeReply}).
+     */
+    private final Map<Long, SessionWatches> bySession = new ConcurrentHashMap<>();
+    /** Per partition: the highest event number delivered (and acknowledged by the next poll). */
     private final Map<Integer, PartitionMarks> marks = new HashMap<>();
     /** The partitions told to forget a previous run of this front end ({@link #beforeFirstWatchAt}). */
     private final Set<Integer> cleared = new HashSet<>();
@@ -130,7 +136,6 @@ final class ZkWatchHub {
     private static final class PartitionMarks {
         long acked;
         boolean polling;
-        final Map<Long, Long> delivered = new HashMap<>();
     }
 
     ZkWatchHub(int frontEnd, VoleryBackend backend, ZkSessions sessions, ZkMetrics metrics) {
@@ -172,9 +177,7 @@ final class ZkWatchHub {
      * (getData or getChildren of an existing znode, exists of any).
      */
     void onWatchRead(long session, VoleryCommand read, ZkReply reply) {
-        boolean set = read instanceof VoleryCommand.Exists ? reply.isOk() || reply.code() == dev.parallax.examples.volery.ZkCode.NONODE
-                : reply.isOk();
-        if (!set) {
+        if (!ZnodeWatches.setsWatch(read, reply)) {
             return;
         }
         metrics.watch(ZkMetrics.WatchEvent.SET);
@@ -250,13 +253,21 @@ final class ZkWatchHub {
      * watches (at once if none). Never completes exceptionally.
      */
     CompletableFuture<Void> beforeReply(long session, VoleryCommand command) {
+        return beforeReply(session, command.path(), command.toEveryPartition());
+    }
+
+    /** {@link #beforeReply(long, VoleryCommand)} for a command on {@code path}, or on every partition. */
+    CompletableFuture<Void> beforeReply(long session, String path, boolean everyPartition) {
+        if (!bySession.containsKey(session)) {
+            return DONE; // the common case: no watch, no lock
+        }
         Set<Integer> partitions = new TreeSet<>();
         synchronized (this) {
             SessionWatches w = bySession.get(session);
             if (w == null || w.isEmpty()) {
-                return CompletableFuture.completedFuture(null);
+                return DONE;
             }
-            int owner = command.toEveryPartition() ? -1 : backend.partitionOf(command.path());
+            int owner = everyPartition ? -1 : backend.partitionOf(path);
             for (int p : holders(w)) {
                 addIf(partitions, p, owner);
             }
@@ -316,12 +327,13 @@ final class ZkWatchHub {
     private synchronized void deliver(int partition, List<WatchEvent> events) {
         PartitionMarks m = marks.computeIfAbsent(partition, p -> new PartitionMarks());
         for (WatchEvent e : events) {
-            m.acked = Math.max(m.acked, e.seq());
-            Long last = m.delivered.get(e.session());
-            if (last != null && e.seq() <= last) {
-                continue; // another poll delivered it
+            // A poll answers the partition's queue in order from its first event after the poll's
+            // acknowledgement, and the queue only grows at its tail: an event numbered no higher
+            // than one delivered came with an overlapping poll.
+            if (e.seq() <= m.acked) {
+                continue;
             }
-            m.delivered.put(e.session(), e.seq());
+            m.acked = e.seq();
             fired(e.session(), e.type(), e.path());
             write(e.session(), e.type(), e.path());
         }
@@ -392,7 +404,7 @@ final class ZkWatchHub {
                 if (e == null && reply.isOk()) {
                     onWatchRead(session, read, reply); // set, and the node exists: it was created
                     write(session, WatchEvent.NODE_CREATED, path);
-                } else if (e == null && reply.code() == dev.parallax.examples.volery.ZkCode.NONODE) {
+                } else if (e == null && reply.code() == ZkCode.NONODE) {
                     onWatchRead(session, read, reply);
                 } else {
                     write(session, WatchEvent.NODE_CREATED, path);
@@ -412,7 +424,7 @@ final class ZkWatchHub {
         try {
             add = new VoleryCommand.AddWatch(path, recursive, watcher(session));
         } catch (IllegalArgumentException | NullPointerException e) {
-            return CompletableFuture.completedFuture(ZkReply.error(dev.parallax.examples.volery.ZkCode.BADARGUMENTS));
+            return CompletableFuture.completedFuture(ZkReply.error(ZkCode.BADARGUMENTS));
         }
         beforeSetting(add);
         return backend.submit(add).thenApply(reply -> {
@@ -431,7 +443,7 @@ final class ZkWatchHub {
         } catch (IllegalArgumentException | NullPointerException e) {
             return CompletableFuture.completedFuture(false);
         }
-        return backend.submit(read).handle((reply, e) -> e != null || reply.code() != dev.parallax.examples.volery.ZkCode.NONODE);
+        return backend.submit(read).handle((reply, e) -> e != null || reply.code() != ZkCode.NONODE);
     }
 
     /** {@code session} ended here: every partition holding its watches drops them. */
@@ -447,9 +459,6 @@ final class ZkWatchHub {
                 kind.forEach(path -> count(path, false, -1));
             }
             w.recursive.forEach(path -> count(path, true, -1));
-            for (PartitionMarks m : marks.values()) {
-                m.delivered.remove(session);
-            }
         }
         for (int p : partitions) {
             backend.submit(new VoleryCommand.WatchDrop(p, frontEnd, session));
