@@ -106,7 +106,7 @@ public final class Execution {
      * from its own subscription; over one total order, worker threads with input queues of
      * {@link #DEFAULT_QUEUE_CAPACITY} commands stand in for the subscriptions
      * ({@link PsmrExecutor}). Commands' groups are trusted: prefer {@link #psmr(int,
-     * dev.parallax.core.client.CommandRouter)}, which checks them against the service's C-G.
+     * dev.parallax.core.spi.CommandRouter)}, which checks them against the service's C-G.
      *
      * @throws IllegalArgumentException if {@code workers} is not in 1..64
      */
@@ -131,7 +131,7 @@ public final class Execution {
      *
      * @throws IllegalArgumentException if {@code workers} is not in 1..64
      */
-    public static Executor psmr(int workers, dev.parallax.core.client.CommandRouter groupsOf) {
+    public static Executor psmr(int workers, dev.parallax.core.spi.CommandRouter groupsOf) {
         return new PsmrExecutor(workers, DEFAULT_QUEUE_CAPACITY, java.util.Objects.requireNonNull(groupsOf, "groupsOf"));
     }
 }

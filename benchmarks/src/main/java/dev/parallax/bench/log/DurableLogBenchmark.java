@@ -2,7 +2,7 @@ package dev.parallax.bench.log;
 
 import dev.parallax.core.log.ChronicleDurableLog;
 import dev.parallax.core.log.ChronicleLogOptions;
-import dev.parallax.core.log.SyncPolicy;
+import dev.parallax.core.spi.SyncPolicy;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;

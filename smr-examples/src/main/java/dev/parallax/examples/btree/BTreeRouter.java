@@ -1,7 +1,7 @@
 package dev.parallax.examples.btree;
 
 import dev.parallax.core.GroupSet;
-import dev.parallax.core.client.CommandRouter;
+import dev.parallax.core.spi.CommandRouter;
 
 import java.math.BigInteger;
 import java.nio.ByteBuffer;

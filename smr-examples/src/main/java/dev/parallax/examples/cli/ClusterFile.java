@@ -360,9 +360,9 @@ public final class ClusterFile {
         String sync = props.getProperty("log.sync");
         if (sync != null) {
             b.logSync(switch (sync.trim()) {
-                case "every-batch" -> dev.parallax.core.log.SyncPolicy.EVERY_BATCH;
-                case "periodic" -> dev.parallax.core.log.SyncPolicy.PERIODIC;
-                case "none" -> dev.parallax.core.log.SyncPolicy.NONE;
+                case "every-batch" -> dev.parallax.core.spi.SyncPolicy.EVERY_BATCH;
+                case "periodic" -> dev.parallax.core.spi.SyncPolicy.PERIODIC;
+                case "none" -> dev.parallax.core.spi.SyncPolicy.NONE;
                 default -> throw error("log.sync must be every-batch, periodic or none, got '" + sync + "'");
             });
         }

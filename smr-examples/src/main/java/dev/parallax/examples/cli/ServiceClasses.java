@@ -1,6 +1,6 @@
 package dev.parallax.examples.cli;
 
-import dev.parallax.core.client.CommandRouter;
+import dev.parallax.core.spi.CommandRouter;
 import dev.parallax.scheduler.CommandClassifier;
 import dev.parallax.scheduler.classmap.ClassMap;
 

@@ -1,7 +1,7 @@
 package dev.parallax.examples.volery;
 
 import dev.parallax.core.GroupSet;
-import dev.parallax.core.client.CommandRouter;
+import dev.parallax.core.spi.CommandRouter;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

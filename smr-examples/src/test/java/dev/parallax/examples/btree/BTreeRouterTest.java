@@ -2,7 +2,7 @@ package dev.parallax.examples.btree;
 
 import dev.parallax.core.CommandId;
 import dev.parallax.core.GroupSet;
-import dev.parallax.core.client.CommandRouter;
+import dev.parallax.core.spi.CommandRouter;
 import dev.parallax.core.testkit.CommandGroupsValidator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -110,7 +110,7 @@ class ClusterFileTest {
                 snapshot.max.bytes=8589934592
                 """));
         ReplicaConfig r = f.replica(1);
-        assertThat(r.logSync()).isEqualTo(dev.parallax.core.log.SyncPolicy.PERIODIC);
+        assertThat(r.logSync()).isEqualTo(dev.parallax.core.spi.SyncPolicy.PERIODIC);
         assertThat(f.snapshotEvery()).contains(500L);
         assertThat(r.snapshotLogBytes()).isEqualTo(1L << 20);
         assertThat(r.snapshotTransferTimeout()).isEqualTo(Duration.ofMillis(2500));
@@ -121,7 +121,7 @@ class ClusterFileTest {
     void durabilityAndSnapshotDefaultsApplyWhenTheKeysAreAbsent(@TempDir Path dir) throws IOException {
         ClusterFile f = ClusterFile.load(write(dir, "members=0=127.0.0.1:7000\n"));
         ReplicaConfig r = f.replica(0);
-        assertThat(r.logSync()).isEqualTo(dev.parallax.core.log.SyncPolicy.EVERY_BATCH);
+        assertThat(r.logSync()).isEqualTo(dev.parallax.core.spi.SyncPolicy.EVERY_BATCH);
         assertThat(f.snapshotEvery()).isEmpty();
         assertThat(r.snapshotLogBytes()).isEqualTo(ReplicaConfig.DEFAULT_SNAPSHOT_LOG_BYTES);
         assertThat(r.snapshotTransferTimeout()).isEqualTo(ReplicaConfig.DEFAULT_SNAPSHOT_TRANSFER_TIMEOUT);

@@ -1,7 +1,7 @@
 package dev.parallax.examples.kv;
 
 import dev.parallax.core.GroupSet;
-import dev.parallax.core.client.CommandRouter;
+import dev.parallax.core.spi.CommandRouter;
 import dev.parallax.core.testkit.CommandGroupsValidator;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,7 @@ import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.log.DiskFaults;
-import dev.parallax.core.log.SyncPolicy;
+import dev.parallax.core.spi.SyncPolicy;
 import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.replica.Replica;

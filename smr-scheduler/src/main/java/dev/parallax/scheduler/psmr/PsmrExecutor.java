@@ -4,7 +4,7 @@ import dev.parallax.core.exec.Joins;
 import dev.parallax.core.Command;
 import dev.parallax.core.StateMachine;
 import dev.parallax.core.GroupSet;
-import dev.parallax.core.client.CommandRouter;
+import dev.parallax.core.spi.CommandRouter;
 import dev.parallax.core.spi.Executor;
 import dev.parallax.core.spi.ResultSink;
 import dev.parallax.core.spi.WorkerExecutor;

@@ -5,7 +5,7 @@ import dev.parallax.core.CommandId;
 import dev.parallax.core.CommandResult;
 import dev.parallax.core.GroupSet;
 import dev.parallax.core.StateMachine;
-import dev.parallax.core.client.CommandRouter;
+import dev.parallax.core.spi.CommandRouter;
 import dev.parallax.core.exec.SequentialExecutor;
 import dev.parallax.core.spi.ResultSink;
 import dev.parallax.core.spi.WorkerExecutor;

@@ -1,7 +1,7 @@
 package dev.parallax.scheduler.ssmr;
 
 import dev.parallax.core.GroupSet;
-import dev.parallax.core.client.WrongPartitions;
+import dev.parallax.core.WrongPartitions;
 
 /**
  * Thrown by {@link ExecutionContext#require} when a command reached too few partitions (seed 004

@@ -3,7 +3,7 @@ package dev.parallax.scheduler.psmr;
 import dev.parallax.core.Command;
 import dev.parallax.core.CommandId;
 import dev.parallax.core.GroupSet;
-import dev.parallax.core.client.CommandRouter;
+import dev.parallax.core.spi.CommandRouter;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;

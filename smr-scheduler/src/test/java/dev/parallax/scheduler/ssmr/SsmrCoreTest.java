@@ -4,7 +4,7 @@ import dev.parallax.core.Command;
 import dev.parallax.core.CommandId;
 import dev.parallax.core.CommandResult;
 import dev.parallax.core.GroupSet;
-import dev.parallax.core.client.WrongPartitions;
+import dev.parallax.core.WrongPartitions;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;

@@ -1,0 +1,33 @@
+package dev.parallax.core.log;
+
+import dev.parallax.core.spi.SyncPolicy;
+import dev.parallax.core.spi.DurableLog;
+import dev.parallax.core.testkit.DurableLogContract;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+/**
+ * The {@link DurableLogContract} under {@link SyncPolicy#PERIODIC}: the first sync after open always
+ * forces, so the contract's checks hold; broken storage is a queue whose mapping vanished.
+ */
+class ChronicleDurableLogPeriodicContractTest extends DurableLogContract {
+    @TempDir
+    Path dir;
+
+    @Override
+    protected DurableLog openLog() {
+        return ChronicleDurableLog.open(dir, ChronicleLogOptions.defaults().withSyncPolicy(SyncPolicy.PERIODIC)
+                .withSegmentBytes(256 << 10));
+    }
+
+    @Override
+    protected void crash(DurableLog open) {
+        open.close();
+    }
+
+    @Override
+    protected void breakStorage(DurableLog open) {
+        ((ChronicleDurableLog) open).loseStorageForTest();
+    }
+}
