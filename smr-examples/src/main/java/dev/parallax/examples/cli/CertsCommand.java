@@ -1,6 +1,6 @@
 package dev.parallax.examples.cli;
 
-import dev.parallax.core.net.tls.ClusterCertificates;
+import dev.parallax.core.wire.tls.ClusterCertificates;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -4,7 +4,7 @@ import dev.parallax.core.stage.ThreadPlacement;
 
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.config.ClusterMembers;
-import dev.parallax.core.net.tls.ClusterCertificates;
+import dev.parallax.core.wire.tls.ClusterCertificates;
 import dev.parallax.ringpaxos.multiring.MultiRingConfig;
 
 import java.io.IOException;

@@ -132,7 +132,7 @@ final class ReplicaCommand implements Callable<Integer> {
         try {
             RespServerConfig respConfig = RespServerConfig.of(m.host(), m.port());
             if (rc.tls().clientPorts()) {
-                respConfig = respConfig.withTls(dev.parallax.core.net.tls.TlsContexts.load(rc.tls()));
+                respConfig = respConfig.withTls(dev.parallax.core.wire.tls.TlsContexts.load(rc.tls()));
             }
             RespServer server = new RespServer(respConfig, invoker, registry);
             server.start();

@@ -1,8 +1,8 @@
 package dev.parallax.examples.kv;
 
 import dev.parallax.core.client.CommandInvoker;
-import dev.parallax.core.net.tls.TlsGate;
-import dev.parallax.core.net.tls.TlsRefusals;
+import dev.parallax.core.wire.tls.TlsGate;
+import dev.parallax.core.wire.tls.TlsRefusals;
 import dev.parallax.examples.net.TcpFrontEnd;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;

@@ -1,6 +1,6 @@
 package dev.parallax.examples.kv;
 
-import dev.parallax.core.net.tls.TlsContexts;
+import dev.parallax.core.wire.tls.TlsContexts;
 import dev.parallax.examples.net.ListenerSettings;
 
 import java.util.Objects;

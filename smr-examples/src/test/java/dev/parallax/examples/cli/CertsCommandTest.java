@@ -1,7 +1,7 @@
 package dev.parallax.examples.cli;
 
-import dev.parallax.core.net.tls.PeerIdentity;
-import dev.parallax.core.net.tls.Pem;
+import dev.parallax.core.wire.tls.PeerIdentity;
+import dev.parallax.core.wire.tls.Pem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;

@@ -1,7 +1,7 @@
 package dev.parallax.examples.cli;
 
 import dev.parallax.core.config.TlsConfig;
-import dev.parallax.core.net.tls.ClusterCertificates;
+import dev.parallax.core.wire.tls.ClusterCertificates;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

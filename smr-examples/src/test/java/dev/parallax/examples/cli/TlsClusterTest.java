@@ -4,7 +4,7 @@ import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.ClusterUnavailableException;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.net.LocalPorts;
-import dev.parallax.core.net.tls.ClusterCertificates;
+import dev.parallax.core.wire.tls.ClusterCertificates;
 import dev.parallax.core.replica.Replica;
 import dev.parallax.examples.kv.KvCommand;
 import dev.parallax.examples.kv.KvOp;

@@ -1,8 +1,8 @@
 package dev.parallax.examples.kv;
 
 import dev.parallax.core.config.Member;
-import dev.parallax.core.net.tls.ClusterCertificates;
-import dev.parallax.core.net.tls.TlsContexts;
+import dev.parallax.core.wire.tls.ClusterCertificates;
+import dev.parallax.core.wire.tls.TlsContexts;
 import dev.parallax.core.testkit.TlsSockets;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

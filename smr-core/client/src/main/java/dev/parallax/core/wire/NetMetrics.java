@@ -1,6 +1,6 @@
 package dev.parallax.core.wire;
 
-import dev.parallax.core.net.tls.TlsRefusals;
+import dev.parallax.core.wire.tls.TlsRefusals;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 

@@ -66,6 +66,10 @@ import java.util.Objects;
  * {@link #sync}, {@link #open} and {@link #close} block on the file system.
  */
 public final class ChronicleDurableLog implements DurableLog {
+
+    static {
+        ChronicleQuiet.ensure(); // before any Chronicle class initialises
+    }
     private static final Logger LOG = LoggerFactory.getLogger(ChronicleDurableLog.class);
     /** Bytes an append may add to a segment beyond its payload: our header, Chronicle's, padding. */
     private static final int APPEND_OVERHEAD = LogRecordFormat.RECORD_HEADER_BYTES + 8;

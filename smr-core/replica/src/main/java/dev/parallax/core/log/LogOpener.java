@@ -33,6 +33,10 @@ import java.util.List;
  * <p>Stateless; {@link #open} blocks on file I/O and runs on the caller's thread.
  */
 final class LogOpener {
+
+    static {
+        ChronicleQuiet.ensure(); // before any Chronicle class initialises
+    }
     private static final Logger LOG = LoggerFactory.getLogger(ChronicleDurableLog.class);
     /** Chronicle's table store; rebuilt from the cycle files whenever it is missing. */
     static final String CHRONICLE_METADATA = "metadata.cq4t";

@@ -21,6 +21,10 @@ import java.util.List;
  */
 final class LogScanner {
 
+    static {
+        ChronicleQuiet.ensure(); // before any Chronicle class initialises
+    }
+
     /**
      * What the scan found.
      *

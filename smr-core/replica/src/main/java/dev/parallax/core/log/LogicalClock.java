@@ -11,6 +11,10 @@ import net.openhft.chronicle.core.time.TimeProvider;
  * background threads, hence the volatile field. Never blocks.
  */
 final class LogicalClock implements TimeProvider {
+
+    static {
+        ChronicleQuiet.ensure(); // before any Chronicle class initialises
+    }
     static final long CYCLE_MILLIS = 86_400_000L;
 
     private volatile int cycle;

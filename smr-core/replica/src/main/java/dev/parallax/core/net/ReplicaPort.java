@@ -10,9 +10,9 @@ import dev.parallax.core.config.Member;
 import dev.parallax.core.config.Names;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.config.TlsConfig;
-import dev.parallax.core.net.tls.TlsContexts;
-import dev.parallax.core.net.tls.TlsGate;
-import dev.parallax.core.net.tls.TlsRefusals;
+import dev.parallax.core.wire.tls.TlsContexts;
+import dev.parallax.core.wire.tls.TlsGate;
+import dev.parallax.core.wire.tls.TlsRefusals;
 import dev.parallax.core.spi.ArrivalStamps;
 import dev.parallax.core.spi.MessageCodec;
 import dev.parallax.core.spi.MessageHandler;
@@ -92,7 +92,7 @@ import java.util.concurrent.TimeUnit;
  * With {@link TlsConfig#replicaPort()} on, every connection runs TLS under the frames, both ends
  * presenting their certificate and checking the other's against the CA ({@link TlsContexts}). The
  * accepting replica requires the peer's certificate to name the replica its HELLO announces
- * ({@code parallax-replica-<id>}, {@link dev.parallax.core.net.tls.PeerIdentity}); the connecting
+ * ({@code parallax-replica-<id>}, {@link dev.parallax.core.wire.tls.PeerIdentity}); the connecting
  * replica requires the accepting one's to name the peer it dialled, and sends nothing before that.
  * A failed handshake (no certificate, an untrusted one, bytes that are not TLS, a handshake past
  * {@link TlsConfig#handshakeTimeout()}) closes the connection and counts

@@ -2,7 +2,7 @@ package dev.parallax.core.replica;
 
 import dev.parallax.core.Command;
 import dev.parallax.core.batch.BatchBuilder;
-import dev.parallax.core.spi.AtomicBroadcast;
+import dev.parallax.core.spi.Proposer;
 import dev.parallax.core.stage.BoundedQueue;
 import dev.parallax.core.stage.Stage;
 import dev.parallax.core.time.Clock;
@@ -19,9 +19,9 @@ import java.util.function.IntFunction;
  * full), the batch is held and no more requests are taken, so the RequestQueue fills and ClientIO
  * stops reading: back-pressure.
  *
- * <p><b>Lanes.</b> A broadcast with several {@link AtomicBroadcast#lanes() lanes} (Multi-Ring
+ * <p><b>Lanes.</b> A broadcast with several {@link Proposer#lanes() lanes} (Multi-Ring
  * Paxos: one per ring) gets one batch builder per lane; a command goes to the lane
- * {@link AtomicBroadcast#laneOf} names for its group set, and a batch is proposed into its lane. A
+ * {@link Proposer#laneOf} names for its group set, and a batch is proposed into its lane. A
  * refused lane holds its batch; while any lane holds one no request is taken (a taken request might
  * be for that lane), but the other lanes' open batches still close by time-out or eagerness. With
  * one lane this is exactly the single-builder batcher.
@@ -35,7 +35,7 @@ final class BatcherStage implements Stage {
     private final BoundedQueue<Command> requests;
     private final BatchBuilder[] builders;
     private final ByteBuffer[] held;
-    private final AtomicBroadcast broadcast;
+    private final Proposer broadcast;
     private final Clock clock;
     private int heldLanes;
 
@@ -43,7 +43,7 @@ final class BatcherStage implements Stage {
      * @param newBuilder the batch builder of each lane, called once per lane with the lane number
      * @throws IllegalArgumentException if the broadcast reports fewer than one lane
      */
-    BatcherStage(String name, BoundedQueue<Command> requests, IntFunction<BatchBuilder> newBuilder, AtomicBroadcast broadcast,
+    BatcherStage(String name, BoundedQueue<Command> requests, IntFunction<BatchBuilder> newBuilder, Proposer broadcast,
                  Clock clock) {
         this.name = name;
         this.requests = requests;

@@ -15,7 +15,7 @@ import dev.parallax.core.net.MulticastPort;
 import dev.parallax.core.runtime.DatagramGroupConfig;
 import dev.parallax.core.spi.MessageCodec;
 import dev.parallax.core.net.ReplicaPort;
-import dev.parallax.core.net.tls.TlsContexts;
+import dev.parallax.core.wire.tls.TlsContexts;
 import dev.parallax.core.stage.StageHandle;
 import dev.parallax.core.stage.StageThreads;
 import dev.parallax.core.wire.NetMetrics;

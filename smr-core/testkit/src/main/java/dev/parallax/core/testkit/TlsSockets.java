@@ -1,7 +1,7 @@
 package dev.parallax.core.testkit;
 
 import dev.parallax.core.config.Member;
-import dev.parallax.core.net.tls.Pem;
+import dev.parallax.core.wire.tls.Pem;
 
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;

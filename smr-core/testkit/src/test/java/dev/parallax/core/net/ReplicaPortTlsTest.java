@@ -3,7 +3,7 @@ package dev.parallax.core.net;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.config.TlsConfig;
-import dev.parallax.core.net.tls.ClusterCertificates;
+import dev.parallax.core.wire.tls.ClusterCertificates;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.stage.StageThreads;
 import dev.parallax.core.stage.ThreadPlacement;

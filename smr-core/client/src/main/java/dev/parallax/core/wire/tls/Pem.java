@@ -1,4 +1,4 @@
-package dev.parallax.core.net.tls;
+package dev.parallax.core.wire.tls;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

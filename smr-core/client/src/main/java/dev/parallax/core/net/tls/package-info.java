@@ -1,9 +1,0 @@
-/**
- * TLS for the replica, client and Redis ports (issue 12 item 8): SSL contexts from the PEM files a
- * {@link dev.parallax.core.config.TlsConfig} names ({@link dev.parallax.core.net.tls.TlsContexts}),
- * the identity rule ({@link dev.parallax.core.net.tls.PeerIdentity}), the pipeline handler that
- * refuses and counts failed handshakes and wrong identities ({@link dev.parallax.core.net.tls.TlsGate}),
- * and a throwaway certificate authority for local clusters and tests
- * ({@link dev.parallax.core.net.tls.CertificateAuthority}, {@link dev.parallax.core.net.tls.ClusterCertificates}).
- */
-package dev.parallax.core.net.tls;

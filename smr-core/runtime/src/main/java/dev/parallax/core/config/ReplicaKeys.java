@@ -1,0 +1,242 @@
+package dev.parallax.core.config;
+
+import dev.parallax.core.spi.SyncPolicy;
+import dev.parallax.core.stage.ThreadPlacement;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The cluster-file keys of the replica itself (membership, storage, snapshots, threads, TLS), with
+ * the reader that turns them into one replica's {@link ReplicaConfig}. The ordering protocols and
+ * executors own their keys in their own modules; docs/operations.md documents every table.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class ReplicaKeys implements KeyTableProvider {
+
+    /** {@code members}: the cluster, {@code 0=host:port,1=host:port,...} (required). */
+    public static final ConfigKey<String> MEMBERS = ConfigKey.text("members", null, false,
+            "The replicas and their replica ports, id=host:port separated by commas (required), e.g. "
+                    + "0=127.0.0.1:7000,1=127.0.0.1:7001,2=127.0.0.1:7002.");
+    /** {@code clients}: client endpoints, one per member. */
+    public static final ConfigKey<String> CLIENTS = ConfigKey.text("clients", null, true,
+            "Client endpoints, one per member with the same ids; default: each replica port + 1000.");
+    /** {@code data.dir}: durable state. */
+    public static final ConfigKey<String> DATA_DIR = ConfigKey.text("data.dir", null, true,
+            "Directory of the durable logs and snapshots; replica i uses <data.dir>/replica-i. Absent: in memory.");
+    /** {@code snapshot.every}. */
+    public static final ConfigKey<Integer> SNAPSHOT_EVERY = ConfigKey.integer("snapshot.every", null, 1, Integer.MAX_VALUE,
+            "Decided instances between snapshots; absent: snapshots by log size only (snapshot.log.bytes).");
+    /** {@code snapshot.log.bytes}. */
+    public static final ConfigKey<Long> SNAPSHOT_LOG_BYTES = ConfigKey.longInteger("snapshot.log.bytes",
+            ReplicaConfig.DEFAULT_SNAPSHOT_LOG_BYTES, 1, Long.MAX_VALUE,
+            "Log bytes written since the last snapshot that trigger the next one.");
+    /** {@code snapshot.transfer.timeout.ms}. */
+    public static final ConfigKey<Duration> SNAPSHOT_TRANSFER_TIMEOUT = ConfigKey.millis("snapshot.transfer.timeout.ms",
+            ReplicaConfig.DEFAULT_SNAPSHOT_TRANSFER_TIMEOUT.toMillis(), 1, Long.MAX_VALUE,
+            "How long a replica waits for a snapshot it fetches from a peer before trying another.");
+    /** {@code snapshot.max.bytes}. */
+    public static final ConfigKey<Long> SNAPSHOT_MAX_BYTES = ConfigKey.longInteger("snapshot.max.bytes",
+            ReplicaConfig.DEFAULT_SNAPSHOT_MAX_BYTES, 1, Long.MAX_VALUE,
+            "Largest snapshot a replica accepts from a peer.");
+    /** {@code log.sync}. */
+    public static final ConfigKey<String> LOG_SYNC = ConfigKey.choice("log.sync", "every-batch",
+            "When the durable log forces appended records to the device: every-batch (before any message that "
+                    + "depends on them leaves), periodic, or none (tests and benchmarks only).",
+            "every-batch", "periodic", "none");
+    /** {@code client.io.threads}. */
+    public static final ConfigKey<Integer> CLIENT_IO_THREADS = ConfigKey.integer("client.io.threads", null, 1, Integer.MAX_VALUE,
+            "Netty event loops for client connections; default half the cores, 1..4.");
+    /** {@code replica.io.threads}. */
+    public static final ConfigKey<Integer> REPLICA_IO_THREADS = ConfigKey.integer("replica.io.threads", null, 1, Integer.MAX_VALUE,
+            "Netty event loops for peer connections; default one per peer.");
+    /** {@code wait}. */
+    public static final ConfigKey<String> WAIT = ConfigKey.choice("wait", "yield-park",
+            "How an idle stage thread waits: busy-spin, yield-park or park.", "busy-spin", "yield-park", "park");
+    /** {@code threads}. */
+    public static final ConfigKey<String> THREADS = ConfigKey.choice("threads", "auto",
+            "Thread placement of the stages: staged (a thread per stage), compact (one pipeline thread) or auto "
+                    + "(staged from 2 cores).", "staged", "compact", "auto");
+    /** {@code tls.replica}. */
+    public static final ConfigKey<String> TLS_REPLICA = ConfigKey.choice("tls.replica", "off",
+            "Mutual TLS between replicas: required or off.", "required", "off");
+    /** {@code tls.client}. */
+    public static final ConfigKey<String> TLS_CLIENT = ConfigKey.choice("tls.client", "off",
+            "TLS on the client and front-end ports: on or off.", "on", "off");
+    /** {@code tls.ca}. */
+    public static final ConfigKey<String> TLS_CA = ConfigKey.text("tls.ca", null, true,
+            "The CA certificate (PEM) every replica and client trusts; required with TLS on. Relative paths "
+                    + "resolve against the cluster file's directory.");
+    /** {@code tls.handshake.timeout.ms}. */
+    public static final ConfigKey<Duration> TLS_HANDSHAKE_TIMEOUT = ConfigKey.millis("tls.handshake.timeout.ms",
+            TlsConfig.DEFAULT_HANDSHAKE_TIMEOUT_MILLIS, 1, Long.MAX_VALUE,
+            "How long a TLS handshake may take before the connection is closed.");
+
+    /** The replica's keys. */
+    public static final KeyTable TABLE = KeyTable.builder("Replica")
+            .keys(MEMBERS, CLIENTS, DATA_DIR, SNAPSHOT_EVERY, SNAPSHOT_LOG_BYTES, SNAPSHOT_TRANSFER_TIMEOUT,
+                    SNAPSHOT_MAX_BYTES, LOG_SYNC, CLIENT_IO_THREADS, REPLICA_IO_THREADS, WAIT, THREADS,
+                    TLS_REPLICA, TLS_CLIENT, TLS_CA, TLS_HANDSHAKE_TIMEOUT)
+            .family("tls.cert.<id>", "tls\\.cert\\.\\d{1,9}", "Replica <id>'s certificate (PEM); required with TLS on.")
+            .family("tls.key.<id>", "tls\\.key\\.\\d{1,9}", "Replica <id>'s private key (PKCS#8 PEM); required with TLS on.")
+            .build();
+
+    @Override
+    public List<KeyTable> keyTables() {
+        return List.of(TABLE);
+    }
+
+    /**
+     * The cluster's members ({@code members}).
+     *
+     * @throws IllegalArgumentException naming the source when absent or malformed
+     */
+    public static ClusterMembers members(Settings s) {
+        String m = s.get(MEMBERS);
+        if (m == null) {
+            throw s.error("'members' is required, e.g. members=0=127.0.0.1:7000,1=127.0.0.1:7001,2=127.0.0.1:7002");
+        }
+        try {
+            return ClusterMembers.parse(m);
+        } catch (IllegalArgumentException e) {
+            throw s.error("members: " + e.getMessage());
+        }
+    }
+
+    /**
+     * A list of endpoints with one entry per member ({@code clients}, and the examples' front-end
+     * keys), or empty when the key is absent or blank.
+     *
+     * @throws IllegalArgumentException naming the source and the key when malformed or of the wrong size
+     */
+    public static Optional<ClusterMembers> endpoints(Settings s, String key) {
+        String v = s.raw(key).orElse(null);
+        if (v == null || v.isBlank()) {
+            return Optional.empty();
+        }
+        ClusterMembers c;
+        try {
+            c = ClusterMembers.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw s.error(key + ": " + e.getMessage());
+        }
+        int n = members(s).size();
+        if (c.size() != n) {
+            throw s.error(key + " lists " + c.size() + " replicas, members lists " + n);
+        }
+        return Optional.of(c);
+    }
+
+    /** How replicas place their stages on threads ({@code threads}); absent: {@link ThreadPlacement#jvmDefault()}. */
+    public static ThreadPlacement threads(Settings s) {
+        return s.find(THREADS).map(ThreadPlacement::parse).orElseGet(ThreadPlacement::jvmDefault);
+    }
+
+    /**
+     * Replica {@code id}'s configuration from the replica keys.
+     *
+     * @throws IllegalArgumentException naming the source and the faulty key
+     */
+    public static ReplicaConfig replicaConfig(Settings s, int id) {
+        ReplicaConfig.Builder b = ReplicaConfig.builder().id(id).members(members(s));
+        endpoints(s, CLIENTS.name()).ifPresent(b::clientMembers);
+        String dir = s.get(DATA_DIR);
+        if (dir != null && !dir.isBlank()) {
+            b.dataDirectory(Path.of(dir).resolve("replica-" + id));
+        }
+        s.find(CLIENT_IO_THREADS).ifPresent(b::clientIoThreads);
+        s.find(REPLICA_IO_THREADS).ifPresent(b::replicaIoThreads);
+        s.find(LOG_SYNC).ifPresent(v -> b.logSync(switch (v) {
+            case "periodic" -> SyncPolicy.PERIODIC;
+            case "none" -> SyncPolicy.NONE;
+            default -> SyncPolicy.EVERY_BATCH;
+        }));
+        s.find(WAIT).ifPresent(v -> b.waitMode(Arrays.stream(ReplicaConfig.WaitMode.values())
+                .filter(m -> m.name().replace('_', '-').equalsIgnoreCase(v)).findFirst().orElseThrow()));
+        try {
+            s.find(SNAPSHOT_LOG_BYTES).ifPresent(b::snapshotLogBytes);
+            s.find(SNAPSHOT_TRANSFER_TIMEOUT).ifPresent(b::snapshotTransferTimeout);
+            s.find(SNAPSHOT_MAX_BYTES).ifPresent(b::snapshotMaxBytes);
+            b.threads(threads(s));
+            b.tls(tls(s, id));
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw s.error(e.getMessage());
+        }
+    }
+
+    /**
+     * Replica {@code id}'s TLS settings; {@link TlsConfig#OFF} unless {@code tls.replica=required}
+     * or {@code tls.client=on}. Checks the keys, not the files ({@link #checkTlsFiles}).
+     *
+     * @throws IllegalArgumentException naming the key that is missing or malformed
+     */
+    public static TlsConfig tls(Settings s, int id) {
+        boolean replicaPort = s.get(TLS_REPLICA).equals("required");
+        boolean clientPorts = s.get(TLS_CLIENT).equals("on");
+        if (!replicaPort && !clientPorts) {
+            return TlsConfig.OFF;
+        }
+        TlsConfig.Builder b = TlsConfig.builder().replicaPort(replicaPort).clientPorts(clientPorts)
+                .trust(tlsPath(s, TLS_CA.name())).identity(tlsPath(s, "tls.cert." + id), tlsPath(s, "tls.key." + id));
+        try {
+            s.find(TLS_HANDSHAKE_TIMEOUT).ifPresent(b::handshakeTimeout);
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw s.error(e.getMessage());
+        }
+    }
+
+    /** The CA certificate clients must trust, when the client ports run TLS ({@code tls.client=on}). */
+    public static Optional<Path> clientTrust(Settings s) {
+        return s.get(TLS_CLIENT).equals("on") ? Optional.of(tlsPath(s, TLS_CA.name())) : Optional.empty();
+    }
+
+    /**
+     * Checks that replica {@code id}'s TLS files (CA, certificate, key) exist and are readable, so a
+     * replica whose files are missing fails at start-up with the key and file named. Nothing with TLS off.
+     *
+     * @throws IllegalArgumentException naming the key, the file and what is wrong
+     */
+    public static void checkTlsFiles(Settings s, int id) {
+        if (!tls(s, id).enabled()) {
+            return;
+        }
+        for (String key : new String[] {TLS_CA.name(), "tls.cert." + id, "tls.key." + id}) {
+            Path file = tlsPath(s, key);
+            if (!Files.isRegularFile(file)) {
+                throw s.error(key + "=" + file + ": no such file");
+            }
+            if (!Files.isReadable(file)) {
+                throw s.error(key + "=" + file + ": not readable by this user");
+            }
+        }
+    }
+
+    /**
+     * Checks every {@code tls.cert.<id>} / {@code tls.key.<id>} names a member.
+     *
+     * @throws IllegalArgumentException naming the key
+     */
+    public static void checkTlsIds(Settings s) {
+        int n = members(s).size();
+        for (String key : s.names()) {
+            if (key.matches("tls\\.(cert|key)\\.\\d{1,9}") && Integer.parseInt(key.substring(key.lastIndexOf('.') + 1)) >= n) {
+                throw s.error(key + " names no member: ids are 0.." + (n - 1));
+            }
+        }
+    }
+
+    private static Path tlsPath(Settings s, String key) {
+        String v = s.raw(key).orElse(null);
+        if (v == null || v.isBlank()) {
+            throw s.error("'" + key + "' is required with TLS on (tls.replica=required or tls.client=on)");
+        }
+        return s.path(v);
+    }
+}

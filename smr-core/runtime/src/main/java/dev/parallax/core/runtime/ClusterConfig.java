@@ -1,0 +1,160 @@
+package dev.parallax.core.runtime;
+
+import dev.parallax.core.config.ClusterMembers;
+import dev.parallax.core.config.ConfigKey;
+import dev.parallax.core.config.KeyTable;
+import dev.parallax.core.config.KeyTableProvider;
+import dev.parallax.core.config.ReplicaConfig;
+import dev.parallax.core.config.ReplicaKeys;
+import dev.parallax.core.config.Settings;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A cluster file, read and checked against every registered key table: the one reader the
+ * replica launcher, the examples and an embedding service share. It knows no protocol: the keys
+ * come from the {@link KeyTableProvider}s and {@link OrderingProvider}s on the class path
+ * ({@link OrderingRegistry}), each defined in the module it configures.
+ *
+ * <p>Checks on load: every key is registered (an unknown one is named with the nearest known
+ * key), {@code members} is present and well formed, the replica keys are valid, and the named
+ * ordering protocol accepts its keys. Further checks across modules (an executor that needs an
+ * ordering with groups, say) belong to whoever knows both.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class ClusterConfig {
+
+    /** {@code ordering}: the ordering protocol's name. */
+    public static final ConfigKey<String> ORDERING = ConfigKey.text("ordering", OrderingRegistry.DEFAULT_ORDERING, false,
+            "The ordering protocol: multi-paxos (default), s-paxos, u-ring, m-ring, multi-ring or multicast.");
+
+    /** The table of the cluster-level keys this class reads itself. */
+    public static final KeyTable TABLE = KeyTable.of("Cluster", ORDERING);
+
+    /** Registers {@link #TABLE} (a {@link java.util.ServiceLoader} service). Stateless. */
+    public static final class Keys implements KeyTableProvider {
+        @Override
+        public List<KeyTable> keyTables() {
+            return List.of(TABLE);
+        }
+    }
+
+    private final Settings settings;
+
+    private ClusterConfig(Settings settings) {
+        this.settings = settings;
+    }
+
+    /**
+     * Reads and checks a cluster file.
+     *
+     * @throws IllegalArgumentException naming the file and the faulty key
+     * @throws IOException              if the file cannot be read
+     */
+    public static ClusterConfig load(Path file) throws IOException {
+        return of(Settings.load(file));
+    }
+
+    /**
+     * Checks settings already in memory, without the cross-module checks of {@link #partitioned}
+     * protocols (see {@link #orderingProtocol(boolean)}).
+     *
+     * @throws IllegalArgumentException naming the source and the faulty key
+     */
+    public static ClusterConfig of(Settings settings) {
+        ClusterConfig c = new ClusterConfig(settings);
+        c.validate();
+        return c;
+    }
+
+    /** Checks settings given as a map (an embedder building a cluster in code). */
+    public static ClusterConfig of(Map<String, String> settings) {
+        return of(Settings.of(settings));
+    }
+
+    private void validate() {
+        settings.requireKnown(OrderingRegistry.keyTables());
+        ReplicaKeys.members(settings);
+        ReplicaKeys.endpoints(settings, ReplicaKeys.CLIENTS.name());
+        ReplicaKeys.checkTlsIds(settings);
+        for (int id = 0; id < members().size(); id++) {
+            ReplicaKeys.tls(settings, id);
+        }
+        replica(0);
+        ordering();
+    }
+
+    /** The settings, for modules that read keys of their own. */
+    public Settings settings() {
+        return settings;
+    }
+
+    /** The cluster's members. */
+    public ClusterMembers members() {
+        return ReplicaKeys.members(settings);
+    }
+
+    /**
+     * The endpoints clients connect to: {@code clients} if set, else each member's replica port
+     * plus 1000 (as {@link ReplicaConfig#clientMembers()}).
+     */
+    public ClusterMembers clientEndpoints() {
+        return replica(0).clientMembers();
+    }
+
+    /** Replica {@code id}'s configuration. @throws IllegalArgumentException if not a member */
+    public ReplicaConfig replica(int id) {
+        if (id < 0 || id >= members().size()) {
+            throw settings.error("replica " + id + " is not a member: ids are 0.." + (members().size() - 1));
+        }
+        return ReplicaKeys.replicaConfig(settings, id);
+    }
+
+    /** Decided instances between snapshots ({@code snapshot.every}), if set. */
+    public Optional<Long> snapshotEvery() {
+        return settings.find(ReplicaKeys.SNAPSHOT_EVERY).map(Integer::longValue);
+    }
+
+    /**
+     * The ordering protocol's provider ({@code ordering}; default multi-paxos).
+     *
+     * @throws IllegalArgumentException naming the file, the key and the registered protocols
+     */
+    public OrderingProvider ordering() {
+        try {
+            return OrderingRegistry.ordering(settings.get(ORDERING));
+        } catch (IllegalArgumentException e) {
+            throw settings.error(e.getMessage());
+        }
+    }
+
+    /** The context a provider builds from, with an executor that does not partition the state. */
+    public OrderingProvider.Context orderingContext(boolean partitioned) {
+        return new OrderingProvider.Context(settings, members().size(), partitioned);
+    }
+
+    /** A new, unstarted instance of the named ordering protocol, for an executor that does not partition the state. */
+    public OrderingProtocol orderingProtocol() {
+        return orderingProtocol(false);
+    }
+
+    /**
+     * A new, unstarted instance of the named ordering protocol.
+     *
+     * @param partitioned whether the executor partitions the state (S-SMR): each group's stream
+     *                    then runs over that partition's replicas only
+     */
+    public OrderingProtocol orderingProtocol(boolean partitioned) {
+        return ordering().create(orderingContext(partitioned));
+    }
+
+    /** This configuration with {@code overrides} replacing or adding keys, checked again. */
+    public ClusterConfig with(Map<String, String> overrides) {
+        return of(settings.with(overrides));
+    }
+}
