@@ -1,11 +1,11 @@
 package dev.parallax.ringpaxos;
 
 /**
- * Which members the coordinator keeps off its next rings, and for how long (plan §1.7): an excluded
- * member (suspected, or the first lagging member of a stalled ring) stays out for a back-off of
- * {@code ring.rejoin.backoff}, doubling with each exclusion up to 30 s and reset after 60 s on the
- * ring; it asks back with {@code Alive(wantsRing)} (trigger 3). Liveness only: any ring of a
- * quorum of acceptors is safe.
+ * Which members the coordinator keeps off its next rings, and for how long (ring re-formation,
+ * rule C8; owned by {@link RingLiveness}): an excluded member (suspected, or the first lagging
+ * member of a stalled ring) stays out for a back-off of {@code ring.rejoin.backoff}, doubling
+ * with each exclusion up to 30 s and reset after 60 s on the ring; it asks back with
+ * {@code Alive(wantsRing)} (trigger 3). Liveness only: any ring of a quorum of acceptors is safe.
  *
  * <p>Not thread-safe: the core's driver thread only.
  */

@@ -9,7 +9,7 @@ import dev.parallax.core.liveness.RankedTimeout;
  * {@code floorMod(self − c − 1, n)} ({@link RankedTimeout}: the next member after the coordinator
  * moves first, so rounds do not duel), any other watched member (the coordinator watches its ring)
  * after {@code suspect}. Seed 003 (Ring Paxos) only says a process "will suspect the failure of a
- * process"; the detector is ours (plan §1.9).
+ * process"; the detector is ours.
  *
  * <p>Immutable and thread-safe.
  */

@@ -1,0 +1,174 @@
+package dev.parallax.ringpaxos;
+
+import dev.parallax.core.protocol.Effects;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where proposals go and how the coordinator opens instances for them: the proposer's hand-over
+ * (rule C7; Ring Paxos (seed 003) §3.3.1: every member proposes; one that does not coordinate
+ * forwards its proposal towards the coordinator, which queues it) and the coordinator opening instances (C3):
+ * its own vote, persisted in the step, then the variant's 2A, within the variant's window and, on
+ * U-Ring, the backlog bound over what the ring members delivered. With skips (Multi-Ring Paxos;
+ * Ring Paxos / Multi-Ring / P-SMR (seed 003) ch. 5, Alg. 1 l.13-20) it offers the skip
+ * {@link SkipPacer} finds due and applies the cap: no client instance while one interval ahead.
+ *
+ * <p>Owns only whether an opening is in progress (an opening may re-enter itself through the
+ * variant: the request is then remembered and served by the running one). The queue and the open
+ * instances are {@link Coordinator}'s, the rate {@link SkipPacer}'s, the logical numbering of
+ * what was emitted {@link RingEngine}'s (it delivers).
+ *
+ * <p>Not thread-safe: confined to the ring's protocol thread (the core's driver); never blocks.
+ */
+final class RingOpening {
+    private final RingConfig config;
+    private final RingAcceptor acceptor;
+    private final RingLearner learner;
+    private final ValueCache cache;
+    private final OwnProposals own;
+    private final Coordinator coordinator;
+    private final SkipPacer pacer;
+    private final LogicalNumbering logical;
+    private final RingRounds rounds;
+    private final RingLiveness liveness;
+    private final RingReports reports;
+    private final RingPaxosCore.Observer observer;
+    private Variant variant;
+    private Recovery recovery = Recovery.NONE;
+
+    private boolean opening;
+    private boolean openAgain;
+
+    RingOpening(RingConfig config, RingAcceptor acceptor, RingLearner learner, ValueCache cache, OwnProposals own,
+                Coordinator coordinator, SkipPacer pacer, LogicalNumbering logical, RingRounds rounds,
+                RingLiveness liveness, RingReports reports, RingPaxosCore.Observer observer) {
+        this.config = config;
+        this.acceptor = acceptor;
+        this.learner = learner;
+        this.cache = cache;
+        this.own = own;
+        this.coordinator = coordinator;
+        this.pacer = pacer;
+        this.logical = logical;
+        this.rounds = rounds;
+        this.liveness = liveness;
+        this.reports = reports;
+        this.observer = observer;
+    }
+
+    /** Wires the dissemination variant and the recovery hook (once, before the first input). */
+    void attach(Variant variant, Recovery recovery) {
+        this.variant = variant;
+        this.recovery = recovery;
+    }
+
+    /**
+     * A proposal reached this member: the coordinator (leading, or in its Phase 1) queues it; any
+     * other member forwards it — to the working coordinator when stranded above its round.
+     */
+    void proposalArrived(ProposalEntry proposal, long now, Effects<Object, RingRecord, RingValue> out) {
+        if (rounds.coordinates()) {
+            if (!coordinator.offer(proposal)) {
+                return;
+            }
+            cache.remember(proposal.vid(), proposal.value());
+            if (rounds.leading()) {
+                openMore(now, out);
+            }
+        } else if (!recovery.recovering()) {
+            if (liveness.stranded(rounds.coordinates(), now)) {
+                out.send(liveness.workingCoordinator(), new RingMessage.Proposal(acceptor.rnd(), List.of(proposal)));
+            } else {
+                variant.forwardProposal(proposal, out);
+            }
+        }
+    }
+
+    /** The leading coordinator's tick: offers the skip due (if any), then opens what it may. */
+    void leaderTick(long now, Effects<Object, RingRecord, RingValue> out) {
+        long skip = pacer.skipDue(now, logical.next());
+        if (skip > 0) {
+            coordinator.offerSkip(ValueId.skip(skip));
+        }
+        openMore(now, out);
+    }
+
+    /** The coordinator opens more instances if its window and bounds allow (C3). */
+    void openMore(long now, Effects<Object, RingRecord, RingValue> out) {
+        if (!rounds.leading() || recovery.recovering()) {
+            return;
+        }
+        if (opening) {
+            openAgain = true;
+            return;
+        }
+        opening = true;
+        try {
+            do {
+                openAgain = false;
+                List<Phase2Entry> batch = new ArrayList<>();
+                // The cap (λ > 0): k, the logical next with what we opened, against target + λΔ.
+                long k = pacer.enabled() ? pacer.estimate(logical.next()) : 0;
+                while (coordinator.open() < variant.window(now) && belowBacklog()) {
+                    boolean clients = !pacer.enabled() || !pacer.capped(now, k);
+                    Phase2Entry e = coordinator.take(clients);
+                    if (e == null) {
+                        ValueId head = clients ? null : coordinator.queuedHead();
+                        if (head != null) {
+                            pacer.heldBack(head);
+                        }
+                        break;
+                    }
+                    long instance = e.instance();
+                    if (learner.isDecided(instance)) {
+                        continue;
+                    }
+                    if (!acceptor.vote(instance, acceptor.rnd(), e.vid(), e.value(), out)) {
+                        break;
+                    }
+                    cache.remember(e.vid(), e.value());
+                    coordinator.opened(instance, e.vid(), now);
+                    pacer.opened(instance, e.vid());
+                    k = LogicalNumbering.after(k, e.vid());
+                    observer.voted(instance, acceptor.rnd(), e.vid());
+                    observer.opened(instance, acceptor.rnd(), e.vid(), e.value());
+                    batch.add(e);
+                }
+                if (!batch.isEmpty()) {
+                    variant.open(rounds.ring(), acceptor.rnd(), batch, out);
+                }
+            } while (openAgain && rounds.leading());
+        } finally {
+            opening = false;
+        }
+    }
+
+    /** U-Ring's backlog bound (C3): open no instance too far above what the slowest ring member delivered. */
+    private boolean belowBacklog() {
+        if (config.kind() != Ring.Kind.U_RING) {
+            return true;
+        }
+        long min = reports.delivered();
+        for (int m : rounds.ring().order()) {
+            min = Math.min(min, reports.deliveredBy(m));
+        }
+        return coordinator.nextInstance() < Math.max(min, 0) + config.maxBacklog();
+    }
+
+    /** Coordinator: fewer than {@code ring.eager.below} open and not capped; others: fewer own pending than that. */
+    boolean canPropose(long now) {
+        if (recovery.recovering()) {
+            return false;
+        }
+        if (rounds.leading()) {
+            return coordinator.open() < config.eagerBelow() && !capped(now);
+        }
+        return own.size() < config.eagerBelow();
+    }
+
+    /** The coordinator's cap holds client instances back now (λ &gt; 0, one interval ahead of the target). */
+    boolean capped(long now) {
+        return rounds.leading() && pacer.enabled() && pacer.capped(now, pacer.estimate(logical.next()));
+    }
+}
