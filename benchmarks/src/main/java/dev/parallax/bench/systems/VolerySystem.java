@@ -14,7 +14,6 @@ import dev.parallax.ringpaxos.RingPaxos;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -108,9 +107,7 @@ public final class VolerySystem implements ZooKeeperApiSystem {
     }
 
     private List<String> replicaJvm() {
-        List<String> jvm = new ArrayList<>(ServerJvm.options(heapMiB()));
-        jvm.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
-        return jvm;
+        return ReplicaProcesses.quiet(ServerJvm.options(heapMiB()));
     }
 
     /**
@@ -121,7 +118,7 @@ public final class VolerySystem implements ZooKeeperApiSystem {
     Properties clusterSettings(Path workDir) {
         Properties p = VoleryClusterFile.local(partitions, RingPaxos.U_RING, workDir.resolve("data"), 100_000);
         p.putAll(fixedSettings());
-        ParallaxSystem.putExperimentSettings(p);
+        ParallaxClusterSettings.putExperimentSettings(p);
         return p;
     }
 
@@ -129,7 +126,7 @@ public final class VolerySystem implements ZooKeeperApiSystem {
     private Map<String, String> fixedSettings() {
         Map<String, String> s = new LinkedHashMap<>(VoleryClusterFile.settings(partitions, RingPaxos.U_RING));
         s.put("log.sync", "none");
-        s.putAll(new java.util.TreeMap<>(ParallaxSystem.THROUGHPUT_SETTINGS));
+        s.putAll(new java.util.TreeMap<>(ParallaxClusterSettings.THROUGHPUT_SETTINGS));
         return s;
     }
 
@@ -153,11 +150,7 @@ public final class VolerySystem implements ZooKeeperApiSystem {
 
     @Override
     public Map<String, Long> serverPids() {
-        Map<String, Long> pids = new LinkedHashMap<>();
-        for (int i = 0; i < replicas(); i++) {
-            pids.put("replica-" + i, cluster.pid(i));
-        }
-        return pids;
+        return ReplicaProcesses.pids(cluster);
     }
 
     /**
@@ -184,25 +177,25 @@ public final class VolerySystem implements ZooKeeperApiSystem {
      */
     @Override
     public String measurementEnded() {
-        return cluster == null ? "" : ParallaxSystem.replicaCounters(cluster);
+        return cluster == null ? "" : ReplicaMetrics.healthCounters(cluster);
     }
 
-    /** Per replica: bytes written to its peers and its clients (as {@link ParallaxSystem#bytesSent}). */
+    /** Per replica: bytes written to its peers and its clients ({@link ReplicaMetrics#bytesSent}). */
     @Override
     public Map<String, Double> bytesSent() {
-        return ParallaxSystem.perReplica(cluster, ParallaxSystem.BYTES_METERS);
+        return ReplicaMetrics.bytesSent(cluster);
     }
 
-    /** Per replica: bytes sent to its peers, client replies excluded (as {@link ParallaxSystem#peerBytesSent}). */
+    /** Per replica: bytes sent to its peers, client replies excluded ({@link ReplicaMetrics#peerBytesSent}). */
     @Override
     public Map<String, Double> peerBytesSent() {
-        return ParallaxSystem.perReplica(cluster, ParallaxSystem.PEER_BYTES_METERS);
+        return ReplicaMetrics.peerBytesSent(cluster);
     }
 
-    /** Per replica: bytes of decided values handed to its state machine (as {@link ParallaxSystem#deliveredBytes}). */
+    /** Per replica: bytes of decided values handed to its state machine ({@link ReplicaMetrics#deliveredBytes}). */
     @Override
     public Map<String, Double> deliveredBytes() {
-        return ParallaxSystem.perReplica(cluster, ParallaxSystem.DELIVERED_METERS);
+        return ReplicaMetrics.deliveredBytes(cluster);
     }
 
     @Override

@@ -98,17 +98,17 @@ public final class VoleryPartition implements PartitionedStateMachine {
     @Override
     public synchronized ByteBuffer localReads(ByteBuffer command, PartitionView view) {
         VoleryCommand c = VoleryCommand.decode(command).command();
-        if (c == null || view.involved().size() == 1 || c instanceof VoleryCommand.Create || isRegistration(c)
+        if (c == null || view.involved().size() == 1 || c instanceof Create || isRegistration(c)
                 || ownerOf(c, view) != view.partition()) {
             return empty();
         }
-        if (c instanceof VoleryCommand.WatchPoll p) {
+        if (c instanceof WatchPoll p) {
             return ByteBuffer.wrap(ZkReply.events(watches.peek(p.frontEnd(), p.acked())).encode());
         }
-        if (c instanceof VoleryCommand.WatchDrop) {
+        if (c instanceof WatchDrop) {
             return ByteBuffer.wrap(ZkReply.ok().encode());
         }
-        if (c instanceof VoleryCommand.Delete d) {
+        if (c instanceof Delete d) {
             if (d.version() == ZnodeTree.ANY_VERSION) {
                 return empty();
             }
@@ -117,7 +117,7 @@ public final class VoleryPartition implements PartitionedStateMachine {
             value.put((byte) (node.isOk() ? 1 : 0)).putInt(node.isOk() ? node.stat().version() : 0).flip();
             return value;
         }
-        ZkReply reply = c instanceof VoleryCommand.SetData s
+        ZkReply reply = c instanceof SetData s
                 ? tree.previewSetData(s.path(), s.data(), s.version(), peekLocalZxid(), s.time())
                 : c.applyTo(tree, lastZxid(), 0L); // a read
         return ByteBuffer.wrap(reply.encode());
@@ -126,8 +126,8 @@ public final class VoleryPartition implements PartitionedStateMachine {
     @Override
     public synchronized GroupSet remoteReads(ByteBuffer command, PartitionView view) {
         VoleryCommand c = VoleryCommand.decode(command).command();
-        if (c == null || c instanceof VoleryCommand.Create || isRegistration(c)
-                || c instanceof VoleryCommand.Delete d && d.version() == ZnodeTree.ANY_VERSION
+        if (c == null || c instanceof Create || isRegistration(c)
+                || c instanceof Delete d && d.version() == ZnodeTree.ANY_VERSION
                 || c.targetPartition() >= view.partitions()) {
             return null;
         }
@@ -157,14 +157,14 @@ public final class VoleryPartition implements PartitionedStateMachine {
         if (c.isGlobal()) {
             context.require(GroupSet.partition(context.partitions()));
             Integer ownersVersion = null;
-            if (c instanceof VoleryCommand.Delete d && d.version() != ZnodeTree.ANY_VERSION && !own) {
+            if (c instanceof Delete d && d.version() != ZnodeTree.ANY_VERSION && !own) {
                 ownersVersion = ownersVersion(context.valuesOf(owner)); // may throw: before any change
             }
             globals++;
             locals = 0;
             long zxid = globals << 32;
             ZkReply reply;
-            if (c instanceof VoleryCommand.Delete d) {
+            if (c instanceof Delete d) {
                 reply = tree.delete(d.path(), d.version(), zxid, ownersVersion);
                 watches.onExecuted(d, reply);
             } else {
@@ -283,7 +283,7 @@ public final class VoleryPartition implements PartitionedStateMachine {
 
     /** A persistent-watch registration or a watch removal (no znode, no zxid, a constant reply). */
     private static boolean isRegistration(VoleryCommand c) {
-        return c instanceof VoleryCommand.AddWatch || c instanceof VoleryCommand.RemoveWatches;
+        return c instanceof AddWatch || c instanceof RemoveWatches;
     }
 
     private static int ownerOf(VoleryCommand c, PartitionView view) {

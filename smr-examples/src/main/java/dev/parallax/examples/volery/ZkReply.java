@@ -34,7 +34,7 @@ import java.util.Objects;
  *             ({@link Stat}'s order, ZooKeeper's data.Stat; 68 bytes)
  *   children: int count, count x (int length, UTF-8 name)
  *   events:   int count, count x (long seq, long session, byte type, int length, UTF-8 path)
- *             (a {@link VoleryCommand.WatchPoll}'s answer, {@link WatchEvent})
+ *             (a {@link WatchPoll}'s answer, {@link WatchEvent})
  * </pre>
  * present fields in that order, nothing after. The field combinations are those the factories make:
  * none (an error, or delete's OK), path (+ stat: create), stat, data + stat, children + stat, events.

@@ -174,7 +174,7 @@ public final class ZnodeSnapshotFormat {
         return new IllegalArgumentException("malformed znode snapshot: " + reason);
     }
 
-    /** Decodes strict UTF-8, or returns null if {@code b} is not UTF-8 (shared with {@link VoleryCommand}). */
+    /** Decodes strict UTF-8, or returns null if {@code b} is not UTF-8 (shared with {@link VoleryCodec}). */
     static String utf8OrNull(ByteBuffer b) {
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)

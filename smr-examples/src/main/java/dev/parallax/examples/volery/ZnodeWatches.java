@@ -21,7 +21,7 @@ import java.util.TreeMap;
  * semantics, {@code DataTree} and {@code WatchManager}; seed 004 (S-SMR / Eyrie / Volery) is silent on
  * watches). A watch lives at the partition that owns its znode, where the read that set it executed;
  * when a write fires it, the event is queued, numbered, for the front end that holds the session, and
- * that front end fetches it with a {@link VoleryCommand.WatchPoll}. Every replica of the partition
+ * that front end fetches it with a {@link WatchPoll}. Every replica of the partition
  * executes the same commands, so every replica holds the same watches and queues and answers a poll
  * alike; the state is part of the partition's snapshot.
  *
@@ -49,7 +49,7 @@ import java.util.TreeMap;
  * counted in {@link #refusedWatches()}); at most {@link #MAX_PENDING} queued events per front end —
  * a front end that falls that far behind is presumed gone and everything of it is forgotten (counted
  * in {@link #forgottenFrontEnds()}). A front end drops its session's watches and events when the
- * session ends, and every one of its watches when it starts ({@link VoleryCommand.WatchDrop}).
+ * session ends, and every one of its watches when it starts ({@link WatchDrop}).
  *
  * <p><b>Snapshot</b> ({@link #snapshot()}, {@link #restore}), big-endian: {@code int count} data
  * watches, then child, persistent and persistent recursive watches, each as {@code path, int watchers, watchers x (int frontEnd, long
@@ -94,17 +94,17 @@ public final class ZnodeWatches {
      * watches it triggers. Other commands change nothing.
      */
     public void onExecuted(VoleryCommand command, ZkReply reply) {
-        if (command instanceof VoleryCommand.GetData || command instanceof VoleryCommand.Exists) {
+        if (command instanceof GetData || command instanceof Exists) {
             if (setsWatch(command, reply)) {
                 add(dataWatches, command.path(), command.watcher());
             }
-        } else if (command instanceof VoleryCommand.GetChildren) {
+        } else if (command instanceof GetChildren) {
             if (setsWatch(command, reply)) {
                 add(childWatches, command.path(), command.watcher());
             }
         } else if (!reply.isOk() || watches == 0) {
             return; // a failed write fires nothing; with no watch held, nothing to fire (no allocation)
-        } else if (command instanceof VoleryCommand.Create) {
+        } else if (command instanceof Create) {
             String path = reply.path();
             Set<Watcher> notified = new LinkedHashSet<>();
             fire(dataWatches, path, WatchEvent.NODE_CREATED, notified);
@@ -113,11 +113,11 @@ public final class ZnodeWatches {
             Set<Watcher> parents = new LinkedHashSet<>();
             fire(childWatches, parent, WatchEvent.NODE_CHILDREN_CHANGED, parents);
             firePersistent(parent, WatchEvent.NODE_CHILDREN_CHANGED, parents);
-        } else if (command instanceof VoleryCommand.SetData s) {
+        } else if (command instanceof SetData s) {
             Set<Watcher> notified = new LinkedHashSet<>();
             fire(dataWatches, s.path(), WatchEvent.NODE_DATA_CHANGED, notified);
             firePersistent(s.path(), WatchEvent.NODE_DATA_CHANGED, notified);
-        } else if (command instanceof VoleryCommand.Delete d) {
+        } else if (command instanceof Delete d) {
             Set<Watcher> notified = new LinkedHashSet<>();
             fire(dataWatches, d.path(), WatchEvent.NODE_DELETED, notified);
             firePersistent(d.path(), WatchEvent.NODE_DELETED, notified);
@@ -138,7 +138,7 @@ public final class ZnodeWatches {
         if (read.watcher() == null) {
             return false;
         }
-        return read instanceof VoleryCommand.Exists ? reply.isOk() || reply.code() == ZkCode.NONODE : reply.isOk();
+        return read instanceof Exists ? reply.isOk() || reply.code() == ZkCode.NONODE : reply.isOk();
     }
 
     /**
@@ -260,11 +260,11 @@ public final class ZnodeWatches {
 
     /**
      * Forgets the watches and queued events of {@code session} on {@code frontEnd}, or, with
-     * {@code session} {@link VoleryCommand.WatchDrop#ALL_SESSIONS}, everything of that front end
+     * {@code session} {@link WatchDrop#ALL_SESSIONS}, everything of that front end
      * (the numbering of its events goes on).
      */
     public void drop(int frontEnd, long session) {
-        boolean all = session == VoleryCommand.WatchDrop.ALL_SESSIONS;
+        boolean all = session == WatchDrop.ALL_SESSIONS;
         removeWatchers(dataWatches, w -> w.frontEnd() == frontEnd && (all || w.session() == session));
         removeWatchers(childWatches, w -> w.frontEnd() == frontEnd && (all || w.session() == session));
         removeWatchers(persistentWatches, w -> w.frontEnd() == frontEnd && (all || w.session() == session));
@@ -326,7 +326,7 @@ public final class ZnodeWatches {
         Queue q = queues.computeIfAbsent(w.frontEnd(), f -> new Queue());
         if (q.events.size() >= MAX_PENDING) {
             forgotten++;
-            drop(w.frontEnd(), VoleryCommand.WatchDrop.ALL_SESSIONS);
+            drop(w.frontEnd(), WatchDrop.ALL_SESSIONS);
             return;
         }
         q.events.addLast(new WatchEvent(q.nextSeq++, w.session(), type, path));

@@ -7,7 +7,7 @@ import dev.parallax.core.client.PartitionedInvoker;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.replica.Replica;
-import dev.parallax.examples.volery.VoleryCommand;
+import dev.parallax.examples.volery.Create;
 import dev.parallax.examples.volery.VoleryOracle;
 import dev.parallax.examples.volery.VoleryPartition;
 import dev.parallax.examples.volery.ZkReply;
@@ -180,12 +180,12 @@ class VoleryClusterTest {
             VoleryOracle owner = new VoleryOracle(2);
             try (PartitionedInvoker narrow = new PartitionedInvoker(clients,
                     command -> GroupSet.of(owner.partitionOf("/narrow")), PartitionedInvoker.DEFAULT_MAX_RETRIES)) {
-                byte[] create = new VoleryCommand.Create("/narrow", bytes("n"), dev.parallax.examples.volery.CreateMode.PERSISTENT)
+                byte[] create = new Create("/narrow", bytes("n"), dev.parallax.examples.volery.CreateMode.PERSISTENT)
                         .encode();
                 ZkReply reply = ZkReply.decode(narrow.invoke(ByteBuffer.wrap(create)).get(WAIT_SECONDS, TimeUnit.SECONDS));
                 assertThat(reply.path()).isEqualTo("/narrow");
                 PartitionedInvoker once = new PartitionedInvoker(clients, command -> GroupSet.of(owner.partitionOf("/narrow2")), 0);
-                byte[] again = new VoleryCommand.Create("/narrow2", bytes("n"), dev.parallax.examples.volery.CreateMode.PERSISTENT)
+                byte[] again = new Create("/narrow2", bytes("n"), dev.parallax.examples.volery.CreateMode.PERSISTENT)
                         .encode();
                 assertThatThrownBy(() -> once.invoke(ByteBuffer.wrap(again)).get(WAIT_SECONDS, TimeUnit.SECONDS))
                         .hasCauseInstanceOf(CommandRejectedException.class).hasMessageContaining("WrongPartitions");

@@ -16,16 +16,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The Volery command encoding: round trips, bounds checks, and malformed bytes. */
 class VoleryCommandTest {
     private static final List<VoleryCommand> SAMPLES = List.of(
-            new VoleryCommand.Create("/a/b", new byte[] {1, 2, 3}, CreateMode.PERSISTENT),
-            new VoleryCommand.Create("/q/", new byte[0], CreateMode.PERSISTENT_SEQUENTIAL),
-            new VoleryCommand.Create("/e", new byte[] {9}, CreateMode.EPHEMERAL),
-            new VoleryCommand.Delete("/a", -1),
-            new VoleryCommand.Delete("/ü", 7),
-            new VoleryCommand.SetData("/a", new byte[1000], 3),
-            new VoleryCommand.SetData("/", new byte[0], -1),
-            new VoleryCommand.GetData("/a"),
-            new VoleryCommand.Exists("not/valid/"),
-            new VoleryCommand.GetChildren(""));
+            new Create("/a/b", new byte[] {1, 2, 3}, CreateMode.PERSISTENT),
+            new Create("/q/", new byte[0], CreateMode.PERSISTENT_SEQUENTIAL),
+            new Create("/e", new byte[] {9}, CreateMode.EPHEMERAL),
+            new Delete("/a", -1),
+            new Delete("/ü", 7),
+            new SetData("/a", new byte[1000], 3),
+            new SetData("/", new byte[0], -1),
+            new GetData("/a"),
+            new Exists("not/valid/"),
+            new GetChildren(""));
 
     @Test
     void everyCommandRoundTrips() {
@@ -40,8 +40,8 @@ class VoleryCommandTest {
 
     @Test
     void aStampedTimeRoundTripsAsEightTrailingBytesAndAnUnstampedCommandEncodesAsBefore() {
-        VoleryCommand.Create create = new VoleryCommand.Create("/a", new byte[] {1}, CreateMode.PERSISTENT);
-        VoleryCommand.SetData set = new VoleryCommand.SetData("/a", new byte[] {2}, 4);
+        Create create = new Create("/a", new byte[] {1}, CreateMode.PERSISTENT);
+        SetData set = new SetData("/a", new byte[] {2}, 4);
         for (VoleryCommand c : List.of(create, set)) {
             assertThat(c.time()).isZero();
             VoleryCommand stamped = c.withTime(1_700_000_000_123L);
@@ -60,9 +60,9 @@ class VoleryCommandTest {
                 assertThat(VoleryCommand.decode(Arrays.copyOf(timed, plain.length + extra)).ok()).isFalse();
             }
         }
-        assertThat(new VoleryCommand.Create("/a", new byte[0], CreateMode.PERSISTENT, 5).toString()).contains("t=5");
-        for (VoleryCommand c : List.of(new VoleryCommand.Delete("/a", 1), new VoleryCommand.GetData("/a"),
-                new VoleryCommand.Exists("/a"), new VoleryCommand.GetChildren("/a"))) {
+        assertThat(new Create("/a", new byte[0], CreateMode.PERSISTENT, 5).toString()).contains("t=5");
+        for (VoleryCommand c : List.of(new Delete("/a", 1), new GetData("/a"),
+                new Exists("/a"), new GetChildren("/a"))) {
             assertThat(c.withTime(5)).isSameAs(c);
             assertThat(c.time()).isZero();
             byte[] encoded = c.encode();
@@ -74,23 +74,23 @@ class VoleryCommandTest {
     @Test
     void writesWithDataPrintTheirSizeAndTimeCopyTheirDataAndRefuseNulls() {
         byte[] data = {1, 2};
-        VoleryCommand.Create create = new VoleryCommand.Create("/a", data, CreateMode.PERSISTENT_SEQUENTIAL);
-        VoleryCommand.SetData set = new VoleryCommand.SetData("/a", data, 3, 5);
+        Create create = new Create("/a", data, CreateMode.PERSISTENT_SEQUENTIAL);
+        SetData set = new SetData("/a", data, 3, 5);
         assertThat(create).hasToString("Create[/a, 2B, PERSISTENT_SEQUENTIAL]");
         assertThat(create.withTime(7)).hasToString("Create[/a, 2B, PERSISTENT_SEQUENTIAL, t=7]");
         assertThat(set).hasToString("SetData[/a, 2B, v3, t=5]");
-        assertThat(new VoleryCommand.SetData("/a", new byte[0], -1)).hasToString("SetData[/a, 0B, v-1]");
+        assertThat(new SetData("/a", new byte[0], -1)).hasToString("SetData[/a, 0B, v-1]");
         data[0] = 9;
         assertThat(create.data()).containsExactly(1, 2);
         assertThat(set.data()).containsExactly(1, 2);
-        assertThatThrownBy(() -> new VoleryCommand.Create(null, data, CreateMode.PERSISTENT))
+        assertThatThrownBy(() -> new Create(null, data, CreateMode.PERSISTENT))
                 .isInstanceOf(NullPointerException.class).hasMessage("path");
-        assertThatThrownBy(() -> new VoleryCommand.Create("/a", data, null))
+        assertThatThrownBy(() -> new Create("/a", data, null))
                 .isInstanceOf(NullPointerException.class).hasMessage("mode");
-        assertThatThrownBy(() -> new VoleryCommand.SetData(null, data, 0))
+        assertThatThrownBy(() -> new SetData(null, data, 0))
                 .isInstanceOf(NullPointerException.class).hasMessage("path");
-        assertThatThrownBy(() -> new VoleryCommand.SetData("/a", null, 0)).isInstanceOf(NullPointerException.class);
-        assertThatThrownBy(() -> new VoleryCommand.SetData("/a", new byte[VoleryCommand.MAX_DATA_BYTES + 1], 0))
+        assertThatThrownBy(() -> new SetData("/a", null, 0)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> new SetData("/a", new byte[VoleryCommand.MAX_DATA_BYTES + 1], 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exceeds");
     }
 
@@ -131,15 +131,15 @@ class VoleryCommandTest {
     }
 
     private static final List<VoleryCommand> WATCH_SAMPLES = List.of(
-            new VoleryCommand.GetData("/a", new Watcher(3, -5)),
-            new VoleryCommand.Exists("/x", new Watcher(255, Long.MAX_VALUE)),
-            new VoleryCommand.GetChildren("/p", new Watcher(0, 1)),
-            new VoleryCommand.WatchPoll(1, 2, 3),
-            new VoleryCommand.WatchDrop(0, 3, VoleryCommand.WatchDrop.ALL_SESSIONS),
-            new VoleryCommand.WatchDrop(2, 1, 42),
-            new VoleryCommand.AddWatch("/r", true, new Watcher(7, 9)),
-            new VoleryCommand.AddWatch("/p", false, new Watcher(7, -9)),
-            new VoleryCommand.RemoveWatches("/p", 3, new Watcher(0, 0)));
+            new GetData("/a", new Watcher(3, -5)),
+            new Exists("/x", new Watcher(255, Long.MAX_VALUE)),
+            new GetChildren("/p", new Watcher(0, 1)),
+            new WatchPoll(1, 2, 3),
+            new WatchDrop(0, 3, WatchDrop.ALL_SESSIONS),
+            new WatchDrop(2, 1, 42),
+            new AddWatch("/r", true, new Watcher(7, 9)),
+            new AddWatch("/p", false, new Watcher(7, -9)),
+            new RemoveWatches("/p", 3, new Watcher(0, 0)));
 
     @Test
     void watchingReadsAndTheFrontEndsWatchCommandsRoundTripAndTheirTruncationsAreMalformed() {
@@ -149,8 +149,8 @@ class VoleryCommandTest {
             assertThat(VoleryCommand.decode(Arrays.copyOf(encoded, encoded.length + 1)).ok()).isFalse();
             for (int length = 0; length < encoded.length; length++) {
                 VoleryCommand.Decoded d = VoleryCommand.decode(Arrays.copyOf(encoded, length));
-                boolean read = c instanceof VoleryCommand.GetData || c instanceof VoleryCommand.Exists
-                        || c instanceof VoleryCommand.GetChildren;
+                boolean read = c instanceof GetData || c instanceof Exists
+                        || c instanceof GetChildren;
                 if (read && length == encoded.length - 12) {
                     assertThat(d.command()).as("without its watcher: the plain read").isNotNull()
                             .extracting(VoleryCommand::watcher).isNull();
@@ -161,20 +161,20 @@ class VoleryCommandTest {
             assertThat(c.isWrite()).isFalse();
             assertThat(c.isGlobal()).isFalse();
         }
-        assertThat(new VoleryCommand.AddWatch("/r", true, new Watcher(0, 0)).toEveryPartition()).isTrue();
-        assertThat(new VoleryCommand.AddWatch("/r", false, new Watcher(0, 0)).toEveryPartition()).isFalse();
-        assertThat(new VoleryCommand.RemoveWatches("/r", 1, new Watcher(0, 0)).toEveryPartition()).isTrue();
-        byte[] add = new VoleryCommand.AddWatch("/r", true, new Watcher(0, 0)).encode();
+        assertThat(new AddWatch("/r", true, new Watcher(0, 0)).toEveryPartition()).isTrue();
+        assertThat(new AddWatch("/r", false, new Watcher(0, 0)).toEveryPartition()).isFalse();
+        assertThat(new RemoveWatches("/r", 1, new Watcher(0, 0)).toEveryPartition()).isTrue();
+        byte[] add = new AddWatch("/r", true, new Watcher(0, 0)).encode();
         add[1 + 4 + 2] = 2;
         assertThat(VoleryCommand.decode(add).error()).contains("addWatch mode 2");
-        byte[] remove = new VoleryCommand.RemoveWatches("/r", 1, new Watcher(0, 0)).encode();
+        byte[] remove = new RemoveWatches("/r", 1, new Watcher(0, 0)).encode();
         ByteBuffer.wrap(remove).putInt(1 + 4 + 2, 4);
         assertThat(VoleryCommand.decode(remove).error()).contains("removeWatches type 4");
-        assertThat(new VoleryCommand.WatchPoll(1, 2, 3).targetPartition()).isEqualTo(1);
-        assertThat(new VoleryCommand.GetData("/a").targetPartition()).isEqualTo(-1);
-        assertThat(new VoleryCommand.GetData("/a")).isEqualTo(new VoleryCommand.GetData("/a", null));
+        assertThat(new WatchPoll(1, 2, 3).targetPartition()).isEqualTo(1);
+        assertThat(new GetData("/a").targetPartition()).isEqualTo(-1);
+        assertThat(new GetData("/a")).isEqualTo(new GetData("/a", null));
         // a watch command names no path; the front-end id fits a byte; a poll acknowledges no negative number
-        byte[] poll = new VoleryCommand.WatchPoll(1, 2, 3).encode();
+        byte[] poll = new WatchPoll(1, 2, 3).encode();
         byte[] withPath = ByteBuffer.allocate(poll.length + 2).put(VoleryCommand.OP_WATCH_POLL).putInt(2)
                 .put((byte) '/').put((byte) 'a').put(poll, 5, poll.length - 5).array();
         assertThat(VoleryCommand.decode(withPath).error()).contains("with a path");
@@ -184,9 +184,9 @@ class VoleryCommandTest {
         ByteBuffer negativeAck = ByteBuffer.wrap(poll.clone());
         negativeAck.putLong(13, -1);
         assertThat(VoleryCommand.decode(negativeAck.array()).error()).contains("out of range");
-        assertThatThrownBy(() -> new VoleryCommand.WatchPoll(-1, 0, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new WatchPoll(-1, 0, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Watcher(256, 0)).isInstanceOf(IllegalArgumentException.class);
-        byte[] read = new VoleryCommand.GetData("/a", new Watcher(1, 1)).encode();
+        byte[] read = new GetData("/a", new Watcher(1, 1)).encode();
         ByteBuffer.wrap(read).putInt(read.length - 12, -1);
         assertThat(VoleryCommand.decode(read).error()).contains("front end -1 outside 0..255");
     }
@@ -212,10 +212,10 @@ class VoleryCommandTest {
                 .array()).error()).contains("bad path length");
         assertThat(VoleryCommand.decode(ByteBuffer.allocate(6).put((byte) 4).putInt(1).put((byte) 0xff).array())
                 .error()).contains("UTF-8");
-        byte[] create = new VoleryCommand.Create("/a", new byte[] {1}, CreateMode.PERSISTENT).encode();
+        byte[] create = new Create("/a", new byte[] {1}, CreateMode.PERSISTENT).encode();
         ByteBuffer.wrap(create).putInt(1 + 4 + 2, 7);
         assertThat(VoleryCommand.decode(create).error()).contains("unknown create mode 7");
-        byte[] negative = new VoleryCommand.SetData("/a", new byte[] {1}, 0).encode();
+        byte[] negative = new SetData("/a", new byte[] {1}, 0).encode();
         ByteBuffer.wrap(negative).putInt(1 + 4 + 2 + 4, -5);
         assertThat(VoleryCommand.decode(negative).error()).contains("bad data length");
         byte[] tooLong = ByteBuffer.allocate(1 + 4 + 2 + 4 + 4).put((byte) 5).putInt(2).put("/a".getBytes())
@@ -225,7 +225,7 @@ class VoleryCommandTest {
 
     @Test
     void theLargestDataDecodes() {
-        VoleryCommand big = new VoleryCommand.SetData("/a", new byte[VoleryCommand.MAX_DATA_BYTES], 0);
+        VoleryCommand big = new SetData("/a", new byte[VoleryCommand.MAX_DATA_BYTES], 0);
         assertThat(VoleryCommand.decode(big.encode()).command()).isEqualTo(big);
     }
 
@@ -233,21 +233,21 @@ class VoleryCommandTest {
     void constructorsRefuseWhatCouldNotBeDecoded() {
         String longPath = "/" + "p".repeat(VoleryCommand.MAX_PATH_BYTES);
         byte[] bigData = new byte[VoleryCommand.MAX_DATA_BYTES + 1];
-        assertThatThrownBy(() -> new VoleryCommand.Create("/a", bigData, CreateMode.PERSISTENT))
+        assertThatThrownBy(() -> new Create("/a", bigData, CreateMode.PERSISTENT))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("data of");
-        assertThatThrownBy(() -> new VoleryCommand.SetData("/a", bigData, 0))
+        assertThatThrownBy(() -> new SetData("/a", bigData, 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("data of");
-        assertThatThrownBy(() -> new VoleryCommand.GetData(longPath))
+        assertThatThrownBy(() -> new GetData(longPath))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("path of");
-        assertThatThrownBy(() -> new VoleryCommand.Delete(longPath, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Delete(longPath, 0)).isInstanceOf(IllegalArgumentException.class);
         String longest = "/" + "p".repeat(VoleryCommand.MAX_PATH_BYTES - 1);
-        assertThat(VoleryCommand.decode(new VoleryCommand.Exists(longest).encode()).command().path()).isEqualTo(longest);
+        assertThat(VoleryCommand.decode(new Exists(longest).encode()).command().path()).isEqualTo(longest);
     }
 
     @Test
     void commandsCopyTheirData() {
         byte[] data = {1};
-        VoleryCommand.Create c = new VoleryCommand.Create("/a", data, CreateMode.PERSISTENT);
+        Create c = new Create("/a", data, CreateMode.PERSISTENT);
         data[0] = 2;
         c.data()[0] = 3;
         assertThat(c.data()).containsExactly(1);
@@ -257,7 +257,7 @@ class VoleryCommandTest {
     void applyingACommandIsCallingTheTree() {
         ZnodeTree tree = new ZnodeTree();
         assertThat(tree.apply(SAMPLES.get(0), 1, 1).code()).isEqualTo(ZkCode.NONODE);
-        assertThat(tree.apply(new VoleryCommand.Create("/a", new byte[] {4}, CreateMode.PERSISTENT), 1, 10).path())
+        assertThat(tree.apply(new Create("/a", new byte[] {4}, CreateMode.PERSISTENT), 1, 10).path())
                 .isEqualTo("/a");
         assertThat(tree.apply(SAMPLES.get(0), 2, 20).path()).isEqualTo("/a/b");
         assertThat(tree.apply(SAMPLES.get(2), 3, 30).code()).isEqualTo(ZkCode.UNIMPLEMENTED);
@@ -266,7 +266,7 @@ class VoleryCommandTest {
         assertThat(tree.apply(SAMPLES.get(6), 4, 40).stat().mzxid()).isEqualTo(4);
         assertThat(tree.apply(SAMPLES.get(7), 0, 0).data()).containsExactly(4);
         assertThat(tree.apply(SAMPLES.get(8), 0, 0).code()).isEqualTo(ZkCode.BADARGUMENTS);
-        assertThat(tree.apply(new VoleryCommand.GetChildren("/a"), 0, 0).children()).containsExactly("b");
+        assertThat(tree.apply(new GetChildren("/a"), 0, 0).children()).containsExactly("b");
     }
 
     @Property(tries = 500)
@@ -281,7 +281,7 @@ class VoleryCommandTest {
     @Property(tries = 300)
     void flippingAByteOfAValidCommandNeverThrows(@ForAll @Size(max = 10) byte[] data, @ForAll int position,
                                                  @ForAll byte value) {
-        byte[] encoded = new VoleryCommand.SetData("/x/y", data, 1).encode();
+        byte[] encoded = new SetData("/x/y", data, 1).encode();
         encoded[Math.floorMod(position, encoded.length)] = value;
         VoleryCommand.Decoded d = VoleryCommand.decode(encoded);
         assertThat(d.ok()).isEqualTo(d.error() == null);

@@ -35,27 +35,27 @@ class VoleryOracleTest {
         VoleryOracle oracle = new VoleryOracle(3);
         String path = "/x";
         GroupSet owner = GroupSet.of(oracle.partitionOf(path));
-        assertThat(oracle.route(new VoleryCommand.GetData(path))).isEqualTo(owner);
-        assertThat(oracle.route(new VoleryCommand.Exists(path))).isEqualTo(owner);
-        assertThat(oracle.route(new VoleryCommand.GetChildren(path))).isEqualTo(owner);
-        assertThat(oracle.route(new VoleryCommand.SetData(path, new byte[1], 0))).isEqualTo(owner);
-        assertThat(oracle.route(new VoleryCommand.Create(path, new byte[1], CreateMode.PERSISTENT)))
+        assertThat(oracle.route(new GetData(path))).isEqualTo(owner);
+        assertThat(oracle.route(new Exists(path))).isEqualTo(owner);
+        assertThat(oracle.route(new GetChildren(path))).isEqualTo(owner);
+        assertThat(oracle.route(new SetData(path, new byte[1], 0))).isEqualTo(owner);
+        assertThat(oracle.route(new Create(path, new byte[1], CreateMode.PERSISTENT)))
                 .isEqualTo(GroupSet.of(0, 1, 2));
-        assertThat(oracle.route(new VoleryCommand.Delete(path, -1))).isEqualTo(GroupSet.of(0, 1, 2));
+        assertThat(oracle.route(new Delete(path, -1))).isEqualTo(GroupSet.of(0, 1, 2));
         assertThat(oracle.partitions()).isEqualTo(3);
     }
 
     @Test
     void routingBytesDecodesInPlaceAndSendsMalformedBytesToTheDefaultGroup() {
         VoleryOracle oracle = new VoleryOracle(5);
-        byte[] encoded = new VoleryCommand.SetData("/k", new byte[] {1}, 0).encode();
+        byte[] encoded = new SetData("/k", new byte[] {1}, 0).encode();
         ByteBuffer b = ByteBuffer.wrap(encoded);
         assertThat(oracle.route(b)).isEqualTo(GroupSet.of(oracle.partitionOf("/k")));
         assertThat(b.position()).isZero();
         assertThat(b.limit()).isEqualTo(encoded.length);
         assertThat(oracle.route(ByteBuffer.wrap(new byte[] {42}))).isEqualTo(GroupSet.DEFAULT);
         assertThat(oracle.route(ByteBuffer.allocate(0))).isEqualTo(GroupSet.DEFAULT);
-        assertThat(oracle.route(ByteBuffer.wrap(new VoleryCommand.Delete("/k", 0).encode())))
+        assertThat(oracle.route(ByteBuffer.wrap(new Delete("/k", 0).encode())))
                 .isEqualTo(GroupSet.partition(5));
     }
 
@@ -73,8 +73,8 @@ class VoleryOracleTest {
     @Test
     void onePartitionOwnsEverything() {
         VoleryOracle oracle = new VoleryOracle(1);
-        assertThat(oracle.route(new VoleryCommand.GetData("/any"))).isEqualTo(GroupSet.DEFAULT);
-        assertThat(oracle.route(new VoleryCommand.Delete("/any", 0))).isEqualTo(GroupSet.DEFAULT);
+        assertThat(oracle.route(new GetData("/any"))).isEqualTo(GroupSet.DEFAULT);
+        assertThat(oracle.route(new Delete("/any", 0))).isEqualTo(GroupSet.DEFAULT);
     }
 
     @Test

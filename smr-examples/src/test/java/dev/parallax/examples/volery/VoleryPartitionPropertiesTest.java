@@ -104,7 +104,7 @@ class VoleryPartitionPropertiesTest {
         for (String path : paths) {
             int owner = oracle.partitionOf(path);
             ZkReply atOwner = ZkReply.decode(HexFormat.of().parseHex(
-                    ssmr.run(new VoleryCommand.GetData(path).encode(), GroupSet.of(owner)).get(owner + "/1")));
+                    ssmr.run(new GetData(path).encode(), GroupSet.of(owner)).get(owner + "/1")));
             assertThat(atOwner).as("the owner's copy of %s is current", path).isEqualTo(reference.getData(path).withZxid(globals << 32 | locals[owner]));
         }
     }
@@ -118,14 +118,14 @@ class VoleryPartitionPropertiesTest {
               byte[] garbage) {
         VoleryCommand command(String path) {
             return switch (kind) {
-                case 0 -> new VoleryCommand.Create(path, data, CreateMode.PERSISTENT, time);
-                case 1 -> new VoleryCommand.Create(path, data, CreateMode.PERSISTENT_SEQUENTIAL, time);
-                case 2 -> new VoleryCommand.Create(path, data, CreateMode.EPHEMERAL, time);
-                case 3, 4 -> new VoleryCommand.Delete(path, version);
-                case 5, 6 -> new VoleryCommand.SetData(path, data, version, time);
-                case 7 -> new VoleryCommand.GetData(path);
-                case 8 -> new VoleryCommand.Exists(path);
-                case 9 -> new VoleryCommand.GetChildren(path);
+                case 0 -> new Create(path, data, CreateMode.PERSISTENT, time);
+                case 1 -> new Create(path, data, CreateMode.PERSISTENT_SEQUENTIAL, time);
+                case 2 -> new Create(path, data, CreateMode.EPHEMERAL, time);
+                case 3, 4 -> new Delete(path, version);
+                case 5, 6 -> new SetData(path, data, version, time);
+                case 7 -> new GetData(path);
+                case 8 -> new Exists(path);
+                case 9 -> new GetChildren(path);
                 default -> null; // malformed bytes
             };
         }

@@ -56,33 +56,33 @@ class VoleryPartitionTest {
         }
     }
 
-    private static VoleryCommand.Create create(String path, long time) {
-        return new VoleryCommand.Create(path, new byte[] {7}, CreateMode.PERSISTENT, time);
+    private static Create create(String path, long time) {
+        return new Create(path, new byte[] {7}, CreateMode.PERSISTENT, time);
     }
 
     @Test
     void aVersionedDeleteAfterSetDataOnAnotherPartitionsNodeIsDecidedByTheOwnersVersionEverywhere() {
         String x = ownedBy(1, "x");
         assertThat(run(create(x, 100)).path()).isEqualTo(x);
-        ZkReply set = run(new VoleryCommand.SetData(x, new byte[] {1, 2}, 0, 200));
+        ZkReply set = run(new SetData(x, new byte[] {1, 2}, 0, 200));
         assertThat(set.stat().version()).isEqualTo(1);
         assertThat(set.stat().mzxid()).isEqualTo(1L << 32 | 1);
         assertThat(set.stat().mtime()).isEqualTo(200);
         // partitions 0 and 2 still hold version 0: they must take the owner's version
-        assertThat(run(new VoleryCommand.Delete(x, 0))).isEqualTo(ZkReply.error(ZkCode.BADVERSION).withZxid(2L << 32));
-        ZkReply exists = run(new VoleryCommand.Exists(x));
+        assertThat(run(new Delete(x, 0))).isEqualTo(ZkReply.error(ZkCode.BADVERSION).withZxid(2L << 32));
+        ZkReply exists = run(new Exists(x));
         assertThat(exists.stat().version()).isEqualTo(1);
         assertThat(exists.zxid()).as("a read carries the owner's last zxid").isEqualTo(2L << 32);
-        assertThat(run(new VoleryCommand.Delete(x, 1))).isEqualTo(ZkReply.ok().withZxid(3L << 32));
-        assertThat(run(new VoleryCommand.Exists(x))).isEqualTo(ZkReply.error(ZkCode.NONODE).withZxid(3L << 32));
+        assertThat(run(new Delete(x, 1))).isEqualTo(ZkReply.ok().withZxid(3L << 32));
+        assertThat(run(new Exists(x))).isEqualTo(ZkReply.error(ZkCode.NONODE).withZxid(3L << 32));
         for (int p = 0; p < P; p++) {
             assertThat(ssmr.replica(p, 0).size()).isEqualTo(1);
         }
         // the node's version is read from its owner only
         IdealSsmr.View view = new IdealSsmr.View(0, P, GroupSet.partition(P));
-        ByteBuffer delete = ByteBuffer.wrap(new VoleryCommand.Delete(x, 3).encode());
+        ByteBuffer delete = ByteBuffer.wrap(new Delete(x, 3).encode());
         assertThat(ssmr.replica(0, 0).remoteReads(delete, view)).isEqualTo(GroupSet.of(1));
-        ByteBuffer anyVersion = ByteBuffer.wrap(new VoleryCommand.Delete(x, -1).encode());
+        ByteBuffer anyVersion = ByteBuffer.wrap(new Delete(x, -1).encode());
         assertThat(ssmr.replica(0, 0).remoteReads(anyVersion, view)).isNull();
         assertThat(ssmr.replica(0, 0).localReads(anyVersion, view).remaining()).isZero();
     }
@@ -92,28 +92,28 @@ class VoleryPartitionTest {
         assertThat(run(create("/q", 10))).isEqualTo(ZkReply.created("/q",
                 new Stat(1L << 32, 1L << 32, 10, 10, 0, 0, 0, 0, 1, 0, 1L << 32)).withZxid(1L << 32));
         for (int i = 0; i < 3; i++) {
-            ZkReply created = run(new VoleryCommand.Create("/q/s-", new byte[0], CreateMode.PERSISTENT_SEQUENTIAL, 20 + i));
+            ZkReply created = run(new Create("/q/s-", new byte[0], CreateMode.PERSISTENT_SEQUENTIAL, 20 + i));
             long zxid = (2L + i) << 32;
             assertThat(created).isEqualTo(ZkReply.created("/q/s-000000000" + i,
                     new Stat(zxid, zxid, 20 + i, 20 + i, 0, 0, 0, 0, 0, 0, zxid)).withZxid(zxid));
         }
-        assertThat(run(new VoleryCommand.Delete("/q", -1))).isEqualTo(ZkReply.error(ZkCode.NOTEMPTY).withZxid(5L << 32));
-        assertThat(run(new VoleryCommand.Delete("/q", 0))).isEqualTo(ZkReply.error(ZkCode.NOTEMPTY).withZxid(6L << 32));
-        assertThat(run(new VoleryCommand.Delete("/q", 5))).isEqualTo(ZkReply.error(ZkCode.BADVERSION).withZxid(7L << 32));
-        ZkReply children = run(new VoleryCommand.GetChildren("/q"));
+        assertThat(run(new Delete("/q", -1))).isEqualTo(ZkReply.error(ZkCode.NOTEMPTY).withZxid(5L << 32));
+        assertThat(run(new Delete("/q", 0))).isEqualTo(ZkReply.error(ZkCode.NOTEMPTY).withZxid(6L << 32));
+        assertThat(run(new Delete("/q", 5))).isEqualTo(ZkReply.error(ZkCode.BADVERSION).withZxid(7L << 32));
+        ZkReply children = run(new GetChildren("/q"));
         assertThat(children.children()).containsExactly("s-0000000000", "s-0000000001", "s-0000000002");
         assertThat(children.stat().cversion()).isEqualTo(3);
         assertThat(children.stat().pzxid()).isEqualTo(4L << 32);
         // deletes do not reuse sequence numbers; every failed global command consumed a zxid
-        assertThat(run(new VoleryCommand.Delete("/q/s-0000000002", -1))).isEqualTo(ZkReply.ok().withZxid(8L << 32));
-        ZkReply next = run(new VoleryCommand.Create("/q/s-", new byte[0], CreateMode.PERSISTENT_SEQUENTIAL, 30));
+        assertThat(run(new Delete("/q/s-0000000002", -1))).isEqualTo(ZkReply.ok().withZxid(8L << 32));
+        ZkReply next = run(new Create("/q/s-", new byte[0], CreateMode.PERSISTENT_SEQUENTIAL, 30));
         assertThat(next.path()).isEqualTo("/q/s-0000000003");
         assertThat(next.stat().czxid()).isEqualTo(9L << 32);
-        assertThat(run(new VoleryCommand.Create("/q", new byte[0], CreateMode.PERSISTENT)))
+        assertThat(run(new Create("/q", new byte[0], CreateMode.PERSISTENT)))
                 .isEqualTo(ZkReply.error(ZkCode.NODEEXISTS).withZxid(10L << 32));
-        assertThat(run(new VoleryCommand.Create("/none/a", new byte[0], CreateMode.PERSISTENT)))
+        assertThat(run(new Create("/none/a", new byte[0], CreateMode.PERSISTENT)))
                 .isEqualTo(ZkReply.error(ZkCode.NONODE).withZxid(11L << 32));
-        assertThat(run(new VoleryCommand.Create("/e", new byte[0], CreateMode.EPHEMERAL)))
+        assertThat(run(new Create("/e", new byte[0], CreateMode.EPHEMERAL)))
                 .isEqualTo(ZkReply.error(ZkCode.UNIMPLEMENTED).withZxid(12L << 32));
     }
 
@@ -125,18 +125,18 @@ class VoleryPartitionTest {
         for (int p = 0; p < P; p++) {
             before[p] = ssmr.replica(p, 0).digest();
         }
-        ZkReply set = run(new VoleryCommand.SetData(y, new byte[] {5, 5, 5}, -1, 77), GroupSet.partition(P));
+        ZkReply set = run(new SetData(y, new byte[] {5, 5, 5}, -1, 77), GroupSet.partition(P));
         assertThat(set.stat()).isEqualTo(new Stat(1L << 32, 1L << 32 | 1, 1, 77, 1, 0, 0, 0, 3, 0, 1L << 32));
         assertThat(ssmr.replica(0, 0).digest()).isEqualTo(before[0]);
         assertThat(ssmr.replica(1, 0).digest()).isEqualTo(before[1]);
         assertThat(ssmr.replica(2, 0).digest()).isNotEqualTo(before[2]);
         // non-owners' copies are stale, yet a read sent anywhere with the owner answers the owner's data
-        ZkReply read = run(new VoleryCommand.GetData(y), GroupSet.of(0, 2));
+        ZkReply read = run(new GetData(y), GroupSet.of(0, 2));
         assertThat(read.data()).containsExactly(5, 5, 5);
-        assertThat(run(new VoleryCommand.GetData(y), GroupSet.of(2))).isEqualTo(read);
-        assertThat(run(new VoleryCommand.SetData(y, new byte[0], 0, 78), GroupSet.of(1, 2)))
+        assertThat(run(new GetData(y), GroupSet.of(2))).isEqualTo(read);
+        assertThat(run(new SetData(y, new byte[0], 0, 78), GroupSet.of(1, 2)))
                 .isEqualTo(ZkReply.error(ZkCode.BADVERSION).withZxid(1L << 32 | 2));
-        assertThat(run(new VoleryCommand.GetChildren("/"), GroupSet.partition(P)).children())
+        assertThat(run(new GetChildren("/"), GroupSet.partition(P)).children())
                 .containsExactly(y.substring(1));
     }
 
@@ -148,23 +148,23 @@ class VoleryPartitionTest {
             Map<String, String> outcomes = ssmr.run(create(z, 1).encode(), tooFew);
             assertThat(new HashSet<>(outcomes.values())).singleElement().asString().startsWith("WrongPartitions")
                     .contains("2");
-            outcomes = ssmr.run(new VoleryCommand.Delete(z, 0).encode(), tooFew);
+            outcomes = ssmr.run(new Delete(z, 0).encode(), tooFew);
             assertThat(new HashSet<>(outcomes.values())).singleElement().asString().startsWith("WrongPartitions");
         }
-        Map<String, String> outcomes = ssmr.run(new VoleryCommand.SetData(z, new byte[0], -1).encode(), GroupSet.of(1, 2));
+        Map<String, String> outcomes = ssmr.run(new SetData(z, new byte[0], -1).encode(), GroupSet.of(1, 2));
         assertThat(outcomes).hasSize(4);
         assertThat(new HashSet<>(outcomes.values())).singleElement().asString().startsWith("WrongPartitions")
                 .contains("0");
         assertThat(ssmr.digests().stream().flatMap(List::stream).toList()).isEqualTo(before);
         assertThat(run(create(z, 1)).path()).isEqualTo(z);
-        assertThat(run(new VoleryCommand.Exists(z)).stat().czxid()).isEqualTo(1L << 32);
+        assertThat(run(new Exists(z)).stat().czxid()).isEqualTo(1L << 32);
     }
 
     @Test
     void malformedCommandBytesGiveMarshallingErrorOnEveryReplicaAndChangeNothing() {
         String malformed = HexFormat.of().formatHex(ZkReply.malformed().encode());
         List<Long> before = ssmr.digests().stream().flatMap(List::stream).toList();
-        byte[] valid = new VoleryCommand.Create("/a", new byte[] {1}, CreateMode.PERSISTENT).encode();
+        byte[] valid = new Create("/a", new byte[] {1}, CreateMode.PERSISTENT).encode();
         for (byte[] bytes : List.of(new byte[0], new byte[] {42}, Arrays.copyOf(valid, valid.length - 1),
                 Arrays.copyOf(valid, valid.length + 3), new byte[] {1, 0, 0, 0, 2, '/', 'a', 0, 0, 0, 99})) {
             for (GroupSet involved : List.of(GroupSet.DEFAULT, GroupSet.of(1), GroupSet.partition(P))) {
@@ -182,8 +182,8 @@ class VoleryPartitionTest {
     void eachPartitionsSnapshotRoundTripsIsSelfDelimitingAndGoesOnAlike() throws IOException {
         String a = ownedBy(1, "a");
         run(create(a, 1));
-        run(new VoleryCommand.SetData(a, new byte[] {9}, 0, 2));
-        run(new VoleryCommand.Create(a + "/s-", new byte[] {3}, CreateMode.PERSISTENT_SEQUENTIAL, 3));
+        run(new SetData(a, new byte[] {9}, 0, 2));
+        run(new Create(a + "/s-", new byte[] {3}, CreateMode.PERSISTENT_SEQUENTIAL, 3));
         for (int p = 0; p < P; p++) {
             VoleryPartition original = ssmr.replica(p, 0);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -203,9 +203,9 @@ class VoleryPartitionTest {
         assertThat(ssmr.replica(0, 0).digest()).as("partitions differ: only the owner saw setData")
                 .isNotEqualTo(ssmr.replica(1, 0).digest());
         ssmr.restoreFromSnapshots(1);
-        ZkReply set = run(new VoleryCommand.SetData(a, new byte[] {4}, 1, 5));
+        ZkReply set = run(new SetData(a, new byte[] {4}, 1, 5));
         assertThat(set.stat().mzxid()).isEqualTo(2L << 32 | 1);
-        assertThat(run(new VoleryCommand.Create(a + "/s-", new byte[0], CreateMode.PERSISTENT_SEQUENTIAL, 6)).path())
+        assertThat(run(new Create(a + "/s-", new byte[0], CreateMode.PERSISTENT_SEQUENTIAL, 6)).path())
                 .isEqualTo(a + "/s-0000000001");
         for (List<Long> partition : ssmr.digests()) {
             assertThat(partition).containsOnly(partition.get(0));
@@ -217,9 +217,9 @@ class VoleryPartitionTest {
         String parent = ownedBy(1, "w");
         Watcher w = new Watcher(4, 77);
         run(create(parent, 1));
-        assertThat(run(new VoleryCommand.GetChildren(parent, w)).isOk()).isTrue();
+        assertThat(run(new GetChildren(parent, w)).isOk()).isTrue();
         String child = parent + "/c";
-        run(new VoleryCommand.Exists(child, w)); // owned by whichever partition: set there
+        run(new Exists(child, w)); // owned by whichever partition: set there
         int childOwner = oracle.partitionOf(child);
         for (int p = 0; p < P; p++) {
             int expected = (p == 1 ? 1 : 0) + (p == childOwner ? 1 : 0);
@@ -232,7 +232,7 @@ class VoleryPartitionTest {
         run(create(child, 2)); // a global command: each partition fires the watches it holds
         List<String> fired = new java.util.ArrayList<>();
         for (int p = 0; p < P; p++) {
-            ZkReply poll = run(new VoleryCommand.WatchPoll(p, 4, 0));
+            ZkReply poll = run(new WatchPoll(p, 4, 0));
             poll.events().forEach(e -> fired.add(e.type() + " " + e.path()));
             assertThat(ssmr.replica(p, 0).watchCount()).isZero();
         }
@@ -241,9 +241,9 @@ class VoleryPartitionTest {
         for (List<Long> partition : ssmr.digests()) {
             assertThat(partition).as("replicas of a partition agree, watches included").containsOnly(partition.get(0));
         }
-        assertThat(run(new VoleryCommand.WatchPoll(P, 4, 0), GroupSet.DEFAULT))
+        assertThat(run(new WatchPoll(P, 4, 0), GroupSet.DEFAULT))
                 .as("a partition that does not exist").isEqualTo(ZkReply.error(ZkCode.BADARGUMENTS));
-        assertThat(oracle.route(new VoleryCommand.WatchPoll(2, 4, 0))).isEqualTo(GroupSet.of(2));
+        assertThat(oracle.route(new WatchPoll(2, 4, 0))).isEqualTo(GroupSet.of(2));
     }
 
     @Test
@@ -251,7 +251,7 @@ class VoleryPartitionTest {
         Watcher w = new Watcher(5, 55);
         String top = ownedBy(0, "t");
         run(create(top, 1));
-        assertThat(run(new VoleryCommand.AddWatch(top, true, w))).isEqualTo(ZkReply.ok().withZxid(1L << 32));
+        assertThat(run(new AddWatch(top, true, w))).isEqualTo(ZkReply.ok().withZxid(1L << 32));
         for (int p = 0; p < P; p++) {
             assertThat(ssmr.replica(p, 0).watchCount()).as("partition %d", p).isEqualTo(1);
         }
@@ -260,11 +260,11 @@ class VoleryPartitionTest {
             String child = top + "/c" + i;
             children.add(child);
             run(create(child, 2));
-            run(new VoleryCommand.SetData(child, new byte[] {1}, -1, 3)); // at the child's owner only
+            run(new SetData(child, new byte[] {1}, -1, 3)); // at the child's owner only
         }
         List<String> fired = new java.util.ArrayList<>();
         for (int p = 0; p < P; p++) {
-            for (WatchEvent e : run(new VoleryCommand.WatchPoll(p, 5, 0)).events()) {
+            for (WatchEvent e : run(new WatchPoll(p, 5, 0)).events()) {
                 assertThat(oracle.partitionOf(e.path())).as("fired by the owner of %s", e.path()).isEqualTo(p);
                 fired.add(e.type() + " " + e.path());
             }
@@ -275,7 +275,7 @@ class VoleryPartitionTest {
             expected.add(WatchEvent.NODE_DATA_CHANGED + " " + child);
         }
         assertThat(fired).containsExactlyInAnyOrderElementsOf(expected);
-        assertThat(run(new VoleryCommand.RemoveWatches(top, ZnodeWatches.REMOVE_ANY, w)).isOk()).isTrue();
+        assertThat(run(new RemoveWatches(top, ZnodeWatches.REMOVE_ANY, w)).isOk()).isTrue();
         for (int p = 0; p < P; p++) {
             assertThat(ssmr.replica(p, 0).watchCount()).isZero();
         }
@@ -332,14 +332,14 @@ class VoleryPartitionTest {
     void onePartitionNeedsNoExchange() {
         IdealSsmr<VoleryPartition> single = ideal(1);
         IdealSsmr.View view = new IdealSsmr.View(0, 1, GroupSet.DEFAULT);
-        byte[] delete = new VoleryCommand.Delete("/a", 0).encode();
+        byte[] delete = new Delete("/a", 0).encode();
         assertThat(single.replica(0, 0).localReads(ByteBuffer.wrap(delete), view).remaining()).isZero();
         assertThat(single.replica(0, 0).remoteReads(ByteBuffer.wrap(delete), view)).isNull();
         single.run(create("/a", 1).encode(), GroupSet.DEFAULT);
-        single.run(new VoleryCommand.SetData("/a", new byte[0], 0).encode(), GroupSet.DEFAULT);
+        single.run(new SetData("/a", new byte[0], 0).encode(), GroupSet.DEFAULT);
         assertThat(single.run(delete, GroupSet.DEFAULT).values())
                 .containsOnly(HexFormat.of().formatHex(ZkReply.error(ZkCode.BADVERSION).withZxid(2L << 32).encode()));
-        assertThat(single.run(new VoleryCommand.Delete("/a", 1).encode(), GroupSet.DEFAULT).values())
+        assertThat(single.run(new Delete("/a", 1).encode(), GroupSet.DEFAULT).values())
                 .containsOnly(HexFormat.of().formatHex(ZkReply.ok().withZxid(3L << 32).encode()));
     }
 }

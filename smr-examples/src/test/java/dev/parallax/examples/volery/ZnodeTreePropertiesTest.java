@@ -82,12 +82,12 @@ class ZnodeTreePropertiesTest {
         Arbitrary<Integer> version = Arbitraries.integers().between(-1, 2);
         Arbitrary<CreateMode> mode = Arbitraries.frequency(
                 Tuple.of(6, PERSISTENT), Tuple.of(3, PERSISTENT_SEQUENTIAL), Tuple.of(1, EPHEMERAL));
-        Arbitrary<VoleryCommand> create = Combinators.combine(path, data, mode).as(VoleryCommand.Create::new);
-        Arbitrary<VoleryCommand> delete = Combinators.combine(path, version).as(VoleryCommand.Delete::new);
-        Arbitrary<VoleryCommand> setData = Combinators.combine(path, data, version).as(VoleryCommand.SetData::new);
-        Arbitrary<VoleryCommand> getData = path.map(VoleryCommand.GetData::new);
-        Arbitrary<VoleryCommand> exists = path.map(VoleryCommand.Exists::new);
-        Arbitrary<VoleryCommand> children = path.map(VoleryCommand.GetChildren::new);
+        Arbitrary<VoleryCommand> create = Combinators.combine(path, data, mode).as(Create::new);
+        Arbitrary<VoleryCommand> delete = Combinators.combine(path, version).as(Delete::new);
+        Arbitrary<VoleryCommand> setData = Combinators.combine(path, data, version).as(SetData::new);
+        Arbitrary<VoleryCommand> getData = path.map(GetData::new);
+        Arbitrary<VoleryCommand> exists = path.map(Exists::new);
+        Arbitrary<VoleryCommand> children = path.map(GetChildren::new);
         return Arbitraries.frequencyOf(Tuple.of(6, create), Tuple.of(2, delete), Tuple.of(3, setData),
                         Tuple.of(1, getData), Tuple.of(1, exists), Tuple.of(2, children))
                 .list().ofMinSize(1).ofMaxSize(60);
@@ -113,21 +113,21 @@ class ZnodeTreePropertiesTest {
         }
 
         ZkReply apply(VoleryCommand c, long zxid, long time) {
-            if (c instanceof VoleryCommand.Create create) {
+            if (c instanceof Create create) {
                 return create(create.path(), create.data(), create.mode(), zxid, time);
             }
             String path = c.path();
             if (!valid(path)) {
                 return ZkReply.error(ZkCode.BADARGUMENTS);
             }
-            if (c instanceof VoleryCommand.Delete && path.equals("/")) {
+            if (c instanceof Delete && path.equals("/")) {
                 return ZkReply.error(ZkCode.BADARGUMENTS);
             }
             Node node = nodes.get(path);
             if (node == null) {
                 return ZkReply.error(ZkCode.NONODE);
             }
-            if (c instanceof VoleryCommand.Delete delete) {
+            if (c instanceof Delete delete) {
                 if (delete.version() != -1 && delete.version() != node.version) {
                     return ZkReply.error(ZkCode.BADVERSION);
                 }
@@ -139,7 +139,7 @@ class ZnodeTreePropertiesTest {
                 parent.pzxid = Math.max(parent.pzxid, zxid);
                 return ZkReply.ok();
             }
-            if (c instanceof VoleryCommand.SetData set) {
+            if (c instanceof SetData set) {
                 if (set.version() != -1 && set.version() != node.version) {
                     return ZkReply.error(ZkCode.BADVERSION);
                 }
@@ -149,10 +149,10 @@ class ZnodeTreePropertiesTest {
                 node.mtime = time;
                 return ZkReply.stat(stat(path));
             }
-            if (c instanceof VoleryCommand.GetData) {
+            if (c instanceof GetData) {
                 return ZkReply.data(node.data, stat(path));
             }
-            if (c instanceof VoleryCommand.Exists) {
+            if (c instanceof Exists) {
                 return ZkReply.stat(stat(path));
             }
             return ZkReply.children(children(path), stat(path));

@@ -28,7 +28,7 @@ class ZnodeWatchesTest {
     }
 
     private void create(String path) {
-        assertThat(run(new VoleryCommand.Create(path, new byte[0], CreateMode.PERSISTENT)).isOk()).isTrue();
+        assertThat(run(new Create(path, new byte[0], CreateMode.PERSISTENT)).isOk()).isTrue();
     }
 
     private List<String> events(int frontEnd) {
@@ -38,21 +38,21 @@ class ZnodeWatchesTest {
     @Test
     void getDataAndExistsSetDataWatchesThatSetDataAndDeleteFire() {
         create("/a");
-        run(new VoleryCommand.GetData("/a", A));
-        run(new VoleryCommand.Exists("/a", B));
-        run(new VoleryCommand.SetData("/a", new byte[] {1}, -1));
+        run(new GetData("/a", A));
+        run(new Exists("/a", B));
+        run(new SetData("/a", new byte[] {1}, -1));
         assertThat(events(1)).containsExactly("100 3 /a", "200 3 /a");
         assertThat(watches.watchCount()).isZero();
-        run(new VoleryCommand.SetData("/a", new byte[] {2}, -1));
+        run(new SetData("/a", new byte[] {2}, -1));
         assertThat(events(1)).as("one-shot: nothing more").hasSize(2);
     }
 
     @Test
     void existsOnAMissingNodeWatchesItsCreationWhileGetDataAndGetChildrenOfAMissingNodeSetNothing() {
-        assertThat(run(new VoleryCommand.GetData("/m", A)).code()).isEqualTo(ZkCode.NONODE);
-        assertThat(run(new VoleryCommand.GetChildren("/m", A)).code()).isEqualTo(ZkCode.NONODE);
+        assertThat(run(new GetData("/m", A)).code()).isEqualTo(ZkCode.NONODE);
+        assertThat(run(new GetChildren("/m", A)).code()).isEqualTo(ZkCode.NONODE);
         assertThat(watches.watchCount()).isZero();
-        assertThat(run(new VoleryCommand.Exists("/m", A)).code()).isEqualTo(ZkCode.NONODE);
+        assertThat(run(new Exists("/m", A)).code()).isEqualTo(ZkCode.NONODE);
         assertThat(watches.watchCount()).isEqualTo(1);
         create("/m");
         assertThat(events(1)).containsExactly("100 1 /m");
@@ -61,24 +61,24 @@ class ZnodeWatchesTest {
     @Test
     void childWatchesFireOnCreateAndDeleteOfAChildAndDeleteFiresOnceForADataAndChildWatcher() {
         create("/p");
-        run(new VoleryCommand.GetChildren("/p", A));
+        run(new GetChildren("/p", A));
         create("/p/c");
         assertThat(events(1)).containsExactly("100 4 /p");
-        run(new VoleryCommand.GetChildren("/p", A));
-        run(new VoleryCommand.GetData("/p/c", B));
-        run(new VoleryCommand.GetChildren("/p/c", B));
-        run(new VoleryCommand.Delete("/p/c", -1));
+        run(new GetChildren("/p", A));
+        run(new GetData("/p/c", B));
+        run(new GetChildren("/p/c", B));
+        run(new Delete("/p/c", -1));
         assertThat(events(1)).containsExactly("100 4 /p", "200 2 /p/c", "100 4 /p");
     }
 
     @Test
     void aFailedWriteFiresNothingAndAWatcherIsHeldOncePerPath() {
         create("/f");
-        run(new VoleryCommand.GetData("/f", A));
-        run(new VoleryCommand.GetData("/f", A));
+        run(new GetData("/f", A));
+        run(new GetData("/f", A));
         assertThat(watches.watchCount()).isEqualTo(1);
-        assertThat(run(new VoleryCommand.SetData("/f", new byte[0], 7)).code()).isEqualTo(ZkCode.BADVERSION);
-        assertThat(run(new VoleryCommand.Create("/f", new byte[0], CreateMode.PERSISTENT)).code()).isEqualTo(ZkCode.NODEEXISTS);
+        assertThat(run(new SetData("/f", new byte[0], 7)).code()).isEqualTo(ZkCode.BADVERSION);
+        assertThat(run(new Create("/f", new byte[0], CreateMode.PERSISTENT)).code()).isEqualTo(ZkCode.NODEEXISTS);
         assertThat(events(1)).isEmpty();
         assertThat(watches.watchCount()).isEqualTo(1);
     }
@@ -87,41 +87,41 @@ class ZnodeWatchesTest {
     void aPollForgetsWhatItAcknowledgesAndEventsAreNumberedPerFrontEnd() {
         create("/q");
         for (int i = 0; i < 3; i++) {
-            run(new VoleryCommand.GetData("/q", A));
-            run(new VoleryCommand.GetData("/q", OTHER_FRONT_END));
-            run(new VoleryCommand.SetData("/q", new byte[] {(byte) i}, -1));
+            run(new GetData("/q", A));
+            run(new GetData("/q", OTHER_FRONT_END));
+            run(new SetData("/q", new byte[] {(byte) i}, -1));
         }
-        ZkReply first = run(new VoleryCommand.WatchPoll(0, 1, 0));
+        ZkReply first = run(new WatchPoll(0, 1, 0));
         assertThat(first.events()).extracting(WatchEvent::seq).containsExactly(1L, 2L, 3L);
-        assertThat(run(new VoleryCommand.WatchPoll(0, 1, 2)).events()).extracting(WatchEvent::seq).containsExactly(3L);
+        assertThat(run(new WatchPoll(0, 1, 2)).events()).extracting(WatchEvent::seq).containsExactly(3L);
         assertThat(watches.pending(1)).isEqualTo(1);
-        assertThat(run(new VoleryCommand.WatchPoll(0, 1, 3)).events()).isEmpty();
+        assertThat(run(new WatchPoll(0, 1, 3)).events()).isEmpty();
         assertThat(watches.pending(1)).isZero();
         assertThat(watches.pending(2)).as("the other front end's queue is its own").isEqualTo(3);
-        assertThat(run(new VoleryCommand.WatchPoll(0, 9, 0)).events()).isEmpty();
+        assertThat(run(new WatchPoll(0, 9, 0)).events()).isEmpty();
     }
 
     @Test
     void aDropForgetsASessionOrAWholeFrontEnd() {
         create("/d");
-        run(new VoleryCommand.GetData("/d", A));
-        run(new VoleryCommand.GetData("/d", B));
-        run(new VoleryCommand.GetData("/d", OTHER_FRONT_END));
-        run(new VoleryCommand.SetData("/d", new byte[0], -1));
-        run(new VoleryCommand.Exists("/x", A));
-        run(new VoleryCommand.Exists("/x", B));
-        assertThat(run(new VoleryCommand.WatchDrop(0, 1, 100))).isEqualTo(ZkReply.ok());
+        run(new GetData("/d", A));
+        run(new GetData("/d", B));
+        run(new GetData("/d", OTHER_FRONT_END));
+        run(new SetData("/d", new byte[0], -1));
+        run(new Exists("/x", A));
+        run(new Exists("/x", B));
+        assertThat(run(new WatchDrop(0, 1, 100))).isEqualTo(ZkReply.ok());
         assertThat(events(1)).containsExactly("200 3 /d");
         assertThat(watches.watchCount()).isEqualTo(1);
-        run(new VoleryCommand.WatchDrop(0, 1, VoleryCommand.WatchDrop.ALL_SESSIONS));
+        run(new WatchDrop(0, 1, WatchDrop.ALL_SESSIONS));
         assertThat(events(1)).isEmpty();
         assertThat(watches.watchCount()).isZero();
         assertThat(events(2)).containsExactly("100 3 /d");
         create("/x");
         assertThat(events(1)).isEmpty();
         // the numbering goes on after a drop, so a front end never mistakes a new event for a delivered one
-        run(new VoleryCommand.GetData("/x", A));
-        run(new VoleryCommand.SetData("/x", new byte[0], -1));
+        run(new GetData("/x", A));
+        run(new SetData("/x", new byte[0], -1));
         assertThat(watches.peek(1, 0)).extracting(WatchEvent::seq).containsExactly(3L);
     }
 
@@ -129,13 +129,13 @@ class ZnodeWatchesTest {
     void aFrontEndThatStopsPollingIsForgottenAtTheBound() {
         create("/b");
         for (int i = 0; i < ZnodeWatches.MAX_PENDING; i++) {
-            run(new VoleryCommand.GetData("/b", A));
-            run(new VoleryCommand.SetData("/b", new byte[0], -1));
+            run(new GetData("/b", A));
+            run(new SetData("/b", new byte[0], -1));
         }
         assertThat(watches.pending(1)).isEqualTo(ZnodeWatches.MAX_PENDING);
-        assertThat(run(new VoleryCommand.WatchPoll(0, 1, 0)).events()).hasSize(ZnodeWatches.MAX_POLL);
-        run(new VoleryCommand.GetData("/b", A));
-        run(new VoleryCommand.SetData("/b", new byte[0], -1));
+        assertThat(run(new WatchPoll(0, 1, 0)).events()).hasSize(ZnodeWatches.MAX_POLL);
+        run(new GetData("/b", A));
+        run(new SetData("/b", new byte[0], -1));
         assertThat(watches.pending(1)).isZero();
         assertThat(watches.forgottenFrontEnds()).isEqualTo(1);
     }
@@ -144,11 +144,11 @@ class ZnodeWatchesTest {
     void theSnapshotRestoresAnEqualStateAndRefusesGarbage() {
         create("/s");
         create("/s/c");
-        run(new VoleryCommand.GetData("/s", A));
-        run(new VoleryCommand.GetChildren("/s", B));
-        run(new VoleryCommand.Exists("/none", OTHER_FRONT_END));
-        run(new VoleryCommand.GetData("/s/c", A));
-        run(new VoleryCommand.SetData("/s/c", new byte[0], -1));
+        run(new GetData("/s", A));
+        run(new GetChildren("/s", B));
+        run(new Exists("/none", OTHER_FRONT_END));
+        run(new GetData("/s/c", A));
+        run(new SetData("/s/c", new byte[0], -1));
         byte[] bytes = watches.snapshot();
         ZnodeWatches restored = ZnodeWatches.restore(ByteBuffer.wrap(bytes));
         assertThat(restored.snapshot()).isEqualTo(bytes);
@@ -168,12 +168,12 @@ class ZnodeWatchesTest {
     void aPersistentWatchFiresOnEveryChangeOfItsNodeAndItsChildrenAndStays() {
         create("/p");
         watches.addPersistent("/p", false, A);
-        run(new VoleryCommand.SetData("/p", new byte[] {1}, -1));
-        run(new VoleryCommand.SetData("/p", new byte[] {2}, -1));
+        run(new SetData("/p", new byte[] {1}, -1));
+        run(new SetData("/p", new byte[] {2}, -1));
         create("/p/c");
-        run(new VoleryCommand.SetData("/p/c", new byte[0], -1)); // a child's data: not its business
-        run(new VoleryCommand.Delete("/p/c", -1));
-        run(new VoleryCommand.Delete("/p", -1));
+        run(new SetData("/p/c", new byte[0], -1)); // a child's data: not its business
+        run(new Delete("/p/c", -1));
+        run(new Delete("/p", -1));
         create("/p");
         assertThat(events(1)).containsExactly("100 3 /p", "100 3 /p", "100 4 /p", "100 4 /p", "100 2 /p", "100 1 /p");
         assertThat(watches.watchCount()).isEqualTo(1);
@@ -186,8 +186,8 @@ class ZnodeWatchesTest {
         watches.addPersistent("/r", false, A); // the same watcher twice: one event per change
         create("/r/a");
         create("/r/a/b");
-        run(new VoleryCommand.SetData("/r/a/b", new byte[0], -1));
-        run(new VoleryCommand.Delete("/r/a/b", -1));
+        run(new SetData("/r/a/b", new byte[0], -1));
+        run(new Delete("/r/a/b", -1));
         create("/other");
         assertThat(events(1)).containsExactly("100 1 /r/a", "100 4 /r", "100 1 /r/a/b", "100 3 /r/a/b", "100 2 /r/a/b");
 
@@ -202,7 +202,7 @@ class ZnodeWatchesTest {
         ZnodeTree t0 = new ZnodeTree();
         ZnodeTree t1 = new ZnodeTree();
         for (int i = 0; i < 6; i++) {
-            VoleryCommand.Create c = new VoleryCommand.Create("/n" + i, new byte[0], CreateMode.PERSISTENT);
+            Create c = new Create("/n" + i, new byte[0], CreateMode.PERSISTENT);
             c.applyTo(t0, at0, i + 1, 0);
             c.applyTo(t1, at1, i + 1, 0);
         }
@@ -216,22 +216,22 @@ class ZnodeWatchesTest {
     @Test
     void removeWatchesTakesTheTypeItNames() {
         create("/x");
-        run(new VoleryCommand.GetData("/x", A));
-        run(new VoleryCommand.GetChildren("/x", A));
+        run(new GetData("/x", A));
+        run(new GetChildren("/x", A));
         watches.addPersistent("/x", false, A);
         watches.addPersistent("/x", true, A);
         assertThat(watches.watchCount()).isEqualTo(4);
-        run(new VoleryCommand.RemoveWatches("/x", ZnodeWatches.REMOVE_CHILDREN, A));
+        run(new RemoveWatches("/x", ZnodeWatches.REMOVE_CHILDREN, A));
         assertThat(watches.watchCount()).isEqualTo(3);
-        run(new VoleryCommand.RemoveWatches("/x", ZnodeWatches.REMOVE_DATA, A));
+        run(new RemoveWatches("/x", ZnodeWatches.REMOVE_DATA, A));
         assertThat(watches.watchCount()).isZero();
-        run(new VoleryCommand.AddWatch("/x", true, B));
-        assertThat(run(new VoleryCommand.AddWatch("bad", false, B))).isEqualTo(ZkReply.error(ZkCode.BADARGUMENTS));
+        run(new AddWatch("/x", true, B));
+        assertThat(run(new AddWatch("bad", false, B))).isEqualTo(ZkReply.error(ZkCode.BADARGUMENTS));
         assertThat(watches.watchCount()).isEqualTo(1);
         byte[] bytes = watches.snapshot();
         assertThat(ZnodeWatches.restore(ByteBuffer.wrap(bytes)).snapshot()).as("persistent watches in the snapshot")
                 .isEqualTo(bytes);
-        run(new VoleryCommand.RemoveWatches("/x", ZnodeWatches.REMOVE_ANY, B));
+        run(new RemoveWatches("/x", ZnodeWatches.REMOVE_ANY, B));
         assertThat(watches.watchCount()).isZero();
     }
 }

@@ -1,6 +1,7 @@
 package dev.parallax.examples.volery.zk;
 
 import dev.parallax.examples.volery.VoleryCommand;
+import dev.parallax.examples.volery.WatchPoll;
 import dev.parallax.examples.volery.ZkReply;
 import java.util.concurrent.CompletableFuture;
 
@@ -24,7 +25,7 @@ public interface VoleryBackend {
      */
     CompletableFuture<ZkReply> submit(VoleryCommand command);
 
-    /** The number of partitions P behind this backend (watch polls go to each, {@link VoleryCommand.WatchPoll}). */
+    /** The number of partitions P behind this backend (watch polls go to each, {@link WatchPoll}). */
     default int partitions() {
         return 1;
     }

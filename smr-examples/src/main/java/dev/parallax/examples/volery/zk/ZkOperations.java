@@ -1,10 +1,17 @@
 package dev.parallax.examples.volery.zk;
 
+import dev.parallax.examples.volery.Create;
 import dev.parallax.examples.volery.CreateMode;
+import dev.parallax.examples.volery.Delete;
+import dev.parallax.examples.volery.Exists;
+import dev.parallax.examples.volery.GetChildren;
+import dev.parallax.examples.volery.GetData;
+import dev.parallax.examples.volery.SetData;
 import dev.parallax.examples.volery.Stat;
 import dev.parallax.examples.volery.VoleryCommand;
 import dev.parallax.examples.volery.Watcher;
 import dev.parallax.examples.volery.ZkReply;
+import dev.parallax.examples.volery.ZnodeWatches;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +44,6 @@ import org.apache.zookeeper.proto.AddWatchRequest;
 import org.apache.zookeeper.proto.CheckWatchesRequest;
 import org.apache.zookeeper.proto.ErrorResponse;
 import org.apache.zookeeper.proto.RemoveWatchesRequest;
-import dev.parallax.examples.volery.ZnodeWatches;
 import org.apache.zookeeper.proto.SyncRequest;
 import org.apache.zookeeper.proto.SyncResponse;
 
@@ -100,40 +106,40 @@ final class ZkOperations {
             }
             case DELETE -> {
                 DeleteRequest r = ZkWire.read(in, new DeleteRequest());
-                return run(session, xid, () -> new VoleryCommand.Delete(r.getPath(), r.getVersion()), reply -> null);
+                return run(session, xid, () -> new Delete(r.getPath(), r.getVersion()), reply -> null);
             }
             case EXISTS -> {
                 ExistsRequest r = ZkWire.read(in, new ExistsRequest());
                 Watcher w = r.getWatch() ? watches.watcher(session) : null;
-                return run(session, xid, () -> new VoleryCommand.Exists(r.getPath(), w),
+                return run(session, xid, () -> new Exists(r.getPath(), w),
                         reply -> new ExistsResponse(jute(reply.stat())));
             }
             case GET_DATA -> {
                 GetDataRequest r = ZkWire.read(in, new GetDataRequest());
                 Watcher w = r.getWatch() ? watches.watcher(session) : null;
-                return run(session, xid, () -> new VoleryCommand.GetData(r.getPath(), w),
+                return run(session, xid, () -> new GetData(r.getPath(), w),
                         reply -> new GetDataResponse(reply.data(), jute(reply.stat())));
             }
             case SET_DATA -> {
                 SetDataRequest r = ZkWire.read(in, new SetDataRequest());
-                return run(session, xid, () -> new VoleryCommand.SetData(r.getPath(), orEmpty(r.getData()), r.getVersion()),
+                return run(session, xid, () -> new SetData(r.getPath(), orEmpty(r.getData()), r.getVersion()),
                         reply -> new SetDataResponse(jute(reply.stat())));
             }
             case GET_ACL -> {
                 GetACLRequest r = ZkWire.read(in, new GetACLRequest());
-                return run(session, xid, () -> new VoleryCommand.Exists(r.getPath()),
+                return run(session, xid, () -> new Exists(r.getPath()),
                         reply -> new GetACLResponse(new ArrayList<>(OPEN_ACL), jute(reply.stat())));
             }
             case GET_CHILDREN -> {
                 GetChildrenRequest r = ZkWire.read(in, new GetChildrenRequest());
                 Watcher w = r.getWatch() ? watches.watcher(session) : null;
-                return run(session, xid, () -> new VoleryCommand.GetChildren(r.getPath(), w),
+                return run(session, xid, () -> new GetChildren(r.getPath(), w),
                         reply -> new GetChildrenResponse(new ArrayList<>(reply.children())));
             }
             case GET_CHILDREN2 -> {
                 GetChildren2Request r = ZkWire.read(in, new GetChildren2Request());
                 Watcher w = r.getWatch() ? watches.watcher(session) : null;
-                return run(session, xid, () -> new VoleryCommand.GetChildren(r.getPath(), w),
+                return run(session, xid, () -> new GetChildren(r.getPath(), w),
                         reply -> new GetChildren2Response(new ArrayList<>(reply.children()),
                                 jute(reply.stat())));
             }
@@ -200,7 +206,7 @@ final class ZkOperations {
             metrics.unsupported(ZkMetrics.Unsupported.ACL);
             return ZkResponse.error(xid, ZkCodes.INVALIDACL);
         }
-        return run(session, xid, () -> new VoleryCommand.Create(r.getPath(), orEmpty(r.getData()), mode), reply -> withStat
+        return run(session, xid, () -> new Create(r.getPath(), orEmpty(r.getData()), mode), reply -> withStat
                 ? new Create2Response(reply.path(), jute(statOf(reply)))
                 : new CreateResponse(reply.path()));
     }

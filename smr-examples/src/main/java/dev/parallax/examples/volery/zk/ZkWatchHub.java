@@ -1,7 +1,13 @@
 package dev.parallax.examples.volery.zk;
 
+import dev.parallax.examples.volery.AddWatch;
+import dev.parallax.examples.volery.Exists;
+import dev.parallax.examples.volery.GetChildren;
+import dev.parallax.examples.volery.RemoveWatches;
 import dev.parallax.examples.volery.VoleryCommand;
+import dev.parallax.examples.volery.WatchDrop;
 import dev.parallax.examples.volery.WatchEvent;
+import dev.parallax.examples.volery.WatchPoll;
 import dev.parallax.examples.volery.Watcher;
 import dev.parallax.examples.volery.ZkCode;
 import dev.parallax.examples.volery.ZkReply;
@@ -33,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * <p><b>When events are fetched.</b>
  * <ul>
  *   <li>Every {@link #POLL_INTERVAL_MS} ms, each partition where a session of this front end has a
- *       watch is polled ({@link VoleryCommand.WatchPoll}, at most one poll in flight per partition).
+ *       watch is polled ({@link WatchPoll}, at most one poll in flight per partition).
  *       The poll acknowledges the events delivered so far, which the partition then forgets.</li>
  *   <li>Before the reply to any request of a session with watches at the partitions the request
  *       reached, those partitions are polled and the events written first: the poll executes after
@@ -59,7 +65,7 @@ import org.slf4j.LoggerFactory;
  * znode that did not change (it re-reads), never miss one.
  *
  * <p><b>Clean-up.</b> A session's watches and events are dropped at every partition holding some when
- * the session closes or expires here ({@link VoleryCommand.WatchDrop}); before this run's first watch
+ * the session closes or expires here ({@link WatchDrop}); before this run's first watch
  * at a partition, the partition drops everything a previous run of this front end left (those
  * sessions are gone).
  *
@@ -163,7 +169,7 @@ final class ZkWatchHub {
                 return;
             }
         }
-        backend.submit(new VoleryCommand.WatchDrop(partition, frontEnd, VoleryCommand.WatchDrop.ALL_SESSIONS))
+        backend.submit(new WatchDrop(partition, frontEnd, WatchDrop.ALL_SESSIONS))
                 .whenComplete((r, e) -> {
                     if (e != null) {
                         LOG.info("front end {}: clearing partition {}'s old watches failed ({}); they are"
@@ -183,9 +189,9 @@ final class ZkWatchHub {
         metrics.watch(ZkMetrics.WatchEvent.SET);
         synchronized (this) {
             SessionWatches w = bySession.computeIfAbsent(session, s -> new SessionWatches());
-            boolean recursive = read instanceof VoleryCommand.AddWatch a && a.recursive();
-            Set<String> kind = read instanceof VoleryCommand.GetChildren ? w.child
-                    : read instanceof VoleryCommand.AddWatch ? (recursive ? w.recursive : w.persistent) : w.data;
+            boolean recursive = read instanceof AddWatch a && a.recursive();
+            Set<String> kind = read instanceof GetChildren ? w.child
+                    : read instanceof AddWatch ? (recursive ? w.recursive : w.persistent) : w.data;
             if (kind.add(read.path())) {
                 count(read.path(), recursive, +1);
             }
@@ -197,7 +203,7 @@ final class ZkWatchHub {
      * will hold it forget a previous run of this front end first ({@link #beforeFirstWatchAt}).
      */
     void beforeSetting(VoleryCommand command) {
-        boolean recursive = command instanceof VoleryCommand.AddWatch a && a.recursive();
+        boolean recursive = command instanceof AddWatch a && a.recursive();
         for (int p : holders(command.path(), recursive)) {
             beforeFirstWatchAt(p);
         }
@@ -231,7 +237,7 @@ final class ZkWatchHub {
                 bySession.remove(session);
             }
         }
-        return backend.submit(new VoleryCommand.RemoveWatches(path, type, watcher(session)))
+        return backend.submit(new RemoveWatches(path, type, watcher(session)))
                 .handle((r, e) -> e == null && r.isOk() ? 0 : e == null ? r.code().code() : ZkCodes.CONNECTIONLOSS);
     }
 
@@ -312,7 +318,7 @@ final class ZkWatchHub {
         synchronized (this) {
             acked = marks.computeIfAbsent(partition, p -> new PartitionMarks()).acked;
         }
-        return backend.submit(new VoleryCommand.WatchPoll(partition, frontEnd, acked)).handle((reply, e) -> {
+        return backend.submit(new WatchPoll(partition, frontEnd, acked)).handle((reply, e) -> {
             if (e != null || reply.events() == null) {
                 metrics.watch(ZkMetrics.WatchEvent.POLL_FAILED);
                 LOG.debug("front end {}: watch poll of partition {} failed: {}", frontEnd, partition,
@@ -393,9 +399,9 @@ final class ZkWatchHub {
                     found ? WatchEvent.NODE_CHILDREN_CHANGED : WatchEvent.NODE_DELETED, path)));
         }
         for (String path : nonNull(exist)) {
-            VoleryCommand.Exists read;
+            Exists read;
             try {
-                read = new VoleryCommand.Exists(path, watcher(session));
+                read = new Exists(path, watcher(session));
             } catch (IllegalArgumentException | NullPointerException e) {
                 continue; // a path no znode can have: nothing to watch
             }
@@ -420,9 +426,9 @@ final class ZkWatchHub {
      * backend's reply (BADARGUMENTS for an invalid path) once the partitions hold it.
      */
     CompletableFuture<ZkReply> addWatch(long session, String path, boolean recursive) {
-        VoleryCommand.AddWatch add;
+        AddWatch add;
         try {
-            add = new VoleryCommand.AddWatch(path, recursive, watcher(session));
+            add = new AddWatch(path, recursive, watcher(session));
         } catch (IllegalArgumentException | NullPointerException e) {
             return CompletableFuture.completedFuture(ZkReply.error(ZkCode.BADARGUMENTS));
         }
@@ -437,9 +443,9 @@ final class ZkWatchHub {
 
     /** Whether {@code path} exists; true (changed, conservatively) if the check fails. */
     private CompletableFuture<Boolean> exists(String path) {
-        VoleryCommand.Exists read;
+        Exists read;
         try {
-            read = new VoleryCommand.Exists(path);
+            read = new Exists(path);
         } catch (IllegalArgumentException | NullPointerException e) {
             return CompletableFuture.completedFuture(false);
         }
@@ -461,7 +467,7 @@ final class ZkWatchHub {
             w.recursive.forEach(path -> count(path, true, -1));
         }
         for (int p : partitions) {
-            backend.submit(new VoleryCommand.WatchDrop(p, frontEnd, session));
+            backend.submit(new WatchDrop(p, frontEnd, session));
         }
     }
 

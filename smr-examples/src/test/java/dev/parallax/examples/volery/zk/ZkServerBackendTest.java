@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.parallax.core.client.ClusterUnavailableException;
 import dev.parallax.core.client.OutcomeUnknownException;
+import dev.parallax.examples.volery.GetData;
 import dev.parallax.examples.volery.Stat;
 import dev.parallax.examples.volery.VoleryCommand;
 import dev.parallax.examples.volery.ZkReply;
@@ -64,8 +65,8 @@ class ZkServerBackendTest {
                 c.sendRequest(xid, ZkOp.GET_DATA.code(), new GetDataRequest("/n" + xid, false));
             }
             ZkTesting.await("three commands", () -> backend.pending.size() == 3);
-            assertThat(backend.commands).containsExactly(new VoleryCommand.GetData("/n1"),
-                    new VoleryCommand.GetData("/n2"), new VoleryCommand.GetData("/n3"));
+            assertThat(backend.commands).containsExactly(new GetData("/n1"),
+                    new GetData("/n2"), new GetData("/n3"));
             c.sendRequest(-2, ZkOp.PING.code(), null);
             assertThat(c.readReply(null).getXid()).isEqualTo(-2);
 

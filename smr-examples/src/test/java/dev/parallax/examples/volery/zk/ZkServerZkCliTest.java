@@ -48,7 +48,7 @@ class ZkServerZkCliTest {
                 "dataVersion = 1", "numChildren = 1", "[]");
         assertThat(output).doesNotContain("Exception");
         assertThat(server.sessionCount()).isZero();
-        assertThat(backend.submit(new dev.parallax.examples.volery.VoleryCommand.GetChildren("/")).get().children())
+        assertThat(backend.submit(new dev.parallax.examples.volery.GetChildren("/")).get().children())
                 .isEmpty();
     }
 }

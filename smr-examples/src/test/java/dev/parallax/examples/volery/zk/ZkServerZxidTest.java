@@ -2,6 +2,8 @@ package dev.parallax.examples.volery.zk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.parallax.examples.volery.Create;
+import dev.parallax.examples.volery.SetData;
 import dev.parallax.examples.volery.VoleryCommand;
 import dev.parallax.examples.volery.ZkReply;
 import java.util.ArrayList;
@@ -69,7 +71,7 @@ class ZkServerZxidTest {
                     CreateMode.PERSISTENT_SEQUENTIAL, created);
             assertThat(path).isEqualTo("/p/s-0000000000");
             assertThat(backend.commands).as("create2 is one backend command")
-                    .containsExactly(new VoleryCommand.Create("/p/s-", new byte[] {7, 7, 7},
+                    .containsExactly(new Create("/p/s-", new byte[] {7, 7, 7},
                             dev.parallax.examples.volery.CreateMode.PERSISTENT_SEQUENTIAL));
             assertThat(zk.exists(path, false)).isEqualTo(created);
             assertThat(created.getCzxid()).isEqualTo(3).isEqualTo(created.getMzxid()).isEqualTo(created.getPzxid());
@@ -85,8 +87,8 @@ class ZkServerZxidTest {
         LocalVoleryBackend local = new LocalVoleryBackend();
         // another writer's setData lands between the create and anything the front end could ask after it
         VoleryBackend racing = command -> local.submit(command).thenCompose(reply -> {
-            if (command instanceof VoleryCommand.Create && reply.isOk()) {
-                return local.submit(new VoleryCommand.SetData(reply.path(), new byte[] {9}, -1)).thenApply(x -> reply);
+            if (command instanceof Create && reply.isOk()) {
+                return local.submit(new SetData(reply.path(), new byte[] {9}, -1)).thenApply(x -> reply);
             }
             return CompletableFuture.completedFuture(reply);
         });
@@ -163,8 +165,8 @@ class ZkServerZxidTest {
             assertThat(c.readReply(created).getZxid()).isEqualTo(1).isEqualTo(created.getStat().getCzxid());
             // another connection's writes move the backend on; this connection sees their zxids only
             // through its own replies
-            local.submit(new VoleryCommand.Create("/b", new byte[0], dev.parallax.examples.volery.CreateMode.PERSISTENT));
-            local.submit(new VoleryCommand.Create("/c", new byte[0], dev.parallax.examples.volery.CreateMode.PERSISTENT));
+            local.submit(new Create("/b", new byte[0], dev.parallax.examples.volery.CreateMode.PERSISTENT));
+            local.submit(new Create("/c", new byte[0], dev.parallax.examples.volery.CreateMode.PERSISTENT));
             c.sendRequest(2, ZkOp.EXISTS.code(), new ExistsRequest("/a", false));
             ReplyHeader read = c.readReply(new ExistsResponse());
             assertThat(read.getZxid()).as("a read: the backend's last zxid, not the node's").isEqualTo(3);

@@ -3,9 +3,13 @@ package dev.parallax.examples.volery.zk;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.parallax.core.client.ClusterUnavailableException;
+import dev.parallax.examples.volery.GetData;
+import dev.parallax.examples.volery.RemoveWatches;
 import dev.parallax.examples.volery.VoleryCommand;
 import dev.parallax.examples.volery.VoleryOracle;
+import dev.parallax.examples.volery.WatchDrop;
 import dev.parallax.examples.volery.WatchEvent;
+import dev.parallax.examples.volery.WatchPoll;
 import dev.parallax.examples.volery.ZkReply;
 import dev.parallax.examples.volery.ZnodeWatches;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -35,7 +39,7 @@ class ZkWatchHubTest {
         @Override
         public synchronized CompletableFuture<ZkReply> submit(VoleryCommand command) {
             submitted.add(command);
-            if (command instanceof VoleryCommand.WatchPoll) {
+            if (command instanceof WatchPoll) {
                 CompletableFuture<ZkReply> next = polls.poll();
                 return next != null ? next : CompletableFuture.completedFuture(ZkReply.events(List.of()));
             }
@@ -47,9 +51,9 @@ class ZkWatchHubTest {
             return 2;
         }
 
-        synchronized List<VoleryCommand.WatchPoll> polls() {
-            return submitted.stream().filter(c -> c instanceof VoleryCommand.WatchPoll)
-                    .map(c -> (VoleryCommand.WatchPoll) c).toList();
+        synchronized List<WatchPoll> polls() {
+            return submitted.stream().filter(c -> c instanceof WatchPoll)
+                    .map(c -> (WatchPoll) c).toList();
         }
 
         synchronized List<VoleryCommand> of(Class<?> type) {
@@ -84,7 +88,7 @@ class ZkWatchHubTest {
     }
 
     private void dataWatch(String path) {
-        VoleryCommand.GetData read = new VoleryCommand.GetData(path, hub.watcher(session));
+        GetData read = new GetData(path, hub.watcher(session));
         hub.beforeSetting(read);
         hub.onWatchRead(session, read, ZkReply.ok());
     }
@@ -112,15 +116,15 @@ class ZkWatchHubTest {
     void overlappingPollsDeliverAnEventOnceAndTheNextPollAcknowledgesIt() {
         String a = ownedBy(0);
         dataWatch(a);
-        assertThat(backend.of(VoleryCommand.WatchDrop.class)).as("a previous run's leftovers dropped first")
-                .extracting(c -> ((VoleryCommand.WatchDrop) c).partition()).containsExactly(0);
+        assertThat(backend.of(WatchDrop.class)).as("a previous run's leftovers dropped first")
+                .extracting(c -> ((WatchDrop) c).partition()).containsExactly(0);
         CompletableFuture<ZkReply> first = new CompletableFuture<>();
         CompletableFuture<ZkReply> second = new CompletableFuture<>();
         backend.polls.add(first);
         backend.polls.add(second);
         hub.pollAll(); // the timer's poll of partition 0 ...
-        CompletableFuture<Void> held = hub.beforeReply(session, new VoleryCommand.GetData(a)); // ... and a reply's
-        assertThat(backend.polls()).extracting(VoleryCommand.WatchPoll::partition).containsExactly(0, 0);
+        CompletableFuture<Void> held = hub.beforeReply(session, new GetData(a)); // ... and a reply's
+        assertThat(backend.polls()).extracting(WatchPoll::partition).containsExactly(0, 0);
         WatchEvent fired = new WatchEvent(7, session, WatchEvent.NODE_DATA_CHANGED, a);
         first.complete(ZkReply.events(List.of(fired)));
         second.complete(ZkReply.events(List.of(fired)));
@@ -133,9 +137,9 @@ class ZkWatchHubTest {
         assertThat(backend.polls()).as("the one-shot watch fired: nothing left to poll").hasSize(2);
         dataWatch(a);
         hub.pollAll();
-        assertThat(backend.polls()).last().extracting(VoleryCommand.WatchPoll::acked).as("acknowledges event 7")
+        assertThat(backend.polls()).last().extracting(WatchPoll::acked).as("acknowledges event 7")
                 .isEqualTo(7L);
-        assertThat(backend.of(VoleryCommand.WatchDrop.class)).as("dropped once per run, not per watch").hasSize(1);
+        assertThat(backend.of(WatchDrop.class)).as("dropped once per run, not per watch").hasSize(1);
     }
 
     @Test
@@ -172,7 +176,7 @@ class ZkWatchHubTest {
         for (int seq = 1; seq <= 2; seq++) {
             backend.polls.add(CompletableFuture.completedFuture(ZkReply.events(List.of(
                     new WatchEvent(seq, session, WatchEvent.NODE_DATA_CHANGED, a)))));
-            hub.beforeReply(session, new VoleryCommand.GetData(a)).join();
+            hub.beforeReply(session, new GetData(a)).join();
         }
         channel.runPendingTasks();
         assertThat(written()).hasSize(2);
@@ -180,11 +184,11 @@ class ZkWatchHubTest {
         assertThat(hub.hasWatch(session, a, ZnodeWatches.REMOVE_CHILDREN)).isFalse();
 
         assertThat(hub.removeWatches(session, "/none", ZnodeWatches.REMOVE_ANY).join()).isEqualTo(ZkCodes.NOWATCHER);
-        assertThat(backend.of(VoleryCommand.RemoveWatches.class)).as("answered here, nothing sent").isEmpty();
+        assertThat(backend.of(RemoveWatches.class)).as("answered here, nothing sent").isEmpty();
 
         hub.sessionEnded(session);
-        assertThat(backend.of(VoleryCommand.WatchDrop.class)).filteredOn(c -> ((VoleryCommand.WatchDrop) c).session() == session)
-                .extracting(c -> ((VoleryCommand.WatchDrop) c).partition()).containsExactlyInAnyOrder(0, 1);
+        assertThat(backend.of(WatchDrop.class)).filteredOn(c -> ((WatchDrop) c).session() == session)
+                .extracting(c -> ((WatchDrop) c).partition()).containsExactlyInAnyOrder(0, 1);
         int before = backend.polls().size();
         hub.pollAll();
         assertThat(backend.polls()).as("nothing left to poll").hasSize(before);

@@ -1,0 +1,34 @@
+package dev.parallax.examples.volery;
+
+/**
+ * exists(path): a local command of the path's partition (seed 004 (S-SMR / Eyrie / Volery)
+ * §V-B), which may set a data watch, on a node that does not exist too. Immutable; safe from any
+ * thread; never blocks.
+ *
+ * @param path    the node's path
+ * @param watcher who sets a watch with this read, null for none
+ */
+public record Exists(String path, Watcher watcher) implements VoleryCommand {
+    /**
+     * @throws NullPointerException if path is null
+     * @throws IllegalArgumentException if the path exceeds the encoding's bounds
+     */
+    public Exists {
+        CommandArguments.checkPath(path);
+    }
+
+    /** The read without a watch. */
+    public Exists(String path) {
+        this(path, null);
+    }
+
+    @Override
+    public byte opcode() {
+        return OP_EXISTS;
+    }
+
+    @Override
+    public ZkReply applyTo(ZnodeTree tree, long zxid, long time) {
+        return tree.exists(path).withZxid(zxid);
+    }
+}
