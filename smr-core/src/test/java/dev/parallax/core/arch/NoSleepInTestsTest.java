@@ -76,7 +76,7 @@ class NoSleepInTestsTest {
         assertThat(unmarkedSleeps(List.of("    // " + MARK + ": time passes", "    " + sleep))).isEmpty();
         assertThat(unmarkedSleeps(List.of("    // " + MARK + ": time passes", "", "    " + sleep))).containsExactly(3);
         assertThat(unmarkedSleeps(List.of("    // then " + sleep, " * {@code " + sleep + "}"))).isEmpty();
-        assertThat(unmarkedSleeps(List.of("    java.lang.Thread . sleep (1);"))).containsExactly(1);
+        assertThat(unmarkedSleeps(List.of("    java.lang.Thread . " + "sleep (1);"))).containsExactly(1);
     }
 
     @Test
