@@ -3,6 +3,7 @@ package dev.parallax.paxos;
 import dev.parallax.core.log.InMemoryDurableLog;
 import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.testkit.LocalNetwork;
+import dev.parallax.core.testkit.cluster.Await;
 import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -57,16 +58,17 @@ class LogFailureTest {
         }
         try {
             logs.get(2).storage().failWrites(true); // replica 2's disk is full from now on
-            int sent = 0;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (sent < 100 && System.nanoTime() < deadline) {
-                int leader = Math.max(0, members.get(0).leaderHint());
-                if (members.get(leader).propose(ByteBuffer.wrap(new byte[]{(byte) sent, 1}))) {
-                    sent++;
-                } else {
-                    Thread.sleep(1);
+            int[] sent = {0};
+            Await.until(Duration.ofSeconds(30), () -> {
+                while (sent[0] < 100) {
+                    int leader = Math.max(0, members.get(0).leaderHint());
+                    if (!members.get(leader).propose(ByteBuffer.wrap(new byte[]{(byte) sent[0], 1}))) {
+                        return false; // no leader, or it is busy: retry after a pause
+                    }
+                    sent[0]++;
                 }
-            }
+                return true;
+            }, () -> "100 proposals taken (" + sent[0] + " so far)");
             assertThat(done.await(30, TimeUnit.SECONDS)).as("replicas 0 and 1 decide everything").isTrue();
             assertThat(registries.get(2).find("parallax.log.failed").gauge().value()).isEqualTo(1.0);
             assertThat(logs.get(2).durableIndex()).as("nothing new became durable at replica 2").isLessThanOrEqualTo(1);

@@ -5,6 +5,7 @@ import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.DurableLog;
 import dev.parallax.core.spi.RecordVisitor;
 import dev.parallax.core.testkit.LocalNetwork;
+import dev.parallax.core.testkit.cluster.Await;
 import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -112,10 +113,8 @@ class PaxosBroadcastAmnesiaTest {
         assertThat(latches[0].await(TIMEOUT_S, TimeUnit.SECONDS)).isTrue();
         assertThat(delivered.get(2)).hasSize(100).doesNotHaveDuplicates().isEqualTo(delivered.get(0));
         // The gauge follows the protocol thread's next work cycle after recovery ends: wait for it.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
-        while (registries[2].get("parallax.protocol.recovering").gauge().value() != 0 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        Await.value(Duration.ofSeconds(TIMEOUT_S), () -> registries[2].get("parallax.protocol.recovering").gauge().value(),
+                recovering -> recovering == 0, () -> "replica 2's recovering gauge to fall to 0");
         assertThat(registries[2].get("parallax.protocol.recovering").gauge().value()).as("voting again").isZero();
 
         members[2].close();

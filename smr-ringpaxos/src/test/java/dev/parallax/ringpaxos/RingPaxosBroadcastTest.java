@@ -5,6 +5,7 @@ import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.testkit.AtomicBroadcastContract;
 import dev.parallax.core.testkit.LocalNetwork;
+import dev.parallax.core.testkit.cluster.Await;
 import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -92,35 +93,29 @@ class RingPaxosBroadcastTest {
                 // A proposal at each member (none is redirected), decided and delivered everywhere.
                 for (int i = 0; i < 3; i++) {
                     ByteBuffer v = ByteBuffer.wrap(("from-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                    while (!members[i].propose(v.duplicate())) {
-                        assertThat(System.nanoTime()).as("%s: a proposal taken at member %d", kind, i).isLessThan(deadline);
-                        Thread.sleep(1);
-                    }
+                    RingPaxosBroadcast member = members[i];
+                    int at = i;
+                    Await.until(Await.timeLeft(deadline), () -> member.propose(v.duplicate()),
+                            () -> kind + ": a proposal taken at member " + at);
                 }
                 for (int i = 0; i < 3; i++) {
                     List<String> mine = delivered.get(i);
-                    while (!mine.containsAll(List.of("from-0", "from-1", "from-2"))) {
-                        assertThat(System.nanoTime()).as("%s: member %d delivers every proposal", kind, i).isLessThan(deadline);
-                        Thread.sleep(1);
-                    }
+                    int at = i;
+                    Await.until(Await.timeLeft(deadline), () -> mine.containsAll(List.of("from-0", "from-1", "from-2")),
+                            () -> kind + ": member " + at + " delivers every proposal");
                 }
                 // Every member names one coordinator, and publishes it, once the ring has settled: a
                 // member may still name none (or an earlier one), so all are read again each round.
-                int coordinator;
-                while (true) {
-                    coordinator = members[0].leaderHint();
-                    boolean agreed = coordinator >= 0 && coordinator <= 2;
+                int coordinator = Await.value(Await.timeLeft(deadline), () -> {
+                    int named = members[0].leaderHint();
+                    boolean agreed = named >= 0 && named <= 2;
                     for (int i = 0; i < 3 && agreed; i++) {
                         io.micrometer.core.instrument.Gauge published = registries.get(i).find("parallax.ring.coordinator").gauge();
-                        agreed = members[i].leaderHint() == coordinator && published != null
-                                && published.value() == (i == coordinator ? 1.0 : 0.0);
+                        agreed = members[i].leaderHint() == named && published != null
+                                && published.value() == (i == named ? 1.0 : 0.0);
                     }
-                    if (agreed) {
-                        break;
-                    }
-                    assertThat(System.nanoTime()).as("%s: every member names one coordinator", kind).isLessThan(deadline);
-                    Thread.sleep(1);
-                }
+                    return agreed ? named : -1;
+                }, named -> named >= 0, () -> kind + ": every member names one coordinator");
                 assertThat(coordinator).isBetween(0, 2);
                 for (int i = 0; i < 3; i++) {
                     assertThat(members[i].leaderHint()).isEqualTo(coordinator);
@@ -202,7 +197,7 @@ class RingPaxosBroadcastTest {
                 for (int i = 0; i < 3; i++) {
                     List<String> mine = delivered.get(i);
                     members[i].start((s, v) -> mine.add(java.nio.charset.StandardCharsets.UTF_8.decode(v.duplicate()).toString()));
-                    Thread.sleep(1500);
+                    Thread.sleep(1500); // sleep is the scenario: members start 1.5 s apart, as replica JVMs do
                 }
                 long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
                 for (int i = 0; i < 3; i++) {
@@ -225,19 +220,14 @@ class RingPaxosBroadcastTest {
 
     private static void propose(RingPaxosBroadcast member, String value, long deadline) throws InterruptedException {
         ByteBuffer v = ByteBuffer.wrap(value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        while (!member.propose(v.duplicate())) {
-            assertThat(System.nanoTime()).as("proposal %s taken", value).isLessThan(deadline);
-            Thread.sleep(1);
-        }
+        Await.until(Await.timeLeft(deadline), () -> member.propose(v.duplicate()), () -> "proposal " + value + " taken");
     }
 
     private static void awaitDelivered(List<List<String>> delivered, List<Integer> at, String value, long deadline)
             throws InterruptedException {
         for (int i : at) {
-            while (!delivered.get(i).contains(value)) {
-                assertThat(System.nanoTime()).as("%s delivered at member %d", value, i).isLessThan(deadline);
-                Thread.sleep(1);
-            }
+            Await.until(Await.timeLeft(deadline), () -> delivered.get(i).contains(value),
+                    () -> value + " delivered at member " + i);
         }
     }
 }

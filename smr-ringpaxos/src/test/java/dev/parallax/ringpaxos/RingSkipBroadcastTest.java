@@ -3,6 +3,7 @@ package dev.parallax.ringpaxos;
 import dev.parallax.core.log.InMemoryDurableLog;
 import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.testkit.LocalNetwork;
+import dev.parallax.core.testkit.cluster.Await;
 import dev.parallax.core.time.EpochClock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -54,16 +55,13 @@ class RingSkipBroadcastTest {
                 long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
                 awaitSkips(delivered, 3, kind, deadline);
                 ByteBuffer v = ByteBuffer.wrap("client".getBytes(StandardCharsets.UTF_8));
-                while (!members[1].propose(v.duplicate())) {
-                    assertThat(System.nanoTime()).as("%s: the proposal is taken", kind).isLessThan(deadline);
-                    Thread.sleep(1);
-                }
+                Await.until(Await.timeLeft(deadline), () -> members[1].propose(v.duplicate()),
+                        () -> kind + ": the proposal is taken");
                 for (int i = 0; i < 3; i++) {
-                    while (!delivered.get(i).contains("client") || skipsAfter(delivered.get(i), "client") < 2) {
-                        assertThat(System.nanoTime()).as("%s: member %d delivers the value and skips after it", kind, i)
-                                .isLessThan(deadline);
-                        Thread.sleep(1);
-                    }
+                    List<String> mine = delivered.get(i);
+                    int at = i;
+                    Await.until(Await.timeLeft(deadline), () -> mine.contains("client") && skipsAfter(mine, "client") >= 2,
+                            () -> kind + ": member " + at + " delivers the value and skips after it");
                 }
                 List<String> first = List.copyOf(delivered.get(0));
                 long lastTarget = -1;
@@ -99,10 +97,10 @@ class RingSkipBroadcastTest {
     private static void awaitSkips(List<List<String>> delivered, int count, Ring.Kind kind, long deadline)
             throws InterruptedException {
         for (int i = 0; i < delivered.size(); i++) {
-            while (delivered.get(i).stream().filter(d -> d.startsWith("skip:")).count() < count) {
-                assertThat(System.nanoTime()).as("%s: member %d delivers %d skips", kind, i, count).isLessThan(deadline);
-                Thread.sleep(1);
-            }
+            List<String> mine = delivered.get(i);
+            int at = i;
+            Await.until(Await.timeLeft(deadline), () -> mine.stream().filter(d -> d.startsWith("skip:")).count() >= count,
+                    () -> kind + ": member " + at + " delivers " + count + " skips");
         }
     }
 

@@ -7,6 +7,7 @@ import dev.parallax.core.StateMachine;
 import dev.parallax.core.exec.SequentialExecutor;
 import dev.parallax.core.spi.Executor;
 import dev.parallax.core.spi.ResultSink;
+import dev.parallax.core.stage.StageThreads;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -82,8 +83,7 @@ abstract class WorkerPoolExecutor implements Executor {
         Thread[] ts = new Thread[threadCount];
         for (int i = 0; i < threadCount; i++) {
             int id = i;
-            ts[i] = new Thread(() -> runWorker(id), "parallax-" + name + "-" + i);
-            ts[i].setDaemon(true);
+            ts[i] = StageThreads.newThread("parallax-" + name + "-" + i, true, () -> runWorker(id));
             sleepers[i].bind(ts[i]);
         }
         this.threads = ts;

@@ -47,7 +47,8 @@ class IdleCpuTest {
             cluster.startAll(Duration.ofSeconds(60));
             try (SmrClient client = SmrClient.connect(ClientConfig.builder(cluster.clientEndpoints()).build())) {
                 client.invoke(KvCommand.of(KvOp.SET, bytes("idle"), bytes("1")).encode()).get(30, TimeUnit.SECONDS);
-                Thread.sleep(2_000); // let start-up JIT compilation and connection set-up finish
+                // sleep is the scenario: let start-up JIT compilation and connection set-up finish
+                Thread.sleep(2_000);
                 Map<String, Long> pids = new LinkedHashMap<>();
                 Map<String, ThreadCpu> before = new LinkedHashMap<>();
                 for (int i = 0; i < 3; i++) {
@@ -57,7 +58,7 @@ class IdleCpuTest {
                 CpuMeter meter = new CpuMeter(pids);
                 long start = System.nanoTime();
                 meter.start();
-                Thread.sleep(5_000);
+                Thread.sleep(5_000); // sleep is the scenario: the idle window being measured
                 meter.stop();
                 double seconds = (System.nanoTime() - start) / 1e9;
                 pids.forEach((name, pid) -> {

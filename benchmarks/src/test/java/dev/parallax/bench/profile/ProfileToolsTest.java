@@ -107,7 +107,7 @@ class ProfileToolsTest {
             StageSampler s = new StageSampler(port);
             long from = System.nanoTime();
             s.sample();
-            Thread.sleep(200);
+            Thread.sleep(200); // sleep is the scenario: the sampler's interval between two samples
             body.set(metrics(0.1, 15));
             s.sample();
             double elapsed = (System.nanoTime() - from) / 1e9;

@@ -7,6 +7,7 @@ import dev.parallax.core.check.KvModel;
 import dev.parallax.core.check.LinearizabilityChecker;
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.SmrClient;
+import dev.parallax.core.testkit.cluster.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -101,12 +102,12 @@ class DurabilityProcessTest {
         try (ProcessCluster cluster = cluster(dir, 500)) {
             underLoad(cluster, () -> {
                 for (int i = 0; i < 3; i++) {
-                    Thread.sleep(1000);
+                    Thread.sleep(1000); // sleep is the scenario: load on the full cluster
                     cluster.kill(i);
-                    Thread.sleep(1000);
+                    Thread.sleep(1000); // sleep is the scenario: load while replica i is down
                     cluster.start(i, Duration.ofSeconds(60));
                 }
-                Thread.sleep(1000);
+                Thread.sleep(1000); // sleep is the scenario: load after the last restart
             });
             assertConverged(cluster);
         }
@@ -117,9 +118,10 @@ class DurabilityProcessTest {
     void aReplicaRestartedAfterItsPeersCompactedInstallsASnapshot(@TempDir Path dir) throws Exception {
         try (ProcessCluster cluster = cluster(dir, 200)) {
             underLoad(cluster, () -> {
-                Thread.sleep(500);
+                Thread.sleep(500); // sleep is the scenario: load before the kill
                 cluster.kill(2);
-                Thread.sleep(4000); // the others decide and compact thousands of instances
+                // sleep is the scenario: replica 2 stays down while the others decide and compact thousands of instances
+                Thread.sleep(4000);
                 // The counter also counts the restore of replica 2's own latest snapshot at start-up,
                 // if it wrote one before it was killed (written whole or not at all). It cannot be
                 // read before the fetch: the replica starts its protocol, which may already install a
@@ -131,11 +133,9 @@ class DurabilityProcessTest {
                     restoredAtStart = 0;
                 }
                 cluster.start(2, Duration.ofSeconds(60));
-                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-                while (System.nanoTime() < deadline
-                        && ReplicaMetrics.gauge(cluster.metricsPort(2), "parallax_snapshots_installed_total") <= restoredAtStart) {
-                    Thread.sleep(50);
-                }
+                long ownSnapshots = restoredAtStart;
+                Await.value(Duration.ofSeconds(30), () -> ReplicaMetrics.gauge(cluster.metricsPort(2), "parallax_snapshots_installed_total"),
+                        installed -> installed > ownSnapshots, () -> "replica 2 to install a peer's snapshot");
                 assertThat(ReplicaMetrics.gauge(cluster.metricsPort(2), "parallax_snapshots_installed_total"))
                         .as("a snapshot fetched from a peer was installed (own snapshots restored at start: %d)", restoredAtStart)
                         .isGreaterThan(restoredAtStart);
@@ -152,14 +152,14 @@ class DurabilityProcessTest {
     void restartingAllThreeAtOnceLosesNoAcknowledgedWrite(@TempDir Path dir) throws Exception {
         try (ProcessCluster cluster = cluster(dir, 1000)) {
             underLoad(cluster, () -> {
-                Thread.sleep(1500);
+                Thread.sleep(1500); // sleep is the scenario: load before the kills
                 for (int i = 0; i < 3; i++) {
                     cluster.kill(i);
                 }
                 for (int i = 0; i < 3; i++) {
                     cluster.start(i, Duration.ofSeconds(60));
                 }
-                Thread.sleep(1500);
+                Thread.sleep(1500); // sleep is the scenario: load after the restarts
             });
             assertConverged(cluster);
         }
@@ -170,7 +170,7 @@ class DurabilityProcessTest {
     void aReplicaWhoseDataDirectoryWasWipedRecoversFromItsPeersBeforeVotingAndLosesNothing(@TempDir Path dir) throws Exception {
         try (ProcessCluster cluster = cluster(dir, 1000)) {
             underLoad(cluster, () -> {
-                Thread.sleep(1500);
+                Thread.sleep(1500); // sleep is the scenario: load before the kill
                 cluster.kill(1);
                 Path data = dir.resolve("data").resolve("replica-1");
                 try (Stream<Path> files = Files.walk(data)) {
@@ -180,14 +180,11 @@ class DurabilityProcessTest {
                 cluster.start(1, Duration.ofSeconds(60)); // a restart: no --bootstrap
                 assertThat(Files.readString(cluster.log(1))).as("replica 1's output")
                         .contains("treated as a lost (wiped or replaced) directory");
-                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-                while (System.nanoTime() < deadline
-                        && ReplicaMetrics.gauge(cluster.metricsPort(1), "parallax_protocol_recovering") != 0) {
-                    Thread.sleep(50);
-                }
+                Await.value(Duration.ofSeconds(30), () -> ReplicaMetrics.gauge(cluster.metricsPort(1), "parallax_protocol_recovering"),
+                        recovering -> recovering == 0, () -> "replica 1 to recover from its peers");
                 assertThat(ReplicaMetrics.gauge(cluster.metricsPort(1), "parallax_protocol_recovering"))
                         .as("recovered from its peers, then votes again").isZero();
-                Thread.sleep(1500); // replica 1 takes part again while the load runs
+                Thread.sleep(1500); // sleep is the scenario: replica 1 takes part again while the load runs
             });
             assertConverged(cluster);
         }
@@ -199,7 +196,7 @@ class DurabilityProcessTest {
         // No snapshot during the run: the log keeps every record, and recovery replays it.
         try (ProcessCluster cluster = cluster(dir, 1_000_000)) {
             underLoad(cluster, () -> {
-                Thread.sleep(1500);
+                Thread.sleep(1500); // sleep is the scenario: load before the kill
                 cluster.kill(1);
                 LogTail.Record last = LogTail.lastRecord(dir.resolve("data").resolve("replica-1").resolve("log"));
                 LogTail.corrupt(last);
@@ -208,7 +205,7 @@ class DurabilityProcessTest {
                 assertThat(log).as("replica 1's output").contains("WARN").contains("Cut the log")
                         .contains("at index " + last.index()).contains("CRC32C mismatch")
                         .contains(last.file().getFileName().toString());
-                Thread.sleep(1500); // replica 1 takes part again while the load runs
+                Thread.sleep(1500); // sleep is the scenario: replica 1 takes part again while the load runs
             });
             assertThat(Files.readString(cluster.log(1))).doesNotContain("Refusing to open");
             assertConverged(cluster);

@@ -1,15 +1,16 @@
 package dev.parallax.examples.cli;
 
 import dev.parallax.core.net.LocalPorts;
+import dev.parallax.core.testkit.cluster.Await;
 import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -71,21 +72,14 @@ final class InProcessClusterFiles {
      */
     static <M> void awaitPartitionsConverged(List<M> state, ToLongFunction<M> digest, long waitSeconds)
             throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(waitSeconds);
-        while (true) {
+        Await.until(Duration.ofSeconds(waitSeconds), () -> {
             boolean equal = true;
             for (int id = 0; id < state.size(); id++) {
                 int first = REPLICAS_PER_PARTITION * (id / REPLICAS_PER_PARTITION);
                 equal &= digest.applyAsLong(state.get(id)) == digest.applyAsLong(state.get(first));
             }
-            if (equal) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("replicas of a partition did not converge");
-            }
-            Thread.sleep(20);
-        }
+            return equal;
+        }, () -> "the replicas of each partition to converge");
     }
 
     /** Runs {@code parallax kv --config configFile args...} in process; its standard output, trimmed. */

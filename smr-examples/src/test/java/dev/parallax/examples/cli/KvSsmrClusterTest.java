@@ -151,7 +151,7 @@ class KvSsmrClusterTest {
                     t.start();
                 }
                 assertThat(warm.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
-                Thread.sleep(1500);
+                Thread.sleep(1500); // sleep is the scenario: the history clients run concurrently a while
                 // A loaded machine records fewer operations in these seconds: go on until the history
                 // holds enough for the check below to mean something.
                 dev.parallax.core.testkit.cluster.Await.until("more than 20 completed operations", Duration.ofSeconds(30),

@@ -161,11 +161,11 @@ class MultiProcessClusterTest {
             try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, 2, 16, 500, Duration.ofSeconds(120))) {
                 load.start();
                 assertThat(warm.await(30, TimeUnit.SECONDS)).isTrue();
-                Thread.sleep(1500);
+                Thread.sleep(1500); // sleep is the scenario: the history runs under load before the kill
                 int leader = victim();
                 assertThat(leader).as("the replica whose metrics say it leads").isBetween(0, 2);
                 cluster.kill(leader);
-                Thread.sleep(2500);
+                Thread.sleep(2500); // sleep is the scenario: the history runs on through the fail-over
                 // A loaded machine records fewer operations in these seconds: go on until the history
                 // holds enough for the check below to mean something.
                 dev.parallax.core.testkit.cluster.Await.until("more than 50 completed operations", Duration.ofSeconds(30),

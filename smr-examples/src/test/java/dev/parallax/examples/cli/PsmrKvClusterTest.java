@@ -5,6 +5,7 @@ import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.replica.Replica;
+import dev.parallax.core.testkit.cluster.Await;
 import dev.parallax.examples.kv.KvCommand;
 import dev.parallax.examples.kv.KvOp;
 import dev.parallax.examples.kv.KvReply;
@@ -173,10 +174,8 @@ class PsmrKvClusterTest {
             assertThat(InProcessClusterFiles.kv(configFile, "get", "cli-key")).isEqualTo("\"via-cli\"");
             long size = ((KvReply.Int) KvReply.decode(reference.execute(KvCommand.of(KvOp.DBSIZE).encode()))).value();
             assertThat(InProcessClusterFiles.kv(configFile, "dbsize")).isEqualTo("(integer) " + size);
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (System.nanoTime() < deadline && !stores.stream().allMatch(s -> s.digest() == reference.digest())) {
-                Thread.sleep(20);
-            }
+            Await.until(TIMEOUT, () -> stores.stream().allMatch(s -> s.digest() == reference.digest()),
+                    () -> "every replica's store to match the reference");
             for (int i = 0; i < 3; i++) {
                 assertThat(stores.get(i).digest()).as("replica %d's store", i).isEqualTo(reference.digest());
                 assertThat(replicas.get(i).failure()).isEmpty();

@@ -5,6 +5,7 @@ import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.replica.Replica;
 import dev.parallax.core.stage.ThreadPlacement;
+import dev.parallax.core.testkit.cluster.Await;
 import dev.parallax.examples.kv.KvCommand;
 import dev.parallax.examples.kv.KvOp;
 import dev.parallax.examples.kv.KvStateMachine;
@@ -69,10 +70,8 @@ class ReplicaCommandTest {
                     assertThat(client.invoke(c.encode()).get(60, TimeUnit.SECONDS)).as("reply %d", i).isEqualTo(expected);
                 }
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (System.nanoTime() < deadline && !stores.stream().allMatch(s -> s.digest() == reference.digest())) {
-                Thread.sleep(20);
-            }
+            Await.until(Duration.ofSeconds(60), () -> stores.stream().allMatch(s -> s.digest() == reference.digest()),
+                    () -> "every replica's store to match the reference");
             for (int i = 0; i < 3; i++) {
                 assertThat(stores.get(i).digest()).as("replica %d's store", i).isEqualTo(reference.digest());
                 assertThat(replicas.get(i).failure()).isEmpty();

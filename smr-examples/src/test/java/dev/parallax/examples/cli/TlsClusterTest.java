@@ -6,6 +6,7 @@ import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.wire.tls.ClusterCertificates;
 import dev.parallax.core.replica.Replica;
+import dev.parallax.core.testkit.cluster.Await;
 import dev.parallax.examples.kv.KvCommand;
 import dev.parallax.examples.kv.KvOp;
 import dev.parallax.examples.kv.KvReply;
@@ -104,11 +105,9 @@ class TlsClusterTest {
         KvReply last = KvReply.decode(c.invoke(kv(KvOp.GET, "k19")).get(30, TimeUnit.SECONDS));
         assertThat(new String(((KvReply.Bulk) last).value(), StandardCharsets.UTF_8)).isEqualTo("v199");
 
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!(stores.get(0).digest() == stores.get(1).digest() && stores.get(1).digest() == stores.get(2).digest())
-                && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Await.until(Duration.ofSeconds(30),
+                () -> stores.get(0).digest() == stores.get(1).digest() && stores.get(1).digest() == stores.get(2).digest(),
+                () -> "every replica's store to have the same digest");
         assertThat(stores).as("every replica executed the same commands").allMatch(s -> s.digest() == stores.get(0).digest());
         for (int i = 0; i < 3; i++) {
             for (String kind : new String[] {"replica", "client"}) {

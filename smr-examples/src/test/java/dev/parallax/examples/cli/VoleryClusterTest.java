@@ -7,6 +7,7 @@ import dev.parallax.core.client.PartitionedInvoker;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.replica.Replica;
+import dev.parallax.core.testkit.cluster.Await;
 import dev.parallax.examples.volery.Create;
 import dev.parallax.examples.volery.VoleryOracle;
 import dev.parallax.examples.volery.VoleryPartition;
@@ -146,18 +147,8 @@ class VoleryClusterTest {
                 c.frontEnds.get(0).close(); // the client's server goes away; replica 0 keeps running
                 c.frontEnds.get(1).close();
                 c.frontEnds.set(1, VoleryService.frontEnd(c.file, 1, new SimpleMeterRegistry()));
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-                Stat stat = null;
-                while (stat == null) {
-                    try {
-                        stat = zk.setData("/failover", bytes("b"), 0);
-                    } catch (KeeperException.ConnectionLossException e) {
-                        if (System.nanoTime() > deadline) {
-                            throw e;
-                        }
-                        Thread.sleep(50);
-                    }
-                }
+                Stat stat = Await.success(Duration.ofSeconds(WAIT_SECONDS), () -> zk.setData("/failover", bytes("b"), 0),
+                        e -> e instanceof KeeperException.ConnectionLossException, () -> "setData through another front end");
                 assertThat(stat.getVersion()).isEqualTo(1);
                 assertThat(zk.getSessionId()).as("the same session, adopted by another front end").isEqualTo(session);
                 assertThat(watch.next()).as("the watch moved with the session").isEqualTo("NodeDataChanged /failover");

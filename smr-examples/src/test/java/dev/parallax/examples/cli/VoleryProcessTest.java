@@ -1,5 +1,6 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.core.testkit.cluster.Await;
 import dev.parallax.examples.volery.VoleryOracle;
 import dev.parallax.examples.volery.zk.ZooKeeperClients;
 import dev.parallax.ringpaxos.RingPaxos;
@@ -85,21 +86,17 @@ class VoleryProcessTest {
         }
 
         <T> T run(ZkCall<T> op) throws Exception {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-            while (true) {
-                try {
-                    return op.call(zk);
-                } catch (KeeperException.SessionExpiredException e) {
-                    expired++;
-                    zk.close();
-                    zk = open();
-                } catch (KeeperException.ConnectionLossException e) {
-                    if (System.nanoTime() > deadline) {
-                        throw e;
+            return Await.success(Duration.ofSeconds(WAIT_SECONDS), () -> {
+                while (true) {
+                    try {
+                        return op.call(zk);
+                    } catch (KeeperException.SessionExpiredException e) {
+                        expired++;
+                        zk.close();
+                        zk = open();
                     }
-                    Thread.sleep(100);
                 }
-            }
+            }, e -> e instanceof KeeperException.ConnectionLossException, () -> "the call to get through");
         }
 
         @Override

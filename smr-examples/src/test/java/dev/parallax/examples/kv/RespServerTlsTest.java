@@ -4,6 +4,7 @@ import dev.parallax.core.config.Member;
 import dev.parallax.core.wire.tls.ClusterCertificates;
 import dev.parallax.core.wire.tls.TlsContexts;
 import dev.parallax.core.testkit.TlsSockets;
+import dev.parallax.core.testkit.cluster.Await;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -21,7 +22,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -92,10 +93,7 @@ class RespServerTlsTest {
                 // closed with a reset
             }
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (refused() < 1 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        Await.until(Duration.ofSeconds(10), () -> refused() >= 1, () -> "the plain connection to be refused");
         assertThat(refused()).isEqualTo(1);
         try (SSLSocket s = TlsSockets.connect(TlsSockets.context(certs.ca(), null, null), new Member(0, "127.0.0.1", server.port()))) {
             s.getOutputStream().write(command("GET", "k").getBytes(StandardCharsets.UTF_8));

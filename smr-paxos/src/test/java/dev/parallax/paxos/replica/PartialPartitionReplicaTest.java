@@ -84,12 +84,14 @@ class PartialPartitionReplicaTest {
             double viewsBefore = viewsStarted(cluster);
             long faultAt = System.nanoTime();
             fault.apply(cluster, leader);
-            Thread.sleep(FAULT.toMillis());
+            Thread.sleep(FAULT.toMillis()); // sleep is the scenario: the fault lasts FAULT while the writers run
             long faultEnd = System.nanoTime();
             double viewsDuring = viewsStarted(cluster) - viewsBefore;
             int leaderAfter = PaxosClusters.leader(cluster);
             cluster.heal();
-            Thread.sleep(500);
+            long healedAt = System.nanoTime();
+            Await.until(Duration.ofSeconds(30), () -> completions.stream().filter(t -> t > healedAt).count() >= 10,
+                    () -> "10 writes completed after the heal");
             running.set(false);
             for (Thread t : writers) {
                 t.join(60_000);

@@ -205,7 +205,7 @@ class RestartedReplicaLeadershipTest {
             long resumed = load.done();
             Await.until("writes resumed", Duration.ofSeconds(30), () -> load.done() > resumed + 100);
             // Long enough down that the survivors' reconnection back-off reaches its 1 s cap.
-            Thread.sleep(2_000);
+            Thread.sleep(2_000); // sleep is the scenario: the replica stays down while the back-off grows
             double view1 = gauge(replicas[1], "parallax.paxos.view");
             double view2 = gauge(replicas[2], "parallax.paxos.view");
             assertThat(view1).isEqualTo(view2);
@@ -218,6 +218,7 @@ class RestartedReplicaLeadershipTest {
             // Longer than every suspicion the restarted replica could raise: rank timeout 2 x 300 ms
             // after its replay, plus the restart hold, with a wide margin.
             long before = load.done();
+            // sleep is the scenario: time passes in which a wrong suspicion would start a view (none must)
             Thread.sleep(3_000);
             Await.until("writes continue", Duration.ofSeconds(30), () -> load.done() > before + 100);
             long gapMs = TimeUnit.NANOSECONDS.toMillis(load.longestGap.get());

@@ -135,6 +135,7 @@ class WipedDataDirectoryTest {
         try (SmrClient c = client(Duration.ofSeconds(60))) {
             CompletableFuture<?> during = c.invoke(cmd("APPEND k b,"));
             // {1, 2} must not form a quorum while replica 1 recovers: it cannot, without replica 0.
+            // sleep is the scenario: time passes (10 suspect timeouts) to show nothing is decided meanwhile
             Thread.sleep(10 * 300);
             assertThat(recovering(1)).as("still recovering without replica 0's answer").isEqualTo(1);
             assertThat(during).as("no quorum decided anything without replica 0").isNotDone();

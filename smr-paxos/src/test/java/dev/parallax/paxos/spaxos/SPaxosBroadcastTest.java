@@ -4,6 +4,7 @@ import dev.parallax.core.log.InMemoryDurableLog;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.testkit.AtomicBroadcastContract;
 import dev.parallax.core.testkit.LocalNetwork;
+import dev.parallax.core.testkit.cluster.Await;
 import dev.parallax.core.time.SystemClock;
 import dev.parallax.paxos.PaxosConfig;
 import org.junit.jupiter.api.DisplayName;
@@ -57,20 +58,16 @@ class SPaxosBroadcastTest extends AtomicBroadcastContract {
                 assertThat(members[i].redirectHint()).isEqualTo(AtomicBroadcast.ANY_REPLICA);
                 members[i].start((s, v) -> { });
             }
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (members[0].leaderHint() < 0 || !members[1].propose(ByteBuffer.wrap(new byte[] {1}))) {
-                assertThat(System.nanoTime()).as("a proposal taken at a follower").isLessThan(deadline);
-                Thread.sleep(1);
-            }
+            Await.until(Duration.ofSeconds(30),
+                    () -> members[0].leaderHint() >= 0 && members[1].propose(ByteBuffer.wrap(new byte[] {1})),
+                    () -> "a proposal taken at a follower");
             for (AtomicBroadcast m : members) {
                 assertThat(m.redirectHint()).isEqualTo(AtomicBroadcast.ANY_REPLICA);
             }
             // Each replica learns the leader from its own traffic: wait for it, never assume it yet.
             for (AtomicBroadcast m : members) {
-                while (m.leaderHint() < 0) {
-                    assertThat(System.nanoTime()).as("every replica learns the ordering leader").isLessThan(deadline);
-                    Thread.sleep(1);
-                }
+                Await.until(Duration.ofSeconds(30), () -> m.leaderHint() >= 0,
+                        () -> "every replica to learn the ordering leader");
                 assertThat(m.leaderHint()).isBetween(0, 2);
                 assertThat(m.redirectHint()).isEqualTo(AtomicBroadcast.ANY_REPLICA);
             }

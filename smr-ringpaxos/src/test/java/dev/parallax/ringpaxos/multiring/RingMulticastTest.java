@@ -120,7 +120,7 @@ class RingMulticastTest {
         c.get(2).subscribe(G01, merged::add);
         trafficOnRing1(c.get(0));
         // The traffic was decided (the credits came back); waiting longer only proves absence.
-        Thread.sleep(2_000);
+        Thread.sleep(2_000); // sleep is the scenario: time passes to show nothing is delivered
         assertThat(merged.got()).as("ring 0 (lowest id) is merged first and has no index 0 decided: nothing comes")
                 .isEmpty();
     }

@@ -230,7 +230,7 @@ class RingMulticastTopologyTest {
         assertThat(seen0).as("A's messages (and those to A and B) once at process 0").containsExactlyInAnyOrderElementsOf(withA);
         assertThat(seen0).as("in the order every subscriber of A delivers them")
                 .isEqualTo(seen1.stream().filter(withA::contains).toList());
-        Thread.sleep(300);
+        Thread.sleep(300); // sleep is the scenario: time passes to show nothing more arrives
         assertThat(onlyA.await(0)).as("nothing to B only reaches process 0").hasSize(withA.size());
         assertThat(ringsBuilt.get(0)).as("still no ring B at process 0").doesNotContain(B);
         assertThat(counter(0, "parallax.multicast.forgotten")).isZero();
@@ -294,7 +294,7 @@ class RingMulticastTopologyTest {
             copies = Math.max(copies, counter(p, "parallax.multicast.duplicates"));
         }
         assertThat(copies).as("a resent copy was decided in ring B and dropped").isPositive();
-        Thread.sleep(300);
+        Thread.sleep(300); // sleep is the scenario: time passes to show no copy arrives later
         assertThat(both.await(0)).as("no copy delivered later either").hasSize(sent.size());
         assertThat(Collections.frequency(both.await(0), sent.get(0))).isEqualTo(1);
     }

@@ -120,7 +120,7 @@ class MRingSlowLearnerTest {
                         largestBuffer.accumulateAndGet((long) gauge(m, "parallax.ring.learner.buffered", "instances"), Math::max);
                     }
                     try {
-                        Thread.sleep(1);
+                        Thread.sleep(1); // sleep is the scenario: the sampler's period, until told to stop
                     } catch (InterruptedException e) {
                         return;
                     }

@@ -8,6 +8,7 @@ import dev.parallax.core.spi.CommandRouter;
 import dev.parallax.core.spi.Executor;
 import dev.parallax.core.spi.ResultSink;
 import dev.parallax.core.spi.WorkerExecutor;
+import dev.parallax.core.stage.StageThreads;
 
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -183,8 +184,7 @@ public final class PsmrExecutor implements WorkerExecutor {
         for (int i = 0; i < k; i++) {
             PsmrWorkers.Worker w = group.worker(i);
             ArrayBlockingQueue<Command> q = queues[i];
-            ts[i] = new Thread(() -> runWorker(group, w, q), "parallax-psmr-" + i);
-            ts[i].setDaemon(true);
+            ts[i] = StageThreads.newThread("parallax-psmr-" + i, true, () -> runWorker(group, w, q));
         }
         this.workers = group;
         this.threads = ts;

@@ -6,6 +6,7 @@ import dev.parallax.core.StateMachine;
 import dev.parallax.core.exec.Joins;
 import dev.parallax.core.spi.Executor;
 import dev.parallax.core.spi.ResultSink;
+import dev.parallax.core.stage.StageThreads;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -100,8 +101,7 @@ public final class SsmrExecutor implements Executor {
                 completed();
             }
         });
-        Thread t = new Thread(this::loop, "parallax-ssmr-" + config.partition());
-        t.setDaemon(true);
+        Thread t = StageThreads.newThread("parallax-ssmr-" + config.partition(), true, this::loop);
         thread = t;
         t.start();
     }

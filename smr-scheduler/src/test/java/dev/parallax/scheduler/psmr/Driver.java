@@ -1,7 +1,9 @@
 package dev.parallax.scheduler.psmr;
 
 import dev.parallax.core.Command;
+import dev.parallax.core.testkit.cluster.Await;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -71,13 +73,7 @@ final class Driver {
     /** Polls {@code condition} until it holds, failing the test with {@code what} after the time-out. */
     static void awaitUntil(BooleanSupplier condition, java.util.function.Supplier<String> what)
             throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out waiting for " + what.get());
-            }
-            Thread.sleep(1);
-        }
+        Await.until(Duration.ofSeconds(TIMEOUT_SECONDS), condition, what);
     }
 
     /** Waits until the wait report of {@code group} says worker {@code i}'s line contains {@code text}. */

@@ -4,6 +4,7 @@ import dev.parallax.core.exec.Joins;
 
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.Transport;
+import dev.parallax.core.stage.StageThreads;
 import dev.parallax.core.time.Clock;
 import io.micrometer.core.instrument.Counter;
 
@@ -119,8 +120,7 @@ final class Sequencer {
         this.forgotten = forgotten;
         this.forwardsLost = forwardsLost;
         this.resends = resends;
-        this.thread = new Thread(this::run, "multicast-sequencer-" + self);
-        this.thread.setDaemon(true);
+        this.thread = StageThreads.newThread("multicast-sequencer-" + self, true, this::run);
     }
 
     void start() {

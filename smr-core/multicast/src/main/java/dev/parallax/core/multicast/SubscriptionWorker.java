@@ -6,6 +6,7 @@ import dev.parallax.core.GroupSet;
 import dev.parallax.core.spi.MulticastListener;
 import dev.parallax.core.spi.MulticastPosition;
 import dev.parallax.core.spi.Subscription;
+import dev.parallax.core.stage.StageThreads;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -36,8 +37,7 @@ final class SubscriptionWorker implements Subscription {
         this.installs = installs;
         this.compactions = compactions;
         this.onClose = onClose;
-        this.thread = new Thread(this::run, name);
-        this.thread.setDaemon(true);
+        this.thread = StageThreads.newThread(name, true, this::run);
     }
 
     void start() {

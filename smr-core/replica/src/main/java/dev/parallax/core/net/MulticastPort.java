@@ -271,8 +271,7 @@ public final class MulticastPort<M> implements Transport<M> {
         stamps = arrivals;
         handler = messageHandler;
         sender = threads.run(new Sender());
-        receiver = new Thread(this::receive, "replica-" + self + "-" + channelName + "-receiver");
-        receiver.setDaemon(true);
+        receiver = StageThreads.newThread("replica-" + self + "-" + channelName + "-receiver", true, this::receive);
         receiver.start();
     }
 

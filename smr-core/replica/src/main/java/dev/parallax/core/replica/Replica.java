@@ -246,11 +246,10 @@ public final class Replica implements AutoCloseable {
 
     /** Closes the replica on a thread of its own: the failing thread may be one close() joins. */
     private void stopAfterFatalError() {
-        Thread t = new Thread(() -> {
+        Thread t = StageThreads.newThread("parallax-fail-stop-" + config.id(), true, () -> {
             close();
             failStopped.complete(failure().orElseThrow());
-        }, "parallax-fail-stop-" + config.id());
-        t.setDaemon(true);
+        });
         t.start();
     }
 

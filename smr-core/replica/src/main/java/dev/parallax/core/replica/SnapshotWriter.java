@@ -2,6 +2,7 @@ package dev.parallax.core.replica;
 
 import dev.parallax.core.SnapshotCapture;
 import dev.parallax.core.snapshot.SnapshotStore;
+import dev.parallax.core.stage.StageThreads;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -102,8 +103,8 @@ final class SnapshotWriter implements AutoCloseable {
         synchronized (lock) {
             if (!closed && inFlight == null && store != null) {
                 abandoned = false;
-                Thread t = new Thread(() -> write(at, sessions, state), "replica-" + replica + "-snapshot-writer");
-                t.setDaemon(true);
+                Thread t = StageThreads.newThread("replica-" + replica + "-snapshot-writer", true,
+                        () -> write(at, sessions, state));
                 inFlight = t;
                 t.start();
                 return;

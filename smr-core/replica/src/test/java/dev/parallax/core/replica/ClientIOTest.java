@@ -12,6 +12,7 @@ import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.wire.NetMetrics;
 import dev.parallax.core.stage.BoundedQueue;
 import dev.parallax.core.stage.Queues;
+import dev.parallax.core.testkit.cluster.Await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -184,11 +185,8 @@ class ClientIOTest {
             assertThat(pendingWhileStalled).isGreaterThan(LOW);
             // The event loop may still move bytes into the socket between two reads: wait until the
             // gauge and the figure agree on one reading (both are the same counter, read twice).
-            long agreeBy = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-            while (gauge("parallax.client.pending.reply.bytes") != io.pendingReplyBytes()) {
-                assertThat(System.nanoTime()).as("the pending-bytes gauge reads the pending bytes").isLessThan(agreeBy);
-                Thread.sleep(1);
-            }
+            Await.until(Duration.ofSeconds(10), () -> gauge("parallax.client.pending.reply.bytes") == io.pendingReplyBytes(),
+                    () -> "the pending-bytes gauge to read the pending bytes");
             assertThat(gauge("parallax.client.pending.reply.bytes")).isGreaterThan(LOW);
             assertThat(io.writeStalledConnections()).isEqualTo(1);
 

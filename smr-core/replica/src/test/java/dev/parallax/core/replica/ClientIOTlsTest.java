@@ -15,6 +15,7 @@ import dev.parallax.core.wire.tls.TlsContexts;
 import dev.parallax.core.snapshot.SnapshotStore;
 import dev.parallax.core.stage.BoundedQueue;
 import dev.parallax.core.stage.Queues;
+import dev.parallax.core.testkit.cluster.Await;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -168,10 +169,7 @@ class ClientIOTlsTest {
                 // closed with a reset
             }
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (refused("tls") < 1 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        Await.until(Duration.ofSeconds(10), () -> refused("tls") >= 1, () -> "the garbage connection to be refused");
         assertThat(refused("tls")).isEqualTo(1);
         // ... and the port goes on serving.
         SmrClient c = client(ClientConfig.builder(clients).tlsTrust(certs.ca()));

@@ -14,6 +14,7 @@ import dev.parallax.core.spi.MessageCodec;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.spi.WireReader;
 import dev.parallax.core.spi.WireWriter;
+import dev.parallax.core.testkit.cluster.Await;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -23,12 +24,12 @@ import org.junit.jupiter.api.Test;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -212,10 +213,6 @@ class ReplicaDatagramGroupTest {
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("waiting for: " + what).isLessThan(deadline);
-            Thread.sleep(5);
-        }
+        Await.until(what, Duration.ofSeconds(20), condition);
     }
 }

@@ -92,8 +92,7 @@ public final class CompositeStageRunner implements Wakeup, AutoCloseable {
         this.clock = builder.clock;
         this.registry = builder.registry;
         this.closeTimeout = builder.closeTimeout;
-        this.thread = new Thread(this::run, threadName);
-        this.thread.setDaemon(false);
+        this.thread = StageThreads.newThread(threadName, false, this::run);
         this.parker = new IdleParker(thread, this);
         this.waitStrategy = Objects.requireNonNull(builder.waitStrategy.create(this::parkIdle), "wait strategy");
     }

@@ -55,8 +55,7 @@ public final class StageRunner implements StageHandle {
         this.closeTimeout = builder.closeTimeout;
         this.driver = new StageDriver(builder.stage, builder.registry, clock);
         this.name = driver.name();
-        this.thread = new Thread(this::run, name);
-        this.thread.setDaemon(false);
+        this.thread = StageThreads.newThread(name, false, this::run);
         this.parker = new IdleParker(thread, this);
         WaitStrategy strategy;
         try {

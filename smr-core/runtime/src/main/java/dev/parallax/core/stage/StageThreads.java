@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one place where a process starts its stages on threads, following a
@@ -38,6 +40,10 @@ import java.util.Set;
  * stages that must not wait behind the pipeline, such as the failure detector, whose heartbeats
  * and suspicions must keep time while the pipeline is busy.
  *
+ * <p>{@link #newThread} is the one way the library makes a thread of its own, here and elsewhere
+ * (receivers, executors' workers, the snapshot writer): named, with an explicit daemon flag, and
+ * logging what escapes it.
+ *
  * <p>Stages keep the meters and failure rules of {@link StageRunner} in both placements.
  * {@link #close()} stops everything still running. All methods are thread-safe; {@code run} does
  * not block, {@code close} blocks up to the close timeout per thread.
@@ -46,6 +52,20 @@ public final class StageThreads implements AutoCloseable {
 
     /** Suffix of the shared thread's name in {@link ThreadPlacement#COMPACT}. */
     public static final String PIPELINE_THREAD = "pipeline";
+
+    private static final Logger LOG = LoggerFactory.getLogger(StageThreads.class);
+
+    /**
+     * Logs what escapes a library thread, then passes it to the JVM's default handler if the
+     * application installed one (so that its policy, such as exiting, still applies).
+     */
+    private static final Thread.UncaughtExceptionHandler LOG_UNCAUGHT = (thread, e) -> {
+        LOG.error("thread {} ended with an uncaught exception", thread.getName(), e);
+        Thread.UncaughtExceptionHandler application = Thread.getDefaultUncaughtExceptionHandler();
+        if (application != null) {
+            application.uncaughtException(thread, e);
+        }
+    };
 
     private final ThreadPlacement placement;
     private final String threadNamePrefix;
@@ -83,6 +103,36 @@ public final class StageThreads implements AutoCloseable {
      */
     public static Builder builder(ThreadPlacement placement) {
         return new Builder(placement);
+    }
+
+    /**
+     * Makes, without starting it, a thread of the library: every thread the library runs, other
+     * than Netty's event loops, comes from here (the runners of these stage threads included). The
+     * thread is named {@code name}, is a daemon thread or not as {@code daemon} says (never
+     * inherited from the calling thread), and has an uncaught-exception handler that logs the
+     * exception at ERROR with the thread's name, then passes it to
+     * {@link Thread#getDefaultUncaughtExceptionHandler()} if one is set.
+     *
+     * <p>Thread-safe; does not block.
+     *
+     * @param name the thread's name, not empty
+     * @param daemon whether the thread is a daemon thread: true for threads that must not keep the
+     *     JVM alive (the owner stops them), false for those the owner joins on close
+     * @param body what the thread runs
+     * @return the new, unstarted thread
+     * @throws NullPointerException if {@code name} or {@code body} is null
+     * @throws IllegalArgumentException if {@code name} is empty
+     */
+    public static Thread newThread(String name, boolean daemon, Runnable body) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(body, "body");
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("a library thread needs a name");
+        }
+        Thread t = new Thread(body, name);
+        t.setDaemon(daemon);
+        t.setUncaughtExceptionHandler(LOG_UNCAUGHT);
+        return t;
     }
 
     /**

@@ -8,9 +8,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -189,6 +191,63 @@ class StageThreadsTest {
         assertThat(handle.failure()).containsInstanceOf(StackOverflowError.class);
         assertThat(handle.counters().exceptions()).isEqualTo(1);
         assertThat(handle.name()).isEqualTo("staged-error");
+        threads.close();
+    }
+
+    @Test
+    void newThreadNamesItSetsTheDaemonFlagAsToldAndLogsWhatEscapes() throws Exception {
+        Thread daemon = StageThreads.newThread("factory-test-daemon", true, () -> { });
+        Thread user = StageThreads.newThread("factory-test-user", false, () -> { });
+        assertThat(daemon.getName()).isEqualTo("factory-test-daemon");
+        assertThat(daemon.isDaemon()).isTrue();
+        assertThat(daemon.getState()).as("not started").isEqualTo(Thread.State.NEW);
+        assertThat(user.getName()).isEqualTo("factory-test-user");
+        assertThat(user.isDaemon()).isFalse();
+        // The flag is the caller's word, not inherited from the creating thread.
+        AtomicReference<Thread> madeOnDaemon = new AtomicReference<>();
+        Thread creator = new Thread(() -> madeOnDaemon.set(StageThreads.newThread("factory-test-child", false, () -> { })),
+                "factory-test-creator");
+        creator.setDaemon(true);
+        creator.start();
+        creator.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+        assertThat(madeOnDaemon.get().isDaemon()).isFalse();
+
+        Thread.UncaughtExceptionHandler applications = Thread.getDefaultUncaughtExceptionHandler();
+        CompletableFuture<Throwable> forwarded = new CompletableFuture<>();
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> forwarded.complete(e));
+        try {
+            IllegalStateException boom = new IllegalStateException("factory test: expected in the log");
+            Thread failing = StageThreads.newThread("factory-test-failing", true, () -> {
+                throw boom;
+            });
+            assertThat(failing.getUncaughtExceptionHandler()).as("a handler of its own, not the thread group")
+                    .isNotSameAs(failing.getThreadGroup());
+            failing.start();
+            failing.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+            assertThat(forwarded.get(WAIT_SECONDS, TimeUnit.SECONDS)).as("logged, then passed to the application's handler")
+                    .isSameAs(boom);
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(applications);
+        }
+
+        assertThatThrownBy(() -> StageThreads.newThread("", true, () -> { })).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> StageThreads.newThread(null, true, () -> { })).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> StageThreads.newThread("factory-test-none", true, null))
+                .isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void runnersStartTheirThreadsThroughTheFactory() throws Exception {
+        StageThreads threads = StageThreads.builder(ThreadPlacement.STAGED).build();
+        CompletableFuture<Thread> ranOn = new CompletableFuture<>();
+        BoundedQueue<String> input = Queues.mpsc(4);
+        threads.run(new ActionStage<>("factory-test-stage", input, s -> ranOn.complete(Thread.currentThread())));
+        input.offer("item");
+        Thread t = ranOn.get(WAIT_SECONDS, TimeUnit.SECONDS);
+        assertThat(t.getName()).isEqualTo("factory-test-stage");
+        assertThat(t.isDaemon()).as("a stage runner is joined on close, as before").isFalse();
+        assertThat(t.getUncaughtExceptionHandler()).as("the factory's handler (the thread still runs)").isNotNull()
+                .isNotSameAs(t.getThreadGroup());
         threads.close();
     }
 }

@@ -1,11 +1,13 @@
 package dev.parallax.core.testkit;
 
 import dev.parallax.core.spi.AtomicBroadcast;
+import dev.parallax.core.testkit.cluster.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -140,15 +142,10 @@ public abstract class AtomicBroadcastContract {
     }
 
     private static int awaitLeader(List<Member> members) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
-        while (System.nanoTime() < deadline) {
+        return Await.value(Duration.ofSeconds(TIMEOUT_S), () -> {
             int hint = members.get(0).broadcast().leaderHint();
-            if (hint >= 0 && members.get(hint).broadcast().propose(bytes("probe"))) {
-                return hint;
-            }
-            Thread.sleep(1);
-        }
-        throw new AssertionError("no leader");
+            return hint >= 0 && members.get(hint).broadcast().propose(bytes("probe")) ? hint : -1;
+        }, leader -> leader >= 0, () -> "a leader that accepts a proposal");
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.parallax.core.runtime.DatagramGroupConfig;
 import dev.parallax.core.stage.StageThreads;
 import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.core.stage.WaitStrategies;
+import dev.parallax.core.testkit.cluster.Await;
 import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,12 +24,12 @@ import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
@@ -93,11 +94,7 @@ class MulticastPortTest {
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("waiting for: " + what).isLessThan(deadline);
-            Thread.sleep(5);
-        }
+        Await.until(what, Duration.ofSeconds(20), condition);
     }
 
     private List<Node> cluster(ClusterMembers members, String channel, DatagramGroupConfig group) {

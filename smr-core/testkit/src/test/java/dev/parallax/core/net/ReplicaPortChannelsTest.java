@@ -10,11 +10,13 @@ import dev.parallax.core.spi.Transport;
 import dev.parallax.core.spi.WireReader;
 import dev.parallax.core.spi.WireWriter;
 import dev.parallax.core.stage.StageThreads;
+import dev.parallax.core.testkit.cluster.Await;
 import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -80,12 +82,13 @@ class ReplicaPortChannelsTest {
 
     /** Sends until {@code arrived} holds: messages sent before the connection is up are dropped. */
     private static void sendUntil(Runnable send, BooleanSupplier arrived) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!arrived.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("nothing arrived within 20 s").isLessThan(deadline);
+        Await.until(Duration.ofSeconds(20), () -> {
+            if (arrived.getAsBoolean()) {
+                return true;
+            }
             send.run();
-            Thread.sleep(10);
-        }
+            return false;
+        }, () -> "the probe to arrive");
     }
 
     /**
@@ -194,11 +197,9 @@ class ReplicaPortChannelsTest {
         sendUntil(() -> aText.send(1, "up"), () -> !texts.isEmpty());
         double before = b.registry().get("parallax.net.channel.unknown").counter().count();
         assertThat(aOnly.send(1, 5L)).isTrue();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (b.registry().get("parallax.net.channel.unknown").counter().count() < before + 1) {
-            assertThat(System.nanoTime()).as("the frame for the unknown channel was not counted").isLessThan(deadline);
-            Thread.sleep(5);
-        }
+        Await.until(Duration.ofSeconds(20),
+                () -> b.registry().get("parallax.net.channel.unknown").counter().count() >= before + 1,
+                () -> "the frame for the unknown channel to be counted");
         texts.clear();
         assertThat(aText.send(1, "after")).isTrue();
         assertThat(nextOtherThan("up", texts)).as("the connection still carries the other channel").isEqualTo("after");

@@ -8,6 +8,7 @@ import dev.parallax.core.spi.Transport;
 import dev.parallax.core.stage.StageThreads;
 import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.core.testkit.TlsSockets;
+import dev.parallax.core.testkit.cluster.Await;
 import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -24,6 +25,7 @@ import java.io.InputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -250,12 +252,6 @@ class ReplicaPortTlsTest {
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(20);
-        }
+        Await.until(what, Duration.ofSeconds(30), condition);
     }
 }

@@ -101,7 +101,7 @@ class ZkServerBackendTest {
             c.sendRequest(2, ZkOp.GET_DATA.code(), new GetDataRequest("/b", false));
             ZkTesting.await("two commands", () -> backend.pending.size() == 2);
             c.sendRequest(3, ZkOp.GET_DATA.code(), new GetDataRequest("/c", false));
-            Thread.sleep(300);
+            Thread.sleep(300); // sleep is the scenario: time passes to show the third request is not read
             assertThat(backend.pending).as("the third request waits in the socket").hasSize(2);
 
             backend.pending.get(0).complete(ZkReply.data(new byte[0], stat(1, 0)));

@@ -3,8 +3,10 @@ package dev.parallax.examples.volery.zk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.parallax.core.testkit.cluster.Await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -295,10 +297,8 @@ class ZkServerOfficialClientTest {
             watcher.exists("/gone/x", event -> { });
         }
         // closeSession dropped both watches (WatchDrop); a poll of an empty partition returns nothing
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (backend.watchCount() != 0 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        Await.value(Duration.ofSeconds(30), () -> backend.watchCount(), count -> count == 0,
+                () -> "the closed session's watches to be dropped");
         assertThat(backend.watchCount()).isZero();
         zk.setData("/gone", bytes("1"), -1);
         assertThat(counter("watches", "event", "undeliverable")).isZero();

@@ -1,9 +1,9 @@
 package dev.parallax.examples.volery.zk;
 
+import dev.parallax.core.testkit.cluster.Await;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.proto.ExistsRequest;
 import org.apache.zookeeper.proto.ExistsResponse;
@@ -26,13 +26,7 @@ final class ZkTesting {
 
     /** Polls {@code condition} until it holds, failing after {@link #WAIT_SECONDS}. */
     static void await(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(10);
-        }
+        Await.until(what, Duration.ofSeconds(WAIT_SECONDS), condition);
     }
 
     /** The count of session events {@code event} (created, resumed, adopted, ...) a server recorded in {@code registry}. */
