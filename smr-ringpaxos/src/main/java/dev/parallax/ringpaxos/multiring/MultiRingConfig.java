@@ -3,6 +3,7 @@ package dev.parallax.ringpaxos.multiring;
 import dev.parallax.core.GroupSet;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
+import dev.parallax.ringpaxos.RingKeys;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -25,8 +26,9 @@ import java.util.Objects;
  *
  * <p>Defaults: {@value #DEFAULT_RINGS} rings, {@link Ring.Kind#M_RING}, M = {@value #DEFAULT_ROUND_LENGTH},
  * λ = {@value #DEFAULT_LAMBDA} instances per second, Δ = 5 ms, the rest {@link RingConfig}'s
- * defaults. Cluster file keys: {@code multiring.rings}, {@code multiring.kind}, {@code multiring.m},
- * {@code ring.lambda}, {@code ring.delta.ms} and the {@code ring.*} / {@code mring.*} keys.
+ * defaults. Cluster file keys ({@link MultiRingKeys#config}): {@code multiring.rings}, {@code multiring.kind},
+ * {@code multiring.m} and the topology keys ({@link MultiRingKeys}), {@code ring.lambda}, {@code ring.delta.ms}
+ * and the other {@code ring.*} / {@code mring.*} keys ({@link RingKeys}).
  *
  * <p>Immutable and thread-safe.
  */
@@ -37,8 +39,8 @@ public final class MultiRingConfig {
     public static final int DEFAULT_ROUND_LENGTH = 1;
     /** Default λ, logical instances per second every ring's coordinator keeps its ring at. */
     public static final long DEFAULT_LAMBDA = 20_000;
-    /** Default Δ, how often a coordinator checks whether a skip is due. */
-    public static final Duration DEFAULT_SKIP_INTERVAL = Duration.ofMillis(5);
+    /** Default Δ, how often a coordinator checks whether a skip is due: {@code ring.delta.ms}'s default. */
+    public static final Duration DEFAULT_SKIP_INTERVAL = RingKeys.DELTA.defaultValue();
     /** The most group rings: one per group id of a {@link GroupSet}. */
     public static final int MAX_RINGS = GroupSet.MAX_GROUP + 1;
 
@@ -157,8 +159,8 @@ public final class MultiRingConfig {
     public static final class Builder {
         private RingConfig ring;
         private Ring.Kind kind;
-        private int rings = DEFAULT_RINGS;
-        private int roundLength = DEFAULT_ROUND_LENGTH;
+        private int rings = MultiRingKeys.RINGS.defaultValue();
+        private int roundLength = MultiRingKeys.M.defaultValue();
         private long lambda = DEFAULT_LAMBDA;
         private Duration skipInterval = DEFAULT_SKIP_INTERVAL;
         private boolean ringsSet;
