@@ -1,14 +1,17 @@
 package dev.parallax.paxos;
 
+import dev.parallax.core.config.ConfigValues;
+
 import java.time.Duration;
 
 /**
  * Multi-Paxos parameters. Immutable and thread-safe; built with {@link #builder(int)}.
  *
- * <p>Defaults: WND 10 and BSZ 1300 B are seed 000's (§VI). The paper gives no timeouts; ours are
- * chosen for a LAN or loopback and shorter than JPaxos' public defaults (heartbeat 500 ms, suspect
- * 1000 ms, retransmit 1000 ms) so that fail-over takes well under a second; see
- * docs/protocols/multi-paxos.md.
+ * <p>Each parameter is a key of {@link PaxosKeys} (name, type, default, check, documentation);
+ * this class holds their values and answers them in the units the core uses. Defaults: WND 10 and
+ * BSZ 1300 B are seed 000's (§VI). The paper gives no timeouts; ours are chosen for a LAN or
+ * loopback and shorter than JPaxos' public defaults (heartbeat 500 ms, suspect 1000 ms,
+ * retransmit 1000 ms) so that fail-over takes well under a second; see docs/protocols/multi-paxos.md.
  */
 public final class PaxosConfig {
     /** Default window: instances in flight at once (seed 000 §VI: WND = 10; 35 was best). */
@@ -25,31 +28,11 @@ public final class PaxosConfig {
     public static final int DEFAULT_CATCH_UP_MAX_BYTES = 1 << 20;
 
     private final int members;
-    private final int window;
-    private final int batchBytes;
-    private final long batchTimeoutNanos;
-    private final int eagerBelow;
-    private final long heartbeatNanos;
-    private final long suspectNanos;
-    private final long retransmitNanos;
-    private final long catchUpNanos;
-    private final long restartHoldNanos;
-    private final int catchUpMaxInstances;
-    private final int catchUpMaxBytes;
+    private final ConfigValues values;
 
     private PaxosConfig(Builder b) {
         this.members = b.members;
-        this.window = b.window;
-        this.batchBytes = b.batchBytes;
-        this.batchTimeoutNanos = b.batchTimeout.toNanos();
-        this.eagerBelow = b.eagerBelow == 0 ? b.window : Math.min(b.eagerBelow, b.window);
-        this.heartbeatNanos = b.heartbeat.toNanos();
-        this.suspectNanos = b.suspect.toNanos();
-        this.retransmitNanos = b.retransmit.toNanos();
-        this.catchUpNanos = b.catchUp.toNanos();
-        this.restartHoldNanos = b.restartHold.toNanos();
-        this.catchUpMaxInstances = b.catchUpMaxInstances;
-        this.catchUpMaxBytes = b.catchUpMaxBytes;
+        this.values = b.values.build();
     }
 
     /** A builder for a cluster of {@code members} replicas, with every default set. */
@@ -74,35 +57,38 @@ public final class PaxosConfig {
 
     /** Instances in flight below which a partial batch is proposed at once (at most WND). */
     public int eagerBelow() {
-        return eagerBelow;
+        Integer e = values.get(PaxosKeys.EAGER_BELOW);
+        return e == null ? window() : Math.min(e, window());
     }
 
+    /** WND ({@code paxos.window}). */
     public int window() {
-        return window;
+        return values.get(PaxosKeys.WINDOW);
     }
 
+    /** BSZ ({@code paxos.batch.bytes}). */
     public int batchBytes() {
-        return batchBytes;
+        return values.get(PaxosKeys.BATCH_BYTES);
     }
 
     public long batchTimeoutNanos() {
-        return batchTimeoutNanos;
+        return values.get(PaxosKeys.BATCH_TIMEOUT).toNanos();
     }
 
     public long heartbeatNanos() {
-        return heartbeatNanos;
+        return values.get(PaxosKeys.HEARTBEAT).toNanos();
     }
 
     public long suspectNanos() {
-        return suspectNanos;
+        return values.get(PaxosKeys.SUSPECT).toNanos();
     }
 
     public long retransmitNanos() {
-        return retransmitNanos;
+        return values.get(PaxosKeys.RETRANSMIT).toNanos();
     }
 
     public long catchUpNanos() {
-        return catchUpNanos;
+        return values.get(PaxosKeys.CATCH_UP).toNanos();
     }
 
     /**
@@ -110,41 +96,27 @@ public final class PaxosConfig {
      * (see {@link Builder#restartHold}).
      */
     public long restartHoldNanos() {
-        return restartHoldNanos;
+        return values.get(PaxosKeys.RESTART_HOLD).toNanos();
     }
 
     public int catchUpMaxInstances() {
-        return catchUpMaxInstances;
+        return values.get(PaxosKeys.CATCH_UP_MAX_INSTANCES);
     }
 
     /** See {@link Builder#catchUpMaxBytes(int)}. */
     public int catchUpMaxBytes() {
-        return catchUpMaxBytes;
+        return values.get(PaxosKeys.CATCH_UP_MAX_BYTES);
     }
 
     @Override
     public String toString() {
-        return "PaxosConfig{n=" + members + ", window=" + window + ", batchBytes=" + batchBytes + ", eagerBelow=" + eagerBelow
-                + ", batchTimeout=" + Duration.ofNanos(batchTimeoutNanos) + ", heartbeat=" + Duration.ofNanos(heartbeatNanos)
-                + ", suspect=" + Duration.ofNanos(suspectNanos) + ", retransmit=" + Duration.ofNanos(retransmitNanos)
-                + ", catchUp=" + Duration.ofNanos(catchUpNanos) + ", restartHold=" + Duration.ofNanos(restartHoldNanos) + ", catchUpMaxInstances=" + catchUpMaxInstances
-                + ", catchUpMaxBytes=" + catchUpMaxBytes + "}";
+        return "PaxosConfig{n=" + members + ", eagerBelow=" + eagerBelow() + ", " + values + "}";
     }
 
     /** Mutable builder, not thread-safe; setters validate at once. */
     public static final class Builder {
         private final int members;
-        private int window = DEFAULT_WINDOW;
-        private int batchBytes = DEFAULT_BATCH_BYTES;
-        private Duration batchTimeout = Duration.ofMillis(1);
-        private int eagerBelow;
-        private Duration heartbeat = Duration.ofMillis(50);
-        private Duration suspect = Duration.ofMillis(500);
-        private Duration retransmit = Duration.ofMillis(200);
-        private Duration catchUp = Duration.ofMillis(100);
-        private Duration restartHold = Duration.ofSeconds(2);
-        private int catchUpMaxInstances = DEFAULT_CATCH_UP_MAX_INSTANCES;
-        private int catchUpMaxBytes = DEFAULT_CATCH_UP_MAX_BYTES;
+        private final ConfigValues.Builder values = ConfigValues.builder(PaxosKeys.TABLE);
 
         private Builder(int members) {
             if (members < 1 || members > 31) {
@@ -155,19 +127,19 @@ public final class PaxosConfig {
 
         /** WND: instances in flight at once; default {@value PaxosConfig#DEFAULT_WINDOW}. */
         public Builder window(int window) {
-            this.window = positive(window, "window");
+            values.set(PaxosKeys.WINDOW, window);
             return this;
         }
 
         /** BSZ: a batch closes once it holds this many bytes; default {@value PaxosConfig#DEFAULT_BATCH_BYTES}. */
         public Builder batchBytes(int bytes) {
-            this.batchBytes = positive(bytes, "batchBytes");
+            values.set(PaxosKeys.BATCH_BYTES, bytes);
             return this;
         }
 
         /** Longest a request waits for its batch to fill; default 1 ms. */
         public Builder batchTimeout(Duration d) {
-            this.batchTimeout = nonNegative(d, "batchTimeout");
+            values.set(PaxosKeys.BATCH_TIMEOUT, d);
             return this;
         }
 
@@ -179,44 +151,44 @@ public final class PaxosConfig {
          * at high load, no added latency at low load.
          */
         public Builder eagerBelow(int instances) {
-            this.eagerBelow = positive(instances, "eagerBelow");
+            values.set(PaxosKeys.EAGER_BELOW, instances);
             return this;
         }
 
         /** How often an idle leader tells followers it is alive; default 50 ms. */
         public Builder heartbeat(Duration d) {
-            this.heartbeat = positive(d, "heartbeat");
+            values.set(PaxosKeys.HEARTBEAT, d);
             return this;
         }
 
         /** Silence from the leader after which a follower suspects it; default 500 ms. */
         public Builder suspect(Duration d) {
-            this.suspect = positive(d, "suspect");
+            values.set(PaxosKeys.SUSPECT, d);
             return this;
         }
 
         /** How long before an unanswered Prepare or Propose is sent again; default 200 ms. */
         public Builder retransmit(Duration d) {
-            this.retransmit = positive(d, "retransmit");
+            values.set(PaxosKeys.RETRANSMIT, d);
             return this;
         }
 
         /** How often a lagging replica asks a peer for decided instances; default 100 ms. */
         public Builder catchUp(Duration d) {
-            this.catchUp = positive(d, "catchUp");
+            values.set(PaxosKeys.CATCH_UP, d);
             return this;
         }
 
         /**
          * A replica restarted from a non-empty log starts no view until it has heard from a peer,
-         * or for at most this long after its start (issue 12: a restarted replica never takes
+         * or for at most this long after its start (so that a restarted replica never takes
          * leadership from a working leader). Until a peer's message arrives it cannot know the
          * view the others are in, and the peers' connections to it come back with back-off (the
          * replica port's cap is 1 s). Default 2 s. It delays the first view after a restart of
          * the whole cluster (nobody speaks before a view starts) by at most this much.
          */
         public Builder restartHold(Duration d) {
-            this.restartHold = nonNegative(d, "restartHold");
+            values.set(PaxosKeys.RESTART_HOLD, d);
             return this;
         }
 
@@ -225,7 +197,7 @@ public final class PaxosConfig {
          * {@value PaxosConfig#DEFAULT_CATCH_UP_MAX_INSTANCES}.
          */
         public Builder catchUpMaxInstances(int n) {
-            this.catchUpMaxInstances = positive(n, "catchUpMaxInstances");
+            values.set(PaxosKeys.CATCH_UP_MAX_INSTANCES, n);
             return this;
         }
 
@@ -238,38 +210,24 @@ public final class PaxosConfig {
          * refused by the receiver, and the lagging replica never catches up without a snapshot.
          */
         public Builder catchUpMaxBytes(int bytes) {
-            this.catchUpMaxBytes = positive(bytes, "catchUpMaxBytes");
+            values.set(PaxosKeys.CATCH_UP_MAX_BYTES, bytes);
             return this;
+        }
+
+        /** The values set so far, for readers that set keys from a cluster file ({@link PaxosKeys#config}). */
+        ConfigValues.Builder values() {
+            return values;
         }
 
         /** @throws IllegalArgumentException if the timeouts disagree (suspect must exceed heartbeat) */
         public PaxosConfig build() {
+            Duration suspect = values.get(PaxosKeys.SUSPECT);
+            Duration heartbeat = values.get(PaxosKeys.HEARTBEAT);
             if (suspect.compareTo(heartbeat.multipliedBy(2)) < 0) {
-                throw new IllegalArgumentException("suspect (" + suspect + ") must be at least twice the heartbeat ("
-                        + heartbeat + "), or a live leader gets suspected");
+                throw new IllegalArgumentException(PaxosKeys.SUSPECT.name() + " (" + suspect.toMillis() + ") must be at least twice "
+                        + PaxosKeys.HEARTBEAT.name() + " (" + heartbeat.toMillis() + "), or a live leader gets suspected");
             }
             return new PaxosConfig(this);
-        }
-
-        private static int positive(int n, String what) {
-            if (n <= 0) {
-                throw new IllegalArgumentException(what + " must be > 0, got " + n);
-            }
-            return n;
-        }
-
-        private static Duration positive(Duration d, String what) {
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(what + " must be > 0, got " + d);
-            }
-            return d;
-        }
-
-        private static Duration nonNegative(Duration d, String what) {
-            if (d.isNegative()) {
-                throw new IllegalArgumentException(what + " must be >= 0, got " + d);
-            }
-            return d;
         }
     }
 }

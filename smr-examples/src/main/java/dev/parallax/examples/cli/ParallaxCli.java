@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
         description = "High-throughput state machine replication: run replicas, a KV client, a demo cluster "
                 + "(leader killed and restarted), a chaos run, or a local Volery (ZooKeeper API) cluster with zkCli.",
         subcommands = {ReplicaCommand.class, KvCommandLine.class, DemoCommand.class, ChaosCommand.class, CertsCommand.class,
-                VoleryClusterCommand.class, ZkCliCommand.class})
+                KeysCommand.class, VoleryClusterCommand.class, ZkCliCommand.class})
 public final class ParallaxCli implements Runnable {
 
     /**

@@ -110,7 +110,7 @@ class ClusterFileTlsTest {
         assertThatThrownBy(() -> ClusterFile.load(write("e.properties", MEMBERS + relativeKeys() + "tls.cert.3=x.crt\n")))
                 .hasMessageContaining("tls.cert.3 names no member");
         assertThatThrownBy(() -> ClusterFile.load(write("f.properties", MEMBERS + relativeKeys() + "tls.certs.0=x.crt\n")))
-                .hasMessageContaining("unknown keys [tls.certs.0]");
+                .hasMessageContaining("unknown key 'tls.certs.0'");
         assertThatThrownBy(() -> ClusterFile.load(write("g.properties", MEMBERS + relativeKeys() + "tls.handshake.timeout.ms=0\n")))
                 .hasMessageContaining("handshakeTimeout must be positive");
     }

@@ -1,5 +1,6 @@
 package dev.parallax.paxos.spaxos;
 
+import dev.parallax.core.config.ConfigValues;
 import dev.parallax.paxos.PaxosConfig;
 
 import java.time.Duration;
@@ -34,28 +35,12 @@ public final class SPaxosConfig {
 
     private final int members;
     private final PaxosConfig paxos;
-    private final int batchBytes;
-    private final long batchTimeoutNanos;
-    private final int eagerBelow;
-    private final int idsPerValue;
-    private final long ackIntervalNanos;
-    private final long ackRefreshNanos;
-    private final long resendDelayNanos;
-    private final int maxUndecidedPerOrigin;
-    private final int resendMaxBytes;
+    private final ConfigValues values;
 
     private SPaxosConfig(Builder b, PaxosConfig paxos) {
         this.members = b.members;
         this.paxos = paxos;
-        this.batchBytes = b.batchBytes;
-        this.batchTimeoutNanos = b.batchTimeout.toNanos();
-        this.eagerBelow = b.eagerBelow;
-        this.idsPerValue = b.idsPerValue;
-        this.ackIntervalNanos = b.ackInterval.toNanos();
-        this.ackRefreshNanos = b.ackRefresh.toNanos();
-        this.resendDelayNanos = b.resendDelay.toNanos();
-        this.maxUndecidedPerOrigin = b.maxUndecidedPerOrigin;
-        this.resendMaxBytes = b.resendMaxBytes;
+        this.values = b.values.build();
     }
 
     /** A builder for a cluster of {@code members} replicas, with every default set. */
@@ -85,70 +70,59 @@ public final class SPaxosConfig {
 
     /** cbsz: a client batch closes once it holds this many bytes. */
     public int batchBytes() {
-        return batchBytes;
+        return values.get(SPaxosKeys.BATCH_BYTES);
     }
 
     /** Longest a request waits for its client batch to fill. */
     public long batchTimeoutNanos() {
-        return batchTimeoutNanos;
+        return values.get(SPaxosKeys.BATCH_TIMEOUT).toNanos();
     }
 
     /** A partial client batch is disseminated at once only while fewer own batches are unstable. */
     public int eagerBelow() {
-        return eagerBelow;
+        return values.get(SPaxosKeys.EAGER_BELOW);
     }
 
     /** Most ids in one ordered value. */
     public int idsPerValue() {
-        return idsPerValue;
+        return values.get(SPaxosKeys.IDS_PER_VALUE);
     }
 
     /** Shortest quiet time towards a peer before an explicit ack goes to it (paper η). */
     public long ackIntervalNanos() {
-        return ackIntervalNanos;
+        return values.get(SPaxosKeys.ACK_INTERVAL).toNanos();
     }
 
     /** How often an idle replica re-sends its ack vector to every peer (lost-ack repair, Alg. 1 l.23–25). */
     public long ackRefreshNanos() {
-        return ackRefreshNanos;
+        return values.get(SPaxosKeys.ACK_REFRESH).toNanos();
     }
 
     /** Δ: how long an acked-but-missing body waits before RESENDFORWARD, and between retries (Alg. 1 l.26–29). */
     public long resendDelayNanos() {
-        return resendDelayNanos;
+        return values.get(SPaxosKeys.RESEND_DELAY).toNanos();
     }
 
     /** B: most own undecided batches an origin numbers ahead of its lowest undecided one. */
     public int maxUndecidedPerOrigin() {
-        return maxUndecidedPerOrigin;
+        return values.get(SPaxosKeys.MAX_UNDECIDED);
     }
 
     /** Most body bytes one RESENDFORWARD answer carries (the first body always goes). */
     public int resendMaxBytes() {
-        return resendMaxBytes;
+        return values.get(SPaxosKeys.RESEND_MAX_BYTES);
     }
 
     @Override
     public String toString() {
-        return "SPaxosConfig{n=" + members + ", batchBytes=" + batchBytes + ", batchTimeout=" + Duration.ofNanos(batchTimeoutNanos)
-                + ", eagerBelow=" + eagerBelow + ", idsPerValue=" + idsPerValue + ", ackInterval=" + Duration.ofNanos(ackIntervalNanos)
-                + ", ackRefresh=" + Duration.ofNanos(ackRefreshNanos) + ", resendDelay=" + Duration.ofNanos(resendDelayNanos)
-                + ", maxUndecidedPerOrigin=" + maxUndecidedPerOrigin + ", resendMaxBytes=" + resendMaxBytes + ", paxos=" + paxos + "}";
+        return "SPaxosConfig{n=" + members + ", " + values + ", paxos=" + paxos + "}";
     }
 
     /** Mutable builder, not thread-safe; setters validate at once, {@link #build} checks the combination. */
     public static final class Builder {
         private final int members;
         private PaxosConfig paxos;
-        private int batchBytes = DEFAULT_BATCH_BYTES;
-        private Duration batchTimeout = Duration.ofMillis(1);
-        private int eagerBelow = DEFAULT_EAGER_BELOW;
-        private int idsPerValue = DEFAULT_IDS_PER_VALUE;
-        private Duration ackInterval = Duration.ofMillis(1);
-        private Duration ackRefresh = Duration.ofMillis(100);
-        private Duration resendDelay = Duration.ofMillis(50);
-        private int maxUndecidedPerOrigin = DEFAULT_MAX_UNDECIDED;
-        private int resendMaxBytes = DEFAULT_RESEND_MAX_BYTES;
+        private final ConfigValues.Builder values = ConfigValues.builder(SPaxosKeys.TABLE);
 
         private Builder(int members) {
             if (members < 1 || members > 31) {
@@ -168,66 +142,55 @@ public final class SPaxosConfig {
 
         /** cbsz ({@code spaxos.batch.bytes}); default {@value SPaxosConfig#DEFAULT_BATCH_BYTES}. */
         public Builder batchBytes(int bytes) {
-            this.batchBytes = positive(bytes, "batchBytes");
+            values.set(SPaxosKeys.BATCH_BYTES, bytes);
             return this;
         }
 
         /** Client batch time-out ({@code spaxos.batch.timeout.ms}); default 1 ms. */
         public Builder batchTimeout(Duration d) {
-            if (d == null || d.isNegative()) {
-                throw new IllegalArgumentException("batchTimeout must be >= 0, got " + d);
-            }
-            this.batchTimeout = d;
+            values.set(SPaxosKeys.BATCH_TIMEOUT, d);
             return this;
         }
 
         /** Eager dissemination below this many own unstable batches ({@code spaxos.eager.below}); default 2. */
         public Builder eagerBelow(int batches) {
-            this.eagerBelow = positive(batches, "eagerBelow");
+            values.set(SPaxosKeys.EAGER_BELOW, batches);
             return this;
         }
 
         /** Most ids per ordered value ({@code spaxos.ids.per.value}); default 64. */
         public Builder idsPerValue(int ids) {
-            this.idsPerValue = positive(ids, "idsPerValue");
-            if (ids > IdList.MAX_IDS) {
-                throw new IllegalArgumentException("idsPerValue must be <= " + IdList.MAX_IDS + ", got " + ids);
-            }
+            values.set(SPaxosKeys.IDS_PER_VALUE, ids);
             return this;
         }
 
         /** η: quiet time before an explicit ack ({@code spaxos.ack.interval.ms}); default 1 ms. */
         public Builder ackInterval(Duration d) {
-            this.ackInterval = positive(d, "ackInterval");
+            values.set(SPaxosKeys.ACK_INTERVAL, d);
             return this;
         }
 
         /** Idle ack refresh ({@code spaxos.ack.refresh.ms}); default 100 ms. */
         public Builder ackRefresh(Duration d) {
-            this.ackRefresh = positive(d, "ackRefresh");
+            values.set(SPaxosKeys.ACK_REFRESH, d);
             return this;
         }
 
         /** Δ ({@code spaxos.resend.delay.ms}); default 50 ms. */
         public Builder resendDelay(Duration d) {
-            this.resendDelay = positive(d, "resendDelay");
+            values.set(SPaxosKeys.RESEND_DELAY, d);
             return this;
         }
 
         /** B ({@code spaxos.max.undecided}); default 128, at most {@value SPaxosConfig#MAX_UNDECIDED_LIMIT}. */
         public Builder maxUndecidedPerOrigin(int batches) {
-            positive(batches, "maxUndecidedPerOrigin");
-            if (batches > MAX_UNDECIDED_LIMIT) {
-                throw new IllegalArgumentException("maxUndecidedPerOrigin must be <= " + MAX_UNDECIDED_LIMIT
-                        + " (the executed-id window), got " + batches);
-            }
-            this.maxUndecidedPerOrigin = batches;
+            values.set(SPaxosKeys.MAX_UNDECIDED, batches);
             return this;
         }
 
         /** Body bytes per RESENDFORWARD answer ({@code spaxos.resend.max.bytes}); default 1 MiB. */
         public Builder resendMaxBytes(int bytes) {
-            this.resendMaxBytes = positive(bytes, "resendMaxBytes");
+            values.set(SPaxosKeys.RESEND_MAX_BYTES, bytes);
             return this;
         }
 
@@ -240,24 +203,18 @@ public final class SPaxosConfig {
             if (p.members() != members) {
                 throw new IllegalArgumentException("paxos config has " + p.members() + " members, S-Paxos config " + members);
             }
+            Duration ackInterval = values.get(SPaxosKeys.ACK_INTERVAL);
+            Duration ackRefresh = values.get(SPaxosKeys.ACK_REFRESH);
             if (ackInterval.compareTo(ackRefresh) > 0) {
-                throw new IllegalArgumentException("ackInterval (" + ackInterval + ") must not exceed ackRefresh (" + ackRefresh + ")");
+                throw new IllegalArgumentException(SPaxosKeys.ACK_INTERVAL.name() + " (" + ackInterval.toMillis() + ") must not exceed "
+                        + SPaxosKeys.ACK_REFRESH.name() + " (" + ackRefresh.toMillis() + ")");
             }
             return new SPaxosConfig(this, p);
         }
 
-        private static int positive(int n, String what) {
-            if (n <= 0) {
-                throw new IllegalArgumentException(what + " must be > 0, got " + n);
-            }
-            return n;
-        }
-
-        private static Duration positive(Duration d, String what) {
-            if (d == null || d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(what + " must be > 0, got " + d);
-            }
-            return d;
+        /** The values set so far, for {@link SPaxosKeys#config}. */
+        ConfigValues.Builder values() {
+            return values;
         }
     }
 }

@@ -426,6 +426,22 @@ public final class Replica implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Replica {@code id} of the cluster a cluster file describes: its {@link ReplicaConfig},
+         * the ordering protocol the file names (built by the protocol's module from its own keys)
+         * and {@code snapshot.every}. The state machine, and an executor other than the
+         * sequential one, are still to be set.
+         *
+         * @throws IllegalArgumentException naming the file and the faulty key, or if {@code id} is
+         *                                  not a member
+         */
+        public Builder cluster(dev.parallax.core.runtime.ClusterConfig cluster, int id) {
+            config(cluster.replica(id));
+            ordering(cluster.orderingProtocol());
+            cluster.snapshotEvery().ifPresent(this::snapshotEvery);
+            return this;
+        }
+
         /** Required. */
         public Builder config(ReplicaConfig config) {
             this.config = config;

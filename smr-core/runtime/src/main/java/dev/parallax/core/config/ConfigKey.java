@@ -181,7 +181,7 @@ public final class ConfigKey<T> {
             }
             return v;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a whole number, got '" + s + "'");
+            throw new IllegalArgumentException(name + " is not a whole number: '" + s.trim() + "'");
         }
     }
 

@@ -21,8 +21,10 @@ import java.util.Optional;
  * ({@link OrderingRegistry}), each defined in the module it configures.
  *
  * <p>Checks on load: every key is registered (an unknown one is named with the nearest known
- * key), {@code members} is present and well formed, the replica keys are valid, and the named
- * ordering protocol accepts its keys. Further checks across modules (an executor that needs an
+ * key), every value present passes its key's check (also the keys of a protocol the file does
+ * not select), {@code members} is present and well formed, and the replica keys are valid. The
+ * named protocol's checks across keys run when it is built ({@link #orderingProtocol}) or
+ * {@linkplain OrderingProvider#validate validated}. Further checks across modules (an executor that needs an
  * ordering with groups, say) belong to whoever knows both.
  *
  * <p>Immutable and thread-safe.
@@ -86,6 +88,9 @@ public final class ClusterConfig {
             ReplicaKeys.tls(settings, id);
         }
         replica(0);
+        for (KeyTable t : OrderingRegistry.keyTables()) {
+            settings.valuesOf(t); // every value present parses and passes its key's check, used or not
+        }
         ordering();
     }
 

@@ -45,9 +45,8 @@ public interface OrderingProvider extends KeyTableProvider {
     OrderingProtocol create(Context context);
 
     /**
-     * Checks this protocol's keys in {@code context} without building anything (called for every
-     * cluster file, whichever protocol it names, so a typo in an unused protocol's value is caught
-     * too). Default: {@link #create}.
+     * Checks this protocol's keys in {@code context}, including its checks across keys, without
+     * starting anything. Default: {@link #create}.
      *
      * @throws IllegalArgumentException naming the cluster file and the faulty key
      */
