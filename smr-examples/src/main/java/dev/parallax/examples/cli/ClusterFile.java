@@ -124,6 +124,7 @@ public final class ClusterFile {
     }
 
     private void validate() {
+        ordering(); // the CLI's own message for an unknown protocol, before the generic reader's
         ClusterConfig.of(settings); // registered keys, values, members, replica keys, TLS keys
         service();
         redis();

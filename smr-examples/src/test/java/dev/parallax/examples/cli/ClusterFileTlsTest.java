@@ -112,7 +112,7 @@ class ClusterFileTlsTest {
         assertThatThrownBy(() -> ClusterFile.load(write("f.properties", MEMBERS + relativeKeys() + "tls.certs.0=x.crt\n")))
                 .hasMessageContaining("unknown key 'tls.certs.0'");
         assertThatThrownBy(() -> ClusterFile.load(write("g.properties", MEMBERS + relativeKeys() + "tls.handshake.timeout.ms=0\n")))
-                .hasMessageContaining("handshakeTimeout must be positive");
+                .hasMessageContaining("tls.handshake.timeout.ms must be > 0, got 0 ms");
     }
 
     @Test

@@ -206,8 +206,8 @@ public final class SPaxosConfig {
             Duration ackInterval = values.get(SPaxosKeys.ACK_INTERVAL);
             Duration ackRefresh = values.get(SPaxosKeys.ACK_REFRESH);
             if (ackInterval.compareTo(ackRefresh) > 0) {
-                throw new IllegalArgumentException(SPaxosKeys.ACK_INTERVAL.name() + " (" + ackInterval.toMillis() + ") must not exceed "
-                        + SPaxosKeys.ACK_REFRESH.name() + " (" + ackRefresh.toMillis() + ")");
+                throw new IllegalArgumentException(SPaxosKeys.ACK_INTERVAL.name() + " must not exceed " + SPaxosKeys.ACK_REFRESH.name()
+                        + ": " + ackInterval.toMillis() + " ms > " + ackRefresh.toMillis() + " ms");
             }
             return new SPaxosConfig(this, p);
         }

@@ -28,10 +28,11 @@ public final class ReplicaKeys implements KeyTableProvider {
             "Client endpoints, one per member with the same ids; default: each replica port + 1000.");
     /** {@code data.dir}: durable state. */
     public static final ConfigKey<String> DATA_DIR = ConfigKey.text("data.dir", null, true,
-            "Directory of the durable logs and snapshots; replica i uses <data.dir>/replica-i. Absent: in memory.");
+            "Directory of the durable logs and snapshots, one subdirectory replica-<id> per replica; absent: in memory.");
     /** {@code snapshot.every}. */
     public static final ConfigKey<Integer> SNAPSHOT_EVERY = ConfigKey.integer("snapshot.every", null, 1, Integer.MAX_VALUE,
-            "Decided instances between snapshots; absent: snapshots by log size only (snapshot.log.bytes).");
+            "Decided instances between snapshots (with data.dir); absent: the replica's default, 10000, or "
+                    + "snapshot.log.bytes, whichever comes first.");
     /** {@code snapshot.log.bytes}. */
     public static final ConfigKey<Long> SNAPSHOT_LOG_BYTES = ConfigKey.longInteger("snapshot.log.bytes",
             ReplicaConfig.DEFAULT_SNAPSHOT_LOG_BYTES, 1, Long.MAX_VALUE,
@@ -158,12 +159,15 @@ public final class ReplicaKeys implements KeyTableProvider {
         }));
         s.find(WAIT).ifPresent(v -> b.waitMode(Arrays.stream(ReplicaConfig.WaitMode.values())
                 .filter(m -> m.name().replace('_', '-').equalsIgnoreCase(v)).findFirst().orElseThrow()));
+        Optional<Long> logBytes = s.find(SNAPSHOT_LOG_BYTES);
+        Optional<Duration> transferTimeout = s.find(SNAPSHOT_TRANSFER_TIMEOUT);
+        Optional<Long> maxBytes = s.find(SNAPSHOT_MAX_BYTES);
+        b.threads(threads(s));
+        b.tls(tls(s, id));
         try {
-            s.find(SNAPSHOT_LOG_BYTES).ifPresent(b::snapshotLogBytes);
-            s.find(SNAPSHOT_TRANSFER_TIMEOUT).ifPresent(b::snapshotTransferTimeout);
-            s.find(SNAPSHOT_MAX_BYTES).ifPresent(b::snapshotMaxBytes);
-            b.threads(threads(s));
-            b.tls(tls(s, id));
+            logBytes.ifPresent(b::snapshotLogBytes);
+            transferTimeout.ifPresent(b::snapshotTransferTimeout);
+            maxBytes.ifPresent(b::snapshotMaxBytes);
             return b.build();
         } catch (IllegalArgumentException e) {
             throw s.error(e.getMessage());
@@ -184,8 +188,9 @@ public final class ReplicaKeys implements KeyTableProvider {
         }
         TlsConfig.Builder b = TlsConfig.builder().replicaPort(replicaPort).clientPorts(clientPorts)
                 .trust(tlsPath(s, TLS_CA.name())).identity(tlsPath(s, "tls.cert." + id), tlsPath(s, "tls.key." + id));
+        Optional<Duration> handshake = s.find(TLS_HANDSHAKE_TIMEOUT);
         try {
-            s.find(TLS_HANDSHAKE_TIMEOUT).ifPresent(b::handshakeTimeout);
+            handshake.ifPresent(b::handshakeTimeout);
             return b.build();
         } catch (IllegalArgumentException e) {
             throw s.error(e.getMessage());

@@ -21,8 +21,8 @@ import java.util.Optional;
  * ({@link OrderingRegistry}), each defined in the module it configures.
  *
  * <p>Checks on load: every key is registered (an unknown one is named with the nearest known
- * key), every value present passes its key's check (also the keys of a protocol the file does
- * not select), {@code members} is present and well formed, and the replica keys are valid. The
+ * key), every value present passes its key's check (the keys of a protocol the file does not
+ * select are not read), {@code members} is present and well formed, and the replica keys are valid. The
  * named protocol's checks across keys run when it is built ({@link #orderingProtocol}) or
  * {@linkplain OrderingProvider#validate validated}. Further checks across modules (an executor that needs an
  * ordering with groups, say) belong to whoever knows both.
@@ -88,10 +88,17 @@ public final class ClusterConfig {
             ReplicaKeys.tls(settings, id);
         }
         replica(0);
+        OrderingProvider ordering = ordering();
+        java.util.Set<String> protocolTables = new java.util.HashSet<>();
+        OrderingRegistry.orderings().values().forEach(p -> p.keyTables().forEach(t -> protocolTables.add(t.name())));
         for (KeyTable t : OrderingRegistry.keyTables()) {
-            settings.valuesOf(t); // every value present parses and passes its key's check, used or not
+            if (!protocolTables.contains(t.name())) {
+                settings.valuesOf(t); // every value present parses and passes its key's check
+            }
         }
-        ordering();
+        for (KeyTable t : ordering.keyTables()) {
+            settings.valuesOf(t); // the named protocol's values too; other protocols' keys are not read
+        }
     }
 
     /** The settings, for modules that read keys of their own. */

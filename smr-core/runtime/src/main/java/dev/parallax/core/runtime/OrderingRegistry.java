@@ -30,7 +30,7 @@ public final class OrderingRegistry {
     private OrderingRegistry() {
     }
 
-    /** Every registered protocol by name, in class-path order. */
+    /** Every registered protocol by name, sorted by name. */
     public static Map<String, OrderingProvider> orderings() {
         return Loaded.ORDERINGS;
     }
@@ -55,7 +55,7 @@ public final class OrderingRegistry {
     }
 
     private static Map<String, OrderingProvider> loadOrderings() {
-        Map<String, OrderingProvider> m = new LinkedHashMap<>();
+        Map<String, OrderingProvider> m = new java.util.TreeMap<>(); // by name: the same order whatever the class path
         for (OrderingProvider p : ServiceLoader.load(OrderingProvider.class, OrderingRegistry.class.getClassLoader())) {
             OrderingProvider old = m.putIfAbsent(p.name(), p);
             if (old != null && old.getClass() != p.getClass()) {
@@ -63,7 +63,7 @@ public final class OrderingRegistry {
                         + old.getClass().getName() + " and " + p.getClass().getName());
             }
         }
-        return java.util.Collections.unmodifiableMap(m);
+        return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(m));
     }
 
     private static List<KeyTable> loadTables() {
