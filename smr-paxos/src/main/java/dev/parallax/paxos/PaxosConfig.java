@@ -224,8 +224,8 @@ public final class PaxosConfig {
             Duration suspect = values.get(PaxosKeys.SUSPECT);
             Duration heartbeat = values.get(PaxosKeys.HEARTBEAT);
             if (suspect.compareTo(heartbeat.multipliedBy(2)) < 0) {
-                throw new IllegalArgumentException(PaxosKeys.SUSPECT.name() + " (" + suspect.toMillis() + ") must be at least twice "
-                        + PaxosKeys.HEARTBEAT.name() + " (" + heartbeat.toMillis() + "), or a live leader gets suspected");
+                throw new IllegalArgumentException(PaxosKeys.SUSPECT.name() + " (" + suspect.toMillis() + " ms) must be at least twice the "
+                        + "heartbeat, " + PaxosKeys.HEARTBEAT.name() + " (" + heartbeat.toMillis() + " ms), or a live leader gets suspected");
             }
             return new PaxosConfig(this);
         }

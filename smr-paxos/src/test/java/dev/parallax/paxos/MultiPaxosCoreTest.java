@@ -862,7 +862,7 @@ class MultiPaxosCoreTest {
         assertThat(PaxosConfig.builder(3).build().catchUpMaxInstances()).isEqualTo(256);
         assertThat(PaxosConfig.builder(3).build().catchUpMaxBytes()).as("well under the 16 MiB frame")
                 .isEqualTo(1 << 20).isLessThan(ReplicaConfig.DEFAULT_MAX_FRAME / 8);
-        assertThatThrownBy(() -> PaxosConfig.builder(3).catchUpMaxBytes(0)).hasMessageContaining("catchUpMaxBytes");
+        assertThatThrownBy(() -> PaxosConfig.builder(3).catchUpMaxBytes(0)).hasMessageContaining("paxos.catchup.max.bytes");
         assertThat(PaxosConfig.builder(5).build().quorum()).isEqualTo(3);
         assertThatThrownBy(() -> PaxosConfig.builder(0)).hasMessageContaining("members");
         assertThatThrownBy(() -> PaxosConfig.builder(3).window(0)).hasMessageContaining("window");

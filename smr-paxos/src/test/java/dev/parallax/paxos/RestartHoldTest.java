@@ -35,7 +35,7 @@ class RestartHoldTest {
     void theDefaultHoldIsTwoSecondsAndTheConfigSaysSo() {
         PaxosConfig defaults = PaxosConfig.builder(3).build();
         assertThat(defaults.restartHoldNanos()).isEqualTo(2_000 * MS);
-        assertThat(defaults.toString()).contains("restartHold=PT2S");
+        assertThat(defaults.toString()).contains("paxos.restart.hold.ms=2000");
     }
 
     @Test

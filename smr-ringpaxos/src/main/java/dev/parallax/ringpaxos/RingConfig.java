@@ -247,13 +247,7 @@ public final class RingConfig {
     public String mringTestFaults() { return values.get(RingKeys.MRING_TEST_FAULTS); }
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder("RingConfig{n=").append(members).append(", kind=").append(kind);
-        for (ConfigKey<?> k : RingKeys.TABLE.keys()) {
-            // ring.window=32 reads window=32, ring.delta.ms=5 reads delta=PT0.005S; mring.* keep their prefix.
-            String name = k.name().replaceFirst("^ring\\.", "").replaceFirst("\\.ms$", "");
-            sb.append(", ").append(name).append('=').append(values.get(k));
-        }
-        return sb.append('}').toString();
+        return "RingConfig{n=" + members + ", kind=" + kind + ", " + values + "}";
     }
 
     /**

@@ -63,7 +63,7 @@ class RingConfigTest {
         RingConfig c = RingConfig.builder(3, Ring.Kind.M_RING).lambda(20_000).skipInterval(Duration.ofMillis(2)).build();
         assertThat(c.lambda()).isEqualTo(20_000);
         assertThat(c.skipIntervalNanos()).isEqualTo(2_000_000);
-        assertThat(c.toString()).contains("lambda=20000", "delta=PT0.002S");
+        assertThat(c.toString()).contains("ring.lambda=20000", "ring.delta.ms=2");
         assertThat(RingConfig.builder(3, Ring.Kind.U_RING).lambda(RingConfig.MAX_LAMBDA)
                 .skipInterval(RingConfig.MAX_SKIP_INTERVAL).build().lambda()).isEqualTo(RingConfig.MAX_LAMBDA);
         assertThatThrownBy(() -> RingConfig.builder(3, Ring.Kind.U_RING).lambda(-1)).hasMessageContaining("ring.lambda");
@@ -112,7 +112,7 @@ class RingConfigTest {
         assertThat(c.mringGroup()).isEqualTo("239.255.1.2");
         assertThat(c.mringPort()).isEqualTo(9000);
         assertThat(c.mringTestFaults()).isEqualTo("drop=0.1");
-        assertThat(c.toString()).contains("n=5", "U_RING", "window=4");
+        assertThat(c.toString()).contains("n=5", "U_RING", "ring.window=4");
     }
 
     @Test

@@ -110,7 +110,7 @@ class RingKeysTest {
     @DisplayName("a bad value is refused naming the file and the key, with the builder's message")
     void badValuesNameTheFileAndTheKey() {
         Map<String, String> bad = new LinkedHashMap<>();
-        bad.put("ring.window=many", "ring.window must be a whole number, got 'many'");
+        bad.put("ring.window=many", "ring.window is not a whole number: 'many'");
         bad.put("ring.window=0", "ring.window must be > 0, got 0");
         bad.put("ring.packet.bytes=100", "ring.packet.bytes must be >= 512, got 100");
         bad.put("ring.rejoin.lag=-1", "ring.rejoin.lag must be >= 0, got -1");

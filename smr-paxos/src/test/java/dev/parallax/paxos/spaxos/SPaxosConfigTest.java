@@ -30,7 +30,7 @@ class SPaxosConfigTest {
         assertThat(c.resendMaxBytes()).isEqualTo(1 << 20);
         assertThat(SPaxosConfig.builder(5).build().stableHolders()).isEqualTo(3);
         assertThat(SPaxosConfig.builder(4).build().stableHolders()).isEqualTo(2);
-        assertThat(c.toString()).contains("resendDelay=PT0.05S");
+        assertThat(c.toString()).contains("spaxos.resend.delay.ms=50");
     }
 
     @Test
@@ -57,9 +57,9 @@ class SPaxosConfigTest {
         assertThatThrownBy(() -> SPaxosConfig.builder(3).paxos(PaxosConfig.builder(5).build()).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("members");
         assertThatThrownBy(() -> SPaxosConfig.builder(3).ackInterval(Duration.ofMillis(200)).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ackInterval");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("spaxos.ack.interval.ms");
         assertThatThrownBy(() -> SPaxosConfig.builder(3).resendDelay(Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("resendDelay");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("spaxos.resend.delay.ms");
         assertThatThrownBy(() -> SPaxosConfig.builder(3).maxUndecidedPerOrigin(1025))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1024");
         assertThatThrownBy(() -> SPaxosConfig.builder(3).maxUndecidedPerOrigin(0)).isInstanceOf(IllegalArgumentException.class);

@@ -89,7 +89,7 @@ class MultiRingKeysTest {
         Map<String, String> bad = new LinkedHashMap<>();
         bad.put("multiring.rings=0", "multiring.rings must be 1..64, got 0");
         bad.put("multiring.rings=65", "multiring.rings must be 1..64, got 65");
-        bad.put("multiring.rings=two", "multiring.rings must be a whole number, got 'two'");
+        bad.put("multiring.rings=two", "multiring.rings is not a whole number: 'two'");
         bad.put("multiring.kind=x-ring", "multiring.kind must be m-ring or u-ring, got 'x-ring'");
         bad.put("multiring.m=0", "multiring.m must be > 0, got 0");
         bad.put("ring.lambda=0", "ring.lambda must be > 0 for multi-ring");

@@ -39,9 +39,16 @@ public final class ConfigValues {
         return b;
     }
 
+    /** Every key of the table with its value (set or default), as a cluster file writes it: {@code Name{key=value, ...}}. */
     @Override
     public String toString() {
-        return table.name() + values;
+        StringBuilder b = new StringBuilder(table.name()).append('{');
+        for (ConfigKey<?> k : table.keys()) {
+            Object v = get(k);
+            b.append(b.charAt(b.length() - 1) == '{' ? "" : ", ").append(k.name()).append('=')
+                    .append(v instanceof java.time.Duration d ? Long.toString(d.toMillis()) : v);
+        }
+        return b.append('}').toString();
     }
 
     /** Builds {@link ConfigValues}; every {@code set} checks the value. Not thread-safe. */
