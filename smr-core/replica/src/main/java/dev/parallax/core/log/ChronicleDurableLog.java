@@ -4,12 +4,7 @@ import dev.parallax.core.spi.SyncPolicy;
 import dev.parallax.core.spi.DurableLog;
 import dev.parallax.core.spi.DurableLogException;
 import dev.parallax.core.spi.RecordVisitor;
-import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.queue.ExcerptAppender;
-import net.openhft.chronicle.queue.ExcerptTailer;
-import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.wire.DocumentContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,6 +59,12 @@ import java.util.Objects;
  * from memory-mapped pages (a first touch of a page faults it in); every few MiB an append maps a
  * new chunk or starts a new segment file, and once per MiB appended it asks for the free space.
  * {@link #sync}, {@link #open} and {@link #close} block on the file system.
+ *
+ * <p><b>Parts.</b> The log delegates: {@link RecordAppender} writes records and markers and owns
+ * the segment table, {@link RecordReader} reads and checks records, {@link LogSyncer} applies the
+ * sync policy and owns the durable index, {@link WriteFailure} remembers the first failed write,
+ * {@link LogOpener} and {@link AmnesiaCheck} recover the directory at open. The log itself owns
+ * the first index, the amnesia flag and the open/closed state.
  */
 public final class ChronicleDurableLog implements DurableLog {
 
@@ -71,40 +72,20 @@ public final class ChronicleDurableLog implements DurableLog {
         ChronicleQuiet.ensure(); // before any Chronicle class initialises
     }
     private static final Logger LOG = LoggerFactory.getLogger(ChronicleDurableLog.class);
-    /** Bytes an append may add to a segment beyond its payload: our header, Chronicle's, padding. */
-    private static final int APPEND_OVERHEAD = LogRecordFormat.RECORD_HEADER_BYTES + 8;
 
     private final Path dir;
     private final ChronicleLogOptions options;
     private final DirectoryLock lock;
     private final SingleChronicleQueue queue;
-    private final RollCycle rollCycle;
-    private final ExcerptAppender appender;
-    private final ExcerptTailer tailer;
-    private final LogicalClock clock;
-    private final SegmentTable segments;
-    private final SegmentFiles files;
     private final SegmentSyncer syncer;
-    private final FirstIndexFile firstIndexFile;
-    private final SpaceGuard space;
-    private final LogRecordFormat format = new LogRecordFormat();
-    private final byte[] readHeader = new byte[LogRecordFormat.RECORD_HEADER_BYTES];
-    private final long syncIntervalNanos;
+    private final WriteFailure failure;
+    private final RecordAppender appender;
+    private final RecordReader reader;
+    private final LogSyncer logSyncer;
+    private final StorageIo io;
 
     private long firstIndex;
-    private long storedFirstIndex;
-    private long nextIndex;
-    private long durableIndex;
-    private long lastMarker;
-    private boolean segmentHasRecords;
-    private long segmentBytes;
-    private boolean forcedSinceOpen;
-    private long lastForceNanos;
-    private byte[] readBuffer = new byte[4096];
-    private ByteBuffer readView = ByteBuffer.wrap(readBuffer).asReadOnlyBuffer();
-    private DurableLogException failure;
     private boolean closed;
-    private final StorageIo io;
     private boolean amnesia;
 
     private ChronicleDurableLog(Path dir, ChronicleLogOptions options, StorageIo io, LogOpener.Opened opened,
@@ -115,23 +96,17 @@ public final class ChronicleDurableLog implements DurableLog {
         this.options = options;
         this.lock = opened.lock();
         this.queue = opened.queue();
-        this.rollCycle = queue.rollCycle();
-        this.clock = opened.clock();
-        this.segments = opened.segments();
-        this.files = new SegmentFiles(dir);
+        SegmentFiles files = new SegmentFiles(dir);
         this.syncer = new SegmentSyncer(files, io);
-        this.firstIndexFile = new FirstIndexFile(dir, io);
-        this.space = new SpaceGuard(dir, options.diskReserveBytes(), io);
-        this.syncIntervalNanos = options.syncInterval().toNanos();
+        FirstIndexFile firstIndexFile = new FirstIndexFile(dir, io);
+        SpaceGuard space = new SpaceGuard(dir, options.diskReserveBytes(), io);
+        this.failure = new WriteFailure(dir);
         this.firstIndex = opened.firstIndex();
-        this.storedFirstIndex = opened.firstIndex();
-        this.nextIndex = opened.nextIndex();
-        this.durableIndex = opened.nextIndex();
-        this.lastMarker = opened.durableHint();
-        this.appender = queue.createAppender();
-        this.tailer = queue.createTailer();
-        appender.singleThreadedCheckDisabled(true);
-        tailer.singleThreadedCheckDisabled(true);
+        this.appender = new RecordAppender(dir, options, queue, opened.clock(), opened.segments(), files, syncer,
+                space, failure, opened.nextIndex());
+        this.reader = new RecordReader(queue, opened.segments(), files);
+        this.logSyncer = new LogSyncer(dir, options, appender, syncer, firstIndexFile, failure,
+                opened.firstIndex(), opened.nextIndex(), opened.durableHint());
     }
 
     /**
@@ -164,26 +139,7 @@ public final class ChronicleDurableLog implements DurableLog {
         Objects.requireNonNull(options, "options");
         LogOpener.Opened opened = LogOpener.open(dir, options, io);
         try {
-            boolean amnesia = RunningMarker.present(dir);
-            if (amnesia) {
-                LOG.warn("The log in {} was not closed cleanly by a process that did not force every record "
-                        + "(sync policy PERIODIC or NONE), or was never rebuilt after its directory was lost: "
-                        + "records it reported durable may be missing", dir);
-            }
-            boolean lost = !CreationMark.present(dir) && opened.nextIndex() == 0 && opened.firstIndex() == 0
-                    && options.emptyDirectory() == ChronicleLogOptions.EmptyDirectory.LOST;
-            if (lost) {
-                LOG.warn("The log directory {} is empty and was never used by a log: treated as a lost (wiped or "
-                        + "replaced) directory; its replica must rebuild its state from peers before voting. "
-                        + "On the first start of a new cluster, bootstrap instead", dir);
-                amnesia = true;
-            }
-            if (options.syncPolicy() != SyncPolicy.EVERY_BATCH || amnesia) {
-                RunningMarker.place(dir, io);
-            }
-            // After the running marker: a crash in between must not leave a marked, empty directory
-            // that no longer reports its loss.
-            CreationMark.place(dir, io);
+            boolean amnesia = AmnesiaCheck.atOpen(dir, options, io, opened.firstIndex(), opened.nextIndex());
             return new ChronicleDurableLog(dir, options, io, opened, amnesia);
         } catch (IOException | RuntimeException e) {
             LogOpener.closeQueue(opened.queue());
@@ -216,69 +172,7 @@ public final class ChronicleDurableLog implements DurableLog {
     @Override
     public long append(ByteBuffer record) {
         checkWritable();
-        int length = record.remaining();
-        if (length > options.maxRecordBytes()) {
-            throw new IllegalArgumentException("record of " + length + " bytes exceeds maxRecordBytes "
-                    + options.maxRecordBytes());
-        }
-        space.reserve(length + (long) APPEND_OVERHEAD);
-        if (segmentHasRecords && segmentBytes >= options.segmentBytes()) {
-            clock.advance();
-            segmentHasRecords = false;
-        }
-        long index = nextIndex;
-        byte[] header = format.recordHeader(index, record);
-        try (DocumentContext dc = appender.writingDocument()) {
-            boolean written = false;
-            try {
-                Bytes<?> bytes = dc.wire().bytes();
-                bytes.write(header, 0, LogRecordFormat.RECORD_HEADER_BYTES);
-                writePayload(bytes, record, length);
-                segmentBytes = bytes.writePosition();
-                written = true;
-            } finally {
-                if (!written) {
-                    dc.rollbackOnClose();
-                }
-            }
-        } catch (RuntimeException | InternalError e) {
-            // InternalError is how the JVM reports SIGBUS on a mapped page (file system full or file truncated).
-            throw fail("cannot append record " + index + " to " + dir, e);
-        }
-        int cycle = clock.cycle();
-        if (!segmentHasRecords) {
-            segments.add(cycle, index);
-            segmentHasRecords = true;
-            syncer.noteNewFile();
-        }
-        syncer.noteWrite(cycle);
-        nextIndex = index + 1;
-        return index;
-    }
-
-    /**
-     * Copies the payload without moving the caller's buffer. Chronicle's
-     * {@code write(long, ByteBuffer, int, int)} is not used for heap buffers: it indexes
-     * {@code array()} without {@code arrayOffset()} (wrong bytes for a slice) and fails on
-     * read-only buffers.
-     */
-    private void writePayload(Bytes<?> bytes, ByteBuffer record, int length) {
-        int position = record.position();
-        if (record.hasArray()) {
-            bytes.write(record.array(), record.arrayOffset() + position, length);
-        } else if (record.isDirect()) {
-            long at = bytes.writePosition();
-            bytes.writeSkip(length);
-            bytes.write(at, record, position, length);
-        } else {
-            byte[] scratch = format.scratch();
-            for (int done = 0; done < length; ) {
-                int n = Math.min(scratch.length, length - done);
-                record.get(position + done, scratch, 0, n);
-                bytes.write(scratch, 0, n);
-                done += n;
-            }
-        }
+        return appender.append(record);
     }
 
     /**
@@ -295,65 +189,7 @@ public final class ChronicleDurableLog implements DurableLog {
     @Override
     public void sync() {
         checkWritable();
-        long target = nextIndex;
-        switch (options.syncPolicy()) {
-            case EVERY_BATCH -> {
-                if (target > durableIndex) {
-                    force(target);
-                }
-            }
-            case PERIODIC -> {
-                if (target > durableIndex && (!forcedSinceOpen || options.clock().nanoTime() - lastForceNanos >= syncIntervalNanos)) {
-                    force(target);
-                }
-            }
-            case NONE -> durableIndex = target;
-        }
-        if (firstIndex > storedFirstIndex) {
-            try {
-                firstIndexFile.write(firstIndex);
-            } catch (IOException | RuntimeException e) {
-                throw fail("cannot persist first index " + firstIndex + " in " + dir, e);
-            }
-            storedFirstIndex = firstIndex;
-        }
-        deleteTrimmedSegments();
-    }
-
-    private void force(long target) {
-        try {
-            if (durableIndex > lastMarker) {
-                // States what the previous force achieved; this force makes the statement durable.
-                try (DocumentContext dc = appender.writingDocument(true)) {
-                    dc.wire().bytes().write(format.marker(durableIndex), 0, LogRecordFormat.MARKER_BYTES);
-                }
-                syncer.noteWrite(clock.cycle());
-                lastMarker = durableIndex;
-            }
-            syncer.force();
-        } catch (IOException | RuntimeException | InternalError e) {
-            throw fail("cannot force records " + durableIndex + " to " + (target - 1) + " of " + dir + " to the device", e);
-        }
-        durableIndex = target;
-        forcedSinceOpen = true;
-        lastForceNanos = options.clock().nanoTime();
-    }
-
-    private void deleteTrimmedSegments() {
-        int n = segments.countWhollyBelow(storedFirstIndex);
-        int deleted = 0;
-        try {
-            while (deleted < n) {
-                files.delete(segments.cycle(deleted));
-                deleted++;
-            }
-        } catch (IOException e) {
-            LOG.warn("Cannot delete trimmed segment {} of {}; will retry at the next sync", files.path(segments.cycle(deleted)), dir, e);
-        }
-        if (deleted > 0) {
-            segments.removeFirst(deleted);
-            queue.refreshDirectoryListing();
-        }
+        logSyncer.sync(appender.nextIndex(), firstIndex);
     }
 
     /** {@inheritDoc} Single writer thread; never blocks. */
@@ -367,7 +203,7 @@ public final class ChronicleDurableLog implements DurableLog {
     @Override
     public long nextIndex() {
         checkOpen();
-        return nextIndex;
+        return appender.nextIndex();
     }
 
     /**
@@ -377,7 +213,7 @@ public final class ChronicleDurableLog implements DurableLog {
     @Override
     public long durableIndex() {
         checkOpen();
-        return durableIndex;
+        return logSyncer.durableIndex();
     }
 
     /**
@@ -398,81 +234,11 @@ public final class ChronicleDurableLog implements DurableLog {
         if (fromIndex < firstIndex) {
             throw new IllegalArgumentException("index " + fromIndex + " was trimmed; first index is " + firstIndex);
         }
-        long end = Math.min(nextIndex, fromIndex + Math.max(0, maxRecords));
+        long end = Math.min(appender.nextIndex(), fromIndex + Math.max(0, maxRecords));
         if (fromIndex >= end) {
             return 0;
         }
-        int slot = segments.slotOf(fromIndex);
-        moveTo(slot, fromIndex);
-        int n = 0;
-        for (long i = fromIndex; i < end; i++, n++) {
-            if (slot + 1 < segments.size() && i == segments.firstIndex(slot + 1)) {
-                slot++;
-                moveTo(slot, i);
-            }
-            int length = readRecord(i, slot);
-            readView.limit(length).position(0);
-            visitor.visit(i, readView);
-        }
-        return n;
-    }
-
-    private void moveTo(int slot, long index) {
-        boolean found;
-        try {
-            found = tailer.moveToIndex(rollCycle.toIndex(segments.cycle(slot), index - segments.firstIndex(slot)));
-        } catch (RuntimeException | InternalError e) {
-            throw new DurableLogException("cannot seek to record " + index + " in " + segmentPath(slot), e);
-        }
-        if (!found) {
-            throw new DurableLogException("record " + index + " is missing from " + segmentPath(slot));
-        }
-    }
-
-    /** Reads record {@code index} into {@link #readBuffer}; returns its payload length. */
-    private int readRecord(long index, int slot) {
-        String problem;
-        int payloadLength = 0;
-        try (DocumentContext dc = tailer.readingDocument()) {
-            if (!dc.isPresent()) {
-                throw new DurableLogException("record " + index + " is missing from " + segmentPath(slot));
-            }
-            Bytes<?> bytes = dc.wire().bytes();
-            long length = bytes.readRemaining();
-            if (length < LogRecordFormat.RECORD_HEADER_BYTES
-                    || length > LogRecordFormat.RECORD_HEADER_BYTES + (long) ChronicleLogOptions.MAX_RECORD_BYTES_LIMIT) {
-                problem = "an excerpt of " + length + " bytes cannot be a record";
-            } else {
-                payloadLength = (int) (length - LogRecordFormat.RECORD_HEADER_BYTES);
-                ensureReadBuffer(payloadLength);
-                bytes.read(readHeader, 0, LogRecordFormat.RECORD_HEADER_BYTES);
-                bytes.read(readBuffer, 0, payloadLength);
-                problem = format.checkRecord(readHeader, readBuffer, length);
-                if (problem == null && LogRecordFormat.recordIndex(readHeader) != index) {
-                    problem = "it holds index " + LogRecordFormat.recordIndex(readHeader);
-                }
-            }
-        } catch (RuntimeException | InternalError e) {
-            if (e instanceof DurableLogException) {
-                throw (DurableLogException) e;
-            }
-            throw new DurableLogException("cannot read record " + index + " from " + segmentPath(slot), e);
-        }
-        if (problem != null) {
-            throw new DurableLogException("record " + index + " in " + segmentPath(slot) + " is damaged: " + problem);
-        }
-        return payloadLength;
-    }
-
-    private void ensureReadBuffer(int length) {
-        if (readBuffer.length < length) {
-            readBuffer = new byte[Math.max(length, readBuffer.length * 2)];
-            readView = ByteBuffer.wrap(readBuffer).asReadOnlyBuffer();
-        }
-    }
-
-    private Path segmentPath(int slot) {
-        return files.path(segments.cycle(slot));
+        return reader.read(fromIndex, end, visitor);
     }
 
     /**
@@ -484,6 +250,7 @@ public final class ChronicleDurableLog implements DurableLog {
     @Override
     public void truncateBefore(long index) {
         checkOpen();
+        long nextIndex = appender.nextIndex();
         if (index > nextIndex) {
             throw new IllegalArgumentException("cannot truncate before " + index + ": next index is " + nextIndex);
         }
@@ -512,7 +279,7 @@ public final class ChronicleDurableLog implements DurableLog {
     public void amnesiaResolved() {
         checkOpen();
         amnesia = false;
-        if (options.syncPolicy() == SyncPolicy.EVERY_BATCH && failure == null && durableIndex == nextIndex) {
+        if (options.syncPolicy() == SyncPolicy.EVERY_BATCH && !failure.failed() && logSyncer.durableIndex() == appender.nextIndex()) {
             try {
                 RunningMarker.remove(dir, io);
             } catch (IOException | RuntimeException e) {
@@ -545,7 +312,7 @@ public final class ChronicleDurableLog implements DurableLog {
 
     /** The final force and marker removal of a clean close; a failure leaves the marker in place. */
     private void closeCleanly() {
-        if (failure != null || amnesia || !RunningMarker.present(dir)) {
+        if (failure.failed() || amnesia || !RunningMarker.present(dir)) {
             return;
         }
         try {
@@ -588,7 +355,7 @@ public final class ChronicleDurableLog implements DurableLog {
 
     /** Closes the tailer, the appender and the queue, in that order; each close is idempotent. */
     private void releaseChronicle() {
-        closeQuietly("tailer", tailer::close);
+        closeQuietly("tailer", reader::close);
         closeQuietly("appender", appender::close);
         closeQuietly("queue", () -> LogOpener.closeQueue(queue));
     }
@@ -602,15 +369,6 @@ public final class ChronicleDurableLog implements DurableLog {
         }
     }
 
-    private DurableLogException fail(String message, Throwable cause) {
-        DurableLogException e = new DurableLogException(message, cause);
-        if (failure == null) {
-            failure = e;
-            LOG.error("The log in {} failed and accepts no more writes: {}", dir, message, cause);
-        }
-        return e;
-    }
-
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("log is closed");
@@ -619,15 +377,12 @@ public final class ChronicleDurableLog implements DurableLog {
 
     private void checkWritable() {
         checkOpen();
-        if (failure != null) {
-            throw new DurableLogException("the log in " + dir + " failed earlier and accepts no more writes; "
-                    + "reopen it once the storage is fixed: " + failure.getMessage(), failure);
-        }
+        failure.check();
     }
 
     @Override
     public String toString() {
-        return "ChronicleDurableLog[" + dir + ", " + options.syncPolicy() + ", [" + firstIndex + ", " + nextIndex
-                + "), durable " + durableIndex + "]";
+        return "ChronicleDurableLog[" + dir + ", " + options.syncPolicy() + ", [" + firstIndex + ", " + appender.nextIndex()
+                + "), durable " + logSyncer.durableIndex() + "]";
     }
 }
