@@ -12,7 +12,6 @@ import dev.parallax.core.spi.AtomicMulticast;
 import dev.parallax.core.spi.DurableLog;
 import dev.parallax.core.spi.MulticastListener;
 import dev.parallax.core.spi.MulticastPosition;
-import dev.parallax.core.spi.Subscription;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.time.Clock;
 import dev.parallax.core.time.EpochClock;
@@ -23,7 +22,6 @@ import dev.parallax.ringpaxos.RingPaxosBroadcast;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -89,7 +87,6 @@ public final class RingMulticast extends ConfiguredMulticast {
     public static final long DEFAULT_LAMBDA = 10_000;
     /** Default Δ: how often a coordinator checks whether a skip is due. */
     public static final Duration DEFAULT_SKIP_INTERVAL = Duration.ofMillis(5);
-
 
     private RingMulticast(StreamMulticast multicast) {
         super(multicast);
@@ -159,6 +156,16 @@ public final class RingMulticast extends ConfiguredMulticast {
     /** Whether this process runs ring {@code stream} (a ring's stream id, or {@link MulticastPosition#GLOBAL_STREAM}). */
     public boolean runsRing(int stream) {
         return multicast.runsStream(stream);
+    }
+
+    /**
+     * One ring's broadcast as the merge needs it: member {@code member} of a ring with
+     * {@code config}, delivering its decided skips as {@link StreamMulticast#skipValue} values.
+     */
+    static RingPaxosBroadcast ring(RingConfig config, int member, Transport<Object> transport, DurableLog log, Clock clock,
+                                   RuntimeOptions options) {
+        return RingPaxosBroadcast.builder().config(config).self(member).transport(transport).log(log).clock(clock)
+                .options(options).skipDelivery(StreamMulticast::skipValue).build();
     }
 
     /** The transport of one ring's member: addressed by that ring's member ids. */
@@ -371,11 +378,6 @@ public final class RingMulticast extends ConfiguredMulticast {
         }
 
         /**
-         * Builds the rings and starts them and the multicast.
-         *
-         * @throws IllegalArgumentException if a required part is missing or a value is out of range
-         */
-        /**
          * A subscription opened before any ring starts (see
          * {@code StreamMulticast.Builder.initialSubscription}): a replica resuming from its
          * snapshot's merge position opens it here, so no ring's log replay runs ahead of it.
@@ -386,6 +388,11 @@ public final class RingMulticast extends ConfiguredMulticast {
             return this;
         }
 
+        /**
+         * Builds the rings and starts them and the multicast.
+         *
+         * @throws IllegalArgumentException if a required part is missing or a value is out of range
+         */
         public RingMulticast build() {
             if (groups == null || transports == null || logs == null) {
                 throw new IllegalArgumentException("groups, transports and logs are required");
@@ -439,9 +446,8 @@ public final class RingMulticast extends ConfiguredMulticast {
             b.streams(stream -> {
                 RingConfig config = built.get(stream);
                 int member = memberIds.get(stream);
-                return RingPaxosBroadcast.builder().config(config).self(member)
-                        .transport(transports.transport(stream, member)).log(logs.apply(stream)).clock(clock)
-                        .options(runtime.apply(stream)).skipDelivery(StreamMulticast::skipValue).build();
+                return ring(config, member, transports.transport(stream, member), logs.apply(stream), clock,
+                        runtime.apply(stream));
             });
             return new RingMulticast(b.build());
         }

@@ -24,8 +24,8 @@ import java.util.function.ToLongFunction;
  * group with one subscription, whose merged sequence is delivered to the replica with consecutive
  * sequence numbers. Since every replica merges the same streams deterministically, every replica
  * delivers the same sequence: a total order, ordered by k + 1 streams in parallel. Multi-Ring Paxos
- * (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5 §5.2, Alg. 1; smr-ringpaxos {@code MultiRing})
- * and the reference multicast over Multi-Paxos (smr-paxos) are ordered this way.
+ * (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5 §5.2, Alg. 1) and the reference multicast over
+ * Multi-Paxos are ordered this way ({@link StreamOrdering} builds it from their plans).
  *
  * <p><b>Per worker</b> ({@link #startPerWorker}, P-SMR, ch. 6): one subscription per worker instead,
  * worker i's to its groups with the global stream merged in; see {@link AtomicBroadcast#startPerWorker}.
@@ -650,23 +650,6 @@ public final class MulticastBroadcast implements AtomicBroadcast {
                 LOG.warn("replica {}: closing {} failed", self, c, e);
             }
         }
-    }
-
-    /**
-     * The stage threads for the streams of a merged multicast in a replica: the replica's own,
-     * unless they are compact. A stream's delivery stage blocks while the merge's history of that
-     * stream is full of values a subscription still needs; the subscription waits for the
-     * replica's execution and for the other streams' decisions. Under the compact placement the
-     * streams' delivery stages would share the replica's pipeline thread with execution and with
-     * each other: a cycle. They then get staged threads of their own, which the caller closes
-     * after the streams ({@link #closeAfter}) when they are not the context's.
-     */
-    public static dev.parallax.core.stage.StageThreads streamThreads(dev.parallax.core.runtime.OrderingContext context) {
-        return context.stageThreads().placement() == dev.parallax.core.stage.ThreadPlacement.COMPACT
-                ? dev.parallax.core.stage.StageThreads.builder(dev.parallax.core.stage.ThreadPlacement.STAGED)
-                        .threadNamePrefix("replica-" + context.config().id() + "-")
-                        .meterRegistry(context.meterRegistry()).build()
-                : context.stageThreads();
     }
 
     /** Closes {@code resource} after the streams (e.g. their own stage threads); before {@link #start}. */
