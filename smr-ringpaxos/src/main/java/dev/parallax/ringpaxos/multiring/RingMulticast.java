@@ -7,6 +7,7 @@ import dev.parallax.core.multicast.Numbering;
 import dev.parallax.core.multicast.Routing;
 import dev.parallax.core.multicast.SkipPolicy;
 import dev.parallax.core.multicast.StreamMulticast;
+import dev.parallax.core.multicast.StreamMulticastBuilder;
 import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.AtomicMulticast;
 import dev.parallax.core.spi.DurableLog;
@@ -179,9 +180,9 @@ public final class RingMulticast extends ConfiguredMulticast {
         Transport<Object> transport(int stream, int member);
     }
 
-    /** Mutable builder, not thread-safe; the multicast's defaults are {@link StreamMulticast.Builder}'s. */
+    /** Mutable builder, not thread-safe; the multicast's defaults are {@link StreamMulticastBuilder}'s. */
     public static final class Builder {
-        private final StreamMulticast.Builder b = StreamMulticast.builder().routing(Routing.LOCAL)
+        private final StreamMulticastBuilder b = StreamMulticast.builder().routing(Routing.LOCAL)
                 .skips(SkipPolicy.NONE).numbering(Numbering.LOGICAL);
         private int self = -1;
         private int members;
@@ -238,7 +239,7 @@ public final class RingMulticast extends ConfiguredMulticast {
          * The processes that run ring {@code ring} (a ring's stream id; see {@link #groupRing}),
          * default every process. The ring's {@link RingConfig} must have n = their count.
          *
-         * @see StreamMulticast.Builder#streamMembers
+         * @see StreamMulticastBuilder#streamMembers
          */
         public Builder ringMembers(int ring, int... processes) {
             ringMembers.put(ring, processes.clone());
@@ -255,7 +256,7 @@ public final class RingMulticast extends ConfiguredMulticast {
          * Orders group {@code group} in ring {@code ring} (a stream id 0..{@link GroupSet#MAX_GROUP});
          * default ring {@code group}.
          *
-         * @see StreamMulticast.Builder#groupStream
+         * @see StreamMulticastBuilder#groupStream
          */
         public Builder groupRing(int group, int ring) {
             groupRings.put(group, ring);
@@ -353,25 +354,25 @@ public final class RingMulticast extends ConfiguredMulticast {
             return this;
         }
 
-        /** See {@link StreamMulticast.Builder#credits}; default 64. */
+        /** See {@link StreamMulticastBuilder#credits}; default 64. */
         public Builder credits(int n) {
             b.credits(n);
             return this;
         }
 
-        /** See {@link StreamMulticast.Builder#retention}; default 4096 values per ring (skips count). */
+        /** See {@link StreamMulticastBuilder#retention}; default 4096 values per ring (skips count). */
         public Builder retention(int n) {
             b.retention(n);
             return this;
         }
 
-        /** See {@link StreamMulticast.Builder#resendAfter}; default 200 ms. */
+        /** See {@link StreamMulticastBuilder#resendAfter}; default 200 ms. */
         public Builder resendAfter(Duration d) {
             b.resendAfter(d);
             return this;
         }
 
-        /** See {@link StreamMulticast.Builder#forgetAfter}; default 5 s. */
+        /** See {@link StreamMulticastBuilder#forgetAfter}; default 5 s. */
         public Builder forgetAfter(Duration d) {
             b.forgetAfter(d);
             return this;
@@ -379,7 +380,7 @@ public final class RingMulticast extends ConfiguredMulticast {
 
         /**
          * A subscription opened before any ring starts (see
-         * {@code StreamMulticast.Builder.initialSubscription}): a replica resuming from its
+         * {@code StreamMulticastBuilder.initialSubscription}): a replica resuming from its
          * snapshot's merge position opens it here, so no ring's log replay runs ahead of it.
          * {@link RingMulticast#initialSubscriptions()} returns them; each call adds one. Default none.
          */
