@@ -229,7 +229,7 @@ final class MulticastPath implements Variant {
         if (p.proposals().isEmpty()) {
             decisionsAlone++;
         }
-        out.multicast(GROUP, p);
+        out.sendDatagram(GROUP, p);
     }
 
     private void sendUnicast(Ring ring, long round, List<Phase2Entry> entries, Effects<Object, RingRecord, RingValue> out) {

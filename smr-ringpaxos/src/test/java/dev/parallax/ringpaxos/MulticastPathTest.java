@@ -73,7 +73,7 @@ class MulticastPathTest {
 
     private List<MPacket> multicasts() {
         List<MPacket> l = new ArrayList<>();
-        for (EffectBuffer.GroupSend<Object> g : out.multicasts()) {
+        for (EffectBuffer.GroupSend<Object> g : out.datagrams()) {
             assertThat(g.group()).isEqualTo(MulticastPath.GROUP);
             l.add((MPacket) g.message());
         }
@@ -264,9 +264,9 @@ class MulticastPathTest {
         assertThat(multicasts()).containsExactly(new MPacket(4, RING5, List.of(new InstanceVid(0, vid(1))), List.of()));
         out.clear();
         c.onMessage(1, new Phase2B(4, List.of(new InstanceVid(0, vid(1)))), 2 * MS, out);
-        assertThat(out.multicasts()).as("decided once").isEmpty();
+        assertThat(out.datagrams()).as("decided once").isEmpty();
         c.onTick(100 * MS, out);
-        assertThat(out.multicasts()).as("decided: never re-sent").isEmpty();
+        assertThat(out.datagrams()).as("decided: never re-sent").isEmpty();
     }
 
     @Test
@@ -296,7 +296,7 @@ class MulticastPathTest {
         c.open(RING3, 2, es, out);
         out.clear();
         c.onTick(19 * MS, out);
-        assertThat(out.multicasts()).isEmpty();
+        assertThat(out.datagrams()).isEmpty();
         engines.get(2).decided.put(0L, vid(1));
         c.onTick(20 * MS, out);
         assertThat(multicasts()).singleElement().satisfies(p -> assertThat(p.proposals()).containsExactly(es.get(1)));
@@ -304,7 +304,7 @@ class MulticastPathTest {
         out.clear();
         c.roundChanged(null, false, 25 * MS);
         c.onTick(100 * MS, out);
-        assertThat(out.multicasts()).isEmpty();
+        assertThat(out.datagrams()).isEmpty();
     }
 
     @Test

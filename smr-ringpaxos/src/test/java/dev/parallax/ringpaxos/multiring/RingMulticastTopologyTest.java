@@ -131,8 +131,8 @@ class RingMulticastTopologyTest {
             }
 
             @Override
-            public boolean multicast(int group, MulticastForward message) {
-                return inner.multicast(group, message);
+            public boolean sendDatagram(int group, MulticastForward message) {
+                return inner.sendDatagram(group, message);
             }
 
             @Override

@@ -149,7 +149,7 @@ final class MultiRingProcess implements SimNode<Object> {
         logs[r] = InMemoryDurableLog.open(storage);
         int ring = r;
         appliers.set(r, new EffectApplier<>(logs[r], CODEC, (to, m) -> ctx.send(processOf(to, ring), new RingMessage(ring, m)),
-                (group, m) -> ctx.multicast(ring, new RingMessage(ring, m)), (i, v) -> decided(ring, i, v),
+                (group, m) -> ctx.sendDatagram(ring, new RingMessage(ring, m)), (i, v) -> decided(ring, i, v),
                 (peer, instance) -> {
                     throw new AssertionError("ring " + ring + ": no snapshots in these runs, yet asked to install from "
                             + processOf(peer, ring) + " at " + instance);

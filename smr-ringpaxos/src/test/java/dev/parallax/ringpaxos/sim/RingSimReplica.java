@@ -55,7 +55,7 @@ import java.util.Map;
 final class RingSimReplica implements SmrNode {
     /** The datagram group M-Ring members join. */
     static final int GROUP = 0;
-    /** The datagram header {@code net.MulticastPort} adds (plan §1.6 M1: packets of at most {@code mring.packet.bytes − 16}). */
+    /** The datagram header {@code net.DatagramPort} adds (plan §1.6 M1: packets of at most {@code mring.packet.bytes − 16}). */
     static final int DATAGRAM_HEADER = 16;
     private static final RingRecordCodec CODEC = new RingRecordCodec();
 
@@ -92,7 +92,7 @@ final class RingSimReplica implements SmrNode {
         this.config = shared.scenario.config();
         this.snapshotEvery = shared.scenario.snapshotEvery();
         this.service = new SimService(ctx, true, shared.options.localReads(), shared.counters);
-        this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, (group, m) -> ctx.multicast(group, m),
+        this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, (group, m) -> ctx.sendDatagram(group, m),
                 this::deliver, this::installFrom);
         BatchBuilder batcher = new BatchBuilder(config.batchBytes(), config.batchTimeoutNanos());
         this.clients = new ClientBatches(ctx, service, shared.progress, batcher,
@@ -301,7 +301,7 @@ final class RingSimReplica implements SmrNode {
 
     /**
      * The bytes a datagram takes on the wire: {@link MPacketCodec#size} plus the datagram header of
-     * {@code net.MulticastPort} (16 bytes, plan §1.6 M1), checked against
+     * {@code net.DatagramPort} (16 bytes, plan §1.6 M1), checked against
      * {@link dev.parallax.core.testkit.DatagramPlan#maxPacketSize()} = {@code mring.packet.bytes}.
      */
     static int datagramBytes(Object message) {

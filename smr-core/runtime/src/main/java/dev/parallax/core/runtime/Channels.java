@@ -14,12 +14,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * ordering, seed 002 (S-Paxos) §IV; Multi-Ring Paxos: ring and skip channels) runs on one protocol
  * thread while each channel keeps its own codec, bounded send queues and {@code channel=} metrics.
  *
- * <p>A message is sent (or multicast) on the first route whose type it is an instance of; route types may not
+ * <p>A message is sent (or sent as a datagram) on the first route whose type it is an instance of; route types may not
  * overlap (neither may be a subtype of another), so the route is unambiguous. Everything received
  * on any route goes to the one handler, stamped on the same {@link ArrivalStamps}.
  *
  * <p>Threads: the union is as thread-safe as its routes: {@code send} from any thread, never
- * blocking; {@code multicast} likewise, throwing {@link UnsupportedOperationException} when the
+ * blocking; {@code sendDatagram} likewise, throwing {@link UnsupportedOperationException} when the
  * message's route has no datagram groups; {@code start} and {@code close} by the owner.
  */
 public final class Channels {
@@ -51,8 +51,8 @@ public final class Channels {
             return transport.send(to, type.cast(message));
         }
 
-        boolean multicast(int group, Object message) {
-            return transport.multicast(group, type.cast(message));
+        boolean sendDatagram(int group, Object message) {
+            return transport.sendDatagram(group, type.cast(message));
         }
 
         void start(MessageHandler<Object> handler, ArrivalStamps stamps) {
@@ -134,10 +134,10 @@ public final class Channels {
         }
 
         @Override
-        public boolean multicast(int group, Object message) {
+        public boolean sendDatagram(int group, Object message) {
             for (Route<?> r : routes) {
                 if (r.carries(message)) {
-                    return r.multicast(group, message);
+                    return r.sendDatagram(group, message);
                 }
             }
             throw new IllegalArgumentException("no route for a message of type "

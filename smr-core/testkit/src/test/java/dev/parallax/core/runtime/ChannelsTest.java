@@ -124,12 +124,12 @@ class ChannelsTest {
             members.add(t);
         }
         numbers.cut(0, 2);
-        assertThat(members.get(0).multicast(0, "x")).isTrue();
-        assertThat(members.get(0).multicast(0, 5)).isTrue();
+        assertThat(members.get(0).sendDatagram(0, "x")).isTrue();
+        assertThat(members.get(0).sendDatagram(0, 5)).isTrue();
         assertThat(got).containsExactly("0->1:x", "0->2:x", "0->1:5");
-        assertThatThrownBy(() -> members.get(0).multicast(0, 3L)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> members.get(0).sendDatagram(0, 3L)).isInstanceOf(IllegalArgumentException.class);
         members.forEach(Transport::close);
-        assertThat(members.get(1).multicast(0, "late")).isFalse();
+        assertThat(members.get(1).sendDatagram(0, "late")).isFalse();
     }
 
     @Test
@@ -156,6 +156,6 @@ class ChannelsTest {
         };
         Transport<Object> union = Channels.union(Route.of(String.class, unicastOnly));
         assertThat(union.send(1, "x")).isTrue();
-        assertThatThrownBy(() -> union.multicast(0, "x")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> union.sendDatagram(0, "x")).isInstanceOf(UnsupportedOperationException.class);
     }
 }
