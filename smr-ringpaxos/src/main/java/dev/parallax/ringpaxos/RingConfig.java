@@ -358,12 +358,12 @@ public final class RingConfig {
         return mringPort;
     }
 
-    /** {@code mring.interface}: the address of the interface multicast goes out on. */
+    /** {@code mring.interface}: the address of the interface datagrams go out on. */
     public String mringInterface() {
         return mringInterface;
     }
 
-    /** {@code mring.ttl}: multicast time-to-live. */
+    /** {@code mring.ttl}: IP multicast time-to-live. */
     public int mringTtl() {
         return mringTtl;
     }
@@ -383,12 +383,12 @@ public final class RingConfig {
         return mringWindowMin;
     }
 
-    /** {@code mring.retransmit.ms}: 2As open this long are re-multicast. */
+    /** {@code mring.retransmit.ms}: 2As open this long are sent again as datagrams. */
     public long mringRetransmitNanos() {
         return mringRetransmitNanos;
     }
 
-    /** {@code mring.retransmit.max.bytes}: most bytes re-multicast per tick. */
+    /** {@code mring.retransmit.max.bytes}: most bytes sent again per tick. */
     public int mringRetransmitMaxBytes() {
         return mringRetransmitMaxBytes;
     }

@@ -11,7 +11,7 @@ import java.util.function.ObjLongConsumer;
  * One member's Ring Paxos (seed 003 (Ring Paxos) ch. 3) as a deterministic step function: the shared
  * {@link RingEngine} (rounds, Phase 1, acceptor, learner, catch-up, proposer, failures, ring
  * re-formation, versions, compaction; plan §1.4) and one dissemination {@link Variant}: U-Ring
- * ({@link UnicastPath}, Alg. 3) or M-Ring ({@code MulticastPath}, Alg. 2), chosen by
+ * ({@link UnicastPath}, Alg. 3) or M-Ring ({@code DatagramPath}, Alg. 2), chosen by
  * {@link RingConfig#kind()}. Every member is an acceptor, a learner and a proposer; clients may use
  * any replica ({@code ANY_REPLICA}), and {@link #coordinator()} is the leader hint for tools.
  *
@@ -92,13 +92,13 @@ public final class RingPaxosCore implements ProtocolCore<Object, RingRecord, Rin
 
     /**
      * The dissemination variant of {@code config.kind()}: U-Ring's {@link UnicastPath} (Alg. 3) or
-     * M-Ring's {@link MulticastPath} (Alg. 2).
+     * M-Ring's {@link DatagramPath} (Alg. 2).
      */
     static Variant variantFor(Engine engine, RingConfig config, int self) {
         if (config.kind() == Ring.Kind.U_RING) {
             return new UnicastPath(engine, config, self);
         }
-        return new MulticastPath(engine, config, self);
+        return new DatagramPath(engine, config, self);
     }
 
     /**

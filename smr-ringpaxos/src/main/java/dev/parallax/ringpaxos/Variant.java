@@ -7,7 +7,7 @@ import java.util.function.ObjLongConsumer;
 
 /**
  * One way of disseminating Phase 2 and decisions over a ring: U-Ring ({@link UnicastPath}, seed 003
- * (Ring Paxos) Alg. 3 Tasks 3–5) or M-Ring ({@code MulticastPath}, Alg. 2 Tasks 3–5). The shared
+ * (Ring Paxos) Alg. 3 Tasks 3–5) or M-Ring ({@code DatagramPath}, Alg. 2 Tasks 3–5). The shared
  * {@link Engine} owns rounds, Phase 1, the acceptor, the learner, catch-up, proposers and failure
  * handling; a variant owns how values and votes travel. Frozen by the plan (§1.4).
  *

@@ -18,7 +18,7 @@ import static dev.parallax.ringpaxos.RingCluster.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * M-Ring over the whole core ({@link RingPaxosCore} with {@link MulticastPath}) in a
+ * M-Ring over the whole core ({@link RingPaxosCore} with {@link DatagramPath}) in a
  * {@code ScriptedCluster} whose multicasts are one envelope per other member (R5): rules M1–M8 of
  * the plan and the loss cases of seed 003 (Ring Paxos) §3.3.4, one test each. With n = 3 and
  * round 0 the ring is {@code [1, 0]} (acceptor 1, coordinator 0) and member 2 is a spare; with

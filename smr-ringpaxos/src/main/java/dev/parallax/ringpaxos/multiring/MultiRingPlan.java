@@ -154,7 +154,7 @@ public final class MultiRingPlan implements StreamPlan<Object> {
     public void check(OrderingContext context) {
         if (config.anyMRing() && context.config().tls().replicaPort()) {
             LOG.warn("replica {}: multi-ring with M-Ring rings and tls.replica=required: TLS covers the TCP channels only; "
-                    + "the multicast datagrams are neither encrypted nor authenticated", context.config().id());
+                    + "the IP-multicast datagrams are neither encrypted nor authenticated", context.config().id());
         }
     }
 

@@ -21,7 +21,7 @@ import java.util.function.ObjLongConsumer;
  *   <li><b>M1 2A</b> (Alg. 2 l.17–18): {@link #open} packs the entries into {@link MPacket}s of at
  *       most {@code mring.packet.bytes − 16} (the datagram header), the pending decisions first
  *       (§3.3.2 last ¶, "the message sent by Task 5 of consensus instance i is ip-multicast
- *       together with the message sent by Task 3 of consensus instance i + 1"), and multicasts them
+ *       together with the message sent by Task 3 of consensus instance i + 1"), and sends them as datagrams
  *       to group 0. An entry too big for any datagram goes as {@link Phase2AUnicast} to the other
  *       ring acceptors; learners fetch its body by catch-up (C6).</li>
  *   <li><b>M2 vote on 2A</b> (l.19–25): a ring acceptor of the packet's round votes on
@@ -59,7 +59,7 @@ import java.util.function.ObjLongConsumer;
  * <p>Not thread-safe: owned by the core, called on its single thread. Pure: no clock, I/O or
  * randomness; time comes in as arguments.
  */
-final class MulticastPath implements Variant {
+final class DatagramPath implements Variant {
     /** Bytes a datagram header takes from {@code mring.packet.bytes} (R4's header, rounded up). */
     static final int DATAGRAM_HEADER_BYTES = 16;
     /** The datagram group of the M-Ring channel {@code mring-mcast}. */
@@ -71,7 +71,7 @@ final class MulticastPath implements Variant {
     private final FlowControl flow;
     private final Retransmitter retransmitter = new Retransmitter();
     private final Phase2BChain chain = new Phase2BChain();
-    /** Decided at this coordinator, not yet multicast (M4). */
+    /** Decided at this coordinator, not yet sent (M4). */
     private final List<InstanceVid> pendingDecisions = new ArrayList<>();
     /** The round and ring decisions in {@link #pendingDecisions} were reached in. */
     private long decisionsRound = -1;
@@ -96,7 +96,7 @@ final class MulticastPath implements Variant {
      * @param config the configuration ({@code mring.*} keys and {@code ring.window})
      * @param self   this member's id
      */
-    MulticastPath(Engine engine, RingConfig config, int self) {
+    DatagramPath(Engine engine, RingConfig config, int self) {
         this.engine = engine;
         this.config = config;
         this.self = self;
@@ -159,7 +159,7 @@ final class MulticastPath implements Variant {
                 decide(round, ring, new InstanceVid(e.instance(), e.vid()), out);
             }
         }
-        multicast(round, ring, datagram, out);
+        sendPackets(round, ring, datagram, out);
     }
 
     /** The coordinator decides {@code d}, reached in {@code round} on {@code ring} (M4). */
@@ -174,13 +174,13 @@ final class MulticastPath implements Variant {
             decisionsRing = ring;
         }
         // Queued before learning: learning frees the window and the engine may open (and so
-        // multicast) the next instances at once, with this decision in front (M1).
+        // send) the next instances at once, with this decision in front (M1).
         pendingDecisions.add(d);
         engine.learn(d.instance(), d.vid(), engine.valueOf(d.vid()), out);
     }
 
-    /** Multicasts {@code entries} of {@code round}, after the pending decisions, in as few packets as fit. */
-    private void multicast(long round, Ring ring, List<Phase2Entry> entries, Effects<Object, RingRecord, RingValue> out) {
+    /** Sends {@code entries} of {@code round}, after the pending decisions, in as few packets as fit. */
+    private void sendPackets(long round, Ring ring, List<Phase2Entry> entries, Effects<Object, RingRecord, RingValue> out) {
         if (!pendingDecisions.isEmpty() && (decisionsRound != round || !ring.equals(decisionsRing))) {
             flushDecisions(out);
         }
@@ -217,7 +217,7 @@ final class MulticastPath implements Variant {
     /** Sends the pending decisions alone (no 2A followed in this step). */
     private void flushDecisions(Effects<Object, RingRecord, RingValue> out) {
         if (!pendingDecisions.isEmpty()) {
-            multicast(decisionsRound, decisionsRing, List.of(), out);
+            sendPackets(decisionsRound, decisionsRing, List.of(), out);
         }
     }
 
@@ -416,7 +416,7 @@ final class MulticastPath implements Variant {
                 datagram.add(o.entry());
             }
         }
-        multicast(round, ring, datagram, out);
+        sendPackets(round, ring, datagram, out);
     }
 
     @Override
