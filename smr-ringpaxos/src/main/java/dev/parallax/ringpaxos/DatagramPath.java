@@ -142,7 +142,7 @@ final class DatagramPath implements Variant {
     // ---------------------------------------------------------------- coordinator: M1, M4, M5
 
     @Override
-    public void open(Ring ring, long round, List<Phase2Entry> entries, Effects<Object, RingRecord, RingValue> out) {
+    public void open(Ring ring, long round, List<Phase2Entry> entries, Effects<RingWire, RingRecord, RingValue> out) {
         List<Phase2Entry> datagram = new ArrayList<>(entries.size());
         for (Phase2Entry e : entries) {
             boolean fits = MPacketCodec.emptySize(ring) + MPacketCodec.proposalSize(e) <= budget();
@@ -163,7 +163,7 @@ final class DatagramPath implements Variant {
     }
 
     /** The coordinator decides {@code d}, reached in {@code round} on {@code ring} (M4). */
-    private void decide(long round, Ring ring, InstanceVid d, Effects<Object, RingRecord, RingValue> out) {
+    private void decide(long round, Ring ring, InstanceVid d, Effects<RingWire, RingRecord, RingValue> out) {
         retransmitter.closed(d.instance());
         if (engine.isDecided(d.instance())) {
             return;
@@ -180,7 +180,7 @@ final class DatagramPath implements Variant {
     }
 
     /** Sends {@code entries} of {@code round}, after the pending decisions, in as few packets as fit. */
-    private void sendPackets(long round, Ring ring, List<Phase2Entry> entries, Effects<Object, RingRecord, RingValue> out) {
+    private void sendPackets(long round, Ring ring, List<Phase2Entry> entries, Effects<RingWire, RingRecord, RingValue> out) {
         if (!pendingDecisions.isEmpty() && (decisionsRound != round || !ring.equals(decisionsRing))) {
             flushDecisions(out);
         }
@@ -215,13 +215,13 @@ final class DatagramPath implements Variant {
     }
 
     /** Sends the pending decisions alone (no 2A followed in this step). */
-    private void flushDecisions(Effects<Object, RingRecord, RingValue> out) {
+    private void flushDecisions(Effects<RingWire, RingRecord, RingValue> out) {
         if (!pendingDecisions.isEmpty()) {
             sendPackets(decisionsRound, decisionsRing, List.of(), out);
         }
     }
 
-    private void send(MPacket p, Effects<Object, RingRecord, RingValue> out) {
+    private void send(MPacket p, Effects<RingWire, RingRecord, RingValue> out) {
         if (config.members() == 1) {
             return; // nobody to hear it
         }
@@ -232,7 +232,7 @@ final class DatagramPath implements Variant {
         out.sendDatagram(GROUP, p);
     }
 
-    private void sendUnicast(Ring ring, long round, List<Phase2Entry> entries, Effects<Object, RingRecord, RingValue> out) {
+    private void sendUnicast(Ring ring, long round, List<Phase2Entry> entries, Effects<RingWire, RingRecord, RingValue> out) {
         unicast2a += entries.size();
         Phase2AUnicast m = new Phase2AUnicast(round, ring, entries);
         for (int member : ring.order()) {
@@ -249,7 +249,7 @@ final class DatagramPath implements Variant {
     // ---------------------------------------------------------------- messages: M2, M3, M4
 
     @Override
-    public boolean onMessage(int from, Object m, long now, Effects<Object, RingRecord, RingValue> out) {
+    public boolean onMessage(int from, RingWire m, long now, Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
         if (m instanceof MPacket p) {
             if (from == self) {
@@ -289,7 +289,7 @@ final class DatagramPath implements Variant {
     }
 
     /** M2: vote (ring acceptor) or remember (spare, learner); M3: {@code first()} starts the chain. */
-    private void onPhase2A(long round, Ring ring, List<Phase2Entry> entries, Effects<Object, RingRecord, RingValue> out) {
+    private void onPhase2A(long round, Ring ring, List<Phase2Entry> entries, Effects<RingWire, RingRecord, RingValue> out) {
         if (entries.isEmpty()) {
             return;
         }
@@ -320,7 +320,7 @@ final class DatagramPath implements Variant {
     }
 
     /** M3 (acceptor) and M4 (coordinator). */
-    private void onPhase2B(int from, Phase2B b, Effects<Object, RingRecord, RingValue> out) {
+    private void onPhase2B(int from, Phase2B b, Effects<RingWire, RingRecord, RingValue> out) {
         long round = b.round();
         Ring ring = ringOf(round);
         if (ring == null || !ring.isAcceptor(self) || ring.first() == self || ring.predecessor(self) != from) {
@@ -362,7 +362,7 @@ final class DatagramPath implements Variant {
         return null;
     }
 
-    private void sendPhase2B(long round, Ring ring, List<InstanceVid> votes, Effects<Object, RingRecord, RingValue> out) {
+    private void sendPhase2B(long round, Ring ring, List<InstanceVid> votes, Effects<RingWire, RingRecord, RingValue> out) {
         if (votes.isEmpty()) {
             return;
         }
@@ -382,7 +382,7 @@ final class DatagramPath implements Variant {
 
     /** Alg. 2 Task 1: a proposer sends its value to the coordinator (over TCP). */
     @Override
-    public void forwardProposal(ProposalEntry p, Effects<Object, RingRecord, RingValue> out) {
+    public void forwardProposal(ProposalEntry p, Effects<RingWire, RingRecord, RingValue> out) {
         long round = Math.max(0, engine.rnd());
         int c = config.coordinatorOf(round);
         if (c != self) {
@@ -392,7 +392,7 @@ final class DatagramPath implements Variant {
 
     /** M5: re-sends the 2As open longer than {@code mring.retransmit}; drops held 2Bs of decided instances. */
     @Override
-    public void onTick(long now, Effects<Object, RingRecord, RingValue> out) {
+    public void onTick(long now, Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
         chain.forget(engine.firstUndecided(), engine.rnd());
         if (!leading || ring == null) {

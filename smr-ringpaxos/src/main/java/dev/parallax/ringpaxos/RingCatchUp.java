@@ -36,7 +36,7 @@ final class RingCatchUp {
 
     /** Asks a peer for what the learner lacks, if anything and if due ({@code force}: at once). */
     void tick(long now, boolean force, long round, RingLearner learner, Variant variant,
-              Effects<Object, RingRecord, RingValue> out) {
+              Effects<RingWire, RingRecord, RingValue> out) {
         long first = learner.firstUndecided();
         long known = learner.knownDecidedBelow();
         if (known <= first) {
@@ -66,7 +66,7 @@ final class RingCatchUp {
 
     /** Answers {@code q}; a recovering member serves decided values only (its votes may be lost). */
     void serve(int from, RingMessage.CatchUpQuery q, long round, RingLearner learner, RingAcceptor acceptor,
-               boolean recovering, Effects<Object, RingRecord, RingValue> out) {
+               boolean recovering, Effects<RingWire, RingRecord, RingValue> out) {
         long firstAvailable = learner.trimmedBelow();
         List<DecisionEntry> decided = learner.range(q.from(), q.to(), config.catchUpMaxInstances(),
                 config.catchUpMaxBytes());

@@ -182,7 +182,7 @@ public final class RingEngine implements Engine {
             }
 
             @Override
-            public void restoreAfterAmnesia(long trimBelow, long promise, Effects<Object, RingRecord, RingValue> out) {
+            public void restoreAfterAmnesia(long trimBelow, long promise, Effects<RingWire, RingRecord, RingValue> out) {
                 acceptor.trimBelow(trimBelow);
                 out.persist(new RingRecord.Trim(trimBelow), true);
                 acceptor.promise(promise, out);
@@ -194,7 +194,7 @@ public final class RingEngine implements Engine {
             }
 
             @Override
-            public void promise(long round, Effects<Object, RingRecord, RingValue> out) {
+            public void promise(long round, Effects<RingWire, RingRecord, RingValue> out) {
                 boolean newer = round > acceptor.rnd();
                 acceptor.promise(round, out);
                 if (newer) {
@@ -239,7 +239,7 @@ public final class RingEngine implements Engine {
 
     @Override
     public boolean vote(long instance, long round, Ring ringOfRound, ValueId vid, ByteBuffer value,
-                        Effects<Object, RingRecord, RingValue> out) {
+                        Effects<RingWire, RingRecord, RingValue> out) {
         if (recovery.recovering() || round < rnd()) {
             return false;
         }
@@ -266,7 +266,7 @@ public final class RingEngine implements Engine {
     }
 
     @Override
-    public void learn(long instance, ValueId vid, ByteBuffer valueOrNull, Effects<Object, RingRecord, RingValue> out) {
+    public void learn(long instance, ValueId vid, ByteBuffer valueOrNull, Effects<RingWire, RingRecord, RingValue> out) {
         ByteBuffer body = valueOrNull != null ? valueOrNull : valueOf(vid);
         boolean known = learner.isDecided(instance);
         if (!learner.learn(instance, vid, body)) {
@@ -305,7 +305,7 @@ public final class RingEngine implements Engine {
     }
 
     @Override
-    public void proposalArrived(ProposalEntry proposal, Effects<Object, RingRecord, RingValue> out) {
+    public void proposalArrived(ProposalEntry proposal, Effects<RingWire, RingRecord, RingValue> out) {
         if (coordinates()) {
             if (!coordinator.offer(proposal)) {
                 return;
@@ -339,7 +339,7 @@ public final class RingEngine implements Engine {
     }
 
     @Override
-    public void openMore(Effects<Object, RingRecord, RingValue> out) {
+    public void openMore(Effects<RingWire, RingRecord, RingValue> out) {
         if (!leading || recovery.recovering()) {
             return;
         }
@@ -390,7 +390,7 @@ public final class RingEngine implements Engine {
 
     // ---------------------------------------------------------------- inputs
 
-    void onTick(long now, Effects<Object, RingRecord, RingValue> out) {
+    void onTick(long now, Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
         deliver(out);
         if (recovery.recovering()) {
@@ -448,7 +448,7 @@ public final class RingEngine implements Engine {
         wake(out);
     }
 
-    private void leaderTick(Effects<Object, RingRecord, RingValue> out) {
+    private void leaderTick(Effects<RingWire, RingRecord, RingValue> out) {
         if (n > 1 && quorumLost()) {
             stepDown(out);
             return;
@@ -509,7 +509,7 @@ public final class RingEngine implements Engine {
         return ring.predecessor(c);
     }
 
-    boolean onProposal(RingValue value, long now, Effects<Object, RingRecord, RingValue> out) {
+    boolean onProposal(RingValue value, long now, Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
         if (!(value instanceof RingValue.ClientBatch b)) {
             throw new IllegalArgumentException("only client batches are proposed, got " + value);
@@ -527,7 +527,7 @@ public final class RingEngine implements Engine {
         return true;
     }
 
-    void onMessage(int from, Object m, long now, Effects<Object, RingRecord, RingValue> out) {
+    void onMessage(int from, RingWire m, long now, Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
         if (from < 0 || from >= n || m == null || malformed(m)) {
             malformed++;
@@ -599,7 +599,7 @@ public final class RingEngine implements Engine {
         }
     }
 
-    private void finishStep(Effects<Object, RingRecord, RingValue> out) {
+    private void finishStep(Effects<RingWire, RingRecord, RingValue> out) {
         resolveMissingBodies();
         deliver(out);
     }
@@ -617,7 +617,7 @@ public final class RingEngine implements Engine {
         return true;
     }
 
-    void onSuspectMember(int member, long epoch, long now, Effects<Object, RingRecord, RingValue> out) {
+    void onSuspectMember(int member, long epoch, long now, Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
         if (epoch != rnd() || recovery.recovering() || member < 0 || member >= n || member == self) {
             return;
@@ -636,7 +636,7 @@ public final class RingEngine implements Engine {
         finishStep(out);
     }
 
-    void onDelivered(long nextInstance, long now, Effects<Object, RingRecord, RingValue> out) {
+    void onDelivered(long nextInstance, long now, Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
         versions.delivered(nextInstance);
         reportBacklog(out);
@@ -646,7 +646,7 @@ public final class RingEngine implements Engine {
         }
     }
 
-    void compact(long instance, Effects<Object, RingRecord, RingValue> out) {
+    void compact(long instance, Effects<RingWire, RingRecord, RingValue> out) {
         if (leading || n == 1) {
             recomputeFloor();
         }
@@ -673,7 +673,7 @@ public final class RingEngine implements Engine {
 
     // ---------------------------------------------------------------- Phase 1 (C1, C2)
 
-    private void onPhase1A(int from, RingMessage.Phase1A a, Effects<Object, RingRecord, RingValue> out) {
+    private void onPhase1A(int from, RingMessage.Phase1A a, Effects<RingWire, RingRecord, RingValue> out) {
         if (recovery.recovering() || from == self || from != config.coordinatorOf(a.round())) {
             return;
         }
@@ -714,7 +714,7 @@ public final class RingEngine implements Engine {
                 && now - coordinatorHeardAt < config.suspectNanos() * 3 / 4;
     }
 
-    private void onPhase1B(int from, RingMessage.Phase1B b, Effects<Object, RingRecord, RingValue> out) {
+    private void onPhase1B(int from, RingMessage.Phase1B b, Effects<RingWire, RingRecord, RingValue> out) {
         learner.noteDecidedBelow(b.decidedBelow());
         if (from != self) {
             reportedFirst[from] = b.decidedBelow();
@@ -738,7 +738,7 @@ public final class RingEngine implements Engine {
      * holds every vote it cast meanwhile. A candidate the others refuse (stickiness) thus keeps
      * learning and voting in the working round instead of being stranded above it.
      */
-    private void startRound(long round, Effects<Object, RingRecord, RingValue> out) {
+    private void startRound(long round, Effects<RingWire, RingRecord, RingValue> out) {
         if (round < 0 || round > MAX_ROUND || recovery.recovering()) {
             return;
         }
@@ -773,7 +773,7 @@ public final class RingEngine implements Engine {
      * it up. A coordinator that was re-forming its ring steps down; a candidate simply stays in
      * its round, and its suspicion clock starts again.
      */
-    private void abandonPhaseOne(Effects<Object, RingRecord, RingValue> out) {
+    private void abandonPhaseOne(Effects<RingWire, RingRecord, RingValue> out) {
         long abandoned = phaseOne.round();
         phaseOne = null;
         for (int m = 0; m < n; m++) {
@@ -792,7 +792,7 @@ public final class RingEngine implements Engine {
         }
     }
 
-    private void finishPhaseOne(Effects<Object, RingRecord, RingValue> out) {
+    private void finishPhaseOne(Effects<RingWire, RingRecord, RingValue> out) {
         PhaseOne po = phaseOne;
         phaseOne = null;
         if (po.round() > rnd()) {
@@ -863,7 +863,7 @@ public final class RingEngine implements Engine {
     }
 
     /** The round changed (a promise, an adoption, a round we start): everything of the old one ends. */
-    private void changeRound(Ring newRing, boolean forwardOwn, Effects<Object, RingRecord, RingValue> out) {
+    private void changeRound(Ring newRing, boolean forwardOwn, Effects<RingWire, RingRecord, RingValue> out) {
         leading = false;
         phaseOne = null;
         ring = newRing;
@@ -883,7 +883,7 @@ public final class RingEngine implements Engine {
     }
 
     /** A message of a newer round arrived (not a Phase 1A): move there; never reuse a round we coordinate. */
-    private void adoptRound(long round, Ring newRing, Effects<Object, RingRecord, RingValue> out) {
+    private void adoptRound(long round, Ring newRing, Effects<RingWire, RingRecord, RingValue> out) {
         acceptor.adopt(round);
         changeRound(newRing, true, out);
         if (config.coordinatorOf(round) == self && !recovery.recovering()) {
@@ -891,7 +891,7 @@ public final class RingEngine implements Engine {
         }
     }
 
-    private void reform(Effects<Object, RingRecord, RingValue> out) {
+    private void reform(Effects<RingWire, RingRecord, RingValue> out) {
         reformations++;
         if (coordinator.open() == 0) {
             reformsSinceDecision = 0;   // nothing was waiting: not a stall
@@ -906,7 +906,7 @@ public final class RingEngine implements Engine {
      * Check-quorum or no ring (C8): stop coordinating, tell the members (they need not wait for a
      * suspect time-out), stop heartbeating. We stay in the round, coordinating it on paper only.
      */
-    private void stepDown(Effects<Object, RingRecord, RingValue> out) {
+    private void stepDown(Effects<RingWire, RingRecord, RingValue> out) {
         stepDowns++;
         leading = false;
         phaseOne = null;
@@ -946,7 +946,7 @@ public final class RingEngine implements Engine {
 
     // ---------------------------------------------------------------- heartbeats, alive, versions
 
-    private void onHeartbeat(int from, RingMessage.Heartbeat hb, Effects<Object, RingRecord, RingValue> out) {
+    private void onHeartbeat(int from, RingMessage.Heartbeat hb, Effects<RingWire, RingRecord, RingValue> out) {
         if (from != config.coordinatorOf(hb.round()) || from == self) {
             return;
         }
@@ -968,7 +968,7 @@ public final class RingEngine implements Engine {
         versions.noteFloor(hb.versionFloor());
     }
 
-    private void onAlive(int from, RingMessage.Alive a, Effects<Object, RingRecord, RingValue> out) {
+    private void onAlive(int from, RingMessage.Alive a, Effects<RingWire, RingRecord, RingValue> out) {
         versions.report(from, a.delivered());
         reportedFirst[from] = a.decidedBelow();
         learner.noteDecidedBelow(a.decidedBelow());
@@ -996,7 +996,7 @@ public final class RingEngine implements Engine {
         }
     }
 
-    private void sendHeartbeat(Effects<Object, RingRecord, RingValue> out) {
+    private void sendHeartbeat(Effects<RingWire, RingRecord, RingValue> out) {
         lastHeartbeat = now;
         recomputeFloor();
         RingMessage.Heartbeat hb = new RingMessage.Heartbeat(rnd(), ring, learner.knownDecidedBelow(), versions.floor());
@@ -1007,7 +1007,7 @@ public final class RingEngine implements Engine {
         }
     }
 
-    private void sendAlive(Effects<Object, RingRecord, RingValue> out) {
+    private void sendAlive(Effects<RingWire, RingRecord, RingValue> out) {
         lastAlive = now;
         boolean wantsRing = ring != null && !ring.contains(self) && config.kind() == Ring.Kind.U_RING;
         out.send(stranded() ? workingCoordinator : config.coordinatorOf(rnd()), new RingMessage.Alive(rnd(), learner.firstUndecided(), versions.delivered(),
@@ -1021,7 +1021,7 @@ public final class RingEngine implements Engine {
      * often and grows meanwhile: one report per heartbeat cannot hold it down, B6), and at once when
      * it drops below (the coordinator may grow again).
      */
-    private void reportBacklog(Effects<Object, RingRecord, RingValue> out) {
+    private void reportBacklog(Effects<RingWire, RingRecord, RingValue> out) {
         long backlog = learner.firstUndecided() - versions.delivered();
         boolean high = backlog >= config.mringFcThreshold();
         if (!leading && phaseOne == null && rnd() >= 0 && config.coordinatorOf(rnd()) != self) {
@@ -1042,17 +1042,17 @@ public final class RingEngine implements Engine {
 
     // ---------------------------------------------------------------- catch-up (C6)
 
-    private void catchUpTick(boolean force, Effects<Object, RingRecord, RingValue> out) {
+    private void catchUpTick(boolean force, Effects<RingWire, RingRecord, RingValue> out) {
         catchUp.tick(now, force, rnd(), learner, variant, out);
     }
 
-    private void onCatchUpQuery(int from, RingMessage.CatchUpQuery q, Effects<Object, RingRecord, RingValue> out) {
+    private void onCatchUpQuery(int from, RingMessage.CatchUpQuery q, Effects<RingWire, RingRecord, RingValue> out) {
         if (from != self) {
             catchUp.serve(from, q, rnd(), learner, acceptor, recovery.recovering(), out);
         }
     }
 
-    private void onCatchUpReply(int from, RingMessage.CatchUpReply r, Effects<Object, RingRecord, RingValue> out) {
+    private void onCatchUpReply(int from, RingMessage.CatchUpReply r, Effects<RingWire, RingRecord, RingValue> out) {
         boolean taught = false;
         for (DecisionEntry d : r.decided()) {
             ByteBuffer body = d.value() != null ? d.value() : valueOf(d.vid());
@@ -1101,7 +1101,7 @@ public final class RingEngine implements Engine {
         }
     }
 
-    private void deliver(Effects<Object, RingRecord, RingValue> out) {
+    private void deliver(Effects<RingWire, RingRecord, RingValue> out) {
         List<RingLearner.Entry> emitted = learner.deliverReady(
                 (i, vid) -> vid.equals(acceptor.voteAt(i) == null ? null : acceptor.voteAt(i).vid()), out);
         for (RingLearner.Entry e : emitted) {
@@ -1114,7 +1114,7 @@ public final class RingEngine implements Engine {
         }
     }
 
-    private void wake(Effects<Object, RingRecord, RingValue> out) {
+    private void wake(Effects<RingWire, RingRecord, RingValue> out) {
         long step = Math.min(config.heartbeatNanos(), Math.min(config.retransmitNanos(), config.catchUpNanos()));
         if (config.kind() == Ring.Kind.M_RING) {
             step = Math.min(step, config.mringRetransmitNanos());

@@ -132,10 +132,10 @@ public final class RingPaxos implements OrderingProtocol {
                     + members);
         }
         RingCodec codec = new RingCodec(members);
-        Transport<Object> transport;
+        Transport<RingWire> transport;
         String log;
         if (config.kind() == Ring.Kind.U_RING) {
-            transport = Channels.union(Channels.Route.of(RingUnicast.class, context.transport(U_CHANNEL, codec)));
+            transport = Channels.union(RingWire.class, Channels.Route.of(RingUnicast.class, context.transport(U_CHANNEL, codec)));
             log = U_LOG;
         } else {
             if (context.config().tls().replicaPort()) {
@@ -143,7 +143,7 @@ public final class RingPaxos implements OrderingProtocol {
                         + "datagrams of group {}:{} are neither encrypted nor authenticated", context.config().id(),
                         config.mringGroup(), config.mringPort());
             }
-            transport = Channels.union(
+            transport = Channels.union(RingWire.class,
                     Channels.Route.of(RingUnicast.class, context.transport(M_CHANNEL, codec)),
                     Channels.Route.of(MPacket.class,
                             context.datagramGroup(M_DATAGRAM_CHANNEL, new MPacketCodec(members), datagramGroup(config))));

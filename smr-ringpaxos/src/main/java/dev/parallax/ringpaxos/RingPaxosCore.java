@@ -29,7 +29,7 @@ import java.util.function.ObjLongConsumer;
  *
  * <p>Not thread-safe: exactly one driver thread calls it; it never blocks.
  */
-public final class RingPaxosCore implements ProtocolCore<Object, RingRecord, RingValue> {
+public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, RingValue> {
 
     /**
      * What the core did, for tests and simulation monitors (quorum witnesses, bounds). Called on the
@@ -114,12 +114,12 @@ public final class RingPaxosCore implements ProtocolCore<Object, RingRecord, Rin
     }
 
     @Override
-    public void onMessage(int from, Object message, long now, Effects<Object, RingRecord, RingValue> out) {
+    public void onMessage(int from, RingWire message, long now, Effects<RingWire, RingRecord, RingValue> out) {
         engine.onMessage(from, message, now, out);
     }
 
     @Override
-    public void onTick(long now, Effects<Object, RingRecord, RingValue> out) {
+    public void onTick(long now, Effects<RingWire, RingRecord, RingValue> out) {
         engine.onTick(now, out);
     }
 
@@ -132,7 +132,7 @@ public final class RingPaxosCore implements ProtocolCore<Object, RingRecord, Rin
      * @throws IllegalArgumentException for anything but a client batch
      */
     @Override
-    public boolean onProposal(RingValue value, long now, Effects<Object, RingRecord, RingValue> out) {
+    public boolean onProposal(RingValue value, long now, Effects<RingWire, RingRecord, RingValue> out) {
         return engine.onProposal(value, now, out);
     }
 
@@ -142,7 +142,7 @@ public final class RingPaxosCore implements ProtocolCore<Object, RingRecord, Rin
      * the incarnation; the driver then drops every earlier record.
      */
     @Override
-    public void compact(long instance, Effects<Object, RingRecord, RingValue> out) {
+    public void compact(long instance, Effects<RingWire, RingRecord, RingValue> out) {
         engine.compact(instance, out);
     }
 
@@ -170,13 +170,13 @@ public final class RingPaxosCore implements ProtocolCore<Object, RingRecord, Rin
 
     /** Versions (§3.3.7): the replica delivered everything below {@code nextInstance}. */
     @Override
-    public void onDelivered(long nextInstance, long now, Effects<Object, RingRecord, RingValue> out) {
+    public void onDelivered(long nextInstance, long now, Effects<RingWire, RingRecord, RingValue> out) {
         engine.onDelivered(nextInstance, now, out);
     }
 
     /** The runtime's member detector suspects {@code member} in round {@code epoch} (C8). */
     @Override
-    public void onSuspectMember(int member, long epoch, long now, Effects<Object, RingRecord, RingValue> out) {
+    public void onSuspectMember(int member, long epoch, long now, Effects<RingWire, RingRecord, RingValue> out) {
         engine.onSuspectMember(member, epoch, now, out);
     }
 

@@ -33,7 +33,7 @@ class DatagramPathTest {
     private static final Ring RING3 = Ring.mRing(2, new int[] {0});
     private static final Ring RING5 = Ring.mRing(4, new int[] {0, 1});
 
-    private final EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+    private final EffectBuffer<RingWire, RingRecord, RingValue> out = new EffectBuffer<>();
     private final Map<Integer, EngineDouble> engines = new HashMap<>();
 
     private DatagramPath path(RingConfig config, int self, long round, Ring ring, boolean leading) {
@@ -65,7 +65,7 @@ class DatagramPathTest {
 
     /** The coordinator's own vote, as the engine casts it before {@code open} (C3). */
     private void ownVotes(int coordinator, long round, Ring ring, List<Phase2Entry> entries) {
-        EffectBuffer<Object, RingRecord, RingValue> scratch = new EffectBuffer<>();
+        EffectBuffer<RingWire, RingRecord, RingValue> scratch = new EffectBuffer<>();
         for (Phase2Entry e : entries) {
             engines.get(coordinator).vote(e.instance(), round, ring, e.vid(), e.value(), scratch);
         }
@@ -73,7 +73,7 @@ class DatagramPathTest {
 
     private List<MPacket> multicasts() {
         List<MPacket> l = new ArrayList<>();
-        for (EffectBuffer.GroupSend<Object> g : out.datagrams()) {
+        for (EffectBuffer.GroupSend<RingWire> g : out.datagrams()) {
             assertThat(g.group()).isEqualTo(DatagramPath.GROUP);
             l.add((MPacket) g.message());
         }
@@ -82,7 +82,7 @@ class DatagramPathTest {
 
     private List<Object> sentTo(int to) {
         List<Object> l = new ArrayList<>();
-        for (EffectBuffer.Outgoing<Object> o : out.sends()) {
+        for (EffectBuffer.Outgoing<RingWire> o : out.sends()) {
             if (o.to() == to) {
                 l.add(o.message());
             }

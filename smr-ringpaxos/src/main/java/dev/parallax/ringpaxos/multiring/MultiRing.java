@@ -1,6 +1,7 @@
 package dev.parallax.ringpaxos.multiring;
 
 import dev.parallax.core.multicast.StreamOrdering;
+import dev.parallax.ringpaxos.RingWire;
 
 /**
  * Multi-Ring Paxos (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5) as a replica's ordering
@@ -31,7 +32,7 @@ public final class MultiRing {
      *
      * @throws IllegalArgumentException if a ring's settings are out of range
      */
-    public static StreamOrdering<Object> protocol(MultiRingConfig config) {
+    public static StreamOrdering<RingWire> protocol(MultiRingConfig config) {
         return StreamOrdering.of(new MultiRingPlan(config));
     }
 

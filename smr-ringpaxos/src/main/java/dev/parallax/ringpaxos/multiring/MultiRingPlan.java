@@ -20,6 +20,7 @@ import dev.parallax.ringpaxos.RingCodec;
 import dev.parallax.ringpaxos.RingConfig;
 import dev.parallax.ringpaxos.RingPaxos;
 import dev.parallax.ringpaxos.RingUnicast;
+import dev.parallax.ringpaxos.RingWire;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +40,7 @@ import java.util.Objects;
  *
  * <p>Immutable and thread-safe; nothing blocks.
  */
-public final class MultiRingPlan implements StreamPlan<Object> {
+public final class MultiRingPlan implements StreamPlan<RingWire> {
     private static final Logger LOG = LoggerFactory.getLogger(MultiRingPlan.class);
 
     private final MultiRingConfig config;
@@ -164,17 +165,17 @@ public final class MultiRingPlan implements StreamPlan<Object> {
      * @throws UnsupportedOperationException for M-Ring, if the context has no datagram groups
      */
     @Override
-    public Transport<Object> openTransport(OrderingContext context, int stream) {
+    public Transport<RingWire> openTransport(OrderingContext context, int stream) {
         int i = index(stream);
         String name = streamName(stream);
         int n = context.config().members().size();
         RingCodec codec = new RingCodec(n);
         RingConfig ring = config.ring(i);
-        Transport<Object> replicas;
+        Transport<RingWire> replicas;
         if (ring.kind() == Ring.Kind.U_RING) {
-            replicas = Channels.union(Channels.Route.of(RingUnicast.class, context.transport(name, codec)));
+            replicas = Channels.union(RingWire.class, Channels.Route.of(RingUnicast.class, context.transport(name, codec)));
         } else {
-            replicas = Channels.union(
+            replicas = Channels.union(RingWire.class,
                     Channels.Route.of(RingUnicast.class, context.transport(name, codec)),
                     Channels.Route.of(MPacket.class, context.datagramGroup(name + "-mcast", new MPacketCodec(n),
                             RingPaxos.datagramGroup(ring))));
@@ -195,7 +196,7 @@ public final class MultiRingPlan implements StreamPlan<Object> {
     }
 
     @Override
-    public AtomicBroadcast broadcast(StreamParts<Object> parts) {
+    public AtomicBroadcast broadcast(StreamParts<RingWire> parts) {
         int i = index(parts.id());
         int member = RingMulticast.ringMember(parts.self(), i, topology.members(parts.id()));
         if (parts.transport().localId() != member) {

@@ -20,6 +20,7 @@ import dev.parallax.core.time.SystemClock;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
 import dev.parallax.ringpaxos.RingPaxosBroadcast;
+import dev.parallax.ringpaxos.RingWire;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
@@ -163,7 +164,7 @@ public final class RingMulticast extends ConfiguredMulticast {
      * One ring's broadcast as the merge needs it: member {@code member} of a ring with
      * {@code config}, delivering its decided skips as {@link StreamMulticast#skipValue} values.
      */
-    static RingPaxosBroadcast ring(RingConfig config, int member, Transport<Object> transport, DurableLog log, Clock clock,
+    static RingPaxosBroadcast ring(RingConfig config, int member, Transport<RingWire> transport, DurableLog log, Clock clock,
                                    RuntimeOptions options) {
         return RingPaxosBroadcast.builder().config(config).self(member).transport(transport).log(log).clock(clock)
                 .options(options).skipDelivery(StreamMulticast::skipValue).build();
@@ -177,7 +178,7 @@ public final class RingMulticast extends ConfiguredMulticast {
          * @param member this process's member id in that ring ({@link #ringMember(int, int, int[])})
          * @return a transport the ring owns and closes (for M-Ring, joined with its datagram group)
          */
-        Transport<Object> transport(int stream, int member);
+        Transport<RingWire> transport(int stream, int member);
     }
 
     /** Mutable builder, not thread-safe; the multicast's defaults are {@link StreamMulticastBuilder}'s. */

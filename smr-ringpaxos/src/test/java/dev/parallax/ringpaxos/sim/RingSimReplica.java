@@ -12,6 +12,7 @@ import dev.parallax.core.testkit.smr.PendingCompaction;
 import dev.parallax.core.testkit.smr.SimService;
 import dev.parallax.core.testkit.smr.SmrNode;
 import dev.parallax.core.testkit.smr.SnapshotShelf;
+import dev.parallax.ringpaxos.RingWire;
 import dev.parallax.ringpaxos.MPacket;
 import dev.parallax.ringpaxos.MPacketCodec;
 import dev.parallax.ringpaxos.Ring;
@@ -63,8 +64,8 @@ final class RingSimReplica implements SmrNode {
     private final RingSimulation.Shared shared;
     private final RingConfig config;
     private final int snapshotEvery;
-    private final EffectBuffer<Object, RingRecord, RingValue> effects = new EffectBuffer<>();
-    private final EffectApplier<Object, RingRecord, RingValue> applier;
+    private final EffectBuffer<RingWire, RingRecord, RingValue> effects = new EffectBuffer<>();
+    private final EffectApplier<RingWire, RingRecord, RingValue> applier;
     private final ClientBatches clients;
     /** Decided and not yet executed, in instance order (only a slow member holds more than one step's). */
     private final ArrayDeque<Decided> undelivered = new ArrayDeque<>();
@@ -216,8 +217,8 @@ final class RingSimReplica implements SmrNode {
     public void onMessage(int from, Object message) {
         if (message instanceof ClientMessage.Request r) {
             clients.onRequest(from, r.command());
-        } else if (!(message instanceof ClientMessage)) {
-            core.onMessage(from, message, ctx.now(), effects);
+        } else if (message instanceof RingWire m) {
+            core.onMessage(from, m, ctx.now(), effects);
             apply();
             clients.proposePending();
         }
@@ -228,7 +229,10 @@ final class RingSimReplica implements SmrNode {
         if (from == ctx.id()) {
             return; // the runtime's datagram port drops its own (R1 contract)
         }
-        core.onMessage(from, message, ctx.now(), effects);
+        if (!(message instanceof RingWire m)) {
+            return;
+        }
+        core.onMessage(from, m, ctx.now(), effects);
         apply();
         clients.proposePending();
     }

@@ -55,26 +55,34 @@ public final class Channels {
             return transport.sendDatagram(group, type.cast(message));
         }
 
-        void start(MessageHandler<Object> handler, ArrivalStamps stamps) {
-            transport.start(handler::onMessage, stamps);
+        <U> void start(MessageHandler<U> handler, ArrivalStamps stamps, Class<U> union) {
+            transport.start((from, m) -> handler.onMessage(from, union.cast(m)), stamps);
         }
     }
 
     /**
-     * A transport over every route: {@code send} routes by type, {@code start} starts every route
-     * with the same handler and stamps, {@code close} closes them all.
+     * A transport of {@code union} messages over every route: {@code send} routes by type,
+     * {@code start} starts every route with the same handler and stamps, {@code close} closes them
+     * all. {@code union} is the channels' common message type (a sealed interface their types
+     * implement), so neither the protocol nor its caller casts.
      *
-     * @throws IllegalArgumentException if there is no route, two route types overlap, or the
-     *                                  routes' transports are different members
+     * @throws IllegalArgumentException if there is no route, two route types overlap, a route's
+     *                                  type is not a {@code union}, or the routes' transports are
+     *                                  different members
      */
-    public static Transport<Object> union(Route<?>... routes) {
-        List<Route<?>> list = List.of(routes);
+    @SafeVarargs
+    public static <M> Transport<M> union(Class<M> union, Route<? extends M>... routes) {
+        Objects.requireNonNull(union, "union");
+        List<Route<?>> list = List.<Route<?>>of(routes);
         if (list.isEmpty()) {
             throw new IllegalArgumentException("a union needs at least one route");
         }
         int localId = list.get(0).transport().localId();
         for (int i = 0; i < list.size(); i++) {
             Route<?> r = list.get(i);
+            if (!union.isAssignableFrom(r.type())) {
+                throw new IllegalArgumentException(r.type().getName() + " is not a " + union.getName());
+            }
             if (r.transport().localId() != localId) {
                 throw new IllegalArgumentException("routes belong to different members: " + localId + " and "
                         + r.transport().localId() + " (" + r.type().getName() + ")");
@@ -87,15 +95,17 @@ public final class Channels {
                 }
             }
         }
-        return new Union(localId, list);
+        return new Union<>(union, localId, list);
     }
 
-    private static final class Union implements Transport<Object> {
+    private static final class Union<M> implements Transport<M> {
+        private final Class<M> union;
         private final int localId;
         private final List<Route<?>> routes;
         private final AtomicBoolean started = new AtomicBoolean();
 
-        Union(int localId, List<Route<?>> routes) {
+        Union(Class<M> union, int localId, List<Route<?>> routes) {
+            this.union = union;
             this.localId = localId;
             this.routes = routes;
         }
@@ -106,24 +116,24 @@ public final class Channels {
         }
 
         @Override
-        public void start(MessageHandler<Object> handler) {
+        public void start(MessageHandler<M> handler) {
             start(handler, ArrivalStamps.NONE);
         }
 
         @Override
-        public void start(MessageHandler<Object> handler, ArrivalStamps stamps) {
+        public void start(MessageHandler<M> handler, ArrivalStamps stamps) {
             Objects.requireNonNull(handler, "handler");
             Objects.requireNonNull(stamps, "stamps");
             if (!started.compareAndSet(false, true)) {
                 throw new IllegalStateException("already started");
             }
             for (Route<?> r : routes) {
-                r.start(handler, stamps);
+                r.start(handler, stamps, union);
             }
         }
 
         @Override
-        public boolean send(int to, Object message) {
+        public boolean send(int to, M message) {
             for (Route<?> r : routes) {
                 if (r.carries(message)) {
                     return r.send(to, message);
@@ -134,7 +144,7 @@ public final class Channels {
         }
 
         @Override
-        public boolean sendDatagram(int group, Object message) {
+        public boolean sendDatagram(int group, M message) {
             for (Route<?> r : routes) {
                 if (r.carries(message)) {
                     return r.sendDatagram(group, message);
