@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
  * rounds, the acceptor's vote (C4), the learner (C5), the value cache, the proposer's hand-over (C7)
  * and the coordinator's opening of instances (C3). Frozen by the plan (§1.4).
  *
- * <p>The plan's {@code Out} is {@code Effects<Object, RingRecord, RingValue>}: the effects of the step
+ * <p>The plan's {@code Out} is {@code Effects<RingWire, RingRecord, RingValue>}: the effects of the step
  * in which the variant is called (Java has no type alias, so the signatures spell it out).
  *
  * <p>Not thread-safe: called only from the core's driver thread, inside a step; never blocks.
@@ -42,7 +42,7 @@ public interface Engine {
      * @param ring the ring of {@code round} (adopted if {@code round} is newer than {@link #rnd()})
      * @return whether this member's vote for (instance, round) is now {@code vid}
      */
-    boolean vote(long instance, long round, Ring ring, ValueId vid, ByteBuffer value, Effects<Object, RingRecord, RingValue> out);
+    boolean vote(long instance, long round, Ring ring, ValueId vid, ByteBuffer value, Effects<RingWire, RingRecord, RingValue> out);
 
     /** The vid this member voted for {@code instance} in exactly {@code round}, or null. */
     ValueId votedVid(long instance, long round);
@@ -52,7 +52,7 @@ public interface Engine {
      * {@code valueOrNull} may be null for an id-only decision: the body is resolved through the
      * value cache, or fetched by catch-up (C6). Known decisions are ignored.
      */
-    void learn(long instance, ValueId vid, ByteBuffer valueOrNull, Effects<Object, RingRecord, RingValue> out);
+    void learn(long instance, ValueId vid, ByteBuffer valueOrNull, Effects<RingWire, RingRecord, RingValue> out);
 
     /** The body of {@code vid} if this member holds it (own pending, forwarded, voted, received), else null. */
     ByteBuffer valueOf(ValueId vid);
@@ -65,7 +65,7 @@ public interface Engine {
     boolean rememberValue(ValueId vid, ByteBuffer value);
 
     /** A proposal reached this member through the variant: the coordinator queues it, others forward it. */
-    void proposalArrived(ProposalEntry proposal, Effects<Object, RingRecord, RingValue> out);
+    void proposalArrived(ProposalEntry proposal, Effects<RingWire, RingRecord, RingValue> out);
 
     /** Whether {@code instance} is known decided. */
     boolean isDecided(long instance);
@@ -77,5 +77,5 @@ public interface Engine {
     void sawInstance(long instance);
 
     /** The coordinator opens more instances if its window and bounds allow (C3). */
-    void openMore(Effects<Object, RingRecord, RingValue> out);
+    void openMore(Effects<RingWire, RingRecord, RingValue> out);
 }

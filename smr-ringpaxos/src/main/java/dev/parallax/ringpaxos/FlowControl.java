@@ -26,7 +26,7 @@ import java.util.Arrays;
  * The seed gives no constants; ours (÷2 per 10 ms, +1 per 5 ms, threshold 256) are documented in
  * ring-paxos.md, "Flow control".
  *
- * <p>Not thread-safe: owned by {@link MulticastPath} inside the core's single thread. Pure: time
+ * <p>Not thread-safe: owned by {@link DatagramPath} inside the core's single thread. Pure: time
  * comes in as an argument and never goes backwards.
  */
 final class FlowControl {

@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param decisions id-only decisions
  * @param proposals Phase 2A entries
  */
-public record MPacket(long round, Ring ring, List<InstanceVid> decisions, List<Phase2Entry> proposals) {
+public record MPacket(long round, Ring ring, List<InstanceVid> decisions, List<Phase2Entry> proposals) implements RingWire {
     /** @throws NullPointerException if {@code ring} or a list is null; copies the lists */
     public MPacket {
         Objects.requireNonNull(ring, "ring");

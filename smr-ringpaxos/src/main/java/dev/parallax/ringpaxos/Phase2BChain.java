@@ -17,7 +17,7 @@ import java.util.TreeMap;
  * further one is refused and counted ({@code mring.2b.beyond.window}), and the coordinator's
  * retransmission repairs the chain. A held entry of an older round is replaced by a newer round's.
  *
- * <p>Not thread-safe: owned by {@link MulticastPath} inside the core's single thread. Pure.
+ * <p>Not thread-safe: owned by {@link DatagramPath} inside the core's single thread. Pure.
  */
 final class Phase2BChain {
     private record Held(long round, ValueId vid) {

@@ -21,12 +21,12 @@ public interface Recovery {
         }
 
         @Override
-        public boolean onMessage(int from, Object m, long now, Effects<Object, RingRecord, RingValue> out) {
+        public boolean onMessage(int from, RingWire m, long now, Effects<RingWire, RingRecord, RingValue> out) {
             return false;
         }
 
         @Override
-        public void onTick(long now, Effects<Object, RingRecord, RingValue> out) {
+        public void onTick(long now, Effects<RingWire, RingRecord, RingValue> out) {
         }
     };
 
@@ -34,8 +34,8 @@ public interface Recovery {
     boolean recovering();
 
     /** A message arrived; returns true if recovery consumed it (the engine then ignores it). */
-    boolean onMessage(int from, Object m, long now, Effects<Object, RingRecord, RingValue> out);
+    boolean onMessage(int from, RingWire m, long now, Effects<RingWire, RingRecord, RingValue> out);
 
     /** Time passed (called while {@link #recovering()}). */
-    void onTick(long now, Effects<Object, RingRecord, RingValue> out);
+    void onTick(long now, Effects<RingWire, RingRecord, RingValue> out);
 }

@@ -16,7 +16,7 @@ import java.util.function.LongPredicate;
  * never stuck). Re-sending the same (instance, round, vid) is safe: acceptors re-vote
  * idempotently (C4), and {@code first()} re-sends its 2B, which repairs a chain a lost 2B broke.
  *
- * <p>Not thread-safe: owned by {@link MulticastPath} inside the core's single thread. Pure.
+ * <p>Not thread-safe: owned by {@link DatagramPath} inside the core's single thread. Pure.
  */
 final class Retransmitter {
     /** One open entry: what was sent, in which round and ring, how, and when last. */

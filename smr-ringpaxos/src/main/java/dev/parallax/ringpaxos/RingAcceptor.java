@@ -70,7 +70,7 @@ final class RingAcceptor {
     }
 
     /** Promises {@code round} durably (sync in this step, before any answer leaves). */
-    void promise(long round, Effects<Object, RingRecord, RingValue> out) {
+    void promise(long round, Effects<RingWire, RingRecord, RingValue> out) {
         rnd = Math.max(rnd, round);
         durable = rnd;
         out.persist(new RingRecord.Promise(rnd), true);
@@ -82,13 +82,13 @@ final class RingAcceptor {
      * Phase 1 completes (see {@code RingEngine.startRound}). Recovered, the record counts as a promise,
      * which is only more restrictive.
      */
-    void reserve(long round, Effects<Object, RingRecord, RingValue> out) {
+    void reserve(long round, Effects<RingWire, RingRecord, RingValue> out) {
         durable = Math.max(durable, round);
         out.persist(new RingRecord.Promise(round), true);
     }
 
     /** The C4 vote; see {@link Engine#vote}. */
-    boolean vote(long instance, long round, ValueId vid, ByteBuffer value, Effects<Object, RingRecord, RingValue> out) {
+    boolean vote(long instance, long round, ValueId vid, ByteBuffer value, Effects<RingWire, RingRecord, RingValue> out) {
         if (round < rnd || instance < trimmedBelow) {
             return false;
         }
@@ -172,7 +172,7 @@ final class RingAcceptor {
     }
 
     /** Re-persists what the acceptor still needs after the log is cut: trim point, promise, votes (sync). */
-    void checkpoint(Effects<Object, RingRecord, RingValue> out) {
+    void checkpoint(Effects<RingWire, RingRecord, RingValue> out) {
         out.persist(new RingRecord.Trim(trimmedBelow), true);
         if (rnd >= 0) {
             out.persist(new RingRecord.Promise(rnd), true);

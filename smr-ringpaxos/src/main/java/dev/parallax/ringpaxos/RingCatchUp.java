@@ -56,7 +56,7 @@ final class RingCatchUp {
     }
 
     /** Asks a peer for what the learner lacks, if anything and if due ({@code force}: at once). */
-    void tick(long now, boolean force, long round, Variant variant, Effects<Object, RingRecord, RingValue> out) {
+    void tick(long now, boolean force, long round, Variant variant, Effects<RingWire, RingRecord, RingValue> out) {
         long first = learner.firstUndecided();
         long known = learner.knownDecidedBelow();
         if (known <= first) {
@@ -86,7 +86,7 @@ final class RingCatchUp {
 
     /** Answers {@code q}; a recovering member serves decided values only (its votes may be lost). */
     void serve(int from, RingMessage.CatchUpQuery q, long round, boolean recovering,
-               Effects<Object, RingRecord, RingValue> out) {
+               Effects<RingWire, RingRecord, RingValue> out) {
         long firstAvailable = learner.trimmedBelow();
         List<DecisionEntry> decided = learner.range(q.from(), q.to(), config.catchUpMaxInstances(),
                 config.catchUpMaxBytes());
@@ -139,7 +139,7 @@ final class RingCatchUp {
      * that {@code taught} something is followed by the next query at once.
      */
     void afterReply(int from, RingMessage.CatchUpReply r, boolean taught, long now, long round, Variant variant,
-                    Effects<Object, RingRecord, RingValue> out) {
+                    Effects<RingWire, RingRecord, RingValue> out) {
         long first = learner.firstUndecided();
         if (r.firstAvailable() > first) {
             // B8: after delivery, `first` is not deliverable here (undecided, or decided id-only with

@@ -48,7 +48,7 @@ final class RingDelivery {
      * the body is looked up here); delivers what that made ready. Returns false for a decision the
      * learner ignored (known, or below its trim point).
      */
-    boolean learn(long instance, ValueId vid, ByteBuffer valueOrNull, Effects<Object, RingRecord, RingValue> out) {
+    boolean learn(long instance, ValueId vid, ByteBuffer valueOrNull, Effects<RingWire, RingRecord, RingValue> out) {
         ByteBuffer body = valueOrNull != null ? valueOrNull : valueOf(vid);
         boolean known = learner.isDecided(instance);
         if (!learner.learn(instance, vid, body)) {
@@ -94,7 +94,7 @@ final class RingDelivery {
     }
 
     /** Hands out every decided instance ready in order. */
-    void deliver(Effects<Object, RingRecord, RingValue> out) {
+    void deliver(Effects<RingWire, RingRecord, RingValue> out) {
         List<RingLearner.Entry> emitted = learner.deliverReady(
                 (i, vid) -> vid.equals(acceptor.voteAt(i) == null ? null : acceptor.voteAt(i).vid()), out);
         for (RingLearner.Entry e : emitted) {

@@ -131,7 +131,7 @@ public final class RingEngine implements Engine {
 
     @Override
     public boolean vote(long instance, long round, Ring ringOfRound, ValueId vid, ByteBuffer value,
-                        Effects<Object, RingRecord, RingValue> out) {
+                        Effects<RingWire, RingRecord, RingValue> out) {
         if (recovery.recovering() || round < rnd()) {
             return false;
         }
@@ -157,7 +157,7 @@ public final class RingEngine implements Engine {
     }
 
     @Override
-    public void learn(long instance, ValueId vid, ByteBuffer valueOrNull, Effects<Object, RingRecord, RingValue> out) {
+    public void learn(long instance, ValueId vid, ByteBuffer valueOrNull, Effects<RingWire, RingRecord, RingValue> out) {
         if (delivery.learn(instance, vid, valueOrNull, out) && rounds.leading()) {
             openMore(out);
         }
@@ -174,7 +174,7 @@ public final class RingEngine implements Engine {
     }
 
     @Override
-    public void proposalArrived(ProposalEntry proposal, Effects<Object, RingRecord, RingValue> out) {
+    public void proposalArrived(ProposalEntry proposal, Effects<RingWire, RingRecord, RingValue> out) {
         opening.proposalArrived(proposal, now, out);
     }
 
@@ -194,13 +194,13 @@ public final class RingEngine implements Engine {
     }
 
     @Override
-    public void openMore(Effects<Object, RingRecord, RingValue> out) {
+    public void openMore(Effects<RingWire, RingRecord, RingValue> out) {
         opening.openMore(now, out);
     }
 
     // ---------------------------------------------------------------- inputs
 
-    void onTick(long now, Effects<Object, RingRecord, RingValue> out) {
+    void onTick(long now, Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
         delivery.deliver(out);
         if (recovery.recovering()) {
@@ -233,7 +233,7 @@ public final class RingEngine implements Engine {
         wake(out);
     }
 
-    private void leaderTick(Effects<Object, RingRecord, RingValue> out) {
+    private void leaderTick(Effects<RingWire, RingRecord, RingValue> out) {
         long oldest = coordinator.oldestOpen();
         switch (liveness.leaderVerdict(rounds.ring(), oldest, oldest >= 0 ? coordinator.openedAt(oldest) : 0, now)) {
             case STEP_DOWN -> {
@@ -254,12 +254,12 @@ public final class RingEngine implements Engine {
     }
 
     /** Re-forms the ring (C8): a new round of this member's, on the members it does not exclude. */
-    private void reform(Effects<Object, RingRecord, RingValue> out) {
+    private void reform(Effects<RingWire, RingRecord, RingValue> out) {
         liveness.reforming(coordinator.open(), now);
         rounds.startRound(rounds.nextOwnRound(), now, out);
     }
 
-    boolean onProposal(RingValue value, long now, Effects<Object, RingRecord, RingValue> out) {
+    boolean onProposal(RingValue value, long now, Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
         if (!(value instanceof RingValue.ClientBatch b)) {
             throw new IllegalArgumentException("only client batches are proposed, got " + value);
@@ -277,7 +277,7 @@ public final class RingEngine implements Engine {
         return true;
     }
 
-    void onMessage(int from, Object m, long now, Effects<Object, RingRecord, RingValue> out) {
+    void onMessage(int from, RingWire m, long now, Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
         if (from < 0 || from >= n || m == null || malformed(m)) {
             counters.malformed();
@@ -325,7 +325,7 @@ public final class RingEngine implements Engine {
     }
 
     /** The end of a step that may have brought decisions or bodies: deliver what is ready. */
-    private void finishStep(Effects<Object, RingRecord, RingValue> out) {
+    private void finishStep(Effects<RingWire, RingRecord, RingValue> out) {
         delivery.resolveMissingBodies();
         delivery.deliver(out);
     }
@@ -343,7 +343,7 @@ public final class RingEngine implements Engine {
         return true;
     }
 
-    void onSuspectMember(int member, long epoch, long now, Effects<Object, RingRecord, RingValue> out) {
+    void onSuspectMember(int member, long epoch, long now, Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
         if (epoch != rnd() || recovery.recovering() || member < 0 || member >= n || member == self) {
             return;
@@ -359,7 +359,7 @@ public final class RingEngine implements Engine {
         finishStep(out);
     }
 
-    void onDelivered(long nextInstance, long now, Effects<Object, RingRecord, RingValue> out) {
+    void onDelivered(long nextInstance, long now, Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
         reports.delivered(nextInstance);
         reportBacklog(out);
@@ -369,7 +369,7 @@ public final class RingEngine implements Engine {
         }
     }
 
-    void compact(long instance, Effects<Object, RingRecord, RingValue> out) {
+    void compact(long instance, Effects<RingWire, RingRecord, RingValue> out) {
         if (rounds.leading() || n == 1) {
             reports.recomputeFloor();
         }
@@ -396,7 +396,7 @@ public final class RingEngine implements Engine {
 
     // ---------------------------------------------------------------- heartbeats and Alive
 
-    private void onHeartbeat(int from, RingMessage.Heartbeat hb, Effects<Object, RingRecord, RingValue> out) {
+    private void onHeartbeat(int from, RingMessage.Heartbeat hb, Effects<RingWire, RingRecord, RingValue> out) {
         if (from != config.coordinatorOf(hb.round()) || from == self) {
             return;
         }
@@ -415,7 +415,7 @@ public final class RingEngine implements Engine {
         reports.noteFloor(hb.versionFloor());
     }
 
-    private void onAlive(int from, RingMessage.Alive a, Effects<Object, RingRecord, RingValue> out) {
+    private void onAlive(int from, RingMessage.Alive a, Effects<RingWire, RingRecord, RingValue> out) {
         reports.alive(from, a);
         learner.noteDecidedBelow(a.decidedBelow());
         if (liveness.reformsAbove(a, rounds.leading(), now)) {
@@ -442,13 +442,13 @@ public final class RingEngine implements Engine {
     }
 
     /** This member's {@code Alive}, to its round's coordinator, or to the working one when stranded. */
-    private void sendAlive(Effects<Object, RingRecord, RingValue> out) {
+    private void sendAlive(Effects<RingWire, RingRecord, RingValue> out) {
         int target = liveness.stranded(rounds.coordinates(), now) ? liveness.workingCoordinator() : config.coordinatorOf(rnd());
         reports.sendAlive(target, rnd(), rounds.ring(), variant.lastSeen(), now, out);
     }
 
     /** The learner's side of flow control (§3.3.6, {@link RingReports#backlogAliveDue}). */
-    private void reportBacklog(Effects<Object, RingRecord, RingValue> out) {
+    private void reportBacklog(Effects<RingWire, RingRecord, RingValue> out) {
         if (reports.backlogAliveDue(reportsToCoordinator(), now)) {
             sendAlive(out);
         }
@@ -456,11 +456,11 @@ public final class RingEngine implements Engine {
 
     // ---------------------------------------------------------------- catch-up (C6)
 
-    private void catchUpTick(boolean force, Effects<Object, RingRecord, RingValue> out) {
+    private void catchUpTick(boolean force, Effects<RingWire, RingRecord, RingValue> out) {
         catchUp.tick(now, force, rnd(), variant, out);
     }
 
-    private void onCatchUpReply(int from, RingMessage.CatchUpReply r, Effects<Object, RingRecord, RingValue> out) {
+    private void onCatchUpReply(int from, RingMessage.CatchUpReply r, Effects<RingWire, RingRecord, RingValue> out) {
         boolean taught = catchUp.absorb(r, delivery::valueOf);
         finishStep(out);
         catchUp.afterReply(from, r, taught, now, rnd(), variant, out);
@@ -469,7 +469,7 @@ public final class RingEngine implements Engine {
         }
     }
 
-    private void wake(Effects<Object, RingRecord, RingValue> out) {
+    private void wake(Effects<RingWire, RingRecord, RingValue> out) {
         long step = Math.min(config.heartbeatNanos(), Math.min(config.retransmitNanos(), config.catchUpNanos()));
         if (config.kind() == Ring.Kind.M_RING) {
             step = Math.min(step, config.mringRetransmitNanos());

@@ -200,7 +200,7 @@ final class RingLearner {
      * whether the own vote holds the body (then only the id is logged).
      */
     List<Entry> deliverReady(java.util.function.BiPredicate<Long, ValueId> ownVote,
-                             Effects<Object, RingRecord, RingValue> out) {
+                             Effects<RingWire, RingRecord, RingValue> out) {
         List<Entry> done = new ArrayList<>();
         while (true) {
             Entry e = decided.get(firstUndecided);
@@ -267,7 +267,7 @@ final class RingLearner {
     }
 
     /** Re-persists the kept decisions with their bodies (sync) after the log is cut. */
-    void checkpoint(Effects<Object, RingRecord, RingValue> out) {
+    void checkpoint(Effects<RingWire, RingRecord, RingValue> out) {
         for (Map.Entry<Long, Entry> e : decided.entrySet()) {
             Entry d = e.getValue();
             if (d.body != null) {

@@ -67,7 +67,7 @@ final class RingOpening {
      * A proposal reached this member: the coordinator (leading, or in its Phase 1) queues it; any
      * other member forwards it — to the working coordinator when stranded above its round.
      */
-    void proposalArrived(ProposalEntry proposal, long now, Effects<Object, RingRecord, RingValue> out) {
+    void proposalArrived(ProposalEntry proposal, long now, Effects<RingWire, RingRecord, RingValue> out) {
         if (rounds.coordinates()) {
             if (!coordinator.offer(proposal)) {
                 return;
@@ -86,7 +86,7 @@ final class RingOpening {
     }
 
     /** The leading coordinator's tick: offers the skip due (if any), then opens what it may. */
-    void leaderTick(long now, Effects<Object, RingRecord, RingValue> out) {
+    void leaderTick(long now, Effects<RingWire, RingRecord, RingValue> out) {
         long skip = pacer.skipDue(now, logical.next());
         if (skip > 0) {
             coordinator.offerSkip(ValueId.skip(skip));
@@ -95,7 +95,7 @@ final class RingOpening {
     }
 
     /** The coordinator opens more instances if its window and bounds allow (C3). */
-    void openMore(long now, Effects<Object, RingRecord, RingValue> out) {
+    void openMore(long now, Effects<RingWire, RingRecord, RingValue> out) {
         if (!rounds.leading() || recovery.recovering()) {
             return;
         }

@@ -25,7 +25,7 @@ import java.util.Objects;
  *       log {@value #U_LOG};</li>
  *   <li>{@value #M_RING} (Alg. 2, §3.3.2): ring messages on the TCP channel {@value #M_CHANNEL},
  *       Phase 2A and decisions as IP-multicast datagrams on the group channel
- *       {@value #M_MULTICAST_CHANNEL} ({@link OrderingContext#datagramGroup}, the {@code mring.*}
+ *       {@value #M_DATAGRAM_CHANNEL} ({@link OrderingContext#datagramGroup}, the {@code mring.*}
  *       settings), joined by {@link Channels#union}; log {@value #M_LOG}.</li>
  * </ul>
  * Batches are closed at {@code ring.batch.bytes} (BSZ, one datagram by default) or after
@@ -44,7 +44,7 @@ public final class RingPaxos implements OrderingProtocol {
     /** M-Ring's replica-port channel (ring-unicast messages). */
     public static final String M_CHANNEL = "mring";
     /** M-Ring's datagram group channel. */
-    public static final String M_MULTICAST_CHANNEL = "mring-mcast";
+    public static final String M_DATAGRAM_CHANNEL = "mring-mcast";
     /** U-Ring's log (directory under the data directory). */
     public static final String U_LOG = "uring";
     /** M-Ring's log (directory under the data directory). */
@@ -132,21 +132,21 @@ public final class RingPaxos implements OrderingProtocol {
                     + members);
         }
         RingCodec codec = new RingCodec(members);
-        Transport<Object> transport;
+        Transport<RingWire> transport;
         String log;
         if (config.kind() == Ring.Kind.U_RING) {
-            transport = Channels.union(Channels.Route.of(RingUnicast.class, context.transport(U_CHANNEL, codec)));
+            transport = Channels.union(RingWire.class, Channels.Route.of(RingUnicast.class, context.transport(U_CHANNEL, codec)));
             log = U_LOG;
         } else {
             if (context.config().tls().replicaPort()) {
-                LOG.warn("replica {}: m-ring with tls.replica=required: TLS covers the TCP channel only; the multicast "
+                LOG.warn("replica {}: m-ring with tls.replica=required: TLS covers the TCP channel only; the IP-multicast "
                         + "datagrams of group {}:{} are neither encrypted nor authenticated", context.config().id(),
                         config.mringGroup(), config.mringPort());
             }
-            transport = Channels.union(
+            transport = Channels.union(RingWire.class,
                     Channels.Route.of(RingUnicast.class, context.transport(M_CHANNEL, codec)),
                     Channels.Route.of(MPacket.class,
-                            context.datagramGroup(M_MULTICAST_CHANNEL, new MPacketCodec(members), datagramGroup(config))));
+                            context.datagramGroup(M_DATAGRAM_CHANNEL, new MPacketCodec(members), datagramGroup(config))));
             log = M_LOG;
         }
         return RingPaxosBroadcast.builder().config(config).self(context.config().id()).transport(transport)

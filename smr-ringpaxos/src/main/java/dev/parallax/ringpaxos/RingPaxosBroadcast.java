@@ -57,7 +57,7 @@ import java.util.function.ToDoubleFunction;
  * never blocking; {@link #start} and {@link #close} once each, by the owner. The broadcast owns the
  * transport and the log it was given and closes them.
  */
-public final class RingPaxosBroadcast extends RuntimeBroadcast<Object, RingRecord, RingValue, RingPaxosCore> {
+public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRecord, RingValue, RingPaxosCore> {
     private final int self;
     private volatile long round = -1;
     private volatile int coordinator = -1;
@@ -76,7 +76,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<Object, RingRecor
     private volatile long watchedEpoch = -1;
     private volatile long watchedMask;
 
-    private RingPaxosBroadcast(Parts<RingConfig, Object> p, RingPaxosCore.Observer observer, LongSupplier floor,
+    private RingPaxosBroadcast(Parts<RingConfig, RingWire> p, RingPaxosCore.Observer observer, LongSupplier floor,
                                LongFunction<ByteBuffer> skipEncoder) {
         RingConfig config = p.config();
         int self = p.self();
@@ -85,7 +85,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<Object, RingRecor
         String defaultName = defaultName(config.kind());
         String name = options.name(defaultName);
         registerMeters(options.meterRegistry(), Tags.of("protocol", name, "replica", Integer.toString(self)));
-        ProtocolRuntime.Builder<Object, RingRecord, RingValue, RingPaxosCore> rb =
+        ProtocolRuntime.Builder<RingWire, RingRecord, RingValue, RingPaxosCore> rb =
                 p.runtimeBuilder(defaultName, new RingRecordCodec());
         rb.core((recovered, amnesiac, now) -> {
                     RingPaxosCore c = new RingPaxosCore(config, self, recovered, amnesiac, floor.getAsLong(), now, observer);
@@ -203,7 +203,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<Object, RingRecor
      * the log the acceptor's and learner's, the default name {@code uring} or {@code mring} — and
      * Ring Paxos' own.
      */
-    public static final class Builder extends BaseBuilder<RingConfig, Object, Builder> {
+    public static final class Builder extends BaseBuilder<RingConfig, RingWire, Builder> {
         private RingPaxosCore.Observer observer = RingPaxosCore.Observer.NONE;
         private LongSupplier incarnationFloor = System::currentTimeMillis;
         private LongFunction<ByteBuffer> skipEncoder;

@@ -11,7 +11,7 @@ import java.util.function.ObjLongConsumer;
  * One member's Ring Paxos (seed 003 (Ring Paxos) ch. 3) as a deterministic step function: the shared
  * {@link RingEngine} (rounds, Phase 1, acceptor, learner, catch-up, proposer, failures, ring
  * re-formation, versions, compaction; plan §1.4) and one dissemination {@link Variant}: U-Ring
- * ({@link UnicastPath}, Alg. 3) or M-Ring ({@code MulticastPath}, Alg. 2), chosen by
+ * ({@link UnicastPath}, Alg. 3) or M-Ring ({@code DatagramPath}, Alg. 2), chosen by
  * {@link RingConfig#kind()}. Every member is an acceptor, a learner and a proposer; clients may use
  * any replica ({@code ANY_REPLICA}), and {@link #coordinator()} is the leader hint for tools.
  *
@@ -29,7 +29,7 @@ import java.util.function.ObjLongConsumer;
  *
  * <p>Not thread-safe: exactly one driver thread calls it; it never blocks.
  */
-public final class RingPaxosCore implements ProtocolCore<Object, RingRecord, RingValue> {
+public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, RingValue> {
 
     /**
      * What the core did, for tests and simulation monitors (quorum witnesses, bounds). Called on the
@@ -92,13 +92,13 @@ public final class RingPaxosCore implements ProtocolCore<Object, RingRecord, Rin
 
     /**
      * The dissemination variant of {@code config.kind()}: U-Ring's {@link UnicastPath} (Alg. 3) or
-     * M-Ring's {@link MulticastPath} (Alg. 2).
+     * M-Ring's {@link DatagramPath} (Alg. 2).
      */
     static Variant variantFor(Engine engine, RingConfig config, int self) {
         if (config.kind() == Ring.Kind.U_RING) {
             return new UnicastPath(engine, config, self);
         }
-        return new MulticastPath(engine, config, self);
+        return new DatagramPath(engine, config, self);
     }
 
     /**
@@ -114,12 +114,12 @@ public final class RingPaxosCore implements ProtocolCore<Object, RingRecord, Rin
     }
 
     @Override
-    public void onMessage(int from, Object message, long now, Effects<Object, RingRecord, RingValue> out) {
+    public void onMessage(int from, RingWire message, long now, Effects<RingWire, RingRecord, RingValue> out) {
         engine.onMessage(from, message, now, out);
     }
 
     @Override
-    public void onTick(long now, Effects<Object, RingRecord, RingValue> out) {
+    public void onTick(long now, Effects<RingWire, RingRecord, RingValue> out) {
         engine.onTick(now, out);
     }
 
@@ -132,7 +132,7 @@ public final class RingPaxosCore implements ProtocolCore<Object, RingRecord, Rin
      * @throws IllegalArgumentException for anything but a client batch
      */
     @Override
-    public boolean onProposal(RingValue value, long now, Effects<Object, RingRecord, RingValue> out) {
+    public boolean onProposal(RingValue value, long now, Effects<RingWire, RingRecord, RingValue> out) {
         return engine.onProposal(value, now, out);
     }
 
@@ -142,7 +142,7 @@ public final class RingPaxosCore implements ProtocolCore<Object, RingRecord, Rin
      * the incarnation; the driver then drops every earlier record.
      */
     @Override
-    public void compact(long instance, Effects<Object, RingRecord, RingValue> out) {
+    public void compact(long instance, Effects<RingWire, RingRecord, RingValue> out) {
         engine.compact(instance, out);
     }
 
@@ -170,13 +170,13 @@ public final class RingPaxosCore implements ProtocolCore<Object, RingRecord, Rin
 
     /** Versions (§3.3.7): the replica delivered everything below {@code nextInstance}. */
     @Override
-    public void onDelivered(long nextInstance, long now, Effects<Object, RingRecord, RingValue> out) {
+    public void onDelivered(long nextInstance, long now, Effects<RingWire, RingRecord, RingValue> out) {
         engine.onDelivered(nextInstance, now, out);
     }
 
     /** The runtime's member detector suspects {@code member} in round {@code epoch} (C8). */
     @Override
-    public void onSuspectMember(int member, long epoch, long now, Effects<Object, RingRecord, RingValue> out) {
+    public void onSuspectMember(int member, long epoch, long now, Effects<RingWire, RingRecord, RingValue> out) {
         engine.onSuspectMember(member, epoch, now, out);
     }
 

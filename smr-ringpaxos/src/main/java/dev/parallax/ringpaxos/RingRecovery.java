@@ -65,13 +65,13 @@ final class RingRecovery implements Recovery {
          * Persists, synced, {@code Trim(trimBelow)} and {@code Promise(promise)}, and takes them as
          * the acceptor's state (trim point and {@code rnd}); votes resume after this call.
          */
-        void restoreAfterAmnesia(long trimBelow, long promise, Effects<Object, RingRecord, RingValue> out);
+        void restoreAfterAmnesia(long trimBelow, long promise, Effects<RingWire, RingRecord, RingValue> out);
 
         /** The highest instance this member voted in or knows decided, -1 if none. */
         long highestVotedOrDecided();
 
         /** Promises {@code round} durably (synced {@code Promise(round)}), raising {@code rnd}. */
-        void promise(long round, Effects<Object, RingRecord, RingValue> out);
+        void promise(long round, Effects<RingWire, RingRecord, RingValue> out);
     }
 
     private enum Phase { RECOVERED, QUERYING, CATCHING_UP }
@@ -142,7 +142,7 @@ final class RingRecovery implements Recovery {
      * instance below {@code H} is decided.
      */
     @Override
-    public void onTick(long now, Effects<Object, RingRecord, RingValue> out) {
+    public void onTick(long now, Effects<RingWire, RingRecord, RingValue> out) {
         if (phase == Phase.QUERYING) {
             if (!roundOpen) {
                 openRound(Math.max(0, host.rnd()), now, out);
@@ -159,7 +159,7 @@ final class RingRecovery implements Recovery {
      * point {@code H} and a promise above the fence, and ends the recovery. Called after every
      * input, so the recovery ends in the step that decided the last instance below {@code H}.
      */
-    void finishIfCaughtUp(Effects<Object, RingRecord, RingValue> out) {
+    void finishIfCaughtUp(Effects<RingWire, RingRecord, RingValue> out) {
         if (phase == Phase.CATCHING_UP && host.firstUndecided() >= decidedBelow) {
             host.restoreAfterAmnesia(decidedBelow, Math.max(fence + 1, host.rnd()), out);
             phase = Phase.RECOVERED;
@@ -173,7 +173,7 @@ final class RingRecovery implements Recovery {
      * @return whether {@code m} was a recovery message
      */
     @Override
-    public boolean onMessage(int from, Object m, long now, Effects<Object, RingRecord, RingValue> out) {
+    public boolean onMessage(int from, RingWire m, long now, Effects<RingWire, RingRecord, RingValue> out) {
         if (m instanceof RecoveryQuery q) {
             answer(from, q, out);
             return true;
@@ -192,7 +192,7 @@ final class RingRecovery implements Recovery {
      * Recovering: counts a peer's answer to the current round. An unfenced answer (the peer had
      * promised above the fence) restarts the round with the peer's round as fence.
      */
-    void onReply(int from, RecoveryReply r, long now, Effects<Object, RingRecord, RingValue> out) {
+    void onReply(int from, RecoveryReply r, long now, Effects<RingWire, RingRecord, RingValue> out) {
         if (phase != Phase.QUERYING || !roundOpen || r.fence() != fence || from == self
                 || from < 0 || from >= config.members()) {
             return;
@@ -220,7 +220,7 @@ final class RingRecovery implements Recovery {
      * nothing since), promise {@link #fencedRound} durably first; then report our promise and the
      * highest instance voted or decided here.
      */
-    void answer(int from, RecoveryQuery q, Effects<Object, RingRecord, RingValue> out) {
+    void answer(int from, RecoveryQuery q, Effects<RingWire, RingRecord, RingValue> out) {
         if (recovering() || from == self || from < 0 || from >= config.members() || q.fence() < 0) {
             return;
         }
@@ -247,7 +247,7 @@ final class RingRecovery implements Recovery {
         return config.coordinatorOf(r) == asker ? r + 1 : r;
     }
 
-    private void openRound(long newFence, long now, Effects<Object, RingRecord, RingValue> out) {
+    private void openRound(long newFence, long now, Effects<RingWire, RingRecord, RingValue> out) {
         roundOpen = true;
         rounds++;
         fence = newFence;
@@ -256,7 +256,7 @@ final class RingRecovery implements Recovery {
         sendQueries(now, out);
     }
 
-    private void sendQueries(long now, Effects<Object, RingRecord, RingValue> out) {
+    private void sendQueries(long now, Effects<RingWire, RingRecord, RingValue> out) {
         RecoveryQuery q = new RecoveryQuery(fence);
         for (int r = 0; r < config.members(); r++) {
             if (r != self && (answered & (1L << r)) == 0) {

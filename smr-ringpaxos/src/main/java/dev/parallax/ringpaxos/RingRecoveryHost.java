@@ -42,7 +42,7 @@ final class RingRecoveryHost implements RingRecovery.Host {
     }
 
     @Override
-    public void restoreAfterAmnesia(long trimBelow, long promise, Effects<Object, RingRecord, RingValue> out) {
+    public void restoreAfterAmnesia(long trimBelow, long promise, Effects<RingWire, RingRecord, RingValue> out) {
         acceptor.trimBelow(trimBelow);
         out.persist(new RingRecord.Trim(trimBelow), true);
         acceptor.promise(promise, out);
@@ -54,7 +54,7 @@ final class RingRecoveryHost implements RingRecovery.Host {
     }
 
     @Override
-    public void promise(long round, Effects<Object, RingRecord, RingValue> out) {
+    public void promise(long round, Effects<RingWire, RingRecord, RingValue> out) {
         boolean newer = round > acceptor.rnd();
         acceptor.promise(round, out);
         if (newer) {

@@ -54,7 +54,7 @@ final class RingReports {
     }
 
     /** The coordinator of {@code round} tells every other member its ring, decided prefix and version floor. */
-    void sendHeartbeat(long round, Ring ring, long now, Effects<Object, RingRecord, RingValue> out) {
+    void sendHeartbeat(long round, Ring ring, long now, Effects<RingWire, RingRecord, RingValue> out) {
         lastHeartbeat = now;
         versions.recompute();
         RingMessage.Heartbeat hb = new RingMessage.Heartbeat(round, ring, learner.knownDecidedBelow(), versions.floor());
@@ -76,7 +76,7 @@ final class RingReports {
      * ring (U-Ring) when {@code ring} leaves it out. {@code variantLastSeen} is what the variant saw.
      */
     void sendAlive(int target, long round, Ring ring, long variantLastSeen, long now,
-                   Effects<Object, RingRecord, RingValue> out) {
+                   Effects<RingWire, RingRecord, RingValue> out) {
         lastAlive = now;
         boolean wantsRing = ring != null && !ring.contains(self) && config.kind() == Ring.Kind.U_RING;
         out.send(target, new RingMessage.Alive(round, learner.firstUndecided(), versions.delivered(),

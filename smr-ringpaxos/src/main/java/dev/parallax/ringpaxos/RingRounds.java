@@ -118,7 +118,7 @@ final class RingRounds {
 
     // ---------------------------------------------------------------- Phase 1 (C1, C2)
 
-    void onPhase1A(int from, RingMessage.Phase1A a, long now, Effects<Object, RingRecord, RingValue> out) {
+    void onPhase1A(int from, RingMessage.Phase1A a, long now, Effects<RingWire, RingRecord, RingValue> out) {
         if (recovery.recovering() || from == self || from != config.coordinatorOf(a.round())) {
             return;
         }
@@ -141,7 +141,7 @@ final class RingRounds {
         out.send(from, new RingMessage.Phase1B(a.round(), acceptor.trimmedBelow(), learner.firstUndecided(), page, cont[0]));
     }
 
-    void onPhase1B(int from, RingMessage.Phase1B b, long now, Effects<Object, RingRecord, RingValue> out) {
+    void onPhase1B(int from, RingMessage.Phase1B b, long now, Effects<RingWire, RingRecord, RingValue> out) {
         learner.noteDecidedBelow(b.decidedBelow());
         if (from != self) {
             reports.reportedFirst(from, b.decidedBelow());
@@ -161,7 +161,7 @@ final class RingRounds {
      * A tick during Phase 1: give it up after the suspect time-out or when {@code quorumLost};
      * otherwise resend the Phase 1A to whoever has not answered completely, every retransmit period.
      */
-    void phaseOneTick(boolean quorumLost, long now, Effects<Object, RingRecord, RingValue> out) {
+    void phaseOneTick(boolean quorumLost, long now, Effects<RingWire, RingRecord, RingValue> out) {
         if (now - phaseOne.startedAt() > config.suspectNanos() || quorumLost) {
             abandonPhaseOne(now, out);
         } else if (now - phaseOne.sentAt() >= config.retransmitNanos()) {
@@ -183,7 +183,7 @@ final class RingRounds {
      * holds every vote it cast meanwhile. A candidate the others refuse (stickiness) thus keeps
      * learning and voting in the working round instead of being stranded above it.
      */
-    void startRound(long round, long now, Effects<Object, RingRecord, RingValue> out) {
+    void startRound(long round, long now, Effects<RingWire, RingRecord, RingValue> out) {
         if (round < 0 || round > MAX_ROUND || recovery.recovering()) {
             return;
         }
@@ -218,7 +218,7 @@ final class RingRounds {
      * it up. A coordinator that was re-forming its ring steps down; a candidate simply stays in
      * its round, and its suspicion clock starts again.
      */
-    private void abandonPhaseOne(long now, Effects<Object, RingRecord, RingValue> out) {
+    private void abandonPhaseOne(long now, Effects<RingWire, RingRecord, RingValue> out) {
         long abandoned = phaseOne.round();
         phaseOne = null;
         for (int m = 0; m < n; m++) {
@@ -237,7 +237,7 @@ final class RingRounds {
         }
     }
 
-    private void finishPhaseOne(long now, Effects<Object, RingRecord, RingValue> out) {
+    private void finishPhaseOne(long now, Effects<RingWire, RingRecord, RingValue> out) {
         PhaseOne po = phaseOne;
         phaseOne = null;
         if (po.round() > acceptor.rnd()) {
@@ -318,7 +318,7 @@ final class RingRounds {
     // ---------------------------------------------------------------- round changes
 
     /** The round changed (a promise, an adoption, a round we start): everything of the old one ends. */
-    private void changeRound(Ring newRing, boolean forwardOwn, long now, Effects<Object, RingRecord, RingValue> out) {
+    private void changeRound(Ring newRing, boolean forwardOwn, long now, Effects<RingWire, RingRecord, RingValue> out) {
         leading = false;
         phaseOne = null;
         ring = newRing;
@@ -337,7 +337,7 @@ final class RingRounds {
     }
 
     /** A message of a newer round arrived (not a Phase 1A): move there; never reuse a round we coordinate. */
-    void adoptRound(long round, Ring newRing, long now, Effects<Object, RingRecord, RingValue> out) {
+    void adoptRound(long round, Ring newRing, long now, Effects<RingWire, RingRecord, RingValue> out) {
         acceptor.adopt(round);
         changeRound(newRing, true, now, out);
         if (config.coordinatorOf(round) == self && !recovery.recovering()) {
@@ -349,7 +349,7 @@ final class RingRounds {
      * Check-quorum or no ring (C8): stop coordinating, tell the members (they need not wait for a
      * suspect time-out), stop heartbeating. We stay in the round, coordinating it on paper only.
      */
-    void stepDown(long now, Effects<Object, RingRecord, RingValue> out) {
+    void stepDown(long now, Effects<RingWire, RingRecord, RingValue> out) {
         counters.steppedDown();
         leading = false;
         phaseOne = null;

@@ -7,5 +7,5 @@ package dev.parallax.ringpaxos;
  * (by type) never overlap. Wire form: {@link RingCodec}. Implementations are immutable and
  * thread-safe.
  */
-public sealed interface RingUnicast permits RingMessage, UPacket, MRingMessage {
+public sealed interface RingUnicast extends RingWire permits RingMessage, UPacket, MRingMessage {
 }

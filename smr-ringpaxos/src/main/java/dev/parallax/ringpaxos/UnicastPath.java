@@ -105,7 +105,7 @@ public final class UnicastPath implements Variant {
     }
 
     @Override
-    public void open(Ring ring, long round, List<Phase2Entry> entries, Effects<Object, RingRecord, RingValue> out) {
+    public void open(Ring ring, long round, List<Phase2Entry> entries, Effects<RingWire, RingRecord, RingValue> out) {
         for (Phase2Entry e : entries) {
             open.put(e.instance(), e);
             sentAt.put(e.instance(), now);
@@ -127,7 +127,7 @@ public final class UnicastPath implements Variant {
     }
 
     @Override
-    public void forwardProposal(ProposalEntry proposal, Effects<Object, RingRecord, RingValue> out) {
+    public void forwardProposal(ProposalEntry proposal, Effects<RingWire, RingRecord, RingValue> out) {
         long r = engine.rnd();
         Ring current = engine.ring();
         if (current != null && r == round && current.contains(self) && current.coordinator() != self
@@ -145,7 +145,7 @@ public final class UnicastPath implements Variant {
     }
 
     @Override
-    public boolean onMessage(int from, Object m, long now, Effects<Object, RingRecord, RingValue> out) {
+    public boolean onMessage(int from, RingWire m, long now, Effects<RingWire, RingRecord, RingValue> out) {
         if (!(m instanceof UPacket p)) {
             return false;
         }
@@ -237,7 +237,7 @@ public final class UnicastPath implements Variant {
 
     /** U5: packets to the successor of at most {@code ring.packet.bytes} each. */
     private void send(Ring ring, long round, List<Phase2Entry> phase2, List<DecisionEntry> decisions,
-                      List<ProposalEntry> proposals, Effects<Object, RingRecord, RingValue> out) {
+                      List<ProposalEntry> proposals, Effects<RingWire, RingRecord, RingValue> out) {
         if (phase2.isEmpty() && decisions.isEmpty() && proposals.isEmpty()) {
             return;
         }
@@ -282,7 +282,7 @@ public final class UnicastPath implements Variant {
     }
 
     private void flush(int succ, Ring ring, long round, List<Phase2Entry> p2, List<DecisionEntry> ds,
-                       List<ProposalEntry> ps, Effects<Object, RingRecord, RingValue> out) {
+                       List<ProposalEntry> ps, Effects<RingWire, RingRecord, RingValue> out) {
         if (p2.isEmpty() && ds.isEmpty() && ps.isEmpty()) {
             return;
         }
@@ -294,7 +294,7 @@ public final class UnicastPath implements Variant {
     }
 
     @Override
-    public void onTick(long now, Effects<Object, RingRecord, RingValue> out) {
+    public void onTick(long now, Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
         if (!leading || ring == null) {
             return;

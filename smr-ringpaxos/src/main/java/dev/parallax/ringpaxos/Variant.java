@@ -7,7 +7,7 @@ import java.util.function.ObjLongConsumer;
 
 /**
  * One way of disseminating Phase 2 and decisions over a ring: U-Ring ({@link UnicastPath}, seed 003
- * (Ring Paxos) Alg. 3 Tasks 3–5) or M-Ring ({@code MulticastPath}, Alg. 2 Tasks 3–5). The shared
+ * (Ring Paxos) Alg. 3 Tasks 3–5) or M-Ring ({@code DatagramPath}, Alg. 2 Tasks 3–5). The shared
  * {@link Engine} owns rounds, Phase 1, the acceptor, the learner, catch-up, proposers and failure
  * handling; a variant owns how values and votes travel. Frozen by the plan (§1.4).
  *
@@ -27,16 +27,16 @@ public interface Variant {
      * The coordinator opens {@code entries} in {@code round} on {@code ring} (its own votes are
      * already persisted in this step): send the 2A part.
      */
-    void open(Ring ring, long round, List<Phase2Entry> entries, Effects<Object, RingRecord, RingValue> out);
+    void open(Ring ring, long round, List<Phase2Entry> entries, Effects<RingWire, RingRecord, RingValue> out);
 
     /** Sends this member's own (or a received) proposal towards the coordinator. */
-    void forwardProposal(ProposalEntry proposal, Effects<Object, RingRecord, RingValue> out);
+    void forwardProposal(ProposalEntry proposal, Effects<RingWire, RingRecord, RingValue> out);
 
     /** A message this variant may own arrived; returns false if it is not the variant's. */
-    boolean onMessage(int from, Object m, long now, Effects<Object, RingRecord, RingValue> out);
+    boolean onMessage(int from, RingWire m, long now, Effects<RingWire, RingRecord, RingValue> out);
 
     /** Time passed: retransmissions, flushes. */
-    void onTick(long now, Effects<Object, RingRecord, RingValue> out);
+    void onTick(long now, Effects<RingWire, RingRecord, RingValue> out);
 
     /** The round or the ring changed (null: no ring); {@code leading} whether this member now coordinates. */
     void roundChanged(Ring ringOrNull, boolean leading, long now);

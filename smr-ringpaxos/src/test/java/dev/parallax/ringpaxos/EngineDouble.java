@@ -36,7 +36,7 @@ final class EngineDouble implements Engine {
     int refusedValues;
     int openMoreCalls;
     /** What {@link #openMore} does (a test may open instances there, as the real engine does). */
-    Consumer<Effects<Object, RingRecord, RingValue>> onOpenMore = out -> { };
+    Consumer<Effects<RingWire, RingRecord, RingValue>> onOpenMore = out -> { };
 
     EngineDouble(RingConfig config, int self) {
         this.config = config;
@@ -70,7 +70,7 @@ final class EngineDouble implements Engine {
 
     @Override
     public boolean vote(long instance, long round, Ring ring, ValueId vid, ByteBuffer value,
-                        Effects<Object, RingRecord, RingValue> out) {
+                        Effects<RingWire, RingRecord, RingValue> out) {
         if (recovering || round < rnd) {
             return false;
         }
@@ -93,7 +93,7 @@ final class EngineDouble implements Engine {
     }
 
     @Override
-    public void learn(long instance, ValueId vid, ByteBuffer valueOrNull, Effects<Object, RingRecord, RingValue> out) {
+    public void learn(long instance, ValueId vid, ByteBuffer valueOrNull, Effects<RingWire, RingRecord, RingValue> out) {
         if (decided.containsKey(instance)) {
             return;
         }
@@ -117,7 +117,7 @@ final class EngineDouble implements Engine {
     }
 
     @Override
-    public void proposalArrived(ProposalEntry proposal, Effects<Object, RingRecord, RingValue> out) {
+    public void proposalArrived(ProposalEntry proposal, Effects<RingWire, RingRecord, RingValue> out) {
         proposals.add(proposal);
     }
 
@@ -141,7 +141,7 @@ final class EngineDouble implements Engine {
     }
 
     @Override
-    public void openMore(Effects<Object, RingRecord, RingValue> out) {
+    public void openMore(Effects<RingWire, RingRecord, RingValue> out) {
         openMoreCalls++;
         onOpenMore.accept(out);
     }

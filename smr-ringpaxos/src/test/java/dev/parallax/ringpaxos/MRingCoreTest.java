@@ -18,7 +18,7 @@ import static dev.parallax.ringpaxos.RingCluster.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * M-Ring over the whole core ({@link RingPaxosCore} with {@link MulticastPath}) in a
+ * M-Ring over the whole core ({@link RingPaxosCore} with {@link DatagramPath}) in a
  * {@code ScriptedCluster} whose multicasts are one envelope per other member (R5): rules M1–M8 of
  * the plan and the loss cases of seed 003 (Ring Paxos) §3.3.4, one test each. With n = 3 and
  * round 0 the ring is {@code [1, 0]} (acceptor 1, coordinator 0) and member 2 is a spare; with
@@ -38,7 +38,7 @@ class MRingCoreTest {
     }
 
     /** Delivers everything, losing the first {@code limit} envelopes that match {@code lose}. */
-    static int deliverLosing(RingCluster c, Predicate<Envelope<Object>> lose, int limit) {
+    static int deliverLosing(RingCluster c, Predicate<Envelope<RingWire>> lose, int limit) {
         int lost = 0;
         for (int i = 0; i < 10_000 && c.pending() > 0; i++) {
             if (lost < limit && lose.test(c.queued().get(0))) {
@@ -52,12 +52,12 @@ class MRingCoreTest {
     }
 
     /** A datagram copy to {@code to} carrying a 2A. */
-    static Predicate<Envelope<Object>> twoA(int to) {
+    static Predicate<Envelope<RingWire>> twoA(int to) {
         return e -> e.datagram() && e.to() == to && !((MPacket) e.message()).proposals().isEmpty();
     }
 
     /** A datagram copy to {@code to} carrying decisions. */
-    static Predicate<Envelope<Object>> decision(int to) {
+    static Predicate<Envelope<RingWire>> decision(int to) {
         return e -> e.datagram() && e.to() == to && !((MPacket) e.message()).decisions().isEmpty();
     }
 
@@ -297,7 +297,7 @@ class MRingCoreTest {
             c.propose(0, batch(s));
         }
         // every 2A reaches the spare before any decision
-        List<Envelope<Object>> first = c.queued();
+        List<Envelope<RingWire>> first = c.queued();
         assertThat(first).hasSize(8);
         c.deliverAll(1000);
         c.settle(50, 4);
@@ -330,7 +330,7 @@ class MRingCoreTest {
     void duplicatedAndReorderedDatagrams() {
         RingConfig config = mRing(3).build();
         RingPaxosCore spare = new RingPaxosCore(config, 2, List.of(), false, 0, 0, RingPaxosCore.Observer.NONE);
-        dev.parallax.core.protocol.EffectBuffer<Object, RingRecord, RingValue> out = new dev.parallax.core.protocol.EffectBuffer<>();
+        dev.parallax.core.protocol.EffectBuffer<RingWire, RingRecord, RingValue> out = new dev.parallax.core.protocol.EffectBuffer<>();
         Ring ring = Ring.mRing(0, new int[] {1});
         ValueId a = new ValueId(1, 5, 1);
         ValueId b = new ValueId(1, 5, 2);
@@ -410,7 +410,7 @@ class MRingCoreTest {
     void learnerBufferBoundsDecidedAhead() {
         RingCluster c = started(mRing(3).mringLearnerBuffer(4).build());
         RingEngine e = c.core(2).engine();
-        EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+        EffectBuffer<RingWire, RingRecord, RingValue> out = new EffectBuffer<>();
         long first = e.firstUndecided();
         for (int k = 1; k <= 10; k++) {
             e.learn(first + k, new ValueId(1, 0, 100 + k), ByteBuffer.wrap(new byte[]{(byte) k}), out);

@@ -15,7 +15,7 @@ class RingAcceptorTest {
     private static final ByteBuffer VA = ByteBuffer.wrap(new byte[]{1});
     private static final ByteBuffer VB = ByteBuffer.wrap(new byte[]{2, 2});
 
-    private final EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+    private final EffectBuffer<RingWire, RingRecord, RingValue> out = new EffectBuffer<>();
 
     @Test
     @DisplayName("C4 (Alg. 1 l.20): votes iff round >= rnd, then rnd = round; the vote is persisted with sync")

@@ -15,7 +15,7 @@ import java.util.List;
  *
  * <p>Not thread-safe: one test thread drives it.
  */
-final class RingCluster extends ScriptedCluster<RingPaxosCore, Object, RingRecord, RingValue> {
+final class RingCluster extends ScriptedCluster<RingPaxosCore, RingWire, RingRecord, RingValue> {
     static final long MS = 1_000_000L;
 
     RingCluster(RingConfig config) {

@@ -15,7 +15,7 @@ class RingLearnerTest {
     private static final ByteBuffer VA = ByteBuffer.wrap(new byte[]{1});
     private static final ByteBuffer VB = ByteBuffer.wrap(new byte[]{2});
 
-    private final EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+    private final EffectBuffer<RingWire, RingRecord, RingValue> out = new EffectBuffer<>();
 
     @Test
     @DisplayName("C5: delivery in instance order; a gap holds later decisions back; NOOP delivered as Chosen(NOOP)")

@@ -44,7 +44,7 @@ class RingLyingInputTest {
         long first = core.firstUndecided();
         Ring foreign = new Ring(Ring.Kind.U_RING, new int[]{0, 7, 2}, 2);
         Ring mring = Ring.mRing(0, new int[]{1});
-        List<Object> lies = List.of(
+        List<RingWire> lies = List.of(
                 new RingMessage.Phase1A(-5, 0),
                 new RingMessage.Phase1A(RingWireBounds.MAX_NUMBER + 1, 0),
                 new RingMessage.Phase1B(0, -1, 0, List.of(), -7),
@@ -54,11 +54,9 @@ class RingLyingInputTest {
                 new RingMessage.Proposal(0, List.of(new ProposalEntry(new ValueId(9, 0, 1), V))),
                 new UPacket(0, foreign, List.of(new Phase2Entry(5, VID, V)), List.of(), List.of()),
                 new UPacket(-1, ring, List.of(), List.of(), List.of()),
-                new UPacket(0, ring, List.of(new Phase2Entry(-3, VID, V)), List.of(), List.of()),
-                "not a ring message",
-                new Object());
-        EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
-        for (Object lie : lies) {
+                new UPacket(0, ring, List.of(new Phase2Entry(-3, VID, V)), List.of(), List.of()));
+        EffectBuffer<RingWire, RingRecord, RingValue> out = new EffectBuffer<>();
+        for (RingWire lie : lies) {
             assertThatCode(() -> core.onMessage(0, lie, c.now(), out)).as("%s", lie).doesNotThrowAnyException();
         }
         assertThatCode(() -> core.onMessage(-1, new RingMessage.StepDown(0), c.now(), out)).doesNotThrowAnyException();
@@ -104,7 +102,7 @@ class RingLyingInputTest {
             c.propose(0, batch(s));
             c.deliverAll(100);
         }
-        EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+        EffectBuffer<RingWire, RingRecord, RingValue> out = new EffectBuffer<>();
         c.core(1).onMessage(2, new RingMessage.CatchUpQuery(0, 0, RingWireBounds.MAX_NUMBER), c.now(), out);
         assertThat(out.sends()).hasSize(1);
         RingMessage.CatchUpReply reply = (RingMessage.CatchUpReply) out.sends().get(0).message();

@@ -38,7 +38,7 @@ class RingPaxosBroadcastTest {
     @SuppressWarnings("unchecked")
     static RingPaxosBroadcast create(int id, int n, LocalNetwork<?> network, Ring.Kind kind, MeterRegistry registry) {
         return RingPaxosBroadcast.builder().config(config(n, kind)).self(id)
-                .transport(((LocalNetwork<Object>) network).transport(id))
+                .transport(((LocalNetwork<RingWire>) network).transport(id))
                 .log(InMemoryDurableLog.create()).clock(SystemClock.INSTANCE)
                 .options(RuntimeOptions.builder().meterRegistry(registry).build()).build();
     }
@@ -48,7 +48,7 @@ class RingPaxosBroadcastTest {
     class URing extends AtomicBroadcastContract {
         @Override
         protected LocalNetwork<?> network(int n) {
-            return new LocalNetwork<Object>(n);
+            return new LocalNetwork<RingWire>(n);
         }
 
         @Override
@@ -62,7 +62,7 @@ class RingPaxosBroadcastTest {
     class MRing extends AtomicBroadcastContract {
         @Override
         protected LocalNetwork<?> network(int n) {
-            return new LocalNetwork<Object>(n);
+            return new LocalNetwork<RingWire>(n);
         }
 
         @Override
@@ -76,7 +76,7 @@ class RingPaxosBroadcastTest {
             + "and the gauges name the coordinator")
     void neverRedirectsAndPublishesTheCoordinator() throws InterruptedException {
         for (Ring.Kind kind : Ring.Kind.values()) {
-            LocalNetwork<Object> net = new LocalNetwork<>(3);
+            LocalNetwork<RingWire> net = new LocalNetwork<>(3);
             List<MeterRegistry> registries = List.of(new SimpleMeterRegistry(), new SimpleMeterRegistry(), new SimpleMeterRegistry());
             RingPaxosBroadcast[] members = new RingPaxosBroadcast[3];
             List<List<String>> delivered = List.of(Collections.synchronizedList(new ArrayList<>()),
@@ -142,7 +142,7 @@ class RingPaxosBroadcastTest {
             + "starts a higher round, re-forms the ring and the survivors go on deciding")
     void theSurvivorsGoOnWithoutTheCoordinator() throws InterruptedException {
         for (Ring.Kind kind : Ring.Kind.values()) {
-            LocalNetwork<Object> net = new LocalNetwork<>(3);
+            LocalNetwork<RingWire> net = new LocalNetwork<>(3);
             RingPaxosBroadcast[] members = new RingPaxosBroadcast[3];
             List<List<String>> delivered = List.of(Collections.synchronizedList(new ArrayList<>()),
                     Collections.synchronizedList(new ArrayList<>()), Collections.synchronizedList(new ArrayList<>()));
@@ -186,7 +186,7 @@ class RingPaxosBroadcastTest {
             + "and decide every member's proposals (a Phase 1A sent to a member not yet up is lost)")
     void membersStartedSecondsApartFormARing() throws InterruptedException {
         for (Ring.Kind kind : Ring.Kind.values()) {
-            LocalNetwork<Object> net = new LocalNetwork<>(3);
+            LocalNetwork<RingWire> net = new LocalNetwork<>(3);
             RingPaxosBroadcast[] members = new RingPaxosBroadcast[3];
             List<List<String>> delivered = List.of(Collections.synchronizedList(new ArrayList<>()),
                     Collections.synchronizedList(new ArrayList<>()), Collections.synchronizedList(new ArrayList<>()));

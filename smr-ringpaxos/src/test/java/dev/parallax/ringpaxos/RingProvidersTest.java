@@ -5,7 +5,9 @@ import dev.parallax.core.config.Settings;
 import dev.parallax.core.runtime.ClusterConfig;
 import dev.parallax.core.runtime.OrderingProvider;
 import dev.parallax.core.runtime.OrderingRegistry;
-import dev.parallax.ringpaxos.multiring.MultiRing;
+import dev.parallax.core.multicast.StreamOrdering;
+import dev.parallax.ringpaxos.multiring.MultiRingConfig;
+import dev.parallax.ringpaxos.multiring.MultiRingPlan;
 import dev.parallax.ringpaxos.multiring.MultiRingKeys;
 import dev.parallax.ringpaxos.multiring.MultiRingProvider;
 import dev.parallax.ringpaxos.multiring.MultiRingTopology;
@@ -72,12 +74,12 @@ class RingProvidersTest {
                     assertThat(p.config().mringPort()).isEqualTo(7500);
                 });
         assertThat(new MultiRingProvider().create(context(6, true, "multiring.kind", "u-ring")))
-                .isInstanceOfSatisfying(MultiRing.class, p -> {
+                .isInstanceOfSatisfying(StreamOrdering.class, p -> {
                     assertThat(p.name()).isEqualTo("multi-ring");
-                    assertThat(p.config().topology().members(1)).containsExactly(3, 4, 5);
-                    assertThat(p.config().topology().members(MultiRingTopology.GLOBAL)).hasSize(6);
+                    assertThat(config(p).topology().members(1)).containsExactly(3, 4, 5);
+                    assertThat(config(p).topology().members(MultiRingTopology.GLOBAL)).hasSize(6);
                 });
-        assertThat(((MultiRing) new MultiRingProvider().create(context(6, false))).config().topology().members(1)).hasSize(6);
+        assertThat(config(new MultiRingProvider().create(context(6, false))).topology().members(1)).hasSize(6);
     }
 
     @Test
@@ -113,6 +115,11 @@ class RingProvidersTest {
                 "multiring.rings", "3", "multiring.ring.1.kind", "u-ring", MultiRingKeys.M.name(), "2"));
         assertThat(c.ordering()).isInstanceOf(MultiRingProvider.class);
         assertThat(c.ordering().groups(c.orderingContext(false))).isEqualTo(3);
-        assertThat(((MultiRing) c.orderingProtocol()).config().ring(1).kind()).isEqualTo(Ring.Kind.U_RING);
+        assertThat(config(c.orderingProtocol()).ring(1).kind()).isEqualTo(Ring.Kind.U_RING);
+    }
+
+    /** The Multi-Ring configuration a multi-ring protocol (a {@link StreamOrdering} over a {@link MultiRingPlan}) runs. */
+    private static MultiRingConfig config(dev.parallax.core.runtime.OrderingProtocol p) {
+        return ((MultiRingPlan) ((StreamOrdering<?>) p).plan()).config();
     }
 }

@@ -30,7 +30,7 @@ class RingRecoveryTest {
     private static final RingConfig FIVE = RingConfig.builder(5, Ring.Kind.U_RING)
             .retransmit(Duration.ofMillis(100)).build();
 
-    private final EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+    private final EffectBuffer<RingWire, RingRecord, RingValue> out = new EffectBuffer<>();
 
     /** The engine's side, as far as the recovery sees it. */
     private static final class Host implements RingRecovery.Host {
@@ -56,7 +56,7 @@ class RingRecoveryTest {
         }
 
         @Override
-        public void restoreAfterAmnesia(long trimBelow, long promise, Effects<Object, RingRecord, RingValue> out) {
+        public void restoreAfterAmnesia(long trimBelow, long promise, Effects<RingWire, RingRecord, RingValue> out) {
             out.persist(new RingRecord.Trim(trimBelow), true);
             out.persist(new RingRecord.Promise(promise), true);
             trim = trimBelow;
@@ -69,7 +69,7 @@ class RingRecoveryTest {
         }
 
         @Override
-        public void promise(long round, Effects<Object, RingRecord, RingValue> out) {
+        public void promise(long round, Effects<RingWire, RingRecord, RingValue> out) {
             out.persist(new RingRecord.Promise(round), true);
             rnd = round;
         }
@@ -77,7 +77,7 @@ class RingRecoveryTest {
 
     private List<Object> sentTo(int to) {
         List<Object> m = new ArrayList<>();
-        for (EffectBuffer.Outgoing<Object> o : out.sends()) {
+        for (EffectBuffer.Outgoing<RingWire> o : out.sends()) {
             if (o.to() == to) {
                 m.add(o.message());
             }
@@ -229,13 +229,13 @@ class RingRecoveryTest {
     // ------------------------------------------------------------ the whole core (M-Ring, n = 3)
 
     /** A scripted M-Ring cluster whose members in {@code amnesiac} restart with amnesia. */
-    private static ScriptedCluster<RingPaxosCore, Object, RingRecord, RingValue> cluster(Set<Integer> amnesiac) {
+    private static ScriptedCluster<RingPaxosCore, RingWire, RingRecord, RingValue> cluster(Set<Integer> amnesiac) {
         RingConfig config = RingConfig.builder(3, Ring.Kind.M_RING).build();
         return new ScriptedCluster<>(3, new RingRecordCodec(), (id, recovered, now) ->
                 new RingPaxosCore(config, id, recovered, amnesiac.contains(id), now, now, RingPaxosCore.Observer.NONE));
     }
 
-    private static void settle(ScriptedCluster<RingPaxosCore, Object, RingRecord, RingValue> c, int times) {
+    private static void settle(ScriptedCluster<RingPaxosCore, RingWire, RingRecord, RingValue> c, int times) {
         for (int i = 0; i < times; i++) {
             c.tick(50 * MS);
             c.deliverAll(10_000);
@@ -253,7 +253,7 @@ class RingRecoveryTest {
         return t;
     }
 
-    private static List<String> lines(ScriptedCluster<RingPaxosCore, Object, RingRecord, RingValue> c, String part) {
+    private static List<String> lines(ScriptedCluster<RingPaxosCore, RingWire, RingRecord, RingValue> c, String part) {
         return c.trace().stream().filter(l -> l.contains(part)).toList();
     }
 
@@ -261,7 +261,7 @@ class RingRecoveryTest {
     @DisplayName("C10 in the core: an amnesiac member answers no Phase 1A and votes on no 2A while it recovers, then persists Trim(H) and its promise (sync) and votes again")
     void amnesiacMemberRecoversInTheCore() {
         Set<Integer> amnesiac = new HashSet<>();
-        ScriptedCluster<RingPaxosCore, Object, RingRecord, RingValue> c = cluster(amnesiac);
+        ScriptedCluster<RingPaxosCore, RingWire, RingRecord, RingValue> c = cluster(amnesiac);
         c.tick(MS);
         c.deliverAll(10_000);
         for (String s : List.of("a", "b", "c")) {

@@ -33,7 +33,7 @@ class RingSkipBroadcastTest {
     void skipsAreDecidedAndDeliveredThroughTheEncoder() throws InterruptedException {
         for (Ring.Kind kind : Ring.Kind.values()) {
             long startedMs = System.currentTimeMillis();
-            LocalNetwork<Object> net = new LocalNetwork<>(3);
+            LocalNetwork<RingWire> net = new LocalNetwork<>(3);
             // RingPaxosBroadcastTest's short time-outs, and λ = 1000/s, Δ = 5 ms.
             RingConfig skipping = RingConfig.builder(3, kind).heartbeat(Duration.ofMillis(20)).suspect(Duration.ofMillis(200))
                     .retransmit(Duration.ofMillis(50)).catchUp(Duration.ofMillis(30)).restartHold(Duration.ofMillis(200))

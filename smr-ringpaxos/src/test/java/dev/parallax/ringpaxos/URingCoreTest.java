@@ -29,7 +29,7 @@ class URingCoreTest {
         List<String> links = new ArrayList<>();
         int guard = 0;
         while (c.pending() > 0 && guard++ < 10_000) {
-            Envelope<Object> e = c.queued().get(0);
+            Envelope<RingWire> e = c.queued().get(0);
             if (e.message() instanceof UPacket p) {
                 for (Phase2Entry x : p.phase2()) {
                     if (RingCluster.text(x.value()).equals(body)) {
@@ -95,7 +95,7 @@ class URingCoreTest {
         c.propose(0, batch("x"));
         c.deliverAll(100);
         Ring ring = c.core(2).ring();
-        EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+        EffectBuffer<RingWire, RingRecord, RingValue> out = new EffectBuffer<>();
         ProposalEntry p = new ProposalEntry(new ValueId(1, 0, 9), ByteBuffer.wrap(new byte[]{1}));
         c.core(2).onMessage(1, new UPacket(0, ring, List.of(),
                 List.of(new DecisionEntry(7, new ValueId(1, 0, 8), ByteBuffer.wrap(new byte[]{2}))), List.of(p)), c.now(), out);
@@ -565,7 +565,7 @@ class URingCoreTest {
         c.start();
         c.cutLink(0, 2);
         c.settle(100, 4);           // 2 has not heard the coordinator for 3/4 suspect: no longer sticky
-        EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+        EffectBuffer<RingWire, RingRecord, RingValue> out = new EffectBuffer<>();
         c.core(2).onMessage(1, new RingMessage.Phase1A(1, 0), c.now(), out);   // 1's candidacy reaches 2 only
         c.core(2).onMessage(1, new RingMessage.StepDown(1), c.now(), out);     // and is given up
         assertThat(c.core(2).round()).isEqualTo(1);
@@ -585,7 +585,7 @@ class URingCoreTest {
     void idOnlyFirstInstanceBelowTheTrimAsksForASnapshot() {
         RingCluster c = new RingCluster(config(3));
         c.start();
-        EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+        EffectBuffer<RingWire, RingRecord, RingValue> out = new EffectBuffer<>();
         RingEngine e = c.core(2).engine();
         e.learn(e.firstUndecided(), new ValueId(77, 0, 1), null, out);    // the decision, not its body
         assertThat(e.isDecided(e.firstUndecided())).isTrue();
@@ -599,7 +599,7 @@ class URingCoreTest {
     void recoveryTrimThenSnapshot() {
         RingCluster c = new RingCluster(config(3));
         c.start();
-        EffectBuffer<Object, RingRecord, RingValue> out = new EffectBuffer<>();
+        EffectBuffer<RingWire, RingRecord, RingValue> out = new EffectBuffer<>();
         RingPaxosCore fresh = new RingPaxosCore(config(3), 2, List.of(new RingRecord.Trim(30)), false, c.now(), c.now(),
                 RingPaxosCore.Observer.NONE);
         assertThat(fresh.engine().learner().trimmedBelow()).isZero();
@@ -655,7 +655,7 @@ class URingCoreTest {
         for (int t = 0; t < 10; t++) {
             c.tick(100 * MS);
             for (int g = 0; g < 10_000 && c.pending() > 0; g++) {
-                Envelope<Object> e = c.queued().get(0);
+                Envelope<RingWire> e = c.queued().get(0);
                 boolean teaches = e.to() == 4 && (e.message() instanceof RingMessage.Heartbeat
                         || e.message() instanceof RingMessage.CatchUpReply || e.message() instanceof UPacket);
                 if (teaches) {

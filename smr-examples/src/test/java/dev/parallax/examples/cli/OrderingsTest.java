@@ -1,15 +1,18 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.core.GroupSet;
+import dev.parallax.core.multicast.StreamOrdering;
 import dev.parallax.core.runtime.DatagramGroupConfig;
 import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.paxos.MultiPaxos;
 import dev.parallax.paxos.multicast.MulticastOrdering;
+import dev.parallax.paxos.multicast.PaxosStreamPlan;
 import dev.parallax.paxos.spaxos.SPaxos;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
 import dev.parallax.ringpaxos.RingPaxos;
-import dev.parallax.ringpaxos.multiring.MultiRing;
 import dev.parallax.ringpaxos.multiring.MultiRingConfig;
+import dev.parallax.ringpaxos.multiring.MultiRingPlan;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -117,10 +120,11 @@ class OrderingsTest {
         ClusterFile f = file(Map.of("ordering", "multi-ring", "multiring.rings", "3", "multiring.m", "2", "ring.lambda", "8000",
                 "mring.group", "239.255.3.4", "mring.port", "7555", "ring.batch.bytes", "4000"));
         OrderingProtocol p = f.orderingProtocol();
-        assertThat(p).isInstanceOf(MultiRing.class);
+        assertThat(p).isInstanceOf(StreamOrdering.class);
+        assertThat(((StreamOrdering<?>) p).plan()).isInstanceOf(MultiRingPlan.class);
         assertThat(p.name()).isEqualTo("multi-ring");
         assertThat(p.batchBytes()).isEqualTo(4000);
-        MultiRingConfig c = ((MultiRing) p).config();
+        MultiRingConfig c = ((MultiRingPlan) ((StreamOrdering<?>) p).plan()).config();
         assertThat(c.rings()).isEqualTo(3);
         assertThat(c.roundLength()).isEqualTo(2);
         assertThat(c.lambda()).isEqualTo(8000L);
@@ -141,16 +145,17 @@ class OrderingsTest {
                 "paxos.batch.timeout.ms", "2", "ring.batch.bytes", "999"));
         assertThat(f.ordering()).isEqualTo(Orderings.MULTICAST);
         OrderingProtocol p = f.orderingProtocol();
-        assertThat(p).isInstanceOf(MulticastOrdering.class);
+        assertThat(p).isInstanceOf(StreamOrdering.class);
+        assertThat(((StreamOrdering<?>) p).plan()).isInstanceOf(PaxosStreamPlan.class);
         assertThat(p.name()).isEqualTo("multicast").isEqualTo(MulticastOrdering.NAME);
         assertThat(p.batchBytes()).as("paxos.batch.bytes, every stream's").isEqualTo(4000);
         assertThat(p.batchTimeoutNanos()).isEqualTo(2_000_000L);
-        assertThat(((MulticastOrdering) p).groups()).isEqualTo(3);
+        assertThat(((PaxosStreamPlan) ((StreamOrdering<?>) p).plan()).groups()).isEqualTo(GroupSet.partition(3));
         assertThat(f.routesByKey()).isTrue();
         assertThat(f.orderingGroups()).isEqualTo(3);
         assertThat(KvRouting.router(f)).hasValueSatisfying(r -> assertThat(r.groups()).isEqualTo(3));
-        assertThat(((MulticastOrdering) file(Map.of("ordering", "multicast")).orderingProtocol()).groups())
-                .as("default multicast.groups").isEqualTo(ClusterFile.DEFAULT_MULTICAST_GROUPS);
+        assertThat(((PaxosStreamPlan) ((StreamOrdering<?>) file(Map.of("ordering", "multicast")).orderingProtocol()).plan())
+                .groups().size()).as("default multicast.groups").isEqualTo(ClusterFile.DEFAULT_MULTICAST_GROUPS);
         assertThat(f.describeRuntime(2)).startsWith("ordering multicast, execution sequential");
     }
 

@@ -8,16 +8,15 @@ import dev.parallax.core.multicast.Routing;
 import dev.parallax.core.multicast.SkipPolicy;
 import dev.parallax.core.multicast.StreamFactory;
 import dev.parallax.core.multicast.StreamMulticast;
+import dev.parallax.core.multicast.StreamMulticastBuilder;
 import dev.parallax.core.spi.AtomicMulticast;
 import dev.parallax.core.spi.MulticastListener;
 import dev.parallax.core.spi.MulticastPosition;
-import dev.parallax.core.spi.Subscription;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.time.Clock;
 import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import java.nio.ByteBuffer;
 import java.time.Duration;
 
 /**
@@ -53,9 +52,9 @@ public final class PaxosMulticast extends ConfiguredMulticast {
         return new Builder();
     }
 
-    /** Mutable builder, not thread-safe; the defaults are {@link StreamMulticast.Builder}'s. */
+    /** Mutable builder, not thread-safe; the defaults are {@link StreamMulticastBuilder}'s. */
     public static final class Builder {
-        private final StreamMulticast.Builder b = StreamMulticast.builder().routing(Routing.LEADER)
+        private final StreamMulticastBuilder b = StreamMulticast.builder().routing(Routing.LEADER)
                 .skips(SkipPolicy.DEMAND).numbering(Numbering.INSTANCE);
         private boolean transportSet;
 
@@ -132,13 +131,13 @@ public final class PaxosMulticast extends ConfiguredMulticast {
             return this;
         }
 
-        /** See {@link StreamMulticast.Builder#forgetAfter}; default 5 s. */
+        /** See {@link StreamMulticastBuilder#forgetAfter}; default 5 s. */
         public Builder forgetAfter(Duration d) {
             b.forgetAfter(d);
             return this;
         }
 
-        /** See {@link StreamMulticast.Builder#resendAfter}; default 200 ms. */
+        /** See {@link StreamMulticastBuilder#resendAfter}; default 200 ms. */
         public Builder resendAfter(Duration d) {
             b.resendAfter(d);
             return this;
@@ -146,7 +145,7 @@ public final class PaxosMulticast extends ConfiguredMulticast {
 
         /**
          * A subscription opened before the streams start (see
-         * {@code StreamMulticast.Builder.initialSubscription}); each call adds one. Default none.
+         * {@code StreamMulticastBuilder.initialSubscription}); each call adds one. Default none.
          */
         public Builder initialSubscription(GroupSet groups, MulticastPosition from, MulticastListener listener) {
             b.initialSubscription(groups, from, listener);

@@ -72,7 +72,7 @@ public final class SPaxos implements OrderingProtocol {
                     + context.config().members().size());
         }
         return SPaxosBroadcast.builder().config(config).self(context.config().id())
-                .transport(Channels.union(
+                .transport(Channels.union(Object.class,
                         Channels.Route.of(DisseminationMessage.class,
                                 context.transport(DISSEMINATION_CHANNEL, new DisseminationCodec(config.members()))),
                         Channels.Route.of(PaxosMessage.class,

@@ -2,6 +2,7 @@ package dev.parallax.paxos.multicast;
 
 import dev.parallax.core.GroupSet;
 import dev.parallax.core.config.ClusterMembers;
+import dev.parallax.core.multicast.StreamOrdering;
 import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.spi.AtomicMulticast;
 import dev.parallax.core.spi.MulticastListener;
@@ -18,7 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The reference multicast built the way a replica builds it ({@link ReplicaMulticast}): every
+ * The reference multicast built the way a replica builds it ({@link StreamOrdering#multicast} of a {@link PaxosStreamPlan}): every
  * stream's Multi-Paxos core and the forwards on named channels of one real replica port per
  * process (loopback TCP), named logs, the pipeline stages on one compact thread. Several protocol
  * cores per process over one port pass the whole multicast contract.
@@ -33,7 +34,7 @@ class ReplicaMulticastContractTest extends AtomicMulticastContract {
         List<AtomicMulticast> cluster = new ArrayList<>();
         for (int p = 0; p < processes; p++) {
             PortContext context = new PortContext(members, p, ThreadPlacement.COMPACT);
-            cluster.add(new ClosingContext(ReplicaMulticast.create(context, groups, config), context));
+            cluster.add(new ClosingContext(StreamOrdering.of(new PaxosStreamPlan(config, groups)).multicast(context), context));
         }
         return cluster;
     }

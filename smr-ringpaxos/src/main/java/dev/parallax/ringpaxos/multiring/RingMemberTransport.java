@@ -9,7 +9,7 @@ import dev.parallax.core.spi.Transport;
  * ({@link RingMulticast#ringMember(int, int, int[])}: the k-th of its processes in increasing id is
  * member (k + ring) mod n; with every replica in the ring, replica p is member (p + ring) mod n), the
  * replica port addresses replicas. Sends map a member id to its replica, arrivals (and their arrival
- * stamps) a replica id to its member; datagram multicasts pass through. An arrival from a replica
+ * stamps) a replica id to its member; datagrams pass through. An arrival from a replica
  * outside the ring is dropped (no member sends as it).
  *
  * <p>Threads: as the wrapped transport's.
@@ -85,8 +85,8 @@ final class RingMemberTransport<M> implements Transport<M> {
     }
 
     @Override
-    public boolean multicast(int group, M message) {
-        return replicas.multicast(group, message);
+    public boolean sendDatagram(int group, M message) {
+        return replicas.sendDatagram(group, message);
     }
 
     @Override

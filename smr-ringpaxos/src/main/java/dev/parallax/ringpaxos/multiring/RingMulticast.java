@@ -7,12 +7,12 @@ import dev.parallax.core.multicast.Numbering;
 import dev.parallax.core.multicast.Routing;
 import dev.parallax.core.multicast.SkipPolicy;
 import dev.parallax.core.multicast.StreamMulticast;
+import dev.parallax.core.multicast.StreamMulticastBuilder;
 import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.AtomicMulticast;
 import dev.parallax.core.spi.DurableLog;
 import dev.parallax.core.spi.MulticastListener;
 import dev.parallax.core.spi.MulticastPosition;
-import dev.parallax.core.spi.Subscription;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.time.Clock;
 import dev.parallax.core.time.EpochClock;
@@ -20,10 +20,10 @@ import dev.parallax.core.time.SystemClock;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
 import dev.parallax.ringpaxos.RingPaxosBroadcast;
+import dev.parallax.ringpaxos.RingWire;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -89,7 +89,6 @@ public final class RingMulticast extends ConfiguredMulticast {
     public static final long DEFAULT_LAMBDA = 10_000;
     /** Default Δ: how often a coordinator checks whether a skip is due. */
     public static final Duration DEFAULT_SKIP_INTERVAL = Duration.ofMillis(5);
-
 
     private RingMulticast(StreamMulticast multicast) {
         super(multicast);
@@ -161,6 +160,16 @@ public final class RingMulticast extends ConfiguredMulticast {
         return multicast.runsStream(stream);
     }
 
+    /**
+     * One ring's broadcast as the merge needs it: member {@code member} of a ring with
+     * {@code config}, delivering its decided skips as {@link StreamMulticast#skipValue} values.
+     */
+    static RingPaxosBroadcast ring(RingConfig config, int member, Transport<RingWire> transport, DurableLog log, Clock clock,
+                                   RuntimeOptions options) {
+        return RingPaxosBroadcast.builder().config(config).self(member).transport(transport).log(log).clock(clock)
+                .options(options).skipDelivery(StreamMulticast::skipValue).build();
+    }
+
     /** The transport of one ring's member: addressed by that ring's member ids. */
     @FunctionalInterface
     public interface RingTransports {
@@ -169,12 +178,12 @@ public final class RingMulticast extends ConfiguredMulticast {
          * @param member this process's member id in that ring ({@link #ringMember(int, int, int[])})
          * @return a transport the ring owns and closes (for M-Ring, joined with its datagram group)
          */
-        Transport<Object> transport(int stream, int member);
+        Transport<RingWire> transport(int stream, int member);
     }
 
-    /** Mutable builder, not thread-safe; the multicast's defaults are {@link StreamMulticast.Builder}'s. */
+    /** Mutable builder, not thread-safe; the multicast's defaults are {@link StreamMulticastBuilder}'s. */
     public static final class Builder {
-        private final StreamMulticast.Builder b = StreamMulticast.builder().routing(Routing.LOCAL)
+        private final StreamMulticastBuilder b = StreamMulticast.builder().routing(Routing.LOCAL)
                 .skips(SkipPolicy.NONE).numbering(Numbering.LOGICAL);
         private int self = -1;
         private int members;
@@ -231,7 +240,7 @@ public final class RingMulticast extends ConfiguredMulticast {
          * The processes that run ring {@code ring} (a ring's stream id; see {@link #groupRing}),
          * default every process. The ring's {@link RingConfig} must have n = their count.
          *
-         * @see StreamMulticast.Builder#streamMembers
+         * @see StreamMulticastBuilder#streamMembers
          */
         public Builder ringMembers(int ring, int... processes) {
             ringMembers.put(ring, processes.clone());
@@ -248,7 +257,7 @@ public final class RingMulticast extends ConfiguredMulticast {
          * Orders group {@code group} in ring {@code ring} (a stream id 0..{@link GroupSet#MAX_GROUP});
          * default ring {@code group}.
          *
-         * @see StreamMulticast.Builder#groupStream
+         * @see StreamMulticastBuilder#groupStream
          */
         public Builder groupRing(int group, int ring) {
             groupRings.put(group, ring);
@@ -346,38 +355,33 @@ public final class RingMulticast extends ConfiguredMulticast {
             return this;
         }
 
-        /** See {@link StreamMulticast.Builder#credits}; default 64. */
+        /** See {@link StreamMulticastBuilder#credits}; default 64. */
         public Builder credits(int n) {
             b.credits(n);
             return this;
         }
 
-        /** See {@link StreamMulticast.Builder#retention}; default 4096 values per ring (skips count). */
+        /** See {@link StreamMulticastBuilder#retention}; default 4096 values per ring (skips count). */
         public Builder retention(int n) {
             b.retention(n);
             return this;
         }
 
-        /** See {@link StreamMulticast.Builder#resendAfter}; default 200 ms. */
+        /** See {@link StreamMulticastBuilder#resendAfter}; default 200 ms. */
         public Builder resendAfter(Duration d) {
             b.resendAfter(d);
             return this;
         }
 
-        /** See {@link StreamMulticast.Builder#forgetAfter}; default 5 s. */
+        /** See {@link StreamMulticastBuilder#forgetAfter}; default 5 s. */
         public Builder forgetAfter(Duration d) {
             b.forgetAfter(d);
             return this;
         }
 
         /**
-         * Builds the rings and starts them and the multicast.
-         *
-         * @throws IllegalArgumentException if a required part is missing or a value is out of range
-         */
-        /**
          * A subscription opened before any ring starts (see
-         * {@code StreamMulticast.Builder.initialSubscription}): a replica resuming from its
+         * {@code StreamMulticastBuilder.initialSubscription}): a replica resuming from its
          * snapshot's merge position opens it here, so no ring's log replay runs ahead of it.
          * {@link RingMulticast#initialSubscriptions()} returns them; each call adds one. Default none.
          */
@@ -386,6 +390,11 @@ public final class RingMulticast extends ConfiguredMulticast {
             return this;
         }
 
+        /**
+         * Builds the rings and starts them and the multicast.
+         *
+         * @throws IllegalArgumentException if a required part is missing or a value is out of range
+         */
         public RingMulticast build() {
             if (groups == null || transports == null || logs == null) {
                 throw new IllegalArgumentException("groups, transports and logs are required");
@@ -439,9 +448,8 @@ public final class RingMulticast extends ConfiguredMulticast {
             b.streams(stream -> {
                 RingConfig config = built.get(stream);
                 int member = memberIds.get(stream);
-                return RingPaxosBroadcast.builder().config(config).self(member)
-                        .transport(transports.transport(stream, member)).log(logs.apply(stream)).clock(clock)
-                        .options(runtime.apply(stream)).skipDelivery(StreamMulticast::skipValue).build();
+                return ring(config, member, transports.transport(stream, member), logs.apply(stream), clock,
+                        runtime.apply(stream));
             });
             return new RingMulticast(b.build());
         }

@@ -42,7 +42,7 @@ class RingModuleLayeringTest {
     }
 
     @Test
-    @DisplayName("smr-ringpaxos does not reach into smr-core's network edge (core.net: MulticastPort is reached via OrderingContext) or replica")
+    @DisplayName("smr-ringpaxos does not reach into smr-core's network edge (core.net: DatagramPort is reached via OrderingContext) or replica")
     void noNetworkEdge() {
         noClasses().should().dependOnClassesThat().resideInAnyPackage("dev.parallax.core.net..", "dev.parallax.core.replica..")
                 .check(ring);
@@ -59,7 +59,7 @@ class RingModuleLayeringTest {
     }
 
     @Test
-    @DisplayName("no JDK datagram or socket channel in the module: datagrams go through smr-core's MulticastPort")
+    @DisplayName("no JDK datagram or socket channel in the module: datagrams go through smr-core's DatagramPort")
     void noSockets() {
         noClasses().should().dependOnClassesThat().resideInAnyPackage("java.net..", "java.nio.channels..").check(ring);
     }

@@ -45,12 +45,12 @@ class PartitionedTopologyTest {
     @DisplayName("a snapshot is fetched within the partition: a global-ring peer of another partition is replaced by one of the own ring")
     void snapshotsComeFromTheOwnPartition() {
         MultiRingTopology t = twoPartitions();
-        assertThat(MultiRing.snapshotPeer(t, 0, 2)).as("same partition: as asked").isEqualTo(2);
+        assertThat(MultiRingPlan.snapshotPeer(t, 0, 2)).as("same partition: as asked").isEqualTo(2);
         for (int peer = 3; peer < 6; peer++) {
-            assertThat(MultiRing.snapshotPeer(t, 0, peer)).as("peer %d of partition 1", peer).isIn(1, 2);
-            assertThat(MultiRing.snapshotPeer(t, 4, peer - 3)).as("peer %d of partition 0", peer - 3).isIn(3, 5);
+            assertThat(MultiRingPlan.snapshotPeer(t, 0, peer)).as("peer %d of partition 1", peer).isIn(1, 2);
+            assertThat(MultiRingPlan.snapshotPeer(t, 4, peer - 3)).as("peer %d of partition 0", peer - 3).isIn(3, 5);
         }
         MultiRingTopology full = MultiRingTopology.parse(Map.of("multiring.rings", "2"), 3);
-        assertThat(MultiRing.snapshotPeer(full, 0, 2)).isEqualTo(2);
+        assertThat(MultiRingPlan.snapshotPeer(full, 0, 2)).isEqualTo(2);
     }
 }

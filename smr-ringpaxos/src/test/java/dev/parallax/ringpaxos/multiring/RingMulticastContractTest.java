@@ -8,6 +8,7 @@ import dev.parallax.core.spi.MulticastPosition;
 import dev.parallax.core.stage.WaitStrategies;
 import dev.parallax.core.testkit.AtomicMulticastContract;
 import dev.parallax.core.testkit.LocalNetwork;
+import dev.parallax.ringpaxos.RingWire;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -40,7 +41,7 @@ class RingMulticastContractTest {
     /** n processes, one {@link LocalNetwork} per ring, each process's meters given, the rest of the builder given. */
     static List<AtomicMulticast> cluster(int n, GroupSet groups, Ring.Kind kind, List<MeterRegistry> registries,
                                          UnaryOperator<RingMulticast.Builder> options) {
-        Map<Integer, LocalNetwork<Object>> networks = new HashMap<>();
+        Map<Integer, LocalNetwork<RingWire>> networks = new HashMap<>();
         for (int g = groups.first(); g >= 0; g = groups.next(g)) {
             networks.put(g, new LocalNetwork<>(n));
         }

@@ -9,6 +9,7 @@ import dev.parallax.core.spi.MulticastPosition;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.stage.WaitStrategies;
 import dev.parallax.core.testkit.LocalNetwork;
+import dev.parallax.ringpaxos.RingWire;
 import dev.parallax.ringpaxos.Ring;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -69,7 +70,7 @@ class RingMulticastTopologyTest {
      * one forward network for every process; {@code forwardFilter(from, to)} false drops a forward.
      */
     private List<RingMulticast> cluster(MultiRingTopology topology, BiPredicate<Integer, Integer> forwardFilter) {
-        Map<Integer, LocalNetwork<Object>> rings = new HashMap<>();
+        Map<Integer, LocalNetwork<RingWire>> rings = new HashMap<>();
         for (int ring : topology.ringIds()) {
             rings.put(ring, new LocalNetwork<>(topology.members(ring).length));
         }
@@ -131,8 +132,8 @@ class RingMulticastTopologyTest {
             }
 
             @Override
-            public boolean multicast(int group, MulticastForward message) {
-                return inner.multicast(group, message);
+            public boolean sendDatagram(int group, MulticastForward message) {
+                return inner.sendDatagram(group, message);
             }
 
             @Override

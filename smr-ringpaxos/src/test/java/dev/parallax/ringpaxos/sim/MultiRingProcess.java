@@ -7,6 +7,7 @@ import dev.parallax.core.testkit.NodeContext;
 import dev.parallax.core.testkit.SimNode;
 import dev.parallax.core.testkit.multicast.LogicalMerge;
 import dev.parallax.core.testkit.multicast.MulticastDeliveryChecker;
+import dev.parallax.ringpaxos.RingWire;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingPaxosCore;
 import dev.parallax.ringpaxos.RingRecord;
@@ -47,7 +48,7 @@ final class MultiRingProcess implements SimNode<Object> {
     private static final RingRecordCodec CODEC = new RingRecordCodec();
 
     /** A ring's message on the simulated network: the ring it belongs to (a port per ring in production). */
-    record RingMessage(int ring, Object message) {
+    record RingMessage(int ring, RingWire message) {
         @Override
         public String toString() {
             return "r" + ring + " " + message;
@@ -75,8 +76,8 @@ final class MultiRingProcess implements SimNode<Object> {
     private final int self;
     private final int rings;
     private final RingPaxosCore[] cores;
-    private final List<EffectBuffer<Object, RingRecord, RingValue>> effects = new ArrayList<>();
-    private final List<EffectApplier<Object, RingRecord, RingValue>> appliers = new ArrayList<>();
+    private final List<EffectBuffer<RingWire, RingRecord, RingValue>> effects = new ArrayList<>();
+    private final List<EffectApplier<RingWire, RingRecord, RingValue>> appliers = new ArrayList<>();
     private final InMemoryDurableLog[] logs;
     /** Per ring, the instances fed to the learners (this process incarnation). */
     private final long[] fed;
@@ -149,7 +150,7 @@ final class MultiRingProcess implements SimNode<Object> {
         logs[r] = InMemoryDurableLog.open(storage);
         int ring = r;
         appliers.set(r, new EffectApplier<>(logs[r], CODEC, (to, m) -> ctx.send(processOf(to, ring), new RingMessage(ring, m)),
-                (group, m) -> ctx.multicast(ring, new RingMessage(ring, m)), (i, v) -> decided(ring, i, v),
+                (group, m) -> ctx.sendDatagram(ring, new RingMessage(ring, m)), (i, v) -> decided(ring, i, v),
                 (peer, instance) -> {
                     throw new AssertionError("ring " + ring + ": no snapshots in these runs, yet asked to install from "
                             + processOf(peer, ring) + " at " + instance);

@@ -211,7 +211,7 @@ class RingScepticTest {
         RingSimulation.Outcome o = RingSimulation.run(seed, RingSimulation.Scenario.hostile(config).calm().withClients(12),
                 null, RingSimulation.Options.NONE.spreadingClients().withPutBytes(1024).with((sim, shared) -> {
                     sim.observeSends(unicast);
-                    sim.observeMulticasts((from, group, m) -> multicast[from] += RingSimReplica.datagramBytes(m));
+                    sim.observeDatagrams((from, group, m) -> multicast[from] += RingSimReplica.datagramBytes(m));
                     sim.addInvariant(() -> {
                         for (int r = 0; r < n && coordinator[0] < 0; r++) {
                             if (sim.isUp(r) && sim.<RingSimReplica>node(r).core().isCoordinator()) {

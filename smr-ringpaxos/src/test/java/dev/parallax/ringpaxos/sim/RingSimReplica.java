@@ -12,6 +12,7 @@ import dev.parallax.core.testkit.smr.PendingCompaction;
 import dev.parallax.core.testkit.smr.SimService;
 import dev.parallax.core.testkit.smr.SmrNode;
 import dev.parallax.core.testkit.smr.SnapshotShelf;
+import dev.parallax.ringpaxos.RingWire;
 import dev.parallax.ringpaxos.MPacket;
 import dev.parallax.ringpaxos.MPacketCodec;
 import dev.parallax.ringpaxos.Ring;
@@ -55,7 +56,7 @@ import java.util.Map;
 final class RingSimReplica implements SmrNode {
     /** The datagram group M-Ring members join. */
     static final int GROUP = 0;
-    /** The datagram header {@code net.MulticastPort} adds (plan §1.6 M1: packets of at most {@code mring.packet.bytes − 16}). */
+    /** The datagram header {@code net.DatagramPort} adds (plan §1.6 M1: packets of at most {@code mring.packet.bytes − 16}). */
     static final int DATAGRAM_HEADER = 16;
     private static final RingRecordCodec CODEC = new RingRecordCodec();
 
@@ -63,8 +64,8 @@ final class RingSimReplica implements SmrNode {
     private final RingSimulation.Shared shared;
     private final RingConfig config;
     private final int snapshotEvery;
-    private final EffectBuffer<Object, RingRecord, RingValue> effects = new EffectBuffer<>();
-    private final EffectApplier<Object, RingRecord, RingValue> applier;
+    private final EffectBuffer<RingWire, RingRecord, RingValue> effects = new EffectBuffer<>();
+    private final EffectApplier<RingWire, RingRecord, RingValue> applier;
     private final ClientBatches clients;
     /** Decided and not yet executed, in instance order (only a slow member holds more than one step's). */
     private final ArrayDeque<Decided> undelivered = new ArrayDeque<>();
@@ -92,7 +93,7 @@ final class RingSimReplica implements SmrNode {
         this.config = shared.scenario.config();
         this.snapshotEvery = shared.scenario.snapshotEvery();
         this.service = new SimService(ctx, true, shared.options.localReads(), shared.counters);
-        this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, (group, m) -> ctx.multicast(group, m),
+        this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, (group, m) -> ctx.sendDatagram(group, m),
                 this::deliver, this::installFrom);
         BatchBuilder batcher = new BatchBuilder(config.batchBytes(), config.batchTimeoutNanos());
         this.clients = new ClientBatches(ctx, service, shared.progress, batcher,
@@ -216,8 +217,8 @@ final class RingSimReplica implements SmrNode {
     public void onMessage(int from, Object message) {
         if (message instanceof ClientMessage.Request r) {
             clients.onRequest(from, r.command());
-        } else if (!(message instanceof ClientMessage)) {
-            core.onMessage(from, message, ctx.now(), effects);
+        } else if (message instanceof RingWire m) {
+            core.onMessage(from, m, ctx.now(), effects);
             apply();
             clients.proposePending();
         }
@@ -228,7 +229,10 @@ final class RingSimReplica implements SmrNode {
         if (from == ctx.id()) {
             return; // the runtime's datagram port drops its own (R1 contract)
         }
-        core.onMessage(from, message, ctx.now(), effects);
+        if (!(message instanceof RingWire m)) {
+            return;
+        }
+        core.onMessage(from, m, ctx.now(), effects);
         apply();
         clients.proposePending();
     }
@@ -301,7 +305,7 @@ final class RingSimReplica implements SmrNode {
 
     /**
      * The bytes a datagram takes on the wire: {@link MPacketCodec#size} plus the datagram header of
-     * {@code net.MulticastPort} (16 bytes, plan §1.6 M1), checked against
+     * {@code net.DatagramPort} (16 bytes, plan §1.6 M1), checked against
      * {@link dev.parallax.core.testkit.DatagramPlan#maxPacketSize()} = {@code mring.packet.bytes}.
      */
     static int datagramBytes(Object message) {

@@ -99,7 +99,7 @@ final class RingTotals {
         timedOut += o.timedOut();
         sessionGaps += o.sessionGaps();
         sessionDuplicates += o.sessionDuplicates();
-        datagramsSent += st.multicastsSent();
+        datagramsSent += st.datagramsSent();
         datagramsLost += st.datagramsLost();
         datagramsDuplicated += st.datagramsDuplicated();
         pauses += st.pauses();

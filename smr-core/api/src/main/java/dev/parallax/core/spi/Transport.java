@@ -7,7 +7,7 @@ package dev.parallax.core.spi;
  * <p>Delivery is best effort: FIFO per connection, but a message may be lost when a connection
  * breaks or a peer's bounded send queue is full, so protocols retransmit what progress depends on.
  *
- * <p>Threads: {@link #send} and {@link #multicast} may be called from any thread and never block.
+ * <p>Threads: {@link #send} and {@link #sendDatagram} may be called from any thread and never block.
  */
 public interface Transport<M> extends AutoCloseable {
 
@@ -51,7 +51,7 @@ public interface Transport<M> extends AutoCloseable {
      * @return {@code false} if it was refused (too large for a datagram, or the transport is closed)
      * @throws UnsupportedOperationException if this transport has no datagram groups (the default)
      */
-    default boolean multicast(int group, M message) {
+    default boolean sendDatagram(int group, M message) {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " has no datagram groups");
     }
 

@@ -11,9 +11,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntUnaryOperator;
 import java.util.function.ToLongFunction;
@@ -24,26 +24,26 @@ import java.util.function.ToLongFunction;
  * group with one subscription, whose merged sequence is delivered to the replica with consecutive
  * sequence numbers. Since every replica merges the same streams deterministically, every replica
  * delivers the same sequence: a total order, ordered by k + 1 streams in parallel. Multi-Ring Paxos
- * (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5 §5.2, Alg. 1; smr-ringpaxos {@code MultiRing})
- * and the reference multicast over Multi-Paxos (smr-paxos) are ordered this way.
+ * (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5 §5.2, Alg. 1) and the reference multicast over
+ * Multi-Paxos are ordered this way ({@link StreamOrdering} builds it from their plans).
  *
- * <p><b>Per worker</b> ({@link #startPerWorker}, P-SMR, ch. 6): one subscription per worker instead,
- * worker i's to its groups with the global stream merged in; see {@link AtomicBroadcast#startPerWorker}.
+ * <p><b>Per worker</b> ({@link #startPerWorker}, P-SMR, ch. 6): one subscription per worker instead
+ * ({@link WorkerDeliveries}), worker i's to its groups with the global stream merged in; see
+ * {@link AtomicBroadcast#startPerWorker}.
  *
- * <p><b>Lanes.</b> k + 1 lanes (one with k = 1): lane i &lt; k proposes into stream i (a batch of
- * commands to groups ordered by stream i alone), lane k into the global stream (commands to groups
- * of several streams, or to a group not offered). The replica's batcher keeps a batch per lane
- * ({@link #laneOf}), so the streams are fed independently; one client's commands to one group set
- * stay in one lane and keep their order.
+ * <p><b>Lanes</b> ({@link Lanes}): k + 1 (one with k = 1): lane i &lt; k proposes into stream i,
+ * lane k into the global stream. The replica's batcher keeps a batch per lane ({@link #laneOf}),
+ * so the streams are fed independently; one client's commands to one group set stay in one lane
+ * and keep their order.
  *
  * <p><b>Positions in snapshots.</b> The merge position after the last delivered message is the
- * broadcast's {@link #deliveryState()} (a version byte and the {@link MulticastPosition}), stored in
- * the replica's snapshot; {@link #snapshotInstalled(long, byte[])} resumes the subscription from it:
- * before {@link #start} (a restart from the local snapshot) the subscription starts there; after
- * (a snapshot from a peer) the subscription jumps there, and the messages still delivered before
- * the jump (their position not beyond the installed one) are dropped. The positions captured for
- * snapshots are kept (at most {@value #CAPTURED}) until {@link #snapshotTaken} names their
- * sequence, which lets the streams compact below them.
+ * broadcast's {@link #deliveryState()} ({@link DeliveryState}), stored in the replica's snapshot;
+ * {@link #snapshotInstalled(long, byte[])} resumes the subscription from it: before {@link #start}
+ * (a restart from the local snapshot) the subscription starts there; after (a snapshot from a
+ * peer) the subscription jumps there, and the messages still delivered before the jump (their
+ * position not beyond the installed one) are dropped. The positions captured for snapshots are
+ * kept ({@link CapturedPositions}) until {@link #snapshotTaken} names their sequence, which lets
+ * the streams compact below them.
  *
  * <p><b>Threads.</b> {@link #propose}, {@link #readyForProposal}, {@link #laneOf},
  * {@link #redirectHint}, {@link #snapshotTaken} and {@link #snapshotInstalled} from any thread,
@@ -52,33 +52,27 @@ import java.util.function.ToLongFunction;
  */
 public final class MulticastBroadcast implements AtomicBroadcast {
     private static final Logger LOG = LoggerFactory.getLogger(MulticastBroadcast.class);
-    /** The positions captured for snapshots and not yet reported durable that are kept. */
-    static final int CAPTURED = 16;
-    /** The version byte of the delivery state. */
-    static final byte STATE_VERSION = 2;
-    /** The version byte of a per-worker delivery state ({@link #startPerWorker}). */
-    static final byte PER_WORKER_VERSION = 3;
 
     private final int self;
-    private final int streams;
     private final GroupSet groups;
     /** The groups {@link #start} subscribes to (a subset of {@link #groups}). */
     private final GroupSet subscribed;
-    private final GroupSet[] laneGroups;
-    /** Group g's stream (for offered groups), and each stream's groups as bits. */
-    private final int[] groupStream;
-    private final long[] streamGroupBits;
+    private final Lanes lanes;
     private final MulticastFactory multicastFactory;
     private final Runnable closeUnstarted;
-    private final ArrayDeque<Captured> captured = new ArrayDeque<>();
+    private final CapturedPositions captured = new CapturedPositions();
+    private final List<AutoCloseable> closeAfter = new CopyOnWriteArrayList<>();
     private volatile ConfiguredMulticast multicast;
     private volatile Subscription subscription;
-    private final java.util.List<AutoCloseable> closeAfter = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Per-worker mode: the workers' subscriptions. */
+    private volatile WorkerDeliveries workers;
     private DeliveryListener listener;
     private boolean started;
     private boolean closed;
     /** Where the subscription starts (set by an install before start). */
     private MulticastPosition from = MulticastPosition.START;
+    /** Per-worker positions installed before the start. */
+    private DeliveryState fromWorkers;
     /** Delivery thread: the sequence number of the next delivery, and the position after the last one. */
     private volatile long next;
     private MulticastPosition current = MulticastPosition.START;
@@ -86,47 +80,6 @@ public final class MulticastBroadcast implements AtomicBroadcast {
     private final AtomicReference<Install> pending = new AtomicReference<>();
 
     private record Install(long next, MulticastPosition position) {
-    }
-
-    /** A snapshot's positions: one merge position, or (per worker) one per worker. */
-    private record Captured(long next, MulticastPosition[] positions) {
-    }
-
-    /** A decoded delivery state: per-worker next sequences ({@code null} for one merge) and positions. */
-    record DeliveryState(long[] nexts, MulticastPosition[] positions) {
-    }
-
-    /** Per-worker mode: the workers' streams (replaced as a whole by an install). */
-    private volatile WorkerStream[] workerStreams;
-    private GroupSet[] workerGroups;
-    private WorkerDeliveryListener workerListener;
-    /** Per-worker positions installed before the start. */
-    private DeliveryState fromWorkers;
-
-    /**
-     * Worker i's stream: its subscription, its delivery numbers and its position. Its fields are
-     * written by the subscription's thread; read by a worker at a barrier (every stream then
-     * waits inside the barrier's delivery, after writing them) and by snapshot requests.
-     */
-    private final class WorkerStream implements MulticastListener {
-        final int worker;
-        volatile long next;
-        volatile MulticastPosition current;
-        volatile Subscription subscription;
-
-        WorkerStream(int worker, long next, MulticastPosition current) {
-            this.worker = worker;
-            this.next = next;
-            this.current = current;
-        }
-
-        @Override
-        public void deliver(GroupSet to, ByteBuffer message, MulticastPosition after) throws InterruptedException {
-            long sequence = next;
-            next = sequence + 1;
-            current = after;
-            workerListener.deliver(worker, sequence, to, message);
-        }
     }
 
     /**
@@ -162,39 +115,18 @@ public final class MulticastBroadcast implements AtomicBroadcast {
             throw new IllegalArgumentException("subscribed groups " + subscribed + " are not all offered: " + groups);
         }
         this.subscribed = subscribed;
-        if (streams < 1) {
-            throw new IllegalArgumentException("streams must be >= 1, got " + streams);
-        }
         this.self = self;
-        this.streams = streams;
         this.multicastFactory = Objects.requireNonNull(multicastFactory, "multicastFactory");
         this.closeUnstarted = Objects.requireNonNull(closeUnstarted, "closeUnstarted");
         this.groups = Objects.requireNonNull(groups, "groups");
-        this.groupStream = new int[GroupSet.MAX_GROUP + 1];
-        this.laneGroups = new GroupSet[streams > 1 ? streams + 1 : 1];
-        long[] streamBits = new long[streams];
-        for (int g = groups.first(); g >= 0; g = groups.next(g)) {
-            int stream = streamOfGroup.applyAsInt(g);
-            if (stream < 0 || stream >= streams) {
-                throw new IllegalArgumentException("group " + g + " maps to stream " + stream + " of " + streams);
-            }
-            groupStream[g] = stream;
-            streamBits[groupStream[g]] |= 1L << g;
-        }
-        this.streamGroupBits = streamBits;
-        for (int i = 0; i < streams; i++) {
-            laneGroups[i] = GroupSet.ofBits(streamBits[i]);
-        }
-        if (streams > 1) {
-            laneGroups[streams] = groups;
-        }
+        this.lanes = new Lanes(groups, streams, streamOfGroup);
     }
 
     /**
      * Builds the streams and the multicast with this broadcast's subscriptions already open, so
-     * that no stream's log replay runs ahead of them ({@code StreamMulticast.Builder.initialSubscription}).
+     * that no stream's log replay runs ahead of them ({@code StreamMulticastBuilder.initialSubscription}).
      * Called once, by {@link #start} or {@link #startPerWorker}, on the thread that starts the
-     * replica.
+     * replica; may block while the streams start.
      */
     @FunctionalInterface
     public interface MulticastFactory {
@@ -210,14 +142,18 @@ public final class MulticastBroadcast implements AtomicBroadcast {
     public record InitialSubscription(GroupSet groups, MulticastPosition from, MulticastListener listener) {
     }
 
-    @Override
-    public synchronized void start(DeliveryListener listener) {
+    private void checkStartable() {
         if (started) {
             throw new IllegalStateException("already started");
         }
         if (closed) {
             throw new IllegalStateException("closed");
         }
+    }
+
+    @Override
+    public synchronized void start(DeliveryListener listener) {
+        checkStartable();
         started = true;
         this.listener = Objects.requireNonNull(listener, "listener");
         if (fromWorkers != null) {
@@ -229,7 +165,7 @@ public final class MulticastBroadcast implements AtomicBroadcast {
         Subscription initial = multicast.initialSubscription();
         subscription = initial != null ? initial : multicast.subscribe(subscribed, from, this::onDelivery);
         LOG.info("replica {}: multicast ordering over {} streams starts at sequence {}, merge position {}", self,
-                laneGroups.length, next, from);
+                lanes.count(), next, from);
     }
 
     /** The multicast gives each worker a subscription of its own. */
@@ -246,34 +182,8 @@ public final class MulticastBroadcast implements AtomicBroadcast {
      */
     @Override
     public synchronized void startPerWorker(int workers, ToLongFunction<GroupSet> workersOf, WorkerDeliveryListener listener) {
-        if (started) {
-            throw new IllegalStateException("already started");
-        }
-        if (closed) {
-            throw new IllegalStateException("closed");
-        }
-        if (workers < 1 || workers > GroupSet.MAX_GROUP + 1) {
-            throw new IllegalArgumentException("workers must be 1.." + (GroupSet.MAX_GROUP + 1) + ", got " + workers);
-        }
-        long[] bits = new long[workers];
-        for (int g = groups.first(); g >= 0; g = groups.next(g)) {
-            long mask = workersOf.applyAsLong(GroupSet.of(g));
-            if (mask == 0 || (workers < 64 && (mask >>> workers) != 0)) {
-                throw new IllegalArgumentException("group " + g + " maps to workers " + Long.toBinaryString(mask) + " of "
-                        + workers);
-            }
-            for (long rest = mask; rest != 0; rest &= rest - 1) {
-                bits[Long.numberOfTrailingZeros(rest)] |= 1L << g;
-            }
-        }
-        GroupSet[] of = new GroupSet[workers];
-        for (int i = 0; i < workers; i++) {
-            if (bits[i] == 0) {
-                throw new IllegalArgumentException("worker " + i + " of " + workers + " has none of the groups " + groups
-                        + ": p-smr needs at least as many groups as workers");
-            }
-            of[i] = GroupSet.ofBits(bits[i]);
-        }
+        checkStartable();
+        GroupSet[] of = WorkerDeliveries.workerGroups(groups, workers, workersOf);
         if (fromWorkers != null && fromWorkers.positions().length != workers) {
             throw new IllegalArgumentException("the snapshot installed holds the positions of " + fromWorkers.positions().length
                     + " workers; this replica runs " + workers);
@@ -284,24 +194,12 @@ public final class MulticastBroadcast implements AtomicBroadcast {
         }
         Objects.requireNonNull(listener, "listener");
         started = true;
-        workerGroups = of;
-        workerListener = listener;
-        WorkerStream[] streams = new WorkerStream[workers];
-        List<InitialSubscription> initial = new java.util.ArrayList<>();
-        for (int i = 0; i < workers; i++) {
-            streams[i] = fromWorkers == null ? new WorkerStream(i, 0, MulticastPosition.START)
-                    : new WorkerStream(i, fromWorkers.nexts()[i], fromWorkers.positions()[i]);
-            initial.add(new InitialSubscription(of[i], streams[i].current, streams[i]));
-        }
-        multicast = multicastFactory.open(initial);
-        List<Subscription> opened = multicast.initialSubscriptions();
-        for (int i = 0; i < workers; i++) {
-            streams[i].subscription = opened.size() == workers ? opened.get(i)
-                    : multicast.subscribe(of[i], streams[i].current, streams[i]);
-        }
-        workerStreams = streams;
+        WorkerDeliveries w = new WorkerDeliveries(self, of, listener, fromWorkers);
+        multicast = multicastFactory.open(w.initial());
+        w.open(multicast);
+        this.workers = w;
         LOG.info("replica {}: multicast ordering over {} streams delivers per worker to {} workers (groups {}), at sequence {}",
-                self, laneGroups.length, workers, java.util.Arrays.toString(of), nextSequence());
+                self, lanes.count(), workers, w.describe(), nextSequence());
     }
 
     /** The subscription's thread. */
@@ -340,7 +238,7 @@ public final class MulticastBroadcast implements AtomicBroadcast {
 
     @Override
     public int lanes() {
-        return laneGroups.length;
+        return lanes.count();
     }
 
     /**
@@ -349,24 +247,19 @@ public final class MulticastBroadcast implements AtomicBroadcast {
      */
     @Override
     public int laneOf(GroupSet target) {
-        long bits = target.bits();
-        if (bits == 0 || (bits & ~groups.bits()) != 0) {
-            return laneGroups.length - 1;
-        }
-        int stream = groupStream[target.first()];
-        return (bits & ~streamGroupBits[stream]) == 0 ? stream : laneGroups.length - 1;
+        return lanes.laneOf(target);
     }
 
     @Override
     public boolean propose(int lane, ByteBuffer value) {
-        if (lane < 0 || lane >= laneGroups.length) {
-            throw new IllegalArgumentException("lane must be 0.." + (laneGroups.length - 1) + ", got " + lane);
+        if (lane < 0 || lane >= lanes.count()) {
+            throw new IllegalArgumentException("lane must be 0.." + (lanes.count() - 1) + ", got " + lane);
         }
         ConfiguredMulticast m = multicast;
         if (m == null || closed) {
             throw new IllegalStateException(closed ? "closed" : "not started");
         }
-        return m.multicast(laneGroups[lane], value);
+        return m.multicast(lanes.groups(lane), value);
     }
 
     /** Every replica proposes into its own streams. */
@@ -384,136 +277,31 @@ public final class MulticastBroadcast implements AtomicBroadcast {
     /**
      * The merge position after the last delivery, with the multicast's duplicate record
      * ({@link Subscription#resumePosition}: without it a replica resuming here could deliver a
-     * late copy the others drop, and number its deliveries differently): a version byte, then the
-     * position.
+     * late copy the others drop, and number its deliveries differently), encoded as a
+     * {@link DeliveryState}; per worker, every worker's.
      */
     @Override
     public byte[] deliveryState() {
-        WorkerStream[] streams = workerStreams;
-        if (streams != null) {
-            return perWorkerState(streams);
+        WorkerDeliveries w = workers;
+        if (w != null) {
+            return w.state(captured);
         }
         Subscription s = subscription;
         MulticastPosition p = s == null ? current : s.resumePosition(current);
-        ByteBuffer b = ByteBuffer.allocate(1 + p.encodedSize());
-        b.put(STATE_VERSION);
-        p.writeTo(b);
-        capture(next, new MulticastPosition[] {p});
-        return b.array();
-    }
-
-    /**
-     * Per worker (every worker waiting inside one barrier, so every stream stands at a consistent
-     * cut): {@link #PER_WORKER_VERSION}, k, then per worker its next sequence and its resume position.
-     */
-    private byte[] perWorkerState(WorkerStream[] streams) {
-        MulticastPosition[] positions = new MulticastPosition[streams.length];
-        int size = 1 + 4;
-        long sum = 0;
-        for (int i = 0; i < streams.length; i++) {
-            Subscription sub = streams[i].subscription;
-            positions[i] = sub == null ? streams[i].current : sub.resumePosition(streams[i].current);
-            size += 8 + positions[i].encodedSize();
-            sum += streams[i].next;
-        }
-        ByteBuffer b = ByteBuffer.allocate(size);
-        b.put(PER_WORKER_VERSION).putInt(streams.length);
-        for (int i = 0; i < streams.length; i++) {
-            b.putLong(streams[i].next);
-            positions[i].writeTo(b);
-        }
-        capture(sum, positions);
-        return b.array();
-    }
-
-    private void capture(long at, MulticastPosition[] positions) {
-        synchronized (captured) {
-            if (captured.size() == CAPTURED) {
-                captured.removeFirst();
-            }
-            captured.addLast(new Captured(at, positions));
-        }
-    }
-
-    /**
-     * Decodes a delivery state of one merge ({@link #STATE_VERSION}).
-     *
-     * @throws IllegalArgumentException if it is empty (a snapshot of another ordering protocol, or
-     *                                  one written before delivery states), per worker, or malformed
-     */
-    static MulticastPosition position(byte[] state) {
-        DeliveryState d = decode(state);
-        if (d.nexts() != null) {
-            throw new IllegalArgumentException("the snapshot holds per-worker positions (taken with p-smr execution): "
-                    + "this replica delivers one merge");
-        }
-        return d.positions()[0];
-    }
-
-    /**
-     * Decodes a delivery state, of one merge or per worker.
-     *
-     * @throws IllegalArgumentException if it is empty (a snapshot of another ordering protocol, or
-     *                                  one written before delivery states) or malformed
-     */
-    static DeliveryState decode(byte[] state) {
-        if (state.length == 0) {
-            throw new IllegalArgumentException("the snapshot carries no multicast merge position (written by another "
-                    + "ordering protocol?): the multicast cannot resume its streams from it");
-        }
-        ByteBuffer b = ByteBuffer.wrap(state);
-        byte version = b.get();
-        DeliveryState d;
-        if (version == STATE_VERSION) {
-            d = new DeliveryState(null, new MulticastPosition[] {MulticastPosition.readFrom(b)});
-        } else if (version == PER_WORKER_VERSION) {
-            int k = b.getInt();
-            if (k < 1 || k > GroupSet.MAX_GROUP + 1) {
-                throw new IllegalArgumentException("a per-worker multicast delivery state of " + k + " workers");
-            }
-            long[] nexts = new long[k];
-            MulticastPosition[] positions = new MulticastPosition[k];
-            for (int i = 0; i < k; i++) {
-                nexts[i] = b.getLong();
-                if (nexts[i] < 0) {
-                    throw new IllegalArgumentException("worker " + i + " resumes at a negative sequence " + nexts[i]);
-                }
-                positions[i] = MulticastPosition.readFrom(b);
-            }
-            d = new DeliveryState(nexts, positions);
-        } else {
-            throw new IllegalArgumentException("unknown multicast delivery state version " + version + " (this build "
-                    + "reads " + STATE_VERSION + " and " + PER_WORKER_VERSION + "; 1 was a development version without the "
-                    + "duplicate record)");
-        }
-        if (b.hasRemaining()) {
-            throw new IllegalArgumentException(b.remaining() + " bytes after the multicast merge position");
-        }
-        return d;
+        byte[] state = DeliveryState.encode(p);
+        captured.capture(next, new MulticastPosition[] {p});
+        return state;
     }
 
     @Override
     public void snapshotTaken(long nextSequence) {
-        MulticastPosition[] at = null;
-        synchronized (captured) {
-            while (!captured.isEmpty() && captured.peekFirst().next <= nextSequence) {
-                Captured c = captured.removeFirst();
-                if (c.next == nextSequence) {
-                    at = c.positions;
-                }
-            }
-        }
+        MulticastPosition[] at = captured.taken(nextSequence);
         if (at == null) {
             return;
         }
-        WorkerStream[] streams = workerStreams;
-        if (streams != null) {
-            for (int i = 0; i < streams.length && i < at.length; i++) {
-                Subscription s = streams[i].subscription;
-                if (s != null) {
-                    s.snapshotTaken(at[i]);
-                }
-            }
+        WorkerDeliveries w = workers;
+        if (w != null) {
+            w.snapshotTaken(at);
             return;
         }
         Subscription s = subscription;
@@ -535,12 +323,12 @@ public final class MulticastBroadcast implements AtomicBroadcast {
      */
     @Override
     public synchronized void snapshotInstalled(long nextSequence, byte[] deliveryState) {
-        DeliveryState d = decode(deliveryState);
+        DeliveryState d = DeliveryState.decode(deliveryState);
         if (closed) {
             return;
         }
         if (!started) {
-            if (d.nexts() != null) {
+            if (d.perWorker()) {
                 fromWorkers = d;
                 return;
             }
@@ -550,12 +338,12 @@ public final class MulticastBroadcast implements AtomicBroadcast {
             current = from;
             return;
         }
-        WorkerStream[] streams = workerStreams;
-        if (streams != null) {
-            moveWorkers(streams, d);
+        WorkerDeliveries w = workers;
+        if (w != null) {
+            w.move(multicast, d, captured);
             return;
         }
-        if (d.nexts() != null) {
+        if (d.perWorker()) {
             throw new IllegalArgumentException("the snapshot holds per-worker positions (taken with p-smr execution): "
                     + "this replica delivers one merge");
         }
@@ -565,66 +353,12 @@ public final class MulticastBroadcast implements AtomicBroadcast {
     }
 
     /**
-     * Moves every worker's stream to an installed snapshot's position: closes the old
-     * subscriptions (a delivery blocked in the listener is interrupted, and no message it held is
-     * delivered), then opens the new ones there. The order matters: a stream skips ahead to where
-     * its lowest open subscription stands, so the old subscriptions must be gone for the streams to
-     * move to the snapshot's instances (a stream whose peers compacted below them would otherwise
-     * wait for ever). If a new subscription cannot be opened (the history it needs is gone), every
-     * stream stays closed: this replica stops delivering rather than resume its workers at
-     * positions that do not match the installed state.
-     */
-    private void moveWorkers(WorkerStream[] old, DeliveryState d) {
-        if (d.nexts() == null || d.positions().length != old.length) {
-            throw new IllegalArgumentException("the snapshot holds " + (d.nexts() == null ? "one merge position (taken "
-                    + "without p-smr execution)" : "the positions of " + d.positions().length + " workers") + "; this "
-                    + "replica runs " + old.length + " workers");
-        }
-        synchronized (captured) {
-            captured.clear();
-        }
-        closeStreams(old);
-        WorkerStream[] fresh = new WorkerStream[old.length];
-        try {
-            for (int i = 0; i < old.length; i++) {
-                fresh[i] = new WorkerStream(i, d.nexts()[i], d.positions()[i]);
-                fresh[i].subscription = multicast.subscribe(workerGroups[i], d.positions()[i], fresh[i]);
-            }
-        } catch (RuntimeException e) {
-            LOG.error("replica {}: cannot move the workers' streams to the installed snapshot; every stream stops", self, e);
-            for (WorkerStream w : fresh) {
-                if (w != null && w.subscription != null) {
-                    w.subscription.close();
-                }
-            }
-            throw e;
-        }
-        workerStreams = fresh;
-    }
-
-    private static void closeStreams(WorkerStream[] streams) {
-        for (WorkerStream w : streams) {
-            Subscription s = w.subscription;
-            if (s != null) {
-                s.close();
-            }
-        }
-    }
-
-    /**
      * The sequence number the next delivery takes (for snapshot requests); per worker, the sum of
      * the workers' next sequence numbers. Read from any thread.
      */
     public long nextSequence() {
-        WorkerStream[] streams = workerStreams;
-        if (streams == null) {
-            return next;
-        }
-        long sum = 0;
-        for (WorkerStream w : streams) {
-            sum += w.next;
-        }
-        return sum;
+        WorkerDeliveries w = workers;
+        return w == null ? next : w.nextSequence();
     }
 
     /** The replica's own id. */
@@ -650,23 +384,6 @@ public final class MulticastBroadcast implements AtomicBroadcast {
                 LOG.warn("replica {}: closing {} failed", self, c, e);
             }
         }
-    }
-
-    /**
-     * The stage threads for the streams of a merged multicast in a replica: the replica's own,
-     * unless they are compact. A stream's delivery stage blocks while the merge's history of that
-     * stream is full of values a subscription still needs; the subscription waits for the
-     * replica's execution and for the other streams' decisions. Under the compact placement the
-     * streams' delivery stages would share the replica's pipeline thread with execution and with
-     * each other: a cycle. They then get staged threads of their own, which the caller closes
-     * after the streams ({@link #closeAfter}) when they are not the context's.
-     */
-    public static dev.parallax.core.stage.StageThreads streamThreads(dev.parallax.core.runtime.OrderingContext context) {
-        return context.stageThreads().placement() == dev.parallax.core.stage.ThreadPlacement.COMPACT
-                ? dev.parallax.core.stage.StageThreads.builder(dev.parallax.core.stage.ThreadPlacement.STAGED)
-                        .threadNamePrefix("replica-" + context.config().id() + "-")
-                        .meterRegistry(context.meterRegistry()).build()
-                : context.stageThreads();
     }
 
     /** Closes {@code resource} after the streams (e.g. their own stage threads); before {@link #start}. */

@@ -8,21 +8,12 @@ import dev.parallax.core.spi.MulticastPosition;
 import dev.parallax.core.spi.Subscription;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.time.Clock;
-import dev.parallax.core.time.SystemClock;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import java.nio.ByteBuffer;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * An {@link AtomicMulticast} over one {@link AtomicBroadcast} per stream: every group is ordered
@@ -42,11 +33,11 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * Multi-Paxos' configuration is {@code PaxosMulticast} (smr-paxos), Multi-Ring Paxos' is
  * {@code RingMulticast} (smr-ringpaxos).
  *
- * <p><b>Structure.</b> Group g is ordered in stream g by default; {@link Builder#groupStream} may
+ * <p><b>Structure.</b> Group g is ordered in stream g by default; {@link StreamMulticastBuilder#groupStream} may
  * map several groups to one stream (Multi-Ring Paxos maps groups to rings, seed 003 §5.2). A
  * message to the groups of one stream is ordered in it, a message to groups of several streams in
  * the global stream. Each stream runs on a set of processes, by default every process
- * ({@link Builder#streamMembers}). A process is a member of the broadcasts of the streams it runs
+ * ({@link StreamMulticastBuilder#streamMembers}). A process is a member of the broadcasts of the streams it runs
  * (built by the caller's {@link StreamFactory}, for those streams only) and receives their
  * decisions into a bounded per-stream history ({@link DecidedStreams}); it never builds, starts or
  * hears the other streams (a learner joins only the rings it needs). Each subscription runs the
@@ -66,7 +57,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * local queue, from which the sequencer proposes it to this process's broadcast of the stream.
  * A message for a stream this process does not run goes over the forward transport to a member of
  * it (its proxy, see {@code Sequencer}), which handles it as its own routing says (proposes it, or
- * forwards it to its leader). Each origin may have {@link Builder#credits} messages per stream
+ * forwards it to its leader). Each origin may have {@link StreamMulticastBuilder#credits} messages per stream
  * accepted and not yet seen decided; {@link #multicast} refuses beyond that.
  *
  * <p><b>Origins outside a stream.</b> An origin that does not run a stream cannot see its
@@ -77,7 +68,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * forward transport. The origin treats a notice as seeing the message decided: its credit returns
  * and it is not resent. Normally one member (the proxy) sends one notice per message; after a
  * proxy change, the old and the new proxy both do (duplicates are harmless). A lost notice (or a
- * crashed proxy) makes the origin resend to the next member after {@link Builder#resendAfter}; the
+ * crashed proxy) makes the origin resend to the next member after {@link StreamMulticastBuilder#resendAfter}; the
  * copy is decided, dropped as a copy by every subscriber ({@code OriginSequences}, fed at the
  * members, exactly as for an origin inside the stream), and noticed by the new proxy. Exactly-once
  * is thus unchanged: it is decided at the members by {@code (origin, sequence)}, whoever proposed
@@ -88,11 +79,11 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * steps down (or a ring coordinator that fails). So the origin keeps each accepted message
  * ({@code OriginOutbox}, bounded by its credits) until it sees it decided — in the streams it runs
  * itself, or by a decided notice from a member — and resends it along its route after
- * {@link Builder#resendAfter}, then with exponential back-off. An accepted message is therefore
+ * {@link StreamMulticastBuilder#resendAfter}, then with exponential back-off. An accepted message is therefore
  * delivered while its origin is alive and the streams make progress; the contract's allowance
  * (loss when a leader crashes or changes) is needed only when the origin crashes too, or when this
  * process's stream continues from a snapshot while the message is outstanding (then it is not
- * resent, see {@code OriginOutbox}, and given up after {@link Builder#forgetAfter} unless seen
+ * resent, see {@code OriginOutbox}, and given up after {@link StreamMulticastBuilder#forgetAfter} unless seen
  * decided). Credits return when the message is seen decided.
  *
  * <p><b>Exactly once.</b> A resent message may be decided twice. Each envelope carries
@@ -107,7 +98,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * With {@link SkipPolicy#DEMAND} the leader of each stream decides skip values to keep its stream
  * level with the busiest one: demand-driven, so an idle system decides nothing (it sees only the
  * streams it runs, so demand skips need every process in every stream: the builder refuses them
- * with {@link Builder#streamMembers} subsets). With
+ * with {@link StreamMulticastBuilder#streamMembers} subsets). With
  * {@link SkipPolicy#NONE} the streams must skip by themselves: a decided skip reaches this layer
  * as a {@link #skipValue(long)} value, which under {@link Numbering#LOGICAL} moves the stream's
  * logical next up to its target.
@@ -115,7 +106,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * <p><b>Positions and history.</b> A position names the next index of every merged stream (group
  * streams and the global one) and, with {@link Numbering#LOGICAL}, the instance each stream's
  * delivery resumes from ({@link MulticastPosition#resumeStream}). Any such vector is a resume
- * point of the merge. Per stream this process keeps the last {@link Builder#retention} values,
+ * point of the merge. Per stream this process keeps the last {@link StreamMulticastBuilder#retention} values,
  * dropping the oldest only once no open subscription still needs it, so a subscription may start
  * from any position at or above what is kept. A subscription starting beyond everything decided
  * here (a snapshot from a peer) makes the stream's broadcast skip there
@@ -128,9 +119,9 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * whatever it subscribes to; a message to several groups is ordered once, on the global stream, which every subscriber
  * merges; a forwarded message costs one extra hop, and one decided notice back when its origin
  * does not run the stream. Memory: the origin keeps up to
- * {@link Builder#credits} messages per stream until they are decided (its own proposal queue holds
+ * {@link StreamMulticastBuilder#credits} messages per stream until they are decided (its own proposal queue holds
  * up to credits × members); the duplicate record is {@code OriginSequences.WINDOW} bits (128 bytes)
- * per stream and origin. A message not decided within {@link Builder#resendAfter} is sent again,
+ * per stream and origin. A message not decided within {@link StreamMulticastBuilder#resendAfter} is sent again,
  * and costs a second instance if both copies are decided.
  *
  * <p><b>Threads.</b> {@link #multicast}, {@link #subscribe} and {@link #groups} from any thread;
@@ -152,86 +143,54 @@ public final class StreamMulticast implements AtomicMulticast {
     private final int[] ids;
     /** Per stream, this process's broadcast; null for a stream it does not run. */
     private final AtomicBroadcast[] broadcasts;
-    /** Per stream this process runs, the origins outside it that forwarded here (see "Origins outside a stream"). */
-    private final AtomicIntegerArray[] noticeTo;
     private final DecidedStreams streams;
     private final OriginOutbox outbox;
     private final Sequencer sequencer;
     private final Transport<MulticastForward> transport;
     private final Clock clock;
-    private final Routing routing;
-    private final Numbering numbering;
     private final List<SubscriptionWorker> subscriptions = new CopyOnWriteArrayList<>();
     private final AtomicInteger subscriptionCount = new AtomicInteger();
-    private final Counter forwardsDropped;
-    private final Counter unreadable;
-    private final Counter duplicates;
-    private final Counter forgotten;
-    private final Counter noticesLost;
+    private final MulticastCounters counters;
+    private final ForwardDesk forwards;
     private final Object lifecycle = new Object();
     private volatile boolean closed;
-    /** Set once by {@link Builder#build} before the streams start. */
-    private volatile List<Subscription> initial = List.of();
+    /** Set once by {@link StreamMulticastBuilder#build} before the streams start. */
+    volatile List<Subscription> initial = List.of();
 
-    private StreamMulticast(Builder b) {
+    StreamMulticast(StreamMulticastBuilder b) {
         this.self = b.self;
         this.members = b.members;
         this.groups = b.groups;
         this.transport = b.transport;
         this.clock = b.clock;
-        this.routing = b.routing;
-        this.numbering = b.numbering;
         this.layout = b.layout;
         this.ids = layout.ids();
-        String replica = Integer.toString(self);
-        MeterRegistry registry = b.registry;
-        this.forwardsDropped = Counter.builder("parallax.multicast.forwards.dropped")
-                .description("forwarded messages dropped: the leader's queue was full or the stream unknown")
-                .tag("replica", replica).register(registry);
-        this.unreadable = Counter.builder("parallax.multicast.unreadable")
-                .description("decided values that were not multicast envelopes of a member (consumed as skips)")
-                .tag("replica", replica).register(registry);
-        this.duplicates = Counter.builder("parallax.multicast.duplicates")
-                .description("decided copies of a message decided before (resent), consumed as skips")
-                .tag("replica", replica).register(registry);
-        this.forgotten = Counter.builder("parallax.multicast.forgotten")
-                .description("this process's accepted messages given up: their stream continued from a snapshot here and "
-                        + "they were not seen decided after it").tag("replica", replica).register(registry);
-        Counter skips = Counter.builder("parallax.multicast.skips.proposed").tag("replica", replica).register(registry);
-        Counter lost = Counter.builder("parallax.multicast.forwards.lost")
-                .description("forwards the transport refused").tag("replica", replica).register(registry);
-        Counter resends = Counter.builder("parallax.multicast.resends")
-                .description("this process's messages resent to a stream's leader, not seen decided in time")
-                .tag("replica", replica).register(registry);
-        this.noticesLost = Counter.builder("parallax.multicast.notices.lost")
-                .description("decided notices to origins outside a stream the forward transport refused (the origin "
-                        + "resends, and the copy is noticed)").tag("replica", replica).register(registry);
+        this.counters = new MulticastCounters(b.registry, self);
         this.streams = new DecidedStreams(ids, b.members, b.roundLength, b.retention, b.numbering);
         this.outbox = new OriginOutbox(self, ids.length, b.credits, b.firstSequence, b.resendAfter.toNanos(),
                 b.forgetAfter.toNanos());
         this.broadcasts = new AtomicBroadcast[ids.length];
-        this.noticeTo = new AtomicIntegerArray[ids.length];
         int[][] proxies = new int[ids.length][];
         for (int i = 0; i < ids.length; i++) {
             if (layout.runs(i)) {
                 broadcasts[i] = Objects.requireNonNull(b.factory.create(ids[i]), "stream factory returned null");
-                noticeTo[i] = new AtomicIntegerArray(members);
             } else {
                 proxies[i] = layout.members(i);
             }
         }
         this.sequencer = new Sequencer(self, ids, broadcasts, proxies, streams, transport, outbox, b.routing, b.skips,
                 b.credits * b.members,
-                b.roundLength, b.credits, b.period.toNanos(), b.forgetAfter.toNanos(), clock, skips, forgotten, lost,
-                resends);
+                b.roundLength, b.credits, b.period.toNanos(), b.forgetAfter.toNanos(), clock, counters.skips,
+                counters.forgotten, counters.forwardsLost, counters.resends);
+        this.forwards = new ForwardDesk(self, members, layout, transport, outbox, sequencer, counters, () -> closed);
     }
 
     /**
      * A builder; self, members, groups and streams are required, and a forward transport with
      * {@link Routing#LEADER}.
      */
-    public static Builder builder() {
-        return new Builder();
+    public static StreamMulticastBuilder builder() {
+        return new StreamMulticastBuilder();
     }
 
     /**
@@ -248,7 +207,7 @@ public final class StreamMulticast implements AtomicMulticast {
     }
 
     /**
-     * The (first) subscription {@link Builder#initialSubscription} opened before the streams
+     * The (first) subscription {@link StreamMulticastBuilder#initialSubscription} opened before the streams
      * started, or null if none was asked for. Thread-safe.
      */
     public Subscription initialSubscription() {
@@ -257,14 +216,14 @@ public final class StreamMulticast implements AtomicMulticast {
     }
 
     /**
-     * Every subscription {@link Builder#initialSubscription} opened before the streams started, in
+     * Every subscription {@link StreamMulticastBuilder#initialSubscription} opened before the streams started, in
      * the order they were asked for (empty if none). Thread-safe.
      */
     public List<Subscription> initialSubscriptions() {
         return initial;
     }
 
-    private void start() {
+    void start() {
         for (int i = 0; i < ids.length; i++) {
             int index = i;
             if (broadcasts[i] != null) {
@@ -272,7 +231,7 @@ public final class StreamMulticast implements AtomicMulticast {
             }
         }
         if (transport != null) {
-            transport.start(this::onForward);
+            transport.start(forwards::onForward);
         }
         sequencer.start();
     }
@@ -284,10 +243,10 @@ public final class StreamMulticast implements AtomicMulticast {
             e = Envelope.UNREADABLE;
         }
         if (e.kind() == Envelope.Kind.UNREADABLE) {
-            unreadable.increment();
+            counters.unreadable.increment();
         }
         if (streams.decided(index, instance, e)) {
-            duplicates.increment();
+            counters.duplicates.increment();
         }
         if (e.origin() == self) {
             if (e.kind() == Envelope.Kind.MESSAGE) {
@@ -295,54 +254,10 @@ public final class StreamMulticast implements AtomicMulticast {
             } else if (e.kind() == Envelope.Kind.SKIP) {
                 sequencer.skipDecided(index);
             }
-        } else if (e.kind() == Envelope.Kind.MESSAGE && noticeTo[index].get(e.origin()) != 0) {
-            notice(index, e.origin(), e.sequence());
+        } else if (e.kind() == Envelope.Kind.MESSAGE) {
+            forwards.decided(index, e.origin(), e.sequence());
         }
         sequencer.wake();
-    }
-
-    /**
-     * Tells {@code origin} (outside the stream; it forwarded here, so a transport exists) that its
-     * message {@code sequence} was decided in stream {@code index}. A notice not sent is counted:
-     * the origin resends, and the copy is noticed.
-     */
-    private void notice(int index, int origin, long sequence) {
-        boolean sent = false;
-        if (!closed) {
-            try {
-                sent = transport.send(origin, new MulticastForward(ids[index], Envelope.encodeDecided(origin, sequence)));
-            } catch (RuntimeException ex) {
-                LOG.debug("replica {}: decided notice to {} not sent", self, origin, ex);
-            }
-        }
-        if (!sent) {
-            noticesLost.increment();
-        }
-    }
-
-    /** The forward transport's receiving thread. */
-    private void onForward(int from, MulticastForward f) {
-        int index = f == null ? -1 : layout.index(f.stream());
-        if (index < 0 || f.envelope() == null || closed) {
-            forwardsDropped.increment();
-            return;
-        }
-        long[] notice = Envelope.decidedNotice(f.envelope());
-        if (notice != null) {
-            if (notice[0] == self && !layout.runs(index)) {
-                outbox.decided(index, notice[1]);
-            } else {
-                forwardsDropped.increment();
-            }
-            return;
-        }
-        int origin = Envelope.messageOrigin(f.envelope());
-        if (origin >= 0 && origin < members && layout.runs(index) && !layout.isMember(index, origin)) {
-            noticeTo[index].set(origin, 1); // this process tells that origin what it sees decided
-        }
-        if (!sequencer.offer(index, f.envelope())) {
-            forwardsDropped.increment();
-        }
     }
 
     @Override
@@ -353,7 +268,7 @@ public final class StreamMulticast implements AtomicMulticast {
     /**
      * Whether this process may {@link #subscribe} to {@code target}: it runs the streams of all
      * its groups, and the global stream when there is one (every subscription merges it). True for
-     * every offered set unless {@link Builder#streamMembers} left this process out of a stream.
+     * every offered set unless {@link StreamMulticastBuilder#streamMembers} left this process out of a stream.
      */
     public boolean canSubscribe(GroupSet target) {
         return (target.bits() & ~groups.bits()) == 0 && (target.bits() & ~layout.subscribable()) == 0;
@@ -468,270 +383,6 @@ public final class StreamMulticast implements AtomicMulticast {
             if (b != null) {
                 b.close();
             }
-        }
-    }
-
-    /** Mutable builder, not thread-safe. */
-    public static final class Builder {
-        private int self = -1;
-        private int members;
-        private GroupSet groups;
-        private StreamFactory factory;
-        private Transport<MulticastForward> transport;
-        private Routing routing = Routing.LEADER;
-        private SkipPolicy skips = SkipPolicy.DEMAND;
-        private Numbering numbering = Numbering.INSTANCE;
-        private Clock clock = SystemClock.INSTANCE;
-        private MeterRegistry registry = new SimpleMeterRegistry();
-        private int roundLength = 1;
-        private int credits = 64;
-        private int retention = 4096;
-        private Duration period = Duration.ofMillis(1);
-        private Duration forgetAfter = Duration.ofSeconds(5);
-        private Duration resendAfter = Duration.ofMillis(200);
-        private long firstSequence = System.currentTimeMillis() << SEQUENCE_RUN_SHIFT;
-        private final List<Initial> initialSubscriptions = new ArrayList<>();
-
-        private record Initial(GroupSet groups, MulticastPosition from, MulticastListener listener) {
-        }
-        private final Map<Integer, Integer> groupStreams = new HashMap<>();
-        private final Map<Integer, int[]> streamMembers = new HashMap<>();
-        private StreamLayout layout;
-
-        private Builder() {
-        }
-
-        /** This process's member id, the same in every stream. */
-        public Builder self(int self) {
-            this.self = self;
-            return this;
-        }
-
-        /**
-         * How many processes there are (ids 0..members-1, the origins of messages); each stream runs
-         * on every one of them unless {@link #streamMembers} names its members.
-         */
-        public Builder members(int members) {
-            this.members = members;
-            return this;
-        }
-
-        /** The groups offered. */
-        public Builder groups(GroupSet groups) {
-            this.groups = groups;
-            return this;
-        }
-
-        /**
-         * The processes that run stream {@code stream} (a stream id of the offered groups, see
-         * {@link #groupStream}, or {@link MulticastPosition#GLOBAL_STREAM}); default every process.
-         * This process builds, starts and receives only the streams it is a member of, may subscribe
-         * only to groups whose streams it runs (and the global stream), and forwards its messages
-         * for another stream to a member of it (see the class comment). Replaces an earlier call
-         * for the same stream.
-         */
-        public Builder streamMembers(int stream, int... processes) {
-            streamMembers.put(stream, processes.clone());
-            return this;
-        }
-
-        /**
-         * Orders group {@code group}'s messages in stream {@code stream} (0..{@link
-         * dev.parallax.core.GroupSet#MAX_GROUP}); default the group's own stream, id {@code group}.
-         * Groups sharing a stream share its order; a message to groups of one stream only is ordered
-         * in it, a message to groups of several in the global stream.
-         */
-        public Builder groupStream(int group, int stream) {
-            groupStreams.put(group, stream);
-            return this;
-        }
-
-        /**
-         * Builds each stream's broadcast that this process runs (one per distinct stream of the
-         * offered groups, and the global one when there are several).
-         */
-        public Builder streams(StreamFactory factory) {
-            this.factory = factory;
-            return this;
-        }
-
-        /**
-         * Where messages for another process's stream leader, or for a stream this process does not
-         * run, travel (and, for the latter, the members' decided notices back); the multicast owns
-         * and closes it. Addressed by process id. Required with {@link Routing#LEADER} and when
-         * this process does not run every stream; optional otherwise.
-         */
-        public Builder forwardTransport(Transport<MulticastForward> transport) {
-            this.transport = transport;
-            return this;
-        }
-
-        /** Where a message is proposed; default {@link Routing#LEADER}. */
-        public Builder routing(Routing routing) {
-            this.routing = Objects.requireNonNull(routing);
-            return this;
-        }
-
-        /** Who decides skips for idle streams; default {@link SkipPolicy#DEMAND}. */
-        public Builder skips(SkipPolicy skips) {
-            this.skips = Objects.requireNonNull(skips);
-            return this;
-        }
-
-        /** How the merge numbers a stream's values; default {@link Numbering#INSTANCE}. */
-        public Builder numbering(Numbering numbering) {
-            this.numbering = Objects.requireNonNull(numbering);
-            return this;
-        }
-
-        /** Time for resends and skip expiry; default {@link SystemClock}. */
-        public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock);
-            return this;
-        }
-
-        /** Where the multicast's counters go; default a private simple registry. */
-        public Builder meterRegistry(MeterRegistry registry) {
-            this.registry = Objects.requireNonNull(registry);
-            return this;
-        }
-
-        /** M: instances the merge takes from each stream in turn; default 1 (as the thesis' experiments). */
-        public Builder roundLength(int m) {
-            this.roundLength = m;
-            return this;
-        }
-
-        /**
-         * Messages per stream an origin may have accepted and not yet seen decided (kept for
-         * resends meanwhile); default 64, at most {@code OriginSequences.WINDOW} (1024).
-         */
-        public Builder credits(int n) {
-            this.credits = n;
-            return this;
-        }
-
-        /** Messages per stream kept for subscriptions that start later or resume; default 4096. */
-        public Builder retention(int n) {
-            this.retention = n;
-            return this;
-        }
-
-        /** How long the sequencer parks when nothing wakes it; default 1 ms. */
-        public Builder period(Duration d) {
-            this.period = Objects.requireNonNull(d);
-            return this;
-        }
-
-        /**
-         * The last resort, never used while the streams run from their start: after this long,
-         * skips this process proposed as a leader and did not see decided are presumed lost (it
-         * lost the leadership), and this process's messages still outstanding in a stream that
-         * continued from a snapshot here are given up (counted in
-         * {@code parallax.multicast.forgotten}); default 5 s.
-         */
-        public Builder forgetAfter(Duration d) {
-            this.forgetAfter = Objects.requireNonNull(d);
-            return this;
-        }
-
-        /**
-         * How long this process waits to see a message it multicast decided before it resends it
-         * to the stream's leader; each further resend waits twice as long as the one before, up to
-         * 16 times this. Default 200 ms: well above a consensus round, so copies are rare (each
-         * costs an instance, and is not delivered).
-         */
-        public Builder resendAfter(Duration d) {
-            this.resendAfter = Objects.requireNonNull(d);
-            return this;
-        }
-
-        /**
-         * The first message number of every stream of this run; default the start time in
-         * milliseconds shifted left by {@link StreamMulticast#SEQUENCE_RUN_SHIFT}. For tests.
-         */
-        /**
-         * A subscription opened before the streams start ({@link #initialSubscription()}): its
-         * position is in place before any stream replays its log or delivers, so no decision can
-         * meet a bounded history that has no subscriber yet (a restarted replica resuming from its
-         * snapshot's merge position: a replay longer than {@code retention} values would otherwise
-         * drop what the subscription opened a moment later still needs). Each call adds one (P-SMR:
-         * one per worker), opened in call order. Default none.
-         */
-        public Builder initialSubscription(GroupSet groups, MulticastPosition from, MulticastListener listener) {
-            initialSubscriptions.add(new Initial(Objects.requireNonNull(groups, "groups"),
-                    Objects.requireNonNull(from, "from"), Objects.requireNonNull(listener, "listener")));
-            return this;
-        }
-
-        public Builder firstSequence(long n) {
-            this.firstSequence = n;
-            return this;
-        }
-
-        /**
-         * Builds the streams' broadcasts and starts them, the forward transport (if any) and the
-         * sequencer.
-         *
-         * @throws IllegalArgumentException if a required part is missing or a value is out of range
-         */
-        public StreamMulticast build() {
-            if (groups == null || factory == null) {
-                throw new IllegalArgumentException("groups and streams are required");
-            }
-            if (members <= 0 || self < 0 || self >= members) {
-                throw new IllegalArgumentException("self must be 0.." + (members - 1) + " of " + members + " members, got "
-                        + self);
-            }
-            layout = StreamLayout.of(self, members, groups, groupStreams, streamMembers);
-            boolean runsAll = true;
-            for (int i = 0; i < layout.count(); i++) {
-                runsAll &= layout.runs(i);
-            }
-            if (transport == null && (routing == Routing.LEADER || !runsAll)) {
-                throw new IllegalArgumentException("a forward transport is required with routing LEADER and when this "
-                        + "process does not run every stream (routing " + routing + ", process " + self + ")");
-            }
-            if (skips == SkipPolicy.DEMAND && (routing != Routing.LEADER || numbering != Numbering.INSTANCE)) {
-                throw new IllegalArgumentException("demand skips need routing LEADER and numbering INSTANCE");
-            }
-            if (skips == SkipPolicy.DEMAND && !layout.fullMembership()) {
-                // A leader keeps its stream level with the busiest stream it runs: a stream it does
-                // not run could leave subscribers merging both waiting.
-                throw new IllegalArgumentException("demand skips need every process in every stream; streams over a "
-                        + "subset of the processes need streams that skip by themselves (SkipPolicy.NONE, as rings at λ)");
-            }
-            if (transport != null && transport.localId() != self) {
-                throw new IllegalArgumentException("forward transport is member " + transport.localId() + ", not " + self);
-            }
-            if (roundLength <= 0 || credits <= 0 || retention <= 0) {
-                throw new IllegalArgumentException("roundLength, credits and retention must be positive");
-            }
-            if (credits > OriginSequences.WINDOW) {
-                throw new IllegalArgumentException("credits must be at most " + OriginSequences.WINDOW + ", got " + credits);
-            }
-            if (period.isNegative() || period.isZero() || forgetAfter.isNegative() || forgetAfter.isZero()
-                    || resendAfter.isNegative() || resendAfter.isZero()) {
-                throw new IllegalArgumentException("period, forgetAfter and resendAfter must be positive");
-            }
-            if (firstSequence < 0) {
-                throw new IllegalArgumentException("firstSequence must not be negative");
-            }
-            StreamMulticast m = new StreamMulticast(this);
-            if (!initialSubscriptions.isEmpty()) {
-                List<Subscription> opened = new ArrayList<>();
-                try {
-                    for (Initial i : initialSubscriptions) {
-                        opened.add(m.subscribe(i.groups(), i.from(), i.listener()));
-                    }
-                } catch (RuntimeException e) {
-                    m.close();
-                    throw e;
-                }
-                m.initial = List.copyOf(opened);
-            }
-            m.start();
-            return m;
         }
     }
 }

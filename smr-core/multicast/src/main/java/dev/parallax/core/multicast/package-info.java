@@ -8,7 +8,9 @@
  * ({@link dev.parallax.core.multicast.Routing}, {@link dev.parallax.core.multicast.SkipPolicy},
  * {@link dev.parallax.core.multicast.Numbering}). Multi-Paxos' configuration (the reference
  * multicast) is {@code dev.parallax.paxos.multicast.PaxosMulticast}, Multi-Ring Paxos' is
- * {@code dev.parallax.ringpaxos.multiring.RingMulticast}.
+ * {@code dev.parallax.ringpaxos.multiring.RingMulticast}. In a replica, any such multicast is the
+ * ordering protocol {@link dev.parallax.core.multicast.StreamOrdering}, built from a
+ * {@link dev.parallax.core.multicast.StreamPlan} ({@code PaxosStreamPlan}, {@code MultiRingPlan}).
  *
  * <p>Loss rules: the forward transport may drop messages (as TCP does while a connection is not
  * up); the origin of a message keeps it until it sees it decided and resends it along its route

@@ -79,7 +79,7 @@ class InitialSubscriptionTest {
         }
     }
 
-    private StreamMulticast.Builder builder(ReplayingBroadcast stream) {
+    private StreamMulticastBuilder builder(ReplayingBroadcast stream) {
         return StreamMulticast.builder().self(0).members(1).groups(GroupSet.of(0)).routing(Routing.LOCAL)
                 .skips(SkipPolicy.NONE).numbering(Numbering.LOGICAL).retention(RETENTION).streams(s -> stream);
     }

@@ -29,12 +29,12 @@ class MulticastBroadcastTest {
         MulticastBroadcast b = broadcast(2);
         MulticastPosition p = MulticastPosition.START.with(0, 17).with(1, 9).with(MulticastPosition.GLOBAL_STREAM, 12)
                 .with(MulticastPosition.resumeStream(0), 40);
-        byte[] state = ByteBuffer.allocate(1 + p.encodedSize()).put(MulticastBroadcast.STATE_VERSION)
+        byte[] state = ByteBuffer.allocate(1 + p.encodedSize()).put(DeliveryState.STATE_VERSION)
                 .put(encode(p)).array();
-        assertThat(MulticastBroadcast.position(state)).isEqualTo(p);
+        assertThat(DeliveryState.position(state)).isEqualTo(p);
         b.snapshotInstalled(33, state);
         assertThat(b.nextSequence()).isEqualTo(33);
-        assertThat(MulticastBroadcast.position(b.deliveryState())).isEqualTo(p);
+        assertThat(DeliveryState.position(b.deliveryState())).isEqualTo(p);
     }
 
     @Test
@@ -44,37 +44,37 @@ class MulticastBroadcastTest {
         MulticastPosition p1 = MulticastPosition.START.with(1, 9).with(MulticastPosition.GLOBAL_STREAM, 12)
                 .withRecord(new byte[] {1, 2, 3});
         ByteBuffer b = ByteBuffer.allocate(1 + 4 + 16 + p0.encodedSize() + p1.encodedSize());
-        b.put(MulticastBroadcast.PER_WORKER_VERSION).putInt(2).putLong(30);
+        b.put(DeliveryState.PER_WORKER_VERSION).putInt(2).putLong(30);
         p0.writeTo(b);
         b.putLong(22);
         p1.writeTo(b);
         byte[] state = b.array();
-        MulticastBroadcast.DeliveryState d = MulticastBroadcast.decode(state);
+        DeliveryState d = DeliveryState.decode(state);
         assertThat(d.nexts()).containsExactly(30, 22);
         assertThat(d.positions()).containsExactly(p0, p1);
-        assertThatThrownBy(() -> MulticastBroadcast.position(state)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> DeliveryState.position(state)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("per-worker");
         byte[] negative = state.clone();
         ByteBuffer.wrap(negative).putLong(5, -1);
-        assertThatThrownBy(() -> MulticastBroadcast.decode(negative)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> DeliveryState.decode(negative)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("negative");
         byte[] trailing = java.util.Arrays.copyOf(state, state.length + 1);
-        assertThatThrownBy(() -> MulticastBroadcast.decode(trailing)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> DeliveryState.decode(trailing)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("after");
-        assertThatThrownBy(() -> MulticastBroadcast.decode(new byte[] {3, 0, 0, 0, 0}))
+        assertThatThrownBy(() -> DeliveryState.decode(new byte[] {3, 0, 0, 0, 0}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 workers");
     }
 
     @Test
     void aSnapshotWithoutAPositionOrWithAnUnknownOneIsRefusedClearly() {
-        assertThatThrownBy(() -> MulticastBroadcast.position(new byte[0])).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> DeliveryState.position(new byte[0])).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no multicast merge position");
-        assertThatThrownBy(() -> MulticastBroadcast.position(new byte[]{9, 0, 0, 0, 0}))
+        assertThatThrownBy(() -> DeliveryState.position(new byte[]{9, 0, 0, 0, 0}))
                 .hasMessageContaining("version 9");
-        assertThatThrownBy(() -> MulticastBroadcast.position(new byte[]{1, 0, 0, 0, 0, 0, 0, 0, 0}))
+        assertThatThrownBy(() -> DeliveryState.position(new byte[]{1, 0, 0, 0, 0, 0, 0, 0, 0}))
                 .as("version 1, a development format without the duplicate record").hasMessageContaining("version 1");
-        assertThatThrownBy(() -> MulticastBroadcast.position(new byte[]{2, 0, 0})).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> MulticastBroadcast.position(new byte[]{2, 0, 0, 0, 0, 0, 0, 0, 0, 5}))
+        assertThatThrownBy(() -> DeliveryState.position(new byte[]{2, 0, 0})).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> DeliveryState.position(new byte[]{2, 0, 0, 0, 0, 0, 0, 0, 0, 5}))
                 .hasMessageContaining("after the multicast merge position");
     }
 

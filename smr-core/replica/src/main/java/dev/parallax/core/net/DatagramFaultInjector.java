@@ -21,7 +21,7 @@ import java.util.function.Consumer;
  * sequence of offers and flushes gives the same output.
  *
  * <p>Time is given, never read: the caller passes its clock's reading. Not thread-safe: one
- * thread (the receiver of a {@link MulticastPort}) offers and flushes; never blocks.
+ * thread (the receiver of a {@link DatagramPort}) offers and flushes; never blocks.
  *
  * @param <T> the item type (a datagram's bytes)
  */

@@ -10,7 +10,7 @@ import java.util.Objects;
  * network partition would: what arrives from a peer whose inbound link is blocked is dropped before
  * anyone sees it (the arrival is not stamped either, so the failure detector hears nothing), and
  * what is sent to a peer whose outbound link is blocked never leaves. Otherwise it passes
- * everything through. Datagram multicasts pass through; their inbound cuts apply as for messages.
+ * everything through. Datagrams pass through; their inbound cuts apply as for messages.
  * Thread-safe.
  */
 public final class FaultInjectingTransport<M> implements Transport<M> {
@@ -49,8 +49,8 @@ public final class FaultInjectingTransport<M> implements Transport<M> {
      * sender; inbound cuts apply at each receiver, whose handler drops what a blocked peer sent.
      */
     @Override
-    public boolean multicast(int group, M message) {
-        return inner.multicast(group, message);
+    public boolean sendDatagram(int group, M message) {
+        return inner.sendDatagram(group, message);
     }
 
     @Override

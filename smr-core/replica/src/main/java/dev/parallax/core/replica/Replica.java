@@ -11,7 +11,7 @@ import dev.parallax.core.log.ChronicleLogOptions;
 import dev.parallax.core.log.InMemoryDurableLog;
 import dev.parallax.core.net.FaultInjectingTransport;
 import dev.parallax.core.net.LinkFaults;
-import dev.parallax.core.net.MulticastPort;
+import dev.parallax.core.net.DatagramPort;
 import dev.parallax.core.runtime.DatagramGroupConfig;
 import dev.parallax.core.spi.MessageCodec;
 import dev.parallax.core.net.ReplicaPort;
@@ -82,7 +82,7 @@ public final class Replica implements AutoCloseable {
     private StageThreads stageThreads;
     private ReplicaPort port;
     /** Datagram groups the protocol opened ({@link OrderingContext#datagramGroup}); closed with the replica. */
-    private final java.util.List<MulticastPort<?>> datagramGroups = new java.util.ArrayList<>();
+    private final java.util.List<DatagramPort<?>> datagramGroups = new java.util.ArrayList<>();
     private final java.util.Set<String> logNames = new java.util.HashSet<>();
     private volatile ServiceManager serviceManager;
     private final CompletableFuture<Throwable> failStopped = new CompletableFuture<>();
@@ -279,7 +279,7 @@ public final class Replica implements AutoCloseable {
             port.close();
         }
         synchronized (datagramGroups) {
-            datagramGroups.forEach(MulticastPort::close);
+            datagramGroups.forEach(DatagramPort::close);
         }
         if (transfer != null) {
             transfer.close();
@@ -308,19 +308,19 @@ public final class Replica implements AutoCloseable {
         }
 
         /**
-         * A {@link MulticastPort} on the replica's stage threads, closed with the replica; with link
+         * A {@link DatagramPort} on the replica's stage threads, closed with the replica; with link
          * faults, inbound cuts drop a blocked peer's datagrams too.
          */
         @Override
         public <M> Transport<M> datagramGroup(String channel, MessageCodec<M> codec, DatagramGroupConfig group) {
             synchronized (datagramGroups) {
                 Names.check("channel", channel);
-                for (MulticastPort<?> p : datagramGroups) {
+                for (DatagramPort<?> p : datagramGroups) {
                     if (p.channel().equals(channel)) {
                         throw new IllegalArgumentException("datagram group '" + channel + "' is already open");
                     }
                 }
-                MulticastPort<M> p = new MulticastPort<>(config, channel, codec, group, registry, stageThreads, clock);
+                DatagramPort<M> p = new DatagramPort<>(config, channel, codec, group, registry, stageThreads, clock);
                 datagramGroups.add(p);
                 return faults == null ? p : new FaultInjectingTransport<>(p, faults);
             }

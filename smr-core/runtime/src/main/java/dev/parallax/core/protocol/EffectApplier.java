@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * Applies one step's effects by the {@link Effects} driver contract: append every record to the
- * log, sync once if any record asked for it, then hand out point-to-point messages, multicasts,
+ * log, sync once if any record asked for it, then hand out point-to-point messages, datagrams,
  * decisions and snapshot requests, in that order. Shared by the
  * runtime's Protocol stage and the simulator, so both obey the same rule.
  *
@@ -27,10 +27,10 @@ public final class EffectApplier<M, R, V> {
         void send(int to, M message);
     }
 
-    /** Where datagram multicasts go (the transport's {@code multicast}, or the simulated network). */
+    /** Where datagrams go (the transport's {@code sendDatagram}, or the simulated network). */
     @FunctionalInterface
     public interface GroupOutbox<M> {
-        void multicast(int group, M message);
+        void sendDatagram(int group, M message);
     }
 
     /** Where decisions go (the delivery queue, or a test's recorder). */
@@ -47,17 +47,17 @@ public final class EffectApplier<M, R, V> {
     private final SnapshotRequester snapshots;
 
     /**
-     * An applier without datagram groups: a step that multicasts fails with
+     * An applier without datagram groups: a step that sends a datagram fails with
      * {@link IllegalStateException} (after its records are stored and its sends are out).
      */
     public EffectApplier(DurableLog log, RecordCodec<R> codec, Outbox<M> outbox, DecisionSink<V> decisions,
                          SnapshotRequester snapshots) {
         this(log, codec, outbox, (group, message) -> {
-            throw new IllegalStateException("this driver has no datagram groups (multicast to group " + group + ")");
+            throw new IllegalStateException("this driver has no datagram groups (a datagram to group " + group + ")");
         }, decisions, snapshots);
     }
 
-    /** An applier that hands multicasts to {@code groupOutbox}. */
+    /** An applier that hands datagrams to {@code groupOutbox}. */
     public EffectApplier(DurableLog log, RecordCodec<R> codec, Outbox<M> outbox, GroupOutbox<M> groupOutbox,
                          DecisionSink<V> decisions, SnapshotRequester snapshots) {
         this.log = Objects.requireNonNull(log, "log");
@@ -87,10 +87,10 @@ public final class EffectApplier<M, R, V> {
             EffectBuffer.Outgoing<M> o = sends.get(i);
             outbox.send(o.to(), o.message());
         }
-        List<EffectBuffer.GroupSend<M>> multicasts = effects.multicasts();
-        for (int i = 0; i < multicasts.size(); i++) {
-            EffectBuffer.GroupSend<M> g = multicasts.get(i);
-            groupOutbox.multicast(g.group(), g.message());
+        List<EffectBuffer.GroupSend<M>> datagrams = effects.datagrams();
+        for (int i = 0; i < datagrams.size(); i++) {
+            EffectBuffer.GroupSend<M> g = datagrams.get(i);
+            groupOutbox.sendDatagram(g.group(), g.message());
         }
         List<EffectBuffer.Decision<V>> decided = effects.decisions();
         for (int i = 0; i < decided.size(); i++) {

@@ -29,7 +29,7 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
 
     private final List<SnapshotRequest> snapshotRequests = new ArrayList<>();
     private final List<Outgoing<M>> sends = new ArrayList<>();
-    private final List<GroupSend<M>> multicasts = new ArrayList<>();
+    private final List<GroupSend<M>> datagrams = new ArrayList<>();
     private final List<R> records = new ArrayList<>();
     private final List<Decision<V>> decisions = new ArrayList<>();
     private boolean syncRequested;
@@ -41,8 +41,8 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
     }
 
     @Override
-    public void multicast(int group, M message) {
-        multicasts.add(new GroupSend<>(group, message));
+    public void sendDatagram(int group, M message) {
+        datagrams.add(new GroupSend<>(group, message));
     }
 
     @Override
@@ -76,9 +76,9 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
         return sends;
     }
 
-    /** Multicasts in the order they were emitted; the list is owned by this buffer. */
-    public List<GroupSend<M>> multicasts() {
-        return multicasts;
+    /** Datagrams in the order they were emitted; the list is owned by this buffer. */
+    public List<GroupSend<M>> datagrams() {
+        return datagrams;
     }
 
     /** Records to persist, in order. */
@@ -103,14 +103,14 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
 
     /** Whether this step produced no effect at all (no wake-up request either). */
     public boolean isEmpty() {
-        return sends.isEmpty() && multicasts.isEmpty() && records.isEmpty() && decisions.isEmpty() && snapshotRequests.isEmpty()
+        return sends.isEmpty() && datagrams.isEmpty() && records.isEmpty() && decisions.isEmpty() && snapshotRequests.isEmpty()
                 && wakeAt == Long.MAX_VALUE;
     }
 
     /** Forgets every collected effect. */
     public void clear() {
         sends.clear();
-        multicasts.clear();
+        datagrams.clear();
         records.clear();
         decisions.clear();
         snapshotRequests.clear();

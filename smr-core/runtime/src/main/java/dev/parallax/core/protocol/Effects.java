@@ -6,7 +6,7 @@ package dev.parallax.core.protocol;
  * <p><b>Driver contract</b> (what the Protocol stage and the simulator must do with the effects of
  * one step): first append every persisted record, in order, to the durable log, and if any of them
  * was marked {@code sync}, sync the log; only then send the step's messages (point-to-point, then
- * {@link #multicast multicasts}) and hand over its decisions. This is what lets an acceptor answer only after its promise or vote is durable
+ * {@link #sendDatagram datagrams}) and hand over its decisions. This is what lets an acceptor answer only after its promise or vote is durable
  * (Paxos' stable-storage requirement), with one sync covering every record of the step (group
  * commit).
  *
@@ -29,7 +29,7 @@ public interface Effects<M, R, V> {
      *
      * @throws UnsupportedOperationException by drivers without datagram groups (the default)
      */
-    default void multicast(int group, M message) {
+    default void sendDatagram(int group, M message) {
         throw new UnsupportedOperationException("this driver has no datagram groups");
     }
 

@@ -161,7 +161,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
         }, (group, m) -> {
             counts[SENT].increment();
             countByType(sentByType, "parallax.protocol.messages.sent.by.type", m);
-            transport.multicast(group, m);
+            transport.sendDatagram(group, m);
         }, this::decided, snapshots);
         this.nextTick = clock.nanoTime();
     }

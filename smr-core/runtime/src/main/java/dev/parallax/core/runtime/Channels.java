@@ -14,12 +14,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * ordering, seed 002 (S-Paxos) §IV; Multi-Ring Paxos: ring and skip channels) runs on one protocol
  * thread while each channel keeps its own codec, bounded send queues and {@code channel=} metrics.
  *
- * <p>A message is sent (or multicast) on the first route whose type it is an instance of; route types may not
+ * <p>A message is sent (or sent as a datagram) on the first route whose type it is an instance of; route types may not
  * overlap (neither may be a subtype of another), so the route is unambiguous. Everything received
  * on any route goes to the one handler, stamped on the same {@link ArrivalStamps}.
  *
  * <p>Threads: the union is as thread-safe as its routes: {@code send} from any thread, never
- * blocking; {@code multicast} likewise, throwing {@link UnsupportedOperationException} when the
+ * blocking; {@code sendDatagram} likewise, throwing {@link UnsupportedOperationException} when the
  * message's route has no datagram groups; {@code start} and {@code close} by the owner.
  */
 public final class Channels {
@@ -51,30 +51,38 @@ public final class Channels {
             return transport.send(to, type.cast(message));
         }
 
-        boolean multicast(int group, Object message) {
-            return transport.multicast(group, type.cast(message));
+        boolean sendDatagram(int group, Object message) {
+            return transport.sendDatagram(group, type.cast(message));
         }
 
-        void start(MessageHandler<Object> handler, ArrivalStamps stamps) {
-            transport.start(handler::onMessage, stamps);
+        <U> void start(MessageHandler<U> handler, ArrivalStamps stamps, Class<U> union) {
+            transport.start((from, m) -> handler.onMessage(from, union.cast(m)), stamps);
         }
     }
 
     /**
-     * A transport over every route: {@code send} routes by type, {@code start} starts every route
-     * with the same handler and stamps, {@code close} closes them all.
+     * A transport of {@code union} messages over every route: {@code send} routes by type,
+     * {@code start} starts every route with the same handler and stamps, {@code close} closes them
+     * all. {@code union} is the channels' common message type (a sealed interface their types
+     * implement), so neither the protocol nor its caller casts.
      *
-     * @throws IllegalArgumentException if there is no route, two route types overlap, or the
-     *                                  routes' transports are different members
+     * @throws IllegalArgumentException if there is no route, two route types overlap, a route's
+     *                                  type is not a {@code union}, or the routes' transports are
+     *                                  different members
      */
-    public static Transport<Object> union(Route<?>... routes) {
-        List<Route<?>> list = List.of(routes);
+    @SafeVarargs
+    public static <M> Transport<M> union(Class<M> union, Route<? extends M>... routes) {
+        Objects.requireNonNull(union, "union");
+        List<Route<?>> list = List.<Route<?>>of(routes);
         if (list.isEmpty()) {
             throw new IllegalArgumentException("a union needs at least one route");
         }
         int localId = list.get(0).transport().localId();
         for (int i = 0; i < list.size(); i++) {
             Route<?> r = list.get(i);
+            if (!union.isAssignableFrom(r.type())) {
+                throw new IllegalArgumentException(r.type().getName() + " is not a " + union.getName());
+            }
             if (r.transport().localId() != localId) {
                 throw new IllegalArgumentException("routes belong to different members: " + localId + " and "
                         + r.transport().localId() + " (" + r.type().getName() + ")");
@@ -87,15 +95,17 @@ public final class Channels {
                 }
             }
         }
-        return new Union(localId, list);
+        return new Union<>(union, localId, list);
     }
 
-    private static final class Union implements Transport<Object> {
+    private static final class Union<M> implements Transport<M> {
+        private final Class<M> union;
         private final int localId;
         private final List<Route<?>> routes;
         private final AtomicBoolean started = new AtomicBoolean();
 
-        Union(int localId, List<Route<?>> routes) {
+        Union(Class<M> union, int localId, List<Route<?>> routes) {
+            this.union = union;
             this.localId = localId;
             this.routes = routes;
         }
@@ -106,24 +116,24 @@ public final class Channels {
         }
 
         @Override
-        public void start(MessageHandler<Object> handler) {
+        public void start(MessageHandler<M> handler) {
             start(handler, ArrivalStamps.NONE);
         }
 
         @Override
-        public void start(MessageHandler<Object> handler, ArrivalStamps stamps) {
+        public void start(MessageHandler<M> handler, ArrivalStamps stamps) {
             Objects.requireNonNull(handler, "handler");
             Objects.requireNonNull(stamps, "stamps");
             if (!started.compareAndSet(false, true)) {
                 throw new IllegalStateException("already started");
             }
             for (Route<?> r : routes) {
-                r.start(handler, stamps);
+                r.start(handler, stamps, union);
             }
         }
 
         @Override
-        public boolean send(int to, Object message) {
+        public boolean send(int to, M message) {
             for (Route<?> r : routes) {
                 if (r.carries(message)) {
                     return r.send(to, message);
@@ -134,10 +144,10 @@ public final class Channels {
         }
 
         @Override
-        public boolean multicast(int group, Object message) {
+        public boolean sendDatagram(int group, M message) {
             for (Route<?> r : routes) {
                 if (r.carries(message)) {
-                    return r.multicast(group, message);
+                    return r.sendDatagram(group, message);
                 }
             }
             throw new IllegalArgumentException("no route for a message of type "

@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * Where and how a replica joins a datagram group ({@link OrderingContext#datagramGroup}): an IPv4
  * multicast group and UDP port shared by every member, the local interface that sends and joins,
- * the largest datagram, the socket buffers asked of the kernel, the multicast TTL and test faults.
+ * the largest datagram, the socket buffers asked of the kernel, the IP multicast TTL and test faults.
  * The defaults are the {@code mring.*} cluster-file defaults (seed 003 (Ring Paxos) §3.3.2: M-Ring
  * disseminates by ip-multicast):
  *

@@ -37,7 +37,7 @@ public interface OrderingContext {
 
     /**
      * A datagram group named {@code channel}: every member joins the IPv4 multicast group of
-     * {@code config} and a {@link Transport#multicast multicast(0, m)} sends {@code m}, encoded by
+     * {@code config} and a {@link Transport#sendDatagram sendDatagram(0, m)} sends {@code m}, encoded by
      * {@code codec}, as one unreliable datagram to every other member (lost, duplicated or
      * reordered; never back to the sender). {@link Transport#send} is not supported (use a
      * {@link #transport} channel for point-to-point messages). Datagrams of another cluster sharing

@@ -11,8 +11,8 @@ import java.util.List;
 /**
  * Runs a {@link ProtocolCore} as a simulated node: recovers the core from the node's durable log at
  * every (re)start, feeds it messages and ticks, and applies its effects with the same
- * {@link EffectApplier} the runtime uses (persist and sync before sending). Multicasts go to the
- * simulated network's datagram groups ({@link NodeContext#multicast}); the node joins the groups
+ * {@link EffectApplier} the runtime uses (persist and sync before sending). Datagrams go to the
+ * simulated network's datagram groups ({@link NodeContext#sendDatagram}); the node joins the groups
  * named by {@link #joinOnStart} at every (re)start, and a datagram it receives from itself (a
  * group member's loopback copy) is ignored, as the runtime's datagram port drops its own.
  *
@@ -48,7 +48,7 @@ public final class CoreNode<M, R, V> implements SimNode<M> {
         this.ctx = ctx;
         this.factory = factory;
         this.codec = codec;
-        this.applier = new EffectApplier<>(ctx.log(), codec, ctx::send, (group, m) -> ctx.multicast(group, m),
+        this.applier = new EffectApplier<>(ctx.log(), codec, ctx::send, (group, m) -> ctx.sendDatagram(group, m),
                 (i, v) -> listener.decided(ctx.id(), i, v), (peer, i) -> listener.snapshotNeeded(ctx.id(), peer, i));
     }
 

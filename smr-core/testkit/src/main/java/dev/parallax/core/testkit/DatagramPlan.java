@@ -1,7 +1,7 @@
 package dev.parallax.core.testkit;
 
 /**
- * How a {@link Simulation}'s unreliable datagram multicast channel treats each copy of a datagram,
+ * How a {@link Simulation}'s unreliable datagram channel treats each copy of a datagram,
  * the channel M-Ring Paxos' coordinator IP-multicasts Phase 2A messages and decisions on (seed 003
  * (Ring Paxos / Multi-Ring / P-SMR) §3.3.2). Every receiving member draws its own fate: it loses
  * the datagram with {@code lossProbability}, otherwise receives it after its own delay, uniform in

@@ -2,7 +2,7 @@ package dev.parallax.core.testkit;
 
 /**
  * How hostile a {@link Simulation}'s world is: network delays, loss, duplication, and a nemesis
- * that partitions, crashes and restarts nodes; and, for the datagram multicast channel, its own
+ * that partitions, crashes and restarts nodes; and, for the datagram channel, its own
  * {@link DatagramPlan}. Immutable; times are virtual nanoseconds.
  *
  * @param minDelay            smallest network delay
@@ -13,7 +13,7 @@ package dev.parallax.core.testkit;
  * @param maxCrashed          how many crashable nodes may be down at once
  * @param partitions          whether the nemesis partitions the network
  * @param tickInterval        period of every node's tick
- * @param datagrams           how the datagram multicast channel loses, duplicates, delays and caps datagrams
+ * @param datagrams           how the datagram channel loses, duplicates, delays and caps datagrams
  * @param partialPartitions   whether the nemesis' network faults (with {@code partitions} on) also
  *                            include partial partitions: a one-way cut of one node's inbound or
  *                            outbound links, and a bridge (two groups cut from each other, both
@@ -90,7 +90,7 @@ public record FaultPlan(long minDelay, long maxDelay, double dropProbability, do
                 tickInterval, datagrams, partialPartitions);
     }
 
-    /** The same plan with another datagram multicast channel. */
+    /** The same plan with another datagram channel. */
     public FaultPlan withDatagrams(DatagramPlan plan) {
         return new FaultPlan(minDelay, maxDelay, dropProbability, duplicateProbability, nemesisInterval, maxCrashed,
                 partitions, tickInterval, plan, partialPartitions);

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * An in-process network of {@link Transport}s for multi-threaded tests: {@code send} hands the
  * message straight to the receiver's handler on the sender's thread. Links can be cut and healed
  * to simulate partitions (messages on a cut link are lost, as when a TCP connection breaks).
- * {@code multicast} hands one copy to every other started member (group numbers are not
+ * {@code sendDatagram} hands one copy to every other started member (group numbers are not
  * checked: the network is one group), skipping cut links, and loses each copy with the seeded
  * probability set by {@link #loseDatagrams}, as a datagram group would.
  *
@@ -47,7 +47,7 @@ public final class LocalNetwork<M> {
         }
     }
 
-    /** Loses each multicast copy with probability {@code rate}, drawn from a generator seeded by {@code seed}. */
+    /** Loses each datagram copy with probability {@code rate}, drawn from a generator seeded by {@code seed}. */
     public synchronized void loseDatagrams(double rate, long seed) {
         if (!(rate >= 0 && rate <= 1)) {
             throw new IllegalArgumentException("loss rate must be in [0, 1]: " + rate);
@@ -102,7 +102,7 @@ public final class LocalNetwork<M> {
         }
 
         @Override
-        public boolean multicast(int group, M message) {
+        public boolean sendDatagram(int group, M message) {
             if (closed) {
                 return false;
             }

@@ -20,14 +20,14 @@ public interface NodeContext<M> {
     void send(int to, M message);
 
     /**
-     * Joins datagram multicast group {@code group}: from now on this node receives the datagrams
+     * Joins datagram group {@code group}: from now on this node receives the datagrams
      * sent to it (through {@link SimNode#onDatagram}). Membership belongs to this incarnation, as
      * an IP multicast membership belongs to a socket: a crash ends it and the restarted node must
      * join again. Joining twice is a no-op.
      */
     void joinGroup(int group);
 
-    /** Leaves datagram multicast group {@code group}; datagrams still in flight to this node are not delivered. No-op if not a member. */
+    /** Leaves datagram group {@code group}; datagrams still in flight to this node are not delivered. No-op if not a member. */
     void leaveGroup(int group);
 
     /**
@@ -42,7 +42,7 @@ public interface NodeContext<M> {
      *         {@link SimulationStats#datagramsRefused()}) or this context's incarnation has crashed;
      *         {@code true} otherwise, even if every copy is lost
      */
-    boolean multicast(int group, M message);
+    boolean sendDatagram(int group, M message);
 
     /** This node's durable log: survives crashes with the {@link dev.parallax.core.spi.DurableLog} guarantees. */
     InMemoryDurableLog log();

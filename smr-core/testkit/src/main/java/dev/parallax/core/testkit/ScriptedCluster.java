@@ -17,14 +17,14 @@ import java.util.Set;
  * A hand-driven cluster of any {@link ProtocolCore} for unit and golden-trace tests: messages wait
  * in one FIFO until the script delivers them, time moves only when the script says, and every
  * input the script gives (proposals, suspicions, isolation, crashes, compaction) and every effect
- * the cores emit (persist with its sync flag, send, multicast {@code mcast}, decide, snapshot
+ * the cores emit (persist with its sync flag, send, send datagrams {@code mcast}, decide, snapshot
  * request, timer request {@code wake-at}) is written to a readable trace, one line each, prefixed by the virtual time.
  * No randomness: the same script gives the same trace, which {@link GoldenFiles} compares with a
  * checked-in file. Effects are applied by the runtime's {@link EffectApplier} (persist and sync
  * before sending), each member over its own {@link InMemoryDurableLog} that survives
  * {@link #crashAndRestart}.
  *
- * <p>Multicasts: every member is in every datagram group; a multicast queues one {@link Envelope}
+ * <p>Datagrams: every member is in every datagram group; a datagram queues one {@link Envelope}
  * (marked {@code datagram}) per other member, in id order, delivered, lost or dropped like any
  * message (so a script reorders or loses copies by its own choice). Delivery progress
  * ({@link ProtocolCore#onDelivered}) reaches the cores only when the script says
@@ -45,7 +45,7 @@ import java.util.Set;
 public class ScriptedCluster<C extends ProtocolCore<M, R, V>, M, R, V> {
 
     /**
-     * A message waiting in the network; {@code datagram} when it is one copy of a multicast (see
+     * A message waiting in the network; {@code datagram} when it is one copy of a datagram (see
      * the {@code mcast} trace line).
      */
     public record Envelope<M>(int from, int to, M message, boolean datagram) {
@@ -317,7 +317,7 @@ public class ScriptedCluster<C extends ProtocolCore<M, R, V>, M, R, V> {
         for (EffectBuffer.Outgoing<M> o : effects.sends()) {
             trace.add(now + " " + id + " send ->" + o.to() + " " + o.message());
         }
-        for (EffectBuffer.GroupSend<M> g : effects.multicasts()) {
+        for (EffectBuffer.GroupSend<M> g : effects.datagrams()) {
             trace.add(now + " " + id + " mcast " + g.group() + " " + g.message());
         }
         long decidedBelow = 0;

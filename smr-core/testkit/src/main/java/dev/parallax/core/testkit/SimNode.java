@@ -19,8 +19,8 @@ public interface SimNode<M> {
     void onMessage(int from, M message);
 
     /**
-     * A datagram sent to multicast group {@code group}, which this node joined, arrived (see
-     * {@link NodeContext#multicast}). It may arrive twice, late or out of order, or not at all.
+     * A datagram sent to datagram group {@code group}, which this node joined, arrived (see
+     * {@link NodeContext#sendDatagram}). It may arrive twice, late or out of order, or not at all.
      * Default: handled as {@link #onMessage}.
      */
     default void onDatagram(int from, int group, M message) {

@@ -43,12 +43,12 @@ import java.util.function.ToIntFunction;
  * (and the leader-hunting nemesis aims each shape at the leader); without it, it draws exactly what
  * it drew before these shapes existed.
  *
- * <p>Datagram multicast: besides point-to-point links, nodes may join multicast groups and send
- * one datagram to a whole group ({@link NodeContext#multicast}), the unreliable IP multicast
+ * <p>Datagrams: besides point-to-point links, nodes may join datagram groups and send
+ * one datagram to a whole group ({@link NodeContext#sendDatagram}), the unreliable IP multicast
  * M-Ring Paxos uses (seed 003 (Ring Paxos / Multi-Ring / P-SMR) §3.3.2). Each member draws its own
  * loss, delay and duplication from the plan's {@link DatagramPlan}; datagrams above its packet size
- * are refused. Random numbers are drawn for datagrams only when a node multicasts, so a run that
- * never multicasts draws exactly what it drew before the channel existed and keeps its trace.
+ * are refused. Random numbers are drawn for datagrams only when a node sends one, so a run that
+ * never sends one draws exactly what it drew before the channel existed and keeps its trace.
  *
  * <p>Leader churn: with {@link #targetLeader}, a share of the nemesis' actions crash or isolate
  * the node the scenario names as its current leader, so that view changes happen under load
@@ -66,8 +66,8 @@ import java.util.function.ToIntFunction;
  * nothing itself, so a run whose rules never match replays its trace unchanged. {@link #observeSends}
  * lets a test see every message a node hands to the network (to count bytes, say), also drawing
  * nothing. The datagram channel has the same two: {@link #dropDatagramsMatching} loses exactly the
- * datagrams of one sender to one group member that match a predicate, and {@link #observeMulticasts}
- * sees every datagram a node multicasts; neither draws a random number.
+ * datagrams of one sender to one group member that match a predicate, and {@link #observeDatagrams}
+ * sees every datagram a node sends; neither draws a random number.
  *
  * <p>A throwable from a node or an invariant ends the run with a {@link SimulationFailure} that
  * names the seed and shows the last events.
@@ -105,7 +105,7 @@ public final class Simulation<M> {
     private SendObserver<? super M> sendObserver;
     /** Targeted datagram loss rules ({@link #dropDatagramsMatching}), in the order they were added. */
     private final List<DropRule<M>> datagramDropRules = new ArrayList<>();
-    private MulticastObserver<? super M> multicastObserver;
+    private DatagramObserver<? super M> datagramObserver;
 
     /** What {@link #observeSends} sees: a message a node handed to the network, before any loss. */
     @FunctionalInterface
@@ -113,10 +113,10 @@ public final class Simulation<M> {
         void sent(int from, int to, M message);
     }
 
-    /** What {@link #observeMulticasts} sees: a datagram a node multicast to a group, before any loss. */
+    /** What {@link #observeDatagrams} sees: a datagram a node sent to a group, before any loss. */
     @FunctionalInterface
-    public interface MulticastObserver<M> {
-        void multicast(int from, int group, M message);
+    public interface DatagramObserver<M> {
+        void sent(int from, int group, M message);
     }
 
     private record DropRule<M>(int from, int to, Predicate<? super M> which) {
@@ -170,7 +170,7 @@ public final class Simulation<M> {
         this.datagramSizer = Objects.requireNonNull(sizer);
     }
 
-    /** The members of datagram multicast group {@code group} now, in id order (a copy). */
+    /** The members of datagram group {@code group} now, in id order (a copy). */
     public Set<Integer> groupMembers(int group) {
         Set<Integer> members = groups.get(group);
         return members == null ? Set.of() : new TreeSet<>(members);
@@ -418,7 +418,7 @@ public final class Simulation<M> {
     }
 
     /**
-     * Loses every datagram {@code from} multicasts that would reach group member {@code to} and that
+     * Loses every datagram {@code from} sends that would reach group member {@code to} and that
      * {@code which} accepts, from now until {@link #stopDropping}; counted in
      * {@link SimulationStats#droppedByRule()}. Applied per member when the datagram is sent, after
      * partitions and before the plan's random loss for that member, and draws no random number, so
@@ -445,12 +445,12 @@ public final class Simulation<M> {
     }
 
     /**
-     * Calls {@code observer} once for every datagram a node multicasts from now on and the channel
+     * Calls {@code observer} once for every datagram a node sends from now on and the channel
      * accepts (not for one refused as oversize), before partitions, rules or random loss decide its
      * fate at each member; {@code null} stops observing. Draws no random number and leaves no trace.
      */
-    public void observeMulticasts(MulticastObserver<? super M> observer) {
-        this.multicastObserver = observer;
+    public void observeDatagrams(DatagramObserver<? super M> observer) {
+        this.datagramObserver = observer;
     }
 
     /**
@@ -682,7 +682,7 @@ public final class Simulation<M> {
         return members != null && members.contains(id);
     }
 
-    private boolean multicast(Slot from, int group, M message) {
+    private boolean sendDatagram(Slot from, int group, M message) {
         DatagramPlan dp = plan.datagrams();
         int size = datagramSizer != null ? datagramSizer.applyAsInt(message)
                 : describer.apply(message).getBytes(StandardCharsets.UTF_8).length;
@@ -691,9 +691,9 @@ public final class Simulation<M> {
             trace.record(now(), "refuse datagram " + from.id + "->g" + group + " of " + size + " bytes");
             return false;
         }
-        stats.multicastsSent++;
-        if (multicastObserver != null) {
-            multicastObserver.multicast(from.id, group, message);
+        stats.datagramsSent++;
+        if (datagramObserver != null) {
+            datagramObserver.sent(from.id, group, message);
         }
         Set<Integer> members = groups.get(group);
         if (members == null) {
@@ -1140,8 +1140,8 @@ public final class Simulation<M> {
         }
 
         @Override
-        public boolean multicast(int group, M message) {
-            return live() && Simulation.this.multicast(slot, group, message);
+        public boolean sendDatagram(int group, M message) {
+            return live() && Simulation.this.sendDatagram(slot, group, message);
         }
 
         private boolean live() {

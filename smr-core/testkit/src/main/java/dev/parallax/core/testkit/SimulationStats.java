@@ -18,7 +18,7 @@ public final class SimulationStats {
     long oneWayCuts;
     long bridges;
     long leaderPartialCuts;
-    long multicastsSent;
+    long datagramsSent;
     long datagramsDelivered;
     long datagramsLost;
     long datagramsDuplicated;
@@ -93,9 +93,9 @@ public final class SimulationStats {
         return leaderPartialCuts;
     }
 
-    /** Datagrams accepted for multicast (refused ones not counted), however many members each reached. */
-    public long multicastsSent() {
-        return multicastsSent;
+    /** Datagrams accepted for sending (refused ones not counted), however many members each reached. */
+    public long datagramsSent() {
+        return datagramsSent;
     }
 
     /** Datagram copies handed to a member (a duplicate counts twice, the loopback copy once). */
@@ -163,7 +163,7 @@ public final class SimulationStats {
                 + " cut=" + partitioned + " crashes=" + crashes + " restarts=" + restarts
                 + " partitions=" + partitionsStarted + " leaderCrashes=" + leaderCrashes
                 + " leaderIsolations=" + leaderIsolations + " oneWayCuts=" + oneWayCuts + " bridges=" + bridges
-                + " leaderPartialCuts=" + leaderPartialCuts + " multicasts=" + multicastsSent
+                + " leaderPartialCuts=" + leaderPartialCuts + " datagramsSent=" + datagramsSent
                 + " datagramsDelivered=" + datagramsDelivered + " datagramsLost=" + datagramsLost
                 + " datagramsDuplicated=" + datagramsDuplicated + " datagramsCut=" + datagramsCut
                 + " datagramsRefused=" + datagramsRefused + " pauses=" + pauses + " heldByPause=" + heldByPause

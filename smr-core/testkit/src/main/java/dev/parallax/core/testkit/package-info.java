@@ -1,6 +1,6 @@
 /**
  * The testkit, shipped as smr-core's test-jar: a deterministic simulator (virtual clock, in-memory
- * network with seeded fault injection, an unreliable datagram multicast channel, crash and restart
+ * network with seeded fault injection, an unreliable datagram channel, crash and restart
  * with durable state kept, process pauses and crashes of every replica at once), seed runners that print a failing seed for replay, a hand-driven
  * {@code ScriptedCluster} over any protocol core with golden-trace files ({@code GoldenFiles},
  * regenerated with {@code -Dgolden.update=true}), and the contract suites shared by implementations of an

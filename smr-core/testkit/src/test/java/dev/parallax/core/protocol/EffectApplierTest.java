@@ -79,25 +79,25 @@ class EffectApplierTest {
     @Test
     @DisplayName("multicasts go out after the sync and the point-to-point sends, before the decisions")
     void multicastsFollowSyncAndSends() {
-        buffer.multicast(0, "phase2");
+        buffer.sendDatagram(0, "phase2");
         buffer.decide(3, "v");
         buffer.send(2, "ack");
         buffer.persist("vote", true);
-        buffer.multicast(1, "decision");
-        assertThat(buffer.multicasts()).containsExactly(new EffectBuffer.GroupSend<>(0, "phase2"),
+        buffer.sendDatagram(1, "decision");
+        assertThat(buffer.datagrams()).containsExactly(new EffectBuffer.GroupSend<>(0, "phase2"),
                 new EffectBuffer.GroupSend<>(1, "decision"));
         assertThat(buffer.isEmpty()).isFalse();
         groupApplier.apply(buffer);
         assertThat(events).containsExactly("send 2 ack durable=1", "multicast 0 phase2 durable=1",
                 "multicast 1 decision durable=1", "decide 3 v");
-        assertThat(buffer.multicasts()).isEmpty();
+        assertThat(buffer.datagrams()).isEmpty();
         assertThat(buffer.isEmpty()).isTrue();
     }
 
     @Test
     @DisplayName("a multicast-only step is not empty, and clear forgets it")
     void multicastAloneIsAnEffect() {
-        buffer.multicast(0, "m");
+        buffer.sendDatagram(0, "m");
         assertThat(buffer.isEmpty()).isFalse();
         buffer.clear();
         assertThat(buffer.isEmpty()).isTrue();
@@ -108,7 +108,7 @@ class EffectApplierTest {
     void aFailingLogMulticastsNothing() {
         log.storage().failWrites(true);
         buffer.persist("vote", true);
-        buffer.multicast(0, "phase2");
+        buffer.sendDatagram(0, "phase2");
         assertThatThrownBy(() -> groupApplier.apply(buffer)).isInstanceOf(DurableLogException.class);
         assertThat(events).isEmpty();
     }
@@ -117,7 +117,7 @@ class EffectApplierTest {
     @DisplayName("the applier without datagram groups refuses a multicast clearly")
     void theFiveArgumentApplierRefusesMulticasts() {
         buffer.send(1, "m");
-        buffer.multicast(0, "x");
+        buffer.sendDatagram(0, "x");
         assertThatThrownBy(() -> applier.apply(buffer)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("no datagram groups");
         assertThat(events).containsExactly("send 1 m durable=0");
@@ -147,7 +147,7 @@ class EffectApplierTest {
             public void snapshotNeeded(int peer, long instance) {
             }
         };
-        assertThatThrownBy(() -> bare.multicast(0, "x")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> bare.sendDatagram(0, "x")).isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test

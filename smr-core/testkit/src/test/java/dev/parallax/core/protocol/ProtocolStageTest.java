@@ -178,7 +178,7 @@ class ProtocolStageTest {
     private static class Echoes implements ProtocolCore<String, String, String> {
         @Override
         public void onMessage(int from, String message, long now, Effects<String, String, String> out) {
-            out.multicast(0, message);
+            out.sendDatagram(0, message);
         }
 
         @Override
@@ -201,7 +201,7 @@ class ProtocolStageTest {
         List<String> multicast = new ArrayList<>();
         Transport<String> groups = new NoNetwork() {
             @Override
-            public boolean multicast(int group, String message) {
+            public boolean sendDatagram(int group, String message) {
                 multicast.add(group + ":" + message);
                 return true;
             }

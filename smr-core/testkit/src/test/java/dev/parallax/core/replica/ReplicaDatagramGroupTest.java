@@ -160,12 +160,12 @@ class ReplicaDatagramGroupTest {
     }
 
     @Test
-    @DisplayName("R4: Replica.Context opens a MulticastPort: a multicast reaches the other replicas, the name is taken once, close leaves no thread")
+    @DisplayName("R4: Replica.Context opens a DatagramPort: a multicast reaches the other replicas, the name is taken once, close leaves no thread")
     void replicaOpensAndClosesItsDatagramGroups() throws InterruptedException {
         List<MeterRegistry> registries = new ArrayList<>();
         List<GroupProbe> probes = start(3, null, registries);
         assertThat(probes.get(0).secondOpen).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(CHANNEL);
-        assertThat(probes.get(0).transport.multicast(0, 42L)).isTrue();
+        assertThat(probes.get(0).transport.sendDatagram(0, 42L)).isTrue();
         // Replica 0 counts the datagram after its socket took it, perhaps after the others got it.
         await("replicas 1 and 2 receive and replica 0 counts it sent", () -> probes.get(1).received.size() == 1
                 && probes.get(2).received.size() == 1 && sentBy(registries.get(0)) == 1);
@@ -177,7 +177,7 @@ class ReplicaDatagramGroupTest {
         assertThat(threadsNamed(CHANNEL)).isNotEmpty();
         replicas.forEach(Replica::close);
         assertThat(threadsNamed(CHANNEL)).isEmpty();
-        assertThat(probes.get(0).transport.multicast(0, 43L)).as("closed with the replica").isFalse();
+        assertThat(probes.get(0).transport.sendDatagram(0, 43L)).as("closed with the replica").isFalse();
     }
 
     @Test
@@ -186,8 +186,8 @@ class ReplicaDatagramGroupTest {
         LinkFaults faults = new LinkFaults();
         faults.blockInbound(0);
         List<GroupProbe> probes = start(3, faults, new ArrayList<>());
-        probes.get(0).transport.multicast(0, 1L);
-        probes.get(2).transport.multicast(0, 2L);
+        probes.get(0).transport.sendDatagram(0, 1L);
+        probes.get(2).transport.sendDatagram(0, 2L);
         await("replica 1 hears replica 2, replica 2 hears replica 0", () -> probes.get(1).received.contains("2:2")
                 && probes.get(2).received.contains("0:1") && probes.get(0).received.contains("2:2"));
         assertThat(probes.get(1).received).containsExactly("2:2");

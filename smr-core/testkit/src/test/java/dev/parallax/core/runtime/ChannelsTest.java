@@ -6,6 +6,7 @@ import dev.parallax.core.testkit.LocalNetwork;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,13 +14,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * {@link Channels#union}: one transport over typed channels, as S-Paxos runs dissemination and
+ * {@link Channels#union}: one transport of a union type (here {@link Serializable}: strings and numbers) over typed channels, as S-Paxos runs dissemination and
  * ordering on one runtime (seed 002 (S-Paxos) §IV).
  */
 class ChannelsTest {
 
-    private static Transport<Object> member(int id, LocalNetwork<String> texts, LocalNetwork<Integer> numbers) {
-        return Channels.union(Route.of(String.class, texts.transport(id)), Route.of(Integer.class, numbers.transport(id)));
+    private static Transport<Serializable> member(int id, LocalNetwork<String> texts, LocalNetwork<Integer> numbers) {
+        return Channels.union(Serializable.class, Route.of(String.class, texts.transport(id)), Route.of(Integer.class, numbers.transport(id)));
     }
 
     @Test
@@ -27,8 +28,8 @@ class ChannelsTest {
     void routesByTypeAndMergesReceipt() {
         LocalNetwork<String> texts = new LocalNetwork<>(2);
         LocalNetwork<Integer> numbers = new LocalNetwork<>(2);
-        Transport<Object> a = member(0, texts, numbers);
-        Transport<Object> b = member(1, texts, numbers);
+        Transport<Serializable> a = member(0, texts, numbers);
+        Transport<Serializable> b = member(1, texts, numbers);
         List<String> got = new ArrayList<>();
         List<Integer> stamped = new ArrayList<>();
         a.start((from, m) -> { });
@@ -53,7 +54,7 @@ class ChannelsTest {
     @Test
     @DisplayName("a message of no route's type is refused with a clear error")
     void unknownTypeIsRefused() {
-        Transport<Object> a = member(0, new LocalNetwork<>(2), new LocalNetwork<>(2));
+        Transport<Serializable> a = member(0, new LocalNetwork<>(2), new LocalNetwork<>(2));
         a.start((from, m) -> { });
         assertThatThrownBy(() -> a.send(1, 3L)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("java.lang.Long");
@@ -66,18 +67,18 @@ class ChannelsTest {
     void constructionIsValidated() {
         LocalNetwork<String> texts = new LocalNetwork<>(2);
         LocalNetwork<Integer> numbers = new LocalNetwork<>(2);
-        assertThatThrownBy(() -> Channels.union(Route.of(String.class, texts.transport(0)),
+        assertThatThrownBy(() -> Channels.union(Serializable.class, Route.of(String.class, texts.transport(0)),
                 Route.of(Integer.class, numbers.transport(1)))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("different members");
         LocalNetwork<Object> objects = new LocalNetwork<>(2);
         LocalNetwork<Number> nums = new LocalNetwork<>(2);
-        assertThatThrownBy(() -> Channels.union(Route.of(Number.class, nums.transport(0)),
+        assertThatThrownBy(() -> Channels.union(Serializable.class, Route.of(Number.class, nums.transport(0)),
                 Route.of(Integer.class, numbers.transport(0)))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("overlap");
-        assertThatThrownBy(() -> Channels.union(Route.of(String.class, texts.transport(0)),
+        assertThatThrownBy(() -> Channels.union(Object.class, Route.of(String.class, texts.transport(0)),
                 Route.of(Object.class, objects.transport(0)))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("overlap");
-        assertThatThrownBy(Channels::union).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Channels.union(Serializable.class)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -85,8 +86,8 @@ class ChannelsTest {
     void lifecycle() {
         LocalNetwork<String> texts = new LocalNetwork<>(2);
         LocalNetwork<Integer> numbers = new LocalNetwork<>(2);
-        Transport<Object> a = member(0, texts, numbers);
-        Transport<Object> b = member(1, texts, numbers);
+        Transport<Serializable> a = member(0, texts, numbers);
+        Transport<Serializable> b = member(1, texts, numbers);
         List<Object> got = new ArrayList<>();
         b.start((from, m) -> got.add(m));
         assertThatThrownBy(() -> b.start((from, m) -> { })).isInstanceOf(IllegalStateException.class);
@@ -97,7 +98,7 @@ class ChannelsTest {
         a.send(1, 1);
         assertThat(got).isEmpty();
         // Both of b's routes are free again: a new member 1 can start on them.
-        Transport<Object> b2 = member(1, texts, numbers);
+        Transport<Serializable> b2 = member(1, texts, numbers);
         b2.start((from, m) -> got.add(m));
         a.send(1, "x");
         a.send(1, 2);
@@ -112,9 +113,9 @@ class ChannelsTest {
         LocalNetwork<String> texts = new LocalNetwork<>(3);
         LocalNetwork<Integer> numbers = new LocalNetwork<>(3);
         List<String> got = new ArrayList<>();
-        List<Transport<Object>> members = new ArrayList<>();
+        List<Transport<Serializable>> members = new ArrayList<>();
         for (int id = 0; id < 3; id++) {
-            Transport<Object> t = member(id, texts, numbers);
+            Transport<Serializable> t = member(id, texts, numbers);
             int me = id;
             t.start((from, m) -> {
                 synchronized (got) {
@@ -124,12 +125,12 @@ class ChannelsTest {
             members.add(t);
         }
         numbers.cut(0, 2);
-        assertThat(members.get(0).multicast(0, "x")).isTrue();
-        assertThat(members.get(0).multicast(0, 5)).isTrue();
+        assertThat(members.get(0).sendDatagram(0, "x")).isTrue();
+        assertThat(members.get(0).sendDatagram(0, 5)).isTrue();
         assertThat(got).containsExactly("0->1:x", "0->2:x", "0->1:5");
-        assertThatThrownBy(() -> members.get(0).multicast(0, 3L)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> members.get(0).sendDatagram(0, 3L)).isInstanceOf(IllegalArgumentException.class);
         members.forEach(Transport::close);
-        assertThat(members.get(1).multicast(0, "late")).isFalse();
+        assertThat(members.get(1).sendDatagram(0, "late")).isFalse();
     }
 
     @Test
@@ -154,8 +155,8 @@ class ChannelsTest {
             public void close() {
             }
         };
-        Transport<Object> union = Channels.union(Route.of(String.class, unicastOnly));
+        Transport<Serializable> union = Channels.union(Serializable.class, Route.of(String.class, unicastOnly));
         assertThat(union.send(1, "x")).isTrue();
-        assertThatThrownBy(() -> union.multicast(0, "x")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> union.sendDatagram(0, "x")).isInstanceOf(UnsupportedOperationException.class);
     }
 }

@@ -102,7 +102,7 @@ class CoreNodeTest {
 
         @Override
         public boolean onProposal(Long value, long now, Effects<Stored, Long, Long> out) {
-            out.multicast(0, new Stored(value, value));
+            out.sendDatagram(0, new Stored(value, value));
             return true;
         }
 

@@ -76,7 +76,7 @@ class DatagramMulticastTest {
             int n = k;
             sim.schedule(k * 10 * US, "multicast " + n, () -> {
                 Listener sender = sim.node(from);
-                assertThat(sender.ctx.multicast(GROUP, new Packet(n, "x"))).isTrue();
+                assertThat(sender.ctx.sendDatagram(GROUP, new Packet(n, "x"))).isTrue();
             });
         }
     }
@@ -96,7 +96,7 @@ class DatagramMulticastTest {
 
         SimulationStats s = sim.stats();
         long copies = (long) sent * receivers;
-        assertThat(s.multicastsSent()).isEqualTo(sent);
+        assertThat(s.datagramsSent()).isEqualTo(sent);
         assertThat((double) s.datagramsLost() / copies).as("loss rate").isBetween(0.18, 0.22);
         assertThat((double) s.datagramsDuplicated() / (copies - s.datagramsLost())).as("duplication rate")
                 .isBetween(0.085, 0.115);
@@ -152,7 +152,7 @@ class DatagramMulticastTest {
             sim.schedule(k * MS, "multicast " + n, () -> {
                 int from = sim.random().nextInt(5);
                 if (sim.isUp(from)) {
-                    listener(sim, from).ctx.multicast(GROUP, new Packet(n, n % 50 == 0 ? "x".repeat(100) : "y"));
+                    listener(sim, from).ctx.sendDatagram(GROUP, new Packet(n, n % 50 == 0 ? "x".repeat(100) : "y"));
                     listener(sim, from).ctx.send((from + 1) % 5, new Packet(n, "p2p"));
                 }
             });
@@ -172,7 +172,7 @@ class DatagramMulticastTest {
         long plain = hostileRun(5);
         List<Integer> seen = new ArrayList<>();
         Simulation<Packet> watched = hostileRun(5, sim -> {
-            sim.observeMulticasts((from, group, p) -> {
+            sim.observeDatagrams((from, group, p) -> {
                 assertThat(group).isEqualTo(GROUP);
                 seen.add(p.n());
             });
@@ -181,7 +181,7 @@ class DatagramMulticastTest {
             }
         });
         assertThat(watched.traceHash()).as("same trace as without observer and rules").isEqualTo(plain);
-        assertThat(seen).as("every accepted multicast, once").hasSize((int) watched.stats().multicastsSent());
+        assertThat(seen).as("every accepted multicast, once").hasSize((int) watched.stats().datagramsSent());
         assertThat(watched.stats().droppedByRule()).isZero();
     }
 
@@ -190,7 +190,7 @@ class DatagramMulticastTest {
         Simulation<Packet> sim = world(4, FaultPlan.reliable(), 3);
         sim.measureDatagramsWith(p -> p.payload().length());
         List<String> observed = new ArrayList<>();
-        sim.observeMulticasts((from, group, p) -> observed.add(from + "->g" + group + ":" + p.n()));
+        sim.observeDatagrams((from, group, p) -> observed.add(from + "->g" + group + ":" + p.n()));
         sim.dropDatagramsMatching(0, 2, p -> p.n() % 2 == 0);
         stream(sim, 0, 10);
         sim.runFor(10 * MS);
@@ -202,9 +202,9 @@ class DatagramMulticastTest {
         assertThat(observed).hasSize(10).first().isEqualTo("0->g7:0");
 
         sim.stopDropping();
-        assertThat(listener(sim, 0).ctx.multicast(GROUP, new Packet(10, "x"))).isTrue();
+        assertThat(listener(sim, 0).ctx.sendDatagram(GROUP, new Packet(10, "x"))).isTrue();
         Listener sender = listener(sim, 0);
-        assertThat(sender.ctx.multicast(GROUP, new Packet(11, "x".repeat(DatagramPlan.DEFAULT_PACKET_SIZE + 1))))
+        assertThat(sender.ctx.sendDatagram(GROUP, new Packet(11, "x".repeat(DatagramPlan.DEFAULT_PACKET_SIZE + 1))))
                 .as("refused: not observed").isFalse();
         sim.runFor(10 * MS);
         assertThat(listener(sim, 2).received).contains(10);
@@ -224,11 +224,11 @@ class DatagramMulticastTest {
                 FaultPlan.reliable().datagrams().withMaxPacketSize(100)), 2);
         sim.measureDatagramsWith(p -> p.payload().length());
         Listener sender = listener(sim, 0);
-        assertThat(sender.ctx.multicast(GROUP, new Packet(1, "a".repeat(101)))).isFalse();
-        assertThat(sender.ctx.multicast(GROUP, new Packet(2, "a".repeat(100)))).isTrue();
+        assertThat(sender.ctx.sendDatagram(GROUP, new Packet(1, "a".repeat(101)))).isFalse();
+        assertThat(sender.ctx.sendDatagram(GROUP, new Packet(2, "a".repeat(100)))).isTrue();
         sim.runFor(10 * MS);
         assertThat(sim.stats().datagramsRefused()).isEqualTo(1);
-        assertThat(sim.stats().multicastsSent()).isEqualTo(1);
+        assertThat(sim.stats().datagramsSent()).isEqualTo(1);
         assertThat(listener(sim, 1).received).containsExactly(2);
         assertThat(listener(sim, 2).received).containsExactly(2);
         assertThat(sim.traceTail()).anyMatch(l -> l.contains("refuse datagram 0->g7 of 101 bytes"));
@@ -239,8 +239,8 @@ class DatagramMulticastTest {
         Simulation<Packet> sim = world(3, FaultPlan.reliable().withDatagrams(
                 FaultPlan.reliable().datagrams().withMaxPacketSize(40)), 1);
         Listener sender = listener(sim, 0);
-        assertThat(sender.ctx.multicast(GROUP, new Packet(1, "b".repeat(40)))).isFalse();
-        assertThat(sender.ctx.multicast(GROUP, new Packet(1, "b"))).isTrue();
+        assertThat(sender.ctx.sendDatagram(GROUP, new Packet(1, "b".repeat(40)))).isFalse();
+        assertThat(sender.ctx.sendDatagram(GROUP, new Packet(1, "b"))).isTrue();
         assertThat(sim.stats().datagramsRefused()).isEqualTo(1);
     }
 
@@ -256,7 +256,7 @@ class DatagramMulticastTest {
         assertThat(sim.groupMembers(GROUP)).containsExactly(0, 1, 2, 3, 100);
 
         sim.partition(Set.of(0, 1));
-        listener(sim, 0).ctx.multicast(GROUP, new Packet(1, "p"));
+        listener(sim, 0).ctx.sendDatagram(GROUP, new Packet(1, "p"));
         assertThat(sim.stats().datagramsCut()).as("2 and 3 are across the partition").isEqualTo(2);
         assertThat(listener(sim, 0).received).as("loopback arrives at once").isEmpty();
         sim.runFor(MS);
@@ -269,7 +269,7 @@ class DatagramMulticastTest {
         sim.heal();
 
         // In flight when the receiver crashes, leaves, or the network splits: not delivered.
-        listener(sim, 0).ctx.multicast(GROUP, new Packet(2, "p"));
+        listener(sim, 0).ctx.sendDatagram(GROUP, new Packet(2, "p"));
         Listener oldTwo = listener(sim, 2);
         sim.crash(2);
         assertThat(sim.groupMembers(GROUP)).doesNotContain(2);
@@ -288,8 +288,8 @@ class DatagramMulticastTest {
         assertThat(sim.groupMembers(GROUP)).containsExactly(0, 1, 2, 100);
         oldTwo.ctx.joinGroup(GROUP + 1);
         assertThat(sim.groupMembers(GROUP + 1)).isEmpty();
-        assertThat(oldTwo.ctx.multicast(GROUP, new Packet(9, "stale"))).isFalse();
-        listener(sim, 0).ctx.multicast(GROUP, new Packet(3, "p"));
+        assertThat(oldTwo.ctx.sendDatagram(GROUP, new Packet(9, "stale"))).isFalse();
+        listener(sim, 0).ctx.sendDatagram(GROUP, new Packet(3, "p"));
         sim.runFor(10 * MS);
         assertThat(listener(sim, 2).received).containsExactly(3);
         assertThat(listener(sim, 3).received).isEmpty();
@@ -314,7 +314,7 @@ class DatagramMulticastTest {
             public void onTick() {
             }
         }, true);
-        listener(sim, 0).ctx.multicast(GROUP, new Packet(4, "z"));
+        listener(sim, 0).ctx.sendDatagram(GROUP, new Packet(4, "z"));
         sim.runFor(10 * MS);
         assertThat(got).containsExactly(4);
         assertThat(listener(sim, 1).received).containsExactly(4);

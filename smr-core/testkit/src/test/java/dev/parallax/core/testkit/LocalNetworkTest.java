@@ -36,13 +36,13 @@ class LocalNetworkTest extends TransportContract {
         LocalNetwork<String> net = new LocalNetwork<>(3);
         List<String> got = new ArrayList<>();
         List<Transport<String>> all = startAll(net, got);
-        assertThat(all.get(1).multicast(0, "p2")).isTrue();
+        assertThat(all.get(1).sendDatagram(0, "p2")).isTrue();
         assertThat(got).containsExactly("1->0:p2", "1->2:p2");
         net.cut(1, 2);
-        all.get(1).multicast(0, "q");
+        all.get(1).sendDatagram(0, "q");
         assertThat(got).containsExactly("1->0:p2", "1->2:p2", "1->0:q");
         all.get(1).close();
-        assertThat(all.get(1).multicast(0, "late")).isFalse();
+        assertThat(all.get(1).sendDatagram(0, "late")).isFalse();
     }
 
     @Test
@@ -55,7 +55,7 @@ class LocalNetworkTest extends TransportContract {
             net.loseDatagrams(0.5, 42);
             List<Transport<String>> all = startAll(net, got);
             for (int i = 0; i < 200; i++) {
-                all.get(0).multicast(0, "m" + i);
+                all.get(0).sendDatagram(0, "m" + i);
             }
         }
         // 400 copies at a loss of one half: far from none and far from all (binomial sd = 10).

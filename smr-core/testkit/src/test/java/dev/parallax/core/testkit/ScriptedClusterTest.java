@@ -113,7 +113,7 @@ class ScriptedClusterTest {
 
         @Override
         public boolean onProposal(String value, long now, dev.parallax.core.protocol.Effects<String, String, String> out) {
-            out.multicast(0, value);
+            out.sendDatagram(0, value);
             out.decide(next++, value);
             return true;
         }

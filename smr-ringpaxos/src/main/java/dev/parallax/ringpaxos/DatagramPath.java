@@ -21,7 +21,7 @@ import java.util.function.ObjLongConsumer;
  *   <li><b>M1 2A</b> (Alg. 2 l.17–18): {@link #open} packs the entries into {@link MPacket}s of at
  *       most {@code mring.packet.bytes − 16} (the datagram header), the pending decisions first
  *       (§3.3.2 last ¶, "the message sent by Task 5 of consensus instance i is ip-multicast
- *       together with the message sent by Task 3 of consensus instance i + 1"), and multicasts them
+ *       together with the message sent by Task 3 of consensus instance i + 1"), and sends them as datagrams
  *       to group 0. An entry too big for any datagram goes as {@link Phase2AUnicast} to the other
  *       ring acceptors; learners fetch its body by catch-up (C6).</li>
  *   <li><b>M2 vote on 2A</b> (l.19–25): a ring acceptor of the packet's round votes on
@@ -59,7 +59,7 @@ import java.util.function.ObjLongConsumer;
  * <p>Not thread-safe: owned by the core, called on its single thread. Pure: no clock, I/O or
  * randomness; time comes in as arguments.
  */
-final class MulticastPath implements Variant {
+final class DatagramPath implements Variant {
     /** Bytes a datagram header takes from {@code mring.packet.bytes} (R4's header, rounded up). */
     static final int DATAGRAM_HEADER_BYTES = 16;
     /** The datagram group of the M-Ring channel {@code mring-mcast}. */
@@ -71,7 +71,7 @@ final class MulticastPath implements Variant {
     private final FlowControl flow;
     private final Retransmitter retransmitter = new Retransmitter();
     private final Phase2BChain chain = new Phase2BChain();
-    /** Decided at this coordinator, not yet multicast (M4). */
+    /** Decided at this coordinator, not yet sent (M4). */
     private final List<InstanceVid> pendingDecisions = new ArrayList<>();
     /** The round and ring decisions in {@link #pendingDecisions} were reached in. */
     private long decisionsRound = -1;
@@ -96,7 +96,7 @@ final class MulticastPath implements Variant {
      * @param config the configuration ({@code mring.*} keys and {@code ring.window})
      * @param self   this member's id
      */
-    MulticastPath(Engine engine, RingConfig config, int self) {
+    DatagramPath(Engine engine, RingConfig config, int self) {
         this.engine = engine;
         this.config = config;
         this.self = self;
@@ -142,7 +142,7 @@ final class MulticastPath implements Variant {
     // ---------------------------------------------------------------- coordinator: M1, M4, M5
 
     @Override
-    public void open(Ring ring, long round, List<Phase2Entry> entries, Effects<Object, RingRecord, RingValue> out) {
+    public void open(Ring ring, long round, List<Phase2Entry> entries, Effects<RingWire, RingRecord, RingValue> out) {
         List<Phase2Entry> datagram = new ArrayList<>(entries.size());
         for (Phase2Entry e : entries) {
             boolean fits = MPacketCodec.emptySize(ring) + MPacketCodec.proposalSize(e) <= budget();
@@ -159,11 +159,11 @@ final class MulticastPath implements Variant {
                 decide(round, ring, new InstanceVid(e.instance(), e.vid()), out);
             }
         }
-        multicast(round, ring, datagram, out);
+        sendPackets(round, ring, datagram, out);
     }
 
     /** The coordinator decides {@code d}, reached in {@code round} on {@code ring} (M4). */
-    private void decide(long round, Ring ring, InstanceVid d, Effects<Object, RingRecord, RingValue> out) {
+    private void decide(long round, Ring ring, InstanceVid d, Effects<RingWire, RingRecord, RingValue> out) {
         retransmitter.closed(d.instance());
         if (engine.isDecided(d.instance())) {
             return;
@@ -174,13 +174,13 @@ final class MulticastPath implements Variant {
             decisionsRing = ring;
         }
         // Queued before learning: learning frees the window and the engine may open (and so
-        // multicast) the next instances at once, with this decision in front (M1).
+        // send) the next instances at once, with this decision in front (M1).
         pendingDecisions.add(d);
         engine.learn(d.instance(), d.vid(), engine.valueOf(d.vid()), out);
     }
 
-    /** Multicasts {@code entries} of {@code round}, after the pending decisions, in as few packets as fit. */
-    private void multicast(long round, Ring ring, List<Phase2Entry> entries, Effects<Object, RingRecord, RingValue> out) {
+    /** Sends {@code entries} of {@code round}, after the pending decisions, in as few packets as fit. */
+    private void sendPackets(long round, Ring ring, List<Phase2Entry> entries, Effects<RingWire, RingRecord, RingValue> out) {
         if (!pendingDecisions.isEmpty() && (decisionsRound != round || !ring.equals(decisionsRing))) {
             flushDecisions(out);
         }
@@ -215,13 +215,13 @@ final class MulticastPath implements Variant {
     }
 
     /** Sends the pending decisions alone (no 2A followed in this step). */
-    private void flushDecisions(Effects<Object, RingRecord, RingValue> out) {
+    private void flushDecisions(Effects<RingWire, RingRecord, RingValue> out) {
         if (!pendingDecisions.isEmpty()) {
-            multicast(decisionsRound, decisionsRing, List.of(), out);
+            sendPackets(decisionsRound, decisionsRing, List.of(), out);
         }
     }
 
-    private void send(MPacket p, Effects<Object, RingRecord, RingValue> out) {
+    private void send(MPacket p, Effects<RingWire, RingRecord, RingValue> out) {
         if (config.members() == 1) {
             return; // nobody to hear it
         }
@@ -229,10 +229,10 @@ final class MulticastPath implements Variant {
         if (p.proposals().isEmpty()) {
             decisionsAlone++;
         }
-        out.multicast(GROUP, p);
+        out.sendDatagram(GROUP, p);
     }
 
-    private void sendUnicast(Ring ring, long round, List<Phase2Entry> entries, Effects<Object, RingRecord, RingValue> out) {
+    private void sendUnicast(Ring ring, long round, List<Phase2Entry> entries, Effects<RingWire, RingRecord, RingValue> out) {
         unicast2a += entries.size();
         Phase2AUnicast m = new Phase2AUnicast(round, ring, entries);
         for (int member : ring.order()) {
@@ -249,7 +249,7 @@ final class MulticastPath implements Variant {
     // ---------------------------------------------------------------- messages: M2, M3, M4
 
     @Override
-    public boolean onMessage(int from, Object m, long now, Effects<Object, RingRecord, RingValue> out) {
+    public boolean onMessage(int from, RingWire m, long now, Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
         if (m instanceof MPacket p) {
             if (from == self) {
@@ -289,7 +289,7 @@ final class MulticastPath implements Variant {
     }
 
     /** M2: vote (ring acceptor) or remember (spare, learner); M3: {@code first()} starts the chain. */
-    private void onPhase2A(long round, Ring ring, List<Phase2Entry> entries, Effects<Object, RingRecord, RingValue> out) {
+    private void onPhase2A(long round, Ring ring, List<Phase2Entry> entries, Effects<RingWire, RingRecord, RingValue> out) {
         if (entries.isEmpty()) {
             return;
         }
@@ -320,7 +320,7 @@ final class MulticastPath implements Variant {
     }
 
     /** M3 (acceptor) and M4 (coordinator). */
-    private void onPhase2B(int from, Phase2B b, Effects<Object, RingRecord, RingValue> out) {
+    private void onPhase2B(int from, Phase2B b, Effects<RingWire, RingRecord, RingValue> out) {
         long round = b.round();
         Ring ring = ringOf(round);
         if (ring == null || !ring.isAcceptor(self) || ring.first() == self || ring.predecessor(self) != from) {
@@ -362,7 +362,7 @@ final class MulticastPath implements Variant {
         return null;
     }
 
-    private void sendPhase2B(long round, Ring ring, List<InstanceVid> votes, Effects<Object, RingRecord, RingValue> out) {
+    private void sendPhase2B(long round, Ring ring, List<InstanceVid> votes, Effects<RingWire, RingRecord, RingValue> out) {
         if (votes.isEmpty()) {
             return;
         }
@@ -382,7 +382,7 @@ final class MulticastPath implements Variant {
 
     /** Alg. 2 Task 1: a proposer sends its value to the coordinator (over TCP). */
     @Override
-    public void forwardProposal(ProposalEntry p, Effects<Object, RingRecord, RingValue> out) {
+    public void forwardProposal(ProposalEntry p, Effects<RingWire, RingRecord, RingValue> out) {
         long round = Math.max(0, engine.rnd());
         int c = config.coordinatorOf(round);
         if (c != self) {
@@ -392,7 +392,7 @@ final class MulticastPath implements Variant {
 
     /** M5: re-sends the 2As open longer than {@code mring.retransmit}; drops held 2Bs of decided instances. */
     @Override
-    public void onTick(long now, Effects<Object, RingRecord, RingValue> out) {
+    public void onTick(long now, Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
         chain.forget(engine.firstUndecided(), engine.rnd());
         if (!leading || ring == null) {
@@ -416,7 +416,7 @@ final class MulticastPath implements Variant {
                 datagram.add(o.entry());
             }
         }
-        multicast(round, ring, datagram, out);
+        sendPackets(round, ring, datagram, out);
     }
 
     @Override

@@ -37,13 +37,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Real loopback multicast: several ports joined to one group on {@code lo} (IP_MULTICAST_IF = 127.0.0.1). */
-class MulticastPortTest {
+class DatagramPortTest {
     private static final AtomicInteger CHANNELS = new AtomicInteger();
     private final List<AutoCloseable> open = new ArrayList<>();
 
     /** One member: its port, registry, and what it received ("from:message") and stamped ("stamp:from"), in order. */
     private final class Node {
-        final MulticastPort<String> port;
+        final DatagramPort<String> port;
         final MeterRegistry registry = new SimpleMeterRegistry();
         final Queue<String> events = new ConcurrentLinkedQueue<>();
         final Queue<String> received = new ConcurrentLinkedQueue<>();
@@ -52,7 +52,7 @@ class MulticastPortTest {
             StageThreads threads = StageThreads.builder(ThreadPlacement.STAGED).waitStrategy(WaitStrategies.yieldPark())
                     .clock(SystemClock.INSTANCE).meterRegistry(registry).threadNamePrefix("mcast-test-" + id + "-").build();
             open.add(threads);
-            port = new MulticastPort<>(ReplicaConfig.builder().id(id).members(members).build(), channel,
+            port = new DatagramPort<>(ReplicaConfig.builder().id(id).members(members).build(), channel,
                     NettyReplicaTransportTest.STRINGS, group, registry, threads, SystemClock.INSTANCE);
             open.add(0, port);
         }
@@ -112,11 +112,11 @@ class MulticastPortTest {
         String channel = channel();
         List<Node> nodes = cluster(members, channel, group(8192));
         for (int id = 0; id < 3; id++) {
-            assertThat(nodes.get(id).port.multicast(0, "hello-" + id)).isTrue();
+            assertThat(nodes.get(id).port.sendDatagram(0, "hello-" + id)).isTrue();
         }
         for (int id = 0; id < 3; id++) {
             Node n = nodes.get(id);
-            int bytes = MulticastPort.HEADER_BYTES + 4 + ("hello-" + id).length();
+            int bytes = DatagramPort.HEADER_BYTES + 4 + ("hello-" + id).length();
             // The sender counts a datagram after the socket took it: its own loop-back (or the
             // others' receipt) may come first, so the counts are part of the wait.
             await("member " + id + " hears both others and its own loop-back, and counts what it sent",
@@ -139,13 +139,13 @@ class MulticastPortTest {
             }
             assertThat(n.datagrams("sent", "none")).isEqualTo(1);
             assertThat(n.datagrams("received", "none")).isEqualTo(2);
-            int bytes = MulticastPort.HEADER_BYTES + 4 + ("hello-" + id).length();
+            int bytes = DatagramPort.HEADER_BYTES + 4 + ("hello-" + id).length();
             assertThat(n.bytesSent(channel)).isEqualTo(bytes);
             assertThat(n.registry.get("parallax.net.datagram.socket.buffer").tag("buffer", "receive").gauge().value())
                     .isEqualTo(n.port.receiveBufferBytes()).isPositive();
         }
         assertThatThrownBy(() -> nodes.get(0).port.send(1, "x")).isInstanceOf(UnsupportedOperationException.class);
-        assertThatThrownBy(() -> nodes.get(0).port.multicast(1, "x")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> nodes.get(0).port.sendDatagram(1, "x")).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -154,13 +154,13 @@ class MulticastPortTest {
         DatagramGroupConfig group = group(8192);
         ClusterMembers ours = ClusterMembers.parse(LocalPorts.endpoints(2));
         ClusterMembers theirs = ClusterMembers.parse(LocalPorts.endpoints(2));
-        assertThat(MulticastPort.clusterTag(ours)).isNotEqualTo(MulticastPort.clusterTag(theirs));
+        assertThat(DatagramPort.clusterTag(ours)).isNotEqualTo(DatagramPort.clusterTag(theirs));
         List<Node> nodes = cluster(ours, channel(), group);
         Node stranger = new Node(theirs, 1, channel(), group).start();
-        assertThat(stranger.port.multicast(0, "not for you")).isTrue();
+        assertThat(stranger.port.sendDatagram(0, "not for you")).isTrue();
         await("the foreign datagram is counted", () -> nodes.get(0).datagrams("dropped", "foreign") == 1
                 && nodes.get(1).datagrams("dropped", "foreign") == 1);
-        nodes.get(1).port.multicast(0, "ours");
+        nodes.get(1).port.sendDatagram(0, "ours");
         await("our own cluster still talks", () -> nodes.get(0).received.size() == 1);
         assertThat(nodes.get(0).received).containsExactly("1:ours");
         assertThat(nodes.get(1).received).isEmpty();
@@ -174,10 +174,10 @@ class MulticastPortTest {
         ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(2));
         DatagramGroupConfig group = group(512);
         List<Node> nodes = cluster(members, channel(), group);
-        String fits = "x".repeat(512 - MulticastPort.HEADER_BYTES - 4);
-        assertThat(nodes.get(0).port.multicast(0, fits + "y")).isFalse();
+        String fits = "x".repeat(512 - DatagramPort.HEADER_BYTES - 4);
+        assertThat(nodes.get(0).port.sendDatagram(0, fits + "y")).isFalse();
         assertThat(nodes.get(0).datagrams("dropped", "size")).isEqualTo(1);
-        assertThat(nodes.get(0).port.multicast(0, fits)).isTrue();
+        assertThat(nodes.get(0).port.sendDatagram(0, fits)).isTrue();
         await("the largest datagram that fits arrives and is counted sent",
                 () -> nodes.get(1).received.size() == 1 && nodes.get(0).datagrams("sent", "none") == 1);
         assertThat(nodes.get(1).received).containsExactly("0:" + fits);
@@ -196,7 +196,7 @@ class MulticastPortTest {
         ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(2));
         DatagramGroupConfig group = group(8192);
         List<Node> nodes = cluster(members, channel(), group);
-        int tag = MulticastPort.clusterTag(members);
+        int tag = DatagramPort.clusterTag(members);
         InetSocketAddress to = new InetSocketAddress(group.groupAddress(), group.port());
         try (DatagramChannel raw = rawSender()) {
             raw.send(ByteBuffer.wrap(new byte[] {'P', 'X', 1}), to);
@@ -210,7 +210,7 @@ class MulticastPortTest {
         await("five malformed datagrams counted", () -> receiver.datagrams("dropped", "malformed") == 5);
         assertThat(receiver.received).isEmpty();
         assertThat(receiver.events).as("a datagram of an out-of-range sender is not stamped").noneMatch(e -> e.startsWith("stamp:7"));
-        nodes.get(0).port.multicast(0, "still here");
+        nodes.get(0).port.sendDatagram(0, "still here");
         await("the port goes on", () -> receiver.received.size() == 1);
         assertThat(receiver.received).containsExactly("0:still here");
     }
@@ -224,7 +224,7 @@ class MulticastPortTest {
         String channel = channel();
         Node receiver = new Node(members, 1, channel, lossy.toBuilder().build()).start();
         for (int i = 0; i < 5; i++) {
-            sender.port.multicast(0, "m" + i);
+            sender.port.sendDatagram(0, "m" + i);
         }
         await("five datagrams dropped by the injector", () -> receiver.datagrams("dropped", "fault") == 5);
         assertThat(receiver.received).isEmpty();
@@ -237,13 +237,13 @@ class MulticastPortTest {
         ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(2));
         String channel = channel();
         List<Node> nodes = cluster(members, channel, group(8192));
-        nodes.get(0).port.multicast(0, "one");
+        nodes.get(0).port.sendDatagram(0, "one");
         await("delivered", () -> nodes.get(1).received.size() == 1);
         assertThat(threadsNamed(channel)).hasSize(4); // a receiver and a sender stage per member
         nodes.forEach(n -> n.port.close());
         nodes.forEach(n -> n.port.close()); // idempotent
         assertThat(threadsNamed(channel)).isEmpty();
-        assertThat(nodes.get(0).port.multicast(0, "late")).isFalse();
+        assertThat(nodes.get(0).port.sendDatagram(0, "late")).isFalse();
         assertThatThrownBy(() -> nodes.get(0).port.start((f, m) -> { })).isInstanceOf(IllegalStateException.class);
     }
 
