@@ -26,7 +26,8 @@ class BenchMainOptionsTest {
     }
 
     @Test
-    @org.junit.jupiter.api.DisplayName("issue 16: the help's --system list names the P-SMR systems, and --execution p-smr is a runtime option")
+    @org.junit.jupiter.api.DisplayName("the help's --system list names the P-SMR systems, and --execution p-smr is a "
+            + "runtime option")
     void theHelpListsThePSmrSystemsAndPSmrIsAnExecution() {
         String usage = new CommandLine(new BenchMain()).getUsageMessage().replaceAll("\\s+", " ");
         assertThat(usage).contains("parallax-multiring-3, parallax-psmr-1, parallax-psmr-2, parallax-psmr-3");
@@ -64,7 +65,7 @@ class BenchMainOptionsTest {
     }
 
     @Test
-    @org.junit.jupiter.api.DisplayName("issue 17: --zk-global sets the global share of the ZooKeeper-API systems' workload, "
+    @org.junit.jupiter.api.DisplayName("--zk-global sets the global share of the ZooKeeper-API systems' workload, "
             + "is refused for other systems and outside 0..100")
     void zkGlobalIsTheWorkloadOfTheZooKeeperApiSystems() {
         BenchMain bench = new BenchMain();

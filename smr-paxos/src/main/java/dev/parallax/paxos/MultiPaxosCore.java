@@ -19,8 +19,8 @@ import java.util.List;
  * seize leadership at once either: it follows the current leader, and starts the next view it
  * leads only after its suspect timeout passes in silence.
  *
- * <p><b>Restart hold</b> (issue 12: a restarted replica never takes leadership from a working
- * leader). A replica restarted from a non-empty log starts no view — whatever its failure detector
+ * <p><b>Restart hold</b> (a restarted replica never takes leadership from a working leader).
+ * A replica restarted from a non-empty log starts no view — whatever its failure detector
  * says — until it has heard from some peer, or {@link PaxosConfig#restartHoldNanos()} after its
  * start. Until then it cannot know the view the others are in (it sits in the view it recovered,
  * often one it led itself), and the peers' connections to it come back with back-off; the first
@@ -29,7 +29,7 @@ import java.util.List;
  * that view. The runtime adds the other half: its detector's clock starts only once the local
  * replay is handed to execution ({@link PaxosBroadcast}).
  *
- * <p><b>Partial partitions</b> (issue 12 item 3). <em>Check-quorum</em> ({@link QuorumCheck}): a
+ * <p><b>Partial partitions</b>. <em>Check-quorum</em> ({@link QuorumCheck}): a
  * replica leading a view, or running its Phase 1, that has heard from no quorum (itself included)
  * within the suspect timeout steps down (not before it has heard from any peer, up to the restart
  * hold after its start: the processes of a new cluster start one after the other) — it stops proposing, retransmitting and heartbeating, and
@@ -99,8 +99,8 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         this.self = self;
         this.acceptor = new Acceptor(config.members(), config.catchUpMaxInstances(), config.catchUpMaxBytes(), recovered);
         this.learner = new Learner(config.quorum(), acceptor::vote);
-        // Decisions logged before the crash are delivered again from the snapshot on (Issue 5:
-        // local replay first, then catch-up from peers for the rest).
+        // Decisions logged before the crash are delivered again from the snapshot on (local
+        // replay first, then catch-up from peers for the rest).
         learner.recover(recovered);
         this.proposer = new Proposer(config);
         this.monitor = new ViewMonitor(config, self, now);

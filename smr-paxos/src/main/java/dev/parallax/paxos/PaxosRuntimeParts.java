@@ -28,7 +28,7 @@ import java.util.function.IntSupplier;
  *       thread, and logs view changes and step-downs.</li>
  *   <li><b>The replay-handover rule</b>: a restarted replica hands its logged decisions to
  *       execution first, with its inbox closed; until the protocol stage keeps no undelivered
- *       decision the failure detector watches no view, so its clock starts only then (issue 12).</li>
+ *       decision the failure detector watches no view, so its clock starts only then.</li>
  *   <li><b>Failure detection</b> ({@link #failureDetection}): {@link SuspicionRule} on the view this
  *       replica follows, checked every quarter heartbeat. The core must be told
  *       ({@link MultiPaxosCore#detectFailuresExternally}).</li>
@@ -143,7 +143,7 @@ public final class PaxosRuntimeParts {
         if (!replayed) {
             // The local replay (every logged decision, handed out on the first step) keeps the
             // inbox closed until execution takes the rest: peers' messages wait, so the detector's
-            // clock starts only when it is done (issue 12).
+            // clock starts only when it is done.
             replayed = undelivered == 0;
         }
         followedView = replayed && core.isFollowing() ? v : -1;

@@ -3,7 +3,7 @@ package dev.parallax.paxos;
 import dev.parallax.core.protocol.Effects;
 
 /**
- * Pre-vote (Raft thesis §9.6, adapted to views that rotate among the replicas; issue 12 item 3):
+ * Pre-vote (Raft thesis §9.6, adapted to views that rotate among the replicas):
  * a follower that suspects the leader of its view does not start the next view it leads at once.
  * It first asks every peer with a {@link PaxosMessage.PreVote} and starts the view only once a
  * quorum, itself included, granted. A peer grants only if

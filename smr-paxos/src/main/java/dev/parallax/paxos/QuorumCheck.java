@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * Check-quorum (Raft thesis §6.2, "the leader steps down if an election timeout elapses without a
- * successful round of heartbeats to a majority"; issue 12 item 3): a replica that leads a view, or
+ * successful round of heartbeats to a majority"): a replica that leads a view, or
  * runs its Phase 1, remembers when each peer last showed that it hears it — a {@code HeartbeatAck},
  * an {@code Accept} or a {@code PrepareOk} of that view — and has lost its quorum once fewer than a
  * majority, itself included, did so within the suspect timeout (the shortest one, rank 0's). A

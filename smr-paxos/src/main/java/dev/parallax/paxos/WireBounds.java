@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * The ranges a correct replica's view and instance numbers stay in, and the check that a
  * {@link PaxosMessage} respects them: the one validation rule for numbers that come from the wire
- * (issue 12 item 7, "wire input that lies"). {@link PaxosMessageCodec} refuses a message that breaks
+ * (wire input that lies). {@link PaxosMessageCodec} refuses a message that breaks
  * it ({@code MalformedMessageException}, so the transport closes the connection and counts a bad
  * frame); {@link MultiPaxosCore} ignores one (transports that hand messages over without a codec).
  *
@@ -17,8 +17,8 @@ import java.util.List;
  * a {@code CatchUpQuery} asks {@code from <= to} (the answering core clamps the width to
  * {@link PaxosConfig#catchUpMaxInstances()}), a {@code RecoveryReply}'s {@code highest} is an
  * instance or {@code -1}, and a {@code PreVoteReply}'s {@code candidateView} is a view. Nothing else is checked here: these are the numbers loops and arithmetic
- * depend on, not the protocol's invariants (a peer is trusted to run the protocol; issue 12 item 8
- * authenticates it).
+ * depend on, not the protocol's invariants (a peer is trusted to run the protocol; mutual TLS
+ * between replicas authenticates it).
  *
  * <p>Stateless and thread-safe.
  */

@@ -14,7 +14,7 @@ import static dev.parallax.paxos.CoreFixtures.v;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Check-quorum and pre-vote, one rule per test (issue 12 item 3; Raft thesis §6.2 and §9.6, adapted
+ * Check-quorum and pre-vote, one rule per test (Raft thesis §6.2 and §9.6, adapted
  * to Multi-Paxos' rotating views). Three replicas, suspect timeout 500 ms, heartbeat 50 ms,
  * retransmit 200 ms, window 3 ({@link CoreFixtures#CONFIG}).
  */

@@ -13,8 +13,8 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Local replay at restart (Issue 5: "decided instances replayed into the state machine from the
- * last snapshot; then catch-up from peers"): decisions are logged as {@link PaxosRecord.Decided} /
+ * Local replay at restart (decided instances are replayed into the state machine from the last
+ * snapshot, then caught up from peers): decisions are logged as {@link PaxosRecord.Decided} /
  * {@link PaxosRecord.Decision} and delivered again by the restarted core without any message.
  */
 class LocalReplayTest {
@@ -27,7 +27,7 @@ class LocalReplayTest {
     }
 
     @Test
-    @DisplayName("Issue 5: logged decisions are delivered in order up to the first gap on the first tick, without any message")
+    @DisplayName("logged decisions are delivered in order up to the first gap on the first tick, without any message")
     void recoveredDecisionsAreDeliveredInOrderWithoutAnyMessage() {
         MultiPaxosCore core = new MultiPaxosCore(CONFIG, 1, List.of(
                 new PaxosRecord.Promise(0),
@@ -52,7 +52,7 @@ class LocalReplayTest {
     }
 
     @Test
-    @DisplayName("Issue 5: replay starts at the installed snapshot; nothing below it is delivered again")
+    @DisplayName("replay starts at the installed snapshot; nothing below it is delivered again")
     void anInstalledSnapshotSkipsTheReplayedPrefix() {
         MultiPaxosCore core = new MultiPaxosCore(CONFIG, 1, List.of(
                 new PaxosRecord.Decision(0, v("d0")), new PaxosRecord.Decision(1, v("d1")),
@@ -67,7 +67,7 @@ class LocalReplayTest {
     }
 
     @Test
-    @DisplayName("Issue 5: a Decided record counts only against the vote of its view logged before it; otherwise catch-up fetches it")
+    @DisplayName("a Decided record counts only against the vote of its view logged before it; otherwise catch-up fetches it")
     void aDecidedRecordWithoutItsVoteIsIgnored() {
         MultiPaxosCore core = new MultiPaxosCore(CONFIG, 1, List.of(
                 new PaxosRecord.Vote(0, 1, v("a")), new PaxosRecord.Decided(0, 2),   // names a vote never logged
@@ -88,7 +88,7 @@ class LocalReplayTest {
     }
 
     @Test
-    @DisplayName("Issue 5: a decision names the local vote when it holds the value, else it is logged with its value; never synced")
+    @DisplayName("a decision names the local vote when it holds the value, else it is logged with its value; never synced")
     void decisionsAreLoggedByReferenceOnlyWhenTheLocalVoteHoldsTheValue() {
         MultiPaxosCore core = new MultiPaxosCore(CONFIG, 1, List.of(), 0);
         core.onMessage(0, new PaxosMessage.Propose(0, 0, v("a")), 1, out);
@@ -112,7 +112,7 @@ class LocalReplayTest {
     }
 
     @Test
-    @DisplayName("Issue 5: a decision record lost with the unsynced tail is harmless: the logged prefix replays, peers fill the rest")
+    @DisplayName("a decision record lost with the unsynced tail is harmless: the logged prefix replays, peers fill the rest")
     void aRestartedReplicaReplaysItsLoggedPrefixThenCatchesUp() {
         ScriptedCluster c = new ScriptedCluster(CONFIG);
         c.tick(MS);
@@ -136,7 +136,8 @@ class LocalReplayTest {
     }
 
     @Test
-    @DisplayName("Issue 5 + seed 000 §III-C: compaction keeps the decisions at or above the trim point and drops the rest")
+    @DisplayName("seed 000 (JPaxos staged replica) §III-C: compaction keeps the decisions at or above the trim point "
+            + "and drops the rest")
     void compactionKeepsDecisionsFromTheTrimPointOn() {
         ScriptedCluster c = new ScriptedCluster(CONFIG);
         c.tick(MS);
@@ -154,7 +155,7 @@ class LocalReplayTest {
     }
 
     @Test
-    @DisplayName("Issue 5: decision records below a trim point are covered by the snapshot and not recovered")
+    @DisplayName("decision records below a trim point are covered by the snapshot and not recovered")
     void decisionsBelowTheTrimPointAreDropped() {
         MultiPaxosCore core = new MultiPaxosCore(CONFIG, 1, List.of(
                 new PaxosRecord.Decision(0, v("d0")), new PaxosRecord.Decision(1, v("d1")),

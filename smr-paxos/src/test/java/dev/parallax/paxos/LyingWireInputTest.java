@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * Wire input that lies (issue 12 item 7): views and instance numbers outside the ranges the
+ * Wire input that lies: views and instance numbers outside the ranges the
  * protocol can reach are refused by the codec ({@link MalformedMessageException}, so the transport
  * counts a bad frame) and ignored by the core (for transports that hand messages over without a
  * codec), and no view near {@link Long#MAX_VALUE} makes the core loop.

@@ -385,7 +385,8 @@ class MultiPaxosCoreTest {
     }
 
     @Test
-    @DisplayName("seed 000 §III-C + issue 12 item 5: a replica that missed 40 decisions of 512 KiB (20 MiB) catches up in replies that each fit a frame")
+    @DisplayName("seed 000 (JPaxos staged replica) §III-C: a replica that missed 40 decisions of 512 KiB (20 MiB) catches "
+            + "up in replies that each fit a frame")
     void aReplicaLaggingBehindLargeValuesCatchesUpInFrameSizedReplies() {
         ScriptedCluster c = stableCluster();
         c.isolate(2);
@@ -417,7 +418,8 @@ class MultiPaxosCoreTest {
     }
 
     @Test
-    @DisplayName("seed 000 §III-C + issue 12 item 5: a catch-up reply is bounded by bytes as well as by count; a value larger than the bound goes alone")
+    @DisplayName("seed 000 (JPaxos staged replica) §III-C: a catch-up reply is bounded by bytes as well as by count; "
+            + "a value larger than the bound goes alone")
     void catchUpRepliesAreBoundedByBytesAsWellAsCount() {
         // 500-byte values take 512 bytes each in a reply (instance and length: CatchUp.DECIDED_OVERHEAD).
         MultiPaxosCore peer = new MultiPaxosCore(PaxosConfig.builder(3).catchUpMaxInstances(3).catchUpMaxBytes(1100).build(),
@@ -469,7 +471,8 @@ class MultiPaxosCoreTest {
     }
 
     @Test
-    @DisplayName("seed 000 §III-C + issue 12 item 5: a reply that taught something to a replica still behind makes it ask the same peer again at once, from where the reply stopped")
+    @DisplayName("seed 000 (JPaxos staged replica) §III-C: a reply that taught something to a replica still behind makes "
+            + "it ask the same peer again at once, from where the reply stopped")
     void aLaggingReplicaAsksAgainAtOnceFromWhereAReplyStopped() {
         MultiPaxosCore lagging = fresh(2);
         lagging.onMessage(0, new PaxosMessage.Heartbeat(0, 5), 0, out); // 0..4 decided elsewhere

@@ -59,7 +59,7 @@ class PaxosRuntimePartsTest {
     }
 
     @Test
-    @DisplayName("issue 12 replay hand-over: the detector watches no view until the local replay left the protocol stage")
+    @DisplayName("replay hand-over: the detector watches no view until the local replay left the protocol stage")
     void theDetectorWatchesOnlyOnceTheReplayIsHandedOver() {
         PaxosRuntimeParts parts = new PaxosRuntimeParts(CONFIG, 1, "paxos", new SimpleMeterRegistry());
         ScriptedCluster c = stableCluster();

@@ -9,7 +9,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 12 item 1, in the deterministic core: a replica restarted from a non-empty log starts no
+ * The restart hold, in the deterministic core: a replica restarted from a non-empty log starts no
  * view until it has heard from a peer or its restart hold ran out (the peers' connections to it
  * come back with back-off, and it cannot know their view before). A suspicion raised by the
  * runtime's detector during the hold is kept, and acted on only if the replica still follows that

@@ -12,7 +12,7 @@ import java.util.TreeMap;
  * The coordinator's side of Phase 2 (rule C3; seed 003 (Ring Paxos) Alg. 2 l.14–18, Alg. 3
  * l.14–21): what it re-proposes after Phase 1 (first, in instance order, a gap as NOOP), the
  * proposals queued FIFO behind them (at most n × {@code ring.max.pending}), the instances it has
- * open and since when (the window, U6/M5 retransmission and the stall trigger of plan §1.7 read
+ * open and since when (the window, U6/M5 retransmission and the stall trigger of ring re-formation read
  * them), and the next instance to open. With {@code ring.lambda} &gt; 0 it also holds at most one skip
  * to open ({@link #offerSkip}), before the queued proposals and outside their cap (Multi-Ring Paxos;
  * seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1 l.13-20). It ignores an id it has queued, open, re-proposes in the

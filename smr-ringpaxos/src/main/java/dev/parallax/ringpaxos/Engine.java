@@ -8,9 +8,9 @@ import java.nio.ByteBuffer;
  * What a dissemination {@link Variant} may call of the shared Ring Paxos engine ({@link RingEngine}):
  * the rules both of seed 003 (Ring Paxos)'s algorithms share ("statements in gray", Alg. 2 and Alg. 3):
  * rounds, the acceptor's vote (C4), the learner (C5), the value cache, the proposer's hand-over (C7)
- * and the coordinator's opening of instances (C3). Frozen by the plan (§1.4).
+ * and the coordinator's opening of instances (C3). This interface is fixed.
  *
- * <p>The plan's {@code Out} is {@code Effects<RingWire, RingRecord, RingValue>}: the effects of the step
+ * <p>The step's output type {@code Out} is {@code Effects<RingWire, RingRecord, RingValue>}: the effects of the step
  * in which the variant is called (Java has no type alias, so the signatures spell it out).
  *
  * <p>Not thread-safe: called only from the core's driver thread, inside a step; never blocks.

@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Wire form of M-Ring's datagram, {@link MPacket}, frame type {@value #TYPE} on the datagram group
- * {@code mring-mcast} (big-endian; plan §1.2; seed 003 (Ring Paxos) §3.5.2 "two parts"):
+ * {@code mring-mcast} (big-endian; seed 003 (Ring Paxos) §3.5.2 "two parts"):
  *
  * <pre>
  * 40 MPacket round:8 ring count:4 (instance:8 vid)×count count:4 (instance:8 vid value)×count

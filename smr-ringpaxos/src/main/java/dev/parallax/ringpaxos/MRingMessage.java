@@ -26,7 +26,7 @@ public sealed interface MRingMessage extends RingUnicast {
 
     /**
      * Type 31, M-Ring coordinator → ring acceptors: Phase 2A of values too big for a datagram
-     * (plan §1.9; learners fetch them by catch-up).
+     * (spares and learners fetch them by catch-up).
      *
      * @param round the round
      * @param ring the round's ring

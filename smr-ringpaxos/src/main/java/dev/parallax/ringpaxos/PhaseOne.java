@@ -11,7 +11,7 @@ import java.util.TreeSet;
  * l.9–19; §3.3.2 ¶4 "for all instances"): collects {@code Phase1B} pages from the acceptors (paged as
  * Multi-Paxos' Phase 1: a page with {@code continueFrom ≥ 0} is followed by a {@code Phase1A} for the
  * rest, to that acceptor only) and completes on a quorum of complete answers ({@link RingConfig#quorum()}, a majority: every
- * Phase 1 quorum meets every ring's majority of acceptors, plan §1.7). Each instance in {@code [max(from, highest trimmedBelow),
+ * Phase 1 quorum meets every ring's majority of acceptors). Each instance in {@code [max(from, highest trimmedBelow),
  * highest reported]} then gets the highest-round vote's value, else NOOP (l.13–16); never below a
  * trim point, since trimmed instances are decided.
  *

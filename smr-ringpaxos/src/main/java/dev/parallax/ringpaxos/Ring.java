@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * The ring of one round: which members are on it, in which order, and which of them are the round's
  * acceptors. The coordinator of round {@code r} chooses it after Phase 1 from members that answered
- * and puts it in every packet of the round (seed 003 (Ring Paxos) §3.3.2 ¶2; our choice, plan §1.9);
+ * and puts it in every packet of the round (seed 003 (Ring Paxos) §3.3.2 ¶2; our choice);
  * acceptors keep no state for it.
  *
  * <ul>

@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * Wire form of the TCP messages, {@link RingUnicast}, on channels {@code uring} and {@code mring}
- * (frame bodies, big-endian; plan §1.2). Types 30–31 are M-Ring's, written by {@link MRingWire}.
+ * (frame bodies, big-endian). Types 30–31 are M-Ring's, written by {@link MRingWire}.
  * Stateless and thread-safe.
  *
  * <p>Decoding checks every read against the bytes left (a truncated body, a count or length larger

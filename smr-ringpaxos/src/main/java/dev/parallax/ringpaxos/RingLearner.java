@@ -39,9 +39,9 @@ final class RingLearner {
     private long firstUndecided;
     private long trimmedBelow;
     private long knownDecidedBelow;
-    /** Decided-ahead bound (M-Ring, plan §1.8): no body is held at or above firstUndecided + this. */
+    /** Decided-ahead bound (M-Ring): no body is held at or above firstUndecided + this. */
     private final long maxAhead;
-    /** Decided-ahead bound on bodies' bytes (M-Ring, plan §1.8). */
+    /** Decided-ahead bound on bodies' bytes (M-Ring). */
     private final long maxAheadBytes;
     /** Bytes of the bodies held at or above {@code firstUndecided}. */
     private long heldBytes;
@@ -59,8 +59,8 @@ final class RingLearner {
     }
 
     /**
-     * With a decided-ahead bound (M-Ring: {@code mring.learner.buffer} instances and {@code .bytes},
-     * plan §1.8): the body of a decision beyond it is dropped and counted; the decision itself (its
+     * With a decided-ahead bound (M-Ring: {@code mring.learner.buffer} instances and
+     * {@code .bytes}): the body of a decision beyond it is dropped and counted; the decision itself (its
      * id) is kept — it may be known nowhere else (a coordinator whose learner lags) — and its body
      * comes back once the prefix reaches it: from the own vote, the value cache, or catch-up (C6).
      * The first undecided instance's body is always taken.

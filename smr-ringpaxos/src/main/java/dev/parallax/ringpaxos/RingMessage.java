@@ -49,7 +49,7 @@ public sealed interface RingMessage extends RingUnicast {
     /**
      * Type 3, coordinator → all members, every {@code ring.heartbeat.ms}: the coordinator lives,
      * the ring of the round (for members off it; {@code null} while Phase 1 runs), how far
-     * decisions reach, and the garbage-collection floor (seed 003 §3.3.7; plan §1.8).
+     * decisions reach, and the garbage-collection floor (seed 003 (Ring Paxos) §3.3.7).
      *
      * @param round the coordinator's round
      * @param ring the round's ring, or {@code null} if none is formed yet
@@ -61,7 +61,7 @@ public sealed interface RingMessage extends RingUnicast {
 
     /**
      * Type 4, member → coordinator, every heartbeat and at once when {@code backlog} crosses
-     * {@code mring.fc.threshold} (seed 003 §3.3.6–§3.3.7; route: plan §1.9).
+     * {@code mring.fc.threshold} (seed 003 (Ring Paxos) §3.3.6–§3.3.7; the route is our choice).
      *
      * @param round the member's round
      * @param decidedBelow every instance below it is decided at the member

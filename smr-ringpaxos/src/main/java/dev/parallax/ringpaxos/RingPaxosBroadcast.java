@@ -27,7 +27,7 @@ import java.util.function.ToDoubleFunction;
  *       {@link Builder#skipDelivery} — its encoder's bytes for its target. There is no
  *       protocol-level deduplication and no delivery state: a batch decided twice is delivered
  *       twice at every replica in the same order, and the replica's client sessions answer the copy
- *       identically everywhere (plan §0);</li>
+ *       identically everywhere;</li>
  *   <li>clients are never redirected ({@link #redirectHint()} is {@link #ANY_REPLICA}: every member
  *       is a proposer, §3.3.1); {@link #leaderHint()} names the coordinator of the round this
  *       replica follows (demo, chaos and tools);</li>
@@ -39,12 +39,13 @@ import java.util.function.ToDoubleFunction;
  *       {@code .size}, {@code .position} (-1 off the ring), {@code .window}, {@code .outstanding},
  *       {@code .first.undecided}, {@code .logical.next}, {@code .learner.buffered{unit=instances|bytes}},
  *       {@code .version.floor}, and counters {@code parallax.ring.reformations} and
- *       {@code parallax.protocol.stepdowns} (plan §1.11), tagged {@code protocol} and
+ *       {@code parallax.protocol.stepdowns}, tagged {@code protocol} and
  *       {@code replica}.</li>
  * </ul>
  * The incarnation floor of the value ids this replica proposes is the wall clock in milliseconds at
- * start (plan §1.1). With {@code ring.lambda} &gt; 0 the clock given to the builder must read
- * nanoseconds since the Unix epoch ({@code dev.parallax.core.time.EpochClock}; a simulator's shared
+ * start, so that a replica whose log was lost never reuses an incarnation. With
+ * {@code ring.lambda} &gt; 0 the clock given to the builder must read nanoseconds since the Unix
+ * epoch ({@code dev.parallax.core.time.EpochClock}; a simulator's shared
  * virtual clock is fine): the skip target is a function of it shared by every ring. The runtime settings that are not Ring Paxos' own come as one
  * {@link RuntimeOptions}; the longest time between two ticks is half the shortest of
  * {@code ring.heartbeat.ms}, {@code ring.retransmit.ms} and {@code mring.retransmit.ms}. What only
@@ -232,7 +233,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
         /**
          * Delivers a decided skip (Multi-Ring Paxos; {@code ring.lambda} &gt; 0) to the
          * {@code DeliveryListener} at its instance as {@code encoder.apply(upTo)}, its absolute
-         * logical target (plan rule 1), so a multicast layer can put its own envelope kind on it;
+         * logical target ({@code next = max(next, upTo)}), so a multicast layer can put its own envelope kind on it;
          * default none: skips are not delivered, like no-ops. Called on the protocol thread; must
          * not block, must return a buffer no one mutates afterwards (null delivers nothing).
          */

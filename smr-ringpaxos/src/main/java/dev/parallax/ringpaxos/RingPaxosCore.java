@@ -10,7 +10,7 @@ import java.util.function.ObjLongConsumer;
 /**
  * One member's Ring Paxos (seed 003 (Ring Paxos) ch. 3) as a deterministic step function: the shared
  * {@link RingEngine} (rounds, Phase 1, acceptor, learner, catch-up, proposer, failures, ring
- * re-formation, versions, compaction; plan §1.4) and one dissemination {@link Variant}: U-Ring
+ * re-formation, versions, compaction) and one dissemination {@link Variant}: U-Ring
  * ({@link UnicastPath}, Alg. 3) or M-Ring ({@code DatagramPath}, Alg. 2), chosen by
  * {@link RingConfig#kind()}. Every member is an acceptor, a learner and a proposer; clients may use
  * any replica ({@code ANY_REPLICA}), and {@link #coordinator()} is the leader hint for tools.
@@ -25,7 +25,7 @@ import java.util.function.ObjLongConsumer;
  * {@code skips.proposed}, {@code skips.decided}, {@code proposals.capped}.
  *
  * <p>No protocol-level deduplication: a batch decided twice is delivered twice at every replica in
- * the same order, and the client sessions answer the copy from their cache (plan §0).
+ * the same order, and the client sessions answer the copy from their cache.
  *
  * <p>Not thread-safe: exactly one driver thread calls it; it never blocks.
  */
@@ -215,8 +215,8 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
     }
 
     /**
-     * The ring's logical next over the values this member handed out, in order (Multi-Ring Paxos
-     * plan rule 1: a client value +1, a NOOP +0, a skip {@code max(next, upTo)}); equal at members
+     * The ring's logical next over the values this member handed out, in order (Multi-Ring Paxos'
+     * logical numbering: a client value +1, a NOOP +0, a skip {@code max(next, upTo)}); equal at members
      * that handed out the same prefix. Starts at 0, also after a restart or an installed snapshot,
      * where it is then a lower bound of the ring's.
      */

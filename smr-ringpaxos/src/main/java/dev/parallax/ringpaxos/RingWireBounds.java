@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * The ranges a correct member's numbers stay in, and the check that a Ring Paxos message respects
- * them: the one validation rule for numbers that come from the wire (issue 12 item 7, "wire input
- * that lies"; the rule Multi-Paxos' {@code WireBounds} follows). {@link RingCodec} and
+ * them: the one validation rule for numbers that come from the wire (wire input that lies; the
+ * rule Multi-Paxos' {@code WireBounds} follows). {@link RingCodec} and
  * {@link MPacketCodec} refuse a message that breaks it ({@code MalformedMessageException}, so the
  * transport drops the frame or datagram and counts it); the core ignores one (transports that hand
  * messages over without a codec) and counts {@code event=malformed}.

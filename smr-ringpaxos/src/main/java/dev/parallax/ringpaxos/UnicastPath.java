@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.function.ObjLongConsumer;
 
 /**
- * U-Ring's dissemination (seed 003 (Ring Paxos) §3.3.3, Alg. 3 Tasks 3–5; plan §1.5): everything
+ * U-Ring's dissemination (seed 003 (Ring Paxos) §3.3.3, Alg. 3 Tasks 3–5): everything
  * travels along the ring, member to successor, in {@link UPacket}s that combine Phase 2A/2B,
  * decisions and piggy-backed proposals (§3.5.2).
  * <ul>

@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 
 /**
  * Bodies of values this member may need for an id-only decision (rule C5): proposals it forwarded,
- * 2As it received, values it saw go by. Keyed by {@link ValueId} (one body per id, plan §1.1), so
+ * 2As it received, values it saw go by. Keyed by {@link ValueId} (one body per id), so
  * resolving an id-only decision is exact. Bounded by {@code mring.learner.buffer} entries and
  * {@code mring.learner.buffer.bytes}: beyond, a body is dropped and counted
  * ({@code event=values.beyond.buffer}); the learner then fetches it by catch-up (C6).

@@ -13,8 +13,8 @@ package dev.parallax.ringpaxos;
  *
  * <p>A <b>skip</b> {@code (-2, 0, upTo)} ({@link #skip(long)}, {@link #SKIP_ORIGIN}) is the
  * coordinator's value that moves the ring's logical numbering to the absolute target {@code upTo}
- * (Multi-Ring Paxos, seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1 l.13-20; plan rule 1:
- * {@code next = max(next, upTo)}). Like a NOOP it has no body — the id is the whole value — and no
+ * (Multi-Ring Paxos, seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1 l.13-20; a
+ * skip sets {@code next = max(next, upTo)}). Like a NOOP it has no body — the id is the whole value — and no
  * proposer: only a coordinator opens one. {@code upTo >= 1} (a skip to 0 moves nothing).
   *
  * <p>Wire form {@code origin:2 incarnation:8 seq:8} ({@link #BYTES}); the origin is a signed 16-bit
@@ -47,7 +47,7 @@ public record ValueId(int origin, long incarnation, long seq) implements Compara
     }
 
     /**
-     * The skip id moving the logical numbering to {@code upTo} (plan rule 1).
+     * The skip id moving the logical numbering to {@code upTo} ({@code next = max(next, upTo)}).
      *
      * @throws IllegalArgumentException if {@code upTo < 1}
      */

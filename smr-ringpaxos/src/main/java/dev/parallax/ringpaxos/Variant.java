@@ -9,14 +9,14 @@ import java.util.function.ObjLongConsumer;
  * One way of disseminating Phase 2 and decisions over a ring: U-Ring ({@link UnicastPath}, seed 003
  * (Ring Paxos) Alg. 3 Tasks 3–5) or M-Ring ({@code DatagramPath}, Alg. 2 Tasks 3–5). The shared
  * {@link Engine} owns rounds, Phase 1, the acceptor, the learner, catch-up, proposers and failure
- * handling; a variant owns how values and votes travel. Frozen by the plan (§1.4).
+ * handling; a variant owns how values and votes travel. This split is fixed.
  *
  * <p>Not thread-safe: called only from the core's driver thread, inside a step; never blocks.
  */
 public interface Variant {
 
     /**
-     * The ring of {@code round} chosen after its Phase 1 (C2, plan §1.7): from the members that
+     * The ring of {@code round} chosen after its Phase 1 (C2, ring re-formation): from the members that
      * answered Phase 1 ({@code responders}, this member excluded) and the other members heard
      * within the suspect time-out ({@code live}, responders and excluded members left out), each
      * list in id order.

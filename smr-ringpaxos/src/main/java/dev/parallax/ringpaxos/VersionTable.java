@@ -3,7 +3,7 @@ package dev.parallax.ringpaxos;
 import java.util.Arrays;
 
 /**
- * Versions and the garbage-collection floor (seed 003 (Ring Paxos) §3.3.7; plan §1.8): a learner's
+ * Versions and the garbage-collection floor (seed 003 (Ring Paxos) §3.3.7): a learner's
  * version is how many decisions its replica delivered ({@code onDelivered}); members report theirs
  * in {@code Alive}; the coordinator's floor is the quorum-th highest version, its own included —
  * what a quorum (a majority) of learners applied, so the {@code n − quorum} failures tolerated

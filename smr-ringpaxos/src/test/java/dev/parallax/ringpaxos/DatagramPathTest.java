@@ -19,7 +19,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link DatagramPath} alone, over an {@link EngineDouble}: rules M1–M8 of the plan (seed 003
+ * {@link DatagramPath} alone, over an {@link EngineDouble}: rules M1–M8 (docs/protocols/ring-paxos.md; seed 003
  * (Ring Paxos) §3.3.2, Alg. 2 Tasks 3–5, §3.3.4, §3.3.6), one test each. Members: n = 3 with round
  * 2 (coordinator 2, ring [0, 2], spare 1) and n = 5 with round 4 (coordinator 4, ring [0, 1, 4],
  * spares 2 and 3).
@@ -144,7 +144,7 @@ class DatagramPathTest {
     }
 
     @Test
-    @DisplayName("M1/§1.9: a value too big for a datagram goes as Phase2AUnicast to the other ring acceptors only")
+    @DisplayName("M1: a value too big for a datagram goes as Phase2AUnicast to the other ring acceptors only")
     void oversizedGoesByUnicast() {
         DatagramPath c = path(FIVE, 4, 4, RING5, true);
         Phase2Entry big = entry(0, 1, 2000);
@@ -235,7 +235,7 @@ class DatagramPathTest {
     }
 
     @Test
-    @DisplayName("M3 (plan §1.9, broken 2B chain): a duplicate 2A makes first() send its 2B again, with no second vote record")
+    @DisplayName("M3 (broken 2B chain): a duplicate 2A makes first() send its 2B again, with no second vote record")
     void duplicate2ARepairsTheChain() {
         DatagramPath a = path(THREE, 0, 2, null, false);
         MPacket p = new MPacket(2, RING3, List.of(), List.of(entry(0, 1, "x")));

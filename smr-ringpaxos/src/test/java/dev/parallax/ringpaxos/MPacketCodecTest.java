@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * M-Ring's datagram codec (plan §1.2, type 40): round trips, {@code size} equal to the encoded
+ * M-Ring's datagram codec (frame type 40): round trips, {@code size} equal to the encoded
  * length (so the coordinator fills a datagram exactly; seed 003 (Ring Paxos) §3.5.2), and bad input
  * refused with {@link MalformedMessageException}.
  */
@@ -46,7 +46,7 @@ class MPacketCodecTest {
     }
 
     @Property
-    @Label("every MPacket round-trips, and size() is its encoded length, entry by entry too (plan §1.2; seed 003 §3.5.2)")
+    @Label("every MPacket round-trips, and size() is its encoded length, entry by entry too (seed 003 (Ring Paxos) §3.5.2)")
     void roundTripAndSize(@ForAll("packets") MPacket p) {
         assertThat(RingSamples.roundTrip(codec, p)).isEqualTo(p);
         int encoded = body(p).length;
@@ -63,7 +63,7 @@ class MPacketCodecTest {
     }
 
     @Test
-    @DisplayName("skips ride as id-only decisions and as 2As without bytes; size stays exact (plan rule 1)")
+    @DisplayName("skips ride as id-only decisions and as 2As without bytes; size stays exact")
     void skips() {
         MPacket p = new MPacket(2, M, List.of(new InstanceVid(7, ValueId.skip(40))),
                 List.of(new Phase2Entry(8, ValueId.skip(41), empty())));
@@ -152,7 +152,7 @@ class MPacketCodecTest {
     }
 
     @Test
-    @DisplayName("a ring with a duplicate member or a member outside [0, n) is refused (plan §1.1)")
+    @DisplayName("a ring with a duplicate member or a member outside [0, n) is refused")
     void rings() {
         byte[] b = body(new MPacket(1, Ring.mRing(2, new int[]{0, 1}), List.of(), List.of())); // round:8 kind count acc ids@11
         byte[] duplicate = b.clone();

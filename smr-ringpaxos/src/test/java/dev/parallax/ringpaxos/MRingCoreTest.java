@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * M-Ring over the whole core ({@link RingPaxosCore} with {@link DatagramPath}) in a
  * {@code ScriptedCluster} whose multicasts are one envelope per other member (R5): rules M1–M8 of
- * the plan and the loss cases of seed 003 (Ring Paxos) §3.3.4, one test each. With n = 3 and
+ * docs/protocols/ring-paxos.md ("M-Ring") and the loss cases of seed 003 (Ring Paxos) §3.3.4, one test each. With n = 3 and
  * round 0 the ring is {@code [1, 0]} (acceptor 1, coordinator 0) and member 2 is a spare; with
  * n = 5 it is {@code [1, 2, 0]}, spares 3 and 4.
  */
@@ -142,7 +142,7 @@ class MRingCoreTest {
     }
 
     @Test
-    @DisplayName("M3/§1.9: a lost 2B is repaired: the retransmitted 2A makes first() send it again")
+    @DisplayName("M3: a lost 2B is repaired: the retransmitted 2A makes first() send it again")
     void lost2BRepaired() {
         RingCluster c = started(mRing(3).build());
         c.propose(0, batch("a"));
@@ -223,7 +223,7 @@ class MRingCoreTest {
     }
 
     @Test
-    @DisplayName("M1/§1.9: a value too big for a datagram goes as Phase2AUnicast to the ring acceptors; the spare fetches it")
+    @DisplayName("M1: a value too big for a datagram goes as Phase2AUnicast to the ring acceptors; the spare fetches it")
     void oversizedValue() {
         RingCluster c = started(mRing(3).mringPacketBytes(512).build());
         c.propose(0, bytes(600, 'x'));
@@ -290,7 +290,7 @@ class MRingCoreTest {
     }
 
     @Test
-    @DisplayName("C5/§1.8: bodies beyond mring.learner.buffer are dropped, counted, and fetched by catch-up")
+    @DisplayName("C5: bodies beyond mring.learner.buffer are dropped, counted, and fetched by catch-up")
     void learnerBufferBound() {
         RingCluster c = started(mRing(3).window(4).mringLearnerBuffer(1).build());
         for (String s : List.of("a", "b", "c", "d")) {
@@ -375,7 +375,8 @@ class MRingCoreTest {
     }
 
     @Test
-    @DisplayName("§1.7 (one-way cut): the 2Bs of the ring acceptor never reach the coordinator; the ring is re-formed around the spare")
+    @DisplayName("re-formation (one-way cut): the 2Bs of the ring acceptor never reach the coordinator; the ring is "
+            + "re-formed around the spare")
     void oneWayCutIntoTheCoordinator() {
         RingCluster c = started(mRing(3).build());
         c.cutLink(1, 0);
@@ -406,7 +407,8 @@ class MRingCoreTest {
     }
 
     @Test
-    @DisplayName("Plan §1.8 (B4): bodies at or beyond firstUndecided + mring.learner.buffer are dropped and counted values.beyond.buffer (decisions kept); C6 fetches them once the gap closes")
+    @DisplayName("B4: bodies at or beyond firstUndecided + mring.learner.buffer are dropped and counted "
+            + "values.beyond.buffer (decisions kept); C6 fetches them once the gap closes")
     void learnerBufferBoundsDecidedAhead() {
         RingCluster c = started(mRing(3).mringLearnerBuffer(4).build());
         RingEngine e = c.core(2).engine();

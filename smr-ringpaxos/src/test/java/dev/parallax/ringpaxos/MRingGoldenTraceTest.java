@@ -112,7 +112,8 @@ class MRingGoldenTraceTest {
     }
 
     @Test
-    @DisplayName("M1/§1.9: a value larger than a datagram goes as Phase2AUnicast to the ring acceptor; the spare fetches it by catch-up")
+    @DisplayName("M1: a value larger than a datagram goes as Phase2AUnicast to the ring acceptor; the spare fetches it "
+            + "by catch-up")
     void oversized() {
         RingCluster c = new RingCluster(mRing(3).mringPacketBytes(512).build());
         c.start();

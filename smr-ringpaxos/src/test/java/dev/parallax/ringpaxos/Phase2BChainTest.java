@@ -37,7 +37,7 @@ class Phase2BChainTest {
     }
 
     @Test
-    @DisplayName("M3/§1.8: pending 2Bs are bounded by the window; beyond, refused and counted")
+    @DisplayName("M3: pending 2Bs are bounded by the window; beyond, refused and counted")
     void bounded() {
         Phase2BChain c = new Phase2BChain();
         assertThat(c.hold(0, 1, A, 2)).isTrue();

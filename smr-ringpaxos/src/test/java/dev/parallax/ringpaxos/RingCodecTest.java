@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The TCP wire codec of Ring Paxos (plan §1.2): every message survives a round trip, and bad input
+ * The TCP wire codec of Ring Paxos: every message survives a round trip, and bad input
  * (truncated, trailing bytes, lying counts, numbers outside {@link RingWireBounds}, malformed rings)
  * ends in {@link MalformedMessageException}, the codec's one exception for bad input, never in a
  * partial message or a huge allocation.
@@ -50,7 +50,7 @@ class RingCodecTest {
     }
 
     @Property
-    @Label("every RingUnicast round-trips over its whole valid range (plan §1.2)")
+    @Label("every RingUnicast round-trips over its whole valid range")
     void everyMessageRoundTrips(@ForAll("messages") RingUnicast m) {
         assertThat(RingSamples.roundTrip(codec, m)).isEqualTo(m);
     }
@@ -61,7 +61,7 @@ class RingCodecTest {
     }
 
     @Test
-    @DisplayName("every message kind has the frame type of the plan's table: 1-10, 20, 30, 31 (plan §1.2)")
+    @DisplayName("every message kind has the frame type docs/protocols/ring-paxos.md lists: 1-10, 20, 30, 31")
     void frameTypes() {
         Set<Class<?>> kinds = new HashSet<>();
         List<Integer> types = new ArrayList<>();
@@ -205,7 +205,7 @@ class RingCodecTest {
     }
 
     @Test
-    @DisplayName("origins outside [-1, n) and malformed value ids are refused; NOOP carries no bytes and is never proposed (plan §1.1)")
+    @DisplayName("origins outside [-1, n) and malformed value ids are refused; NOOP carries no bytes and is never proposed")
     void origins() {
         RingUnicast foreign = new RingMessage.Proposal(1, List.of(new ProposalEntry(new ValueId(N, 1, 1), bytes(1))));
         refused(foreign, body(foreign), "origin 5 outside [-1, 5)");
@@ -227,7 +227,8 @@ class RingCodecTest {
     }
 
     @Test
-    @DisplayName("a skip id round-trips in every place an id goes and carries no body; a malformed one is refused (seed 003 ch. 5 Alg. 1 l.13-20; plan rule 1)")
+    @DisplayName("a skip id round-trips in every place an id goes and carries no body; a malformed one is refused "
+            + "(seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5 Alg. 1 l.13-20)")
     void skips() {
         ValueId skip = ValueId.skip(RingWireBounds.MAX_NUMBER);
         List<RingUnicast> carrying = List.of(
@@ -260,7 +261,7 @@ class RingCodecTest {
     }
 
     @Test
-    @DisplayName("rings with duplicate members, members outside [0, n), an unknown kind or bad acceptor counts are refused (plan §1.1)")
+    @DisplayName("rings with duplicate members, members outside [0, n), an unknown kind or bad acceptor counts are refused")
     void rings() {
         RingUnicast packet = new UPacket(1, Ring.uRing(0, 1, new int[]{0, 1, 2}), List.of(), List.of(), List.of());
         byte[] b = body(packet); // round:8 kind:1 count:1 acceptors:1 ids@11

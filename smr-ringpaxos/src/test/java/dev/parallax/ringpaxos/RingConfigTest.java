@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RingConfigTest {
 
     @Test
-    @DisplayName("plan §1.10: every ring.* and mring.* default")
+    @DisplayName("every ring.* and mring.* default")
     void defaults() {
         RingConfig c = RingConfig.builder(3, Ring.Kind.U_RING).build();
         long ms = 1_000_000L;
@@ -78,7 +78,7 @@ class RingConfigTest {
     }
 
     @Test
-    @DisplayName("plan §1.1: coordinator(r) = r mod n; the next round p leads above r")
+    @DisplayName("coordinator(r) = r mod n; the next round p leads above r")
     void rounds() {
         RingConfig c = RingConfig.builder(5, Ring.Kind.M_RING).build();
         assertThat(c.coordinatorOf(0)).isZero();
@@ -97,7 +97,7 @@ class RingConfigTest {
     }
 
     @Test
-    @DisplayName("plan §1.10: setters are kept; eager.below is capped at the window")
+    @DisplayName("setters are kept; eager.below is capped at the window")
     void setters() {
         RingConfig c = RingConfig.builder(5, Ring.Kind.U_RING).window(4).eagerBelow(9).batchBytes(4000)
                 .packetBytes(512).maxBacklog(100).maxPending(3).mringWindowMin(2).mringGroup("239.255.1.2")
@@ -116,7 +116,8 @@ class RingConfigTest {
     }
 
     @Test
-    @DisplayName("plan §1.10 validation: n in 1..31, heartbeat < suspect, retransmit < stall, window.min <= window, max.backlog < 4096, packets >= 512")
+    @DisplayName("validation: n in 1..31, heartbeat < suspect, retransmit < stall, window.min <= window, "
+            + "max.backlog < 4096, packets >= 512")
     void validation() {
         assertThatThrownBy(() -> RingConfig.builder(32, Ring.Kind.U_RING)).hasMessageContaining("members must be 1..31, got 32");
         assertThatThrownBy(() -> RingConfig.builder(0, Ring.Kind.U_RING)).isInstanceOf(IllegalArgumentException.class);

@@ -90,7 +90,8 @@ class RingLearnerTest {
     }
 
     @Test
-    @DisplayName("Plan §1.8 (B4): an M-Ring learner holds bodies for at most mring.learner.buffer instances and .bytes ahead of its decided prefix; beyond, the body is dropped and counted, the decision kept")
+    @DisplayName("B4: an M-Ring learner holds bodies for at most mring.learner.buffer instances and .bytes ahead of its "
+            + "decided prefix; beyond, the body is dropped and counted, the decision kept")
     void decidedAheadIsBounded() {
         RingLearner l = new RingLearner(List.of(), 4, 3);
         for (int i = 1; i <= 6; i++) {
@@ -113,7 +114,7 @@ class RingLearnerTest {
     }
 
     @Test
-    @DisplayName("Plan §1.8 (B4): bodies of decisions recovered from the log beyond the decided-ahead bound are not held either")
+    @DisplayName("B4: bodies of decisions recovered from the log beyond the decided-ahead bound are not held either")
     void recoveredDecisionsAreBounded() {
         RingLearner l = new RingLearner(List.of(new RingRecord.Decision(1, A, VA), new RingRecord.Decision(2, B, VB),
                 new RingRecord.Decision(9, B, VB)), 4, 100);

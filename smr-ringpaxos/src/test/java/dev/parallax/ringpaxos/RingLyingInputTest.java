@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 /**
- * Bad input never crashes the core (the project's rule; plan §1.2 {@link RingWireBounds}: the codec
+ * Bad input never crashes the core (the project's rule; {@link RingWireBounds}: the codec
  * refuses, the core ignores and counts {@code malformed}; packets off their ring count
  * {@code packets.misrouted}). Each lie is fed straight to a working member, which then goes on as
  * before.
@@ -32,7 +32,7 @@ class RingLyingInputTest {
     }
 
     @Test
-    @DisplayName("plan §1.2 RingWireBounds: lying numbers, rings and senders are ignored and counted, the member goes on")
+    @DisplayName("RingWireBounds: lying numbers, rings and senders are ignored and counted, the member goes on")
     void lyingInputIsIgnored() {
         RingCluster c = new RingCluster(RingCluster.uRing(3));
         c.start();

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The durable log form of {@link RingRecord}s (plan §1.3, tags 1..6): round trips, and a record
+ * The durable log form of {@link RingRecord}s (tags 1..6): round trips, and a record
  * that is not one refused with {@link IllegalArgumentException}, the {@code RecordCodec} contract.
  */
 class RingRecordCodecTest {
@@ -51,7 +51,7 @@ class RingRecordCodecTest {
     }
 
     @Property
-    @Label("every record round-trips (plan §1.3)")
+    @Label("every record round-trips")
     void roundTrip(@ForAll("records") RingRecord r) {
         assertThat(codec.decode(codec.encode(r))).isEqualTo(r);
     }
@@ -70,7 +70,7 @@ class RingRecordCodecTest {
     }
 
     @Test
-    @DisplayName("tags 1..6 in the order Promise, VoteRecord, Decided, Decision, Trim, Incarnation (plan §1.3)")
+    @DisplayName("tags 1..6 in the order Promise, VoteRecord, Decided, Decision, Trim, Incarnation")
     void tags() {
         Set<Class<?>> kinds = new HashSet<>();
         for (int i = 0; i < SAMPLES.size(); i++) {
@@ -118,7 +118,7 @@ class RingRecordCodecTest {
     }
 
     @Test
-    @DisplayName("a decided skip is logged id-only and round-trips; a skip with a negative target is refused (plan rule 1)")
+    @DisplayName("a decided skip is logged id-only and round-trips; a skip with a negative target is refused")
     void skips() {
         RingRecord decided = new RingRecord.Decided(4, ValueId.skip(1000));
         assertThat(decode(encode(decided))).isEqualTo(decided);

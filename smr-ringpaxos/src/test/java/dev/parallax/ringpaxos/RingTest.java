@@ -46,7 +46,7 @@ class RingTest {
     }
 
     @Test
-    @DisplayName("a member off the ring has position -1, no successor or predecessor, and is no acceptor (plan §1.1)")
+    @DisplayName("a member off the ring has position -1, no successor or predecessor, and is no acceptor")
     void offRing() {
         Ring r = Ring.uRing(0, 1, new int[]{0, 1, 2});
         for (int m : new int[]{3, 4, -1, 255}) {
@@ -81,7 +81,7 @@ class RingTest {
     }
 
     @Test
-    @DisplayName("a ring is 1..254 distinct ids of [0, 254] with 1..size acceptors; an M-Ring's members are all acceptors (plan §1.1 validation)")
+    @DisplayName("a ring is 1..254 distinct ids of [0, 254] with 1..size acceptors; an M-Ring's members are all acceptors")
     void validation() {
         assertThatThrownBy(() -> new Ring(Ring.Kind.U_RING, new int[0], 1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("1..254 members");
@@ -111,7 +111,7 @@ class RingTest {
     }
 
     @Test
-    @DisplayName("a ring is immutable: the order is copied in and out; equal rings are equal (plan §1.1)")
+    @DisplayName("a ring is immutable: the order is copied in and out; equal rings are equal")
     void immutableValue() {
         int[] order = {0, 1, 2};
         Ring r = new Ring(Ring.Kind.U_RING, order, 2);
@@ -127,7 +127,7 @@ class RingTest {
     }
 
     @Test
-    @DisplayName("wire form kind:1 count:1 acceptors:1 id:1×count (plan §1.1)")
+    @DisplayName("wire form kind:1 count:1 acceptors:1 id:1×count")
     void wireForm() {
         assertThat(Ring.uRing(0, 1, new int[]{0, 1, 2}).wireBytes()).isEqualTo(6);
         assertThat(Ring.Kind.ofCode(Ring.Kind.U_RING.code())).isEqualTo(Ring.Kind.U_RING);

@@ -15,7 +15,7 @@ import static dev.parallax.ringpaxos.RingCluster.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * U-Ring over the scripted cluster, one rule each (plan §1.4, §1.5, §1.7; seed 003 (Ring Paxos)
+ * U-Ring over the scripted cluster, one rule each (docs/protocols/ring-paxos.md; seed 003 (Ring Paxos)
  * §3.3.3, Alg. 3).
  */
 class URingCoreTest {
@@ -176,7 +176,8 @@ class URingCoreTest {
     }
 
     @Test
-    @DisplayName("U4 for a re-proposed value (never went around the new ring) and §1.7: a coordinator crash re-forms the ring")
+    @DisplayName("U4 for a re-proposed value (never went around the new ring) and re-formation: a coordinator crash "
+            + "re-forms the ring")
     void reproposedValueAfterCoordinatorCrash() {
         RingCluster c = new RingCluster(config(3));
         c.start();
@@ -301,7 +302,7 @@ class URingCoreTest {
     }
 
     @Test
-    @DisplayName("C8/§1.7 trigger 1: a suspected ring member is excluded and the ring re-formed without it")
+    @DisplayName("C8/re-formation trigger 1: a suspected ring member is excluded and the ring re-formed without it")
     void memberCrashReformsTheRing() {
         RingCluster c = new RingCluster(config(3));
         c.start();
@@ -353,7 +354,7 @@ class URingCoreTest {
     }
 
     @Test
-    @DisplayName("§1.7 trigger 2: a one-way cut stalls the ring; the first lagging member is excluded")
+    @DisplayName("re-formation trigger 2: a one-way cut stalls the ring; the first lagging member is excluded")
     void oneWayCutStallExclusion() {
         // Catch-up slowed down so that it does not repair the cut ring before the stall time-out.
         RingCluster c = new RingCluster(RingConfig.builder(3, Ring.Kind.U_RING).catchUp(Duration.ofSeconds(5)).build());
@@ -369,7 +370,7 @@ class URingCoreTest {
     }
 
     @Test
-    @DisplayName("§1.7 trigger 3: an excluded member asks back (Alive wantsRing) and rejoins after its back-off")
+    @DisplayName("re-formation trigger 3: an excluded member asks back (Alive wantsRing) and rejoins after its back-off")
     void rejoinAfterBackoff() {
         RingCluster c = new RingCluster(RingConfig.builder(3, Ring.Kind.U_RING).rejoinBackoff(Duration.ofMillis(1500)).build());
         c.start();
@@ -519,7 +520,7 @@ class URingCoreTest {
     }
 
     @Test
-    @DisplayName("plan §1.8 canPropose: the coordinator below ring.eager.below open, the others below that many own pending")
+    @DisplayName("canPropose: the coordinator below ring.eager.below open, the others below that many own pending")
     void canProposeHint() {
         RingCluster c = new RingCluster(config(3));
         c.start();
@@ -559,7 +560,8 @@ class URingCoreTest {
     }
 
     @Test
-    @DisplayName("§1.7 stranded member: one that promised a round whose candidate gave up reports to the coordinator it hears, which re-forms above it")
+    @DisplayName("re-formation, stranded member: one that promised a round whose candidate gave up reports to the "
+            + "coordinator it hears, which re-forms above it")
     void strandedMemberIsBroughtBack() {
         RingCluster c = new RingCluster(config(3));
         c.start();
@@ -638,7 +640,8 @@ class URingCoreTest {
     }
 
     @Test
-    @DisplayName("§1.7/C2 (E2): a member whose first undecided lies more than ring.rejoin.lag below the known decisions is not laid out as an acceptor; it catches up from the heartbeats")
+    @DisplayName("re-formation/C2 (E2): a member whose first undecided lies more than ring.rejoin.lag below the known "
+            + "decisions is not laid out as an acceptor; it catches up from the heartbeats")
     void farBehindMemberIsNotLaidOut() {
         RingCluster c = new RingCluster(RingConfig.builder(5, Ring.Kind.U_RING).rejoinLag(2).rejoinBackoff(Duration.ofMillis(100)).build());
         c.start();

@@ -57,7 +57,7 @@ class URingGoldenTraceTest {
     }
 
     @Test
-    @DisplayName("golden uring-member-crash: a ring member is suspected, excluded, the ring re-formed (§1.7 trigger 1)")
+    @DisplayName("golden uring-member-crash: a ring member is suspected, excluded, the ring re-formed (re-formation trigger 1)")
     void memberCrash() {
         RingCluster c = new RingCluster(N3);
         c.start();
@@ -92,7 +92,8 @@ class URingGoldenTraceTest {
     }
 
     @Test
-    @DisplayName("golden uring-rejoin: an excluded member catches up off the ring and rejoins after its back-off (§1.7 trigger 3)")
+    @DisplayName("golden uring-rejoin: an excluded member catches up off the ring and rejoins after its back-off "
+            + "(re-formation trigger 3)")
     void rejoin() {
         RingCluster c = new RingCluster(N3);
         c.start();

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ValueIdTest {
 
     @Test
-    @DisplayName("NOOP is (-1, 0, 0), the empty value a new coordinator proposes for a gap (plan §1.1)")
+    @DisplayName("NOOP is (-1, 0, 0), the empty value a new coordinator proposes for a gap")
     void noop() {
         assertThat(ValueId.NOOP).isEqualTo(new ValueId(-1, 0, 0));
         assertThat(ValueId.NOOP.isNoop()).isTrue();
@@ -35,7 +35,8 @@ class ValueIdTest {
     }
 
     @Test
-    @DisplayName("a skip (-2, 0, upTo >= 1) names its absolute target and carries no body (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5 Alg. 1 l.13-20; plan rule 1)")
+    @DisplayName("a skip (-2, 0, upTo >= 1) names its absolute target and carries no body "
+            + "(seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5 Alg. 1 l.13-20)")
     void skips() {
         ValueId skip = ValueId.skip(250);
         assertThat(skip).isEqualTo(new ValueId(ValueId.SKIP_ORIGIN, 0, 250));
@@ -60,7 +61,7 @@ class ValueIdTest {
     }
 
     @Test
-    @DisplayName("ids order by origin, incarnation, seq; NOOP first; equal ids name one body (plan §1.1)")
+    @DisplayName("ids order by origin, incarnation, seq; NOOP first; equal ids name one body")
     void ordering() {
         List<ValueId> ids = new ArrayList<>(List.of(new ValueId(1, 2, 1), new ValueId(0, 3, 9), new ValueId(1, 1, 5),
                 ValueId.NOOP, new ValueId(1, 2, 2)));
@@ -72,7 +73,7 @@ class ValueIdTest {
     }
 
     @Test
-    @DisplayName("a decided NOOP carries no bytes; a decided value needs its body (plan §1.1, RingValue.Chosen)")
+    @DisplayName("a decided NOOP carries no bytes; a decided value needs its body (RingValue.Chosen)")
     void chosenValues() {
         RingValue.Chosen noop = new RingValue.Chosen(ValueId.NOOP, null);
         assertThat(noop.bytes().remaining()).isZero();

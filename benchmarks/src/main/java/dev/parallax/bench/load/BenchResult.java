@@ -75,7 +75,7 @@ public record BenchResult(String system, LoadSpec spec, long completed, long fai
 
     /**
      * What the replicas sent to each other and delivered during a period, by replica name: the
-     * input of the efficiency metric (seed 003 (Ring Paxos) §3.1 ¶2, Table 3.2; issue 14 item 6).
+     * input of the efficiency metric (seed 003 (Ring Paxos) §3.1 ¶2, Table 3.2).
      * The paper's efficiency is the delivered throughput per receiver over the capacity of the
      * busiest sender's link; on one host we report the byte ratio instead:
      * {@link #senderBytesPerDeliveredByte} = the bytes the busiest replica sent to its peers (TCP and

@@ -17,7 +17,7 @@ import java.util.OptionalDouble;
  * The comparison of systems at one command size: per system its best throughput (and that level's
  * p50/p99 and CPU per command), its best throughput with p99 within a target (the equal-latency
  * point), the ratios of Parallax to it, and how evenly the work of that level fell on the server
- * processes: CPU and bytes sent per command of each, and their max/min (issue 13: S-Paxos spreads
+ * processes: CPU and bytes sent per command of each, and their max/min (S-Paxos spreads
  * the leader's work over every replica, seed 002 (S-Paxos) §V-A). "Parallax" is the {@code parallax-*} system with the
  * best throughput among those swept. Immutable; built by the pure function {@link #of}.
  *

@@ -29,9 +29,9 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * P-SMR against sequential execution and early scheduling on one replica's executor (issue 16,
- * item 5; seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6 §6.5's B+-tree experiment, scaled to
- * this machine): a B+-tree of {@value #KEYS} keys; single-group commands are GETs and UPDATEs of a
+ * P-SMR against sequential execution and early scheduling on one replica's executor (seed 003
+ * (Ring Paxos / Multi-Ring / P-SMR) ch. 6 §6.5's B+-tree experiment, scaled to this machine): a
+ * B+-tree of {@value #KEYS} keys; single-group commands are GETs and UPDATEs of a
  * random key (half each), multi-group commands INSERT a fresh key or DELETE it again (a structural
  * change: every group, seed 003 §6.5.2's C-Dep), at {@code multi}% of the commands; 1 or 2 worker
  * threads. Commands carry the γ {@link BTreeRouter} gives them over {@code threads} groups (key

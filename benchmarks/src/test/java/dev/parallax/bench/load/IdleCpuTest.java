@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 4 asks for wait strategies that do not burn a 2-core machine while idle. Three replica
+ * Wait strategies must not burn a 2-core machine while idle. Three replica
  * processes with the default wait strategy, a leader elected and one command executed, then left
  * alone for 5 s: no thread of any replica may spin, and the cluster still answers afterwards.
  *
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * yielding thread only ever leaves the CPU involuntarily; a parking stage blocks hundreds of times
  * a second). The counters come per pool of threads as {@code /proc} names them (15 characters,
  * trailing digits merged), so a spinner among parking threads of the same name is not caught.
- * Issue 12 item 10: a CPU-share bound (0.15 of a core per replica) failed a loaded
+ * A CPU-share bound (0.15 of a core per replica) failed a loaded
  * fresh-clone CI run at 0.152, so the share is only printed here; its figure and target live in
  * docs/benchmarks.md "Idle CPU".
  */

@@ -12,7 +12,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The systems {@code ./parallax bench} knows; the S-Paxos ones (issue 13) run S-Paxos whatever {@code --ordering} says. */
+/** The systems {@code ./parallax bench} knows; the S-Paxos ones run S-Paxos whatever {@code --ordering} says. */
 class SystemsTest {
 
     @Test
@@ -39,7 +39,8 @@ class SystemsTest {
     }
 
     @Test
-    @DisplayName("seed 003 (Ring Paxos) ch. 3, issue 14 item 6: the ring systems run U-Ring / M-Ring at 3 and 5 replicas next to Multi-Paxos at 5, "
+    @DisplayName("seed 003 (Ring Paxos) ch. 3: the ring systems run U-Ring / M-Ring at 3 and 5 replicas next to "
+            + "Multi-Paxos at 5, "
             + "with ring.batch.bytes 8000 and ring.eager.below 1")
     void theRingSystemsRunTheirOrderingAtTheirClusterSize() {
         assertThat(Systems.all()).extracting(Systems.Entry::name).contains("parallax-uring-none", "parallax-mring-none",
@@ -61,7 +62,7 @@ class SystemsTest {
     }
 
     @Test
-    @DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, issue 15: parallax-multiring-1/2/3 run Multi-Ring over k = 1, 2, 3 "
+    @DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5: parallax-multiring-1/2/3 run Multi-Ring over k = 1, 2, 3 "
             + "M-Ring rings at three replicas next to the M-Ring systems, whatever --ordering says")
     void theMultiRingSystemsRunKRingsAtThreeReplicas() {
         assertThat(Systems.all()).extracting(Systems.Entry::name).containsSubsequence("parallax-mring-none",
@@ -86,7 +87,7 @@ class SystemsTest {
     }
 
     @Test
-    @DisplayName("seed 004 (S-SMR) §IV, issue 17: parallax-ssmr-1/2 split the store into P partitions of three replicas "
+    @DisplayName("seed 004 (S-SMR) §IV: parallax-ssmr-1/2 split the store into P partitions of three replicas "
             + "under execution=s-smr over one U-Ring ring per partition, whatever --ordering and --execution say")
     void theSSmrSystemsSplitTheStoreIntoPartitionsOfThreeReplicas() {
         assertThat(Systems.all()).extracting(Systems.Entry::name).containsSubsequence("parallax-psmr-multicast-2",
@@ -124,7 +125,7 @@ class SystemsTest {
     }
 
     @Test
-    @DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6, issue 16: parallax-psmr-1/2/3 run Multi-Ring over k rings "
+    @DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6: parallax-psmr-1/2/3 run Multi-Ring over k rings "
             + "with execution=p-smr on k workers next to parallax-multiring-k, whatever --ordering and --execution say")
     void thePSmrSystemsRunPSmrOverKRingsWithKWorkers() throws Exception {
         assertThat(Systems.all()).extracting(Systems.Entry::name).containsSubsequence("parallax-multiring-1",
@@ -157,7 +158,7 @@ class SystemsTest {
     }
 
     @Test
-    @DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5-6, issue 16: parallax-multicast-2 runs the reference multicast "
+    @DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5-6: parallax-multicast-2 runs the reference multicast "
             + "over two groups (sequential) and parallax-psmr-multicast-2 P-SMR over it with two workers, next to the Multi-Ring "
             + "systems, whatever --ordering and --execution say")
     void theMulticastSystemsRunTheReferenceMulticastOverTwoGroups() {
@@ -203,7 +204,7 @@ class SystemsTest {
     }
 
     @Test
-    @DisplayName("seed 004 (S-SMR / Eyrie / Volery) §VI, issue 17: volery-1/2/4 next to zookeeper, both ZooKeeper-API systems "
+    @DisplayName("seed 004 (S-SMR / Eyrie / Volery) §VI: volery-1/2/4 next to zookeeper, both ZooKeeper-API systems "
             + "running the same workload")
     void theVolerySystemsStandNextToZooKeeper() {
         assertThat(Systems.all()).extracting(Systems.Entry::name).containsSubsequence("zookeeper", "zookeeper-nosync",

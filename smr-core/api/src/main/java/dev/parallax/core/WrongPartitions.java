@@ -6,8 +6,8 @@ import java.util.Optional;
 /**
  * The error a partitioned execution returns when a command was sent to too few partitions: the
  * client's oracle under-approximated (seed 004 (S-SMR) §IV, "the oracle returns a superset of
- * part(C)"; WAVE2.md §2: the command fails deterministically and the client retries with a wider
- * set). The replicas execute nothing of the command and every replica of every involved partition
+ * part(C)"; when it does not, the command fails deterministically and the client retries with a
+ * wider set). The replicas execute nothing of the command and every replica of every involved partition
  * returns the same message, so the error reaches the client as a {@code dev.parallax.core.client.CommandRejectedException}
  * whose message {@link #parse} reads back.
  *

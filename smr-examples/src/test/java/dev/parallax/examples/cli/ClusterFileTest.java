@@ -416,7 +416,7 @@ class ClusterFileTest {
     }
 
     @Test
-    @org.junit.jupiter.api.DisplayName("issue 15 item 2: the multiring.ring.* / multiring.group.* keys lay out the rings: "
+    @org.junit.jupiter.api.DisplayName("the multiring.ring.* / multiring.group.* keys lay out the rings: "
             + "per-ring kind and datagram address, group to ring")
     void theMultiRingTopologyKeysReachTheConfiguration(@TempDir Path dir) throws IOException {
         ClusterFile f = ClusterFile.load(write(dir, THREE + """

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The cluster file's {@code tls.*} keys (issue 12 item 8): parsed into each replica's
+ * The cluster file's {@code tls.*} keys: parsed into each replica's
  * {@link TlsConfig}, relative paths taken from the file's directory, and clear errors — naming
  * the key, and the file when it is the file that is wrong — for every way to get them wrong.
  */

@@ -12,9 +12,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@link CompletionTimeline} with injected times: completions land in the second and the 10 ms
- * slot they completed in, whenever the timeline is read. Issue 12 item 10: the demo's control loop
- * read a counter once per loop turn, so the turn that restarted a replica lumped several seconds
- * into one line and printed "0 writes/s" for the turns that caught up.
+ * slot they completed in, whenever the timeline is read. A control loop that read a counter once
+ * per loop turn would lump the seconds of a turn that restarted a replica into one line and print
+ * "0 writes/s" for the turns that caught up.
  */
 class CompletionTimelineTest {
     private static final long ORIGIN = 1_000_000_000_000L; // any nanoTime value, not 0

@@ -28,8 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * restarted after its peers compacted their logs (it must install a snapshot); all three killed at
  * once and restarted; a replica whose last log record was damaged while it was down (it must cut
  * the record with a warning and rejoin); a replica whose whole data directory was wiped while it
- * was down (restarted without {@code --bootstrap}, it must recover from its peers before voting,
- * issue 12 item 6). No acknowledged write may be lost, the history must stay
+ * was down (restarted without {@code --bootstrap}, it must recover from its peers before voting).
+ * No acknowledged write may be lost, the history must stay
  * linearizable, and afterwards every replica, restarted ones included, must reach the same decided
  * frontier and the same store contents ({@link ReplicaConvergence}).
  */
@@ -97,7 +97,7 @@ class DurabilityProcessTest {
     }
 
     @Test
-    @org.junit.jupiter.api.Tag("one-placement") // the compact placement meets kills and restarts in the chaos run; time budget (issue 15)
+    @org.junit.jupiter.api.Tag("one-placement") // the compact placement meets kills and restarts in the chaos run; time budget
     void killingAndRestartingEachReplicaInTurnLosesNothing(@TempDir Path dir) throws Exception {
         try (ProcessCluster cluster = cluster(dir, 500)) {
             underLoad(cluster, () -> {
@@ -114,7 +114,7 @@ class DurabilityProcessTest {
     }
 
     @Test
-    @org.junit.jupiter.api.Tag("one-placement") // the compact placement meets kills and restarts in the chaos run; time budget (issue 15)
+    @org.junit.jupiter.api.Tag("one-placement") // the compact placement meets kills and restarts in the chaos run; time budget
     void aReplicaRestartedAfterItsPeersCompactedInstallsASnapshot(@TempDir Path dir) throws Exception {
         try (ProcessCluster cluster = cluster(dir, 200)) {
             underLoad(cluster, () -> {

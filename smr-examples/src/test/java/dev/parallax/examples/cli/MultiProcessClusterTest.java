@@ -205,7 +205,8 @@ class MultiProcessClusterTest {
                 live++;
             }
             var ep = cluster.redisEndpoints().member(live);
-            // Issue 4's command exactly, then the other write commands briefly.
+            // The reference run (SET and GET, 100,000 requests, 16 pipelined) exactly, then the other
+            // write commands briefly.
             String output = redisBenchmark(ep, "-t", "set,get", "-n", "100000", "-P", "16", "-q")
                     + redisBenchmark(ep, "-t", "incr,mset", "-n", "20000", "-P", "16", "-q");
             assertThat(output).contains("SET:").contains("GET:").contains("INCR:").contains("MSET").contains("requests per second");

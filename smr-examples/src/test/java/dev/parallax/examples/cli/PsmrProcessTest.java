@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.Properties;
 
 /**
- * P-SMR's fault test (issue 16 item 4; seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6): three
+ * P-SMR's fault test (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6): three
  * replica JVMs over Multi-Ring Paxos with two rings ({@code ordering=multi-ring},
  * {@code multiring.rings=2}), history clients addressing per-key commands to their key's group and
  * the global commands DBSIZE and FLUSHALL to every group ({@link KvRouting},

@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Three key-value replicas in this JVM configured by a cluster file with mutual TLS between them
- * and TLS on their client ports (issue 12 item 8): Multi-Paxos orders commands over the TLS links,
+ * and TLS on their client ports: Multi-Paxos orders commands over the TLS links,
  * a client trusting the CA is served and the replicas converge, nothing is refused among the
  * rightful parties, and a plain client is refused and counted without reaching the cluster.
  */

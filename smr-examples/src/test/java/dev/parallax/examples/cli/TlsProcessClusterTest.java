@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A TLS {@link ProcessCluster} (issue 12 item 8), as {@code parallax chaos --tls}, {@code demo --tls}
+ * A TLS {@link ProcessCluster}, as {@code parallax chaos --tls}, {@code demo --tls}
  * and {@code bench --tls} start it: three replica JVMs with generated certificates, mutual TLS
  * between them, TLS on their client and Redis ports. Its own client, {@code parallax kv --cacert}
  * and the real {@code redis-cli --tls --cacert} are served on every replica; redis-cli without TLS

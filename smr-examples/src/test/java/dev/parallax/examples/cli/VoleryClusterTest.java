@@ -162,7 +162,7 @@ class VoleryClusterTest {
     void twoPartitions(@TempDir Path dir) throws Exception {
         try (Cluster c = new Cluster(2, dir)) {
             scriptedSession(c, 2);
-            // An under-approximating oracle (WAVE2 §2): a create sent to its owner only fails alike on
+            // An under-approximating oracle: a create sent to its owner only fails alike on
             // every replica of the owner, and the invoker re-sends it to every partition.
             List<SmrClient> clients = new ArrayList<>();
             for (int p = 0; p < 2; p++) {

@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Volery as processes (seed 004 (S-SMR) §V-B, §VI; issue 17 item 5): two partitions of three
+ * Volery as processes (seed 004 (S-SMR) §V-B, §VI): two partitions of three
  * {@code parallax replica} JVMs ({@link VoleryClusterFile}, as {@code parallax volery} runs them),
  * the official ZooKeeper client (front ends of replicas 0 and 1, partition 0) and Apache Curator
  * (front ends 3 and 5, partition 1) in a scripted session: create with parents, sequential

@@ -22,7 +22,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * Issue 12 item 2 at the Redis port: a RESP front end shares one {@link SmrClient} for all its
+ * Invoke time-outs at the Redis port: a RESP front end shares one {@link SmrClient} for all its
  * connections, so a command that times out during a quorum outage must not break that client. A
  * real 3-replica Multi-Paxos cluster, every replica cut off from the others for longer than the
  * client's invoke timeout, then healed: the same Redis connection on the same port serves again

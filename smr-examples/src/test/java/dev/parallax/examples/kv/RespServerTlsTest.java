@@ -27,7 +27,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The Redis front end over TLS (issue 12 item 8): a TLS client trusting the cluster's CA gets
+ * The Redis front end over TLS: a TLS client trusting the cluster's CA gets
  * PING, SET and GET answered; plain RESP and garbage bytes are refused, counted in
  * {@code parallax.net.refused{kind=redis,reason=tls}}, and the port goes on serving. (redis-cli
  * itself is run against a TLS replica in {@code TlsProcessClusterTest}.)

@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 
 /**
  * The id of one client batch: {@code ⟨origin : sn⟩} of seed 002 (S-Paxos) §IV-C, plus the
- * origin's incarnation (WAVE2.md §2) so that a restarted origin never reuses an id. {@code sn}
+ * origin's incarnation (not in the paper) so that a restarted origin never reuses an id. {@code sn}
  * starts at 1 in every incarnation. Ordered by (origin, incarnation, sn).
  *
  * <p>Immutable and thread-safe. On the wire and in logs it is {@link #BYTES} bytes:

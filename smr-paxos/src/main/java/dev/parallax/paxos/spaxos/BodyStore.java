@@ -12,7 +12,7 @@ import java.util.TreeSet;
  * The batch bodies one replica holds, and per origin stream its own ack watermark: the highest sn
  * such that every sn up to it is held, or was executed here and dropped (seed 002 (S-Paxos)
  * §IV-C). Bodies record the instance they executed at, and {@link #dropExecutedBelow} drops those
- * a snapshot covers (plan §1.2 rule 8: local, never waiting for other replicas).
+ * a snapshot covers (garbage collection is local, never waiting for other replicas).
  *
  * <p>Dropped ids are remembered in an {@link ExecutedIds} (exact by its window argument: ids are
  * dropped in execution order), together with the executed ids of the last snapshot installed

@@ -4,8 +4,8 @@ import dev.parallax.paxos.WireBounds;
 
 /**
  * The ranges a correct replica's dissemination numbers stay in, and the check that a
- * {@link DisseminationMessage} respects them (as {@link WireBounds} for Paxos; issue 12 item 7,
- * "wire input that lies"). {@link DisseminationCodec} refuses a message that breaks it
+ * {@link DisseminationMessage} respects them (as {@link WireBounds} for Paxos: wire
+ * input that lies). {@link DisseminationCodec} refuses a message that breaks it
  * ({@code MalformedMessageException}); {@link DisseminationCore} ignores one (transports that hand
  * messages over without a codec) and counts it.
  *

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The bytes S-Paxos delivers for one decided instance (plan §1.4): the ids executed, then every
+ * The bytes S-Paxos delivers for one decided instance: the ids executed, then every
  * command of their bodies as one command batch —
  * {@code idCount:4 (origin:4 incarnation:8 sn:8){idCount} | CommandBatch.concat(bodies)}. The id
  * part has the {@link IdList} format. The replica's listener sees only the commands

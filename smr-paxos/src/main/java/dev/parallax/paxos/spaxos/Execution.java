@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * The execution side of S-Paxos (seed 002 (S-Paxos) §IV-A, Alg. 1 l.19–22; plan §1.4): decided
+ * The execution side of S-Paxos (seed 002 (S-Paxos) §IV-A, Alg. 1 l.19–22): decided
  * ordering instances, in instance order, become {@link Executable}s once every new id of the
  * head instance has its body here.
  *

@@ -3,8 +3,8 @@ package dev.parallax.paxos.spaxos;
 import java.nio.ByteBuffer;
 
 /**
- * The delivery thread's copy of {@link ExecutedIds} (plan §1.4, "Dedup state is replicated
- * state"): applies the ids of every delivered instance, so that when the replica snapshots after
+ * The delivery thread's copy of {@link ExecutedIds} (deduplication state is replicated state):
+ * applies the ids of every delivered instance, so that when the replica snapshots after
  * instance {@code i} the record it stores ({@link #state}) is exactly the one the protocol thread
  * had after executing {@code i} — whatever the protocol thread has executed since. A replica that
  * installs that snapshot restores the record ({@link #restore}) and the core decides "duplicate or

@@ -20,7 +20,7 @@ import java.util.function.Predicate;
  *   <li>On a completed Phase 1 ({@link #lead}): {@code proposed := ids(reproposed) ∪ decided} —
  *       reset, not a union with earlier leaderships (an id whose Propose reached no acceptor in an
  *       earlier leadership must be proposed again; the paper's l.34 would keep it "proposed"
- *       forever, plan §1.7) — and {@code pending := stable \ proposed} in (origin, incarnation, sn)
+ *       forever) — and {@code pending := stable \ proposed} in (origin, incarnation, sn)
  *       order. "Decided" is implicit: decided ids are never in {@code stable}.</li>
  *   <li>While leading, each new stable id joins {@code pending} (l.16–18); {@link #take} hands
  *       out at most {@code idsPerValue} of them for one value, each exactly once per leadership.</li>

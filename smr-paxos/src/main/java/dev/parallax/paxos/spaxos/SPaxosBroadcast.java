@@ -30,7 +30,7 @@ import java.util.function.LongSupplier;
  *       for the ordering core come from {@link PaxosRuntimeParts}, as for {@code PaxosBroadcast}.</li>
  * </ul>
  * The incarnation floor of the dissemination layer is the wall clock in milliseconds at start
- * (plan §1.2 rule 6). The runtime settings that are not S-Paxos' own come as one
+ * (so an origin whose log was lost never reuses an incarnation). The runtime settings that are not S-Paxos' own come as one
  * {@link RuntimeOptions}; what only delegates to the runtime is {@link RuntimeBroadcast}'s.
  *
  * <p>Threads: {@link #propose}, {@link #redirectHint}, {@link #leaderHint},

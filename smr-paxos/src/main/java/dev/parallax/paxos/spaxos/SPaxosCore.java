@@ -19,7 +19,7 @@ import java.util.function.Predicate;
  * {@link DisseminationCore} (client batches made stable at f+1 replicas, §IV-A Alg. 1 l.9–15,
  * channel {@code spaxos-dissem}) and the unchanged {@link MultiPaxosCore} ordering batch ids
  * (channel {@code spaxos-order}), composed with the leader's id proposer ({@link LeaderProposals},
- * l.16–18, l.32–36) and the execution side ({@link Execution}, l.19–22). Plan §1.5.
+ * l.16–18, l.32–36) and the execution side ({@link Execution}, l.19–22).
  *
  * <p><b>Step.</b> Every input is routed to its sub-core ({@link DisseminationMessage} and client
  * batches to dissemination, {@link PaxosMessage} and suspicions to ordering, ticks to both) through
@@ -203,7 +203,7 @@ public final class SPaxosCore implements ProtocolCore<Object, SPaxosRecord, SPax
         pump();
     }
 
-    /** The batcher's hint is dissemination's: few own batches unstable (plan §1.5). */
+    /** The batcher's hint is dissemination's: few own batches unstable. */
     @Override
     public boolean canPropose() {
         return dissemination.canPropose();

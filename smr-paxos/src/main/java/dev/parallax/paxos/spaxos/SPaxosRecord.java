@@ -8,7 +8,7 @@ import java.util.Objects;
  * A durable record of {@link SPaxosCore}, in the one log {@code spaxos}: the ordering layer's
  * ({@link Ordering}: promises, votes on id lists, decisions, trims) or the dissemination layer's
  * ({@link Dissemination}: bodies, the incarnation). One log means one group commit syncs a body and
- * a vote together (plan §0). Encoded by {@link SPaxosRecordCodec}.
+ * a vote together. Encoded by {@link SPaxosRecordCodec}.
  *
  * <p>Immutable value types.
  */

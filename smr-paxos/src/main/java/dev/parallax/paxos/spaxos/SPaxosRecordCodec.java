@@ -7,7 +7,7 @@ import java.nio.ByteBuffer;
 
 /**
  * Binary form of {@link SPaxosRecord}s in the log {@code spaxos}: a tag byte, then the layer's own
- * encoding (plan §1.1).
+ * encoding.
  *
  * <pre>
  * tag 0: an ordering record — 0, then its {@link PaxosRecordCodec} bytes

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
- * A protocol module stays off the network edge (WAVE2.md §1): it talks to peers through the spi
+ * A protocol module stays off the network edge (docs/architecture.md, "Layers"): it talks to peers through the spi
  * {@code Transport} and {@code MessageCodec} over the project's own wire buffers, so it never
  * imports Netty, nor smr-core's Netty-based packages.
  */

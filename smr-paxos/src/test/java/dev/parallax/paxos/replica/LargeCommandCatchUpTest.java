@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 12 item 5, over real replicas on loopback (16 MiB frames): a follower cut off while 40
+ * Catch-up of large commands, over real replicas on loopback (16 MiB frames): a follower cut off while 40
  * commands of 512 KiB (20 MiB) were decided catches up from its peers' logs, without a snapshot.
  * A catch-up reply bounded only by its count (256 values) would be one 20 MiB frame, refused by the
  * receiver every time it was asked again, and the follower would never catch up.

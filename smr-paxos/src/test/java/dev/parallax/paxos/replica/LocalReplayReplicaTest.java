@@ -25,7 +25,7 @@ import static dev.parallax.core.testkit.cluster.TextKv.cmd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 5 recovery on real replicas with data directories: a replica restarted while every peer is
+ * Local replay at restart, on real replicas with data directories: a replica restarted while every peer is
  * down restores its snapshot and replays the decisions in its own log into the state machine,
  * executing exactly the logged prefix once; when the peers return, all converge.
  */

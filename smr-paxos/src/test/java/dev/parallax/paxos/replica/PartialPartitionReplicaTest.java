@@ -20,7 +20,7 @@ import static dev.parallax.core.testkit.cluster.TextKv.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Partial partitions on real replicas over loopback (issue 12 item 3), through the
+ * Partial partitions on real replicas over loopback, through the
  * fault-injecting transport's one-way cuts: the leader's inbound links cut (it sends, hears
  * nobody), and a bridge (the leader and one follower cut from each other, both reaching the third).
  * Two clients append to their own keys without pause through a 4 s fault; asserted: the longest

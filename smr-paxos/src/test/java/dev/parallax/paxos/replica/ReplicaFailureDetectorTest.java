@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Each replica runs a failure detector thread over Netty's arrival stamps; it ends with the replica,
- * and in a healthy cluster under load it suspects nobody (issue 12 item 1).
+ * and in a healthy cluster under load it suspects nobody.
  */
 class ReplicaFailureDetectorTest {
 
@@ -72,7 +72,7 @@ class ReplicaFailureDetectorTest {
                         .as("suspicions at replica %d", id).isZero();
                 assertThat(r.meterRegistry().find("parallax.paxos.view").gauge().value())
                         .as("view at replica %d", id).isZero();
-                // Check-quorum (issue 12 item 3): the leader heard its followers' Accepts and acks throughout.
+                // Check-quorum: the leader heard its followers' Accepts and acks throughout.
                 assertThat(r.meterRegistry().find("parallax.protocol.stepdowns").functionCounter().count())
                         .as("step-downs at replica %d", id).isZero();
                 assertThat(r.meterRegistry().find("parallax.protocol.prevotes").tag("result", "granted")

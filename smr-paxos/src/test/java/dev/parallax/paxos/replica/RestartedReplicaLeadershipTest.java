@@ -31,7 +31,7 @@ import static dev.parallax.core.testkit.cluster.TextKv.cmd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 12 item 1: a restarted replica never takes leadership from a working leader. The leader of
+ * A restarted replica never takes leadership from a working leader. The leader of
  * a loaded cluster is stopped after {@link #LOGGED} logged decisions (one command per instance,
  * no snapshot, so the restart replays every one of them from its own log: 8,000 in the default
  * run, 20,000 under {@code -Pstress}); the survivors elect a

@@ -77,7 +77,8 @@ class SPaxosReplicaClusterTest {
     }
 
     @Test
-    @DisplayName("plan §1.4 (R2): a replica restarted after its peers compacted installs a snapshot with the executed ids and executes nothing twice")
+    @DisplayName("R2: a replica restarted after its peers compacted installs a snapshot with the executed ids and executes "
+            + "nothing twice")
     void aReplicaBehindEveryCompactionInstallsASnapshot(@TempDir Path dir) throws Exception {
         try (LocalCluster c = cluster(dir, 20)) {
             List<SmrClient> all = List.of(c.clientOf(0), c.clientOf(1), c.clientOf(2));

@@ -31,7 +31,7 @@ import static dev.parallax.core.testkit.cluster.TextKv.cmd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 12 item 9 over three real replicas: while every replica's snapshot write is held on a latch
+ * Snapshots written off the delivery thread, over three real replicas: while every replica's snapshot write is held on a latch
  * (as a slow disk would hold it), commands keep being ordered, executed and answered — the leader
  * keeps proposing — and once the writes go through, each snapshot holds the state as it was when
  * captured, and the snapshot that came due meanwhile is taken next. Before the hand-off the write

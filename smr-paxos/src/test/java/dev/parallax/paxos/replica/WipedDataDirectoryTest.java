@@ -28,7 +28,7 @@ import static dev.parallax.core.testkit.cluster.TextKv.cmd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 12 item 6: a replica whose data directory was wiped (or is missing) does not vote with
+ * A replica whose data directory was wiped (or is missing) does not vote with
  * empty state. The hazard: writes are acknowledged by the quorum {0, 1} while replica 2 is cut off;
  * replica 1 loses its directory and restarts; replica 0 is then cut off. If replica 1 voted with
  * empty state, {1, 2} would be a quorum that knows none of the acknowledged writes, and would decide

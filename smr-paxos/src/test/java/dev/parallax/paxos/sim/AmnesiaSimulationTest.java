@@ -11,8 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code SyncPolicy.NONE} with power losses ({@link AmnesiaPlan}), over a hostile network with
  * partitions. With amnesia recovery the safety monitor (agreement, validity, at-most-once, order),
  * liveness, convergence and linearizability hold on every seed; without it, some seed breaks
- * agreement, which shows that these runs do exercise the lost votes. With snapshots on (issue 12
- * item 4), replicas also compact their logs every few instances, so an amnesiac restart may find
+ * agreement, which shows that these runs do exercise the lost votes. With snapshots on,
+ * replicas also compact their logs every few instances, so an amnesiac restart may find
  * its own snapshot (which survives, like a file) above whatever is left of its log, and a lagging
  * replica installs a peer's snapshot.
  */

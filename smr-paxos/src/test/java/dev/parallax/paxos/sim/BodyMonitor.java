@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * Checks S-Paxos bodies on every persist and every execution, as they happen: every copy of a
  * batch any replica stores under an id is byte-for-byte the body its origin persisted for that id
- * (an id is never reused for other bytes — incarnations, seed 002 (S-Paxos) §IV-C plus WAVE2 §2),
+ * (an id is never reused for other bytes: seed 002 (S-Paxos) §IV-C's ⟨origin : sn⟩ plus the origin's incarnation),
  * and every body a replica executes is that body (Alg. 1 l.19–22: execution uses the disseminated
  * bytes, never something else under the same id).
  *

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * and restarts replicas and, in a third of its actions, crashes the current leader or aims a
  * partition at it, for 1.5 s (virtual) while four clients keep the cluster loaded, then heals; the
  * clients go on 0.3 s after the heal. Clients give up on an operation after 400 ms and go on with
- * the next while the old command stays in flight (issue 12 item 4), so histories hold operations
+ * the next while the old command stays in flight, so histories hold operations
  * of unknown outcome and sessions see gaps. Safety and at-most-once are checked on every decision;
  * operations pending at the heal, bounded decision time after it, liveness (every command sent is
  * answered), convergence and linearizability per seed; and over the whole run, that leaders were
@@ -80,7 +80,7 @@ class MultiPaxosSimulationTest {
         // start while preparing, dropped the votes Phase 1 had reported for them, and on leading
         // proposed new values at those decided instances (Proposer.lead started at prepareFrom,
         // not at the learner's first undecided instance). One-way cuts and bridges in the nemesis
-        // (issue 12) changed its draws, so these seeds no longer replay that run; the rule is
+        // changed its draws, so these seeds no longer replay that run; the rule is
         // pinned in the core by CheckQuorumAndPreVoteTest.aNewLeaderProposesAboveWhatItLearnedWhilePreparing.
         assertThat(PaxosSimulation.run(5565, PaxosSimulation.Scenario.hostile(3).withInvokeTimeout(SimClient.NEVER))
                 .decisions()).isPositive();
@@ -92,7 +92,7 @@ class MultiPaxosSimulationTest {
 
     @Test
     void aFirstCommandDecidedAfterItsSuccessorIsAGapNotAnExpiredSession() {
-        // Found by clients that give up (issue 12 item 4): client 103's first command timed out
+        // Found by clients that give up: client 103's first command timed out
         // and was lost with a deposed leader, its second was decided, and the session layer
         // called that EXPIRED (an unknown session not starting at 1), which ends a production
         // client for good. It is a gap: the client resends from 1 (ClientSessions.admit).

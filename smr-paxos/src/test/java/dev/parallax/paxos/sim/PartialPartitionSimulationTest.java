@@ -28,7 +28,7 @@ import java.util.SplittableRandom;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Partial partitions in virtual time (issue 12 item 3): a loaded cluster on a calm network (delays
+ * Partial partitions in virtual time: a loaded cluster on a calm network (delays
  * 0.1–2 ms, no loss) meets one scripted fault that lasts seconds — the leader's inbound links cut
  * (it sends but hears nobody), its outbound links cut, a follower's inbound links cut, or a bridge
  * (the leader and one follower cut from each other, both reaching the rest). Asserted per seed: the

@@ -15,15 +15,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * The sceptic's cases for S-Paxos (WAVE2 §2), each with a negative control that shows the check
+ * The sceptic's cases for S-Paxos, each with a negative control that shows the check
  * can fail: (a) a link that loses every FORWARD of one origin (seed 002 (S-Paxos) Alg. 1 l.26–31:
  * the lacker fetches from another acker); (b) an origin that crashes right after forwarding to one
  * peer (§IV-B a: f+1 holders, exactly once across a client's fail-over); (c) a replica down for the
- * whole run costs the others no memory (§1.6 of the plan: GC is local); (d) with clients spread,
+ * whole run costs the others no memory (GC is local); (d) with clients spread,
  * every replica sends about as many bytes (§V-A: the leader is no longer the bottleneck), while
  * Multi-Paxos' leader sends far more than a follower. Plus the mutation that shows why snapshots
- * carry the executed ids (plan R2). Seeds: a tenth of {@code -Dsim.seeds}, at least 100, per
- * positive case (fewer for the slow negative controls); a failure prints {@code -Dsim.seed=S}.
+ * carry the executed ids (runtime change R2, docs/protocols/s-paxos.md). Seeds: a tenth of
+ * {@code -Dsim.seeds}, at least 100, per positive case (fewer for the slow negative controls); a
+ * failure prints {@code -Dsim.seed=S}.
  */
 @dev.parallax.core.testkit.DeterministicSimulation
 class SPaxosScepticTest {
@@ -108,7 +109,7 @@ class SPaxosScepticTest {
     }
 
     @Test
-    @DisplayName("(c) a replica down for the whole run, snapshots on: the others' body stores stay bounded (plan §1.6: GC is local)")
+    @DisplayName("(c) a replica down for the whole run, snapshots on: the others' body stores stay bounded (GC is local)")
     void aReplicaDownForTheWholeRunCostsTheOthersNothing() {
         long bound = bodyBound();
         long[] most = {0};
@@ -143,7 +144,7 @@ class SPaxosScepticTest {
     }
 
     /**
-     * Plan §1.6: per origin and incarnation at most 2B undecided bodies at a receiver (B at the
+     * The bound: per origin and incarnation at most 2B undecided bodies at a receiver (B at the
      * origin), plus the bodies executed since the last compaction (snapshots every 5 instances of at
      * most {@link SPaxosSimulation#IDS_PER_VALUE} ids; twice that for the instances decided meanwhile).
      */
@@ -177,7 +178,8 @@ class SPaxosScepticTest {
     }
 
     @Test
-    @DisplayName("Mutation: snapshots installed without their executed ids break exactly-once on some seed (plan R2; seed 002 (S-Paxos) footnote 5)")
+    @DisplayName("Mutation: snapshots installed without their executed ids break exactly-once on some seed "
+            + "(R2; seed 002 (S-Paxos) footnote 5)")
     void installsWithoutDeliveryStateBreakExecution() {
         Throwable failure = null;
         long seed = 0;

@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Fault-injected simulations of S-Paxos with clients (seed 002 (S-Paxos) §IV-B: safety and
- * liveness under crashes; §IV-D: view changes; WAVE2 §2). Each seed runs the Multi-Paxos
+ * liveness under crashes; §IV-D: view changes). Each seed runs the Multi-Paxos
  * simulation's hostile scenario ({@link PaxosSimulation.Scenario#hostile}: delays, 5% loss, 3%
  * duplication, reordering; a nemesis that partitions — two-sided, one-way cuts of a node's inbound
  * or outbound links, bridges — crashes and restarts replicas and hunts the ordering leader, for
@@ -46,7 +46,7 @@ class SPaxosSimulationTest {
     }
 
     @Test
-    @DisplayName("n=3 with snapshots every 5 instances: installs carry the executed ids (plan R2; seed 002 (S-Paxos) footnote 5)")
+    @DisplayName("n=3 with snapshots every 5 instances: installs carry the executed ids (R2; seed 002 (S-Paxos) footnote 5)")
     void threeReplicasThatSnapshotAndCompact() {
         Totals t = run("n=3 with snapshots", SimulationSeeds.count(1000) / 5,
                 PaxosSimulation.Scenario.hostileWithSnapshots(3));

@@ -16,7 +16,7 @@ import static dev.parallax.paxos.spaxos.DissemCluster.body;
 import static dev.parallax.paxos.spaxos.DissemCluster.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** One rule of {@link DisseminationCore} per test (plan §1.2 rules 1–8). */
+/** One rule of {@link DisseminationCore} per test (docs/protocols/s-paxos.md, "Stability" and after). */
 class DisseminationCoreTest {
     static final SPaxosConfig CONFIG = SPaxosConfig.builder(3).ackInterval(Duration.ofMillis(1))
             .ackRefresh(Duration.ofMillis(100)).resendDelay(Duration.ofMillis(50)).build();
@@ -234,7 +234,7 @@ class DisseminationCoreTest {
     }
 
     @Test
-    @DisplayName("a decided id whose body is missing is fetched at once, then every Δ (plan §1.7; seed 002 (S-Paxos) Alg. 1 l.21-22)")
+    @DisplayName("a decided id whose body is missing is fetched at once, then every Δ (seed 002 (S-Paxos) Alg. 1 l.21-22)")
     void decidedIdFetchedAtOnce() {
         DisseminationCore c = core(CONFIG, 2, 0);
         c.onMessage(1, new DisseminationMessage.Ack(acks(0, 0, 1)), 0, out);
@@ -264,7 +264,7 @@ class DisseminationCoreTest {
     }
 
     @Test
-    @DisplayName("BodyGone: a holder that executed and dropped the body says so; the asker needs a snapshot (plan §1.1)")
+    @DisplayName("BodyGone: a holder that executed and dropped the body says so; the asker needs a snapshot")
     void bodyGoneAsksForASnapshot() {
         DisseminationCore holder = core(CONFIG, 0, 0);
         holder.onProposal(batch("a"), 0, out);
@@ -292,7 +292,7 @@ class DisseminationCoreTest {
     }
 
     @Test
-    @DisplayName("the origin's span bound B refuses a batch and releases on decided (plan §1.6)")
+    @DisplayName("the origin's span bound B refuses a batch and releases on decided")
     void originSpanBound() {
         SPaxosConfig b2 = SPaxosConfig.builder(3).maxUndecidedPerOrigin(2).eagerBelow(1).build();
         DisseminationCore c = core(b2, 0, 0);
@@ -313,7 +313,7 @@ class DisseminationCoreTest {
     }
 
     @Test
-    @DisplayName("the receiver window (lowest undecided + 2B) drops FORWARDs beyond it unacked (plan §1.6)")
+    @DisplayName("the receiver window (lowest undecided + 2B) drops FORWARDs beyond it unacked")
     void receiverWindow() {
         SPaxosConfig b2 = SPaxosConfig.builder(3).maxUndecidedPerOrigin(2).build();
         DisseminationCore c = core(b2, 1, 0);
@@ -331,7 +331,7 @@ class DisseminationCoreTest {
     }
 
     @Test
-    @DisplayName("incarnation = max(recovered + 1, floor), synced before the first FORWARD, never reused across 3 restarts (WAVE2 §2; plan §1.2 rule 6)")
+    @DisplayName("incarnation = max(recovered + 1, floor), synced before the first FORWARD, never reused across 3 restarts")
     void incarnations() {
         DissemCluster c = new DissemCluster(CONFIG, now -> 0);
         java.util.Set<Long> used = new java.util.HashSet<>();
@@ -353,7 +353,7 @@ class DisseminationCoreTest {
     }
 
     @Test
-    @DisplayName("a restarted origin re-forwards its undecided bodies of earlier incarnations, never renumbered (plan §1.2 rule 7)")
+    @DisplayName("a restarted origin re-forwards its undecided bodies of earlier incarnations, never renumbered")
     void restartReforwards() {
         DissemCluster c = new DissemCluster(CONFIG, now -> now);
         c.propose(0, batch("old"));
@@ -382,7 +382,7 @@ class DisseminationCoreTest {
     }
 
     @Test
-    @DisplayName("compact drops exactly the bodies executed below p and re-persists the rest and the incarnation (plan §1.2 rule 8)")
+    @DisplayName("compact drops exactly the bodies executed below p and re-persists the rest and the incarnation")
     void compactDropsExecutedBelow() {
         DissemCluster c = new DissemCluster(CONFIG, now -> 0);
         for (String s : new String[] {"a", "b", "c"}) {
@@ -409,7 +409,7 @@ class DisseminationCoreTest {
     }
 
     @Test
-    @DisplayName("a peer that is down for the whole run does not hold back GC (PROTOCOLS.md §2.8; plan §1.7)")
+    @DisplayName("a peer that is down for the whole run does not hold back GC (PROTOCOLS.md §2.8)")
     void downPeerDoesNotHoldBackGc() {
         DissemCluster c = new DissemCluster(CONFIG);
         c.isolate(2);
@@ -433,7 +433,7 @@ class DisseminationCoreTest {
     }
 
     @Test
-    @DisplayName("restore: a snapshot's executed ids raise the watermark and count as dropped (plan §1.2 rule 7)")
+    @DisplayName("restore: a snapshot's executed ids raise the watermark and count as dropped")
     void restoreRaisesWatermark() {
         DisseminationCore c = core(CONFIG, 2, 0);
         ExecutedIds executed = new ExecutedIds();
@@ -461,7 +461,8 @@ class DisseminationCoreTest {
     }
 
     @Test
-    @DisplayName("amnesia: recovering until n-f = 2 peers (n=3) were heard after the restart and every id up to their highest watermarks is held again (plan §1.2 rule 9; seed 002 (S-Paxos) §IV-B a)")
+    @DisplayName("amnesia: recovering until n-f = 2 peers (n=3) were heard after the restart and every id up to their "
+            + "highest watermarks is held again (seed 002 (S-Paxos) §IV-B a)")
     void amnesiacRecoversOnceTwoPeersHeardAndTargetsHeld() {
         DisseminationCore c = amnesiac(CONFIG, 2, 0);
         assertThat(c.recovering()).isTrue();
@@ -489,7 +490,8 @@ class DisseminationCoreTest {
     }
 
     @Test
-    @DisplayName("amnesia, n=5: n-f = 3 of 4 peers must be heard, so one heard peer holds each stable id (f+1 = 3 holders, at most 1 unheard) (plan §1.2 rule 9)")
+    @DisplayName("amnesia, n=5: n-f = 3 of 4 peers must be heard, so one heard peer holds each stable id "
+            + "(f+1 = 3 holders, at most 1 unheard)")
     void amnesiacN5NeedsThreePeers() {
         SPaxosConfig five = SPaxosConfig.builder(5).build();
         DisseminationCore c = amnesiac(five, 4, 0);
@@ -504,7 +506,7 @@ class DisseminationCoreTest {
     }
 
     @Test
-    @DisplayName("amnesia: a BodyGone for a target id asks for a snapshot; its executed ids complete the recovery (plan §1.2 rules 5, 7, 9)")
+    @DisplayName("amnesia: a BodyGone for a target id asks for a snapshot; its executed ids complete the recovery")
     void amnesiacRecoversThroughASnapshot() {
         DisseminationCore c = amnesiac(CONFIG, 2, 0);
         c.onMessage(0, new DisseminationMessage.Ack(acks(0, 0, 2)), 0, out);
@@ -530,7 +532,7 @@ class DisseminationCoreTest {
     }
 
     @Test
-    @DisplayName("amnesia: n=1 has nobody to ask and is recovered at once; a core not started amnesiac never recovers (plan §1.2 rule 9)")
+    @DisplayName("amnesia: n=1 has nobody to ask and is recovered at once; a core not started amnesiac never recovers")
     void amnesiacAloneAndNonAmnesiac() {
         assertThat(amnesiac(SPaxosConfig.builder(1).build(), 0, 0).recovering()).isFalse();
         DisseminationCore normal = core(CONFIG, 2, 0);

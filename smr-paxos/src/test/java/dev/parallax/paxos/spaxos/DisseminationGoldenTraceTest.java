@@ -55,7 +55,7 @@ class DisseminationGoldenTraceTest {
     }
 
     @Test
-    @DisplayName("dissem-origin-restart: a new incarnation, the undecided old body re-forwarded (plan §1.2 rules 6-7)")
+    @DisplayName("dissem-origin-restart: a new incarnation, the undecided old body re-forwarded")
     void originRestart() {
         DissemCluster c = new DissemCluster(CONFIG);
         c.tick(MS);
@@ -73,7 +73,7 @@ class DisseminationGoldenTraceTest {
     }
 
     @Test
-    @DisplayName("dissem-back-pressure: the span bound B refuses, a decision releases it; the receiver window refuses beyond 2B (plan §1.6)")
+    @DisplayName("dissem-back-pressure: the span bound B refuses, a decision releases it; the receiver window refuses beyond 2B")
     void backPressure() {
         SPaxosConfig b2 = SPaxosConfig.builder(3).maxUndecidedPerOrigin(2).eagerBelow(1).build();
         DissemCluster c = new DissemCluster(b2, now -> 0);
@@ -112,7 +112,8 @@ class DisseminationGoldenTraceTest {
     }
 
     @Test
-    @DisplayName("dissem-amnesia-recovery: a holder loses its bodies in a power loss and recovers once both peers' vectors were heard and the ids fetched again (plan §1.2 rule 9; seed 002 (S-Paxos) §IV-B a)")
+    @DisplayName("dissem-amnesia-recovery: a holder loses its bodies in a power loss and recovers once both peers' vectors "
+            + "were heard and the ids fetched again (seed 002 (S-Paxos) §IV-B a)")
     void amnesiaRecovery() {
         DissemCluster c = new DissemCluster(CONFIG, now -> now);
         c.propose(0, batch("a"));

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Wire input that lies (issue 12 item 7) for the dissemination layer: numbers out of
+ * Wire input that lies, for the dissemination layer: numbers out of
  * {@link DisseminationWireBounds} are refused by the codec ({@link MalformedMessageException}) and
  * ignored, counted, by the core (transports without a codec), which then emits nothing.
  */

@@ -13,7 +13,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The delivered bytes and the delivery-state mirror (plan §1.4). */
+/** The delivered bytes and the delivery-state mirror. */
 class ExecutedBatchesTest {
 
     private static ByteBuffer batch(long client, String... payloads) {
@@ -25,7 +25,7 @@ class ExecutedBatchesTest {
     }
 
     @Test
-    @DisplayName("plan §1.4: ids then one batch of every command, read back with the ids apart")
+    @DisplayName("ids then one batch of every command, read back with the ids apart")
     void roundTrip() {
         BatchId a = new BatchId(0, 3, 1);
         BatchId b = new BatchId(2, 4, 9);
@@ -37,7 +37,7 @@ class ExecutedBatchesTest {
     }
 
     @Test
-    @DisplayName("plan §1.4: one body is delivered as it is; a body that is not a batch is left out")
+    @DisplayName("one body is delivered as it is; a body that is not a batch is left out")
     void singleAndMalformedBodies() {
         ByteBuffer raw = ByteBuffer.wrap("not a batch".getBytes(StandardCharsets.UTF_8));
         ExecutedBatches.Delivered one = ExecutedBatches.decode(ExecutedBatches.encode(
@@ -59,7 +59,7 @@ class ExecutedBatchesTest {
     }
 
     @Test
-    @DisplayName("plan §1.4: the mirror's state at position p is the record after instance p-1; restore and stale instances")
+    @DisplayName("the mirror's state at position p is the record after instance p-1; restore and stale instances")
     void mirrorFollowsDeliveries() {
         ExecutionMirror m = new ExecutionMirror();
         m.apply(0, List.of(new BatchId(0, 1, 1)));

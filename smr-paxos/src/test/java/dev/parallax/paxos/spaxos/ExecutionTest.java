@@ -11,7 +11,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Execution of decided id lists (seed 002 (S-Paxos) §IV-A, Alg. 1 l.19–22, footnote 5; plan §1.4). */
+/** Execution of decided id lists (seed 002 (S-Paxos) §IV-A, Alg. 1 l.19–22, footnote 5). */
 class ExecutionTest {
     private final Map<BatchId, ByteBuffer> held = new HashMap<>();
     private final List<BatchId> wanted = new ArrayList<>();
@@ -86,7 +86,7 @@ class ExecutionTest {
     }
 
     @Test
-    @DisplayName("plan §1.4: an installed snapshot drops the instances below it, stale ones are ignored")
+    @DisplayName("an installed snapshot drops the instances below it, stale ones are ignored")
     void skipToDropsCoveredInstances() {
         execution.add(0, List.of(id(0, 1)));
         execution.add(1, List.of(id(0, 2)));

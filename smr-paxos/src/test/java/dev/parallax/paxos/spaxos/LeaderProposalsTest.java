@@ -9,7 +9,7 @@ import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The leader's id proposer, rule by rule (seed 002 (S-Paxos) §IV-A, Alg. 1 l.16–18, l.32–36; plan §1.3, §1.7). */
+/** The leader's id proposer, rule by rule (seed 002 (S-Paxos) §IV-A, Alg. 1 l.16–18, l.32–36). */
 class LeaderProposalsTest {
     private static final Predicate<BatchId> NONE_DECIDED = id -> false;
 
@@ -59,7 +59,7 @@ class LeaderProposalsTest {
     }
 
     @Test
-    @DisplayName("plan §1.7: re-elected, a leader re-proposes an id it proposed before but that Phase 1 did not report (reset, not union)")
+    @DisplayName("re-elected, a leader re-proposes an id it proposed before but that Phase 1 did not report (reset, not union)")
     void reElectedLeaderResetsProposed() {
         LeaderProposals p = new LeaderProposals();
         p.lead(List.of());

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>The contract proposes arbitrary strings and expects each back as one delivery. S-Paxos
  * delivers the bodies an instance names joined into one command batch; so that a delivery is one
  * proposal here, the ordering leader puts one id in a value ({@code idsPerValue = 1}): the body
- * is then delivered as it is (plan §1.4). Everything else is the default path.
+ * is then delivered as it is. Everything else is the default path.
  */
 class SPaxosBroadcastTest extends AtomicBroadcastContract {
 

@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class SPaxosConfigTest {
 
     @Test
-    @DisplayName("documented defaults (plan §1.8; seed 002 (S-Paxos) §IV-C Δ and η)")
+    @DisplayName("documented defaults (seed 002 (S-Paxos) §IV-C Δ and η)")
     void defaults() {
         SPaxosConfig c = SPaxosConfig.builder(3).build();
         assertThat(c.members()).isEqualTo(3);

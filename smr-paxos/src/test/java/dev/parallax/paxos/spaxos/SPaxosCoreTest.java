@@ -20,7 +20,7 @@ import static dev.parallax.paxos.spaxos.SPaxosScripted.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link SPaxosCore}, one rule per test (seed 002 (S-Paxos) §IV; plan §1.3–§1.5), on the scripted
+ * {@link SPaxosCore}, one rule per test (seed 002 (S-Paxos) §IV), on the scripted
  * cluster and, where a rule needs decisions no correct leader makes (an id decided twice, a
  * malformed value), on one core fed by hand.
  */
@@ -143,7 +143,7 @@ class SPaxosCoreTest {
     }
 
     @Test
-    @DisplayName("plan §1.2 rule 8, §1.5: compaction keeps every body a restart needs; a crashed replica replays and executes the same batches")
+    @DisplayName("compaction keeps every body a restart needs; a crashed replica replays and executes the same batches")
     void compactionKeepsWhatARestartNeeds() {
         SPaxosScripted c = SPaxosScripted.of(SPaxosScripted.config(3, 3, 64));
         c.electZero();
@@ -273,7 +273,7 @@ class SPaxosCoreTest {
     }
 
     @Test
-    @DisplayName("plan §1.1: a decided value that is not an id list executes nothing, is counted, and execution goes on")
+    @DisplayName("a decided value that is not an id list executes nothing, is counted, and execution goes on")
     void malformedDecidedValueExecutesNothing() {
         Hand h = new Hand(SPaxosScripted.config(3, 3, 64));
         h.forward(X, "x");
@@ -285,7 +285,7 @@ class SPaxosCoreTest {
     }
 
     @Test
-    @DisplayName("plan §1.4 (R2): skipTo(p, state) decides duplicates exactly as a replica that never installed; an empty state would not")
+    @DisplayName("R2: skipTo(p, state) decides duplicates exactly as a replica that never installed; an empty state would not")
     void installedDeliveryStateKeepsDedupIdentical() {
         SPaxosConfig config = SPaxosScripted.config(3, 3, 64);
         Hand never = new Hand(config);
@@ -313,7 +313,7 @@ class SPaxosCoreTest {
     }
 
     @Test
-    @DisplayName("plan §1.5: only client batches are proposed to the core")
+    @DisplayName("only client batches are proposed to the core")
     void onlyClientBatchesAreProposed() {
         Hand h = new Hand(SPaxosScripted.config(3, 3, 64));
         Set<Boolean> taken = new HashSet<>();

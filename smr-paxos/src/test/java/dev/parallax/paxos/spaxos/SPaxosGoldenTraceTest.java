@@ -135,7 +135,7 @@ class SPaxosGoldenTraceTest {
     }
 
     @Test
-    @DisplayName("plan §1.4 (R2): a core that installed a snapshot with its executed ids skips the same duplicate as the others")
+    @DisplayName("R2: a core that installed a snapshot with its executed ids skips the same duplicate as the others")
     void snapshotInstall() {
         HandTrace h = new HandTrace();
         ExecutedIds atTwo = new ExecutedIds();

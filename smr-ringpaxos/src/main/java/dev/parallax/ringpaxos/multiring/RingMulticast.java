@@ -51,7 +51,7 @@ import java.util.function.IntFunction;
  *       l.40-46), and caps client instances one interval ahead of the target (back-pressure
  *       instead of halting when λ is below the real rate: a refused proposal waits in the
  *       multicast's queue, and {@link #multicast} refuses once the origin's credits are used);</li>
- *   <li>{@link Numbering#LOGICAL}: a ring's values are numbered by plan rule 1 (client value +1,
+ *   <li>{@link Numbering#LOGICAL}: a ring's values are numbered logically (client value +1,
  *       NOOP +0, SKIP(upTo): {@code next = max(next, upTo)}), the rule the ring cores count by;
  *       positions name per ring the logical next and the instance its delivery resumes from.</li>
  * </ul>

@@ -14,7 +14,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * smr-ringpaxos stays a protocol module (WAVE2.md §1; plan §0): it reaches peers through the spi
+ * smr-ringpaxos stays a protocol module (docs/architecture.md, "Layers"): it reaches peers through the spi
  * {@code Transport} and {@code MessageCodec} and the datagram group through
  * {@code OrderingContext.datagramGroup}, so it imports no Netty and none of smr-core's network edge
  * or replica; and it starts no thread of its own: smr-core's runtime and stages run it.

@@ -6,7 +6,7 @@ import dev.parallax.ringpaxos.RingConfig;
 import dev.parallax.ringpaxos.RingPaxosCore;
 
 /**
- * Checks the memory and pipeline bounds of plan §1.8 on every member after every event (seed 003
+ * Checks the memory and pipeline bounds on every member after every event (seed 003
  * (Ring Paxos) §3.3.6 flow control):
  * <ul>
  *   <li>the window is within {@code [mring.window.min, ring.window]} (M6 AIMD; U-Ring: the fixed
@@ -16,7 +16,7 @@ import dev.parallax.ringpaxos.RingPaxosCore;
  *       {@code learnerBuffered()} (their sum) stays within twice that, and the bytes within twice
  *       {@code mring.learner.buffer.bytes} (U-Ring bounds its learners by the backlog rule
  *       below; its largest buffer is only reported);</li>
- *   <li>U-Ring (§3.3.6 (b), plan §1.9): an instance is opened only below
+ *   <li>U-Ring (§3.3.6 (b)): an instance is opened only below
  *       {@code minDelivered(ring) + ring.max.backlog}; checked against the most any member ever
  *       delivered, which no member's report can exceed.</li>
  * </ul>
@@ -73,7 +73,7 @@ final class BoundsMonitor {
         maxLearnerBuffered = Math.max(maxLearnerBuffered, buffered);
         if (config.kind() == Ring.Kind.M_RING) {
             // learnerBuffered() = decided instances held ahead of the decided prefix + bodies kept for
-            // id-only decisions; each part is bounded by mring.learner.buffer (.bytes), plan §1.8.
+            // id-only decisions; each part is bounded by mring.learner.buffer (.bytes).
             if (buffered > 2L * config.mringLearnerBuffer()) {
                 throw new AssertionError("bounds: member " + member + " buffers " + buffered + " instances and bodies"
                         + " ahead of its decided prefix, above 2 x mring.learner.buffer " + config.mringLearnerBuffer());

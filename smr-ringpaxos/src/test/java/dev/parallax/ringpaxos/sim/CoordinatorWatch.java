@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * Who coordinates a simulated Ring Paxos cluster, for the coordinator-hunting nemesis, and how often
  * the round changed: a round change is counted when some member finishes Phase 1 of a round other
- * than round 0 (a coordinator change or a ring re-formation, plan §1.7). Owned by the simulation
+ * than round 0 (a coordinator change or a ring re-formation). Owned by the simulation
  * thread.
  */
 final class CoordinatorWatch {

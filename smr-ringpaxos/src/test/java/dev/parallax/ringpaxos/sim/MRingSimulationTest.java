@@ -8,9 +8,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Fault-injected simulations of M-Ring Paxos with clients (issue 14 item 5; seed 003 (Ring Paxos)
- * §3.3.2, Alg. 2; §3.3.4 message loss, §3.3.5 crashes, §3.3.6 flow control, §3.3.7; plan §1.7
- * re-formation). Each seed runs {@link RingSimulation}'s hostile scenario: the TCP links lose 5%,
+ * Fault-injected simulations of M-Ring Paxos with clients (seed 003 (Ring Paxos) §3.3.2, Alg. 2;
+ * §3.3.4 message loss, §3.3.5 crashes, §3.3.6 flow control, §3.3.7; ring re-formation). Each seed
+ * runs {@link RingSimulation}'s hostile scenario: the TCP links lose 5%,
  * duplicate 3% and reorder; the datagram channel (2A and decisions, Alg. 2 l.18/l.34) loses 5% and
  * duplicates 3% of the copies, each receiver on its own, with delays of 0.1–4 ms (reordering), in
  * packets of at most {@code mring.packet.bytes}; a nemesis partitions (two-sided, one-way cuts,
@@ -40,7 +40,8 @@ class MRingSimulationTest {
     }
 
     @Test
-    @DisplayName("M-Ring n=5, hostile network, coordinator hunting: safe and live (seed 003 (Ring Paxos) §3.3.2, Alg. 2; plan §1.7 M7 spares)")
+    @DisplayName("M-Ring n=5, hostile network, coordinator hunting: safe and live (seed 003 (Ring Paxos) §3.3.2, "
+            + "Alg. 2; rule M7, spares)")
     void fiveReplicas() {
         RingTotals t = RingTotals.run("m-ring n=5", SimulationSeeds.count(1000) / 4,
                 RingSimulation.Scenario.hostile(Ring.Kind.M_RING, 5));
@@ -109,7 +110,9 @@ class MRingSimulationTest {
     }
 
     @Test
-    @DisplayName("Seeds that found engine bugs pass (bugs-d2.md B1 catch-up below a trim, B4 learner buffer beyond mring.learner.buffer, B5 a member in a higher round never learns the last decisions; seed 003 (Ring Paxos) §3.3.4, §3.3.6)")
+    @DisplayName("Seeds that found engine bugs pass (B1 catch-up below a trim, B4 learner buffer beyond "
+            + "mring.learner.buffer, B5 a member in a higher round never learns the last decisions; "
+            + "seed 003 (Ring Paxos) §3.3.4, §3.3.6)")
     void seedsThatFoundEngineBugs() {
         // B1: a catch-up query entirely below the replier's trim crashed the core (TreeMap.subMap(from > to)).
         assertThat(RingSimulation.run(2, RingSimulation.Scenario.hostileWithSnapshots(Ring.Kind.M_RING, 3))

@@ -12,7 +12,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sceptic's cases of Multi-Ring Paxos as deterministic simulations (issue 15; seed 003 (Ring
+ * The sceptic's cases of Multi-Ring Paxos as deterministic simulations (seed 003 (Ring
  * Paxos / Multi-Ring / P-SMR) ch. 5 §5.2, Alg. 1 l.13-20 and l.44, §5.4.6): a learner of {A, B}
  * whose ring B is silent or slow delivers A's messages about Δ after a learner of {A} alone, and
  * never with λ = 0; its buffer stays bounded; a ring whose coordinator crashes stalls only the

@@ -23,7 +23,7 @@ import java.util.function.BiConsumer;
 
 /**
  * One seeded run of Multi-Ring Paxos (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1;
- * plan rules 1-3): {@code n} {@link MultiRingProcess}es, each a member of every ring (k group rings
+ * logical numbering, skips at λ, the cap): {@code n} {@link MultiRingProcess}es, each a member of every ring (k group rings
  * and the global ring; {@link Scenario#partitioned}: S-SMR's rings over subsets), U-Ring or M-Ring per ring, whose coordinators skip at rate λ every Δ; learners
  * with random subscriptions merging by (⌊l/M⌋, stream); messages multicast from random processes to
  * one group (its ring) or several (the global ring). The world is the ring simulations' hostile one

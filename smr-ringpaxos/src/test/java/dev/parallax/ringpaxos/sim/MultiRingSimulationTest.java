@@ -10,8 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * Fault-injected simulations of Multi-Ring Paxos (issue 15 item 5; seed 003 (Ring Paxos / Multi-Ring
- * / P-SMR) ch. 5, Alg. 1, Prop. 4; plan rules 1-3): k group rings and the global ring in one world,
+ * Fault-injected simulations of Multi-Ring Paxos (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5,
+ * Alg. 1, Prop. 4; logical numbering, skips at λ, the cap): k group rings and the global ring in one world,
  * U-Ring or M-Ring each, skips at λ, learners with random subscriptions merging by (⌊l/M⌋, stream),
  * the ring simulations' hostile faults (see {@link MultiRingSimulation}). Checked on every run:
  * exactly-once, integrity, agreement per subscription, ring agreement, an acyclic union of the

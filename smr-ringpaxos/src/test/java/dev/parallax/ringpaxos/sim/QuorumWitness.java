@@ -8,21 +8,21 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Checks, as they happen, the facts Ring Paxos' safety argument rests on (plan §1.7 (a)–(d); seed
+ * Checks, as they happen, the facts Ring Paxos' safety argument rests on (seed
  * 003 (Ring Paxos) Appendix, Prop. 1), whatever the variant:
  * <ul>
  *   <li>round {@code r} is led only by {@code coordinator(r) = r mod n}, and with one ring: the ring
- *       a coordinator lays out after Phase 1 is never replaced within the round (§1.7 (a)); its
+ *       a coordinator lays out after Phase 1 is never replaced within the round; its
  *       acceptors are a majority of the n members ({@code 2·acceptors > n}, for odd and even n), so
  *       that every ring meets every Phase 1 quorum;</li>
  *   <li>one value per (instance, round): every open and every vote of instance {@code i} in round
  *       {@code r} names the same value id (only {@code coordinator(r)} creates round-r entries, once;
  *       forwarders copy them — Alg. 2 l.17–18, Alg. 3 l.20–21);</li>
- *   <li>only the acceptors of ring(r) vote in round {@code r} (Flexible Paxos' Phase 2 quorum,
- *       §1.7; Alg. 2 l.19–25, Alg. 3 l.22–28);</li>
+ *   <li>only the acceptors of ring(r) vote in round {@code r} (Flexible Paxos' Phase 2 quorum;
+ *       Alg. 2 l.19–25, Alg. 3 l.22–28);</li>
  *   <li>every decision {@code (i, vid)} any member learns has a round {@code r} whose ring's
- *       acceptors all voted {@code (i, r, vid)} before it (§1.7 (b): a decider forwards only after
- *       voting and learners learn only from deciders or decided catch-up, (d)).</li>
+ *       acceptors all voted {@code (i, r, vid)} before it (a decider forwards only after
+ *       voting and learners learn only from deciders or decided catch-up).</li>
  * </ul>
  * Votes are remembered forever (an amnesiac member's lost votes still count as cast), so the last
  * check holds also when a vote was forgotten afterwards.

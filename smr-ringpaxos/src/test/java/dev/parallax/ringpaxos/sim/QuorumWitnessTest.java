@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The simulation's ring monitor bites on each fact it checks (plan §1.7 (a)–(d)). */
+/** The simulation's ring monitor bites on each fact it checks. */
 @dev.parallax.core.testkit.DeterministicSimulation
 class QuorumWitnessTest {
     private static final ValueId A = new ValueId(1, 1, 1);
@@ -22,7 +22,8 @@ class QuorumWitnessTest {
     }
 
     @Test
-    @DisplayName("a decision voted by all f+1 acceptors of the round's ring is witnessed (plan §1.7 (b); seed 003 (Ring Paxos) Appendix Prop. 1)")
+    @DisplayName("a decision voted by all f+1 acceptors of the round's ring is witnessed "
+            + "(seed 003 (Ring Paxos) Appendix Prop. 1)")
     void aFullRingQuorumWitnessesADecision() {
         QuorumWitness w = ledByZero();
         w.opened(0, 7, 3, A);
@@ -50,7 +51,7 @@ class QuorumWitnessTest {
     }
 
     @Test
-    @DisplayName("two values in one (instance, round) fail (plan §1.7 (a): only coordinator(r) creates round-r entries, once)")
+    @DisplayName("two values in one (instance, round) fail (only coordinator(r) creates round-r entries, once)")
     void twoValuesInOneInstanceAndRoundFail() {
         QuorumWitness w = ledByZero();
         w.opened(0, 7, 3, A);
@@ -58,7 +59,7 @@ class QuorumWitnessTest {
     }
 
     @Test
-    @DisplayName("a round led by another member than r mod n, or with two rings, fails (plan §1.1, §1.7 (a))")
+    @DisplayName("a round led by another member than r mod n, or with two rings, fails")
     void roundsBelongToTheirCoordinatorAndHaveOneRing() {
         QuorumWitness w = ledByZero();
         assertThatThrownBy(() -> w.roundLed(1, 3, Ring.uRing(1, 1, new int[] {1, 2, 0})))
@@ -69,7 +70,7 @@ class QuorumWitnessTest {
     }
 
     @Test
-    @DisplayName("a vote by a member that is not an acceptor of the round's ring fails (Flexible Paxos' Phase 2 quorum, plan §1.7)")
+    @DisplayName("a vote by a member that is not an acceptor of the round's ring fails (Flexible Paxos' Phase 2 quorum)")
     void aVoteOffTheRingsAcceptorsFails() {
         QuorumWitness w = ledByZero();
         assertThatThrownBy(() -> w.voted(2, 7, 3, A)).hasMessageContaining("not an acceptor");

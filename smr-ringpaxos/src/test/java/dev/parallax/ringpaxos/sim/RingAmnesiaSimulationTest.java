@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Ring Paxos whose members lose synced promises and votes when they crash, as under
  * {@code log.sync=none} with power losses ({@link AmnesiaPlan}: one amnesiac member at a time, the
  * driver crashes nobody while one recovers), over the hostile network with partitions and no
- * nemesis crashes. Recovery (plan §1.4 C10, {@code RingRecovery}: Multi-Paxos' fence recovery with
+ * nemesis crashes. Recovery (rule C10, {@code RingRecovery}: Multi-Paxos' fence recovery with
  * rounds as fences) keeps every check green: agreement and validity, the ring facts
  * ({@link QuorumWitness} remembers the votes a member lost, so a decision still needs all the ring
  * acceptors' votes), at-most-once, progress, convergence, linearizability; without recovery some seed breaks
@@ -31,26 +31,30 @@ class RingAmnesiaSimulationTest {
     }
 
     @Test
-    @DisplayName("U-Ring n=3, one amnesiac member at a time: safe and live with fence recovery (plan §1.4 C10; seed 003 (Ring Paxos) §3.3.5)")
+    @DisplayName("U-Ring n=3, one amnesiac member at a time: safe and live with fence recovery (rule C10; "
+            + "seed 003 (Ring Paxos) §3.3.5)")
     void uRing() {
         check("u-ring amnesia n=3", Ring.Kind.U_RING, 3, SimulationSeeds.count(1000) * 3 / 10);
     }
 
     @Test
-    @DisplayName("M-Ring n=3, one amnesiac member at a time: safe and live with fence recovery (plan §1.4 C10; seed 003 (Ring Paxos) §3.3.5)")
+    @DisplayName("M-Ring n=3, one amnesiac member at a time: safe and live with fence recovery (rule C10; "
+            + "seed 003 (Ring Paxos) §3.3.5)")
     void mRing() {
         check("m-ring amnesia n=3", Ring.Kind.M_RING, 3, SimulationSeeds.count(1000) * 3 / 10);
     }
 
     @Test
-    @DisplayName("n=4, even: one amnesiac member at a time, recovery needs n − quorum + 1 = 2 fenced answers, U-Ring and M-Ring: safe and live (plan §1.4 C10; seed 003 (Ring Paxos) §3.2 m-quorum, §3.3.5)")
+    @DisplayName("n=4, even: one amnesiac member at a time, recovery needs n − quorum + 1 = 2 fenced answers, U-Ring and "
+            + "M-Ring: safe and live (rule C10; seed 003 (Ring Paxos) §3.2 m-quorum, §3.3.5)")
     void evenRings() {
         check("u-ring amnesia n=4", Ring.Kind.U_RING, 4, SimulationSeeds.count(1000) / 16);
         check("m-ring amnesia n=4", Ring.Kind.M_RING, 4, SimulationSeeds.count(1000) / 16);
     }
 
     @Test
-    @DisplayName("Seeds that found engine bugs pass (bugs-d2.md B3: a recovery Trim kept across a later amnesiac crash left the learner unable to deliver below it; plan §1.4 C10)")
+    @DisplayName("Seeds that found engine bugs pass (bug B3: a recovery Trim kept across a later amnesiac crash left the "
+            + "learner unable to deliver below it; rule C10)")
     void seedsThatFoundEngineBugs() {
         // B3: member 2 restarted with trimmedBelow = 30 (RingRecovery's Trim(H)) and firstUndecided = 0,
         // refused every decision below 30 and never converged.
@@ -62,7 +66,8 @@ class RingAmnesiaSimulationTest {
     }
 
     @Test
-    @DisplayName("Mutation: without amnesia recovery some seed breaks agreement, U-Ring and M-Ring (the runs do exercise lost votes; plan §1.4 C10)")
+    @DisplayName("Mutation: without amnesia recovery some seed breaks agreement, U-Ring and M-Ring (the runs do exercise "
+            + "lost votes; rule C10)")
     void withoutRecoverySomeSeedBreaksAgreement() {
         for (Ring.Kind kind : Ring.Kind.values()) {
             String violation = null;

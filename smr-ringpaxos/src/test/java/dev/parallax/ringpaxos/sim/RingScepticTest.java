@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * The sceptic's cases for Ring Paxos (plan §3 D2 (a)–(f)), each positive case with a negative
+ * The sceptic's cases for Ring Paxos, (a)–(f), each positive case with a negative
  * control where one makes sense, showing that the check can fail: (a) a learner whose every
  * datagram is lost for a second recovers by catch-up (seed 003 (Ring Paxos) §3.3.4); (b) a slow
  * learner shrinks the coordinator's window and its backlog stays bounded (§3.3.6); (c) bytes the
@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * members under one (§3.1 ¶2, Table 3.2); (d) U-Ring: each value crosses exactly n−1 links
  * (§3.3.3, Alg. 3 l.33–41); (e) U-Ring latency grows with the ring (Table 3.1: 5f steps); (f) a
  * crash of each role under load — coordinator, ring acceptor, learner-only member (U-Ring), spare
- * (M-Ring) — and every live proposer's commands are decided after the heal (§3.3.5; plan §1.7).
+ * (M-Ring) — and every live proposer's commands are decided after the heal (§3.3.5; ring re-formation).
  * Seeds: a tenth of {@code -Dsim.seeds}, at least 100, for the seeded cases (fewer for the slow
  * negative controls); a failure prints {@code -Dsim.seed=S}.
  */
@@ -147,7 +147,8 @@ class RingScepticTest {
     }
 
     @Test
-    @DisplayName("(b) M-Ring: a slow learner's backlog reports shrink the window; its backlog stays bounded, nothing is lost (seed 003 (Ring Paxos) §3.3.6, plan §1.6 M6)")
+    @DisplayName("(b) M-Ring: a slow learner's backlog reports shrink the window; its backlog stays bounded, nothing is "
+            + "lost (seed 003 (Ring Paxos) §3.3.6, rule M6)")
     void aSlowLearnerShrinksTheWindow() {
         RingConfig config = RingSimulation.Scenario.config(Ring.Kind.M_RING, 3).build();
         long[] minWindow = {Long.MAX_VALUE};
@@ -254,7 +255,7 @@ class RingScepticTest {
         // Measured (seeds 1-3): m-ring coordinator 1.34-1.45 at n=3, 1.54-1.63 at n=5; u-ring busiest
         // member 1.17-1.18 at n=3, 1.50-1.56 at n=5. Above the paper's ~1 and (n-1)/n: the workload's
         // instances carry ~600 B (gets and appends of a few bytes next to the 1 KiB puts), so per-packet
-        // headers, id-only decisions and catch-ups in calm runs (bugs-d2.md B7) weigh 35-60%.
+        // headers, id-only decisions and catch-ups in calm runs (bug B7) weigh 35-60%.
         for (int seed = 0; seed < 3; seed++) {
             assertThat(mRing[seed * 2]).as("m-ring coordinator n=3, seed %d", seed + 1).isLessThanOrEqualTo(1.7);
             assertThat(mRing[seed * 2 + 1]).as("m-ring coordinator n=5, seed %d", seed + 1).isLessThanOrEqualTo(1.7)
@@ -436,7 +437,7 @@ class RingScepticTest {
         assertThat(crashed[0]).as("runs where the %s was found and crashed under load", role).isEqualTo(t.seeds);
         assertThat(t.decisions).isPositive();
         if (role != Role.SPARE) {
-            // A spare is off the ring: its crash needs no new ring (seed 003 §3.3.2, plan §1.6 M7).
+            // A spare is off the ring: its crash needs no new ring (seed 003 (Ring Paxos) §3.3.2, rule M7).
             assertThat(t.roundChanges).as("new rounds (a new coordinator or a re-formed ring) around the crashed member")
                     .isPositive();
         }
@@ -470,7 +471,8 @@ class RingScepticTest {
     }
 
     @Test
-    @DisplayName("(f) U-Ring n=5: the coordinator, a ring acceptor, a learner-only member crash under load: every live proposer's commands are decided (seed 003 (Ring Paxos) §3.3.5; plan §1.7)")
+    @DisplayName("(f) U-Ring n=5: the coordinator, a ring acceptor, a learner-only member crash under load: every live "
+            + "proposer's commands are decided (seed 003 (Ring Paxos) §3.3.5; ring re-formation)")
     void uRingCrashOfEachRole() {
         crashUnderLoad(Ring.Kind.U_RING, Role.COORDINATOR);
         crashUnderLoad(Ring.Kind.U_RING, Role.RING_ACCEPTOR);
@@ -478,7 +480,8 @@ class RingScepticTest {
     }
 
     @Test
-    @DisplayName("(f) M-Ring n=5: the coordinator, a ring acceptor, a spare crash under load: every live proposer's commands are decided (seed 003 (Ring Paxos) §3.3.2 spares, §3.3.5; plan §1.6 M7)")
+    @DisplayName("(f) M-Ring n=5: the coordinator, a ring acceptor, a spare crash under load: every live proposer's "
+            + "commands are decided (seed 003 (Ring Paxos) §3.3.2 spares, §3.3.5; rule M7)")
     void mRingCrashOfEachRole() {
         crashUnderLoad(Ring.Kind.M_RING, Role.COORDINATOR);
         crashUnderLoad(Ring.Kind.M_RING, Role.RING_ACCEPTOR);

@@ -34,10 +34,10 @@ import java.util.Map;
  * A whole Ring Paxos member in the simulator, U-Ring or M-Ring: {@link RingPaxosCore} recovered from
  * the node's durable log at every (re)start and driven by the shared {@link EffectApplier} (records,
  * sync, then sends through {@code ctx::send} and datagrams through {@code ctx::multicast}, as the
- * runtime's {@code ProtocolStage} applies them; votes are durable before they are forwarded, plan
- * §1.3); an M-Ring member joins datagram group 0 at every start (a crash ends a membership); a
+ * runtime's {@code ProtocolStage} applies them; votes are durable before they are forwarded);
+ * an M-Ring member joins datagram group 0 at every start (a crash ends a membership); a
  * batcher whose batches go to the core at whichever member the client reached — every member
- * proposes, no redirect ({@code redirectHint() == ANY_REPLICA}, plan §1.8); delivery of each
+ * proposes, no redirect ({@code redirectHint() == ANY_REPLICA}); delivery of each
  * {@link RingValue.Chosen} to the shared {@link SimService} (sessions answer a batch decided twice
  * from their cache), then {@code onDelivered} (R3: the learner's version, §3.3.7, and M-Ring's
  * backlog, §3.3.6); snapshots every {@code snapshotEvery} instances, compacting the log
@@ -56,7 +56,7 @@ import java.util.Map;
 final class RingSimReplica implements SmrNode {
     /** The datagram group M-Ring members join. */
     static final int GROUP = 0;
-    /** The datagram header {@code net.DatagramPort} adds (plan §1.6 M1: packets of at most {@code mring.packet.bytes − 16}). */
+    /** The datagram header {@code net.DatagramPort} adds (rule M1: packets of at most {@code mring.packet.bytes − 16}). */
     static final int DATAGRAM_HEADER = 16;
     private static final RingRecordCodec CODEC = new RingRecordCodec();
 
@@ -105,7 +105,7 @@ final class RingSimReplica implements SmrNode {
         List<RingRecord> recovered = new ArrayList<>();
         ctx.log().read(ctx.log().firstIndex(), Integer.MAX_VALUE, (i, r) -> recovered.add(CODEC.decode(r)));
         boolean amnesiac = shared.options.recoverAmnesia() && ctx.log().amnesiaPossible();
-        // The incarnation floor is the virtual clock (production: wall-clock ms), plan §1.1.
+        // The incarnation floor is the virtual clock (production: wall-clock ms).
         core = new RingPaxosCore(config, ctx.id(), recovered, amnesiac, ctx.now(), ctx.now(), new Observer());
         if (config.kind() == Ring.Kind.M_RING) {
             ctx.joinGroup(GROUP);
@@ -305,7 +305,7 @@ final class RingSimReplica implements SmrNode {
 
     /**
      * The bytes a datagram takes on the wire: {@link MPacketCodec#size} plus the datagram header of
-     * {@code net.DatagramPort} (16 bytes, plan §1.6 M1), checked against
+     * {@code net.DatagramPort} (16 bytes, rule M1), checked against
      * {@link dev.parallax.core.testkit.DatagramPlan#maxPacketSize()} = {@code mring.packet.bytes}.
      */
     static int datagramBytes(Object message) {

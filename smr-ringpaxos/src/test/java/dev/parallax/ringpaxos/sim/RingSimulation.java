@@ -49,7 +49,7 @@ import java.util.function.BiConsumer;
  * answered, the members converge to one decided prefix and one state, and the clients' history is
  * linearizable. This is the loop of smr-paxos' {@code PaxosSimulation.run}, over the moved harness
  * of smr-core's testkit ({@code dev.parallax.core.testkit.smr}); smr-ringpaxos cannot depend on
- * smr-paxos' tests (plan §0: smr-core only).
+ * smr-paxos' tests (a protocol module depends on smr-core only).
  *
  * <p>Not thread-safe: one test thread per run.
  */
@@ -294,7 +294,7 @@ final class RingSimulation {
             this.deliveredBytes = new long[scenario.replicas()];
         }
 
-        /** A proposer assigned {@code vid} to {@code body}: one body per id, ever (§1.1, incarnations). */
+        /** A proposer assigned {@code vid} to {@code body}: one body per id, ever (incarnations). */
         void proposed(int member, ValueId vid, ByteBuffer body, long now) {
             proposedAt.putIfAbsent(vid, now);
             ByteBuffer copy = ByteBuffer.allocate(body.remaining()).put(body.duplicate()).flip().asReadOnlyBuffer();

@@ -123,7 +123,7 @@ final class RingTotals {
             assertThat(coordinatorCrashes).as("coordinator crashes").isPositive();
             assertThat(coordinatorIsolations).as("coordinator isolations").isPositive();
             assertThat(roundChanges).as("rounds led other than round 0").isPositive();
-            assertThat(reformations).as("ring re-formations (plan §1.7)").isPositive();
+            assertThat(reformations).as("ring re-formations").isPositive();
             assertThat(partitions).as("partitions").isPositive();
             assertThat(partialPartitions).as("one-way cuts and bridges").isPositive();
             assertThat(restarts).as("crash-restarts").isPositive();
@@ -133,10 +133,10 @@ final class RingTotals {
         }
     }
 
-    /** Excluded U-Ring members came back on the ring (plan §1.7 trigger (3): Alive(wantsRing) after the back-off). */
+    /** Excluded U-Ring members came back on the ring (re-formation trigger 3: Alive(wantsRing) after the back-off). */
     void assertRejoinsBit() {
         if (seeds >= 20) {
-            assertThat(eventsContaining("rejoins")).as("rejoins (§1.7 trigger 3): " + events).isPositive();
+            assertThat(eventsContaining("rejoins")).as("rejoins (re-formation trigger 3): " + events).isPositive();
         }
     }
 
@@ -152,7 +152,8 @@ final class RingTotals {
     /**
      * Skips were proposed and decided, the cap held proposals back (the ring ran ahead of λ), and
      * with them the checks held: agreement on the decided sequence including skips, one logical next
-     * at every member (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1 l.13-20; plan rules 1-3).
+     * at every member (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1 l.13-20; logical
+     * numbering, skips at λ, the cap).
      */
     void assertSkipsBit() {
         assertThat(events.getOrDefault("skips.proposed", 0L)).as("skips proposed: " + events).isPositive();

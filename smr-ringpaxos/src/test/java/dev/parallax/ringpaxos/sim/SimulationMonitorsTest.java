@@ -21,7 +21,7 @@ class SimulationMonitorsTest {
     }
 
     @Test
-    @DisplayName("one body per value id: a second body under an id fails (plan §1.1: incarnation = max(recovered + 1, floor))")
+    @DisplayName("one body per value id: a second body under an id fails (incarnation = max(recovered + 1, floor))")
     void aValueIdNamesOneBody() {
         RingSimulation.Shared shared = new RingSimulation.Shared(RingSimulation.Scenario.hostile(Ring.Kind.U_RING, 3),
                 RingSimulation.Options.NONE);
@@ -32,7 +32,8 @@ class SimulationMonitorsTest {
     }
 
     @Test
-    @DisplayName("U-Ring backlog bound: opening at or above what any member delivered + ring.max.backlog fails (seed 003 (Ring Paxos) §3.3.6 (b), plan §1.8)")
+    @DisplayName("U-Ring backlog bound: opening at or above what any member delivered + ring.max.backlog fails "
+            + "(seed 003 (Ring Paxos) §3.3.6 (b))")
     void uRingOpensOnlyWithinTheBacklogBound() {
         RingConfig config = RingSimulation.Scenario.config(Ring.Kind.U_RING, 3).build();
         BoundsMonitor bounds = new BoundsMonitor(config);

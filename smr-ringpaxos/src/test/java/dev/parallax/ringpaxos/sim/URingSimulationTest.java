@@ -9,8 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * Fault-injected simulations of U-Ring Paxos with clients (issue 14 item 5; seed 003 (Ring Paxos)
- * §3.3.3, Alg. 3; §3.3.4–§3.3.7; plan §1.7 re-formation). Each seed runs {@link RingSimulation}'s
+ * Fault-injected simulations of U-Ring Paxos with clients (seed 003 (Ring Paxos) §3.3.3, Alg. 3;
+ * §3.3.4–§3.3.7; ring re-formation). Each seed runs {@link RingSimulation}'s
  * hostile scenario: delays, 5% loss, 3% duplication and reordering on the TCP links; a nemesis that
  * partitions (two-sided, one-way cuts, bridges), crashes and restarts members and in a third of its
  * actions crashes or isolates the coordinator, for 1.5 s (virtual) under load, then heals. Checked
@@ -39,7 +39,7 @@ class URingSimulationTest {
     }
 
     @Test
-    @DisplayName("U-Ring n=5, hostile network, coordinator hunting: safe and live (seed 003 (Ring Paxos) §3.3.3, Alg. 3; plan §1.7)")
+    @DisplayName("U-Ring n=5, hostile network, coordinator hunting: safe and live (seed 003 (Ring Paxos) §3.3.3, Alg. 3)")
     void fiveReplicas() {
         RingTotals t = RingTotals.run("u-ring n=5", SimulationSeeds.count(1000) / 4,
                 RingSimulation.Scenario.hostile(Ring.Kind.U_RING, 5));
@@ -113,7 +113,9 @@ class URingSimulationTest {
     }
 
     @Test
-    @DisplayName("Seeds that found engine bugs pass (bugs-d2.md B1: a catch-up query below the replier's trim crashed the core, C6, §3.3.7; B5: a member in a higher round never learned the last decisions, C6/C8; B10: a coordinator stranded in an abandoned round)")
+    @DisplayName("Seeds that found engine bugs pass (B1: a catch-up query below the replier's trim crashed the core, "
+            + "C6, §3.3.7; B5: a member in a higher round never learned the last decisions, C6/C8; "
+            + "B10: a coordinator stranded in an abandoned round)")
     void seedsThatFoundEngineBugs() {
         // B1: member 2, trimmed below 35 by a snapshot, got CatchUpQuery[from=13, to=29]; RingLearner.range
         // asked TreeMap.subMap(35, 29) and threw. The reply must be empty with firstAvailable = 35.

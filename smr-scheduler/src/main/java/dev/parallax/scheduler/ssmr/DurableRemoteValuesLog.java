@@ -14,9 +14,9 @@ import java.util.TreeMap;
 
 /**
  * The {@link RemoteValuesLog} of a replica: records in a {@link DurableLog} (the replica's log
- * {@value #NAME}), indexed in memory by command. Seed 004 (S-SMR) §IV leaves recovery open; WAVE2
- * §2: "remote values a command read must be logged with it, or a replaying replica cannot
- * re-execute it".
+ * {@value #NAME}), indexed in memory by command. Seed 004 (S-SMR) §IV leaves recovery open; the
+ * remote values a command read must be logged with it, or a replaying replica cannot re-execute
+ * it.
  *
  * <p><b>What is kept.</b> An entry for every finished command that involved another partition
  * (its values, possibly none: the entry also says that the command's signals had all arrived, so a

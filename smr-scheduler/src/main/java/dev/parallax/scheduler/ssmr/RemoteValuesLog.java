@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /**
  * The durable record of the remote values each command read, so that replay and restart re-execute
- * it identically (issue 17; seed 004 (S-SMR) §IV Alg. 1 l.16-17: the values come from other
+ * it identically (seed 004 (S-SMR) §IV Alg. 1 l.16-17: the values come from other
  * partitions, whose state has moved on by the time this replica replays).
  *
  * <p><b>Protocol.</b> When a command finishes at this replica (executed, and a signal or values

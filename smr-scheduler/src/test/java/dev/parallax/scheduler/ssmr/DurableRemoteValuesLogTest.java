@@ -17,7 +17,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** WAVE2 §2 (S-SMR): the remote values a command read are logged with it, so that a restart re-executes it identically. */
+/** S-SMR recovery: the remote values a command read are logged with it, so that a restart re-executes it identically. */
 class DurableRemoteValuesLogTest {
     private static final GroupSet BOTH = GroupSet.of(0, 1);
 

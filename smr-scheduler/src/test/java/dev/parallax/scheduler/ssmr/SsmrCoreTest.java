@@ -354,7 +354,7 @@ class SsmrCoreTest {
 
     @Test
     void replayExecutesWithTheLoggedValuesWithoutWaiting() {
-        // issue 17: the logged remote values make replay re-execute identically; no signals needed.
+        // The logged remote values make replay re-execute identically; no signals needed.
         Command c = cmd(1, BOTH);
         RemoteValues logged = RemoteValues.of(Map.of(1, bytes(77)));
         core.delivered(c, logged);

@@ -62,7 +62,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * connection breaks, the client moves to the next replica and resends every unanswered command in
  * order.
  *
- * <p>Time-outs (issue 12 item 2). A command is numbered when it is sent, not when it is invoked.
+ * <p>Time-outs. A command is numbered when it is sent, not when it is invoked.
  * A command sent but unanswered after the invoke timeout completes its caller's future with
  * {@link OutcomeUnknownException}: it may or may not have executed, and may still execute. The
  * client does not forget it: it keeps its sequence number, its place in the pipelining window and

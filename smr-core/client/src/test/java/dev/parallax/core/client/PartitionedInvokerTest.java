@@ -71,7 +71,7 @@ class PartitionedInvokerTest {
     }
 
     @Test
-    @DisplayName("WAVE2 §2: an oracle that under-approximates gets WrongPartitions and the command is re-sent to the wider set")
+    @DisplayName("an oracle that under-approximates gets WrongPartitions and the command is re-sent to the wider set")
     void retriesWithTheWiderSet() throws Exception {
         GroupSet all = GroupSet.of(0, 1);
         Function<GroupSet, CompletableFuture<ByteBuffer>> strict = g -> g.equals(all) ? ok(g)

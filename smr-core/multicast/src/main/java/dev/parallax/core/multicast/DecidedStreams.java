@@ -20,8 +20,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * resume point of that merge, which is what makes a {@link MulticastPosition} enough to restart.
  *
  * <p><b>Indices.</b> With {@link Numbering#INSTANCE} a stream's index is the broadcast's instance
- * (gaps are no-ops). With {@link Numbering#LOGICAL} each stream numbers its values by plan rule 1
- * (see {@link Numbering#LOGICAL}) from a known (instance, index) point — (0, 0), or where an
+ * (gaps are no-ops). With {@link Numbering#LOGICAL} each stream numbers its values by the
+ * logical rule (see {@link Numbering#LOGICAL}) from a known (instance, index) point — (0, 0), or where an
  * install put it — and keeps every value it numbered (gaps too: a skip-to under the last index it
  * covers), each with its instance, so that a cursor knows the instance its delivery resumes from
  * ({@link MergeCursor#resume}: one past the instance of the last value it passed entirely).

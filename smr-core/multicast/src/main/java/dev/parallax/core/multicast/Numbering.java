@@ -17,8 +17,8 @@ public enum Numbering {
      * (a message, a copy, a demand skip, unreadable bytes) takes index {@code next} and
      * {@code next += 1}; an instance that delivered nothing (a ring NOOP) takes nothing; a
      * skip-to {@code upTo} ({@link StreamMulticast#skipValue(long)}) sets
-     * {@code next = max(next, upTo)}, so a stale or repeated skip is harmless (Multi-Ring Paxos,
-     * plan rule 1; seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1). The ring cores count
+     * {@code next = max(next, upTo)}, so a stale or repeated skip is harmless (Multi-Ring Paxos;
+     * seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1). The ring cores count
      * with the same rule, so their skips target this sequence. Positions name, per stream, the
      * logical next and the instance delivery resumes from
      * ({@link dev.parallax.core.spi.MulticastPosition#resumeStream(int)}).

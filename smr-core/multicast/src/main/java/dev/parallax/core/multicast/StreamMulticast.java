@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@link SkipPolicy}: demand-driven skips decided here (Multi-Paxos), or none (rings skip at
  *       rate λ by themselves);</li>
  *   <li>{@link Numbering}: the merge's index is the instance (Multi-Paxos), or a logical sequence
- *       per stream fed by the decided skips (Multi-Ring Paxos, plan rule 1).</li>
+ *       per stream fed by the decided skips (Multi-Ring Paxos).</li>
  * </ul>
  * Multi-Paxos' configuration is {@code PaxosMulticast} (smr-paxos), Multi-Ring Paxos' is
  * {@code RingMulticast} (smr-ringpaxos).

@@ -12,7 +12,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The merge over logically numbered streams (Multi-Ring Paxos, plan rule 1), without threads:
+ * The merge over logically numbered streams (Multi-Ring Paxos' logical numbering), without threads:
  * messages +1, skip-to sets the next index, stale skips are harmless, positions name the resume
  * instance, a skip is consumed whole, and a position reported anywhere restarts the merge and the
  * numbering exactly (and a position inside a skip's range, as a hand-made one, too).

@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Switchable link failures for one replica, per direction: the peers it currently cannot hear from
  * (inbound cut) and the peers it currently cannot reach (outbound cut). {@link #block} cuts both
  * directions, as a two-sided partition; {@link #blockInbound} and {@link #blockOutbound} cut one,
- * for partial partitions (issue 12 item 3: a leader that sends but hears nobody, a bridge). Used
+ * for partial partitions (a leader that sends but hears nobody, a bridge). Used
  * through {@link FaultInjectingTransport} to partition replicas in tests and in the
  * {@code parallax chaos} runs.
  *

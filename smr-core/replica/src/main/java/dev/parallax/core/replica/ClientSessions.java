@@ -36,7 +36,7 @@ import java.util.Map;
  *       (go-back-N, per stream). This includes a session not started yet whose first command was
  *       lost while a later one was decided ({@code next} is then 1 and no session is created): a
  *       pipelining client, or one that went on after a time-out, sends 2 before 1 is decided
- *       (issue 12 item 4; this was {@code EXPIRED} before, which broke the client for good);</li>
+ *       (not {@code EXPIRED}, which would break the client for good);</li>
  *   <li>{@link Verdict#EXPIRED} if the (client, stream) pair had a session that was evicted as least
  *       recently used, beyond {@code maxSessions}. Such a command is never executed: a retry of an
  *       executed command of an evicted session (sequence 1 included, whose retry would otherwise

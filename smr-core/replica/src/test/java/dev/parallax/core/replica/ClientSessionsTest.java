@@ -49,7 +49,7 @@ class ClientSessionsTest {
     }
 
     /**
-     * Issue 12 item 4, found by the Multi-Paxos simulation with clients that time out (seed 14 of
+     * Found by the Multi-Paxos simulation with clients that time out (seed 14 of
      * {@code MultiPaxosSimulationTest.threeReplicas}): a client's first command is lost with a
      * deposed leader while its second one is decided. That is a gap before the session's first
      * command, not an expired session: answering {@code SESSION_EXPIRED} broke the client for good.

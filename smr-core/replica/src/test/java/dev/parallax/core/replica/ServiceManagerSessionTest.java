@@ -92,7 +92,7 @@ class ServiceManagerSessionTest {
     }
 
     /**
-     * Issue 12 item 4: a client's first command lost in a fail-over while its second is decided
+     * A client's first command lost in a fail-over while its second is decided
      * gets a gap report (resend from 1), not {@code SESSION_EXPIRED}, which ended the client.
      */
     @Test

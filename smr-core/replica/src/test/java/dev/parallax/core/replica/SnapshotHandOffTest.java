@@ -34,7 +34,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The quiescent hand-off of snapshots (issue 12 item 9): the delivery thread captures the state and
+ * The quiescent hand-off of snapshots: the delivery thread captures the state and
  * goes on while the writer thread writes it; a snapshot due meanwhile is deferred, not lost; the
  * broadcast hears of a snapshot only once it is durable, on the writer thread; install and close
  * abandon a write in flight and leave nothing half-written behind. Here the test thread is the

@@ -320,7 +320,7 @@ public final class ReplicaConfig {
         }
 
         /**
-         * TLS on this replica's ports (issue 12 item 8): mutual TLS between replicas, TLS for
+         * TLS on this replica's ports: mutual TLS between replicas, TLS for
          * clients; default {@link TlsConfig#OFF}.
          */
         public Builder tls(TlsConfig tls) {

@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * TLS settings of one replica (issue 12 item 8): whether its replica port runs mutual TLS, whether
+ * TLS settings of one replica: whether its replica port runs mutual TLS, whether
  * its client-facing ports (the client port, and the Redis port of the examples) run TLS, and the
  * PEM files it needs for that — the trusted CA certificate(s), and this replica's own certificate
  * chain and unencrypted PKCS#8 private key.

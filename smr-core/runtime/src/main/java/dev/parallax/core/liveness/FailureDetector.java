@@ -7,7 +7,7 @@ import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 /**
- * The FailureDetector stage (issue 4; JPaxos' FailureDetector thread, seed 000 §V-C3): run on its
+ * The FailureDetector stage (JPaxos' FailureDetector thread, seed 000 (JPaxos staged replica) §V-C3): run on its
  * own {@link dev.parallax.core.stage.StageRunner} with a low-frequency park (about a quarter of
  * the heartbeat interval), each {@link #doWork()} reads the view whose leader this replica
  * follows, looks up when that leader was last heard from in the {@link PeerLiveness} stamps, and,

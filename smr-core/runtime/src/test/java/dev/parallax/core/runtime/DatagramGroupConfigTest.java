@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class DatagramGroupConfigTest {
 
     @Test
-    @DisplayName("the defaults are the mring.* defaults of the plan (§1.10)")
+    @DisplayName("the defaults are the mring.* defaults of docs/protocols/ring-paxos.md")
     void defaults() {
         DatagramGroupConfig c = DatagramGroupConfig.DEFAULTS;
         assertThat(c.group()).isEqualTo("239.255.80.1");

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The longest stretch without a completion, for tests that bound how long writes stall under a
- * fault (issue 12: "writes resume within 2x the suspect timeout"). Pure; thread-safe.
+ * fault (e.g. that writes resume within twice the suspect timeout). Pure; thread-safe.
  */
 public final class CompletionGaps {
     private CompletionGaps() {

@@ -17,8 +17,8 @@ package dev.parallax.core.testkit;
  * @param partialPartitions   whether the nemesis' network faults (with {@code partitions} on) also
  *                            include partial partitions: a one-way cut of one node's inbound or
  *                            outbound links, and a bridge (two groups cut from each other, both
- *                            reaching the rest); off, it only splits the nodes in two (issue 12
- *                            item 3). Off by default, so that older plans replay their traces
+ *                            reaching the rest); off, it only splits the nodes in two. Off by
+ *                            default, so that older plans replay their traces
  */
 public record FaultPlan(long minDelay, long maxDelay, double dropProbability, double duplicateProbability,
                         long nemesisInterval, int maxCrashed, boolean partitions, long tickInterval,

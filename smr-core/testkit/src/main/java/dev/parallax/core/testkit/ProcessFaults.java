@@ -2,7 +2,7 @@ package dev.parallax.core.testkit;
 
 /**
  * Process faults a {@link Simulation}'s nemesis injects besides the network faults and single
- * crashes of its {@link FaultPlan} (issue 12 item 4), enabled with
+ * crashes of its {@link FaultPlan}, enabled with
  * {@link Simulation#processFaults(ProcessFaults)}:
  * <ul>
  *   <li><b>Pauses</b>: a replica freezes (a stop-the-world GC, a stopped VM, {@code SIGSTOP}) for a

@@ -33,7 +33,7 @@ import java.util.function.ToIntFunction;
  * may still arrive.
  *
  * <p>Partitions split the crashable nodes (replicas) into two sides; nodes added as not crashable
- * (clients) stay connected to every side. Partial partitions (issue 12 item 3) cut links one way
+ * (clients) stay connected to every side. Partial partitions cut links one way
  * or between two groups only: {@link #cutLink} loses what one node sends another (one direction),
  * {@link #cutInbound} / {@link #cutOutbound} everything a node receives from / sends to the other
  * crashable nodes, and {@link #bridge} cuts two groups from each other while the nodes in neither

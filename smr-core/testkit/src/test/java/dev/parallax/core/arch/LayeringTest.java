@@ -12,7 +12,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The layering of smr-core (docs/architecture.md, "Layers"; WAVE2.md §1): {@code spi} is the
+ * The layering of smr-core (docs/architecture.md, "Layers"): {@code spi} is the
  * bottom layer — it imports only the JDK and the core value types of {@code dev.parallax.core} —
  * and no two packages of smr-core depend on each other in a cycle.
  */

@@ -374,7 +374,7 @@ class SmrClientTest {
 
     @Test
     void aTimedOutCommandKeepsItsSequenceAndTheSameClientServesAfterTheOutage() throws Exception {
-        // Issue 12 item 2: an outage longer than the invoke timeout in which nothing is ordered.
+        // An outage longer than the invoke timeout in which nothing is ordered.
         // A client that forgot the timed-out command left a gap its later commands never crossed.
         SharedLogOrdering log = new SharedLogOrdering();
         ClusterMembers clients = ClusterMembers.parse(LocalPorts.endpoints(1));

@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 12 item 6 at the log: the creation mark ({@link CreationMark}) tells a directory a log has
+ * A lost data directory, at the log: the creation mark ({@link CreationMark}) tells a directory a log has
  * run in from an empty one; under {@link EmptyDirectory#LOST} an empty, never-used directory (a
  * wiped or missing one) reports {@code amnesiaPossible()} until resolved, across restarts and under
  * every sync policy; under {@link EmptyDirectory#NEW} (a bootstrap) it is a new log.

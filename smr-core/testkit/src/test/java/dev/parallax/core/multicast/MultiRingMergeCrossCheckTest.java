@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * real one ({@link DecidedStreams} with {@link Numbering#LOGICAL}, whose reader blocks and so cannot
  * run on the simulator's thread): on random decided streams — messages to random groups, copies of
  * earlier messages, NOOP instances, skips ahead and stale ones — with random M and subscriptions,
- * both deliver the same sequence (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1 task 4;
- * plan rule 1). Each run ends every stream with a skip far ahead and a last message on the global
+ * both deliver the same sequence (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1 task 4,
+ * with logical numbering). Each run ends every stream with a skip far ahead and a last message on the global
  * stream beyond every other index, so that the real merge delivers everything and then that last
  * message, which both must end with.
  */

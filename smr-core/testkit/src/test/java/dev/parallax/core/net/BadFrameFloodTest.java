@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A flood of bad frames (issue 12 item 7): 10,000 connections each opening with a frame that is
+ * A flood of bad frames: 10,000 connections each opening with a frame that is
  * not a hello. Every one is counted in {@code parallax.net.bad.frames}, exactly, while the replica
  * port logs at most {@link LogRateLimiter#DEFAULT_LINES} warnings, plus one summary, per interval.
  */

@@ -9,7 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Link faults per direction (issue 12 item 3): an inbound cut loses what a peer sends (and the
+ * Link faults per direction: an inbound cut loses what a peer sends (and the
  * arrival is not stamped, so the failure detector hears nothing), an outbound cut loses what is
  * sent to it, {@code block} cuts both, and {@code heal}/{@code unblock} restore them.
  */

@@ -39,7 +39,7 @@ import java.util.function.BooleanSupplier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 12 item 8: who may talk on the replica port. Without TLS, any process that connects and
+ * Who may talk on the replica port. Without TLS, any process that connects and
  * says HELLO as a replica is taken for it (the hazard, kept as the reason TLS exists). With mutual
  * TLS, a stranger without a certificate, with bytes that are not TLS, with a certificate of another
  * CA, or with a valid replica certificate announcing another replica's id is refused, counted in

@@ -45,7 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * TLS on the client port (issue 12 item 8): an {@link SmrClient} trusting the cluster's CA is
+ * TLS on the client port: an {@link SmrClient} trusting the cluster's CA is
  * served; a plain client, garbage bytes and a client that does not trust the replica are refused
  * (the replica counts {@code parallax.net.refused{kind=client,reason=tls}}) and nothing they send
  * reaches the RequestQueue; a client refuses a replica whose certificate names another replica;

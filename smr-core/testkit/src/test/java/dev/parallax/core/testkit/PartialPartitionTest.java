@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The simulator's partial partitions (issue 12 item 3): one-way cuts and bridges, by hand and
+ * The simulator's partial partitions: one-way cuts and bridges, by hand and
  * drawn by the nemesis. Each node pings every other node on each tick and records who it heard.
  */
 class PartialPartitionTest {

@@ -1,5 +1,5 @@
 /**
- * TLS for the replica, client and Redis ports (issue 12 item 8): SSL contexts from the PEM files a
+ * TLS for the replica, client and Redis ports: SSL contexts from the PEM files a
  * {@link dev.parallax.core.config.TlsConfig} names ({@link dev.parallax.core.wire.tls.TlsContexts}),
  * the identity rule ({@link dev.parallax.core.wire.tls.PeerIdentity}), the pipeline handler that
  * refuses and counts failed handshakes and wrong identities ({@link dev.parallax.core.wire.tls.TlsGate}),

@@ -8,7 +8,7 @@ import java.util.TreeMap;
 /**
  * One learner's merge of logically numbered streams, single-threaded and non-blocking, for the
  * deterministic simulations (Multi-Ring Paxos; seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5,
- * Alg. 1 task 4 with the Prop. 4 comparison; plan rule 1). It is the reference of
+ * Alg. 1 task 4 with the Prop. 4 comparison; logical numbering). It is the reference of
  * {@code dev.parallax.core.multicast.DecidedStreams} in {@code Numbering.LOGICAL} mode, which
  * blocks its reader while the merge waits; {@code MultiRingMergeCrossCheckTest} checks that both
  * deliver the same sequence from the same decided values.
@@ -31,7 +31,7 @@ public final class LogicalMerge {
 
     /** A deliberate bug (tests of the checkers only); {@link #NONE} for the real rule. */
     public enum Flaw {
-        /** None: the merge of the plan. */
+        /** None: the merge as specified. */
         NONE,
         /** Orders by (index, stream) instead of (⌊index / M⌋, stream): wrong as soon as M &gt; 1. */
         RAW_ORDER,

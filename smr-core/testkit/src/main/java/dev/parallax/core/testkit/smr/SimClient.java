@@ -17,7 +17,7 @@ import java.util.SplittableRandom;
  * caller: the caller has one operation at a time and waits for it at most {@code invokeTimeout}
  * (virtual time), then gives up and goes on with its next operation.
  *
- * <p>As in {@code SmrClient} (issue 12 item 2), a command is numbered when it is sent, and a sent
+ * <p>As in {@code SmrClient}, a command is numbered when it is sent, and a sent
  * command whose caller gave up is not forgotten: it keeps its sequence number and stays
  * outstanding, resent in order with the others, until a replica answers it. The caller's history
  * records it with an unknown outcome ({@link HistoryRecorder#unknown}, what chaos'
