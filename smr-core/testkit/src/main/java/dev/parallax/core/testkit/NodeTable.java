@@ -1,0 +1,65 @@
+package dev.parallax.core.testkit;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The {@link NodeSlot}s of a {@link Simulation}, by id. Iteration is in id order, so everything
+ * that walks the nodes (the nemesis' choices, crash-all, heal) does so in the same order on every
+ * replay.
+ *
+ * <p>Not thread-safe: only the simulation's single thread uses it.
+ */
+final class NodeTable<M> {
+    private final Map<Integer, NodeSlot<M>> slots = new TreeMap<>();
+
+    /** @throws IllegalArgumentException if the id is taken */
+    NodeSlot<M> add(int id, NodeFactory<M> factory, boolean crashable) {
+        if (slots.containsKey(id)) {
+            throw new IllegalArgumentException("node " + id + " exists");
+        }
+        NodeSlot<M> s = new NodeSlot<>(id, factory, crashable);
+        slots.put(id, s);
+        return s;
+    }
+
+    /** @throws IllegalArgumentException if there is no node {@code id} */
+    NodeSlot<M> slot(int id) {
+        NodeSlot<M> s = slots.get(id);
+        if (s == null) {
+            throw new IllegalArgumentException("no node " + id);
+        }
+        return s;
+    }
+
+    /** Node {@code id}'s slot, or {@code null} if there is none. */
+    NodeSlot<M> find(int id) {
+        return slots.get(id);
+    }
+
+    /** Every slot, in id order (a live view). */
+    Collection<NodeSlot<M>> all() {
+        return slots.values();
+    }
+
+    /** Ids of every node, in order (a copy). */
+    Set<Integer> ids() {
+        return new TreeSet<>(slots.keySet());
+    }
+
+    /** Ids of the crashable nodes (replicas), in order. */
+    List<Integer> crashableIds() {
+        List<Integer> ids = new ArrayList<>();
+        for (NodeSlot<M> s : slots.values()) {
+            if (s.crashable) {
+                ids.add(s.id);
+            }
+        }
+        return ids;
+    }
+}
