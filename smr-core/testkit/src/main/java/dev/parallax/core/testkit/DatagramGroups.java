@@ -16,8 +16,7 @@ import java.util.function.ToIntFunction;
 
 /**
  * The datagram channel of a {@link Simulation}: group membership and one-to-group datagrams, the
- * unreliable IP multicast M-Ring Paxos disseminates values with (Marandi, Primi, Schiper and
- * Pedone, "Ring Paxos: A High-Throughput Atomic Broadcast Protocol", DSN 2010). A datagram above the
+ * unreliable IP multicast M-Ring Paxos disseminates values with (seed 003 (Ring Paxos) §3.3.2). A datagram above the
  * plan's packet size is refused; otherwise each current member independently loses, delays or
  * duplicates its copy as the fault plan's {@link DatagramPlan} says, members across a partition
  * ({@link LinkFaults}) get nothing, and a pause may hold or queue a copy ({@link PauseModel}).
