@@ -1,5 +1,6 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.scheduler.ServiceClasses;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.config.ReplicaKeys;
@@ -72,7 +73,7 @@ public final class ClusterFile {
     /** The reference multicast's groups when {@code multicast.groups} is absent. */
     public static final int DEFAULT_MULTICAST_GROUPS = MulticastProvider.GROUPS.defaultValue();
     /** Workers of a parallel executor when {@code execution.threads} is absent. */
-    public static final int DEFAULT_EXECUTION_THREADS = ExamplesKeys.DEFAULT_EXECUTION_THREADS;
+    public static final int DEFAULT_EXECUTION_THREADS = ClusterConfig.DEFAULT_EXECUTION_THREADS;
 
     private final Settings settings;
 
@@ -229,8 +230,8 @@ public final class ClusterFile {
      */
     public int executionThreads() {
         Integer given = null;
-        if (settings.has(ExamplesKeys.EXECUTION_THREADS.name())) {
-            given = settings.get(ExamplesKeys.EXECUTION_THREADS);
+        if (settings.has(ClusterConfig.EXECUTION_THREADS.name())) {
+            given = settings.get(ClusterConfig.EXECUTION_THREADS);
             if (given < 1) {
                 throw error("execution.threads must be >= 1, got " + given);
             }

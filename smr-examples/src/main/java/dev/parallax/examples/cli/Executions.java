@@ -1,20 +1,21 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.scheduler.ServiceClasses;
 import dev.parallax.core.spi.Executor;
-import dev.parallax.scheduler.ConflictRelation;
-import dev.parallax.scheduler.Execution;
-import dev.parallax.scheduler.SyncMode;
-import dev.parallax.scheduler.classmap.ClassMap;
+import dev.parallax.core.config.Settings;
+import dev.parallax.core.runtime.ExecutionProvider;
+import dev.parallax.core.runtime.ExecutionRegistry;
 
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The executors a cluster file can name with {@code execution=} (and {@code --execution} on the
  * command line), each built by {@link Execution} for the service the replica runs: the sequential
  * reference, late scheduling (a CBASE dependency graph over the class map's conflicts), early
- * scheduling in each {@link SyncMode} (seed 001 ch. 4 and 6), and P-SMR (seed 003 (Ring Paxos /
+ * scheduling in each {@code SyncMode} (seed 001 ch. 4 and 6), and P-SMR (seed 003 (Ring Paxos /
  * Multi-Ring / P-SMR) ch. 6, Alg. 1). Every executor but {@link #SEQUENTIAL} runs on
  * {@code execution.threads} workers ({@link #parallel()}). The scheduling executors need the
  * service's request classes ({@link #needsClasses()}, {@link ServiceClasses}); P-SMR needs none:
@@ -28,34 +29,36 @@ import java.util.Locale;
  * {@link #S_SMR} partitions the state instead (seed 004 (S-SMR)): it runs partitioned services
  * only ({@code service=kv} and {@code service=volery}), over {@code ordering=multi-ring} with one ring per partition.
  *
- * <p>Adding an executor is adding a constant here and a row in docs/operations.md.
+ * <p>The executors themselves are {@code ExecutionProvider}s registered by their modules
+ * ({@link ExecutionRegistry}; a test checks the two lists agree); this enum is the command line's
+ * view of them, with the traits the cluster-file checks need.
  *
  * <p>Immutable and thread-safe; {@link #create} builds a new, unstarted executor on each call and
  * does not block.
  */
 public enum Executions {
     /** Each command on the delivering thread, in delivery order: the reference (seed 001 §1). */
-    SEQUENTIAL("sequential", null),
+    SEQUENTIAL("sequential"),
     /** Late scheduling (seed 001 §3.2, CBASE) with the service's class conflicts as the relation. */
-    LATE_SCHEDULING("late-scheduling", null),
+    LATE_SCHEDULING("late-scheduling"),
     /** Early scheduling, two barriers per SEQ command (seed 001 §4.3). */
-    EARLY_BARRIER("early-barrier", SyncMode.BARRIER),
+    EARLY_BARRIER("early-barrier"),
     /** Early scheduling, two-cycle counters (seed 001 §6.1). */
-    EARLY_BUSY_WAIT("early-busy-wait", SyncMode.BUSY_WAIT),
+    EARLY_BUSY_WAIT("early-busy-wait"),
     /** Early scheduling, idle workers steal whole ready queues (seed 001 §6.2.1). */
-    EARLY_WS_QUEUE("early-ws-queue", SyncMode.WS_QUEUE),
+    EARLY_WS_QUEUE("early-ws-queue"),
     /** Early scheduling, waiting workers steal, barrier after execution (seed 001 §6.2.2.1). */
-    EARLY_WS_SEMI_BLOCKED("early-ws-semi-blocked", SyncMode.WS_SEMI_BLOCKED),
+    EARLY_WS_SEMI_BLOCKED("early-ws-semi-blocked"),
     /** Early scheduling, waiting workers steal, no barrier (seed 001 §6.2.2.2–6.2.2.3). */
-    EARLY_WS_NON_BLOCKED("early-ws-non-blocked", SyncMode.WS_NON_BLOCKED),
+    EARLY_WS_NON_BLOCKED("early-ws-non-blocked"),
     /** {@link #EARLY_WS_NON_BLOCKED} with optimistic stealing checks (seed 001 §6.2.2.4). */
-    EARLY_WS_OPT("early-ws-opt", SyncMode.WS_OPT),
+    EARLY_WS_OPT("early-ws-opt"),
     /**
      * P-SMR (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6, Alg. 1): one worker per multicast
      * group, a command of one group executed by its worker alone, a command of several groups by
      * the lowest of its workers once all of them have met; no scheduler, no class map.
      */
-    P_SMR("p-smr", null),
+    P_SMR("p-smr"),
     /**
      * S-SMR (seed 004 (S-SMR) §IV, Alg. 1): the state split into partitions, partition p replicated
      * by the replicas of multi-ring ring p and ordered by it plus the global ring; each replica runs
@@ -63,7 +66,7 @@ public enum Executions {
      * partitions a command involves. It runs partitioned services only (the key-value store split
      * by key, {@code KvPartition}, and Volery), built by the replica launcher: {@link #create} refuses every {@link ServiceClasses} service.
      */
-    S_SMR("s-smr", null);
+    S_SMR("s-smr");
 
     /** The key that selects the executor in a cluster file. */
     public static final String KEY = "execution";
@@ -71,11 +74,9 @@ public enum Executions {
     public static final Executions DEFAULT = SEQUENTIAL;
 
     private final String configName;
-    private final SyncMode earlyMode;
 
-    Executions(String configName, SyncMode earlyMode) {
+    Executions(String configName) {
         this.configName = configName;
-        this.earlyMode = earlyMode;
     }
 
     /** The name in cluster files and on the command line, e.g. {@code early-busy-wait}. */
@@ -131,29 +132,12 @@ public enum Executions {
                     + "which runs with " + KEY + "=" + SEQUENTIAL.configName
                     + (service.hasClasses() ? " or a scheduling executor" : ""));
         }
-        if (!parallel()) {
-            return Execution.sequential();
-        }
-        if (workers < 1) {
+        if (parallel() && workers < 1) {
             throw new IllegalArgumentException("execution.threads must be >= 1, got " + workers);
         }
-        if (this == P_SMR) {
-            if (!service.groupPartitioned()) {
-                throw new IllegalArgumentException(KEY + "=" + configName + " needs a service whose commands carry "
-                        + "the groups of a C-G function and whose state machine is partitioned by them, and the "
-                        + service.service() + " is not; it runs with " + KEY + "=" + SEQUENTIAL.configName
-                        + (service.hasClasses() ? " or a scheduling executor" : ""));
-            }
-            // One worker per group (ClusterFile checks it): the C-G over `workers` groups.
-            return Execution.psmr(workers, service.groupsOf().apply(workers));
-        }
-        ClassMap classes = service.classMapOver(workers).orElseThrow(() -> new IllegalArgumentException(
-                KEY + "=" + configName + " needs the request classes of the service, and the " + service.service()
-                        + " has none; it runs only with " + KEY + "=" + SEQUENTIAL.configName));
-        if (this == LATE_SCHEDULING) {
-            return Execution.lateScheduling(ConflictRelation.byClass(classes, service.classifier()), workers);
-        }
-        return Execution.earlyScheduling(classes, service.classifier(), earlyMode);
+        // Built by the provider registered under this name (sequential: smr-core; the rest: smr-scheduler).
+        return ExecutionRegistry.execution(configName).create(new ExecutionProvider.Context(Settings.of(Map.of()), workers,
+                Map.of(ServiceClasses.class, service)));
     }
 
     /** Every accepted name, in declaration order. */

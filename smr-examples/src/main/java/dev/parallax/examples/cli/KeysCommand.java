@@ -2,6 +2,8 @@ package dev.parallax.examples.cli;
 
 import dev.parallax.core.config.ConfigKey;
 import dev.parallax.core.config.KeyTable;
+import dev.parallax.core.runtime.ExecutionProvider;
+import dev.parallax.core.runtime.ExecutionRegistry;
 import dev.parallax.core.runtime.OrderingProvider;
 import dev.parallax.core.runtime.OrderingRegistry;
 import picocli.CommandLine.Command;
@@ -35,6 +37,12 @@ final class KeysCommand implements Callable<Integer> {
         out.println("Ordering protocols (`ordering=`):");
         out.println();
         for (OrderingProvider p : OrderingRegistry.orderings().values()) {
+            out.println("- `" + p.name() + "`: " + p.summary());
+        }
+        out.println();
+        out.println("Executors (`execution=`; `s-smr` is built by the replica launcher for the partitioned services):");
+        out.println();
+        for (ExecutionProvider p : ExecutionRegistry.executions().values()) {
             out.println("- `" + p.name() + "`: " + p.summary());
         }
         for (KeyTable t : OrderingRegistry.keyTables()) {

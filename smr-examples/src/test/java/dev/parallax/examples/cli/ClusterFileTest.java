@@ -1,5 +1,6 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.scheduler.ServiceClasses;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.spi.Executor;
 import dev.parallax.core.stage.ThreadPlacement;

@@ -1,5 +1,6 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.scheduler.ServiceClasses;
 import dev.parallax.core.Command;
 import dev.parallax.core.CommandId;
 import dev.parallax.core.CommandResult;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.parallax.core.config.ConfigKey;
 import dev.parallax.core.config.KeyTable;
+import dev.parallax.core.runtime.ExecutionRegistry;
 import dev.parallax.core.runtime.OrderingRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,7 +28,7 @@ class OperationsDocKeysTest {
         List<KeyTable> tables = OrderingRegistry.keyTables();
         assertThat(tables).as("registered tables").extracting(KeyTable::name)
                 .contains("Replica", "Cluster", "Multi-Paxos", "S-Paxos", "Reference multicast", "Ring Paxos", "Multi-Ring Paxos",
-                        "Services and execution");
+                        "Services");
         List<String> missing = new ArrayList<>();
         for (KeyTable t : tables) {
             for (ConfigKey<?> k : t.keys()) {
@@ -53,6 +54,19 @@ class OperationsDocKeysTest {
         }
         assertThat(OrderingRegistry.orderings().keySet()).as("the CLI's Orderings and the registry agree")
                 .containsExactlyInAnyOrderElementsOf(Orderings.names());
+    }
+
+    @Test
+    @DisplayName("every registered executor is named in docs/operations.md; the CLI knows them, plus s-smr (built by the launcher)")
+    void everyExecutionIsDocumented() throws IOException {
+        String doc = Files.readString(repositoryRoot().resolve("docs/operations.md"));
+        for (String name : ExecutionRegistry.executions().keySet()) {
+            assertThat(doc).as("execution " + name).contains("`" + name + "`");
+        }
+        java.util.Set<String> cli = new java.util.TreeSet<>(Executions.names());
+        cli.remove(Executions.S_SMR.configName());
+        assertThat(ExecutionRegistry.executions().keySet()).as("the CLI's Executions and the registry agree")
+                .containsExactlyInAnyOrderElementsOf(cli);
     }
 
     private static Path repositoryRoot() {

@@ -35,8 +35,19 @@ public final class ClusterConfig {
     public static final ConfigKey<String> ORDERING = ConfigKey.text("ordering", OrderingRegistry.DEFAULT_ORDERING, false,
             "The ordering protocol: multi-paxos (default), s-paxos, u-ring, m-ring, multi-ring or multicast.");
 
+    /** {@code execution}: the executor's name. */
+    public static final ConfigKey<String> EXECUTION = ConfigKey.text("execution", "sequential", false,
+            "The executor: sequential (default), late-scheduling, early-barrier, early-busy-wait, early-ws-queue, "
+                    + "early-ws-semi-blocked, early-ws-non-blocked, early-ws-opt, p-smr or s-smr.");
+    /** Workers of a parallel executor when {@code execution.threads} is absent. */
+    public static final int DEFAULT_EXECUTION_THREADS = 2;
+    /** {@code execution.threads}: workers of a parallel executor. */
+    public static final ConfigKey<Integer> EXECUTION_THREADS = ConfigKey.integer("execution.threads", DEFAULT_EXECUTION_THREADS,
+            Integer.MIN_VALUE, Integer.MAX_VALUE,
+            "Workers of a parallel executor (>= 1); with p-smr one per group, equal to the ordering's groups (its default).");
+
     /** The table of the cluster-level keys this class reads itself. */
-    public static final KeyTable TABLE = KeyTable.of("Cluster", ORDERING);
+    public static final KeyTable TABLE = KeyTable.of("Cluster", ORDERING, EXECUTION, EXECUTION_THREADS);
 
     /** Registers {@link #TABLE} (a {@link java.util.ServiceLoader} service). Stateless. */
     public static final class Keys implements KeyTableProvider {
@@ -163,6 +174,25 @@ public final class ClusterConfig {
      */
     public OrderingProtocol orderingProtocol(boolean partitioned) {
         return ordering().create(orderingContext(partitioned));
+    }
+
+    /**
+     * A new, unstarted executor of the kind {@code execution} names (default sequential), with
+     * {@code execution.threads} workers, for a service that tells executors {@code traits} about
+     * itself (by type; the scheduling executors want smr-scheduler's {@code ServiceClasses}).
+     *
+     * @throws IllegalArgumentException naming the file, the key and what the service lacks
+     */
+    public dev.parallax.core.spi.Executor executor(Map<Class<?>, Object> traits) {
+        int workers = settings.get(EXECUTION_THREADS);
+        if (workers < 1) {
+            throw settings.error(EXECUTION_THREADS.name() + " must be >= 1, got " + workers);
+        }
+        try {
+            return ExecutionRegistry.execution(settings.get(EXECUTION)).create(new ExecutionProvider.Context(settings, workers, traits));
+        } catch (IllegalArgumentException e) {
+            throw settings.error(e.getMessage());
+        }
     }
 
     /** This configuration with {@code overrides} replacing or adding keys, checked again. */

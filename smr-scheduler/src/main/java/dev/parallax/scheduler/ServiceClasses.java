@@ -1,7 +1,6 @@
-package dev.parallax.examples.cli;
+package dev.parallax.scheduler;
 
 import dev.parallax.core.spi.CommandRouter;
-import dev.parallax.scheduler.CommandClassifier;
 import dev.parallax.scheduler.classmap.ClassMap;
 
 import java.util.Objects;
@@ -14,9 +13,9 @@ import java.util.function.IntFunction;
  * classifier of commands into it, for the scheduling executors; and whether it is partitioned by
  * group, for P-SMR (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6 §6.3.2: its clients address
  * each command to the groups of a C-G function, and its state machine lets commands of disjoint
- * groups execute concurrently). A service with neither can only run under the sequential executor
- * ({@link Executions#SEQUENTIAL}); {@link Executions#create} rejects the others for it, naming the
- * service.
+ * groups execute concurrently). A service with neither can only run under the sequential executor;
+ * the other executions' providers ({@link SchedulerExecutions}) reject it, naming the service. An
+ * embedder hands one to {@code ExecutionProvider.Context} as the trait {@code ServiceClasses.class}.
  *
  * <p>Immutable; thread-safe if the classifier is.
  *
@@ -24,7 +23,7 @@ import java.util.function.IntFunction;
  * @param classMap         the class map over {@code n} workers, or null if the service has no classes
  * @param classifier       the class of each command in that map, or null if the service has no classes
  * @param groupsOf         the service's C-G function over {@code n} groups, if P-SMR
- *                         ({@link Executions#P_SMR}) may run it: its commands carry the groups of that
+ *                         ({@code execution=p-smr}) may run it: its commands carry the groups of that
  *                         function and its state machine (built for the cluster's groups) is safe when
  *                         commands of disjoint groups run concurrently; null if not. P-SMR checks each
  *                         command's groups against it before running the command
