@@ -1,6 +1,9 @@
 package dev.parallax.ringpaxos.multiring;
 
 import dev.parallax.core.GroupSet;
+import dev.parallax.core.config.ConfigKey;
+import dev.parallax.core.config.ConfigValues;
+import dev.parallax.core.config.Settings;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
 import dev.parallax.ringpaxos.RingKeys;
@@ -30,7 +33,13 @@ import java.util.Objects;
  * {@code multiring.m} and the topology keys ({@link MultiRingKeys}), {@code ring.lambda}, {@code ring.delta.ms}
  * and the other {@code ring.*} / {@code mring.*} keys ({@link RingKeys}).
  *
- * <p>Immutable and thread-safe.
+ * <p>Every parameter that is a cluster-file key is declared once, as a {@link ConfigKey} of
+ * {@link MultiRingKeys#VALUES} ({@code multiring.rings}, {@code multiring.kind}, {@code multiring.m},
+ * {@code ring.lambda} with Multi-Ring's default and check, {@code ring.delta.ms}), and held in one
+ * {@link ConfigValues} read back by a one-line accessor; the ring template, the topology and the
+ * member count are plain state.
+ *
+ * <p>Immutable and thread-safe; the {@link Builder} is not thread-safe.
  */
 public final class MultiRingConfig {
     /** Default k, the number of group rings. */
@@ -44,20 +53,14 @@ public final class MultiRingConfig {
     /** The most group rings: one per group id of a {@link GroupSet}. */
     public static final int MAX_RINGS = GroupSet.MAX_GROUP + 1;
 
-    private final int rings;
-    private final int roundLength;
-    private final long lambda;
-    private final Duration skipInterval;
+    private final ConfigValues values;
     private final RingConfig ring;
     private final MultiRingTopology topology;
 
-    private MultiRingConfig(Builder b, RingConfig ring, MultiRingTopology topology) {
-        this.topology = topology;
-        this.rings = topology.rings();
-        this.roundLength = b.roundLength;
-        this.lambda = b.lambda;
-        this.skipInterval = b.skipInterval;
+    private MultiRingConfig(ConfigValues values, RingConfig ring, MultiRingTopology topology) {
+        this.values = values;
         this.ring = ring;
+        this.topology = topology;
     }
 
     /** A builder for {@code members} replicas with every default (M-Ring rings, {@link RingConfig}'s settings). */
@@ -65,15 +68,14 @@ public final class MultiRingConfig {
         return new Builder(RingConfig.builder(members, Ring.Kind.M_RING).build());
     }
 
-    /** k, the number of group rings (groups 0..k-1). */
-    public int rings() {
-        return rings;
-    }
+    /** The value of {@code key}, one of {@link MultiRingKeys#VALUES}' (its default if not set). */
+    public <T> T get(ConfigKey<T> key) { return values.get(key); }
 
-    /** The default variant of the rings ({@code multiring.kind}); per ring see {@link #kind(int)}. */
-    public Ring.Kind kind() {
-        return ring.kind();
-    }
+    /** {@code multiring.rings}: k, the number of group rings (groups 0..k-1; the topology's, if one was given). */
+    public int rings() { return values.get(MultiRingKeys.RINGS); }
+
+    /** {@code multiring.kind}: the default variant of the rings; per ring see {@link #kind(int)}. */
+    public Ring.Kind kind() { return MultiRingKeys.kind(values.get(MultiRingKeys.KIND)); }
 
     /** The variant of ring number {@code index} (0..k-1 the group rings, k the global ring). */
     public Ring.Kind kind(int index) {
@@ -100,7 +102,7 @@ public final class MultiRingConfig {
         if (index < 0 || index >= streams()) {
             throw new IllegalArgumentException("ring index must be 0.." + (streams() - 1) + ", got " + index);
         }
-        return index == rings && rings > 1 ? MultiRingTopology.GLOBAL : index;
+        return index == rings() && rings() > 1 ? MultiRingTopology.GLOBAL : index;
     }
 
     /** n, the replicas (every one a member of every ring). */
@@ -108,24 +110,18 @@ public final class MultiRingConfig {
         return ring.members();
     }
 
-    /** M. */
-    public int roundLength() {
-        return roundLength;
-    }
+    /** {@code multiring.m}: M. */
+    public int roundLength() { return values.get(MultiRingKeys.M); }
 
-    /** λ, instances per second. */
-    public long lambda() {
-        return lambda;
-    }
+    /** {@code ring.lambda}: λ, instances per second. */
+    public long lambda() { return values.get(MultiRingKeys.LAMBDA); }
 
-    /** Δ. */
-    public Duration skipInterval() {
-        return skipInterval;
-    }
+    /** {@code ring.delta.ms}: Δ. */
+    public Duration skipInterval() { return values.get(RingKeys.DELTA); }
 
     /** The streams ordered: k group rings, plus the global ring when k &gt; 1. */
     public int streams() {
-        return rings > 1 ? rings + 1 : 1;
+        return rings() > 1 ? rings() + 1 : 1;
     }
 
     /** The groups offered: 0..k-1 and every group the topology maps to a ring. */
@@ -140,7 +136,7 @@ public final class MultiRingConfig {
      */
     public RingConfig ring(int index) {
         int id = ringId(index);
-        return ring.toBuilder(topology.kind(id), topology.members(id).length).lambda(lambda).skipInterval(skipInterval)
+        return ring.toBuilder(topology.kind(id), topology.members(id).length).lambda(lambda()).skipInterval(skipInterval())
                 .mringGroup(topology.datagramGroup(id)).mringPort(topology.datagramPort(id)).build();
     }
 
@@ -151,36 +147,53 @@ public final class MultiRingConfig {
 
     @Override
     public String toString() {
-        return "MultiRingConfig{rings=" + rings + ", kind=" + kind() + ", m=" + roundLength + ", lambda=" + lambda
-                + ", delta=" + skipInterval + ", topology=" + topology + ", ring=" + ring + "}";
+        return "MultiRingConfig{rings=" + rings() + ", kind=" + kind() + ", m=" + roundLength() + ", lambda=" + lambda()
+                + ", delta=" + skipInterval() + ", topology=" + topology + ", ring=" + ring + "}";
     }
 
-    /** Mutable builder, not thread-safe; setters check their argument, {@link #build} the combination. */
+    /**
+     * Mutable builder, not thread-safe; setters check their argument at once (each key's check, its
+     * message naming the key), {@link #build} the combination. Every key starts at its
+     * {@link MultiRingKeys#VALUES} default.
+     */
     public static final class Builder {
+        private final ConfigValues.Builder values = ConfigValues.builder(MultiRingKeys.VALUES);
         private RingConfig ring;
-        private Ring.Kind kind;
-        private int rings = MultiRingKeys.RINGS.defaultValue();
-        private int roundLength = MultiRingKeys.M.defaultValue();
-        private long lambda = DEFAULT_LAMBDA;
-        private Duration skipInterval = DEFAULT_SKIP_INTERVAL;
+        /** Whether k was named ({@link #rings}, {@link #settings}): a {@link #topology} must then agree. */
         private boolean ringsSet;
         private MultiRingTopology topology;
         private boolean partitioned;
 
         private Builder(RingConfig ring) {
-            this.ring = ring;
-            this.kind = ring.kind();
+            ringSettings(ring);
+        }
+
+        /**
+         * Sets {@code key} (one of {@link MultiRingKeys#VALUES}') to {@code value}.
+         *
+         * @throws IllegalArgumentException naming the key and the value, if the key's check refuses it
+         */
+        public <T> Builder set(ConfigKey<T> key, T value) {
+            values.set(key, value);
+            ringsSet |= key == MultiRingKeys.RINGS;
+            return this;
+        }
+
+        /**
+         * Sets every {@link MultiRingKeys#VALUES} key {@code settings} hold ({@code multiring.rings},
+         * {@code multiring.kind}, {@code multiring.m}, {@code ring.lambda}, {@code ring.delta.ms});
+         * {@link MultiRingKeys#config} adds the ring template and the topology.
+         *
+         * @throws IllegalArgumentException naming the settings' source and the first faulty key
+         */
+        public Builder settings(Settings settings) {
+            values.setAll(settings);
+            ringsSet |= settings.has(MultiRingKeys.RINGS.name());
+            return this;
         }
 
         /** {@code multiring.rings}: k, 1..{@value #MAX_RINGS}; default {@value #DEFAULT_RINGS}. */
-        public Builder rings(int k) {
-            if (k < 1 || k > MAX_RINGS) {
-                throw new IllegalArgumentException("multiring.rings must be 1.." + MAX_RINGS + ", got " + k);
-            }
-            this.rings = k;
-            this.ringsSet = true;
-            return this;
-        }
+        public Builder rings(int k) { return set(MultiRingKeys.RINGS, k); }
 
         /**
          * Whether group rings may run on subsets of the replicas (default false): each replica then
@@ -208,8 +221,7 @@ public final class MultiRingConfig {
 
         /** {@code multiring.kind}: every ring's variant; default M-Ring. */
         public Builder kind(Ring.Kind kind) {
-            this.kind = Objects.requireNonNull(kind, "kind");
-            return this;
+            return set(MultiRingKeys.KIND, MultiRingKeys.name(Objects.requireNonNull(kind, "kind")));
         }
 
         /**
@@ -219,42 +231,35 @@ public final class MultiRingConfig {
          */
         public Builder ringSettings(RingConfig template) {
             this.ring = Objects.requireNonNull(template, "template");
-            this.kind = template.kind();
-            return this;
+            return kind(template.kind());
         }
 
         /** {@code multiring.m}: M &gt; 0; default {@value #DEFAULT_ROUND_LENGTH}. */
-        public Builder roundLength(int m) {
-            if (m <= 0) {
-                throw new IllegalArgumentException("multiring.m must be > 0, got " + m);
-            }
-            this.roundLength = m;
-            return this;
-        }
-
-        /** {@code ring.lambda}: λ &gt; 0 instances per second; default {@value #DEFAULT_LAMBDA}. */
-        public Builder lambda(long instancesPerSecond) {
-            if (instancesPerSecond <= 0) {
-                throw new IllegalArgumentException("ring.lambda must be > 0 for multi-ring (an idle ring would stall "
-                        + "the merge), got " + instancesPerSecond);
-            }
-            this.lambda = instancesPerSecond;
-            return this;
-        }
-
-        /** {@code ring.delta.ms}: Δ; default 5 ms. */
-        public Builder skipInterval(Duration delta) {
-            this.skipInterval = Objects.requireNonNull(delta, "delta");
-            return this;
-        }
+        public Builder roundLength(int m) { return set(MultiRingKeys.M, m); }
 
         /**
-         * @throws IllegalArgumentException if λ or Δ are out of {@link RingConfig}'s range, an M-Ring
-         *                                  port + k exceeds 65535, or the topology disagrees (its
-         *                                  process or ring count, or a ring that leaves a replica out)
+         * {@code ring.lambda}: λ &gt; 0 instances per second, at most {@value RingConfig#MAX_LAMBDA};
+         * default {@value #DEFAULT_LAMBDA}.
+         */
+        public Builder lambda(long instancesPerSecond) { return set(MultiRingKeys.LAMBDA, instancesPerSecond); }
+
+        /** {@code ring.delta.ms}: Δ, positive, at most 60 s; default 5 ms. */
+        public Builder skipInterval(Duration delta) { return set(RingKeys.DELTA, Objects.requireNonNull(delta, "delta")); }
+
+        /**
+         * The configuration: the template with this builder's kind, λ and Δ, and the topology (the
+         * default one for k rings unless {@link #topology} gave one, whose ring count k then is).
+         *
+         * @throws IllegalArgumentException if an M-Ring port + k exceeds 65535, or the topology
+         *                                  disagrees (its process or ring count, or a ring that leaves
+         *                                  a replica out)
          */
         public MultiRingConfig build() {
-            RingConfig template = ring.toBuilder(kind).lambda(lambda).skipInterval(skipInterval).build();
+            ConfigValues v = values.build();
+            Ring.Kind kind = MultiRingKeys.kind(v.get(MultiRingKeys.KIND));
+            int rings = v.get(MultiRingKeys.RINGS);
+            RingConfig template = ring.toBuilder(kind).lambda(v.get(MultiRingKeys.LAMBDA)).skipInterval(v.get(RingKeys.DELTA))
+                    .build();
             MultiRingTopology t = topology;
             if (t == null) {
                 int streams = rings > 1 ? rings + 1 : 1;
@@ -268,12 +273,14 @@ public final class MultiRingConfig {
                         .datagram(template.mringGroup(), fits ? template.mringPort() : MultiRingTopology.DEFAULT_DATAGRAM_PORT)
                         .build();
             } else {
-                check(t, template.members());
+                check(t, template.members(), rings);
+                // k is the topology's: a k not named takes it.
+                v = v.toBuilder().set(MultiRingKeys.RINGS, t.rings()).build();
             }
-            return new MultiRingConfig(this, template, t);
+            return new MultiRingConfig(v, template, t);
         }
 
-        private void check(MultiRingTopology t, int members) {
+        private void check(MultiRingTopology t, int members, int rings) {
             if (t.processes() != members) {
                 throw new IllegalArgumentException("the multiring topology has " + t.processes() + " processes, the cluster "
                         + members + " members");

@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  * {@link MultiRingConfig} ({@link #config}). Every ring also reads the {@link RingKeys}
  * ({@code ring.*}, {@code mring.*}); {@code ring.lambda} defaults to
  * {@value MultiRingConfig#DEFAULT_LAMBDA} here and must be positive (an idle ring would stall the
- * merge). docs/protocols/multi-ring-paxos.md documents them.
+ * merge: {@link #LAMBDA}). {@link #VALUES} gathers the keys a {@link MultiRingConfig} holds.
+ * docs/protocols/multi-ring-paxos.md documents them.
  *
  * <p>Partitioned services (S-SMR, seed 004 (S-SMR) §IV, §VI) run a ring per partition over that
  * partition's replicas and the global ring over all: {@link #partitions}, {@link #partitionOf} and
@@ -45,6 +46,24 @@ public final class MultiRingKeys {
             Integer.MAX_VALUE, "M: logical indices merged from one ring before the next (seed 003 (Ring Paxos / "
                     + "Multi-Ring / P-SMR) §5.2, Alg. 1).");
 
+    /**
+     * {@code ring.lambda} as Multi-Ring Paxos reads it: default {@value MultiRingConfig#DEFAULT_LAMBDA}
+     * and positive, since an idle ring would stall the merge (seed 003 (Ring Paxos / Multi-Ring /
+     * P-SMR) ch. 5 §5.2, Alg. 1 l.13-20), besides {@link RingKeys#LAMBDA}'s own range. The key is
+     * Ring Paxos's ({@link RingKeys#TABLE} documents and registers it); this one is not registered.
+     */
+    public static final ConfigKey<Long> LAMBDA = ConfigKey.longInteger(RingKeys.LAMBDA.name(), MultiRingConfig.DEFAULT_LAMBDA,
+            Long.MIN_VALUE, Long.MAX_VALUE, "λ, the logical instances per second every ring's coordinator keeps its ring at "
+                    + "(seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1 l.13-20); > 0, an idle ring would stall the "
+                    + "merge.")
+            .andCheck(v -> {
+                if (v <= 0) {
+                    throw new IllegalArgumentException("ring.lambda must be > 0 for multi-ring (an idle ring would stall "
+                            + "the merge), got " + v);
+                }
+                return RingKeys.LAMBDA.check(v);
+            });
+
     /** The topology keys, {@code multiring.ring.<i|global>.members|kind|group} and {@code multiring.group.<g>}. */
     public static final Pattern TOPOLOGY_KEY =
             Pattern.compile("multiring\\.ring\\.(\\d{1,9}|global)\\.(members|kind|group)|multiring\\.group\\.\\d{1,9}");
@@ -63,6 +82,14 @@ public final class MultiRingKeys {
                     "The ring that orders group g; default group g by ring g, g < k.")
             .build();
 
+    /**
+     * The keys a {@link MultiRingConfig} holds ({@link dev.parallax.core.config.ConfigValues} over
+     * this table): {@link #RINGS}, {@link #KIND}, {@link #M}, and the ring keys Multi-Ring sets for
+     * every ring, {@link #LAMBDA} (Multi-Ring's default and check) and {@link RingKeys#DELTA}. Not
+     * registered with the cluster-file reader: {@link #TABLE} and {@link RingKeys#TABLE} are.
+     */
+    public static final KeyTable VALUES = KeyTable.of("Multi-Ring Paxos", RINGS, KIND, M, LAMBDA, RingKeys.DELTA);
+
     private MultiRingKeys() {
     }
 
@@ -72,7 +99,17 @@ public final class MultiRingKeys {
      * @throws IllegalArgumentException naming the file, the key and the accepted values
      */
     public static Ring.Kind kind(Settings s) {
-        return s.get(KIND).equals(RingPaxos.U_RING) ? Ring.Kind.U_RING : Ring.Kind.M_RING;
+        return kind(s.get(KIND));
+    }
+
+    /** The variant a {@link #KIND} value names. */
+    static Ring.Kind kind(String value) {
+        return value.equals(RingPaxos.U_RING) ? Ring.Kind.U_RING : Ring.Kind.M_RING;
+    }
+
+    /** The {@link #KIND} value naming {@code kind}. */
+    static String name(Ring.Kind kind) {
+        return kind == Ring.Kind.U_RING ? RingPaxos.U_RING : RingPaxos.M_RING;
     }
 
     /**
@@ -92,18 +129,9 @@ public final class MultiRingKeys {
      * @throws IllegalArgumentException naming the file and the faulty key
      */
     public static MultiRingConfig config(Settings s, int members, boolean partitioned) {
-        Ring.Kind kind = kind(s);
-        RingConfig template = RingKeys.config(s, members, kind);
-        MultiRingConfig.Builder b = MultiRingConfig.builder(members).ringSettings(template).kind(kind).partitioned(partitioned);
-        s.find(RINGS).ifPresent(b::rings);
-        s.find(M).ifPresent(b::roundLength);
-        s.find(RingKeys.DELTA).ifPresent(b::skipInterval);
+        RingConfig template = RingKeys.config(s, members, kind(s));
+        MultiRingConfig.Builder b = MultiRingConfig.builder(members).ringSettings(template).partitioned(partitioned).settings(s);
         MultiRingConfig config;
-        try {
-            s.find(RingKeys.LAMBDA).ifPresent(b::lambda);
-        } catch (IllegalArgumentException e) {
-            throw s.error(e.getMessage());
-        }
         try {
             config = b.build();
         } catch (IllegalArgumentException e) {

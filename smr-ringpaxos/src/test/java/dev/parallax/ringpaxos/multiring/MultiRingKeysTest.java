@@ -64,6 +64,33 @@ class MultiRingKeysTest {
     }
 
     @Test
+    @DisplayName("the configuration holds its keys' values: each setter writes its key, each accessor reads it back")
+    void theConfigurationHoldsItsKeysValues() {
+        MultiRingConfig defaults = MultiRingConfig.builder(3).build();
+        for (var key : MultiRingKeys.VALUES.keys()) {
+            assertThat(defaults.get(key)).as(key.name()).isEqualTo(key.defaultValue());
+        }
+        assertThat(MultiRingKeys.LAMBDA.defaultValue()).isEqualTo(MultiRingConfig.DEFAULT_LAMBDA);
+        assertThat(MultiRingKeys.VALUES.key("ring.delta.ms")).containsSame(dev.parallax.ringpaxos.RingKeys.DELTA);
+        MultiRingConfig named = MultiRingConfig.builder(3).rings(3).kind(Ring.Kind.U_RING).roundLength(4).lambda(5000)
+                .skipInterval(Duration.ofMillis(2)).build();
+        MultiRingConfig set = MultiRingConfig.builder(3).set(MultiRingKeys.RINGS, 3).set(MultiRingKeys.KIND, "u-ring")
+                .set(MultiRingKeys.M, 4).set(MultiRingKeys.LAMBDA, 5000L).set(dev.parallax.ringpaxos.RingKeys.DELTA,
+                        Duration.ofMillis(2)).build();
+        assertThat(set).hasToString(named.toString());
+        assertThat(named.get(MultiRingKeys.KIND)).isEqualTo("u-ring");
+        assertThat(named.kind()).isEqualTo(Ring.Kind.U_RING);
+        assertThatThrownBy(() -> MultiRingConfig.builder(3).lambda(RingConfig.MAX_LAMBDA + 1))
+                .hasMessageContaining("ring.lambda must be 0 (off) .. " + RingConfig.MAX_LAMBDA);
+        assertThatThrownBy(() -> MultiRingConfig.builder(3).set(dev.parallax.ringpaxos.RingKeys.LAMBDA, 5000L))
+                .as("Ring Paxos's ring.lambda, whose default is 0, is not the one Multi-Ring holds")
+                .hasMessageContaining("not a key of Multi-Ring Paxos");
+        MultiRingTopology four = MultiRingTopology.builder(3).rings(4).build();
+        assertThat(MultiRingConfig.builder(3).topology(four).build().get(MultiRingKeys.RINGS))
+                .as("k not named: the topology's").isEqualTo(4);
+    }
+
+    @Test
     @DisplayName("the topology keys lay out the rings: per-ring kind and members, group to ring")
     void topologyKeys() {
         Map<String, String> keys = new LinkedHashMap<>();
