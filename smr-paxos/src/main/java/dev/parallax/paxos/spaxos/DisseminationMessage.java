@@ -4,10 +4,10 @@ import java.nio.ByteBuffer;
 
 /**
  * The messages of S-Paxos' dissemination layer (seed 002 (S-Paxos) §IV-A, Alg. 1; §IV-C), sent on
- * channel {@code spaxos-dissem} and encoded by {@link DisseminationCodec}. Immutable value types;
- * a body is a read-only view nobody modifies.
+ * channel {@code spaxos-dissem} and encoded by {@link DisseminationCodec}; one half of
+ * {@link SPaxosWire}. Immutable value types; a body is a read-only view nobody modifies.
  */
-public sealed interface DisseminationMessage {
+public sealed interface DisseminationMessage extends SPaxosWire {
 
     /**
      * A batch body: from its origin to every peer (Alg. 1 l.10), or from a holder to a replica that

@@ -14,8 +14,11 @@ import java.util.Objects;
  * S-Paxos (seed 002 (S-Paxos) §IV) as a replica's ordering protocol:
  * {@code Replica.builder().ordering(SPaxos.protocol(SPaxosConfig.builder(3).build()))}. Every
  * replica takes clients (no redirect); one runtime runs {@link SPaxosCore} over two channels of the
- * replica port joined by {@link Channels#union} — {@value #DISSEMINATION_CHANNEL} and
- * {@value #ORDERING_CHANNEL} — and one log, {@value #LOG}.
+ * replica port joined by {@link Channels#union} into one transport of {@link SPaxosWire}s —
+ * {@value #DISSEMINATION_CHANNEL} (the {@link DisseminationMessage}s, {@link DisseminationCodec}) and
+ * {@value #ORDERING_CHANNEL} (the {@link PaxosMessage}s, {@code PaxosMessageCodec}; the route unwraps
+ * each {@link SPaxosWire.Ordering} before encoding and wraps what it decodes, so the bytes are the
+ * bare message's) — and one log, {@value #LOG}.
  *
  * <p>Immutable and thread-safe.
  */
@@ -72,11 +75,12 @@ public final class SPaxos implements OrderingProtocol {
                     + context.config().members().size());
         }
         return SPaxosBroadcast.builder().config(config).self(context.config().id())
-                .transport(Channels.union(Object.class,
+                .transport(Channels.union(SPaxosWire.class,
                         Channels.Route.of(DisseminationMessage.class,
                                 context.transport(DISSEMINATION_CHANNEL, new DisseminationCodec(config.members()))),
-                        Channels.Route.of(PaxosMessage.class,
-                                context.transport(ORDERING_CHANNEL, new PaxosMessageCodec()))))
+                        Channels.Route.wrapping(SPaxosWire.Ordering.class,
+                                context.transport(ORDERING_CHANNEL, new PaxosMessageCodec()),
+                                SPaxosWire.Ordering::message, SPaxosWire.Ordering::new)))
                 .log(context.durableLog(LOG)).clock(context.clock())
                 .options(RuntimeOptions.forReplica(context).build())
                 .build();

@@ -15,8 +15,8 @@ import java.util.function.LongSupplier;
 
 /**
  * {@link AtomicBroadcast} by S-Paxos (seed 002 (S-Paxos) §IV): one {@link ProtocolRuntime} runs
- * {@link SPaxosCore} over one transport joining the dissemination and ordering channels
- * ({@link SPaxos}) and one log. What is S-Paxos' own is here:
+ * {@link SPaxosCore} over one transport of {@link SPaxosWire}s joining the dissemination and
+ * ordering channels ({@link SPaxos}) and one log. What is S-Paxos' own is here:
  * <ul>
  *   <li>values: a proposed batch is a {@link SPaxosValue.ClientBatch}; an {@link Executable} is
  *       delivered as {@link ExecutedBatches} bytes, of which the listener sees only the commands —
@@ -38,7 +38,7 @@ import java.util.function.LongSupplier;
  * never blocking; {@link #deliveryState} on the delivery thread; {@link #start} and {@link #close}
  * once each, by the owner. The broadcast owns the transport and the log it was given and closes them.
  */
-public final class SPaxosBroadcast extends RuntimeBroadcast<Object, SPaxosRecord, SPaxosValue, SPaxosCore> {
+public final class SPaxosBroadcast extends RuntimeBroadcast<SPaxosWire, SPaxosRecord, SPaxosValue, SPaxosCore> {
     /** The instance name unless {@link RuntimeOptions} name another: the meters' {@code protocol} tag. */
     public static final String DEFAULT_NAME = "spaxos";
     private final PaxosRuntimeParts parts;
@@ -47,7 +47,7 @@ public final class SPaxosBroadcast extends RuntimeBroadcast<Object, SPaxosRecord
     private volatile long heldBytes;
     private volatile long executionWaiting;
 
-    private SPaxosBroadcast(Parts<SPaxosConfig, Object> p, SPaxosCore.Observer observer, LongSupplier floor) {
+    private SPaxosBroadcast(Parts<SPaxosConfig, SPaxosWire> p, SPaxosCore.Observer observer, LongSupplier floor) {
         SPaxosConfig config = p.config();
         int self = p.self();
         String replica = Integer.toString(self);
@@ -62,7 +62,7 @@ public final class SPaxosBroadcast extends RuntimeBroadcast<Object, SPaxosRecord
         Gauge.builder("parallax.spaxos.execution.waiting", this, x -> x.executionWaiting)
                 .description("decided ordering instances waiting for execution (a body is missing, or one before it)")
                 .tag("protocol", name).tag("replica", replica).register(registry);
-        ProtocolRuntime.Builder<Object, SPaxosRecord, SPaxosValue, SPaxosCore> rb =
+        ProtocolRuntime.Builder<SPaxosWire, SPaxosRecord, SPaxosValue, SPaxosCore> rb =
                 p.runtimeBuilder(DEFAULT_NAME, new SPaxosRecordCodec());
         rb.core((recovered, amnesiac, now) -> {
                     SPaxosCore c = new SPaxosCore(config, self, recovered, amnesiac, floor.getAsLong(), now, observer);
@@ -133,10 +133,10 @@ public final class SPaxosBroadcast extends RuntimeBroadcast<Object, SPaxosRecord
 
     /**
      * Mutable builder, not thread-safe: the setters of {@link RuntimeBroadcast.BaseBuilder} — the
-     * transport is one carrying both layers' messages ({@code Channels.union} in a replica), the log
-     * that of both layers — and S-Paxos' own.
+     * transport is one carrying both layers' messages, {@link SPaxosWire}s ({@code Channels.union}
+     * in a replica, {@link SPaxos#create}), the log that of both layers — and S-Paxos' own.
      */
-    public static final class Builder extends BaseBuilder<SPaxosConfig, Object, Builder> {
+    public static final class Builder extends BaseBuilder<SPaxosConfig, SPaxosWire, Builder> {
         private SPaxosCore.Observer observer = SPaxosCore.Observer.NONE;
         private LongSupplier incarnationFloor = System::currentTimeMillis;
 

@@ -22,8 +22,9 @@ import java.util.function.Predicate;
  * l.16–18, l.32–36) and the execution side ({@link Execution}, l.19–22).
  *
  * <p><b>Step.</b> Every input is routed to its sub-core ({@link DisseminationMessage} and client
- * batches to dissemination, {@link PaxosMessage} and suspicions to ordering, ticks to both) through
- * {@link Effects} adapters held in fields, which forward sends, records (wrapped in
+ * batches to dissemination, {@link PaxosMessage} (unwrapped from its {@link SPaxosWire.Ordering})
+ * and suspicions to ordering, ticks to both) through {@link Effects} adapters held in fields,
+ * which forward sends (ordering's wrapped in {@link SPaxosWire.Ordering}), records (wrapped in
  * {@link SPaxosRecord}), timers and snapshot requests to the step's effects and collect the
  * sub-cores' notifications. Then the same pump runs:
  * <ol>
@@ -51,7 +52,7 @@ import java.util.function.Predicate;
  *
  * <p>Not thread-safe: one driver thread calls it; it never blocks.
  */
-public final class SPaxosCore implements ProtocolCore<Object, SPaxosRecord, SPaxosValue> {
+public final class SPaxosCore implements ProtocolCore<SPaxosWire, SPaxosRecord, SPaxosValue> {
 
     /**
      * What the core reports besides effects, for tests and the simulator's monitors. Called on the
@@ -95,7 +96,7 @@ public final class SPaxosCore implements ProtocolCore<Object, SPaxosRecord, SPax
     private final List<BatchId> stableIds = new ArrayList<>();
 
     /** The step's effects and time, set at the start of every input. */
-    private Effects<Object, SPaxosRecord, SPaxosValue> out;
+    private Effects<SPaxosWire, SPaxosRecord, SPaxosValue> out;
     private long now;
     private long malformedValues;
 
@@ -161,18 +162,18 @@ public final class SPaxosCore implements ProtocolCore<Object, SPaxosRecord, SPax
     }
 
     @Override
-    public void onMessage(int from, Object message, long now, Effects<Object, SPaxosRecord, SPaxosValue> out) {
+    public void onMessage(int from, SPaxosWire message, long now, Effects<SPaxosWire, SPaxosRecord, SPaxosValue> out) {
         begin(now, out);
         if (message instanceof DisseminationMessage d) {
             dissemination.onMessage(from, d, now, disseminationOut);
-        } else if (message instanceof PaxosMessage p) {
-            ordering.onMessage(from, p, now, orderingOut);
+        } else if (message instanceof SPaxosWire.Ordering o) {
+            ordering.onMessage(from, o.message(), now, orderingOut);
         }
         pump();
     }
 
     @Override
-    public void onTick(long now, Effects<Object, SPaxosRecord, SPaxosValue> out) {
+    public void onTick(long now, Effects<SPaxosWire, SPaxosRecord, SPaxosValue> out) {
         begin(now, out);
         ordering.onTick(now, orderingOut);
         dissemination.onTick(now, disseminationOut);
@@ -186,7 +187,7 @@ public final class SPaxosCore implements ProtocolCore<Object, SPaxosRecord, SPax
      * @throws IllegalArgumentException if {@code value} is not a {@link SPaxosValue.ClientBatch}
      */
     @Override
-    public boolean onProposal(SPaxosValue value, long now, Effects<Object, SPaxosRecord, SPaxosValue> out) {
+    public boolean onProposal(SPaxosValue value, long now, Effects<SPaxosWire, SPaxosRecord, SPaxosValue> out) {
         if (!(value instanceof SPaxosValue.ClientBatch batch)) {
             throw new IllegalArgumentException("only client batches are proposed, not " + value);
         }
@@ -197,7 +198,7 @@ public final class SPaxosCore implements ProtocolCore<Object, SPaxosRecord, SPax
     }
 
     @Override
-    public void onSuspect(long view, long now, Effects<Object, SPaxosRecord, SPaxosValue> out) {
+    public void onSuspect(long view, long now, Effects<SPaxosWire, SPaxosRecord, SPaxosValue> out) {
         begin(now, out);
         ordering.onSuspect(view, now, orderingOut);
         pump();
@@ -222,7 +223,7 @@ public final class SPaxosCore implements ProtocolCore<Object, SPaxosRecord, SPax
 
     /** Both layers compact below {@code instance}: ordering checkpoints, dissemination drops bodies executed below it. */
     @Override
-    public void compact(long instance, Effects<Object, SPaxosRecord, SPaxosValue> out) {
+    public void compact(long instance, Effects<SPaxosWire, SPaxosRecord, SPaxosValue> out) {
         begin(now, out);
         ordering.compact(instance, orderingOut);
         dissemination.compact(instance, disseminationOut);
@@ -266,7 +267,7 @@ public final class SPaxosCore implements ProtocolCore<Object, SPaxosRecord, SPax
         sink.accept("malformed.values", malformedValues);
     }
 
-    private void begin(long now, Effects<Object, SPaxosRecord, SPaxosValue> out) {
+    private void begin(long now, Effects<SPaxosWire, SPaxosRecord, SPaxosValue> out) {
         this.now = now;
         this.out = out;
     }
@@ -357,11 +358,11 @@ public final class SPaxosCore implements ProtocolCore<Object, SPaxosRecord, SPax
         }
     }
 
-    /** The ordering core's effects: forwarded, records wrapped, decisions collected. */
+    /** The ordering core's effects: forwarded, messages and records wrapped, decisions collected. */
     private final class OrderingEffects implements Effects<PaxosMessage, PaxosRecord, Value> {
         @Override
         public void send(int to, PaxosMessage message) {
-            out.send(to, message);
+            out.send(to, new SPaxosWire.Ordering(message));
         }
 
         @Override

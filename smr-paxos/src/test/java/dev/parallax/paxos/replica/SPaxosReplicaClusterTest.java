@@ -51,7 +51,20 @@ class SPaxosReplicaClusterTest {
                 assertThat(c.replicas.get(r).meterRegistry().find("parallax.commands.executed").counter().count())
                         .as("replica %d executed every command once (1,800 appends and up to 3 reads)", r).isBetween(1800.0, 1803.0);
             }
-            assertThat(PaxosClusters.leader(c)).as("the ordering leader is published").isBetween(0, 2);
+            int leader = PaxosClusters.leader(c);
+            assertThat(leader).as("the ordering leader is published").isBetween(0, 2);
+            // The ordering layer's messages travel wrapped (SPaxosWire.Ordering) and are counted by their own types.
+            var registry = c.replicas.get(leader).meterRegistry();
+            assertThat(registry.find("parallax.protocol.messages.sent.by.type").tag("type", "Propose").counter().count())
+                    .isPositive();
+            assertThat(registry.find("parallax.protocol.messages.sent.by.type").tag("type", "Forward").counter().count())
+                    .isPositive();
+            for (int r = 0; r < 3; r++) {
+                assertThat(c.replicas.get(r).meterRegistry().find("parallax.protocol.messages.received.by.type")
+                        .tag("type", "Ordering").counter()).as("replica %d", r).isNull();
+                assertThat(c.replicas.get(r).meterRegistry().find("parallax.protocol.messages.sent.by.type")
+                        .tag("type", "Ordering").counter()).as("replica %d", r).isNull();
+            }
         }
     }
 

@@ -28,6 +28,7 @@ import dev.parallax.paxos.spaxos.SPaxosCore;
 import dev.parallax.paxos.spaxos.SPaxosRecord;
 import dev.parallax.paxos.spaxos.SPaxosRecordCodec;
 import dev.parallax.paxos.spaxos.SPaxosValue;
+import dev.parallax.paxos.spaxos.SPaxosWire;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -53,6 +54,10 @@ import java.util.Map;
  * executed instance to the {@link ExecutionMonitor}, and the body store's size to
  * {@link SPaxosSimulation.Shared}. All of it is volatile except the log and the snapshot shelf.
  *
+ * <p>The simulated network carries the simulated clients' messages too, so the node's messages are
+ * {@code Object}s: the core's {@link SPaxosWire}s go out as their channels carry them (an ordering
+ * message unwrapped, {@link #onWire}) and come back wrapped, as {@code SPaxos}' routes do.
+ *
  * <p>Owned by the simulation thread.
  */
 final class SPaxosSimReplica implements SimulatedReplica {
@@ -63,8 +68,8 @@ final class SPaxosSimReplica implements SimulatedReplica {
     private final PaxosSimulation.Monitors monitors;
     private final SPaxosSimulation.Shared shared;
     private final int snapshotEvery;
-    private final EffectBuffer<Object, SPaxosRecord, SPaxosValue> effects = new EffectBuffer<>();
-    private final EffectApplier<Object, SPaxosRecord, SPaxosValue> applier;
+    private final EffectBuffer<SPaxosWire, SPaxosRecord, SPaxosValue> effects = new EffectBuffer<>();
+    private final EffectApplier<SPaxosWire, SPaxosRecord, SPaxosValue> applier;
     private final ClientBatches clients;
     private final SimService service;
     private final ExecutionMirror mirror = new ExecutionMirror();
@@ -84,7 +89,8 @@ final class SPaxosSimReplica implements SimulatedReplica {
         this.snapshotEvery = snapshotEvery;
         this.service = new SimService(ctx, monitors.switches().dedup(), monitors.switches().localReads(),
                 monitors.counters());
-        this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, this::deliver, this::installFrom);
+        this.applier = new EffectApplier<>(ctx.log(), CODEC, (to, m) -> ctx.send(to, onWire(m)), this::deliver,
+                this::installFrom);
         BatchBuilder batcher = new BatchBuilder(config.batchBytes(), config.batchTimeoutNanos());
         this.clients = new ClientBatches(ctx, service, monitors.progress(), batcher,
                 () -> core.canPropose(), b -> core.onProposal(new SPaxosValue.ClientBatch(b), ctx.now(), effects), this::apply);
@@ -148,8 +154,9 @@ final class SPaxosSimReplica implements SimulatedReplica {
                 shared.bodies.persisted(ctx.id(), b.id(), b.body());
             }
         }
-        for (EffectBuffer.Outgoing<Object> o : effects.sends()) {
-            if (o.message() instanceof PaxosMessage.Propose p && !p.value().isNoop()) {
+        for (EffectBuffer.Outgoing<SPaxosWire> o : effects.sends()) {
+            if (o.message() instanceof SPaxosWire.Ordering w && w.message() instanceof PaxosMessage.Propose p
+                    && !p.value().isNoop()) {
                 proposed(p.value());
             }
         }
@@ -167,13 +174,25 @@ final class SPaxosSimReplica implements SimulatedReplica {
         }
     }
 
+    /**
+     * What the simulated network carries for {@code m}: what its channel's codec would encode (a
+     * {@link DisseminationMessage}, or the bare {@link PaxosMessage} of an {@link SPaxosWire.Ordering},
+     * as {@code SPaxos}' ordering route unwraps it), so the network's faults and byte counts see the
+     * channels' own messages.
+     */
+    private static Object onWire(SPaxosWire m) {
+        return m instanceof SPaxosWire.Ordering o ? o.message() : m;
+    }
+
     @Override
     public void onMessage(int from, Object message) {
-        if (message instanceof DisseminationMessage || message instanceof PaxosMessage) {
+        SPaxosWire wire = message instanceof PaxosMessage p ? new SPaxosWire.Ordering(p)
+                : message instanceof DisseminationMessage d ? d : null;
+        if (wire != null) {
             if (message instanceof DisseminationMessage.Forward f) {
                 shared.forwardArrived(from, ctx.id(), f.id());
             }
-            core.onMessage(from, message, ctx.now(), effects);
+            core.onMessage(from, wire, ctx.now(), effects);
             apply();
             clients.proposePending();
         } else if (message instanceof ClientMessage.Request r) {

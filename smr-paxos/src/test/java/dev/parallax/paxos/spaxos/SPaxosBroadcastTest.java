@@ -28,7 +28,7 @@ class SPaxosBroadcastTest extends AtomicBroadcastContract {
 
     @Override
     protected LocalNetwork<?> network(int n) {
-        return new LocalNetwork<Object>(n);
+        return new LocalNetwork<SPaxosWire>(n);
     }
 
     static SPaxosConfig config(int n) {
@@ -43,14 +43,14 @@ class SPaxosBroadcastTest extends AtomicBroadcastContract {
     @SuppressWarnings("unchecked")
     protected AtomicBroadcast create(int id, int n, LocalNetwork<?> network) {
         return SPaxosBroadcast.builder().config(config(n)).self(id)
-                .transport(((LocalNetwork<Object>) network).transport(id))
+                .transport(((LocalNetwork<SPaxosWire>) network).transport(id))
                 .log(InMemoryDurableLog.create()).clock(SystemClock.INSTANCE).build();
     }
 
     @Test
     @DisplayName("seed 002 (S-Paxos) §IV-A: every replica takes clients, so the redirect hint is always ANY_REPLICA")
     void neverRedirects() throws InterruptedException {
-        LocalNetwork<Object> net = new LocalNetwork<>(3);
+        LocalNetwork<SPaxosWire> net = new LocalNetwork<>(3);
         AtomicBroadcast[] members = new AtomicBroadcast[3];
         try {
             for (int i = 0; i < 3; i++) {

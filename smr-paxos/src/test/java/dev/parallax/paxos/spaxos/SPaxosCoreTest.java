@@ -187,7 +187,7 @@ class SPaxosCoreTest {
     // ---------------------------------------------------------------- one core fed by hand
 
     private static final class Hand {
-        final EffectBuffer<Object, SPaxosRecord, SPaxosValue> out = new EffectBuffer<>();
+        final EffectBuffer<SPaxosWire, SPaxosRecord, SPaxosValue> out = new EffectBuffer<>();
         final List<Executable> executed = new ArrayList<>();
         final SPaxosCore core;
         long now = MS;
@@ -213,11 +213,11 @@ class SPaxosCoreTest {
 
         /** The leader of view 0 (replica 0) gets {@code value} decided at {@code instance}: Propose, then Accepts from 0 and 2. */
         void decide(long instance, Value value) {
-            core.onMessage(0, new PaxosMessage.Propose(0, instance, value), now, out);
+            core.onMessage(0, new SPaxosWire.Ordering(new PaxosMessage.Propose(0, instance, value)), now, out);
             step();
-            core.onMessage(0, new PaxosMessage.Accept(0, instance), now, out);
+            core.onMessage(0, new SPaxosWire.Ordering(new PaxosMessage.Accept(0, instance)), now, out);
             step();
-            core.onMessage(2, new PaxosMessage.Accept(0, instance), now, out);
+            core.onMessage(2, new SPaxosWire.Ordering(new PaxosMessage.Accept(0, instance)), now, out);
             step();
         }
 
@@ -329,12 +329,12 @@ class SPaxosCoreTest {
     @DisplayName("docs/protocols/s-paxos.md \"Recovery from amnesia\": an amnesiac core recovers while ordering or dissemination does, and each layer's recovery is its own")
     void recoveringWhileEitherLayerRecovers() {
         SPaxosConfig config = SPaxosScripted.config(3, 3, 64);
-        EffectBuffer<Object, SPaxosRecord, SPaxosValue> out = new EffectBuffer<>();
+        EffectBuffer<SPaxosWire, SPaxosRecord, SPaxosValue> out = new EffectBuffer<>();
         SPaxosCore c = new SPaxosCore(config, 2, List.of(), true, 1, 0, SPaxosCore.Observer.NONE);
         assertThat(c.recovering()).isTrue();
         c.onTick(MS, out);
-        c.onMessage(0, new PaxosMessage.RecoveryReply(1, 0, true, -1), 2 * MS, out);
-        c.onMessage(1, new PaxosMessage.RecoveryReply(1, 0, true, -1), 2 * MS, out);
+        c.onMessage(0, new SPaxosWire.Ordering(new PaxosMessage.RecoveryReply(1, 0, true, -1)), 2 * MS, out);
+        c.onMessage(1, new SPaxosWire.Ordering(new PaxosMessage.RecoveryReply(1, 0, true, -1)), 2 * MS, out);
         assertThat(c.ordering().recovering()).as("both peers answered, nothing below H").isFalse();
         assertThat(c.dissemination().recovering()).isTrue();
         assertThat(c.recovering()).as("dissemination has not heard its peers' vectors").isTrue();

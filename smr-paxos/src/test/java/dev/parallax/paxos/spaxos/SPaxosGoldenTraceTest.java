@@ -81,7 +81,7 @@ class SPaxosGoldenTraceTest {
     /** One core (replica 1 of 3) fed by hand; each input and the effects it caused become trace lines. */
     private static final class HandTrace {
         final List<String> trace = new ArrayList<>();
-        final EffectBuffer<Object, SPaxosRecord, SPaxosValue> out = new EffectBuffer<>();
+        final EffectBuffer<SPaxosWire, SPaxosRecord, SPaxosValue> out = new EffectBuffer<>();
         final SPaxosCore core = new SPaxosCore(SPaxosScripted.config(3, 3, 64), 1, List.of(), false, 1, 0,
                 SPaxosCore.Observer.NONE);
 
@@ -90,7 +90,7 @@ class SPaxosGoldenTraceTest {
             for (SPaxosRecord r : out.records()) {
                 trace.add("  persist " + r + (out.syncRequested() ? " (sync)" : ""));
             }
-            for (EffectBuffer.Outgoing<Object> o : out.sends()) {
+            for (EffectBuffer.Outgoing<SPaxosWire> o : out.sends()) {
                 trace.add("  send ->" + o.to() + " " + o.message());
             }
             for (EffectBuffer.Decision<SPaxosValue> d : out.decisions()) {
@@ -109,11 +109,11 @@ class SPaxosGoldenTraceTest {
 
         void decide(long instance, List<BatchId> ids) {
             Value v = IdList.encode(ids);
-            core.onMessage(0, new PaxosMessage.Propose(0, instance, v), MS, out);
+            core.onMessage(0, new SPaxosWire.Ordering(new PaxosMessage.Propose(0, instance, v)), MS, out);
             input("0 Propose " + instance + " " + ids);
-            core.onMessage(0, new PaxosMessage.Accept(0, instance), MS, out);
+            core.onMessage(0, new SPaxosWire.Ordering(new PaxosMessage.Accept(0, instance)), MS, out);
             input("0 Accept " + instance);
-            core.onMessage(2, new PaxosMessage.Accept(0, instance), MS, out);
+            core.onMessage(2, new SPaxosWire.Ordering(new PaxosMessage.Accept(0, instance)), MS, out);
             input("2 Accept " + instance);
         }
     }

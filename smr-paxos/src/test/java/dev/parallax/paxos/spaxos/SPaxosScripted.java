@@ -18,7 +18,7 @@ import java.util.List;
  *
  * <p>Not thread-safe: one test thread drives it.
  */
-final class SPaxosScripted extends ScriptedCluster<SPaxosCore, Object, SPaxosRecord, SPaxosValue> {
+final class SPaxosScripted extends ScriptedCluster<SPaxosCore, SPaxosWire, SPaxosRecord, SPaxosValue> {
     static final long MS = 1_000_000L;
 
     /** What replica {@code replica} reported, in report order. */

@@ -285,7 +285,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
      * Registers protocol-event meters (tag {@code protocol=<name>}): messages sent, records
      * persisted, log syncs (one per group commit), values decided; messages sent and received per
      * type ({@code parallax.protocol.messages.sent.by.type}, {@code ...received.by.type}, tag
-     * {@code type}); and the core's own event counts ({@code parallax.protocol.events}, tag
+     * {@code type}; a {@link MessageWrapper} counts as the message it wraps); and the core's own event counts ({@code parallax.protocol.events}, tag
      * {@code event}, see {@link ProtocolCore#reportEvents}), refreshed on every tick. Call before
      * the stage runs.
      */
@@ -487,16 +487,20 @@ public final class ProtocolStage<M, R, V> implements Stage {
         core.onMessage(in.from(), in.message(), now, effects);
     }
 
-    /** Per message type counters (tag {@code type} = the message class's simple name); protocol thread only. */
+    /**
+     * Per message type counters (tag {@code type} = the message class's simple name, a
+     * {@link MessageWrapper}'s the wrapped message's); protocol thread only.
+     */
     private void countByType(java.util.Map<Class<?>, io.micrometer.core.instrument.Counter> byType, String meter, M m) {
         if (registry == null) {
             return;
         }
-        io.micrometer.core.instrument.Counter c = byType.get(m.getClass());
+        Class<?> type = m instanceof MessageWrapper w ? w.wrapped().getClass() : m.getClass();
+        io.micrometer.core.instrument.Counter c = byType.get(type);
         if (c == null) {
             c = io.micrometer.core.instrument.Counter.builder(meter).tag("protocol", protocolTag).tag("stage", name)
-                    .tag("type", m.getClass().getSimpleName()).register(registry);
-            byType.put(m.getClass(), c);
+                    .tag("type", type.getSimpleName()).register(registry);
+            byType.put(type, c);
         }
         c.increment();
     }

@@ -7,6 +7,7 @@ import dev.parallax.core.spi.Transport;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
  * Joins several typed channels into the one {@link Transport} a {@link ProtocolRuntime} runs on,
@@ -16,7 +17,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>A message is sent (or sent as a datagram) on the first route whose type it is an instance of; route types may not
  * overlap (neither may be a subtype of another), so the route is unambiguous. Everything received
- * on any route goes to the one handler, stamped on the same {@link ArrivalStamps}.
+ * on any route goes to the one handler, stamped on the same {@link ArrivalStamps}. A channel whose
+ * message type cannot be one of the union's (it lives in a package of its own) joins through a
+ * wrapper type ({@link Route#wrapping}), which its route unwraps before the channel's codec sees it.
  *
  * <p>Threads: the union is as thread-safe as its routes: {@code send} from any thread, never
  * blocking; {@code sendDatagram} likewise, throwing {@link UnsupportedOperationException} when the
@@ -41,6 +44,27 @@ public final class Channels {
         /** The route for messages of {@code type} over {@code transport}. */
         public static <M> Route<M> of(Class<M> type, Transport<M> transport) {
             return new Route<>(type, transport);
+        }
+
+        /**
+         * The route for messages of {@code type} that wrap a channel's messages of another type
+         * (a type the union's sealed interface cannot permit, such as a protocol's message type
+         * from a package of its own): {@code send} and {@code sendDatagram} hand
+         * {@code unwrap(message)} to {@code transport}, whose codec encodes it as it would on its
+         * own, so the wrapper never reaches the wire; what {@code transport} receives reaches the
+         * handler as {@code wrap(received)}, stamped by {@code transport} as it stamps its own
+         * messages. {@code unwrap} runs on the sending thread, {@code wrap} on the transport's
+         * receiving thread: both must be pure and must not return null. The wrapper type should be
+         * a {@link dev.parallax.core.protocol.MessageWrapper}, so the runtime's per-type meters
+         * count the wrapped message's type.
+         *
+         * @param <M> the route's (wrapper) message type
+         * @param <W> the channel's message type
+         */
+        public static <M, W> Route<M> wrapping(Class<M> type, Transport<W> transport,
+                                               Function<? super M, ? extends W> unwrap,
+                                               Function<? super W, ? extends M> wrap) {
+            return new Route<>(type, new Wrapping<>(transport, unwrap, wrap));
         }
 
         boolean carries(Object message) {
@@ -96,6 +120,54 @@ public final class Channels {
             }
         }
         return new Union<>(union, localId, list);
+    }
+
+    /**
+     * A channel's transport seen through a wrapper type ({@link Route#wrapping}); as thread-safe as
+     * the transport it wraps, and owns it ({@code close} closes it).
+     */
+    private static final class Wrapping<M, W> implements Transport<M> {
+        private final Transport<W> transport;
+        private final Function<? super M, ? extends W> unwrap;
+        private final Function<? super W, ? extends M> wrap;
+
+        Wrapping(Transport<W> transport, Function<? super M, ? extends W> unwrap, Function<? super W, ? extends M> wrap) {
+            this.transport = Objects.requireNonNull(transport, "transport");
+            this.unwrap = Objects.requireNonNull(unwrap, "unwrap");
+            this.wrap = Objects.requireNonNull(wrap, "wrap");
+        }
+
+        @Override
+        public int localId() {
+            return transport.localId();
+        }
+
+        @Override
+        public void start(MessageHandler<M> handler) {
+            Objects.requireNonNull(handler, "handler");
+            transport.start((from, m) -> handler.onMessage(from, wrap.apply(m)));
+        }
+
+        @Override
+        public void start(MessageHandler<M> handler, ArrivalStamps stamps) {
+            Objects.requireNonNull(handler, "handler");
+            transport.start((from, m) -> handler.onMessage(from, wrap.apply(m)), stamps);
+        }
+
+        @Override
+        public boolean send(int to, M message) {
+            return transport.send(to, unwrap.apply(message));
+        }
+
+        @Override
+        public boolean sendDatagram(int group, M message) {
+            return transport.sendDatagram(group, unwrap.apply(message));
+        }
+
+        @Override
+        public void close() {
+            transport.close();
+        }
     }
 
     private static final class Union<M> implements Transport<M> {

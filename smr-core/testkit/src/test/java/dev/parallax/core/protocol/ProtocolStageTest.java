@@ -283,4 +283,66 @@ class ProtocolStageTest {
         s.doWork();
         assertThat(watcher.suspected).hasSize(3);
     }
+
+    /** A string as a composed core's union carries it: a wrapper of the channel's own message. */
+    private record Boxed(String wrapped) implements MessageWrapper {
+    }
+
+    /** Answers every message with a wrapped copy to member 1. */
+    private static final class BoxEchoes implements ProtocolCore<Boxed, String, String> {
+        @Override
+        public void onMessage(int from, Boxed message, long now, Effects<Boxed, String, String> out) {
+            out.send(1, new Boxed(message.wrapped() + "!"));
+        }
+
+        @Override
+        public void onTick(long now, Effects<Boxed, String, String> out) {
+        }
+
+        @Override
+        public boolean onProposal(String value, long now, Effects<Boxed, String, String> out) {
+            return false;
+        }
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("a MessageWrapper is counted by type as the message it wraps, sent and received")
+    void wrappersCountAsTheWrappedType() {
+        List<Boxed> sent = new ArrayList<>();
+        Transport<Boxed> network = new Transport<>() {
+            @Override
+            public int localId() {
+                return 0;
+            }
+
+            @Override
+            public void start(MessageHandler<Boxed> handler) {
+            }
+
+            @Override
+            public boolean send(int to, Boxed message) {
+                sent.add(message);
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        BoundedQueue<ProtocolStage.Inbound<Boxed>> boxes = Queues.mpsc(4);
+        ProtocolStage<Boxed, String, String> s = new ProtocolStage<>("boxes", 0, new BoxEchoes(), boxes, Queues.mpsc(4),
+                InMemoryDurableLog.create(), CODEC, network, (i, v) -> true, (p, i) -> { }, () -> 0L, 1_000_000L, 8, 4);
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry registry =
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        s.registerMeters(registry, "toy");
+        boxes.offer(new ProtocolStage.Inbound<>(1, new Boxed("a")));
+        boxes.offer(new ProtocolStage.Inbound<>(2, new Boxed("b")));
+        s.doWork();
+        assertThat(sent).containsExactly(new Boxed("a!"), new Boxed("b!"));
+        assertThat(registry.get("parallax.protocol.messages.sent.by.type").tag("type", "String").counter().count())
+                .isEqualTo(2.0);
+        assertThat(registry.get("parallax.protocol.messages.received.by.type").tag("type", "String").counter().count())
+                .isEqualTo(2.0);
+        assertThat(registry.find("parallax.protocol.messages.sent.by.type").tag("type", "Boxed").counter()).isNull();
+    }
 }

@@ -15,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@link Channels#union}: one transport of a union type (here {@link Serializable}: strings and numbers) over typed channels, as S-Paxos runs dissemination and
- * ordering on one runtime (seed 002 (S-Paxos) §IV).
+ * ordering on one runtime (seed 002 (S-Paxos) §IV), including a channel joined through a wrapper
+ * type ({@link Route#wrapping}), as S-Paxos' ordering channel is.
  */
 class ChannelsTest {
 
@@ -49,6 +50,50 @@ class ChannelsTest {
         assertThat(got).containsExactly("0:x", "0:7", "0:y");
         a.close();
         b.close();
+    }
+
+    /** A number as the union carries it: the wrapper of a channel of bare {@link Integer}s. */
+    record Boxed(int value) implements Serializable {
+    }
+
+    @Test
+    @DisplayName("a wrapping route hands its channel the bare message and its handler the wrapped one, stamped as its own")
+    void wrappingRouteUnwrapsOnSendAndWrapsOnReceipt() {
+        LocalNetwork<String> texts = new LocalNetwork<>(3);
+        LocalNetwork<Integer> numbers = new LocalNetwork<>(3);
+        Transport<Serializable> a = Channels.union(Serializable.class, Route.of(String.class, texts.transport(0)),
+                Route.wrapping(Boxed.class, numbers.transport(0), Boxed::value, Boxed::new));
+        Transport<Serializable> c = Channels.union(Serializable.class, Route.of(String.class, texts.transport(2)),
+                Route.wrapping(Boxed.class, numbers.transport(2), Boxed::value, Boxed::new));
+        // Member 1 is on the number channel alone, unwrapped: it sees what the channel carries.
+        Transport<Integer> bare = numbers.transport(1);
+        List<Object> atBare = new ArrayList<>();
+        List<Object> atC = new ArrayList<>();
+        List<Integer> stamped = new ArrayList<>();
+        a.start((from, m) -> { });
+        bare.start((from, m) -> atBare.add(m));
+        c.start((from, m) -> atC.add(from + ":" + m), stamped::add);
+
+        assertThat(a.localId()).isZero();
+        assertThat(a.send(1, new Boxed(7))).isTrue();
+        assertThat(atBare).containsExactly(7);
+        assertThat(a.send(2, new Boxed(8))).isTrue();
+        assertThat(bare.send(2, 9)).isTrue();
+        assertThat(a.send(2, "x")).isTrue();
+        assertThat(atC).containsExactly("0:Boxed[value=8]", "1:Boxed[value=9]", "0:x");
+        assertThat(stamped).containsExactly(0, 1, 0);
+        assertThat(a.sendDatagram(0, new Boxed(5))).isTrue();
+        assertThat(atBare).containsExactly(7, 5);
+        assertThat(atC).endsWith("0:Boxed[value=5]");
+
+        // Closing the union closes the wrapped channel: member 0 can start on it again.
+        a.close();
+        assertThat(a.send(1, new Boxed(1))).isFalse();
+        Transport<Integer> again = numbers.transport(0);
+        again.start((from, m) -> { });
+        again.close();
+        bare.close();
+        c.close();
     }
 
     @Test
