@@ -4,9 +4,7 @@ import dev.parallax.core.config.ConfigKey;
 import dev.parallax.core.config.KeyTable;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.config.Settings;
-import dev.parallax.core.runtime.ClusterConfig;
 import dev.parallax.core.runtime.DatagramFaults;
-import dev.parallax.core.runtime.OrderingProvider;
 
 import java.time.Duration;
 
@@ -218,24 +216,5 @@ public final class RingKeys {
             }
         }
         return config;
-    }
-
-    /**
-     * Whether the cluster file of {@code context} names the protocol {@code ordering}
-     * ({@link ClusterConfig#ORDERING}; case and surrounding blanks ignored): a provider's
-     * {@link OrderingProvider#validate} checks everything then, and otherwise only what holds
-     * whichever protocol runs.
-     */
-    public static boolean names(OrderingProvider.Context context, String ordering) {
-        return context.settings().get(ClusterConfig.ORDERING).trim().equalsIgnoreCase(ordering);
-    }
-
-    /**
-     * The member count a provider of {@code ordering} checks the ring keys with: the cluster's when
-     * the file names {@code ordering}, else the cluster's clamped into 1..{@value RingConfig#MAX_MEMBERS}
-     * (the keys are still checked, but another protocol's cluster size is not the ring's to refuse).
-     */
-    public static int membersToCheck(OrderingProvider.Context context, String ordering) {
-        return names(context, ordering) ? context.members() : Math.max(1, Math.min(context.members(), RingConfig.MAX_MEMBERS));
     }
 }

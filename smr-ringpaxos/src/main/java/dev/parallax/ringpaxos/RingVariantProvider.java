@@ -9,9 +9,8 @@ import java.util.function.Function;
 
 /**
  * What the two Ring Paxos variants' providers share: the {@code ring.*} table, a protocol built
- * from {@link RingKeys#config} for the variant's {@link Ring.Kind}, and {@link #validate} checking
- * each value, the checks across keys (and M-Ring's datagram group), and the member count
- * (1..{@value RingConfig#MAX_MEMBERS}) only when the cluster file names the variant.
+ * from {@link RingKeys#config} for the variant's {@link Ring.Kind} (each value, the checks across
+ * keys, and for M-Ring the datagram group).
  *
  * <p>Stateless and thread-safe; {@link #create} builds a new, unstarted protocol on each call and
  * does not block.
@@ -48,10 +47,5 @@ abstract class RingVariantProvider implements OrderingProvider {
     @Override
     public final OrderingProtocol create(Context context) {
         return protocol.apply(RingKeys.config(context.settings(), context.members(), kind));
-    }
-
-    @Override
-    public final void validate(Context context) {
-        RingKeys.config(context.settings(), RingKeys.membersToCheck(context, name), kind);
     }
 }

@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class RingProvidersTest {
@@ -80,29 +79,6 @@ class RingProvidersTest {
                     assertThat(config(p).topology().members(MultiRingTopology.GLOBAL)).hasSize(6);
                 });
         assertThat(config(new MultiRingProvider().create(context(6, false))).topology().members(1)).hasSize(6);
-    }
-
-    @Test
-    @DisplayName("validate checks the ring keys whichever protocol the file names, the cluster size only when it names the ring")
-    void validate() {
-        OrderingProvider uRing = new URingProvider();
-        OrderingProvider mRing = new MRingProvider();
-        OrderingProvider multiRing = new MultiRingProvider();
-        for (OrderingProvider p : new OrderingProvider[] {uRing, mRing, multiRing}) {
-            assertThatCode(() -> p.validate(context(40, false))).as(p.name() + ": another protocol's 40 members").doesNotThrowAnyException();
-            assertThatThrownBy(() -> p.validate(context(40, false, "ordering", p.name()))).as(p.name())
-                    .hasMessageContaining("members must be 1..31, got 40");
-            assertThatThrownBy(() -> p.validate(context(3, false, "ring.window", "0"))).as(p.name())
-                    .hasMessage("configuration: ring.window must be > 0, got 0");
-        }
-        assertThatCode(() -> multiRing.validate(context(3, false, "ring.lambda", "0"))).as("λ = 0 is a plain ring's")
-                .doesNotThrowAnyException();
-        assertThatThrownBy(() -> multiRing.validate(context(3, false, "ordering", "multi-ring", "ring.lambda", "0")))
-                .hasMessageContaining("ring.lambda must be > 0 for multi-ring");
-        assertThatThrownBy(() -> multiRing.validate(context(3, false, "multiring.m", "0")))
-                .hasMessage("configuration: multiring.m must be > 0, got 0");
-        assertThatThrownBy(() -> mRing.validate(context(3, false, "mring.group", "10.1.2.3"))).hasMessageContaining("mring.*");
-        assertThatCode(() -> uRing.validate(context(3, false, "mring.group", "10.1.2.3"))).doesNotThrowAnyException();
     }
 
     @Test

@@ -43,21 +43,6 @@ public final class MultiRingProvider implements OrderingProvider {
         return MultiRing.protocol(MultiRingKeys.config(context.settings(), context.members(), context.partitioned()));
     }
 
-    /**
-     * The whole configuration ({@link MultiRingKeys#config}) when the cluster file names this
-     * protocol; otherwise each {@code multiring.*} value and the ring keys as a
-     * {@code multiring.kind} ring's, since λ &gt; 0 and the topology concern this protocol only.
-     */
-    @Override
-    public void validate(Context context) {
-        if (RingKeys.names(context, name())) {
-            MultiRingKeys.config(context.settings(), context.members(), context.partitioned());
-            return;
-        }
-        context.settings().valuesOf(MultiRingKeys.TABLE);
-        RingKeys.config(context.settings(), RingKeys.membersToCheck(context, name()), MultiRingKeys.kind(context.settings()));
-    }
-
     @Override
     public Optional<String> groupsKey() {
         return Optional.of(MultiRingKeys.RINGS.name());

@@ -23,8 +23,7 @@ import java.util.Optional;
  * <p>Checks on load: every key is registered (an unknown one is named with the nearest known
  * key), every value present passes its key's check (the keys of a protocol the file does not
  * select are not read), {@code members} is present and well formed, and the replica keys are valid. The
- * named protocol's checks across keys run when it is built ({@link #orderingProtocol}) or
- * {@linkplain OrderingProvider#validate validated}. Further checks across modules (an executor that needs an
+ * named protocol's checks across keys run when it is built ({@link #orderingProtocol}). Further checks across modules (an executor that needs an
  * ordering with groups, say) belong to whoever knows both.
  *
  * <p>Immutable and thread-safe.

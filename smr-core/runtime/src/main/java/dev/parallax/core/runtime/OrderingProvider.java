@@ -45,16 +45,6 @@ public interface OrderingProvider extends KeyTableProvider {
     OrderingProtocol create(Context context);
 
     /**
-     * Checks this protocol's keys in {@code context}, including its checks across keys, without
-     * starting anything. Default: {@link #create}.
-     *
-     * @throws IllegalArgumentException naming the cluster file and the faulty key
-     */
-    default void validate(Context context) {
-        create(context);
-    }
-
-    /**
      * The key that sets how many groups this protocol orders commands by (Multi-Ring's
      * {@code multiring.rings}), if it orders by group; empty for a protocol with one stream.
      */

@@ -1,8 +1,6 @@
 package dev.parallax.core.testkit;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -38,7 +36,7 @@ final class DatagramGroups<M> {
     private final Map<Integer, Set<Integer>> groups = new TreeMap<>();
     private ToIntFunction<? super M> datagramSizer;
     /** Targeted datagram loss rules, in the order they were added. */
-    private final List<DropRule<M>> datagramDropRules = new ArrayList<>();
+    private final DropRules<M> datagramDropRules = new DropRules<>("datagrams");
     private Simulation.DatagramObserver<? super M> datagramObserver;
 
     DatagramGroups(NodeTable<M> nodes, EventLoop loop, SimulationStats stats, SplittableRandom random,
@@ -66,12 +64,7 @@ final class DatagramGroups<M> {
 
     /** @throws IllegalArgumentException if either node is unknown or {@code from == to} */
     void dropMatching(int from, int to, Predicate<? super M> which) {
-        nodes.slot(from);
-        nodes.slot(to);
-        if (from == to) {
-            throw new IllegalArgumentException("a node's datagrams to itself are never dropped: " + from);
-        }
-        datagramDropRules.add(new DropRule<>(from, to, Objects.requireNonNull(which, "which")));
+        datagramDropRules.add(nodes, from, to, which);
     }
 
     void stopDropping() {
@@ -133,7 +126,7 @@ final class DatagramGroups<M> {
                 stats.datagramsCut++;
                 continue;
             }
-            if (!datagramDropRules.isEmpty() && DropRule.matches(datagramDropRules, from.id, to, message)) {
+            if (datagramDropRules.matches(from.id, to, message)) {
                 stats.droppedByRule++;
                 loop.record("drop datagram by rule " + from.id + "->" + to + " g" + group + " "
                         + describer.apply(message));

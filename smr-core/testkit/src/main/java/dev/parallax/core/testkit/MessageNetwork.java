@@ -1,8 +1,5 @@
 package dev.parallax.core.testkit;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -29,7 +26,7 @@ final class MessageNetwork<M> {
     private final LinkFaults<M> links;
     private final PauseModel<M> pauses;
     /** Targeted loss rules, in the order they were added. */
-    private final List<DropRule<M>> dropRules = new ArrayList<>();
+    private final DropRules<M> dropRules = new DropRules<>("messages");
     private Simulation.SendObserver<? super M> sendObserver;
 
     MessageNetwork(NodeTable<M> nodes, EventLoop loop, SimulationStats stats, SplittableRandom random,
@@ -47,12 +44,7 @@ final class MessageNetwork<M> {
 
     /** @throws IllegalArgumentException if either node is unknown or {@code from == to} */
     void dropMatching(int from, int to, Predicate<? super M> which) {
-        nodes.slot(from);
-        nodes.slot(to);
-        if (from == to) {
-            throw new IllegalArgumentException("a node's messages to itself are never dropped: " + from);
-        }
-        dropRules.add(new DropRule<>(from, to, Objects.requireNonNull(which, "which")));
+        dropRules.add(nodes, from, to, which);
     }
 
     void stopDropping() {
@@ -79,7 +71,7 @@ final class MessageNetwork<M> {
             stats.partitioned++;
             return;
         }
-        if (!dropRules.isEmpty() && DropRule.matches(dropRules, from.id, to, message)) {
+        if (dropRules.matches(from.id, to, message)) {
             stats.droppedByRule++;
             loop.record("drop by rule " + from.id + "->" + to + " " + describer.apply(message));
             return;
