@@ -1,11 +1,11 @@
 package dev.parallax.paxos;
 
-import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.log.memory.InMemoryDurableLog;
 import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.DurableLog;
 import dev.parallax.core.spi.RecordVisitor;
 import dev.parallax.core.testkit.LocalNetwork;
-import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.Await;
 import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;

@@ -1,6 +1,6 @@
 package dev.parallax.paxos;
 
-import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.log.memory.InMemoryDurableLog;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.testkit.AtomicBroadcastContract;
 import dev.parallax.core.testkit.LocalNetwork;

@@ -1,11 +1,11 @@
 package dev.parallax.ringpaxos;
 
-import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.log.memory.InMemoryDurableLog;
 import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.testkit.AtomicBroadcastContract;
 import dev.parallax.core.testkit.LocalNetwork;
-import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.Await;
 import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

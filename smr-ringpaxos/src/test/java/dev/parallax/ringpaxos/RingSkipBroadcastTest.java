@@ -1,9 +1,9 @@
 package dev.parallax.ringpaxos;
 
-import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.log.memory.InMemoryDurableLog;
 import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.testkit.LocalNetwork;
-import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.Await;
 import dev.parallax.core.time.EpochClock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

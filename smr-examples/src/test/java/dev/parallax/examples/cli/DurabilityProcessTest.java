@@ -7,7 +7,7 @@ import dev.parallax.core.check.KvModel;
 import dev.parallax.core.check.LinearizabilityChecker;
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.SmrClient;
-import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

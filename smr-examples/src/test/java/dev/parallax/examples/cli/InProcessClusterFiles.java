@@ -1,7 +1,7 @@
 package dev.parallax.examples.cli;
 
 import dev.parallax.core.net.LocalPorts;
-import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.Await;
 import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;

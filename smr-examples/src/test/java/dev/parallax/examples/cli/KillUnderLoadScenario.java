@@ -8,7 +8,7 @@ import dev.parallax.core.check.LinearizabilityChecker;
 import dev.parallax.core.check.Operation;
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.client.SmrClient;
-import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.Await;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -154,7 +154,7 @@ class KvSsmrClusterTest {
                 Thread.sleep(1500); // sleep is the scenario: the history clients run concurrently a while
                 // A loaded machine records fewer operations in these seconds: go on until the history
                 // holds enough for the check below to mean something.
-                dev.parallax.core.testkit.cluster.Await.until("more than 20 completed operations", Duration.ofSeconds(30),
+                dev.parallax.core.testkit.Await.until("more than 20 completed operations", Duration.ofSeconds(30),
                         () -> history.history().operations().stream().filter(op -> !op.outcomeUnknown()).count() > 20);
             } finally {
                 running.set(false);

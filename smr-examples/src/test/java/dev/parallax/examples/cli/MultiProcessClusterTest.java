@@ -168,7 +168,7 @@ class MultiProcessClusterTest {
                 Thread.sleep(2500); // sleep is the scenario: the history runs on through the fail-over
                 // A loaded machine records fewer operations in these seconds: go on until the history
                 // holds enough for the check below to mean something.
-                dev.parallax.core.testkit.cluster.Await.until("more than 50 completed operations", Duration.ofSeconds(30),
+                dev.parallax.core.testkit.Await.until("more than 50 completed operations", Duration.ofSeconds(30),
                         () -> history.history().operations().stream().filter(op -> !op.outcomeUnknown()).count() > 50);
                 running.set(false);
                 for (Thread t : workers) {

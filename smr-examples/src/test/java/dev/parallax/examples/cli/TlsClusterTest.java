@@ -6,7 +6,7 @@ import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.wire.tls.ClusterCertificates;
 import dev.parallax.core.replica.Replica;
-import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.Await;
 import dev.parallax.examples.kv.KvCommand;
 import dev.parallax.examples.kv.KvOp;
 import dev.parallax.examples.kv.KvReply;

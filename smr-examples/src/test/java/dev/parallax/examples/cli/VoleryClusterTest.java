@@ -7,7 +7,7 @@ import dev.parallax.core.client.PartitionedInvoker;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.replica.Replica;
-import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.Await;
 import dev.parallax.examples.volery.Create;
 import dev.parallax.examples.volery.VoleryOracle;
 import dev.parallax.examples.volery.VoleryPartition;

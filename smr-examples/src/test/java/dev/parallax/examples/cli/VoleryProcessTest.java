@@ -1,6 +1,6 @@
 package dev.parallax.examples.cli;
 
-import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.Await;
 import dev.parallax.examples.volery.VoleryOracle;
 import dev.parallax.examples.volery.zk.ZooKeeperClients;
 import dev.parallax.ringpaxos.RingPaxos;

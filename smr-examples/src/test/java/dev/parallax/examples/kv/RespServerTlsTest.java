@@ -4,7 +4,7 @@ import dev.parallax.core.config.Member;
 import dev.parallax.core.wire.tls.ClusterCertificates;
 import dev.parallax.core.wire.tls.TlsContexts;
 import dev.parallax.core.testkit.TlsSockets;
-import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.Await;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;

@@ -1,7 +1,7 @@
 package dev.parallax.paxos.multicast;
 
 import dev.parallax.core.GroupSet;
-import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.log.memory.InMemoryDurableLog;
 import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.BroadcastMulticast;
 import dev.parallax.core.spi.MulticastPosition;

@@ -7,7 +7,7 @@ import dev.parallax.core.spi.MessageHandler;
 import dev.parallax.core.spi.MulticastPosition;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.testkit.LocalNetwork;
-import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.Await;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;

@@ -67,8 +67,8 @@ class MonitorsTest {
         w.sent(0, 0, hb);
         w.sent(100, 0, hb);
         w.sent(1, 100, new ClientMessage.Reply(new dev.parallax.core.CommandId(100, 1), "ok"));
-        assertThat(w.protocolBytes(0)).isEqualTo(size + dev.parallax.core.wire.Frames.HEADER);
-        assertThat(w.clientBytes(1)).isEqualTo(dev.parallax.core.wire.Frames.HEADER + 16 + 4 + 2);
+        assertThat(w.protocolBytes(0)).isEqualTo(size + WireBytes.FRAME_HEADER);
+        assertThat(w.clientBytes(1)).isEqualTo(WireBytes.FRAME_HEADER + 16 + 4 + 2);
         assertThat(w.maxOverMin()).isEqualTo((double) Math.max(w.total(0), w.total(1)) / Math.min(w.total(0), w.total(1)));
     }
 }

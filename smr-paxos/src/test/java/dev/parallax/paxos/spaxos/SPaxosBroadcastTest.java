@@ -1,10 +1,10 @@
 package dev.parallax.paxos.spaxos;
 
-import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.log.memory.InMemoryDurableLog;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.testkit.AtomicBroadcastContract;
 import dev.parallax.core.testkit.LocalNetwork;
-import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.Await;
 import dev.parallax.core.time.SystemClock;
 import dev.parallax.paxos.PaxosConfig;
 import org.junit.jupiter.api.DisplayName;

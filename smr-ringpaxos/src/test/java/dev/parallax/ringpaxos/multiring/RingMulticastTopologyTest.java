@@ -1,7 +1,7 @@
 package dev.parallax.ringpaxos.multiring;
 
 import dev.parallax.core.GroupSet;
-import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.log.memory.InMemoryDurableLog;
 import dev.parallax.core.multicast.MulticastForward;
 import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.MessageHandler;

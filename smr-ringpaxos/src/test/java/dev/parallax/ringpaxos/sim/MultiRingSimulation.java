@@ -1,6 +1,6 @@
 package dev.parallax.ringpaxos.sim;
 
-import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.log.memory.InMemoryDurableLog;
 import dev.parallax.core.testkit.DatagramPlan;
 import dev.parallax.core.testkit.FaultPlan;
 import dev.parallax.core.testkit.ProcessFaults;

@@ -1,7 +1,7 @@
 package dev.parallax.scheduler.psmr;
 
 import dev.parallax.core.Command;
-import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.Await;
 
 import java.time.Duration;
 import java.util.List;

@@ -2,16 +2,13 @@ package dev.parallax.scheduler.ssmr;
 
 import dev.parallax.core.CommandId;
 import dev.parallax.core.GroupSet;
-import dev.parallax.core.log.ChronicleDurableLog;
-import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.log.memory.InMemoryDurableLog;
 import dev.parallax.core.spi.DurableLog;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,17 +24,18 @@ class DurableRemoteValuesLogTest {
 
     @Test
     @DisplayName("entries of multi-partition commands survive a restart; commands of this partition alone are not written")
-    void entriesSurviveARestart(@TempDir Path dir) {
+    void entriesSurviveARestart() {
+        InMemoryDurableLog.Storage disk = new InMemoryDurableLog.Storage();
         CommandId global = new CommandId(7, BOTH, 1);
         CommandId signalOnly = new CommandId(7, BOTH, 2);
         CommandId local = new CommandId(7, GroupSet.of(0), 1);
-        try (DurableRemoteValuesLog log = DurableRemoteValuesLog.open(ChronicleDurableLog.open(dir), 0)) {
+        try (DurableRemoteValuesLog log = DurableRemoteValuesLog.open(InMemoryDurableLog.open(disk), 0)) {
             log.append(1, global, values(1, "x=10"));
             log.append(2, local, RemoteValues.NONE);
             log.append(3, signalOnly, RemoteValues.NONE);
             assertThat(log.size()).isEqualTo(2);
         }
-        try (DurableRemoteValuesLog log = DurableRemoteValuesLog.open(ChronicleDurableLog.open(dir), 0)) {
+        try (DurableRemoteValuesLog log = DurableRemoteValuesLog.open(InMemoryDurableLog.open(disk), 0)) {
             assertThat(log.lookup(global)).contains(values(1, "x=10"));
             assertThat(log.lookup(signalOnly)).as("signals only: the entry says they all arrived").contains(RemoteValues.NONE);
             assertThat(log.lookup(local)).isEmpty();

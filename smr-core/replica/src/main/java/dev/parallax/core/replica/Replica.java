@@ -1,5 +1,7 @@
 package dev.parallax.core.replica;
 
+import dev.parallax.core.session.ClientSessions;
+
 import dev.parallax.core.Command;
 import dev.parallax.core.StateMachine;
 import dev.parallax.core.batch.BatchBuilder;
@@ -8,7 +10,7 @@ import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.exec.SequentialExecutor;
 import dev.parallax.core.log.ChronicleDurableLog;
 import dev.parallax.core.log.ChronicleLogOptions;
-import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.log.memory.InMemoryDurableLog;
 import dev.parallax.core.net.FaultInjectingTransport;
 import dev.parallax.core.net.LinkFaults;
 import dev.parallax.core.net.DatagramPort;

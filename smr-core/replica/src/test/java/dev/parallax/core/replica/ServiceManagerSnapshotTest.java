@@ -1,5 +1,7 @@
 package dev.parallax.core.replica;
 
+import dev.parallax.core.session.ClientSessions;
+
 import dev.parallax.core.Command;
 import dev.parallax.core.CommandId;
 import dev.parallax.core.StateMachine;

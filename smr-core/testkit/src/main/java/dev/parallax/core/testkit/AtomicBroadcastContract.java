@@ -1,7 +1,7 @@
 package dev.parallax.core.testkit;
 
 import dev.parallax.core.spi.AtomicBroadcast;
-import dev.parallax.core.testkit.cluster.Await;
+import dev.parallax.core.testkit.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

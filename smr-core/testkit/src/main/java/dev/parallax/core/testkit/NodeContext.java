@@ -1,6 +1,6 @@
 package dev.parallax.core.testkit;
 
-import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.log.memory.InMemoryDurableLog;
 
 /**
  * What a {@link SimNode} sees of the simulated world. Valid for one incarnation of the node: after

@@ -1,6 +1,6 @@
 package dev.parallax.core.testkit;
 
-import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.log.memory.InMemoryDurableLog;
 
 /**
  * The {@link NodeContext} of one incarnation of a simulated node: sends go to the point-to-point

@@ -1,6 +1,6 @@
 package dev.parallax.core.testkit;
 
-import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.log.memory.InMemoryDurableLog;
 
 import java.util.Collection;
 import java.util.List;

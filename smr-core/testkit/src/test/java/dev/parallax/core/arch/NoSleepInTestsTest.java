@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A build rule: no test code of any module sleeps to wait for something. A test waits for a
- * condition with {@code dev.parallax.core.testkit.cluster.Await} (the one file exempt: its poll
+ * condition with {@code dev.parallax.core.testkit.Await} (the one file exempt: its poll
  * pauses). A sleep that <em>is</em> the scenario (a replica kept down a while, time let pass to
  * show that nothing happens, a load run between two faults) stays, marked with a comment
  * {@value #MARK} on its line or the line before, saying why.

@@ -1,6 +1,6 @@
 package dev.parallax.core.protocol;
 
-import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.log.memory.InMemoryDurableLog;
 import dev.parallax.core.spi.DurableLogException;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package dev.parallax.core.protocol;
 
-import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.log.memory.InMemoryDurableLog;
 import dev.parallax.core.spi.MessageHandler;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.stage.BoundedQueue;

@@ -1,7 +1,7 @@
 package dev.parallax.core.runtime;
 
 import dev.parallax.core.liveness.FailureDetector;
-import dev.parallax.core.log.InMemoryDurableLog;
+import dev.parallax.core.log.memory.InMemoryDurableLog;
 import dev.parallax.core.stage.StageThreads;
 import dev.parallax.core.testkit.LocalNetwork;
 import dev.parallax.core.testkit.ToySequencer;

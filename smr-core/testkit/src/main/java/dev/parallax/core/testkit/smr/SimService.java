@@ -3,7 +3,7 @@ package dev.parallax.core.testkit.smr;
 import dev.parallax.core.Command;
 import dev.parallax.core.CommandId;
 import dev.parallax.core.CommandResult;
-import dev.parallax.core.replica.ClientSessions;
+import dev.parallax.core.session.ClientSessions;
 import dev.parallax.core.testkit.NodeContext;
 
 import java.io.ByteArrayInputStream;

@@ -15,7 +15,7 @@ public final class SnapshotShelf {
     /**
      * A replica's state after applying every instance below {@code instance}: the KV data, the
      * state machine's application counts, and the client sessions as
-     * {@link dev.parallax.core.replica.ClientSessions#writeTo} wrote them, and the ordering
+     * {@link dev.parallax.core.session.ClientSessions#writeTo} wrote them, and the ordering
      * layer's delivery state as of {@code instance} (what {@code AtomicBroadcast.deliveryState()}
      * puts into a production snapshot; empty for Multi-Paxos, the executed-id windows for S-Paxos).
      */

@@ -1,6 +1,5 @@
 package dev.parallax.core.testkit.smr;
 
-import dev.parallax.core.wire.Frames;
 import dev.parallax.core.spi.ByteBufferWire;
 import dev.parallax.core.spi.MessageCodec;
 import dev.parallax.core.testkit.Simulation;
@@ -11,7 +10,7 @@ import java.util.function.ToIntFunction;
 /**
  * Bytes each replica hands to the network in a simulation, measured as the production wire would
  * carry them: a protocol message is its codec's encoding ({@link ByteBufferWire}) plus the frame
- * header ({@link Frames#HEADER}); a client message is its fields plus the header. Fed by
+ * header ({@link #FRAME_HEADER} bytes, the client and replica wire's frame header); a client message is its fields plus the header. Fed by
  * {@link Simulation#observeSends} (every send, before any loss), so it counts what a replica
  * sends, not what arrives. For the load-balance check of seed 002 (S-Paxos) §V-A (the leader is
  * no longer the bottleneck: with clients spread, every replica sends about as much).
@@ -19,6 +18,8 @@ import java.util.function.ToIntFunction;
  * <p>Owned by the simulation thread.
  */
 public final class WireBytes implements Simulation.SendObserver<Object> {
+    /** Bytes of a frame header on the wire: length:4, version:1, type:1; a cluster-testkit test checks it against the wire codec. */
+    public static final int FRAME_HEADER = 6;
     private final int replicas;
     private final ToIntFunction<Object> protocolSize;
     private final long[] protocol;
@@ -46,9 +47,9 @@ public final class WireBytes implements Simulation.SendObserver<Object> {
             return;
         }
         if (message instanceof ClientMessage m) {
-            client[from] += Frames.HEADER + clientSize(m);
+            client[from] += FRAME_HEADER + clientSize(m);
         } else {
-            protocol[from] += Frames.HEADER + protocolSize.applyAsInt(message);
+            protocol[from] += FRAME_HEADER + protocolSize.applyAsInt(message);
         }
     }
 
