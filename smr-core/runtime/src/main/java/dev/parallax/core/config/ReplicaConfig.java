@@ -1,11 +1,15 @@
 package dev.parallax.core.config;
 
+import dev.parallax.core.spi.SyncPolicy;
+import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.core.stage.WaitStrategies;
 import dev.parallax.core.stage.WaitStrategy;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -14,112 +18,62 @@ import java.util.Optional;
  * its peers are, where it keeps durable state, and the sizes of the stage pipeline. Protocol
  * parameters (window, batch size, timeouts) live in each protocol's own configuration.
  *
- * <p>Immutable and thread-safe; built with {@link #builder()}. Defaults are the paper's where it
- * gives one (seed 000 §V-E: RequestQueue 1000, ProposalQueue 20).
+ * <p>Each scalar parameter (queue capacities, frame and command limits, water marks, timeouts,
+ * snapshot thresholds, I/O threads, wait mode, log sync) is a key of {@link ReplicaKeys} (name,
+ * type, default, check, documentation): this class holds their values, its builder sets keys and
+ * its getters read them, and a cluster file sets the same keys by name. The structured values
+ * (id, members, client endpoints, data directory, thread placement, TLS) are typed fields.
+ * Defaults are the paper's where it gives one (seed 000 §V-E: RequestQueue 1000, ProposalQueue 20).
+ *
+ * <p>Immutable and thread-safe; built with {@link #builder()}.
  */
 public final class ReplicaConfig {
-    /** Default {@link Builder#requestQueueCapacity}: 1000 requests (seed 000 §V-E). */
-    public static final int DEFAULT_REQUEST_QUEUE = 1000;
-    /** Default {@link Builder#proposalQueueCapacity}: 20 batches (seed 000 §V-E). */
-    public static final int DEFAULT_PROPOSAL_QUEUE = 20;
-    /** Default {@link Builder#decisionQueueCapacity}: 256 decided batches. */
-    public static final int DEFAULT_DECISION_QUEUE = 256;
-    /** Default {@link Builder#sendQueueCapacity}: 4096 messages per peer. */
-    public static final int DEFAULT_SEND_QUEUE = 4096;
-    /** Default {@link Builder#maxFrameBytes}: 16 MiB. */
+    /**
+     * Default {@link Builder#maxFrameBytes} ({@link ReplicaKeys#MAX_FRAME_BYTES}): 16 MiB; a constant
+     * because the protocols bound their catch-up replies by it.
+     */
     public static final int DEFAULT_MAX_FRAME = 16 << 20;
-    /** Default {@link Builder#maxCommandBytes}: 1 MiB. */
-    public static final int DEFAULT_MAX_COMMAND = 1 << 20;
-    /** Default {@link Builder#clientWriteBufferWaterMarks} low mark: 256 KiB. */
-    public static final int DEFAULT_CLIENT_WRITE_LOW = 256 << 10;
-    /** Default {@link Builder#clientWriteBufferWaterMarks} high mark: 1 MiB. */
-    public static final int DEFAULT_CLIENT_WRITE_HIGH = 1 << 20;
-    /** Default {@link Builder#partialFrameTimeout}: 30 seconds. */
-    public static final java.time.Duration DEFAULT_PARTIAL_FRAME_TIMEOUT = java.time.Duration.ofSeconds(30);
-    /** Default {@link Builder#snapshotLogBytes}: 256 MiB of decided batches between snapshots. */
-    public static final long DEFAULT_SNAPSHOT_LOG_BYTES = 256L << 20;
-    /** Default {@link Builder#snapshotTransferTimeout}: 30 s without a byte from the peer. */
-    public static final java.time.Duration DEFAULT_SNAPSHOT_TRANSFER_TIMEOUT = java.time.Duration.ofSeconds(30);
-    /** Default {@link Builder#snapshotMaxBytes}: 16 GiB. */
-    public static final long DEFAULT_SNAPSHOT_MAX_BYTES = 16L << 30;
+    /** Default {@link Builder#partialFrameTimeout}: {@link ReplicaKeys#PARTIAL_FRAME_TIMEOUT}'s, 30 s. */
+    public static final Duration DEFAULT_PARTIAL_FRAME_TIMEOUT = ReplicaKeys.PARTIAL_FRAME_TIMEOUT.defaultValue();
+    /** Default {@link Builder#snapshotLogBytes}: {@link ReplicaKeys#SNAPSHOT_LOG_BYTES}'s, 256 MiB. */
+    public static final long DEFAULT_SNAPSHOT_LOG_BYTES = ReplicaKeys.SNAPSHOT_LOG_BYTES.defaultValue();
+    /** Default {@link Builder#snapshotTransferTimeout}: {@link ReplicaKeys#SNAPSHOT_TRANSFER_TIMEOUT}'s, 30 s. */
+    public static final Duration DEFAULT_SNAPSHOT_TRANSFER_TIMEOUT = ReplicaKeys.SNAPSHOT_TRANSFER_TIMEOUT.defaultValue();
+    /** Default {@link Builder#snapshotMaxBytes}: {@link ReplicaKeys#SNAPSHOT_MAX_BYTES}'s, 16 GiB. */
+    public static final long DEFAULT_SNAPSHOT_MAX_BYTES = ReplicaKeys.SNAPSHOT_MAX_BYTES.defaultValue();
 
     private final int id;
     private final ClusterMembers members;
     private final ClusterMembers clientMembers;
     private final Path dataDirectory;
-    private final int clientIoThreads;
-    private final int replicaIoThreads;
-    private final int requestQueueCapacity;
-    private final int proposalQueueCapacity;
-    private final int decisionQueueCapacity;
-    private final int sendQueueCapacity;
-    private final int maxFrameBytes;
-    private final int maxCommandBytes;
-    private final WaitMode waitMode;
-    private final dev.parallax.core.stage.ThreadPlacement threads;
-    private final dev.parallax.core.spi.SyncPolicy logSync;
-    private final int clientWriteLowBytes;
-    private final int clientWriteHighBytes;
-    private final java.time.Duration partialFrameTimeout;
-    private final long snapshotLogBytes;
-    private final java.time.Duration snapshotTransferTimeout;
-    private final long snapshotMaxBytes;
+    private final ThreadPlacement threads;
     private final TlsConfig tls;
+    private final ConfigValues values;
 
-    private ReplicaConfig(Builder b) {
+    private ReplicaConfig(Builder b, ClusterMembers clientMembers) {
         this.id = b.id;
         this.members = b.members;
-        this.clientMembers = b.clientMembers;
+        this.clientMembers = clientMembers;
         this.dataDirectory = b.dataDirectory;
-        this.clientIoThreads = b.clientIoThreads;
-        this.replicaIoThreads = b.replicaIoThreads;
-        this.requestQueueCapacity = b.requestQueueCapacity;
-        this.proposalQueueCapacity = b.proposalQueueCapacity;
-        this.decisionQueueCapacity = b.decisionQueueCapacity;
-        this.sendQueueCapacity = b.sendQueueCapacity;
-        this.maxFrameBytes = b.maxFrameBytes;
-        this.maxCommandBytes = b.maxCommandBytes;
-        this.waitMode = b.waitMode;
         this.threads = b.threads;
-        this.logSync = b.logSync;
-        this.clientWriteLowBytes = b.clientWriteLowBytes;
-        this.clientWriteHighBytes = b.clientWriteHighBytes;
-        this.partialFrameTimeout = b.partialFrameTimeout;
-        this.snapshotLogBytes = b.snapshotLogBytes;
-        this.snapshotTransferTimeout = b.snapshotTransferTimeout;
-        this.snapshotMaxBytes = b.snapshotMaxBytes;
         this.tls = b.tls;
+        this.values = b.values.build();
     }
 
     /** A builder with every default set; {@code id} and {@code members} are required. */
     public static Builder builder() {
-        return new Builder();
+        return new Builder(ConfigValues.builder(ReplicaKeys.CONFIG)
+                .set(ReplicaKeys.CLIENT_IO_THREADS, Builder.defaultClientIoThreads(Runtime.getRuntime().availableProcessors())));
     }
 
     /** A builder initialised from this configuration. */
     public Builder toBuilder() {
-        Builder b = new Builder();
+        Builder b = new Builder(values.toBuilder());
         b.id = id;
         b.members = members;
         b.clientMembers = clientMembers;
         b.dataDirectory = dataDirectory;
-        b.clientIoThreads = clientIoThreads;
-        b.replicaIoThreads = replicaIoThreads;
-        b.requestQueueCapacity = requestQueueCapacity;
-        b.proposalQueueCapacity = proposalQueueCapacity;
-        b.decisionQueueCapacity = decisionQueueCapacity;
-        b.sendQueueCapacity = sendQueueCapacity;
-        b.maxFrameBytes = maxFrameBytes;
-        b.maxCommandBytes = maxCommandBytes;
-        b.waitMode = waitMode;
         b.threads = threads;
-        b.logSync = logSync;
-        b.clientWriteLowBytes = clientWriteLowBytes;
-        b.clientWriteHighBytes = clientWriteHighBytes;
-        b.partialFrameTimeout = partialFrameTimeout;
-        b.snapshotLogBytes = snapshotLogBytes;
-        b.snapshotTransferTimeout = snapshotTransferTimeout;
-        b.snapshotMaxBytes = snapshotMaxBytes;
         b.tls = tls;
         return b;
     }
@@ -150,94 +104,105 @@ public final class ReplicaConfig {
         return Optional.ofNullable(dataDirectory);
     }
 
+    /** Netty event loops for client connections ({@code client.io.threads}). */
     public int clientIoThreads() {
-        return clientIoThreads;
+        return values.get(ReplicaKeys.CLIENT_IO_THREADS);
     }
 
     /**
-     * Netty event loops reading (and writing) peer connections: by default one per peer, so with
-     * one inbound connection per peer each peer's frames are read by a thread of its own (seed
-     * 000 §III's per-peer reader; Netty assigns new connections to loops round-robin).
+     * Netty event loops reading (and writing) peer connections ({@code replica.io.threads}): by
+     * default one per peer, so with one inbound connection per peer each peer's frames are read by
+     * a thread of its own (seed 000 §III's per-peer reader; Netty assigns new connections to loops
+     * round-robin).
      */
     public int replicaIoThreads() {
-        return replicaIoThreads > 0 ? replicaIoThreads : Math.max(1, members.size() - 1);
+        Integer n = values.get(ReplicaKeys.REPLICA_IO_THREADS);
+        return n != null ? n : Math.max(1, members.size() - 1);
     }
 
+    /** {@code request.queue.capacity}. */
     public int requestQueueCapacity() {
-        return requestQueueCapacity;
+        return values.get(ReplicaKeys.REQUEST_QUEUE_CAPACITY);
     }
 
+    /** {@code proposal.queue.capacity}. */
     public int proposalQueueCapacity() {
-        return proposalQueueCapacity;
+        return values.get(ReplicaKeys.PROPOSAL_QUEUE_CAPACITY);
     }
 
+    /** {@code decision.queue.capacity}. */
     public int decisionQueueCapacity() {
-        return decisionQueueCapacity;
+        return values.get(ReplicaKeys.DECISION_QUEUE_CAPACITY);
     }
 
+    /** {@code send.queue.capacity}. */
     public int sendQueueCapacity() {
-        return sendQueueCapacity;
+        return values.get(ReplicaKeys.SEND_QUEUE_CAPACITY);
     }
 
+    /** {@code max.frame.bytes}. */
     public int maxFrameBytes() {
-        return maxFrameBytes;
+        return values.get(ReplicaKeys.MAX_FRAME_BYTES);
     }
 
+    /** {@code max.command.bytes}. */
     public int maxCommandBytes() {
-        return maxCommandBytes;
+        return values.get(ReplicaKeys.MAX_COMMAND_BYTES);
     }
 
     /**
-     * How pipeline stages are placed on threads, as configured ({@link dev.parallax.core.stage.ThreadPlacement#AUTO}
+     * How pipeline stages are placed on threads, as configured ({@link ThreadPlacement#AUTO}
      * by default); the replica resolves {@code AUTO} by its core count when it starts.
      */
-    public dev.parallax.core.stage.ThreadPlacement threads() {
+    public ThreadPlacement threads() {
         return threads;
     }
 
+    /** How idle stage threads wait ({@code wait}). */
     public WaitMode waitMode() {
-        return waitMode;
+        return fromConfigName(WaitMode.class, values.get(ReplicaKeys.WAIT));
     }
 
-    /** When the acceptor log forces its records to the device (with a data directory). */
-    public dev.parallax.core.spi.SyncPolicy logSync() {
-        return logSync;
+    /** When the acceptor log forces its records to the device, with a data directory ({@code log.sync}). */
+    public SyncPolicy logSync() {
+        return fromConfigName(SyncPolicy.class, values.get(ReplicaKeys.LOG_SYNC));
     }
 
     /**
      * Pending reply bytes of one client connection at which the replica stops reading that
-     * connection's requests (the high mark) and resumes (the low mark).
+     * connection's requests ({@code client.write.high.bytes}); it resumes below
+     * {@link #clientWriteLowBytes()}.
      */
     public int clientWriteHighBytes() {
-        return clientWriteHighBytes;
+        return values.get(ReplicaKeys.CLIENT_WRITE_HIGH_BYTES);
     }
 
-    /** See {@link #clientWriteHighBytes()}. */
+    /** See {@link #clientWriteHighBytes()} ({@code client.write.low.bytes}). */
     public int clientWriteLowBytes() {
-        return clientWriteLowBytes;
+        return values.get(ReplicaKeys.CLIENT_WRITE_LOW_BYTES);
     }
 
-    /** How long a frame may stay incomplete on a connection before the connection is closed. */
-    public java.time.Duration partialFrameTimeout() {
-        return partialFrameTimeout;
+    /** How long a frame may stay incomplete on a connection before the connection is closed ({@code partial.frame.timeout.ms}). */
+    public Duration partialFrameTimeout() {
+        return values.get(ReplicaKeys.PARTIAL_FRAME_TIMEOUT);
     }
 
     /**
      * Decided bytes (batch payloads) since the last snapshot that trigger the next one, whichever
-     * comes first with the replica's instance count (with a data directory).
+     * comes first with the replica's instance count, with a data directory ({@code snapshot.log.bytes}).
      */
     public long snapshotLogBytes() {
-        return snapshotLogBytes;
+        return values.get(ReplicaKeys.SNAPSHOT_LOG_BYTES);
     }
 
-    /** How long a snapshot fetch may go without a byte from the peer before it is abandoned. */
-    public java.time.Duration snapshotTransferTimeout() {
-        return snapshotTransferTimeout;
+    /** How long a snapshot fetch may go without a byte from the peer before it is abandoned ({@code snapshot.transfer.timeout.ms}). */
+    public Duration snapshotTransferTimeout() {
+        return values.get(ReplicaKeys.SNAPSHOT_TRANSFER_TIMEOUT);
     }
 
-    /** Largest snapshot file this replica accepts from a peer. */
+    /** Largest snapshot file this replica accepts from a peer ({@code snapshot.max.bytes}). */
     public long snapshotMaxBytes() {
-        return snapshotMaxBytes;
+        return values.get(ReplicaKeys.SNAPSHOT_MAX_BYTES);
     }
 
     /** TLS on the replica port and the client port; {@link TlsConfig#OFF} by default. */
@@ -245,21 +210,14 @@ public final class ReplicaConfig {
         return tls;
     }
 
+    /** The typed values, then every key with its value as a cluster file writes it. */
     @Override
     public String toString() {
-        return "ReplicaConfig{id=" + id + ", members=" + members + ", clients=" + clientMembers
-                + ", dataDirectory=" + dataDirectory
-                + ", clientIoThreads=" + clientIoThreads + ", replicaIoThreads=" + replicaIoThreads() + ", requestQueue=" + requestQueueCapacity
-                + ", proposalQueue=" + proposalQueueCapacity + ", decisionQueue=" + decisionQueueCapacity
-                + ", sendQueue=" + sendQueueCapacity + ", maxFrameBytes=" + maxFrameBytes
-                + ", maxCommandBytes=" + maxCommandBytes + ", waitMode=" + waitMode + ", threads=" + threads + ", logSync=" + logSync
-                + ", clientWriteWaterMarks=" + clientWriteLowBytes + "/" + clientWriteHighBytes
-                + ", partialFrameTimeout=" + partialFrameTimeout
-                + ", snapshotLogBytes=" + snapshotLogBytes + ", snapshotTransferTimeout=" + snapshotTransferTimeout
-                + ", snapshotMaxBytes=" + snapshotMaxBytes + ", tls=" + tls + "}";
+        return "ReplicaConfig{id=" + id + ", members=" + members + ", clients=" + clientMembers + ", dataDirectory=" + dataDirectory
+                + ", threads=" + threads + ", tls=" + tls + ", replicaIoThreads=" + replicaIoThreads() + ", " + values + "}";
     }
 
-    /** How idle stage threads wait for work. */
+    /** How idle stage threads wait. */
     public enum WaitMode {
         /** Spin on the CPU: lowest latency, burns a core per stage; only for machines with cores to spare. */
         BUSY_SPIN(WaitStrategies.BUSY_SPIN),
@@ -291,116 +249,32 @@ public final class ReplicaConfig {
         }
     }
 
-    /** Mutable builder; not thread-safe. Setters validate their argument at once. */
+    /** An enum constant's name in cluster files: {@code EVERY_BATCH} is {@code every-batch}. */
+    private static String configName(Enum<?> e) {
+        return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** The constant {@link #configName} names; the key's check has accepted {@code name} already. */
+    private static <E extends Enum<E>> E fromConfigName(Class<E> type, String name) {
+        return Enum.valueOf(type, name.toUpperCase(Locale.ROOT).replace('-', '_'));
+    }
+
+    /**
+     * Mutable builder; not thread-safe. Setters validate their argument at once, and their errors
+     * name the parameter's key ({@code request.queue.capacity must be > 0, got 0}); {@link #build()}
+     * checks the values that must agree.
+     */
     public static final class Builder {
         private int id = -1;
         private ClusterMembers members;
         private ClusterMembers clientMembers;
         private Path dataDirectory;
-        private int clientIoThreads = defaultClientIoThreads(Runtime.getRuntime().availableProcessors());
-        private int replicaIoThreads;
-        private int requestQueueCapacity = DEFAULT_REQUEST_QUEUE;
-        private int proposalQueueCapacity = DEFAULT_PROPOSAL_QUEUE;
-        private int decisionQueueCapacity = DEFAULT_DECISION_QUEUE;
-        private int sendQueueCapacity = DEFAULT_SEND_QUEUE;
-        private int maxFrameBytes = DEFAULT_MAX_FRAME;
-        private int maxCommandBytes = DEFAULT_MAX_COMMAND;
-        private WaitMode waitMode = WaitMode.YIELD_PARK;
-        private dev.parallax.core.stage.ThreadPlacement threads = dev.parallax.core.stage.ThreadPlacement.jvmDefault();
-        private dev.parallax.core.spi.SyncPolicy logSync = dev.parallax.core.spi.SyncPolicy.EVERY_BATCH;
-        private int clientWriteLowBytes = DEFAULT_CLIENT_WRITE_LOW;
-        private int clientWriteHighBytes = DEFAULT_CLIENT_WRITE_HIGH;
-        private java.time.Duration partialFrameTimeout = DEFAULT_PARTIAL_FRAME_TIMEOUT;
-        private long snapshotLogBytes = DEFAULT_SNAPSHOT_LOG_BYTES;
-        private java.time.Duration snapshotTransferTimeout = DEFAULT_SNAPSHOT_TRANSFER_TIMEOUT;
-        private long snapshotMaxBytes = DEFAULT_SNAPSHOT_MAX_BYTES;
+        private ThreadPlacement threads = ThreadPlacement.jvmDefault();
         private TlsConfig tls = TlsConfig.OFF;
+        private final ConfigValues.Builder values;
 
-        private Builder() {
-        }
-
-        /**
-         * TLS on this replica's ports: mutual TLS between replicas, TLS for
-         * clients; default {@link TlsConfig#OFF}.
-         */
-        public Builder tls(TlsConfig tls) {
-            this.tls = Objects.requireNonNull(tls, "tls");
-            return this;
-        }
-
-        /**
-         * Write-buffer water marks of client connections; defaults 256 KiB and 1 MiB. When a
-         * client does not read its replies and more than {@code highBytes} of them wait in the
-         * replica, the replica stops reading that client's requests until fewer than
-         * {@code lowBytes} wait: a client that never reads costs a bounded amount of memory.
-         *
-         * @throws IllegalArgumentException unless {@code 0 < lowBytes <= highBytes}
-         */
-        public Builder clientWriteBufferWaterMarks(int lowBytes, int highBytes) {
-            if (lowBytes <= 0 || highBytes < lowBytes) {
-                throw new IllegalArgumentException("water marks must satisfy 0 < low <= high, got " + lowBytes + "/" + highBytes);
-            }
-            this.clientWriteLowBytes = lowBytes;
-            this.clientWriteHighBytes = highBytes;
-            return this;
-        }
-
-        /**
-         * Take a snapshot once this many bytes of decided batches accumulated since the last one
-         * (or the instance count is reached, whichever comes first); default 256 MiB.
-         */
-        public Builder snapshotLogBytes(long bytes) {
-            if (bytes < 1) {
-                throw new IllegalArgumentException("snapshotLogBytes must be >= 1, got " + bytes);
-            }
-            this.snapshotLogBytes = bytes;
-            return this;
-        }
-
-        /**
-         * How long a frame may stay incomplete on any connection (client or replica port) before
-         * the connection is closed; default 30 s. Idle connections without a partial frame are
-         * never closed.
-         *
-         * @throws IllegalArgumentException unless positive
-         */
-        public Builder partialFrameTimeout(java.time.Duration timeout) {
-            if (timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("partialFrameTimeout must be positive, got " + timeout);
-            }
-            this.partialFrameTimeout = timeout;
-            return this;
-        }
-
-        /**
-         * Abandon a snapshot fetch after this long without a byte from the peer (a later fetch
-         * retries); default 30 s.
-         */
-        public Builder snapshotTransferTimeout(java.time.Duration timeout) {
-            Objects.requireNonNull(timeout, "snapshotTransferTimeout");
-            if (timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("snapshotTransferTimeout must be positive, got " + timeout);
-            }
-            this.snapshotTransferTimeout = timeout;
-            return this;
-        }
-
-        /** Refuse snapshots from peers larger than this many bytes; default 16 GiB. */
-        public Builder snapshotMaxBytes(long bytes) {
-            if (bytes < 1) {
-                throw new IllegalArgumentException("snapshotMaxBytes must be >= 1, got " + bytes);
-            }
-            this.snapshotMaxBytes = bytes;
-            return this;
-        }
-
-        /**
-         * When the acceptor log forces records to the device; default {@code EVERY_BATCH} (one
-         * fsync per protocol batch: survives power loss). See docs/operations.md for the others.
-         */
-        public Builder logSync(dev.parallax.core.spi.SyncPolicy policy) {
-            this.logSync = Objects.requireNonNull(policy, "logSync");
-            return this;
+        private Builder(ConfigValues.Builder values) {
+            this.values = values;
         }
 
         /**
@@ -439,64 +313,143 @@ public final class ReplicaConfig {
             return this;
         }
 
+        /**
+         * How pipeline stages are placed on threads; default {@link ThreadPlacement#jvmDefault()}
+         * ({@code AUTO} unless {@code -Dparallax.threads} says otherwise).
+         */
+        public Builder threads(ThreadPlacement placement) {
+            this.threads = Objects.requireNonNull(placement, "threads");
+            return this;
+        }
+
+        /**
+         * TLS on this replica's ports: mutual TLS between replicas, TLS for
+         * clients; default {@link TlsConfig#OFF}.
+         */
+        public Builder tls(TlsConfig tls) {
+            this.tls = Objects.requireNonNull(tls, "tls");
+            return this;
+        }
+
+        /** Netty event loops for client connections; default {@link #defaultClientIoThreads(int)} of this machine's cores. */
+        public Builder clientIoThreads(int n) {
+            values.set(ReplicaKeys.CLIENT_IO_THREADS, n);
+            return this;
+        }
+
         /** Netty event loops for peer connections; default one per peer (see {@link ReplicaConfig#replicaIoThreads()}). */
         public Builder replicaIoThreads(int n) {
-            this.replicaIoThreads = positive(n, "replicaIoThreads");
+            values.set(ReplicaKeys.REPLICA_IO_THREADS, n);
             return this;
         }
 
-        /** Netty event loops for client connections; default {@link #defaultClientIoThreads(int)}. */
-        public Builder clientIoThreads(int n) {
-            this.clientIoThreads = positive(n, "clientIoThreads");
-            return this;
-        }
-
-        /** Requests waiting for the Batcher; default {@value ReplicaConfig#DEFAULT_REQUEST_QUEUE}. */
+        /** Requests waiting for the Batcher; default 1000 (seed 000 §V-E). */
         public Builder requestQueueCapacity(int n) {
-            this.requestQueueCapacity = positive(n, "requestQueueCapacity");
+            values.set(ReplicaKeys.REQUEST_QUEUE_CAPACITY, n);
             return this;
         }
 
-        /** Batches waiting to be proposed; default {@value ReplicaConfig#DEFAULT_PROPOSAL_QUEUE}. */
+        /** Batches waiting to be proposed; default 20 (seed 000 §V-E). */
         public Builder proposalQueueCapacity(int n) {
-            this.proposalQueueCapacity = positive(n, "proposalQueueCapacity");
+            values.set(ReplicaKeys.PROPOSAL_QUEUE_CAPACITY, n);
             return this;
         }
 
-        /** Decided batches waiting for execution; default {@value ReplicaConfig#DEFAULT_DECISION_QUEUE}. */
+        /** Decided batches waiting for execution; default 256. */
         public Builder decisionQueueCapacity(int n) {
-            this.decisionQueueCapacity = positive(n, "decisionQueueCapacity");
+            values.set(ReplicaKeys.DECISION_QUEUE_CAPACITY, n);
             return this;
         }
 
-        /** Messages waiting per peer sender; default {@value ReplicaConfig#DEFAULT_SEND_QUEUE}. */
+        /** Messages waiting per peer sender; default 4096. */
         public Builder sendQueueCapacity(int n) {
-            this.sendQueueCapacity = positive(n, "sendQueueCapacity");
+            values.set(ReplicaKeys.SEND_QUEUE_CAPACITY, n);
             return this;
         }
 
-        /** Largest frame accepted on any connection; default 16 MiB. */
+        /** Largest frame accepted on any connection; default {@value ReplicaConfig#DEFAULT_MAX_FRAME} (16 MiB). */
         public Builder maxFrameBytes(int n) {
-            this.maxFrameBytes = positive(n, "maxFrameBytes");
+            values.set(ReplicaKeys.MAX_FRAME_BYTES, n);
             return this;
         }
 
         /** Largest client command; default 1 MiB. Must not exceed {@link #maxFrameBytes}. */
         public Builder maxCommandBytes(int n) {
-            this.maxCommandBytes = positive(n, "maxCommandBytes");
+            values.set(ReplicaKeys.MAX_COMMAND_BYTES, n);
             return this;
         }
 
         /** How idle stage threads wait; default {@link WaitMode#YIELD_PARK}. */
         public Builder waitMode(WaitMode mode) {
-            this.waitMode = Objects.requireNonNull(mode, "waitMode");
+            values.set(ReplicaKeys.WAIT, configName(Objects.requireNonNull(mode, "waitMode")));
             return this;
         }
 
-        /** How pipeline stages are placed on threads; default {@link dev.parallax.core.stage.ThreadPlacement#jvmDefault()} ({@code AUTO} unless {@code -Dparallax.threads} says otherwise). */
-        public Builder threads(dev.parallax.core.stage.ThreadPlacement placement) {
-            this.threads = Objects.requireNonNull(placement, "threads");
+        /**
+         * When the acceptor log forces records to the device; default {@code EVERY_BATCH} (one
+         * fsync per protocol batch: survives power loss). See docs/operations.md for the others.
+         */
+        public Builder logSync(SyncPolicy policy) {
+            values.set(ReplicaKeys.LOG_SYNC, configName(Objects.requireNonNull(policy, "logSync")));
             return this;
+        }
+
+        /**
+         * Write-buffer water marks of client connections; defaults 256 KiB and 1 MiB. When a
+         * client does not read its replies and more than {@code highBytes} of them wait in the
+         * replica, the replica stops reading that client's requests until fewer than
+         * {@code lowBytes} wait: a client that never reads costs a bounded amount of memory.
+         *
+         * @throws IllegalArgumentException unless {@code 0 < lowBytes <= highBytes}
+         */
+        public Builder clientWriteBufferWaterMarks(int lowBytes, int highBytes) {
+            if (lowBytes <= 0 || highBytes < lowBytes) {
+                throw new IllegalArgumentException(waterMarks(lowBytes, highBytes));
+            }
+            values.set(ReplicaKeys.CLIENT_WRITE_LOW_BYTES, lowBytes);
+            values.set(ReplicaKeys.CLIENT_WRITE_HIGH_BYTES, highBytes);
+            return this;
+        }
+
+        /**
+         * How long a frame may stay incomplete on any connection (client or replica port) before
+         * the connection is closed; default 30 s. Idle connections without a partial frame are
+         * never closed.
+         *
+         * @throws IllegalArgumentException unless positive
+         */
+        public Builder partialFrameTimeout(Duration timeout) {
+            values.set(ReplicaKeys.PARTIAL_FRAME_TIMEOUT, timeout);
+            return this;
+        }
+
+        /**
+         * Take a snapshot once this many bytes of decided batches accumulated since the last one
+         * (or the instance count is reached, whichever comes first); default 256 MiB.
+         */
+        public Builder snapshotLogBytes(long bytes) {
+            values.set(ReplicaKeys.SNAPSHOT_LOG_BYTES, bytes);
+            return this;
+        }
+
+        /**
+         * Abandon a snapshot fetch after this long without a byte from the peer (a later fetch
+         * retries); default 30 s.
+         */
+        public Builder snapshotTransferTimeout(Duration timeout) {
+            values.set(ReplicaKeys.SNAPSHOT_TRANSFER_TIMEOUT, timeout);
+            return this;
+        }
+
+        /** Refuse snapshots from peers larger than this many bytes; default 16 GiB. */
+        public Builder snapshotMaxBytes(long bytes) {
+            values.set(ReplicaKeys.SNAPSHOT_MAX_BYTES, bytes);
+            return this;
+        }
+
+        /** The values set so far, for the cluster-file reader ({@link ReplicaKeys#replicaConfig}). */
+        ConfigValues.Builder values() {
+            return values;
         }
 
         /**
@@ -512,32 +465,44 @@ public final class ReplicaConfig {
             if (id >= members.size()) {
                 throw new IllegalArgumentException("id " + id + " is not a member of " + members);
             }
-            if (clientMembers == null) {
-                List<Member> derived = new ArrayList<>();
-                for (Member m : members.members()) {
-                    if (m.port() + 1000 > 65535) {
-                        throw new IllegalArgumentException("member " + m.id() + ": cannot derive a client port from "
-                                + m.port() + "; set clientMembers");
-                    }
-                    derived.add(new Member(m.id(), m.host(), m.port() + 1000));
-                }
-                clientMembers = ClusterMembers.of(derived);
-            } else if (clientMembers.size() != members.size()) {
+            ClusterMembers clients = clientMembers != null ? checkedClientMembers() : derivedClientMembers();
+            int command = values.get(ReplicaKeys.MAX_COMMAND_BYTES);
+            int frame = values.get(ReplicaKeys.MAX_FRAME_BYTES);
+            if (command > frame) {
+                throw new IllegalArgumentException(ReplicaKeys.MAX_COMMAND_BYTES.name() + " (" + command + ") exceeds "
+                        + ReplicaKeys.MAX_FRAME_BYTES.name() + " (" + frame + "): a command must fit a frame");
+            }
+            int low = values.get(ReplicaKeys.CLIENT_WRITE_LOW_BYTES);
+            int high = values.get(ReplicaKeys.CLIENT_WRITE_HIGH_BYTES);
+            if (high < low) {
+                throw new IllegalArgumentException(waterMarks(low, high));
+            }
+            return new ReplicaConfig(this, clients);
+        }
+
+        private ClusterMembers checkedClientMembers() {
+            if (clientMembers.size() != members.size()) {
                 throw new IllegalArgumentException("clientMembers has " + clientMembers.size() + " entries for "
                         + members.size() + " members");
             }
-            if (maxCommandBytes > maxFrameBytes) {
-                throw new IllegalArgumentException("maxCommandBytes (" + maxCommandBytes
-                        + ") exceeds maxFrameBytes (" + maxFrameBytes + ")");
-            }
-            return new ReplicaConfig(this);
+            return clientMembers;
         }
 
-        private static int positive(int n, String what) {
-            if (n <= 0) {
-                throw new IllegalArgumentException(what + " must be > 0, got " + n);
+        private ClusterMembers derivedClientMembers() {
+            List<Member> derived = new ArrayList<>();
+            for (Member m : members.members()) {
+                if (m.port() + 1000 > 65535) {
+                    throw new IllegalArgumentException("member " + m.id() + ": cannot derive a client port from "
+                            + m.port() + "; set clientMembers");
+                }
+                derived.add(new Member(m.id(), m.host(), m.port() + 1000));
             }
-            return n;
+            return ClusterMembers.of(derived);
+        }
+
+        private static String waterMarks(int low, int high) {
+            return "client write-buffer water marks must satisfy 0 < low <= high (" + ReplicaKeys.CLIENT_WRITE_LOW_BYTES.name()
+                    + ", " + ReplicaKeys.CLIENT_WRITE_HIGH_BYTES.name() + "), got " + low + "/" + high;
         }
     }
 }

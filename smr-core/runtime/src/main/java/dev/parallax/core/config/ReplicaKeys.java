@@ -1,18 +1,18 @@
 package dev.parallax.core.config;
 
-import dev.parallax.core.spi.SyncPolicy;
 import dev.parallax.core.stage.ThreadPlacement;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The cluster-file keys of the replica itself (membership, storage, snapshots, threads, TLS), with
- * the reader that turns them into one replica's {@link ReplicaConfig}. The ordering protocols and
+ * The cluster-file keys of the replica itself (membership, storage, snapshots, queues and frames,
+ * threads, TLS), each declared once, with the reader that turns them into one replica's
+ * {@link ReplicaConfig}: that configuration holds the values of the scalar keys ({@link #CONFIG})
+ * and its builder sets them, so the reader copies them in at once. The ordering protocols and
  * executors own their keys in their own modules; docs/operations.md documents every table.
  *
  * <p>Stateless and thread-safe.
@@ -34,17 +34,14 @@ public final class ReplicaKeys implements KeyTableProvider {
             "Decided instances between snapshots (with data.dir); absent: the replica's default, 10000, or "
                     + "snapshot.log.bytes, whichever comes first.");
     /** {@code snapshot.log.bytes}. */
-    public static final ConfigKey<Long> SNAPSHOT_LOG_BYTES = ConfigKey.longInteger("snapshot.log.bytes",
-            ReplicaConfig.DEFAULT_SNAPSHOT_LOG_BYTES, 1, Long.MAX_VALUE,
-            "Log bytes written since the last snapshot that trigger the next one.");
+    public static final ConfigKey<Long> SNAPSHOT_LOG_BYTES = ConfigKey.longInteger("snapshot.log.bytes", 256L << 20, 1,
+            Long.MAX_VALUE, "Log bytes written since the last snapshot that trigger the next one.");
     /** {@code snapshot.transfer.timeout.ms}. */
-    public static final ConfigKey<Duration> SNAPSHOT_TRANSFER_TIMEOUT = ConfigKey.millis("snapshot.transfer.timeout.ms",
-            ReplicaConfig.DEFAULT_SNAPSHOT_TRANSFER_TIMEOUT.toMillis(), 1, Long.MAX_VALUE,
-            "How long a replica waits for a snapshot it fetches from a peer before trying another.");
+    public static final ConfigKey<Duration> SNAPSHOT_TRANSFER_TIMEOUT = ConfigKey.millis("snapshot.transfer.timeout.ms", 30_000, 1,
+            Long.MAX_VALUE, "How long a replica waits for a snapshot it fetches from a peer before trying another.");
     /** {@code snapshot.max.bytes}. */
-    public static final ConfigKey<Long> SNAPSHOT_MAX_BYTES = ConfigKey.longInteger("snapshot.max.bytes",
-            ReplicaConfig.DEFAULT_SNAPSHOT_MAX_BYTES, 1, Long.MAX_VALUE,
-            "Largest snapshot a replica accepts from a peer.");
+    public static final ConfigKey<Long> SNAPSHOT_MAX_BYTES = ConfigKey.longInteger("snapshot.max.bytes", 16L << 30, 1,
+            Long.MAX_VALUE, "Largest snapshot a replica accepts from a peer.");
     /** {@code log.sync}. */
     public static final ConfigKey<String> LOG_SYNC = ConfigKey.choice("log.sync", "every-batch",
             "When the durable log forces appended records to the device: every-batch (before any message that "
@@ -63,6 +60,37 @@ public final class ReplicaKeys implements KeyTableProvider {
     public static final ConfigKey<String> THREADS = ConfigKey.choice("threads", "auto",
             "Thread placement of the stages: staged (a thread per stage), compact (one pipeline thread) or auto "
                     + "(staged from 2 cores).", "staged", "compact", "auto");
+    /** {@code request.queue.capacity}: RequestQueue. */
+    public static final ConfigKey<Integer> REQUEST_QUEUE_CAPACITY = ConfigKey.integer("request.queue.capacity", 1000, 1,
+            Integer.MAX_VALUE, "Client requests waiting for the Batcher (seed 000 §V-E: RequestQueue, 1000).");
+    /** {@code proposal.queue.capacity}: ProposalQueue. */
+    public static final ConfigKey<Integer> PROPOSAL_QUEUE_CAPACITY = ConfigKey.integer("proposal.queue.capacity", 20, 1,
+            Integer.MAX_VALUE, "Batches waiting to be proposed (seed 000 §V-E: ProposalQueue, 20).");
+    /** {@code decision.queue.capacity}. */
+    public static final ConfigKey<Integer> DECISION_QUEUE_CAPACITY = ConfigKey.integer("decision.queue.capacity", 256, 1,
+            Integer.MAX_VALUE, "Decided batches waiting for execution.");
+    /** {@code send.queue.capacity}. */
+    public static final ConfigKey<Integer> SEND_QUEUE_CAPACITY = ConfigKey.integer("send.queue.capacity", 4096, 1,
+            Integer.MAX_VALUE, "Messages waiting to be sent, per peer.");
+    /** {@code max.frame.bytes}. */
+    public static final ConfigKey<Integer> MAX_FRAME_BYTES = ConfigKey.integer("max.frame.bytes", ReplicaConfig.DEFAULT_MAX_FRAME, 1,
+            Integer.MAX_VALUE, "Largest frame a replica accepts on any connection, client or replica port; keep it at least "
+                    + "twice the protocols' catch-up byte budgets (paxos.catchup.max.bytes, ring.catchup.max.bytes).");
+    /** {@code max.command.bytes}. */
+    public static final ConfigKey<Integer> MAX_COMMAND_BYTES = ConfigKey.integer("max.command.bytes", 1 << 20, 1,
+            Integer.MAX_VALUE, "Largest client command a replica accepts; at most max.frame.bytes.");
+    /** {@code client.write.low.bytes}: the low write-buffer water mark of client connections. */
+    public static final ConfigKey<Integer> CLIENT_WRITE_LOW_BYTES = ConfigKey.integer("client.write.low.bytes", 256 << 10, 1,
+            Integer.MAX_VALUE, "Pending reply bytes of a client connection below which the replica reads its requests again; "
+                    + "at most client.write.high.bytes.");
+    /** {@code client.write.high.bytes}: the high write-buffer water mark of client connections. */
+    public static final ConfigKey<Integer> CLIENT_WRITE_HIGH_BYTES = ConfigKey.integer("client.write.high.bytes", 1 << 20, 1,
+            Integer.MAX_VALUE, "Pending reply bytes of a client connection above which the replica stops reading its requests, "
+                    + "so that a client that never reads costs bounded memory.");
+    /** {@code partial.frame.timeout.ms}. */
+    public static final ConfigKey<Duration> PARTIAL_FRAME_TIMEOUT = ConfigKey.millis("partial.frame.timeout.ms", 30_000, 1,
+            Long.MAX_VALUE, "How long a frame may stay incomplete on a connection (client or replica port) before the "
+                    + "connection is closed; idle connections are never closed.");
     /** {@code tls.replica}. */
     public static final ConfigKey<String> TLS_REPLICA = ConfigKey.choice("tls.replica", "off",
             "Mutual TLS between replicas: required or off.", "required", "off");
@@ -82,10 +110,22 @@ public final class ReplicaKeys implements KeyTableProvider {
     public static final KeyTable TABLE = KeyTable.builder("Replica")
             .keys(MEMBERS, CLIENTS, DATA_DIR, SNAPSHOT_EVERY, SNAPSHOT_LOG_BYTES, SNAPSHOT_TRANSFER_TIMEOUT,
                     SNAPSHOT_MAX_BYTES, LOG_SYNC, CLIENT_IO_THREADS, REPLICA_IO_THREADS, WAIT, THREADS,
+                    REQUEST_QUEUE_CAPACITY, PROPOSAL_QUEUE_CAPACITY, DECISION_QUEUE_CAPACITY, SEND_QUEUE_CAPACITY,
+                    MAX_FRAME_BYTES, MAX_COMMAND_BYTES, CLIENT_WRITE_LOW_BYTES, CLIENT_WRITE_HIGH_BYTES, PARTIAL_FRAME_TIMEOUT,
                     TLS_REPLICA, TLS_CLIENT, TLS_CA, TLS_HANDSHAKE_TIMEOUT)
             .family("tls.cert.<id>", "tls\\.cert\\.\\d{1,9}", "Replica <id>'s certificate (PEM); required with TLS on.")
             .family("tls.key.<id>", "tls\\.key\\.\\d{1,9}", "Replica <id>'s private key (PKCS#8 PEM); required with TLS on.")
             .build();
+
+    /**
+     * The keys whose values a {@link ReplicaConfig} holds: every key of {@link #TABLE} but those read
+     * into typed values ({@code members}, {@code clients}, {@code data.dir}, {@code threads},
+     * {@code tls.*}) or by the runtime ({@code snapshot.every}).
+     */
+    static final KeyTable CONFIG = KeyTable.of("Replica", TABLE.keys().stream()
+            .filter(k -> !List.of(MEMBERS, CLIENTS, DATA_DIR, SNAPSHOT_EVERY, THREADS, TLS_REPLICA, TLS_CLIENT, TLS_CA,
+                    TLS_HANDSHAKE_TIMEOUT).contains(k))
+            .toArray(ConfigKey<?>[]::new));
 
     @Override
     public List<KeyTable> keyTables() {
@@ -150,24 +190,10 @@ public final class ReplicaKeys implements KeyTableProvider {
         if (dir != null && !dir.isBlank()) {
             b.dataDirectory(Path.of(dir).resolve("replica-" + id));
         }
-        s.find(CLIENT_IO_THREADS).ifPresent(b::clientIoThreads);
-        s.find(REPLICA_IO_THREADS).ifPresent(b::replicaIoThreads);
-        s.find(LOG_SYNC).ifPresent(v -> b.logSync(switch (v) {
-            case "periodic" -> SyncPolicy.PERIODIC;
-            case "none" -> SyncPolicy.NONE;
-            default -> SyncPolicy.EVERY_BATCH;
-        }));
-        s.find(WAIT).ifPresent(v -> b.waitMode(Arrays.stream(ReplicaConfig.WaitMode.values())
-                .filter(m -> m.name().replace('_', '-').equalsIgnoreCase(v)).findFirst().orElseThrow()));
-        Optional<Long> logBytes = s.find(SNAPSHOT_LOG_BYTES);
-        Optional<Duration> transferTimeout = s.find(SNAPSHOT_TRANSFER_TIMEOUT);
-        Optional<Long> maxBytes = s.find(SNAPSHOT_MAX_BYTES);
+        b.values().setAll(s); // each value's error names the file and the key
         b.threads(threads(s));
         b.tls(tls(s, id));
         try {
-            logBytes.ifPresent(b::snapshotLogBytes);
-            transferTimeout.ifPresent(b::snapshotTransferTimeout);
-            maxBytes.ifPresent(b::snapshotMaxBytes);
             return b.build();
         } catch (IllegalArgumentException e) {
             throw s.error(e.getMessage());
