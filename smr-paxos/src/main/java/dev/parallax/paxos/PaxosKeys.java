@@ -2,7 +2,7 @@ package dev.parallax.paxos;
 
 import dev.parallax.core.config.ConfigKey;
 import dev.parallax.core.config.KeyTable;
-import dev.parallax.core.config.ReplicaConfig;
+import dev.parallax.core.config.ReplicaKeys;
 import dev.parallax.core.config.Settings;
 
 import java.time.Duration;
@@ -62,11 +62,7 @@ public final class PaxosKeys {
     public static PaxosConfig config(Settings s, int members) {
         PaxosConfig.Builder b = PaxosConfig.builder(members);
         b.values().setAll(s); // each value's error names the file and the key
-        int catchUpBytes = b.values().get(CATCH_UP_MAX_BYTES);
-        if (catchUpBytes > ReplicaConfig.DEFAULT_MAX_FRAME / 2) {
-            throw s.error(CATCH_UP_MAX_BYTES.name() + " must be at most half the " + ReplicaConfig.DEFAULT_MAX_FRAME
-                    + "-byte frame limit, got " + catchUpBytes);
-        }
+        ReplicaKeys.requireFitsFrame(s, CATCH_UP_MAX_BYTES);
         try {
             return b.build();
         } catch (IllegalArgumentException e) {

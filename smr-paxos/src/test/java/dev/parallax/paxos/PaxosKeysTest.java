@@ -35,6 +35,17 @@ class PaxosKeysTest {
     }
 
     @Test
+    @DisplayName("the catch-up budget is checked against the file's max.frame.bytes, not the default frame")
+    void catchUpBudgetFollowsTheConfiguredFrame() {
+        assertThatThrownBy(() -> PaxosKeys.config(Settings.of(Map.of("max.frame.bytes", "1048576")), 3))
+                .as("the default budget (1 MiB) no longer fits a 1 MiB frame")
+                .hasMessage("configuration: paxos.catchup.max.bytes (1048576) must be at most half of max.frame.bytes (1048576)");
+        PaxosConfig larger = PaxosKeys.config(Settings.of(Map.of("max.frame.bytes", "67108864",
+                "paxos.catchup.max.bytes", "33554432")), 3);
+        assertThat(larger.catchUpMaxBytes()).isEqualTo(33554432);
+    }
+
+    @Test
     @DisplayName("a bad value, a cross-key conflict and the frame rule name the key")
     void refusalsNameTheKey() {
         assertThatThrownBy(() -> PaxosKeys.config(Settings.of(Map.of("paxos.window", "0")), 3))
@@ -42,7 +53,7 @@ class PaxosKeysTest {
         assertThatThrownBy(() -> PaxosKeys.config(Settings.of(Map.of("paxos.heartbeat.ms", "300")), 3))
                 .hasMessageContaining("paxos.suspect.ms (500 ms) must be at least twice the heartbeat, paxos.heartbeat.ms (300 ms)");
         assertThatThrownBy(() -> PaxosKeys.config(Settings.of(Map.of("paxos.catchup.max.bytes", "16777216")), 3))
-                .hasMessageContaining("paxos.catchup.max.bytes must be at most half");
+                .hasMessage("configuration: paxos.catchup.max.bytes (16777216) must be at most half of max.frame.bytes (16777216)");
         assertThatThrownBy(() -> PaxosConfig.builder(3).batchBytes(-1)).hasMessage("paxos.batch.bytes must be > 0, got -1");
         assertThatThrownBy(() -> SPaxosKeys.config(Settings.of(Map.of("spaxos.ack.interval.ms", "200")), 3))
                 .hasMessageContaining("spaxos.ack.interval.ms must not exceed spaxos.ack.refresh.ms");

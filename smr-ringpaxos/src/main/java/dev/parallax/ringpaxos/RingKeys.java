@@ -2,7 +2,7 @@ package dev.parallax.ringpaxos;
 
 import dev.parallax.core.config.ConfigKey;
 import dev.parallax.core.config.KeyTable;
-import dev.parallax.core.config.ReplicaConfig;
+import dev.parallax.core.config.ReplicaKeys;
 import dev.parallax.core.config.Settings;
 import dev.parallax.core.runtime.DatagramFaults;
 
@@ -173,7 +173,7 @@ public final class RingKeys {
     /**
      * The Ring Paxos settings of a cluster file for variant {@code kind}, defaults for absent keys.
      * Besides each key's own check: {@code ring.catchup.max.bytes} at most half the
-     * {@value ReplicaConfig#DEFAULT_MAX_FRAME}-byte frame limit (a catch-up reply fits a frame),
+     * file's {@code max.frame.bytes} ({@link ReplicaKeys#requireFitsFrame}: a catch-up reply fits a frame),
      * {@code mring.test.faults} a valid fault spec, the builder's checks across keys (naming both),
      * and for M-Ring a valid datagram group ({@link RingPaxos#datagramGroup}).
      *
@@ -187,11 +187,7 @@ public final class RingKeys {
         } catch (IllegalArgumentException e) {
             throw s.error("members: " + e.getMessage());
         }
-        int catchUpBytes = s.get(CATCH_UP_MAX_BYTES);
-        if (catchUpBytes > ReplicaConfig.DEFAULT_MAX_FRAME / 2) {
-            throw s.error(CATCH_UP_MAX_BYTES.name() + ": must be at most half the " + ReplicaConfig.DEFAULT_MAX_FRAME
-                    + "-byte frame limit, got " + catchUpBytes);
-        }
+        ReplicaKeys.requireFitsFrame(s, CATCH_UP_MAX_BYTES);
         String faults = s.get(MRING_TEST_FAULTS);
         if (!faults.isBlank()) {
             try {

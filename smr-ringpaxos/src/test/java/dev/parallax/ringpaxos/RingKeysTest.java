@@ -117,8 +117,8 @@ class RingKeysTest {
         bad.put("ring.heartbeat.ms=0", "ring.heartbeat.ms must be > 0, got 0 ms");
         bad.put("ring.heartbeat.ms=600", "ring.heartbeat.ms (600) must be below ring.suspect.ms (500)");
         bad.put("ring.max.backlog=4096", "ring.max.backlog (4096) must be below 4096");
-        bad.put("ring.catchup.max.bytes=999999999", "ring.catchup.max.bytes: must be at most half the "
-                + ReplicaConfig.DEFAULT_MAX_FRAME + "-byte frame limit, got 999999999");
+        bad.put("ring.catchup.max.bytes=999999999", "ring.catchup.max.bytes (999999999) must be at most half of max.frame.bytes ("
+                + ReplicaConfig.DEFAULT_MAX_FRAME + ")");
         bad.put("ring.lambda=-1", "ring.lambda must be 0 (off) .. 1000000000 instances per second, got -1");
         bad.put("ring.delta.ms=61000", "ring.delta.ms must be <= 60000 ms, got 61000 ms");
         bad.put("mring.port=70000", "mring.port must be 1..65535, got 70000");

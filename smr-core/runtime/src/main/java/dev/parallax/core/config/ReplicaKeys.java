@@ -74,8 +74,8 @@ public final class ReplicaKeys implements KeyTableProvider {
             Integer.MAX_VALUE, "Messages waiting to be sent, per peer.");
     /** {@code max.frame.bytes}. */
     public static final ConfigKey<Integer> MAX_FRAME_BYTES = ConfigKey.integer("max.frame.bytes", ReplicaConfig.DEFAULT_MAX_FRAME, 1,
-            Integer.MAX_VALUE, "Largest frame a replica accepts on any connection, client or replica port; keep it at least "
-                    + "twice the protocols' catch-up byte budgets (paxos.catchup.max.bytes, ring.catchup.max.bytes).");
+            Integer.MAX_VALUE, "Largest frame a replica accepts on any connection, client or replica port; at least twice the "
+                    + "protocols' catch-up byte budgets (paxos.catchup.max.bytes, ring.catchup.max.bytes), which is checked.");
     /** {@code max.command.bytes}. */
     public static final ConfigKey<Integer> MAX_COMMAND_BYTES = ConfigKey.integer("max.command.bytes", 1 << 20, 1,
             Integer.MAX_VALUE, "Largest client command a replica accepts; at most max.frame.bytes.");
@@ -130,6 +130,22 @@ public final class ReplicaKeys implements KeyTableProvider {
     @Override
     public List<KeyTable> keyTables() {
         return List.of(TABLE);
+    }
+
+    /**
+     * Refuses a protocol's catch-up byte budget {@code key} above half the file's
+     * {@code max.frame.bytes}: a catch-up reply must fit one frame with room for its envelope, or a
+     * lagging replica could never catch up. The protocols' key readers call it.
+     *
+     * @throws IllegalArgumentException naming the file and both keys
+     */
+    public static void requireFitsFrame(Settings s, ConfigKey<Integer> key) {
+        int bytes = s.get(key);
+        int frame = s.get(MAX_FRAME_BYTES);
+        if (bytes > frame / 2) {
+            throw s.error(key.name() + " (" + bytes + ") must be at most half of " + MAX_FRAME_BYTES.name() + " ("
+                    + frame + ")");
+        }
     }
 
     /**
