@@ -3,7 +3,7 @@ package dev.parallax.examples.kv;
 import dev.parallax.core.config.Member;
 import dev.parallax.core.wire.tls.ClusterCertificates;
 import dev.parallax.core.wire.tls.TlsContexts;
-import dev.parallax.core.testkit.TlsSockets;
+import dev.parallax.core.testkit.cluster.TlsSockets;
 import dev.parallax.core.testkit.Await;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -9,7 +9,7 @@ import dev.parallax.core.wire.tls.ClusterCertificates;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.stage.StageThreads;
 import dev.parallax.core.stage.ThreadPlacement;
-import dev.parallax.core.testkit.TlsSockets;
+import dev.parallax.core.testkit.cluster.TlsSockets;
 import dev.parallax.core.testkit.Await;
 import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.Counter;

@@ -10,7 +10,7 @@ import dev.parallax.core.spi.MulticastPosition;
 import dev.parallax.core.spi.Subscription;
 import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.core.testkit.AtomicMulticastContract;
-import dev.parallax.core.testkit.PortContext;
+import dev.parallax.core.testkit.cluster.PortContext;
 import dev.parallax.paxos.PaxosConfig;
 
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package dev.parallax.core.testkit;
+package dev.parallax.core.testkit.cluster;
 
 import dev.parallax.core.config.Member;
 import dev.parallax.core.wire.tls.Pem;
