@@ -19,7 +19,6 @@ import dev.parallax.bench.systems.Systems;
 import dev.parallax.bench.systems.zookeeper.ZkWorkload;
 import dev.parallax.bench.systems.zookeeper.ZooKeeperApiSystem;
 import dev.parallax.core.client.CommandInvoker;
-import dev.parallax.examples.cli.RuntimeOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -48,7 +47,7 @@ import java.util.stream.Stream;
  * counts on one started system until throughput stops growing (a summary line, files and a chart
  * per level, a latency-versus-throughput chart); and {@code --compare}, a sweep of every system at
  * each command size and a Markdown comparison table with ratios and one chart per size.
- * {@link RuntimeOptions} choose the parallax systems' ordering protocol, executor and thread
+ * {@link ParallaxRuntimeOptions} choose the parallax systems' ordering protocol, executor and thread
  * placement (written into the cluster file they generate; the other systems ignore them in
  * {@code --compare} and reject them with {@code --system}); {@code --tls} runs them with TLS
  * (named {@code parallax-<sync>-tls}). {@code --zk-global} sets the share of global commands
@@ -139,7 +138,7 @@ public final class BenchMain implements Callable<Integer> {
 
     /** {@code --ordering}, {@code --execution}, {@code --execution-threads}, {@code --threads}: the parallax systems' runtime. */
     @Mixin
-    RuntimeOptions runtime = new RuntimeOptions();
+    ParallaxRuntimeOptions runtime = new ParallaxRuntimeOptions();
 
     @Spec
     CommandSpec spec;

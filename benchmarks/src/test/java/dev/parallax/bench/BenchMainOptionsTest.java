@@ -40,7 +40,11 @@ class BenchMainOptionsTest {
     void aBadValueIsAUsageErrorNamingTheAcceptedValues() {
         assertThatThrownBy(() -> new CommandLine(new BenchMain()).parseArgs("--execution", "fast"))
                 .isInstanceOf(CommandLine.ParameterException.class)
-                .hasMessageContaining("execution must be one of sequential, late-scheduling");
+                .hasMessageContaining("execution must be one of sequential, ").hasMessageContaining("late-scheduling")
+                .hasMessageContaining("s-smr").hasMessageContaining("got 'fast'");
+        assertThatThrownBy(() -> new CommandLine(new BenchMain()).parseArgs("--ordering", "raft"))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("ordering must be one of multi-paxos, ").hasMessageContaining("u-ring");
     }
 
     @Test

@@ -1,23 +1,20 @@
 package dev.parallax.bench.systems;
 
+import dev.parallax.core.runtime.ClusterConfig;
+import dev.parallax.core.runtime.OrderingRegistry;
 import dev.parallax.core.stage.ThreadPlacement;
-import dev.parallax.examples.cli.ClusterFile;
-import dev.parallax.examples.cli.Executions;
-import dev.parallax.examples.cli.Orderings;
-import dev.parallax.examples.cli.ProcessCluster;
 
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 /**
- * The cluster-file settings a {@link ParallaxSystem} writes for its replicas, and how its results
- * describe them: the acceptor log's sync policy, the throughput settings, the settings the system
- * fixes (e.g. {@code multiring.rings}), the runtime chosen on the command line ({@code --ordering},
+ * What a {@link ParallaxSystem} chooses for its replicas, and how its results describe it: the
+ * acceptor log's sync policy, the throughput settings, the settings the system fixes (e.g.
+ * {@code multiring.rings}), the runtime chosen on the command line ({@code --ordering},
  * {@code --execution}, {@code --execution-threads}, {@code --threads}) under the ordering and
- * executor the system fixes, and the experiment settings of {@link #PROPS_PROPERTY}.
+ * executor the system fixes, and the experiment settings of {@link #PROPS_PROPERTY}; all of it
+ * becomes one {@link ParallaxSpec} ({@link #spec}).
  *
  * <p>An immutable value; safe from any thread; nothing here blocks.
  *
@@ -30,7 +27,7 @@ import java.util.Properties;
  *                      e.g. {@code execution}
  * @param runtime       the runtime settings chosen on the command line
  */
-record ParallaxClusterSettings(String sync, Orderings fixed, int replicas, Map<String, String> fixedSettings,
+record ParallaxClusterSettings(String sync, String fixed, int replicas, Map<String, String> fixedSettings,
                                Map<String, String> fixedRuntime, Map<String, String> runtime) {
     /** System property with extra cluster-file settings for experiments: {@code key=value,key=value}. */
     static final String PROPS_PROPERTY = "parallax.bench.props";
@@ -43,18 +40,25 @@ record ParallaxClusterSettings(String sync, Orderings fixed, int replicas, Map<S
     static final Map<String, String> THROUGHPUT_SETTINGS = Map.of("paxos.eager.below", "1",
             "paxos.batch.bytes", "16384", "spaxos.eager.below", "1", "spaxos.batch.bytes", "16384",
             "ring.eager.below", "1", "ring.batch.bytes", "8000");
-    private static final List<String> RUNTIME_KEYS = List.of(Orderings.KEY, Executions.KEY, "execution.threads", "threads");
+    /** Decided instances between snapshots of a replica that keeps a log. */
+    static final String SNAPSHOT_EVERY = "100000";
+    private static final List<String> RUNTIME_KEYS = List.of(ClusterConfig.ORDERING.name(), ClusterConfig.EXECUTION.name(),
+            ClusterConfig.EXECUTION_THREADS.name(), "threads");
 
     /**
-     * @throws IllegalArgumentException if the sync policy or the cluster size is out of range, or a
-     *                                  runtime key is not a runtime setting
+     * @throws IllegalArgumentException if the sync policy or the cluster size is out of range, the
+     *                                  fixed ordering is not registered, or a runtime key is not a
+     *                                  runtime setting
      */
     ParallaxClusterSettings {
-        if (!List.of("none", "every-batch", "memory").contains(sync)) {
+        if (!ParallaxSpec.LOG_SYNCS.contains(sync)) {
             throw new IllegalArgumentException("sync must be none, every-batch or memory, not " + sync);
         }
         if (replicas < 1 || replicas > 9) {
             throw new IllegalArgumentException("replicas must be 1..9, not " + replicas);
+        }
+        if (fixed != null) {
+            OrderingRegistry.ordering(fixed);
         }
         for (String key : runtime.keySet()) {
             if (!RUNTIME_KEYS.contains(key)) {
@@ -81,59 +85,61 @@ record ParallaxClusterSettings(String sync, Orderings fixed, int replicas, Map<S
      * executor settings, if any, over {@code --execution} and {@code --execution-threads}.
      */
     Map<String, String> effectiveRuntime() {
-        if (fixed == null && fixedRuntime.isEmpty()) {
-            return runtime;
-        }
         Map<String, String> r = new LinkedHashMap<>(runtime);
         if (fixed != null) {
-            r.put(Orderings.KEY, fixed.configName());
+            r.put(ClusterConfig.ORDERING.name(), fixed);
         }
         r.putAll(fixedRuntime);
         return r;
     }
 
+    /**
+     * The spec of the replicas: the key-value store on {@link #replicas} replicas with the sync
+     * policy ({@code memory}: no log, no data directory), one client event loop per replica, a
+     * snapshot every {@value #SNAPSHOT_EVERY} instances when durable, the throughput settings, the
+     * fixed settings, the runtime (fixed parts winning) and {@link #PROPS_PROPERTY}'s settings, with
+     * TLS {@code tls}.
+     *
+     * @throws IllegalArgumentException naming the key if the runtime or the experiment settings make
+     *                                  a combination the replicas refuse
+     */
+    ParallaxSpec spec(boolean tls) {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("client.io.threads", "1");
+        if (!sync.equals("memory")) {
+            s.put("snapshot.every", SNAPSHOT_EVERY);
+        }
+        s.putAll(THROUGHPUT_SETTINGS);
+        s.putAll(fixedSettings);
+        return new ParallaxSpec(OrderingRegistry.DEFAULT_ORDERING, ParallaxSpec.SEQUENTIAL, 0, replicas, ParallaxSpec.KV, sync,
+                tls, s).with(effectiveRuntime()).with(experimentSettings());
+    }
+
     /** Whether the replicas run the store partitioned by S-SMR ({@link ParallaxSystem#ssmr}). */
     boolean partitioned() {
-        return Executions.S_SMR.configName().equals(effectiveRuntime().get(Executions.KEY));
+        return ParallaxSpec.S_SMR.equals(effectiveRuntime().get(ClusterConfig.EXECUTION.name()));
     }
 
-    /**
-     * The cluster-file settings for a run in {@code workDir} (durable state under
-     * {@code workDir/data}): the sync policy, the throughput settings, the fixed settings, the
-     * runtime (fixed parts winning) and {@link #PROPS_PROPERTY}'s; {@link ProcessCluster} adds the
-     * members, ports and TLS keys.
-     */
-    Properties properties(Path workDir) {
-        boolean durable = !sync.equals("memory");
-        Properties props = ProcessCluster.localDefaults(durable ? workDir.resolve("data") : null, 100_000);
-        if (durable) {
-            props.setProperty("log.sync", sync);
-        }
-        props.putAll(THROUGHPUT_SETTINGS);
-        props.putAll(fixedSettings);
-        props.putAll(effectiveRuntime());
-        putExperimentSettings(props);
-        return props;
-    }
-
-    /** Writes {@link #PROPS_PROPERTY}'s {@code key=value,key=value} settings (if any) over {@code props}. */
-    static void putExperimentSettings(Properties props) {
-        String extra = System.getProperty(PROPS_PROPERTY, "");
-        for (String kv : extra.split(",")) {
+    /** {@link #PROPS_PROPERTY}'s {@code key=value,key=value} settings, in order; empty if unset. */
+    static Map<String, String> experimentSettings() {
+        Map<String, String> props = new LinkedHashMap<>();
+        for (String kv : System.getProperty(PROPS_PROPERTY, "").split(",")) {
             int eq = kv.indexOf('=');
             if (eq > 0) {
-                props.setProperty(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+                props.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
             }
         }
+        return props;
     }
 
     /**
      * The settings as the results list them, one line each, with {@code tls} as the TLS setting and
      * {@code jvm} as the replicas' JVM options.
      *
-     * @throws IllegalArgumentException if the cluster file would be refused, naming the key
+     * @throws IllegalArgumentException if the replicas would refuse the spec, naming the key
      */
     Map<String, String> describe(boolean tls, List<String> jvm) {
+        ParallaxSpec spec = spec(tls);
         Map<String, String> s = new LinkedHashMap<>();
         s.put("log.sync", sync.equals("memory") ? "no log" : sync);
         s.put("replicas", Integer.toString(replicas));
@@ -141,41 +147,18 @@ record ParallaxClusterSettings(String sync, Orderings fixed, int replicas, Map<S
         s.put("tls", tls ? "mutual TLS between replicas, TLS on client ports (JDK provider, EC P-256)" : "off");
         THROUGHPUT_SETTINGS.forEach(s::put);
         fixedSettings.forEach(s::put);
-        Map<String, String> runtime = effectiveRuntime();
-        s.put(Orderings.KEY, runtime.getOrDefault(Orderings.KEY, Orderings.DEFAULT.configName()));
-        Executions execution = Executions.parse(runtime.getOrDefault(Executions.KEY, Executions.DEFAULT.configName()));
-        // P-SMR's default is one worker per group (ClusterFile.executionThreads), the others' a fixed count.
-        String defaultWorkers = Integer.toString(execution.oneWorkerPerGroup() ? orderingGroups()
-                : ClusterFile.DEFAULT_EXECUTION_THREADS);
-        s.put(Executions.KEY, execution.configName() + (execution.parallel() ? ", " + runtime.getOrDefault("execution.threads",
-                defaultWorkers) + " workers" + (execution.oneWorkerPerGroup() ? ", one per group" : "") : ""));
-        ThreadPlacement threads = ThreadPlacement.parse(runtime.getOrDefault("threads", ThreadPlacement.AUTO.configName()));
+        s.put(ClusterConfig.ORDERING.name(), spec.ordering());
+        // P-SMR's default is one worker per group, the others' a fixed count.
+        s.put(ClusterConfig.EXECUTION.name(), spec.execution() + (spec.parallel() ? ", " + spec.workers() + " workers"
+                + (spec.oneWorkerPerGroup() ? ", one per group" : "") : ""));
+        ThreadPlacement threads = ThreadPlacement.parse(spec.settings().getOrDefault("threads", ThreadPlacement.AUTO.configName()));
         int cores = Runtime.getRuntime().availableProcessors();
         s.put("threads", threads.configName() + (threads == ThreadPlacement.AUTO
                 ? " (" + threads.resolve(cores).configName() + " with " + cores + " cores)" : ""));
-        if (partitioned()) {
+        if (spec.partitioned()) {
             s.put("partitions", (replicas / 3) + " (3 replicas each: partition p = replicas 3p..3p+2; KvRouter(P) by key)");
         }
         s.put("jvm", String.join(" ", jvm));
         return s;
-    }
-
-    /**
-     * The groups of the ordering the replicas run, as their cluster file sets them
-     * ({@link ClusterFile#orderingGroups()}: {@code multiring.rings}, {@code multicast.groups}, else 1),
-     * read from {@link #properties} without the executor keys (checked when the cluster starts).
-     *
-     * @throws IllegalArgumentException if the cluster file would be refused, naming the key
-     */
-    private int orderingGroups() {
-        Properties props = properties(Path.of("work"));
-        props.remove(Executions.KEY);
-        props.remove("execution.threads");
-        StringBuilder members = new StringBuilder();
-        for (int i = 0; i < replicas; i++) {
-            members.append(i == 0 ? "" : ",").append(i).append("=127.0.0.1:").append(7000 + i);
-        }
-        props.setProperty("members", members.toString());
-        return ClusterFile.of(props).orderingGroups();
     }
 }

@@ -2,61 +2,82 @@ package dev.parallax.bench.systems;
 
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.client.SmrClient;
-import dev.parallax.examples.cli.ClusterFile;
-import dev.parallax.examples.cli.Executions;
-import dev.parallax.examples.cli.KvRouting;
-import dev.parallax.examples.cli.Orderings;
-import dev.parallax.examples.cli.ProcessCluster;
-import dev.parallax.examples.cli.RuntimeOptions;
+import dev.parallax.core.runtime.ClusterConfig;
+import dev.parallax.examples.kv.KvRouter;
 import dev.parallax.paxos.multicast.MulticastOrdering;
+import dev.parallax.paxos.multicast.MulticastProvider;
+import dev.parallax.ringpaxos.RingPaxos;
+import dev.parallax.ringpaxos.multiring.MultiRingKeys;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 /**
- * Parallax: three (or {@link #replicas}) {@code parallax replica} JVMs running the key-value example, driven through
- * {@link SmrClient}s sharing two client event loops. The acceptor log's sync policy is the
- * variable: {@code none} and {@code every-batch} keep a Chronicle log ({@code none} leaves flushing
- * to the OS), {@code memory} keeps no log at all. The ordering protocol, executor and thread
- * placement are the cluster file's defaults unless {@link #runtime} chose others
- * ({@code ./parallax bench --ordering/--execution/--threads}). With {@link #tls} ({@code --tls}) the
- * replicas run mutual TLS between them and TLS on their client ports, with throwaway certificates
- * generated into the work directory, and the clients talk TLS: the system is then named
- * {@code parallax-<sync>-tls}, so a comparison shows both. A system made with a fixed ordering
- * ({@code parallax-spaxos-none}: S-Paxos, seed 002; {@code parallax-uring-none},
- * {@code parallax-mring-none}: Ring Paxos, seed 003 ch. 3; {@code parallax-multiring-<k>}: Multi-Ring
- * Paxos over k M-Ring rings, ch. 5, made by {@link #multiRing}) runs it whatever {@code --ordering} says;
- * {@code parallax-psmr-<k>} ({@link #psmr}) also fixes the executor: P-SMR (ch. 6) with one worker per
- * ring, whatever {@code --execution} and {@code --execution-threads} say. {@code parallax-multicast-<k>}
+ * Parallax as a benchmarked system: three (or {@link #replicas}) {@code parallax replica} JVMs
+ * running the key-value example, driven through {@link SmrClient}s sharing two client event loops.
+ *
+ * <p><b>The spec.</b> What the replicas run is a {@link ParallaxSpec} ({@link #spec()}), rendered
+ * into the cluster file they read (plain {@code key=value}, the keys of docs/operations.md
+ * "Configuration key reference") and launched through the product's command line
+ * ({@link ReplicaCluster}). Its parts:
+ * <ul>
+ *   <li>the ordering protocol ({@code ordering}, a name registered in {@code OrderingRegistry}):
+ *       the system's fixed one if it has one, else {@code --ordering}, else Multi-Paxos;</li>
+ *   <li>the executor ({@code execution}, {@code execution.threads}; a name registered in
+ *       {@code ExecutionRegistry}, or {@code s-smr}): the system's fixed one if it has one, else
+ *       {@code --execution} / {@code --execution-threads}, else sequential;</li>
+ *   <li>the replica count and the service ({@code service=kv});</li>
+ *   <li>the acceptor log, the variable of the plain systems: {@code none} and {@code every-batch}
+ *       keep a Chronicle log under the work directory ({@code none} leaves flushing to the OS) with
+ *       a snapshot every 100000 instances, {@code memory} keeps no log at all;</li>
+ *   <li>TLS ({@link #tls}, {@code --tls}): mutual TLS between the replicas and TLS on their client
+ *       ports, with throwaway certificates generated into the work directory, and clients that
+ *       talk TLS; the system is then named {@code parallax-<sync>-tls}, so a comparison shows both;</li>
+ *   <li>further {@code key=value} settings: one client event loop per replica, the throughput
+ *       settings ({@link ParallaxClusterSettings#THROUGHPUT_SETTINGS}), the system's own (ring
+ *       counts, ablation values), {@code threads} ({@code --threads}), and last the experiment's
+ *       {@code -Dparallax.bench.props=key=value,...}.</li>
+ * </ul>
+ *
+ * <p><b>The systems.</b> A system made with a fixed ordering ({@code parallax-spaxos-none}:
+ * S-Paxos, seed 002; {@code parallax-uring-none}, {@code parallax-mring-none}: Ring Paxos, seed 003
+ * ch. 3; {@code parallax-multiring-<k>}: Multi-Ring Paxos over k M-Ring rings, ch. 5, made by
+ * {@link #multiRing}) runs it whatever {@code --ordering} says; {@code parallax-psmr-<k>}
+ * ({@link #psmr}) also fixes the executor: P-SMR (ch. 6) with one worker per ring, whatever
+ * {@code --execution} and {@code --execution-threads} say. {@code parallax-multicast-<k>}
  * ({@link #multicast}) runs the reference multicast (one Multi-Paxos instance per group and a global
  * one, {@code ordering=multicast}) over k groups, {@code parallax-psmr-multicast-<k>}
  * ({@link #psmrMulticast}) P-SMR over it: the correctness baseline next to the Multi-Ring ones.
  * {@code parallax-ssmr-<P>} ({@link #ssmr}) splits the store into P partitions of three replicas
  * under S-SMR (seed 004), its clients sending each command to a replica of a partition it involves.
  * With an ordering that orders by group (multi-ring, multicast) the clients address each command
- * by key ({@link KvRouting}).
+ * by key ({@link KvRouter}, the store's C-G function, over {@link ParallaxSpec#groups} groups).
  * Connections are spread over the replicas ({@link #connect}); {@link #bytesSent} counts what each
  * replica sends to its peers and its clients, for the per-replica balance columns, and
  * {@link #peerBytesSent} and {@link #deliveredBytes} feed the efficiency metric (seed 003 (Ring
  * Paxos) §3.1 ¶2).
  *
- * <p>This class names the systems and runs one; the parts have their own classes: the cluster file
- * ({@link ParallaxClusterSettings}), the replica JVMs ({@link ReplicaProcesses}), the clients
- * ({@link ParallaxClients}), the measured period's sampling ({@link ReplicaLoadSampler}) and the
- * replicas' counters ({@link ReplicaMetrics}). Lifecycle and threading as {@link BenchSystem}: one
- * owner thread; {@link #start} blocks until every replica serves, {@link #connect} until connected,
- * the byte counts and {@link #measurementEnded} for the replicas' metrics endpoints.
+ * <p>This class names the systems and runs one; the parts have their own classes: the choices that
+ * make the spec ({@link ParallaxClusterSettings}), the replica JVMs ({@link ReplicaCluster},
+ * {@link ReplicaProcesses}), the clients ({@link ParallaxClients}), the measured period's sampling
+ * ({@link ReplicaLoadSampler}) and the replicas' counters ({@link ReplicaMetrics}). Lifecycle and
+ * threading as {@link BenchSystem}: one owner thread; {@link #start} blocks until every replica
+ * serves, {@link #connect} until connected, the byte counts and {@link #measurementEnded} for the
+ * replicas' metrics endpoints.
  */
 public final class ParallaxSystem implements BenchSystem {
+    private static final String MULTI_RING = ParallaxSpec.MULTI_RING;
+    private static final String MULTICAST = MulticastOrdering.NAME;
+    private static final String EXECUTION = ClusterConfig.EXECUTION.name();
+    private static final String EXECUTION_THREADS = ClusterConfig.EXECUTION_THREADS.name();
     /** The sync policy, the ordering, the cluster size and the settings the replicas' cluster file gets. */
     private ParallaxClusterSettings settings;
     /** The name given by a factory such as {@link #multiRing}, or null for the name made from the settings. */
     private final String fixedName;
     private boolean tls;
-    private ProcessCluster cluster;
+    private ReplicaCluster cluster;
     private ParallaxClients clients;
     /** The sampler of the measured period under way, null outside one. */
     private ReplicaLoadSampler sampler;
@@ -71,9 +92,10 @@ public final class ParallaxSystem implements BenchSystem {
      * {@code parallax-<ordering without dashes>-<sync>}, e.g. {@code parallax-spaxos-none}.
      *
      * @param sync  {@code none}, {@code every-batch} or {@code memory}
-     * @param fixed the ordering protocol, or null for the runtime settings' (default Multi-Paxos)
+     * @param fixed the ordering protocol (a registered name, e.g. {@code s-paxos}), or null for the
+     *              runtime settings' (default Multi-Paxos)
      */
-    public ParallaxSystem(String sync, Orderings fixed) {
+    public ParallaxSystem(String sync, String fixed) {
         this(sync, fixed, 3);
     }
 
@@ -82,14 +104,14 @@ public final class ParallaxSystem implements BenchSystem {
      * {@code n<replicas>-} before the sync, e.g. {@code parallax-uring-n5-none}.
      *
      * @param sync     {@code none}, {@code every-batch} or {@code memory}
-     * @param fixed    the ordering protocol, or null for the runtime settings' (default Multi-Paxos)
+     * @param fixed    the ordering protocol (a registered name), or null for the runtime settings' (default Multi-Paxos)
      * @param replicas the cluster size, 1..9
      */
-    public ParallaxSystem(String sync, Orderings fixed, int replicas) {
+    public ParallaxSystem(String sync, String fixed, int replicas) {
         this(sync, fixed, replicas, Map.of(), null, Map.of());
     }
 
-    private ParallaxSystem(String sync, Orderings fixed, int replicas, Map<String, String> fixedSettings, String fixedName,
+    private ParallaxSystem(String sync, String fixed, int replicas, Map<String, String> fixedSettings, String fixedName,
                            Map<String, String> fixedRuntime) {
         this.settings = new ParallaxClusterSettings(sync, fixed, replicas, fixedSettings, fixedRuntime, Map.of());
         this.fixedName = fixedName;
@@ -105,7 +127,7 @@ public final class ParallaxSystem implements BenchSystem {
      */
     public static ParallaxSystem multiRing(int rings) {
         checkRings(rings);
-        return new ParallaxSystem("none", Orderings.MULTI_RING, 3, Map.of("multiring.rings", Integer.toString(rings)),
+        return new ParallaxSystem("none", MULTI_RING, 3, Map.of(MultiRingKeys.RINGS.name(), Integer.toString(rings)),
                 "parallax-multiring-" + rings, Map.of());
     }
 
@@ -113,16 +135,16 @@ public final class ParallaxSystem implements BenchSystem {
      * {@code parallax-psmr-<rings>}: {@link #multiRing(int) parallax-multiring-<rings>} with P-SMR
      * execution (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 6, {@code execution=p-smr}) over
      * {@code rings} workers, one per ring; the replicas' store is partitioned by the same groups
-     * ({@link KvRouting#stateMachine}) and the clients route by key over them. The executor and its
+     * (one partition per group) and the clients route by key over them. The executor and its
      * worker count win over {@code --execution} and {@code --execution-threads}.
      *
      * @param rings k, 1..63: the rings, the groups and the workers
      */
     public static ParallaxSystem psmr(int rings) {
         checkRings(rings);
-        return new ParallaxSystem("none", Orderings.MULTI_RING, 3, Map.of("multiring.rings", Integer.toString(rings)),
-                "parallax-psmr-" + rings, Map.of(Executions.KEY, Executions.P_SMR.configName(),
-                        "execution.threads", Integer.toString(rings)));
+        return new ParallaxSystem("none", MULTI_RING, 3, Map.of(MultiRingKeys.RINGS.name(), Integer.toString(rings)),
+                "parallax-psmr-" + rings, Map.of(EXECUTION, ParallaxSpec.P_SMR,
+                        EXECUTION_THREADS, Integer.toString(rings)));
     }
 
     /**
@@ -136,7 +158,7 @@ public final class ParallaxSystem implements BenchSystem {
      */
     public static ParallaxSystem multicast(int groups) {
         checkMulticastGroups(groups);
-        return new ParallaxSystem("none", Orderings.MULTICAST, 3, Map.of(ClusterFile.MULTICAST_GROUPS_KEY, Integer.toString(groups)),
+        return new ParallaxSystem("none", MULTICAST, 3, Map.of(MulticastProvider.GROUPS.name(), Integer.toString(groups)),
                 "parallax-multicast-" + groups, Map.of());
     }
 
@@ -151,9 +173,9 @@ public final class ParallaxSystem implements BenchSystem {
      */
     public static ParallaxSystem psmrMulticast(int groups) {
         checkMulticastGroups(groups);
-        return new ParallaxSystem("none", Orderings.MULTICAST, 3, Map.of(ClusterFile.MULTICAST_GROUPS_KEY, Integer.toString(groups)),
-                "parallax-psmr-multicast-" + groups, Map.of(Executions.KEY, Executions.P_SMR.configName(),
-                        "execution.threads", Integer.toString(groups)));
+        return new ParallaxSystem("none", MULTICAST, 3, Map.of(MulticastProvider.GROUPS.name(), Integer.toString(groups)),
+                "parallax-psmr-multicast-" + groups, Map.of(EXECUTION, ParallaxSpec.P_SMR,
+                        EXECUTION_THREADS, Integer.toString(groups)));
     }
 
     /**
@@ -163,7 +185,7 @@ public final class ParallaxSystem implements BenchSystem {
      * Paxos with one U-Ring ring per partition over its replicas and the global ring over all
      * ({@code multiring.kind=u-ring}: M-Ring needs a cluster of odd size, as {@code volery-<P>}),
      * acceptor log {@code none}. Each client is a {@code PartitionedInvoker} over one client per
-     * partition with {@code KvRouter} as the oracle ({@link KvRouting#partitionedInvoker}). The
+     * partition with {@code KvRouter} as the oracle ({@link ParallaxClients}). The
      * 3P JVMs share the heap of a three-server system (as {@code volery-<P>}). The executor wins
      * over {@code --execution}; {@code --execution-threads} does not apply.
      *
@@ -173,9 +195,9 @@ public final class ParallaxSystem implements BenchSystem {
         if (partitions < 1 || partitions > 3) {
             throw new IllegalArgumentException("partitions must be 1..3 (3 replicas each, at most 9), not " + partitions);
         }
-        return new ParallaxSystem("none", Orderings.MULTI_RING, 3 * partitions, Map.of("multiring.rings",
-                Integer.toString(partitions), "multiring.kind", "u-ring"), "parallax-ssmr-" + partitions,
-                Map.of(Executions.KEY, Executions.S_SMR.configName()));
+        return new ParallaxSystem("none", MULTI_RING, 3 * partitions, Map.of(MultiRingKeys.RINGS.name(),
+                Integer.toString(partitions), MultiRingKeys.KIND.name(), RingPaxos.U_RING), "parallax-ssmr-" + partitions,
+                Map.of(EXECUTION, ParallaxSpec.S_SMR));
     }
 
     /**
@@ -210,8 +232,8 @@ public final class ParallaxSystem implements BenchSystem {
      */
     public static ParallaxSystem multiRingVariant(String suffix, Map<String, String> settings) {
         Map<String, String> all = new java.util.HashMap<>(settings);
-        all.put("multiring.rings", "2");
-        return new ParallaxSystem("none", Orderings.MULTI_RING, 3, all, "parallax-multiring-2-" + suffix, Map.of());
+        all.put(MultiRingKeys.RINGS.name(), "2");
+        return new ParallaxSystem("none", MULTI_RING, 3, all, "parallax-multiring-2-" + suffix, Map.of());
     }
 
     /** The number of replica JVMs. */
@@ -221,8 +243,8 @@ public final class ParallaxSystem implements BenchSystem {
 
     /**
      * Cluster-file settings that choose the runtime ({@code ordering}, {@code execution},
-     * {@code execution.threads}, {@code threads}, as {@link RuntimeOptions#clusterSettings()} gives
-     * them), written into the cluster file this system generates; call before {@link #start}.
+     * {@code execution.threads}, {@code threads}, as {@code ./parallax bench}'s
+     * options give them), written into the cluster file this system generates; call before {@link #start}.
      *
      * @throws IllegalArgumentException if a key is not one of those four
      */
@@ -242,8 +264,8 @@ public final class ParallaxSystem implements BenchSystem {
         if (fixedName != null) {
             return fixedName + (tls ? "-tls" : "");
         }
-        Orderings fixed = settings.fixed();
-        return "parallax-" + (fixed == null ? "" : fixed.configName().replace("-", "") + "-")
+        String fixed = settings.fixed();
+        return "parallax-" + (fixed == null ? "" : fixed.replace("-", "") + "-")
                 + (replicas() == 3 ? "" : "n" + replicas() + "-") + settings.sync() + (tls ? "-tls" : "");
     }
 
@@ -253,20 +275,21 @@ public final class ParallaxSystem implements BenchSystem {
     }
 
     /**
-     * The cluster-file settings this system writes for a run in {@code workDir}
-     * ({@link ParallaxClusterSettings#properties}). Package-private for tests.
+     * The spec of this system's replicas: the system's choices, {@link #runtime} and {@link #tls}
+     * ({@link ParallaxClusterSettings#spec}). Package-private for tests.
+     *
+     * @throws IllegalArgumentException naming the key if the replicas would refuse it
      */
-    Properties clusterProperties(Path workDir) {
-        return settings.properties(workDir);
+    ParallaxSpec spec() {
+        return settings.spec(tls);
     }
 
     @Override
     public void start(Path workDir, Duration timeout) throws Exception {
         List<String> jvm = ReplicaProcesses.profiled(ReplicaProcesses.quiet(replicaJvm()));
-        cluster = new ProcessCluster(workDir, replicas(), clusterProperties(workDir), false, jvm, tls)
-                .replicaArgs("--metrics-port", "0");
+        cluster = new ReplicaCluster(spec(), workDir, jvm);
         cluster.startAll(timeout);
-        clients = new ParallaxClients(cluster, settings.partitioned());
+        clients = new ParallaxClients(cluster);
     }
 
     @Override

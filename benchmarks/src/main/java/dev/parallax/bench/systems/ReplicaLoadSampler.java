@@ -2,7 +2,6 @@ package dev.parallax.bench.systems;
 
 import dev.parallax.bench.profile.StageSampler;
 import dev.parallax.bench.profile.ThreadCpu;
-import dev.parallax.examples.cli.ProcessCluster;
 
 import java.io.IOException;
 import java.util.Locale;
@@ -11,7 +10,7 @@ import java.util.Locale;
  * Where the replicas' time went during one measured period: the ordering leader's stage meters
  * (busy ratio, input queue depths) sampled once a second, and every replica's per-thread CPU time
  * and context switches between {@link #start} and {@link #finish}. The leader is the replica whose
- * metrics say it leads ({@link ProcessCluster#leader()}), replica 0 if none does.
+ * metrics say it leads ({@link ReplicaCluster#leader()}), replica 0 if none does.
  *
  * <p>One owner thread calls {@link #start} and then {@link #finish} once; the sampling runs on a
  * daemon thread of its own ({@code stage-sampler}) between the two. {@link #start} blocks only for
@@ -21,14 +20,14 @@ import java.util.Locale;
 final class ReplicaLoadSampler {
     private static final long SAMPLE_INTERVAL_MS = 1000;
 
-    private final ProcessCluster cluster;
+    private final ReplicaCluster cluster;
     private final int leader;
     private final StageSampler sampler;
     private final ThreadCpu[] threadsBefore;
     private final Thread thread;
     private volatile String samplerError;
 
-    private ReplicaLoadSampler(ProcessCluster cluster) {
+    private ReplicaLoadSampler(ReplicaCluster cluster) {
         this.cluster = cluster;
         this.leader = Math.max(0, cluster.leader());
         this.sampler = new StageSampler(cluster.metricsPort(leader));
@@ -41,7 +40,7 @@ final class ReplicaLoadSampler {
     }
 
     /** Snapshots every replica's threads and starts sampling the leader's stages once a second. */
-    static ReplicaLoadSampler start(ProcessCluster cluster) {
+    static ReplicaLoadSampler start(ReplicaCluster cluster) {
         ReplicaLoadSampler s = new ReplicaLoadSampler(cluster);
         s.thread.start();
         return s;

@@ -1,7 +1,6 @@
 package dev.parallax.bench.systems;
 
 import dev.parallax.bench.profile.StageSampler;
-import dev.parallax.examples.cli.ProcessCluster;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -10,7 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What the replicas of a {@link ProcessCluster} report on their metrics endpoints, for the systems
+ * What the replicas of a {@link ReplicaCluster} report on their metrics endpoints, for the systems
  * that run {@code parallax replica} JVMs ({@link ParallaxSystem}, {@link VolerySystem}): their
  * health counters as a report, and the byte counters behind the per-replica balance columns and the
  * efficiency metric (seed 003 (Ring Paxos) §3.1 ¶2). Stateless; safe from any thread; every method
@@ -36,7 +35,7 @@ final class ReplicaMetrics {
      * Every replica's health counters since it started (view changes, duplicates answered from
      * sessions, commands executed, instances decided, messages dropped), one line per replica.
      */
-    static String healthCounters(ProcessCluster cluster) {
+    static String healthCounters(ReplicaCluster cluster) {
         StringBuilder sb = new StringBuilder();
         sb.append("replica counters since start (view changes, duplicates answered from sessions, commands executed, "
                 + "instances decided, messages dropped inbound / at send queues):").append(System.lineSeparator());
@@ -60,7 +59,7 @@ final class ReplicaMetrics {
      * Per replica: bytes written to its peers (every channel of the replica port,
      * {@code parallax_net_bytes_sent_total}) and to its clients ({@code parallax_client_bytes_sent_total}).
      */
-    static Map<String, Double> bytesSent(ProcessCluster cluster) {
+    static Map<String, Double> bytesSent(ReplicaCluster cluster) {
         return perReplica(cluster, BYTES_METERS);
     }
 
@@ -68,12 +67,12 @@ final class ReplicaMetrics {
      * Per replica: bytes sent to its peers over the replica port ({@code parallax_net_bytes_sent_total})
      * and datagram groups ({@code parallax_net_datagram_bytes_sent_total}), client replies excluded.
      */
-    static Map<String, Double> peerBytesSent(ProcessCluster cluster) {
+    static Map<String, Double> peerBytesSent(ReplicaCluster cluster) {
         return perReplica(cluster, PEER_BYTES_METERS);
     }
 
     /** Per replica: bytes of decided values handed to the state machine ({@code parallax_protocol_delivered_bytes_total}). */
-    static Map<String, Double> deliveredBytes(ProcessCluster cluster) {
+    static Map<String, Double> deliveredBytes(ReplicaCluster cluster) {
         return perReplica(cluster, DELIVERED_METERS);
     }
 
@@ -81,7 +80,7 @@ final class ReplicaMetrics {
      * The sum of {@code meters} scraped from the metrics endpoint of each replica of {@code cluster}
      * ({@code replica-<i>}); -1 for a replica that does not answer.
      */
-    private static Map<String, Double> perReplica(ProcessCluster cluster, List<String> meters) {
+    private static Map<String, Double> perReplica(ReplicaCluster cluster, List<String> meters) {
         Map<String, Double> values = new LinkedHashMap<>();
         for (int i = 0; i < cluster.size(); i++) {
             double v;

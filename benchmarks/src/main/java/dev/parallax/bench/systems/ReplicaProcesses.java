@@ -1,6 +1,5 @@
 package dev.parallax.bench.systems;
 
-import dev.parallax.examples.cli.ProcessCluster;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -50,7 +49,7 @@ final class ReplicaProcesses {
     }
 
     /** The pid of every replica of {@code cluster}, by {@code replica-<i>}. */
-    static Map<String, Long> pids(ProcessCluster cluster) {
+    static Map<String, Long> pids(ReplicaCluster cluster) {
         Map<String, Long> pids = new LinkedHashMap<>();
         for (int i = 0; i < cluster.size(); i++) {
             pids.put("replica-" + i, cluster.pid(i));

@@ -5,7 +5,6 @@ import dev.parallax.bench.systems.limits.EchoSystem;
 import dev.parallax.bench.systems.limits.ForwarderSystem;
 import dev.parallax.bench.systems.ratis.RatisSystem;
 import dev.parallax.bench.systems.zookeeper.ZooKeeperSystem;
-import dev.parallax.examples.cli.Orderings;
 
 import java.util.List;
 import java.util.Map;
@@ -17,15 +16,15 @@ public final class Systems {
             new Entry("parallax-none", () -> new ParallaxSystem("none")),
             new Entry("parallax-every-batch", () -> new ParallaxSystem("every-batch")),
             new Entry("parallax-memory", () -> new ParallaxSystem("memory")),
-            new Entry("parallax-spaxos-none", () -> new ParallaxSystem("none", Orderings.S_PAXOS)),
-            new Entry("parallax-spaxos-every-batch", () -> new ParallaxSystem("every-batch", Orderings.S_PAXOS)),
-            new Entry("parallax-uring-none", () -> new ParallaxSystem("none", Orderings.U_RING)),
-            new Entry("parallax-mring-none", () -> new ParallaxSystem("none", Orderings.M_RING)),
-            new Entry("parallax-uring-every-batch", () -> new ParallaxSystem("every-batch", Orderings.U_RING)),
-            new Entry("parallax-mring-every-batch", () -> new ParallaxSystem("every-batch", Orderings.M_RING)),
+            new Entry("parallax-spaxos-none", () -> new ParallaxSystem("none", "s-paxos")),
+            new Entry("parallax-spaxos-every-batch", () -> new ParallaxSystem("every-batch", "s-paxos")),
+            new Entry("parallax-uring-none", () -> new ParallaxSystem("none", "u-ring")),
+            new Entry("parallax-mring-none", () -> new ParallaxSystem("none", "m-ring")),
+            new Entry("parallax-uring-every-batch", () -> new ParallaxSystem("every-batch", "u-ring")),
+            new Entry("parallax-mring-every-batch", () -> new ParallaxSystem("every-batch", "m-ring")),
             new Entry("parallax-n5-none", () -> new ParallaxSystem("none", null, 5)),
-            new Entry("parallax-uring-n5-none", () -> new ParallaxSystem("none", Orderings.U_RING, 5)),
-            new Entry("parallax-mring-n5-none", () -> new ParallaxSystem("none", Orderings.M_RING, 5)),
+            new Entry("parallax-uring-n5-none", () -> new ParallaxSystem("none", "u-ring", 5)),
+            new Entry("parallax-mring-n5-none", () -> new ParallaxSystem("none", "m-ring", 5)),
             new Entry("parallax-multiring-1", () -> ParallaxSystem.multiRing(1)),
             new Entry("parallax-multiring-2", () -> ParallaxSystem.multiRing(2)),
             new Entry("parallax-multiring-3", () -> ParallaxSystem.multiRing(3)),

@@ -6,10 +6,9 @@ import dev.parallax.bench.systems.zookeeper.ZooKeeperInvoker;
 import dev.parallax.bench.systems.zookeeper.ZooKeeperSessions;
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.config.Member;
-import dev.parallax.examples.cli.ClusterFile;
-import dev.parallax.examples.cli.ProcessCluster;
-import dev.parallax.examples.cli.VoleryClusterFile;
+import dev.parallax.core.net.LocalPorts;
 import dev.parallax.ringpaxos.RingPaxos;
+import dev.parallax.ringpaxos.multiring.MultiRingKeys;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,7 +16,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 /**
  * Volery, the ZooKeeper service of seed 004 (S-SMR / Eyrie / Volery) §V-B, as a benchmarked system:
@@ -30,9 +28,9 @@ import java.util.Properties;
  * znodes (local commands, to the path's owner, CRC32(path) mod P) and the workload's share of
  * create/delete (global commands, to every partition).
  *
- * <p>The cluster file is {@link VoleryClusterFile#local}'s (as {@code parallax volery} writes it),
- * with U-Ring rings ({@code multiring.kind=u-ring}): TCP only, no multicast needed on the machine,
- * and one ring kind for every P keeps the runs comparable. The acceptor log is a Chronicle log with {@code log.sync=none}
+ * <p>The replicas run a {@link ParallaxSpec} ({@link #spec}): the keys {@code parallax volery}
+ * writes for a local Volery cluster, with U-Ring rings ({@code multiring.kind=u-ring}): TCP only, no
+ * multicast needed on the machine, and one ring kind for every P keeps the runs comparable. The acceptor log is a Chronicle log with {@code log.sync=none}
  * (as {@code parallax-multiring-k}) under the work directory, with the ring throughput settings of
  * the parallax systems. The 3P replica JVMs share the memory of a three-server system: each gets
  * {@code 6 GiB / 3P} of heap (2 GiB at P = 1, 512 MiB at P = 4).
@@ -42,19 +40,25 @@ import java.util.Properties;
  */
 public final class VolerySystem implements ZooKeeperApiSystem {
     /** Replicas per partition (seed 004 §VI: three acceptors and replicas per ring). */
-    public static final int REPLICAS_PER_PARTITION = VoleryClusterFile.REPLICAS_PER_PARTITION;
+    public static final int REPLICAS_PER_PARTITION = 3;
+    /** The most partitions a local cluster runs: 3P replica JVMs on one machine (Multi-Ring allows more rings). */
+    public static final int MAX_PARTITIONS = 21;
+    /** The front-end key of {@code service=volery}: one ZooKeeper-protocol endpoint per replica. */
+    static final String ZOOKEEPER_KEY = "zookeeper";
     /** Heap shared by all replica JVMs: three servers of {@link ServerJvm#DEFAULT_HEAP_MIB}. */
     static final int TOTAL_HEAP_MIB = 3 * ServerJvm.DEFAULT_HEAP_MIB;
 
     private final int partitions;
     private final ZooKeeperSessions sessions = new ZooKeeperSessions();
-    private ProcessCluster cluster;
+    private ReplicaCluster cluster;
 
     /**
-     * @param partitions P, 1..{@value VoleryClusterFile#MAX_PARTITIONS} (3P replica JVMs on one machine; Multi-Ring allows more rings)
+     * @param partitions P, 1..{@value #MAX_PARTITIONS} (3P replica JVMs on one machine; Multi-Ring allows more rings)
      */
     public VolerySystem(int partitions) {
-        VoleryClusterFile.checkPartitions(partitions);
+        if (partitions < 1 || partitions > MAX_PARTITIONS) {
+            throw new IllegalArgumentException("partitions must be 1.." + MAX_PARTITIONS + ", not " + partitions);
+        }
         this.partitions = partitions;
     }
 
@@ -65,7 +69,7 @@ public final class VolerySystem implements ZooKeeperApiSystem {
 
     /** The number of replica JVMs, 3P. */
     public int replicas() {
-        return VoleryClusterFile.replicas(partitions);
+        return REPLICAS_PER_PARTITION * partitions;
     }
 
     @Override
@@ -111,34 +115,51 @@ public final class VolerySystem implements ZooKeeperApiSystem {
     }
 
     /**
-     * The cluster-file settings this system writes for a run in {@code workDir} (durable state under
-     * {@code workDir/data}, one ZooKeeper front-end port per replica, free now), before
-     * {@link ProcessCluster} adds the members and client ports. Package-private for tests.
+     * The spec of a run: Volery ({@code service=volery}, {@code execution=s-smr},
+     * {@code ordering=multi-ring}, {@code multiring.rings=P}, {@code multiring.kind=u-ring}) on 3P
+     * replicas, log sync {@code none}, one client event loop per replica, a snapshot every 100000
+     * instances, the throughput settings, a ZooKeeper front end per replica on a port of 127.0.0.1
+     * free now ({@code zookeeper=}), and the experiment settings. Package-private for tests.
      */
-    Properties clusterSettings(Path workDir) {
-        Properties p = VoleryClusterFile.local(partitions, RingPaxos.U_RING, workDir.resolve("data"), 100_000);
-        p.putAll(fixedSettings());
-        ParallaxClusterSettings.putExperimentSettings(p);
-        return p;
+    ParallaxSpec spec() {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("client.io.threads", "1");
+        s.put("snapshot.every", ParallaxClusterSettings.SNAPSHOT_EVERY);
+        s.putAll(ringSettings());
+        s.putAll(new java.util.TreeMap<>(ParallaxClusterSettings.THROUGHPUT_SETTINGS));
+        s.put(ZOOKEEPER_KEY, LocalPorts.endpoints(replicas()));
+        return new ParallaxSpec(ParallaxSpec.MULTI_RING, ParallaxSpec.S_SMR, 0, replicas(), ParallaxSpec.VOLERY, "none", false, s)
+                .with(ParallaxClusterSettings.experimentSettings());
+    }
+
+    /** P rings, one per partition, each a U-Ring. */
+    private Map<String, String> ringSettings() {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put(MultiRingKeys.RINGS.name(), Integer.toString(partitions));
+        s.put(MultiRingKeys.KIND.name(), RingPaxos.U_RING);
+        return s;
     }
 
     /** The cluster-file settings of every run, in the order the settings list them. */
     private Map<String, String> fixedSettings() {
-        Map<String, String> s = new LinkedHashMap<>(VoleryClusterFile.settings(partitions, RingPaxos.U_RING));
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("service", ParallaxSpec.VOLERY);
+        s.put("execution", ParallaxSpec.S_SMR);
+        s.put("ordering", ParallaxSpec.MULTI_RING);
+        s.putAll(ringSettings());
         s.put("log.sync", "none");
         s.putAll(new java.util.TreeMap<>(ParallaxClusterSettings.THROUGHPUT_SETTINGS));
         return s;
     }
 
     /**
-     * The cluster of a run in {@code workDir}: its cluster file written (and checked by
-     * {@link ClusterFile}), no process started. Package-private for tests.
+     * The cluster of a run in {@code workDir}: its cluster file written (and checked by the
+     * library's reader), no process started. Package-private for tests.
      *
      * @throws IOException if the directory or the file cannot be written
      */
-    ProcessCluster cluster(Path workDir) throws IOException {
-        return new ProcessCluster(workDir, replicas(), clusterSettings(workDir), false, replicaJvm())
-                .replicaArgs("--metrics-port", "0");
+    ReplicaCluster cluster(Path workDir) throws IOException {
+        return new ReplicaCluster(spec(), workDir, replicaJvm());
     }
 
     @Override
@@ -166,8 +187,8 @@ public final class VolerySystem implements ZooKeeperApiSystem {
     /** Opens session {@code k} (k counting the connections) to the front end {@link #frontEndOf} names. */
     @Override
     public CommandInvoker connect(int maxOutstanding) throws Exception {
-        ClusterFile file = cluster.clusterFile();
-        Member frontEnd = file.zookeeper().orElseThrow().member(frontEndOf(sessions.opened(), file.partitionMembers()));
+        Member frontEnd = cluster.endpoints(ZOOKEEPER_KEY).orElseThrow()
+                .member(frontEndOf(sessions.opened(), cluster.partitionMembers()));
         return sessions.open(frontEnd.host() + ":" + frontEnd.port());
     }
 

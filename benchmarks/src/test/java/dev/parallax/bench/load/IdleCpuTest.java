@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.parallax.bench.profile.ThreadCpu;
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.SmrClient;
-import dev.parallax.examples.cli.ProcessCluster;
+import dev.parallax.bench.systems.ParallaxSpec;
+import dev.parallax.bench.systems.ReplicaCluster;
 import dev.parallax.examples.kv.KvCommand;
 import dev.parallax.examples.kv.KvOp;
 import dev.parallax.examples.kv.KvReply;
@@ -41,9 +42,10 @@ class IdleCpuTest {
 
     @Test
     void noReplicaThreadSpinsWhileTheClusterIsIdle(@TempDir Path dir) throws Exception {
-        try (ProcessCluster cluster = new ProcessCluster(dir, 3, ProcessCluster.localDefaults(null, 0), false,
-                List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))) {
+        ParallaxSpec inMemory = new ParallaxSpec("multi-paxos", "sequential", 0, 3, ParallaxSpec.KV, "memory", false,
+                Map.of("client.io.threads", "1"));
+        try (ReplicaCluster cluster = new ReplicaCluster(inMemory, dir, List.of("-Xmx256m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))) {
             cluster.startAll(Duration.ofSeconds(60));
             try (SmrClient client = SmrClient.connect(ClientConfig.builder(cluster.clientEndpoints()).build())) {
                 client.invoke(KvCommand.of(KvOp.SET, bytes("idle"), bytes("1")).encode()).get(30, TimeUnit.SECONDS);

@@ -1,9 +1,7 @@
 package dev.parallax.bench.systems;
 
-import dev.parallax.examples.cli.ClusterFile;
-import dev.parallax.examples.cli.Executions;
-import dev.parallax.examples.cli.KvRouting;
-import dev.parallax.examples.cli.Orderings;
+import dev.parallax.core.runtime.ClusterConfig;
+import dev.parallax.ringpaxos.multiring.MultiRingKeys;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -28,14 +26,14 @@ class SystemsTest {
     @DisplayName("seed 002 (S-Paxos): a system's fixed ordering wins over --ordering, with natural batching for both layers")
     void aFixedOrderingWinsOverTheRuntimeSettingAndItsThroughputSettingsAreRecorded() {
         ParallaxSystem spaxos = (ParallaxSystem) Systems.create("parallax-spaxos-every-batch");
-        spaxos.runtime(Map.of(Orderings.KEY, "multi-paxos", "threads", "staged"));
+        spaxos.runtime(Map.of("ordering", "multi-paxos", "threads", "staged"));
         assertThat(spaxos.settings()).containsEntry("ordering", "s-paxos").containsEntry("threads", "staged")
                 .containsEntry("log.sync", "every-batch").containsEntry("spaxos.batch.bytes", "16384")
                 .containsEntry("spaxos.eager.below", "1").containsEntry("paxos.eager.below", "1");
         ParallaxSystem plain = (ParallaxSystem) Systems.create("parallax-none");
         assertThat(plain.settings()).containsEntry("ordering", "multi-paxos");
-        assertThat(plain.runtime(Map.of(Orderings.KEY, "s-paxos")).settings()).containsEntry("ordering", "s-paxos");
-        assertThat(new ParallaxSystem("memory", Orderings.S_PAXOS).tls(true).name()).isEqualTo("parallax-spaxos-memory-tls");
+        assertThat(plain.runtime(Map.of("ordering", "s-paxos")).settings()).containsEntry("ordering", "s-paxos");
+        assertThat(new ParallaxSystem("memory", "s-paxos").tls(true).name()).isEqualTo("parallax-spaxos-memory-tls");
     }
 
     @Test
@@ -47,7 +45,7 @@ class SystemsTest {
                 "parallax-uring-every-batch", "parallax-mring-every-batch", "parallax-n5-none", "parallax-uring-n5-none",
                 "parallax-mring-n5-none");
         ParallaxSystem uring = (ParallaxSystem) Systems.create("parallax-uring-none");
-        uring.runtime(Map.of(Orderings.KEY, "multi-paxos"));
+        uring.runtime(Map.of("ordering", "multi-paxos"));
         assertThat(uring.replicas()).isEqualTo(3);
         assertThat(uring.settings()).containsEntry("ordering", "u-ring").containsEntry("replicas", "3")
                 .containsEntry("ring.batch.bytes", "8000").containsEntry("ring.eager.below", "1");
@@ -69,7 +67,7 @@ class SystemsTest {
                 "parallax-multiring-1", "parallax-multiring-2", "parallax-multiring-3", "ratis");
         for (int k = 1; k <= 3; k++) {
             ParallaxSystem multi = (ParallaxSystem) Systems.create("parallax-multiring-" + k);
-            multi.runtime(Map.of(Orderings.KEY, "multi-paxos", "threads", "staged"));
+            multi.runtime(Map.of("ordering", "multi-paxos", "threads", "staged"));
             assertThat(multi.name()).isEqualTo("parallax-multiring-" + k);
             assertThat(multi.replicas()).isEqualTo(3);
             assertThat(multi.settings()).containsEntry("ordering", "multi-ring").containsEntry("multiring.rings", Integer.toString(k))
@@ -94,7 +92,7 @@ class SystemsTest {
                 "parallax-ssmr-1", "parallax-ssmr-2");
         for (int p = 1; p <= 2; p++) {
             ParallaxSystem ssmr = (ParallaxSystem) Systems.create("parallax-ssmr-" + p);
-            ssmr.runtime(Map.of(Orderings.KEY, "multi-paxos", Executions.KEY, "p-smr", "execution.threads", "5"));
+            ssmr.runtime(Map.of("ordering", "multi-paxos", "execution", "p-smr", "execution.threads", "5"));
             assertThat(ssmr.name()).isEqualTo("parallax-ssmr-" + p);
             assertThat(ssmr.replicas()).as("three replicas per partition").isEqualTo(3 * p);
             assertThat(ssmr.settings()).containsEntry("ordering", "multi-ring").containsEntry("multiring.rings", Integer.toString(p))
@@ -102,21 +100,17 @@ class SystemsTest {
             assertThat(ssmr.settings().get("partitions")).startsWith(p + " (3 replicas each");
             assertThat(ssmr.replicaJvm()).as("the heap of three servers shared by 3P JVMs")
                     .contains("-Xmx" + (p == 1 ? "2g" : "1g"));
-            // The cluster file the system writes is accepted: the KV store partitioned by S-SMR.
-            java.util.Properties props = ssmr.clusterProperties(java.nio.file.Path.of("work"));
-            StringBuilder members = new StringBuilder();
-            for (int i = 0; i < 3 * p; i++) {
-                members.append(i == 0 ? "" : ",").append(i).append("=127.0.0.1:").append(7000 + i);
-            }
-            props.setProperty("members", members.toString());
-            ClusterFile file = ClusterFile.of(props);
-            assertThat(file.service()).isEqualTo(ClusterFile.KV);
-            assertThat(file.execution()).isEqualTo(Executions.S_SMR);
-            assertThat(file.ordering()).isEqualTo(Orderings.MULTI_RING);
-            assertThat(file.partitions()).isEqualTo(p);
-            assertThat(file.partitionOf(3 * p - 1)).isEqualTo(p - 1);
-            assertThat(KvRouting.partitioned(file)).isTrue();
-            assertThat(KvRouting.partition(file).partitions()).as("each replica's partition of the store").isEqualTo(p);
+            // The spec: the KV store partitioned by S-SMR, and the cluster file it renders is accepted.
+            ParallaxSpec spec = ssmr.spec();
+            assertThat(spec.service()).isEqualTo(ParallaxSpec.KV);
+            assertThat(spec.execution()).isEqualTo(ParallaxSpec.S_SMR);
+            assertThat(spec.ordering()).isEqualTo("multi-ring");
+            assertThat(spec.partitioned()).isTrue();
+            assertThat(spec.groups()).as("one ring per partition").isEqualTo(p);
+            ClusterConfig file = ParallaxSpecTest.accepted(spec);
+            assertThat(file.settings().raw("execution")).contains("s-smr");
+            assertThat(MultiRingKeys.partitions(file.settings(), 3 * p)).isEqualTo(p);
+            assertThat(MultiRingKeys.partitionOf(file.settings(), 3 * p, 3 * p - 1)).isEqualTo(p - 1);
         }
         assertThat(ParallaxSystem.ssmr(2).tls(true).name()).isEqualTo("parallax-ssmr-2-tls");
         assertThatThrownBy(() -> ParallaxSystem.ssmr(4)).hasMessageContaining("partitions must be 1..3");
@@ -132,28 +126,29 @@ class SystemsTest {
                 "parallax-multiring-2", "parallax-multiring-3", "parallax-psmr-1", "parallax-psmr-2", "parallax-psmr-3", "ratis");
         for (int k = 1; k <= 3; k++) {
             ParallaxSystem psmr = (ParallaxSystem) Systems.create("parallax-psmr-" + k);
-            psmr.runtime(Map.of(Orderings.KEY, "multi-paxos", Executions.KEY, "early-ws-opt", "execution.threads", "5",
+            psmr.runtime(Map.of("ordering", "multi-paxos", "execution", "early-ws-opt", "execution.threads", "5",
                     "threads", "staged"));
             assertThat(psmr.name()).isEqualTo("parallax-psmr-" + k);
             assertThat(psmr.replicas()).isEqualTo(3);
             assertThat(psmr.settings()).containsEntry("ordering", "multi-ring").containsEntry("multiring.rings", Integer.toString(k))
                     .containsEntry("execution", "p-smr, " + k + " workers, one per group").containsEntry("threads", "staged")
                     .containsEntry("log.sync", "none").containsEntry("ring.batch.bytes", "8000");
-            // The cluster file the system writes is accepted: p-smr over multi-ring with one worker per ring.
-            java.util.Properties props = psmr.clusterProperties(java.nio.file.Path.of("work"));
-            props.setProperty("members", "0=127.0.0.1:7000,1=127.0.0.1:7001,2=127.0.0.1:7002");
-            ClusterFile file = ClusterFile.of(props);
-            assertThat(file.ordering()).isEqualTo(Orderings.MULTI_RING);
-            assertThat(file.execution()).isEqualTo(Executions.P_SMR);
-            assertThat(file.multiRing().rings()).isEqualTo(k);
-            assertThat(file.executionThreads()).isEqualTo(k);
-            assertThat(KvRouting.stateMachine(file).partitions()).as("the replicas' store").isEqualTo(k);
-            assertThat(KvRouting.router(file)).get().extracting(dev.parallax.examples.kv.KvRouter::groups).isEqualTo(k);
+            // The spec: p-smr over multi-ring with one worker per ring, the clients routing by key over the rings.
+            ParallaxSpec spec = psmr.spec();
+            assertThat(spec.ordering()).isEqualTo("multi-ring");
+            assertThat(spec.execution()).isEqualTo(ParallaxSpec.P_SMR);
+            assertThat(spec.oneWorkerPerGroup()).isTrue();
+            assertThat(spec.groups()).isEqualTo(k);
+            assertThat(spec.workers()).isEqualTo(k);
+            assertThat(spec.routesByKey()).isTrue();
+            ClusterConfig file = ParallaxSpecTest.accepted(spec);
+            assertThat(file.settings().raw("execution.threads")).contains(Integer.toString(k));
+            assertThat(file.ordering().groups(file.orderingContext(false))).isEqualTo(k);
         }
         assertThat(ParallaxSystem.psmr(2).tls(true).name()).isEqualTo("parallax-psmr-2-tls");
         assertThatThrownBy(() -> ParallaxSystem.psmr(64)).hasMessageContaining("rings must be 1..63");
         // --execution p-smr on a multi-ring system without a fixed executor: one worker per ring by default.
-        assertThat(ParallaxSystem.multiRing(3).runtime(Map.of(Executions.KEY, "p-smr")).settings())
+        assertThat(ParallaxSystem.multiRing(3).runtime(Map.of("execution", "p-smr")).settings())
                 .containsEntry("execution", "p-smr, 3 workers, one per group");
     }
 
@@ -165,42 +160,35 @@ class SystemsTest {
         assertThat(Systems.all()).extracting(Systems.Entry::name).containsSubsequence("parallax-psmr-1", "parallax-psmr-2",
                 "parallax-psmr-3", "parallax-multicast-2", "parallax-psmr-multicast-2", "ratis");
         ParallaxSystem multicast = (ParallaxSystem) Systems.create("parallax-multicast-2");
-        multicast.runtime(Map.of(Orderings.KEY, "multi-ring", "threads", "staged"));
+        multicast.runtime(Map.of("ordering", "multi-ring", "threads", "staged"));
         assertThat(multicast.name()).isEqualTo("parallax-multicast-2");
         assertThat(multicast.replicas()).isEqualTo(3);
         assertThat(multicast.settings()).containsEntry("ordering", "multicast").containsEntry("multicast.groups", "2")
                 .containsEntry("execution", "sequential").containsEntry("threads", "staged").containsEntry("log.sync", "none")
                 .containsEntry("paxos.batch.bytes", "16384").containsEntry("paxos.eager.below", "1");
-        ClusterFile sequential = clusterFile(multicast);
-        assertThat(sequential.ordering()).isEqualTo(Orderings.MULTICAST);
-        assertThat(sequential.multicastGroups()).isEqualTo(2);
-        assertThat(KvRouting.router(sequential)).as("the clients route by key").get()
-                .extracting(dev.parallax.examples.kv.KvRouter::groups).isEqualTo(2);
-        assertThat(KvRouting.stateMachine(sequential).partitions()).as("sequential: one partition").isEqualTo(1);
+        ParallaxSpec sequential = multicast.spec();
+        assertThat(sequential.ordering()).isEqualTo("multicast");
+        assertThat(sequential.groups()).isEqualTo(2);
+        assertThat(sequential.routesByKey()).as("the clients route by key").isTrue();
+        assertThat(sequential.oneWorkerPerGroup()).as("sequential: the store in one partition").isFalse();
+        assertThat(ParallaxSpecTest.accepted(sequential).ordering().name()).isEqualTo("multicast");
         // --execution p-smr on the multicast system without a fixed executor: one worker per group by default.
-        assertThat(ParallaxSystem.multicast(3).runtime(Map.of(Executions.KEY, "p-smr")).settings())
+        assertThat(ParallaxSystem.multicast(3).runtime(Map.of("execution", "p-smr")).settings())
                 .containsEntry("execution", "p-smr, 3 workers, one per group");
 
         ParallaxSystem psmr = (ParallaxSystem) Systems.create("parallax-psmr-multicast-2");
-        psmr.runtime(Map.of(Orderings.KEY, "multi-paxos", Executions.KEY, "early-ws-opt", "execution.threads", "5"));
+        psmr.runtime(Map.of("ordering", "multi-paxos", "execution", "early-ws-opt", "execution.threads", "5"));
         assertThat(psmr.name()).isEqualTo("parallax-psmr-multicast-2");
         assertThat(psmr.settings()).containsEntry("ordering", "multicast").containsEntry("multicast.groups", "2")
                 .containsEntry("execution", "p-smr, 2 workers, one per group");
-        ClusterFile file = clusterFile(psmr);
-        assertThat(file.execution()).isEqualTo(Executions.P_SMR);
-        assertThat(file.executionThreads()).isEqualTo(2);
-        assertThat(KvRouting.stateMachine(file).partitions()).as("the replicas' store").isEqualTo(2);
-        assertThat(KvRouting.router(file)).get().extracting(dev.parallax.examples.kv.KvRouter::groups).isEqualTo(2);
+        ParallaxSpec spec = psmr.spec();
+        assertThat(spec.execution()).isEqualTo(ParallaxSpec.P_SMR);
+        assertThat(spec.workers()).isEqualTo(2);
+        assertThat(spec.groups()).as("the clients' routing and the replicas' store").isEqualTo(2);
+        assertThat(ParallaxSpecTest.accepted(spec).settings().raw("multicast.groups")).contains("2");
         assertThat(ParallaxSystem.psmrMulticast(2).tls(true).name()).isEqualTo("parallax-psmr-multicast-2-tls");
         assertThatThrownBy(() -> ParallaxSystem.multicast(17)).hasMessageContaining("groups must be 1..16");
         assertThatThrownBy(() -> ParallaxSystem.psmrMulticast(0)).hasMessageContaining("groups must be 1..16");
-    }
-
-    /** The cluster file {@code system} writes, with three local members: the replicas accept it. */
-    private static ClusterFile clusterFile(ParallaxSystem system) {
-        java.util.Properties props = system.clusterProperties(java.nio.file.Path.of("work"));
-        props.setProperty("members", "0=127.0.0.1:7000,1=127.0.0.1:7001,2=127.0.0.1:7002");
-        return ClusterFile.of(props);
     }
 
     @Test

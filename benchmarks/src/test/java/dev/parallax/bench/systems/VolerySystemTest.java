@@ -3,10 +3,8 @@ package dev.parallax.bench.systems;
 import dev.parallax.bench.systems.zookeeper.ZkWorkload;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.Member;
-import dev.parallax.examples.cli.ClusterFile;
-import dev.parallax.examples.cli.Executions;
-import dev.parallax.examples.cli.Orderings;
-import dev.parallax.examples.cli.ProcessCluster;
+import dev.parallax.core.runtime.ClusterConfig;
+import dev.parallax.ringpaxos.multiring.MultiRingKeys;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,18 +28,19 @@ class VolerySystemTest {
         // with even member counts (branch even-rings), checked key by key below.
         for (int p : new int[] {1, 3}) {
             Path work = dir.resolve("p" + p);
-            ProcessCluster cluster = new VolerySystem(p).cluster(work);
-            for (ClusterFile file : List.of(cluster.clusterFile(), ClusterFile.load(cluster.configFile()))) {
-                assertThat(file.service()).isEqualTo(ClusterFile.VOLERY);
-                assertThat(file.execution()).isEqualTo(Executions.S_SMR);
-                assertThat(file.ordering()).isEqualTo(Orderings.MULTI_RING);
-                assertThat(file.partitions()).isEqualTo(p);
+            ReplicaCluster cluster = new VolerySystem(p).cluster(work);
+            for (ClusterConfig file : List.of(cluster.config(), ClusterConfig.load(cluster.configFile()))) {
+                assertThat(file.settings().raw("service")).contains("volery");
+                assertThat(file.settings().raw("execution")).contains("s-smr");
+                assertThat(file.ordering().name()).isEqualTo("multi-ring");
                 assertThat(file.members().size()).isEqualTo(3 * p);
-                List<int[]> partitions = file.partitionMembers();
+                assertThat(MultiRingKeys.partitions(file.settings(), 3 * p)).isEqualTo(p);
+                List<int[]> partitions = MultiRingKeys.partitionMembers(file.settings(), 3 * p);
                 for (int q = 0; q < p; q++) {
                     assertThat(partitions.get(q)).containsExactly(3 * q, 3 * q + 1, 3 * q + 2);
                 }
-                ClusterMembers zk = file.zookeeper().orElseThrow();
+                assertThat(cluster.partitionMembers()).hasSize(p);
+                ClusterMembers zk = cluster.endpoints("zookeeper").orElseThrow();
                 assertThat(zk.size()).isEqualTo(3 * p);
                 Set<Integer> ports = new HashSet<>();
                 for (Member m : zk.members()) {
@@ -59,14 +58,15 @@ class VolerySystemTest {
 
     @Test
     @DisplayName("volery-2 and volery-4 write the same keys over 6 and 12 members")
-    void theEvenClustersWriteTheSameKeys(@TempDir Path dir) {
+    void theEvenClustersWriteTheSameKeys() {
         for (int p : new int[] {2, 4}) {
-            java.util.Properties props = new VolerySystem(p).clusterSettings(dir);
-            assertThat(props).containsEntry("service", "volery").containsEntry("execution", "s-smr")
+            ParallaxSpec spec = new VolerySystem(p).spec();
+            assertThat(spec.keys()).containsEntry("service", "volery").containsEntry("execution", "s-smr")
                     .containsEntry("ordering", "multi-ring").containsEntry("multiring.rings", Integer.toString(p))
-                    .containsEntry("multiring.kind", "u-ring").containsEntry("log.sync", "none")
-                    .containsEntry("data.dir", dir.resolve("data").toString());
-            assertThat(ClusterMembers.parse(props.getProperty("zookeeper")).size()).isEqualTo(3 * p);
+                    .containsEntry("multiring.kind", "u-ring").containsEntry("log.sync", "none");
+            assertThat(spec.replicas()).isEqualTo(3 * p);
+            assertThat(spec.durable()).as("data under the run's data.dir").isTrue();
+            assertThat(ClusterMembers.parse(spec.settings().get("zookeeper")).size()).isEqualTo(3 * p);
         }
     }
 

@@ -2,7 +2,7 @@ package dev.parallax.bench.systems.zookeeper;
 
 import dev.parallax.bench.systems.BenchSystem;
 import dev.parallax.bench.systems.ServerJvm;
-import dev.parallax.examples.cli.ServerProcesses;
+import dev.parallax.bench.systems.ServerProcesses;
 import dev.parallax.core.client.CommandInvoker;
 import org.apache.zookeeper.Version;
 
