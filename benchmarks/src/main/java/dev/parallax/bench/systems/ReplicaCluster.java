@@ -1,5 +1,7 @@
 package dev.parallax.bench.systems;
 
+import dev.parallax.examples.process.ServerProcesses;
+
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.config.ClusterMembers;
 import dev.parallax.core.config.Member;

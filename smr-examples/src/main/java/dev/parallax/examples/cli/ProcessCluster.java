@@ -1,5 +1,7 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.examples.process.ServerProcesses;
+
 import dev.parallax.core.stage.ThreadPlacement;
 
 import dev.parallax.core.client.ClientConfig;

@@ -17,8 +17,8 @@ import java.util.StringJoiner;
  * {@code execution=s-smr}, {@code ordering=multi-ring} with {@code multiring.rings=P}: one ring per
  * partition over its replicas and the global ring over all; members {@code 0..3P-1}, partition p =
  * replicas 3p..3p+2), every replica with a ZooKeeper-protocol front end ({@code zookeeper=}) on a
- * port free now. The one builder of such a file: {@code parallax volery}, {@code parallax demo} and
- * {@code chaos --service volery}, the process tests and the benchmarks' {@code VolerySystem} use it;
+ * port free now. The one builder of such a file: {@code parallax volery}, {@code parallax demo},
+ * {@code chaos --service volery} and the process tests use it (the benchmarks write their own from a spec);
  * {@link ProcessCluster} adds the members and client ports (and, for M-Ring rings, a free UDP port
  * run and a multicast group).
  *

@@ -1,8 +1,10 @@
 package dev.parallax.bench.systems.limits;
 
+import dev.parallax.examples.process.ServerProcesses;
+
 import dev.parallax.bench.systems.BenchSystem;
 import dev.parallax.bench.systems.ServerJvm;
-import dev.parallax.bench.systems.ServerProcesses;
+import dev.parallax.examples.process.ServerProcesses;
 import dev.parallax.core.client.CommandInvoker;
 
 import java.nio.file.Path;

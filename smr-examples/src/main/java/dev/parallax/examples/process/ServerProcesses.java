@@ -1,4 +1,4 @@
-package dev.parallax.examples.cli;
+package dev.parallax.examples.process;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,10 +15,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Server JVMs on this machine (the replicas of a {@link ProcessCluster}, a benchmarked system's
- * servers): each runs a main class from this JVM's class path, writes its output to
- * {@code <name>.log} in the work directory and announces readiness by printing a line that starts
- * with {@code READY}. Owned by one thread; {@link #close} stops every process.
+ * Server JVMs on this machine (the replicas of a {@code parallax demo} or {@code chaos} cluster, a
+ * benchmark's replicas and peer systems):
+ * each runs a main class from this JVM's class path, writes its output to {@code <name>.log} in the
+ * work directory and announces readiness by printing a line that starts with {@code READY} (as
+ * {@code parallax replica} does once its ports are open, and the peers' mains here). Owned by one
+ * thread; {@link #close} stops every process.
  */
 public final class ServerProcesses implements AutoCloseable {
     private static final Pattern READY = Pattern.compile("(?m)^READY\\b.*$");
@@ -42,6 +44,16 @@ public final class ServerProcesses implements AutoCloseable {
      * @throws IOException if the JVM cannot be started
      */
     public void launch(String name, Class<?> mainClass, List<String> args) throws IOException {
+        launch(name, mainClass.getName(), args);
+    }
+
+    /**
+     * Starts the main class named {@code mainClass} (on this JVM's class path) with {@code args} as
+     * process {@code name} (does not wait).
+     *
+     * @throws IOException if the JVM cannot be started
+     */
+    public void launch(String name, String mainClass, List<String> args) throws IOException {
         Path log = log(name);
         Files.deleteIfExists(log);
         List<String> cmd = new ArrayList<>();
@@ -49,7 +61,7 @@ public final class ServerProcesses implements AutoCloseable {
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
-        cmd.add(mainClass.getName());
+        cmd.add(mainClass);
         cmd.addAll(args);
         processes.put(name, new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start());
     }
