@@ -46,25 +46,25 @@ import java.util.TreeMap;
  *       bounded by {@link SsmrConfig#maxEarlyCommands} and {@link SsmrConfig#maxEarlyBytes}; beyond
  *       the bounds new early messages are refused (counted), entries older than
  *       {@link SsmrConfig#earlyTtlNanos} are dropped (counted). Retransmission recovers both.</li>
- *   <li><b>Late messages</b>, for commands already finished here, are dropped (counted). A command is
- *       recognised as finished by the highest finished sequence of its client stream (CommandId's
- *       sequence grows per (client, destination) stream), kept for the
- *       {@link SsmrConfig#finishedStreams} most recent streams of several partitions (rule 12). A stream that finished a higher
- *       sequence before a lower one was delivered (a pipelining client) makes an early message for
- *       the lower one look late: it is dropped and recovered by retransmission (safety is not
- *       affected, only latency).</li>
+ *   <li><b>Late messages</b>, for commands already finished here, are dropped (counted). A
+ *       command is recognised as finished by the highest finished sequence of its client stream
+ *       (CommandId's sequence grows per (client, destination) stream), kept for the
+ *       {@link SsmrConfig#finishedStreams} most recent streams of several partitions (rule 12). A stream
+ *       that finished a higher sequence before a lower one was delivered (a pipelining client)
+ *       makes an early message for the lower one look late: it is dropped and recovered by
+ *       retransmission (safety is not affected, only latency).</li>
  *   <li><b>Duplicates</b> (the same partition's signal or values again, from another replica or
  *       resent) are ignored (counted). Messages from this partition, or about a command that does
  *       not involve this partition or the sender, are dropped as foreign (counted).</li>
  *   <li><b>Retransmission</b> (§V-A "one of the operational replicas will retransmit"): a head
  *       waiting longer than {@link SsmrConfig#resendAfterNanos} sends a
- *       {@link PartitionMessage.Request} to each partition it still misses, and again after each
- *       further interval. A request is answered with the values of a command this replica has
- *       started, from the pending commands or from a cache of
- *       the last {@link SsmrConfig#resendCache} finished ones of several partitions (rule 12; a
- *       {@link PartitionMessage.Signal} if evicted); a request for a command not yet started is ignored: the values go out when it
- *       starts. An answer from the cache also carries the cached messages of the next finished
- *       commands involving the asker (catch-up push-ahead, bounded; the paper is silent).</li>
+ *       {@link PartitionMessage.Request} to each partition it still misses, and again after each further
+ *       interval. A request is answered with the values of a command this replica has started, from
+ *       the pending commands or from a cache of the last {@link SsmrConfig#resendCache} finished
+ *       ones of several partitions (rule 12; a {@link PartitionMessage.Signal} if evicted); a
+ *       request for a command not yet started is ignored: the values go out when it starts. An
+ *       answer from the cache also carries the cached messages of the next finished commands
+ *       involving the asker (catch-up push-ahead, bounded; the paper is silent).</li>
  *   <li><b>Replay</b>: a command delivered with logged values ({@link RemoteValuesLog}) executes at
  *       once with them, without waiting for values or signals: the entry exists only because the
  *       command already finished execution-atomically here before, so its execution overlapped every

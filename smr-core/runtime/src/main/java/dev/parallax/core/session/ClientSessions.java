@@ -38,11 +38,11 @@ import java.util.Map;
  *       lost while a later one was decided ({@code next} is then 1 and no session is created): a
  *       pipelining client, or one that went on after a time-out, sends 2 before 1 is decided
  *       (not {@code EXPIRED}, which would break the client for good);</li>
- *   <li>{@link Verdict#EXPIRED} if the (client, stream) pair had a session that was evicted as least
- *       recently used, beyond {@code maxSessions}. Such a command is never executed: a retry of an
- *       executed command of an evicted session (sequence 1 included, whose retry would otherwise
- *       look like a new session) gets {@code SESSION_EXPIRED}, and its outcome is unknown to the
- *       client.</li>
+ *   <li>{@link Verdict#EXPIRED} if the (client, stream) pair had a session that was evicted as the
+ *       least recently used of its pool (below), beyond {@code maxSessions}. Such a command is never
+ *       executed: a retry of an executed command of an evicted session (sequence 1 included, whose
+ *       retry would otherwise look like a new session) gets {@code SESSION_EXPIRED}, and its outcome
+ *       is unknown to the client.</li>
  * </ul>
  * Recency follows {@link #admit} calls alone, so it is the same on replicas that admit in the same
  * order; a replica that executes several streams must admit them in one deterministic merged order.
