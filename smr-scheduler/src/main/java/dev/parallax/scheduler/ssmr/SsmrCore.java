@@ -46,25 +46,25 @@ import java.util.TreeMap;
  *       bounded by {@link SsmrConfig#maxEarlyCommands} and {@link SsmrConfig#maxEarlyBytes}; beyond
  *       the bounds new early messages are refused (counted), entries older than
  *       {@link SsmrConfig#earlyTtlNanos} are dropped (counted). Retransmission recovers both.</li>
- *   <li><b>Late messages</b>, for commands already finished here, are dropped (counted). A command is
- *       recognised as finished by the highest finished sequence of its client stream (CommandId's
- *       sequence grows per (client, destination) stream), kept for the
- *       {@link SsmrConfig#finishedStreams} most recent streams. A stream that finished a higher
- *       sequence before a lower one was delivered (a pipelining client) makes an early message for
- *       the lower one look late: it is dropped and recovered by retransmission (safety is not
- *       affected, only latency).</li>
+ *   <li><b>Late messages</b>, for commands already finished here, are dropped (counted). A
+ *       command is recognised as finished by the highest finished sequence of its client stream
+ *       (CommandId's sequence grows per (client, destination) stream), kept for the
+ *       {@link SsmrConfig#finishedStreams} most recent streams of several partitions (rule 12). A stream
+ *       that finished a higher sequence before a lower one was delivered (a pipelining client)
+ *       makes an early message for the lower one look late: it is dropped and recovered by
+ *       retransmission (safety is not affected, only latency).</li>
  *   <li><b>Duplicates</b> (the same partition's signal or values again, from another replica or
  *       resent) are ignored (counted). Messages from this partition, or about a command that does
  *       not involve this partition or the sender, are dropped as foreign (counted).</li>
  *   <li><b>Retransmission</b> (§V-A "one of the operational replicas will retransmit"): a head
  *       waiting longer than {@link SsmrConfig#resendAfterNanos} sends a
- *       {@link PartitionMessage.Request} to each partition it still misses, and again after each
- *       further interval. A request is answered with the values of a command this replica has
- *       started, from the pending commands or from a cache of
- *       the last {@link SsmrConfig#resendCache} finished ones (a {@link PartitionMessage.Signal} if
- *       evicted); a request for a command not yet started is ignored: the values go out when it
- *       starts. An answer from the cache also carries the cached messages of the next finished
- *       commands involving the asker (catch-up push-ahead, bounded; the paper is silent).</li>
+ *       {@link PartitionMessage.Request} to each partition it still misses, and again after each further
+ *       interval. A request is answered with the values of a command this replica has started, from
+ *       the pending commands or from a cache of the last {@link SsmrConfig#resendCache} finished
+ *       ones of several partitions (rule 12; a {@link PartitionMessage.Signal} if evicted); a
+ *       request for a command not yet started is ignored: the values go out when it starts. An
+ *       answer from the cache also carries the cached messages of the next finished commands
+ *       involving the asker (catch-up push-ahead, bounded; the paper is silent).</li>
  *   <li><b>Replay</b>: a command delivered with logged values ({@link RemoteValuesLog}) executes at
  *       once with them, without waiting for values or signals: the entry exists only because the
  *       command already finished execution-atomically here before, so its execution overlapped every
@@ -77,6 +77,23 @@ import java.util.TreeMap;
  *       (the same rule for every command).</li>
  *   <li><b>Signals off</b> ({@link SsmrConfig#signals} false, UNSAFE): a command finishes as soon as
  *       it executed; only remote reads are awaited.</li>
+ *   <li><b>Sessions, evicted in the order</b> (the paper is silent: Alg. 1 and §IV-B assume each
+ *       command is delivered once, while §II allows an unbounded set of clients). Before this core
+ *       sees a command, the replica admits it through its replicated client-session table
+ *       ({@code dev.parallax.core.session.ClientSessions}: exactly once and in order per client and
+ *       destination set); a duplicate, a gap or an expired session never reaches the core. The
+ *       verdict on a command to several partitions must be the same at every one of them, or one
+ *       executes it and waits at rule 4 for ever for a partition that refused it. So evictions are
+ *       a function of an order every partition shares: the sessions of streams to several
+ *       partitions form a pool of their own, whose recency and evictions follow only the commands to
+ *       several partitions, which the global ring delivers to every replica of every partition in one
+ *       order (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5); a partition's own ring's clients
+ *       evict only single-partition sessions. An evicted session of several partitions is
+ *       {@code EXPIRED} at every partition from the same point of the global order on. For the same
+ *       reason the core's own bounded memories of finished commands (rules 6 and 8) keep only
+ *       commands to several partitions: a single-partition command never gets a partition message,
+ *       and client ids are the clients' choice, so a flood of new ones must not push out what a
+ *       lagging peer will ask for.</li>
  * </ol>
  *
  * <p>Not thread-safe: one thread (the driver's) calls every method. Inputs that do not fit the
@@ -418,6 +435,9 @@ public final class SsmrCore {
         out.add(new SsmrEffect.LogValues(id, c.executedWith));
         out.add(new SsmrEffect.Reply(c.command, c.result));
         finishedCount++;
+        if (c.others == 0) {
+            return; // no other partition ever asks about it (rule 12)
+        }
         if (c.sent != null) {
             resendCache.put(id, c.sent);
         }

@@ -288,6 +288,27 @@ class SsmrCoreTest {
     }
 
     @Test
+    void aFloodOfNewSingleClientsLeavesTheFinishedMultiPartitionCommandsRemembered() {
+        // rule 6 and 8: client ids are the clients' choice; single-partition commands never get a
+        // message from another partition, so they must not push multi-partition ones out of the
+        // finished window or the resend cache (the asker would then get no answer at all)
+        SsmrCore small = new SsmrCore(SsmrConfig.of(0, 2).withResend(4, 4, 100));
+        Command multi = cmd(1, BOTH);
+        finish(small, multi, 1);
+        for (long client = 100; client < 120; client++) {
+            Command single = Command.of(client, GroupSet.of(0), 1, new byte[]{1});
+            small.delivered(single);
+            small.readsComputed(single.id(), EMPTY, null);
+            assertThat(hasReply(small.executed(single.id(), CommandResult.ok(EMPTY)))).isTrue();
+        }
+        assertThat(small.received(new PartitionMessage.Request(multi.id(), 1))).as("answered from the cache")
+                .containsExactly(new SsmrEffect.Send(1, new PartitionMessage.Values(multi.id(), 0, bytes(1))));
+        small.received(new PartitionMessage.Values(multi.id(), 1, EMPTY));
+        assertThat(small.counters().late()).as("a resent value of the finished command is late, not early").isEqualTo(1);
+        assertThat(small.counters().earlyCommands()).isZero();
+    }
+
+    @Test
     void thePushAheadIsBoundedInCommands() {
         SsmrCore c = new SsmrCore(SsmrConfig.of(0, 2));
         int n = SsmrConfig.RESEND_PUSH_AHEAD + 10;

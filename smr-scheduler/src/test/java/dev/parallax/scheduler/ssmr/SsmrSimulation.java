@@ -5,6 +5,7 @@ import dev.parallax.core.CommandId;
 import dev.parallax.core.CommandResult;
 import dev.parallax.core.GroupSet;
 import dev.parallax.core.check.History;
+import dev.parallax.core.session.ClientSessions;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,13 +46,6 @@ final class SsmrSimulation {
     private record Event(long time, long seq, Runnable action) {
     }
 
-    /** A network partition: {@code isolated} (replica ids p * REPLICAS + i) cut off from the rest. */
-    private record Cut(long from, long until, java.util.Set<Integer> isolated, boolean inbound, boolean outbound) {
-        boolean active(long t) {
-            return t >= from && t < until;
-        }
-    }
-
     private final SplittableRandom rnd;
     final int partitions;
     private final boolean signals;
@@ -75,47 +69,29 @@ final class SsmrSimulation {
     long eventsRun;
     int crashesDone;
     int cutsDone;
-    private final List<Cut> cuts = new ArrayList<>();
+    private final NetworkCuts cuts = new NetworkCuts();
     private int replays;
     int restoredFromSnapshot;
+    /** Per pool; small with session floods (about the clients' working set), else the replica's default. */
+    private final int maxSessions;
+    /** Bursts of commands from new client ids (read-only, outside the history); 0 without floods. */
+    private final int floods;
+    private long freshIds = 1_000_000;
+    /** Commands of the clients refused as EXPIRED: of one partition, of several. */
+    final int[] expired = new int[2];
+    /** The verdict on each command to several partitions: the same at every replica of every partition. */
+    private final Map<CommandId, ClientSessions.Verdict> multiVerdicts = new HashMap<>();
 
-    /**
-     * The durable log, checking that a replay re-appends an entry with the same finish index and
-     * values as the first time (finish indexes are deterministic, also across snapshot restores).
-     */
-    static final class CheckingLog implements RemoteValuesLog {
-        private final InMemoryRemoteValuesLog log = new InMemoryRemoteValuesLog();
-        private final Map<CommandId, Long> indexes = new HashMap<>();
-
-        @Override
-        public void append(long index, CommandId command, RemoteValues values) {
-            Long before = indexes.put(command, index);
-            java.util.Optional<RemoteValues> old = log.lookup(command);
-            if (before != null && before != index || old.isPresent() && !old.get().equals(values)) {
-                throw new AssertionError("re-append of " + command + " at index " + index + " with " + values
-                        + ", first at " + before + " with " + old);
-            }
-            log.append(index, command, values);
-        }
-
-        @Override
-        public java.util.Optional<RemoteValues> lookup(CommandId command) {
-            return log.lookup(command);
-        }
-
-        @Override
-        public void truncateThrough(long index) {
-            log.truncateThrough(index);
-        }
-    }
     int operations;
 
     final class Replica {
         final int partition;
         final int index;
-        final CheckingLog log = new CheckingLog();
-        /** The last snapshot (taken at quiescence on an instance boundary), or null. */
+        final CheckingRemoteValuesLog log = new CheckingRemoteValuesLog();
+        /** The last snapshot (taken at quiescence on an instance boundary), or null; the sessions' with it. */
         byte[] snapshot;
+        byte[] sessionSnapshot;
+        ClientSessions sessions;
         int snapshotInstance;
         boolean snapshotGlobalTurn;
         int incarnation;
@@ -145,6 +121,7 @@ final class SsmrSimulation {
             driver = new SsmrDriver(config, adapter, log, this::send, new SsmrDriver.Outcomes() {
                 @Override
                 public void replied(Command command, CommandResult result) {
+                    sessions.store(command.id(), result);
                     reply(command, result);
                 }
 
@@ -154,9 +131,11 @@ final class SsmrSimulation {
             });
             nextInstance = 0;
             globalTurn = false;
+            sessions = new ClientSessions(4, maxSessions);
             if (snapshot != null) {
                 try {
                     adapter.restore(java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(snapshot)));
+                    sessions.readFrom(new java.io.DataInputStream(new java.io.ByteArrayInputStream(sessionSnapshot)));
                 } catch (java.io.IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }
@@ -191,7 +170,7 @@ final class SsmrSimulation {
         private void send(int q, PartitionMessage m) {
             for (Replica to : replicas[q]) {
                 int copies = rnd.nextDouble() < drop ? 0 : rnd.nextDouble() < dup ? 2 : 1;
-                if (cutBetween(this, to, now)) {
+                if (cuts.between(id(this), id(to), now)) {
                     copies = 0;
                 }
                 for (int i = 0; i < copies; i++) {
@@ -222,7 +201,7 @@ final class SsmrSimulation {
                     if (c.groups().contains(partition) && log.lookup(c.id()).isPresent()) {
                         replays++;
                     }
-                    driver.deliver(c);
+                    admit(c);
                     if (!alive) {
                         return;
                     }
@@ -238,6 +217,32 @@ final class SsmrSimulation {
         }
 
         /**
+         * What the replica's ServiceManager does with every delivered command: the session table's
+         * verdict first (SsmrCore's rule 12), then the executor for EXECUTE, an answer for EXPIRED.
+         */
+        private void admit(Command c) {
+            ClientSessions.Verdict v = sessions.admit(c.id());
+            if (c.groups().size() > 1) {
+                ClientSessions.Verdict first = multiVerdicts.putIfAbsent(c.id(), v);
+                if (first != null && first != v) {
+                    throw new AssertionError("partitions disagree on " + c.id() + ": " + first + ", then " + v
+                            + " at replica " + partition + "." + index);
+                }
+            }
+            switch (v) {
+                case EXECUTE -> driver.deliver(c);
+                case EXPIRED -> {
+                    Client client = c.groups().contains(partition) ? waiting.remove(c.id()) : null;
+                    if (client != null) {
+                        expired[c.groups().size() > 1 ? 1 : 0]++;
+                        at(now + rnd.nextLong(MS), client::expired);
+                    }
+                }
+                default -> throw new AssertionError(v + " for " + c.id() + ": clients neither retry nor skip");
+            }
+        }
+
+        /**
          * A snapshot at quiescence (what the replica does after awaitQuiescence), then the log is
          * truncated through its finish index, as the RemoteValuesLog contract says.
          */
@@ -249,6 +254,13 @@ final class SsmrSimulation {
                 throw new java.io.UncheckedIOException(e);
             }
             snapshot = bytes.toByteArray();
+            java.io.ByteArrayOutputStream table = new java.io.ByteArrayOutputStream();
+            try {
+                sessions.writeTo(new java.io.DataOutputStream(table));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            sessionSnapshot = table.toByteArray();
             snapshotInstance = nextInstance;
             snapshotGlobalTurn = globalTurn;
             log.truncateThrough(adapter.finishIndex());
@@ -269,23 +281,34 @@ final class SsmrSimulation {
         final int id;
         final int ops;
         int done;
-        long seqNo;
+        /** The client id of its commands: a new one after its session expired. */
+        long session;
+        /** The last sequence number of each stream (destination set) of {@link #session}. */
+        final Map<Long, Long> seqNos = new HashMap<>();
         RegistersModel.Op op;
         long invoked;
 
         Client(int id, int ops) {
             this.id = id;
             this.ops = ops;
+            this.session = id;
         }
 
         void issue() {
             op = randomOp();
             invoked = now;
             byte[] payload = op.encode();
-            Command c = Registers.command(id, ++seqNo, payload);
+            Command c = Registers.command(session, seqNos.merge(Registers.partsOf(payload).bits(), 1L, Long::sum), payload);
             waiting.put(c.id(), this);
             int ring = c.groups().size() == 1 ? c.groups().first() : rings - 1;
             at(now + rnd.nextLong(MS), () -> proposed.get(ring).add(c));
+        }
+
+        /** Its session was evicted: the command never executed anywhere; a new session, a new operation. */
+        void expired() {
+            session = freshIds++;
+            seqNos.clear();
+            issue();
         }
 
         void replied(CommandResult result) {
@@ -318,6 +341,15 @@ final class SsmrSimulation {
      *                  over 3 partitions: the deadlock hunt
      */
     SsmrSimulation(long seed, boolean signals, boolean multiOnly) {
+        this(seed, signals, multiOnly, false);
+    }
+
+    /**
+     * @param sessionFloods session tables of about the clients' working set per pool, and bursts of
+     *                      commands from new client ids on random rings that evict the clients'
+     *                      sessions (ClientSessions' pools, SsmrCore's rule 12)
+     */
+    SsmrSimulation(long seed, boolean signals, boolean multiOnly, boolean sessionFloods) {
         this.rnd = new SplittableRandom(seed);
         this.signals = signals;
         this.multiOnly = multiOnly;
@@ -345,6 +377,8 @@ final class SsmrSimulation {
         for (int c = 0; c < nClients; c++) {
             clients.add(new Client(c + 1, 3 + rnd.nextInt(5)));
         }
+        this.maxSessions = sessionFloods ? 4 * nClients : 100_000;
+        this.floods = sessionFloods ? 2 + rnd.nextInt(4) : 0;
     }
 
     private void at(long time, Runnable action) {
@@ -393,6 +427,20 @@ final class SsmrSimulation {
         }
     }
 
+    /**
+     * More new client ids at once on one ring than a session pool holds: reads (a single-partition
+     * READ on a partition's ring, a READ_ALL on the global ring) that nobody waits for and that
+     * change nothing, so they stay out of the history.
+     */
+    private void floodBurst() {
+        int ring = rnd.nextInt(rings);
+        int count = maxSessions + 1 + rnd.nextInt(maxSessions);
+        for (int i = 0; i < count; i++) {
+            byte[] payload = ring < partitions ? Registers.read(ring) : Registers.readAll(randomSubset());
+            proposed.get(ring).add(Registers.command(freshIds++, 1, payload));
+        }
+    }
+
     private void decide(int ring) {
         List<Command> batch = List.copyOf(proposed.get(ring));
         proposed.get(ring).clear();
@@ -429,7 +477,7 @@ final class SsmrSimulation {
                 if (!r.alive) {
                     continue;
                 }
-                long t = healedInbound(r, Math.max(now + rnd.nextLong(3 * MS), r.lastLearn[ring]));
+                long t = cuts.healedInbound(id(r), Math.max(now + rnd.nextLong(3 * MS), r.lastLearn[ring]));
                 r.lastLearn[ring] = t;
                 int inc = r.incarnation;
                 at(t, () -> r.learn(ring, instance, inc));
@@ -439,60 +487,6 @@ final class SsmrSimulation {
 
     private static int id(Replica r) {
         return r.partition * REPLICAS + r.index;
-    }
-
-    /** Whether a message from {@code a} to {@code b} sent at {@code t} is lost to a network partition. */
-    private boolean cutBetween(Replica a, Replica b, long t) {
-        for (Cut c : cuts) {
-            if (!c.active(t)) {
-                continue;
-            }
-            boolean aIn = c.isolated().contains(id(a));
-            boolean bIn = c.isolated().contains(id(b));
-            if ((aIn && !bIn && c.outbound()) || (bIn && !aIn && c.inbound())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The first time at or after {@code t} when {@code r} is not cut off inbound (it learns then). */
-    private long healedInbound(Replica r, long t) {
-        boolean moved = true;
-        while (moved) {
-            moved = false;
-            for (Cut c : cuts) {
-                if (c.inbound() && c.active(t) && c.isolated().contains(id(r))) {
-                    t = c.until();
-                    moved = true;
-                }
-            }
-        }
-        return t;
-    }
-
-    private void planCuts() {
-        int count = rnd.nextInt(3);
-        for (int i = 0; i < count; i++) {
-            java.util.Set<Integer> isolated = new java.util.HashSet<>();
-            switch (rnd.nextInt(3)) {
-                case 0 -> isolated.add(rnd.nextInt(partitions * REPLICAS));
-                case 1 -> {
-                    isolated.add(rnd.nextInt(partitions * REPLICAS));
-                    isolated.add(rnd.nextInt(partitions * REPLICAS));
-                }
-                default -> {
-                    int p = rnd.nextInt(partitions);
-                    for (int k = 0; k < REPLICAS; k++) {
-                        isolated.add(p * REPLICAS + k);
-                    }
-                }
-            }
-            int way = rnd.nextInt(5);
-            long from = rnd.nextLong(60 * MS);
-            cuts.add(new Cut(from, from + 5 * MS + rnd.nextLong(40 * MS), isolated, way != 4, way != 3));
-            cutsDone++;
-        }
     }
 
     private void reply(Command command, CommandResult result) {
@@ -577,7 +571,11 @@ final class SsmrSimulation {
         for (Client c : clients) {
             at(rnd.nextLong(2 * MS), c::issue);
         }
-        planCuts();
+        cuts.plan(rnd, partitions, REPLICAS);
+        cutsDone = cuts.count();
+        for (int i = 0; i < floods; i++) {
+            at(rnd.nextLong(60 * MS), this::floodBurst);
+        }
         int crashes = rnd.nextInt(3);
         for (int i = 0; i < crashes; i++) {
             Replica victim = replicas[rnd.nextInt(partitions)][rnd.nextInt(REPLICAS)];

@@ -109,6 +109,35 @@ class SsmrSimulationTest {
     }
 
     @Test
+    void floodsOfNewClientIdsExpireSessionsAlikeAtEveryPartition() {
+        // SsmrCore's rule 12: session tables of about the clients' working set, and bursts of new
+        // client ids on random rings. Every command to several partitions gets one verdict at every
+        // replica of every partition (the simulation checks each admission), none waits for ever
+        // for a partition that refused it (the event budget is the watchdog), and the clients'
+        // expired commands never executed anywhere (the history stays linearizable without them).
+        int seeds = Math.max(50, SimulationSeeds.count(1000) / 5);
+        int[] expired = new int[2];
+        SimulationSeeds.forEach("s-smr session floods", seeds, seed -> {
+            SsmrSimulation sim = new SsmrSimulation(seed, true, false, true);
+            History<RegistersModel.Op, List<Long>> history = sim.run(EVENT_BUDGET);
+            for (SsmrSimulation.Replica[] part : sim.replicas) {
+                for (SsmrSimulation.Replica r : part) {
+                    assertThat(r.machine.digest(r.partition)).isEqualTo(part[0].machine.digest(r.partition));
+                }
+            }
+            CheckResult result = LinearizabilityChecker.check(new RegistersModel(sim.partitions), history);
+            assertThat(result.verdict()).as(result.report()).isEqualTo(Verdict.LINEARIZABLE);
+            expired[0] += sim.expired[0];
+            expired[1] += sim.expired[1];
+        });
+        System.out.println("SsmrSimulationTest: session floods, " + seeds + " seeds, clients' commands expired: "
+                + expired[0] + " of one partition, " + expired[1] + " of several");
+        if (System.getProperty("sim.seed") == null) {
+            assertThat(expired[1]).as("multi-partition commands of evicted sessions").isPositive();
+        }
+    }
+
+    @Test
     void withoutSignalsSomeDefaultSeedIsNotLinearizable() {
         // Fig. 1 (a): without execution atomicity, a partition finishes a multi-partition command
         // while another has not started it, and single-partition commands run "in between".

@@ -9,6 +9,7 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -37,16 +38,31 @@ import java.util.Map;
  *       lost while a later one was decided ({@code next} is then 1 and no session is created): a
  *       pipelining client, or one that went on after a time-out, sends 2 before 1 is decided
  *       (not {@code EXPIRED}, which would break the client for good);</li>
- *   <li>{@link Verdict#EXPIRED} if the (client, stream) pair had a session that was evicted as least
- *       recently used, beyond {@code maxSessions}. Such a command is never executed: a retry of an
- *       executed command of an evicted session (sequence 1 included, whose retry would otherwise
- *       look like a new session) gets {@code SESSION_EXPIRED}, and its outcome is unknown to the
- *       client.</li>
+ *   <li>{@link Verdict#EXPIRED} if the (client, stream) pair had a session that was evicted as the
+ *       least recently used of its pool (below), beyond {@code maxSessions}. Such a command is never
+ *       executed: a retry of an executed command of an evicted session (sequence 1 included, whose
+ *       retry would otherwise look like a new session) gets {@code SESSION_EXPIRED}, and its outcome
+ *       is unknown to the client.</li>
  * </ul>
- * {@code maxSessions} counts (client, stream) sessions, so the replies held stay bounded by
- * {@code maxSessions × replyWindow} however many streams clients use. Recency follows
- * {@link #admit} calls alone, so it is the same on replicas that admit in the same order; a
- * replica that executes several streams must admit them in one deterministic merged order.
+ * Recency follows {@link #admit} calls alone, so it is the same on replicas that admit in the same
+ * order; a replica that executes several streams must admit them in one deterministic merged order.
+ *
+ * <p><b>Eviction, per kind of stream.</b> Sessions live in two pools, each bounded by
+ * {@code maxSessions} (client, stream) sessions and each evicting its own least recently used: the
+ * sessions of streams of one group, and those of streams of several groups. A pool's contents,
+ * recency and evictions depend only on the admissions of its own kind of stream. That is what a
+ * partitioned deployment needs (S-SMR, seed 004 (S-SMR) §IV; Multi-Ring Paxos, seed 003 ch. 5): the
+ * replicas of partition p deliver ring p (streams of group p alone) merged with the global ring
+ * (every stream of several groups, delivered to every replica of every partition, in one order),
+ * so the multi-group pool is the same function of the global ring's order at every replica of every
+ * partition, and a command to several partitions gets the same verdict at each of them; only
+ * partition p ever admits a stream of group p alone. With one pool, a flood of new client ids on
+ * one partition's own ring would evict a multi-group session there and nowhere else: that
+ * partition would refuse the stream's next command as {@link Verdict#EXPIRED} while the others
+ * execute it and wait for its signal for ever. In a deployment where every replica delivers every
+ * stream, the split changes nothing but which session goes first. The replies held stay bounded by
+ * {@code 2 × maxSessions × replyWindow} however many streams clients use (a deployment of one
+ * group has no multi-group stream: {@code maxSessions × replyWindow}).
  *
  * <p><b>Memory.</b> A session's reply ring is allocated at its first reply and doubles only when a
  * reply would overwrite another still inside the window, up to {@code replyWindow} slots: a session
@@ -59,7 +75,8 @@ import java.util.Map;
  *
  * <p><b>Snapshot format</b> ({@link #writeTo}, big-endian, {@link DataOutput} encoding):
  * <pre>
- * format 3: -3:4 then the rest of format 2, then forgotten:4 then per evicted (client, stream),
+ * format 3: -3:4 then the rest of format 2 (the single-group pool's sessions, then the
+ *           multi-group pool's), then forgotten:4 then per evicted (client, stream),
  *           in ascending (clientId, groups) order: clientId:8 groups:8
  * format 2: -2:4 replyWindow:4 count:4 then per session, least recently used first:
  *           clientId:8 groups:8 next:8 kept:4 then per kept reply: sequence:8 isError:1 then
@@ -68,10 +85,14 @@ import java.util.Map;
  *           written before commands carried destinations: every session is of the default group
  * </pre>
  * The first word tells them apart (a reply window is positive). {@link #writeTo} writes format 3;
- * {@link #readFrom} reads all three (formats 1 and 2 forgot no session: a cluster restored from them
- * at different positions may disagree about sessions evicted before the newer of those positions,
- * and a retry of a session evicted before such a snapshot is answered as a gap, never executed,
- * rather than expired).
+ * {@link #readFrom} reads all three, putting each session in the pool of its stream's kind in the
+ * order read, which is each pool's recency order also for a table written with one pool for both
+ * kinds (written under S-SMR, such a table may already disagree with other partitions' about
+ * multi-group sessions evicted on one partition only: the split keeps later evictions in
+ * agreement, it does not undo earlier ones). Formats 1 and 2 forgot no session: a cluster restored
+ * from them at different positions may disagree about sessions evicted before the newer of those
+ * positions, and a retry of a session evicted before such a snapshot is answered as a gap, never
+ * executed, rather than expired.
  *
  * <p>Threads: {@link #admit} is called by the ServiceManager in delivery order; {@link #store} and
  * {@link #cached} may come from executor threads. Methods are synchronized (uncontended with the
@@ -164,7 +185,11 @@ public final class ClientSessions {
     }
 
     private final int replyWindow;
-    private final Map<Key, Session> sessions;
+    private final int maxSessions;
+    /** The sessions of streams of one group, least recently admitted first. */
+    private final Map<Key, Session> singleGroup;
+    /** The sessions of streams of several groups, least recently admitted first. */
+    private final Map<Key, Session> multiGroup;
     /** The (client, stream) pairs whose sessions were evicted: never a new session again. */
     private final ForgottenSessions forgotten = new ForgottenSessions();
     /** The session {@link #admit} touched last (the map's most recent entry), or null. */
@@ -175,16 +200,25 @@ public final class ClientSessions {
     /**
      * @param replyWindow replies kept per session: at least the most commands a client has in flight
      *                    in one stream
-     * @param maxSessions (client, stream) sessions kept; the least recently used is evicted beyond it
+     * @param maxSessions (client, stream) sessions kept per pool (streams of one group, streams of
+     *                    several groups); a pool's least recently used is evicted beyond it
      */
     public ClientSessions(int replyWindow, int maxSessions) {
         if (replyWindow < 1 || maxSessions < 1) {
             throw new IllegalArgumentException("replyWindow and maxSessions must be positive");
         }
         this.replyWindow = replyWindow;
-        // Insertion order, refreshed only by admit(): recency must follow the delivery order alone,
-        // never lookups (which executor threads make in different orders on different replicas).
-        this.sessions = new LinkedHashMap<>(1024, 0.75f, false) {
+        this.maxSessions = maxSessions;
+        this.singleGroup = newPool();
+        this.multiGroup = newPool();
+    }
+
+    /**
+     * A pool in insertion order, refreshed only by admit(): recency must follow the delivery order
+     * alone, never lookups (which executor threads make in different orders on different replicas).
+     */
+    private Map<Key, Session> newPool() {
+        return new LinkedHashMap<>(1024, 0.75f, false) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Key, Session> eldest) {
                 if (size() > maxSessions) {
@@ -194,6 +228,11 @@ public final class ClientSessions {
                 return false;
             }
         };
+    }
+
+    /** The pool of the streams to {@code groups}: several groups or one. */
+    private Map<Key, Session> pool(long groups) {
+        return Long.bitCount(groups) > 1 ? multiGroup : singleGroup;
     }
 
     /**
@@ -207,6 +246,7 @@ public final class ClientSessions {
             s = lastAdmitted; // already the most recent entry: re-inserting it would change nothing
         } else {
             Key key = new Key(id.clientId(), groups);
+            Map<Key, Session> sessions = pool(groups);
             s = sessions.remove(key);
             if (s == null) {
                 if (forgotten.contains(id.clientId(), groups)) {
@@ -236,7 +276,7 @@ public final class ClientSessions {
 
     /** The next sequence the session of (client, stream) expects (1 for an unknown session). */
     public synchronized long next(long clientId, GroupSet stream) {
-        Session s = sessions.get(new Key(clientId, stream.bits()));
+        Session s = pool(stream.bits()).get(new Key(clientId, stream.bits()));
         return s == null ? 1 : s.next;
     }
 
@@ -245,7 +285,7 @@ public final class ClientSessions {
         if (lastAdmitted != null && lastAdmittedClient == id.clientId() && lastAdmittedGroups == id.groups().bits()) {
             return lastAdmitted; // the common case: the reply of the command admitted last
         }
-        return sessions.get(Key.of(id));
+        return pool(id.groups().bits()).get(Key.of(id));
     }
 
     /** Records the result of an executed command, for duplicates. */
@@ -263,14 +303,22 @@ public final class ClientSessions {
     }
 
     /**
-     * Writes every session and every forgotten (client, stream) in format 3 (sessions least
-     * recently used first, so that eviction after a restore matches a replica that never stopped).
+     * Writes every session and every forgotten (client, stream) in format 3 (the single-group pool,
+     * then the multi-group pool, each least recently used first, so that eviction after a restore
+     * matches a replica that never stopped).
      * Call only while no command executes.
      */
     public synchronized void writeTo(DataOutput out) throws IOException {
         out.writeInt(FORMAT_3);
         out.writeInt(replyWindow);
-        out.writeInt(sessions.size());
+        out.writeInt(singleGroup.size() + multiGroup.size());
+        for (Map<Key, Session> sessions : List.of(singleGroup, multiGroup)) {
+            writeSessions(out, sessions);
+        }
+        forgotten.writeTo(out);
+    }
+
+    private static void writeSessions(DataOutput out, Map<Key, Session> sessions) throws IOException {
         for (Map.Entry<Key, Session> e : sessions.entrySet()) {
             Session s = e.getValue();
             out.writeLong(e.getKey().clientId());
@@ -297,7 +345,6 @@ public final class ClientSessions {
                 }
             }
         }
-        forgotten.writeTo(out);
     }
 
     /**
@@ -325,7 +372,8 @@ public final class ClientSessions {
         if (count < 0) {
             throw new IOException("negative session count " + count);
         }
-        sessions.clear();
+        singleGroup.clear();
+        multiGroup.clear();
         forgotten.clear();
         lastAdmitted = null;
         for (int i = 0; i < count; i++) {
@@ -356,16 +404,21 @@ public final class ClientSessions {
                 }
                 s.keep(seq, r, replyWindow);
             }
-            sessions.put(new Key(client, groups), s);
+            pool(groups).put(new Key(client, groups), s);
         }
         if (withForgotten) {
             forgotten.readFrom(in);
         }
     }
 
-    /** Number of (client, stream) sessions held. */
+    /** Number of (client, stream) sessions held, of both pools. */
     public synchronized int size() {
-        return sessions.size();
+        return singleGroup.size() + multiGroup.size();
+    }
+
+    /** Number of sessions of streams of several groups held (the multi-group pool). */
+    public synchronized int multiGroupSize() {
+        return multiGroup.size();
     }
 
     /** Number of (client, stream) pairs whose sessions were evicted (and so never start again). */
@@ -375,7 +428,7 @@ public final class ClientSessions {
 
     /** Reply slots the session of {@code id}'s client and stream holds (0 before its first reply, -1 if none). For tests. */
     synchronized int replySlots(CommandId id) {
-        Session s = sessions.get(Key.of(id));
+        Session s = pool(id.groups().bits()).get(Key.of(id));
         return s == null ? -1 : s.replies == null ? 0 : s.replies.length;
     }
 

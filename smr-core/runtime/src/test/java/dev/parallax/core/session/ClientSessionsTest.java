@@ -173,11 +173,14 @@ class ClientSessionsTest {
         s.admit(id(1, A, 1));
         s.admit(id(1, B, 1));
         s.admit(id(1, A, 2));
-        s.admit(id(1, AB, 1)); // a third session of client 1 evicts its least recently used, (1, B)
+        s.admit(id(1, 1)); // a third single-group session of client 1 evicts its least recently used, (1, B)
         assertThat(s.size()).isEqualTo(2);
         assertThat(s.admit(id(1, B, 2))).isEqualTo(ClientSessions.Verdict.EXPIRED);
         assertThat(s.admit(id(1, A, 3))).isEqualTo(ClientSessions.Verdict.EXECUTE);
-        assertThat(s.admit(id(1, AB, 2))).isEqualTo(ClientSessions.Verdict.EXECUTE);
+        assertThat(s.admit(id(1, 2))).isEqualTo(ClientSessions.Verdict.EXECUTE);
+        s.admit(id(1, AB, 1)); // a multi-group stream is counted in its own pool: nothing evicted
+        assertThat(s.size()).isEqualTo(3);
+        assertThat(s.admit(id(1, A, 4))).isEqualTo(ClientSessions.Verdict.EXECUTE);
     }
 
     @Test
