@@ -111,10 +111,8 @@ public final class ProtocolStage<M, R, V> implements Stage {
     private boolean refusedThisPass;
     private volatile boolean ready;
     private volatile String storageFailure;
-    /** The first safety violation the core reported, or null; once set the stage drives the core no more. */
-    private volatile SafetyViolation safetyViolation;
-    private final java.util.concurrent.atomic.LongAdder safetyAlarms = new java.util.concurrent.atomic.LongAdder();
-    private volatile SafetyAlarm alarmHook = SafetyAlarm.NONE;
+    /** Once it holds a violation the stage drives the core no more. */
+    private final StageAlarm alarm;
     private final java.util.concurrent.atomic.LongAdder ignoredWhileFailed = new java.util.concurrent.atomic.LongAdder();
     private long nextTick;
     private long now;
@@ -150,6 +148,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
         }
         this.maxUndelivered = maxUndelivered;
         this.name = Objects.requireNonNull(name, "name");
+        this.alarm = new StageAlarm(name);
         this.self = self;
         this.core = Objects.requireNonNull(core, "core");
         this.inbox = Objects.requireNonNull(inbox, "inbox");
@@ -172,7 +171,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
             counts[SENT].increment();
             countByType(sentByType, "parallax.protocol.messages.sent.by.type", m);
             transport.sendDatagram(group, m);
-        }, this::decided, snapshots, this::raiseAlarm);
+        }, this::decided, snapshots, alarm);
         this.nextTick = clock.nanoTime();
     }
 
@@ -182,31 +181,17 @@ public final class ProtocolStage<M, R, V> implements Stage {
      * block. Call before the stage runs.
      */
     public void onSafetyAlarm(SafetyAlarm hook) {
-        this.alarmHook = Objects.requireNonNull(hook, "hook");
+        alarm.hook(hook);
     }
 
     /** The first safety violation the core reported (the stage has stopped since), or null. Thread-safe. */
     public SafetyViolation safetyViolation() {
-        return safetyViolation;
+        return alarm.first();
     }
 
-    /** Safety alarms raised so far (0 or 1 in practice: the stage stops at the first step that reports any). Thread-safe. */
+    /** Safety alarms raised so far (those of the first step that reported any: the stage stops there). Thread-safe. */
     public long safetyAlarms() {
-        return safetyAlarms.sum();
-    }
-
-    private void raiseAlarm(SafetyViolation v) {
-        safetyAlarms.increment();
-        if (safetyViolation == null) {
-            safetyViolation = v;
-        }
-        org.slf4j.LoggerFactory.getLogger(ProtocolStage.class).error(
-                "{}: SAFETY ALARM: {}; this replica stops serving rather than diverge", name, v.describe());
-        try {
-            alarmHook.raised(v);
-        } catch (RuntimeException e) {
-            org.slf4j.LoggerFactory.getLogger(ProtocolStage.class).error("{}: the safety alarm hook failed", name, e);
-        }
+        return alarm.count().sum();
     }
 
     @Override
@@ -341,7 +326,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
         io.micrometer.core.instrument.Gauge.builder("parallax.protocol.undelivered.max", this, st -> st.undeliveredHighWater)
                 .description("most decisions kept at once while execution lagged (maxUndelivered, give or take what one message releases)")
                 .tag("protocol", protocol).tag("stage", name).register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder("parallax.safety.alarms", safetyAlarms,
+        io.micrometer.core.instrument.FunctionCounter.builder("parallax.safety.alarms", alarm.count(),
                         java.util.concurrent.atomic.LongAdder::doubleValue)
                 .description("two different decisions for one instance seen by this replica's learner; it stopped serving")
                 .tag("protocol", protocol).tag("stage", name).register(registry);
@@ -398,7 +383,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
 
     @Override
     public int doWork() {
-        if (storageFailure != null || safetyViolation != null) {
+        if (storageFailure != null || alarm.first() != null) {
             int dropped = inbox.drain(m -> ignoredWhileFailed.increment(), batchLimit);
             dropped += proposals.drain(p -> ignoredWhileFailed.increment(), batchLimit);
             control.drain(t -> { }, 16);
