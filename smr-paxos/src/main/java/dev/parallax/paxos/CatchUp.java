@@ -128,7 +128,7 @@ final class CatchUp {
                        Effects<PaxosMessage, PaxosRecord, Value> out) {
         List<Long> learned = new ArrayList<>();
         for (PaxosMessage.Decided d : r.decided()) {
-            if (learner.learn(d.instance(), d.value(), out)) {
+            if (learner.learn(from, r.view(), d.instance(), d.value(), out)) {
                 learned.add(d.instance());
             }
         }

@@ -1,6 +1,7 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.protocol.Effects;
+import dev.parallax.core.protocol.SafetyViolation;
 
 import java.util.HashMap;
 import java.util.List;
@@ -19,6 +20,11 @@ import java.util.function.LongFunction;
  * delivers them again from its snapshot on without asking any peer; a lost record only means the
  * instance is fetched by catch-up, as before.
  *
+ * <p>A decision never changes: a catch-up reply carrying a different value for an instance this
+ * learner keeps leaves the kept value in place and is reported as a {@link SafetyViolation} naming
+ * both origins; the driver then stops the replica. (Proposals in older views may legitimately carry
+ * other values; only decisions are compared.)
+ *
  * <p>Not thread-safe; owned by {@link MultiPaxosCore}.
  */
 final class Learner {
@@ -32,10 +38,22 @@ final class Learner {
     private final int quorum;
     private final LongFunction<PaxosRecord.Vote> localVote;
     private final TreeMap<Long, Value> decided = new TreeMap<>();
+    /** Where each kept decision came from; the same keys as {@link #decided}. */
+    private final TreeMap<Long, Source> sources = new TreeMap<>();
     private final Map<Long, Tally> tallies = new HashMap<>();
     private long firstUndecided;
     private long firstAvailable;
     private long knownDecided = -1;
+    private long conflicts;
+
+    /** Where a decision came from: a sender ({@link SafetyViolation#LOCAL} for none), how, and in which view (-1 if none). */
+    private record Source(int sender, String via, long view) {
+        SafetyViolation.Origin of(Value v) {
+            return new SafetyViolation.Origin(sender, via, view, String.valueOf(v));
+        }
+    }
+
+    private static final Source RECOVERED = new Source(SafetyViolation.LOCAL, "recovered from the log", -1);
 
     /** @param localVote the local acceptor's latest vote for an instance, or {@code null} */
     Learner(int quorum, LongFunction<PaxosRecord.Vote> localVote) {
@@ -61,14 +79,17 @@ final class Learner {
                 trim = Math.max(trim, t.instance());
             } else if (r instanceof PaxosRecord.Decision d) {
                 decided.put(d.instance(), d.value());
+                sources.put(d.instance(), RECOVERED);
             } else if (r instanceof PaxosRecord.Decided d) {
                 PaxosRecord.Vote v = votes.get(d.instance());
                 if (v != null && v.view() == d.view()) {
                     decided.put(d.instance(), v.value());
+                    sources.put(d.instance(), RECOVERED);
                 }
             }
         }
         decided.headMap(trim, false).clear();
+        sources.headMap(trim, false).clear();
         if (!decided.isEmpty()) {
             noteDecidedUpTo(decided.lastKey());
         }
@@ -124,13 +145,30 @@ final class Learner {
         return checkQuorum(a.instance(), t, out);
     }
 
-    /** A peer reported {@code instance} decided with {@code value} (catch-up). @return whether it was news */
-    boolean learn(long instance, Value value, Effects<PaxosMessage, PaxosRecord, Value> out) {
+    /**
+     * Peer {@code from} reported {@code instance} decided with {@code value} (catch-up, in its
+     * {@code view}). A value other than the one kept for {@code instance} is a
+     * {@link SafetyViolation}: reported, and the kept value stays. @return whether it was news
+     */
+    boolean learn(int from, long view, long instance, Value value, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        Value known = decided.get(instance);
+        if (known != null && !known.equals(value)) {
+            conflicts++;
+            Source kept = sources.getOrDefault(instance, RECOVERED);
+            out.safetyViolation(new SafetyViolation(instance, kept.of(known),
+                    new Source(from, "CatchUpReply", view).of(value)));
+            return false;
+        }
         if (isDecided(instance) || instance < firstAvailable) {
             return false;
         }
-        decide(instance, value, out);
+        decide(instance, value, new Source(from, "CatchUpReply", view), out);
         return true;
+    }
+
+    /** Different decisions heard for a kept instance so far. */
+    long conflicts() {
+        return conflicts;
     }
 
     /** A peer told us every instance up to {@code instance} is decided. */
@@ -144,6 +182,7 @@ final class Learner {
         if (cut > firstAvailable) {
             firstAvailable = cut;
             decided.headMap(cut, false).clear();
+            sources.headMap(cut, false).clear();
         }
     }
 
@@ -155,6 +194,7 @@ final class Learner {
         firstUndecided = instance;
         firstAvailable = Math.max(firstAvailable, instance);
         decided.headMap(instance, false).clear();
+        sources.headMap(instance, false).clear();
         tallies.keySet().removeIf(i -> i < instance);
     }
 
@@ -180,13 +220,14 @@ final class Learner {
             noteDecidedUpTo(instance);
             return false;
         }
-        decide(instance, t.value, out);
+        decide(instance, t.value, new Source(SafetyViolation.LOCAL, "a quorum of Accepts", t.view), out);
         return true;
     }
 
-    private void decide(long instance, Value value, Effects<PaxosMessage, PaxosRecord, Value> out) {
+    private void decide(long instance, Value value, Source source, Effects<PaxosMessage, PaxosRecord, Value> out) {
         tallies.remove(instance);
         decided.put(instance, value);
+        sources.put(instance, source);
         out.persist(record(instance, value), false);
         noteDecidedUpTo(instance);
         deliverReady(out);

@@ -1,6 +1,7 @@
 package dev.parallax.ringpaxos;
 
 import dev.parallax.core.protocol.Effects;
+import dev.parallax.core.protocol.SafetyViolation;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -17,6 +18,12 @@ import java.util.TreeMap;
  * serve catch-up, and logged unsynced when delivered ({@code Decided} when the own vote holds the
  * body, else {@code Decision}), as Multi-Paxos' learner does.
  *
+ * <p>A decision never changes: a second, different decision for an instance this learner knows
+ * (delivered or not, while kept) keeps the first and is reported as a {@link SafetyViolation}
+ * naming where each came from ({@link #hearing}: the sender, message and round of the input being
+ * handled); the core hands it out as an effect ({@link #reportConflicts}) and its driver stops
+ * the replica. The same decision again is harmless.
+ *
  * <p>Not thread-safe: the core's driver thread only.
  */
 final class RingLearner {
@@ -25,13 +32,28 @@ final class RingLearner {
         final ValueId vid;
         ByteBuffer body;
         boolean logged;
+        /** Where the decision came from (shared by every decision one input carried). */
+        final Source source;
 
-        Entry(ValueId vid, ByteBuffer body, boolean logged) {
+        Entry(ValueId vid, ByteBuffer body, boolean logged, Source source) {
             this.vid = vid;
             this.body = body;
             this.logged = logged;
+            this.source = source;
         }
     }
+
+    /** The input a decision came with: its sender ({@link SafetyViolation#LOCAL} for none), message type and round (-1 if none). */
+    record Source(int sender, String via, long round) {
+        SafetyViolation.Origin of(ValueId vid) {
+            return new SafetyViolation.Origin(sender, via, round, String.valueOf(vid));
+        }
+    }
+
+    /** Decisions recovered from this member's own log. */
+    static final Source RECOVERED = new Source(SafetyViolation.LOCAL, "recovered from the log", -1);
+    /** Decisions taught by this member's own step (a tick, a proposal, a compaction). */
+    static final Source LOCAL_STEP = new Source(SafetyViolation.LOCAL, "this member's own step", -1);
 
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0).asReadOnlyBuffer();
 
@@ -46,6 +68,11 @@ final class RingLearner {
     /** Bytes of the bodies held at or above {@code firstUndecided}. */
     private long heldBytes;
     private long beyondBuffer;
+    /** The input being handled (set by the core before each input). */
+    private Source hearing = LOCAL_STEP;
+    /** Conflicts seen in the input being handled, not yet reported. */
+    private final List<SafetyViolation> conflicts = new ArrayList<>();
+    private long conflictsSeen;
 
     /**
      * A recovered {@code Trim} is an acceptor fence (compaction's, or amnesia recovery's "no votes
@@ -76,13 +103,13 @@ final class RingLearner {
             } else if (r instanceof RingRecord.Trim t) {
                 recoveredTrim = Math.max(recoveredTrim, t.instance());
             } else if (r instanceof RingRecord.Decision d) {
-                decided.put(d.instance(), new Entry(d.vid(), d.value(), true));
+                decided.put(d.instance(), new Entry(d.vid(), d.value(), true, RECOVERED));
             } else if (r instanceof RingRecord.Decided d) {
                 RingRecord.VoteRecord v = votes.get(d.instance());
                 if (d.vid().isBodiless()) {
-                    decided.put(d.instance(), new Entry(d.vid(), EMPTY, true));
+                    decided.put(d.instance(), new Entry(d.vid(), EMPTY, true, RECOVERED));
                 } else if (v != null && v.vid().equals(d.vid())) {
-                    decided.put(d.instance(), new Entry(d.vid(), v.value(), true));
+                    decided.put(d.instance(), new Entry(d.vid(), v.value(), true, RECOVERED));
                 }
             }
         }
@@ -91,6 +118,42 @@ final class RingLearner {
             knownDecidedBelow = decided.lastKey() + 1;
         }
         enforceBound();
+    }
+
+    /**
+     * The input the core handles next: decisions learned until the next call are attributed to
+     * it. The core calls this before every input ({@link #LOCAL_STEP} for its own steps).
+     */
+    void hearing(Source source) {
+        this.hearing = source;
+    }
+
+    /** Hands the conflicts seen since the last call to the driver as safety violations. */
+    void reportConflicts(Effects<RingWire, RingRecord, RingValue> out) {
+        for (int i = 0; i < conflicts.size(); i++) {
+            out.safetyViolation(conflicts.get(i));
+        }
+        conflicts.clear();
+    }
+
+    /**
+     * Whether {@code vid}, claimed decided for {@code instance} by the input being handled, differs
+     * from the decision kept for it; if so the conflict is recorded (see {@link #reportConflicts}).
+     * An instance not kept (undecided here, or trimmed) is no conflict.
+     */
+    boolean conflicts(long instance, ValueId vid) {
+        Entry e = decided.get(instance);
+        if (e == null || e.vid.equals(vid)) {
+            return false;
+        }
+        conflictsSeen++;
+        conflicts.add(new SafetyViolation(instance, e.source.of(e.vid), hearing.of(vid)));
+        return true;
+    }
+
+    /** Second, different decisions heard for a kept instance so far. */
+    long conflictsSeen() {
+        return conflictsSeen;
     }
 
     /** Bodies dropped because they lay beyond the decided-ahead bound (their decisions are kept). */
@@ -135,20 +198,24 @@ final class RingLearner {
     /**
      * Learns that {@code instance} is decided as {@code vid}, with its body if known (NOOP and
      * skips need none). Returns true if this taught the learner something (a new decision, or a missing body).
+     * A different decision for a kept instance teaches nothing and is recorded as a conflict.
      */
     boolean learn(long instance, ValueId vid, ByteBuffer bodyOrNull) {
+        if (conflicts(instance, vid)) {
+            return false;   // the first decision stays; the driver stops this replica
+        }
+        Entry e = decided.get(instance);
         if (instance < firstUndecided || instance < trimmedBelow) {
             return false;
         }
         ByteBuffer body = vid.isBodiless() ? EMPTY : bodyOrNull;
-        Entry e = decided.get(instance);
         knownDecidedBelow = Math.max(knownDecidedBelow, instance + 1);
         if (body != null && beyondBound(instance, body.remaining())) {
             beyondBuffer++;
             body = null;    // the decision is kept (an id costs little; it may be known nowhere else), not its body
         }
         if (e == null) {
-            decided.put(instance, new Entry(vid, body == null ? null : body.asReadOnlyBuffer(), false));
+            decided.put(instance, new Entry(vid, body == null ? null : body.asReadOnlyBuffer(), false, hearing));
             if (body != null) {
                 heldBytes += body.remaining();
             }

@@ -67,6 +67,9 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
     private final RingEngine engine;
     private final Variant variant;
     private final Recovery recovery;
+    private final RingLearner learner;
+    /** Messages refused because their round lay beyond reach. */
+    private long roundsBeyondReach;
 
     /**
      * @param config           the cluster's parameters (its {@link RingConfig#kind()} picks the variant)
@@ -88,6 +91,7 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
         this.variant = variantFor(engine, config, self);
         this.recovery = recoveryFor(engine, config, self, amnesiac);
         engine.attach(variant, recovery);
+        this.learner = engine.learner();
     }
 
     /**
@@ -113,14 +117,60 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
         return new RingRecovery(config, self, amnesiac, engine.recoveryHost());
     }
 
+    /**
+     * A message from {@code from}. One whose round lies beyond reach
+     * ({@link RingWireBounds#beyondReach}: more than 2^32 above every round this member knows) is
+     * refused here, before anything is promised or stored, and counted
+     * ({@code event=round.beyond.reach}). A message carrying a decision that differs from one this
+     * member keeps is not handled: each such decision is reported as a safety violation
+     * ({@link Effects#safetyViolation}, naming both origins; see {@link RingLearner}), and the
+     * driver stops the replica.
+     */
     @Override
     public void onMessage(int from, RingWire message, long now, Effects<RingWire, RingRecord, RingValue> out) {
-        engine.onMessage(from, message, now, out);
+        long round = message == null ? -1 : RingWireBounds.roundOf(message);
+        RingAcceptor acceptor = engine.acceptor();
+        if (RingWireBounds.isRound(round)    // a round outside [0, 2^62-1] is the engine's: malformed
+                && RingWireBounds.beyondReach(round, Math.max(acceptor.rnd(), acceptor.durableRound()))) {
+            roundsBeyondReach++;
+            return;
+        }
+        learner.hearing(message == null ? RingLearner.LOCAL_STEP
+                : new RingLearner.Source(from, message.getClass().getSimpleName(), round));
+        if (!contradictsKeptDecisions(message)) {
+            engine.onMessage(from, message, now, out);
+        }
+        learner.hearing(RingLearner.LOCAL_STEP);
+        learner.reportConflicts(out);
+    }
+
+    /**
+     * Whether {@code message} claims a decision other than one this member keeps for the same
+     * instance (whatever its round or sender: a correct member only ever reports true decisions).
+     * Each such claim is recorded by the learner; the message is then not handled at all.
+     */
+    private boolean contradictsKeptDecisions(RingWire message) {
+        boolean conflict = false;
+        if (message instanceof MPacket p) {
+            for (InstanceVid d : p.decisions()) {
+                conflict |= learner.conflicts(d.instance(), d.vid());
+            }
+        } else if (message instanceof UPacket p) {
+            for (DecisionEntry d : p.decisions()) {
+                conflict |= learner.conflicts(d.instance(), d.vid());
+            }
+        } else if (message instanceof RingMessage.CatchUpReply r) {
+            for (DecisionEntry d : r.decided()) {
+                conflict |= learner.conflicts(d.instance(), d.vid());
+            }
+        }
+        return conflict;
     }
 
     @Override
     public void onTick(long now, Effects<RingWire, RingRecord, RingValue> out) {
         engine.onTick(now, out);
+        learner.reportConflicts(out);
     }
 
     /**
@@ -133,7 +183,9 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
      */
     @Override
     public boolean onProposal(RingValue value, long now, Effects<RingWire, RingRecord, RingValue> out) {
-        return engine.onProposal(value, now, out);
+        boolean taken = engine.onProposal(value, now, out);
+        learner.reportConflicts(out);
+        return taken;
     }
 
     /**
@@ -155,6 +207,13 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
     @Override
     public void reportEvents(ObjLongConsumer<String> sink) {
         engine.reportEvents(sink);
+        sink.accept("round.beyond.reach", roundsBeyondReach);
+        sink.accept("decision.conflicts", learner.conflictsSeen());
+    }
+
+    /** Messages refused because their round lay beyond reach ({@link RingWireBounds#beyondReach}). */
+    public long roundsBeyondReach() {
+        return roundsBeyondReach;
     }
 
     /** Coordinator: fewer than {@code ring.eager.below} open; others: fewer own pending than that. */
@@ -172,12 +231,14 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
     @Override
     public void onDelivered(long nextInstance, long now, Effects<RingWire, RingRecord, RingValue> out) {
         engine.onDelivered(nextInstance, now, out);
+        learner.reportConflicts(out);
     }
 
     /** The runtime's member detector suspects {@code member} in round {@code epoch} (C8). */
     @Override
     public void onSuspectMember(int member, long epoch, long now, Effects<RingWire, RingRecord, RingValue> out) {
         engine.onSuspectMember(member, epoch, now, out);
+        learner.reportConflicts(out);
     }
 
     /**

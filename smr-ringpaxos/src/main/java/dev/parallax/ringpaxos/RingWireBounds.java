@@ -29,6 +29,16 @@ import java.util.List;
  * Nothing else is checked: these are the numbers loops, arithmetic and allocations depend on, not
  * the protocol's invariants (a peer is trusted to run the protocol).
  *
+ * <p>One more rule needs the receiver's state, so the core applies it ({@link #beyondReach}): a
+ * round more than {@link #MAX_ROUND_JUMP} above the highest round the receiver knows is refused
+ * before anything is promised or stored, and counted ({@code event=round.beyond.reach}). Every
+ * number up to {@link #MAX_NUMBER} is well formed, but a member that promised a round near it
+ * could never be outbid again: one such message would stop the ring for good, also across
+ * restarts. A correct member starts its next round at most {@code n} above the highest it knows,
+ * so refusing a jump of 2^32 costs nothing in practice (a member would have to miss that many
+ * rounds, billions of re-formations), while exhausting the 2^62 rounds then takes 2^30 such
+ * jumps, each a full re-formation.
+ *
  * <p>Stateless and thread-safe.
  */
 public final class RingWireBounds {
@@ -40,6 +50,49 @@ public final class RingWireBounds {
     public static final int MAX_VALUE_BYTES = 16 << 20;
 
     private RingWireBounds() {
+    }
+
+    /** The farthest a peer's round may lie above the highest round the receiver knows: {@code 2^32}. */
+    public static final long MAX_ROUND_JUMP = 1L << 32;
+
+    /**
+     * Whether {@code round} lies beyond reach of a member whose highest known round is
+     * {@code known} (in {@code [-1, MAX_NUMBER]}): more than {@link #MAX_ROUND_JUMP} above it.
+     */
+    public static boolean beyondReach(long round, long known) {
+        return round > Math.max(known, 0) + MAX_ROUND_JUMP;
+    }
+
+    /** The round {@code m} was sent in, or -1 for a message that names none (a recovery query). */
+    public static long roundOf(RingWire m) {
+        if (m instanceof MPacket p) {
+            return p.round();
+        } else if (m instanceof UPacket p) {
+            return p.round();
+        } else if (m instanceof MRingMessage.Phase2B b) {
+            return b.round();
+        } else if (m instanceof MRingMessage.Phase2AUnicast a) {
+            return a.round();
+        } else if (m instanceof RingMessage.Phase1A a) {
+            return a.round();
+        } else if (m instanceof RingMessage.Phase1B b) {
+            return b.round();
+        } else if (m instanceof RingMessage.Heartbeat h) {
+            return h.round();
+        } else if (m instanceof RingMessage.Alive a) {
+            return a.round();
+        } else if (m instanceof RingMessage.StepDown d) {
+            return d.round();
+        } else if (m instanceof RingMessage.CatchUpQuery q) {
+            return q.round();
+        } else if (m instanceof RingMessage.CatchUpReply r) {
+            return r.round();
+        } else if (m instanceof RingMessage.Proposal p) {
+            return p.round();
+        } else if (m instanceof RingMessage.RecoveryReply r) {
+            return r.round();
+        }
+        return -1;
     }
 
     /** Whether {@code round} is in {@code [0, MAX_NUMBER]}. */

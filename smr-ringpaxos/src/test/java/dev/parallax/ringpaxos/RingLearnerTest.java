@@ -1,6 +1,7 @@
 package dev.parallax.ringpaxos;
 
 import dev.parallax.core.protocol.EffectBuffer;
+import dev.parallax.core.protocol.SafetyViolation;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -122,5 +123,78 @@ class RingLearnerTest {
         assertThat(l.isDecided(9)).isTrue();
         assertThat(l.decidedBody(9)).isNull();
         assertThat(l.knownDecidedBelow()).isEqualTo(10);
+    }
+
+    @Test
+    @DisplayName("Agreement (PMS §2): a second, different decision for a decided instance keeps the first and is a safety violation naming both origins")
+    void aSecondDifferentDecisionIsASafetyViolation() {
+        RingLearner l = new RingLearner(List.of());
+        l.hearing(new RingLearner.Source(0, "MPacket", 4));
+        assertThat(l.learn(0, A, VA)).isTrue();
+        l.hearing(new RingLearner.Source(2, "CatchUpReply", 9));
+        assertThat(l.learn(0, ValueId.NOOP, null)).isFalse();
+        l.reportConflicts(out);
+
+        assertThat(out.safetyViolations()).containsExactly(new SafetyViolation(0,
+                new SafetyViolation.Origin(0, "MPacket", 4, A.toString()),
+                new SafetyViolation.Origin(2, "CatchUpReply", 9, ValueId.NOOP.toString())));
+        assertThat(out.safetyViolations().get(0).describe()).contains("instance 0").contains("member 0")
+                .contains("member 2").contains("round 4").contains("round 9");
+        assertThat(l.decidedVid(0)).isEqualTo(A);
+        assertThat(l.conflictsSeen()).isEqualTo(1);
+        out.clear();
+        l.reportConflicts(out);
+        assertThat(out.safetyViolations()).as("reported once").isEmpty();
+    }
+
+    @Test
+    @DisplayName("Agreement: a delivered instance still kept (above the trim) is checked too; one recovered from the log names the log")
+    void deliveredAndRecoveredDecisionsAreChecked() {
+        RingLearner l = new RingLearner(List.of(new RingRecord.Decision(0, A, VA)));
+        l.deliverReady((i, v) -> false, out);
+        assertThat(l.firstUndecided()).isEqualTo(1);
+        out.clear();
+        l.hearing(new RingLearner.Source(1, "UPacket", 3));
+        assertThat(l.learn(0, B, VB)).isFalse();
+        l.reportConflicts(out);
+        assertThat(out.safetyViolations()).singleElement().satisfies(v -> {
+            assertThat(v.kept().sender()).isEqualTo(SafetyViolation.LOCAL);
+            assertThat(v.kept().via()).isEqualTo("recovered from the log");
+            assertThat(v.conflicting().sender()).isEqualTo(1);
+            assertThat(v.conflicting().value()).isEqualTo(B.toString());
+        });
+        assertThat(out.records()).isEmpty();
+        assertThat(out.decisions()).isEmpty();
+    }
+
+    @Test
+    @DisplayName("The same decision again (a duplicate datagram, a catch-up overlap) is harmless: no violation")
+    void theSameDecisionAgainIsHarmless() {
+        RingLearner l = new RingLearner(List.of());
+        l.hearing(new RingLearner.Source(0, "MPacket", 0));
+        l.learn(0, A, VA);
+        l.learn(1, ValueId.NOOP, null);
+        l.deliverReady((i, v) -> false, out);
+        l.hearing(new RingLearner.Source(2, "CatchUpReply", 0));
+        assertThat(l.learn(0, A, VA)).isFalse();
+        assertThat(l.learn(0, A, null)).isFalse();
+        assertThat(l.learn(1, ValueId.NOOP, null)).isFalse();
+        assertThat(l.conflicts(0, A)).isFalse();
+        assertThat(l.conflicts(7, B)).as("an instance not decided here").isFalse();
+        l.reportConflicts(out);
+        assertThat(out.safetyViolations()).isEmpty();
+        assertThat(l.conflictsSeen()).isZero();
+    }
+
+    @Test
+    @DisplayName("Below the trim nothing is kept, so nothing can be compared (a snapshot covers it)")
+    void decisionsBelowTheTrimAreNotCompared() {
+        RingLearner l = new RingLearner(List.of());
+        l.learn(0, A, VA);
+        l.deliverReady((i, v) -> false, out);
+        l.trimBelow(1);
+        assertThat(l.learn(0, B, VB)).isFalse();
+        l.reportConflicts(out);
+        assertThat(out.safetyViolations()).isEmpty();
     }
 }

@@ -385,6 +385,12 @@ public final class SPaxosCore implements ProtocolCore<SPaxosWire, SPaxosRecord, 
         public void snapshotNeeded(int peer, long instance) {
             out.snapshotNeeded(peer, instance);
         }
+
+        /** Two different decisions for one ordering instance: forwarded, the driver stops the replica. */
+        @Override
+        public void safetyViolation(dev.parallax.core.protocol.SafetyViolation violation) {
+            out.safetyViolation(violation);
+        }
     }
 
     /** The dissemination core's effects: forwarded, records wrapped, stable ids collected. */

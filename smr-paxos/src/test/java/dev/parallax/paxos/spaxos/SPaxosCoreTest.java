@@ -243,6 +243,25 @@ class SPaxosCoreTest {
     private static final BatchId Z = new BatchId(0, 3, 1);
 
     @Test
+    @DisplayName("Agreement: a catch-up reply deciding other ids for a decided instance is a safety violation, forwarded from the ordering core")
+    void aSecondDifferentDecisionIsASafetyViolation() {
+        Hand h = new Hand(SPaxosScripted.config(3, 3, 64));
+        h.forward(X, "x");
+        h.decide(0, IdList.encode(List.of(X)));
+        h.core.onMessage(2, new SPaxosWire.Ordering(new PaxosMessage.CatchUpReply(0, 0,
+                List.of(new PaxosMessage.Decided(0, IdList.encode(List.of(Y)))))), h.now, h.out);
+        assertThat(h.out.safetyViolations()).singleElement().satisfies(v -> {
+            assertThat(v.instance()).isZero();
+            assertThat(v.conflicting().sender()).isEqualTo(2);
+        });
+        assertThat(h.out.decisions()).isEmpty();
+        h.out.clear();
+        h.core.onMessage(2, new SPaxosWire.Ordering(new PaxosMessage.CatchUpReply(0, 0,
+                List.of(new PaxosMessage.Decided(0, IdList.encode(List.of(X)))))), h.now, h.out);
+        assertThat(h.out.safetyViolations()).as("the same decision again").isEmpty();
+    }
+
+    @Test
     @DisplayName("seed 002 footnote 5: an id decided twice executes once, at its first instance")
     void anIdDecidedTwiceExecutesOnce() {
         Hand h = new Hand(SPaxosScripted.config(3, 3, 64));

@@ -94,7 +94,7 @@ final class RingSimReplica implements SmrNode {
         this.snapshotEvery = shared.scenario.snapshotEvery();
         this.service = new SimService(ctx, true, shared.options.localReads(), shared.counters);
         this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, (group, m) -> ctx.sendDatagram(group, m),
-                this::deliver, this::installFrom);
+                this::deliver, this::installFrom, v -> shared.safety.alarm(ctx.id(), v));
         BatchBuilder batcher = new BatchBuilder(config.batchBytes(), config.batchTimeoutNanos());
         this.clients = new ClientBatches(ctx, service, shared.progress, batcher,
                 () -> core.canPropose(), b -> core.onProposal(new RingValue.ClientBatch(b), ctx.now(), effects), this::apply);

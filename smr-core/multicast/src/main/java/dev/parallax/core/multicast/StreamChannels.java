@@ -131,7 +131,7 @@ final class StreamChannels<M> {
         Clock clock = plan.streamClock(context.clock());
         b.streams(stream -> plan.broadcast(new StreamPlan.StreamParts<>(stream, self, transports.get(stream),
                 logs.get(stream), clock, plan.runtimeOptions(context).name(plan.streamName(stream)).threads(threads)
-                        .snapshotRequester(requesters.apply(stream)).build())));
+                        .snapshotRequester(requesters.apply(stream)).safetyAlarm(context.safetyAlarm()).build())));
         for (MulticastBroadcast.InitialSubscription s : subscriptions) {
             b.initialSubscription(s.groups(), s.from(), s.listener());
         }

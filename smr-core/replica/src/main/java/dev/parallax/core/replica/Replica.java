@@ -88,6 +88,8 @@ public final class Replica implements AutoCloseable {
     private final java.util.Set<String> logNames = new java.util.HashSet<>();
     private volatile ServiceManager serviceManager;
     private final CompletableFuture<Throwable> failStopped = new CompletableFuture<>();
+    /** Set once by the first safety alarm: why this replica stopped serving. */
+    private final java.util.concurrent.atomic.AtomicReference<Throwable> safetyStop = new java.util.concurrent.atomic.AtomicReference<>();
     private SnapshotTransfer transfer;
     private SnapshotServer snapshotServer;
     private final long snapshotEvery;
@@ -230,20 +232,43 @@ public final class Replica implements AutoCloseable {
 
     /**
      * The error from the state machine that stopped this replica (it then closes itself, like a
-     * crashed replica: see docs/executors.md, "Errors"), or empty while it is healthy. Any thread.
+     * crashed replica: see docs/executors.md, "Errors"), or the {@link SafetyAlarmException} of a
+     * safety alarm (two different decisions for one instance: it then closes itself too, see
+     * docs/operations.md, "Safety alarm"), or empty while it is healthy. Any thread.
      */
     public Optional<Throwable> failure() {
+        Throwable alarm = safetyStop.get();
+        if (alarm != null) {
+            return Optional.of(alarm);
+        }
         ServiceManager sm = serviceManager;
         return Optional.ofNullable(sm == null ? null : sm.failure());
     }
 
     /**
-     * Completes with the fatal error once a state-machine {@code Error} has stopped this replica
-     * and it has closed itself (see {@link #failure()}); never completes for a healthy replica.
+     * Completes with the fatal error once a state-machine {@code Error} or a safety alarm has
+     * stopped this replica and it has closed itself (see {@link #failure()}); never completes for a
+     * healthy replica.
      * Callbacks run on the replica's fail-stop thread and must not block. Any thread.
      */
     public CompletableFuture<Throwable> failStopped() {
         return failStopped;
+    }
+
+    /**
+     * The safety alarm hook (protocol thread): the protocol stage has already stopped its core; this
+     * replica stops serving clients and executing, by closing itself as after a fatal error, so it
+     * never answers from state that may have diverged. Only the first alarm acts.
+     */
+    private void safetyAlarm(dev.parallax.core.protocol.SafetyViolation violation) {
+        SafetyAlarmException stop = new SafetyAlarmException(violation);
+        if (!safetyStop.compareAndSet(null, stop)) {
+            return;
+        }
+        LOG.error("replica {}: SAFETY ALARM: {}; this replica stops serving clients and executing rather than diverge "
+                + "(an operator restores it from a healthy replica's snapshot and finds the faulty or forged sender)",
+                config.id(), violation.describe());
+        stopAfterFatalError();
     }
 
     /** Closes the replica on a thread of its own: the failing thread may be one close() joins. */
@@ -361,6 +386,10 @@ public final class Replica implements AutoCloseable {
             return registry;
         }
 
+        @Override
+        public dev.parallax.core.protocol.SafetyAlarm safetyAlarm() {
+            return Replica.this::safetyAlarm;
+        }
 
         @Override
         public dev.parallax.core.spi.SnapshotRequester snapshotRequester() {

@@ -12,6 +12,12 @@ import java.util.Objects;
  * decisions and snapshot requests, in that order. Shared by the
  * runtime's Protocol stage and the simulator, so both obey the same rule.
  *
+ * <p>A step that reports a {@link SafetyViolation} is applied differently: its violations go to the
+ * {@link SafetyAlarm} first, and nothing else of that step (records, messages, decisions) nor of
+ * any later step is applied — the applier stays {@link #stopped()}, so the replica neither acts on
+ * nor hands out anything past the point where two decisions met. Steps without a violation are
+ * applied exactly as before.
+ *
  * <p>Not thread-safe: used by the one thread that drives a core. If the log throws, the exception
  * propagates before any message of the step leaves, so nothing is acknowledged that was not stored.
  *
@@ -45,6 +51,8 @@ public final class EffectApplier<M, R, V> {
     private final GroupOutbox<M> groupOutbox;
     private final DecisionSink<V> decisions;
     private final SnapshotRequester snapshots;
+    private final SafetyAlarm alarm;
+    private boolean stopped;
 
     /**
      * An applier without datagram groups: a step that sends a datagram fails with
@@ -57,15 +65,33 @@ public final class EffectApplier<M, R, V> {
         }, decisions, snapshots);
     }
 
-    /** An applier that hands datagrams to {@code groupOutbox}. */
+    /**
+     * An applier that hands datagrams to {@code groupOutbox}, and whose safety alarm throws
+     * {@link IllegalStateException} naming the violation (a driver that cannot stop a replica fails
+     * loudly instead; the applier is stopped all the same).
+     */
     public EffectApplier(DurableLog log, RecordCodec<R> codec, Outbox<M> outbox, GroupOutbox<M> groupOutbox,
                          DecisionSink<V> decisions, SnapshotRequester snapshots) {
+        this(log, codec, outbox, groupOutbox, decisions, snapshots, violation -> {
+            throw new IllegalStateException("safety violation: " + violation.describe());
+        });
+    }
+
+    /** An applier that hands datagrams to {@code groupOutbox} and safety violations to {@code alarm}. */
+    public EffectApplier(DurableLog log, RecordCodec<R> codec, Outbox<M> outbox, GroupOutbox<M> groupOutbox,
+                         DecisionSink<V> decisions, SnapshotRequester snapshots, SafetyAlarm alarm) {
         this.log = Objects.requireNonNull(log, "log");
         this.codec = Objects.requireNonNull(codec, "codec");
         this.outbox = Objects.requireNonNull(outbox, "outbox");
         this.groupOutbox = Objects.requireNonNull(groupOutbox, "groupOutbox");
         this.decisions = Objects.requireNonNull(decisions, "decisions");
         this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
+        this.alarm = Objects.requireNonNull(alarm, "alarm");
+    }
+
+    /** Whether a step reported a safety violation: from then on every step is discarded unapplied. */
+    public boolean stopped() {
+        return stopped;
     }
 
     /**
@@ -75,6 +101,9 @@ public final class EffectApplier<M, R, V> {
      * @throws dev.parallax.core.spi.DurableLogException if storing failed; no message was sent
      */
     public long apply(EffectBuffer<M, R, V> effects) {
+        if (stopped || !effects.safetyViolations().isEmpty()) {
+            return stop(effects);
+        }
         List<R> records = effects.records();
         for (int i = 0; i < records.size(); i++) {
             log.append(codec.encode(records.get(i)));
@@ -104,5 +133,16 @@ public final class EffectApplier<M, R, V> {
         long wake = effects.wakeAt();
         effects.clear();
         return wake;
+    }
+
+    /** Raises the step's violations (stopping first, so that an alarm that throws still stops), discards the rest. */
+    private long stop(EffectBuffer<M, R, V> effects) {
+        stopped = true;
+        List<SafetyViolation> violations = List.copyOf(effects.safetyViolations());
+        effects.clear();
+        for (SafetyViolation v : violations) {
+            alarm.raised(v);
+        }
+        return Long.MAX_VALUE;
     }
 }

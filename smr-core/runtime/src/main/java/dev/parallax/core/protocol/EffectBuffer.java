@@ -28,6 +28,7 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
     }
 
     private final List<SnapshotRequest> snapshotRequests = new ArrayList<>();
+    private final List<SafetyViolation> violations = new ArrayList<>();
     private final List<Outgoing<M>> sends = new ArrayList<>();
     private final List<GroupSend<M>> datagrams = new ArrayList<>();
     private final List<R> records = new ArrayList<>();
@@ -64,6 +65,16 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
     @Override
     public void snapshotNeeded(int peer, long instance) {
         snapshotRequests.add(new SnapshotRequest(peer, instance));
+    }
+
+    @Override
+    public void safetyViolation(SafetyViolation violation) {
+        violations.add(java.util.Objects.requireNonNull(violation, "violation"));
+    }
+
+    /** Safety violations the core reported in this step, in order (empty in every correct run). */
+    public List<SafetyViolation> safetyViolations() {
+        return violations;
     }
 
     /** Snapshot requests, in order. */
@@ -104,7 +115,7 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
     /** Whether this step produced no effect at all (no wake-up request either). */
     public boolean isEmpty() {
         return sends.isEmpty() && datagrams.isEmpty() && records.isEmpty() && decisions.isEmpty() && snapshotRequests.isEmpty()
-                && wakeAt == Long.MAX_VALUE;
+                && violations.isEmpty() && wakeAt == Long.MAX_VALUE;
     }
 
     /** Forgets every collected effect. */
@@ -114,6 +125,7 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
         records.clear();
         decisions.clear();
         snapshotRequests.clear();
+        violations.clear();
         syncRequested = false;
         wakeAt = Long.MAX_VALUE;
     }

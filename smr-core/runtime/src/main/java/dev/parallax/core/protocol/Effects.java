@@ -50,4 +50,17 @@ public interface Effects<M, R, V> {
      * {@code instance} that this replica lacks, so catching up by log is impossible.
      */
     void snapshotNeeded(int peer, long instance);
+
+    /**
+     * The core observed a broken safety property ({@link SafetyViolation}: two different decisions
+     * for one instance) and kept its own state as it was. The driver raises the alarm and then
+     * applies nothing more of this step or any later one: the replica stops rather than diverge.
+     * A core emits this only when the violation happens, never in a correct run.
+     *
+     * @throws UnsupportedOperationException by drivers that cannot stop (the default): failing
+     *         loudly is the only safe answer there
+     */
+    default void safetyViolation(SafetyViolation violation) {
+        throw new UnsupportedOperationException("this driver cannot stop on a safety violation: " + violation.describe());
+    }
 }

@@ -30,6 +30,12 @@ import java.util.Objects;
  * catch-up reply, instances decided out of order). Liveness does not suffer, because failure detection reads the
  * transport's arrival stamps ({@link #suspect}), not the inbox.
  *
+ * <p>Safety alarm: when the core reports a {@link SafetyViolation} (two different decisions for
+ * one instance), the stage counts it ({@code parallax.safety.alarms}), logs it at ERROR with both
+ * decisions' origins, tells the {@link #onSafetyAlarm hook} (the replica stops serving) and from
+ * then on drives the core no more: nothing of that step or later is stored, sent or decided, and
+ * arriving messages and proposals are dropped and counted, as after a log failure.
+ *
  * <p>Threads: {@code doWork} runs on one stage thread. Producers (transport readers, the batcher)
  * only touch the bounded queues.
  *
@@ -105,6 +111,8 @@ public final class ProtocolStage<M, R, V> implements Stage {
     private boolean refusedThisPass;
     private volatile boolean ready;
     private volatile String storageFailure;
+    /** Once it holds a violation the stage drives the core no more. */
+    private final StageAlarm alarm;
     private final java.util.concurrent.atomic.LongAdder ignoredWhileFailed = new java.util.concurrent.atomic.LongAdder();
     private long nextTick;
     private long now;
@@ -140,6 +148,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
         }
         this.maxUndelivered = maxUndelivered;
         this.name = Objects.requireNonNull(name, "name");
+        this.alarm = new StageAlarm(name);
         this.self = self;
         this.core = Objects.requireNonNull(core, "core");
         this.inbox = Objects.requireNonNull(inbox, "inbox");
@@ -162,8 +171,27 @@ public final class ProtocolStage<M, R, V> implements Stage {
             counts[SENT].increment();
             countByType(sentByType, "parallax.protocol.messages.sent.by.type", m);
             transport.sendDatagram(group, m);
-        }, this::decided, snapshots);
+        }, this::decided, snapshots, alarm);
         this.nextTick = clock.nanoTime();
+    }
+
+    /**
+     * Where a safety alarm goes besides the stage's counter and ERROR line (the replica's
+     * stop-serving hook); default {@link SafetyAlarm#NONE}. Called on the protocol thread; must not
+     * block. Call before the stage runs.
+     */
+    public void onSafetyAlarm(SafetyAlarm hook) {
+        alarm.hook(hook);
+    }
+
+    /** The first safety violation the core reported (the stage has stopped since), or null. Thread-safe. */
+    public SafetyViolation safetyViolation() {
+        return alarm.first();
+    }
+
+    /** Safety alarms raised so far (those of the first step that reported any: the stage stops there). Thread-safe. */
+    public long safetyAlarms() {
+        return alarm.count().sum();
     }
 
     @Override
@@ -298,6 +326,10 @@ public final class ProtocolStage<M, R, V> implements Stage {
         io.micrometer.core.instrument.Gauge.builder("parallax.protocol.undelivered.max", this, st -> st.undeliveredHighWater)
                 .description("most decisions kept at once while execution lagged (maxUndelivered, give or take what one message releases)")
                 .tag("protocol", protocol).tag("stage", name).register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("parallax.safety.alarms", alarm.count(),
+                        java.util.concurrent.atomic.LongAdder::doubleValue)
+                .description("two different decisions for one instance seen by this replica's learner; it stopped serving")
+                .tag("protocol", protocol).tag("stage", name).register(registry);
         io.micrometer.core.instrument.FunctionCounter.builder("parallax.protocol.ignored.after.log.failure", ignoredWhileFailed,
                         java.util.concurrent.atomic.LongAdder::doubleValue)
                 .tag("protocol", protocol).tag("stage", name).register(registry);
@@ -351,7 +383,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
 
     @Override
     public int doWork() {
-        if (storageFailure != null) {
+        if (storageFailure != null || alarm.first() != null) {
             int dropped = inbox.drain(m -> ignoredWhileFailed.increment(), batchLimit);
             dropped += proposals.drain(p -> ignoredWhileFailed.increment(), batchLimit);
             control.drain(t -> { }, 16);
@@ -409,6 +441,11 @@ public final class ProtocolStage<M, R, V> implements Stage {
         work += offerProposals();
         while (!effects.isEmpty()) {
             long wake = applier.apply(effects);
+            if (applier.stopped()) {
+                loopback.clear();
+                effects.clear();
+                break;
+            }
             if (wake != Long.MAX_VALUE && wake - nextTick < 0) {
                 nextTick = wake;
             }

@@ -1,6 +1,7 @@
 package dev.parallax.core.runtime;
 
 import dev.parallax.core.config.ReplicaConfig;
+import dev.parallax.core.protocol.SafetyAlarm;
 import dev.parallax.core.spi.DurableLog;
 import dev.parallax.core.spi.MessageCodec;
 import dev.parallax.core.spi.SnapshotRequester;
@@ -78,4 +79,14 @@ public interface OrderingContext {
      * so that one {@code threads=} setting places every pipeline stage of the process.
      */
     StageThreads stageThreads();
+
+    /**
+     * The replica's hook for a safety alarm ({@link dev.parallax.core.protocol.SafetyViolation}):
+     * it stops the replica serving clients and executing. A protocol hands it to every runtime it
+     * builds ({@link RuntimeOptions#forReplica} does). Default: {@link SafetyAlarm#NONE} (the
+     * protocol stage still stops its core, counts and logs).
+     */
+    default SafetyAlarm safetyAlarm() {
+        return SafetyAlarm.NONE;
+    }
 }

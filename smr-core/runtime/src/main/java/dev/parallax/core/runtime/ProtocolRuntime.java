@@ -53,6 +53,9 @@ import java.util.function.LongSupplier;
  *       ({@link PeerLiveness}); a {@link FailureDetector} on a dedicated thread applies the
  *       protocol's pure rule to the leader the protocol thread last published and hands a
  *       suspicion to the core ({@link ProtocolCore#onSuspect}).</li>
+ *   <li><b>Safety alarm</b>: a core's {@link dev.parallax.core.protocol.SafetyViolation} stops the
+ *       protocol stage (counted in {@code parallax.safety.alarms}, logged at ERROR) and reaches the
+ *       {@link Builder#safetyAlarm hook}, which stops the replica serving.</li>
  *   <li><b>Metrics</b>: stage meters, the protocol stage's meters (tag {@code protocol=<name>}),
  *       {@code parallax.protocol.inbound.dropped}, {@code parallax.protocol.recovering},
  *       {@code parallax.protocol.suspicions}.</li>
@@ -148,6 +151,7 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
     private final FailureDetection detection;
     private final MemberWatch memberWatch;
     private final Consumer<C> observer;
+    private final dev.parallax.core.protocol.SafetyAlarm safetyAlarm;
     private final long maxTickNanos;
     private final int maxUndelivered;
     private final BoundedQueue<ProtocolStage.Inbound<M>> inbox;
@@ -182,6 +186,7 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
         this.detection = b.detection;
         this.memberWatch = b.memberWatch;
         this.observer = b.observer;
+        this.safetyAlarm = b.safetyAlarm;
         this.maxTickNanos = b.maxTickNanos;
         this.maxUndelivered = b.maxUndelivered;
         this.inbox = Queues.mpsc(b.inboxCapacity);
@@ -234,6 +239,7 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
                 (instance, value) -> decisions.offer(new Decision<>(instance, value)),
                 snapshotRequester, clock, maxTickNanos, 256, maxUndelivered);
         protocolStage = protocol;
+        protocol.onSafetyAlarm(safetyAlarm);
         protocol.registerMeters(registry, name);
         String replica = Integer.toString(self);
         recovering = c.recovering() ? 1 : 0;
@@ -382,6 +388,7 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
         private FailureDetection detection;
         private MemberWatch memberWatch;
         private Consumer<C> observer = c -> { };
+        private dev.parallax.core.protocol.SafetyAlarm safetyAlarm = dev.parallax.core.protocol.SafetyAlarm.NONE;
         private long maxTickNanos = 1_000_000;
         private int inboxCapacity = 8192;
         private int proposalCapacity = 20;
@@ -481,6 +488,15 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
         /** Runs on the protocol thread after every work cycle (publish volatile state, gauges). */
         public Builder<M, R, V, C> observer(Consumer<C> observer) {
             this.observer = Objects.requireNonNull(observer);
+            return this;
+        }
+
+        /**
+         * Told when the core reports a safety violation (after the protocol stage stopped, counted
+         * and logged it): the replica's stop-serving hook. Default {@link dev.parallax.core.protocol.SafetyAlarm#NONE}.
+         */
+        public Builder<M, R, V, C> safetyAlarm(dev.parallax.core.protocol.SafetyAlarm alarm) {
+            this.safetyAlarm = Objects.requireNonNull(alarm, "alarm");
             return this;
         }
 

@@ -3,6 +3,7 @@ package dev.parallax.core.runtime;
 import dev.parallax.core.config.Names;
 import dev.parallax.core.protocol.ProtocolCore;
 import dev.parallax.core.protocol.ProtocolStage;
+import dev.parallax.core.protocol.SafetyAlarm;
 import dev.parallax.core.spi.SnapshotRequester;
 import dev.parallax.core.stage.StageThreads;
 import dev.parallax.core.stage.ThreadPlacement;
@@ -17,7 +18,7 @@ import java.util.Objects;
 /**
  * The settings every ordering protocol's broadcast passes to its {@link ProtocolRuntime} and that
  * are not the protocol's own: the instance name, where meters go, the threads, how idle threads
- * wait, the snapshot service and the bounds of the runtime's queues. One value shared by
+ * wait, the snapshot service, the safety alarm hook and the bounds of the runtime's queues. One value shared by
  * Multi-Paxos, S-Paxos and Ring Paxos broadcasts, so that a setting and its default are stated
  * once.
  *
@@ -26,7 +27,7 @@ import java.util.Objects;
  * yield-then-park, built for the broadcast; {@link SnapshotRequester#NONE}; inbox 8192 peer
  * messages, 20 proposals (seed 000 (JPaxos staged replica) §V-E ProposalQueue), 1024 decisions
  * waiting for the listener, {@link ProtocolStage#DEFAULT_MAX_UNDELIVERED} decisions kept while the
- * listener lags. {@link #forReplica} takes the replica's threads, registry, snapshot service and
+ * listener lags. {@link #forReplica} takes the replica's threads, registry, snapshot service, safety alarm and
  * queue capacities instead.
  *
  * <p>Immutable and thread-safe; the registry, threads and requester it names are shared, not
@@ -45,6 +46,7 @@ public final class RuntimeOptions {
     private final StageThreads threads;
     private final WaitStrategy.Factory waitStrategy;
     private final SnapshotRequester snapshotRequester;
+    private final SafetyAlarm safetyAlarm;
     private final int inboxCapacity;
     private final int proposalCapacity;
     private final int decisionCapacity;
@@ -56,6 +58,7 @@ public final class RuntimeOptions {
         this.threads = b.threads;
         this.waitStrategy = b.waitStrategy;
         this.snapshotRequester = b.snapshotRequester;
+        this.safetyAlarm = b.safetyAlarm;
         this.inboxCapacity = b.inboxCapacity;
         this.proposalCapacity = b.proposalCapacity;
         this.decisionCapacity = b.decisionCapacity;
@@ -76,7 +79,7 @@ public final class RuntimeOptions {
      */
     public static Builder forReplica(OrderingContext context) {
         return builder().threads(context.stageThreads()).meterRegistry(context.meterRegistry())
-                .snapshotRequester(context.snapshotRequester())
+                .snapshotRequester(context.snapshotRequester()).safetyAlarm(context.safetyAlarm())
                 .proposalCapacity(context.config().proposalQueueCapacity())
                 .decisionCapacity(context.config().decisionQueueCapacity());
     }
@@ -89,6 +92,7 @@ public final class RuntimeOptions {
         b.threads = threads;
         b.waitStrategy = waitStrategy;
         b.snapshotRequester = snapshotRequester;
+        b.safetyAlarm = safetyAlarm;
         b.inboxCapacity = inboxCapacity;
         b.proposalCapacity = proposalCapacity;
         b.decisionCapacity = decisionCapacity;
@@ -118,6 +122,11 @@ public final class RuntimeOptions {
         return snapshotRequester;
     }
 
+    /** The replica's stop-serving hook for a safety alarm ({@link SafetyAlarm#NONE} if none). */
+    public SafetyAlarm safetyAlarm() {
+        return safetyAlarm;
+    }
+
     public int inboxCapacity() {
         return inboxCapacity;
     }
@@ -145,7 +154,7 @@ public final class RuntimeOptions {
         Objects.requireNonNull(clock, "clock");
         ProtocolRuntime.Builder<M, R, V, C> rb = ProtocolRuntime.builder(name(protocolDefault));
         rb.members(self, members).clock(clock).meterRegistry(meterRegistry).snapshotRequester(snapshotRequester)
-                .inboxCapacity(inboxCapacity).proposalCapacity(proposalCapacity).decisionCapacity(decisionCapacity)
+                .safetyAlarm(safetyAlarm).inboxCapacity(inboxCapacity).proposalCapacity(proposalCapacity).decisionCapacity(decisionCapacity)
                 .maxUndelivered(maxUndelivered);
         rb.threads(threads != null ? threads
                 : StageThreads.builder(ThreadPlacement.STAGED).waitStrategy(waitStrategy).clock(clock)
@@ -167,6 +176,7 @@ public final class RuntimeOptions {
         private StageThreads threads;
         private WaitStrategy.Factory waitStrategy = WaitStrategies.yieldPark();
         private SnapshotRequester snapshotRequester = SnapshotRequester.NONE;
+        private SafetyAlarm safetyAlarm = SafetyAlarm.NONE;
         private int inboxCapacity = DEFAULT_INBOX_CAPACITY;
         private int proposalCapacity = DEFAULT_PROPOSAL_CAPACITY;
         private int decisionCapacity = DEFAULT_DECISION_CAPACITY;
@@ -211,6 +221,15 @@ public final class RuntimeOptions {
         /** Told when this replica needs a peer's snapshot; default ignores it (no snapshots). */
         public Builder snapshotRequester(SnapshotRequester requester) {
             this.snapshotRequester = Objects.requireNonNull(requester, "requester");
+            return this;
+        }
+
+        /**
+         * Told when a core reports a safety violation: the replica's stop-serving hook; default
+         * {@link SafetyAlarm#NONE} (the protocol stage still stops, counts and logs).
+         */
+        public Builder safetyAlarm(SafetyAlarm alarm) {
+            this.safetyAlarm = Objects.requireNonNull(alarm, "alarm");
             return this;
         }
 

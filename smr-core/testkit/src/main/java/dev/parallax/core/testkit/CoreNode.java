@@ -4,6 +4,7 @@ import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.protocol.EffectBuffer;
 import dev.parallax.core.protocol.ProtocolCore;
 import dev.parallax.core.protocol.RecordCodec;
+import dev.parallax.core.protocol.SafetyViolation;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +15,9 @@ import java.util.List;
  * {@link EffectApplier} the runtime uses (persist and sync before sending). Datagrams go to the
  * simulated network's datagram groups ({@link NodeContext#sendDatagram}); the node joins the groups
  * named by {@link #joinOnStart} at every (re)start, and a datagram it receives from itself (a
- * group member's loopback copy) is ignored, as the runtime's datagram port drops its own.
+ * group member's loopback copy) is ignored, as the runtime's datagram port drops its own. A
+ * safety violation the core reports goes to {@link DecisionListener#safetyAlarm}, and the node
+ * then applies no more effects, as the runtime's protocol stage stops.
  *
  * <p>Runs on the simulator's thread only.
  */
@@ -34,6 +37,15 @@ public final class CoreNode<M, R, V> implements SimNode<M> {
         /** Node {@code node} needs a snapshot from {@code peer} covering instances below {@code instance}. */
         default void snapshotNeeded(int node, int peer, long instance) {
         }
+
+        /**
+         * Node {@code node}'s core reported a safety violation (two different decisions for one
+         * instance); the node applies nothing more. Default: fails the run with an
+         * {@link AssertionError} naming it (a test that injects a conflict overrides this).
+         */
+        default void safetyAlarm(int node, SafetyViolation violation) {
+            throw new AssertionError("node " + node + " raised a safety alarm: " + violation.describe());
+        }
     }
 
     private final NodeContext<M> ctx;
@@ -49,7 +61,8 @@ public final class CoreNode<M, R, V> implements SimNode<M> {
         this.factory = factory;
         this.codec = codec;
         this.applier = new EffectApplier<>(ctx.log(), codec, ctx::send, (group, m) -> ctx.sendDatagram(group, m),
-                (i, v) -> listener.decided(ctx.id(), i, v), (peer, i) -> listener.snapshotNeeded(ctx.id(), peer, i));
+                (i, v) -> listener.decided(ctx.id(), i, v), (peer, i) -> listener.snapshotNeeded(ctx.id(), peer, i),
+                v -> listener.safetyAlarm(ctx.id(), v));
     }
 
     @Override

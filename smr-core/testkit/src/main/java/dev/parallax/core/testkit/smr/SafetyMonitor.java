@@ -19,6 +19,7 @@ public final class SafetyMonitor<V> {
     private final Map<Long, V> decided = new HashMap<>();
     private final Set<V> proposed = new HashSet<>();
     private long decisions;
+    private final java.util.List<String> alarms = new java.util.ArrayList<>();
 
     /** @param isNoop whether a decided value is the protocol's no-op (valid without a proposal) */
     public SafetyMonitor(Predicate<V> isNoop) {
@@ -46,6 +47,23 @@ public final class SafetyMonitor<V> {
             throw new AssertionError("agreement: replica " + replica + " decided " + v + " at instance " + instance
                     + " but another replica decided " + before);
         }
+    }
+
+    /**
+     * Replica {@code replica}'s core reported {@code violation} (its driver stopped it): recorded,
+     * then reported as a failure of the run.
+     *
+     * @throws AssertionError always, naming the replica and both decisions' origins
+     */
+    public void alarm(int replica, dev.parallax.core.protocol.SafetyViolation violation) {
+        String line = "safety alarm: replica " + replica + " saw " + violation.describe();
+        alarms.add(line);
+        throw new AssertionError(line);
+    }
+
+    /** The safety alarms raised so far, one line each (empty in a correct run). */
+    public java.util.List<String> alarms() {
+        return java.util.List.copyOf(alarms);
     }
 
     /** Decisions checked so far (every replica's). */
