@@ -143,7 +143,10 @@ final class RingLiveness {
         coordinatorSteppedDown = false;
     }
 
-    /** Runtime failure detection ({@code detectFailuresExternally}): ticks no longer suspect. */
+    /**
+     * Runtime failure detection ({@code detectFailuresExternally}): ticks no longer suspect, except
+     * before the first round and after the coordinator's step-down ({@link #claimsRound}).
+     */
     void detectExternally() {
         external = true;
     }
