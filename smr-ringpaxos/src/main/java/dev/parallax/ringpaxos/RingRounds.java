@@ -287,7 +287,8 @@ final class RingRounds {
 
     /**
      * The ring of {@code po}'s round (C2), through the variant: from the members that answered and
-     * the others heard, excluded members left out; null if they are not enough for a quorum.
+     * the others heard, excluded members left out unless the rest are not enough for a quorum (then
+     * the excluded members that answered go on, last); null if even they are not enough.
      * E2: a member far behind is not laid out as an acceptor (it would hold the ring's backlog
      * bound); it learns from the heartbeats every member gets and catches up (C6) or asks for a
      * snapshot, and rejoins later (re-formation trigger 3). Only when the ring cannot be formed
