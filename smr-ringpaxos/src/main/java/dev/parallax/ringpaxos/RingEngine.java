@@ -425,6 +425,10 @@ public final class RingEngine implements Engine {
                     now, out);
             return;
         }
+        if (liveness.abandonedRound(a.round(), rounds.coordinates())) {
+            out.send(from, new RingMessage.StepDown(a.round()));
+            return;
+        }
         if (a.round() != rnd() || !rounds.leading()) {
             return;
         }

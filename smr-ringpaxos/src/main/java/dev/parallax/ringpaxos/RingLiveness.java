@@ -143,7 +143,10 @@ final class RingLiveness {
         coordinatorSteppedDown = false;
     }
 
-    /** Runtime failure detection ({@code detectFailuresExternally}): ticks no longer suspect. */
+    /**
+     * Runtime failure detection ({@code detectFailuresExternally}): ticks no longer suspect, except
+     * before the first round and after the coordinator's step-down ({@link #claimsRound}).
+     */
     void detectExternally() {
         external = true;
     }
@@ -274,8 +277,13 @@ final class RingLiveness {
      * (restarted, or stepped down), or whose first Phase 1 reached nobody and left it in no round
      * (E1: members started seconds apart), tries again after the longest ranked time-out if nobody
      * took over (never reusing the round). Any other member does when it suspects the coordinator
-     * of its round (ticks suspect only without external detection, or after a step-down), or on a
-     * suspicion held back during the restart hold (which this consumes).
+     * of its round, or on a suspicion held back during the restart hold (which this consumes).
+     * Ticks suspect without external detection, after a step-down, and before any round: the
+     * runtime's detector watches no epoch then (a negative one is "not started" to it), so without
+     * the ticks a cold start whose member 0 is down would never form a ring. Member 0 is only the
+     * first candidate: seed 003 (Ring Paxos) §3.3.5 has "the other processes" select a new
+     * coordinator when one fails, and every member ranks the first candidate's silence alike
+     * ({@link RingSuspicion}: member 1 moves first).
      */
     boolean claimsRound(long roundChangedAt, long highestStarted, long now) {
         long round = acceptor.rnd();
@@ -285,7 +293,8 @@ final class RingLiveness {
         if ((round >= 0 && config.coordinatorOf(round) == self) || (round < 0 && highestStarted >= 0)) {
             return !holding(now) && now - roundChangedAt > longestRankedTimeout();
         }
-        if (!holding(now) && (((!external || coordinatorSteppedDown) && suspectsCoordinator(roundChangedAt, now))
+        boolean ticksSuspect = !external || coordinatorSteppedDown || round < 0;
+        if (!holding(now) && ((ticksSuspect && suspectsCoordinator(roundChangedAt, now))
                 || heldSuspicion == round)) {
             heldSuspicion = Long.MIN_VALUE;
             return true;
@@ -395,6 +404,29 @@ final class RingLiveness {
     /** An instance this member had open was decided: re-formations since then no longer stall. */
     void openInstanceDecided() {
         reformsSinceDecision = 0;
+    }
+
+    /**
+     * This member starts a round while not leading: a new candidacy, not a re-formation. The stall
+     * count belongs to one leadership (as Raft's check-quorum to one term): a member that stepped
+     * down after two re-formations without a decision, then elected again on an idle ring, would
+     * otherwise step down at its first tick, for ever.
+     */
+    void newCandidacy() {
+        reformsSinceDecision = 0;
+    }
+
+    /**
+     * A member reports ({@code Alive}) in round {@code round}, which this member coordinates but
+     * does not lead and is not starting ({@code coordinates}: it leads or runs a Phase 1): the
+     * round's candidate gave up or its coordinator stepped down, and the member still waits for it.
+     * True when it should be told again with a {@code StepDown}: the first one may have been lost,
+     * and the runtime's detector never suspects a coordinator that keeps talking (its arrival stamps
+     * count every message). The paper is silent; Raft (§5.1) has every server answer a message of
+     * a stale term with its own, which ends the sender's wait the same way.
+     */
+    boolean abandonedRound(long round, boolean coordinates) {
+        return round >= 0 && !coordinates && config.coordinatorOf(round) == self;
     }
 
     private boolean rejoinPaced(long now) {

@@ -196,6 +196,8 @@ final class RingRounds {
             coordinator.endRound();
             pacer.roundEnded();
             variant.roundChanged(ring, false, now);
+        } else {
+            liveness.newCandidacy();
         }
         phaseOne = new PhaseOne(round, learner.firstUndecided(), config.quorum() - 1, now);
         for (int m = 0; m < n; m++) {
@@ -285,7 +287,8 @@ final class RingRounds {
 
     /**
      * The ring of {@code po}'s round (C2), through the variant: from the members that answered and
-     * the others heard, excluded members left out; null if they are not enough for a quorum.
+     * the others heard, excluded members left out unless the rest are not enough for a quorum (then
+     * the excluded members that answered go on, last); null if even they are not enough.
      * E2: a member far behind is not laid out as an acceptor (it would hold the ring's backlog
      * bound); it learns from the heartbeats every member gets and catches up (C6) or asks for a
      * snapshot, and rejoins later (re-formation trigger 3). Only when the ring cannot be formed
@@ -310,6 +313,18 @@ final class RingRounds {
             live.addAll(lagging);
         } else {
             counters.laggingLeftOut(lagging.size());
+        }
+        if (responders.size() + live.size() < config.othersInQuorum()) {
+            // Exclusions leave no quorum (two in a ring of three): they are a liveness aid only, so
+            // the members that answered this Phase 1 — up, then — go on after all, last. Seed 003
+            // (Ring Paxos) §3.3.5: a coordinator that suspects acceptors "may simply try to contact
+            // all the acceptors in order to gather an m-quorum". Stepping down instead left every
+            // member off any ring while the exclusions lasted.
+            for (int m : po.responders()) {
+                if (m != self && !responders.contains(m) && !live.contains(m)) {
+                    live.add(m);
+                }
+            }
         }
         return responders.size() + live.size() >= config.othersInQuorum()
                 ? variant.layout(po.round(), responders, live) : null;

@@ -3,6 +3,8 @@ package dev.parallax.ringpaxos.sim;
 import dev.parallax.core.Command;
 import dev.parallax.core.batch.BatchBuilder;
 import dev.parallax.core.batch.CommandBatch;
+import dev.parallax.core.liveness.MemberDetector;
+import dev.parallax.core.liveness.PeerLiveness;
 import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.protocol.EffectBuffer;
 import dev.parallax.core.testkit.NodeContext;
@@ -20,6 +22,7 @@ import dev.parallax.ringpaxos.RingConfig;
 import dev.parallax.ringpaxos.RingPaxosCore;
 import dev.parallax.ringpaxos.RingRecord;
 import dev.parallax.ringpaxos.RingRecordCodec;
+import dev.parallax.ringpaxos.RingSuspicion;
 import dev.parallax.ringpaxos.RingValue;
 import dev.parallax.ringpaxos.ValueId;
 
@@ -44,6 +47,14 @@ import java.util.Map;
  * ({@code compact}), installed from a peer with {@code skipTo} when the core reports that the
  * catch-up lies below a trim; optionally {@code slowExecution}: at most k decided instances
  * executed per tick, the rest wait (a slow state machine).
+ *
+ * <p>Optionally ({@link RingSimulation.Options#runtimeDetector}) failure detection is the replica's:
+ * the core {@code detectFailuresExternally()}, a {@link PeerLiveness} stamped on every arrival from a
+ * member (frames and datagrams alike, as the transports stamp) and the runtime's own
+ * {@link MemberDetector} with {@link RingSuspicion}, checked every tick (the runtime checks every
+ * heartbeat / 4), whose suspicions reach the core as {@code ProtocolStage.suspectMember} hands them
+ * on (a negative epoch is ignored). A member may also start late ({@link RingSimulation.Shared#startAt}):
+ * until then it is a machine whose process has not started, which ignores everything sent to it.
  *
  * <p>It reports to the run's {@link RingSimulation.Shared} monitors as it goes: the core's
  * {@link RingPaxosCore.Observer} events to {@link QuorumWitness} and {@link BoundsMonitor}, every
@@ -83,6 +94,13 @@ final class RingSimReplica implements SmrNode {
     private long nextDecided;
     private final PendingCompaction compaction = new PendingCompaction();
     private boolean applying;
+    /** Not started yet: ignores every input until its start time ({@link RingSimulation.Shared#startAt}). */
+    private boolean dormant;
+    /** The runtime's arrival stamps and member detector (null unless the run uses them). */
+    private PeerLiveness stamps;
+    private MemberDetector detector;
+    /** Suspicions the detector handed over in this tick: (epoch, member) pairs. */
+    private final List<long[]> suspected = new ArrayList<>();
 
     private record Decided(long instance, RingValue.Chosen value) {
     }
@@ -102,11 +120,26 @@ final class RingSimReplica implements SmrNode {
 
     @Override
     public void onStart() {
+        if (ctx.now() < shared.startAt(ctx.id())) {
+            dormant = true;
+            return;
+        }
+        start();
+    }
+
+    private void start() {
         List<RingRecord> recovered = new ArrayList<>();
         ctx.log().read(ctx.log().firstIndex(), Integer.MAX_VALUE, (i, r) -> recovered.add(CODEC.decode(r)));
         boolean amnesiac = shared.options.recoverAmnesia() && ctx.log().amnesiaPossible();
         // The incarnation floor is the virtual clock (production: wall-clock ms).
         core = new RingPaxosCore(config, ctx.id(), recovered, amnesiac, ctx.now(), ctx.now(), new Observer());
+        if (shared.options.runtimeDetector()) {
+            core.detectFailuresExternally();
+            stamps = new PeerLiveness(config.members(), ctx::now);
+            detector = new MemberDetector("md-" + ctx.id(), ctx.id(), stamps, new RingSuspicion(config, ctx.id()),
+                    core::watchedEpoch, core::watchedMask, (epoch, member) -> suspected.add(new long[] {epoch, member}),
+                    ctx::now);
+        }
         if (config.kind() == Ring.Kind.M_RING) {
             ctx.joinGroup(GROUP);
         }
@@ -213,8 +246,19 @@ final class RingSimReplica implements SmrNode {
         compaction.runIfAsked(ctx.log(), instance -> core.compact(instance, effects), () -> applier.apply(effects));
     }
 
+    /** The transport stamps every arrival from a member before the protocol sees it. */
+    private void stamp(int from) {
+        if (stamps != null && from >= 0 && from < config.members()) {
+            stamps.heard(from);
+        }
+    }
+
     @Override
     public void onMessage(int from, Object message) {
+        if (dormant) {
+            return;
+        }
+        stamp(from);
         if (message instanceof ClientMessage.Request r) {
             clients.onRequest(from, r.command());
         } else if (message instanceof RingWire m) {
@@ -226,12 +270,16 @@ final class RingSimReplica implements SmrNode {
 
     @Override
     public void onDatagram(int from, int group, Object message) {
+        if (dormant) {
+            return;
+        }
         if (from == ctx.id()) {
             return; // the runtime's datagram port drops its own (R1 contract)
         }
         if (!(message instanceof RingWire m)) {
             return;
         }
+        stamp(from);
         core.onMessage(from, m, ctx.now(), effects);
         apply();
         clients.proposePending();
@@ -239,8 +287,16 @@ final class RingSimReplica implements SmrNode {
 
     @Override
     public void onTick() {
+        if (dormant) {
+            if (ctx.now() < shared.startAt(ctx.id())) {
+                return;
+            }
+            dormant = false;
+            start();
+        }
         core.onTick(ctx.now(), effects);
         apply();
+        detect();
         if (isSlow()) {
             executeReady(shared.options.slowPerTick());
         }
@@ -251,8 +307,29 @@ final class RingSimReplica implements SmrNode {
         reportTotals();
     }
 
+    /**
+     * The runtime's member detector checks once; its suspicions reach the core as the protocol stage
+     * hands them on: a negative epoch or a member outside 0..63 ignored.
+     */
+    private void detect() {
+        if (detector == null) {
+            return;
+        }
+        detector.doWork();
+        for (long[] s : suspected) {
+            if (s[0] >= 0 && s[1] >= 0 && s[1] < Long.SIZE) {
+                core.onSuspectMember((int) s[1], s[0], ctx.now(), effects);
+                apply();
+            }
+        }
+        suspected.clear();
+    }
+
     /** Adds this incarnation's event counts, re-formations and step-downs since the last report to the run's totals. */
     void reportTotals() {
+        if (core == null) {
+            return;
+        }
         core.reportEvents((event, count) -> {
             long delta = count - reported.getOrDefault(event, 0L);
             if (delta > 0) {
@@ -321,7 +398,7 @@ final class RingSimReplica implements SmrNode {
 
     @Override
     public boolean recovering() {
-        return core.recovering();
+        return core != null && core.recovering();
     }
 
     @Override
@@ -342,6 +419,9 @@ final class RingSimReplica implements SmrNode {
 
     /** Applied position, round, role and ring, for failure messages. */
     String describe() {
+        if (core == null) {
+            return "not started";
+        }
         return "applied " + applied + (undelivered.isEmpty() ? "" : " (+" + undelivered.size() + " waiting)")
                 + ", first undecided " + core.firstUndecided() + ", round " + core.round()
                 + (core.isCoordinator() ? " coordinating" : "") + ", ring " + core.ring()

@@ -217,33 +217,35 @@ final class RingSimulation {
      * ({@code c mod n}) or placed at random, puts padded to {@code putBytes} (0: not), a member that
      * executes at most {@code slowPerTick} decided instances per tick ({@code slowMember} −1: none),
      * whether members run amnesia recovery (C10; off only to show the runs then fail), and whether they
- * answer gets from their local state (on only to show the linearizability checker bites).
+ * answer gets from their local state (on only to show the linearizability checker bites), and whether
+     * failure detection is the replica's runtime {@code MemberDetector} over arrival stamps
+     * ({@link RingSimReplica}) instead of the core's own ticks.
      */
     record Options(BiConsumer<Simulation<Object>, Shared> setup, boolean spreadClients, int putBytes, int slowMember,
-                   int slowPerTick, boolean recoverAmnesia, boolean localReads) {
-        static final Options NONE = new Options((sim, shared) -> { }, false, 0, -1, 0, true, false);
+                   int slowPerTick, boolean recoverAmnesia, boolean localReads, boolean runtimeDetector) {
+        static final Options NONE = new Options((sim, shared) -> { }, false, 0, -1, 0, true, false, false);
 
         Options with(BiConsumer<Simulation<Object>, Shared> more) {
             return new Options(setup.andThen(more), spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia,
-                    localReads);
+                    localReads, runtimeDetector);
         }
 
         Options spreadingClients() {
-            return new Options(setup, true, putBytes, slowMember, slowPerTick, recoverAmnesia, localReads);
+            return new Options(setup, true, putBytes, slowMember, slowPerTick, recoverAmnesia, localReads, runtimeDetector);
         }
 
         Options withPutBytes(int bytes) {
-            return new Options(setup, spreadClients, bytes, slowMember, slowPerTick, recoverAmnesia, localReads);
+            return new Options(setup, spreadClients, bytes, slowMember, slowPerTick, recoverAmnesia, localReads, runtimeDetector);
         }
 
         /** Member {@code member} executes at most {@code perTick} decided instances per tick ({@code slowExecution}). */
         Options slowExecution(int member, int perTick) {
-            return new Options(setup, spreadClients, putBytes, member, perTick, recoverAmnesia, localReads);
+            return new Options(setup, spreadClients, putBytes, member, perTick, recoverAmnesia, localReads, runtimeDetector);
         }
 
         /** Members run no amnesia recovery (only to show that the runs then break agreement). */
         Options withoutAmnesiaRecovery() {
-            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, false, localReads);
+            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, false, localReads, runtimeDetector);
         }
 
         /**
@@ -252,7 +254,12 @@ final class RingSimulation {
          * linearizability checker bites).
          */
         Options withLocalReads() {
-            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia, true);
+            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia, true, runtimeDetector);
+        }
+
+        /** Failure detection is the replica's runtime member detector over arrival stamps, not the core's ticks. */
+        Options withRuntimeDetector() {
+            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia, localReads, true);
         }
     }
 
@@ -285,6 +292,11 @@ final class RingSimulation {
         long maxUndelivered;
         /** The most undelivered instances any member may hold after a step (0: not checked). */
         long undeliveredBound;
+        /**
+         * When each member's process first starts (virtual time; 0: with the run,
+         * {@code Long.MAX_VALUE}: never); set before the members are added.
+         */
+        final long[] startAt;
 
         Shared(Scenario scenario, Options options) {
             this.scenario = scenario;
@@ -292,6 +304,12 @@ final class RingSimulation {
             this.quorum = new QuorumWitness(scenario.replicas());
             this.bounds = new BoundsMonitor(scenario.config());
             this.deliveredBytes = new long[scenario.replicas()];
+            this.startAt = new long[scenario.replicas()];
+        }
+
+        /** When member {@code id}'s process first starts ({@link #startAt}). */
+        long startAt(int id) {
+            return startAt[id];
         }
 
         /** A proposer assigned {@code vid} to {@code body}: one body per id, ever (incarnations). */

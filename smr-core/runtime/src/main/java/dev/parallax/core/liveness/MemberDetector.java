@@ -15,9 +15,14 @@ import java.util.function.LongSupplier;
  * silent too long to the {@link Sink}.
  *
  * <p>"Last heard" is the later of the member's {@link PeerLiveness} stamp and the moment this
- * detector first saw the epoch (a new epoch starts every suspicion clock over). Each (epoch,
- * member) is handed over at most once; this member itself is never suspected; a lower epoch than
- * one already seen is ignored, as is a negative one (not started).
+ * detector first saw the epoch (a new epoch starts every suspicion clock over). An (epoch, member)
+ * is handed over once per time-out of silence: a member still silent a full time-out after it was
+ * handed over, in the same epoch, is handed over again — what the protocol did about the first
+ * suspicion may have come to nothing (a candidate's Phase 1 that reached no quorum leaves it in the
+ * epoch whose coordinator is gone), and a member that waits for an epoch to change would otherwise
+ * wait for ever, as a core's own ticks never do (their suspicion clock starts again). This member
+ * itself is never suspected; a lower epoch than one already seen is ignored, as is a negative one
+ * (not started: a protocol suspects before its first epoch on its own).
  *
  * <p>Threads: {@code doWork} on the detector's thread only; {@link #suspicions()} ((epoch, member)
  * suspicions handed over so far) from any thread. Never blocks. The stamps, clock and epoch
@@ -43,6 +48,8 @@ public final class MemberDetector extends SilenceDetector {
     private final LongSupplier watchedMask;
     private final Sink sink;
     private long suspectedMask;
+    /** When each member in {@link #suspectedMask} was last handed over (its next suspicion clock starts there). */
+    private final long[] handedAt = new long[Long.SIZE];
 
     /**
      * @param name        stage (and thread) name
@@ -64,7 +71,8 @@ public final class MemberDetector extends SilenceDetector {
     }
 
     /**
-     * Checks every watched member of the current epoch once.
+     * Checks every watched member of the current epoch once (a member handed over already counts
+     * as heard when it was).
      *
      * @return how many suspicions were handed over (0 lets the runner park until the next check)
      */
@@ -78,7 +86,7 @@ public final class MemberDetector extends SilenceDetector {
         if (enter(e, now)) {
             suspectedMask = 0;
         }
-        long open = watchedMask.getAsLong() & ~suspectedMask;
+        long open = watchedMask.getAsLong();
         int handed = 0;
         while (open != 0) {
             int member = Long.numberOfTrailingZeros(open);
@@ -86,8 +94,11 @@ public final class MemberDetector extends SilenceDetector {
             if (member == self() || member >= peers()) {
                 continue;
             }
-            if (rule.suspects(e, member, lastHeard(member), now)) {
+            long heard = (suspectedMask & (1L << member)) != 0
+                    ? Math.max(lastHeard(member), handedAt[member]) : lastHeard(member);
+            if (rule.suspects(e, member, heard, now)) {
                 suspectedMask |= 1L << member;
+                handedAt[member] = now;
                 counted();
                 sink.suspect(e, member);
                 handed++;
