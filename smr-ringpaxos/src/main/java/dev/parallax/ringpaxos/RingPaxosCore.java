@@ -243,8 +243,9 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
 
     /**
      * Hands failure detection to the runtime's member detector ({@link RingSuspicion} over arrival
-     * stamps, {@link #watchedEpoch()}, {@link #watchedMask()}): ticks no longer suspect. Call before
-     * the first input.
+     * stamps, {@link #watchedEpoch()}, {@link #watchedMask()}): ticks no longer suspect, except
+     * before the first round (member 0 may never start; Ring Paxos §3.3.5) and after a step-down.
+     * Call before the first input.
      */
     public void detectFailuresExternally() {
         engine.detectFailuresExternally();
