@@ -75,7 +75,7 @@ import java.util.zip.CRC32C;
  * the constructor fails naming {@code cluster.secret} and {@code mring.auth}. A receiver drops, and
  * counts as {@code unauthenticated}, every datagram without a valid tag (version 1, or a trailer
  * that does not verify), and as {@code replayed} every verified datagram whose counter its
- * {@link ReplayWindow} has seen from that sender epoch (or is below the window). Both are logged,
+ * {@code ReplayWindow} has seen from that sender epoch (or is below the window). Both are logged,
  * rate-limited, with the source address and the sender claimed. An unauthenticated group
  * ({@code mring.auth=none}, isolated test networks only) sends version 1 and drops version 2.
  *
