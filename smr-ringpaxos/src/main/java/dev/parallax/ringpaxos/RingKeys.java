@@ -155,6 +155,12 @@ public final class RingKeys {
     /** {@code mring.learner.buffer.bytes}. */
     public static final ConfigKey<Long> MRING_LEARNER_BUFFER_BYTES = ConfigKey.longInteger("mring.learner.buffer.bytes", 64L << 20,
             1, Long.MAX_VALUE, "The same bound as mring.learner.buffer, in value bytes.");
+    /** {@code mring.auth}. */
+    public static final ConfigKey<String> MRING_AUTH = ConfigKey.choice("mring.auth", "hmac",
+            "How M-Ring datagrams are authenticated: hmac (an HMAC-SHA256 under the cluster secret, cluster.secret, and a "
+                    + "per-sender counter against replays; a replica without the secret refuses to start) or none "
+                    + "(isolated test networks only: anyone who can send to the group can forge decisions).",
+            "hmac", "none");
     /** {@code mring.test.faults}. */
     public static final ConfigKey<String> MRING_TEST_FAULTS = ConfigKey.text("mring.test.faults", "", true,
             "Tests and chaos only: datagram faults at the receiver, e.g. drop=0.02,dup=0.01,reorder=4,seed=7; empty: none.");
@@ -165,7 +171,7 @@ public final class RingKeys {
             REJOIN_LAG, MAX_BACKLOG, MAX_PENDING, PROPOSAL_RETRY, RESTART_HOLD, LAMBDA, DELTA, MRING_GROUP, MRING_PORT,
             MRING_INTERFACE, MRING_TTL, MRING_PACKET_BYTES, MRING_SOCKET_BUFFER_BYTES, MRING_WINDOW_MIN, MRING_RETRANSMIT,
             MRING_RETRANSMIT_MAX_BYTES, MRING_FC_THRESHOLD, MRING_FC_DECREASE, MRING_FC_INCREASE, MRING_LEARNER_BUFFER,
-            MRING_LEARNER_BUFFER_BYTES, MRING_TEST_FAULTS);
+            MRING_LEARNER_BUFFER_BYTES, MRING_AUTH, MRING_TEST_FAULTS);
 
     private RingKeys() {
     }

@@ -105,7 +105,7 @@ public final class RingPaxos implements OrderingProtocol {
 
     /**
      * The M-Ring datagram group of {@code config}: its {@code mring.*} group, port, interface,
-     * packet size, socket buffers, TTL and test faults.
+     * packet size, socket buffers, TTL, test faults and authentication ({@code mring.auth}).
      *
      * @throws IllegalArgumentException if a setting is out of range
      */
@@ -114,6 +114,7 @@ public final class RingPaxos implements OrderingProtocol {
                 .interfaceAddress(config.mringInterface()).packetBytes(config.mringPacketBytes())
                 .socketBufferBytes(config.mringSocketBufferBytes()).ttl(config.mringTtl())
                 .faults(config.mringTestFaults().isBlank() ? DatagramFaults.NONE : DatagramFaults.parse(config.mringTestFaults()))
+                .authenticated(!config.get(RingKeys.MRING_AUTH).equals("none"))
                 .build();
     }
 
@@ -140,7 +141,7 @@ public final class RingPaxos implements OrderingProtocol {
         } else {
             if (context.config().tls().replicaPort()) {
                 LOG.warn("replica {}: m-ring with tls.replica=required: TLS covers the TCP channel only; the IP-multicast "
-                        + "datagrams of group {}:{} are neither encrypted nor authenticated", context.config().id(),
+                        + "datagrams of group {}:{} are not encrypted (mring.auth authenticates them)", context.config().id(),
                         config.mringGroup(), config.mringPort());
             }
             transport = Channels.union(RingWire.class,

@@ -72,6 +72,18 @@ class RingKeysTest {
     }
 
     @Test
+    @DisplayName("mring.auth: hmac by default (the datagram group is authenticated), none only when the file says so")
+    void mringAuth() {
+        assertThat(RingPaxos.datagramGroup(RingKeys.config(file(Map.of()), 3, Ring.Kind.M_RING)).authenticated()).isTrue();
+        assertThat(RingPaxos.datagramGroup(RingKeys.config(file(Map.of("mring.auth", "hmac")), 3, Ring.Kind.M_RING))
+                .authenticated()).isTrue();
+        assertThat(RingPaxos.datagramGroup(RingKeys.config(file(Map.of("mring.auth", "none")), 3, Ring.Kind.M_RING))
+                .authenticated()).isFalse();
+        assertThatThrownBy(() -> RingKeys.config(file(Map.of("mring.auth", "off")), 3, Ring.Kind.M_RING))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("mring.auth");
+    }
+
+    @Test
     @DisplayName("with nothing set every RingConfig getter equals the builder's default, and every key answers its default")
     void everyGetterEqualsTheBuilderDefault() throws Exception {
         for (Ring.Kind kind : Ring.Kind.values()) {
@@ -96,7 +108,7 @@ class RingKeysTest {
     @DisplayName("the Ring Paxos table: every ring.* and mring.* key, each with a default and a documentation line")
     void theTable() {
         assertThat(RingKeys.TABLE.name()).isEqualTo("Ring Paxos");
-        assertThat(RingKeys.TABLE.keys()).hasSize(35);
+        assertThat(RingKeys.TABLE.keys()).hasSize(36);
         for (ConfigKey<?> key : RingKeys.TABLE.keys()) {
             assertThat(key.name()).matches("m?ring\\.[a-z.]+");
             assertThat(key.defaultValue()).as(key.name()).isNotNull();

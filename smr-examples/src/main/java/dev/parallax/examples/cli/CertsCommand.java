@@ -18,12 +18,14 @@ import java.util.concurrent.Callable;
  * {@code parallax certs --out DIR --replicas N}: a throwaway certificate authority and the PEM
  * files a local cluster needs for TLS ({@link ClusterCertificates}): {@code ca.crt}, one
  * {@code replica-<i>.crt}/{@code .key} per replica (named {@code parallax-replica-<i>}),
- * {@code client.crt}/{@code .key}, and {@code tls.properties}, the cluster-file keys that use them
- * (append it to the cluster file). The CA's key is not kept: to add a replica, generate a new set.
+ * {@code client.crt}/{@code .key}, {@code cluster.secret} (a new cluster secret, 32 random bytes,
+ * readable by its owner only: the key of the M-Ring datagrams' HMAC), and {@code tls.properties},
+ * the cluster-file keys that use them (append it to the cluster file). The CA's key is not kept: to add a replica, generate a new set.
  * Exit code 0, or 2 for bad arguments. Blocks for the file writes (well under a second).
  */
 @Command(name = "certs", mixinStandardHelpOptions = true,
-        description = "Generate a throwaway CA and TLS certificates (PEM) for a local cluster, plus the cluster-file keys.")
+        description = "Generate a throwaway CA and TLS certificates (PEM) and a cluster secret for a local cluster, "
+                + "plus the cluster-file keys.")
 final class CertsCommand implements Callable<Integer> {
     private final PrintStream out;
     private final PrintStream err;
@@ -76,6 +78,11 @@ final class CertsCommand implements Callable<Integer> {
         for (Map.Entry<String, String> e : ClusterFile.tlsSettings(certs, !noClientTls).entrySet()) {
             keys.append(e.getKey()).append('=').append(e.getValue()).append('\n');
         }
+        Path secret = dir.resolve(ClusterSecretFile.NAME);
+        for (Map.Entry<String, String> e : ClusterSecretFile.write(secret).entrySet()) {
+            keys.append("# the cluster secret: the key of the M-Ring datagrams' HMAC; copy it to every replica, owner-only\n")
+                    .append(e.getKey()).append('=').append(e.getValue()).append('\n');
+        }
         Path snippet = dir.resolve("tls.properties");
         Files.writeString(snippet, keys, StandardCharsets.UTF_8);
         out.printf("throwaway CA and certificates for %d replicas in %s (valid %d days; names %s)%n", replicas,
@@ -83,6 +90,7 @@ final class CertsCommand implements Callable<Integer> {
         for (Path f : certs.files()) {
             out.println("  " + f.getFileName());
         }
+        out.println("  " + secret.getFileName() + " (the cluster secret, owner-only)");
         out.println("cluster-file keys (also in " + snippet.toAbsolutePath() + "):");
         out.print(keys);
         out.println("clients: ./parallax kv --cacert " + certs.ca().toAbsolutePath() + " ...; redis-cli --tls --cacert "

@@ -69,6 +69,10 @@ public final class ProcessCluster implements AutoCloseable {
         if (tls) {
             p.putAll(ClusterFile.tlsSettings(certificates, true));
         }
+        if (!p.containsKey(dev.parallax.core.config.ReplicaKeys.CLUSTER_SECRET.name())) {
+            // The key of the M-Ring datagrams' HMAC (any ordering may be chosen later with --ordering).
+            p.putAll(ClusterSecretFile.write(dir.resolve(ClusterSecretFile.NAME)));
+        }
         // M-Ring (ordering=m-ring, here or by --ordering later; any member count: Ring Paxos quorums are
         // majorities, even rings included): a UDP port free now and a group of its own, so that
         // clusters on this machine do not hear each other's datagrams. Multi-Ring with M-Ring rings

@@ -1,5 +1,6 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.core.config.ClusterSecret;
 import dev.parallax.core.wire.tls.PeerIdentity;
 import dev.parallax.core.wire.tls.Pem;
 import org.junit.jupiter.api.Test;
@@ -9,8 +10,10 @@ import picocli.CommandLine;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,6 +46,28 @@ class CertsCommandTest {
             f.checkTlsFiles(i);
         }
         assertThat(f.replica(4).tls().clientPorts()).isTrue();
+
+        Path secret = dir.resolve("cluster.secret");
+        assertThat(Files.size(secret)).as("a 32-byte cluster secret").isEqualTo(32);
+        if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secret))).as("owner-only")
+                    .isEqualTo("rw-------");
+        }
+        assertThat(p.getProperty("cluster.secret")).isEqualTo(secret.toAbsolutePath().toString());
+        assertThat(f.replica(2).clusterSecret()).as("the replica reads it").contains(ClusterSecret.read(secret));
+    }
+
+    @Test
+    void eachRunWritesANewSecret(@TempDir Path dir) throws Exception {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        byte[][] secrets = new byte[2][];
+        for (int run = 0; run < 2; run++) {
+            int code = new CommandLine(new CertsCommand(new PrintStream(sink), new PrintStream(sink)))
+                    .execute("--out", dir.toString(), "--replicas", "1");
+            assertThat(code).isZero();
+            secrets[run] = Files.readAllBytes(dir.resolve("cluster.secret"));
+        }
+        assertThat(secrets[0]).isNotEqualTo(secrets[1]);
     }
 
     @Test

@@ -155,7 +155,7 @@ public final class MultiRingPlan implements StreamPlan<RingWire> {
     public void check(OrderingContext context) {
         if (config.anyMRing() && context.config().tls().replicaPort()) {
             LOG.warn("replica {}: multi-ring with M-Ring rings and tls.replica=required: TLS covers the TCP channels only; "
-                    + "the IP-multicast datagrams are neither encrypted nor authenticated", context.config().id());
+                    + "the IP-multicast datagrams are not encrypted (mring.auth authenticates them)", context.config().id());
         }
     }
 

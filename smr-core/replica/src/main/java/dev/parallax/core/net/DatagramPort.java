@@ -25,6 +25,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.NetworkInterface;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
@@ -34,6 +35,7 @@ import java.nio.channels.DatagramChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -57,10 +59,25 @@ import java.util.zip.CRC32C;
  *
  * <h2>Wire</h2>
  * {@code magic:2 "PX" version:1 clusterTag:4 sender:2 type:1 body} ({@link #HEADER_BYTES} bytes of
- * header), the body as the channel's {@link MessageCodec} writes it. {@code clusterTag} is the CRC32C
- * of the cluster's membership ({@link #clusterTag}), so clusters sharing a group and port ignore each
- * other. A datagram larger than {@link DatagramGroupConfig#packetBytes} is refused at the sender
- * ({@code sendDatagram} returns {@code false}) and dropped at a receiver.
+ * header), the body as the channel's {@link MessageCodec} writes it, then, when the group is
+ * {@linkplain DatagramGroupConfig#authenticated authenticated} (version 2), the trailer
+ * {@code epoch:8 counter:8 tag:16} ({@link #AUTH_TRAILER_BYTES}): an HMAC-SHA256, truncated to 16
+ * bytes, under a key derived from the cluster secret for this channel, over every byte before the
+ * tag; the epoch is this port's incarnation (random, chosen when it opens), the counter its
+ * datagrams in send order from 1. {@code clusterTag} is the CRC32C of the cluster's membership
+ * ({@link #clusterTag}), so clusters sharing a group and port ignore each other; it is public and
+ * proves nothing. A datagram whose header and body exceed {@link DatagramGroupConfig#packetBytes}
+ * is refused at the sender ({@code sendDatagram} returns {@code false}) and dropped at a receiver;
+ * the trailer comes on top.
+ *
+ * <h2>Authentication</h2>
+ * An authenticated group refuses to open without a cluster secret ({@link ReplicaConfig#clusterSecret}):
+ * the constructor fails naming {@code cluster.secret} and {@code mring.auth}. A receiver drops, and
+ * counts as {@code unauthenticated}, every datagram without a valid tag (version 1, or a trailer
+ * that does not verify), and as {@code replayed} every verified datagram whose counter its
+ * {@code ReplayWindow} has seen from that sender epoch (or is below the window). Both are logged,
+ * rate-limited, with the source address and the sender claimed. An unauthenticated group
+ * ({@code mring.auth=none}, isolated test networks only) sends version 1 and drops version 2.
  *
  * <h2>Sending</h2>
  * {@code sendDatagram} encodes on the caller's thread (so an oversized message is refused there) and
@@ -78,22 +95,29 @@ import java.util.zip.CRC32C;
  * TCP port stamps each frame) and the decoded message handed to the handler.
  *
  * <h2>Meters</h2>
- * {@code parallax.net.datagrams{result=sent|received|dropped, reason=none|foreign|size|fault|queue|own|malformed|error}},
- * {@code parallax.net.datagram.bytes.sent} (header included), each also tagged {@code channel} and
+ * {@code parallax.net.datagrams{result=sent|received|dropped,
+ * reason=none|foreign|size|fault|queue|own|malformed|unauthenticated|replayed|error}},
+ * {@code parallax.net.datagram.bytes.sent} (header and trailer included), each also tagged {@code channel} and
  * {@code replica}.
  *
  * <h2>Threads</h2>
  * {@link #sendDatagram} from any thread, never blocking; {@link #start} once; {@link #close} once by the
  * owner (idempotent): it stops the receiver thread and the sender stage and closes the socket, so no
- * thread is left behind.
+ * thread is left behind. The sender stage seals (the HMAC costs one pass over each datagram there),
+ * the receiver thread verifies.
  *
  * @param <M> message type
  */
 public final class DatagramPort<M> implements Transport<M> {
     /** Bytes of the datagram header. */
     public static final int HEADER_BYTES = 10;
+    /** Bytes of the authentication trailer of an authenticated group's datagrams: epoch, counter, tag. */
+    public static final int AUTH_TRAILER_BYTES = DatagramAuthenticator.TRAILER_BYTES;
     static final int MAGIC = ('P' << 8) | 'X';
+    /** The version of an unauthenticated datagram. */
     static final int VERSION = 1;
+    /** The version of an authenticated datagram (with the trailer). */
+    static final int VERSION_AUTHENTICATED = 2;
     private static final int RECEIVE_BYTES = 65_536;
     private static final int BATCH = 64;
     private static final long SELECT_MILLIS = 10;
@@ -125,6 +149,15 @@ public final class DatagramPort<M> implements Transport<M> {
     private final Counter droppedOwn;
     private final Counter droppedMalformed;
     private final Counter droppedError;
+    private final Counter droppedUnauthenticated;
+    private final Counter droppedReplayed;
+    /** Authenticated groups: the sender stage's sealer, the receiver's verifier, and the receiver's replay window. */
+    private final DatagramAuthenticator sealer;
+    private final DatagramAuthenticator verifier;
+    private final ReplayWindow replays;
+    /** This port's incarnation, in every trailer it seals. */
+    private final long epoch;
+    private final int trailer;
     private volatile MessageHandler<M> handler;
     private volatile ArrivalStamps stamps = ArrivalStamps.NONE;
     private volatile boolean closed;
@@ -138,8 +171,10 @@ public final class DatagramPort<M> implements Transport<M> {
      * @param channel the group's name, the {@code channel} tag of its meters
      * @param threads where the sender stage runs (the replica's placement)
      * @throws IllegalArgumentException if the channel name is malformed
-     * @throws IllegalStateException    if the socket cannot be opened, bound or joined to the group (no
-     *                                  interface with the configured address, ...)
+     * @throws IllegalStateException    if the group is authenticated and the configuration has no cluster
+     *                                  secret, or its packets leave no room for the trailer; if the socket cannot
+     *                                  be opened, bound or joined to the group (no interface with the configured
+     *                                  address, ...)
      */
     public DatagramPort(ReplicaConfig config, String channel, MessageCodec<M> codec, DatagramGroupConfig group,
                          MeterRegistry registry, StageThreads threads, Clock clock) {
@@ -155,6 +190,11 @@ public final class DatagramPort<M> implements Transport<M> {
         this.target = new InetSocketAddress(group.groupAddress(), group.port());
         this.queue = Queues.mpsc(config.sendQueueCapacity());
         this.injector = group.faults().active() ? new DatagramFaultInjector<>(group.faults(), self) : null;
+        this.sealer = DatagramAuthenticator.forGroup(config, channel, group);
+        this.verifier = DatagramAuthenticator.forGroup(config, channel, group);
+        this.replays = sealer == null ? null : new ReplayWindow(members);
+        this.epoch = sealer == null ? 0 : new SecureRandom().nextLong();
+        this.trailer = sealer == null ? 0 : AUTH_TRAILER_BYTES;
         DatagramChannel ch = null;
         Selector sel = null;
         try {
@@ -198,6 +238,8 @@ public final class DatagramPort<M> implements Transport<M> {
         this.droppedOwn = datagrams(registry, "dropped", "own", replica);
         this.droppedMalformed = datagrams(registry, "dropped", "malformed", replica);
         this.droppedError = datagrams(registry, "dropped", "error", replica);
+        this.droppedUnauthenticated = datagrams(registry, "dropped", "unauthenticated", replica);
+        this.droppedReplayed = datagrams(registry, "dropped", "replayed", replica);
         this.bytesSent = Counter.builder("parallax.net.datagram.bytes.sent")
                 .description("bytes of a datagram group's datagrams sent, header included (once per datagram, whatever the receivers)")
                 .tag("channel", channel).tag("replica", replica).register(registry);
@@ -209,9 +251,14 @@ public final class DatagramPort<M> implements Transport<M> {
                     + "or expect datagrams lost when a receiver falls behind", self, channel, receiveBuffer, sendBuffer,
                     group.socketBufferBytes());
         }
-        LOG.info("replica {}: joined datagram group '{}' {}:{} on {} (ttl {}, packets <= {} B{})", self, channel, group.group(),
-                group.port(), group.interfaceAddress(), group.ttl(), group.packetBytes(),
+        LOG.info("replica {}: joined datagram group '{}' {}:{} on {} (ttl {}, packets <= {} B, {}{})", self, channel,
+                group.group(), group.port(), group.interfaceAddress(), group.ttl(), group.packetBytes(),
+                group.authenticated() ? "authenticated" : "NOT authenticated",
                 injector == null ? "" : ", test faults " + group.faults());
+        if (!group.authenticated()) {
+            LOG.warn("replica {}: datagram group '{}' is not authenticated (mring.auth=none): anyone who can send to {}:{} "
+                    + "can forge its datagrams; for isolated test networks only", self, channel, group.group(), group.port());
+        }
     }
 
     private Counter datagrams(MeterRegistry registry, String result, String reason, String replica) {
@@ -295,15 +342,19 @@ public final class DatagramPort<M> implements Transport<M> {
         if (closed) {
             return false;
         }
-        ByteBufferWire.Writer w = new ByteBufferWire.Writer(group.packetBytes()); // grows only for a message refused below
-        w.putByte(MAGIC >>> 8).putByte(MAGIC & 0xff).putByte(VERSION).putInt(tag)
+        // grows only for a message refused below
+        ByteBufferWire.Writer w = new ByteBufferWire.Writer(group.packetBytes() + trailer);
+        w.putByte(MAGIC >>> 8).putByte(MAGIC & 0xff).putByte(sealer == null ? VERSION : VERSION_AUTHENTICATED).putInt(tag)
                 .putByte(self >>> 8).putByte(self & 0xff).putByte(codec.type(message));
         codec.encode(message, w);
+        for (int i = 0; i < trailer; i += 8) {
+            w.putLong(0); // the trailer, sealed by the sender stage
+        }
         ByteBuffer datagram = w.toBuffer();
-        if (datagram.remaining() > group.packetBytes()) {
+        if (datagram.remaining() - trailer > group.packetBytes()) {
             droppedSize.increment();
             WARNINGS.warn(LOG, "replica {}: datagram group '{}': refused a {}-byte datagram (mring.packet.bytes {})", self,
-                    channelName, datagram.remaining(), group.packetBytes());
+                    channelName, datagram.remaining() - trailer, group.packetBytes());
             return false;
         }
         if (!queue.offer(datagram)) {
@@ -322,11 +373,12 @@ public final class DatagramPort<M> implements Transport<M> {
                 selector.selectedKeys().clear();
                 for (int i = 0; i < BATCH && !closed; i++) {
                     buf.clear();
-                    if (socket.receive(buf) == null) {
+                    SocketAddress source = socket.receive(buf);
+                    if (source == null) {
                         break;
                     }
                     buf.flip();
-                    arrived(buf);
+                    arrived(buf, source);
                 }
                 if (injector != null) {
                     injector.flush(clock.nanoTime(), this::deliver);
@@ -342,10 +394,10 @@ public final class DatagramPort<M> implements Transport<M> {
         }
     }
 
-    /** One datagram, the buffer from position to limit: header checks, then faults and delivery. */
-    private void arrived(ByteBuffer d) {
+    /** One datagram, the buffer from position to limit: header checks, authentication, then faults and delivery. */
+    private void arrived(ByteBuffer d, SocketAddress source) {
         int size = d.remaining();
-        if (size > group.packetBytes()) {
+        if (size > group.packetBytes() + trailer) {
             droppedSize.increment();
             return;
         }
@@ -356,7 +408,7 @@ public final class DatagramPort<M> implements Transport<M> {
         int at = d.position();
         int magic = d.getShort(at) & 0xffff;
         int version = d.get(at + 2) & 0xff;
-        if (magic != MAGIC || version != VERSION) {
+        if (magic != MAGIC || (version != VERSION && version != VERSION_AUTHENTICATED)) {
             malformed("magic " + Integer.toHexString(magic) + " version " + version);
             return;
         }
@@ -373,6 +425,15 @@ public final class DatagramPort<M> implements Transport<M> {
             malformed("sender " + from + " in a " + members + "-member cluster");
             return;
         }
+        if (sealer == null) {
+            if (version != VERSION) {
+                malformed("an authenticated datagram claiming member " + from + " (mring.auth=none here, not at its sender?)");
+                return;
+            }
+        } else if (!authentic(d, version, from, source)) {
+            return;
+        }
+        size = d.remaining();
         if (injector == null) {
             deliver(d);
             return;
@@ -383,7 +444,31 @@ public final class DatagramPort<M> implements Transport<M> {
         }
     }
 
-    /** Stamps the sender, decodes, hands on. The header was checked. */
+    /**
+     * Checks the trailer of {@code d} and its counter; on success strips the trailer (the limit moves
+     * back) and returns true, else counts and logs the drop.
+     */
+    private boolean authentic(ByteBuffer d, int version, int from, SocketAddress source) {
+        if (version != VERSION_AUTHENTICATED || d.remaining() < HEADER_BYTES + AUTH_TRAILER_BYTES || !verifier.verify(d)) {
+            droppedUnauthenticated.increment();
+            WARNINGS.warn(LOG, "replica {}: datagram group '{}': dropped an unauthenticated datagram from {} claiming member {} "
+                    + "(no valid HMAC under the cluster secret: a forgery, or a sender with another cluster.secret)", self,
+                    channelName, source, from);
+            return false;
+        }
+        long senderEpoch = DatagramAuthenticator.epoch(d);
+        long counter = DatagramAuthenticator.counter(d);
+        if (!replays.accept(from, senderEpoch, counter)) {
+            droppedReplayed.increment();
+            WARNINGS.warn(LOG, "replica {}: datagram group '{}': dropped a replayed datagram from {}: member {}'s counter {} "
+                    + "was seen, or is too old", self, channelName, source, from, counter);
+            return false;
+        }
+        d.limit(d.limit() - AUTH_TRAILER_BYTES);
+        return true;
+    }
+
+    /** Stamps the sender, decodes, hands on. The header was checked, the trailer stripped. */
     private void deliver(ByteBuffer d) {
         ByteBuffer b = d.duplicate();
         int at = b.position();
@@ -453,8 +538,10 @@ public final class DatagramPort<M> implements Transport<M> {
 
     /** The sender stage: the only writer of the socket; drains the queue in batches. */
     private final class Sender implements Stage {
-        /** A datagram the socket had no room for; sent first next time. */
+        /** A datagram the socket had no room for; sent first next time (already sealed). */
         private ByteBuffer pending;
+        /** Datagrams sealed so far: the counter of the last. */
+        private long sealed;
 
         @Override
         public String name() {
@@ -480,6 +567,9 @@ public final class DatagramPort<M> implements Transport<M> {
                 ByteBuffer d = queue.poll();
                 if (d == null) {
                     break;
+                }
+                if (sealer != null) {
+                    sealer.seal(d, epoch, ++sealed);
                 }
                 if (!write(d)) {
                     pending = d;

@@ -3,6 +3,7 @@ package dev.parallax.core.net;
 import dev.parallax.core.testkit.TextCodec;
 
 import dev.parallax.core.config.ClusterMembers;
+import dev.parallax.core.config.ClusterSecret;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.runtime.DatagramFaults;
 import dev.parallax.core.runtime.DatagramGroupConfig;
@@ -41,6 +42,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Real loopback multicast: several ports joined to one group on {@code lo} (IP_MULTICAST_IF = 127.0.0.1). */
 class DatagramPortTest {
     private static final AtomicInteger CHANNELS = new AtomicInteger();
+    private static final ClusterSecret SECRET = ClusterSecret.random();
     private final List<AutoCloseable> open = new ArrayList<>();
 
     /** One member: its port, registry, and what it received ("from:message") and stamped ("stamp:from"), in order. */
@@ -51,10 +53,14 @@ class DatagramPortTest {
         final Queue<String> received = new ConcurrentLinkedQueue<>();
 
         Node(ClusterMembers members, int id, String channel, DatagramGroupConfig group) {
+            this(members, id, channel, group, SECRET);
+        }
+
+        Node(ClusterMembers members, int id, String channel, DatagramGroupConfig group, ClusterSecret secret) {
             StageThreads threads = StageThreads.builder(ThreadPlacement.STAGED).waitStrategy(WaitStrategies.yieldPark())
                     .clock(SystemClock.INSTANCE).meterRegistry(registry).threadNamePrefix("mcast-test-" + id + "-").build();
             open.add(threads);
-            port = new DatagramPort<>(ReplicaConfig.builder().id(id).members(members).build(), channel,
+            port = new DatagramPort<>(ReplicaConfig.builder().id(id).members(members).clusterSecret(secret).build(), channel,
                     TextCodec.INSTANCE, group, registry, threads, SystemClock.INSTANCE);
             open.add(0, port);
         }
@@ -118,7 +124,7 @@ class DatagramPortTest {
         }
         for (int id = 0; id < 3; id++) {
             Node n = nodes.get(id);
-            int bytes = DatagramPort.HEADER_BYTES + 4 + ("hello-" + id).length();
+            int bytes = DatagramPort.HEADER_BYTES + 4 + ("hello-" + id).length() + DatagramPort.AUTH_TRAILER_BYTES;
             // The sender counts a datagram after the socket took it: its own loop-back (or the
             // others' receipt) may come first, so the counts are part of the wait.
             await("member " + id + " hears both others and its own loop-back, and counts what it sent",
@@ -141,7 +147,7 @@ class DatagramPortTest {
             }
             assertThat(n.datagrams("sent", "none")).isEqualTo(1);
             assertThat(n.datagrams("received", "none")).isEqualTo(2);
-            int bytes = DatagramPort.HEADER_BYTES + 4 + ("hello-" + id).length();
+            int bytes = DatagramPort.HEADER_BYTES + 4 + ("hello-" + id).length() + DatagramPort.AUTH_TRAILER_BYTES;
             assertThat(n.bytesSent(channel)).isEqualTo(bytes);
             assertThat(n.registry.get("parallax.net.datagram.socket.buffer").tag("buffer", "receive").gauge().value())
                     .isEqualTo(n.port.receiveBufferBytes()).isPositive();
@@ -186,14 +192,16 @@ class DatagramPortTest {
         assertThat(nodes.get(0).datagrams("sent", "none")).isEqualTo(1);
 
         try (DatagramChannel raw = rawSender()) {
-            raw.send(ByteBuffer.allocate(513), new InetSocketAddress(group.groupAddress(), group.port()));
+            raw.send(ByteBuffer.allocate(512 + DatagramPort.AUTH_TRAILER_BYTES + 1),
+                    new InetSocketAddress(group.groupAddress(), group.port()));
         }
         await("the receiver drops an oversized datagram", () -> nodes.get(1).datagrams("dropped", "size") == 1);
         assertThat(nodes.get(1).received).hasSize(1);
     }
 
     @Test
-    @DisplayName("malformed datagrams (short, bad magic, bad version, sender out of range, undecodable body) are counted, and the port goes on")
+    @DisplayName("malformed datagrams (short, bad magic, bad version, sender out of range) are counted, one without a tag is "
+            + "unauthenticated, and the port goes on")
     void malformedCountedNotCrashing() throws Exception {
         ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(2));
         DatagramGroupConfig group = group(8192);
@@ -209,7 +217,8 @@ class DatagramPortTest {
             raw.send(truncated, to);
         }
         Node receiver = nodes.get(1);
-        await("five malformed datagrams counted", () -> receiver.datagrams("dropped", "malformed") == 5);
+        await("four malformed datagrams and an unauthenticated one counted", () -> receiver.datagrams("dropped", "malformed") == 4
+                && receiver.datagrams("dropped", "unauthenticated") == 1);
         assertThat(receiver.received).isEmpty();
         assertThat(receiver.events).as("a datagram of an out-of-range sender is not stamped").noneMatch(e -> e.startsWith("stamp:7"));
         nodes.get(0).port.sendDatagram(0, "still here");
@@ -222,8 +231,8 @@ class DatagramPortTest {
     void injectedFaults() throws InterruptedException {
         ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(2));
         DatagramGroupConfig lossy = group(8192).toBuilder().faults(DatagramFaults.parse("drop=1,seed=3")).build();
-        Node sender = new Node(members, 0, channel(), lossy).start();
         String channel = channel();
+        Node sender = new Node(members, 0, channel, lossy).start();
         Node receiver = new Node(members, 1, channel, lossy.toBuilder().build()).start();
         for (int i = 0; i < 5; i++) {
             sender.port.sendDatagram(0, "m" + i);
@@ -256,6 +265,95 @@ class DatagramPortTest {
         DatagramGroupConfig bad = group(8192).toBuilder().interfaceAddress("192.0.2.77").build();
         assertThatThrownBy(() -> new Node(members, 0, channel(), bad)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("mring.interface");
+    }
+
+    @Test
+    @DisplayName("a datagram with the valid cluster tag but no valid HMAC (none, a made-up one, another secret's) is dropped "
+            + "and counted as unauthenticated, never handed on or stamped")
+    void forgedDatagramsUnauthenticated() throws Exception {
+        ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(3));
+        DatagramGroupConfig group = group(8192);
+        String channel = channel();
+        List<Node> nodes = cluster(members, channel, group);
+        Node outsider = new Node(members, 2, channel, group, ClusterSecret.random()).start();
+        int tag = DatagramPort.clusterTag(members);
+        InetSocketAddress to = new InetSocketAddress(group.groupAddress(), group.port());
+        try (DatagramChannel raw = rawSender()) {
+            raw.send(header('X', 1, tag, 0, 1).putInt(6).put("forged".getBytes()).flip(), to);
+            ByteBuffer madeUp = header('X', 2, tag, 0, 1).putInt(6).put("forged".getBytes()).putLong(7).putLong(1);
+            for (int i = 0; i < 16; i++) {
+                madeUp.put((byte) i);
+            }
+            raw.send(madeUp.flip(), to);
+        }
+        assertThat(outsider.port.sendDatagram(0, "another secret")).isTrue();
+        await("member 1 dropped the three forgeries", () -> nodes.get(1).datagrams("dropped", "unauthenticated") == 3);
+        nodes.get(0).port.sendDatagram(0, "genuine");
+        await("the genuine datagram arrives", () -> nodes.get(1).received.size() == 1);
+        assertThat(nodes.get(1).received).containsExactly("0:genuine");
+        assertThat(nodes.get(1).events).containsExactly("stamp:0", "0:genuine");
+        assertThat(nodes.get(1).datagrams("dropped", "malformed")).isZero();
+    }
+
+    @Test
+    @DisplayName("a genuine datagram captured on the group and sent again is dropped and counted as replayed: handed on once")
+    void replayedDatagramDropped() throws Exception {
+        ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(2));
+        DatagramGroupConfig group = group(8192);
+        String channel = channel();
+        InetSocketAddress to = new InetSocketAddress(group.groupAddress(), group.port());
+        try (DatagramChannel listener = rawListener(group)) {
+            List<Node> nodes = cluster(members, channel, group);
+            nodes.get(0).port.sendDatagram(0, "pay once");
+            await("delivered", () -> nodes.get(1).received.size() == 1);
+            ByteBuffer captured = ByteBuffer.allocate(8192);
+            Await.until("the listener captured the datagram", Duration.ofSeconds(20), () -> {
+                try {
+                    return listener.receive(captured) != null;
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            captured.flip();
+            try (DatagramChannel raw = rawSender()) {
+                raw.send(captured.duplicate(), to);
+                raw.send(captured.duplicate(), to);
+            }
+            await("two replays counted", () -> nodes.get(1).datagrams("dropped", "replayed") == 2);
+            assertThat(nodes.get(1).received).containsExactly("0:pay once");
+            assertThat(nodes.get(1).datagrams("dropped", "unauthenticated")).isZero();
+        }
+    }
+
+    @Test
+    @DisplayName("an authenticated group without a cluster secret refuses to open, naming cluster.secret and mring.auth; "
+            + "mring.auth=none opens without one, and its unauthenticated datagrams are dropped by authenticated members")
+    void noSecretRefusedUnlessAuthNone() throws Exception {
+        ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(2));
+        DatagramGroupConfig group = group(8192);
+        String channel = channel();
+        assertThatThrownBy(() -> new Node(members, 0, channel, group, null)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("cluster.secret").hasMessageContaining("mring.auth");
+        Node open = new Node(members, 0, channel, group.toBuilder().authenticated(false).build(), null).start();
+        Node guarded = new Node(members, 1, channel, group).start();
+        assertThat(open.port.sendDatagram(0, "plain")).isTrue();
+        await("the authenticated member drops it", () -> guarded.datagrams("dropped", "unauthenticated") == 1);
+        assertThat(guarded.port.sendDatagram(0, "sealed")).isTrue();
+        await("the unauthenticated member drops a sealed datagram as malformed", () -> open.datagrams("dropped", "malformed") == 1);
+        assertThat(open.received).isEmpty();
+        assertThat(guarded.received).isEmpty();
+        assertThatThrownBy(() -> new Node(members, 0, channel(), group(65_507), SECRET)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("trailer");
+    }
+
+    private static DatagramChannel rawListener(DatagramGroupConfig group) throws IOException {
+        DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET);
+        ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+        ch.bind(new InetSocketAddress(group.groupAddress(), group.port()));
+        NetworkInterface lo = NetworkInterface.getByInetAddress(InetAddress.getByName("127.0.0.1"));
+        ch.join(group.groupAddress(), lo);
+        ch.configureBlocking(false);
+        return ch;
     }
 
     private static List<String> threadsNamed(String channel) {

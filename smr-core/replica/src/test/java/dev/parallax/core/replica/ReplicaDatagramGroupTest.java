@@ -2,6 +2,7 @@ package dev.parallax.core.replica;
 
 import dev.parallax.core.StateMachine;
 import dev.parallax.core.config.ClusterMembers;
+import dev.parallax.core.config.ClusterSecret;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.net.LinkFaults;
 import dev.parallax.core.net.LocalPorts;
@@ -134,6 +135,7 @@ class ReplicaDatagramGroupTest {
         ThreadLocalRandom r = ThreadLocalRandom.current();
         DatagramGroupConfig group = DatagramGroupConfig.builder().group("239.255." + r.nextInt(100, 250) + "." + r.nextInt(1, 255))
                 .port(LocalPorts.next()).socketBufferBytes(1 << 20).build();
+        ClusterSecret secret = ClusterSecret.random(); // one cluster: one secret
         List<GroupProbe> probes = new ArrayList<>();
         for (int id = 0; id < n; id++) {
             GroupProbe probe = new GroupProbe(group);
@@ -141,7 +143,8 @@ class ReplicaDatagramGroupTest {
             MeterRegistry registry = new SimpleMeterRegistry();
             registries.add(registry);
             Replica.Builder b = Replica.builder()
-                    .config(ReplicaConfig.builder().id(id).members(members).clientMembers(clients).clientIoThreads(1).build())
+                    .config(ReplicaConfig.builder().id(id).members(members).clientMembers(clients).clientIoThreads(1)
+                            .clusterSecret(secret).build())
                     .stateMachine(new Nothing()).ordering(probe).meterRegistry(registry);
             if (id == 1 && faultsOfReplica1 != null) {
                 b.linkFaults(faultsOfReplica1);

@@ -48,6 +48,7 @@ public final class ReplicaConfig {
     private final Path dataDirectory;
     private final ThreadPlacement threads;
     private final TlsConfig tls;
+    private final ClusterSecret clusterSecret;
     private final ConfigValues values;
 
     private ReplicaConfig(Builder b, ClusterMembers clientMembers) {
@@ -57,6 +58,7 @@ public final class ReplicaConfig {
         this.dataDirectory = b.dataDirectory;
         this.threads = b.threads;
         this.tls = b.tls;
+        this.clusterSecret = b.clusterSecret;
         this.values = b.values.build();
     }
 
@@ -75,6 +77,7 @@ public final class ReplicaConfig {
         b.dataDirectory = dataDirectory;
         b.threads = threads;
         b.tls = tls;
+        b.clusterSecret = clusterSecret;
         return b;
     }
 
@@ -210,11 +213,19 @@ public final class ReplicaConfig {
         return tls;
     }
 
+    /**
+     * The cluster secret ({@code cluster.secret}), the key of the datagram group's authentication;
+     * empty by default.
+     */
+    public Optional<ClusterSecret> clusterSecret() {
+        return Optional.ofNullable(clusterSecret);
+    }
+
     /** The typed values, then every key with its value as a cluster file writes it. */
     @Override
     public String toString() {
         return "ReplicaConfig{id=" + id + ", members=" + members + ", clients=" + clientMembers + ", dataDirectory=" + dataDirectory
-                + ", threads=" + threads + ", tls=" + tls + ", replicaIoThreads=" + replicaIoThreads() + ", " + values + "}";
+                + ", threads=" + threads + ", tls=" + tls + ", clusterSecret=" + clusterSecret + ", replicaIoThreads=" + replicaIoThreads() + ", " + values + "}";
     }
 
     /** How idle stage threads wait. */
@@ -271,6 +282,7 @@ public final class ReplicaConfig {
         private Path dataDirectory;
         private ThreadPlacement threads = ThreadPlacement.jvmDefault();
         private TlsConfig tls = TlsConfig.OFF;
+        private ClusterSecret clusterSecret;
         private final ConfigValues.Builder values;
 
         private Builder(ConfigValues.Builder values) {
@@ -328,6 +340,12 @@ public final class ReplicaConfig {
          */
         public Builder tls(TlsConfig tls) {
             this.tls = Objects.requireNonNull(tls, "tls");
+            return this;
+        }
+
+        /** The cluster secret ({@code cluster.secret}); {@code null} (default): none. */
+        public Builder clusterSecret(ClusterSecret secret) {
+            this.clusterSecret = secret;
             return this;
         }
 

@@ -106,13 +106,19 @@ public final class ReplicaKeys implements KeyTableProvider {
             TlsConfig.DEFAULT_HANDSHAKE_TIMEOUT_MILLIS, 1, Long.MAX_VALUE,
             "How long a TLS handshake may take before the connection is closed.");
 
+    /** {@code cluster.secret}: the file of the cluster secret. */
+    public static final ConfigKey<String> CLUSTER_SECRET = ConfigKey.text("cluster.secret", null, true,
+            "File of the cluster secret (at least 16 random bytes, written by ./parallax certs), the key of the HMAC on "
+                    + "every M-Ring datagram; required by M-Ring unless mring.auth=none. Relative paths resolve "
+                    + "against the cluster file's directory.");
+
     /** The replica's keys. */
     public static final KeyTable TABLE = KeyTable.builder("Replica")
             .keys(MEMBERS, CLIENTS, DATA_DIR, SNAPSHOT_EVERY, SNAPSHOT_LOG_BYTES, SNAPSHOT_TRANSFER_TIMEOUT,
                     SNAPSHOT_MAX_BYTES, LOG_SYNC, CLIENT_IO_THREADS, REPLICA_IO_THREADS, WAIT, THREADS,
                     REQUEST_QUEUE_CAPACITY, PROPOSAL_QUEUE_CAPACITY, DECISION_QUEUE_CAPACITY, SEND_QUEUE_CAPACITY,
                     MAX_FRAME_BYTES, MAX_COMMAND_BYTES, CLIENT_WRITE_LOW_BYTES, CLIENT_WRITE_HIGH_BYTES, PARTIAL_FRAME_TIMEOUT,
-                    TLS_REPLICA, TLS_CLIENT, TLS_CA, TLS_HANDSHAKE_TIMEOUT)
+                    TLS_REPLICA, TLS_CLIENT, TLS_CA, TLS_HANDSHAKE_TIMEOUT, CLUSTER_SECRET)
             .family("tls.cert.<id>", "tls\\.cert\\.\\d{1,9}", "Replica <id>'s certificate (PEM); required with TLS on.")
             .family("tls.key.<id>", "tls\\.key\\.\\d{1,9}", "Replica <id>'s private key (PKCS#8 PEM); required with TLS on.")
             .build();
@@ -120,11 +126,11 @@ public final class ReplicaKeys implements KeyTableProvider {
     /**
      * The keys whose values a {@link ReplicaConfig} holds: every key of {@link #TABLE} but those read
      * into typed values ({@code members}, {@code clients}, {@code data.dir}, {@code threads},
-     * {@code tls.*}) or by the runtime ({@code snapshot.every}).
+     * {@code tls.*}, {@code cluster.secret}) or by the runtime ({@code snapshot.every}).
      */
     static final KeyTable CONFIG = KeyTable.of("Replica", TABLE.keys().stream()
             .filter(k -> !List.of(MEMBERS, CLIENTS, DATA_DIR, SNAPSHOT_EVERY, THREADS, TLS_REPLICA, TLS_CLIENT, TLS_CA,
-                    TLS_HANDSHAKE_TIMEOUT).contains(k))
+                    TLS_HANDSHAKE_TIMEOUT, CLUSTER_SECRET).contains(k))
             .toArray(ConfigKey<?>[]::new));
 
     @Override
@@ -209,6 +215,7 @@ public final class ReplicaKeys implements KeyTableProvider {
         b.values().setAll(s); // each value's error names the file and the key
         b.threads(threads(s));
         b.tls(tls(s, id));
+        clusterSecret(s).ifPresent(b::clusterSecret);
         try {
             return b.build();
         } catch (IllegalArgumentException e) {
@@ -236,6 +243,24 @@ public final class ReplicaKeys implements KeyTableProvider {
             return b.build();
         } catch (IllegalArgumentException e) {
             throw s.error(e.getMessage());
+        }
+    }
+
+    /**
+     * The cluster secret the file names ({@code cluster.secret}, relative to the file's directory),
+     * read now; empty when the key is absent or blank.
+     *
+     * @throws IllegalArgumentException naming the file, the key and what is wrong with the secret file
+     */
+    public static Optional<ClusterSecret> clusterSecret(Settings s) {
+        String v = s.raw(CLUSTER_SECRET.name()).orElse(null);
+        if (v == null || v.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(ClusterSecret.read(s.path(v)));
+        } catch (IllegalArgumentException e) {
+            throw s.error(CLUSTER_SECRET.name() + ": " + e.getMessage());
         }
     }
 

@@ -21,6 +21,7 @@ import java.util.Objects;
  * <tr><td>{@link #socketBufferBytes}</td><td>{@code mring.socket.buffer.bytes}</td><td>{@value #DEFAULT_SOCKET_BUFFER_BYTES}</td></tr>
  * <tr><td>{@link #ttl}</td><td>{@code mring.ttl}</td><td>{@value #DEFAULT_TTL}</td></tr>
  * <tr><td>{@link #faults}</td><td>{@code mring.test.faults}</td><td>{@link DatagramFaults#NONE}</td></tr>
+ * <tr><td>{@link #authenticated}</td><td>{@code mring.auth}</td><td>{@code true} ({@code hmac})</td></tr>
  * </table>
  *
  * <p>Immutable and thread-safe; validated on construction.
@@ -32,9 +33,12 @@ import java.util.Objects;
  * @param socketBufferBytes receive and send buffer asked of the kernel ({@code SO_RCVBUF}, {@code SO_SNDBUF}), ≥ packetBytes
  * @param ttl               multicast TTL, 0..255 (1: the local network only)
  * @param faults            test faults applied to received datagrams
+ * @param authenticated     whether every datagram carries an HMAC under the cluster secret and a
+ *                          counter against replays ({@code mring.auth=hmac}); {@code false} only on
+ *                          isolated test networks ({@code mring.auth=none})
  */
 public record DatagramGroupConfig(String group, int port, String interfaceAddress, int packetBytes,
-                                  int socketBufferBytes, int ttl, DatagramFaults faults) {
+                                  int socketBufferBytes, int ttl, DatagramFaults faults, boolean authenticated) {
 
     /** Default group ({@code mring.group}). */
     public static final String DEFAULT_GROUP = "239.255.80.1";
@@ -54,6 +58,12 @@ public record DatagramGroupConfig(String group, int port, String interfaceAddres
     public static final int MAX_PACKET_BYTES = 65_507;
     /** Every default. */
     public static final DatagramGroupConfig DEFAULTS = builder().build();
+
+    /** As the canonical constructor, authenticated. */
+    public DatagramGroupConfig(String group, int port, String interfaceAddress, int packetBytes, int socketBufferBytes,
+                               int ttl, DatagramFaults faults) {
+        this(group, port, interfaceAddress, packetBytes, socketBufferBytes, ttl, faults, true);
+    }
 
     /**
      * @throws IllegalArgumentException if a field is out of range, the group is not an IPv4 multicast
@@ -132,7 +142,7 @@ public record DatagramGroupConfig(String group, int port, String interfaceAddres
     /** A builder starting from this configuration. */
     public Builder toBuilder() {
         return new Builder().group(group).port(port).interfaceAddress(interfaceAddress).packetBytes(packetBytes)
-                .socketBufferBytes(socketBufferBytes).ttl(ttl).faults(faults);
+                .socketBufferBytes(socketBufferBytes).ttl(ttl).faults(faults).authenticated(authenticated);
     }
 
     /** Builds a {@link DatagramGroupConfig}; every field starts at its default. Not thread-safe. */
@@ -144,6 +154,7 @@ public record DatagramGroupConfig(String group, int port, String interfaceAddres
         private int socketBufferBytes = DEFAULT_SOCKET_BUFFER_BYTES;
         private int ttl = DEFAULT_TTL;
         private DatagramFaults faults = DatagramFaults.NONE;
+        private boolean authenticated = true;
 
         private Builder() {
         }
@@ -183,9 +194,16 @@ public record DatagramGroupConfig(String group, int port, String interfaceAddres
             return this;
         }
 
+        /** Whether datagrams are authenticated ({@code mring.auth}); default true. */
+        public Builder authenticated(boolean authenticated) {
+            this.authenticated = authenticated;
+            return this;
+        }
+
         /** @throws IllegalArgumentException as the record's constructor */
         public DatagramGroupConfig build() {
-            return new DatagramGroupConfig(group, port, interfaceAddress, packetBytes, socketBufferBytes, ttl, faults);
+            return new DatagramGroupConfig(group, port, interfaceAddress, packetBytes, socketBufferBytes, ttl, faults,
+                    authenticated);
         }
     }
 }

@@ -42,6 +42,8 @@ public final class LocalCluster implements AutoCloseable {
     private final Path dataDir;
     private final long snapshotEvery;
     private final IntFunction<dev.parallax.core.spi.Executor> executors;
+    /** The cluster's secret, new for each cluster, shared by its replicas and their restarts (datagram authentication). */
+    private final dev.parallax.core.config.ClusterSecret secret = dev.parallax.core.config.ClusterSecret.random();
 
     /** A cluster ordered by {@code ordering.apply(n)}: plain state machines, 16 MiB frames, no data directory. */
     public LocalCluster(int n, IntFunction<OrderingProtocol> ordering) {
@@ -96,7 +98,7 @@ public final class LocalCluster implements AutoCloseable {
         }
         Replica r = b
                 .config(ReplicaConfig.builder().id(i).members(members).clientMembers(clients).clientIoThreads(1)
-                        .maxFrameBytes(maxFrame).maxCommandBytes(Math.min(maxFrame, 1 << 20))
+                        .maxFrameBytes(maxFrame).maxCommandBytes(Math.min(maxFrame, 1 << 20)).clusterSecret(secret)
                         .dataDirectory(dataDir == null ? null : dataDir.resolve("replica-" + i)).build())
                 .stateMachine(wrap.apply(kv)).ordering(ordering.apply(members.size())).linkFaults(faults.get(i))
                 .snapshotEvery(snapshotEvery).bootstrap(bootstrap).build();
