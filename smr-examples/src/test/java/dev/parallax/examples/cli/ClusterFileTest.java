@@ -94,7 +94,7 @@ class ClusterFileTest {
         assertThat(ClusterFile.load(write(dir, members + "paxos.catchup.max.bytes=4194304\n")).paxos().catchUpMaxBytes())
                 .isEqualTo(4 << 20);
         assertThatThrownBy(() -> ClusterFile.load(write(dir, members + "paxos.catchup.max.bytes=16777216\n")).paxos())
-                .hasMessageContaining("paxos.catchup.max.bytes must be at most half");
+                .hasMessageContaining("paxos.catchup.max.bytes (16777216) must be at most half of max.frame.bytes (16777216)");
         assertThatThrownBy(() -> ClusterFile.load(write(dir, members + "paxos.catchup.max.bytes=0\n")).paxos())
                 .hasMessageContaining("paxos.catchup.max.bytes must be > 0, got 0");
     }
