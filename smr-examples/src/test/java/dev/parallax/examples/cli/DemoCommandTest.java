@@ -14,9 +14,22 @@ import static org.assertj.core.api.Assertions.assertThat;
  * replica JVMs), with a parallel executor chosen on the command line: the option reaches every
  * replica through the generated cluster file, and the executor survives the kill, the restart
  * (log and snapshot recovery) and the catch-up. The other multi-process tests run the default,
- * sequential execution. The demo also runs with S-Paxos, whose ordering leader no client is
- * redirected to: it is found from the replicas' metrics ({@link ProcessCluster#leader()}), and with
- * M-Ring, whose coordinator is found the same way.
+ * sequential execution. The demo also runs under S-SMR (2 partitions x 3 replicas), whose load and
+ * catch-up take the partitioned path of the demo.
+ *
+ * <p>Under {@code -Pstress} only ({@link dev.parallax.core.testkit.StressOnly}, the default run's
+ * 15-minute budget), the demo runs with S-Paxos, whose ordering leader no client is redirected to
+ * (found from the replicas' metrics, {@link ProcessCluster#leader()}), with M-Ring, whose coordinator
+ * is found the same way, and with Multi-Ring and P-SMR. The default run covers each of those
+ * twice over: what the demo does with them, kill the ordering leader (or a ring coordinator) found
+ * from the metrics under load, restart it, wait for it to catch up and read back every acknowledged
+ * write, is the process test of each ordering ({@link SPaxosProcessTest}, {@link MRingProcessTest},
+ * {@link PsmrProcessTest} and {@link MultiRingProcessTest}: the same kill and restart through
+ * {@link ProcessCluster}, then a second one, with linearizability, lost-write and convergence
+ * checks); and what is particular to the demo for them, the cluster file its options write, the
+ * runtime line of its report and the name it gives the killed replica, is
+ * {@link #theDemosClusterFileCarriesEachOrderingAndItsReportNamesTheReplicaItKills} (nothing started),
+ * while its flow is {@link #aShortDemoKillsRestartsAndCatchesUpTheLeaderAndLosesNothing}'s.
  */
 class DemoCommandTest {
     /**
@@ -44,7 +57,8 @@ class DemoCommandTest {
     @Test
     @org.junit.jupiter.api.Tag("one-placement") // compact placement: MultiProcessClusterTest$MultiPaxos kills the leader under load; see smr-examples/pom.xml
     void aShortDemoKillsRestartsAndCatchesUpTheLeaderAndLosesNothing() {
-        String report = passingDemo("--seconds", "6", "--warmup", "0",
+        // 4 s (kill at 2 s, restart at 3 s), as the other demos of the default run: its time is tight.
+        String report = passingDemo("--seconds", "4", "--warmup", "0",
                 "--clients", "2", "--outstanding", "8", "--keys", "300", "--execution", "early-busy-wait");
         assertThat(report).containsPattern(">> killed " + LEADER + ", replica \\d, with SIGKILL at \\d+\\.\\d s")
                 .containsPattern(">> restarted replica \\d at \\d+\\.\\d s")
@@ -57,6 +71,7 @@ class DemoCommandTest {
     }
 
     @Test
+    @dev.parallax.core.testkit.StressOnly // covered in the default run: see the class comment
     @org.junit.jupiter.api.Tag("one-placement") // the thread placements are covered in-process (SPaxosReplicaClusterTest); see smr-examples/pom.xml
     @org.junit.jupiter.api.DisplayName("seed 002 (S-Paxos) §V-C: the demo with --ordering s-paxos kills the ordering leader "
             + "(no client is redirected to it), restarts it and loses nothing")
@@ -71,6 +86,7 @@ class DemoCommandTest {
     }
 
     @Test
+    @dev.parallax.core.testkit.StressOnly // covered in the default run: see the class comment
     @org.junit.jupiter.api.Tag("one-placement") // the thread placements are covered in-process (RingReplicaClusterTest); see smr-examples/pom.xml
     @org.junit.jupiter.api.DisplayName("seed 003 (Ring Paxos) §3.3.5: the demo with --ordering m-ring kills the coordinator "
             + "(found from parallax_ring_coordinator), restarts it and loses nothing")
@@ -85,12 +101,13 @@ class DemoCommandTest {
     }
 
     @Test
+    @dev.parallax.core.testkit.StressOnly // covered in the default run: see the class comment
     @org.junit.jupiter.api.Tag("one-placement") // the thread placements are covered in-process; see smr-examples/pom.xml
     @org.junit.jupiter.api.DisplayName("seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5: the demo with --ordering multi-ring "
             + "(two M-Ring rings and the global ring, the load routed by key) with execution=p-smr (seed 003 ch. 6: a worker per ring) "
             + "kills a ring coordinator, restarts it and loses nothing")
     void theDemoWithMultiRingKillsACoordinatorRestartsItAndLosesNothing() {
-        // Shorter than the other demos (4 s, kill at 2 s, restart at 3 s): the default test run's time is tight.
+        // 4 s (kill at 2 s, restart at 3 s), as the demos of the default run.
         String report = passingDemo("--seconds", "4", "--warmup", "0",
                 "--clients", "3", "--outstanding", "8", "--keys", "300", "--ordering", "multi-ring",
                 "--execution", "p-smr");
@@ -99,6 +116,48 @@ class DemoCommandTest {
                 .contains("check            OK: every acknowledged write is readable (900 keys read)")
                 .containsPattern("runtime +ordering multi-ring, execution p-smr \\(2 workers, one per group\\), threads (auto|staged|compact)")
                 .doesNotContain("FAILED");
+    }
+
+    /**
+     * What the S-Paxos, M-Ring and Multi-Ring demos (stress profile only) do that no other test of
+     * the default run does, with nothing started: the demo's options pass the ordering (and P-SMR)
+     * into the cluster file it writes, as the demo builds it; the runtime line of its report names
+     * them; the report calls the replica it kills the leader (the ordering leader of S-Paxos, the
+     * M-Ring coordinator) or a ring coordinator (Multi-Ring); and the Multi-Ring demo's load is routed
+     * by key.
+     */
+    @Test
+    @org.junit.jupiter.api.DisplayName("seeds 002, 003: the demo's cluster file carries --ordering s-paxos, m-ring and "
+            + "multi-ring with p-smr; its runtime line names them; its report names the replica it kills")
+    void theDemosClusterFileCarriesEachOrderingAndItsReportNamesTheReplicaItKills(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        record Case(String[] args, Orderings ordering, String runtime, String role, boolean routed) {
+        }
+        String threads = ", threads (auto|staged|compact).*";
+        java.util.List<Case> cases = java.util.List.of(
+                new Case(new String[] {"--ordering", "s-paxos"}, Orderings.S_PAXOS,
+                        "ordering s-paxos, execution sequential" + threads, "the leader", false),
+                new Case(new String[] {"--ordering", "m-ring"}, Orderings.M_RING,
+                        "ordering m-ring, execution sequential" + threads, "the leader", false),
+                new Case(new String[] {"--ordering", "multi-ring", "--execution", "p-smr"}, Orderings.MULTI_RING,
+                        "ordering multi-ring, execution p-smr \\(2 workers, one per group\\)" + threads, "a ring coordinator", true));
+        int n = 0;
+        for (Case c : cases) {
+            DemoCommand demo = new DemoCommand();
+            new CommandLine(demo).parseArgs(c.args());
+            assertThat(demo.refusal()).as("%s", java.util.Arrays.toString(c.args())).isNull();
+            // The cluster file as DemoCommand.call writes it for an unpartitioned run.
+            java.nio.file.Path work = dir.resolve("demo-" + n++);
+            java.util.Properties props = ProcessCluster.localDefaults(work.resolve("data"), 20_000);
+            props.putAll(demo.runtime.clusterSettings());
+            try (ProcessCluster cluster = new ProcessCluster(work, 3, props, false, java.util.List.of())) {
+                ClusterFile file = ClusterFile.load(cluster.configFile());
+                assertThat(file.ordering()).isEqualTo(c.ordering());
+                assertThat(file.describeRuntime(Runtime.getRuntime().availableProcessors())).matches(c.runtime());
+                assertThat(KvRouting.router(file).isPresent()).as("load routed by key").isEqualTo(c.routed());
+                assertThat(DemoCommand.leaderRole(file.ordering())).isEqualTo(c.role());
+            }
+        }
     }
 
     @Test

@@ -8,7 +8,17 @@ import dev.parallax.core.check.LinearizabilityChecker;
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.testkit.Await;
+import dev.parallax.examples.kv.KvCommand;
+import dev.parallax.examples.kv.KvOp;
+import dev.parallax.examples.kv.KvReply;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -17,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
@@ -32,8 +43,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  * No acknowledged write may be lost, the history must stay
  * linearizable, and afterwards every replica, restarted ones included, must reach the same decided
  * frontier and the same store contents ({@link ReplicaConvergence}).
+ *
+ * <p>The faults come after progress of the load, not after fixed times: each waits until the load
+ * has acknowledged {@value #STEP} more writes (and a replica stays down until its peers have taken
+ * {@value #SNAPSHOTS_WHILE_DOWN} snapshots when it must come back to a compacted log). The scenarios
+ * that end with every replica running and converged share one cluster ({@link OnOneCluster}); the
+ * damaged log, which wants no snapshot at all, and the chaos run, which starts its own cluster,
+ * run on their own.
  */
 class DurabilityProcessTest {
+    /** Acknowledged writes of the load between two faults. */
+    static final int STEP = 300;
+    /** Snapshots each peer takes while a replica that must install one is down. */
+    static final int SNAPSHOTS_WHILE_DOWN = 3;
 
     private static ProcessCluster cluster(Path dir, long snapshotEvery) throws Exception {
         Properties p = ProcessCluster.localDefaults(dir.resolve("data"), snapshotEvery);
@@ -63,7 +85,16 @@ class DurabilityProcessTest {
         }
         try (ClosedLoopLoad load = new ClosedLoopLoad(cluster.clientEndpoints(), 2, 8, 300, Duration.ofMinutes(5))) {
             load.start();
-            faults.run();
+            try {
+                faults.run(what -> {
+                    long from = load.completed();
+                    Await.until(Duration.ofSeconds(60), () -> load.completed() >= from + STEP,
+                            () -> what + " (" + STEP + " more acknowledged writes; " + (load.completed() - from) + " so far)");
+                });
+            } catch (AssertionError | RuntimeException e) {
+                KillUnderLoadScenario.printLogTails(cluster);
+                throw e;
+            }
             running.set(false);
             for (Thread t : workers) {
                 t.join(60_000);
@@ -93,35 +124,131 @@ class DurabilityProcessTest {
 
     @FunctionalInterface
     interface FaultScript {
-        void run() throws Exception;
+        /** Runs the faults; {@code load} waits for progress of the load between them. */
+        void run(Progress load) throws Exception;
     }
 
-    @Test
-    @org.junit.jupiter.api.Tag("one-placement") // the compact placement meets kills and restarts in the chaos run; time budget
-    void killingAndRestartingEachReplicaInTurnLosesNothing(@TempDir Path dir) throws Exception {
-        try (ProcessCluster cluster = cluster(dir, 500)) {
-            underLoad(cluster, () -> {
+    /** Progress of the load a fault script waits for. */
+    @FunctionalInterface
+    interface Progress {
+        /** Waits (up to 60 s: four JVMs on a loaded machine) until the load has acknowledged {@value DurabilityProcessTest#STEP} more writes. */
+        void await(String what) throws InterruptedException;
+    }
+
+    /** Snapshots replica {@code id} has taken since it started ({@code parallax_snapshots_taken_total}), -1 if unreadable. */
+    private static long snapshotsTaken(ProcessCluster cluster, int id) {
+        return ReplicaMetrics.gauge(cluster.metricsPort(id), "parallax_snapshots_taken_total");
+    }
+
+    /**
+     * The scenarios after which every replica runs again and has converged, on one cluster: each
+     * starts from a whole cluster and an empty store (FLUSHALL before its history, which is checked
+     * against an empty store); a scenario that fails leaves the next a new cluster. Snapshots every
+     * {@value #SNAPSHOT_EVERY} instances, as the compaction scenario wants; the others, which had a
+     * cluster each with snapshots every 500 or 1,000 instances, assert nothing of the interval.
+     *
+     * <p>In this order, the wiped directory last: the replica whose directory was wiped recovers from
+     * its peers before voting not only then but at every later restart (its log, it warns, "was never
+     * rebuilt after its directory was lost"), and that recovery needs both peers, which a later
+     * scenario that kills another replica meanwhile would not give it. Before it, a restarted replica
+     * replays its own log (forced at every batch) and votes at once, so each scenario can kill the
+     * next replica as soon as the load has gone on.
+     */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+    class OnOneCluster {
+        /** The snapshot interval: the compaction scenario's (the peers compact while a replica is down). */
+        static final long SNAPSHOT_EVERY = 200;
+
+        private Path root;
+        private int started;
+        private Path currentDir;
+        private ProcessCluster current;
+        /** Whether the last scenario on {@link #current} passed, leaving it whole. */
+        private boolean whole;
+
+        @BeforeAll
+        void root(@TempDir Path dir) {
+            root = dir;
+        }
+
+        @AfterAll
+        void close() {
+            if (current != null) {
+                current.close();
+            }
+        }
+
+        /**
+         * The cluster the scenarios share, with an empty store: started on first use, and again (in a
+         * new directory) if the last scenario on it failed, since it may have left a replica down or
+         * behind. The caller calls {@link #passed()} when its scenario passed.
+         */
+        private ProcessCluster shared() throws Exception {
+            if (current != null && !whole) {
+                current.close();
+                current = null;
+            }
+            if (current == null) {
+                currentDir = root.resolve("cluster-" + started++);
+                current = cluster(currentDir, SNAPSHOT_EVERY);
+            }
+            whole = false;
+            // The history is checked against a store that starts empty; the last scenario's keys go.
+            try (SmrClient client = SmrClient.connect(ClientConfig.builder(current.clientEndpoints())
+                    .invokeTimeout(Duration.ofSeconds(30)).build())) {
+                KvReply reply = KvReply.decode(client.invoke(KvCommand.of(KvOp.FLUSHALL).encode()).get(30, TimeUnit.SECONDS));
+                assertThat(reply).as("FLUSHALL").isInstanceOf(KvReply.Ok.class);
+            }
+            return current;
+        }
+
+        /** The scenario on {@link #shared()} passed: the cluster is whole, every replica running and converged. */
+        private void passed() {
+            whole = true;
+        }
+
+        @Test
+        @Order(1)
+        @org.junit.jupiter.api.Tag("one-placement") // the compact placement meets kills and restarts in the chaos run; time budget
+        void killingAndRestartingEachReplicaInTurnLosesNothing() throws Exception {
+            ProcessCluster cluster = shared();
+            underLoad(cluster, load -> {
                 for (int i = 0; i < 3; i++) {
-                    Thread.sleep(1000); // sleep is the scenario: load on the full cluster
+                    load.await("load on the full cluster");
                     cluster.kill(i);
-                    Thread.sleep(1000); // sleep is the scenario: load while replica i is down
+                    load.await("load while replica " + i + " is down");
                     cluster.start(i, Duration.ofSeconds(60));
                 }
-                Thread.sleep(1000); // sleep is the scenario: load after the last restart
+                load.await("load after the last restart");
             });
             assertConverged(cluster);
+            passed();
         }
-    }
 
-    @Test
-    @org.junit.jupiter.api.Tag("one-placement") // the compact placement meets kills and restarts in the chaos run; time budget
-    void aReplicaRestartedAfterItsPeersCompactedInstallsASnapshot(@TempDir Path dir) throws Exception {
-        try (ProcessCluster cluster = cluster(dir, 200)) {
-            underLoad(cluster, () -> {
-                Thread.sleep(500); // sleep is the scenario: load before the kill
+        @Test
+        @Order(3)
+        @org.junit.jupiter.api.Tag("one-placement") // the compact placement meets kills and restarts in the chaos run; time budget
+        void aReplicaRestartedAfterItsPeersCompactedInstallsASnapshot() throws Exception {
+            ProcessCluster cluster = shared();
+            Path dir = currentDir;
+            underLoad(cluster, load -> {
+                load.await("load before the kill");
+                long[] takenAtKill = new long[2];
+                for (int i = 0; i < 2; i++) {
+                    int id = i;
+                    takenAtKill[i] = Await.value(Duration.ofSeconds(30), () -> snapshotsTaken(cluster, id), taken -> taken >= 0,
+                            () -> "replica " + id + "'s snapshot count");
+                }
                 cluster.kill(2);
-                // sleep is the scenario: replica 2 stays down while the others decide and compact thousands of instances
-                Thread.sleep(4000);
+                // Replica 2 stays down while the others decide and compact: each peer takes snapshots
+                // (one every 200 instances), and compacts its log below each, past replica 2's position.
+                Await.until(Duration.ofSeconds(60), () -> snapshotsTaken(cluster, 0) >= takenAtKill[0] + SNAPSHOTS_WHILE_DOWN
+                                && snapshotsTaken(cluster, 1) >= takenAtKill[1] + SNAPSHOTS_WHILE_DOWN,
+                        () -> "replicas 0 and 1 to take " + SNAPSHOTS_WHILE_DOWN + " snapshots while replica 2 is down (taken at the kill: "
+                                + takenAtKill[0] + ", " + takenAtKill[1] + "; now " + snapshotsTaken(cluster, 0) + ", "
+                                + snapshotsTaken(cluster, 1) + ")");
                 // The counter also counts the restore of replica 2's own latest snapshot at start-up,
                 // if it wrote one before it was killed (written whole or not at all). It cannot be
                 // read before the fetch: the replica starts its protocol, which may already install a
@@ -144,33 +271,34 @@ class DurabilityProcessTest {
                 assertThat(snaps.count()).isPositive();
             }
             assertConverged(cluster);
+            passed();
         }
-    }
 
-    @Test
-    @org.junit.jupiter.api.Tag("one-placement") // compact placement: MultiProcessClusterTest$MultiPaxos kills the leader under load; see smr-examples/pom.xml
-    void restartingAllThreeAtOnceLosesNoAcknowledgedWrite(@TempDir Path dir) throws Exception {
-        try (ProcessCluster cluster = cluster(dir, 1000)) {
-            underLoad(cluster, () -> {
-                Thread.sleep(1500); // sleep is the scenario: load before the kills
+        @Test
+        @Order(2)
+        @org.junit.jupiter.api.Tag("one-placement") // compact placement: MultiProcessClusterTest$MultiPaxos kills the leader under load; see smr-examples/pom.xml
+        void restartingAllThreeAtOnceLosesNoAcknowledgedWrite() throws Exception {
+            ProcessCluster cluster = shared();
+            underLoad(cluster, load -> {
+                load.await("load before the kills");
                 for (int i = 0; i < 3; i++) {
                     cluster.kill(i);
                 }
-                for (int i = 0; i < 3; i++) {
-                    cluster.start(i, Duration.ofSeconds(60));
-                }
-                Thread.sleep(1500); // sleep is the scenario: load after the restarts
+                cluster.startAll(Duration.ofSeconds(60)); // all three launched at once (restarts: no --bootstrap), then awaited
+                load.await("load after the restarts");
             });
             assertConverged(cluster);
+            passed();
         }
-    }
 
-    @Test
-    @org.junit.jupiter.api.Tag("one-placement") // compact placement: the demo and MultiProcessClusterTest$MultiPaxos; see smr-examples/pom.xml
-    void aReplicaWhoseDataDirectoryWasWipedRecoversFromItsPeersBeforeVotingAndLosesNothing(@TempDir Path dir) throws Exception {
-        try (ProcessCluster cluster = cluster(dir, 1000)) {
-            underLoad(cluster, () -> {
-                Thread.sleep(1500); // sleep is the scenario: load before the kill
+        @Test
+        @Order(4)
+        @org.junit.jupiter.api.Tag("one-placement") // compact placement: the demo and MultiProcessClusterTest$MultiPaxos; see smr-examples/pom.xml
+        void aReplicaWhoseDataDirectoryWasWipedRecoversFromItsPeersBeforeVotingAndLosesNothing() throws Exception {
+            ProcessCluster cluster = shared();
+            Path dir = currentDir;
+            underLoad(cluster, load -> {
+                load.await("load before the kill");
                 cluster.kill(1);
                 Path data = dir.resolve("data").resolve("replica-1");
                 try (Stream<Path> files = Files.walk(data)) {
@@ -184,9 +312,10 @@ class DurabilityProcessTest {
                         recovering -> recovering == 0, () -> "replica 1 to recover from its peers");
                 assertThat(ReplicaMetrics.gauge(cluster.metricsPort(1), "parallax_protocol_recovering"))
                         .as("recovered from its peers, then votes again").isZero();
-                Thread.sleep(1500); // sleep is the scenario: replica 1 takes part again while the load runs
+                load.await("replica 1 takes part again while the load runs");
             });
             assertConverged(cluster);
+            passed();
         }
     }
 
@@ -195,8 +324,8 @@ class DurabilityProcessTest {
     void aReplicaWhoseLastLogRecordWasDamagedCutsItRejoinsAndConverges(@TempDir Path dir) throws Exception {
         // No snapshot during the run: the log keeps every record, and recovery replays it.
         try (ProcessCluster cluster = cluster(dir, 1_000_000)) {
-            underLoad(cluster, () -> {
-                Thread.sleep(1500); // sleep is the scenario: load before the kill
+            underLoad(cluster, load -> {
+                load.await("load before the kill");
                 cluster.kill(1);
                 LogTail.Record last = LogTail.lastRecord(dir.resolve("data").resolve("replica-1").resolve("log"));
                 LogTail.corrupt(last);
@@ -205,7 +334,7 @@ class DurabilityProcessTest {
                 assertThat(log).as("replica 1's output").contains("WARN").contains("Cut the log")
                         .contains("at index " + last.index()).contains("CRC32C mismatch")
                         .contains(last.file().getFileName().toString());
-                Thread.sleep(1500); // sleep is the scenario: replica 1 takes part again while the load runs
+                load.await("replica 1 takes part again while the load runs");
             });
             assertThat(Files.readString(cluster.log(1))).doesNotContain("Refusing to open");
             assertConverged(cluster);

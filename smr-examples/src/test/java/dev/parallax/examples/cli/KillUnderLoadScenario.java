@@ -116,7 +116,7 @@ final class KillUnderLoadScenario {
     }
 
     /** The ordering's gauges and the last lines of every replica's log, for a failed run's report. */
-    private static void printLogTails(ProcessCluster cluster) {
+    static void printLogTails(ProcessCluster cluster) {
         for (int i = 0; i < cluster.size(); i++) {
             StringBuilder gauges = new StringBuilder("replica " + i + (cluster.isAlive(i) ? "" : " (dead)") + ":");
             for (String g : List.of("parallax_paxos_view", "parallax_paxos_leader", "parallax_paxos_first_undecided", "parallax_ring_round", "parallax_ring_coordinator", "parallax_ring_size", "parallax_ring_position",
@@ -165,12 +165,12 @@ final class KillUnderLoadScenario {
         }
         ClosedLoopLoad load = global ? null : new ClosedLoopLoad(cluster, 3, 8, 300, Duration.ofMinutes(3));
         try {
-            Progress progress = load != null ? new Progress(load::completed, 200, "writes") : new Progress(answered::sum, 100, "answers");
+            Progress progress = load != null ? new Progress(load::completed, 400, "writes") : new Progress(answered::sum, 200, "answers");
             if (load != null) {
                 load.start();
             }
             assertThat(warm.await(30, TimeUnit.SECONDS)).as("every history client got answers").isTrue();
-            Thread.sleep(1000); // sleep is the scenario: the history runs under load before the first kill
+            progress.await("the history runs under load before the first kill");
 
             int leader = first.choose(cluster);
             assertThat(leader).as("the %s", leaderName).isBetween(0, 2);
@@ -264,14 +264,17 @@ final class KillUnderLoadScenario {
         }
     }
 
-    /** Progress of the load: {@code step} more of {@code what} ({@code counter}) since a call to {@link #await}. */
+    /**
+     * Progress of the load: {@code step} more of {@code what} ({@code counter}) since a call to
+     * {@link #await}. Each fault waits for it, so the load runs on a while (measured in what it
+     * completes, not in time) before the next fault.
+     */
     private record Progress(LongSupplier counter, int step, String what) {
         /** Waits (generously: four JVMs on a loaded machine) until {@code step} more complete after now. */
         void await(String description) throws InterruptedException {
             long from = counter.getAsLong();
             Await.until(Duration.ofSeconds(30), () -> counter.getAsLong() >= from + step,
-                    () -> description + " (" + step + " " + what + ")");
-            Thread.sleep(500); // sleep is the scenario: the load runs on a while before the next fault
+                    () -> description + " (" + step + " " + what + "; " + (counter.getAsLong() - from) + " so far)");
         }
     }
 }
