@@ -140,6 +140,9 @@ class ProtocolRuntimeTest {
         assertThat(registry.find("parallax.protocol.decided").tag("protocol", "ring-b").functionCounters()).isNotEmpty();
     }
 
+    /** How long the member watch's rule lets a member be silent before it suspects it. */
+    private static final long SILENCE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
     @Test
     @DisplayName("a member watch runs a member detector on its own thread and counts its suspicions")
     void theMemberWatchSuspectsSilentMembers() throws InterruptedException {
@@ -155,7 +158,7 @@ class ProtocolRuntimeTest {
                 .memberWatch(new ProtocolRuntime.MemberWatch((epoch, member, lastHeard, now) -> {
                     members.add(member);
                     asked.countDown();
-                    return true;
+                    return now - lastHeard >= SILENCE_NANOS;
                 }, () -> 0L, () -> 0b111L, 1_000_000L))
                 .build();
         open.add(r);
@@ -166,8 +169,10 @@ class ProtocolRuntimeTest {
                 && System.nanoTime() - deadline < 0) {
             Thread.onSpinWait();
         }
+        // At least once each; a member still silent a full time-out later is suspected again
+        // (MemberDetector), so a slow machine may count more.
         assertThat(registry.get("parallax.protocol.member.suspicions").tag("protocol", "toy").functionCounter().count())
-                .as("members 0 and 2, once each in epoch 0").isEqualTo(2);
+                .as("members 0 and 2, each silent since epoch 0 began").isGreaterThanOrEqualTo(2);
         assertThat(members).as("never itself").doesNotContain(1).contains(0, 2);
         assertThatThrownBy(() -> new ProtocolRuntime.MemberWatch((e, m, h, n) -> true, () -> 0L, () -> 0L, 0))
                 .isInstanceOf(IllegalArgumentException.class);
