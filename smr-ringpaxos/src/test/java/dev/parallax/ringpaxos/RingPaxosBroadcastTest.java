@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -79,8 +79,8 @@ class RingPaxosBroadcastTest {
             LocalNetwork<RingWire> net = new LocalNetwork<>(3);
             List<MeterRegistry> registries = List.of(new SimpleMeterRegistry(), new SimpleMeterRegistry(), new SimpleMeterRegistry());
             RingPaxosBroadcast[] members = new RingPaxosBroadcast[3];
-            List<List<String>> delivered = List.of(Collections.synchronizedList(new ArrayList<>()),
-                    Collections.synchronizedList(new ArrayList<>()), Collections.synchronizedList(new ArrayList<>()));
+            List<List<String>> delivered = List.of(new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>(),
+                    new CopyOnWriteArrayList<>());
             try {
                 for (int i = 0; i < 3; i++) {
                     members[i] = create(i, 3, net, kind, registries.get(i));
@@ -144,8 +144,8 @@ class RingPaxosBroadcastTest {
         for (Ring.Kind kind : Ring.Kind.values()) {
             LocalNetwork<RingWire> net = new LocalNetwork<>(3);
             RingPaxosBroadcast[] members = new RingPaxosBroadcast[3];
-            List<List<String>> delivered = List.of(Collections.synchronizedList(new ArrayList<>()),
-                    Collections.synchronizedList(new ArrayList<>()), Collections.synchronizedList(new ArrayList<>()));
+            List<List<String>> delivered = List.of(new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>(),
+                    new CopyOnWriteArrayList<>());
             try {
                 for (int i = 0; i < 3; i++) {
                     members[i] = create(i, 3, net, kind, new SimpleMeterRegistry());
@@ -188,8 +188,8 @@ class RingPaxosBroadcastTest {
         for (Ring.Kind kind : Ring.Kind.values()) {
             LocalNetwork<RingWire> net = new LocalNetwork<>(3);
             RingPaxosBroadcast[] members = new RingPaxosBroadcast[3];
-            List<List<String>> delivered = List.of(Collections.synchronizedList(new ArrayList<>()),
-                    Collections.synchronizedList(new ArrayList<>()), Collections.synchronizedList(new ArrayList<>()));
+            List<List<String>> delivered = List.of(new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>(),
+                    new CopyOnWriteArrayList<>());
             try {
                 for (int i = 0; i < 3; i++) {
                     members[i] = create(i, 3, net, kind, new SimpleMeterRegistry());

@@ -13,9 +13,8 @@ import org.junit.jupiter.api.Test;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,8 +39,9 @@ class RingSkipBroadcastTest {
                     .lambda(1000).skipInterval(Duration.ofMillis(5)).build();
             List<MeterRegistry> registries = List.of(new SimpleMeterRegistry(), new SimpleMeterRegistry(), new SimpleMeterRegistry());
             RingPaxosBroadcast[] members = new RingPaxosBroadcast[3];
-            List<List<String>> delivered = List.of(Collections.synchronizedList(new ArrayList<>()),
-                    Collections.synchronizedList(new ArrayList<>()), Collections.synchronizedList(new ArrayList<>()));
+            // Copy-on-write: the waits below iterate while the delivery threads append.
+            List<List<String>> delivered = List.of(new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>(),
+                    new CopyOnWriteArrayList<>());
             try {
                 for (int i = 0; i < 3; i++) {
                     members[i] = RingPaxosBroadcast.builder().config(skipping).self(i).transport(net.transport(i))
