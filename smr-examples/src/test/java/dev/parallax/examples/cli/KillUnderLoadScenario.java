@@ -165,7 +165,7 @@ final class KillUnderLoadScenario {
         }
         ClosedLoopLoad load = global ? null : new ClosedLoopLoad(cluster, 3, 8, 300, Duration.ofMinutes(3));
         try {
-            Progress progress = load != null ? new Progress(load::completed, 400, "writes") : new Progress(answered::sum, 200, "answers");
+            Progress progress = load != null ? new Progress(load::completed, 200, "writes") : new Progress(answered::sum, 100, "answers");
             if (load != null) {
                 load.start();
             }

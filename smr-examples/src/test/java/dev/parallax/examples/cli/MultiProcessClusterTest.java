@@ -70,7 +70,8 @@ class MultiProcessClusterTest {
     // U-Ring's and Multi-Ring's Redis front end is the same code as M-Ring's and P-SMR's (every
     // replica serves, no redirects; routing by key for multi-ring): they are run here once each, by
     // MRing and Psmr (which runs multi-ring), to keep the default test run under 15 minutes.
-    // U-Ring's and Multi-Ring's own kill-under-load runs are URingProcessTest and MultiRingProcessTest.
+    // U-Ring's and Multi-Ring's own kill-under-load runs are URingProcessTest and PsmrProcessTest (MultiRingProcessTest
+    // under -Pstress).
     @Nested
     @org.junit.jupiter.api.Tag("one-placement") // the thread placements are covered in-process (RingReplicaClusterTest); see smr-examples/pom.xml
     @DisplayName("ordering=m-ring (seed 003 (Ring Paxos) §3.3.2: IP multicast on loopback, every replica serves its clients)")

@@ -16,10 +16,16 @@ import java.util.Properties;
  * ({@link KvRouting}). {@link KillUnderLoadScenario}: SIGKILL ring 1's coordinator (found from
  * {@code parallax_ring_coordinator{protocol="ring-1"}}) under load and restart it, then the next
  * replica; nothing acknowledged lost, linearizable, converged.
+ *
+ * <p>Under {@code -Pstress} only ({@link dev.parallax.core.testkit.StressOnly}, the default run's
+ * time budget): {@link PsmrProcessTest} runs the same scenario over the same Multi-Ring cluster (two
+ * rings, ring 1's coordinator then the next replica killed under load) in the default run, with
+ * P-SMR's per-ring workers and global commands on top.
  */
 class MultiRingProcessTest {
 
     @Test
+    @dev.parallax.core.testkit.StressOnly // covered in the default run by PsmrProcessTest: see the class comment
     @Tag("one-placement") // the thread placements are covered in-process (RingReplicaClusterTest); see smr-examples/pom.xml
     @DisplayName("seed 003 ch. 5 §5.2: SIGKILL ring 1's coordinator, then another replica, under load routed by key over "
             + "two rings; nothing acknowledged lost, linearizable, converged, never a redirect")

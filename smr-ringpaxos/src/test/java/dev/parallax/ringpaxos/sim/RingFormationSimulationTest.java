@@ -16,16 +16,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * event.
  *
  * <p>Seeds ({@link SimulationSeeds}; a failure prints the {@code -Dsim.seed=S} that replays it): the
- * staggered starts run {@link #seeds()} seeds per variant and member count (2,000 by default,
+ * staggered starts run {@link #seeds()} seeds per variant and member count (1,000 by default,
  * 20,000 under {@code -Pstress}, where {@code -Dsim.seeds} is 100,000), the cold starts without
  * member 0 a quarter of that.
  */
 @dev.parallax.core.testkit.DeterministicSimulation
 class RingFormationSimulationTest {
 
-    /** {@code max(2000, sim.seeds / 5)}: 2,000 by default, 20,000 under {@code -Pstress}. */
+    /** {@code max(1000, sim.seeds / 5)}: 1,000 by default, 20,000 under {@code -Pstress}. */
     static int seeds() {
-        return Math.max(2_000, SimulationSeeds.count(1000) / 5);
+        return Math.max(1_000, SimulationSeeds.count(1000) / 5);
     }
 
     private static Totals run(String name, int count, RingFormationSimulation.Scenario scenario) {

@@ -33,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>Before check-quorum and pre-vote: the leader that could not hear kept heartbeating, nobody
  * replaced it, and writes stalled for the whole fault.
  */
+@org.junit.jupiter.api.Tag("one-placement") // check-quorum and pre-vote are the core's rules, whatever the placement (see smr-paxos/it/pom.xml)
 class PartialPartitionReplicaTest {
     /** {@link LocalCluster}'s suspect timeout. */
     private static final Duration SUSPECT = Duration.ofMillis(300);
