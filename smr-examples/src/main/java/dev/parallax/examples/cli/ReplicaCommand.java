@@ -226,7 +226,8 @@ final class ReplicaCommand implements Callable<Integer> {
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicInteger exitCode = new AtomicInteger(0);
         replica.failStopped().thenAccept(error -> {
-            System.err.println("replica " + id + " stopped after a fatal error in the state machine: " + error);
+            System.err.println("replica " + id + " stopped after " + (error instanceof dev.parallax.core.replica.SafetyAlarmException
+                    ? "a safety alarm (see docs/operations.md, \"Safety alarm\"): " : "a fatal error in the state machine: ") + error);
             exitCode.set(3);
             stopped.countDown();
         });

@@ -268,6 +268,10 @@ public final class Replica implements AutoCloseable {
         LOG.error("replica {}: SAFETY ALARM: {}; this replica stops serving clients and executing rather than diverge "
                 + "(an operator restores it from a healthy replica's snapshot and finds the faulty or forged sender)",
                 config.id(), violation.describe());
+        ServiceManager sm = serviceManager;
+        if (sm != null) {
+            sm.stopOnSafetyAlarm(stop); // executes nothing more; parallax.replica.healthy reads 0
+        }
         stopAfterFatalError();
     }
 

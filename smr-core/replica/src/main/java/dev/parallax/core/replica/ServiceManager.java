@@ -287,6 +287,14 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
     }
 
     /**
+     * A safety alarm stopped the replica (protocol thread): execute nothing more, and read unhealthy,
+     * as after a fatal error; the replica closes itself. Not counted as a state-machine error. Idempotent.
+     */
+    void stopOnSafetyAlarm(Throwable alarm) {
+        failure.compareAndSet(null, alarm);
+    }
+
+    /**
      * The state machine threw an {@link Error} (or the result path failed): stop executing, loudly,
      * and have the replica stop. Idempotent.
      */
