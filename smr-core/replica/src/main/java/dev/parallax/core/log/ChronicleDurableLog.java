@@ -87,6 +87,8 @@ public final class ChronicleDurableLog implements DurableLog {
     private long firstIndex;
     private boolean closed;
     private boolean amnesia;
+    /** Under EVERY_BATCH: the amnesia was resolved while records were unsynced; the marker goes at the sync that forces them. */
+    private boolean markerAfterSync;
 
     private ChronicleDurableLog(Path dir, ChronicleLogOptions options, StorageIo io, LogOpener.Opened opened,
                                 boolean amnesia) {
@@ -190,6 +192,10 @@ public final class ChronicleDurableLog implements DurableLog {
     public void sync() {
         checkWritable();
         logSyncer.sync(appender.nextIndex(), firstIndex);
+        if (markerAfterSync && logSyncer.durableIndex() == appender.nextIndex() && !failure.failed()) {
+            markerAfterSync = false;
+            removeRunningMarker();
+        }
     }
 
     /** {@inheritDoc} Single writer thread; never blocks. */
@@ -270,21 +276,30 @@ public final class ChronicleDurableLog implements DurableLog {
     }
 
     /**
-     * {@inheritDoc} Under {@link SyncPolicy#EVERY_BATCH}, when every record is durable, removes the
-     * {@code parallax-log.running} marker at once (blocking on a directory force), so that a crash
-     * does not make the next open report amnesia again; otherwise no I/O: the marker goes at the
-     * next clean {@link #close}.
+     * {@inheritDoc} Under {@link SyncPolicy#EVERY_BATCH} it removes the {@code parallax-log.running}
+     * marker (blocking on a directory force) once every record is durable: at once, or else at the
+     * next {@link #sync} that forces them, so that a crash does not make the next open report
+     * amnesia again; under the other policies no I/O: the marker goes at the next clean {@link #close}.
      */
     @Override
     public void amnesiaResolved() {
         checkOpen();
         amnesia = false;
-        if (options.syncPolicy() == SyncPolicy.EVERY_BATCH && !failure.failed() && logSyncer.durableIndex() == appender.nextIndex()) {
-            try {
-                RunningMarker.remove(dir, io);
-            } catch (IOException | RuntimeException e) {
-                throw new DurableLogException("cannot record the end of the amnesia recovery in " + dir, e);
-            }
+        if (options.syncPolicy() != SyncPolicy.EVERY_BATCH || failure.failed()) {
+            return;
+        }
+        if (logSyncer.durableIndex() == appender.nextIndex()) {
+            removeRunningMarker();
+        } else {
+            markerAfterSync = true; // the next sync that forces every record removes it
+        }
+    }
+
+    private void removeRunningMarker() {
+        try {
+            RunningMarker.remove(dir, io);
+        } catch (IOException | RuntimeException e) {
+            throw new DurableLogException("cannot record the end of the amnesia recovery in " + dir, e);
         }
     }
 

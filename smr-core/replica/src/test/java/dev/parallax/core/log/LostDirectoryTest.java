@@ -81,6 +81,30 @@ class LostDirectoryTest {
         }
     }
 
+    /**
+     * The runtime resolves the amnesia after a step whose last records it appended without asking
+     * for a sync (decisions learned in catch-up, say): the marker must still go once those records
+     * are forced, or every later SIGKILL of this replica under EVERY_BATCH reports amnesia again,
+     * and its peer recovery then needs a quorum of the others, which stalls the cluster while
+     * another replica is down.
+     */
+    @Test
+    void underEveryBatchALossResolvedBeforeTheLastSyncIsClearedByThatSync() {
+        ChronicleDurableLog log = open(SyncPolicy.EVERY_BATCH, EmptyDirectory.LOST);
+        assertThat(log.amnesiaPossible()).isTrue();
+        appendSynced(log, 2);
+        log.append(ByteBuffer.wrap(new byte[]{7})); // appended, not yet synced
+        log.amnesiaResolved();
+        assertThat(log.amnesiaPossible()).isFalse();
+        log.sync();
+        assertThat(dir.resolve(RunningMarker.FILE_NAME)).as("removed by the sync that forced every record").doesNotExist();
+        log.crashForTest();
+        try (ChronicleDurableLog again = open(SyncPolicy.EVERY_BATCH, EmptyDirectory.LOST)) {
+            assertThat(again.amnesiaPossible()).as("a crash after the recovery was resolved and synced").isFalse();
+            assertThat(again.nextIndex()).isEqualTo(3);
+        }
+    }
+
     @Test
     void aWipeAfterUseIsDetectedAtTheNextOpen() throws Exception {
         try (ChronicleDurableLog log = open(SyncPolicy.EVERY_BATCH, EmptyDirectory.NEW)) {
