@@ -17,8 +17,6 @@ import dev.parallax.core.stage.Stage;
 import dev.parallax.core.stage.StageHandle;
 import dev.parallax.core.stage.StageThreads;
 import dev.parallax.core.time.Clock;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -139,18 +137,7 @@ public final class DatagramPort<M> implements Transport<M> {
     private final DatagramFaultInjector<ByteBuffer> injector;
     private final int receiveBuffer;
     private final int sendBuffer;
-    private final Counter sent;
-    private final Counter received;
-    private final Counter bytesSent;
-    private final Counter droppedForeign;
-    private final Counter droppedSize;
-    private final Counter droppedFault;
-    private final Counter droppedQueue;
-    private final Counter droppedOwn;
-    private final Counter droppedMalformed;
-    private final Counter droppedError;
-    private final Counter droppedUnauthenticated;
-    private final Counter droppedReplayed;
+    private final DatagramCounters counters;
     /** Authenticated groups: the sender stage's sealer, the receiver's verifier, and the receiver's replay window. */
     private final DatagramAuthenticator sealer;
     private final DatagramAuthenticator verifier;
@@ -228,23 +215,9 @@ public final class DatagramPort<M> implements Transport<M> {
         }
         this.socket = ch;
         this.selector = sel;
-        String replica = Integer.toString(self);
-        this.sent = datagrams(registry, "sent", "none", replica);
-        this.received = datagrams(registry, "received", "none", replica);
-        this.droppedForeign = datagrams(registry, "dropped", "foreign", replica);
-        this.droppedSize = datagrams(registry, "dropped", "size", replica);
-        this.droppedFault = datagrams(registry, "dropped", "fault", replica);
-        this.droppedQueue = datagrams(registry, "dropped", "queue", replica);
-        this.droppedOwn = datagrams(registry, "dropped", "own", replica);
-        this.droppedMalformed = datagrams(registry, "dropped", "malformed", replica);
-        this.droppedError = datagrams(registry, "dropped", "error", replica);
-        this.droppedUnauthenticated = datagrams(registry, "dropped", "unauthenticated", replica);
-        this.droppedReplayed = datagrams(registry, "dropped", "replayed", replica);
-        this.bytesSent = Counter.builder("parallax.net.datagram.bytes.sent")
-                .description("bytes of a datagram group's datagrams sent, header included (once per datagram, whatever the receivers)")
-                .tag("channel", channel).tag("replica", replica).register(registry);
-        bufferGauge(registry, "receive", receiveBuffer, replica);
-        bufferGauge(registry, "send", sendBuffer, replica);
+        this.counters = new DatagramCounters(registry, channel, self);
+        counters.socketBuffer("receive", receiveBuffer);
+        counters.socketBuffer("send", sendBuffer);
         if (receiveBuffer < group.socketBufferBytes() || sendBuffer < group.socketBufferBytes()) {
             LOG.warn("replica {}: datagram group '{}': the kernel granted socket buffers of {} B (receive) and {} B (send), "
                     + "below the {} B asked (mring.socket.buffer.bytes); raise net.core.rmem_max / wmem_max, "
@@ -259,20 +232,6 @@ public final class DatagramPort<M> implements Transport<M> {
             LOG.warn("replica {}: datagram group '{}' is not authenticated (mring.auth=none): anyone who can send to {}:{} "
                     + "can forge its datagrams; for isolated test networks only", self, channel, group.group(), group.port());
         }
-    }
-
-    private Counter datagrams(MeterRegistry registry, String result, String reason, String replica) {
-        return Counter.builder("parallax.net.datagrams")
-                .description("datagrams of a datagram group sent, received (handed on) and dropped, by reason")
-                .tag("result", result).tag("reason", reason).tag("channel", channelName).tag("replica", replica)
-                .register(registry);
-    }
-
-    private void bufferGauge(MeterRegistry registry, String which, int bytes, String replica) {
-        Gauge.builder("parallax.net.datagram.socket.buffer", () -> bytes)
-                .description("socket buffer granted by the kernel to a datagram group, bytes")
-                .tag("buffer", which).tag("channel", channelName).tag("replica", replica).baseUnit("bytes")
-                .register(registry);
     }
 
     /**
@@ -352,13 +311,13 @@ public final class DatagramPort<M> implements Transport<M> {
         }
         ByteBuffer datagram = w.toBuffer();
         if (datagram.remaining() - trailer > group.packetBytes()) {
-            droppedSize.increment();
+            counters.dropped(DatagramCounters.Drop.SIZE);
             WARNINGS.warn(LOG, "replica {}: datagram group '{}': refused a {}-byte datagram (mring.packet.bytes {})", self,
                     channelName, datagram.remaining() - trailer, group.packetBytes());
             return false;
         }
         if (!queue.offer(datagram)) {
-            droppedQueue.increment();
+            counters.dropped(DatagramCounters.Drop.QUEUE);
             return false;
         }
         return true;
@@ -398,7 +357,7 @@ public final class DatagramPort<M> implements Transport<M> {
     private void arrived(ByteBuffer d, SocketAddress source) {
         int size = d.remaining();
         if (size > group.packetBytes() + trailer) {
-            droppedSize.increment();
+            counters.dropped(DatagramCounters.Drop.SIZE);
             return;
         }
         if (size < HEADER_BYTES) {
@@ -413,12 +372,12 @@ public final class DatagramPort<M> implements Transport<M> {
             return;
         }
         if (d.getInt(at + 3) != tag) {
-            droppedForeign.increment();
+            counters.dropped(DatagramCounters.Drop.FOREIGN);
             return;
         }
         int from = d.getShort(at + 7) & 0xffff;
         if (from == self) {
-            droppedOwn.increment();
+            counters.dropped(DatagramCounters.Drop.OWN);
             return;
         }
         if (from >= members) {
@@ -440,7 +399,7 @@ public final class DatagramPort<M> implements Transport<M> {
         }
         ByteBuffer copy = ByteBuffer.allocate(size).put(d).flip();
         if (injector.offer(copy, clock.nanoTime(), this::deliver) == 0) {
-            droppedFault.increment();
+            counters.dropped(DatagramCounters.Drop.FAULT);
         }
     }
 
@@ -450,7 +409,7 @@ public final class DatagramPort<M> implements Transport<M> {
      */
     private boolean authentic(ByteBuffer d, int version, int from, SocketAddress source) {
         if (version != VERSION_AUTHENTICATED || d.remaining() < HEADER_BYTES + AUTH_TRAILER_BYTES || !verifier.verify(d)) {
-            droppedUnauthenticated.increment();
+            counters.dropped(DatagramCounters.Drop.UNAUTHENTICATED);
             WARNINGS.warn(LOG, "replica {}: datagram group '{}': dropped an unauthenticated datagram from {} claiming member {} "
                     + "(no valid HMAC under the cluster secret: a forgery, or a sender with another cluster.secret)", self,
                     channelName, source, from);
@@ -459,7 +418,7 @@ public final class DatagramPort<M> implements Transport<M> {
         long senderEpoch = DatagramAuthenticator.epoch(d);
         long counter = DatagramAuthenticator.counter(d);
         if (!replays.accept(from, senderEpoch, counter)) {
-            droppedReplayed.increment();
+            counters.dropped(DatagramCounters.Drop.REPLAYED);
             WARNINGS.warn(LOG, "replica {}: datagram group '{}': dropped a replayed datagram from {}: member {}'s counter {} "
                     + "was seen, or is too old", self, channelName, source, from, counter);
             return false;
@@ -483,7 +442,7 @@ public final class DatagramPort<M> implements Transport<M> {
             malformed("undecodable datagram of type " + type + " from " + from + ": " + e);
             return;
         }
-        received.increment();
+        counters.received.increment();
         try {
             handler.onMessage(from, message);
         } catch (RuntimeException e) {
@@ -493,7 +452,7 @@ public final class DatagramPort<M> implements Transport<M> {
     }
 
     private void malformed(String what) {
-        droppedMalformed.increment();
+        counters.dropped(DatagramCounters.Drop.MALFORMED);
         WARNINGS.warn(LOG, "replica {}: datagram group '{}': dropped {}", self, channelName, what);
     }
 
@@ -587,10 +546,10 @@ public final class DatagramPort<M> implements Transport<M> {
                 if (socket.send(d, target) == 0) {
                     return false;
                 }
-                sent.increment();
-                bytesSent.increment(size);
+                counters.sent.increment();
+                counters.bytesSent.increment(size);
             } catch (IOException | RuntimeException e) {
-                droppedError.increment();
+                counters.dropped(DatagramCounters.Drop.ERROR);
                 if (!closed) {
                     WARNINGS.warn(LOG, "replica {}: datagram group '{}': send failed: {}", self, channelName, e.toString());
                 }
