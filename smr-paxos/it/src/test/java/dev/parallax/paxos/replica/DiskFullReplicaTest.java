@@ -9,15 +9,13 @@ import dev.parallax.core.spi.SyncPolicy;
 import dev.parallax.core.net.LocalPorts;
 import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.replica.Replica;
-import dev.parallax.core.runtime.OrderingContext;
 import dev.parallax.core.runtime.OrderingProtocol;
-import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.DurableLog;
 import dev.parallax.core.spi.MessageCodec;
 import dev.parallax.core.spi.MessageHandler;
 import dev.parallax.core.spi.Transport;
+import dev.parallax.core.testkit.cluster.ForwardingOrderingContext;
 import dev.parallax.core.testkit.cluster.TextKv;
-import dev.parallax.core.time.Clock;
 import dev.parallax.paxos.MultiPaxos;
 import dev.parallax.paxos.PaxosConfig;
 import dev.parallax.paxos.PaxosMessage;
@@ -81,7 +79,7 @@ class DiskFullReplicaTest {
             replicas.add(Replica.builder()
                     .config(ReplicaConfig.builder().id(i).members(members).clientMembers(clients).clientIoThreads(1).build())
                     .stateMachine(new TextKv()).meterRegistry(registry)
-                    .ordering(new FaultyDiskProtocol(MultiPaxos.protocol(paxos), disk, logDir, transports)).build());
+                    .ordering(faultyDisk(MultiPaxos.protocol(paxos), disk, logDir, transports)).build());
         }
         replicas.forEach(Replica::start);
         SmrClient client = SmrClient.connect(ClientConfig.builder(clients).retryTimeout(Duration.ofMillis(500))
@@ -143,70 +141,26 @@ class DiskFullReplicaTest {
     }
 
     /** Multi-Paxos with its log on a {@link DiskFaults} stack and its outbound messages counted. */
-    private record FaultyDiskProtocol(OrderingProtocol inner, DiskFaults disk, Path logDir,
-                                      List<CountingTransport<?>> transports) implements OrderingProtocol {
-        @Override
-        public String name() {
-            return inner.name();
-        }
-
-        @Override
-        public int batchBytes() {
-            return inner.batchBytes();
-        }
-
-        @Override
-        public long batchTimeoutNanos() {
-            return inner.batchTimeoutNanos();
-        }
-
-        @Override
-        public AtomicBroadcast create(OrderingContext ctx) {
-            return inner.create(new OrderingContext() {
-                @Override
-                public ReplicaConfig config() {
-                    return ctx.config();
-                }
-
-                @Override
-                public <M> Transport<M> transport(String channel, MessageCodec<M> codec) {
-                    CountingTransport<M> t = new CountingTransport<>(ctx.transport(channel, codec), ctx.meterRegistry());
-                    synchronized (transports) {
-                        while (transports.size() <= ctx.config().id()) {
-                            transports.add(null);
-                        }
-                        transports.set(ctx.config().id(), t);
+    private static OrderingProtocol faultyDisk(OrderingProtocol inner, DiskFaults disk, Path logDir,
+                                               List<CountingTransport<?>> transports) {
+        return ForwardingOrderingContext.around(inner, ctx -> new ForwardingOrderingContext(ctx) {
+            @Override
+            public <M> Transport<M> transport(String channel, MessageCodec<M> codec) {
+                CountingTransport<M> t = new CountingTransport<>(ctx.transport(channel, codec), ctx.meterRegistry());
+                synchronized (transports) {
+                    while (transports.size() <= ctx.config().id()) {
+                        transports.add(null);
                     }
-                    return t;
+                    transports.set(ctx.config().id(), t);
                 }
+                return t;
+            }
 
-                @Override
-                public DurableLog durableLog(String name) {
-                    return disk.open(logDir, SyncPolicy.EVERY_BATCH);
-                }
-
-                @Override
-                public Clock clock() {
-                    return ctx.clock();
-                }
-
-                @Override
-                public MeterRegistry meterRegistry() {
-                    return ctx.meterRegistry();
-                }
-
-                @Override
-                public dev.parallax.core.spi.SnapshotRequester snapshotRequester() {
-                    return ctx.snapshotRequester();
-                }
-
-
-                @Override
-                public dev.parallax.core.stage.StageThreads stageThreads() {
-                    return ctx.stageThreads();
-                }
-            });
-        }
+            @Override
+            public DurableLog durableLog(String name) {
+                return disk.open(logDir, SyncPolicy.EVERY_BATCH);
+            }
+        });
     }
 
     /**

@@ -1,20 +1,12 @@
 package dev.parallax.core.testkit.cluster;
 
-import dev.parallax.core.config.ReplicaConfig;
-import dev.parallax.core.protocol.SafetyAlarm;
 import dev.parallax.core.runtime.DatagramGroupConfig;
 import dev.parallax.core.runtime.OrderingContext;
 import dev.parallax.core.runtime.OrderingProtocol;
 import dev.parallax.core.spi.ArrivalStamps;
-import dev.parallax.core.spi.AtomicBroadcast;
-import dev.parallax.core.spi.DurableLog;
 import dev.parallax.core.spi.MessageCodec;
 import dev.parallax.core.spi.MessageHandler;
-import dev.parallax.core.spi.SnapshotRequester;
 import dev.parallax.core.spi.Transport;
-import dev.parallax.core.stage.StageThreads;
-import dev.parallax.core.time.Clock;
-import io.micrometer.core.instrument.MeterRegistry;
 
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -51,27 +43,7 @@ public final class InboundTap<M> {
 
     /** {@code inner}, whose replicas' inbound handlers on this tap's path this tap keeps. */
     public OrderingProtocol around(OrderingProtocol inner) {
-        return new OrderingProtocol() {
-            @Override
-            public String name() {
-                return inner.name();
-            }
-
-            @Override
-            public int batchBytes() {
-                return inner.batchBytes();
-            }
-
-            @Override
-            public long batchTimeoutNanos() {
-                return inner.batchTimeoutNanos();
-            }
-
-            @Override
-            public AtomicBroadcast create(OrderingContext ctx) {
-                return inner.create(new TappedContext(ctx));
-            }
-        };
+        return ForwardingOrderingContext.around(inner, TappedContext::new);
     }
 
     /**
@@ -125,16 +97,9 @@ public final class InboundTap<M> {
     }
 
     /** The replica's context with the tapped path wrapped. */
-    private final class TappedContext implements OrderingContext {
-        private final OrderingContext ctx;
-
+    private final class TappedContext extends ForwardingOrderingContext {
         TappedContext(OrderingContext ctx) {
-            this.ctx = ctx;
-        }
-
-        @Override
-        public ReplicaConfig config() {
-            return ctx.config();
+            super(ctx);
         }
 
         @Override
@@ -147,36 +112,6 @@ public final class InboundTap<M> {
         public <T> Transport<T> datagramGroup(String channel, MessageCodec<T> codec, DatagramGroupConfig group) {
             Transport<T> t = ctx.datagramGroup(channel, codec, group);
             return path == Path.DATAGRAM_GROUP ? tapped(ctx.config().id(), t) : t;
-        }
-
-        @Override
-        public DurableLog durableLog(String name) {
-            return ctx.durableLog(name);
-        }
-
-        @Override
-        public Clock clock() {
-            return ctx.clock();
-        }
-
-        @Override
-        public MeterRegistry meterRegistry() {
-            return ctx.meterRegistry();
-        }
-
-        @Override
-        public SnapshotRequester snapshotRequester() {
-            return ctx.snapshotRequester();
-        }
-
-        @Override
-        public StageThreads stageThreads() {
-            return ctx.stageThreads();
-        }
-
-        @Override
-        public SafetyAlarm safetyAlarm() {
-            return ctx.safetyAlarm();
         }
     }
 }
