@@ -67,6 +67,8 @@ final class RingLearner {
     private final long maxAheadBytes;
     /** Bytes of the bodies held at or above {@code firstUndecided}. */
     private long heldBytes;
+    /** Entries at or above {@code firstUndecided} whose body is held (kept with {@link #heldBytes}). */
+    private int held;
     private long beyondBuffer;
     /** The input being handled (set by the core before each input). */
     private Source hearing = LOCAL_STEP;
@@ -218,12 +220,14 @@ final class RingLearner {
             decided.put(instance, new Entry(vid, body == null ? null : body.asReadOnlyBuffer(), false, hearing));
             if (body != null) {
                 heldBytes += body.remaining();
+                held++;
             }
             return true;
         }
         if (e.body == null && body != null && e.vid.equals(vid)) {
             e.body = body.asReadOnlyBuffer();
             heldBytes += body.remaining();
+            held++;
             return true;
         }
         return false;
@@ -284,6 +288,7 @@ final class RingLearner {
             }
             out.decide(firstUndecided, new RingValue.Chosen(e.vid, e.vid.isBodiless() ? null : e.body));
             heldBytes -= e.body.remaining();
+            held--;
             done.add(e);
             firstUndecided++;
         }
@@ -351,12 +356,6 @@ final class RingLearner {
 
     /** Decided but undelivered instances whose bodies are held (ahead of a gap or a missing body). */
     int buffered() {
-        int held = 0;
-        for (Entry e : decided.tailMap(firstUndecided, true).values()) {
-            if (e.body != null) {
-                held++;
-            }
-        }
         return held;
     }
 
@@ -367,6 +366,7 @@ final class RingLearner {
     /** Drops the bodies held beyond the decided-ahead bound (after a restart or a skip; the ids stay) and recounts the bytes. */
     private void enforceBound() {
         heldBytes = 0;
+        held = 0;
         for (Map.Entry<Long, Entry> e : decided.tailMap(firstUndecided, true).entrySet()) {
             Entry d = e.getValue();
             if (d.body != null) {
@@ -375,6 +375,7 @@ final class RingLearner {
                     beyondBuffer++;
                 } else {
                     heldBytes += d.body.remaining();
+                    held++;
                 }
             }
         }

@@ -1,6 +1,7 @@
 package dev.parallax.core.testkit;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,12 @@ import java.util.TreeSet;
  * <p>Not thread-safe: only the simulation's single thread uses it.
  */
 final class NodeTable<M> {
+    /** Ids below this are also found through {@link #direct}, without boxing or a tree walk. */
+    private static final int DIRECT_IDS = 4096;
+
     private final Map<Integer, NodeSlot<M>> slots = new TreeMap<>();
+    /** {@code direct[id]} is node {@code id}'s slot for small ids (looked up on every message). */
+    private NodeSlot<M>[] direct = newSlots(16);
 
     /** @throws IllegalArgumentException if the id is taken */
     NodeSlot<M> add(int id, NodeFactory<M> factory, boolean crashable) {
@@ -25,12 +31,18 @@ final class NodeTable<M> {
         }
         NodeSlot<M> s = new NodeSlot<>(id, factory, crashable);
         slots.put(id, s);
+        if (id >= 0 && id < DIRECT_IDS) {
+            if (id >= direct.length) {
+                direct = Arrays.copyOf(direct, Math.min(DIRECT_IDS, Math.max(id + 1, direct.length * 2)));
+            }
+            direct[id] = s;
+        }
         return s;
     }
 
     /** @throws IllegalArgumentException if there is no node {@code id} */
     NodeSlot<M> slot(int id) {
-        NodeSlot<M> s = slots.get(id);
+        NodeSlot<M> s = find(id);
         if (s == null) {
             throw new IllegalArgumentException("no node " + id);
         }
@@ -39,7 +51,15 @@ final class NodeTable<M> {
 
     /** Node {@code id}'s slot, or {@code null} if there is none. */
     NodeSlot<M> find(int id) {
+        if (id >= 0 && id < DIRECT_IDS) {
+            return id < direct.length ? direct[id] : null;
+        }
         return slots.get(id);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <M> NodeSlot<M>[] newSlots(int size) {
+        return (NodeSlot<M>[]) new NodeSlot<?>[size];
     }
 
     /** Every slot, in id order (a live view). */
