@@ -130,6 +130,10 @@ public final class ClusterFile {
         service();
         redis();
         zookeeper();
+        if (zookeeperSecure().isPresent() && !tls(0).enabled()) {
+            throw error(ExamplesKeys.ZOOKEEPER_SECURE.name() + " serves each replica's certificate: it needs tls.ca, "
+                    + "tls.cert.<id> and tls.key.<id> with tls.client=on or tls.replica=required (./parallax certs)");
+        }
         paxos();
         spaxos();
         Orderings ordering = ordering();
@@ -177,6 +181,11 @@ public final class ClusterFile {
     /** The ZooKeeper-protocol front ends of {@code service=volery} ({@code zookeeper}), if any. */
     public Optional<ClusterMembers> zookeeper() {
         return ReplicaKeys.endpoints(settings, ExamplesKeys.ZOOKEEPER.name());
+    }
+
+    /** The ZooKeeper-protocol front ends over TLS of {@code service=volery} ({@code zookeeper.secure}), if any. */
+    public Optional<ClusterMembers> zookeeperSecure() {
+        return ReplicaKeys.endpoints(settings, ExamplesKeys.ZOOKEEPER_SECURE.name());
     }
 
     /** Replica {@code id}'s configuration. */
@@ -266,7 +275,7 @@ public final class ClusterFile {
                     + " (its partitions are multiring.rings, 1 for a single partition), got " + Executions.KEY + "="
                     + e.configName());
         }
-        if (!volery && zookeeper().isPresent()) {
+        if (!volery && (zookeeper().isPresent() || zookeeperSecure().isPresent())) {
             throw error("zookeeper front ends serve " + SERVICE_KEY + "=" + VOLERY + " only");
         }
         if (volery && redis().isPresent()) {

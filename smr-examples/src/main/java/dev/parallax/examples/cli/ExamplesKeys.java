@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * The cluster-file keys of the bundled services: which service the replicas run
- * ({@code service}) and its front ends ({@code redis}, {@code zookeeper}). The executor's keys are
+ * ({@code service}) and its front ends ({@code redis}, {@code zookeeper}, {@code zookeeper.secure},
+ * {@code zookeeper.max.connections}). The executor's keys are
  * the cluster's ({@code ClusterConfig}). A {@link java.util.ServiceLoader} service; stateless and
  * thread-safe.
  */
@@ -22,9 +23,16 @@ public final class ExamplesKeys implements KeyTableProvider {
             "Redis-protocol (RESP2) front ends of service=kv, one id=host:port per member.");
     public static final ConfigKey<String> ZOOKEEPER = ConfigKey.text("zookeeper", null, true,
             "ZooKeeper-protocol front ends of service=volery, one id=host:port per member.");
+    public static final ConfigKey<String> ZOOKEEPER_SECURE = ConfigKey.text("zookeeper.secure", null, true,
+            "ZooKeeper-protocol front ends over TLS (ZooKeeper's secureClientPort), one id=host:port per member, with "
+                    + "or instead of zookeeper; each serves the replica's tls.cert.<id>, so it needs the tls.* files.");
+    public static final ConfigKey<Integer> ZOOKEEPER_MAX_CONNECTIONS = ConfigKey.integer("zookeeper.max.connections",
+            4096, 1, Integer.MAX_VALUE, "Open connections per ZooKeeper front-end port past which a new one is closed "
+                    + "at once (counted, WARN rate-limited).");
 
     /** The table. */
-    public static final KeyTable TABLE = KeyTable.of("Services", SERVICE, REDIS, ZOOKEEPER);
+    public static final KeyTable TABLE = KeyTable.of("Services", SERVICE, REDIS, ZOOKEEPER, ZOOKEEPER_SECURE,
+            ZOOKEEPER_MAX_CONNECTIONS);
 
     @Override
     public List<KeyTable> keyTables() {

@@ -209,7 +209,7 @@ final class ReplicaCommand implements Callable<Integer> {
         RedisFrontEnd redis = null;
         int respPort = -1;
         VoleryService.FrontEnd zk = null;
-        if (partition != null && file.zookeeper().isPresent()) {
+        if (partition != null && VoleryService.hasFrontEnds(file)) {
             zk = VoleryService.frontEnd(file, id, registry);
         }
         if ((store != null || kvPartition != null) && file.redis().isPresent()) {

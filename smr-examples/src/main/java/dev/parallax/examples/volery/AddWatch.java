@@ -39,8 +39,8 @@ public record AddWatch(String path, boolean recursive, Watcher watcher) implemen
     @Override
     public ZkReply applyTo(ZnodeTree tree, ZnodeWatches watches, long zxid, long time) {
         ZkReply reply = applyTo(tree, zxid, time);
-        if (reply.isOk()) {
-            watches.addPersistent(path, recursive, watcher);
+        if (reply.isOk() && !watches.addPersistent(path, recursive, watcher)) {
+            return ZkReply.error(ZkCode.THROTTLEDOP);
         }
         return reply;
     }

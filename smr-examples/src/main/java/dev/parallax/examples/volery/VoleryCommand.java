@@ -114,8 +114,7 @@ public sealed interface VoleryCommand
      */
     default ZkReply applyTo(ZnodeTree tree, ZnodeWatches watches, long zxid, long time) {
         ZkReply reply = applyTo(tree, zxid, time);
-        watches.onExecuted(this, reply);
-        return reply;
+        return watches.onExecuted(this, reply);
     }
 
     /** The command's bytes ({@link VoleryCodec#encode}). */

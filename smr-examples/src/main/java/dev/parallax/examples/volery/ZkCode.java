@@ -27,7 +27,13 @@ public enum ZkCode {
     /** The znode to create already exists. */
     NODEEXISTS(-110),
     /** The znode to delete has children. */
-    NOTEMPTY(-111);
+    NOTEMPTY(-111),
+    /**
+     * Not executed: a read or addWatch that would set a watch past the partition's bound on watches
+     * ({@link ZnodeWatches}); ZooKeeper's THROTTLEDOP ("throttled and not executed at all; retry with
+     * back-off"), which the official client raises as {@code KeeperException.ThrottledOpException}.
+     */
+    THROTTLEDOP(-127);
 
     private final int code;
 

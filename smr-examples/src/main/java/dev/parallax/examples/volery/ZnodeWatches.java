@@ -44,11 +44,15 @@ import java.util.TreeMap;
  *       every write executes ({@link #ownership}).</li>
  * </ul>
  *
- * <p><b>Bounds and clean-up</b> (the front ends' side, not ZooKeeper's): at most
- * {@link #MAX_WATCHES} registrations (a read that would set one more answers as usual and sets none,
- * counted in {@link #refusedWatches()}); at most {@link #MAX_PENDING} queued events per front end —
- * a front end that falls that far behind is presumed gone and everything of it is forgotten (counted
- * in {@link #forgottenFrontEnds()}). A front end drops its session's watches and events when the
+ * <p><b>Bounds and clean-up</b> (the front ends' side, not ZooKeeper's), both visible to the client:
+ * at most {@link #MAX_WATCHES} registrations — a read or addWatch that would set one more sets none
+ * and answers THROTTLEDOP instead of its result (ZooKeeper's "not executed at all, retry with
+ * back-off"; counted in {@link #refusedWatches()}); at most {@link #MAX_PENDING} queued events per
+ * front end — past that everything of the front end is forgotten (counted in
+ * {@link #forgottenFrontEnds()}) and one {@link WatchEvent#FRONT_END_RESET} event queued in its
+ * place, on which the front end closes its sessions' connections: their clients reconnect and
+ * re-register their watches with setWatches, which fires what changed meanwhile (what ZooKeeper does
+ * when a client loses its server). A front end drops its session's watches and events when the
  * session ends, and every one of its watches when it starts ({@link WatchDrop}).
  *
  * <p><b>Snapshot</b> ({@link #snapshot()}, {@link #restore}), big-endian: {@code int count} data
@@ -74,12 +78,28 @@ public final class ZnodeWatches {
     private int partition;
     private int partitions = 1;
     private final TreeMap<Integer, Queue> queues = new TreeMap<>();
+    private final int maxWatches;
+    private final int maxPending;
     private int watches;
     private long refused;
     private long forgotten;
 
-    /** No watches, no events. */
+    /** No watches, no events; at most {@link #MAX_WATCHES} watches and {@link #MAX_PENDING} events per front end. */
     public ZnodeWatches() {
+        this(MAX_WATCHES, MAX_PENDING);
+    }
+
+    /**
+     * No watches, no events, with other bounds (tests; every replica of a partition must use the same).
+     *
+     * @throws IllegalArgumentException if a bound is not positive
+     */
+    public ZnodeWatches(int maxWatches, int maxPending) {
+        if (maxWatches < 1 || maxPending < 1) {
+            throw new IllegalArgumentException("watch bounds must be positive: " + maxWatches + ", " + maxPending);
+        }
+        this.maxWatches = maxWatches;
+        this.maxPending = maxPending;
     }
 
     /** One front end's queued events and the number of the next one. */
@@ -91,19 +111,20 @@ public final class ZnodeWatches {
     /**
      * What {@code command} does to the watches, after it executed here with {@code reply}: a read
      * carrying a {@link Watcher} sets its watch (by the rules above); a successful write fires the
-     * watches it triggers. Other commands change nothing.
+     * watches it triggers. Other commands change nothing. Returns the reply to send: {@code reply},
+     * or THROTTLEDOP (with its zxid) for a read whose watch the bound refused.
      */
-    public void onExecuted(VoleryCommand command, ZkReply reply) {
+    public ZkReply onExecuted(VoleryCommand command, ZkReply reply) {
         if (command instanceof GetData || command instanceof Exists) {
-            if (setsWatch(command, reply)) {
-                add(dataWatches, command.path(), command.watcher());
+            if (setsWatch(command, reply) && !add(dataWatches, command.path(), command.watcher())) {
+                return ZkReply.error(ZkCode.THROTTLEDOP).withZxid(reply.zxid());
             }
         } else if (command instanceof GetChildren) {
-            if (setsWatch(command, reply)) {
-                add(childWatches, command.path(), command.watcher());
+            if (setsWatch(command, reply) && !add(childWatches, command.path(), command.watcher())) {
+                return ZkReply.error(ZkCode.THROTTLEDOP).withZxid(reply.zxid());
             }
         } else if (!reply.isOk() || watches == 0) {
-            return; // a failed write fires nothing; with no watch held, nothing to fire (no allocation)
+            return reply; // a failed write fires nothing; with no watch held, nothing to fire (no allocation)
         } else if (command instanceof Create) {
             String path = reply.path();
             Set<Watcher> notified = new LinkedHashSet<>();
@@ -127,6 +148,7 @@ public final class ZnodeWatches {
             fire(childWatches, parent, WatchEvent.NODE_CHILDREN_CHANGED, parents);
             firePersistent(parent, WatchEvent.NODE_CHILDREN_CHANGED, parents);
         }
+        return reply;
     }
 
     /**
@@ -155,10 +177,11 @@ public final class ZnodeWatches {
      * A persistent watch ({@code recursive} false: events of {@code path} itself, its children
      * changing included, ZooKeeper's {@code AddWatchMode.PERSISTENT}) or a persistent recursive one
      * (events of {@code path} and every descendant, no NodeChildrenChanged:
-     * {@code PERSISTENT_RECURSIVE}). Neither is removed by firing.
+     * {@code PERSISTENT_RECURSIVE}). Neither is removed by firing. False if the bound on watches
+     * refused it.
      */
-    public void addPersistent(String path, boolean recursive, Watcher watcher) {
-        add(recursive ? recursiveWatches : persistentWatches, path, watcher);
+    public boolean addPersistent(String path, boolean recursive, Watcher watcher) {
+        return add(recursive ? recursiveWatches : persistentWatches, path, watcher);
     }
 
     /**
@@ -296,17 +319,19 @@ public final class ZnodeWatches {
         return forgotten;
     }
 
-    private void add(Map<String, LinkedHashSet<Watcher>> table, String path, Watcher watcher) {
+    /** Adds the watch; false if the bound refused it (a watch already held is no new one: true). */
+    private boolean add(Map<String, LinkedHashSet<Watcher>> table, String path, Watcher watcher) {
         LinkedHashSet<Watcher> set = table.get(path);
         if (set != null && set.contains(watcher)) {
-            return;
+            return true;
         }
-        if (watches >= MAX_WATCHES) {
+        if (watches >= maxWatches) {
             refused++;
-            return;
+            return false;
         }
         table.computeIfAbsent(path, p -> new LinkedHashSet<>()).add(watcher);
         watches++;
+        return true;
     }
 
     private void fire(Map<String, LinkedHashSet<Watcher>> table, String path, int type, Set<Watcher> notified) {
@@ -324,9 +349,10 @@ public final class ZnodeWatches {
 
     private void queue(Watcher w, int type, String path) {
         Queue q = queues.computeIfAbsent(w.frontEnd(), f -> new Queue());
-        if (q.events.size() >= MAX_PENDING) {
+        if (q.events.size() >= maxPending) {
             forgotten++;
             drop(w.frontEnd(), WatchDrop.ALL_SESSIONS);
+            q.events.addLast(new WatchEvent(q.nextSeq++, WatchDrop.ALL_SESSIONS, WatchEvent.FRONT_END_RESET, "/"));
             return;
         }
         q.events.addLast(new WatchEvent(q.nextSeq++, w.session(), type, path));

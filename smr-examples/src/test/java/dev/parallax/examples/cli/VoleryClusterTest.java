@@ -59,6 +59,7 @@ class VoleryClusterTest {
             Properties p = InProcessClusterFiles.ssmr(partitions, dir);
             p.setProperty("zookeeper", LocalPorts.endpoints(n));
             p.setProperty("service", "volery");
+            p.putAll(ClusterSecretFile.write(dir.resolve("cluster.secret"))); // sessions move between front ends
             file = ClusterFile.of(p);
             try {
                 for (int id = 0; id < n; id++) {

@@ -126,7 +126,7 @@ class ZnodeWatchesTest {
     }
 
     @Test
-    void aFrontEndThatStopsPollingIsForgottenAtTheBound() {
+    void aFrontEndThatStopsPollingIsForgottenAtTheBoundAndToldSo() {
         create("/b");
         for (int i = 0; i < ZnodeWatches.MAX_PENDING; i++) {
             run(new GetData("/b", A));
@@ -135,9 +135,33 @@ class ZnodeWatchesTest {
         assertThat(watches.pending(1)).isEqualTo(ZnodeWatches.MAX_PENDING);
         assertThat(run(new WatchPoll(0, 1, 0)).events()).hasSize(ZnodeWatches.MAX_POLL);
         run(new GetData("/b", A));
+        run(new GetData("/other", B)); // not set: no such znode; the front end's every watch is forgotten below
+        run(new Exists("/c", B));
         run(new SetData("/b", new byte[0], -1));
-        assertThat(watches.pending(1)).isZero();
         assertThat(watches.forgottenFrontEnds()).isEqualTo(1);
+        assertThat(watches.pending(1)).as("the reset event alone").isEqualTo(1);
+        assertThat(run(new WatchPoll(0, 1, 0)).events()).containsExactly(new WatchEvent(ZnodeWatches.MAX_PENDING + 1L,
+                WatchDrop.ALL_SESSIONS, WatchEvent.FRONT_END_RESET, "/"));
+        assertThat(watches.watchCount()).as("/c's exist watch of the same front end went too").isZero();
+        assertThat(run(new WatchPoll(0, 1, ZnodeWatches.MAX_PENDING + 1L)).events()).isEmpty();
+    }
+
+    @Test
+    void aWatchPastTheBoundIsRefusedWithThrottledOpAndCounted() {
+        ZnodeWatches small = new ZnodeWatches(1, 8);
+        ZnodeTree t = new ZnodeTree();
+        new Create("/x", new byte[0], CreateMode.PERSISTENT).applyTo(t, small, 1, 0);
+        new Create("/y", new byte[0], CreateMode.PERSISTENT).applyTo(t, small, 2, 0);
+        assertThat(new GetData("/x", A).applyTo(t, small, 2, 0).isOk()).isTrue();
+        assertThat(new GetData("/x", A).applyTo(t, small, 2, 0).isOk()).as("held already: no new watch").isTrue();
+        ZkReply refused = new GetChildren("/y", A).applyTo(t, small, 2, 0);
+        assertThat(refused.code()).isEqualTo(ZkCode.THROTTLEDOP);
+        assertThat(refused.zxid()).isEqualTo(2);
+        assertThat(new Exists("/y", B).applyTo(t, small, 2, 0).code()).isEqualTo(ZkCode.THROTTLEDOP);
+        assertThat(new AddWatch("/y", true, B).applyTo(t, small, 2, 0).code()).isEqualTo(ZkCode.THROTTLEDOP);
+        assertThat(new GetData("/y", null).applyTo(t, small, 2, 0).isOk()).as("no watch asked").isTrue();
+        assertThat(small.watchCount()).isEqualTo(1);
+        assertThat(small.refusedWatches()).isEqualTo(3);
     }
 
     @Test

@@ -21,7 +21,7 @@ import java.util.function.LongSupplier;
  */
 public final class LocalVoleryBackend implements VoleryBackend {
     private final ZnodeTree tree = new ZnodeTree();
-    private final ZnodeWatches watches = new ZnodeWatches();
+    private final ZnodeWatches watches;
     private final LongSupplier clock;
     private long zxid;
 
@@ -32,7 +32,20 @@ public final class LocalVoleryBackend implements VoleryBackend {
 
     /** A backend whose write times come from {@code clock} (milliseconds). */
     public LocalVoleryBackend(LongSupplier clock) {
+        this(clock, new ZnodeWatches());
+    }
+
+    private LocalVoleryBackend(LongSupplier clock, ZnodeWatches watches) {
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.watches = watches;
+    }
+
+    /**
+     * A backend whose partition keeps at most {@code maxWatches} watches and {@code maxPending} queued
+     * events per front end ({@link ZnodeWatches#ZnodeWatches(int, int)}), to exercise the bounds.
+     */
+    public static LocalVoleryBackend withWatchBounds(int maxWatches, int maxPending) {
+        return new LocalVoleryBackend(System::currentTimeMillis, new ZnodeWatches(maxWatches, maxPending));
     }
 
     @Override

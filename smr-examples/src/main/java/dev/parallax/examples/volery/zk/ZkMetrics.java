@@ -20,7 +20,8 @@ import java.util.function.Supplier;
  *       types ZooKeeper does not define under {@code unknown};</li>
  *   <li>{@code parallax.volery.zk.unsupported{feature}}: requests answered UNIMPLEMENTED or INVALIDACL
  *       ({@link Unsupported});</li>
- *   <li>{@code parallax.volery.zk.refused{reason}}: connections closed for bad input ({@link Refusal});</li>
+ *   <li>{@code parallax.volery.zk.refused{reason}}: connections closed for bad input or past the bound on
+ *       connections ({@link Refusal});</li>
  *   <li>{@code parallax.volery.zk.failures{kind}}: backend failures ({@code unavailable},
  *       {@code outcome-unknown}: answered CONNECTIONLOSS; {@code internal}: SYSTEMERROR);</li>
  *   <li>{@code parallax.volery.zk.sessions{event}}: {@code created}, {@code resumed}, {@code rejected}
@@ -29,7 +30,10 @@ import java.util.function.Supplier;
  *   <li>{@code parallax.volery.zk.watches{event}}: {@code set} (reads that set a watch),
  *       {@code delivered} (events written to a session), {@code undeliverable} (events for a session
  *       not connected here: dropped, its client re-arms with setWatches), {@code poll-failed}
- *       (watch polls the backend failed; retried at the next interval);</li>
+ *       (watch polls the backend failed; retried at the next interval), {@code refused} (reads and addWatch
+ *       answered THROTTLEDOP: the partition's bound on watches was reached), {@code overflow} (a
+ *       partition's queue of this front end's events overflowed: its sessions' connections were
+ *       closed, their clients re-register);</li>
  *   <li>{@code parallax.volery.zk.connections.accepted}, and the gauges
  *       {@code parallax.volery.zk.connections.open} and {@code parallax.volery.zk.sessions.live}.</li>
  * </ul>
@@ -53,7 +57,9 @@ final class ZkMetrics implements AutoCloseable {
         /** A new session past the configured bound. */
         TOO_MANY_SESSIONS,
         /** An authentication packet with a scheme other than digest (answered AUTHFAILED first). */
-        AUTH;
+        AUTH,
+        /** A new connection past the configured bound ({@link ZkServerConfig#maxConnections()}), closed at once. */
+        TOO_MANY_CONNECTIONS;
 
         String tag() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -81,7 +87,7 @@ final class ZkMetrics implements AutoCloseable {
     enum SessionEvent { CREATED, RESUMED, ADOPTED, REJECTED, CLOSED, EXPIRED }
 
     /** What happened to a watch or a watch event. */
-    enum WatchEvent { SET, DELIVERED, UNDELIVERABLE, POLL_FAILED }
+    enum WatchEvent { SET, DELIVERED, UNDELIVERABLE, POLL_FAILED, REFUSED, OVERFLOW }
 
     private static final String PREFIX = "parallax.volery.zk.";
 
@@ -106,7 +112,7 @@ final class ZkMetrics implements AutoCloseable {
             unsupported.put(u, counter("unsupported", "Requests for features Volery does not have", Tags.of("feature", u.tag())));
         }
         for (Refusal r : Refusal.values()) {
-            refused.put(r, counter("refused", "Connections closed for bad input", Tags.of("reason", r.tag())));
+            refused.put(r, counter("refused", "Connections closed for bad input or past the bound on connections", Tags.of("reason", r.tag())));
         }
         for (Failure f : Failure.values()) {
             failures.put(f, counter("failures", "Backend failures, by kind",

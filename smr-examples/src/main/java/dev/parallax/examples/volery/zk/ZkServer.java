@@ -1,8 +1,12 @@
 package dev.parallax.examples.volery.zk;
 
+import dev.parallax.core.wire.LogRateLimiter;
+import dev.parallax.core.wire.tls.TlsGate;
+import dev.parallax.core.wire.tls.TlsRefusals;
 import dev.parallax.examples.net.TcpFrontEnd;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -11,6 +15,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Volery's ZooKeeper front end (seed 004 (S-SMR / Eyrie / Volery) §V-B: "Volery ... implements
@@ -33,6 +39,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * Backend failures: CONNECTIONLOSS (unavailable cluster, unknown outcome) — the official client
  * raises ConnectionLossException, which its users already treat as "may or may not have happened",
  * and Curator's retry loop retries it — or SYSTEMERROR (anything else); the connection stays open.
+ * With {@link ZkServerConfig#tls()} every connection runs TLS from its first byte (ZooKeeper's
+ * {@code secureClientPort}; the official client with {@code zookeeper.client.secure=true} and its
+ * Netty socket); a connection that does not complete a handshake is closed and counted in
+ * {@code parallax.net.refused{kind=zookeeper,reason=tls}}. Past {@link ZkServerConfig#maxConnections()}
+ * open connections a new one is closed at once, counted in
+ * {@code parallax.volery.zk.refused{reason=too-many-connections}}, with a WARN now and then.
  * See {@link ZkConnectionHandler} for the handshake, pipelining, back-pressure and bad input, and
  * {@link ZkMetrics} for the meters ({@code parallax.volery.zk.*}).
  *
@@ -44,6 +56,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ZkServer implements AutoCloseable {
     private static final long SWEEP_INTERVAL_MS = 1000;
+    private static final Logger LOG = LoggerFactory.getLogger(ZkServer.class);
+    private static final LogRateLimiter CONNECTION_WARNINGS = LogRateLimiter.withDefaults("ZooKeeper connections refused");
 
     private final ZkServerConfig config;
     private final ZkSessions sessions;
@@ -52,6 +66,7 @@ public final class ZkServer implements AutoCloseable {
     private final ZkMetrics metrics;
     private final AtomicLong connectionIds = new AtomicLong();
     private final TcpFrontEnd server = new TcpFrontEnd("ZooKeeper server", "parallax-zk");
+    private final TlsRefusals tlsRefusals;
 
     /**
      * A server that records its meters in {@code registry}; nothing runs until {@link #start()}.
@@ -65,6 +80,8 @@ public final class ZkServer implements AutoCloseable {
         this.metrics = new ZkMetrics(Objects.requireNonNull(registry, "registry"), server::connectionCount, sessions::size);
         this.watches = new ZkWatchHub(config.serverId(), backend, sessions, metrics);
         this.operations = new ZkOperations(backend, metrics, watches);
+        this.tlsRefusals = config.tls() == null ? null
+                : TlsRefusals.counted(registry, "zookeeper", "zookeeper port " + config.port());
     }
 
     /** A server without metrics; nothing runs until {@link #start()}. */
@@ -79,14 +96,31 @@ public final class ZkServer implements AutoCloseable {
      * @throws IllegalStateException if already started or closed
      */
     public synchronized void start() throws IOException {
-        server.start(config.host(), config.port(), config.ioThreads(), ch -> ch.pipeline()
+        server.start(config.host(), config.port(), config.ioThreads(), this::initialize);
+        server.every(SWEEP_INTERVAL_MS, this::sweep);
+        server.every(ZkWatchHub.POLL_INTERVAL_MS, watches::pollAll);
+    }
+
+    /** A new connection's pipeline, or its refusal past the bound on connections (it counts itself). */
+    private void initialize(SocketChannel ch) {
+        int open = server.connectionCount();
+        if (open > config.maxConnections()) {
+            metrics.refused(ZkMetrics.Refusal.TOO_MANY_CONNECTIONS);
+            CONNECTION_WARNINGS.warn(LOG, "ZooKeeper port {}: closing the connection from {}: {} connections are open,"
+                    + " the bound is {}", ch.localAddress(), ch.remoteAddress(), open - 1, config.maxConnections());
+            ch.close();
+            return;
+        }
+        if (config.tls() != null) {
+            ch.pipeline().addLast("tls", config.tls().handler(config.tls().clientServer(), ch))
+                    .addLast("tls-gate", new TlsGate(tlsRefusals, null));
+        }
+        ch.pipeline()
                 .addLast(ZkConnectionHandler.IDLE, new IdleStateHandler(config.maxSessionTimeoutMs(), 0, 0,
                         TimeUnit.MILLISECONDS))
                 .addLast("zk-frames", new ZkFrameDecoder(config.maxFrameBytes()))
                 .addLast("zk-handler", new ZkConnectionHandler(config, sessions, operations, watches, metrics,
-                        connectionIds.incrementAndGet())));
-        server.every(SWEEP_INTERVAL_MS, this::sweep);
-        server.every(ZkWatchHub.POLL_INTERVAL_MS, watches::pollAll);
+                        connectionIds.incrementAndGet()));
     }
 
     private void sweep() {

@@ -1,5 +1,6 @@
 package dev.parallax.examples.volery.zk;
 
+import dev.parallax.core.wire.tls.TlsContexts;
 import dev.parallax.examples.net.ListenerSettings;
 
 import java.util.Arrays;
@@ -29,10 +30,16 @@ import java.util.Objects;
  *                                of one cluster, which makes sessions portable: any of them accepts a
  *                                session id and password another one handed out (see
  *                                {@link #withSessionSecret(byte[])}). Never printed by {@link #toString()}.
+ * @param maxConnections          open connections past which a new one is closed at once (a WARN, rate-limited,
+ *                                and {@code parallax.volery.zk.refused{reason=too-many-connections}})
+ * @param tls                     null (the default): plain TCP; or the contexts whose
+ *                                {@link TlsContexts#clientServer() client-port side} every connection runs
+ *                                (ZooKeeper's {@code secureClientPort}: TLS from the first byte, no client
+ *                                certificate asked)
  */
 public record ZkServerConfig(String host, int port, int ioThreads, int maxPendingPerConnection, int maxFrameBytes,
                              int minSessionTimeoutMs, int maxSessionTimeoutMs, int maxSessions, int serverId,
-                             byte[] sessionSecret) {
+                             byte[] sessionSecret, int maxConnections, TlsContexts tls) {
 
     /** ZooKeeper's default {@code jute.maxbuffer}: the largest znode data. */
     public static final int JUTE_MAX_BUFFER = 0xfffff;
@@ -46,6 +53,8 @@ public record ZkServerConfig(String host, int port, int ioThreads, int maxPendin
     public static final int DEFAULT_MAX_SESSION_TIMEOUT_MS = 40_000;
     /** The default bound on live sessions. */
     public static final int DEFAULT_MAX_SESSIONS = 10_000;
+    /** The default bound on open connections (ZooKeeper bounds them per client address, {@code maxClientCnxns}). */
+    public static final int DEFAULT_MAX_CONNECTIONS = 4096;
     /** The shortest session secret accepted (128 bits). */
     public static final int MIN_SESSION_SECRET_BYTES = 16;
 
@@ -66,6 +75,9 @@ public record ZkServerConfig(String host, int port, int ioThreads, int maxPendin
         if (serverId < 0 || serverId > 255) {
             throw new IllegalArgumentException("serverId must be in 0..255: " + serverId);
         }
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("maxConnections must be positive: " + maxConnections);
+        }
         if (sessionSecret != null) {
             if (sessionSecret.length < MIN_SESSION_SECRET_BYTES) {
                 throw new IllegalArgumentException("a session secret needs " + MIN_SESSION_SECRET_BYTES
@@ -79,55 +91,56 @@ public record ZkServerConfig(String host, int port, int ioThreads, int maxPendin
     public ZkServerConfig(String host, int port, int ioThreads, int maxPendingPerConnection, int maxFrameBytes,
                           int minSessionTimeoutMs, int maxSessionTimeoutMs, int maxSessions, int serverId) {
         this(host, port, ioThreads, maxPendingPerConnection, maxFrameBytes, minSessionTimeoutMs, maxSessionTimeoutMs,
-                maxSessions, serverId, null);
+                maxSessions, serverId, null, DEFAULT_MAX_CONNECTIONS, null);
     }
 
     /**
      * Defaults for {@code host:port}: one event loop per available processor, {@value #DEFAULT_MAX_PENDING}
      * pending requests per connection, frames up to {@link #DEFAULT_MAX_FRAME_BYTES}, session time-outs
      * in [{@value #DEFAULT_MIN_SESSION_TIMEOUT_MS}, {@value #DEFAULT_MAX_SESSION_TIMEOUT_MS}] ms,
-     * {@value #DEFAULT_MAX_SESSIONS} sessions, server id 0, no session secret.
+     * {@value #DEFAULT_MAX_SESSIONS} sessions, server id 0, no session secret, {@value #DEFAULT_MAX_CONNECTIONS}
+     * connections, plain TCP.
      */
     public static ZkServerConfig of(String host, int port) {
         return new ZkServerConfig(host, port, Runtime.getRuntime().availableProcessors(), DEFAULT_MAX_PENDING,
                 DEFAULT_MAX_FRAME_BYTES, DEFAULT_MIN_SESSION_TIMEOUT_MS, DEFAULT_MAX_SESSION_TIMEOUT_MS,
-                DEFAULT_MAX_SESSIONS, 0, null);
+                DEFAULT_MAX_SESSIONS, 0, null, DEFAULT_MAX_CONNECTIONS, null);
     }
 
     /** This configuration with {@code threads} event loops. */
     public ZkServerConfig withIoThreads(int threads) {
         return new ZkServerConfig(host, port, threads, maxPendingPerConnection, maxFrameBytes, minSessionTimeoutMs,
-                maxSessionTimeoutMs, maxSessions, serverId, sessionSecret);
+                maxSessionTimeoutMs, maxSessions, serverId, sessionSecret, maxConnections, tls);
     }
 
     /** This configuration with another bound on pending requests per connection. */
     public ZkServerConfig withMaxPendingPerConnection(int maxPending) {
         return new ZkServerConfig(host, port, ioThreads, maxPending, maxFrameBytes, minSessionTimeoutMs,
-                maxSessionTimeoutMs, maxSessions, serverId, sessionSecret);
+                maxSessionTimeoutMs, maxSessions, serverId, sessionSecret, maxConnections, tls);
     }
 
     /** This configuration with another frame bound. */
     public ZkServerConfig withMaxFrameBytes(int bytes) {
         return new ZkServerConfig(host, port, ioThreads, maxPendingPerConnection, bytes, minSessionTimeoutMs,
-                maxSessionTimeoutMs, maxSessions, serverId, sessionSecret);
+                maxSessionTimeoutMs, maxSessions, serverId, sessionSecret, maxConnections, tls);
     }
 
     /** This configuration granting session time-outs in [{@code minMs}, {@code maxMs}]. */
     public ZkServerConfig withSessionTimeouts(int minMs, int maxMs) {
         return new ZkServerConfig(host, port, ioThreads, maxPendingPerConnection, maxFrameBytes, minMs, maxMs,
-                maxSessions, serverId, sessionSecret);
+                maxSessions, serverId, sessionSecret, maxConnections, tls);
     }
 
     /** This configuration with another bound on live sessions. */
     public ZkServerConfig withMaxSessions(int sessions) {
         return new ZkServerConfig(host, port, ioThreads, maxPendingPerConnection, maxFrameBytes, minSessionTimeoutMs,
-                maxSessionTimeoutMs, sessions, serverId, sessionSecret);
+                maxSessionTimeoutMs, sessions, serverId, sessionSecret, maxConnections, tls);
     }
 
     /** This configuration with another server id (0..255). */
     public ZkServerConfig withServerId(int id) {
         return new ZkServerConfig(host, port, ioThreads, maxPendingPerConnection, maxFrameBytes, minSessionTimeoutMs,
-                maxSessionTimeoutMs, maxSessions, id, sessionSecret);
+                maxSessionTimeoutMs, maxSessions, id, sessionSecret, maxConnections, tls);
     }
 
     /**
@@ -145,7 +158,22 @@ public record ZkServerConfig(String host, int port, int ioThreads, int maxPendin
      */
     public ZkServerConfig withSessionSecret(byte[] secret) {
         return new ZkServerConfig(host, port, ioThreads, maxPendingPerConnection, maxFrameBytes, minSessionTimeoutMs,
-                maxSessionTimeoutMs, maxSessions, serverId, secret);
+                maxSessionTimeoutMs, maxSessions, serverId, secret, maxConnections, tls);
+    }
+
+    /** This configuration with another bound on open connections. */
+    public ZkServerConfig withMaxConnections(int connections) {
+        return new ZkServerConfig(host, port, ioThreads, maxPendingPerConnection, maxFrameBytes, minSessionTimeoutMs,
+                maxSessionTimeoutMs, maxSessions, serverId, sessionSecret, connections, tls);
+    }
+
+    /**
+     * This configuration with TLS on its port (null: plain TCP), ZooKeeper's {@code secureClientPort}:
+     * the server side of {@code contexts}' client ports, its handshake bounded by their time-out.
+     */
+    public ZkServerConfig withTls(TlsContexts contexts) {
+        return new ZkServerConfig(host, port, ioThreads, maxPendingPerConnection, maxFrameBytes, minSessionTimeoutMs,
+                maxSessionTimeoutMs, maxSessions, serverId, sessionSecret, maxConnections, contexts);
     }
 
     /** A copy of the session secret, or null if none. */
@@ -154,20 +182,21 @@ public record ZkServerConfig(String host, int port, int ioThreads, int maxPendin
         return sessionSecret == null ? null : sessionSecret.clone();
     }
 
-    /** Equal settings, the session secrets compared by content. */
+    /** Equal settings, the session secrets compared by content, the TLS contexts by identity. */
     @Override
     public boolean equals(Object o) {
         return o instanceof ZkServerConfig c && host.equals(c.host) && port == c.port && ioThreads == c.ioThreads
                 && maxPendingPerConnection == c.maxPendingPerConnection && maxFrameBytes == c.maxFrameBytes
                 && minSessionTimeoutMs == c.minSessionTimeoutMs && maxSessionTimeoutMs == c.maxSessionTimeoutMs
                 && maxSessions == c.maxSessions && serverId == c.serverId
-                && Arrays.equals(sessionSecret, c.sessionSecret);
+                && Arrays.equals(sessionSecret, c.sessionSecret) && maxConnections == c.maxConnections && tls == c.tls;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(host, port, ioThreads, maxPendingPerConnection, maxFrameBytes, minSessionTimeoutMs,
-                maxSessionTimeoutMs, maxSessions, serverId, Arrays.hashCode(sessionSecret));
+                maxSessionTimeoutMs, maxSessions, serverId, Arrays.hashCode(sessionSecret),
+                maxConnections, System.identityHashCode(tls));
     }
 
     /** The settings, the session secret shown only as set or not. */
@@ -177,7 +206,8 @@ public record ZkServerConfig(String host, int port, int ioThreads, int maxPendin
                 + ", maxPendingPerConnection=" + maxPendingPerConnection + ", maxFrameBytes=" + maxFrameBytes
                 + ", minSessionTimeoutMs=" + minSessionTimeoutMs + ", maxSessionTimeoutMs=" + maxSessionTimeoutMs
                 + ", maxSessions=" + maxSessions + ", serverId=" + serverId + ", sessionSecret="
-                + (sessionSecret == null ? "none" : "set") + "]";
+                + (sessionSecret == null ? "none" : "set") + ", maxConnections=" + maxConnections + ", tls="
+                + (tls == null ? "off" : "on") + "]";
     }
 
     /** The time-out granted to a client asking for {@code requestedMs}: clamped into the configured range. */

@@ -25,10 +25,10 @@ import java.util.function.LongSupplier;
  * nodes, which Volery does not have. Without a shared secret each server uses a random one of its own
  * and never adopts: a session lives on one server, and an unknown or expired id gets "expired".
  *
- * <p>Session ids are ZooKeeper's shape ({@code SessionTrackerImpl.initializeNextSessionId}): the server
- * id in the high byte, then the start time in milliseconds shifted left by 24 bits, plus a counter —
- * unique per server and across restarts, so servers of one cluster (distinct server ids) never hand
- * out the same id. An adopted session keeps its id.
+ * <p>Session ids ({@link ZkSessionIds}): the server id in the high byte, as ZooKeeper's, so servers
+ * of one cluster (distinct server ids) never hand out the same id; the rest a keyed permutation of a
+ * counter, unique on this server and unpredictable to anyone who sees other ids. An adopted session
+ * keeps its id.
  *
  * <p><b>Threads.</b> Thread-safe (one lock; connects and disconnects are rare next to requests); never
  * blocks beyond that lock. Closing a displaced connection is asynchronous.
@@ -87,7 +87,7 @@ final class ZkSessions {
     private final ZkSessionPasswords passwords;
     private final boolean portable;
     private final LongSupplier nanoClock;
-    private long nextId;
+    private final ZkSessionIds ids;
 
     ZkSessions(ZkServerConfig config, LongSupplier nanoClock) {
         this.config = config;
@@ -95,10 +95,7 @@ final class ZkSessions {
         byte[] secret = config.sessionSecret();
         this.portable = secret != null;
         this.passwords = portable ? new ZkSessionPasswords(secret) : ZkSessionPasswords.random();
-        this.nextId = ((System.currentTimeMillis() << 24) >>> 8) | ((long) config.serverId() << 56);
-        if (nextId == 0) {
-            nextId = 1;
-        }
+        this.ids = new ZkSessionIds(config.serverId());
     }
 
     /** A new session held by {@code owner} with the time-out negotiated from {@code requestedMs}; FULL if no room. */
@@ -106,9 +103,9 @@ final class ZkSessions {
         if (sessions.size() >= config.maxSessions()) {
             return FULL;
         }
-        long id = nextId++;
-        if (id == 0) {
-            id = nextId++;
+        long id = ids.next();
+        while (sessions.containsKey(id)) { // an adopted session's id: another server handed it out
+            id = ids.next();
         }
         Session s = new Session(id, config.negotiateTimeout(requestedMs), owner);
         sessions.put(id, s);

@@ -1,5 +1,6 @@
 package dev.parallax.examples.volery.zk;
 
+import dev.parallax.core.wire.LogRateLimiter;
 import dev.parallax.examples.volery.AddWatch;
 import dev.parallax.examples.volery.Exists;
 import dev.parallax.examples.volery.GetChildren;
@@ -69,6 +70,15 @@ import org.slf4j.LoggerFactory;
  * at a partition, the partition drops everything a previous run of this front end left (those
  * sessions are gone).
  *
+ * <p><b>Bounds</b> (the partition's, {@link ZnodeWatches}): a watch past the bound on watches is
+ * answered THROTTLEDOP and counted ({@code watches{event=refused}}, a WARN now and then); when a
+ * partition's queue of this front end's events overflows, it forgets every watch of this front end and
+ * says so with a {@link WatchEvent#FRONT_END_RESET} event, and the hub closes the connection of every
+ * session that had watches there (not the session: ZooKeeper's behaviour when a client loses its
+ * server). The client reconnects with its session and re-registers with setWatches, which fires what
+ * may have changed (above), so no change goes unnoticed; counted ({@code watches{event=overflow}}, a
+ * WARN now and then).
+ *
  * <p><b>Threads.</b> Thread-safe: one lock guards the registrations and marks (held briefly, never
  * across a backend call). Backend futures complete on any thread; channel writes are handed to the
  * channel's event loop. Never blocks.
@@ -77,6 +87,8 @@ final class ZkWatchHub {
     /** How often partitions with watches of this front end are polled. */
     static final long POLL_INTERVAL_MS = 50;
     private static final Logger LOG = LoggerFactory.getLogger(ZkWatchHub.class);
+    private static final LogRateLimiter REFUSED_WARNINGS = LogRateLimiter.withDefaults("refused Volery watches");
+    private static final LogRateLimiter OVERFLOW_WARNINGS = LogRateLimiter.withDefaults("Volery watch queue overflows");
     private static final int SYNC_CONNECTED = 3;
     private static final int NOTIFICATION_XID = -1;
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
@@ -184,6 +196,9 @@ final class ZkWatchHub {
      */
     void onWatchRead(long session, VoleryCommand read, ZkReply reply) {
         if (!ZnodeWatches.setsWatch(read, reply)) {
+            if (read.watcher() != null && reply.code() == ZkCode.THROTTLEDOP) {
+                refused(session, read.path());
+            }
             return;
         }
         metrics.watch(ZkMetrics.WatchEvent.SET);
@@ -340,9 +355,54 @@ final class ZkWatchHub {
                 continue;
             }
             m.acked = e.seq();
+            if (e.type() == WatchEvent.FRONT_END_RESET) {
+                overflowed(partition);
+                continue;
+            }
             fired(e.session(), e.type(), e.path());
             write(e.session(), e.type(), e.path());
         }
+    }
+
+    /** A watch the partition's bound refused (the client got THROTTLEDOP): counted, and a WARN now and then. */
+    private void refused(long session, String path) {
+        metrics.watch(ZkMetrics.WatchEvent.REFUSED);
+        REFUSED_WARNINGS.warn(LOG, "front end {}: session 0x{}'s watch on {} refused: its partition holds as many"
+                + " watches as it may (answered THROTTLEDOP)", frontEnd, Long.toHexString(session), path);
+    }
+
+    /**
+     * The partition's queue of this front end's events overflowed and it forgot every watch and event
+     * of this front end there: the sessions that had watches there lose their connection (not their
+     * session), and their clients reconnect and re-register with setWatches, which fires what changed
+     * meanwhile. Under the lock.
+     */
+    private void overflowed(int partition) {
+        metrics.watch(ZkMetrics.WatchEvent.OVERFLOW);
+        List<Long> reset = new ArrayList<>();
+        for (Map.Entry<Long, SessionWatches> e : bySession.entrySet()) {
+            if (holders(e.getValue()).contains(partition)) {
+                reset.add(e.getKey());
+            }
+        }
+        OVERFLOW_WARNINGS.warn(LOG, "front end {}: partition {} forgot this front end's watches (its queue of events"
+                + " overflowed); closing the connections of {} session(s) so that their clients re-register",
+                frontEnd, partition, reset.size());
+        for (long session : reset) {
+            forget(bySession.remove(session));
+            Channel ch = sessions.channelOf(session);
+            if (ch != null) {
+                ch.close();
+            }
+        }
+    }
+
+    /** Removes {@code w}'s watches from the per-partition counts. */
+    private void forget(SessionWatches w) {
+        for (Set<String> one : List.of(w.data, w.child, w.persistent)) {
+            one.forEach(path -> count(path, false, -1));
+        }
+        w.recursive.forEach(path -> count(path, true, -1));
     }
 
     /** The client-side view of a fired watch: which registrations it consumes here. */
@@ -434,7 +494,7 @@ final class ZkWatchHub {
         }
         beforeSetting(add);
         return backend.submit(add).thenApply(reply -> {
-            if (reply.isOk()) {
+            if (reply.isOk() || reply.code() == ZkCode.THROTTLEDOP) {
                 onWatchRead(session, add, reply);
             }
             return reply;
