@@ -18,7 +18,8 @@ import java.util.concurrent.Callable;
  * {@code parallax certs --out DIR --replicas N}: a throwaway certificate authority and the PEM
  * files a local cluster needs for TLS ({@link ClusterCertificates}): {@code ca.crt}, one
  * {@code replica-<i>.crt}/{@code .key} per replica (named {@code parallax-replica-<i>}),
- * {@code client.crt}/{@code .key}, {@code cluster.secret} (a new cluster secret, 32 random bytes,
+ * {@code client.crt}/{@code .key} (extended key usage clientAuth only: it cannot serve as a replica's
+ * certificate), {@code cluster.secret} (a new cluster secret, 32 random bytes,
  * readable by its owner only: the key of the M-Ring datagrams' HMAC), and {@code tls.properties},
  * the cluster-file keys that use them (append it to the cluster file). The CA's key is not kept: to add a replica, generate a new set.
  * Exit code 0, or 2 for bad arguments. Blocks for the file writes (well under a second).
@@ -36,9 +37,10 @@ final class CertsCommand implements Callable<Integer> {
     @Option(names = "--replicas", defaultValue = "3", description = "Replicas of the cluster (default ${DEFAULT-VALUE}).")
     int replicas;
 
-    @Option(names = "--host", description = "A further DNS name or IP address put in every certificate "
+    @Option(names = "--host", description = "A further DNS name or IP address put in every replica certificate "
             + "(repeatable; localhost and 127.0.0.1 are always in). Parallax checks certificate names, not hosts; "
-            + "this is for TLS clients that check the host they connect to.")
+            + "this is for TLS clients that check the host they connect to. The client certificate names no host "
+            + "and is good for TLS clients only.")
     List<String> hosts = new ArrayList<>();
 
     @Option(names = "--days", defaultValue = "90", description = "Validity in days (default ${DEFAULT-VALUE}).")

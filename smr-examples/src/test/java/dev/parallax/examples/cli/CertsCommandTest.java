@@ -34,6 +34,10 @@ class CertsCommandTest {
         }
         assertThat(PeerIdentity.names(Pem.readCertificates(dir.resolve("replica-3.crt"), "cert").get(0)))
                 .contains("parallax-replica-3", "localhost", "db.example");
+        java.security.cert.X509Certificate client = Pem.readCertificates(dir.resolve("client.crt"), "cert").get(0);
+        assertThat(client.getExtendedKeyUsage()).as("clientAuth only: the client key cannot serve a replica's ports")
+                .containsExactly("1.3.6.1.5.5.7.3.2");
+        assertThat(client.getSubjectAlternativeNames()).as("the client certificate names no host, not even --host's").isNull();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("tls.replica=required").contains("redis-cli --tls --cacert");
 
         Properties p = new Properties();

@@ -31,10 +31,14 @@ import java.util.regex.Pattern;
 /**
  * A throwaway certificate authority for local clusters and tests, with the JDK alone (no
  * BouncyCastle, no {@code keytool} process): it makes an EC P-256 key and a self-signed CA
- * certificate, and issues EC P-256 certificates for TLS clients and servers (key usage
- * digitalSignature, extended key usage serverAuth and clientAuth, subject CN plus DNS and IP
- * subject-alternative names), signed with ECDSA-SHA256. Certificates are X.509 v3, DER-encoded by
- * {@link Der}, then parsed and verified by the JDK's own certificate factory.
+ * certificate, and issues EC P-256 certificates signed with ECDSA-SHA256: for replicas, which
+ * both accept and open TLS connections ({@link #issue}: key usage digitalSignature, extended key
+ * usage serverAuth and clientAuth, subject CN plus DNS and IP subject-alternative names), and for
+ * clients only ({@link #issueClient}: key usage digitalSignature, extended key usage clientAuth
+ * alone, no subject-alternative name), so that a client's key cannot pass for a server: TLS
+ * clients (the JDK's, OpenSSL's) refuse a server certificate whose extended key usage lacks
+ * serverAuth. Certificates are X.509 v3, DER-encoded by {@link Der}, then parsed and verified by
+ * the JDK's own certificate factory.
  *
  * <p>The CA's private key lives only in this object: a throwaway CA issues its certificates and
  * is forgotten. Not for production PKI: no revocation, no policies, no name constraints.
@@ -113,7 +117,7 @@ public final class CertificateAuthority {
     }
 
     /**
-     * Issues a certificate with a new key pair for a TLS client and server.
+     * Issues a certificate with a new key pair for a TLS client and server (a replica).
      *
      * @param commonName the subject CN (also added as a DNS name), e.g. {@code parallax-replica-0}
      * @param hosts      further subject-alternative names: IPv4 or IPv6 literals become IP names,
@@ -124,19 +128,43 @@ public final class CertificateAuthority {
         if (commonName == null || commonName.isBlank()) {
             throw new IllegalArgumentException("a certificate needs a common name");
         }
-        KeyPair subject = newKeyPair();
         List<byte[]> alternatives = new ArrayList<>();
         alternatives.add(Der.tlv(Der.context(2, false), commonName.getBytes(StandardCharsets.US_ASCII)));
         for (String host : hosts) {
             alternatives.add(generalName(host));
         }
-        List<byte[]> extensions = List.of(
+        return leaf(commonName, validity, Der.sequence(Der.oid(SERVER_AUTH), Der.oid(CLIENT_AUTH)),
+                extension(SUBJECT_ALT_NAME, false, Der.sequence(alternatives.toArray(byte[][]::new))));
+    }
+
+    /**
+     * Issues a certificate with a new key pair that authenticates a TLS client and nothing else:
+     * extended key usage clientAuth only (a TLS client refuses it from a server), key usage
+     * digitalSignature, and no subject-alternative name (it names no host; its identity is the
+     * subject CN).
+     *
+     * @param commonName the subject CN, e.g. {@code parallax-client}
+     * @throws IllegalArgumentException if the name is empty or the validity is not positive
+     */
+    public Issued issueClient(String commonName, Duration validity) {
+        if (commonName == null || commonName.isBlank()) {
+            throw new IllegalArgumentException("a certificate needs a common name");
+        }
+        return leaf(commonName, validity, Der.sequence(Der.oid(CLIENT_AUTH)), null);
+    }
+
+    /** A leaf certificate for a new key pair with {@code extKeyUsage} and, if not {@code null}, the encoded {@code subjectAltName} extension. */
+    private Issued leaf(String commonName, Duration validity, byte[] extKeyUsage, byte[] subjectAltName) {
+        KeyPair subject = newKeyPair();
+        List<byte[]> extensions = new ArrayList<>(List.of(
                 extension(BASIC_CONSTRAINTS, true, Der.sequence()),
                 extension(KEY_USAGE, true, Der.namedBits(DIGITAL_SIGNATURE)),
-                extension(EXT_KEY_USAGE, false, Der.sequence(Der.oid(SERVER_AUTH), Der.oid(CLIENT_AUTH))),
-                extension(SUBJECT_ALT_NAME, false, Der.sequence(alternatives.toArray(byte[][]::new))),
-                extension(SUBJECT_KEY_ID, false, Der.octets(keyId(subject.getPublic()))),
-                extension(AUTHORITY_KEY_ID, false, Der.sequence(Der.tlv(Der.context(0, false), keyId))));
+                extension(EXT_KEY_USAGE, false, extKeyUsage)));
+        if (subjectAltName != null) {
+            extensions.add(subjectAltName);
+        }
+        extensions.add(extension(SUBJECT_KEY_ID, false, Der.octets(keyId(subject.getPublic()))));
+        extensions.add(extension(AUTHORITY_KEY_ID, false, Der.sequence(Der.tlv(Der.context(0, false), keyId))));
         X509Certificate cert = sign(keys.getPrivate(), keys.getPublic(), name, name(commonName), subject.getPublic(), validity,
                 extensions, random);
         return new Issued(cert, subject.getPrivate());

@@ -16,9 +16,11 @@ import java.util.Objects;
  * {@code ca.crt} (the CA certificate; its key is not kept), {@code replica-<i>.crt} and
  * {@code replica-<i>.key} for each replica (named {@code parallax-replica-<i>}, see
  * {@link TlsConfig}), and {@code client.crt} and {@code client.key} (named
- * {@value #CLIENT_IDENTITY}) for clients that want to present one. Every certificate also carries
- * the given host names and addresses, for TLS clients that check the host they connected to
- * (Parallax's own clients check the {@code parallax-replica-<i>} name instead).
+ * {@value #CLIENT_IDENTITY}) for clients that want to present one. Every replica certificate also
+ * carries the given host names and addresses, for TLS clients that check the host they connected
+ * to (Parallax's own clients check the {@code parallax-replica-<i>} name instead). The client
+ * certificate carries none and is good for TLS clients only (extended key usage clientAuth, see
+ * {@link CertificateAuthority#issueClient}): its key cannot serve a replica's ports.
  *
  * <p>Immutable once generated; {@link #generate} blocks on file I/O.
  */
@@ -48,7 +50,7 @@ public final class ClusterCertificates {
      * certificate and key into {@code dir} (created if missing; existing files of those names are
      * replaced).
      *
-     * @param hosts extra subject-alternative names of every certificate (DNS names, IP literals)
+     * @param hosts extra subject-alternative names of every replica certificate (DNS names, IP literals)
      * @throws IllegalArgumentException if {@code replicas < 1}, a host name is malformed or the validity is not positive
      */
     public static ClusterCertificates generate(Path dir, int replicas, List<String> hosts, Duration validity) throws IOException {
@@ -63,7 +65,7 @@ public final class ClusterCertificates {
         for (int i = 0; i < replicas; i++) {
             ca.issue(TlsConfig.replicaIdentity(i), hosts, validity).write(c.cert(i), c.key(i));
         }
-        ca.issue(CLIENT_IDENTITY, hosts, validity).write(c.clientCert(), c.clientKey());
+        ca.issueClient(CLIENT_IDENTITY, validity).write(c.clientCert(), c.clientKey());
         return c;
     }
 

@@ -23,7 +23,11 @@ import java.util.concurrent.TimeUnit;
  * against the CA) and connecting side (own certificate presented, the peer's checked), the
  * client-facing ports' server side (own certificate, no client certificate asked) and a client
  * side trusting the CA (snapshot fetches from peers, the Redis front end's client). TLS 1.3 and
- * 1.2 only, the JDK's provider; host names are not verified, {@link PeerIdentity} names are.
+ * 1.2 only, the JDK's provider; host names are not verified, {@link PeerIdentity} names are. The
+ * JDK's trust manager checks the extended key usage of the certificate it is shown: a connecting
+ * side refuses a server certificate without serverAuth (such as the generated client certificate,
+ * {@link CertificateAuthority#issueClient}), an accepting side a client certificate without
+ * clientAuth.
  *
  * <p>Immutable and thread-safe; {@link #handler} makes a new {@link SslHandler} per connection.
  */
