@@ -3,13 +3,14 @@ package dev.parallax.examples.cli;
 import dev.parallax.core.config.ConfigKey;
 import dev.parallax.core.config.KeyTable;
 import dev.parallax.core.config.KeyTableProvider;
+import dev.parallax.examples.kv.RespServerConfig;
 
 import java.util.List;
 
 /**
  * The cluster-file keys of the bundled services: which service the replicas run
- * ({@code service}) and its front ends ({@code redis}, {@code zookeeper}, {@code zookeeper.secure},
- * {@code zookeeper.max.connections}). The executor's keys are
+ * ({@code service}) and its front ends ({@code redis}, {@code redis.max.connections}, {@code zookeeper},
+ * {@code zookeeper.secure}, {@code zookeeper.max.connections}). The executor's keys are
  * the cluster's ({@code ClusterConfig}). A {@link java.util.ServiceLoader} service; stateless and
  * thread-safe.
  */
@@ -21,6 +22,10 @@ public final class ExamplesKeys implements KeyTableProvider {
                     + "seed 004 §V-B; needs execution=s-smr).", ClusterFile.KV, ClusterFile.VOLERY);
     public static final ConfigKey<String> REDIS = ConfigKey.text("redis", null, true,
             "Redis-protocol (RESP2) front ends of service=kv, one id=host:port per member.");
+    public static final ConfigKey<Integer> REDIS_MAX_CONNECTIONS = ConfigKey.integer(RespServerConfig.MAX_CONNECTIONS_KEY,
+            RespServerConfig.DEFAULT_MAX_CONNECTIONS, 1, Integer.MAX_VALUE,
+            "Connections each Redis front end keeps open at once; a connection beyond gets '-ERR max number of clients "
+                    + "reached' (without TLS) and is closed, as Redis does at maxclients.");
     public static final ConfigKey<String> ZOOKEEPER = ConfigKey.text("zookeeper", null, true,
             "ZooKeeper-protocol front ends of service=volery, one id=host:port per member.");
     public static final ConfigKey<String> ZOOKEEPER_SECURE = ConfigKey.text("zookeeper.secure", null, true,
@@ -31,8 +36,8 @@ public final class ExamplesKeys implements KeyTableProvider {
                     + "at once (counted, WARN rate-limited).");
 
     /** The table. */
-    public static final KeyTable TABLE = KeyTable.of("Services", SERVICE, REDIS, ZOOKEEPER, ZOOKEEPER_SECURE,
-            ZOOKEEPER_MAX_CONNECTIONS);
+    public static final KeyTable TABLE = KeyTable.of("Services", SERVICE, REDIS, REDIS_MAX_CONNECTIONS, ZOOKEEPER,
+            ZOOKEEPER_SECURE, ZOOKEEPER_MAX_CONNECTIONS);
 
     @Override
     public List<KeyTable> keyTables() {

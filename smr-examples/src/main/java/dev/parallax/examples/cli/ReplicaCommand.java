@@ -130,7 +130,8 @@ final class ReplicaCommand implements Callable<Integer> {
             invoker = KvRouting.invoker(file, client);
         }
         try {
-            RespServerConfig respConfig = RespServerConfig.of(m.host(), m.port());
+            RespServerConfig respConfig = RespServerConfig.of(m.host(), m.port())
+                    .withMaxConnections(file.settings().get(ExamplesKeys.REDIS_MAX_CONNECTIONS));
             if (rc.tls().clientPorts()) {
                 respConfig = respConfig.withTls(dev.parallax.core.wire.tls.TlsContexts.load(rc.tls()));
             }

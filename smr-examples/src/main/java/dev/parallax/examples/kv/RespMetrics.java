@@ -1,7 +1,7 @@
 package dev.parallax.examples.kv;
 
+import dev.parallax.core.wire.ConnectionLimit;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -11,12 +11,11 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * The front end's meters: commands by name ({@code parallax.kv.resp.commands}, unknown names
  * counted under {@code unknown} so clients cannot grow the tag set), protocol errors, failed
- * invocations by kind, accepted and open connections. Counters are registered up front, so the
+ * invocations by kind, accepted, open and refused connections ({@link ConnectionLimit}). Counters are registered up front, so the
  * hot path does a map lookup and an increment. Thread-safe.
  */
 final class RespMetrics implements AutoCloseable {
@@ -29,7 +28,7 @@ final class RespMetrics implements AutoCloseable {
     private final Counter connections;
     private final Map<RespErrors.Kind, Counter> failures = new EnumMap<>(RespErrors.Kind.class);
 
-    RespMetrics(MeterRegistry registry, Collection<String> commandNames, Supplier<Number> openConnections) {
+    RespMetrics(MeterRegistry registry, Collection<String> commandNames, ConnectionLimit connectionLimit) {
         this.registry = registry;
         for (String name : commandNames) {
             commands.put(name, counter("parallax.kv.resp.commands", "Commands received, by name", Tags.of("command", name)));
@@ -41,8 +40,8 @@ final class RespMetrics implements AutoCloseable {
             failures.put(kind, counter("parallax.kv.resp.command.failures", "Failed invocations, by kind",
                     Tags.of("kind", kind.name().toLowerCase(java.util.Locale.ROOT))));
         }
-        meters.add(Gauge.builder("parallax.kv.resp.connections.open", openConnections)
-                .description("Open client connections").register(registry));
+        // parallax.kv.resp.connections.open (admitted, not yet closed) and parallax.kv.resp.connections.refused
+        meters.addAll(connectionLimit.register(registry, "parallax.kv.resp.connections", Tags.empty()));
     }
 
     private Counter counter(String name, String description, Tags tags) {
@@ -67,7 +66,7 @@ final class RespMetrics implements AutoCloseable {
         failures.get(kind).increment();
     }
 
-    /** Removes the meters from the registry (the open-connections gauge holds the server). */
+    /** Removes the meters from the registry (the open-connections gauge holds the connection limit). */
     @Override
     public void close() {
         meters.forEach(registry::remove);

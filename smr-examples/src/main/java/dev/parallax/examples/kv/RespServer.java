@@ -1,12 +1,14 @@
 package dev.parallax.examples.kv;
 
 import dev.parallax.core.client.CommandInvoker;
+import dev.parallax.core.wire.ConnectionLimit;
 import dev.parallax.core.wire.tls.TlsGate;
 import dev.parallax.core.wire.tls.TlsRefusals;
 import dev.parallax.examples.net.TcpFrontEnd;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,18 +30,27 @@ import java.util.concurrent.atomic.AtomicLong;
  * --cacert ca.crt}); a failed handshake or bytes that are not TLS close the connection and count
  * {@code parallax.net.refused{kind=redis,reason=tls}}.
  *
+ * <p>At most {@link RespServerConfig#maxConnections()} connections are open at once
+ * ({@link ConnectionLimit}): as Redis does at {@code maxclients}, one beyond gets
+ * {@code -ERR max number of clients reached} and is closed (with TLS, closed at once: nothing can be said
+ * before a handshake), counted in {@code parallax.kv.resp.connections.refused} and logged.
+ *
  * <p><b>Threads.</b> The server owns one acceptor thread and {@link RespServerConfig#ioThreads()}
  * event loop threads (non-daemon, named {@code parallax-resp-*}); connection work, including the
  * translation of replies, runs on the connection's event loop. {@link #start()} and {@link
  * #close()} are thread-safe and block; {@link #port()} does not.
  */
 public final class RespServer implements AutoCloseable {
+    /** Redis's answer to a connection beyond {@code maxclients}, sent as it is. */
+    static final String MAX_CLIENTS_REACHED = "-ERR max number of clients reached\r\n";
+
     private final RespServerConfig config;
     private final CommandInvoker invoker;
     private final RespCommands commands = new RespCommands();
     private final AtomicLong connectionIds = new AtomicLong();
     private final TcpFrontEnd server = new TcpFrontEnd("RESP server", "parallax-resp");
     private final RespMetrics metrics;
+    private final ConnectionLimit connectionLimit;
     /** Counts refused TLS connections; {@code null} without TLS. */
     private final TlsRefusals refusals;
 
@@ -51,7 +62,10 @@ public final class RespServer implements AutoCloseable {
     public RespServer(RespServerConfig config, CommandInvoker invoker, MeterRegistry registry) {
         this.config = Objects.requireNonNull(config, "config");
         this.invoker = Objects.requireNonNull(invoker, "invoker");
-        this.metrics = new RespMetrics(Objects.requireNonNull(registry, "registry"), commands.names(), server::connectionCount);
+        byte[] refusal = config.tls() == null ? MAX_CLIENTS_REACHED.getBytes(StandardCharsets.US_ASCII) : new byte[0];
+        this.connectionLimit = new ConnectionLimit("redis port " + config.port(), RespServerConfig.MAX_CONNECTIONS_KEY,
+                config.maxConnections(), refusal);
+        this.metrics = new RespMetrics(Objects.requireNonNull(registry, "registry"), commands.names(), connectionLimit);
         this.refusals = config.tls() == null ? null : TlsRefusals.counted(registry, "redis", "redis port " + config.port());
     }
 
@@ -68,6 +82,9 @@ public final class RespServer implements AutoCloseable {
      */
     public synchronized void start() throws IOException {
         server.start(config.host(), config.port(), config.ioThreads(), ch -> {
+            if (!connectionLimit.admit(ch)) {
+                return;
+            }
             if (config.tls() != null) {
                 ch.pipeline().addLast("tls", config.tls().handler(config.tls().clientServer(), ch))
                         .addLast("tls-gate", new TlsGate(refusals, null));

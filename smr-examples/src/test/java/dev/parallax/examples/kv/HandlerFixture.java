@@ -1,6 +1,7 @@
 package dev.parallax.examples.kv;
 
 import dev.parallax.core.client.CommandInvoker;
+import dev.parallax.core.wire.ConnectionLimit;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -20,7 +21,8 @@ final class HandlerFixture implements AutoCloseable {
 
     HandlerFixture(CommandInvoker invoker, int maxPending) {
         RespCommands commands = new RespCommands();
-        metrics = new RespMetrics(registry, commands.names(), () -> 1);
+        metrics = new RespMetrics(registry, commands.names(),
+                new ConnectionLimit("test", RespServerConfig.MAX_CONNECTIONS_KEY, 1, new byte[0]));
         channel = new EmbeddedChannel(new RespRequestDecoder(new RespLimits(1000, 1000, 1000)),
                 new RespConnectionHandler(invoker, commands, metrics, maxPending, 7));
     }

@@ -4,8 +4,10 @@ import dev.parallax.core.Command;
 import dev.parallax.core.CommandId;
 import dev.parallax.core.config.Member;
 import dev.parallax.core.config.ReplicaConfig;
+import dev.parallax.core.config.ReplicaKeys;
 import dev.parallax.core.wire.BadFrameException;
 import dev.parallax.core.wire.ClientWire;
+import dev.parallax.core.wire.ConnectionLimit;
 import dev.parallax.core.wire.FrameDecoder;
 import dev.parallax.core.wire.LogRateLimiter;
 import dev.parallax.core.wire.Frames;
@@ -17,6 +19,7 @@ import dev.parallax.core.stage.BoundedQueue;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -59,7 +62,9 @@ import java.util.function.IntSupplier;
  * connection with a logged reason and a metric. Every byte of a reply, redirect or snapshot
  * control frame written to a client connection is counted ({@code parallax.client.bytes.sent};
  * snapshot file chunks are not), so a benchmark can tell how the work of answering clients is
- * spread over the replicas.
+ * spread over the replicas. At most {@link ReplicaConfig#clientMaxConnections()} connections are
+ * open at once ({@link ConnectionLimit}): one beyond is closed at once (the client protocol has no
+ * connection-level error), counted ({@code parallax.client.connections.refused}) and logged.
  *
  * <p>With {@link dev.parallax.core.config.TlsConfig#clientPorts()} on, every connection runs TLS
  * with this replica's certificate (no client certificate asked); a failed handshake, or bytes
@@ -96,6 +101,7 @@ final class ClientIO {
     private final LongAdder redirects = new LongAdder();
     private final BytesSentCounter bytesSentCounter = new BytesSentCounter();
     private final Set<Channel> open = ConcurrentHashMap.newKeySet();
+    private final ConnectionLimit connections;
     private volatile SnapshotServer snapshots;
     private NioEventLoopGroup boss;
     private NioEventLoopGroup workers;
@@ -114,6 +120,8 @@ final class ClientIO {
         this.leader = leader;
         this.router = router;
         this.metrics = metrics;
+        this.connections = new ConnectionLimit("replica " + self + ": client port", ReplicaKeys.CLIENT_MAX_CONNECTIONS.name(),
+                config.clientMaxConnections(), new byte[0]);
         if (config.tls().clientPorts()) {
             this.tls = TlsContexts.load(config.tls());
             this.refusals = metrics.tlsRefusals("replica " + self);
@@ -160,9 +168,15 @@ final class ClientIO {
         return bytesSent.sum();
     }
 
-    /** Registers the back-pressure gauges and the bytes-sent counter of this ClientIO in {@code registry}. */
+    /** Connections open now (admitted by the connection limit and not yet closed). */
+    int openConnections() {
+        return connections.open();
+    }
+
+    /** Registers the back-pressure and connection gauges and the bytes-sent and refused counters of this ClientIO in {@code registry}. */
     void registerMeters(MeterRegistry registry) {
         String replica = Integer.toString(self);
+        connections.register(registry, "parallax.client.connections", Tags.of("replica", replica));
         Gauge.builder("parallax.client.connections.stalled", this, ClientIO::stalledConnections)
                 .description("client connections not being read because the RequestQueue is full")
                 .tag("replica", replica).register(registry);
@@ -193,6 +207,9 @@ final class ClientIO {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (!connections.admit(ch)) {
+                            return;
+                        }
                         metrics.connected();
                         if (tls != null) {
                             ch.pipeline().addLast(tls.handler(tls.clientServer(), ch), new TlsGate(refusals, null));

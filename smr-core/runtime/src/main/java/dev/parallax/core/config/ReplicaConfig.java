@@ -185,6 +185,11 @@ public final class ReplicaConfig {
         return values.get(ReplicaKeys.CLIENT_WRITE_LOW_BYTES);
     }
 
+    /** Connections the client port keeps open at once; more are refused ({@code client.max.connections}). */
+    public int clientMaxConnections() {
+        return values.get(ReplicaKeys.CLIENT_MAX_CONNECTIONS);
+    }
+
     /** How long a frame may stay incomplete on a connection before the connection is closed ({@code partial.frame.timeout.ms}). */
     public Duration partialFrameTimeout() {
         return values.get(ReplicaKeys.PARTIAL_FRAME_TIMEOUT);
@@ -426,6 +431,18 @@ public final class ReplicaConfig {
             }
             values.set(ReplicaKeys.CLIENT_WRITE_LOW_BYTES, lowBytes);
             values.set(ReplicaKeys.CLIENT_WRITE_HIGH_BYTES, highBytes);
+            return this;
+        }
+
+        /**
+         * Connections the client port keeps open at once (clients and peers' snapshot fetches);
+         * a connection beyond is closed at once, counted ({@code parallax.client.connections.refused})
+         * and logged; default 4096.
+         *
+         * @throws IllegalArgumentException unless positive
+         */
+        public Builder clientMaxConnections(int connections) {
+            values.set(ReplicaKeys.CLIENT_MAX_CONNECTIONS, connections);
             return this;
         }
 

@@ -87,6 +87,10 @@ public final class ReplicaKeys implements KeyTableProvider {
     public static final ConfigKey<Integer> CLIENT_WRITE_HIGH_BYTES = ConfigKey.integer("client.write.high.bytes", 1 << 20, 1,
             Integer.MAX_VALUE, "Pending reply bytes of a client connection above which the replica stops reading its requests, "
                     + "so that a client that never reads costs bounded memory.");
+    /** {@code client.max.connections}: the bound on open connections of the client port. */
+    public static final ConfigKey<Integer> CLIENT_MAX_CONNECTIONS = ConfigKey.integer("client.max.connections", 4096, 1,
+            Integer.MAX_VALUE, "Connections a replica's client port keeps open at once (clients and peers' snapshot fetches); "
+                    + "a connection beyond is closed at once, counted and logged.");
     /** {@code partial.frame.timeout.ms}. */
     public static final ConfigKey<Duration> PARTIAL_FRAME_TIMEOUT = ConfigKey.millis("partial.frame.timeout.ms", 30_000, 1,
             Long.MAX_VALUE, "How long a frame may stay incomplete on a connection (client or replica port) before the "
@@ -117,7 +121,8 @@ public final class ReplicaKeys implements KeyTableProvider {
             .keys(MEMBERS, CLIENTS, DATA_DIR, SNAPSHOT_EVERY, SNAPSHOT_LOG_BYTES, SNAPSHOT_TRANSFER_TIMEOUT,
                     SNAPSHOT_MAX_BYTES, LOG_SYNC, CLIENT_IO_THREADS, REPLICA_IO_THREADS, WAIT, THREADS,
                     REQUEST_QUEUE_CAPACITY, PROPOSAL_QUEUE_CAPACITY, DECISION_QUEUE_CAPACITY, SEND_QUEUE_CAPACITY,
-                    MAX_FRAME_BYTES, MAX_COMMAND_BYTES, CLIENT_WRITE_LOW_BYTES, CLIENT_WRITE_HIGH_BYTES, PARTIAL_FRAME_TIMEOUT,
+                    MAX_FRAME_BYTES, MAX_COMMAND_BYTES, CLIENT_WRITE_LOW_BYTES, CLIENT_WRITE_HIGH_BYTES, CLIENT_MAX_CONNECTIONS,
+                    PARTIAL_FRAME_TIMEOUT,
                     TLS_REPLICA, TLS_CLIENT, TLS_CA, TLS_HANDSHAKE_TIMEOUT, CLUSTER_SECRET)
             .family("tls.cert.<id>", "tls\\.cert\\.\\d{1,9}", "Replica <id>'s certificate (PEM); required with TLS on.")
             .family("tls.key.<id>", "tls\\.key\\.\\d{1,9}", "Replica <id>'s private key (PKCS#8 PEM); required with TLS on.")
