@@ -31,7 +31,7 @@ public final class ExamplesKeys implements KeyTableProvider {
     public static final ConfigKey<String> ZOOKEEPER_SECURE = ConfigKey.text("zookeeper.secure", null, true,
             "ZooKeeper-protocol front ends over TLS (ZooKeeper's secureClientPort), one id=host:port per member, with "
                     + "or instead of zookeeper; each serves the replica's tls.cert.<id>, so it needs the tls.* files.");
-    public static final ConfigKey<Integer> ZOOKEEPER_MAX_CONNECTIONS = ConfigKey.integer("zookeeper.max.connections",
+    public static final ConfigKey<Integer> ZOOKEEPER_MAX_CONNECTIONS = ConfigKey.integer(dev.parallax.examples.volery.zk.ZkServerConfig.MAX_CONNECTIONS_KEY,
             4096, 1, Integer.MAX_VALUE, "Open connections per ZooKeeper front-end port past which a new one is closed "
                     + "at once (counted, WARN rate-limited).");
 

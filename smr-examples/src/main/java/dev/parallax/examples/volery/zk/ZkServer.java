@@ -1,6 +1,6 @@
 package dev.parallax.examples.volery.zk;
 
-import dev.parallax.core.wire.LogRateLimiter;
+import dev.parallax.core.wire.ConnectionLimit;
 import dev.parallax.core.wire.tls.TlsGate;
 import dev.parallax.core.wire.tls.TlsRefusals;
 import dev.parallax.examples.net.TcpFrontEnd;
@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * {@code secureClientPort}; the official client with {@code zookeeper.client.secure=true} and its
  * Netty socket); a connection that does not complete a handshake is closed and counted in
  * {@code parallax.net.refused{kind=zookeeper,reason=tls}}. Past {@link ZkServerConfig#maxConnections()}
- * open connections a new one is closed at once, counted in
+ * open connections a new one is closed at once ({@link ConnectionLimit}, exact across event loops), counted in
  * {@code parallax.volery.zk.refused{reason=too-many-connections}}, with a WARN now and then.
  * See {@link ZkConnectionHandler} for the handshake, pipelining, back-pressure and bad input, and
  * {@link ZkMetrics} for the meters ({@code parallax.volery.zk.*}).
@@ -57,13 +57,13 @@ import org.slf4j.LoggerFactory;
 public final class ZkServer implements AutoCloseable {
     private static final long SWEEP_INTERVAL_MS = 1000;
     private static final Logger LOG = LoggerFactory.getLogger(ZkServer.class);
-    private static final LogRateLimiter CONNECTION_WARNINGS = LogRateLimiter.withDefaults("ZooKeeper connections refused");
 
     private final ZkServerConfig config;
     private final ZkSessions sessions;
     private final ZkOperations operations;
     private final ZkWatchHub watches;
     private final ZkMetrics metrics;
+    private final ConnectionLimit connectionLimit;
     private final AtomicLong connectionIds = new AtomicLong();
     private final TcpFrontEnd server = new TcpFrontEnd("ZooKeeper server", "parallax-zk");
     private final TlsRefusals tlsRefusals;
@@ -77,6 +77,8 @@ public final class ZkServer implements AutoCloseable {
         this.config = Objects.requireNonNull(config, "config");
         Objects.requireNonNull(backend, "backend");
         this.sessions = new ZkSessions(config, System::nanoTime);
+        this.connectionLimit = new ConnectionLimit("ZooKeeper front end", ZkServerConfig.MAX_CONNECTIONS_KEY,
+                config.maxConnections(), new byte[0]);
         this.metrics = new ZkMetrics(Objects.requireNonNull(registry, "registry"), server::connectionCount, sessions::size);
         this.watches = new ZkWatchHub(config.serverId(), backend, sessions, metrics);
         this.operations = new ZkOperations(backend, metrics, watches);
@@ -103,12 +105,8 @@ public final class ZkServer implements AutoCloseable {
 
     /** A new connection's pipeline, or its refusal past the bound on connections (it counts itself). */
     private void initialize(SocketChannel ch) {
-        int open = server.connectionCount();
-        if (open > config.maxConnections()) {
+        if (!connectionLimit.admit(ch)) {
             metrics.refused(ZkMetrics.Refusal.TOO_MANY_CONNECTIONS);
-            CONNECTION_WARNINGS.warn(LOG, "ZooKeeper port {}: closing the connection from {}: {} connections are open,"
-                    + " the bound is {}", ch.localAddress(), ch.remoteAddress(), open - 1, config.maxConnections());
-            ch.close();
             return;
         }
         if (config.tls() != null) {

@@ -55,6 +55,8 @@ public record ZkServerConfig(String host, int port, int ioThreads, int maxPendin
     public static final int DEFAULT_MAX_SESSIONS = 10_000;
     /** The default bound on open connections (ZooKeeper bounds them per client address, {@code maxClientCnxns}). */
     public static final int DEFAULT_MAX_CONNECTIONS = 4096;
+    /** The configuration key of {@link #maxConnections()} in a cluster file. */
+    public static final String MAX_CONNECTIONS_KEY = "zookeeper.max.connections";
     /** The shortest session secret accepted (128 bits). */
     public static final int MIN_SESSION_SECRET_BYTES = 16;
 
