@@ -228,9 +228,27 @@ final class MultiRingProcess implements SimNode<Object> {
         } finally {
             applying[r] = false;
         }
+        sharePaceLead();
         pollLearners();
     }
 
+    /**
+     * The largest pace lead of this process' rings handed to every one of them, as
+     * {@link dev.parallax.ringpaxos.RingPaxosBroadcast.PaceShare} does between the rings of a {@link RingMulticast}.
+     */
+    private void sharePaceLead() {
+        long lead = 0;
+        for (RingPaxosCore c : cores) {
+            if (c != null) {
+                lead = Math.max(lead, c.paceLead());
+            }
+        }
+        for (RingPaxosCore c : cores) {
+            if (c != null && c.paceLead() < lead) {
+                c.adoptPaceLead(lead);
+            }
+        }
+    }
 
     /** Ring {@code r} decided {@code value} at {@code instance}: checked against the other processes, fed to the learners. */
     private void decided(int r, long instance, RingValue value) {
