@@ -101,6 +101,9 @@ final class RingDelivery {
             cache.forget(e.vid);
             own.decided(e.vid);
             logical.emitted(e.vid);
+            if (e.vid.isSkip()) {
+                pacer.skipDecided(e.vid.upTo());   // a coordinator's clock reading: the lead follows it
+            }
         }
         if (!emitted.isEmpty()) {
             pacer.emittedBelow(learner.firstUndecided());

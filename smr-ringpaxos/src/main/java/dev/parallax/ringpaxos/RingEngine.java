@@ -75,7 +75,7 @@ public final class RingEngine implements Engine {
         this.own = new OwnProposals(self, config.maxPending(), recovered, incarnationFloor);
         this.now = now;
         this.coordinator = new Coordinator(n * config.maxPending(), 4 * n * config.maxPending());
-        this.pacer = new SkipPacer(config);
+        this.pacer = new SkipPacer(config, () -> this.now);
         this.reports = new RingReports(config, self, learner);
         this.liveness = new RingLiveness(config, self, acceptor, learner, reports, counters, !recovered.isEmpty(), now);
         this.rounds = new RingRounds(config, self, this, acceptor, learner, own, coordinator, pacer, liveness,
@@ -555,6 +555,11 @@ public final class RingEngine implements Engine {
     /** The logical next of the values this member emitted (rule 1; a lower bound after a restart or a snapshot). */
     long logicalNext() {
         return delivery.logical().next();
+    }
+
+    /** The skip pacer (its lead: {@link RingPaxosCore#paceLead}). */
+    SkipPacer pacer() {
+        return pacer;
     }
 
     /**

@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Tags;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
@@ -77,9 +78,12 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
     private volatile long watchedEpoch = -1;
     private volatile long watchedMask;
 
+    private final PaceShare pace;
+
     private RingPaxosBroadcast(Parts<RingConfig, RingWire> p, RingPaxosCore.Observer observer, LongSupplier floor,
-                               LongFunction<ByteBuffer> skipEncoder) {
+                               LongFunction<ByteBuffer> skipEncoder, PaceShare pace) {
         RingConfig config = p.config();
+        this.pace = pace;
         int self = p.self();
         this.self = self;
         RuntimeOptions options = p.options();
@@ -99,6 +103,31 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
                 .observer(this::publish)
                 .maxTickNanos(maxTickNanos(config));
         install(rb.build());
+    }
+
+    /**
+     * The pace lead shared by the rings of one process (Multi-Ring Paxos; seed 003 (Ring Paxos /
+     * Multi-Ring / P-SMR) ch. 5, Alg. 1 l.13-20): the largest {@link RingPaxosCore#paceLead()} any
+     * of them reported — how far ahead of this process' clock the fastest coordinator clock seen
+     * runs, in logical instances — which every ring then adopts ({@link RingPaxosCore#adoptPaceLead}),
+     * so that a ring whose coordinator's clock is ahead pulls the others along instead of leaving a
+     * merge of them waiting for the skew. Each ring's protocol thread offers its lead and reads the
+     * shared one after every work cycle ({@link Builder#paceShare}).
+     *
+     * <p>Thread-safe and non-blocking: any number of protocol threads.
+     */
+    public static final class PaceShare {
+        private final AtomicLong lead = new AtomicLong();
+
+        /** A ring reports its lead: the shared one becomes at least that. */
+        public void offer(long ringLead) {
+            lead.accumulateAndGet(ringLead, Math::max);
+        }
+
+        /** The largest lead any ring reported (0 at first). */
+        public long lead() {
+            return lead.get();
+        }
     }
 
     /** The instance name unless {@link RuntimeOptions} name another: {@code uring} or {@code mring}. */
@@ -128,6 +157,10 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
 
     /** Protocol thread, after every work cycle: the core's state for the gauges and the member detector. */
     private void publish(RingPaxosCore c) {
+        if (pace != null) {
+            pace.offer(c.paceLead());
+            c.adoptPaceLead(pace.lead());
+        }
         round = c.round();
         int coord = c.coordinator();
         coordinator = coord;
@@ -208,6 +241,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
         private RingPaxosCore.Observer observer = RingPaxosCore.Observer.NONE;
         private LongSupplier incarnationFloor = System::currentTimeMillis;
         private LongFunction<ByteBuffer> skipEncoder;
+        private PaceShare pace;
 
         private Builder() {
             super(RingConfig::members);
@@ -242,9 +276,20 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
             return this;
         }
 
+        /**
+         * Shares this ring's pace lead ({@link RingPaxosCore#paceLead}) with the other rings of the
+         * process that are given the same {@link PaceShare} (Multi-Ring Paxos, {@code ring.lambda}
+         * &gt; 0): after every work cycle the protocol thread offers its lead and adopts the shared
+         * one, so every ring follows the fastest coordinator clock any of them saw. Default none.
+         */
+        public Builder paceShare(PaceShare share) {
+            this.pace = Objects.requireNonNull(share, "share");
+            return this;
+        }
+
         /** @throws IllegalArgumentException if a required part is missing or inconsistent */
         public RingPaxosBroadcast build() {
-            return new RingPaxosBroadcast(parts(), observer, incarnationFloor, skipEncoder);
+            return new RingPaxosBroadcast(parts(), observer, incarnationFloor, skipEncoder, pace);
         }
     }
 }

@@ -286,6 +286,27 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
         return engine.logicalNext();
     }
 
+    /**
+     * How many logical instances the highest skip target this member has seen ran ahead of its own
+     * clock's target {@code λ·⌊now / 1 ms⌋ / 1000} when it saw it (never lowered; 0 with λ = 0 and
+     * while the clocks agree): what its ring's coordinator adds to that target. A process running
+     * several rings (Multi-Ring Paxos, seed 003 ch. 5) hands the largest of its rings' leads to
+     * every one of them ({@link #adoptPaceLead}), so that the rings follow a coordinator whose clock
+     * runs ahead instead of leaving the merge waiting for the whole skew.
+     */
+    public long paceLead() {
+        return engine.pacer().lead();
+    }
+
+    /**
+     * Another ring of this process saw a lead of {@code lead} ({@link #paceLead}): this ring's is at
+     * least that from now on. An input like the others (the driver's thread, between steps); it
+     * sends nothing, the next tick's skip check uses it.
+     */
+    public void adoptPaceLead(long lead) {
+        engine.pacer().adoptLead(lead);
+    }
+
     /** Whether the coordinator's cap holds client instances back ({@code ring.lambda} &gt; 0; false elsewhere). */
     public boolean capped() {
         return engine.capped();

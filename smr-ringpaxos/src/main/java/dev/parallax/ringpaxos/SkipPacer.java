@@ -2,26 +2,41 @@ package dev.parallax.ringpaxos;
 
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 
 /**
- * The coordinator's skip rate λ (Multi-Ring Paxos plan, decisions 2-3; seed 003 (Ring Paxos /
- * Multi-Ring / P-SMR) ch. 5, Alg. 1 l.13-20), as a pure function of the core's {@code now} —
- * nanoseconds since the Unix epoch when λ &gt; 0 — and of the ring's logical numbering:
+ * The coordinator's skip rate λ (Multi-Ring Paxos; seed 003 (Ring Paxos / Multi-Ring / P-SMR)
+ * ch. 5, Alg. 1 l.13-20), as a pure function of the core's {@code now} — nanoseconds since the Unix
+ * epoch when λ &gt; 0 — of the ring's logical numbering and of the skip targets seen so far:
  * <ul>
- *   <li>the target {@code λ · ⌊now / 1 ms⌋ / 1000} (λ per second: the errata of l.44, which says
- *       "per Δ", after §5.4.6's measurements), the same function of wall time at every ring;</li>
+ *   <li>the target {@code λ · ⌊now / 1 ms⌋ / 1000 + lead} (λ per second: the errata of l.44, which
+ *       says "per Δ", after §5.4.6's measurements): the same function of wall time at every ring,
+ *       plus the lead below;</li>
+ *   <li>the lead: how far the highest skip target this member has seen ran ahead of its own clock's
+ *       part when it saw it — every decided skip of its ring ({@link #skipDecided}), and what the
+ *       other rings of its process saw ({@link #adoptLead}). Never lowered. With synchronised clocks
+ *       a target is seen after it was set, so the lead stays 0; a coordinator whose clock runs ahead
+ *       puts its ring ahead of the others by λ times the skew, and the lead makes every ring follow
+ *       it within about Δ instead of leaving the merge of Alg. 1 task 4 waiting for the slower rings
+ *       for the whole skew — and a correct-clock member that takes over that ring carries on from
+ *       where it is instead of being capped until its clock catches up (a hybrid logical clock over
+ *       skip targets: the logical clock is the highest clock reading seen, advancing at λ);</li>
  *   <li>the estimate {@code k}: the logical next of the emitted prefix, carried over the instances
  *       this coordinator opened and that are not emitted yet, in instance order (rule 1);</li>
  *   <li>every Δ ({@code ring.delta.ms}), if {@code k < target}, ONE skip to the target is due
  *       (Alg. 1 l.17-18 loops {@code for k ← k to skip}, proposing {@code skip − k + 1} instances;
- *       one instance reaching the absolute target does the same work);</li>
+ *       one instance reaching the absolute target does the same work); a lead that grows by λΔ or
+ *       more makes the next check due at once;</li>
  *   <li>the cap: while {@code k ≥ target + max(1, ⌊λ·Δ / 1 s⌋)} (one interval ahead), no client
  *       instance opens — back-pressure where Alg. 1 would let the ring run ahead of the others.</li>
  * </ul>
  * λ = 0 turns all of it off. A new coordinator has nothing to recover: its own logical next of the
- * decided prefix is its {@code k}, and one skip to the absolute target catches the ring up.
+ * decided prefix is its {@code k}, the decided skips it emitted gave it the lead, and one skip to the
+ * target catches the ring up. Client values never raise the lead (the cap bounds them by the
+ * target): only skip targets, which are clock readings, do.
  *
- * <p>Not thread-safe: the core's driver thread only.
+ * <p>Not thread-safe: the core's driver thread only. {@code now} is the time of the core's current
+ * input (given by the driver), never a clock read here.
  */
 final class SkipPacer {
     private static final long MS = 1_000_000L;
@@ -30,6 +45,10 @@ final class SkipPacer {
     private final long lambda;
     private final long deltaNanos;
     private final long allowance;
+    /** The time of the core's current input (the driver's {@code now}). */
+    private final LongSupplier now;
+    /** How far ahead of this member's own clock target the highest skip target seen ran; never lowered. */
+    private long lead;
     /** Instances this coordinator opened and that are not emitted yet, with what it opened them with. */
     private final TreeMap<Long, ValueId> inFlight = new TreeMap<>();
     private boolean checked;
@@ -37,7 +56,8 @@ final class SkipPacer {
     private ValueId lastCapped;
     private long capped;
 
-    SkipPacer(RingConfig config) {
+    SkipPacer(RingConfig config, LongSupplier now) {
+        this.now = now;
         this.lambda = config.lambda();
         this.deltaNanos = config.skipIntervalNanos();
         this.allowance = lambda == 0 ? 0 : Math.max(1, allowance(lambda, deltaNanos));
@@ -66,6 +86,45 @@ final class SkipPacer {
         }
         long t = whole + (ms % 1000) * lambda / 1000;   // (ms % 1000) · λ ≤ 999 · 10^9: in range
         return t < whole || t > RingWireBounds.MAX_NUMBER ? RingWireBounds.MAX_NUMBER : t;
+    }
+
+    /** The target at {@code now} with the lead: {@code target(λ, now) + lead}, saturated at {@link RingWireBounds#MAX_NUMBER}. */
+    long target(long now) {
+        long t = target(lambda, now);
+        return lead > RingWireBounds.MAX_NUMBER - t ? RingWireBounds.MAX_NUMBER : t + lead;
+    }
+
+    /**
+     * A skip to {@code upTo} was emitted (decided, in instance order) at the core's current time: a
+     * clock reading of the coordinator that proposed it. The lead becomes at least what it ran
+     * ahead of this member's own clock target.
+     */
+    void skipDecided(long upTo) {
+        if (lambda > 0) {
+            raiseLead(upTo - target(lambda, now.getAsLong()));
+        }
+    }
+
+    /** Another ring of this process saw a lead of {@code other}: this ring's lead is at least that. */
+    void adoptLead(long other) {
+        if (lambda > 0) {
+            raiseLead(other);
+        }
+    }
+
+    private void raiseLead(long candidate) {
+        long raised = Math.min(candidate, RingWireBounds.MAX_NUMBER);
+        if (raised > lead) {
+            if (raised - lead >= allowance) {
+                checked = false;   // a jump of an interval or more: catch up now, not a Δ later
+            }
+            lead = raised;
+        }
+    }
+
+    /** The lead: logical instances the highest skip target seen ran ahead of this member's own clock; 0 at first. */
+    long lead() {
+        return lead;
     }
 
     /** Whether λ &gt; 0. */
@@ -116,7 +175,7 @@ final class SkipPacer {
         }
         checked = true;
         nextCheck = now + deltaNanos;
-        long target = target(lambda, now);
+        long target = target(now);
         return estimate(logicalNext) < target ? target : -1;
     }
 
@@ -130,9 +189,9 @@ final class SkipPacer {
         return checked ? nextCheck : Long.MIN_VALUE;
     }
 
-    /** The cap: λ &gt; 0 and the estimate {@code k} ({@link #estimate}) is one interval (λ·Δ) or more ahead of the target. */
+    /** The cap: λ &gt; 0 and the estimate {@code k} ({@link #estimate}) is one interval (λ·Δ) or more ahead of the target (with the lead). */
     boolean capped(long now, long k) {
-        return lambda > 0 && k >= target(lambda, now) + allowance;
+        return lambda > 0 && k >= target(now) + allowance;
     }
 
     /** The cap held back {@code head}, the oldest waiting proposal: counted once per proposal. */

@@ -19,6 +19,7 @@ import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingCodec;
 import dev.parallax.ringpaxos.RingConfig;
 import dev.parallax.ringpaxos.RingPaxos;
+import dev.parallax.ringpaxos.RingPaxosBroadcast;
 import dev.parallax.ringpaxos.RingUnicast;
 import dev.parallax.ringpaxos.RingWire;
 import org.slf4j.Logger;
@@ -38,7 +39,8 @@ import java.util.Objects;
  * at its datagram address. A replica's transport is seen with the ring's member ids
  * ({@link RingMemberTransport}), so the rings' coordinators sit on different replicas.
  *
- * <p>Immutable and thread-safe; nothing blocks.
+ * <p>The rings of the replica share one {@link RingPaxosBroadcast.PaceShare}, so that they follow the fastest
+ * coordinator clock any of them saw. Thread-safe (immutable but for that share); nothing blocks.
  */
 public final class MultiRingPlan implements StreamPlan<RingWire> {
     private static final Logger LOG = LoggerFactory.getLogger(MultiRingPlan.class);
@@ -47,6 +49,8 @@ public final class MultiRingPlan implements StreamPlan<RingWire> {
     private final MultiRingTopology topology;
     /** Ring i's settings with λ and Δ applied (index k: the global ring). */
     private final RingConfig[] rings;
+    /** The pace lead the rings of this replica share (thread-safe). */
+    private final RingPaxosBroadcast.PaceShare pace = new RingPaxosBroadcast.PaceShare();
 
     /**
      * @throws IllegalArgumentException if a ring's settings are out of range or do not match its
@@ -203,7 +207,7 @@ public final class MultiRingPlan implements StreamPlan<RingWire> {
             throw new IllegalStateException("ring " + parts.id() + ": member " + member + " but the transport is "
                     + parts.transport().localId());
         }
-        return RingMulticast.ring(rings[i], member, parts.transport(), parts.log(), parts.clock(), parts.options());
+        return RingMulticast.ring(rings[i], member, parts.transport(), parts.log(), parts.clock(), parts.options(), pace);
     }
 
     /**

@@ -42,7 +42,8 @@ import java.util.function.IntFunction;
  * <ul>
  *   <li>streams: one {@link RingPaxosBroadcast} per ring, built here with the caller's per-ring
  *       {@link RingConfig} settings, λ and Δ applied to every ring, an {@link EpochClock} (the
- *       skip target λ·⌊now / 1 ms⌋ / 1000 reads the epoch time, so rings line up), and
+ *       skip target λ·⌊now / 1 ms⌋ / 1000 reads the epoch time, so rings line up), one
+ *       {@link RingPaxosBroadcast.PaceShare} (a ring whose coordinator's clock runs ahead pulls the others along), and
  *       {@link StreamMulticast#skipValue} as the skip encoder (a decided SKIP(upTo) reaches the
  *       merge);</li>
  *   <li>{@link Routing#LOCAL}: every ring member proposes (§3.3.1), so a message is proposed to
@@ -165,9 +166,9 @@ public final class RingMulticast extends ConfiguredMulticast {
      * {@code config}, delivering its decided skips as {@link StreamMulticast#skipValue} values.
      */
     static RingPaxosBroadcast ring(RingConfig config, int member, Transport<RingWire> transport, DurableLog log, Clock clock,
-                                   RuntimeOptions options) {
+                                   RuntimeOptions options, RingPaxosBroadcast.PaceShare pace) {
         return RingPaxosBroadcast.builder().config(config).self(member).transport(transport).log(log).clock(clock)
-                .options(options).skipDelivery(StreamMulticast::skipValue).build();
+                .options(options).skipDelivery(StreamMulticast::skipValue).paceShare(pace).build();
     }
 
     /** The transport of one ring's member: addressed by that ring's member ids. */
@@ -418,6 +419,7 @@ public final class RingMulticast extends ConfiguredMulticast {
                 rings.add(MulticastPosition.GLOBAL_STREAM);
             }
             Map<Integer, RingConfig> built = new HashMap<>();
+            RingPaxosBroadcast.PaceShare pace = new RingPaxosBroadcast.PaceShare();   // one per process: its rings follow the fastest clock any saw
             Map<Integer, Integer> memberIds = new HashMap<>();
             int index = 0;
             for (int ring : rings) {
@@ -449,7 +451,7 @@ public final class RingMulticast extends ConfiguredMulticast {
                 RingConfig config = built.get(stream);
                 int member = memberIds.get(stream);
                 return ring(config, member, transports.transport(stream, member), logs.apply(stream), clock,
-                        runtime.apply(stream));
+                        runtime.apply(stream), pace);
             });
             return new RingMulticast(b.build());
         }

@@ -158,11 +158,20 @@ final class MultiRingProcess implements SimNode<Object> {
         List<RingRecord> recovered = new ArrayList<>();
         logs[r].read(logs[r].firstIndex(), Integer.MAX_VALUE, (i, rec) -> recovered.add(CODEC.decode(rec)));
         cores[r] = new RingPaxosCore(scenario.configs()[r], memberOf[r][self],
-                recovered, logs[r].amnesiaPossible(), ctx.now(), ctx.now(), RingPaxosCore.Observer.NONE);
+                recovered, logs[r].amnesiaPossible(), clock(), clock(), RingPaxosCore.Observer.NONE);
         told[r] = 0;
         if (scenario.configs()[r].kind() == Ring.Kind.M_RING) {
             ctx.joinGroup(r);
         }
+    }
+
+    /**
+     * This process' clock, what its ring cores get as {@code now}: the simulated time plus the
+     * offset the world gives this process ({@link MultiRingSimulation.World#clockOffset}; 0 unless a
+     * test skews it). Learners and the checker keep the simulated time.
+     */
+    private long clock() {
+        return ctx.now() + world.clockOffset(self);
     }
 
     /** The process that is member {@code member} of ring {@code ring} (inverse of {@link RingMulticast#ringMember}). */
@@ -213,13 +222,32 @@ final class MultiRingProcess implements SimNode<Object> {
             appliers.get(r).apply(effects.get(r));
             while (cores[r] != null && fed[r] > told[r]) {
                 told[r] = fed[r];
-                cores[r].onDelivered(told[r], ctx.now(), effects.get(r));
+                cores[r].onDelivered(told[r], clock(), effects.get(r));
                 appliers.get(r).apply(effects.get(r));
             }
         } finally {
             applying[r] = false;
         }
+        sharePaceLead();
         pollLearners();
+    }
+
+    /**
+     * The largest pace lead of this process' rings handed to every one of them, as
+     * {@link dev.parallax.ringpaxos.RingPaxosBroadcast.PaceShare} does between the rings of a {@link RingMulticast}.
+     */
+    private void sharePaceLead() {
+        long lead = 0;
+        for (RingPaxosCore c : cores) {
+            if (c != null) {
+                lead = Math.max(lead, c.paceLead());
+            }
+        }
+        for (RingPaxosCore c : cores) {
+            if (c != null && c.paceLead() < lead) {
+                c.adoptPaceLead(lead);
+            }
+        }
     }
 
     /** Ring {@code r} decided {@code value} at {@code instance}: checked against the other processes, fed to the learners. */
@@ -271,7 +299,7 @@ final class MultiRingProcess implements SimNode<Object> {
     public void onMessage(int from, Object message) {
         if (message instanceof RingMessage m && cores[m.ring()] != null) {
             cores[m.ring()].onMessage(memberOf[m.ring()][from], m.message(),
-                    ctx.now(), effects.get(m.ring()));
+                    clock(), effects.get(m.ring()));
             apply(m.ring());
         }
     }
@@ -288,7 +316,7 @@ final class MultiRingProcess implements SimNode<Object> {
         long now = ctx.now();
         for (int r = 0; r < rings; r++) {
             if (cores[r] != null) {
-                cores[r].onTick(now, effects.get(r));
+                cores[r].onTick(clock(), effects.get(r));
                 apply(r);
             }
         }
@@ -324,7 +352,7 @@ final class MultiRingProcess implements SimNode<Object> {
         long id = world.nextMessageId();
         ByteBuffer body = ByteBuffer.allocate(16).putLong(id).putLong(groups).flip().asReadOnlyBuffer();
         world.checker.multicast(id, groups);
-        if (core.onProposal(new RingValue.ClientBatch(body), ctx.now(), effects.get(r))) {
+        if (core.onProposal(new RingValue.ClientBatch(body), clock(), effects.get(r))) {
             world.accepted(id, self, ctx.incarnation(), r, ctx.now());
         } else {
             world.refused++;

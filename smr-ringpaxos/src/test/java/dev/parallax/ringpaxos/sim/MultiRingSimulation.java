@@ -234,6 +234,7 @@ final class MultiRingSimulation {
         private final long[][] ringEpochs;
         private final List<Map<Long, ValueId>> ringValues = new ArrayList<>();
         private final int[] incarnations;
+        private final long[] clockOffsets;
         private long nextId;
         long refused;
         long skipsFed;
@@ -254,7 +255,26 @@ final class MultiRingSimulation {
                 ringValues.add(new HashMap<>());
             }
             this.incarnations = new int[scenario.processes()];
+            this.clockOffsets = new long[scenario.processes()];
             this.loadStops = scenario.faultyFor() + scenario.loadAfterHeal();
+        }
+
+        /** How far {@code process}' clock runs ahead of the simulated time (its ring cores' {@code now}); 0 by default. */
+        long clockOffset(int process) {
+            return clockOffsets[process];
+        }
+
+        /**
+         * From now on {@code process}' clock runs {@code offset} ahead of the simulated time (a clock
+         * set wrong at start, or stepped forward by an operator or a time daemon).
+         *
+         * @throws IllegalArgumentException if that would move the process' clock backwards
+         */
+        void skewClock(int process, long offset) {
+            if (offset < clockOffsets[process]) {
+                throw new IllegalArgumentException("a clock that goes back: " + offset + " < " + clockOffsets[process]);
+            }
+            clockOffsets[process] = offset;
         }
 
         /** A random stream of its own for a process incarnation's workload (split in start order: deterministic). */
@@ -380,8 +400,19 @@ final class MultiRingSimulation {
 
     /** The processes of {@code s} started (time 0), {@code setup} applied; drive it with {@link Run}. */
     static Run start(long seed, Scenario s, BiConsumer<Simulation<Object>, World> setup) {
+        return start(seed, s, new long[s.processes()], setup);
+    }
+
+    /**
+     * As {@link #start(long, Scenario, BiConsumer)}, with process {@code p}'s clock running
+     * {@code clockOffsets[p]} ahead of the simulated time from its start ({@link World#skewClock}).
+     */
+    static Run start(long seed, Scenario s, long[] clockOffsets, BiConsumer<Simulation<Object>, World> setup) {
         Simulation<Object> sim = new Simulation<>(seed, s.plan());
         World world = new World(s, sim.random().split());
+        for (int p = 0; p < s.processes(); p++) {
+            world.skewClock(p, clockOffsets[p]);
+        }
         sim.measureDatagramsWith(m -> RingSimReplica.datagramBytes(((MultiRingProcess.RingMessage) m).message()));
         for (int p = 0; p < s.processes(); p++) {
             sim.addNode(p, ctx -> {
