@@ -35,11 +35,19 @@ import java.util.Objects;
 public final class ClientWire {
     public static final int REQUEST = 1;
     public static final int REPLY = 2;
-    /** A replica asks a peer for its newest snapshot: {@code atLeast:8} (the instance it needs). */
+    /**
+     * A replica asks a peer for its newest snapshot: {@code atLeast:8} (the instance it needs), then,
+     * from a replica that holds the cluster secret, {@code nonce:16} (a fresh random value the
+     * answer's tag must cover).
+     */
     public static final int SNAPSHOT_REQUEST = 3;
     /** One piece of the snapshot file: raw bytes. */
     public static final int SNAPSHOT_CHUNK = 4;
-    /** The snapshot file is complete: {@code totalBytes:8}; 0 when the peer has none that recent. */
+    /**
+     * The snapshot file is complete: {@code totalBytes:8} (0 when the peer has none that recent),
+     * then, answering a request with a nonce, {@code tag:32} (an HMAC-SHA256 under the cluster
+     * secret over the nonce, the peer's id, the request and the file; the replica module defines it).
+     */
     public static final int SNAPSHOT_END = 5;
     /** A snapshot request was refused: {@code message:bytes} (UTF-8); the connection stays open. */
     public static final int SNAPSHOT_ERROR = 6;

@@ -123,7 +123,9 @@ public final class Replica implements AutoCloseable {
     /**
      * Starts every stage and opens the replica and client ports.
      *
-     * @throws IllegalStateException    if already started, or a port cannot be bound
+     * @throws IllegalStateException    if already started, or a port cannot be bound, or (nothing
+     *                                  started) it keeps snapshots with {@code tls.replica=required},
+     *                                  {@code tls.client=off} and no {@code cluster.secret}
      * @throws IllegalArgumentException if TLS is on and a file it names cannot be loaded (nothing started)
      */
     public synchronized void start() {
@@ -131,6 +133,8 @@ public final class Replica implements AutoCloseable {
             throw new IllegalStateException("already started");
         }
         started = true;
+        // Checked before anything starts: a replica that could not authenticate its snapshots fails the start cleanly.
+        SnapshotAuthenticator snapshotAuth = SnapshotAuthenticator.forReplica(config);
         // TLS files are loaded before anything starts, so a missing or malformed one fails the start cleanly.
         TlsContexts tls = config.tls().enabled() ? TlsContexts.load(config.tls()) : null;
         TlsContexts clientTls = config.tls().clientPorts() ? tls : null;
@@ -167,7 +171,8 @@ public final class Replica implements AutoCloseable {
         }
         if (store != null) {
             transfer = new SnapshotTransfer(config.id(), config.clientMembers(), store, serviceManager::install,
-                    config.snapshotTransferTimeout(), config.snapshotMaxBytes(), config.maxFrameBytes(), registry, clientTls);
+                    config.snapshotTransferTimeout(), config.snapshotMaxBytes(), config.maxFrameBytes(), registry, clientTls,
+                    snapshotAuth);
             restoreLatest(store);
         }
         if (perWorker != null) {
@@ -179,7 +184,7 @@ public final class Replica implements AutoCloseable {
         batcher = stageThreads.run(new BatcherStage("batcher-" + config.id(), requests,
                 lane -> new BatchBuilder(batchBytes, batchTimeout.toNanos()), broadcast, clock));
         clientIO = new ClientIO(config, requests, broadcast::redirectHint, router, new NetMetrics(registry, "client"));
-        snapshotServer = new SnapshotServer(config.id(), store, registry);
+        snapshotServer = new SnapshotServer(config.id(), store, registry, config.clusterSecret().map(SnapshotAuthenticator::new).orElse(null));
         clientIO.serveSnapshots(snapshotServer);
         clientPort = clientIO.start();
         clientIO.registerMeters(registry);

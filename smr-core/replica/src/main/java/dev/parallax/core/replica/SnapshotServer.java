@@ -16,6 +16,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.crypto.Mac;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -32,6 +33,15 @@ import java.util.concurrent.TimeUnit;
  * {@value #CHUNK} bytes and a closing {@code SNAPSHOT_END totalBytes:8} ({@code 0} when it has
  * none covering {@code atLeast}).
  *
+ * <p><b>Authentication.</b> A request that carries the fetcher's nonce
+ * ({@code atLeast:8 nonce:16}, sent by every replica that holds a cluster secret) is answered with
+ * an END of {@code totalBytes:8 tag:32}: the HMAC under the cluster secret of the nonce, this
+ * replica's id, {@code atLeast}, the file's bytes and the total, computed as the chunks are read
+ * ({@link SnapshotAuthenticator} defines it). A replica without a secret refuses such a request
+ * ({@code no_secret}: the fetcher would refuse whatever it sent). A request without a nonce comes
+ * from a replica without a secret, whose fetches TLS on the client port authenticates or nothing
+ * does; it is answered as before, untagged.
+ *
  * <p>Finding the snapshot re-reads and checksums the whole file, so it runs on a small bounded
  * pool ({@value #READERS} thread, {@value #QUEUED} queued), never on the connection's event loop.
  * The file then streams through the connection's {@code ChunkedWriteHandler}, which reads the next
@@ -41,8 +51,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Refused with {@code SNAPSHOT_ERROR}, counted in {@code parallax.snapshots.requests.refused}
  * by reason, the connection staying open: a request on a replica without a snapshot store
  * ({@code unavailable}), a second request while one is streaming on the same connection
- * ({@code busy}), and a request when the pool is full ({@code overloaded}). A request whose body
- * is not 8 bytes is a malformed frame: counted ({@code malformed}) and thrown as a
+ * ({@code busy}), a request when the pool is full ({@code overloaded}), and an authenticated
+ * request on a replica without a secret ({@code no_secret}). A request whose body is neither 8
+ * nor 24 bytes is a malformed frame: counted ({@code malformed}) and thrown as a
  * {@link BadFrameException}, so the connection handler closes that connection like any other
  * malformed frame; the replica goes on.
  *
@@ -58,18 +69,27 @@ final class SnapshotServer implements AutoCloseable {
 
     private final int self;
     private final SnapshotStore store;
+    private final SnapshotAuthenticator auth;
     private final ThreadPoolExecutor readers;
     private final MeterRegistry registry;
     private final Counter served;
     private final Counter servedBytes;
 
+    /** A server without a cluster secret: it answers unauthenticated requests only. */
+    SnapshotServer(int self, SnapshotStore store, MeterRegistry registry) {
+        this(self, store, registry, null);
+    }
+
     /**
      * @param store the replica's snapshots, or {@code null} when it keeps none (every request is
      *              then refused)
+     * @param auth  the cluster secret's authentication, or {@code null} when this replica has no
+     *              secret (an authenticated request is then refused)
      */
-    SnapshotServer(int self, SnapshotStore store, MeterRegistry registry) {
+    SnapshotServer(int self, SnapshotStore store, MeterRegistry registry, SnapshotAuthenticator auth) {
         this.self = self;
         this.store = store;
+        this.auth = auth;
         this.registry = registry;
         this.readers = new ThreadPoolExecutor(READERS, READERS, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(QUEUED),
                 new DefaultThreadFactory("snapshot-serve-" + self, true));
@@ -78,7 +98,7 @@ final class SnapshotServer implements AutoCloseable {
                 .tag("replica", id).register(registry);
         this.servedBytes = Counter.builder("parallax.snapshots.served.bytes")
                 .description("snapshot bytes read from disk for peers").tag("replica", id).register(registry);
-        for (String reason : new String[]{"malformed", "unavailable", "busy", "overloaded"}) {
+        for (String reason : new String[]{"malformed", "unavailable", "busy", "overloaded", "no_secret"}) {
             refused(reason);
         }
     }
@@ -87,17 +107,30 @@ final class SnapshotServer implements AutoCloseable {
      * Handles one {@code SNAPSHOT_REQUEST} whose type byte was read from {@code body}: answers
      * {@code SNAPSHOT_ERROR} (counted) when it cannot serve, else streams the snapshot.
      *
-     * @throws BadFrameException if the body is not exactly {@code atLeast:8} (counted as
-     *                           {@code malformed}); the caller closes the connection
+     * @throws BadFrameException if the body is neither {@code atLeast:8} nor {@code atLeast:8
+     *                           nonce:16} (counted as {@code malformed}); the caller closes the
+     *                           connection
      */
     void handle(ChannelHandlerContext ctx, ByteBuf body) {
-        if (body.readableBytes() != 8) {
+        int length = body.readableBytes();
+        if (length != 8 && length != 8 + SnapshotAuthenticator.NONCE_BYTES) {
             refused("malformed").increment();
-            throw new BadFrameException("a SNAPSHOT_REQUEST body has 8 bytes, got " + body.readableBytes());
+            throw new BadFrameException("a SNAPSHOT_REQUEST body has 8 or " + (8 + SnapshotAuthenticator.NONCE_BYTES)
+                    + " bytes, got " + length);
         }
         long atLeast = body.readLong();
+        byte[] nonce = null;
+        if (body.isReadable()) {
+            nonce = new byte[SnapshotAuthenticator.NONCE_BYTES];
+            body.readBytes(nonce);
+        }
         if (store == null) {
             refuse(ctx, "unavailable", "replica " + self + " keeps no snapshots");
+            return;
+        }
+        if (nonce != null && auth == null) {
+            refuse(ctx, "no_secret", "replica " + self + " has no cluster.secret to authenticate a snapshot with; "
+                    + "every replica needs the same one");
             return;
         }
         if (ctx.channel().attr(SERVING).setIfAbsent(Boolean.TRUE) != null) {
@@ -105,15 +138,19 @@ final class SnapshotServer implements AutoCloseable {
             return;
         }
         try {
-            readers.execute(() -> send(ctx, atLeast));
+            Mac mac = nonce == null ? null : auth.begin(nonce, self, atLeast);
+            readers.execute(() -> send(ctx, atLeast, mac));
         } catch (RejectedExecutionException e) {
             ctx.channel().attr(SERVING).set(null);
             refuse(ctx, "overloaded", "replica " + self + " is sending too many snapshots; retry later");
         }
     }
 
-    /** On a reader thread: finds the snapshot (checksum pass) and starts streaming it. */
-    private void send(ChannelHandlerContext ctx, long atLeast) {
+    /**
+     * On a reader thread: finds the snapshot (checksum pass) and starts streaming it, tagging the
+     * stream with {@code mac} unless {@code null}.
+     */
+    private void send(ChannelHandlerContext ctx, long atLeast, Mac mac) {
         ChannelFutureListener finished = f -> {
             ctx.channel().attr(SERVING).set(null);
             if (!f.isSuccess()) {
@@ -134,10 +171,7 @@ final class SnapshotServer implements AutoCloseable {
             s = Optional.empty();
         }
         if (s.isEmpty() || s.get().instance() < atLeast) {
-            ByteBuf end = ctx.alloc().buffer(Frames.HEADER + 8);
-            Frames.writeHeader(end, ClientWire.SNAPSHOT_END, 8);
-            end.writeLong(0);
-            ctx.writeAndFlush(end).addListener(finished);
+            ctx.writeAndFlush(end(ctx.alloc(), 0, mac)).addListener(finished);
             return;
         }
         FileChannel file;
@@ -151,7 +185,19 @@ final class SnapshotServer implements AutoCloseable {
         }
         served.increment();
         LOG.info("replica {}: sending snapshot below {} to {}", self, s.get().instance(), ctx.channel().remoteAddress());
-        ctx.writeAndFlush(new FramedFile(file, servedBytes)).addListener(finished);
+        ctx.writeAndFlush(new FramedFile(file, servedBytes, mac)).addListener(finished);
+    }
+
+    /** The END frame of a stream of {@code total} bytes: {@code total:8}, then the tag if {@code mac}. */
+    private static ByteBuf end(ByteBufAllocator alloc, long total, Mac mac) {
+        int body = 8 + (mac == null ? 0 : SnapshotAuthenticator.TAG_BYTES);
+        ByteBuf end = alloc.buffer(Frames.HEADER + body);
+        Frames.writeHeader(end, ClientWire.SNAPSHOT_END, body);
+        end.writeLong(total);
+        if (mac != null) {
+            end.writeBytes(SnapshotAuthenticator.finish(mac, total));
+        }
+        return end;
     }
 
     private void refuse(ChannelHandlerContext ctx, String reason, String message) {
@@ -175,16 +221,22 @@ final class SnapshotServer implements AutoCloseable {
         readers.shutdownNow();
     }
 
-    /** A file as a sequence of CHUNK frames, then END with the total size. Used on one event loop. */
+    /**
+     * A file as a sequence of CHUNK frames, then END with the total size (and the tag, when
+     * authenticated). Used on one event loop.
+     */
     private static final class FramedFile implements ChunkedInput<ByteBuf> {
         private final FileChannel file;
         private final Counter bytesRead;
+        /** The stream's tag so far, or {@code null}. */
+        private final Mac mac;
         private long position;
         private boolean endSent;
 
-        FramedFile(FileChannel file, Counter bytesRead) {
+        FramedFile(FileChannel file, Counter bytesRead, Mac mac) {
             this.file = file;
             this.bytesRead = bytesRead;
+            this.mac = mac;
         }
 
         @Override
@@ -223,16 +275,16 @@ final class SnapshotServer implements AutoCloseable {
                     buf.release();
                     throw e;
                 }
+                if (mac != null) {
+                    mac.update(buf.nioBuffer(Frames.HEADER, n));
+                }
                 position += n;
                 bytesRead.increment(n);
                 return buf;
             }
             if (!endSent) {
                 endSent = true;
-                ByteBuf end = alloc.buffer(Frames.HEADER + 8);
-                Frames.writeHeader(end, ClientWire.SNAPSHOT_END, 8);
-                end.writeLong(position);
-                return end;
+                return end(alloc, position, mac);
             }
             return null;
         }

@@ -28,6 +28,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.crypto.Mac;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -61,6 +62,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * is counted in {@code parallax.snapshots.fetch.failed} by reason. With TLS on the client ports,
  * the fetch runs over TLS and sends its request only once the peer's certificate proved to be
  * that replica's ({@code parallax-replica-<peer>}); otherwise it fails as {@link Outcome#UNREACHABLE}.
+ *
+ * <p><b>Authentication.</b> A checksum proves only that the file arrived whole, not who made it:
+ * over a plain client port anyone on the path, or anyone who can take a peer's address, could
+ * serve a well-formed snapshot and install any state. So with a cluster secret (whatever the TLS
+ * settings) every request carries a fresh nonce and the peer's END a tag under the secret over
+ * the nonce, the peer's id, the request and every byte of the file ({@link SnapshotAuthenticator});
+ * the fetcher recomputes it over what it wrote and installs only on an exact match. A missing or
+ * wrong tag ends the fetch as {@link Outcome#UNAUTHENTICATED}: logged at ERROR naming the peer,
+ * counted ({@code reason="unauthenticated"}), the temporary file deleted, nothing installed; the
+ * next fetch (from whichever peer the protocol asks) runs as after any other failure. Without a
+ * secret, only TLS on the client port authenticates the peer; a replica with mutual TLS between
+ * replicas but a plain client port and no secret does not start
+ * ({@link SnapshotAuthenticator#forReplica}).
  *
  * <p>Threads: {@link #fetch} from any thread, non-blocking. Receiving runs on one dedicated event
  * loop, installation on one dedicated thread (at most one install pending).
@@ -103,7 +117,12 @@ final class SnapshotTransfer implements AutoCloseable {
         /** The file arrived whole but its checksum does not verify, or it could not be restored. */
         DAMAGED,
         /** A local file error. */
-        IO_ERROR
+        IO_ERROR,
+        /**
+         * The stream's tag under the cluster secret is missing or does not verify: a forged or
+         * replayed stream, or a peer with another (or no) {@code cluster.secret}.
+         */
+        UNAUTHENTICATED
     }
 
     private final int self;
@@ -122,16 +141,30 @@ final class SnapshotTransfer implements AutoCloseable {
     /** TLS to the peers' client ports, or {@code null}. */
     private final TlsContexts tls;
     private final TlsRefusals refusals;
+    /** Authentication of the streams under the cluster secret, or {@code null}. */
+    private final SnapshotAuthenticator auth;
 
+    /** A fetcher over plain TCP without a cluster secret: nothing authenticates what it installs. */
     SnapshotTransfer(int self, ClusterMembers peers, SnapshotStore store, Installer target, Duration idleTimeout,
                      long maxBytes, int maxFrameBytes, MeterRegistry registry) {
-        this(self, peers, store, target, idleTimeout, maxBytes, maxFrameBytes, registry, null);
+        this(self, peers, store, target, idleTimeout, maxBytes, maxFrameBytes, registry, null, null);
     }
 
-    /** @param tls TLS to the peers' client ports ({@code null}: plain TCP) */
+    /** A fetcher without a cluster secret; {@code tls} as below. */
     SnapshotTransfer(int self, ClusterMembers peers, SnapshotStore store, Installer target, Duration idleTimeout,
                      long maxBytes, int maxFrameBytes, MeterRegistry registry, TlsContexts tls) {
+        this(self, peers, store, target, idleTimeout, maxBytes, maxFrameBytes, registry, tls, null);
+    }
+
+    /**
+     * @param tls  TLS to the peers' client ports ({@code null}: plain TCP)
+     * @param auth the cluster secret's authentication of every stream ({@code null}: none; see
+     *             {@link SnapshotAuthenticator#forReplica} for when that is allowed)
+     */
+    SnapshotTransfer(int self, ClusterMembers peers, SnapshotStore store, Installer target, Duration idleTimeout,
+                     long maxBytes, int maxFrameBytes, MeterRegistry registry, TlsContexts tls, SnapshotAuthenticator auth) {
         this.tls = tls;
+        this.auth = auth;
         this.refusals = TlsRefusals.logged("snapshot", "replica " + self);
         this.self = self;
         this.peers = peers;
@@ -168,8 +201,11 @@ final class SnapshotTransfer implements AutoCloseable {
         Member m = peers.member(peer);
         Fetch fetch;
         try {
+            byte[] nonce = auth == null ? null : auth.nonce();
+            Mac mac = auth == null ? null : auth.begin(nonce, peer, atLeast);
             Path tmp = Files.createTempFile(store.directory(), "incoming-", ".part");
-            fetch = new Fetch(peer, atLeast, tmp, FileChannel.open(tmp, StandardOpenOption.READ, StandardOpenOption.WRITE), result);
+            fetch = new Fetch(peer, atLeast, nonce, mac, tmp,
+                    FileChannel.open(tmp, StandardOpenOption.READ, StandardOpenOption.WRITE), result);
         } catch (IOException | RuntimeException e) {
             LOG.warn("replica {}: cannot receive a snapshot: {}", self, e.toString());
             failed.get(Outcome.IO_ERROR).increment();
@@ -199,12 +235,12 @@ final class SnapshotTransfer implements AutoCloseable {
                     return;
                 }
                 if (tls == null) {
-                    request(f.channel(), atLeast);
+                    request(f.channel(), fetch);
                     return;
                 }
                 f.channel().pipeline().get(TlsGate.class).verified().addListener(v -> {
                     if (v.isSuccess()) {
-                        request(f.channel(), atLeast);
+                        request(f.channel(), fetch);
                     } else {
                         f.channel().close();
                         fetch.fail(Outcome.UNREACHABLE, "no TLS connection to replica " + peer + ": " + v.cause().getMessage());
@@ -217,10 +253,15 @@ final class SnapshotTransfer implements AutoCloseable {
         return result;
     }
 
-    private static void request(io.netty.channel.Channel ch, long atLeast) {
-        ByteBuf req = ch.alloc().buffer(Frames.HEADER + 8);
-        Frames.writeHeader(req, ClientWire.SNAPSHOT_REQUEST, 8);
-        req.writeLong(atLeast);
+    /** {@code atLeast:8}, then the nonce when the stream is to be authenticated. */
+    private static void request(io.netty.channel.Channel ch, Fetch fetch) {
+        int body = 8 + (fetch.nonce == null ? 0 : fetch.nonce.length);
+        ByteBuf req = ch.alloc().buffer(Frames.HEADER + body);
+        Frames.writeHeader(req, ClientWire.SNAPSHOT_REQUEST, body);
+        req.writeLong(fetch.atLeast);
+        if (fetch.nonce != null) {
+            req.writeBytes(fetch.nonce);
+        }
         ch.writeAndFlush(req);
     }
 
@@ -228,14 +269,19 @@ final class SnapshotTransfer implements AutoCloseable {
     private final class Fetch {
         final int peer;
         final long atLeast;
+        /** The request's nonce and the expected tag so far (fetch event loop only), or both {@code null}. */
+        final byte[] nonce;
+        final Mac mac;
         final Path tmp;
         final FileChannel out;
         final CompletableFuture<Outcome> result;
         final AtomicBoolean ended = new AtomicBoolean();
 
-        Fetch(int peer, long atLeast, Path tmp, FileChannel out, CompletableFuture<Outcome> result) {
+        Fetch(int peer, long atLeast, byte[] nonce, Mac mac, Path tmp, FileChannel out, CompletableFuture<Outcome> result) {
             this.peer = peer;
             this.atLeast = atLeast;
+            this.nonce = nonce;
+            this.mac = mac;
             this.tmp = tmp;
             this.out = out;
             this.result = result;
@@ -252,8 +298,13 @@ final class SnapshotTransfer implements AutoCloseable {
                 LOG.warn("replica {}: cleaning up a snapshot transfer: {}", self, e.toString());
             }
             failed.get(outcome).increment();
-            LOG.warn("replica {}: snapshot transfer from replica {} failed ({}): {}", self, peer,
-                    outcome.name().toLowerCase(Locale.ROOT), why);
+            if (outcome == Outcome.UNAUTHENTICATED) {
+                LOG.error("replica {}: refused the snapshot from replica {} (unauthenticated): {}; nothing installed", self,
+                        peer, why);
+            } else {
+                LOG.warn("replica {}: snapshot transfer from replica {} failed ({}): {}", self, peer,
+                        outcome.name().toLowerCase(Locale.ROOT), why);
+            }
             busy.set(false);
             result.complete(outcome);
         }
@@ -347,6 +398,9 @@ final class SnapshotTransfer implements AutoCloseable {
                         "more than " + limit + " bytes" + (announced >= 0 ? " announced" : " allowed"));
                 return;
             }
+            if (fetch.mac != null) {
+                fetch.mac.update(frame.nioBuffer());
+            }
             while (frame.isReadable()) {
                 received += frame.readBytes(fetch.out, received, frame.readableBytes());
             }
@@ -370,11 +424,26 @@ final class SnapshotTransfer implements AutoCloseable {
         }
 
         private void end(ChannelHandlerContext ctx, ByteBuf frame) {
-            if (frame.readableBytes() != 8) {
+            int expected = 8 + (fetch.mac == null ? 0 : SnapshotAuthenticator.TAG_BYTES);
+            if (fetch.mac != null && frame.readableBytes() == 8) {
+                abort(ctx, Outcome.UNAUTHENTICATED, "its END carries no tag under the cluster secret (a peer without "
+                        + "cluster.secret, or a forgery)");
+                return;
+            }
+            if (frame.readableBytes() != expected) {
                 abort(ctx, Outcome.PROTOCOL, "an END body of " + frame.readableBytes() + " bytes");
                 return;
             }
             long total = frame.readLong();
+            if (fetch.mac != null) {
+                byte[] tag = new byte[SnapshotAuthenticator.TAG_BYTES];
+                frame.readBytes(tag);
+                if (!SnapshotAuthenticator.matches(SnapshotAuthenticator.finish(fetch.mac, total), tag)) {
+                    abort(ctx, Outcome.UNAUTHENTICATED, "the tag of " + received + " bytes does not verify under the "
+                            + "cluster secret (a forged or replayed stream, or a peer with another cluster.secret)");
+                    return;
+                }
+            }
             if (total == 0 && received == 0) {
                 abort(ctx, Outcome.MISSING, "the peer has no snapshot covering instance " + fetch.atLeast);
             } else if (total != received || received != announced) {

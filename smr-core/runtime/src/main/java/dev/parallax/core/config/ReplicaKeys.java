@@ -113,8 +113,9 @@ public final class ReplicaKeys implements KeyTableProvider {
     /** {@code cluster.secret}: the file of the cluster secret. */
     public static final ConfigKey<String> CLUSTER_SECRET = ConfigKey.text("cluster.secret", null, true,
             "File of the cluster secret (at least 16 random bytes, written by ./parallax certs), the key of the HMAC on "
-                    + "every M-Ring datagram; required by M-Ring unless mring.auth=none. Relative paths resolve "
-                    + "against the cluster file's directory.");
+                    + "every M-Ring datagram and on every snapshot sent between replicas; required by M-Ring unless "
+                    + "mring.auth=none, and with a data directory under tls.replica=required and tls.client=off. Relative "
+                    + "paths resolve against the cluster file's directory.");
 
     /** The replica's keys. */
     public static final KeyTable TABLE = KeyTable.builder("Replica")
