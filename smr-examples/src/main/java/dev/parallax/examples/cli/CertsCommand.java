@@ -20,7 +20,8 @@ import java.util.concurrent.Callable;
  * {@code replica-<i>.crt}/{@code .key} per replica (named {@code parallax-replica-<i>}),
  * {@code client.crt}/{@code .key} (extended key usage clientAuth only: it cannot serve as a replica's
  * certificate), {@code cluster.secret} (a new cluster secret, 32 random bytes,
- * readable by its owner only: the key of the M-Ring datagrams' HMAC), and {@code tls.properties},
+ * readable by its owner only: the key of the M-Ring datagrams' HMAC, of the snapshot streams' tags and of
+ * Volery's session passwords), and {@code tls.properties},
  * the cluster-file keys that use them (append it to the cluster file). The CA's key is not kept: to add a replica, generate a new set.
  * Exit code 0, or 2 for bad arguments. Blocks for the file writes (well under a second).
  */
@@ -82,7 +83,8 @@ final class CertsCommand implements Callable<Integer> {
         }
         Path secret = dir.resolve(ClusterSecretFile.NAME);
         for (Map.Entry<String, String> e : ClusterSecretFile.write(secret).entrySet()) {
-            keys.append("# the cluster secret: the key of the M-Ring datagrams' HMAC; copy it to every replica, owner-only\n")
+            keys.append("# the cluster secret: keys the M-Ring datagrams' HMAC, the snapshot tags and Volery's session passwords;"
+                    + " copy it to every replica, owner-only\n")
                     .append(e.getKey()).append('=').append(e.getValue()).append('\n');
         }
         Path snippet = dir.resolve("tls.properties");
