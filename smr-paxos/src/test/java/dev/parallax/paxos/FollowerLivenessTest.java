@@ -4,6 +4,7 @@ import dev.parallax.core.log.memory.InMemoryDurableLog;
 import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.MessageHandler;
 import dev.parallax.core.spi.Transport;
+import dev.parallax.core.testkit.Await;
 import dev.parallax.core.testkit.LocalNetwork;
 import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -162,6 +163,18 @@ class FollowerLivenessTest {
                 String v = "v" + i;
                 expected.add(v);
                 propose(replicas.get(0), v);
+                if ((i + 1) % MAX_UNDELIVERED == 0) {
+                    // Paced: the followers learn decisions from the leader's heartbeats, so a burst of
+                    // all N proposals between two heartbeats let one heartbeat decide every value
+                    // replica 2 had accepted (391 once, on a loaded machine), which says nothing about
+                    // the stage's bound. After each chunk a heartbeat reaches replica 2 first.
+                    int proposed = i + 1;
+                    Await.until("replica 1 executes the first " + proposed + " values", Duration.ofSeconds(60),
+                            () -> recorders.get(1).values.size() >= proposed);
+                    CountDownLatch heartbeat = new CountDownLatch(1);
+                    transports.get(2).heartbeatsFromLeader.set(heartbeat);
+                    assertThat(heartbeat.await(30, TimeUnit.SECONDS)).as("a heartbeat after value %d", i).isTrue();
+                }
             }
             // The leader and the healthy follower are a quorum: everything is decided and executed there.
             assertThat(recorders.get(0).all.await(60, TimeUnit.SECONDS)).isTrue();
