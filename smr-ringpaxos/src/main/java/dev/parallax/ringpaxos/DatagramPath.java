@@ -166,6 +166,11 @@ final class DatagramPath implements Variant {
     private void decide(long round, Ring ring, InstanceVid d, Effects<RingWire, RingRecord, RingValue> out) {
         retransmitter.closed(d.instance());
         if (engine.isDecided(d.instance())) {
+            // Learned already (a decision datagram or a catch-up reply came first): the same value is
+            // nothing new; another one means a quorum accepted a value other than the decision kept,
+            // which Paxos never allows, so the learner records the conflict and the core raises the
+            // safety alarm instead of keeping the first decision silently.
+            engine.learn(d.instance(), d.vid(), null, out);
             return;
         }
         if (decisionsRound != round || !ring.equals(decisionsRing)) {

@@ -10,11 +10,13 @@ import java.util.List;
 
 import static dev.parallax.ringpaxos.RingCluster.batch;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A member that hears a second, different decision for an instance it decided raises a safety
  * alarm ({@link SafetyViolation} effect) instead of keeping the first silently, whichever message
- * carries it (an M-Ring decision datagram, a U-Ring packet, a catch-up reply); the same decision
+ * carries it (an M-Ring decision datagram, a U-Ring packet, a catch-up reply, or the coordinator's
+ * quorum of Phase 2B votes for an instance it learned otherwise); the same decision
  * again is harmless. Each message is fed straight to a working member's core.
  */
 class RingSafetyAlarmTest {
@@ -102,5 +104,26 @@ class RingSafetyAlarmTest {
         member.onMessage(2, new RingMessage.CatchUpReply(member.round(), 0,
                 List.of(new DecisionEntry(0, real.vid(), real.bytes())), List.of()), c.now(), out);
         assertThat(out.safetyViolations()).isEmpty();
+    }
+
+    @Test
+    @DisplayName("M-Ring coordinator: a quorum of Phase 2B votes for a value other than the decision it learned for that instance raises the alarm")
+    void coordinatorQuorumForAnotherValueThanItsLearnedDecisionRaisesTheAlarm() {
+        RingCluster c = started(RingConfig.builder(3, Ring.Kind.M_RING).build());
+        int coordinator = c.core(1).ring().coordinator();
+        int other = (coordinator + 1) % 3;
+        RingPaxosCore core = c.core(coordinator);
+        c.propose(coordinator, batch("x")); // the coordinator opens instance 1 for "x" and sends its Phase 2A
+        // Before the votes come back, a catch-up reply (forged, or from a faulty member) says instance 1 decided a NOOP.
+        core.onMessage(other, new RingMessage.CatchUpReply(core.round(), 1,
+                List.of(new DecisionEntry(1, ValueId.NOOP, ByteBuffer.allocate(0))), List.of()), c.now(), out);
+        assertThat(core.firstUndecided()).as("the coordinator learned the NOOP for instance 1").isEqualTo(2);
+        assertThat(event(core, "decision.conflicts")).as("no conflict yet: instance 1 was undecided").isZero();
+
+        // The acceptors' votes for "x" reach the coordinator: a quorum for another value. The scripted
+        // cluster's effect applier stops on the alarm, as a replica does.
+        assertThatThrownBy(() -> c.deliverAll(1000)).hasMessageContaining("two different decisions for instance 1")
+                .hasMessageContaining("kept value NOOP").hasMessageContaining("(Phase2B, round");
+        assertThat(event(core, "decision.conflicts")).as("the quorum for \"x\" contradicts the NOOP it kept").isEqualTo(1);
     }
 }
