@@ -119,9 +119,17 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
     public static final class PaceShare {
         private final AtomicLong lead = new AtomicLong();
 
-        /** A ring reports its lead: the shared one becomes at least that. */
+        /**
+         * A ring reports its lead: the shared one becomes at least that. Called after every work
+         * cycle, so the common case (no larger lead) only reads: no write to the shared line.
+         */
         public void offer(long ringLead) {
-            lead.accumulateAndGet(ringLead, Math::max);
+            long current;
+            while (ringLead > (current = lead.get())) {
+                if (lead.compareAndSet(current, ringLead)) {
+                    return;
+                }
+            }
         }
 
         /** The largest lead any ring reported (0 at first). */
