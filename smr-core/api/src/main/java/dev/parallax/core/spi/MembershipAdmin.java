@@ -1,0 +1,56 @@
+package dev.parallax.core.spi;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Operator control of a replicated group's membership: what {@code parallax admin} reaches through a
+ * replica. An {@link AtomicBroadcast} whose ordering can change its members at run time implements
+ * it as well; one that cannot does not, and the admin endpoint answers that the ordering does not
+ * support the request.
+ *
+ * <p><b>Contract.</b> Every change is decided in the order (a replicated configuration command)
+ * and takes effect at a well-defined position of it, the same at every replica. At most one change
+ * is in flight: a request while another is undecided or not yet in effect completes exceptionally
+ * with {@link MembershipChangeRefused} naming the reason, as does a removal that would leave fewer
+ * voters than a quorum of the current ones can tolerate, an unknown or reused id, or a request at
+ * a replica that cannot reach the leader. A future completes with a one-line description of the
+ * membership after the change ({@link #members()}'s form) once the change is decided.
+ *
+ * <p>Threads: every method may be called from any thread and never blocks; futures complete on a
+ * protocol thread (callers must not block in their callbacks).
+ */
+public interface MembershipAdmin {
+
+    /** Adds {@code id} at {@code hostPort} as a non-voting learner. */
+    CompletableFuture<String> addLearner(int id, String hostPort);
+
+    /** Makes learner {@code id} a voter (refused until it has caught up). */
+    CompletableFuture<String> promote(int id);
+
+    /** Removes voter or learner {@code id}. */
+    CompletableFuture<String> remove(int id);
+
+    /**
+     * Replaces voter {@code oldId} by {@code newId} at {@code hostPort} (a fresh replica that joined
+     * as a learner first, or is added as one by this call): one change, so the voter count stays.
+     */
+    CompletableFuture<String> replace(int oldId, int newId, String hostPort);
+
+    /**
+     * Hands leadership to voter {@code id}: the leader stops proposing, brings it up to date and
+     * tells it to start a view at once. Completes when {@code id} leads.
+     */
+    CompletableFuture<String> transferLeadership(int id);
+
+    /** The membership this replica has in effect, one line: {@code voters=[0,1,2] learners=[3] ...}. */
+    String members();
+
+    /** Why a membership request was refused; the message is for the operator. */
+    final class MembershipChangeRefused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public MembershipChangeRefused(String message) {
+            super(message);
+        }
+    }
+}
