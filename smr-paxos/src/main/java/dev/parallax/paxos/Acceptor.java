@@ -1,6 +1,7 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.protocol.Effects;
+import dev.parallax.paxos.membership.Membership;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,9 +16,8 @@ import java.util.TreeMap;
  */
 final class Acceptor {
     /** Bytes a reported vote adds besides its value (instance, view, value length). */
-    static final int VOTE_OVERHEAD = 20;
+    static final int VOTE_OVERHEAD = 21;
 
-    private final int members;
     private final int maxReplyVotes;
     private final int maxReplyBytes;
     private long promised;
@@ -30,8 +30,7 @@ final class Acceptor {
      * instance. A Phase 1 reply carries at most {@code maxReplyVotes} votes and, beyond its first
      * vote, at most {@code maxReplyBytes} bytes of them.
      */
-    Acceptor(int members, int maxReplyVotes, int maxReplyBytes, List<PaxosRecord> recovered) {
-        this.members = members;
+    Acceptor(int maxReplyVotes, int maxReplyBytes, List<PaxosRecord> recovered) {
         this.maxReplyVotes = maxReplyVotes;
         this.maxReplyBytes = maxReplyBytes;
         for (PaxosRecord r : recovered) {
@@ -103,9 +102,10 @@ final class Acceptor {
 
     /**
      * Phase 2b: vote for the proposal unless we promised a higher view, persist the vote (sync),
-     * and tell every replica (JPaxos sends Accept to all so each learns the decision directly).
+     * and tell every replica of {@code recipients} (a mask of ids; JPaxos sends Accept to all so each
+     * learns the decision directly).
      */
-    void onPropose(PaxosMessage.Propose p, Effects<PaxosMessage, PaxosRecord, Value> out) {
+    void onPropose(PaxosMessage.Propose p, int recipients, Effects<PaxosMessage, PaxosRecord, Value> out) {
         if (p.view() < promised) {
             return;
         }
@@ -121,8 +121,10 @@ final class Acceptor {
             return;
         }
         PaxosMessage.Accept accept = new PaxosMessage.Accept(p.view(), p.instance());
-        for (int r = 0; r < members; r++) {
-            out.send(r, accept);
+        for (int r = 0; r < Membership.ID_SPACE; r++) {
+            if ((recipients & (1 << r)) != 0) {
+                out.send(r, accept);
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.protocol.Effects;
+import dev.parallax.paxos.membership.Membership;
 
 import java.util.Arrays;
 
@@ -45,7 +46,7 @@ final class AmnesiaRecovery {
 
     private final PaxosConfig config;
     private final int self;
-    private final int needed;
+    private final Group group;
     private final long[] fencedFor;
     private Phase phase;
     private boolean roundOpen;
@@ -59,13 +60,13 @@ final class AmnesiaRecovery {
      * @param amnesiac whether this replica restarted with amnesia; a single replica has nobody to
      *                 ask and never recovers (there is no other replica to disagree with)
      */
-    AmnesiaRecovery(PaxosConfig config, int self, boolean amnesiac) {
+    AmnesiaRecovery(PaxosConfig config, int self, Group group, boolean amnesiac) {
         this.config = config;
         this.self = self;
-        this.needed = neededAnswers(config.members(), config.quorum());
-        this.fencedFor = new long[config.members()];
+        this.group = group;
+        this.fencedFor = new long[Membership.ID_SPACE];
         Arrays.fill(fencedFor, -1);
-        this.phase = amnesiac && config.members() > 1 ? Phase.QUERYING : Phase.RECOVERED;
+        this.phase = amnesiac && group.current().voterCount() > 1 ? Phase.QUERYING : Phase.RECOVERED;
     }
 
     /** Fenced answers from other replicas a recovery needs: enough to meet every quorum minus the asker. */
@@ -140,7 +141,8 @@ final class AmnesiaRecovery {
         }
         answered |= 1 << from;
         highest = Math.max(highest, r.highest());
-        if (Integer.bitCount(answered) >= needed) {
+        Membership m = group.current();
+        if (Integer.bitCount(answered & m.voters()) >= neededAnswers(m.voterCount(), m.quorum())) {
             decidedBelow = highest + 1;
             // Not necessarily decided yet, but every instance below H will be (the fenced peers
             // moved past the views that could still vote there): keep asking for it.
@@ -151,13 +153,20 @@ final class AmnesiaRecovery {
 
     /**
      * The view a peer promises when it fences {@code asker}'s {@code fence}: the first view above
-     * the fence that the asker does not lead. Were it the asker's, the others would follow a
+     * the fence that a voter other than the asker leads. Were it the asker's, the others would follow a
      * leader that does not lead while it recovers, and its recovery traffic would keep the
      * transport-level failure detector from suspecting it.
      */
     long fencedView(int asker, long fence) {
+        Membership m = group.current();
+        for (long v = fence + 1; v <= fence + Membership.ID_SPACE; v++) {
+            int leader = Membership.leaderOf(v);
+            if (leader != asker && m.isVoter(leader)) {
+                return v;
+            }
+        }
         long v = fence + 1;
-        return config.leaderOf(v) == asker ? v + 1 : v;
+        return Membership.leaderOf(v) == asker ? v + 1 : v;
     }
 
     /**
@@ -185,11 +194,7 @@ final class AmnesiaRecovery {
 
     private void sendQueries(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
         PaxosMessage.RecoveryQuery q = new PaxosMessage.RecoveryQuery(fence);
-        for (int r = 0; r < config.members(); r++) {
-            if (r != self && (answered & (1 << r)) == 0) {
-                out.send(r, q);
-            }
-        }
+        Group.sendToOthers(group.recipients() & ~answered, self, q, out);
         lastQueryAt = now;
     }
 }

@@ -1,6 +1,7 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.protocol.Effects;
+import dev.parallax.paxos.membership.Membership;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,25 +26,27 @@ import java.util.List;
  */
 final class CatchUp {
     /** Bytes a decided value adds to a reply besides its content: instance 8, length 4. */
-    static final int DECIDED_OVERHEAD = 12;
+    static final int DECIDED_OVERHEAD = 13;
 
     private final PaxosConfig config;
     private final int self;
+    private final Group group;
     private long lastQueryAt = Long.MIN_VALUE / 2;
     private long firstUndecidedAtLastQuery = -1;
     private long queriesSent;
     private long repliesSent;
     private int attempt;
 
-    CatchUp(PaxosConfig config, int self) {
+    CatchUp(PaxosConfig config, int self, Group group) {
         this.config = config;
         this.self = self;
+        this.group = group;
     }
 
     /** Asks a peer for missing decisions if we are behind and stalled. */
     void tick(long now, long view, Learner learner, Effects<PaxosMessage, PaxosRecord, Value> out) {
         long first = learner.firstUndecided();
-        if (learner.knownDecided() < first || config.members() == 1) {
+        if (learner.knownDecided() < first || (group.recipients() & ~(1 << self)) == 0) {
             attempt = 0;
             return;
         }
@@ -68,17 +71,26 @@ final class CatchUp {
 
     /** The leader of {@code view} first (if not us), then the other replicas in turn. */
     private int peer(long view, int attempt) {
-        int n = config.members();
-        int leader = config.leaderOf(view);
-        int start = leader == self ? (self + 1) % n : leader;
+        int peers = group.recipients() & ~(1 << self);
+        int n = Integer.bitCount(peers);
+        int leader = Membership.leaderOf(view);
+        int start = (peers & (1 << leader)) != 0 ? leader : nextIn(peers, leader);
         int p = start;
-        for (int k = 0; k < attempt % (n - 1); k++) {
-            p = (p + 1) % n;
-            if (p == self) {
-                p = (p + 1) % n;
-            }
+        for (int k = 0; k < attempt % n; k++) {
+            p = nextIn(peers, p);
         }
         return p;
+    }
+
+    /** The id after {@code id} in {@code mask}, wrapping (mask not empty). */
+    private static int nextIn(int mask, int id) {
+        for (int k = 1; k <= Membership.ID_SPACE; k++) {
+            int c = Math.floorMod(id + k, Membership.ID_SPACE);
+            if ((mask & (1 << c)) != 0) {
+                return c;
+            }
+        }
+        throw new IllegalArgumentException("empty mask");
     }
 
     /**

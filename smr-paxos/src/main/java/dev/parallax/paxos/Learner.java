@@ -2,7 +2,9 @@ package dev.parallax.paxos;
 
 import dev.parallax.core.protocol.Effects;
 import dev.parallax.core.protocol.SafetyViolation;
+import dev.parallax.paxos.membership.MembershipHistory;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,8 +37,11 @@ final class Learner {
         Value value;
     }
 
-    private final int quorum;
+    private final MembershipHistory members;
     private final LongFunction<PaxosRecord.Vote> localVote;
+    /** Decided configuration commands ignored (refused by the membership, malformed, or with a smaller α). */
+    private long membershipNotes;
+    private String lastMembershipNote;
     private final TreeMap<Long, Value> decided = new TreeMap<>();
     /** Where each kept decision came from; the same keys as {@link #decided}. */
     private final TreeMap<Long, Source> sources = new TreeMap<>();
@@ -55,9 +60,13 @@ final class Learner {
 
     private static final Source RECOVERED = new Source(SafetyViolation.LOCAL, "recovered from the log", -1);
 
-    /** @param localVote the local acceptor's latest vote for an instance, or {@code null} */
-    Learner(int quorum, LongFunction<PaxosRecord.Vote> localVote) {
-        this.quorum = quorum;
+    /**
+     * @param members   the membership history this learner counts quorums by and applies decided
+     *                  configuration commands to, in order (its one writer)
+     * @param localVote the local acceptor's latest vote for an instance, or {@code null}
+     */
+    Learner(MembershipHistory members, LongFunction<PaxosRecord.Vote> localVote) {
+        this.members = members;
         this.localVote = localVote;
     }
 
@@ -77,6 +86,8 @@ final class Learner {
                 votes.merge(v.instance(), v, (old, now) -> now.view() >= old.view() ? now : old);
             } else if (r instanceof PaxosRecord.Trim t) {
                 trim = Math.max(trim, t.instance());
+            } else if (r instanceof PaxosRecord.Members m) {
+                members.restore(java.nio.ByteBuffer.wrap(m.history()));
             } else if (r instanceof PaxosRecord.Decision d) {
                 decided.put(d.instance(), d.value());
                 sources.put(d.instance(), RECOVERED);
@@ -90,9 +101,42 @@ final class Learner {
         }
         decided.headMap(trim, false).clear();
         sources.headMap(trim, false).clear();
+        applyMembershipFrom(members.appliedThrough() + 1);
         if (!decided.isEmpty()) {
             noteDecidedUpTo(decided.lastKey());
         }
+    }
+
+    /**
+     * Applies the decided values kept from {@code from} on, while they are contiguous, to the
+     * membership history (rule R1 needs every decided instance in order; delivery does the rest).
+     */
+    private void applyMembershipFrom(long from) {
+        for (long i = from; ; i++) {
+            Value v = decided.get(i);
+            if (v == null) {
+                return;
+            }
+            applyMembership(i, v);
+        }
+    }
+
+    private void applyMembership(long instance, Value v) {
+        String note = members.apply(instance, v.isMembership(), v.bytes());
+        if (note != null) {
+            membershipNotes++;
+            lastMembershipNote = note;
+        }
+    }
+
+    /** Decided configuration commands that were ignored or carried a smaller α, so far. */
+    long membershipNotes() {
+        return membershipNotes;
+    }
+
+    /** The last such note, for the operator's log, or null. */
+    String lastMembershipNote() {
+        return lastMembershipNote;
     }
 
     /** Every instance below this one is decided and delivered. */
@@ -191,6 +235,7 @@ final class Learner {
         if (instance <= firstUndecided) {
             return;
         }
+        applyMembershipFrom(members.appliedThrough() + 1);
         firstUndecided = instance;
         firstAvailable = Math.max(firstAvailable, instance);
         decided.headMap(instance, false).clear();
@@ -211,8 +256,13 @@ final class Learner {
         return t;
     }
 
+    /**
+     * Rule R2 of {@link MembershipHistory}: votes are counted against the voters of the instance's
+     * membership, and only once this learner knows it; until then the tally waits
+     * ({@link #deliverReady} counts it again when the membership becomes known).
+     */
     private boolean checkQuorum(long instance, Tally t, Effects<PaxosMessage, PaxosRecord, Value> out) {
-        if (Integer.bitCount(t.voters) < quorum) {
+        if (!members.knows(instance, firstUndecided) || !members.at(instance).isQuorum(t.voters)) {
             return false;
         }
         if (t.value == null) {
@@ -258,13 +308,39 @@ final class Learner {
      * {@link #skipTo}, which may land right before instances already decided.
      */
     void deliverReady(Effects<PaxosMessage, PaxosRecord, Value> out) {
+        long before = firstUndecided;
         while (true) {
             Value v = decided.get(firstUndecided);
             if (v == null) {
                 break;
             }
+            applyMembership(firstUndecided, v);
             out.decide(firstUndecided, v);
             firstUndecided++;
         }
+        if (firstUndecided > before && !tallies.isEmpty()) {
+            // Instances [before + α, firstUndecided + α) have a known membership now: count their
+            // waiting votes (a decision here recurses into this method, which goes on from there).
+            long end = firstUndecided + members.alpha();
+            for (long i = Math.max(before + members.alpha(), firstUndecided); i < end; i++) {
+                Tally t = tallies.get(i);
+                if (t != null && !isDecided(i) && checkQuorum(i, t, out)) {
+                    decidedByRecount.add(i);
+                }
+            }
+        }
+    }
+
+    /** Instances decided when a membership became known, for the proposer's window; drained by the core. */
+    private final List<Long> decidedByRecount = new ArrayList<>();
+
+    /** Takes the instances decided by a recount since the last call. */
+    List<Long> takeDecidedByRecount() {
+        if (decidedByRecount.isEmpty()) {
+            return List.of();
+        }
+        List<Long> r = new ArrayList<>(decidedByRecount);
+        decidedByRecount.clear();
+        return r;
     }
 }

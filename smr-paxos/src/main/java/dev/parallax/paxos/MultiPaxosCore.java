@@ -2,6 +2,9 @@ package dev.parallax.paxos;
 
 import dev.parallax.core.protocol.Effects;
 import dev.parallax.core.protocol.ProtocolCore;
+import dev.parallax.paxos.membership.Membership;
+import dev.parallax.paxos.membership.MembershipChange;
+import dev.parallax.paxos.membership.MembershipHistory;
 
 import java.util.List;
 
@@ -54,6 +57,9 @@ import java.util.List;
 public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRecord, Value> {
     private final PaxosConfig config;
     private final int self;
+    private final MembershipHistory members;
+    private final Group group;
+    private final LeadershipTransfer transfer;
     private final Acceptor acceptor;
     private final Learner learner;
     private final Proposer proposer;
@@ -89,25 +95,30 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
      *                  stop under a sync policy that does not force): recover from peers before
      *                  voting (ignored for a single replica)
      * @param now       the driver's clock at creation
-     * @throws IllegalArgumentException if {@code self} is not a member
+     * @throws IllegalArgumentException if {@code self} is outside {@code 0..}{@link Membership#MAX_ID}
+     *                                  (a replica outside the cluster file's members joins as a learner
+     *                                  once a membership change added it)
      */
     public MultiPaxosCore(PaxosConfig config, int self, List<PaxosRecord> recovered, boolean amnesiac, long now) {
-        if (self < 0 || self >= config.members()) {
-            throw new IllegalArgumentException("replica " + self + " is not one of " + config.members());
+        if (self < 0 || self > Membership.MAX_ID) {
+            throw new IllegalArgumentException("replica id " + self + " is outside 0.." + Membership.MAX_ID);
         }
         this.config = config;
         this.self = self;
-        this.acceptor = new Acceptor(config.members(), config.catchUpMaxInstances(), config.catchUpMaxBytes(), recovered);
-        this.learner = new Learner(config.quorum(), acceptor::vote);
+        this.members = new MembershipHistory(Membership.initial(config.members()), config.window());
+        this.acceptor = new Acceptor(config.catchUpMaxInstances(), config.catchUpMaxBytes(), recovered);
+        this.learner = new Learner(members, acceptor::vote);
         // Decisions logged before the crash are delivered again from the snapshot on (local
         // replay first, then catch-up from peers for the rest).
         learner.recover(recovered);
-        this.proposer = new Proposer(config);
-        this.monitor = new ViewMonitor(config, self, now);
-        this.catchUp = new CatchUp(config, self);
-        this.recovery = new AmnesiaRecovery(config, self, amnesiac);
-        this.quorumCheck = new QuorumCheck(config, self);
-        this.preVoter = new PreVoter(config, self);
+        this.group = new Group(members, learner);
+        this.proposer = new Proposer(config, self, members, learner);
+        this.monitor = new ViewMonitor(config, self, group::current, now);
+        this.catchUp = new CatchUp(config, self, group);
+        this.recovery = new AmnesiaRecovery(config, self, group, amnesiac);
+        this.quorumCheck = new QuorumCheck(config, self, group);
+        this.preVoter = new PreVoter(config, self, group);
+        this.transfer = new LeadershipTransfer(config);
         this.recoveredAny = !recovered.isEmpty();
         this.holdUntil = now + config.restartHoldNanos();
         this.heardPeer = !recoveredAny;
@@ -161,9 +172,73 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         return proposer.state() == Proposer.State.FOLLOWER;
     }
 
-    /** The replica this one believes leads (the leader of its view). */
+    /**
+     * The replica this one believes leads: the leader of its view, or, when that is no voter (a
+     * view a fence or a removal left without a member to lead it), the voter after it, which
+     * suspects first and starts the next view.
+     */
     public int leaderHint() {
-        return config.leaderOf(view());
+        int leader = Membership.leaderOf(view());
+        Membership m = group.current();
+        return m.isVoter(leader) ? leader : m.voterAfter(leader);
+    }
+
+    /**
+     * The membership in effect at this replica's first undecided instance. Driver thread only: the
+     * runtime publishes it after each step for its failure detector and admin endpoint.
+     */
+    public Membership membership() {
+        return group.current();
+    }
+
+    /** This replica's membership history (driver thread only; for tests and status). */
+    public MembershipHistory membershipHistory() {
+        return members;
+    }
+
+    /**
+     * Proposes a configuration command, if this replica leads and the change may go now.
+     *
+     * @return null if proposed, else why not, for the operator: not the leader, a change still in
+     *         flight or not yet in effect (one at a time, rule R3), a change the latest membership
+     *         refuses, a removal or replacement after which the voters this leader hears would be no
+     *         quorum, a promotion of a learner that has not caught up, or a full window
+     */
+    public String proposeMembership(MembershipChange change, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        String refusal = MembershipGate.refusal(change, self, isLeader(), leaderHint(), members, learner.firstUndecided(),
+                proposer.membershipInFlight(), quorumCheck.heard(now), transfer.progress(), config.window());
+        if (refusal != null) {
+            return refusal;
+        }
+        if (!proposer.propose(Value.membership(change), now, out)) {
+            return "the leader's window is full; retry";
+        }
+        monitor.broadcastSent(now);
+        return null;
+    }
+
+    /**
+     * Starts a leadership transfer to voter {@code target} (Raft thesis §3.10): this leader stops
+     * taking new values, and once {@code target} reports every instance it proposed decided, sends
+     * it {@link PaxosMessage.TimeoutNow}; {@code target} then starts the next view it leads at once.
+     * Abandoned after the suspect timeout (proposing resumes).
+     *
+     * @return null if started (or {@code target} is this leader), else why not
+     */
+    public String transferLeadership(int target, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (!isLeader()) {
+            return "replica " + self + " does not lead (replica " + leaderHint() + " does)";
+        }
+        if (target == self) {
+            return null;
+        }
+        if (!group.current().isVoter(target)) {
+            return "replica " + target + " is not a voter of " + group.current().describe();
+        }
+        transfer.start(target, now);
+        proposer.pause(true);
+        out.send(target, new PaxosMessage.Heartbeat(view(), learner.firstUndecided()));
+        return null;
     }
 
     /** Every instance below this one is decided and was handed out as a decision. */
@@ -196,6 +271,8 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         sink.accept("prevote.rounds", preVoter.rounds());
         sink.accept("prevotes.granted", preVoter.granted());
         sink.accept("prevotes.refused", preVoter.refused());
+        sink.accept("membership.ignored", learner.membershipNotes());
+        sink.accept("leadership.transfers", transfer.sent());
     }
 
     /** Times this replica stepped down from a view it led or started because it heard no quorum. */
@@ -222,6 +299,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     public void onTick(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
         learner.deliverReady(out);
         proposer.decidedBelow(learner.firstUndecided());
+        afterDecisions();
         if (recovery.recovering()) {
             started = true;
             recovery.tick(now, view(), learner, acceptor, out);
@@ -229,7 +307,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
             out.wakeAt(now + Math.min(config.heartbeatNanos(), config.retransmitNanos()));
             return;
         }
-        if (proposer.refill(learner, now, out)) {
+        if (proposer.refill(now, out)) {
             monitor.broadcastSent(now);
         }
         if (!started) {
@@ -238,15 +316,21 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
             // we may have led, and we do not rush to lead either: a replica that lagged behind would
             // stall the cluster while it catches up. It follows whoever leads now (any message of a
             // higher view) and starts a new view only if it hears nobody for its suspect timeout.
-            if (!recoveredAny && config.leaderOf(view()) == self) {
+            if (!recoveredAny && Membership.leaderOf(view()) == self && group.current().isVoter(self)) {
                 startView(view(), now, out);
             }
         }
         if (proposer.state() != Proposer.State.FOLLOWER && quorumCheck.lost(now) && !startingAlone(now)) {
             stepDown(now, out);
+        } else if (proposer.state() != Proposer.State.FOLLOWER && !group.votesNowOrNext(self)) {
+            // Removed: the membership in effect has no vote for us any more. Hand over at once.
+            stepDown(now, out);
+        }
+        if (transfer.expired(now)) {
+            proposer.pause(false);
         }
         if (proposer.state() == Proposer.State.FOLLOWER) {
-            if (config.members() == 1) {
+            if (group.current().voterCount() == 1 && group.current().isVoter(self)) {
                 startNextView(now, out);
             } else if ((monitor.suspect(view(), now) || heldSuspicion == view()) && !holding(now)) {
                 heldSuspicion = -1;
@@ -260,11 +344,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
             proposer.tick(now, out);
             if (proposer.isLeading() && monitor.heartbeatDue(now)) {
                 PaxosMessage.Heartbeat hb = new PaxosMessage.Heartbeat(view(), learner.firstUndecided());
-                for (int r = 0; r < config.members(); r++) {
-                    if (r != self) {
-                        out.send(r, hb);
-                    }
-                }
+                Group.sendToOthers(group.recipients(), self, hb, out);
                 monitor.broadcastSent(now);
             }
         }
@@ -286,8 +366,11 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
 
     @Override
     public void onMessage(int from, PaxosMessage m, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
-        if (from < 0 || from >= config.members() || WireBounds.violation(m) != null) {
-            // A lying view or instance (the codec refuses them; this guards codec-less transports).
+        if (from < 0 || from > Membership.MAX_ID || (group.recipients() & (1 << from)) == 0
+                || WireBounds.violation(m) != null) {
+            // Not a member of the membership in effect or of a pending one (never one, or removed:
+            // a removed replica that still runs must not disturb the group), or a lying view or
+            // instance (the codec refuses them; this guards codec-less transports).
             return;
         }
         long viewBefore = view();
@@ -305,7 +388,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
             // suspicion clock, and the candidate may be the replica that is cut off.
             adoptView(m.view(), now, out);
         }
-        if (m.view() == view() && from == config.leaderOf(view()) && isLeaderTraffic(m)) {
+        if (m.view() == view() && from == Membership.leaderOf(view()) && isLeaderTraffic(m)) {
             monitor.heardFromLeader(now);
         }
         if (from != self && m.view() == view() && proposer.state() != Proposer.State.FOLLOWER && hearsUs(m)) {
@@ -315,8 +398,8 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
             if (learner.onPropose(p, out)) {
                 proposer.onDecided(p.instance());
             }
-            if (!recovery.recovering()) {
-                acceptor.onPropose(p, out);
+            if (!recovery.recovering() && mayVote(p.instance())) {
+                acceptor.onPropose(p, group.recipients() | (1 << self), out);
             }
         } else if (m instanceof PaxosMessage.Accept a) {
             if (learner.onAccept(from, a, out)) {
@@ -327,14 +410,14 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
                 acceptor.onPrepare(from, p, out);
             }
         } else if (m instanceof PaxosMessage.PrepareOk ok) {
-            proposer.onPrepareOk(from, ok, learner, now, out);
+            proposer.onPrepareOk(from, ok, now, out);
             if (proposer.isLeading()) {
                 monitor.broadcastSent(now);
             }
         } else if (m instanceof PaxosMessage.Heartbeat hb) {
             if (hb.view() == view()) {
                 learner.noteDecidedUpTo(hb.firstUndecided() - 1);
-                if (from != self && from == config.leaderOf(view()) && !recovery.recovering()) {
+                if (from != self && from == Membership.leaderOf(view()) && !recovery.recovering()) {
                     out.send(from, new PaxosMessage.HeartbeatAck(view(), learner.firstUndecided()));
                 }
             }
@@ -342,9 +425,20 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
             if (a.view() == view()) {
                 // Every instance below the follower's first undecided one is decided.
                 learner.noteDecidedUpTo(a.firstUndecided() - 1);
+                transfer.acked(from, a.firstUndecided());
+                if (proposer.isLeading() && transfer.ready(from, proposer.nextInstance())) {
+                    out.send(from, new PaxosMessage.TimeoutNow(view(), learner.firstUndecided()));
+                }
+            }
+        } else if (m instanceof PaxosMessage.TimeoutNow t) {
+            // The leader of our view hands over: start the next view we lead now, no pre-vote.
+            if (t.view() == view() && from == Membership.leaderOf(view()) && from != self && isFollowing()
+                    && !recovery.recovering() && group.current().isVoter(self)) {
+                learner.noteDecidedUpTo(t.firstUndecided() - 1);
+                startNextView(now, out);
             }
         } else if (m instanceof PaxosMessage.PreVote pv) {
-            if (pv.view() == view() && from != self && from == config.leaderOf(view()) && isFollowing()) {
+            if (pv.view() == view() && from != self && from == Membership.leaderOf(view()) && isFollowing()) {
                 // The leader of our view asks to replace itself: it does not lead (it stepped down,
                 // or restarted). Its pre-votes and catch-up queries keep arriving, so the detector
                 // thread, which reads arrival stamps, would never suspect it: this is a step-down.
@@ -358,7 +452,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
                 startNextView(now, out);
             }
         } else if (m instanceof PaxosMessage.StepDown sd) {
-            if (sd.view() == view() && from != self && from == config.leaderOf(view()) && isFollowing()) {
+            if (sd.view() == view() && from != self && from == Membership.leaderOf(view()) && isFollowing()) {
                 monitor.leaderSteppedDown(now);
             }
         } else if (m instanceof PaxosMessage.CatchUpQuery q) {
@@ -375,10 +469,28 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         if (recovery.catchingUp()) {
             recovery.finishIfCaughtUp(learner, acceptor, out);
         }
+        afterDecisions();
         // Decisions free the window: re-proposals left over from Phase 1 go next (bounded view change).
-        if (proposer.refill(learner, now, out)) {
+        if (proposer.refill(now, out)) {
             monitor.broadcastSent(now);
         }
+    }
+
+    /** Instances decided when their membership became known free the window. */
+    private void afterDecisions() {
+        for (long i : learner.takeDecidedByRecount()) {
+            proposer.onDecided(i);
+        }
+    }
+
+    /**
+     * Whether this acceptor votes for {@code instance}: not where it knows it is no voter of the
+     * instance's membership (a learner, or removed). Where it does not know yet it votes: a vote
+     * counts only at learners that know the membership and find the acceptor among its voters
+     * (rule R2), so an extra vote is harmless.
+     */
+    private boolean mayVote(long instance) {
+        return !members.knows(instance, learner.firstUndecided()) || members.at(instance).isVoter(self);
     }
 
     /**
@@ -413,6 +525,9 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
      * already or the next view we would lead lies beyond {@link WireBounds#MAX_VIEW}.
      */
     private void suspectLeader(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (!group.current().isVoter(self)) {
+            return;
+        }
         if (!preVoter.asking(view()) && WireBounds.isView(nextViewLedBy(config, self, view()))) {
             preVoter.ask(view(), learner.firstUndecided(), now, out);
         }
@@ -431,11 +546,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         proposer.stepDown();
         monitor.viewChanged(now);
         PaxosMessage.StepDown sd = new PaxosMessage.StepDown(view());
-        for (int r = 0; r < config.members(); r++) {
-            if (r != self) {
-                out.send(r, sd);
-            }
-        }
+        Group.sendToOthers(group.recipients(), self, sd, out);
     }
 
     /**
@@ -516,7 +627,21 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     public void compact(long instance, Effects<PaxosMessage, PaxosRecord, Value> out) {
         truncateBelow(instance);
         acceptor.checkpoint(out);
+        members.truncateBelow(Math.min(instance, learner.firstUndecided()));
+        out.persist(new PaxosRecord.Members(members.encode()), false);
         learner.checkpoint(out);
+    }
+
+    /**
+     * A snapshot about to be installed carried this membership history
+     * ({@link MembershipHistory#encode}, kept in the snapshot's delivery state): take it if it has
+     * applied further than ours. Call before {@link #skipTo}.
+     *
+     * @throws IllegalArgumentException if malformed
+     */
+    public void installMembership(byte[] history) {
+        members.restore(java.nio.ByteBuffer.wrap(history));
+        afterDecisions();
     }
 
     /** A snapshot covering every instance below {@code instance} was installed: continue from there. */
@@ -524,6 +649,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     public void skipTo(long instance) {
         learner.skipTo(instance);
         proposer.decidedBelow(learner.firstUndecided());
+        afterDecisions();
     }
 
     private void adoptView(long newView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
@@ -531,7 +657,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         proposer.stepDown();
         preVoter.clear();
         monitor.viewChanged(now);
-        if (config.leaderOf(newView) == self && !recovery.recovering()) {
+        if (Membership.leaderOf(newView) == self && !recovery.recovering()) {
             // A view we lead that we did not start in this incarnation: never reuse it.
             startNextView(now, out);
         }
@@ -543,6 +669,9 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
      * could be corrupt): then it stays a follower.
      */
     private void startNextView(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (!group.current().isVoter(self)) {
+            return;
+        }
         long next = nextViewLedBy(config, self, view());
         if (WireBounds.isView(next)) {
             startView(next, now, out);
@@ -551,6 +680,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
 
     private void startView(long newView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
         viewsStarted++;
+        transfer.clear();
         preVoter.clear();
         quorumCheck.reset(now);
         // Our own promise of the view is durable before the Prepare leaves (same step, sync), so a
@@ -562,14 +692,13 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
 
     /**
      * The first view above {@code after} that {@code replica} leads, computed (no loop over views).
-     * For {@code after} in {@code [0, MAX_VIEW]} the result is at most {@code MAX_VIEW + n}: no
-     * overflow; for a larger {@code after} (a corrupt recovered promise) it is {@code -1}.
+     * For {@code after} in {@code [0, MAX_VIEW]} the result is at most {@code MAX_VIEW + ID_SPACE}:
+     * no overflow; for a larger {@code after} (a corrupt recovered promise) it is {@code -1}.
      */
     static long nextViewLedBy(PaxosConfig config, int replica, long after) {
         if (after < -1 || after > WireBounds.MAX_VIEW) {
             return -1;
         }
-        long v = after + 1;
-        return v + Math.floorMod(replica - config.leaderOf(v), config.members());
+        return Membership.nextViewLedBy(replica, after);
     }
 }

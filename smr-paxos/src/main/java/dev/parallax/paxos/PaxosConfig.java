@@ -40,19 +40,17 @@ public final class PaxosConfig {
         return new Builder(members);
     }
 
-    /** Number of replicas, n. */
+    /**
+     * Number of replicas the cluster file lists, n: the initial membership is voters {@code 0..n-1}
+     * (membership changes then add and remove replicas, see {@code MembershipHistory}).
+     */
     public int members() {
         return members;
     }
 
-    /** Majority quorum size, floor(n/2)+1. */
+    /** Majority quorum size of the initial membership, floor(n/2)+1. */
     public int quorum() {
         return members / 2 + 1;
-    }
-
-    /** The leader of {@code view}: {@code view mod n} (as JPaxos; the non-negative remainder). */
-    public int leaderOf(long view) {
-        return (int) Math.floorMod(view, (long) members);
     }
 
     /** Instances in flight below which a partial batch is proposed at once (at most WND). */

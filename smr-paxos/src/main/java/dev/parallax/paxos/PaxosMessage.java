@@ -136,4 +136,12 @@ public sealed interface PaxosMessage {
      */
     record RecoveryReply(long view, long fence, boolean fenced, long highest) implements PaxosMessage {
     }
+
+    /**
+     * Leadership transfer (Raft thesis §3.10, "TimeoutNow"): the leader of {@code view} stopped
+     * proposing, saw every instance below {@code firstUndecided} decided at the receiver, and asks
+     * it to start the next view it leads at once, without waiting for a suspicion or a pre-vote.
+     */
+    record TimeoutNow(long view, long firstUndecided) implements PaxosMessage {
+    }
 }

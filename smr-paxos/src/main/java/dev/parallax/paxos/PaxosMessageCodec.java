@@ -10,8 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Wire form of {@link PaxosMessage}s (frame bodies; big-endian). Values are {@code length:4 bytes},
- * length 0 being the no-op. Stateless and thread-safe.
+ * Wire form of {@link PaxosMessage}s (frame bodies; big-endian). Values are {@code kind:1 length:4 bytes}:
+ * kind 0 for commands (length 0 being the no-op), kind 1 for a configuration command
+ * ({@link Value#membership}). Stateless and thread-safe.
  *
  * <p>Decoding checks every read against the bytes left, so malformed input (an unknown type, a
  * truncated body, a count or length larger than what remains, trailing bytes) always ends in a
@@ -33,6 +34,7 @@ import java.util.List;
  * 11 PreVote      view:8 firstUndecided:8
  * 12 PreVoteReply view:8 candidateView:8 granted:1 (0 or 1)
  * 13 StepDown     view:8
+ * 14 TimeoutNow   view:8 firstUndecided:8
  * </pre>
  */
 public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
@@ -49,6 +51,9 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
     private static final int PRE_VOTE = 11;
     private static final int PRE_VOTE_REPLY = 12;
     private static final int STEP_DOWN = 13;
+    private static final int TIMEOUT_NOW = 14;
+    private static final int KIND_COMMANDS = 0;
+    private static final int KIND_MEMBERSHIP = 1;
 
     /** @throws IllegalArgumentException for a message type this codec does not know */
     @Override
@@ -79,6 +84,8 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
             return PRE_VOTE_REPLY;
         } else if (m instanceof PaxosMessage.StepDown) {
             return STEP_DOWN;
+        } else if (m instanceof PaxosMessage.TimeoutNow) {
+            return TIMEOUT_NOW;
         }
         throw new IllegalArgumentException("no frame type for " + m.getClass().getSimpleName());
     }
@@ -111,6 +118,8 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
             }
         } else if (m instanceof PaxosMessage.RecoveryReply r) {
             out.putLong(r.fence()).putByte(r.fenced() ? 1 : 0).putLong(r.highest());
+        } else if (m instanceof PaxosMessage.TimeoutNow t) {
+            out.putLong(t.firstUndecided());
         } else if (m instanceof PaxosMessage.HeartbeatAck a) {
             out.putLong(a.firstUndecided());
         } else if (m instanceof PaxosMessage.PreVote pv) {
@@ -135,7 +144,7 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
             case PREPARE_OK -> {
                 long trimmed = b.getLong();
                 long continueFrom = b.getLong();
-                int n = b.getCount(20);
+                int n = b.getCount(21);
                 List<PaxosMessage.Accepted> accepted = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     accepted.add(new PaxosMessage.Accepted(b.getLong(), b.getLong(), readValue(b)));
@@ -148,7 +157,7 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
             case CATCH_UP_QUERY -> new PaxosMessage.CatchUpQuery(view, b.getLong(), b.getLong());
             case CATCH_UP_REPLY -> {
                 long first = b.getLong();
-                int n = b.getCount(12);
+                int n = b.getCount(13);
                 List<PaxosMessage.Decided> decided = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     decided.add(new PaxosMessage.Decided(b.getLong(), readValue(b)));
@@ -168,6 +177,7 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
                 yield new PaxosMessage.PreVoteReply(view, candidateView, readFlag(b));
             }
             case STEP_DOWN -> new PaxosMessage.StepDown(view);
+            case TIMEOUT_NOW -> new PaxosMessage.TimeoutNow(view, b.getLong());
             default -> throw new MalformedMessageException("unknown paxos message type " + type);
         };
         b.end();
@@ -187,11 +197,22 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
     }
 
     private static void writeValue(WireWriter out, Value v) {
+        out.putByte(v.isMembership() ? KIND_MEMBERSHIP : KIND_COMMANDS);
         out.putBytes(v.bytes());
     }
 
     private static Value readValue(WireReader b) {
+        int kind = b.getUnsignedByte();
         byte[] bytes = b.getBytes();
+        if (kind == KIND_MEMBERSHIP) {
+            if (bytes.length == 0) {
+                throw new MalformedMessageException("empty membership value");
+            }
+            return Value.membershipOf(bytes);
+        }
+        if (kind != KIND_COMMANDS) {
+            throw new MalformedMessageException("value kind " + kind + " is neither 0 nor 1");
+        }
         return bytes.length == 0 ? Value.NOOP : Value.of(bytes);
     }
 }

@@ -36,4 +36,36 @@ public sealed interface PaxosRecord {
      */
     record Decision(long instance, Value value) implements PaxosRecord {
     }
+
+    /**
+     * The replica's membership history ({@code MembershipHistory#encode}) as of a compaction: the
+     * memberships the instances kept after the trim point use, and the last instance applied.
+     * Written by compaction before the trim, so that a restart knows the members of every instance
+     * the log still holds, although the configuration commands that made them are trimmed.
+     */
+    record Members(byte[] history) implements PaxosRecord {
+        public Members {
+            history = history.clone();
+        }
+
+        @Override
+        public byte[] history() {
+            return history.clone();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Members m && java.util.Arrays.equals(history, m.history);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Arrays.hashCode(history);
+        }
+
+        @Override
+        public String toString() {
+            return "Members[" + history.length + "B]";
+        }
+    }
 }

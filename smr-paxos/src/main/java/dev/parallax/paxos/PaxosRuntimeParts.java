@@ -137,7 +137,7 @@ public final class PaxosRuntimeParts {
         if (v != view) {
             view = v;
             viewChanges.increment();
-            LOG.info("replica {}: now in view {} (leader: replica {}{})", self, v, config.leaderOf(v),
+            LOG.info("replica {}: now in view {} (leader: replica {}{})", self, v, dev.parallax.paxos.membership.Membership.leaderOf(v),
                     core.isLeader() ? ", this one" : "");
         }
         if (!replayed) {

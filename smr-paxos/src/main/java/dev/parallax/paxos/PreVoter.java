@@ -1,6 +1,7 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.protocol.Effects;
+import dev.parallax.paxos.membership.Membership;
 
 /**
  * Pre-vote (Raft thesis §9.6, adapted to views that rotate among the replicas):
@@ -33,6 +34,7 @@ import dev.parallax.core.protocol.Effects;
 final class PreVoter {
     private final PaxosConfig config;
     private final int self;
+    private final Group group;
     /** The view whose leader we suspect and whose successor we ask to start; -1 if none. */
     private long roundView = -1;
     private int grants;
@@ -41,7 +43,8 @@ final class PreVoter {
     private long granted;
     private long refused;
 
-    PreVoter(PaxosConfig config, int self) {
+    PreVoter(PaxosConfig config, int self, Group group) {
+        this.group = group;
         this.config = config;
         this.self = self;
     }
@@ -58,11 +61,7 @@ final class PreVoter {
         askedAt = now;
         rounds++;
         PaxosMessage.PreVote pv = new PaxosMessage.PreVote(view, firstUndecided);
-        for (int r = 0; r < config.members(); r++) {
-            if (r != self) {
-                out.send(r, pv);
-            }
-        }
+        Group.sendToOthers(group.recipients(), self, pv, out);
     }
 
     /** Whether the current round has waited a retransmit period without a quorum. */
@@ -82,7 +81,7 @@ final class PreVoter {
             return false;
         }
         grants |= 1 << from;
-        return Integer.bitCount(grants) >= config.quorum();
+        return group.current().isQuorum(grants);
     }
 
     /**

@@ -1,6 +1,8 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.protocol.Effects;
+import dev.parallax.paxos.membership.Membership;
+import dev.parallax.paxos.membership.MembershipHistory;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,8 +20,20 @@ import java.util.TreeMap;
  *
  * <p>Phase 1 is paged: an acceptor's {@link PaxosMessage.PrepareOk} carries a bounded slice of its
  * votes and says where to continue, and we ask that acceptor again from there. Phase 1 completes once
- * a majority answered completely. Re-proposals after Phase 1 respect the window too: at most WND
- * are in flight, the rest follow as decisions free the window, before any new value.
+ * a quorum of the membership at its first instance answered completely. Re-proposals after Phase 1
+ * respect the window too: at most WND are in flight, the rest follow as decisions free the window,
+ * before any new value.
+ *
+ * <p><b>Membership changes</b> ({@link MembershipHistory}). Rule P1: an instance is proposed only
+ * where its membership is known (R2: below the first undecided instance plus α), to that
+ * membership's members. Rule P2: an instance is proposed only once complete Phase 1 answers of
+ * this view cover a quorum of <em>its</em> membership's voters; when a change brings voters that
+ * were not asked, they are asked now ({@link #refill}), and what they report for instances not yet
+ * proposed is re-proposed like any Phase 1 report (a new voter may have voted, in an older view,
+ * where the old voters never heard of it). P2 is what makes a leader that started under one
+ * membership safe under the next. Rule P3: while a decided change is not yet in effect and
+ * nothing else is proposed, the leader fills the instances up to its effective instance with
+ * no-ops, so an idle group reaches it.
  *
  * <p>When Phase 1 completes, the values it will re-propose (every reported value at or above the
  * first open instance, no-ops aside) are kept for one {@link #takeReproposals()}: a layer ordering
@@ -44,28 +58,37 @@ final class Proposer {
     }
 
     private final PaxosConfig config;
+    private final int self;
+    private final MembershipHistory members;
+    private final Learner learner;
     private State state = State.FOLLOWER;
     private long view = -1;
 
     private long prepareFrom;
     /** Acceptors whose Phase 1 answer is complete (every vote from prepareFrom on reported). */
     private int completeFrom;
+    /** Acceptors asked for Phase 1 in this view. */
+    private int asked;
     /** Per acceptor: the instance its next Phase 1 page starts at. */
-    private long[] askFrom;
+    private final long[] askFrom = new long[Membership.ID_SPACE];
     private long highestTrim;
     private long prepareSentAt;
     private final TreeMap<Long, PaxosMessage.Accepted> reported = new TreeMap<>();
 
     private long nextInstance;
     private final TreeMap<Long, InFlight> inFlight = new TreeMap<>();
-    /** Re-proposals Phase 1 left, {@code [reproposeNext, reproposeEnd)}: they go before any new value. */
-    private long reproposeNext;
+    /** Instances {@code [nextInstance, reproposeEnd)} re-propose what Phase 1 reported: they go before any new value. */
     private long reproposeEnd;
     /** What the last completed Phase 1 re-proposes, until taken; null if taken or none. */
     private MultiPaxosCore.Reproposals reproposals;
+    /** A leadership transfer runs: no new value is taken. */
+    private boolean paused;
 
-    Proposer(PaxosConfig config) {
+    Proposer(PaxosConfig config, int self, MembershipHistory members, Learner learner) {
         this.config = config;
+        this.self = self;
+        this.members = members;
+        this.learner = learner;
     }
 
     State state() {
@@ -81,9 +104,43 @@ final class Proposer {
         return inFlight.size();
     }
 
+    /** The next instance this leader would assign. */
+    long nextInstance() {
+        return nextInstance;
+    }
+
     /** Whether a new proposal would be taken now. */
     boolean hasRoom() {
-        return state == State.LEADING && reproposeNext >= reproposeEnd && inFlight.size() < config.window();
+        return state == State.LEADING && !paused && nextInstance >= reproposeEnd && inFlight.size() < config.window()
+                && mayPropose(nextInstance);
+    }
+
+    /** Stops (or resumes) taking new values, for a leadership transfer; re-proposals go on. */
+    void pause(boolean pause) {
+        paused = pause;
+    }
+
+    /** Rules P1 and P2: the membership of {@code instance} is known and Phase 1 covers a quorum of it. */
+    private boolean mayPropose(long instance) {
+        return members.knows(instance, learner.firstUndecided()) && members.at(instance).isQuorum(completeFrom);
+    }
+
+    /**
+     * Whether a configuration command is proposed by this leader and undecided, or reported by
+     * Phase 1 to be proposed again (rule R3 of {@link MembershipHistory}).
+     */
+    boolean membershipInFlight() {
+        for (InFlight f : inFlight.values()) {
+            if (f.value.isMembership()) {
+                return true;
+            }
+        }
+        for (PaxosMessage.Accepted a : reported.values()) {
+            if (a.value().isMembership()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -95,14 +152,15 @@ final class Proposer {
         view = newView;
         prepareFrom = fromInstance;
         completeFrom = 0;
-        askFrom = new long[config.members()];
+        asked = members.voters(fromInstance) | (1 << self);
         Arrays.fill(askFrom, fromInstance);
         highestTrim = fromInstance;
         reported.clear();
         inFlight.clear();
         reproposals = null;
+        paused = false;
         prepareSentAt = now;
-        broadcast(new PaxosMessage.Prepare(view, prepareFrom), out);
+        send(asked, new PaxosMessage.Prepare(view, prepareFrom), out);
     }
 
     /** Another view took over: stop leading; proposals in flight are left to the new leader. */
@@ -111,6 +169,7 @@ final class Proposer {
         reported.clear();
         inFlight.clear();
         reproposals = null;
+        paused = false;
     }
 
     /**
@@ -125,34 +184,62 @@ final class Proposer {
 
     /**
      * Phase 1b answer (one page of it). A partial answer is followed by a Prepare to the same
-     * acceptor from where it stopped; once a majority answered completely, becomes leader and starts
-     * re-proposing what Phase 1 found.
+     * acceptor from where it stopped; once a quorum answered completely, becomes leader and starts
+     * re-proposing what Phase 1 found. An answer that arrives while leading (a voter asked under
+     * rule P2, or a late one) adds what it reports for instances not yet proposed.
      */
-    void onPrepareOk(int from, PaxosMessage.PrepareOk ok, Learner learner, long now,
-                     Effects<PaxosMessage, PaxosRecord, Value> out) {
-        if (state != State.PREPARING || ok.view() != view) {
+    void onPrepareOk(int from, PaxosMessage.PrepareOk ok, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (state == State.FOLLOWER || ok.view() != view || from < 0 || from > Membership.MAX_ID) {
             return;
         }
-        highestTrim = Math.max(highestTrim, ok.trimmedBelow());
-        for (PaxosMessage.Accepted a : ok.accepted()) {
-            PaxosMessage.Accepted old = reported.get(a.instance());
-            if (old == null || old.view() < a.view()) {
-                reported.put(a.instance(), a);
+        int bit = 1 << from;
+        if (state == State.LEADING) {
+            absorbLate(ok);
+        } else {
+            highestTrim = Math.max(highestTrim, ok.trimmedBelow());
+            for (PaxosMessage.Accepted a : ok.accepted()) {
+                merge(a);
             }
         }
         if (ok.isComplete()) {
-            completeFrom |= 1 << from;
-        } else if ((completeFrom & (1 << from)) == 0 && ok.continueFrom() > askFrom[from]) {
+            completeFrom |= bit;
+        } else if ((completeFrom & bit) == 0 && ok.continueFrom() > askFrom[from]) {
             // A page newer than the last one asked for; a duplicate or stale page asks nothing again.
             askFrom[from] = ok.continueFrom();
             out.send(from, new PaxosMessage.Prepare(view, ok.continueFrom()));
         }
-        if (Integer.bitCount(completeFrom) >= config.quorum()) {
-            lead(learner, now, out);
+        if (state == State.PREPARING && members.at(prepareFrom).isQuorum(completeFrom)) {
+            lead(now, out);
+        } else if (state == State.LEADING) {
+            refill(now, out);
         }
     }
 
-    private void lead(Learner learner, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+    private void merge(PaxosMessage.Accepted a) {
+        PaxosMessage.Accepted old = reported.get(a.instance());
+        if (old == null || old.view() < a.view()) {
+            reported.put(a.instance(), a);
+        }
+    }
+
+    /** Rule P2: a report while leading counts for the instances this leader has not proposed yet. */
+    private void absorbLate(PaxosMessage.PrepareOk ok) {
+        if (ok.trimmedBelow() > nextInstance) {
+            // Decided and covered by that acceptor's snapshot: never propose them; catch-up brings them.
+            learner.noteDecidedUpTo(ok.trimmedBelow() - 1);
+            reported.headMap(ok.trimmedBelow(), false).clear();
+            nextInstance = ok.trimmedBelow();
+            reproposeEnd = Math.max(reproposeEnd, nextInstance);
+        }
+        for (PaxosMessage.Accepted a : ok.accepted()) {
+            if (a.instance() >= nextInstance) {
+                merge(a);
+                reproposeEnd = Math.max(reproposeEnd, a.instance() + 1);
+            }
+        }
+    }
+
+    private void lead(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
         state = State.LEADING;
         // Instances below some acceptor's trim point are decided and covered by its snapshot: never
         // re-propose or no-op them (their votes are gone); we learn them through catch-up or a
@@ -168,29 +255,69 @@ final class Proposer {
             }
         }
         reproposals = new MultiPaxosCore.Reproposals(view, values);
-        reproposeNext = start;
+        nextInstance = start;
         reproposeEnd = end + 1;
-        nextInstance = end + 1;
-        refill(learner, now, out);
+        refill(now, out);
     }
 
     /**
      * Re-proposes instances Phase 1 left open while the window has room: the highest-view reported
-     * value, or a no-op for a gap; instances meanwhile decided are skipped.
+     * value, or a no-op for a gap; instances meanwhile decided are skipped. Then rule P3's no-ops up
+     * to a pending change's effective instance. Asks voters rule P2 needs.
      *
      * @return whether anything was sent
      */
-    boolean refill(Learner learner, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+    boolean refill(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (state != State.LEADING) {
+            return false;
+        }
         boolean sent = false;
-        while (state == State.LEADING && reproposeNext < reproposeEnd && inFlight.size() < config.window()) {
-            long i = reproposeNext++;
+        while (nextInstance < reproposeEnd && inFlight.size() < config.window() && mayPropose(nextInstance)) {
+            long i = nextInstance++;
             PaxosMessage.Accepted a = reported.remove(i);
             if (!learner.isDecided(i)) {
                 send(i, a == null ? Value.NOOP : a.value(), now, out);
                 sent = true;
             }
         }
+        long pending = members.pending(learner.firstUndecided());
+        while (pending >= 0 && nextInstance >= reproposeEnd && nextInstance < pending
+                && inFlight.size() < config.window() && mayPropose(nextInstance)) {
+            send(nextInstance++, Value.NOOP, now, out);
+            sent = true;
+        }
+        askUncovered(now, out);
         return sent;
+    }
+
+    /** Rule P2: the next instance's membership is known but its voters were not all asked: ask them. */
+    private void askUncovered(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        long fu = learner.firstUndecided();
+        for (long i = Math.max(nextInstance, fu); members.knows(i, fu); i = nextChange(i)) {
+            int missing = members.at(i).voters() & ~asked;
+            if (missing != 0) {
+                asked |= missing;
+                for (int r = 0; r < Membership.ID_SPACE; r++) {
+                    if ((missing & (1 << r)) != 0) {
+                        askFrom[r] = prepareFrom;
+                    }
+                }
+                prepareSentAt = now;
+                send(missing, new PaxosMessage.Prepare(view, prepareFrom), out);
+            }
+            if (nextChange(i) < 0) {
+                return;
+            }
+        }
+    }
+
+    private long nextChange(long instance) {
+        return members.pending(instance);
+    }
+
+    /** Rule P2 holds the next instance back: its membership is known, but Phase 1 covers no quorum of it. */
+    private boolean uncovered() {
+        return members.knows(nextInstance, learner.firstUndecided()) && !members.at(nextInstance).isQuorum(completeFrom);
     }
 
     /** Phase 2a for a new value. @return false if not leading or the window is full */
@@ -211,11 +338,8 @@ final class Proposer {
             inFlight.headMap(instance, false).clear();
         }
         if (state == State.LEADING && nextInstance < instance) {
-            nextInstance = instance;
-        }
-        if (reproposeNext < instance) {
             reported.headMap(instance, false).clear();
-            reproposeNext = instance;
+            nextInstance = instance;
         }
     }
 
@@ -227,21 +351,23 @@ final class Proposer {
     /** Retransmits overdue Prepares and Proposes. */
     void tick(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
         long timeout = config.retransmitNanos();
-        if (state == State.PREPARING && now - prepareSentAt >= timeout) {
+        boolean asking = state == State.PREPARING || (state == State.LEADING && uncovered());
+        if (asking && now - prepareSentAt >= timeout) {
             prepareSentAt = now;
-            for (int r = 0; r < config.members(); r++) {
-                if ((completeFrom & (1 << r)) == 0) {
+            for (int r = 0; r < Membership.ID_SPACE; r++) {
+                if ((asked & ~completeFrom & (1 << r)) != 0) {
                     retransmittedPrepares++;
                     out.send(r, new PaxosMessage.Prepare(view, askFrom[r]));
                 }
             }
-        } else if (state == State.LEADING) {
+        }
+        if (state == State.LEADING) {
             for (Map.Entry<Long, InFlight> e : inFlight.entrySet()) {
                 InFlight f = e.getValue();
                 if (now - f.sentAt >= timeout) {
                     f.sentAt = now;
                     retransmittedProposes++;
-                    broadcast(new PaxosMessage.Propose(view, e.getKey(), f.value), out);
+                    send(recipients(e.getKey()), new PaxosMessage.Propose(view, e.getKey(), f.value), out);
                 }
             }
         }
@@ -249,12 +375,19 @@ final class Proposer {
 
     private void send(long instance, Value value, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
         inFlight.put(instance, new InFlight(value, now));
-        broadcast(new PaxosMessage.Propose(view, instance, value), out);
+        send(recipients(instance), new PaxosMessage.Propose(view, instance, value), out);
     }
 
-    private void broadcast(PaxosMessage m, Effects<PaxosMessage, PaxosRecord, Value> out) {
-        for (int r = 0; r < config.members(); r++) {
-            out.send(r, m);
+    /** Rule P1: the members of the instance's membership, and this replica (its own learner hears the value). */
+    private int recipients(long instance) {
+        return members.at(instance).members() | (1 << self);
+    }
+
+    private static void send(int mask, PaxosMessage m, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        for (int r = 0; r < Membership.ID_SPACE; r++) {
+            if ((mask & (1 << r)) != 0) {
+                out.send(r, m);
+            }
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.parallax.paxos;
 
+import dev.parallax.paxos.membership.Membership;
+
 import java.util.Arrays;
 
 /**
@@ -18,12 +20,13 @@ import java.util.Arrays;
 final class QuorumCheck {
     private final PaxosConfig config;
     private final int self;
-    private final long[] lastAck;
+    private final Group group;
+    private final long[] lastAck = new long[Membership.ID_SPACE];
 
-    QuorumCheck(PaxosConfig config, int self) {
+    QuorumCheck(PaxosConfig config, int self, Group group) {
         this.config = config;
         this.self = self;
-        this.lastAck = new long[config.members()];
+        this.group = group;
     }
 
     /** A view this replica leads starts now: every peer counts as heard now. */
@@ -40,12 +43,17 @@ final class QuorumCheck {
 
     /** Whether fewer than a quorum, this replica included, acknowledged it within the suspect timeout. */
     boolean lost(long now) {
-        int heard = 1;
+        return !group.current().isQuorum(heard(now));
+    }
+
+    /** The replicas that acknowledged within the suspect timeout, this one included (a mask of ids). */
+    int heard(long now) {
+        int heard = 1 << self;
         for (int p = 0; p < lastAck.length; p++) {
             if (p != self && now - lastAck[p] < config.suspectNanos()) {
-                heard++;
+                heard |= 1 << p;
             }
         }
-        return heard < config.quorum();
+        return heard;
     }
 }

@@ -2,6 +2,9 @@ package dev.parallax.paxos;
 
 import dev.parallax.core.liveness.FailureDetector;
 import dev.parallax.core.liveness.RankedTimeout;
+import dev.parallax.paxos.membership.Membership;
+
+import java.util.function.Supplier;
 
 /**
  * When a follower suspects the leader of its view (seed 000 §V-C3): after hearing nothing from it
@@ -19,24 +22,44 @@ import dev.parallax.core.liveness.RankedTimeout;
 public final class SuspicionRule implements FailureDetector.Rule {
     private final PaxosConfig config;
     private final int self;
+    private final Supplier<Membership> members;
 
     /**
+     * A rule for the cluster file's membership, which never changes.
+     *
      * @param config the cluster's timeouts and size
      * @param self   the member applying the rule
      */
     public SuspicionRule(PaxosConfig config, int self) {
+        this(config, self, fixed(Membership.initial(config.members())));
+    }
+
+    /**
+     * @param members the membership in effect now (read on the caller's thread: the core publishes
+     *                it, see {@link MultiPaxosCore#membership()})
+     */
+    public SuspicionRule(PaxosConfig config, int self, Supplier<Membership> members) {
         this.config = config;
         this.self = self;
+        this.members = members;
+    }
+
+    private static Supplier<Membership> fixed(Membership m) {
+        return () -> m;
     }
 
     @Override
     public int leaderOf(long view) {
-        return config.leaderOf(view);
+        return Membership.leaderOf(view);
     }
 
-    /** This member's suspect timeout in {@code view}: {@code suspect × (1 + rank/2)}. */
+    /**
+     * This member's suspect timeout in {@code view}: {@code suspect × (1 + rank/2)}, its rank
+     * counted among the voters after the leader.
+     */
     public long timeoutNanos(long view) {
-        return RankedTimeout.timeoutNanos(self, config.leaderOf(view), config.members(), config.suspectNanos());
+        int rank = members.get().rankAfter(self, Membership.leaderOf(view));
+        return RankedTimeout.timeoutForRank(rank, config.suspectNanos());
     }
 
     @Override

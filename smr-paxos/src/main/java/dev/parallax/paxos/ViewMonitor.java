@@ -30,9 +30,10 @@ final class ViewMonitor {
     /** The leader of the current view stepped down: it counts as silent, whatever arrives from it. */
     private boolean leaderGone;
 
-    ViewMonitor(PaxosConfig config, int self, long now) {
+    ViewMonitor(PaxosConfig config, int self, java.util.function.Supplier<dev.parallax.paxos.membership.Membership> members,
+                long now) {
         this.config = config;
-        this.rule = new SuspicionRule(config, self);
+        this.rule = new SuspicionRule(config, self, members);
         this.lastHeard = now;
         this.lastBroadcast = Long.MIN_VALUE / 2;
     }

@@ -80,6 +80,8 @@ public final class WireBounds {
             return instance("firstUndecided", a.firstUndecided());
         } else if (m instanceof PaxosMessage.PreVote pv) {
             return instance("firstUndecided", pv.firstUndecided());
+        } else if (m instanceof PaxosMessage.TimeoutNow t) {
+            return instance("firstUndecided", t.firstUndecided());
         } else if (m instanceof PaxosMessage.PreVoteReply r) {
             return isView(r.candidateView()) ? null
                     : "candidate view " + r.candidateView() + " outside [0, " + MAX_VIEW + "]";

@@ -294,14 +294,14 @@ class CheckQuorumAndPreVoteTest {
         two.onMessage(1, new PaxosMessage.PreVote(4, 0), 600 * MS, out);
         assertThat(two.view()).as("a pre-vote asks; it does not move anyone").isZero();
         out.clear();
-        two.onMessage(0, new PaxosMessage.Heartbeat(3, 0), 700 * MS, out);
+        two.onMessage(0, new PaxosMessage.Heartbeat(32, 0), 700 * MS, out); // view 32 is led by 0
         out.clear();
         two.onMessage(1, new PaxosMessage.PreVote(1, 0), 1_300 * MS, out);
-        assertThat(out.sends()).containsExactly(new EffectBuffer.Outgoing<>(1, new PaxosMessage.PreVoteReply(3, 1, false)));
+        assertThat(out.sends()).containsExactly(new EffectBuffer.Outgoing<>(1, new PaxosMessage.PreVoteReply(32, 1, false)));
         MultiPaxosCore candidate = fresh(1);
         candidate.onTick(1, out);
-        candidate.onMessage(2, new PaxosMessage.PreVoteReply(3, 1, false), 1_300 * MS, out);
-        assertThat(candidate.view()).isEqualTo(3);
+        candidate.onMessage(2, new PaxosMessage.PreVoteReply(32, 1, false), 1_300 * MS, out);
+        assertThat(candidate.view()).isEqualTo(32);
         assertThat(candidate.leaderHint()).isZero();
     }
 

@@ -147,7 +147,7 @@ class LocalReplayTest {
             c.deliverAll(1000);
         }
         c.compact(1, 3);
-        assertThat(c.logSize(1)).as("trim, promise, votes 3..5, promise, Decided 3..5").isEqualTo(9);
+        assertThat(c.logSize(1)).as("trim, promise, votes 3..5, promise, members, Decided 3..5").isEqualTo(10);
         c.crashAndRestart(1);
         c.core(1).skipTo(3);        // the snapshot at 3 was restored
         c.tick(MS);

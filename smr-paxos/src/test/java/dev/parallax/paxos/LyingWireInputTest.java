@@ -1,5 +1,6 @@
 package dev.parallax.paxos;
 
+import dev.parallax.paxos.membership.Membership;
 import dev.parallax.core.protocol.EffectBuffer;
 import dev.parallax.core.spi.ByteBufferWire;
 import dev.parallax.core.spi.MalformedMessageException;
@@ -87,11 +88,11 @@ class LyingWireInputTest {
         }
     }
 
-    /** n = 3: Long.MAX_VALUE mod 3 = 1, so replica 1 "leads" it and must start the next view it leads. */
+    /** Long.MAX_VALUE mod 32 = 31, so replica 31 "leads" it and must start the next view it leads. */
     @Test
     void aViewAtLongMaxValueThatTheReplicaLeadsOnPaperDoesNotMakeItLoop() {
-        assertThat(CONFIG.leaderOf(Long.MAX_VALUE)).isEqualTo(1);
-        MultiPaxosCore core = new MultiPaxosCore(CONFIG, 1, List.of(), 0);
+        assertThat(Membership.leaderOf(Long.MAX_VALUE)).isEqualTo(31);
+        MultiPaxosCore core = new MultiPaxosCore(CONFIG, 31, List.of(), 0);
         core.onTick(1, out);
         long before = core.view();
         out.clear();
@@ -103,8 +104,8 @@ class LyingWireInputTest {
 
     @Test
     void aFollowerThatSuspectsTheLeaderOfAViewNearLongMaxValueDoesNotLoop() {
-        long lie = Long.MAX_VALUE - 1; // led by replica 0
-        assertThat(CONFIG.leaderOf(lie)).isZero();
+        long lie = Long.MAX_VALUE - 31; // led by replica 0
+        assertThat(Membership.leaderOf(lie)).isZero();
         MultiPaxosCore core = new MultiPaxosCore(CONFIG, 2, List.of(), 0);
         core.onTick(1, out);
         assertTimeoutPreemptively(NO_LOOP, () -> {
@@ -176,10 +177,10 @@ class LyingWireInputTest {
     void theNextViewALeaderStartsIsComputedAsTheOldLoopFoundIt() {
         for (int n = 1; n <= 7; n++) {
             PaxosConfig config = PaxosConfig.builder(n).build();
-            for (int self = 0; self < n; self++) {
-                for (long after = -1; after < 40; after++) {
+            for (int self = 0; self < Membership.ID_SPACE; self++) {
+                for (long after = -1; after < 100; after++) {
                     long loop = after + 1;
-                    while (config.leaderOf(loop) != self) {
+                    while (Membership.leaderOf(loop) != self) {
                         loop++;
                     }
                     assertThat(MultiPaxosCore.nextViewLedBy(config, self, after)).as("n=%d self=%d after=%d", n, self, after)
@@ -187,13 +188,13 @@ class LyingWireInputTest {
                 }
             }
             assertThat(MultiPaxosCore.nextViewLedBy(config, 0, WireBounds.MAX_VIEW))
-                    .isGreaterThan(WireBounds.MAX_VIEW).isLessThanOrEqualTo(WireBounds.MAX_VIEW + n);
+                    .isGreaterThan(WireBounds.MAX_VIEW).isLessThanOrEqualTo(WireBounds.MAX_VIEW + Membership.ID_SPACE);
             assertThat(MultiPaxosCore.nextViewLedBy(config, 0, Long.MAX_VALUE)).isEqualTo(-1);
         }
     }
 
     /**
-     * At the top of the view space (2^62 - 1 is led by replica 0 when n = 3) a follower that
+     * At the top of the view space (2^62 - 1 is led by replica 31, 2^62 - 32 by replica 0) a follower that
      * suspects the leader does not start a view its peers would refuse: it stays a follower and
      * does not even ask for a pre-vote. One view lower, it asks, and with a peer's grant starts the
      * next view it leads as usual.
@@ -201,7 +202,7 @@ class LyingWireInputTest {
     @Test
     void aFollowerAtTheTopOfTheViewSpaceStartsNoViewBeyondIt() {
         long top = WireBounds.MAX_VIEW;
-        assertThat(CONFIG.leaderOf(top)).isZero();
+        assertThat(Membership.leaderOf(top)).isEqualTo(31);
         MultiPaxosCore atTop = new MultiPaxosCore(CONFIG, 1, List.of(), 0);
         atTop.onTick(1, out);
         atTop.onMessage(0, new PaxosMessage.Heartbeat(top, 0), 2, out);
@@ -215,15 +216,16 @@ class LyingWireInputTest {
 
         MultiPaxosCore below = new MultiPaxosCore(CONFIG, 1, List.of(), 0);
         below.onTick(1, out);
-        below.onMessage(0, new PaxosMessage.Heartbeat(top - 3, 0), 2, out);
+        long ledByZero = top - 31;
+        below.onMessage(0, new PaxosMessage.Heartbeat(ledByZero, 0), 2, out);
         out.clear();
-        below.onSuspect(top - 3, later, out);
+        below.onSuspect(ledByZero, later, out);
         assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message)
-                .containsOnly(new PaxosMessage.PreVote(top - 3, 0));
+                .containsOnly(new PaxosMessage.PreVote(ledByZero, 0));
         out.clear();
-        below.onMessage(2, new PaxosMessage.PreVoteReply(top - 3, top - 3, true), later + 1, out);
-        assertThat(below.view()).isEqualTo(top - 2);
+        below.onMessage(2, new PaxosMessage.PreVoteReply(ledByZero, ledByZero, true), later + 1, out);
+        assertThat(below.view()).isEqualTo(ledByZero + 1);
         assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message)
-                .containsOnly(new PaxosMessage.Prepare(top - 2, 0));
+                .containsOnly(new PaxosMessage.Prepare(ledByZero + 1, 0));
     }
 }

@@ -282,8 +282,9 @@ class MultiPaxosCoreTest {
     @DisplayName("PMS §2.4 / JPaxos: any message from a higher view moves a replica there; a leader of a lower view steps down")
     void anyMessageFromAHigherViewMovesAReplicaThereAndDeposesALeader() {
         ScriptedCluster c = stableCluster();
-        c.core(0).onMessage(2, new PaxosMessage.Accept(5, 9), c.now(), out);
-        assertThat(c.core(0).view()).isEqualTo(5);
+        // View 34 is led by replica 34 mod 32 = 2 (Membership.leaderOf).
+        c.core(0).onMessage(2, new PaxosMessage.Accept(34, 9), c.now(), out);
+        assertThat(c.core(0).view()).isEqualTo(34);
         assertThat(c.core(0).isLeader()).isFalse();
         assertThat(c.core(0).leaderHint()).isEqualTo(2);
     }
@@ -291,32 +292,34 @@ class MultiPaxosCoreTest {
     @Test
     @DisplayName("PMS §2.5: a proposer never reuses a proposal number, even after a restart")
     void aRestartedLeaderNeverReusesAViewItMayHaveLed() {
-        MultiPaxosCore restarted = new MultiPaxosCore(CONFIG, 0, List.of(new PaxosRecord.Promise(3)), 0);
+        // View 32 is led by replica 0 (32 mod 32).
+        MultiPaxosCore restarted = new MultiPaxosCore(CONFIG, 0, List.of(new PaxosRecord.Promise(32)), 0);
         restarted.onTick(1, out);
         // It does not seize leadership at once: it waits to hear from whoever leads now.
-        assertThat(restarted.view()).isEqualTo(3);
+        assertThat(restarted.view()).isEqualTo(32);
         assertThat(out.sends()).isEmpty();
         // Silence past its suspect timeout (it ranks last: 1000 ms), but within the restart hold
         // (2 s: it has heard from no peer yet, so it cannot know the view the others are in).
         restarted.onTick(1_100 * MS, out);
-        assertThat(restarted.view()).isEqualTo(3);
+        assertThat(restarted.view()).isEqualTo(32);
         assertThat(out.sends()).isEmpty();
-        // Silence past the hold: view 3 may hold proposals from before the crash, so it starts view 6 instead.
+        // Silence past the hold: view 32 may hold proposals from before the crash, so it starts
+        // view 64, the next it leads, instead.
         suspectAndWin(restarted, 1, 2_100 * MS);
-        assertThat(restarted.view()).isEqualTo(6);
-        assertThat(out.records()).contains(new PaxosRecord.Promise(6));
+        assertThat(restarted.view()).isEqualTo(64);
+        assertThat(out.records()).contains(new PaxosRecord.Promise(64));
     }
 
     @Test
     @DisplayName("seed 000 §V-C3: a restarted replica follows the current leader until it suspects it")
     void aRestartedLeaderFollowsTheCurrentLeader() {
-        MultiPaxosCore restarted = new MultiPaxosCore(CONFIG, 0, List.of(new PaxosRecord.Promise(3)), 0);
+        MultiPaxosCore restarted = new MultiPaxosCore(CONFIG, 0, List.of(new PaxosRecord.Promise(32)), 0);
         restarted.onTick(1, out);
-        restarted.onMessage(1, new PaxosMessage.Heartbeat(4, 10), 2, out);
-        assertThat(restarted.view()).isEqualTo(4);
+        restarted.onMessage(1, new PaxosMessage.Heartbeat(33, 10), 2, out);
+        assertThat(restarted.view()).isEqualTo(33);
         assertThat(restarted.leaderHint()).isEqualTo(1);
         restarted.onTick(400 * MS, out); // within its suspect timeout of the new leader
-        assertThat(restarted.view()).isEqualTo(4);
+        assertThat(restarted.view()).isEqualTo(33);
         assertThat(restarted.isLeader()).isFalse();
     }
 
@@ -563,8 +566,8 @@ class MultiPaxosCoreTest {
         }
         long before = c.logSize(1);
         c.compact(1, 5);
-        assertThat(c.logSize(1)).as("checkpoint: trim, promise, one vote, promise, decision")
-                .isLessThan(before).isEqualTo(5);
+        assertThat(c.logSize(1)).as("checkpoint: trim, promise, one vote, promise, members, decision")
+                .isLessThan(before).isEqualTo(6);
         c.crashAndRestart(1);
         // The restarted acceptor keeps its promise and the vote at 5, and reports its trim point.
         c.core(1).onMessage(2, new PaxosMessage.Prepare(5, 0), c.now(), out);
@@ -699,10 +702,10 @@ class MultiPaxosCoreTest {
         assertThat(last.accepted()).containsExactly(new PaxosMessage.Accepted(7, 0, v("x7")));
         assertThat(last.isComplete()).isTrue();
 
-        // The byte budget: 30-byte values take 50 bytes each, so a 60-byte budget pages one by one;
+        // The byte budget: 30-byte values take 51 bytes each, so a 60-byte budget pages one by one;
         // a vote larger than the budget still goes, alone, so paging always progresses.
         out.clear();
-        Acceptor small = new Acceptor(3, 100, 60, List.of(new PaxosRecord.Vote(0, 0, Value.of(new byte[30])),
+        Acceptor small = new Acceptor(100, 60, List.of(new PaxosRecord.Vote(0, 0, Value.of(new byte[30])),
                 new PaxosRecord.Vote(1, 0, Value.of(new byte[500])), new PaxosRecord.Vote(2, 0, Value.of(new byte[30]))));
         small.onPrepare(1, new PaxosMessage.Prepare(1, 0), out);
         small.onPrepare(1, new PaxosMessage.Prepare(1, 1), out);
@@ -871,6 +874,6 @@ class MultiPaxosCoreTest {
         assertThatThrownBy(() -> PaxosConfig.builder(3).window(0)).hasMessageContaining("window");
         assertThatThrownBy(() -> PaxosConfig.builder(3).heartbeat(Duration.ofSeconds(1)).suspect(Duration.ofSeconds(1)).build())
                 .hasMessageContaining("twice the heartbeat");
-        assertThatThrownBy(() -> new MultiPaxosCore(CONFIG, 3, List.of(), 0)).hasMessageContaining("not one of");
+        assertThatThrownBy(() -> new MultiPaxosCore(CONFIG, 32, List.of(), 0)).hasMessageContaining("outside 0..31");
     }
 }

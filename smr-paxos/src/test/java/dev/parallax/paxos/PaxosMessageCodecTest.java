@@ -1,6 +1,7 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.spi.MalformedMessageException;
+import dev.parallax.paxos.membership.MembershipChange;
 import dev.parallax.core.spi.ByteBufferWire;
 
 import java.nio.ByteBuffer;
@@ -34,6 +35,7 @@ class PaxosMessageCodecTest {
             new PaxosMessage.PrepareOk(3, 2, List.of(new PaxosMessage.Accepted(5, 1, Value.of(new byte[]{1, 2})),
                     new PaxosMessage.Accepted(6, 2, Value.NOOP)), 9),
             new PaxosMessage.Propose(4, 8, Value.of(new byte[]{7, 7, 7})),
+            new PaxosMessage.Propose(4, 9, Value.membership(MembershipChange.addLearner(3, "h:7003", 10))),
             new PaxosMessage.Accept(4, 8),
             new PaxosMessage.Heartbeat(4, 9),
             new PaxosMessage.CatchUpQuery(4, 1, 9),
@@ -44,7 +46,8 @@ class PaxosMessageCodecTest {
             new PaxosMessage.HeartbeatAck(4, 10),
             new PaxosMessage.PreVote(4, 11),
             new PaxosMessage.PreVoteReply(5, 4, true),
-            new PaxosMessage.StepDown(4));
+            new PaxosMessage.StepDown(4),
+            new PaxosMessage.TimeoutNow(4, 12));
 
     private PaxosMessage roundTrip(PaxosMessage m) {
         ByteBufferWire.Encoded e = ByteBufferWire.encode(codec, m);
@@ -106,13 +109,13 @@ class PaxosMessageCodecTest {
             assertThat(roundTrip(m)).isEqualTo(m);
         }
         assertThat(kinds).as("a sample of every message kind").containsExactlyInAnyOrder(PaxosMessage.class.getPermittedSubclasses());
-        assertThat(types).hasSize(SAMPLES.size()).allMatch(t -> t >= 0 && t <= 255);
+        assertThat(types).hasSize(kinds.size()).allMatch(t -> t >= 0 && t <= 255);
     }
 
     @Test
     void anUnknownTypeIsABadFrame() {
         byte[] body = body(new PaxosMessage.Accept(1, 2));
-        for (int type : new int[]{0, 14, 99, 255}) {
+        for (int type : new int[]{0, 15, 99, 255}) {
             assertThatThrownBy(() -> decode(type, body)).isInstanceOf(MalformedMessageException.class)
                     .hasMessageContaining("unknown paxos message type " + type);
         }
@@ -150,16 +153,26 @@ class PaxosMessageCodecTest {
                     .hasMessageContaining("count " + count);
         }
         // CatchUpReply: view:8 firstAvailable:8 count:4 ...
-        PaxosMessage reply = SAMPLES.get(6);
+        PaxosMessage reply = SAMPLES.get(7);
         byte[] lyingReply = body(reply);
         writeInt(lyingReply, 16, Integer.MAX_VALUE);
         assertThatThrownBy(() -> decode(codec.type(reply), lyingReply)).isInstanceOf(MalformedMessageException.class);
-        // Propose: view:8 instance:8 length:4 bytes
+        // Propose: view:8 instance:8 kind:1 length:4 bytes
         PaxosMessage propose = SAMPLES.get(2);
         byte[] lyingValue = body(propose);
-        writeInt(lyingValue, 16, 1 << 30);
+        writeInt(lyingValue, 17, 1 << 30);
         assertThatThrownBy(() -> decode(codec.type(propose), lyingValue)).isInstanceOf(MalformedMessageException.class)
                 .hasMessageContaining("does not fit");
+        // A value kind other than commands (0) or a membership change (1)
+        byte[] lyingKind = body(propose);
+        lyingKind[16] = 7;
+        assertThatThrownBy(() -> decode(codec.type(propose), lyingKind)).isInstanceOf(MalformedMessageException.class)
+                .hasMessageContaining("value kind 7");
+        // An empty membership value
+        byte[] emptyMembership = body(new PaxosMessage.Propose(4, 8, Value.NOOP));
+        emptyMembership[16] = 1;
+        assertThatThrownBy(() -> decode(codec.type(propose), emptyMembership)).isInstanceOf(MalformedMessageException.class)
+                .hasMessageContaining("empty membership value");
     }
 
     @Test

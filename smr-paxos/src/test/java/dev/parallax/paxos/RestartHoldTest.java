@@ -21,7 +21,7 @@ class RestartHoldTest {
     private static final PaxosConfig CONFIG = PaxosConfig.builder(3).heartbeat(Duration.ofMillis(50))
             .suspect(Duration.ofMillis(500)).restartHold(Duration.ofSeconds(2)).build();
     /** Replica 0 led view 3 before it stopped. */
-    private static final List<PaxosRecord> LED_VIEW_3 = List.of(new PaxosRecord.Promise(3));
+    private static final List<PaxosRecord> LED_VIEW_32 = List.of(new PaxosRecord.Promise(32)); // view 32 is led by 0 (32 mod 32)
 
     private final EffectBuffer<PaxosMessage, PaxosRecord, Value> out = new EffectBuffer<>();
 
@@ -40,41 +40,41 @@ class RestartHoldTest {
 
     @Test
     void aSuspicionDuringTheHoldStartsNoViewAndAPeersHigherViewMakesItFollow() {
-        MultiPaxosCore old = restarted(0, LED_VIEW_3);
+        MultiPaxosCore old = restarted(0, LED_VIEW_32);
         old.onTick(1, out);
-        // Its detector gives up on view 3 (which it leads but does not lead any more) while its peers are silent.
-        old.onSuspect(3, 1_000 * MS, out);
+        // Its detector gives up on view 32 (which it leads but does not lead any more) while its peers are silent.
+        old.onSuspect(32, 1_000 * MS, out);
         old.onTick(1_100 * MS, out);
-        assertThat(old.view()).isEqualTo(3);
+        assertThat(old.view()).isEqualTo(32);
         assertThat(out.records()).isEmpty();
         assertThat(out.sends()).isEmpty();
-        // The working leader of view 4 reaches it: it follows, and the kept suspicion of view 3 is stale.
-        old.onMessage(1, new PaxosMessage.Heartbeat(4, 0), 1_200 * MS, out);
-        assertThat(old.view()).isEqualTo(4);
+        // The working leader of view 33 reaches it: it follows, and the kept suspicion of view 32 is stale.
+        old.onMessage(1, new PaxosMessage.Heartbeat(33, 0), 1_200 * MS, out);
+        assertThat(old.view()).isEqualTo(33);
         assertThat(old.leaderHint()).isEqualTo(1);
         old.onTick(2_500 * MS, out);
         old.onTick(10_000 * MS, out);
-        assertThat(old.view()).isEqualTo(4);
+        assertThat(old.view()).isEqualTo(33);
         assertThat(old.isFollowing()).isTrue();
         assertThat(out.sends()).as("it only acknowledged the leader's heartbeat: no pre-vote, no Prepare")
-                .extracting(EffectBuffer.Outgoing::message).containsOnly(new PaxosMessage.HeartbeatAck(4, 0));
+                .extracting(EffectBuffer.Outgoing::message).containsOnly(new PaxosMessage.HeartbeatAck(33, 0));
     }
 
     @Test
     void aKeptSuspicionIsActedOnWhenTheHoldRunsOutInSilence() {
-        MultiPaxosCore old = restarted(0, LED_VIEW_3);
+        MultiPaxosCore old = restarted(0, LED_VIEW_32);
         old.onTick(1, out);
-        old.onSuspect(3, 1_000 * MS, out);
+        old.onSuspect(32, 1_000 * MS, out);
         old.onTick(1_999 * MS, out);
-        assertThat(old.view()).isEqualTo(3);
+        assertThat(old.view()).isEqualTo(32);
         assertThat(out.sends()).isEmpty();
         // Nobody spoke for the whole hold (say the whole cluster restarted): liveness wins.
         old.onTick(2_000 * MS, out);
-        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).containsOnly(new PaxosMessage.PreVote(3, 0));
-        old.onMessage(2, new PaxosMessage.PreVoteReply(3, 3, true), 2_001 * MS, out);
-        assertThat(old.view()).isEqualTo(6);
-        assertThat(out.records()).contains(new PaxosRecord.Promise(6));
-        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).contains(new PaxosMessage.Prepare(6, 0));
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).containsOnly(new PaxosMessage.PreVote(32, 0));
+        old.onMessage(2, new PaxosMessage.PreVoteReply(32, 32, true), 2_001 * MS, out);
+        assertThat(old.view()).isEqualTo(64);
+        assertThat(out.records()).contains(new PaxosRecord.Promise(64));
+        assertThat(out.sends()).extracting(EffectBuffer.Outgoing::message).contains(new PaxosMessage.Prepare(64, 0));
     }
 
     @Test

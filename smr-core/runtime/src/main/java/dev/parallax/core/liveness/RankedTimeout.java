@@ -35,4 +35,17 @@ public final class RankedTimeout {
         int rank = Math.floorMod(self - leader - 1, members);
         return suspect + rank * (suspect / 2);
     }
+
+    /**
+     * The suspect timeout of the member of rank {@code rank} after the leader (0 for the next one):
+     * {@code suspect + rank × (suspect / 2)}. For protocols whose members are not {@code 0..n-1}.
+     *
+     * @throws IllegalArgumentException if {@code rank} or {@code suspect} is negative
+     */
+    public static long timeoutForRank(int rank, long suspect) {
+        if (rank < 0 || suspect < 0) {
+            throw new IllegalArgumentException("rank and suspect must not be negative: " + rank + ", " + suspect);
+        }
+        return suspect + rank * (suspect / 2);
+    }
 }
