@@ -71,9 +71,11 @@ final class CatchUp {
 
     /** The leader of {@code view} first (if not us), then the other replicas in turn. */
     private int peer(long view, int attempt) {
-        int peers = group.recipients() & ~(1 << self);
-        int n = Integer.bitCount(peers);
         int leader = Membership.leaderOf(view);
+        // The leader of our view is asked even when we do not know it as a member yet: a replica
+        // behind the change that added it knows the group only as it was.
+        int peers = (group.recipients() | (1 << leader)) & ~(1 << self);
+        int n = Integer.bitCount(peers);
         int start = (peers & (1 << leader)) != 0 ? leader : nextIn(peers, leader);
         int p = start;
         for (int k = 0; k < attempt % n; k++) {

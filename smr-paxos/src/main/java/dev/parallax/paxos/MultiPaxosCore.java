@@ -366,11 +366,13 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
 
     @Override
     public void onMessage(int from, PaxosMessage m, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
-        if (from < 0 || from > Membership.MAX_ID || (group.recipients() & (1 << from)) == 0
-                || WireBounds.violation(m) != null) {
-            // Not a member of the membership in effect or of a pending one (never one, or removed:
-            // a removed replica that still runs must not disturb the group), or a lying view or
-            // instance (the codec refuses them; this guards codec-less transports).
+        if (from < 0 || from > Membership.MAX_ID || WireBounds.violation(m) != null
+                || (removed(from) && !(m instanceof PaxosMessage.CatchUpQuery))) {
+            // A lying view or instance (the codec refuses them; this guards codec-less
+            // transports), or a replica removed by a change in effect here: a removed replica that
+            // still runs must not disturb the group, though it may still catch up (and so learn it
+            // was removed). A replica that does not know of a newer member yet still hears it: a
+            // new learner knows only the cluster file's members until it caught up.
             return;
         }
         long viewBefore = view();
@@ -399,7 +401,9 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
                 proposer.onDecided(p.instance());
             }
             if (!recovery.recovering() && mayVote(p.instance())) {
-                acceptor.onPropose(p, group.recipients() | (1 << self), out);
+                // The proposer hears the vote even where this replica does not know it as a
+                // member yet (it lags behind the change that added it).
+                acceptor.onPropose(p, group.recipients() | (1 << self) | (1 << from), out);
             }
         } else if (m instanceof PaxosMessage.Accept a) {
             if (learner.onAccept(from, a, out)) {
@@ -474,6 +478,11 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         if (proposer.refill(now, out)) {
             monitor.broadcastSent(now);
         }
+    }
+
+    /** Whether {@code id} was removed by a change in effect at this replica's first undecided instance. */
+    private boolean removed(int id) {
+        return (group.current().retired() & (1 << id)) != 0;
     }
 
     /** Instances decided when their membership became known free the window. */

@@ -13,19 +13,19 @@ import java.util.Set;
  */
 final class LeaderWatch {
     private final Simulation<Object> sim;
-    private final int replicas;
     private final Set<Long> ledViews = new HashSet<>();
+    private int[] ids;
 
     LeaderWatch(Simulation<Object> sim, int replicas) {
         this.sim = sim;
-        this.replicas = replicas;
+        this.ids = java.util.stream.IntStream.range(0, replicas).toArray();
     }
 
     /** The up replica that leads the highest view (it finished Phase 1), or -1 if none leads. */
     int currentLeader() {
         int leader = -1;
         long view = -1;
-        for (int r = 0; r < replicas; r++) {
+        for (int r : replicaIds()) {
             if (sim.isUp(r)) {
                 MultiPaxosCore rep = sim.<SimulatedReplica>node(r).ordering();
                 if (rep.isLeader() && rep.view() > view) {
@@ -39,7 +39,7 @@ final class LeaderWatch {
 
     /** Notes views that gained a leader; run it after every event. */
     void observe() {
-        for (int r = 0; r < replicas; r++) {
+        for (int r : replicaIds()) {
             if (sim.isUp(r)) {
                 MultiPaxosCore rep = sim.<SimulatedReplica>node(r).ordering();
                 if (rep.isLeader()) {
@@ -47,6 +47,17 @@ final class LeaderWatch {
                 }
             }
         }
+    }
+
+    /** Replicas {@code 0 .. n-1}, and any replica a membership change added since ({@link #added}). */
+    int[] replicaIds() {
+        return ids;
+    }
+
+    /** A membership change brought replica {@code id} in: watch it too. */
+    void added(int id) {
+        ids = java.util.Arrays.copyOf(ids, ids.length + 1);
+        ids[ids.length - 1] = id;
     }
 
     /** Views other than the initial one in which a leader finished Phase 1. */

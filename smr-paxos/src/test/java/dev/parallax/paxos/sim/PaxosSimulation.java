@@ -27,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 /**
  * One seeded Multi-Paxos run: n replicas and several closed-loop KV clients that keep the cluster
@@ -184,7 +186,19 @@ final class PaxosSimulation {
                    long snapshotInstalls, long operations, int pendingAtHeal, long leaderCrashes, long leaderIsolations,
                    long partitions, long restarts, long viewChanges, long maxProgressNanos, Clients clients,
                    long sessionGaps, long pauses, long heldByPause, long queuedByPause, long crashAlls,
-                   long partialPartitions, long leaderPartialCuts, long sessionDuplicates) {
+                   long partialPartitions, long leaderPartialCuts, long sessionDuplicates,
+                   MembershipNemesis.Counts membership) {
+    }
+
+    /**
+     * Membership changes during a run ({@link MembershipNemesis}).
+     *
+     * @param interval mean time between operations
+     * @param alpha    the α changes carry; 0 for the replicas' window (correct), another value only
+     *                 to show that the checks catch a change that takes effect too early
+     */
+    record MembershipPlan(long interval, int alpha) {
+        static final MembershipPlan CORRECT = new MembershipPlan(250 * MS, 0);
     }
 
     /**
@@ -247,6 +261,11 @@ final class PaxosSimulation {
 
     /** A run of the replicas {@code wiring} builds (Multi-Paxos or S-Paxos) with the scenario's faults and clients. */
     static Outcome run(long seed, Scenario s, AmnesiaPlan amnesia, Wiring wiring) {
+        return run(seed, s, amnesia, wiring, null);
+    }
+
+    /** A run whose membership changes as {@code membership} says (null: it does not change). */
+    static Outcome run(long seed, Scenario s, AmnesiaPlan amnesia, Wiring wiring, MembershipPlan membership) {
         Simulation<Object> sim = new Simulation<>(seed, s.plan());
         SafetyMonitor<Value> safety = new SafetyMonitor<>(Value::isNoop);
         ProgressMonitor progress = new ProgressMonitor();
@@ -267,6 +286,15 @@ final class PaxosSimulation {
         sim.processFaults(s.processFaults());
         sim.addInvariant(leaders::observe);
         sim.addInvariant(() -> progress.check(sim.now()));
+        MembershipNemesis changes = null;
+        if (membership != null) {
+            changes = new MembershipNemesis(sim, leaders, ctx -> wiring.replicas().create(ctx, s, monitors),
+                    sim.random().split(), membership.interval(), s.faultyFor(),
+                    membership.alpha() == 0 ? s.config().window() : membership.alpha(), s.replicas());
+            changes.start();
+        }
+        MembershipNemesis nemesis = changes;
+        Supplier<int[]> members = nemesis == null ? () -> IntStream.range(0, s.replicas()).toArray() : nemesis::members;
         HistoryRecorder<KvOp, String> history = new HistoryRecorder<>(sim::now);
         SplittableRandom workloads = sim.random().split();
         List<Integer> clientIds = new ArrayList<>();
@@ -284,8 +312,11 @@ final class PaxosSimulation {
         }
 
         HealAndCheck.Result checked = HealAndCheck.run(sim, clientIds, s.faultyFor(), progress, s.progressBound(),
-                new HealAndCheck.Replicas(s.replicas(), "replica", () -> converged(sim, s.replicas()),
-                        () -> appliedCounts(sim, s.replicas()), r -> sim.<SimulatedReplica>node(r).state()), history, CHECK_STEPS);
+                new HealAndCheck.Replicas(s.replicas(), "replica",
+                        () -> (nemesis == null || nemesis.idle()) && converged(sim, members.get()),
+                        () -> appliedCounts(sim, members.get()) + (nemesis == null ? "" : nemesis + "; "),
+                        r -> sim.<SimulatedReplica>node(r).state(), members),
+                history, CHECK_STEPS);
         int pendingAtHeal = checked.pendingAtHeal();
         CheckResult lin = checked.lin();
         long operations = loads.stream().mapToLong(ClientWorkload::issued).sum();
@@ -300,26 +331,35 @@ final class PaxosSimulation {
                 shelf.installs(), operations, pendingAtHeal, st.leaderCrashes(), st.leaderIsolations(),
                 st.partitionsStarted(), st.restarts(), leaders.viewChanges(), progress.maxLatency(), clients,
                 counters.gaps(), st.pauses(), st.heldByPause(), st.queuedByPause(), st.crashAlls(),
-                st.oneWayCuts() + st.bridges(), st.leaderPartialCuts(), counters.duplicates());
+                st.oneWayCuts() + st.bridges(), st.leaderPartialCuts(), counters.duplicates(),
+                nemesis == null ? null : nemesis.counts());
     }
 
-    private static boolean converged(Simulation<Object> sim, int replicas) {
-        long applied = sim.<SimulatedReplica>node(0).applied();
-        for (int r = 0; r < replicas; r++) {
+    private static boolean converged(Simulation<Object> sim, int[] replicas) {
+        long applied = -1;
+        for (int r : replicas) {
             SimulatedReplica replica = sim.node(r);
-            if (replica.applied() != applied || !replica.settled()) {
+            if (replica == null || !replica.settled() || (applied >= 0 && replica.applied() != applied)) {
                 return false;
             }
+            applied = replica.applied();
         }
         return true;
     }
 
-    private static String appliedCounts(Simulation<Object> sim, int replicas) {
+    private static String appliedCounts(Simulation<Object> sim, int[] replicas) {
         StringBuilder sb = new StringBuilder();
-        for (int r = 0; r < replicas; r++) {
+        for (int r : replicas) {
             SimulatedReplica replica = sim.node(r);
+            if (replica == null) {
+                sb.append(r).append(": down; ");
+                continue;
+            }
             sb.append(r).append(": applied ").append(replica.applied()).append(replica.settled() ? "" : " (waiting)")
-                    .append(", view ").append(replica.ordering().view()).append("; ");
+                    .append(", view ").append(replica.ordering().view())
+                    .append(replica.ordering().isLeader() ? " (leads, " + replica.ordering().inFlight() + " in flight, "
+                            + (replica.ordering().canPropose() ? "has room)" : "no room)") : "")
+                    .append(", ").append(replica.ordering().membership()).append("; ");
         }
         return sb.toString();
     }

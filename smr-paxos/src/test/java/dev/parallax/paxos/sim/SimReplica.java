@@ -19,6 +19,7 @@ import dev.parallax.paxos.PaxosMessage;
 import dev.parallax.paxos.PaxosRecord;
 import dev.parallax.paxos.PaxosRecordCodec;
 import dev.parallax.paxos.Value;
+import dev.parallax.paxos.membership.MembershipChange;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -102,6 +103,9 @@ final class SimReplica implements SimulatedReplica {
     private void restore(SnapshotShelf.Snap s) {
         service.restore(s);
         applied = s.instance();
+        if (s.deliveryState().length > 0) {
+            core.installMembership(s.deliveryState());
+        }
         core.skipTo(s.instance());
     }
 
@@ -187,24 +191,44 @@ final class SimReplica implements SimulatedReplica {
 
     private void deliver(long instance, Value value) {
         safety.decided(ctx.id(), instance, value);
-        progress.decided(value.bytes(), ctx.now());
+        if (!value.isMembership()) {
+            progress.decided(value.bytes(), ctx.now());
+        }
         if (instance != applied) {
             throw new AssertionError("replica " + ctx.id() + " got instance " + instance + " but expected " + applied);
         }
         applied++;
-        if (!value.isNoop()) {
+        if (!value.isNoop() && !value.isMembership()) {
             for (Command c : CommandBatch.decode(value.bytes())) {
                 service.execute(c);
             }
         }
         if (snapshotEvery > 0 && applied % snapshotEvery == 0) {
-            shelf.put(ctx.id(), service.snapshot(applied, new byte[0]));
+            // The membership travels with the snapshot (production: the broadcast's delivery state).
+            shelf.put(ctx.id(), service.snapshot(applied, core.membershipHistory().encode()));
             compaction.request(applied);
         }
     }
 
     MultiPaxosCore core() {
         return core;
+    }
+
+    /** Asks the core to propose a membership change (see {@link MultiPaxosCore#proposeMembership}); null if proposed. */
+    String requestMembership(MembershipChange change) {
+        String refusal = core.proposeMembership(change, ctx.now(), effects);
+        if (refusal == null) {
+            safety.proposed(Value.membership(change));
+        }
+        apply();
+        return refusal;
+    }
+
+    /** Asks the core to hand leadership to {@code target} (see {@link MultiPaxosCore#transferLeadership}). */
+    String requestTransfer(int target) {
+        String refusal = core.transferLeadership(target, ctx.now(), effects);
+        apply();
+        return refusal;
     }
 
     @Override

@@ -60,14 +60,25 @@ final class NodeProcesses<M> {
     /** Restarts node {@code id} now (no-op if up). */
     void restart(int id) {
         NodeSlot<M> s = nodes.slot(id);
-        if (s.node != null) {
+        if (s.node != null || s.retired) {
             return;
         }
         stats.restarts++;
         start(s);
     }
 
-    /** Restarts every crashed node, in id order. */
+    /** Crashes node {@code id} now and never restarts it (its disk died; no-op if already retired). */
+    void retire(int id) {
+        NodeSlot<M> s = nodes.slot(id);
+        if (s.retired) {
+            return;
+        }
+        crash(id);
+        s.retired = true;
+        loop.record("retire " + id);
+    }
+
+    /** Restarts every crashed node (except retired ones), in id order. */
     void restartAllDown() {
         for (NodeSlot<M> s : nodes.all()) {
             if (s.node == null) {

@@ -24,6 +24,8 @@ final class NodeSlot<M> {
     int incarnation;
     /** Frozen by a pause: no ticks, arrivals queued in {@link #inbox}, departures held in {@link #outbox}. */
     boolean paused;
+    /** Retired for good (a replica whose disk died and that a new one replaced): never restarted. */
+    boolean retired;
     int pauseEpoch;
     final List<Runnable> inbox = new ArrayList<>();
     final List<Runnable> outbox = new ArrayList<>();

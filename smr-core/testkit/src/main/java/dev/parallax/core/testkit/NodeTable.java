@@ -72,11 +72,11 @@ final class NodeTable<M> {
         return new TreeSet<>(slots.keySet());
     }
 
-    /** Ids of the crashable nodes (replicas), in order. */
+    /** Ids of the crashable nodes (replicas) not retired, in order. */
     List<Integer> crashableIds() {
         List<Integer> ids = new ArrayList<>();
         for (NodeSlot<M> s : slots.values()) {
-            if (s.crashable) {
+            if (s.crashable && !s.retired) {
                 ids.add(s.id);
             }
         }

@@ -259,7 +259,15 @@ public final class Simulation<M> {
         processes.crash(id);
     }
 
-    /** Restarts node {@code id} now (no-op if up). */
+    /**
+     * Crashes node {@code id} now for good: no restart, by the nemesis or at the heal (a replica
+     * whose disk died; a membership change replaces it by a new node). The nemesis counts it as down.
+     */
+    public void retire(int id) {
+        processes.retire(id);
+    }
+
+    /** Restarts node {@code id} now (no-op if up or retired). */
     public void restart(int id) {
         processes.restart(id);
     }

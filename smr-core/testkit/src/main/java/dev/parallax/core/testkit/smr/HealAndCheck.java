@@ -41,14 +41,23 @@ public final class HealAndCheck {
      * @param converged whether every replica applied the same decided prefix and is settled
      * @param describe  each replica's progress, for failure messages
      * @param state     replica {@code r}'s state machine state
+     * @param ids       the replicas whose states must agree once converged (the members at the end,
+     *                  when a membership changes during the run)
      */
     public record Replicas(int count, String noun, BooleanSupplier converged, Supplier<String> describe,
-                           IntFunction<Map<String, String>> state) {
+                           IntFunction<Map<String, String>> state, Supplier<int[]> ids) {
         public Replicas {
             Objects.requireNonNull(noun);
             Objects.requireNonNull(converged);
             Objects.requireNonNull(describe);
             Objects.requireNonNull(state);
+            Objects.requireNonNull(ids);
+        }
+
+        /** Replicas {@code 0 .. count - 1}, a membership that never changes. */
+        public Replicas(int count, String noun, BooleanSupplier converged, Supplier<String> describe,
+                        IntFunction<Map<String, String>> state) {
+            this(count, noun, converged, describe, state, () -> java.util.stream.IntStream.range(0, count).toArray());
         }
     }
 
@@ -99,11 +108,13 @@ public final class HealAndCheck {
             if (!converged) {
                 throw sim.failure(noun + "s did not converge to one decided prefix: " + replicas.describe().get());
             }
-            Map<String, String> reference = replicas.state().apply(0);
-            for (int r = 1; r < replicas.count(); r++) {
+            int[] ids = replicas.ids().get();
+            Map<String, String> reference = replicas.state().apply(ids[0]);
+            for (int k = 1; k < ids.length; k++) {
+                int r = ids[k];
                 if (!Objects.equals(reference, replicas.state().apply(r))) {
                     throw new AssertionError(noun + " " + r + " state " + replicas.state().apply(r)
-                            + " differs from " + noun + " 0 state " + reference + " at the same applied index");
+                            + " differs from " + noun + " " + ids[0] + " state " + reference + " at the same applied index");
                 }
             }
         } catch (AssertionError failure) {

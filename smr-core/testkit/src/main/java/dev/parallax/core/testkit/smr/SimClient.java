@@ -79,6 +79,8 @@ public final class SimClient implements SimNode<Object> {
     private final ArrayDeque<Op> outstanding = new ArrayDeque<>();
     private long sequence;
     private int target;
+    /** Redirects followed since the last answer. */
+    private int redirectsWithoutAnswer;
     /** The caller's operation it still waits for, or null. */
     private Op current;
     private long retryAt;
@@ -234,6 +236,7 @@ public final class SimClient implements SimNode<Object> {
             if (op == null) {
                 return;
             }
+            redirectsWithoutAnswer = 0;
             long now = ctx.now();
             if (!outstanding.isEmpty()) {
                 retryAt = now + retryTimeout; // progress: the replica is alive
@@ -254,7 +257,14 @@ public final class SimClient implements SimNode<Object> {
                 sendIfRoom();
             }
         } else if (message instanceof ClientMessage.NotLeader nl && from == target) {
-            target = nl.hint() == from ? (target + 1) % replicas : nl.hint();
+            // Redirects are no progress: replicas that lag (or were removed from the group) may
+            // point at each other, so after as many redirects as there are replicas the client
+            // ignores hints and tries the next replica in turn.
+            boolean follow = nl.hint() != from && ++redirectsWithoutAnswer <= replicas;
+            if (!follow) {
+                redirectsWithoutAnswer = 0;
+            }
+            target = follow ? nl.hint() : (target + 1) % replicas;
             retryAt = ctx.now() + retryTimeout / 10; // soon, not at once: no redirect storms
             rotateOnRetry = false;
         } else if (message instanceof ClientMessage.RetryFrom gap) {
