@@ -12,12 +12,13 @@ import java.util.TreeSet;
  * {@code execution=s-smr}), role, view or round, the leader it believes, its last decided instance
  * of the stream, its last executed position, its lag and its membership.
  *
- * <p>Lag: with one stream (Multi-Paxos, S-Paxos, U-Ring, M-Ring) the executed positions are the
- * stream's instances, so lag is the last instance decided at the stream's leader (coordinator;
- * the highest reported if none claims it) minus this replica's last executed one. With several
- * streams merged into one order (Multi-Ring Paxos, the reference multicast) they are not, so lag
- * is the executed position of the most advanced reachable replica of the same partition minus this
- * one's, marked {@code *}. An unreachable replica has one row, and a line below the table saying
+ * <p>Lag: with one Paxos stream (Multi-Paxos, S-Paxos: roles leader and follower) the executed
+ * positions are the stream's instances, so lag is the last instance decided at the stream's leader
+ * (the highest reported if none claims it) minus this replica's last executed one. Otherwise it is
+ * the executed position of the most advanced reachable replica of the same partition minus this
+ * one's, marked {@code *}: a Ring Paxos stream (U-Ring, M-Ring) also decides the idle instances it
+ * skips, which deliver nothing, and several streams merged into one order (Multi-Ring Paxos, the
+ * reference multicast) number their deliveries apart from any stream's instances. An unreachable replica has one row, and a line below the table saying
  * why. Stateless; thread-safe.
  */
 final class AdminStatusReport {
@@ -33,6 +34,7 @@ final class AdminStatusReport {
     /** The table's lines, a footnote for lag against the partition and for an ordering without membership changes. */
     static List<String> lines(List<Answer> answers, boolean partitioned) {
         Map<String, Long> streamLeader = new LinkedHashMap<>();
+        java.util.Set<String> paxosStreams = new java.util.HashSet<>();
         Map<String, Long> streamMax = new LinkedHashMap<>();
         Map<Integer, Long> partitionMax = new LinkedHashMap<>();
         for (Answer a : answers) {
@@ -46,6 +48,9 @@ final class AdminStatusReport {
                 String role = a.status().getOrDefault(STREAM + s + ".role", "");
                 if (role.equals("leader") || role.equals("coordinator")) {
                     streamLeader.merge(s, decided, Math::max);
+                }
+                if (role.equals("leader") || role.equals("follower")) {
+                    paxosStreams.add(s);
                 }
             }
         }
@@ -70,7 +75,7 @@ final class AdminStatusReport {
                 membership = "-";
             }
             List<String> streams = streams(st);
-            boolean one = streams.size() == 1;
+            boolean one = streams.size() == 1 && paxosStreams.contains(streams.get(0));
             merged |= !one;
             for (String s : streams.isEmpty() ? List.of("-") : streams) {
                 String lag;
@@ -89,8 +94,8 @@ final class AdminStatusReport {
         List<String> out = format(rows);
         out.addAll(errors);
         if (merged) {
-            out.add("* lag against the most advanced replica of the partition: a merged order's positions are not one "
-                    + "stream's instances");
+            out.add("* lag against the most advanced replica of the partition's executed position (ring skips and merged "
+                    + "orders make decided instances and executed positions differ)");
         }
         if (unsupported != null) {
             out.add("membership changes not supported by ordering " + unsupported);

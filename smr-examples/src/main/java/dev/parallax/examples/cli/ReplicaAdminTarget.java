@@ -88,14 +88,18 @@ final class ReplicaAdminTarget implements AdminTarget {
         return v != null && v == 1.0;
     }
 
-    /** This replica's ordering gauges by stream (the {@code protocol} tag), in name order. */
+    /**
+     * The ordering gauges in the replica's registry by stream (the {@code protocol} tag), in name
+     * order. The registry must be this replica's alone, as {@code parallax replica} gives it: the
+     * {@code replica} tag cannot tell replicas apart (a Multi-Ring ring tags its member index in
+     * that ring).
+     */
     private Map<String, Map<String, Double>> streams() {
-        String self = Integer.toString(id());
         Map<String, Map<String, Double>> streams = new TreeMap<>();
         for (Meter m : replica.meterRegistry().getMeters()) {
             String name = m.getId().getName();
             String protocol = m.getId().getTag("protocol");
-            if (!(m instanceof Gauge gauge) || protocol == null || !self.equals(m.getId().getTag("replica"))
+            if (!(m instanceof Gauge gauge) || protocol == null
                     || !(name.startsWith("parallax.paxos.") || name.startsWith("parallax.ring.")
                     || name.equals("parallax.protocol.recovering"))) {
                 continue;

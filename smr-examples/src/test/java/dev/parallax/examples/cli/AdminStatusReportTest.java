@@ -46,4 +46,14 @@ class AdminStatusReportTest {
         assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("* lag against the most advanced replica"));
         assertThat(lines).hasSize(1 + 6 + 1 + 1 + 2);
     }
+
+    @Test
+    @DisplayName("one ring stream: its decided instances include skipped idle ones, so lag is against the most advanced replica")
+    void aRingStreamLagsAgainstTheMostAdvancedReplica() {
+        List<String> lines = AdminStatusReport.lines(List.of(
+                new AdminStatusReport.Answer(0, 0, status(40, "uring", "coordinator", "1804"), null),
+                new AdminStatusReport.Answer(1, 0, status(37, "uring", "acceptor", "1804"), null)), false);
+        assertThat(lines).anySatisfy(l -> assertThat(l).matches("1\\s+yes\\s+uring\\s+acceptor\\s+7\\s+-1\\s+1804\\s+37\\s+3\\*\\s+-"));
+        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("* lag against the most advanced replica"));
+    }
 }
