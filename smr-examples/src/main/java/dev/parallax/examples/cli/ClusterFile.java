@@ -130,6 +130,7 @@ public final class ClusterFile {
         service();
         redis();
         zookeeper();
+        metrics();
         if (zookeeperSecure().isPresent() && !tls(0).enabled()) {
             throw error(ExamplesKeys.ZOOKEEPER_SECURE.name() + " serves each replica's certificate: it needs tls.ca, "
                     + "tls.cert.<id> and tls.key.<id> with tls.client=on or tls.replica=required (./parallax certs)");
@@ -167,6 +168,11 @@ public final class ClusterFile {
     /** The Redis-protocol front ends of {@code service=kv} ({@code redis}), if any. */
     public Optional<ClusterMembers> redis() {
         return ReplicaKeys.endpoints(settings, ExamplesKeys.REDIS.name());
+    }
+
+    /** Each replica's metrics endpoint ({@code metrics}), where {@code parallax admin} reaches it; if any. */
+    public Optional<ClusterMembers> metrics() {
+        return ReplicaKeys.endpoints(settings, ExamplesKeys.METRICS.name());
     }
 
     /**

@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * The cluster-file keys of the bundled services: which service the replicas run
  * ({@code service}) and its front ends ({@code redis}, {@code redis.max.connections}, {@code zookeeper},
- * {@code zookeeper.secure}, {@code zookeeper.max.connections}). The executor's keys are
+ * {@code zookeeper.secure}, {@code zookeeper.max.connections}) and where each replica serves its
+ * metrics and admin routes ({@code metrics}). The executor's keys are
  * the cluster's ({@code ClusterConfig}). A {@link java.util.ServiceLoader} service; stateless and
  * thread-safe.
  */
@@ -35,9 +36,13 @@ public final class ExamplesKeys implements KeyTableProvider {
             4096, 1, Integer.MAX_VALUE, "Open connections per ZooKeeper front-end port past which a new one is closed "
                     + "at once (counted, WARN rate-limited).");
 
+    public static final ConfigKey<String> METRICS = ConfigKey.text("metrics", null, true,
+            "Metrics endpoints (HTTP: /metrics and the admin routes of parallax admin), one id=host:port per member; a "
+                    + "replica started without --metrics-port serves there, and parallax admin reaches it there.");
+
     /** The table. */
     public static final KeyTable TABLE = KeyTable.of("Services", SERVICE, REDIS, REDIS_MAX_CONNECTIONS, ZOOKEEPER,
-            ZOOKEEPER_SECURE, ZOOKEEPER_MAX_CONNECTIONS);
+            ZOOKEEPER_SECURE, ZOOKEEPER_MAX_CONNECTIONS, METRICS);
 
     @Override
     public List<KeyTable> keyTables() {

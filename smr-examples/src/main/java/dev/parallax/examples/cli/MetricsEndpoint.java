@@ -11,10 +11,15 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Serves a Prometheus scrape endpoint ({@code GET /metrics}) for a registry, on the JDK's built-in
- * HTTP server (one thread). Thread-safe; {@link #close} stops it.
+ * HTTP server (one thread; with the admin routes, {@link AdminRoutes}, a pool of
+ * {@value #ADMIN_THREADS}, since a membership request blocks its thread until decided).
+ * Thread-safe; {@link #close} stops it.
  */
 final class MetricsEndpoint implements AutoCloseable {
+    /** HTTP threads when the admin routes are served. */
+    static final int ADMIN_THREADS = 3;
     private final HttpServer server;
+    private final java.util.concurrent.ExecutorService threads;
 
     MetricsEndpoint(PrometheusMeterRegistry registry, String host, int port) throws IOException {
         this(registry, host, port, null);
@@ -31,7 +36,24 @@ final class MetricsEndpoint implements AutoCloseable {
      */
     MetricsEndpoint(PrometheusMeterRegistry registry, String host, int port, dev.parallax.core.net.LinkFaults faults)
             throws IOException {
+        this(registry, host, port, faults, null);
+    }
+
+    /** With {@code admin} set, also serves the admin routes under {@code /admin/} (see {@link AdminRoutes}). */
+    MetricsEndpoint(PrometheusMeterRegistry registry, String host, int port, dev.parallax.core.net.LinkFaults faults,
+                    AdminRoutes admin) throws IOException {
         server = HttpServer.create(new InetSocketAddress(host, port), 16);
+        if (admin != null) {
+            admin.register(server);
+            threads = java.util.concurrent.Executors.newFixedThreadPool(ADMIN_THREADS, r -> {
+                Thread t = new Thread(r, "metrics-endpoint-" + port);
+                t.setDaemon(true);
+                return t;
+            });
+            server.setExecutor(threads);
+        } else {
+            threads = null;
+        }
         server.createContext("/metrics", exchange -> {
             byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
@@ -108,5 +130,8 @@ final class MetricsEndpoint implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        if (threads != null) {
+            threads.shutdownNow();
+        }
     }
 }

@@ -9,15 +9,17 @@ import picocli.CommandLine.Command;
  * restarted and checked to catch up) and {@code chaos} (random kills, restarts and partitions, then
  * a linearizability, lost-write and convergence verdict), {@code certs} (a throwaway CA and TLS
  * certificates for a local cluster), {@code volery} (a local Volery cluster, ZooKeeper's API over
- * S-SMR, until Ctrl-C) and {@code zkcli} (ZooKeeper's zkCli against its front ends). Run as {@code ./parallax <command> --help}
+ * S-SMR, until Ctrl-C), {@code zkcli} (ZooKeeper's zkCli against its front ends) and {@code admin}
+ * (status, members, snapshots and membership changes of a running cluster, {@link AdminCommand}). Run as {@code ./parallax <command> --help}
  * from the repository root; {@code ./parallax bench} (the load generator) lives in the benchmarks
  * module.
  */
 @Command(name = "parallax", mixinStandardHelpOptions = true, version = "parallax 0.1.0",
         description = "High-throughput state machine replication: run replicas, a KV client, a demo cluster "
-                + "(leader killed and restarted), a chaos run, or a local Volery (ZooKeeper API) cluster with zkCli.",
+                + "(leader killed and restarted), a chaos run, or a local Volery (ZooKeeper API) cluster with zkCli; "
+                + "admin operates a running cluster.",
         subcommands = {ReplicaCommand.class, KvCommandLine.class, DemoCommand.class, ChaosCommand.class, CertsCommand.class,
-                KeysCommand.class, VoleryClusterCommand.class, ZkCliCommand.class})
+                KeysCommand.class, VoleryClusterCommand.class, ZkCliCommand.class, AdminCommand.class})
 public final class ParallaxCli implements Runnable {
 
     /**

@@ -39,7 +39,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the front end sending through {@link KvRouting#partitionedInvoker}); a configuration error (TLS files included: missing,
  * unreadable, not PEM, a key of another certificate) is printed and exits with 2 before anything
  * starts. With {@code tls.client=on} the RESP front end serves TLS too, and its own client talks
- * TLS to the replica.
+ * TLS to the replica. Its metrics endpoint ({@code --metrics-port}, else the file's {@code metrics=})
+ * also serves the admin routes of {@code parallax admin} ({@link AdminRoutes}).
  */
 @Command(name = "replica", mixinStandardHelpOptions = true,
         description = "Run one replica of the replicated key-value store from a cluster configuration file.")
@@ -54,7 +55,8 @@ final class ReplicaCommand implements Callable<Integer> {
     int id;
 
     @Option(names = "--metrics-port", defaultValue = "-1",
-            description = "Serve Prometheus metrics on this port (0 picks a free one; default: off).")
+            description = "Serve Prometheus metrics and the admin routes on this port (0 picks a free one; default: the "
+                    + "file's metrics= address for this replica, else off).")
     int metricsPort;
 
     @Option(names = "--metrics-host", defaultValue = "127.0.0.1", description = "Address of the metrics endpoint.")
@@ -165,6 +167,24 @@ final class ReplicaCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The admin routes of {@code replica} ({@link AdminRoutes}): mutating requests authenticated
+     * under its cluster secret if it has one, membership changes given
+     * {@value #CHANGE_TIMEOUT_SECONDS} s to be decided.
+     */
+    static AdminRoutes adminRoutes(Replica replica, MeterRegistry registry) {
+        AdminAuth auth = replica.config().clusterSecret().map(AdminAuth::new).orElse(null);
+        if (auth == null) {
+            System.err.println("replica " + replica.config().id() + ": no cluster.secret: the admin endpoint takes "
+                    + "mutating requests (membership changes, snapshots) from this machine only, unauthenticated");
+        }
+        return new AdminRoutes(new ReplicaAdminTarget(replica), auth, registry, System::currentTimeMillis,
+                java.time.Duration.ofSeconds(CHANGE_TIMEOUT_SECONDS));
+    }
+
+    /** How long the admin routes wait for a membership change to be decided. */
+    static final int CHANGE_TIMEOUT_SECONDS = 30;
+
     @Override
     public Integer call() throws Exception {
         ClusterFile file;
@@ -217,11 +237,18 @@ final class ReplicaCommand implements Callable<Integer> {
             redis = redisFrontEnd(file, id, registry);
             respPort = redis.port();
         }
-        if (faultControl && metricsPort < 0) {
+        String host = metricsHost;
+        int mPort = metricsPort;
+        if (mPort < 0 && file.metrics().isPresent()) {
+            host = file.metrics().get().member(id).host();
+            mPort = file.metrics().get().member(id).port();
+        }
+        if (faultControl && mPort < 0) {
             System.err.println("--fault-control needs --metrics-port");
             return 2;
         }
-        MetricsEndpoint metrics = metricsPort >= 0 ? new MetricsEndpoint(registry, metricsHost, metricsPort, faults) : null;
+        MetricsEndpoint metrics = mPort >= 0 ? new MetricsEndpoint(registry, host, mPort, faults, adminRoutes(replica, registry))
+                : null;
         RedisFrontEnd r = redis;
         VoleryService.FrontEnd z = zk;
         CountDownLatch stopped = new CountDownLatch(1);

@@ -78,7 +78,7 @@ public final class Replica implements AutoCloseable {
     private final int replyWindow;
     private final int maxSessions;
     private final LinkFaults faults;
-    private AtomicBroadcast broadcast;
+    private volatile AtomicBroadcast broadcast;
     private ClientIO clientIO;
     private StageHandle batcher;
     private StageThreads stageThreads;
@@ -96,7 +96,7 @@ public final class Replica implements AutoCloseable {
     private final boolean bootstrap;
     private int clientPort = -1;
     private boolean started;
-    private boolean closed;
+    private volatile boolean closed;
 
     private Replica(Builder b) {
         this.config = b.config;
@@ -233,6 +233,46 @@ public final class Replica implements AutoCloseable {
 
     public MeterRegistry meterRegistry() {
         return registry;
+    }
+
+    /** The ordering protocol's name ({@code multi-paxos}, {@code m-ring}, ...). */
+    public String orderingName() {
+        return ordering.name();
+    }
+
+    /**
+     * The operator's control of the group's membership, when the ordering can change its members
+     * at run time (its broadcast implements {@link dev.parallax.core.spi.MembershipAdmin}); empty
+     * otherwise, and before {@link #start}. Any thread, non-blocking.
+     */
+    public Optional<dev.parallax.core.spi.MembershipAdmin> membershipAdmin() {
+        return broadcast instanceof dev.parallax.core.spi.MembershipAdmin admin ? Optional.of(admin) : Optional.empty();
+    }
+
+    /**
+     * Every decided position below this one has been executed here (the last executed position
+     * plus one; 0 before the first, or before {@link #start}). Any thread, non-blocking.
+     */
+    public long executedBelow() {
+        ServiceManager sm = serviceManager;
+        return sm == null ? 0 : sm.executedBelow();
+    }
+
+    /**
+     * Asks for a snapshot now: the delivery thread takes it at its next safe point, after the next
+     * decided batch it executes (as when {@code snapshot.every} comes due; a write in flight
+     * defers it), then the ordering may compact its log. Watch {@code parallax.snapshots.taken}.
+     * Any thread; returns at once. An idle replica takes it at its next delivery.
+     *
+     * @throws IllegalStateException if the replica is not running, keeps no snapshots (no data
+     *                               directory) or executes per worker (P-SMR), with the reason
+     */
+    public void requestSnapshot() {
+        ServiceManager sm = serviceManager;
+        if (sm == null || closed) {
+            throw new IllegalStateException("replica " + config.id() + " is not running");
+        }
+        sm.requestSnapshot();
     }
 
     /**

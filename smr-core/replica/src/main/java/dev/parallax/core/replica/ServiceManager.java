@@ -30,7 +30,8 @@ import java.util.List;
  * replicas go on, as after a crash).
  *
  * <p><b>Snapshots: a quiescent hand-off.</b> Every {@code snapshotEvery} instances or
- * {@code snapshotLogBytes} decided bytes, whichever comes first, {@link #deliver} waits until the
+ * {@code snapshotLogBytes} decided bytes, whichever comes first, or at the first delivery after an
+ * operator's {@link #requestSnapshot} (any thread), {@link #deliver} waits until the
  * executor is quiescent and captures the replicated state at the next position on the delivery
  * thread: the client sessions serialized into memory (they are small) and
  * {@link dev.parallax.core.StateMachine#capture} (by default the state machine's snapshot
@@ -89,6 +90,10 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
     private volatile dev.parallax.core.spi.AtomicBroadcast broadcast;
     private final MeterRegistry registry;
     private long nextSequence;
+    /** {@link #nextSequence} for readers on other threads ({@link #executedBelow}). */
+    private volatile long executedBelow;
+    /** An operator asked for a snapshot at the next delivery ({@link #requestSnapshot}); cleared when one is captured. */
+    private volatile boolean snapshotRequested;
     private long lastSnapshot;
     private long bytesSinceSnapshot;
     private final SnapshotWriter snapshotWriter;
@@ -194,9 +199,10 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
         try {
             apply(value, sequence);
         } finally {
-            // Whichever comes first: the instance count or the bytes the log grew by.
-            if (failure.get() == null && store != null
-                    && (nextSequence - lastSnapshot >= snapshotEvery || bytesSinceSnapshot >= snapshotLogBytes)) {
+            executedBelow = nextSequence;
+            // Whichever comes first: the instance count, the bytes the log grew by, or an operator's request.
+            if (failure.get() == null && store != null && (snapshotRequested
+                    || nextSequence - lastSnapshot >= snapshotEvery || bytesSinceSnapshot >= snapshotLogBytes)) {
                 try {
                     takeSnapshot();
                 } catch (IllegalStateException e) {
@@ -334,7 +340,38 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
         executor.awaitQuiescence();
         lastSnapshot = nextSequence;
         bytesSinceSnapshot = 0;
+        snapshotRequested = false;
         captureAt(nextSequence);
+    }
+
+    /**
+     * Asks for a snapshot at the next safe point: the delivery thread takes it after the next
+     * decided batch it executes, as if the interval had come due (deferred likewise while a write
+     * is in flight). Any thread; returns at once. Without traffic nothing is taken until the next
+     * delivery.
+     *
+     * @throws IllegalStateException if this replica keeps no snapshots (no data directory) or
+     *                               executes per worker (P-SMR snapshots at barriers only)
+     */
+    void requestSnapshot() {
+        if (store == null) {
+            throw new IllegalStateException("replica " + replica + " keeps no snapshots: it has no data directory (data.dir)");
+        }
+        if (perWorker != null) {
+            throw new IllegalStateException("replica " + replica + " executes per worker (p-smr): its snapshots are taken "
+                    + "at g_all barriers every snapshot.every deliveries, not on request");
+        }
+        snapshotRequested = true;
+    }
+
+    /**
+     * Every decided position below this one has been executed (or skipped, being covered by an
+     * installed snapshot): the last executed position plus one; 0 before the first. Any thread;
+     * with per-worker execution the lanes' position.
+     */
+    long executedBelow() {
+        WorkerLanes l = lanes;
+        return l != null ? l.position() : executedBelow;
     }
 
     /**
@@ -453,6 +490,7 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
         executor.awaitQuiescence();
         byte[] deliveryState = restore(snapshot);
         nextSequence = snapshot.instance();
+        executedBelow = nextSequence;
         lastSnapshot = snapshot.instance();
         bytesSinceSnapshot = 0;
         if (broadcast != null) {

@@ -133,4 +133,30 @@ class ServiceManagerSnapshotTest {
         assertThat(count("parallax.snapshots.taken")).as("the next interval snapshots again").isEqualTo(1.0);
         assertThat(count("parallax.snapshots.failed")).isEqualTo(2.0);
     }
+
+    @Test
+    void aRequestedSnapshotIsTakenAfterTheNextDeliveryOnly(@TempDir Path dir) throws Exception {
+        SnapshotStore store = new SnapshotStore(dir);
+        ServiceManager m = manager(new Counting(), store, 1_000_000, Long.MAX_VALUE);
+        m.deliver(0, batch(1));
+        m.deliver(1, batch(2));
+        assertThat(m.executedBelow()).isEqualTo(2);
+        m.requestSnapshot();
+        assertThat(count("parallax.snapshots.taken")).as("nothing is taken off the delivery thread").isZero();
+        m.deliver(2, batch(3));
+        awaitWritten(m);
+        assertThat(count("parallax.snapshots.taken")).isEqualTo(1.0);
+        assertThat(store.latest()).map(SnapshotStore.Snapshot::instance).contains(3L);
+        m.deliver(3, batch(4));
+        awaitWritten(m);
+        assertThat(count("parallax.snapshots.taken")).as("one request, one snapshot").isEqualTo(1.0);
+        assertThat(m.executedBelow()).isEqualTo(4);
+    }
+
+    @Test
+    void aSnapshotRequestToAReplicaWithoutADataDirectoryIsRefusedWithTheReason() {
+        ServiceManager m = manager(new Counting(), null, 5, Long.MAX_VALUE);
+        org.assertj.core.api.Assertions.assertThatThrownBy(m::requestSnapshot)
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("no data directory");
+    }
 }
