@@ -55,6 +55,29 @@ public interface Transport<M> extends AutoCloseable {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " has no datagram groups");
     }
 
+    /**
+     * Adds member {@code id} at {@code host:port} (or moves it there): a replica a membership
+     * change brought into the group after this transport was built from the cluster file. Messages
+     * to it are sent from now on, and its connections are accepted. Idempotent; called from any
+     * thread, never blocks. A transport whose channels share connections applies it to all of them.
+     *
+     * @throws IllegalArgumentException      if {@code id} is outside {@code 0..31} or is this member
+     * @throws UnsupportedOperationException if this transport has a fixed membership (the default)
+     */
+    default void addMember(int id, String host, int port) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has a fixed membership");
+    }
+
+    /**
+     * Forgets member {@code id}, removed from the group: its connections are closed, its frames
+     * refused, and {@link #send} to it returns {@code false}. Idempotent; any thread, never blocks.
+     *
+     * @throws UnsupportedOperationException if this transport has a fixed membership (the default)
+     */
+    default void removeMember(int id) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has a fixed membership");
+    }
+
     /** Closes every connection and stops the IO threads; idempotent. */
     @Override
     void close();
