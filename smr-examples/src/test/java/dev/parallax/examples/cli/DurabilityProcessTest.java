@@ -35,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Crash recovery with separate replica JVMs, durable state (Chronicle Queue log with an fsync per
- * batch, snapshots) and SIGKILL: each replica killed and restarted in turn under load; a replica
+ * batch, snapshots) and SIGKILL: each replica killed and restarted in turn under load (under
+ * {@code -Pstress} only: the default run covers each of its steps elsewhere, see its comment); a replica
  * restarted after its peers compacted their logs (it must install a snapshot); all three killed at
  * once and restarted; a replica whose last log record was damaged while it was down (it must cut
  * the record with a warning and rejoin); a replica whose whole data directory was wiped while it
@@ -209,8 +210,22 @@ class DurabilityProcessTest {
             whole = true;
         }
 
+        /**
+         * Stress profile only ({@link dev.parallax.core.testkit.StressOnly}, the default run's 15-minute
+         * budget): each step of it is a scenario of the default run on durable Multi-Paxos replica JVMs
+         * under load, with the lost-write check: the leader SIGKILLed and restarted from its log and
+         * snapshot, then caught up ({@link DemoCommandTest#aShortDemoKillsRestartsAndCatchesUpTheLeaderAndLosesNothing});
+         * a follower SIGKILLed and restarted under load, with a linearizable history and convergence
+         * ({@link #aReplicaRestartedAfterItsPeersCompactedInstallsASnapshot},
+         * {@link #aReplicaWhoseDataDirectoryWasWipedRecoversFromItsPeersBeforeVotingAndLosesNothing},
+         * {@link DurabilityProcessTest#aReplicaWhoseLastLogRecordWasDamagedCutsItRejoinsAndConverges});
+         * every replica killed and restarted ({@link #restartingAllThreeAtOnceLosesNoAcknowledgedWrite}), and
+         * a kill and restart among partitions in the chaos run. What it adds is their sequence on one
+         * cluster.
+         */
         @Test
         @Order(1)
+        @dev.parallax.core.testkit.StressOnly // covered in the default run: see the method comment
         @org.junit.jupiter.api.Tag("one-placement") // the compact placement meets kills and restarts in the chaos run; time budget
         void killingAndRestartingEachReplicaInTurnLosesNothing() throws Exception {
             ProcessCluster cluster = shared();

@@ -42,6 +42,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * replica, followers included, through a real RESP client (Jedis) and the real Redis tools
  * (redis-cli, its {@code --pipe} mass insertion, and redis-benchmark; see {@link RedisTools} for
  * when a missing tool fails or skips). With S-Paxos and Ring Paxos no replica ever redirects a client.
+ * M-Ring's nested class runs under {@code -Pstress} only (see the comment above it).
  */
 class MultiProcessClusterTest {
 
@@ -72,7 +73,12 @@ class MultiProcessClusterTest {
     // MRing and Psmr (which runs multi-ring), to keep the default test run under 15 minutes.
     // U-Ring's and Multi-Ring's own kill-under-load runs are URingProcessTest and PsmrProcessTest (MultiRingProcessTest
     // under -Pstress).
+    // MRing runs under -Pstress only (StressOnly, the same budget): an unrouted ordering whose every replica
+    // serves its clients meets the Redis front end, redis-cli and redis-benchmark in SPaxos above, the same
+    // front-end code with no redirect; M-Ring itself runs in replica JVMs over IP multicast on loopback in
+    // the default run in MRingProcessTest (coordinator and spare killed under datagram faults, no redirect).
     @Nested
+    @dev.parallax.core.testkit.StressOnly
     @org.junit.jupiter.api.Tag("one-placement") // the thread placements are covered in-process (RingReplicaClusterTest); see smr-examples/pom.xml
     @DisplayName("ordering=m-ring (seed 003 (Ring Paxos) §3.3.2: IP multicast on loopback, every replica serves its clients)")
     class MRing extends OneCluster {

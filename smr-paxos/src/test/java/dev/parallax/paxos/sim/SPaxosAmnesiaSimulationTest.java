@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>Without dissemination's recovery, a replica that acked a body and lost it still counted as a
  * holder, and a later amnesiac crash of the last real holder lost a decided id everywhere: seeds 53
  * and 54 of n=3 stalled execution forever. Seeds: 3/10 of {@code -Dsim.seeds} for n=3 and 1/10 for
- * n=5 (a failure prints {@code -Dsim.seed=S}).
+ * n=5 under {@code -Pstress} (30,000 and 10,000), half of that in the default run (150 and 50; its
+ * 15-minute budget); a failure prints {@code -Dsim.seed=S}.
  */
 @dev.parallax.core.testkit.DeterministicSimulation
 class SPaxosAmnesiaSimulationTest {
@@ -32,13 +33,18 @@ class SPaxosAmnesiaSimulationTest {
     @Test
     @DisplayName("n=3, one amnesiac replica at a time: safe and live, dissemination recovers lost bodies (seed 002 (S-Paxos) §IV-B a)")
     void threeReplicas() {
-        check("n=3", 3, Math.max(1, SimulationSeeds.count(1000) * 3 / 10));
+        check("n=3", 3, halvedByDefault(SimulationSeeds.count(1000) * 3 / 10));
     }
 
     @Test
     @DisplayName("n=5, one amnesiac replica at a time: safe and live, dissemination recovers lost bodies (seed 002 (S-Paxos) §IV-B a)")
     void fiveReplicas() {
-        check("n=5", 5, Math.max(1, SimulationSeeds.count(1000) / 10));
+        check("n=5", 5, halvedByDefault(SimulationSeeds.count(1000) / 10));
+    }
+
+    /** {@code seeds} under {@code -Pstress} ({@code -Dparallax.stress=true}), half of them in the default run; at least 1. */
+    private static int halvedByDefault(int seeds) {
+        return Math.max(1, Boolean.getBoolean("parallax.stress") ? seeds : seeds / 2);
     }
 
     private static void check(String what, int n, int count) {

@@ -23,13 +23,16 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * every replica sends about as many bytes (§V-A: the leader is no longer the bottleneck), while
  * Multi-Paxos' leader sends far more than a follower. Plus the mutation that shows why snapshots
  * carry the executed ids (runtime change R2, docs/protocols/s-paxos.md). Seeds: a tenth of
- * {@code -Dsim.seeds}, at least 100, per positive case (fewer for the slow negative controls); a
- * failure prints {@code -Dsim.seed=S}.
+ * {@code -Dsim.seeds}, at least 100, per positive case (half of that for (b), whose runs are the
+ * slowest, in the default run: 50; 10,000 under {@code -Pstress} as the others; fewer for the slow
+ * negative controls); a failure prints {@code -Dsim.seed=S}.
  */
 @dev.parallax.core.testkit.DeterministicSimulation
 class SPaxosScepticTest {
     private static final long MS = PaxosSimulation.MS;
     private static final int SEEDS = Math.max(100, SimulationSeeds.count(1000) / 10);
+    /** Seeds of (b): {@link #SEEDS} under {@code -Pstress} (10,000), half of it in the default run (50). */
+    private static final int ORIGIN_CRASH_SEEDS = Boolean.getBoolean("parallax.stress") ? SEEDS : SEEDS / 2;
 
     private static boolean isForward(Object m) {
         return m instanceof DisseminationMessage.Forward;
@@ -78,7 +81,7 @@ class SPaxosScepticTest {
         long[] sessionDuplicates = {0};
         long[] idDuplicates = {0};
         long[] timedOutOrRetried = {0};
-        int seeds = SimulationSeeds.forEach("s-paxos sceptic (b)", SEEDS, seed -> {
+        int seeds = SimulationSeeds.forEach("s-paxos sceptic (b)", ORIGIN_CRASH_SEEDS, seed -> {
             boolean[] done = {false};
             ReplicaCounters[] counters = new ReplicaCounters[1];
             SPaxosSimulation.Result r = SPaxosSimulation.run(seed, PaxosSimulation.Scenario.hostile(3).calm(), null,

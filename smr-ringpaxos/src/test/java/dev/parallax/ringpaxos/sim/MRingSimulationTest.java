@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>Seeds ({@link SimulationSeeds}; a failure prints the {@code -Dsim.seed=S} that replays it):
  * n=3 runs {@code -Dsim.seeds} (1000 by default, 100000 under {@code -Pstress}); n=5, n=3 with
- * snapshots and n=3 with pauses and crash-all a quarter each; the even rings (majority quorums,
+ * snapshots, n=3 with pauses and crash-all and n=3 with skips a quarter each under {@code -Pstress}
+ * and an eighth in the default run ({@link RingTotals#variantSeeds}: 125 seeds each); the even rings (majority quorums,
  * seed 003 (Ring Paxos) §3.2) n=4 an eighth, n=6 and n=4 with snapshots a sixteenth each.
  */
 @dev.parallax.core.testkit.DeterministicSimulation
@@ -43,7 +44,7 @@ class MRingSimulationTest {
     @DisplayName("M-Ring n=5, hostile network, coordinator hunting: safe and live (seed 003 (Ring Paxos) §3.3.2, "
             + "Alg. 2; rule M7, spares)")
     void fiveReplicas() {
-        RingTotals t = RingTotals.run("m-ring n=5", SimulationSeeds.count(1000) / 4,
+        RingTotals t = RingTotals.run("m-ring n=5", RingTotals.variantSeeds(4),
                 RingSimulation.Scenario.hostile(Ring.Kind.M_RING, 5));
         t.assertTheFaultsBit();
         t.assertDatagramFaultsBit();
@@ -74,7 +75,7 @@ class MRingSimulationTest {
     @Test
     @DisplayName("M-Ring n=3 with snapshots every 5 instances: compaction at min(p, version floor), installs below a trim (seed 003 (Ring Paxos) §3.3.7)")
     void threeReplicasThatSnapshotAndCompact() {
-        RingTotals t = RingTotals.run("m-ring n=3 with snapshots", SimulationSeeds.count(1000) / 4,
+        RingTotals t = RingTotals.run("m-ring n=3 with snapshots", RingTotals.variantSeeds(4),
                 RingSimulation.Scenario.hostileWithSnapshots(Ring.Kind.M_RING, 3));
         t.assertTheFaultsBit();
         t.assertDatagramFaultsBit();
@@ -84,7 +85,7 @@ class MRingSimulationTest {
     @Test
     @DisplayName("M-Ring n=3 with pauses of 0.5-5 s and crashes of every member at once: votes durable before forwarded (seed 003 (Ring Paxos) §3.3.5)")
     void threeReplicasWithPausesAndCrashAll() {
-        RingTotals t = RingTotals.run("m-ring n=3 with pauses and crash-all", SimulationSeeds.count(1000) / 4,
+        RingTotals t = RingTotals.run("m-ring n=3 with pauses and crash-all", RingTotals.variantSeeds(4),
                 RingSimulation.Scenario.hostileWithPausesAndCrashAll(Ring.Kind.M_RING, 3));
         t.assertTheFaultsBit();
         t.assertDatagramFaultsBit();
@@ -94,7 +95,7 @@ class MRingSimulationTest {
     @Test
     @DisplayName("M-Ring n=3 with skips at λ (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1 l.13-20): agreement on the decided sequence with its skips, one logical numbering, safe and live under the cap")
     void threeReplicasWithSkips() {
-        RingTotals t = RingTotals.run("m-ring n=3 with skips", SimulationSeeds.count(1000) / 4,
+        RingTotals t = RingTotals.run("m-ring n=3 with skips", RingTotals.variantSeeds(4),
                 RingSimulation.Scenario.hostileWithSkips(Ring.Kind.M_RING, 3, RingTotals.SKIP_LAMBDA));
         t.assertTheFaultsBit();
         t.assertDatagramFaultsBit();

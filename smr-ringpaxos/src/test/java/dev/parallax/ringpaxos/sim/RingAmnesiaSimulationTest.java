@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@link QuorumWitness} remembers the votes a member lost, so a decision still needs all the ring
  * acceptors' votes), at-most-once, progress, convergence, linearizability; without recovery some seed breaks
  * agreement (seed 4 of U-Ring, 7 of M-Ring when this was written). Seeds: 3/10 of
- * {@code -Dsim.seeds} per variant (300 by default), n=4 1/16 per variant; a failure prints
- * {@code -Dsim.seed=S}.
+ * {@code -Dsim.seeds} per variant of n=3 under {@code -Pstress} (30,000), half of that in the
+ * default run (150; its 15-minute budget; {@link RingTotals#variantSeeds}), n=4 1/16 per variant; a
+ * failure prints {@code -Dsim.seed=S}.
  */
 @dev.parallax.core.testkit.DeterministicSimulation
 class RingAmnesiaSimulationTest {
@@ -34,14 +35,14 @@ class RingAmnesiaSimulationTest {
     @DisplayName("U-Ring n=3, one amnesiac member at a time: safe and live with fence recovery (rule C10; "
             + "seed 003 (Ring Paxos) §3.3.5)")
     void uRing() {
-        check("u-ring amnesia n=3", Ring.Kind.U_RING, 3, SimulationSeeds.count(1000) * 3 / 10);
+        check("u-ring amnesia n=3", Ring.Kind.U_RING, 3, RingTotals.variantSeeds(10) * 3);
     }
 
     @Test
     @DisplayName("M-Ring n=3, one amnesiac member at a time: safe and live with fence recovery (rule C10; "
             + "seed 003 (Ring Paxos) §3.3.5)")
     void mRing() {
-        check("m-ring amnesia n=3", Ring.Kind.M_RING, 3, SimulationSeeds.count(1000) * 3 / 10);
+        check("m-ring amnesia n=3", Ring.Kind.M_RING, 3, RingTotals.variantSeeds(10) * 3);
     }
 
     @Test

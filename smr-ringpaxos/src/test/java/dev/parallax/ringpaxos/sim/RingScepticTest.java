@@ -36,13 +36,16 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * (§3.3.3, Alg. 3 l.33–41); (e) U-Ring latency grows with the ring (Table 3.1: 5f steps); (f) a
  * crash of each role under load — coordinator, ring acceptor, learner-only member (U-Ring), spare
  * (M-Ring) — and every live proposer's commands are decided after the heal (§3.3.5; ring re-formation).
- * Seeds: a tenth of {@code -Dsim.seeds}, at least 100, for the seeded cases (fewer for the slow
- * negative controls); a failure prints {@code -Dsim.seed=S}.
+ * Seeds: a tenth of {@code -Dsim.seeds}, at least 100, for the seeded cases (for (f), six runs of
+ * five members, half of that in the default run: 50 per role; 10,000 under {@code -Pstress} as the
+ * others; fewer for the slow negative controls); a failure prints {@code -Dsim.seed=S}.
  */
 @dev.parallax.core.testkit.DeterministicSimulation
 class RingScepticTest {
     private static final long MS = RingSimulation.MS;
     private static final int SEEDS = Math.max(100, SimulationSeeds.count(1000) / 10);
+    /** Seeds per role of (f): a tenth of {@code -Dsim.seeds} under {@code -Pstress} (10,000), a twentieth in the default run, at least 50. */
+    private static final int CRASH_SEEDS = Math.max(50, RingTotals.variantSeeds(10));
 
     // ---------------------------------------------------------------------------------------- (a)
 
@@ -426,7 +429,7 @@ class RingScepticTest {
 
     private static void crashUnderLoad(Ring.Kind kind, Role role) {
         long[] crashed = {0};
-        RingTotals t = RingTotals.run("ring sceptic (f) " + kind + " " + role, SEEDS, seed -> {
+        RingTotals t = RingTotals.run("ring sceptic (f) " + kind + " " + role, CRASH_SEEDS, seed -> {
             RingSimulation.Scenario h = RingSimulation.Scenario.hostile(kind, 5);
             // No nemesis, a lossy network, 3 s of faults: the victim stays down until the heal.
             RingSimulation.Scenario s = h.withPlan(h.plan().withNemesis(0, 0, false)).withFaultyFor(3_000 * MS);

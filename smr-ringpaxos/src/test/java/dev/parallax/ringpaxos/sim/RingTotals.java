@@ -58,6 +58,17 @@ final class RingTotals {
     }
 
     /**
+     * Seeds of a variant that runs {@code 1/divisor} of {@code -Dsim.seeds}: all of those under
+     * {@code -Pstress} ({@code -Dparallax.stress=true}: 25,000 for a quarter), half of them in the
+     * default run (125 for a quarter; its 15-minute budget), at least 1. The main run of each
+     * ordering (n=3) keeps every seed of {@code -Dsim.seeds}.
+     */
+    static int variantSeeds(int divisor) {
+        int all = SimulationSeeds.count(1000) / divisor;
+        return Math.max(1, Boolean.getBoolean("parallax.stress") ? all : all / 2);
+    }
+
+    /**
      * Runs {@code scenario} over {@code count} seeds ({@link SimulationSeeds}: a failure names the
      * seed and {@code -Dsim.seed=S} replays it), prints the totals, and checks that at most one
      * history in 5,000 was left undecided by the linearizability checker's budget.

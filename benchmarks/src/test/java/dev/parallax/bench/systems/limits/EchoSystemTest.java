@@ -33,7 +33,7 @@ class EchoSystemTest {
             byte[] big = new byte[300_000];
             new Random(7).nextBytes(big);
             assertThat(conns.get(1).invoke(ByteBuffer.wrap(big)).get(15, TimeUnit.SECONDS)).isEqualTo(ByteBuffer.wrap(big));
-            LoadSpec spec = new LoadSpec(2, 16, 32, 0, 100, Duration.ZERO, Duration.ofSeconds(2));
+            LoadSpec spec = new LoadSpec(2, 16, 32, 0, 100, Duration.ZERO, Duration.ofSeconds(1));
             BenchResult r = new LoadGenerator(conns, spec).run("echo", s -> { });
             assertThat(r.completed()).isPositive();
             assertThat(r.failed()).isZero();

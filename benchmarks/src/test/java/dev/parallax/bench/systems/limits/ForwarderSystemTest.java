@@ -31,7 +31,7 @@ class ForwarderSystemTest {
             CompletableFuture<ByteBuffer> second = conns.get(0).invoke(big);
             assertThat(first.get(15, TimeUnit.SECONDS).remaining()).isEqualTo(8);
             assertThat(second.get(15, TimeUnit.SECONDS).remaining()).isEqualTo(8);
-            LoadSpec spec = new LoadSpec(2, 16, 128, 0, 100, Duration.ZERO, Duration.ofSeconds(2));
+            LoadSpec spec = new LoadSpec(2, 16, 128, 0, 100, Duration.ZERO, Duration.ofSeconds(1));
             BenchResult r = new LoadGenerator(conns, spec).run("forwarder", s -> { });
             assertThat(r.completed()).isPositive();
             assertThat(r.failed()).isZero();
