@@ -134,6 +134,12 @@ final class Learner {
         return membershipNotes;
     }
 
+    /** A snapshot's membership history could not be read: counted with the notes. */
+    void noteMalformedMembership(String why) {
+        membershipNotes++;
+        lastMembershipNote = "a snapshot's membership history was malformed and ignored: " + why;
+    }
+
     /** The last such note, for the operator's log, or null. */
     String lastMembershipNote() {
         return lastMembershipNote;

@@ -25,7 +25,8 @@ final class MembershipGate {
     static String refusal(MembershipChange change, int self, boolean leading, int leader, MembershipHistory members,
                           long firstUndecided, boolean changeInFlight, int heard, long[] progress, int window) {
         if (!leading) {
-            return "replica " + self + " does not lead (replica " + leader + " does)";
+            return leader == self ? "replica " + self + " is still starting its view; retry"
+                    : "replica " + self + " does not lead (replica " + leader + " does)";
         }
         long pending = members.pending(firstUndecided);
         if (changeInFlight || pending >= 0) {

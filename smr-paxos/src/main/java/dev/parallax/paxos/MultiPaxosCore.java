@@ -191,6 +191,16 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         return group.current();
     }
 
+    /** Decided configuration commands ignored or suspicious so far (see {@link #lastMembershipNote}). */
+    public long membershipNotes() {
+        return learner.membershipNotes();
+    }
+
+    /** Why the last one was, for the operator's log; null if none. */
+    public String lastMembershipNote() {
+        return learner.lastMembershipNote();
+    }
+
     /** This replica's membership history (driver thread only; for tests and status). */
     public MembershipHistory membershipHistory() {
         return members;
@@ -215,6 +225,22 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         }
         monitor.broadcastSent(now);
         return null;
+    }
+
+    /**
+     * The voter a leadership transfer should go to when the operator names none: the one whose
+     * acknowledgements show it furthest along, other than this replica; -1 if there is none.
+     */
+    public int transferTarget() {
+        Membership m = group.current();
+        long[] progress = transfer.progress();
+        int best = -1;
+        for (int id = 0; id <= Membership.MAX_ID; id++) {
+            if (id != self && m.isVoter(id) && (best < 0 || progress[id] > progress[best])) {
+                best = id;
+            }
+        }
+        return best;
     }
 
     /**
@@ -651,6 +677,26 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     public void installMembership(byte[] history) {
         members.restore(java.nio.ByteBuffer.wrap(history));
         afterDecisions();
+    }
+
+    /**
+     * A snapshot covering every instance below {@code instance} was installed, carrying the
+     * membership history its broadcast saved ({@link MembershipHistory#encode}; empty for a
+     * snapshot without one): take it ({@link #installMembership}), then continue from there.
+     * A malformed history is ignored (the log and catch-up still bring every change).
+     */
+    @Override
+    public void skipTo(long instance, java.nio.ByteBuffer deliveryState) {
+        if (deliveryState.hasRemaining()) {
+            byte[] history = new byte[deliveryState.remaining()];
+            deliveryState.duplicate().get(history);
+            try {
+                installMembership(history);
+            } catch (IllegalArgumentException malformed) {
+                learner.noteMalformedMembership(malformed.getMessage());
+            }
+        }
+        skipTo(instance);
     }
 
     /** A snapshot covering every instance below {@code instance} was installed: continue from there. */

@@ -4,6 +4,8 @@ import dev.parallax.core.runtime.ProtocolRuntime;
 import dev.parallax.core.runtime.RuntimeBroadcast;
 import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.AtomicBroadcast;
+import dev.parallax.core.spi.MembershipAdmin;
+import dev.parallax.core.time.Clock;
 
 /**
  * {@link AtomicBroadcast} by Multi-Paxos: the Multi-Paxos part of a {@link ProtocolRuntime}, which
@@ -25,16 +27,22 @@ import dev.parallax.core.spi.AtomicBroadcast;
  * {@link #start} and {@link #close} once each, by the owner. The broadcast owns the transport and
  * the log it was given and closes them.
  */
-public final class PaxosBroadcast extends RuntimeBroadcast<PaxosMessage, PaxosRecord, Value, MultiPaxosCore> {
+public final class PaxosBroadcast extends RuntimeBroadcast<PaxosMessage, PaxosRecord, Value, MultiPaxosCore>
+        implements MembershipAdmin {
     /** The instance name unless {@link RuntimeOptions} name another: the meters' {@code protocol} tag. */
     public static final String DEFAULT_NAME = "paxos";
     private final PaxosRuntimeParts parts;
+    private final DeliveredMembership delivered;
+    private final PaxosMembershipAdmin admin;
 
     private PaxosBroadcast(Parts<PaxosConfig, PaxosMessage> p) {
         PaxosConfig config = p.config();
         int self = p.self();
         RuntimeOptions options = p.options();
         this.parts = new PaxosRuntimeParts(config, self, options.name(DEFAULT_NAME), options.meterRegistry());
+        this.delivered = new DeliveredMembership(config);
+        this.admin = new PaxosMembershipAdmin(config, this::protocolRuntime, parts, p.transport());
+        Clock clock = p.clock();
         ProtocolRuntime.Builder<PaxosMessage, PaxosRecord, Value, MultiPaxosCore> rb =
                 p.runtimeBuilder(DEFAULT_NAME, new PaxosRecordCodec());
         rb.core((recovered, amnesiac, now) -> {
@@ -42,9 +50,10 @@ public final class PaxosBroadcast extends RuntimeBroadcast<PaxosMessage, PaxosRe
                     c.detectFailuresExternally();
                     return c;
                 })
-                .values(Value::of, v -> v.isNoop() ? null : v.bytes())
+                .values(delivered)
                 .failureDetection(parts.failureDetection())
-                .observer(parts.<MultiPaxosCore>observer(c -> c, this::undelivered))
+                .observer(parts.<MultiPaxosCore>observer(c -> c, this::undelivered)
+                        .andThen(c -> admin.observe(c, clock.nanoTime())))
                 .maxTickNanos(parts.maxTickNanos());
         install(rb.build());
     }
@@ -52,6 +61,49 @@ public final class PaxosBroadcast extends RuntimeBroadcast<PaxosMessage, PaxosRe
     /** Protocol thread only: decisions kept for a lagging execution (the local replay, after a restart). */
     private int undelivered() {
         return protocolRuntime().protocolStage().undelivered();
+    }
+
+    /** The membership history as of the last delivery: what a snapshot carries. Delivery thread. */
+    @Override
+    public byte[] deliveryState() {
+        return delivered.state();
+    }
+
+    /** A snapshot carrying {@code deliveryState} (a membership history) was installed: both sides take it. */
+    @Override
+    public void snapshotInstalled(long nextSequence, byte[] deliveryState) {
+        delivered.install(deliveryState);
+        protocolRuntime().skipTo(nextSequence, deliveryState);
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<String> addLearner(int id, String hostPort) {
+        return admin.addLearner(id, hostPort);
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<String> promote(int id) {
+        return admin.promote(id);
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<String> remove(int id) {
+        return admin.remove(id);
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<String> replace(int oldId, int newId, String hostPort) {
+        return admin.replace(oldId, newId, hostPort);
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<String> transferLeadership(int id) {
+        return admin.transferLeadership(id);
+    }
+
+    @Override
+    public String members() {
+        return admin.members();
     }
 
     /** A builder; config, self, transport, log and clock are required. */

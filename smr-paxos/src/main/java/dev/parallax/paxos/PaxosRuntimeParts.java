@@ -1,5 +1,6 @@
 package dev.parallax.paxos;
 
+import dev.parallax.paxos.membership.Membership;
 import dev.parallax.core.runtime.ProtocolRuntime;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -53,6 +54,9 @@ public final class PaxosRuntimeParts {
     private volatile long stepDowns;
     private volatile long preVotesGranted;
     private volatile long preVotesRefused;
+    /** The membership in effect at the first undecided instance, as last published. */
+    private volatile Membership membership;
+    private volatile long membershipNotes;
     /** Protocol thread only: the local replay of logged decisions was handed to execution. */
     private boolean replayed;
 
@@ -66,10 +70,11 @@ public final class PaxosRuntimeParts {
         this.config = Objects.requireNonNull(config, "config");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(registry, "registry");
-        if (self < 0 || self >= config.members()) {
-            throw new IllegalArgumentException("self must be 0.." + (config.members() - 1) + ", got " + self);
+        if (self < 0 || self > Membership.MAX_ID) {
+            throw new IllegalArgumentException("self must be 0.." + Membership.MAX_ID + ", got " + self);
         }
         this.self = self;
+        this.membership = Membership.initial(config.members());
         String replica = Integer.toString(self);
         this.viewChanges = Counter.builder("parallax.paxos.view.changes").tag("protocol", name).tag("replica", replica)
                 .register(registry);
@@ -109,7 +114,7 @@ public final class PaxosRuntimeParts {
      * {@link #observe} last published it (none before the replay was handed over).
      */
     public ProtocolRuntime.FailureDetection failureDetection() {
-        return new ProtocolRuntime.FailureDetection(new SuspicionRule(config, self), () -> followedView,
+        return new ProtocolRuntime.FailureDetection(new SuspicionRule(config, self, () -> membership), () -> followedView,
                 detectorPeriod(config));
     }
 
@@ -137,7 +142,7 @@ public final class PaxosRuntimeParts {
         if (v != view) {
             view = v;
             viewChanges.increment();
-            LOG.info("replica {}: now in view {} (leader: replica {}{})", self, v, dev.parallax.paxos.membership.Membership.leaderOf(v),
+            LOG.info("replica {}: now in view {} (leader: replica {}{})", self, v, Membership.leaderOf(v),
                     core.isLeader() ? ", this one" : "");
         }
         if (!replayed) {
@@ -157,7 +162,28 @@ public final class PaxosRuntimeParts {
         }
         preVotesGranted = core.preVotesGranted();
         preVotesRefused = core.preVotesRefused();
+        publishMembership(core);
     }
+
+    /** Publishes the membership in effect when it changed, and logs decided changes that were ignored. */
+    private void publishMembership(MultiPaxosCore core) {
+        Membership now = core.membership();
+        if (!now.equals(membership)) {
+            LOG.info("replica {}: membership now {}", self, now.describe());
+            membership = now;
+        }
+        long notes = core.membershipNotes();
+        if (notes != membershipNotes) {
+            membershipNotes = notes;
+            LOG.warn("replica {}: {}", self, core.lastMembershipNote());
+        }
+    }
+
+    /** The membership in effect at this replica's first undecided instance, as last published. Any thread. */
+    public Membership membership() {
+        return membership;
+    }
+
 
     /** The view last published, -1 before the first work cycle. Any thread. */
     public long view() {

@@ -222,6 +222,16 @@ public final class Membership {
         };
     }
 
+    /** Whether this is a membership after {@code change} (it shows the change's outcome). */
+    public boolean reflects(MembershipChange change) {
+        return switch (change.kind()) {
+            case ADD_LEARNER -> isMember(change.id());
+            case PROMOTE -> isVoter(change.id());
+            case REMOVE -> !isMember(change.id());
+            case REPLACE -> !isMember(change.id()) && isVoter(change.newId());
+        };
+    }
+
     /** {@code voters=[0,1,2] learners=[3]}, with added addresses. */
     public String describe() {
         StringBuilder sb = new StringBuilder("voters=").append(ids(voters)).append(" learners=").append(ids(learners));

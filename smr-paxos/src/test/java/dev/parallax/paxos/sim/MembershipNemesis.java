@@ -222,7 +222,7 @@ final class MembershipNemesis {
         }
         SimReplica leader = leader();
         Membership latest = leader == null ? null : leader.core().membershipHistory().latest();
-        if (latest != null && latest.refusal(next) != null && !reflects(latest, next)) {
+        if (latest != null && latest.refusal(next) != null && !latest.reflects(next)) {
             // Overtaken (say the replaced voter was removed by a change the leader had not seen
             // when this one began): give up, as an operator would after reading the error.
             op = Op.NONE;
@@ -262,27 +262,18 @@ final class MembershipNemesis {
      */
     private boolean inEffect(MembershipChange c) {
         SimulatedReplica adv = mostAdvanced();
-        if (adv == null || !reflects(adv.ordering().membership(), c)) {
+        if (adv == null || !adv.ordering().membership().reflects(c)) {
             return false;
         }
         Membership m = adv.ordering().membership();
         for (int r : leaders.replicaIds()) {
-            if (sim.isUp(r) && m.isMember(r) && !reflects(sim.<SimulatedReplica>node(r).ordering().membership(), c)) {
+            if (sim.isUp(r) && m.isMember(r) && !sim.<SimulatedReplica>node(r).ordering().membership().reflects(c)) {
                 return false;
             }
         }
         return true;
     }
 
-    /** Whether {@code m} is a membership after {@code c}. */
-    private static boolean reflects(Membership m, MembershipChange c) {
-        return switch (c.kind()) {
-            case ADD_LEARNER -> m.isMember(c.id());
-            case PROMOTE -> m.isVoter(c.id());
-            case REMOVE -> !m.isMember(c.id());
-            case REPLACE -> !m.isMember(c.id()) && m.isVoter(c.newId());
-        };
-    }
 
     private SimReplica leader() {
         int id = leaders.currentLeader();

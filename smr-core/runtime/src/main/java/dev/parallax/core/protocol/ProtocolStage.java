@@ -282,6 +282,26 @@ public final class ProtocolStage<M, R, V> implements Stage {
         return undeliveredHighWater;
     }
 
+    /**
+     * An operation on the core asked from another thread (an operator's request): it runs on the
+     * protocol thread like an input, and its effects are applied like any step's.
+     */
+    @FunctionalInterface
+    public interface CoreOperation<M, R, V> {
+        void run(ProtocolCore<M, R, V> core, long now, Effects<M, R, V> out);
+    }
+
+    /**
+     * Runs {@code operation} on the protocol thread at its next work cycle, before its inputs.
+     * Thread-safe; returns at once.
+     *
+     * @return false if the control queue is full (the caller reports it busy)
+     */
+    public boolean runOnCore(CoreOperation<M, R, V> operation) {
+        java.util.Objects.requireNonNull(operation, "operation");
+        return control.offer(stage -> operation.run(stage.core, stage.now, stage.effects));
+    }
+
     /** Asks the protocol thread to continue after an installed snapshot covering every instance below {@code instance}. */
     public boolean skipTo(long instance) {
         return control.offer(stage -> stage.core.skipTo(instance));

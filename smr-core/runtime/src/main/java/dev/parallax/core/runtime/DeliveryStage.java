@@ -40,7 +40,7 @@ final class DeliveryStage<V> implements Stage {
     }
 
     private void deliver(ProtocolRuntime.Decision<V> d) {
-        ByteBuffer bytes = values.toDelivery(d.value());
+        ByteBuffer bytes = values.toDelivery(d.instance(), d.value());
         if (bytes != null) {
             int size = bytes.remaining();
             try {

@@ -92,13 +92,26 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
         C create(List<R> recovered, boolean amnesiaPossible, long now);
     }
 
-    /** Converts between the replica's bytes and the protocol's values. Stateless and thread-safe. */
+    /**
+     * Converts between the replica's bytes and the protocol's values. {@link #fromBytes} is
+     * stateless and thread-safe; {@link #toDelivery(long, Object)} runs on the delivery thread, in
+     * instance order.
+     */
     public interface ValueAdapter<V> {
         /** A proposed value from the replica's bytes (the bytes may be kept: the caller will not change them). */
         V fromBytes(ByteBuffer bytes);
 
         /** The bytes to deliver for a decided value, or {@code null} to skip it (a no-op). */
         ByteBuffer toDelivery(V value);
+
+        /**
+         * The bytes to deliver for the value decided at {@code instance}; called for every decided
+         * instance in order, on the delivery thread, so an adapter may keep delivery-side state of
+         * values it does not deliver (Multi-Paxos' membership changes). Default: {@link #toDelivery(Object)}.
+         */
+        default ByteBuffer toDelivery(long instance, V value) {
+            return toDelivery(value);
+        }
     }
 
     /**
@@ -264,7 +277,8 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
                 .tag("protocol", name).tag("replica", replica).register(registry);
         handles.add(threads.run(delivery));
         handles.add(threads.run(protocol));
-        PeerLiveness liveness = new PeerLiveness(members, clock);
+        // Stamps for every id a membership change may bring in, not only the cluster file's.
+        PeerLiveness liveness = new PeerLiveness(Math.max(members, MAX_MEMBER_ID + 1), clock);
         if (detection != null) {
             FailureDetector detector = new FailureDetector(name + "-fd-" + self, self, liveness, detection.rule(),
                     detection.followedView(), protocol::suspect, clock);
@@ -316,6 +330,27 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
     }
 
     /** A snapshot covering every position below {@code nextSequence} was installed; may come before start. */
+    /**
+     * Runs {@code operation} on the protocol thread with this runtime's core (see
+     * {@link ProtocolStage#runOnCore}). Thread-safe; returns at once.
+     *
+     * @return false before start, after close, or if the protocol thread's control queue is full
+     */
+    public boolean runOnCore(CoreOperation<M, R, V, C> operation) {
+        ProtocolStage<M, R, V> stage = protocolStage;
+        C c = core;
+        return stage != null && c != null && stage.runOnCore((ignored, now, out) -> operation.run(c, now, out));
+    }
+
+    /** {@link #runOnCore}'s operation, typed by the core. */
+    @FunctionalInterface
+    public interface CoreOperation<M, R, V, C> {
+        void run(C core, long now, dev.parallax.core.protocol.Effects<M, R, V> out);
+    }
+
+    /** The highest member id a replica may have (ids {@code 0..31}: membership masks are 32 bits wide). */
+    public static final int MAX_MEMBER_ID = 31;
+
     public synchronized void skipTo(long nextSequence) {
         ProtocolStage<M, R, V> p = protocolStage;
         if (p == null) {
@@ -399,10 +434,14 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
             this.name = Names.check("protocol", name);
         }
 
-        /** This replica's member id and the number of members. */
+        /**
+         * This replica's member id and the number of members the cluster file lists; a replica
+         * that joins the group by a membership change has an id beyond them, up to
+         * {@link #MAX_MEMBER_ID}.
+         */
         public Builder<M, R, V, C> members(int self, int members) {
-            if (members < 1 || self < 0 || self >= members) {
-                throw new IllegalArgumentException("self must be 0.." + (members - 1) + ", got " + self);
+            if (members < 1 || self < 0 || self > Math.max(members - 1, MAX_MEMBER_ID)) {
+                throw new IllegalArgumentException("self must be 0.." + Math.max(members - 1, MAX_MEMBER_ID) + ", got " + self);
             }
             this.self = self;
             this.members = members;

@@ -100,7 +100,7 @@ public abstract class RuntimeBroadcast<M, R, V, C extends ProtocolCore<M, R, V>>
      * immutable value, safe to share.
      *
      * @param config    the protocol's configuration
-     * @param self      this replica, {@code 0 .. members - 1}
+     * @param self      this replica: {@code 0 .. members - 1}, or up to 31 for a replica a membership change added
      * @param members   the replicas the configuration names
      * @param transport the transport, member {@code self}
      * @param log       the durable log
@@ -200,8 +200,9 @@ public abstract class RuntimeBroadcast<M, R, V, C extends ProtocolCore<M, R, V>>
                 throw new IllegalArgumentException("config, transport, log and clock are required");
             }
             int n = members.applyAsInt(config);
-            if (self < 0 || self >= n) {
-                throw new IllegalArgumentException("self must be 0.." + (n - 1) + ", got " + self);
+            int highest = Math.max(n - 1, ProtocolRuntime.MAX_MEMBER_ID);
+            if (self < 0 || self > highest) {
+                throw new IllegalArgumentException("self must be 0.." + highest + ", got " + self);
             }
             if (transport.localId() != self) {
                 throw new IllegalArgumentException("transport is member " + transport.localId() + ", not " + self);

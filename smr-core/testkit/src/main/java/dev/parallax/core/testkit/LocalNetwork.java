@@ -116,6 +116,20 @@ public final class LocalNetwork<M> {
             return true;
         }
 
+        /** Every endpoint of the network is reachable: a member added at run time needs nothing more. */
+        @Override
+        public void addMember(int member, String host, int port) {
+            if (member < 0 || member >= handlers.length()) {
+                throw new IllegalArgumentException("no endpoint " + member + " in this network of " + handlers.length());
+            }
+        }
+
+        /** A removed member is cut off from this endpoint, both ways. */
+        @Override
+        public void removeMember(int member) {
+            cut(id, member);
+        }
+
         @Override
         public void close() {
             closed = true;

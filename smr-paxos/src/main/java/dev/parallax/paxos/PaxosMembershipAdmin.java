@@ -1,0 +1,196 @@
+package dev.parallax.paxos;
+
+import dev.parallax.core.runtime.ProtocolRuntime;
+import dev.parallax.core.spi.MembershipAdmin;
+import dev.parallax.core.spi.Transport;
+import dev.parallax.paxos.membership.Membership;
+import dev.parallax.paxos.membership.MembershipChange;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * Multi-Paxos' side of {@link MembershipAdmin}: an operator's request becomes an operation on the
+ * protocol thread ({@link ProtocolRuntime#runOnCore}), where the core proposes the configuration
+ * command or starts the leadership transfer, or says why not; the future then completes when the
+ * protocol thread sees the change decided (in the latest membership of the core's history) or the
+ * target leading, and fails after {@link #TIMEOUT_NANOS} otherwise. It also keeps the transport's
+ * members in step with the decided memberships ({@link Transport#addMember}, {@link Transport#removeMember}).
+ *
+ * <p>Threads: the {@link MembershipAdmin} methods from any thread, never blocking; {@link #observe}
+ * on the protocol thread only (one writer of the pending requests, which other threads never read).
+ */
+final class PaxosMembershipAdmin implements MembershipAdmin {
+    /** How long a request may wait for its decision (or a transfer for its new leader). */
+    static final long TIMEOUT_NANOS = 30_000_000_000L;
+
+    private record Pending(MembershipChange change, int transferTo, long since, CompletableFuture<String> future) {
+    }
+
+    private final PaxosConfig config;
+    private final Supplier<ProtocolRuntime<PaxosMessage, PaxosRecord, Value, MultiPaxosCore>> runtime;
+    private final PaxosRuntimeParts parts;
+    private final Transport<?> transport;
+    /** Protocol thread only. */
+    private final List<Pending> pending = new ArrayList<>();
+    /** Protocol thread only: the latest membership whose addresses the transport was given. */
+    private Membership peersFor;
+
+    PaxosMembershipAdmin(PaxosConfig config, Supplier<ProtocolRuntime<PaxosMessage, PaxosRecord, Value, MultiPaxosCore>> runtime,
+                         PaxosRuntimeParts parts, Transport<?> transport) {
+        this.config = config;
+        this.runtime = runtime;
+        this.parts = parts;
+        this.transport = transport;
+    }
+
+    @Override
+    public CompletableFuture<String> addLearner(int id, String hostPort) {
+        return change(() -> MembershipChange.addLearner(id, address(hostPort), config.window()));
+    }
+
+    private static String address(String hostPort) {
+        if (hostPort == null || HostPort.parse(hostPort) == null) {
+            throw new IllegalArgumentException("'" + hostPort + "' is not host:port");
+        }
+        return hostPort;
+    }
+
+    @Override
+    public CompletableFuture<String> promote(int id) {
+        return change(() -> MembershipChange.promote(id, config.window()));
+    }
+
+    @Override
+    public CompletableFuture<String> remove(int id) {
+        return change(() -> MembershipChange.remove(id, config.window()));
+    }
+
+    @Override
+    public CompletableFuture<String> replace(int oldId, int newId, String hostPort) {
+        return change(() -> MembershipChange.replace(oldId, newId, hostPort == null || hostPort.isEmpty() ? ""
+                : address(hostPort), config.window()));
+    }
+
+    @Override
+    public CompletableFuture<String> transferLeadership(int id) {
+        CompletableFuture<String> f = new CompletableFuture<>();
+        submit(f, (core, now, out) -> {
+            int target = id < 0 ? core.transferTarget() : id;
+            String refusal = target < 0 ? "no other voter to hand leadership to" : core.transferLeadership(target, now, out);
+            if (refusal != null) {
+                f.completeExceptionally(new MembershipChangeRefused(refusal));
+            } else if (target == core.leaderHint() && !core.isLeader()) {
+                f.complete("replica " + target + " leads view " + core.view());
+            } else {
+                pending.add(new Pending(null, target, now, f));
+            }
+        });
+        return f;
+    }
+
+    @Override
+    public String members() {
+        return parts.membership().describe();
+    }
+
+    private CompletableFuture<String> change(Supplier<MembershipChange> build) {
+        CompletableFuture<String> f = new CompletableFuture<>();
+        MembershipChange c;
+        try {
+            c = build.get();
+        } catch (IllegalArgumentException bad) {
+            f.completeExceptionally(new MembershipChangeRefused(bad.getMessage()));
+            return f;
+        }
+        submit(f, (core, now, out) -> {
+            String refusal = core.proposeMembership(c, now, out);
+            if (refusal != null) {
+                f.completeExceptionally(new MembershipChangeRefused(refusal));
+            } else {
+                pending.add(new Pending(c, -1, now, f));
+            }
+        });
+        return f;
+    }
+
+    private void submit(CompletableFuture<String> f, ProtocolRuntime.CoreOperation<PaxosMessage, PaxosRecord, Value, MultiPaxosCore> op) {
+        ProtocolRuntime<PaxosMessage, PaxosRecord, Value, MultiPaxosCore> rt = runtime.get();
+        if (rt == null || !rt.runOnCore(op)) {
+            f.completeExceptionally(new MembershipChangeRefused("the replica is not running or its protocol thread is busy; retry"));
+        }
+    }
+
+    /**
+     * After a work cycle: completes requests now decided (or whose target leads) and fails those
+     * past {@link #TIMEOUT_NANOS}; gives the transport the addresses of members added and forgets
+     * those removed. Protocol thread only.
+     */
+    void observe(MultiPaxosCore core, long now) {
+        Membership latest = core.membershipHistory().latest();
+        if (!pending.isEmpty()) {
+            for (Iterator<Pending> it = pending.iterator(); it.hasNext(); ) {
+                Pending p = it.next();
+                if (p.change() != null && latest.reflects(p.change())) {
+                    p.future().complete(latest.describe());
+                    it.remove();
+                } else if (p.change() == null && core.leaderHint() == p.transferTo() && !core.isLeader()) {
+                    p.future().complete("replica " + p.transferTo() + " leads view " + core.view());
+                    it.remove();
+                } else if (now - p.since() > TIMEOUT_NANOS) {
+                    p.future().completeExceptionally(new MembershipChangeRefused(p.change() == null
+                            ? "replica " + p.transferTo() + " did not take over within 30 s"
+                            : p.change() + " was not decided within 30 s (the leader may have changed; check members)"));
+                    it.remove();
+                }
+            }
+        }
+        if (!latest.equals(peersFor)) {
+            updatePeers(latest, core.membership());
+            peersFor = latest;
+        }
+    }
+
+    /** Members added at run time get their address; members removed by a change in effect are forgotten. */
+    private void updatePeers(Membership latest, Membership current) {
+        try {
+            for (var e : latest.addresses().entrySet()) {
+                HostPort hp = HostPort.parse(e.getValue());
+                if (hp != null && e.getKey() != transport.localId()) {
+                    transport.addMember(e.getKey(), hp.host(), hp.port());
+                }
+            }
+            int removed = current.retired();
+            for (int id = 0; id <= Membership.MAX_ID; id++) {
+                if ((removed & (1 << id)) != 0 && id != transport.localId()) {
+                    transport.removeMember(id);
+                }
+            }
+        } catch (UnsupportedOperationException fixed) {
+            // A transport with a fixed membership (tests, the simulator): nothing to update.
+        }
+    }
+
+    /** {@code host:port}, IPv6 literals in brackets. */
+    record HostPort(String host, int port) {
+        static HostPort parse(String s) {
+            int colon = s.lastIndexOf(':');
+            if (colon <= 0) {
+                return null;
+            }
+            try {
+                int port = Integer.parseInt(s.substring(colon + 1));
+                String host = s.substring(0, colon);
+                if (host.startsWith("[") && host.endsWith("]")) {
+                    host = host.substring(1, host.length() - 1);
+                }
+                return port > 0 && port < 65536 ? new HostPort(host, port) : null;
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+    }
+}
