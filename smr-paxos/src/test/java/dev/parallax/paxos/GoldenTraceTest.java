@@ -48,6 +48,38 @@ class GoldenTraceTest {
     }
 
     @Test
+    void aLearnerJoinsReplacesAVoterAndTakesLeadershipByTransfer() {
+        ScriptedCluster c = new ScriptedCluster(CONFIG, 4);
+        c.tick(MS);                 // replica 0 starts view 0
+        c.deliverAll(100);
+        c.propose(0, v("a"));
+        c.deliverAll(100);
+        int alpha = CONFIG.window();
+        c.act(0, "add learner 3", (core, now, out) -> assertThat(core.proposeMembership(
+                dev.parallax.paxos.membership.MembershipChange.addLearner(3, "h:3", alpha), now, out)).isNull());
+        c.deliverAll(200);          // decided, then no-ops up to its effective instance
+        for (int i = 0; i < 4; i++) {
+            c.tick(60 * MS);        // heartbeats reach 3, which catches up and acknowledges
+            c.deliverAll(200);
+        }
+        c.act(0, "replace 2 by 3", (core, now, out) -> assertThat(core.proposeMembership(
+                dev.parallax.paxos.membership.MembershipChange.replace(2, 3, "", alpha), now, out)).isNull());
+        c.deliverAll(200);
+        c.tick(60 * MS);
+        c.deliverAll(200);
+        c.act(0, "transfer to 3", (core, now, out) -> assertThat(core.transferLeadership(3, now, out)).isNull());
+        c.deliverAll(200);
+        c.tick(60 * MS);            // 3 acknowledges the heartbeat: TimeoutNow, view 3
+        c.deliverAll(200);
+        c.propose(3, v("b"));
+        c.deliverAll(200);
+        assertThat(c.core(3).isLeader()).isTrue();
+        assertThat(c.core(0).membership().describe()).isEqualTo("voters=[0,1,3] learners=[] added={3=h:3}");
+        assertThat(c.delivered(1).stream().filter(x -> !x.isNoop() && !x.isMembership())).containsExactly(v("a"), v("b"));
+        GoldenFiles.assertMatches("learner-replace-transfer.txt", c.trace());
+    }
+
+    @Test
     void restartedLeaderTakesANewViewAndReproposes() {
         ScriptedCluster c = new ScriptedCluster(CONFIG);
         c.tick(MS);

@@ -11,7 +11,14 @@ final class ScriptedCluster
         extends dev.parallax.core.testkit.ScriptedCluster<MultiPaxosCore, PaxosMessage, PaxosRecord, Value> {
 
     ScriptedCluster(PaxosConfig config) {
-        super(config.members(), new PaxosRecordCodec(),
-                (id, recovered, now) -> new MultiPaxosCore(config, id, recovered, now));
+        this(config, config.members());
+    }
+
+    /**
+     * {@code nodes} cores, of which the first {@code config.members()} are the cluster file's
+     * replicas and the others replicas that may join by a membership change.
+     */
+    ScriptedCluster(PaxosConfig config, int nodes) {
+        super(nodes, new PaxosRecordCodec(), (id, recovered, now) -> new MultiPaxosCore(config, id, recovered, now));
     }
 }

@@ -3,6 +3,7 @@ package dev.parallax.core.testkit;
 import dev.parallax.core.log.memory.InMemoryDurableLog;
 import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.protocol.EffectBuffer;
+import dev.parallax.core.protocol.Effects;
 import dev.parallax.core.protocol.ProtocolCore;
 import dev.parallax.core.protocol.RecordCodec;
 
@@ -164,6 +165,22 @@ public class ScriptedCluster<C extends ProtocolCore<M, R, V>, M, R, V> {
         trace.add(now + " " + id + " propose " + value + " -> " + taken);
         apply(id);
         return taken;
+    }
+
+    /** An operation of a protocol's own on one core (an operator's request), with the step's effects. */
+    @FunctionalInterface
+    public interface CoreAction<C, M, R, V> {
+        void run(C core, long now, Effects<M, R, V> out);
+    }
+
+    /**
+     * Runs {@code action} on member {@code id} now (trace line {@code <label>}) and applies its
+     * effects like any step's.
+     */
+    public void act(int id, String label, CoreAction<? super C, M, R, V> action) {
+        trace.add(now + " " + id + " " + label);
+        action.run(cores.get(id), now, effects);
+        apply(id);
     }
 
     /** Tells member {@code id} its failure detector suspects the leader of {@code view}; see {@link ProtocolCore#onSuspect}. */
