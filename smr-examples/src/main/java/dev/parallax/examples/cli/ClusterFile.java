@@ -199,6 +199,18 @@ public final class ClusterFile {
         return ReplicaKeys.replicaConfig(settings, id);
     }
 
+    /**
+     * The configuration of replica {@code id} that joins the group listening at {@code joinAddress}
+     * ({@code host:port}): an id outside {@link #members()}, up to 31, that a membership change adds
+     * while it runs ({@link ReplicaConfig#joinAddress()}); {@code null} for a member, as
+     * {@link #replica(int)}.
+     *
+     * @throws IllegalArgumentException naming the file and what is wrong with the id or address
+     */
+    public ReplicaConfig replica(int id, String joinAddress) {
+        return ReplicaKeys.replicaConfig(settings, id, joinAddress);
+    }
+
     /** The ordering protocol ({@code ordering}); default {@link Orderings#DEFAULT}. */
     public Orderings ordering() {
         Optional<String> v = settings.raw(Orderings.KEY);

@@ -30,7 +30,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code parallax replica --config FILE --id N}: runs one replica of the file's service — the
  * key-value store with its RESP front end if the file names one ({@code redis=}), or Volery
  * ({@code service=volery}, seed 004 (S-SMR)) with its ZooKeeper-protocol front end
- * ({@code zookeeper=}) — until the process is stopped (SIGTERM, Ctrl-C).
+ * ({@code zookeeper=}) — until the process is stopped (SIGTERM, Ctrl-C). With
+ * {@code --id N --join HOST:PORT} (N outside the file's members, up to 31) it starts a replica that
+ * joins the running group: it listens on HOST:PORT, serves clients on PORT+1000, has no front end
+ * nor metrics address from the file, and takes part once a membership change adds it
+ * ({@link ReplicaConfig#joinAddress()}); the key-value store over Multi-Paxos only.
  * Prints one {@code READY ...} line once every port is open. The ordering protocol, the executor
  * and the thread placement are the file's {@code ordering}, {@code execution} and {@code threads}
  * (overridden by {@link RuntimeOptions}); the store is {@link KvRouting#stateMachine}'s, partitioned
@@ -51,8 +55,14 @@ final class ReplicaCommand implements Callable<Integer> {
     @Option(names = "--config", required = true, description = "Cluster configuration file (see docs/operations.md).")
     Path config;
 
-    @Option(names = "--id", required = true, description = "This replica's id in the file's members list.")
+    @Option(names = "--id", required = true, description = "This replica's id in the file's members list, or with "
+            + "--join a new id (up to 31) outside it.")
     int id;
+
+    @Option(names = "--join", paramLabel = "HOST:PORT", description = "Join the running group: this replica, whose --id is "
+            + "not in the file's members, listens on HOST:PORT (clients on PORT+1000) until a membership change adds it "
+            + "(parallax admin; see docs/operations.md). Key-value store with ordering=multi-paxos only.")
+    String join;
 
     @Option(names = "--metrics-port", defaultValue = "-1",
             description = "Serve Prometheus metrics and the admin routes on this port (0 picks a free one; default: the "
@@ -86,8 +96,26 @@ final class ReplicaCommand implements Callable<Integer> {
      *                                  {@code store} has not {@link KvRouting#partitions} partitions
      */
     static Replica.Builder kvReplica(ClusterFile file, int id, KvStateMachine store) {
-        if (id < 0 || id >= file.members().size()) {
-            throw new IllegalArgumentException("--id " + id + " is not a member of " + file.members());
+        return kvReplica(file, id, null, store);
+    }
+
+    /**
+     * As {@link #kvReplica(ClusterFile, int, KvStateMachine)}, for a replica that joins the group at
+     * {@code join} ({@code host:port}, {@code --join}) with an id outside the file's members;
+     * {@code null} for a member.
+     *
+     * @throws IllegalArgumentException also if {@code join} is given and the ordering is not
+     *                                  Multi-Paxos, for a member, for an id out of {@code 0..31}, or
+     *                                  at a member's address; or not given for a non-member
+     */
+    static Replica.Builder kvReplica(ClusterFile file, int id, String join, KvStateMachine store) {
+        if (join == null && (id < 0 || id >= file.members().size())) {
+            throw new IllegalArgumentException("--id " + id + " is not a member of " + file.members()
+                    + (id >= file.members().size() && id <= dev.parallax.core.config.Member.MAX_ID ? "; to join the group give --join host:port" : ""));
+        }
+        if (join != null && file.ordering() != Orderings.MULTI_PAXOS) {
+            throw new IllegalArgumentException("--join: only ordering=multi-paxos changes its membership at run time, "
+                    + "this file has ordering=" + file.ordering().configName());
         }
         int partitions = KvRouting.partitions(file);
         if (store.partitions() != partitions) {
@@ -96,7 +124,7 @@ final class ReplicaCommand implements Callable<Integer> {
                     + ClusterFile.groupsKey(file.ordering()) + ")")
                     + ", got one of " + store.partitions() + "; build it with KvRouting.stateMachine(file)");
         }
-        Replica.Builder builder = Replica.builder().config(file.replica(id)).stateMachine(store)
+        Replica.Builder builder = Replica.builder().config(file.replica(id, join)).stateMachine(store)
                 .ordering(file.orderingProtocol()).executor(file.executor(KvClassifier.SERVICE));
         file.snapshotEvery().ifPresent(builder::snapshotEvery);
         return builder;
@@ -194,6 +222,9 @@ final class ReplicaCommand implements Callable<Integer> {
         Replica.Builder builder;
         try {
             file = ClusterFile.load(config).with(runtime.clusterSettings());
+            if (join != null && (file.service().equals(ClusterFile.VOLERY) || KvRouting.partitioned(file))) {
+                throw new IllegalArgumentException("--join: only the key-value store over one group joins at run time");
+            }
             if (file.service().equals(ClusterFile.VOLERY)) {
                 partition = new VoleryPartition();
                 builder = VoleryService.replica(file, id, partition);
@@ -202,7 +233,7 @@ final class ReplicaCommand implements Callable<Integer> {
                 builder = PartitionedReplicas.replica(file, id, kvPartition);
             } else {
                 store = KvRouting.stateMachine(file);
-                builder = kvReplica(file, id, store);
+                builder = kvReplica(file, id, join, store);
             }
             file.checkTlsFiles(id);
         } catch (IllegalArgumentException e) {
@@ -233,13 +264,17 @@ final class ReplicaCommand implements Callable<Integer> {
         if (partition != null && VoleryService.hasFrontEnds(file)) {
             zk = VoleryService.frontEnd(file, id, registry);
         }
-        if ((store != null || kvPartition != null) && file.redis().isPresent()) {
+        if (join != null && (file.redis().isPresent() || (metricsPort < 0 && file.metrics().isPresent()))) {
+            System.err.println("replica " + id + " joins at " + join + ": the file's redis= and metrics= list no "
+                    + "address for it; no Redis front end" + (metricsPort < 0 ? ", no metrics endpoint (--metrics-port)" : ""));
+        }
+        if (join == null && (store != null || kvPartition != null) && file.redis().isPresent()) {
             redis = redisFrontEnd(file, id, registry);
             respPort = redis.port();
         }
         String host = metricsHost;
         int mPort = metricsPort;
-        if (mPort < 0 && file.metrics().isPresent()) {
+        if (mPort < 0 && file.metrics().isPresent() && join == null) {
             host = file.metrics().get().member(id).host();
             mPort = file.metrics().get().member(id).port();
         }

@@ -107,8 +107,10 @@ class ClusterFileTlsTest {
         assertThatThrownBy(() -> ClusterFile.load(write("d.properties", MEMBERS + relativeKeys()
                 .replace("tls.client=on", "tls.client=true"))))
                 .hasMessageContaining("tls.client must be on or off");
-        assertThatThrownBy(() -> ClusterFile.load(write("e.properties", MEMBERS + relativeKeys() + "tls.cert.3=x.crt\n")))
-                .hasMessageContaining("tls.cert.3 names no member");
+        assertThatThrownBy(() -> ClusterFile.load(write("e.properties", MEMBERS + relativeKeys() + "tls.cert.32=x.crt\n")))
+                .as("a replica a membership change adds may have an id up to 31, not beyond")
+                .hasMessageContaining("tls.cert.32 names no replica: ids are 0..31");
+        ClusterFile.load(write("e2.properties", MEMBERS + relativeKeys() + "tls.cert.3=x.crt\ntls.key.3=x.key\n"));
         assertThatThrownBy(() -> ClusterFile.load(write("f.properties", MEMBERS + relativeKeys() + "tls.certs.0=x.crt\n")))
                 .hasMessageContaining("unknown key 'tls.certs.0'");
         assertThatThrownBy(() -> ClusterFile.load(write("g.properties", MEMBERS + relativeKeys() + "tls.handshake.timeout.ms=0\n")))

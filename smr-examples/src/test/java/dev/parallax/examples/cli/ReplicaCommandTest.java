@@ -26,12 +26,14 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@code parallax replica}'s assembly from the cluster file, in process: three replicas of the
  * key-value store built as the command builds them, with a parallel executor and a placement
- * chosen by the file, answer like a sequential store and converge; and a bad value on the command
- * line stops the command before anything starts.
+ * chosen by the file, answer like a sequential store and converge; {@code --join} configures a
+ * replica outside the file's members at its own address; and a bad value on the command line stops
+ * the command before anything starts.
  */
 class ReplicaCommandTest {
 
@@ -79,6 +81,67 @@ class ReplicaCommandTest {
         } finally {
             replicas.forEach(Replica::close);
         }
+    }
+
+    @Test
+    void joinNamesTheAddressOfAReplicaOutsideTheFileWhoseMembersStayTheFiles() throws Exception {
+        Properties p = new Properties();
+        p.setProperty("members", LocalPorts.endpoints(3));
+        p.setProperty("client.io.threads", "1");
+        ClusterFile file = ClusterFile.of(p);
+        int port = LocalPorts.next();
+        ReplicaCommand command = new ReplicaCommand();
+        new CommandLine(command).parseArgs("--config", "cluster.properties", "--id", "3", "--join", "127.0.0.1:" + port);
+        assertThat(command.id).isEqualTo(3);
+        assertThat(command.join).isEqualTo("127.0.0.1:" + port);
+        assertThat(new ReplicaCommand().join).as("a member by default").isNull();
+
+        Replica joiner = ReplicaCommand.kvReplica(file, command.id, command.join, new KvStateMachine()).build();
+        try {
+            assertThat(joiner.config().isMember()).isFalse();
+            assertThat(joiner.config().self()).isEqualTo(new dev.parallax.core.config.Member(3, "127.0.0.1", port));
+            assertThat(joiner.config().clientAddress().port()).isEqualTo(port + 1000);
+            assertThat(joiner.config().members()).as("the initial membership is the file's").isEqualTo(file.members());
+        } finally {
+            joiner.close();
+        }
+        assertThatThrownBy(() -> ReplicaCommand.kvReplica(file, 3, null, new KvStateMachine()))
+                .hasMessageContaining("--id 3 is not a member").hasMessageContaining("give --join host:port");
+        p.setProperty("ordering", "s-paxos");
+        assertThatThrownBy(() -> ReplicaCommand.kvReplica(ClusterFile.of(p), 3, "127.0.0.1:" + port, new KvStateMachine()))
+                .hasMessageContaining("--join: only ordering=multi-paxos");
+    }
+
+    @Test
+    void joinWithAMembersIdOrAMembersAddressIsPrintedAndExitsWithTwo(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("cluster.properties");
+        String members = LocalPorts.endpoints(3);
+        Files.writeString(config, "members=" + members + "\n");
+        String memberTwo = members.split(",")[2].substring(2);
+        assertThat(runFailing(config, "--id", "1", "--join", "127.0.0.1:" + LocalPorts.next()))
+                .contains("replica 1 is a member of").contains("a join address is only for a replica joining the group");
+        assertThat(runFailing(config, "--id", "3", "--join", memberTwo))
+                .contains("join address " + memberTwo + " of replica 3 is member 2's address");
+        assertThat(runFailing(config, "--id", "32", "--join", "127.0.0.1:" + LocalPorts.next()))
+                .contains("replica id must be 0..31, got 32");
+    }
+
+    /** Runs {@code parallax replica --config config args...}, expecting exit code 2; what it printed on stderr. */
+    private static String runFailing(Path config, String... args) {
+        List<String> all = new ArrayList<>(List.of("--config", config.toString()));
+        all.addAll(List.of(args));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream saved = System.err;
+        int code;
+        try (PrintStream capture = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            System.setErr(capture);
+            code = new CommandLine(new ReplicaCommand()).execute(all.toArray(String[]::new));
+        } finally {
+            System.setErr(saved);
+        }
+        assertThat(code).as("exit code of %s", all).isEqualTo(2);
+        assertThat(ReplicaCommand.RUNNING).isFalse();
+        return err.toString(StandardCharsets.UTF_8);
     }
 
     @Test

@@ -53,6 +53,17 @@ public final class FaultInjectingTransport<M> implements Transport<M> {
         return inner.sendDatagram(group, message);
     }
 
+    /** Passes the change on; the cuts, by id, apply to an added member as to any other. */
+    @Override
+    public void addMember(int id, String host, int port) {
+        inner.addMember(id, host, port);
+    }
+
+    @Override
+    public void removeMember(int id) {
+        inner.removeMember(id);
+    }
+
     @Override
     public void close() {
         inner.close();

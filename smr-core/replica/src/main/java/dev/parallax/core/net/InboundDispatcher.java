@@ -1,5 +1,6 @@
 package dev.parallax.core.net;
 
+import dev.parallax.core.config.Member;
 import dev.parallax.core.config.Names;
 import dev.parallax.core.config.ReplicaConfig;
 import dev.parallax.core.config.TlsConfig;
@@ -26,9 +27,13 @@ import java.nio.charset.StandardCharsets;
  * channel's {@link MessageHandler}. Every frame after the hello is stamped on the port's
  * {@link ArrivalStamps}.
  *
- * <p>A malformed frame, a frame on a channel never announced, or a hello from no valid peer closes
- * the connection, counts {@code parallax.net.bad.frames} and logs a rate-limited WARN line; a frame
- * for a channel this replica does not run is dropped and counted.
+ * <p>A malformed frame, a frame on a channel never announced, or a hello from no valid peer (an id
+ * outside {@code 0..31} or this replica's own, another cluster size) closes the connection, counts
+ * {@code parallax.net.bad.frames} and logs a rate-limited WARN line; a frame for a channel this
+ * replica does not run is dropped and counted. A valid hello from a replica that is not a member
+ * now ({@link PeerTable#live}: never added, or removed), checked after the TLS identity, closes the
+ * connection, counts {@code parallax.net.refused{kind=replica,reason=member}} and logs a
+ * rate-limited line; so does any frame on a connection whose replica was removed since its hello.
  *
  * <p>One instance per connection, confined to that connection's Netty IO thread; handlers run on
  * it, so a slow handler holds up that peer's traffic only.
@@ -37,9 +42,12 @@ final class InboundDispatcher extends SimpleChannelInboundHandler<ByteBuf> {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaPort.class);
     /** Bad-frame warnings of every replica port in the process; the meter counts each one. */
     private static final LogRateLimiter BAD_FRAME_WARNINGS = LogRateLimiter.withDefaults("replica port bad frames");
+    /** Refusals of replicas that are not members, of every replica port in the process. */
+    private static final LogRateLimiter NON_MEMBER_WARNINGS = LogRateLimiter.withDefaults("replica port non-members");
 
     private final ReplicaConfig config;
     private final ChannelRegistry registry;
+    private final PeerTable peers;
     private final PortMeters meters;
     private final boolean tls;
     private final ByteBufWire.Reader reader = new ByteBufWire.Reader();
@@ -52,9 +60,10 @@ final class InboundDispatcher extends SimpleChannelInboundHandler<ByteBuf> {
     /**
      * @param tls whether the connection runs TLS (a {@link TlsGate} is then in its pipeline)
      */
-    InboundDispatcher(ReplicaConfig config, ChannelRegistry registry, PortMeters meters, boolean tls) {
+    InboundDispatcher(ReplicaConfig config, ChannelRegistry registry, PeerTable peers, PortMeters meters, boolean tls) {
         this.config = config;
         this.registry = registry;
+        this.peers = peers;
         this.meters = meters;
         this.tls = tls;
     }
@@ -73,7 +82,7 @@ final class InboundDispatcher extends SimpleChannelInboundHandler<ByteBuf> {
             int id = BodyReader.readInt(frame);
             int size = BodyReader.readInt(frame);
             BodyReader.end(frame);
-            if (size != config.members().size() || id < 0 || id >= size || id == config.id()) {
+            if (size != config.members().size() || id < 0 || id > Member.MAX_ID || id == config.id()) {
                 throw new BadFrameException("hello from member " + id + " of a " + size + "-member cluster; this is member "
                         + config.id() + " of " + config.members().size());
             }
@@ -81,8 +90,16 @@ final class InboundDispatcher extends SimpleChannelInboundHandler<ByteBuf> {
                 rejected = true; // counted and closed by the gate; frames read behind this one are ignored
                 return;
             }
+            if (!peers.live(id) || !peers.inboundOpened(id, ctx.channel())) {
+                refuseNonMember(ctx, id, "is not a member");
+                return;
+            }
             peer = id;
             stamp();
+            return;
+        }
+        if (!peers.live(peer)) {
+            refuseNonMember(ctx, peer, "was removed from the group");
             return;
         }
         stamp();
@@ -132,6 +149,15 @@ final class InboundDispatcher extends SimpleChannelInboundHandler<ByteBuf> {
             throw new BadFrameException("undecodable frame of type " + type + " on channel '" + c.name + "': " + e, e);
         }
         h.onMessage(peer, message);
+    }
+
+    /** Closes the connection of {@code id}, no member now; frames read behind this one are ignored. */
+    private void refuseNonMember(ChannelHandlerContext ctx, int id, String why) {
+        rejected = true;
+        meters.refusedMember().increment();
+        NON_MEMBER_WARNINGS.warn(LOG, "replica {}: refusing the connection from {}: replica {} {}", config.id(),
+                ctx.channel().remoteAddress(), id, why);
+        ctx.close();
     }
 
     private void stamp() {

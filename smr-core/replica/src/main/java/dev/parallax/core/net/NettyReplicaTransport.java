@@ -64,6 +64,16 @@ public final class NettyReplicaTransport<M> implements Transport<M> {
     }
 
     @Override
+    public void addMember(int id, String host, int port) {
+        channel.addMember(id, host, port);
+    }
+
+    @Override
+    public void removeMember(int id) {
+        channel.removeMember(id);
+    }
+
+    @Override
     public void close() {
         port.close();
         threads.close();

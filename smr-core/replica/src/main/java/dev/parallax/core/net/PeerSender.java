@@ -29,10 +29,16 @@ import java.util.function.BooleanSupplier;
  * failed attempt. With TLS on, nothing is sent before the peer's certificate proved it is the
  * replica dialled; every connection then opens with {@code HELLO}.
  *
+ * <p>A membership change moves the peer ({@link #moveTo}: the connection to its old address is
+ * closed and the new one dialled) or retires it ({@link #retire}: its connection is closed, nothing
+ * is dialled, what is still queued is dropped and counted) until it is moved back in.
+ *
  * <p>{@link #doWork} runs on the stage's thread and never blocks: while the peer reads slowly (the
  * connection is not writable) messages stay queued. Connection attempts complete on a Netty IO
  * thread, which hands the outcome over through volatile fields. {@link #closeChannel} is called by
  * the port's owner once the stage has stopped, and blocks until the connection has closed.
+ * {@link #moveTo} and {@link #retire} are called from any thread (under the port's membership
+ * monitor) and never block.
  */
 final class PeerSender implements Stage {
     private static final long MIN_BACKOFF = TimeUnit.MILLISECONDS.toNanos(10);
@@ -40,7 +46,13 @@ final class PeerSender implements Stage {
     private static final int BATCH = 256;
 
     private final ReplicaConfig config;
-    private final Member peer;
+    private final int peer;
+    /** Where the peer listens; a membership change may move it. */
+    private volatile Member target;
+    /** The address the current connection was dialled at (IO thread writes, sender thread reads). */
+    private volatile Member connectedTo;
+    /** The peer was removed from the group: no connection, queued messages dropped. */
+    private volatile boolean retired;
     private final Bootstrap bootstrap;
     private final List<PortChannel<?>> channels;
     private final Clock clock;
@@ -78,7 +90,8 @@ final class PeerSender implements Stage {
     PeerSender(ReplicaConfig config, Member peer, Bootstrap bootstrap, List<PortChannel<?>> channels, Clock clock,
                NetMetrics metrics, boolean tls, BooleanSupplier portClosed) {
         this.config = config;
-        this.peer = peer;
+        this.peer = peer.id();
+        this.target = peer;
         this.bootstrap = bootstrap;
         this.channels = channels;
         this.clock = clock;
@@ -86,14 +99,14 @@ final class PeerSender implements Stage {
         this.tls = tls;
         this.portClosed = portClosed;
         for (PortChannel<?> c : channels) {
-            queues.add(c.queues.get(peer.id()));
+            queues.add(c.queue(peer.id()));
         }
         this.announced = new boolean[ChannelRegistry.MAX_CHANNELS + 1];
     }
 
     @Override
     public String name() {
-        return "replica-send-" + config.id() + "-to-" + peer.id();
+        return "replica-send-" + config.id() + "-to-" + peer;
     }
 
     @Override
@@ -104,15 +117,20 @@ final class PeerSender implements Stage {
     @Override
     public int doWork() {
         Channel ch = channel;
-        if (ch == null || !ch.isActive()) {
+        if (ch != null && ch.isActive() && (retired || connectedTo != target)) {
+            ch.close(); // removed, or moved: never talk to the old address again
+        }
+        if (ch == null || !ch.isActive() || retired || connectedTo != target) {
             int dropped = 0;
             for (PortChannel<?> c : channels) {
-                dropped += c.queues.get(peer.id()).drain(m -> {
+                dropped += c.queue(peer).drain(m -> {
                     c.dropped.increment();
                     metrics.dropped();
                 }, BATCH);
             }
-            connect();
+            if (!retired) {
+                connect();
+            }
             return dropped;
         }
         if (!ch.isWritable()) {
@@ -134,7 +152,7 @@ final class PeerSender implements Stage {
     }
 
     private <M> int drainChannel(Channel ch, PortChannel<M> c) {
-        BoundedQueue<M> q = c.queues.get(peer.id());
+        BoundedQueue<M> q = c.queue(peer);
         if (q.isEmpty()) {
             return 0;
         }
@@ -184,18 +202,19 @@ final class PeerSender implements Stage {
             return;
         }
         attemptInFlight = true;
-        ChannelFuture attempt = bootstrap.connect(peer.host(), peer.port());
+        Member to = target;
+        ChannelFuture attempt = bootstrap.connect(to.host(), to.port());
         connecting = attempt;
         attempt.addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {
                 failed();
             } else if (!tls) {
-                opened(f.channel());
+                opened(f.channel(), to);
             } else {
                 // Nothing is sent before the peer proved to be the replica this connection is for.
                 f.channel().pipeline().get(TlsGate.class).verified().addListener(v -> {
                     if (v.isSuccess()) {
-                        opened(f.channel());
+                        opened(f.channel(), to);
                     } else {
                         failed();
                     }
@@ -204,13 +223,14 @@ final class PeerSender implements Stage {
         });
     }
 
-    /** IO thread: the connection is up (and verified): hello, then hand it to the sender. */
-    private void opened(Channel ch) {
+    /** IO thread: the connection to {@code to} is up (and verified): hello, then hand it to the sender. */
+    private void opened(Channel ch, Member to) {
         ByteBuf hello = ch.alloc().buffer(15);
         Frames.writeHeader(hello, ReplicaPort.HELLO, 9);
         hello.writeByte(ReplicaPort.CONTROL).writeInt(config.id()).writeInt(config.members().size());
         ch.writeAndFlush(hello);
         openedAt = clock.nanoTime();
+        connectedTo = to;
         channel = ch;
         attemptInFlight = false;
     }
@@ -226,6 +246,36 @@ final class PeerSender implements Stage {
         long wait = backoff;
         nextAttempt = now + wait;
         backoff = Math.min(MAX_BACKOFF, wait * 2);
+    }
+
+    /**
+     * The peer (re)joined the group at {@code to}: dial it there from now on. A connection to
+     * another address is closed; one to this address is kept. Any thread; never blocks.
+     */
+    void moveTo(Member to) {
+        retired = false;
+        if (!to.equals(target)) {
+            target = to;
+            dropConnection();
+        }
+    }
+
+    /** The peer left the group: close its connection, dial it no more. Any thread; never blocks. */
+    void retire() {
+        retired = true;
+        dropConnection();
+    }
+
+    /** Asks Netty to close the connection and cancels an attempt under way; does not wait. */
+    private void dropConnection() {
+        Channel ch = channel;
+        if (ch != null) {
+            ch.close();
+        }
+        ChannelFuture attempt = connecting;
+        if (attempt != null) {
+            attempt.cancel(false);
+        }
     }
 
     /** Closes the connection (blocking until it has) and cancels an attempt under way. */

@@ -45,6 +45,7 @@ final class PortSockets {
     private final ReplicaConfig config;
     private final PortMeters meters;
     private final ChannelRegistry registry;
+    private final PeerTable peers;
     /** TLS contexts of the replica port, or {@code null} without TLS. */
     private final TlsContexts tls;
     private final TlsRefusals refusals;
@@ -55,10 +56,11 @@ final class PortSockets {
     /**
      * @throws IllegalArgumentException if {@code config} turns TLS on and its files cannot be loaded
      */
-    PortSockets(ReplicaConfig config, PortMeters meters, ChannelRegistry registry) {
+    PortSockets(ReplicaConfig config, PortMeters meters, ChannelRegistry registry, PeerTable peers) {
         this.config = config;
         this.meters = meters;
         this.registry = registry;
+        this.peers = peers;
         if (config.tls().replicaPort()) {
             this.tls = TlsContexts.load(config.tls());
             this.refusals = meters.net().tlsRefusals("replica " + config.id());
@@ -74,7 +76,8 @@ final class PortSockets {
     }
 
     /**
-     * Starts the event loops and listens on the replica's member address.
+     * Starts the event loops and listens on the replica's member address (a joining replica's
+     * join address).
      *
      * @throws IllegalStateException if the address cannot be bound
      */
@@ -94,7 +97,7 @@ final class PortSockets {
                         }
                         ch.pipeline().addLast(new FrameDecoder(config.maxFrameBytes(),
                                 config.partialFrameTimeout().toNanos(), meters.net()),
-                                new InboundDispatcher(config, registry, meters, tls != null));
+                                new InboundDispatcher(config, registry, peers, meters, tls != null));
                     }
                 });
         try {

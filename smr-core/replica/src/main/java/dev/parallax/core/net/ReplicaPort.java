@@ -71,6 +71,24 @@ import java.util.Objects;
  * a certificate of the cluster's CA cannot join or send a single frame, and a replica cannot
  * speak as another.
  *
+ * <h2>Membership</h2>
+ * The port starts with the cluster file's members ({@link ReplicaConfig#members()}); a replica that
+ * joins the group listens on its {@link ReplicaConfig#joinAddress()} and dials the same members.
+ * {@link #addMember} (a membership change decided that a replica with an id up to
+ * {@value Member#MAX_ID} joins at an address) starts a sender to it, or moves the existing one to
+ * the new address, and from then on accepts its connections; {@link #removeMember} closes its
+ * inbound and outbound connections, refuses every later frame on a connection it opened, and makes
+ * {@code send} to it return {@code false} (counted as dropped). Both are idempotent, act on every
+ * channel, and are remembered until the port starts if called before.
+ *
+ * <p>Who may connect: a {@code HELLO} must carry this replica's cluster-file size as
+ * {@code members} and an id that is not this replica's, and (with TLS on) the peer's certificate
+ * must name that id, as before; then the id must be a member now. A well-formed hello from a
+ * replica that is not — never added, or removed — is refused: the connection is closed, counted in
+ * {@code parallax.net.refused{kind=replica,reason=member}} and logged (rate-limited), and no frame
+ * of it is delivered or stamped. That is no bad frame: a joining replica dials the group before
+ * the change that adds it is decided, and is refused (it redials with back-off) until then.
+ *
  * <h2>Lifecycle and threads</h2>
  * Channels are opened before the port starts (a replica's protocols open theirs while being
  * built); the port starts — binds, connects, starts its sender stages on the given
@@ -96,10 +114,15 @@ public final class ReplicaPort implements AutoCloseable {
     private final Clock clock;
     private final PortMeters meters;
     private final ChannelRegistry channels = new ChannelRegistry();
+    /** The peers; its monitor guards {@link #senders} and {@link #handles} and orders membership changes. */
+    private final PeerTable peers;
     private final PortSockets sockets;
-    private final List<PeerSender> senders = new ArrayList<>();
-    private final List<StageHandle> handles = new ArrayList<>();
+    /** Sender per peer id, made when the port starts or the peer is added; never removed before close. */
+    private final PeerSender[] senders = new PeerSender[Member.MAX_ID + 1];
+    private final StageHandle[] handles = new StageHandle[Member.MAX_ID + 1];
     private volatile boolean started;
+    /** The sockets started: senders may be made. Guarded by {@link #peers}' monitor. */
+    private boolean dialing;
     private volatile boolean closed;
 
     /**
@@ -112,7 +135,8 @@ public final class ReplicaPort implements AutoCloseable {
         this.threads = Objects.requireNonNull(threads);
         this.clock = Objects.requireNonNull(clock);
         this.meters = new PortMeters(registry, config.id());
-        this.sockets = new PortSockets(config, meters, channels);
+        this.peers = new PeerTable(config);
+        this.sockets = new PortSockets(config, meters, channels, peers);
     }
 
     /** Network meters of this port. */
@@ -134,8 +158,75 @@ public final class ReplicaPort implements AutoCloseable {
             throw new IllegalStateException("channel '" + name + "' opened after the replica port started; "
                     + "open every channel while building the protocol");
         }
-        return channels.open(name, number -> new PortChannel<>(number, name, Objects.requireNonNull(codec), config,
-                meters, this, this::channelStarted));
+        Objects.requireNonNull(codec);
+        synchronized (peers) {
+            PortChannel<M> c = channels.open(name, number -> new PortChannel<>(number, name, codec, config, meters, this,
+                    peers, this::channelStarted));
+            for (int id = 0; id <= Member.MAX_ID; id++) {
+                if (peers.known(id)) {
+                    c.openQueue(id);
+                }
+            }
+            return c;
+        }
+    }
+
+    /**
+     * Adds replica {@code id} at {@code host:port}, or moves it there: every channel sends to it
+     * and its connections are accepted ({@link Transport#addMember}). Idempotent. Before the port
+     * starts it is remembered and its sender starts with the others. Any thread; never blocks (it
+     * takes a monitor that no blocking call holds).
+     *
+     * @throws IllegalArgumentException if {@code id} is outside {@code 0..}{@value Member#MAX_ID} or
+     *                                  is this replica's, or the address is malformed
+     */
+    public void addMember(int id, String host, int port) {
+        if (id < 0 || id > Member.MAX_ID || id == config.id()) {
+            throw new IllegalArgumentException("replica " + config.id() + " cannot add member " + id
+                    + ": ids are 0.." + Member.MAX_ID + ", other than this replica's");
+        }
+        Member m = new Member(id, host, port);
+        synchronized (peers) {
+            if (closed || (peers.live(id) && m.equals(peers.address(id)))) {
+                return;
+            }
+            for (PortChannel<?> c : channels.all()) {
+                c.openQueue(id);
+            }
+            PeerSender s = senders[id];
+            if (s != null) {
+                s.moveTo(m);
+                handles[id].wake();
+            }
+            peers.put(m); // live only now that every channel has its queue
+            if (s == null && dialing) {
+                startSender(m);
+            }
+        }
+    }
+
+    /**
+     * Removes replica {@code id} ({@link Transport#removeMember}): its connections are closed, its
+     * frames refused, sends to it return {@code false}. Idempotent; removing this replica or an id
+     * that is no member does nothing. Any thread; never blocks.
+     *
+     * @throws IllegalArgumentException if {@code id} is outside {@code 0..}{@value Member#MAX_ID}
+     */
+    public void removeMember(int id) {
+        if (id < 0 || id > Member.MAX_ID) {
+            throw new IllegalArgumentException("no member " + id + ": ids are 0.." + Member.MAX_ID);
+        }
+        synchronized (peers) {
+            if (!peers.live(id)) {
+                return;
+            }
+            peers.remove(id); // first: a hello read from now on is refused
+            if (senders[id] != null) {
+                senders[id].retire();
+                handles[id].wake();
+            }
+        }
+        peers.closeInbound(id);
     }
 
     /** A channel started (under this port's monitor): stamp its arrivals, start the port once. */
@@ -152,16 +243,22 @@ public final class ReplicaPort implements AutoCloseable {
         }
         started = true;
         sockets.start();
-        List<PortChannel<?>> open = channels.all();
-        for (Member peer : config.members().members()) {
-            if (peer.id() == config.id()) {
-                continue;
+        synchronized (peers) {
+            dialing = true;
+            for (int id = 0; id <= Member.MAX_ID; id++) {
+                if (peers.live(id)) {
+                    startSender(peers.address(id));
+                }
             }
-            PeerSender s = new PeerSender(config, peer, sockets.dialer(peer.id()), open, clock, meters.net(),
-                    sockets.tls(), () -> closed);
-            senders.add(s);
-            handles.add(threads.run(s));
         }
+    }
+
+    /** Starts the sender stage of {@code peer}; under {@link #peers}' monitor, once the sockets started. */
+    private void startSender(Member peer) {
+        PeerSender s = new PeerSender(config, peer, sockets.dialer(peer.id()), channels.all(), clock, meters.net(),
+                sockets.tls(), () -> closed);
+        senders[peer.id()] = s;
+        handles[peer.id()] = threads.run(s);
     }
 
     @Override
@@ -169,10 +266,20 @@ public final class ReplicaPort implements AutoCloseable {
         if (closed) {
             return;
         }
-        closed = true;
+        List<StageHandle> running = new ArrayList<>();
+        List<PeerSender> stopping = new ArrayList<>();
+        synchronized (peers) {
+            closed = true; // no sender starts after this
+            for (int id = 0; id <= Member.MAX_ID; id++) {
+                if (senders[id] != null) {
+                    running.add(handles[id]);
+                    stopping.add(senders[id]);
+                }
+            }
+        }
         channels.closeAll();
-        handles.forEach(StageHandle::close);
-        for (PeerSender s : senders) {
+        running.forEach(StageHandle::close);
+        for (PeerSender s : stopping) {
             s.closeChannel();
         }
         sockets.close();

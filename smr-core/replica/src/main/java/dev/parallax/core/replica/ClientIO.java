@@ -110,7 +110,7 @@ final class ClientIO {
     ClientIO(ReplicaConfig config, BoundedQueue<Command> requests, IntSupplier leader, ReplyRouter router,
              NetMetrics metrics) {
         this.self = config.id();
-        this.address = config.clientMembers().member(config.id());
+        this.address = config.clientAddress();
         this.threads = config.clientIoThreads();
         this.maxFrameBytes = config.maxFrameBytes();
         this.maxCommandBytes = config.maxCommandBytes();

@@ -11,7 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Link faults per direction: an inbound cut loses what a peer sends (and the
  * arrival is not stamped, so the failure detector hears nothing), an outbound cut loses what is
- * sent to it, {@code block} cuts both, and {@code heal}/{@code unblock} restore them.
+ * sent to it, {@code block} cuts both, and {@code heal}/{@code unblock} restore them. Membership
+ * changes pass through to the wrapped transport.
  */
 class FaultInjectingTransportTest {
     private final LocalNetwork<String> network = new LocalNetwork<>(3);
@@ -69,5 +70,43 @@ class FaultInjectingTransportTest {
         faults.blockOutbound(2);
         faults.heal();
         assertThat(faults.isInboundBlocked(1) || faults.isOutboundBlocked(2)).isFalse();
+    }
+
+    @Test
+    void membershipChangesReachTheWrappedTransport() {
+        List<String> calls = new CopyOnWriteArrayList<>();
+        dev.parallax.core.spi.Transport<String> inner = new dev.parallax.core.spi.Transport<>() {
+            @Override
+            public int localId() {
+                return 0;
+            }
+
+            @Override
+            public void start(dev.parallax.core.spi.MessageHandler<String> handler) {
+            }
+
+            @Override
+            public boolean send(int to, String message) {
+                return true;
+            }
+
+            @Override
+            public void addMember(int id, String host, int port) {
+                calls.add("add " + id + " " + host + ":" + port);
+            }
+
+            @Override
+            public void removeMember(int id) {
+                calls.add("remove " + id);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        FaultInjectingTransport<String> wrapped = new FaultInjectingTransport<>(inner, faults);
+        wrapped.addMember(3, "127.0.0.1", 7013);
+        wrapped.removeMember(3);
+        assertThat(calls).containsExactly("add 3 127.0.0.1:7013", "remove 3");
     }
 }

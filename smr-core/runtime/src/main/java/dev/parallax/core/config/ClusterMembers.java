@@ -74,8 +74,24 @@ public final class ClusterMembers {
         return of(list);
     }
 
+    /**
+     * Parses one address {@code host:port} ({@code [ipv6]:port}) as replica {@code id}'s entry: the
+     * address a joining replica listens on.
+     *
+     * @throws IllegalArgumentException naming the address and what is wrong with it
+     */
+    public static Member address(int id, String address) {
+        if (address == null || address.isBlank()) {
+            throw new IllegalArgumentException("address is empty; expected host:port");
+        }
+        return parseEntry(id + "=" + address.trim(), "address '" + address.trim() + "'");
+    }
+
     private static Member parseEntry(String entry, int position) {
-        String where = "cluster spec entry " + position + " '" + entry + "'";
+        return parseEntry(entry, "cluster spec entry " + position + " '" + entry + "'");
+    }
+
+    private static Member parseEntry(String entry, String where) {
         int eq = entry.indexOf('=');
         if (eq <= 0) {
             throw new IllegalArgumentException(where + ": expected id=host:port");

@@ -8,11 +8,17 @@ import java.util.Objects;
  *
  * <p>Immutable and thread-safe.
  *
- * @param id   the replica id, {@code 0 <= id < n}
+ * @param id   the replica id, {@code 0 <= id < n} for the cluster file's members, up to {@link #MAX_ID}
+ *             for a replica a membership change added
  * @param host host name or IP literal (IPv6 without brackets)
  * @param port TCP port, 1..65535
  */
 public record Member(int id, String host, int port) {
+    /**
+     * The highest replica id: the cluster file's members are {@code 0..n-1}, and a membership change
+     * may add replicas with further ids up to this one (ids are the bits of a 32-bit set).
+     */
+    public static final int MAX_ID = 31;
 
     /** @throws IllegalArgumentException if a field is out of range */
     public Member {

@@ -44,6 +44,8 @@ public final class ReplicaConfig {
 
     private final int id;
     private final ClusterMembers members;
+    /** This replica's address when it is not one of {@link #members} (a joining replica), else {@code null}. */
+    private final Member joinAddress;
     private final ClusterMembers clientMembers;
     private final Path dataDirectory;
     private final ThreadPlacement threads;
@@ -54,6 +56,7 @@ public final class ReplicaConfig {
     private ReplicaConfig(Builder b, ClusterMembers clientMembers) {
         this.id = b.id;
         this.members = b.members;
+        this.joinAddress = b.joinAddress();
         this.clientMembers = clientMembers;
         this.dataDirectory = b.dataDirectory;
         this.threads = b.threads;
@@ -73,6 +76,9 @@ public final class ReplicaConfig {
         Builder b = new Builder(values.toBuilder());
         b.id = id;
         b.members = members;
+        if (joinAddress != null) {
+            b.joinAddress(joinAddress.host(), joinAddress.port());
+        }
         b.clientMembers = clientMembers;
         b.dataDirectory = dataDirectory;
         b.threads = threads;
@@ -85,8 +91,25 @@ public final class ReplicaConfig {
         return id;
     }
 
+    /**
+     * The cluster file's replicas: the group's initial membership. A joining replica is not in it
+     * ({@link #isMember()}); membership changes decided later do not change it.
+     */
     public ClusterMembers members() {
         return members;
+    }
+
+    /** Whether this replica is one of {@link #members()}; {@code false} for a joining replica. */
+    public boolean isMember() {
+        return id < members.size();
+    }
+
+    /**
+     * Where this replica listens when it joins the group: it is not one of {@link #members()}, and
+     * a membership change adds it, at this address, while it runs. Empty for a member.
+     */
+    public Optional<Member> joinAddress() {
+        return Optional.ofNullable(joinAddress);
     }
 
     /**
@@ -97,9 +120,17 @@ public final class ReplicaConfig {
         return clientMembers;
     }
 
-    /** This replica's own member entry. */
+    /** This replica's own member entry: its entry in {@link #members()}, or its {@link #joinAddress()}. */
     public Member self() {
-        return members.member(id);
+        return joinAddress != null ? joinAddress : members.member(id);
+    }
+
+    /**
+     * Where this replica serves clients: its entry in {@link #clientMembers()}, or for a joining
+     * replica its join address with the port + 1000.
+     */
+    public Member clientAddress() {
+        return joinAddress != null ? new Member(id, joinAddress.host(), joinAddress.port() + 1000) : clientMembers.member(id);
     }
 
     /** Where durable state lives; empty means in-memory only (no crash recovery). */
@@ -229,7 +260,7 @@ public final class ReplicaConfig {
     /** The typed values, then every key with its value as a cluster file writes it. */
     @Override
     public String toString() {
-        return "ReplicaConfig{id=" + id + ", members=" + members + ", clients=" + clientMembers + ", dataDirectory=" + dataDirectory
+        return "ReplicaConfig{id=" + id + ", members=" + members + (joinAddress == null ? "" : ", join=" + joinAddress) + ", clients=" + clientMembers + ", dataDirectory=" + dataDirectory
                 + ", threads=" + threads + ", tls=" + tls + ", clusterSecret=" + clusterSecret + ", replicaIoThreads=" + replicaIoThreads() + ", " + values + "}";
     }
 
@@ -283,6 +314,8 @@ public final class ReplicaConfig {
     public static final class Builder {
         private int id = -1;
         private ClusterMembers members;
+        private String joinHost;
+        private int joinPort;
         private ClusterMembers clientMembers;
         private Path dataDirectory;
         private ThreadPlacement threads = ThreadPlacement.jvmDefault();
@@ -303,10 +336,13 @@ public final class ReplicaConfig {
             return Math.max(1, Math.min(4, cores / 2));
         }
 
-        /** Required: this replica's id, a member of {@link #members}. */
+        /**
+         * Required: this replica's id, {@code 0..}{@value Member#MAX_ID}: a member of {@link #members},
+         * or a joining replica's id outside them (with a {@link #joinAddress}).
+         */
         public Builder id(int id) {
-            if (id < 0) {
-                throw new IllegalArgumentException("replica id must be >= 0, got " + id);
+            if (id < 0 || id > Member.MAX_ID) {
+                throw new IllegalArgumentException("replica id must be 0.." + Member.MAX_ID + ", got " + id);
             }
             this.id = id;
             return this;
@@ -316,6 +352,22 @@ public final class ReplicaConfig {
         public Builder members(ClusterMembers members) {
             this.members = Objects.requireNonNull(members, "members");
             return this;
+        }
+
+        /**
+         * The address a joining replica listens on ({@link ReplicaConfig#joinAddress()}): required
+         * when {@link #id} is not one of {@link #members}, refused when it is; {@code null} host
+         * clears it. Its client port is {@code port + 1000}.
+         */
+        public Builder joinAddress(String host, int port) {
+            this.joinHost = host;
+            this.joinPort = port;
+            return this;
+        }
+
+        /** The join address as this replica's member entry, or {@code null}; checked by {@link #build()}. */
+        private Member joinAddress() {
+            return joinHost == null ? null : new Member(id, joinHost, joinPort);
         }
 
         /** Client endpoints, one per member with the same ids; default replica port + 1000. */
@@ -497,9 +549,7 @@ public final class ReplicaConfig {
             if (id < 0) {
                 throw new IllegalArgumentException("id is required");
             }
-            if (id >= members.size()) {
-                throw new IllegalArgumentException("id " + id + " is not a member of " + members);
-            }
+            JoinAddresses.check(id, members, joinAddress());
             ClusterMembers clients = clientMembers != null ? checkedClientMembers() : derivedClientMembers();
             int command = values.get(ReplicaKeys.MAX_COMMAND_BYTES);
             int frame = values.get(ReplicaKeys.MAX_FRAME_BYTES);

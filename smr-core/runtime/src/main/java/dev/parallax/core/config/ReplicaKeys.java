@@ -212,7 +212,30 @@ public final class ReplicaKeys implements KeyTableProvider {
      * @throws IllegalArgumentException naming the source and the faulty key
      */
     public static ReplicaConfig replicaConfig(Settings s, int id) {
-        ReplicaConfig.Builder b = ReplicaConfig.builder().id(id).members(members(s));
+        return replicaConfig(s, id, null);
+    }
+
+    /**
+     * Replica {@code id}'s configuration from the replica keys, for a replica that joins the group
+     * at {@code joinAddress} ({@code host:port}, its {@link ReplicaConfig#joinAddress()}) when its id
+     * is not one of {@code members}; {@code null} for a member.
+     *
+     * @throws IllegalArgumentException naming the source and the faulty key or address: an id
+     *                                  outside {@code 0..31}, a non-member without a join address, a
+     *                                  member with one, a join address that is a member's
+     */
+    public static ReplicaConfig replicaConfig(Settings s, int id, String joinAddress) {
+        ClusterMembers members = members(s);
+        ReplicaConfig.Builder b = ReplicaConfig.builder().members(members);
+        try {
+            b.id(id);
+            if (joinAddress != null) {
+                Member join = ClusterMembers.address(id, joinAddress);
+                b.joinAddress(join.host(), join.port());
+            }
+        } catch (IllegalArgumentException e) {
+            throw s.error(e.getMessage());
+        }
         endpoints(s, CLIENTS.name()).ifPresent(b::clientMembers);
         String dir = s.get(DATA_DIR);
         if (dir != null && !dir.isBlank()) {
@@ -297,15 +320,17 @@ public final class ReplicaKeys implements KeyTableProvider {
     }
 
     /**
-     * Checks every {@code tls.cert.<id>} / {@code tls.key.<id>} names a member.
+     * Checks every {@code tls.cert.<id>} / {@code tls.key.<id>} names a replica id,
+     * {@code 0..}{@value Member#MAX_ID}: a member, or a replica that may join the group later
+     * (its certificate can be in the file before it joins).
      *
      * @throws IllegalArgumentException naming the key
      */
     public static void checkTlsIds(Settings s) {
-        int n = members(s).size();
+        members(s);
         for (String key : s.names()) {
-            if (key.matches("tls\\.(cert|key)\\.\\d{1,9}") && Integer.parseInt(key.substring(key.lastIndexOf('.') + 1)) >= n) {
-                throw s.error(key + " names no member: ids are 0.." + (n - 1));
+            if (key.matches("tls\\.(cert|key)\\.\\d{1,9}") && Integer.parseInt(key.substring(key.lastIndexOf('.') + 1)) > Member.MAX_ID) {
+                throw s.error(key + " names no replica: ids are 0.." + Member.MAX_ID);
             }
         }
     }

@@ -137,6 +137,23 @@ public final class ClusterConfig {
         return ReplicaKeys.replicaConfig(settings, id);
     }
 
+    /**
+     * The configuration of replica {@code id} joining the group at {@code joinAddress}
+     * ({@code host:port}, where it listens): an id outside the file's members, up to
+     * {@value dev.parallax.core.config.Member#MAX_ID}, that a membership change adds while it runs.
+     * {@link ReplicaConfig#members()} stays the file's list. With {@code joinAddress} {@code null}
+     * it is {@link #replica(int)}.
+     *
+     * @throws IllegalArgumentException naming the file: an id out of range, a member given a join
+     *                                  address, a non-member without one, an address that is a member's
+     */
+    public ReplicaConfig replica(int id, String joinAddress) {
+        if (joinAddress == null) {
+            return replica(id);
+        }
+        return ReplicaKeys.replicaConfig(settings, id, joinAddress);
+    }
+
     /** Decided instances between snapshots ({@code snapshot.every}), if set. */
     public Optional<Long> snapshotEvery() {
         return settings.find(ReplicaKeys.SNAPSHOT_EVERY).map(Integer::longValue);

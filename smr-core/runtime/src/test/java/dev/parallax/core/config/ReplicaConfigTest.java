@@ -165,7 +165,8 @@ class ReplicaConfigTest {
         bad.put(b -> b.clientWriteBufferWaterMarks(20, 10), "client write-buffer water marks must satisfy 0 < low <= high "
                 + "(client.write.low.bytes, client.write.high.bytes), got 20/10");
         bad.put(b -> b.clientWriteBufferWaterMarks(0, 10), "must satisfy 0 < low <= high");
-        bad.put(b -> b.id(-1), "replica id must be >= 0, got -1");
+        bad.put(b -> b.id(-1), "replica id must be 0..31, got -1");
+        bad.put(b -> b.id(32), "replica id must be 0..31, got 32");
         for (Map.Entry<Consumer<ReplicaConfig.Builder>, String> e : bad.entrySet()) {
             assertThatThrownBy(() -> e.getKey().accept(ReplicaConfig.builder())).as(e.getValue())
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(e.getValue());
@@ -187,7 +188,8 @@ class ReplicaConfigTest {
     void buildValidation() {
         assertThatThrownBy(() -> ReplicaConfig.builder().members(THREE).build()).hasMessage("id is required");
         assertThatThrownBy(() -> ReplicaConfig.builder().id(0).build()).hasMessage("members are required");
-        assertThatThrownBy(() -> ReplicaConfig.builder().id(3).members(THREE).build()).hasMessageContaining("id 3 is not a member");
+        assertThatThrownBy(() -> ReplicaConfig.builder().id(3).members(THREE).build()).hasMessageContaining("id 3 is not a member")
+                .hasMessageContaining("needs the address it listens on");
         assertThatThrownBy(() -> base().clientMembers(ClusterMembers.parse("0=c:1,1=c:2")).build())
                 .hasMessage("clientMembers has 2 entries for 3 members");
         assertThatThrownBy(() -> ReplicaConfig.builder().id(0).members(ClusterMembers.parse("0=h:65000")).build())
@@ -199,6 +201,48 @@ class ReplicaConfigTest {
         lowAboveHigh.values().set(ReplicaKeys.CLIENT_WRITE_LOW_BYTES, 2 << 20);
         assertThatThrownBy(lowAboveHigh::build).hasMessageContaining("water marks must satisfy 0 < low <= high")
                 .hasMessageContaining("got 2097152/1048576");
+    }
+
+    @Test
+    @DisplayName("a joining replica: an id outside the members, its own address, the file's members unchanged")
+    void joiningReplica() {
+        ReplicaConfig c = ReplicaConfig.builder().id(3).members(THREE).joinAddress("h", 4).build();
+        assertThat(c.isMember()).isFalse();
+        assertThat(c.members()).as("the initial membership stays the file's").isEqualTo(THREE);
+        assertThat(c.joinAddress()).contains(new Member(3, "h", 4));
+        assertThat(c.self()).isEqualTo(new Member(3, "h", 4));
+        assertThat(c.clientAddress()).as("join port + 1000").isEqualTo(new Member(3, "h", 1004));
+        assertThat(c.clientMembers()).as("the members' client endpoints").isEqualTo(ClusterMembers.parse("0=h:1001,1=h:1002,2=h:1003"));
+        assertThat(c.toBuilder().build().joinAddress()).contains(new Member(3, "h", 4));
+        assertThat(c.toString()).contains("join=3=h:4");
+        assertThat(ReplicaConfig.builder().id(31).members(THREE).joinAddress("h", 31).build().id()).isEqualTo(31);
+        assertThat(base().build().isMember()).isTrue();
+        assertThat(base().build().joinAddress()).isEmpty();
+        assertThat(base().build().clientAddress()).isEqualTo(new Member(1, "h", 1002));
+
+        assertThatThrownBy(() -> base().joinAddress("h", 4).build()).as("a member has its file address")
+                .hasMessageContaining("replica 1 is a member of 0=h:1,1=h:2,2=h:3 and listens at 1=h:2; a join address is only for");
+        assertThatThrownBy(() -> ReplicaConfig.builder().id(3).members(THREE).joinAddress("h", 2).build())
+                .hasMessage("join address h:2 of replica 3 is member 1's address");
+        assertThatThrownBy(() -> ReplicaConfig.builder().id(3).members(THREE).joinAddress("h", 0).build())
+                .hasMessageContaining("port must be 1..65535, got 0");
+        assertThatThrownBy(() -> ReplicaConfig.builder().id(3).members(THREE).joinAddress("h", 65000).build())
+                .hasMessageContaining("cannot derive a client port (port + 1000)");
+    }
+
+    @Test
+    @DisplayName("a cluster file reads a joining replica's configuration from its id and host:port")
+    void joiningReplicaFromTheClusterFile() {
+        Settings s = Settings.of(Map.of("members", "0=h:1,1=h:2,2=h:3"));
+        ReplicaConfig c = ReplicaKeys.replicaConfig(s, 3, "127.0.0.1:7013");
+        assertThat(c.self()).isEqualTo(new Member(3, "127.0.0.1", 7013));
+        assertThat(ReplicaKeys.replicaConfig(s, 4, "[::1]:7014").self()).isEqualTo(new Member(4, "::1", 7014));
+        assertThat(ReplicaKeys.replicaConfig(s, 1, null).self()).isEqualTo(new Member(1, "h", 2));
+        assertThatThrownBy(() -> ReplicaKeys.replicaConfig(s, 3, "127.0.0.1")).hasMessageContaining("address '127.0.0.1'")
+                .hasMessageContaining("expected host:port");
+        assertThatThrownBy(() -> ReplicaKeys.replicaConfig(s, 32, "127.0.0.1:7013")).hasMessageContaining("replica id must be 0..31, got 32");
+        assertThatThrownBy(() -> ReplicaKeys.replicaConfig(s, 3, null)).hasMessageContaining("id 3 is not a member");
+        assertThatThrownBy(() -> ReplicaKeys.replicaConfig(s, 0, "127.0.0.1:7013")).hasMessageContaining("replica 0 is a member");
     }
 
     private static ReplicaConfig read(Map<String, String> keys) {
