@@ -171,6 +171,10 @@ final class Learner {
 
     /** A proposal was seen: remember its value for its view. @return whether this decided it */
     boolean onPropose(PaxosMessage.Propose p, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        // Rule P1: a leader proposes instance i only once every instance up to i - α is decided at
+        // it. So a proposal far ahead shows this learner how far decisions go, although it cannot
+        // count that instance's votes before it knows its membership (R2): it catches up.
+        noteDecidedUpTo(p.instance() - members.alpha());
         if (isDecided(p.instance())) {
             return false;
         }

@@ -77,6 +77,8 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     private boolean heardPeer;
     /** Whether any peer was ever heard by this incarnation (the check-quorum's start-up grace). */
     private boolean heardAnyPeer;
+    /** When the leader next heartbeats its learners although it is busy proposing. */
+    private long nextLearnerHeartbeat;
     /** A view the failure detector suspected during the restart hold, or -1. */
     private long heldSuspicion = -1;
 
@@ -372,6 +374,15 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
                 PaxosMessage.Heartbeat hb = new PaxosMessage.Heartbeat(view(), learner.firstUndecided());
                 Group.sendToOthers(group.recipients(), self, hb, out);
                 monitor.broadcastSent(now);
+                nextLearnerHeartbeat = now + config.heartbeatNanos();
+            } else if (proposer.isLeading() && now - nextLearnerHeartbeat >= 0) {
+                // Under load proposals stand in for heartbeats, but a learner answers none of them:
+                // its heartbeat acknowledgements are how the leader sees it catch up (promotion).
+                int learners = group.recipients() & ~members.voters(learner.firstUndecided());
+                if (learners != 0) {
+                    Group.sendToOthers(learners, self, new PaxosMessage.Heartbeat(view(), learner.firstUndecided()), out);
+                }
+                nextLearnerHeartbeat = now + config.heartbeatNanos();
             }
         }
         catchUp.tick(now, view(), learner, out);

@@ -45,9 +45,13 @@ public final class PaxosBroadcast extends RuntimeBroadcast<PaxosMessage, PaxosRe
         Clock clock = p.clock();
         ProtocolRuntime.Builder<PaxosMessage, PaxosRecord, Value, MultiPaxosCore> rb =
                 p.runtimeBuilder(DEFAULT_NAME, new PaxosRecordCodec());
+        MultiPaxosCore[] built = new MultiPaxosCore[1];
+        rb.transport(new MemberAddressing<>(p.transport(),
+                () -> built[0] == null ? null : built[0].membershipHistory().latest()));
         rb.core((recovered, amnesiac, now) -> {
                     MultiPaxosCore c = new MultiPaxosCore(config, self, recovered, amnesiac, now);
                     c.detectFailuresExternally();
+                    built[0] = c;
                     return c;
                 })
                 .values(delivered)

@@ -38,6 +38,9 @@ final class PaxosMembershipAdmin implements MembershipAdmin {
     private final List<Pending> pending = new ArrayList<>();
     /** Protocol thread only: the latest membership whose addresses the transport was given. */
     private Membership peersFor;
+    /** Protocol thread only: the members added at run time whose address the transport was given. */
+    private final java.util.Set<Integer> added = new java.util.HashSet<>();
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PaxosMembershipAdmin.class);
 
     PaxosMembershipAdmin(PaxosConfig config, Supplier<ProtocolRuntime<PaxosMessage, PaxosRecord, Value, MultiPaxosCore>> runtime,
                          PaxosRuntimeParts parts, Transport<?> transport) {
@@ -82,7 +85,7 @@ final class PaxosMembershipAdmin implements MembershipAdmin {
             int target = id < 0 ? core.transferTarget() : id;
             String refusal = target < 0 ? "no other voter to hand leadership to" : core.transferLeadership(target, now, out);
             if (refusal != null) {
-                f.completeExceptionally(new MembershipChangeRefused(refusal));
+                f.completeExceptionally(refused(core, refusal));
             } else if (target == core.leaderHint() && !core.isLeader()) {
                 f.complete("replica " + target + " leads view " + core.view());
             } else {
@@ -109,12 +112,17 @@ final class PaxosMembershipAdmin implements MembershipAdmin {
         submit(f, (core, now, out) -> {
             String refusal = core.proposeMembership(c, now, out);
             if (refusal != null) {
-                f.completeExceptionally(new MembershipChangeRefused(refusal));
+                f.completeExceptionally(refused(core, refusal));
             } else {
                 pending.add(new Pending(c, -1, now, f));
             }
         });
         return f;
+    }
+
+    /** A refusal; {@link NotTheLeader} when this replica does not lead, so the caller asks another. */
+    private static MembershipChangeRefused refused(MultiPaxosCore core, String why) {
+        return core.isLeader() ? new MembershipChangeRefused(why) : new NotTheLeader(why, core.leaderHint());
     }
 
     private void submit(CompletableFuture<String> f, ProtocolRuntime.CoreOperation<PaxosMessage, PaxosRecord, Value, MultiPaxosCore> op) {
@@ -159,7 +167,8 @@ final class PaxosMembershipAdmin implements MembershipAdmin {
         try {
             for (var e : latest.addresses().entrySet()) {
                 HostPort hp = HostPort.parse(e.getValue());
-                if (hp != null && e.getKey() != transport.localId()) {
+                if (hp != null && e.getKey() != transport.localId() && added.add(e.getKey())) {
+                    LOG.info("replica {}: member {} at {}", transport.localId(), e.getKey(), e.getValue());
                     transport.addMember(e.getKey(), hp.host(), hp.port());
                 }
             }
@@ -171,6 +180,7 @@ final class PaxosMembershipAdmin implements MembershipAdmin {
             }
         } catch (UnsupportedOperationException fixed) {
             // A transport with a fixed membership (tests, the simulator): nothing to update.
+            LOG.debug("replica {}: the transport has a fixed membership", transport.localId());
         }
     }
 

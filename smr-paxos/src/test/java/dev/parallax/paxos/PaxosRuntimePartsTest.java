@@ -77,9 +77,11 @@ class PaxosRuntimePartsTest {
     }
 
     @Test
-    void selfMustBeAMember() {
-        assertThatThrownBy(() -> new PaxosRuntimeParts(CONFIG, CONFIG.members(), "paxos", new SimpleMeterRegistry()))
-                .isInstanceOf(IllegalArgumentException.class);
+    void selfMustBeAnIdOfTheIdSpace() {
+        // A replica beyond the cluster file's members may join by a membership change (ids up to 31).
+        new PaxosRuntimeParts(CONFIG, CONFIG.members(), "paxos", new SimpleMeterRegistry());
+        assertThatThrownBy(() -> new PaxosRuntimeParts(CONFIG, 32, "paxos", new SimpleMeterRegistry()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0..31");
     }
 
     /** Reads what the runtime's detector would read. */

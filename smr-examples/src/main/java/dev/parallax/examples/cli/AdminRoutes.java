@@ -217,7 +217,9 @@ final class AdminRoutes {
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
             if (cause instanceof MembershipChangeRefused refused) {
                 String why = String.valueOf(refused.getMessage());
-                return new Answer(why.toLowerCase(Locale.ROOT).contains("not the leader") ? 421 : 409, why);
+                boolean notLeader = refused instanceof MembershipAdmin.NotTheLeader
+                        || why.toLowerCase(Locale.ROOT).contains("not the leader");
+                return new Answer(notLeader ? 421 : 409, why);
             }
             return new Answer(500, "membership change failed at replica " + target.id() + ": " + cause);
         } catch (TimeoutException e) {

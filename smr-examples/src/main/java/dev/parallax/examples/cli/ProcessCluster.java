@@ -103,7 +103,36 @@ public final class ProcessCluster implements AutoCloseable {
 
     /** The metrics (and fault-control) port of replica {@code id} as its READY line reported, or -1. */
     public int metricsPort(int id) {
-        return metricsPorts[id];
+        return id < size ? metricsPorts[id] : joinerMetricsPorts.getOrDefault(id, -1);
+    }
+
+    /** Metrics ports of the replicas that joined the group, by id. */
+    private final java.util.Map<Integer, Integer> joinerMetricsPorts = new java.util.HashMap<>();
+
+    /**
+     * Starts a replica that joins the running group under {@code id} (outside the file's members,
+     * up to 31) at {@code hostPort} ({@code --join}), with the extra replica arguments and a metrics
+     * port of its own, and waits for its READY line. The group must still add it (a membership change).
+     */
+    public void startJoiner(int id, String hostPort, Duration timeout) throws IOException, InterruptedException {
+        if (id < size) {
+            throw new IllegalArgumentException("replica " + id + " is in the cluster file; a joiner has an id from " + size);
+        }
+        List<String> args = new ArrayList<>(List.of("replica", "--config", configFile.toString(), "--id", Integer.toString(id),
+                "--join", hostPort));
+        if (joinerMetricsPorts.putIfAbsent(id, -1) == null) {
+            // Its first start: the empty data directory is a new replica's, not a wiped one (a
+            // replica that joins never voted under this id before).
+            args.add("--bootstrap");
+        }
+        args.addAll(replicaArgs);
+        if (!replicaArgs.contains("--metrics-port")) {
+            args.addAll(List.of("--metrics-port", "0"));
+        }
+        processes.launch(name(id), ParallaxCli.class, args);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("metrics=(-?\\d+)")
+                .matcher(processes.awaitReady(name(id), timeout));
+        joinerMetricsPorts.put(id, m.find() ? Integer.parseInt(m.group(1)) : -1);
     }
 
     /** The {@code multiring.rings} of the settings, or the default when absent or not a number (the file check names it). */

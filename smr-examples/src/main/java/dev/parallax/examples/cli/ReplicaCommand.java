@@ -76,8 +76,8 @@ final class ReplicaCommand implements Callable<Integer> {
             + "one way) and /faults/heal on the metrics port cut this replica's links (parallax chaos uses it).")
     boolean faultControl;
 
-    @Option(names = "--bootstrap", description = "First start of a new cluster only: an empty, never-used data "
-            + "directory is a new replica. Without it such a directory is taken for a wiped one, and the replica "
+    @Option(names = "--bootstrap", description = "First start of a new cluster, or of a replica that --join's the group, "
+            + "only: an empty, never-used data directory is a new replica. Without it such a directory is taken for a wiped one, and the replica "
             + "recovers its state from its peers before it votes (see docs/operations.md).")
     boolean bootstrap;
 

@@ -59,17 +59,22 @@ final class ReplicaConvergence {
      * @throws InterruptedException if interrupted while waiting
      */
     static Outcome await(ProcessCluster cluster, Duration timeout) throws InterruptedException {
+        return await(cluster, java.util.stream.IntStream.range(0, cluster.size()).toArray(), timeout);
+    }
+
+    /** As {@link #await(ProcessCluster, Duration)}, over the replicas {@code ids} (the members after a membership change). */
+    static Outcome await(ProcessCluster cluster, int[] ids, Duration timeout) throws InterruptedException {
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
-        int n = cluster.size();
+        int n = ids.length;
         long[] frontiers = new long[n];
         long[] digests = new long[n];
         // Several streams (Multi-Ring's rings decide a skip every Δ even without load): no single frontier to compare.
         boolean frontiersSettle = !cluster.clusterFile().routesByKey();
         while (true) {
             for (int i = 0; i < n; i++) {
-                frontiers[i] = frontier(cluster.metricsPort(i));
-                digests[i] = ReplicaMetrics.gauge(cluster.metricsPort(i), DIGEST);
+                frontiers[i] = frontier(cluster.metricsPort(ids[i]));
+                digests[i] = ReplicaMetrics.gauge(cluster.metricsPort(ids[i]), DIGEST);
             }
             boolean agree = digests[0] >= 0
                     && (!frontiersSettle || frontiers[0] > 0 && Arrays.stream(frontiers).allMatch(f -> f == frontiers[0]))

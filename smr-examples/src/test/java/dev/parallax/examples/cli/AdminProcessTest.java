@@ -23,17 +23,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code parallax admin} against three Multi-Paxos replica JVMs (started as the other process
  * tests start them, with a cluster secret, so every mutating request is signed): {@code status}
- * shows the leader and its decided and executed instances, {@code members} and {@code add} say
- * that Multi-Paxos does not support membership changes, and {@code snapshot} makes every replica
- * write one.
+ * shows the leader and its decided and executed instances, {@code members} shows the
+ * membership, {@code add} adds a learner (the membership change itself is tested under load by
+ * {@link MembershipProcessTest}), and {@code snapshot} makes every replica write one.
  */
 class AdminProcessTest {
-    /**
-     * What {@code admin add} answers while Multi-Paxos does not implement {@code MembershipAdmin}:
-     * exit code and a part of the message. Once it does, expect exit 0 and the new membership.
-     */
-    private static final int ADD_EXIT = AdminCommand.REFUSED;
-    private static final String ADD_ANSWER = "ordering multi-paxos does not support membership changes";
+    /** What {@code admin add} answers: exit code and a part of the message (the new membership). */
+    private static final int ADD_EXIT = 0;
+    private static final String ADD_ANSWER = "learners=[3]";
     /** A status row: replica (1), reachable, stream (2), role (3), view (4), leader (5), decided (6), executed (7), lag (8), membership (9). */
     private static final Pattern ROW = Pattern.compile(
             "(?m)^(\\d+)\\s+yes\\s+(\\S+)\\s+(leader|follower|recovering)\\s+(-?\\d+)\\s+(-?\\d+)\\s+(-?\\d+)\\s+(-?\\d+)\\s+(\\d+)\\s+(.*)$");
@@ -57,7 +54,7 @@ class AdminProcessTest {
     }
 
     @Test
-    @DisplayName("status shows the leader and the decided instances; members and add: not supported by multi-paxos; snapshot is taken")
+    @DisplayName("status shows the leader and the decided instances; members shows the membership; add adds a learner; snapshot is taken")
     void adminAgainstAThreeReplicaMultiPaxosCluster(@TempDir Path dir) throws Exception {
         Properties p = ProcessCluster.localDefaults(dir.resolve("data"), 100_000);
         p.setProperty("ordering", "multi-paxos");
@@ -94,12 +91,11 @@ class AdminProcessTest {
             }
             assertThat(rows).as("one row per replica:\n" + status.out()).isEqualTo(3);
             assertThat(leaderSeen).as(status.out()).isTrue();
-            assertThat(status.out()).contains("membership changes not supported by ordering multi-paxos");
+            assertThat(status.out()).contains("voters=[0,1,2]");
 
             Run members = admin(cluster, "members");
             assertThat(members.code()).isZero();
-            assertThat(members.out()).contains("replica 0: membership changes not supported by ordering multi-paxos",
-                    "replica 2: membership changes not supported by ordering multi-paxos");
+            assertThat(members.out()).contains("replica 0: voters=[0,1,2] learners=[]", "replica 2: voters=[0,1,2] learners=[]");
 
             Run add = admin(cluster, "add", "3=127.0.0.1:" + dev.parallax.core.net.LocalPorts.endpoints(1).replaceAll(".*:", ""));
             assertThat(add.code()).as(add.out() + add.err()).isEqualTo(ADD_EXIT);

@@ -119,11 +119,13 @@ class MultiPaxosSimulationTest {
                 .withSwitches(new SimReplica.Switches(true, true, true));
         Throwable failure = null;
         long seed = 0;
-        while (failure == null && seed < 200) {
+        while (failure == null && seed < 3000) {
             long s = ++seed;
             failure = catchThrowable(() -> PaxosSimulation.run(s, mutant));
         }
-        assertThat(failure).as("some seed of 200 reads stale data (seed 29 did when this test was written)").isNotNull();
+        // Seed 29 did when this test was written, seed 365 now: since a follower infers from a far-ahead proposal
+        // how far decisions go (rule P1) and catches up sooner, stale windows are rarer.
+        assertThat(failure).as("some seed of 3000 reads stale data").isNotNull();
         assertThat(failure).hasMessageContaining("not linearizable").hasMessageContaining("NOT_LINEARIZABLE");
         System.out.printf("local reads: seed %d is not linearizable (replay with -Dsim.seed=%d):%n%s%n", seed, seed,
                 failure.getMessage());

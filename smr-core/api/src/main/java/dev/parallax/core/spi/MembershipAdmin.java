@@ -46,11 +46,30 @@ public interface MembershipAdmin {
     String members();
 
     /** Why a membership request was refused; the message is for the operator. */
-    final class MembershipChangeRefused extends RuntimeException {
+    class MembershipChangeRefused extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
         public MembershipChangeRefused(String message) {
             super(message);
+        }
+    }
+
+    /**
+     * Refused because this replica does not lead: ask {@link #leaderHint()} (-1 if unknown)
+     * or another replica.
+     */
+    final class NotTheLeader extends MembershipChangeRefused {
+        private static final long serialVersionUID = 1L;
+        private final int leaderHint;
+
+        public NotTheLeader(String message, int leaderHint) {
+            super(message);
+            this.leaderHint = leaderHint;
+        }
+
+        /** The replica this one believes leads, or -1. */
+        public int leaderHint() {
+            return leaderHint;
         }
     }
 }

@@ -134,6 +134,12 @@ class ReplicaPortMembershipTest {
         assertThat(p1.received()).as("nothing of the joiner delivered at replica 1").noneMatch(m -> m.startsWith("2:"));
         assertThat(p1.count("parallax.net.bad.frames", "kind", "replica")).as("a refusal, not a bad frame").isZero();
         assertThatThrownBy(() -> p1.text().send(2, "x")).as("never a member here").isInstanceOf(IllegalArgumentException.class);
+
+        // Replica 1 learns of the joiner later (its membership change is decided there now): the
+        // joiner, refused before, redials and is heard.
+        p1.text().addMember(2, joinAt.host(), joinAt.port());
+        deliver(joiner, 1, p1, "heard once added");
+        deliver(p1, 2, joiner, "and answered");
     }
 
     @Test

@@ -165,6 +165,16 @@ public final class Channels {
         }
 
         @Override
+        public void addMember(int id, String host, int port) {
+            transport.addMember(id, host, port);
+        }
+
+        @Override
+        public void removeMember(int id) {
+            transport.removeMember(id);
+        }
+
+        @Override
         public void close() {
             transport.close();
         }
@@ -224,6 +234,21 @@ public final class Channels {
             }
             throw new IllegalArgumentException("no route for a message of type "
                     + (message == null ? "null" : message.getClass().getName()));
+        }
+
+        /** Every route's transport learns the member (the routes may not share connections). */
+        @Override
+        public void addMember(int id, String host, int port) {
+            for (Route<?> r : routes) {
+                r.transport().addMember(id, host, port);
+            }
+        }
+
+        @Override
+        public void removeMember(int id) {
+            for (Route<?> r : routes) {
+                r.transport().removeMember(id);
+            }
         }
 
         @Override

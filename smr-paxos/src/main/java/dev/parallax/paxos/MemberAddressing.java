@@ -1,0 +1,104 @@
+package dev.parallax.paxos;
+
+import dev.parallax.core.spi.ArrivalStamps;
+import dev.parallax.core.spi.MessageHandler;
+import dev.parallax.core.spi.Transport;
+import dev.parallax.paxos.membership.Membership;
+
+import java.util.function.Supplier;
+
+/**
+ * The transport a Multi-Paxos core sends through, which gives the real transport the address of a
+ * member added at run time before the first message to it: the core may address a new member in
+ * the very step that applied the change (a heartbeat, a proposal in its membership), before any
+ * observer ran. The address comes from the latest membership of the core's history; a member with
+ * no address (one of the cluster file's, or a change without one) is left to the transport.
+ *
+ * <p>Threads: {@link #send} on the protocol thread only (the one thread that reads the core's
+ * history); the other methods delegate.
+ */
+final class MemberAddressing<M> implements Transport<M> {
+    private final Transport<M> transport;
+    private final Supplier<Membership> latest;
+    /** Ids whose address the transport was given (or that need none). Protocol thread only. */
+    private int addressed;
+
+    /**
+     * @param latest the latest membership of the core's history, read on the protocol thread
+     *               (null before the core exists)
+     */
+    MemberAddressing(Transport<M> transport, Supplier<Membership> latest) {
+        this.transport = transport;
+        this.latest = latest;
+    }
+
+    @Override
+    public int localId() {
+        return transport.localId();
+    }
+
+    @Override
+    public void start(MessageHandler<M> handler) {
+        transport.start(handler);
+    }
+
+    @Override
+    public void start(MessageHandler<M> handler, ArrivalStamps stamps) {
+        transport.start(handler, stamps);
+    }
+
+    /**
+     * Sends, after giving the transport {@code to}'s address if the latest membership has one it
+     * was not given yet. A member the transport does not know (this replica has not learned its
+     * address yet: it lags behind the change that added it) loses the message, as a broken
+     * connection would; the protocol retransmits.
+     */
+    @Override
+    public boolean send(int to, M message) {
+        if (to >= 0 && to <= Membership.MAX_ID && (addressed & (1 << to)) == 0) {
+            address(to);
+        }
+        try {
+            return transport.send(to, message);
+        } catch (IllegalArgumentException unknown) {
+            return false;
+        }
+    }
+
+    private void address(int to) {
+        Membership m = latest.get();
+        String where = m == null ? null : m.address(to);
+        PaxosMembershipAdmin.HostPort hp = where == null ? null : PaxosMembershipAdmin.HostPort.parse(where);
+        if (hp == null) {
+            return; // a cluster-file member, or one whose change this replica has not applied yet
+        }
+        if (to != transport.localId()) {
+            try {
+                transport.addMember(to, hp.host(), hp.port());
+            } catch (UnsupportedOperationException fixed) {
+                // A transport with a fixed membership: it knows every member it can reach.
+            }
+        }
+        addressed |= 1 << to;
+    }
+
+    @Override
+    public boolean sendDatagram(int group, M message) {
+        return transport.sendDatagram(group, message);
+    }
+
+    @Override
+    public void addMember(int id, String host, int port) {
+        transport.addMember(id, host, port);
+    }
+
+    @Override
+    public void removeMember(int id) {
+        transport.removeMember(id);
+    }
+
+    @Override
+    public void close() {
+        transport.close();
+    }
+}
