@@ -17,7 +17,7 @@ import java.util.function.Supplier;
  * <p>Threads: {@link #send} on the protocol thread only (the one thread that reads the core's
  * history); the other methods delegate.
  */
-final class MemberAddressing<M> implements Transport<M> {
+public final class MemberAddressing<M> implements Transport<M> {
     private final Transport<M> transport;
     private final Supplier<Membership> latest;
     /** Ids whose address the transport was given (or that need none). Protocol thread only. */
@@ -27,7 +27,7 @@ final class MemberAddressing<M> implements Transport<M> {
      * @param latest the latest membership of the core's history, read on the protocol thread
      *               (null before the core exists)
      */
-    MemberAddressing(Transport<M> transport, Supplier<Membership> latest) {
+    public MemberAddressing(Transport<M> transport, Supplier<Membership> latest) {
         this.transport = transport;
         this.latest = latest;
     }

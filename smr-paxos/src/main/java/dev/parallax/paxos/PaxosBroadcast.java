@@ -33,7 +33,7 @@ public final class PaxosBroadcast extends RuntimeBroadcast<PaxosMessage, PaxosRe
     public static final String DEFAULT_NAME = "paxos";
     private final PaxosRuntimeParts parts;
     private final DeliveredMembership delivered;
-    private final PaxosMembershipAdmin admin;
+    private final PaxosMembershipAdmin<PaxosMessage, PaxosRecord, Value, MultiPaxosCore> admin;
 
     private PaxosBroadcast(Parts<PaxosConfig, PaxosMessage> p) {
         PaxosConfig config = p.config();
@@ -41,7 +41,7 @@ public final class PaxosBroadcast extends RuntimeBroadcast<PaxosMessage, PaxosRe
         RuntimeOptions options = p.options();
         this.parts = new PaxosRuntimeParts(config, self, options.name(DEFAULT_NAME), options.meterRegistry());
         this.delivered = new DeliveredMembership(config);
-        this.admin = new PaxosMembershipAdmin(config, this::protocolRuntime, parts, p.transport());
+        this.admin = PaxosMembershipAdmin.forMultiPaxos(config, this::protocolRuntime, parts, p.transport());
         Clock clock = p.clock();
         ProtocolRuntime.Builder<PaxosMessage, PaxosRecord, Value, MultiPaxosCore> rb =
                 p.runtimeBuilder(DEFAULT_NAME, new PaxosRecordCodec());

@@ -1,5 +1,6 @@
 package dev.parallax.paxos;
 
+import dev.parallax.core.protocol.Effects;
 import dev.parallax.core.runtime.ProtocolRuntime;
 import dev.parallax.core.spi.MembershipAdmin;
 import dev.parallax.core.spi.Transport;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -20,18 +22,44 @@ import java.util.function.Supplier;
  * target leading, and fails after {@link #TIMEOUT_NANOS} otherwise. It also keeps the transport's
  * members in step with the decided memberships ({@link Transport#addMember}, {@link Transport#removeMember}).
  *
+ * <p>Generic in the runtime's core {@code C}: a {@link MultiPaxosCore} itself
+ * ({@link #forMultiPaxos}), or a composite core that orders with one (S-Paxos), given by the
+ * function to its ordering core and the two operations ({@link Operations}) run on the core with
+ * the runtime's effects.
+ *
  * <p>Threads: the {@link MembershipAdmin} methods from any thread, never blocking; {@link #observe}
  * on the protocol thread only (one writer of the pending requests, which other threads never read).
+ *
+ * @param <M> the runtime's messages
+ * @param <R> its records
+ * @param <V> its values
+ * @param <C> its core
  */
-final class PaxosMembershipAdmin implements MembershipAdmin {
+public final class PaxosMembershipAdmin<M, R, V, C extends dev.parallax.core.protocol.ProtocolCore<M, R, V>>
+        implements MembershipAdmin {
     /** How long a request may wait for its decision (or a transfer for its new leader). */
     static final long TIMEOUT_NANOS = 30_000_000_000L;
 
     private record Pending(MembershipChange change, int transferTo, long since, CompletableFuture<String> future) {
     }
 
+    /**
+     * The requests as the core takes them, on the protocol thread with the runtime's effects: a
+     * {@link MultiPaxosCore}'s {@link MultiPaxosCore#proposeMembership} and
+     * {@link MultiPaxosCore#transferLeadership}, or a composite core's wrappers of them.
+     */
+    public interface Operations<M, R, V, C> {
+        /** Proposes {@code change}; null if proposed, else why not. */
+        String propose(C core, MembershipChange change, long now, Effects<M, R, V> out);
+
+        /** Starts a transfer of leadership to {@code target}; null if started, else why not. */
+        String transfer(C core, int target, long now, Effects<M, R, V> out);
+    }
+
     private final PaxosConfig config;
-    private final Supplier<ProtocolRuntime<PaxosMessage, PaxosRecord, Value, MultiPaxosCore>> runtime;
+    private final Supplier<ProtocolRuntime<M, R, V, C>> runtime;
+    private final Function<? super C, MultiPaxosCore> ordering;
+    private final Operations<M, R, V, C> operations;
     private final PaxosRuntimeParts parts;
     private final Transport<?> transport;
     /** Protocol thread only. */
@@ -42,12 +70,41 @@ final class PaxosMembershipAdmin implements MembershipAdmin {
     private final java.util.Set<Integer> added = new java.util.HashSet<>();
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PaxosMembershipAdmin.class);
 
-    PaxosMembershipAdmin(PaxosConfig config, Supplier<ProtocolRuntime<PaxosMessage, PaxosRecord, Value, MultiPaxosCore>> runtime,
-                         PaxosRuntimeParts parts, Transport<?> transport) {
+    /**
+     * @param config     the ordering layer's settings (its window is the α of every change)
+     * @param runtime    the runtime, once built (null before)
+     * @param ordering   the ordering core of the runtime's core
+     * @param operations how the core takes a change or a transfer
+     * @param parts      where the membership in effect is published
+     * @param transport  told of members added and removed (a fixed one is left alone)
+     */
+    public PaxosMembershipAdmin(PaxosConfig config, Supplier<ProtocolRuntime<M, R, V, C>> runtime,
+                                Function<? super C, MultiPaxosCore> ordering, Operations<M, R, V, C> operations,
+                                PaxosRuntimeParts parts, Transport<?> transport) {
         this.config = config;
         this.runtime = runtime;
+        this.ordering = ordering;
+        this.operations = operations;
         this.parts = parts;
         this.transport = transport;
+    }
+
+    /** The admin of a runtime whose core is a {@link MultiPaxosCore}. */
+    static PaxosMembershipAdmin<PaxosMessage, PaxosRecord, Value, MultiPaxosCore> forMultiPaxos(PaxosConfig config,
+            Supplier<ProtocolRuntime<PaxosMessage, PaxosRecord, Value, MultiPaxosCore>> runtime,
+            PaxosRuntimeParts parts, Transport<?> transport) {
+        return new PaxosMembershipAdmin<>(config, runtime, c -> c, new Operations<>() {
+            @Override
+            public String propose(MultiPaxosCore core, MembershipChange change, long now,
+                                  Effects<PaxosMessage, PaxosRecord, Value> out) {
+                return core.proposeMembership(change, now, out);
+            }
+
+            @Override
+            public String transfer(MultiPaxosCore core, int target, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+                return core.transferLeadership(target, now, out);
+            }
+        }, parts, transport);
     }
 
     @Override
@@ -81,9 +138,10 @@ final class PaxosMembershipAdmin implements MembershipAdmin {
     @Override
     public CompletableFuture<String> transferLeadership(int id) {
         CompletableFuture<String> f = new CompletableFuture<>();
-        submit(f, (core, now, out) -> {
+        submit(f, (c, now, out) -> {
+            MultiPaxosCore core = ordering.apply(c);
             int target = id < 0 ? core.transferTarget() : id;
-            String refusal = target < 0 ? "no other voter to hand leadership to" : core.transferLeadership(target, now, out);
+            String refusal = target < 0 ? "no other voter to hand leadership to" : operations.transfer(c, target, now, out);
             if (refusal != null) {
                 f.completeExceptionally(refused(core, refusal));
             } else if (target == core.leaderHint() && !core.isLeader()) {
@@ -110,9 +168,9 @@ final class PaxosMembershipAdmin implements MembershipAdmin {
             return f;
         }
         submit(f, (core, now, out) -> {
-            String refusal = core.proposeMembership(c, now, out);
+            String refusal = operations.propose(core, c, now, out);
             if (refusal != null) {
-                f.completeExceptionally(refused(core, refusal));
+                f.completeExceptionally(refused(ordering.apply(core), refusal));
             } else {
                 pending.add(new Pending(c, -1, now, f));
             }
@@ -125,8 +183,8 @@ final class PaxosMembershipAdmin implements MembershipAdmin {
         return core.isLeader() ? new MembershipChangeRefused(why) : new NotTheLeader(why, core.leaderHint());
     }
 
-    private void submit(CompletableFuture<String> f, ProtocolRuntime.CoreOperation<PaxosMessage, PaxosRecord, Value, MultiPaxosCore> op) {
-        ProtocolRuntime<PaxosMessage, PaxosRecord, Value, MultiPaxosCore> rt = runtime.get();
+    private void submit(CompletableFuture<String> f, ProtocolRuntime.CoreOperation<M, R, V, C> op) {
+        ProtocolRuntime<M, R, V, C> rt = runtime.get();
         if (rt == null || !rt.runOnCore(op)) {
             f.completeExceptionally(new MembershipChangeRefused("the replica is not running or its protocol thread is busy; retry"));
         }
@@ -137,7 +195,8 @@ final class PaxosMembershipAdmin implements MembershipAdmin {
      * past {@link #TIMEOUT_NANOS}; gives the transport the addresses of members added and forgets
      * those removed. Protocol thread only.
      */
-    void observe(MultiPaxosCore core, long now) {
+    public void observe(C runtimeCore, long now) {
+        MultiPaxosCore core = ordering.apply(runtimeCore);
         Membership latest = core.membershipHistory().latest();
         if (!pending.isEmpty()) {
             for (Iterator<Pending> it = pending.iterator(); it.hasNext(); ) {
@@ -185,8 +244,9 @@ final class PaxosMembershipAdmin implements MembershipAdmin {
     }
 
     /** {@code host:port}, IPv6 literals in brackets. */
-    record HostPort(String host, int port) {
-        static HostPort parse(String s) {
+    public record HostPort(String host, int port) {
+        /** {@code host:port}, or null if it is not one. */
+        public static HostPort parse(String s) {
             int colon = s.lastIndexOf(':');
             if (colon <= 0) {
                 return null;

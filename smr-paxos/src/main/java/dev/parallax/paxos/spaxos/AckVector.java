@@ -38,6 +38,25 @@ public record AckVector(List<Entry> entries) {
         }
     }
 
+    /**
+     * The vector of {@code all} (in (origin, incarnation) order) keeping, per origin, its
+     * {@code perOrigin} newest incarnations.
+     */
+    static AckVector newest(List<Entry> all, int perOrigin) {
+        List<Entry> kept = new java.util.ArrayList<>(all.size());
+        for (int i = 0; i < all.size(); i++) {
+            int origin = all.get(i).origin();
+            int newer = 0;
+            for (int j = i + 1; j < all.size() && all.get(j).origin() == origin; j++) {
+                newer++;
+            }
+            if (newer < perOrigin) {
+                kept.add(all.get(i));
+            }
+        }
+        return kept.isEmpty() ? EMPTY : new AckVector(kept);
+    }
+
     /** Number of entries. */
     public int size() {
         return entries.size();

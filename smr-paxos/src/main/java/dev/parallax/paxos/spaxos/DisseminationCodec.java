@@ -30,14 +30,19 @@ public final class DisseminationCodec implements MessageCodec<DisseminationMessa
     private static final int RESEND_FORWARD = 3;
     private static final int BODY_GONE = 4;
 
-    private final int members;
+    /** A codec whose origins are checked to be ids of the id space ({@link DisseminationWireBounds}). */
+    public DisseminationCodec() {
+    }
 
-    /** @param members n: origins are checked to be in {@code [0, n)} */
+    /**
+     * As {@link #DisseminationCodec()}: {@code members}, the cluster file's n, is only checked to be
+     * 1..32, since a membership change may add a replica with any unused id of the id space.
+     */
     public DisseminationCodec(int members) {
-        if (members < 1) {
-            throw new IllegalArgumentException("members must be >= 1, got " + members);
+        if (members < 1 || members > dev.parallax.paxos.membership.Membership.ID_SPACE) {
+            throw new IllegalArgumentException("members must be 1.." + dev.parallax.paxos.membership.Membership.ID_SPACE
+                    + ", got " + members);
         }
-        this.members = members;
     }
 
     @Override
@@ -91,7 +96,7 @@ public final class DisseminationCodec implements MessageCodec<DisseminationMessa
             default -> throw new MalformedMessageException("unknown dissemination message type " + type);
         };
         b.end();
-        String lie = DisseminationWireBounds.violation(m, members);
+        String lie = DisseminationWireBounds.violation(m);
         if (lie != null) {
             throw new MalformedMessageException("dissemination message type " + type + ": " + lie);
         }
@@ -115,9 +120,9 @@ public final class DisseminationCodec implements MessageCodec<DisseminationMessa
 
     private AckVector readAcks(WireReader b) {
         int n = b.getCount(AckVector.Entry.BYTES);
-        if (n > DisseminationWireBounds.maxAckEntries(members)) {
+        if (n > DisseminationWireBounds.MAX_ACK_ENTRIES) {
             throw new MalformedMessageException("ack vector of " + n + " entries, more than "
-                    + DisseminationWireBounds.maxAckEntries(members));
+                    + DisseminationWireBounds.MAX_ACK_ENTRIES);
         }
         if (n == 0) {
             return AckVector.EMPTY;

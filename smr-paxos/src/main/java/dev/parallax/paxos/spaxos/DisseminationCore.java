@@ -2,6 +2,7 @@ package dev.parallax.paxos.spaxos;
 
 import dev.parallax.core.protocol.Effects;
 import dev.parallax.core.protocol.ProtocolCore;
+import dev.parallax.paxos.membership.Membership;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -10,7 +11,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.ObjLongConsumer;
 
 /**
@@ -52,16 +52,44 @@ import java.util.function.ObjLongConsumer;
  * <li>GC: {@link #compact} drops bodies executed below the snapshot point and re-persists the rest
  *     and the incarnation. Nothing waits for other replicas.</li>
  * <li>Recovery from amnesia ({@link DisseminationRecovery}; docs/protocols/s-paxos.md "Recovery
- *     from amnesia"): a core started {@code amnesiac} (its log may have lost bodies it acked or, as
- *     origin, forwarded, while its peers still count it as a holder) is {@link #recovering()}
- *     until it has heard an ack vector from {@code n - f} peers ({@code n - q + 1} for odd n) and
- *     holds, or has executed, every id up to the highest watermark those vectors carried. A stable
- *     id has f+1 holders, so f besides this replica; at most f-1 peers are unheard, so a heard
- *     peer acked it. Missing ids are fetched as gaps (rule 5, within the receiver window or the
- *     target); a {@code BodyGone} for one leads to a snapshot, after which it counts as executed.
- *     Meanwhile the replica acks only what it holds (its watermark), as always. One recovered
- *     replica holds again what it was counted for, so the next amnesiac cannot take the last
- *     copy. n=1: recovered at once.</li>
+ *     from amnesia"): a core started {@code amnesiac} is {@link #recovering()} until it has heard
+ *     an ack vector from {@code n - f} voters and holds, or has executed, every id up to the
+ *     highest watermark those carried (fetched as gaps, rule 5; a {@code BodyGone} leads to a
+ *     snapshot), so that it holds again what its peers count it for; the argument is
+ *     {@link DisseminationRecovery}'s. n=1: recovered at once.</li>
+ * </ol>
+ *
+ * <p><b>Membership changes</b> (docs/protocols/s-paxos.md "Membership changes"). The members are
+ * the ordering layer's ({@link DisseminationGroup}: the membership in effect at its first
+ * undecided instance, and the pending one, rule R1 of {@code MembershipHistory}); ids are
+ * {@code 0..31}, arrays are sized by the id space.
+ * <ol>
+ * <li>M1 Recipients: forwards and acks go to every member now or pending, voters and learners
+ *     alike (a learner executes, so it needs the bodies, seed 002 Alg. 1 l.19–22).</li>
+ * <li>M2 Stability (§IV-B a): an id becomes stable once f+1 <em>voters</em> hold it in the
+ *     membership in effect and in every pending one, f from each one's voter count (a change
+ *     re-checks every stream). The leader orders it at an instance below its first undecided + α
+ *     (rule R2), whose membership is one of those unless a change is decided meanwhile; learners'
+ *     and removed replicas' acks never count.</li>
+ * <li>M3 Why an id stable under an old membership stays safe: seed 002 §IV-B a needs one holder
+ *     reachable when a replica executes it, not f+1 of the membership of its instance. What is
+ *     relied on: (a) f+1 voters held it when it became stable (M2); (b) a body is dropped only
+ *     after its holder executed it and a snapshot covers it (rule 8), and a removed replica keeps
+ *     its bodies and still answers fetches while it runs; (c) fetch on demand from any replica
+ *     that acked it (rule 5), a {@code BodyGone} leading to a snapshot that covers it; (d) one
+ *     change at a time (rule R3), each removing at most one voter, so a change decided after
+ *     stability costs at most one holder per change — counted as one of the f failures its f+1
+ *     holders tolerate — until the new voter (a learner caught up first, {@code MembershipGate})
+ *     holds it by fetching and executing it.</li>
+ * <li>M4 Removed replicas: a replica retired by a change is not counted for stability nor for
+ *     recovery (rule 9 counts the current voters, {@link DisseminationRecovery}) and is not waited
+ *     for; its bodies and acks are still taken, as a body source only (its clients' batches
+ *     numbered before its removal still reach the order). It gets no forwards or acks, and its
+ *     fetches are not served. A replica that is no member of the membership in effect takes no
+ *     client batch ({@link #onProposal} returns {@code false}). Ids that were never members are
+ *     ignored.</li>
+ * <li>M5 New members: an id above the cluster file's {@code n - 1} (up to 31) is accepted as
+ *     origin, sender and fetch source once the ordering layer made it a member.</li>
  * </ol>
  *
  * <p>Events ({@link #reportEvents}): {@code forwards.sent}, {@code forwards.received},
@@ -74,31 +102,23 @@ import java.util.function.ObjLongConsumer;
  */
 public final class DisseminationCore implements ProtocolCore<DisseminationMessage, DisseminationRecord, Batch> {
 
-    /** Per origin stream: what this replica knows decided, and how far stability was reported. */
-    private static final class Progress {
-        long stableReported;
-        /** Every sn below is decided. */
-        long decidedBelow = 1;
-        final TreeSet<Long> decidedAbove = new TreeSet<>();
-
-        boolean decided(long sn) {
-            return sn < decidedBelow || decidedAbove.contains(sn);
-        }
-    }
-
     private final SPaxosConfig config;
     private final int self;
-    private final int members;
+    private final DisseminationGroup group;
     private final int span;
     private final long incarnation;
     private final OriginStream own;
     private final BodyStore store = new BodyStore();
     private final AckTracker tracker;
+    /** The membership {@link #group} answered at the start of this step. */
+    private Membership current;
+    /** The memberships stability was last checked under (rule M2): a change re-checks every stream. */
+    private List<Membership> stableUnder = List.of();
     private final BodyFetcher fetcher = new BodyFetcher();
     private final DisseminationRecovery recovery;
-    private final TreeMap<OriginStream, Progress> progress = new TreeMap<>();
-    private final long[] lastSentAt;
-    private final long[] sentVersion;
+    private final TreeMap<OriginStream, StreamProgress> progress = new TreeMap<>();
+    private final long[] lastSentAt = new long[Membership.ID_SPACE];
+    private final long[] sentVersion = new long[Membership.ID_SPACE];
     private final List<BatchId> reforward = new ArrayList<>();
     private boolean incarnationPersisted;
     private long nextSn = 1;
@@ -130,7 +150,7 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
 
     /**
      * @param config the settings
-     * @param self this replica's id in {@code [0, n)}
+     * @param self this replica's id in {@code [0, n)} (the cluster file's members)
      * @param recovered the records found in the log at start, in log order
      * @param amnesiac the log may have lost records this replica acted on
      *        ({@code DurableLog.amnesiaPossible()}): {@link #recovering()} until it holds again what
@@ -143,15 +163,30 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
      */
     public DisseminationCore(SPaxosConfig config, int self, List<DisseminationRecord> recovered, boolean amnesiac,
                              long incarnationFloor, long now) {
-        if (self < 0 || self >= config.members()) {
-            throw new IllegalArgumentException("self " + self + " is not a member of " + config.members());
+        this(config, self, recovered, amnesiac, incarnationFloor, now,
+                DisseminationGroup.fixed(Membership.initial(config.members())));
+    }
+
+    /**
+     * As {@link #DisseminationCore(SPaxosConfig, int, List, boolean, long, long)}, with the members
+     * {@code group} answers at each step (rules M1–M5).
+     *
+     * @param self this replica's id in {@code 0..31}
+     * @throws IllegalArgumentException if {@code self} is outside the id space
+     */
+    public DisseminationCore(SPaxosConfig config, int self, List<DisseminationRecord> recovered, boolean amnesiac,
+                             long incarnationFloor, long now, DisseminationGroup group) {
+        if (self < 0 || self > Membership.MAX_ID) {
+            throw new IllegalArgumentException("self " + self + " is outside 0.." + Membership.MAX_ID);
         }
         this.config = config;
         this.self = self;
-        this.members = config.members();
+        this.group = java.util.Objects.requireNonNull(group, "group");
+        this.current = group.current();
+        this.stableUnder = group.inEffectOrPending();
         this.span = config.maxUndecidedPerOrigin();
-        this.tracker = new AckTracker(members, self);
-        this.recovery = new DisseminationRecovery(members, config.stableHolders(), self, amnesiac);
+        this.tracker = new AckTracker(self);
+        this.recovery = new DisseminationRecovery(self, amnesiac);
         long highest = -1;
         for (DisseminationRecord r : recovered) {
             if (r instanceof DisseminationRecord.IncarnationRecord i) {
@@ -167,9 +202,8 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
                 reforward.add(id);
             }
         }
-        this.lastSentAt = new long[members];
-        this.sentVersion = new long[members];
         Arrays.fill(lastSentAt, now);
+        recovery.tryComplete(store::watermark, current); // a single voter has nobody to ask
     }
 
     /** This replica's incarnation. */
@@ -187,17 +221,22 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
 
     @Override
     public void onMessage(int from, DisseminationMessage message, long now, Effects<DisseminationMessage, DisseminationRecord, Batch> out) {
-        if (from < 0 || from >= members || from == self || DisseminationWireBounds.violation(message, members) != null) {
+        current = group.current();
+        boolean known = from >= 0 && from <= Membership.MAX_ID && from != self;
+        boolean member = known && (group.recipients() & (1 << from)) != 0;
+        boolean removed = known && !member && (current.retired() & (1 << from)) != 0;
+        if (!(member || removed) || DisseminationWireBounds.violation(message) != null
+                || (removed && !(message instanceof DisseminationMessage.Forward || message instanceof DisseminationMessage.Ack))) {
             ignored++;
             return;
         }
         if (message instanceof DisseminationMessage.Forward f) {
             receive(f, out);
-            recovery.heard(from, f.acks());
+            recovery.heard(from, f.acks(), current);
             mergeAcks(from, f.acks(), out);
             checkStable(OriginStream.of(f.id()), out);
         } else if (message instanceof DisseminationMessage.Ack a) {
-            recovery.heard(from, a.acks());
+            recovery.heard(from, a.acks(), current);
             mergeAcks(from, a.acks(), out);
         } else if (message instanceof DisseminationMessage.ResendForward r) {
             serve(from, r, now, out);
@@ -212,6 +251,7 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
 
     @Override
     public void onTick(long now, Effects<DisseminationMessage, DisseminationRecord, Batch> out) {
+        current = group.current();
         finish(now, out);
     }
 
@@ -226,7 +266,8 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
         if (batch.id() != null || batch.body() == null) {
             throw new IllegalArgumentException("propose Batch.unnumbered(body), not " + batch);
         }
-        if (!spanRoom()) {
+        current = group.current();
+        if (!spanRoom() || !current.isMember(self)) {
             originBlocked++;
             finish(now, out);
             return false;
@@ -250,7 +291,7 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
      */
     @Override
     public boolean canPropose() {
-        return spanRoom() && (nextSn - 1) - progress(own).stableReported < config.eagerBelow();
+        return spanRoom() && group.current().isMember(self) && (nextSn - 1) - progress(own).stableReported < config.eagerBelow();
     }
 
     /** A read-only view of the body of {@code id}, or null when not held. */
@@ -267,6 +308,7 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
             return;
         }
         fetcher.want(id, now);
+        current = group.current();
         finish(now, out);
     }
 
@@ -278,17 +320,14 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
         if (id.sn() < 1) {
             return;
         }
-        Progress p = progress(OriginStream.of(id));
+        StreamProgress p = progress(OriginStream.of(id));
         long sn = id.sn();
         if (sn < p.decidedBelow) {
             return;
         }
         // The origin numbered sn only once every sn <= sn - B was decided (its span bound).
-        raiseDecided(p, sn - span + 1);
-        if (sn >= p.decidedBelow) {
-            p.decidedAbove.add(sn);
-            raiseDecided(p, p.decidedBelow);
-        }
+        p.raiseDecided(sn - span + 1);
+        p.decide(sn);
     }
 
     /** {@code id} executed at {@code instance}: its body goes once a snapshot covers {@code instance} (rule 8). */
@@ -325,8 +364,8 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
             version++;
         }
         executed.forEachStream((origin, inc, below) -> {
-            Progress p = progress(new OriginStream(origin, inc));
-            raiseDecided(p, below);
+            StreamProgress p = progress(new OriginStream(origin, inc));
+            p.raiseDecided(below);
             p.stableReported = Math.max(p.stableReported, below - 1);
         });
         completeRecovery();
@@ -389,8 +428,8 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
     }
 
     private void checkStable(OriginStream s, Effects<DisseminationMessage, DisseminationRecord, Batch> out) {
-        Progress p = progress(s);
-        long stable = tracker.stableWatermark(s, store.watermark(s), config.stableHolders());
+        StreamProgress p = progress(s);
+        long stable = tracker.stableWatermark(s, store.watermark(s), group.inEffectOrPending());
         if (stable <= p.stableReported) {
             return;
         }
@@ -437,6 +476,14 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
                 }
             }
             reforward.clear();
+        }
+        List<Membership> under = group.inEffectOrPending();
+        if (!under.equals(stableUnder)) {
+            stableUnder = under;
+            checkStable(own, out);
+            for (OriginStream s : List.copyOf(tracker.streams())) {
+                checkStable(s, out);
+            }
         }
         long wake = Math.min(fetch(now, out), flushAcks(now, out));
         completeRecovery();
@@ -499,8 +546,9 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
             return Long.MAX_VALUE;
         }
         long wake = Long.MAX_VALUE;
-        for (int p = 0; p < members; p++) {
-            if (p == self) {
+        int to = group.recipients();
+        for (int p = 0; p < Membership.ID_SPACE; p++) {
+            if (p == self || (to & (1 << p)) == 0) {
                 continue;
             }
             long due = sentVersion[p] != version ? lastSentAt[p] + config.ackIntervalNanos() : lastSentAt[p] + config.ackRefreshNanos();
@@ -516,7 +564,7 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
 
     /** Rule 9: recovered once the target is fixed and every own watermark reaches it. */
     private void completeRecovery() {
-        if (recovery.tryComplete(store::watermark)) {
+        if (recovery.tryComplete(store::watermark, current)) {
             recoveredEvents++;
         }
     }
@@ -524,8 +572,9 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
     // ---- helpers ----
 
     private void sendToAll(DisseminationMessage.Forward f, long now, Effects<DisseminationMessage, DisseminationRecord, Batch> out) {
-        for (int p = 0; p < members; p++) {
-            if (p != self) {
+        int to = group.recipients();
+        for (int p = 0; p < Membership.ID_SPACE; p++) {
+            if (p != self && (to & (1 << p)) != 0) {
                 send(p, f, now, out);
                 forwardsSent++;
             }
@@ -555,44 +604,25 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
         if (vector == null || vectorVersion != version) {
             List<AckVector.Entry> all = new ArrayList<>();
             store.forEachWatermark((origin, inc, watermark) -> all.add(new AckVector.Entry(origin, inc, watermark)));
-            List<AckVector.Entry> kept = new ArrayList<>(all.size());
-            for (int i = 0; i < all.size(); i++) {
-                int origin = all.get(i).origin();
-                int newer = 0;
-                for (int j = i + 1; j < all.size() && all.get(j).origin() == origin; j++) {
-                    newer++;
-                }
-                if (newer < DisseminationWireBounds.INCARNATIONS_PER_ORIGIN) {
-                    kept.add(all.get(i));
-                }
-            }
-            vector = kept.isEmpty() ? AckVector.EMPTY : new AckVector(kept);
+            vector = AckVector.newest(all, DisseminationWireBounds.INCARNATIONS_PER_ORIGIN);
             vectorVersion = version;
         }
         return vector;
     }
 
+    /** The next member after {@code after} in id order (cyclically), not this replica; -1 if none. */
     private int nextPeer(int after) {
-        for (int i = 1; i <= members; i++) {
-            int p = Math.floorMod(after + i, members);
-            if (p != self) {
+        int members = group.recipients();
+        for (int i = 1; i <= Membership.ID_SPACE; i++) {
+            int p = Math.floorMod(after + i, Membership.ID_SPACE);
+            if (p != self && (members & (1 << p)) != 0) {
                 return p;
             }
         }
         return -1;
     }
 
-    private Progress progress(OriginStream s) {
-        return progress.computeIfAbsent(s, k -> new Progress());
-    }
-
-    private static void raiseDecided(Progress p, long below) {
-        if (below > p.decidedBelow) {
-            p.decidedBelow = below;
-        }
-        while (p.decidedAbove.remove(p.decidedBelow)) {
-            p.decidedBelow++;
-        }
-        p.decidedAbove.headSet(p.decidedBelow).clear();
+    private StreamProgress progress(OriginStream s) {
+        return progress.computeIfAbsent(s, k -> new StreamProgress());
     }
 }

@@ -1,5 +1,7 @@
 package dev.parallax.paxos.spaxos;
 
+import dev.parallax.paxos.membership.Membership;
+
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.ToLongFunction;
@@ -26,29 +28,41 @@ import java.util.function.ToLongFunction;
  * rule 7 (peers keep the max watermark) relies on before the next crash. A single replica has
  * nobody to ask and is recovered at once.
  *
+ * <p><b>Membership.</b> {@code n} and {@code f} are those of the voters of the membership in effect
+ * ({@link DisseminationCore} rule M4), evaluated whenever a vector arrives or completion is tried:
+ * only voters' vectors count as heard (only voters are counted as holders), and a voter removed
+ * meanwhile no longer counts nor is waited for.
+ *
  * <p>Not thread-safe: owned by {@link DisseminationCore}'s driver thread. Deterministic.
  */
 final class DisseminationRecovery {
-    private final int needed;
-    private final boolean[] heard;
+    private final int self;
+    private int heard;
     private final TreeMap<OriginStream, Long> target = new TreeMap<>();
-    private int heardCount;
     private boolean recovering;
+    private boolean fixed;
 
     /**
-     * @param members  n
-     * @param holders  the holders that make an id stable, f+1
      * @param self     this replica's id (never counts as heard)
      * @param amnesiac whether the log may have lost records: recovering until complete; else never
      */
-    DisseminationRecovery(int members, int holders, int self, boolean amnesiac) {
-        // n - (f+1) + 1 peers, at most every peer (n = 2: f = 0, the one peer).
-        this.needed = Math.max(0, Math.min(members - 1, members - holders + 1));
-        this.heard = new boolean[members];
-        if (self >= 0 && self < members) {
-            heard[self] = true;
-        }
-        this.recovering = amnesiac && needed > 0;
+    DisseminationRecovery(int self, boolean amnesiac) {
+        this.self = self;
+        this.recovering = amnesiac;
+    }
+
+    /**
+     * The voters of {@code m} other than this replica that must be heard: {@code n - f}, at most
+     * every other voter ({@code n = 2}: {@code f = 0}, the one peer).
+     */
+    private int needed(Membership m) {
+        int v = m.voterCount();
+        int others = v - (m.isVoter(self) ? 1 : 0);
+        return Math.max(0, Math.min(others, v - (v - 1) / 2));
+    }
+
+    private int heardVoters(Membership m) {
+        return Integer.bitCount(heard & m.voters() & ~(1 << self));
     }
 
     /** Whether recovery has not completed yet (always false for a replica that was not amnesiac). */
@@ -56,9 +70,12 @@ final class DisseminationRecovery {
         return recovering;
     }
 
-    /** Whether {@code n - f} peers were heard: the target is fixed. */
-    boolean targetFixed() {
-        return heardCount >= needed;
+    /** Whether {@code n - f} voters of {@code m} were heard: the target is fixed (and stays so). */
+    boolean targetFixed(Membership m) {
+        if (!fixed && heardVoters(m) >= needed(m)) {
+            fixed = true;
+        }
+        return fixed;
     }
 
     /** The target watermark of {@code s} (0: none, or not recovering). */
@@ -72,18 +89,15 @@ final class DisseminationRecovery {
         return recovering && id.sn() <= target(OriginStream.of(id));
     }
 
-    /** {@code from}'s ack vector arrived: raises the target while it is not fixed. */
-    void heard(int from, AckVector vector) {
-        if (!recovering || targetFixed() || from < 0 || from >= heard.length) {
+    /** Voter {@code from} of {@code m} sent its ack vector: raises the target while it is not fixed. */
+    void heard(int from, AckVector vector, Membership m) {
+        if (!recovering || targetFixed(m) || from == self || !m.isVoter(from)) {
             return;
         }
         for (AckVector.Entry e : vector.entries()) {
             target.merge(new OriginStream(e.origin(), e.incarnation()), e.watermark(), Math::max);
         }
-        if (!heard[from]) {
-            heard[from] = true;
-            heardCount++;
-        }
+        heard |= 1 << from;
     }
 
     /**
@@ -92,8 +106,8 @@ final class DisseminationRecovery {
      *
      * @return whether the recovery completed in this call
      */
-    boolean tryComplete(ToLongFunction<OriginStream> watermark) {
-        if (!recovering || !targetFixed()) {
+    boolean tryComplete(ToLongFunction<OriginStream> watermark, Membership m) {
+        if (!recovering || !targetFixed(m)) {
             return false;
         }
         for (Map.Entry<OriginStream, Long> e : target.entrySet()) {

@@ -1,6 +1,7 @@
 package dev.parallax.paxos.spaxos;
 
 import dev.parallax.paxos.WireBounds;
+import dev.parallax.paxos.membership.Membership;
 
 /**
  * The ranges a correct replica's dissemination numbers stay in, and the check that a
@@ -9,10 +10,11 @@ import dev.parallax.paxos.WireBounds;
  * ({@code MalformedMessageException}); {@link DisseminationCore} ignores one (transports that hand
  * messages over without a codec) and counts it.
  *
- * <p>Origins are member ids {@code [0, n)}; incarnations, sns, watermarks and instances are in
+ * <p>Origins are replica ids {@code [0, }{@link Membership#ID_SPACE}{@code )} (a membership change
+ * may add a replica with any unused id, so the cluster file's {@code n} bounds nothing); incarnations, sns, watermarks and instances are in
  * {@code [0, 2^62 - 1]}; a batch id's sn is at least 1; a RESENDFORWARD asks {@code fromSn <=
  * toSn} and fewer than {@value #MAX_RESEND_SPAN} sns; an ack vector has at most
- * {@value #INCARNATIONS_PER_ORIGIN}{@code n} entries; a body is present. Nothing else is checked:
+ * {@value #MAX_ACK_ENTRIES} entries ({@value #INCARNATIONS_PER_ORIGIN} per id); a body is present. Nothing else is checked:
  * a peer is trusted to run the protocol.
  *
  * <p>Stateless and thread-safe.
@@ -25,19 +27,15 @@ public final class DisseminationWireBounds {
     /** An ack vector carries at most this many incarnations per origin. */
     public static final int INCARNATIONS_PER_ORIGIN = 4;
 
+    /** The most entries an ack vector may carry: {@value #INCARNATIONS_PER_ORIGIN} per id of the id space. */
+    public static final int MAX_ACK_ENTRIES = INCARNATIONS_PER_ORIGIN * Membership.ID_SPACE;
+
     private DisseminationWireBounds() {
     }
 
-    /** The most entries an ack vector may carry among {@code members} replicas. */
-    public static int maxAckEntries(int members) {
-        return INCARNATIONS_PER_ORIGIN * members;
-    }
-
-    /**
-     * What is wrong with {@code m}'s numbers among {@code members} replicas, or {@code null} if
-     * they are all in range.
-     */
-    public static String violation(DisseminationMessage m, int members) {
+    /** What is wrong with {@code m}'s numbers, or {@code null} if they are all in range. */
+    public static String violation(DisseminationMessage m) {
+        int members = Membership.ID_SPACE;
         if (m instanceof DisseminationMessage.Forward f) {
             if (f.body() == null) {
                 return "forward without a body";
@@ -89,8 +87,8 @@ public final class DisseminationWireBounds {
         if (acks == null) {
             return "no ack vector";
         }
-        if (acks.size() > maxAckEntries(members)) {
-            return "ack vector of " + acks.size() + " entries, more than " + maxAckEntries(members);
+        if (acks.size() > MAX_ACK_ENTRIES) {
+            return "ack vector of " + acks.size() + " entries, more than " + MAX_ACK_ENTRIES;
         }
         for (AckVector.Entry e : acks.entries()) {
             String bad = origin(e.origin(), members);

@@ -22,7 +22,9 @@ import java.util.function.Consumer;
  *   <li>A new id without a body: the body is asked for ({@link Bodies#want}, once per id while it
  *       is missing; the dissemination layer retries by itself) and execution stops there —
  *       instance order is kept (l.21–22).</li>
- *   <li>An instance with no new id emits nothing (as a Multi-Paxos no-op).</li>
+ *   <li>An instance with no new id emits nothing (as a Multi-Paxos no-op), except a configuration
+ *       command: it is emitted as a {@link MembershipDecided} when its turn comes, so that the
+ *       delivery side applies it in order.</li>
  * </ul>
  * {@link #add} takes instances as the ordering layer hands them out (in order, each once);
  * {@link #skipTo} drops those below an installed snapshot.
@@ -43,7 +45,7 @@ final class Execution {
         void executed(BatchId id, long instance);
     }
 
-    private record Decided(long instance, List<BatchId> ids) {
+    private record Decided(long instance, List<BatchId> ids, ByteBuffer change) {
     }
 
     private final ArrayDeque<Decided> queue = new ArrayDeque<>();
@@ -84,10 +86,15 @@ final class Execution {
      * value). Instances come in order; one below {@link #next} (covered by a snapshot) is ignored.
      */
     void add(long instance, List<BatchId> ids) {
+        add(instance, ids, null);
+    }
+
+    /** As {@link #add(long, List)}; {@code change} (not null) makes it a configuration command, without ids. */
+    void add(long instance, List<BatchId> ids, ByteBuffer change) {
         if (instance < next || (!queue.isEmpty() && instance <= queue.peekLast().instance())) {
             return;
         }
-        queue.add(new Decided(instance, ids));
+        queue.add(new Decided(instance, ids, change));
         for (BatchId id : ids) {
             queued.merge(id, 1, Integer::sum);
         }
@@ -98,6 +105,11 @@ final class Execution {
      * (given to {@code emit}) and its ids are recorded in {@code executed}.
      */
     void pump(ExecutedIds executed, Bodies bodies, Consumer<Executable> emit) {
+        pump(executed, bodies, emit, c -> { });
+    }
+
+    /** As {@link #pump(ExecutedIds, Bodies, Consumer)}; configuration commands go to {@code changes} in their turn. */
+    void pump(ExecutedIds executed, Bodies bodies, Consumer<Executable> emit, Consumer<MembershipDecided> changes) {
         while (!queue.isEmpty()) {
             Decided head = queue.peek();
             List<BatchId> fresh = new ArrayList<>(head.ids().size());
@@ -125,6 +137,9 @@ final class Execution {
             unqueue(head);
             next = head.instance() + 1;
             duplicates += dups;
+            if (head.change() != null) {
+                changes.accept(new MembershipDecided(head.instance(), head.change()));
+            }
             if (fresh.isEmpty()) {
                 continue;
             }

@@ -1,5 +1,8 @@
 package dev.parallax.paxos.spaxos;
 
+import dev.parallax.paxos.membership.Membership;
+import dev.parallax.paxos.membership.MembershipHistory;
+
 import java.nio.ByteBuffer;
 
 /**
@@ -10,6 +13,11 @@ import java.nio.ByteBuffer;
  * installs that snapshot restores the record ({@link #restore}) and the core decides "duplicate or
  * new" as every other replica does (seed 002 (S-Paxos) footnote 5).
  *
+ * <p>Built with a membership ({@link #ExecutionMirror(Membership, int)}), it also applies every
+ * decided configuration command in order ({@link #applyMembership}) to its own copy of the
+ * membership history, which the state carries after the record ({@link SPaxosDeliveryState}), as
+ * {@code DeliveredMembership} does for Multi-Paxos.
+ *
  * <p>Positions: {@link #apply} ignores instances below its position (covered by an installed
  * snapshot) and moves the position past the instance it applies.
  *
@@ -18,7 +26,18 @@ import java.nio.ByteBuffer;
  */
 public final class ExecutionMirror {
     private ExecutedIds executed = new ExecutedIds();
+    private final MembershipHistory history;
     private long position;
+
+    /** A mirror of the executed ids alone: its state is the bare record. */
+    public ExecutionMirror() {
+        this.history = null;
+    }
+
+    /** A mirror that also keeps the membership history, from {@code initial} with window {@code alpha}. */
+    public ExecutionMirror(Membership initial, int alpha) {
+        this.history = new MembershipHistory(initial, alpha);
+    }
 
     /**
      * Instance {@code instance} executed {@code ids}.
@@ -32,13 +51,32 @@ public final class ExecutionMirror {
         for (BatchId id : ids) {
             executed.firstExecution(id);
         }
+        if (history != null) {
+            history.apply(instance, false, null);
+        }
         position = instance + 1;
         return true;
     }
 
-    /** The record as of the position: the delivery state a snapshot at the position carries. */
+    /**
+     * A configuration command decided at {@code instance} ({@link MembershipDecided}).
+     *
+     * @return {@code false} if the instance lies below the position (ignored)
+     */
+    public synchronized boolean applyMembership(long instance, ByteBuffer change) {
+        if (instance < position) {
+            return false;
+        }
+        if (history != null) {
+            history.apply(instance, true, change.duplicate());
+        }
+        position = instance + 1;
+        return true;
+    }
+
+    /** The record (and the membership history, if kept) as of the position: a snapshot's delivery state. */
     public synchronized byte[] state() {
-        return executed.toBytes();
+        return history == null ? executed.toBytes() : new SPaxosDeliveryState(executed, history.encode()).toBytes();
     }
 
     /** The next instance this mirror applies. */
@@ -50,14 +88,30 @@ public final class ExecutionMirror {
      * A snapshot covering every instance below {@code instance}, with delivery state {@code state},
      * was installed. An older one than the position is ignored.
      *
-     * @throws IllegalArgumentException if {@code state} is not an {@link ExecutedIds} record (nothing changes)
+     * A state without a membership history (written before there was one, or empty) leaves the
+     * history as it is; a malformed history is skipped (decisions bring the changes again).
+     *
+     * @throws IllegalArgumentException if {@code state} is not an {@link SPaxosDeliveryState} (nothing changes)
      */
     public synchronized void restore(long instance, byte[] state) {
         if (instance < position) {
             return;
         }
-        executed = ExecutedIds.fromBytes(ByteBuffer.wrap(state));
+        SPaxosDeliveryState s = SPaxosDeliveryState.fromBytes(state);
+        executed = s.executed();
         position = instance;
+        if (history != null && s.membership() != null) {
+            try {
+                history.restore(ByteBuffer.wrap(s.membership()));
+            } catch (IllegalArgumentException malformed) {
+                // The protocol thread counts it (SPaxosCore.skipTo); decisions bring the rest.
+            }
+        }
+    }
+
+    /** The latest membership of the mirror's history (null for a mirror without one). */
+    public synchronized Membership latestMembership() {
+        return history == null ? null : history.latest();
     }
 
     /** A copy of the record (tests). */

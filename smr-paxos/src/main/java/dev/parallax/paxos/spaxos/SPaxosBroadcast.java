@@ -5,12 +5,18 @@ import dev.parallax.core.runtime.RuntimeBroadcast;
 import dev.parallax.core.runtime.RuntimeOptions;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.DeliveryListener;
+import dev.parallax.core.spi.MembershipAdmin;
+import dev.parallax.paxos.MultiPaxosCore;
+import dev.parallax.paxos.PaxosMembershipAdmin;
 import dev.parallax.paxos.PaxosRuntimeParts;
+import dev.parallax.paxos.membership.Membership;
+import dev.parallax.paxos.membership.MembershipChange;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
 /**
@@ -22,6 +28,13 @@ import java.util.function.LongSupplier;
  *       delivered as {@link ExecutedBatches} bytes, of which the listener sees only the commands —
  *       the ids go to the {@link ExecutionMirror} first, whose record is this broadcast's
  *       {@link #deliveryState()} and is restored by {@link #snapshotInstalled(long, byte[])};</li>
+ *   <li>membership changes ({@link MembershipAdmin}, as {@code PaxosBroadcast}): an operator's request
+ *       is proposed by the ordering core on the protocol thread ({@link SPaxosCore#proposeMembership});
+ *       dissemination follows the ordering layer's membership ({@link DisseminationCore} rules
+ *       M1–M5); a decided change reaches the delivery side as a {@link MembershipDecided}, which the
+ *       mirror applies to its membership history, carried in the delivery state beside the executed
+ *       ids ({@link SPaxosDeliveryState}; a state of an older snapshot, without a history, still
+ *       installs);</li>
  *   <li>clients are never redirected ({@link #redirectHint()} is always {@link #ANY_REPLICA},
  *       §IV-A: every replica takes client requests); {@link #leaderHint()} names the ordering
  *       leader;</li>
@@ -38,11 +51,13 @@ import java.util.function.LongSupplier;
  * never blocking; {@link #deliveryState} on the delivery thread; {@link #start} and {@link #close}
  * once each, by the owner. The broadcast owns the transport and the log it was given and closes them.
  */
-public final class SPaxosBroadcast extends RuntimeBroadcast<SPaxosWire, SPaxosRecord, SPaxosValue, SPaxosCore> {
+public final class SPaxosBroadcast extends RuntimeBroadcast<SPaxosWire, SPaxosRecord, SPaxosValue, SPaxosCore>
+        implements MembershipAdmin {
     /** The instance name unless {@link RuntimeOptions} name another: the meters' {@code protocol} tag. */
     public static final String DEFAULT_NAME = "spaxos";
     private final PaxosRuntimeParts parts;
-    private final ExecutionMirror mirror = new ExecutionMirror();
+    private final ExecutionMirror mirror;
+    private final PaxosMembershipAdmin<SPaxosWire, SPaxosRecord, SPaxosValue, SPaxosCore> admin;
     private volatile long heldBodies;
     private volatile long heldBytes;
     private volatile long executionWaiting;
@@ -55,6 +70,22 @@ public final class SPaxosBroadcast extends RuntimeBroadcast<SPaxosWire, SPaxosRe
         String name = options.name(DEFAULT_NAME);
         MeterRegistry registry = options.meterRegistry();
         parts = new PaxosRuntimeParts(config.paxos(), self, name, registry);
+        mirror = new ExecutionMirror(Membership.initial(config.members()), config.paxos().window());
+        admin = new PaxosMembershipAdmin<>(config.paxos(), this::protocolRuntime, SPaxosCore::ordering,
+                new PaxosMembershipAdmin.Operations<>() {
+                    @Override
+                    public String propose(SPaxosCore core, MembershipChange change, long now,
+                                          dev.parallax.core.protocol.Effects<SPaxosWire, SPaxosRecord, SPaxosValue> out) {
+                        return core.proposeMembership(change, now, out);
+                    }
+
+                    @Override
+                    public String transfer(SPaxosCore core, int target, long now,
+                                           dev.parallax.core.protocol.Effects<SPaxosWire, SPaxosRecord, SPaxosValue> out) {
+                        return core.transferLeadership(target, now, out);
+                    }
+                }, parts, p.transport());
+        dev.parallax.core.time.Clock clock = p.clock();
         Gauge.builder("parallax.spaxos.bodies.held", this, x -> x.heldBodies).description("batch bodies this replica holds")
                 .tag("protocol", name).tag("replica", replica).tag("unit", "count").register(registry);
         Gauge.builder("parallax.spaxos.bodies.held", this, x -> x.heldBytes).description("bytes of the batch bodies held")
@@ -64,19 +95,42 @@ public final class SPaxosBroadcast extends RuntimeBroadcast<SPaxosWire, SPaxosRe
                 .tag("protocol", name).tag("replica", replica).register(registry);
         ProtocolRuntime.Builder<SPaxosWire, SPaxosRecord, SPaxosValue, SPaxosCore> rb =
                 p.runtimeBuilder(DEFAULT_NAME, new SPaxosRecordCodec());
+        SPaxosCore[] built = new SPaxosCore[1];
+        rb.transport(new dev.parallax.paxos.MemberAddressing<>(p.transport(),
+                () -> built[0] == null ? null : built[0].ordering().membershipHistory().latest()));
         rb.core((recovered, amnesiac, now) -> {
                     SPaxosCore c = new SPaxosCore(config, self, recovered, amnesiac, floor.getAsLong(), now, observer);
                     c.ordering().detectFailuresExternally();
+                    built[0] = c;
                     return c;
                 })
-                .values(SPaxosValue.ClientBatch::new,
-                        v -> v instanceof Executable e ? ExecutedBatches.encode(e) : null)
+                .values(new ProtocolRuntime.ValueAdapter<>() {
+                    @Override
+                    public SPaxosValue fromBytes(ByteBuffer bytes) {
+                        return new SPaxosValue.ClientBatch(bytes);
+                    }
+
+                    @Override
+                    public ByteBuffer toDelivery(SPaxosValue v) {
+                        return v instanceof Executable e ? ExecutedBatches.encode(e) : null;
+                    }
+
+                    /** Delivery thread: a configuration command goes to the mirror's history, in order. */
+                    @Override
+                    public ByteBuffer toDelivery(long instance, SPaxosValue v) {
+                        if (v instanceof MembershipDecided m) {
+                            mirror.applyMembership(instance, m.change());
+                        }
+                        return toDelivery(v);
+                    }
+                })
                 .failureDetection(parts.failureDetection())
                 .observer(c -> {
                     parts.observe(c.ordering(), protocolRuntime().protocolStage().undelivered());
                     heldBodies = c.dissemination().heldBodies();
                     heldBytes = c.dissemination().heldBytes();
                     executionWaiting = c.executionWaiting();
+                    admin.observe(c, clock.nanoTime());
                 })
                 .maxTickNanos(parts.maxTickNanos());
         install(rb.build());
@@ -125,7 +179,38 @@ public final class SPaxosBroadcast extends RuntimeBroadcast<SPaxosWire, SPaxosRe
         protocolRuntime().skipTo(nextSequence, deliveryState);
     }
 
-    /** The executed-id record as of the last delivery ({@link ExecutionMirror#state}). */
+    @Override
+    public CompletableFuture<String> addLearner(int id, String hostPort) {
+        return admin.addLearner(id, hostPort);
+    }
+
+    @Override
+    public CompletableFuture<String> promote(int id) {
+        return admin.promote(id);
+    }
+
+    @Override
+    public CompletableFuture<String> remove(int id) {
+        return admin.remove(id);
+    }
+
+    @Override
+    public CompletableFuture<String> replace(int oldId, int newId, String hostPort) {
+        return admin.replace(oldId, newId, hostPort);
+    }
+
+    @Override
+    public CompletableFuture<String> transferLeadership(int id) {
+        return admin.transferLeadership(id);
+    }
+
+    /** The ordering layer's membership in effect, as the protocol thread last published it. */
+    @Override
+    public String members() {
+        return admin.members();
+    }
+
+    /** The executed-id record and the membership history as of the last delivery ({@link ExecutionMirror#state}). */
     @Override
     public byte[] deliveryState() {
         return mirror.state();

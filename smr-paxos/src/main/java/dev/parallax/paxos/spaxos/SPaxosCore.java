@@ -6,6 +6,9 @@ import dev.parallax.paxos.MultiPaxosCore;
 import dev.parallax.paxos.PaxosMessage;
 import dev.parallax.paxos.PaxosRecord;
 import dev.parallax.paxos.Value;
+import dev.parallax.paxos.membership.Membership;
+import dev.parallax.paxos.membership.MembershipChange;
+import dev.parallax.paxos.membership.MembershipHistory;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -39,9 +42,15 @@ import java.util.function.Predicate;
  *       (natural batching, §IV-C, Table II).</li>
  * </ol>
  *
- * <p><b>Values.</b> A decided value that is not an id list (or names an id of no member, or sn 0,
- * which no origin numbers) executes nothing, identically everywhere, and is counted
- * ({@code malformed.values}); a no-op executes nothing.
+ * <p><b>Values.</b> A decided value that is not an id list (or names an id outside the id space,
+ * or sn 0, which no origin numbers) executes nothing, identically everywhere, and is counted
+ * ({@code malformed.values}); a no-op executes nothing; a configuration command executes nothing
+ * and is emitted in its turn as a {@link MembershipDecided}, for the delivery side's history.
+ *
+ * <p><b>Membership.</b> The ordering core changes the membership (rules R1–R3 of
+ * {@code MembershipHistory}); dissemination reads it from the ordering core at every step
+ * ({@link DisseminationGroup}; {@link DisseminationCore} rules M1–M5). An operator's change goes
+ * through {@link #proposeMembership} and {@link #transferLeadership} on the driver thread.
  *
  * <p><b>Snapshots.</b> {@link #compact} compacts both sub-cores (bodies executed below the cut are
  * dropped, the rest re-persisted); {@link #skipTo(long, ByteBuffer)} installs the executed-id
@@ -128,7 +137,8 @@ public final class SPaxosCore implements ProtocolCore<SPaxosWire, SPaxosRecord, 
             }
         }
         this.ordering = new MultiPaxosCore(config.paxos(), self, orderingRecords, amnesiac, now);
-        this.dissemination = new DisseminationCore(config, self, disseminationRecords, amnesiac, incarnationFloor, now);
+        this.dissemination = new DisseminationCore(config, self, disseminationRecords, amnesiac, incarnationFloor, now,
+                new OrderingGroup());
     }
 
     /** The ordering core (gauges, failure detection); driver thread only. */
@@ -197,6 +207,32 @@ public final class SPaxosCore implements ProtocolCore<SPaxosWire, SPaxosRecord, 
         return taken;
     }
 
+    /**
+     * Proposes a configuration command through the ordering core
+     * ({@link MultiPaxosCore#proposeMembership}); its effects go to {@code out}.
+     *
+     * @return null if proposed, else why not
+     */
+    public String proposeMembership(MembershipChange change, long now, Effects<SPaxosWire, SPaxosRecord, SPaxosValue> out) {
+        begin(now, out);
+        String refusal = ordering.proposeMembership(change, now, orderingOut);
+        pump();
+        return refusal;
+    }
+
+    /**
+     * Starts a leadership transfer to {@code target} through the ordering core
+     * ({@link MultiPaxosCore#transferLeadership}).
+     *
+     * @return null if started, else why not
+     */
+    public String transferLeadership(int target, long now, Effects<SPaxosWire, SPaxosRecord, SPaxosValue> out) {
+        begin(now, out);
+        String refusal = ordering.transferLeadership(target, now, orderingOut);
+        pump();
+        return refusal;
+    }
+
     @Override
     public void onSuspect(long view, long now, Effects<SPaxosWire, SPaxosRecord, SPaxosValue> out) {
         begin(now, out);
@@ -246,11 +282,19 @@ public final class SPaxosCore implements ProtocolCore<SPaxosWire, SPaxosRecord, 
      */
     @Override
     public void skipTo(long instance, ByteBuffer deliveryState) {
+        SPaxosDeliveryState state = SPaxosDeliveryState.fromBytes(deliveryState);
+        if (state.membership() != null) {
+            try {
+                ordering.installMembership(state.membership());
+            } catch (IllegalArgumentException malformed) {
+                malformedValues++; // the log and catch-up still bring every change
+            }
+        }
         if (instance <= execution.next()) {
             ordering.skipTo(instance);
             return;
         }
-        ExecutedIds restored = ExecutedIds.fromBytes(deliveryState);
+        ExecutedIds restored = state.executed();
         ordering.skipTo(instance);
         execution.skipTo(instance);
         executed = restored;
@@ -287,7 +331,7 @@ public final class SPaxosCore implements ProtocolCore<SPaxosWire, SPaxosRecord, 
             if (proposals.leading() && !ordering.isLeader()) {
                 proposals.clear();
             }
-            execution.pump(executed, bodies, this::executed);
+            execution.pump(executed, bodies, this::executed, c -> out.decide(c.instance(), c));
             propose();
         } while (!stableIds.isEmpty() || !decidedValues.isEmpty());
     }
@@ -304,7 +348,7 @@ public final class SPaxosCore implements ProtocolCore<SPaxosWire, SPaxosRecord, 
             Value v = decidedValues.get(i);
             observer.orderingDecided(instance, v);
             List<BatchId> ids = ids(v, true);
-            execution.add(instance, ids);
+            execution.add(instance, ids, v.isMembership() ? v.bytes() : null);
             for (BatchId id : ids) {
                 dissemination.decided(id);
                 proposals.onDecided(id);
@@ -316,13 +360,13 @@ public final class SPaxosCore implements ProtocolCore<SPaxosWire, SPaxosRecord, 
 
     /** The ids {@code v} names: none for the no-op or a malformed value (counted if {@code count}). */
     private List<BatchId> ids(Value v, boolean count) {
-        if (v.isNoop()) {
+        if (v.isNoop() || v.isMembership()) {
             return List.of();
         }
         try {
             List<BatchId> ids = IdList.decode(v);
             for (BatchId id : ids) {
-                if (id.origin() >= config.members() || id.sn() < 1) {
+                if (id.origin() > Membership.MAX_ID || id.sn() < 1) {
                     throw new IllegalArgumentException("id out of bounds: " + id);
                 }
             }
@@ -418,6 +462,34 @@ public final class SPaxosCore implements ProtocolCore<SPaxosWire, SPaxosRecord, 
         @Override
         public void snapshotNeeded(int peer, long instance) {
             out.snapshotNeeded(peer, instance);
+        }
+    }
+
+    /**
+     * Dissemination's view of the members: the ordering core's membership in effect at its first
+     * undecided instance and the pending ones, read at every call.
+     */
+    private final class OrderingGroup implements DisseminationGroup {
+        @Override
+        public Membership current() {
+            return ordering.membership();
+        }
+
+        @Override
+        public List<Membership> inEffectOrPending() {
+            MembershipHistory h = ordering.membershipHistory();
+            long from = ordering.firstUndecided();
+            List<Membership> all = new ArrayList<>(2);
+            all.add(h.at(from));
+            for (long next = h.pending(from); next >= 0; next = h.pending(next)) {
+                all.add(h.at(next));
+            }
+            return all;
+        }
+
+        @Override
+        public int recipients() {
+            return ordering.membershipHistory().recipients(ordering.firstUndecided());
         }
     }
 

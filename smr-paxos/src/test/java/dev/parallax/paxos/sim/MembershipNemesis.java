@@ -10,8 +10,10 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * Changes a simulated Multi-Paxos group's membership while the fault nemesis runs, as an operator
- * would, through the leader's {@code proposeMembership} and {@code transferLeadership}:
+ * Changes a simulated group's membership while the fault nemesis runs, as an operator would,
+ * through the leader's {@code proposeMembership} and {@code transferLeadership}
+ * ({@link SimulatedReplica#requestMembership}, {@link SimulatedReplica#requestTransfer}: a
+ * Multi-Paxos or an S-Paxos replica):
  * <ul>
  *   <li><b>replace</b>: a voter's disk dies ({@link Simulation#retire}: it never comes back, not even
  *       at the heal), or, half the time, a live voter is moved to a new machine and retired once
@@ -137,17 +139,17 @@ final class MembershipNemesis {
     }
 
     private void begin() {
-        SimReplica leader = leader();
+        SimulatedReplica leader = leader();
         if (leader == null) {
             return;
         }
-        Membership m = leader.core().membership();
-        if (!m.equals(leader.core().membershipHistory().latest())) {
+        Membership m = leader.ordering().membership();
+        if (!m.equals(leader.ordering().membershipHistory().latest())) {
             return; // a change is decided but not in effect yet: one at a time
         }
         int draw = random.nextInt(10);
         if (draw < 3) {
-            int target = randomVoterOtherThan(m, leader.core().leaderHint());
+            int target = randomVoterOtherThan(m, leader.ordering().leaderHint());
             if (target >= 0 && leader.requestTransfer(target) == null) {
                 transfers++;
             }
@@ -220,8 +222,8 @@ final class MembershipNemesis {
         if (proposedAt >= 0 && sim.now() - proposedAt < 40 * STEP) {
             return; // proposed: wait for it to be decided and in effect before proposing again
         }
-        SimReplica leader = leader();
-        Membership latest = leader == null ? null : leader.core().membershipHistory().latest();
+        SimulatedReplica leader = leader();
+        Membership latest = leader == null ? null : leader.ordering().membershipHistory().latest();
         if (latest != null && latest.refusal(next) != null && !latest.reflects(next)) {
             // Overtaken (say the replaced voter was removed by a change the leader had not seen
             // when this one began): give up, as an operator would after reading the error.
@@ -233,7 +235,7 @@ final class MembershipNemesis {
         if (leader != null) {
             lastRefusal = leader.requestMembership(next);
             if (lastRefusal == null) {
-                note("proposed " + next + " at " + leader.core().leaderHint());
+                note("proposed " + next + " at " + leader.ordering().leaderHint());
                 proposedAt = sim.now();
             }
         } else {
@@ -275,7 +277,7 @@ final class MembershipNemesis {
     }
 
 
-    private SimReplica leader() {
+    private SimulatedReplica leader() {
         int id = leaders.currentLeader();
         return id < 0 ? null : sim.node(id);
     }

@@ -15,6 +15,8 @@ import dev.parallax.core.testkit.smr.SnapshotShelf;
 import dev.parallax.paxos.MultiPaxosCore;
 import dev.parallax.paxos.PaxosMessage;
 import dev.parallax.paxos.Value;
+import dev.parallax.paxos.membership.Membership;
+import dev.parallax.paxos.membership.MembershipChange;
 import dev.parallax.paxos.spaxos.BatchId;
 import dev.parallax.paxos.spaxos.DisseminationMessage;
 import dev.parallax.paxos.spaxos.DisseminationRecord;
@@ -23,6 +25,7 @@ import dev.parallax.paxos.spaxos.ExecutedBatches;
 import dev.parallax.paxos.spaxos.ExecutedIds;
 import dev.parallax.paxos.spaxos.ExecutionMirror;
 import dev.parallax.paxos.spaxos.IdList;
+import dev.parallax.paxos.spaxos.MembershipDecided;
 import dev.parallax.paxos.spaxos.SPaxosConfig;
 import dev.parallax.paxos.spaxos.SPaxosCore;
 import dev.parallax.paxos.spaxos.SPaxosRecord;
@@ -45,7 +48,9 @@ import java.util.Map;
  * {@link ExecutionMirror}, as {@code SPaxosBroadcast} delivers; the shared {@link SimService}
  * (sessions, KV, replies from the receiving replica only, {@code RETRY_FROM}); snapshots every
  * {@code snapshotEvery} instances carrying the mirror's executed ids as delivery state (installed
- * with {@code skipTo(p, state)}, plan runtime change R2).
+ * with {@code skipTo(p, state)}, plan runtime change R2) and the membership history
+ * ({@link MembershipDecided}s applied to the mirror in order); membership changes and leadership
+ * transfers asked by the {@link MembershipNemesis} ({@link #requestMembership}, {@link #requestTransfer}).
  *
  * <p>It reports to the run's monitors as it goes: ordering decisions to the {@link SafetyMonitor}
  * (agreement on id lists; validity — each decided list was proposed by a leader, and every id in
@@ -72,7 +77,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
     private final EffectApplier<SPaxosWire, SPaxosRecord, SPaxosValue> applier;
     private final ClientBatches clients;
     private final SimService service;
-    private final ExecutionMirror mirror = new ExecutionMirror();
+    private final ExecutionMirror mirror;
     /** Event counts this incarnation's core reported last (they are cumulative per core). */
     private final Map<String, Long> reported = new HashMap<>();
     private SPaxosCore core;
@@ -87,6 +92,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
         this.monitors = monitors;
         this.shared = shared;
         this.snapshotEvery = snapshotEvery;
+        this.mirror = new ExecutionMirror(Membership.initial(config.members()), config.paxos().window());
         this.service = new SimService(ctx, monitors.switches().dedup(), monitors.switches().localReads(),
                 monitors.counters());
         this.applier = new EffectApplier<>(ctx.log(), CODEC, (to, m) -> ctx.send(to, onWire(m)), this::deliver,
@@ -166,6 +172,9 @@ final class SPaxosSimReplica implements SimulatedReplica {
     /** A leader proposes id list {@code v}: each id must have become stable somewhere first (Alg. 1 l.16–18, l.32–36). */
     private void proposed(Value v) {
         monitors.safety().proposed(v);
+        if (v.isMembership()) {
+            return;
+        }
         for (BatchId id : IdList.decode(v)) {
             if (!shared.stable.contains(id)) {
                 throw new AssertionError("validity: replica " + ctx.id() + " proposed " + id
@@ -219,6 +228,14 @@ final class SPaxosSimReplica implements SimulatedReplica {
 
     /** The runtime's path: encode the executable as delivered bytes, decode, mirror, then the service. */
     private void deliver(long instance, SPaxosValue value) {
+        if (value instanceof MembershipDecided m) {
+            if (instance < position || !mirror.applyMembership(instance, m.change())) {
+                throw new AssertionError("replica " + ctx.id() + ": configuration command of instance " + instance
+                        + " below its position " + position);
+            }
+            advance(instance);
+            return;
+        }
         Executable e = (Executable) value;
         if (e.instance() != instance) {
             throw new AssertionError("replica " + ctx.id() + ": executable of instance " + e.instance()
@@ -240,12 +257,33 @@ final class SPaxosSimReplica implements SimulatedReplica {
         for (Command c : CommandBatch.decode(d.commands())) {
             service.execute(c);
         }
+        advance(instance);
+    }
+
+    /** Instance {@code instance} executed: the position moves past it, and a snapshot is taken when due. */
+    private void advance(long instance) {
         long before = position;
         position = instance + 1;
         if (snapshotEvery > 0 && position / snapshotEvery > before / snapshotEvery) {
             monitors.shelf().put(ctx.id(), service.snapshot(position, mirror.state()));
             compaction.request(position);
         }
+    }
+
+    /** Asks the core to propose a membership change ({@link SPaxosCore#proposeMembership}); null if proposed. */
+    @Override
+    public String requestMembership(MembershipChange change) {
+        String refusal = core.proposeMembership(change, ctx.now(), effects);
+        apply();
+        return refusal;
+    }
+
+    /** Asks the core to hand the ordering leadership to {@code target} ({@link SPaxosCore#transferLeadership}). */
+    @Override
+    public String requestTransfer(int target) {
+        String refusal = core.transferLeadership(target, ctx.now(), effects);
+        apply();
+        return refusal;
     }
 
     SPaxosCore core() {

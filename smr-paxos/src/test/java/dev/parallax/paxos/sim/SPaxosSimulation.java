@@ -128,12 +128,18 @@ final class SPaxosSimulation {
     }
 
     static Result run(long seed, PaxosSimulation.Scenario s, AmnesiaPlan amnesia, Options options) {
+        return run(seed, s, amnesia, options, null);
+    }
+
+    /** A run whose membership changes as {@code membership} says ({@link MembershipNemesis}; null: it does not). */
+    static Result run(long seed, PaxosSimulation.Scenario s, AmnesiaPlan amnesia, Options options,
+                      PaxosSimulation.MembershipPlan membership) {
         Shared shared = new Shared();
         SPaxosConfig config = config(s);
         PaxosSimulation.Wiring wiring = new PaxosSimulation.Wiring(
                 (ctx, sc, m) -> new SPaxosSimReplica(ctx, config, m, shared, sc.snapshotEvery()),
                 sim -> options.setup().accept(sim, shared), options.spreadClients(), options.putBytes());
-        PaxosSimulation.Outcome o = PaxosSimulation.run(seed, s, amnesia, wiring);
+        PaxosSimulation.Outcome o = PaxosSimulation.run(seed, s, amnesia, wiring, membership);
         return new Result(o, shared);
     }
 

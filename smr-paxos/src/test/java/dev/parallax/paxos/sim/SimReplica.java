@@ -215,7 +215,8 @@ final class SimReplica implements SimulatedReplica {
     }
 
     /** Asks the core to propose a membership change (see {@link MultiPaxosCore#proposeMembership}); null if proposed. */
-    String requestMembership(MembershipChange change) {
+    @Override
+    public String requestMembership(MembershipChange change) {
         String refusal = core.proposeMembership(change, ctx.now(), effects);
         if (refusal == null) {
             safety.proposed(Value.membership(change));
@@ -225,7 +226,8 @@ final class SimReplica implements SimulatedReplica {
     }
 
     /** Asks the core to hand leadership to {@code target} (see {@link MultiPaxosCore#transferLeadership}). */
-    String requestTransfer(int target) {
+    @Override
+    public String requestTransfer(int target) {
         String refusal = core.transferLeadership(target, ctx.now(), effects);
         apply();
         return refusal;

@@ -64,7 +64,7 @@ class DisseminationCodecTest {
         Arbitrary<Integer> origin = Arbitraries.integers().between(0, N - 1);
         Arbitrary<BatchId> id = Combinators.combine(origin, n, sn).as(BatchId::new);
         Arbitrary<AckVector> acks = Combinators.combine(origin, n, n).as(AckVector.Entry::new)
-                .list().ofMaxSize(DisseminationWireBounds.maxAckEntries(N)).map(AckVector::new);
+                .list().ofMaxSize(DisseminationWireBounds.MAX_ACK_ENTRIES).map(AckVector::new);
         Arbitrary<ByteBuffer> body = Arbitraries.bytes().array(byte[].class).ofMaxSize(40).map(ByteBuffer::wrap);
         Arbitrary<Long> width = Arbitraries.longs().between(0, DisseminationWireBounds.MAX_RESEND_SPAN - 1);
         return Arbitraries.oneOf(
@@ -137,9 +137,9 @@ class DisseminationCodecTest {
         byte[] lyingBody = body(SAMPLES.get(0));
         writeInt(lyingBody, 20, 1 << 30);
         assertThatThrownBy(() -> decode(1, lyingBody)).isInstanceOf(MalformedMessageException.class);
-        // An ack vector longer than 4n entries, with the bytes present.
+        // An ack vector longer than 4 entries per id of the id space, with the bytes present.
         List<AckVector.Entry> many = new java.util.ArrayList<>();
-        for (int i = 0; i <= DisseminationWireBounds.maxAckEntries(N); i++) {
+        for (int i = 0; i <= DisseminationWireBounds.MAX_ACK_ENTRIES; i++) {
             many.add(new AckVector.Entry(0, i, 1));
         }
         byte[] tooMany = body(new DisseminationMessage.Ack(new AckVector(many)));

@@ -22,28 +22,30 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class DisseminationLyingInputTest {
     private static final int N = 3;
+    /** Outside the id space: no membership change can make it a member. */
+    private static final int OUT = dev.parallax.paxos.membership.Membership.ID_SPACE;
     private static final long BIG = DisseminationWireBounds.MAX_NUMBER + 1;
 
     private static List<DisseminationMessage> lies() {
         List<AckVector.Entry> many = new ArrayList<>();
-        for (int i = 0; i <= DisseminationWireBounds.maxAckEntries(N); i++) {
+        for (int i = 0; i <= DisseminationWireBounds.MAX_ACK_ENTRIES; i++) {
             many.add(new AckVector.Entry(0, i, 1));
         }
         ByteBuffer b = ByteBuffer.wrap(new byte[] {1});
         return List.of(
-                new DisseminationMessage.Forward(new BatchId(N, 0, 1), b, AckVector.EMPTY),
+                new DisseminationMessage.Forward(new BatchId(OUT, 0, 1), b, AckVector.EMPTY),
                 new DisseminationMessage.Forward(new BatchId(-1, 0, 1), b, AckVector.EMPTY),
                 new DisseminationMessage.Forward(new BatchId(0, -1, 1), b, AckVector.EMPTY),
                 new DisseminationMessage.Forward(new BatchId(0, 0, 0), b, AckVector.EMPTY),
                 new DisseminationMessage.Forward(new BatchId(0, 0, BIG), b, AckVector.EMPTY),
-                new DisseminationMessage.Forward(new BatchId(0, 0, 1), b, new AckVector(List.of(new AckVector.Entry(7, 0, 1)))),
+                new DisseminationMessage.Forward(new BatchId(0, 0, 1), b, new AckVector(List.of(new AckVector.Entry(OUT + 7, 0, 1)))),
                 new DisseminationMessage.Ack(new AckVector(List.of(new AckVector.Entry(0, 0, -1)))),
                 new DisseminationMessage.Ack(new AckVector(List.of(new AckVector.Entry(0, BIG, 1)))),
                 new DisseminationMessage.Ack(new AckVector(many)),
                 new DisseminationMessage.ResendForward(0, 0, 5, 4),
                 new DisseminationMessage.ResendForward(0, 0, 1, 1 + DisseminationWireBounds.MAX_RESEND_SPAN),
                 new DisseminationMessage.ResendForward(0, 0, -3, 2),
-                new DisseminationMessage.ResendForward(N, 0, 1, 2),
+                new DisseminationMessage.ResendForward(OUT, 0, 1, 2),
                 new DisseminationMessage.BodyGone(new BatchId(0, 0, 1), -1),
                 new DisseminationMessage.BodyGone(new BatchId(0, BIG, 1), 1));
     }
@@ -56,7 +58,7 @@ class DisseminationLyingInputTest {
             ByteBufferWire.Encoded e = ByteBufferWire.encode(codec, m);
             assertThatThrownBy(() -> ByteBufferWire.decode(codec, e.type(), e.body())).as("%s", m)
                     .isInstanceOf(MalformedMessageException.class);
-            assertThat(DisseminationWireBounds.violation(m, N)).as("%s", m).isNotNull();
+            assertThat(DisseminationWireBounds.violation(m)).as("%s", m).isNotNull();
         }
     }
 

@@ -1,0 +1,119 @@
+package dev.parallax.paxos.sim;
+
+import dev.parallax.core.testkit.SimulationSeeds;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * S-Paxos simulations whose membership changes while the full fault mix runs (seed 002 (S-Paxos)
+ * §IV over the ordering layer's membership changes): the hostile scenario of
+ * {@link SPaxosSimulationTest} over {@link SPaxosSimReplica}s, and the {@link MembershipNemesis} of
+ * {@link MembershipSimulationTest} — voters whose disks died replaced by fresh replicas that join as
+ * learners (ids from 3 up), the group grown to five voters and shrunk again, leadership
+ * transferred. Dissemination follows the ordering layer's membership ({@code DisseminationCore}
+ * rules M1–M5): a learner receives and fetches bodies and executes, stability counts the voters
+ * in effect, a removed replica is neither counted nor waited for. Checked per seed as in every
+ * S-Paxos simulation: agreement on the ordered id lists, validity (only stable ids are proposed),
+ * bodies executed are their origin's bytes, no id executes twice and every replica executes a
+ * prefix of one sequence, at-most-once per command; after the heal, bounded progress, every
+ * command answered, convergence of the final members, linearizability. Over the run: every kind
+ * of change happened, with snapshots (a newcomer installs one, its delivery state carrying the
+ * executed ids and the membership history) and without.
+ *
+ * <p>Seeds: {@code SimulationSeeds.count(1000)} split in halves between the two tests (1000 by
+ * default; 20000 under {@code -Pstress} with {@code -Dsim.seeds=20000}).
+ */
+@dev.parallax.core.testkit.DeterministicSimulation
+class SPaxosMembershipSimulationTest {
+
+    @Test
+    @DisplayName("n=3 changing members under the full fault mix: safe and live, every kind of change happens")
+    void threeReplicasChangeMembers() {
+        Totals t = run("n=3", SimulationSeeds.count(1000) / 2, PaxosSimulation.Scenario.hostile(3));
+        t.assertEveryChangeHappened();
+    }
+
+    @Test
+    @DisplayName("n=3 with snapshots changing members: newcomers install snapshots carrying the membership history")
+    void threeReplicasThatSnapshotChangeMembers() {
+        Totals t = run("n=3 with snapshots", SimulationSeeds.count(1000) / 2,
+                PaxosSimulation.Scenario.hostileWithSnapshots(3));
+        t.assertEveryChangeHappened();
+        if (t.seeds > 20) {
+            assertThat(t.snapshotInstalls).as("replicas installed peers' snapshots").isPositive();
+        }
+    }
+
+    private static Totals run(String what, int count, PaxosSimulation.Scenario scenario) {
+        Totals t = new Totals();
+        long started = System.nanoTime();
+        t.seeds = SimulationSeeds.forEach("s-paxos membership " + what, Math.max(1, count), seed -> t.add(
+                SPaxosSimulation.run(seed, scenario, null, SPaxosSimulation.Options.NONE,
+                        PaxosSimulation.MembershipPlan.CORRECT)));
+        System.out.printf("s-paxos membership simulation %s: %d seeds, %.1f s: %s%n", what, t.seeds,
+                (System.nanoTime() - started) / 1e9, t);
+        assertThat(t.undecided.size()).as("histories the checker could not decide: %s", t.undecided)
+                .isLessThanOrEqualTo(Math.max(1, t.seeds / 5_000));
+        return t;
+    }
+
+    /** Sums over a test's seeds. */
+    private static final class Totals {
+        int seeds;
+        long decisions;
+        long executions;
+        long replacements;
+        long additions;
+        long removals;
+        long transfers;
+        long leaderCrashes;
+        long viewChanges;
+        long snapshotInstalls;
+        long resends;
+        final List<Long> undecided = new ArrayList<>();
+
+        void add(SPaxosSimulation.Result r) {
+            PaxosSimulation.Outcome o = r.outcome();
+            decisions += o.decisions();
+            executions += r.shared().execution.executions();
+            replacements += o.membership().replacements();
+            additions += o.membership().additions();
+            removals += o.membership().removals();
+            transfers += o.membership().transfers();
+            leaderCrashes += o.leaderCrashes();
+            viewChanges += o.viewChanges();
+            snapshotInstalls += o.snapshotInstalls();
+            resends += r.shared().event("resends.sent");
+            if (o.linearizability().verdict() == dev.parallax.core.check.Verdict.UNKNOWN) {
+                undecided.add(o.seed());
+            }
+        }
+
+        void assertEveryChangeHappened() {
+            assertThat(decisions).as("ordering decisions").isPositive();
+            assertThat(executions).as("instances executed").isPositive();
+            if (seeds > 20) {
+                assertThat(replacements).as("voters replaced (a learner joined, then replaced one)").isPositive();
+                assertThat(additions).as("voters added (learner, then promoted)").isPositive();
+                assertThat(removals).as("voters removed").isPositive();
+                assertThat(transfers).as("leadership transfers").isPositive();
+                assertThat(leaderCrashes).as("leader crashes").isPositive();
+                assertThat(viewChanges).as("view changes").isPositive();
+            }
+        }
+
+        @Override
+        public String toString() {
+            return decisions + " ordering decisions, " + executions + " instance executions, " + replacements
+                    + " replacements, " + additions + " additions, " + removals + " removals, " + transfers
+                    + " leadership transfers, " + leaderCrashes + " leader crashes, " + viewChanges + " view changes, "
+                    + snapshotInstalls + " snapshot installs, " + resends + " RESENDFORWARDs, " + undecided.size()
+                    + " histories undecided " + undecided;
+        }
+    }
+}
