@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code --id N --join HOST:PORT} (N outside the file's members, up to 31) it starts a replica that
  * joins the running group: it listens on HOST:PORT, serves clients on PORT+1000, has no front end
  * nor metrics address from the file, and takes part once a membership change adds it
- * ({@link ReplicaConfig#joinAddress()}); the key-value store over Multi-Paxos only.
+ * ({@link ReplicaConfig#joinAddress()}); the key-value store over Multi-Paxos or S-Paxos only.
  * Prints one {@code READY ...} line once every port is open. The ordering protocol, the executor
  * and the thread placement are the file's {@code ordering}, {@code execution} and {@code threads}
  * (overridden by {@link RuntimeOptions}); the store is {@link KvRouting#stateMachine}'s, partitioned
@@ -113,9 +113,9 @@ final class ReplicaCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--id " + id + " is not a member of " + file.members()
                     + (id >= file.members().size() && id <= dev.parallax.core.config.Member.MAX_ID ? "; to join the group give --join host:port" : ""));
         }
-        if (join != null && file.ordering() != Orderings.MULTI_PAXOS) {
-            throw new IllegalArgumentException("--join: only ordering=multi-paxos changes its membership at run time, "
-                    + "this file has ordering=" + file.ordering().configName());
+        if (join != null && file.ordering() != Orderings.MULTI_PAXOS && file.ordering() != Orderings.S_PAXOS) {
+            throw new IllegalArgumentException("--join: only ordering=multi-paxos and s-paxos change their membership at "
+                    + "run time, this file has ordering=" + file.ordering().configName());
         }
         int partitions = KvRouting.partitions(file);
         if (store.partitions() != partitions) {

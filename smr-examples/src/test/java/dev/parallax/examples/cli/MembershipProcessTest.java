@@ -33,7 +33,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * An operator replaces a Multi-Paxos replica whose disk died, under load, with real processes:
+ * An operator replaces a Multi-Paxos (and an S-Paxos) replica whose disk died, under load, with real processes:
  * three {@code parallax replica} JVMs ({@code log.sync=every-batch}, snapshots every 500
  * instances) under a closed-loop load and four history clients; replica 2 is SIGKILLed and its data
  * directory deleted; a fresh replica starts with {@code --join} under id 3;
@@ -89,12 +89,13 @@ class MembershipProcessTest {
         }
     }
 
-    @Test
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"multi-paxos", "s-paxos"})
     @org.junit.jupiter.api.Tag("one-placement") // the core's placement does not matter here; see smr-examples/pom.xml
     @DisplayName("a wiped replica is replaced by a joining one under load, with a leader SIGKILL during the change: nothing lost, linearizable, converged")
-    void replaceAWipedReplicaUnderLoadWithALeaderKill(@TempDir Path dir) throws Exception {
+    void replaceAWipedReplicaUnderLoadWithALeaderKill(String ordering, @TempDir Path dir) throws Exception {
         Properties p = ProcessCluster.localDefaults(dir.resolve("data"), 500);
-        p.setProperty("ordering", "multi-paxos");
+        p.setProperty("ordering", ordering);
         p.setProperty("log.sync", "every-batch");
         p.setProperty("paxos.heartbeat.ms", "50");
         p.setProperty("paxos.suspect.ms", "500");

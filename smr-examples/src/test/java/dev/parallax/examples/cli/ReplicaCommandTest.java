@@ -107,9 +107,9 @@ class ReplicaCommandTest {
         }
         assertThatThrownBy(() -> ReplicaCommand.kvReplica(file, 3, null, new KvStateMachine()))
                 .hasMessageContaining("--id 3 is not a member").hasMessageContaining("give --join host:port");
-        p.setProperty("ordering", "s-paxos");
+        p.setProperty("ordering", "u-ring");
         assertThatThrownBy(() -> ReplicaCommand.kvReplica(ClusterFile.of(p), 3, "127.0.0.1:" + port, new KvStateMachine()))
-                .hasMessageContaining("--join: only ordering=multi-paxos");
+                .hasMessageContaining("--join: only ordering=multi-paxos and s-paxos");
     }
 
     @Test
