@@ -42,8 +42,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * leader is SIGKILLed right after the replacement is asked for, then restarted at once (until the
  * replacement is in effect, the dead voter and the killed leader are two of three). Checked: the
  * members end as voters 0, 1 and 3 at every live replica, no acknowledged write is lost (read back
- * through replicas 0 and 1), the history is linearizable, and replicas 0, 1 and 3 converge to one
- * state.
+ * through replicas 0, 1 and 3), the history is linearizable, and replicas 0, 1 and 3 converge to
+ * one state. Clients are given replica 3's client address from the start, as an operator would
+ * (it may come to lead, and clients follow redirects only to endpoints they know).
  */
 class MembershipProcessTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
@@ -135,6 +136,15 @@ class MembershipProcessTest {
     }
 
     private static void scenario(ProcessCluster cluster, Path dir) throws Exception {
+        // The operator gives clients the new replica's client address (its port + 1000) as endpoint
+        // 3: a client follows a redirect only to an endpoint it knows, and the new replica may lead.
+        int join = joinPort();
+        String joinAt = "127.0.0.1:" + join;
+        dev.parallax.core.config.ClusterMembers endpoints = dev.parallax.core.config.ClusterMembers.parse(
+                cluster.clientEndpoints().members().stream().map(m -> m.id() + "=" + m.host() + ":" + m.port())
+                        .collect(java.util.stream.Collectors.joining(",")) + ",3=127.0.0.1:" + (join + 1000));
+        java.util.function.Supplier<dev.parallax.core.client.ClientConfig.Builder> clientConfig =
+                () -> dev.parallax.core.client.ClientConfig.builder(endpoints);
         HistoryClient.Workload workload = HistoryClient.Workload.perKey(4);
         HistoryRecorder<dev.parallax.core.check.KvOp, String> history = new HistoryRecorder<>();
         AtomicBoolean running = new AtomicBoolean(true);
@@ -142,7 +152,7 @@ class MembershipProcessTest {
         List<SmrClient> clients = new ArrayList<>();
         CountDownLatch warm = new CountDownLatch(4);
         for (int c = 0; c < 4; c++) {
-            SmrClient client = SmrClient.connect(cluster.clientConfig().startAt(c % 2)
+            SmrClient client = SmrClient.connect(clientConfig.get().startAt(c % 2)
                     .retryTimeout(Duration.ofMillis(500)).invokeTimeout(Duration.ofSeconds(30)).build());
             clients.add(client);
             CommandInvoker routed = KvRouting.invoker(cluster.clusterFile(), client);
@@ -151,7 +161,7 @@ class MembershipProcessTest {
             workers.add(t);
             t.start();
         }
-        ClosedLoopLoad load = new ClosedLoopLoad(cluster, 2, 8, 300, Duration.ofMinutes(3));
+        ClosedLoopLoad load = new ClosedLoopLoad(clientConfig, 2, 8, 300, Duration.ofMinutes(3));
         try {
             load.start();
             assertThat(warm.await(30, TimeUnit.SECONDS)).as("every history client got answers").isTrue();
@@ -161,7 +171,6 @@ class MembershipProcessTest {
             deleteTree(dir.resolve("data").resolve("replica-2"));
             awaitWrites(load, "two replicas go on without replica 2");
 
-            String joinAt = "127.0.0.1:" + joinPort();
             cluster.startJoiner(3, joinAt, WAIT);
             Run add = Await.value(WAIT, () -> admin(cluster, "add", "3=" + joinAt), r -> r.code() == 0
                     || r.out().contains("already a member"), () -> "admin add 3");
@@ -208,9 +217,9 @@ class MembershipProcessTest {
             }
             load.stop(WAIT);
             assertThat(load.completed()).isPositive();
-            for (int i = 0; i < 2; i++) {
+            for (int i : new int[]{0, 1, 3}) {
                 int through = i;
-                assertThat(load.countLost(() -> cluster.clientConfig().startAt(through), System.out))
+                assertThat(load.countLost(() -> clientConfig.get().startAt(through), System.out))
                         .as("acknowledged writes lost, read through replica %d", i).isZero();
             }
         } finally {

@@ -62,7 +62,8 @@ class ReplicaAdminTargetTest {
             for (ReplicaAdminTarget t : targets) {
                 Map<String, String> st = t.status();
                 assertThat(st).containsEntry("id", Integer.toString(t.id())).containsEntry("ordering", ordering)
-                        .containsEntry("healthy", "yes").containsEntry("membership", AdminRoutes.UNSUPPORTED)
+                        .containsEntry("healthy", "yes")
+                        .containsEntry("membership", ordering.contains("paxos") ? "voters=[0,1,2] learners=[]" : AdminRoutes.UNSUPPORTED)
                         .containsKey("executed").containsKey("leader");
                 List<String> streams = AdminStatusReport.streams(st);
                 assertThat(streams).as(st.toString()).hasSize(expected);
