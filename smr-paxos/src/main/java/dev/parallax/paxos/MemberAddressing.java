@@ -1,7 +1,6 @@
 package dev.parallax.paxos;
 
-import dev.parallax.core.spi.ArrivalStamps;
-import dev.parallax.core.spi.MessageHandler;
+import dev.parallax.core.spi.ForwardingTransport;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.paxos.membership.Membership;
 
@@ -12,13 +11,12 @@ import java.util.function.Supplier;
  * member added at run time before the first message to it: the core may address a new member in
  * the very step that applied the change (a heartbeat, a proposal in its membership), before any
  * observer ran. The address comes from the latest membership of the core's history; a member with
- * no address (one of the cluster file's, or a change without one) is left to the transport.
+ * no address (one of the cluster file's, or a change without one) is left to the delegate.
  *
  * <p>Threads: {@link #send} on the protocol thread only (the one thread that reads the core's
- * history); the other methods delegate.
+ * history); the other methods forward ({@link ForwardingTransport}).
  */
-public final class MemberAddressing<M> implements Transport<M> {
-    private final Transport<M> transport;
+public final class MemberAddressing<M> extends ForwardingTransport<M> {
     private final Supplier<Membership> latest;
     /** Ids whose address the transport was given (or that need none). Protocol thread only. */
     private int addressed;
@@ -28,23 +26,8 @@ public final class MemberAddressing<M> implements Transport<M> {
      *               (null before the core exists)
      */
     public MemberAddressing(Transport<M> transport, Supplier<Membership> latest) {
-        this.transport = transport;
+        super(transport);
         this.latest = latest;
-    }
-
-    @Override
-    public int localId() {
-        return transport.localId();
-    }
-
-    @Override
-    public void start(MessageHandler<M> handler) {
-        transport.start(handler);
-    }
-
-    @Override
-    public void start(MessageHandler<M> handler, ArrivalStamps stamps) {
-        transport.start(handler, stamps);
     }
 
     /**
@@ -59,7 +42,7 @@ public final class MemberAddressing<M> implements Transport<M> {
             address(to);
         }
         try {
-            return transport.send(to, message);
+            return delegate.send(to, message);
         } catch (IllegalArgumentException unknown) {
             return false;
         }
@@ -72,33 +55,13 @@ public final class MemberAddressing<M> implements Transport<M> {
         if (hp == null) {
             return; // a cluster-file member, or one whose change this replica has not applied yet
         }
-        if (to != transport.localId()) {
+        if (to != delegate.localId()) {
             try {
-                transport.addMember(to, hp.host(), hp.port());
+                delegate.addMember(to, hp.host(), hp.port());
             } catch (UnsupportedOperationException fixed) {
                 // A transport with a fixed membership: it knows every member it can reach.
             }
         }
         addressed |= 1 << to;
-    }
-
-    @Override
-    public boolean sendDatagram(int group, M message) {
-        return transport.sendDatagram(group, message);
-    }
-
-    @Override
-    public void addMember(int id, String host, int port) {
-        transport.addMember(id, host, port);
-    }
-
-    @Override
-    public void removeMember(int id) {
-        transport.removeMember(id);
-    }
-
-    @Override
-    public void close() {
-        transport.close();
     }
 }

@@ -28,13 +28,13 @@ class MembershipSimulationTest {
 
     @Test
     void threeReplicasChangeMembersUnderTheFullFaultMix() {
-        Totals t = run("n=3", SimulationSeeds.count(1000), PaxosSimulation.Scenario.hostile(3));
+        MembershipTotals t = run("n=3", SimulationSeeds.count(1000), PaxosSimulation.Scenario.hostile(3));
         t.assertEveryChangeHappened();
     }
 
     @Test
     void threeReplicasThatSnapshotChangeMembersAndNewcomersCatchUpBySnapshot() {
-        Totals t = run("n=3 with snapshots", SimulationSeeds.count(1000), PaxosSimulation.Scenario.hostileWithSnapshots(3));
+        MembershipTotals t = run("n=3 with snapshots", SimulationSeeds.count(1000), PaxosSimulation.Scenario.hostileWithSnapshots(3));
         t.assertEveryChangeHappened();
         if (t.seeds > 20) {
             assertThat(t.snapshotInstalls).as("replicas installed peers' snapshots").isPositive();
@@ -70,62 +70,14 @@ class MembershipSimulationTest {
                 || m.contains("safety alarm");
     }
 
-    private static Totals run(String what, int count, PaxosSimulation.Scenario scenario) {
-        Totals t = new Totals();
+    private static MembershipTotals run(String what, int count, PaxosSimulation.Scenario scenario) {
+        MembershipTotals t = new MembershipTotals();
         long started = System.nanoTime();
         t.seeds = SimulationSeeds.forEach("multi-paxos membership " + what, count, seed -> t.add(PaxosSimulation.run(seed,
                 scenario, null, PaxosSimulation.Wiring.MULTI_PAXOS, PaxosSimulation.MembershipPlan.CORRECT)));
         System.out.printf("multi-paxos membership simulation %s: %d seeds, %.1f s: %s%n", what, t.seeds,
                 (System.nanoTime() - started) / 1e9, t);
-        assertThat(t.undecided).as("histories the checker could not decide").isLessThanOrEqualTo(Math.max(1, t.seeds / 5_000));
+        t.assertFewUndecided();
         return t;
-    }
-
-    /** Sums over a test's seeds. */
-    private static final class Totals {
-        int seeds;
-        long decisions;
-        long replacements;
-        long additions;
-        long removals;
-        long transfers;
-        long leaderCrashes;
-        long viewChanges;
-        long snapshotInstalls;
-        long undecided;
-
-        void add(PaxosSimulation.Outcome o) {
-            decisions += o.decisions();
-            replacements += o.membership().replacements();
-            additions += o.membership().additions();
-            removals += o.membership().removals();
-            transfers += o.membership().transfers();
-            leaderCrashes += o.leaderCrashes();
-            viewChanges += o.viewChanges();
-            snapshotInstalls += o.snapshotInstalls();
-            if (o.linearizability().verdict() == dev.parallax.core.check.Verdict.UNKNOWN) {
-                undecided++;
-            }
-        }
-
-        void assertEveryChangeHappened() {
-            assertThat(decisions).as("decisions").isPositive();
-            assertThat(viewChanges).as("view changes").isPositive();
-            if (seeds > 20) {
-                assertThat(replacements).as("voters replaced after their disks died").isPositive();
-                assertThat(additions).as("voters added (learner, then promoted)").isPositive();
-                assertThat(removals).as("voters removed").isPositive();
-                assertThat(transfers).as("leadership transfers").isPositive();
-                assertThat(leaderCrashes).as("leader crashes").isPositive();
-            }
-        }
-
-        @Override
-        public String toString() {
-            return decisions + " decisions, " + replacements + " replacements, " + additions + " additions, " + removals
-                    + " removals, " + transfers + " leadership transfers, " + leaderCrashes + " leader crashes, "
-                    + viewChanges + " view changes, " + snapshotInstalls + " snapshot installs, " + undecided
-                    + " histories undecided";
-        }
     }
 }

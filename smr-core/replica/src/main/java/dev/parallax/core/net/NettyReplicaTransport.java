@@ -2,9 +2,8 @@ package dev.parallax.core.net;
 
 import dev.parallax.core.wire.NetMetrics;
 import dev.parallax.core.config.ReplicaConfig;
-import dev.parallax.core.spi.ArrivalStamps;
 import dev.parallax.core.spi.MessageCodec;
-import dev.parallax.core.spi.MessageHandler;
+import dev.parallax.core.spi.ForwardingTransport;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.stage.StageThreads;
 import dev.parallax.core.stage.WaitStrategy;
@@ -20,7 +19,7 @@ import java.util.Objects;
  *
  * <p>Threads: as {@link ReplicaPort}; closing the transport closes the port and its threads.
  */
-public final class NettyReplicaTransport<M> implements Transport<M> {
+public final class NettyReplicaTransport<M> extends ForwardingTransport<M> {
     /** The channel name this transport uses. */
     public static final String CHANNEL = "main";
     /** Frame type of the hello frame (control channel). */
@@ -28,49 +27,27 @@ public final class NettyReplicaTransport<M> implements Transport<M> {
 
     private final StageThreads threads;
     private final ReplicaPort port;
-    private final Transport<M> channel;
 
     public NettyReplicaTransport(ReplicaConfig config, MessageCodec<M> codec, MeterRegistry registry,
                                  WaitStrategy.Factory waitStrategy, Clock clock) {
-        Objects.requireNonNull(codec);
-        this.threads = StageThreads.builder(dev.parallax.core.stage.ThreadPlacement.STAGED).waitStrategy(waitStrategy).clock(clock).meterRegistry(registry).build();
-        this.port = new ReplicaPort(config, registry, threads, clock);
-        this.channel = port.channel(CHANNEL, codec);
+        this(StageThreads.builder(dev.parallax.core.stage.ThreadPlacement.STAGED).waitStrategy(waitStrategy).clock(clock)
+                .meterRegistry(registry).build(), config, Objects.requireNonNull(codec), registry, clock);
     }
 
-    @Override
-    public int localId() {
-        return channel.localId();
+    private NettyReplicaTransport(StageThreads threads, ReplicaConfig config, MessageCodec<M> codec, MeterRegistry registry,
+                                  Clock clock) {
+        this(threads, new ReplicaPort(config, registry, threads, clock), codec);
+    }
+
+    private NettyReplicaTransport(StageThreads threads, ReplicaPort port, MessageCodec<M> codec) {
+        super(port.channel(CHANNEL, codec));
+        this.threads = threads;
+        this.port = port;
     }
 
     /** Network meters of this transport. */
     public NetMetrics metrics() {
         return port.metrics();
-    }
-
-    @Override
-    public void start(MessageHandler<M> handler) {
-        channel.start(handler);
-    }
-
-    @Override
-    public void start(MessageHandler<M> handler, ArrivalStamps stamps) {
-        channel.start(handler, stamps);
-    }
-
-    @Override
-    public boolean send(int to, M message) {
-        return channel.send(to, message);
-    }
-
-    @Override
-    public void addMember(int id, String host, int port) {
-        channel.addMember(id, host, port);
-    }
-
-    @Override
-    public void removeMember(int id) {
-        channel.removeMember(id);
     }
 
     @Override
