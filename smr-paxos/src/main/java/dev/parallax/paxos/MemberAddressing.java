@@ -51,7 +51,7 @@ public final class MemberAddressing<M> extends ForwardingTransport<M> {
     private void address(int to) {
         Membership m = latest.get();
         String where = m == null ? null : m.address(to);
-        PaxosMembershipAdmin.HostPort hp = where == null ? null : PaxosMembershipAdmin.HostPort.parse(where);
+        dev.parallax.core.config.Member hp = where == null ? null : PaxosMembershipAdmin.address(to, where);
         if (hp == null) {
             return; // a cluster-file member, or one whose change this replica has not applied yet
         }

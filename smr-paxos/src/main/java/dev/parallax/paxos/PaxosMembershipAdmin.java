@@ -1,6 +1,8 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.protocol.Effects;
+import dev.parallax.core.config.ClusterMembers;
+import dev.parallax.core.config.Member;
 import dev.parallax.core.runtime.ProtocolRuntime;
 import dev.parallax.core.spi.MembershipAdmin;
 import dev.parallax.core.spi.Transport;
@@ -113,7 +115,7 @@ public final class PaxosMembershipAdmin<M, R, V, C extends dev.parallax.core.pro
     }
 
     private static String address(String hostPort) {
-        if (hostPort == null || HostPort.parse(hostPort) == null) {
+        if (hostPort == null || address(0, hostPort) == null) {
             throw new IllegalArgumentException("'" + hostPort + "' is not host:port");
         }
         return hostPort;
@@ -225,7 +227,7 @@ public final class PaxosMembershipAdmin<M, R, V, C extends dev.parallax.core.pro
     private void updatePeers(Membership latest, Membership current) {
         try {
             for (var e : latest.addresses().entrySet()) {
-                HostPort hp = HostPort.parse(e.getValue());
+                Member hp = address(e.getKey(), e.getValue());
                 if (hp != null && e.getKey() != transport.localId() && added.add(e.getKey())) {
                     LOG.info("replica {}: member {} at {}", transport.localId(), e.getKey(), e.getValue());
                     transport.addMember(e.getKey(), hp.host(), hp.port());
@@ -243,24 +245,15 @@ public final class PaxosMembershipAdmin<M, R, V, C extends dev.parallax.core.pro
         }
     }
 
-    /** {@code host:port}, IPv6 literals in brackets. */
-    public record HostPort(String host, int port) {
-        /** {@code host:port}, or null if it is not one. */
-        public static HostPort parse(String s) {
-            int colon = s.lastIndexOf(':');
-            if (colon <= 0) {
-                return null;
-            }
-            try {
-                int port = Integer.parseInt(s.substring(colon + 1));
-                String host = s.substring(0, colon);
-                if (host.startsWith("[") && host.endsWith("]")) {
-                    host = host.substring(1, host.length() - 1);
-                }
-                return port > 0 && port < 65536 ? new HostPort(host, port) : null;
-            } catch (NumberFormatException e) {
-                return null;
-            }
+    /**
+     * {@code hostPort} as member {@code id}'s address ({@link ClusterMembers#address}, IPv6
+     * literals in brackets), or null if it is not {@code host:port}.
+     */
+    static Member address(int id, String hostPort) {
+        try {
+            return ClusterMembers.address(id, hostPort);
+        } catch (IllegalArgumentException notAnAddress) {
+            return null;
         }
     }
 }

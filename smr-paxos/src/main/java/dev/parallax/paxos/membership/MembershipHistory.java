@@ -49,8 +49,11 @@ public final class MembershipHistory {
 
     /** The membership in effect at {@code instance} as far as this replica knows (see {@link #knows}). */
     public Membership at(long instance) {
-        Map.Entry<Long, Membership> e = byFrom.floorEntry(instance);
-        return e == null ? byFrom.firstEntry().getValue() : e.getValue();
+        if (byFrom.size() == 1) {
+            return byFrom.get(byFrom.firstKey()); // no change yet: no floor search (asked on every message)
+        }
+        Long from = byFrom.floorKey(instance);
+        return byFrom.get(from == null ? byFrom.firstKey() : from);
     }
 
     /** Rule R2: whether the membership of {@code instance} is settled, given the first undecided instance. */
@@ -60,7 +63,7 @@ public final class MembershipHistory {
 
     /** The latest membership: the one every decided change leads to. */
     public Membership latest() {
-        return byFrom.lastEntry().getValue();
+        return byFrom.get(byFrom.lastKey());
     }
 
     /**
@@ -68,6 +71,9 @@ public final class MembershipHistory {
      * effective instance, or -1.
      */
     public long pending(long firstUndecided) {
+        if (byFrom.size() == 1) {
+            return -1;
+        }
         Long next = byFrom.higherKey(firstUndecided);
         return next == null ? -1 : next;
     }
@@ -78,8 +84,10 @@ public final class MembershipHistory {
      */
     public int recipients(long firstUndecided) {
         int mask = at(firstUndecided).members();
-        for (Membership m : byFrom.tailMap(firstUndecided, false).values()) {
-            mask |= m.members();
+        if (byFrom.size() > 1) {
+            for (Membership m : byFrom.tailMap(firstUndecided, false).values()) {
+                mask |= m.members();
+            }
         }
         return mask;
     }
@@ -87,8 +95,10 @@ public final class MembershipHistory {
     /** Every voter of the membership at {@code firstUndecided} and of every later one. */
     public int voters(long firstUndecided) {
         int mask = at(firstUndecided).voters();
-        for (Membership m : byFrom.tailMap(firstUndecided, false).values()) {
-            mask |= m.voters();
+        if (byFrom.size() > 1) {
+            for (Membership m : byFrom.tailMap(firstUndecided, false).values()) {
+                mask |= m.voters();
+            }
         }
         return mask;
     }
