@@ -1,7 +1,7 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.protocol.Effects;
-import dev.parallax.paxos.membership.Membership;
+import dev.parallax.core.membership.Membership;
 
 import java.util.ArrayList;
 import java.util.List;

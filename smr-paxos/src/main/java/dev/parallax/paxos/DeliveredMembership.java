@@ -1,8 +1,8 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.runtime.ProtocolRuntime;
-import dev.parallax.paxos.membership.Membership;
-import dev.parallax.paxos.membership.MembershipHistory;
+import dev.parallax.core.membership.Membership;
+import dev.parallax.core.membership.MembershipHistory;
 
 import java.nio.ByteBuffer;
 

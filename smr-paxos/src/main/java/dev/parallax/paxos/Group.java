@@ -1,7 +1,7 @@
 package dev.parallax.paxos;
 
-import dev.parallax.paxos.membership.Membership;
-import dev.parallax.paxos.membership.MembershipHistory;
+import dev.parallax.core.membership.Membership;
+import dev.parallax.core.membership.MembershipHistory;
 
 /**
  * What the roles that keep a group live (heartbeats, check-quorum, pre-vote, catch-up, amnesia

@@ -2,7 +2,7 @@ package dev.parallax.paxos;
 
 import dev.parallax.core.protocol.Effects;
 import dev.parallax.core.protocol.SafetyViolation;
-import dev.parallax.paxos.membership.MembershipHistory;
+import dev.parallax.core.membership.MembershipHistory;
 
 import java.util.ArrayList;
 import java.util.HashMap;

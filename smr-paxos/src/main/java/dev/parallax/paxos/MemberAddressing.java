@@ -2,7 +2,7 @@ package dev.parallax.paxos;
 
 import dev.parallax.core.spi.ForwardingTransport;
 import dev.parallax.core.spi.Transport;
-import dev.parallax.paxos.membership.Membership;
+import dev.parallax.core.membership.Membership;
 
 import java.util.function.Supplier;
 

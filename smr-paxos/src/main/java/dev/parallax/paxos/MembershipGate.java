@@ -1,8 +1,8 @@
 package dev.parallax.paxos;
 
-import dev.parallax.paxos.membership.Membership;
-import dev.parallax.paxos.membership.MembershipChange;
-import dev.parallax.paxos.membership.MembershipHistory;
+import dev.parallax.core.membership.Membership;
+import dev.parallax.core.membership.MembershipChange;
+import dev.parallax.core.membership.MembershipHistory;
 
 /**
  * Whether a leader may propose a membership change now, with the reason for the operator when

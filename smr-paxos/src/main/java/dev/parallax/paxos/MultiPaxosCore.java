@@ -2,9 +2,9 @@ package dev.parallax.paxos;
 
 import dev.parallax.core.protocol.Effects;
 import dev.parallax.core.protocol.ProtocolCore;
-import dev.parallax.paxos.membership.Membership;
-import dev.parallax.paxos.membership.MembershipChange;
-import dev.parallax.paxos.membership.MembershipHistory;
+import dev.parallax.core.membership.Membership;
+import dev.parallax.core.membership.MembershipChange;
+import dev.parallax.core.membership.MembershipHistory;
 
 import java.util.List;
 

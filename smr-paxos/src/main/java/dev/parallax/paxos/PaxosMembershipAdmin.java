@@ -6,8 +6,8 @@ import dev.parallax.core.config.Member;
 import dev.parallax.core.runtime.ProtocolRuntime;
 import dev.parallax.core.spi.MembershipAdmin;
 import dev.parallax.core.spi.Transport;
-import dev.parallax.paxos.membership.Membership;
-import dev.parallax.paxos.membership.MembershipChange;
+import dev.parallax.core.membership.Membership;
+import dev.parallax.core.membership.MembershipChange;
 
 import java.util.ArrayList;
 import java.util.Iterator;

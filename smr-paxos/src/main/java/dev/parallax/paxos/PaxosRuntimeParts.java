@@ -1,6 +1,6 @@
 package dev.parallax.paxos;
 
-import dev.parallax.paxos.membership.Membership;
+import dev.parallax.core.membership.Membership;
 import dev.parallax.core.runtime.ProtocolRuntime;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;

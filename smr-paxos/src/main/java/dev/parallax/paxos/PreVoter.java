@@ -1,7 +1,7 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.protocol.Effects;
-import dev.parallax.paxos.membership.Membership;
+import dev.parallax.core.membership.Membership;
 
 /**
  * Pre-vote (Raft thesis §9.6, adapted to views that rotate among the replicas):

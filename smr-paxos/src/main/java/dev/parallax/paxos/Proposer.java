@@ -1,8 +1,8 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.protocol.Effects;
-import dev.parallax.paxos.membership.Membership;
-import dev.parallax.paxos.membership.MembershipHistory;
+import dev.parallax.core.membership.Membership;
+import dev.parallax.core.membership.MembershipHistory;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package dev.parallax.paxos;
 
-import dev.parallax.paxos.membership.MembershipChange;
+import dev.parallax.core.membership.MembershipChange;
 
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;

@@ -30,7 +30,7 @@ final class ViewMonitor {
     /** The leader of the current view stepped down: it counts as silent, whatever arrives from it. */
     private boolean leaderGone;
 
-    ViewMonitor(PaxosConfig config, int self, java.util.function.Supplier<dev.parallax.paxos.membership.Membership> members,
+    ViewMonitor(PaxosConfig config, int self, java.util.function.Supplier<dev.parallax.core.membership.Membership> members,
                 long now) {
         this.config = config;
         this.rule = new SuspicionRule(config, self, members);

@@ -56,14 +56,14 @@ class GoldenTraceTest {
         c.deliverAll(100);
         int alpha = CONFIG.window();
         c.act(0, "add learner 3", (core, now, out) -> assertThat(core.proposeMembership(
-                dev.parallax.paxos.membership.MembershipChange.addLearner(3, "h:3", alpha), now, out)).isNull());
+                dev.parallax.core.membership.MembershipChange.addLearner(3, "h:3", alpha), now, out)).isNull());
         c.deliverAll(200);          // decided, then no-ops up to its effective instance
         for (int i = 0; i < 4; i++) {
             c.tick(60 * MS);        // heartbeats reach 3, which catches up and acknowledges
             c.deliverAll(200);
         }
         c.act(0, "replace 2 by 3", (core, now, out) -> assertThat(core.proposeMembership(
-                dev.parallax.paxos.membership.MembershipChange.replace(2, 3, "", alpha), now, out)).isNull());
+                dev.parallax.core.membership.MembershipChange.replace(2, 3, "", alpha), now, out)).isNull());
         c.deliverAll(200);
         c.tick(60 * MS);
         c.deliverAll(200);

@@ -1,8 +1,8 @@
 package dev.parallax.paxos;
 
-import dev.parallax.paxos.membership.Membership;
-import dev.parallax.paxos.membership.MembershipChange;
-import dev.parallax.paxos.membership.MembershipHistory;
+import dev.parallax.core.membership.Membership;
+import dev.parallax.core.membership.MembershipChange;
+import dev.parallax.core.membership.MembershipHistory;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;

@@ -1,7 +1,7 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.spi.MalformedMessageException;
-import dev.parallax.paxos.membership.MembershipChange;
+import dev.parallax.core.membership.MembershipChange;
 import dev.parallax.core.spi.ByteBufferWire;
 
 import java.nio.ByteBuffer;

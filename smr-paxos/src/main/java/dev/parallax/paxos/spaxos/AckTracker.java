@@ -1,6 +1,6 @@
 package dev.parallax.paxos.spaxos;
 
-import dev.parallax.paxos.membership.Membership;
+import dev.parallax.core.membership.Membership;
 
 import java.util.Arrays;
 import java.util.List;

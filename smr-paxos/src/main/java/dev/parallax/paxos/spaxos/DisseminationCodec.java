@@ -39,8 +39,8 @@ public final class DisseminationCodec implements MessageCodec<DisseminationMessa
      * 1..32, since a membership change may add a replica with any unused id of the id space.
      */
     public DisseminationCodec(int members) {
-        if (members < 1 || members > dev.parallax.paxos.membership.Membership.ID_SPACE) {
-            throw new IllegalArgumentException("members must be 1.." + dev.parallax.paxos.membership.Membership.ID_SPACE
+        if (members < 1 || members > dev.parallax.core.membership.Membership.ID_SPACE) {
+            throw new IllegalArgumentException("members must be 1.." + dev.parallax.core.membership.Membership.ID_SPACE
                     + ", got " + members);
         }
     }

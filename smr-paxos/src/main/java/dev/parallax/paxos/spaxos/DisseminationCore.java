@@ -2,7 +2,7 @@ package dev.parallax.paxos.spaxos;
 
 import dev.parallax.core.protocol.Effects;
 import dev.parallax.core.protocol.ProtocolCore;
-import dev.parallax.paxos.membership.Membership;
+import dev.parallax.core.membership.Membership;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

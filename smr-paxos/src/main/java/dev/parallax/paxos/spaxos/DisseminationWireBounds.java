@@ -1,7 +1,7 @@
 package dev.parallax.paxos.spaxos;
 
 import dev.parallax.paxos.WireBounds;
-import dev.parallax.paxos.membership.Membership;
+import dev.parallax.core.membership.Membership;
 
 /**
  * The ranges a correct replica's dissemination numbers stay in, and the check that a

@@ -1,7 +1,7 @@
 package dev.parallax.paxos.spaxos;
 
-import dev.parallax.paxos.membership.Membership;
-import dev.parallax.paxos.membership.MembershipHistory;
+import dev.parallax.core.membership.Membership;
+import dev.parallax.core.membership.MembershipHistory;
 
 import java.nio.ByteBuffer;
 

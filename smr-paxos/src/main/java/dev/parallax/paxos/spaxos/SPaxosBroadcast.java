@@ -9,8 +9,8 @@ import dev.parallax.core.spi.MembershipAdmin;
 import dev.parallax.paxos.MultiPaxosCore;
 import dev.parallax.paxos.PaxosMembershipAdmin;
 import dev.parallax.paxos.PaxosRuntimeParts;
-import dev.parallax.paxos.membership.Membership;
-import dev.parallax.paxos.membership.MembershipChange;
+import dev.parallax.core.membership.Membership;
+import dev.parallax.core.membership.MembershipChange;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 

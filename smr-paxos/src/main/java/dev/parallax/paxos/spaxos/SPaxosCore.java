@@ -6,9 +6,9 @@ import dev.parallax.paxos.MultiPaxosCore;
 import dev.parallax.paxos.PaxosMessage;
 import dev.parallax.paxos.PaxosRecord;
 import dev.parallax.paxos.Value;
-import dev.parallax.paxos.membership.Membership;
-import dev.parallax.paxos.membership.MembershipChange;
-import dev.parallax.paxos.membership.MembershipHistory;
+import dev.parallax.core.membership.Membership;
+import dev.parallax.core.membership.MembershipChange;
+import dev.parallax.core.membership.MembershipHistory;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package dev.parallax.paxos.sim;
 
 import dev.parallax.core.testkit.NodeFactory;
 import dev.parallax.core.testkit.Simulation;
-import dev.parallax.paxos.membership.Membership;
-import dev.parallax.paxos.membership.MembershipChange;
+import dev.parallax.core.membership.Membership;
+import dev.parallax.core.membership.MembershipChange;
 
 import java.util.ArrayList;
 import java.util.List;

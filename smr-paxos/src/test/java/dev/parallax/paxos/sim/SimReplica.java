@@ -19,7 +19,7 @@ import dev.parallax.paxos.PaxosMessage;
 import dev.parallax.paxos.PaxosRecord;
 import dev.parallax.paxos.PaxosRecordCodec;
 import dev.parallax.paxos.Value;
-import dev.parallax.paxos.membership.MembershipChange;
+import dev.parallax.core.membership.MembershipChange;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;

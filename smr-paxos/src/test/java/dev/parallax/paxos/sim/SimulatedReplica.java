@@ -3,7 +3,7 @@ package dev.parallax.paxos.sim;
 import dev.parallax.core.testkit.smr.AmnesiaPlan;
 import dev.parallax.core.testkit.smr.SmrNode;
 import dev.parallax.paxos.MultiPaxosCore;
-import dev.parallax.paxos.membership.MembershipChange;
+import dev.parallax.core.membership.MembershipChange;
 
 /**
  * What the simulation harness ({@link PaxosSimulation}, {@link LeaderWatch}, {@link AmnesiaPlan})

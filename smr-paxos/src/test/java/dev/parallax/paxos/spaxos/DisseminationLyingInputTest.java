@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class DisseminationLyingInputTest {
     private static final int N = 3;
     /** Outside the id space: no membership change can make it a member. */
-    private static final int OUT = dev.parallax.paxos.membership.Membership.ID_SPACE;
+    private static final int OUT = dev.parallax.core.membership.Membership.ID_SPACE;
     private static final long BIG = DisseminationWireBounds.MAX_NUMBER + 1;
 
     private static List<DisseminationMessage> lies() {

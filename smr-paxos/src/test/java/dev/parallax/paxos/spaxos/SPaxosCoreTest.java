@@ -297,7 +297,7 @@ class SPaxosCoreTest {
         Hand h = new Hand(SPaxosScripted.config(3, 3, 64));
         h.forward(X, "x");
         h.decide(0, Value.of("not an id list".getBytes(StandardCharsets.UTF_8)));
-        h.decide(1, IdList.encode(List.of(new BatchId(dev.parallax.paxos.membership.Membership.ID_SPACE, 1, 1))));
+        h.decide(1, IdList.encode(List.of(new BatchId(dev.parallax.core.membership.Membership.ID_SPACE, 1, 1))));
         h.decide(2, IdList.encode(List.of(X)));
         assertThat(h.executed).extracting(Executable::instance).containsExactly(2L);
         assertThat(h.event("malformed.values")).isEqualTo(2);

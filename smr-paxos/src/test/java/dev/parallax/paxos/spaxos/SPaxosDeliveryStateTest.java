@@ -1,8 +1,8 @@
 package dev.parallax.paxos.spaxos;
 
 import dev.parallax.paxos.Value;
-import dev.parallax.paxos.membership.Membership;
-import dev.parallax.paxos.membership.MembershipChange;
+import dev.parallax.core.membership.Membership;
+import dev.parallax.core.membership.MembershipChange;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

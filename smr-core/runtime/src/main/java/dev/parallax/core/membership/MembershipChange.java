@@ -1,4 +1,4 @@
-package dev.parallax.paxos.membership;
+package dev.parallax.core.membership;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
