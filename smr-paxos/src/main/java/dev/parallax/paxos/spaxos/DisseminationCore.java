@@ -71,6 +71,13 @@ import java.util.function.ObjLongConsumer;
  *     re-checks every stream). The leader orders it at an instance below its first undecided + α
  *     (rule R2), whose membership is one of those unless a change is decided meanwhile; learners'
  *     and removed replicas' acks never count.</li>
+ * <li>M2' Ordering under the membership of the instance: the leader hands an id to the ordering
+ *     core only while it is stable under the memberships in effect or pending at that moment
+ *     ({@link #stableNow}; {@code SPaxosCore} step 4; ids it holds back do not block later ones), for the instance it gets is below the first
+ *     undecided + α and so governed by one of them (R2). An id that became stable before a change
+ *     was decided — held, say, by a voter the change removes and one other — waits until the new
+ *     voters fetched it (a gap their peers acked, rule 5) instead of being ordered where a
+ *     removal and one crash would leave no holder.</li>
  * <li>M3 Why an id stable under an old membership stays safe: seed 002 §IV-B a needs one holder
  *     reachable when a replica executes it, not f+1 of the membership of its instance. What is
  *     relied on: (a) f+1 voters held it when it became stable (M2); (b) a body is dropped only
@@ -292,6 +299,16 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
     @Override
     public boolean canPropose() {
         return spanRoom() && group.current().isMember(self) && (nextSn - 1) - progress(own).stableReported < config.eagerBelow();
+    }
+
+    /**
+     * The highest sn of {@code s} stable under the memberships in effect or pending now (rule
+     * M2'): f+1 voters of each hold every id up to it. An id reported stable under an older
+     * membership may be above it once a change is decided; the leader then holds it back until
+     * the new voters fetched it (rule 5).
+     */
+    public long stableNow(OriginStream s) {
+        return tracker.stableWatermark(s, store.watermark(s), group.inEffectOrPending());
     }
 
     /** A read-only view of the body of {@code id}, or null when not held. */

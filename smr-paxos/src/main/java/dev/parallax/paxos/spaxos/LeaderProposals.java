@@ -103,20 +103,28 @@ final class LeaderProposals {
         return stable.size();
     }
 
-    /** The first {@code max} pending ids, in order, without taking them. */
-    List<BatchId> peek(int max) {
+    /**
+     * The first {@code max} pending ids that {@code orderable} accepts, in order, without taking
+     * them; the others stay pending and do not block later ones.
+     */
+    List<BatchId> peek(int max, Predicate<BatchId> orderable) {
         List<BatchId> ids = new ArrayList<>(Math.min(max, pending.size()));
         Iterator<BatchId> it = pending.iterator();
         while (it.hasNext() && ids.size() < max) {
-            ids.add(it.next());
+            BatchId id = it.next();
+            if (orderable.test(id)) {
+                ids.add(id);
+            }
         }
         return ids;
     }
 
-    /** The first {@code count} pending ids were proposed: they leave {@code pending} for good in this leadership. */
-    void take(int count) {
-        for (int i = 0; i < count && !pending.isEmpty(); i++) {
-            proposed.add(pending.pollFirst());
+    /** {@code ids} (pending) were proposed: they leave {@code pending} for good in this leadership. */
+    void take(List<BatchId> ids) {
+        for (BatchId id : ids) {
+            if (pending.remove(id)) {
+                proposed.add(id);
+            }
         }
     }
 }

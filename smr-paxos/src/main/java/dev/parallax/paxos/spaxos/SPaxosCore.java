@@ -384,8 +384,23 @@ public final class SPaxosCore implements ProtocolCore<SPaxosWire, SPaxosRecord, 
         out.decide(e.instance(), e);
     }
 
+    /** {@link #orderableNow}'s memo: the stream last asked about and its watermark, within one {@link #propose}. */
+    private OriginStream memoStream;
+    private long memoStable;
+
+    /** Rule M2' of {@link DisseminationCore}: {@code id} is stable under the memberships in effect or pending now. */
+    private boolean orderableNow(BatchId id) {
+        OriginStream s = OriginStream.of(id);
+        if (!s.equals(memoStream)) {
+            memoStream = s;
+            memoStable = dissemination.stableNow(s);
+        }
+        return id.sn() <= memoStable;
+    }
+
     /** Step 4: full values whenever the window takes them, a partial one while ordering is eager. */
     private void propose() {
+        memoStream = null;
         if (!proposals.leading()) {
             return;
         }
@@ -394,11 +409,14 @@ public final class SPaxosCore implements ProtocolCore<SPaxosWire, SPaxosRecord, 
             if (proposals.pending() < max && !ordering.canPropose()) {
                 return;
             }
-            List<BatchId> ids = proposals.peek(max);
+            List<BatchId> ids = proposals.peek(max, this::orderableNow);
+            if (ids.isEmpty()) {
+                return; // rule M2': stable under an older membership only; the new voters fetch them
+            }
             if (!ordering.onProposal(IdList.encode(ids), now, orderingOut)) {
                 return;
             }
-            proposals.take(ids.size());
+            proposals.take(ids);
         }
     }
 

@@ -7,6 +7,7 @@ import dev.parallax.core.membership.MembershipChange;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -208,6 +209,8 @@ final class MembershipNemesis {
                 note("added " + next);
                 op = change.kind() == MembershipChange.Kind.REPLACE ? Op.REPLACE : Op.PROMOTE;
                 proposedAt = -1;
+            } else if (retireWhenReplaced >= 0 && !executedThroughEffect()) {
+                return; // the moved voter keeps running until its successor holds what it held
             } else {
                 op = Op.NONE;
                 note("done " + change);
@@ -276,6 +279,36 @@ final class MembershipNemesis {
         return true;
     }
 
+
+    /**
+     * Whether every live member has executed every instance decided anywhere when the change was
+     * first seen in effect ({@code executeThrough}, taken then): only then is a moved voter
+     * stopped. Having the change in effect is not enough for S-Paxos, whose decided ids name
+     * bodies a new voter holds only once it fetched and executed them (s-paxos.md, rule M3 (d)):
+     * stopping the old voter earlier costs one holder of them, and one more failure would lose
+     * them. An operator waits likewise for the new replica's executed instance in
+     * {@code parallax admin status} to pass the leader's decided one before stopping the old.
+     */
+    private boolean executedThroughEffect() {
+        if (executeThrough < 0) {
+            for (int r : leaders.replicaIds()) {
+                if (sim.isUp(r)) {
+                    executeThrough = Math.max(executeThrough, sim.<SimulatedReplica>node(r).ordering().firstUndecided());
+                }
+            }
+        }
+        Membership m = mostAdvanced().ordering().membership();
+        for (int r : leaders.replicaIds()) {
+            if (sim.isUp(r) && m.isMember(r) && sim.<SimulatedReplica>node(r).applied() < executeThrough) {
+                return false;
+            }
+        }
+        executeThrough = -1;
+        return true;
+    }
+
+    /** The instance a moved voter's successors must execute through before it stops; -1 until taken. */
+    private long executeThrough = -1;
 
     private SimulatedReplica leader() {
         int id = leaders.currentLeader();

@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The leader's id proposer, rule by rule (seed 002 (S-Paxos) §IV-A, Alg. 1 l.16–18, l.32–36). */
 class LeaderProposalsTest {
     private static final Predicate<BatchId> NONE_DECIDED = id -> false;
+    private static final Predicate<BatchId> ANY = id -> true;
 
     private static BatchId id(int origin, long sn) {
         return new BatchId(origin, 7, sn);
@@ -26,11 +27,11 @@ class LeaderProposalsTest {
         p.onStable(id(0, 5), NONE_DECIDED);
         p.onStable(id(1, 1), NONE_DECIDED);
         p.onStable(id(1, 1), NONE_DECIDED);
-        assertThat(p.peek(10)).containsExactly(id(0, 5), id(1, 1), id(1, 2));
-        p.take(2);
-        assertThat(p.peek(10)).containsExactly(id(1, 2));
+        assertThat(p.peek(10, ANY)).containsExactly(id(0, 5), id(1, 1), id(1, 2));
+        p.take(p.peek(2, ANY));
+        assertThat(p.peek(10, ANY)).containsExactly(id(1, 2));
         p.onStable(id(0, 5), NONE_DECIDED);
-        assertThat(p.peek(10)).as("never twice in one leadership").containsExactly(id(1, 2));
+        assertThat(p.peek(10, ANY)).as("never twice in one leadership").containsExactly(id(1, 2));
     }
 
     @Test
@@ -41,7 +42,7 @@ class LeaderProposalsTest {
         assertThat(p.pending()).isZero();
         assertThat(p.stable()).isEqualTo(1);
         p.lead(List.of());
-        assertThat(p.peek(10)).containsExactly(id(0, 1));
+        assertThat(p.peek(10, ANY)).containsExactly(id(0, 1));
     }
 
     @Test
@@ -55,7 +56,7 @@ class LeaderProposalsTest {
         p.onStable(id(2, 1), decided::contains);
         p.onDecided(id(0, 4));
         p.lead(List.of(id(0, 2)));
-        assertThat(p.peek(10)).containsExactly(id(0, 1), id(0, 3));
+        assertThat(p.peek(10, ANY)).containsExactly(id(0, 1), id(0, 3));
     }
 
     @Test
@@ -64,12 +65,12 @@ class LeaderProposalsTest {
         LeaderProposals p = new LeaderProposals();
         p.lead(List.of());
         p.onStable(id(0, 1), NONE_DECIDED);
-        p.take(1);
+        p.take(p.peek(1, ANY));
         assertThat(p.pending()).isZero();
         p.clear();
         assertThat(p.leading()).isFalse();
         p.lead(List.of());
-        assertThat(p.peek(10)).containsExactly(id(0, 1));
+        assertThat(p.peek(10, ANY)).containsExactly(id(0, 1));
     }
 
     @Test
@@ -80,7 +81,24 @@ class LeaderProposalsTest {
         p.onStable(id(0, 1), NONE_DECIDED);
         p.onStable(id(0, 2), NONE_DECIDED);
         p.prune(id -> id.sn() == 1);
-        assertThat(p.peek(10)).containsExactly(id(0, 2));
+        assertThat(p.peek(10, ANY)).containsExactly(id(0, 2));
         assertThat(p.stable()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("DisseminationCore rule M2': an id not stable under the memberships now stays pending and does not block later ids")
+    void anIdNotOrderableNowIsHeldBackAlone() {
+        LeaderProposals p = new LeaderProposals();
+        p.lead(List.of());
+        p.onStable(id(1, 42), NONE_DECIDED);
+        p.onStable(id(1, 43), NONE_DECIDED);
+        p.onStable(id(2, 1), NONE_DECIDED);
+        Predicate<BatchId> orderable = id -> id.origin() != 1;
+        List<BatchId> first = p.peek(10, orderable);
+        assertThat(first).containsExactly(id(2, 1));
+        p.take(first);
+        assertThat(p.pending()).as("held back, still pending").isEqualTo(2);
+        assertThat(p.peek(10, orderable)).isEmpty();
+        assertThat(p.peek(10, ANY)).as("once the new voters hold them").containsExactly(id(1, 42), id(1, 43));
     }
 }
