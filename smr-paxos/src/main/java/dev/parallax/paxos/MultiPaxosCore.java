@@ -22,15 +22,8 @@ import java.util.List;
  * seize leadership at once either: it follows the current leader, and starts the next view it
  * leads only after its suspect timeout passes in silence.
  *
- * <p><b>Restart hold</b> (a restarted replica never takes leadership from a working leader).
- * A replica restarted from a non-empty log starts no view — whatever its failure detector
- * says — until it has heard from some peer, or {@link PaxosConfig#restartHoldNanos()} after its
- * start. Until then it cannot know the view the others are in (it sits in the view it recovered,
- * often one it led itself), and the peers' connections to it come back with back-off; the first
- * message of a higher view moves it there, and it follows that view's leader. A suspicion that
- * arrives during the hold is kept and acted on when the hold ends, if the replica still follows
- * that view. The runtime adds the other half: its detector's clock starts only once the local
- * replay is handed to execution ({@link PaxosBroadcast}).
+ * <p><b>Restart hold</b>: a restarted replica never takes leadership from a working leader, and a
+ * new cluster's first leader waits for its peers; see {@link RestartHold}.
  *
  * <p><b>Partial partitions</b>. <em>Check-quorum</em> ({@link QuorumCheck}): a
  * replica leading a view, or running its Phase 1, that has heard from no quorum (itself included)
@@ -71,16 +64,9 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     private final PreVoter preVoter;
     private long stepDowns;
     private boolean started;
-    private final boolean recoveredAny;
-    /** The restart hold ends at this time, or once a peer was heard ({@link #heardPeer}). */
-    private final long holdUntil;
-    private boolean heardPeer;
-    /** Whether any peer was ever heard by this incarnation (the check-quorum's start-up grace). */
-    private boolean heardAnyPeer;
+    private final RestartHold hold;
     /** When the leader next heartbeats its learners although it is busy proposing. */
     private long nextLearnerHeartbeat;
-    /** A view the failure detector suspected during the restart hold, or -1. */
-    private long heldSuspicion = -1;
 
     /**
      * A replica whose log lost nothing it acted on.
@@ -121,9 +107,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         this.quorumCheck = new QuorumCheck(config, self, group);
         this.preVoter = new PreVoter(config, self, group);
         this.transfer = new LeadershipTransfer(config);
-        this.recoveredAny = !recovered.isEmpty();
-        this.holdUntil = now + config.restartHoldNanos();
-        this.heardPeer = !recoveredAny;
+        this.hold = new RestartHold(config, !recovered.isEmpty(), now);
     }
 
     /**
@@ -280,11 +264,6 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     }
 
     /**
-     * The batching hint: whether a partial batch should be proposed now — we lead, the window has
-     * room, and fewer than {@link PaxosConfig#eagerBelow()} instances are in flight.
-     * {@link #onProposal} itself takes values whenever the window has room.
-     */
-    /**
      * Counts of protocol events for metrics: views this replica started (Phase 1 runs),
      * retransmitted Prepares and Proposes, catch-up queries sent and replies served.
      */
@@ -318,6 +297,11 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         return preVoter.refused();
     }
 
+    /**
+     * The batching hint: whether a partial batch should be proposed now — we lead, the window has
+     * room, and fewer than {@link PaxosConfig#eagerBelow()} instances are in flight.
+     * {@link #onProposal} itself takes values whenever the window has room.
+     */
     @Override
     public boolean canPropose() {
         return proposer.hasRoom() && proposer.inFlight() < config.eagerBelow();
@@ -344,11 +328,11 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
             // we may have led, and we do not rush to lead either: a replica that lagged behind would
             // stall the cluster while it catches up. It follows whoever leads now (any message of a
             // higher view) and starts a new view only if it hears nobody for its suspect timeout.
-            if (!recoveredAny && Membership.leaderOf(view()) == self && group.current().isVoter(self)) {
+            if (!hold.restarted() && Membership.leaderOf(view()) == self && group.current().isVoter(self)) {
                 startView(view(), now, out);
             }
         }
-        if (proposer.state() != Proposer.State.FOLLOWER && quorumCheck.lost(now) && !startingAlone(now)) {
+        if (proposer.state() != Proposer.State.FOLLOWER && quorumCheck.lost(now) && !hold.startingAlone(now)) {
             stepDown(now, out);
         } else if (proposer.state() != Proposer.State.FOLLOWER && !group.votesNowOrNext(self)) {
             // Removed: the membership in effect has no vote for us any more. Hand over at once.
@@ -360,8 +344,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         if (proposer.state() == Proposer.State.FOLLOWER) {
             if (group.current().voterCount() == 1 && group.current().isVoter(self)) {
                 startNextView(now, out);
-            } else if ((monitor.suspect(view(), now) || heldSuspicion == view()) && !holding(now)) {
-                heldSuspicion = -1;
+            } else if (hold.suspicionDue(view(), monitor.suspect(view(), now), now)) {
                 suspectLeader(now, out);
             }
             if (preVoter.asking(view()) && preVoter.askAgainDue(now) && monitor.leaderSilent(now)) {
@@ -413,14 +396,8 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
             return;
         }
         long viewBefore = view();
-        if (from != self) {
-            heardPeer = true;
-            if (!heardAnyPeer) {
-                heardAnyPeer = true;
-                // The start-up grace ends: a view started before any peer was up gets a full
-                // suspect timeout from now to hear its quorum.
-                quorumCheck.reset(now);
-            }
+        if (from != self && hold.heardPeer()) {
+            quorumCheck.reset(now); // the start-up grace ends (RestartHold)
         }
         if (m.view() > view() && !(m instanceof PaxosMessage.PreVote)) {
             // A pre-vote asks permission: adopting the candidate's view would restart our
@@ -488,7 +465,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
             preVoter.answer(from, pv, view(), isFollowing(), monitor.leaderSilent(now), recovery.recovering(),
                     learner.firstUndecided(), out);
         } else if (m instanceof PaxosMessage.PreVoteReply r) {
-            if (preVoter.onReply(from, r, view()) && isFollowing() && !recovery.recovering() && !holding(now)
+            if (preVoter.onReply(from, r, view()) && isFollowing() && !recovery.recovering() && !hold.holding(now)
                     && monitor.leaderSilent(now)) {
                 startNextView(now, out);
             }
@@ -558,8 +535,8 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     @Override
     public void onSuspect(long suspectedView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
         if (started && suspectedView == view() && isFollowing() && !recovery.recovering()) {
-            if (holding(now)) {
-                heldSuspicion = suspectedView;
+            if (hold.holding(now)) {
+                hold.keepSuspicion(suspectedView);
             } else {
                 suspectLeader(now, out);
             }
@@ -602,24 +579,6 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     private static boolean hearsUs(PaxosMessage m) {
         return m instanceof PaxosMessage.HeartbeatAck || m instanceof PaxosMessage.Accept
                 || m instanceof PaxosMessage.PrepareOk;
-    }
-
-    /**
-     * Whether the restart hold keeps this replica from starting a view: restarted from a non-empty
-     * log, no peer heard yet, and less than {@link PaxosConfig#restartHoldNanos()} since its start.
-     */
-    /**
-     * The check-quorum's start-up grace: no peer heard yet by this incarnation, and less than
-     * {@link PaxosConfig#restartHoldNanos()} since it started. The processes of a new cluster
-     * start one after the other; the first leader waits for them instead of stepping down (there
-     * is nobody to take over anyway), and one that still hears nobody when the hold ends steps down.
-     */
-    private boolean startingAlone(long now) {
-        return !heardAnyPeer && now - holdUntil < 0;
-    }
-
-    private boolean holding(long now) {
-        return !heardPeer && now - holdUntil < 0;
     }
 
     /**

@@ -13,7 +13,7 @@ import java.util.function.Consumer;
  * the highest watermark it reported (a monotone max: a restarted peer may report less, which is
  * safe to ignore since it held the bodies when it acked them). Answers stability ({@code f+1}
  * holders among the voters of each membership the id may be ordered under, seed 002 (S-Paxos)
- * Alg. 1 l.14–15, §IV-B a; {@link DisseminationCore} membership rules M1–M2) and whom to ask for
+ * Alg. 1 l.14–15, §IV-B a; {@link DisseminationGroup} membership rules M1–M2) and whom to ask for
  * a missing body (l.29: any replica that acked it, voter, learner or removed).
  *
  * <p>Not thread-safe: owned by {@link DisseminationCore}'s driver thread.

@@ -29,7 +29,7 @@ import java.util.function.ToLongFunction;
  * nobody to ask and is recovered at once.
  *
  * <p><b>Membership.</b> {@code n} and {@code f} are those of the voters of the membership in effect
- * ({@link DisseminationCore} rule M4), evaluated whenever a vector arrives or completion is tried:
+ * ({@link DisseminationGroup} rule M4), evaluated whenever a vector arrives or completion is tried:
  * only voters' vectors count as heard (only voters are counted as holders), and a voter removed
  * meanwhile no longer counts nor is waited for.
  *

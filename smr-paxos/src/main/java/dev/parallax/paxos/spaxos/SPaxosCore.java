@@ -49,7 +49,7 @@ import java.util.function.Predicate;
  *
  * <p><b>Membership.</b> The ordering core changes the membership (rules R1–R3 of
  * {@code MembershipHistory}); dissemination reads it from the ordering core at every step
- * ({@link DisseminationGroup}; {@link DisseminationCore} rules M1–M5). An operator's change goes
+ * ({@link DisseminationGroup}, rules M1–M5). An operator's change goes
  * through {@link #proposeMembership} and {@link #transferLeadership} on the driver thread.
  *
  * <p><b>Snapshots.</b> {@link #compact} compacts both sub-cores (bodies executed below the cut are
@@ -388,7 +388,7 @@ public final class SPaxosCore implements ProtocolCore<SPaxosWire, SPaxosRecord, 
     private OriginStream memoStream;
     private long memoStable;
 
-    /** Rule M2' of {@link DisseminationCore}: {@code id} is stable under the memberships in effect or pending now. */
+    /** Rule M2' of {@link DisseminationGroup}: {@code id} is stable under the memberships in effect or pending now. */
     private boolean orderableNow(BatchId id) {
         OriginStream s = OriginStream.of(id);
         if (!s.equals(memoStream)) {

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * of change happened, with snapshots (a newcomer installs one, its delivery state carrying the
  * executed ids and the membership history) and without.
  *
- * <p>Seeds: {@code SimulationSeeds.count(1000)} split in halves between the two tests (1000 by
+ * <p>Seeds: {@code SimulationSeeds.count(1000)} per test (2000 per run of the suite by
  * default; 20000 under {@code -Pstress} with {@code -Dsim.seeds=20000}).
  */
 @dev.parallax.core.testkit.DeterministicSimulation
@@ -32,14 +32,14 @@ class SPaxosMembershipSimulationTest {
     @Test
     @DisplayName("n=3 changing members under the full fault mix: safe and live, every kind of change happens")
     void threeReplicasChangeMembers() {
-        MembershipTotals t = run("n=3", SimulationSeeds.count(1000) / 2, PaxosSimulation.Scenario.hostile(3));
+        MembershipTotals t = run("n=3", SimulationSeeds.count(1000), PaxosSimulation.Scenario.hostile(3));
         t.assertEveryChangeHappened();
     }
 
     @Test
     @DisplayName("n=3 with snapshots changing members: newcomers install snapshots carrying the membership history")
     void threeReplicasThatSnapshotChangeMembers() {
-        MembershipTotals t = run("n=3 with snapshots", SimulationSeeds.count(1000) / 2,
+        MembershipTotals t = run("n=3 with snapshots", SimulationSeeds.count(1000),
                 PaxosSimulation.Scenario.hostileWithSnapshots(3));
         t.assertEveryChangeHappened();
         if (t.seeds > 20) {
