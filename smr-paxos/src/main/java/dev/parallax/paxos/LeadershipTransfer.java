@@ -10,7 +10,8 @@ import java.util.Arrays;
  * the leader proposed decided there, the leader sends it {@link PaxosMessage.TimeoutNow}, once.
  * The transfer ends when a new view starts or after the suspect timeout, when the leader resumes.
  * Also keeps how far each peer's decisions go, from its acknowledgements, which the membership
- * gate uses to tell whether a learner has caught up.
+ * gate uses to tell whether a learner has caught up, and chooses the target when the operator names
+ * none ({@link #bestTarget}).
  *
  * <p>Not thread-safe; owned by {@link MultiPaxosCore}.
  */
@@ -69,6 +70,31 @@ final class LeadershipTransfer {
         timeoutSent = true;
         sent++;
         return true;
+    }
+
+    /**
+     * The voter to hand leadership to when the operator names none
+     * ({@code MembershipAdmin.transferLeadership(-1)}, a leader stopping on SIGTERM): of the voters
+     * of {@code members} other than {@code self}, the one with the highest acknowledged position
+     * (the first undecided instance it last acknowledged; the lowest id among equals), provided
+     * that position is within the window of {@code firstUndecided}, the leader's: the rule a
+     * learner's promotion meets ({@link MembershipGate}). -1 if there is no such voter: none other,
+     * none that ever acknowledged, or the best one more than a window behind. Raft's thesis (§3.10)
+     * hands leadership to a server whose log is up to date; one a window or more behind would keep
+     * the paused leader waiting for its catch-up, past the suspect timeout that ends a transfer.
+     *
+     * <p>Positions only grow and carry no time: a voter that stopped acknowledging stays a candidate
+     * until a window of instances is decided without it (at once under load; never while the
+     * group is idle, where the transfer then times out and the leader resumes).
+     */
+    int bestTarget(Membership members, int self, long firstUndecided) {
+        int best = -1;
+        for (int id = 0; id <= Membership.MAX_ID; id++) {
+            if (id != self && members.isVoter(id) && progress[id] >= 0 && (best < 0 || progress[id] > progress[best])) {
+                best = id;
+            }
+        }
+        return best >= 0 && progress[best] >= firstUndecided - config.window() ? best : -1;
     }
 
     /** The first undecided instance each peer last acknowledged (-1 if never), by id; a copy. */
