@@ -413,6 +413,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
                 acceptor.onPropose(p, group.recipients() | (1 << self) | (1 << from), out);
             }
         } else if (m instanceof PaxosMessage.Accept a) {
+            transfer.voted(from, a.instance());
             if (learner.onAccept(from, a, out)) {
                 proposer.onDecided(a.instance());
             }

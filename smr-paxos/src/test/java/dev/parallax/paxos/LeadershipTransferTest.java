@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@code transferLeadership(-1)}, a leader stopping on SIGTERM) is the voter with the highest
  * acknowledged position, if that is within the window (WND, 3 here) of the leader's first undecided
  * instance; else there is none (Raft thesis §3.10: leadership goes to a server whose log is up to
- * date). Voters 0, 1 and 2, learner 3; replica 0 leads.
+ * date). A position is what a heartbeat acknowledgement reports, or past the voter's latest vote.
+ * Voters 0, 1 and 2, learner 3; replica 0 leads.
  */
 class LeadershipTransferTest {
     private static final int WINDOW = CONFIG.window();
@@ -51,6 +52,20 @@ class LeadershipTransferTest {
         assertThat(acked(-1, 37, 30).bestTarget(MEMBERS, 0, 40)).as("37 = 40 - WND: within").isEqualTo(1);
         assertThat(acked(-1, 36, 30).bestTarget(MEMBERS, 0, 40)).as("36 < 40 - WND: too far behind").isEqualTo(-1);
         assertThat(acked(-1, 36, 30, 40).bestTarget(MEMBERS, 0, 40)).as("a caught-up learner does not count").isEqualTo(-1);
+    }
+
+    @Test
+    @DisplayName("under load (no heartbeats, so no acknowledgements) a voter's votes are its position; they never make it ready for TimeoutNow")
+    void votesCountAsPositions() {
+        LeadershipTransfer t = acked(-1, 2, 2);
+        assertThat(t.bestTarget(MEMBERS, 0, 40)).as("acknowledgements from long ago: too far behind").isEqualTo(-1);
+        t.voted(2, 39);
+        t.voted(1, 38);
+        assertThat(t.bestTarget(MEMBERS, 0, 40)).as("replica 2 voted for instance 39").isEqualTo(2);
+        t.start(2, 0);
+        assertThat(t.ready(2, 40)).as("TimeoutNow waits for replica 2's own report that it decided everything").isFalse();
+        t.acked(2, 40);
+        assertThat(t.ready(2, 40)).isTrue();
     }
 
     @Test
