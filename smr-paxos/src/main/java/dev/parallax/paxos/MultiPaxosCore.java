@@ -215,18 +215,11 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
 
     /**
      * The voter a leadership transfer should go to when the operator names none: the one whose
-     * acknowledgements show it furthest along, other than this replica; -1 if there is none.
+     * acknowledgements show it furthest along, other than this replica, if within the window
+     * ({@link LeadershipTransfer#bestTarget}); -1 if there is none.
      */
     public int transferTarget() {
-        Membership m = group.current();
-        long[] progress = transfer.progress();
-        int best = -1;
-        for (int id = 0; id <= Membership.MAX_ID; id++) {
-            if (id != self && m.isVoter(id) && (best < 0 || progress[id] > progress[best])) {
-                best = id;
-            }
-        }
-        return best;
+        return transfer.bestTarget(group.current(), self, learner.firstUndecided());
     }
 
     /**
@@ -420,6 +413,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
                 acceptor.onPropose(p, group.recipients() | (1 << self) | (1 << from), out);
             }
         } else if (m instanceof PaxosMessage.Accept a) {
+            transfer.voted(from, a.instance());
             if (learner.onAccept(from, a, out)) {
                 proposer.onDecided(a.instance());
             }

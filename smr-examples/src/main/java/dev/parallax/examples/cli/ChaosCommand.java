@@ -11,10 +11,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,6 +47,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * history with DBSIZE and FLUSHALL, without a load). Convergence is each partition's digests
  * ({@link PartitionConvergence}, within {@link PartitionConvergence#KV_TIMEOUT}).
  *
+ * <p>{@code --membership} (ordering {@code multi-paxos} or {@code s-paxos}; exit 2 otherwise) adds
+ * the {@link MembershipNemesis} to the kills and partitions of the replicated store: in turn, a
+ * random voter replaced by a fresh replica (new id, empty data directory, {@code --join}, added as
+ * a learner then {@code replace}d, the old one stopped and its data directory deleted) and
+ * leadership handed to a random voter ({@link ClusterMembership}); the faults then act on the
+ * voters of the moment, the clients know every endpoint a joining replica may have, and the
+ * convergence is the final voters'. A membership step that does not complete fails the run.
+ *
  * <p>{@code --service volery [--partitions P]} runs {@link VoleryChaos} instead: kills and restarts
  * of Volery's replicas under ZooKeeper-client load, the same three verdicts (registers per znode
  * for the history, digests per partition). A passing partitioned run deletes its temporary work
@@ -79,13 +83,16 @@ final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--dir", description = "Work directory (default: a new temporary one).")
     Path dir;
 
+    @Option(names = "--membership", description = "Also change the membership at random: replace a voter by a fresh "
+            + "replica (new id, empty data directory, --join, added then replaced) and hand leadership to a voter. "
+            + "Ordering multi-paxos or s-paxos only.")
+    boolean membership;
+
     @Mixin
     ServiceOptions service = new ServiceOptions();
 
     @Mixin
     RuntimeOptions runtime = new RuntimeOptions();
-
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     static Duration parseDuration(String text) {
         String t = text.trim().toLowerCase(java.util.Locale.ROOT);
@@ -104,6 +111,9 @@ final class ChaosCommand implements Callable<Integer> {
     /** Why the options cannot run, or null: {@link ServiceOptions#refusal}, then the history clients. */
     String refusal() {
         String refusal = service.refusal(runtime);
+        if (refusal == null && membership) {
+            refusal = MembershipNemesis.refusal(service, runtime);
+        }
         if (refusal != null) {
             return refusal;
         }
@@ -147,9 +157,11 @@ final class ChaosCommand implements Callable<Integer> {
             String runtimeLine = cluster.clusterFile().describeRuntime(Runtime.getRuntime().availableProcessors())
                     + (partitioned ? ", " + service.describePartitions() + " x 3 replicas" : "");
             out.printf("Parallax chaos: %d replica processes with durable state, %s of %s (seed %d), work directory %s%n"
-                    + "  %s%n", cluster.size(), run, partitioned ? "kills and restarts" : "faults", seed, work, runtimeLine);
+                    + "  %s%n", cluster.size(), run, partitioned ? "kills and restarts" : membership
+                    ? "faults and membership changes" : "faults", seed, work, runtimeLine);
+            ClusterMembership members = membership ? new ClusterMembership(cluster, work.resolve("data"), slots(run)) : null;
             cluster.startAll(Duration.ofSeconds(partitioned ? 90 : 60));
-            Outcome o = runChaos(out, cluster, run, partitioned);
+            Outcome o = runChaos(out, cluster, run, partitioned, members);
             out.println();
             out.println("results");
             out.println("  runtime          " + runtimeLine);
@@ -160,15 +172,30 @@ final class ChaosCommand implements Callable<Integer> {
                 out.printf("  faults           %d kills, %d restarts, %d partitions, %d one-way cuts, %d bridges%n", o.kills,
                         o.restarts, o.partitions, o.oneWayCuts, o.bridges);
             }
+            if (o.nemesis != null) {
+                out.printf("  membership       %d voters replaced, %d leadership transfers, %d failed; voters now %s%n",
+                        o.nemesis.replacements(), o.nemesis.transfers(), o.nemesis.failed(),
+                        java.util.Arrays.toString(members.voters()));
+            }
             out.printf("  load             %,d acknowledged %s (%,d failed or timed out)%n", o.acked,
                     partitioned ? "commands, " + o.multiPartition + " of them MSET, MGET or DBSIZE across partitions" : "writes", o.failed);
             out.printf("  history          %,d operations by %d clients, %s%n", o.check.operations(), historyClients,
                     o.check.verdict());
             out.printf("  lost writes      %d acknowledged writes missing%n", o.lost);
             out.printf("  convergence      %s%n", o.convergence);
-            ok = verdict(out, o.check, o.lost, o.converged, partitioned ? "partitions converged" : "replicas converged", work);
+            ok = verdict(out, o.check, o.lost, o.converged && (o.nemesis == null || o.nemesis.failed() == 0),
+                    partitioned ? "partitions converged" : membership ? "every membership change done, replicas converged"
+                            : "replicas converged", work);
         }
         return exit(ok, work);
+    }
+
+    /**
+     * Joining ids a membership run of {@code run} may use: at most one replacement every other
+     * membership step, a step at most every 3 s; within the 32 ids.
+     */
+    private static int slots(Duration run) {
+        return (int) Math.min(dev.parallax.core.config.Member.MAX_ID + 1 - 3, 2 + run.toSeconds() / 6);
     }
 
     /**
@@ -215,15 +242,18 @@ final class ChaosCommand implements Callable<Integer> {
     }
 
     private record Outcome(int kills, int restarts, int partitions, int oneWayCuts, int bridges, long acked, long failed,
-                           long multiPartition, CheckResult check, long lost, boolean converged, String convergence) {
+                           long multiPartition, CheckResult check, long lost, boolean converged, String convergence,
+                           MembershipNemesis nemesis) {
     }
 
     /**
      * The key-value chaos run on a started {@code cluster}: history clients and a load, the faults
-     * ({@code partitioned}: {@link KillRestartFaults}; else {@link #networkAndKillFaults}), then the
-     * checks.
+     * ({@code partitioned}: {@link KillRestartFaults}; else {@link NetworkFaults}, with the
+     * {@link MembershipNemesis} of {@code members} if given: then the clients know every endpoint a
+     * joining replica may have, and the convergence is the final voters'), then the checks.
      */
-    private Outcome runChaos(PrintStream out, ProcessCluster cluster, Duration run, boolean partitioned) throws Exception {
+    private Outcome runChaos(PrintStream out, ProcessCluster cluster, Duration run, boolean partitioned, ClusterMembership members)
+            throws Exception {
         Random rnd = new Random(seed);
         ClusterFile file = cluster.clusterFile();
         HistoryRecorder<dev.parallax.core.check.KvOp, String> history = new HistoryRecorder<>();
@@ -239,7 +269,8 @@ final class ChaosCommand implements Callable<Integer> {
                     clients.add(partitionedInvoker);
                     invoker = partitionedInvoker;
                 } else {
-                    SmrClient client = SmrClient.connect(cluster.clientConfig().startAt(c % cluster.size())
+                    SmrClient client = SmrClient.connect((members != null ? members.clientConfig() : cluster.clientConfig())
+                            .startAt(c % cluster.size())
                             .retryTimeout(Duration.ofMillis(500)).invokeTimeout(Duration.ofSeconds(10)).build());
                     clients.add(client);
                     invoker = KvRouting.invoker(file, client);
@@ -249,18 +280,35 @@ final class ChaosCommand implements Callable<Integer> {
                 workers.add(t);
                 t.start();
             }
-            try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, 2, 8, 500, run.plusMinutes(5))) {
+            try (ClosedLoopLoad load = members != null ? new ClosedLoopLoad(members::clientConfig, 2, 8, 500, run.plusMinutes(5))
+                    : new ClosedLoopLoad(cluster, 2, 8, 500, run.plusMinutes(5))) {
                 load.start();
-                int[] faults = partitioned ? killAndRestart(out, cluster, rnd, run, load)
-                        : networkAndKillFaults(out, cluster, rnd, run, load);
+                MembershipNemesis nemesis = members == null ? null : new MembershipNemesis(out, members, () -> elapsed(load));
+                int[] faults;
+                if (partitioned) {
+                    faults = killAndRestart(out, cluster, rnd, run, load);
+                } else {
+                    NetworkFaults.Counts n = new NetworkFaults().run(out, members != null ? members : NetworkFaults.of(cluster),
+                            rnd, run, () -> elapsed(load), nemesis);
+                    faults = new int[]{n.kills(), n.restarts(), n.partitions(), n.oneWayCuts(), n.bridges()};
+                }
                 KillRestartFaults.stop(running, workers);
                 load.stop(Duration.ofSeconds(60));
                 long lost = load.countLost(out);
-                PartitionConvergence.Summary convergence = PartitionConvergence.awaitStore(cluster, CONVERGENCE_TIMEOUT);
+                boolean converged;
+                String convergence;
+                if (members != null) {
+                    ReplicaConvergence.Outcome c = ReplicaConvergence.await(cluster, members.voters(), CONVERGENCE_TIMEOUT);
+                    converged = c.converged();
+                    convergence = "voters " + java.util.Arrays.toString(members.voters()) + ": " + c.describe();
+                } else {
+                    PartitionConvergence.Summary c = PartitionConvergence.awaitStore(cluster, CONVERGENCE_TIMEOUT);
+                    converged = c.converged();
+                    convergence = c.description();
+                }
                 CheckResult check = HistoryClient.check(history);
                 return new Outcome(faults[0], faults[1], faults[2], faults[3], faults[4], load.completed(), load.failed(),
-                        load.multiPartitionCompleted(), check,
-                        lost, convergence.converged(), convergence.description());
+                        load.multiPartitionCompleted(), check, lost, converged, convergence, nemesis);
             }
         } finally {
             running.set(false);
@@ -277,105 +325,7 @@ final class ChaosCommand implements Callable<Integer> {
         return new int[]{counts.kills(), counts.restarts(), 0, 0, 0};
     }
 
-    /**
-     * Kills, restarts, partitions, one-way cuts and bridges of the replicated store's 3 replicas for
-     * {@code run}, then heals and restarts everything; {kills, restarts, partitions, one-way cuts, bridges}.
-     */
-    private int[] networkAndKillFaults(PrintStream out, ProcessCluster cluster, Random rnd, Duration run, ClosedLoopLoad load)
-            throws Exception {
-        int kills = 0;
-        int restarts = 0;
-        int partitions = 0;
-        int oneWayCuts = 0;
-        int bridges = 0;
-        long end = System.nanoTime() + run.toNanos();
-        String partitioned = null;
-        while (System.nanoTime() < end) {
-            Thread.sleep(1000 + rnd.nextInt(2500));
-            if (partitioned != null) {
-                healAll(cluster);
-                out.printf("  %6.1f s  healed: %s%n", elapsed(load), partitioned);
-                partitioned = null;
-                continue;
-            }
-            int down = KillRestartFaults.firstDown(cluster);
-            int action = rnd.nextInt(3);
-            if (down >= 0 && action != 2) {
-                cluster.start(down, Duration.ofSeconds(60));
-                restarts++;
-                out.printf("  %6.1f s  restarted replica %d%n", elapsed(load), down);
-            } else if (down < 0 && action == 0) {
-                int victim = rnd.nextInt(cluster.size());
-                cluster.kill(victim);
-                kills++;
-                out.printf("  %6.1f s  killed replica %d (SIGKILL)%n", elapsed(load), victim);
-            } else if (down < 0) {
-                int victim = rnd.nextInt(cluster.size());
-                int shape = rnd.nextInt(4);
-                if (shape == 0) {
-                    isolate(cluster, victim);
-                    partitions++;
-                    partitioned = "replica " + victim + " partitioned away from the others";
-                } else if (shape == 3) {
-                    int other = (victim + 1 + rnd.nextInt(cluster.size() - 1)) % cluster.size();
-                    control(cluster, victim, "/faults/block?peers=" + other);
-                    control(cluster, other, "/faults/block?peers=" + victim);
-                    bridges++;
-                    partitioned = "bridge: replicas " + victim + " and " + other + " cut from each other, both reaching the rest";
-                } else {
-                    String direction = shape == 1 ? "in" : "out";
-                    control(cluster, victim, "/faults/block-" + direction + "?peers=" + others(cluster, victim));
-                    oneWayCuts++;
-                    partitioned = "one-way cut: replica " + victim + (shape == 1 ? " hears nobody (it still sends)"
-                            : " reaches nobody (it still hears)");
-                }
-                out.printf("  %6.1f s  %s%n", elapsed(load), partitioned);
-            }
-        }
-        healAll(cluster);
-        restarts += KillRestartFaults.restartAllDown(out, cluster, () -> elapsed(load));
-        return new int[]{kills, restarts, partitions, oneWayCuts, bridges};
-    }
-
     private static double elapsed(ClosedLoopLoad load) {
         return (System.nanoTime() - load.startedAt()) / 1e9;
     }
-
-    private void isolate(ProcessCluster cluster, int victim) {
-        for (int i = 0; i < cluster.size(); i++) {
-            if (i != victim) {
-                control(cluster, i, "/faults/block?peers=" + victim);
-            }
-        }
-        control(cluster, victim, "/faults/block?peers=" + others(cluster, victim));
-    }
-
-    /** Every replica but {@code victim}, comma-separated. */
-    private static String others(ProcessCluster cluster, int victim) {
-        StringBuilder others = new StringBuilder();
-        for (int i = 0; i < cluster.size(); i++) {
-            if (i != victim) {
-                others.append(others.length() == 0 ? "" : ",").append(i);
-            }
-        }
-        return others.toString();
-    }
-
-    private void healAll(ProcessCluster cluster) {
-        for (int i = 0; i < cluster.size(); i++) {
-            if (cluster.isAlive(i)) {
-                control(cluster, i, "/faults/heal");
-            }
-        }
-    }
-
-    private void control(ProcessCluster cluster, int replica, String path) {
-        try {
-            http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cluster.metricsPort(replica) + path))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
-        } catch (Exception e) {
-            // A replica that just died cannot be told; its links are gone anyway.
-        }
-    }
-
 }

@@ -43,6 +43,11 @@ import java.util.stream.Stream;
  * ring 0's coordinator (a replica of partition 0) killed and restarted, and the catch-up judged by
  * each partition's digests ({@link PartitionConvergence}).
  *
+ * <p>{@code --membership} (ordering {@code multi-paxos} or {@code s-paxos}; exit 2 otherwise) runs
+ * the membership benchmark instead of the kill ({@link MembershipDemo}): a follower replaced by a
+ * fresh replica, then leadership handed to it, under load; it reports the longest write gaps of
+ * both and the new replica's catch-up time, next to the suspect timeout.
+ *
  * <p>{@code --service volery [--partitions P]} runs the same scenario on Volery ({@link VoleryDemo}:
  * ZooKeeper sessions, ring 0's coordinator killed and restarted, each partition's digests, every
  * acknowledged setData read back); exit 2 if a runtime option, {@code --tls} or an out-of-range P
@@ -53,7 +58,9 @@ import java.util.stream.Stream;
                 + "throughput, latency, fail-over, catch-up and lost writes.",
                 "With --execution s-smr: P x 3 replicas of the partitioned store (--partitions P), MSET/MGET/DBSIZE "
                         + "across partitions in the load, ring 0's coordinator killed; catch-up = equal digests per partition.",
-                "With --service volery: the same on Volery through ZooKeeper's client."})
+                "With --service volery: the same on Volery through ZooKeeper's client.",
+                "With --membership: replace a follower by a fresh replica and hand leadership to it under load instead; "
+                        + "report the write gaps and the catch-up time."})
 final class DemoCommand implements Callable<Integer> {
     /** How long the restarted leader may take to reach its peers' decided frontier and state. */
     static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(30);
@@ -79,6 +86,10 @@ final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--no-kill", description = "Do not kill the leader.")
     boolean noKill;
+
+    @Option(names = "--membership", description = "Instead of the kill: replace a follower by a fresh replica, then hand "
+            + "leadership to it, under load; report the write gaps and the catch-up (multi-paxos, s-paxos).")
+    boolean membership;
 
     @Mixin
     ServiceOptions service = new ServiceOptions();
@@ -117,7 +128,7 @@ final class DemoCommand implements Callable<Integer> {
         if (seconds < 1 || warmup < 0) {
             return "--seconds must be at least 1 and --warmup at least 0";
         }
-        return null;
+        return membership ? MembershipNemesis.refusal(service, runtime) : null;
     }
 
     @Override
@@ -168,9 +179,21 @@ final class DemoCommand implements Callable<Integer> {
             out.println("work directory: " + dir);
             cluster.startAll(Duration.ofSeconds(partitioned ? 90 : 60));
             out.printf("replicas ready in %.1f s; client endpoints %s%n", (System.nanoTime() - t0) / 1e9, cluster.clientEndpoints());
-            try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, clients, outstanding, keys,
-                    Duration.ofSeconds(seconds + 60))) {
-                ok = runLoad(cluster, load, runtimeLine);
+            if (membership) {
+                // Clients know the endpoint the new replica will have; it comes to lead.
+                ClusterMembership members = new ClusterMembership(cluster, dir.resolve("data"), 1);
+                out.printf("load: %d clients x %d commands in flight, SET of %d keys each, %d s; a follower replaced at %d s, "
+                        + "leadership handed to the new replica at %d s%n", clients, outstanding, keys, seconds,
+                        Math.max(1, seconds / 4), Math.max(1, seconds * 3 / 4));
+                try (ClosedLoopLoad load = new ClosedLoopLoad(members::clientConfig, clients, outstanding, keys,
+                        Duration.ofSeconds(seconds + 180))) {
+                    ok = MembershipDemo.run(out, cluster, members, load, seconds, warmup, runtimeLine);
+                }
+            } else {
+                try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, clients, outstanding, keys,
+                        Duration.ofSeconds(seconds + 60))) {
+                    ok = runLoad(cluster, load, runtimeLine);
+                }
             }
         }
         return finish(dir, ok);

@@ -83,9 +83,53 @@ final class DemoPhase {
      */
     static Result run(PrintStream out, ProcessCluster cluster, int seconds, long start, CompletionTimeline timeline, Victim victim)
             throws IOException, InterruptedException {
-        long killAt = -1;
-        int killed = -1;
+        long[] killAt = {-1};
+        int[] killed = {-1};
+        long end = timeline(out, seconds, start, timeline, (s, late) -> {
+            if (victim != null && s == Math.max(1, seconds / 2)) {
+                Choice choice = victim.choose();
+                killed[0] = choice.replica();
+                killAt[0] = System.nanoTime() - start;
+                cluster.kill(killed[0]);
+                late.run();
+                out.printf("  >> killed %s, with SIGKILL at %.1f s%n", choice.description(), killAt[0] / 1e9);
+            }
+            if (killed[0] >= 0 && !cluster.isAlive(killed[0]) && s == Math.max(1, seconds * 3 / 4)) {
+                late.run();
+                restart(out, cluster, killed[0], start);
+            }
+        });
+        if (killed[0] >= 0 && !cluster.isAlive(killed[0])) {
+            restart(out, cluster, killed[0], start); // a load phase too short to reach three quarters
+        }
+        return new Result(killed[0], killAt[0], end);
+    }
+
+    /** What a phase does after the timeline line of a second; on the phase's thread. */
+    @FunctionalInterface
+    interface AfterSecond {
+        /**
+         * @param s       the second just printed, from 1
+         * @param newLine ends the line in place on a terminal; call before printing a line of one's own
+         */
+        void after(int s, Runnable newLine) throws IOException, InterruptedException;
+    }
+
+    /**
+     * Prints {@code seconds} lines of {@code timeline} from {@code start} (a {@link System#nanoTime()}
+     * value, the timeline's origin), each once its second has ended, calling {@code after} after
+     * each; a line that is late (the hook was busy) still shows its second as it was.
+     *
+     * @return when the last second ended, after {@code start}
+     */
+    static long timeline(PrintStream out, int seconds, long start, CompletionTimeline timeline, AfterSecond after)
+            throws IOException, InterruptedException {
         boolean tty = System.console() != null;
+        Runnable newLine = () -> {
+            if (tty) {
+                out.println();
+            }
+        };
         for (int s = 1; s <= seconds; s++) {
             // Second s is read from completion times once it has ended: a loop that is late (it was
             // restarting a replica) prints each second as it was, not what piled up meanwhile.
@@ -94,36 +138,15 @@ final class DemoPhase {
                 Thread.sleep(TimeUnit.NANOSECONDS.toMillis(wait) + 1);
             }
             DemoCommand.progress(out, tty, timeline.second(s));
-            if (victim != null && s == Math.max(1, seconds / 2)) {
-                Choice choice = victim.choose();
-                killed = choice.replica();
-                killAt = System.nanoTime() - start;
-                cluster.kill(killed);
-                if (tty) {
-                    out.println();
-                }
-                out.printf("  >> killed %s, with SIGKILL at %.1f s%n", choice.description(), killAt / 1e9);
-            }
-            if (killed >= 0 && !cluster.isAlive(killed) && s == Math.max(1, seconds * 3 / 4)) {
-                restart(out, cluster, killed, start, tty);
-            }
+            after.after(s, newLine);
         }
         long end = System.nanoTime() - start;
-        if (tty) {
-            out.println();
-        }
-        if (killed >= 0 && !cluster.isAlive(killed)) {
-            restart(out, cluster, killed, start, false); // a load phase too short to reach three quarters
-        }
-        return new Result(killed, killAt, end);
+        newLine.run();
+        return end;
     }
 
-    private static void restart(PrintStream out, ProcessCluster cluster, int id, long start, boolean tty)
-            throws IOException, InterruptedException {
+    private static void restart(PrintStream out, ProcessCluster cluster, int id, long start) throws IOException, InterruptedException {
         cluster.start(id, Duration.ofSeconds(90));
-        if (tty) {
-            out.println();
-        }
         out.printf("  >> restarted replica %d at %.1f s: it recovers its log and snapshot, then catches up%n",
                 id, (System.nanoTime() - start) / 1e9);
     }

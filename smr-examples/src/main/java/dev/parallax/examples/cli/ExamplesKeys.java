@@ -10,8 +10,9 @@ import java.util.List;
 /**
  * The cluster-file keys of the bundled services: which service the replicas run
  * ({@code service}) and its front ends ({@code redis}, {@code redis.max.connections}, {@code zookeeper},
- * {@code zookeeper.secure}, {@code zookeeper.max.connections}) and where each replica serves its
- * metrics and admin routes ({@code metrics}). The executor's keys are
+ * {@code zookeeper.secure}, {@code zookeeper.max.connections}), where each replica serves its
+ * metrics and admin routes ({@code metrics}) and how long {@code parallax replica} hands its
+ * leadership over when stopped ({@code shutdown.handover.ms}, {@link ShutdownHandover}). The executor's keys are
  * the cluster's ({@code ClusterConfig}). A {@link java.util.ServiceLoader} service; stateless and
  * thread-safe.
  */
@@ -40,9 +41,15 @@ public final class ExamplesKeys implements KeyTableProvider {
             "Metrics endpoints (HTTP: /metrics and the admin routes of parallax admin), one id=host:port per member; a "
                     + "replica started without --metrics-port serves there, and parallax admin reaches it there.");
 
+    public static final ConfigKey<Long> SHUTDOWN_HANDOVER = ConfigKey.longInteger("shutdown.handover.ms", null, 0, Long.MAX_VALUE,
+            "On SIGTERM, how long a replica that leads (ordering=multi-paxos or s-paxos) waits for its leadership to pass to "
+                    + "the most caught-up voter before it stops, so a rolling restart has no election gap; 0: stop at once; "
+                    + "absent: twice paxos.suspect.ms.");
+
     /** The table. */
     public static final KeyTable TABLE = KeyTable.of("Services", SERVICE, REDIS, REDIS_MAX_CONNECTIONS, ZOOKEEPER,
-            ZOOKEEPER_SECURE, ZOOKEEPER_MAX_CONNECTIONS, METRICS);
+            ZOOKEEPER_SECURE, ZOOKEEPER_MAX_CONNECTIONS, METRICS,
+            SHUTDOWN_HANDOVER);
 
     @Override
     public List<KeyTable> keyTables() {

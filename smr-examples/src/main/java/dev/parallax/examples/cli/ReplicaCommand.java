@@ -21,6 +21,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -30,7 +31,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code parallax replica --config FILE --id N}: runs one replica of the file's service — the
  * key-value store with its RESP front end if the file names one ({@code redis=}), or Volery
  * ({@code service=volery}, seed 004 (S-SMR)) with its ZooKeeper-protocol front end
- * ({@code zookeeper=}) — until the process is stopped (SIGTERM, Ctrl-C). With
+ * ({@code zookeeper=}) — until the process is stopped (SIGTERM, Ctrl-C; a replica that leads
+ * Multi-Paxos or S-Paxos first hands its leadership to the best caught-up voter, waiting at most
+ * {@code shutdown.handover.ms}, {@link ShutdownHandover}). With
  * {@code --id N --join HOST:PORT} (N outside the file's members, up to 31) it starts a replica that
  * joins the running group: it listens on HOST:PORT, serves clients on PORT+1000, has no front end
  * nor metrics address from the file, and takes part once a membership change adds it
@@ -220,6 +223,7 @@ final class ReplicaCommand implements Callable<Integer> {
         VoleryPartition partition = null;
         KvPartition kvPartition = null;
         Replica.Builder builder;
+        Duration handover;
         try {
             file = ClusterFile.load(config).with(runtime.clusterSettings());
             if (join != null && (file.service().equals(ClusterFile.VOLERY) || KvRouting.partitioned(file))) {
@@ -236,6 +240,7 @@ final class ReplicaCommand implements Callable<Integer> {
                 builder = kvReplica(file, id, join, store);
             }
             file.checkTlsFiles(id);
+            handover = ShutdownHandover.timeout(file);
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             return 2;
@@ -295,6 +300,12 @@ final class ReplicaCommand implements Callable<Integer> {
             stopped.countDown();
         });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            // A leader hands over first (its front ends still serve meanwhile, redirecting to the new leader).
+            String handedOver = ShutdownHandover.handOver(id, replica.leaderHint(), replica.membershipAdmin(), handover);
+            if (handedOver != null) {
+                System.out.println(handedOver);
+                System.out.flush();
+            }
             if (r != null) {
                 r.close();
             }

@@ -119,6 +119,48 @@ class DemoCommandTest {
     }
 
     /**
+     * Stress profile only (CI budget): the default run replaces a voter under load and checks
+     * linearizability with {@code chaos --membership} ({@link MembershipChaosTest}, the same
+     * {@link ClusterMembership#replace}), and hands leadership over under load in
+     * {@link RollingRestartProcessTest}; what is the demo's own, the figures, is checked here.
+     */
+    @Test
+    @dev.parallax.core.testkit.StressOnly
+    @org.junit.jupiter.api.Tag("one-placement") // compact placement: MultiProcessClusterTest$MultiPaxos; see smr-examples/pom.xml
+    @org.junit.jupiter.api.DisplayName("demo --membership: a follower replaced by a fresh replica, then leadership handed to it, "
+            + "under load; the report gives both write gaps and the catch-up time, and nothing is lost")
+    void theMembershipDemoReplacesAFollowerHandsLeadershipToItAndLosesNothing() {
+        String report = passingDemo("--membership", "--seconds", "4", "--warmup", "0",
+                "--clients", "2", "--outstanding", "8", "--keys", "300");
+        assertThat(report).containsPattern(">> replica 3 joined, caught up and replaced replica \\d \\(voters \\[\\d, \\d, 3\\]\\)")
+                .containsPattern(">> leadership handed from replica \\d to replica 3 at \\d+\\.\\d s")
+                .containsPattern("replacement +replica \\d by new replica 3, [\\d.]+ s to [\\d.]+ s: longest gap without a completed write \\d+ ms")
+                .containsPattern("catch-up +new replica 3 voting [\\d,]+ ms after its start")
+                .containsPattern("transfer +leadership from replica \\d to replica 3 in [\\d,]+ ms; longest gap without a completed "
+                        + "write \\d+ ms \\(suspect timeout 500 ms\\)")
+                .containsPattern("convergence +voters \\[\\d, \\d, 3\\]: every replica at instance")
+                .contains("check            OK: every acknowledged write is readable (600 keys read)")
+                .doesNotContain("FAILED");
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("demo --membership is refused, exit code 2, with an ordering that does not change its members")
+    void theMembershipDemoNeedsMultiPaxosOrSPaxos() {
+        DemoCommand demo = new DemoCommand();
+        new CommandLine(demo).parseArgs("--membership", "--ordering", "m-ring");
+        assertThat(demo.refusal()).isEqualTo("--membership: ordering m-ring does not support membership changes at run time "
+                + "(multi-paxos and s-paxos do)");
+        DemoCommand sPaxos = new DemoCommand();
+        new CommandLine(sPaxos).parseArgs("--membership", "--ordering", "s-paxos");
+        assertThat(sPaxos.refusal()).isNull();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            assertThat(new CommandLine(new DemoCommand(System.out, e)).execute("--membership", "--ordering", "u-ring")).isEqualTo(2);
+        }
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("does not support membership changes");
+    }
+
+    /**
      * What the S-Paxos, M-Ring and Multi-Ring demos (stress profile only) do that no other test of
      * the default run does, with nothing started: the demo's options pass the ordering (and P-SMR)
      * into the cluster file it writes, as the demo builds it; the runtime line of its report names

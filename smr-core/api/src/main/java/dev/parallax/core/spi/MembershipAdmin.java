@@ -39,6 +39,13 @@ public interface MembershipAdmin {
     /**
      * Hands leadership to voter {@code id}: the leader stops proposing, brings it up to date and
      * tells it to start a view at once. Completes when {@code id} leads.
+     *
+     * <p>{@code id} {@code -1} means "the best caught-up voter": the ordering chooses, among the
+     * voters other than the leader, the one with the highest position it acknowledged, and refuses
+     * ({@link MembershipChangeRefused}) when there is no other voter or the best one is more than
+     * the ordering's window of instances behind the leader (handing over to it would keep the
+     * group waiting for its catch-up). A leader that stops (SIGTERM) asks this, so that a rolling
+     * restart has no election gap.
      */
     CompletableFuture<String> transferLeadership(int id);
 

@@ -1,0 +1,350 @@
+package dev.parallax.examples.cli;
+
+import dev.parallax.core.client.ClientConfig;
+import dev.parallax.core.config.ClusterMembers;
+import dev.parallax.core.config.Member;
+import dev.parallax.core.net.LocalPorts;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * The membership of a {@link ProcessCluster} of Multi-Paxos or S-Paxos replicas, changed the way
+ * docs/operations.md tells an operator to ("Replacing a replica", "Admin command"): a voter is
+ * replaced by a fresh replica under a new id (started with {@code --join} and an empty data
+ * directory, added as a learner, then {@code replace}d in one change; the old one stopped with
+ * SIGTERM and its data directory deleted), and leadership is handed to a chosen voter. Requests go
+ * to the leader's admin routes ({@link MembershipRequests}). Tracks the voters, the replicas to
+ * kill, restart and check, and gives clients every endpoint a replica may ever have: the file's,
+ * and one per joining id, picked up front ({@code slots} of them, ids from the file's size up).
+ *
+ * <p>A joining replica knows only the file's members until it has caught up (it refuses the
+ * connections of replicas added since, docs/operations.md, "Starting a joining replica"), and it
+ * learns that it is behind from the leader. So a replacement first hands leadership to a voter of
+ * the file if one that joined leads, and never replaces the last voter of the file
+ * ({@link #replaceable}).
+ *
+ * <p>Owned by one thread (the chaos or demo control loop); every method blocks for its processes
+ * and HTTP requests.
+ */
+final class ClusterMembership implements NetworkFaults.Replicas {
+    /** How long one replacement (start, catch-up, change, stop) may take. */
+    static final Duration REPLACE_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+    /**
+     * What a replacement did, as {@link System#nanoTime()} values.
+     *
+     * @param oldId     the voter replaced
+     * @param newId     the replica that took its place
+     * @param handedTo  the voter of the file leadership was handed to first, or -1
+     * @param startedAt when the new replica's process was launched
+     * @param readyAt   when it printed READY
+     * @param addedAt   when its addition as a learner was decided
+     * @param decidedAt when the replacement was decided
+     * @param stoppedAt when the old replica had stopped and its data directory was deleted
+     */
+    record Replacement(int oldId, int newId, int handedTo, long startedAt, long readyAt, long addedAt, long decidedAt, long stoppedAt) {
+        /** From the launch of the new replica to the decision that made it a voter: its catch-up. */
+        Duration catchUp() {
+            return Duration.ofNanos(decidedAt - startedAt);
+        }
+    }
+
+    /**
+     * What a leadership transfer did.
+     *
+     * @param from    the leader asked
+     * @param to      the voter leadership went to
+     * @param askedAt when it was asked ({@link System#nanoTime()})
+     * @param doneAt  when the answer came (the target leads)
+     * @param answer  the leader's answer
+     */
+    record Transfer(int from, int to, long askedAt, long doneAt, String answer) {
+    }
+
+    private final ProcessCluster cluster;
+    private final Path dataDir;
+    private final MembershipRequests requests;
+    private final List<String> slotAddresses = new ArrayList<>();
+    private final ClusterMembers clientEndpoints;
+    private final Set<Integer> voters = new TreeSet<>();
+    private int nextSlot;
+
+    /**
+     * @param dataDir the cluster file's {@code data.dir} (a stopped voter's {@code replica-<id>} is deleted there)
+     * @param slots   replacements this cluster may see: joining ids and addresses picked now
+     */
+    ClusterMembership(ProcessCluster cluster, Path dataDir, int slots) throws IOException {
+        this.cluster = cluster;
+        this.dataDir = dataDir;
+        this.requests = new MembershipRequests(cluster);
+        int n = cluster.size();
+        if (slots < 0 || n + slots > Member.MAX_ID + 1) {
+            throw new IllegalArgumentException(slots + " joining replicas do not fit ids " + n + ".." + Member.MAX_ID);
+        }
+        StringBuilder endpoints = new StringBuilder();
+        for (Member m : cluster.clientEndpoints().members()) {
+            endpoints.append(endpoints.length() == 0 ? "" : ",").append(m.id()).append('=').append(m.host()).append(':').append(m.port());
+            voters.add(m.id());
+        }
+        for (int s = 0; s < slots; s++) {
+            int port = joinPort();
+            slotAddresses.add("127.0.0.1:" + port);
+            // A joining replica serves clients on its port + 1000 (docs/operations.md, "Starting a joining replica").
+            endpoints.append(',').append(n + s).append("=127.0.0.1:").append(port + 1000);
+        }
+        this.clientEndpoints = ClusterMembers.parse(endpoints.toString());
+    }
+
+    /** A loopback port whose port + 1000 (the joiner's client port) is free too. */
+    private static int joinPort() throws IOException {
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            int p = LocalPorts.next();
+            if (p + 1000 <= 65535) {
+                try (ServerSocket s = new ServerSocket(p + 1000, 1, java.net.InetAddress.getLoopbackAddress())) {
+                    return p;
+                } catch (IOException taken) {
+                    // the next one
+                }
+            }
+        }
+        throw new IOException("no free port pair (p, p + 1000) for a joining replica");
+    }
+
+    /** A client builder over every endpoint a replica may have (the TLS trust of the cluster's file). */
+    ClientConfig.Builder clientConfig() {
+        ClientConfig.Builder b = ClientConfig.builder(clientEndpoints);
+        cluster.clusterFile().clientTrust().ifPresent(b::tlsTrust);
+        return b;
+    }
+
+    /** The voters, ascending. */
+    int[] voters() {
+        return voters.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Whether a joining id is left for {@link #replace}. */
+    boolean canReplace() {
+        return nextSlot < slotAddresses.size();
+    }
+
+    /**
+     * The voters {@link #replace} may replace, ascending: every voter but the last one of the
+     * cluster file's members (the one every joining replica can hear from).
+     */
+    int[] replaceable() {
+        long fromFile = voters.stream().filter(id -> id < cluster.size()).count();
+        return voters.stream().filter(id -> id >= cluster.size() || fromFile > 1).mapToInt(Integer::intValue).toArray();
+    }
+
+    /** The voters: what the faults act on. */
+    @Override
+    public int[] ids() {
+        return voters();
+    }
+
+    @Override
+    public boolean isAlive(int id) {
+        return cluster.isAlive(id);
+    }
+
+    @Override
+    public int metricsPort(int id) {
+        return cluster.metricsPort(id);
+    }
+
+    @Override
+    public void kill(int id) throws InterruptedException {
+        cluster.kill(id);
+    }
+
+    /** Starts replica {@code id} again (a joined one with {@code --join} at its address) and waits for READY. */
+    @Override
+    public void restart(int id) throws IOException, InterruptedException {
+        if (id < cluster.size()) {
+            cluster.start(id, START_TIMEOUT);
+        } else {
+            cluster.startJoiner(id, slotAddresses.get(id - cluster.size()), START_TIMEOUT);
+        }
+    }
+
+    /** The live voter whose metrics say it leads (the highest view among claimants), or -1. */
+    int leader() {
+        int leader = -1;
+        long leaderView = -1;
+        for (int id : voters) {
+            int port = cluster.metricsPort(id);
+            if (cluster.isAlive(id) && port > 0 && ReplicaMetrics.gauge(port, "parallax_paxos_leader") == 1) {
+                long view = ReplicaMetrics.gauge(port, "parallax_paxos_view");
+                if (leader < 0 || view > leaderView) {
+                    leader = id;
+                    leaderView = view;
+                }
+            }
+        }
+        return leader;
+    }
+
+    /** Polls {@link #leader} until one claims it or {@code timeout} passes; -1 then. */
+    int awaitLeader(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int leader;
+        while ((leader = leader()) < 0 && System.nanoTime() - deadline < 0) {
+            Thread.sleep(50);
+        }
+        return leader;
+    }
+
+    /**
+     * Replaces voter {@code oldId} by the next joining id: starts it ({@code --join}, empty data
+     * directory, {@code --bootstrap}), adds it as a learner, replaces {@code oldId} by it (retried
+     * while the leader says it has not caught up), waits until the live voters have the change in
+     * effect, then stops {@code oldId} (SIGTERM, SIGKILL after 10 s) and deletes its data directory.
+     *
+     * @throws IOException if a step does not complete within {@link #REPLACE_TIMEOUT} (the tracked
+     *                     voters are then re-read from the leader), or a process cannot start
+     */
+    Replacement replace(int oldId) throws IOException, InterruptedException {
+        if (!canReplace() || java.util.Arrays.stream(replaceable()).noneMatch(id -> id == oldId)) {
+            throw new IllegalStateException("cannot replace " + oldId + ": voters " + voters + ", joining ids left "
+                    + (slotAddresses.size() - nextSlot));
+        }
+        int handedTo = -1;
+        int leader = awaitLeader(START_TIMEOUT);
+        if (leader >= cluster.size()) {
+            handedTo = voters.stream().filter(id -> id < cluster.size() && id != oldId).findFirst().orElseThrow();
+            transfer(handedTo);
+        }
+        int newId = cluster.size() + nextSlot;
+        String address = slotAddresses.get(nextSlot++);
+        long deadline = System.nanoTime() + REPLACE_TIMEOUT.toNanos();
+        long startedAt = System.nanoTime();
+        cluster.startJoiner(newId, address, START_TIMEOUT);
+        long readyAt = System.nanoTime();
+        Set<Integer> after = new TreeSet<>(voters);
+        after.remove(oldId);
+        after.add(newId);
+        try {
+            change("/admin/add", "id=" + newId + "\naddress=" + address,
+                    m -> m.learners().contains(newId) || m.voters().contains(newId), deadline);
+            long addedAt = System.nanoTime();
+            change("/admin/replace", "old=" + oldId + "\nid=" + newId + "\naddress=" + address,
+                    m -> m.voters().equals(after), deadline);
+            long decidedAt = System.nanoTime();
+            voters.clear();
+            voters.addAll(after);
+            awaitInEffect(deadline);
+            stop(oldId);
+            DemoCommand.deleteRecursively(dataDir.resolve("replica-" + oldId));
+            return new Replacement(oldId, newId, handedTo, startedAt, readyAt, addedAt, decidedAt, System.nanoTime());
+        } catch (IOException e) {
+            resync();
+            throw e;
+        }
+    }
+
+    /**
+     * Hands leadership to voter {@code to} ({@code transfer-leader}), asked of the leader; waits
+     * for the answer (the target leads), retrying while the leader changes; at once if {@code to}
+     * leads already.
+     *
+     * @throws IOException if no leader took it within {@link #REPLACE_TIMEOUT}
+     */
+    Transfer transfer(int to) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + REPLACE_TIMEOUT.toNanos();
+        String last = "no leader";
+        while (System.nanoTime() - deadline < 0) {
+            int leader = leader();
+            if (leader == to) {
+                long now = System.nanoTime();
+                return new Transfer(to, to, now, now, "replica " + to + " leads already");
+            }
+            if (leader >= 0) {
+                long askedAt = System.nanoTime();
+                AdminClient.Reply r = requests.post(leader, "/admin/transfer-leader", "id=" + to);
+                if (r.ok()) {
+                    return new Transfer(leader, to, askedAt, System.nanoTime(), r.body());
+                }
+                last = "replica " + leader + ": " + r.status() + " " + r.body();
+            }
+            Thread.sleep(200);
+        }
+        throw new IOException("leadership did not pass to replica " + to + " within " + REPLACE_TIMEOUT.toSeconds() + " s: " + last);
+    }
+
+    /**
+     * Asks the leader for a membership change until {@code goal} holds for the membership it
+     * reports (so a request whose answer was lost is not repeated once in effect) or
+     * {@code deadline} passes.
+     */
+    private void change(String path, String body, Predicate<MembershipRequests.Members> goal, long deadline)
+            throws IOException, InterruptedException {
+        String last = "no leader";
+        while (System.nanoTime() - deadline < 0) {
+            int leader = leader();
+            if (leader >= 0) {
+                MembershipRequests.Members now = requests.members(leader);
+                if (now != null && goal.test(now)) {
+                    return;
+                }
+                AdminClient.Reply r = requests.post(leader, path, body);
+                if (r.ok()) {
+                    return;
+                }
+                last = "replica " + leader + ": " + r.status() + " " + r.body();
+            }
+            Thread.sleep(200);
+        }
+        throw new IOException(path + " (" + body.replace('\n', ' ') + ") not done within " + REPLACE_TIMEOUT.toSeconds()
+                + " s: " + last);
+    }
+
+    /** Waits until every live voter reports the tracked voters in effect. */
+    private void awaitInEffect(long deadline) throws IOException, InterruptedException {
+        while (System.nanoTime() - deadline < 0) {
+            boolean all = true;
+            for (int id : voters) {
+                MembershipRequests.Members m = cluster.isAlive(id) ? requests.members(id) : null;
+                all &= !cluster.isAlive(id) || m != null && m.voters().equals(voters);
+            }
+            if (all) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new IOException("voters " + voters + " not in effect at every live voter within " + REPLACE_TIMEOUT.toSeconds() + " s");
+    }
+
+    /** The voters as the leader reports them, after a step that failed half way. */
+    private void resync() throws InterruptedException {
+        int leader = awaitLeader(Duration.ofSeconds(10));
+        MembershipRequests.Members m = leader < 0 ? null : requests.members(leader);
+        if (m != null) {
+            voters.clear();
+            voters.addAll(m.voters());
+        }
+    }
+
+    /** Stops replica {@code id} with SIGTERM (its shutdown path), SIGKILL if it still runs after 10 s. */
+    void stop(int id) throws InterruptedException {
+        java.util.Optional<ProcessHandle> process = ProcessHandle.of(cluster.pid(id));
+        if (process.isPresent()) {
+            process.get().destroy();
+            try {
+                process.get().onExit().get(10, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException slow) {
+                // SIGKILL below
+            }
+        }
+        cluster.kill(id);
+    }
+}

@@ -1,0 +1,103 @@
+package dev.parallax.examples.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The membership steps of {@code parallax chaos --membership}, between its kills and partitions
+ * ({@link NetworkFaults}): in turn, a random voter replaced by a fresh replica
+ * ({@link ClusterMembership#replace}: new id, empty data directory, {@code --join}, added as a
+ * learner, then {@code replace}; the old one stopped and its data directory deleted; any voter
+ * but the last of the cluster file's, {@link ClusterMembership#replaceable}), and
+ * leadership handed to a random other voter ({@link ClusterMembership#transfer}); transfers only
+ * once the joining ids are used up. A step that does not complete is printed and counted
+ * ({@link #failed}), which fails the run.
+ *
+ * <p>Runs on the chaos loop's thread; blocks for each step.
+ */
+final class MembershipNemesis implements NetworkFaults.Nemesis {
+    private final PrintStream out;
+    private final ClusterMembership members;
+    private final DoubleSupplier elapsed;
+    private int steps;
+    private int replacements;
+    private int transfers;
+    private int failed;
+
+    /** @param elapsed seconds since the load started, for the printed lines */
+    MembershipNemesis(PrintStream out, ClusterMembership members, DoubleSupplier elapsed) {
+        this.out = out;
+        this.members = members;
+        this.elapsed = elapsed;
+    }
+
+    /**
+     * Why {@code parallax chaos} or {@code demo} cannot run {@code --membership} with these
+     * options, or null: only the key-value store over one group, ordered by Multi-Paxos or
+     * S-Paxos, changes its members at run time, and a joining replica of a TLS cluster would need
+     * a certificate of its own.
+     */
+    static String refusal(ServiceOptions service, RuntimeOptions runtime) {
+        Orderings ordering = runtime.ordering == null ? Orderings.MULTI_PAXOS : runtime.ordering;
+        if (ordering != Orderings.MULTI_PAXOS && ordering != Orderings.S_PAXOS) {
+            return "--membership: ordering " + ordering.configName() + " does not support membership changes at run time "
+                    + "(multi-paxos and s-paxos do)";
+        }
+        if (service.volery() || service.kvPartitioned(runtime)) {
+            return "--membership: only the key-value store over one group changes its members at run time";
+        }
+        return service.tls ? "--membership: not with --tls (a joining replica needs a certificate of its own)" : null;
+    }
+
+    @Override
+    public void step(Random rnd) throws InterruptedException {
+        int[] voters = members.voters();
+        if (steps++ % 2 == 0 && members.canReplace()) {
+            int[] replaceable = members.replaceable();
+            int old = replaceable[rnd.nextInt(replaceable.length)];
+            try {
+                ClusterMembership.Replacement r = members.replace(old);
+                replacements++;
+                out.printf("  %6.1f s  replaced voter %d by replica %d (started, caught up and voting in %d ms%s); voters %s%n",
+                        elapsed.getAsDouble(), old, r.newId(), r.catchUp().toMillis(), r.handedTo() < 0 ? ""
+                                : ", leadership handed to replica " + r.handedTo() + " first", Arrays.toString(members.voters()));
+            } catch (IOException e) {
+                failed++;
+                out.printf("  %6.1f s  FAILED to replace voter %d: %s%n", elapsed.getAsDouble(), old, e.getMessage());
+            }
+            return;
+        }
+        int leader = members.awaitLeader(Duration.ofSeconds(10));
+        int to = voters[rnd.nextInt(voters.length)];
+        if (to == leader) {
+            to = voters[(Arrays.binarySearch(voters, to) + 1) % voters.length];
+        }
+        try {
+            ClusterMembership.Transfer t = members.transfer(to);
+            transfers++;
+            out.printf("  %6.1f s  leadership handed from replica %d to replica %d in %d ms%n", elapsed.getAsDouble(), t.from(),
+                    t.to(), TimeUnit.NANOSECONDS.toMillis(t.doneAt() - t.askedAt()));
+        } catch (IOException e) {
+            failed++;
+            out.printf("  %6.1f s  FAILED to hand leadership to replica %d: %s%n", elapsed.getAsDouble(), to, e.getMessage());
+        }
+    }
+
+    int replacements() {
+        return replacements;
+    }
+
+    int transfers() {
+        return transfers;
+    }
+
+    /** Steps that did not complete. */
+    int failed() {
+        return failed;
+    }
+}

@@ -1,0 +1,100 @@
+package dev.parallax.examples.cli;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code parallax chaos --membership}: the kills and partitions of the replicated store plus the
+ * {@link MembershipNemesis} (a voter replaced by a fresh replica, leadership handed to a voter).
+ * With seed 1 the first fault step is a replacement (the schedule's draws do not depend on timing),
+ * so a short run replaces a voter, and it must still be linearizable, lose nothing and converge.
+ * Orderings that do not change their members are refused before anything starts.
+ */
+class MembershipChaosTest {
+
+    private static String run(String... args) {
+        PrintStream saved = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8)) {
+            System.setOut(o);
+            code = new CommandLine(new ChaosCommand()).execute(args);
+        } finally {
+            System.setOut(saved);
+        }
+        String report = out.toString(StandardCharsets.UTF_8);
+        System.out.println(report);
+        assertThat(code).as(report).isZero();
+        return report;
+    }
+
+    private static void assertPassed(String report) {
+        assertThat(report).containsPattern("replaced voter \\d+ by replica \\d+ \\(started, caught up and voting in \\d+ ms")
+                .containsPattern("membership +[1-9]\\d* voters replaced, \\d+ leadership transfers, 0 failed")
+                .containsPattern("history +[\\d,]+ operations by 4 clients, LINEARIZABLE")
+                .contains("lost writes      0 acknowledged writes missing")
+                .contains("verdict          OK: linearizable, no acknowledged write lost, every membership change done, replicas converged");
+    }
+
+    @Test
+    @org.junit.jupiter.api.Tag("one-placement") // compact placement: MultiProcessClusterTest$MultiPaxos; see smr-examples/pom.xml
+    @DisplayName("chaos --membership over Multi-Paxos: a voter replaced under load and faults; linearizable, nothing lost, converged")
+    void aShortMembershipChaosRunPasses(@TempDir Path dir) {
+        assertPassed(run("--membership", "--duration", "6s", "--seed", "1", "--dir", dir.toString()));
+    }
+
+    /**
+     * Stress profile only (CI budget): the default run replaces an S-Paxos replica under load in
+     * {@code MembershipProcessTest} and runs the Multi-Paxos membership chaos above.
+     */
+    @Test
+    @dev.parallax.core.testkit.StressOnly
+    @org.junit.jupiter.api.Tag("one-placement") // the thread placements are covered in-process (SPaxosReplicaClusterTest); see smr-examples/pom.xml
+    @DisplayName("chaos --membership over S-Paxos: replacements and transfers among replicas that all serve clients")
+    void aMembershipChaosRunWithSPaxosPasses(@TempDir Path dir) {
+        assertPassed(run("--membership", "--ordering", "s-paxos", "--duration", "20s", "--seed", "1", "--dir", dir.toString()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"u-ring", "m-ring", "multi-ring", "multicast"})
+    @DisplayName("an ordering that does not change its members at run time is refused with exit code 2 and a clear message")
+    void orderingsWithoutMembershipAreRefused(String ordering) {
+        ChaosCommand chaos = new ChaosCommand();
+        new CommandLine(chaos).parseArgs("--membership", "--ordering", ordering);
+        assertThat(chaos.refusal()).isEqualTo("--membership: ordering " + ordering
+                + " does not support membership changes at run time (multi-paxos and s-paxos do)");
+        PrintStream saved = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code;
+        try (PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            System.setErr(e);
+            code = new CommandLine(new ChaosCommand()).execute("--membership", "--ordering", ordering);
+        } finally {
+            System.setErr(saved);
+        }
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("does not support membership changes");
+    }
+
+    @Test
+    @DisplayName("--membership with Volery or --tls is refused")
+    void otherRefusals() {
+        ChaosCommand tls = new ChaosCommand();
+        new CommandLine(tls).parseArgs("--membership", "--ordering", "multi-paxos", "--tls");
+        assertThat(tls.refusal()).contains("--membership: not with --tls");
+        ChaosCommand volery = new ChaosCommand();
+        new CommandLine(volery).parseArgs("--membership", "--service", "volery");
+        assertThat(volery.refusal()).isNotNull();
+    }
+}
