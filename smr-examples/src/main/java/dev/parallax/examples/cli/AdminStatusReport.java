@@ -124,7 +124,8 @@ final class AdminStatusReport {
         return new ArrayList<>(names);
     }
 
-    private static long number(Map<String, String> status, String key) {
+    /** The number under {@code key} in a status, or -1 if absent or not a number. */
+    static long number(Map<String, String> status, String key) {
         try {
             return Long.parseLong(status.getOrDefault(key, "-1").strip());
         } catch (NumberFormatException e) {

@@ -26,11 +26,10 @@ import java.util.function.Predicate;
  * kill, restart and check, and gives clients every endpoint a replica may ever have: the file's,
  * and one per joining id, picked up front ({@code slots} of them, ids from the file's size up).
  *
- * <p>A joining replica knows only the file's members until it has caught up (it refuses the
- * connections of replicas added since, docs/operations.md, "Starting a joining replica"), and it
- * learns that it is behind from the leader. So a replacement first hands leadership to a voter of
- * the file if one that joined leads, and never replaces the last voter of the file
- * ({@link #replaceable}).
+ * <p>The old voter is stopped only once every live voter has the change in effect and has
+ * executed what the leader had decided by then (an S-Paxos body the new voter has not fetched yet
+ * may otherwise be left on the old voter and one other; docs/protocols/s-paxos.md, "Membership
+ * changes").
  *
  * <p>Owned by one thread (the chaos or demo control loop); every method blocks for its processes
  * and HTTP requests.
@@ -45,14 +44,13 @@ final class ClusterMembership implements NetworkFaults.Replicas {
      *
      * @param oldId     the voter replaced
      * @param newId     the replica that took its place
-     * @param handedTo  the voter of the file leadership was handed to first, or -1
      * @param startedAt when the new replica's process was launched
      * @param readyAt   when it printed READY
      * @param addedAt   when its addition as a learner was decided
      * @param decidedAt when the replacement was decided
      * @param stoppedAt when the old replica had stopped and its data directory was deleted
      */
-    record Replacement(int oldId, int newId, int handedTo, long startedAt, long readyAt, long addedAt, long decidedAt, long stoppedAt) {
+    record Replacement(int oldId, int newId, long startedAt, long readyAt, long addedAt, long decidedAt, long stoppedAt) {
         /** From the launch of the new replica to the decision that made it a voter: its catch-up. */
         Duration catchUp() {
             return Duration.ofNanos(decidedAt - startedAt);
@@ -137,13 +135,9 @@ final class ClusterMembership implements NetworkFaults.Replicas {
         return nextSlot < slotAddresses.size();
     }
 
-    /**
-     * The voters {@link #replace} may replace, ascending: every voter but the last one of the
-     * cluster file's members (the one every joining replica can hear from).
-     */
+    /** The voters {@link #replace} may replace, ascending: every voter. */
     int[] replaceable() {
-        long fromFile = voters.stream().filter(id -> id < cluster.size()).count();
-        return voters.stream().filter(id -> id >= cluster.size() || fromFile > 1).mapToInt(Integer::intValue).toArray();
+        return voters();
     }
 
     /** The voters: what the faults act on. */
@@ -218,12 +212,6 @@ final class ClusterMembership implements NetworkFaults.Replicas {
             throw new IllegalStateException("cannot replace " + oldId + ": voters " + voters + ", joining ids left "
                     + (slotAddresses.size() - nextSlot));
         }
-        int handedTo = -1;
-        int leader = awaitLeader(START_TIMEOUT);
-        if (leader >= cluster.size()) {
-            handedTo = voters.stream().filter(id -> id < cluster.size() && id != oldId).findFirst().orElseThrow();
-            transfer(handedTo);
-        }
         int newId = cluster.size() + nextSlot;
         String address = slotAddresses.get(nextSlot++);
         long deadline = System.nanoTime() + REPLACE_TIMEOUT.toNanos();
@@ -243,9 +231,10 @@ final class ClusterMembership implements NetworkFaults.Replicas {
             voters.clear();
             voters.addAll(after);
             awaitInEffect(deadline);
+            awaitExecuted(deadline);
             stop(oldId);
             DemoCommand.deleteRecursively(dataDir.resolve("replica-" + oldId));
-            return new Replacement(oldId, newId, handedTo, startedAt, readyAt, addedAt, decidedAt, System.nanoTime());
+            return new Replacement(oldId, newId, startedAt, readyAt, addedAt, decidedAt, System.nanoTime());
         } catch (IOException e) {
             resync();
             throw e;
@@ -322,6 +311,27 @@ final class ClusterMembership implements NetworkFaults.Replicas {
             Thread.sleep(50);
         }
         throw new IOException("voters " + voters + " not in effect at every live voter within " + REPLACE_TIMEOUT.toSeconds() + " s");
+    }
+
+    /**
+     * Waits until every live voter has executed every instance the leader had decided when this
+     * was called (its admin status: {@code executed} against the stream's {@code decided}).
+     */
+    private void awaitExecuted(long deadline) throws IOException, InterruptedException {
+        int leader = awaitLeader(START_TIMEOUT);
+        long decided = leader < 0 ? -1 : requests.streamDecided(leader);
+        while (System.nanoTime() - deadline < 0) {
+            boolean all = true;
+            for (int id : voters) {
+                all &= !cluster.isAlive(id) || requests.executed(id) >= decided;
+            }
+            if (all) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new IOException("voters " + voters + " did not execute through instance " + decided + " within "
+                + REPLACE_TIMEOUT.toSeconds() + " s");
     }
 
     /** The voters as the leader reports them, after a step that failed half way. */

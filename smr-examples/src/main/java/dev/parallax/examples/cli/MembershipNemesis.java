@@ -63,9 +63,8 @@ final class MembershipNemesis implements NetworkFaults.Nemesis {
             try {
                 ClusterMembership.Replacement r = members.replace(old);
                 replacements++;
-                out.printf("  %6.1f s  replaced voter %d by replica %d (started, caught up and voting in %d ms%s); voters %s%n",
-                        elapsed.getAsDouble(), old, r.newId(), r.catchUp().toMillis(), r.handedTo() < 0 ? ""
-                                : ", leadership handed to replica " + r.handedTo() + " first", Arrays.toString(members.voters()));
+                out.printf("  %6.1f s  replaced voter %d by replica %d (started, caught up and voting in %d ms); voters %s%n",
+                        elapsed.getAsDouble(), old, r.newId(), r.catchUp().toMillis(), Arrays.toString(members.voters()));
             } catch (IOException e) {
                 failed++;
                 out.printf("  %6.1f s  FAILED to replace voter %d: %s%n", elapsed.getAsDouble(), old, e.getMessage());

@@ -65,6 +65,34 @@ final class MembershipRequests {
         return r.ok() ? parse(r.body()) : null;
     }
 
+    /**
+     * The last executed position replica {@code id} reports in its admin status (an instance of the
+     * one Paxos stream of Multi-Paxos and S-Paxos), or -1 if it does not answer.
+     */
+    long executed(int id) {
+        return AdminStatusReport.number(status(id), "executed");
+    }
+
+    /** The highest {@code stream.<name>.decided} replica {@code id} reports, or -1 if none. */
+    long streamDecided(int id) {
+        long decided = -1;
+        for (java.util.Map.Entry<String, String> e : status(id).entrySet()) {
+            if (e.getKey().startsWith("stream.") && e.getKey().endsWith(".decided")) {
+                decided = Math.max(decided, AdminStatusReport.number(java.util.Map.of(e.getKey(), e.getValue()), e.getKey()));
+            }
+        }
+        return decided;
+    }
+
+    /** Replica {@code id}'s admin status lines; empty if it does not answer. */
+    private java.util.Map<String, String> status(int id) {
+        if (cluster.metricsPort(id) <= 0) {
+            return java.util.Map.of();
+        }
+        AdminClient.Reply r = send(HttpRequest.newBuilder(uri(id, "/admin/status")).timeout(CONNECT_TIMEOUT).GET());
+        return r.ok() ? AdminStatusReport.parse(r.body()) : java.util.Map.of();
+    }
+
     /** {@code voters=[0,1,3] learners=[4] ...} as sets; null if it names no voters. */
     static Members parse(String line) {
         Matcher v = VOTERS.matcher(line);

@@ -30,10 +30,12 @@ import java.nio.charset.StandardCharsets;
  * <p>A malformed frame, a frame on a channel never announced, or a hello from no valid peer (an id
  * outside {@code 0..31} or this replica's own, another cluster size) closes the connection, counts
  * {@code parallax.net.bad.frames} and logs a rate-limited WARN line; a frame for a channel this
- * replica does not run is dropped and counted. A valid hello from a replica that is not a member
- * now ({@link PeerTable#live}: never added, or removed), checked after the TLS identity, closes the
- * connection, counts {@code parallax.net.refused{kind=replica,reason=member}} and logs a
- * rate-limited line; so does any frame on a connection whose replica was removed since its hello.
+ * replica does not run is dropped and counted. A valid hello from a replica that was removed from
+ * the group ({@link PeerTable#admits}), checked after the TLS identity, closes the connection,
+ * counts {@code parallax.net.refused{kind=replica,reason=member}} and logs a rate-limited line; so
+ * does any frame on a connection whose replica was removed since its hello. A replica never known
+ * here is heard: this one may be behind the change that added it (the protocol core decides what
+ * a message from a non-member may do).
  *
  * <p>One instance per connection, confined to that connection's Netty IO thread; handlers run on
  * it, so a slow handler holds up that peer's traffic only.
@@ -90,15 +92,15 @@ final class InboundDispatcher extends SimpleChannelInboundHandler<ByteBuf> {
                 rejected = true; // counted and closed by the gate; frames read behind this one are ignored
                 return;
             }
-            if (!peers.live(id) || !peers.inboundOpened(id, ctx.channel())) {
-                refuseNonMember(ctx, id, "is not a member");
+            if (!peers.admits(id) || !peers.inboundOpened(id, ctx.channel())) {
+                refuseNonMember(ctx, id, "was removed from the group");
                 return;
             }
             peer = id;
             stamp();
             return;
         }
-        if (!peers.live(peer)) {
+        if (!peers.admits(peer)) {
             refuseNonMember(ctx, peer, "was removed from the group");
             return;
         }

@@ -13,6 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * that a removed member's connections can be closed. It starts as the cluster file's members other
  * than this replica; {@link #put} and {@link #remove} change it as membership changes are decided.
  *
+ * Connections are heard from members and from replicas never known here ({@link #admits}).
+ *
  * <p>{@link #put}, {@link #remove} and {@link #address} run under this table's monitor (the port
  * holds it while it opens queues and senders, so a peer is live only once every channel can send to
  * it); {@link #live}, {@link #known} and the inbound-connection methods are read and called by
@@ -49,6 +51,16 @@ final class PeerTable {
         return id >= 0 && id <= Member.MAX_ID && (live & (1 << id)) != 0;
     }
 
+    /**
+     * Whether a connection from {@code id} (any int in {@code 0..31}) is heard: a member now, or a
+     * replica never known here — this replica may be behind the change that added it (a joiner, or
+     * a member that was down, knows the group only as it was until it caught up, and must hear the
+     * members added since, a leader among them). A removed member is not heard. Any thread.
+     */
+    boolean admits(int id) {
+        return live(id) || (id >= 0 && id <= Member.MAX_ID && id != self && !known(id));
+    }
+
     /** Whether {@code id} (any int) is or was a member. Any thread. */
     boolean known(int id) {
         return id >= 0 && id <= Member.MAX_ID && (known & (1 << id)) != 0;
@@ -74,13 +86,14 @@ final class PeerTable {
     /**
      * Records {@code ch}, an inbound connection that said hello as {@code id}, until it closes.
      *
-     * @return {@code false} if {@code id} is no member (removed meanwhile): the caller refuses it
+     * @return {@code false} if {@code id} is not {@link #admits admitted} (removed meanwhile): the
+     *         caller refuses it
      */
     boolean inboundOpened(int id, Channel ch) {
         Set<Channel> open = inbound[id];
         open.add(ch);
         ch.closeFuture().addListener(f -> open.remove(ch));
-        if (!live(id)) { // removed while the hello was read: closeInbound may have missed ch
+        if (!admits(id)) { // removed while the hello was read: closeInbound may have missed ch
             open.remove(ch);
             return false;
         }

@@ -83,11 +83,14 @@ import java.util.Objects;
  *
  * <p>Who may connect: a {@code HELLO} must carry this replica's cluster-file size as
  * {@code members} and an id that is not this replica's, and (with TLS on) the peer's certificate
- * must name that id, as before; then the id must be a member now. A well-formed hello from a
- * replica that is not — never added, or removed — is refused: the connection is closed, counted in
+ * must name that id, as before; then the id must not be a removed member. A well-formed hello
+ * from a removed replica is refused: the connection is closed, counted in
  * {@code parallax.net.refused{kind=replica,reason=member}} and logged (rate-limited), and no frame
- * of it is delivered or stamped. That is no bad frame: a joining replica dials the group before
- * the change that adds it is decided, and is refused (it redials with back-off) until then.
+ * of it is delivered or stamped. That is no bad frame. A replica never known here is heard: a
+ * joining replica dials the group before the change that adds it is decided everywhere, and a
+ * replica behind a change (a joiner catching up, a member that was down) must hear the members it
+ * added, a leader among them; what a non-member's message may do is the protocol core's business
+ * (Multi-Paxos counts only the votes of an instance's voters). Sends go to members only.
  *
  * <h2>Lifecycle and threads</h2>
  * Channels are opened before the port starts (a replica's protocols open theirs while being
