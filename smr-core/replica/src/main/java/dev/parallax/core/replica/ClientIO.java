@@ -57,7 +57,8 @@ import java.util.function.IntSupplier;
  * write-buffer water mark the connection stops reading requests, and it resumes below the low
  * mark, so a client that pipelines without reading holds a bounded amount of replica memory. A
  * replica that does not lead answers requests with a redirect to the leader it believes in
- * (counted: {@code parallax.client.redirects}). A
+ * (counted: {@code parallax.client.redirects}), and one that stops leading redirects its clients'
+ * connections at once ({@link LeaderChangeRedirects}). A
  * malformed or oversized frame, or one left incomplete past the partial-frame timeout, closes that
  * connection with a logged reason and a metric. Every byte of a reply, redirect or snapshot
  * control frame written to a client connection is counted ({@code parallax.client.bytes.sent};
@@ -80,6 +81,8 @@ final class ClientIO {
     /** Warnings of closed client connections, process-wide; {@code parallax.net.bad.frames} counts each bad frame. */
     private static final LogRateLimiter CLOSE_WARNINGS = LogRateLimiter.withDefaults("client connections closed");
     private static final long RETRY_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    /** How often the redirect hint is looked at for a leadership this replica lost ({@link LeaderChangeRedirects}). */
+    private static final long LEADER_CHECK_MILLIS = 5;
 
     private final int self;
     private final Member address;
@@ -101,6 +104,7 @@ final class ClientIO {
     private final LongAdder redirects = new LongAdder();
     private final BytesSentCounter bytesSentCounter = new BytesSentCounter();
     private final Set<Channel> open = ConcurrentHashMap.newKeySet();
+    private final LeaderChangeRedirects leaderChanges;
     private final ConnectionLimit connections;
     private volatile SnapshotServer snapshots;
     private NioEventLoopGroup boss;
@@ -118,6 +122,7 @@ final class ClientIO {
         this.partialFrameTimeoutNanos = config.partialFrameTimeout().toNanos();
         this.requests = requests;
         this.leader = leader;
+        this.leaderChanges = new LeaderChangeRedirects(self, leader, redirects);
         this.router = router;
         this.metrics = metrics;
         this.connections = new ConnectionLimit("replica " + self + ": client port", ReplicaKeys.CLIENT_MAX_CONNECTIONS.name(),
@@ -187,8 +192,8 @@ final class ClientIO {
                 .description("reply bytes waiting in the replica for slow client sockets, in all")
                 .baseUnit("bytes").tag("replica", replica).register(registry);
         FunctionCounter.builder("parallax.client.redirects", redirects, LongAdder::sum)
-                .description("requests answered with a redirect to the leader (never with an ordering that serves "
-                        + "clients at every replica, such as S-Paxos)")
+                .description("requests answered with a redirect to the leader, and client connections redirected when "
+                        + "this replica stopped leading (never with an ordering that serves clients at every replica, such as S-Paxos)")
                 .tag("replica", replica).register(registry);
         FunctionCounter.builder("parallax.client.bytes.sent", bytesSent, LongAdder::sum)
                 .description("bytes written to client connections: replies, redirects, snapshot control frames")
@@ -218,6 +223,7 @@ final class ClientIO {
                                 new io.netty.handler.stream.ChunkedWriteHandler(), bytesSentCounter, new Connection());
                     }
                 });
+        boss.scheduleAtFixedRate(leaderChanges::check, LEADER_CHECK_MILLIS, LEADER_CHECK_MILLIS, TimeUnit.MILLISECONDS);
         try {
             server = b.bind(new InetSocketAddress(address.host(), address.port())).syncUninterruptibly().channel();
         } catch (RuntimeException e) {
@@ -289,6 +295,7 @@ final class ClientIO {
                 clientId = r.clientId();
                 bound = true;
                 router.bind(clientId, ctx.channel());
+                leaderChanges.bound(ctx.channel());
             }
             int leaderId = leader.getAsInt();
             if (leaderId != self && leaderId >= 0) {
@@ -360,6 +367,7 @@ final class ClientIO {
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             open.remove(ctx.channel());
+            leaderChanges.closed(ctx.channel());
             if (bound) {
                 router.unbind(clientId, ctx.channel());
             }
