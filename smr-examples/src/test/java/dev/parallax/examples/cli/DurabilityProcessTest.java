@@ -356,7 +356,12 @@ class DurabilityProcessTest {
         }
     }
 
+    /**
+     * Stress profile only (CI budget): the default run's chaos run is {@code MembershipChaosTest}'s,
+     * which runs these kills, restarts and partitions with membership changes among them.
+     */
     @Test
+    @dev.parallax.core.testkit.StressOnly
     @org.junit.jupiter.api.Tag("one-placement") // compact placement: the demo and MultiProcessClusterTest$MultiPaxos; see smr-examples/pom.xml
     void aShortChaosRunIsLinearizableLosesNothingAndConverges(@TempDir Path dir) {
         String duration = System.getProperty("chaos.duration", "12s");
@@ -371,7 +376,7 @@ class DurabilityProcessTest {
      * Stress profile only (CI budget): the default run kills S-Paxos replicas under load in
      * {@code SPaxosProcessTest} and {@code MultiProcessClusterTest$SPaxos} (linearizable histories,
      * nothing lost, convergence) and runs the S-Paxos demo; this adds partitions and restarts of every
-     * replica in one run, which the Multi-Paxos chaos run above keeps in the default run.
+     * replica in one run, which the Multi-Paxos chaos run (MembershipChaosTest, with membership changes) keeps in the default run.
      */
     @Test
     @dev.parallax.core.testkit.StressOnly
