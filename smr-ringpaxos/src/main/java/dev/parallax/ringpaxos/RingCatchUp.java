@@ -44,8 +44,12 @@ final class RingCatchUp {
     private long replies;
     private long snapshotsNeeded;
 
+    /** Who may be asked (G8: a member of the sets from the first undecided instance on). */
+    private final RingGroup group;
+
     RingCatchUp(RingConfig config, int self, RingLearner learner, RingAcceptor acceptor, ValueCache cache,
-                Coordinator coordinator, RingPaxosCore.Observer observer) {
+                Coordinator coordinator, RingPaxosCore.Observer observer, RingGroup group) {
+        this.group = group;
         this.config = config;
         this.self = self;
         this.learner = learner;
@@ -75,7 +79,7 @@ final class RingCatchUp {
             return;
         }
         int target = variant.catchUpTarget(attempt++);
-        if (target < 0 || target >= config.members() || target == self) {
+        if (target < 0 || target == self || !group.isMember(target, first)) {
             return;
         }
         lastQuery = now;

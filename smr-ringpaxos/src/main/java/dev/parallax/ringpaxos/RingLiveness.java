@@ -31,6 +31,7 @@ final class RingLiveness {
     private final RingConfig config;
     private final int self;
     private final int n;
+    private final RingGroup group;
     private final RingAcceptor acceptor;
     private final RingLearner learner;
     private final RingReports reports;
@@ -68,21 +69,22 @@ final class RingLiveness {
      * @param now          the driver's clock at creation: every member counts as just heard
      */
     RingLiveness(RingConfig config, int self, RingAcceptor acceptor, RingLearner learner, RingReports reports,
-                 RingCounters counters, boolean recoveredAny, long now) {
+                 RingCounters counters, boolean recoveredAny, RingGroup group, long now) {
         this.config = config;
         this.self = self;
         this.n = config.members();
+        this.group = group;
         this.acceptor = acceptor;
         this.learner = learner;
         this.reports = reports;
         this.counters = counters;
         this.suspicion = new RingSuspicion(config, self);
-        this.exclusions = new Exclusions(n, config.rejoinBackoffNanos());
+        this.exclusions = new Exclusions(config.idSpace(), config.rejoinBackoffNanos());
         this.recoveredAny = recoveredAny;
         this.heardPeer = !recoveredAny;
         this.holdUntil = now + config.restartHoldNanos();
         this.coordinatorHeardAt = now;
-        this.lastHeard = new long[n];
+        this.lastHeard = new long[config.idSpace()];
         Arrays.fill(lastHeard, now);
     }
 
@@ -321,13 +323,19 @@ final class RingLiveness {
         if (!heardAnyPeer && now - holdUntil < 0) {
             return false;
         }
-        int heard = 0;
-        for (int m = 0; m < n; m++) {
+        dev.parallax.core.membership.Membership set = group.at(learner.firstUndecided());
+        return !set.isQuorum(heard(now) | (1 << self));
+    }
+
+    /** The ids heard within the suspect time-out, as a mask (this member's own bit not set unless heard). */
+    int heard(long now) {
+        int mask = 0;
+        for (int m = 0; m < lastHeard.length; m++) {
             if (m != self && now - lastHeard[m] <= config.suspectNanos()) {
-                heard++;
+                mask |= 1 << m;
             }
         }
-        return heard < config.othersInQuorum();
+        return mask;
     }
 
     /**

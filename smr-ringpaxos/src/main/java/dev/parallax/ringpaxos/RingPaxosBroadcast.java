@@ -154,7 +154,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
      * without one); none for a no-op or anything else.
      */
     static ByteBuffer delivery(RingValue v, LongFunction<ByteBuffer> skipEncoder) {
-        if (!(v instanceof RingValue.Chosen c) || c.vid().isNoop()) {
+        if (!(v instanceof RingValue.Chosen c) || c.vid().isNoop() || c.vid().isConfig()) {
             return null;
         }
         if (c.vid().isSkip()) {

@@ -251,6 +251,43 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
         engine.detectFailuresExternally();
     }
 
+    /**
+     * A membership change ({@link RingGroup}, rules G1–G8): this member, coordinating its round,
+     * opens {@code change} as a configuration command; it takes effect {@code ring.window}
+     * instances after the instance that decides it. Refused (the reason returned) unless
+     * {@code ring.member.ids} is set, this member leads, no other change is in flight, and the
+     * change keeps a majority of heard voters and promotes only a caught-up learner.
+     *
+     * @return null if opened (or queued to open next), else why not
+     */
+    public String proposeMembership(dev.parallax.core.membership.MembershipChange change, long now,
+                                    Effects<RingWire, RingRecord, RingValue> out) {
+        String refusal = engine.proposeMembership(change, now, out);
+        learner.reportConflicts(out);
+        return refusal;
+    }
+
+    /** Which member set governs each instance, as far as this member knows ({@link RingGroup}). */
+    public dev.parallax.core.membership.MembershipHistory membershipHistory() {
+        return engine.group().history();
+    }
+
+    /** The member set in effect at the first undecided instance. */
+    public dev.parallax.core.membership.Membership membership() {
+        return engine.group().at(engine.firstUndecided());
+    }
+
+    /**
+     * An installed snapshot's member history (its delivery side's,
+     * {@link dev.parallax.core.membership.MembershipHistory#encode}): taken if it applied further
+     * than this member's. Call with {@link #skipTo}, on the driver's thread.
+     *
+     * @throws IllegalArgumentException if malformed
+     */
+    public boolean restoreMembership(java.nio.ByteBuffer encoded) {
+        return engine.group().restore(encoded);
+    }
+
     /** The acceptor's current round, -1 before any. */
     public long round() {
         return engine.rnd();
