@@ -204,6 +204,23 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
         engine.skipTo(instance);
     }
 
+    /**
+     * {@link #skipTo(long)}, and the snapshot's member history ({@link RingDeliveredMembership}'s
+     * state; empty for none) is taken if it applied further ({@link RingGroup}); a malformed one is
+     * ignored (decisions and catch-up bring the rest).
+     */
+    @Override
+    public void skipTo(long instance, ByteBuffer deliveryState) {
+        engine.skipTo(instance);
+        if (deliveryState.hasRemaining()) {
+            try {
+                engine.group().restore(deliveryState);
+            } catch (IllegalArgumentException malformed) {
+                // nothing to take
+            }
+        }
+    }
+
     @Override
     public void reportEvents(ObjLongConsumer<String> sink) {
         engine.reportEvents(sink);
