@@ -85,7 +85,8 @@ public final class RingEngine implements Engine {
         this.rounds = new RingRounds(config, self, this, acceptor, learner, own, coordinator, pacer, liveness,
                 reports, counters, observer, group, now);
         this.delivery = new RingDelivery(acceptor, learner, cache, own, coordinator, pacer, liveness, observer, group);
-        this.catchUp = new RingCatchUp(config, self, learner, acceptor, cache, coordinator, observer, group);
+        this.catchUp = new RingCatchUp(config, self, learner, acceptor, cache, coordinator, observer, group,
+                () -> liveness.heardFrom(this.now));
         this.opening = new RingOpening(config, acceptor, learner, cache, own, coordinator, pacer, delivery.logical(), rounds,
                 liveness, reports, observer, group);
         this.alives = new RingAliveExchange(config, self, acceptor, learner, rounds, liveness, reports);
@@ -446,7 +447,7 @@ public final class RingEngine implements Engine {
     String proposeMembership(dev.parallax.core.membership.MembershipChange change, long now,
                              Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
-        return opening.proposeMembership(change, liveness.heard(now) | (1 << self), reports.progress(), now, out);
+        return opening.proposeMembership(change, liveness.heardFrom(now) | (1 << self), reports.progress(), now, out);
     }
 
     RingGroup group() {

@@ -32,6 +32,8 @@ final class RingLiveness {
     private final int self;
     private final int n;
     private final RingGroup group;
+    /** The ids a message ever came from (as a mask). */
+    private int seen;
     private final RingAcceptor acceptor;
     private final RingLearner learner;
     private final RingReports reports;
@@ -78,7 +80,7 @@ final class RingLiveness {
         this.learner = learner;
         this.reports = reports;
         this.counters = counters;
-        this.suspicion = new RingSuspicion(config, self);
+        this.suspicion = new RingSuspicion(config, self, () -> group.at(learner.firstUndecided()));
         this.exclusions = new Exclusions(config.idSpace(), config.rejoinBackoffNanos());
         this.recoveredAny = recoveredAny;
         this.heardPeer = !recoveredAny;
@@ -93,6 +95,7 @@ final class RingLiveness {
     /** A well-formed message of {@code from} arrived at {@code now}. */
     void heard(int from, long now) {
         lastHeard[from] = Math.max(lastHeard[from], now);
+        seen |= 1 << from;
         if (from != self) {
             heardPeer = true;
             heardAnyPeer = true;
@@ -270,7 +273,8 @@ final class RingLiveness {
      * one as coordinator. For odd n it equals the former {@code suspect × (1 + (n−1)/2)}.
      */
     private long longestRankedTimeout() {
-        return config.suspectNanos() * (n + 1) / 2;
+        int voters = config.membershipChanges() ? Math.max(n, group.at(learner.firstUndecided()).voterCount()) : n;
+        return config.suspectNanos() * (voters + 1) / 2;
     }
 
     /**
@@ -325,6 +329,11 @@ final class RingLiveness {
         }
         dev.parallax.core.membership.Membership set = group.at(learner.firstUndecided());
         return !set.isQuorum(heard(now) | (1 << self));
+    }
+
+    /** The ids a message really came from within the suspect time-out (not counted as heard at creation), as a mask. */
+    int heardFrom(long now) {
+        return heard(now) & seen;
     }
 
     /** The ids heard within the suspect time-out, as a mask (this member's own bit not set unless heard). */

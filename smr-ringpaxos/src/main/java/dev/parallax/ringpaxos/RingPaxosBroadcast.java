@@ -118,7 +118,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
                     return c;
                 })
                 .values(delivered)
-                .memberWatch(new ProtocolRuntime.MemberWatch(new RingSuspicion(config, self), () -> watchedEpoch,
+                .memberWatch(new ProtocolRuntime.MemberWatch(new RingSuspicion(config, self, () -> membership), () -> watchedEpoch,
                         () -> watchedMask, Math.max(1, config.heartbeatNanos() / 4)))
                 .observer(c -> {
                     publish(c);

@@ -262,7 +262,9 @@ final class RingRounds {
                 acceptor.page(po.from(), Integer.MAX_VALUE, Integer.MAX_VALUE, cont), RingMessage.Phase1B.COMPLETE));
         learner.noteDecidedBelow(po.decidedBelow());
         ringSet = group.at(Math.max(po.start(), learner.firstUndecided()));
-        Ring laid = layout(po, now);
+        // G5: the set may have changed since Phase 1 started; a coordinator that no longer votes
+        // there lays out no ring (it would be an acceptor of it).
+        Ring laid = ringSet.isVoter(self) ? layout(po, now) : null;
         if (laid == null) {
             stepDown(now, out);
             return;
