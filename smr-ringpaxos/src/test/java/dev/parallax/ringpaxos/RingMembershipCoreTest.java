@@ -279,4 +279,26 @@ class RingMembershipCoreTest {
         assertThat(fresh.restoreMembership(ByteBuffer.wrap(new MembershipHistory(Membership.initial(3), ALPHA).encode())))
                 .as("an older history").isFalse();
     }
+
+    @Test
+    @DisplayName("G5 liveness: suspect time-outs are ranked among the voters of the set in effect (a non-voter last), "
+            + "so two voters never share a rank and duel; a fixed ring ranks over its n ids as before")
+    void suspicionRanksAmongTheVoters() {
+        RingConfig config = config(Ring.Kind.U_RING);
+        long suspect = config.suspectNanos();
+        Membership set = Membership.initial(3).apply(MembershipChange.addLearner(4, "h:1", ALPHA))
+                .apply(MembershipChange.replace(2, 4, "", ALPHA));     // voters {0, 1, 4}
+        long roundOf4 = 4;                                              // coordinator(4) = 4 mod 5
+        RingSuspicion one = new RingSuspicion(config, 1, () -> set);
+        RingSuspicion zero = new RingSuspicion(config, 0, () -> set);
+        RingSuspicion three = new RingSuspicion(config, 3, () -> set);
+        assertThat(zero.timeoutNanos(roundOf4, 4)).as("0 is the first voter after 4").isEqualTo(suspect);
+        assertThat(one.timeoutNanos(roundOf4, 4)).as("1 the second").isEqualTo(suspect + suspect / 2);
+        assertThat(three.timeoutNanos(roundOf4, 4)).as("a non-voter last").isEqualTo(suspect + 2 * (suspect / 2));
+        assertThat(new RingSuspicion(config, 4, () -> set).timeoutNanos(1, 1)).as("4 right after 1")
+                .isEqualTo(suspect);
+        RingConfig fixed = RingConfig.builder(3, Ring.Kind.U_RING).build();
+        assertThat(new RingSuspicion(fixed, 2, () -> set).timeoutNanos(0, 0)).as("ranks over 0..n-1")
+                .isEqualTo(fixed.suspectNanos() + fixed.suspectNanos() / 2);
+    }
 }
