@@ -73,7 +73,8 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
 
     /**
      * @param config           the cluster's parameters (its {@link RingConfig#kind()} picks the variant)
-     * @param self             this member's id in {@code [0, n)}
+     * @param self             this member's id in {@code [0, }{@link RingConfig#idSpace()}{@code )} (n unless
+     *                         {@code ring.member.ids} is set: a replica that joins by a membership change)
      * @param recovered        the records of this member's durable log (empty on first start)
      * @param amnesiac         whether the log may have lost records this member acted on (an unclean
      *                         stop under a sync policy that does not force): recover before voting (C10)
