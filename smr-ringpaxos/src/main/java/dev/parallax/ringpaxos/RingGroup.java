@@ -44,7 +44,10 @@ import java.util.Map;
  *       waits until every instance below {@code e} is decided here, then re-forms: a new round,
  *       its Phase 1 from {@code e} (G4), its ring drawn only from {@code e}'s voters (acceptors:
  *       a majority of them, seed 003 §3.3.2 ¶1 / §3.3.3 ¶2). A coordinator that is no voter
- *       there steps down instead. A replica starts rounds only while it is a voter.</li>
+ *       there steps down instead, also when its set changed while its Phase 1 ran (it would be an
+ *       acceptor of its own ring). A replica starts rounds only while it is a voter, and its
+ *       suspect time-out is ranked among the voters ({@link RingSuspicion}), so that two voters
+ *       never start rounds in step.</li>
  *   <li><b>G6 (P3), reaching the effective instance.</b> While a decided change is not yet in
  *       effect and nothing else is queued, the coordinator opens NOOPs up to it.</li>
  *   <li><b>G7 (R3), one change at a time</b>, with {@link ChangeGate}'s refusals (no change while
@@ -54,7 +57,9 @@ import java.util.Map;
  *       is a no-op everywhere alike. Retired ids never come back ({@link Membership}).</li>
  *   <li><b>G8, learners.</b> On a U-Ring, learners ride the ring after the acceptors (non-acceptor
  *       members, seed 003 §3.3.3 ¶2); on an M-Ring they are datagram learners off the ring (§3.3.2
- *       ¶1). Either way they hear heartbeats, and catch up by catch-up queries (C6) or a snapshot.</li>
+ *       ¶1). Either way they hear heartbeats, and catch up by catch-up queries (C6) — to a member
+ *       they know or any id they hear: one far behind does not know the members that replaced those
+ *       it knows — or a snapshot, which carries the history.</li>
  * </ol>
  *
  * <p><b>Durability.</b> Compaction writes the history as a {@link RingRecord.Members} record
