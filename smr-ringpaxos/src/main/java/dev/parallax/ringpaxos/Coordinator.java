@@ -120,6 +120,19 @@ final class Coordinator {
         return e;
     }
 
+    /**
+     * The coordinator's own value ({@link RingGroup}: a configuration command, or a NOOP towards an
+     * effective instance) at {@link #nextInstance()}, taken; null while a re-proposal is due there.
+     */
+    Phase2Entry takeOwn(ValueId vid, java.nio.ByteBuffer value) {
+        long i = nextInstance;
+        if (!reproposals.isEmpty() && i <= reproposals.lastKey()) {
+            return null;
+        }
+        nextInstance++;
+        return new Phase2Entry(i, vid, value);
+    }
+
     /** {@code instance} was opened with {@code vid} at {@code now}. */
     void opened(long instance, ValueId vid, long now) {
         openedAt.put(instance, now);

@@ -100,7 +100,7 @@ final class DatagramPath implements Variant {
         this.engine = engine;
         this.config = config;
         this.self = self;
-        this.flow = new FlowControl(config.members(), config.mringWindowMin(), config.window(),
+        this.flow = new FlowControl(config.idSpace(), config.mringWindowMin(), config.window(),
                 config.mringFcThreshold(), config.mringFcDecreaseNanos(), config.mringFcIncreaseNanos(),
                 Math.min(2 * config.heartbeatNanos(), config.suspectNanos()), 0);
     }
@@ -114,9 +114,14 @@ final class DatagramPath implements Variant {
      */
     @Override
     public Ring layout(long round, List<Integer> responders, List<Integer> live) {
-        int n = config.members();
+        return layout(round, responders, live, config.othersInQuorum(), List.of());
+    }
+
+    /** M7 over a decided set: learners stay off the ring and hear the decisions as datagram learners (G8). */
+    @Override
+    public Ring layout(long round, List<Integer> responders, List<Integer> live, int others, List<Integer> learners) {
+        int n = config.idSpace();
         int c = config.coordinatorOf(round);
-        int others = config.othersInQuorum();
         int[] before = new int[others];
         int k = 0;
         for (List<Integer> pool : List.of(responders, live)) {
@@ -227,7 +232,7 @@ final class DatagramPath implements Variant {
     }
 
     private void send(MPacket p, Effects<RingWire, RingRecord, RingValue> out) {
-        if (config.members() == 1) {
+        if (config.idSpace() == 1) {
             return; // nobody to hear it
         }
         packetsSent++;
@@ -451,7 +456,7 @@ final class DatagramPath implements Variant {
      */
     @Override
     public int catchUpTarget(int attempt) {
-        int n = config.members();
+        int n = config.idSpace();
         Ring r = ring != null ? ring : seenRing;
         if (r != null && attempt == 0) {
             int[] order = r.order();

@@ -78,4 +78,12 @@ public interface Engine {
 
     /** The coordinator opens more instances if its window and bounds allow (C3). */
     void openMore(Effects<RingWire, RingRecord, RingValue> out);
+
+    /**
+     * Whether a ring of {@code acceptors} acceptors can be one a coordinator laid out: a majority
+     * of the voters of a member set ({@link RingGroup}); for a fixed set, {@link RingConfig#ringAcceptors()}.
+     */
+    default boolean plausibleAcceptors(int acceptors) {
+        return acceptors == config().ringAcceptors();
+    }
 }

@@ -23,7 +23,7 @@ final class LogicalNumbering {
         if (vid.isSkip()) {
             return Math.max(next, vid.upTo());
         }
-        return vid.isNoop() ? next : next + 1;
+        return vid.isNoop() || vid.isConfig() ? next : next + 1;
     }
 
     /** The next decided value, in emission order. */

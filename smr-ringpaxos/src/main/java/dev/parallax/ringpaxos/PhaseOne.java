@@ -20,7 +20,7 @@ import java.util.TreeSet;
 final class PhaseOne {
     private final long round;
     private final long from;
-    private final int quorum;
+    private final java.util.function.IntPredicate covered;
     private final TreeSet<Integer> complete = new TreeSet<>();
     private final TreeMap<Long, Vote> highest = new TreeMap<>();
     private long trimmedBelow;
@@ -28,10 +28,19 @@ final class PhaseOne {
     private long sentAt;
     private final long startedAt;
 
+    /** Completes on {@code quorum} complete answers of others (a fixed set of n = 2·quorum − 1 or 2·quorum − 2). */
     PhaseOne(long round, long from, int quorum, long now) {
+        this(round, from, answered -> Integer.bitCount(answered) >= quorum, now);
+    }
+
+    /**
+     * Completes when {@code covered} accepts the mask of the members that answered completely
+     * (rule G4 of {@link RingGroup}: a majority of every set governing an instance from {@code from} on).
+     */
+    PhaseOne(long round, long from, java.util.function.IntPredicate covered, long now) {
         this.round = round;
         this.from = from;
-        this.quorum = quorum;
+        this.covered = covered;
         this.trimmedBelow = 0;
         this.sentAt = now;
         this.startedAt = now;
@@ -87,7 +96,11 @@ final class PhaseOne {
 
     /** A quorum of acceptors answered completely. */
     boolean done() {
-        return complete.size() >= quorum;
+        int mask = 0;
+        for (int m : complete) {
+            mask |= m < 32 ? 1 << m : 0;
+        }
+        return covered.test(mask);
     }
 
     /** The members that answered completely, in id order. */

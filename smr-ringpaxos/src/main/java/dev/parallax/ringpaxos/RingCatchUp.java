@@ -44,8 +44,19 @@ final class RingCatchUp {
     private long replies;
     private long snapshotsNeeded;
 
+    /**
+     * Who may be asked (G8): a member of the sets from the first undecided instance on as this
+     * member knows them, or any id heard within the suspect time-out ({@link #heard}): a learner far
+     * behind does not know the members that replaced those it knows.
+     */
+    private final RingGroup group;
+    private final java.util.function.IntSupplier heard;
+
     RingCatchUp(RingConfig config, int self, RingLearner learner, RingAcceptor acceptor, ValueCache cache,
-                Coordinator coordinator, RingPaxosCore.Observer observer) {
+                Coordinator coordinator, RingPaxosCore.Observer observer, RingGroup group,
+                java.util.function.IntSupplier heard) {
+        this.group = group;
+        this.heard = heard;
         this.config = config;
         this.self = self;
         this.learner = learner;
@@ -75,7 +86,7 @@ final class RingCatchUp {
             return;
         }
         int target = variant.catchUpTarget(attempt++);
-        if (target < 0 || target >= config.members() || target == self) {
+        if (target < 0 || target == self || (!group.isMember(target, first) && (heard.getAsInt() & (1 << target)) == 0)) {
             return;
         }
         lastQuery = now;

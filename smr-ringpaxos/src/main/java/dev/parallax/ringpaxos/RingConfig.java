@@ -130,15 +130,37 @@ public final class RingConfig {
         return quorum();
     }
 
-    /** The coordinator of {@code round}: {@code round mod n} (rounds rotate over the members). */
+    /**
+     * {@code ring.member.ids}: the id space, {@code [0, idSpace())} ({@link #members()} unless set
+     * higher): the ids a membership change may add (see {@code RingGroup}), and what rounds rotate
+     * over. Equal to n, the ring behaves as with a fixed membership.
+     */
+    public int idSpace() {
+        int ids = values.get(RingKeys.MEMBER_IDS);
+        return Math.max(members, ids);
+    }
+
+    /**
+     * Whether this ring's members may change at run time ({@code ring.member.ids} set, to n or
+     * more): then the coordinator follows the rules of {@code RingGroup} (configuration commands,
+     * opening only where it knows the instance's set). Unset, the members are the fixed n.
+     */
+    public boolean membershipChanges() {
+        return values.get(RingKeys.MEMBER_IDS) != 0;
+    }
+
+    /**
+     * The coordinator of {@code round}: {@code round mod }{@link #idSpace()} (rounds rotate over the
+     * ids; a round whose coordinator is no voter is skipped, as Multi-Paxos skips views).
+     */
     public int coordinatorOf(long round) {
-        return (int) Math.floorMod(round, (long) members);
+        return (int) Math.floorMod(round, (long) idSpace());
     }
 
     /** The next round above {@code round} that {@code member} coordinates. */
     public long nextRoundOf(int member, long round) {
         long next = round + 1;
-        return next + Math.floorMod(member - next, (long) members);
+        return next + Math.floorMod(member - next, (long) idSpace());
     }
 
     /** {@code ring.window}: most instances open at once (U-Ring; M-Ring's AIMD maximum). */
@@ -289,6 +311,9 @@ public final class RingConfig {
             return this;
         }
 
+        /** {@code ring.member.ids}, default 0 (the cluster's n): ids a membership change may add are below it. */
+        public Builder memberIds(int ids) { return set(RingKeys.MEMBER_IDS, ids); }
+
         /** {@code ring.window}, default 32. */
         public Builder window(int n) { return set(RingKeys.WINDOW, n); }
 
@@ -427,6 +452,11 @@ public final class RingConfig {
             if (maxBacklog >= MAX_BACKLOG_LIMIT) {
                 throw new IllegalArgumentException("ring.max.backlog (" + maxBacklog + ") must be below " + MAX_BACKLOG_LIMIT
                         + " (the runtime's maxUndelivered)");
+            }
+            int ids = values.get(RingKeys.MEMBER_IDS);
+            if (ids != 0 && ids < members) {
+                throw new IllegalArgumentException("ring.member.ids (" + ids + ") must be 0 (fixed members) or at least the "
+                        + members + " members");
             }
             // ring.eager.below is capped at the window in the configuration, not in this builder.
             ConfigValues.Builder capped = values.build().toBuilder()

@@ -30,9 +30,14 @@ final class RingDelivery {
     private final RingLiveness liveness;
     private final RingPaxosCore.Observer observer;
     private final LogicalNumbering logical = new LogicalNumbering();
+    private final RingGroup group;
+    /** Why decided changes were ignored (the newest; for the log through status). */
+    private String lastIgnoredChange;
 
     RingDelivery(RingAcceptor acceptor, RingLearner learner, ValueCache cache, OwnProposals own,
-                 Coordinator coordinator, SkipPacer pacer, RingLiveness liveness, RingPaxosCore.Observer observer) {
+                 Coordinator coordinator, SkipPacer pacer, RingLiveness liveness, RingPaxosCore.Observer observer,
+                 RingGroup group) {
+        this.group = group;
         this.acceptor = acceptor;
         this.learner = learner;
         this.cache = cache;
@@ -95,9 +100,14 @@ final class RingDelivery {
 
     /** Hands out every decided instance ready in order. */
     void deliver(Effects<RingWire, RingRecord, RingValue> out) {
+        long instance = learner.firstUndecided();
         List<RingLearner.Entry> emitted = learner.deliverReady(
                 (i, vid) -> vid.equals(acceptor.voteAt(i) == null ? null : acceptor.voteAt(i).vid()), out);
         for (RingLearner.Entry e : emitted) {
+            String ignored = group.delivered(instance++, e.vid, e.body);    // G2, in instance order
+            if (ignored != null) {
+                lastIgnoredChange = ignored;
+            }
             cache.forget(e.vid);
             own.decided(e.vid);
             logical.emitted(e.vid);
@@ -108,6 +118,11 @@ final class RingDelivery {
         if (!emitted.isEmpty()) {
             pacer.emittedBelow(learner.firstUndecided());
         }
+    }
+
+    /** Why the latest decided change that the set refused was ignored, or null. */
+    String lastIgnoredChange() {
+        return lastIgnoredChange;
     }
 
     /** The logical numbering of the values this member emitted (read by the coordinator's opening). */

@@ -14,7 +14,8 @@ import java.util.function.ObjLongConsumer;
  * (C4: {@link RingAcceptor}); learning and delivery (C5: {@link RingDelivery}, {@link RingLearner},
  * {@link ValueCache}); catch-up (C6: {@link RingCatchUp}); failures, suspicion, stickiness,
  * check-quorum, the restart hold and ring re-formation (C8: {@link RingLiveness}); heartbeats,
- * {@code Alive} reports and versions (C9, §3.3.7: {@link RingReports}); event counters
+ * {@code Alive} reports and versions (C9, §3.3.7: {@link RingReports}, {@link RingAliveExchange});
+ * the member set as decided state (rules G1–G8: {@link RingGroup}); event counters
  * ({@link RingCounters}). Amnesia recovery (C10) takes part through the {@link Recovery} hook
  * ({@link RingRecoveryHost}). Skips (Multi-Ring Paxos; Ring Paxos / Multi-Ring / P-SMR (seed 003)
  * ch. 5) are paced by {@link SkipPacer}.
@@ -40,6 +41,8 @@ public final class RingEngine implements Engine {
     private final RingLiveness liveness;
     private final RingRounds rounds;
     private final RingCatchUp catchUp;
+    private final RingGroup group;
+    private final RingAliveExchange alives;
     private Variant variant;
     private Recovery recovery = Recovery.NONE;
 
@@ -60,13 +63,14 @@ public final class RingEngine implements Engine {
      */
     RingEngine(RingConfig config, int self, List<RingRecord> recovered, long incarnationFloor, long now,
                RingPaxosCore.Observer observer) {
-        if (self < 0 || self >= config.members()) {
-            throw new IllegalArgumentException("member " + self + " is not one of " + config.members());
+        if (self < 0 || self >= config.idSpace()) {
+            throw new IllegalArgumentException("member " + self + " is not one of " + config.idSpace());
         }
         this.config = config;
         this.self = self;
-        this.n = config.members();
+        this.n = config.idSpace();
         this.observer = observer;
+        this.group = new RingGroup(config, self, recovered);
         this.acceptor = new RingAcceptor(recovered);
         this.learner = config.kind() == Ring.Kind.M_RING
                 ? new RingLearner(recovered, config.mringLearnerBuffer(), config.mringLearnerBufferBytes())
@@ -76,14 +80,16 @@ public final class RingEngine implements Engine {
         this.now = now;
         this.coordinator = new Coordinator(n * config.maxPending(), 4 * n * config.maxPending());
         this.pacer = new SkipPacer(config, () -> this.now);
-        this.reports = new RingReports(config, self, learner);
-        this.liveness = new RingLiveness(config, self, acceptor, learner, reports, counters, !recovered.isEmpty(), now);
+        this.reports = new RingReports(config, self, learner, group);
+        this.liveness = new RingLiveness(config, self, acceptor, learner, reports, counters, !recovered.isEmpty(), group, now);
         this.rounds = new RingRounds(config, self, this, acceptor, learner, own, coordinator, pacer, liveness,
-                reports, counters, observer, now);
-        this.delivery = new RingDelivery(acceptor, learner, cache, own, coordinator, pacer, liveness, observer);
-        this.catchUp = new RingCatchUp(config, self, learner, acceptor, cache, coordinator, observer);
+                reports, counters, observer, group, now);
+        this.delivery = new RingDelivery(acceptor, learner, cache, own, coordinator, pacer, liveness, observer, group);
+        this.catchUp = new RingCatchUp(config, self, learner, acceptor, cache, coordinator, observer, group,
+                () -> liveness.heardFrom(this.now));
         this.opening = new RingOpening(config, acceptor, learner, cache, own, coordinator, pacer, delivery.logical(), rounds,
-                liveness, reports, observer);
+                liveness, reports, observer, group);
+        this.alives = new RingAliveExchange(config, self, acceptor, learner, rounds, liveness, reports);
     }
 
     /**
@@ -99,6 +105,7 @@ public final class RingEngine implements Engine {
         this.variant = variant;
         this.recovery = recovery;
         rounds.attach(variant, recovery);
+        alives.attach(variant);
         opening.attach(variant, recovery);
     }
 
@@ -198,6 +205,17 @@ public final class RingEngine implements Engine {
         opening.openMore(now, out);
     }
 
+    /** A majority of the voters of a set this member knows of (G5); a fixed set's {@link RingConfig#ringAcceptors()}. */
+    @Override
+    public boolean plausibleAcceptors(int acceptors) {
+        for (dev.parallax.core.membership.Membership m : group.history().entries().values()) {
+            if (m.quorum() == acceptors) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     // ---------------------------------------------------------------- inputs
 
     void onTick(long now, Effects<RingWire, RingRecord, RingValue> out) {
@@ -220,10 +238,7 @@ public final class RingEngine implements Engine {
         } else if (liveness.claimsRound(rounds.roundChangedAt(), rounds.highestStarted(), now)) {
             rounds.startRound(rounds.nextOwnRound(), now, out);
         }
-        if (reportsToCoordinator() && reports.aliveDue(now)) {
-            sendAlive(out);
-        }
-        reportBacklog(out);
+        alives.tick(now, out);
         for (ProposalEntry p : own.due(now, config.proposalRetryNanos())) {
             proposalArrived(p, out);
         }
@@ -298,9 +313,11 @@ public final class RingEngine implements Engine {
         } else if (m instanceof RingMessage.Phase1B b) {
             rounds.onPhase1B(from, b, now, out);
         } else if (m instanceof RingMessage.Heartbeat hb) {
-            onHeartbeat(from, hb, out);
+            alives.onHeartbeat(from, hb, now, out);
         } else if (m instanceof RingMessage.Alive a) {
-            onAlive(from, a, out);
+            if (alives.onAlive(from, a, now, out)) {
+                reform(out);
+            }
         } else if (m instanceof RingMessage.StepDown sd) {
             liveness.onStepDown(from, sd, now);
         } else if (m instanceof RingMessage.CatchUpQuery q) {
@@ -362,7 +379,7 @@ public final class RingEngine implements Engine {
     void onDelivered(long nextInstance, long now, Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
         reports.delivered(nextInstance);
-        reportBacklog(out);
+        alives.reportBacklog(now, out);
         if (rounds.leading()) {
             reports.recomputeFloor();
             openMore(out);
@@ -378,6 +395,10 @@ public final class RingEngine implements Engine {
         acceptor.trimBelow(Math.min(t, learner.firstUndecided()));
         acceptor.checkpoint(out);
         learner.checkpoint(out);
+        if (config.membershipChanges()) {
+            group.history().truncateBelow(t);
+            out.persist(group.checkpoint(), true);
+        }
         if (own.incarnationPersisted()) {
             out.persist(new RingRecord.Incarnation(own.incarnation()), true);
         }
@@ -392,70 +413,6 @@ public final class RingEngine implements Engine {
 
     void detectFailuresExternally() {
         liveness.detectExternally();
-    }
-
-    // ---------------------------------------------------------------- heartbeats and Alive
-
-    private void onHeartbeat(int from, RingMessage.Heartbeat hb, Effects<RingWire, RingRecord, RingValue> out) {
-        if (from != config.coordinatorOf(hb.round()) || from == self) {
-            return;
-        }
-        learner.noteDecidedBelow(hb.decidedBelow());    // a fact, whatever the round
-        if (hb.round() < rnd()) {
-            liveness.heardWorkingCoordinator(from, hb.round(), now);
-            return;
-        }
-        if (hb.round() > rnd()) {
-            rounds.adoptRound(hb.round(), hb.ring(), now, out);
-        } else if (!rounds.coordinates() && !hb.ring().equals(rounds.ring())) {
-            rounds.followRing(hb.ring(), now);
-        }
-        liveness.coordinatorHeartbeat();
-        learner.noteDecidedBelow(hb.decidedBelow());
-        reports.noteFloor(hb.versionFloor());
-    }
-
-    private void onAlive(int from, RingMessage.Alive a, Effects<RingWire, RingRecord, RingValue> out) {
-        reports.alive(from, a);
-        learner.noteDecidedBelow(a.decidedBelow());
-        if (liveness.reformsAbove(a, rounds.leading(), now)) {
-            // A member that hears us promised a round above ours that never started (its candidate
-            // gave up): it cannot vote in our round. Re-form above it (rejoin).
-            rounds.startRound(config.nextRoundOf(self, Math.max(a.round(), Math.max(rnd(), rounds.highestStarted()))),
-                    now, out);
-            return;
-        }
-        if (liveness.abandonedRound(a.round(), rounds.coordinates())) {
-            out.send(from, new RingMessage.StepDown(a.round()));
-            return;
-        }
-        if (a.round() != rnd() || !rounds.leading()) {
-            return;
-        }
-        reports.aliveInRound(from, a);
-        variant.alive(from, a, now);
-        reports.recomputeFloor();
-        if (liveness.readmits(from, a, rounds.ring(), now)) {
-            reform(out);
-        }
-    }
-
-    /** Whether this member reports to another coordinator (it follows a round it does not coordinate). */
-    private boolean reportsToCoordinator() {
-        return !rounds.coordinates() && rnd() >= 0 && config.coordinatorOf(rnd()) != self;
-    }
-
-    /** This member's {@code Alive}, to its round's coordinator, or to the working one when stranded. */
-    private void sendAlive(Effects<RingWire, RingRecord, RingValue> out) {
-        int target = liveness.stranded(rounds.coordinates(), now) ? liveness.workingCoordinator() : config.coordinatorOf(rnd());
-        reports.sendAlive(target, rnd(), rounds.ring(), variant.lastSeen(), now, out);
-    }
-
-    /** The learner's side of flow control (§3.3.6, {@link RingReports#backlogAliveDue}). */
-    private void reportBacklog(Effects<RingWire, RingRecord, RingValue> out) {
-        if (reports.backlogAliveDue(reportsToCoordinator(), now)) {
-            sendAlive(out);
-        }
     }
 
     // ---------------------------------------------------------------- catch-up (C6)
@@ -485,6 +442,17 @@ public final class RingEngine implements Engine {
     }
 
     // ---------------------------------------------------------------- accessors
+
+    /** G1, G7 ({@link RingGroup}): the coordinator opens {@code change} next, or says why not. */
+    String proposeMembership(dev.parallax.core.membership.MembershipChange change, long now,
+                             Effects<RingWire, RingRecord, RingValue> out) {
+        this.now = now;
+        return opening.proposeMembership(change, liveness.heardFrom(now) | (1 << self), reports.progress(), now, out);
+    }
+
+    RingGroup group() {
+        return group;
+    }
 
     /** The coordinator's currently open instances. */
     int openCount() {

@@ -73,6 +73,10 @@ public final class RingKeys {
     public static final ConfigKey<Integer> MAX_BACKLOG = ConfigKey.integer("ring.max.backlog", 1024, 1, Integer.MAX_VALUE,
             "Open instances stay below the slowest ring member's delivered version plus this (U-Ring flow control, "
                     + "seed 003 (Ring Paxos) §3.3.6 (b)); below 4096, the runtime's maxUndelivered.");
+    /** {@code ring.member.ids}. */
+    public static final ConfigKey<Integer> MEMBER_IDS = ConfigKey.integer("ring.member.ids", 0, 0, RingConfig.MAX_MEMBERS,
+            "Member ids in use over the cluster's life, 0 for the cluster file's n: above n, membership changes may add "
+                    + "members with ids up to this minus one (rounds rotate over this many ids; retired ids never return).");
     /** {@code ring.max.pending}. */
     public static final ConfigKey<Integer> MAX_PENDING = ConfigKey.integer("ring.max.pending", 64, 1, Integer.MAX_VALUE,
             "Own undecided proposals per member; the coordinator's queue holds at most n times this.");
@@ -168,7 +172,7 @@ public final class RingKeys {
     /** Every Ring Paxos key, in the order of docs/protocols/ring-paxos.md. */
     public static final KeyTable TABLE = KeyTable.of("Ring Paxos", WINDOW, BATCH_BYTES, BATCH_TIMEOUT, EAGER_BELOW, PACKET_BYTES,
             HEARTBEAT, SUSPECT, RETRANSMIT, CATCH_UP, CATCH_UP_MAX_INSTANCES, CATCH_UP_MAX_BYTES, STALL, REJOIN_BACKOFF,
-            REJOIN_LAG, MAX_BACKLOG, MAX_PENDING, PROPOSAL_RETRY, RESTART_HOLD, LAMBDA, DELTA, MRING_GROUP, MRING_PORT,
+            REJOIN_LAG, MAX_BACKLOG, MEMBER_IDS, MAX_PENDING, PROPOSAL_RETRY, RESTART_HOLD, LAMBDA, DELTA, MRING_GROUP, MRING_PORT,
             MRING_INTERFACE, MRING_TTL, MRING_PACKET_BYTES, MRING_SOCKET_BUFFER_BYTES, MRING_WINDOW_MIN, MRING_RETRANSMIT,
             MRING_RETRANSMIT_MAX_BYTES, MRING_FC_THRESHOLD, MRING_FC_DECREASE, MRING_FC_INCREASE, MRING_LEARNER_BUFFER,
             MRING_LEARNER_BUFFER_BYTES, MRING_AUTH, MRING_TEST_FAULTS);

@@ -31,6 +31,9 @@ final class RingLiveness {
     private final RingConfig config;
     private final int self;
     private final int n;
+    private final RingGroup group;
+    /** The ids a message ever came from (as a mask). */
+    private int seen;
     private final RingAcceptor acceptor;
     private final RingLearner learner;
     private final RingReports reports;
@@ -68,21 +71,22 @@ final class RingLiveness {
      * @param now          the driver's clock at creation: every member counts as just heard
      */
     RingLiveness(RingConfig config, int self, RingAcceptor acceptor, RingLearner learner, RingReports reports,
-                 RingCounters counters, boolean recoveredAny, long now) {
+                 RingCounters counters, boolean recoveredAny, RingGroup group, long now) {
         this.config = config;
         this.self = self;
         this.n = config.members();
+        this.group = group;
         this.acceptor = acceptor;
         this.learner = learner;
         this.reports = reports;
         this.counters = counters;
-        this.suspicion = new RingSuspicion(config, self);
-        this.exclusions = new Exclusions(n, config.rejoinBackoffNanos());
+        this.suspicion = new RingSuspicion(config, self, () -> group.at(learner.firstUndecided()));
+        this.exclusions = new Exclusions(config.idSpace(), config.rejoinBackoffNanos());
         this.recoveredAny = recoveredAny;
         this.heardPeer = !recoveredAny;
         this.holdUntil = now + config.restartHoldNanos();
         this.coordinatorHeardAt = now;
-        this.lastHeard = new long[n];
+        this.lastHeard = new long[config.idSpace()];
         Arrays.fill(lastHeard, now);
     }
 
@@ -91,6 +95,7 @@ final class RingLiveness {
     /** A well-formed message of {@code from} arrived at {@code now}. */
     void heard(int from, long now) {
         lastHeard[from] = Math.max(lastHeard[from], now);
+        seen |= 1 << from;
         if (from != self) {
             heardPeer = true;
             heardAnyPeer = true;
@@ -268,7 +273,8 @@ final class RingLiveness {
      * one as coordinator. For odd n it equals the former {@code suspect × (1 + (n−1)/2)}.
      */
     private long longestRankedTimeout() {
-        return config.suspectNanos() * (n + 1) / 2;
+        int voters = config.membershipChanges() ? Math.max(n, group.at(learner.firstUndecided()).voterCount()) : n;
+        return config.suspectNanos() * (voters + 1) / 2;
     }
 
     /**
@@ -321,13 +327,24 @@ final class RingLiveness {
         if (!heardAnyPeer && now - holdUntil < 0) {
             return false;
         }
-        int heard = 0;
-        for (int m = 0; m < n; m++) {
+        dev.parallax.core.membership.Membership set = group.at(learner.firstUndecided());
+        return !set.isQuorum(heard(now) | (1 << self));
+    }
+
+    /** The ids a message really came from within the suspect time-out (not counted as heard at creation), as a mask. */
+    int heardFrom(long now) {
+        return heard(now) & seen;
+    }
+
+    /** The ids heard within the suspect time-out, as a mask (this member's own bit not set unless heard). */
+    int heard(long now) {
+        int mask = 0;
+        for (int m = 0; m < lastHeard.length; m++) {
             if (m != self && now - lastHeard[m] <= config.suspectNanos()) {
-                heard++;
+                mask |= 1 << m;
             }
         }
-        return heard < config.othersInQuorum();
+        return mask;
     }
 
     /**

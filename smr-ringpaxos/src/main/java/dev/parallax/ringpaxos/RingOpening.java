@@ -34,7 +34,14 @@ final class RingOpening {
     private final RingLiveness liveness;
     private final RingReports reports;
     private final RingPaxosCore.Observer observer;
+    private final RingGroup group;
     private Variant variant;
+    /** G1, G7: the configuration command to open next (its encoded change), or null. */
+    private java.nio.ByteBuffer changeToOpen;
+    /** G7: the instance this coordinator opened its last configuration command at, -1 for none. */
+    private long changeOpenedAt = -1;
+    /** The round {@link #changeToOpen} was taken in: a later round drops it (its operator is told by a time-out). */
+    private long changeRound = -1;
     private Recovery recovery = Recovery.NONE;
 
     private boolean opening;
@@ -42,7 +49,8 @@ final class RingOpening {
 
     RingOpening(RingConfig config, RingAcceptor acceptor, RingLearner learner, ValueCache cache, OwnProposals own,
                 Coordinator coordinator, SkipPacer pacer, LogicalNumbering logical, RingRounds rounds,
-                RingLiveness liveness, RingReports reports, RingPaxosCore.Observer observer) {
+                RingLiveness liveness, RingReports reports, RingPaxosCore.Observer observer, RingGroup group) {
+        this.group = group;
         this.config = config;
         this.acceptor = acceptor;
         this.learner = learner;
@@ -87,6 +95,9 @@ final class RingOpening {
 
     /** The leading coordinator's tick: offers the skip due (if any), then opens what it may. */
     void leaderTick(long now, Effects<RingWire, RingRecord, RingValue> out) {
+        if (atEffectiveInstance(now, out)) {
+            return;
+        }
         long skip = pacer.skipDue(now, logical.next());
         if (skip > 0) {
             coordinator.offerSkip(ValueId.skip(skip));
@@ -112,7 +123,15 @@ final class RingOpening {
                 long k = pacer.enabled() ? pacer.estimate(logical.next()) : 0;
                 while (coordinator.open() < variant.window(now) && belowBacklog()) {
                     boolean clients = !pacer.enabled() || !pacer.capped(now, k);
-                    Phase2Entry e = coordinator.take(clients);
+                    Phase2Entry e = next();
+                    if (e == NONE) {
+                        break;      // G3: the instance's set is unknown here, or not the ring's
+                    }
+                    e = e != null ? e : coordinator.take(clients);
+                    if (e == null && config.membershipChanges()
+                            && group.pending(learner.firstUndecided()) > coordinator.nextInstance()) {
+                        e = coordinator.takeOwn(ValueId.NOOP, ByteBufferUtil.EMPTY);     // G6
+                    }
                     if (e == null) {
                         ValueId head = clients ? null : coordinator.queuedHead();
                         if (head != null) {
@@ -142,6 +161,74 @@ final class RingOpening {
         } finally {
             opening = false;
         }
+    }
+
+    private static final Phase2Entry NONE = new Phase2Entry(0, ValueId.NOOP, ByteBufferUtil.EMPTY);
+
+    /**
+     * G3: {@link #NONE} if the next instance may not be opened on this ring; the configuration
+     * command to open there, if one waits and no re-proposal is due; else null (take the queue's).
+     */
+    private Phase2Entry next() {
+        long i = coordinator.nextInstance();
+        if (config.membershipChanges() && !group.mayOpen(i, learner.firstUndecided(), rounds.ringSet())) {
+            return NONE;
+        }
+        if (changeToOpen == null || changeRound != acceptor.rnd()) {
+            changeToOpen = null;
+            return null;
+        }
+        Phase2Entry e = coordinator.takeOwn(ValueId.configuration(acceptor.rnd(), i), changeToOpen);
+        if (e != null) {
+            changeToOpen = null;
+            changeOpenedAt = i;
+        }
+        return e;
+    }
+
+    /**
+     * G5: this coordinator reached an effective instance {@code e} (the next instance is governed
+     * by another set than its ring's): once everything below {@code e} is decided here it re-forms
+     * on the new set — or steps down, no voter there. True if the round changed.
+     */
+    private boolean atEffectiveInstance(long now, Effects<RingWire, RingRecord, RingValue> out) {
+        long e = coordinator.nextInstance();
+        long first = learner.firstUndecided();
+        if (!config.membershipChanges() || group.at(e).equals(rounds.ringSet()) || !group.history().knows(e, first)
+                || first < e) {
+            return false;
+        }
+        if (group.selfVotes(first)) {
+            liveness.reforming(coordinator.open(), now);
+            rounds.startRound(rounds.nextOwnRound(), now, out);
+        } else {
+            rounds.stepDown(now, out);
+        }
+        return true;
+    }
+
+    /**
+     * G1, G7: this coordinator opens {@code change} next, or says why not ({@link RingGroup#refusal}).
+     *
+     * @param heard    the ids heard within the suspect time-out
+     * @param progress per id, the first undecided instance it last reported
+     */
+    String proposeMembership(dev.parallax.core.membership.MembershipChange change, int heard, long[] progress, long now,
+                             Effects<RingWire, RingRecord, RingValue> out) {
+        if (!config.membershipChanges()) {
+            return "this ring's members are fixed: set ring.member.ids (at least the cluster's n) to change them";
+        }
+        long first = learner.firstUndecided();
+        boolean inFlight = changeToOpen != null || (changeOpenedAt >= first && rounds.leading());
+        String refusal = group.refusal(change, rounds.leading(), liveness.watchedCoordinator(), first, inFlight,
+                heard, progress);
+        if (refusal != null) {
+            return refusal;
+        }
+        changeToOpen = java.nio.ByteBuffer.wrap(change.encode()).asReadOnlyBuffer();
+        changeRound = acceptor.rnd();
+        openMore(now, out);
+        return null;
     }
 
     /** U-Ring's backlog bound (C3): open no instance too far above what the slowest ring member delivered. */

@@ -132,7 +132,8 @@ public final class RingPaxos implements OrderingProtocol {
             throw new IllegalArgumentException(name() + " configured for " + config.members() + " members, cluster has "
                     + members);
         }
-        RingCodec codec = new RingCodec(members);
+        // Ids up to ring.member.ids (members added at run time, RingGroup) are legal on the wire.
+        RingCodec codec = new RingCodec(config.idSpace());
         Transport<RingWire> transport;
         String log;
         if (config.kind() == Ring.Kind.U_RING) {
@@ -147,7 +148,7 @@ public final class RingPaxos implements OrderingProtocol {
             transport = Channels.union(RingWire.class,
                     Channels.Route.of(RingUnicast.class, context.transport(M_CHANNEL, codec)),
                     Channels.Route.of(MPacket.class,
-                            context.datagramGroup(M_DATAGRAM_CHANNEL, new MPacketCodec(members), datagramGroup(config))));
+                            context.datagramGroup(M_DATAGRAM_CHANNEL, new MPacketCodec(config.idSpace()), datagramGroup(config))));
             log = M_LOG;
         }
         return RingPaxosBroadcast.builder().config(config).self(context.config().id()).transport(transport)

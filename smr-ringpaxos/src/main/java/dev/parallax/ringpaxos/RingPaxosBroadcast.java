@@ -3,7 +3,13 @@ package dev.parallax.ringpaxos;
 import dev.parallax.core.runtime.ProtocolRuntime;
 import dev.parallax.core.runtime.RuntimeBroadcast;
 import dev.parallax.core.runtime.RuntimeOptions;
+import dev.parallax.core.membership.Membership;
+import dev.parallax.core.membership.MembershipChange;
+import dev.parallax.core.membership.MembershipHistory;
+import dev.parallax.core.membership.RuntimeMembershipAdmin;
+import dev.parallax.core.protocol.Effects;
 import dev.parallax.core.spi.AtomicBroadcast;
+import dev.parallax.core.spi.MembershipAdmin;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -11,6 +17,7 @@ import io.micrometer.core.instrument.Tags;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
@@ -52,15 +59,24 @@ import java.util.function.ToDoubleFunction;
  * {@code ring.heartbeat.ms}, {@code ring.retransmit.ms} and {@code mring.retransmit.ms}. What only
  * delegates to the runtime is {@link RuntimeBroadcast}'s; a snapshot taken
  * ({@link #snapshotTaken}) covers every position below its sequence, and the log is trimmed at
- * most to the version floor; an installed one carries no delivery state (the core skips to it).
+ * most to the version floor; an installed one carries the member history as of its position
+ * ({@link RingDeliveredMembership}; nothing while the members are fixed). Membership changes
+ * ({@link MembershipAdmin}, {@link RingGroup}) are taken by the coordinator; a transfer of
+ * leadership is refused ({@link #NO_TRANSFER}).
  *
  * <p>Threads: {@link #propose}, {@link #redirectHint}, {@link #leaderHint},
  * {@link #readyForProposal}, {@link #snapshotTaken} and {@link #snapshotInstalled} from any thread,
  * never blocking; {@link #start} and {@link #close} once each, by the owner. The broadcast owns the
  * transport and the log it was given and closes them.
  */
-public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRecord, RingValue, RingPaxosCore> {
+public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRecord, RingValue, RingPaxosCore>
+        implements MembershipAdmin {
+    /** What a transfer request is told: Ring Paxos has no leadership transfer. */
+    static final String NO_TRANSFER = "the ring's coordinator is chosen by Phase 1; transfer is not supported";
     private final int self;
+    private final RingDeliveredMembership delivered;
+    private final RuntimeMembershipAdmin<RingWire, RingRecord, RingValue, RingPaxosCore> admin;
+    private volatile Membership membership;
     private volatile long round = -1;
     private volatile int coordinator = -1;
     private volatile int leading;
@@ -90,6 +106,10 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
         String defaultName = defaultName(config.kind());
         String name = options.name(defaultName);
         registerMeters(options.meterRegistry(), Tags.of("protocol", name, "replica", Integer.toString(self)));
+        this.membership = Membership.initial(config.members());
+        this.delivered = new RingDeliveredMembership(config, skipEncoder);
+        this.admin = new RuntimeMembershipAdmin<>(config.window(), this::protocolRuntime, ORDERING, () -> membership,
+                p.transport());
         ProtocolRuntime.Builder<RingWire, RingRecord, RingValue, RingPaxosCore> rb =
                 p.runtimeBuilder(defaultName, new RingRecordCodec());
         rb.core((recovered, amnesiac, now) -> {
@@ -97,10 +117,13 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
                     c.detectFailuresExternally();
                     return c;
                 })
-                .values(bytes -> new RingValue.ClientBatch(bytes.asReadOnlyBuffer()), v -> delivery(v, skipEncoder))
-                .memberWatch(new ProtocolRuntime.MemberWatch(new RingSuspicion(config, self), () -> watchedEpoch,
+                .values(delivered)
+                .memberWatch(new ProtocolRuntime.MemberWatch(new RingSuspicion(config, self, () -> membership), () -> watchedEpoch,
                         () -> watchedMask, Math.max(1, config.heartbeatNanos() / 4)))
-                .observer(this::publish)
+                .observer(c -> {
+                    publish(c);
+                    admin.observe(c, p.clock().nanoTime());
+                })
                 .maxTickNanos(maxTickNanos(config));
         install(rb.build());
     }
@@ -154,7 +177,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
      * without one); none for a no-op or anything else.
      */
     static ByteBuffer delivery(RingValue v, LongFunction<ByteBuffer> skipEncoder) {
-        if (!(v instanceof RingValue.Chosen c) || c.vid().isNoop()) {
+        if (!(v instanceof RingValue.Chosen c) || c.vid().isNoop() || c.vid().isConfig()) {
             return null;
         }
         if (c.vid().isSkip()) {
@@ -187,6 +210,100 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
         stepDowns = c.stepDowns();
         watchedMask = c.watchedMask();
         watchedEpoch = c.watchedEpoch();
+        membership = c.membership();
+    }
+
+    /**
+     * Ring Paxos for the protocol-neutral admin ({@link RingGroup}, rules G1–G8): the coordinator
+     * takes changes; there is no leadership transfer ({@link #NO_TRANSFER}).
+     */
+    private static final RuntimeMembershipAdmin.Ordering<RingWire, RingRecord, RingValue, RingPaxosCore> ORDERING =
+            new RuntimeMembershipAdmin.Ordering<>() {
+                @Override
+                public String propose(RingPaxosCore core, MembershipChange change, long now,
+                                      Effects<RingWire, RingRecord, RingValue> out) {
+                    return core.proposeMembership(change, now, out);
+                }
+
+                @Override
+                public String transfer(RingPaxosCore core, int target, long now, Effects<RingWire, RingRecord, RingValue> out) {
+                    return NO_TRANSFER;
+                }
+
+                @Override
+                public int transferTarget(RingPaxosCore core) {
+                    return core.self();
+                }
+
+                @Override
+                public MembershipHistory history(RingPaxosCore core) {
+                    return core.membershipHistory();
+                }
+
+                @Override
+                public Membership current(RingPaxosCore core) {
+                    return core.membership();
+                }
+
+                @Override
+                public boolean leads(RingPaxosCore core) {
+                    return core.isCoordinator();
+                }
+
+                @Override
+                public int leaderHint(RingPaxosCore core) {
+                    return core.coordinator();
+                }
+
+                @Override
+                public long view(RingPaxosCore core) {
+                    return core.round();
+                }
+            };
+
+    /** The member history as of the last delivery (empty for a fixed ring): what a snapshot carries. Delivery thread. */
+    @Override
+    public byte[] deliveryState() {
+        return delivered.state();
+    }
+
+    /** A snapshot carrying {@code deliveryState} (a member history, or nothing) was installed: both sides take it. */
+    @Override
+    public void snapshotInstalled(long nextSequence, byte[] deliveryState) {
+        delivered.install(deliveryState);
+        protocolRuntime().skipTo(nextSequence, deliveryState);
+    }
+
+    @Override
+    public CompletableFuture<String> addLearner(int id, String hostPort) {
+        return admin.addLearner(id, hostPort);
+    }
+
+    @Override
+    public CompletableFuture<String> promote(int id) {
+        return admin.promote(id);
+    }
+
+    @Override
+    public CompletableFuture<String> remove(int id) {
+        return admin.remove(id);
+    }
+
+    @Override
+    public CompletableFuture<String> replace(int oldId, int newId, String hostPort) {
+        return admin.replace(oldId, newId, hostPort);
+    }
+
+    /** Refused: {@link #NO_TRANSFER} (the coordinator of a round is whoever completes its Phase 1). */
+    @Override
+    public CompletableFuture<String> transferLeadership(int id) {
+        return admin.transferLeadership(id);
+    }
+
+    /** The member set in effect at this replica's first undecided instance, as last published. */
+    @Override
+    public String members() {
+        return admin.members();
     }
 
     private void registerMeters(MeterRegistry registry, Tags tags) {

@@ -73,7 +73,8 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
 
     /**
      * @param config           the cluster's parameters (its {@link RingConfig#kind()} picks the variant)
-     * @param self             this member's id in {@code [0, n)}
+     * @param self             this member's id in {@code [0, }{@link RingConfig#idSpace()}{@code )} (n unless
+     *                         {@code ring.member.ids} is set: a replica that joins by a membership change)
      * @param recovered        the records of this member's durable log (empty on first start)
      * @param amnesiac         whether the log may have lost records this member acted on (an unclean
      *                         stop under a sync policy that does not force): recover before voting (C10)
@@ -204,6 +205,23 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
         engine.skipTo(instance);
     }
 
+    /**
+     * {@link #skipTo(long)}, and the snapshot's member history ({@link RingDeliveredMembership}'s
+     * state; empty for none) is taken if it applied further ({@link RingGroup}); a malformed one is
+     * ignored (decisions and catch-up bring the rest).
+     */
+    @Override
+    public void skipTo(long instance, ByteBuffer deliveryState) {
+        engine.skipTo(instance);
+        if (deliveryState.hasRemaining()) {
+            try {
+                engine.group().restore(deliveryState);
+            } catch (IllegalArgumentException malformed) {
+                // nothing to take
+            }
+        }
+    }
+
     @Override
     public void reportEvents(ObjLongConsumer<String> sink) {
         engine.reportEvents(sink);
@@ -249,6 +267,43 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
      */
     public void detectFailuresExternally() {
         engine.detectFailuresExternally();
+    }
+
+    /**
+     * A membership change ({@link RingGroup}, rules G1–G8): this member, coordinating its round,
+     * opens {@code change} as a configuration command; it takes effect {@code ring.window}
+     * instances after the instance that decides it. Refused (the reason returned) unless
+     * {@code ring.member.ids} is set, this member leads, no other change is in flight, and the
+     * change keeps a majority of heard voters and promotes only a caught-up learner.
+     *
+     * @return null if opened (or queued to open next), else why not
+     */
+    public String proposeMembership(dev.parallax.core.membership.MembershipChange change, long now,
+                                    Effects<RingWire, RingRecord, RingValue> out) {
+        String refusal = engine.proposeMembership(change, now, out);
+        learner.reportConflicts(out);
+        return refusal;
+    }
+
+    /** Which member set governs each instance, as far as this member knows ({@link RingGroup}). */
+    public dev.parallax.core.membership.MembershipHistory membershipHistory() {
+        return engine.group().history();
+    }
+
+    /** The member set in effect at the first undecided instance. */
+    public dev.parallax.core.membership.Membership membership() {
+        return engine.group().at(engine.firstUndecided());
+    }
+
+    /**
+     * An installed snapshot's member history (its delivery side's,
+     * {@link dev.parallax.core.membership.MembershipHistory#encode}): taken if it applied further
+     * than this member's. Call with {@link #skipTo}, on the driver's thread.
+     *
+     * @throws IllegalArgumentException if malformed
+     */
+    public boolean restoreMembership(java.nio.ByteBuffer encoded) {
+        return engine.group().restore(encoded);
     }
 
     /** The acceptor's current round, -1 before any. */

@@ -7,7 +7,7 @@ import java.util.Objects;
  * What a Ring Paxos member writes to its durable log (seed 003 (Ring Paxos) §3.3.5, "the second
  * way": acceptors log before they answer). <b>Votes are durable before they are forwarded</b>: every
  * step that reveals a vote persists its {@link VoteRecord} synced, and the effect applier syncs
- * before any send. The ring needs no record. Binary form: {@link RingRecordCodec} (tags 1..6).
+ * before any send. The ring needs no record. Binary form: {@link RingRecordCodec} (tags 1..7).
  * Immutable (byte buffers are read-only views no one mutates: readers use absolute reads or
  * {@code duplicate()}); thread-safe.
  */
@@ -85,5 +85,40 @@ public sealed interface RingRecord {
      * @param incarnation the incarnation
      */
     record Incarnation(long incarnation) implements RingRecord {
+    }
+
+    /**
+     * Synced: the membership history ({@code MembershipHistory#encode}) as of a compaction, so a
+     * restart knows the members although the configuration commands that made them were trimmed
+     * ({@link RingGroup}). A log without one (an older log, or a ring whose members never changed)
+     * starts from the cluster file's members.
+     *
+     * @param history the encoded history (copied in and out)
+     */
+    record Members(byte[] history) implements RingRecord {
+        /** @throws NullPointerException if {@code history} is null */
+        public Members {
+            history = history.clone();
+        }
+
+        @Override
+        public byte[] history() {
+            return history.clone();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Members m && java.util.Arrays.equals(m.history, history);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Arrays.hashCode(history);
+        }
+
+        @Override
+        public String toString() {
+            return "Members(" + history.length + " bytes)";
+        }
     }
 }

@@ -39,6 +39,8 @@ public final class RingRecordCodec implements RecordCodec<RingRecord> {
     public static final byte TRIM = 5;
     /** Tag of a {@link RingRecord.Incarnation}. */
     public static final byte INCARNATION = 6;
+    /** Tag of a {@link RingRecord.Members} (a log written before membership changes has none). */
+    public static final byte MEMBERS = 7;
 
     @Override
     public ByteBuffer encode(RingRecord record) {
@@ -58,6 +60,8 @@ public final class RingRecordCodec implements RecordCodec<RingRecord> {
             w.putBytes(d.value());
         } else if (record instanceof RingRecord.Trim t) {
             w.putByte(TRIM).putLong(t.instance());
+        } else if (record instanceof RingRecord.Members m) {
+            w.putByte(MEMBERS).putBytes(java.nio.ByteBuffer.wrap(m.history()));
         } else {
             w.putByte(INCARNATION).putLong(((RingRecord.Incarnation) record).incarnation());
         }
@@ -69,6 +73,8 @@ public final class RingRecordCodec implements RecordCodec<RingRecord> {
             return 1 + 16 + ValueId.BYTES + 4 + v.value().remaining();
         } else if (record instanceof RingRecord.Decision d) {
             return 1 + 8 + ValueId.BYTES + 4 + d.value().remaining();
+        } else if (record instanceof RingRecord.Members m) {
+            return 1 + 4 + m.history().length;
         }
         return 1 + 8 + ValueId.BYTES;
     }
@@ -86,6 +92,7 @@ public final class RingRecordCodec implements RecordCodec<RingRecord> {
                 case DECISION -> new RingRecord.Decision(number("instance", r.getLong()), vid(r), RingCodec.readValue(r));
                 case TRIM -> new RingRecord.Trim(number("instance", r.getLong()));
                 case INCARNATION -> new RingRecord.Incarnation(number("incarnation", r.getLong()));
+                case MEMBERS -> members(RingCodec.readValue(r));
                 default -> throw new IllegalArgumentException("no ring record with tag " + tag);
             };
             r.end();
@@ -94,6 +101,15 @@ public final class RingRecordCodec implements RecordCodec<RingRecord> {
             throw new IllegalArgumentException("malformed ring record of " + bytes.remaining() + " bytes: "
                     + e.getMessage(), e);
         }
+    }
+
+    /** A {@link RingRecord.Members} whose history parses ({@code MembershipHistory#restore}'s checks). */
+    private static RingRecord.Members members(ByteBuffer bytes) {
+        byte[] h = new byte[bytes.remaining()];
+        bytes.duplicate().get(h);
+        new dev.parallax.core.membership.MembershipHistory(dev.parallax.core.membership.Membership.initial(1), 1)
+                .restore(ByteBuffer.wrap(h));
+        return new RingRecord.Members(h);
     }
 
     private static ValueId vid(WireReader r) {

@@ -35,11 +35,15 @@ final class RingReports {
     /** Each member's first undecided instance as it last reported it (Phase 1B, Alive); -1 unknown. */
     private final long[] reportedFirst;
 
-    RingReports(RingConfig config, int self, RingLearner learner) {
+    /** Who hears the heartbeats (G4, G8); null: ids {@code 0..n-1}. */
+    private final RingGroup group;
+
+    RingReports(RingConfig config, int self, RingLearner learner, RingGroup group) {
         this.config = config;
         this.self = self;
-        this.n = config.members();
+        this.n = config.idSpace();
         this.learner = learner;
+        this.group = group;
         this.versions = new VersionTable(n, config.quorum(), self);
         this.lastSeenOf = new long[n];
         Arrays.fill(lastSeenOf, -1);
@@ -58,10 +62,8 @@ final class RingReports {
         lastHeartbeat = now;
         versions.recompute();
         RingMessage.Heartbeat hb = new RingMessage.Heartbeat(round, ring, learner.knownDecidedBelow(), versions.floor());
-        for (int m = 0; m < n; m++) {
-            if (m != self) {
-                out.send(m, hb);
-            }
+        for (int m : group.others(group.recipients(learner.firstUndecided()))) {
+            out.send(m, hb);
         }
     }
 
@@ -119,6 +121,13 @@ final class RingReports {
     }
 
     /** Member {@code from} reported its first undecided instance in a {@code Phase1B}. */
+    /** Per id, the first undecided instance it last reported (-1 if never); this member's own for itself. */
+    long[] progress() {
+        long[] p = reportedFirst.clone();
+        p[self] = learner.firstUndecided();
+        return p;
+    }
+
     void reportedFirst(int from, long decidedBelow) {
         reportedFirst[from] = decidedBelow;
     }

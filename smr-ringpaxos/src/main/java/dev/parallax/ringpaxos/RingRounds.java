@@ -28,7 +28,6 @@ final class RingRounds {
 
     private final RingConfig config;
     private final int self;
-    private final int n;
     private final Engine engine;
     private final RingAcceptor acceptor;
     private final RingLearner learner;
@@ -39,10 +38,13 @@ final class RingRounds {
     private final RingReports reports;
     private final RingCounters counters;
     private final RingPaxosCore.Observer observer;
+    private final RingGroup group;
     private Variant variant;
     private Recovery recovery = Recovery.NONE;
 
     private Ring ring;
+    /** The set the ring of the round this member leads was drawn from (G3, G5; {@link RingGroup}). */
+    private dev.parallax.core.membership.Membership ringSet;
     private PhaseOne phaseOne;
     private boolean leading;
     /** The highest round this member started a Phase 1 for (never started again). */
@@ -55,10 +57,9 @@ final class RingRounds {
      */
     RingRounds(RingConfig config, int self, Engine engine, RingAcceptor acceptor, RingLearner learner,
                OwnProposals own, Coordinator coordinator, SkipPacer pacer, RingLiveness liveness,
-               RingReports reports, RingCounters counters, RingPaxosCore.Observer observer, long now) {
+               RingReports reports, RingCounters counters, RingPaxosCore.Observer observer, RingGroup group, long now) {
         this.config = config;
         this.self = self;
-        this.n = config.members();
         this.engine = engine;
         this.acceptor = acceptor;
         this.learner = learner;
@@ -69,6 +70,7 @@ final class RingRounds {
         this.reports = reports;
         this.counters = counters;
         this.observer = observer;
+        this.group = group;
         this.roundChangedAt = now;
     }
 
@@ -83,6 +85,11 @@ final class RingRounds {
     /** The ring of the current round, or null if none is known. */
     Ring ring() {
         return ring;
+    }
+
+    /** The set the ring of the round this member leads was drawn from, or null (G3). */
+    dev.parallax.core.membership.Membership ringSet() {
+        return ringSet;
     }
 
     /** Whether this member coordinates the current round and finished its Phase 1. */
@@ -166,8 +173,8 @@ final class RingRounds {
             abandonPhaseOne(now, out);
         } else if (now - phaseOne.sentAt() >= config.retransmitNanos()) {
             phaseOne.resent(now);
-            for (int m = 0; m < n; m++) {
-                if (m != self && !phaseOne.answered(m)) {
+            for (int m : group.others(group.recipients(phaseOne.from()))) {
+                if (!phaseOne.answered(m)) {
                     out.send(m, new RingMessage.Phase1A(phaseOne.round(), phaseOne.from()));
                     counters.phase1Retransmit();
                 }
@@ -184,8 +191,8 @@ final class RingRounds {
      * learning and voting in the working round instead of being stranded above it.
      */
     void startRound(long round, long now, Effects<RingWire, RingRecord, RingValue> out) {
-        if (round < 0 || round > MAX_ROUND || recovery.recovering()) {
-            return;
+        if (round < 0 || round > MAX_ROUND || recovery.recovering() || !group.selfVotes(learner.firstUndecided())) {
+            return;     // G5: only a voter starts rounds
         }
         counters.roundStarted();
         highestStarted = Math.max(highestStarted, round);
@@ -199,11 +206,10 @@ final class RingRounds {
         } else {
             liveness.newCandidacy();
         }
-        phaseOne = new PhaseOne(round, learner.firstUndecided(), config.quorum() - 1, now);
-        for (int m = 0; m < n; m++) {
-            if (m != self) {
-                out.send(m, new RingMessage.Phase1A(round, phaseOne.from()));
-            }
+        long from = learner.firstUndecided();
+        phaseOne = new PhaseOne(round, from, answered -> group.phaseOneCovers(answered | (1 << self), from), now);
+        for (int m : group.others(group.recipients(from))) {
+            out.send(m, new RingMessage.Phase1A(round, phaseOne.from()));
         }
         if (phaseOne.done()) {
             finishPhaseOne(now, out);
@@ -223,11 +229,9 @@ final class RingRounds {
     private void abandonPhaseOne(long now, Effects<RingWire, RingRecord, RingValue> out) {
         long abandoned = phaseOne.round();
         phaseOne = null;
-        for (int m = 0; m < n; m++) {
-            if (m != self) {
-                // Whoever promised the abandoned round need not wait for a suspect time-out.
-                out.send(m, new RingMessage.StepDown(abandoned));
-            }
+        for (int m : group.others(group.recipients(learner.firstUndecided()))) {
+            // Whoever promised the abandoned round need not wait for a suspect time-out.
+            out.send(m, new RingMessage.StepDown(abandoned));
         }
         counters.phase1Abandoned();
         roundChangedAt = now;
@@ -257,7 +261,10 @@ final class RingRounds {
         po.onPage(self, new RingMessage.Phase1B(po.round(), acceptor.trimmedBelow(), learner.firstUndecided(),
                 acceptor.page(po.from(), Integer.MAX_VALUE, Integer.MAX_VALUE, cont), RingMessage.Phase1B.COMPLETE));
         learner.noteDecidedBelow(po.decidedBelow());
-        Ring laid = layout(po, now);
+        ringSet = group.at(Math.max(po.start(), learner.firstUndecided()));
+        // G5: the set may have changed since Phase 1 started; a coordinator that no longer votes
+        // there lays out no ring (it would be an acceptor of it).
+        Ring laid = ringSet.isVoter(self) ? layout(po, now) : null;
         if (laid == null) {
             stepDown(now, out);
             return;
@@ -295,39 +302,41 @@ final class RingRounds {
      * without it does it go on — last, after every member that is up to date.
      */
     private Ring layout(PhaseOne po, long now) {
+        int others = ringSet.quorum() - 1;     // G5: acceptors besides this one, a majority of the set's voters
         List<Integer> responders = new ArrayList<>();
         List<Integer> lagging = new ArrayList<>();
         for (int m : po.responders()) {
-            if (m != self && !liveness.excluded(m, now)) {
+            if (m != self && ringSet.isVoter(m) && !liveness.excluded(m, now)) {
                 (reports.farBehind(m) ? lagging : responders).add(m);
             }
         }
         List<Integer> live = new ArrayList<>();
-        for (int m = 0; m < n; m++) {
-            if (m != self && !responders.contains(m) && !lagging.contains(m) && !liveness.excluded(m, now)
+        List<Integer> learners = new ArrayList<>();
+        for (int m : group.others(ringSet.members())) {
+            if (!responders.contains(m) && !lagging.contains(m) && !liveness.excluded(m, now)
                     && liveness.live(m, now)) {
-                (reports.farBehind(m) ? lagging : live).add(m);
+                (!ringSet.isVoter(m) ? learners : reports.farBehind(m) ? lagging : live).add(m);
             }
         }
-        if (responders.size() + live.size() < config.othersInQuorum()) {
+        if (responders.size() + live.size() < others) {
             live.addAll(lagging);
         } else {
             counters.laggingLeftOut(lagging.size());
         }
-        if (responders.size() + live.size() < config.othersInQuorum()) {
+        if (responders.size() + live.size() < others) {
             // Exclusions leave no quorum (two in a ring of three): they are a liveness aid only, so
             // the members that answered this Phase 1 — up, then — go on after all, last. Seed 003
             // (Ring Paxos) §3.3.5: a coordinator that suspects acceptors "may simply try to contact
             // all the acceptors in order to gather an m-quorum". Stepping down instead left every
             // member off any ring while the exclusions lasted.
             for (int m : po.responders()) {
-                if (m != self && !responders.contains(m) && !live.contains(m)) {
+                if (m != self && ringSet.isVoter(m) && !responders.contains(m) && !live.contains(m)) {
                     live.add(m);
                 }
             }
         }
-        return responders.size() + live.size() >= config.othersInQuorum()
-                ? variant.layout(po.round(), responders, live) : null;
+        return responders.size() + live.size() >= others
+                ? variant.layout(po.round(), responders, live, others, learners) : null;
     }
 
     // ---------------------------------------------------------------- round changes
@@ -372,10 +381,8 @@ final class RingRounds {
         pacer.roundEnded();
         roundChangedAt = now;
         variant.roundChanged(ring, false, now);
-        for (int m = 0; m < n; m++) {
-            if (m != self) {
-                out.send(m, new RingMessage.StepDown(acceptor.rnd()));
-            }
+        for (int m : group.others(group.recipients(learner.firstUndecided()))) {
+            out.send(m, new RingMessage.StepDown(acceptor.rnd()));
         }
     }
 }

@@ -153,8 +153,9 @@ public final class RingWireBounds {
         if (vid == null) {
             return "no value id";
         }
-        if (vid.origin() < ValueId.SKIP_ORIGIN || vid.origin() >= members) {
-            return "origin " + vid.origin() + " outside [-1, " + members + ") and not a skip's " + ValueId.SKIP_ORIGIN;
+        if (vid.origin() < ValueId.CONFIG_ORIGIN || vid.origin() >= members) {
+            return "origin " + vid.origin() + " outside [-1, " + members + ") and not a skip's " + ValueId.SKIP_ORIGIN
+                    + " or a configuration command's " + ValueId.CONFIG_ORIGIN;
         }
         return first(number("incarnation", vid.incarnation()), number("seq", vid.seq()));
     }
@@ -224,7 +225,7 @@ public final class RingWireBounds {
         for (int i = 0; bad == null && i < entries.size(); i++) {
             ProposalEntry p = entries.get(i);
             bad = value(p.vid(), p.value(), members);
-            if (bad == null && p.vid().isBodiless()) {
+            if (bad == null && (p.vid().isBodiless() || p.vid().isConfig())) {
                 bad = "a proposal of " + p.vid();
             }
         }

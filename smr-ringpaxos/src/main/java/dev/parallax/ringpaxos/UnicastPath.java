@@ -67,8 +67,12 @@ public final class UnicastPath implements Variant {
 
     @Override
     public Ring layout(long round, List<Integer> responders, List<Integer> live) {
-        int n = config.members();
-        int others = config.othersInQuorum();   // acceptors besides the coordinator: a majority in all
+        return layout(round, responders, live, config.othersInQuorum(), List.of());
+    }
+
+    @Override
+    public Ring layout(long round, List<Integer> responders, List<Integer> live, int others, List<Integer> joining) {
+        int n = config.idSpace();   // others: acceptors besides the coordinator, a majority in all
         List<Integer> acceptors = new ArrayList<>();
         List<Integer> learners = new ArrayList<>();
         for (int k = 1; k < n; k++) {
@@ -90,6 +94,12 @@ public final class UnicastPath implements Variant {
             int m = (self + k) % n;
             if ((responders.contains(m) || live.contains(m)) && !acceptors.contains(m)) {
                 learners.add(m);
+            }
+        }
+        for (int k = 1; k < n; k++) {
+            int m = (self + k) % n;
+            if (joining.contains(m) && !learners.contains(m) && !acceptors.contains(m)) {
+                learners.add(m);    // G8: non-voting members ride after every voter
             }
         }
         int[] order = new int[1 + acceptors.size() + learners.size()];
@@ -153,7 +163,7 @@ public final class UnicastPath implements Variant {
         Ring pr = p.ring();
         long r = p.round();
         if (pr.kind() != Ring.Kind.U_RING || !pr.contains(self) || pr.predecessor(self) != from
-                || pr.coordinator() != config.coordinatorOf(r) || pr.acceptors() != config.ringAcceptors()) {
+                || pr.coordinator() != config.coordinatorOf(r) || !engine.plausibleAcceptors(pr.acceptors())) {
             misrouted++;
             return true;
         }
@@ -339,7 +349,7 @@ public final class UnicastPath implements Variant {
 
     @Override
     public int catchUpTarget(int attempt) {
-        int n = config.members();
+        int n = config.idSpace();
         int start = ring != null && ring.contains(self) && ring.size() > 1 ? ring.predecessor(self)
                 : (round < 0 ? 0 : config.coordinatorOf(round));
         if (start == self) {

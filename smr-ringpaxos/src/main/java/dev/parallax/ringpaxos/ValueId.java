@@ -16,7 +16,13 @@ package dev.parallax.ringpaxos;
  * (Multi-Ring Paxos, seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1 l.13-20; a
  * skip sets {@code next = max(next, upTo)}). Like a NOOP it has no body — the id is the whole value — and no
  * proposer: only a coordinator opens one. {@code upTo >= 1} (a skip to 0 moves nothing).
-  *
+
+ * <p>A <b>configuration command</b> {@code (-3, round, instance + 1)} ({@link #configuration},
+ * {@link #CONFIG_ORIGIN}) names a membership change ({@code MembershipChange}'s bytes are its body) that
+ * the coordinator of {@code round} opened at {@code instance}: one coordinator per round, one opening per
+ * instance in a round, so one body per id. It has a body and no proposer; it is delivered to nobody's
+ * state machine (see {@link RingGroup}).
+ *
  * <p>Wire form {@code origin:2 incarnation:8 seq:8} ({@link #BYTES}); the origin is a signed 16-bit
  * number. Immutable and thread-safe.
  *
@@ -32,6 +38,8 @@ public record ValueId(int origin, long incarnation, long seq) implements Compara
     public static final int BYTES = 2 + 8 + 8;
     /** The reserved origin of a skip id ({@link #skip(long)}). */
     public static final int SKIP_ORIGIN = -2;
+    /** The reserved origin of a configuration command's id ({@link #configuration}). */
+    public static final int CONFIG_ORIGIN = -3;
 
     /**
      * @throws IllegalArgumentException unless the id is {@link #NOOP}, a skip {@code (-2, 0, upTo >= 1)},
@@ -40,7 +48,8 @@ public record ValueId(int origin, long incarnation, long seq) implements Compara
     public ValueId {
         boolean noop = origin == -1 && incarnation == 0 && seq == 0;
         boolean skip = origin == SKIP_ORIGIN && incarnation == 0 && seq >= 1;
-        if (!noop && !skip && (origin < 0 || origin > Short.MAX_VALUE || incarnation < 0 || seq < 1)) {
+        boolean config = origin == CONFIG_ORIGIN && incarnation >= 0 && seq >= 1;
+        if (!noop && !skip && !config && (origin < 0 || origin > Short.MAX_VALUE || incarnation < 0 || seq < 1)) {
             throw new IllegalArgumentException("not a value id: origin " + origin + ", incarnation "
                     + incarnation + ", seq " + seq);
         }
@@ -56,6 +65,24 @@ public record ValueId(int origin, long incarnation, long seq) implements Compara
             throw new IllegalArgumentException("a skip's target must be >= 1, got " + upTo);
         }
         return new ValueId(SKIP_ORIGIN, 0, upTo);
+    }
+
+    /**
+     * The id of the configuration command the coordinator of {@code round} opens at {@code instance}.
+     *
+     * @throws IllegalArgumentException if {@code round} or {@code instance} is negative
+     */
+    public static ValueId configuration(long round, long instance) {
+        if (round < 0 || instance < 0) {
+            throw new IllegalArgumentException("a configuration command's round and instance are >= 0, got "
+                    + round + ", " + instance);
+        }
+        return new ValueId(CONFIG_ORIGIN, round, instance + 1);
+    }
+
+    /** Whether this names a configuration command ({@link #configuration}). */
+    public boolean isConfig() {
+        return origin == CONFIG_ORIGIN;
     }
 
     /** Whether this is {@link #NOOP}. */
@@ -75,7 +102,7 @@ public record ValueId(int origin, long incarnation, long seq) implements Compara
 
     /** Whether the id is the whole value: {@link #NOOP} or a skip, which carry no body and no proposer. */
     public boolean isBodiless() {
-        return origin < 0;
+        return origin == -1 || origin == SKIP_ORIGIN;
     }
 
     /** Orders by origin, then incarnation, then seq (skips first, then {@link #NOOP}). */
@@ -90,6 +117,6 @@ public record ValueId(int origin, long incarnation, long seq) implements Compara
 
     @Override
     public String toString() {
-        return isNoop() ? "NOOP" : isSkip() ? "SKIP(" + seq + ")" : origin + "/" + incarnation + "/" + seq;
+        return isNoop() ? "NOOP" : isSkip() ? "SKIP(" + seq + ")" : isConfig() ? "CONFIG(" + incarnation + "/" + seq + ")" : origin + "/" + incarnation + "/" + seq;
     }
 }

@@ -24,6 +24,14 @@ public interface Variant {
     Ring layout(long round, List<Integer> responders, List<Integer> live);
 
     /**
+     * {@link #layout(long, List, List)} for a ring drawn from a decided member set ({@link RingGroup},
+     * rule G5): {@code others} acceptors besides this member (a majority of the set's voters, less
+     * one), {@code responders} and {@code live} being voters only; {@code learners}, the set's live
+     * non-voting members, ride a U-Ring after every voter (G8) and stay off an M-Ring.
+     */
+    Ring layout(long round, List<Integer> responders, List<Integer> live, int others, List<Integer> learners);
+
+    /**
      * The coordinator opens {@code entries} in {@code round} on {@code ring} (its own votes are
      * already persisted in this step): send the 2A part.
      */

@@ -26,6 +26,15 @@ final class RingCluster extends ScriptedCluster<RingPaxosCore, RingWire, RingRec
         this(config, id -> observer);
     }
 
+    /**
+     * {@code processes} cores (ids {@code 0..processes-1}), of which the first {@code config.members()}
+     * are the initial members; the others are replicas that may join by a membership change.
+     */
+    RingCluster(RingConfig config, int processes, java.util.function.IntFunction<RingPaxosCore.Observer> observers) {
+        super(processes, new RingRecordCodec(),
+                (id, recovered, now) -> new RingPaxosCore(config, id, recovered, false, now, now, observers.apply(id)));
+    }
+
     /** Each member gets its own observer ({@code observers.apply(id)}, asked again on a restart). */
     RingCluster(RingConfig config, java.util.function.IntFunction<RingPaxosCore.Observer> observers) {
         super(config.members(), new RingRecordCodec(),
@@ -47,12 +56,12 @@ final class RingCluster extends ScriptedCluster<RingPaxosCore, RingWire, RingRec
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
-    /** Member {@code id}'s delivered values as strings, no-ops and skips left out. */
+    /** Member {@code id}'s delivered values as strings, no-ops, skips and configuration commands left out. */
     List<String> texts(int id) {
         List<String> out = new ArrayList<>();
         for (RingValue v : delivered(id)) {
             RingValue.Chosen c = (RingValue.Chosen) v;
-            if (!c.vid().isBodiless()) {
+            if (!c.vid().isBodiless() && !c.vid().isConfig()) {
                 out.add(text(c.bytes()));
             }
         }

@@ -36,7 +36,17 @@ class RingRecordCodecTest {
             new RingRecord.Decided(3, V2),
             new RingRecord.Decision(4, V2, bytes(9)),
             new RingRecord.Trim(2),
-            new RingRecord.Incarnation(1_700_000_000_000L));
+            new RingRecord.Incarnation(1_700_000_000_000L),
+            new RingRecord.Members(membersHistory()));
+
+    /** A history with one decided change (replace 0 by 3, effective at 12). */
+    private static byte[] membersHistory() {
+        dev.parallax.core.membership.MembershipHistory h = new dev.parallax.core.membership.MembershipHistory(
+                dev.parallax.core.membership.Membership.initial(3), 2);
+        h.apply(9, false, null);
+        h.apply(10, true, ByteBuffer.wrap(dev.parallax.core.membership.MembershipChange.addLearner(3, "h:1", 2).encode()));
+        return h.encode();
+    }
 
     private byte[] encode(RingRecord r) {
         ByteBuffer b = codec.encode(r);
@@ -70,7 +80,7 @@ class RingRecordCodecTest {
     }
 
     @Test
-    @DisplayName("tags 1..6 in the order Promise, VoteRecord, Decided, Decision, Trim, Incarnation")
+    @DisplayName("tags 1..7 in the order Promise, VoteRecord, Decided, Decision, Trim, Incarnation, Members")
     void tags() {
         Set<Class<?>> kinds = new HashSet<>();
         for (int i = 0; i < SAMPLES.size(); i++) {
@@ -108,7 +118,7 @@ class RingRecordCodecTest {
             assertThatThrownBy(() -> decode(Arrays.copyOf(full, full.length + 1))).as("%s", r)
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("trailing");
         }
-        for (int tag : new int[]{0, 7, 'P', 255}) {
+        for (int tag : new int[]{0, 8, 'P', 255}) {
             assertThatThrownBy(() -> decode(new byte[]{(byte) tag, 0, 0, 0, 0, 0, 0, 0, 1}))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no ring record with tag " + tag);
         }

@@ -55,7 +55,13 @@ class ValueIdTest {
                     .hasMessageContaining("not a value id");
         }
         assertThatThrownBy(() -> new ValueId(-2, 1, 5)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a value id");
-        assertThatThrownBy(() -> new ValueId(-3, 0, 5)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a value id");
+        assertThatThrownBy(() -> new ValueId(-3, 0, 0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a value id");
+        assertThatThrownBy(() -> new ValueId(-4, 0, 5)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a value id");
+        ValueId config = ValueId.configuration(7, 4);
+        assertThat(config).as("a configuration command: origin -3, the round, the instance + 1").isEqualTo(new ValueId(-3, 7, 5));
+        assertThat(config.isConfig()).isTrue();
+        assertThat(config.isBodiless()).as("it carries its change").isFalse();
+        assertThat(config.isSkip() || config.isNoop()).isFalse();
         RingValue.Chosen chosen = new RingValue.Chosen(skip, null);
         assertThat(chosen.bytes().remaining()).isZero();
     }

@@ -250,7 +250,8 @@ public final class MultiRingConfig {
          * The configuration: the template with this builder's kind, λ and Δ, and the topology (the
          * default one for k rings unless {@link #topology} gave one, whose ring count k then is).
          *
-         * @throws IllegalArgumentException if an M-Ring port + k exceeds 65535, or the topology
+         * @throws IllegalArgumentException if an M-Ring port + k exceeds 65535, the template sets
+         *                                  {@code ring.member.ids} (rings keep fixed members), or the topology
          *                                  disagrees (its process or ring count, or a ring that leaves
          *                                  a replica out)
          */
@@ -260,6 +261,12 @@ public final class MultiRingConfig {
             int rings = v.get(MultiRingKeys.RINGS);
             RingConfig template = ring.toBuilder(kind).lambda(v.get(MultiRingKeys.LAMBDA)).skipInterval(v.get(RingKeys.DELTA))
                     .build();
+            if (template.membershipChanges()) {
+                // A ring's members are processes of the topology, numbered per ring (RingMulticast.ringMember):
+                // a member added at run time would have no process. Per-ring changes are not wired.
+                throw new IllegalArgumentException("ring.member.ids: Multi-Ring Paxos rings keep their members fixed "
+                        + "(membership changes are supported for a single U-Ring or M-Ring)");
+            }
             MultiRingTopology t = topology;
             if (t == null) {
                 int streams = rings > 1 ? rings + 1 : 1;

@@ -42,6 +42,15 @@ class MultiRingKeysTest {
     }
 
     @Test
+    @DisplayName("Multi-Ring Paxos rings keep fixed members: a template that sets ring.member.ids is refused")
+    void ringsKeepFixedMembers() {
+        RingConfig template = RingConfig.builder(3, Ring.Kind.U_RING).memberIds(5).build();
+        assertThatThrownBy(() -> MultiRingConfig.builder(3).ringSettings(template).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ring.member.ids")
+                .hasMessageContaining("fixed");
+    }
+
+    @Test
     @DisplayName("the multiring.* keys and the ring keys every ring shares read into the configuration the builder makes")
     void settingsReadIntoTheBuildersConfiguration() {
         Map<String, String> keys = new LinkedHashMap<>();

@@ -14,19 +14,32 @@ import java.util.Set;
  */
 final class CoordinatorWatch {
     private final Simulation<Object> sim;
-    private final int replicas;
+    /** The members watched: the first n, and every one added later ({@link #added}). */
+    private final java.util.List<Integer> ids = new java.util.ArrayList<>();
     private final Set<Long> ledRounds = new HashSet<>();
 
     CoordinatorWatch(Simulation<Object> sim, int replicas) {
         this.sim = sim;
-        this.replicas = replicas;
+        for (int r = 0; r < replicas; r++) {
+            ids.add(r);
+        }
+    }
+
+    /** A member joined the run (a membership change's new replica): watch it too. */
+    void added(int id) {
+        ids.add(id);
+    }
+
+    /** Every member watched, in the order they joined. */
+    java.util.List<Integer> ids() {
+        return java.util.Collections.unmodifiableList(ids);
     }
 
     /** The up member that coordinates the highest round (it finished Phase 1), or -1 if none does. */
     int current() {
         int coordinator = -1;
         long round = -1;
-        for (int r = 0; r < replicas; r++) {
+        for (int r : ids) {
             RingPaxosCore core = coreOf(r);
             if (core != null && core.isCoordinator() && core.round() > round) {
                 round = core.round();
@@ -38,7 +51,7 @@ final class CoordinatorWatch {
 
     /** Notes rounds that gained a coordinator; run it after every event. */
     void observe() {
-        for (int r = 0; r < replicas; r++) {
+        for (int r : ids) {
             RingPaxosCore core = coreOf(r);
             if (core != null && core.isCoordinator()) {
                 ledRounds.add(core.round());

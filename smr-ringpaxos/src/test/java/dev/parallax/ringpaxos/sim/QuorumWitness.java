@@ -1,5 +1,6 @@
 package dev.parallax.ringpaxos.sim;
 
+import dev.parallax.core.membership.Membership;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.ValueId;
 
@@ -24,6 +25,9 @@ import java.util.Map;
  *       acceptors all voted {@code (i, r, vid)} before it (a decider forwards only after
  *       voting and learners learn only from deciders or decided catch-up).</li>
  * </ul>
+ * Where the member set changes ({@code RingGroup}), rounds rotate over the id space and a ring's
+ * acceptors must instead be a majority of the voters of the set of every instance opened on it,
+ * and every member that opens an instance must name the same set for it ({@link #openedUnder}).
  * Votes are remembered forever (an amnesiac member's lost votes still count as cast), so the last
  * check holds also when a vote was forgotten afterwards.
  *
@@ -32,6 +36,12 @@ import java.util.Map;
  */
 final class QuorumWitness {
     private final int members;
+    /** Rounds rotate over this many ids (n unless the member set changes). */
+    private final int ids;
+    /** Whether the member set changes (then the majority is checked per instance). */
+    private final boolean setsChange;
+    /** Instance → the member set the first member that opened it named. */
+    private final Map<Long, Membership> setOf = new HashMap<>();
     private final Map<Long, Ring> rings = new HashMap<>();
     /** Instance → round → the round's value and who voted for it. */
     private final Map<Long, Map<Long, Votes>> votes = new HashMap<>();
@@ -50,7 +60,47 @@ final class QuorumWitness {
 
     /** @param members n, the cluster size (coordinator(r) = r mod n) */
     QuorumWitness(int members) {
+        this(members, members, false);
+    }
+
+    /**
+     * @param ids        rounds rotate over {@code ids} ids (coordinator(r) = r mod ids)
+     * @param setsChange whether the member set changes (majorities checked per instance, {@link #openedUnder})
+     */
+    QuorumWitness(int members, int ids, boolean setsChange) {
         this.members = members;
+        this.ids = ids;
+        this.setsChange = setsChange;
+    }
+
+    /**
+     * {@code member} opened {@code instance} in {@code round} under {@code set} (its own history's
+     * set of the instance).
+     *
+     * @throws AssertionError if another member named another set for the instance (rule R1: every
+     *                        member computes the same set for every instance), or the round's ring's
+     *                        acceptors are not a majority of the set's voters
+     */
+    void openedUnder(int member, long instance, long round, Membership set) {
+        Membership before = setOf.putIfAbsent(instance, set);
+        if (before != null && !before.equals(set)) {
+            throw new AssertionError("sets: member " + member + " opened instance " + instance + " in round " + round
+                    + " under " + set + ", another under " + before);
+        }
+        Ring ring = rings.get(round);
+        if (ring == null) {
+            return;
+        }
+        if (ring.acceptors() != set.quorum()) {
+            throw new AssertionError("quorum: instance " + instance + " opened in round " + round + " on " + ring
+                    + ", whose acceptors are no majority of the voters of " + set);
+        }
+        for (int p = 0; p < ring.acceptors(); p++) {
+            if (!set.isVoter(ring.member(p))) {
+                throw new AssertionError("quorum: instance " + instance + " opened in round " + round + " on " + ring
+                        + ", whose acceptor " + ring.member(p) + " is no voter of " + set);
+            }
+        }
     }
 
     /**
@@ -61,9 +111,9 @@ final class QuorumWitness {
      *                        another ring
      */
     void roundLed(int member, long round, Ring ring) {
-        if (Math.floorMod(round, members) != member) {
+        if (Math.floorMod(round, ids) != member) {
             throw new AssertionError("rounds: member " + member + " led round " + round + " of coordinator "
-                    + Math.floorMod(round, members));
+                    + Math.floorMod(round, ids));
         }
         if (ring == null) {
             return; // no ring could be laid out: the coordinator steps down (C2)
@@ -72,7 +122,7 @@ final class QuorumWitness {
             throw new AssertionError("rounds: member " + member + " led round " + round + " with ring " + ring
                     + " whose coordinator is " + ring.coordinator());
         }
-        if (2 * ring.acceptors() <= members) {
+        if (!setsChange && 2 * ring.acceptors() <= members) {
             throw new AssertionError("quorum: round " + round + " has ring " + ring + " of " + ring.acceptors()
                     + " acceptors, no majority of " + members + " members");
         }
@@ -89,9 +139,9 @@ final class QuorumWitness {
      * @throws AssertionError if another value was opened or voted there, or {@code member} does not lead the round
      */
     void opened(int member, long instance, long round, ValueId vid) {
-        if (Math.floorMod(round, members) != member) {
+        if (Math.floorMod(round, ids) != member) {
             throw new AssertionError("rounds: member " + member + " opened instance " + instance + " in round " + round
-                    + " of coordinator " + Math.floorMod(round, members));
+                    + " of coordinator " + Math.floorMod(round, ids));
         }
         votesOf(instance, round, vid, member, "opened");
     }
@@ -154,7 +204,7 @@ final class QuorumWitness {
 
     private boolean allAcceptorsVoted(Ring ring, BitSet voters) {
         int found = 0;
-        for (int m = 0; m < members; m++) {
+        for (int m = 0; m < ids; m++) {
             if (ring.isAcceptor(m)) {
                 if (!voters.get(m)) {
                     return false;

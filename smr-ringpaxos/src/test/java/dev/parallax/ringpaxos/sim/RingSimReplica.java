@@ -17,6 +17,7 @@ import dev.parallax.core.testkit.smr.SnapshotShelf;
 import dev.parallax.ringpaxos.RingWire;
 import dev.parallax.ringpaxos.MPacket;
 import dev.parallax.ringpaxos.MPacketCodec;
+import dev.parallax.core.membership.MembershipChange;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
 import dev.parallax.ringpaxos.RingPaxosCore;
@@ -86,6 +87,12 @@ final class RingSimReplica implements SmrNode {
     private long reportedReformations;
     private long reportedStepDowns;
     private RingPaxosCore core;
+    /**
+     * The member history over what this member executed (as {@code RingDeliveredMembership} keeps
+     * it in a replica): what its snapshots carry; after a restart, rebuilt like the service's state
+     * (its own snapshot, then re-execution).
+     */
+    private final dev.parallax.core.membership.MembershipHistory delivered;
     /** Every instance below it is executed here (or covered by an installed snapshot). */
     private long applied;
     /** Rule 1 of the Multi-Ring plan over what the core handed out in this incarnation (the check of its logical next). */
@@ -110,6 +117,8 @@ final class RingSimReplica implements SmrNode {
         this.shared = shared;
         this.config = shared.scenario.config();
         this.snapshotEvery = shared.scenario.snapshotEvery();
+        this.delivered = new dev.parallax.core.membership.MembershipHistory(
+                dev.parallax.core.membership.Membership.initial(config.members()), config.window());
         this.service = new SimService(ctx, true, shared.options.localReads(), shared.counters);
         this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, (group, m) -> ctx.sendDatagram(group, m),
                 this::deliver, this::installFrom, v -> shared.safety.alarm(ctx.id(), v));
@@ -164,6 +173,9 @@ final class RingSimReplica implements SmrNode {
         @Override
         public void opened(long instance, long round, ValueId vid, ByteBuffer body) {
             shared.quorum.opened(ctx.id(), instance, round, vid);
+            if (config.membershipChanges() && shared.witnessSets) {
+                shared.quorum.openedUnder(ctx.id(), instance, round, core.membershipHistory().at(instance));
+            }
             shared.bounds.opened(ctx.id(), instance);
         }
 
@@ -186,7 +198,10 @@ final class RingSimReplica implements SmrNode {
             undelivered.poll();
         }
         nextDecided = Math.max(nextDecided, applied);
-        core.skipTo(s.instance());
+        if (s.deliveryState().length > 0) {
+            delivered.restore(ByteBuffer.wrap(s.deliveryState()));
+        }
+        core.skipTo(s.instance(), ByteBuffer.wrap(s.deliveryState()).asReadOnlyBuffer());
     }
 
     /** A peer trimmed what we lack: take its snapshot (the simulated transfer always succeeds). */
@@ -355,7 +370,8 @@ final class RingSimReplica implements SmrNode {
         }
         nextDecided++;
         ValueId vid = chosen.vid();
-        logicalReplay = vid.isSkip() ? Math.max(logicalReplay, vid.upTo()) : vid.isNoop() ? logicalReplay : logicalReplay + 1;
+        logicalReplay = vid.isSkip() ? Math.max(logicalReplay, vid.upTo())
+                : vid.isNoop() || vid.isConfig() ? logicalReplay : logicalReplay + 1;
         shared.safety.decided(ctx.id(), instance, chosen);
         undelivered.add(new Decided(instance, chosen));
     }
@@ -367,7 +383,10 @@ final class RingSimReplica implements SmrNode {
         }
         applied++;
         ByteBuffer bytes = d.value().bytes();
-        if (!d.value().vid().isBodiless() && bytes.hasRemaining()) {
+        if (config.membershipChanges()) {
+            delivered.apply(d.instance(), d.value().vid().isConfig(), d.value().vid().isConfig() ? bytes : null);
+        }
+        if (!d.value().vid().isBodiless() && !d.value().vid().isConfig() && bytes.hasRemaining()) {
             shared.progress.decided(bytes, ctx.now());
             shared.deliveredBytes[ctx.id()] += bytes.remaining();
             for (Command c : CommandBatch.decode(bytes.duplicate())) {
@@ -375,7 +394,8 @@ final class RingSimReplica implements SmrNode {
             }
         }
         if (snapshotEvery > 0 && applied % snapshotEvery == 0) {
-            shared.shelf.put(ctx.id(), service.snapshot(applied, new byte[0]));
+            shared.shelf.put(ctx.id(), service.snapshot(applied,
+                    config.membershipChanges() ? delivered.encode() : new byte[0]));
             compaction.request(applied);
         }
     }
@@ -394,6 +414,19 @@ final class RingSimReplica implements SmrNode {
 
     RingPaxosCore core() {
         return core;
+    }
+
+    /**
+     * An operator's membership request at this member ({@code RingPaxosCore#proposeMembership}),
+     * its effects applied; why it was refused, or null. Not started or recovering: refused.
+     */
+    String requestMembership(MembershipChange change) {
+        if (core == null || dormant) {
+            return "not started";
+        }
+        String refusal = core.proposeMembership(change, ctx.now(), effects);
+        apply();
+        return refusal;
     }
 
     @Override
@@ -425,6 +458,7 @@ final class RingSimReplica implements SmrNode {
         return "applied " + applied + (undelivered.isEmpty() ? "" : " (+" + undelivered.size() + " waiting)")
                 + ", first undecided " + core.firstUndecided() + ", round " + core.round()
                 + (core.isCoordinator() ? " coordinating" : "") + ", ring " + core.ring()
-                + (core.recovering() ? ", recovering" : "");
+                + (core.recovering() ? ", recovering" : "")
+                + (config.membershipChanges() ? ", members " + core.membershipHistory() : "");
     }
 }

@@ -272,8 +272,12 @@ final class RingSimulation {
     static final class Shared {
         final Scenario scenario;
         final Options options;
-        /** Agreement on the decided sequence, skips included; NOOPs and skips need no proposer (validity). */
-        final SafetyMonitor<RingValue.Chosen> safety = new SafetyMonitor<>(c -> c.vid().isBodiless());
+        /**
+         * Agreement on the decided sequence, skips and configuration commands included; NOOPs, skips
+         * and configuration commands (the coordinator's own values, an operator's request) need no
+         * proposer (validity).
+         */
+        final SafetyMonitor<RingValue.Chosen> safety = new SafetyMonitor<>(c -> c.vid().isBodiless() || c.vid().isConfig());
         final QuorumWitness quorum;
         final BoundsMonitor bounds;
         final ProgressMonitor progress = new ProgressMonitor();
@@ -289,6 +293,12 @@ final class RingSimulation {
         final long[] deliveredBytes;
         long reformations;
         long stepDowns;
+        /** Whether openers of an instance must name one set for it ({@link MembershipPlan#witnessSets}). */
+        boolean witnessSets = true;
+        /** The membership nemesis, for failure messages (null: none). */
+        RingMembershipNemesis nemesis;
+        /** What the membership nemesis did (null: no membership changes). */
+        RingMembershipNemesis.Counts membership;
         long maxUndelivered;
         /** The most undelivered instances any member may hold after a step (0: not checked). */
         long undeliveredBound;
@@ -301,10 +311,11 @@ final class RingSimulation {
         Shared(Scenario scenario, Options options) {
             this.scenario = scenario;
             this.options = options;
-            this.quorum = new QuorumWitness(scenario.replicas());
-            this.bounds = new BoundsMonitor(scenario.config());
-            this.deliveredBytes = new long[scenario.replicas()];
-            this.startAt = new long[scenario.replicas()];
+            RingConfig config = scenario.config();
+            this.quorum = new QuorumWitness(scenario.replicas(), config.idSpace(), config.membershipChanges());
+            this.bounds = new BoundsMonitor(config);
+            this.deliveredBytes = new long[config.idSpace()];
+            this.startAt = new long[config.idSpace()];
         }
 
         /** When member {@code id}'s process first starts ({@link #startAt}). */
@@ -380,8 +391,24 @@ final class RingSimulation {
      * {@code amnesia} arranges (null: it does not), wired as {@code options} says.
      */
     static Outcome run(long seed, Scenario s, AmnesiaPlan amnesia, Options options) {
+        return run(seed, s, amnesia, options, null);
+    }
+
+    /**
+     * Membership changes during a run ({@link RingMembershipNemesis}): one operation every
+     * {@code interval} on average during the fault window; {@code alpha} 0 for the ring's window
+     * (correct), another value for the mutation; {@code witnessSets} whether the members that open
+     * an instance must name one set for it ({@link QuorumWitness#openedUnder}; off only to show what
+     * the mutation breaks beyond it).
+     */
+    record MembershipPlan(long interval, int alpha, boolean witnessSets) {
+    }
+
+    /** A run whose member set changes as {@code membership} says (null: it does not change). */
+    static Outcome run(long seed, Scenario s, AmnesiaPlan amnesia, Options options, MembershipPlan membership) {
         Simulation<Object> sim = new Simulation<>(seed, s.plan());
         Shared shared = new Shared(s, options);
+        shared.witnessSets = membership == null || membership.witnessSets();
         if (s.config().kind() == Ring.Kind.M_RING) {
             sim.measureDatagramsWith(RingSimReplica::datagramBytes);
         }
@@ -400,10 +427,23 @@ final class RingSimulation {
             try {
                 shared.progress.check(sim.now());
             } catch (AssertionError e) {
-                throw new AssertionError(e.getMessage() + "; members: " + describe(sim, s.replicas()), e);
+                throw new AssertionError(e.getMessage() + "; members: "
+                        + describe(sim, coordinators.ids().stream().mapToInt(Integer::intValue).toArray())
+                        + (shared.nemesis == null ? "" : shared.nemesis), e);
             }
         });
         sim.addInvariant(() -> shared.bounds.check(sim, s.replicas()));
+        RingMembershipNemesis nemesis = null;
+        if (membership != null) {
+            nemesis = new RingMembershipNemesis(sim, coordinators, ctx -> new RingSimReplica(ctx, shared),
+                    sim.random().split(), membership.interval(), s.faultyFor(),
+                    membership.alpha() == 0 ? s.config().window() : membership.alpha(), s.replicas(), s.config().idSpace());
+            nemesis.start();
+            shared.nemesis = nemesis;
+        }
+        RingMembershipNemesis changes = nemesis;
+        java.util.function.Supplier<int[]> members = changes == null
+                ? () -> java.util.stream.IntStream.range(0, s.replicas()).toArray() : changes::members;
         HistoryRecorder<KvOp, String> history = new HistoryRecorder<>(sim::now);
         SplittableRandom workloads = sim.random().split();
         List<Integer> clientIds = new ArrayList<>();
@@ -421,15 +461,22 @@ final class RingSimulation {
         }
 
         HealAndCheck.Result checked = HealAndCheck.run(sim, clientIds, s.faultyFor(), shared.progress, s.progressBound(),
-                new HealAndCheck.Replicas(s.replicas(), "member", () -> converged(sim, s.replicas()),
-                        () -> describe(sim, s.replicas()), r -> sim.<RingSimReplica>node(r).state()), history, CHECK_STEPS);
+                new HealAndCheck.Replicas(s.replicas(), "member",
+                        () -> (changes == null || changes.idle()) && converged(sim, members.get()),
+                        () -> describe(sim, members.get()) + (changes == null ? "" : changes + "; "),
+                        r -> sim.<RingSimReplica>node(r).state(), members), history, CHECK_STEPS);
         int pendingAtHeal = checked.pendingAtHeal();
         CheckResult lin = checked.lin();
         if (s.snapshotEvery() == 0) {
-            sameLogicalNext(sim, s.replicas());
+            sameLogicalNext(sim, members.get());
         }
-        for (int r = 0; r < s.replicas(); r++) {
-            sim.<RingSimReplica>node(r).reportTotals();
+        for (int r : coordinators.ids()) {
+            if (sim.isUp(r)) {
+                sim.<RingSimReplica>node(r).reportTotals();
+            }
+        }
+        if (changes != null) {
+            shared.membership = changes.counts();
         }
         long operations = loads.stream().mapToLong(ClientWorkload::issued).sum();
         long timedOut = clientIds.stream().mapToLong(id -> sim.<SimClient>node(id).timedOut()).sum();
@@ -443,9 +490,9 @@ final class RingSimulation {
      * (no snapshot installed) have the same logical next (each member also checks its core against its
      * own replay after every step, {@link RingSimReplica}).
      */
-    private static void sameLogicalNext(Simulation<Object> sim, int replicas) {
+    private static void sameLogicalNext(Simulation<Object> sim, int[] replicas) {
         long expected = -1;
-        for (int r = 0; r < replicas; r++) {
+        for (int r : replicas) {
             if (!sim.isUp(r)) {
                 continue;
             }
@@ -458,10 +505,14 @@ final class RingSimulation {
         }
     }
 
-    private static boolean converged(Simulation<Object> sim, int replicas) {
-        long applied = sim.<RingSimReplica>node(0).applied();
-        for (int r = 0; r < replicas; r++) {
+    private static boolean converged(Simulation<Object> sim, int[] replicas) {
+        long applied = -1;
+        for (int r : replicas) {
+            if (!sim.isUp(r)) {
+                return false;
+            }
             RingSimReplica replica = sim.node(r);
+            applied = applied < 0 ? replica.applied() : applied;
             if (replica.applied() != applied || !replica.settled()) {
                 return false;
             }
@@ -471,8 +522,13 @@ final class RingSimulation {
 
     /** Each member's applied position, round, ring and role, for failure messages. */
     static String describe(Simulation<Object> sim, int replicas) {
+        return describe(sim, java.util.stream.IntStream.range(0, replicas).toArray());
+    }
+
+    /** {@link #describe(Simulation, int)} of the members {@code replicas}. */
+    static String describe(Simulation<Object> sim, int[] replicas) {
         StringBuilder sb = new StringBuilder();
-        for (int r = 0; r < replicas; r++) {
+        for (int r : replicas) {
             if (!sim.isUp(r)) {
                 sb.append(r).append(": down; ");
                 continue;

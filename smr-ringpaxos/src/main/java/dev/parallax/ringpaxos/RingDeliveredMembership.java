@@ -1,0 +1,67 @@
+package dev.parallax.ringpaxos;
+
+import dev.parallax.core.membership.Membership;
+import dev.parallax.core.membership.MembershipHistory;
+import dev.parallax.core.runtime.ProtocolRuntime;
+
+import java.nio.ByteBuffer;
+import java.util.function.LongFunction;
+
+/**
+ * Ring Paxos' values on the delivery side: a chosen batch delivers its bytes, a no-op and a
+ * configuration command nothing, a skip what the skip encoder makes of it
+ * ({@link RingPaxosBroadcast#delivery}); and, where the ring's members may change
+ * ({@link RingConfig#membershipChanges()}), every decided instance is applied in order to a
+ * delivery-side copy of the member history ({@link RingGroup}, rule G2). That copy is what a
+ * snapshot carries ({@code deliveryState}), so a replica that installs it (a new learner, a replica
+ * far behind) knows the sets of the instances after it. The protocol thread keeps its own
+ * ({@link RingPaxosCore#membershipHistory()}); each copy has one writer.
+ *
+ * <p>Threads: {@link #toDelivery(long, RingValue)} and {@link #state()} on the delivery thread;
+ * {@link #install} before start or while delivery is quiescent; {@link #fromBytes} from any thread.
+ */
+final class RingDeliveredMembership implements ProtocolRuntime.ValueAdapter<RingValue> {
+    private final MembershipHistory history;
+    private final boolean changes;
+    private final LongFunction<ByteBuffer> skipEncoder;
+
+    RingDeliveredMembership(RingConfig config, LongFunction<ByteBuffer> skipEncoder) {
+        this.history = new MembershipHistory(Membership.initial(config.members()), config.window());
+        this.changes = config.membershipChanges();
+        this.skipEncoder = skipEncoder;
+    }
+
+    @Override
+    public RingValue fromBytes(ByteBuffer bytes) {
+        return new RingValue.ClientBatch(bytes.asReadOnlyBuffer());
+    }
+
+    @Override
+    public ByteBuffer toDelivery(RingValue v) {
+        return RingPaxosBroadcast.delivery(v, skipEncoder);
+    }
+
+    @Override
+    public ByteBuffer toDelivery(long instance, RingValue v) {
+        if (changes && v instanceof RingValue.Chosen c) {
+            history.apply(instance, c.vid().isConfig(), c.vid().isConfig() ? c.bytes() : null);
+        }
+        return toDelivery(v);
+    }
+
+    /** The history as of the last delivered instance, encoded (empty for a ring whose members are fixed). */
+    byte[] state() {
+        return changes ? history.encode() : new byte[0];
+    }
+
+    /** A snapshot's delivery state (empty: none); a malformed one is ignored (the core reports nothing either). */
+    void install(byte[] state) {
+        if (state.length > 0) {
+            try {
+                history.restore(ByteBuffer.wrap(state));
+            } catch (IllegalArgumentException malformed) {
+                // Decisions bring the rest; the protocol thread restores from the same bytes.
+            }
+        }
+    }
+}
