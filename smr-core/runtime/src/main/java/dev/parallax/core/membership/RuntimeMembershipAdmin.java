@@ -137,7 +137,8 @@ public final class RuntimeMembershipAdmin<M, R, V, C extends ProtocolCore<M, R, 
         CompletableFuture<String> f = new CompletableFuture<>();
         submit(f, (c, now, out) -> {
             int target = id < 0 ? ordering.transferTarget(c) : id;
-            String refusal = target < 0 ? "no other voter to hand leadership to" : ordering.transfer(c, target, now, out);
+            String refusal = target < 0 ? "no other voter is within a window of this leader to hand leadership to"
+                    : ordering.transfer(c, target, now, out);
             if (refusal != null) {
                 f.completeExceptionally(refused(c, refusal));
             } else if (target == ordering.leaderHint(c) && !ordering.leads(c)) {
