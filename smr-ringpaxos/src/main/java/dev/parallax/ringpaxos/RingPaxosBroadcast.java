@@ -3,6 +3,7 @@ package dev.parallax.ringpaxos;
 import dev.parallax.core.runtime.ProtocolRuntime;
 import dev.parallax.core.runtime.RuntimeBroadcast;
 import dev.parallax.core.runtime.RuntimeOptions;
+import dev.parallax.core.membership.MemberAddressing;
 import dev.parallax.core.membership.Membership;
 import dev.parallax.core.membership.MembershipChange;
 import dev.parallax.core.membership.MembershipHistory;
@@ -112,9 +113,14 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
                 p.transport());
         ProtocolRuntime.Builder<RingWire, RingRecord, RingValue, RingPaxosCore> rb =
                 p.runtimeBuilder(defaultName, new RingRecordCodec());
+        RingPaxosCore[] built = new RingPaxosCore[1];
+        // As Multi-Paxos: a member added at run time gets its address before the core's first message to it.
+        rb.transport(new MemberAddressing<>(p.transport(),
+                () -> built[0] == null ? null : built[0].membershipHistory().latest()));
         rb.core((recovered, amnesiac, now) -> {
                     RingPaxosCore c = new RingPaxosCore(config, self, recovered, amnesiac, floor.getAsLong(), now, observer);
                     c.detectFailuresExternally();
+                    built[0] = c;
                     return c;
                 })
                 .values(delivered)

@@ -47,11 +47,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * history with DBSIZE and FLUSHALL, without a load). Convergence is each partition's digests
  * ({@link PartitionConvergence}, within {@link PartitionConvergence#KV_TIMEOUT}).
  *
- * <p>{@code --membership} (ordering {@code multi-paxos} or {@code s-paxos}; exit 2 otherwise) adds
- * the {@link MembershipNemesis} to the kills and partitions of the replicated store: in turn, a
- * random voter replaced by a fresh replica (new id, empty data directory, {@code --join}, added as
- * a learner then {@code replace}d, the old one stopped and its data directory deleted) and
- * leadership handed to a random voter ({@link ClusterMembership}); the faults then act on the
+ * <p>{@code --membership} (ordering {@code multi-paxos}, {@code s-paxos}, {@code u-ring} or
+ * {@code m-ring}; exit 2 otherwise) adds the {@link MembershipNemesis} to the kills and partitions
+ * of the replicated store: in turn, a random voter replaced by a fresh replica (new id, empty data
+ * directory, {@code --join}, added as a learner then {@code replace}d, the old one stopped and its
+ * data directory deleted) and leadership handed to a random voter ({@link ClusterMembership}; not
+ * for the rings, which refuse transfers: their cluster file sets {@code ring.member.ids} to the
+ * three members and the joining ids the run may use, {@link #slots}); the faults then act on the
  * voters of the moment, the clients know every endpoint a joining replica may have, and the
  * convergence is the final voters'. A membership step that does not complete fails the run.
  *
@@ -84,8 +86,8 @@ final class ChaosCommand implements Callable<Integer> {
     Path dir;
 
     @Option(names = "--membership", description = "Also change the membership at random: replace a voter by a fresh "
-            + "replica (new id, empty data directory, --join, added then replaced) and hand leadership to a voter. "
-            + "Ordering multi-paxos or s-paxos only.")
+            + "replica (new id, empty data directory, --join, added then replaced) and hand leadership to a voter "
+            + "(not u-ring and m-ring, which refuse transfers). Ordering multi-paxos, s-paxos, u-ring or m-ring only.")
     boolean membership;
 
     @Mixin
@@ -143,6 +145,12 @@ final class ChaosCommand implements Callable<Integer> {
                 props.setProperty("paxos.heartbeat.ms", "40");
                 props.setProperty("paxos.suspect.ms", "400");
                 props.putAll(runtime.clusterSettings());
+                if (membership && (runtime.ordering == Orderings.U_RING || runtime.ordering == Orderings.M_RING)) {
+                    // A ring changes its members only over the ids it may ever use: the three and the joiners.
+                    props.setProperty("ring.member.ids", Integer.toString(3 + slots(run)));
+                    props.setProperty("ring.heartbeat.ms", "40");
+                    props.setProperty("ring.suspect.ms", "400");
+                }
                 configured = new ProcessCluster(work, 3, props, false,
                         List.of("-Xmx512m", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), service.tls)
                         .replicaArgs("--metrics-port", "0", "--fault-control");
@@ -192,10 +200,11 @@ final class ChaosCommand implements Callable<Integer> {
 
     /**
      * Joining ids a membership run of {@code run} may use: at most one replacement every other
-     * membership step, a step at most every 3 s; within the 32 ids.
+     * membership step, a step at most every 3 s; within the 32 ids, and the 31 a ring may use
+     * ({@code RingConfig.MAX_MEMBERS}).
      */
     private static int slots(Duration run) {
-        return (int) Math.min(dev.parallax.core.config.Member.MAX_ID + 1 - 3, 2 + run.toSeconds() / 6);
+        return (int) Math.min(dev.parallax.ringpaxos.RingConfig.MAX_MEMBERS - 3, 2 + run.toSeconds() / 6);
     }
 
     /**

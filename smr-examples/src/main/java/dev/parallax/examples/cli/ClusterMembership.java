@@ -171,21 +171,20 @@ final class ClusterMembership implements NetworkFaults.Replicas {
         }
     }
 
-    /** The live voter whose metrics say it leads (the highest view among claimants), or -1. */
+    /**
+     * The live voter whose metrics say it leads or coordinates (the highest view or round among
+     * claimants, {@link ProcessCluster#leaderAmong}), or -1.
+     */
     int leader() {
-        int leader = -1;
-        long leaderView = -1;
-        for (int id : voters) {
-            int port = cluster.metricsPort(id);
-            if (cluster.isAlive(id) && port > 0 && ReplicaMetrics.gauge(port, "parallax_paxos_leader") == 1) {
-                long view = ReplicaMetrics.gauge(port, "parallax_paxos_view");
-                if (leader < 0 || view > leaderView) {
-                    leader = id;
-                    leaderView = view;
-                }
-            }
-        }
-        return leader;
+        return cluster.leaderAmong(voters());
+    }
+
+    /**
+     * Whether the ordering hands leadership to a chosen voter ({@link #transfer}; Multi-Paxos and
+     * S-Paxos, {@link Orderings#transfersLeadership()}); U-Ring and M-Ring refuse it.
+     */
+    boolean transfersLeadership() {
+        return cluster.clusterFile().ordering().transfersLeadership();
     }
 
     /** Polls {@link #leader} until one claims it or {@code timeout} passes; -1 then. */

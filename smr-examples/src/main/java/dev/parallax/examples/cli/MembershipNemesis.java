@@ -15,7 +15,8 @@ import java.util.function.DoubleSupplier;
  * learner, then {@code replace}; the old one stopped and its data directory deleted; any voter
  * but the last of the cluster file's, {@link ClusterMembership#replaceable}), and
  * leadership handed to a random other voter ({@link ClusterMembership#transfer}); transfers only
- * once the joining ids are used up. A step that does not complete is printed and counted
+ * once the joining ids are used up. An ordering that refuses transfers (U-Ring, M-Ring:
+ * {@link ClusterMembership#transfersLeadership()}) skips the transfer steps. A step that does not complete is printed and counted
  * ({@link #failed}), which fails the run.
  *
  * <p>Runs on the chaos loop's thread; blocks for each step.
@@ -37,17 +38,39 @@ final class MembershipNemesis implements NetworkFaults.Nemesis {
     }
 
     /**
-     * Why {@code parallax chaos} or {@code demo} cannot run {@code --membership} with these
-     * options, or null: only the key-value store over one group, ordered by Multi-Paxos or
-     * S-Paxos, changes its members at run time, and a joining replica of a TLS cluster would need
-     * a certificate of its own.
+     * Why {@code parallax chaos} cannot run {@code --membership} with these options, or null: only
+     * the key-value store over one group, ordered by Multi-Paxos, S-Paxos, U-Ring or M-Ring (the
+     * chaos cluster file then sets {@code ring.member.ids}, {@link ChaosCommand}), changes its
+     * members at run time, and a joining replica of a TLS cluster would need a certificate of its own.
      */
     static String refusal(ServiceOptions service, RuntimeOptions runtime) {
-        Orderings ordering = runtime.ordering == null ? Orderings.MULTI_PAXOS : runtime.ordering;
-        if (ordering != Orderings.MULTI_PAXOS && ordering != Orderings.S_PAXOS) {
+        Orderings ordering = ordering(runtime);
+        if (ordering != Orderings.U_RING && ordering != Orderings.M_RING && !ordering.transfersLeadership()) {
             return "--membership: ordering " + ordering.configName() + " does not support membership changes at run time "
-                    + "(multi-paxos and s-paxos do)";
+                    + "(multi-paxos, s-paxos, u-ring and m-ring do)";
         }
+        return commonRefusal(service, runtime);
+    }
+
+    /**
+     * Why {@code parallax demo --membership} cannot run with these options, or null: as
+     * {@link #refusal}, but the demo hands leadership to the new replica, so only the orderings
+     * that transfer leadership ({@link Orderings#transfersLeadership()}: Multi-Paxos, S-Paxos).
+     */
+    static String demoRefusal(ServiceOptions service, RuntimeOptions runtime) {
+        Orderings ordering = ordering(runtime);
+        if (!ordering.transfersLeadership()) {
+            return "--membership: the demo hands leadership to the new replica, which ordering " + ordering.configName()
+                    + " does not support (multi-paxos and s-paxos do; chaos --membership replaces u-ring and m-ring members)";
+        }
+        return commonRefusal(service, runtime);
+    }
+
+    private static Orderings ordering(RuntimeOptions runtime) {
+        return runtime.ordering == null ? Orderings.MULTI_PAXOS : runtime.ordering;
+    }
+
+    private static String commonRefusal(ServiceOptions service, RuntimeOptions runtime) {
         if (service.volery() || service.kvPartitioned(runtime)) {
             return "--membership: only the key-value store over one group changes its members at run time";
         }
@@ -70,6 +93,9 @@ final class MembershipNemesis implements NetworkFaults.Nemesis {
                 out.printf("  %6.1f s  FAILED to replace voter %d: %s%n", elapsed.getAsDouble(), old, e.getMessage());
             }
             return;
+        }
+        if (!members.transfersLeadership()) {
+            return; // Ring Paxos refuses transfers (a round's coordinator is whoever completes its Phase 1): no step
         }
         int leader = members.awaitLeader(Duration.ofSeconds(10));
         int to = voters[rnd.nextInt(voters.length)];

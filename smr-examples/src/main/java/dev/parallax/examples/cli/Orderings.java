@@ -72,6 +72,15 @@ public enum Orderings {
         return configName;
     }
 
+    /**
+     * Whether leadership can be handed to a chosen replica ({@code transfer-leader}): Multi-Paxos
+     * and S-Paxos. Ring Paxos refuses it (a round's coordinator is whoever completes its Phase 1);
+     * the other orderings have no membership admin.
+     */
+    public boolean transfersLeadership() {
+        return this == MULTI_PAXOS || this == S_PAXOS;
+    }
+
     /** Every accepted name, in declaration order. */
     public static List<String> names() {
         return Arrays.stream(values()).map(Orderings::configName).toList();

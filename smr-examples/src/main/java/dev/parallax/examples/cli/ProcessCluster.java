@@ -289,17 +289,26 @@ public final class ProcessCluster implements AutoCloseable {
      * metrics port. Blocks for the HTTP requests (at most 2 s per replica).
      */
     public int leader() {
+        return leaderAmong(java.util.stream.IntStream.range(0, size).toArray());
+    }
+
+    /**
+     * As {@link #leader()}, among the replicas {@code ids} only (the file's members and replicas
+     * that joined, {@link #startJoiner}): the voters of a group whose members changed.
+     */
+    public int leaderAmong(int[] ids) {
         int leader = -1;
         long leaderView = -1;
-        for (int i = 0; i < size; i++) {
-            if (!isAlive(i) || metricsPorts[i] <= 0) {
+        for (int i : ids) {
+            int port = metricsPort(i);
+            if (!isAlive(i) || port <= 0) {
                 continue;
             }
             long view = -1;
-            if (ReplicaMetrics.gauge(metricsPorts[i], "parallax_paxos_leader") == 1) {
-                view = ReplicaMetrics.gauge(metricsPorts[i], "parallax_paxos_view");
-            } else if (ReplicaMetrics.gauge(metricsPorts[i], "parallax_ring_coordinator") == 1) {
-                view = ReplicaMetrics.gauge(metricsPorts[i], "parallax_ring_round");
+            if (ReplicaMetrics.gauge(port, "parallax_paxos_leader") == 1) {
+                view = ReplicaMetrics.gauge(port, "parallax_paxos_view");
+            } else if (ReplicaMetrics.gauge(port, "parallax_ring_coordinator") == 1) {
+                view = ReplicaMetrics.gauge(port, "parallax_ring_round");
             } else {
                 continue;
             }

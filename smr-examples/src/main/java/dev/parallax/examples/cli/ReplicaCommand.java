@@ -37,7 +37,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code --id N --join HOST:PORT} (N outside the file's members, up to 31) it starts a replica that
  * joins the running group: it listens on HOST:PORT, serves clients on PORT+1000, has no front end
  * nor metrics address from the file, and takes part once a membership change adds it
- * ({@link ReplicaConfig#joinAddress()}); the key-value store over Multi-Paxos or S-Paxos only.
+ * ({@link ReplicaConfig#joinAddress()}); the key-value store over Multi-Paxos, S-Paxos, or U-Ring or
+ * M-Ring with {@code ring.member.ids} set, only ({@link ClusterFile#membershipRefusal()}).
  * Prints one {@code READY ...} line once every port is open. The ordering protocol, the executor
  * and the thread placement are the file's {@code ordering}, {@code execution} and {@code threads}
  * (overridden by {@link RuntimeOptions}); the store is {@link KvRouting#stateMachine}'s, partitioned
@@ -64,7 +65,8 @@ final class ReplicaCommand implements Callable<Integer> {
 
     @Option(names = "--join", paramLabel = "HOST:PORT", description = "Join the running group: this replica, whose --id is "
             + "not in the file's members, listens on HOST:PORT (clients on PORT+1000) until a membership change adds it "
-            + "(parallax admin; see docs/operations.md). Key-value store with ordering=multi-paxos only.")
+            + "(parallax admin; see docs/operations.md). Key-value store with ordering=multi-paxos, s-paxos, or u-ring or "
+            + "m-ring with ring.member.ids set.")
     String join;
 
     @Option(names = "--metrics-port", defaultValue = "-1",
@@ -107,8 +109,8 @@ final class ReplicaCommand implements Callable<Integer> {
      * {@code join} ({@code host:port}, {@code --join}) with an id outside the file's members;
      * {@code null} for a member.
      *
-     * @throws IllegalArgumentException also if {@code join} is given and the ordering is not
-     *                                  Multi-Paxos, for a member, for an id out of {@code 0..31}, or
+     * @throws IllegalArgumentException also if {@code join} is given and the file's group does not
+     *                                  change its members or not with this id ({@link ClusterFile#joinRefusal}), for a member, for an id out of {@code 0..31}, or
      *                                  at a member's address; or not given for a non-member
      */
     static Replica.Builder kvReplica(ClusterFile file, int id, String join, KvStateMachine store) {
@@ -116,9 +118,9 @@ final class ReplicaCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--id " + id + " is not a member of " + file.members()
                     + (id >= file.members().size() && id <= dev.parallax.core.config.Member.MAX_ID ? "; to join the group give --join host:port" : ""));
         }
-        if (join != null && file.ordering() != Orderings.MULTI_PAXOS && file.ordering() != Orderings.S_PAXOS) {
-            throw new IllegalArgumentException("--join: only ordering=multi-paxos and s-paxos change their membership at "
-                    + "run time, this file has ordering=" + file.ordering().configName());
+        String fixed = join == null ? null : file.joinRefusal(id);
+        if (fixed != null) {
+            throw new IllegalArgumentException("--join: " + fixed);
         }
         int partitions = KvRouting.partitions(file);
         if (store.partitions() != partitions) {

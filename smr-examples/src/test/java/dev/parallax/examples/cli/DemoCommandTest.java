@@ -148,8 +148,8 @@ class DemoCommandTest {
     void theMembershipDemoNeedsMultiPaxosOrSPaxos() {
         DemoCommand demo = new DemoCommand();
         new CommandLine(demo).parseArgs("--membership", "--ordering", "m-ring");
-        assertThat(demo.refusal()).isEqualTo("--membership: ordering m-ring does not support membership changes at run time "
-                + "(multi-paxos and s-paxos do)");
+        assertThat(demo.refusal()).isEqualTo("--membership: the demo hands leadership to the new replica, which ordering "
+                + "m-ring does not support (multi-paxos and s-paxos do; chaos --membership replaces u-ring and m-ring members)");
         DemoCommand sPaxos = new DemoCommand();
         new CommandLine(sPaxos).parseArgs("--membership", "--ordering", "s-paxos");
         assertThat(sPaxos.refusal()).isNull();
@@ -157,7 +157,7 @@ class DemoCommandTest {
         try (PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
             assertThat(new CommandLine(new DemoCommand(System.out, e)).execute("--membership", "--ordering", "u-ring")).isEqualTo(2);
         }
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("does not support membership changes");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("which ordering u-ring does not support");
     }
 
     /**

@@ -19,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link MembershipNemesis} (a voter replaced by a fresh replica, leadership handed to a voter).
  * With seed 1 the first fault step is a replacement (the schedule's draws do not depend on timing),
  * so a short run replaces a voter, and it must still be linearizable, lose nothing and converge.
+ * U-Ring and M-Ring take part with the replacements only (they refuse leadership transfers).
  * Orderings that do not change their members are refused before anything starts.
  */
 class MembershipChaosTest {
@@ -76,14 +77,30 @@ class MembershipChaosTest {
         assertPassed(run("--membership", "--ordering", "s-paxos", "--duration", "20s", "--seed", "1", "--dir", dir.toString()));
     }
 
+    /**
+     * Stress profile only (a run costs over 20 s; CI budget): the default run replaces a U-Ring and
+     * an M-Ring replica under load with the coordinator SIGKILLed in {@code MembershipProcessTest}.
+     * The rings refuse leadership transfers, so only replacements are drawn.
+     */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"u-ring", "m-ring", "multi-ring", "multicast"})
+    @ValueSource(strings = {"u-ring", "m-ring"})
+    @dev.parallax.core.testkit.StressOnly
+    @org.junit.jupiter.api.Tag("one-placement") // see smr-examples/pom.xml
+    @DisplayName("chaos --membership over U-Ring and M-Ring (ring.member.ids set by chaos): replacements, no transfers")
+    void aMembershipChaosRunWithARingPasses(String ordering, @TempDir Path dir) {
+        String report = run("--membership", "--ordering", ordering, "--duration", "30s", "--seed", "1", "--dir", dir.toString());
+        assertPassed(report);
+        assertThat(report).containsPattern("membership +\\d+ voters replaced, 0 leadership transfers");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"multi-ring", "multicast"})
     @DisplayName("an ordering that does not change its members at run time is refused with exit code 2 and a clear message")
     void orderingsWithoutMembershipAreRefused(String ordering) {
         ChaosCommand chaos = new ChaosCommand();
         new CommandLine(chaos).parseArgs("--membership", "--ordering", ordering);
         assertThat(chaos.refusal()).isEqualTo("--membership: ordering " + ordering
-                + " does not support membership changes at run time (multi-paxos and s-paxos do)");
+                + " does not support membership changes at run time (multi-paxos, s-paxos, u-ring and m-ring do)");
         PrintStream saved = System.err;
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code;

@@ -33,7 +33,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * An operator replaces a Multi-Paxos (and an S-Paxos) replica whose disk died, under load, with real processes:
+ * An operator replaces a Multi-Paxos (S-Paxos, U-Ring, M-Ring) replica whose disk died, under load, with real processes:
  * three {@code parallax replica} JVMs ({@code log.sync=every-batch}, snapshots every 500
  * instances) under a closed-loop load and four history clients; replica 2 is SIGKILLed and its data
  * directory deleted; a fresh replica starts with {@code --join} under id 3;
@@ -44,7 +44,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * members end as voters 0, 1 and 3 at every live replica, no acknowledged write is lost (read back
  * through replicas 0, 1 and 3), the history is linearizable, and replicas 0, 1 and 3 converge to
  * one state. Clients are given replica 3's client address from the start, as an operator would
- * (it may come to lead, and clients follow redirects only to endpoints they know).
+ * (it may come to lead, and clients follow redirects only to endpoints they know). The rings run
+ * with {@code ring.member.ids=8}; their "leader" is the ring's coordinator, and the replacement
+ * is in effect {@code ring.window} instances after its decision.
  */
 class MembershipProcessTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
@@ -90,8 +92,13 @@ class MembershipProcessTest {
         }
     }
 
+    /**
+     * Multi-Paxos and S-Paxos, and U-Ring and M-Ring with {@code ring.member.ids=8}: there the
+     * "leader" killed is the ring's coordinator ({@code parallax_ring_coordinator}), and the change
+     * is decided in the ring and in effect {@code ring.window} instances later (RingGroup, G2).
+     */
     @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"multi-paxos", "s-paxos"})
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"multi-paxos", "s-paxos", "u-ring", "m-ring"})
     @org.junit.jupiter.api.Tag("one-placement") // the core's placement does not matter here; see smr-examples/pom.xml
     @DisplayName("a wiped replica is replaced by a joining one under load, with a leader SIGKILL during the change: nothing lost, linearizable, converged")
     void replaceAWipedReplicaUnderLoadWithALeaderKill(String ordering, @TempDir Path dir) throws Exception {
@@ -100,13 +107,19 @@ class MembershipProcessTest {
         p.setProperty("log.sync", "every-batch");
         p.setProperty("paxos.heartbeat.ms", "50");
         p.setProperty("paxos.suspect.ms", "500");
+        boolean ring = ordering.endsWith("-ring");
+        if (ring) {
+            p.setProperty("ring.member.ids", "8");
+            p.setProperty("ring.heartbeat.ms", "50");
+            p.setProperty("ring.suspect.ms", "500");
+        }
         try (ProcessCluster cluster = new ProcessCluster(dir, 3, p, false,
                 List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                        "-Dorg.slf4j.simpleLogger.log.dev.parallax.paxos=info", "-Dorg.slf4j.simpleLogger.log.dev.parallax.core.replica=info"))
+                        "-Dorg.slf4j.simpleLogger.log.dev.parallax.paxos=info", "-Dorg.slf4j.simpleLogger.log.dev.parallax.ringpaxos=info", "-Dorg.slf4j.simpleLogger.log.dev.parallax.core.replica=info"))
                 .replicaArgs("--metrics-port", "0")) {
             cluster.startAll(WAIT);
             try {
-                scenario(cluster, dir);
+                scenario(cluster, dir, ring ? "parallax_ring_first_undecided" : "parallax_paxos_first_undecided");
             } catch (AssertionError | RuntimeException e) {
                 KillUnderLoadScenario.printLogTails(cluster);
                 for (int r : new int[]{0, 1, 3}) {
@@ -135,7 +148,8 @@ class MembershipProcessTest {
         }
     }
 
-    private static void scenario(ProcessCluster cluster, Path dir) throws Exception {
+    /** @param firstUndecided the gauge of the ordering's first undecided instance */
+    private static void scenario(ProcessCluster cluster, Path dir, String firstUndecided) throws Exception {
         // The operator gives clients the new replica's client address (its port + 1000) as endpoint
         // 3: a client follows a redirect only to an endpoint it knows, and the new replica may lead.
         int join = joinPort();
@@ -209,7 +223,7 @@ class MembershipProcessTest {
                 return m0.contains("voters=[0,1,3]") && m1.contains("voters=[0,1,3]");
             }, () -> "replicas 0 and 1 report voters 0, 1, 3: " + lastMembers[0]);
             int joinerMetrics = cluster.metricsPort(3);
-            assertThat(ReplicaMetrics.gauge(joinerMetrics, "parallax_paxos_first_undecided")).isPositive();
+            assertThat(ReplicaMetrics.gauge(joinerMetrics, firstUndecided)).isPositive();
 
             running.set(false);
             for (Thread t : workers) {

@@ -109,7 +109,24 @@ class ReplicaCommandTest {
                 .hasMessageContaining("--id 3 is not a member").hasMessageContaining("give --join host:port");
         p.setProperty("ordering", "u-ring");
         assertThatThrownBy(() -> ReplicaCommand.kvReplica(ClusterFile.of(p), 3, "127.0.0.1:" + port, new KvStateMachine()))
-                .hasMessageContaining("--join: only ordering=multi-paxos and s-paxos");
+                .as("a ring with fixed members (ring.member.ids unset)")
+                .hasMessageContaining("--join: ordering=u-ring changes its members at run time only with ring.member.ids set");
+        p.setProperty("ring.member.ids", "4");
+        assertThatThrownBy(() -> ReplicaCommand.kvReplica(ClusterFile.of(p), 4, "127.0.0.1:" + port, new KvStateMachine()))
+                .hasMessageContaining("--join: replica 4 is outside the ring's ids 0..3 (ring.member.ids=4)");
+        for (String ring : new String[]{"u-ring", "m-ring"}) {
+            p.setProperty("ordering", ring);
+            Replica ringJoiner = ReplicaCommand.kvReplica(ClusterFile.of(p), 3, "127.0.0.1:" + port, new KvStateMachine()).build();
+            try {
+                assertThat(ringJoiner.config().isMember()).as(ring + " with ring.member.ids joins").isFalse();
+            } finally {
+                ringJoiner.close();
+            }
+        }
+        p.remove("ring.member.ids"); // a multi-ring file with it is refused outright
+        p.setProperty("ordering", "multi-ring");
+        assertThatThrownBy(() -> ReplicaCommand.kvReplica(ClusterFile.of(p), 3, "127.0.0.1:" + port, new KvStateMachine()))
+                .hasMessageContaining("--join: ordering=multi-ring keeps its members fixed");
     }
 
     @Test

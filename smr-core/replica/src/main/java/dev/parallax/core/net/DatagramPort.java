@@ -87,7 +87,8 @@ import java.util.zip.CRC32C;
  * One receiver thread waits on a {@link Selector} (10 ms ticks, so {@link #close} and the fault
  * injector's flush are noticed) and drains the socket. Datagrams that are oversized, from this
  * member itself (the loop-back of its own sends), of another cluster, or malformed (short, bad
- * magic or version, sender out of range, a body the codec refuses) are dropped and counted, never
+ * magic or version, a sender id above {@value Member#MAX_ID}, a body the codec refuses) are dropped and
+ * counted, never
  * thrown. With {@link DatagramGroupConfig#faults} active, the rest pass a
  * {@link DatagramFaultInjector} first. Then the sender is stamped ({@link ArrivalStamps}, like the
  * TCP port stamps each frame) and the decoded message handed to the handler.
@@ -123,7 +124,12 @@ public final class DatagramPort<M> implements Transport<M> {
     private static final LogRateLimiter WARNINGS = LogRateLimiter.withDefaults("datagram group drops");
 
     private final int self;
-    private final int members;
+    /**
+     * Sender ids accepted: {@code 0..}{@value Member#MAX_ID}, not only the cluster file's members — a
+     * member added at run time (a replica that joined, {@code ReplicaConfig#joinAddress}) sends to
+     * the group as the others do, as the replica port accepts its hello.
+     */
+    private static final int SENDERS = Member.MAX_ID + 1;
     private final String channelName;
     private final MessageCodec<M> codec;
     private final DatagramGroupConfig group;
@@ -167,7 +173,6 @@ public final class DatagramPort<M> implements Transport<M> {
                          MeterRegistry registry, StageThreads threads, Clock clock) {
         Names.check("channel", channel);
         this.self = config.id();
-        this.members = config.members().size();
         this.channelName = channel;
         this.codec = Objects.requireNonNull(codec);
         this.group = Objects.requireNonNull(group);
@@ -179,7 +184,7 @@ public final class DatagramPort<M> implements Transport<M> {
         this.injector = group.faults().active() ? new DatagramFaultInjector<>(group.faults(), self) : null;
         this.sealer = DatagramAuthenticator.forGroup(config, channel, group);
         this.verifier = DatagramAuthenticator.forGroup(config, channel, group);
-        this.replays = sealer == null ? null : new ReplayWindow(members);
+        this.replays = sealer == null ? null : new ReplayWindow(SENDERS);
         this.epoch = sealer == null ? 0 : new SecureRandom().nextLong();
         this.trailer = sealer == null ? 0 : AUTH_TRAILER_BYTES;
         DatagramChannel ch = null;
@@ -288,6 +293,26 @@ public final class DatagramPort<M> implements Transport<M> {
     }
 
     /**
+     * Nothing to do: a group has no member addresses — a member added at run time hears the group
+     * once it joined it, and its datagrams are accepted like any member's (ids up to
+     * {@value Member#MAX_ID}). So a union of this group and a TCP channel ({@code Channels.union})
+     * takes membership changes. Any thread, idempotent.
+     */
+    @Override
+    public void addMember(int id, String host, int port) {
+        // The group reaches whoever joined it.
+    }
+
+    /**
+     * Nothing to do: the group is open (whoever joins it hears it); a removed member's datagrams
+     * reach the protocol, which ignores a member that is not in its set. Any thread, idempotent.
+     */
+    @Override
+    public void removeMember(int id) {
+        // The group cannot exclude a member: see the class comment.
+    }
+
+    /**
      * Encodes {@code message} on the calling thread and queues it for the sender stage. Non-blocking.
      *
      * @return {@code false} if refused: larger than the packet size, the queue is full, or closed
@@ -380,8 +405,8 @@ public final class DatagramPort<M> implements Transport<M> {
             counters.dropped(DatagramCounters.Drop.OWN);
             return;
         }
-        if (from >= members) {
-            malformed("sender " + from + " in a " + members + "-member cluster");
+        if (from >= SENDERS) {
+            malformed("sender " + from + " (ids are 0.." + Member.MAX_ID + ")");
             return;
         }
         if (sealer == null) {

@@ -175,6 +175,15 @@ public final class ReplicaPort implements AutoCloseable {
     }
 
     /**
+     * Where member {@code id}'s replica port listens as this port knows it: the cluster file's
+     * address, or the one {@link #addMember} gave (its last if it was removed since); null if it was
+     * never a member here. Any thread.
+     */
+    public Member addedMember(int id) {
+        return id < 0 || id > Member.MAX_ID ? null : peers.address(id);
+    }
+
+    /**
      * Adds replica {@code id} at {@code host:port}, or moves it there: every channel sends to it
      * and its connections are accepted ({@link Transport#addMember}). Idempotent. Before the port
      * starts it is remembered and its sender starts with the others. Any thread; never blocks (it

@@ -173,6 +173,11 @@ public final class Replica implements AutoCloseable {
             transfer = new SnapshotTransfer(config.id(), config.clientMembers(), store, serviceManager::install,
                     config.snapshotTransferTimeout(), config.snapshotMaxBytes(), config.maxFrameBytes(), registry, clientTls,
                     snapshotAuth);
+            // A replica added at run time serves snapshots on its client port: its replica port + 1000.
+            transfer.joinedPeers(id -> {
+                dev.parallax.core.config.Member at = port.addedMember(id);
+                return at == null ? null : ReplicaConfig.joinedClientAddress(at);
+            });
             restoreLatest(store);
         }
         if (perWorker != null) {

@@ -47,6 +47,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntFunction;
 
 /**
  * The fetching side of snapshot transfer, for a replica that needs instances its peers trimmed:
@@ -143,6 +144,8 @@ final class SnapshotTransfer implements AutoCloseable {
     private final TlsRefusals refusals;
     /** Authentication of the streams under the cluster secret, or {@code null}. */
     private final SnapshotAuthenticator auth;
+    /** The client address of a peer that joined at run time (not one of {@link #peers}), or null: {@link #joinedPeers}. */
+    private volatile IntFunction<Member> joined = id -> null;
 
     /** A fetcher over plain TCP without a cluster secret: nothing authenticates what it installs. */
     SnapshotTransfer(int self, ClusterMembers peers, SnapshotStore store, Installer target, Duration idleTimeout,
@@ -186,6 +189,21 @@ final class SnapshotTransfer implements AutoCloseable {
     }
 
     /**
+     * Where to fetch from a peer outside the cluster file's members (a replica a membership change
+     * added at run time): {@code addresses} gives its client address, or null while it is unknown
+     * (the fetch then fails as {@link Outcome#UNREACHABLE} and the protocol asks again). Set once,
+     * before the first fetch; {@code addresses} is called on the fetching thread and must not block.
+     */
+    void joinedPeers(IntFunction<Member> addresses) {
+        this.joined = java.util.Objects.requireNonNull(addresses, "addresses");
+    }
+
+    /** {@code peer}'s client address: the file's, or a joined peer's ({@link #joinedPeers}); null if unknown. */
+    private Member address(int peer) {
+        return peer >= 0 && peer < peers.size() ? peers.member(peer) : joined.apply(peer);
+    }
+
+    /**
      * Starts fetching a snapshot covering at least {@code atLeast} from {@code peer}, unless one
      * is under way. Non-blocking.
      *
@@ -198,7 +216,14 @@ final class SnapshotTransfer implements AutoCloseable {
             return result;
         }
         started.increment();
-        Member m = peers.member(peer);
+        Member m = address(peer);
+        if (m == null) {
+            LOG.warn("replica {}: cannot fetch a snapshot from replica {}: its address is not known here", self, peer);
+            failed.get(Outcome.UNREACHABLE).increment();
+            busy.set(false);
+            result.complete(Outcome.UNREACHABLE);
+            return result;
+        }
         Fetch fetch;
         try {
             byte[] nonce = auth == null ? null : auth.nonce();

@@ -83,6 +83,30 @@ class SnapshotTransferTest {
         }
     }
 
+    /**
+     * A replica that joined at run time (id 5, outside the file's three) serves snapshots at the
+     * client address {@code joinedPeers} gives; while that is unknown, the fetch fails as
+     * unreachable and does not leave the fetcher busy.
+     */
+    @Test
+    void aPeerThatJoinedAtRunTimeIsFetchedFromAtItsAddressOnceKnown(@TempDir Path dir) throws Exception {
+        SnapshotStore peerStore = new SnapshotStore(dir.resolve("peer"));
+        peerStore.write(100, body(1000));
+        int port = serve(new SnapshotServer(5, peerStore, new SimpleMeterRegistry()), null);
+        MeterRegistry registry = new SimpleMeterRegistry();
+        List<SnapshotStore.Snapshot> installed = new ArrayList<>();
+        SnapshotTransfer t = fetcher(new SnapshotStore(dir.resolve("mine")), 3, installed::add, Duration.ofSeconds(10),
+                Long.MAX_VALUE, registry);
+        java.util.concurrent.atomic.AtomicReference<Member> known = new java.util.concurrent.atomic.AtomicReference<>();
+        t.joinedPeers(id -> id == 5 ? known.get() : null);
+
+        assertThat(t.fetch(5, 100).get(20, TimeUnit.SECONDS)).isEqualTo(SnapshotTransfer.Outcome.UNREACHABLE);
+        assertThat(failed(registry, "unreachable")).isEqualTo(1.0);
+        known.set(new Member(5, "127.0.0.1", port));
+        assertThat(t.fetch(5, 100).get(20, TimeUnit.SECONDS)).as("not left busy").isEqualTo(SnapshotTransfer.Outcome.INSTALLED);
+        assertThat(installed).hasSize(1);
+    }
+
     @Test
     void aPeerWithoutARecentEnoughSnapshotAnswersMissing(@TempDir Path dir) throws Exception {
         SnapshotStore peerStore = new SnapshotStore(dir.resolve("peer"));

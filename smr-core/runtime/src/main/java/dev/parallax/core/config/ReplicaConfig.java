@@ -130,7 +130,15 @@ public final class ReplicaConfig {
      * replica its join address with the port + 1000.
      */
     public Member clientAddress() {
-        return joinAddress != null ? new Member(id, joinAddress.host(), joinAddress.port() + 1000) : clientMembers.member(id);
+        return joinAddress != null ? joinedClientAddress(joinAddress) : clientMembers.member(id);
+    }
+
+    /**
+     * Where a replica that joined at {@code replicaAddress} (its {@link #joinAddress()}, the address
+     * a membership change gave it) serves clients and snapshots: the same host, port + 1000.
+     */
+    public static Member joinedClientAddress(Member replicaAddress) {
+        return new Member(replicaAddress.id(), replicaAddress.host(), replicaAddress.port() + 1000);
     }
 
     /** Where durable state lives; empty means in-memory only (no crash recovery). */
