@@ -46,7 +46,7 @@ public final class PaxosBroadcast extends RuntimeBroadcast<PaxosMessage, PaxosRe
         ProtocolRuntime.Builder<PaxosMessage, PaxosRecord, Value, MultiPaxosCore> rb =
                 p.runtimeBuilder(DEFAULT_NAME, new PaxosRecordCodec());
         MultiPaxosCore[] built = new MultiPaxosCore[1];
-        rb.transport(new MemberAddressing<>(p.transport(),
+        rb.transport(new dev.parallax.core.membership.MemberAddressing<>(p.transport(),
                 () -> built[0] == null ? null : built[0].membershipHistory().latest()));
         rb.core((recovered, amnesiac, now) -> {
                     MultiPaxosCore c = new MultiPaxosCore(config, self, recovered, amnesiac, now);

@@ -1,7 +1,6 @@
 package dev.parallax.paxos;
 
 import dev.parallax.core.protocol.Effects;
-import dev.parallax.core.config.Member;
 import dev.parallax.core.runtime.ProtocolRuntime;
 import dev.parallax.core.spi.MembershipAdmin;
 import dev.parallax.core.spi.Transport;
@@ -157,10 +156,5 @@ public final class PaxosMembershipAdmin<M, R, V, C extends dev.parallax.core.pro
      */
     public void observe(C runtimeCore, long now) {
         admin.observe(runtimeCore, now);
-    }
-
-    /** {@link RuntimeMembershipAdmin#address}. */
-    static Member address(int id, String hostPort) {
-        return RuntimeMembershipAdmin.address(id, hostPort);
     }
 }

@@ -96,7 +96,7 @@ public final class SPaxosBroadcast extends RuntimeBroadcast<SPaxosWire, SPaxosRe
         ProtocolRuntime.Builder<SPaxosWire, SPaxosRecord, SPaxosValue, SPaxosCore> rb =
                 p.runtimeBuilder(DEFAULT_NAME, new SPaxosRecordCodec());
         SPaxosCore[] built = new SPaxosCore[1];
-        rb.transport(new dev.parallax.paxos.MemberAddressing<>(p.transport(),
+        rb.transport(new dev.parallax.core.membership.MemberAddressing<>(p.transport(),
                 () -> built[0] == null ? null : built[0].ordering().membershipHistory().latest()));
         rb.core((recovered, amnesiac, now) -> {
                     SPaxosCore c = new SPaxosCore(config, self, recovered, amnesiac, floor.getAsLong(), now, observer);

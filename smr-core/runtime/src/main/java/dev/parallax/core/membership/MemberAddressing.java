@@ -12,9 +12,8 @@ import java.util.function.Supplier;
  * address a new member in the very step that applied the change (a ring formed with it, a
  * heartbeat), before {@link RuntimeMembershipAdmin#observe} ran. The address comes from the latest
  * membership of the core's history; a member with no address (one of the cluster file's, or a
- * change without one) is left to the delegate. The same rule as Multi-Paxos' transport
- * ({@code dev.parallax.paxos.MemberAddressing}), for any core with a {@link MembershipHistory}
- * (Ring Paxos).
+ * change without one) is left to the delegate. Used by every ordering that changes its members
+ * (Multi-Paxos, S-Paxos, U-Ring, M-Ring); the core names its history's latest membership.
  *
  * <p>Threads: {@link #send} on the protocol thread only (the one thread that reads the core's
  * history); the other methods forward ({@link ForwardingTransport}).
