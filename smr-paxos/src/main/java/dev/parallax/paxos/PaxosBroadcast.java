@@ -28,7 +28,7 @@ import dev.parallax.core.time.Clock;
  * the log it was given and closes them.
  */
 public final class PaxosBroadcast extends RuntimeBroadcast<PaxosMessage, PaxosRecord, Value, MultiPaxosCore>
-        implements MembershipAdmin {
+        implements MembershipAdmin.Forwarding {
     /** The instance name unless {@link RuntimeOptions} name another: the meters' {@code protocol} tag. */
     public static final String DEFAULT_NAME = "paxos";
     private final PaxosRuntimeParts parts;
@@ -80,36 +80,6 @@ public final class PaxosBroadcast extends RuntimeBroadcast<PaxosMessage, PaxosRe
         protocolRuntime().skipTo(nextSequence, deliveryState);
     }
 
-    @Override
-    public java.util.concurrent.CompletableFuture<String> addLearner(int id, String hostPort) {
-        return admin.addLearner(id, hostPort);
-    }
-
-    @Override
-    public java.util.concurrent.CompletableFuture<String> promote(int id) {
-        return admin.promote(id);
-    }
-
-    @Override
-    public java.util.concurrent.CompletableFuture<String> remove(int id) {
-        return admin.remove(id);
-    }
-
-    @Override
-    public java.util.concurrent.CompletableFuture<String> replace(int oldId, int newId, String hostPort) {
-        return admin.replace(oldId, newId, hostPort);
-    }
-
-    @Override
-    public java.util.concurrent.CompletableFuture<String> transferLeadership(int id) {
-        return admin.transferLeadership(id);
-    }
-
-    @Override
-    public String members() {
-        return admin.members();
-    }
-
     /** A builder; config, self, transport, log and clock are required. */
     public static Builder builder() {
         return new Builder();
@@ -123,6 +93,12 @@ public final class PaxosBroadcast extends RuntimeBroadcast<PaxosMessage, PaxosRe
     @Override
     public int redirectHint() {
         return parts.leaderHint();
+    }
+
+    /** Every membership request goes to Multi-Paxos' admin ({@link PaxosMembershipAdmin}). */
+    @Override
+    public MembershipAdmin membershipAdmin() {
+        return admin;
     }
 
     /**

@@ -9,7 +9,6 @@ import dev.parallax.core.membership.MembershipChange;
 import dev.parallax.core.membership.MembershipHistory;
 import dev.parallax.core.membership.RuntimeMembershipAdmin;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -29,7 +28,7 @@ import java.util.function.Supplier;
  * @param <C> its core
  */
 public final class PaxosMembershipAdmin<M, R, V, C extends dev.parallax.core.protocol.ProtocolCore<M, R, V>>
-        implements MembershipAdmin {
+        implements MembershipAdmin.Forwarding {
     /** How long a request may wait for its decision (or a transfer for its new leader). */
     static final long TIMEOUT_NANOS = RuntimeMembershipAdmin.TIMEOUT_NANOS;
 
@@ -120,34 +119,10 @@ public final class PaxosMembershipAdmin<M, R, V, C extends dev.parallax.core.pro
         }, parts, transport);
     }
 
+    /** The protocol-neutral admin every request goes to. */
     @Override
-    public CompletableFuture<String> addLearner(int id, String hostPort) {
-        return admin.addLearner(id, hostPort);
-    }
-
-    @Override
-    public CompletableFuture<String> promote(int id) {
-        return admin.promote(id);
-    }
-
-    @Override
-    public CompletableFuture<String> remove(int id) {
-        return admin.remove(id);
-    }
-
-    @Override
-    public CompletableFuture<String> replace(int oldId, int newId, String hostPort) {
-        return admin.replace(oldId, newId, hostPort);
-    }
-
-    @Override
-    public CompletableFuture<String> transferLeadership(int id) {
-        return admin.transferLeadership(id);
-    }
-
-    @Override
-    public String members() {
-        return admin.members();
+    public MembershipAdmin membershipAdmin() {
+        return admin;
     }
 
     /**

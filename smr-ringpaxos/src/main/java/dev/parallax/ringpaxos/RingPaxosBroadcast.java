@@ -18,7 +18,6 @@ import io.micrometer.core.instrument.Tags;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
@@ -71,7 +70,7 @@ import java.util.function.ToDoubleFunction;
  * transport and the log it was given and closes them.
  */
 public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRecord, RingValue, RingPaxosCore>
-        implements MembershipAdmin {
+        implements MembershipAdmin.Forwarding {
     /** What a transfer request is told: Ring Paxos has no leadership transfer. */
     static final String NO_TRANSFER = "the ring's coordinator is chosen by Phase 1; transfer is not supported";
     private final int self;
@@ -280,38 +279,6 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
         protocolRuntime().skipTo(nextSequence, deliveryState);
     }
 
-    @Override
-    public CompletableFuture<String> addLearner(int id, String hostPort) {
-        return admin.addLearner(id, hostPort);
-    }
-
-    @Override
-    public CompletableFuture<String> promote(int id) {
-        return admin.promote(id);
-    }
-
-    @Override
-    public CompletableFuture<String> remove(int id) {
-        return admin.remove(id);
-    }
-
-    @Override
-    public CompletableFuture<String> replace(int oldId, int newId, String hostPort) {
-        return admin.replace(oldId, newId, hostPort);
-    }
-
-    /** Refused: {@link #NO_TRANSFER} (the coordinator of a round is whoever completes its Phase 1). */
-    @Override
-    public CompletableFuture<String> transferLeadership(int id) {
-        return admin.transferLeadership(id);
-    }
-
-    /** The member set in effect at this replica's first undecided instance, as last published. */
-    @Override
-    public String members() {
-        return admin.members();
-    }
-
     private void registerMeters(MeterRegistry registry, Tags tags) {
         gauge(registry, tags, "parallax.ring.round", "the round this replica follows or leads (-1 before the first)", x -> x.round);
         gauge(registry, tags, "parallax.ring.coordinator", "1 while this replica coordinates its round", x -> x.leading);
@@ -359,6 +326,15 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
     @Override
     public int leaderHint() {
         return coordinator;
+    }
+
+    /**
+     * Every membership request goes to the ring's admin ({@link RuntimeMembershipAdmin}); a transfer
+     * is refused ({@link #NO_TRANSFER}: the coordinator of a round is whoever completes its Phase 1).
+     */
+    @Override
+    public MembershipAdmin membershipAdmin() {
+        return admin;
     }
 
     /**

@@ -147,18 +147,8 @@ final class ClusterMembership implements NetworkFaults.Replicas {
     }
 
     @Override
-    public boolean isAlive(int id) {
-        return cluster.isAlive(id);
-    }
-
-    @Override
-    public int metricsPort(int id) {
-        return cluster.metricsPort(id);
-    }
-
-    @Override
-    public void kill(int id) throws InterruptedException {
-        cluster.kill(id);
+    public ProcessCluster cluster() {
+        return cluster;
     }
 
     /** Starts replica {@code id} again (a joined one with {@code --join} at its address) and waits for READY. */

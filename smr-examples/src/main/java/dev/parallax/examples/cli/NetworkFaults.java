@@ -25,18 +25,30 @@ import java.util.stream.IntStream;
 final class NetworkFaults {
     private static final Duration RESTART_TIMEOUT = Duration.ofSeconds(60);
 
-    /** The replicas the faults act on: a cluster's, or the voters of one whose membership changes. */
+    /**
+     * The replicas the faults act on, processes of {@link #cluster()}: all of them, or the voters of
+     * a cluster whose membership changes.
+     */
     interface Replicas {
+        /** The processes. */
+        ProcessCluster cluster();
+
         /** The replicas, ascending. */
         int[] ids();
 
-        boolean isAlive(int id);
+        default boolean isAlive(int id) {
+            return cluster().isAlive(id);
+        }
 
         /** Its metrics (and fault-control) port. */
-        int metricsPort(int id);
+        default int metricsPort(int id) {
+            return cluster().metricsPort(id);
+        }
 
         /** SIGKILLs it. */
-        void kill(int id) throws InterruptedException;
+        default void kill(int id) throws InterruptedException {
+            cluster().kill(id);
+        }
 
         /** Starts it again and waits until it is ready. */
         void restart(int id) throws IOException, InterruptedException;
@@ -58,23 +70,13 @@ final class NetworkFaults {
     static Replicas of(ProcessCluster cluster) {
         return new Replicas() {
             @Override
+            public ProcessCluster cluster() {
+                return cluster;
+            }
+
+            @Override
             public int[] ids() {
                 return IntStream.range(0, cluster.size()).toArray();
-            }
-
-            @Override
-            public boolean isAlive(int id) {
-                return cluster.isAlive(id);
-            }
-
-            @Override
-            public int metricsPort(int id) {
-                return cluster.metricsPort(id);
-            }
-
-            @Override
-            public void kill(int id) throws InterruptedException {
-                cluster.kill(id);
             }
 
             @Override

@@ -63,7 +63,7 @@ class ReplicaAdminTargetTest {
                 Map<String, String> st = t.status();
                 assertThat(st).containsEntry("id", Integer.toString(t.id())).containsEntry("ordering", ordering)
                         .containsEntry("healthy", "yes")
-                        .containsEntry("membership", ordering.contains("paxos") ? "voters=[0,1,2] learners=[]" : AdminRoutes.UNSUPPORTED)
+                        .containsEntry("membership", ordering.equals("multi-ring") ? AdminRoutes.UNSUPPORTED : "voters=[0,1,2] learners=[]")
                         .containsKey("executed").containsKey("leader");
                 List<String> streams = AdminStatusReport.streams(st);
                 assertThat(streams).as(st.toString()).hasSize(expected);

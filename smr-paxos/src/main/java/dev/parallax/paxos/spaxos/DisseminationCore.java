@@ -84,6 +84,8 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
     private Membership current;
     /** The memberships stability was last checked under (rule M2): a change re-checks every stream. */
     private List<Membership> stableUnder = List.of();
+    /** Whether the memberships in effect or pending changed since this core started ({@link #stableNow}'s fast path). */
+    private boolean membershipChanged;
     private final BodyFetcher fetcher = new BodyFetcher();
     private final DisseminationRecovery recovery;
     private final TreeMap<OriginStream, StreamProgress> progress = new TreeMap<>();
@@ -271,6 +273,9 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
      * the new voters fetched it (rule 5).
      */
     public long stableNow(OriginStream s) {
+        if (!membershipChanged) {
+            return Long.MAX_VALUE; // every id reported stable so far was reported under the memberships now
+        }
         return tracker.stableWatermark(s, store.watermark(s), group.inEffectOrPending());
     }
 
@@ -460,6 +465,7 @@ public final class DisseminationCore implements ProtocolCore<DisseminationMessag
         List<Membership> under = group.inEffectOrPending();
         if (!under.equals(stableUnder)) {
             stableUnder = under;
+            membershipChanged = true;
             checkStable(own, out);
             for (OriginStream s : List.copyOf(tracker.streams())) {
                 checkStable(s, out);

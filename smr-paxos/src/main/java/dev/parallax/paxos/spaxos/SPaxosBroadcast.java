@@ -16,7 +16,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
 /**
@@ -52,7 +51,7 @@ import java.util.function.LongSupplier;
  * once each, by the owner. The broadcast owns the transport and the log it was given and closes them.
  */
 public final class SPaxosBroadcast extends RuntimeBroadcast<SPaxosWire, SPaxosRecord, SPaxosValue, SPaxosCore>
-        implements MembershipAdmin {
+        implements MembershipAdmin.Forwarding {
     /** The instance name unless {@link RuntimeOptions} name another: the meters' {@code protocol} tag. */
     public static final String DEFAULT_NAME = "spaxos";
     private final PaxosRuntimeParts parts;
@@ -179,41 +178,16 @@ public final class SPaxosBroadcast extends RuntimeBroadcast<SPaxosWire, SPaxosRe
         protocolRuntime().skipTo(nextSequence, deliveryState);
     }
 
-    @Override
-    public CompletableFuture<String> addLearner(int id, String hostPort) {
-        return admin.addLearner(id, hostPort);
-    }
-
-    @Override
-    public CompletableFuture<String> promote(int id) {
-        return admin.promote(id);
-    }
-
-    @Override
-    public CompletableFuture<String> remove(int id) {
-        return admin.remove(id);
-    }
-
-    @Override
-    public CompletableFuture<String> replace(int oldId, int newId, String hostPort) {
-        return admin.replace(oldId, newId, hostPort);
-    }
-
-    @Override
-    public CompletableFuture<String> transferLeadership(int id) {
-        return admin.transferLeadership(id);
-    }
-
-    /** The ordering layer's membership in effect, as the protocol thread last published it. */
-    @Override
-    public String members() {
-        return admin.members();
-    }
-
     /** The executed-id record and the membership history as of the last delivery ({@link ExecutionMirror#state}). */
     @Override
     public byte[] deliveryState() {
         return mirror.state();
+    }
+
+    /** Every membership request goes to the ordering layer's admin ({@link PaxosMembershipAdmin}): the membership is the ordering layer's. */
+    @Override
+    public MembershipAdmin membershipAdmin() {
+        return admin;
     }
 
     /**

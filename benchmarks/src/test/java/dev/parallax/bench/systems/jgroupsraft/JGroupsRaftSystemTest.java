@@ -17,6 +17,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class JGroupsRaftSystemTest {
 
+    /**
+     * Stress profile only (CI budget): {@code ./parallax bench --compare} starts this cluster
+     * whenever it runs; {@code ParallaxSystemTest} runs the same load generator against Parallax's
+     * own cluster in the default run.
+     */
+    @dev.parallax.core.testkit.StressOnly
     @Test
     void threeMemberJvmsServeAShortLoadThroughTheLeadersFrontEndWithoutFailures(@TempDir Path dir) throws Exception {
         try (JGroupsRaftSystem raft = new JGroupsRaftSystem(false)) {

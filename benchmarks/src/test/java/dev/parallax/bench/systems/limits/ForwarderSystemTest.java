@@ -19,6 +19,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ForwarderSystemTest {
 
+    /**
+     * Stress profile only (CI budget): the forwarder is a measuring baseline of
+     * {@code ./parallax bench --compare}, which starts it whenever it runs; {@code ParallaxSystemTest}
+     * runs the same load generator against Parallax's own cluster in the default run.
+     */
+    @dev.parallax.core.testkit.StressOnly
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS) // server JVMs start cold: seconds each on a loaded machine
     void answersEveryCommandOnceAFollowerAcknowledgedItsBatch(@TempDir Path dir) throws Exception {

@@ -22,6 +22,12 @@ class RatisSystemTest {
     /** Small server heaps: three JVMs with the comparison's pre-touched 2 GiB heaps start slowly on two shared cores. */
     private static final List<String> SMALL_JVMS = List.of("-Xmx256m", "-XX:+UseSerialGC");
 
+    /**
+     * Stress profile only (CI budget): the default run checks this system's settings and files
+     * without starting it; {@code ParallaxSystemTest} runs the same load generator against
+     * Parallax's own cluster. {@code ./parallax bench --compare} starts this cluster whenever it runs.
+     */
+    @dev.parallax.core.testkit.StressOnly
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aThreePeerGroupServesAShortClosedLoopLoad(@TempDir Path dir) throws Exception {

@@ -19,6 +19,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ZooKeeperSystemTest {
 
+    /**
+     * Stress profile only (CI budget): the default run checks this system's settings and files
+     * without starting it; {@code ParallaxSystemTest} runs the same load generator against
+     * Parallax's own cluster. {@code ./parallax bench --compare} starts this cluster whenever it runs.
+     */
+    @dev.parallax.core.testkit.StressOnly
     @Test
     @org.junit.jupiter.api.DisplayName("an ensemble of three JVMs serves a short load of the Volery comparison's workload (10 % "
             + "create/delete, seed 004 §VI) without failures")

@@ -52,6 +52,45 @@ public interface MembershipAdmin {
     /** The membership this replica has in effect, one line: {@code voters=[0,1,2] learners=[3] ...}. */
     String members();
 
+    /**
+     * A {@link MembershipAdmin} that hands every request to another one, {@link #membershipAdmin()}:
+     * a broadcast whose admin is a separate object implements this and names it. Same contract.
+     */
+    interface Forwarding extends MembershipAdmin {
+        /** The admin every request goes to. */
+        MembershipAdmin membershipAdmin();
+
+        @Override
+        default CompletableFuture<String> addLearner(int id, String hostPort) {
+            return membershipAdmin().addLearner(id, hostPort);
+        }
+
+        @Override
+        default CompletableFuture<String> promote(int id) {
+            return membershipAdmin().promote(id);
+        }
+
+        @Override
+        default CompletableFuture<String> remove(int id) {
+            return membershipAdmin().remove(id);
+        }
+
+        @Override
+        default CompletableFuture<String> replace(int oldId, int newId, String hostPort) {
+            return membershipAdmin().replace(oldId, newId, hostPort);
+        }
+
+        @Override
+        default CompletableFuture<String> transferLeadership(int id) {
+            return membershipAdmin().transferLeadership(id);
+        }
+
+        @Override
+        default String members() {
+            return membershipAdmin().members();
+        }
+    }
+
     /** Why a membership request was refused; the message is for the operator. */
     class MembershipChangeRefused extends RuntimeException {
         private static final long serialVersionUID = 1L;

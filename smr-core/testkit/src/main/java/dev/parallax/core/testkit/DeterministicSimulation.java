@@ -13,7 +13,7 @@ import java.lang.annotation.Target;
  * {@link VirtualClock}): no sockets, no threads of its own, no wall-clock or CPU-share assertion, so
  * its verdict does not depend on how loaded the machine is. The build runs such classes in a
  * surefire execution of their own ({@code simulations}, JUnit tag {@value #TAG}) on
- * {@code -Dsim.forks} JVMs side by side (2 by default), and leaves them out of the default
+ * {@code -Dsim.forks} JVMs (1 by default), and leaves them out of the default
  * execution, where the timing-sensitive cluster tests run one class at a time.
  */
 @Target(ElementType.TYPE)
