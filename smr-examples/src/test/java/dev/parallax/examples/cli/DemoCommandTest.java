@@ -202,6 +202,12 @@ class DemoCommandTest {
         }
     }
 
+    /**
+     * Stress profile only (CI budget): the default run kills a replica of an S-SMR partition under
+     * load in replica JVMs in {@code VoleryProcessTest}, and runs S-SMR clusters in process
+     * ({@code KvSsmrClusterTest}).
+     */
+    @dev.parallax.core.testkit.StressOnly
     @Test
     @org.junit.jupiter.api.Tag("one-placement") // the thread placements are covered in-process (KvSsmrClusterTest); see smr-examples/pom.xml
     @org.junit.jupiter.api.DisplayName("seed 004 (S-SMR) §IV: the demo with --execution s-smr runs 2 partitions x 3 replicas, "

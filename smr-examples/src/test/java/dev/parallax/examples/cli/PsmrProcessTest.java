@@ -22,6 +22,12 @@ import java.util.Properties;
  */
 class PsmrProcessTest {
 
+    /**
+     * Stress profile only (CI budget): the default run runs P-SMR over Multi-Ring in replica JVMs in
+     * {@code MultiProcessClusterTest$Psmr} and restarts and wipes P-SMR replicas in process
+     * ({@code PsmrReplicaClusterTest}).
+     */
+    @dev.parallax.core.testkit.StressOnly
     @Test
     @Tag("one-placement") // as MultiRingProcessTest: the thread placements are covered in-process; see smr-examples/pom.xml
     @DisplayName("seed 003 ch. 6: per-key and global KV commands over two rings, SIGKILL ring 1's coordinator, then another "

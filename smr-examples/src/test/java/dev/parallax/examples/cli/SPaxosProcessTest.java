@@ -20,6 +20,12 @@ import java.util.Properties;
  */
 class SPaxosProcessTest {
 
+    /**
+     * Stress profile only (CI budget): the default run SIGKILLs the S-Paxos ordering leader under
+     * load in replica JVMs in {@code MembershipProcessTest}'s s-paxos case and in
+     * {@code MultiProcessClusterTest$SPaxos}, with clients on every replica.
+     */
+    @dev.parallax.core.testkit.StressOnly
     @Test
     @DisplayName("seed 002 (S-Paxos) §V-C: SIGKILL the ordering leader, then a non-leader origin, under load; "
             + "nothing acknowledged lost, linearizable, converged, never a redirect")

@@ -15,6 +15,11 @@ import java.util.Properties;
  */
 class URingProcessTest {
 
+    /**
+     * Stress profile only (CI budget): the default run SIGKILLs the U-Ring coordinator under load in
+     * replica JVMs in {@code MembershipProcessTest}'s u-ring case (during a replacement).
+     */
+    @dev.parallax.core.testkit.StressOnly
     @Test
     @Tag("one-placement") // the thread placements are covered in-process (RingReplicaClusterTest); see smr-examples/pom.xml
     @DisplayName("seed 003 (Ring Paxos) §3.3.5: SIGKILL the U-Ring coordinator, then the learner-only member, under load; "

@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A restarted replica never takes leadership from a working leader. The leader of
  * a loaded cluster is stopped after {@link #LOGGED} logged decisions (one command per instance,
- * no snapshot, so the restart replays every one of them from its own log: 4,000 in the default
+ * no snapshot, so the restart replays every one of them from its own log: 2,000 in the default
  * run, 20,000 under {@code -Pstress}); the survivors elect a
  * new leader; the old leader restarts with its data directory while the load goes on. Its replay
  * keeps its inbox closed and its peers reconnect to it with back-off (up to 1 s), so it hears
@@ -47,7 +47,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @org.junit.jupiter.api.Tag("one-placement") // leadership after a restart is the core's rule, whatever the placement (see smr-paxos/it/pom.xml)
 class RestartedReplicaLeadershipTest {
     /** Decisions logged before the leader stops: the replay's length (the stress profile's is longer). */
-    private static final int LOGGED = Boolean.getBoolean("parallax.stress") ? 20_000 : 4_000;
+    private static final int LOGGED = Boolean.getBoolean("parallax.stress") ? 20_000 : 2_000;
     /** The slowed replay's total length, whatever {@link #LOGGED} is. */
     private static final long SLOW_REPLAY_NANOS = TimeUnit.SECONDS.toNanos(4);
     private static final Duration SUSPECT = Duration.ofMillis(300);
