@@ -55,7 +55,10 @@ public final class MemberAddressing<M> extends ForwardingTransport<M> {
         String where = m == null ? null : m.address(to);
         Member hp = where == null ? null : RuntimeMembershipAdmin.address(to, where);
         if (hp == null) {
-            return; // a cluster-file member, or one whose change this replica has not applied yet
+            if (m != null && m.isMember(to)) {
+                addressed |= 1 << to; // a cluster-file member: the transport has its address from the start
+            }
+            return; // else one whose change this replica has not applied yet: asked again at the next send
         }
         if (to != delegate.localId()) {
             try {

@@ -308,8 +308,8 @@ public final class Membership {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Membership m && m.voters == voters && m.learners == learners && m.retired == retired
-                && m.addresses.equals(addresses);
+        return o == this || o instanceof Membership m && m.voters == voters && m.learners == learners
+                && m.retired == retired && m.addresses.equals(addresses);
     }
 
     @Override
