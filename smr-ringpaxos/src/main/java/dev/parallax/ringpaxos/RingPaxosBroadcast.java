@@ -77,6 +77,8 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
     private final RingDeliveredMembership delivered;
     private final RuntimeMembershipAdmin<RingWire, RingRecord, RingValue, RingPaxosCore> admin;
     private volatile Membership membership;
+    /** The latest decided member set, in effect or not yet (published by the protocol thread). */
+    private volatile Membership latestMembership;
     private volatile long round = -1;
     private volatile int coordinator = -1;
     private volatile int leading;
@@ -216,6 +218,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
         watchedMask = c.watchedMask();
         watchedEpoch = c.watchedEpoch();
         membership = c.membership();
+        latestMembership = c.membershipHistory().latest();
     }
 
     /**
@@ -326,6 +329,20 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
     @Override
     public int leaderHint() {
         return coordinator;
+    }
+
+    /** The ring's member set in effect at this member, as last published by the protocol thread (any thread). */
+    public Membership currentMembership() {
+        return membership;
+    }
+
+    /**
+     * The latest member set this member knows decided, in effect or still waiting for its effective
+     * instance (as last published by the protocol thread; any thread): what a change's answer names.
+     */
+    public Membership decidedMembership() {
+        Membership m = latestMembership;
+        return m == null ? membership : m;
     }
 
     /**

@@ -25,7 +25,9 @@ import java.util.TreeSet;
  * {@code members} read every replica; {@code snapshot} asks every replica (or {@code --replica})
  * for a snapshot now; {@code add}, {@code promote}, {@code remove}, {@code replace} and
  * {@code transfer-leader} ask the ordering's {@code MembershipAdmin} through {@code --replica}, or
- * the first replica in id order that is reachable and does not answer that it is not the leader.
+ * the first replica in id order that is reachable and does not answer that it is not the leader;
+ * where the membership has parts that each change on their own (Multi-Ring's rings, listed as
+ * {@code membership.parts} in the status), the request goes to each part in turn, each to its own leader.
  * Mutating requests are signed with the cluster secret when the file names one ({@link AdminAuth}).
  *
  * <p>Exit codes: 0 done (for {@code status} and {@code members}: every replica answered); 1 the
@@ -56,6 +58,11 @@ final class AdminCommand {
     @Option(names = "--replica", paramLabel = "ID", description = "Send to this replica only (default: status, members and "
             + "snapshot go to every replica; a membership change to the first that can take it).")
     Integer replica;
+
+    @Option(names = "--part", paramLabel = "NAME", description = "A membership change for this part only, where the "
+            + "membership has parts that change on their own (multi-ring: ring-0, ring-1, ..., ring-g; status lists them as "
+            + "membership.parts); default every part in turn.")
+    String part;
 
     @Option(names = "--timeout", defaultValue = "45", paramLabel = "SECONDS",
             description = "How long to wait for one replica's answer (a membership change waits for its decision; default 45).")
@@ -251,7 +258,45 @@ final class AdminCommand {
      * other than "not the leader" (421) or unreachable; prints its answer.
      */
     private int change(Target t, String path, String body) {
+        List<String> parts = part != null ? List.of(part) : parts(t);
+        if (parts.isEmpty()) {
+            return changeOnce(t, path, body, null);
+        }
+        List<String> took = new ArrayList<>();
+        for (String part : parts) {
+            int code = changeOnce(t, path, body + "\n" + AdminRoutes.PART + "=" + part, part);
+            if (code != 0) {
+                err().println(took.isEmpty() ? "no part took the request" : "the parts " + took + " took it, " + part
+                        + " did not: once the cause is fixed, repeat the request for each remaining part with --part NAME");
+                return code;
+            }
+            took.add(part);
+        }
+        return 0;
+    }
+
+    /**
+     * The parts of the membership ({@code membership.parts} in the first answering replica's status:
+     * Multi-Ring's rings, each with its own leader), empty for a membership of one order.
+     */
+    private List<String> parts(Target t) {
+        for (int id : ids(t)) {
+            try {
+                AdminClient.Reply r = t.client().get(id, "/admin/status");
+                if (r.ok()) {
+                    String parts = AdminStatusReport.parse(r.body()).get(ReplicaAdminTarget.MEMBERSHIP_PARTS);
+                    return parts == null || parts.isBlank() ? List.of() : List.of(parts.split(","));
+                }
+            } catch (IOException unreachable) {
+                // the next one
+            }
+        }
+        return List.of();
+    }
+
+    private int changeOnce(Target t, String path, String body, String part) {
         List<String> passed = new ArrayList<>();
+        String prefix = part == null ? "" : part + ": ";
         for (int id : ids(t)) {
             AdminClient.Reply r;
             try {
@@ -261,18 +306,18 @@ final class AdminCommand {
                 continue;
             }
             if (r.status() == 421 && replica == null) {
-                passed.add("replica " + id + ": " + r.body());
+                passed.add(prefix + "replica " + id + ": " + r.body());
                 continue;
             }
             if (r.ok()) {
-                out().println(r.body());
+                out().println(prefix + r.body());
                 return 0;
             }
-            err().println("replica " + id + ": " + r.body());
+            err().println(prefix + "replica " + id + ": " + r.body());
             return r.status() == 400 ? USAGE : REFUSED;
         }
         passed.forEach(err()::println);
-        err().println("no replica took the request");
+        err().println(prefix + "no replica took the request");
         return REFUSED;
     }
 

@@ -27,14 +27,16 @@ import java.util.function.LongSupplier;
  * Read-only, open like {@code /metrics}: {@code GET /admin/status} ({@code key=value} lines:
  * {@code id}, {@code ordering}, {@code healthy}, {@code leader} (the replica it believes leads,
  * -1 if none or leaderless), {@code executed} (the last executed position, -1 before the first),
- * {@code membership} ({@link MembershipAdmin#members()}, or {@value #UNSUPPORTED}) and per ordered
+ * {@code membership} ({@link MembershipAdmin#members()}, or {@value #UNSUPPORTED}), {@code membership.parts}
+ * (the names of {@link MembershipAdmin#parts()}, when the ordering has several: Multi-Ring's rings) and per ordered
  * stream {@code stream.<name>.role}, {@code .view} (view or round) and {@code .decided} (the last
  * instance decided with every one before it), see {@link ReplicaAdminTarget}) and
  * {@code GET /admin/members}. Mutating, {@code POST} with a body of {@code key=value} lines:
  * {@code /admin/snapshot}, {@code /admin/add} ({@code id}, {@code address} host:port),
  * {@code /admin/promote}, {@code /admin/remove}, {@code /admin/transfer-leader} ({@code id}) and
  * {@code /admin/replace} ({@code old}, {@code id}, {@code address}); the membership routes call the
- * ordering's {@link MembershipAdmin} and wait up to the change timeout for its decision.
+ * ordering's {@link MembershipAdmin} (or, with {@code part=NAME}, that part of it) and wait up to the
+ * change timeout for its decision.
  *
  * <p>Mutating requests are authenticated ({@link AdminAuth}) when the cluster has a secret; without
  * one they are taken from loopback addresses only. A refused request answers 401 and counts in
@@ -129,13 +131,29 @@ final class AdminRoutes {
             return snapshot();
         }
         Function<MembershipAdmin, CompletableFuture<String>> call;
+        String part;
         try {
-            call = membershipCall(path, parse(body)); // arguments checked first: a 400 changes nothing
+            Map<String, String> args = parse(body);
+            call = membershipCall(path, args); // arguments checked first: a 400 changes nothing
+            part = args.get(PART);
         } catch (IllegalArgumentException e) {
             return new Answer(400, e.getMessage());
         }
-        return change(call);
+        return change(part == null ? call : admin -> {
+            MembershipAdmin one = admin.parts().get(part);
+            if (one == null) {
+                throw new IllegalArgumentException("unknown part " + part + " (this replica's parts: "
+                        + String.join(",", admin.parts().keySet()) + ")");
+            }
+            return call.apply(one);
+        });
     }
+
+    /**
+     * The optional argument naming one part of the membership ({@link MembershipAdmin#parts()}:
+     * Multi-Ring Paxos' rings) a request is for; without it the request is for the whole group.
+     */
+    static final String PART = "part";
 
     private static final java.util.Set<String> MUTATING = java.util.Set.of("/admin/snapshot", "/admin/add", "/admin/promote",
             "/admin/remove", "/admin/transfer-leader", "/admin/replace");
@@ -211,7 +229,12 @@ final class AdminRoutes {
             return new Answer(501, unsupported(target.ordering()));
         }
         try {
-            CompletableFuture<String> result = request.apply(admin);
+            CompletableFuture<String> result;
+            try {
+                result = request.apply(admin);
+            } catch (IllegalArgumentException e) {
+                return new Answer(400, e.getMessage());
+            }
             return new Answer(200, result.get(changeTimeout.toMillis(), TimeUnit.MILLISECONDS));
         } catch (ExecutionException | MembershipChangeRefused e) {
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;

@@ -233,28 +233,32 @@ public final class ClusterFile {
         if (o == Orderings.MULTI_PAXOS || o == Orderings.S_PAXOS) {
             return null;
         }
-        if (o == Orderings.U_RING || o == Orderings.M_RING) {
-            return ring(o == Orderings.U_RING ? Ring.Kind.U_RING : Ring.Kind.M_RING).membershipChanges() ? null
+        if (o == Orderings.U_RING || o == Orderings.M_RING || o == Orderings.MULTI_RING) {
+            boolean changes = o == Orderings.MULTI_RING ? multiRing().membershipChanges()
+                    : ring(o == Orderings.U_RING ? Ring.Kind.U_RING : Ring.Kind.M_RING).membershipChanges();
+            return changes ? null
                     : "ordering=" + o.configName() + " changes its members at run time only with " + RingKeys.MEMBER_IDS.name()
-                    + " set in the cluster file: the ids the ring may ever use, at least the " + members().size()
+                    + " set in the cluster file: the ids the rings may ever use, at least the " + members().size()
                     + " members (e.g. " + RingKeys.MEMBER_IDS.name() + "=8); it is 0 (fixed members) here";
         }
-        return "ordering=" + o.configName() + " keeps its members fixed: multi-paxos, s-paxos, and u-ring and m-ring with "
-                + RingKeys.MEMBER_IDS.name() + " set change them at run time";
+        return "ordering=" + o.configName() + " keeps its members fixed: multi-paxos, s-paxos, and u-ring, m-ring and "
+                + "multi-ring (without partitions) with " + RingKeys.MEMBER_IDS.name() + " set change them at run time";
     }
 
     /**
      * Why replica {@code id} cannot join this file's group at run time, or null:
-     * {@link #membershipRefusal()}, and for U-Ring and M-Ring an id at or above
-     * {@code ring.member.ids} (the ring's ids are {@code 0..ring.member.ids-1}).
+     * {@link #membershipRefusal()}, and for the ring orderings an id at or above
+     * {@code ring.member.ids} (the rings' ids are {@code 0..ring.member.ids-1}).
      */
     public String joinRefusal(int id) {
         String fixed = membershipRefusal();
-        if (fixed != null || (ordering() != Orderings.U_RING && ordering() != Orderings.M_RING)) {
+        Orderings o = ordering();
+        if (fixed != null || (o != Orderings.U_RING && o != Orderings.M_RING && o != Orderings.MULTI_RING)) {
             return fixed;
         }
-        int ids = ring(ordering() == Orderings.U_RING ? Ring.Kind.U_RING : Ring.Kind.M_RING).idSpace();
-        return id < ids ? null : "replica " + id + " is outside the ring's ids 0.." + (ids - 1) + " ("
+        int ids = o == Orderings.MULTI_RING ? multiRing().idSpace()
+                : ring(o == Orderings.U_RING ? Ring.Kind.U_RING : Ring.Kind.M_RING).idSpace();
+        return id < ids ? null : "replica " + id + " is outside the rings' ids 0.." + (ids - 1) + " ("
                 + RingKeys.MEMBER_IDS.name() + "=" + ids + "): give a lower --id or raise " + RingKeys.MEMBER_IDS.name()
                 + " in every replica's file";
     }

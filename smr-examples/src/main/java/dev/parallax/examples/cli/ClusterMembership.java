@@ -17,12 +17,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * The membership of a {@link ProcessCluster} of Multi-Paxos or S-Paxos replicas, changed the way
+ * The membership of a {@link ProcessCluster} whose ordering changes its members (Multi-Paxos,
+ * S-Paxos, U-Ring, M-Ring, Multi-Ring), changed the way
  * docs/operations.md tells an operator to ("Replacing a replica", "Admin command"): a voter is
  * replaced by a fresh replica under a new id (started with {@code --join} and an empty data
  * directory, added as a learner, then {@code replace}d in one change; the old one stopped with
  * SIGTERM and its data directory deleted), and leadership is handed to a chosen voter. Requests go
- * to the leader's admin routes ({@link MembershipRequests}). Tracks the voters, the replicas to
+ * to the leader's admin routes ({@link MembershipRequests}); where the membership has parts that
+ * change on their own (Multi-Ring's rings), each change goes to each part in turn, asked of each
+ * live voter until the part's leader takes it. Tracks the voters, the replicas to
  * kill, restart and check, and gives clients every endpoint a replica may ever have: the file's,
  * and one per joining id, picked up front ({@code slots} of them, ids from the file's size up).
  *
@@ -266,6 +269,13 @@ final class ClusterMembership implements NetworkFaults.Replicas {
      */
     private void change(String path, String body, Predicate<MembershipRequests.Members> goal, long deadline)
             throws IOException, InterruptedException {
+        List<String> parts = parts(deadline);
+        if (!parts.isEmpty()) {
+            for (String part : parts) {
+                changePart(part, path, body, goal, deadline);
+            }
+            return;
+        }
         String last = "no leader";
         while (System.nanoTime() - deadline < 0) {
             int leader = leader();
@@ -284,6 +294,47 @@ final class ClusterMembership implements NetworkFaults.Replicas {
         }
         throw new IOException(path + " (" + body.replace('\n', ' ') + ") not done within " + REPLACE_TIMEOUT.toSeconds()
                 + " s: " + last);
+    }
+
+    /** The membership's parts as a live voter reports them (Multi-Ring's rings), empty for one order. */
+    private List<String> parts(long deadline) throws InterruptedException {
+        while (System.nanoTime() - deadline < 0) {
+            for (int id : voters) {
+                if (cluster.isAlive(id) && requests.members(id) != null) {
+                    return requests.parts(id);
+                }
+            }
+            Thread.sleep(200);
+        }
+        return List.of();
+    }
+
+    /**
+     * The change in one part ({@code part=NAME}): asked of each live voter in turn until one takes
+     * it (the part's leader: a ring's coordinator) or {@code goal} holds for that part's membership.
+     */
+    private void changePart(String part, String path, String body, Predicate<MembershipRequests.Members> goal, long deadline)
+            throws IOException, InterruptedException {
+        String last = "no voter answered";
+        while (System.nanoTime() - deadline < 0) {
+            for (int id : voters()) {
+                if (!cluster.isAlive(id)) {
+                    continue;
+                }
+                MembershipRequests.Members now = requests.members(id, part);
+                if (now != null && goal.test(now)) {
+                    return;
+                }
+                AdminClient.Reply r = requests.post(id, path, body + "\n" + AdminRoutes.PART + "=" + part);
+                if (r.ok()) {
+                    return;
+                }
+                last = "replica " + id + ": " + r.status() + " " + r.body();
+            }
+            Thread.sleep(200);
+        }
+        throw new IOException(path + " (" + body.replace('\n', ' ') + ") in " + part + " not done within "
+                + REPLACE_TIMEOUT.toSeconds() + " s: " + last);
     }
 
     /** Waits until every live voter reports the tracked voters in effect. */
@@ -307,8 +358,17 @@ final class ClusterMembership implements NetworkFaults.Replicas {
      * was called (its admin status: {@code executed} against the stream's {@code decided}).
      */
     private void awaitExecuted(long deadline) throws IOException, InterruptedException {
-        int leader = awaitLeader(START_TIMEOUT);
-        long decided = leader < 0 ? -1 : requests.streamDecided(leader);
+        long decided;
+        if (parts(deadline).isEmpty()) {
+            int leader = awaitLeader(START_TIMEOUT);
+            decided = leader < 0 ? -1 : requests.streamDecided(leader);
+        } else {
+            // Several rings, each with its own instances: what the furthest voter executed of the merged sequence.
+            decided = -1;
+            for (int id : voters) {
+                decided = Math.max(decided, cluster.isAlive(id) ? requests.executed(id) : -1);
+            }
+        }
         while (System.nanoTime() - deadline < 0) {
             boolean all = true;
             for (int id : voters) {

@@ -39,15 +39,15 @@ final class MembershipNemesis implements NetworkFaults.Nemesis {
 
     /**
      * Why {@code parallax chaos} cannot run {@code --membership} with these options, or null: only
-     * the key-value store over one group, ordered by Multi-Paxos, S-Paxos, U-Ring or M-Ring (the
+     * the key-value store over one group, ordered by Multi-Paxos, S-Paxos, U-Ring, M-Ring or Multi-Ring (the
      * chaos cluster file then sets {@code ring.member.ids}, {@link ChaosCommand}), changes its
      * members at run time, and a joining replica of a TLS cluster would need a certificate of its own.
      */
     static String refusal(ServiceOptions service, RuntimeOptions runtime) {
         Orderings ordering = ordering(runtime);
-        if (ordering != Orderings.U_RING && ordering != Orderings.M_RING && !ordering.transfersLeadership()) {
+        if (!ordering.ringMembers() && !ordering.transfersLeadership()) {
             return "--membership: ordering " + ordering.configName() + " does not support membership changes at run time "
-                    + "(multi-paxos, s-paxos, u-ring and m-ring do)";
+                    + "(multi-paxos, s-paxos, u-ring, m-ring and multi-ring do)";
         }
         return commonRefusal(service, runtime);
     }

@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -58,11 +59,35 @@ final class MembershipRequests {
 
     /** The membership replica {@code id} reports, or null if it does not answer with one. */
     Members members(int id) {
+        String line = membersLine(id);
+        return line == null ? null : parse(line);
+    }
+
+    /** The membership of part {@code part} replica {@code id} reports, or null if it does not answer with one. */
+    Members members(int id, String part) {
+        String line = membersLine(id);
+        if (line == null) {
+            return null;
+        }
+        int at = line.indexOf(part + ": ");
+        return at < 0 ? null : parse(line.substring(at + part.length() + 2));
+    }
+
+    private String membersLine(int id) {
         if (cluster.metricsPort(id) <= 0) {
             return null;
         }
         AdminClient.Reply r = send(HttpRequest.newBuilder(uri(id, "/admin/members")).timeout(CONNECT_TIMEOUT).GET());
-        return r.ok() ? parse(r.body()) : null;
+        return r.ok() ? r.body() : null;
+    }
+
+    /**
+     * The parts of the membership replica {@code id} reports ({@code membership.parts}: Multi-Ring's
+     * rings, each changing its members on its own), empty for a membership of one order or no answer.
+     */
+    List<String> parts(int id) {
+        String parts = status(id).get(ReplicaAdminTarget.MEMBERSHIP_PARTS);
+        return parts == null || parts.isBlank() ? List.of() : List.of(parts.split(","));
     }
 
     /**

@@ -81,6 +81,14 @@ public enum Orderings {
         return this == MULTI_PAXOS || this == S_PAXOS;
     }
 
+    /**
+     * Whether the ordering is made of Ring Paxos rings, which change their members at run time only
+     * over the ids {@code ring.member.ids} declares: U-Ring, M-Ring and Multi-Ring.
+     */
+    public boolean ringMembers() {
+        return this == U_RING || this == M_RING || this == MULTI_RING;
+    }
+
     /** Every accepted name, in declaration order. */
     public static List<String> names() {
         return Arrays.stream(values()).map(Orderings::configName).toList();

@@ -39,6 +39,9 @@ final class ReplicaAdminTarget implements AdminTarget {
         return replica.orderingName();
     }
 
+    /** The status key listing the membership's parts ({@link MembershipAdmin#parts()}), when it has some. */
+    static final String MEMBERSHIP_PARTS = "membership.parts";
+
     @Override
     public Map<String, String> status() {
         Map<String, String> s = new LinkedHashMap<>();
@@ -48,6 +51,8 @@ final class ReplicaAdminTarget implements AdminTarget {
         s.put("leader", Integer.toString(replica.leaderHint()));
         s.put("executed", Long.toString(replica.executedBelow() - 1));
         s.put("membership", membership().map(MembershipAdmin::members).orElse(AdminRoutes.UNSUPPORTED));
+        membership().map(MembershipAdmin::parts).filter(p -> !p.isEmpty())
+                .ifPresent(p -> s.put(MEMBERSHIP_PARTS, String.join(",", p.keySet())));
         for (Map.Entry<String, Map<String, Double>> stream : streams().entrySet()) {
             Map<String, Double> g = stream.getValue();
             String prefix = "stream." + stream.getKey() + ".";

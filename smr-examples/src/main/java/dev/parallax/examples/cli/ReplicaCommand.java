@@ -37,8 +37,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code --id N --join HOST:PORT} (N outside the file's members, up to 31) it starts a replica that
  * joins the running group: it listens on HOST:PORT, serves clients on PORT+1000, has no front end
  * nor metrics address from the file, and takes part once a membership change adds it
- * ({@link ReplicaConfig#joinAddress()}); the key-value store over Multi-Paxos, S-Paxos, or U-Ring or
- * M-Ring with {@code ring.member.ids} set, only ({@link ClusterFile#membershipRefusal()}).
+ * ({@link ReplicaConfig#joinAddress()}); the key-value store over Multi-Paxos, S-Paxos, or U-Ring, M-Ring or
+ * Multi-Ring (without partitions) with {@code ring.member.ids} set, only ({@link ClusterFile#membershipRefusal()}).
  * Prints one {@code READY ...} line once every port is open. The ordering protocol, the executor
  * and the thread placement are the file's {@code ordering}, {@code execution} and {@code threads}
  * (overridden by {@link RuntimeOptions}); the store is {@link KvRouting#stateMachine}'s, partitioned

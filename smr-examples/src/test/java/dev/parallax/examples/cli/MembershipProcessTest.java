@@ -93,12 +93,14 @@ class MembershipProcessTest {
     }
 
     /**
-     * Multi-Paxos and S-Paxos, and U-Ring and M-Ring with {@code ring.member.ids=8}: there the
-     * "leader" killed is the ring's coordinator ({@code parallax_ring_coordinator}), and the change
-     * is decided in the ring and in effect {@code ring.window} instances later (RingGroup, G2).
+     * Multi-Paxos and S-Paxos, and U-Ring, M-Ring and Multi-Ring with {@code ring.member.ids=8}:
+     * there the "leader" killed is a ring's coordinator ({@code parallax_ring_coordinator}), and the
+     * change is decided in the ring and in effect {@code ring.window} instances later (RingGroup,
+     * G2); Multi-Ring's rings (two group rings and the global ring) each take the change, {@code
+     * parallax admin} asking each ring's coordinator in turn.
      */
     @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"multi-paxos", "s-paxos", "u-ring", "m-ring"})
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"multi-paxos", "s-paxos", "u-ring", "m-ring", "multi-ring"})
     @org.junit.jupiter.api.Tag("one-placement") // the core's placement does not matter here; see smr-examples/pom.xml
     @DisplayName("a wiped replica is replaced by a joining one under load, with a leader SIGKILL during the change: nothing lost, linearizable, converged")
     void replaceAWipedReplicaUnderLoadWithALeaderKill(String ordering, @TempDir Path dir) throws Exception {

@@ -113,8 +113,8 @@ class ReplicaCommandTest {
                 .hasMessageContaining("--join: ordering=u-ring changes its members at run time only with ring.member.ids set");
         p.setProperty("ring.member.ids", "4");
         assertThatThrownBy(() -> ReplicaCommand.kvReplica(ClusterFile.of(p), 4, "127.0.0.1:" + port, new KvStateMachine()))
-                .hasMessageContaining("--join: replica 4 is outside the ring's ids 0..3 (ring.member.ids=4)");
-        for (String ring : new String[]{"u-ring", "m-ring"}) {
+                .hasMessageContaining("--join: replica 4 is outside the rings' ids 0..3 (ring.member.ids=4)");
+        for (String ring : new String[]{"u-ring", "m-ring", "multi-ring"}) {
             p.setProperty("ordering", ring);
             Replica ringJoiner = ReplicaCommand.kvReplica(ClusterFile.of(p), 3, "127.0.0.1:" + port, new KvStateMachine()).build();
             try {
@@ -123,10 +123,15 @@ class ReplicaCommandTest {
                 ringJoiner.close();
             }
         }
-        p.remove("ring.member.ids"); // a multi-ring file with it is refused outright
+        p.remove("ring.member.ids");
         p.setProperty("ordering", "multi-ring");
         assertThatThrownBy(() -> ReplicaCommand.kvReplica(ClusterFile.of(p), 3, "127.0.0.1:" + port, new KvStateMachine()))
-                .hasMessageContaining("--join: ordering=multi-ring keeps its members fixed");
+                .as("multi-ring with fixed members")
+                .hasMessageContaining("--join: ordering=multi-ring changes its members at run time only with ring.member.ids set");
+        p.setProperty("ordering", "multicast");
+        assertThatThrownBy(() -> ReplicaCommand.kvReplica(ClusterFile.of(p), 3, "127.0.0.1:" + port, new KvStateMachine()))
+                .as("an ordering without membership changes")
+                .hasMessageContaining("--join: ordering=multicast keeps its members fixed");
     }
 
     @Test

@@ -105,9 +105,23 @@ public final class MultiRingConfig {
         return index == rings() && rings() > 1 ? MultiRingTopology.GLOBAL : index;
     }
 
-    /** n, the replicas (every one a member of every ring). */
+    /** n, the replicas of the cluster file (every one a member of every ring). */
     public int members() {
         return ring.members();
+    }
+
+    /**
+     * Whether the rings change their members at run time ({@code ring.member.ids} set): every ring
+     * then decides its member set (rules G1–G8 of Ring Paxos' member sets), and a replica joined
+     * later, id N or above, may become a member of every ring.
+     */
+    public boolean membershipChanges() {
+        return ring.membershipChanges();
+    }
+
+    /** The replica ids the rings may ever use: {@code ring.member.ids}, or n if the members are fixed. */
+    public int idSpace() {
+        return ring.idSpace();
     }
 
     /** {@code multiring.m}: M. */
@@ -251,7 +265,8 @@ public final class MultiRingConfig {
          * default one for k rings unless {@link #topology} gave one, whose ring count k then is).
          *
          * @throws IllegalArgumentException if an M-Ring port + k exceeds 65535, the template sets
-         *                                  {@code ring.member.ids} (rings keep fixed members), or the topology
+         *                                  {@code ring.member.ids} for a partitioned service (its rings
+         *                                  keep fixed members), or the topology
          *                                  disagrees (its process or ring count, or a ring that leaves
          *                                  a replica out)
          */
@@ -261,11 +276,10 @@ public final class MultiRingConfig {
             int rings = v.get(MultiRingKeys.RINGS);
             RingConfig template = ring.toBuilder(kind).lambda(v.get(MultiRingKeys.LAMBDA)).skipInterval(v.get(RingKeys.DELTA))
                     .build();
-            if (template.membershipChanges()) {
-                // A ring's members are processes of the topology, numbered per ring (RingMulticast.ringMember):
-                // a member added at run time would have no process. Per-ring changes are not wired.
-                throw new IllegalArgumentException("ring.member.ids: Multi-Ring Paxos rings keep their members fixed "
-                        + "(membership changes are supported for a single U-Ring or M-Ring)");
+            if (template.membershipChanges() && partitioned) {
+                // A replica that joins later would run every ring (RingMemberIds), a partition's among them.
+                throw new IllegalArgumentException("ring.member.ids: the rings of a partitioned service (execution=s-smr) "
+                        + "keep their members fixed; multi-ring without partitions, and u-ring and m-ring, change them");
             }
             MultiRingTopology t = topology;
             if (t == null) {

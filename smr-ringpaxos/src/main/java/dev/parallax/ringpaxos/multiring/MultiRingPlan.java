@@ -4,6 +4,7 @@ import dev.parallax.core.GroupSet;
 import dev.parallax.core.multicast.Numbering;
 import dev.parallax.core.multicast.Routing;
 import dev.parallax.core.multicast.SkipPolicy;
+import dev.parallax.core.multicast.StreamMembership;
 import dev.parallax.core.multicast.StreamPlan;
 import dev.parallax.core.runtime.Channels;
 import dev.parallax.core.runtime.OrderingContext;
@@ -26,7 +27,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Map;
 import java.util.Objects;
+import java.util.WeakHashMap;
 
 /**
  * Multi-Ring Paxos' {@link StreamPlan} (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5): k group
@@ -51,6 +55,10 @@ public final class MultiRingPlan implements StreamPlan<RingWire> {
     private final RingConfig[] rings;
     /** The pace lead the rings of this replica share (thread-safe). */
     private final RingPaxosBroadcast.PaceShare pace = new RingPaxosBroadcast.PaceShare();
+    /** Ring i's numbering of the replicas (index k: the global ring). */
+    private final RingMemberIds[] ids;
+    /** Per replica incarnation (its ordering context), the tally of its rings' removals. */
+    private final Map<OrderingContext, PortRemovals> removals = Collections.synchronizedMap(new WeakHashMap<>());
 
     /**
      * @throws IllegalArgumentException if a ring's settings are out of range or do not match its
@@ -60,6 +68,7 @@ public final class MultiRingPlan implements StreamPlan<RingWire> {
         this.config = Objects.requireNonNull(config, "config");
         this.topology = config.topology();
         this.rings = new RingConfig[config.streams()];
+        this.ids = new RingMemberIds[config.streams()];
         for (int i = 0; i < rings.length; i++) {
             int[] procs = topology.members(stream(i));
             try {
@@ -72,6 +81,7 @@ public final class MultiRingPlan implements StreamPlan<RingWire> {
                 throw new IllegalArgumentException("ring " + stream(i) + " runs on " + procs.length + " processes "
                         + Arrays.toString(procs) + " but its config has n = " + rings[i].members());
             }
+            ids[i] = new RingMemberIds(i, procs, config.members(), rings[i].idSpace());
         }
     }
 
@@ -112,9 +122,27 @@ public final class MultiRingPlan implements StreamPlan<RingWire> {
         return topology.ringOf(group);
     }
 
+    /** The ring's processes; where the rings change their members, also every id a replica joining later may take. */
     @Override
     public int[] streamMembers(int stream) {
-        return topology.members(stream);
+        return config.membershipChanges() ? ids[index(stream)].replicas() : topology.members(stream);
+    }
+
+    /** {@code ring.member.ids} where the rings change their members, else n. */
+    @Override
+    public int origins() {
+        return config.membershipChanges() ? config.idSpace() : processes();
+    }
+
+    @Override
+    public boolean changesMembers() {
+        return config.membershipChanges();
+    }
+
+    /** The ring's member set in replica ids ({@link RingMembership}). */
+    @Override
+    public StreamMembership streamMembership(int stream, AtomicBroadcast broadcast) {
+        return new RingMembership(streamName(stream), (RingPaxosBroadcast) broadcast, ids[index(stream)]);
     }
 
     /** The groups whose rings {@code self} runs (seed 004 (S-SMR) §IV: a partition's replicas). */
@@ -172,7 +200,7 @@ public final class MultiRingPlan implements StreamPlan<RingWire> {
     public Transport<RingWire> openTransport(OrderingContext context, int stream) {
         int i = index(stream);
         String name = streamName(stream);
-        int n = context.config().members().size();
+        int n = Math.max(context.config().members().size(), origins());
         RingCodec codec = new RingCodec(n);
         RingConfig ring = config.ring(i);
         Transport<RingWire> replicas;
@@ -184,7 +212,8 @@ public final class MultiRingPlan implements StreamPlan<RingWire> {
                     Channels.Route.of(MPacket.class, context.datagramGroup(name + "-mcast", new MPacketCodec(n),
                             RingPaxos.datagramGroup(ring))));
         }
-        return new RingMemberTransport<>(replicas, i, topology.members(stream));
+        PortRemovals tally = removals.computeIfAbsent(context, c -> new PortRemovals());
+        return new RingMemberTransport<>(replicas, ids[i], tally, rings[i].idSpace());
     }
 
     /** An {@link EpochClock} for the real clock: the skip target is a function of wall time shared by every ring. */
@@ -196,13 +225,19 @@ public final class MultiRingPlan implements StreamPlan<RingWire> {
     /** {@link #snapshotPeer(MultiRingTopology, int, int)} of the replica that is {@code peer} in the ring. */
     @Override
     public int snapshotPeer(int self, int stream, int peer) {
-        return snapshotPeer(topology, self, RingMulticast.ringProcess(peer, index(stream), topology.members(stream)));
+        int replica = ids[index(stream)].replica(peer);
+        return snapshotPeer(topology, self, replica < 0 ? peer : replica);
     }
 
     @Override
     public AtomicBroadcast broadcast(StreamParts<RingWire> parts) {
         int i = index(parts.id());
-        int member = RingMulticast.ringMember(parts.self(), i, topology.members(parts.id()));
+        int member = ids[i].member(parts.self());
+        if (member < 0) {
+            throw new IllegalArgumentException("replica " + parts.self() + " cannot be a member of ring " + parts.id() + " ("
+                    + (config.membershipChanges() ? "ids " + config.members() + ".." + (config.idSpace() - 1) + " join at run time"
+                    : "its members are fixed: set ring.member.ids to let replicas join") + ")");
+        }
         if (parts.transport().localId() != member) {
             throw new IllegalStateException("ring " + parts.id() + ": member " + member + " but the transport is "
                     + parts.transport().localId());

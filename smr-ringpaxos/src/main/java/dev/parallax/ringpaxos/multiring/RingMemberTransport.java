@@ -5,48 +5,51 @@ import dev.parallax.core.spi.MessageHandler;
 import dev.parallax.core.spi.Transport;
 
 /**
- * A replica's transport seen with one ring's member ids: the ring numbers its processes rotated
- * ({@link RingMulticast#ringMember(int, int, int[])}: the k-th of its processes in increasing id is
- * member (k + ring) mod n; with every replica in the ring, replica p is member (p + ring) mod n), the
- * replica port addresses replicas. Sends map a member id to its replica, arrivals (and their arrival
- * stamps) a replica id to its member; datagrams pass through. An arrival from a replica
- * outside the ring is dropped (no member sends as it).
+ * A replica's transport seen with one ring's member ids ({@link RingMemberIds}: the ring's processes
+ * rotated, so that the rings' coordinators are different replicas; with every replica in the ring,
+ * replica p is member (p + ring) mod n; a replica joined at run time keeps its id). Sends map a member
+ * id to its replica, arrivals (and their arrival stamps) a replica id to its member; datagrams pass
+ * through. An arrival from a replica that can be no member of the ring is dropped (no member sends
+ * as it). Members added at run time get their address on the replica port under their replica id;
+ * a removed one leaves the port once every ring that may have it removed it ({@link PortRemovals}).
  *
  * <p>Threads: as the wrapped transport's.
  */
 final class RingMemberTransport<M> implements Transport<M> {
     private final Transport<M> replicas;
-    /** Member id by replica id, -1 for a replica outside the ring. */
-    private final int[] memberOf;
-    /** Replica id by member id. */
-    private final int[] replicaOf;
+    private final RingMemberIds ids;
+    private final PortRemovals removals;
+    private final Object handle;
 
-    /** @param processes the ring's replica ids (every replica of the cluster, or a subset) */
+    /** @param processes the ring's replica ids (every replica of the cluster, or a subset), fixed members */
     RingMemberTransport(Transport<M> replicas, int ring, int[] processes) {
+        this(replicas, new RingMemberIds(ring, processes, 0, processes.length), new PortRemovals(), processes.length);
+    }
+
+    /**
+     * @param ids      the ring's numbering
+     * @param removals the replica's tally of removals over its rings
+     * @param idSpace  the ring's member ids ({@code ring.member.ids})
+     */
+    RingMemberTransport(Transport<M> replicas, RingMemberIds ids, PortRemovals removals, int idSpace) {
         this.replicas = replicas;
-        int[] sorted = processes.clone();
-        java.util.Arrays.sort(sorted);
-        int max = sorted[sorted.length - 1];
-        this.memberOf = new int[max + 1];
-        java.util.Arrays.fill(memberOf, -1);
-        this.replicaOf = new int[sorted.length];
-        for (int p : sorted) {
-            memberOf[p] = RingMulticast.ringMember(p, ring, sorted);
-            replicaOf[memberOf[p]] = p;
-        }
+        this.ids = ids;
+        this.removals = removals;
+        this.handle = removals.register(ids, idSpace);
     }
 
     /** The member id of replica {@code replica}, or -1 if it is not in the ring. */
     int member(int replica) {
-        return replica >= 0 && replica < memberOf.length ? memberOf[replica] : -1;
+        return ids.member(replica);
     }
 
     /** The replica of member {@code member}. */
     int replica(int member) {
-        if (member < 0 || member >= replicaOf.length) {
-            throw new IllegalArgumentException("member " + member + " of " + replicaOf.length);
+        int r = ids.replica(member);
+        if (r < 0) {
+            throw new IllegalArgumentException("member " + member + " is no replica of this ring (" + ids + ")");
         }
-        return replicaOf[member];
+        return r;
     }
 
     @Override
@@ -82,6 +85,21 @@ final class RingMemberTransport<M> implements Transport<M> {
     @Override
     public boolean send(int to, M message) {
         return replicas.send(replica(to), message);
+    }
+
+    /** Gives the replica port the address of the replica that is member {@code member}. */
+    @Override
+    public void addMember(int member, String host, int port) {
+        replicas.addMember(replica(member), host, port);
+    }
+
+    /** The ring removed member {@code member}: the port forgets its replica once no ring here may have it. */
+    @Override
+    public void removeMember(int member) {
+        int r = ids.replica(member);
+        if (r >= 0) {
+            removals.removed(handle, r, replicas);
+        }
     }
 
     @Override

@@ -42,12 +42,20 @@ class MultiRingKeysTest {
     }
 
     @Test
-    @DisplayName("Multi-Ring Paxos rings keep fixed members: a template that sets ring.member.ids is refused")
-    void ringsKeepFixedMembers() {
+    @DisplayName("ring.member.ids lets every ring change its members, over that id space; a partitioned service's rings keep theirs")
+    void ringMemberIdsLetEveryRingChangeItsMembersButNotAPartitionedServicesRings() {
         RingConfig template = RingConfig.builder(3, Ring.Kind.U_RING).memberIds(5).build();
-        assertThatThrownBy(() -> MultiRingConfig.builder(3).ringSettings(template).build())
+        MultiRingConfig config = MultiRingConfig.builder(3).ringSettings(template).build();
+        assertThat(config.membershipChanges()).isTrue();
+        assertThat(config.idSpace()).isEqualTo(5);
+        for (int i = 0; i < config.streams(); i++) {
+            assertThat(config.ring(i).idSpace()).as("ring " + i).isEqualTo(5);
+        }
+        assertThat(MultiRingConfig.builder(3).ringSettings(RingConfig.builder(3, Ring.Kind.U_RING).build()).build()
+                .membershipChanges()).isFalse();
+        assertThatThrownBy(() -> MultiRingConfig.builder(3).ringSettings(template).partitioned(true).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ring.member.ids")
-                .hasMessageContaining("fixed");
+                .hasMessageContaining("partitioned service (execution=s-smr) keep their members fixed");
     }
 
     @Test

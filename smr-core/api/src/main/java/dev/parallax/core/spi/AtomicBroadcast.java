@@ -30,4 +30,13 @@ public interface AtomicBroadcast extends Proposer, LeaderHints, SnapshotHooks, P
     /** Stops the protocol and releases its threads and resources; idempotent. */
     @Override
     void close();
+
+    /**
+     * The operator's control of this ordering's members ({@link MembershipAdmin}), if it changes
+     * them at run time: by default this broadcast itself when it implements {@link MembershipAdmin},
+     * else empty. Any thread, never blocks.
+     */
+    default java.util.Optional<MembershipAdmin> membership() {
+        return this instanceof MembershipAdmin admin ? java.util.Optional.of(admin) : java.util.Optional.empty();
+    }
 }

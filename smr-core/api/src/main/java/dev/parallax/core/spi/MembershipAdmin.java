@@ -53,6 +53,18 @@ public interface MembershipAdmin {
     String members();
 
     /**
+     * The parts of the group that decide their members each in an order of its own, by name
+     * (Multi-Ring Paxos: one per ring this replica runs, named as its channel), in the order a
+     * change goes through them; empty (the default) when one order decides the members. Each part
+     * follows this contract on its own, with its own leader: a change to the group is that change
+     * in every part, one part after another ({@code parallax admin} asks each part's leader), and
+     * a member is a voter of the group once it votes in every part.
+     */
+    default java.util.Map<String, MembershipAdmin> parts() {
+        return java.util.Map.of();
+    }
+
+    /**
      * A {@link MembershipAdmin} that hands every request to another one, {@link #membershipAdmin()}:
      * a broadcast whose admin is a separate object implements this and names it. Same contract.
      */
@@ -88,6 +100,11 @@ public interface MembershipAdmin {
         @Override
         default String members() {
             return membershipAdmin().members();
+        }
+
+        @Override
+        default java.util.Map<String, MembershipAdmin> parts() {
+            return membershipAdmin().parts();
         }
     }
 

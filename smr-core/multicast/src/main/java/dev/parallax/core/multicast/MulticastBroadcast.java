@@ -62,6 +62,8 @@ public final class MulticastBroadcast implements AtomicBroadcast {
     private final Runnable closeUnstarted;
     private final CapturedPositions captured = new CapturedPositions();
     private final List<AutoCloseable> closeAfter = new CopyOnWriteArrayList<>();
+    /** The streams' member sets, when they change at run time (set once, before the broadcast is shared). */
+    private volatile StreamsMembership membership;
     private volatile ConfiguredMulticast multicast;
     private volatile Subscription subscription;
     /** Per-worker mode: the workers' subscriptions. */
@@ -269,6 +271,17 @@ public final class MulticastBroadcast implements AtomicBroadcast {
     }
 
     /** No single leader: every stream has a leader (or coordinator) of its own. */
+    /** Set by {@link StreamOrdering} before it hands the broadcast out: the streams change their members. */
+    void membership(StreamsMembership streams) {
+        this.membership = Objects.requireNonNull(streams);
+    }
+
+    /** The streams' member sets ({@link StreamsMembership}) when the plan changes them, else empty. */
+    @Override
+    public java.util.Optional<dev.parallax.core.spi.MembershipAdmin> membership() {
+        return java.util.Optional.ofNullable(membership);
+    }
+
     @Override
     public int leaderHint() {
         return -1;

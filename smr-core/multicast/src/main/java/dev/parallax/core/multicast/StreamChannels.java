@@ -2,6 +2,7 @@ package dev.parallax.core.multicast;
 
 import dev.parallax.core.GroupSet;
 import dev.parallax.core.runtime.OrderingContext;
+import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.DurableLog;
 import dev.parallax.core.spi.MulticastPosition;
 import dev.parallax.core.spi.SnapshotRequester;
@@ -41,6 +42,8 @@ final class StreamChannels<M> {
     private final Map<Integer, Transport<M>> transports = new LinkedHashMap<>();
     private final Map<Integer, DurableLog> logs = new LinkedHashMap<>();
     private final Transport<MulticastForward> forward;
+    /** The streams' member sets, when the plan changes them (else null). */
+    private final StreamsMembership membership;
 
     private StreamChannels(StreamPlan<M> plan, OrderingContext context) {
         this.plan = plan;
@@ -70,6 +73,12 @@ final class StreamChannels<M> {
         // every stream, to a member of the stream it does not run.
         this.forward = plan.routing() == Routing.LEADER || !runsEvery
                 ? context.transport(plan.forwardChannel(), new MulticastForwardCodec()) : null;
+        this.membership = plan.changesMembers() ? new StreamsMembership() : null;
+    }
+
+    /** The streams' member sets for the operator, filled when the streams are built; null if the plan keeps them fixed. */
+    StreamsMembership membership() {
+        return membership;
     }
 
     /**
@@ -113,7 +122,7 @@ final class StreamChannels<M> {
     ConfiguredMulticast build(StageThreads threads, IntFunction<SnapshotRequester> requesters,
                               List<MulticastBroadcast.InitialSubscription> subscriptions) {
         GroupSet groups = plan.groups();
-        StreamMulticastBuilder b = StreamMulticast.builder().self(self).members(plan.processes()).groups(groups)
+        StreamMulticastBuilder b = StreamMulticast.builder().self(self).members(plan.origins()).groups(groups)
                 .routing(plan.routing()).skips(plan.skips()).numbering(plan.numbering()).roundLength(plan.roundLength())
                 .clock(context.clock()).meterRegistry(context.meterRegistry());
         for (int g = groups.first(); g >= 0; g = groups.next(g)) {
@@ -129,13 +138,30 @@ final class StreamChannels<M> {
             b.forwardTransport(forward);
         }
         Clock clock = plan.streamClock(context.clock());
-        b.streams(stream -> plan.broadcast(new StreamPlan.StreamParts<>(stream, self, transports.get(stream),
-                logs.get(stream), clock, plan.runtimeOptions(context).name(plan.streamName(stream)).threads(threads)
-                        .snapshotRequester(requesters.apply(stream)).safetyAlarm(context.safetyAlarm()).build())));
+        Map<Integer, StreamMembership> parts = new java.util.TreeMap<>();
+        b.streams(stream -> {
+            AtomicBroadcast broadcast = plan.broadcast(new StreamPlan.StreamParts<>(stream, self, transports.get(stream),
+                    logs.get(stream), clock, plan.runtimeOptions(context).name(plan.streamName(stream)).threads(threads)
+                            .snapshotRequester(requesters.apply(stream)).safetyAlarm(context.safetyAlarm()).build()));
+            if (membership != null) {
+                parts.put(stream, plan.streamMembership(stream, broadcast));
+            }
+            return broadcast;
+        });
         for (MulticastBroadcast.InitialSubscription s : subscriptions) {
             b.initialSubscription(s.groups(), s.from(), s.listener());
         }
-        return new Planned(b.build());
+        Planned built = new Planned(b.build());
+        if (membership != null) {
+            Map<String, StreamMembership> named = new LinkedHashMap<>();
+            for (int id : ids) {
+                if (parts.containsKey(id)) {
+                    named.put(plan.streamName(id), parts.get(id));
+                }
+            }
+            membership.started(named);
+        }
+        return built;
     }
 
     /** Releases every channel and log opened (the multicast was never built); failures are logged. */

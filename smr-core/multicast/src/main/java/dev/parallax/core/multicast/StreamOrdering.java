@@ -83,6 +83,9 @@ public final class StreamOrdering<M> implements OrderingProtocol {
         if (threads != context.stageThreads()) {
             broadcast[0].closeAfter(threads);
         }
+        if (channels.membership() != null) {
+            broadcast[0].membership(channels.membership());
+        }
         return broadcast[0];
     }
 

@@ -129,6 +129,31 @@ public interface StreamPlan<M> {
     AtomicBroadcast broadcast(StreamParts<M> parts);
 
     /**
+     * The process ids that may take part, {@code 0..origins()-1}: the origins of messages and the
+     * members of streams. Default {@link #processes()}; more where replicas join at run time
+     * ({@link #changesMembers()}).
+     */
+    default int origins() {
+        return processes();
+    }
+
+    /** Whether the streams change their members at run time ({@link #streamMembership}); default false. */
+    default boolean changesMembers() {
+        return false;
+    }
+
+    /**
+     * The member set of stream {@code stream} whose broadcast is {@code broadcast}, in replica ids,
+     * for the operator ({@link StreamsMembership}); called once per stream this replica runs, when
+     * the streams are built, only if {@link #changesMembers()}.
+     *
+     * @throws UnsupportedOperationException by default
+     */
+    default StreamMembership streamMembership(int stream, AtomicBroadcast broadcast) {
+        throw new UnsupportedOperationException(name() + " keeps its streams' members fixed");
+    }
+
+    /**
      * What {@link StreamOrdering} opened for one stream this process runs.
      *
      * @param id        the stream id

@@ -251,7 +251,7 @@ public final class Replica implements AutoCloseable {
      * otherwise, and before {@link #start}. Any thread, non-blocking.
      */
     public Optional<dev.parallax.core.spi.MembershipAdmin> membershipAdmin() {
-        return broadcast instanceof dev.parallax.core.spi.MembershipAdmin admin ? Optional.of(admin) : Optional.empty();
+        return broadcast == null ? Optional.empty() : broadcast.membership();
     }
 
     /**

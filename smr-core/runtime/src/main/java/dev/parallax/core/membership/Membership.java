@@ -306,6 +306,58 @@ public final class Membership {
         }
     }
 
+    /**
+     * This membership with every id {@code i} renumbered {@code to.applyAsInt(i)} (an id it maps
+     * below 0 or past {@link #MAX_ID} is left out): one order's member ids in the ids of the
+     * replicas, where an order numbers them its own way (Multi-Ring Paxos' rings).
+     */
+    public Membership renumbered(java.util.function.IntUnaryOperator to) {
+        int v = 0;
+        int l = 0;
+        int r = 0;
+        TreeMap<Integer, String> addr = new TreeMap<>();
+        for (int id = 0; id < ID_SPACE; id++) {
+            int bit = 1 << id;
+            int t = to.applyAsInt(id);
+            if ((bit & (voters | learners | retired)) == 0 || !inRange(t)) {
+                continue;
+            }
+            int nb = 1 << t;
+            v |= (voters & bit) != 0 ? nb : 0;
+            l |= (learners & bit) != 0 ? nb : 0;
+            r |= (retired & bit) != 0 ? nb : 0;
+            if (addresses.containsKey(id)) {
+                addr.put(t, addresses.get(id));
+            }
+        }
+        return new Membership(v, l, r, addr);
+    }
+
+    /**
+     * The members common to every one of {@code parts} (several orders of one group, Multi-Ring
+     * Paxos' rings): voters those that vote in every part, learners the other members of any part,
+     * retired those retired in any part; addresses from every part.
+     *
+     * @throws IllegalArgumentException if {@code parts} is empty
+     */
+    public static Membership common(java.util.Collection<Membership> parts) {
+        if (parts.isEmpty()) {
+            throw new IllegalArgumentException("no parts");
+        }
+        int v = -1;
+        int any = 0;
+        int r = 0;
+        TreeMap<Integer, String> addr = new TreeMap<>();
+        for (Membership m : parts) {
+            v &= m.voters;
+            any |= m.voters | m.learners;
+            r |= m.retired;
+            addr.putAll(m.addresses);
+        }
+        v &= ~r;
+        return new Membership(v, any & ~v & ~r, r, addr);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o == this || o instanceof Membership m && m.voters == voters && m.learners == learners
