@@ -17,13 +17,15 @@ import java.util.function.LongFunction;
  * far behind) knows the sets of the instances after it. The protocol thread keeps its own
  * ({@link RingPaxosCore#membershipHistory()}); each copy has one writer.
  *
- * <p>Threads: {@link #toDelivery(long, RingValue)} and {@link #state()} on the delivery thread;
+ * <p>Threads: {@link #toDelivery(long, RingValue)} on the delivery thread, {@link #state()} on any;
  * {@link #install} before start or while delivery is quiescent; {@link #fromBytes} from any thread.
  */
 final class RingDeliveredMembership implements ProtocolRuntime.ValueAdapter<RingValue> {
     private final MembershipHistory history;
     private final boolean changes;
     private final LongFunction<ByteBuffer> skipEncoder;
+    /** The history as last changed, encoded (written by the delivery thread, read by any). */
+    private volatile byte[] published = new byte[0];
 
     RingDeliveredMembership(RingConfig config, LongFunction<ByteBuffer> skipEncoder) {
         this.history = new MembershipHistory(Membership.initial(config.members()), config.window());
@@ -45,20 +47,30 @@ final class RingDeliveredMembership implements ProtocolRuntime.ValueAdapter<Ring
     public ByteBuffer toDelivery(long instance, RingValue v) {
         if (changes && v instanceof RingValue.Chosen c) {
             history.apply(instance, c.vid().isConfig(), c.vid().isConfig() ? c.bytes() : null);
+            if (c.vid().isConfig()) {
+                published = history.encode();
+            }
         }
         return toDelivery(v);
     }
 
-    /** The history as of the last delivered instance, encoded (empty for a ring whose members are fixed). */
+    /**
+     * The history as of the last configuration command delivered (or installed), encoded: every
+     * change decided up to the last delivered instance (empty for a ring whose members are fixed,
+     * or one that has not changed them). Any thread: a merged multicast's snapshot reads it on its
+     * subscription's thread.
+     */
     byte[] state() {
-        return changes ? history.encode() : new byte[0];
+        return published;
     }
 
     /** A snapshot's delivery state (empty: none); a malformed one is ignored (the core reports nothing either). */
     void install(byte[] state) {
         if (state.length > 0) {
             try {
-                history.restore(ByteBuffer.wrap(state));
+                if (history.restore(ByteBuffer.wrap(state))) {
+                    published = history.encode();
+                }
             } catch (IllegalArgumentException malformed) {
                 // Decisions bring the rest; the protocol thread restores from the same bytes.
             }

@@ -269,7 +269,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
                 }
             };
 
-    /** The member history as of the last delivery (empty for a fixed ring): what a snapshot carries. Delivery thread. */
+    /** The member history as of the last delivery (empty for a fixed ring): what a snapshot carries. Any thread. */
     @Override
     public byte[] deliveryState() {
         return delivered.state();

@@ -339,10 +339,13 @@ final class ClusterMembership implements NetworkFaults.Replicas {
 
     /** Waits until every live voter reports the tracked voters in effect. */
     private void awaitInEffect(long deadline) throws IOException, InterruptedException {
+        java.util.Map<Integer, String> seen = new java.util.TreeMap<>();
         while (System.nanoTime() - deadline < 0) {
             boolean all = true;
             for (int id : voters) {
-                MembershipRequests.Members m = cluster.isAlive(id) ? requests.members(id) : null;
+                String line = cluster.isAlive(id) ? requests.membersLine(id) : null;
+                MembershipRequests.Members m = line == null ? null : MembershipRequests.parse(line);
+                seen.put(id, !cluster.isAlive(id) ? "down" : line == null ? "no answer" : line);
                 all &= !cluster.isAlive(id) || m != null && m.voters().equals(voters);
             }
             if (all) {
@@ -350,7 +353,8 @@ final class ClusterMembership implements NetworkFaults.Replicas {
             }
             Thread.sleep(50);
         }
-        throw new IOException("voters " + voters + " not in effect at every live voter within " + REPLACE_TIMEOUT.toSeconds() + " s");
+        throw new IOException("voters " + voters + " not in effect at every live voter within " + REPLACE_TIMEOUT.toSeconds()
+                + " s; they report " + seen);
     }
 
     /**

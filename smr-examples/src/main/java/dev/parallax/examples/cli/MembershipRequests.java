@@ -73,7 +73,8 @@ final class MembershipRequests {
         return at < 0 ? null : parse(line.substring(at + part.length() + 2));
     }
 
-    private String membersLine(int id) {
+    /** The membership line replica {@code id} reports ({@code /admin/members}), or null if it does not answer. */
+    String membersLine(int id) {
         if (cluster.metricsPort(id) <= 0) {
             return null;
         }

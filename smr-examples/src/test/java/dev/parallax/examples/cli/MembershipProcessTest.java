@@ -218,12 +218,15 @@ class MembershipProcessTest {
             }, () -> "voters 0, 1 and 3");
             awaitWrites(load, "the group of 0, 1 and 3 goes on");
             String[] lastMembers = new String[1];
+            MembershipRequests joinerRequests = new MembershipRequests(cluster);
             Await.until(WAIT, () -> {
                 String m0 = admin(cluster, "--replica", "0", "members").out();
                 String m1 = admin(cluster, "--replica", "1", "members").out();
-                lastMembers[0] = m0 + m1;
-                return m0.contains("voters=[0,1,3]") && m1.contains("voters=[0,1,3]");
-            }, () -> "replicas 0 and 1 report voters 0, 1, 3: " + lastMembers[0]);
+                // The joiner caught up by snapshot and log: the snapshot carried the member histories.
+                String m3 = String.valueOf(joinerRequests.membersLine(3));
+                lastMembers[0] = m0 + m1 + " joiner: " + m3;
+                return m0.contains("voters=[0,1,3]") && m1.contains("voters=[0,1,3]") && m3.startsWith("voters=[0,1,3]");
+            }, () -> "replicas 0, 1 and 3 report voters 0, 1, 3: " + lastMembers[0]);
             int joinerMetrics = cluster.metricsPort(3);
             assertThat(ReplicaMetrics.gauge(joinerMetrics, firstUndecided)).isPositive();
 

@@ -52,6 +52,16 @@ public abstract class ConfiguredMulticast implements AtomicMulticast {
         return multicast.initialSubscriptions();
     }
 
+    /** By stream id, each stream's own delivery state ({@link StreamMulticast#streamStates()}). Any thread. */
+    public final java.util.Map<Integer, byte[]> streamStates() {
+        return multicast.streamStates();
+    }
+
+    /** A snapshot's stream states, for each stream's next install ({@link StreamMulticast#streamStatesToInstall}). */
+    public final void streamStatesToInstall(java.util.Map<Integer, byte[]> states) {
+        multicast.streamStatesToInstall(states);
+    }
+
     @Override
     public final void close() {
         multicast.close();

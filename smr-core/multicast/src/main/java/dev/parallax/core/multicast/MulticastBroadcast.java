@@ -75,6 +75,8 @@ public final class MulticastBroadcast implements AtomicBroadcast {
     private MulticastPosition from = MulticastPosition.START;
     /** Per-worker positions installed before the start. */
     private DeliveryState fromWorkers;
+    /** The streams' own delivery states of the snapshot installed before the start. */
+    private java.util.Map<Integer, byte[]> fromStreams = java.util.Map.of();
     /** Delivery thread: the sequence number of the next delivery, and the position after the last one. */
     private volatile long next;
     private MulticastPosition current = MulticastPosition.START;
@@ -140,8 +142,16 @@ public final class MulticastBroadcast implements AtomicBroadcast {
         ConfiguredMulticast open(List<InitialSubscription> subscriptions);
     }
 
-    /** A subscription to open before the streams start: its groups, its position, its listener. */
-    public record InitialSubscription(GroupSet groups, MulticastPosition from, MulticastListener listener) {
+    /**
+     * A subscription to open before the streams start: its groups, its position, its listener, and
+     * the streams' own delivery states of the snapshot it resumes from (by stream id; empty for none).
+     */
+    public record InitialSubscription(GroupSet groups, MulticastPosition from, MulticastListener listener,
+                                      java.util.Map<Integer, byte[]> streamStates) {
+        /** One that resumes from a snapshot without stream states (or from the start). */
+        public InitialSubscription(GroupSet groups, MulticastPosition from, MulticastListener listener) {
+            this(groups, from, listener, java.util.Map.of());
+        }
     }
 
     private void checkStartable() {
@@ -163,8 +173,11 @@ public final class MulticastBroadcast implements AtomicBroadcast {
                     + "execution): start per worker");
         }
         current = from;
-        multicast = multicastFactory.open(List.of(new InitialSubscription(subscribed, from, this::onDelivery)));
+        multicast = multicastFactory.open(List.of(new InitialSubscription(subscribed, from, this::onDelivery, fromStreams)));
         Subscription initial = multicast.initialSubscription();
+        if (initial == null) {
+            multicast.streamStatesToInstall(fromStreams);
+        }
         subscription = initial != null ? initial : multicast.subscribe(subscribed, from, this::onDelivery);
         LOG.info("replica {}: multicast ordering over {} streams starts at sequence {}, merge position {}", self,
                 lanes.count(), next, from);
@@ -197,7 +210,10 @@ public final class MulticastBroadcast implements AtomicBroadcast {
         Objects.requireNonNull(listener, "listener");
         started = true;
         WorkerDeliveries w = new WorkerDeliveries(self, of, listener, fromWorkers);
-        multicast = multicastFactory.open(w.initial());
+        multicast = multicastFactory.open(w.initial(fromStreams));
+        if (multicast.initialSubscriptions().isEmpty()) {
+            multicast.streamStatesToInstall(fromStreams);
+        }
         w.open(multicast);
         this.workers = w;
         LOG.info("replica {}: multicast ordering over {} streams delivers per worker to {} workers (groups {}), at sequence {}",
@@ -296,12 +312,14 @@ public final class MulticastBroadcast implements AtomicBroadcast {
     @Override
     public byte[] deliveryState() {
         WorkerDeliveries w = workers;
+        ConfiguredMulticast m = multicast;
         if (w != null) {
-            return w.state(captured);
+            return w.state(captured, m);
         }
         Subscription s = subscription;
         MulticastPosition p = s == null ? current : s.resumePosition(current);
-        byte[] state = DeliveryState.encode(p);
+        // The streams' states after the position: each stream delivered at least up to it.
+        byte[] state = DeliveryState.encode(p, m == null ? java.util.Map.of() : m.streamStates());
         captured.capture(next, new MulticastPosition[] {p});
         return state;
     }
@@ -341,6 +359,7 @@ public final class MulticastBroadcast implements AtomicBroadcast {
             return;
         }
         if (!started) {
+            fromStreams = d.streams();
             if (d.perWorker()) {
                 fromWorkers = d;
                 return;
@@ -351,6 +370,7 @@ public final class MulticastBroadcast implements AtomicBroadcast {
             current = from;
             return;
         }
+        multicast.streamStatesToInstall(d.streams());
         WorkerDeliveries w = workers;
         if (w != null) {
             w.move(multicast, d, captured);

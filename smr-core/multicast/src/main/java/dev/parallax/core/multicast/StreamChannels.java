@@ -148,9 +148,12 @@ final class StreamChannels<M> {
             }
             return broadcast;
         });
+        Map<Integer, byte[]> states = new java.util.TreeMap<>();
         for (MulticastBroadcast.InitialSubscription s : subscriptions) {
             b.initialSubscription(s.groups(), s.from(), s.listener());
+            states.putAll(s.streamStates());
         }
+        b.streamStates(states);
         Planned built = new Planned(b.build());
         if (membership != null) {
             Map<String, StreamMembership> named = new LinkedHashMap<>();

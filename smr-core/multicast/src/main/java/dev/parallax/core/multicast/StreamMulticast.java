@@ -11,6 +11,7 @@ import dev.parallax.core.time.Clock;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -153,6 +154,8 @@ public final class StreamMulticast implements AtomicMulticast {
     private final MulticastCounters counters;
     private final ForwardDesk forwards;
     private final Object lifecycle = new Object();
+    /** By stream id, the stream's own delivery state a snapshot carried, for the stream's next install. */
+    private final Map<Integer, byte[]> statesToInstall = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean closed;
     /** Set once by {@link StreamMulticastBuilder#build} before the streams start. */
     volatile List<Subscription> initial = List.of();
@@ -353,7 +356,12 @@ public final class StreamMulticast implements AtomicMulticast {
                     + "this process no longer resent", self, ids[p.index()], p.sequence(), p.instance(),
                     outbox.outstanding(p.index()));
             outbox.uncertain(p.index(), clock.nanoTime());
-            broadcasts[p.index()].snapshotInstalled(p.instance());
+            byte[] state = statesToInstall.remove(ids[p.index()]);
+            if (state != null && state.length > 0) {
+                broadcasts[p.index()].snapshotInstalled(p.instance(), state);
+            } else {
+                broadcasts[p.index()].snapshotInstalled(p.instance());
+            }
         }
     }
 
@@ -361,6 +369,30 @@ public final class StreamMulticast implements AtomicMulticast {
         for (DecidedStreams.StreamPoint p : points) {
             broadcasts[p.index()].snapshotTaken(p.instance());
         }
+    }
+
+    /**
+     * By stream id, each stream's own delivery state ({@link AtomicBroadcast#deliveryState()}: a
+     * ring's member history where its members change), for the streams run here that have one:
+     * what a snapshot of the merge carries besides the position. Any thread.
+     */
+    public Map<Integer, byte[]> streamStates() {
+        Map<Integer, byte[]> states = new java.util.TreeMap<>();
+        for (int i = 0; i < ids.length; i++) {
+            byte[] state = broadcasts[i] == null ? null : broadcasts[i].deliveryState();
+            if (state != null && state.length > 0) {
+                states.put(ids[i], state);
+            }
+        }
+        return states;
+    }
+
+    /**
+     * A snapshot's stream states ({@link #streamStates()}), handed to each stream with its next
+     * install (when a subscription moves the stream to the snapshot's position). Any thread.
+     */
+    public void streamStatesToInstall(Map<Integer, byte[]> states) {
+        statesToInstall.putAll(states);
     }
 
     @Override

@@ -46,6 +46,7 @@ public final class StreamMulticastBuilder {
     Duration resendAfter = Duration.ofMillis(200);
     long firstSequence = System.currentTimeMillis() << StreamMulticast.SEQUENCE_RUN_SHIFT;
     final List<Initial> initialSubscriptions = new ArrayList<>();
+    private java.util.Map<Integer, byte[]> streamStates = java.util.Map.of();
 
     private record Initial(GroupSet groups, MulticastPosition from, MulticastListener listener) {
     }
@@ -216,6 +217,15 @@ public final class StreamMulticastBuilder {
     }
 
     /**
+     * The stream states of the snapshot the initial subscriptions resume from
+     * ({@link StreamMulticast#streamStates()}), handed to each stream with its install; default none.
+     */
+    public StreamMulticastBuilder streamStates(java.util.Map<Integer, byte[]> states) {
+        this.streamStates = Objects.requireNonNull(states, "states");
+        return this;
+    }
+
+    /**
      * The first message number of every stream of this run; default the start time in
      * milliseconds shifted left by {@link StreamMulticast#SEQUENCE_RUN_SHIFT}. For tests.
      */
@@ -273,6 +283,7 @@ public final class StreamMulticastBuilder {
             throw new IllegalArgumentException("firstSequence must not be negative");
         }
         StreamMulticast m = new StreamMulticast(this);
+        m.streamStatesToInstall(streamStates);
         if (!initialSubscriptions.isEmpty()) {
             List<Subscription> opened = new ArrayList<>();
             try {

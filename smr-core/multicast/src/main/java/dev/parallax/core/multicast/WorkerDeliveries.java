@@ -105,10 +105,10 @@ final class WorkerDeliveries {
     }
 
     /** The subscriptions to open before the streams start, one per worker, in worker order. */
-    List<MulticastBroadcast.InitialSubscription> initial() {
+    List<MulticastBroadcast.InitialSubscription> initial(java.util.Map<Integer, byte[]> streamStates) {
         List<MulticastBroadcast.InitialSubscription> initial = new ArrayList<>();
         for (WorkerStream w : streams) {
-            initial.add(new MulticastBroadcast.InitialSubscription(workerGroups[w.worker], w.current, w));
+            initial.add(new MulticastBroadcast.InitialSubscription(workerGroups[w.worker], w.current, w, streamStates));
         }
         return initial;
     }
@@ -138,7 +138,7 @@ final class WorkerDeliveries {
      * consistent cut), its positions captured in {@code captured} at the sum of the workers' next
      * sequences.
      */
-    byte[] state(CapturedPositions captured) {
+    byte[] state(CapturedPositions captured, ConfiguredMulticast multicast) {
         WorkerStream[] s = streams;
         MulticastPosition[] positions = new MulticastPosition[s.length];
         long[] nexts = new long[s.length];
@@ -149,7 +149,7 @@ final class WorkerDeliveries {
             nexts[i] = s[i].next;
             sum += nexts[i];
         }
-        byte[] state = DeliveryState.encode(nexts, positions);
+        byte[] state = DeliveryState.encode(nexts, positions, multicast == null ? java.util.Map.of() : multicast.streamStates());
         captured.capture(sum, positions);
         return state;
     }

@@ -66,6 +66,43 @@ class MulticastBroadcastTest {
     }
 
     @Test
+    @DisplayName("the streams' own states (a ring's member history) ride after the position, both versions; a snapshot "
+            + "without them still decodes; a truncated or oversized part is refused; an install before start hands them "
+            + "to the streams with the initial subscription")
+    void streamStatesRideAfterThePosition() {
+        MulticastPosition p = MulticastPosition.START.with(0, 17).with(MulticastPosition.GLOBAL_STREAM, 12);
+        java.util.Map<Integer, byte[]> states = new java.util.TreeMap<>();
+        states.put(0, new byte[] {1, 2, 3});
+        states.put(MulticastPosition.GLOBAL_STREAM, new byte[] {4});
+        DeliveryState one = DeliveryState.decode(DeliveryState.encode(p, states));
+        assertThat(one.positions()).containsExactly(p);
+        assertThat(one.streams()).containsOnlyKeys(0, MulticastPosition.GLOBAL_STREAM);
+        assertThat(one.streams().get(0)).containsExactly(1, 2, 3);
+        DeliveryState workers = DeliveryState.decode(DeliveryState.encode(new long[] {5, 6}, new MulticastPosition[] {p, p},
+                states));
+        assertThat(workers.nexts()).containsExactly(5, 6);
+        assertThat(workers.streams().get(MulticastPosition.GLOBAL_STREAM)).containsExactly(4);
+        assertThat(DeliveryState.decode(DeliveryState.encode(p, java.util.Map.of())).streams()).isEmpty();
+        byte[] whole = DeliveryState.encode(p, states);
+        assertThatThrownBy(() -> DeliveryState.decode(java.util.Arrays.copyOf(whole, whole.length - 1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("state of 1 bytes, 0 left");
+        byte[] huge = whole.clone();
+        ByteBuffer.wrap(huge).putInt(1 + p.encodedSize(), 1000);
+        assertThatThrownBy(() -> DeliveryState.decode(huge)).hasMessageContaining("the states of 1000 streams");
+
+        java.util.List<MulticastBroadcast.InitialSubscription> opened = new java.util.ArrayList<>();
+        MulticastBroadcast b = new MulticastBroadcast(0, GroupSet.partition(2), 2, g -> g, subscriptions -> {
+            opened.addAll(subscriptions);
+            throw new IllegalStateException("opened");
+        }, () -> { });
+        b.snapshotInstalled(3, whole);
+        assertThatThrownBy(() -> b.start((seq, v) -> { })).hasMessage("opened");
+        assertThat(opened).hasSize(1);
+        assertThat(opened.get(0).from()).isEqualTo(p);
+        assertThat(opened.get(0).streamStates()).containsOnlyKeys(0, MulticastPosition.GLOBAL_STREAM);
+    }
+
+    @Test
     void aSnapshotWithoutAPositionOrWithAnUnknownOneIsRefusedClearly() {
         assertThatThrownBy(() -> DeliveryState.position(new byte[0])).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no multicast merge position");
