@@ -260,11 +260,12 @@ final class AdminCommand {
     private int change(Target t, String path, String body) {
         List<String> parts = part != null ? List.of(part) : parts(t);
         if (parts.isEmpty()) {
-            return changeOnce(t, path, body, null);
+            return changeOnce(t, path, body, null, new ArrayList<>());
         }
         List<String> took = new ArrayList<>();
+        List<String> answers = new ArrayList<>();
         for (String part : parts) {
-            int code = changeOnce(t, path, body + "\n" + AdminRoutes.PART + "=" + part, part);
+            int code = changeOnce(t, path, body + "\n" + AdminRoutes.PART + "=" + part, part, answers);
             if (code != 0) {
                 err().println(took.isEmpty() ? "no part took the request" : "the parts " + took + " took it, " + part
                         + " did not: once the cause is fixed, repeat the request for each remaining part with --part NAME");
@@ -272,29 +273,41 @@ final class AdminCommand {
             }
             took.add(part);
         }
+        if (answers.stream().allMatch(a -> a.startsWith(dev.parallax.core.multicast.StreamMembership.UNCHANGED))) {
+            err().println("no part " + parts + " concerns the replicas named: none of them can have them as members");
+            return REFUSED;
+        }
         return 0;
     }
 
     /**
-     * The parts of the membership ({@code membership.parts} in the first answering replica's status:
-     * Multi-Ring's rings, each with its own leader), empty for a membership of one order.
+     * The parts of the membership ({@code membership.parts} in the replicas' status: Multi-Ring's
+     * rings, each with its own leader; under S-SMR each replica lists its partition's ring and the
+     * global ring), empty for a membership of one order.
      */
     private List<String> parts(Target t) {
+        java.util.Set<String> parts = new java.util.LinkedHashSet<>();
         for (int id : ids(t)) {
             try {
                 AdminClient.Reply r = t.client().get(id, "/admin/status");
-                if (r.ok()) {
-                    String parts = AdminStatusReport.parse(r.body()).get(ReplicaAdminTarget.MEMBERSHIP_PARTS);
-                    return parts == null || parts.isBlank() ? List.of() : List.of(parts.split(","));
+                String of = r.ok() ? AdminStatusReport.parse(r.body()).get(ReplicaAdminTarget.MEMBERSHIP_PARTS) : null;
+                if (of != null && !of.isBlank()) {
+                    parts.addAll(List.of(of.split(",")));
                 }
             } catch (IOException unreachable) {
                 // the next one
             }
         }
-        return List.of();
+        return parts.stream().sorted(java.util.Comparator.comparing(AdminCommand::partOrder)).toList();
     }
 
-    private int changeOnce(Target t, String path, String body, String part) {
+    /** Parts in ring order, the global ring last: {@code ring-0, ring-1, ..., ring-g}. */
+    static String partOrder(String part) {
+        String n = part.substring(part.lastIndexOf('-') + 1);
+        return n.chars().allMatch(Character::isDigit) ? String.format("%09d", Integer.parseInt(n)) : "~" + n;
+    }
+
+    private int changeOnce(Target t, String path, String body, String part, List<String> answers) {
         List<String> passed = new ArrayList<>();
         String prefix = part == null ? "" : part + ": ";
         for (int id : ids(t)) {
@@ -311,6 +324,7 @@ final class AdminCommand {
             }
             if (r.ok()) {
                 out().println(prefix + r.body());
+                answers.add(r.body());
                 return 0;
             }
             err().println(prefix + "replica " + id + ": " + r.body());

@@ -139,19 +139,21 @@ final class AdminRoutes {
         } catch (IllegalArgumentException e) {
             return new Answer(400, e.getMessage());
         }
-        return change(part == null ? call : admin -> {
-            MembershipAdmin one = admin.parts().get(part);
-            if (one == null) {
-                throw new IllegalArgumentException("unknown part " + part + " (this replica's parts: "
+        if (part != null) {
+            MembershipAdmin admin = target.membership().orElse(null);
+            if (admin != null && !admin.parts().containsKey(part)) {
+                // Another partition's ring (S-SMR): a replica that runs it takes the request.
+                return new Answer(421, "replica " + target.id() + " does not run " + part + " (its parts: "
                         + String.join(",", admin.parts().keySet()) + ")");
             }
-            return call.apply(one);
-        });
+        }
+        return change(part == null ? call : admin -> call.apply(admin.parts().get(part)));
     }
 
     /**
      * The optional argument naming one part of the membership ({@link MembershipAdmin#parts()}:
-     * Multi-Ring Paxos' rings) a request is for; without it the request is for the whole group.
+     * Multi-Ring Paxos' rings) a request is for; without it the request is for the whole group. A
+     * replica that does not run the part answers 421, as one that does not lead it.
      */
     static final String PART = "part";
 

@@ -233,7 +233,7 @@ public final class ClusterFile {
         if (o == Orderings.MULTI_PAXOS || o == Orderings.S_PAXOS) {
             return null;
         }
-        if (o == Orderings.U_RING || o == Orderings.M_RING || o == Orderings.MULTI_RING) {
+        if (o.ringMembers()) {
             boolean changes = o == Orderings.MULTI_RING ? multiRing().membershipChanges()
                     : ring(o == Orderings.U_RING ? Ring.Kind.U_RING : Ring.Kind.M_RING).membershipChanges();
             return changes ? null
@@ -242,7 +242,7 @@ public final class ClusterFile {
                     + " members (e.g. " + RingKeys.MEMBER_IDS.name() + "=8); it is 0 (fixed members) here";
         }
         return "ordering=" + o.configName() + " keeps its members fixed: multi-paxos, s-paxos, and u-ring, m-ring and "
-                + "multi-ring (without partitions) with " + RingKeys.MEMBER_IDS.name() + " set change them at run time";
+                + "multi-ring with " + RingKeys.MEMBER_IDS.name() + " set change them at run time";
     }
 
     /**
@@ -253,8 +253,18 @@ public final class ClusterFile {
     public String joinRefusal(int id) {
         String fixed = membershipRefusal();
         Orderings o = ordering();
-        if (fixed != null || (o != Orderings.U_RING && o != Orderings.M_RING && o != Orderings.MULTI_RING)) {
+        if (fixed != null || !o.ringMembers()) {
             return fixed;
+        }
+        if (o == Orderings.MULTI_RING && execution().partitioned()) {
+            MultiRingTopology t = multiRing().topology();
+            for (int p = 0; p < t.rings(); p++) {
+                if (java.util.Arrays.binarySearch(t.joiners(p), id) >= 0) {
+                    return null;
+                }
+            }
+            return "replica " + id + " is no partition's joiner: name it in multiring.ring.<p>.joiners of the partition it "
+                    + "joins, in every replica's file";
         }
         int ids = o == Orderings.MULTI_RING ? multiRing().idSpace()
                 : ring(o == Orderings.U_RING ? Ring.Kind.U_RING : Ring.Kind.M_RING).idSpace();
@@ -541,6 +551,27 @@ public final class ClusterFile {
             throw error("replica " + id + " is in no partition's ring (multiring.ring.<p>.members)");
         }
         return found;
+    }
+
+    /**
+     * The replica ids each partition may ever have, partition by partition: its members of the file
+     * and the replicas that may join it ({@code multiring.ring.<p>.joiners}); S-SMR's signals go to
+     * all of them (sends to one not running are dropped).
+     */
+    public List<int[]> partitionReplicas() {
+        List<int[]> members = partitionMembers();
+        if (!execution().partitioned()) {
+            return members;
+        }
+        MultiRingTopology t = multiRing().topology();
+        List<int[]> all = new ArrayList<>();
+        for (int p = 0; p < members.size(); p++) {
+            int[] joiners = t.joiners(p);
+            int[] both = java.util.Arrays.copyOf(members.get(p), members.get(p).length + joiners.length);
+            System.arraycopy(joiners, 0, both, members.get(p).length, joiners.length);
+            all.add(both);
+        }
+        return all;
     }
 
     /** The replica ids of each partition ({@link #partitionOf}), partition by partition. */

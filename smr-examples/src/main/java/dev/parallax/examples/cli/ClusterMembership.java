@@ -296,13 +296,19 @@ final class ClusterMembership implements NetworkFaults.Replicas {
                 + " s: " + last);
     }
 
-    /** The membership's parts as a live voter reports them (Multi-Ring's rings), empty for one order. */
+    /** The membership's parts as the live voters report them (Multi-Ring's rings), empty for one order. */
     private List<String> parts(long deadline) throws InterruptedException {
         while (System.nanoTime() - deadline < 0) {
+            java.util.Set<String> parts = new java.util.LinkedHashSet<>();
+            boolean answered = false;
             for (int id : voters) {
                 if (cluster.isAlive(id) && requests.members(id) != null) {
-                    return requests.parts(id);
+                    answered = true;
+                    parts.addAll(requests.parts(id));
                 }
+            }
+            if (answered) {
+                return parts.stream().sorted(java.util.Comparator.comparing(AdminCommand::partOrder)).toList();
             }
             Thread.sleep(200);
         }

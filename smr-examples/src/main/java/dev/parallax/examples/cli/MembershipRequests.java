@@ -111,7 +111,7 @@ final class MembershipRequests {
     }
 
     /** Replica {@code id}'s admin status lines; empty if it does not answer. */
-    private java.util.Map<String, String> status(int id) {
+    java.util.Map<String, String> status(int id) {
         if (cluster.metricsPort(id) <= 0) {
             return java.util.Map.of();
         }

@@ -89,14 +89,30 @@ final class PartitionConvergence {
      * @throws InterruptedException if interrupted while waiting
      */
     static Outcome await(ProcessCluster cluster, Duration timeout) throws InterruptedException {
+        return await(cluster, cluster.clusterFile().partitionMembers(), timeout);
+    }
+
+    /**
+     * As {@link #await(ProcessCluster, Duration)} over the replicas {@code partitions} lists per
+     * partition (after a membership change: the joined replicas in, the replaced ones out).
+     */
+    static Outcome await(ProcessCluster cluster, List<int[]> partitions, Duration timeout) throws InterruptedException {
         String digest = digestOf(cluster.clusterFile());
-        List<int[]> partitions = cluster.clusterFile().partitionMembers();
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
-        long[] digests = new long[cluster.size()];
+        int highest = cluster.size() - 1;
+        for (int[] ids : partitions) {
+            for (int id : ids) {
+                highest = Math.max(highest, id);
+            }
+        }
+        long[] digests = new long[highest + 1];
+        java.util.Arrays.fill(digests, -1);
         while (true) {
-            for (int i = 0; i < digests.length; i++) {
-                digests[i] = ReplicaMetrics.gauge(cluster.metricsPort(i), digest);
+            for (int[] ids : partitions) {
+                for (int id : ids) {
+                    digests[id] = ReplicaMetrics.gauge(cluster.metricsPort(id), digest);
+                }
             }
             boolean agree = true;
             for (int[] ids : partitions) {

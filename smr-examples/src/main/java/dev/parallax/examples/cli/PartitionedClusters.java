@@ -33,8 +33,13 @@ final class PartitionedClusters {
      * @throws IllegalArgumentException if P is out of range
      */
     static ProcessCluster volery(Path dir, int partitions) throws IOException {
+        return volery(dir, partitions, Map.of());
+    }
+
+    /** As {@link #volery(Path, int)}, {@code overrides} replacing the keys of the same name (e.g. {@code ring.member.ids}). */
+    static ProcessCluster volery(Path dir, int partitions, Map<String, String> overrides) throws IOException {
         return cluster(dir, partitions, VoleryClusterFile.local(partitions, RingPaxos.U_RING, dir.resolve("data"), SNAPSHOT_EVERY),
-                Map.of());
+                overrides);
     }
 
     /**

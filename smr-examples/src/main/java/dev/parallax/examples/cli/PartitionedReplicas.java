@@ -37,15 +37,31 @@ final class PartitionedReplicas {
      *                                  {@code execution=s-smr} cluster or {@code id} is not a member
      */
     static Replica.Builder replica(ClusterFile file, int id, PartitionedStateMachine machine) {
+        return replica(file, id, null, machine);
+    }
+
+    /**
+     * As {@link #replica(ClusterFile, int, PartitionedStateMachine)}, for a replica that joins its
+     * partition at {@code join} ({@code host:port}, {@code --join}; null for a member of the file):
+     * one of a partition's {@code multiring.ring.<p>.joiners}, with {@code ring.member.ids} set.
+     *
+     * @throws IllegalArgumentException also if {@code join} is given and the file does not let
+     *                                  replica {@code id} join ({@link ClusterFile#joinRefusal})
+     */
+    static Replica.Builder replica(ClusterFile file, int id, String join, PartitionedStateMachine machine) {
         if (!file.execution().partitioned()) {
             throw new IllegalArgumentException("not a partitioned cluster: " + Executions.KEY + "=" + file.execution().configName());
         }
-        if (id < 0 || id >= file.members().size()) {
+        if (join == null && (id < 0 || id >= file.members().size())) {
             throw new IllegalArgumentException("--id " + id + " is not a member of " + file.members());
         }
+        String refused = join == null ? null : file.joinRefusal(id);
+        if (refused != null) {
+            throw new IllegalArgumentException("--join: " + refused);
+        }
         SsmrConfig config = SsmrConfig.of(file.partitionOf(id), file.partitions());
-        Replica.Builder builder = Replica.builder().config(file.replica(id)).stateMachine(new SsmrStateMachine(machine))
-                .ordering(file.orderingProtocol()).executor(new ReplicaSsmrExecutor(config, file.partitionMembers()));
+        Replica.Builder builder = Replica.builder().config(file.replica(id, join)).stateMachine(new SsmrStateMachine(machine))
+                .ordering(file.orderingProtocol()).executor(new ReplicaSsmrExecutor(config, file.partitionReplicas()));
         file.snapshotEvery().ifPresent(builder::snapshotEvery);
         return builder;
     }

@@ -228,15 +228,12 @@ final class ReplicaCommand implements Callable<Integer> {
         Duration handover;
         try {
             file = ClusterFile.load(config).with(runtime.clusterSettings());
-            if (join != null && (file.service().equals(ClusterFile.VOLERY) || KvRouting.partitioned(file))) {
-                throw new IllegalArgumentException("--join: only the key-value store over one group joins at run time");
-            }
             if (file.service().equals(ClusterFile.VOLERY)) {
                 partition = new VoleryPartition();
-                builder = VoleryService.replica(file, id, partition);
+                builder = VoleryService.replica(file, id, join, partition);
             } else if (KvRouting.partitioned(file)) {
                 kvPartition = KvRouting.partition(file);
-                builder = PartitionedReplicas.replica(file, id, kvPartition);
+                builder = PartitionedReplicas.replica(file, id, join, kvPartition);
             } else {
                 store = KvRouting.stateMachine(file);
                 builder = kvReplica(file, id, join, store);
@@ -268,12 +265,14 @@ final class ReplicaCommand implements Callable<Integer> {
         RedisFrontEnd redis = null;
         int respPort = -1;
         VoleryService.FrontEnd zk = null;
-        if (partition != null && VoleryService.hasFrontEnds(file)) {
+        if (partition != null && VoleryService.hasFrontEnds(file) && join == null) {
             zk = VoleryService.frontEnd(file, id, registry);
         }
-        if (join != null && (file.redis().isPresent() || (metricsPort < 0 && file.metrics().isPresent()))) {
-            System.err.println("replica " + id + " joins at " + join + ": the file's redis= and metrics= list no "
-                    + "address for it; no Redis front end" + (metricsPort < 0 ? ", no metrics endpoint (--metrics-port)" : ""));
+        if (join != null && (file.redis().isPresent() || VoleryService.hasFrontEnds(file)
+                || (metricsPort < 0 && file.metrics().isPresent()))) {
+            System.err.println("replica " + id + " joins at " + join + ": the file's redis=, zookeeper= and metrics= list no "
+                    + "address for it; no Redis or ZooKeeper front end" + (metricsPort < 0 ? ", no metrics endpoint (--metrics-port)"
+                    : ""));
         }
         if (join == null && (store != null || kvPartition != null) && file.redis().isPresent()) {
             redis = redisFrontEnd(file, id, registry);

@@ -20,6 +20,7 @@ import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.DoubleSupplier;
 
 /**
  * {@code parallax chaos --service volery}: Volery (seed 004 (S-SMR) §V-B) under a {@link VoleryLoad}
@@ -63,8 +64,31 @@ final class VoleryChaos {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
+    /** The fault phase of a run, on the run's thread while the load and the history clients go on. */
+    @FunctionalInterface
+    interface FaultPhase {
+        /**
+         * Injects the faults and returns their counts.
+         *
+         * @param elapsed seconds since the load started
+         */
+        KillRestartFaults.Counts run(ProcessCluster cluster, Random rnd, DoubleSupplier elapsed) throws Exception;
+    }
+
     /** Runs faults for {@code run} on a started {@code cluster}, then checks. */
     Outcome run(ProcessCluster cluster, Duration run) throws Exception {
+        return run(cluster, run, (c, rnd, elapsed) -> KillRestartFaults.run(out, c, rnd, run, elapsed),
+                () -> cluster.clusterFile().partitionMembers());
+    }
+
+    /**
+     * Runs {@code faults} on a started {@code cluster} under the load and the history clients, then
+     * checks; the convergence is awaited over the replicas {@code replicas} lists per partition once
+     * the faults are done (after a membership change, the joined replicas in, the replaced out).
+     * The load runs for at most {@code run} plus five minutes.
+     */
+    Outcome run(ProcessCluster cluster, Duration run, FaultPhase faults, java.util.function.Supplier<List<int[]>> replicas)
+            throws Exception {
         VoleryLoad.quietClientLogs();
         String connect = VoleryClusterFile.connectString(cluster.clusterFile());
         Random rnd = new Random(seed);
@@ -82,13 +106,17 @@ final class VoleryChaos {
         try (VoleryLoad load = new VoleryLoad(connect, 2, run.plusMinutes(5))) {
             load.setUp();
             load.start();
-            KillRestartFaults.Counts faults = KillRestartFaults.run(out, cluster, rnd, run, () -> elapsed(load));
-            KillRestartFaults.stop(running, workers);
+            KillRestartFaults.Counts counts;
+            try {
+                counts = faults.run(cluster, rnd, () -> elapsed(load));
+            } finally {
+                KillRestartFaults.stop(running, workers);
+            }
             load.stop(Duration.ofSeconds(60));
             long lost = load.countLost(out);
-            PartitionConvergence.Outcome convergence = PartitionConvergence.await(cluster, CONVERGENCE_TIMEOUT);
+            PartitionConvergence.Outcome convergence = PartitionConvergence.await(cluster, replicas.get(), CONVERGENCE_TIMEOUT);
             CheckResult check = HistoryClient.check(history);
-            return new Outcome(faults.kills(), faults.restarts(), load.completed(), load.failed(), check, lost, convergence);
+            return new Outcome(counts.kills(), counts.restarts(), load.completed(), load.failed(), check, lost, convergence);
         }
     }
 

@@ -52,10 +52,15 @@ final class VoleryService {
      *                                  cluster or {@code id} is not a member
      */
     static Replica.Builder replica(ClusterFile file, int id, VoleryPartition partition) {
+        return replica(file, id, null, partition);
+    }
+
+    /** As {@link #replica(ClusterFile, int, VoleryPartition)}, joining its partition at {@code join} (null: a member). */
+    static Replica.Builder replica(ClusterFile file, int id, String join, VoleryPartition partition) {
         if (!file.service().equals(ClusterFile.VOLERY)) {
             throw new IllegalArgumentException("not a Volery cluster: service=" + file.service());
         }
-        return PartitionedReplicas.replica(file, id, partition);
+        return PartitionedReplicas.replica(file, id, join, partition);
     }
 
     /**

@@ -51,10 +51,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MembershipProcessTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
 
-    private record Run(int code, String out) {
+    record Run(int code, String out) {
     }
 
-    private static Run admin(ProcessCluster cluster, String... args) {
+    static Run admin(ProcessCluster cluster, String... args) {
         List<String> m = new ArrayList<>();
         for (int id = 0; id < cluster.size(); id++) {
             m.add(id + "=127.0.0.1:" + Math.max(1, cluster.metricsPort(id)));
@@ -69,7 +69,7 @@ class MembershipProcessTest {
     }
 
     /** A loopback port whose port + 1000 (the joiner's client port) is free too. */
-    private static int joinPort() throws IOException {
+    static int joinPort() throws IOException {
         while (true) {
             int p = LocalPorts.next();
             if (p + 1000 <= 65535) {
@@ -82,7 +82,7 @@ class MembershipProcessTest {
         }
     }
 
-    private static void deleteTree(Path p) throws IOException {
+    static void deleteTree(Path p) throws IOException {
         if (Files.exists(p)) {
             try (Stream<Path> walk = Files.walk(p)) {
                 for (Path x : walk.sorted(Comparator.reverseOrder()).toList()) {

@@ -66,7 +66,7 @@ public final class MultiRingBroadcast {
      */
     static GroupSet subscribed(int self, MultiRingTopology topology) {
         GroupSet all = topology.groups();
-        if (self < 0 || self >= topology.processes()) {
+        if (self < 0 || self >= topology.processes() && !runsAny(self, topology)) {
             return all; // a topology built for a count of processes only (tests, single-process factories)
         }
         long bits = 0;
@@ -79,5 +79,15 @@ public final class MultiRingBroadcast {
             throw new IllegalArgumentException("process " + self + " runs none of the group rings of " + topology);
         }
         return GroupSet.ofBits(bits);
+    }
+
+    /** Whether {@code self} runs some ring: one of its processes, or a replica that may join it. */
+    private static boolean runsAny(int self, MultiRingTopology topology) {
+        for (int ring : topology.ringIds()) {
+            if (topology.runs(self, ring)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

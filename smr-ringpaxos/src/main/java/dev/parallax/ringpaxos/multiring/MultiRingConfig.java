@@ -264,9 +264,9 @@ public final class MultiRingConfig {
          * The configuration: the template with this builder's kind, λ and Δ, and the topology (the
          * default one for k rings unless {@link #topology} gave one, whose ring count k then is).
          *
-         * @throws IllegalArgumentException if an M-Ring port + k exceeds 65535, the template sets
-         *                                  {@code ring.member.ids} for a partitioned service (its rings
-         *                                  keep fixed members), or the topology
+         * @throws IllegalArgumentException if an M-Ring port + k exceeds 65535, joiners are named
+         *                                  without {@code ring.member.ids} (or at or above it, or
+         *                                  without partitions), or the topology
          *                                  disagrees (its process or ring count, or a ring that leaves
          *                                  a replica out)
          */
@@ -276,11 +276,6 @@ public final class MultiRingConfig {
             int rings = v.get(MultiRingKeys.RINGS);
             RingConfig template = ring.toBuilder(kind).lambda(v.get(MultiRingKeys.LAMBDA)).skipInterval(v.get(RingKeys.DELTA))
                     .build();
-            if (template.membershipChanges() && partitioned) {
-                // A replica that joins later would run every ring (RingMemberIds), a partition's among them.
-                throw new IllegalArgumentException("ring.member.ids: the rings of a partitioned service (execution=s-smr) "
-                        + "keep their members fixed; multi-ring without partitions, and u-ring and m-ring, change them");
-            }
             MultiRingTopology t = topology;
             if (t == null) {
                 int streams = rings > 1 ? rings + 1 : 1;
@@ -298,7 +293,46 @@ public final class MultiRingConfig {
                 // k is the topology's: a k not named takes it.
                 v = v.toBuilder().set(MultiRingKeys.RINGS, t.rings()).build();
             }
-            return new MultiRingConfig(v, template, t);
+            return new MultiRingConfig(v, template, joined(t, template));
+        }
+
+        /**
+         * The topology with the replicas that may join each ring: with {@code ring.member.ids}, every
+         * id from the file's members up to it for every ring (every replica runs every ring), or a
+         * partitioned deployment's declared {@code multiring.ring.<p>.joiners}, each below it.
+         */
+        private MultiRingTopology joined(MultiRingTopology t, RingConfig template) {
+            int declared = -1;
+            int declaredAt = 0;
+            for (int id : t.ringIds()) {
+                for (int j : t.joiners(id)) {
+                    if (j > declared) {
+                        declared = j;
+                        declaredAt = id;
+                    }
+                }
+            }
+            String key = "multiring.ring." + (declaredAt == MultiRingTopology.GLOBAL ? "global" : declaredAt) + ".joiners";
+            if (!template.membershipChanges()) {
+                if (declared >= 0) {
+                    throw new IllegalArgumentException(key + " names replicas that may join, but the rings keep their members "
+                            + "fixed: set ring.member.ids above the highest of them");
+                }
+                return t;
+            }
+            int ids = template.idSpace();
+            if (!partitioned) {
+                if (declared >= 0) {
+                    throw new IllegalArgumentException(key + ": without partitions every replica runs every ring, and any id "
+                            + "from " + t.processes() + " to ring.member.ids - 1 (" + (ids - 1) + ") may join; name no joiners");
+                }
+                return t.withJoiners(java.util.stream.IntStream.range(t.processes(), ids).toArray());
+            }
+            if (declared >= ids) {
+                throw new IllegalArgumentException(key + ": replica " + declared + " is outside the rings' ids 0.." + (ids - 1)
+                        + " (ring.member.ids=" + ids + ")");
+            }
+            return t;
         }
 
         private void check(MultiRingTopology t, int members, int rings) {

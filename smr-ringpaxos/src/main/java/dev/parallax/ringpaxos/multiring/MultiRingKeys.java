@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 /**
  * The Multi-Ring Paxos cluster-file keys (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5 §5.2,
  * Alg. 1): {@code multiring.rings}, {@code multiring.kind}, {@code multiring.m} and the topology
- * families {@code multiring.ring.<i|global>.members|kind|group} and {@code multiring.group.<g>}
+ * families {@code multiring.ring.<i|global>.members|joiners|kind|group} and {@code multiring.group.<g>}
  * ({@link MultiRingTopology#parse(Map, int)}), with the reader that turns a cluster file into a
  * {@link MultiRingConfig} ({@link #config}). Every ring also reads the {@link RingKeys}
  * ({@code ring.*}, {@code mring.*}); {@code ring.lambda} defaults to
@@ -64,15 +64,20 @@ public final class MultiRingKeys {
                 return RingKeys.LAMBDA.check(v);
             });
 
-    /** The topology keys, {@code multiring.ring.<i|global>.members|kind|group} and {@code multiring.group.<g>}. */
+    /** The topology keys, {@code multiring.ring.<i|global>.members|joiners|kind|group} and {@code multiring.group.<g>}. */
     public static final Pattern TOPOLOGY_KEY =
-            Pattern.compile("multiring\\.ring\\.(\\d{1,9}|global)\\.(members|kind|group)|multiring\\.group\\.\\d{1,9}");
+            Pattern.compile("multiring\\.ring\\.(\\d{1,9}|global)\\.(members|joiners|kind|group)|multiring\\.group\\.\\d{1,9}");
 
     /** The Multi-Ring keys: the fixed ones and the topology families. */
     public static final KeyTable TABLE = KeyTable.builder("Multi-Ring Paxos").keys(RINGS, KIND, M)
             .family("multiring.ring.<i|global>.members", "multiring\\.ring\\.(\\d{1,9}|global)\\.members",
                     "Ring i's (or the global ring's) replicas, a comma list of ids (1..31 of them); default every replica. "
                             + "Without a partitioned executor every ring must run on every replica.")
+            .family("multiring.ring.<i>.joiners", "multiring\\.ring\\.(\\d{1,9}|global)\\.joiners",
+                    "Under execution=s-smr with ring.member.ids, the replica ids that may join partition i's ring at run "
+                            + "time (each from the file's member count up to ring.member.ids - 1, in one partition only; "
+                            + "the global ring takes every partition's); default none. Without partitions every id from the "
+                            + "file's member count up may join every ring, and the key is refused.")
             .family("multiring.ring.<i|global>.kind", "multiring\\.ring\\.(\\d{1,9}|global)\\.kind",
                     "Ring i's (or the global ring's) variant, m-ring or u-ring; default multiring.kind.")
             .family("multiring.ring.<i|global>.group", "multiring\\.ring\\.(\\d{1,9}|global)\\.group",

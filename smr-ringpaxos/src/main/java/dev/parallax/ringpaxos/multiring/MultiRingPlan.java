@@ -81,7 +81,7 @@ public final class MultiRingPlan implements StreamPlan<RingWire> {
                 throw new IllegalArgumentException("ring " + stream(i) + " runs on " + procs.length + " processes "
                         + Arrays.toString(procs) + " but its config has n = " + rings[i].members());
             }
-            ids[i] = new RingMemberIds(i, procs, config.members(), rings[i].idSpace());
+            ids[i] = new RingMemberIds(i, procs, topology.joiners(stream(i)));
         }
     }
 
@@ -235,7 +235,7 @@ public final class MultiRingPlan implements StreamPlan<RingWire> {
         int member = ids[i].member(parts.self());
         if (member < 0) {
             throw new IllegalArgumentException("replica " + parts.self() + " cannot be a member of ring " + parts.id() + " ("
-                    + (config.membershipChanges() ? "ids " + config.members() + ".." + (config.idSpace() - 1) + " join at run time"
+                    + (config.membershipChanges() ? "the replicas that may join it are " + Arrays.toString(topology.joiners(parts.id()))
                     : "its members are fixed: set ring.member.ids to let replicas join") + ")");
         }
         if (parts.transport().localId() != member) {

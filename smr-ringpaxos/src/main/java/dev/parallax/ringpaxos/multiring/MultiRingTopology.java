@@ -31,6 +31,7 @@ import java.util.TreeMap;
  * multiring.kind=m-ring                   # every ring's kind unless set per ring: m-ring | u-ring
  * mring.group=239.255.80.1  mring.port=7400   # ring i's datagram group: mring.group, port mring.port + i
  * multiring.ring.&lt;i&gt;.members=0,1,2        # ring i's processes; default every process
+ * multiring.ring.&lt;i&gt;.joiners=6,7         # replicas that may join ring i at run time (a partition's; ring.member.ids)
  * multiring.ring.&lt;i&gt;.kind=u-ring           # default multiring.kind
  * multiring.ring.&lt;i&gt;.group=239.255.80.1:7401   # M-Ring datagram address, default as above
  * multiring.ring.global.members=...       # the global ring (its index is k: port mring.port + k)
@@ -62,6 +63,8 @@ public final class MultiRingTopology {
     private final int processes;
     private final int[] ringIds;
     private final Map<Integer, int[]> members;
+    /** Per ring, the replica ids that may join it at run time (none unless the rings change their members). */
+    private final Map<Integer, int[]> joiners;
     private final Map<Integer, Ring.Kind> kinds;
     private final Map<Integer, String> hosts;
     private final Map<Integer, Integer> ports;
@@ -79,6 +82,7 @@ public final class MultiRingTopology {
             ringIds[k] = GLOBAL;
         }
         this.members = new HashMap<>();
+        this.joiners = new HashMap<>();
         this.kinds = new HashMap<>();
         this.hosts = new HashMap<>();
         this.ports = new HashMap<>();
@@ -90,9 +94,14 @@ public final class MultiRingTopology {
                 Arrays.setAll(m, p -> p);
             }
             members.put(ring, m);
+            joiners.put(ring, b.joiners.getOrDefault(ring, new int[0]));
             kinds.put(ring, b.kinds.getOrDefault(ring, b.kind));
             hosts.put(ring, b.hosts.getOrDefault(ring, b.datagramGroup));
             ports.put(ring, b.ports.getOrDefault(ring, b.datagramPort + index));
+        }
+        if (k > 1 && !b.joiners.containsKey(GLOBAL)) {
+            // Every replica of a group ring runs the global ring: so does one that joins a group ring.
+            joiners.put(GLOBAL, b.joiners.values().stream().flatMapToInt(Arrays::stream).distinct().sorted().toArray());
         }
         this.groupRings = new TreeMap<>();
         for (int g = 0; g < k; g++) {
@@ -140,7 +149,7 @@ public final class MultiRingTopology {
                 String rest = key.substring("multiring.ring.".length());
                 int dot = rest.lastIndexOf('.');
                 if (dot <= 0) {
-                    throw new IllegalArgumentException(key + ": expected multiring.ring.<i|global>.<members|kind|group>");
+                    throw new IllegalArgumentException(key + ": expected multiring.ring.<i|global>.<members|joiners|kind|group>");
                 }
                 String name = rest.substring(0, dot);
                 int ring;
@@ -154,6 +163,7 @@ public final class MultiRingTopology {
                 }
                 switch (rest.substring(dot + 1)) {
                     case "members" -> b.ring(ring, processList(key, value));
+                    case "joiners" -> b.joiners(ring, processList(key, value));
                     case "kind" -> b.ringKind(ring, kind(key, value));
                     case "group" -> {
                         String v = value.trim();
@@ -163,7 +173,7 @@ public final class MultiRingTopology {
                         }
                         b.ringAddress(ring, v.substring(0, colon), integer(key + " (port)", v.substring(colon + 1)));
                     }
-                    default -> throw new IllegalArgumentException(key + ": unknown key (members, kind or group)");
+                    default -> throw new IllegalArgumentException(key + ": unknown key (members, joiners, kind or group)");
                 }
             } else if (key.startsWith("multiring.group.")) {
                 int group = integer(key + " (group)", key.substring("multiring.group.".length()));
@@ -268,9 +278,30 @@ public final class MultiRingTopology {
         return ring(ring, members).clone();
     }
 
-    /** Whether {@code process} runs {@code ring}. */
+    /**
+     * The replica ids that may join {@code ring} at run time, in increasing id (a new array): the
+     * {@code multiring.ring.<i>.joiners} of a partitioned deployment (the global ring: every group
+     * ring's), every id from the file's members up to {@code ring.member.ids} − 1 otherwise
+     * ({@link #withJoiners}); none where the members are fixed.
+     */
+    public int[] joiners(int ring) {
+        return ring(ring, joiners).clone();
+    }
+
+    /** Whether {@code process} runs {@code ring}: one of its processes, or a replica that may join it. */
     public boolean runs(int process, int ring) {
-        return Arrays.binarySearch(ring(ring, members), process) >= 0;
+        return Arrays.binarySearch(ring(ring, members), process) >= 0 || Arrays.binarySearch(ring(ring, joiners), process) >= 0;
+    }
+
+    /** This topology with {@code ids} as the joiners of every ring (the rings of an unpartitioned deployment). */
+    public MultiRingTopology withJoiners(int[] ids) {
+        Builder b = new Builder(processes).rings(rings());
+        for (int ring : ringIds) {
+            b.ring(ring, members.get(ring)).ringKind(ring, kinds.get(ring)).ringAddress(ring, hosts.get(ring), ports.get(ring))
+                    .joiners(ring, ids);
+        }
+        groupRings.forEach(b::group);
+        return b.build();
     }
 
     /** {@code ring}'s kind. */
@@ -343,6 +374,7 @@ public final class MultiRingTopology {
         private String datagramGroup = DEFAULT_DATAGRAM_GROUP;
         private int datagramPort = DEFAULT_DATAGRAM_PORT;
         private final Map<Integer, int[]> members = new HashMap<>();
+        private final Map<Integer, int[]> joiners = new HashMap<>();
         private final Map<Integer, Ring.Kind> kinds = new HashMap<>();
         private final Map<Integer, String> hosts = new HashMap<>();
         private final Map<Integer, Integer> ports = new HashMap<>();
@@ -374,6 +406,16 @@ public final class MultiRingTopology {
         /** {@code multiring.ring.<i>.members}: ring {@code ring}'s processes ({@link #GLOBAL}: the global ring). */
         public Builder ring(int ring, int... processes) {
             members.put(ring, processes.clone());
+            return this;
+        }
+
+        /**
+         * {@code multiring.ring.<i>.joiners}: replica ids that may join ring {@code ring} at run time
+         * (each at or above the process count, up to 31, none a member already); default none, and
+         * for the global ring every group ring's.
+         */
+        public Builder joiners(int ring, int... ids) {
+            joiners.put(ring, ids.clone());
             return this;
         }
 
@@ -412,7 +454,7 @@ public final class MultiRingTopology {
                 throw new IllegalArgumentException("multiring.rings must be 1.." + (GroupSet.MAX_GROUP + 1) + ", got " + rings);
             }
             String known = "rings 0.." + (rings - 1) + (rings > 1 ? " and global" : "") + " (multiring.rings=" + rings + ")";
-            for (Map<Integer, ?> m : List.of(members, kinds, hosts)) {
+            for (Map<Integer, ?> m : List.of(members, joiners, kinds, hosts)) {
                 for (int ring : m.keySet()) {
                     if (!(ring >= 0 && ring < rings) && !(ring == GLOBAL && rings > 1)) {
                         throw new IllegalArgumentException("multiring.ring." + name(ring) + ": unknown ring; there are " + known);
@@ -433,6 +475,21 @@ public final class MultiRingTopology {
                     }
                     if (i > 0 && sorted[i] == sorted[i - 1]) {
                         throw new IllegalArgumentException(key + ": member " + sorted[i] + " is named twice");
+                    }
+                }
+                e.setValue(sorted);
+            }
+            for (Map.Entry<Integer, int[]> e : joiners.entrySet()) {
+                String key = "multiring.ring." + name(e.getKey()) + ".joiners";
+                int[] sorted = e.getValue().clone();
+                Arrays.sort(sorted);
+                for (int i = 0; i < sorted.length; i++) {
+                    if (sorted[i] < processes || sorted[i] > 31) {
+                        throw new IllegalArgumentException(key + ": " + sorted[i] + " is not an id a replica may join under: "
+                                + processes + "..31 (the file's members are 0.." + (processes - 1) + ")");
+                    }
+                    if (i > 0 && sorted[i] == sorted[i - 1]) {
+                        throw new IllegalArgumentException(key + ": " + sorted[i] + " is named twice");
                     }
                 }
                 e.setValue(sorted);

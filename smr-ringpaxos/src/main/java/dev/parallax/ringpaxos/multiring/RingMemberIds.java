@@ -9,9 +9,11 @@ import java.util.Arrays;
  * the k-th is member {@code (k + ring) mod n}), so the rings' first coordinators are different
  * replicas. Where the rings change their members ({@code ring.member.ids} set), a replica that joins
  * later has an id at or above the cluster file's member count N and is member of the same number in
- * every ring: the ids below N that are not the ring's processes are no member of it, the member ids
- * from n to N-1 no replica. Since the mapping never changes, every replica and every incarnation
- * agrees on it whatever the ring's decided member set.
+ * every ring it may join: the ids below N that are not the ring's processes are no member of it,
+ * the member ids from n to N-1 no replica. Since the mapping never changes, every replica and every incarnation
+ * agrees on it whatever the ring's decided member set. Which replicas may join a ring is the
+ * topology's ({@link MultiRingTopology#joiners}): every id from N up to {@code ring.member.ids} − 1
+ * where every replica runs every ring, a partition's declared ones under S-SMR.
  *
  * <p>Immutable and thread-safe.
  */
@@ -24,13 +26,16 @@ final class RingMemberIds {
     /**
      * @param ring      the ring's number (0..k-1 the group rings, k the global ring)
      * @param processes the ring's processes in the cluster file (replica ids)
-     * @param fileSize  N, the cluster file's member count: joined replicas' ids start there
-     * @param idSpace   the member ids the ring may use ({@code ring.member.ids}; n if its members are fixed)
+     * @param joiners   the replica ids that may join the ring at run time (each at or above the file's member count)
+     * @throws IllegalArgumentException if a joiner is also a process or below the ring's size
      */
-    RingMemberIds(int ring, int[] processes, int fileSize, int idSpace) {
+    RingMemberIds(int ring, int[] processes, int[] joiners) {
         int[] sorted = processes.clone();
         Arrays.sort(sorted);
-        int size = Math.max(Math.max(idSpace, fileSize), sorted[sorted.length - 1] + 1);
+        int size = sorted[sorted.length - 1] + 1;
+        for (int j : joiners) {
+            size = Math.max(size, j + 1);
+        }
         this.memberOf = new int[size];
         this.replicaOf = new int[size];
         Arrays.fill(memberOf, -1);
@@ -40,11 +45,13 @@ final class RingMemberIds {
             memberOf[p] = m;
             replicaOf[m] = p;
         }
-        for (int id = Math.max(fileSize, sorted.length); id < idSpace; id++) {
-            if (memberOf[id] < 0 && replicaOf[id] < 0) {
-                memberOf[id] = id;
-                replicaOf[id] = id;
+        for (int id : joiners) {
+            if (id < sorted.length || memberOf[id] >= 0 || replicaOf[id] >= 0) {
+                throw new IllegalArgumentException("replica " + id + " cannot join ring number " + ring + " of processes "
+                        + Arrays.toString(sorted) + ": its id is taken");
             }
+            memberOf[id] = id;
+            replicaOf[id] = id;
         }
     }
 

@@ -23,7 +23,7 @@ final class RingMemberTransport<M> implements Transport<M> {
 
     /** @param processes the ring's replica ids (every replica of the cluster, or a subset), fixed members */
     RingMemberTransport(Transport<M> replicas, int ring, int[] processes) {
-        this(replicas, new RingMemberIds(ring, processes, 0, processes.length), new PortRemovals(), processes.length);
+        this(replicas, new RingMemberIds(ring, processes, new int[0]), new PortRemovals(), processes.length);
     }
 
     /**

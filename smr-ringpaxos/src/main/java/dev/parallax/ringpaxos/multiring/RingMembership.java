@@ -12,8 +12,10 @@ import java.util.function.IntFunction;
 
 /**
  * One ring's member set in replica ids: the ring's own {@link MembershipAdmin} (Ring Paxos' rules
- * G1–G8, in the ring's member ids) behind the ring's {@link RingMemberIds}. A request naming a
- * replica that can never be a member of the ring is refused; a refusal's leader hint is turned back
+ * G1–G8, in the ring's member ids) behind the ring's {@link RingMemberIds}. A request about a replica
+ * that can never be a member of the ring (another partition's, under S-SMR) changes nothing here
+ * and says so ({@link StreamMembership#UNCHANGED}); a replacement by one that cannot join it, of one
+ * that is, is refused (replicas do not move between partitions); a refusal's leader hint is turned back
  * into a replica id; a change the ring has decided already is answered at once (a request for the
  * whole group, repeated after it stopped half way, passes the rings that took it). A part of the
  * replica's {@code StreamsMembership}.
@@ -21,6 +23,9 @@ import java.util.function.IntFunction;
  * <p>Threads: as {@link MembershipAdmin}'s; stateless but for the ring it wraps.
  */
 final class RingMembership implements StreamMembership {
+    /** How the answer of a ring a request does not concern begins ({@link StreamMembership#UNCHANGED}). */
+    private static final String UNCHANGED = StreamMembership.UNCHANGED;
+
     private final String name;
     private final RingPaxosBroadcast ring;
     private final RingMemberIds ids;
@@ -54,6 +59,9 @@ final class RingMembership implements StreamMembership {
     @Override
     public CompletableFuture<String> replace(int oldId, int newId, String hostPort) {
         int newMember = ids.member(newId);
+        if (newMember < 0 && ids.member(oldId) < 0) {
+            return CompletableFuture.completedFuture(UNCHANGED + decided());
+        }
         if (newMember < 0) {
             return refused(newId);
         }
@@ -75,7 +83,8 @@ final class RingMembership implements StreamMembership {
                                                  IntFunction<MembershipChange> change) {
         int member = ids.member(replica);
         if (member < 0) {
-            return refused(replica);
+            // Another partition's replica (S-SMR): this ring has nothing to change.
+            return CompletableFuture.completedFuture(UNCHANGED + decided());
         }
         if (ring.decidedMembership().reflects(change.apply(member))) {
             return CompletableFuture.completedFuture(decided());

@@ -21,7 +21,7 @@ class RingMemberIdsTest {
     @DisplayName("the file's replicas are rotated per ring; replicas joined later keep their id in every ring; a bijection")
     void fileReplicasRotateAndJoinedOnesKeepTheirIds() {
         for (int ring = 0; ring < 3; ring++) {
-            RingMemberIds ids = new RingMemberIds(ring, new int[] {0, 1, 2}, 3, 8);
+            RingMemberIds ids = new RingMemberIds(ring, new int[] {0, 1, 2}, new int[] {3, 4, 5, 6, 7});
             for (int p = 0; p < 3; p++) {
                 assertThat(ids.member(p)).as("ring " + ring + " replica " + p).isEqualTo(RingMulticast.ringMember(p, ring, 3));
             }
@@ -37,17 +37,19 @@ class RingMemberIdsTest {
     }
 
     @Test
-    @DisplayName("a ring over a subset: the other file replicas are no members, joined ids start at the file's size")
+    @DisplayName("a ring over a subset: the other file replicas are no members, its joiners keep their ids")
     void aSubsetRingLeavesTheOtherFileReplicasOut() {
-        RingMemberIds ids = new RingMemberIds(1, new int[] {3, 4, 5}, 6, 8);
+        RingMemberIds ids = new RingMemberIds(1, new int[] {3, 4, 5}, new int[] {6, 7});
         assertThat(ids.member(3)).isEqualTo(1);
         assertThat(ids.member(5)).isEqualTo(0);
         assertThat(ids.member(0)).as("a replica of another partition").isEqualTo(-1);
         assertThat(ids.member(6)).isEqualTo(6);
         assertThat(ids.replica(4)).as("member ids n..N-1 are no replica's").isEqualTo(-1);
         assertThat(ids.replicas()).containsExactly(3, 4, 5, 6, 7);
-        RingMemberIds fixed = new RingMemberIds(0, new int[] {0, 1, 2}, 3, 3);
+        RingMemberIds fixed = new RingMemberIds(0, new int[] {0, 1, 2}, new int[0]);
         assertThat(fixed.member(3)).as("fixed members: no one joins").isEqualTo(-1);
+        assertThatThrownBy(() -> new RingMemberIds(0, new int[] {3, 4, 5}, new int[] {1})).as("a joiner under the ring's size")
+                .hasMessageContaining("its id is taken");
     }
 
     @Test
@@ -56,9 +58,9 @@ class RingMemberIdsTest {
     void removalsReachThePortOnlyWhenEveryRingRemovedTheReplica() {
         RecordingPort port = new RecordingPort(0);
         PortRemovals removals = new PortRemovals();
-        RingMemberTransport<String> ring0 = new RingMemberTransport<>(port, new RingMemberIds(0, new int[] {0, 1, 2}, 3, 8),
+        RingMemberTransport<String> ring0 = new RingMemberTransport<>(port, new RingMemberIds(0, new int[] {0, 1, 2}, new int[] {3, 4, 5, 6, 7}),
                 removals, 8);
-        RingMemberTransport<String> ring1 = new RingMemberTransport<>(port, new RingMemberIds(1, new int[] {0, 1, 2}, 3, 8),
+        RingMemberTransport<String> ring1 = new RingMemberTransport<>(port, new RingMemberIds(1, new int[] {0, 1, 2}, new int[] {3, 4, 5, 6, 7}),
                 removals, 8);
         assertThat(ring1.localId()).isEqualTo(1);
         ring1.send(0, "x");
@@ -72,7 +74,7 @@ class RingMemberIdsTest {
         ring0.removeMember(4); // never a member anywhere: each ring removes it, then the port
         ring1.removeMember(4);
         assertThat(port.removed).containsExactly(2, 4);
-        assertThatThrownBy(() -> new RingMemberTransport<>(port, new RingMemberIds(0, new int[] {3, 4, 5}, 6, 8),
+        assertThatThrownBy(() -> new RingMemberTransport<>(port, new RingMemberIds(0, new int[] {3, 4, 5}, new int[] {6}),
                 new PortRemovals(), 8).send(4, "x")).hasMessageContaining("no replica");
     }
 

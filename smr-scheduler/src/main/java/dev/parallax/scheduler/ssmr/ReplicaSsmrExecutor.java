@@ -26,9 +26,11 @@ import java.util.function.ToDoubleFunction;
  * durable log {@value DurableRemoteValuesLog#NAME}, and publishes its counters as meters
  * ({@code parallax.ssmr.*}, tag {@code replica}).
  *
- * <p>A message to partition q goes to every replica of q ({@code members.get(q)}); a malformed
- * message from a peer is counted ({@code parallax.ssmr.messages.malformed}) and dropped, as is one
- * that finds the executor's inbox full (retransmission recovers it).
+ * <p>A message to partition q goes to every replica of q ({@code members.get(q)}: its replicas of
+ * the cluster file and those that may join it at run time); one to a replica the transport does not
+ * know (a joiner not added yet) is counted ({@code parallax.ssmr.messages.unaddressed}) and
+ * dropped; a malformed message from a peer is counted ({@code parallax.ssmr.messages.malformed}) and
+ * dropped, as is one that finds the executor's inbox full (retransmission recovers it).
  *
  * <p>Threads: as {@link SsmrExecutor}; {@link #bind} once, on the replica's starting thread, before
  * {@link #start}. Unbound, {@link #start} throws {@link IllegalStateException}.
@@ -39,6 +41,8 @@ public final class ReplicaSsmrExecutor implements ReplicaBoundExecutor {
 
     private final SsmrConfig config;
     private final List<int[]> members;
+    /** Messages to a partition's replica the transport does not know (a joiner not added yet). */
+    private volatile io.micrometer.core.instrument.Counter unreachable;
     private SsmrExecutor executor;
     private DurableRemoteValuesLog log;
     private Transport<ByteBuffer> transport;
@@ -72,13 +76,22 @@ public final class ReplicaSsmrExecutor implements ReplicaBoundExecutor {
             ByteBuffer bytes = ref[0].codec().encode(message);
             for (int id : members.get(partition)) {
                 if (id != self) {
-                    t.send(id, bytes.duplicate());
+                    try {
+                        t.send(id, bytes.duplicate());
+                    } catch (IllegalArgumentException notYetMember) {
+                        // A replica that may join the partition and has not (or whose addition this
+                        // replica has not learned yet): PartitionLinks drops, retransmission recovers.
+                        unreachable.increment();
+                    }
                 }
             }
         };
         executor = new SsmrExecutor(config, log, links);
         ref[0] = executor;
         registerMeters(context.meterRegistry(), Integer.toString(self), log);
+        unreachable = io.micrometer.core.instrument.Counter.builder("parallax.ssmr.messages.unaddressed")
+                .description("partition messages not sent to a replica that may join a partition but is no member (yet)")
+                .tag("replica", Integer.toString(self)).register(context.meterRegistry());
         SsmrExecutor e = executor;
         transport.start((from, bytes) -> e.receive(bytes));
     }

@@ -12,6 +12,12 @@ import dev.parallax.core.spi.MembershipAdmin;
  * <p>Threads: as {@link MembershipAdmin}'s; {@link #membership()} from any thread, never blocking.
  */
 public interface StreamMembership extends MembershipAdmin {
+    /**
+     * How a part's answer begins when the request does not concern it (the replicas it names can
+     * never be members of this stream: another partition's); the part is left as it is.
+     */
+    String UNCHANGED = "unchanged: ";
+
     /** The stream's membership in effect at this replica, in replica ids. */
     Membership membership();
 

@@ -19,9 +19,10 @@ import java.util.function.Function;
  * as their channels; each has its own leader, so {@code parallax admin} sends a change to each
  * part's leader in turn. Asked here for the whole group, a change goes through every part at this
  * replica and stops at the first refusal (typically {@link NotTheLeader} of a part another replica
- * leads), naming the parts that took it. The group's membership ({@link #members()}) is what every
- * part agrees on ({@link Membership#common}): a voter votes in every stream; a change's answer is
- * what every part decided.
+ * leads), naming the parts that took it; a part the request does not concern (another partition's
+ * ring under S-SMR) answers {@link StreamMembership#UNCHANGED}, and a request no part concerns is
+ * refused. The group's membership ({@link #members()}) is {@link Membership#common} of the parts: a
+ * voter votes in every part it belongs to; a change's answer is what every part decided.
  *
  * <p>Stream membership is per stream and never moves state between streams or partitions.
  *
@@ -92,6 +93,7 @@ public final class StreamsMembership implements MembershipAdmin {
         }
         CompletableFuture<String> chain = CompletableFuture.completedFuture("");
         List<String> done = new ArrayList<>();
+        java.util.Set<String> unchanged = new java.util.HashSet<>();
         for (Map.Entry<String, StreamMembership> e : now.entrySet()) {
             chain = chain.thenCompose(sofar -> {
                 CompletableFuture<String> one;
@@ -105,11 +107,18 @@ public final class StreamsMembership implements MembershipAdmin {
                         throw refusal(e.getKey(), done, failure);
                     }
                     done.add(e.getKey());
+                    if (answer != null && answer.startsWith(StreamMembership.UNCHANGED)) {
+                        unchanged.add(e.getKey());
+                    }
                     return answer;
                 });
             });
         }
         return chain.thenApply(last -> {
+            if (done.stream().allMatch(unchanged::contains)) {
+                throw new MembershipChangeRefused("no part concerns the replicas named: none of " + now.keySet()
+                        + " can have them as members");
+            }
             List<Membership> decided = new ArrayList<>();
             now.values().forEach(p -> decided.add(p.decidedMembership()));
             return Membership.common(decided).describe();

@@ -334,9 +334,10 @@ public final class Membership {
     }
 
     /**
-     * The members common to every one of {@code parts} (several orders of one group, Multi-Ring
-     * Paxos' rings): voters those that vote in every part, learners the other members of any part,
-     * retired those retired in any part; addresses from every part.
+     * The members of a group whose parts (several orders, Multi-Ring Paxos' rings; under S-SMR each
+     * partition's ring and the global ring) each decide their own: voters those that vote in some
+     * part and are a learner or retired in none (a voter of every part it belongs to), learners the
+     * other members of any part, retired those retired in any part; addresses from every part.
      *
      * @throws IllegalArgumentException if {@code parts} is empty
      */
@@ -344,18 +345,18 @@ public final class Membership {
         if (parts.isEmpty()) {
             throw new IllegalArgumentException("no parts");
         }
-        int v = -1;
-        int any = 0;
+        int v = 0;
+        int l = 0;
         int r = 0;
         TreeMap<Integer, String> addr = new TreeMap<>();
         for (Membership m : parts) {
-            v &= m.voters;
-            any |= m.voters | m.learners;
+            v |= m.voters;
+            l |= m.learners;
             r |= m.retired;
             addr.putAll(m.addresses);
         }
-        v &= ~r;
-        return new Membership(v, any & ~v & ~r, r, addr);
+        l &= ~r;
+        return new Membership(v & ~l & ~r, l, r, addr);
     }
 
     @Override
