@@ -1,6 +1,7 @@
 package dev.parallax.ringpaxos.sim;
 
 import dev.parallax.core.log.memory.InMemoryDurableLog;
+import dev.parallax.core.membership.MembershipChange;
 import dev.parallax.core.protocol.EffectApplier;
 import dev.parallax.core.protocol.EffectBuffer;
 import dev.parallax.core.testkit.NodeContext;
@@ -41,6 +42,12 @@ import java.util.SplittableRandom;
  *
  * <p>Everything but the logs is volatile: a restarted process starts new learner incarnations,
  * which merge from the beginning of every ring.
+ *
+ * <p>With membership changes ({@code ring.member.ids} set, {@link MultiRingMembershipNemesis}) a
+ * process may also join later, with a new id p at or above n: it runs every ring as member p
+ * ({@link #memberId}), from an empty log, and its learners merge every ring from instance 0 (no
+ * log is trimmed in these runs). A process removed from the rings keeps running and stops
+ * multicasting ({@link MultiRingSimulation.World#depart}).
  *
  * <p>Owned by the simulation thread.
  */
@@ -123,11 +130,11 @@ final class MultiRingProcess implements SimNode<Object> {
     @Override
     public void onStart() {
         for (int r = 0; r < rings; r++) {
-            if (memberOf[r][self] >= 0) {
+            if (memberId(r, self) >= 0) {
                 startRing(r);
             }
         }
-        long[] subscriptions = scenario.subscriptions()[self];
+        long[] subscriptions = world.subscriptions(self);
         for (int j = 0; j < subscriptions.length; j++) {
             long bits = subscriptions[j];
             int[] streamOfRing = new int[rings];
@@ -157,7 +164,7 @@ final class MultiRingProcess implements SimNode<Object> {
                 }));
         List<RingRecord> recovered = new ArrayList<>();
         logs[r].read(logs[r].firstIndex(), Integer.MAX_VALUE, (i, rec) -> recovered.add(CODEC.decode(rec)));
-        cores[r] = new RingPaxosCore(scenario.configs()[r], memberOf[r][self],
+        cores[r] = new RingPaxosCore(scenario.configs()[r], memberId(r, self),
                 recovered, logs[r].amnesiaPossible(), clock(), clock(), RingPaxosCore.Observer.NONE);
         told[r] = 0;
         if (scenario.configs()[r].kind() == Ring.Kind.M_RING) {
@@ -174,9 +181,21 @@ final class MultiRingProcess implements SimNode<Object> {
         return ctx.now() + world.clockOffset(self);
     }
 
-    /** The process that is member {@code member} of ring {@code ring} (inverse of {@link RingMulticast#ringMember}). */
+    /**
+     * The process that is member {@code member} of ring {@code ring} (inverse of {@link #memberId}): one
+     * of the ring's initial members as {@link RingMulticast#ringMember} numbers them, else a process that
+     * joined, whose member id is its process id.
+     */
     private int processOf(int member, int ring) {
-        return processOfMember[ring][member];
+        return member < processOfMember[ring].length ? processOfMember[ring][member] : member;
+    }
+
+    /**
+     * Process {@code process}' member id in ring {@code r}, -1 if it runs no member of it
+     * ({@link MultiRingSimulation.Scenario#memberId}; the first n cached).
+     */
+    private int memberId(int r, int process) {
+        return process < scenario.processes() ? memberOf[r][process] : scenario.memberId(r, process);
     }
 
     /** Crashes ring {@code r}'s core alone: its volatile state is gone, its log loses what was not synced. */
@@ -194,7 +213,7 @@ final class MultiRingProcess implements SimNode<Object> {
 
     /** Restarts ring {@code r}'s core from its log (no-op if it is up). */
     void restartRing(int r) {
-        if (cores[r] == null && memberOf[r][self] >= 0) {
+        if (cores[r] == null && memberId(r, self) >= 0) {
             startRing(r);
             apply(r);
         }
@@ -272,8 +291,8 @@ final class MultiRingProcess implements SimNode<Object> {
             }
             if (vid.isSkip()) {
                 l.merge.skip(stream, vid.upTo());
-            } else if (vid.isNoop()) {
-                l.merge.noop(stream);
+            } else if (vid.isNoop() || vid.isConfig()) {
+                l.merge.noop(stream); // a membership change numbers as a NOOP (rule 1) and reaches no learner
             } else {
                 ByteBuffer b = chosen.bytes();
                 long id = b.getLong(b.position());
@@ -298,8 +317,7 @@ final class MultiRingProcess implements SimNode<Object> {
     @Override
     public void onMessage(int from, Object message) {
         if (message instanceof RingMessage m && cores[m.ring()] != null) {
-            cores[m.ring()].onMessage(memberOf[m.ring()][from], m.message(),
-                    clock(), effects.get(m.ring()));
+            cores[m.ring()].onMessage(memberId(m.ring(), from), m.message(), clock(), effects.get(m.ring()));
             apply(m.ring());
         }
     }
@@ -320,10 +338,10 @@ final class MultiRingProcess implements SimNode<Object> {
                 apply(r);
             }
         }
-        if (now < world.loadStops) {
+        if (now < world.loadStops && !world.departed(self)) {
             double perTick = scenario.plan().tickInterval() / 1e9 / scenario.processes();
             for (int g = 0; g < scenario.groups(); g++) {
-                if (random.nextDouble() < scenario.groupRates()[g] * perTick && memberOf[g][self] >= 0) {
+                if (random.nextDouble() < scenario.groupRates()[g] * perTick && memberId(g, self) >= 0) {
                     multicast(1L << g);
                 }
             }
@@ -360,13 +378,27 @@ final class MultiRingProcess implements SimNode<Object> {
         apply(r);
     }
 
+    /**
+     * An operator's membership change of ring {@code r} at this process' member
+     * ({@code RingPaxosCore#proposeMembership}), its effects applied; why it was refused, or null.
+     */
+    String requestMembership(int r, MembershipChange change) {
+        if (cores[r] == null) {
+            return "ring " + r + " down here";
+        }
+        String refusal = cores[r].proposeMembership(change, clock(), effects.get(r));
+        apply(r);
+        return refusal;
+    }
+
     /** Each ring's decided count and role here, for failure messages. */
     String describe() {
         StringBuilder sb = new StringBuilder();
         for (int r = 0; r < rings; r++) {
             RingPaxosCore c = cores[r];
             sb.append(" r").append(r).append(c == null ? " down" : " fed " + fed[r] + " round " + c.round()
-                    + (c.isCoordinator() ? " coord" : "") + (c.recovering() ? " recovering" : ""));
+                    + (c.isCoordinator() ? " coord" : "") + (c.recovering() ? " recovering" : "")
+                    + (scenario.configs()[r].membershipChanges() ? " members " + c.membershipHistory() : ""));
         }
         for (Learner l : learners) {
             sb.append(" | ").append(l.record).append(" buffered ").append(l.merge.buffered());

@@ -3,6 +3,7 @@ package dev.parallax.ringpaxos.sim;
 import dev.parallax.core.log.memory.InMemoryDurableLog;
 import dev.parallax.core.testkit.DatagramPlan;
 import dev.parallax.core.testkit.FaultPlan;
+import dev.parallax.core.testkit.NodeFactory;
 import dev.parallax.core.testkit.ProcessFaults;
 import dev.parallax.core.testkit.Simulation;
 import dev.parallax.core.testkit.SimulationStats;
@@ -11,6 +12,7 @@ import dev.parallax.core.testkit.multicast.MulticastDeliveryChecker;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingConfig;
 import dev.parallax.ringpaxos.ValueId;
+import dev.parallax.ringpaxos.multiring.RingMulticast;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,14 +32,18 @@ import java.util.function.BiConsumer;
  * ({@link RingSimulation.Scenario#hostile}): delays 0.1–4 ms, 5% loss, 3% duplication, reordering,
  * the datagram channel's own loss, duplication and delays for M-Ring rings, a nemesis that
  * partitions (two-sided, one-way, bridges), crashes and restarts processes and hunts the rings'
- * coordinators; then the faults heal.
+ * coordinators; then the faults heal. With {@code ring.member.ids} set, the processes themselves
+ * may change as the run goes ({@link MultiRingMembershipNemesis}, installed by the setup of
+ * {@link #run(long, Scenario, BiConsumer)}): processes join with new ids, are removed, retired.
  *
  * <p>Checked ({@link MulticastDeliveryChecker}): on every delivery exactly-once and integrity, and
  * agreement of learners with the same subscription; per ring, one value per instance at every
  * process; at the end the union of every learner's delivery order is acyclic, and — once the
  * faults healed and the load stopped, within {@link Scenario#progressBound} — every live learner
  * delivered every message of its groups that a live origin multicast or any learner delivered,
- * learners with the same subscription the same sequence.
+ * learners with the same subscription the same sequence (learners of processes that joined too; not
+ * those of a removed process, nor what it multicast), and the membership change under way at the
+ * heal went through.
  *
  * <p>Not thread-safe: one test thread per run.
  */
@@ -201,6 +207,33 @@ final class MultiRingSimulation {
                     ringProcesses);
         }
 
+        /**
+         * How many process ids the world has room for: n, or every ring's {@code ring.member.ids} when
+         * that is larger (processes that join by a membership change take the ids from n on).
+         */
+        int idSpace() {
+            int ids = processes;
+            for (RingConfig c : configs) {
+                ids = Math.max(ids, c.idSpace());
+            }
+            return ids;
+        }
+
+        /**
+         * Process {@code process}' member id in ring {@code r}, -1 if it runs no member of it. The
+         * runtime's rule with membership changes on: process P[j] of the ring's initial processes P (in
+         * increasing id) is member (j + r) mod |P| ({@link RingMulticast#ringMember}); a process id p of
+         * n or above (a replica that joined later) is member p of every ring whose members may change.
+         */
+        int memberId(int r, int process) {
+            if (process >= processes) {
+                return configs[r].membershipChanges() && process < configs[r].idSpace() ? process : -1;
+            }
+            int[] procs = processesOf(r);
+            boolean runs = java.util.Arrays.stream(procs).anyMatch(p -> p == process);
+            return runs ? RingMulticast.ringMember(process, r, procs) : -1;
+        }
+
         /** Ring {@code r}'s processes in increasing id (every process unless {@link #ringProcesses} says otherwise). */
         int[] processesOf(int r) {
             if (ringProcesses != null) {
@@ -220,8 +253,9 @@ final class MultiRingSimulation {
 
     /**
      * What the processes share and report to across crashes: the storages of every ring's log, the
-     * checker, the message registry, each ring's decided value ids, the learners' largest buffers.
-     * Owned by the simulation thread.
+     * checker, the message registry, each ring's decided value ids, the learners' largest buffers;
+     * with membership changes also the processes that joined (their ids and subscriptions), those
+     * that departed, and whether a change is still under way. Owned by the simulation thread.
      */
     static final class World {
         final Scenario scenario;
@@ -235,6 +269,14 @@ final class MultiRingSimulation {
         private final List<Map<Long, ValueId>> ringValues = new ArrayList<>();
         private final int[] incarnations;
         private final long[] clockOffsets;
+        /** Every process of the run: the first n, then those that joined, in the order they joined. */
+        private final List<Integer> processIds = new ArrayList<>();
+        private final Map<Integer, long[]> joinedSubscriptions = new HashMap<>();
+        private final java.util.Set<Integer> departed = new java.util.TreeSet<>();
+        /** Whether a membership change is under way (the end waits for it); never without membership changes. */
+        java.util.function.BooleanSupplier changing = () -> false;
+        /** The membership changes' state, for failure messages. */
+        java.util.function.Supplier<String> changes = () -> "";
         private long nextId;
         long refused;
         long skipsFed;
@@ -244,9 +286,10 @@ final class MultiRingSimulation {
             this.scenario = scenario;
             this.random = random;
             int rings = scenario.groups() + 1;
-            this.storages = new InMemoryDurableLog.Storage[scenario.processes()][rings];
-            this.ringEpochs = new long[scenario.processes()][rings];
-            for (int p = 0; p < scenario.processes(); p++) {
+            int ids = scenario.idSpace();
+            this.storages = new InMemoryDurableLog.Storage[ids][rings];
+            this.ringEpochs = new long[ids][rings];
+            for (int p = 0; p < ids; p++) {
                 for (int r = 0; r < rings; r++) {
                     storages[p][r] = new InMemoryDurableLog.Storage();
                 }
@@ -254,8 +297,11 @@ final class MultiRingSimulation {
             for (int r = 0; r < rings; r++) {
                 ringValues.add(new HashMap<>());
             }
-            this.incarnations = new int[scenario.processes()];
-            this.clockOffsets = new long[scenario.processes()];
+            this.incarnations = new int[ids];
+            this.clockOffsets = new long[ids];
+            for (int p = 0; p < scenario.processes(); p++) {
+                processIds.add(p);
+            }
             this.loadStops = scenario.faultyFor() + scenario.loadAfterHeal();
         }
 
@@ -275,6 +321,41 @@ final class MultiRingSimulation {
                 throw new IllegalArgumentException("a clock that goes back: " + offset + " < " + clockOffsets[process]);
             }
             clockOffsets[process] = offset;
+        }
+
+        /** Every process of the run, the first n and then those that joined, in the order they joined. */
+        List<Integer> processIds() {
+            return java.util.Collections.unmodifiableList(processIds);
+        }
+
+        /**
+         * Process {@code process} joins the run (a membership change's new replica, before it starts)
+         * with learners of {@code subscriptions}.
+         */
+        void joined(int process, long[] subscriptions) {
+            if (process < scenario.processes() || process >= scenario.idSpace() || processIds.contains(process)) {
+                throw new IllegalArgumentException("process " + process + " cannot join");
+            }
+            processIds.add(process);
+            joinedSubscriptions.put(process, subscriptions.clone());
+        }
+
+        /** The group bits of {@code process}' learners. */
+        long[] subscriptions(int process) {
+            return process < scenario.processes() ? scenario.subscriptions()[process] : joinedSubscriptions.get(process);
+        }
+
+        /**
+         * {@code process} leaves every ring and keeps running (a removal): from now on it multicasts
+         * nothing, what it multicast is owed to nobody, and its learners are not required to progress
+         * (they stay checked for what they deliver).
+         */
+        void depart(int process) {
+            departed.add(process);
+        }
+
+        boolean departed(int process) {
+            return departed.contains(process);
         }
 
         /** A random stream of its own for a process incarnation's workload (split in start order: deterministic). */
@@ -336,7 +417,7 @@ final class MultiRingSimulation {
         List<Long> required(Simulation<Object> sim) {
             List<Long> out = new ArrayList<>();
             accepted.forEach((id, a) -> {
-                if (sim.isUp(a.origin()) && incarnations[a.origin()] == a.incarnation()
+                if (sim.isUp(a.origin()) && !departed(a.origin()) && incarnations[a.origin()] == a.incarnation()
                         && ringEpochs[a.origin()][a.ring()] == a.ringEpoch()) {
                     out.add(id);
                 }
@@ -344,11 +425,11 @@ final class MultiRingSimulation {
             return out;
         }
 
-        /** The learners of the processes up now. */
+        /** The learners of the processes up now (but those that departed). */
         List<MulticastDeliveryChecker.Learner> liveLearners(Simulation<Object> sim) {
             List<MulticastDeliveryChecker.Learner> out = new ArrayList<>();
-            for (int p = 0; p < scenario.processes(); p++) {
-                if (sim.isUp(p)) {
+            for (int p : processIds) {
+                if (sim.isUp(p) && !departed(p)) {
                     out.addAll(sim.<MultiRingProcess>node(p).learnerRecords());
                 }
             }
@@ -359,7 +440,7 @@ final class MultiRingSimulation {
         int coordinatorOf(Simulation<Object> sim, int r) {
             int coordinator = -1;
             long round = -1;
-            for (int p = 0; p < scenario.processes(); p++) {
+            for (int p : processIds) {
                 if (sim.isUp(p) && sim.<MultiRingProcess>node(p).ringUp(r)) {
                     var core = sim.<MultiRingProcess>node(p).core(r);
                     if (core.isCoordinator() && core.round() > round) {
@@ -373,8 +454,8 @@ final class MultiRingSimulation {
 
         String describe(Simulation<Object> sim) {
             StringBuilder sb = new StringBuilder();
-            for (int p = 0; p < scenario.processes(); p++) {
-                sb.append("\n  process ").append(p).append(':');
+            for (int p : processIds) {
+                sb.append("\n  process ").append(p).append(departed(p) ? " (departed)" : "").append(':');
                 sb.append(sim.isUp(p) ? sim.<MultiRingProcess>node(p).describe() : " down");
             }
             return sb.toString();
@@ -415,12 +496,7 @@ final class MultiRingSimulation {
         }
         sim.measureDatagramsWith(m -> RingSimReplica.datagramBytes(((MultiRingProcess.RingMessage) m).message()));
         for (int p = 0; p < s.processes(); p++) {
-            sim.addNode(p, ctx -> {
-                if (ctx.incarnation() > 0) {
-                    world.crashed(ctx.id());
-                }
-                return new MultiRingProcess(ctx, world);
-            }, true);
+            sim.addNode(p, processes(world), true);
         }
         setup.accept(sim, world);
         int[] hunted = {0};
@@ -429,13 +505,27 @@ final class MultiRingSimulation {
         return new Run(seed, sim, world);
     }
 
+    /**
+     * What starts a process of {@code world} (a restart first makes each of its rings' logs lose what
+     * a crash may lose), for the first n and for those that join ({@link World#joined}).
+     */
+    static NodeFactory<Object> processes(World world) {
+        return ctx -> {
+            if (ctx.incarnation() > 0) {
+                world.crashed(ctx.id());
+            }
+            return new MultiRingProcess(ctx, world);
+        };
+    }
+
     /** A started run: its simulation and world, and the end of the run with every check. */
     record Run(long seed, Simulation<Object> sim, World world) {
 
         /**
          * Runs to the end of the faulty period, heals, runs until the load stops, then requires every
-         * live learner to have every message it must deliver within the progress bound; checks the
-         * acyclic order and agreement.
+         * live learner to have every message it must deliver, and any membership change under way to
+         * be carried through ({@link World#changing}), within the progress bound; checks the acyclic
+         * order and agreement.
          */
         Outcome finish() {
             Scenario s = world.scenario;
@@ -449,19 +539,27 @@ final class MultiRingSimulation {
                     return false;
                 }
                 lastCheck[0] = sim.now();
+                if (world.changing.getAsBoolean()) {
+                    return false;
+                }
                 List<Long> required = world.required(sim);
                 return world.liveLearners(sim).stream().allMatch(l -> world.checker.missing(l, required).isEmpty());
             }, deadline);
             List<Long> required = world.required(sim);
             if (!done) {
                 world.checker.assertAcyclic();
+                if (world.changing.getAsBoolean()) {
+                    throw sim.failure("membership: a change still under way " + (s.progressBound() / MS)
+                            + " ms after the load stopped; " + world.changes.get() + "; " + sim.stats() + world.describe(sim));
+                }
                 for (MulticastDeliveryChecker.Learner l : world.liveLearners(sim)) {
                     List<Long> missing = world.checker.missing(l, required);
                     if (!missing.isEmpty()) {
                         throw sim.failure("validity: " + (s.progressBound() / MS) + " ms after the load stopped " + l
                                 + " still misses " + missing.size() + " messages of its groups (first "
                                 + missing.subList(0, Math.min(5, missing.size())) + ", accepted "
-                                + world.accepted.get(missing.get(0)) + "); " + sim.stats() + world.describe(sim));
+                                + world.accepted.get(missing.get(0)) + "); " + sim.stats() + world.describe(sim)
+                                + world.changes.get());
                     }
                 }
             }

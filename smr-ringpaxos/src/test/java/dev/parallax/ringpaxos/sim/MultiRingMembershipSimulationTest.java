@@ -1,0 +1,232 @@
+package dev.parallax.ringpaxos.sim;
+
+import dev.parallax.core.testkit.SimulationSeeds;
+import dev.parallax.core.testkit.multicast.MulticastDeliveryChecker;
+import dev.parallax.ringpaxos.RingConfig;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/**
+ * Multi-Ring Paxos (seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1, Prop. 4) whose
+ * processes are replaced at run time: every ring's member set changes ({@code RingGroup}, rules
+ * G1–G8; Lamport, Malkhi and Zhou, "Reconfiguring a State Machine", §3) as
+ * {@link MultiRingMembershipNemesis} replaces processes (their disks dead, or moved while alive),
+ * grows and shrinks the deployment, the same change in every ring, each proposed at that ring's
+ * coordinator, under {@link MultiRingSimulation}'s hostile world (delays, loss, duplication, the
+ * datagram channel's faults, partitions one- and two-sided, crashes and restarts, coordinators
+ * hunted, in a quarter of the seeds pauses and crashes of every process). Every ring has
+ * {@code ring.member.ids} = {@value #MEMBER_IDS}; ring i's initial processes are members
+ * (p + i) mod n, a process that joins with id p is member p of every ring (the runtime's rule).
+ *
+ * <p>Checked as in {@link MultiRingSimulationTest}, joined processes included: one value per
+ * (ring, instance) at every process, exactly-once and integrity, agreement per subscription, an
+ * acyclic union of every learner's delivery order, and after the heal validity and uniform
+ * agreement: every live learner — those of processes that joined too, which merge every ring
+ * from instance 0 by catching up — delivers every message of its groups that a live origin
+ * multicast or any learner delivered, and the operation running at the heal is carried through;
+ * at the end every ring has the same processes as voters, none retired or removed. No log is
+ * trimmed in these runs (the multi-ring simulation takes no snapshots), so joined processes catch
+ * up from the rings' logs. The multi-ring simulation has no state machine, so no linearizability
+ * check. The mutation, changes that take effect one instance after their decision while members
+ * assume the window, must break some seed early.
+ *
+ * <p>Seeds ({@link SimulationSeeds}; a failure prints the {@code -Dsim.seed=S} that replays it):
+ * {@code -Dsim.seeds} for each of the two operation mixes (replacements; growing and shrinking),
+ * at most {@value #MAX_SEEDS} in all: 2000 by default, 20000 under {@code -Pstress}. The fault
+ * window (0.4 s) and the load after the heal (0.15 s) are shorter than the multi-ring simulation's
+ * to fit that many in the suite's budget (the default run, the mutation's search included, about
+ * 40 s of CPU on a 2-core machine).
+ */
+@dev.parallax.core.testkit.DeterministicSimulation
+class MultiRingMembershipSimulationTest {
+    static final long MS = MultiRingSimulation.MS;
+    /** Ids up to 15: room for a dozen processes joining a run. */
+    static final int MEMBER_IDS = 16;
+    /** The most seeds a run takes (-Pstress's 100000 per simulation test would take hours). */
+    static final int MAX_SEEDS = 20_000;
+    /** How long faults and membership operations go on. */
+    static final long FAULTY_FOR = 400 * MS;
+    /** How long after the heal processes keep multicasting. */
+    static final long LOAD_AFTER_HEAL = 150 * MS;
+    /** Mean time between membership operations. */
+    static final long INTERVAL = 50 * MS;
+    /** The mutation's window: members assume α = this, changes carry 1. */
+    static final int MUTATION_WINDOW = 8;
+    /**
+     * The mutation's mean time between operations: with it the first seed that breaks comes early
+     * (seed 114 at the time of writing), which keeps the search within the suite's budget.
+     */
+    static final long MUTATION_INTERVAL = 30 * MS;
+    /** How many seeds the mutation may search. */
+    static final int MUTATION_SEEDS = 1000;
+
+    /**
+     * {@link MultiRingSimulation.Scenario#hostile} of {@code seed} with every ring's
+     * {@code ring.member.ids} = {@value #MEMBER_IDS}, faults for {@link #FAULTY_FOR}, load until
+     * {@link #LOAD_AFTER_HEAL} after the heal.
+     */
+    static MultiRingSimulation.Scenario scenario(long seed) {
+        return scenario(seed, 0);
+    }
+
+    /** {@link #scenario(long)} with every ring's window (α) {@code window} (0: the hostile scenario's). */
+    static MultiRingSimulation.Scenario scenario(long seed, int window) {
+        MultiRingSimulation.Scenario h = MultiRingSimulation.Scenario.hostile(seed);
+        RingConfig[] configs = new RingConfig[h.configs().length];
+        for (int i = 0; i < configs.length; i++) {
+            RingConfig.Builder b = h.configs()[i].toBuilder().memberIds(MEMBER_IDS);
+            configs[i] = (window > 0 ? b.window(window) : b).build();
+        }
+        return new MultiRingSimulation.Scenario(h.processes(), h.groups(), configs, h.roundLength(), h.groupRates(),
+                h.multiRate(), h.subscriptions(), h.plan(), FAULTY_FOR, LOAD_AFTER_HEAL, h.coordinatorShare(),
+                h.progressBound(), h.flaw(), h.flawedProcess(), h.processFaults(), h.ringProcesses());
+    }
+
+    /** A run's outcome and what its membership nemesis did. */
+    record Result(MultiRingSimulation.Outcome outcome, MultiRingMembershipNemesis.Counts counts) {
+    }
+
+    /** Seed {@code seed} of {@code s} with operations of {@code mix} every {@link #INTERVAL} carrying the rings' window. */
+    static Result run(long seed, MultiRingSimulation.Scenario s, MultiRingMembershipNemesis.Mix mix) {
+        return run(seed, s, mix, INTERVAL, s.configs()[0].window());
+    }
+
+    /** Seed {@code seed} of {@code s} with operations of {@code mix} every {@code interval} carrying {@code alpha}. */
+    static Result run(long seed, MultiRingSimulation.Scenario s, MultiRingMembershipNemesis.Mix mix, long interval,
+                      int alpha) {
+        MultiRingMembershipNemesis[] nemesis = {null};
+        MultiRingSimulation.Outcome o = MultiRingSimulation.run(seed, s, (sim, world) -> {
+            nemesis[0] = new MultiRingMembershipNemesis(sim, world, new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 41),
+                    mix, interval, s.faultyFor(), alpha);
+            nemesis[0].start();
+        });
+        nemesis[0].assertOneVoterSet();
+        return new Result(o, nemesis[0].counts());
+    }
+
+    @Test
+    @DisplayName("Multi-Ring, processes replaced in every ring (dead disks, live moves) under the hostile fault mix: ring "
+            + "agreement, exactly-once, agreement, acyclic order, validity after the heal, joined processes included")
+    void processesReplacedUnderTheFaultMix() {
+        MultiRingMembershipNemesis.Counts c = runSeeds("multi-ring membership, replacements",
+                MultiRingMembershipNemesis.Mix.REPLACE);
+        if (c.replacements() >= 100) {
+            assertThat(c.diskDeaths()).as("disks died").isPositive();
+            assertThat(c.diskDeaths()).as("live moves").isLessThan(c.replacements());
+        }
+    }
+
+    @Test
+    @DisplayName("Multi-Ring, processes added and removed in every ring under the hostile fault mix: ring agreement, "
+            + "exactly-once, agreement, acyclic order, validity after the heal, joined and removed processes included")
+    void processesAddedAndRemovedUnderTheFaultMix() {
+        MultiRingMembershipNemesis.Counts c = runSeeds("multi-ring membership, grow and shrink",
+                MultiRingMembershipNemesis.Mix.RESIZE);
+        if (c.additions() >= 100) {
+            assertThat(c.removals()).as("processes removed").isPositive();
+        }
+    }
+
+    /**
+     * Twice {@code -Dsim.seeds} over both tests, at most {@value #MAX_SEEDS}, of {@link #scenario(long)}
+     * with operations of {@code mix}; asserts the operations went through and the faults happened.
+     */
+    private static MultiRingMembershipNemesis.Counts runSeeds(String name, MultiRingMembershipNemesis.Mix mix) {
+        long[] t = new long[12];
+        MultiRingMembershipNemesis.Counts[] counts = {MultiRingMembershipNemesis.Counts.NONE};
+        long started = System.nanoTime();
+        int seeds = SimulationSeeds.forEach(name, Math.min(MAX_SEEDS / 2, SimulationSeeds.count(1000)), seed -> {
+            MultiRingSimulation.Scenario s = scenario(seed);
+            Result r = run(seed, s, mix);
+            MultiRingSimulation.Outcome o = r.outcome();
+            counts[0] = counts[0].plus(r.counts());
+            t[0] += o.multicasts();
+            t[1] += o.required();
+            t[2] += o.delivered();
+            t[3] += o.stats().crashes();
+            t[4] += o.stats().leaderCrashes() + o.stats().leaderIsolations() + o.stats().leaderPartialCuts();
+            t[5] += o.stats().partitionsStarted() + o.stats().oneWayCuts() + o.stats().bridges();
+            t[6] += o.stats().dropped() + o.stats().duplicated() + o.stats().datagramsLost() + o.stats().datagramsDuplicated();
+            t[7] += o.world().skipsFed;
+            t[8] += o.stats().pauses() + o.stats().crashAlls();
+            for (MulticastDeliveryChecker.Learner l : o.world().checker.learners()) {
+                if (processOf(l) >= s.processes()) {
+                    t[9]++;
+                    t[10] += l.order().size();
+                }
+            }
+            t[11] += o.world().processIds().size() - s.processes();
+        });
+        System.out.printf("%s: %d seeds in %d ms: changes %s; %d processes joined, %d learner incarnations of theirs "
+                        + "delivered %d; %d multicast, %d from live origins, %d deliveries; %d crashes, %d coordinator hits, "
+                        + "%d partitions/cuts, %d messages or datagrams lost or duplicated, %d skips fed, %d pauses and "
+                        + "crashes of all%n",
+                name, seeds, (System.nanoTime() - started) / 1_000_000, counts[0], t[11], t[9], t[10], t[0], t[1], t[2],
+                t[3], t[4], t[5], t[6], t[7], t[8]);
+        assertThat(t[2]).as("deliveries").isGreaterThan(t[1]);
+        if (seeds >= 50) {
+            assertThat(counts[0].completed()).as("operations carried through").isGreaterThan(seeds / 2);
+            assertThat(t[11]).as("processes joined").isPositive();
+            assertThat(t[10]).as("deliveries by joined processes' learners").isPositive();
+            assertThat(t[3]).as("crashes").isPositive();
+            assertThat(t[4]).as("coordinators hunted").isPositive();
+            assertThat(t[5]).as("partitions").isPositive();
+            assertThat(t[6]).as("link and datagram faults").isPositive();
+            assertThat(t[7]).as("skips").isPositive();
+            assertThat(t[8]).as("pauses and crashes of every process").isPositive();
+        }
+        return counts[0];
+    }
+
+    /** The process of a learner named "learner p.j#i". */
+    private static int processOf(MulticastDeliveryChecker.Learner l) {
+        String n = l.name();
+        return Integer.parseInt(n.substring("learner ".length(), n.indexOf('.')));
+    }
+
+    @Test
+    @DisplayName("A seed replays: the same seed gives the same trace, deliveries and membership operations")
+    void seedsReplay() {
+        MultiRingSimulation.Scenario s = scenario(3);
+        Result a = run(3, s, MultiRingMembershipNemesis.Mix.ALL);
+        Result b = run(3, s, MultiRingMembershipNemesis.Mix.ALL);
+        assertThat(b.outcome().traceHash()).isEqualTo(a.outcome().traceHash());
+        assertThat(b.outcome().delivered()).isEqualTo(a.outcome().delivered());
+        assertThat(b.counts()).isEqualTo(a.counts());
+    }
+
+    @Test
+    @DisplayName("Mutation: a change in effect one instance after its decision (members assume the window) breaks "
+            + "ring agreement or the merged order on some seed")
+    void aChangeInEffectAtItsDecisionBreaksSomeSeed() {
+        // Mutation of rules R1/R2 (G2/G3): changes carry α = 1 while every member assumes α = its
+        // window (8 here), so a coordinator opens instances on the ring of a set that a change
+        // decided just before them has already replaced, and a later coordinator's Phase 1 covers
+        // only the new set's majority.
+        Throwable failure = null;
+        long seed = 0;
+        while (!brokeSafety(failure) && seed < MUTATION_SEEDS) {
+            long at = ++seed;
+            failure = catchThrowable(() -> run(at, scenario(at, MUTATION_WINDOW), MultiRingMembershipNemesis.Mix.ALL,
+                    MUTATION_INTERVAL, 1));
+        }
+        assertThat(brokeSafety(failure)).as("some seed of %d breaks ring agreement or the merged order with changes "
+                + "in effect too early; last failure: %s", MUTATION_SEEDS, failure).isTrue();
+        System.out.printf("multi-ring membership α=1 mutation: seed %d fails (replay with -Dsim.seed=%d): %s%n", seed,
+                seed, failure.getMessage().lines().findFirst().orElse(""));
+    }
+
+    /** Ring agreement, a core's safety alarm, merged agreement or order: what a too-early change breaks. */
+    private static boolean brokeSafety(Throwable failure) {
+        if (failure == null) {
+            return false;
+        }
+        String m = String.valueOf(failure.getMessage()) + failure.getCause();
+        return m.contains("agreement") || m.contains("safety violation") || m.contains("order:");
+    }
+}
