@@ -135,6 +135,33 @@ class ReplicaCommandTest {
     }
 
     @Test
+    @org.junit.jupiter.api.DisplayName("S-SMR: a partition's declared joiner builds as a replica of that partition; "
+            + "another id, or a file without ring.member.ids, is refused naming the keys")
+    void aPartitionsJoinerJoinsItsPartition() throws Exception {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("members", dev.parallax.core.net.LocalPorts.endpoints(6));
+        p.putAll(VoleryClusterFile.ssmrSettings(2, "u-ring"));
+        p.setProperty("ring.member.ids", "8");
+        p.setProperty("multiring.ring.1.joiners", "6");
+        ClusterFile file = ClusterFile.of(p);
+        assertThat(file.partitionOf(6)).isEqualTo(1);
+        assertThat(file.partitionReplicas().get(1)).containsExactly(3, 4, 5, 6);
+        assertThat(file.partitionMembers().get(1)).containsExactly(3, 4, 5);
+        int port = dev.parallax.core.net.LocalPorts.next();
+        Replica joiner = PartitionedReplicas.replica(file, 6, "127.0.0.1:" + port, KvRouting.partition(file)).build();
+        try {
+            assertThat(joiner.config().isMember()).isFalse();
+        } finally {
+            joiner.close();
+        }
+        assertThatThrownBy(() -> PartitionedReplicas.replica(file, 7, "127.0.0.1:" + port, KvRouting.partition(file)))
+                .hasMessageContaining("--join: replica 7 is no partition's joiner: name it in multiring.ring.<p>.joiners");
+        p.remove("ring.member.ids");
+        assertThatThrownBy(() -> ClusterFile.of(p).joinRefusal(6)).hasMessageContaining("multiring.ring.1.joiners names replicas "
+                + "that may join, but the rings keep their members fixed");
+    }
+
+    @Test
     void joinWithAMembersIdOrAMembersAddressIsPrintedAndExitsWithTwo(@TempDir Path dir) throws Exception {
         Path config = dir.resolve("cluster.properties");
         String members = LocalPorts.endpoints(3);

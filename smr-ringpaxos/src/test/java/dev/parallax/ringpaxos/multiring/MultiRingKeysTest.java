@@ -42,8 +42,8 @@ class MultiRingKeysTest {
     }
 
     @Test
-    @DisplayName("ring.member.ids lets every ring change its members, over that id space; a partitioned service's rings keep theirs")
-    void ringMemberIdsLetEveryRingChangeItsMembersButNotAPartitionedServicesRings() {
+    @DisplayName("ring.member.ids lets every ring change its members, over that id space, every id from n up joining every ring")
+    void ringMemberIdsLetEveryRingChangeItsMembers() {
         RingConfig template = RingConfig.builder(3, Ring.Kind.U_RING).memberIds(5).build();
         MultiRingConfig config = MultiRingConfig.builder(3).ringSettings(template).build();
         assertThat(config.membershipChanges()).isTrue();
@@ -53,9 +53,7 @@ class MultiRingKeysTest {
         }
         assertThat(MultiRingConfig.builder(3).ringSettings(RingConfig.builder(3, Ring.Kind.U_RING).build()).build()
                 .membershipChanges()).isFalse();
-        assertThatThrownBy(() -> MultiRingConfig.builder(3).ringSettings(template).partitioned(true).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ring.member.ids")
-                .hasMessageContaining("partitioned service (execution=s-smr) keep their members fixed");
+        assertThat(config.topology().joiners(MultiRingTopology.GLOBAL)).containsExactly(3, 4);
     }
 
     @Test

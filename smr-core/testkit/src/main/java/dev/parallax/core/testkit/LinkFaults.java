@@ -105,8 +105,13 @@ final class LinkFaults<M> {
     /** Whether what {@code a} sends {@code b} is lost to a partition now (two-sided or a cut link). */
     boolean cut(NodeSlot<M> a, NodeSlot<M> b) {
         return partitionSide != null && a.crashable && b.crashable
-                && !partitionSide.get(a.id).equals(partitionSide.get(b.id))
+                && side(a.id) != side(b.id)
                 || !cutLinks.isEmpty() && cutLinks.contains(link(a.id, b.id));
+    }
+
+    /** The side of a two-sided partition {@code id} is on: a node added after the partition began is on the far side (0). */
+    private int side(int id) {
+        return partitionSide.getOrDefault(id, 0);
     }
 
     private static long link(int from, int to) {
