@@ -77,6 +77,12 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
     private final RingDeliveredMembership delivered;
     private final RuntimeMembershipAdmin<RingWire, RingRecord, RingValue, RingPaxosCore> admin;
     private volatile Membership membership;
+    /**
+     * The delivery side's member history as of the last change delivered or installed, encoded
+     * (empty while the ring has not changed its members): written by the delivery thread, read by
+     * any (a merged multicast's snapshot reads it on its subscription's thread).
+     */
+    private volatile byte[] deliveredHistory = new byte[0];
     /** The latest decided member set, in effect or not yet (published by the protocol thread). */
     private volatile Membership latestMembership;
     private volatile long round = -1;
@@ -109,7 +115,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
         String name = options.name(defaultName);
         registerMeters(options.meterRegistry(), Tags.of("protocol", name, "replica", Integer.toString(self)));
         this.membership = Membership.initial(config.members());
-        this.delivered = new RingDeliveredMembership(config, skipEncoder);
+        this.delivered = new RingDeliveredMembership(config, skipEncoder, encoded -> deliveredHistory = encoded);
         this.admin = new RuntimeMembershipAdmin<>(config.window(), this::protocolRuntime, ORDERING, () -> membership,
                 p.transport());
         ProtocolRuntime.Builder<RingWire, RingRecord, RingValue, RingPaxosCore> rb =
@@ -272,7 +278,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
     /** The member history as of the last delivery (empty for a fixed ring): what a snapshot carries. Any thread. */
     @Override
     public byte[] deliveryState() {
-        return delivered.state();
+        return deliveredHistory;
     }
 
     /** A snapshot carrying {@code deliveryState} (a member history, or nothing) was installed: both sides take it. */
