@@ -145,7 +145,7 @@ final class ChaosCommand implements Callable<Integer> {
                 props.setProperty("paxos.heartbeat.ms", "40");
                 props.setProperty("paxos.suspect.ms", "400");
                 props.putAll(runtime.clusterSettings());
-                if (membership && runtime.ordering.ringMembers()) {
+                if (membership && runtime.ordering != null && runtime.ordering.ringMembers()) {
                     // A ring changes its members only over the ids it may ever use: the three and the joiners.
                     props.setProperty("ring.member.ids", Integer.toString(3 + slots(run)));
                     props.setProperty("ring.heartbeat.ms", "40");

@@ -79,15 +79,15 @@ class MembershipChaosTest {
     }
 
     /**
-     * Stress profile only (a run costs over 20 s; CI budget): the default run replaces a U-Ring and
-     * an M-Ring replica under load with the coordinator SIGKILLed in {@code MembershipProcessTest}.
+     * Stress profile only (a run costs over 20 s; CI budget): the default run replaces a U-Ring, an
+     * M-Ring and a Multi-Ring replica under load with a coordinator SIGKILLed in {@code MembershipProcessTest}.
      * The rings refuse leadership transfers, so only replacements are drawn.
      */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"u-ring", "m-ring"})
+    @ValueSource(strings = {"u-ring", "m-ring", "multi-ring"})
     @dev.parallax.core.testkit.StressOnly
     @org.junit.jupiter.api.Tag("one-placement") // see smr-examples/pom.xml
-    @DisplayName("chaos --membership over U-Ring and M-Ring (ring.member.ids set by chaos): replacements, no transfers")
+    @DisplayName("chaos --membership over U-Ring, M-Ring and Multi-Ring (ring.member.ids set by chaos): replacements, no transfers")
     void aMembershipChaosRunWithARingPasses(String ordering, @TempDir Path dir) {
         String report = run("--membership", "--ordering", ordering, "--duration", "30s", "--seed", "1", "--dir", dir.toString());
         assertPassed(report);
@@ -95,13 +95,13 @@ class MembershipChaosTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"multi-ring", "multicast"})
+    @ValueSource(strings = {"multicast"})
     @DisplayName("an ordering that does not change its members at run time is refused with exit code 2 and a clear message")
     void orderingsWithoutMembershipAreRefused(String ordering) {
         ChaosCommand chaos = new ChaosCommand();
         new CommandLine(chaos).parseArgs("--membership", "--ordering", ordering);
         assertThat(chaos.refusal()).isEqualTo("--membership: ordering " + ordering
-                + " does not support membership changes at run time (multi-paxos, s-paxos, u-ring and m-ring do)");
+                + " does not support membership changes at run time (multi-paxos, s-paxos, u-ring, m-ring and multi-ring do)");
         PrintStream saved = System.err;
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code;

@@ -138,6 +138,10 @@ class PsmrReplicaClusterTest {
     @EnumSource(Multicast.class)
     @DisplayName("P-SMR: a replica wiped after its peers compacted installs a peer's barrier snapshot while running, moves every worker's stream and converges")
     void aWipedReplicaInstallsAPeersSnapshot(Multicast multicast, @TempDir Path dir) throws Exception {
+        // CI budget: the reference multicast's case (up to 28 s on a loaded machine) runs under -Pstress;
+        // the default run installs a peer's snapshot over Multi-Ring here and over both in AppendLoad's restart case.
+        org.junit.jupiter.api.Assumptions.assumeTrue(multicast == Multicast.MULTI_RING || Boolean.getBoolean("parallax.stress"),
+                "the reference multicast's wiped replica runs under -Pstress");
         // Snapshots every 16 deliveries (summed over the workers): the peers compact while replica 2
         // is down, so a wiped replica must install; rarer snapshots than 4 keep it from chasing them.
         try (LocalCluster c = cluster(multicast, dir, 16)) {

@@ -20,8 +20,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * merge are caught on some seed (the checkers can fail).
  *
  * <p>Seeds ({@link SimulationSeeds}; a failure prints the {@code -Dsim.seed=S} that replays it):
- * {@code -Dsim.seeds} (1000 by default, about 20 s on a loaded 2-core machine; 100000 under
- * {@code -Pstress}).
+ * {@code -Dsim.seeds} (400 by default, about 15 s on a loaded 2-core machine — the same hostile mix
+ * runs with membership changes on top for 2,000 seeds in {@code MultiRingMembershipSimulationTest};
+ * 100000 under {@code -Pstress}); the partitioned case a sixteenth of {@code -Dsim.seeds} (62 by default).
  */
 @dev.parallax.core.testkit.DeterministicSimulation
 class MultiRingSimulationTest {
@@ -31,7 +32,7 @@ class MultiRingSimulationTest {
     void hostileRuns() {
         long[] t = new long[14];
         long started = System.nanoTime();
-        int seeds = SimulationSeeds.forEach("multi-ring", SimulationSeeds.count(1000), seed -> {
+        int seeds = SimulationSeeds.forEach("multi-ring", SimulationSeeds.count(400), seed -> {
             MultiRingSimulation.Scenario scenario = MultiRingSimulation.Scenario.hostile(seed);
             MultiRingSimulation.Outcome o = MultiRingSimulation.run(seed, scenario);
             t[0] += o.multicasts();
