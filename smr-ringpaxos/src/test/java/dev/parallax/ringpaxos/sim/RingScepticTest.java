@@ -36,14 +36,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * (§3.3.3, Alg. 3 l.33–41); (e) U-Ring latency grows with the ring (Table 3.1: 5f steps); (f) a
  * crash of each role under load — coordinator, ring acceptor, learner-only member (U-Ring), spare
  * (M-Ring) — and every live proposer's commands are decided after the heal (§3.3.5; ring re-formation).
- * Seeds: a tenth of {@code -Dsim.seeds}, at least 100, for the seeded cases (for (f), six runs of
+ * Seeds: a tenth of {@code -Dsim.seeds}, 50 in the default run (CI budget), for the seeded cases (for (f), six runs of
  * five members, half of that in the default run: 50 per role; 10,000 under {@code -Pstress} as the
  * others; fewer for the slow negative controls); a failure prints {@code -Dsim.seed=S}.
  */
 @dev.parallax.core.testkit.DeterministicSimulation
 class RingScepticTest {
     private static final long MS = RingSimulation.MS;
-    private static final int SEEDS = Math.max(100, SimulationSeeds.count(1000) / 10);
+    private static final int SEEDS = Math.max(50, SimulationSeeds.count(500) / 10);
     /** Seeds per role of (f): a tenth of {@code -Dsim.seeds} under {@code -Pstress} (10,000), a twentieth in the default run, at least 50. */
     private static final int CRASH_SEEDS = Math.max(50, RingTotals.variantSeeds(10));
 
