@@ -33,8 +33,15 @@ class VoleryMembershipProcessTest {
     @DisplayName("a Volery partition replaces a wiped replica under load, with a coordinator SIGKILL during the change: "
             + "linearizable, nothing lost, the partition converges with the new replica")
     void aVoleryPartitionReplacesAWipedReplica(@TempDir Path dir) throws Exception {
-        try (ProcessCluster cluster = PartitionedClusters.volery(dir, 2, Map.of("ring.member.ids", "8",
-                "multiring.ring.1.joiners", "6", "ring.heartbeat.ms", "50", "ring.suspect.ms", "500"))) {
+        java.util.Properties p = VoleryClusterFile.local(2, dev.parallax.ringpaxos.RingPaxos.U_RING, dir.resolve("data"),
+                PartitionedClusters.SNAPSHOT_EVERY);
+        p.putAll(VoleryClusterFile.sharedMachineSettings());
+        p.putAll(Map.of("ring.member.ids", "8", "multiring.ring.1.joiners", "6", "ring.heartbeat.ms", "50",
+                "ring.suspect.ms", "500"));
+        // Seven short-lived JVMs on a loaded 2-core machine: C1 only, small heaps (as VoleryProcessTest).
+        try (ProcessCluster cluster = new ProcessCluster(dir, VoleryClusterFile.replicas(2), p, false,
+                List.of("-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))
+                .replicaArgs("--metrics-port", "0")) {
             cluster.startAll(WAIT);
             try {
                 scenario(cluster, dir);

@@ -111,7 +111,13 @@ class VoleryProcessTest {
                 .filter(path -> VoleryOracle.partitionOf(path, 2) == p).findFirst().orElseThrow();
     }
 
+    /**
+     * Stress profile only (CI budget): the default run drives Volery processes with ZooKeeper's
+     * client under a SIGKILL, a wiped replica and its replacement in {@code VoleryMembershipProcessTest},
+     * and Curator's recipes against the ZooKeeper front end in-process ({@code ZkServerCuratorTest}).
+     */
     @Test
+    @dev.parallax.core.testkit.StressOnly
     @DisplayName("seed 004 §V-B: 2 partitions as processes; ZooKeeper's client and Curator run a scripted session while a "
             + "replica is SIGKILLed and restarted (watches set before the kill fire after it); each partition converges; "
             + "zkcli reads the tree")

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * <p>Seeds ({@link SimulationSeeds}; a failure prints the {@code -Dsim.seed=S} that replays it):
  * {@code -Dsim.seeds} (400 by default, about 15 s on a loaded 2-core machine — the same hostile mix
  * runs with membership changes on top for 2,000 seeds in {@code MultiRingMembershipSimulationTest};
- * 100000 under {@code -Pstress}); the partitioned case a sixteenth of {@code -Dsim.seeds} (62 by default).
+ * 100000 under {@code -Pstress}); the partitioned case a sixteenth of {@code -Dsim.seeds} (25 by default).
  */
 @dev.parallax.core.testkit.DeterministicSimulation
 class MultiRingSimulationTest {
@@ -77,7 +77,7 @@ class MultiRingSimulationTest {
     void partitionedRuns() {
         long[] t = new long[8];
         long started = System.nanoTime();
-        int seeds = SimulationSeeds.forEach("multi-ring partitioned", SimulationSeeds.count(1000) / 16, seed -> {
+        int seeds = SimulationSeeds.forEach("multi-ring partitioned", SimulationSeeds.count(400) / 16, seed -> {
             MultiRingSimulation.Scenario scenario = MultiRingSimulation.Scenario.partitioned(seed);
             MultiRingSimulation.Outcome o = MultiRingSimulation.run(seed, scenario);
             t[0] += o.multicasts();
