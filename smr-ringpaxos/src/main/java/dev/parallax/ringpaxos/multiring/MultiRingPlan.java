@@ -213,7 +213,7 @@ public final class MultiRingPlan implements StreamPlan<RingWire> {
                             RingPaxos.datagramGroup(ring))));
         }
         PortRemovals tally = removals.computeIfAbsent(context, c -> new PortRemovals());
-        return new RingMemberTransport<>(replicas, ids[i], tally, rings[i].idSpace());
+        return new RingMemberTransport<>(replicas, ids[i], tally);
     }
 
     /** An {@link EpochClock} for the real clock: the skip target is a function of wall time shared by every ring. */

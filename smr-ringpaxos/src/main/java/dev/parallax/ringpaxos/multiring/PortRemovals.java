@@ -23,8 +23,8 @@ final class PortRemovals {
     private final List<Ring> rings = new ArrayList<>();
 
     /** Registers a ring run here, with its ids; returns its handle for {@link #removed}. */
-    synchronized Object register(RingMemberIds ids, int idSpace) {
-        Ring r = new Ring(ids, new boolean[Math.max(idSpace, 32)]);
+    synchronized Object register(RingMemberIds ids) {
+        Ring r = new Ring(ids, new boolean[dev.parallax.core.config.Member.MAX_ID + 1]);
         rings.add(r);
         return r;
     }

@@ -21,21 +21,15 @@ final class RingMemberTransport<M> implements Transport<M> {
     private final PortRemovals removals;
     private final Object handle;
 
-    /** @param processes the ring's replica ids (every replica of the cluster, or a subset), fixed members */
-    RingMemberTransport(Transport<M> replicas, int ring, int[] processes) {
-        this(replicas, new RingMemberIds(ring, processes, new int[0]), new PortRemovals(), processes.length);
-    }
-
     /**
      * @param ids      the ring's numbering
      * @param removals the replica's tally of removals over its rings
-     * @param idSpace  the ring's member ids ({@code ring.member.ids})
      */
-    RingMemberTransport(Transport<M> replicas, RingMemberIds ids, PortRemovals removals, int idSpace) {
+    RingMemberTransport(Transport<M> replicas, RingMemberIds ids, PortRemovals removals) {
         this.replicas = replicas;
         this.ids = ids;
         this.removals = removals;
-        this.handle = removals.register(ids, idSpace);
+        this.handle = removals.register(ids);
     }
 
     /** The member id of replica {@code replica}, or -1 if it is not in the ring. */

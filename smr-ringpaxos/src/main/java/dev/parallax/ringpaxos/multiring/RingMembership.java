@@ -71,7 +71,11 @@ final class RingMembership implements StreamMembership {
 
     @Override
     public CompletableFuture<String> transferLeadership(int id) {
-        return id < 0 ? answered(ring.transferLeadership(-1)) : translated(ring::transferLeadership, id);
+        if (id < 0) {
+            return answered(ring.transferLeadership(-1));
+        }
+        int member = ids.member(id);
+        return member < 0 ? refused(id) : ask(ring::transferLeadership, member);
     }
 
     /**
@@ -89,14 +93,11 @@ final class RingMembership implements StreamMembership {
         if (ring.decidedMembership().reflects(change.apply(member))) {
             return CompletableFuture.completedFuture(decided());
         }
-        return translated(request, replica);
+        return ask(request, member);
     }
 
-    private CompletableFuture<String> translated(IntFunction<CompletableFuture<String>> request, int replica) {
-        int member = ids.member(replica);
-        if (member < 0) {
-            return refused(replica);
-        }
+    /** Asks the ring for {@code request} of its member {@code member}. */
+    private CompletableFuture<String> ask(IntFunction<CompletableFuture<String>> request, int member) {
         CompletableFuture<String> f;
         try {
             f = request.apply(member);

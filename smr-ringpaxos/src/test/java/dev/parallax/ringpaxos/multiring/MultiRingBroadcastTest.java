@@ -168,7 +168,8 @@ class MultiRingBroadcastTest {
             public void close() {
             }
         };
-        RingMemberTransport<String> ring1 = new RingMemberTransport<>(replicas, 1, new int[] {0, 1, 2});
+        RingMemberTransport<String> ring1 = new RingMemberTransport<>(replicas, new RingMemberIds(1, new int[] {0, 1, 2}, new int[0]),
+                new PortRemovals());
         assertThat(ring1.localId()).isEqualTo(1);
         ring1.send(0, "x");
         ring1.send(1, "y");
@@ -180,7 +181,8 @@ class MultiRingBroadcastTest {
             assertThat(ring1.replica(ring1.member(r))).isEqualTo(r);
         }
         // A partition's ring (seed 004 (S-SMR)): replicas 3, 4, 5 of six are members 1, 2, 0 of ring 1.
-        RingMemberTransport<String> partition = new RingMemberTransport<>(replicas, 1, new int[] {5, 3, 4});
+        RingMemberTransport<String> partition = new RingMemberTransport<>(replicas, new RingMemberIds(1, new int[] {5, 3, 4}, new int[0]),
+                new PortRemovals());
         assertThat(partition.member(3)).isEqualTo(1);
         assertThat(partition.member(5)).isEqualTo(0);
         assertThat(partition.member(0)).as("not in the ring").isEqualTo(-1);

@@ -59,9 +59,9 @@ class RingMemberIdsTest {
         RecordingPort port = new RecordingPort(0);
         PortRemovals removals = new PortRemovals();
         RingMemberTransport<String> ring0 = new RingMemberTransport<>(port, new RingMemberIds(0, new int[] {0, 1, 2}, new int[] {3, 4, 5, 6, 7}),
-                removals, 8);
+                removals);
         RingMemberTransport<String> ring1 = new RingMemberTransport<>(port, new RingMemberIds(1, new int[] {0, 1, 2}, new int[] {3, 4, 5, 6, 7}),
-                removals, 8);
+                removals);
         assertThat(ring1.localId()).isEqualTo(1);
         ring1.send(0, "x");
         assertThat(port.sentTo).containsExactly(2);
@@ -75,7 +75,7 @@ class RingMemberIdsTest {
         ring1.removeMember(4);
         assertThat(port.removed).containsExactly(2, 4);
         assertThatThrownBy(() -> new RingMemberTransport<>(port, new RingMemberIds(0, new int[] {3, 4, 5}, new int[] {6}),
-                new PortRemovals(), 8).send(4, "x")).hasMessageContaining("no replica");
+                new PortRemovals()).send(4, "x")).hasMessageContaining("no replica");
     }
 
     /** A replica port that records what the rings asked of it. */

@@ -40,7 +40,7 @@ public final class StreamsMembership implements MembershipAdmin {
 
     @Override
     public Map<String, MembershipAdmin> parts() {
-        return Collections.unmodifiableMap(new LinkedHashMap<>(parts));
+        return Collections.unmodifiableMap(parts);
     }
 
     @Override
