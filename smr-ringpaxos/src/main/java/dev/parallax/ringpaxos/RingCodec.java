@@ -31,6 +31,7 @@ import java.util.List;
  *  8 Proposal       round:8 count:4 proposal×count
  *  9 RecoveryQuery  fence:8
  * 10 RecoveryReply  round:8 fence:8 fenced:1 highest:8
+ * 11 HandOver       round:8 successor:4
  * 20 UPacket        round:8 ring count:4 phase2×count count:4 decision×count count:4 proposal×count
  * 30 Phase2B        round:8 count:4 instanceVid×count
  * 31 Phase2AUnicast round:8 ring count:4 phase2×count
@@ -67,6 +68,8 @@ public final class RingCodec implements MessageCodec<RingUnicast> {
     public static final int RECOVERY_QUERY = 9;
     /** Frame type of {@link RingMessage.RecoveryReply}. */
     public static final int RECOVERY_REPLY = 10;
+    /** Frame type of {@link RingMessage.HandOver}. */
+    public static final int HAND_OVER = 11;
     /** Frame type of {@link UPacket}. */
     public static final int U_PACKET = 20;
     /** Frame type of {@link MRingMessage.Phase2B}. */
@@ -116,6 +119,8 @@ public final class RingCodec implements MessageCodec<RingUnicast> {
             return RECOVERY_QUERY;
         } else if (m instanceof RingMessage.RecoveryReply) {
             return RECOVERY_REPLY;
+        } else if (m instanceof RingMessage.HandOver) {
+            return HAND_OVER;
         } else if (m instanceof UPacket) {
             return U_PACKET;
         } else if (m instanceof MRingMessage mm) {
@@ -162,6 +167,8 @@ public final class RingCodec implements MessageCodec<RingUnicast> {
             out.putLong(q.fence());
         } else if (m instanceof RingMessage.RecoveryReply r) {
             out.putLong(r.round()).putLong(r.fence()).putByte(r.fenced() ? 1 : 0).putLong(r.highest());
+        } else if (m instanceof RingMessage.HandOver h) {
+            out.putLong(h.round()).putInt(h.successor());
         } else if (m instanceof UPacket p) {
             out.putLong(p.round());
             writeRing(out, p.ring());
@@ -209,6 +216,7 @@ public final class RingCodec implements MessageCodec<RingUnicast> {
                 case RECOVERY_QUERY -> new RingMessage.RecoveryQuery(b.getLong());
                 case RECOVERY_REPLY -> new RingMessage.RecoveryReply(b.getLong(), b.getLong(),
                         readBoolean(b, "fenced"), b.getLong());
+                case HAND_OVER -> new RingMessage.HandOver(b.getLong(), b.getInt());
                 case U_PACKET -> new UPacket(b.getLong(), readRing(b), readPhase2(b), readDecisions(b),
                         readProposals(b));
                 case MRingWire.PHASE_2B, MRingWire.PHASE_2A_UNICAST -> MRingWire.decode(type, b);

@@ -16,7 +16,7 @@ import java.util.function.ObjLongConsumer;
  * check-quorum, the restart hold and ring re-formation (C8: {@link RingLiveness}); heartbeats,
  * {@code Alive} reports and versions (C9, §3.3.7: {@link RingReports}, {@link RingAliveExchange});
  * the member set as decided state (rules G1–G8: {@link RingGroup}); event counters
- * ({@link RingCounters}). Amnesia recovery (C10) takes part through the {@link Recovery} hook
+ * ({@link RingCounters}); leadership transfer (rules T1–T4: {@link RingHandOver}). Amnesia recovery (C10) takes part through the {@link Recovery} hook
  * ({@link RingRecoveryHost}). Skips (Multi-Ring Paxos; Ring Paxos / Multi-Ring / P-SMR (seed 003)
  * ch. 5) are paced by {@link SkipPacer}.
  *
@@ -43,6 +43,7 @@ public final class RingEngine implements Engine {
     private final RingCatchUp catchUp;
     private final RingGroup group;
     private final RingAliveExchange alives;
+    private final RingHandOver handOver;
     private Variant variant;
     private Recovery recovery = Recovery.NONE;
 
@@ -87,8 +88,9 @@ public final class RingEngine implements Engine {
         this.delivery = new RingDelivery(acceptor, learner, cache, own, coordinator, pacer, liveness, observer, group);
         this.catchUp = new RingCatchUp(config, self, learner, acceptor, cache, coordinator, observer, group,
                 () -> liveness.heardFrom(this.now));
+        this.handOver = new RingHandOver(config, self, acceptor, learner, rounds, reports, liveness, coordinator, group);
         this.opening = new RingOpening(config, acceptor, learner, cache, own, coordinator, pacer, delivery.logical(), rounds,
-                liveness, reports, observer, group);
+                liveness, reports, observer, group, handOver);
         this.alives = new RingAliveExchange(config, self, acceptor, learner, rounds, liveness, reports);
     }
 
@@ -107,6 +109,7 @@ public final class RingEngine implements Engine {
         rounds.attach(variant, recovery);
         alives.attach(variant);
         opening.attach(variant, recovery);
+        handOver.attach(recovery);
     }
 
     // ---------------------------------------------------------------- Engine
@@ -262,6 +265,9 @@ public final class RingEngine implements Engine {
             case STAY -> {
             }
         }
+        if (handOver.check(now, out)) {
+            return;
+        }
         if (reports.heartbeatDue(now)) {
             reports.sendHeartbeat(rnd(), rounds.ring(), now, out);
         }
@@ -317,9 +323,13 @@ public final class RingEngine implements Engine {
         } else if (m instanceof RingMessage.Alive a) {
             if (alives.onAlive(from, a, now, out)) {
                 reform(out);
+            } else if (rounds.leading()) {
+                handOver.check(now, out);
             }
         } else if (m instanceof RingMessage.StepDown sd) {
             liveness.onStepDown(from, sd, now);
+        } else if (m instanceof RingMessage.HandOver h) {
+            handOver.onHandOver(from, h, now, out);
         } else if (m instanceof RingMessage.CatchUpQuery q) {
             if (from != self) {
                 catchUp.serve(from, q, rnd(), recovery.recovering(), out);
@@ -454,6 +464,17 @@ public final class RingEngine implements Engine {
         return group;
     }
 
+    /** T1 ({@link RingHandOver}): starts handing the coordination over to {@code target}, or says why not. */
+    String transferLeadership(int target, long now) {
+        this.now = now;
+        return handOver.start(target, now);
+    }
+
+    /** The voter to hand over to when the operator names none, -1 for none ({@link RingHandOver#bestTarget}). */
+    int transferTarget() {
+        return handOver.bestTarget(now);
+    }
+
     /** The coordinator's currently open instances. */
     int openCount() {
         return coordinator.open();
@@ -546,6 +567,8 @@ public final class RingEngine implements Engine {
         sink.accept("rounds.started", counters.roundsStarted());
         sink.accept("reformations", counters.reformations());
         sink.accept("stepdowns", counters.stepDowns());
+        sink.accept("leadership.transfers", handOver.sent());
+        sink.accept("leadership.transfers.abandoned", handOver.abandoned());
         sink.accept("malformed", counters.malformedInputs());
         sink.accept("phase1a.refused.sticky", counters.stickyRefusals());
         sink.accept("phase1a.retransmits", counters.phase1Retransmits());

@@ -50,6 +50,8 @@ final class RingLiveness {
     private boolean external;
     private long heldSuspicion = Long.MIN_VALUE;
     private boolean coordinatorSteppedDown;
+    /** The member the coordinator of our round handed its coordination to (T4, {@link RingHandOver}), -1 for none. */
+    private int handedTo = -1;
     private long steppedDownAt;
     /** When the coordinator of our round was last seen at work (its Heartbeat or Phase 1A, a packet of the round). */
     private long coordinatorHeardAt;
@@ -146,6 +148,17 @@ final class RingLiveness {
     /** The round changed: whatever its old coordinator said no longer counts. */
     void roundChanged() {
         coordinatorSteppedDown = false;
+        handedTo = -1;
+    }
+
+    /**
+     * T4 ({@link RingHandOver}): the coordinator of our round handed its coordination to
+     * {@code successor}: its Phase 1A is not refused by stickiness, and the hand-over counts as
+     * hearing the coordinator (no other member starts a round first).
+     */
+    void handedOver(int successor, long now) {
+        handedTo = successor;
+        coordinatorHeardAt = Math.max(coordinatorHeardAt, now);
     }
 
     /**
@@ -214,6 +227,7 @@ final class RingLiveness {
      * Stickiness (C8, pre-vote's role): refuse a Phase 1A of another coordinator while the
      * coordinator of our round was heard within 3/4 of the suspect time-out and did not step down;
      * a coordinator that leads refuses too (check-quorum removes it if it truly lost its quorum).
+     * The successor the coordinator handed over to is not refused (T4, {@link RingHandOver}).
      */
     boolean sticky(int candidate, boolean leading, long now) {
         long round = acceptor.rnd();
@@ -225,7 +239,7 @@ final class RingLiveness {
             // A working coordinator is not deposed by a member that merely cannot hear it.
             return leading;
         }
-        return c != candidate && !coordinatorSteppedDown
+        return c != candidate && candidate != handedTo && !coordinatorSteppedDown
                 && now - coordinatorHeardAt < config.suspectNanos() * 3 / 4;
     }
 

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * The messages of the engine both variants share (seed 003 (Ring Paxos) Alg. 2 and Alg. 3, the
  * "statements in gray"): Phase 1, liveness, catch-up, proposals and recovery from amnesia. Frame
- * types 1–10 of {@link RingCodec}. Immutable (lists are copied, byte buffers are read-only views
+ * types 1–11 of {@link RingCodec}. Immutable (lists are copied, byte buffers are read-only views
  * no one mutates: readers use absolute reads or {@code duplicate()}); thread-safe.
  */
 public sealed interface RingMessage extends RingUnicast {
@@ -146,5 +146,17 @@ public sealed interface RingMessage extends RingUnicast {
      * @param highest the highest instance, or {@code -1}
      */
     record RecoveryReply(long round, long fence, boolean fenced, long highest) implements RingMessage {
+    }
+
+    /**
+     * Type 11, coordinator → all members: it stopped coordinating {@code round} to hand the
+     * coordination over to {@code successor} (a leadership transfer, {@link RingHandOver}), which
+     * starts a round of its own at once; the others answer that round's Phase 1A although its
+     * coordinator was heard lately (stickiness, rule C8, does not hold for the named successor).
+     *
+     * @param round the round given up
+     * @param successor the member that takes over
+     */
+    record HandOver(long round, int successor) implements RingMessage {
     }
 }

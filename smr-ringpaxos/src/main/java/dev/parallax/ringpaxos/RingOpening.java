@@ -35,6 +35,7 @@ final class RingOpening {
     private final RingReports reports;
     private final RingPaxosCore.Observer observer;
     private final RingGroup group;
+    private final RingHandOver handOver;
     private Variant variant;
     /** G1, G7: the configuration command to open next (its encoded change), or null. */
     private java.nio.ByteBuffer changeToOpen;
@@ -49,8 +50,10 @@ final class RingOpening {
 
     RingOpening(RingConfig config, RingAcceptor acceptor, RingLearner learner, ValueCache cache, OwnProposals own,
                 Coordinator coordinator, SkipPacer pacer, LogicalNumbering logical, RingRounds rounds,
-                RingLiveness liveness, RingReports reports, RingPaxosCore.Observer observer, RingGroup group) {
+                RingLiveness liveness, RingReports reports, RingPaxosCore.Observer observer, RingGroup group,
+                RingHandOver handOver) {
         this.group = group;
+        this.handOver = handOver;
         this.config = config;
         this.acceptor = acceptor;
         this.learner = learner;
@@ -105,9 +108,9 @@ final class RingOpening {
         openMore(now, out);
     }
 
-    /** The coordinator opens more instances if its window and bounds allow (C3). */
+    /** The coordinator opens more instances if its window and bounds allow (C3), unless it hands over (T1). */
     void openMore(long now, Effects<RingWire, RingRecord, RingValue> out) {
-        if (!rounds.leading() || recovery.recovering()) {
+        if (!rounds.leading() || recovery.recovering() || handOver.holdsOpening()) {
             return;
         }
         if (opening) {

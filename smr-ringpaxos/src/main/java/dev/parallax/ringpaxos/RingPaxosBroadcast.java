@@ -61,8 +61,8 @@ import java.util.function.ToDoubleFunction;
  * ({@link #snapshotTaken}) covers every position below its sequence, and the log is trimmed at
  * most to the version floor; an installed one carries the member history as of its position
  * ({@link RingDeliveredMembership}; nothing while the members are fixed). Membership changes
- * ({@link MembershipAdmin}, {@link RingGroup}) are taken by the coordinator; a transfer of
- * leadership is refused ({@link #NO_TRANSFER}).
+ * ({@link MembershipAdmin}, {@link RingGroup}) are taken by the coordinator, and so is a transfer
+ * of leadership ({@link RingHandOver}, rules T1–T4).
  *
  * <p>Threads: {@link #propose}, {@link #redirectHint}, {@link #leaderHint},
  * {@link #readyForProposal}, {@link #snapshotTaken} and {@link #snapshotInstalled} from any thread,
@@ -71,8 +71,6 @@ import java.util.function.ToDoubleFunction;
  */
 public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRecord, RingValue, RingPaxosCore>
         implements MembershipAdmin.Forwarding {
-    /** What a transfer request is told: Ring Paxos has no leadership transfer. */
-    static final String NO_TRANSFER = "the ring's coordinator is chosen by Phase 1; transfer is not supported";
     private final int self;
     private final RingDeliveredMembership delivered;
     private final RuntimeMembershipAdmin<RingWire, RingRecord, RingValue, RingPaxosCore> admin;
@@ -229,7 +227,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
 
     /**
      * Ring Paxos for the protocol-neutral admin ({@link RingGroup}, rules G1–G8): the coordinator
-     * takes changes; there is no leadership transfer ({@link #NO_TRANSFER}).
+     * takes changes and hands its coordination over ({@link RingHandOver}).
      */
     private static final RuntimeMembershipAdmin.Ordering<RingWire, RingRecord, RingValue, RingPaxosCore> ORDERING =
             new RuntimeMembershipAdmin.Ordering<>() {
@@ -241,12 +239,12 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
 
                 @Override
                 public String transfer(RingPaxosCore core, int target, long now, Effects<RingWire, RingRecord, RingValue> out) {
-                    return NO_TRANSFER;
+                    return core.transferLeadership(target, now);
                 }
 
                 @Override
                 public int transferTarget(RingPaxosCore core) {
-                    return core.self();
+                    return core.transferTarget();
                 }
 
                 @Override
@@ -352,8 +350,8 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
     }
 
     /**
-     * Every membership request goes to the ring's admin ({@link RuntimeMembershipAdmin}); a transfer
-     * is refused ({@link #NO_TRANSFER}: the coordinator of a round is whoever completes its Phase 1).
+     * Every membership request, a leadership transfer included, goes to the ring's admin
+     * ({@link RuntimeMembershipAdmin}), which runs it on the protocol thread.
      */
     @Override
     public MembershipAdmin membershipAdmin() {

@@ -285,6 +285,29 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
         return refusal;
     }
 
+    /**
+     * A leadership transfer (rules T1–T4, {@link RingHandOver}; Raft thesis §3.10 adapted to
+     * rounds): this member, leading its round, opens nothing more; once {@code target} reports every
+     * instance opened decided, it stops coordinating and tells the members to let {@code target}
+     * start its round at once. Given up after {@code ring.suspect.ms} (opening resumes).
+     *
+     * @return null if started (or {@code target} is this member, which leads), else why not: this
+     *         member does not lead, {@code target} is no voter of the set in effect or was not heard
+     *         within the suspect time-out
+     */
+    public String transferLeadership(int target, long now) {
+        return engine.transferLeadership(target, now);
+    }
+
+    /**
+     * The voter a transfer should go to when the operator names none: a voter heard within the
+     * suspect time-out whose reported decided prefix is the highest and within the window of what
+     * this coordinator opened, as of the last input; -1 if there is none or this member does not lead.
+     */
+    public int transferTarget() {
+        return engine.transferTarget();
+    }
+
     /** Which member set governs each instance, as far as this member knows ({@link RingGroup}). */
     public dev.parallax.core.membership.MembershipHistory membershipHistory() {
         return engine.group().history();

@@ -375,6 +375,18 @@ final class RingRounds {
      */
     void stepDown(long now, Effects<RingWire, RingRecord, RingValue> out) {
         counters.steppedDown();
+        stopCoordinating(now, new RingMessage.StepDown(acceptor.rnd()), out);
+    }
+
+    /**
+     * T2 ({@link RingHandOver}): stop coordinating as {@link #stepDown} does, but tell the members
+     * to let {@code successor} take over at once instead of suspecting this member.
+     */
+    void handOver(int successor, long now, Effects<RingWire, RingRecord, RingValue> out) {
+        stopCoordinating(now, new RingMessage.HandOver(acceptor.rnd(), successor), out);
+    }
+
+    private void stopCoordinating(long now, RingMessage notice, Effects<RingWire, RingRecord, RingValue> out) {
         leading = false;
         phaseOne = null;
         coordinator.clear();
@@ -382,7 +394,7 @@ final class RingRounds {
         roundChangedAt = now;
         variant.roundChanged(ring, false, now);
         for (int m : group.others(group.recipients(learner.firstUndecided()))) {
-            out.send(m, new RingMessage.StepDown(acceptor.rnd()));
+            out.send(m, notice);
         }
     }
 }

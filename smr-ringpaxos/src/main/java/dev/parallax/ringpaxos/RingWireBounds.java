@@ -83,6 +83,8 @@ public final class RingWireBounds {
             return a.round();
         } else if (m instanceof RingMessage.StepDown d) {
             return d.round();
+        } else if (m instanceof RingMessage.HandOver h) {
+            return h.round();
         } else if (m instanceof RingMessage.CatchUpQuery q) {
             return q.round();
         } else if (m instanceof RingMessage.CatchUpReply r) {
@@ -184,6 +186,9 @@ public final class RingWireBounds {
                     a.lastSeen() == -1 ? null : number("lastSeen", a.lastSeen()));
         } else if (m instanceof RingMessage.StepDown s) {
             return number("round", s.round());
+        } else if (m instanceof RingMessage.HandOver h) {
+            return first(number("round", h.round()), h.successor() < 0 || h.successor() >= members
+                    ? "successor " + h.successor() + " outside [0, " + members + ")" : null);
         } else if (m instanceof RingMessage.CatchUpQuery q) {
             String bad = first(number("round", q.round()), number("from", q.from()), number("to", q.to()));
             return bad == null && q.from() > q.to() ? "catch-up range [" + q.from() + ", " + q.to() + ") is reversed" : bad;

@@ -61,7 +61,7 @@ class RingCodecTest {
     }
 
     @Test
-    @DisplayName("every message kind has the frame type docs/protocols/ring-paxos.md lists: 1-10, 20, 30, 31")
+    @DisplayName("every message kind has the frame type docs/protocols/ring-paxos.md lists: 1-11, 20, 30, 31")
     void frameTypes() {
         Set<Class<?>> kinds = new HashSet<>();
         List<Integer> types = new ArrayList<>();
@@ -72,7 +72,7 @@ class RingCodecTest {
             assertThat(back).isEqualTo(m);
         }
         assertThat(kinds).containsExactlyInAnyOrderElementsOf(RingSamples.unicastKinds());
-        assertThat(types).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 30, 31);
+        assertThat(types).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 20, 30, 31);
         assertThat(RingCodec.PHASE_2B).isEqualTo(30);
         assertThat(RingCodec.PHASE_2A_UNICAST).isEqualTo(31);
     }
@@ -106,7 +106,7 @@ class RingCodecTest {
     @DisplayName("an unknown frame type is a bad frame")
     void unknownType() {
         byte[] b = body(new RingMessage.StepDown(1));
-        for (int type : new int[]{0, 11, 19, 21, 29, 32, 40, 255}) {
+        for (int type : new int[]{0, 12, 19, 21, 29, 32, 40, 255}) {
             assertThatThrownBy(() -> decode(type, b)).isInstanceOf(MalformedMessageException.class)
                     .hasMessageContaining("unknown ring message type " + type);
         }
@@ -147,7 +147,7 @@ class RingCodecTest {
         byte[] lyingValue = body(proposal); // round:8 count:4 origin:2 incarnation:8 seq:8 len:4
         writeInt(lyingValue, 30, 1 << 30);
         refused(proposal, lyingValue, "does not fit");
-        RingUnicast packet = RingSamples.unicastSamples().get(10); // round:8 ring(3+5) count:4
+        RingUnicast packet = RingSamples.unicastSamples().get(11); // UPacket: round:8 ring(3+5) count:4
         byte[] lyingPacket = body(packet);
         writeInt(lyingPacket, 16, Integer.MAX_VALUE);
         refused(packet, lyingPacket, "count");
@@ -261,7 +261,7 @@ class RingCodecTest {
     }
 
     @Test
-    @DisplayName("rings with duplicate members, members outside [0, n), an unknown kind or bad acceptor counts are refused")
+    @DisplayName("rings with duplicate members, members outside [0, n), an unknown kind or bad acceptor counts are refused; so is a hand-over to a successor outside [0, n)")
     void rings() {
         RingUnicast packet = new UPacket(1, Ring.uRing(0, 1, new int[]{0, 1, 2}), List.of(), List.of(), List.of());
         byte[] b = body(packet); // round:8 kind:1 count:1 acceptors:1 ids@11
@@ -288,6 +288,10 @@ class RingCodecTest {
         refused(sixOfFive, body(sixOfFive), "ring of 6 members among 5");
         RingUnicast heartbeat = new RingMessage.Heartbeat(1, Ring.mRing(0, new int[]{9}), 0, 0);
         refused(heartbeat, body(heartbeat), "ring member 9");
+        RingUnicast handOver = new RingMessage.HandOver(1, 5);
+        refused(handOver, body(handOver), "successor 5 outside [0, 5)");
+        RingUnicast negative = new RingMessage.HandOver(1, -1);
+        refused(negative, body(negative), "successor -1 outside [0, 5)");
     }
 
     @Test

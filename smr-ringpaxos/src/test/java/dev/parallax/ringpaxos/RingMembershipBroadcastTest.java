@@ -26,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Membership changes through {@link RingPaxosBroadcast}'s {@link MembershipAdmin} ({@link RingGroup},
  * rules G1–G8), U-Ring and M-Ring, with real stage threads on an in-process network (whose
  * transports also multicast): a fresh replica joins as a learner and receives every decision,
- * replaces a voter, and the ring goes on deciding without the replaced one; refused requests say
- * why, a leadership transfer among them.
+ * replaces a voter, and the ring goes on deciding without the replaced one; the coordination is
+ * handed to a named member and to the best one ({@link RingHandOver}); refused requests say why.
  */
 class RingMembershipBroadcastTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
@@ -111,6 +111,25 @@ class RingMembershipBroadcastTest {
 
     @ParameterizedTest
     @EnumSource(Ring.Kind.class)
+    void theCoordinationIsHandedToANamedMemberThenToTheBestOne(Ring.Kind kind) throws Exception {
+        RingPaxosBroadcast coordinator = startedWithCoordinatorZero(kind);
+        propose(coordinator, "a");
+        await(2, List.of("a"), "decided");
+        assertThat(get(coordinator.transferLeadership(2))).contains("replica 2 leads");
+        Await.until("replica 2 coordinates", WAIT, () -> replicas.get(2).leaderHint() == 2
+                && replicas.get(1).leaderHint() == 2);
+        propose(replicas.get(1), "b");
+        await(0, List.of("a", "b"), "decided under the new coordinator");
+        assertThat(get(replicas.get(2).transferLeadership(-1))).containsAnyOf("replica 0 leads", "replica 1 leads");
+        int next = replicas.get(2).leaderHint();
+        Await.until("every replica follows " + next, WAIT,
+                () -> replicas.stream().limit(3).allMatch(r -> r.leaderHint() == next));
+        propose(replicas.get(2), "c");
+        await(1, List.of("a", "b", "c"), "decided after the second transfer");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Ring.Kind.class)
     void requestsThatCannotGoNowAreRefusedWithTheReason(Ring.Kind kind) throws Exception {
         RingPaxosBroadcast coordinator = startedWithCoordinatorZero(kind);
         propose(coordinator, "a");
@@ -121,7 +140,8 @@ class RingMembershipBroadcastTest {
         assertRefused(coordinator.addLearner(7, "127.0.0.1:7007"), "outside this ring's ids");
         assertRefused(coordinator.addLearner(4, "no-port"), "is not host:port");
         assertRefused(coordinator.replace(2, 4, "127.0.0.1:7004"), "must join as a learner");
-        assertRefused(coordinator.transferLeadership(1), "transfer is not supported");
+        assertRefused(replicas.get(1).transferLeadership(2), "does not coordinate this ring");
+        assertRefused(coordinator.transferLeadership(4), "member 4 is not a voter");
         // One change at a time: a second request while the first is not in effect yet is refused.
         CompletableFuture<String> firstChange = coordinator.addLearner(3, "127.0.0.1:7003");
         CompletableFuture<String> second = coordinator.addLearner(4, "127.0.0.1:7004");

@@ -53,6 +53,7 @@ final class RingSamples {
                 new RingMessage.Proposal(4, List.of(new ProposalEntry(V1, bytes(7, 7, 7)))),
                 new RingMessage.RecoveryQuery(5),
                 new RingMessage.RecoveryReply(6, 5, true, 41),
+                new RingMessage.HandOver(7, 2),
                 new UPacket(8, U, List.of(new Phase2Entry(10, V1, bytes(1)), new Phase2Entry(11, ValueId.NOOP, empty())),
                         List.of(new DecisionEntry(9, V2, null), new DecisionEntry(8, V1, bytes(4, 5))),
                         List.of(new ProposalEntry(V2, bytes(6)))),
@@ -166,6 +167,8 @@ final class RingSamples {
                 Combinators.combine(n, proposal().list().ofMaxSize(5)).as((r, p) -> (RingUnicast) new RingMessage.Proposal(r, p)),
                 n.map(f -> (RingUnicast) new RingMessage.RecoveryQuery(f)),
                 Combinators.combine(n, n, flag, orNone).as((r, f, fenced, h) -> (RingUnicast) new RingMessage.RecoveryReply(r, f, fenced, h)),
+                Combinators.combine(n, Arbitraries.integers().between(0, 2))
+                        .as((r, s) -> (RingUnicast) new RingMessage.HandOver(r, s)),
                 Combinators.combine(n, ring(), phase2().list().ofMaxSize(5), decision().list().ofMaxSize(5), proposal().list().ofMaxSize(5))
                         .as((r, ring, p2, d, p) -> (RingUnicast) new UPacket(r, ring, p2, d, p)),
                 Combinators.combine(n, instanceVid().list().ofMaxSize(5)).as((r, v) -> (RingUnicast) new MRingMessage.Phase2B(r, v)),
