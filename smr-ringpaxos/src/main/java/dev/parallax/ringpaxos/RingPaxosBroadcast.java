@@ -244,7 +244,8 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
 
                 @Override
                 public int transferTarget(RingPaxosCore core) {
-                    return core.transferTarget();
+                    // A member that does not coordinate names itself: the transfer then refuses, naming the coordinator.
+                    return core.isCoordinator() ? core.transferTarget() : core.self();
                 }
 
                 @Override

@@ -47,13 +47,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * history with DBSIZE and FLUSHALL, without a load). Convergence is each partition's digests
  * ({@link PartitionConvergence}, within {@link PartitionConvergence#KV_TIMEOUT}).
  *
- * <p>{@code --membership} (ordering {@code multi-paxos}, {@code s-paxos}, {@code u-ring} or
- * {@code m-ring}; exit 2 otherwise) adds the {@link MembershipNemesis} to the kills and partitions
+ * <p>{@code --membership} (ordering {@code multi-paxos}, {@code s-paxos}, {@code u-ring},
+ * {@code m-ring} or {@code multi-ring}; exit 2 otherwise) adds the {@link MembershipNemesis} to the kills and partitions
  * of the replicated store: in turn, a random voter replaced by a fresh replica (new id, empty data
  * directory, {@code --join}, added as a learner then {@code replace}d, the old one stopped and its
- * data directory deleted) and leadership handed to a random voter ({@link ClusterMembership}; not
- * for the rings, which refuse transfers: their cluster file sets {@code ring.member.ids} to the
- * three members and the joining ids the run may use, {@link #slots}); the faults then act on the
+ * data directory deleted) and leadership handed to a random voter ({@link ClusterMembership}; for
+ * the rings, whose cluster file sets {@code ring.member.ids} to the three members and the joining
+ * ids the run may use, {@link #slots}, the coordination of every ring); the faults then act on the
  * voters of the moment, the clients know every endpoint a joining replica may have, and the
  * convergence is the final voters'. A membership step that does not complete fails the run.
  *
@@ -86,8 +86,8 @@ final class ChaosCommand implements Callable<Integer> {
     Path dir;
 
     @Option(names = "--membership", description = "Also change the membership at random: replace a voter by a fresh "
-            + "replica (new id, empty data directory, --join, added then replaced) and hand leadership to a voter "
-            + "(not u-ring and m-ring, which refuse transfers). Ordering multi-paxos, s-paxos, u-ring or m-ring only.")
+            + "replica (new id, empty data directory, --join, added then replaced) and hand leadership to a voter. "
+            + "Ordering multi-paxos, s-paxos, u-ring, m-ring or multi-ring only.")
     boolean membership;
 
     @Mixin

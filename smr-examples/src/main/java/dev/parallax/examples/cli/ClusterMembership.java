@@ -172,14 +172,6 @@ final class ClusterMembership implements NetworkFaults.Replicas {
         return cluster.leaderAmong(voters());
     }
 
-    /**
-     * Whether the ordering hands leadership to a chosen voter ({@link #transfer}; Multi-Paxos and
-     * S-Paxos, {@link Orderings#transfersLeadership()}); U-Ring and M-Ring refuse it.
-     */
-    boolean transfersLeadership() {
-        return cluster.clusterFile().ordering().transfersLeadership();
-    }
-
     /** Polls {@link #leader} until one claims it or {@code timeout} passes; -1 then. */
     int awaitLeader(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -236,12 +228,17 @@ final class ClusterMembership implements NetworkFaults.Replicas {
     /**
      * Hands leadership to voter {@code to} ({@code transfer-leader}), asked of the leader; waits
      * for the answer (the target leads), retrying while the leader changes; at once if {@code to}
-     * leads already.
+     * leads already. Where the membership has parts (Multi-Ring's rings), every part's leadership
+     * at once ({@link #transferParts}); {@link Transfer#from} is then the first part's leader.
      *
      * @throws IOException if no leader took it within {@link #REPLACE_TIMEOUT}
      */
     Transfer transfer(int to) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + REPLACE_TIMEOUT.toNanos();
+        List<String> parts = parts(deadline);
+        if (!parts.isEmpty()) {
+            return transferParts(parts, to, deadline);
+        }
         String last = "no leader";
         while (System.nanoTime() - deadline < 0) {
             int leader = leader();
@@ -260,6 +257,66 @@ final class ClusterMembership implements NetworkFaults.Replicas {
             Thread.sleep(200);
         }
         throw new IOException("leadership did not pass to replica " + to + " within " + REPLACE_TIMEOUT.toSeconds() + " s: " + last);
+    }
+
+    /**
+     * Every part's leadership to {@code to}, all parts at once, one thread each (a part's hand-over
+     * holds its stream back, and the merge of the streams waits for the slowest).
+     */
+    private Transfer transferParts(List<String> parts, int to, long deadline) throws IOException, InterruptedException {
+        long askedAt = System.nanoTime();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(parts.size());
+        try {
+            List<java.util.concurrent.Future<String>> each = new ArrayList<>();
+            int[] from = new int[parts.size()];
+            for (int i = 0; i < parts.size(); i++) {
+                String part = parts.get(i);
+                int k = i;
+                each.add(pool.submit(() -> {
+                    String[] answer = new String[1];
+                    from[k] = transferPart(part, to, deadline, answer);
+                    return part + ": " + answer[0];
+                }));
+            }
+            List<String> answers = new ArrayList<>();
+            for (java.util.concurrent.Future<String> f : each) {
+                try {
+                    answers.add(f.get());
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+                }
+            }
+            return new Transfer(from[0], to, askedAt, System.nanoTime(), String.join("; ", answers));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Hands part {@code part}'s leadership to {@code to}: asked of each live voter in turn (with
+     * {@code part=NAME}) until the part's leader takes it, or {@code to}, leading already, says so.
+     *
+     * @param answer where the accepted answer goes ({@code answer[0]})
+     * @return the replica that took the request
+     */
+    private int transferPart(String part, int to, long deadline, String[] answer) throws IOException, InterruptedException {
+        String last = "no voter answered";
+        while (System.nanoTime() - deadline < 0) {
+            for (int id : voters()) {
+                if (!cluster.isAlive(id)) {
+                    continue;
+                }
+                AdminClient.Reply r = requests.post(id, "/admin/transfer-leader", "id=" + to + "\n" + AdminRoutes.PART + "=" + part);
+                if (r.ok()) {
+                    answer[0] = r.body().strip();
+                    return id;
+                }
+                last = "replica " + id + ": " + r.status() + " " + r.body();
+            }
+            Thread.sleep(200);
+        }
+        throw new IOException("leadership of " + part + " did not pass to replica " + to + " within "
+                + REPLACE_TIMEOUT.toSeconds() + " s: " + last);
     }
 
     /**

@@ -43,7 +43,8 @@ import java.util.stream.Stream;
  * ring 0's coordinator (a replica of partition 0) killed and restarted, and the catch-up judged by
  * each partition's digests ({@link PartitionConvergence}).
  *
- * <p>{@code --membership} (ordering {@code multi-paxos} or {@code s-paxos}; exit 2 otherwise) runs
+ * <p>{@code --membership} (ordering {@code multi-paxos}, {@code s-paxos}, {@code u-ring}, {@code m-ring} or
+ * {@code multi-ring}, the rings with {@code ring.member.ids} 4; exit 2 otherwise) runs
  * the membership benchmark instead of the kill ({@link MembershipDemo}): a follower replaced by a
  * fresh replica, then leadership handed to it, under load; it reports the longest write gaps of
  * both and the new replica's catch-up time, next to the suspect timeout.
@@ -88,7 +89,8 @@ final class DemoCommand implements Callable<Integer> {
     boolean noKill;
 
     @Option(names = "--membership", description = "Instead of the kill: replace a follower by a fresh replica, then hand "
-            + "leadership to it, under load; report the write gaps and the catch-up (multi-paxos, s-paxos).")
+            + "leadership to it, under load; report the write gaps and the catch-up (multi-paxos, s-paxos, u-ring, m-ring, "
+            + "multi-ring).")
     boolean membership;
 
     @Mixin
@@ -159,6 +161,10 @@ final class DemoCommand implements Callable<Integer> {
             } else {
                 Properties props = ProcessCluster.localDefaults(dir.resolve("data"), 20_000);
                 props.putAll(runtime.clusterSettings());
+                if (membership && runtime.ordering != null && runtime.ordering.ringMembers()) {
+                    // A ring changes its members only over the ids it may ever use: the three and the new replica.
+                    props.setProperty("ring.member.ids", "4");
+                }
                 configured = new ProcessCluster(dir, 3, props, false,
                         List.of("-Xmx1g", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), service.tls)
                         .replicaArgs("--metrics-port", "0");

@@ -1,6 +1,5 @@
 package dev.parallax.examples.cli;
 
-import dev.parallax.paxos.PaxosKeys;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
@@ -10,16 +9,16 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code parallax demo --membership}: the membership benchmark on the demo's three replica
- * processes (Multi-Paxos or S-Paxos) under its closed-loop load. At a quarter of the load phase a
+ * processes (Multi-Paxos, S-Paxos, U-Ring, M-Ring or Multi-Ring) under its closed-loop load. At a quarter of the load phase a
  * follower is replaced by a fresh replica ({@link ClusterMembership#replace}: started with
  * {@code --join} on an empty data directory, added as a learner, caught up, {@code replace}d in one
  * change, the old one stopped and its data directory deleted); at three quarters (or once the
  * replacement is done) leadership is handed to the new replica ({@link ClusterMembership#transfer},
- * Raft's TimeoutNow, thesis §3.10). Reports, from completion times ({@link CompletionTimeline}):
+ * Raft's TimeoutNow, thesis §3.10; a ring's coordination, every ring's under Multi-Ring). Reports, from completion times ({@link CompletionTimeline}):
  * (a) the longest gap without a completed write from the new replica's start to the old one's
  * stop, (b) the new replica's catch-up, from its start to the decision that made it a voter, and
  * (c) the longest write gap of the transfer, from the request until a second after the new leader
- * leads, next to {@code paxos.suspect.ms}, the silence an election would need before it even
+ * leads, next to the ordering's suspect timeout ({@link Orderings#suspectKey()}), the silence an election would need before it even
  * starts. Then the usual checks: every acknowledged write readable, the final voters at one
  * decided frontier and store digest.
  *
@@ -65,7 +64,7 @@ final class MembershipDemo {
         load.stop(Duration.ofSeconds(30));
         ClusterMembership.Replacement r = replaced[0];
         ClusterMembership.Transfer t = transferred[0];
-        Duration suspect = cluster.clusterFile().settings().get(PaxosKeys.SUSPECT);
+        Duration suspect = cluster.clusterFile().settings().get(cluster.clusterFile().ordering().suspectKey());
         Histogram total = load.total();
         long measured = load.completed() - base;
         out.println();

@@ -14,10 +14,9 @@ import java.util.function.DoubleSupplier;
  * ({@link ClusterMembership#replace}: new id, empty data directory, {@code --join}, added as a
  * learner, then {@code replace}; the old one stopped and its data directory deleted; any voter
  * but the last of the cluster file's, {@link ClusterMembership#replaceable}), and
- * leadership handed to a random other voter ({@link ClusterMembership#transfer}); transfers only
- * once the joining ids are used up. An ordering that refuses transfers (U-Ring, M-Ring:
- * {@link ClusterMembership#transfersLeadership()}) skips the transfer steps. A step that does not complete is printed and counted
- * ({@link #failed}), which fails the run.
+ * leadership handed to a random other voter ({@link ClusterMembership#transfer}; under Multi-Ring
+ * every ring's coordination); transfers only once the joining ids are used up. A step that does
+ * not complete is printed and counted ({@link #failed}), which fails the run.
  *
  * <p>Runs on the chaos loop's thread; blocks for each step.
  */
@@ -55,13 +54,14 @@ final class MembershipNemesis implements NetworkFaults.Nemesis {
     /**
      * Why {@code parallax demo --membership} cannot run with these options, or null: as
      * {@link #refusal}, but the demo hands leadership to the new replica, so only the orderings
-     * that transfer leadership ({@link Orderings#transfersLeadership()}: Multi-Paxos, S-Paxos).
+     * that transfer leadership ({@link Orderings#transfersLeadership()}: Multi-Paxos, S-Paxos and
+     * the Ring Paxos orderings).
      */
     static String demoRefusal(ServiceOptions service, RuntimeOptions runtime) {
         Orderings ordering = ordering(runtime);
         if (!ordering.transfersLeadership()) {
             return "--membership: the demo hands leadership to the new replica, which ordering " + ordering.configName()
-                    + " does not support (multi-paxos and s-paxos do; chaos --membership replaces u-ring and m-ring members)";
+                    + " does not support (multi-paxos, s-paxos, u-ring, m-ring and multi-ring do)";
         }
         return commonRefusal(service, runtime);
     }
@@ -93,9 +93,6 @@ final class MembershipNemesis implements NetworkFaults.Nemesis {
                 out.printf("  %6.1f s  FAILED to replace voter %d: %s%n", elapsed.getAsDouble(), old, e.getMessage());
             }
             return;
-        }
-        if (!members.transfersLeadership()) {
-            return; // Ring Paxos refuses transfers (a round's coordinator is whoever completes its Phase 1): no step
         }
         int leader = members.awaitLeader(Duration.ofSeconds(10));
         int to = voters[rnd.nextInt(voters.length)];

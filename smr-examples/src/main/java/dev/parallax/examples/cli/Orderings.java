@@ -1,6 +1,11 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.core.config.ConfigKey;
+import dev.parallax.paxos.PaxosKeys;
 import dev.parallax.paxos.multicast.MulticastOrdering;
+import dev.parallax.ringpaxos.RingKeys;
+
+import java.time.Duration;
 
 import java.util.Arrays;
 import java.util.List;
@@ -73,12 +78,12 @@ public enum Orderings {
     }
 
     /**
-     * Whether leadership can be handed to a chosen replica ({@code transfer-leader}): Multi-Paxos
-     * and S-Paxos. Ring Paxos refuses it (a round's coordinator is whoever completes its Phase 1);
-     * the other orderings have no membership admin.
+     * Whether leadership can be handed to a chosen replica ({@code transfer-leader}): Multi-Paxos,
+     * S-Paxos and the Ring Paxos orderings (a ring's coordination; Multi-Ring per ring); the other
+     * orderings have no membership admin.
      */
     public boolean transfersLeadership() {
-        return this == MULTI_PAXOS || this == S_PAXOS;
+        return this == MULTI_PAXOS || this == S_PAXOS || ringMembers();
     }
 
     /**
@@ -87,6 +92,15 @@ public enum Orderings {
      */
     public boolean ringMembers() {
         return this == U_RING || this == M_RING || this == MULTI_RING;
+    }
+
+    /**
+     * The key of the silence after which the ordering suspects its leader: {@code ring.suspect.ms}
+     * for the Ring Paxos orderings, {@code paxos.suspect.ms} for the others (Multi-Paxos and the
+     * orderings built on it).
+     */
+    public ConfigKey<Duration> suspectKey() {
+        return ringMembers() ? RingKeys.SUSPECT : PaxosKeys.SUSPECT;
     }
 
     /** Every accepted name, in declaration order. */

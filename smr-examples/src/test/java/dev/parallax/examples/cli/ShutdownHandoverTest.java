@@ -16,8 +16,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@link ShutdownHandover}: only a leader whose ordering has a {@link MembershipAdmin} asks for a
- * transfer to the best caught-up voter ({@code -1}), and waits for it a bounded time; the wait is
- * {@code shutdown.handover.ms}, else twice {@code paxos.suspect.ms}.
+ * transfer to the best caught-up voter ({@code -1}), and waits for it a bounded time; where the
+ * membership has parts (Multi-Ring's rings) every replica asks, and one that leads no part stops at
+ * once; the wait is {@code shutdown.handover.ms}, else twice the ordering's suspect timeout.
  */
 class ShutdownHandoverTest {
 
@@ -25,9 +26,20 @@ class ShutdownHandoverTest {
     private static final class FakeAdmin implements MembershipAdmin {
         final List<Integer> asked = new ArrayList<>();
         final CompletableFuture<String> answer;
+        final java.util.Map<String, MembershipAdmin> parts;
 
         FakeAdmin(CompletableFuture<String> answer) {
+            this(answer, java.util.Map.of());
+        }
+
+        FakeAdmin(CompletableFuture<String> answer, java.util.Map<String, MembershipAdmin> parts) {
             this.answer = answer;
+            this.parts = parts;
+        }
+
+        @Override
+        public java.util.Map<String, MembershipAdmin> parts() {
+            return parts;
         }
 
         @Override
@@ -85,6 +97,21 @@ class ShutdownHandoverTest {
     }
 
     @Test
+    @DisplayName("with parts (Multi-Ring's rings) every replica asks: one that leads a part hands it over, one that leads none stops")
+    void aReplicaOfSeveralRingsHandsOverTheRingsItCoordinates() {
+        FakeAdmin ring = new FakeAdmin(CompletableFuture.completedFuture("x"));
+        FakeAdmin leads = new FakeAdmin(CompletableFuture.completedFuture("ring-1: replica 2 coordinates ring-1"),
+                java.util.Map.of("ring-0", ring, "ring-1", ring));
+        assertThat(ShutdownHandover.handOver(1, 0, Optional.of(leads), SECOND))
+                .startsWith("replica 1 handed its leadership over before stopping").endsWith("replica 2 coordinates ring-1");
+        assertThat(leads.asked).containsExactly(-1);
+        FakeAdmin follows = new FakeAdmin(CompletableFuture.failedFuture(new MembershipAdmin.NotTheLeader(
+                "this replica leads none of [ring-0, ring-1]", 0)), java.util.Map.of("ring-0", ring, "ring-1", ring));
+        assertThat(ShutdownHandover.handOver(1, 0, Optional.of(follows), SECOND)).isNull();
+        assertThat(follows.asked).containsExactly(-1);
+    }
+
+    @Test
     @DisplayName("a refused or unanswered transfer: the replica stops anyway, saying why")
     void aFailedTransferDoesNotHoldTheShutdown() {
         FakeAdmin refused = new FakeAdmin(CompletableFuture.failedFuture(
@@ -97,13 +124,18 @@ class ShutdownHandoverTest {
     }
 
     @Test
-    @DisplayName("the wait: shutdown.handover.ms, else twice paxos.suspect.ms; negative values are refused")
+    @DisplayName("the wait: shutdown.handover.ms, else twice paxos.suspect.ms (ring.suspect.ms for the rings); negative values "
+            + "are refused")
     void theWait() {
         Properties p = new Properties();
         p.setProperty("members", "0=127.0.0.1:7000,1=127.0.0.1:7001,2=127.0.0.1:7002");
         assertThat(ShutdownHandover.timeout(ClusterFile.of(p))).isEqualTo(Duration.ofMillis(1000));
         p.setProperty("paxos.suspect.ms", "800");
         assertThat(ShutdownHandover.timeout(ClusterFile.of(p))).isEqualTo(Duration.ofMillis(1600));
+        Properties ring = (Properties) p.clone();
+        ring.setProperty("ordering", "u-ring");
+        ring.setProperty("ring.suspect.ms", "300");
+        assertThat(ShutdownHandover.timeout(ClusterFile.of(ring))).isEqualTo(Duration.ofMillis(600));
         p.setProperty("shutdown.handover.ms", "0");
         assertThat(ShutdownHandover.timeout(ClusterFile.of(p))).isZero();
         p.setProperty("shutdown.handover.ms", "-5");

@@ -25,6 +25,8 @@ import java.util.function.IntFunction;
 final class RingMembership implements StreamMembership {
     /** How the answer of a ring a request does not concern begins ({@link StreamMembership#UNCHANGED}). */
     private static final String UNCHANGED = StreamMembership.UNCHANGED;
+    /** How a ring's admin answers a transfer: the member that leads now. */
+    private static final java.util.regex.Pattern LEADS = java.util.regex.Pattern.compile("replica (\\d+) leads");
 
     private final String name;
     private final RingPaxosBroadcast ring;
@@ -71,11 +73,25 @@ final class RingMembership implements StreamMembership {
 
     @Override
     public CompletableFuture<String> transferLeadership(int id) {
-        if (id < 0) {
-            return answered(ring.transferLeadership(-1));
+        int member = id < 0 ? -1 : ids.member(id);
+        if (id >= 0 && member < 0) {
+            // Another partition's replica (S-SMR): this ring's coordination does not go there.
+            return CompletableFuture.completedFuture(UNCHANGED + "replica " + id + " is no member of " + name);
         }
-        int member = ids.member(id);
-        return member < 0 ? refused(id) : ask(ring::transferLeadership, member);
+        CompletableFuture<String> f;
+        try {
+            f = ring.transferLeadership(member);
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return answered(f, this::coordinates);
+    }
+
+    /** A transfer's answer ("replica M leads view V", M a member id) in replica ids. */
+    private String coordinates(String answer) {
+        java.util.regex.Matcher m = LEADS.matcher(answer == null ? "" : answer);
+        return m.find() ? "replica " + ids.replica(Integer.parseInt(m.group(1))) + " coordinates " + name
+                : name + ": " + answer + " (ring member ids)";
     }
 
     /**
@@ -109,9 +125,14 @@ final class RingMembership implements StreamMembership {
 
     /** The ring's answer in replica ids: its membership line, or its refusal with the hint translated. */
     private CompletableFuture<String> answered(CompletableFuture<String> f) {
+        return answered(f, ok -> decided());
+    }
+
+    /** The ring's answer: {@code success} of it, or its refusal with the hint translated to replica ids. */
+    private CompletableFuture<String> answered(CompletableFuture<String> f, java.util.function.UnaryOperator<String> success) {
         return f.handle((ok, failure) -> {
             if (failure == null) {
-                return decided();
+                return success.apply(ok);
             }
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
             if (cause instanceof MembershipAdmin.NotTheLeader n) {

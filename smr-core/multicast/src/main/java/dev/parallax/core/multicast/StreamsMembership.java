@@ -63,10 +63,69 @@ public final class StreamsMembership implements MembershipAdmin {
         return each(p -> p.replace(oldId, newId, hostPort));
     }
 
-    /** Asked of every part in turn; orderings whose streams have no leader to hand over refuse. */
+    /**
+     * Hands over every part this replica leads, all at once (a part's hand-over holds its stream
+     * back, and a merge of the streams waits for the slowest): to replica {@code id}, or, for -1,
+     * each part's best caught-up voter. A part another replica leads ({@link NotTheLeader}) or that
+     * {@code id} cannot lead ({@link StreamMembership#UNCHANGED}) is left alone; another refusal,
+     * the first in part order, fails the request, naming the parts handed over. Refused with
+     * {@link NotTheLeader} if this replica leads no part (to hand over one part that another replica
+     * leads, ask that replica, or name the part).
+     *
+     * @return the answers of the parts handed over, in part order, joined by "; "
+     */
     @Override
     public CompletableFuture<String> transferLeadership(int id) {
-        return each(p -> p.transferLeadership(id));
+        Map<String, StreamMembership> now = parts;
+        if (now.isEmpty()) {
+            return CompletableFuture.failedFuture(new MembershipChangeRefused("the streams have not started yet"));
+        }
+        Map<String, CompletableFuture<String>> asked = new LinkedHashMap<>();
+        now.forEach((name, part) -> {
+            CompletableFuture<String> one;
+            try {
+                one = part.transferLeadership(id);
+            } catch (RuntimeException ex) {
+                one = CompletableFuture.failedFuture(ex);
+            }
+            asked.put(name, one);
+        });
+        return CompletableFuture.allOf(asked.values().stream().map(f -> f.handle((a, t) -> a))
+                .toArray(CompletableFuture[]::new)).thenApply(all -> handedOver(id, asked));
+    }
+
+    /** The outcome of a transfer once every part answered ({@link #transferLeadership}). */
+    private static String handedOver(int id, Map<String, CompletableFuture<String>> asked) {
+        List<String> done = new ArrayList<>();
+        List<String> took = new ArrayList<>();
+        int hint = -1;
+        Throwable refused = null;
+        String refusedBy = null;
+        for (Map.Entry<String, CompletableFuture<String>> e : asked.entrySet()) {
+            try {
+                String answer = e.getValue().join();
+                if (answer == null || !answer.startsWith(StreamMembership.UNCHANGED)) {
+                    done.add(e.getKey() + ": " + answer);
+                    took.add(e.getKey());
+                }
+            } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException failure) {
+                Throwable cause = failure.getCause() == null ? failure : failure.getCause();
+                if (cause instanceof NotTheLeader n) {
+                    hint = hint < 0 ? n.leaderHint() : hint;
+                } else if (refused == null) {
+                    refused = cause;
+                    refusedBy = e.getKey();
+                }
+            }
+        }
+        if (refused != null) {
+            throw refusal(refusedBy, took, refused);
+        }
+        if (done.isEmpty()) {
+            throw new NotTheLeader("this replica leads none of " + asked.keySet() + (id < 0 ? "" : " that replica " + id
+                    + " may lead") + "; ask the replica that leads a part, naming the part", hint);
+        }
+        return String.join("; ", done);
     }
 
     /** What every part agrees on, then each part's own line. */

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import static dev.parallax.core.multicast.StreamMembership.UNCHANGED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -76,7 +77,17 @@ class StreamsMembershipTest {
 
         @Override
         public CompletableFuture<String> transferLeadership(int id) {
-            return CompletableFuture.failedFuture(new MembershipChangeRefused("no transfer"));
+            asked.add("TRANSFER " + id);
+            if (self != leader) {
+                return CompletableFuture.failedFuture(new NotTheLeader("replica " + self + " does not lead", leader));
+            }
+            if (id == 9) {
+                return CompletableFuture.completedFuture(UNCHANGED + "replica 9 is no member");
+            }
+            if (!members.isVoter(id < 0 ? 1 : id)) {
+                return CompletableFuture.failedFuture(new MembershipChangeRefused("replica " + id + " is not a voter"));
+            }
+            return CompletableFuture.completedFuture("replica " + (id < 0 ? 1 : id) + " leads");
         }
     }
 
@@ -126,5 +137,31 @@ class StreamsMembershipTest {
         assertThatThrownBy(() -> new StreamsMembership().remove(1).get(5, TimeUnit.SECONDS)).cause()
                 .hasMessageContaining("not started");
         assertThat(new StreamsMembership().members()).contains("not started");
+    }
+
+    @Test
+    @DisplayName("a transfer hands over every part this replica leads and leaves the others alone; refused if it leads none")
+    void aTransferHandsOverThePartsLedHere() throws Exception {
+        Part a = new Part(0, 0);
+        Part b = new Part(0, 2);
+        Part c = new Part(0, 0);
+        Map<String, StreamMembership> parts = new LinkedHashMap<>();
+        parts.put("ring-0", a);
+        parts.put("ring-1", b);
+        parts.put("ring-g", c);
+        StreamsMembership group = of(parts);
+        assertThat(group.transferLeadership(2).get(5, TimeUnit.SECONDS))
+                .isEqualTo("ring-0: replica 2 leads; ring-g: replica 2 leads");
+        assertThat(b.asked).as("asked, and left alone").containsExactly("TRANSFER 2");
+        assertThat(group.transferLeadership(-1).get(5, TimeUnit.SECONDS)).contains("ring-0: replica 1 leads");
+        assertThatThrownBy(() -> group.transferLeadership(9).get(5, TimeUnit.SECONDS)).cause()
+                .isInstanceOf(MembershipAdmin.NotTheLeader.class).hasMessageContaining("leads none of")
+                .satisfies(e -> assertThat(((MembershipAdmin.NotTheLeader) e).leaderHint()).isEqualTo(2));
+        assertThatThrownBy(() -> group.transferLeadership(7).get(5, TimeUnit.SECONDS)).cause()
+                .isInstanceOf(MembershipAdmin.MembershipChangeRefused.class)
+                .hasMessageStartingWith("ring-0: replica 7 is not a voter");
+        StreamsMembership follower = of(Map.of("ring-1", new Part(0, 2)));
+        assertThatThrownBy(() -> follower.transferLeadership(-1).get(5, TimeUnit.SECONDS)).cause()
+                .isInstanceOf(MembershipAdmin.NotTheLeader.class).hasMessageContaining("leads none of [ring-1];");
     }
 }

@@ -141,7 +141,8 @@ public final class RuntimeMembershipAdmin<M, R, V, C extends ProtocolCore<M, R, 
                     : ordering.transfer(c, target, now, out);
             if (refusal != null) {
                 f.completeExceptionally(refused(c, refusal));
-            } else if (target == ordering.leaderHint(c) && !ordering.leads(c)) {
+            } else if (target == ordering.leaderHint(c)) {
+                // The target leads already (it was asked itself, or a transfer ended before this one).
                 f.complete("replica " + target + " leads view " + ordering.view(c));
             } else {
                 pending.add(new Pending(null, target, now, f));
