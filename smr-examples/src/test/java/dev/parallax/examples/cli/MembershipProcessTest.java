@@ -104,12 +104,6 @@ class MembershipProcessTest {
     @org.junit.jupiter.api.Tag("one-placement") // the core's placement does not matter here; see smr-examples/pom.xml
     @DisplayName("a wiped replica is replaced by a joining one under load, with a leader SIGKILL during the change: nothing lost, linearizable, converged")
     void replaceAWipedReplicaUnderLoadWithALeaderKill(String ordering, @TempDir Path dir) throws Exception {
-        // CI budget: the single rings' cases run under -Pstress. The default run replaces M-Ring ring
-        // members in real processes in the multi-ring case (its rings are M-Ring rings) and U-Ring ones in
-        // VoleryMembershipProcessTest (U-Ring rings), a single ring's members in-process (RingMembershipBroadcastTest).
-        // Multi-Paxos' replacement under load with kills runs in the default run in MembershipChaosTest.
-        org.junit.jupiter.api.Assumptions.assumeTrue(List.of("s-paxos", "multi-ring").contains(ordering)
-                || Boolean.getBoolean("parallax.stress"), "this ordering's process case runs under -Pstress");
         Properties p = ProcessCluster.localDefaults(dir.resolve("data"), 500);
         p.setProperty("ordering", ordering);
         p.setProperty("log.sync", "every-batch");
