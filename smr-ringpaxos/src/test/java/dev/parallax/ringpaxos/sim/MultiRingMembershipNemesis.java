@@ -29,6 +29,13 @@ import java.util.function.IntFunction;
  *   <li><b>shrink</b> (above three voters): a random voter is removed from every ring and keeps
  *       running (a removed member must not disturb the rings): it multicasts nothing more and its
  *       learners are no longer owed anything ({@link MultiRingSimulation.World#depart}).</li>
+ *   <li><b>transfer</b> (only in {@link Mix#ALL}, about one draw in six): one random ring's
+ *       coordinator hands its coordination over ({@link MultiRingProcess#requestTransfer}; rules
+ *       T1–T4 of {@code RingHandOver}) to the member of a random other process that is a voter of
+ *       the set it has in effect, or, a quarter of the time, to the voter its core names
+ *       ({@code transferTarget}). Not a multi-step operation: it is watched every {@link #WATCH}
+ *       and counted as taken effect once the target coordinates a later round of that ring, within
+ *       {@link #TRANSFER_WATCH} suspect time-outs of the request.</li>
  * </ul>
  * One operation at a time, every step tried again each {@link #STEP}. Operations start only in the
  * fault window; the one running at the heal is finished after it, which the end of the run waits
@@ -42,14 +49,28 @@ final class MultiRingMembershipNemesis {
     static final long MS = 1_000_000L;
     /** How often a step is tried again. */
     static final long STEP = 25 * MS;
+    /** How often a requested transfer is looked at. */
+    static final long WATCH = 5 * MS;
+    /**
+     * How many suspect time-outs a transfer has to take effect: one for the target to catch up
+     * (T2: the coordinator gives up after one), one for its Phase 1.
+     */
+    static final int TRANSFER_WATCH = 2;
 
-    /** Operations started and carried through, for reports and "the nemesis did act" assertions. */
-    record Counts(long replacements, long diskDeaths, long additions, long removals, long completed) {
-        static final Counts NONE = new Counts(0, 0, 0, 0, 0);
+    /**
+     * Operations started and carried through, for reports and "the nemesis did act" assertions:
+     * {@code transfers} the leadership transfers a ring's coordinator accepted ({@code named} of
+     * them to the voter its core named), {@code transfersTaken} those whose target was then seen
+     * coordinating a later round of the ring.
+     */
+    record Counts(long replacements, long diskDeaths, long additions, long removals, long completed, long transfers,
+                  long named, long transfersTaken) {
+        static final Counts NONE = new Counts(0, 0, 0, 0, 0, 0, 0, 0);
 
         Counts plus(Counts o) {
             return new Counts(replacements + o.replacements, diskDeaths + o.diskDeaths, additions + o.additions,
-                    removals + o.removals, completed + o.completed);
+                    removals + o.removals, completed + o.completed, transfers + o.transfers, named + o.named,
+                    transfersTaken + o.transfersTaken);
         }
     }
 
@@ -59,7 +80,7 @@ final class MultiRingMembershipNemesis {
         REPLACE,
         /** Only growing (three voters or fewer) and shrinking (more). */
         RESIZE,
-        /** Both, half and half. */
+        /** Both, half and half; besides, about one draw in six is a leadership transfer in one ring. */
         ALL
     }
 
@@ -87,6 +108,18 @@ final class MultiRingMembershipNemesis {
     private long additions;
     private long removals;
     private long completed;
+    private long transfers;
+    private long named;
+    private long transfersTaken;
+    /** The ring of the transfer being watched. */
+    private int transferRing;
+    /** The process whose member is the target of the transfer being watched, -1 for none. */
+    private int transferTo = -1;
+    /** The round the transfer was requested in: the target must coordinate a later one. */
+    private long transferRound;
+    /** Past this (virtual) time the watched transfer counts as not taken. */
+    private long transferUntil;
+    private boolean watching;
     private final List<String> log = new ArrayList<>();
     /** Processes retired: a dead disk or a finished move. */
     private final java.util.Set<Integer> retired = new java.util.TreeSet<>();
@@ -133,7 +166,7 @@ final class MultiRingMembershipNemesis {
     }
 
     Counts counts() {
-        return new Counts(replacements, diskDeaths, additions, removals, completed);
+        return new Counts(replacements, diskDeaths, additions, removals, completed, transfers, named, transfersTaken);
     }
 
     private void act() {
@@ -152,6 +185,10 @@ final class MultiRingMembershipNemesis {
 
     /** Starts an operation if every ring has a live member and no change in flight. */
     private void begin() {
+        if (mix == Mix.ALL && random.nextInt(6) == 0) {
+            transfer(random.nextInt(rings));
+            return;
+        }
         Membership[] latest = new Membership[rings];
         for (int r = 0; r < rings; r++) {
             RingPaxosCore adv = probe(r).mostAdvanced();
@@ -197,6 +234,79 @@ final class MultiRingMembershipNemesis {
             note("shrink by " + victim);
             world.depart(victim);
             plan(r -> List.of(MembershipChange.remove(world.scenario.memberId(r, victim), alpha)));
+        }
+    }
+
+    /**
+     * Asks ring {@code r}'s coordinator to hand over to the member of a random other process that is
+     * a voter of the set it has in effect, or a quarter of the time to the one its core names;
+     * watches an accepted transfer until its target coordinates a later round of the ring or
+     * {@link #TRANSFER_WATCH} suspect time-outs pass.
+     */
+    private void transfer(int r) {
+        int from = world.coordinatorOf(sim, r);
+        if (from < 0) {
+            return;
+        }
+        RingPaxosCore core = sim.<MultiRingProcess>node(from).core(r);
+        boolean coreNames = random.nextInt(4) == 0;
+        int to = -1;
+        if (coreNames) {
+            int member = core.transferTarget();
+            for (int p : world.processIds()) {
+                to = member >= 0 && world.scenario.memberId(r, p) == member ? p : to;
+            }
+        } else {
+            List<Integer> voters = new ArrayList<>();
+            for (int p : world.processIds()) {
+                int member = world.scenario.memberId(r, p);
+                if (p != from && member >= 0 && core.membership().isVoter(member)) {
+                    voters.add(p);
+                }
+            }
+            to = voters.isEmpty() ? -1 : voters.get(random.nextInt(voters.size()));
+        }
+        if (to < 0) {
+            note("ring " + r + " transfer from process " + from + ": no target");
+            return;
+        }
+        String refusal = sim.<MultiRingProcess>node(from).requestTransfer(r, world.scenario.memberId(r, to));
+        if (refusal != null) {
+            note("ring " + r + " transfer " + from + " -> " + to + " refused: " + refusal);
+            return;
+        }
+        transfers++;
+        named += coreNames ? 1 : 0;
+        note("ring " + r + " transfer " + from + " -> " + to + (coreNames ? " (named by the core)" : "") + " in round "
+                + core.round());
+        if (transferTo >= 0) {
+            note("ring " + transferRing + " transfer to " + transferTo + " not seen to take effect before the next");
+        }
+        transferRing = r;
+        transferTo = to;
+        transferRound = core.round();
+        transferUntil = sim.now() + TRANSFER_WATCH * core.config().suspectNanos();
+        if (!watching) {
+            watching = true;
+            sim.schedule(WATCH, "transfer watch", this::watchTransfer);
+        }
+    }
+
+    /** Counts the watched transfer taken once its target coordinates a later round; gives up at its deadline. */
+    private void watchTransfer() {
+        MultiRingProcess target = transferTo >= 0 && sim.isUp(transferTo) ? sim.node(transferTo) : null;
+        RingPaxosCore core = target != null && target.ringUp(transferRing) ? target.core(transferRing) : null;
+        if (core != null && core.isCoordinator() && core.round() > transferRound) {
+            transfersTaken++;
+            note("ring " + transferRing + " transfer to " + transferTo + " took effect in round " + core.round());
+            transferTo = -1;
+        } else if (transferTo >= 0 && sim.now() - transferUntil >= 0) {
+            note("ring " + transferRing + " transfer to " + transferTo + " did not take effect");
+            transferTo = -1;
+        }
+        watching = transferTo >= 0;
+        if (watching) {
+            sim.schedule(WATCH, "transfer watch", this::watchTransfer);
         }
     }
 

@@ -391,6 +391,20 @@ final class MultiRingProcess implements SimNode<Object> {
         return refusal;
     }
 
+    /**
+     * An operator's leadership transfer of ring {@code r} at this process' member to ring member
+     * {@code member} ({@code RingPaxosCore#transferLeadership}, rules T1–T4), its effects applied;
+     * why it was refused, or null.
+     */
+    String requestTransfer(int r, int member) {
+        if (cores[r] == null) {
+            return "ring " + r + " down here";
+        }
+        String refusal = cores[r].transferLeadership(member, clock());
+        apply(r);
+        return refusal;
+    }
+
     /** Each ring's decided count and role here, for failure messages. */
     String describe() {
         StringBuilder sb = new StringBuilder();

@@ -22,6 +22,12 @@ import java.util.SplittableRandom;
  *   <li><b>grow or shrink</b>: at three voters or fewer a fresh replica is added and promoted;
  *       above, a random voter is removed and keeps running (a removed member must not disturb the
  *       ring).</li>
+ *   <li><b>transfer</b> (about one draw in six): the coordinator hands its coordination over
+ *       ({@link RingSimReplica#requestTransfer}; rules T1–T4 of {@code RingHandOver}) to a random
+ *       voter of the set it has in effect, or, a quarter of the time, to the voter its core names
+ *       ({@code transferTarget}). Not a multi-step operation: it is watched every {@link #WATCH}
+ *       and counted as taken effect once the target coordinates a later round, within
+ *       {@link #TRANSFER_WATCH} suspect time-outs of the request.</li>
  * </ul>
  * One operation at a time, each step retried every {@link #STEP} until the coordinator takes it
  * and every live member has it in effect (a coordinator deposed before the decision loses it).
@@ -37,12 +43,26 @@ final class RingMembershipNemesis {
     static final long MS = 1_000_000L;
     /** How often a step is tried again. */
     static final long STEP = 25 * MS;
+    /** How often a requested transfer is looked at. */
+    static final long WATCH = 5 * MS;
+    /**
+     * How many suspect time-outs a transfer has to take effect: one for the target to catch up
+     * (T2: the coordinator gives up after one), one for its Phase 1.
+     */
+    static final int TRANSFER_WATCH = 2;
 
-    /** Operations started, for reports and "the nemesis did act" assertions. */
-    record Counts(long replacements, long additions, long removals, long completed) {
+    /**
+     * Operations started, for reports and "the nemesis did act" assertions: {@code transfers} the
+     * leadership transfers the coordinator accepted ({@code named} of them to the voter its core
+     * named), {@code transfersTaken} those whose target was then seen coordinating a later round.
+     */
+    record Counts(long replacements, long additions, long removals, long completed, long transfers, long named,
+                  long transfersTaken) {
+        static final Counts NONE = new Counts(0, 0, 0, 0, 0, 0, 0);
+
         Counts plus(Counts o) {
             return new Counts(replacements + o.replacements, additions + o.additions, removals + o.removals,
-                    completed + o.completed);
+                    completed + o.completed, transfers + o.transfers, named + o.named, transfersTaken + o.transfersTaken);
         }
     }
 
@@ -67,6 +87,16 @@ final class RingMembershipNemesis {
     private long additions;
     private long removals;
     private long completed;
+    private long transfers;
+    private long named;
+    private long transfersTaken;
+    /** The target of the transfer being watched, -1 for none. */
+    private int transferTo = -1;
+    /** The round the transfer was requested in: the target must coordinate a later one. */
+    private long transferRound;
+    /** Past this (virtual) time the watched transfer counts as not taken. */
+    private long transferUntil;
+    private boolean watching;
     private String lastRefusal;
     private final List<String> log = new ArrayList<>();
     /** Ids whose disk died ({@link Simulation#retire}): never up again, so not awaited at the end. */
@@ -104,7 +134,7 @@ final class RingMembershipNemesis {
     }
 
     Counts counts() {
-        return new Counts(replacements, additions, removals, completed);
+        return new Counts(replacements, additions, removals, completed, transfers, named, transfersTaken);
     }
 
     /**
@@ -154,7 +184,14 @@ final class RingMembershipNemesis {
 
     private void begin() {
         RingPaxosCore coordinator = coordinator();
-        if (coordinator == null || nextId >= idSpace) {
+        if (coordinator == null) {
+            return;
+        }
+        if (random.nextInt(6) == 0) {
+            transfer(coordinators.current(), coordinator);
+            return;
+        }
+        if (nextId >= idSpace) {
             return;
         }
         Membership m = coordinator.membership();
@@ -191,6 +228,56 @@ final class RingMembershipNemesis {
             removals++;
         }
         proposedAt = -1;
+    }
+
+    /**
+     * Asks coordinator {@code from} to hand over to a random voter of the set it has in effect, or a
+     * quarter of the time to the one its core names; watches an accepted transfer until its target
+     * coordinates a later round or {@link #TRANSFER_WATCH} suspect time-outs pass.
+     */
+    private void transfer(int from, RingPaxosCore coordinator) {
+        boolean coreNames = random.nextInt(4) == 0;
+        int target = coreNames ? coordinator.transferTarget() : randomVoterOtherThan(coordinator.membership(), from);
+        if (target < 0) {
+            note("transfer from " + from + ": no target");
+            return;
+        }
+        String refusal = sim.<RingSimReplica>node(from).requestTransfer(target);
+        if (refusal != null) {
+            note("transfer " + from + " -> " + target + " refused: " + refusal);
+            return;
+        }
+        transfers++;
+        named += coreNames ? 1 : 0;
+        note("transfer " + from + " -> " + target + (coreNames ? " (named by the core)" : "") + " in round "
+                + coordinator.round());
+        if (transferTo >= 0) {
+            note("transfer to " + transferTo + " not seen to take effect before the next");
+        }
+        transferTo = target;
+        transferRound = coordinator.round();
+        transferUntil = sim.now() + TRANSFER_WATCH * coordinator.config().suspectNanos();
+        if (!watching) {
+            watching = true;
+            sim.schedule(WATCH, "transfer watch", this::watchTransfer);
+        }
+    }
+
+    /** Counts the watched transfer taken once its target coordinates a later round; gives up at its deadline. */
+    private void watchTransfer() {
+        RingPaxosCore target = transferTo < 0 ? null : coreOf(transferTo);
+        if (target != null && target.isCoordinator() && target.round() > transferRound) {
+            transfersTaken++;
+            note("transfer to " + transferTo + " took effect in round " + target.round());
+            transferTo = -1;
+        } else if (transferTo >= 0 && sim.now() - transferUntil >= 0) {
+            note("transfer to " + transferTo + " did not take effect");
+            transferTo = -1;
+        }
+        watching = transferTo >= 0;
+        if (watching) {
+            sim.schedule(WATCH, "transfer watch", this::watchTransfer);
+        }
     }
 
     /** Starts a fresh replica with a new id and an empty log. @return its id */

@@ -429,6 +429,19 @@ final class RingSimReplica implements SmrNode {
         return refusal;
     }
 
+    /**
+     * An operator's leadership transfer at this member ({@code RingPaxosCore#transferLeadership},
+     * rules T1–T4), its effects applied; why it was refused, or null. Not started: refused.
+     */
+    String requestTransfer(int target) {
+        if (core == null || dormant) {
+            return "not started";
+        }
+        String refusal = core.transferLeadership(target, ctx.now());
+        apply();
+        return refusal;
+    }
+
     @Override
     public boolean recovering() {
         return core != null && core.recovering();
