@@ -8,6 +8,7 @@ import dev.parallax.core.testkit.NodeContext;
 import dev.parallax.core.testkit.SimNode;
 import dev.parallax.core.testkit.multicast.LogicalMerge;
 import dev.parallax.core.testkit.multicast.MulticastDeliveryChecker;
+import dev.parallax.core.testkit.smr.PendingCompaction;
 import dev.parallax.ringpaxos.RingWire;
 import dev.parallax.ringpaxos.Ring;
 import dev.parallax.ringpaxos.RingPaxosCore;
@@ -45,9 +46,21 @@ import java.util.SplittableRandom;
  *
  * <p>With membership changes ({@code ring.member.ids} set, {@link MultiRingMembershipNemesis}) a
  * process may also join later, with a new id p at or above n: it runs every ring as member p
- * ({@link #memberId}), from an empty log, and its learners merge every ring from instance 0 (no
- * log is trimmed in these runs). A process removed from the rings keeps running and stops
- * multicasting ({@link MultiRingSimulation.World#depart}).
+ * ({@link #memberId}), from an empty log, and its learners merge every ring from instance 0 (or
+ * from a snapshot, below). A process removed from the rings keeps running and stops multicasting
+ * ({@link MultiRingSimulation.World#depart}).
+ *
+ * <p>With snapshots ({@link MultiRingSimulation.Scenario#snapshotEvery} k &gt; 0) the process has
+ * one learner, a {@link SnapshotLearner} (every process the same subscription: replicas of one
+ * state machine), and as a replica does: every k merged deliveries it stores a snapshot (the
+ * learner's state, the merge position, each ring's resume instance, numbering and delivered
+ * member history: {@link MultiRingSnapshots.Snap}; durable) and compacts each ring's core and log
+ * at the instance the snapshot resumes that ring at ({@code compact} keeps the version floor); when
+ * a ring's catch-up finds the instances it needs trimmed (the core's snapshot request) it fetches
+ * the most advanced live peer's latest snapshot, if ahead of its learner, and installs it: each
+ * ring it covers beyond what was decided here skips there with the ring's member history
+ * ({@code skipTo(instance, state)}), and the learner moves to it. A restarted process resumes from
+ * its own latest snapshot the same way. Rings are not crashed alone in these runs.
  *
  * <p>Owned by the simulation thread.
  */
@@ -91,6 +104,14 @@ final class MultiRingProcess implements SimNode<Object> {
     /** Per ring, the instance the core was last told was delivered. */
     private final long[] told;
     private final List<Learner> learners = new ArrayList<>();
+    /** The learner of a run with snapshots (then {@link #learners} is empty), else null. */
+    private SnapshotLearner snapshots;
+    private PendingCompaction[] compactions;
+    /** Merged deliveries since the last snapshot. */
+    private int sinceSnapshot;
+    /** A ring asked for a snapshot (installed after the apply). */
+    private boolean installWanted;
+    private boolean housekeeping;
     private final SplittableRandom random;
     private final boolean[] applying;
     /** Per ring, each process' member id in it (-1: not a member), and each member's process. */
@@ -135,6 +156,10 @@ final class MultiRingProcess implements SimNode<Object> {
             }
         }
         long[] subscriptions = world.subscriptions(self);
+        if (scenario.snapshotEvery() > 0) {
+            startWithSnapshots(subscriptions);
+            return;
+        }
         for (int j = 0; j < subscriptions.length; j++) {
             long bits = subscriptions[j];
             int[] streamOfRing = new int[rings];
@@ -151,6 +176,111 @@ final class MultiRingProcess implements SimNode<Object> {
         world.started(self, ctx.incarnation(), this);
     }
 
+    /**
+     * The learner of a run with snapshots, resumed from this process' own latest snapshot if it has
+     * one (a restart), its rings skipped to where that snapshot resumes them.
+     */
+    private void startWithSnapshots(long[] subscriptions) {
+        if (subscriptions.length != 1) {
+            throw new IllegalArgumentException("a run with snapshots has one learner per process, not "
+                    + subscriptions.length);
+        }
+        String name = "learner " + self + ".0#" + ctx.incarnation();
+        LogicalMerge.Flaw flaw = scenario.flawedProcess() == self ? scenario.flaw() : LogicalMerge.Flaw.NONE;
+        snapshots = new SnapshotLearner(world, scenario.configs(), scenario.roundLength(), subscriptions[0], flaw,
+                world.checker.learner(name, subscriptions[0]));
+        compactions = new PendingCompaction[rings];
+        for (int r = 0; r < rings; r++) {
+            compactions[r] = new PendingCompaction();
+        }
+        world.started(self, ctx.incarnation(), this);
+        MultiRingSnapshots.Snap own = world.snapshots.own(self);
+        if (own != null) {
+            install(own);
+            world.snapshots.restarts++;
+        }
+    }
+
+    /**
+     * Installs snapshot {@code s}: the learner moves to it, each ring it resumes beyond what was
+     * decided here skips there, handed the ring's member history from the snapshot's delivery state
+     * (none under the mutation {@link MultiRingSnapshots#dropStreamStates}).
+     */
+    private void install(MultiRingSnapshots.Snap s) {
+        boolean drop = world.snapshots.dropStreamStates;
+        long[] skip = snapshots.install(s, drop, ctx.now());
+        for (int r = 0; r < rings; r++) {
+            if (skip[r] < 0) {
+                continue;
+            }
+            if (cores[r] != null) {
+                if (drop) {
+                    cores[r].skipTo(skip[r]);
+                } else {
+                    cores[r].skipTo(skip[r], ByteBuffer.wrap(s.states().get(r)).asReadOnlyBuffer());
+                }
+            }
+            fed[r] = skip[r];
+        }
+    }
+
+    /** A ring asked for a snapshot: the most advanced live peer's latest, if ahead of the learner, is installed. */
+    private void installFromPeer() {
+        MultiRingSnapshots.Snap s = world.snapshots.mostAdvancedPeer(self, world.processIds());
+        if (s == null || s.delivered() <= snapshots.record().order().size()) {
+            world.snapshots.noneAhead++;
+            return;
+        }
+        install(s);
+        world.snapshots.installed(self, s, self >= scenario.processes(), ctx.now());
+    }
+
+    /** Every k merged deliveries: a snapshot stored, each ring's compaction at the instance it resumes the ring at asked for. */
+    private void maybeSnapshot(int deliveries) {
+        sinceSnapshot += deliveries;
+        if (sinceSnapshot < scenario.snapshotEvery()) {
+            return;
+        }
+        sinceSnapshot = 0;
+        MultiRingSnapshots.Snap s = snapshots.take(self, ctx.now());
+        world.snapshots.put(self, s);
+        for (int r = 0; r < rings; r++) {
+            if (s.resume()[r] > 0) {
+                compactions[r].request(s.resume()[r]);
+            }
+        }
+    }
+
+    /**
+     * After an apply, never inside one: installs a snapshot a ring asked for, then runs the
+     * compactions asked for (the core compacts, its effects are applied, the log is cut).
+     */
+    private void housekeep() {
+        if (housekeeping) {
+            return;
+        }
+        housekeeping = true;
+        try {
+            if (installWanted) {
+                installWanted = false;
+                installFromPeer();
+                for (int r = 0; r < rings; r++) {
+                    apply(r);
+                }
+            }
+            for (int r = 0; r < rings; r++) {
+                RingPaxosCore core = cores[r];
+                if (core != null) {
+                    var out = effects.get(r);
+                    var applier = appliers.get(r);
+                    compactions[r].runIfAsked(logs[r], i -> core.compact(i, out), () -> applier.apply(out));
+                }
+            }
+        } finally {
+            housekeeping = false;
+        }
+    }
+
     /** Opens ring {@code r}'s log (after a crash: losing its unsynced records first) and recovers its core. */
     private void startRing(int r) {
         InMemoryDurableLog.Storage storage = world.storage(self, r);
@@ -159,8 +289,11 @@ final class MultiRingProcess implements SimNode<Object> {
         appliers.set(r, new EffectApplier<>(logs[r], CODEC, (to, m) -> ctx.send(processOf(to, ring), new RingMessage(ring, m)),
                 (group, m) -> ctx.sendDatagram(ring, new RingMessage(ring, m)), (i, v) -> decided(ring, i, v),
                 (peer, instance) -> {
-                    throw new AssertionError("ring " + ring + ": no snapshots in these runs, yet asked to install from "
-                            + processOf(peer, ring) + " at " + instance);
+                    if (snapshots == null) {
+                        throw new AssertionError("ring " + ring + ": no snapshots in this run, yet asked to install from "
+                                + processOf(peer, ring) + " at " + instance);
+                    }
+                    installWanted = true;
                 }));
         List<RingRecord> recovered = new ArrayList<>();
         logs[r].read(logs[r].firstIndex(), Integer.MAX_VALUE, (i, rec) -> recovered.add(CODEC.decode(rec)));
@@ -200,6 +333,9 @@ final class MultiRingProcess implements SimNode<Object> {
 
     /** Crashes ring {@code r}'s core alone: its volatile state is gone, its log loses what was not synced. */
     void crashRing(int r) {
+        if (snapshots != null) {
+            throw new UnsupportedOperationException("rings are not crashed alone in a run with snapshots");
+        }
         if (cores[r] == null) {
             return;
         }
@@ -249,6 +385,9 @@ final class MultiRingProcess implements SimNode<Object> {
         }
         sharePaceLead();
         pollLearners();
+        if (snapshots != null) {
+            housekeep();
+        }
     }
 
     /**
@@ -284,6 +423,13 @@ final class MultiRingProcess implements SimNode<Object> {
         }
         fed[r]++;
         ValueId vid = chosen.vid();
+        if (vid.isSkip()) {
+            world.skipsFed++;
+        }
+        if (snapshots != null) {
+            snapshots.decided(r, instance, chosen);
+            return;
+        }
         for (Learner l : learners) {
             int stream = l.streamOfRing[r];
             if (stream < 0) {
@@ -300,12 +446,14 @@ final class MultiRingProcess implements SimNode<Object> {
                 l.merge.message(stream, id, groups);
             }
         }
-        if (vid.isSkip()) {
-            world.skipsFed++;
-        }
     }
 
     private void pollLearners() {
+        if (snapshots != null) {
+            maybeSnapshot(snapshots.poll(ctx.now()));
+            world.buffered(self + ".0", snapshots.buffered());
+            return;
+        }
         for (Learner l : learners) {
             for (long[] m = l.merge.poll(); m != null; m = l.merge.poll()) {
                 world.checker.delivered(l.record, m[0], ctx.now());
@@ -417,11 +565,17 @@ final class MultiRingProcess implements SimNode<Object> {
         for (Learner l : learners) {
             sb.append(" | ").append(l.record).append(" buffered ").append(l.merge.buffered());
         }
+        if (snapshots != null) {
+            sb.append(" | ").append(snapshots);
+        }
         return sb.toString();
     }
 
     /** This incarnation's learners' records in the checker. */
     List<MulticastDeliveryChecker.Learner> learnerRecords() {
+        if (snapshots != null) {
+            return List.of(snapshots.record());
+        }
         return learners.stream().map(l -> l.record).toList();
     }
 }

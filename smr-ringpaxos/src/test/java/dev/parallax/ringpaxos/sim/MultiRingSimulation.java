@@ -69,11 +69,13 @@ final class MultiRingSimulation {
      * @param flaw          a deliberate merge bug of the learners of {@code flawedProcess} (checker tests)
      * @param ringProcesses per ring (groups' rings, then the global ring) its processes in increasing
      *                      id; null: every process runs every ring
+     * @param snapshotEvery 0, or every process snapshots every this many merged deliveries and
+     *                      compacts its rings ({@link MultiRingProcess}; one learner per process)
      */
     record Scenario(int processes, int groups, RingConfig[] configs, int roundLength, double[] groupRates,
                     double multiRate, long[][] subscriptions, FaultPlan plan, long faultyFor, long loadAfterHeal,
                     double coordinatorShare, long progressBound, LogicalMerge.Flaw flaw, int flawedProcess,
-                    ProcessFaults processFaults, int[][] ringProcesses) {
+                    ProcessFaults processFaults, int[][] ringProcesses, int snapshotEvery) {
 
         /**
          * The hostile scenario of {@code seed}: n = 3 (a fifth of the seeds n = 5), k ∈ {2, 3}, each
@@ -117,7 +119,7 @@ final class MultiRingSimulation {
             long bound = 3_000 * MS + (processFaults ? configs[0].restartHoldNanos() : 0);
             return new Scenario(n, k, configs, 1 + r.nextInt(4), rates, 10 + r.nextInt(31), subs, plan, 1_500 * MS,
                     300 * MS, 0.35, bound, LogicalMerge.Flaw.NONE, -1,
-                    processFaults ? ProcessFaults.pausesAndCrashAll() : null, null);
+                    processFaults ? ProcessFaults.pausesAndCrashAll() : null, null, 0);
         }
 
         /**
@@ -139,7 +141,7 @@ final class MultiRingSimulation {
             DatagramPlan datagrams = new DatagramPlan(100_000, MS, 0, 0, configs[0].mringPacketBytes());
             FaultPlan plan = new FaultPlan(100_000, MS, 0, 0, 0, 0, false, 5 * MS, datagrams);
             return new Scenario(n, 2, configs, 1, rates, 0, subs, plan, loadFor, 0, 0, 3_000 * MS,
-                    LogicalMerge.Flaw.NONE, -1, null, null);
+                    LogicalMerge.Flaw.NONE, -1, null, null, 0);
         }
 
         /**
@@ -176,7 +178,7 @@ final class MultiRingSimulation {
             FaultPlan plan = new FaultPlan(100_000, 4 * MS, 0.05, 0.03, 120 * MS, 1, true, 5 * MS, datagrams)
                     .withPartialPartitions(true);
             return new Scenario(n, k, configs, 1 + r.nextInt(4), rates, 10 + r.nextInt(31), subs, plan, 1_500 * MS,
-                    300 * MS, 0.35, 3_000 * MS, LogicalMerge.Flaw.NONE, -1, null, procs);
+                    300 * MS, 0.35, 3_000 * MS, LogicalMerge.Flaw.NONE, -1, null, procs, 0);
         }
 
         /** A ring's configuration: the ring simulations' small settings with λ and Δ. */
@@ -192,19 +194,39 @@ final class MultiRingSimulation {
         Scenario withPlan(FaultPlan p) {
             return new Scenario(processes, groups, configs, roundLength, groupRates, multiRate, subscriptions, p,
                     faultyFor, loadAfterHeal, coordinatorShare, progressBound, flaw, flawedProcess, processFaults,
-                    ringProcesses);
+                    ringProcesses, snapshotEvery);
         }
 
         /** The learners of {@code process} merge with {@code f}. */
         Scenario withFlaw(LogicalMerge.Flaw f, int process) {
             return new Scenario(processes, groups, configs, roundLength, groupRates, multiRate, subscriptions, plan,
-                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, f, process, processFaults, ringProcesses);
+                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, f, process, processFaults, ringProcesses,
+                    snapshotEvery);
         }
 
         Scenario withRoundLength(int m) {
             return new Scenario(processes, groups, configs, m, groupRates, multiRate, subscriptions, plan,
                     faultyFor, loadAfterHeal, coordinatorShare, progressBound, flaw, flawedProcess, processFaults,
-                    ringProcesses);
+                    ringProcesses, snapshotEvery);
+        }
+
+        /**
+         * Every process (those that join too) snapshots every {@code every} merged deliveries,
+         * compacts its rings there and catches up by a peer's snapshot when a ring's log is trimmed
+         * ({@link MultiRingProcess}). A snapshot is a replica's, so every process has the same single
+         * learner, of every group (every ring merged, so every ring compacted).
+         */
+        Scenario withSnapshotEvery(int every) {
+            if (every < 1) {
+                throw new IllegalArgumentException("snapshots every " + every + " deliveries");
+            }
+            long[][] one = new long[processes][];
+            for (int p = 0; p < processes; p++) {
+                one[p] = new long[] {(1L << groups) - 1};
+            }
+            return new Scenario(processes, groups, configs, roundLength, groupRates, multiRate, one, plan,
+                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, flaw, flawedProcess, processFaults,
+                    ringProcesses, every);
         }
 
         /**
@@ -260,6 +282,8 @@ final class MultiRingSimulation {
     static final class World {
         final Scenario scenario;
         final MulticastDeliveryChecker checker = new MulticastDeliveryChecker();
+        /** The processes' snapshots (a run with {@link Scenario#snapshotEvery}). */
+        final MultiRingSnapshots snapshots = new MultiRingSnapshots();
         final Map<Long, Accepted> accepted = new TreeMap<>();
         final Map<String, Integer> maxBuffered = new TreeMap<>();
         final long loadStops;
@@ -340,8 +364,11 @@ final class MultiRingSimulation {
             joinedSubscriptions.put(process, subscriptions.clone());
         }
 
-        /** The group bits of {@code process}' learners. */
+        /** The group bits of {@code process}' learners (with snapshots, those of the first process: one state machine). */
         long[] subscriptions(int process) {
+            if (scenario.snapshotEvery() > 0) {
+                return scenario.subscriptions()[0];
+            }
             return process < scenario.processes() ? scenario.subscriptions()[process] : joinedSubscriptions.get(process);
         }
 
@@ -491,6 +518,7 @@ final class MultiRingSimulation {
     static Run start(long seed, Scenario s, long[] clockOffsets, BiConsumer<Simulation<Object>, World> setup) {
         Simulation<Object> sim = new Simulation<>(seed, s.plan());
         World world = new World(s, sim.random().split());
+        world.snapshots.liveness(sim::isUp);
         for (int p = 0; p < s.processes(); p++) {
             world.skewClock(p, clockOffsets[p]);
         }

@@ -34,6 +34,8 @@ final class RingChangeSequence {
     private final Consumer<String> log;
     private int next;
     private long proposedAt = -1;
+    /** When the current change was first proposed, -1 before. */
+    private long firstProposedAt = -1;
     /** The round of the coordinator the current change was proposed at. */
     private long proposedIn = -1;
     private String lastRefusal;
@@ -73,8 +75,10 @@ final class RingChangeSequence {
         MembershipChange c = changes.get(next);
         if (inEffect(c)) {
             log.accept("ring " + ring + " in effect " + c);
+            countJoinedBySnapshot(c);
             next++;
             proposedAt = -1;
+            firstProposedAt = -1;
             if (done()) {
                 int coordinator = world.coordinatorOf(sim, ring);
                 RingPaxosCore at = coordinator < 0 ? mostAdvanced() : coreOf(coordinator);
@@ -104,6 +108,7 @@ final class RingChangeSequence {
         if (lastRefusal == null) {
             log.accept("ring " + ring + " proposed " + c + " at process " + coordinator + " in round " + core.round());
             proposedAt = sim.now();
+            firstProposedAt = firstProposedAt < 0 ? proposedAt : firstProposedAt;
             proposedIn = core.round();
         }
     }
@@ -129,6 +134,22 @@ final class RingChangeSequence {
             }
         }
         return true;
+    }
+
+    /**
+     * {@code c} is in effect: counts every live member that has it in effect and had joined the run by
+     * installing a peer's snapshot before {@code c} was first proposed
+     * ({@link MultiRingSnapshots#laterChanges}).
+     */
+    private void countJoinedBySnapshot(MembershipChange c) {
+        Membership m = mostAdvanced().membership();
+        for (int p : world.processIds()) {
+            RingPaxosCore core = coreOf(p);
+            if (core != null && m.isMember(world.scenario.memberId(ring, p)) && core.membership().reflects(c)
+                    && world.snapshots.joinedBySnapshotBefore(p, firstProposedAt)) {
+                world.snapshots.laterChanges++;
+            }
+        }
     }
 
     /** Whether every live member of the set the most advanced live member has in effect has {@code c} in effect. */
