@@ -33,9 +33,9 @@ import java.util.function.IntFunction;
  *       coordinator hands its coordination over ({@link MultiRingProcess#requestTransfer}; rules
  *       T1–T4 of {@code RingHandOver}) to the member of a random other process that is a voter of
  *       the set it has in effect, or, a quarter of the time, to the voter its core names
- *       ({@code transferTarget}). Not a multi-step operation: it is watched every {@link #WATCH}
+ *       ({@code transferTarget}). Not a multi-step operation: it is watched every {@link TransferWatch#WATCH}
  *       and counted as taken effect once the target coordinates a later round of that ring, within
- *       {@link #TRANSFER_WATCH} suspect time-outs of the request.</li>
+ *       {@link TransferWatch#TIMEOUTS} suspect time-outs of the request.</li>
  * </ul>
  * One operation at a time, every step tried again each {@link #STEP}. Operations start only in the
  * fault window; the one running at the heal is finished after it, which the end of the run waits
@@ -49,13 +49,6 @@ final class MultiRingMembershipNemesis {
     static final long MS = 1_000_000L;
     /** How often a step is tried again. */
     static final long STEP = 25 * MS;
-    /** How often a requested transfer is looked at. */
-    static final long WATCH = 5 * MS;
-    /**
-     * How many suspect time-outs a transfer has to take effect: one for the target to catch up
-     * (T2: the coordinator gives up after one), one for its Phase 1.
-     */
-    static final int TRANSFER_WATCH = 2;
 
     /**
      * Operations started and carried through, for reports and "the nemesis did act" assertions:
@@ -110,16 +103,8 @@ final class MultiRingMembershipNemesis {
     private long completed;
     private long transfers;
     private long named;
-    private long transfersTaken;
-    /** The ring of the transfer being watched. */
-    private int transferRing;
-    /** The process whose member is the target of the transfer being watched, -1 for none. */
-    private int transferTo = -1;
-    /** The round the transfer was requested in: the target must coordinate a later one. */
-    private long transferRound;
-    /** Past this (virtual) time the watched transfer counts as not taken. */
-    private long transferUntil;
-    private boolean watching;
+    /** The transfer last asked for, until it takes effect or times out. */
+    private final TransferWatch watch;
     private final List<String> log = new ArrayList<>();
     /** Processes retired: a dead disk or a finished move. */
     private final java.util.Set<Integer> retired = new java.util.TreeSet<>();
@@ -143,6 +128,7 @@ final class MultiRingMembershipNemesis {
         this.idSpace = world.scenario.idSpace();
         this.rings = world.scenario.groups() + 1;
         this.nextId = world.scenario.processes();
+        this.watch = new TransferWatch(sim, this::note);
         for (var c : world.scenario.configs()) {
             if (!c.membershipChanges()) {
                 throw new IllegalArgumentException("a ring whose members are fixed (ring.member.ids unset)");
@@ -166,7 +152,7 @@ final class MultiRingMembershipNemesis {
     }
 
     Counts counts() {
-        return new Counts(replacements, diskDeaths, additions, removals, completed, transfers, named, transfersTaken);
+        return new Counts(replacements, diskDeaths, additions, removals, completed, transfers, named, watch.taken());
     }
 
     private void act() {
@@ -241,7 +227,7 @@ final class MultiRingMembershipNemesis {
      * Asks ring {@code r}'s coordinator to hand over to the member of a random other process that is
      * a voter of the set it has in effect, or a quarter of the time to the one its core names;
      * watches an accepted transfer until its target coordinates a later round of the ring or
-     * {@link #TRANSFER_WATCH} suspect time-outs pass.
+     * {@link TransferWatch#TIMEOUTS} suspect time-outs pass.
      */
     private void transfer(int r) {
         int from = world.coordinatorOf(sim, r);
@@ -279,35 +265,11 @@ final class MultiRingMembershipNemesis {
         named += coreNames ? 1 : 0;
         note("ring " + r + " transfer " + from + " -> " + to + (coreNames ? " (named by the core)" : "") + " in round "
                 + core.round());
-        if (transferTo >= 0) {
-            note("ring " + transferRing + " transfer to " + transferTo + " not seen to take effect before the next");
-        }
-        transferRing = r;
-        transferTo = to;
-        transferRound = core.round();
-        transferUntil = sim.now() + TRANSFER_WATCH * core.config().suspectNanos();
-        if (!watching) {
-            watching = true;
-            sim.schedule(WATCH, "transfer watch", this::watchTransfer);
-        }
-    }
-
-    /** Counts the watched transfer taken once its target coordinates a later round; gives up at its deadline. */
-    private void watchTransfer() {
-        MultiRingProcess target = transferTo >= 0 && sim.isUp(transferTo) ? sim.node(transferTo) : null;
-        RingPaxosCore core = target != null && target.ringUp(transferRing) ? target.core(transferRing) : null;
-        if (core != null && core.isCoordinator() && core.round() > transferRound) {
-            transfersTaken++;
-            note("ring " + transferRing + " transfer to " + transferTo + " took effect in round " + core.round());
-            transferTo = -1;
-        } else if (transferTo >= 0 && sim.now() - transferUntil >= 0) {
-            note("ring " + transferRing + " transfer to " + transferTo + " did not take effect");
-            transferTo = -1;
-        }
-        watching = transferTo >= 0;
-        if (watching) {
-            sim.schedule(WATCH, "transfer watch", this::watchTransfer);
-        }
+        int target = to;
+        watch.watch("ring " + r + " transfer to " + to, () -> {
+            MultiRingProcess p = sim.isUp(target) ? sim.node(target) : null;
+            return p != null && p.ringUp(r) ? p.core(r) : null;
+        }, core.round(), core.config().suspectNanos());
     }
 
     /** The processes that are voters of every ring (in the rings' own member ids). */

@@ -25,9 +25,9 @@ import java.util.SplittableRandom;
  *   <li><b>transfer</b> (about one draw in six): the coordinator hands its coordination over
  *       ({@link RingSimReplica#requestTransfer}; rules T1–T4 of {@code RingHandOver}) to a random
  *       voter of the set it has in effect, or, a quarter of the time, to the voter its core names
- *       ({@code transferTarget}). Not a multi-step operation: it is watched every {@link #WATCH}
+ *       ({@code transferTarget}). Not a multi-step operation: it is watched every {@link TransferWatch#WATCH}
  *       and counted as taken effect once the target coordinates a later round, within
- *       {@link #TRANSFER_WATCH} suspect time-outs of the request.</li>
+ *       {@link TransferWatch#TIMEOUTS} suspect time-outs of the request.</li>
  * </ul>
  * One operation at a time, each step retried every {@link #STEP} until the coordinator takes it
  * and every live member has it in effect (a coordinator deposed before the decision loses it).
@@ -43,13 +43,6 @@ final class RingMembershipNemesis {
     static final long MS = 1_000_000L;
     /** How often a step is tried again. */
     static final long STEP = 25 * MS;
-    /** How often a requested transfer is looked at. */
-    static final long WATCH = 5 * MS;
-    /**
-     * How many suspect time-outs a transfer has to take effect: one for the target to catch up
-     * (T2: the coordinator gives up after one), one for its Phase 1.
-     */
-    static final int TRANSFER_WATCH = 2;
 
     /**
      * Operations started, for reports and "the nemesis did act" assertions: {@code transfers} the
@@ -89,14 +82,8 @@ final class RingMembershipNemesis {
     private long completed;
     private long transfers;
     private long named;
-    private long transfersTaken;
-    /** The target of the transfer being watched, -1 for none. */
-    private int transferTo = -1;
-    /** The round the transfer was requested in: the target must coordinate a later one. */
-    private long transferRound;
-    /** Past this (virtual) time the watched transfer counts as not taken. */
-    private long transferUntil;
-    private boolean watching;
+    /** The transfer last asked for, until it takes effect or times out. */
+    private final TransferWatch watch;
     private String lastRefusal;
     private final List<String> log = new ArrayList<>();
     /** Ids whose disk died ({@link Simulation#retire}): never up again, so not awaited at the end. */
@@ -122,6 +109,7 @@ final class RingMembershipNemesis {
         this.firstId = firstId;
         this.idSpace = idSpace;
         this.nextId = firstId;
+        this.watch = new TransferWatch(sim, this::note);
     }
 
     void start() {
@@ -134,7 +122,7 @@ final class RingMembershipNemesis {
     }
 
     Counts counts() {
-        return new Counts(replacements, additions, removals, completed, transfers, named, transfersTaken);
+        return new Counts(replacements, additions, removals, completed, transfers, named, watch.taken());
     }
 
     /**
@@ -233,7 +221,7 @@ final class RingMembershipNemesis {
     /**
      * Asks coordinator {@code from} to hand over to a random voter of the set it has in effect, or a
      * quarter of the time to the one its core names; watches an accepted transfer until its target
-     * coordinates a later round or {@link #TRANSFER_WATCH} suspect time-outs pass.
+     * coordinates a later round or {@link TransferWatch#TIMEOUTS} suspect time-outs pass.
      */
     private void transfer(int from, RingPaxosCore coordinator) {
         boolean coreNames = random.nextInt(4) == 0;
@@ -251,33 +239,7 @@ final class RingMembershipNemesis {
         named += coreNames ? 1 : 0;
         note("transfer " + from + " -> " + target + (coreNames ? " (named by the core)" : "") + " in round "
                 + coordinator.round());
-        if (transferTo >= 0) {
-            note("transfer to " + transferTo + " not seen to take effect before the next");
-        }
-        transferTo = target;
-        transferRound = coordinator.round();
-        transferUntil = sim.now() + TRANSFER_WATCH * coordinator.config().suspectNanos();
-        if (!watching) {
-            watching = true;
-            sim.schedule(WATCH, "transfer watch", this::watchTransfer);
-        }
-    }
-
-    /** Counts the watched transfer taken once its target coordinates a later round; gives up at its deadline. */
-    private void watchTransfer() {
-        RingPaxosCore target = transferTo < 0 ? null : coreOf(transferTo);
-        if (target != null && target.isCoordinator() && target.round() > transferRound) {
-            transfersTaken++;
-            note("transfer to " + transferTo + " took effect in round " + target.round());
-            transferTo = -1;
-        } else if (transferTo >= 0 && sim.now() - transferUntil >= 0) {
-            note("transfer to " + transferTo + " did not take effect");
-            transferTo = -1;
-        }
-        watching = transferTo >= 0;
-        if (watching) {
-            sim.schedule(WATCH, "transfer watch", this::watchTransfer);
-        }
+        watch.watch("transfer to " + target, () -> coreOf(target), coordinator.round(), coordinator.config().suspectNanos());
     }
 
     /** Starts a fresh replica with a new id and an empty log. @return its id */
