@@ -10,33 +10,31 @@ import java.util.List;
 
 /**
  * One replica's Multi-Paxos, as a deterministic step function: inputs are messages, ticks carrying
- * {@code now}, and values to propose; outputs are {@link Effects}. It composes the roles
- * ({@link Acceptor}, {@link Learner}, {@link Proposer}, {@link ViewMonitor}, {@link CatchUp}) and
- * owns the one thing they share, the current view.
+ * {@code now}, and values to propose; outputs are {@link Effects}. It dispatches them to the roles
+ * ({@link Acceptor}, {@link Learner}, {@link Proposer}, {@link ViewMonitor}, {@link CatchUp}) and to
+ * the rules that compose them: {@link PaxosPhases} (where the messages of Phases 1 and 2 go, and
+ * who votes), {@link ViewChanges} (the current view; starting, adopting and leaving views),
+ * {@link LeaderContact} (whether leader and followers hear each other; suspicion and pre-vote),
+ * {@link Heartbeats} (the leader's heartbeat round and its acknowledgements),
+ * {@link RecoveryAnswers} (a peer's side of amnesia recovery) and {@link LeaderAdmin} (membership
+ * changes and leadership transfers).
  *
- * <p><b>Views.</b> The leader of view {@code v} is replica {@code v mod n}. A replica's view is its
- * acceptor's promise; any message from a higher view moves it there (except a pre-vote). A
- * follower that suspects the leader starts the next view it leads once a quorum granted it a
- * pre-vote. The leader of the initial view 0 starts Phase 1 on its first tick. A restarted replica
- * never reuses a view it may have led (it may have proposed in it before the crash), and does not
- * seize leadership at once either: it follows the current leader, and starts the next view it
- * leads only after its suspect timeout passes in silence.
+ * <p><b>Views</b> ({@link ViewChanges}). The leader of view {@code v} is replica {@code v mod n}. A
+ * replica's view is its acceptor's promise; any message from a higher view moves it there (except
+ * a pre-vote). A follower that suspects the leader starts the next view it leads once a quorum
+ * granted it a pre-vote. The leader of the initial view 0 starts Phase 1 on its first tick. A
+ * restarted replica never reuses a view it may have led (it may have proposed in it before the
+ * crash), and does not seize leadership at once either ({@link RestartHold}): it follows the
+ * current leader, and starts the next view it leads only after its suspect timeout passes in
+ * silence. A new cluster's first leader waits for its peers.
  *
- * <p><b>Restart hold</b>: a restarted replica never takes leadership from a working leader, and a
- * new cluster's first leader waits for its peers; see {@link RestartHold}.
- *
- * <p><b>Partial partitions</b>. <em>Check-quorum</em> ({@link QuorumCheck}): a
- * replica leading a view, or running its Phase 1, that has heard from no quorum (itself included)
- * within the suspect timeout steps down (not before it has heard from any peer, up to the restart
- * hold after its start: the processes of a new cluster start one after the other) — it stops proposing, retransmitting and heartbeating, and
- * tells its followers ({@link PaxosMessage.StepDown}) so that they need not wait a suspect timeout
- * of their own. Followers acknowledge heartbeats ({@link PaxosMessage.HeartbeatAck}) so that an
- * idle leader hears them too. <em>Pre-vote</em> ({@link PreVoter}, Raft thesis §9.6): a follower
- * that suspects its leader asks its peers first and starts a view only with a quorum of grants; a
- * peer that still hears a working leader refuses, so a replica cut off from the leader alone (a
- * bridge, a follower that cannot receive) never starts views that depose it. Together: a leader
- * that can send but not receive is replaced within about one suspect timeout, and leadership does
- * not flap through a bridge.
+ * <p><b>Partial partitions</b> ({@link LeaderContact}). <em>Check-quorum</em> ({@link QuorumCheck},
+ * Raft thesis §6.2): a replica leading a view, or running its Phase 1, that has heard from no
+ * quorum within the suspect timeout steps down and tells its followers. <em>Pre-vote</em>
+ * ({@link PreVoter}, Raft thesis §9.6): a follower that suspects its leader starts a view only with
+ * a quorum of grants, and a peer that still hears a working leader refuses. Together: a leader that
+ * can send but not receive is replaced within about one suspect timeout, and leadership does not
+ * flap through a bridge.
  *
  * <p><b>Amnesia.</b> A replica created with {@code amnesiac} (its log may have lost promises and
  * votes, see {@code DurableLog.amnesiaPossible()}) is a non-voting learner until
@@ -56,17 +54,19 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     private final Acceptor acceptor;
     private final Learner learner;
     private final Proposer proposer;
-    private long viewsStarted;
     private final ViewMonitor monitor;
     private final CatchUp catchUp;
     private final AmnesiaRecovery recovery;
     private final QuorumCheck quorumCheck;
     private final PreVoter preVoter;
-    private long stepDowns;
     private boolean started;
     private final RestartHold hold;
-    /** When the leader next heartbeats its learners although it is busy proposing. */
-    private long nextLearnerHeartbeat;
+    private final ViewChanges views;
+    private final LeaderContact contact;
+    private final Heartbeats heartbeats;
+    private final RecoveryAnswers recoveryAnswers;
+    private final LeaderAdmin admin;
+    private final PaxosPhases phases;
 
     /**
      * A replica whose log lost nothing it acted on.
@@ -108,6 +108,15 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         this.preVoter = new PreVoter(config, self, group);
         this.transfer = new LeadershipTransfer(config);
         this.hold = new RestartHold(config, !recovered.isEmpty(), now);
+        this.views = new ViewChanges(config, self, group, acceptor, learner, proposer, monitor, preVoter, quorumCheck,
+                transfer, recovery, hold);
+        this.contact = new LeaderContact(config, self, group, learner, proposer, monitor, quorumCheck, preVoter, recovery,
+                hold, views);
+        this.heartbeats = new Heartbeats(config, self, group, members, learner, proposer, monitor, transfer, recovery);
+        this.recoveryAnswers = new RecoveryAnswers(self, acceptor, learner, recovery, views);
+        this.admin = new LeaderAdmin(config, self, members, group, learner, proposer, monitor, quorumCheck, transfer,
+                heartbeats, views);
+        this.phases = new PaxosPhases(self, members, group, acceptor, learner, proposer, monitor, transfer, recovery);
     }
 
     /**
@@ -164,9 +173,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
      * suspects first and starts the next view.
      */
     public int leaderHint() {
-        int leader = Membership.leaderOf(view());
-        Membership m = group.current();
-        return m.isVoter(leader) ? leader : m.voterAfter(leader);
+        return views.leaderHint();
     }
 
     /**
@@ -201,16 +208,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
      *         quorum, a promotion of a learner that has not caught up, or a full window
      */
     public String proposeMembership(MembershipChange change, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
-        String refusal = MembershipGate.refusal(change, self, isLeader(), leaderHint(), members, learner.firstUndecided(),
-                proposer.membershipInFlight(), quorumCheck.heard(now), transfer.progress(), config.window());
-        if (refusal != null) {
-            return refusal;
-        }
-        if (!proposer.propose(Value.membership(change), now, out)) {
-            return "the leader's window is full; retry";
-        }
-        monitor.broadcastSent(now);
-        return null;
+        return admin.proposeMembership(change, now, out);
     }
 
     /**
@@ -219,7 +217,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
      * ({@link LeadershipTransfer#bestTarget}); -1 if there is none.
      */
     public int transferTarget() {
-        return transfer.bestTarget(group.current(), self, learner.firstUndecided());
+        return admin.transferTarget();
     }
 
     /**
@@ -231,19 +229,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
      * @return null if started (or {@code target} is this leader), else why not
      */
     public String transferLeadership(int target, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
-        if (!isLeader()) {
-            return "replica " + self + " does not lead (replica " + leaderHint() + " does)";
-        }
-        if (target == self) {
-            return null;
-        }
-        if (!group.current().isVoter(target)) {
-            return "replica " + target + " is not a voter of " + group.current().describe();
-        }
-        transfer.start(target, now);
-        proposer.pause(true);
-        out.send(target, new PaxosMessage.Heartbeat(view(), learner.firstUndecided()));
-        return null;
+        return admin.transferLeadership(target, now, out);
     }
 
     /** Every instance below this one is decided and was handed out as a decision. */
@@ -262,12 +248,12 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
      */
     @Override
     public void reportEvents(java.util.function.ObjLongConsumer<String> sink) {
-        sink.accept("views.started", viewsStarted);
+        sink.accept("views.started", views.started());
         sink.accept("retransmitted.prepares", proposer.retransmittedPrepares());
         sink.accept("retransmitted.proposes", proposer.retransmittedProposes());
         sink.accept("catchup.queries", catchUp.queriesSent());
         sink.accept("catchup.replies", catchUp.repliesSent());
-        sink.accept("stepdowns", stepDowns);
+        sink.accept("stepdowns", views.stepDowns());
         sink.accept("prevote.rounds", preVoter.rounds());
         sink.accept("prevotes.granted", preVoter.granted());
         sink.accept("prevotes.refused", preVoter.refused());
@@ -277,7 +263,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
 
     /** Times this replica stepped down from a view it led or started because it heard no quorum. */
     long stepDowns() {
-        return stepDowns;
+        return views.stepDowns();
     }
 
     /** Pre-votes this replica granted to candidates. */
@@ -317,49 +303,17 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         }
         if (!started) {
             started = true;
-            // A fresh cluster: the leader of view 0 starts it. After a restart we never reuse a view
-            // we may have led, and we do not rush to lead either: a replica that lagged behind would
-            // stall the cluster while it catches up. It follows whoever leads now (any message of a
-            // higher view) and starts a new view only if it hears nobody for its suspect timeout.
-            if (!hold.restarted() && Membership.leaderOf(view()) == self && group.current().isVoter(self)) {
-                startView(view(), now, out);
-            }
+            views.startInitial(now, out);
         }
-        if (proposer.state() != Proposer.State.FOLLOWER && quorumCheck.lost(now) && !hold.startingAlone(now)) {
-            stepDown(now, out);
-        } else if (proposer.state() != Proposer.State.FOLLOWER && !group.votesNowOrNext(self)) {
-            // Removed: the membership in effect has no vote for us any more. Hand over at once.
-            stepDown(now, out);
-        }
+        views.checkQuorum(now, out);
         if (transfer.expired(now)) {
             proposer.pause(false);
         }
         if (proposer.state() == Proposer.State.FOLLOWER) {
-            if (group.current().voterCount() == 1 && group.current().isVoter(self)) {
-                startNextView(now, out);
-            } else if (hold.suspicionDue(view(), monitor.suspect(view(), now), now)) {
-                suspectLeader(now, out);
-            }
-            if (preVoter.asking(view()) && preVoter.askAgainDue(now) && monitor.leaderSilent(now)) {
-                // Refused, or the answers were lost: a fresh round while the leader stays silent.
-                preVoter.ask(view(), learner.firstUndecided(), now, out);
-            }
+            contact.followerTick(now, out);
         } else {
             proposer.tick(now, out);
-            if (proposer.isLeading() && monitor.heartbeatDue(now)) {
-                PaxosMessage.Heartbeat hb = new PaxosMessage.Heartbeat(view(), learner.firstUndecided());
-                Group.sendToOthers(group.recipients(), self, hb, out);
-                monitor.broadcastSent(now);
-                nextLearnerHeartbeat = now + config.heartbeatNanos();
-            } else if (proposer.isLeading() && now - nextLearnerHeartbeat >= 0) {
-                // Under load proposals stand in for heartbeats, but a learner answers none of them:
-                // its heartbeat acknowledgements are how the leader sees it catch up (promotion).
-                int learners = group.recipients() & ~members.voters(learner.firstUndecided());
-                if (learners != 0) {
-                    Group.sendToOthers(learners, self, new PaxosMessage.Heartbeat(view(), learner.firstUndecided()), out);
-                }
-                nextLearnerHeartbeat = now + config.heartbeatNanos();
-            }
+            heartbeats.tick(view(), now, out);
         }
         catchUp.tick(now, view(), learner, out);
         out.wakeAt(now + Math.min(config.heartbeatNanos(), config.retransmitNanos()));
@@ -395,78 +349,29 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         if (m.view() > view() && !(m instanceof PaxosMessage.PreVote)) {
             // A pre-vote asks permission: adopting the candidate's view would restart our
             // suspicion clock, and the candidate may be the replica that is cut off.
-            adoptView(m.view(), now, out);
+            views.adopt(m.view(), now, out);
         }
-        if (m.view() == view() && from == Membership.leaderOf(view()) && isLeaderTraffic(m)) {
-            monitor.heardFromLeader(now);
-        }
-        if (from != self && m.view() == view() && proposer.state() != Proposer.State.FOLLOWER && hearsUs(m)) {
-            quorumCheck.acked(from, now);
-        }
+        contact.observe(from, m, now);
         if (m instanceof PaxosMessage.Propose p) {
-            if (learner.onPropose(p, out)) {
-                proposer.onDecided(p.instance());
-            }
-            if (!recovery.recovering() && mayVote(p.instance())) {
-                // The proposer hears the vote even where this replica does not know it as a
-                // member yet (it lags behind the change that added it).
-                acceptor.onPropose(p, group.recipients() | (1 << self) | (1 << from), out);
-            }
+            phases.onPropose(from, p, out);
         } else if (m instanceof PaxosMessage.Accept a) {
-            transfer.voted(from, a.instance());
-            if (learner.onAccept(from, a, out)) {
-                proposer.onDecided(a.instance());
-            }
+            phases.onAccept(from, a, out);
         } else if (m instanceof PaxosMessage.Prepare p) {
-            if (!recovery.recovering()) {
-                acceptor.onPrepare(from, p, out);
-            }
+            phases.onPrepare(from, p, out);
         } else if (m instanceof PaxosMessage.PrepareOk ok) {
-            proposer.onPrepareOk(from, ok, now, out);
-            if (proposer.isLeading()) {
-                monitor.broadcastSent(now);
-            }
+            phases.onPrepareOk(from, ok, now, out);
         } else if (m instanceof PaxosMessage.Heartbeat hb) {
-            if (hb.view() == view()) {
-                learner.noteDecidedUpTo(hb.firstUndecided() - 1);
-                if (from != self && from == Membership.leaderOf(view()) && !recovery.recovering()) {
-                    out.send(from, new PaxosMessage.HeartbeatAck(view(), learner.firstUndecided()));
-                }
-            }
+            heartbeats.onHeartbeat(from, hb, view(), out);
         } else if (m instanceof PaxosMessage.HeartbeatAck a) {
-            if (a.view() == view()) {
-                // Every instance below the follower's first undecided one is decided.
-                learner.noteDecidedUpTo(a.firstUndecided() - 1);
-                transfer.acked(from, a.firstUndecided());
-                if (proposer.isLeading() && transfer.ready(from, proposer.nextInstance())) {
-                    out.send(from, new PaxosMessage.TimeoutNow(view(), learner.firstUndecided()));
-                }
-            }
+            heartbeats.onAck(from, a, view(), out);
         } else if (m instanceof PaxosMessage.TimeoutNow t) {
-            // The leader of our view hands over: start the next view we lead now, no pre-vote.
-            if (t.view() == view() && from == Membership.leaderOf(view()) && from != self && isFollowing()
-                    && !recovery.recovering() && group.current().isVoter(self)) {
-                learner.noteDecidedUpTo(t.firstUndecided() - 1);
-                startNextView(now, out);
-            }
+            contact.onTimeoutNow(from, t, now, out);
         } else if (m instanceof PaxosMessage.PreVote pv) {
-            if (pv.view() == view() && from != self && from == Membership.leaderOf(view()) && isFollowing()) {
-                // The leader of our view asks to replace itself: it does not lead (it stepped down,
-                // or restarted). Its pre-votes and catch-up queries keep arriving, so the detector
-                // thread, which reads arrival stamps, would never suspect it: this is a step-down.
-                monitor.leaderSteppedDown(now);
-            }
-            preVoter.answer(from, pv, view(), isFollowing(), monitor.leaderSilent(now), recovery.recovering(),
-                    learner.firstUndecided(), out);
+            contact.onPreVote(from, pv, now, out);
         } else if (m instanceof PaxosMessage.PreVoteReply r) {
-            if (preVoter.onReply(from, r, view()) && isFollowing() && !recovery.recovering() && !hold.holding(now)
-                    && monitor.leaderSilent(now)) {
-                startNextView(now, out);
-            }
+            contact.onPreVoteReply(from, r, now, out);
         } else if (m instanceof PaxosMessage.StepDown sd) {
-            if (sd.view() == view() && from != self && from == Membership.leaderOf(view()) && isFollowing()) {
-                monitor.leaderSteppedDown(now);
-            }
+            contact.onStepDown(from, sd, now);
         } else if (m instanceof PaxosMessage.CatchUpQuery q) {
             catchUp.onQuery(from, q, view(), learner, out);
         } else if (m instanceof PaxosMessage.CatchUpReply r) {
@@ -474,7 +379,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
                 proposer.onDecided(i);
             }
         } else if (m instanceof PaxosMessage.RecoveryQuery q) {
-            answerRecovery(from, q, viewBefore, now, out);
+            recoveryAnswers.answer(from, q, viewBefore, now, out);
         } else if (m instanceof PaxosMessage.RecoveryReply r) {
             recovery.onReply(from, r, view(), now, learner, out);
         }
@@ -501,16 +406,6 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     }
 
     /**
-     * Whether this acceptor votes for {@code instance}: not where it knows it is no voter of the
-     * instance's membership (a learner, or removed). Where it does not know yet it votes: a vote
-     * counts only at learners that know the membership and find the acceptor among its voters
-     * (rule R2), so an extra vote is harmless.
-     */
-    private boolean mayVote(long instance) {
-        return !members.knows(instance, learner.firstUndecided()) || members.at(instance).isVoter(self);
-    }
-
-    /**
      * Hands failure detection to the runtime's detector thread: ticks no longer suspect the leader
      * (the same {@link SuspicionRule} is applied there to arrival stamps) and the runtime reports a
      * suspicion through {@link #onSuspect}. Call before the first input.
@@ -528,84 +423,9 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
      */
     @Override
     public void onSuspect(long suspectedView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
-        if (started && suspectedView == view() && isFollowing() && !recovery.recovering()) {
-            if (hold.holding(now)) {
-                hold.keepSuspicion(suspectedView);
-            } else {
-                suspectLeader(now, out);
-            }
+        if (started) {
+            contact.onSuspect(suspectedView, now, out);
         }
-    }
-
-    /**
-     * We suspect the leader of our view: ask for a pre-vote, unless a round for this view runs
-     * already or the next view we would lead lies beyond {@link WireBounds#MAX_VIEW}.
-     */
-    private void suspectLeader(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
-        if (!group.current().isVoter(self)) {
-            return;
-        }
-        if (!preVoter.asking(view()) && WireBounds.isView(nextViewLedBy(config, self, view()))) {
-            preVoter.ask(view(), learner.firstUndecided(), now, out);
-        }
-    }
-
-    /**
-     * Check-quorum: we lead (or start) our view but heard from no quorum within the suspect
-     * timeout. Stop leading — no more proposals, retransmissions or heartbeats, so pending client
-     * work is refused or redirected as by any replica that does not lead — and tell the followers,
-     * who may then replace us at once instead of after their own suspect timeout. We stay in the
-     * view as a follower of nobody: our own detector suspects us in time, and any message of a
-     * newer view moves us there.
-     */
-    private void stepDown(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
-        stepDowns++;
-        proposer.stepDown();
-        monitor.viewChanged(now);
-        PaxosMessage.StepDown sd = new PaxosMessage.StepDown(view());
-        Group.sendToOthers(group.recipients(), self, sd, out);
-    }
-
-    /**
-     * Messages of our view that show the sender hears us as leader: the acknowledgement of a
-     * heartbeat, a vote for our proposal, a promise for our Phase 1. What check-quorum counts.
-     */
-    private static boolean hearsUs(PaxosMessage m) {
-        return m instanceof PaxosMessage.HeartbeatAck || m instanceof PaxosMessage.Accept
-                || m instanceof PaxosMessage.PrepareOk;
-    }
-
-    /**
-     * A peer recovers from amnesia: if our promise was at most its fence, promise a view above
-     * it that the peer does not lead (durably, before the answer leaves) so we never vote up to the fence again, then
-     * report the highest instance we voted in or know decided. A recovering replica stays silent.
-     */
-    private void answerRecovery(int from, PaxosMessage.RecoveryQuery q, long promisedBefore, long now,
-                                Effects<PaxosMessage, PaxosRecord, Value> out) {
-        if (recovery.recovering() || from == self) {
-            return;
-        }
-        boolean fenced = recovery.fences(from, q, promisedBefore);
-        if (fenced) {
-            long fencedView = recovery.fencedView(from, q.view());
-            if (view() < fencedView) {
-                adoptView(fencedView, now, out);
-            }
-            acceptor.persistPromise(view(), out);
-        }
-        long highest = Math.max(acceptor.highestVoted(),
-                Math.max(learner.firstUndecided() - 1, learner.knownDecided()));
-        out.send(from, new PaxosMessage.RecoveryReply(view(), q.view(), fenced, highest));
-    }
-
-    /**
-     * Messages that show the leader of a view at work. Catch-up and recovery traffic do not: a
-     * replica that leads our view on paper but is recovering from amnesia (or only catching up)
-     * sends those, and must not keep the others from suspecting it.
-     */
-    private static boolean isLeaderTraffic(PaxosMessage m) {
-        return m instanceof PaxosMessage.Heartbeat || m instanceof PaxosMessage.Propose
-                || m instanceof PaxosMessage.Prepare || m instanceof PaxosMessage.Accept;
     }
 
     /**
@@ -669,55 +489,5 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         learner.skipTo(instance);
         proposer.decidedBelow(learner.firstUndecided());
         afterDecisions();
-    }
-
-    private void adoptView(long newView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
-        acceptor.adopt(newView);
-        proposer.stepDown();
-        preVoter.clear();
-        monitor.viewChanged(now);
-        if (Membership.leaderOf(newView) == self && !recovery.recovering()) {
-            // A view we lead that we did not start in this incarnation: never reuse it.
-            startNextView(now, out);
-        }
-    }
-
-    /**
-     * Starts the next view this replica leads, unless it lies beyond {@link WireBounds#MAX_VIEW}
-     * (its messages would be refused; 2^62 view changes are out of reach, but a recovered promise
-     * could be corrupt): then it stays a follower.
-     */
-    private void startNextView(long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
-        if (!group.current().isVoter(self)) {
-            return;
-        }
-        long next = nextViewLedBy(config, self, view());
-        if (WireBounds.isView(next)) {
-            startView(next, now, out);
-        }
-    }
-
-    private void startView(long newView, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
-        viewsStarted++;
-        transfer.clear();
-        preVoter.clear();
-        quorumCheck.reset(now);
-        // Our own promise of the view is durable before the Prepare leaves (same step, sync), so a
-        // restart never reuses the view.
-        acceptor.persistPromise(newView, out);
-        monitor.viewChanged(now);
-        proposer.startView(newView, learner.firstUndecided(), now, out);
-    }
-
-    /**
-     * The first view above {@code after} that {@code replica} leads, computed (no loop over views).
-     * For {@code after} in {@code [0, MAX_VIEW]} the result is at most {@code MAX_VIEW + ID_SPACE}:
-     * no overflow; for a larger {@code after} (a corrupt recovered promise) it is {@code -1}.
-     */
-    static long nextViewLedBy(PaxosConfig config, int replica, long after) {
-        if (after < -1 || after > WireBounds.MAX_VIEW) {
-            return -1;
-        }
-        return Membership.nextViewLedBy(replica, after);
     }
 }

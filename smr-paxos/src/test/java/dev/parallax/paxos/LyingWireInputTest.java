@@ -183,13 +183,13 @@ class LyingWireInputTest {
                     while (Membership.leaderOf(loop) != self) {
                         loop++;
                     }
-                    assertThat(MultiPaxosCore.nextViewLedBy(config, self, after)).as("n=%d self=%d after=%d", n, self, after)
+                    assertThat(ViewChanges.nextViewLedBy(config, self, after)).as("n=%d self=%d after=%d", n, self, after)
                             .isEqualTo(loop);
                 }
             }
-            assertThat(MultiPaxosCore.nextViewLedBy(config, 0, WireBounds.MAX_VIEW))
+            assertThat(ViewChanges.nextViewLedBy(config, 0, WireBounds.MAX_VIEW))
                     .isGreaterThan(WireBounds.MAX_VIEW).isLessThanOrEqualTo(WireBounds.MAX_VIEW + Membership.ID_SPACE);
-            assertThat(MultiPaxosCore.nextViewLedBy(config, 0, Long.MAX_VALUE)).isEqualTo(-1);
+            assertThat(ViewChanges.nextViewLedBy(config, 0, Long.MAX_VALUE)).isEqualTo(-1);
         }
     }
 
