@@ -7,7 +7,8 @@
  * <p>{@link dev.parallax.paxos.MultiPaxosCore} is a deterministic step function (no threads,
  * clocks, IO or randomness); the roles it composes are {@link dev.parallax.paxos.Acceptor},
  * {@link dev.parallax.paxos.Learner}, {@link dev.parallax.paxos.Proposer},
- * {@link dev.parallax.paxos.ViewMonitor} and {@link dev.parallax.paxos.CatchUp}. See
- * docs/protocols/multi-paxos.md.
+ * {@link dev.parallax.paxos.ViewMonitor}, {@link dev.parallax.paxos.CatchUp}, and the pieces of its
+ * own dispatch: {@code ViewChanges}, {@code LeaderContact}, {@code Heartbeats}, {@code PaxosPhases},
+ * {@code LeaderAdmin} and {@code RecoveryAnswers}. See docs/protocols/multi-paxos.md.
  */
 package dev.parallax.paxos;
