@@ -104,13 +104,6 @@ class MembershipProcessTest {
     @org.junit.jupiter.api.Tag("one-placement") // the core's placement does not matter here; see smr-examples/pom.xml
     @DisplayName("a wiped replica is replaced by a joining one under load, with a leader SIGKILL during the change: nothing lost, linearizable, converged")
     void replaceAWipedReplicaUnderLoadWithALeaderKill(String ordering, @TempDir Path dir) throws Exception {
-        // CI budget (each case costs 13 to 24 s): Multi-Paxos, U-Ring and M-Ring run under -Pstress. The
-        // default run replaces M-Ring ring members in real processes in the multi-ring case (its rings are
-        // M-Ring rings) and U-Ring ones in VoleryMembershipProcessTest (U-Ring rings), hands a U-Ring's
-        // coordination over on SIGTERM in RollingRestartProcessTest, replaces a single ring's members over
-        // real threads in RingMembershipBroadcastTest, and a Multi-Paxos voter under kills in MembershipChaosTest.
-        org.junit.jupiter.api.Assumptions.assumeTrue(List.of("s-paxos", "multi-ring").contains(ordering)
-                || Boolean.getBoolean("parallax.stress"), "this ordering's process case runs under -Pstress");
         Properties p = ProcessCluster.localDefaults(dir.resolve("data"), 500);
         p.setProperty("ordering", ordering);
         p.setProperty("log.sync", "every-batch");

@@ -44,10 +44,10 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * while members assume the window, must break some seed early.
  *
  * <p>Seeds ({@link SimulationSeeds}; a failure prints the {@code -Dsim.seed=S} that replays it):
- * two thirds of {@code -Dsim.seeds} for each of the three operation mixes (replacements; growing
- * and shrinking; both with leadership transfers), at most a third of {@value #MAX_SEEDS} each, and
- * one third for the mix of both with snapshots, at most a sixth of it: 2333 by default, 23333 under
- * {@code -Pstress}. The fault window (0.4 s) and the load after the heal (0.15 s) are shorter than
+ * a third of {@code -Dsim.seeds} for the mix of replacements, resizes and transfers with snapshots
+ * (its seeds cost the most), and the rest of twice {@code -Dsim.seeds} shared by the three
+ * operation mixes (replacements; growing and shrinking; both with leadership transfers), at most
+ * {@value #MAX_SEEDS} in all: 333 + 3 x 556 = 2001 by default, 20000 under {@code -Pstress}. The fault window (0.4 s) and the load after the heal (0.15 s) are shorter than
  * the multi-ring simulation's to fit that many in the suite's budget.
  */
 @dev.parallax.core.testkit.DeterministicSimulation
@@ -172,12 +172,23 @@ class MultiRingMembershipSimulationTest {
     }
 
     /**
-     * Twice {@code -Dsim.seeds} over the three tests, at most {@value #MAX_SEEDS}, of
+     * {@link #mixSeeds()} seeds of
      * {@link #scenario(long)} with operations of {@code mix}; asserts the operations went through and
      * the faults happened.
      */
     private static MultiRingMembershipNemesis.Counts runSeeds(String name, MultiRingMembershipNemesis.Mix mix) {
-        return runSeeds(name, mix, Math.min(MAX_SEEDS / 3, SimulationSeeds.count(1000) * 2 / 3), 0, new long[6]);
+        return runSeeds(name, mix, mixSeeds(), 0, new long[6]);
+    }
+
+    /** The seeds with snapshots: a third of {@code -Dsim.seeds}, at most a sixth of {@value #MAX_SEEDS}. */
+    private static int snapshotSeeds() {
+        return Math.min(MAX_SEEDS / 6, SimulationSeeds.count(1000) / 3);
+    }
+
+    /** The seeds of each operation mix: a third of what twice {@code -Dsim.seeds} leaves beside {@link #snapshotSeeds()}. */
+    private static int mixSeeds() {
+        int total = Math.min(MAX_SEEDS, 2 * SimulationSeeds.count(1000));
+        return (total - snapshotSeeds() + 2) / 3;
     }
 
     /**
@@ -253,7 +264,7 @@ class MultiRingMembershipSimulationTest {
     void processesChangedWithSnapshotsUnderTheFaultMix() {
         long[] snaps = new long[6];
         MultiRingMembershipNemesis.Counts c = runSeeds("multi-ring membership, all with snapshots",
-                MultiRingMembershipNemesis.Mix.ALL, Math.min(MAX_SEEDS / 6, SimulationSeeds.count(1000) / 3),
+                MultiRingMembershipNemesis.Mix.ALL, snapshotSeeds(),
                 SNAPSHOT_EVERY, snaps);
         if (c.completed() >= 100) {
             assertThat(snaps[0]).as("snapshots taken").isPositive();
