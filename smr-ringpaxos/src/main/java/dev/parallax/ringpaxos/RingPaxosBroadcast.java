@@ -244,8 +244,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
 
                 @Override
                 public int transferTarget(RingPaxosCore core) {
-                    // A member that does not coordinate names itself: the transfer then refuses, naming the coordinator.
-                    return core.isCoordinator() ? core.transferTarget() : core.self();
+                    return core.transferTarget();
                 }
 
                 @Override

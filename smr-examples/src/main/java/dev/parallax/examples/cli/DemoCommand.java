@@ -130,7 +130,7 @@ final class DemoCommand implements Callable<Integer> {
         if (seconds < 1 || warmup < 0) {
             return "--seconds must be at least 1 and --warmup at least 0";
         }
-        return membership ? MembershipNemesis.demoRefusal(service, runtime) : null;
+        return membership ? MembershipNemesis.refusal(service, runtime) : null;
     }
 
     @Override

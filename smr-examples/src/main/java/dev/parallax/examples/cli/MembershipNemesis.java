@@ -37,44 +37,26 @@ final class MembershipNemesis implements NetworkFaults.Nemesis {
     }
 
     /**
-     * Why {@code parallax chaos} cannot run {@code --membership} with these options, or null: only
+     * Why {@code parallax chaos} or {@code parallax demo} cannot run {@code --membership} with these
+     * options, or null: only
      * the key-value store over one group, ordered by Multi-Paxos, S-Paxos, U-Ring, M-Ring or Multi-Ring (the
      * chaos cluster file then sets {@code ring.member.ids}, {@link ChaosCommand}), changes its
      * members at run time, and a joining replica of a TLS cluster would need a certificate of its own.
      */
     static String refusal(ServiceOptions service, RuntimeOptions runtime) {
         Orderings ordering = ordering(runtime);
-        if (!ordering.ringMembers() && !ordering.transfersLeadership()) {
+        if (!ordering.transfersLeadership()) {
             return "--membership: ordering " + ordering.configName() + " does not support membership changes at run time "
                     + "(multi-paxos, s-paxos, u-ring, m-ring and multi-ring do)";
         }
-        return commonRefusal(service, runtime);
-    }
-
-    /**
-     * Why {@code parallax demo --membership} cannot run with these options, or null: as
-     * {@link #refusal}, but the demo hands leadership to the new replica, so only the orderings
-     * that transfer leadership ({@link Orderings#transfersLeadership()}: Multi-Paxos, S-Paxos and
-     * the Ring Paxos orderings).
-     */
-    static String demoRefusal(ServiceOptions service, RuntimeOptions runtime) {
-        Orderings ordering = ordering(runtime);
-        if (!ordering.transfersLeadership()) {
-            return "--membership: the demo hands leadership to the new replica, which ordering " + ordering.configName()
-                    + " does not support (multi-paxos, s-paxos, u-ring, m-ring and multi-ring do)";
-        }
-        return commonRefusal(service, runtime);
-    }
-
-    private static Orderings ordering(RuntimeOptions runtime) {
-        return runtime.ordering == null ? Orderings.MULTI_PAXOS : runtime.ordering;
-    }
-
-    private static String commonRefusal(ServiceOptions service, RuntimeOptions runtime) {
         if (service.volery() || service.kvPartitioned(runtime)) {
             return "--membership: only the key-value store over one group changes its members at run time";
         }
         return service.tls ? "--membership: not with --tls (a joining replica needs a certificate of its own)" : null;
+    }
+
+    private static Orderings ordering(RuntimeOptions runtime) {
+        return runtime.ordering == null ? Orderings.MULTI_PAXOS : runtime.ordering;
     }
 
     @Override

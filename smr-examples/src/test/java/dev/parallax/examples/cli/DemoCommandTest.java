@@ -148,8 +148,8 @@ class DemoCommandTest {
     void theMembershipDemoNeedsAnOrderingThatChangesItsMembers() {
         DemoCommand demo = new DemoCommand();
         new CommandLine(demo).parseArgs("--membership", "--ordering", "multicast");
-        assertThat(demo.refusal()).isEqualTo("--membership: the demo hands leadership to the new replica, which ordering "
-                + "multicast does not support (multi-paxos, s-paxos, u-ring, m-ring and multi-ring do)");
+        assertThat(demo.refusal()).isEqualTo("--membership: ordering multicast does not support membership changes at run "
+                + "time (multi-paxos, s-paxos, u-ring, m-ring and multi-ring do)");
         for (String ordering : new String[] {"s-paxos", "u-ring", "m-ring", "multi-ring"}) {
             DemoCommand accepted = new DemoCommand();
             new CommandLine(accepted).parseArgs("--membership", "--ordering", ordering);
@@ -160,7 +160,7 @@ class DemoCommandTest {
             assertThat(new CommandLine(new DemoCommand(System.out, e)).execute("--membership", "--ordering", "multicast"))
                     .isEqualTo(2);
         }
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("which ordering multicast does not support");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("ordering multicast does not support membership changes");
     }
 
     /**

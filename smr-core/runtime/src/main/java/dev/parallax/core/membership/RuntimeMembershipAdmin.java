@@ -136,8 +136,9 @@ public final class RuntimeMembershipAdmin<M, R, V, C extends ProtocolCore<M, R, 
     public CompletableFuture<String> transferLeadership(int id) {
         CompletableFuture<String> f = new CompletableFuture<>();
         submit(f, (c, now, out) -> {
-            int target = id < 0 ? ordering.transferTarget(c) : id;
-            String refusal = target < 0 ? "no other voter is within a window of this leader to hand leadership to"
+            // Only a leader picks a target; asked elsewhere, the ordering refuses and names the leader.
+            int target = id < 0 && ordering.leads(c) ? ordering.transferTarget(c) : id;
+            String refusal = target < 0 && ordering.leads(c) ? "no other voter is within a window of this leader to hand leadership to"
                     : ordering.transfer(c, target, now, out);
             if (refusal != null) {
                 f.completeExceptionally(refused(c, refusal));
