@@ -108,6 +108,13 @@ final class ZkWatchHub {
     private final Set<Integer> cleared = new HashSet<>();
     /** Per partition, the watches set here (all sessions): the timer polls those with any. */
     private final int[] watchesAt;
+    /**
+     * Per session: its latest notification not yet written to the socket. A reply waits for it
+     * ({@link #beforeReply}): an event delivered by another thread's poll is a task queued on the
+     * connection's event loop, and a reply the loop writes directly would otherwise overtake it.
+     * Set under the lock before the event's watch is consumed; removed by the write's completion.
+     */
+    private final Map<Long, CompletableFuture<Void>> writing = new ConcurrentHashMap<>();
 
     /** One session's watches set here: one-shot data (and exist) and child watches, persistent ones. */
     private static final class SessionWatches {
@@ -280,13 +287,15 @@ final class ZkWatchHub {
     /** {@link #beforeReply(long, VoleryCommand)} for a command on {@code path}, or on every partition. */
     CompletableFuture<Void> beforeReply(long session, String path, boolean everyPartition) {
         if (!bySession.containsKey(session)) {
-            return DONE; // the common case: no watch, no lock
+            // the common case: no watch, no lock. Checked after bySession: a poll marks the write
+            // before it consumes the session's last watch.
+            return written(session);
         }
         Set<Integer> partitions = new TreeSet<>();
         synchronized (this) {
             SessionWatches w = bySession.get(session);
             if (w == null || w.isEmpty()) {
-                return DONE;
+                return written(session);
             }
             int owner = everyPartition ? -1 : backend.partitionOf(path);
             for (int p : holders(w)) {
@@ -297,7 +306,17 @@ final class ZkWatchHub {
         for (int p : partitions) {
             polls.add(poll(p));
         }
-        return CompletableFuture.allOf(polls.toArray(CompletableFuture[]::new)).handle((v, e) -> null);
+        return CompletableFuture.allOf(polls.toArray(CompletableFuture[]::new)).handle((v, e) -> null)
+                .thenCompose(v -> written(session));
+    }
+
+    /**
+     * Completes once every notification handed to {@code session}'s connection so far is written
+     * (written in order, so the latest one's write suffices); never exceptionally.
+     */
+    private CompletableFuture<Void> written(long session) {
+        CompletableFuture<Void> latest = writing.get(session);
+        return latest == null ? DONE : latest;
     }
 
     private static void addIf(Set<Integer> partitions, int partition, int owner) {
@@ -359,8 +378,8 @@ final class ZkWatchHub {
                 overflowed(partition);
                 continue;
             }
+            write(e.session(), e.type(), e.path()); // marks the write before fired() may drop the session
             fired(e.session(), e.type(), e.path());
-            write(e.session(), e.type(), e.path());
         }
     }
 
@@ -433,7 +452,12 @@ final class ZkWatchHub {
         metrics.watch(ZkMetrics.WatchEvent.DELIVERED); // counted first: a client may see the event at once
         ByteBuf out = ch.alloc().ioBuffer();
         ZkWire.writeReply(out, new ReplyHeader(NOTIFICATION_XID, -1L, 0), new WatcherEvent(type, SYNC_CONNECTED, path));
-        ch.writeAndFlush(out, ch.voidPromise());
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        writing.put(session, done);
+        ch.writeAndFlush(out).addListener(f -> {
+            writing.remove(session, done);
+            done.complete(null); // written or failed (the connection closed): either way not pending
+        });
     }
 
     /**
