@@ -90,6 +90,11 @@ final class ChaosCommand implements Callable<Integer> {
             + "Ordering multi-paxos, s-paxos, u-ring, m-ring or multi-ring only.")
     boolean membership;
 
+    @Option(names = "--jvm-options", defaultValue = "-Xmx512m -XX:+UseParallelGC", description = "Options of the replica "
+            + "JVMs of the store over one group, space-separated (default ${DEFAULT-VALUE}; e.g. -XX:TieredStopAtLevel=1 "
+            + "for short runs on a small machine: no C2 compilations competing with the load).")
+    String jvmOptions;
+
     @Mixin
     ServiceOptions service = new ServiceOptions();
 
@@ -151,8 +156,7 @@ final class ChaosCommand implements Callable<Integer> {
                     props.setProperty("ring.heartbeat.ms", "40");
                     props.setProperty("ring.suspect.ms", "400");
                 }
-                configured = new ProcessCluster(work, 3, props, false,
-                        List.of("-Xmx512m", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), service.tls)
+                configured = new ProcessCluster(work, 3, props, false, replicaJvm(), service.tls)
                         .replicaArgs("--metrics-port", "0", "--fault-control");
             }
         } catch (IllegalArgumentException e) {
@@ -199,12 +203,12 @@ final class ChaosCommand implements Callable<Integer> {
     }
 
     /**
-     * Joining ids a membership run of {@code run} may use: at most one replacement every other
-     * membership step, a step at most every 3 s; within the 32 ids, and the 31 a ring may use
+     * Joining ids a membership run of {@code run} may use: at most one replacement per membership
+     * step, a step at most every 3 s (a second's pause and the replacement); within the 32 ids, and the 31 a ring may use
      * ({@code RingConfig.MAX_MEMBERS}).
      */
     private static int slots(Duration run) {
-        return (int) Math.min(dev.parallax.ringpaxos.RingConfig.MAX_MEMBERS - 3, 2 + run.toSeconds() / 6);
+        return (int) Math.min(dev.parallax.ringpaxos.RingConfig.MAX_MEMBERS - 3, 2 + run.toSeconds() / 3);
     }
 
     /**
@@ -219,6 +223,18 @@ final class ChaosCommand implements Callable<Integer> {
         out.println(ok ? "  verdict          OK: linearizable, no acknowledged write lost, " + convergedText
                 : "  verdict          FAILED (replica logs in " + work + ")");
         return ok;
+    }
+
+    /** {@code --jvm-options} and the replicas' log level. */
+    private List<String> replicaJvm() {
+        List<String> options = new java.util.ArrayList<>();
+        for (String o : jvmOptions.strip().split("\\s+")) {
+            if (!o.isEmpty()) {
+                options.add(o);
+            }
+        }
+        options.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+        return options;
     }
 
     /** Deletes the temporary work directory of a passing run (not a {@code --dir}); the exit code. */

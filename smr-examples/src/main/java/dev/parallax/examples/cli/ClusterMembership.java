@@ -24,7 +24,7 @@ import java.util.function.Predicate;
  * directory, added as a learner, then {@code replace}d in one change; the old one stopped with
  * SIGTERM and its data directory deleted), and leadership is handed to a chosen voter. Requests go
  * to the leader's admin routes ({@link MembershipRequests}); where the membership has parts that
- * change on their own (Multi-Ring's rings), each change goes to each part in turn, asked of each
+ * change on their own (Multi-Ring's rings), each change goes to every part at once, asked of each
  * live voter until the part's leader takes it. Tracks the voters, the replicas to
  * kill, restart and check, and gives clients every endpoint a replica may ever have: the file's,
  * and one per joining id, picked up front ({@code slots} of them, ids from the file's size up).
@@ -260,33 +260,55 @@ final class ClusterMembership implements NetworkFaults.Replicas {
     }
 
     /**
-     * Every part's leadership to {@code to}, all parts at once, one thread each (a part's hand-over
+     * Every part's leadership to {@code to}, all parts at once ({@link #eachPart}: a part's hand-over
      * holds its stream back, and the merge of the streams waits for the slowest).
      */
     private Transfer transferParts(List<String> parts, int to, long deadline) throws IOException, InterruptedException {
         long askedAt = System.nanoTime();
+        int[] from = new int[parts.size()];
+        List<String> answers = eachPart(parts, (k, part) -> {
+            String[] answer = new String[1];
+            from[k] = transferPart(part, to, deadline, answer);
+            return part + ": " + answer[0];
+        });
+        return new Transfer(from[0], to, askedAt, System.nanoTime(), String.join("; ", answers));
+    }
+
+    /** One part's step of a change, {@code k} its index in the list of parts; returns its answer. */
+    @FunctionalInterface
+    private interface PartStep {
+        String run(int k, String part) throws IOException, InterruptedException;
+    }
+
+    /**
+     * Runs {@code step} for every part at once, one thread each (the parts are independent orders,
+     * each deciding its own member set), and returns their answers in the parts' order.
+     *
+     * @throws IOException the first failed part's failure, once every part is done
+     */
+    private static List<String> eachPart(List<String> parts, PartStep step) throws IOException, InterruptedException {
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(parts.size());
         try {
             List<java.util.concurrent.Future<String>> each = new ArrayList<>();
-            int[] from = new int[parts.size()];
             for (int i = 0; i < parts.size(); i++) {
-                String part = parts.get(i);
                 int k = i;
-                each.add(pool.submit(() -> {
-                    String[] answer = new String[1];
-                    from[k] = transferPart(part, to, deadline, answer);
-                    return part + ": " + answer[0];
-                }));
+                each.add(pool.submit(() -> step.run(k, parts.get(k))));
             }
             List<String> answers = new ArrayList<>();
+            IOException failed = null;
             for (java.util.concurrent.Future<String> f : each) {
                 try {
                     answers.add(f.get());
                 } catch (java.util.concurrent.ExecutionException e) {
-                    throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+                    if (failed == null) {
+                        failed = e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+                    }
                 }
             }
-            return new Transfer(from[0], to, askedAt, System.nanoTime(), String.join("; ", answers));
+            if (failed != null) {
+                throw failed;
+            }
+            return answers;
         } finally {
             pool.shutdownNow();
         }
@@ -328,9 +350,10 @@ final class ClusterMembership implements NetworkFaults.Replicas {
             throws IOException, InterruptedException {
         List<String> parts = parts(deadline);
         if (!parts.isEmpty()) {
-            for (String part : parts) {
+            eachPart(parts, (k, part) -> {
                 changePart(part, path, body, goal, deadline);
-            }
+                return part;
+            });
             return;
         }
         String last = "no leader";

@@ -10,12 +10,12 @@ import java.util.function.DoubleSupplier;
 
 /**
  * The membership steps of {@code parallax chaos --membership}, between its kills and partitions
- * ({@link NetworkFaults}): in turn, a random voter replaced by a fresh replica
+ * ({@link NetworkFaults}): each step replaces a random voter by a fresh replica
  * ({@link ClusterMembership#replace}: new id, empty data directory, {@code --join}, added as a
  * learner, then {@code replace}; the old one stopped and its data directory deleted; any voter
- * but the last of the cluster file's, {@link ClusterMembership#replaceable}), and
- * leadership handed to a random other voter ({@link ClusterMembership#transfer}; under Multi-Ring
- * every ring's coordination); transfers only once the joining ids are used up. A step that does
+ * but the last of the cluster file's, {@link ClusterMembership#replaceable}), then hands
+ * leadership to a random other voter ({@link ClusterMembership#transfer}; under Multi-Ring
+ * every ring's coordination); only the transfer once the joining ids are used up. A step that does
  * not complete is printed and counted ({@link #failed}), which fails the run.
  *
  * <p>Runs on the chaos loop's thread; blocks for each step.
@@ -24,7 +24,6 @@ final class MembershipNemesis implements NetworkFaults.Nemesis {
     private final PrintStream out;
     private final ClusterMembership members;
     private final DoubleSupplier elapsed;
-    private int steps;
     private int replacements;
     private int transfers;
     private int failed;
@@ -59,23 +58,30 @@ final class MembershipNemesis implements NetworkFaults.Nemesis {
         return runtime.ordering == null ? Orderings.MULTI_PAXOS : runtime.ordering;
     }
 
+    /**
+     * One membership step: a random replaceable voter replaced (while joining ids remain), then
+     * leadership handed to a random voter other than the leader (the new one among them). Both in
+     * one step, so that every run with a membership step has both kinds, however slow the machine.
+     */
     @Override
     public void step(Random rnd) throws InterruptedException {
-        int[] voters = members.voters();
-        if (steps++ % 2 == 0 && members.canReplace()) {
+        if (members.canReplace()) {
             int[] replaceable = members.replaceable();
             int old = replaceable[rnd.nextInt(replaceable.length)];
             try {
                 ClusterMembership.Replacement r = members.replace(old);
                 replacements++;
-                out.printf("  %6.1f s  replaced voter %d by replica %d (started, caught up and voting in %d ms); voters %s%n",
-                        elapsed.getAsDouble(), old, r.newId(), r.catchUp().toMillis(), Arrays.toString(members.voters()));
+                out.printf("  %6.1f s  replaced voter %d by replica %d (started, caught up and voting in %d ms: process ready"
+                                + " at %d ms, learner at %d ms); voters %s%n", elapsed.getAsDouble(), old, r.newId(),
+                        r.catchUp().toMillis(), TimeUnit.NANOSECONDS.toMillis(r.readyAt() - r.startedAt()),
+                        TimeUnit.NANOSECONDS.toMillis(r.addedAt() - r.startedAt()), Arrays.toString(members.voters()));
             } catch (IOException e) {
                 failed++;
                 out.printf("  %6.1f s  FAILED to replace voter %d: %s%n", elapsed.getAsDouble(), old, e.getMessage());
+                return;
             }
-            return;
         }
+        int[] voters = members.voters();
         int leader = members.awaitLeader(Duration.ofSeconds(10));
         int to = voters[rnd.nextInt(voters.length)];
         if (to == leader) {
