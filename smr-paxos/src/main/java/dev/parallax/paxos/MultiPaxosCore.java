@@ -67,6 +67,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     private final RecoveryAnswers recoveryAnswers;
     private final LeaderAdmin admin;
     private final PaxosPhases phases;
+    private final ReadRounds reads;
 
     /**
      * A replica whose log lost nothing it acted on.
@@ -117,6 +118,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         this.admin = new LeaderAdmin(config, self, members, group, learner, proposer, monitor, quorumCheck, transfer,
                 heartbeats, views);
         this.phases = new PaxosPhases(self, members, group, acceptor, learner, proposer, monitor, transfer, recovery);
+        this.reads = new ReadRounds(config, self, members, learner, proposer);
     }
 
     /**
@@ -296,6 +298,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
             recovery.tick(now, view(), learner, acceptor, out);
             catchUp.tick(now, view(), learner, out);
             out.wakeAt(now + Math.min(config.heartbeatNanos(), config.retransmitNanos()));
+            reads.check(view(), leaderHint(), now, out);
             return;
         }
         if (proposer.refill(now, out)) {
@@ -317,6 +320,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         }
         catchUp.tick(now, view(), learner, out);
         out.wakeAt(now + Math.min(config.heartbeatNanos(), config.retransmitNanos()));
+        reads.check(view(), leaderHint(), now, out);
     }
 
     @Override
@@ -382,6 +386,14 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
             recoveryAnswers.answer(from, q, viewBefore, now, out);
         } else if (m instanceof PaxosMessage.RecoveryReply r) {
             recovery.onReply(from, r, view(), now, learner, out);
+        } else if (m instanceof PaxosMessage.ReadConfirm c) {
+            reads.onConfirm(from, c, view(), recovery.recovering(), out);
+        } else if (m instanceof PaxosMessage.ReadConfirmAck a) {
+            reads.onConfirmAck(from, a, view(), out);
+        } else if (m instanceof PaxosMessage.ReadIndexRequest r) {
+            reads.onRequest(from, r, view(), now, out);
+        } else if (m instanceof PaxosMessage.ReadIndexReply r) {
+            reads.onReply(r, leaderHint(), out);
         }
         if (recovery.catchingUp()) {
             recovery.finishIfCaughtUp(learner, acceptor, out);
@@ -391,6 +403,13 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         if (proposer.refill(now, out)) {
             monitor.broadcastSent(now);
         }
+        reads.check(view(), leaderHint(), now, out);
+    }
+
+    /** Read-index ({@link ReadRounds}): the leader notes and confirms the read, a follower asks its leader. */
+    @Override
+    public void onReadIndex(long read, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        reads.onLocalRead(read, view(), leaderHint(), isFollowing() && !recovery.recovering(), now, out);
     }
 
     /** Whether {@code id} was removed by a change in effect at this replica's first undecided instance. */

@@ -144,4 +144,32 @@ public sealed interface PaxosMessage {
      */
     record TimeoutNow(long view, long firstUndecided) implements PaxosMessage {
     }
+
+    /**
+     * Read-index (Raft thesis §6.4): the leader of {@code view} asks its voters whether they still
+     * follow it, for the reads that arrived before this round was sent ({@link ReadRounds}).
+     */
+    record ReadConfirm(long view, long round) implements PaxosMessage {
+    }
+
+    /**
+     * The answer to a {@link ReadConfirm}: the sender's view (the leader counts it only if it is
+     * its own) and the round echoed.
+     */
+    record ReadConfirmAck(long view, long round) implements PaxosMessage {
+    }
+
+    /** A follower asks the leader of {@code view} for the position of its read {@code read}. */
+    record ReadIndexRequest(long view, long read) implements PaxosMessage {
+    }
+
+    /**
+     * The leader's answer to a {@link ReadIndexRequest}: read {@code read} may run once every
+     * decision below {@code position} was delivered, or, with {@code position} -1
+     * ({@link #REFUSED}), the sender cannot confirm a position (it does not lead).
+     */
+    record ReadIndexReply(long view, long read, long position) implements PaxosMessage {
+        /** {@code position} of a refusal. */
+        public static final long REFUSED = -1;
+    }
 }

@@ -35,6 +35,10 @@ import java.util.List;
  * 12 PreVoteReply view:8 candidateView:8 granted:1 (0 or 1)
  * 13 StepDown     view:8
  * 14 TimeoutNow   view:8 firstUndecided:8
+ * 15 ReadConfirm      view:8 round:8
+ * 16 ReadConfirmAck   view:8 round:8
+ * 17 ReadIndexRequest view:8 read:8
+ * 18 ReadIndexReply   view:8 read:8 position:8   (position -1: refused)
  * </pre>
  */
 public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
@@ -52,6 +56,10 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
     private static final int PRE_VOTE_REPLY = 12;
     private static final int STEP_DOWN = 13;
     private static final int TIMEOUT_NOW = 14;
+    private static final int READ_CONFIRM = 15;
+    private static final int READ_CONFIRM_ACK = 16;
+    private static final int READ_INDEX_REQUEST = 17;
+    private static final int READ_INDEX_REPLY = 18;
     private static final int KIND_COMMANDS = 0;
     private static final int KIND_MEMBERSHIP = 1;
 
@@ -86,6 +94,14 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
             return STEP_DOWN;
         } else if (m instanceof PaxosMessage.TimeoutNow) {
             return TIMEOUT_NOW;
+        } else if (m instanceof PaxosMessage.ReadConfirm) {
+            return READ_CONFIRM;
+        } else if (m instanceof PaxosMessage.ReadConfirmAck) {
+            return READ_CONFIRM_ACK;
+        } else if (m instanceof PaxosMessage.ReadIndexRequest) {
+            return READ_INDEX_REQUEST;
+        } else if (m instanceof PaxosMessage.ReadIndexReply) {
+            return READ_INDEX_REPLY;
         }
         throw new IllegalArgumentException("no frame type for " + m.getClass().getSimpleName());
     }
@@ -126,6 +142,14 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
             out.putLong(pv.firstUndecided());
         } else if (m instanceof PaxosMessage.PreVoteReply r) {
             out.putLong(r.candidateView()).putByte(r.granted() ? 1 : 0);
+        } else if (m instanceof PaxosMessage.ReadConfirm c) {
+            out.putLong(c.round());
+        } else if (m instanceof PaxosMessage.ReadConfirmAck a) {
+            out.putLong(a.round());
+        } else if (m instanceof PaxosMessage.ReadIndexRequest r) {
+            out.putLong(r.read());
+        } else if (m instanceof PaxosMessage.ReadIndexReply r) {
+            out.putLong(r.read()).putLong(r.position());
         }
     }
 
@@ -178,6 +202,13 @@ public final class PaxosMessageCodec implements MessageCodec<PaxosMessage> {
             }
             case STEP_DOWN -> new PaxosMessage.StepDown(view);
             case TIMEOUT_NOW -> new PaxosMessage.TimeoutNow(view, b.getLong());
+            case READ_CONFIRM -> new PaxosMessage.ReadConfirm(view, b.getLong());
+            case READ_CONFIRM_ACK -> new PaxosMessage.ReadConfirmAck(view, b.getLong());
+            case READ_INDEX_REQUEST -> new PaxosMessage.ReadIndexRequest(view, b.getLong());
+            case READ_INDEX_REPLY -> {
+                long read = b.getLong();
+                yield new PaxosMessage.ReadIndexReply(view, read, b.getLong());
+            }
             default -> throw new MalformedMessageException("unknown paxos message type " + type);
         };
         b.end();

@@ -109,6 +109,15 @@ final class Proposer {
         return nextInstance;
     }
 
+    /**
+     * Read-index: the position a read noted now must wait for, while leading: every instance this
+     * leader proposed or will re-propose from its Phase 1 lies below it, so every value chosen in
+     * an earlier view or proposed in this one does.
+     */
+    long readPoint() {
+        return Math.max(nextInstance, reproposeEnd);
+    }
+
     /** Whether a new proposal would be taken now. */
     boolean hasRoom() {
         return state == State.LEADING && !paused && nextInstance >= reproposeEnd && inFlight.size() < config.window()

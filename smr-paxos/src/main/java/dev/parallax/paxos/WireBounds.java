@@ -16,7 +16,9 @@ import java.util.List;
  * {@code PrepareOk}'s {@code continueFrom} is {@link PaxosMessage.PrepareOk#COMPLETE} or an instance,
  * a {@code CatchUpQuery} asks {@code from <= to} (the answering core clamps the width to
  * {@link PaxosConfig#catchUpMaxInstances()}), a {@code RecoveryReply}'s {@code highest} is an
- * instance or {@code -1}, and a {@code PreVoteReply}'s {@code candidateView} is a view. Nothing else is checked here: these are the numbers loops and arithmetic
+ * instance or {@code -1}, a {@code PreVoteReply}'s {@code candidateView} is a view, a read round is an instance-ranged
+ * number and a {@code ReadIndexReply}'s position an instance or {@code -1} (a read's number is the
+ * asker's opaque tag). Nothing else is checked here: these are the numbers loops and arithmetic
  * depend on, not the protocol's invariants (a peer is trusted to run the protocol; mutual TLS
  * between replicas authenticates it).
  *
@@ -85,6 +87,12 @@ public final class WireBounds {
         } else if (m instanceof PaxosMessage.PreVoteReply r) {
             return isView(r.candidateView()) ? null
                     : "candidate view " + r.candidateView() + " outside [0, " + MAX_VIEW + "]";
+        } else if (m instanceof PaxosMessage.ReadConfirm c) {
+            return instance("round", c.round());
+        } else if (m instanceof PaxosMessage.ReadConfirmAck a) {
+            return instance("round", a.round());
+        } else if (m instanceof PaxosMessage.ReadIndexReply r) {
+            return r.position() == PaxosMessage.ReadIndexReply.REFUSED ? null : instance("position", r.position());
         } else if (m instanceof PaxosMessage.RecoveryReply r) {
             if (!isView(r.fence())) {
                 return "fence " + r.fence() + " outside [0, " + MAX_VIEW + "]";

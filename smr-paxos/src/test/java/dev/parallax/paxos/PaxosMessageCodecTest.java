@@ -47,7 +47,12 @@ class PaxosMessageCodecTest {
             new PaxosMessage.PreVote(4, 11),
             new PaxosMessage.PreVoteReply(5, 4, true),
             new PaxosMessage.StepDown(4),
-            new PaxosMessage.TimeoutNow(4, 12));
+            new PaxosMessage.TimeoutNow(4, 12),
+            new PaxosMessage.ReadConfirm(4, 13),
+            new PaxosMessage.ReadConfirmAck(4, 13),
+            new PaxosMessage.ReadIndexRequest(4, -77),
+            new PaxosMessage.ReadIndexReply(4, -77, 30),
+            new PaxosMessage.ReadIndexReply(4, 78, PaxosMessage.ReadIndexReply.REFUSED));
 
     private PaxosMessage roundTrip(PaxosMessage m) {
         ByteBufferWire.Encoded e = ByteBufferWire.encode(codec, m);
@@ -96,7 +101,12 @@ class PaxosMessageCodecTest {
                 Combinators.combine(n, n).as((v, i) -> (PaxosMessage) new PaxosMessage.PreVote(v, i)),
                 Combinators.combine(n, n, Arbitraries.of(true, false))
                         .as((v, c, g) -> (PaxosMessage) new PaxosMessage.PreVoteReply(v, c, g)),
-                n.map(v -> (PaxosMessage) new PaxosMessage.StepDown(v)));
+                n.map(v -> (PaxosMessage) new PaxosMessage.StepDown(v)),
+                Combinators.combine(n, n).as((v, r) -> (PaxosMessage) new PaxosMessage.ReadConfirm(v, r)),
+                Combinators.combine(n, n).as((v, r) -> (PaxosMessage) new PaxosMessage.ReadConfirmAck(v, r)),
+                Combinators.combine(n, Arbitraries.longs()).as((v, r) -> (PaxosMessage) new PaxosMessage.ReadIndexRequest(v, r)),
+                Combinators.combine(n, Arbitraries.longs(), Arbitraries.oneOf(Arbitraries.just(-1L), n))
+                        .as((v, r, p) -> (PaxosMessage) new PaxosMessage.ReadIndexReply(v, r, p)));
     }
 
     @Test
@@ -115,7 +125,7 @@ class PaxosMessageCodecTest {
     @Test
     void anUnknownTypeIsABadFrame() {
         byte[] body = body(new PaxosMessage.Accept(1, 2));
-        for (int type : new int[]{0, 15, 99, 255}) {
+        for (int type : new int[]{0, 19, 99, 255}) {
             assertThatThrownBy(() -> decode(type, body)).isInstanceOf(MalformedMessageException.class)
                     .hasMessageContaining("unknown paxos message type " + type);
         }

@@ -29,6 +29,14 @@ import java.nio.channels.WritableByteChannel;
  * cheaply (persistent or copy-on-write structures), and keep {@link #snapshot} writing the same
  * bytes.
  *
+ * <p><b>Queries.</b> A read-only {@link #query} runs on one replica, outside the total order, once
+ * the replica executed every command that completed before the query was issued (read-index,
+ * Raft thesis §6.4, or a lease): it is linearizable without being ordered. It sees the state
+ * between two commands, never during one: the replica calls it while no command executes (after
+ * a sequential executor's command, or after a parallel executor quiesced). A state machine that
+ * does not override it answers queries through the order: the replica refuses the query and the
+ * client sends the same bytes as a command instead, so {@link #execute} must accept them too.
+ *
  * <p><b>Errors.</b> A {@link RuntimeException} thrown by {@link #execute} does not stop the replica:
  * the executor turns it into an error {@link CommandResult} (the same on every replica, because the
  * command and state are the same) and goes on. The implementation must leave its state unchanged
@@ -46,6 +54,23 @@ public interface StateMachine {
      * @throws RuntimeException to reject the command; the state must be unchanged
      */
     ByteBuffer execute(ByteBuffer command);
+
+    /**
+     * Answers the read-only {@code query} from the current state, which it must not change. Called
+     * on the replica's query thread while no command executes (see the class comment); it may be
+     * called between any two commands, as often as reads come. Default: not supported, the client
+     * then orders the same bytes as a command.
+     *
+     * @param query the query bytes (the same bytes a client could send as a command); read-only,
+     *              valid only during the call
+     * @return the reply, as {@link #execute} would return it for these bytes as a command
+     * @throws UnsupportedOperationException if this state machine (or this kind of query) is not
+     *                                       answered outside the order: the client orders it
+     * @throws RuntimeException              to reject the query (an error reply, as for a command)
+     */
+    default ByteBuffer query(ByteBuffer query) {
+        throw new UnsupportedOperationException("this state machine answers reads through the order");
+    }
 
     /**
      * Writes the whole state to {@code out}. Called on the executing thread while no command runs;

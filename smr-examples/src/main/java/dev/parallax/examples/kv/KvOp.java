@@ -58,6 +58,11 @@ public enum KvOp {
         return this == DBSIZE || this == FLUSHALL;
     }
 
+    /** Whether the op only reads (GET, EXISTS, MGET, DBSIZE): a replica may answer it as a query. */
+    public boolean isReadOnly() {
+        return this == GET || this == EXISTS || this == MGET || this == DBSIZE;
+    }
+
     /** The op code in the wire format. */
     public byte code() {
         return code;

@@ -121,6 +121,20 @@ public final class KvStateMachine implements StateMachine {
     }
 
     /**
+     * A read-only command ({@link KvOp#isReadOnly}: GET, EXISTS, MGET, DBSIZE) answered outside the
+     * order, exactly as {@link #execute} answers it; any other op is refused with
+     * {@link UnsupportedOperationException}, so the client orders it.
+     */
+    @Override
+    public ByteBuffer query(ByteBuffer query) {
+        KvCommand decoded = KvCommand.decode(query.duplicate());
+        if (!decoded.op().isReadOnly()) {
+            throw new UnsupportedOperationException(decoded.op() + " changes the store: it is ordered");
+        }
+        return execute(query);
+    }
+
+    /**
      * Executes one encoded {@link KvCommand}.
      *
      * @throws IllegalArgumentException if the bytes are not a well-formed command

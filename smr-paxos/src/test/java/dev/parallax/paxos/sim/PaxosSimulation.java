@@ -203,9 +203,11 @@ final class PaxosSimulation {
 
     /**
      * What the clients saw: operations given up on after being sent (unknown outcome), never sent
-     * (failed), answers that came after the client gave up, and gap reports.
+     * (failed), answers that came after the client gave up, gap reports, and queries answered
+     * (read-index) and told to ask again.
      */
-    record Clients(long timedOut, long neverSent, long lateAnswers, long gapsReported) {
+    record Clients(long timedOut, long neverSent, long lateAnswers, long gapsReported, long queriesAnswered,
+                   long queriesRetried) {
     }
 
     private PaxosSimulation() {
@@ -232,21 +234,31 @@ final class PaxosSimulation {
      * {@code c mod n} (spread) rather than at a random one, and the size puts' values are padded to
      * (0: not padded; see {@link ClientWorkload}).
      */
-    record Wiring(ReplicaFactory replicas, Consumer<Simulation<Object>> setup, boolean spreadClients, int putBytes) {
+    record Wiring(ReplicaFactory replicas, Consumer<Simulation<Object>> setup, boolean spreadClients, int putBytes,
+                  boolean queries) {
         /** Multi-Paxos replicas ({@link SimReplica}), nothing else, clients placed at random. */
         static final Wiring MULTI_PAXOS = new Wiring((ctx, s, m) -> new SimReplica(ctx, s.config(), m.safety(),
-                m.progress(), m.shelf(), s.snapshotEvery(), m.switches(), m.counters()), sim -> { }, false, 0);
+                m.progress(), m.shelf(), s.snapshotEvery(), m.switches(), m.counters()), sim -> { }, false, 0, false);
+
+        Wiring(ReplicaFactory replicas, Consumer<Simulation<Object>> setup, boolean spreadClients, int putBytes) {
+            this(replicas, setup, spreadClients, putBytes, false);
+        }
 
         Wiring withSetup(Consumer<Simulation<Object>> more) {
-            return new Wiring(replicas, setup.andThen(more), spreadClients, putBytes);
+            return new Wiring(replicas, setup.andThen(more), spreadClients, putBytes, queries);
         }
 
         Wiring spreadingClients() {
-            return new Wiring(replicas, setup, true, putBytes);
+            return new Wiring(replicas, setup, true, putBytes, queries);
         }
 
         Wiring withPutBytes(int bytes) {
-            return new Wiring(replicas, setup, spreadClients, bytes);
+            return new Wiring(replicas, setup, spreadClients, bytes, queries);
+        }
+
+        /** Clients send their gets as queries (read-index) to a replica drawn for each. */
+        Wiring readingByQueries() {
+            return new Wiring(replicas, setup, spreadClients, putBytes, true);
         }
     }
 
@@ -272,7 +284,8 @@ final class PaxosSimulation {
         SnapshotShelf shelf = new SnapshotShelf();
         ReplicaCounters counters = new ReplicaCounters();
         SimReplica.Switches switches = amnesia == null || amnesia.recover() ? s.switches()
-                : new SimReplica.Switches(s.switches().dedup(), false, s.switches().localReads());
+                : new SimReplica.Switches(s.switches().dedup(), false, s.switches().localReads(),
+                        s.switches().unconfirmedQueries());
         Monitors monitors = new Monitors(safety, progress, shelf, counters, switches);
         for (int r = 0; r < s.replicas(); r++) {
             sim.addNode(r, ctx -> wiring.replicas().create(ctx, s, monitors), true);
@@ -307,8 +320,11 @@ final class PaxosSimulation {
             loads.add(load);
             long clientSeed = workloads.nextLong();
             int startAt = wiring.spreadClients() ? c % s.replicas() : SimClient.RANDOM_REPLICA;
-            sim.addNode(id, ctx -> new SimClient(ctx, s.replicas(), load, history, RETRY_TIMEOUT, s.invokeTimeout(),
-                    CLIENT_WINDOW, s.thinkTime(), clientSeed, startAt), false);
+            sim.addNode(id, ctx -> {
+                SimClient client = new SimClient(ctx, s.replicas(), load, history, RETRY_TIMEOUT, s.invokeTimeout(),
+                        CLIENT_WINDOW, s.thinkTime(), clientSeed, startAt);
+                return wiring.queries() ? client.readingByQueries(clientSeed + 1) : client;
+            }, false);
         }
 
         HealAndCheck.Result checked = HealAndCheck.run(sim, clientIds, s.faultyFor(), progress, s.progressBound(),
@@ -321,11 +337,12 @@ final class PaxosSimulation {
         CheckResult lin = checked.lin();
         long operations = loads.stream().mapToLong(ClientWorkload::issued).sum();
         SimulationStats st = sim.stats();
-        Clients clients = new Clients(0, 0, 0, 0);
+        Clients clients = new Clients(0, 0, 0, 0, 0, 0);
         for (int id : clientIds) {
             SimClient c = sim.node(id);
             clients = new Clients(clients.timedOut() + c.timedOut(), clients.neverSent() + c.neverSent(),
-                    clients.lateAnswers() + c.lateAnswers(), clients.gapsReported() + c.gapsReported());
+                    clients.lateAnswers() + c.lateAnswers(), clients.gapsReported() + c.gapsReported(),
+                    clients.queriesAnswered() + c.queriesAnswered(), clients.queriesRetried() + c.queriesRetried());
         }
         return new Outcome(seed, lin, safety.decisions(), safety.instances(), st.events(), st.toString(),
                 shelf.installs(), operations, pendingAtHeal, st.leaderCrashes(), st.leaderIsolations(),

@@ -11,6 +11,7 @@ import dev.parallax.core.testkit.smr.PendingCompaction;
 import dev.parallax.core.testkit.smr.ProgressMonitor;
 import dev.parallax.core.testkit.smr.ReplicaCounters;
 import dev.parallax.core.testkit.smr.SafetyMonitor;
+import dev.parallax.core.testkit.smr.SimReads;
 import dev.parallax.core.testkit.smr.SimService;
 import dev.parallax.core.testkit.smr.SnapshotShelf;
 import dev.parallax.paxos.MultiPaxosCore;
@@ -49,10 +50,17 @@ final class SimReplica implements SimulatedReplica {
      *                       leader that lags the decided prefix after a view change, or a deposed
      *                       one that does not know it yet, reads stale data, and the
      *                       linearizability checker must catch it
+     * @param unconfirmedQueries whether a leader answers a query from its state at once, without
+     *                       the read-index confirmation round (a deposed leader that does not know
+     *                       it yet reads stale data: the checker must catch it)
      */
-    record Switches(boolean dedup, boolean recoverAmnesia, boolean localReads) {
+    record Switches(boolean dedup, boolean recoverAmnesia, boolean localReads, boolean unconfirmedQueries) {
         /** A correct replica. */
-        static final Switches CORRECT = new Switches(true, true, false);
+        static final Switches CORRECT = new Switches(true, true, false, false);
+
+        Switches(boolean dedup, boolean recoverAmnesia, boolean localReads) {
+            this(dedup, recoverAmnesia, localReads, false);
+        }
     }
 
     private static final int MAX_PENDING_BATCHES = 4;
@@ -71,6 +79,7 @@ final class SimReplica implements SimulatedReplica {
     private final BatchBuilder batcher;
     private final ArrayDeque<Value> pendingBatches = new ArrayDeque<>();
     private final SimService service;
+    private final SimReads reads;
     private MultiPaxosCore core;
     private long applied;
 
@@ -86,6 +95,8 @@ final class SimReplica implements SimulatedReplica {
         this.shelf = shelf;
         this.snapshotEvery = snapshotEvery;
         this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, this::deliver, this::installFrom);
+        this.reads = new SimReads(ctx, service);
+        applier.reads(reads.listener());
         this.batcher = new BatchBuilder(config.batchBytes(), config.batchTimeoutNanos());
     }
 
@@ -107,6 +118,7 @@ final class SimReplica implements SimulatedReplica {
             core.installMembership(s.deliveryState());
         }
         core.skipTo(s.instance());
+        reads.delivered(applied);
     }
 
     /** A peer trimmed what we lack: take its snapshot (the simulated transfer always succeeds). */
@@ -133,6 +145,13 @@ final class SimReplica implements SimulatedReplica {
             proposePending();
         } else if (message instanceof ClientMessage.Request r) {
             onRequest(from, r.command());
+        } else if (message instanceof ClientMessage.Query q) {
+            if (switches.unconfirmedQueries() && core.isLeader()) {
+                reads.answerNow(from, q);
+            } else {
+                core.onReadIndex(reads.ask(from, q), ctx.now(), effects);
+                apply();
+            }
         }
     }
 
@@ -203,6 +222,7 @@ final class SimReplica implements SimulatedReplica {
                 service.execute(c);
             }
         }
+        reads.delivered(applied);
         if (snapshotEvery > 0 && applied % snapshotEvery == 0) {
             // The membership travels with the snapshot (production: the broadcast's delivery state).
             shelf.put(ctx.id(), service.snapshot(applied, core.membershipHistory().encode()));

@@ -39,4 +39,13 @@ public interface AtomicBroadcast extends Proposer, LeaderHints, SnapshotHooks, P
     default java.util.Optional<MembershipAdmin> membership() {
         return this instanceof MembershipAdmin admin ? java.util.Optional.of(admin) : java.util.Optional.empty();
     }
+
+    /**
+     * The read path of this ordering ({@link ReadIndex}), if it has one; empty by default, and the
+     * replica then refuses queries ({@link ReadListener#UNSUPPORTED}) so that clients order their
+     * reads. The same object on every call. Any thread, never blocks.
+     */
+    default java.util.Optional<ReadIndex> readIndex() {
+        return java.util.Optional.empty();
+    }
 }

@@ -23,6 +23,7 @@ public final class ClientConfig {
     private final EventLoopGroup eventLoopGroup;
     private final Path tlsTrust;
     private final int startAt;
+    private final int readAt;
 
     private ClientConfig(Builder b) {
         this.endpoints = b.endpoints;
@@ -35,6 +36,7 @@ public final class ClientConfig {
         this.eventLoopGroup = b.eventLoopGroup;
         this.tlsTrust = b.tlsTrust;
         this.startAt = b.startAt;
+        this.readAt = b.readAt;
     }
 
     /** A builder for a client of the replicas serving clients at {@code endpoints}. */
@@ -85,6 +87,11 @@ public final class ClientConfig {
         return startAt;
     }
 
+    /** The replica queries go to first ({@code SmrClient.query}); -1: one picked by the client id. */
+    public int readAt() {
+        return readAt;
+    }
+
     /** Mutable builder, not thread-safe. */
     public static final class Builder {
         private static final SecureRandom RANDOM = new SecureRandom();
@@ -98,6 +105,7 @@ public final class ClientConfig {
         private EventLoopGroup eventLoopGroup;
         private Path tlsTrust;
         private int startAt;
+        private int readAt = -1;
 
         private Builder(ClusterMembers endpoints) {
             this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
@@ -192,6 +200,21 @@ public final class ClientConfig {
                 throw new IllegalArgumentException("startAt must be in [0, " + endpoints.size() + "), got " + replicaIndex);
             }
             this.startAt = replicaIndex;
+            return this;
+        }
+
+        /**
+         * The replica this client sends its queries to first ({@code SmrClient.query}); by default
+         * the client id modulo the number of replicas, so that clients spread their reads over every
+         * replica (read-index answers reads on followers too).
+         *
+         * @throws IllegalArgumentException if {@code replicaIndex} is not in {@code [0, endpoints.size())}
+         */
+        public Builder readAt(int replicaIndex) {
+            if (replicaIndex < 0 || replicaIndex >= endpoints.size()) {
+                throw new IllegalArgumentException("readAt must be in [0, " + endpoints.size() + "), got " + replicaIndex);
+            }
+            this.readAt = replicaIndex;
             return this;
         }
 

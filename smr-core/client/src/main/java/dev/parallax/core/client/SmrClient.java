@@ -13,6 +13,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -136,6 +137,7 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
     private final boolean ownGroup;
     private final EventLoop loop;
     private final Bootstrap bootstrap;
+    private final QueryChannel queries;
     /** TLS towards the replicas, or {@code null}. */
     private final SslContext tls;
     private final TlsRefusals refusals;
@@ -174,6 +176,7 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         this.bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(100, config.retryTimeout().toMillis()));
+        this.queries = new QueryChannel(config, loop, this::open, this::invoke);
         loop.execute(() -> {
             connect();
             timer = loop.scheduleAtFixedRate(this::onTimer, TIMER_MILLIS, TIMER_MILLIS, TimeUnit.MILLISECONDS);
@@ -236,6 +239,23 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         return p.future;
     }
 
+    /**
+     * Submits the read-only {@code query}: one replica answers it from its state, outside the order,
+     * linearizably (read-index: the ordering confirms the position the replica's state must reach
+     * first). Queries go to {@link ClientConfig#readAt()}'s replica, leader or not, on a connection
+     * of their own, and have no session: they change nothing. Where the ordering or the state
+     * machine has no read path, the same bytes are sent as a command ({@link #invoke(ByteBuffer)}),
+     * so the state machine must accept them as one. Fails with {@link ClusterUnavailableException}
+     * when no replica answered within the invoke timeout, {@link CommandRejectedException} when the
+     * state machine threw. Any thread, never blocking.
+     */
+    public CompletableFuture<ByteBuffer> query(ByteBuffer query) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new IllegalStateException("client is closed"));
+        }
+        return queries.query(query);
+    }
+
     /** The replica this client currently sends to: after a successful command, the leader. */
     public int currentReplica() {
         return target;
@@ -260,6 +280,7 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
                 timer.cancel(false);
             }
             failAll(new IllegalStateException("client closed"));
+            queries.close(new IllegalStateException("client closed"));
             if (channel != null) {
                 channel.close();
             }
@@ -375,24 +396,8 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
             return;
         }
         int to = target;
-        Member m = config.endpoints().member(to);
-        Promise<Channel> ready = loop.newPromise();
+        Future<Channel> ready = open(to, new Handler());
         connecting = ready;
-        bootstrap.clone().handler(pipeline(to)).connect(m.host(), m.port()).addListener((ChannelFuture f) -> {
-            if (!f.isSuccess()) {
-                ready.tryFailure(f.cause());
-            } else if (tls == null) {
-                ready.trySuccess(f.channel());
-            } else {
-                f.channel().pipeline().get(TlsGate.class).verified().addListener((Future<Channel> v) -> {
-                    if (v.isSuccess()) {
-                        ready.trySuccess(f.channel());
-                    } else {
-                        ready.tryFailure(v.cause());
-                    }
-                });
-            }
-        });
         ready.addListener((Future<Channel> r) -> {
             if (!r.isSuccess()) {
                 moveOn("cannot connect to replica " + to + (tls == null ? "" : ": " + r.cause().getMessage()));
@@ -416,18 +421,40 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         return Duration.ofMillis(Math.max(1000, 2 * config.retryTimeout().toMillis()));
     }
 
-    /** The pipeline of a connection to replica {@code to}: TLS expecting its certificate (with TLS), frames, replies. */
-    private ChannelInitializer<SocketChannel> pipeline(int to) {
-        return new ChannelInitializer<>() {
+    /**
+     * Opens a connection to replica {@code to} whose frames go to {@code handler}: TLS expecting its
+     * certificate (with TLS), frames, the handler. Completes once it may be used (TCP up and, with
+     * TLS, the replica verified). Event loop.
+     */
+    Future<Channel> open(int to, ChannelHandler handler) {
+        Member m = config.endpoints().member(to);
+        Promise<Channel> ready = loop.newPromise();
+        ChannelInitializer<SocketChannel> pipeline = new ChannelInitializer<>() {
             @Override
             protected void initChannel(SocketChannel ch) {
                 if (tls != null) {
                     ch.pipeline().addLast(TlsContexts.handler(tls, ch, handshakeTimeout()),
                             new TlsGate(refusals, TlsConfig.replicaIdentity(to)));
                 }
-                ch.pipeline().addLast(Frames.decoder(config.maxFrameBytes()), new Handler());
+                ch.pipeline().addLast(Frames.decoder(config.maxFrameBytes()), handler);
             }
         };
+        bootstrap.clone().handler(pipeline).connect(m.host(), m.port()).addListener((ChannelFuture f) -> {
+            if (!f.isSuccess()) {
+                ready.tryFailure(f.cause());
+            } else if (tls == null) {
+                ready.trySuccess(f.channel());
+            } else {
+                f.channel().pipeline().get(TlsGate.class).verified().addListener((Future<Channel> v) -> {
+                    if (v.isSuccess()) {
+                        ready.trySuccess(f.channel());
+                    } else {
+                        ready.tryFailure(v.cause());
+                    }
+                });
+            }
+        });
+        return ready;
     }
 
     /** Gives up on the current replica and tries {@code next}. */
@@ -489,6 +516,7 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
     }
 
     private void onTimer() {
+        queries.onTimer();
         long now = System.nanoTime();
         if (pumpAfterRead && !reading) {
             pumpAfterRead = false; // a read burst that ended without its completion event

@@ -21,7 +21,15 @@ import java.util.Objects;
  *              RETRY_FROM:      next:8         (a gap: resend every command of the stream from {@code next} in order)
  *              SESSION_EXPIRED: message:bytes
  * GROUP_REPLY   (8): groups:8 then as REPLY                         about a command to another group set
+ * QUERY         (9): clientId:8 query:8 payload:bytes               a read-only query, outside the order
+ * QUERY_REPLY  (10): query:8 status:1 then
+ *              OK:              reply:bytes
+ *              REJECTED:        message:bytes (UTF-8)
+ *              REDIRECT:        leader:4       (no position now: ask again, that replica or any; -1 none known)
+ *              UNSUPPORTED:     (nothing)      (no read path here: order the same bytes as a command)
  * </pre>
+ * A query's number is the client's own (any value, unique among its queries in flight on the
+ * connection); queries have no session and no order among themselves.
  * {@code bytes} is {@code length:4} followed by the bytes; {@code groups} is a
  * {@link GroupSet#bits()} word, never 0. Sequence numbers count per (client, stream), the stream
  * being the command's group set ({@link CommandId}), so a reply names the stream of the command it
@@ -55,6 +63,10 @@ public final class ClientWire {
     public static final int GROUP_REQUEST = 7;
     /** A reply about a command to a group set other than the default. */
     public static final int GROUP_REPLY = 8;
+    /** A read-only query (read-index): answered by this replica once its state covers the read. */
+    public static final int QUERY = 9;
+    /** The answer to a {@link #QUERY}. */
+    public static final int QUERY_REPLY = 10;
 
     /** Reply status codes. */
     public static final int OK = 0;
@@ -62,6 +74,8 @@ public final class ClientWire {
     public static final int REDIRECT = 2;
     public static final int RETRY_FROM = 3;
     public static final int SESSION_EXPIRED = 4;
+    /** Query reply status: no read path here; the client orders the query as a command. */
+    public static final int UNSUPPORTED = 5;
 
     /** Request body bytes besides the payload for a default-group command: client id, sequence, length. */
     private static final int REQUEST_BODY_OVERHEAD = 20;
@@ -96,6 +110,87 @@ public final class ClientWire {
         public Reply {
             Objects.requireNonNull(groups, "groups");
         }
+    }
+
+    /** A decoded query. */
+    public record Query(long clientId, long query, ByteBuffer payload) {
+    }
+
+    /**
+     * A decoded query reply: {@code payload} for OK, {@code message} for REJECTED, {@code leader}
+     * for REDIRECT.
+     */
+    public record QueryReply(long query, int status, ByteBuffer payload, String message, int leader) {
+    }
+
+    /** Writes query {@code query} of client {@code clientId}. */
+    public static void writeQuery(ByteBuf out, long clientId, long query, ByteBuffer payload) {
+        Frames.writeHeader(out, QUERY, REQUEST_BODY_OVERHEAD + payload.remaining());
+        out.writeLong(clientId).writeLong(query);
+        BodyReader.writeBuffer(out, payload);
+    }
+
+    /**
+     * Reads a QUERY body.
+     *
+     * @throws BadFrameException if the frame is not a well-formed query
+     */
+    public static Query readQuery(ByteBuf body, int maxCommandBytes) {
+        long client = BodyReader.readLong(body);
+        long query = BodyReader.readLong(body);
+        int len = BodyReader.readInt(body);
+        if (len < 0 || len > maxCommandBytes || len != body.readableBytes()) {
+            throw new BadFrameException("query length " + len + " (limit " + maxCommandBytes + ", " + body.readableBytes()
+                    + " bytes present)");
+        }
+        byte[] payload = new byte[len];
+        body.readBytes(payload);
+        return new Query(client, query, ByteBuffer.wrap(payload));
+    }
+
+    /** An OK answer to query {@code query}. */
+    public static void writeQueryOk(ByteBuf out, long query, ByteBuffer reply) {
+        Frames.writeHeader(out, QUERY_REPLY, 9 + 4 + reply.remaining());
+        out.writeLong(query).writeByte(OK);
+        BodyReader.writeBuffer(out, reply);
+    }
+
+    /** A REJECTED answer to query {@code query}. */
+    public static void writeQueryRejected(ByteBuf out, long query, String message) {
+        byte[] m = message.getBytes(StandardCharsets.UTF_8);
+        Frames.writeHeader(out, QUERY_REPLY, 9 + 4 + m.length);
+        out.writeLong(query).writeByte(REJECTED).writeInt(m.length).writeBytes(m);
+    }
+
+    /** A REDIRECT answer: no position now; ask again ({@code leader} or any replica; -1 none known). */
+    public static void writeQueryRedirect(ByteBuf out, long query, int leader) {
+        Frames.writeHeader(out, QUERY_REPLY, 9 + 4);
+        out.writeLong(query).writeByte(REDIRECT).writeInt(leader);
+    }
+
+    /** An UNSUPPORTED answer: order the query as a command. */
+    public static void writeQueryUnsupported(ByteBuf out, long query) {
+        Frames.writeHeader(out, QUERY_REPLY, 9);
+        out.writeLong(query).writeByte(UNSUPPORTED);
+    }
+
+    /**
+     * Reads a QUERY_REPLY body.
+     *
+     * @throws BadFrameException if the frame is not a well-formed query reply
+     */
+    public static QueryReply readQueryReply(ByteBuf body) {
+        long query = BodyReader.readLong(body);
+        int status = BodyReader.readUnsignedByte(body);
+        QueryReply r = switch (status) {
+            case OK -> new QueryReply(query, status, BodyReader.readBuffer(body), null, -1);
+            case REJECTED -> new QueryReply(query, status, null, new String(BodyReader.readBytes(body), StandardCharsets.UTF_8), -1);
+            case REDIRECT -> new QueryReply(query, status, null, null, BodyReader.readInt(body));
+            case UNSUPPORTED -> new QueryReply(query, status, null, null, -1);
+            default -> throw new BadFrameException("unknown query reply status " + status);
+        };
+        BodyReader.end(body);
+        return r;
     }
 
     /** Bytes a request for a command to {@code groups} takes besides its payload, frame header included. */

@@ -94,6 +94,7 @@ final class ClientIO {
     private final BoundedQueue<Command> requests;
     private final IntSupplier leader;
     private final ReplyRouter router;
+    private final QueryPath queries;
     private final NetMetrics metrics;
     /** TLS contexts of the client port, or {@code null} without TLS. */
     private final TlsContexts tls;
@@ -111,8 +112,9 @@ final class ClientIO {
     private NioEventLoopGroup workers;
     private Channel server;
 
-    ClientIO(ReplicaConfig config, BoundedQueue<Command> requests, IntSupplier leader, ReplyRouter router,
+    ClientIO(ReplicaConfig config, BoundedQueue<Command> requests, IntSupplier leader, ReplyRouter router, QueryPath queries,
              NetMetrics metrics) {
+        this.queries = queries;
         this.self = config.id();
         this.address = config.clientAddress();
         this.threads = config.clientIoThreads();
@@ -285,6 +287,15 @@ final class ClientIO {
                     throw new BadFrameException("this replica serves no snapshots");
                 }
                 s.handle(ctx, frame);
+                return;
+            }
+            if (type == ClientWire.QUERY) {
+                if (queries == null) {
+                    throw new BadFrameException("this replica answers no queries");
+                }
+                // Any replica answers a query (read-index), leader or not: no redirect here.
+                ClientWire.Query q = ClientWire.readQuery(frame, maxCommandBytes);
+                queries.submit(ctx.channel(), q.query(), q.payload());
                 return;
             }
             ClientWire.Request r = ClientWire.readRequest(type, frame, maxCommandBytes);

@@ -81,6 +81,7 @@ public final class Replica implements AutoCloseable {
     private volatile AtomicBroadcast broadcast;
     private ClientIO clientIO;
     private StageHandle batcher;
+    private StageHandle queries;
     private StageThreads stageThreads;
     private ReplicaPort port;
     /** Datagram groups the protocol opened ({@link OrderingContext#datagramGroup}); closed with the replica. */
@@ -180,15 +181,17 @@ public final class Replica implements AutoCloseable {
             });
             restoreLatest(store);
         }
+        QueryPath reads = new QueryPath(config.id(), broadcast.readIndex(), serviceManager, QueryPath.MAX_IN_FLIGHT, registry);
         if (perWorker != null) {
             broadcast.startPerWorker(perWorker.workers(), perWorker::workersOf, serviceManager.lanes());
         } else {
             broadcast.start(serviceManager);
         }
+        queries = stageThreads.run(reads);
         BoundedQueue<Command> requests = Queues.mpsc(config.requestQueueCapacity());
         batcher = stageThreads.run(new BatcherStage("batcher-" + config.id(), requests,
                 lane -> new BatchBuilder(batchBytes, batchTimeout.toNanos()), broadcast, clock));
-        clientIO = new ClientIO(config, requests, broadcast::redirectHint, router, new NetMetrics(registry, "client"));
+        clientIO = new ClientIO(config, requests, broadcast::redirectHint, router, reads, new NetMetrics(registry, "client"));
         snapshotServer = new SnapshotServer(config.id(), store, registry, config.clusterSecret().map(SnapshotAuthenticator::new).orElse(null));
         clientIO.serveSnapshots(snapshotServer);
         clientPort = clientIO.start();
@@ -346,6 +349,9 @@ public final class Replica implements AutoCloseable {
         }
         if (batcher != null) {
             batcher.close();
+        }
+        if (queries != null) {
+            queries.close();
         }
         if (serviceManager != null && serviceManager.lanes() != null) {
             serviceManager.lanes().stopping(); // per-worker lanes released by the closing streams return quietly

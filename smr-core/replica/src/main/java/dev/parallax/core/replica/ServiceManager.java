@@ -283,6 +283,26 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
         }
     }
 
+    /**
+     * Runs the read-only {@code query} on the state machine between two deliveries (this object's
+     * lock keeps {@link #deliver} out), once every command handed to the executor executed. Called
+     * by the query thread ({@link QueryPath}) once the read's position was delivered.
+     *
+     * @throws UnsupportedOperationException if the state machine does not answer it outside the
+     *                                       order, or execution is per worker (P-SMR)
+     * @throws IllegalStateException         if this replica stopped executing (a fatal error)
+     */
+    synchronized ByteBuffer query(ByteBuffer query) throws InterruptedException {
+        if (failure.get() != null) {
+            throw new IllegalStateException("this replica stopped executing", failure.get());
+        }
+        if (perWorker != null) {
+            throw new UnsupportedOperationException("per-worker execution answers reads through the order");
+        }
+        executor.awaitQuiescence();
+        return stateMachine.query(query);
+    }
+
     /** A command the executor could not classify: its error reply, the same on every replica. */
     @Override
     public void onUnclassifiable(Command command, CommandResult result) {

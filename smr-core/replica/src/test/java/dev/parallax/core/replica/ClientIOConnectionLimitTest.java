@@ -57,7 +57,7 @@ class ClientIOConnectionLimitTest {
         ReplicaConfig config = ReplicaConfig.builder().id(0).members(ClusterMembers.parse(LocalPorts.endpoints(1)))
                 .clientMembers(ClusterMembers.parse(LocalPorts.endpoints(1))).clientIoThreads(ioThreads)
                 .clientMaxConnections(maxConnections).build();
-        io = new ClientIO(config, requests, () -> 0, router, new NetMetrics(registry, "client"));
+        io = new ClientIO(config, requests, () -> 0, router, null, new NetMetrics(registry, "client"));
         port = io.start();
         io.registerMeters(registry);
         executor = new Thread(() -> {

@@ -63,7 +63,7 @@ class ClientIOTest {
         ReplicaConfig config = ReplicaConfig.builder().id(0).members(members)
                 .clientMembers(ClusterMembers.parse(LocalPorts.endpoints(1))).clientIoThreads(1)
                 .clientWriteBufferWaterMarks(LOW, HIGH).partialFrameTimeout(partialFrameTimeout).build();
-        io = new ClientIO(config, requests, leader, router, new NetMetrics(registry, "client"));
+        io = new ClientIO(config, requests, leader, router, null, new NetMetrics(registry, "client"));
         port = io.start();
         io.registerMeters(registry);
         executor = new Thread(this::answerAll, "stand-in-executor");

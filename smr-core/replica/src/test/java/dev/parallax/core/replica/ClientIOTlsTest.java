@@ -77,7 +77,7 @@ class ClientIOTlsTest {
     private void start(TlsConfig tls) {
         ReplicaConfig config = ReplicaConfig.builder().id(0).members(ClusterMembers.parse(LocalPorts.endpoints(2)))
                 .clientMembers(clients).clientIoThreads(1).tls(tls).build();
-        io = new ClientIO(config, requests, () -> 0, router, new NetMetrics(registry, "client"));
+        io = new ClientIO(config, requests, () -> 0, router, null, new NetMetrics(registry, "client"));
         io.start();
         executor = new Thread(() -> {
             while (running) {

@@ -103,6 +103,25 @@ public final class MembershipHistory {
         return mask;
     }
 
+    /**
+     * Whether {@code mask} holds a quorum of the membership in effect at {@code firstUndecided} and
+     * of every later one: what a leader's confirmation round needs (read-index), so that it meets
+     * every quorum a newer leader may have used from there on.
+     */
+    public boolean isQuorumOfEvery(long firstUndecided, int mask) {
+        if (!at(firstUndecided).isQuorum(mask)) {
+            return false;
+        }
+        if (byFrom.size() > 1) {
+            for (Membership m : byFrom.tailMap(firstUndecided, false).values()) {
+                if (!m.isQuorum(mask)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /** The highest instance whose value was applied, or -1. */
     public long appliedThrough() {
         return appliedThrough;

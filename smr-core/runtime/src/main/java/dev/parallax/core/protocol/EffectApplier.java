@@ -9,7 +9,7 @@ import java.util.Objects;
 /**
  * Applies one step's effects by the {@link Effects} driver contract: append every record to the
  * log, sync once if any record asked for it, then hand out point-to-point messages, datagrams,
- * decisions and snapshot requests, in that order. Shared by the
+ * decisions, snapshot requests and read answers, in that order. Shared by the
  * runtime's Protocol stage and the simulator, so both obey the same rule.
  *
  * <p>A step that reports a {@link SafetyViolation} is applied differently: its violations go to the
@@ -52,7 +52,21 @@ public final class EffectApplier<M, R, V> {
     private final DecisionSink<V> decisions;
     private final SnapshotRequester snapshots;
     private final SafetyAlarm alarm;
+    private dev.parallax.core.spi.ReadListener reads = NO_READS;
     private boolean stopped;
+
+    /** Until {@link #reads} is set: a driver that asks for no reads gets none. */
+    private static final dev.parallax.core.spi.ReadListener NO_READS = new dev.parallax.core.spi.ReadListener() {
+        @Override
+        public void ready(long read, long position) {
+            throw new IllegalStateException("read " + read + " answered, but this driver asked for none");
+        }
+
+        @Override
+        public void failed(long read, int leaderHint) {
+            ready(read, -1);
+        }
+    };
 
     /**
      * An applier without datagram groups: a step that sends a datagram fails with
@@ -87,6 +101,11 @@ public final class EffectApplier<M, R, V> {
         this.decisions = Objects.requireNonNull(decisions, "decisions");
         this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
         this.alarm = Objects.requireNonNull(alarm, "alarm");
+    }
+
+    /** Where read answers go ({@link Effects#readReady}, {@link Effects#readFailed}); set before the first step. */
+    public void reads(dev.parallax.core.spi.ReadListener listener) {
+        this.reads = Objects.requireNonNull(listener, "listener");
     }
 
     /** Whether a step reported a safety violation: from then on every step is discarded unapplied. */
@@ -129,6 +148,15 @@ public final class EffectApplier<M, R, V> {
         List<EffectBuffer.SnapshotRequest> requests = effects.snapshotRequests();
         for (int i = 0; i < requests.size(); i++) {
             snapshots.request(requests.get(i).peer(), requests.get(i).instance());
+        }
+        List<EffectBuffer.ReadAnswer> answers = effects.reads();
+        for (int i = 0; i < answers.size(); i++) {
+            EffectBuffer.ReadAnswer a = answers.get(i);
+            if (a.ready()) {
+                reads.ready(a.read(), a.position());
+            } else {
+                reads.failed(a.read(), a.leaderHint());
+            }
         }
         long wake = effects.wakeAt();
         effects.clear();

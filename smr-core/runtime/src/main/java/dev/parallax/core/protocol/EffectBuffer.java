@@ -27,7 +27,16 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
     public record SnapshotRequest(int peer, long instance) {
     }
 
+    /** A read's answer: ready at {@code position}, or failed ({@code position} -1) with a leader hint. */
+    public record ReadAnswer(long read, long position, int leaderHint) {
+        /** Whether the read may run (at {@link #position}). */
+        public boolean ready() {
+            return position >= 0;
+        }
+    }
+
     private final List<SnapshotRequest> snapshotRequests = new ArrayList<>();
+    private final List<ReadAnswer> reads = new ArrayList<>();
     private final List<SafetyViolation> violations = new ArrayList<>();
     private final List<Outgoing<M>> sends = new ArrayList<>();
     private final List<GroupSend<M>> datagrams = new ArrayList<>();
@@ -65,6 +74,24 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
     @Override
     public void snapshotNeeded(int peer, long instance) {
         snapshotRequests.add(new SnapshotRequest(peer, instance));
+    }
+
+    @Override
+    public void readReady(long read, long position) {
+        if (position < 0) {
+            throw new IllegalArgumentException("read position " + position);
+        }
+        reads.add(new ReadAnswer(read, position, -1));
+    }
+
+    @Override
+    public void readFailed(long read, int leaderHint) {
+        reads.add(new ReadAnswer(read, -1, leaderHint));
+    }
+
+    /** Read answers, in order. */
+    public List<ReadAnswer> reads() {
+        return reads;
     }
 
     @Override
@@ -115,7 +142,7 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
     /** Whether this step produced no effect at all (no wake-up request either). */
     public boolean isEmpty() {
         return sends.isEmpty() && datagrams.isEmpty() && records.isEmpty() && decisions.isEmpty() && snapshotRequests.isEmpty()
-                && violations.isEmpty() && wakeAt == Long.MAX_VALUE;
+                && violations.isEmpty() && reads.isEmpty() && wakeAt == Long.MAX_VALUE;
     }
 
     /** Forgets every collected effect. */
@@ -126,6 +153,7 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
         decisions.clear();
         snapshotRequests.clear();
         violations.clear();
+        reads.clear();
         syncRequested = false;
         wakeAt = Long.MAX_VALUE;
     }

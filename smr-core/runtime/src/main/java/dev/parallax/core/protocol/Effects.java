@@ -63,4 +63,23 @@ public interface Effects<M, R, V> {
     default void safetyViolation(SafetyViolation violation) {
         throw new UnsupportedOperationException("this driver cannot stop on a safety violation: " + violation.describe());
     }
+
+    /**
+     * Read-index (Raft thesis §6.4): read {@code read} ({@link ProtocolCore#onReadIndex}) may run once
+     * this replica delivered every decision below {@code position}. Applied after the step's sends.
+     *
+     * @throws UnsupportedOperationException by drivers that ask for no reads (the default)
+     */
+    default void readReady(long read, long position) {
+        throw new UnsupportedOperationException("this driver asks for no reads");
+    }
+
+    /**
+     * Read {@code read} cannot be served here now ({@link dev.parallax.core.spi.ReadListener#failed}).
+     *
+     * @throws UnsupportedOperationException by drivers that ask for no reads (the default)
+     */
+    default void readFailed(long read, int leaderHint) {
+        throw new UnsupportedOperationException("this driver asks for no reads");
+    }
 }

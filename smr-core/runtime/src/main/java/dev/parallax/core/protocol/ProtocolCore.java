@@ -105,4 +105,16 @@ public interface ProtocolCore<M, R, V> {
      */
     default void onSuspectMember(int member, long epoch, long now, Effects<M, R, V> out) {
     }
+
+    /**
+     * Read-index (Raft thesis §6.4): the replica asks for the position read {@code read} must wait
+     * for. The core answers with {@link Effects#readReady} once it knows a position that every
+     * command completed before this call lies below (a leader confirms it still leads with a quorum
+     * round begun after this call; a follower asks its leader), or {@link Effects#readFailed}, in
+     * this step or a later one, exactly once. Default: no read path
+     * ({@link dev.parallax.core.spi.ReadListener#UNSUPPORTED}).
+     */
+    default void onReadIndex(long read, long now, Effects<M, R, V> out) {
+        out.readFailed(read, dev.parallax.core.spi.ReadListener.UNSUPPORTED);
+    }
 }

@@ -67,6 +67,8 @@ public final class ProtocolStage<M, R, V> implements Stage {
     private final BoundedQueue<Inbound<M>> inbox;
     private final BoundedQueue<V> proposals;
     private final EffectApplier<M, R, V> applier;
+    private final ReadBatches reads = new ReadBatches(ReadBatches.DEFAULT_CAPACITY,
+            java.util.concurrent.ThreadLocalRandom.current().nextLong() >>> 1);
     private final Clock clock;
     private final long maxTickInterval;
     private final int batchLimit;
@@ -172,6 +174,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
             countByType(sentByType, "parallax.protocol.messages.sent.by.type", m);
             transport.sendDatagram(group, m);
         }, this::decided, snapshots, alarm);
+        applier.reads(reads);
         this.nextTick = clock.nanoTime();
     }
 
@@ -401,13 +404,18 @@ public final class ProtocolStage<M, R, V> implements Stage {
         return storageFailure;
     }
 
+    /** The reads this stage asks its core for (read-index); set their listener before the stage runs. */
+    public ReadBatches reads() {
+        return reads;
+    }
+
     @Override
     public int doWork() {
         if (storageFailure != null || alarm.first() != null) {
             int dropped = inbox.drain(m -> ignoredWhileFailed.increment(), batchLimit);
             dropped += proposals.drain(p -> ignoredWhileFailed.increment(), batchLimit);
             control.drain(t -> { }, 16);
-            return dropped;
+            return dropped + (reads.inUse() ? reads.failAll(dev.parallax.core.spi.ReadListener.NO_LEADER) : 0);
         }
         try {
             return work();
@@ -432,6 +440,9 @@ public final class ProtocolStage<M, R, V> implements Stage {
             // Take no more messages than decisions still fit: even with nothing kept yet, the
             // outlet may refuse the very next decision, and every message may decide one.
             work += inbox.drain(this::onInbound, Math.min(batchLimit, room));
+        }
+        if (reads.inUse()) {
+            work += reads.drain(core, now, effects);
         }
         if (suspected.get() >= 0) {
             core.onSuspect(suspected.getAndSet(-1), now, effects);

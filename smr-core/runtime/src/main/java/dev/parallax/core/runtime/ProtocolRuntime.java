@@ -177,6 +177,7 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
     private byte[] installedStateBeforeStart;
     private volatile C core;
     private volatile ProtocolStage<M, R, V> protocolStage;
+    private final RuntimeReads reads = new RuntimeReads();
     private volatile int recovering;
     private volatile boolean closed;
 
@@ -218,6 +219,11 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
     /** The runtime's name (the {@code protocol} tag of its meters). */
     public String name() {
         return name;
+    }
+
+    /** The read path: reads asked of this runtime's core ({@link dev.parallax.core.spi.ReadIndex}). Any thread. */
+    public dev.parallax.core.spi.ReadIndex reads() {
+        return reads;
     }
 
     /**
@@ -272,6 +278,7 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
         });
         DeliveryStage<V> delivery = new DeliveryStage<>(name + "-delivery-" + self, decisions, values, listener);
         protocol.deliveryProgress(delivery::deliveredBelow);
+        reads.started(protocol, delivery::deliveredBelow);
         FunctionCounter.builder("parallax.protocol.delivered.bytes", delivery, DeliveryStage::deliveredBytes)
                 .description("bytes of decided values handed to the replica's listener")
                 .tag("protocol", name).tag("replica", replica).register(registry);

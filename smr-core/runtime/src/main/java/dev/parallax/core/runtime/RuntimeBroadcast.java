@@ -68,6 +68,12 @@ public abstract class RuntimeBroadcast<M, R, V, C extends ProtocolCore<M, R, V>>
         runtime.start(listener);
     }
 
+    /** The runtime's read path; the core decides whether it serves reads ({@link ProtocolCore#onReadIndex}). */
+    @Override
+    public java.util.Optional<dev.parallax.core.spi.ReadIndex> readIndex() {
+        return java.util.Optional.of(runtime.reads());
+    }
+
     @Override
     public final boolean propose(ByteBuffer value) {
         return runtime.propose(value);

@@ -196,6 +196,14 @@ public final class LocalCluster implements AutoCloseable {
         return c;
     }
 
+    /** A client of every replica whose queries go to replica {@code readAt} first; closed with the cluster. */
+    public SmrClient readingClient(int readAt) {
+        SmrClient c = SmrClient.connect(ClientConfig.builder(clients).retryTimeout(Duration.ofMillis(500))
+                .invokeTimeout(Duration.ofSeconds(20)).readAt(readAt).build());
+        openClients.add(c);
+        return c;
+    }
+
     /** A client of every replica with the given invoke time-out; closed with the cluster. */
     public SmrClient client(Duration invokeTimeout) {
         SmrClient c = SmrClient.connect(ClientConfig.builder(clients).retryTimeout(Duration.ofMillis(500))

@@ -37,6 +37,16 @@ public final class TextKv implements StateMachine {
         return new String(a, StandardCharsets.UTF_8);
     }
 
+    /** {@code GET k} answered as a query (read-index); anything else is ordered. */
+    @Override
+    public ByteBuffer query(ByteBuffer query) {
+        String[] p = text(query).split(" ", 3);
+        if (!"GET".equals(p[0]) || p.length < 2) {
+            throw new UnsupportedOperationException(p[0] + " is ordered");
+        }
+        return cmd(String.valueOf(data.get(p[1])));
+    }
+
     @Override
     public ByteBuffer execute(ByteBuffer command) {
         String[] p = text(command).split(" ", 3);

@@ -25,4 +25,16 @@ public sealed interface ClientMessage {
     /** The replica does not lead; {@code hint} is the leader it believes in. */
     record NotLeader(int hint) implements ClientMessage {
     }
+
+    /** A client asks a replica to answer the read-only {@code command} outside the order (read-index). */
+    record Query(long id, String command) implements ClientMessage {
+    }
+
+    /** The answer to query {@code id}. */
+    record QueryReply(long id, String output) implements ClientMessage {
+    }
+
+    /** The replica has no position for query {@code id} now (no leader confirmed one): ask again. */
+    record QueryRetry(long id) implements ClientMessage {
+    }
 }

@@ -68,8 +68,8 @@ public final class KvCommands {
 
     /**
      * The answer a get would give now, read from this state without applying anything (no
-     * application is counted), or {@code null} if {@code command} is not a get. Only for the
-     * local-read mutation: a correct replica orders every read.
+     * application is counted), or {@code null} if {@code command} is not a get: a query, or the
+     * local-read mutation's answer.
      */
     public String readLocally(ByteBuffer command) {
         String[] parts = parse(command);

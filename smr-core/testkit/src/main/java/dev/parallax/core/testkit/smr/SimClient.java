@@ -56,6 +56,8 @@ public final class SimClient implements SimNode<Object> {
         final HistoryRecorder.Invocation<KvOp, String> invocation;
         final long deadline;
         Command command;
+        /** A get sent as a query ({@link #readingByQueries}): its number, else -1. */
+        long queryId = -1;
         /** The caller stopped waiting for it (answered, timed out, failed). */
         boolean settled;
 
@@ -91,6 +93,13 @@ public final class SimClient implements SimNode<Object> {
     private long neverSent;
     private long lateAnswers;
     private long gapsReported;
+    /** Where queries go ({@link #readingByQueries}); null: gets are ordered like every command. */
+    private SplittableRandom queryTargets;
+    private long nextQuery;
+    private int queryTarget;
+    private long queryRetryAt;
+    private long queriesAnswered;
+    private long queriesRetried;
 
     /**
      * @param retryTimeout  silence after which the client resends to the next replica
@@ -120,6 +129,28 @@ public final class SimClient implements SimNode<Object> {
         this.window = window;
         this.thinkTime = thinkTime;
         this.target = startAt == RANDOM_REPLICA ? new SplittableRandom(seed).nextInt(replicas) : startAt;
+    }
+
+    /**
+     * From now on gets go as queries (read-index, {@link ClientMessage.Query}) to a replica drawn
+     * from {@code seed} for each, followers included, instead of being ordered; a query with no
+     * answer for the retry timeout goes to the next replica, one told to ask again
+     * ({@link ClientMessage.QueryRetry}) asks the next replica soon after; one unanswered at the
+     * invoke timeout is recorded as failed (a read that did not happen).
+     */
+    public SimClient readingByQueries(long seed) {
+        this.queryTargets = new SplittableRandom(seed);
+        return this;
+    }
+
+    /** Queries answered, and queries asked again after a retry answer. */
+    public long queriesAnswered() {
+        return queriesAnswered;
+    }
+
+    /** Queries a replica told the client to ask again ({@link ClientMessage.QueryRetry}). */
+    public long queriesRetried() {
+        return queriesRetried;
     }
 
     /** Whether the workload is over and every command sent was answered. */
@@ -162,6 +193,11 @@ public final class SimClient implements SimNode<Object> {
             if (now >= readyAt) {
                 startNext();
             }
+        } else if (current.queryId >= 0) {
+            if (now >= queryRetryAt) {
+                queryTarget = (queryTarget + 1) % replicas;
+                sendQuery();
+            }
         } else if (current.command == null) {
             sendIfRoom();
         }
@@ -178,7 +214,9 @@ public final class SimClient implements SimNode<Object> {
         Op op = current;
         op.settled = true;
         current = null;
-        if (op.command != null) {
+        if (op.queryId >= 0) {
+            history.failed(op.invocation); // a read that did not happen
+        } else if (op.command != null) {
             history.unknown(op.invocation);
             timedOut++;
         } else {
@@ -194,8 +232,45 @@ public final class SimClient implements SimNode<Object> {
             long now = ctx.now();
             long deadline = invokeTimeout == NEVER ? NEVER : now + invokeTimeout;
             current = new Op(op, history.invoke((int) clientId, op), deadline);
-            sendIfRoom();
+            if (queryTargets != null && op instanceof KvOp.Get) {
+                current.queryId = nextQuery++;
+                queryTarget = queryTargets.nextInt(replicas);
+                sendQuery();
+            } else {
+                sendIfRoom();
+            }
         }
+    }
+
+    private void sendQuery() {
+        queryRetryAt = ctx.now() + retryTimeout;
+        ctx.send(queryTarget, new ClientMessage.Query(current.queryId,
+                new String(KvCommands.encode(current.input), java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
+    /** An answer or retry to the caller's query, if it is the one it waits for. */
+    private boolean onQueryAnswer(Object message) {
+        if (message instanceof ClientMessage.QueryReply r) {
+            if (current != null && current.queryId == r.id()) {
+                queriesAnswered++;
+                history.ok(current.invocation, KvCommands.NONE.equals(r.output()) ? null : r.output());
+                current.settled = true;
+                current = null;
+                readyAt = ctx.now() + thinkTime;
+                if (thinkTime == 0) {
+                    startNext();
+                }
+            }
+            return true;
+        }
+        if (message instanceof ClientMessage.QueryRetry r) {
+            if (current != null && current.queryId == r.id()) {
+                queriesRetried++;
+                queryRetryAt = ctx.now() + retryTimeout / 10; // soon, elsewhere: no retry storms
+            }
+            return true;
+        }
+        return false;
     }
 
     /** Numbers and sends the caller's operation if the window has room. */
@@ -228,7 +303,7 @@ public final class SimClient implements SimNode<Object> {
 
     @Override
     public void onMessage(int from, Object message) {
-        if (outstanding.isEmpty()) {
+        if (onQueryAnswer(message) || outstanding.isEmpty()) {
             return;
         }
         if (message instanceof ClientMessage.Reply r) {
@@ -253,7 +328,7 @@ public final class SimClient implements SimNode<Object> {
                     startNext();
                 }
             }
-            if (current != null && current.command == null) {
+            if (current != null && current.command == null && current.queryId < 0) {
                 sendIfRoom();
             }
         } else if (message instanceof ClientMessage.NotLeader nl && from == target) {

@@ -84,6 +84,14 @@ public final class SimService {
         }
     }
 
+    /**
+     * The read-only {@code command} answered from the state as it is now (a query: no session, no
+     * application counted); null if it is not a get.
+     */
+    public String query(String command) {
+        return kv.readLocally(ByteBuffer.wrap(command.getBytes(StandardCharsets.UTF_8)));
+    }
+
     /** Executes a decided command through the session layer: execute, answer a duplicate from the cache, or report a gap. */
     public void execute(Command c) {
         ClientSessions.Verdict verdict = sessions.admit(c.id());

@@ -1,0 +1,271 @@
+package dev.parallax.core.client;
+
+import dev.parallax.core.wire.ClientWire;
+import dev.parallax.core.wire.Frames;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoop;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.util.concurrent.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * The queries of one {@link SmrClient} ({@link SmrClient#query}): read-only requests answered by one
+ * replica outside the order, linearizably (read-index). They travel on a connection of their own,
+ * to the replica {@link ClientConfig#readAt()} names (by default one picked by the client id, so
+ * that clients spread their reads over the replicas, followers included).
+ *
+ * <p>Answers: OK completes the query; REJECTED fails it with {@link CommandRejectedException};
+ * UNSUPPORTED (no read path in the ordering, or a state machine that reads through the order)
+ * sends the same bytes as a command ({@link SmrClient#invoke}) and every later query too; REDIRECT
+ * (no position now: an election, a silent leader, a busy replica) asks again after a pause that
+ * doubles from 1 ms to 64 ms, and moves to the next replica after four in a row. A replica silent
+ * for the retry timeout, or a broken connection, sends every unanswered query to the next replica.
+ * A query unanswered after the invoke timeout fails with {@link ClusterUnavailableException}:
+ * a query changes nothing, so there is no unknown outcome.
+ *
+ * <p>Threads: {@link #query} from any thread; everything else on the client's event loop.
+ */
+final class QueryChannel {
+    private static final Logger LOG = LoggerFactory.getLogger(QueryChannel.class);
+    private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long LAST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(64);
+    private static final int REDIRECTS_BEFORE_MOVING = 4;
+
+    private static final class Query {
+        final long id;
+        final ByteBuffer bytes;
+        final CompletableFuture<ByteBuffer> future = new CompletableFuture<>();
+        final long deadline;
+        long pause = FIRST_PAUSE_NANOS;
+        int redirects;
+        boolean sent;
+
+        Query(long id, ByteBuffer bytes, long deadline) {
+            this.id = id;
+            this.bytes = bytes;
+            this.deadline = deadline;
+        }
+    }
+
+    private final ClientConfig config;
+    private final EventLoop loop;
+    private final BiFunction<Integer, ChannelHandler, Future<Channel>> open;
+    private final Function<ByteBuffer, CompletableFuture<ByteBuffer>> ordered;
+    // Event-loop state.
+    private final Map<Long, Query> unanswered = new HashMap<>();
+    private long nextId;
+    private int target;
+    private Channel channel;
+    private Future<Channel> connecting;
+    private long lastProgress = System.nanoTime();
+    private volatile boolean unsupported;
+
+    /**
+     * @param open    opens a connection to a replica whose frames go to a handler ({@link SmrClient})
+     * @param ordered sends a query's bytes as a command
+     */
+    QueryChannel(ClientConfig config, EventLoop loop, BiFunction<Integer, ChannelHandler, Future<Channel>> open,
+                 Function<ByteBuffer, CompletableFuture<ByteBuffer>> ordered) {
+        this.config = config;
+        this.loop = loop;
+        this.open = open;
+        this.ordered = ordered;
+        this.target = config.readAt() >= 0 ? config.readAt()
+                : (int) Math.floorMod(config.clientId(), (long) config.endpoints().size());
+    }
+
+    /** Submits {@code query}; see {@link SmrClient#query}. Any thread. */
+    CompletableFuture<ByteBuffer> query(ByteBuffer query) {
+        ByteBuffer copy = ByteBuffer.allocate(query.remaining()).put(query.duplicate()).flip();
+        if (unsupported) {
+            return ordered.apply(copy);
+        }
+        long deadline = System.nanoTime() + config.invokeTimeout().toNanos();
+        CompletableFuture<ByteBuffer> result = new CompletableFuture<>();
+        loop.execute(() -> {
+            Query q = new Query(nextId++, copy, deadline);
+            q.future.whenComplete((v, e) -> {
+                if (e == null) {
+                    result.complete(v);
+                } else {
+                    result.completeExceptionally(e);
+                }
+            });
+            unanswered.put(q.id, q);
+            send(q);
+        });
+        return result;
+    }
+
+    /** The replica queries go to now. */
+    int target() {
+        return target;
+    }
+
+    /** The client's timer (every few ms): fails expired queries, leaves a silent replica. Event loop. */
+    void onTimer() {
+        long now = System.nanoTime();
+        for (Iterator<Query> it = unanswered.values().iterator(); it.hasNext(); ) {
+            Query q = it.next();
+            if (now - q.deadline > 0) {
+                it.remove();
+                q.future.completeExceptionally(new ClusterUnavailableException("no replica answered the query within "
+                        + config.invokeTimeout() + " (no leader, or no replica reachable?)"));
+            }
+        }
+        if (!unanswered.isEmpty() && now - lastProgress > config.retryTimeout().toNanos()) {
+            moveOn("no answer for " + config.retryTimeout());
+        }
+    }
+
+    /** Fails every unanswered query with {@code cause} (the client closes). Event loop. */
+    void close(Throwable cause) {
+        unanswered.values().forEach(q -> q.future.completeExceptionally(cause));
+        unanswered.clear();
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
+    private void send(Query q) {
+        if (channel == null || !channel.isActive()) {
+            q.sent = false;
+            connect();
+            return;
+        }
+        ByteBuf out = channel.alloc().ioBuffer();
+        ClientWire.writeQuery(out, config.clientId(), q.id, q.bytes.duplicate());
+        channel.writeAndFlush(out, channel.voidPromise());
+        q.sent = true;
+    }
+
+    private void connect() {
+        if (connecting != null && !connecting.isDone()) {
+            return;
+        }
+        int to = target;
+        Future<Channel> ready = open.apply(to, new Handler());
+        connecting = ready;
+        ready.addListener((Future<Channel> r) -> {
+            if (!r.isSuccess()) {
+                moveOn("cannot connect to replica " + to);
+            } else {
+                channel = r.getNow();
+                lastProgress = System.nanoTime();
+                for (Query q : new ArrayList<>(unanswered.values())) {
+                    send(q);
+                }
+            }
+        });
+    }
+
+    private void moveOn(String why) {
+        LOG.debug("client {}: queries leave replica {}: {}", config.clientId(), target, why);
+        target = (target + 1) % config.endpoints().size();
+        Channel old = channel;
+        channel = null;
+        if (old != null) {
+            old.close();
+        }
+        lastProgress = System.nanoTime();
+        loop.schedule(() -> {
+            if (!unanswered.isEmpty()) {
+                connect();
+            }
+        }, 10, TimeUnit.MILLISECONDS);
+    }
+
+    private void onReply(Channel from, ClientWire.QueryReply r) {
+        Query q = unanswered.get(r.query());
+        if (from != channel || q == null) {
+            return;
+        }
+        lastProgress = System.nanoTime();
+        switch (r.status()) {
+            case ClientWire.OK -> {
+                unanswered.remove(q.id);
+                q.future.complete(r.payload());
+            }
+            case ClientWire.REJECTED -> {
+                unanswered.remove(q.id);
+                q.future.completeExceptionally(new CommandRejectedException(r.message()));
+            }
+            case ClientWire.UNSUPPORTED -> {
+                unsupported = true;
+                unanswered.remove(q.id);
+                ordered.apply(q.bytes).whenComplete((v, e) -> {
+                    if (e == null) {
+                        q.future.complete(v);
+                    } else {
+                        q.future.completeExceptionally(e);
+                    }
+                });
+            }
+            case ClientWire.REDIRECT -> {
+                if (++q.redirects >= REDIRECTS_BEFORE_MOVING && r.leader() >= 0 && r.leader() < config.endpoints().size()) {
+                    q.redirects = 0;
+                    if (r.leader() != target) {
+                        target = r.leader();
+                        moveOn("redirected");
+                        return;
+                    }
+                }
+                long pause = q.pause;
+                q.pause = Math.min(LAST_PAUSE_NANOS, q.pause * 2);
+                loop.schedule(() -> {
+                    if (unanswered.containsKey(q.id)) {
+                        send(q);
+                    }
+                }, pause, TimeUnit.NANOSECONDS);
+            }
+            default -> LOG.warn("client {}: unknown query reply status {}", config.clientId(), r.status());
+        }
+    }
+
+    /** Queries not yet answered (tests). Event loop. */
+    List<Long> unansweredIds() {
+        return new ArrayList<>(unanswered.keySet());
+    }
+
+    private final class Handler extends SimpleChannelInboundHandler<ByteBuf> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+            int type = Frames.readType(frame);
+            if (type != ClientWire.QUERY_REPLY) {
+                LOG.debug("client {}: unexpected frame type {} on the query connection", config.clientId(), type);
+                return;
+            }
+            onReply(ctx.channel(), ClientWire.readQueryReply(frame));
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (ctx.channel() == channel && !unanswered.isEmpty()) {
+                moveOn("connection closed");
+            } else if (ctx.channel() == channel) {
+                channel = null;
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            LOG.debug("client {}: query connection error: {}", config.clientId(), cause.toString());
+            ctx.close();
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package dev.parallax.core.runtime;
+
+import dev.parallax.core.protocol.ProtocolStage;
+import dev.parallax.core.spi.ReadIndex;
+import dev.parallax.core.spi.ReadListener;
+
+import java.util.Objects;
+import java.util.function.LongSupplier;
+
+/**
+ * A {@link ProtocolRuntime}'s {@link ReadIndex}: reads go to its Protocol stage's batches
+ * ({@link dev.parallax.core.protocol.ReadBatches}), answers come from its core, and the delivered
+ * position is its Delivery stage's. Whether the protocol serves reads is its core's business
+ * ({@link dev.parallax.core.protocol.ProtocolCore#onReadIndex}: by default every read is refused
+ * {@link ReadListener#UNSUPPORTED}).
+ *
+ * <p>Threads: {@link #answers} before the runtime starts; {@link #request} and
+ * {@link #deliveredBelow} from any thread (a read before the start is refused as the queue of a
+ * full stage is).
+ */
+final class RuntimeReads implements ReadIndex {
+    private volatile ReadListener listener;
+    private volatile ProtocolStage<?, ?, ?> stage;
+    private volatile LongSupplier delivered = () -> 0;
+
+    @Override
+    public void answers(ReadListener l) {
+        this.listener = Objects.requireNonNull(l, "listener");
+    }
+
+    /** The runtime started {@code protocol} and {@code deliveredBelow}'s stage: reads may flow. */
+    void started(ProtocolStage<?, ?, ?> protocol, LongSupplier deliveredBelow) {
+        ReadListener l = listener;
+        if (l != null) {
+            protocol.reads().listener(l);
+        }
+        this.delivered = deliveredBelow;
+        this.stage = protocol;
+    }
+
+    @Override
+    public boolean request(long read) {
+        ProtocolStage<?, ?, ?> s = stage;
+        return s != null && listener != null && s.reads().request(read);
+    }
+
+    @Override
+    public long deliveredBelow() {
+        return delivered.getAsLong();
+    }
+}
