@@ -10,6 +10,7 @@ import dev.parallax.examples.kv.KvCommand;
 import dev.parallax.examples.kv.KvOp;
 import dev.parallax.examples.kv.KvReply;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Random;
@@ -109,7 +110,8 @@ final class HistoryClient {
     /**
      * Issues {@code op} (GET, SET, DBSIZE or FLUSHALL) through {@code client} and records it in
      * {@code history} as client {@code id}: the output if answered within 30 s, else an unknown
-     * outcome. Blocks the calling thread until then.
+     * outcome. A read-only operation goes as a query ({@link CommandInvoker#query}). Blocks the
+     * calling thread until then.
      *
      * @return whether it was answered
      * @throws IllegalArgumentException for an operation the KV store has no command for (delete,
@@ -120,7 +122,9 @@ final class HistoryClient {
         KvCommand cmd = command(op);
         var inv = history.invoke(id, op);
         try {
-            KvReply r = KvReply.decode(client.invoke(cmd.encode()).get(30, TimeUnit.SECONDS));
+            // Reads go as queries (read-index where the ordering has it, else ordered): checked as any operation.
+            ByteBuffer bytes = cmd.encode();
+            KvReply r = KvReply.decode((cmd.op().isReadOnly() ? client.query(bytes) : client.invoke(bytes)).get(30, TimeUnit.SECONDS));
             history.ok(inv, output(op, r));
             return true;
         } catch (Exception e) {

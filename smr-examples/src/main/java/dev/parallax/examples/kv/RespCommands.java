@@ -84,7 +84,8 @@ final class RespCommands {
     }
 
     private void data(String name, int arity, KvOp op) {
-        add(name, arity, (r, s) -> s.invoke(KvCommand.encode(op, r.args(), 1)));
+        add(name, arity, op.isReadOnly() ? (r, s) -> s.read(KvCommand.encode(op, r.args(), 1))
+                : (r, s) -> s.invoke(KvCommand.encode(op, r.args(), 1)));
     }
 
     private void add(String name, int arity, Action action) {

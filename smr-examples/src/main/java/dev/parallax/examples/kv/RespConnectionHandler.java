@@ -7,7 +7,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import java.nio.ByteBuffer;
-import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +35,7 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter implement
     private final int maxPending;
     private final long id;
     private OrderedReplies<Object> replies;
+    private ReadWriteGate gate;
     private byte[] name;
 
     RespConnectionHandler(CommandInvoker invoker, RespCommands commands, RespMetrics metrics, int maxPending, long id) {
@@ -49,6 +49,7 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter implement
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.replies = new OrderedReplies<>(ctx, maxPending, this::encode);
+        this.gate = new ReadWriteGate(ctx.channel().eventLoop(), invoker);
     }
 
     @Override
@@ -143,16 +144,12 @@ final class RespConnectionHandler extends ChannelInboundHandlerAdapter implement
 
     @Override
     public void invoke(ByteBuffer kvCommand) {
-        OrderedReplies<Object>.Slot slot = replies.append();
-        CompletableFuture<ByteBuffer> future;
-        try {
-            future = invoker.invoke(kvCommand);
-        } catch (RuntimeException e) {
-            slot.complete(e);
-            return;
-        }
-        future.whenComplete((reply, failure) -> slot.complete(failure != null ? failure
-                : reply != null ? reply : new IllegalStateException("the invoker completed a command with a null reply")));
+        gate.write(kvCommand, replies.append()::complete);
+    }
+
+    @Override
+    public void read(ByteBuffer kvCommand) {
+        gate.read(kvCommand, replies.append()::complete);
     }
 
     @Override

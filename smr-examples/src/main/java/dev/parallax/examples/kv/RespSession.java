@@ -15,6 +15,12 @@ interface RespSession {
     /** Sends an encoded {@link KvCommand} through the invoker; its reply fills this slot later. */
     void invoke(ByteBuffer kvCommand);
 
+    /**
+     * Sends a read-only {@link KvCommand} as a query where the connection's order allows
+     * ({@link ReadWriteGate}), else as a command; its reply fills this slot later.
+     */
+    void read(ByteBuffer kvCommand);
+
     /** Answers OK, then closes the connection once the replies before it are written. */
     void quit();
 

@@ -48,4 +48,17 @@ public interface CommandInvoker {
         return CompletableFuture.failedFuture(new IllegalArgumentException(
                 getClass().getSimpleName() + " sends commands to the default group only, not to " + groups));
     }
+
+    /**
+     * Submits a read-only query to the default group, answered outside the order where the system
+     * can (read-index: linearizable, on any replica), else ordered as a command. The default orders
+     * it: {@link #invoke(ByteBuffer)}. A query has no place among the invoker's commands: one
+     * submitted while commands are in flight may or may not see them.
+     *
+     * @param query the query bytes, also valid as a command (position to limit); copied before the call returns
+     * @return the reply, failing as {@link #invoke(ByteBuffer)}'s does
+     */
+    default CompletableFuture<ByteBuffer> query(ByteBuffer query) {
+        return invoke(query);
+    }
 }

@@ -249,6 +249,7 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
      * when no replica answered within the invoke timeout, {@link CommandRejectedException} when the
      * state machine threw. Any thread, never blocking.
      */
+    @Override
     public CompletableFuture<ByteBuffer> query(ByteBuffer query) {
         if (closed) {
             return CompletableFuture.failedFuture(new IllegalStateException("client is closed"));

@@ -144,6 +144,49 @@ class ClientWireTest {
     }
 
     @Test
+    void queriesAndTheirAnswersRoundTrip() {
+        ByteBuf q = Unpooled.buffer();
+        ClientWire.writeQuery(q, 42, -7, bytes("GET k"));
+        int[] type = new int[1];
+        ClientWire.Query query = ClientWire.readQuery(frame(q, type), 100);
+        assertThat(type[0]).isEqualTo(ClientWire.QUERY);
+        assertThat(query).isEqualTo(new ClientWire.Query(42, -7, bytes("GET k")));
+        ByteBuf ok = Unpooled.buffer();
+        ClientWire.writeQueryOk(ok, -7, bytes("v"));
+        assertThat(ClientWire.readQueryReply(frame(ok, type))).isEqualTo(new ClientWire.QueryReply(-7, ClientWire.OK, bytes("v"), null, -1));
+        assertThat(type[0]).isEqualTo(ClientWire.QUERY_REPLY);
+        ByteBuf rejected = Unpooled.buffer();
+        ClientWire.writeQueryRejected(rejected, 1, "no");
+        assertThat(ClientWire.readQueryReply(frame(rejected, type))).isEqualTo(new ClientWire.QueryReply(1, ClientWire.REJECTED, null, "no", -1));
+        ByteBuf redirect = Unpooled.buffer();
+        ClientWire.writeQueryRedirect(redirect, 2, 1);
+        assertThat(ClientWire.readQueryReply(frame(redirect, type))).isEqualTo(new ClientWire.QueryReply(2, ClientWire.REDIRECT, null, null, 1));
+        ByteBuf unsupported = Unpooled.buffer();
+        ClientWire.writeQueryUnsupported(unsupported, 3);
+        assertThat(ClientWire.readQueryReply(frame(unsupported, type))).isEqualTo(new ClientWire.QueryReply(3, ClientWire.UNSUPPORTED, null, null, -1));
+    }
+
+    @Test
+    void malformedQueriesAreRefusedWithBadFrameException() {
+        ByteBuf lying = Unpooled.buffer().writeLong(1).writeLong(1).writeInt(5).writeByte(1);
+        assertThatThrownBy(() -> ClientWire.readQuery(lying, 100)).isInstanceOf(BadFrameException.class)
+                .hasMessageContaining("query length 5");
+        ByteBuf tooBig = Unpooled.buffer().writeLong(1).writeLong(1).writeInt(200).writeBytes(new byte[200]);
+        assertThatThrownBy(() -> ClientWire.readQuery(tooBig, 100)).isInstanceOf(BadFrameException.class)
+                .hasMessageContaining("limit 100");
+        ByteBuf badStatus = Unpooled.buffer().writeLong(1).writeByte(9);
+        assertThatThrownBy(() -> ClientWire.readQueryReply(badStatus)).isInstanceOf(BadFrameException.class)
+                .hasMessageContaining("unknown query reply status 9");
+        ByteBuf q = Unpooled.buffer();
+        ClientWire.writeQuery(q, 3, 9, bytes("payload"));
+        int body = q.readableBytes() - Frames.HEADER;
+        for (int len = 0; len < body; len++) {
+            ByteBuf cut = q.slice(Frames.HEADER, len);
+            assertThatThrownBy(() -> ClientWire.readQuery(cut, 100)).as("%d bytes", len).isInstanceOf(BadFrameException.class);
+        }
+    }
+
+    @Test
     void everyTruncationOfAGroupFrameIsABadFrame() {
         ByteBuf req = Unpooled.buffer();
         ClientWire.writeRequest(req, new CommandId(3, SOME, 9), bytes("payload"));

@@ -232,6 +232,18 @@ class BadInputTest {
     }
 
     @Test
+    void malformedQueriesCloseOnlyTheirConnectionAndARejectedQueryIsAnsweredAsSuch() throws Exception {
+        byte[] lying = java.nio.ByteBuffer.allocate(21).putLong(1).putLong(1).putInt(99).put((byte) 1).array();
+        assertRejected("a query whose length lies", 1, "client", clientPort(1), frame(dev.parallax.core.wire.ClientWire.QUERY, lying));
+        assertRejected("a truncated query", 1, "client", clientPort(1), frame(dev.parallax.core.wire.ClientWire.QUERY, new byte[5]));
+        // "GET" with no key: TextKv refuses it as a query, the client orders it, and the command is rejected.
+        assertThatThrownBy(() -> client.query(cmd("GET")).get(10, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(dev.parallax.core.client.CommandRejectedException.class);
+        assertThat(text(client.query(cmd("GET k")).get(10, TimeUnit.SECONDS))).isEqualTo("before");
+        assertStillServing();
+    }
+
+    @Test
     void unknownVersionsTypesAndMalformedBodiesAreRejected() throws Exception {
         assertRejected("unknown version", 0, "client", clientPort(0), frame(2 + 8, 9, 1, 8));
         assertRejected("unknown type", 0, "client", clientPort(0), frame(2 + 8, 1, 77, 8));
