@@ -70,8 +70,12 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--size", defaultValue = "32", description = "Command size in bytes of a run or sweep (default ${DEFAULT-VALUE}).")
     int size;
 
-    @Option(names = "--reads", defaultValue = "0", description = "Percent of reads (default ${DEFAULT-VALUE}).")
+    @Option(names = "--reads", defaultValue = "0", description = "Percent of reads (default ${DEFAULT-VALUE}), sent as "
+            + "queries (read-index where the system has it, else ordered).")
     int reads;
+
+    @Option(names = "--ordered-reads", description = "Order every read as a command (the baseline of the query path).")
+    boolean orderedReads;
 
     @Option(names = "--keys", defaultValue = "10000", description = "Keys per connection (default ${DEFAULT-VALUE}).")
     int keys;
@@ -349,7 +353,8 @@ public final class BenchMain implements Callable<Integer> {
             sut.start(work, Duration.ofSeconds(60));
             List<CommandInvoker> clients = new ArrayList<>();
             for (int c = 0; c < connections; c++) {
-                clients.add(sut.connect(maxOutstanding));
+                CommandInvoker client = sut.connect(maxOutstanding);
+                clients.add(orderedReads ? client::invoke : client); // a lambda orders its queries (the default)
             }
             Map<String, Long> pids = new LinkedHashMap<>(sut.serverPids());
             pids.put(BenchResult.LOAD_PROCESS, ProcessHandle.current().pid());

@@ -23,8 +23,11 @@ public final class CommandPool {
 
     private final byte[] bytes;
     private final int[] offsets;
+    /** Which commands are reads (GET): sent as queries ({@code CommandInvoker.query}). */
+    private final boolean[] reads;
 
-    private CommandPool(byte[] bytes, int[] offsets) {
+    private CommandPool(byte[] bytes, int[] offsets, boolean[] reads) {
+        this.reads = reads;
         this.bytes = bytes;
         this.offsets = offsets;
     }
@@ -67,7 +70,12 @@ public final class CommandPool {
             encoded[i].get(bytes, offsets[i], len);
             offsets[i + 1] = offsets[i] + len;
         }
-        return new CommandPool(bytes, offsets);
+        return new CommandPool(bytes, offsets, read);
+    }
+
+    /** Whether command {@code index} is a read (GET): the load sends it as a query. */
+    public boolean isRead(int index) {
+        return reads[index];
     }
 
     /** Number of commands. */

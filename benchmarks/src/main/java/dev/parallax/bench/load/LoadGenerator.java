@@ -192,9 +192,10 @@ public final class LoadGenerator {
                 return;
             }
             ByteBuffer cmd = pool.select(next, view);
+            boolean read = pool.isRead(next);
             next = (next + 1) & mask;
             sentAt = System.nanoTime();
-            invoker.invoke(cmd).whenComplete(this);
+            (read ? invoker.query(cmd) : invoker.invoke(cmd)).whenComplete(this);
         }
 
         @Override

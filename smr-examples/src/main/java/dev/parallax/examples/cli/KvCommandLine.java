@@ -118,10 +118,11 @@ final class KvCommandLine implements Callable<Integer> {
         }
     }
 
-    /** Sends {@code command}, prints the reply or the error; the exit code. */
+    /** Sends {@code command} (a read as a query), prints the reply or the error; the exit code. */
     private int send(CommandInvoker invoker, KvCommand command) throws Exception {
         try {
-            ByteBuffer reply = invoker.invoke(command.encode()).get(30, TimeUnit.SECONDS);
+            ByteBuffer bytes = command.encode();
+            ByteBuffer reply = (command.op().isReadOnly() ? invoker.query(bytes) : invoker.invoke(bytes)).get(30, TimeUnit.SECONDS);
             out.println(render(KvReply.decode(reply)));
             return 0;
         } catch (ExecutionException e) {

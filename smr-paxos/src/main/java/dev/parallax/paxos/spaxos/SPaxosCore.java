@@ -92,6 +92,9 @@ public final class SPaxosCore implements ProtocolCore<SPaxosWire, SPaxosRecord, 
     private final DisseminationCore dissemination;
     private final LeaderProposals proposals = new LeaderProposals();
     private final Execution execution = new Execution();
+    private final ExecutedReads reads = new ExecutedReads();
+    /** The last instance handed to the driver as a decision, or -1: a read's delivery position is one past it. */
+    private long lastDecided = -1;
     private final Observer observer;
     private ExecutedIds executed = new ExecutedIds();
 
@@ -297,6 +300,7 @@ public final class SPaxosCore implements ProtocolCore<SPaxosWire, SPaxosRecord, 
         ExecutedIds restored = state.executed();
         ordering.skipTo(instance);
         execution.skipTo(instance);
+        lastDecided = Math.max(lastDecided, instance - 1);
         executed = restored;
         dissemination.restore(restored, instance);
         proposals.prune(decidedKnown);
@@ -331,9 +335,27 @@ public final class SPaxosCore implements ProtocolCore<SPaxosWire, SPaxosRecord, 
             if (proposals.leading() && !ordering.isLeader()) {
                 proposals.clear();
             }
-            execution.pump(executed, bodies, this::executed, c -> out.decide(c.instance(), c));
+            execution.pump(executed, bodies, this::executed, c -> decide(c.instance(), c));
             propose();
         } while (!stableIds.isEmpty() || !decidedValues.isEmpty());
+        reads.settle(execution.next(), lastDecided + 1, out);
+    }
+
+    /** Hands a decision to the driver, noting how far decisions go (a read's delivery position). */
+    private void decide(long instance, SPaxosValue value) {
+        lastDecided = Math.max(lastDecided, instance);
+        out.decide(instance, value);
+    }
+
+    /**
+     * Read-index ({@link ExecutedReads}): the ordering core confirms the read at an ordering
+     * instance; it is answered once execution passed it.
+     */
+    @Override
+    public void onReadIndex(long read, long now, Effects<SPaxosWire, SPaxosRecord, SPaxosValue> out) {
+        begin(now, out);
+        ordering.onReadIndex(read, now, orderingOut);
+        pump();
     }
 
     private void drain() {
@@ -381,7 +403,7 @@ public final class SPaxosCore implements ProtocolCore<SPaxosWire, SPaxosRecord, 
 
     private void executed(Executable e) {
         observer.executed(e.instance(), e.ids());
-        out.decide(e.instance(), e);
+        decide(e.instance(), e);
     }
 
     /** {@link #orderableNow}'s memo: the stream last asked about and its watermark, within one {@link #propose}. */
@@ -446,6 +468,16 @@ public final class SPaxosCore implements ProtocolCore<SPaxosWire, SPaxosRecord, 
         @Override
         public void snapshotNeeded(int peer, long instance) {
             out.snapshotNeeded(peer, instance);
+        }
+
+        @Override
+        public void readReady(long read, long position) {
+            reads.confirmed(read, position);
+        }
+
+        @Override
+        public void readFailed(long read, int leaderHint) {
+            out.readFailed(read, leaderHint);
         }
 
         /** Two different decisions for one ordering instance: forwarded, the driver stops the replica. */

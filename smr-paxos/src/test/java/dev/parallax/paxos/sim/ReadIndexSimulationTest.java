@@ -14,6 +14,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * queries and commands together, must be linearizable for every seed: through partitions that
  * leave a deposed leader that does not know it yet, one-way cuts, crashes, restarts and pauses.
  *
+ * <p>S-Paxos reads through its ordering layer's read-index, answered once execution passed the
+ * confirmed ordering instance ({@code ExecutedReads}).
+ *
  * <p>Mutation: a leader that answers queries from its state at once, without the confirmation
  * round (rule Q2), must fail the checker for some seed.
  *
@@ -44,6 +47,22 @@ class ReadIndexSimulationTest {
         if (seeds > 20) {
             assertThat(retried[0]).as("queries refused a position (elections, a silent leader)").isPositive();
         }
+    }
+
+    @Test
+    void sPaxosQueriesAreLinearizableUnderTheFullFaultMix() {
+        PaxosSimulation.Scenario scenario = PaxosSimulation.Scenario.hostile(3);
+        long[] answered = {0};
+        long[] ops = {0};
+        int seeds = SimulationSeeds.forEach("s-paxos read-index", SimulationSeeds.count(300), seed -> {
+            PaxosSimulation.Outcome o = SPaxosSimulation.run(seed, scenario, null,
+                    SPaxosSimulation.Options.NONE.readingByQueries()).outcome();
+            answered[0] += o.clients().queriesAnswered();
+            ops[0] += o.operations();
+        });
+        System.out.printf("s-paxos read-index simulation: %d seeds, %d client ops, %d queries answered%n", seeds, ops[0],
+                answered[0]);
+        assertThat(answered[0]).as("queries answered").isGreaterThan(ops[0] / 10);
     }
 
     @Test

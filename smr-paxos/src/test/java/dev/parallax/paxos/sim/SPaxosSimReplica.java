@@ -8,6 +8,7 @@ import dev.parallax.core.protocol.EffectBuffer;
 import dev.parallax.core.testkit.NodeContext;
 import dev.parallax.core.testkit.smr.ClientBatches;
 import dev.parallax.core.testkit.smr.ClientMessage;
+import dev.parallax.core.testkit.smr.SimReads;
 import dev.parallax.core.testkit.smr.PendingCompaction;
 import dev.parallax.core.testkit.smr.SafetyMonitor;
 import dev.parallax.core.testkit.smr.SimService;
@@ -83,6 +84,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
     private SPaxosCore core;
     /** Every instance below it is executed here (or covered by an installed snapshot). */
     private long position;
+    private final SimReads reads;
     private final PendingCompaction compaction = new PendingCompaction();
 
     SPaxosSimReplica(NodeContext<Object> ctx, SPaxosConfig config, PaxosSimulation.Monitors monitors,
@@ -97,6 +99,8 @@ final class SPaxosSimReplica implements SimulatedReplica {
                 monitors.counters());
         this.applier = new EffectApplier<>(ctx.log(), CODEC, (to, m) -> ctx.send(to, onWire(m)), this::deliver,
                 this::installFrom);
+        this.reads = new SimReads(ctx, service);
+        applier.reads(reads.listener());
         BatchBuilder batcher = new BatchBuilder(config.batchBytes(), config.batchTimeoutNanos());
         this.clients = new ClientBatches(ctx, service, monitors.progress(), batcher,
                 () -> core.canPropose(), b -> core.onProposal(new SPaxosValue.ClientBatch(b), ctx.now(), effects), this::apply);
@@ -132,6 +136,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
         byte[] state = shared.emptyDeliveryStateOnInstall ? new byte[0] : s.deliveryState();
         service.restore(s);
         position = s.instance();
+        reads.delivered(position);
         mirror.restore(s.instance(), state.length == 0 ? new ExecutedIds().toBytes() : state);
         core.skipTo(s.instance(), ByteBuffer.wrap(state));
         shared.execution.startsAt(ctx.id(), s.instance());
@@ -206,6 +211,9 @@ final class SPaxosSimReplica implements SimulatedReplica {
             clients.proposePending();
         } else if (message instanceof ClientMessage.Request r) {
             clients.onRequest(from, r.command());
+        } else if (message instanceof ClientMessage.Query q) {
+            core.onReadIndex(reads.ask(from, q), ctx.now(), effects);
+            apply();
         }
     }
 
@@ -264,6 +272,7 @@ final class SPaxosSimReplica implements SimulatedReplica {
     private void advance(long instance) {
         long before = position;
         position = instance + 1;
+        reads.delivered(position);
         if (snapshotEvery > 0 && position / snapshotEvery > before / snapshotEvery) {
             monitors.shelf().put(ctx.id(), service.snapshot(position, mirror.state()));
             compaction.request(position);

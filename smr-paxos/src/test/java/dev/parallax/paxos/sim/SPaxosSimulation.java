@@ -107,19 +107,24 @@ final class SPaxosSimulation {
      * Extra wiring of a run: scripted faults and checks with access to the shared monitors; clients
      * spread or not; puts padded or not ({@link PaxosSimulation.Wiring}).
      */
-    record Options(BiConsumer<Simulation<Object>, Shared> setup, boolean spreadClients, int putBytes) {
-        static final Options NONE = new Options((sim, shared) -> { }, false, 0);
+    record Options(BiConsumer<Simulation<Object>, Shared> setup, boolean spreadClients, int putBytes, boolean queries) {
+        static final Options NONE = new Options((sim, shared) -> { }, false, 0, false);
 
         Options with(BiConsumer<Simulation<Object>, Shared> more) {
-            return new Options(setup.andThen(more), spreadClients, putBytes);
+            return new Options(setup.andThen(more), spreadClients, putBytes, queries);
         }
 
         Options spreadingClients() {
-            return new Options(setup, true, putBytes);
+            return new Options(setup, true, putBytes, queries);
         }
 
         Options withPutBytes(int bytes) {
-            return new Options(setup, spreadClients, bytes);
+            return new Options(setup, spreadClients, bytes, queries);
+        }
+
+        /** Clients send their gets as queries (read-index) to a replica drawn for each. */
+        Options readingByQueries() {
+            return new Options(setup, spreadClients, putBytes, true);
         }
     }
 
@@ -138,7 +143,7 @@ final class SPaxosSimulation {
         SPaxosConfig config = config(s);
         PaxosSimulation.Wiring wiring = new PaxosSimulation.Wiring(
                 (ctx, sc, m) -> new SPaxosSimReplica(ctx, config, m, shared, sc.snapshotEvery()),
-                sim -> options.setup().accept(sim, shared), options.spreadClients(), options.putBytes());
+                sim -> options.setup().accept(sim, shared), options.spreadClients(), options.putBytes(), options.queries());
         PaxosSimulation.Outcome o = PaxosSimulation.run(seed, s, amnesia, wiring, membership);
         return new Result(o, shared);
     }

@@ -33,4 +33,12 @@ public interface ReadIndex {
      * never sees, such as no-ops, included). Any thread.
      */
     long deliveredBelow();
+
+    /**
+     * Runs {@code progress} on the delivery thread each time {@link #deliveredBelow()} grows, so a
+     * reader waiting for a position need not poll; it must be cheap and must not block. Set once,
+     * before the protocol starts. Default: never called (the reader polls).
+     */
+    default void onDelivered(Runnable progress) {
+    }
 }

@@ -47,13 +47,12 @@ final class QueryChannel {
     private static final int REDIRECTS_BEFORE_MOVING = 4;
 
     private static final class Query {
-        final long id;
+        long id;
         final ByteBuffer bytes;
         final CompletableFuture<ByteBuffer> future = new CompletableFuture<>();
         final long deadline;
         long pause = FIRST_PAUSE_NANOS;
         int redirects;
-        boolean sent;
 
         Query(long id, ByteBuffer bytes, long deadline) {
             this.id = id;
@@ -68,6 +67,9 @@ final class QueryChannel {
     private final Function<ByteBuffer, CompletableFuture<ByteBuffer>> ordered;
     // Event-loop state.
     private final Map<Long, Query> unanswered = new HashMap<>();
+    private final org.jctools.queues.MpscUnboundedXaddArrayQueue<Query> submitted =
+            new org.jctools.queues.MpscUnboundedXaddArrayQueue<>(1024);
+    private final java.util.concurrent.atomic.AtomicBoolean drainScheduled = new java.util.concurrent.atomic.AtomicBoolean();
     private long nextId;
     private int target;
     private Channel channel;
@@ -95,21 +97,25 @@ final class QueryChannel {
         if (unsupported) {
             return ordered.apply(copy);
         }
-        long deadline = System.nanoTime() + config.invokeTimeout().toNanos();
-        CompletableFuture<ByteBuffer> result = new CompletableFuture<>();
-        loop.execute(() -> {
-            Query q = new Query(nextId++, copy, deadline);
-            q.future.whenComplete((v, e) -> {
-                if (e == null) {
-                    result.complete(v);
-                } else {
-                    result.completeExceptionally(e);
-                }
-            });
+        Query q = new Query(0, copy, System.nanoTime() + config.invokeTimeout().toNanos());
+        submitted.offer(q);
+        if (!drainScheduled.get() && drainScheduled.compareAndSet(false, true)) {
+            loop.execute(this::drainSubmitted);
+        }
+        return q.future;
+    }
+
+    /** Numbers what was submitted and sends it in one write. Event loop. */
+    private void drainSubmitted() {
+        drainScheduled.set(false);
+        List<Query> batch = new ArrayList<>();
+        Query q;
+        while ((q = submitted.poll()) != null) {
+            q.id = nextId++;
             unanswered.put(q.id, q);
-            send(q);
-        });
-        return result;
+            batch.add(q);
+        }
+        send(batch);
     }
 
     /** The replica queries go to now. */
@@ -137,21 +143,33 @@ final class QueryChannel {
     void close(Throwable cause) {
         unanswered.values().forEach(q -> q.future.completeExceptionally(cause));
         unanswered.clear();
+        Query q;
+        while ((q = submitted.poll()) != null) {
+            q.future.completeExceptionally(cause);
+        }
         if (channel != null) {
             channel.close();
         }
     }
 
     private void send(Query q) {
+        send(List.of(q));
+    }
+
+    /** Sends {@code queries} in one write, or connects first (they leave once connected). */
+    private void send(List<Query> queries) {
+        if (queries.isEmpty()) {
+            return;
+        }
         if (channel == null || !channel.isActive()) {
-            q.sent = false;
             connect();
             return;
         }
         ByteBuf out = channel.alloc().ioBuffer();
-        ClientWire.writeQuery(out, config.clientId(), q.id, q.bytes.duplicate());
+        for (Query q : queries) {
+            ClientWire.writeQuery(out, config.clientId(), q.id, q.bytes.duplicate());
+        }
         channel.writeAndFlush(out, channel.voidPromise());
-        q.sent = true;
     }
 
     private void connect() {
@@ -167,9 +185,7 @@ final class QueryChannel {
             } else {
                 channel = r.getNow();
                 lastProgress = System.nanoTime();
-                for (Query q : new ArrayList<>(unanswered.values())) {
-                    send(q);
-                }
+                send(new ArrayList<>(unanswered.values()));
             }
         });
     }

@@ -2,38 +2,26 @@ package dev.parallax.core.client;
 
 import dev.parallax.core.CommandId;
 import dev.parallax.core.GroupSet;
-import dev.parallax.core.config.Member;
-import dev.parallax.core.config.TlsConfig;
 import dev.parallax.core.wire.ClientWire;
 import dev.parallax.core.wire.Frames;
 import dev.parallax.core.wire.tls.TlsContexts;
-import dev.parallax.core.wire.tls.TlsGate;
 import dev.parallax.core.wire.tls.TlsRefusals;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
-import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -136,7 +124,7 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
     private final EventLoopGroup group;
     private final boolean ownGroup;
     private final EventLoop loop;
-    private final Bootstrap bootstrap;
+    private final ReplicaConnector connector;
     private final QueryChannel queries;
     /** TLS towards the replicas, or {@code null}. */
     private final SslContext tls;
@@ -173,10 +161,8 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         this.loop = group.next();
         this.target = config.startAt();
         streams.put(GroupSet.DEFAULT, defaultStream);
-        this.bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(100, config.retryTimeout().toMillis()));
-        this.queries = new QueryChannel(config, loop, this::open, this::invoke);
+        this.connector = new ReplicaConnector(config, loop, tls, refusals);
+        this.queries = new QueryChannel(config, loop, connector::open, this::invoke);
         loop.execute(() -> {
             connect();
             timer = loop.scheduleAtFixedRate(this::onTimer, TIMER_MILLIS, TIMER_MILLIS, TimeUnit.MILLISECONDS);
@@ -397,7 +383,7 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
             return;
         }
         int to = target;
-        Future<Channel> ready = open(to, new Handler());
+        Future<Channel> ready = connector.open(to, new Handler());
         connecting = ready;
         ready.addListener((Future<Channel> r) -> {
             if (!r.isSuccess()) {
@@ -411,51 +397,6 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
                 pump();
             }
         });
-    }
-
-    /**
-     * How long a TLS handshake may take: twice the retry timeout, at least a second. A replica
-     * that accepts connections but does not answer (a frozen process) is left as soon as a silent
-     * one would be, give or take.
-     */
-    private Duration handshakeTimeout() {
-        return Duration.ofMillis(Math.max(1000, 2 * config.retryTimeout().toMillis()));
-    }
-
-    /**
-     * Opens a connection to replica {@code to} whose frames go to {@code handler}: TLS expecting its
-     * certificate (with TLS), frames, the handler. Completes once it may be used (TCP up and, with
-     * TLS, the replica verified). Event loop.
-     */
-    Future<Channel> open(int to, ChannelHandler handler) {
-        Member m = config.endpoints().member(to);
-        Promise<Channel> ready = loop.newPromise();
-        ChannelInitializer<SocketChannel> pipeline = new ChannelInitializer<>() {
-            @Override
-            protected void initChannel(SocketChannel ch) {
-                if (tls != null) {
-                    ch.pipeline().addLast(TlsContexts.handler(tls, ch, handshakeTimeout()),
-                            new TlsGate(refusals, TlsConfig.replicaIdentity(to)));
-                }
-                ch.pipeline().addLast(Frames.decoder(config.maxFrameBytes()), handler);
-            }
-        };
-        bootstrap.clone().handler(pipeline).connect(m.host(), m.port()).addListener((ChannelFuture f) -> {
-            if (!f.isSuccess()) {
-                ready.tryFailure(f.cause());
-            } else if (tls == null) {
-                ready.trySuccess(f.channel());
-            } else {
-                f.channel().pipeline().get(TlsGate.class).verified().addListener((Future<Channel> v) -> {
-                    if (v.isSuccess()) {
-                        ready.trySuccess(f.channel());
-                    } else {
-                        ready.tryFailure(v.cause());
-                    }
-                });
-            }
-        });
-        return ready;
     }
 
     /** Gives up on the current replica and tries {@code next}. */

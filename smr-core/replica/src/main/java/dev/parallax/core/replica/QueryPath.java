@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.PriorityQueue;
@@ -67,8 +68,15 @@ final class QueryPath implements Stage, ReadListener {
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
     /** Reads whose position came, from the protocol thread to this stage. */
     private final BoundedQueue<Waiting> positioned;
+    /** Wakes this stage when the delivery moved while reads wait for it (the delivery thread offers). */
+    private final BoundedQueue<Boolean> delivered = Queues.mpsc(2);
+    /** Whether positioned reads wait for the delivery (read by the delivery thread). */
+    private volatile boolean waitingForDelivery;
     /** This stage's: positioned reads by position. */
     private final PriorityQueue<Waiting> byPosition = new PriorityQueue<>((a, b) -> Long.compare(a.position, b.position));
+    /** This stage's: the queries due in this pass, and each connection's answers of this pass. */
+    private final List<Waiting> due = new ArrayList<>();
+    private final java.util.Map<Channel, ByteBuf> outgoing = new java.util.LinkedHashMap<>();
     private final Counter served;
     private final Counter rejected;
     private final Counter unsupported;
@@ -92,6 +100,11 @@ final class QueryPath implements Stage, ReadListener {
                 + "the client asks again");
         if (this.reads != null) {
             this.reads.answers(this);
+            this.reads.onDelivered(() -> {
+                if (waitingForDelivery) {
+                    delivered.offer(Boolean.TRUE); // full: a wakeup is pending anyway
+                }
+            });
         }
     }
 
@@ -143,36 +156,74 @@ final class QueryPath implements Stage, ReadListener {
 
     @Override
     public int doWork() {
-        int work = positioned.drain(byPosition::add, 1024);
-        long delivered = reads == null ? 0 : reads.deliveredBelow();
+        delivered.drain(signal -> { }, 2);
+        int work = positioned.drain(byPosition::add, 4096);
+        waitingForDelivery = !byPosition.isEmpty();
+        long below = reads == null ? 0 : reads.deliveredBelow();
         Waiting w;
-        while ((w = byPosition.peek()) != null && w.position <= delivered) {
+        while ((w = byPosition.peek()) != null && w.position <= below) {
             byPosition.poll();
-            run(w);
-            work++;
+            if (w.channel.isActive()) {
+                due.add(w);
+            } else {
+                inFlight.decrementAndGet();
+            }
         }
+        if (!byPosition.isEmpty()) {
+            waitingForDelivery = true; // then look again: a delivery in between found the flag down
+            if (reads.deliveredBelow() >= byPosition.peek().position) {
+                work++;
+            }
+        } else {
+            waitingForDelivery = false;
+        }
+        if (due.isEmpty()) {
+            return work;
+        }
+        work += due.size();
+        runDue();
         return work;
     }
 
-    private void run(Waiting w) {
-        if (!w.channel.isActive()) {
-            inFlight.decrementAndGet();
-            return;
+    /** Runs the queries due under one lock of the service, and writes each connection's answers at once. */
+    private void runDue() {
+        List<ByteBuffer> payloads = new ArrayList<>(due.size());
+        for (Waiting w : due) {
+            payloads.add(w.payload);
         }
+        int[] next = {0};
         try {
-            ByteBuffer answer = service.query(w.payload);
-            reply(w.channel, w.query, Outcome.OK, answer, -1);
+            service.query(payloads, answer -> {
+                Waiting w = due.get(next[0]++);
+                if (answer instanceof ByteBuffer b) {
+                    batch(w, Outcome.OK, b, -1, null);
+                } else if (answer instanceof UnsupportedOperationException) {
+                    batch(w, Outcome.UNSUPPORTED, null, -1, null);
+                } else {
+                    RuntimeException e = (RuntimeException) answer;
+                    LOG.debug("query {} rejected: {}", w.query, e.toString());
+                    batch(w, Outcome.REJECTED, null, -1, e.getMessage() == null ? e.toString() : e.getMessage());
+                }
+            });
         } catch (UnsupportedOperationException e) {
-            reply(w.channel, w.query, Outcome.UNSUPPORTED, null, -1);
+            due.subList(next[0], due.size()).forEach(w -> batch(w, Outcome.UNSUPPORTED, null, -1, null));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            reply(w.channel, w.query, Outcome.REDIRECT, null, -1);
+            due.subList(next[0], due.size()).forEach(w -> batch(w, Outcome.REDIRECT, null, -1, null));
         } catch (IllegalStateException e) {
-            reply(w.channel, w.query, Outcome.REDIRECT, null, -1); // this replica stopped executing
-        } catch (RuntimeException e) {
-            LOG.debug("query {} rejected: {}", w.query, e.toString());
-            reply(w.channel, w.query, Outcome.REJECTED, null, -1, e.getMessage() == null ? e.toString() : e.getMessage());
+            due.subList(next[0], due.size()).forEach(w -> batch(w, Outcome.REDIRECT, null, -1, null)); // stopped executing
         }
+        due.clear();
+        for (java.util.Map.Entry<Channel, ByteBuf> e : outgoing.entrySet()) {
+            e.getKey().writeAndFlush(e.getValue(), e.getKey().voidPromise());
+        }
+        outgoing.clear();
+    }
+
+    /** Encodes {@code w}'s answer into its connection's buffer of this pass. */
+    private void batch(Waiting w, Outcome outcome, ByteBuffer answer, int leader, String message) {
+        ByteBuf out = outgoing.computeIfAbsent(w.channel, ch -> ch.alloc().ioBuffer());
+        encode(out, w.query, outcome, answer, leader, message);
     }
 
     private enum Outcome { OK, REJECTED, REDIRECT, UNSUPPORTED }
@@ -182,8 +233,14 @@ final class QueryPath implements Stage, ReadListener {
     }
 
     private void reply(Channel channel, long query, Outcome outcome, ByteBuffer answer, int leader, String message) {
-        inFlight.decrementAndGet();
         ByteBuf out = channel.alloc().ioBuffer();
+        encode(out, query, outcome, answer, leader, message);
+        channel.writeAndFlush(out, channel.voidPromise());
+    }
+
+    /** Writes one answer and counts it (each query gets exactly one). */
+    private void encode(ByteBuf out, long query, Outcome outcome, ByteBuffer answer, int leader, String message) {
+        inFlight.decrementAndGet();
         switch (outcome) {
             case OK -> {
                 served.increment();
@@ -202,7 +259,6 @@ final class QueryPath implements Stage, ReadListener {
                 ClientWire.writeQueryUnsupported(out, query);
             }
         }
-        channel.writeAndFlush(out, channel.voidPromise());
     }
 
     @Override
@@ -212,6 +268,6 @@ final class QueryPath implements Stage, ReadListener {
 
     @Override
     public List<? extends BoundedQueue<?>> inputQueues() {
-        return List.of(positioned);
+        return List.of(positioned, delivered);
     }
 }

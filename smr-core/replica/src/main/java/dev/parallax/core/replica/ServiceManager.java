@@ -284,15 +284,16 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
     }
 
     /**
-     * Runs the read-only {@code query} on the state machine between two deliveries (this object's
-     * lock keeps {@link #deliver} out), once every command handed to the executor executed. Called
-     * by the query thread ({@link QueryPath}) once the read's position was delivered.
+     * Runs the read-only {@code queries} on the state machine between two deliveries (this object's
+     * lock keeps {@link #deliver} out), once every command handed to the executor executed; each
+     * one's answer, or the {@link RuntimeException} it threw ({@link UnsupportedOperationException}:
+     * the state machine answers it only through the order), goes to {@code answers} in order.
+     * Called by the query thread ({@link QueryPath}) once the reads' positions were delivered.
      *
-     * @throws UnsupportedOperationException if the state machine does not answer it outside the
-     *                                       order, or execution is per worker (P-SMR)
+     * @throws UnsupportedOperationException if execution is per worker (P-SMR)
      * @throws IllegalStateException         if this replica stopped executing (a fatal error)
      */
-    synchronized ByteBuffer query(ByteBuffer query) throws InterruptedException {
+    synchronized void query(List<ByteBuffer> queries, java.util.function.Consumer<Object> answers) throws InterruptedException {
         if (failure.get() != null) {
             throw new IllegalStateException("this replica stopped executing", failure.get());
         }
@@ -300,7 +301,15 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
             throw new UnsupportedOperationException("per-worker execution answers reads through the order");
         }
         executor.awaitQuiescence();
-        return stateMachine.query(query);
+        for (ByteBuffer q : queries) {
+            Object answer;
+            try {
+                answer = stateMachine.query(q);
+            } catch (RuntimeException e) {
+                answer = e;
+            }
+            answers.accept(answer);
+        }
     }
 
     /** A command the executor could not classify: its error reply, the same on every replica. */

@@ -161,7 +161,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
         Objects.requireNonNull(transport, "transport");
         this.outlet = Objects.requireNonNull(decisions, "decisions");
         this.log = Objects.requireNonNull(log, "log");
-        this.applier = new EffectApplier<>(new CountingLog(log), codec, (to, m) -> {
+        this.applier = new EffectApplier<>(new CountingLog(log, counts[PERSISTED], counts[SYNCS]), codec, (to, m) -> {
             counts[SENT].increment();
             countByType(sentByType, "parallax.protocol.messages.sent.by.type", m);
             if (to == self) {
@@ -204,7 +204,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
 
     @Override
     public List<? extends BoundedQueue<?>> inputQueues() {
-        return List.of(inbox, proposals, control);
+        return List.of(inbox, proposals, control, reads.queue());
     }
 
     /**
@@ -497,57 +497,6 @@ public final class ProtocolStage<M, R, V> implements Stage {
      */
     public boolean readyForProposal() {
         return ready && proposals.isEmpty();
-    }
-
-    /** Counts appends and syncs on their way to the real log. */
-    private final class CountingLog implements DurableLog {
-        private final DurableLog inner;
-
-        CountingLog(DurableLog inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public long append(java.nio.ByteBuffer record) {
-            counts[PERSISTED].increment();
-            return inner.append(record);
-        }
-
-        @Override
-        public void sync() {
-            counts[SYNCS].increment();
-            inner.sync();
-        }
-
-        @Override
-        public long firstIndex() {
-            return inner.firstIndex();
-        }
-
-        @Override
-        public long nextIndex() {
-            return inner.nextIndex();
-        }
-
-        @Override
-        public long durableIndex() {
-            return inner.durableIndex();
-        }
-
-        @Override
-        public int read(long fromIndex, int maxRecords, dev.parallax.core.spi.RecordVisitor visitor) {
-            return inner.read(fromIndex, maxRecords, visitor);
-        }
-
-        @Override
-        public void truncateBefore(long index) {
-            inner.truncateBefore(index);
-        }
-
-        @Override
-        public void close() {
-            inner.close();
-        }
     }
 
     private void onInbound(Inbound<M> in) {

@@ -59,6 +59,11 @@ public final class ReadBatches implements ReadListener {
         return waiting.offer(read);
     }
 
+    /** The queue of reads waiting for a pass: one of the stage's inputs, so that a read wakes it. */
+    BoundedQueue<Long> queue() {
+        return waiting;
+    }
+
     /** Reads the core has not answered yet (stage thread). */
     int openBatches() {
         return open.size();

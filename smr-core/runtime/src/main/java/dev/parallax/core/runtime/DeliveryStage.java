@@ -24,6 +24,8 @@ final class DeliveryStage<V> implements Stage {
     private final ProtocolRuntime.ValueAdapter<V> values;
     private final DeliveryListener listener;
     private volatile long deliveredBelow;
+    /** Told (on this stage's thread) each time {@link #deliveredBelow} grows; set before the stage runs. */
+    private Runnable progress = () -> { };
     private final java.util.concurrent.atomic.LongAdder deliveredBytes = new java.util.concurrent.atomic.LongAdder();
 
     DeliveryStage(String name, BoundedQueue<ProtocolRuntime.Decision<V>> queue, ProtocolRuntime.ValueAdapter<V> values,
@@ -53,7 +55,13 @@ final class DeliveryStage<V> implements Stage {
         }
         if (d.instance() + 1 > deliveredBelow) {
             deliveredBelow = d.instance() + 1;
+            progress.run();
         }
+    }
+
+    /** Runs {@code p} on this stage's thread each time the delivered position grows; before the stage runs. */
+    void onProgress(Runnable p) {
+        this.progress = p;
     }
 
     /** Every decision below this instance was handed to the listener (or was a no-op). Thread-safe. */

@@ -279,6 +279,7 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
         DeliveryStage<V> delivery = new DeliveryStage<>(name + "-delivery-" + self, decisions, values, listener);
         protocol.deliveryProgress(delivery::deliveredBelow);
         reads.started(protocol, delivery::deliveredBelow);
+        delivery.onProgress(reads::progressed);
         FunctionCounter.builder("parallax.protocol.delivered.bytes", delivery, DeliveryStage::deliveredBytes)
                 .description("bytes of decided values handed to the replica's listener")
                 .tag("protocol", name).tag("replica", replica).register(registry);
@@ -359,6 +360,7 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
     public static final int MAX_MEMBER_ID = 31;
 
     public synchronized void skipTo(long nextSequence) {
+        reads.installed(nextSequence);
         ProtocolStage<M, R, V> p = protocolStage;
         if (p == null) {
             if (nextSequence > installedBeforeStart) {
@@ -378,6 +380,7 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
      */
     public synchronized void skipTo(long nextSequence, byte[] deliveryState) {
         Objects.requireNonNull(deliveryState, "deliveryState");
+        reads.installed(nextSequence);
         ProtocolStage<M, R, V> p = protocolStage;
         if (p == null) {
             if (nextSequence > installedBeforeStart) {

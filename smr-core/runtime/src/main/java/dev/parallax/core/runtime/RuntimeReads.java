@@ -22,6 +22,8 @@ final class RuntimeReads implements ReadIndex {
     private volatile ReadListener listener;
     private volatile ProtocolStage<?, ?, ?> stage;
     private volatile LongSupplier delivered = () -> 0;
+    /** The replica installed a snapshot covering every position below this: its state is there already. */
+    private volatile long installedBelow;
 
     @Override
     public void answers(ReadListener l) {
@@ -44,8 +46,29 @@ final class RuntimeReads implements ReadIndex {
         return s != null && listener != null && s.reads().request(read);
     }
 
+    private volatile Runnable progress = () -> { };
+
+    @Override
+    public void onDelivered(Runnable p) {
+        this.progress = java.util.Objects.requireNonNull(p, "progress");
+    }
+
+    /** The delivery stage handed over another decision (delivery thread). */
+    void progressed() {
+        progress.run();
+    }
+
+    /** A snapshot covering every position below {@code nextSequence} was installed. */
+    void installed(long nextSequence) {
+        if (nextSequence > installedBelow) {
+            installedBelow = nextSequence;
+            progress.run();
+        }
+    }
+
+    /** What the delivery stage handed over, or what an installed snapshot covers, whichever is further. */
     @Override
     public long deliveredBelow() {
-        return delivered.getAsLong();
+        return Math.max(delivered.getAsLong(), installedBelow);
     }
 }

@@ -12,7 +12,7 @@ import static dev.parallax.core.testkit.cluster.TextKv.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Read-index reads on real Multi-Paxos replicas over loopback ({@code SmrClient.query}, the
+ * Read-index reads on real Multi-Paxos (and S-Paxos) replicas over loopback ({@code SmrClient.query}, the
  * replica's query path, {@code ReadRounds}): every replica answers queries, followers included, and
  * a query issued after a write completed sees it; a query the state machine does not answer outside
  * the order is ordered instead; reads go on after the leader stops.
@@ -39,6 +39,25 @@ class ReadIndexReplicaTest {
             }
             for (int r = 0; r < 3; r++) {
                 assertThat(served(cluster, r)).as("queries served by replica %d", r).isGreaterThanOrEqualTo(200);
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("S-Paxos: every replica answers queries once its execution passed the confirmed ordering instance")
+    void sPaxosReplicasAnswerQueries() throws Exception {
+        try (LocalCluster cluster = new LocalCluster(3, PaxosClusters::sPaxos)) {
+            SmrClient writer = cluster.client();
+            SmrClient[] readers = {cluster.readingClient(0), cluster.readingClient(1), cluster.readingClient(2)};
+            for (int i = 0; i < 100; i++) {
+                writer.invoke(cmd("SET k " + i)).get(20, TimeUnit.SECONDS);
+                for (SmrClient r : readers) {
+                    assertThat(text(r.query(cmd("GET k")).get(20, TimeUnit.SECONDS))).as("after write %d", i)
+                            .isEqualTo(Integer.toString(i));
+                }
+            }
+            for (int r = 0; r < 3; r++) {
+                assertThat(served(cluster, r)).as("queries served by replica %d", r).isGreaterThanOrEqualTo(100);
             }
         }
     }
