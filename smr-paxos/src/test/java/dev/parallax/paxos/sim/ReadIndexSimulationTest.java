@@ -20,11 +20,17 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * <p>Mutation: a leader that answers queries from its state at once, without the confirmation
  * round (rule Q2), must fail the checker for some seed.
  *
- * <p>Seeds: {@code -Dsim.seeds=N} (300 by default, 30000 with {@code -Pstress}); a failing seed is
- * printed with the {@code -Dsim.seed=S} that replays it.
+ * <p>Seeds: a share of {@code -Dsim.seeds=N} (1000 in the build, 100000 with {@code -Pstress}): a
+ * quarter for each ordering, a fifth (Multi-Paxos) and a tenth (S-Paxos) with membership changes.
+ * A failing seed is printed with the {@code -Dsim.seed=S} that replays it.
  */
 @dev.parallax.core.testkit.DeterministicSimulation
 class ReadIndexSimulationTest {
+
+    /** {@code 1/divisor} of the run's seeds, at least one. */
+    private static int share(int divisor) {
+        return Math.max(1, SimulationSeeds.count(1000) / divisor);
+    }
 
     @Test
     void queriesThroughReadIndexAreLinearizableUnderTheFullFaultMix() {
@@ -32,7 +38,7 @@ class ReadIndexSimulationTest {
         long[] answered = {0};
         long[] retried = {0};
         long[] ops = {0};
-        int seeds = SimulationSeeds.forEach("multi-paxos read-index", SimulationSeeds.count(300), seed -> {
+        int seeds = SimulationSeeds.forEach("multi-paxos read-index", share(4), seed -> {
             PaxosSimulation.Outcome o = PaxosSimulation.run(seed, scenario, null,
                     PaxosSimulation.Wiring.MULTI_PAXOS.readingByQueries());
             assertThat(o.linearizability().isLinearizable() || o.linearizability().verdict()
@@ -54,7 +60,7 @@ class ReadIndexSimulationTest {
         PaxosSimulation.Scenario scenario = PaxosSimulation.Scenario.hostile(3);
         long[] answered = {0};
         long[] ops = {0};
-        int seeds = SimulationSeeds.forEach("s-paxos read-index", SimulationSeeds.count(300), seed -> {
+        int seeds = SimulationSeeds.forEach("s-paxos read-index", share(4), seed -> {
             PaxosSimulation.Outcome o = SPaxosSimulation.run(seed, scenario, null,
                     SPaxosSimulation.Options.NONE.readingByQueries()).outcome();
             answered[0] += o.clients().queriesAnswered();
@@ -63,6 +69,27 @@ class ReadIndexSimulationTest {
         System.out.printf("s-paxos read-index simulation: %d seeds, %d client ops, %d queries answered%n", seeds, ops[0],
                 answered[0]);
         assertThat(answered[0]).as("queries answered").isGreaterThan(ops[0] / 10);
+    }
+
+    @Test
+    void queriesStayLinearizableWhileTheMembershipChanges() {
+        // Rules Q2 (a quorum of every membership in effect or pending) and Q3 (no round while a change
+        // is in flight), with voters replaced, added and removed and leadership transferred
+        // (MembershipNemesis) among the full fault mix.
+        PaxosSimulation.Scenario scenario = PaxosSimulation.Scenario.hostile(3);
+        long[] answered = {0};
+        int seeds = SimulationSeeds.forEach("multi-paxos read-index with membership changes", share(5),
+                seed -> answered[0] += PaxosSimulation.run(seed, scenario, null,
+                        PaxosSimulation.Wiring.MULTI_PAXOS.readingByQueries(), PaxosSimulation.MembershipPlan.CORRECT)
+                        .clients().queriesAnswered());
+        long[] sPaxos = {0};
+        int sSeeds = SimulationSeeds.forEach("s-paxos read-index with membership changes", share(10),
+                seed -> sPaxos[0] += SPaxosSimulation.run(seed, scenario, null, SPaxosSimulation.Options.NONE.readingByQueries(),
+                        PaxosSimulation.MembershipPlan.CORRECT).outcome().clients().queriesAnswered());
+        System.out.printf("read-index with membership changes: multi-paxos %d seeds, %d queries answered; s-paxos %d seeds,"
+                + " %d queries answered%n", seeds, answered[0], sSeeds, sPaxos[0]);
+        assertThat(answered[0]).isPositive();
+        assertThat(sPaxos[0]).isPositive();
     }
 
     @Test
