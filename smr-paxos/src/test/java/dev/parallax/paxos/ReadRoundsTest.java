@@ -19,17 +19,11 @@ class ReadRoundsTest {
     private final EffectBuffer<PaxosMessage, PaxosRecord, Value> out = new EffectBuffer<>();
 
     private static MultiPaxosCore fresh(int id) {
-        return new MultiPaxosCore(CONFIG, id, List.of(), 0);
+        return CoreFixtures.fresh(id);
     }
 
     private MultiPaxosCore leaderOfView0() {
-        MultiPaxosCore leader = fresh(0);
-        leader.onTick(1, out);
-        leader.onMessage(0, new PaxosMessage.PrepareOk(0, 0, List.of()), 1, out);
-        leader.onMessage(1, new PaxosMessage.PrepareOk(0, 0, List.of()), 1, out);
-        assertThat(leader.isLeader()).isTrue();
-        out.clear();
-        return leader;
+        return CoreFixtures.leaderOfView0(out);
     }
 
     /** A follower of view 0 (it heard the leader's heartbeat). */

@@ -24,22 +24,27 @@ class ReadIndexReplicaTest {
         return c == null ? 0 : c.count();
     }
 
+    /** Writes {@code writes} values; after each, a query at every replica must see it; each replica served them. */
+    private static void everyReplicaSeesEveryCompletedWrite(LocalCluster cluster, int writes) throws Exception {
+        SmrClient writer = cluster.client();
+        SmrClient[] readers = {cluster.readingClient(0), cluster.readingClient(1), cluster.readingClient(2)};
+        for (int i = 0; i < writes; i++) {
+            writer.invoke(cmd("SET k " + i)).get(20, TimeUnit.SECONDS);
+            for (SmrClient r : readers) {
+                assertThat(text(r.query(cmd("GET k")).get(20, TimeUnit.SECONDS))).as("after write %d", i)
+                        .isEqualTo(Integer.toString(i));
+            }
+        }
+        for (int r = 0; r < 3; r++) {
+            assertThat(served(cluster, r)).as("queries served by replica %d", r).isGreaterThanOrEqualTo(writes);
+        }
+    }
+
     @Test
     @DisplayName("every replica answers queries, and each sees every write that completed before it was issued")
     void everyReplicaAnswersAndSeesCompletedWrites() throws Exception {
         try (LocalCluster cluster = PaxosClusters.of(3)) {
-            SmrClient writer = cluster.client();
-            SmrClient[] readers = {cluster.readingClient(0), cluster.readingClient(1), cluster.readingClient(2)};
-            for (int i = 0; i < 200; i++) {
-                writer.invoke(cmd("SET k " + i)).get(20, TimeUnit.SECONDS);
-                for (SmrClient r : readers) {
-                    assertThat(text(r.query(cmd("GET k")).get(20, TimeUnit.SECONDS))).as("after write %d", i)
-                            .isEqualTo(Integer.toString(i));
-                }
-            }
-            for (int r = 0; r < 3; r++) {
-                assertThat(served(cluster, r)).as("queries served by replica %d", r).isGreaterThanOrEqualTo(200);
-            }
+            everyReplicaSeesEveryCompletedWrite(cluster, 200);
         }
     }
 
@@ -47,18 +52,7 @@ class ReadIndexReplicaTest {
     @DisplayName("S-Paxos: every replica answers queries once its execution passed the confirmed ordering instance")
     void sPaxosReplicasAnswerQueries() throws Exception {
         try (LocalCluster cluster = new LocalCluster(3, PaxosClusters::sPaxos)) {
-            SmrClient writer = cluster.client();
-            SmrClient[] readers = {cluster.readingClient(0), cluster.readingClient(1), cluster.readingClient(2)};
-            for (int i = 0; i < 100; i++) {
-                writer.invoke(cmd("SET k " + i)).get(20, TimeUnit.SECONDS);
-                for (SmrClient r : readers) {
-                    assertThat(text(r.query(cmd("GET k")).get(20, TimeUnit.SECONDS))).as("after write %d", i)
-                            .isEqualTo(Integer.toString(i));
-                }
-            }
-            for (int r = 0; r < 3; r++) {
-                assertThat(served(cluster, r)).as("queries served by replica %d", r).isGreaterThanOrEqualTo(100);
-            }
+            everyReplicaSeesEveryCompletedWrite(cluster, 100);
         }
     }
 
