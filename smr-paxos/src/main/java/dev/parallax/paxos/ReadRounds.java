@@ -30,7 +30,8 @@ import java.util.Map;
  *       next, so one round serves every read of its batch; a round is resent every retransmit
  *       interval until it confirms.</li>
  *   <li><b>Q3 (no change in flight).</b> No round starts while a configuration command is proposed
- *       and undecided at the leader: its reads wait for the decision.</li>
+ *       and undecided at the leader: its reads wait for the decision, at most the suspect timeout
+ *       (then they fail, Q5).</li>
  *   <li><b>Q4 (the answer).</b> A confirmed read is answered with its point: a local read with
  *       {@code readReady}, a follower's with {@link PaxosMessage.ReadIndexReply}, which the
  *       follower turns into {@code readReady}. The replica runs the query once it delivered every
@@ -56,8 +57,8 @@ import java.util.Map;
  * <p>Not thread-safe; owned by {@link MultiPaxosCore}.
  */
 final class ReadRounds {
-    /** A read waiting at the leader: who asked, its number there, and its point (Q1). */
-    private record Waiting(int origin, long read, long point) {
+    /** A read waiting at the leader: who asked, its number there, its point (Q1), and when it gives up (Q5). */
+    private record Waiting(int origin, long read, long point, long deadline) {
     }
 
     private final PaxosConfig config;
@@ -155,6 +156,9 @@ final class ReadRounds {
         } else if (!confirming) {
             startRound(view, now, out);
         }
+        if (!next.isEmpty() && now - next.get(0).deadline() >= 0) {
+            failExpired(view, leader, now, out); // Q5: waited for a change in flight past the suspect timeout
+        }
         if (!asked.isEmpty()) {
             for (Iterator<Map.Entry<Long, Long>> it = asked.entrySet().iterator(); it.hasNext(); ) {
                 Map.Entry<Long, Long> e = it.next();
@@ -168,7 +172,7 @@ final class ReadRounds {
 
     private void note(int origin, long read, long view, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
         long point = Math.max(proposer.readPoint(), learner.firstUndecided());
-        next.add(new Waiting(origin, read, point));
+        next.add(new Waiting(origin, read, point, now + config.suspectNanos()));
         if (!confirming) {
             startRound(view, now, out);
         }
@@ -210,15 +214,30 @@ final class ReadRounds {
         inRound.clear();
     }
 
+    /** Fails the reads waiting for a round (not those of the round in flight) whose deadline passed. */
+    private void failExpired(long view, int leader, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        next.removeIf(w -> {
+            if (now - w.deadline() < 0) {
+                return false;
+            }
+            fail(w, view, leader, out);
+            return true;
+        });
+    }
+
+    private void fail(Waiting w, long view, int leader, Effects<PaxosMessage, PaxosRecord, Value> out) {
+        if (w.origin() == self) {
+            out.readFailed(w.read(), leader);
+        } else {
+            out.send(w.origin(), new PaxosMessage.ReadIndexReply(view, w.read(), PaxosMessage.ReadIndexReply.REFUSED));
+        }
+    }
+
     private void failWaiting(long view, int leader, Effects<PaxosMessage, PaxosRecord, Value> out) {
         confirming = false;
         for (List<Waiting> list : List.of(inRound, next)) {
             for (Waiting w : list) {
-                if (w.origin() == self) {
-                    out.readFailed(w.read(), leader);
-                } else {
-                    out.send(w.origin(), new PaxosMessage.ReadIndexReply(view, w.read(), PaxosMessage.ReadIndexReply.REFUSED));
-                }
+                fail(w, view, leader, out);
             }
             list.clear();
         }

@@ -141,6 +141,35 @@ class ReadRoundsTest {
     }
 
     @Test
+    @DisplayName("Q3, Q5: no round while a configuration change is in flight; the read waits for its decision, at most the suspect timeout")
+    void aReadWaitsForAChangeInFlight() {
+        MultiPaxosCore leader = leaderOfView0();
+        assertThat(leader.proposeMembership(dev.parallax.core.membership.MembershipChange.addLearner(3, "h:3", CONFIG.window()),
+                5 * MS, out)).isNull();
+        PaxosMessage.Propose change = out.sends().stream().map(EffectBuffer.Outgoing::message)
+                .filter(m -> m instanceof PaxosMessage.Propose).map(m -> (PaxosMessage.Propose) m).findFirst().orElseThrow();
+        out.clear();
+        leader.onMessage(0, change, 5 * MS, out); // its own Propose, looped back as the driver does
+        out.clear();
+        leader.onReadIndex(1, 6 * MS, out);
+        assertThat(out.sends()).noneMatch(o -> o.message() instanceof PaxosMessage.ReadConfirm);
+        leader.onMessage(0, new PaxosMessage.Accept(0, 0), 7 * MS, out);
+        leader.onMessage(1, new PaxosMessage.Accept(0, 0), 7 * MS, out);
+        assertThat(out.sends()).as("decided: the round starts").anyMatch(o -> o.message() instanceof PaxosMessage.ReadConfirm);
+        out.clear();
+        MultiPaxosCore other = CoreFixtures.leaderOfView0(out);
+        other.proposeMembership(dev.parallax.core.membership.MembershipChange.addLearner(3, "h:3", CONFIG.window()), 5 * MS, out);
+        out.clear();
+        other.onReadIndex(2, 6 * MS, out);
+        other.onMessage(1, new PaxosMessage.HeartbeatAck(0, 0), 400 * MS, out); // check-quorum keeps it leading
+        other.onTick(6 * MS + CONFIG.suspectNanos() - 1, out);
+        assertThat(answers()).isEmpty();
+        other.onTick(6 * MS + CONFIG.suspectNanos(), out);
+        assertThat(other.isLeader()).isTrue();
+        assertThat(answers()).as("Q5: failed, the leader still leading").containsExactly(new EffectBuffer.ReadAnswer(2, -1, 0));
+    }
+
+    @Test
     @DisplayName("Q1: a replica still in its Phase 1 has no position to give; a lone replica confirms at once")
     void noPositionBeforePhase1CompletesAndALoneReplicaConfirmsAtOnce() {
         MultiPaxosCore starting = fresh(0);

@@ -158,7 +158,8 @@ final class ReplicaCommand implements Callable<Integer> {
             clients = partitioned;
             invoker = partitioned;
         } else {
-            ClientConfig.Builder toReplica = ClientConfig.builder(rc.clientMembers()).startAt(id);
+            // Commands start at this replica (redirected to the leader); reads stay here (read-index on any replica).
+            ClientConfig.Builder toReplica = ClientConfig.builder(rc.clientMembers()).startAt(id).readAt(id);
             file.clientTrust().ifPresent(toReplica::tlsTrust);
             SmrClient client = SmrClient.connect(toReplica.build());
             clients = client;
