@@ -28,7 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * §V-C; Ring Paxos, seed 003 §3.3.5; Multi-Ring Paxos, ch. 5), shared by {@link SPaxosProcessTest},
  * {@link URingProcessTest}, {@link MRingProcessTest} and {@link MultiRingProcessTest}: three {@code parallax replica} JVMs with durable state
  * ({@code log.sync=every-batch}, snapshots every 2,000 instances) and six history clients spread
- * over the replicas by {@code startAt} next to a closed-loop load (both addressing commands as the
+ * over the replicas by {@code startAt}, each reading through queries at its own replica
+ * ({@code readAt}: read-index where the ordering has it, so reads run on every replica through the
+ * leader's SIGKILL; the others order them), next to a closed-loop load (both addressing commands as the
  * ordering wants, {@link KvRouting}); SIGKILL the ordering leader (the replica whose metrics say it
  * leads, or the replica the test chooses, e.g. a ring's coordinator) mid-load and restart it, then
  * SIGKILL a second replica the test chooses and restart it. No acknowledged write may be lost (read back through every
@@ -149,15 +151,32 @@ final class KillUnderLoadScenario {
         List<SmrClient> clients = new ArrayList<>();
         CountDownLatch warm = new CountDownLatch(6);
         for (int c = 0; c < 6; c++) {
-            SmrClient client = SmrClient.connect(cluster.clientConfig().startAt(c % 3)
+            // Reads go as queries to the client's own replica (read-index where the ordering has it), so
+            // every replica answers reads while the leader is killed.
+            SmrClient client = SmrClient.connect(cluster.clientConfig().startAt(c % 3).readAt(c % 3)
                     .retryTimeout(Duration.ofMillis(500)).invokeTimeout(Duration.ofSeconds(30)).build());
             clients.add(client);
             CommandInvoker routed = KvRouting.invoker(cluster.clusterFile(), client);
-            CommandInvoker counted = command -> routed.invoke(command).whenComplete((reply, error) -> {
-                if (error == null) {
-                    answered.increment();
+            CommandInvoker counted = new CommandInvoker() {
+                @Override
+                public java.util.concurrent.CompletableFuture<java.nio.ByteBuffer> invoke(java.nio.ByteBuffer command) {
+                    return counting(routed.invoke(command));
                 }
-            });
+
+                @Override
+                public java.util.concurrent.CompletableFuture<java.nio.ByteBuffer> query(java.nio.ByteBuffer query) {
+                    return counting(routed.query(query));
+                }
+
+                private java.util.concurrent.CompletableFuture<java.nio.ByteBuffer> counting(
+                        java.util.concurrent.CompletableFuture<java.nio.ByteBuffer> f) {
+                    return f.whenComplete((reply, error) -> {
+                        if (error == null) {
+                            answered.increment();
+                        }
+                    });
+                }
+            };
             int id = c;
             Thread t = new Thread(() -> HistoryClient.run(id, counted, history, running, workload, warm::countDown), "history-" + c);
             workers.add(t);

@@ -157,7 +157,8 @@ class MultiProcessClusterTest {
             List<SmrClient> clients = new ArrayList<>();
             CountDownLatch warm = new CountDownLatch(4);
             for (int c = 0; c < 4; c++) {
-                SmrClient client = SmrClient.connect(ClientConfig.builder(cluster.clientEndpoints()).startAt(c % 3)
+                // Reads go as queries to replica c mod 3 (read-index): through every replica, the killed leader's too.
+                SmrClient client = SmrClient.connect(ClientConfig.builder(cluster.clientEndpoints()).startAt(c % 3).readAt(c % 3)
                         .retryTimeout(Duration.ofMillis(500)).invokeTimeout(Duration.ofSeconds(20)).build());
                 clients.add(client);
                 int id = c;
