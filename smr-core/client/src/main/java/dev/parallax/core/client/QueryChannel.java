@@ -33,7 +33,8 @@ import java.util.function.Function;
  * UNSUPPORTED (no read path in the ordering, or a state machine that reads through the order)
  * sends the same bytes as a command ({@link SmrClient#invoke}) and every later query too; REDIRECT
  * (no position now: an election, a silent leader, a busy replica) asks again after a pause that
- * doubles from 1 ms to 64 ms, and moves to the next replica after four in a row. A replica silent
+ * doubles from 1 ms to 64 ms, and after four in a row moves to the replica the answer names (if it
+ * names one). A replica silent
  * for the retry timeout, or a broken connection, sends every unanswered query to the next replica.
  * A query unanswered after the invoke timeout fails with {@link ClusterUnavailableException}:
  * a query changes nothing, so there is no unknown outcome.
@@ -191,8 +192,13 @@ final class QueryChannel {
     }
 
     private void moveOn(String why) {
-        LOG.debug("client {}: queries leave replica {}: {}", config.clientId(), target, why);
-        target = (target + 1) % config.endpoints().size();
+        switchTo((target + 1) % config.endpoints().size(), why);
+    }
+
+    /** Leaves the current replica for {@code next}; every unanswered query goes there once connected. */
+    private void switchTo(int next, String why) {
+        LOG.debug("client {}: queries leave replica {} for {}: {}", config.clientId(), target, next, why);
+        target = next;
         Channel old = channel;
         channel = null;
         if (old != null) {
@@ -236,8 +242,7 @@ final class QueryChannel {
                 if (++q.redirects >= REDIRECTS_BEFORE_MOVING && r.leader() >= 0 && r.leader() < config.endpoints().size()) {
                     q.redirects = 0;
                     if (r.leader() != target) {
-                        target = r.leader();
-                        moveOn("redirected");
+                        switchTo(r.leader(), "redirected to replica " + r.leader());
                         return;
                     }
                 }

@@ -80,8 +80,8 @@ public final class Replica implements AutoCloseable {
     private final LinkFaults faults;
     private volatile AtomicBroadcast broadcast;
     private ClientIO clientIO;
-    private StageHandle batcher;
-    private StageHandle queries;
+    /** The stages this replica runs itself (the batcher, the query path); closed with it. */
+    private final java.util.List<StageHandle> ownStages = new java.util.concurrent.CopyOnWriteArrayList<>();
     private StageThreads stageThreads;
     private ReplicaPort port;
     /** Datagram groups the protocol opened ({@link OrderingContext#datagramGroup}); closed with the replica. */
@@ -187,10 +187,10 @@ public final class Replica implements AutoCloseable {
         } else {
             broadcast.start(serviceManager);
         }
-        queries = stageThreads.run(reads);
+        ownStages.add(stageThreads.run(reads));
         BoundedQueue<Command> requests = Queues.mpsc(config.requestQueueCapacity());
-        batcher = stageThreads.run(new BatcherStage("batcher-" + config.id(), requests,
-                lane -> new BatchBuilder(batchBytes, batchTimeout.toNanos()), broadcast, clock));
+        ownStages.add(stageThreads.run(new BatcherStage("batcher-" + config.id(), requests,
+                lane -> new BatchBuilder(batchBytes, batchTimeout.toNanos()), broadcast, clock)));
         clientIO = new ClientIO(config, requests, broadcast::redirectHint, router, reads, new NetMetrics(registry, "client"));
         snapshotServer = new SnapshotServer(config.id(), store, registry, config.clusterSecret().map(SnapshotAuthenticator::new).orElse(null));
         clientIO.serveSnapshots(snapshotServer);
@@ -347,12 +347,7 @@ public final class Replica implements AutoCloseable {
         if (clientIO != null) {
             clientIO.close();
         }
-        if (batcher != null) {
-            batcher.close();
-        }
-        if (queries != null) {
-            queries.close();
-        }
+        ownStages.forEach(StageHandle::close);
         if (serviceManager != null && serviceManager.lanes() != null) {
             serviceManager.lanes().stopping(); // per-worker lanes released by the closing streams return quietly
         }
