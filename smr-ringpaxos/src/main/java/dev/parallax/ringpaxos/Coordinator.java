@@ -192,6 +192,11 @@ final class Coordinator {
         return nextInstance;
     }
 
+    /** Read-index Q1 ({@link RingReads}): above every instance opened and every re-proposal still to open. */
+    long readPoint() {
+        return reproposals.isEmpty() ? nextInstance : Math.max(nextInstance, reproposals.lastKey() + 1);
+    }
+
     /** A snapshot moved the learner to {@code instance}: never open below it. */
     void skipTo(long instance) {
         nextInstance = Math.max(nextInstance, instance);

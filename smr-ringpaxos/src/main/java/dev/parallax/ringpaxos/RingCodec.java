@@ -32,6 +32,10 @@ import java.util.List;
  *  9 RecoveryQuery  fence:8
  * 10 RecoveryReply  round:8 fence:8 fenced:1 highest:8
  * 11 HandOver       round:8 successor:4
+ * 12 ReadConfirm    round:8 sequence:8
+ * 13 ReadConfirmAck round:8 sequence:8
+ * 14 ReadIndexRequest round:8 read:8
+ * 15 ReadIndexReply round:8 read:8 position:8   (position -1: refused; round -1: the sender holds none)
  * 20 UPacket        round:8 ring count:4 phase2×count count:4 decision×count count:4 proposal×count
  * 30 Phase2B        round:8 count:4 instanceVid×count
  * 31 Phase2AUnicast round:8 ring count:4 phase2×count
@@ -70,6 +74,14 @@ public final class RingCodec implements MessageCodec<RingUnicast> {
     public static final int RECOVERY_REPLY = 10;
     /** Frame type of {@link RingMessage.HandOver}. */
     public static final int HAND_OVER = 11;
+    /** Frame type of {@link RingMessage.ReadConfirm}. */
+    public static final int READ_CONFIRM = 12;
+    /** Frame type of {@link RingMessage.ReadConfirmAck}. */
+    public static final int READ_CONFIRM_ACK = 13;
+    /** Frame type of {@link RingMessage.ReadIndexRequest}. */
+    public static final int READ_INDEX_REQUEST = 14;
+    /** Frame type of {@link RingMessage.ReadIndexReply}. */
+    public static final int READ_INDEX_REPLY = 15;
     /** Frame type of {@link UPacket}. */
     public static final int U_PACKET = 20;
     /** Frame type of {@link MRingMessage.Phase2B}. */
@@ -121,6 +133,14 @@ public final class RingCodec implements MessageCodec<RingUnicast> {
             return RECOVERY_REPLY;
         } else if (m instanceof RingMessage.HandOver) {
             return HAND_OVER;
+        } else if (m instanceof RingMessage.ReadConfirm) {
+            return READ_CONFIRM;
+        } else if (m instanceof RingMessage.ReadConfirmAck) {
+            return READ_CONFIRM_ACK;
+        } else if (m instanceof RingMessage.ReadIndexRequest) {
+            return READ_INDEX_REQUEST;
+        } else if (m instanceof RingMessage.ReadIndexReply) {
+            return READ_INDEX_REPLY;
         } else if (m instanceof UPacket) {
             return U_PACKET;
         } else if (m instanceof MRingMessage mm) {
@@ -169,6 +189,14 @@ public final class RingCodec implements MessageCodec<RingUnicast> {
             out.putLong(r.round()).putLong(r.fence()).putByte(r.fenced() ? 1 : 0).putLong(r.highest());
         } else if (m instanceof RingMessage.HandOver h) {
             out.putLong(h.round()).putInt(h.successor());
+        } else if (m instanceof RingMessage.ReadConfirm c) {
+            out.putLong(c.round()).putLong(c.sequence());
+        } else if (m instanceof RingMessage.ReadConfirmAck a) {
+            out.putLong(a.round()).putLong(a.sequence());
+        } else if (m instanceof RingMessage.ReadIndexRequest r) {
+            out.putLong(r.round()).putLong(r.read());
+        } else if (m instanceof RingMessage.ReadIndexReply r) {
+            out.putLong(r.round()).putLong(r.read()).putLong(r.position());
         } else if (m instanceof UPacket p) {
             out.putLong(p.round());
             writeRing(out, p.ring());
@@ -217,6 +245,10 @@ public final class RingCodec implements MessageCodec<RingUnicast> {
                 case RECOVERY_REPLY -> new RingMessage.RecoveryReply(b.getLong(), b.getLong(),
                         readBoolean(b, "fenced"), b.getLong());
                 case HAND_OVER -> new RingMessage.HandOver(b.getLong(), b.getInt());
+                case READ_CONFIRM -> new RingMessage.ReadConfirm(b.getLong(), b.getLong());
+                case READ_CONFIRM_ACK -> new RingMessage.ReadConfirmAck(b.getLong(), b.getLong());
+                case READ_INDEX_REQUEST -> new RingMessage.ReadIndexRequest(b.getLong(), b.getLong());
+                case READ_INDEX_REPLY -> new RingMessage.ReadIndexReply(b.getLong(), b.getLong(), b.getLong());
                 case U_PACKET -> new UPacket(b.getLong(), readRing(b), readPhase2(b), readDecisions(b),
                         readProposals(b));
                 case MRingWire.PHASE_2B, MRingWire.PHASE_2A_UNICAST -> MRingWire.decode(type, b);

@@ -464,6 +464,15 @@ public final class RingEngine implements Engine {
         return group;
     }
 
+    /** Read-index Q1, Q3 ({@link RingReads}): the coordinator's read point; a change in flight. */
+    long readPoint() {
+        return coordinator.readPoint();
+    }
+
+    boolean changeInFlight() {
+        return opening.changeInFlight(learner.firstUndecided());
+    }
+
     /** T1 ({@link RingHandOver}): starts handing the coordination over to {@code target}, or says why not. */
     String transferLeadership(int target, long now) {
         this.now = now;

@@ -159,4 +159,37 @@ public sealed interface RingMessage extends RingUnicast {
      */
     record HandOver(long round, int successor) implements RingMessage {
     }
+
+    /**
+     * Type 12, coordinator → voters: read-index rule Q2 ({@link RingReads}): does the voter still
+     * hold round {@code round}? Asked for the reads that arrived before confirmation
+     * {@code sequence} was sent.
+     *
+     * @param round the coordinator's round
+     * @param sequence the confirmation's number, increasing at the coordinator
+     */
+    record ReadConfirm(long round, long sequence) implements RingMessage {
+    }
+
+    /**
+     * Type 13, voter → coordinator: the answer to {@link ReadConfirm} {@code sequence}, with the
+     * voter's own round (the coordinator counts it only if it is its round).
+     */
+    record ReadConfirmAck(long round, long sequence) implements RingMessage {
+    }
+
+    /**
+     * Type 14, member → coordinator of {@code round}: the read point for the member's read
+     * {@code read} (rule Q1).
+     */
+    record ReadIndexRequest(long round, long read) implements RingMessage {
+    }
+
+    /**
+     * Type 15, coordinator → member: read {@code read} may run once every instance below
+     * {@code position} is delivered (Q4), or ({@code position} = -1) the coordinator cannot confirm
+     * a point (Q5).
+     */
+    record ReadIndexReply(long round, long read, long position) implements RingMessage {
+    }
 }

@@ -246,6 +246,11 @@ final class RingOpening {
         return coordinator.nextInstance() < Math.max(min, 0) + config.maxBacklog();
     }
 
+    /** Read-index Q3 ({@link RingReads}): a membership change waits to be opened, or is opened and undecided. */
+    boolean changeInFlight(long firstUndecided) {
+        return changeToOpen != null || changeOpenedAt >= firstUndecided;
+    }
+
     /** Coordinator: fewer than {@code ring.eager.below} open and not capped; others: fewer own pending than that. */
     boolean canPropose(long now) {
         if (recovery.recovering()) {

@@ -68,6 +68,7 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
     private final Variant variant;
     private final Recovery recovery;
     private final RingLearner learner;
+    private final RingReads reads;
     /** Messages refused because their round lay beyond reach. */
     private long roundsBeyondReach;
 
@@ -93,6 +94,7 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
         this.recovery = recoveryFor(engine, config, self, amnesiac);
         engine.attach(variant, recovery);
         this.learner = engine.learner();
+        this.reads = new RingReads(config, self, engine);
     }
 
     /**
@@ -136,13 +138,40 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
             roundsBeyondReach++;
             return;
         }
+        if (RingReads.owns(message) && from >= 0 && from < config.idSpace()
+                && RingWireBounds.violation((RingUnicast) message, config.idSpace()) == null) {
+            reads.onMessage(from, message, now, out);
+            reads.check(now, out);
+            return;
+        }
         learner.hearing(message == null ? RingLearner.LOCAL_STEP
                 : new RingLearner.Source(from, message.getClass().getSimpleName(), round));
         if (!contradictsKeptDecisions(message)) {
-            engine.onMessage(from, message, now, out);
+            engine.onMessage(from, message, now, out);   // a malformed read message is counted there
         }
         learner.hearing(RingLearner.LOCAL_STEP);
+        afterStep(now, out);
+    }
+
+    /** The end of every step: conflicting decisions reported, read-index rounds checked ({@link RingReads}). */
+    private void afterStep(long now, Effects<RingWire, RingRecord, RingValue> out) {
         learner.reportConflicts(out);
+        reads.check(now, out);
+    }
+
+    /**
+     * Read-index ({@link RingReads}, rules Q1–Q5): the coordinator of the round notes the read and
+     * confirms its round with a quorum of voters; another member asks its coordinator.
+     */
+    @Override
+    public void onReadIndex(long read, long now, Effects<RingWire, RingRecord, RingValue> out) {
+        reads.onLocalRead(read, now, out);
+        reads.check(now, out);
+    }
+
+    /** Reads waiting at this coordinator or asked of it (tests). */
+    int readsWaiting() {
+        return reads.waiting();
     }
 
     /**
@@ -171,7 +200,7 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
     @Override
     public void onTick(long now, Effects<RingWire, RingRecord, RingValue> out) {
         engine.onTick(now, out);
-        learner.reportConflicts(out);
+        afterStep(now, out);
     }
 
     /**
@@ -185,7 +214,7 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
     @Override
     public boolean onProposal(RingValue value, long now, Effects<RingWire, RingRecord, RingValue> out) {
         boolean taken = engine.onProposal(value, now, out);
-        learner.reportConflicts(out);
+        afterStep(now, out);
         return taken;
     }
 
@@ -249,14 +278,14 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
     @Override
     public void onDelivered(long nextInstance, long now, Effects<RingWire, RingRecord, RingValue> out) {
         engine.onDelivered(nextInstance, now, out);
-        learner.reportConflicts(out);
+        afterStep(now, out);
     }
 
     /** The runtime's member detector suspects {@code member} in round {@code epoch} (C8). */
     @Override
     public void onSuspectMember(int member, long epoch, long now, Effects<RingWire, RingRecord, RingValue> out) {
         engine.onSuspectMember(member, epoch, now, out);
-        learner.reportConflicts(out);
+        afterStep(now, out);
     }
 
     /**
@@ -281,7 +310,7 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
     public String proposeMembership(dev.parallax.core.membership.MembershipChange change, long now,
                                     Effects<RingWire, RingRecord, RingValue> out) {
         String refusal = engine.proposeMembership(change, now, out);
-        learner.reportConflicts(out);
+        afterStep(now, out);
         return refusal;
     }
 

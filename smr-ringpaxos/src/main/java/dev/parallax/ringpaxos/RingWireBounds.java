@@ -85,6 +85,14 @@ public final class RingWireBounds {
             return d.round();
         } else if (m instanceof RingMessage.HandOver h) {
             return h.round();
+        } else if (m instanceof RingMessage.ReadConfirm c) {
+            return c.round();
+        } else if (m instanceof RingMessage.ReadConfirmAck a) {
+            return a.round();
+        } else if (m instanceof RingMessage.ReadIndexRequest r) {
+            return r.round();
+        } else if (m instanceof RingMessage.ReadIndexReply r) {
+            return r.round();
         } else if (m instanceof RingMessage.CatchUpQuery q) {
             return q.round();
         } else if (m instanceof RingMessage.CatchUpReply r) {
@@ -199,6 +207,16 @@ public final class RingWireBounds {
             return first(number("round", p.round()), proposals(p.proposals(), members));
         } else if (m instanceof RingMessage.RecoveryQuery q) {
             return number("fence", q.fence());
+        } else if (m instanceof RingMessage.ReadConfirm c) {
+            return first(number("round", c.round()), number("sequence", c.sequence()));
+        } else if (m instanceof RingMessage.ReadConfirmAck a) {
+            return first(number("round", a.round()), number("sequence", a.sequence()));
+        } else if (m instanceof RingMessage.ReadIndexRequest r) {
+            return number("round", r.round());
+        } else if (m instanceof RingMessage.ReadIndexReply r) {
+            // A refusal may come from a member that holds no round yet (-1).
+            return first(r.round() == -1 ? null : number("round", r.round()),
+                    r.position() == -1 ? null : number("position", r.position()));
         } else if (m instanceof RingMessage.RecoveryReply r) {
             return first(number("round", r.round()), number("fence", r.fence()),
                     r.highest() == -1 ? null : number("highest", r.highest()));

@@ -61,7 +61,7 @@ class RingCodecTest {
     }
 
     @Test
-    @DisplayName("every message kind has the frame type docs/protocols/ring-paxos.md lists: 1-11, 20, 30, 31")
+    @DisplayName("every message kind has the frame type docs/protocols/ring-paxos.md lists: 1-15, 20, 30, 31")
     void frameTypes() {
         Set<Class<?>> kinds = new HashSet<>();
         List<Integer> types = new ArrayList<>();
@@ -72,7 +72,7 @@ class RingCodecTest {
             assertThat(back).isEqualTo(m);
         }
         assertThat(kinds).containsExactlyInAnyOrderElementsOf(RingSamples.unicastKinds());
-        assertThat(types).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 20, 30, 31);
+        assertThat(types).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 20, 30, 31);
         assertThat(RingCodec.PHASE_2B).isEqualTo(30);
         assertThat(RingCodec.PHASE_2A_UNICAST).isEqualTo(31);
     }
@@ -106,7 +106,7 @@ class RingCodecTest {
     @DisplayName("an unknown frame type is a bad frame")
     void unknownType() {
         byte[] b = body(new RingMessage.StepDown(1));
-        for (int type : new int[]{0, 12, 19, 21, 29, 32, 40, 255}) {
+        for (int type : new int[]{0, 16, 19, 21, 29, 32, 40, 255}) {
             assertThatThrownBy(() -> decode(type, b)).isInstanceOf(MalformedMessageException.class)
                     .hasMessageContaining("unknown ring message type " + type);
         }
@@ -147,7 +147,7 @@ class RingCodecTest {
         byte[] lyingValue = body(proposal); // round:8 count:4 origin:2 incarnation:8 seq:8 len:4
         writeInt(lyingValue, 30, 1 << 30);
         refused(proposal, lyingValue, "does not fit");
-        RingUnicast packet = RingSamples.unicastSamples().get(11); // UPacket: round:8 ring(3+5) count:4
+        RingUnicast packet = RingSamples.unicastSamples().get(15); // UPacket: round:8 ring(3+5) count:4
         byte[] lyingPacket = body(packet);
         writeInt(lyingPacket, 16, Integer.MAX_VALUE);
         refused(packet, lyingPacket, "count");
@@ -200,6 +200,12 @@ class RingCodecTest {
         refused(badHighest, body(badHighest), "highest -2");
         RingUnicast reversed = new RingMessage.CatchUpQuery(1, 9, 3);
         refused(reversed, body(reversed), "reversed");
+        RingUnicast refusedRead = new RingMessage.ReadIndexReply(-1, 5, -1);
+        assertThat(RingSamples.roundTrip(codec, refusedRead)).as("a refusal from a member without a round").isEqualTo(refusedRead);
+        RingUnicast badPosition = new RingMessage.ReadIndexReply(1, 5, -2);
+        refused(badPosition, body(badPosition), "position -2");
+        RingUnicast ackWithoutRound = new RingMessage.ReadConfirmAck(-1, 1);
+        refused(ackWithoutRound, body(ackWithoutRound), "round -1");
         RingUnicast vote = new RingMessage.Phase1B(1, 0, 0, List.of(new Vote(1, -1, V1, bytes(1))), -1);
         refused(vote, body(vote), "vote round -1");
     }

@@ -82,6 +82,7 @@ final class RingSimReplica implements SmrNode {
     /** Decided and not yet executed, in instance order (only a slow member holds more than one step's). */
     private final ArrayDeque<Decided> undelivered = new ArrayDeque<>();
     private final SimService service;
+    private final dev.parallax.core.testkit.smr.SimReads reads;
     /** Event counts this incarnation's core reported last (they are cumulative per core). */
     private final Map<String, Long> reported = new HashMap<>();
     private long reportedReformations;
@@ -120,8 +121,10 @@ final class RingSimReplica implements SmrNode {
         this.delivered = new dev.parallax.core.membership.MembershipHistory(
                 dev.parallax.core.membership.Membership.initial(config.members()), config.window());
         this.service = new SimService(ctx, true, shared.options.localReads(), shared.counters);
+        this.reads = new dev.parallax.core.testkit.smr.SimReads(ctx, service);
         this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, (group, m) -> ctx.sendDatagram(group, m),
                 this::deliver, this::installFrom, v -> shared.safety.alarm(ctx.id(), v));
+        applier.reads(reads.listener());
         BatchBuilder batcher = new BatchBuilder(config.batchBytes(), config.batchTimeoutNanos());
         this.clients = new ClientBatches(ctx, service, shared.progress, batcher,
                 () -> core.canPropose(), b -> core.onProposal(new RingValue.ClientBatch(b), ctx.now(), effects), this::apply);
@@ -226,6 +229,7 @@ final class RingSimReplica implements SmrNode {
         try {
             applier.apply(effects);
             executeReady(isSlow() ? 0 : Integer.MAX_VALUE);
+            reads.delivered(applied);
             if (core.logicalNext() != logicalReplay) {
                 throw new AssertionError("logical numbering: member " + ctx.id() + "'s core has logical next "
                         + core.logicalNext() + ", rule 1 over what it handed out gives " + logicalReplay);
@@ -276,6 +280,13 @@ final class RingSimReplica implements SmrNode {
         stamp(from);
         if (message instanceof ClientMessage.Request r) {
             clients.onRequest(from, r.command());
+        } else if (message instanceof ClientMessage.Query q) {
+            if (shared.options.queries() == RingSimulation.Options.UNCONFIRMED_QUERIES && core.isCoordinator()) {
+                reads.answerNow(from, q);
+            } else {
+                core.onReadIndex(reads.ask(from, q), ctx.now(), effects);
+                apply();
+            }
         } else if (message instanceof RingWire m) {
             core.onMessage(from, m, ctx.now(), effects);
             apply();

@@ -216,36 +216,43 @@ final class RingSimulation {
      * faults, observers; it must draw no random number from the simulation), clients spread
      * ({@code c mod n}) or placed at random, puts padded to {@code putBytes} (0: not), a member that
      * executes at most {@code slowPerTick} decided instances per tick ({@code slowMember} −1: none),
-     * whether members run amnesia recovery (C10; off only to show the runs then fail), and whether they
- * answer gets from their local state (on only to show the linearizability checker bites), and whether
+     * whether members run amnesia recovery (C10; off only to show the runs then fail), whether they
+     * answer gets from their local state (on only to show the linearizability checker bites), whether
      * failure detection is the replica's runtime {@code MemberDetector} over arrival stamps
-     * ({@link RingSimReplica}) instead of the core's own ticks.
+     * ({@link RingSimReplica}) instead of the core's own ticks, and how clients send gets
+     * ({@code queries}: {@link #ORDERED_GETS}, {@link #QUERIES}, {@link #UNCONFIRMED_QUERIES}).
      */
     record Options(BiConsumer<Simulation<Object>, Shared> setup, boolean spreadClients, int putBytes, int slowMember,
-                   int slowPerTick, boolean recoverAmnesia, boolean localReads, boolean runtimeDetector) {
-        static final Options NONE = new Options((sim, shared) -> { }, false, 0, -1, 0, true, false, false);
+                   int slowPerTick, boolean recoverAmnesia, boolean localReads, boolean runtimeDetector,
+                   int queries) {
+        /** {@link #queries}: gets are ordered; gets are queries; gets are queries a coordinator answers unconfirmed. */
+        static final int ORDERED_GETS = 0;
+        static final int QUERIES = 1;
+        static final int UNCONFIRMED_QUERIES = 2;
+
+        static final Options NONE = new Options((sim, shared) -> { }, false, 0, -1, 0, true, false, false, 0);
 
         Options with(BiConsumer<Simulation<Object>, Shared> more) {
             return new Options(setup.andThen(more), spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia,
-                    localReads, runtimeDetector);
+                    localReads, runtimeDetector, queries);
         }
 
         Options spreadingClients() {
-            return new Options(setup, true, putBytes, slowMember, slowPerTick, recoverAmnesia, localReads, runtimeDetector);
+            return new Options(setup, true, putBytes, slowMember, slowPerTick, recoverAmnesia, localReads, runtimeDetector, queries);
         }
 
         Options withPutBytes(int bytes) {
-            return new Options(setup, spreadClients, bytes, slowMember, slowPerTick, recoverAmnesia, localReads, runtimeDetector);
+            return new Options(setup, spreadClients, bytes, slowMember, slowPerTick, recoverAmnesia, localReads, runtimeDetector, queries);
         }
 
         /** Member {@code member} executes at most {@code perTick} decided instances per tick ({@code slowExecution}). */
         Options slowExecution(int member, int perTick) {
-            return new Options(setup, spreadClients, putBytes, member, perTick, recoverAmnesia, localReads, runtimeDetector);
+            return new Options(setup, spreadClients, putBytes, member, perTick, recoverAmnesia, localReads, runtimeDetector, queries);
         }
 
         /** Members run no amnesia recovery (only to show that the runs then break agreement). */
         Options withoutAmnesiaRecovery() {
-            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, false, localReads, runtimeDetector);
+            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, false, localReads, runtimeDetector, queries);
         }
 
         /**
@@ -254,12 +261,30 @@ final class RingSimulation {
          * linearizability checker bites).
          */
         Options withLocalReads() {
-            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia, true, runtimeDetector);
+            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia, true, runtimeDetector, queries);
+        }
+
+        /**
+         * Clients send every get as a query to a member drawn for each, which answers it through
+         * read-index ({@code RingReads}); puts and appends stay ordered.
+         */
+        Options readingByQueries() {
+            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia, localReads,
+                    runtimeDetector, QUERIES);
+        }
+
+        /**
+         * As {@link #readingByQueries}, but a coordinator answers queries from its state at once, without
+         * confirming its round (rule Q2; only to show that the checker bites).
+         */
+        Options readingByUnconfirmedQueries() {
+            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia, localReads,
+                    runtimeDetector, UNCONFIRMED_QUERIES);
         }
 
         /** Failure detection is the replica's runtime member detector over arrival stamps, not the core's ticks. */
         Options withRuntimeDetector() {
-            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia, localReads, true);
+            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia, localReads, true, queries);
         }
     }
 
@@ -297,6 +322,9 @@ final class RingSimulation {
         boolean witnessSets = true;
         /** The membership nemesis, for failure messages (null: none). */
         RingMembershipNemesis nemesis;
+        /** Gets answered through the query path, and gets a member told to ask again (read-index failures). */
+        long queriesAnswered;
+        long queriesRetried;
         /** What the membership nemesis did (null: no membership changes). */
         RingMembershipNemesis.Counts membership;
         long maxUndelivered;
@@ -456,8 +484,11 @@ final class RingSimulation {
             loads.add(load);
             long clientSeed = workloads.nextLong();
             int startAt = options.spreadClients() ? c % s.replicas() : SimClient.RANDOM_REPLICA;
-            sim.addNode(id, ctx -> new SimClient(ctx, s.replicas(), load, history, RETRY_TIMEOUT, s.invokeTimeout(),
-                    CLIENT_WINDOW, 0, clientSeed, startAt), false);
+            sim.addNode(id, ctx -> {
+                SimClient client = new SimClient(ctx, s.replicas(), load, history, RETRY_TIMEOUT, s.invokeTimeout(),
+                        CLIENT_WINDOW, 0, clientSeed, startAt);
+                return options.queries() == Options.ORDERED_GETS ? client : client.readingByQueries(clientSeed + 1);
+            }, false);
         }
 
         HealAndCheck.Result checked = HealAndCheck.run(sim, clientIds, s.faultyFor(), shared.progress, s.progressBound(),
@@ -480,6 +511,8 @@ final class RingSimulation {
         }
         long operations = loads.stream().mapToLong(ClientWorkload::issued).sum();
         long timedOut = clientIds.stream().mapToLong(id -> sim.<SimClient>node(id).timedOut()).sum();
+        shared.queriesAnswered = clientIds.stream().mapToLong(id -> sim.<SimClient>node(id).queriesAnswered()).sum();
+        shared.queriesRetried = clientIds.stream().mapToLong(id -> sim.<SimClient>node(id).queriesRetried()).sum();
         return new Outcome(seed, lin, shared.safety.decisions(), shared.safety.instances(), sim.stats(),
                 shared.shelf.installs(), operations, pendingAtHeal, coordinators.roundChanges(),
                 shared.progress.maxLatency(), timedOut, shared.counters.gaps(), shared.counters.duplicates(), shared);

@@ -62,6 +62,11 @@ public abstract class ConfiguredMulticast implements AtomicMulticast {
         multicast.streamStatesToInstall(states);
     }
 
+    /** Stream {@code stream}'s read-index, if run here and served ({@link StreamMulticast#streamReads}). Any thread. */
+    public final java.util.Optional<dev.parallax.core.spi.ReadIndex> streamReads(int stream) {
+        return multicast.streamReads(stream);
+    }
+
     @Override
     public final void close() {
         multicast.close();

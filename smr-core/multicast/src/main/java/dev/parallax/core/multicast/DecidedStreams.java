@@ -77,8 +77,18 @@ final class DecidedStreams {
     private final List<MergeCursor> open = new ArrayList<>();
     private boolean closed;
 
-    /** A message for one subscription, with the position after it. */
-    record Delivery(Envelope envelope, MulticastPosition after) {
+    /**
+     * A message for one subscription, with the position after it; or ({@code envelope == null}) the
+     * read marks the cursor passed ({@link #whenPassed}), to run in the merge's order.
+     */
+    record Delivery(Envelope envelope, MulticastPosition after, List<Runnable> passed) {
+        Delivery(Envelope envelope, MulticastPosition after) {
+            this(envelope, after, List.of());
+        }
+    }
+
+    /** A read's points by stream index (-1: none in that stream), and what runs once the cursor passed them. */
+    record ReadMark(long[] points, Runnable passed) {
     }
 
     /**
@@ -467,8 +477,50 @@ final class DecidedStreams {
     }
 
     /**
+     * Read-index over the merge: {@code passed} runs on {@code cursor}'s thread, between two of its
+     * deliveries, once the cursor passed instance {@code points.get(id)} of every stream id it
+     * merges ({@link MergeCursor#resume} at or above it): every message of those streams below the
+     * points was delivered before it. Streams the cursor does not merge are ignored. Any thread.
+     */
+    void whenPassed(MergeCursor cursor, Map<Integer, Long> points, Runnable passed) {
+        long[] byIndex = new long[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            Long p = points.get(ids[i]);
+            byIndex[i] = p == null || !cursor.merged[i] ? -1 : p;
+        }
+        lock.lock();
+        try {
+            cursor.marks.add(new ReadMark(byIndex, passed));
+            decidedCond.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Under the lock: the marks {@code cursor} passed, taken out of its list. */
+    private static List<Runnable> passedMarks(MergeCursor cursor) {
+        List<Runnable> passed = null;
+        for (java.util.Iterator<ReadMark> it = cursor.marks.iterator(); it.hasNext(); ) {
+            ReadMark m = it.next();
+            boolean all = true;
+            for (int i = 0; all && i < m.points().length; i++) {
+                all = m.points()[i] < 0 || cursor.resume[i] >= m.points()[i];
+            }
+            if (all) {
+                it.remove();
+                if (passed == null) {
+                    passed = new ArrayList<>();
+                }
+                passed.add(m.passed());
+            }
+        }
+        return passed == null ? List.of() : passed;
+    }
+
+    /**
      * The next message for {@code cursor} in the merged order, consuming the indices before it;
-     * waits until it is decided. {@code null} once the cursor or the streams are closed.
+     * waits until it is decided. {@code null} once the cursor or the streams are closed. Read marks
+     * the cursor passed ({@link #whenPassed}) come first, as a delivery without a message.
      */
     Delivery next(MergeCursor cursor) throws InterruptedException {
         lock.lock();
@@ -476,6 +528,12 @@ final class DecidedStreams {
             while (true) {
                 if (closed || cursor.closed) {
                     return null;
+                }
+                if (!cursor.marks.isEmpty()) {
+                    List<Runnable> passed = passedMarks(cursor);
+                    if (!passed.isEmpty()) {
+                        return new Delivery(null, null, passed);
+                    }
                 }
                 int best = -1;
                 for (int i = 0; i < ids.length; i++) {

@@ -23,6 +23,8 @@ final class MergeCursor {
     final long[] snapshotAt;
     final long[] snapshotResume;
     boolean closed;
+    /** Reads waiting for the cursor to pass their points ({@link DecidedStreams#whenPassed}). */
+    final java.util.List<DecidedStreams.ReadMark> marks = new java.util.ArrayList<>();
 
     MergeCursor(GroupSet groups, boolean[] merged) {
         this.groups = groups;

@@ -61,6 +61,7 @@ public final class MulticastBroadcast implements AtomicBroadcast {
     private final MulticastFactory multicastFactory;
     private final Runnable closeUnstarted;
     private final CapturedPositions captured = new CapturedPositions();
+    private final MergedReads reads = new MergedReads();
     private final List<AutoCloseable> closeAfter = new CopyOnWriteArrayList<>();
     /** The streams' member sets, when they change at run time (set once, before the broadcast is shared). */
     private volatile StreamsMembership membership;
@@ -179,6 +180,7 @@ public final class MulticastBroadcast implements AtomicBroadcast {
             multicast.streamStatesToInstall(fromStreams);
         }
         subscription = initial != null ? initial : multicast.subscribe(subscribed, from, this::onDelivery);
+        reads.open(multicast, subscription, () -> next);
         LOG.info("replica {}: multicast ordering over {} streams starts at sequence {}, merge position {}", self,
                 lanes.count(), next, from);
     }
@@ -209,6 +211,7 @@ public final class MulticastBroadcast implements AtomicBroadcast {
         }
         Objects.requireNonNull(listener, "listener");
         started = true;
+        reads.perWorker();
         WorkerDeliveries w = new WorkerDeliveries(self, of, listener, fromWorkers);
         multicast = multicastFactory.open(w.initial(fromStreams));
         if (multicast.initialSubscriptions().isEmpty()) {
@@ -236,6 +239,7 @@ public final class MulticastBroadcast implements AtomicBroadcast {
         next = sequence + 1;
         current = after;
         listener.deliver(sequence, message);
+        reads.progressed();
     }
 
     /** Whether {@code a} is past {@code b} in some stream (positions along one merge are ordered). */
@@ -278,6 +282,16 @@ public final class MulticastBroadcast implements AtomicBroadcast {
             throw new IllegalStateException(closed ? "closed" : "not started");
         }
         return m.multicast(lanes.groups(lane), value);
+    }
+
+    /**
+     * Read-index over the merge ({@link MergedReads}): every merged stream confirms a point, and the
+     * read is answered once the merge passed them all. Unsupported per worker, or when a stream's
+     * ordering serves no reads.
+     */
+    @Override
+    public java.util.Optional<dev.parallax.core.spi.ReadIndex> readIndex() {
+        return java.util.Optional.of(reads);
     }
 
     /** Every replica proposes into its own streams. */

@@ -286,6 +286,15 @@ public final class StreamMulticast implements AtomicMulticast {
         return index >= 0 && layout.runs(index);
     }
 
+    /**
+     * Stream {@code stream}'s read-index ({@link AtomicBroadcast#readIndex}), if this process runs
+     * it and its ordering serves reads. Any thread.
+     */
+    public java.util.Optional<dev.parallax.core.spi.ReadIndex> streamReads(int stream) {
+        int index = layout.index(stream);
+        return index >= 0 && broadcasts[index] != null ? broadcasts[index].readIndex() : java.util.Optional.empty();
+    }
+
     private void checkOffered(GroupSet target) {
         Objects.requireNonNull(target, "groups");
         if ((target.bits() & ~groups.bits()) != 0) {

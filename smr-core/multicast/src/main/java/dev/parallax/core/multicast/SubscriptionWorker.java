@@ -52,6 +52,16 @@ final class SubscriptionWorker implements Subscription {
                     return;
                 }
                 Envelope e = d.envelope();
+                if (e == null) {
+                    for (Runnable r : d.passed()) {
+                        try {
+                            r.run();
+                        } catch (RuntimeException ex) {
+                            LOG.error("a read waiting for the merge of {} failed; going on", cursor.groups, ex);
+                        }
+                    }
+                    continue;
+                }
                 try {
                     listener.deliver(GroupSet.ofBits(e.groupBits()), e.payload().duplicate(), d.after());
                 } catch (RuntimeException ex) {
@@ -64,6 +74,17 @@ final class SubscriptionWorker implements Subscription {
                 LOG.warn("multicast subscription {} interrupted; it stops delivering", cursor.groups);
             }
         }
+    }
+
+    /** Read-index over the merge ({@link DecidedStreams#whenPassed}): stream id to instance; any thread. */
+    void whenPassed(java.util.Map<Integer, Long> points, Runnable passed) {
+        streams.whenPassed(cursor, points, passed);
+    }
+
+    /** The ids of the streams this subscription merges. */
+    int[] mergedStreams() {
+        int[] ids = streams.ids();
+        return java.util.stream.IntStream.range(0, ids.length).filter(i -> cursor.merged[i]).map(i -> ids[i]).toArray();
     }
 
     @Override

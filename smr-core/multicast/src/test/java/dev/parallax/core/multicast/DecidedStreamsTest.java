@@ -75,6 +75,36 @@ class DecidedStreamsTest {
         return out;
     }
 
+    /** Takes {@code n} deliveries, a read mark's as its runs (each adds its own name). */
+    private static List<String> takeWithMarks(DecidedStreams s, MergeCursor c, int n, List<String> out)
+            throws InterruptedException {
+        for (int i = 0; i < n; i++) {
+            DecidedStreams.Delivery d = s.next(c);
+            if (d.envelope() == null) {
+                d.passed().forEach(Runnable::run);
+            } else {
+                out.add(text(d.envelope()));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aReadMarkRunsOnceTheMergePassedItsPointInEveryMergedStreamAndNotBefore() throws InterruptedException {
+        DecidedStreams s = filled(2);
+        MergeCursor both = cursor(GroupSet.of(0, 1));
+        s.open(both, MulticastPosition.START);
+        List<String> seen = new ArrayList<>();
+        s.whenPassed(both, java.util.Map.of(0, 2L, 1, 1L, G, 1L), () -> seen.add("R"));
+        takeWithMarks(s, both, 5, seen);
+        assertThat(seen).as("after A1 (stream 0 at 2), B0 (stream 1 at 1) and G0 (global at 1), before G1")
+                .containsExactly("A0", "A1", "B0", "G0", "R");
+        s.whenPassed(both, java.util.Map.of(0, 1L, 7, 99L), () -> seen.add("S"));
+        takeWithMarks(s, both, 2, seen);
+        assertThat(seen.subList(5, 7)).as("a mark already passed runs at once; a stream the cursor does not merge is ignored")
+                .containsExactly("S", "G1");
+    }
+
     @Test
     void theMergeTakesMInstancesOfEachStreamInTurnInIncreasingStreamId() throws InterruptedException {
         DecidedStreams s = filled(2);

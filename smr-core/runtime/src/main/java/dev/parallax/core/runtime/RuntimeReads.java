@@ -14,7 +14,7 @@ import java.util.function.LongSupplier;
  * ({@link dev.parallax.core.protocol.ProtocolCore#onReadIndex}: by default every read is refused
  * {@link ReadListener#UNSUPPORTED}).
  *
- * <p>Threads: {@link #answers} before the runtime starts; {@link #request} and
+ * <p>Threads: {@link #answers} once, before or after the runtime starts; {@link #request} and
  * {@link #deliveredBelow} from any thread (a read before the start is refused as the queue of a
  * full stage is).
  */
@@ -25,13 +25,18 @@ final class RuntimeReads implements ReadIndex {
     /** The replica installed a snapshot covering every position below this: its state is there already. */
     private volatile long installedBelow;
 
+    /** Before the start, or after it (a multicast's streams start before its subscriber asks): both work. */
     @Override
-    public void answers(ReadListener l) {
+    public synchronized void answers(ReadListener l) {
         this.listener = Objects.requireNonNull(l, "listener");
+        ProtocolStage<?, ?, ?> s = stage;
+        if (s != null) {
+            s.reads().listener(l);
+        }
     }
 
     /** The runtime started {@code protocol} and {@code deliveredBelow}'s stage: reads may flow. */
-    void started(ProtocolStage<?, ?, ?> protocol, LongSupplier deliveredBelow) {
+    synchronized void started(ProtocolStage<?, ?, ?> protocol, LongSupplier deliveredBelow) {
         ReadListener l = listener;
         if (l != null) {
             protocol.reads().listener(l);

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.TimeUnit;
 
+import static dev.parallax.core.testkit.cluster.ReadChecks.everyReplicaSeesEveryCompletedWrite;
 import static dev.parallax.core.testkit.cluster.TextKv.cmd;
 import static dev.parallax.core.testkit.cluster.TextKv.text;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,31 +15,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Read-index reads on real Multi-Paxos (and S-Paxos) replicas over loopback ({@code SmrClient.query}, the
  * replica's query path, {@code ReadRounds}): every replica answers queries, followers included, and
- * a query issued after a write completed sees it; a query the state machine does not answer outside
+ * a query issued after a write completed sees it (the reference multicast too, over the merge of its
+ * Multi-Paxos streams, {@code MergedReads}); a query the state machine does not answer outside
  * the order is ordered instead; reads go on after the leader stops.
  */
 class ReadIndexReplicaTest {
-
-    private static double served(LocalCluster cluster, int replica) {
-        var c = cluster.replicas.get(replica).meterRegistry().find("parallax.queries").tag("outcome", "served").counter();
-        return c == null ? 0 : c.count();
-    }
-
-    /** Writes {@code writes} values; after each, a query at every replica must see it; each replica served them. */
-    private static void everyReplicaSeesEveryCompletedWrite(LocalCluster cluster, int writes) throws Exception {
-        SmrClient writer = cluster.client();
-        SmrClient[] readers = {cluster.readingClient(0), cluster.readingClient(1), cluster.readingClient(2)};
-        for (int i = 0; i < writes; i++) {
-            writer.invoke(cmd("SET k " + i)).get(20, TimeUnit.SECONDS);
-            for (SmrClient r : readers) {
-                assertThat(text(r.query(cmd("GET k")).get(20, TimeUnit.SECONDS))).as("after write %d", i)
-                        .isEqualTo(Integer.toString(i));
-            }
-        }
-        for (int r = 0; r < 3; r++) {
-            assertThat(served(cluster, r)).as("queries served by replica %d", r).isGreaterThanOrEqualTo(writes);
-        }
-    }
 
     @Test
     @DisplayName("every replica answers queries, and each sees every write that completed before it was issued")
@@ -52,6 +33,15 @@ class ReadIndexReplicaTest {
     @DisplayName("S-Paxos: every replica answers queries once its execution passed the confirmed ordering instance")
     void sPaxosReplicasAnswerQueries() throws Exception {
         try (LocalCluster cluster = new LocalCluster(3, PaxosClusters::sPaxos)) {
+            everyReplicaSeesEveryCompletedWrite(cluster, 100);
+        }
+    }
+
+    @Test
+    @DisplayName("the reference multicast: a query waits until the merge passed every stream's confirmed point, at every replica")
+    void multicastReplicasAnswerQueries() throws Exception {
+        try (LocalCluster cluster = new LocalCluster(3,
+                n -> dev.parallax.paxos.multicast.MulticastOrdering.protocol(PaxosClusters.paxosConfig(n), 2))) {
             everyReplicaSeesEveryCompletedWrite(cluster, 100);
         }
     }
