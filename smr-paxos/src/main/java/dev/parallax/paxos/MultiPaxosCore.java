@@ -68,6 +68,8 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
     private final LeaderAdmin admin;
     private final PaxosPhases phases;
     private final ReadRounds reads;
+    /** Messages of a higher view refused while a lease promise held (L1). */
+    private long leasePromiseRefusals;
 
     /**
      * A replica whose log lost nothing it acted on.
@@ -118,7 +120,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         this.admin = new LeaderAdmin(config, self, members, group, learner, proposer, monitor, quorumCheck, transfer,
                 heartbeats, views);
         this.phases = new PaxosPhases(self, members, group, acceptor, learner, proposer, monitor, transfer, recovery);
-        this.reads = new ReadRounds(config, self, members, learner, proposer);
+        this.reads = new ReadRounds(config, self, members, learner, proposer, now);
     }
 
     /**
@@ -261,6 +263,8 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         sink.accept("prevotes.refused", preVoter.refused());
         sink.accept("membership.ignored", learner.membershipNotes());
         sink.accept("leadership.transfers", transfer.sent());
+        sink.accept("reads.lease", reads.leaseReads());
+        sink.accept("lease.promise.refusals", leasePromiseRefusals);
     }
 
     /** Times this replica stepped down from a view it led or started because it heard no quorum. */
@@ -350,6 +354,10 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         if (from != self && hold.heardPeer()) {
             quorumCheck.reset(now); // the start-up grace ends (RestartHold)
         }
+        if (m.view() > view() && !(m instanceof PaxosMessage.PreVote) && reads.promised(from, now)) {
+            leasePromiseRefusals++; // L1: a leased voter adopts no higher view within its window
+            return;
+        }
         if (m.view() > view() && !(m instanceof PaxosMessage.PreVote)) {
             // A pre-vote asks permission: adopting the candidate's view would restart our
             // suspicion clock, and the candidate may be the replica that is cut off.
@@ -387,7 +395,7 @@ public final class MultiPaxosCore implements ProtocolCore<PaxosMessage, PaxosRec
         } else if (m instanceof PaxosMessage.RecoveryReply r) {
             recovery.onReply(from, r, view(), now, learner, out);
         } else if (m instanceof PaxosMessage.ReadConfirm c) {
-            reads.onConfirm(from, c, view(), recovery.recovering(), out);
+            reads.onConfirm(from, c, view(), recovery.recovering(), now, out);
         } else if (m instanceof PaxosMessage.ReadConfirmAck a) {
             reads.onConfirmAck(from, a, view(), out);
         } else if (m instanceof PaxosMessage.ReadIndexRequest r) {

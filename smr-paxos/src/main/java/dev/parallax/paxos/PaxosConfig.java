@@ -97,6 +97,26 @@ public final class PaxosConfig {
         return values.get(PaxosKeys.RESTART_HOLD).toNanos();
     }
 
+    /** The lease window voters promise ({@code paxos.read.lease.ms}, rule L1 of {@code ReadIndexRounds}); 0 without leases. */
+    public long readLeaseWindowNanos() {
+        return values.get(PaxosKeys.READ_LEASE).toNanos();
+    }
+
+    /** The clock-rate drift bound ρ in parts per million ({@code paxos.read.lease.drift.ppm}). */
+    public int readLeaseDriftPpm() {
+        return values.get(PaxosKeys.READ_LEASE_DRIFT);
+    }
+
+    /**
+     * The leader's lease after a confirmation round (rule L2): the window times
+     * {@code (1 − ρ) / (1 + ρ)}; 0 without leases.
+     */
+    public long readLeaseNanos() {
+        long window = readLeaseWindowNanos();
+        long ppm = readLeaseDriftPpm();
+        return (long) (window * ((1_000_000.0 - ppm) / (1_000_000.0 + ppm)));
+    }
+
     public int catchUpMaxInstances() {
         return values.get(PaxosKeys.CATCH_UP_MAX_INSTANCES);
     }
@@ -212,6 +232,23 @@ public final class PaxosConfig {
             return this;
         }
 
+        /**
+         * Leader leases for queries ({@code ReadIndexRounds} rules L1–L3): a voter that confirmed the
+         * leader adopts no newer view for {@code window}; the leader answers queries without a
+         * confirmation round for the window less the drift margin. {@link Duration#ZERO} (the
+         * default) turns leases off. At most the suspect time-out.
+         */
+        public Builder readLease(Duration window) {
+            values.set(PaxosKeys.READ_LEASE, window);
+            return this;
+        }
+
+        /** The clock-rate drift bound of {@link #readLease}, in parts per million; default 10000 (1%). */
+        public Builder readLeaseDriftPpm(int ppm) {
+            values.set(PaxosKeys.READ_LEASE_DRIFT, ppm);
+            return this;
+        }
+
         /** The values set so far, for readers that set keys from a cluster file ({@link PaxosKeys#config}). */
         ConfigValues.Builder values() {
             return values;
@@ -224,6 +261,12 @@ public final class PaxosConfig {
             if (suspect.compareTo(heartbeat.multipliedBy(2)) < 0) {
                 throw new IllegalArgumentException(PaxosKeys.SUSPECT.name() + " (" + suspect.toMillis() + " ms) must be at least twice the "
                         + "heartbeat, " + PaxosKeys.HEARTBEAT.name() + " (" + heartbeat.toMillis() + " ms), or a live leader gets suspected");
+            }
+            Duration lease = values.get(PaxosKeys.READ_LEASE);
+            if (lease.compareTo(suspect) > 0) {
+                throw new IllegalArgumentException(PaxosKeys.READ_LEASE.name() + " (" + lease.toMillis() + " ms) must be at most "
+                        + PaxosKeys.SUSPECT.name() + " (" + suspect.toMillis() + " ms): a voter that confirmed the leader "
+                        + "suspects it only after that, and must not start a view within its window");
             }
             return new PaxosConfig(this);
         }

@@ -46,10 +46,17 @@ public final class PaxosKeys {
             PaxosConfig.DEFAULT_CATCH_UP_MAX_BYTES, 1, Integer.MAX_VALUE,
             "Most bytes of values one catch-up reply or Phase 1 page carries (the first value always goes); at most "
                     + "half the frame limit.");
+    public static final ConfigKey<Duration> READ_LEASE = ConfigKey.millis("paxos.read.lease.ms", 0, 0, Long.MAX_VALUE,
+            "Leader leases for queries (0: off, read-index only): the window a voter that confirmed the leader adopts no "
+                    + "newer view; the leader answers queries without a round for this less the drift margin. At most "
+                    + "the suspect time-out.");
+    public static final ConfigKey<Integer> READ_LEASE_DRIFT = ConfigKey.integer("paxos.read.lease.drift.ppm", 10_000, 0,
+            500_000, "The bound on how far any replica's clock rate strays from real time, in parts per million "
+                    + "(10000: 1%); the lease is the window times (1 - drift) / (1 + drift).");
 
     /** The Multi-Paxos table. */
     public static final KeyTable TABLE = KeyTable.of("Multi-Paxos", WINDOW, BATCH_BYTES, BATCH_TIMEOUT, EAGER_BELOW, HEARTBEAT,
-            SUSPECT, RETRANSMIT, CATCH_UP, RESTART_HOLD, CATCH_UP_MAX_INSTANCES, CATCH_UP_MAX_BYTES);
+            SUSPECT, RETRANSMIT, CATCH_UP, RESTART_HOLD, CATCH_UP_MAX_INSTANCES, CATCH_UP_MAX_BYTES, READ_LEASE, READ_LEASE_DRIFT);
 
     private PaxosKeys() {
     }

@@ -11,16 +11,18 @@ import dev.parallax.core.protocol.ReadIndexRounds;
  * will re-propose from its completed Phase 1, lies below it), a configuration command proposed and
  * undecided as the change in flight (Q3), and {@link PaxosMessage.ReadConfirm},
  * {@link PaxosMessage.ReadConfirmAck}, {@link PaxosMessage.ReadIndexRequest} and
- * {@link PaxosMessage.ReadIndexReply} as its messages.
+ * {@link PaxosMessage.ReadIndexReply} as its messages. With {@code paxos.read.lease.ms} set, the
+ * leader also holds a lease (rules L1–L3 of {@link ReadIndexRounds}): {@link #promised} is the
+ * voters' side, which {@link MultiPaxosCore} applies before it adopts a higher view.
  *
  * <p>Not thread-safe; owned by {@link MultiPaxosCore}.
  */
 final class ReadRounds {
     private final ReadIndexRounds<PaxosMessage, PaxosRecord, Value> rounds;
 
-    ReadRounds(PaxosConfig config, int self, MembershipHistory members, Learner learner, Proposer proposer) {
+    ReadRounds(PaxosConfig config, int self, MembershipHistory members, Learner learner, Proposer proposer, long now) {
         this.rounds = new ReadIndexRounds<>(self, config.suspectNanos(), config.retransmitNanos(),
-                new ReadIndexRounds.Leadership<>() {
+                config.readLeaseWindowNanos(), config.readLeaseNanos(), now, new ReadIndexRounds.Leadership<>() {
                     @Override
                     public boolean leads() {
                         return proposer.isLeading();
@@ -86,9 +88,9 @@ final class ReadRounds {
     }
 
     /** The leader asks whether we still follow it (Q2). */
-    void onConfirm(int from, PaxosMessage.ReadConfirm c, long view, boolean recovering,
+    void onConfirm(int from, PaxosMessage.ReadConfirm c, long view, boolean recovering, long now,
                    Effects<PaxosMessage, PaxosRecord, Value> out) {
-        rounds.onConfirm(from, c.round(), view, recovering, out);
+        rounds.onConfirm(from, c.view(), c.round(), view, recovering, now, out);
     }
 
     /** A voter answered a round (Q2). */
@@ -99,6 +101,16 @@ final class ReadRounds {
     /** After every step ({@link ReadIndexRounds#check}). */
     void check(long view, int leader, long now, Effects<PaxosMessage, PaxosRecord, Value> out) {
         rounds.check(view, leader, now, out);
+    }
+
+    /** L1 ({@link ReadIndexRounds#promised}): input from {@code from} that raises the view is refused now. */
+    boolean promised(int from, long now) {
+        return rounds.promised(from, now);
+    }
+
+    /** Reads answered from the leader's lease (L2). */
+    long leaseReads() {
+        return rounds.leaseReads();
     }
 
     /** Reads waiting at this leader or asked of the leader (tests). */

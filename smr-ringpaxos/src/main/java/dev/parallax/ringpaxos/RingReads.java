@@ -100,7 +100,7 @@ final class RingReads {
         long rnd = engine.rnd();
         if (m instanceof RingMessage.ReadConfirm c) {
             if (rnd >= 0) {
-                rounds.onConfirm(from, c.sequence(), rnd, engine.recovering(), out);
+                rounds.onConfirm(from, c.round(), c.sequence(), rnd, engine.recovering(), now, out);
             }
         } else if (m instanceof RingMessage.ReadConfirmAck a) {
             rounds.onConfirmAck(from, a.round(), a.sequence(), rnd, out);

@@ -10,7 +10,7 @@ import dev.parallax.scheduler.classmap.ReadWriteClasses;
 /**
  * The request classes of the key-value store ({@link KvStateMachine}) for the parallel executors:
  * the readers-and-writers map of seed 001 §1 and §7.2 ({@link ReadWriteClasses}). GET, EXISTS,
- * MGET and DBSIZE only read the store's one hash map and run concurrently with each other
+ * MGET, DBSIZE and STRLEN only read the store's one hash map and run concurrently with each other
  * ({@code R}, CONC); every other operation writes it and conflicts with everything ({@code W}, SEQ
  * on every worker). The global commands need no class of their own: {@code W} already is the
  * global class, so FLUSHALL (writes the whole store) is {@code W}, and DBSIZE (reads the whole
@@ -30,7 +30,7 @@ public final class KvClassifier implements CommandClassifier {
             new KvClassifier(), dev.parallax.examples.kv.KvRouter::new);
 
     /**
-     * {@link ReadWriteClasses#READ} for GET, EXISTS, MGET and DBSIZE; {@link ReadWriteClasses#WRITE} for
+     * {@link ReadWriteClasses#READ} for GET, EXISTS, MGET, DBSIZE and STRLEN; {@link ReadWriteClasses#WRITE} for
      * everything else, malformed bytes included (empty, unknown op code), so that the store itself
      * rejects them with the error sequential execution gives: every executor answers every command
      * alike. Never throws.
@@ -42,6 +42,6 @@ public final class KvClassifier implements CommandClassifier {
         }
         byte op = command.payload().get(0);
         return op == KvOp.GET.code() || op == KvOp.EXISTS.code() || op == KvOp.MGET.code()
-                || op == KvOp.DBSIZE.code() ? ReadWriteClasses.READ : ReadWriteClasses.WRITE;
+                || op == KvOp.DBSIZE.code() || op == KvOp.STRLEN.code() ? ReadWriteClasses.READ : ReadWriteClasses.WRITE;
     }
 }

@@ -21,7 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code parallax kv --cluster ... get|set|del|incr|exists|mget|mset|dbsize|flushall ...}: sends one command to the
+ * {@code parallax kv --cluster ... get|set|del|incr|exists|mget|mset|strlen|dbsize|flushall ...}: sends one command to the
  * replicated key-value store and prints the reply the way redis-cli does. Exit code 0 on a reply,
  * 1 if the store rejected the command, 2 for a usage error (a cluster file it refuses included).
  * Blocks up to 30 s for the reply.
@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
  */
 @Command(name = "kv", mixinStandardHelpOptions = true,
         description = "Send one command to the replicated key-value store: get KEY | set KEY VALUE | del KEY... | incr KEY "
-                + "| exists KEY... | mget KEY... | mset KEY VALUE... | dbsize | flushall")
+                + "| exists KEY... | mget KEY... | mset KEY VALUE... | strlen KEY | dbsize | flushall")
 final class KvCommandLine implements Callable<Integer> {
     private final PrintStream out;
     private final PrintStream err;
@@ -62,7 +62,7 @@ final class KvCommandLine implements Callable<Integer> {
             + "certificate (PEM), e.g. the ca.crt of ./parallax certs.")
     java.nio.file.Path cacert;
 
-    @Parameters(index = "0", description = "get, set, del, incr, exists, mget, mset, dbsize or flushall")
+    @Parameters(index = "0", description = "get, set, del, incr, exists, mget, mset, strlen, dbsize or flushall")
     String op;
 
     @Parameters(index = "1..*", arity = "0..*", description = "keys (and the value, for set); none for dbsize "
@@ -75,7 +75,7 @@ final class KvCommandLine implements Callable<Integer> {
         try {
             kvOp = KvOp.valueOf(op.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            err.println("unknown operation '" + op + "'; use get, set, del, incr, exists, mget, mset, dbsize or flushall");
+            err.println("unknown operation '" + op + "'; use get, set, del, incr, exists, mget, mset, strlen, dbsize or flushall");
             return 2;
         }
         byte[][] bytes = (args == null ? List.<String>of() : args).stream().map(a -> a.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);

@@ -28,7 +28,9 @@ public enum KvOp {
     /** {@code DBSIZE}: the number of keys; a global read (it reads the whole store). */
     DBSIZE((byte) 10, 0, 0, 1),
     /** {@code FLUSHALL}: removes every key; replies OK. A global write (it writes the whole store). */
-    FLUSHALL((byte) 11, 0, 0, 1);
+    FLUSHALL((byte) 11, 0, 0, 1),
+    /** {@code STRLEN key}: the length in bytes of the value, 0 for an absent key. */
+    STRLEN((byte) 12, 1, 1, 1);
 
     private static final KvOp[] BY_CODE = new KvOp[16];
 
@@ -58,9 +60,9 @@ public enum KvOp {
         return this == DBSIZE || this == FLUSHALL;
     }
 
-    /** Whether the op only reads (GET, EXISTS, MGET, DBSIZE): a replica may answer it as a query. */
+    /** Whether the op only reads (GET, EXISTS, MGET, DBSIZE, STRLEN): a replica may answer it as a query. */
     public boolean isReadOnly() {
-        return this == GET || this == EXISTS || this == MGET || this == DBSIZE;
+        return this == GET || this == EXISTS || this == MGET || this == DBSIZE || this == STRLEN;
     }
 
     /** The op code in the wire format. */

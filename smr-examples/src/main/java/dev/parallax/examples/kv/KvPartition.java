@@ -27,7 +27,7 @@ import java.util.List;
  *       local store executes the command.</li>
  *   <li><b>keys of several partitions</b> (MGET, MSET, DEL and EXISTS over several keys, or a
  *       single-key command multicast also elsewhere): {@link #localReads} sends, for each key
- *       position this partition owns and the command reads, the key's value (GET, INCR, MGET) or
+ *       position this partition owns and the command reads, the key's value (GET, INCR, MGET, STRLEN) or
  *       only whether it exists (SET NX/XX, DEL, EXISTS); MSET and SET read nothing. Execution
  *       loads those values, the local ones and the remote ones, into a scratch
  *       {@link KvStateMachine} and executes the whole command there: its reply is the reply
@@ -338,12 +338,12 @@ public final class KvPartition implements PartitionedStateMachine {
         NONE,
         /** Whether each key exists (SET NX/XX, DEL, EXISTS). */
         PRESENCE,
-        /** Each key's value (GET, INCR, MGET). */
+        /** Each key's value (GET, INCR, MGET, STRLEN). */
         VALUES;
 
         static Reads of(KvOp op) {
             return switch (op) {
-                case GET, INCR, MGET -> VALUES;
+                case GET, INCR, MGET, STRLEN -> VALUES;
                 case SET_IF_ABSENT, SET_IF_PRESENT, DEL, EXISTS -> PRESENCE;
                 default -> NONE;
             };

@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
  * seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5 §5.2: one ring per group): a key belongs to group
  * {@code groupOf(key) = mix(hash(key)) mod k}, {@code hash} being {@link java.util.Arrays#hashCode(byte[])}
  * (the same in every JVM, so every client routes a key alike). A command goes to the groups of its keys:
- * GET, SET, INCR to their key's group; DEL, EXISTS, MGET and MSET (keys at the even places) to the
+ * GET, SET, INCR, STRLEN to their key's group; DEL, EXISTS, MGET and MSET (keys at the even places) to the
  * union of their keys' groups, several groups when the keys fall in several (the ordering then orders
  * it through its global stream, lane k). The whole-store commands DBSIZE and FLUSHALL go to every
  * group 0..k-1. A command without a well-formed key (malformed bytes, which the store rejects;

@@ -121,7 +121,7 @@ public final class KvStateMachine implements StateMachine {
     }
 
     /**
-     * A read-only command ({@link KvOp#isReadOnly}: GET, EXISTS, MGET, DBSIZE) answered outside the
+     * A read-only command ({@link KvOp#isReadOnly}: GET, EXISTS, MGET, DBSIZE, STRLEN) answered outside the
      * order, exactly as {@link #execute} answers it; any other op is refused with
      * {@link UnsupportedOperationException}, so the client orders it.
      */
@@ -183,6 +183,10 @@ public final class KvStateMachine implements StateMachine {
                 return KvReplyFormat.ok();
             case DBSIZE:
                 return KvReplyFormat.integer(size());
+            case STRLEN: {
+                byte[] value = get(new ByteKey(a[0]));
+                return KvReplyFormat.integer(value == null ? 0 : value.length);
+            }
             case FLUSHALL:
                 for (Partition p : partitions) {
                     p.replaceAll(new HashMap<>()); // an open snapshot view keeps its own table

@@ -11,8 +11,9 @@ import java.util.Map;
 
 /**
  * The command table: each command's name, Redis arity and action. Data commands (GET, SET, DEL,
- * EXISTS, INCR, MGET, MSET, and the whole-store DBSIZE and FLUSHALL) become {@link KvCommand}s for
- * the invoker; connection and server
+ * EXISTS, INCR, MGET, MSET, STRLEN, and the whole-store DBSIZE and FLUSHALL) become {@link KvCommand}s
+ * for the invoker, the read-only ones ({@link KvOp#isReadOnly}) as reads ({@link RespSession#read});
+ * connection and server
  * commands that {@code redis-cli}, {@code redis-benchmark} and client libraries send (PING, ECHO,
  * COMMAND, CONFIG GET, CLIENT, SELECT, INFO, HELLO, QUIT) are answered locally.
  *
@@ -70,6 +71,7 @@ final class RespCommands {
         data("incr", 2, KvOp.INCR);
         data("mget", -2, KvOp.MGET);
         add("mset", -3, RespCommands::mset);
+        data("strlen", 2, KvOp.STRLEN);
         data("dbsize", 1, KvOp.DBSIZE);
         add("flushall", -1, RespCommands::flushall);
         add("ping", -1, RespCommands::ping);

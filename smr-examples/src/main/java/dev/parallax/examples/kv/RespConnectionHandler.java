@@ -2,6 +2,7 @@ package dev.parallax.examples.kv;
 
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.examples.net.OrderedReplies;
+import dev.parallax.examples.net.ReadWriteGate;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;

@@ -17,7 +17,7 @@ interface RespSession {
 
     /**
      * Sends a read-only {@link KvCommand} as a query where the connection's order allows
-     * ({@link ReadWriteGate}), else as a command; its reply fills this slot later.
+     * ({@link dev.parallax.examples.net.ReadWriteGate}), else as a command; its reply fills this slot later.
      */
     void read(ByteBuffer kvCommand);
 

@@ -22,6 +22,12 @@ public record GetChildren(String path, Watcher watcher) implements VoleryCommand
         this(path, null);
     }
 
+    /** Without a watch: a query ({@link VoleryCommand#isQuery()}). */
+    @Override
+    public boolean isQuery() {
+        return watcher == null;
+    }
+
     @Override
     public byte opcode() {
         return OP_GET_CHILDREN;

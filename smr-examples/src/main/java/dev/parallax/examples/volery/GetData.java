@@ -21,6 +21,12 @@ public record GetData(String path, Watcher watcher) implements VoleryCommand {
         this(path, null);
     }
 
+    /** Without a watch: a query ({@link VoleryCommand#isQuery()}). */
+    @Override
+    public boolean isQuery() {
+        return watcher == null;
+    }
+
     @Override
     public byte opcode() {
         return OP_GET_DATA;

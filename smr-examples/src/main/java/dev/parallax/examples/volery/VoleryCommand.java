@@ -87,6 +87,16 @@ public sealed interface VoleryCommand
         return false;
     }
 
+    /**
+     * Whether a replica may answer the command outside the order, as a query: a read that sets no
+     * watch ({@link Exists}, {@link GetData}, {@link GetChildren} without a {@link #watcher()}), which
+     * changes nothing, not even the watches. A read that sets a watch is ordered: the watch must be
+     * registered at a point of the order, so that exactly the writes after it fire it.
+     */
+    default boolean isQuery() {
+        return false;
+    }
+
     /** The time (ms) a create or setData stamps on the node; 0 if none was stamped, and for other commands. */
     default long time() {
         return 0L;

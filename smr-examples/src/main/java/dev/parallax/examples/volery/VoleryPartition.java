@@ -44,6 +44,13 @@ import java.nio.channels.WritableByteChannel;
  *       values exchanged.</li>
  * </ul>
  *
+ * <p><b>Queries</b> ({@link #query}): getData, exists and getChildren without a watch
+ * ({@link VoleryCommand#isQuery()}), answered outside the order from this partition's state when it
+ * owns the path, exactly as {@link #execute} answers them at the owner, changing nothing (no zxid,
+ * no watch, no session state). Any other command, a path another partition owns, or a partition
+ * that has not executed a command yet (it learns its place from the first one) is refused with
+ * {@link UnsupportedOperationException}: the client then orders it.
+ *
  * <p><b>Watches</b> ({@link ZnodeWatches}): a read with a {@link Watcher} sets its watch at the owner
  * (where it executes); a successful write fires the watches this partition holds — setData at the
  * owner, create and delete at every partition, each of which holds only the watches on the paths it
@@ -68,7 +75,8 @@ import java.nio.channels.WritableByteChannel;
  * copies of data are stale); replicas of one partition agree.
  *
  * <p>Threads: the replica's S-SMR executor thread executes (snapshot and restore while no command
- * executes); {@link #digest}, {@link #size} and {@link #snapshotBytes} may be called from any thread
+ * executes); {@link #query} runs on any thread, between commands; {@link #digest}, {@link #size} and
+ * {@link #snapshotBytes} may be called from any thread
  * (a metrics scrape: the {@code parallax.volery.digest} gauge). Every method holds this object's
  * lock — uncontended on the executor thread; a digest, O(size), holds execution back while it
  * reads. Nothing blocks but {@link #snapshot}/{@link #restore} on their channels.
@@ -90,6 +98,9 @@ public final class VoleryPartition implements PartitionedStateMachine {
     private ZnodeWatches watches = new ZnodeWatches();
     private long globals;
     private long locals;
+    /** This partition's place, learned from the commands it executes (-1 and 0 before the first). */
+    private int partition = -1;
+    private int partitions;
 
     /** An empty partition: the root only, no command executed. */
     public VoleryPartition() {
@@ -137,6 +148,8 @@ public final class VoleryPartition implements PartitionedStateMachine {
 
     @Override
     public synchronized ByteBuffer execute(ByteBuffer command, ExecutionContext context) {
+        partition = context.partition();
+        partitions = context.partitions();
         VoleryCommand c = VoleryCommand.decode(command).command();
         if (c == null) {
             return ByteBuffer.wrap(MALFORMED.clone());
@@ -183,6 +196,38 @@ public final class VoleryPartition implements PartitionedStateMachine {
             locals = Math.min(locals + 1, MAX_LOCAL);
         }
         return ByteBuffer.wrap(c.applyTo(tree, watches, zxid, c.time()).encode());
+    }
+
+    /**
+     * Answers the read {@code query} outside the order (see the class comment): the bytes
+     * {@link #execute} would reply at the path's owner, from the current state, which it does not
+     * change. Malformed bytes answer MARSHALLINGERROR, as {@link #execute} does.
+     *
+     * @throws UnsupportedOperationException if the command is not a query (a write, a read that sets
+     *                                       a watch, a front end's watch command), its path belongs
+     *                                       to another partition, or this partition does not know
+     *                                       its place yet: the client orders it
+     */
+    public synchronized ByteBuffer query(ByteBuffer query) {
+        VoleryCommand.Decoded decoded = VoleryCommand.decode(query);
+        if (!decoded.ok()) {
+            return ByteBuffer.wrap(MALFORMED.clone());
+        }
+        VoleryCommand c = decoded.command();
+        if (!c.isQuery()) {
+            throw new UnsupportedOperationException("Volery " + c.getClass().getSimpleName()
+                    + (c.watcher() != null ? " with a watch" : "") + " is ordered, not a query");
+        }
+        if (partition < 0) {
+            throw new UnsupportedOperationException("this Volery partition has executed no command yet: it does not"
+                    + " know which paths it owns, so the read is ordered");
+        }
+        int owner = VoleryOracle.partitionOf(c.path(), partitions);
+        if (owner != partition) {
+            throw new UnsupportedOperationException("partition " + partition + " does not own " + c.path()
+                    + " (partition " + owner + " does): the read is ordered");
+        }
+        return ByteBuffer.wrap(c.applyTo(tree, lastZxid(), 0L).encode());
     }
 
     @Override

@@ -70,6 +70,8 @@ class ExecutionsTest {
         assertThat(classifier.classify(cmd(2, KvCommand.of(KvOp.EXISTS, b("k")).encode().array()))).isEqualTo(ReadWriteClasses.READ);
         assertThat(classifier.classify(cmd(2, KvCommand.of(KvOp.DBSIZE).encode().array()))).as("DBSIZE")
                 .isEqualTo(ReadWriteClasses.READ);
+        assertThat(classifier.classify(cmd(2, KvCommand.of(KvOp.STRLEN, b("k")).encode().array()))).as("STRLEN")
+                .isEqualTo(ReadWriteClasses.READ);
         assertThat(classifier.classify(cmd(2, KvCommand.of(KvOp.FLUSHALL).encode().array()))).as("FLUSHALL")
                 .isEqualTo(ReadWriteClasses.WRITE);
         for (KvOp op : List.of(KvOp.SET, KvOp.SET_IF_ABSENT, KvOp.SET_IF_PRESENT, KvOp.DEL, KvOp.INCR, KvOp.MSET)) {

@@ -132,6 +132,13 @@ class VoleryClusterTest {
             assertThat(new String(zk.getData("/app/n5", false, null), StandardCharsets.UTF_8)).isEqualTo("v5");
         }
         c.awaitPartitionsConverged();
+        double served = 0;
+        for (Replica r : c.replicas) {
+            var k = r.meterRegistry().find("parallax.queries").tag("outcome", "served").counter();
+            served += k == null ? 0 : k.count();
+        }
+        assertThat(served).as("reads without a watch answered by the path's owner as queries (read-index over the "
+                + "merge), each seeing the writes before it").isPositive();
     }
 
     @Test

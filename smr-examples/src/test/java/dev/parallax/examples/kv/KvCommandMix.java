@@ -32,7 +32,7 @@ final class KvCommandMix {
         return out;
     }
 
-    /** One command: mostly single-key writes and reads, some multi-key ones, rarely DBSIZE and FLUSHALL. */
+    /** One command: mostly single-key writes and reads (STRLEN among them), some multi-key ones, rarely DBSIZE and FLUSHALL. */
     KvCommand next() {
         int r = random.nextInt(100);
         if (r < 22) {
@@ -62,7 +62,7 @@ final class KvCommandMix {
         } else if (r < 99 && random.nextInt(3) == 0) {
             return KvCommand.of(KvOp.FLUSHALL);
         }
-        return KvCommand.of(KvOp.GET, key());
+        return KvCommand.of(random.nextBoolean() ? KvOp.STRLEN : KvOp.GET, key());
     }
 
     private byte[] key() {

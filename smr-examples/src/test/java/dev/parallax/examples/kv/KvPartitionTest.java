@@ -166,6 +166,17 @@ class KvPartitionTest {
         }
         assertThat(sequential(new KvStateMachine(), KvCommand.of(KvOp.DBSIZE).encode().array()))
                 .isEqualTo(HexFormat.of().formatHex(bytes(KvReplyFormat.integer(0))));
+        // STRLEN reads its key's value at the owner; sent to every partition, the owner sends it.
+        byte[] set = KvCommand.of(KvOp.SET, keys[1], "four".getBytes(StandardCharsets.US_ASCII)).encode().array();
+        ssmr.run(set, router.route(ByteBuffer.wrap(set)));
+        sequential(reference, set);
+        byte[] strlen = KvCommand.of(KvOp.STRLEN, keys[1]).encode().array();
+        assertThat(router.route(ByteBuffer.wrap(strlen))).isEqualTo(GroupSet.of(router.groupOf(keys[1])));
+        String four = HexFormat.of().formatHex(bytes(KvReplyFormat.integer(4)));
+        assertThat(sequential(reference, strlen)).isEqualTo(four);
+        for (GroupSet dests : List.of(router.route(ByteBuffer.wrap(strlen)), GroupSet.partition(partitions))) {
+            assertThat(ssmr.run(strlen, dests).values()).as("STRLEN to %s", dests).containsOnly(four);
+        }
     }
 
     @Test

@@ -53,6 +53,7 @@ class KvRouterTest {
             assertThat(router.route(KvCommand.of(KvOp.GET, key).encode())).isEqualTo(expected);
             assertThat(router.route(KvCommand.of(KvOp.SET, key, b("value " + i)).encode())).isEqualTo(expected);
             assertThat(router.route(KvCommand.of(KvOp.INCR, key).encode())).isEqualTo(expected);
+            assertThat(router.route(KvCommand.of(KvOp.STRLEN, key).encode())).isEqualTo(expected);
             assertThat(router.route(KvCommand.of(KvOp.SET_IF_ABSENT, key, key).encode())).isEqualTo(expected);
         }
         // 3000 keys over 3 groups: each gets a fair share (expected 1000, the bound is loose).
@@ -182,7 +183,7 @@ class KvRouterTest {
 
     private static boolean writes(KvOp op) {
         return switch (op) {
-            case GET, EXISTS, MGET, DBSIZE -> false;
+            case GET, EXISTS, MGET, DBSIZE, STRLEN -> false;
             default -> true;
         };
     }
@@ -190,7 +191,7 @@ class KvRouterTest {
     private static Set<ByteKey> keys(KvCommand c) {
         Set<ByteKey> keys = new HashSet<>();
         switch (c.op()) {
-            case SET, SET_IF_ABSENT, SET_IF_PRESENT, GET, INCR -> keys.add(new ByteKey(c.arg(0)));
+            case SET, SET_IF_ABSENT, SET_IF_PRESENT, GET, INCR, STRLEN -> keys.add(new ByteKey(c.arg(0)));
             case MSET -> {
                 for (int i = 0; i < c.argCount(); i += 2) {
                     keys.add(new ByteKey(c.arg(i)));
@@ -240,6 +241,7 @@ class KvRouterTest {
                 case 8 -> KvCommand.of(KvOp.DBSIZE).encode();
                 case 9 -> r.nextInt(4) == 0 ? KvCommand.of(KvOp.FLUSHALL).encode() : KvCommand.of(KvOp.GET, k2).encode();
                 case 10 -> ByteBuffer.wrap(new byte[] {99, 0, 0, 0, 1, 0, 0, 0, 0});
+                case 11 -> KvCommand.of(KvOp.STRLEN, k).encode();
                 default -> KvCommand.of(KvOp.GET, k).encode();
             });
         }

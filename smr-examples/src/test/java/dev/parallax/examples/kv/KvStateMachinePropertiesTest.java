@@ -159,6 +159,8 @@ class KvStateMachinePropertiesTest {
                 return KvReply.OK;
             case DBSIZE:
                 return new KvReply.Int(model.size());
+            case STRLEN:
+                return new KvReply.Int(model.getOrDefault(a.get(0), "").length());
             case FLUSHALL:
                 model.clear();
                 return KvReply.OK;
@@ -183,6 +185,7 @@ class KvStateMachinePropertiesTest {
             switch (op) {
                 case GET:
                 case INCR:
+                case STRLEN:
                     return key.map(k -> KvCommand.of(op, k));
                 case SET:
                 case SET_IF_ABSENT:

@@ -103,6 +103,33 @@ class KvStateMachineTest {
     }
 
     @Test
+    void strlenIsTheLengthOfTheValueInBytesAndZeroForAnAbsentKey() {
+        assertThat(run(sm, KvOp.STRLEN, "k")).isEqualTo(new KvReply.Int(0));
+        run(sm, KvOp.SET, "k", "hello");
+        assertThat(run(sm, KvOp.STRLEN, "k")).isEqualTo(new KvReply.Int(5));
+        run(sm, KvOp.SET, b("bin"), new byte[] {0, (byte) 0xff, '\r', '\n'});
+        assertThat(run(sm, KvOp.STRLEN, "bin")).as("binary-safe: bytes, not characters").isEqualTo(new KvReply.Int(4));
+        run(sm, KvOp.SET, "utf", "\u00e9t\u00e9");
+        assertThat(run(sm, KvOp.STRLEN, "utf")).as("UTF-8 bytes").isEqualTo(new KvReply.Int(5));
+        run(sm, KvOp.SET, "empty", "");
+        assertThat(run(sm, KvOp.STRLEN, "empty")).isEqualTo(new KvReply.Int(0));
+        run(sm, KvOp.INCR, "n");
+        assertThat(run(sm, KvOp.STRLEN, "n")).isEqualTo(new KvReply.Int(1));
+        assertThat(sm.size()).as("STRLEN of an absent key creates nothing").isEqualTo(5);
+    }
+
+    @Test
+    void strlenTakesExactlyOneKey() {
+        assertThatThrownBy(() -> KvCommand.of(KvOp.STRLEN)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("malformed KV command: STRLEN does not take 0 arguments");
+        assertThatThrownBy(() -> KvCommand.of(KvOp.STRLEN, b("a"), b("b"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("malformed KV command: STRLEN does not take 2 arguments");
+        ByteBuffer twoKeys = ByteBuffer.wrap(new byte[] {KvOp.STRLEN.code(), 0, 0, 0, 2, 0, 0, 0, 1, 'a', 0, 0, 0, 1, 'b'});
+        assertThatThrownBy(() -> sm.execute(twoKeys)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("malformed KV command: STRLEN does not take 2 arguments");
+    }
+
+    @Test
     void mgetReturnsValuesInKeyOrderWithNilForAbsent() {
         run(sm, KvOp.MSET, "a", "1", "c", "3");
         assertThat(run(sm, KvOp.MGET, "a", "b", "c", "a"))

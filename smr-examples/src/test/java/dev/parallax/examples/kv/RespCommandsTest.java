@@ -10,7 +10,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** Each command's RESP reply, over a state machine executing synchronously. */
 class RespCommandsTest {
     private final KvStateMachine sm = new KvStateMachine();
-    private final HandlerFixture fixture = new HandlerFixture(new SynchronousInvoker(sm), 64);
+    private final SynchronousInvoker invoker = new SynchronousInvoker(sm);
+    private final HandlerFixture fixture = new HandlerFixture(invoker, 64);
 
     @AfterEach
     void close() {
@@ -31,7 +32,7 @@ class RespCommandsTest {
         "echo => -ERR wrong number of arguments for 'echo' command",
         "COMMAND => *0",
         "COMMAND DOCS => *0",
-        "COMMAND COUNT => :18",
+        "COMMAND COUNT => :19",
         "CONFIG GET save => *2\\r\\n$4\\r\\nsave\\r\\n$0\\r\\n",
         "CONFIG GET appendonly => *2\\r\\n$10\\r\\nappendonly\\r\\n$2\\r\\nno",
         "config get APPENDONLY save => *4\\r\\n$4\\r\\nsave\\r\\n$0\\r\\n\\r\\n$10\\r\\nappendonly\\r\\n$2\\r\\nno",
@@ -60,6 +61,9 @@ class RespCommandsTest {
         "MSET a 1 b => -ERR wrong number of arguments for 'mset' command",
         "DEL => -ERR wrong number of arguments for 'del' command",
         "DBSIZE => :0",
+        "STRLEN => -ERR wrong number of arguments for 'strlen' command",
+        "STRLEN a b => -ERR wrong number of arguments for 'strlen' command",
+        "STRLEN absent => :0",
         "dbsize => :0",
         "DBSIZE x => -ERR wrong number of arguments for 'dbsize' command",
         "FLUSHALL => +OK",
@@ -116,6 +120,20 @@ class RespCommandsTest {
         assertThat(reply("EXISTS a b a nope")).isEqualTo(":3\r\n");
         assertThat(reply("DEL a b nope")).isEqualTo(":2\r\n");
         assertThat(reply("GET a")).isEqualTo("$-1\r\n");
+    }
+
+    @Test
+    void strlenIsTheValuesLengthInBytesAndGoesAsAQuery() {
+        int queries = invoker.queries();
+        assertThat(reply("SET k hello")).isEqualTo("+OK\r\n");
+        assertThat(reply("strlen k")).isEqualTo(":5\r\n");
+        assertThat(reply("SET k \"\"")).isEqualTo("+OK\r\n");
+        assertThat(reply("STRLEN k")).as("an empty value").isEqualTo(":0\r\n");
+        assertThat(reply("SET n 12")).isEqualTo("+OK\r\n");
+        assertThat(reply("INCR n")).isEqualTo(":13\r\n");
+        assertThat(reply("STRLEN n")).as("an integer's decimal text").isEqualTo(":2\r\n");
+        assertThat(reply("STRLEN nope")).isEqualTo(":0\r\n");
+        assertThat(invoker.queries() - queries).as("every STRLEN answered by the state machine's query").isEqualTo(4);
     }
 
     @Test

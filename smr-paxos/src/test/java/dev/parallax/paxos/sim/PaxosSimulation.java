@@ -65,9 +65,9 @@ final class PaxosSimulation {
     record Scenario(int replicas, int clients, long opsPerClient, long faultyFor, long loadAfterHeal, long thinkTime,
                     FaultPlan plan, PaxosConfig config, int snapshotEvery, double leaderShare, long progressBound,
                     SimReplica.Switches switches, long invokeTimeout, ProcessFaults processFaults) {
-        static Scenario hostile(int replicas) {
-            int f = (replicas - 1) / 2;
-            PaxosConfig config = PaxosConfig.builder(replicas)
+        /** The hostile scenario's Multi-Paxos settings, to add to. */
+        static PaxosConfig.Builder hostileConfig(int replicas) {
+            return PaxosConfig.builder(replicas)
                     .window(4)
                     .batchBytes(160)
                     .batchTimeout(Duration.ofMillis(2))
@@ -75,8 +75,12 @@ final class PaxosSimulation {
                     .suspect(Duration.ofMillis(200))
                     .retransmit(Duration.ofMillis(60))
                     .catchUp(Duration.ofMillis(40))
-                    .catchUpMaxInstances(16)
-                    .build();
+                    .catchUpMaxInstances(16);
+        }
+
+        static Scenario hostile(int replicas) {
+            int f = (replicas - 1) / 2;
+            PaxosConfig config = hostileConfig(replicas).build();
             FaultPlan plan = new FaultPlan(100_000, 4 * MS, 0.05, 0.03, 120 * MS, f, true, 5 * MS)
                     .withPartialPartitions(true);
             return new Scenario(replicas, 4, Long.MAX_VALUE, 1_500 * MS, 300 * MS, 0, plan, config, 0, 0.35,
@@ -112,6 +116,11 @@ final class PaxosSimulation {
         /** This scenario with replicas that execute duplicates the session layer flags. */
         Scenario withoutDedup() {
             return withSwitches(new SimReplica.Switches(false, true, false));
+        }
+
+        Scenario withConfig(PaxosConfig c) {
+            return new Scenario(replicas, clients, opsPerClient, faultyFor, loadAfterHeal, thinkTime, plan, c,
+                    snapshotEvery, leaderShare, progressBound, switches, invokeTimeout, processFaults);
         }
 
         Scenario withSwitches(SimReplica.Switches s) {
@@ -187,7 +196,7 @@ final class PaxosSimulation {
                    long partitions, long restarts, long viewChanges, long maxProgressNanos, Clients clients,
                    long sessionGaps, long pauses, long heldByPause, long queuedByPause, long crashAlls,
                    long partialPartitions, long leaderPartialCuts, long sessionDuplicates,
-                   MembershipNemesis.Counts membership) {
+                   MembershipNemesis.Counts membership, ReplicaCounters counters) {
     }
 
     /**
@@ -259,6 +268,16 @@ final class PaxosSimulation {
         /** Clients send their gets as queries (read-index) to a replica drawn for each. */
         Wiring readingByQueries() {
             return new Wiring(replicas, setup, spreadClients, putBytes, true);
+        }
+
+        /**
+         * Multi-Paxos replicas whose clocks run at different rates: replica 0's {@code ppm} parts per
+         * million slow, every other one's as much fast — the worst case for a lease of replica 0 (the
+         * first leader, and a frequent one), whose followers end their promises early.
+         */
+        static Wiring skewedClocks(long ppm) {
+            return new Wiring((ctx, s, m) -> new SimReplica(ctx, s.config(), m.safety(), m.progress(), m.shelf(),
+                    s.snapshotEvery(), m.switches(), m.counters(), ctx.id() == 0 ? -ppm : ppm), sim -> { }, false, 0, false);
         }
     }
 
@@ -349,7 +368,7 @@ final class PaxosSimulation {
                 st.partitionsStarted(), st.restarts(), leaders.viewChanges(), progress.maxLatency(), clients,
                 counters.gaps(), st.pauses(), st.heldByPause(), st.queuedByPause(), st.crashAlls(),
                 st.oneWayCuts() + st.bridges(), st.leaderPartialCuts(), counters.duplicates(),
-                nemesis == null ? null : nemesis.counts());
+                nemesis == null ? null : nemesis.counts(), counters);
     }
 
     private static boolean converged(Simulation<Object> sim, int[] replicas) {

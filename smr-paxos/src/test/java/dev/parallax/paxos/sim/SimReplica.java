@@ -82,11 +82,24 @@ final class SimReplica implements SimulatedReplica {
     private final SimReads reads;
     private MultiPaxosCore core;
     private long applied;
+    private final ReplicaCounters counters;
+    /** The core's lease reads reported to {@link #counters} so far (this incarnation). */
+    private long leaseReadsReported;
+    /** How fast this replica's clock runs against the simulation's, in parts per million (0: exactly). */
+    private final long clockPpm;
 
     /** @param switches {@link Switches#CORRECT} except to show that a check bites */
     SimReplica(NodeContext<Object> ctx, PaxosConfig config, SafetyMonitor<Value> safety, ProgressMonitor progress,
                SnapshotShelf shelf, int snapshotEvery, Switches switches, ReplicaCounters counters) {
+        this(ctx, config, safety, progress, shelf, snapshotEvery, switches, counters, 0);
+    }
+
+    /** As above, with a clock that runs {@code clockPpm} parts per million fast (negative: slow): the core sees only it. */
+    SimReplica(NodeContext<Object> ctx, PaxosConfig config, SafetyMonitor<Value> safety, ProgressMonitor progress,
+               SnapshotShelf shelf, int snapshotEvery, Switches switches, ReplicaCounters counters, long clockPpm) {
         this.ctx = ctx;
+        this.clockPpm = clockPpm;
+        this.counters = counters;
         this.switches = switches;
         this.service = new SimService(ctx, switches.dedup(), switches.localReads(), counters);
         this.config = config;
@@ -104,7 +117,7 @@ final class SimReplica implements SimulatedReplica {
     public void onStart() {
         List<PaxosRecord> recovered = new ArrayList<>();
         ctx.log().read(ctx.log().firstIndex(), Integer.MAX_VALUE, (i, r) -> recovered.add(CODEC.decode(r)));
-        core = new MultiPaxosCore(config, ctx.id(), recovered, switches.recoverAmnesia() && ctx.log().amnesiaPossible(), ctx.now());
+        core = new MultiPaxosCore(config, ctx.id(), recovered, switches.recoverAmnesia() && ctx.log().amnesiaPossible(), now());
         SnapshotShelf.Snap own = shelf.get(ctx.id());
         if (own != null) {
             restore(own);
@@ -131,6 +144,12 @@ final class SimReplica implements SimulatedReplica {
         }
     }
 
+    /** This replica's clock: the simulation's, running {@link #clockPpm} fast (rates matter to leases; offsets do not). */
+    private long now() {
+        long t = ctx.now();
+        return t + t / 1_000 * clockPpm / 1_000;
+    }
+
     /** Applies effects, then runs a compaction a delivery asked for (never inside an apply). */
     private void apply() {
         applier.apply(effects);
@@ -140,7 +159,7 @@ final class SimReplica implements SimulatedReplica {
     @Override
     public void onMessage(int from, Object message) {
         if (message instanceof PaxosMessage m) {
-            core.onMessage(from, m, ctx.now(), effects);
+            core.onMessage(from, m, now(), effects);
             apply();
             proposePending();
         } else if (message instanceof ClientMessage.Request r) {
@@ -149,7 +168,7 @@ final class SimReplica implements SimulatedReplica {
             if (switches.unconfirmedQueries() && core.isLeader()) {
                 reads.answerNow(from, q);
             } else {
-                core.onReadIndex(reads.ask(from, q), ctx.now(), effects);
+                core.onReadIndex(reads.ask(from, q), now(), effects);
                 apply();
             }
         }
@@ -157,12 +176,18 @@ final class SimReplica implements SimulatedReplica {
 
     @Override
     public void onTick() {
-        core.onTick(ctx.now(), effects);
+        core.onTick(now(), effects);
         apply();
+        core.reportEvents((event, count) -> {
+            if (event.equals("reads.lease")) {
+                counters.event(event, count - leaseReadsReported);
+                leaseReadsReported = count;
+            }
+        });
         if (!core.recovering() && ctx.log().amnesiaPossible()) {
             ctx.log().amnesiaResolved();
         }
-        ByteBuffer batch = batcher.poll(ctx.now(), core.canPropose() && pendingBatches.isEmpty());
+        ByteBuffer batch = batcher.poll(now(), core.canPropose() && pendingBatches.isEmpty());
         if (batch != null) {
             pendingBatches.add(Value.of(batch));
         }
@@ -181,9 +206,9 @@ final class SimReplica implements SimulatedReplica {
             return; // back-pressure: the client times out and retries
         }
         service.accept(client, c);
-        ByteBuffer batch = batcher.add(c, ctx.now());
+        ByteBuffer batch = batcher.add(c, now());
         if (batch == null) {
-            batch = batcher.poll(ctx.now(), core.canPropose() && pendingBatches.isEmpty());
+            batch = batcher.poll(now(), core.canPropose() && pendingBatches.isEmpty());
         }
         if (batch != null) {
             pendingBatches.add(Value.of(batch));
@@ -198,7 +223,7 @@ final class SimReplica implements SimulatedReplica {
                 return;
             }
             Value v = pendingBatches.peek();
-            if (!core.onProposal(v, ctx.now(), effects)) {
+            if (!core.onProposal(v, now(), effects)) {
                 return;
             }
             safety.proposed(v);
@@ -237,7 +262,7 @@ final class SimReplica implements SimulatedReplica {
     /** Asks the core to propose a membership change (see {@link MultiPaxosCore#proposeMembership}); null if proposed. */
     @Override
     public String requestMembership(MembershipChange change) {
-        String refusal = core.proposeMembership(change, ctx.now(), effects);
+        String refusal = core.proposeMembership(change, now(), effects);
         if (refusal == null) {
             safety.proposed(Value.membership(change));
         }
@@ -248,7 +273,7 @@ final class SimReplica implements SimulatedReplica {
     /** Asks the core to hand leadership to {@code target} (see {@link MultiPaxosCore#transferLeadership}). */
     @Override
     public String requestTransfer(int target) {
-        String refusal = core.transferLeadership(target, ctx.now(), effects);
+        String refusal = core.transferLeadership(target, now(), effects);
         apply();
         return refusal;
     }

@@ -61,4 +61,16 @@ public interface PartitionedStateMachine {
 
     /** Replaces this partition's state with one {@link #snapshot} wrote. */
     void restore(ReadableByteChannel in) throws IOException;
+
+    /**
+     * Answers the read-only {@code query} from this partition's state, outside the order (the
+     * replica's query path: read-index, then between two commands, with nothing executing): the
+     * reply {@link #execute} would give, without changing state. A query that needs another
+     * partition's state, or that this machine does not answer so, throws
+     * {@link UnsupportedOperationException}, and the client orders it. The default throws.
+     * Called on a replica thread other than the executing one, while no command executes.
+     */
+    default ByteBuffer query(ByteBuffer query) {
+        throw new UnsupportedOperationException("this partitioned state machine answers reads through the order");
+    }
 }

@@ -73,6 +73,12 @@ public final class SsmrStateMachine implements StateMachine {
         throw new UnsupportedOperationException("an S-SMR state machine executes through SsmrExecutor");
     }
 
+    /** The partition's read-only query ({@link PartitionedStateMachine#query}), outside the order. */
+    @Override
+    public ByteBuffer query(ByteBuffer query) {
+        return machine.query(query);
+    }
+
     @Override
     public void snapshot(WritableByteChannel out) throws IOException {
         long index = finishIndex;

@@ -61,4 +61,13 @@ public interface CommandInvoker {
     default CompletableFuture<ByteBuffer> query(ByteBuffer query) {
         return invoke(query);
     }
+
+    /**
+     * {@link #query(ByteBuffer)} for a query of {@code groups}' state: where it cannot be answered
+     * outside the order it is ordered to {@code groups}. The default: the default group's query,
+     * else {@link #invoke(GroupSet, ByteBuffer)}.
+     */
+    default CompletableFuture<ByteBuffer> query(GroupSet groups, ByteBuffer query) {
+        return groups.isDefault() ? query(query) : invoke(groups, query);
+    }
 }

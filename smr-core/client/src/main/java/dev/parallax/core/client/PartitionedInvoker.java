@@ -74,6 +74,28 @@ public final class PartitionedInvoker implements CommandInvoker, AutoCloseable {
     }
 
     /**
+     * The read-only {@code query}: one partition's (the oracle names one) is asked of that
+     * partition's replicas outside the order ({@link CommandInvoker#query(GroupSet, ByteBuffer)}:
+     * read-index at the replica, or ordered to the partition where it cannot be answered so);
+     * one that touches several partitions is ordered like a command. On {@link WrongPartitions},
+     * it is ordered to the wider set.
+     */
+    @Override
+    public CompletableFuture<ByteBuffer> query(ByteBuffer query) {
+        GroupSet dests;
+        try {
+            dests = oracle.route(query.asReadOnlyBuffer());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (dests == null) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("the oracle chose no partition"));
+        }
+        ByteBuffer copy = ByteBuffer.allocate(query.remaining()).put(query.duplicate()).flip();
+        return attempt(dests, copy, maxRetries, dests.size() == 1);
+    }
+
+    /**
      * Sends {@code command} to {@code dests} through a replica of one of them; on
      * {@link WrongPartitions}, again to the wider set.
      *
@@ -83,16 +105,17 @@ public final class PartitionedInvoker implements CommandInvoker, AutoCloseable {
     @Override
     public CompletableFuture<ByteBuffer> invoke(GroupSet dests, ByteBuffer command) {
         ByteBuffer copy = ByteBuffer.allocate(command.remaining()).put(command.duplicate()).flip();
-        return attempt(dests, copy, maxRetries);
+        return attempt(dests, copy, maxRetries, false);
     }
 
-    private CompletableFuture<ByteBuffer> attempt(GroupSet dests, ByteBuffer command, int retriesLeft) {
+    private CompletableFuture<ByteBuffer> attempt(GroupSet dests, ByteBuffer command, int retriesLeft, boolean query) {
         if (Long.numberOfTrailingZeros(Long.highestOneBit(dests.bits())) >= partitions.size()) {
             return CompletableFuture.failedFuture(new IllegalArgumentException(
                     "destinations " + dests + " name a partition beyond the " + partitions.size() + " this client has"));
         }
         CommandInvoker entry = partitions.get(entryPartition(dests));
-        CompletableFuture<ByteBuffer> reply = entry.invoke(dests, command.duplicate());
+        CompletableFuture<ByteBuffer> reply = query ? entry.query(dests, command.duplicate())
+                : entry.invoke(dests, command.duplicate());
         if (retriesLeft == 0) {
             return reply;
         }
@@ -106,7 +129,7 @@ public final class PartitionedInvoker implements CommandInvoker, AutoCloseable {
             if (needed.isEmpty() || (needed.get().bits() & ~dests.bits()) == 0) {
                 return CompletableFuture.<ByteBuffer>failedFuture(cause);
             }
-            return attempt(GroupSet.ofBits(dests.bits() | needed.get().bits()), command, retriesLeft - 1);
+            return attempt(GroupSet.ofBits(dests.bits() | needed.get().bits()), command, retriesLeft - 1, false);
         }).thenCompose(f -> f);
     }
 

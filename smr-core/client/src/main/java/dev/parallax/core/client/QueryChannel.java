@@ -30,8 +30,9 @@ import java.util.function.Function;
  * that clients spread their reads over the replicas, followers included).
  *
  * <p>Answers: OK completes the query; REJECTED fails it with {@link CommandRejectedException};
- * UNSUPPORTED (no read path in the ordering, or a state machine that reads through the order)
- * sends the same bytes as a command ({@link SmrClient#invoke}) and every later query too; REDIRECT
+ * UNSUPPORTED (no read path in the ordering, or a state machine that does not answer this query
+ * outside the order) sends the same bytes as a command ({@link SmrClient#invoke}, to the query's
+ * groups), and after {@value #UNSUPPORTED_BEFORE_ORDERING} in a row every later query too; REDIRECT
  * (no position now: an election, a silent leader, a busy replica) asks again after a pause that
  * doubles from 1 ms to 64 ms, and after four in a row moves to the replica the answer names (if it
  * names one). A replica silent
@@ -46,18 +47,23 @@ final class QueryChannel {
     private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long LAST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(64);
     private static final int REDIRECTS_BEFORE_MOVING = 4;
+    /** UNSUPPORTED answers in a row after which every query is ordered without asking. */
+    static final int UNSUPPORTED_BEFORE_ORDERING = 8;
 
     private static final class Query {
         long id;
         final ByteBuffer bytes;
+        /** Sends the bytes as a command, to the query's groups. */
+        final Function<ByteBuffer, CompletableFuture<ByteBuffer>> ordered;
         final CompletableFuture<ByteBuffer> future = new CompletableFuture<>();
         final long deadline;
         long pause = FIRST_PAUSE_NANOS;
         int redirects;
 
-        Query(long id, ByteBuffer bytes, long deadline) {
+        Query(long id, ByteBuffer bytes, long deadline, Function<ByteBuffer, CompletableFuture<ByteBuffer>> ordered) {
             this.id = id;
             this.bytes = bytes;
+            this.ordered = ordered;
             this.deadline = deadline;
         }
     }
@@ -65,7 +71,6 @@ final class QueryChannel {
     private final ClientConfig config;
     private final EventLoop loop;
     private final BiFunction<Integer, ChannelHandler, Future<Channel>> open;
-    private final Function<ByteBuffer, CompletableFuture<ByteBuffer>> ordered;
     // Event-loop state.
     private final Map<Long, Query> unanswered = new HashMap<>();
     private final org.jctools.queues.MpscUnboundedXaddArrayQueue<Query> submitted =
@@ -76,29 +81,29 @@ final class QueryChannel {
     private Channel channel;
     private Future<Channel> connecting;
     private long lastProgress = System.nanoTime();
+    private int unsupportedInARow;
     private volatile boolean unsupported;
 
-    /**
-     * @param open    opens a connection to a replica whose frames go to a handler ({@link SmrClient})
-     * @param ordered sends a query's bytes as a command
-     */
-    QueryChannel(ClientConfig config, EventLoop loop, BiFunction<Integer, ChannelHandler, Future<Channel>> open,
-                 Function<ByteBuffer, CompletableFuture<ByteBuffer>> ordered) {
+    /** @param open opens a connection to a replica whose frames go to a handler ({@link SmrClient}) */
+    QueryChannel(ClientConfig config, EventLoop loop, BiFunction<Integer, ChannelHandler, Future<Channel>> open) {
         this.config = config;
         this.loop = loop;
         this.open = open;
-        this.ordered = ordered;
         this.target = config.readAt() >= 0 ? config.readAt()
                 : (int) Math.floorMod(config.clientId(), (long) config.endpoints().size());
     }
 
-    /** Submits {@code query}; see {@link SmrClient#query}. Any thread. */
-    CompletableFuture<ByteBuffer> query(ByteBuffer query) {
+    /**
+     * Submits {@code query}; see {@link SmrClient#query}. Any thread.
+     *
+     * @param ordered sends the query's bytes as a command where it cannot be answered outside the order
+     */
+    CompletableFuture<ByteBuffer> query(ByteBuffer query, Function<ByteBuffer, CompletableFuture<ByteBuffer>> ordered) {
         ByteBuffer copy = ByteBuffer.allocate(query.remaining()).put(query.duplicate()).flip();
         if (unsupported) {
             return ordered.apply(copy);
         }
-        Query q = new Query(0, copy, System.nanoTime() + config.invokeTimeout().toNanos());
+        Query q = new Query(0, copy, System.nanoTime() + config.invokeTimeout().toNanos(), ordered);
         submitted.offer(q);
         if (!drainScheduled.get() && drainScheduled.compareAndSet(false, true)) {
             loop.execute(this::drainSubmitted);
@@ -220,6 +225,7 @@ final class QueryChannel {
         lastProgress = System.nanoTime();
         switch (r.status()) {
             case ClientWire.OK -> {
+                unsupportedInARow = 0;
                 unanswered.remove(q.id);
                 q.future.complete(r.payload());
             }
@@ -228,9 +234,9 @@ final class QueryChannel {
                 q.future.completeExceptionally(new CommandRejectedException(r.message()));
             }
             case ClientWire.UNSUPPORTED -> {
-                unsupported = true;
+                unsupported = ++unsupportedInARow >= UNSUPPORTED_BEFORE_ORDERING;
                 unanswered.remove(q.id);
-                ordered.apply(q.bytes).whenComplete((v, e) -> {
+                q.ordered.apply(q.bytes).whenComplete((v, e) -> {
                     if (e == null) {
                         q.future.complete(v);
                     } else {

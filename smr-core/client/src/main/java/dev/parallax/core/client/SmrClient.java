@@ -162,7 +162,7 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         this.target = config.startAt();
         streams.put(GroupSet.DEFAULT, defaultStream);
         this.connector = new ReplicaConnector(config, loop, tls, refusals);
-        this.queries = new QueryChannel(config, loop, connector::open, this::invoke);
+        this.queries = new QueryChannel(config, loop, connector::open);
         loop.execute(() -> {
             connect();
             timer = loop.scheduleAtFixedRate(this::onTimer, TIMER_MILLIS, TIMER_MILLIS, TimeUnit.MILLISECONDS);
@@ -240,7 +240,20 @@ public final class SmrClient implements CommandInvoker, AutoCloseable {
         if (closed) {
             return CompletableFuture.failedFuture(new IllegalStateException("client is closed"));
         }
-        return queries.query(query);
+        return queries.query(query, this::invoke);
+    }
+
+    /**
+     * {@link #query(ByteBuffer)} for a query of {@code groups}' state (a partition's, seed 004
+     * (S-SMR)): asked of this client's replicas, and ordered to {@code groups} where it cannot be
+     * answered outside the order.
+     */
+    @Override
+    public CompletableFuture<ByteBuffer> query(GroupSet groups, ByteBuffer query) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new IllegalStateException("client is closed"));
+        }
+        return queries.query(query, bytes -> invoke(groups, bytes));
     }
 
     /** The replica this client currently sends to: after a successful command, the leader. */

@@ -57,6 +57,27 @@ import java.util.Map;
  * answered with epoch {@code e} after the read arrived: the quorums meet in an acceptor that would
  * have promised {@code w} and then answered {@code e < w} — impossible, since promises only grow.
  *
+ * <p><b>Leases (opt-in).</b> With a lease duration {@code D > 0} the leader also holds a lease
+ * (Raft thesis §6.4.1): a confirmation round begun at {@code t} (its clock) lets it answer reads
+ * at once, without a round, until {@code t + D}, while it leads the same epoch and no change is in
+ * flight.
+ * <ul>
+ *   <li><b>L1 (the voters' promise).</b> A voter that answers the leader's confirmation adopts no
+ *       higher epoch from anyone but that leader for the lease window {@code W} after it answered
+ *       (its clock), nor for {@code W} after it (re)starts (it forgot whom it promised); the
+ *       protocol enforces this ({@link #promised}).</li>
+ *   <li><b>L2 (the drift bound).</b> {@code D = W (1 − ρ) / (1 + ρ)}, where {@code ρ} bounds how
+ *       far any clock's rate may stray from real time: the leader's {@code D} then ends, in real
+ *       time, before the window of every voter that answered — each answered after {@code t}.
+ *       Clocks are read through the driver's {@code now}: no wall time, offsets do not matter,
+ *       rates do.</li>
+ *   <li><b>L3 (renewal).</b> A leader that answered a read from its lease starts a new round once
+ *       half the lease is gone, so a steady read load keeps the lease without waiting.</li>
+ * </ul>
+ * Why it holds: a newer epoch decides only after a quorum promised it; that quorum meets the
+ * lease's in a voter which, by L1, promised it only after its window ended, and by L2 the lease had
+ * ended before. The cost is availability: a newer leader waits out the windows.
+ *
  * <p>Not thread-safe; owned by one protocol core and called on its driver's thread.
  *
  * @param <M> the protocol's messages
@@ -109,6 +130,17 @@ public final class ReadIndexRounds<M, R, V> {
     private final long suspectNanos;
     private final long retransmitNanos;
     private final Leadership<M> leadership;
+    /** The lease duration D (0: no lease), and the window W voters promise (L1, L2). */
+    private final long leaseNanos;
+    private final long windowNanos;
+    private long leaseEpoch = -1;
+    private long leaseUntil;
+    private boolean leaseUsed;
+    private long roundStartedAt;
+    /** A voter's promise (L1): no higher epoch but from {@link #promisedTo} before {@link #promisedUntil}. */
+    private long promisedUntil;
+    private int promisedTo = -1;
+    private long leaseReads;
     /** Reads of the round in flight, and reads for the next one. */
     private List<Waiting> inRound = new ArrayList<>();
     private List<Waiting> next = new ArrayList<>();
@@ -126,10 +158,43 @@ public final class ReadIndexRounds<M, R, V> {
      * @param retransmitNanos how often an unconfirmed round is resent (Q2)
      */
     public ReadIndexRounds(int self, long suspectNanos, long retransmitNanos, Leadership<M> leadership) {
+        this(self, suspectNanos, retransmitNanos, 0, 0, 0, leadership);
+    }
+
+    /**
+     * With leases: voters promise {@code windowNanos} (L1) and the leader holds {@code leaseNanos}
+     * after each confirmation round (L2; the caller computes it from the window and the drift bound).
+     *
+     * @param now the driver's clock at the start: a (re)started voter promises a window from here (L1)
+     */
+    public ReadIndexRounds(int self, long suspectNanos, long retransmitNanos, long windowNanos, long leaseNanos, long now,
+                           Leadership<M> leadership) {
+        if (leaseNanos < 0 || leaseNanos > windowNanos) {
+            throw new IllegalArgumentException("lease " + leaseNanos + " ns must be within the window " + windowNanos + " ns");
+        }
         this.self = self;
         this.suspectNanos = suspectNanos;
         this.retransmitNanos = retransmitNanos;
+        this.windowNanos = windowNanos;
+        this.leaseNanos = leaseNanos;
         this.leadership = leadership;
+        if (windowNanos > 0) {
+            promisedUntil = now + windowNanos;
+        }
+    }
+
+    /**
+     * L1: whether this voter must refuse to adopt epoch-raising input from {@code from} now: it
+     * answered a leased confirmation (or restarted) less than the window ago, and {@code from} is not
+     * the leader it answered. Always false without leases.
+     */
+    public boolean promised(int from, long now) {
+        return windowNanos > 0 && now - promisedUntil < 0 && from != promisedTo;
+    }
+
+    /** Reads answered from the lease, without a round (tests and metrics). */
+    public long leaseReads() {
+        return leaseReads;
     }
 
     /**
@@ -172,9 +237,17 @@ public final class ReadIndexRounds<M, R, V> {
         }
     }
 
-    /** The leader asks whether we still follow it (Q2): we answer with our epoch, unless recovering. */
-    public void onConfirm(int from, long confirmRound, long epoch, boolean recovering, Effects<M, R, V> out) {
+    /**
+     * The leader of {@code confirmEpoch} asks whether we still follow it (Q2): we answer with our
+     * epoch, unless recovering; with leases, an answer in the same epoch promises the window (L1).
+     */
+    public void onConfirm(int from, long confirmEpoch, long confirmRound, long epoch, boolean recovering, long now,
+                          Effects<M, R, V> out) {
         if (!recovering && from != self) {
+            if (windowNanos > 0 && confirmEpoch == epoch) {
+                promisedTo = from;   // L1: the window runs from the answer
+                promisedUntil = Math.max(promisedUntil, now + windowNanos);
+            }
             out.send(from, leadership.confirmAck(epoch, confirmRound));
         }
     }
@@ -194,12 +267,15 @@ public final class ReadIndexRounds<M, R, V> {
     public void check(long epoch, int leader, long now, Effects<M, R, V> out) {
         if (!leadership.leads() || (confirming && epoch != roundEpoch)) {
             failWaiting(epoch, leader, out);
+        } else if (!confirming && leaseUsed && leaseHeld(epoch, now) && now - (leaseUntil - leaseNanos / 2) >= 0) {
+            leaseUsed = false;   // L3: renew while reads come
+            startRound(epoch, now, true, out);
         } else if (confirming && now - sentAt >= retransmitNanos) {
             send(epoch, voters() & ~answered, out);
             sentAt = now;
             out.wakeAt(now + retransmitNanos);
         } else if (!confirming) {
-            startRound(epoch, now, out);
+            startRound(epoch, now, false, out);
         }
         if (!next.isEmpty() && now - next.get(0).deadline() >= 0) {
             failExpired(epoch, leader, now, out); // Q5: waited for a change in flight past the suspect timeout
@@ -226,14 +302,29 @@ public final class ReadIndexRounds<M, R, V> {
 
     private void note(int origin, long read, long epoch, long now, Effects<M, R, V> out) {
         long point = Math.max(leadership.readPoint(), leadership.firstUndecided());
-        next.add(new Waiting(origin, read, point, now + suspectNanos));
+        Waiting w = new Waiting(origin, read, point, now + suspectNanos);
+        if (leaseHeld(epoch, now) && !leadership.changeInFlight()) {
+            leaseReads++;
+            if (!leaseUsed) {
+                leaseUsed = true;
+                out.wakeAt(leaseUntil - leaseNanos / 2);   // L3
+            }
+            answer(w, epoch, out);
+            return;
+        }
+        next.add(w);
         if (!confirming) {
-            startRound(epoch, now, out);
+            startRound(epoch, now, false, out);
         }
     }
 
-    private void startRound(long epoch, long now, Effects<M, R, V> out) {
-        if (next.isEmpty() || leadership.changeInFlight()) {
+    /** L2: this leader's lease covers {@code now} in {@code epoch}. */
+    private boolean leaseHeld(long epoch, long now) {
+        return leaseNanos > 0 && epoch == leaseEpoch && now - leaseUntil < 0;
+    }
+
+    private void startRound(long epoch, long now, boolean renewal, Effects<M, R, V> out) {
+        if ((next.isEmpty() && !renewal) || leadership.changeInFlight()) {
             return; // Q3: the change's decision first
         }
         List<Waiting> swap = inRound;
@@ -244,6 +335,7 @@ public final class ReadIndexRounds<M, R, V> {
         confirming = true;
         answered = 1 << self;
         sentAt = now;
+        roundStartedAt = now;
         send(epoch, voters(), out);
         out.wakeAt(now + retransmitNanos);
         confirmIfQuorum(epoch, out);
@@ -266,14 +358,23 @@ public final class ReadIndexRounds<M, R, V> {
             return;
         }
         confirming = false;
+        if (leaseNanos > 0) {
+            // L2: from the round's first send, which every answer followed.
+            leaseUntil = Math.max(leaseEpoch == epoch ? leaseUntil : 0, roundStartedAt + leaseNanos);
+            leaseEpoch = epoch;
+        }
         for (Waiting w : inRound) {
-            if (w.origin() == self) {
-                out.readReady(w.read(), w.point());
-            } else {
-                out.send(w.origin(), leadership.reply(epoch, w.read(), w.point()));
-            }
+            answer(w, epoch, out);
         }
         inRound.clear();
+    }
+
+    private void answer(Waiting w, long epoch, Effects<M, R, V> out) {
+        if (w.origin() == self) {
+            out.readReady(w.read(), w.point());
+        } else {
+            out.send(w.origin(), leadership.reply(epoch, w.read(), w.point()));
+        }
     }
 
     /** Fails the reads waiting for a round (not those of the round in flight) whose deadline passed. */
@@ -297,6 +398,8 @@ public final class ReadIndexRounds<M, R, V> {
 
     private void failWaiting(long epoch, int leader, Effects<M, R, V> out) {
         confirming = false;
+        leaseEpoch = -1;
+        leaseUsed = false;
         for (List<Waiting> list : List.of(inRound, next)) {
             for (Waiting w : list) {
                 fail(w, epoch, leader, out);

@@ -40,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * A connection silent for its session time-out (before the handshake: the maximum time-out) is closed
  * and its session expired.
  *
- * <p><b>Pipelining.</b> An {@link OrderedReplies} queue (shared with the Redis front end): every
+ * <p><b>Pipelining.</b> Requests go to the backend through the connection's
+ * {@link VoleryBackend.Lane}, which sends reads that set no watch as queries where the session's
+ * FIFO order allows. An {@link OrderedReplies} queue (shared with the Redis front end): every
  * request takes a slot at its tail; backend replies fill their slot when the future completes, on any
  * thread, in any order; replies leave in request order, completed ones in one flush. Pings are answered at once, outside the queue (the client matches them by
  * their xid, -2, not by order), so a slow backend does not starve the session of heartbeats. The
@@ -75,6 +77,7 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
     private final long id;
     private ChannelHandlerContext ctx;
     private OrderedReplies<ZkResponse> replies;
+    private VoleryBackend.Lane lane;
     private ZkSessions.Grant session;
     private boolean sessionEnded;
     private long lastZxid;
@@ -93,6 +96,7 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         this.replies = new OrderedReplies<>(ctx, config.maxPendingPerConnection(), this::encode);
+        this.lane = operations.lane(ctx.channel().eventLoop());
     }
 
     @Override
@@ -296,7 +300,7 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
         OrderedReplies<ZkResponse>.Slot slot = replies.append();
         Object result;
         try {
-            result = operations.execute(session.id(), xid, op, in);
+            result = operations.execute(session.id(), lane, xid, op, in);
         } catch (IOException e) {
             replies.dropLast();
             refuse(ZkMetrics.Refusal.UNDECODABLE, op.tag() + " request: " + e.getMessage());

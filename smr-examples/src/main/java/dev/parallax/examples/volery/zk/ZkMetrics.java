@@ -34,6 +34,10 @@ import java.util.function.Supplier;
  *       answered THROTTLEDOP: the partition's bound on watches was reached), {@code overflow} (a
  *       partition's queue of this front end's events overflowed: its sessions' connections were
  *       closed, their clients re-register);</li>
+ *   <li>{@code parallax.volery.zk.reads{path}}: reads (exists, getData, getChildren, getChildren2,
+ *       getACL) by how the front end sent them: {@code query} (outside the order, {@link VoleryBackend#query})
+ *       or {@code ordered} (reads that set a watch, reads behind an ordered request of their
+ *       connection still in flight, and every read of a backend without queries);</li>
  *   <li>{@code parallax.volery.zk.connections.accepted}, and the gauges
  *       {@code parallax.volery.zk.connections.open} and {@code parallax.volery.zk.sessions.live}.</li>
  * </ul>
@@ -101,6 +105,8 @@ final class ZkMetrics implements AutoCloseable {
     private final Map<SessionEvent, Counter> sessions = new EnumMap<>(SessionEvent.class);
     private final Map<WatchEvent, Counter> watches = new EnumMap<>(WatchEvent.class);
     private final Counter connections;
+    private final Counter queryReads;
+    private final Counter orderedReads;
 
     ZkMetrics(MeterRegistry registry, Supplier<Number> openConnections, Supplier<Number> liveSessions) {
         this.registry = registry;
@@ -126,6 +132,8 @@ final class ZkMetrics implements AutoCloseable {
                     Tags.of("event", e.name().toLowerCase(Locale.ROOT).replace('_', '-'))));
         }
         connections = counter("connections.accepted", "Connections accepted", Tags.empty());
+        queryReads = counter("reads", "Reads, by how they were sent: as a query or ordered", Tags.of("path", "query"));
+        orderedReads = counter("reads", "Reads, by how they were sent: as a query or ordered", Tags.of("path", "ordered"));
         meters.add(Gauge.builder(PREFIX + "connections.open", openConnections)
                 .description("Open client connections").register(registry));
         meters.add(Gauge.builder(PREFIX + "sessions.live", liveSessions)
@@ -160,6 +168,11 @@ final class ZkMetrics implements AutoCloseable {
 
     void watch(WatchEvent event) {
         watches.get(event).increment();
+    }
+
+    /** A read went as a query ({@code asQuery}) or ordered. */
+    void read(boolean asQuery) {
+        (asQuery ? queryReads : orderedReads).increment();
     }
 
     void connectionAccepted() {

@@ -12,6 +12,7 @@ import dev.parallax.examples.volery.VoleryCommand;
 import dev.parallax.examples.volery.Watcher;
 import dev.parallax.examples.volery.ZkReply;
 import dev.parallax.examples.volery.ZnodeWatches;
+import io.netty.channel.EventLoop;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +52,8 @@ import org.apache.zookeeper.proto.SyncResponse;
  * Turns one decoded ZooKeeper request into a {@link VoleryCommand} for the backend and the backend's
  * {@link ZkReply} into ZooKeeper's response record, or answers at once what needs no backend: sync
  * (the connection writes replies in request order, so it is answered after every earlier request of
- * the session, and every backend operation is linearizable: nothing more to wait for), features Volery
+ * the session, and every backend operation is linearizable, a read sent as a query included: nothing
+ * more to wait for), features Volery
  * does not have (UNIMPLEMENTED: ephemeral/container/TTL creates, setACL, multi, check, reconfig, ...;
  * INVALIDACL: a create with an ACL other than world:anyone/ALL), and arguments the command encoding
  * refuses (BADARGUMENTS). Watches (exists, getData, getChildren with watch=true, addWatch,
@@ -60,13 +62,21 @@ import org.apache.zookeeper.proto.SyncResponse;
  * {@link dev.parallax.examples.volery.Watcher}, and every backend reply waits until the events it may
  * make visible are written ({@link ZkWatchHub#beforeReply}).
  *
+ * <p><b>Reads as queries.</b> Every request goes through its connection's {@link VoleryBackend.Lane}:
+ * exists, getData, getChildren(2) without a watch and getACL are reads the lane may send as queries
+ * (outside the order) where the session's FIFO order allows; writes, reads that set a watch and the
+ * hub's watch registrations (addWatch, removeWatches, setWatches, setWatches2) are ordered requests
+ * of the connection ({@link VoleryBackend.Lane#order}). Each read is counted in
+ * {@code parallax.volery.zk.reads{path}}.
+ *
  * <p>create2 is one backend command: the create's own reply carries the new node's Stat. Every
  * response built from a backend reply carries the reply's zxid ({@link ZkReply#zxid()}), errors
  * included, for the connection's reply header. Deviations: getACL answers the open ACL with the
  * node's Stat. Null data (a jute buffer of length -1) is stored as empty.
  *
- * <p><b>Threads.</b> Stateless apart from the backend and the metrics; safe from any thread; never
- * blocks. The translation of replies runs on the thread completing the backend's future.
+ * <p><b>Threads.</b> Stateless apart from the backend and the metrics; {@link #execute} runs on the
+ * connection's event loop (its lane's thread); never blocks. The translation of replies runs on the
+ * thread completing the backend's future.
  */
 final class ZkOperations {
     /** ZooKeeper's {@code Ids.OPEN_ACL_UNSAFE}: world:anyone with every permission. */
@@ -91,55 +101,63 @@ final class ZkOperations {
     }
 
     /**
+     * The lane of a new connection served by {@code loop} ({@link VoleryBackend#lane}), counting its
+     * reads in the metrics.
+     */
+    VoleryBackend.Lane lane(EventLoop loop) {
+        return backend.lane(loop, metrics::read);
+    }
+
+    /**
      * Executes request {@code xid} of type {@code op} whose body {@code in} holds, for session
-     * {@code session}.
+     * {@code session}, through its connection's {@code lane}. Called on the connection's event loop.
      *
      * @return a {@link ZkResponse} available now, or a {@code CompletableFuture<ZkResponse>} that the
      *         backend completes (possibly exceptionally)
      * @throws IOException if the body does not decode
      */
-    Object execute(long session, int xid, ZkOp op, InputArchive in) throws IOException {
+    Object execute(long session, VoleryBackend.Lane lane, int xid, ZkOp op, InputArchive in) throws IOException {
         switch (op) {
             case CREATE, CREATE2 -> {
                 CreateRequest r = ZkWire.read(in, new CreateRequest());
-                return create(session, xid, r, op == ZkOp.CREATE2);
+                return create(session, lane, xid, r, op == ZkOp.CREATE2);
             }
             case DELETE -> {
                 DeleteRequest r = ZkWire.read(in, new DeleteRequest());
-                return run(session, xid, () -> new Delete(r.getPath(), r.getVersion()), reply -> null);
+                return run(session, lane, xid, () -> new Delete(r.getPath(), r.getVersion()), reply -> null);
             }
             case EXISTS -> {
                 ExistsRequest r = ZkWire.read(in, new ExistsRequest());
                 Watcher w = r.getWatch() ? watches.watcher(session) : null;
-                return run(session, xid, () -> new Exists(r.getPath(), w),
+                return run(session, lane, xid, () -> new Exists(r.getPath(), w),
                         reply -> new ExistsResponse(jute(reply.stat())));
             }
             case GET_DATA -> {
                 GetDataRequest r = ZkWire.read(in, new GetDataRequest());
                 Watcher w = r.getWatch() ? watches.watcher(session) : null;
-                return run(session, xid, () -> new GetData(r.getPath(), w),
+                return run(session, lane, xid, () -> new GetData(r.getPath(), w),
                         reply -> new GetDataResponse(reply.data(), jute(reply.stat())));
             }
             case SET_DATA -> {
                 SetDataRequest r = ZkWire.read(in, new SetDataRequest());
-                return run(session, xid, () -> new SetData(r.getPath(), orEmpty(r.getData()), r.getVersion()),
+                return run(session, lane, xid, () -> new SetData(r.getPath(), orEmpty(r.getData()), r.getVersion()),
                         reply -> new SetDataResponse(jute(reply.stat())));
             }
             case GET_ACL -> {
                 GetACLRequest r = ZkWire.read(in, new GetACLRequest());
-                return run(session, xid, () -> new Exists(r.getPath()),
+                return run(session, lane, xid, () -> new Exists(r.getPath()),
                         reply -> new GetACLResponse(new ArrayList<>(OPEN_ACL), jute(reply.stat())));
             }
             case GET_CHILDREN -> {
                 GetChildrenRequest r = ZkWire.read(in, new GetChildrenRequest());
                 Watcher w = r.getWatch() ? watches.watcher(session) : null;
-                return run(session, xid, () -> new GetChildren(r.getPath(), w),
+                return run(session, lane, xid, () -> new GetChildren(r.getPath(), w),
                         reply -> new GetChildrenResponse(new ArrayList<>(reply.children())));
             }
             case GET_CHILDREN2 -> {
                 GetChildren2Request r = ZkWire.read(in, new GetChildren2Request());
                 Watcher w = r.getWatch() ? watches.watcher(session) : null;
-                return run(session, xid, () -> new GetChildren(r.getPath(), w),
+                return run(session, lane, xid, () -> new GetChildren(r.getPath(), w),
                         reply -> new GetChildren2Response(new ArrayList<>(reply.children()),
                                 jute(reply.stat())));
             }
@@ -149,20 +167,21 @@ final class ZkOperations {
             }
             case SET_WATCHES -> {
                 SetWatches r = ZkWire.read(in, new SetWatches());
-                return watches.setWatches(session, r.getDataWatches(), r.getExistWatches(), r.getChildWatches(),
-                        List.of(), List.of()).thenApply(v -> ZkResponse.ok(xid));
+                return lane.order(() -> watches.setWatches(session, r.getDataWatches(), r.getExistWatches(),
+                        r.getChildWatches(), List.of(), List.of()).thenApply(v -> ZkResponse.ok(xid)));
             }
             case SET_WATCHES2 -> {
                 SetWatches2 r = ZkWire.read(in, new SetWatches2());
-                return watches.setWatches(session, r.getDataWatches(), r.getExistWatches(), r.getChildWatches(),
-                        r.getPersistentWatches(), r.getPersistentRecursiveWatches()).thenApply(v -> ZkResponse.ok(xid));
+                return lane.order(() -> watches.setWatches(session, r.getDataWatches(), r.getExistWatches(),
+                        r.getChildWatches(), r.getPersistentWatches(), r.getPersistentRecursiveWatches())
+                        .thenApply(v -> ZkResponse.ok(xid)));
             }
             case ADD_WATCH -> {
                 AddWatchRequest r = ZkWire.read(in, new AddWatchRequest());
                 if (r.getMode() != ADD_WATCH_PERSISTENT && r.getMode() != ADD_WATCH_RECURSIVE) {
                     return ZkResponse.error(xid, ZkCodes.BADARGUMENTS);
                 }
-                return watches.addWatch(session, r.getPath(), r.getMode() == ADD_WATCH_RECURSIVE)
+                return lane.order(() -> watches.addWatch(session, r.getPath(), r.getMode() == ADD_WATCH_RECURSIVE))
                         .thenCompose(reply -> watches.beforeReply(session, r.getPath(), r.getMode() == ADD_WATCH_RECURSIVE)
                                 .thenApply(v -> reply.isOk() ? new ZkResponse(xid, 0, new ErrorResponse(0), reply.zxid())
                                         : new ZkResponse(xid, reply.code().code(), null, reply.zxid())));
@@ -172,7 +191,8 @@ final class ZkOperations {
                 if (!validWatcherType(r.getType())) {
                     return ZkResponse.error(xid, ZkCodes.BADARGUMENTS);
                 }
-                return watches.removeWatches(session, r.getPath(), r.getType()).thenApply(err -> ZkResponse.error(xid, err));
+                return lane.order(() -> watches.removeWatches(session, r.getPath(), r.getType()))
+                        .thenApply(err -> ZkResponse.error(xid, err));
             }
             case CHECK_WATCHES -> {
                 CheckWatchesRequest r = ZkWire.read(in, new CheckWatchesRequest());
@@ -193,7 +213,7 @@ final class ZkOperations {
         }
     }
 
-    private Object create(long session, int xid, CreateRequest r, boolean withStat) {
+    private Object create(long session, VoleryBackend.Lane lane, int xid, CreateRequest r, boolean withStat) {
         CreateMode mode = CreateMode.fromFlag(r.getFlags());
         if (mode == null) {
             return ZkResponse.error(xid, ZkCodes.BADARGUMENTS);
@@ -206,7 +226,7 @@ final class ZkOperations {
             metrics.unsupported(ZkMetrics.Unsupported.ACL);
             return ZkResponse.error(xid, ZkCodes.INVALIDACL);
         }
-        return run(session, xid, () -> new Create(r.getPath(), orEmpty(r.getData()), mode), reply -> withStat
+        return run(session, lane, xid, () -> new Create(r.getPath(), orEmpty(r.getData()), mode), reply -> withStat
                 ? new Create2Response(reply.path(), jute(statOf(reply)))
                 : new CreateResponse(reply.path()));
     }
@@ -216,26 +236,29 @@ final class ZkOperations {
         return created.stat() != null ? created.stat() : new Stat(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     }
 
-    private Object run(long session, int xid, Supplier<VoleryCommand> build, Function<ZkReply, Record> onOk) {
+    private Object run(long session, VoleryBackend.Lane lane, int xid, Supplier<VoleryCommand> build,
+                       Function<ZkReply, Record> onOk) {
         VoleryCommand command = command(build);
         if (command == null) {
             return ZkResponse.error(xid, ZkCodes.BADARGUMENTS);
         }
-        return submit(session, xid, command, onOk);
+        return submit(session, lane, xid, command, onOk);
     }
 
     /**
-     * The backend's reply to {@code command} as a response: {@code onOk}'s body (null for none) on
-     * success, the error code otherwise; either way with the reply's zxid. A read that set a watch is
-     * recorded with the hub; the response completes after the watch events the command may make
-     * visible to the session are written.
+     * The backend's reply to {@code command}, sent through the connection's {@code lane}, as a
+     * response: {@code onOk}'s body (null for none) on success, the error code otherwise; either way
+     * with the reply's zxid. A read that set a watch is recorded with the hub; the response completes
+     * after the watch events the command may make visible to the session are written (a query's too:
+     * it is linearizable, so the polls sent after its reply see every write it saw).
      */
-    private CompletableFuture<ZkResponse> submit(long session, int xid, VoleryCommand command,
+    private CompletableFuture<ZkResponse> submit(long session, VoleryBackend.Lane lane, int xid, VoleryCommand command,
                                                  Function<ZkReply, Record> onOk) {
         if (command.watcher() != null) {
+            metrics.read(false);
             watches.beforeSetting(command);
         }
-        return backend.submit(command).thenCompose(reply -> {
+        return lane.submit(command).thenCompose(reply -> {
             if (command.watcher() != null) {
                 watches.onWatchRead(session, command, reply);
             }

@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * ZooKeeper's API"): a Netty server speaking ZooKeeper's own client wire protocol, so that the
  * official ZooKeeper client, zkCli and Apache Curator work against it unmodified. Requests and
  * responses are zookeeper-jute's records with jute's binary archives, framed by a 4-byte big-endian
- * length. Znode operations go to a {@link VoleryBackend} as {@link dev.parallax.examples.volery.VoleryCommand}s.
+ * length. Znode operations go to a {@link VoleryBackend} as {@link dev.parallax.examples.volery.VoleryCommand}s,
+ * each connection's through its {@link VoleryBackend.Lane}: reads that set no watch as queries (outside
+ * the order, linearizable) where the session's FIFO order allows, everything else ordered.
  *
  * <p>Implemented: the session handshake (create, resume, expiry; sessions portable between the
  * servers of a cluster that share a {@linkplain ZkServerConfig#withSessionSecret session secret}), ping, closeSession, create and

@@ -28,4 +28,18 @@ public final class ReplicaCounters {
     public long duplicates() {
         return duplicates;
     }
+
+    private final java.util.Map<String, Long> events = new java.util.TreeMap<>();
+
+    /** Adds {@code delta} to the core event {@code name} (summed over every replica and incarnation). */
+    public void event(String name, long delta) {
+        if (delta != 0) {
+            events.merge(name, delta, Long::sum);
+        }
+    }
+
+    /** The sum of the core event {@code name} so far; 0 if never reported. */
+    public long event(String name) {
+        return events.getOrDefault(name, 0L);
+    }
 }

@@ -1,4 +1,4 @@
-package dev.parallax.examples.kv;
+package dev.parallax.examples.net;
 
 import dev.parallax.core.client.CommandInvoker;
 import io.netty.channel.DefaultEventLoop;
@@ -94,5 +94,65 @@ class ReadWriteGateTest {
         onLoop(() -> { }); // the completion's hand-back ran
         assertThat(invoker.sent).containsExactly("query GET a", "ordered SET a 2", "ordered GET a");
         assertThat(done).hasSize(1);
+    }
+
+    @Test
+    @DisplayName("read says whether it went as a query")
+    void readReportsItsPath() throws Exception {
+        Recording invoker = new Recording();
+        ReadWriteGate gate = new ReadWriteGate(loop, invoker);
+        List<Boolean> paths = new ArrayList<>();
+        onLoop(() -> {
+            paths.add(gate.read(bytes("GET a"), o -> { }));
+            gate.write(bytes("SET a 1"), o -> { });
+            paths.add(gate.read(bytes("GET a"), o -> { }));
+        });
+        assertThat(paths).containsExactly(true, false);
+    }
+
+    @Test
+    @DisplayName("an ordered operation of several steps is held behind queries as a write is, and reads wait behind it until it completes")
+    void orderedOperationsAreGatedLikeWrites() throws Exception {
+        Recording invoker = new Recording();
+        ReadWriteGate gate = new ReadWriteGate(loop, invoker);
+        List<Object> done = new ArrayList<>();
+        CompletableFuture<String> operation = new CompletableFuture<>();
+        List<String> ran = new ArrayList<>();
+        onLoop(() -> {
+            gate.read(bytes("GET a"), done::add);
+            gate.order(() -> {
+                ran.add("operation");
+                return operation;
+            }, done::add);
+        });
+        assertThat(ran).as("held behind the query").isEmpty();
+        onLoop(() -> invoker.futures.get(0).complete(bytes("1")));
+        onLoop(() -> { }); // the completion's hand-back ran
+        assertThat(ran).containsExactly("operation");
+        onLoop(() -> gate.read(bytes("GET b"), done::add));
+        assertThat(invoker.sent).as("a read behind the operation in flight is ordered").last().isEqualTo("ordered GET b");
+        onLoop(() -> operation.complete("done"));
+        onLoop(() -> { });
+        onLoop(() -> invoker.futures.get(1).complete(bytes("2")));
+        onLoop(() -> gate.read(bytes("GET c"), done::add));
+        assertThat(invoker.sent).last().isEqualTo("query GET c");
+        assertThat(done).contains("done");
+    }
+
+    @Test
+    @DisplayName("an operation that throws or returns no future fails its own reply only, and the gate goes on")
+    void aFailingOperationFailsItsReplyOnly() throws Exception {
+        Recording invoker = new Recording();
+        ReadWriteGate gate = new ReadWriteGate(loop, invoker);
+        List<Object> done = new ArrayList<>();
+        onLoop(() -> {
+            gate.order(() -> {
+                throw new IllegalStateException("boom");
+            }, done::add);
+            gate.order(() -> null, done::add);
+            gate.read(bytes("GET a"), done::add);
+        });
+        assertThat(done).hasSize(2).allSatisfy(o -> assertThat(o).isInstanceOf(RuntimeException.class));
+        assertThat(invoker.sent).containsExactly("query GET a");
     }
 }
