@@ -170,6 +170,6 @@ public sealed interface PaxosMessage {
      */
     record ReadIndexReply(long view, long read, long position) implements PaxosMessage {
         /** {@code position} of a refusal. */
-        public static final long REFUSED = dev.parallax.core.protocol.ReadIndexRounds.REFUSED;
+        public static final long REFUSED = dev.parallax.core.readindex.ReadIndexRounds.REFUSED;
     }
 }

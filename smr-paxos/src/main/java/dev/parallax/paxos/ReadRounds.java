@@ -2,7 +2,7 @@ package dev.parallax.paxos;
 
 import dev.parallax.core.membership.MembershipHistory;
 import dev.parallax.core.protocol.Effects;
-import dev.parallax.core.protocol.ReadIndexRounds;
+import dev.parallax.core.readindex.ReadIndexRounds;
 
 /**
  * Read-index for Multi-Paxos (Raft thesis §6.4, adapted to views): the rules Q1–Q5 of

@@ -2,7 +2,7 @@ package dev.parallax.ringpaxos;
 
 import dev.parallax.core.membership.MembershipHistory;
 import dev.parallax.core.protocol.Effects;
-import dev.parallax.core.protocol.ReadIndexRounds;
+import dev.parallax.core.readindex.ReadIndexRounds;
 
 /**
  * Read-index for Ring Paxos (Raft thesis §6.4, adapted to rounds; Ring Paxos (seed 003) ch. 3 is

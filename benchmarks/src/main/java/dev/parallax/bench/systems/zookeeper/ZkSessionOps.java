@@ -31,7 +31,9 @@ public final class ZkSessionOps {
         /** create(path, command, PERSISTENT): a global command. */
         CREATE,
         /** delete(path, -1): a global command. */
-        DELETE
+        DELETE,
+        /** getData(path, no watch): a read of one of the session's data znodes (the load's reads). */
+        GET_DATA
     }
 
     /** One operation: its kind and the znode it names. */
@@ -75,6 +77,11 @@ public final class ZkSessionOps {
             return new Op(Kind.CREATE, transientPath(created++));
         }
         return new Op(Kind.SET_DATA, dataPaths.get(random.nextInt(dataPaths.size())));
+    }
+
+    /** The next read: a getData of one of the session's data znodes, drawn like a setData's. */
+    public Op nextRead() {
+        return new Op(Kind.GET_DATA, dataPaths.get(random.nextInt(dataPaths.size())));
     }
 
     private String transientPath(long n) {

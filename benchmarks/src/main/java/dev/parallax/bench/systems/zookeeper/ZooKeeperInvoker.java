@@ -30,8 +30,11 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code delete(oldest transient znode, -1)}. The server is Apache ZooKeeper or Volery's
  * ZooKeeper-protocol front end (seed 004 (S-SMR / Eyrie / Volery) §V-B): the client is ZooKeeper's own.
  * A setData's reply is the new data version from the returned {@link Stat} as a 4-byte big-endian
- * int; a create's and a delete's reply is empty. A failed operation fails its future with the
- * {@link KeeperException}.
+ * int; a create's and a delete's reply is empty. A read ({@link #query}, the load's GET) is a
+ * {@code getData(znode, no watch)} of one of the session's data znodes, answered with its data: on
+ * Apache ZooKeeper by the server the session is connected to, from its local state (not
+ * linearizable); on Volery by a replica of the owner through the query path (read-index). A failed
+ * operation fails its future with the {@link KeeperException}.
  *
  * <p>Threads: {@link #invoke} from any thread, never blocking (a short lock keeps the sequence's order
  * the submission order; the ZooKeeper client queues the request for its send thread); futures
@@ -42,6 +45,7 @@ public final class ZooKeeperInvoker implements CommandInvoker, AutoCloseable {
     private static final AsyncCallback.StatCallback SET_DATA_DONE = ZooKeeperInvoker::setDataDone;
     private static final AsyncCallback.StringCallback CREATE_DONE = ZooKeeperInvoker::createDone;
     private static final AsyncCallback.VoidCallback DELETE_DONE = ZooKeeperInvoker::deleteDone;
+    private static final AsyncCallback.DataCallback GET_DATA_DONE = ZooKeeperInvoker::getDataDone;
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
     private final ZooKeeper zk;
@@ -186,6 +190,28 @@ public final class ZooKeeperInvoker implements CommandInvoker, AutoCloseable {
             }
         }
         return reply;
+    }
+
+    /** A read: {@code getData} of one of the session's data znodes, without a watch (the command's bytes are not used). */
+    @Override
+    public CompletableFuture<ByteBuffer> query(ByteBuffer query) {
+        CompletableFuture<ByteBuffer> reply = new CompletableFuture<>();
+        synchronized (ops) {
+            ZkSessionOps.Op op = ops.nextRead();
+            issued.get(op.kind()).increment();
+            zk.getData(op.path(), false, GET_DATA_DONE, reply);
+        }
+        return reply;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void getDataDone(int rc, String path, Object ctx, byte[] data, Stat stat) {
+        CompletableFuture<ByteBuffer> reply = (CompletableFuture<ByteBuffer>) ctx;
+        if (rc == KeeperException.Code.OK.intValue()) {
+            reply.complete(ByteBuffer.wrap(data == null ? new byte[0] : data));
+        } else {
+            reply.completeExceptionally(KeeperException.create(KeeperException.Code.get(rc), path));
+        }
     }
 
     /** Operations of {@code kind} issued so far (answered or not). */

@@ -67,6 +67,19 @@ class ZooKeeperInvokerTest {
     }
 
     @Test
+    @DisplayName("a read (the load's GET, as a query) is a getData of one of the session's data znodes: it answers the data last set there")
+    void aQueryReadsADataZnode() throws Exception {
+        ZkWorkload workload = new ZkWorkload(0, 1, 1);
+        try (ZooKeeperInvoker invoker = ZooKeeperInvoker.connect(connectString(), 0, workload, TIMEOUT)) {
+            invoker.invoke(ByteBuffer.wrap("written".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            ByteBuffer read = invoker.query(ByteBuffer.allocate(8)).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(java.nio.charset.StandardCharsets.UTF_8.decode(read).toString()).isEqualTo("written");
+            assertThat(invoker.issued(ZkSessionOps.Kind.GET_DATA)).isEqualTo(1);
+        }
+    }
+
+    @Test
     @DisplayName("seed 004 §VI: 3,000 commands of 100 B at 25 outstanding become setData, create and delete as the workload says, "
             + "and the server's znodes show exactly that")
     void theWorkloadReachesTheServer() throws Exception {

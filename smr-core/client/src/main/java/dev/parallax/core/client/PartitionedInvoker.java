@@ -61,16 +61,7 @@ public final class PartitionedInvoker implements CommandInvoker, AutoCloseable {
     /** Sends {@code command} to the partitions the oracle names. */
     @Override
     public CompletableFuture<ByteBuffer> invoke(ByteBuffer command) {
-        GroupSet dests;
-        try {
-            dests = oracle.route(command.asReadOnlyBuffer());
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        if (dests == null) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException("the oracle chose no partition"));
-        }
-        return invoke(dests, command);
+        return routed(command, false);
     }
 
     /**
@@ -82,17 +73,22 @@ public final class PartitionedInvoker implements CommandInvoker, AutoCloseable {
      */
     @Override
     public CompletableFuture<ByteBuffer> query(ByteBuffer query) {
+        return routed(query, true);
+    }
+
+    /** Asks the oracle for {@code command}'s partitions, then orders it there, or asks one partition's query. */
+    private CompletableFuture<ByteBuffer> routed(ByteBuffer command, boolean query) {
         GroupSet dests;
         try {
-            dests = oracle.route(query.asReadOnlyBuffer());
+            dests = oracle.route(command.asReadOnlyBuffer());
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
         if (dests == null) {
             return CompletableFuture.failedFuture(new IllegalArgumentException("the oracle chose no partition"));
         }
-        ByteBuffer copy = ByteBuffer.allocate(query.remaining()).put(query.duplicate()).flip();
-        return attempt(dests, copy, maxRetries, dests.size() == 1);
+        ByteBuffer copy = ByteBuffer.allocate(command.remaining()).put(command.duplicate()).flip();
+        return attempt(dests, copy, maxRetries, query && dests.size() == 1);
     }
 
     /**

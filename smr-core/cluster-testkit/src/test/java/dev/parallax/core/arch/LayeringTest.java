@@ -48,9 +48,9 @@ class LayeringTest {
     }
 
     @Test
-    @DisplayName("protocol cores and effects do not import Netty, the runtime or the replica")
+    @DisplayName("protocol cores, effects and read-index do not import Netty, the runtime or the replica")
     void protocolPackageStaysPure() {
-        classes().that().resideInAPackage("dev.parallax.core.protocol..")
+        classes().that().resideInAnyPackage("dev.parallax.core.protocol..", "dev.parallax.core.readindex..")
                 .should().onlyDependOnClassesThat().resideOutsideOfPackages("io.netty..", "dev.parallax.core.runtime..",
                         "dev.parallax.core.replica..", "dev.parallax.core.net..")
                 .check(core);

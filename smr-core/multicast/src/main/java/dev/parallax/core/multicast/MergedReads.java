@@ -148,15 +148,20 @@ final class MergedReads implements ReadIndex {
         return parts.size();
     }
 
+    /** The read part {@code part} belongs to, taken out of the parts asked; null if not asked (or answered). */
+    private Pending taken(long part) {
+        Part pt = parts.remove(part);
+        return pt == null ? null : pt.read();
+    }
+
     private ReadListener streamAnswers(int stream) {
         return new ReadListener() {
             @Override
             public void ready(long part, long position) {
-                Part pt = parts.remove(part);
-                if (pt == null) {
+                Pending p = taken(part);
+                if (p == null) {
                     return;
                 }
-                Pending p = pt.read();
                 synchronized (p) {
                     if (p.done) {
                         return;
@@ -173,11 +178,10 @@ final class MergedReads implements ReadIndex {
 
             @Override
             public void failed(long part, int leaderHint) {
-                Part pt = parts.remove(part);
-                if (pt == null) {
+                Pending p = taken(part);
+                if (p == null) {
                     return;
                 }
-                Pending p = pt.read();
                 synchronized (p) {
                     if (p.done) {
                         return;

@@ -1,7 +1,8 @@
-package dev.parallax.core.protocol;
+package dev.parallax.core.readindex;
 
 import dev.parallax.core.membership.Membership;
 import dev.parallax.core.membership.MembershipHistory;
+import dev.parallax.core.protocol.Effects;
 
 import java.util.ArrayList;
 import java.util.Iterator;
