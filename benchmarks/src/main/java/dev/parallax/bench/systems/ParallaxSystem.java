@@ -118,6 +118,17 @@ public final class ParallaxSystem implements BenchSystem {
     }
 
     /**
+     * {@code parallax-lease-none}: {@code parallax-none} (Multi-Paxos, acceptor log {@code none})
+     * with leader leases for queries ({@code paxos.read.lease.ms=400}, under the 500 ms suspect
+     * time-out; drift bound 1%): the leader answers reads without a confirmation round while its
+     * lease holds, followers ask it for the point as with read-index.
+     */
+    public static ParallaxSystem multiPaxosLease() {
+        return new ParallaxSystem("none", "multi-paxos", 3, Map.of("paxos.read.lease.ms", "400"), "parallax-lease-none",
+                Map.of());
+    }
+
+    /**
      * {@code parallax-multiring-<rings>}: Multi-Ring Paxos (seed 003 (Ring Paxos / Multi-Ring / P-SMR)
      * ch. 5) over {@code rings} M-Ring rings (plus the global ring) at three replicas, acceptor log
      * {@code none} (as {@code parallax-mring-none}), the ring defaults of a multi-ring cluster

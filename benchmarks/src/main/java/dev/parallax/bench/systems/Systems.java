@@ -16,6 +16,7 @@ public final class Systems {
             new Entry("parallax-none", () -> new ParallaxSystem("none")),
             new Entry("parallax-every-batch", () -> new ParallaxSystem("every-batch")),
             new Entry("parallax-memory", () -> new ParallaxSystem("memory")),
+            new Entry("parallax-lease-none", ParallaxSystem::multiPaxosLease),
             new Entry("parallax-spaxos-none", () -> new ParallaxSystem("none", "s-paxos")),
             new Entry("parallax-spaxos-every-batch", () -> new ParallaxSystem("every-batch", "s-paxos")),
             new Entry("parallax-uring-none", () -> new ParallaxSystem("none", "u-ring")),
