@@ -48,6 +48,26 @@ class GoldenTraceTest {
     }
 
     @Test
+    void readIndexAtTheLeaderAndAFollowerAndThroughAFailOver() {
+        ScriptedCluster c = new ScriptedCluster(CONFIG);
+        c.tick(MS);                 // replica 0 starts view 0
+        c.deliverAll(100);
+        c.propose(0, v("a"));
+        c.deliverAll(100);
+        c.act(0, "read 1", (core, now, out) -> core.onReadIndex(1, now, out));   // Q1, Q2 at the leader
+        c.act(2, "read 2", (core, now, out) -> core.onReadIndex(2, now, out));   // a follower asks the leader
+        c.deliverAll(100);          // Q4: both answered at position 1
+        c.isolate(0);
+        c.act(1, "read 3", (core, now, out) -> core.onReadIndex(3, now, out));   // the leader never answers
+        c.deliverAll(100);
+        c.tick(600 * MS);           // Q5: read 3 fails; replica 1 suspects 0 and starts view 1
+        c.deliverAll(100);
+        c.act(2, "read 4", (core, now, out) -> core.onReadIndex(4, now, out));   // the new leader confirms it
+        c.deliverAll(100);
+        GoldenFiles.assertMatches("read-index.txt", c.trace());
+    }
+
+    @Test
     void aLearnerJoinsReplacesAVoterAndTakesLeadershipByTransfer() {
         ScriptedCluster c = new ScriptedCluster(CONFIG, 4);
         c.tick(MS);                 // replica 0 starts view 0

@@ -42,6 +42,22 @@ class URingGoldenTraceTest {
     }
 
     @Test
+    @DisplayName("golden uring-read-index: the coordinator confirms its round for its own read and a member's (RingReads Q1-Q4)")
+    void readIndex() {
+        RingCluster c = new RingCluster(N3);
+        c.start();
+        c.propose(1, batch("a"));
+        c.deliverAll(100);
+        c.act(0, "read 1", (core, now, out) -> core.onReadIndex(1, now, out));
+        c.act(2, "read 2", (core, now, out) -> core.onReadIndex(2, now, out));
+        c.deliverAll(100);
+        c.propose(2, batch("b"));
+        c.act(1, "read 3", (core, now, out) -> core.onReadIndex(3, now, out));   // with "b" in flight
+        c.deliverAll(100);
+        GoldenFiles.assertMatches("ringpaxos/uring-read-index.txt", c.trace());
+    }
+
+    @Test
     @DisplayName("golden uring-n5: f = 2, learners at positions 3 and 4; the value crosses n−1 links (U4)")
     void fiveMembers() {
         RingCluster c = new RingCluster(RingConfig.builder(5, Ring.Kind.U_RING).build());

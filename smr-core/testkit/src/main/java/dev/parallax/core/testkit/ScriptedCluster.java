@@ -345,10 +345,14 @@ public class ScriptedCluster<C extends ProtocolCore<M, R, V>, M, R, V> {
         for (EffectBuffer.SnapshotRequest s : effects.snapshotRequests()) {
             trace.add(now + " " + id + " snapshot-needed from " + s.peer() + " below " + s.instance());
         }
+        for (EffectBuffer.ReadAnswer a : effects.reads()) {
+            trace.add(now + " " + id + (a.ready() ? " read-ready " + a.read() + " at " + a.position()
+                    : " read-failed " + a.read() + " hint " + a.leaderHint()));
+        }
         if (effects.wakeAt() != Long.MAX_VALUE) {
             trace.add(now + " " + id + " wake-at " + effects.wakeAt());
         }
-        new EffectApplier<M, R, V>(logs.get(id), codec,
+        EffectApplier<M, R, V> applier = new EffectApplier<M, R, V>(logs.get(id), codec,
                 (to, m) -> network.add(new Envelope<>(id, to, m)),
                 (group, m) -> {
                     for (int to = 0; to < cores.size(); to++) {
@@ -358,7 +362,17 @@ public class ScriptedCluster<C extends ProtocolCore<M, R, V>, M, R, V> {
                     }
                 },
                 (i, v) -> delivered.get(id).add(v),
-                (peer, i) -> { }).apply(effects);
+                (peer, i) -> { });
+        applier.reads(new dev.parallax.core.spi.ReadListener() {   // read answers are traced above
+            @Override
+            public void ready(long read, long position) {
+            }
+
+            @Override
+            public void failed(long read, int leaderHint) {
+            }
+        });
+        applier.apply(effects);
         if (autoDelivered && decidedBelow > deliveredBelow.get(id)) {
             delivered(id, decidedBelow);
         }
