@@ -11,7 +11,8 @@ import java.util.concurrent.CompletableFuture;
  * A {@link CommandInvoker} that addresses every plain {@link #invoke(ByteBuffer)} by a
  * {@link CommandRouter}: {@code invoke(cmd)} is {@code delegate.invoke(router.route(cmd), cmd)}. So an
  * application written against the single-group invoker runs unchanged over a multi-group ordering
- * (Multi-Ring Paxos). An explicit {@link #invoke(GroupSet, ByteBuffer)} goes to the delegate as it is.
+ * (Multi-Ring Paxos). An explicit {@link #invoke(GroupSet, ByteBuffer)} goes to the delegate as it is;
+ * a {@link #query} is routed alike and asked outside the order where the replica can.
  *
  * <p>Thread-safe if the delegate and the router are; never blocks. A router that throws, or returns
  * null, fails that command's future (with its exception, or an {@link IllegalArgumentException}) and
@@ -33,6 +34,20 @@ public final class RoutingInvoker implements CommandInvoker {
     /** Routes {@code command} and sends it to the groups the router chose. */
     @Override
     public CompletableFuture<ByteBuffer> invoke(ByteBuffer command) {
+        return routed(command, false);
+    }
+
+    /**
+     * Routes {@code query} and asks it of the delegate's replica outside the order
+     * ({@link CommandInvoker#query(GroupSet, ByteBuffer)}: the replica merges every group), ordered
+     * to the groups the router chose where it cannot be answered so.
+     */
+    @Override
+    public CompletableFuture<ByteBuffer> query(ByteBuffer query) {
+        return routed(query, true);
+    }
+
+    private CompletableFuture<ByteBuffer> routed(ByteBuffer command, boolean query) {
         GroupSet groups;
         try {
             groups = router.route(command.asReadOnlyBuffer());
@@ -42,7 +57,7 @@ public final class RoutingInvoker implements CommandInvoker {
         if (groups == null) {
             return CompletableFuture.failedFuture(new IllegalArgumentException("the command router chose no group"));
         }
-        return delegate.invoke(groups, command);
+        return query ? delegate.query(groups, command) : delegate.invoke(groups, command);
     }
 
     /** Sends {@code command} to {@code groups}, as the delegate does. */

@@ -54,6 +54,31 @@ class RoutingInvokerTest {
     }
 
     @Test
+    void aQueryIsRoutedAndAskedAsAQueryOfThoseGroups() throws Exception {
+        List<GroupSet> asked = new ArrayList<>();
+        CommandInvoker queries = new CommandInvoker() {
+            @Override
+            public CompletableFuture<ByteBuffer> invoke(ByteBuffer command) {
+                throw new AssertionError("a query is not ordered here");
+            }
+
+            @Override
+            public CompletableFuture<ByteBuffer> query(GroupSet groups, ByteBuffer query) {
+                asked.add(groups);
+                return CompletableFuture.completedFuture(query.duplicate());
+            }
+        };
+        RoutingInvoker invoker = new RoutingInvoker(queries, byFirstByte);
+        invoker.query(ByteBuffer.wrap(new byte[]{3})).get();
+        invoker.query(ByteBuffer.wrap(new byte[]{-2})).get();
+        assertThat(asked).containsExactly(GroupSet.of(1), GroupSet.of(0, 1));
+        assertThat(invoker.query(ByteBuffer.wrap(new byte[]{99}))).isCompletedExceptionally();
+        assertThat(new RoutingInvoker(recorder, byFirstByte).query(ByteBuffer.wrap(new byte[]{4})).get().get(0))
+                .as("the default query of a group set orders it there").isEqualTo((byte) 4);
+        assertThat(sent).containsExactly(new Sent(GroupSet.of(0), (byte) 4));
+    }
+
+    @Test
     void anExplicitGroupSetIsNotRerouted() throws Exception {
         new RoutingInvoker(recorder, byFirstByte).invoke(GroupSet.of(5), ByteBuffer.wrap(new byte[]{4})).get();
         assertThat(sent).containsExactly(new Sent(GroupSet.of(5), (byte) 4));
