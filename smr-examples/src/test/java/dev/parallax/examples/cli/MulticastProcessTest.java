@@ -14,11 +14,13 @@ import java.util.Properties;
  * ({@link KvRouting}) and reading through queries at their own replica: read-index over the merge
  * ({@code MergedReads}: every merged stream confirms its point). {@link KillUnderLoadScenario}:
  * SIGKILL replica 0 — the first leader of every stream (view 0) — under load and restart it, then
- * the next replica; nothing acknowledged lost, linearizable, converged.
+ * the next replica; nothing acknowledged lost, linearizable, converged. Under {@code -Pstress} only.
  */
 class MulticastProcessTest {
 
     @Test
+    @dev.parallax.core.testkit.StressOnly // the default run's time budget; MergedReads is covered there in-process
+    // (ReadIndexReplicaTest's multicast cluster) and by MRingProcessTest and the multi-ring chaos over the same merge
     @Tag("one-placement") // the thread placements are covered in-process (ReadIndexReplicaTest); see smr-examples/pom.xml
     @DisplayName("SIGKILL the streams' leader, then another replica, under load routed by key, reads as queries at every "
             + "replica; nothing acknowledged lost, linearizable, converged")
