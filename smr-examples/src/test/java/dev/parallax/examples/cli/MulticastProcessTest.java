@@ -20,7 +20,7 @@ class MulticastProcessTest {
 
     @Test
     @dev.parallax.core.testkit.StressOnly // the default run's time budget; MergedReads is covered there in-process
-    // (ReadIndexReplicaTest's multicast cluster) and by MRingProcessTest and the multi-ring chaos over the same merge
+    // (ReadIndexReplicaTest's multicast cluster, RingReadIndexReplicaTest, VoleryClusterTest) and by the multi-ring chaos
     @Tag("one-placement") // the thread placements are covered in-process (ReadIndexReplicaTest); see smr-examples/pom.xml
     @DisplayName("SIGKILL the streams' leader, then another replica, under load routed by key, reads as queries at every "
             + "replica; nothing acknowledged lost, linearizable, converged")
