@@ -143,11 +143,6 @@ final class MergedReads implements ReadIndex {
         this.progress = Objects.requireNonNull(p, "progress");
     }
 
-    /** Reads asked of the streams and not answered yet (tests). */
-    int waiting() {
-        return parts.size();
-    }
-
     /** The read part {@code part} belongs to, taken out of the parts asked; null if not asked (or answered). */
     private Pending taken(long part) {
         Part pt = parts.remove(part);
