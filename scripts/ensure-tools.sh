@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes sure a JDK >= 17, Maven >= 3.8 and redis-tools are on the PATH, installing Debian's packages if not.
+# Makes sure a JDK >= 17, Maven >= 3.8, redis-tools and (as root) nftables are on the PATH, installing Debian's packages if not.
 set -euo pipefail
 need_install=()
 if ! command -v javac >/dev/null 2>&1 || ! javac -version 2>&1 | grep -Eq 'javac (1[7-9]|[2-9][0-9])'; then
@@ -11,6 +11,11 @@ fi
 # redis-benchmark / redis-cli: the RESP front end is tested against the real Redis tools.
 if ! command -v redis-benchmark >/dev/null 2>&1; then
   need_install+=(redis-tools)
+fi
+# nft: the test bed's kernel-level network faults (chaos --hosts, the testbed profile); only where the
+# test bed can run at all (root).
+if [ "$(id -u)" -eq 0 ] && ! command -v nft >/dev/null 2>&1; then
+  need_install+=(nftables)
 fi
 if [ ${#need_install[@]} -gt 0 ]; then
   echo "installing: ${need_install[*]}" >&2

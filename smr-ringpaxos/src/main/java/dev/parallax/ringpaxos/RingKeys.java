@@ -116,7 +116,7 @@ public final class RingKeys {
             "The UDP port of the multicast group (Multi-Ring: ring i uses mring.port + i, the global ring + k).");
     /** {@code mring.interface}. */
     public static final ConfigKey<String> MRING_INTERFACE = ConfigKey.text("mring.interface", "127.0.0.1", false,
-            "The address of the interface to multicast on (the NIC's address on a network).");
+            "The address of the interface to multicast on (the NIC's address on a network), or its name (eth0).");
     /** {@code mring.ttl}. */
     public static final ConfigKey<Integer> MRING_TTL = ConfigKey.integer("mring.ttl", 1, 0, 255,
             "Multicast time to live, 0..255 (1: the local network only).");

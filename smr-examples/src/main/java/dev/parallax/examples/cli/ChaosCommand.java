@@ -6,6 +6,8 @@ import dev.parallax.core.check.KvModel;
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.client.PartitionedInvoker;
 import dev.parallax.core.client.SmrClient;
+import dev.parallax.examples.testbed.KernelFaults;
+import dev.parallax.examples.testbed.Testbed;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -95,6 +97,10 @@ final class ChaosCommand implements Callable<Integer> {
             + "for short runs on a small machine: no C2 compilations competing with the load).")
     String jvmOptions;
 
+    /** With {@code --hosts}, the network faults are the kernel's: nftables drops between hosts (cuts, partitions, bridges, lossy links) and tc caps. */
+    @Mixin
+    TestbedOption testbed = new TestbedOption();
+
     @Mixin
     ServiceOptions service = new ServiceOptions();
 
@@ -136,15 +142,22 @@ final class ChaosCommand implements Callable<Integer> {
             System.err.println(refusal);
             return 2;
         }
+        Testbed bed;
+        try {
+            bed = testbed.attach();
+        } catch (IllegalStateException e) {
+            System.err.println(e.getMessage());
+            return 2;
+        }
         Path work = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("parallax-chaos-");
         if (service.volery()) {
-            return volery(out, run, work);
+            return volery(out, run, work, bed);
         }
         boolean partitioned = service.kvPartitioned(runtime);
         ProcessCluster configured;
         try {
             if (partitioned) {
-                configured = PartitionedClusters.kv(work, service.partitions(), runtime.clusterSettings());
+                configured = PartitionedClusters.kv(work, service.partitions(), runtime.clusterSettings(), bed);
             } else {
                 Properties props = ProcessCluster.localDefaults(work.resolve("data"), 2000);
                 props.setProperty("paxos.heartbeat.ms", "40");
@@ -156,7 +169,7 @@ final class ChaosCommand implements Callable<Integer> {
                     props.setProperty("ring.heartbeat.ms", "40");
                     props.setProperty("ring.suspect.ms", "400");
                 }
-                configured = new ProcessCluster(work, 3, props, false, replicaJvm(), service.tls)
+                configured = new ProcessCluster(work, 3, props, false, replicaJvm(), service.tls, bed)
                         .replicaArgs("--metrics-port", "0", "--fault-control");
             }
         } catch (IllegalArgumentException e) {
@@ -168,12 +181,16 @@ final class ChaosCommand implements Callable<Integer> {
         try (ProcessCluster cluster = configured) {
             String runtimeLine = cluster.clusterFile().describeRuntime(Runtime.getRuntime().availableProcessors())
                     + (partitioned ? ", " + service.describePartitions() + " x 3 replicas" : "");
-            out.printf("Parallax chaos: %d replica processes with durable state, %s of %s (seed %d), work directory %s%n"
-                    + "  %s%n", cluster.size(), run, partitioned ? "kills and restarts" : membership
+            out.printf("Parallax chaos: %d replica processes with durable state%s, %s of %s (seed %d), work directory %s%n"
+                    + "  %s%n", cluster.size(), bed == null ? "" : " on " + bed + ", faults in the kernel", run, partitioned ? "kills and restarts" : membership
                     ? "faults and membership changes" : "faults", seed, work, runtimeLine);
             ClusterMembership members = membership ? new ClusterMembership(cluster, work.resolve("data"), slots(run)) : null;
             cluster.startAll(Duration.ofSeconds(partitioned ? 90 : 60));
-            Outcome o = runChaos(out, cluster, run, partitioned, members);
+            Outcome o;
+            try (KernelFaults kernel = bed != null ? new KernelFaults(bed) : null) {
+                NetworkFaults.Links links = kernel != null ? NetworkFaults.kernelLinks(cluster, kernel) : NetworkFaults.endpointLinks(cluster);
+                o = runChaos(out, cluster, links, run, partitioned, members);
+            }
             out.println();
             out.println("results");
             out.println("  runtime          " + runtimeLine);
@@ -181,8 +198,9 @@ final class ChaosCommand implements Callable<Integer> {
                 out.printf("  faults           %d kills, %d restarts (one replica down at a time, no network partitions)%n",
                         o.kills, o.restarts);
             } else {
-                out.printf("  faults           %d kills, %d restarts, %d partitions, %d one-way cuts, %d bridges%n", o.kills,
-                        o.restarts, o.partitions, o.oneWayCuts, o.bridges);
+                out.printf("  faults           %d kills, %d restarts, %d partitions, %d one-way cuts, %d bridges%s%n", o.kills,
+                        o.restarts, o.partitions, o.oneWayCuts, o.bridges, bed == null ? ""
+                                : ", " + o.lossy + " lossy-link spells, " + o.caps + " capped hosts (in the kernel)");
             }
             if (o.nemesis != null) {
                 out.printf("  membership       %d voters replaced, %d leadership transfers, %d failed; voters now %s%n",
@@ -246,9 +264,9 @@ final class ChaosCommand implements Callable<Integer> {
     }
 
     /** {@code --service volery}: {@link VoleryChaos} on {@code --partitions} x 3 replica processes. */
-    private int volery(PrintStream out, Duration run, Path work) throws Exception {
+    private int volery(PrintStream out, Duration run, Path work, Testbed bed) throws Exception {
         boolean ok;
-        try (ProcessCluster cluster = PartitionedClusters.volery(work, service.partitions())) {
+        try (ProcessCluster cluster = PartitionedClusters.volery(work, service.partitions(), java.util.Map.of(), bed)) {
             out.printf("Parallax chaos: Volery, %s x 3 replica processes with durable state, %s of kills and "
                     + "restarts (seed %d), work directory %s%n", service.describePartitions(), run, seed, work);
             cluster.startAll(Duration.ofSeconds(90));
@@ -266,7 +284,8 @@ final class ChaosCommand implements Callable<Integer> {
         return exit(ok, work);
     }
 
-    private record Outcome(int kills, int restarts, int partitions, int oneWayCuts, int bridges, long acked, long failed,
+    private record Outcome(int kills, int restarts, int partitions, int oneWayCuts, int bridges, int lossy, int caps,
+                           long acked, long failed,
                            long multiPartition, CheckResult check, long lost, boolean converged, String convergence,
                            MembershipNemesis nemesis) {
     }
@@ -277,7 +296,8 @@ final class ChaosCommand implements Callable<Integer> {
      * {@link MembershipNemesis} of {@code members} if given: then the clients know every endpoint a
      * joining replica may have, and the convergence is the final voters'), then the checks.
      */
-    private Outcome runChaos(PrintStream out, ProcessCluster cluster, Duration run, boolean partitioned, ClusterMembership members)
+    private Outcome runChaos(PrintStream out, ProcessCluster cluster, NetworkFaults.Links links, Duration run, boolean partitioned,
+            ClusterMembership members)
             throws Exception {
         Random rnd = new Random(seed);
         ClusterFile file = cluster.clusterFile();
@@ -314,8 +334,8 @@ final class ChaosCommand implements Callable<Integer> {
                     faults = killAndRestart(out, cluster, rnd, run, load);
                 } else {
                     NetworkFaults.Counts n = new NetworkFaults().run(out, members != null ? members : NetworkFaults.of(cluster),
-                            rnd, run, () -> elapsed(load), nemesis);
-                    faults = new int[]{n.kills(), n.restarts(), n.partitions(), n.oneWayCuts(), n.bridges()};
+                            links, rnd, run, () -> elapsed(load), nemesis);
+                    faults = new int[]{n.kills(), n.restarts(), n.partitions(), n.oneWayCuts(), n.bridges(), n.lossy(), n.caps()};
                 }
                 KillRestartFaults.stop(running, workers);
                 load.stop(Duration.ofSeconds(60));
@@ -332,7 +352,7 @@ final class ChaosCommand implements Callable<Integer> {
                     convergence = c.description();
                 }
                 CheckResult check = HistoryClient.check(history);
-                return new Outcome(faults[0], faults[1], faults[2], faults[3], faults[4], load.completed(), load.failed(),
+                return new Outcome(faults[0], faults[1], faults[2], faults[3], faults[4], faults[5], faults[6], load.completed(), load.failed(),
                         load.multiPartitionCompleted(), check, lost, converged, convergence, nemesis);
             }
         } finally {
@@ -343,11 +363,11 @@ final class ChaosCommand implements Callable<Integer> {
         }
     }
 
-    /** {@link KillRestartFaults}: kills and restarts, no network faults; {kills, restarts, 0, 0, 0}. */
+    /** {@link KillRestartFaults}: kills and restarts, no network faults; {kills, restarts, 0, 0, 0, 0, 0}. */
     private static int[] killAndRestart(PrintStream out, ProcessCluster cluster, Random rnd, Duration run, ClosedLoopLoad load)
             throws Exception {
         KillRestartFaults.Counts counts = KillRestartFaults.run(out, cluster, rnd, run, () -> elapsed(load));
-        return new int[]{counts.kills(), counts.restarts(), 0, 0, 0};
+        return new int[]{counts.kills(), counts.restarts(), 0, 0, 0, 0, 0};
     }
 
     private static double elapsed(ClosedLoopLoad load) {

@@ -99,9 +99,10 @@ final class ClusterMembership implements NetworkFaults.Replicas {
         }
         for (int s = 0; s < slots; s++) {
             int port = joinPort();
-            slotAddresses.add("127.0.0.1:" + port);
+            String host = cluster.host(n + s); // 127.0.0.1, or its test-bed host's address
+            slotAddresses.add(host + ":" + port);
             // A joining replica serves clients on its port + 1000 (docs/operations.md, "Starting a joining replica").
-            endpoints.append(',').append(n + s).append("=127.0.0.1:").append(port + 1000);
+            endpoints.append(',').append(n + s).append('=').append(host).append(':').append(port + 1000);
         }
         this.clientEndpoints = ClusterMembers.parse(endpoints.toString());
     }

@@ -1,5 +1,6 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.examples.testbed.Testbed;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -94,6 +95,9 @@ final class DemoCommand implements Callable<Integer> {
     boolean membership;
 
     @Mixin
+    TestbedOption testbed = new TestbedOption();
+
+    @Mixin
     ServiceOptions service = new ServiceOptions();
 
     @Mixin
@@ -140,12 +144,19 @@ final class DemoCommand implements Callable<Integer> {
             err.println(refusal);
             return 2;
         }
+        Testbed bed;
+        try {
+            bed = testbed.attach();
+        } catch (IllegalStateException e) {
+            err.println(e.getMessage());
+            return 2;
+        }
         Path dir = Files.createTempDirectory("parallax-demo-");
         long t0 = System.nanoTime();
         if (service.volery()) {
-            try (ProcessCluster cluster = PartitionedClusters.volery(dir, service.partitions())) {
-                out.printf("Parallax demo: Volery (ZooKeeper's API over S-SMR), %s x 3 replica processes on 127.0.0.1%n",
-                        service.describePartitions());
+            try (ProcessCluster cluster = PartitionedClusters.volery(dir, service.partitions(), java.util.Map.of(), bed)) {
+                out.printf("Parallax demo: Volery (ZooKeeper's API over S-SMR), %s x 3 replica processes %s%n",
+                        service.describePartitions(), TestbedOption.where(bed));
                 out.println("work directory: " + dir);
                 cluster.startAll(Duration.ofSeconds(90));
                 out.printf("replicas ready in %.1f s%n", (System.nanoTime() - t0) / 1e9);
@@ -157,7 +168,7 @@ final class DemoCommand implements Callable<Integer> {
         ProcessCluster configured;
         try {
             if (partitioned) {
-                configured = PartitionedClusters.kv(dir, service.partitions(), runtime.clusterSettings());
+                configured = PartitionedClusters.kv(dir, service.partitions(), runtime.clusterSettings(), bed);
             } else {
                 Properties props = ProcessCluster.localDefaults(dir.resolve("data"), 20_000);
                 props.putAll(runtime.clusterSettings());
@@ -166,7 +177,7 @@ final class DemoCommand implements Callable<Integer> {
                     props.setProperty("ring.member.ids", "4");
                 }
                 configured = new ProcessCluster(dir, 3, props, false,
-                        List.of("-Xmx1g", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), service.tls)
+                        List.of("-Xmx1g", "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), service.tls, bed)
                         .replicaArgs("--metrics-port", "0");
             }
         } catch (IllegalArgumentException e) {
@@ -179,9 +190,9 @@ final class DemoCommand implements Callable<Integer> {
         try (ProcessCluster cluster = configured) {
             String runtimeLine = cluster.clusterFile().describeRuntime(Runtime.getRuntime().availableProcessors());
             out.println(partitioned
-                    ? "Parallax demo: " + service.describePartitions() + " x 3 replica processes (key-value store under S-SMR) on "
-                            + "127.0.0.1; " + runtimeLine
-                    : "Parallax demo: 3 replica processes (key-value store) on 127.0.0.1; " + runtimeLine);
+                    ? "Parallax demo: " + service.describePartitions() + " x 3 replica processes (key-value store under S-SMR) "
+                            + TestbedOption.where(bed) + "; " + runtimeLine
+                    : "Parallax demo: 3 replica processes (key-value store) " + TestbedOption.where(bed) + "; " + runtimeLine);
             out.println("work directory: " + dir);
             cluster.startAll(Duration.ofSeconds(partitioned ? 90 : 60));
             out.printf("replicas ready in %.1f s; client endpoints %s%n", (System.nanoTime() - t0) / 1e9, cluster.clientEndpoints());

@@ -140,7 +140,7 @@ final class MembershipRequests {
     }
 
     private URI uri(int id, String path) {
-        return URI.create("http://127.0.0.1:" + cluster.metricsPort(id) + path);
+        return cluster.metricsUri(id, path);
     }
 
     private AdminClient.Reply send(HttpRequest.Builder b) {

@@ -2,7 +2,8 @@ package dev.parallax.examples.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URI;
+import dev.parallax.examples.testbed.KernelFaults;
+import dev.parallax.examples.testbed.Testbed;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -14,11 +15,14 @@ import java.util.stream.IntStream;
 /**
  * The faults of the replicated key-value chaos run: every 1 to 3.5 s, a partition in place is
  * healed, a replica that is down restarted, or, with every replica up, one is killed with SIGKILL
- * or cut off through the replicas' fault endpoint ({@code --fault-control}): partitioned away both
- * ways, cut one way (it hears nobody, or reaches nobody) or bridged (two replicas cut from each
- * other, both reaching the rest). With a {@link Nemesis} (the membership chaos), one step in two
- * with every replica up and no partition in place is the nemesis' instead. At the end every link is
- * healed and every replica down restarted.
+ * or cut off: partitioned away both ways, cut one way (it hears nobody, or reaches nobody) or
+ * bridged (two replicas cut from each other, both reaching the rest). The cuts are made by
+ * {@link Links}: the replicas' fault endpoint ({@code --fault-control}, {@link #endpointLinks}), or
+ * the kernel between test-bed hosts ({@link #kernelLinks}), which adds two shapes: lossy links
+ * (each directed link between replicas drops a random 5 to 30 % of its packets) and a capped host
+ * (one replica's egress at 2 to 20 Mbit/s). With a {@link Nemesis} (the membership chaos), one step
+ * in two with every replica up and no partition in place is the nemesis' instead. At the end every
+ * link is healed and every replica down restarted.
  *
  * <p>Runs on the caller's thread and blocks for the faults; one run at a time.
  */
@@ -40,11 +44,6 @@ final class NetworkFaults {
             return cluster().isAlive(id);
         }
 
-        /** Its metrics (and fault-control) port. */
-        default int metricsPort(int id) {
-            return cluster().metricsPort(id);
-        }
-
         /** SIGKILLs it. */
         default void kill(int id) throws InterruptedException {
             cluster().kill(id);
@@ -54,6 +53,33 @@ final class NetworkFaults {
         void restart(int id) throws IOException, InterruptedException;
     }
 
+    /**
+     * How links between replicas are cut: one way, {@code from -> to}; {@link #heal} removes every
+     * cut and loss. Loss and caps only where {@link #kernel()}.
+     */
+    interface Links {
+        /** Drops what {@code from} sends to {@code to}. */
+        void cut(int from, int to) throws IOException;
+
+        /** Removes every cut, loss and cap among {@code ids}. */
+        void heal(int[] ids) throws IOException;
+
+        /** Whether the kernel makes the faults: then {@link #lose} and {@link #cap} work. */
+        default boolean kernel() {
+            return false;
+        }
+
+        /** Drops each packet {@code from} sends to {@code to} with probability {@code perMille}/1000. */
+        default void lose(int from, int to, int perMille) throws IOException {
+            throw new UnsupportedOperationException("loss needs the kernel's faults (--hosts)");
+        }
+
+        /** Caps {@code replica}'s egress at {@code mbit} Mbit/s. */
+        default void cap(int replica, int mbit) throws IOException {
+            throw new UnsupportedOperationException("caps need the kernel's faults (--hosts)");
+        }
+    }
+
     /** A further fault, run with every replica up and no partition in place; prints what it did. */
     @FunctionalInterface
     interface Nemesis {
@@ -61,10 +87,8 @@ final class NetworkFaults {
     }
 
     /** What was done. */
-    record Counts(int kills, int restarts, int partitions, int oneWayCuts, int bridges) {
+    record Counts(int kills, int restarts, int partitions, int oneWayCuts, int bridges, int lossy, int caps) {
     }
-
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     /** {@code cluster}'s replicas, restarted as they were first started (without {@code --bootstrap}). */
     static Replicas of(ProcessCluster cluster) {
@@ -86,6 +110,69 @@ final class NetworkFaults {
         };
     }
 
+    /** Cuts through the replicas' fault endpoint ({@code --fault-control}): {@code from} stops sending to {@code to}. */
+    static Links endpointLinks(ProcessCluster cluster) {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        return new Links() {
+            @Override
+            public void cut(int from, int to) {
+                control(from, "/faults/block-out?peers=" + to);
+            }
+
+            @Override
+            public void heal(int[] ids) {
+                for (int id : ids) {
+                    if (cluster.isAlive(id)) {
+                        control(id, "/faults/heal");
+                    }
+                }
+            }
+
+            private void control(int replica, String path) {
+                try {
+                    http.send(HttpRequest.newBuilder(cluster.metricsUri(replica, path)).timeout(Duration.ofSeconds(5)).build(),
+                            HttpResponse.BodyHandlers.discarding());
+                } catch (Exception e) {
+                    // A replica that just died cannot be told; its links are gone anyway.
+                }
+            }
+        };
+    }
+
+    /** Cuts, losses and caps by the kernel between the test-bed hosts of {@code cluster}'s replicas ({@link KernelFaults}). */
+    static Links kernelLinks(ProcessCluster cluster, KernelFaults kernel) {
+        Testbed bed = cluster.testbed().orElseThrow(() -> new IllegalArgumentException("the cluster runs on no test bed"));
+        return new Links() {
+            @Override
+            public void cut(int from, int to) throws IOException {
+                kernel.cut(bed.hostOf(from), bed.hostOf(to));
+            }
+
+            @Override
+            public void heal(int[] ids) throws IOException {
+                kernel.heal();
+                for (int id : ids) {
+                    kernel.uncap(bed.hostOf(id));
+                }
+            }
+
+            @Override
+            public boolean kernel() {
+                return true;
+            }
+
+            @Override
+            public void lose(int from, int to, int perMille) throws IOException {
+                kernel.lose(bed.hostOf(from), bed.hostOf(to), perMille);
+            }
+
+            @Override
+            public void cap(int replica, int mbit) throws IOException {
+                kernel.cap(bed.hostOf(replica), mbit);
+            }
+        };
+    }
+
     /**
      * Injects faults into {@code replicas} for {@code run}, drawing from {@code rnd}, each printed
      * with {@code elapsed} (seconds since the load started); then heals and restarts everything.
@@ -93,8 +180,10 @@ final class NetworkFaults {
      * @param nemesis the membership steps, or null
      * @throws Exception if a replica cannot be restarted or the nemesis fails
      */
-    Counts run(PrintStream out, Replicas replicas, Random rnd, Duration run, DoubleSupplier elapsed, Nemesis nemesis)
-            throws Exception {
+    Counts run(PrintStream out, Replicas replicas, Links links, Random rnd, Duration run, DoubleSupplier elapsed,
+            Nemesis nemesis) throws Exception {
+        int lossy = 0;
+        int caps = 0;
         int kills = 0;
         int restarts = 0;
         int partitions = 0;
@@ -105,7 +194,7 @@ final class NetworkFaults {
         while (System.nanoTime() < end) {
             Thread.sleep(1000 + rnd.nextInt(2500));
             if (partitioned != null) {
-                healAll(replicas);
+                links.heal(replicas.ids());
                 out.printf("  %6.1f s  healed: %s%n", elapsed.getAsDouble(), partitioned);
                 partitioned = null;
                 continue;
@@ -130,20 +219,51 @@ final class NetworkFaults {
             } else if (down < 0) {
                 int v = rnd.nextInt(n);
                 int victim = ids[v];
-                int shape = rnd.nextInt(4);
+                int shape = rnd.nextInt(links.kernel() ? 6 : 4);
                 if (shape == 0) {
-                    isolate(replicas, victim);
+                    for (int other : ids) {
+                        if (other != victim) {
+                            links.cut(victim, other);
+                            links.cut(other, victim);
+                        }
+                    }
                     partitions++;
                     partitioned = "replica " + victim + " partitioned away from the others";
                 } else if (shape == 3) {
                     int other = ids[(v + 1 + rnd.nextInt(n - 1)) % n];
-                    control(replicas, victim, "/faults/block?peers=" + other);
-                    control(replicas, other, "/faults/block?peers=" + victim);
+                    links.cut(victim, other);
+                    links.cut(other, victim);
                     bridges++;
                     partitioned = "bridge: replicas " + victim + " and " + other + " cut from each other, both reaching the rest";
+                } else if (shape == 4) {
+                    StringBuilder rates = new StringBuilder();
+                    for (int from : ids) {
+                        for (int to : ids) {
+                            if (from != to) {
+                                int perMille = 50 + rnd.nextInt(251);
+                                links.lose(from, to, perMille);
+                                rates.append(rates.length() == 0 ? "" : ", ").append(from).append("->").append(to).append(' ')
+                                        .append(perMille / 10.0).append('%');
+                            }
+                        }
+                    }
+                    lossy++;
+                    partitioned = "lossy links (kernel): " + rates;
+                } else if (shape == 5) {
+                    int mbit = 2 + rnd.nextInt(19);
+                    links.cap(victim, mbit);
+                    caps++;
+                    partitioned = "replica " + victim + "'s egress capped at " + mbit + " Mbit/s (kernel)";
                 } else {
-                    String direction = shape == 1 ? "in" : "out";
-                    control(replicas, victim, "/faults/block-" + direction + "?peers=" + others(replicas, victim));
+                    for (int other : ids) {
+                        if (other != victim) {
+                            if (shape == 1) {
+                                links.cut(other, victim);
+                            } else {
+                                links.cut(victim, other);
+                            }
+                        }
+                    }
                     oneWayCuts++;
                     partitioned = "one-way cut: replica " + victim + (shape == 1 ? " hears nobody (it still sends)"
                             : " reaches nobody (it still hears)");
@@ -151,7 +271,7 @@ final class NetworkFaults {
                 out.printf("  %6.1f s  %s%n", elapsed.getAsDouble(), partitioned);
             }
         }
-        healAll(replicas);
+        links.heal(replicas.ids());
         for (int id : replicas.ids()) {
             if (!replicas.isAlive(id)) {
                 replicas.restart(id);
@@ -159,7 +279,7 @@ final class NetworkFaults {
             }
         }
         out.printf("  %6.1f s  faults stopped; every replica up%n", elapsed.getAsDouble());
-        return new Counts(kills, restarts, partitions, oneWayCuts, bridges);
+        return new Counts(kills, restarts, partitions, oneWayCuts, bridges, lossy, caps);
     }
 
     /** The first replica that is not running, or -1. */
@@ -170,42 +290,5 @@ final class NetworkFaults {
             }
         }
         return -1;
-    }
-
-    private void isolate(Replicas replicas, int victim) {
-        for (int id : replicas.ids()) {
-            if (id != victim) {
-                control(replicas, id, "/faults/block?peers=" + victim);
-            }
-        }
-        control(replicas, victim, "/faults/block?peers=" + others(replicas, victim));
-    }
-
-    /** Every replica but {@code victim}, comma-separated. */
-    private static String others(Replicas replicas, int victim) {
-        StringBuilder others = new StringBuilder();
-        for (int id : replicas.ids()) {
-            if (id != victim) {
-                others.append(others.length() == 0 ? "" : ",").append(id);
-            }
-        }
-        return others.toString();
-    }
-
-    private void healAll(Replicas replicas) {
-        for (int id : replicas.ids()) {
-            if (replicas.isAlive(id)) {
-                control(replicas, id, "/faults/heal");
-            }
-        }
-    }
-
-    private void control(Replicas replicas, int replica, String path) {
-        try {
-            http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + replicas.metricsPort(replica) + path))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
-        } catch (Exception e) {
-            // A replica that just died cannot be told; its links are gone anyway.
-        }
     }
 }

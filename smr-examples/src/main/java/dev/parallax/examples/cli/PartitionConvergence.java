@@ -111,7 +111,7 @@ final class PartitionConvergence {
         while (true) {
             for (int[] ids : partitions) {
                 for (int id : ids) {
-                    digests[id] = ReplicaMetrics.gauge(cluster.metricsPort(id), digest);
+                    digests[id] = cluster.gauge(id, digest);
                 }
             }
             boolean agree = true;

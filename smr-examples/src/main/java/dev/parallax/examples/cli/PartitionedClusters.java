@@ -1,5 +1,7 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.examples.testbed.Testbed;
+
 import dev.parallax.ringpaxos.RingPaxos;
 
 import java.io.IOException;
@@ -38,8 +40,13 @@ final class PartitionedClusters {
 
     /** As {@link #volery(Path, int)}, {@code overrides} replacing the keys of the same name (e.g. {@code ring.member.ids}). */
     static ProcessCluster volery(Path dir, int partitions, Map<String, String> overrides) throws IOException {
+        return volery(dir, partitions, overrides, null);
+    }
+
+    /** As {@link #volery(Path, int, Map)}, on the hosts of {@code bed} when it is not null. */
+    static ProcessCluster volery(Path dir, int partitions, Map<String, String> overrides, Testbed bed) throws IOException {
         return cluster(dir, partitions, VoleryClusterFile.local(partitions, RingPaxos.U_RING, dir.resolve("data"), SNAPSHOT_EVERY),
-                overrides);
+                overrides, bed);
     }
 
     /**
@@ -50,14 +57,21 @@ final class PartitionedClusters {
      * @throws IllegalArgumentException if P is out of range, or the cluster file refuses an override
      */
     static ProcessCluster kv(Path dir, int partitions, Map<String, String> overrides) throws IOException {
-        Properties p = ProcessCluster.localDefaults(dir.resolve("data"), SNAPSHOT_EVERY);
-        p.putAll(VoleryClusterFile.ssmrSettings(partitions, RingPaxos.U_RING));
-        return cluster(dir, partitions, p, overrides);
+        return kv(dir, partitions, overrides, null);
     }
 
-    private static ProcessCluster cluster(Path dir, int partitions, Properties p, Map<String, String> overrides) throws IOException {
+    /** As {@link #kv(Path, int, Map)}, on the hosts of {@code bed} when it is not null. */
+    static ProcessCluster kv(Path dir, int partitions, Map<String, String> overrides, Testbed bed) throws IOException {
+        Properties p = ProcessCluster.localDefaults(dir.resolve("data"), SNAPSHOT_EVERY);
+        p.putAll(VoleryClusterFile.ssmrSettings(partitions, RingPaxos.U_RING));
+        return cluster(dir, partitions, p, overrides, bed);
+    }
+
+    private static ProcessCluster cluster(Path dir, int partitions, Properties p, Map<String, String> overrides, Testbed bed)
+            throws IOException {
         p.putAll(VoleryClusterFile.sharedMachineSettings());
         p.putAll(overrides);
-        return new ProcessCluster(dir, VoleryClusterFile.replicas(partitions), p, false, JVM).replicaArgs("--metrics-port", "0");
+        return new ProcessCluster(dir, VoleryClusterFile.replicas(partitions), p, false, JVM, false, bed)
+                .replicaArgs("--metrics-port", "0");
     }
 }

@@ -1,6 +1,7 @@
 package dev.parallax.examples.cli;
 
 import dev.parallax.examples.process.ServerProcesses;
+import dev.parallax.examples.testbed.Testbed;
 
 import dev.parallax.core.stage.ThreadPlacement;
 
@@ -18,7 +19,9 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * A cluster of replica processes on 127.0.0.1, each a separate JVM running
+ * A cluster of replica processes on 127.0.0.1, or one per host of a {@link Testbed} (replica
+ * {@code i} in host {@code i mod N}, its endpoints and metrics endpoint on that host's address,
+ * M-Ring's multicast on the hosts' {@code eth0}), each a separate JVM running
  * {@code parallax replica}, for the demo, the chaos run and the multi-process tests. Picks free
  * ports, writes the cluster file into a work directory, starts, SIGKILLs and restarts processes,
  * and waits for each replica's {@code READY} line. With TLS, it makes a throwaway CA and the
@@ -35,6 +38,7 @@ public final class ProcessCluster implements AutoCloseable {
     private final int[] metricsPorts;
     private final boolean[] launched;
     private final ClusterCertificates certificates;
+    private final Testbed bed;
 
     /**
      * A cluster without TLS.
@@ -54,7 +58,17 @@ public final class ProcessCluster implements AutoCloseable {
      */
     public ProcessCluster(Path dir, int size, Properties extra, boolean withRedis, List<String> jvmOptions, boolean tls)
             throws IOException {
+        this(dir, size, extra, withRedis, jvmOptions, tls, null);
+    }
+
+    /**
+     * As {@link #ProcessCluster(Path, int, Properties, boolean, List, boolean)}, on the hosts of
+     * {@code bed} when it is not null.
+     */
+    public ProcessCluster(Path dir, int size, Properties extra, boolean withRedis, List<String> jvmOptions, boolean tls,
+            Testbed bed) throws IOException {
         this.size = size;
+        this.bed = bed;
         List<String> jvm = new ArrayList<>(JvmFlags.replica());
         jvm.addAll(jvmOptions);
         this.processes = new ServerProcesses(dir, jvm);
@@ -88,11 +102,47 @@ public final class ProcessCluster implements AutoCloseable {
             // The replica JVMs do not inherit this JVM's properties: a test run's placement goes in the file.
             p.setProperty("threads", ThreadPlacement.jvmDefault().configName());
         }
+        if (bed != null) {
+            for (String key : ENDPOINT_KEYS) {
+                if (p.containsKey(key)) {
+                    p.setProperty(key, bed.place(p.getProperty(key)));
+                }
+            }
+            p.setProperty("mring.interface", Testbed.INTERFACE);
+        }
         cluster = ClusterFile.of(p);
         configFile = dir.resolve("cluster.properties");
         cluster.write(configFile);
         metricsPorts = new int[size];
         launched = new boolean[size];
+    }
+
+    /** The cluster-file keys whose values are endpoint lists, placed on the test bed's hosts. */
+    private static final List<String> ENDPOINT_KEYS = List.of("members", "clients", "redis", "zookeeper");
+
+    /** The test bed the replicas run on, or empty: 127.0.0.1. */
+    public Optional<Testbed> testbed() {
+        return Optional.ofNullable(bed);
+    }
+
+    /** The address replica {@code id}'s endpoints (and metrics endpoint) are on. */
+    public String host(int id) {
+        return bed == null ? "127.0.0.1" : bed.address(bed.hostOf(id));
+    }
+
+    /** {@code http://<host>:<metrics port><path>} of replica {@code id}. */
+    public java.net.URI metricsUri(int id, String path) {
+        return java.net.URI.create("http://" + host(id) + ":" + metricsPort(id) + path);
+    }
+
+    /** The first sample of {@code metric} at replica {@code id}'s metrics endpoint, or -1 ({@link ReplicaMetrics}). */
+    public long gauge(int id, String metric) {
+        return gauge(id, metric, "");
+    }
+
+    /** As {@link #gauge(int, String)}, the first sample whose labels contain {@code label}. */
+    public long gauge(int id, String metric, String label) {
+        return ReplicaMetrics.gauge(host(id), metricsPort(id), metric, label);
     }
 
     /** Extra arguments for every replica process (e.g. {@code --metrics-port 0 --fault-control}). */
@@ -129,7 +179,7 @@ public final class ProcessCluster implements AutoCloseable {
         if (!replicaArgs.contains("--metrics-port")) {
             args.addAll(List.of("--metrics-port", "0"));
         }
-        processes.launch(name(id), ParallaxCli.class, args);
+        launchProcess(id, args);
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("metrics=(-?\\d+)")
                 .matcher(processes.awaitReady(name(id), timeout));
         joinerMetricsPorts.put(id, m.find() ? Integer.parseInt(m.group(1)) : -1);
@@ -263,7 +313,18 @@ public final class ProcessCluster implements AutoCloseable {
             launched[id] = true;
         }
         args.addAll(replicaArgs);
-        processes.launch(name(id), ParallaxCli.class, args);
+        launchProcess(id, args);
+    }
+
+    /** Starts replica {@code id}'s JVM: on this machine, or in its test-bed host with its metrics endpoint on the host's address. */
+    private void launchProcess(int id, List<String> args) throws IOException {
+        if (bed == null) {
+            processes.launch(name(id), ParallaxCli.class.getName(), args, List.of());
+            return;
+        }
+        List<String> placed = new ArrayList<>(args);
+        placed.addAll(List.of("--metrics-host", host(id)));
+        processes.launch(name(id), ParallaxCli.class.getName(), placed, bed.inHost(bed.hostOf(id)));
     }
 
     private static String name(int id) {
@@ -305,10 +366,10 @@ public final class ProcessCluster implements AutoCloseable {
                 continue;
             }
             long view = -1;
-            if (ReplicaMetrics.gauge(port, "parallax_paxos_leader") == 1) {
-                view = ReplicaMetrics.gauge(port, "parallax_paxos_view");
-            } else if (ReplicaMetrics.gauge(port, "parallax_ring_coordinator") == 1) {
-                view = ReplicaMetrics.gauge(port, "parallax_ring_round");
+            if (gauge(i, "parallax_paxos_leader") == 1) {
+                view = gauge(i, "parallax_paxos_view");
+            } else if (gauge(i, "parallax_ring_coordinator") == 1) {
+                view = gauge(i, "parallax_ring_round");
             } else {
                 continue;
             }
@@ -333,7 +394,7 @@ public final class ProcessCluster implements AutoCloseable {
         while (true) {
             for (int i = 0; i < size; i++) {
                 if (isAlive(i) && metricsPorts[i] > 0
-                        && ReplicaMetrics.gauge(metricsPorts[i], "parallax_ring_coordinator", "protocol=\"" + ring + "\"") == 1) {
+                        && gauge(i, "parallax_ring_coordinator", "protocol=\"" + ring + "\"") == 1) {
                     return i;
                 }
             }

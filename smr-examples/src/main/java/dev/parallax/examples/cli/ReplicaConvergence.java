@@ -47,9 +47,9 @@ final class ReplicaConvergence {
     }
 
     /** The replica's decided frontier: Multi-Paxos' (S-Paxos' ordering layer's), else Ring Paxos'; -1 if neither answers. */
-    static long frontier(int metricsPort) {
-        long f = ReplicaMetrics.gauge(metricsPort, FRONTIER);
-        return f >= 0 ? f : ReplicaMetrics.gauge(metricsPort, RING_FRONTIER);
+    static long frontier(ProcessCluster cluster, int id) {
+        long f = cluster.gauge(id, FRONTIER);
+        return f >= 0 ? f : cluster.gauge(id, RING_FRONTIER);
     }
 
     /**
@@ -73,8 +73,8 @@ final class ReplicaConvergence {
         boolean frontiersSettle = !cluster.clusterFile().routesByKey();
         while (true) {
             for (int i = 0; i < n; i++) {
-                frontiers[i] = frontier(cluster.metricsPort(ids[i]));
-                digests[i] = ReplicaMetrics.gauge(cluster.metricsPort(ids[i]), DIGEST);
+                frontiers[i] = frontier(cluster, ids[i]);
+                digests[i] = cluster.gauge(ids[i], DIGEST);
             }
             boolean agree = digests[0] >= 0
                     && (!frontiersSettle || frontiers[0] > 0 && Arrays.stream(frontiers).allMatch(f -> f == frontiers[0]))

@@ -23,11 +23,16 @@ final class ReplicaMetrics {
      * {@code protocol="ring-1"}), or -1 if unreachable or absent.
      */
     static long gauge(int port, String metric, String label) {
+        return gauge("127.0.0.1", port, metric, label);
+    }
+
+    /** As {@link #gauge(int, String, String)}, at {@code host:port/metrics} (a test-bed host's address). */
+    static long gauge(String host, int port, String metric, String label) {
         if (port <= 0) {
             return -1;
         }
         try {
-            String body = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+            String body = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + "/metrics"))
                     .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString()).body();
             for (String line : body.split("\n")) {
                 if ((line.startsWith(metric + "{") || line.startsWith(metric + " ")) && line.contains(label)) {

@@ -54,9 +54,20 @@ public final class ServerProcesses implements AutoCloseable {
      * @throws IOException if the JVM cannot be started
      */
     public void launch(String name, String mainClass, List<String> args) throws IOException {
+        launch(name, mainClass, args, List.of());
+    }
+
+    /**
+     * As {@link #launch(String, String, List)}, the JVM's command line after {@code wrapper} (for
+     * example {@code ip netns exec plx-h1}: a test-bed host; the wrapper must exec the JVM in its
+     * place, so that the process killed is the JVM).
+     *
+     * @throws IOException if the JVM cannot be started
+     */
+    public void launch(String name, String mainClass, List<String> args, List<String> wrapper) throws IOException {
         Path log = log(name);
         Files.deleteIfExists(log);
-        List<String> cmd = new ArrayList<>();
+        List<String> cmd = new ArrayList<>(wrapper);
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.addAll(jvmOptions);
         cmd.add("-cp");

@@ -31,7 +31,8 @@ class TestbedScriptTest {
     private record Run(int code, String output) {
     }
 
-    private static Path script() {
+    /** scripts/testbed.sh of this checkout. */
+    static Path script() {
         Path p = Path.of("").toAbsolutePath();
         while (p != null && !Files.isRegularFile(p.resolve("scripts/testbed.sh"))) {
             p = p.getParent();

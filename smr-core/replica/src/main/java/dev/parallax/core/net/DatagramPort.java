@@ -190,10 +190,12 @@ public final class DatagramPort<M> implements Transport<M> {
         DatagramChannel ch = null;
         Selector sel = null;
         try {
-            NetworkInterface nif = NetworkInterface.getByInetAddress(group.interfaceInetAddress());
+            NetworkInterface nif = group.interfaceByName() ? NetworkInterface.getByName(group.interfaceAddress())
+                    : NetworkInterface.getByInetAddress(group.interfaceInetAddress());
             if (nif == null) {
-                throw new IllegalStateException("datagram group '" + channel + "': no network interface has the address "
-                        + group.interfaceAddress() + " (mring.interface)");
+                throw new IllegalStateException("datagram group '" + channel + "': no network interface "
+                        + (group.interfaceByName() ? "is called " : "has the address ") + group.interfaceAddress()
+                        + " (mring.interface)");
             }
             ch = DatagramChannel.open(StandardProtocolFamily.INET);
             ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);

@@ -268,6 +268,22 @@ class DatagramPortTest {
     }
 
     @Test
+    @DisplayName("an interface named in mring.interface (lo) is joined by name; a name no interface has fails the constructor")
+    void interfaceByName() throws Exception {
+        ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(2));
+        DatagramGroupConfig byName = group(8192).toBuilder().interfaceAddress("lo").build();
+        String channel = channel();
+        List<Node> nodes = cluster(members, channel, byName);
+        nodes.get(0).port.sendDatagram(0, "by name");
+        await("the datagram sent on lo arrives", () -> nodes.get(1).received.size() == 1);
+        assertThat(nodes.get(1).received).containsExactly("0:by name");
+        nodes.forEach(n -> n.port.close());
+        DatagramGroupConfig missing = group(8192).toBuilder().interfaceAddress("plxnone9").build();
+        assertThatThrownBy(() -> new Node(members, 0, channel(), missing)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("is called plxnone9");
+    }
+
+    @Test
     @DisplayName("a datagram with the valid cluster tag but no valid HMAC (none, a made-up one, another secret's) is dropped "
             + "and counted as unauthenticated, never handed on or stamped")
     void forgedDatagramsUnauthenticated() throws Exception {

@@ -28,7 +28,8 @@ import java.util.Objects;
  *
  * @param group             IPv4 multicast address literal (224.0.0.0/4; 239.255.0.0/16 is site-local)
  * @param port              UDP port, 1..65535, the same at every member
- * @param interfaceAddress  IPv4 address of the local interface to send from and join on
+ * @param interfaceAddress  IPv4 address of the local interface to send from and join on, or its name
+ *                          ({@code eth0}: {@link #interfaceByName})
  * @param packetBytes       largest datagram, header included, {@value #MIN_PACKET_BYTES}..{@value #MAX_PACKET_BYTES}
  * @param socketBufferBytes receive and send buffer asked of the kernel ({@code SO_RCVBUF}, {@code SO_SNDBUF}), ≥ packetBytes
  * @param ttl               multicast TTL, 0..255 (1: the local network only)
@@ -67,7 +68,7 @@ public record DatagramGroupConfig(String group, int port, String interfaceAddres
 
     /**
      * @throws IllegalArgumentException if a field is out of range, the group is not an IPv4 multicast
-     *                                  literal or the interface not an IPv4 literal
+     *                                  literal or the interface neither an IPv4 literal nor an interface name
      */
     public DatagramGroupConfig {
         Objects.requireNonNull(group, "group");
@@ -77,7 +78,9 @@ public record DatagramGroupConfig(String group, int port, String interfaceAddres
         if ((g[0] & 0xf0) != 0xe0) {
             throw new IllegalArgumentException("mring.group: " + group + " is not an IPv4 multicast address (224.0.0.0/4)");
         }
-        ipv4("mring.interface", interfaceAddress);
+        if (!isInterfaceName(interfaceAddress)) {
+            ipv4("mring.interface", interfaceAddress);
+        }
         if (port < 1 || port > 65_535) {
             throw new IllegalArgumentException("mring.port must be 1..65535, got " + port);
         }
@@ -99,9 +102,30 @@ public record DatagramGroupConfig(String group, int port, String interfaceAddres
         return address(group);
     }
 
-    /** The interface as an address (a literal: no name lookup). */
+    /**
+     * The interface as an address (a literal: no name lookup).
+     *
+     * @throws IllegalStateException if the interface is given by name ({@link #interfaceByName})
+     */
     public InetAddress interfaceInetAddress() {
+        if (interfaceByName()) {
+            throw new IllegalStateException("mring.interface names the interface " + interfaceAddress + ", not an address");
+        }
         return address(interfaceAddress);
+    }
+
+    /**
+     * Whether {@code mring.interface} names the interface ({@code eth0}) rather than giving its
+     * address: one cluster file then serves hosts whose addresses differ but whose interfaces share a
+     * name (the hosts of a test bed, machines built from one image).
+     */
+    public boolean interfaceByName() {
+        return isInterfaceName(interfaceAddress);
+    }
+
+    /** A Linux interface name: 1 to 15 letters, digits, '-', '_' or '.', not all digits and dots. */
+    private static boolean isInterfaceName(String value) {
+        return value.matches("[A-Za-z0-9_.-]{1,15}") && !value.matches("[0-9.]*");
     }
 
     private static InetAddress address(String literal) {

@@ -34,7 +34,11 @@ class DatagramGroupConfigTest {
         assertThatThrownBy(() -> DatagramGroupConfig.builder().group("10.0.0.1").build()).hasMessageContaining("mring.group");
         assertThatThrownBy(() -> DatagramGroupConfig.builder().group("example.org").build()).hasMessageContaining("mring.group");
         assertThatThrownBy(() -> DatagramGroupConfig.builder().group("239.255.1.256").build()).hasMessageContaining("mring.group");
-        assertThatThrownBy(() -> DatagramGroupConfig.builder().interfaceAddress("lo").build())
+        assertThatThrownBy(() -> DatagramGroupConfig.builder().interfaceAddress("10.0.0").build())
+                .hasMessageContaining("mring.interface");
+        assertThatThrownBy(() -> DatagramGroupConfig.builder().interfaceAddress("a name too long").build())
+                .hasMessageContaining("mring.interface");
+        assertThatThrownBy(() -> DatagramGroupConfig.builder().interfaceAddress("").build())
                 .hasMessageContaining("mring.interface");
         assertThatThrownBy(() -> DatagramGroupConfig.builder().port(0).build()).hasMessageContaining("mring.port");
         assertThatThrownBy(() -> DatagramGroupConfig.builder().port(65_536).build()).hasMessageContaining("mring.port");
@@ -45,5 +49,14 @@ class DatagramGroupConfigTest {
                 .hasMessageContaining("mring.socket.buffer.bytes");
         assertThatThrownBy(() -> DatagramGroupConfig.builder().ttl(256).build()).hasMessageContaining("mring.ttl");
         assertThatThrownBy(() -> DatagramGroupConfig.builder().faults(null).build()).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    @DisplayName("mring.interface may name the interface (eth0): one cluster file for hosts whose addresses differ")
+    void interfaceByName() {
+        DatagramGroupConfig byName = DatagramGroupConfig.builder().interfaceAddress("eth0").build();
+        assertThat(byName.interfaceByName()).isTrue();
+        assertThatThrownBy(byName::interfaceInetAddress).isInstanceOf(IllegalStateException.class).hasMessageContaining("eth0");
+        assertThat(DatagramGroupConfig.builder().interfaceAddress("10.0.0.1").build().interfaceByName()).isFalse();
     }
 }

@@ -1,0 +1,167 @@
+package dev.parallax.examples.cli;
+
+import dev.parallax.examples.testbed.KernelFaults;
+import dev.parallax.examples.testbed.Testbed;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * {@code parallax chaos --hosts} on a test bed of real (namespaced) hosts: every ordering under
+ * faults the kernel makes, not the replicas: nftables drops between hosts (lossy links, a replica
+ * partitioned away) and tc caps. Each run is a real CLI process (its own JVM, as an operator runs
+ * it) on the project's own test bed (prefix {@code plxc}, 10.213.49.0/24), so an operator's is left
+ * alone. Seed 979's schedule (its draws do not depend on timing) is lossy links on every link, a
+ * heal, then a replica partitioned away, within 4 s; the 8 s run leaves room for a machine twice as
+ * slow. Under {@code -Pstress} each ordering runs {@code chaos.duration} with seed 3 (every shape,
+ * kills and caps included). Skipped with the reason printed where the test bed cannot run (not
+ * root, no namespaces, no nft).
+ */
+@Tag("testbed")
+@Tag("one-placement") // the thread placements are covered in-process; see smr-examples/pom.xml
+class TestbedChaosTest {
+    private static final String PREFIX = "plxc";
+    private static final String NET = "10.213.49";
+    private static final String SMALL_JVMS = "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
+
+    private record Run(int code, String output) {
+    }
+
+    private static Run command(List<String> cmd, long timeoutSeconds) throws IOException, InterruptedException {
+        ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true);
+        b.environment().put(Testbed.PREFIX_ENV, PREFIX);
+        b.environment().put(Testbed.NET_ENV, NET);
+        Path log = Files.createTempFile("parallax-testbed-", ".log");
+        b.redirectOutput(log.toFile());
+        Process p = b.start();
+        try {
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor();
+                throw new AssertionError(String.join(" ", cmd) + " still running after " + timeoutSeconds + " s:\n"
+                        + Files.readString(log));
+            }
+            return new Run(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
+    private static Run script(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(TestbedScriptTest.script().toString()));
+        cmd.addAll(List.of(args));
+        return command(cmd, 60);
+    }
+
+    @BeforeAll
+    static void up() throws Exception {
+        Run up = script("up", "--hosts", "3");
+        if (up.code() != 0) {
+            System.out.println("test bed skipped: " + up.output().strip());
+        }
+        assumeTrue(up.code() == 0, () -> "the test bed cannot run here: " + up.output().strip());
+        Run nft = command(List.of("sh", "-c", "command -v nft"), 10);
+        if (nft.code() != 0) {
+            System.out.println("test bed skipped: no nft (scripts/ensure-tools.sh installs nftables as root)");
+        }
+        assumeTrue(nft.code() == 0, "no nft: scripts/ensure-tools.sh installs nftables as root");
+    }
+
+    @AfterAll
+    static void down() throws Exception {
+        script("down");
+    }
+
+    private static boolean stress() {
+        return Boolean.getBoolean("parallax.stress");
+    }
+
+    /** Runs {@code parallax chaos --hosts} with {@code args} in a JVM of its own; its report, asserted to pass. */
+    private static String chaos(Path dir, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+        cmd.addAll(JvmFlags.replica());
+        cmd.addAll(List.of("-Xmx512m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                ParallaxCli.class.getName(), "chaos", "--hosts", "--jvm-options", SMALL_JVMS, "--dir", dir.toString()));
+        cmd.addAll(List.of(args));
+        Run run = command(cmd, stress() ? 3600 : 300);
+        System.out.println(run.output());
+        assertThat(run.code()).as(run.output()).isZero();
+        assertThat(run.output()).contains("on 3 test-bed hosts " + PREFIX + "-h0.." + PREFIX + "-h2")
+                .containsPattern("history +[\\d,]+ operations by 4 clients, LINEARIZABLE")
+                .contains("lost writes      0 acknowledged writes missing")
+                .contains("verdict          OK: linearizable, no acknowledged write lost, replicas converged");
+        return run.output();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"multi-paxos", "s-paxos", "u-ring", "m-ring", "multi-ring", "multicast"})
+    @DisplayName("chaos --hosts: lossy links and a partition made by the kernel between hosts; linearizable, nothing lost, converged")
+    void everyOrderingSurvivesKernelFaults(String ordering, @TempDir Path dir) throws Exception {
+        String report = stress()
+                ? chaos(dir, "--ordering", ordering, "--duration", System.getProperty("chaos.duration", "5m"), "--seed", "3")
+                : chaos(dir, "--ordering", ordering, "--duration", "8s", "--seed", "979");
+        assertThat(report).containsPattern("lossy links \\(kernel\\): 0->1 [\\d.]+%")
+                .contains("partitioned away from the others")
+                .containsPattern("[1-9]\\d* lossy-link spells, \\d+ capped hosts \\(in the kernel\\)");
+    }
+
+    @Test
+    @DisplayName("kernel faults: a cut drops one direction only, loss drops a share, heal restores; bad rates are refused")
+    void kernelFaultsCutAndHeal() throws Exception {
+        Testbed bed = Testbed.attach(PREFIX, NET);
+        assertThat(bed.hosts()).isEqualTo(3);
+        try (KernelFaults kernel = new KernelFaults(bed)) {
+            assertThat(reaches(bed, 0, 1)).as("h0 -> h1 before any fault").isTrue();
+            kernel.cut(0, 1);
+            assertThat(reaches(bed, 0, 1)).as("h0 -> h1 cut").isFalse();
+            assertThat(reaches(bed, 1, 0)).as("h1 -> h0 (the other way) still up").isTrue();
+            assertThat(kernel.dropped(1)).as("h1 counted the drops").isPositive();
+            kernel.heal();
+            assertThat(reaches(bed, 0, 1)).as("h0 -> h1 healed").isTrue();
+            kernel.lose(2, 0, 1000);
+            assertThat(reaches(bed, 2, 0)).as("h2 -> h0 at 100 % loss").isFalse();
+            kernel.heal();
+            assertThatThrownBy(() -> kernel.lose(0, 1, 1001)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> kernel.cap(0, 0)).isInstanceOf(IllegalArgumentException.class);
+            kernel.cap(0, 10);
+            kernel.uncap(0);
+            kernel.uncap(0); // idempotent
+        }
+        assertThatThrownBy(() -> bed.place("0=127.0.0.1")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(bed.place("0=127.0.0.1:7001,4=127.0.0.1:7005")).isEqualTo("0=" + NET + ".1:7001,4=" + NET + ".2:7005");
+    }
+
+    /** Whether a datagram host {@code from} sends to host {@code to} arrives (one direction only: UDP). */
+    private static boolean reaches(Testbed bed, int from, int to) throws Exception {
+        Process receiver = new ProcessBuilder(List.of("ip", "netns", "exec", bed.namespace(to), "timeout", "10", "python3", "-c",
+                "import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); "
+                        + "s.bind(('" + bed.address(to) + "', 7999)); print('ready', flush=True); s.settimeout(1.5); "
+                        + "print('got', s.recv(64).decode(), flush=True)")).redirectErrorStream(true).start();
+        try {
+            byte[] ready = receiver.getInputStream().readNBytes(6);
+            assertThat(new String(ready, StandardCharsets.US_ASCII)).startsWith("ready");
+            command(List.of("ip", "netns", "exec", bed.namespace(from), "bash", "-c",
+                    "for i in 1 2 3 4 5; do echo probe > /dev/udp/" + bed.address(to) + "/7999; done"), 10);
+            String out = new String(receiver.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return out.contains("got probe");
+        } finally {
+            receiver.destroyForcibly().waitFor();
+        }
+    }
+}
