@@ -19,6 +19,7 @@ import dev.parallax.bench.systems.Systems;
 import dev.parallax.bench.systems.zookeeper.ZkWorkload;
 import dev.parallax.bench.systems.zookeeper.ZooKeeperApiSystem;
 import dev.parallax.core.client.CommandInvoker;
+import dev.parallax.examples.testbed.Testbed;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -134,6 +135,18 @@ public final class BenchMain implements Callable<Integer> {
             + "-g<percent> to their names.")
     double zkGlobal;
 
+    @Option(names = "--hosts", description = "Run the parallax systems' replicas one per host of the test bed (network "
+            + "namespaces on a bridge: ./parallax testbed up --hosts N first, as root); the load stays in the root namespace. "
+            + "Bytes sent per command are then what each host's link carried.")
+    boolean hosts;
+
+    @Option(names = "--cap", description = "With --hosts: cap every host's egress at this many Mbit/s (tc tbf) for the run.")
+    Integer cap;
+
+    @Option(names = "--cap-host", split = ",", description = "With --hosts: cap host I's egress at M Mbit/s, I=M (repeatable; "
+            + "overrides --cap for that host): one slower host, as a heterogeneous cloud.")
+    Map<Integer, Integer> capHost;
+
     @Option(names = "--keep", description = "Keep the servers' files (logs, data) after a successful run.")
     boolean keep;
 
@@ -172,6 +185,49 @@ public final class BenchMain implements Callable<Integer> {
         if (!(zkGlobal >= 0 && zkGlobal <= 100)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--zk-global must be a percentage, 0..100, not " + zkGlobal);
         }
+        if (!hosts && (cap != null || capHost != null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--cap and --cap-host need --hosts");
+        }
+        if (hosts) {
+            for (String n : compare ? (systems != null ? systems : Systems.all().stream().map(Systems.Entry::name).toList())
+                    : List.of(system != null ? system : "parallax-" + sync)) {
+                if (!(Systems.create(n) instanceof ParallaxSystem)) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "--hosts runs the parallax systems only, not " + n);
+                }
+            }
+            try {
+                bed = Testbed.attach();
+            } catch (IllegalStateException e) {
+                System.err.println(e.getMessage());
+                return 2;
+            }
+            return withCaps(this::run);
+        }
+        return run();
+    }
+
+    /** The test bed of {@code --hosts}, or null. */
+    private Testbed bed;
+
+    /** Applies {@code --cap} and {@code --cap-host} to the test bed's hosts for {@code body}, and removes them after. */
+    private int withCaps(Callable<Integer> body) throws Exception {
+        try {
+            for (int h = 0; h < bed.hosts(); h++) {
+                Integer rate = capHost != null && capHost.containsKey(h) ? capHost.get(h) : cap;
+                if (rate != null) {
+                    bed.cap(h, rate);
+                    System.out.printf("host %d (%s): egress capped at %d Mbit/s%n", h, bed.address(h), rate);
+                }
+            }
+            return body.call();
+        } finally {
+            for (int h = 0; h < bed.hosts(); h++) {
+                bed.uncap(h);
+            }
+        }
+    }
+
+    private int run() throws Exception {
         if (compare) {
             if (system != null) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--compare takes --systems, not --system");
@@ -321,7 +377,7 @@ public final class BenchMain implements Callable<Integer> {
         }
         LoadSpec base = spec(sizes.get(0), 1);
         String md = ComparisonMarkdown.document("Parallax and peers: throughput and latency", List.of(
-                String.format(Locale.ROOT, "Closed loop from one load JVM, servers in separate JVMs on 127.0.0.1; %d connections, "
+                String.format(Locale.ROOT, "Closed loop from one load JVM, servers in separate JVMs " + where() + "; %d connections, "
                         + "%d%% reads; each system swept over outstanding per connection %s (stop: < %.0f %% gain for 2 levels, "
                         + "p99 > %.0f ms, failures), %d s measured (+%d s warm-up) per level, after the same warm-up at "
                         + Math.min(Sweep.PRE_WARM_OUTSTANDING, sweepPlan().max()) + " in flight.", connections, reads,
@@ -342,7 +398,7 @@ public final class BenchMain implements Callable<Integer> {
     private <T> T withSystem(String name, int maxOutstanding, SystemTask<T> task) throws Exception {
         BenchSystem created = Systems.create(name);
         if (created instanceof ParallaxSystem parallax) {
-            parallax.runtime(runtime.clusterSettings()).tls(tls);
+            parallax.runtime(runtime.clusterSettings()).tls(tls).hosts(bed);
         }
         if (created instanceof ZooKeeperApiSystem zk) {
             zk.workload(zkWorkload());
@@ -369,6 +425,21 @@ public final class BenchMain implements Callable<Integer> {
             deleteTree(work);
         }
         return result;
+    }
+
+    /** Where the servers ran, and the caps, for the comparison's header. */
+    private String where() {
+        if (bed == null) {
+            return "on 127.0.0.1";
+        }
+        StringBuilder w = new StringBuilder("one per host of " + bed);
+        for (int h = 0; h < bed.hosts(); h++) {
+            Integer rate = capHost != null && capHost.containsKey(h) ? capHost.get(h) : cap;
+            if (rate != null) {
+                w.append(h == 0 ? ", egress capped: " : ", ").append("host ").append(h).append(' ').append(rate).append(" Mbit/s");
+            }
+        }
+        return w.append(" (bytes per command: what each host's link carried)").toString();
     }
 
     /** The workload of the ZooKeeper-API systems: {@code --zk-global} percent global commands. */

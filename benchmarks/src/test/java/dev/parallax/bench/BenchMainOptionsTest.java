@@ -57,6 +57,25 @@ class BenchMainOptionsTest {
     }
 
     @Test
+    @org.junit.jupiter.api.DisplayName("--hosts runs the parallax systems only; --cap and --cap-host need --hosts")
+    void hostsAreForTheParallaxSystemsAndCapsNeedHosts() {
+        StringWriter err = new StringWriter();
+        assertThat(new CommandLine(new BenchMain()).setErr(new PrintWriter(err)).execute("--system", "echo", "--hosts"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--hosts runs the parallax systems only, not echo");
+        StringWriter compare = new StringWriter();
+        assertThat(new CommandLine(new BenchMain()).setErr(new PrintWriter(compare))
+                .execute("--compare", "--systems", "parallax-none,jgroups-raft", "--hosts")).isEqualTo(2);
+        assertThat(compare.toString()).contains("not jgroups-raft");
+        StringWriter cap = new StringWriter();
+        assertThat(new CommandLine(new BenchMain()).setErr(new PrintWriter(cap)).execute("--cap", "200")).isEqualTo(2);
+        assertThat(cap.toString()).contains("--cap and --cap-host need --hosts");
+        BenchMain hetero = new BenchMain();
+        new CommandLine(hetero).parseArgs("--hosts", "--cap", "200", "--cap-host", "0=50,2=100");
+        assertThat(hetero.capHost).containsEntry(0, 50).containsEntry(2, 100);
+    }
+
+    @Test
     void tlsIsForTheParallaxSystemsAndNamesThem() {
         StringWriter err = new StringWriter();
         int code = new CommandLine(new BenchMain()).setErr(new PrintWriter(err)).execute("--system", "echo", "--tls");

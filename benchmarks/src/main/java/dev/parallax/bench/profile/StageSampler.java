@@ -40,7 +40,12 @@ public final class StageSampler {
 
     /** Samples {@code http://127.0.0.1:<port>/metrics}. */
     public StageSampler(int metricsPort) {
-        this.uri = URI.create("http://127.0.0.1:" + metricsPort + "/metrics");
+        this("127.0.0.1", metricsPort);
+    }
+
+    /** Samples {@code http://<host>:<port>/metrics} (a test-bed host's address). */
+    public StageSampler(String host, int metricsPort) {
+        this.uri = URI.create("http://" + host + ":" + metricsPort + "/metrics");
     }
 
     /**
@@ -103,7 +108,13 @@ public final class StageSampler {
      * @throws IOException if the endpoint cannot be read
      */
     public static Map<String, Double> totals(int metricsPort, List<String> meters) throws IOException, InterruptedException {
-        String text = scrape(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"));
+        return totals("127.0.0.1", metricsPort, meters);
+    }
+
+    /** As {@link #totals(int, List)}, on {@code host} (a test-bed host's address). */
+    public static Map<String, Double> totals(String host, int metricsPort, List<String> meters)
+            throws IOException, InterruptedException {
+        String text = scrape(URI.create("http://" + host + ":" + metricsPort + "/metrics"));
         Map<String, Double> out = new LinkedHashMap<>();
         for (String meter : meters) {
             Matcher m = Pattern.compile("(?m)^" + Pattern.quote(meter) + "(?:\\{[^}]*\\})?\\s+(\\S+)").matcher(text);

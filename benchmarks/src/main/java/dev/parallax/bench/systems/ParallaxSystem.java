@@ -1,5 +1,7 @@
 package dev.parallax.bench.systems;
 
+import dev.parallax.examples.testbed.Testbed;
+
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.client.SmrClient;
 import dev.parallax.core.runtime.ClusterConfig;
@@ -68,6 +70,7 @@ import java.util.Map;
  * replicas' metrics endpoints.
  */
 public final class ParallaxSystem implements BenchSystem {
+    private Testbed bed;
     private static final String MULTI_RING = ParallaxSpec.MULTI_RING;
     private static final String MULTICAST = MulticastOrdering.NAME;
     private static final String EXECUTION = ClusterConfig.EXECUTION.name();
@@ -264,6 +267,21 @@ public final class ParallaxSystem implements BenchSystem {
         return this;
     }
 
+    /**
+     * Runs the replicas one per host of {@code bed} (null: on 127.0.0.1); call before
+     * {@link #start}. {@link #bytesSent} then counts what each host's link carried.
+     *
+     * @throws IllegalArgumentException if the test bed has fewer hosts than this system has replicas
+     */
+    public ParallaxSystem hosts(Testbed bed) {
+        if (bed != null && bed.hosts() < replicas()) {
+            throw new IllegalArgumentException(name() + " runs " + replicas() + " replicas; the test bed has " + bed.hosts()
+                    + " hosts (./parallax testbed up --hosts " + replicas() + ")");
+        }
+        this.bed = bed;
+        return this;
+    }
+
     /** Runs the cluster and its clients with TLS (see the class comment); call before {@link #start}. */
     public ParallaxSystem tls(boolean on) {
         this.tls = on;
@@ -298,7 +316,7 @@ public final class ParallaxSystem implements BenchSystem {
     @Override
     public void start(Path workDir, Duration timeout) throws Exception {
         List<String> jvm = ReplicaProcesses.profiled(ReplicaProcesses.quiet(replicaJvm()));
-        cluster = new ReplicaCluster(spec(), workDir, jvm);
+        cluster = new ReplicaCluster(spec(), workDir, jvm, bed);
         cluster.startAll(timeout);
         clients = new ParallaxClients(cluster);
     }
@@ -335,10 +353,27 @@ public final class ParallaxSystem implements BenchSystem {
         return report;
     }
 
-    /** Per replica: bytes written to its peers and its clients ({@link ReplicaMetrics#bytesSent}). */
+    /**
+     * Per replica: bytes written to its peers and its clients ({@link ReplicaMetrics#bytesSent}); on
+     * a test bed, what its host's link carried (headers, datagrams and client replies included:
+     * {@link Testbed#sentBytes}).
+     */
     @Override
     public Map<String, Double> bytesSent() {
-        return ReplicaMetrics.bytesSent(cluster);
+        if (bed == null) {
+            return ReplicaMetrics.bytesSent(cluster);
+        }
+        Map<String, Double> sent = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < replicas(); i++) {
+            double v;
+            try {
+                v = bed.sentBytes(bed.hostOf(i));
+            } catch (java.io.IOException | RuntimeException e) {
+                v = -1;
+            }
+            sent.put("replica-" + i, v);
+        }
+        return sent;
     }
 
     /** Per replica: bytes sent to its peers, client replies excluded ({@link ReplicaMetrics#peerBytesSent}). */

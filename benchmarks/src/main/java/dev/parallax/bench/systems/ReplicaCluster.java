@@ -1,6 +1,8 @@
 package dev.parallax.bench.systems;
 
+import dev.parallax.examples.process.ClusterSecretFile;
 import dev.parallax.examples.process.ServerProcesses;
+import dev.parallax.examples.testbed.Testbed;
 
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.config.ClusterMembers;
@@ -37,7 +39,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The replica JVMs of a {@link ParallaxSpec} on 127.0.0.1, started through the product's public
+ * The replica JVMs of a {@link ParallaxSpec} on 127.0.0.1, or one per host of a {@link Testbed}
+ * (replica {@code i} in host {@code i mod N} through {@code ip netns exec}, its endpoints and
+ * metrics endpoint on the host's address, M-Ring's multicast on {@code eth0}), started through the product's public
  * command line: {@code java <flags> -cp <this class path> }{@value #PARALLAX_MAIN}{@code  replica
  * --config <dir>/cluster.properties --id <i> [--bootstrap] --metrics-port 0}, which is what
  * {@code ./parallax replica} runs. Construction picks the ports (members, clients, and for M-Ring a
@@ -66,6 +70,7 @@ public final class ReplicaCluster implements AutoCloseable {
     private final ServerProcesses processes;
     private final int[] metricsPorts;
     private final boolean[] launched;
+    private final Testbed bed;
 
     /**
      * Writes the cluster file of {@code spec} into {@code dir} (created if missing; durable state in
@@ -76,12 +81,27 @@ public final class ReplicaCluster implements AutoCloseable {
      * @throws IllegalArgumentException naming the key if the library's reader refuses the file
      */
     public ReplicaCluster(ParallaxSpec spec, Path dir, List<String> jvmOptions) throws IOException {
+        this(spec, dir, jvmOptions, null);
+    }
+
+    /**
+     * As {@link #ReplicaCluster(ParallaxSpec, Path, List)}, on the hosts of {@code bed} when it is
+     * not null.
+     */
+    public ReplicaCluster(ParallaxSpec spec, Path dir, List<String> jvmOptions, Testbed bed) throws IOException {
         this.spec = spec;
+        this.bed = bed;
         List<String> jvm = new ArrayList<>(replicaFlags());
         jvm.addAll(jvmOptions);
         this.processes = new ServerProcesses(dir, jvm);
         this.configFile = dir.resolve("cluster.properties");
-        Files.writeString(configFile, spec.clusterFile(deployment(spec, dir)), StandardCharsets.UTF_8);
+        Map<String, String> deployment = deployment(spec, dir);
+        if (bed != null) {
+            deployment.put("members", bed.place(deployment.get("members")));
+            deployment.put("clients", bed.place(deployment.get("clients")));
+            deployment.put("mring.interface", Testbed.INTERFACE);
+        }
+        Files.writeString(configFile, spec.clusterFile(deployment), StandardCharsets.UTF_8);
         this.config = ClusterConfig.load(configFile);
         this.metricsPorts = new int[spec.replicas()];
         this.launched = new boolean[spec.replicas()];
@@ -119,6 +139,10 @@ public final class ReplicaCluster implements AutoCloseable {
         if (!spec.settings().containsKey("mring.group")) {
             ThreadLocalRandom r = ThreadLocalRandom.current();
             d.put("mring.group", "239.255." + r.nextInt(1, 255) + "." + r.nextInt(1, 255));
+        }
+        // The key of M-Ring's datagram HMAC (mring.auth=hmac, the default) and of snapshots fetched from peers.
+        if (!spec.settings().containsKey(ReplicaKeys.CLUSTER_SECRET.name())) {
+            d.putAll(ClusterSecretFile.write(dir.resolve(ClusterSecretFile.NAME)));
         }
         if (!spec.settings().containsKey("threads") && System.getProperty(ThreadPlacement.PROPERTY) != null) {
             d.put("threads", ThreadPlacement.jvmDefault().configName());
@@ -274,7 +298,12 @@ public final class ReplicaCluster implements AutoCloseable {
             launched[id] = true;
         }
         args.addAll(List.of("--metrics-port", "0"));
-        processes.launch(name(id), PARALLAX_MAIN, args);
+        if (bed == null) {
+            processes.launch(name(id), PARALLAX_MAIN, args);
+        } else {
+            args.addAll(List.of("--metrics-host", metricsHost(id)));
+            processes.launch(name(id), PARALLAX_MAIN, args, bed.inHost(bed.hostOf(id)));
+        }
     }
 
     private void awaitReady(int id, Duration timeout) throws IOException, InterruptedException {
@@ -289,6 +318,16 @@ public final class ReplicaCluster implements AutoCloseable {
     /** Where replica {@code id} writes its output. */
     public Path log(int id) {
         return processes.log(name(id));
+    }
+
+    /** The address of replica {@code id}'s metrics endpoint: 127.0.0.1, or its test-bed host's. */
+    public String metricsHost(int id) {
+        return bed == null ? "127.0.0.1" : bed.address(bed.hostOf(id));
+    }
+
+    /** The test bed the replicas run on, if any. */
+    public Optional<Testbed> testbed() {
+        return Optional.ofNullable(bed);
     }
 
     /** The metrics port of replica {@code id} as its READY line reported, or -1. */
@@ -322,10 +361,10 @@ public final class ReplicaCluster implements AutoCloseable {
                 continue;
             }
             long view;
-            if (gauge(metricsPorts[i], "parallax_paxos_leader") == 1) {
-                view = gauge(metricsPorts[i], "parallax_paxos_view");
-            } else if (gauge(metricsPorts[i], "parallax_ring_coordinator") == 1) {
-                view = gauge(metricsPorts[i], "parallax_ring_round");
+            if (gauge(i, "parallax_paxos_leader") == 1) {
+                view = gauge(i, "parallax_paxos_view");
+            } else if (gauge(i, "parallax_ring_coordinator") == 1) {
+                view = gauge(i, "parallax_ring_round");
             } else {
                 continue;
             }
@@ -337,10 +376,10 @@ public final class ReplicaCluster implements AutoCloseable {
         return leader;
     }
 
-    /** The first sample of {@code metric} at {@code 127.0.0.1:port/metrics}, or -1 if unreachable or absent. */
-    private static long gauge(int port, String metric) {
+    /** The first sample of {@code metric} at replica {@code id}'s metrics endpoint, or -1 if unreachable or absent. */
+    private long gauge(int id, String metric) {
         try {
-            String body = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+            String body = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + metricsHost(id) + ":" + metricsPorts[id] + "/metrics"))
                     .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString()).body();
             for (String line : body.split("\n")) {
                 if (line.startsWith(metric + "{") || line.startsWith(metric + " ")) {

@@ -30,7 +30,7 @@ final class ReplicaLoadSampler {
     private ReplicaLoadSampler(ReplicaCluster cluster) {
         this.cluster = cluster;
         this.leader = Math.max(0, cluster.leader());
-        this.sampler = new StageSampler(cluster.metricsPort(leader));
+        this.sampler = new StageSampler(cluster.metricsHost(leader), cluster.metricsPort(leader));
         this.threadsBefore = new ThreadCpu[cluster.size()];
         for (int i = 0; i < threadsBefore.length; i++) {
             threadsBefore[i] = ThreadCpu.snapshot(cluster.pid(i));

@@ -41,7 +41,7 @@ final class ReplicaMetrics {
                 + "instances decided, messages dropped inbound / at send queues):").append(System.lineSeparator());
         for (int i = 0; i < cluster.size(); i++) {
             try {
-                Map<String, Double> t = StageSampler.totals(cluster.metricsPort(i), HEALTH_METERS);
+                Map<String, Double> t = StageSampler.totals(cluster.metricsHost(i), cluster.metricsPort(i), HEALTH_METERS);
                 sb.append("  replica ").append(i).append(':');
                 t.forEach((k, v) -> sb.append(' ').append(k.replace("parallax_", "")).append('=').append(String.format(
                         Locale.ROOT, "%.0f", v)));
@@ -85,7 +85,7 @@ final class ReplicaMetrics {
         for (int i = 0; i < cluster.size(); i++) {
             double v;
             try {
-                v = StageSampler.totals(cluster.metricsPort(i), meters).values().stream()
+                v = StageSampler.totals(cluster.metricsHost(i), cluster.metricsPort(i), meters).values().stream()
                         .mapToDouble(Double::doubleValue).sum();
             } catch (IOException e) {
                 v = -1;

@@ -24,6 +24,7 @@ public final class Systems {
             new Entry("parallax-uring-every-batch", () -> new ParallaxSystem("every-batch", "u-ring")),
             new Entry("parallax-mring-every-batch", () -> new ParallaxSystem("every-batch", "m-ring")),
             new Entry("parallax-n5-none", () -> new ParallaxSystem("none", null, 5)),
+            new Entry("parallax-spaxos-n5-none", () -> new ParallaxSystem("none", "s-paxos", 5)),
             new Entry("parallax-uring-n5-none", () -> new ParallaxSystem("none", "u-ring", 5)),
             new Entry("parallax-mring-n5-none", () -> new ParallaxSystem("none", "m-ring", 5)),
             new Entry("parallax-multiring-1", () -> ParallaxSystem.multiRing(1)),

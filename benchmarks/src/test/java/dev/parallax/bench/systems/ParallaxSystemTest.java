@@ -70,6 +70,21 @@ class ParallaxSystemTest {
     }
 
     @Test
+    @org.junit.jupiter.api.DisplayName("an M-Ring cluster's file names a cluster secret of its own: M-Ring's datagrams are "
+            + "authenticated (mring.auth=hmac), and a replica without a secret refuses to start (a regression: the "
+            + "parallax-mring-* systems did not start once the datagrams were authenticated)")
+    void anMRingClusterHasASecret(@TempDir Path dir) throws Exception {
+        ParallaxSystem mring = (ParallaxSystem) Systems.create("parallax-mring-none");
+        try (ReplicaCluster cluster = new ReplicaCluster(mring.spec(), dir, java.util.List.of())) {
+            String file = java.nio.file.Files.readString(cluster.configFile());
+            java.util.regex.Matcher secret = java.util.regex.Pattern.compile("(?m)^cluster\\.secret=(.+)$").matcher(file);
+            assertThat(secret.find()).as("cluster.secret in %s", file).isTrue();
+            assertThat(java.nio.file.Files.size(Path.of(secret.group(1).strip()))).isPositive();
+            assertThat(file).doesNotContain("mring.auth");
+        }
+    }
+
+    @Test
     void unknownSyncPoliciesAndSystemsAreRejectedWithTheChoices() {
         assertThatThrownBy(() -> new ParallaxSystem("sometimes")).hasMessageContaining("none, every-batch or memory");
         assertThatThrownBy(() -> Systems.create("raft-of-theseus")).hasMessageContaining("parallax-none")

@@ -1,5 +1,6 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.examples.process.ClusterSecretFile;
 import dev.parallax.core.wire.tls.ClusterCertificates;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -189,6 +189,7 @@ final class ChaosCommand implements Callable<Integer> {
             Outcome o;
             try (KernelFaults kernel = bed != null ? new KernelFaults(bed) : null) {
                 NetworkFaults.Links links = kernel != null ? NetworkFaults.kernelLinks(cluster, kernel) : NetworkFaults.endpointLinks(cluster);
+                kernelDelays = kernel != null && kernel.delaySupported();
                 o = runChaos(out, cluster, links, run, partitioned, members);
             }
             out.println();
@@ -200,7 +201,8 @@ final class ChaosCommand implements Callable<Integer> {
             } else {
                 out.printf("  faults           %d kills, %d restarts, %d partitions, %d one-way cuts, %d bridges%s%n", o.kills,
                         o.restarts, o.partitions, o.oneWayCuts, o.bridges, bed == null ? ""
-                                : ", " + o.lossy + " lossy-link spells, " + o.caps + " capped hosts (in the kernel)");
+                                : ", " + o.lossy + " lossy-link spells, " + o.caps + " capped hosts, " + o.delays + " delayed hosts (in the kernel)"
+                                        + (kernelDelays ? "" : "; delay skipped: this kernel has no sch_netem"));
             }
             if (o.nemesis != null) {
                 out.printf("  membership       %d voters replaced, %d leadership transfers, %d failed; voters now %s%n",
@@ -284,7 +286,7 @@ final class ChaosCommand implements Callable<Integer> {
         return exit(ok, work);
     }
 
-    private record Outcome(int kills, int restarts, int partitions, int oneWayCuts, int bridges, int lossy, int caps,
+    private record Outcome(int kills, int restarts, int partitions, int oneWayCuts, int bridges, int lossy, int caps, int delays,
                            long acked, long failed,
                            long multiPartition, CheckResult check, long lost, boolean converged, String convergence,
                            MembershipNemesis nemesis) {
@@ -296,6 +298,9 @@ final class ChaosCommand implements Callable<Integer> {
      * {@link MembershipNemesis} of {@code members} if given: then the clients know every endpoint a
      * joining replica may have, and the convergence is the final voters'), then the checks.
      */
+    /** Whether the kernel's faults could delay packets (sch_netem), for the results. */
+    private boolean kernelDelays;
+
     private Outcome runChaos(PrintStream out, ProcessCluster cluster, NetworkFaults.Links links, Duration run, boolean partitioned,
             ClusterMembership members)
             throws Exception {
@@ -335,7 +340,8 @@ final class ChaosCommand implements Callable<Integer> {
                 } else {
                     NetworkFaults.Counts n = new NetworkFaults().run(out, members != null ? members : NetworkFaults.of(cluster),
                             links, rnd, run, () -> elapsed(load), nemesis);
-                    faults = new int[]{n.kills(), n.restarts(), n.partitions(), n.oneWayCuts(), n.bridges(), n.lossy(), n.caps()};
+                    faults = new int[]{n.kills(), n.restarts(), n.partitions(), n.oneWayCuts(), n.bridges(), n.lossy(), n.caps(),
+                            n.delays()};
                 }
                 KillRestartFaults.stop(running, workers);
                 load.stop(Duration.ofSeconds(60));
@@ -352,7 +358,7 @@ final class ChaosCommand implements Callable<Integer> {
                     convergence = c.description();
                 }
                 CheckResult check = HistoryClient.check(history);
-                return new Outcome(faults[0], faults[1], faults[2], faults[3], faults[4], faults[5], faults[6], load.completed(), load.failed(),
+                return new Outcome(faults[0], faults[1], faults[2], faults[3], faults[4], faults[5], faults[6], faults[7], load.completed(), load.failed(),
                         load.multiPartitionCompleted(), check, lost, converged, convergence, nemesis);
             }
         } finally {
@@ -363,11 +369,11 @@ final class ChaosCommand implements Callable<Integer> {
         }
     }
 
-    /** {@link KillRestartFaults}: kills and restarts, no network faults; {kills, restarts, 0, 0, 0, 0, 0}. */
+    /** {@link KillRestartFaults}: kills and restarts, no network faults; {kills, restarts, 0, 0, 0, 0, 0, 0}. */
     private static int[] killAndRestart(PrintStream out, ProcessCluster cluster, Random rnd, Duration run, ClosedLoopLoad load)
             throws Exception {
         KillRestartFaults.Counts counts = KillRestartFaults.run(out, cluster, rnd, run, () -> elapsed(load));
-        return new int[]{counts.kills(), counts.restarts(), 0, 0, 0, 0, 0};
+        return new int[]{counts.kills(), counts.restarts(), 0, 0, 0, 0, 0, 0};
     }
 
     private static double elapsed(ClosedLoopLoad load) {

@@ -19,8 +19,9 @@ import java.util.stream.IntStream;
  * bridged (two replicas cut from each other, both reaching the rest). The cuts are made by
  * {@link Links}: the replicas' fault endpoint ({@code --fault-control}, {@link #endpointLinks}), or
  * the kernel between test-bed hosts ({@link #kernelLinks}), which adds two shapes: lossy links
- * (each directed link between replicas drops a random 5 to 30 % of its packets) and a capped host
- * (one replica's egress at 2 to 20 Mbit/s). With a {@link Nemesis} (the membership chaos), one step
+ * (each directed link between replicas drops a random 5 to 30 % of its packets), a capped host
+ * (one replica's egress at 2 to 20 Mbit/s) and, where the kernel has sch_netem, a delayed host (5 to
+ * 50 ms on one replica's egress; skipped with a note otherwise). With a {@link Nemesis} (the membership chaos), one step
  * in two with every replica up and no partition in place is the nemesis' instead. At the end every
  * link is healed and every replica down restarted.
  *
@@ -78,6 +79,16 @@ final class NetworkFaults {
         default void cap(int replica, int mbit) throws IOException {
             throw new UnsupportedOperationException("caps need the kernel's faults (--hosts)");
         }
+
+        /** Whether {@link #delay} works: the kernel's faults, on a kernel with sch_netem. */
+        default boolean delays() {
+            return false;
+        }
+
+        /** Delays {@code replica}'s egress by {@code millis}. */
+        default void delay(int replica, int millis) throws IOException {
+            throw new UnsupportedOperationException("delay needs the kernel's faults on a kernel with sch_netem");
+        }
     }
 
     /** A further fault, run with every replica up and no partition in place; prints what it did. */
@@ -87,7 +98,7 @@ final class NetworkFaults {
     }
 
     /** What was done. */
-    record Counts(int kills, int restarts, int partitions, int oneWayCuts, int bridges, int lossy, int caps) {
+    record Counts(int kills, int restarts, int partitions, int oneWayCuts, int bridges, int lossy, int caps, int delays) {
     }
 
     /** {@code cluster}'s replicas, restarted as they were first started (without {@code --bootstrap}). */
@@ -170,6 +181,16 @@ final class NetworkFaults {
             public void cap(int replica, int mbit) throws IOException {
                 kernel.cap(bed.hostOf(replica), mbit);
             }
+
+            @Override
+            public boolean delays() {
+                return kernel.delaySupported();
+            }
+
+            @Override
+            public void delay(int replica, int millis) throws IOException {
+                kernel.delay(bed.hostOf(replica), millis);
+            }
         };
     }
 
@@ -184,6 +205,7 @@ final class NetworkFaults {
             Nemesis nemesis) throws Exception {
         int lossy = 0;
         int caps = 0;
+        int delays = 0;
         int kills = 0;
         int restarts = 0;
         int partitions = 0;
@@ -219,7 +241,9 @@ final class NetworkFaults {
             } else if (down < 0) {
                 int v = rnd.nextInt(n);
                 int victim = ids[v];
-                int shape = rnd.nextInt(links.kernel() ? 6 : 4);
+                // The kernel's shapes are drawn whether or not this kernel can delay, so that a seed
+                // gives the same schedule on every machine; a delay it cannot make is skipped.
+                int shape = rnd.nextInt(links.kernel() ? 7 : 4);
                 if (shape == 0) {
                     for (int other : ids) {
                         if (other != victim) {
@@ -254,6 +278,16 @@ final class NetworkFaults {
                     links.cap(victim, mbit);
                     caps++;
                     partitioned = "replica " + victim + "'s egress capped at " + mbit + " Mbit/s (kernel)";
+                } else if (shape == 6) {
+                    int millis = 5 + rnd.nextInt(46);
+                    if (!links.delays()) {
+                        out.printf("  %6.1f s  delay of replica %d's egress skipped: this kernel has no sch_netem%n",
+                                elapsed.getAsDouble(), victim);
+                        continue;
+                    }
+                    links.delay(victim, millis);
+                    delays++;
+                    partitioned = "replica " + victim + "'s egress delayed by " + millis + " ms (kernel, netem)";
                 } else {
                     for (int other : ids) {
                         if (other != victim) {
@@ -279,7 +313,7 @@ final class NetworkFaults {
             }
         }
         out.printf("  %6.1f s  faults stopped; every replica up%n", elapsed.getAsDouble());
-        return new Counts(kills, restarts, partitions, oneWayCuts, bridges, lossy, caps);
+        return new Counts(kills, restarts, partitions, oneWayCuts, bridges, lossy, caps, delays);
     }
 
     /** The first replica that is not running, or -1. */

@@ -1,5 +1,6 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.examples.process.ClusterSecretFile;
 import dev.parallax.examples.process.ServerProcesses;
 import dev.parallax.examples.testbed.Testbed;
 

@@ -8,7 +8,7 @@ import java.util.List;
  * Network faults done by the kernel between the hosts of a {@link Testbed}, never by the replicas:
  * each host gets an nftables table {@code inet parallax} whose input chain drops what the faults
  * say, by source address, so unicast (TCP) and M-Ring's IP multicast are dropped alike; and a tc
- * token bucket on a host's link caps its egress. A drop is set on the receiving host: link
+ * token bucket on a host's link caps its egress ({@link Testbed#cap}). A drop is set on the receiving host: link
  * {@code a -> b} is cut (or made lossy) in {@code b}'s input. Traffic from and to the root
  * namespace (clients) is never touched.
  *
@@ -79,23 +79,14 @@ public final class KernelFaults implements AutoCloseable {
         return total;
     }
 
-    /** Caps host {@code host}'s egress at {@code mbit} Mbit/s (a tc token bucket of about 2 ms at the rate, at least 32 KiB). */
+    /** Caps host {@code host}'s egress at {@code mbit} Mbit/s ({@link Testbed#cap}). */
     public void cap(int host, int mbit) throws IOException {
-        if (mbit < 1) {
-            throw new IllegalArgumentException("a cap is at least 1 Mbit/s, not " + mbit);
-        }
-        long burst = Math.max(32_768, (long) mbit * 1_000_000 / 8 / 500);
-        bed.runIn(host, List.of("tc", "qdisc", "replace", "dev", Testbed.INTERFACE, "root", "tbf", "rate", mbit + "mbit",
-                "burst", Long.toString(burst), "latency", "50ms"));
+        bed.cap(host, mbit);
     }
 
-    /** Removes host {@code host}'s cap or delay (idempotent). */
+    /** Removes host {@code host}'s cap or delay (idempotent; {@link Testbed#uncap}). */
     public void uncap(int host) throws IOException {
-        try {
-            bed.runIn(host, List.of("tc", "qdisc", "del", "dev", Testbed.INTERFACE, "root"));
-        } catch (IOException none) {
-            // No qdisc of ours: nothing to remove.
-        }
+        bed.uncap(host);
     }
 
     /** Whether this kernel can delay packets (sch_netem); probed once on host 0. */

@@ -144,6 +144,41 @@ public final class Testbed {
         }).collect(Collectors.joining(","));
     }
 
+    /**
+     * Caps host {@code host}'s egress at {@code mbit} Mbit/s: a tc token bucket on its link of about
+     * 2 ms at the rate, at least 32 KiB (as {@code scripts/testbed.sh cap} does).
+     *
+     * @throws IllegalArgumentException if {@code mbit} is below 1
+     * @throws IOException if tc refuses
+     */
+    public void cap(int host, int mbit) throws IOException {
+        if (mbit < 1) {
+            throw new IllegalArgumentException("a cap is at least 1 Mbit/s, not " + mbit);
+        }
+        long burst = Math.max(32_768, (long) mbit * 1_000_000 / 8 / 500);
+        runIn(host, List.of("tc", "qdisc", "replace", "dev", INTERFACE, "root", "tbf", "rate", mbit + "mbit",
+                "burst", Long.toString(burst), "latency", "50ms"));
+    }
+
+    /** Removes host {@code host}'s cap (or delay): idempotent. */
+    public void uncap(int host) throws IOException {
+        try {
+            runIn(host, List.of("tc", "qdisc", "del", "dev", INTERFACE, "root"));
+        } catch (IOException none) {
+            // No qdisc of ours: nothing to remove.
+        }
+    }
+
+    /**
+     * The bytes host {@code host} has sent on its link since the test bed came up, every header and
+     * datagram included: what the bridge side of its veth pair received.
+     *
+     * @throws IOException if the link is gone
+     */
+    public long sentBytes(int host) throws IOException {
+        return Long.parseLong(Files.readString(Path.of("/sys/class/net/" + prefix + "-v" + host + "/statistics/rx_bytes")).strip());
+    }
+
     /** Runs {@code command} in host {@code host}; its output. */
     public String runIn(int host, List<String> command) throws IOException {
         List<String> cmd = new ArrayList<>(inHost(host));

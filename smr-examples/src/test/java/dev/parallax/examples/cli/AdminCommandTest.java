@@ -1,5 +1,6 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.examples.process.ClusterSecretFile;
 import dev.parallax.core.config.ClusterSecret;
 import dev.parallax.core.spi.MembershipAdmin;
 import dev.parallax.core.spi.MembershipAdmin.MembershipChangeRefused;

@@ -1,5 +1,6 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.examples.process.ClusterSecretFile;
 import dev.parallax.core.GroupSet;
 import dev.parallax.core.client.ClientConfig;
 import dev.parallax.core.client.CommandRejectedException;

@@ -1,5 +1,6 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.examples.process.ClusterSecretFile;
 import dev.parallax.core.testkit.Await;
 import dev.parallax.examples.volery.zk.LocalVoleryBackend;
 import dev.parallax.examples.volery.zk.ZkServer;

@@ -1,4 +1,4 @@
-package dev.parallax.examples.cli;
+package dev.parallax.examples.process;
 
 import dev.parallax.core.config.ClusterSecret;
 import dev.parallax.core.config.ReplicaKeys;
@@ -15,11 +15,11 @@ import java.util.Map;
  * Writes a new cluster secret ({@code cluster.secret}): {@value ClusterSecret#GENERATED_BYTES}
  * random bytes in a file only its owner may read or write (mode 0600 where the file system has
  * POSIX permissions), replacing any earlier one. {@code ./parallax certs} and the clusters the CLI
- * launches use it. Stateless; blocks for the write.
+ * launches (and the benchmarks' replica clusters) use it. Stateless; blocks for the write.
  */
-final class ClusterSecretFile {
+public final class ClusterSecretFile {
     /** The file name {@code certs} and launched clusters use. */
-    static final String NAME = "cluster.secret";
+    public static final String NAME = "cluster.secret";
 
     private ClusterSecretFile() {
     }
@@ -29,7 +29,7 @@ final class ClusterSecretFile {
      *
      * @return the cluster-file key naming it, {@code cluster.secret=<absolute path>}
      */
-    static Map<String, String> write(Path file) throws IOException {
+    public static Map<String, String> write(Path file) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
