@@ -2,6 +2,8 @@ package dev.parallax.bench.systems;
 
 import dev.parallax.bench.BenchMain;
 import dev.parallax.examples.testbed.Testbed;
+import dev.parallax.core.testkit.Commands;
+import dev.parallax.core.testkit.Commands.Run;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -10,12 +12,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
+import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,35 +38,12 @@ class TestbedBenchTest {
     private static final String PREFIX = "plxb";
     private static final String NET = "10.213.50";
 
-    private record Run(int code, String output) {
-    }
-
     private static Path script() {
-        Path p = Path.of("").toAbsolutePath();
-        while (p != null && !Files.isRegularFile(p.resolve("scripts/testbed.sh"))) {
-            p = p.getParent();
-        }
-        assertThat(p).as("scripts/testbed.sh above the working directory").isNotNull();
-        return p.resolve("scripts/testbed.sh");
+        return Commands.above("scripts/testbed.sh");
     }
 
     private static Run command(List<String> cmd, long timeoutSeconds) throws IOException, InterruptedException {
-        ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true);
-        b.environment().put(Testbed.PREFIX_ENV, PREFIX);
-        b.environment().put(Testbed.NET_ENV, NET);
-        Path log = Files.createTempFile("parallax-testbed-bench-", ".log");
-        b.redirectOutput(log.toFile());
-        Process p = b.start();
-        try {
-            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor();
-                throw new AssertionError(String.join(" ", cmd) + " still running after " + timeoutSeconds + " s:\n"
-                        + Files.readString(log));
-            }
-            return new Run(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
-        } finally {
-            Files.deleteIfExists(log);
-        }
+        return Commands.run(cmd, Map.of(Testbed.PREFIX_ENV, PREFIX, Testbed.NET_ENV, NET), Duration.ofSeconds(timeoutSeconds));
     }
 
     @BeforeAll

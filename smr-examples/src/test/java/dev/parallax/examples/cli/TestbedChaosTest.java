@@ -2,6 +2,8 @@ package dev.parallax.examples.cli;
 
 import dev.parallax.examples.testbed.KernelFaults;
 import dev.parallax.examples.testbed.Testbed;
+import dev.parallax.core.testkit.Commands;
+import dev.parallax.core.testkit.Commands.Run;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -17,7 +19,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
+import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -45,31 +48,14 @@ class TestbedChaosTest {
     private static final String NET = NETS[0];
     private static final String SMALL_JVMS = "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
 
-    private record Run(int code, String output) {
-    }
-
     private static Run command(List<String> cmd, long timeoutSeconds) throws IOException, InterruptedException {
         return command(cmd, timeoutSeconds, 0);
     }
 
     /** Runs {@code cmd} with test bed {@code bed}'s environment; its exit code and output. */
     private static Run command(List<String> cmd, long timeoutSeconds, int bed) throws IOException, InterruptedException {
-        ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true);
-        b.environment().put(Testbed.PREFIX_ENV, PREFIXES[bed]);
-        b.environment().put(Testbed.NET_ENV, NETS[bed]);
-        Path log = Files.createTempFile("parallax-testbed-", ".log");
-        b.redirectOutput(log.toFile());
-        Process p = b.start();
-        try {
-            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor();
-                throw new AssertionError(String.join(" ", cmd) + " still running after " + timeoutSeconds + " s:\n"
-                        + Files.readString(log));
-            }
-            return new Run(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
-        } finally {
-            Files.deleteIfExists(log);
-        }
+        return Commands.run(cmd, Map.of(Testbed.PREFIX_ENV, PREFIXES[bed], Testbed.NET_ENV, NETS[bed]),
+                Duration.ofSeconds(timeoutSeconds));
     }
 
     private static Run script(int bed, String... args) throws IOException, InterruptedException {

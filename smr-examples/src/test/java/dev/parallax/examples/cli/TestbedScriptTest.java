@@ -1,5 +1,7 @@
 package dev.parallax.examples.cli;
 
+import dev.parallax.core.testkit.Commands;
+import dev.parallax.core.testkit.Commands.Run;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -15,6 +17,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,17 +32,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class TestbedScriptTest {
     private static final String NET = "10.213.48";
 
-    private record Run(int code, String output) {
-    }
-
     /** scripts/testbed.sh of this checkout. */
     static Path script() {
-        Path p = Path.of("").toAbsolutePath();
-        while (p != null && !Files.isRegularFile(p.resolve("scripts/testbed.sh"))) {
-            p = p.getParent();
-        }
-        assertThat(p).as("scripts/testbed.sh above the working directory").isNotNull();
-        return p.resolve("scripts/testbed.sh");
+        return Commands.above("scripts/testbed.sh");
     }
 
     private static Run run(String... args) throws IOException, InterruptedException {
@@ -48,13 +44,7 @@ class TestbedScriptTest {
     }
 
     private static Run runCommand(List<String> cmd) throws IOException, InterruptedException {
-        ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true);
-        b.environment().put("PARALLAX_TESTBED_PREFIX", "plxt");
-        b.environment().put("PARALLAX_TESTBED_NET", NET);
-        Process p = b.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("%s finished", cmd).isTrue();
-        return new Run(p.exitValue(), out);
+        return Commands.run(cmd, Map.of("PARALLAX_TESTBED_PREFIX", "plxt", "PARALLAX_TESTBED_NET", NET), Duration.ofSeconds(60));
     }
 
     @BeforeEach
