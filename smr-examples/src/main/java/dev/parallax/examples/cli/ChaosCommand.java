@@ -269,8 +269,8 @@ final class ChaosCommand implements Callable<Integer> {
     private int volery(PrintStream out, Duration run, Path work, Testbed bed) throws Exception {
         boolean ok;
         try (ProcessCluster cluster = PartitionedClusters.volery(work, service.partitions(), java.util.Map.of(), bed)) {
-            out.printf("Parallax chaos: Volery, %s x 3 replica processes with durable state, %s of kills and "
-                    + "restarts (seed %d), work directory %s%n", service.describePartitions(), run, seed, work);
+            out.printf("Parallax chaos: Volery, %s x 3 replica processes with durable state %s, %s of kills and "
+                    + "restarts (seed %d), work directory %s%n", service.describePartitions(), TestbedOption.where(bed), run, seed, work);
             cluster.startAll(Duration.ofSeconds(90));
             VoleryChaos.Outcome o = new VoleryChaos(out, seed, historyClients).run(cluster, run);
             out.println();
