@@ -29,6 +29,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * Runs its own test bed (prefix {@code plxt}, 10.213.48.0/24) so an operator's ({@code plx}) is left
  * alone. Skipped, with the script's reason printed, where it cannot run (not root, no namespaces).
  */
+@org.junit.jupiter.api.Tag("testbed")
 class TestbedScriptTest {
     private static final String NET = "10.213.48";
 
