@@ -17,6 +17,8 @@ package dev.parallax.ringpaxos;
 final class LogicalNumbering {
     private long next;
     private long skipsDecided;
+    /** The logical next right after the last client value emitted (0 before any). */
+    private long valueNext;
 
     /** Rule 1 applied to one value: the logical next after {@code vid} when it was {@code next} before. */
     static long after(long next, ValueId vid) {
@@ -32,6 +34,14 @@ final class LogicalNumbering {
             skipsDecided++;
         }
         next = after(next, vid);
+        if (!vid.isSkip() && !vid.isNoop() && !vid.isConfig()) {
+            valueNext = next;
+        }
+    }
+
+    /** The logical next right after the last client value emitted: what a merge waiting on that value needs the other rings to reach. */
+    long valueNext() {
+        return valueNext;
     }
 
     /** The logical index the next client value takes. */

@@ -223,6 +223,9 @@ public final class RingConfig {
     /** {@code ring.delta.ms}: Δ, how often the coordinator checks whether a skip is due (with λ &gt; 0). */
     public long skipIntervalNanos() { return values.get(RingKeys.DELTA).toNanos(); }
 
+    /** {@code ring.skip.demand}: whether an idle ring skips when another ring of its process decided past it. */
+    public boolean skipOnDemand() { return values.get(RingKeys.SKIP_DEMAND).equals("on"); }
+
     /** {@code mring.group}: the IP-multicast group address. */
     public String mringGroup() { return values.get(RingKeys.MRING_GROUP); }
 

@@ -555,6 +555,16 @@ public final class RingEngine implements Engine {
         return delivery.logical().next();
     }
 
+    long valueFrontier() {
+        return delivery.logical().valueNext();
+    }
+
+    /** Skip on demand ({@link RingOpening#skipOnDemand}): another ring of the process decided up to {@code upTo}. */
+    void onSkipDemand(long upTo, long now, Effects<RingWire, RingRecord, RingValue> out) {
+        this.now = now;
+        opening.skipOnDemand(upTo, now, out);
+    }
+
     /** The skip pacer (its lead: {@link RingPaxosCore#paceLead}). */
     SkipPacer pacer() {
         return pacer;
@@ -595,6 +605,7 @@ public final class RingEngine implements Engine {
         sink.accept("layout.lagging.left.out", counters.laggingLeftOut());
         sink.accept("skips.proposed", coordinator.skipsOpened());
         sink.accept("skips.decided", delivery.logical().skipsDecided());
+        sink.accept("skips.demanded", opening.demandedSkips());
         sink.accept("proposals.capped", pacer.capped());
         variant.reportEvents(sink);
     }

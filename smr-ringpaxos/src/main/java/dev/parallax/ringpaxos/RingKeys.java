@@ -98,6 +98,12 @@ public final class RingKeys {
                 }
                 return v;
             });
+    /** {@code ring.skip.demand}. */
+    public static final ConfigKey<String> SKIP_DEMAND = ConfigKey.choice("ring.skip.demand", "on",
+            "With ring.lambda > 0 (Multi-Ring): on, an idle ring's coordinator skips at once when another ring of its "
+                    + "process decided past it, so that the merge does not wait for the next paced skip (up to ring.delta.ms); "
+                    + "off: paced skips only (the paper's Algorithm 1, for the λ/Δ ablations).",
+            "on", "off");
     /** {@code ring.delta.ms}: at most {@link RingConfig#MAX_SKIP_INTERVAL}. */
     public static final ConfigKey<Duration> DELTA = ConfigKey.millis("ring.delta.ms", 5, 1, Long.MAX_VALUE,
             "Δ, how often the coordinator checks whether a skip is due (with ring.lambda > 0); at most 60000 ms.")
@@ -172,7 +178,7 @@ public final class RingKeys {
     /** Every Ring Paxos key, in the order of docs/protocols/ring-paxos.md. */
     public static final KeyTable TABLE = KeyTable.of("Ring Paxos", WINDOW, BATCH_BYTES, BATCH_TIMEOUT, EAGER_BELOW, PACKET_BYTES,
             HEARTBEAT, SUSPECT, RETRANSMIT, CATCH_UP, CATCH_UP_MAX_INSTANCES, CATCH_UP_MAX_BYTES, STALL, REJOIN_BACKOFF,
-            REJOIN_LAG, MAX_BACKLOG, MEMBER_IDS, MAX_PENDING, PROPOSAL_RETRY, RESTART_HOLD, LAMBDA, DELTA, MRING_GROUP, MRING_PORT,
+            REJOIN_LAG, MAX_BACKLOG, MEMBER_IDS, MAX_PENDING, PROPOSAL_RETRY, RESTART_HOLD, LAMBDA, DELTA, SKIP_DEMAND, MRING_GROUP, MRING_PORT,
             MRING_INTERFACE, MRING_TTL, MRING_PACKET_BYTES, MRING_SOCKET_BUFFER_BYTES, MRING_WINDOW_MIN, MRING_RETRANSMIT,
             MRING_RETRANSMIT_MAX_BYTES, MRING_FC_THRESHOLD, MRING_FC_DECREASE, MRING_FC_INCREASE, MRING_LEARNER_BUFFER,
             MRING_LEARNER_BUFFER_BYTES, MRING_AUTH, MRING_TEST_FAULTS);

@@ -108,6 +108,37 @@ final class RingOpening {
         openMore(now, out);
     }
 
+    /**
+     * Skip on demand (Multi-Ring Paxos; seed 003 (Ring Paxos / Multi-Ring / P-SMR) ch. 5, Alg. 1):
+     * another ring of this process decided up to logical {@code upTo}, so the merge (task 4) waits
+     * on this ring. The paper leaves an idle ring behind until its next paced skip, up to Δ later;
+     * a leading coordinator with nothing queued skips now, to {@code min(upTo, its target with the
+     * lead)} — never past its own clock's target, so a demand skip never raises a lead (the pacer's
+     * hybrid clock stays a clock). Nothing while recovering, handing over, or with client values
+     * queued (they advance the ring themselves). True if a skip was offered.
+     */
+    boolean skipOnDemand(long upTo, long now, Effects<RingWire, RingRecord, RingValue> out) {
+        if (!pacer.enabled() || !rounds.leading() || recovery.recovering() || handOver.holdsOpening()
+                || coordinator.queuedHead() != null) {
+            return false;
+        }
+        long target = Math.min(upTo, pacer.target(now));
+        if (pacer.estimate(logical.next()) >= target) {
+            return false;
+        }
+        coordinator.offerSkip(ValueId.skip(target));
+        demandedSkips++;
+        openMore(now, out);
+        return true;
+    }
+
+    /** Skips offered on demand (event {@code skips.demanded}). */
+    long demandedSkips() {
+        return demandedSkips;
+    }
+
+    private long demandedSkips;
+
     /** The coordinator opens more instances if its window and bounds allow (C3), unless it hands over (T1). */
     void openMore(long now, Effects<RingWire, RingRecord, RingValue> out) {
         if (!rounds.leading() || recovery.recovering() || handOver.holdsOpening()) {

@@ -101,11 +101,21 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
     private volatile long watchedMask;
 
     private final PaceShare pace;
+    /** This ring's part in skips on demand, or null (no share, λ = 0 or {@code ring.skip.demand=off}). */
+    private final DemandSlot demand;
 
     private RingPaxosBroadcast(Parts<RingConfig, RingWire> p, RingPaxosCore.Observer observer, LongSupplier floor,
                                LongFunction<ByteBuffer> skipEncoder, PaceShare pace) {
         RingConfig config = p.config();
         this.pace = pace;
+        this.demand = pace != null && config.lambda() > 0 && config.skipOnDemand()
+                ? pace.join(upTo -> {
+                    ProtocolRuntime<RingWire, RingRecord, RingValue, RingPaxosCore> rt = protocolRuntime();
+                    if (rt != null) {
+                        rt.runOnCore((core, now, out) -> core.onSkipDemand(upTo, now, out)); // full queue: the paced skip comes
+                    }
+                })
+                : null;
         int self = p.self();
         this.self = self;
         RuntimeOptions options = p.options();
@@ -170,6 +180,61 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
         public long lead() {
             return lead.get();
         }
+
+        /** The rings of this process taking part in skips on demand. */
+        private final java.util.List<DemandSlot> slots = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        /**
+         * A ring joins skips on demand ({@code ring.skip.demand=on}): {@code poke} asks its core for a
+         * skip to a logical instance ({@link RingPaxosCore#onSkipDemand}) from another ring's thread
+         * and must not block.
+         */
+        DemandSlot join(java.util.function.LongConsumer poke) {
+            DemandSlot slot = new DemandSlot(poke);
+            slots.add(slot);
+            return slot;
+        }
+
+        /**
+         * A ring's protocol thread, after a work cycle: its logical next, the frontier of its client
+         * values ({@link RingPaxosCore#valueFrontier}) and whether this member coordinates it. When
+         * the frontier grew, every other ring coordinated here whose logical next is behind it is
+         * poked once for that frontier: the merge waits on it.
+         */
+        void published(DemandSlot slot, long logicalNext, long valueFrontier, boolean coordinating) {
+            slot.logicalNext = logicalNext;
+            slot.coordinating = coordinating;
+            if (valueFrontier <= slot.valueFrontier) {
+                return;
+            }
+            slot.valueFrontier = valueFrontier;
+            for (DemandSlot other : slots) {
+                if (other != slot && other.coordinating && other.logicalNext < valueFrontier) {
+                    long asked = other.demanded.get();
+                    if (asked < valueFrontier && other.demanded.compareAndSet(asked, valueFrontier)) {
+                        other.poke.accept(valueFrontier);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * One ring's part in skips on demand ({@link PaceShare#join}): written by its protocol thread,
+     * read by the other rings' threads.
+     */
+    static final class DemandSlot {
+        private final java.util.function.LongConsumer poke;
+        private volatile long logicalNext;
+        private volatile boolean coordinating;
+        /** Only the owning ring's thread reads and writes it. */
+        private long valueFrontier;
+        /** The highest frontier this ring was poked for. */
+        private final AtomicLong demanded = new AtomicLong(-1);
+
+        private DemandSlot(java.util.function.LongConsumer poke) {
+            this.poke = poke;
+        }
     }
 
     /** The instance name unless {@link RuntimeOptions} name another: {@code uring} or {@code mring}. */
@@ -202,6 +267,9 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
         if (pace != null) {
             pace.offer(c.paceLead());
             c.adoptPaceLead(pace.lead());
+            if (demand != null) {
+                pace.published(demand, c.logicalNext(), c.valueFrontier(), c.isCoordinator());
+            }
         }
         round = c.round();
         int coord = c.coordinator();

@@ -394,6 +394,15 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
     }
 
     /**
+     * The logical next right after the last client value this member emitted (0 before any): a
+     * merge that delivers that value waits until every other ring it merges passed it, which is what
+     * skips on demand ({@link #onSkipDemand}) ask the idle rings' coordinators for.
+     */
+    public long valueFrontier() {
+        return engine.valueFrontier();
+    }
+
+    /**
      * How many logical instances the highest skip target this member has seen ran ahead of its own
      * clock's target {@code λ·⌊now / 1 ms⌋ / 1000} when it saw it (never lowered; 0 with λ = 0 and
      * while the clocks agree): what its ring's coordinator adds to that target. A process running
@@ -412,6 +421,16 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
      */
     public void adoptPaceLead(long lead) {
         engine.pacer().adoptLead(lead);
+    }
+
+    /**
+     * Another ring of this process decided up to logical instance {@code upTo} and this ring is
+     * behind it (Multi-Ring Paxos, {@code ring.skip.demand=on}): a leading coordinator with nothing
+     * queued skips now instead of at its next paced check ({@link RingOpening#skipOnDemand}). An
+     * input like the others, on the driver's thread ({@code ProtocolRuntime.runOnCore}).
+     */
+    public void onSkipDemand(long upTo, long now, Effects<RingWire, RingRecord, RingValue> out) {
+        engine.onSkipDemand(upTo, now, out);
     }
 
     /** Whether the coordinator's cap holds client instances back ({@code ring.lambda} &gt; 0; false elsewhere). */

@@ -131,6 +131,61 @@ class RingSkipsTest {
 
     @ParameterizedTest
     @EnumSource(Ring.Kind.class)
+    @DisplayName("skips on demand: the idle ring's coordinator skips at once to min(the frontier asked for, its target + lead), "
+            + "so no lead is raised; nothing when the ring is not behind, nothing at a member that does not coordinate")
+    void skipOnDemand(Ring.Kind kind) {
+        RingCluster c = new RingCluster(config(kind, LAMBDA));
+        c.start();
+        c.tick(DELTA_MS * MS);
+        c.deliverAll(10_000);
+        long next = c.core(0).logicalNext();
+        assertThat(next).isEqualTo(target(c.now()));
+        c.tick(2 * MS);                      // less than Δ: no paced skip is due; the target moved 2 on
+        c.deliverAll(10_000);
+        assertThat(c.core(0).logicalNext()).isEqualTo(next);
+        c.act(0, "demand", (core, now, out) -> core.onSkipDemand(next + 1, now, out));
+        c.deliverAll(10_000);
+        assertThat(c.core(0).logicalNext()).as("skipped to the frontier asked for").isEqualTo(next + 1);
+        assertSameLogicalNextEverywhere(c, 0, 1, 2);
+        c.act(0, "demand past the target", (core, now, out) -> core.onSkipDemand(next + 1_000, now, out));
+        c.deliverAll(10_000);
+        assertThat(c.core(0).logicalNext()).as("no further than this coordinator's clock").isEqualTo(target(c.now()));
+        assertThat(c.core(0).paceLead()).as("a demand skip raises no lead").isZero();
+        assertThat(c.core(1).paceLead()).isZero();
+        c.act(0, "demand behind", (core, now, out) -> core.onSkipDemand(next, now, out));
+        c.act(1, "demand at a member that does not coordinate", (core, now, out) -> core.onSkipDemand(next + 1_000, now, out));
+        c.deliverAll(10_000);
+        assertThat(events(c.core(0))).containsEntry("skips.demanded", 2L);
+        assertThat(events(c.core(1))).containsEntry("skips.demanded", 0L);
+        assertSameLogicalNextEverywhere(c, 0, 1, 2);
+    }
+
+    @org.junit.jupiter.api.Test
+    @DisplayName("the process' rings share their client-value frontiers: a ring coordinated here and behind a grown frontier "
+            + "is asked once for it; a ring coordinated elsewhere, or not behind, is not")
+    void theRingsOfAProcessDemandSkipsOfEachOther() {
+        RingPaxosBroadcast.PaceShare share = new RingPaxosBroadcast.PaceShare();
+        List<String> pokes = new ArrayList<>();
+        RingPaxosBroadcast.DemandSlot a = share.join(upTo -> pokes.add("a" + upTo));
+        RingPaxosBroadcast.DemandSlot b = share.join(upTo -> pokes.add("b" + upTo));
+        RingPaxosBroadcast.DemandSlot g = share.join(upTo -> pokes.add("g" + upTo));
+        share.published(b, 10, 0, true);
+        share.published(g, 5, 0, false);
+        share.published(a, 21, 20, false);
+        assertThat(pokes).as("b is coordinated here and behind; g is not coordinated here").containsExactly("b20");
+        share.published(a, 21, 20, false);
+        assertThat(pokes).as("no growth, no demand").containsExactly("b20");
+        share.published(a, 26, 25, false);
+        assertThat(pokes).containsExactly("b20", "b25");
+        share.published(b, 30, 0, true);
+        share.published(a, 28, 27, false);
+        assertThat(pokes).as("b passed the frontier").containsExactly("b20", "b25");
+        share.published(b, 31, 31, true);
+        assertThat(pokes).as("a is not coordinated here").containsExactly("b20", "b25");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Ring.Kind.class)
     @DisplayName("Alg. 1 l.16 (k < skip only): a ring busy at more than λ proposes no skip; the cap holds it at target + λΔ")
     void busyRingProposesNoSkip(Ring.Kind kind) {
         RingCluster c = new RingCluster(config(kind, LAMBDA));

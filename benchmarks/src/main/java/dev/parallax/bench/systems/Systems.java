@@ -40,6 +40,8 @@ public final class Systems {
             new Entry("parallax-multiring-2-d1", () -> ParallaxSystem.multiRingVariant("d1", Map.of("ring.delta.ms", "1"))),
             new Entry("parallax-multiring-2-d20", () -> ParallaxSystem.multiRingVariant("d20", Map.of("ring.delta.ms", "20"))),
             new Entry("parallax-multiring-2-m8", () -> ParallaxSystem.multiRingVariant("m8", Map.of("multiring.m", "8"))),
+            new Entry("parallax-multiring-2-paced",
+                    () -> ParallaxSystem.multiRingVariant("paced", Map.of("ring.skip.demand", "off"))),
             new Entry("parallax-multiring-2-lambda200",
                     () -> ParallaxSystem.multiRingVariant("lambda200", Map.of("ring.lambda", "200"))),
             new Entry("ratis", () -> new RatisSystem(true)),
