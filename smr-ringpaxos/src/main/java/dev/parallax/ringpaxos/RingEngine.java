@@ -556,7 +556,8 @@ public final class RingEngine implements Engine {
     }
 
     long valueFrontier() {
-        return delivery.logical().valueNext();
+        return rounds.leading() ? Math.max(delivery.logical().valueNext(), opening.openedFrontier())
+                : delivery.logical().valueNext();
     }
 
     /** Skip on demand ({@link RingOpening#skipOnDemand}): another ring of the process decided up to {@code upTo}. */

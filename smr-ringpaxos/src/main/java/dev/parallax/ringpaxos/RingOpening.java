@@ -132,6 +132,17 @@ final class RingOpening {
         return true;
     }
 
+    /**
+     * The logical next right after the last client value this coordinator opened (an estimate: the
+     * instance may yet be decided otherwise), 0 before any: with it, the other rings of the process
+     * are asked for their skips while the value's own instance is still in flight, not after.
+     */
+    long openedFrontier() {
+        return openedFrontier;
+    }
+
+    private long openedFrontier;
+
     /** Skips offered on demand (event {@code skips.demanded}). */
     long demandedSkips() {
         return demandedSkips;
@@ -184,6 +195,9 @@ final class RingOpening {
                     coordinator.opened(instance, e.vid(), now);
                     pacer.opened(instance, e.vid());
                     k = LogicalNumbering.after(k, e.vid());
+                    if (pacer.enabled() && !e.vid().isSkip() && !e.vid().isNoop() && !e.vid().isConfig()) {
+                        openedFrontier = Math.max(openedFrontier, k);   // skips on demand: the other rings may skip now
+                    }
                     observer.voted(instance, acceptor.rnd(), e.vid());
                     observer.opened(instance, acceptor.rnd(), e.vid(), e.value());
                     batch.add(e);

@@ -394,9 +394,11 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
     }
 
     /**
-     * The logical next right after the last client value this member emitted (0 before any): a
-     * merge that delivers that value waits until every other ring it merges passed it, which is what
-     * skips on demand ({@link #onSkipDemand}) ask the idle rings' coordinators for.
+     * The logical next right after the last client value this member emitted, or, at the leading
+     * coordinator, opened (0 before any): a merge that delivers that value waits until every other
+     * ring it merges passed it, which is what skips on demand ({@link #onSkipDemand}) ask the idle
+     * rings' coordinators for — from the coordinator as soon as it opens the value, so that the
+     * skips run beside the value's own instance.
      */
     public long valueFrontier() {
         return engine.valueFrontier();

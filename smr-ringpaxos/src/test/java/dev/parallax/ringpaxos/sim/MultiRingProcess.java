@@ -283,6 +283,10 @@ final class MultiRingProcess implements SimNode<Object> {
 
     /** Opens ring {@code r}'s log (after a crash: losing its unsynced records first) and recovers its core. */
     private void startRing(int r) {
+        if (frontierSeen != null) {   // the restarted core counts from 0 again (LogicalNumbering)
+            frontierSeen[r] = 0;
+            demanded[r] = 0;
+        }
         InMemoryDurableLog.Storage storage = world.storage(self, r);
         logs[r] = InMemoryDurableLog.open(storage);
         int ring = r;
@@ -385,6 +389,7 @@ final class MultiRingProcess implements SimNode<Object> {
             applying[r] = false;
         }
         sharePaceLead();
+        demandSkips();
         pollLearners();
         if (snapshots != null) {
             housekeep();
@@ -405,6 +410,41 @@ final class MultiRingProcess implements SimNode<Object> {
         for (RingPaxosCore c : cores) {
             if (c != null && c.paceLead() < lead) {
                 c.adoptPaceLead(lead);
+            }
+        }
+    }
+
+    /** Per ring: the client-value frontier last seen, and the highest frontier it was asked to skip to. */
+    private long[] frontierSeen;
+    private long[] demanded;
+
+    /**
+     * Skips on demand between this process' rings, as {@link dev.parallax.ringpaxos.RingPaxosBroadcast.PaceShare}
+     * does ({@code ring.skip.demand=on}): when a ring's client-value frontier grew, every other ring this
+     * process coordinates whose logical next is behind it is asked once for a skip to it.
+     */
+    private void demandSkips() {
+        if (frontierSeen == null) {
+            frontierSeen = new long[cores.length];
+            demanded = new long[cores.length];
+        }
+        for (int r = 0; r < cores.length; r++) {
+            if (cores[r] == null) {
+                continue;
+            }
+            long frontier = cores[r].valueFrontier();
+            if (frontier <= frontierSeen[r]) {
+                continue;
+            }
+            frontierSeen[r] = frontier;
+            for (int o = 0; o < cores.length; o++) {
+                RingPaxosCore other = cores[o];
+                if (o != r && other != null && scenario.configs()[o].skipOnDemand() && other.isCoordinator()
+                        && other.logicalNext() < frontier && demanded[o] < frontier) {
+                    demanded[o] = frontier;
+                    other.onSkipDemand(frontier, clock(), effects.get(o));
+                    apply(o);
+                }
             }
         }
     }
