@@ -36,6 +36,7 @@ import java.util.List;
  * 13 ReadConfirmAck round:8 sequence:8
  * 14 ReadIndexRequest round:8 read:8
  * 15 ReadIndexReply round:8 read:8 position:8   (position -1: refused; round -1: the sender holds none)
+ * 16 SkipDemand     round:8 upTo:8
  * 20 UPacket        round:8 ring count:4 phase2×count count:4 decision×count count:4 proposal×count
  * 30 Phase2B        round:8 count:4 instanceVid×count
  * 31 Phase2AUnicast round:8 ring count:4 phase2×count
@@ -82,6 +83,8 @@ public final class RingCodec implements MessageCodec<RingUnicast> {
     public static final int READ_INDEX_REQUEST = 14;
     /** Frame type of {@link RingMessage.ReadIndexReply}. */
     public static final int READ_INDEX_REPLY = 15;
+    /** Frame type of {@link RingMessage.SkipDemand}. */
+    public static final int SKIP_DEMAND = 16;
     /** Frame type of {@link UPacket}. */
     public static final int U_PACKET = 20;
     /** Frame type of {@link MRingMessage.Phase2B}. */
@@ -141,6 +144,8 @@ public final class RingCodec implements MessageCodec<RingUnicast> {
             return READ_INDEX_REQUEST;
         } else if (m instanceof RingMessage.ReadIndexReply) {
             return READ_INDEX_REPLY;
+        } else if (m instanceof RingMessage.SkipDemand) {
+            return SKIP_DEMAND;
         } else if (m instanceof UPacket) {
             return U_PACKET;
         } else if (m instanceof MRingMessage mm) {
@@ -197,6 +202,8 @@ public final class RingCodec implements MessageCodec<RingUnicast> {
             out.putLong(r.round()).putLong(r.read());
         } else if (m instanceof RingMessage.ReadIndexReply r) {
             out.putLong(r.round()).putLong(r.read()).putLong(r.position());
+        } else if (m instanceof RingMessage.SkipDemand d) {
+            out.putLong(d.round()).putLong(d.upTo());
         } else if (m instanceof UPacket p) {
             out.putLong(p.round());
             writeRing(out, p.ring());
@@ -249,6 +256,7 @@ public final class RingCodec implements MessageCodec<RingUnicast> {
                 case READ_CONFIRM_ACK -> new RingMessage.ReadConfirmAck(b.getLong(), b.getLong());
                 case READ_INDEX_REQUEST -> new RingMessage.ReadIndexRequest(b.getLong(), b.getLong());
                 case READ_INDEX_REPLY -> new RingMessage.ReadIndexReply(b.getLong(), b.getLong(), b.getLong());
+                case SKIP_DEMAND -> new RingMessage.SkipDemand(b.getLong(), b.getLong());
                 case U_PACKET -> new UPacket(b.getLong(), readRing(b), readPhase2(b), readDecisions(b),
                         readProposals(b));
                 case MRingWire.PHASE_2B, MRingWire.PHASE_2A_UNICAST -> MRingWire.decode(type, b);

@@ -330,6 +330,8 @@ public final class RingEngine implements Engine {
             liveness.onStepDown(from, sd, now);
         } else if (m instanceof RingMessage.HandOver h) {
             handOver.onHandOver(from, h, now, out);
+        } else if (m instanceof RingMessage.SkipDemand d) {
+            opening.onSkipDemand(d, rnd(), now, out);
         } else if (m instanceof RingMessage.CatchUpQuery q) {
             if (from != self) {
                 catchUp.serve(from, q, rnd(), recovery.recovering(), out);
@@ -560,10 +562,18 @@ public final class RingEngine implements Engine {
                 : delivery.logical().valueNext();
     }
 
-    /** Skip on demand ({@link RingOpening#skipOnDemand}): another ring of the process decided up to {@code upTo}. */
+    /**
+     * Skip on demand: another ring of the process opened or decided up to {@code upTo}; the
+     * coordinator skips ({@link RingOpening#skipOnDemand}), another member tells the coordinator
+     * ({@link RingOpening#forwardSkipDemand}).
+     */
     void onSkipDemand(long upTo, long now, Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
-        opening.skipOnDemand(upTo, now, out);
+        if (rounds.leading()) {
+            opening.skipOnDemand(upTo, now, out);
+        } else {
+            opening.forwardSkipDemand(upTo, rnd(), coordinator(), out);
+        }
     }
 
     /** The skip pacer (its lead: {@link RingPaxosCore#paceLead}). */

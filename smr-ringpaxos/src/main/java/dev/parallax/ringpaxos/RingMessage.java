@@ -192,4 +192,14 @@ public sealed interface RingMessage extends RingUnicast {
      */
     record ReadIndexReply(long round, long read, long position) implements RingMessage {
     }
+
+    /**
+     * Type 16, member → coordinator of {@code round} (Multi-Ring Paxos, skips on demand): another
+     * ring of the sender's process opened or decided a client value up to logical instance
+     * {@code upTo}, and the merge will wait on this ring until it passes it; the coordinator skips
+     * now if it is idle ({@link RingOpening#skipOnDemand}). Advisory: a stale or lost one costs only
+     * the wait until the next paced skip.
+     */
+    record SkipDemand(long round, long upTo) implements RingMessage {
+    }
 }

@@ -143,6 +143,28 @@ final class RingOpening {
 
     private long openedFrontier;
 
+    /**
+     * Skips on demand at a member that does not lead the ring: the demand goes to the coordinator
+     * of its round ({@link RingMessage.SkipDemand}), once per higher frontier. Nothing before a
+     * round is known, or while this member leads (it skips itself).
+     */
+    void forwardSkipDemand(long upTo, long round, int coordinatorId, Effects<RingWire, RingRecord, RingValue> out) {
+        if (!pacer.enabled() || rounds.leading() || round < 0 || coordinatorId < 0 || upTo <= forwardedDemand) {
+            return;
+        }
+        forwardedDemand = upTo;
+        out.send(coordinatorId, new RingMessage.SkipDemand(round, upTo));
+    }
+
+    /** A member's {@link RingMessage.SkipDemand}: acted on only by the coordinator of that round. */
+    void onSkipDemand(RingMessage.SkipDemand d, long round, long now, Effects<RingWire, RingRecord, RingValue> out) {
+        if (d.round() == round) {
+            skipOnDemand(d.upTo(), now, out);
+        }
+    }
+
+    private long forwardedDemand;
+
     /** Skips offered on demand (event {@code skips.demanded}). */
     long demandedSkips() {
         return demandedSkips;

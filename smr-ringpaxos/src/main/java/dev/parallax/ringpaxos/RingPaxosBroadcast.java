@@ -198,8 +198,11 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
         /**
          * A ring's protocol thread, after a work cycle: its logical next, the frontier of its client
          * values ({@link RingPaxosCore#valueFrontier}) and whether this member coordinates it. When
-         * the frontier grew, every other ring coordinated here whose logical next is behind it is
-         * poked once for that frontier: the merge waits on it.
+         * the frontier grew, every other ring whose logical next is behind it is poked once for that
+         * frontier (the merge waits on it): a ring coordinated here skips; when the frontier is the
+         * coordinator's own (this member coordinates the ring whose frontier grew), a ring
+         * coordinated elsewhere is poked too and sends the demand to its coordinator — one message
+         * per opened value per ring, from the one process that opened it.
          */
         void published(DemandSlot slot, long logicalNext, long valueFrontier, boolean coordinating) {
             slot.logicalNext = logicalNext;
@@ -209,7 +212,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
             }
             slot.valueFrontier = valueFrontier;
             for (DemandSlot other : slots) {
-                if (other != slot && other.coordinating && other.logicalNext < valueFrontier) {
+                if (other != slot && (other.coordinating || coordinating) && other.logicalNext < valueFrontier) {
                     long asked = other.demanded.get();
                     if (asked < valueFrontier && other.demanded.compareAndSet(asked, valueFrontier)) {
                         other.poke.accept(valueFrontier);

@@ -426,10 +426,12 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
     }
 
     /**
-     * Another ring of this process decided up to logical instance {@code upTo} and this ring is
-     * behind it (Multi-Ring Paxos, {@code ring.skip.demand=on}): a leading coordinator with nothing
-     * queued skips now instead of at its next paced check ({@link RingOpening#skipOnDemand}). An
-     * input like the others, on the driver's thread ({@code ProtocolRuntime.runOnCore}).
+     * Another ring of this process opened or decided up to logical instance {@code upTo} and this
+     * ring is behind it (Multi-Ring Paxos, {@code ring.skip.demand=on}): a leading coordinator with
+     * nothing queued skips now instead of at its next paced check ({@link RingOpening#skipOnDemand});
+     * another member sends the demand to the coordinator ({@link RingMessage.SkipDemand}, once per
+     * higher {@code upTo}). An input like the others, on the driver's thread
+     * ({@code ProtocolRuntime.runOnCore}).
      */
     public void onSkipDemand(long upTo, long now, Effects<RingWire, RingRecord, RingValue> out) {
         engine.onSkipDemand(upTo, now, out);

@@ -93,6 +93,8 @@ public final class RingWireBounds {
             return r.round();
         } else if (m instanceof RingMessage.ReadIndexReply r) {
             return r.round();
+        } else if (m instanceof RingMessage.SkipDemand d) {
+            return d.round();
         } else if (m instanceof RingMessage.CatchUpQuery q) {
             return q.round();
         } else if (m instanceof RingMessage.CatchUpReply r) {
@@ -217,6 +219,8 @@ public final class RingWireBounds {
             // A refusal may come from a member that holds no round yet (-1).
             return first(r.round() == -1 ? null : number("round", r.round()),
                     r.position() == -1 ? null : number("position", r.position()));
+        } else if (m instanceof RingMessage.SkipDemand d) {
+            return first(number("round", d.round()), number("upTo", d.upTo()));
         } else if (m instanceof RingMessage.RecoveryReply r) {
             return first(number("round", r.round()), number("fence", r.fence()),
                     r.highest() == -1 ? null : number("highest", r.highest()));

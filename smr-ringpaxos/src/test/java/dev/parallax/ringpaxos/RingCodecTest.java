@@ -72,7 +72,7 @@ class RingCodecTest {
             assertThat(back).isEqualTo(m);
         }
         assertThat(kinds).containsExactlyInAnyOrderElementsOf(RingSamples.unicastKinds());
-        assertThat(types).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 20, 30, 31);
+        assertThat(types).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 20, 30, 31);
         assertThat(RingCodec.PHASE_2B).isEqualTo(30);
         assertThat(RingCodec.PHASE_2A_UNICAST).isEqualTo(31);
     }
@@ -106,7 +106,7 @@ class RingCodecTest {
     @DisplayName("an unknown frame type is a bad frame")
     void unknownType() {
         byte[] b = body(new RingMessage.StepDown(1));
-        for (int type : new int[]{0, 16, 19, 21, 29, 32, 40, 255}) {
+        for (int type : new int[]{0, 17, 19, 21, 29, 32, 40, 255}) {
             assertThatThrownBy(() -> decode(type, b)).isInstanceOf(MalformedMessageException.class)
                     .hasMessageContaining("unknown ring message type " + type);
         }
@@ -147,7 +147,7 @@ class RingCodecTest {
         byte[] lyingValue = body(proposal); // round:8 count:4 origin:2 incarnation:8 seq:8 len:4
         writeInt(lyingValue, 30, 1 << 30);
         refused(proposal, lyingValue, "does not fit");
-        RingUnicast packet = RingSamples.unicastSamples().get(15); // UPacket: round:8 ring(3+5) count:4
+        RingUnicast packet = RingSamples.unicastSamples().get(16); // UPacket: round:8 ring(3+5) count:4
         byte[] lyingPacket = body(packet);
         writeInt(lyingPacket, 16, Integer.MAX_VALUE);
         refused(packet, lyingPacket, "count");

@@ -58,6 +58,7 @@ final class RingSamples {
                 new RingMessage.ReadConfirmAck(7, 3),
                 new RingMessage.ReadIndexRequest(7, 99),
                 new RingMessage.ReadIndexReply(7, 99, 41),
+                new RingMessage.SkipDemand(7, 1_000),
                 new UPacket(8, U, List.of(new Phase2Entry(10, V1, bytes(1)), new Phase2Entry(11, ValueId.NOOP, empty())),
                         List.of(new DecisionEntry(9, V2, null), new DecisionEntry(8, V1, bytes(4, 5))),
                         List.of(new ProposalEntry(V2, bytes(6)))),
@@ -178,6 +179,7 @@ final class RingSamples {
                 Combinators.combine(n, Arbitraries.longs()).as((r, read) -> (RingUnicast) new RingMessage.ReadIndexRequest(r, read)),
                 Combinators.combine(orNone, Arbitraries.longs(), orNone)
                         .as((r, read, p) -> (RingUnicast) new RingMessage.ReadIndexReply(r, read, p)),
+                Combinators.combine(n, n).as((r, upTo) -> (RingUnicast) new RingMessage.SkipDemand(r, upTo)),
                 Combinators.combine(n, ring(), phase2().list().ofMaxSize(5), decision().list().ofMaxSize(5), proposal().list().ofMaxSize(5))
                         .as((r, ring, p2, d, p) -> (RingUnicast) new UPacket(r, ring, p2, d, p)),
                 Combinators.combine(n, instanceVid().list().ofMaxSize(5)).as((r, v) -> (RingUnicast) new MRingMessage.Phase2B(r, v)),

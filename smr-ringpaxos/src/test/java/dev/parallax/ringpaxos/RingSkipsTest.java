@@ -153,16 +153,28 @@ class RingSkipsTest {
         assertThat(c.core(0).paceLead()).as("a demand skip raises no lead").isZero();
         assertThat(c.core(1).paceLead()).isZero();
         c.act(0, "demand behind", (core, now, out) -> core.onSkipDemand(next, now, out));
-        c.act(1, "demand at a member that does not coordinate", (core, now, out) -> core.onSkipDemand(next + 1_000, now, out));
         c.deliverAll(10_000);
         assertThat(events(c.core(0))).containsEntry("skips.demanded", 2L);
+        c.tick(MS);                          // the target moves 1 on, still no paced skip due
+        c.deliverAll(10_000);
+        long before = c.core(0).logicalNext();
+        c.act(1, "demand at a member that does not coordinate: sent to the coordinator (SkipDemand)",
+                (core, now, out) -> core.onSkipDemand(before + 1, now, out));
+        c.deliverAll(10_000);
+        assertThat(c.core(0).logicalNext()).as("the coordinator skipped on the forwarded demand").isEqualTo(before + 1);
+        assertThat(events(c.core(0))).containsEntry("skips.demanded", 3L);
         assertThat(events(c.core(1))).containsEntry("skips.demanded", 0L);
         assertSameLogicalNextEverywhere(c, 0, 1, 2);
+        c.act(2, "a stale round's demand is ignored", (core, now, out) -> { });
+        RingPaxosCore coordinator = c.core(0);
+        c.act(0, "stale", (core, now, out) -> core.onMessage(2, new RingMessage.SkipDemand(core.round() - 1, before + 9), now, out));
+        c.deliverAll(10_000);
+        assertThat(events(coordinator)).containsEntry("skips.demanded", 3L);
     }
 
     @org.junit.jupiter.api.Test
-    @DisplayName("the process' rings share their client-value frontiers: a ring coordinated here and behind a grown frontier "
-            + "is asked once for it; a ring coordinated elsewhere, or not behind, is not")
+    @DisplayName("the process' rings share their client-value frontiers: a ring behind a grown frontier is asked once for "
+            + "it if it is coordinated here, or if the frontier is this process' coordinator's; a ring not behind is not")
     void theRingsOfAProcessDemandSkipsOfEachOther() {
         RingPaxosBroadcast.PaceShare share = new RingPaxosBroadcast.PaceShare();
         List<String> pokes = new ArrayList<>();
@@ -181,7 +193,8 @@ class RingSkipsTest {
         share.published(a, 28, 27, false);
         assertThat(pokes).as("b passed the frontier").containsExactly("b20", "b25");
         share.published(b, 31, 31, true);
-        assertThat(pokes).as("a is not coordinated here").containsExactly("b20", "b25");
+        assertThat(pokes).as("b's own coordinator opened past a and g: they are poked to send the demand on")
+                .containsExactly("b20", "b25", "a31", "g31");
     }
 
     @ParameterizedTest

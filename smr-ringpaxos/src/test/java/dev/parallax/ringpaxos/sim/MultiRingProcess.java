@@ -420,8 +420,9 @@ final class MultiRingProcess implements SimNode<Object> {
 
     /**
      * Skips on demand between this process' rings, as {@link dev.parallax.ringpaxos.RingPaxosBroadcast.PaceShare}
-     * does ({@code ring.skip.demand=on}): when a ring's client-value frontier grew, every other ring this
-     * process coordinates whose logical next is behind it is asked once for a skip to it.
+     * does ({@code ring.skip.demand=on}): when a ring's client-value frontier grew, every other ring whose
+     * logical next is behind it is asked once for a skip to it — one this process coordinates, or any when
+     * this process coordinates the ring whose frontier grew (the demand then travels to the coordinator).
      */
     private void demandSkips() {
         if (frontierSeen == null) {
@@ -439,7 +440,8 @@ final class MultiRingProcess implements SimNode<Object> {
             frontierSeen[r] = frontier;
             for (int o = 0; o < cores.length; o++) {
                 RingPaxosCore other = cores[o];
-                if (o != r && other != null && scenario.configs()[o].skipOnDemand() && other.isCoordinator()
+                if (o != r && other != null && scenario.configs()[o].skipOnDemand()
+                        && (other.isCoordinator() || cores[r].isCoordinator())
                         && other.logicalNext() < frontier && demanded[o] < frontier) {
                     demanded[o] = frontier;
                     other.onSkipDemand(frontier, clock(), effects.get(o));
