@@ -558,22 +558,13 @@ public final class RingEngine implements Engine {
     }
 
     long valueFrontier() {
-        return rounds.leading() ? Math.max(delivery.logical().valueNext(), opening.openedFrontier())
-                : delivery.logical().valueNext();
+        return opening.valueFrontier(delivery.logical().valueNext());
     }
 
-    /**
-     * Skip on demand: another ring of the process opened or decided up to {@code upTo}; the
-     * coordinator skips ({@link RingOpening#skipOnDemand}), another member tells the coordinator
-     * ({@link RingOpening#forwardSkipDemand}).
-     */
+    /** Skip on demand: another ring of the process opened or decided up to {@code upTo} ({@link RingOpening#demanded}). */
     void onSkipDemand(long upTo, long now, Effects<RingWire, RingRecord, RingValue> out) {
         this.now = now;
-        if (rounds.leading()) {
-            opening.skipOnDemand(upTo, now, out);
-        } else {
-            opening.forwardSkipDemand(upTo, rnd(), coordinator(), out);
-        }
+        opening.demanded(upTo, rnd(), coordinator(), now, out);
     }
 
     /** The skip pacer (its lead: {@link RingPaxosCore#paceLead}). */

@@ -133,12 +133,25 @@ final class RingOpening {
     }
 
     /**
-     * The logical next right after the last client value this coordinator opened (an estimate: the
-     * instance may yet be decided otherwise), 0 before any: with it, the other rings of the process
-     * are asked for their skips while the value's own instance is still in flight, not after.
+     * The client-value frontier for skips on demand: {@code emitted} (the logical next after the
+     * last client value emitted) or, while leading, the one after the last client value this
+     * coordinator opened if higher (an estimate: the instance may yet be decided otherwise), so
+     * that the other rings of the process skip while the value's own instance is still in flight.
      */
-    long openedFrontier() {
-        return openedFrontier;
+    long valueFrontier(long emitted) {
+        return rounds.leading() ? Math.max(emitted, openedFrontier) : emitted;
+    }
+
+    /**
+     * Skip on demand: the coordinator skips ({@link #skipOnDemand}), another member tells the
+     * coordinator of {@code round} ({@link #forwardSkipDemand}).
+     */
+    void demanded(long upTo, long round, int coordinatorId, long now, Effects<RingWire, RingRecord, RingValue> out) {
+        if (rounds.leading()) {
+            skipOnDemand(upTo, now, out);
+        } else {
+            forwardSkipDemand(upTo, round, coordinatorId, out);
+        }
     }
 
     private long openedFrontier;
