@@ -213,4 +213,38 @@ class MultiRingClockSkewTest {
         assertThat(latency.get(latency.size() - 1)).as("merge latency after the failover").isLessThanOrEqualTo(LATENCY_BOUND);
         run.finish();
     }
+
+    /**
+     * Skips on demand ({@code ring.skip.demand}), in simulated time: ring A loaded (100/s), ring B
+     * idle, Δ = 20 ms. With paced skips only, a message of A whose logical index B's last paced skip
+     * did not pass waits at a learner of {A, B} until B's next one, up to Δ; with skips on demand B
+     * skips as soon as A's coordinator opened the value, so no message waits for a paced skip: the
+     * slowest merge latency falls below Δ/4 (it is a consensus or two) and the 90th percentile below
+     * the paced run's. Both runs end with the simulation's agreement, exactly-once and order checks.
+     */
+    @Test
+    @DisplayName("skips on demand: with ring B idle, no message of A waits for B's paced skip at learners of {A, B} "
+            + "(slowest merge latency under Δ/4; 90th percentile below the paced-only run's)")
+    void skipsOnDemandShortenTheMergeWait() {
+        int deltaMs = 20;
+        for (Ring.Kind kind : Ring.Kind.values()) {
+            long[] p90 = new long[2];
+            long[] max = new long[2];
+            for (int demand = 0; demand < 2; demand++) {
+                MultiRingSimulation.Scenario scenario = MultiRingSimulation.Scenario
+                        .sceptic(kind, LAMBDA, deltaMs, new double[] {100, 0}, 3_000 * MS).withSkipDemand(demand == 1);
+                MultiRingSimulation.Run run = MultiRingSimulation.start(11, scenario, new long[3], (sim, world) -> { });
+                run.sim().runUntil(3_000 * MS);
+                List<Long> latency = mergeLatencies(run, 500 * MS, 2_900 * MS);
+                assertThat(latency).hasSizeGreaterThan(200);
+                p90[demand] = latency.get(latency.size() * 9 / 10);
+                max[demand] = latency.get(latency.size() - 1);
+                System.out.printf("multi-ring %s, ring B idle, Δ = %d ms, skips on demand %s: {A,B} latency %s, p90 %.3f ms%n",
+                        kind, deltaMs, demand == 1 ? "on" : "off", summary(latency), p90[demand] / 1e6);
+                run.finish();
+            }
+            assertThat(max[1]).as("%s: slowest merge latency with skips on demand", kind).isLessThan(deltaMs * MS / 4);
+            assertThat(p90[1]).as("%s: p90 with skips on demand against paced only", kind).isLessThan(p90[0]);
+        }
+    }
 }

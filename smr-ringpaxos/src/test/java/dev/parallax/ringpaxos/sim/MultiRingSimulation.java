@@ -197,6 +197,17 @@ final class MultiRingSimulation {
                     ringProcesses, snapshotEvery);
         }
 
+        /** Every ring with {@code ring.skip.demand} on or off. */
+        Scenario withSkipDemand(boolean on) {
+            RingConfig[] changed = new RingConfig[configs.length];
+            for (int i = 0; i < configs.length; i++) {
+                changed[i] = configs[i].toBuilder().set(dev.parallax.ringpaxos.RingKeys.SKIP_DEMAND, on ? "on" : "off").build();
+            }
+            return new Scenario(processes, groups, changed, roundLength, groupRates, multiRate, subscriptions, plan,
+                    faultyFor, loadAfterHeal, coordinatorShare, progressBound, flaw, flawedProcess, processFaults,
+                    ringProcesses, snapshotEvery);
+        }
+
         /** The learners of {@code process} merge with {@code f}. */
         Scenario withFlaw(LogicalMerge.Flaw f, int process) {
             return new Scenario(processes, groups, configs, roundLength, groupRates, multiRate, subscriptions, plan,
