@@ -99,10 +99,10 @@ public final class RingKeys {
                 return v;
             });
     /** {@code ring.skip.demand}. */
-    public static final ConfigKey<String> SKIP_DEMAND = ConfigKey.choice("ring.skip.demand", "on",
-            "With ring.lambda > 0 (Multi-Ring): on, an idle ring's coordinator skips at once when another ring of its "
-                    + "process decided past it, so that the merge does not wait for the next paced skip (up to ring.delta.ms); "
-                    + "off: paced skips only (the paper's Algorithm 1, for the λ/Δ ablations).",
+    public static final ConfigKey<String> SKIP_DEMAND = ConfigKey.choice("ring.skip.demand", "off",
+            "With ring.lambda > 0 (Multi-Ring), opt-in: on, an idle ring's coordinator skips at once when another ring of its "
+                    + "process opened a client value past it, so that the merge does not wait for the next paced skip (up to "
+                    + "ring.delta.ms); off: paced skips only (the paper's Algorithm 1).",
             "on", "off");
     /** {@code ring.delta.ms}: at most {@link RingConfig#MAX_SKIP_INTERVAL}. */
     public static final ConfigKey<Duration> DELTA = ConfigKey.millis("ring.delta.ms", 5, 1, Long.MAX_VALUE,

@@ -114,12 +114,13 @@ final class RingOpening {
      * on this ring. The paper leaves an idle ring behind until its next paced skip, up to Δ later;
      * a leading coordinator with nothing queued skips now, to {@code min(upTo, its target with the
      * lead)} — never past its own clock's target, so a demand skip never raises a lead (the pacer's
-     * hybrid clock stays a clock). Nothing while recovering, handing over, or with client values
-     * queued (they advance the ring themselves). True if a skip was offered.
+     * hybrid clock stays a clock). Nothing with {@code ring.skip.demand=off} (a peer's demand is then
+     * ignored too), while recovering, handing over, or with client values queued (they advance the
+     * ring themselves). True if a skip was offered.
      */
     boolean skipOnDemand(long upTo, long now, Effects<RingWire, RingRecord, RingValue> out) {
-        if (!pacer.enabled() || !rounds.leading() || recovery.recovering() || handOver.holdsOpening()
-                || coordinator.queuedHead() != null) {
+        if (!config.skipOnDemand() || !pacer.enabled() || !rounds.leading() || recovery.recovering()
+                || handOver.holdsOpening() || coordinator.queuedHead() != null) {
             return false;
         }
         long target = Math.min(upTo, pacer.target(now));
@@ -162,7 +163,8 @@ final class RingOpening {
      * round is known, or while this member leads (it skips itself).
      */
     void forwardSkipDemand(long upTo, long round, int coordinatorId, Effects<RingWire, RingRecord, RingValue> out) {
-        if (!pacer.enabled() || rounds.leading() || round < 0 || coordinatorId < 0 || upTo <= forwardedDemand) {
+        if (!config.skipOnDemand() || !pacer.enabled() || rounds.leading() || round < 0 || coordinatorId < 0
+                || upTo <= forwardedDemand) {
             return;
         }
         forwardedDemand = upTo;

@@ -131,10 +131,19 @@ class RingSkipsTest {
 
     @ParameterizedTest
     @EnumSource(Ring.Kind.class)
-    @DisplayName("skips on demand: the idle ring's coordinator skips at once to min(the frontier asked for, its target + lead), "
+    @DisplayName("skips on demand (ring.skip.demand=on; off does nothing): the idle ring's coordinator skips at once to min(the frontier asked for, its target + lead), "
             + "so no lead is raised; nothing when the ring is not behind, nothing at a member that does not coordinate")
     void skipOnDemand(Ring.Kind kind) {
-        RingCluster c = new RingCluster(config(kind, LAMBDA));
+        RingCluster off = new RingCluster(config(kind, LAMBDA));
+        off.start();
+        off.tick(DELTA_MS * MS);
+        off.deliverAll(10_000);
+        long paced = off.core(0).logicalNext();
+        off.tick(2 * MS);
+        off.act(0, "demand with ring.skip.demand=off (the default)", (core, now, out) -> core.onSkipDemand(paced + 1, now, out));
+        off.deliverAll(10_000);
+        assertThat(off.core(0).logicalNext()).as("off: a demand does nothing").isEqualTo(paced);
+        RingCluster c = new RingCluster(config(kind, LAMBDA).toBuilder().set(RingKeys.SKIP_DEMAND, "on").build());
         c.start();
         c.tick(DELTA_MS * MS);
         c.deliverAll(10_000);

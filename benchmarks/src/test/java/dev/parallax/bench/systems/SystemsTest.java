@@ -81,7 +81,7 @@ class SystemsTest {
                 .containsEntry("ring.delta.ms", "1");
         assertThat(((ParallaxSystem) Systems.create("parallax-multiring-2-m8")).settings()).containsEntry("multiring.m", "8");
         assertThat(((ParallaxSystem) Systems.create("parallax-multiring-2-lambda200")).settings()).containsEntry("ring.lambda", "200");
-        assertThat(((ParallaxSystem) Systems.create("parallax-multiring-2-paced")).settings()).containsEntry("ring.skip.demand", "off");
+        assertThat(((ParallaxSystem) Systems.create("parallax-multiring-2-demand")).settings()).containsEntry("ring.skip.demand", "on");
         assertThat(((ParallaxSystem) Systems.create("parallax-lease-none")).settings()).containsEntry("paxos.read.lease.ms", "400");
         assertThatThrownBy(() -> ParallaxSystem.multiRing(0)).hasMessageContaining("rings must be 1..63");
     }

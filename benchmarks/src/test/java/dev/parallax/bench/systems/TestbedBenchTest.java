@@ -53,6 +53,12 @@ class TestbedBenchTest {
             System.out.println("test bed skipped: " + up.output().strip());
         }
         assumeTrue(up.code() == 0, () -> "the test bed cannot run here: " + up.output().strip());
+        Run tbf = command(List.of("ip", "netns", "exec", PREFIX + "-h0", "sh", "-c",
+                "tc qdisc add dev eth0 root tbf rate 100mbit burst 32768 latency 50ms && tc qdisc del dev eth0 root"), 30);
+        if (tbf.code() != 0) {
+            System.out.println("test bed skipped: no tc token bucket here: " + tbf.output().strip());
+        }
+        assumeTrue(tbf.code() == 0, () -> "no tc token bucket here: " + tbf.output().strip());
     }
 
     @AfterAll

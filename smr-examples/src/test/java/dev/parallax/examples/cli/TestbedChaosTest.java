@@ -75,11 +75,15 @@ class TestbedChaosTest {
             System.out.println("test bed skipped: " + failed.output().strip());
         }
         assumeTrue(failed.code() == 0, () -> "the test bed cannot run here: " + failed.output().strip());
-        Run nft = command(List.of("sh", "-c", "command -v nft"), 10);
-        if (nft.code() != 0) {
-            System.out.println("test bed skipped: no nft (scripts/ensure-tools.sh installs nftables as root)");
+        // The kernel faults need nft, nf_tables in the kernel and tc's token bucket: probe them in a host.
+        Run probe = command(List.of("ip", "netns", "exec", PREFIXES[0] + "-h0", "sh", "-c",
+                "nft add table inet plxprobe && nft delete table inet plxprobe"
+                        + " && tc qdisc add dev eth0 root tbf rate 100mbit burst 32768 latency 50ms && tc qdisc del dev eth0 root"), 30);
+        if (probe.code() != 0) {
+            System.out.println("test bed skipped: the kernel faults cannot run here (nft, nf_tables or tc tbf): "
+                    + probe.output().strip());
         }
-        assumeTrue(nft.code() == 0, "no nft: scripts/ensure-tools.sh installs nftables as root");
+        assumeTrue(probe.code() == 0, () -> "the kernel faults cannot run here: " + probe.output().strip());
     }
 
     @AfterAll

@@ -182,8 +182,10 @@ final class MultiRingSimulation {
         }
 
         /** A ring's configuration: the ring simulations' small settings with λ and Δ. */
+        /** A ring of the scenarios, with skips on demand on (opt-in in a replica): every scenario runs them. */
         static RingConfig ringConfig(Ring.Kind kind, int n, long lambda, int deltaMs) {
-            return RingSimulation.Scenario.config(kind, n).lambda(lambda).skipInterval(Duration.ofMillis(deltaMs)).build();
+            return RingSimulation.Scenario.config(kind, n).lambda(lambda).skipInterval(Duration.ofMillis(deltaMs))
+                    .set(dev.parallax.ringpaxos.RingKeys.SKIP_DEMAND, "on").build();
         }
 
         /** The same network with no loss, no duplication and no nemesis. */
