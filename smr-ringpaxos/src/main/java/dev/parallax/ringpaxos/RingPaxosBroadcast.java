@@ -189,7 +189,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
          * skip to a logical instance ({@link RingPaxosCore#onSkipDemand}) from another ring's thread
          * and must not block.
          */
-        DemandSlot join(java.util.function.LongConsumer poke) {
+        public DemandSlot join(java.util.function.LongConsumer poke) {
             DemandSlot slot = new DemandSlot(poke);
             slots.add(slot);
             return slot;
@@ -204,9 +204,13 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
          * coordinated elsewhere is poked too and sends the demand to its coordinator — one message
          * per opened value per ring, from the one process that opened it.
          */
-        void published(DemandSlot slot, long logicalNext, long valueFrontier, boolean coordinating) {
-            slot.logicalNext = logicalNext;
-            slot.coordinating = coordinating;
+        public void published(DemandSlot slot, long logicalNext, long valueFrontier, boolean coordinating) {
+            if (slot.logicalNext != logicalNext) {
+                slot.logicalNext = logicalNext;   // volatile: written only when it moved
+            }
+            if (slot.coordinating != coordinating) {
+                slot.coordinating = coordinating;
+            }
             if (valueFrontier <= slot.valueFrontier) {
                 return;
             }
@@ -224,9 +228,9 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
 
     /**
      * One ring's part in skips on demand ({@link PaceShare#join}): written by its protocol thread,
-     * read by the other rings' threads.
+     * read by the other rings' threads. Opaque to callers.
      */
-    static final class DemandSlot {
+    public static final class DemandSlot {
         private final java.util.function.LongConsumer poke;
         private volatile long logicalNext;
         private volatile boolean coordinating;

@@ -163,7 +163,7 @@ final class NetworkFaults {
             public void heal(int[] ids) throws IOException {
                 kernel.heal();
                 for (int id : ids) {
-                    kernel.uncap(bed.hostOf(id));
+                    bed.uncap(bed.hostOf(id));
                 }
             }
 
@@ -179,7 +179,7 @@ final class NetworkFaults {
 
             @Override
             public void cap(int replica, int mbit) throws IOException {
-                kernel.cap(bed.hostOf(replica), mbit);
+                bed.cap(bed.hostOf(replica), mbit);
             }
 
             @Override

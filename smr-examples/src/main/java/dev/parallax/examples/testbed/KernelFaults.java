@@ -16,7 +16,7 @@ import java.util.List;
  *   <li>{@link #cut}: every packet of {@code a -> b} dropped (one way);</li>
  *   <li>{@link #lose}: each packet of {@code a -> b} dropped with a probability, in per mille;</li>
  *   <li>{@link #heal}: every drop removed (the caps stay);</li>
- *   <li>{@link #cap} / {@link #uncap}: a host's egress at most so many Mbit/s;</li>
+ *   <li>caps are the test bed's ({@link Testbed#cap}, {@link Testbed#uncap}); {@link #close} removes them;</li>
  *   <li>{@link #delay}: a host's egress delayed, where the kernel has {@code sch_netem}
  *       ({@link #delaySupported}; this machine's kernel has not).</li>
  * </ul>
@@ -79,16 +79,6 @@ public final class KernelFaults implements AutoCloseable {
         return total;
     }
 
-    /** Caps host {@code host}'s egress at {@code mbit} Mbit/s ({@link Testbed#cap}). */
-    public void cap(int host, int mbit) throws IOException {
-        bed.cap(host, mbit);
-    }
-
-    /** Removes host {@code host}'s cap or delay (idempotent; {@link Testbed#uncap}). */
-    public void uncap(int host) throws IOException {
-        bed.uncap(host);
-    }
-
     /** Whether this kernel can delay packets (sch_netem); probed once on host 0. */
     public boolean delaySupported() {
         if (netem == null) {
@@ -126,7 +116,7 @@ public final class KernelFaults implements AutoCloseable {
         IOException first = null;
         for (int h = 0; h < bed.hosts(); h++) {
             try {
-                uncap(h);
+                bed.uncap(h);
                 nft(h, "delete table inet " + TABLE);
             } catch (IOException e) {
                 first = first == null ? e : first;

@@ -165,10 +165,10 @@ class TestbedChaosTest {
             assertThat(reaches(bed, 2, 0)).as("h2 -> h0 at 100 % loss").isFalse();
             kernel.heal();
             assertThatThrownBy(() -> kernel.lose(0, 1, 1001)).isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> kernel.cap(0, 0)).isInstanceOf(IllegalArgumentException.class);
-            kernel.cap(0, 10);
-            kernel.uncap(0);
-            kernel.uncap(0); // idempotent
+            assertThatThrownBy(() -> bed.cap(0, 0)).isInstanceOf(IllegalArgumentException.class);
+            bed.cap(0, 10);
+            bed.uncap(0);
+            bed.uncap(0); // idempotent
         }
         assertThatThrownBy(() -> bed.place("0=127.0.0.1")).isInstanceOf(IllegalArgumentException.class);
         assertThat(bed.place("0=127.0.0.1:7001,4=127.0.0.1:7005")).isEqualTo("0=" + NET + ".1:7001,4=" + NET + ".2:7005");

@@ -283,10 +283,6 @@ final class MultiRingProcess implements SimNode<Object> {
 
     /** Opens ring {@code r}'s log (after a crash: losing its unsynced records first) and recovers its core. */
     private void startRing(int r) {
-        if (frontierSeen != null) {   // the restarted core counts from 0 again (LogicalNumbering)
-            frontierSeen[r] = 0;
-            demanded[r] = 0;
-        }
         InMemoryDurableLog.Storage storage = world.storage(self, r);
         logs[r] = InMemoryDurableLog.open(storage);
         int ring = r;
@@ -414,39 +410,36 @@ final class MultiRingProcess implements SimNode<Object> {
         }
     }
 
-    /** Per ring: the client-value frontier last seen, and the highest frontier it was asked to skip to. */
-    private long[] frontierSeen;
-    private long[] demanded;
+    /** Skips on demand between this process' rings: the runtime's own share, one slot per ring. */
+    private final dev.parallax.ringpaxos.RingPaxosBroadcast.PaceShare demandShare =
+            new dev.parallax.ringpaxos.RingPaxosBroadcast.PaceShare();
+    private dev.parallax.ringpaxos.RingPaxosBroadcast.DemandSlot[] demandSlots;
 
     /**
-     * Skips on demand between this process' rings, as {@link dev.parallax.ringpaxos.RingPaxosBroadcast.PaceShare}
-     * does ({@code ring.skip.demand=on}): when a ring's client-value frontier grew, every other ring whose
-     * logical next is behind it is asked once for a skip to it — one this process coordinates, or any when
-     * this process coordinates the ring whose frontier grew (the demand then travels to the coordinator).
+     * Skips on demand ({@code ring.skip.demand}; the cores ignore demands when it is off) through
+     * {@link dev.parallax.ringpaxos.RingPaxosBroadcast.PaceShare}, as a replica's rings share it: each
+     * ring publishes after its step, and a poked ring's core takes the demand at once. A ring restarted
+     * alone keeps its slot: its frontier counts from 0 again, so it demands (and is asked) again once it
+     * passed what it had reached.
      */
     private void demandSkips() {
-        if (frontierSeen == null) {
-            frontierSeen = new long[cores.length];
-            demanded = new long[cores.length];
+        if (demandSlots == null) {
+            demandSlots = new dev.parallax.ringpaxos.RingPaxosBroadcast.DemandSlot[cores.length];
+            for (int r = 0; r < cores.length; r++) {
+                int ring = r;
+                demandSlots[r] = demandShare.join(upTo -> {
+                    RingPaxosCore c = cores[ring];
+                    if (c != null) {
+                        c.onSkipDemand(upTo, clock(), effects.get(ring));
+                        apply(ring);
+                    }
+                });
+            }
         }
         for (int r = 0; r < cores.length; r++) {
-            if (cores[r] == null) {
-                continue;
-            }
-            long frontier = cores[r].valueFrontier();
-            if (frontier <= frontierSeen[r]) {
-                continue;
-            }
-            frontierSeen[r] = frontier;
-            for (int o = 0; o < cores.length; o++) {
-                RingPaxosCore other = cores[o];
-                if (o != r && other != null && scenario.configs()[o].skipOnDemand()
-                        && (other.isCoordinator() || cores[r].isCoordinator())
-                        && other.logicalNext() < frontier && demanded[o] < frontier) {
-                    demanded[o] = frontier;
-                    other.onSkipDemand(frontier, clock(), effects.get(o));
-                    apply(o);
-                }
+            RingPaxosCore c = cores[r];
+            if (c != null) {
+                demandShare.published(demandSlots[r], c.logicalNext(), c.valueFrontier(), c.isCoordinator());
             }
         }
     }
