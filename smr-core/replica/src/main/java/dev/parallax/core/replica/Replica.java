@@ -141,7 +141,8 @@ public final class Replica implements AutoCloseable {
         TlsContexts clientTls = config.tls().clientPorts() ? tls : null;
         WaitStrategy.Factory wait = config.waitMode().strategy();
         // The shared pipeline thread waits with the shared strategy unless another wait mode was chosen.
-        WaitStrategy.Factory sharedWait = config.waitMode() == ReplicaConfig.WaitMode.YIELD_PARK ? WaitStrategies.shared() : wait;
+        ReplicaConfig.WaitMode waitMode = config.waitMode().resolve(Runtime.getRuntime().availableProcessors());
+        WaitStrategy.Factory sharedWait = waitMode == ReplicaConfig.WaitMode.YIELD_PARK ? WaitStrategies.shared() : wait;
         stageThreads = StageThreads.builder(config.threads()).waitStrategy(wait).sharedWaitStrategy(sharedWait).clock(clock)
                 .meterRegistry(registry).threadNamePrefix("replica-" + config.id() + "-").build();
         port = new ReplicaPort(config, registry, stageThreads, clock);

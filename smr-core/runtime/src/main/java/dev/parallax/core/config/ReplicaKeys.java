@@ -54,12 +54,13 @@ public final class ReplicaKeys implements KeyTableProvider {
     public static final ConfigKey<Integer> REPLICA_IO_THREADS = ConfigKey.integer("replica.io.threads", null, 1, Integer.MAX_VALUE,
             "Netty event loops for peer connections; default one per peer.");
     /** {@code wait}. */
-    public static final ConfigKey<String> WAIT = ConfigKey.choice("wait", "yield-park",
-            "How an idle stage thread waits: busy-spin, yield-park or park.", "busy-spin", "yield-park", "park");
+    public static final ConfigKey<String> WAIT = ConfigKey.choice("wait", "auto",
+            "How an idle stage thread waits: busy-spin, yield-park, park or auto (park below 4 cores, yield-park from 4).",
+            "busy-spin", "yield-park", "park", "auto");
     /** {@code threads}. */
     public static final ConfigKey<String> THREADS = ConfigKey.choice("threads", "auto",
             "Thread placement of the stages: staged (a thread per stage), compact (one pipeline thread) or auto "
-                    + "(staged from 2 cores).", "staged", "compact", "auto");
+                    + "(staged from 4 cores).", "staged", "compact", "auto");
     /** {@code request.queue.capacity}: RequestQueue. */
     public static final ConfigKey<Integer> REQUEST_QUEUE_CAPACITY = ConfigKey.integer("request.queue.capacity", 1000, 1,
             Integer.MAX_VALUE, "Client requests waiting for the Batcher (seed 000 §V-E: RequestQueue, 1000).");

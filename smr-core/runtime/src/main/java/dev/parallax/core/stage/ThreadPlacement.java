@@ -13,16 +13,16 @@ import java.util.Locale;
  *   <li>{@link #COMPACT}: the pipeline stages share one thread, so a command crosses few thread
  *       hand-offs: the lowest latency and CPU for a lone command, but execution and ordering no
  *       longer overlap.</li>
- *   <li>{@link #AUTO}: the default; {@link #resolve(int)} picks by core count: compact on one core,
- *       staged from {@link #STAGED_FROM_CORES}.</li>
+ *   <li>{@link #AUTO}: the default; {@link #resolve(int)} picks by core count: compact below
+ *       {@link #STAGED_FROM_CORES} cores, staged from there.</li>
  * </ul>
  *
  * <p>{@link StageThreads} applies the choice: under {@code STAGED} each pipeline stage gets a
  * {@link StageRunner}; under {@code COMPACT} all of them share one {@link CompositeStageRunner}
  * thread. One is as few as a replica needs: its I/O (Netty event loops) and its executor have
  * threads of their own, so the pipeline thread only moves commands between queues and the
- * protocol core, and on 2 cores a second pipeline thread would buy parallelism the machine does
- * not have at the price of more hand-offs. Stages that must keep time whatever the pipeline does
+ * protocol core, and on 2 or 3 cores a second pipeline thread would buy parallelism the machine
+ * does not have at the price of more hand-offs. Stages that must keep time whatever the pipeline does
  * (the failure detector) get a dedicated thread under both.
  *
  * <p>Immutable and thread-safe.
@@ -37,13 +37,14 @@ public enum ThreadPlacement {
 
     /**
      * Cores from which {@link #AUTO} chooses {@link #STAGED}. Measured on 2 cores with 3 replica
-     * JVMs and a load JVM (docs/benchmarks.md, "Thread placement"): compact wins with one command
-     * in flight (p50 296 µs against 401 µs, 0.57× the CPU per command), staged wins as soon as a
-     * few clients load the cluster (1.25–1.6× the throughput of compact from 4 to 1,024 commands in
-     * flight), so staged is the default from 2 cores and compact only where there is a single core
-     * (or chosen explicitly for a lone latency-sensitive client).
+     * JVMs and a load JVM, both placements with threads that park when idle (docs/benchmarks.md,
+     * "Results"): compact gave 1.2–1.3× the throughput of staged at every load from 1 to 256
+     * commands in flight per connection, at a lower p50. Each hand-off between stage threads costs
+     * an unpark and a context switch, and on 2 cores the staged threads have no core of their own
+     * to overlap on. From 4 cores the stages of one replica can run side by side, which is what
+     * the staged layout of seed 000 (JPaxos staged replica) §V is for.
      */
-    public static final int STAGED_FROM_CORES = 2;
+    public static final int STAGED_FROM_CORES = 4;
 
     /**
      * The placement in effect on a machine with {@code cores} available processors: this one, or

@@ -39,7 +39,7 @@ class ReplicaConfigTest {
         assertThat(c.snapshotTransferTimeout()).isEqualTo(Duration.ofSeconds(30))
                 .isEqualTo(ReplicaConfig.DEFAULT_SNAPSHOT_TRANSFER_TIMEOUT);
         assertThat(c.snapshotMaxBytes()).isEqualTo(16L << 30).isEqualTo(ReplicaConfig.DEFAULT_SNAPSHOT_MAX_BYTES);
-        assertThat(c.waitMode()).isEqualTo(ReplicaConfig.WaitMode.YIELD_PARK);
+        assertThat(c.waitMode()).isEqualTo(ReplicaConfig.WaitMode.AUTO);
         assertThat(c.logSync()).isEqualTo(SyncPolicy.EVERY_BATCH);
         assertThat(c.clientIoThreads()).isEqualTo(ReplicaConfig.Builder.defaultClientIoThreads(Runtime.getRuntime().availableProcessors()))
                 .isBetween(1, 4);
@@ -307,7 +307,7 @@ class ReplicaConfigTest {
         bad.put("request.queue.capacity=0", "configuration: request.queue.capacity must be > 0, got 0");
         bad.put("max.frame.bytes=16MB", "configuration: max.frame.bytes is not a whole number: '16MB'");
         bad.put("partial.frame.timeout.ms=0", "configuration: partial.frame.timeout.ms must be > 0, got 0 ms");
-        bad.put("wait=sometimes", "configuration: wait must be busy-spin, yield-park or park, got 'sometimes'");
+        bad.put("wait=sometimes", "configuration: wait must be busy-spin, yield-park, park or auto, got 'sometimes'");
         bad.put("max.command.bytes=2000,max.frame.bytes=1000",
                 "configuration: max.command.bytes (2000) exceeds max.frame.bytes (1000): a command must fit a frame");
         bad.put("client.write.low.bytes=2000,client.write.high.bytes=1000",
@@ -320,5 +320,21 @@ class ReplicaConfigTest {
             }
             assertThatThrownBy(() -> read(m)).as(e.getKey()).hasMessage(e.getValue());
         }
+    }
+
+    @Test
+    void autoWaitParksBelowFourCoresAndYieldParksFromFour() {
+        ReplicaConfig.WaitMode auto = ReplicaConfig.WaitMode.AUTO;
+        assertThat(auto.resolve(1)).isEqualTo(ReplicaConfig.WaitMode.PARK);
+        assertThat(auto.resolve(2)).isEqualTo(ReplicaConfig.WaitMode.PARK);
+        assertThat(auto.resolve(ReplicaConfig.WaitMode.SPIN_FROM_CORES - 1)).isEqualTo(ReplicaConfig.WaitMode.PARK);
+        assertThat(auto.resolve(ReplicaConfig.WaitMode.SPIN_FROM_CORES)).isEqualTo(ReplicaConfig.WaitMode.YIELD_PARK);
+        assertThat(auto.resolve(64)).isEqualTo(ReplicaConfig.WaitMode.YIELD_PARK);
+        for (ReplicaConfig.WaitMode explicit : new ReplicaConfig.WaitMode[] {ReplicaConfig.WaitMode.BUSY_SPIN,
+                ReplicaConfig.WaitMode.YIELD_PARK, ReplicaConfig.WaitMode.PARK}) {
+            assertThat(explicit.resolve(1)).isEqualTo(explicit);
+            assertThat(explicit.resolve(64)).isEqualTo(explicit);
+        }
+        assertThat(auto.strategy()).as("auto resolves to a concrete strategy").isNotNull();
     }
 }

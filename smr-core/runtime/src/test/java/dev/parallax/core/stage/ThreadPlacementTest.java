@@ -10,7 +10,8 @@ class ThreadPlacementTest {
     @Test
     void autoIsCompactBelowTheThresholdAndStagedFromIt() {
         assertThat(ThreadPlacement.AUTO.resolve(1)).isEqualTo(ThreadPlacement.COMPACT);
-        assertThat(ThreadPlacement.AUTO.resolve(2)).isEqualTo(ThreadPlacement.STAGED);
+        assertThat(ThreadPlacement.AUTO.resolve(2)).isEqualTo(ThreadPlacement.COMPACT);
+        assertThat(ThreadPlacement.AUTO.resolve(4)).isEqualTo(ThreadPlacement.STAGED);
         assertThat(ThreadPlacement.AUTO.resolve(ThreadPlacement.STAGED_FROM_CORES - 1)).isEqualTo(ThreadPlacement.COMPACT);
         assertThat(ThreadPlacement.AUTO.resolve(ThreadPlacement.STAGED_FROM_CORES)).isEqualTo(ThreadPlacement.STAGED);
         assertThat(ThreadPlacement.AUTO.resolve(64)).isEqualTo(ThreadPlacement.STAGED);
