@@ -506,7 +506,7 @@ class ClusterFileTest {
         assertThat(f.replica(1).threads()).isEqualTo(ThreadPlacement.AUTO);
         assertThat(f.orderingProtocol()).isNotNull();
         assertThat(f.describeRuntime(1)).isEqualTo("ordering multi-paxos, execution sequential, threads auto (compact with 1 core)");
-        assertThat(f.describeRuntime(2)).endsWith("threads auto (staged with 2 cores)");
+        assertThat(f.describeRuntime(2)).endsWith("threads auto (compact with 2 cores)");
         assertThat(f.describeRuntime(16)).endsWith("threads auto (staged with 16 cores)");
     }
 

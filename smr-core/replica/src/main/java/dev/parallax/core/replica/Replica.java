@@ -20,6 +20,7 @@ import dev.parallax.core.net.ReplicaPort;
 import dev.parallax.core.wire.tls.TlsContexts;
 import dev.parallax.core.stage.StageHandle;
 import dev.parallax.core.stage.StageThreads;
+import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.core.wire.NetMetrics;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.DurableLog;
@@ -143,7 +144,9 @@ public final class Replica implements AutoCloseable {
         // The shared pipeline thread waits with the shared strategy unless another wait mode was chosen.
         ReplicaConfig.WaitMode waitMode = config.waitMode().resolve(Runtime.getRuntime().availableProcessors());
         WaitStrategy.Factory sharedWait = waitMode == ReplicaConfig.WaitMode.YIELD_PARK ? WaitStrategies.shared() : wait;
-        stageThreads = StageThreads.builder(config.threads()).waitStrategy(wait).sharedWaitStrategy(sharedWait).clock(clock)
+        ThreadPlacement placement = config.threads() == ThreadPlacement.AUTO && executor instanceof ReplicaBoundExecutor bound
+                ? bound.autoPlacement(Runtime.getRuntime().availableProcessors()) : config.threads();
+        stageThreads = StageThreads.builder(placement).waitStrategy(wait).sharedWaitStrategy(sharedWait).clock(clock)
                 .meterRegistry(registry).threadNamePrefix("replica-" + config.id() + "-").build();
         port = new ReplicaPort(config, registry, stageThreads, clock);
         broadcast = ordering.create(new Context());

@@ -1,6 +1,7 @@
 package dev.parallax.core.runtime;
 
 import dev.parallax.core.spi.Executor;
+import dev.parallax.core.stage.ThreadPlacement;
 
 /**
  * An {@link Executor} that needs the replica's own channels and logs, not only the delivered
@@ -17,4 +18,18 @@ import dev.parallax.core.spi.Executor;
 public interface ReplicaBoundExecutor extends Executor {
     /** Opens what this executor needs from the replica: channels, logs, meters, the clock. */
     void bind(OrderingContext context);
+
+    /**
+     * The placement a replica running this executor takes when its configuration says
+     * {@link ThreadPlacement#AUTO}, on a machine with {@code cores} available processors. By default
+     * {@code AUTO}'s own rule ({@link ThreadPlacement#resolve}); an executor whose replicas measured
+     * faster under another placement says so here. Called once, before {@link #bind}; must not
+     * block.
+     *
+     * @param cores the available processors
+     * @return {@link ThreadPlacement#STAGED} or {@link ThreadPlacement#COMPACT}
+     */
+    default ThreadPlacement autoPlacement(int cores) {
+        return ThreadPlacement.AUTO.resolve(cores);
+    }
 }
