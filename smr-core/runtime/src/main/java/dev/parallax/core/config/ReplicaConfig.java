@@ -290,8 +290,9 @@ public final class ReplicaConfig {
          * Cores from which {@link #AUTO} spins before parking. Measured on 2 cores running three
          * replica JVMs and a load JVM (docs/benchmarks.md, "Results"): every spin or yield there
          * takes the core from the thread whose output the spinner waits for, so parking at once
-         * gave 1.2–1.5× the throughput of yield-park at every load from 1 to 256 commands in
-         * flight per connection, at a lower p50. From 4 cores a replica's busy threads (pipeline,
+         * gave 1.1–1.25× (staged threads) and 1.2–1.9× (compact) the throughput of spinning and
+         * yielding first, at every load from 1 to 256 commands in flight per connection, at a lower
+         * p50. From 4 cores a replica's busy threads (pipeline,
          * I/O, executor) each find a core, and a short spin saves the unpark of a hand-off.
          */
         public static final int SPIN_FROM_CORES = 4;

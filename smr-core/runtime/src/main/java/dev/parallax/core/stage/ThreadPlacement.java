@@ -38,7 +38,7 @@ public enum ThreadPlacement {
     /**
      * Cores from which {@link #AUTO} chooses {@link #STAGED}. Measured on 2 cores with 3 replica
      * JVMs and a load JVM, both placements with threads that park when idle (docs/benchmarks.md,
-     * "Results"): compact gave 1.2–1.3× the throughput of staged at every load from 1 to 256
+     * "Results"): compact gave 1.2–1.4× the throughput of staged at every load from 1 to 256
      * commands in flight per connection, at a lower p50. Each hand-off between stage threads costs
      * an unpark and a context switch, and on 2 cores the staged threads have no core of their own
      * to overlap on. From 4 cores the stages of one replica can run side by side, which is what
