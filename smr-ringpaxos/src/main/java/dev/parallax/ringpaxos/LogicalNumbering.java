@@ -34,7 +34,7 @@ final class LogicalNumbering {
             skipsDecided++;
         }
         next = after(next, vid);
-        if (!vid.isSkip() && !vid.isNoop() && !vid.isConfig()) {
+        if (vid.isClientValue()) {
             valueNext = next;
         }
     }

@@ -47,6 +47,12 @@ final class RingOpening {
 
     private boolean opening;
     private boolean openAgain;
+    /** Skips on demand, leading: the logical next after the last client value this coordinator opened. */
+    private long openedFrontier;
+    /** Skips on demand, following: the highest frontier already sent to the coordinator. */
+    private long forwardedDemand;
+    /** Skips offered on demand (event {@code skips.demanded}). */
+    private long demandedSkips;
 
     RingOpening(RingConfig config, RingAcceptor acceptor, RingLearner learner, ValueCache cache, OwnProposals own,
                 Coordinator coordinator, SkipPacer pacer, LogicalNumbering logical, RingRounds rounds,
@@ -155,8 +161,6 @@ final class RingOpening {
         }
     }
 
-    private long openedFrontier;
-
     /**
      * Skips on demand at a member that does not lead the ring: the demand goes to the coordinator
      * of its round ({@link RingMessage.SkipDemand}), once per higher frontier. Nothing before a
@@ -178,14 +182,10 @@ final class RingOpening {
         }
     }
 
-    private long forwardedDemand;
-
     /** Skips offered on demand (event {@code skips.demanded}). */
     long demandedSkips() {
         return demandedSkips;
     }
-
-    private long demandedSkips;
 
     /** The coordinator opens more instances if its window and bounds allow (C3), unless it hands over (T1). */
     void openMore(long now, Effects<RingWire, RingRecord, RingValue> out) {
@@ -232,7 +232,7 @@ final class RingOpening {
                     coordinator.opened(instance, e.vid(), now);
                     pacer.opened(instance, e.vid());
                     k = LogicalNumbering.after(k, e.vid());
-                    if (pacer.enabled() && !e.vid().isSkip() && !e.vid().isNoop() && !e.vid().isConfig()) {
+                    if (pacer.enabled() && e.vid().isClientValue()) {
                         openedFrontier = Math.max(openedFrontier, k);   // skips on demand: the other rings may skip now
                     }
                     observer.voted(instance, acceptor.rnd(), e.vid());

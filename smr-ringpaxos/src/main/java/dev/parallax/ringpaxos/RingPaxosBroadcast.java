@@ -17,8 +17,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
@@ -182,14 +185,14 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
         }
 
         /** The rings of this process taking part in skips on demand. */
-        private final java.util.List<DemandSlot> slots = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final List<DemandSlot> slots = new CopyOnWriteArrayList<>();
 
         /**
          * A ring joins skips on demand ({@code ring.skip.demand=on}): {@code poke} asks its core for a
          * skip to a logical instance ({@link RingPaxosCore#onSkipDemand}) from another ring's thread
          * and must not block.
          */
-        public DemandSlot join(java.util.function.LongConsumer poke) {
+        public DemandSlot join(LongConsumer poke) {
             DemandSlot slot = new DemandSlot(poke);
             slots.add(slot);
             return slot;
@@ -231,7 +234,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
      * read by the other rings' threads. Opaque to callers.
      */
     public static final class DemandSlot {
-        private final java.util.function.LongConsumer poke;
+        private final LongConsumer poke;
         private volatile long logicalNext;
         private volatile boolean coordinating;
         /** Only the owning ring's thread reads and writes it. */
@@ -239,7 +242,7 @@ public final class RingPaxosBroadcast extends RuntimeBroadcast<RingWire, RingRec
         /** The highest frontier this ring was poked for. */
         private final AtomicLong demanded = new AtomicLong(-1);
 
-        private DemandSlot(java.util.function.LongConsumer poke) {
+        private DemandSlot(LongConsumer poke) {
             this.poke = poke;
         }
     }

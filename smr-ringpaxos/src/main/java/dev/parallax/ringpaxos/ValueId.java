@@ -100,6 +100,11 @@ public record ValueId(int origin, long incarnation, long seq) implements Compara
         return isSkip() ? seq : -1;
     }
 
+    /** Whether this names a client value: not a skip, {@link #NOOP} or a configuration command. */
+    public boolean isClientValue() {
+        return !isBodiless() && !isConfig();
+    }
+
     /** Whether the id is the whole value: {@link #NOOP} or a skip, which carry no body and no proposer. */
     public boolean isBodiless() {
         return origin == -1 || origin == SKIP_ORIGIN;

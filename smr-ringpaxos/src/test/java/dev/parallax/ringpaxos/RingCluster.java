@@ -61,7 +61,7 @@ final class RingCluster extends ScriptedCluster<RingPaxosCore, RingWire, RingRec
         List<String> out = new ArrayList<>();
         for (RingValue v : delivered(id)) {
             RingValue.Chosen c = (RingValue.Chosen) v;
-            if (!c.vid().isBodiless() && !c.vid().isConfig()) {
+            if (c.vid().isClientValue()) {
                 out.add(text(c.bytes()));
             }
         }

@@ -14,6 +14,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ValueIdTest {
 
     @Test
+    void onlyProposersValuesAreClientValues() {
+        assertThat(new ValueId(2, 1, 7).isClientValue()).isTrue();
+        assertThat(ValueId.NOOP.isClientValue()).isFalse();
+        assertThat(ValueId.skip(40).isClientValue()).isFalse();
+        assertThat(ValueId.configuration(3, 9).isClientValue()).isFalse();
+    }
+
+    @Test
     @DisplayName("NOOP is (-1, 0, 0), the empty value a new coordinator proposes for a gap")
     void noop() {
         assertThat(ValueId.NOOP).isEqualTo(new ValueId(-1, 0, 0));

@@ -2,6 +2,7 @@ package dev.parallax.examples.cli;
 
 import dev.parallax.scheduler.ServiceClasses;
 import dev.parallax.core.config.ReplicaConfig;
+import dev.parallax.core.config.WaitMode;
 import dev.parallax.core.spi.Executor;
 import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.paxos.PaxosConfig;
@@ -61,7 +62,7 @@ class ClusterFileTest {
         assertThat(r.replicaIoThreads()).isEqualTo(4);
         assertThat(ClusterFile.load(write(dir, "members=0=127.0.0.1:7000,1=127.0.0.1:7001,2=127.0.0.1:7002\n"))
                 .replica(0).replicaIoThreads()).as("default: one per peer").isEqualTo(2);
-        assertThat(r.waitMode()).isEqualTo(ReplicaConfig.WaitMode.PARK);
+        assertThat(r.waitMode()).isEqualTo(WaitMode.PARK);
         assertThat(r.dataDirectory()).contains(Path.of("/var/lib/parallax/replica-2"));
         assertThat(f.paxos().window()).isEqualTo(35);
         assertThat(f.paxos().batchBytes()).isEqualTo(8000);

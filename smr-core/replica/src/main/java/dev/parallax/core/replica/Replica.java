@@ -20,7 +20,6 @@ import dev.parallax.core.net.ReplicaPort;
 import dev.parallax.core.wire.tls.TlsContexts;
 import dev.parallax.core.stage.StageHandle;
 import dev.parallax.core.stage.StageThreads;
-import dev.parallax.core.stage.ThreadPlacement;
 import dev.parallax.core.wire.NetMetrics;
 import dev.parallax.core.spi.AtomicBroadcast;
 import dev.parallax.core.spi.DurableLog;
@@ -32,8 +31,6 @@ import dev.parallax.core.runtime.ReplicaBoundExecutor;
 import dev.parallax.core.spi.Transport;
 import dev.parallax.core.stage.BoundedQueue;
 import dev.parallax.core.stage.Queues;
-import dev.parallax.core.stage.WaitStrategies;
-import dev.parallax.core.stage.WaitStrategy;
 import dev.parallax.core.time.Clock;
 import dev.parallax.core.time.SystemClock;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -140,14 +137,7 @@ public final class Replica implements AutoCloseable {
         // TLS files are loaded before anything starts, so a missing or malformed one fails the start cleanly.
         TlsContexts tls = config.tls().enabled() ? TlsContexts.load(config.tls()) : null;
         TlsContexts clientTls = config.tls().clientPorts() ? tls : null;
-        WaitStrategy.Factory wait = config.waitMode().strategy();
-        // The shared pipeline thread waits with the shared strategy unless another wait mode was chosen.
-        ReplicaConfig.WaitMode waitMode = config.waitMode().resolve(Runtime.getRuntime().availableProcessors());
-        WaitStrategy.Factory sharedWait = waitMode == ReplicaConfig.WaitMode.YIELD_PARK ? WaitStrategies.shared() : wait;
-        ThreadPlacement placement = config.threads() == ThreadPlacement.AUTO && executor instanceof ReplicaBoundExecutor bound
-                ? bound.autoPlacement(Runtime.getRuntime().availableProcessors()) : config.threads();
-        stageThreads = StageThreads.builder(placement).waitStrategy(wait).sharedWaitStrategy(sharedWait).clock(clock)
-                .meterRegistry(registry).threadNamePrefix("replica-" + config.id() + "-").build();
+        stageThreads = ReplicaStageThreads.create(config, executor, clock, registry);
         port = new ReplicaPort(config, registry, stageThreads, clock);
         broadcast = ordering.create(new Context());
         if (executor instanceof ReplicaBoundExecutor bound) {

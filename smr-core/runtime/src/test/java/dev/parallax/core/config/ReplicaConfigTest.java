@@ -39,7 +39,7 @@ class ReplicaConfigTest {
         assertThat(c.snapshotTransferTimeout()).isEqualTo(Duration.ofSeconds(30))
                 .isEqualTo(ReplicaConfig.DEFAULT_SNAPSHOT_TRANSFER_TIMEOUT);
         assertThat(c.snapshotMaxBytes()).isEqualTo(16L << 30).isEqualTo(ReplicaConfig.DEFAULT_SNAPSHOT_MAX_BYTES);
-        assertThat(c.waitMode()).isEqualTo(ReplicaConfig.WaitMode.AUTO);
+        assertThat(c.waitMode()).isEqualTo(WaitMode.AUTO);
         assertThat(c.logSync()).isEqualTo(SyncPolicy.EVERY_BATCH);
         assertThat(c.clientIoThreads()).isEqualTo(ReplicaConfig.Builder.defaultClientIoThreads(Runtime.getRuntime().availableProcessors()))
                 .isBetween(1, 4);
@@ -66,7 +66,7 @@ class ReplicaConfigTest {
 
     @Test
     void everyWaitModeMapsToAStrategy() {
-        for (ReplicaConfig.WaitMode m : ReplicaConfig.WaitMode.values()) {
+        for (WaitMode m : WaitMode.values()) {
             assertThat(m.strategy()).isNotNull();
         }
     }
@@ -85,7 +85,7 @@ class ReplicaConfigTest {
         return ReplicaConfig.builder().id(2).members(THREE).clientMembers(ClusterMembers.parse("0=c:1,1=c:2,2=c:3"))
                 .dataDirectory(Path.of("/d")).clientIoThreads(3).replicaIoThreads(5).requestQueueCapacity(10)
                 .proposalQueueCapacity(11).decisionQueueCapacity(12).sendQueueCapacity(13).maxFrameBytes(1 << 16)
-                .maxCommandBytes(1 << 10).waitMode(ReplicaConfig.WaitMode.PARK).threads(ThreadPlacement.COMPACT)
+                .maxCommandBytes(1 << 10).waitMode(WaitMode.PARK).threads(ThreadPlacement.COMPACT)
                 .logSync(SyncPolicy.PERIODIC).clientWriteBufferWaterMarks(10, 20).partialFrameTimeout(Duration.ofMillis(5))
                 .snapshotLogBytes(7).snapshotTransferTimeout(Duration.ofMillis(8)).snapshotMaxBytes(9).tls(tls).build();
     }
@@ -103,7 +103,7 @@ class ReplicaConfigTest {
         assertThat(c.sendQueueCapacity()).isEqualTo(13);
         assertThat(c.maxFrameBytes()).isEqualTo(1 << 16);
         assertThat(c.maxCommandBytes()).isEqualTo(1 << 10);
-        assertThat(c.waitMode()).isEqualTo(ReplicaConfig.WaitMode.PARK);
+        assertThat(c.waitMode()).isEqualTo(WaitMode.PARK);
         assertThat(c.threads()).isEqualTo(ThreadPlacement.COMPACT);
         assertThat(c.logSync()).isEqualTo(SyncPolicy.PERIODIC);
         assertThat(c.clientWriteLowBytes()).isEqualTo(10);
@@ -133,7 +133,7 @@ class ReplicaConfigTest {
     @Test
     @DisplayName("every wait mode and sync policy goes through its key and back")
     void enumsRoundTrip() {
-        for (ReplicaConfig.WaitMode m : ReplicaConfig.WaitMode.values()) {
+        for (WaitMode m : WaitMode.values()) {
             assertThat(base().waitMode(m).build().waitMode()).isEqualTo(m);
             String name = m.name().toLowerCase(Locale.ROOT).replace('_', '-');
             assertThat(read(Map.of("wait", name)).waitMode()).isEqualTo(m);
@@ -289,7 +289,7 @@ class ReplicaConfigTest {
         assertThat(c.sendQueueCapacity()).isEqualTo(13);
         assertThat(c.maxFrameBytes()).isEqualTo(65536);
         assertThat(c.maxCommandBytes()).isEqualTo(1024);
-        assertThat(c.waitMode()).isEqualTo(ReplicaConfig.WaitMode.PARK);
+        assertThat(c.waitMode()).isEqualTo(WaitMode.PARK);
         assertThat(c.threads()).isEqualTo(ThreadPlacement.COMPACT);
         assertThat(c.logSync()).isEqualTo(SyncPolicy.NONE);
         assertThat(c.clientWriteLowBytes()).isEqualTo(10);
@@ -324,14 +324,14 @@ class ReplicaConfigTest {
 
     @Test
     void autoWaitParksBelowFourCoresAndYieldParksFromFour() {
-        ReplicaConfig.WaitMode auto = ReplicaConfig.WaitMode.AUTO;
-        assertThat(auto.resolve(1)).isEqualTo(ReplicaConfig.WaitMode.PARK);
-        assertThat(auto.resolve(2)).isEqualTo(ReplicaConfig.WaitMode.PARK);
-        assertThat(auto.resolve(ReplicaConfig.WaitMode.SPIN_FROM_CORES - 1)).isEqualTo(ReplicaConfig.WaitMode.PARK);
-        assertThat(auto.resolve(ReplicaConfig.WaitMode.SPIN_FROM_CORES)).isEqualTo(ReplicaConfig.WaitMode.YIELD_PARK);
-        assertThat(auto.resolve(64)).isEqualTo(ReplicaConfig.WaitMode.YIELD_PARK);
-        for (ReplicaConfig.WaitMode explicit : new ReplicaConfig.WaitMode[] {ReplicaConfig.WaitMode.BUSY_SPIN,
-                ReplicaConfig.WaitMode.YIELD_PARK, ReplicaConfig.WaitMode.PARK}) {
+        WaitMode auto = WaitMode.AUTO;
+        assertThat(auto.resolve(1)).isEqualTo(WaitMode.PARK);
+        assertThat(auto.resolve(2)).isEqualTo(WaitMode.PARK);
+        assertThat(auto.resolve(WaitMode.SPIN_FROM_CORES - 1)).isEqualTo(WaitMode.PARK);
+        assertThat(auto.resolve(WaitMode.SPIN_FROM_CORES)).isEqualTo(WaitMode.YIELD_PARK);
+        assertThat(auto.resolve(64)).isEqualTo(WaitMode.YIELD_PARK);
+        for (WaitMode explicit : new WaitMode[] {WaitMode.BUSY_SPIN,
+                WaitMode.YIELD_PARK, WaitMode.PARK}) {
             assertThat(explicit.resolve(1)).isEqualTo(explicit);
             assertThat(explicit.resolve(64)).isEqualTo(explicit);
         }
