@@ -2,9 +2,9 @@ package dev.parallax.examples.volery;
 
 /**
  * ZooKeeper's create modes with their wire flag values ({@code org.apache.zookeeper.CreateMode}).
- * The data model implements the persistent and ephemeral modes (an ephemeral node belongs to a
- * session of {@link ZnodeSessions} and goes when it ends); a create with a container or TTL mode
- * answers {@link ZkCode#UNIMPLEMENTED}.
+ * The data model implements the persistent, container (as persistent, never reaped) and ephemeral
+ * modes (an ephemeral node belongs to a session of {@link ZnodeSessions} and goes when it ends); a
+ * create with a TTL mode answers {@link ZkCode#UNIMPLEMENTED}.
  *
  * <p>Immutable; safe from any thread.
  */
@@ -17,8 +17,12 @@ public enum CreateMode {
     PERSISTENT_SEQUENTIAL(2, true, true),
     /** An ephemeral node whose name gets the parent's cversion as a 10-digit suffix. */
     EPHEMERAL_SEQUENTIAL(3, true, true),
-    /** A container node (not implemented). */
-    CONTAINER(4, false, false),
+    /**
+     * A container node: persistent here, and never reaped when its last child goes (ZooKeeper reaps
+     * empty containers "at some point in the future", so a client may not rely on when; Curator
+     * creates its recipes' parents as containers).
+     */
+    CONTAINER(4, false, true),
     /** A persistent node with a TTL (not implemented). */
     PERSISTENT_WITH_TTL(5, false, false),
     /** A persistent sequential node with a TTL (not implemented). */

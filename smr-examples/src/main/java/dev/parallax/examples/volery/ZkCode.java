@@ -21,7 +21,7 @@ public enum ZkCode {
      * bytes {@link ZkReply#decode} cannot read (ZooKeeper's MARSHALLINGERROR).
      */
     MARSHALLINGERROR(-5),
-    /** The operation is not implemented (container and TTL create modes). */
+    /** The operation is not implemented (TTL create modes). */
     UNIMPLEMENTED(-6),
     /** Malformed arguments: a path that ZooKeeper's path rules reject, deleting the root. */
     BADARGUMENTS(-8),

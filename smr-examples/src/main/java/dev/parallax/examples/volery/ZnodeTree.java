@@ -26,8 +26,8 @@ import java.util.TreeSet;
  *       invalid path → BADARGUMENTS; missing → NONODE.</li>
  * </ul>
  * zxids and times are inputs of every write, supplied by the caller deterministically; the tree reads
- * no clock. Deviations from ZooKeeper: no "/zookeeper" subtree, no ACLs (aversion stays 0), no
- * container or TTL nodes (UNIMPLEMENTED).
+ * no clock. Deviations from ZooKeeper: no "/zookeeper" subtree, no ACLs (aversion stays 0), no TTL
+ * nodes (UNIMPLEMENTED); a container node is persistent and never reaped.
  *
  * <p><b>Ephemeral nodes</b> belong to a session of the tree's {@link ZnodeSessions}: an ephemeral
  * create of an ended session answers SESSIONEXPIRED (checked first, as ZooKeeper checks the session

@@ -22,7 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
-import static dev.parallax.examples.volery.CreateMode.CONTAINER;
+import static dev.parallax.examples.volery.CreateMode.PERSISTENT_WITH_TTL;
 import static dev.parallax.examples.volery.CreateMode.PERSISTENT;
 import static dev.parallax.examples.volery.CreateMode.PERSISTENT_SEQUENTIAL;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -81,7 +81,7 @@ class ZnodeTreePropertiesTest {
         Arbitrary<byte[]> data = Arbitraries.bytes().array(byte[].class).ofMaxSize(4);
         Arbitrary<Integer> version = Arbitraries.integers().between(-1, 2);
         Arbitrary<CreateMode> mode = Arbitraries.frequency(
-                Tuple.of(6, PERSISTENT), Tuple.of(3, PERSISTENT_SEQUENTIAL), Tuple.of(1, CONTAINER));
+                Tuple.of(6, PERSISTENT), Tuple.of(3, PERSISTENT_SEQUENTIAL), Tuple.of(1, PERSISTENT_WITH_TTL));
         Arbitrary<VoleryCommand> create = Combinators.combine(path, data, mode).as(Create::new);
         Arbitrary<VoleryCommand> delete = Combinators.combine(path, version).as(Delete::new);
         Arbitrary<VoleryCommand> setData = Combinators.combine(path, data, version).as(SetData::new);

@@ -260,7 +260,8 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             if (status == dev.parallax.examples.volery.ZnodeSessions.Status.ENDED) {
-                ticker.ended(s.id());
+                sessions.remove(s.id()); // this connection holds it now: forget it, then answer "expired"
+                watches.sessionEnded(s.id());
                 reject(s.id(), dropFlag);
                 return;
             }

@@ -22,8 +22,8 @@ import org.apache.zookeeper.proto.SetDataRequest;
 
 /**
  * ZooKeeper's multi request and response ({@code MultiOperationRecord}, {@code MultiResponse}) as
- * Volery's {@link Multi} and back. Operations: create and create2 (persistent and ephemeral modes,
- * open ACL), delete, setData, check. A multi holding another operation (container or TTL creates,
+ * Volery's {@link Multi} and back. Operations: create, create2 and createContainer (persistent, container and
+ * ephemeral modes, open ACL), delete, setData, check. A multi holding another operation (container or TTL creates,
  * multiRead's reads) answers UNIMPLEMENTED as a whole, one with another ACL INVALIDACL, one out of
  * the command encoding's bounds BADARGUMENTS, with nothing executed. The response's header code is OK
  * and each result says how its operation went (ZooKeeper's FinalRequestProcessor does the same): on
@@ -42,6 +42,8 @@ final class ZkMulti {
 
     /** ZooKeeper's opcode for create2. */
     private static final int CREATE2 = 15;
+    /** ZooKeeper's opcode for createContainer. */
+    private static final int CREATE_CONTAINER = 19;
 
     private ZkMulti() {
     }
@@ -56,7 +58,7 @@ final class ZkMulti {
                 Record r = op.toRequestRecord();
                 types.add(op.getType());
                 switch (op.getType()) {
-                    case VoleryCommand.OP_CREATE, CREATE2 -> {
+                    case VoleryCommand.OP_CREATE, CREATE2, CREATE_CONTAINER -> {
                         CreateRequest c = (CreateRequest) r;
                         CreateMode mode = CreateMode.fromFlag(c.getFlags());
                         if (mode == null) {
@@ -116,7 +118,7 @@ final class ZkMulti {
             if (!reply.isOk()) {
                 response.add(new OpResult.ErrorResult(r.code().code()));
             } else if (op instanceof Create) {
-                response.add(request.types().get(i) == CREATE2 && r.stat() != null
+                response.add(request.types().get(i) != VoleryCommand.OP_CREATE && r.stat() != null
                         ? new OpResult.CreateResult(r.path(), ZkOperations.jute(r.stat()))
                         : new OpResult.CreateResult(r.path()));
             } else if (op instanceof SetData) {

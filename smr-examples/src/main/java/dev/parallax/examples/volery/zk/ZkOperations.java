@@ -55,7 +55,7 @@ import org.apache.zookeeper.proto.SyncResponse;
  * (the connection writes replies in request order, so it is answered after every earlier request of
  * the session, and every backend operation is linearizable, a read sent as a query included: nothing
  * more to wait for), features Volery
- * does not have (UNIMPLEMENTED: container/TTL creates, setACL, a lone check, multiRead, reconfig, ...;
+ * does not have (UNIMPLEMENTED: TTL creates, setACL, a lone check, multiRead, reconfig, ...;
  * INVALIDACL: a create with an ACL other than world:anyone/ALL), and arguments the command encoding
  * refuses (BADARGUMENTS). Watches (exists, getData, getChildren with watch=true, addWatch,
  * removeWatches, checkWatches, setWatches and setWatches2) go through
@@ -215,7 +215,11 @@ final class ZkOperations {
                 return watches.hasWatch(session, r.getPath(), r.getType()) ? ZkResponse.ok(xid)
                         : ZkResponse.error(xid, ZkCodes.NOWATCHER);
             }
-            case CREATE_CONTAINER, CREATE_TTL -> {
+            case CREATE_CONTAINER -> {
+                CreateRequest r = ZkWire.read(in, new CreateRequest());
+                return create(session, timeoutMs, lane, xid, r, true);
+            }
+            case CREATE_TTL -> {
                 metrics.unsupported(ZkMetrics.Unsupported.CREATE_MODE);
                 return ZkResponse.error(xid, ZkCodes.UNIMPLEMENTED);
             }

@@ -30,14 +30,14 @@ import org.slf4j.LoggerFactory;
  * <p>Implemented: the session handshake (create, resume, expiry; sessions portable between the
  * servers of a cluster that share a {@linkplain ZkServerConfig#withSessionSecret session secret};
  * expiry of the sessions that own ephemeral nodes decided in the order, {@link ZkSessionTicker}),
- * ping, closeSession, create and create2 (persistent, persistent-sequential, ephemeral and
- * ephemeral-sequential, open ACL), multi (check, create, delete, setData: {@link ZkMulti}), delete,
+ * ping, closeSession, create, create2 and createContainer (persistent, persistent-sequential,
+ * container (never reaped), ephemeral and ephemeral-sequential, open ACL), multi (check, create, delete, setData: {@link ZkMulti}), delete,
  * exists, getData, setData,
  * getChildren, getChildren2 (with version checks and ZooKeeper's error codes), sync, getACL (the
  * open ACL), digest authentication (accepted; every znode is open), and watches (exists, getData and
  * getChildren with watch=true, addWatch persistent and persistent recursive, removeWatches,
  * checkWatches, setWatches and setWatches2 on reconnection: {@link ZkWatchHub}). Not implemented,
- * with the code ZooKeeper uses: container and TTL nodes, setACL, a lone check, multiRead, reconfig and
+ * with the code ZooKeeper uses: TTL nodes, setACL, a lone check, multiRead, reconfig and
  * the other 3.5+ operations: UNIMPLEMENTED;
  * a create with another ACL: INVALIDACL; another authentication scheme: AUTHFAILED and a closed
  * connection; a request type ZooKeeper does not define: UNIMPLEMENTED and a closed connection.

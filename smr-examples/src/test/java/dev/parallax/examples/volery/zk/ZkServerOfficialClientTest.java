@@ -167,22 +167,21 @@ class ZkServerOfficialClientTest {
     }
 
     @Test
-    void containersTtlsAclsAndMultiReadAreUnimplemented() throws Exception {
+    void ttlsAndAclsAreUnimplementedAndContainersArePersistent() throws Exception {
         zk.create("/w", new byte[0], OPEN, CreateMode.PERSISTENT);
 
-        assertThatThrownBy(() -> zk.create("/c", new byte[0], OPEN, CreateMode.CONTAINER))
-                .isInstanceOf(KeeperException.UnimplementedException.class);
+        assertThat(zk.create("/c", new byte[0], OPEN, CreateMode.CONTAINER)).isEqualTo("/c");
         assertThatThrownBy(() -> zk.create("/t", new byte[0], OPEN, CreateMode.PERSISTENT_WITH_TTL, null, 1000))
                 .isInstanceOf(KeeperException.UnimplementedException.class);
-        assertThat(counter("unsupported", "feature", "create-mode")).isEqualTo(2);
+        assertThat(counter("unsupported", "feature", "create-mode")).isEqualTo(1);
 
         assertThatThrownBy(() -> zk.setACL("/w", OPEN, -1)).isInstanceOf(KeeperException.UnimplementedException.class);
         assertThatThrownBy(() -> zk.multi(List.of(org.apache.zookeeper.Op.create("/m", new byte[0], OPEN,
-                CreateMode.CONTAINER)))).isInstanceOf(KeeperException.UnimplementedException.class);
+                CreateMode.PERSISTENT_WITH_TTL, 1000L)))).isInstanceOf(KeeperException.UnimplementedException.class);
         assertThat(counter("unsupported", "feature", "operation")).isEqualTo(2);
 
         // None of this disturbed the session or created anything.
-        assertThat(zk.getChildren("/", false)).containsExactly("w");
+        assertThat(zk.getChildren("/", false)).containsExactly("c", "w");
         assertThat(zk.getState()).isEqualTo(ZooKeeper.States.CONNECTED);
         assertThat(counter("requests", "op", "create2")).isZero();
     }

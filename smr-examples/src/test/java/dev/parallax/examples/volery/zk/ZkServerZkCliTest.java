@@ -32,9 +32,10 @@ class ZkServerZkCliTest {
     }
 
     @Test
-    void createListReadUpdateDelete() throws Exception {
+    void createListReadUpdateDeleteDeleteallAndEphemerals() throws Exception {
         String script = String.join("\n", "create /a x", "create /a/b", "ls /", "ls /a", "get /a", "set /a y", "get /a",
-                "stat /a", "delete /a/b", "delete /a", "ls /", "quit", "");
+                "stat /a", "delete /a/b", "delete /a", "ls /", "create /d", "create /d/x", "create /d/x/y", "create /d/z",
+                "deleteall /d", "create -e /eph", "create -e -s /eph-", "ls /", "quit", "");
         Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), "-Xmx64m", "-XX:TieredStopAtLevel=1",
                 "org.apache.zookeeper.ZooKeeperMain", "-server", "127.0.0.1:" + server.port()))
@@ -45,9 +46,11 @@ class ZkServerZkCliTest {
         assertThat(p.waitFor(ZkTesting.WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
         List<String> lines = output.lines().filter(l -> !l.contains(" INFO ") && !l.contains(" WARN ")).toList();
         assertThat(lines).as(output).containsSubsequence("Created /a", "Created /a/b", "[a]", "[b]", "x", "y",
-                "dataVersion = 1", "numChildren = 1", "[]");
+                "dataVersion = 1", "numChildren = 1", "[]", "Created /d/z", "Created /eph", "Created /eph-0000000003",
+                "[eph, eph-0000000003]");
         assertThat(output).doesNotContain("Exception");
         assertThat(server.sessionCount()).isZero();
+        // quit closed the session: its ephemeral nodes went with it
         assertThat(backend.submit(new dev.parallax.examples.volery.GetChildren("/")).get().children())
                 .isEmpty();
     }
