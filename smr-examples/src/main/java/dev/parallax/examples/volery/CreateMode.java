@@ -2,21 +2,21 @@ package dev.parallax.examples.volery;
 
 /**
  * ZooKeeper's create modes with their wire flag values ({@code org.apache.zookeeper.CreateMode}).
- * The data model implements {@link #PERSISTENT} and {@link #PERSISTENT_SEQUENTIAL}; a create with any
- * other mode answers {@link ZkCode#UNIMPLEMENTED} (Volery has no sessions in its state, so no
- * ephemeral nodes, and no TTLs or containers).
+ * The data model implements the persistent and ephemeral modes (an ephemeral node belongs to a
+ * session of {@link ZnodeSessions} and goes when it ends); a create with a container or TTL mode
+ * answers {@link ZkCode#UNIMPLEMENTED}.
  *
  * <p>Immutable; safe from any thread.
  */
 public enum CreateMode {
     /** A node that stays until deleted. */
     PERSISTENT(0, false, true),
-    /** A session-bound node (not implemented). */
-    EPHEMERAL(1, false, false),
+    /** A node that goes when its session ends. */
+    EPHEMERAL(1, false, true),
     /** A persistent node whose name gets the parent's cversion as a 10-digit suffix. */
     PERSISTENT_SEQUENTIAL(2, true, true),
-    /** A session-bound sequential node (not implemented). */
-    EPHEMERAL_SEQUENTIAL(3, true, false),
+    /** An ephemeral node whose name gets the parent's cversion as a 10-digit suffix. */
+    EPHEMERAL_SEQUENTIAL(3, true, true),
     /** A container node (not implemented). */
     CONTAINER(4, false, false),
     /** A persistent node with a TTL (not implemented). */
@@ -42,6 +42,11 @@ public enum CreateMode {
     /** Whether the created name gets a sequence suffix. */
     public boolean isSequential() {
         return sequential;
+    }
+
+    /** Whether the node belongs to its creator's session. */
+    public boolean isEphemeral() {
+        return this == EPHEMERAL || this == EPHEMERAL_SEQUENTIAL;
     }
 
     /** Whether the data model implements this mode. */

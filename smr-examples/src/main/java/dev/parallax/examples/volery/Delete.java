@@ -35,4 +35,11 @@ public record Delete(String path, int version) implements VoleryCommand {
     public ZkReply applyTo(ZnodeTree tree, long zxid, long time) {
         return tree.delete(path, version, zxid);
     }
+
+    /** Fires the watches of each deleted node (an ended session's ephemeral nodes), as its delete would. */
+    static void fireDeleted(ZnodeWatches watches, java.util.List<String> deleted) {
+        for (String path : deleted) {
+            watches.onExecuted(new Delete(path, ZnodeTree.ANY_VERSION), ZkReply.ok());
+        }
+    }
 }

@@ -5,17 +5,26 @@ import dev.parallax.examples.volery.VoleryCommand.Decoded;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The bytes of a {@link VoleryCommand}, big-endian:
  * <pre>
  *   byte opcode (ZooKeeper's OpCode: create 1, delete 2, exists 3, getData 4, setData 5, getChildren 8)
  *   int  pathLength (0..{@link VoleryCommand#MAX_PATH_BYTES}), pathLength bytes UTF-8 path
- *   create:  int createModeFlag, int dataLength (0..{@link VoleryCommand#MAX_DATA_BYTES}), data
+ *   create:  int createModeFlag, int dataLength (0..{@link VoleryCommand#MAX_DATA_BYTES}), data,
+ *            and for an ephemeral mode: long owner (non-zero), int timeoutMs (positive)
  *   delete:  int version
  *   setData: int version, int dataLength (0..{@link VoleryCommand#MAX_DATA_BYTES}), data
- *   create, setData, optionally: long time (ms; written only when not 0, absent means 0)
+ *   check (opcode 13): int version
+ *   multi (opcode 14, empty path): int count (1..{@link Multi#MAX_OPS}), count x (int length, the
+ *            bytes of a check, create, delete or setData without a time)
+ *   sessionTick (opcode 104, empty path): int count (0..{@link SessionTick#MAX_SESSIONS}), count x long session
+ *   closeSession (opcode 105, empty path): long session
+ *   create, setData, multi, sessionTick, closeSession, optionally: long time (ms; written only when
+ *            not 0, absent means 0)
  *   exists, getData, getChildren, optionally: int frontEnd, long session (the {@link Watcher} of a
  *            read that sets a watch; absent means none)
  *   addWatch (opcode 102): byte recursive (0 or 1), int frontEnd, long session
@@ -35,7 +44,7 @@ final class VoleryCodec {
     /** Opcode and path length. */
     private static final int HEADER_BYTES = 1 + Integer.BYTES;
     /** The most any command writes after its path, besides its data: create's flag, data length and time. */
-    private static final int MAX_FIELD_BYTES = Integer.BYTES + Integer.BYTES + Long.BYTES;
+    private static final int MAX_FIELD_BYTES = Integer.BYTES + Integer.BYTES + Long.BYTES + Integer.BYTES + Long.BYTES;
     private static final byte[] NO_DATA = new byte[0];
 
     private VoleryCodec() {
@@ -43,6 +52,34 @@ final class VoleryCodec {
 
     /** The bytes of {@code command}. */
     static byte[] encode(VoleryCommand command) {
+        if (command instanceof Multi m) {
+            List<byte[]> ops = new ArrayList<>(m.ops().size());
+            int size = HEADER_BYTES + Integer.BYTES + Long.BYTES;
+            for (VoleryCommand op : m.ops()) {
+                byte[] b = encode(op.withTime(0L));
+                ops.add(b);
+                size += Integer.BYTES + b.length;
+            }
+            ByteBuffer out = ByteBuffer.allocate(size);
+            out.put(command.opcode()).putInt(0).putInt(ops.size());
+            for (byte[] b : ops) {
+                out.putInt(b.length).put(b);
+            }
+            return withTime(out, m.time());
+        }
+        if (command instanceof SessionTick t) {
+            long[] ids = t.sessions();
+            ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + Integer.BYTES + ids.length * Long.BYTES + Long.BYTES);
+            out.put(command.opcode()).putInt(0).putInt(ids.length);
+            for (long id : ids) {
+                out.putLong(id);
+            }
+            return withTime(out, t.time());
+        }
+        if (command instanceof CloseSession c) {
+            ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + 2 * Long.BYTES);
+            return withTime(out.put(command.opcode()).putInt(0).putLong(c.session()), c.time());
+        }
         byte[] path = command.path().getBytes(StandardCharsets.UTF_8);
         byte[] data = command instanceof Create c ? c.dataNotCopied()
                 : command instanceof SetData s ? s.dataNotCopied() : NO_DATA;
@@ -50,6 +87,11 @@ final class VoleryCodec {
         out.put(command.opcode()).putInt(path.length).put(path);
         if (command instanceof Create c) {
             out.putInt(c.mode().flag()).putInt(data.length).put(data);
+            if (c.mode().isEphemeral()) {
+                out.putLong(c.owner()).putInt(c.timeoutMs());
+            }
+        } else if (command instanceof Check c) {
+            out.putInt(c.version());
         } else if (command instanceof SetData s) {
             out.putInt(s.version()).putInt(data.length).put(data);
         } else if (command instanceof Delete d) {
@@ -65,8 +107,13 @@ final class VoleryCodec {
         } else if (command.watcher() != null) {
             putWatcher(out, command.watcher());
         }
-        if (command.time() != 0) {
-            out.putLong(command.time());
+        return withTime(out, command.time());
+    }
+
+    /** The bytes written to {@code out} followed by {@code time} unless 0. */
+    private static byte[] withTime(ByteBuffer out, long time) {
+        if (time != 0) {
+            out.putLong(time);
         }
         return Arrays.copyOf(out.array(), out.position());
     }
@@ -126,10 +173,27 @@ final class VoleryCodec {
                 if (data == null) {
                     return Decoded.malformed("bad data length");
                 }
-                return found(new Create(path, data, mode, time(in)));
+                long owner = mode.isEphemeral() ? in.getLong() : 0L;
+                int timeout = mode.isEphemeral() ? in.getInt() : 0;
+                if (mode.isEphemeral() && (owner == 0 || timeout <= 0)) {
+                    return Decoded.malformed("ephemeral create without a session");
+                }
+                return found(new Create(path, data, mode, time(in), owner, timeout));
             }
             case VoleryCommand.OP_DELETE -> {
                 return found(new Delete(path, in.getInt()));
+            }
+            case VoleryCommand.OP_CHECK -> {
+                return found(new Check(path, in.getInt()));
+            }
+            case VoleryCommand.OP_MULTI, VoleryCommand.OP_SESSION_TICK, VoleryCommand.OP_CLOSE_SESSION -> {
+                if (!path.isEmpty()) {
+                    return Decoded.malformed("a " + (op == VoleryCommand.OP_MULTI ? "multi" : "session command")
+                            + " with a path");
+                }
+                return op == VoleryCommand.OP_MULTI ? multi(in)
+                        : op == VoleryCommand.OP_CLOSE_SESSION ? found(new CloseSession(in.getLong(), time(in)))
+                        : tick(in);
             }
             case VoleryCommand.OP_SET_DATA -> {
                 int version = in.getInt();
@@ -177,6 +241,47 @@ final class VoleryCodec {
                 return Decoded.malformed("unknown opcode " + op);
             }
         }
+    }
+
+    /** A multi's operations and time, from after its path. */
+    private static Decoded multi(ByteBuffer in) {
+        int count = in.getInt();
+        if (count < 1 || count > Multi.MAX_OPS || count > in.remaining() / Integer.BYTES) {
+            return Decoded.malformed("multi of " + count + " operations");
+        }
+        List<VoleryCommand> ops = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            int length = in.getInt();
+            if (length < 0 || length > in.remaining()) {
+                return Decoded.malformed("multi operation " + i + " of " + length + " bytes");
+            }
+            ByteBuffer one = in.slice();
+            one.limit(length);
+            in.position(in.position() + length);
+            Decoded d = decode(one);
+            if (!d.ok()) {
+                return Decoded.malformed("multi operation " + i + ": " + d.error());
+            }
+            if (!Multi.isOperation(d.command()) || d.command().time() != 0) {
+                return Decoded.malformed("multi operation " + i + " is " + d.command().getClass().getSimpleName()
+                        + (d.command().time() != 0 ? " with a time" : ""));
+            }
+            ops.add(d.command());
+        }
+        return found(new Multi(ops, time(in)));
+    }
+
+    /** A session tick's sessions and time, from after its path. */
+    private static Decoded tick(ByteBuffer in) {
+        int count = in.getInt();
+        if (count < 0 || count > SessionTick.MAX_SESSIONS || count > in.remaining() / Long.BYTES) {
+            return Decoded.malformed("session tick of " + count + " sessions");
+        }
+        long[] ids = new long[count];
+        for (int i = 0; i < count; i++) {
+            ids[i] = in.getLong();
+        }
+        return found(new SessionTick(ids, time(in)));
     }
 
     private static Decoded found(VoleryCommand command) {

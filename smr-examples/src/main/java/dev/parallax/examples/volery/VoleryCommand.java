@@ -5,8 +5,9 @@ import java.nio.ByteBuffer;
 /**
  * A Volery command: one of ZooKeeper's znode operations the model serves (seed 004 (S-SMR / Eyrie /
  * Volery) §V-B: {@link Create}, {@link Delete}, {@link Exists}, {@link GetData}, {@link SetData},
- * {@link GetChildren}), a watch registration ({@link AddWatch}, {@link RemoveWatches}) or a front
- * end's watch command ({@link FrontEndCommand}). Each command type is its own record; what is common
+ * {@link GetChildren}), a transaction ({@link Multi} of {@link Check}, create, delete and setData), a
+ * watch registration ({@link AddWatch}, {@link RemoveWatches}), a session command
+ * ({@link SessionTick}, {@link CloseSession}) or a front end's watch command ({@link FrontEndCommand}). Each command type is its own record; what is common
  * to all of them (where a command goes, whether it writes, how it executes) is here, and the bytes
  * are {@link VoleryCodec}'s ({@link #encode}, {@link #decode}), which documents the format.
  *
@@ -22,7 +23,8 @@ import java.nio.ByteBuffer;
  * bytes give a {@link Decoded} with the reason.
  */
 public sealed interface VoleryCommand
-        permits Create, Delete, SetData, GetData, Exists, GetChildren, AddWatch, RemoveWatches, FrontEndCommand {
+        permits Create, Delete, SetData, GetData, Exists, GetChildren, AddWatch, RemoveWatches, FrontEndCommand,
+        Check, Multi, SessionTick, CloseSession {
     /** The largest encoded path, in bytes. */
     int MAX_PATH_BYTES = 32 * 1024;
     /** The largest data, in bytes: ZooKeeper's default {@code jute.maxbuffer} (0xfffff). */
@@ -40,6 +42,10 @@ public sealed interface VoleryCommand
     byte OP_SET_DATA = 5;
     /** ZooKeeper's opcode for getChildren. */
     byte OP_GET_CHILDREN = 8;
+    /** ZooKeeper's opcode for check (an operation of a multi). */
+    byte OP_CHECK = 13;
+    /** ZooKeeper's opcode for multi. */
+    byte OP_MULTI = 14;
     /** Volery's opcode for a front end's watch poll (not a ZooKeeper opcode). */
     byte OP_WATCH_POLL = 100;
     /** Volery's opcode for a front end's watch drop (not a ZooKeeper opcode). */
@@ -48,6 +54,10 @@ public sealed interface VoleryCommand
     byte OP_ADD_WATCH = 102;
     /** Volery's opcode for removeWatches (ZooKeeper's is 18). */
     byte OP_REMOVE_WATCHES = 103;
+    /** Volery's opcode for a front end's session tick (not a ZooKeeper opcode). */
+    byte OP_SESSION_TICK = 104;
+    /** Volery's opcode for closeSession of a session the order knows (ZooKeeper's is -11). */
+    byte OP_CLOSE_SESSION = 105;
 
     /** The path the command names (for create, the prefix of a sequential name). */
     String path();

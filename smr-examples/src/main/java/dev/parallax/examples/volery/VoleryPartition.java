@@ -109,8 +109,11 @@ public final class VoleryPartition implements PartitionedStateMachine {
     @Override
     public synchronized ByteBuffer localReads(ByteBuffer command, PartitionView view) {
         VoleryCommand c = VoleryCommand.decode(command).command();
+        if (c instanceof Multi m) {
+            return view.involved().size() == 1 ? empty() : MultiVersions.local(m, tree, view);
+        }
         if (c == null || view.involved().size() == 1 || c instanceof Create || isRegistration(c)
-                || ownerOf(c, view) != view.partition()) {
+                || c instanceof SessionTick || c instanceof CloseSession || ownerOf(c, view) != view.partition()) {
             return empty();
         }
         if (c instanceof WatchPoll p) {
@@ -137,7 +140,10 @@ public final class VoleryPartition implements PartitionedStateMachine {
     @Override
     public synchronized GroupSet remoteReads(ByteBuffer command, PartitionView view) {
         VoleryCommand c = VoleryCommand.decode(command).command();
-        if (c == null || c instanceof Create || isRegistration(c)
+        if (c instanceof Multi m) {
+            return MultiVersions.owners(m, view);
+        }
+        if (c == null || c instanceof Create || isRegistration(c) || c instanceof SessionTick || c instanceof CloseSession
                 || c instanceof Delete d && d.version() == ZnodeTree.ANY_VERSION
                 || c.targetPartition() >= view.partitions()) {
             return null;
@@ -173,11 +179,18 @@ public final class VoleryPartition implements PartitionedStateMachine {
             if (c instanceof Delete d && d.version() != ZnodeTree.ANY_VERSION && !own) {
                 ownersVersion = ownersVersion(context.valuesOf(owner)); // may throw: before any change
             }
+            java.util.Map<String, Integer> remoteVersions = c instanceof Multi m
+                    ? MultiVersions.remote(m, context) : null; // may throw: before any change
             globals++;
             locals = 0;
             long zxid = globals << 32;
             ZkReply reply;
-            if (c instanceof Delete d) {
+            if (c instanceof Multi m) {
+                int here = context.partition();
+                int all = context.partitions();
+                reply = MultiRun.run(tree, watches, m.ops(), zxid, m.time(),
+                        path -> VoleryOracle.partitionOf(path, all) == here, remoteVersions);
+            } else if (c instanceof Delete d) {
                 reply = tree.delete(d.path(), d.version(), zxid, ownersVersion);
                 watches.onExecuted(d, reply);
             } else {

@@ -12,11 +12,16 @@ public enum ZkCode {
     /** The operation succeeded. */
     OK(0),
     /**
+     * A {@link Multi}'s operation after the one that failed: not executed (ZooKeeper's
+     * RUNTIMEINCONSISTENCY in a multi's results).
+     */
+    RUNTIMEINCONSISTENCY(-2),
+    /**
      * A request or reply could not be decoded: malformed command bytes at a partition, or reply
      * bytes {@link ZkReply#decode} cannot read (ZooKeeper's MARSHALLINGERROR).
      */
     MARSHALLINGERROR(-5),
-    /** The operation is not implemented (ephemeral, container and TTL create modes). */
+    /** The operation is not implemented (container and TTL create modes). */
     UNIMPLEMENTED(-6),
     /** Malformed arguments: a path that ZooKeeper's path rules reject, deleting the root. */
     BADARGUMENTS(-8),
@@ -24,10 +29,14 @@ public enum ZkCode {
     NONODE(-101),
     /** The expected version does not match the znode's version. */
     BADVERSION(-103),
+    /** The parent of the znode to create is ephemeral. */
+    NOCHILDRENFOREPHEMERALS(-108),
     /** The znode to create already exists. */
     NODEEXISTS(-110),
     /** The znode to delete has children. */
     NOTEMPTY(-111),
+    /** The session that would own an ephemeral znode has expired or been closed ({@link ZnodeSessions}). */
+    SESSIONEXPIRED(-112),
     /**
      * Not executed: a read or addWatch that would set a watch past the partition's bound on watches
      * ({@link ZnodeWatches}); ZooKeeper's THROTTLEDOP ("throttled and not executed at all; retry with

@@ -35,9 +35,12 @@ import java.util.Objects;
  *   children: int count, count x (int length, UTF-8 name)
  *   events:   int count, count x (long seq, long session, byte type, int length, UTF-8 path)
  *             (a {@link WatchPoll}'s answer, {@link WatchEvent})
+ *   results:  int count, count x (int length, a reply's encoding without results) (bit 5; a
+ *             {@link Multi}'s answer, with its code: OK, or the first failed operation's)
  * </pre>
  * present fields in that order, nothing after. The field combinations are those the factories make:
- * none (an error, or delete's OK), path (+ stat: create), stat, data + stat, children + stat, events.
+ * none (an error, or delete's OK), path (+ stat: create), stat, data + stat, children + stat, events,
+ * children alone (a {@link SessionTick}'s statuses), results (a {@link Multi}'s, with any code).
  * Equal replies encode to equal bytes. {@link #decode(ByteBuffer)} reads versions 1 and 2 and never
  * throws: bytes it cannot read (truncated, trailing bytes, unknown version, code or field
  * combination, a negative zxid, bad lengths, invalid UTF-8) decode to {@link #malformed()}, the error
@@ -57,6 +60,7 @@ public final class ZkReply {
     private static final int HAS_STAT = 4;
     private static final int HAS_CHILDREN = 8;
     private static final int HAS_EVENTS = 16;
+    private static final int HAS_RESULTS = 32;
     private static final int STAT_BYTES = 8 * 4 + 4 * 3 + 8 + 4 * 2 + 8;
 
     private static final ZkReply OK_EMPTY = new ZkReply(ZkCode.OK, null, null, null, null, 0L);
@@ -69,6 +73,7 @@ public final class ZkReply {
     private final List<String> children;
     private final long zxid;
     private final List<WatchEvent> events;
+    private final List<ZkReply> results;
 
     private ZkReply(ZkCode code, String path, byte[] data, Stat stat, List<String> children) {
         this(code, path, data, stat, children, 0L);
@@ -80,6 +85,12 @@ public final class ZkReply {
 
     private ZkReply(ZkCode code, String path, byte[] data, Stat stat, List<String> children, long zxid,
                     List<WatchEvent> events) {
+        this(code, path, data, stat, children, zxid, events, null);
+    }
+
+    private ZkReply(ZkCode code, String path, byte[] data, Stat stat, List<String> children, long zxid,
+                    List<WatchEvent> events, List<ZkReply> results) {
+        this.results = results;
         this.code = Objects.requireNonNull(code, "code");
         this.path = path;
         this.data = data;
@@ -142,6 +153,29 @@ public final class ZkReply {
     }
 
     /**
+     * A {@link SessionTick}'s answer: one {@link ZnodeSessions.Status#tag()} per listed session, in
+     * the order listed (children only).
+     */
+    public static ZkReply sessionStatuses(List<String> tags) {
+        return new ZkReply(ZkCode.OK, null, null, null, List.copyOf(tags));
+    }
+
+    /**
+     * A {@link Multi}'s answer: one result per operation ({@code results}, none of which holds
+     * results itself), and {@code code}, OK if every operation succeeded, else the first failure's.
+     *
+     * @throws IllegalArgumentException if a result holds results
+     */
+    public static ZkReply results(ZkCode code, List<ZkReply> results) {
+        for (ZkReply r : results) {
+            if (r.results != null) {
+                throw new IllegalArgumentException("a multi's result holds results");
+            }
+        }
+        return new ZkReply(code, null, null, null, null, 0L, null, List.copyOf(results));
+    }
+
+    /**
      * This reply with zxid {@code zxid} (the zxid the command executed at, or a read's last zxid).
      *
      * @throws IllegalArgumentException if {@code zxid} is negative
@@ -150,7 +184,7 @@ public final class ZkReply {
         if (zxid < 0) {
             throw new IllegalArgumentException("negative zxid: " + zxid);
         }
-        return zxid == this.zxid ? this : new ZkReply(code, path, data, stat, children, zxid, events);
+        return zxid == this.zxid ? this : new ZkReply(code, path, data, stat, children, zxid, events, results);
     }
 
     /** The zxid the command executed at (a write) or of the state it read (a read); 0 if not set. */
@@ -181,6 +215,11 @@ public final class ZkReply {
     /** The events a watch poll returns, else null. */
     public List<WatchEvent> events() {
         return events;
+    }
+
+    /** A multi's per-operation results, else null. */
+    public List<ZkReply> results() {
+        return results;
     }
 
     /** The node's stat (create, setData, getData, exists, getChildren), else null. */
@@ -230,6 +269,16 @@ public final class ZkReply {
                 size += 8 + 8 + 1 + 4 + p.length;
             }
         }
+        List<byte[]> nested = new ArrayList<>();
+        if (results != null) {
+            fields |= HAS_RESULTS;
+            size += 4;
+            for (ZkReply r : results) {
+                byte[] b = r.encode();
+                nested.add(b);
+                size += 4 + b.length;
+            }
+        }
         ByteBuffer out = ByteBuffer.allocate(size);
         out.put(FORMAT_VERSION).putInt(code.code()).putLong(zxid).put((byte) fields);
         if (pathBytes != null) {
@@ -258,6 +307,12 @@ public final class ZkReply {
                         .put(eventPaths.get(i));
             }
         }
+        if (results != null) {
+            out.putInt(nested.size());
+            for (byte[] b : nested) {
+                out.putInt(b.length).put(b);
+            }
+        }
         return out.array();
     }
 
@@ -271,6 +326,10 @@ public final class ZkReply {
      * throws: null or unreadable bytes give {@link #malformed()}.
      */
     public static ZkReply decode(ByteBuffer bytes) {
+        return decode(bytes, true);
+    }
+
+    private static ZkReply decode(ByteBuffer bytes, boolean outer) {
         if (bytes == null) {
             return MALFORMED;
         }
@@ -283,7 +342,7 @@ public final class ZkReply {
             ZkCode code = ZkCode.fromCode(in.getInt());
             long zxid = version == FORMAT_VERSION ? in.getLong() : 0L;
             int fields = in.get();
-            if (code == null || zxid < 0 || !validFields(code, fields)) {
+            if (code == null || zxid < 0 || !validFields(code, fields) || !outer && (fields & HAS_RESULTS) != 0) {
                 return MALFORMED;
             }
             String path = null;
@@ -342,10 +401,33 @@ public final class ZkReply {
                 }
                 events = List.copyOf(read);
             }
+            List<ZkReply> results = null;
+            if ((fields & HAS_RESULTS) != 0) {
+                int count = in.getInt();
+                if (count < 0 || count > in.remaining() / 4) {
+                    return MALFORMED;
+                }
+                List<ZkReply> read = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    int length = in.getInt();
+                    if (length < 0 || length > in.remaining()) {
+                        return MALFORMED;
+                    }
+                    ByteBuffer one = in.slice();
+                    one.limit(length);
+                    in.position(in.position() + length);
+                    ZkReply r = decode(one, false);
+                    if (r == MALFORMED) {
+                        return MALFORMED;
+                    }
+                    read.add(r);
+                }
+                results = List.copyOf(read);
+            }
             if (in.hasRemaining()) {
                 return MALFORMED;
             }
-            return new ZkReply(code, path, data, stat, children, zxid, events);
+            return new ZkReply(code, path, data, stat, children, zxid, events, results);
         } catch (BufferUnderflowException e) {
             return MALFORMED;
         }
@@ -354,9 +436,9 @@ public final class ZkReply {
     /** Whether {@code fields} is a combination the factories make for {@code code}. */
     private static boolean validFields(ZkCode code, int fields) {
         if (code != ZkCode.OK) {
-            return fields == 0;
+            return fields == 0 || fields == HAS_RESULTS;
         }
-        return fields == 0 || fields == HAS_PATH || fields == (HAS_PATH | HAS_STAT) || fields == HAS_STAT
+        return fields == 0 || fields == HAS_RESULTS || fields == HAS_CHILDREN || fields == HAS_PATH || fields == (HAS_PATH | HAS_STAT) || fields == HAS_STAT
                 || fields == (HAS_DATA | HAS_STAT) || fields == (HAS_CHILDREN | HAS_STAT) || fields == HAS_EVENTS;
     }
 
@@ -376,18 +458,19 @@ public final class ZkReply {
     public boolean equals(Object o) {
         return o instanceof ZkReply r && code == r.code && Objects.equals(path, r.path) && Arrays.equals(data, r.data)
                 && Objects.equals(stat, r.stat) && Objects.equals(children, r.children) && zxid == r.zxid
-                && Objects.equals(events, r.events);
+                && Objects.equals(events, r.events) && Objects.equals(results, r.results);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(code, path, Arrays.hashCode(data), stat, children, zxid, events);
+        return Objects.hash(code, path, Arrays.hashCode(data), stat, children, zxid, events, results);
     }
 
     @Override
     public String toString() {
         return "ZkReply[" + code + " zxid=0x" + Long.toHexString(zxid) + (path == null ? "" : " path=" + path)
                 + (data == null ? "" : " data=" + data.length + "B") + (stat == null ? "" : " " + stat)
-                + (children == null ? "" : " children=" + children) + (events == null ? "" : " events=" + events) + "]";
+                + (children == null ? "" : " children=" + children) + (events == null ? "" : " events=" + events)
+                + (results == null ? "" : " results=" + results) + "]";
     }
 }

@@ -16,16 +16,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The binary snapshot of a {@link ZnodeTree}, version 1 (big-endian):
+ * The binary snapshot of a {@link ZnodeTree}, version 2 (big-endian):
  * <pre>
  *   int   magic 0x564C5259 ("VLRY")
  *   byte  format version (1)
  *   int   node count n (&gt;= 1, the root included)
  *   n x { int pathLength, pathLength bytes UTF-8 path,
  *         long czxid, long mzxid, long pzxid, long ctime, long mtime,
- *         int version, int cversion, int aversion, long ephemeralOwner (0),
+ *         int version, int cversion, int aversion, long ephemeralOwner (0: persistent),
  *         int dataLength, dataLength bytes data }
+ *   the sessions ({@link ZnodeSessions}: long now, int live, live x (long id, int timeoutMs,
+ *         long lastSeen), int ended, ended x long id)
  * </pre>
+ * Version 1 has no sessions and every ephemeralOwner 0; it is still read.
  * Nodes come in ascending path order (String order), so the root comes first and every parent before
  * its children; children lists, numChildren and dataLength are derived, not stored. Equal trees
  * give equal bytes. {@link #read} checks everything (magic, version, lengths against the bytes left,
@@ -37,8 +40,10 @@ import java.util.Map;
 public final class ZnodeSnapshotFormat {
     /** The magic number the format starts with ("VLRY"). */
     public static final int MAGIC = 0x564C5259;
-    /** The format version this class writes and reads. */
-    public static final byte VERSION = 1;
+    /** The format version this class writes. */
+    public static final byte VERSION = 2;
+    /** The first format version, without sessions; still read. */
+    public static final byte VERSION_1 = 1;
 
     private static final int MIN_NODE_BYTES = 4 + 5 * 8 + 3 * 4 + 8 + 4;
     private static final long DIGEST_MASK = (1L << 52) - 1;
@@ -68,10 +73,11 @@ public final class ZnodeSnapshotFormat {
                 out.writeInt(n.version);
                 out.writeInt(n.cversion);
                 out.writeInt(n.aversion);
-                out.writeLong(0L);
+                out.writeLong(n.ephemeralOwner);
                 out.writeInt(n.data.length);
                 out.write(n.data);
             }
+            tree.sessions().write(out);
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a ByteArrayOutputStream does not throw
         }
@@ -89,7 +95,7 @@ public final class ZnodeSnapshotFormat {
                 throw bad("magic " + Integer.toHexString(magic));
             }
             byte version = in.get();
-            if (version != VERSION) {
+            if (version != VERSION && version != VERSION_1) {
                 throw bad("unsupported version " + version);
             }
             int count = in.getInt();
@@ -100,6 +106,7 @@ public final class ZnodeSnapshotFormat {
             Map<String, ZnodeTree.Znode> nodes = tree.nodes();
             nodes.clear();
             String previous = null;
+            Map<String, Long> ephemerals = new java.util.TreeMap<>();
             for (int i = 0; i < count; i++) {
                 String path = utf8(bytes(in, "path"));
                 String invalid = ZkPaths.invalidReason(path);
@@ -118,24 +125,44 @@ public final class ZnodeSnapshotFormat {
                 int cversion = in.getInt();
                 int aversion = in.getInt();
                 long ephemeralOwner = in.getLong();
-                if (ephemeralOwner != 0) {
+                if (ephemeralOwner != 0 && (version == VERSION_1 || previous == null)) {
                     throw bad("node " + path + ": ephemeral owner " + ephemeralOwner);
                 }
                 byte[] data = bytes(in, "data");
                 ZnodeTree.Znode node = new ZnodeTree.Znode(data, czxid, mzxid, pzxid, ctime, mtime, nodeVersion,
-                        cversion, aversion);
+                        cversion, aversion, ephemeralOwner);
                 if (previous != null) {
                     ZnodeTree.Znode parent = nodes.get(ZkPaths.parent(path));
                     if (parent == null) {
                         throw bad("node " + path + " has no parent");
                     }
+                    if (parent.ephemeralOwner != 0) {
+                        throw bad("node " + path + " has an ephemeral parent");
+                    }
                     parent.children.add(ZkPaths.name(path));
+                }
+                if (ephemeralOwner != 0) {
+                    ephemerals.put(path, ephemeralOwner);
                 }
                 nodes.put(path, node);
                 previous = path;
             }
+            if (version == VERSION) {
+                try {
+                    tree.sessions().read(in);
+                } catch (IllegalArgumentException e) {
+                    throw bad(e.getMessage());
+                }
+                for (Map.Entry<String, Long> e : ephemerals.entrySet()) {
+                    if (!tree.sessions().isLive(e.getValue())) {
+                        throw bad("node " + e.getKey() + ": owner 0x" + Long.toHexString(e.getValue())
+                                + " is not a live session");
+                    }
+                    tree.sessions().owns(e.getValue(), e.getKey());
+                }
+            }
             if (in.hasRemaining()) {
-                throw bad(in.remaining() + " trailing bytes after the last node");
+                throw bad(in.remaining() + " trailing bytes after the " + (version == VERSION ? "sessions" : "last node"));
             }
             return tree;
         } catch (BufferUnderflowException e) {

@@ -2,6 +2,7 @@ package dev.parallax.examples.volery;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
@@ -26,7 +27,16 @@ import java.util.TreeSet;
  * </ul>
  * zxids and times are inputs of every write, supplied by the caller deterministically; the tree reads
  * no clock. Deviations from ZooKeeper: no "/zookeeper" subtree, no ACLs (aversion stays 0), no
- * ephemeral, container or TTL nodes (UNIMPLEMENTED).
+ * container or TTL nodes (UNIMPLEMENTED).
+ *
+ * <p><b>Ephemeral nodes</b> belong to a session of the tree's {@link ZnodeSessions}: an ephemeral
+ * create of an ended session answers SESSIONEXPIRED (checked first, as ZooKeeper checks the session
+ * of every request), a create under an ephemeral parent NOCHILDRENFOREPHEMERALS (after NODEEXISTS, as
+ * ZooKeeper's PrepRequestProcessor); the session's nodes are deleted when a {@link SessionTick}
+ * expires it or a {@link CloseSession} closes it ({@link #tickSessions}, {@link #closeSession}).
+ *
+ * <p><b>All or nothing.</b> Between {@link #begin()} and {@link #commit()} or {@link #rollback()}
+ * every change is journaled; a rollback undoes them in reverse order ({@link Multi}).
  *
  * <p>Not thread-safe: one writer (the partition's executor) owns it; {@link #snapshot()} and
  * {@link #digest()} must run on that thread too. Nothing blocks.
@@ -36,10 +46,13 @@ public final class ZnodeTree {
     public static final int ANY_VERSION = -1;
 
     private final Map<String, Znode> nodes = new HashMap<>();
+    private final ZnodeSessions sessions = new ZnodeSessions();
+    /** The undo actions of the changes since {@link #begin()}, null outside. */
+    private List<Runnable> journal;
 
     /** An empty tree: the root only, its stat all zeros. */
     public ZnodeTree() {
-        nodes.put(ZkPaths.ROOT, new Znode(new byte[0], 0, 0, 0, 0));
+        nodes.put(ZkPaths.ROOT, new Znode(new byte[0], 0, 0, 0, 0, 0L));
     }
 
     /**
@@ -49,12 +62,27 @@ public final class ZnodeTree {
      *         error; either way with zxid {@code zxid}
      */
     public ZkReply create(String path, byte[] data, CreateMode mode, long zxid, long time) {
-        return createAt(path, data, mode, zxid, time).withZxid(zxid);
+        return create(path, data, mode, 0L, 0, zxid, time);
     }
 
-    private ZkReply createAt(String path, byte[] data, CreateMode mode, long zxid, long time) {
+    /**
+     * Creates a znode; an ephemeral one owned by session {@code owner} whose time-out is
+     * {@code timeoutMs} (both 0 for a persistent mode; an ephemeral create without them is BADARGUMENTS).
+     */
+    public ZkReply create(String path, byte[] data, CreateMode mode, long owner, int timeoutMs, long zxid, long time) {
+        return createAt(path, data, mode, owner, timeoutMs, zxid, time).withZxid(zxid);
+    }
+
+    private ZkReply createAt(String path, byte[] data, CreateMode mode, long owner, int timeoutMs, long zxid,
+                             long time) {
         if (mode == null || !mode.isSupported()) {
             return ZkReply.error(ZkCode.UNIMPLEMENTED);
+        }
+        if (mode.isEphemeral() != (owner != 0) || mode.isEphemeral() && timeoutMs <= 0) {
+            return ZkReply.error(ZkCode.BADARGUMENTS);
+        }
+        if (mode.isEphemeral() && !sessions.admit(owner, timeoutMs, time)) {
+            return ZkReply.error(ZkCode.SESSIONEXPIRED);
         }
         if (data == null || !ZkPaths.isValid(mode.isSequential() ? path + "1" : path)) {
             return ZkReply.error(ZkCode.BADARGUMENTS);
@@ -70,11 +98,28 @@ public final class ZnodeTree {
         if (nodes.containsKey(created)) {
             return ZkReply.error(ZkCode.NODEEXISTS);
         }
-        Znode node = new Znode(data.clone(), zxid, time, 0, 0);
+        if (parent.ephemeralOwner != 0) {
+            return ZkReply.error(ZkCode.NOCHILDRENFOREPHEMERALS);
+        }
+        Znode node = new Znode(data.clone(), zxid, time, 0, 0, owner);
+        int cversion = parent.cversion;
+        long pzxid = parent.pzxid;
         nodes.put(created, node);
         parent.children.add(ZkPaths.name(created));
         parent.cversion++;
         parent.pzxid = zxid;
+        if (owner != 0) {
+            sessions.owns(owner, created);
+        }
+        journal(() -> {
+            nodes.remove(created);
+            parent.children.remove(ZkPaths.name(created));
+            parent.cversion = cversion;
+            parent.pzxid = pzxid;
+            if (owner != 0) {
+                sessions.disowns(owner, created);
+            }
+        });
         return ZkReply.created(created, node.stat());
     }
 
@@ -108,8 +153,20 @@ public final class ZnodeTree {
         }
         nodes.remove(path);
         Znode parent = nodes.get(ZkPaths.parent(path));
+        long pzxid = parent.pzxid;
         parent.children.remove(ZkPaths.name(path));
         parent.pzxid = Math.max(parent.pzxid, zxid);
+        if (node.ephemeralOwner != 0) {
+            sessions.disowns(node.ephemeralOwner, path);
+        }
+        journal(() -> {
+            nodes.put(path, node);
+            parent.children.add(ZkPaths.name(path));
+            parent.pzxid = pzxid;
+            if (node.ephemeralOwner != 0) {
+                sessions.owns(node.ephemeralOwner, path);
+            }
+        });
         return ZkReply.ok();
     }
 
@@ -139,14 +196,102 @@ public final class ZnodeTree {
             return ZkReply.error(ZkCode.BADVERSION);
         }
         if (!apply) {
-            return ZkReply.stat(new Stat(node.czxid, zxid, node.ctime, time, node.version + 1, node.cversion,
-                    node.aversion, 0L, data.length, node.children.size(), node.pzxid));
+            return ZkReply.stat(setStat(node, node.version + 1, data.length, zxid, time));
         }
+        byte[] oldData = node.data;
+        int oldVersion = node.version;
+        long oldMzxid = node.mzxid;
+        long oldMtime = node.mtime;
+        journal(() -> {
+            node.data = oldData;
+            node.version = oldVersion;
+            node.mzxid = oldMzxid;
+            node.mtime = oldMtime;
+        });
         node.data = data.clone();
         node.version++;
         node.mzxid = zxid;
         node.mtime = time;
         return ZkReply.stat(node.stat());
+    }
+
+    /**
+     * The stat {@code node} would have after a setData of {@code dataLength} bytes at {@code zxid} and
+     * {@code time} making its version {@code version}: a partition that does not own the node uses the
+     * owner's version and changes nothing ({@link Multi}).
+     */
+    static Stat setStat(Znode node, int version, int dataLength, long zxid, long time) {
+        return new Stat(node.czxid, zxid, node.ctime, time, version, node.cversion, node.aversion,
+                node.ephemeralOwner, dataLength, node.children.size(), node.pzxid);
+    }
+
+    /**
+     * A {@link SessionTick}: the sessions' statuses after touching the listed ones and expiring the
+     * overdue ones ({@link ZnodeSessions} rules 2-4), whose ephemeral nodes are deleted at
+     * {@code zxid} and added to {@code deleted}. The reply carries {@code zxid}.
+     */
+    public ZkReply tickSessions(long[] listed, long zxid, long time, List<String> deleted) {
+        List<String> expired = new ArrayList<>();
+        List<ZnodeSessions.Status> statuses = sessions.tick(listed, time, expired);
+        deleteEphemerals(expired, zxid, deleted);
+        List<String> tags = new ArrayList<>(statuses.size());
+        for (ZnodeSessions.Status st : statuses) {
+            tags.add(String.valueOf(st.tag()));
+        }
+        tags.add(Integer.toString(sessions.size()));
+        return ZkReply.sessionStatuses(tags).withZxid(zxid);
+    }
+
+    /**
+     * A {@link CloseSession}: ends session {@code id}, deleting its ephemeral nodes at {@code zxid}
+     * (added to {@code deleted}). OK, with {@code zxid}.
+     */
+    public ZkReply closeSession(long id, long zxid, long time, List<String> deleted) {
+        deleteEphemerals(sessions.close(id, time), zxid, deleted);
+        return ZkReply.ok().withZxid(zxid);
+    }
+
+    private void deleteEphemerals(List<String> paths, long zxid, List<String> deleted) {
+        for (String path : paths) {
+            if (deleteAt(path, ANY_VERSION, zxid, null).isOk()) { // an ephemeral node has no children
+                deleted.add(path);
+            }
+        }
+    }
+
+    /** The tree's sessions. */
+    public ZnodeSessions sessions() {
+        return sessions;
+    }
+
+    /** Starts journaling changes ({@link #rollback()} undoes them). */
+    void begin() {
+        journal = new ArrayList<>();
+    }
+
+    /** Keeps the changes since {@link #begin()}. */
+    void commit() {
+        journal = null;
+    }
+
+    /** Undoes the changes since {@link #begin()}, newest first. */
+    void rollback() {
+        List<Runnable> undo = journal;
+        journal = null;
+        for (int i = undo.size() - 1; i >= 0; i--) {
+            undo.get(i).run();
+        }
+    }
+
+    private void journal(Runnable undo) {
+        if (journal != null) {
+            journal.add(undo);
+        }
+    }
+
+    /** The node at {@code path}, or null (for {@link Multi}'s checks). */
+    Znode node(String path) {
+        return lookup(path);
     }
 
     /** A znode's data and stat (zxid 0: {@link #apply} stamps a read's reply with the caller's last zxid). */
@@ -230,7 +375,10 @@ public final class ZnodeTree {
         int aversion;
         final TreeSet<String> children = new TreeSet<>();
 
-        Znode(byte[] data, long czxid, long ctime, int version, int cversion) {
+        final long ephemeralOwner;
+
+        Znode(byte[] data, long czxid, long ctime, int version, int cversion, long ephemeralOwner) {
+            this.ephemeralOwner = ephemeralOwner;
             this.data = data;
             this.czxid = czxid;
             this.mzxid = czxid;
@@ -242,7 +390,8 @@ public final class ZnodeTree {
         }
 
         Znode(byte[] data, long czxid, long mzxid, long pzxid, long ctime, long mtime, int version, int cversion,
-              int aversion) {
+              int aversion, long ephemeralOwner) {
+            this.ephemeralOwner = ephemeralOwner;
             this.data = data;
             this.czxid = czxid;
             this.mzxid = mzxid;
@@ -255,7 +404,7 @@ public final class ZnodeTree {
         }
 
         Stat stat() {
-            return new Stat(czxid, mzxid, ctime, mtime, version, cversion, aversion, 0L, data.length,
+            return new Stat(czxid, mzxid, ctime, mtime, version, cversion, aversion, ephemeralOwner, data.length,
                     children.size(), pzxid);
         }
     }

@@ -24,8 +24,18 @@ class VoleryCodecTest {
         Map<VoleryCommand, String> m = new LinkedHashMap<>();
         m.put(new Create("/a/b", new byte[] {1, 2, 3}, CreateMode.PERSISTENT),
                 "01" + "00000004" + "2f612f62" + "00000000" + "00000003" + "010203");
-        m.put(new Create("/e", new byte[] {9}, CreateMode.EPHEMERAL, 1_700_000_000_123L),
-                "01" + "00000002" + "2f65" + "00000001" + "00000001" + "09" + "0000018bcfe5687b");
+        m.put(new Create("/e", new byte[] {9}, CreateMode.CONTAINER, 1_700_000_000_123L),
+                "01" + "00000002" + "2f65" + "00000004" + "00000001" + "09" + "0000018bcfe5687b");
+        m.put(new Create("/e", new byte[] {9}, CreateMode.EPHEMERAL, 1_700_000_000_123L, 0x42L, 4000),
+                "01" + "00000002" + "2f65" + "00000001" + "00000001" + "09" + "0000000000000042" + "00000fa0"
+                        + "0000018bcfe5687b");
+        m.put(new Check("/c", 3), "0d" + "00000002" + "2f63" + "00000003");
+        m.put(new Multi(List.of(new Check("/c", -1), new Delete("/a", 2)), 1_700_000_000_123L),
+                "0e" + "00000000" + "00000002" + "0000000b" + "0d" + "00000002" + "2f63" + "ffffffff"
+                        + "0000000b" + "02" + "00000002" + "2f61" + "00000002" + "0000018bcfe5687b");
+        m.put(new SessionTick(new long[] {1, -2}), "68" + "00000000" + "00000002" + "0000000000000001"
+                + "fffffffffffffffe");
+        m.put(new CloseSession(0x42L, 5L), "69" + "00000000" + "0000000000000042" + "0000000000000005");
         m.put(new Create("/q/", new byte[0], CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL),
                 "01" + "00000003" + "2f712f" + "00000006" + "00000000");
         m.put(new Delete("/ü", 7), "02" + "00000003" + "2fc3bc" + "00000007");
@@ -70,7 +80,7 @@ class VoleryCodecTest {
         for (Class<?> c : VoleryCommand.class.getPermittedSubclasses()) {
             types.addAll(c.isInterface() ? List.of(c.getPermittedSubclasses()) : List.of(c));
         }
-        assertThat(types).hasSize(10);
+        assertThat(types).hasSize(14);
         assertThat(pinned().keySet()).extracting(Object::getClass).containsAll(types);
     }
 }

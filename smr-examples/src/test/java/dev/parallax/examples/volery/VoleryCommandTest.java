@@ -18,7 +18,7 @@ class VoleryCommandTest {
     private static final List<VoleryCommand> SAMPLES = List.of(
             new Create("/a/b", new byte[] {1, 2, 3}, CreateMode.PERSISTENT),
             new Create("/q/", new byte[0], CreateMode.PERSISTENT_SEQUENTIAL),
-            new Create("/e", new byte[] {9}, CreateMode.EPHEMERAL),
+            new Create("/e", new byte[] {9}, CreateMode.EPHEMERAL, 0L, 0x42L, 4000),
             new Delete("/a", -1),
             new Delete("/ü", 7),
             new SetData("/a", new byte[1000], 3),
@@ -260,7 +260,7 @@ class VoleryCommandTest {
         assertThat(tree.apply(new Create("/a", new byte[] {4}, CreateMode.PERSISTENT), 1, 10).path())
                 .isEqualTo("/a");
         assertThat(tree.apply(SAMPLES.get(0), 2, 20).path()).isEqualTo("/a/b");
-        assertThat(tree.apply(SAMPLES.get(2), 3, 30).code()).isEqualTo(ZkCode.UNIMPLEMENTED);
+        assertThat(tree.apply(SAMPLES.get(2), 3, 30).stat().ephemeralOwner()).isEqualTo(0x42L);
         assertThat(tree.apply(SAMPLES.get(3), 3, 30).code()).isEqualTo(ZkCode.NOTEMPTY);
         assertThat(tree.apply(SAMPLES.get(5), 3, 30).code()).isEqualTo(ZkCode.BADVERSION);
         assertThat(tree.apply(SAMPLES.get(6), 4, 40).stat().mzxid()).isEqualTo(4);

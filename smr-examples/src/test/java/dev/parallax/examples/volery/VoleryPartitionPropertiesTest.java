@@ -120,7 +120,7 @@ class VoleryPartitionPropertiesTest {
             return switch (kind) {
                 case 0 -> new Create(path, data, CreateMode.PERSISTENT, time);
                 case 1 -> new Create(path, data, CreateMode.PERSISTENT_SEQUENTIAL, time);
-                case 2 -> new Create(path, data, CreateMode.EPHEMERAL, time);
+                case 2 -> new Create(path, data, CreateMode.CONTAINER, time);
                 case 3, 4 -> new Delete(path, version);
                 case 5, 6 -> new SetData(path, data, version, time);
                 case 7 -> new GetData(path);

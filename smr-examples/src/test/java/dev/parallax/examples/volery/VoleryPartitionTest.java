@@ -113,7 +113,7 @@ class VoleryPartitionTest {
                 .isEqualTo(ZkReply.error(ZkCode.NODEEXISTS).withZxid(10L << 32));
         assertThat(run(new Create("/none/a", new byte[0], CreateMode.PERSISTENT)))
                 .isEqualTo(ZkReply.error(ZkCode.NONODE).withZxid(11L << 32));
-        assertThat(run(new Create("/e", new byte[0], CreateMode.EPHEMERAL)))
+        assertThat(run(new Create("/e", new byte[0], CreateMode.CONTAINER)))
                 .isEqualTo(ZkReply.error(ZkCode.UNIMPLEMENTED).withZxid(12L << 32));
     }
 

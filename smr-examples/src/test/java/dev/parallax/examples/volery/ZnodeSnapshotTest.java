@@ -89,8 +89,8 @@ class ZnodeSnapshotTest {
         magic[0] ^= 1;
         assertThatThrownBy(() -> ZnodeTree.restore(magic)).hasMessageContaining("magic");
         byte[] version = good.clone();
-        version[4] = 2;
-        assertThatThrownBy(() -> ZnodeTree.restore(version)).hasMessageContaining("version 2");
+        version[4] = 3;
+        assertThatThrownBy(() -> ZnodeTree.restore(version)).hasMessageContaining("version 3");
         byte[] trailing = Arrays.copyOf(good, good.length + 1);
         assertThatThrownBy(() -> ZnodeTree.restore(trailing)).hasMessageContaining("trailing");
         byte[] count = good.clone();

@@ -22,7 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
-import static dev.parallax.examples.volery.CreateMode.EPHEMERAL;
+import static dev.parallax.examples.volery.CreateMode.CONTAINER;
 import static dev.parallax.examples.volery.CreateMode.PERSISTENT;
 import static dev.parallax.examples.volery.CreateMode.PERSISTENT_SEQUENTIAL;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -81,7 +81,7 @@ class ZnodeTreePropertiesTest {
         Arbitrary<byte[]> data = Arbitraries.bytes().array(byte[].class).ofMaxSize(4);
         Arbitrary<Integer> version = Arbitraries.integers().between(-1, 2);
         Arbitrary<CreateMode> mode = Arbitraries.frequency(
-                Tuple.of(6, PERSISTENT), Tuple.of(3, PERSISTENT_SEQUENTIAL), Tuple.of(1, EPHEMERAL));
+                Tuple.of(6, PERSISTENT), Tuple.of(3, PERSISTENT_SEQUENTIAL), Tuple.of(1, CONTAINER));
         Arbitrary<VoleryCommand> create = Combinators.combine(path, data, mode).as(Create::new);
         Arbitrary<VoleryCommand> delete = Combinators.combine(path, version).as(Delete::new);
         Arbitrary<VoleryCommand> setData = Combinators.combine(path, data, version).as(SetData::new);
@@ -229,7 +229,7 @@ class ZnodeTreePropertiesTest {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             try (DataOutputStream out = new DataOutputStream(bytes)) {
                 out.writeInt(0x564C5259);
-                out.writeByte(1);
+                out.writeByte(2);
                 out.writeInt(nodes.size());
                 for (Map.Entry<String, Node> e : nodes.entrySet()) {
                     byte[] p = e.getKey().getBytes(StandardCharsets.UTF_8);
@@ -246,6 +246,9 @@ class ZnodeTreePropertiesTest {
                     out.writeInt(n.data.length);
                     out.write(n.data);
                 }
+                out.writeLong(0); // no session: order time 0, no live and no ended sessions
+                out.writeInt(0);
+                out.writeInt(0);
             } catch (IOException e) {
                 throw new AssertionError(e);
             }

@@ -73,21 +73,25 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
     private final ZkSessions sessions;
     private final ZkOperations operations;
     private final ZkWatchHub watches;
+    private final ZkSessionTicker ticker;
     private final ZkMetrics metrics;
     private final long id;
     private ChannelHandlerContext ctx;
     private OrderedReplies<ZkResponse> replies;
     private VoleryBackend.Lane lane;
     private ZkSessions.Grant session;
+    /** Whether a resumed or adopted session is being checked against the order (no response yet). */
+    private boolean checking;
     private boolean sessionEnded;
     private long lastZxid;
 
     ZkConnectionHandler(ZkServerConfig config, ZkSessions sessions, ZkOperations operations, ZkWatchHub watches,
-                        ZkMetrics metrics, long id) {
+                        ZkSessionTicker ticker, ZkMetrics metrics, long id) {
         this.config = config;
         this.sessions = sessions;
         this.operations = operations;
         this.watches = watches;
+        this.ticker = ticker;
         this.metrics = metrics;
         this.id = id;
     }
@@ -116,7 +120,9 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
             if (replies.closing()) {
                 return;
             }
-            if (session == null) {
+            if (checking) {
+                refuse(ZkMetrics.Refusal.BAD_CONNECT, "a request before the ConnectResponse");
+            } else if (session == null) {
                 connect(frame);
             } else {
                 request(frame);
@@ -220,24 +226,72 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             case REJECTED -> {
-                metrics.session(ZkMetrics.SessionEvent.REJECTED);
-                LOG.debug("connection {}: session 0x{} unknown, expired or wrong password", id,
-                        Long.toHexString(request.getSessionId()));
-                ByteBuf out = ctx.alloc().ioBuffer();
-                ZkWire.writeRecord(out, new ConnectResponse(0, 0, 0, new byte[PASSWORD_BYTES], false), dropFlag);
-                replies.stopReading();
-                ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+                reject(request.getSessionId(), dropFlag);
                 return;
             }
-            case CREATED -> metrics.session(ZkMetrics.SessionEvent.CREATED);
-            case RESUMED -> metrics.session(ZkMetrics.SessionEvent.RESUMED);
-            case ADOPTED -> {
+            case CREATED -> {
+                metrics.session(ZkMetrics.SessionEvent.CREATED);
+                accept(s, request.getLastZxidSeen(), dropFlag);
+            }
+            case RESUMED, ADOPTED -> check(s, request.getLastZxidSeen(), dropFlag);
+        }
+    }
+
+    /**
+     * A resumed or adopted session: answered once the order says it has not ended (expired or closed
+     * at any front end, {@link ZkSessionTicker#check}); one it ended is refused as expired. If the
+     * order cannot be reached the connection is closed: the client tries again, here or elsewhere.
+     */
+    private void check(ZkSessions.Grant s, long lastZxidSeen, int dropFlag) {
+        checking = true;
+        ctx.channel().config().setAutoRead(false);
+        ticker.check(s.id()).whenComplete((status, failure) -> ctx.executor().execute(() -> {
+            checking = false;
+            if (!ctx.channel().isActive()) {
+                return;
+            }
+            if (failure != null) {
+                metrics.session(ZkMetrics.SessionEvent.TICK_FAILED);
+                LOG.debug("connection {}: session 0x{} could not be checked: {}", id, Long.toHexString(s.id()),
+                        failure.toString());
+                sessions.disconnected(s.id(), ctx.channel());
+                replies.abandon();
+                ctx.close();
+                return;
+            }
+            if (status == dev.parallax.examples.volery.ZnodeSessions.Status.ENDED) {
+                ticker.ended(s.id());
+                reject(s.id(), dropFlag);
+                return;
+            }
+            if (status == dev.parallax.examples.volery.ZnodeSessions.Status.LIVE) {
+                sessions.ordered(s.id());
+            }
+            if (s.outcome() == ZkSessions.Outcome.ADOPTED) {
                 metrics.session(ZkMetrics.SessionEvent.ADOPTED);
                 LOG.debug("connection {}: adopted session 0x{} of another server", id, Long.toHexString(s.id()));
+            } else {
+                metrics.session(ZkMetrics.SessionEvent.RESUMED);
             }
-        }
+            accept(s, lastZxidSeen, dropFlag);
+            ctx.channel().config().setAutoRead(true);
+        }));
+    }
+
+    /** Answers "session expired" (a zero ConnectResponse) and closes. */
+    private void reject(long sessionId, int dropFlag) {
+        metrics.session(ZkMetrics.SessionEvent.REJECTED);
+        LOG.debug("connection {}: session 0x{} unknown, expired or wrong password", id, Long.toHexString(sessionId));
+        ByteBuf out = ctx.alloc().ioBuffer();
+        ZkWire.writeRecord(out, new ConnectResponse(0, 0, 0, new byte[PASSWORD_BYTES], false), dropFlag);
+        replies.stopReading();
+        ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** The session is this connection's: the ConnectResponse, and the idle detector set to its time-out. */
+    private void accept(ZkSessions.Grant s, long lastZxidSeen, int dropFlag) {
         session = s;
-        lastZxid = Math.max(0L, request.getLastZxidSeen());
+        lastZxid = Math.max(0L, lastZxidSeen);
         ByteBuf out = ctx.alloc().ioBuffer();
         ZkWire.writeRecord(out, new ConnectResponse(0, s.timeoutMs(), s.id(), s.password(), false), dropFlag);
         ctx.writeAndFlush(out, ctx.voidPromise());
@@ -270,10 +324,7 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
                 ZkWire.writeReply(out, new ReplyHeader(xid, lastZxid, 0), null);
                 ctx.writeAndFlush(out, ctx.voidPromise());
             }
-            case CLOSE_SESSION -> {
-                endSession(ZkMetrics.SessionEvent.CLOSED);
-                lastReply(ZkResponse.ok(xid));
-            }
+            case CLOSE_SESSION -> closeSession(xid);
             case AUTH -> {
                 AuthPacket auth;
                 try {
@@ -300,7 +351,7 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
         OrderedReplies<ZkResponse>.Slot slot = replies.append();
         Object result;
         try {
-            result = operations.execute(session.id(), lane, xid, op, in);
+            result = operations.execute(session.id(), session.timeoutMs(), lane, xid, op, in);
         } catch (IOException e) {
             replies.dropLast();
             refuse(ZkMetrics.Refusal.UNDECODABLE, op.tag() + " request: " + e.getMessage());
@@ -317,6 +368,25 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
                     : response != null ? response
                     : failure(xid, new IllegalStateException("the backend completed a request with no reply"))));
         }
+    }
+
+    /**
+     * closeSession: a session the order may hold is closed there too (its ephemeral nodes deleted
+     * at every partition, {@link dev.parallax.examples.volery.CloseSession}), after the session's
+     * earlier requests; the reply comes once that is done (OK even if the order could not be
+     * reached: the session then expires there by time).
+     */
+    private void closeSession(int xid) {
+        boolean ordered = sessions.isOrdered(session.id());
+        endSession(ZkMetrics.SessionEvent.CLOSED);
+        if (!ordered) {
+            lastReply(ZkResponse.ok(xid));
+            return;
+        }
+        OrderedReplies<ZkResponse>.Slot slot = replies.append();
+        lane.submit(new dev.parallax.examples.volery.CloseSession(session.id()))
+                .whenComplete((reply, failure) -> slot.complete(ZkResponse.ok(xid)));
+        replies.closeAfter(slot);
     }
 
     private void endSession(ZkMetrics.SessionEvent event) {

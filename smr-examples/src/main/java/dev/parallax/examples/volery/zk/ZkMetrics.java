@@ -87,8 +87,11 @@ final class ZkMetrics implements AutoCloseable {
     /** The kind of a backend failure. */
     enum Failure { UNAVAILABLE, OUTCOME_UNKNOWN, INTERNAL }
 
-    /** A session event; ADOPTED: a session another server of the cluster created, taken over here. */
-    enum SessionEvent { CREATED, RESUMED, ADOPTED, REJECTED, CLOSED, EXPIRED }
+    /**
+     * A session event; ADOPTED: a session another server of the cluster created, taken over here;
+     * TICK_FAILED: a session tick or a reconnection's check could not reach the order.
+     */
+    enum SessionEvent { CREATED, RESUMED, ADOPTED, REJECTED, CLOSED, EXPIRED, TICK_FAILED }
 
     /** What happened to a watch or a watch event. */
     enum WatchEvent { SET, DELIVERED, UNDELIVERABLE, POLL_FAILED, REFUSED, OVERFLOW }

@@ -21,6 +21,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.jute.InputArchive;
 import org.apache.jute.Record;
+import org.apache.zookeeper.MultiOperationRecord;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.proto.Create2Response;
@@ -54,7 +55,7 @@ import org.apache.zookeeper.proto.SyncResponse;
  * (the connection writes replies in request order, so it is answered after every earlier request of
  * the session, and every backend operation is linearizable, a read sent as a query included: nothing
  * more to wait for), features Volery
- * does not have (UNIMPLEMENTED: ephemeral/container/TTL creates, setACL, multi, check, reconfig, ...;
+ * does not have (UNIMPLEMENTED: container/TTL creates, setACL, a lone check, multiRead, reconfig, ...;
  * INVALIDACL: a create with an ACL other than world:anyone/ALL), and arguments the command encoding
  * refuses (BADARGUMENTS). Watches (exists, getData, getChildren with watch=true, addWatch,
  * removeWatches, checkWatches, setWatches and setWatches2) go through
@@ -68,6 +69,10 @@ import org.apache.zookeeper.proto.SyncResponse;
  * hub's watch registrations (addWatch, removeWatches, setWatches, setWatches2) are ordered requests
  * of the connection ({@link VoleryBackend.Lane#order}). Each read is counted in
  * {@code parallax.volery.zk.reads{path}}.
+ *
+ * <p>An ephemeral create (and a multi holding one) carries the session and its time-out: the
+ * session enters the replicated session table with it, and this front end's ticks keep it alive
+ * ({@link ZkSessions#ordered}). A multi is one {@link Multi} command ({@link ZkMulti}).
  *
  * <p>create2 is one backend command: the create's own reply carries the new node's Stat. Every
  * response built from a backend reply carries the reply's zxid ({@link ZkReply#zxid()}), errors
@@ -93,11 +98,13 @@ final class ZkOperations {
     private final VoleryBackend backend;
     private final ZkMetrics metrics;
     private final ZkWatchHub watches;
+    private final ZkSessions sessions;
 
-    ZkOperations(VoleryBackend backend, ZkMetrics metrics, ZkWatchHub watches) {
+    ZkOperations(VoleryBackend backend, ZkMetrics metrics, ZkWatchHub watches, ZkSessions sessions) {
         this.backend = backend;
         this.metrics = metrics;
         this.watches = watches;
+        this.sessions = sessions;
     }
 
     /**
@@ -110,17 +117,23 @@ final class ZkOperations {
 
     /**
      * Executes request {@code xid} of type {@code op} whose body {@code in} holds, for session
-     * {@code session}, through its connection's {@code lane}. Called on the connection's event loop.
+     * {@code session} with time-out {@code timeoutMs}, through its connection's {@code lane}. Called
+     * on the connection's event loop.
      *
      * @return a {@link ZkResponse} available now, or a {@code CompletableFuture<ZkResponse>} that the
      *         backend completes (possibly exceptionally)
      * @throws IOException if the body does not decode
      */
-    Object execute(long session, VoleryBackend.Lane lane, int xid, ZkOp op, InputArchive in) throws IOException {
+    Object execute(long session, int timeoutMs, VoleryBackend.Lane lane, int xid, ZkOp op, InputArchive in)
+            throws IOException {
         switch (op) {
             case CREATE, CREATE2 -> {
                 CreateRequest r = ZkWire.read(in, new CreateRequest());
-                return create(session, lane, xid, r, op == ZkOp.CREATE2);
+                return create(session, timeoutMs, lane, xid, r, op == ZkOp.CREATE2);
+            }
+            case MULTI -> {
+                MultiOperationRecord r = ZkWire.read(in, new MultiOperationRecord());
+                return multi(session, timeoutMs, lane, xid, r);
             }
             case DELETE -> {
                 DeleteRequest r = ZkWire.read(in, new DeleteRequest());
@@ -213,7 +226,25 @@ final class ZkOperations {
         }
     }
 
-    private Object create(long session, VoleryBackend.Lane lane, int xid, CreateRequest r, boolean withStat) {
+    /** A multi as one {@link Multi} command; the response's header code is OK, its results say how it went. */
+    private Object multi(long session, int timeoutMs, VoleryBackend.Lane lane, int xid, MultiOperationRecord r) {
+        ZkMulti.Translated t = ZkMulti.translate(r, session, timeoutMs);
+        if (t.multi() == null) {
+            metrics.unsupported(t.error() == ZkCodes.INVALIDACL ? ZkMetrics.Unsupported.ACL
+                    : ZkMetrics.Unsupported.OPERATION);
+            return ZkResponse.error(xid, t.error());
+        }
+        if (t.ephemeral()) {
+            sessions.ordered(session);
+        }
+        return lane.submit(t.multi()).thenCompose(reply -> {
+            ZkResponse response = new ZkResponse(xid, 0, ZkMulti.response(t, reply), reply.zxid());
+            return watches.beforeReply(session, t.multi()).thenApply(v -> response);
+        });
+    }
+
+    private Object create(long session, int timeoutMs, VoleryBackend.Lane lane, int xid, CreateRequest r,
+                          boolean withStat) {
         CreateMode mode = CreateMode.fromFlag(r.getFlags());
         if (mode == null) {
             return ZkResponse.error(xid, ZkCodes.BADARGUMENTS);
@@ -226,7 +257,12 @@ final class ZkOperations {
             metrics.unsupported(ZkMetrics.Unsupported.ACL);
             return ZkResponse.error(xid, ZkCodes.INVALIDACL);
         }
-        return run(session, lane, xid, () -> new Create(r.getPath(), orEmpty(r.getData()), mode), reply -> withStat
+        if (mode.isEphemeral()) {
+            sessions.ordered(session); // before it is sent: the session's ticks keep it alive from now on
+        }
+        return run(session, lane, xid, () -> mode.isEphemeral()
+                ? new Create(r.getPath(), orEmpty(r.getData()), mode, 0L, session, timeoutMs)
+                : new Create(r.getPath(), orEmpty(r.getData()), mode), reply -> withStat
                 ? new Create2Response(reply.path(), jute(statOf(reply)))
                 : new CreateResponse(reply.path()));
     }

@@ -28,14 +28,17 @@ import org.slf4j.LoggerFactory;
  * the order, linearizable) where the session's FIFO order allows, everything else ordered.
  *
  * <p>Implemented: the session handshake (create, resume, expiry; sessions portable between the
- * servers of a cluster that share a {@linkplain ZkServerConfig#withSessionSecret session secret}), ping, closeSession, create and
- * create2 (persistent and persistent-sequential, open ACL), delete, exists, getData, setData,
+ * servers of a cluster that share a {@linkplain ZkServerConfig#withSessionSecret session secret};
+ * expiry of the sessions that own ephemeral nodes decided in the order, {@link ZkSessionTicker}),
+ * ping, closeSession, create and create2 (persistent, persistent-sequential, ephemeral and
+ * ephemeral-sequential, open ACL), multi (check, create, delete, setData: {@link ZkMulti}), delete,
+ * exists, getData, setData,
  * getChildren, getChildren2 (with version checks and ZooKeeper's error codes), sync, getACL (the
  * open ACL), digest authentication (accepted; every znode is open), and watches (exists, getData and
  * getChildren with watch=true, addWatch persistent and persistent recursive, removeWatches,
  * checkWatches, setWatches and setWatches2 on reconnection: {@link ZkWatchHub}). Not implemented,
- * with the code ZooKeeper uses: ephemeral,
- * container and TTL nodes, setACL, multi, check, reconfig and the other 3.5+ operations: UNIMPLEMENTED;
+ * with the code ZooKeeper uses: container and TTL nodes, setACL, a lone check, multiRead, reconfig and
+ * the other 3.5+ operations: UNIMPLEMENTED;
  * a create with another ACL: INVALIDACL; another authentication scheme: AUTHFAILED and a closed
  * connection; a request type ZooKeeper does not define: UNIMPLEMENTED and a closed connection.
  * Backend failures: CONNECTIONLOSS (unavailable cluster, unknown outcome) — the official client
@@ -50,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * See {@link ZkConnectionHandler} for the handshake, pipelining, back-pressure and bad input, and
  * {@link ZkMetrics} for the meters ({@code parallax.volery.zk.*}).
  *
- * <p><b>Threads.</b> The server owns one acceptor thread (which also sweeps expired sessions, once a
+ * <p><b>Threads.</b> The server owns one acceptor thread (which also sweeps expired sessions and ticks the order's sessions, once a
  * second, and starts the watch polls every {@link ZkWatchHub#POLL_INTERVAL_MS} ms) and {@link ZkServerConfig#ioThreads()} event loop threads (non-daemon, named
  * {@code parallax-zk-*}); connection work, including the translation of replies, runs on the
  * connection's event loop. {@link #start()} and {@link #close()} are thread-safe and block;
@@ -64,6 +67,7 @@ public final class ZkServer implements AutoCloseable {
     private final ZkSessions sessions;
     private final ZkOperations operations;
     private final ZkWatchHub watches;
+    private final ZkSessionTicker ticker;
     private final ZkMetrics metrics;
     private final ConnectionLimit connectionLimit;
     private final AtomicLong connectionIds = new AtomicLong();
@@ -83,7 +87,8 @@ public final class ZkServer implements AutoCloseable {
                 config.maxConnections(), new byte[0]);
         this.metrics = new ZkMetrics(Objects.requireNonNull(registry, "registry"), server::connectionCount, sessions::size);
         this.watches = new ZkWatchHub(config.serverId(), backend, sessions, metrics);
-        this.operations = new ZkOperations(backend, metrics, watches);
+        this.operations = new ZkOperations(backend, metrics, watches, sessions);
+        this.ticker = new ZkSessionTicker(backend, sessions, watches, metrics);
         this.tlsRefusals = config.tls() == null ? null
                 : TlsRefusals.counted(registry, "zookeeper", "zookeeper port " + config.port());
     }
@@ -102,6 +107,7 @@ public final class ZkServer implements AutoCloseable {
     public synchronized void start() throws IOException {
         server.start(config.host(), config.port(), config.ioThreads(), this::initialize);
         server.every(SWEEP_INTERVAL_MS, this::sweep);
+        server.every(SWEEP_INTERVAL_MS, ticker::tick);
         server.every(ZkWatchHub.POLL_INTERVAL_MS, watches::pollAll);
     }
 
@@ -119,7 +125,7 @@ public final class ZkServer implements AutoCloseable {
                 .addLast(ZkConnectionHandler.IDLE, new IdleStateHandler(config.maxSessionTimeoutMs(), 0, 0,
                         TimeUnit.MILLISECONDS))
                 .addLast("zk-frames", new ZkFrameDecoder(config.maxFrameBytes()))
-                .addLast("zk-handler", new ZkConnectionHandler(config, sessions, operations, watches, metrics,
+                .addLast("zk-handler", new ZkConnectionHandler(config, sessions, operations, watches, ticker, metrics,
                         connectionIds.incrementAndGet()));
     }
 

@@ -16,14 +16,17 @@ import java.util.function.LongSupplier;
  * session id and time-out ({@link ZkSessionPasswords}). With a secret shared by the servers of a
  * cluster ({@link ZkServerConfig#withSessionSecret}), a server accepts a session id and password it
  * did not create — the client's server died or became unreachable and the client moved — and adopts
- * the session: from then on this server keeps it by its own clock, as if it had created it. Volery
- * keeps no session state in the replicated tree but watches (no ephemeral nodes), and a client that
- * moves re-arms its watches with setWatches ({@link ZkWatchHub}), so nothing else has to move with it. The trade-off: there is no global expiry. A session is alive wherever its client
- * reconnects with a valid password; a server's expiry (or closeSession) only forgets the session
- * there, and a client that comes back with the same id and password later — to that server or
- * another — is taken back. That matters only for what ZooKeeper ties to session expiry, ephemeral
- * nodes, which Volery does not have. Without a shared secret each server uses a random one of its own
- * and never adopts: a session lives on one server, and an unknown or expired id gets "expired".
+ * the session: from then on this server keeps it by its own clock, as if it had created it. A client
+ * that moves re-arms its watches with setWatches ({@link ZkWatchHub}).
+ *
+ * <p><b>Sessions in the order.</b> A session that creates an ephemeral node enters Volery's
+ * replicated session table ({@link dev.parallax.examples.volery.ZnodeSessions}), where its expiry is
+ * decided in the order, once for every partition and front end. Such a session is marked
+ * {@link #ordered}: the server's ticks list it while it is connected here, which keeps it alive in
+ * the order. A session resumed or adopted here is first checked against the order (the connection
+ * handler's tick of that one session): one the order ended is refused as expired, wherever it
+ * reconnects. Without a shared secret each server uses a random one of its own and never adopts: a
+ * session lives on one server, and an unknown or expired id gets "expired".
  *
  * <p>Session ids ({@link ZkSessionIds}): the server id in the high byte, as ZooKeeper's, so servers
  * of one cluster (distinct server ids) never hand out the same id; the rest a keyed permutation of a
@@ -74,6 +77,8 @@ final class ZkSessions {
         int timeoutMs;
         Channel owner;
         long disconnectedAtNanos;
+        /** Whether the replicated session table may hold it (it sent an ephemeral create, or a tick found it live). */
+        boolean ordered;
 
         Session(long id, int timeoutMs, Channel owner) {
             this.id = id;
@@ -183,6 +188,44 @@ final class ZkSessions {
     synchronized Channel channelOf(long id) {
         Session s = sessions.get(id);
         return s == null ? null : s.owner;
+    }
+
+    /**
+     * Marks session {@code id} as one the replicated session table may hold
+     * ({@link dev.parallax.examples.volery.ZnodeSessions}): this server's ticks list it from now on
+     * while it is connected.
+     */
+    synchronized void ordered(long id) {
+        Session s = sessions.get(id);
+        if (s != null) {
+            s.ordered = true;
+        }
+    }
+
+    /** Whether session {@code id} is marked {@link #ordered}. */
+    synchronized boolean isOrdered(long id) {
+        Session s = sessions.get(id);
+        return s != null && s.ordered;
+    }
+
+    /** The {@link #ordered} sessions connected here now, for a tick. */
+    synchronized long[] orderedConnected() {
+        return sessions.values().stream().filter(s -> s.ordered && s.owner != null).mapToLong(s -> s.id).toArray();
+    }
+
+    /**
+     * Ends session {@code id} here because the order ended it, closing its connection; true if it
+     * was live here.
+     */
+    synchronized boolean endedByOrder(long id) {
+        Session s = sessions.remove(id);
+        if (s == null) {
+            return false;
+        }
+        if (s.owner != null) {
+            s.owner.close();
+        }
+        return true;
     }
 
     /** Live sessions. */

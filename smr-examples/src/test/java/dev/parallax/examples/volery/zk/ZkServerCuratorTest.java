@@ -76,7 +76,7 @@ class ZkServerCuratorTest {
 
     @Test
     void unsupportedFeaturesFailWithoutBreakingTheSession() throws Exception {
-        assertThatThrownBy(() -> curator.create().withMode(CreateMode.EPHEMERAL).forPath("/lock"))
+        assertThatThrownBy(() -> curator.create().withMode(CreateMode.CONTAINER).forPath("/lock"))
                 .isInstanceOf(KeeperException.UnimplementedException.class);
         curator.create().forPath("/still-works", bytes("yes"));
         assertThat(curator.getData().forPath("/still-works")).isEqualTo(bytes("yes"));

@@ -167,20 +167,18 @@ class ZkServerOfficialClientTest {
     }
 
     @Test
-    void ephemeralsAndOtherUnsupportedFeaturesAreUnimplemented() throws Exception {
+    void containersTtlsAclsAndMultiReadAreUnimplemented() throws Exception {
         zk.create("/w", new byte[0], OPEN, CreateMode.PERSISTENT);
 
-        assertThatThrownBy(() -> zk.create("/e", new byte[0], OPEN, CreateMode.EPHEMERAL))
-                .isInstanceOf(KeeperException.UnimplementedException.class);
-        assertThatThrownBy(() -> zk.create("/e-", new byte[0], OPEN, CreateMode.EPHEMERAL_SEQUENTIAL))
-                .isInstanceOf(KeeperException.UnimplementedException.class);
         assertThatThrownBy(() -> zk.create("/c", new byte[0], OPEN, CreateMode.CONTAINER))
                 .isInstanceOf(KeeperException.UnimplementedException.class);
-        assertThat(counter("unsupported", "feature", "create-mode")).isEqualTo(3);
+        assertThatThrownBy(() -> zk.create("/t", new byte[0], OPEN, CreateMode.PERSISTENT_WITH_TTL, null, 1000))
+                .isInstanceOf(KeeperException.UnimplementedException.class);
+        assertThat(counter("unsupported", "feature", "create-mode")).isEqualTo(2);
 
         assertThatThrownBy(() -> zk.setACL("/w", OPEN, -1)).isInstanceOf(KeeperException.UnimplementedException.class);
         assertThatThrownBy(() -> zk.multi(List.of(org.apache.zookeeper.Op.create("/m", new byte[0], OPEN,
-                CreateMode.PERSISTENT)))).isInstanceOf(KeeperException.UnimplementedException.class);
+                CreateMode.CONTAINER)))).isInstanceOf(KeeperException.UnimplementedException.class);
         assertThat(counter("unsupported", "feature", "operation")).isEqualTo(2);
 
         // None of this disturbed the session or created anything.
