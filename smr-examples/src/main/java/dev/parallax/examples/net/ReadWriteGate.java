@@ -14,17 +14,26 @@ import java.util.function.Supplier;
 /**
  * One connection's order between its reads, sent as queries ({@link CommandInvoker#query}:
  * read-index, outside the order), and its ordered operations: the Redis front end (Redis executes a
- * connection's pipeline in order) and Volery's ZooKeeper front end (ZooKeeper answers a session's
+ * connection's pipeline in order) and Volery's ZooKeeper front end (ZooKeeper executes a session's
  * requests in FIFO order) both need a read to see every write sent before it and no write sent
- * after it.
+ * after it, and each ordered operation to execute after those sent before it.
  * <ul>
  *   <li>A read goes as a query only while nothing ordered of this connection is in flight or held;
  *       otherwise it is ordered behind the connection's operations, as a command.</li>
  *   <li>An ordered operation ({@link #write}, {@link #order}) waits (held, in order) while queries
  *       of this connection are in flight, and leaves once they are answered.</li>
+ *   <li>An ordered operation also waits while ordered operations of this connection on another
+ *       <em>stream</em> are in flight. A command's stream is a key its caller gives (equal keys, one
+ *       stream): commands of one stream pipeline, since the invoker keeps them in order (under S-SMR
+ *       (seed 004 §IV) a {@code PartitionedInvoker} sends the commands of one destination set through
+ *       one client stream and one ring); commands of two streams may travel different rings and
+ *       execute in either order, so the second leaves once the first is answered. An {@link #order}
+ *       operation (several commands) is a stream of its own that nothing shares: a barrier.</li>
  * </ul>
  * A query is answered once the state covers every write completed before it was sent, so the
- * first rule gives read-your-writes; the second keeps a later write out of an earlier read.
+ * first rule gives read-your-writes; the second keeps a later write out of an earlier read; the
+ * third makes an operation answered before the next one of another stream is sent, so the next one
+ * executes after it (linearizability of the service).
  *
  * <p>Threads: {@link #read}, {@link #write} and {@link #order} on the connection's event loop (a held
  * operation's call runs there too, when it leaves); completions come on any thread, and each
@@ -32,13 +41,20 @@ import java.util.function.Supplier;
  * back to the loop. Not thread-safe otherwise. Never blocks.
  */
 public final class ReadWriteGate {
-    private record Held(Supplier<? extends CompletableFuture<?>> call, Consumer<Object> done) {
+    /** The stream of the commands sent without a key: one stream for all of them. */
+    private static final Object ONE_STREAM = new Object();
+    /** The stream of an {@link #order} operation: equal to no other, so it leaves alone. */
+    private static final Object BARRIER = new Object();
+
+    private record Held(Object stream, Supplier<? extends CompletableFuture<?>> call, Consumer<Object> done) {
     }
 
     private final EventLoop loop;
     private final CommandInvoker invoker;
     private final ArrayDeque<Held> held = new ArrayDeque<>();
     private int orderedInFlight;
+    /** The stream of the ordered operations in flight (all share it); null while none is. */
+    private Object streamInFlight;
     private int queriesInFlight;
 
     /**
@@ -52,15 +68,28 @@ public final class ReadWriteGate {
     }
 
     /**
-     * A read-only command: a query when the connection has nothing ordered in flight or held, else
-     * ordered ({@link #write}). Its reply (a {@link ByteBuffer}) or failure (a {@link Throwable}) goes
-     * to {@code done}.
+     * A read-only command of the connection's one stream ({@link #read(ByteBuffer, Object, Consumer)}
+     * with the same key for every command): for an invoker that keeps all of a connection's commands
+     * in order.
      *
      * @return whether it went as a query
      */
     public boolean read(ByteBuffer command, Consumer<Object> done) {
+        return read(command, ONE_STREAM, done);
+    }
+
+    /**
+     * A read-only command: a query when the connection has nothing ordered in flight or held, else
+     * ordered on {@code stream} ({@link #write(ByteBuffer, Object, Consumer)}). Its reply (a
+     * {@link ByteBuffer}) or failure (a {@link Throwable}) goes to {@code done}.
+     *
+     * @return whether it went as a query
+     * @throws NullPointerException if {@code stream} is null
+     */
+    public boolean read(ByteBuffer command, Object stream, Consumer<Object> done) {
+        Objects.requireNonNull(stream, "stream");
         if (orderedInFlight > 0 || !held.isEmpty()) {
-            write(command, done);
+            write(command, stream, done);
             return false;
         }
         queriesInFlight++;
@@ -71,34 +100,62 @@ public final class ReadWriteGate {
         return true;
     }
 
-    /** A command ({@link CommandInvoker#invoke}): sent now, or held until the connection's queries are answered. */
+    /** A command of the connection's one stream ({@link #write(ByteBuffer, Object, Consumer)} with the same key for every command). */
     public void write(ByteBuffer command, Consumer<Object> done) {
-        order(() -> invoker.invoke(command), done);
+        write(command, ONE_STREAM, done);
+    }
+
+    /**
+     * A command ({@link CommandInvoker#invoke}) on {@code stream} (a key: equal keys, one stream):
+     * sent now, or held until the connection's queries and its ordered operations of other streams
+     * in flight are answered (and those held before it have left).
+     *
+     * @throws NullPointerException if {@code stream} is null
+     */
+    public void write(ByteBuffer command, Object stream, Consumer<Object> done) {
+        ordered(Objects.requireNonNull(stream, "stream"), () -> invoker.invoke(command), done);
     }
 
     /**
      * Any ordered operation of the connection other than one command (several commands, or a command
-     * with work around it): {@code call} runs now, or once the connection's queries are answered;
-     * until its future completes, the connection's reads are ordered. Its result (which must not be
-     * null) or failure goes to {@code done}.
+     * with work around it), a barrier: {@code call} runs once nothing of the connection is in flight
+     * or held before it, and nothing ordered leaves after it until its future completes; until
+     * then, the connection's reads are ordered. Its result (which must not be null) or failure goes to
+     * {@code done}.
      */
     public void order(Supplier<? extends CompletableFuture<?>> call, Consumer<Object> done) {
-        if (queriesInFlight > 0 || !held.isEmpty()) {
-            held.add(new Held(call, done));
+        ordered(BARRIER, call, done);
+    }
+
+    private void ordered(Object stream, Supplier<? extends CompletableFuture<?>> call, Consumer<Object> done) {
+        if (!held.isEmpty() || !mayLeave(stream)) {
+            held.add(new Held(stream, call, done));
             return;
         }
-        send(call, done);
+        send(stream, call, done);
     }
 
-    private void send(Supplier<? extends CompletableFuture<?>> call, Consumer<Object> done) {
+    /** Whether an ordered operation on {@code stream} may be sent now (held ones aside). */
+    private boolean mayLeave(Object stream) {
+        return queriesInFlight == 0 && (orderedInFlight == 0 || (stream != BARRIER && stream.equals(streamInFlight)));
+    }
+
+    private void send(Object stream, Supplier<? extends CompletableFuture<?>> call, Consumer<Object> done) {
         orderedInFlight++;
-        submit(call, done, () -> orderedInFlight--);
+        streamInFlight = stream;
+        submit(call, done, () -> {
+            if (--orderedInFlight == 0) {
+                streamInFlight = null;
+            }
+            release();
+        });
     }
 
+    /** Sends the held operations, in order, while the first may leave. */
     private void release() {
-        while (queriesInFlight == 0 && !held.isEmpty()) {
+        while (!held.isEmpty() && mayLeave(held.peek().stream())) {
             Held h = held.poll();
-            send(h.call(), h.done());
+            send(h.stream(), h.call(), h.done());
         }
     }
 

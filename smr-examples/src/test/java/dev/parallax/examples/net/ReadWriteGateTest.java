@@ -16,7 +16,11 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@link ReadWriteGate}: a connection's reads go as queries only where its pipeline's order allows. */
+/**
+ * {@link ReadWriteGate}: a connection's reads go as queries only where its pipeline's order allows,
+ * and its ordered commands of different streams (under S-SMR, destination sets, seed 004 §IV) leave
+ * one stream at a time, in the order sent.
+ */
 class ReadWriteGateTest {
     private final EventLoop loop = new DefaultEventLoop();
 
@@ -130,9 +134,10 @@ class ReadWriteGateTest {
         onLoop(() -> { }); // the completion's hand-back ran
         assertThat(ran).containsExactly("operation");
         onLoop(() -> gate.read(bytes("GET b"), done::add));
-        assertThat(invoker.sent).as("a read behind the operation in flight is ordered").last().isEqualTo("ordered GET b");
+        assertThat(invoker.sent).as("a read behind the operation in flight waits for it (a barrier)").hasSize(1);
         onLoop(() -> operation.complete("done"));
         onLoop(() -> { });
+        assertThat(invoker.sent).as("then goes ordered").last().isEqualTo("ordered GET b");
         onLoop(() -> invoker.futures.get(1).complete(bytes("2")));
         onLoop(() -> gate.read(bytes("GET c"), done::add));
         assertThat(invoker.sent).last().isEqualTo("query GET c");
@@ -154,5 +159,92 @@ class ReadWriteGateTest {
         });
         assertThat(done).hasSize(2).allSatisfy(o -> assertThat(o).isInstanceOf(RuntimeException.class));
         assertThat(invoker.sent).containsExactly("query GET a");
+    }
+
+    @Test
+    @DisplayName("commands of one stream pipeline; one of another stream waits until the connection's commands in flight are answered")
+    void anotherStreamWaitsForTheCommandsInFlight() throws Exception {
+        Recording invoker = new Recording();
+        ReadWriteGate gate = new ReadWriteGate(loop, invoker);
+        List<Object> done = new ArrayList<>();
+        onLoop(() -> {
+            gate.write(bytes("SET a 1"), "p0", done::add);
+            gate.write(bytes("SET b 1"), "p0", done::add);
+            gate.write(bytes("SET c 1"), "p1", done::add);
+            gate.write(bytes("SET d 1"), "p1", done::add);
+        });
+        assertThat(invoker.sent).as("one stream pipelines; the other is held").containsExactly("ordered SET a 1", "ordered SET b 1");
+        onLoop(() -> invoker.futures.get(0).complete(bytes("OK")));
+        onLoop(() -> { });
+        assertThat(invoker.sent).as("held until every command of the other stream is answered").hasSize(2);
+        onLoop(() -> invoker.futures.get(1).complete(bytes("OK")));
+        onLoop(() -> { });
+        assertThat(invoker.sent).as("then the held stream pipelines in turn")
+                .containsExactly("ordered SET a 1", "ordered SET b 1", "ordered SET c 1", "ordered SET d 1");
+        assertThat(done).hasSize(2);
+    }
+
+    @Test
+    @DisplayName("held commands leave in the order sent: one of the stream in flight queued behind one of another stream waits too")
+    void heldCommandsLeaveInOrder() throws Exception {
+        Recording invoker = new Recording();
+        ReadWriteGate gate = new ReadWriteGate(loop, invoker);
+        onLoop(() -> {
+            gate.write(bytes("SET a 1"), "p0", o -> { });
+            gate.write(bytes("SET b 1"), "p0+p1", o -> { });
+            gate.write(bytes("SET a 2"), "p0", o -> { });
+            gate.read(bytes("GET a"), "p0", o -> { });
+        });
+        assertThat(invoker.sent).containsExactly("ordered SET a 1");
+        onLoop(() -> invoker.futures.get(0).complete(bytes("OK")));
+        onLoop(() -> { });
+        assertThat(invoker.sent).containsExactly("ordered SET a 1", "ordered SET b 1");
+        onLoop(() -> invoker.futures.get(1).complete(bytes("OK")));
+        onLoop(() -> { });
+        assertThat(invoker.sent).as("the read behind, ordered on its stream, pipelines with the write before it")
+                .containsExactly("ordered SET a 1", "ordered SET b 1", "ordered SET a 2", "ordered GET a");
+    }
+
+    @Test
+    @DisplayName("an ordered operation of several commands is a barrier: it leaves once all before it are answered, and all after it wait for it")
+    void orderedOperationsAreBarriers() throws Exception {
+        Recording invoker = new Recording();
+        ReadWriteGate gate = new ReadWriteGate(loop, invoker);
+        List<String> ran = new ArrayList<>();
+        CompletableFuture<String> operation = new CompletableFuture<>();
+        onLoop(() -> {
+            gate.write(bytes("SET a 1"), "p0", o -> { });
+            gate.order(() -> {
+                ran.add("operation");
+                return operation;
+            }, o -> { });
+            gate.write(bytes("SET a 2"), "p0", o -> { });
+        });
+        assertThat(ran).as("behind a write in flight, even of any stream").isEmpty();
+        assertThat(invoker.sent).containsExactly("ordered SET a 1");
+        onLoop(() -> invoker.futures.get(0).complete(bytes("OK")));
+        onLoop(() -> { });
+        assertThat(ran).containsExactly("operation");
+        assertThat(invoker.sent).as("nothing leaves beside the barrier").containsExactly("ordered SET a 1");
+        onLoop(() -> operation.complete("done"));
+        onLoop(() -> { });
+        assertThat(invoker.sent).containsExactly("ordered SET a 1", "ordered SET a 2");
+    }
+
+    @Test
+    @DisplayName("a stream is a key: equal keys are one stream; a null key is refused")
+    void streamsAreKeys() throws Exception {
+        Recording invoker = new Recording();
+        ReadWriteGate gate = new ReadWriteGate(loop, invoker);
+        onLoop(() -> {
+            gate.write(bytes("SET a 1"), new String("p0"), o -> { });
+            gate.write(bytes("SET b 1"), new String("p0"), o -> { });
+        });
+        assertThat(invoker.sent).hasSize(2);
+        onLoop(() -> org.assertj.core.api.Assertions.assertThatNullPointerException()
+                .isThrownBy(() -> gate.write(bytes("SET c 1"), null, o -> { })));
+        onLoop(() -> org.assertj.core.api.Assertions.assertThatNullPointerException()
+                .isThrownBy(() -> gate.read(bytes("GET c"), null, o -> { })));
+        assertThat(invoker.sent).hasSize(2);
     }
 }

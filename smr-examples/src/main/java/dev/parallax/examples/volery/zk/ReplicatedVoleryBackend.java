@@ -1,5 +1,6 @@
 package dev.parallax.examples.volery.zk;
 
+import dev.parallax.core.GroupSet;
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.client.PartitionedInvoker;
 import dev.parallax.examples.net.ReadWriteGate;
@@ -30,7 +31,15 @@ import java.util.function.Supplier;
  * ordered by the invoker. Each connection's {@link #lane} keeps the session's FIFO order with a
  * {@link ReadWriteGate}: a read goes as a query only while nothing ordered of the connection is in
  * flight (else it is ordered behind), and an ordered request waits for the connection's queries in
- * flight. Reads that set a watch, writes and the watch hub's registrations are ordered. Under S-SMR
+ * flight. Reads that set a watch, writes and the watch hub's registrations are ordered.
+ *
+ * <p><b>FIFO across partitions.</b> A command's stream in the gate is its destination set, the
+ * partitions {@link VoleryOracle} names for it (the {@code dests} the {@link PartitionedInvoker}
+ * computes): commands to one set travel one client stream and one ring and pipeline, in order; a
+ * command to another set (a setData of a path of partition 0 after one of partition 1, a setData
+ * after a create, which goes to every partition over the global ring) would travel another ring and
+ * could execute first, so it is held until the session's commands in flight are answered. The watch
+ * hub's registrations (several commands) are barriers. Under S-SMR
  * the invoker is a {@link PartitionedInvoker}: a read of one path is a query to a replica of the
  * path's owner, which answers it from its partition's state once the merge passed every ring's
  * confirmed point (read-index over Multi-Ring Paxos); S-SMR hands it to {@code VoleryPartition.query}.
@@ -43,6 +52,7 @@ public final class ReplicatedVoleryBackend implements VoleryBackend {
     private final CommandInvoker invoker;
     private final LongSupplier clockMillis;
     private final int partitions;
+    private final VoleryOracle oracle;
 
     /**
      * A backend over one partition.
@@ -69,6 +79,7 @@ public final class ReplicatedVoleryBackend implements VoleryBackend {
             throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
         }
         this.partitions = partitions;
+        this.oracle = new VoleryOracle(partitions);
     }
 
     /**
@@ -121,7 +132,10 @@ public final class ReplicatedVoleryBackend implements VoleryBackend {
         return command.withTime(clockMillis.getAsLong()).encode();
     }
 
-    /** One connection's lane: its commands through a {@link ReadWriteGate}. Its connection's event loop only. */
+    /**
+     * One connection's lane: its commands through a {@link ReadWriteGate}, each on the stream of its
+     * destination set. Its connection's event loop only.
+     */
     private final class GatedLane implements Lane {
         private final ReadWriteGate gate;
         private final ReadListener reads;
@@ -134,8 +148,10 @@ public final class ReplicatedVoleryBackend implements VoleryBackend {
         @Override
         public CompletableFuture<ZkReply> submit(VoleryCommand command) {
             ByteBuffer bytes;
+            GroupSet dests;
             try {
                 bytes = ByteBuffer.wrap(encode(command));
+                dests = oracle.route(command);
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
@@ -152,9 +168,9 @@ public final class ReplicatedVoleryBackend implements VoleryBackend {
                 }
             };
             if (command.isQuery()) {
-                reads.sent(gate.read(bytes, done));
+                reads.sent(gate.read(bytes, dests, done));
             } else {
-                gate.write(bytes, done);
+                gate.write(bytes, dests, done);
             }
             return reply;
         }

@@ -141,7 +141,7 @@ class ReplicatedVoleryBackendTest {
     }
 
     @Test
-    @DisplayName("a watch registration (an ordered operation of the session) waits for the session's queries and orders the reads behind it")
+    @DisplayName("a watch registration (an ordered operation of the session) waits for the session's queries, and the reads behind it wait for it")
     void orderedOperationsTakePartInTheOrder() throws Exception {
         submit(new GetData("/a"));
         List<String> ran = new ArrayList<>();
@@ -154,9 +154,11 @@ class ReplicatedVoleryBackendTest {
         invoker.answer(0, ZkReply.data(new byte[0], STAT));
         ZkTesting.await("the registration ran", () -> onLoopQuietly(() -> ran.size() == 1));
         submit(new GetData("/a"));
-        assertThat(invoker.sent).last().isEqualTo("ordered GetData /a");
+        assertThat(invoker.sent).as("a barrier: the read waits for the registration").hasSize(1);
         registration.complete("ok");
         assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("ok");
+        ZkTesting.await("the read sent", () -> invoker.sent.size() == 2);
+        assertThat(invoker.sent).last().isEqualTo("ordered GetData /a");
     }
 
     @Test
