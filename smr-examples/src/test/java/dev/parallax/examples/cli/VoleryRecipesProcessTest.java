@@ -49,7 +49,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * two partitions × three {@code parallax replica} JVMs ({@link VoleryClusterFile}, as {@code parallax
  * volery} runs them) for every recipe, each recipe's clients on front ends of different replicas
  * (and partitions), so that what one client does reaches the others only through the replicated
- * tree (Curator creates the recipes' parents as persistent nodes: Volery has no container nodes):
+ * tree (Curator's default settings: the recipes' parents are container nodes, persistent in Volery):
  * <ul>
  *   <li>{@link SharedCount}: version-checked increments from two front ends, each seeing the other's;</li>
  *   <li>{@link DistributedBarrier}: a client waits at a barrier set through another front end until
@@ -106,10 +106,9 @@ class VoleryRecipesProcessTest {
 
     /** A started Curator client of the front ends {@code ids} (in order), connected. */
     private CuratorFramework clientWithSession(int sessionMs, int... ids) throws InterruptedException {
-        // Volery has no container nodes (UNIMPLEMENTED); the recipes' parents are then persistent.
         CuratorFramework c = CuratorFrameworkFactory.builder().connectString(VoleryClusterFile.connectString(cluster.clusterFile(), ids))
                 .sessionTimeoutMs(sessionMs).connectionTimeoutMs(20_000).retryPolicy(new RetryNTimes(20, 200))
-                .dontUseContainerParents().build();
+                .build();
         clients.add(c);
         c.start();
         assertThat(c.blockUntilConnected((int) WAIT.toSeconds(), TimeUnit.SECONDS)).as("connected to %s", List.of(ids)).isTrue();
