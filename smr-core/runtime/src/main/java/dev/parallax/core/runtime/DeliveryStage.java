@@ -8,8 +8,10 @@ import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
- * Hands decided values to the replica's {@link DeliveryListener} in order, skipping those the
- * {@link ProtocolRuntime.ValueAdapter} maps to {@code null} (no-ops). The listener runs on this
+ * Hands decided values to the replica's {@link DeliveryListener} in order; those the
+ * {@link ProtocolRuntime.ValueAdapter} maps to {@code null} (no-ops) only as
+ * {@link DeliveryListener#skipped}. Tentative values and revocations (speculative execution) go to
+ * {@link DeliveryListener#tentative} and {@link DeliveryListener#revoked} in the same order. The listener runs on this
  * stage's thread; when it blocks, the decision queue fills and the protocol stage holds back.
  *
  * <p>Progress: {@link #deliveredBelow()} is the instance after the last decision handled (no-ops
@@ -42,8 +44,14 @@ final class DeliveryStage<V> implements Stage {
     }
 
     private void deliver(ProtocolRuntime.Decision<V> d) {
+        if (d.kind() != ProtocolRuntime.Decision.DECIDED) {
+            speculate(d);
+            return;
+        }
         ByteBuffer bytes = values.toDelivery(d.instance(), d.value());
-        if (bytes != null) {
+        if (bytes == null) {
+            listener.skipped(d.instance());
+        } else {
             int size = bytes.remaining();
             try {
                 listener.deliver(d.instance(), bytes);
@@ -56,6 +64,22 @@ final class DeliveryStage<V> implements Stage {
         if (d.instance() + 1 > deliveredBelow) {
             deliveredBelow = d.instance() + 1;
             progress.run();
+        }
+    }
+
+    /**
+     * A tentative value (its delivery bytes by {@link ProtocolRuntime.ValueAdapter#toDelivery(Object)},
+     * which has no side effects; null for a no-op) or a revocation, to the listener.
+     */
+    private void speculate(ProtocolRuntime.Decision<V> d) {
+        try {
+            if (d.kind() == ProtocolRuntime.Decision.REVOKED) {
+                listener.revoked(d.instance());
+            } else {
+                listener.tentative(d.instance(), values.toDelivery(d.value()));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
