@@ -176,7 +176,7 @@ public final class RingKeys {
             "Speculative execution (seed 003 §4.2.1): on, a replica whose state machine opts in (SpeculativeStateMachine, "
                     + "sequential executor) executes a command when the coordinator's Phase 2A fixes its position, answers "
                     + "only once it is decided, and undoes what ran past the first undecided instance when the coordinator "
-                    + "changes; off: execution of decided commands only. Single-ring M-Ring only.",
+                    + "changes; off: execution of decided commands only. Single-ring M-Ring only (ignored with ring.lambda > 0).",
             "on", "off");
     /** {@code mring.test.faults}. */
     public static final ConfigKey<String> MRING_TEST_FAULTS = ConfigKey.text("mring.test.faults", "", true,

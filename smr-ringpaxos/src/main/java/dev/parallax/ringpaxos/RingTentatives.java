@@ -20,7 +20,8 @@ import java.util.function.ObjLongConsumer;
  *       instances), it revokes every position from its first undecided instance on
  *       ({@link Effects#tentativesRevoked}), before any tentative of the new round.</li>
  * </ul>
- * Off (the default), or for U-Ring, it reports nothing.
+ * Off (the default), for U-Ring, and for a ring of Multi-Ring Paxos ({@code ring.lambda} &gt; 0: its
+ * deliveries are merged, their positions are not the ring's instances) it reports nothing.
  *
  * <p>Events: {@code mring.tentatives}, {@code mring.tentatives.revoked}.
  *
@@ -34,7 +35,7 @@ final class RingTentatives {
     private long revocations;
 
     RingTentatives(RingConfig config) {
-        this.on = config.speculation() && config.kind() == Ring.Kind.M_RING;
+        this.on = config.speculation() && config.kind() == Ring.Kind.M_RING && config.lambda() == 0;
     }
 
     /** T1: the 2A of {@code round} fixed {@code entries}; {@code current} is the member's own round. */

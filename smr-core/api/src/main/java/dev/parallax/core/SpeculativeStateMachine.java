@@ -31,8 +31,10 @@ import java.util.Objects;
  *       re-executes them afterwards.</li>
  * </ul>
  *
- * <p><b>Threads.</b> Speculation runs only with the sequential executor: every method is called
- * from the replica's delivery thread, one at a time, and may not block.
+ * <p><b>Threads.</b> Speculation runs only with the sequential executor: {@link #executeSpeculatively}
+ * and the undos are called one at a time, from the replica's delivery thread or (around a query)
+ * its query thread while delivery waits on the replica's lock, so each call happens-before the next;
+ * they may not block.
  */
 public interface SpeculativeStateMachine extends StateMachine {
 

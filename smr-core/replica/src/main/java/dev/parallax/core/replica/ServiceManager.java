@@ -55,6 +55,12 @@ import java.util.List;
  * snapshot transfer thread; it abandons a snapshot write in flight and waits for it to end first.
  * {@link #close} from the replica's owner, after delivery stopped.
  *
+ * <p><b>Speculative execution</b> (seed 003 (Marandi thesis) §4.2.1): with a state machine that
+ * opts in ({@link dev.parallax.core.SpeculativeStateMachine}) and the sequential executor, the
+ * broadcast's tentative positions ({@link #tentative}, {@link #revoked}) run through a
+ * {@link ReplicaSpeculation}; decisions confirm them (clients are answered then, never before) or
+ * undo them. Snapshots and queries see decided state only. Without it, tentatives are ignored.
+ *
  * <p><b>Per worker</b> (P-SMR: a {@link dev.parallax.core.spi.WorkerExecutor} over a broadcast that
  * delivers per worker): {@link #deliver} is not used; the broadcast delivers to {@link #lanes()}
  * ({@link WorkerLanes}), one lane per worker on that worker's stream thread, with one session table
