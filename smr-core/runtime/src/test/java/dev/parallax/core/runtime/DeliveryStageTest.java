@@ -69,4 +69,42 @@ class DeliveryStageTest {
         assertThat(stage.deliveredBelow()).isZero();
         assertThat(stage.deliveredBytes()).isZero();
     }
+
+    @Test
+    @DisplayName("speculation (seed 003 §4.2.1): tentatives and revocations reach the listener in queue order without moving progress; a decided no-op is skipped()")
+    void tentativesRevocationsAndSkips() {
+        BoundedQueue<ProtocolRuntime.Decision<String>> queue = Queues.spsc(16);
+        List<String> got = new ArrayList<>();
+        DeliveryStage<String> stage = new DeliveryStage<>("delivery-test", queue, VALUES,
+                new dev.parallax.core.spi.DeliveryListener() {
+                    @Override
+                    public void deliver(long seq, ByteBuffer bytes) {
+                        got.add("d" + seq + ":" + StandardCharsets.UTF_8.decode(bytes));
+                    }
+
+                    @Override
+                    public void skipped(long seq) {
+                        got.add("s" + seq);
+                    }
+
+                    @Override
+                    public void tentative(long seq, ByteBuffer bytes) {
+                        got.add("t" + seq + ":" + (bytes == null ? "null" : StandardCharsets.UTF_8.decode(bytes)));
+                    }
+
+                    @Override
+                    public void revoked(long from) {
+                        got.add("r" + from);
+                    }
+                });
+        queue.offer(new ProtocolRuntime.Decision<>(0, "a", ProtocolRuntime.Decision.TENTATIVE));
+        queue.offer(new ProtocolRuntime.Decision<>(1, "-", ProtocolRuntime.Decision.TENTATIVE));
+        queue.offer(new ProtocolRuntime.Decision<>(0, "a"));
+        queue.offer(new ProtocolRuntime.Decision<>(1, null, ProtocolRuntime.Decision.REVOKED));
+        queue.offer(new ProtocolRuntime.Decision<>(1, "-"));
+        stage.doWork();
+        assertThat(got).containsExactly("t0:a", "t1:null", "d0:a", "r1", "s1");
+        assertThat(stage.deliveredBelow()).isEqualTo(2);
+        assertThat(stage.deliveredBytes()).isEqualTo(1);
+    }
 }
