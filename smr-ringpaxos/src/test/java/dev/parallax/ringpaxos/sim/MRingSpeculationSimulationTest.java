@@ -20,8 +20,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * <p>The mutation {@link RingSimulation.Options#answeringEarly()} (answer as soon as a command ran
  * speculatively, before its decision) must make some seed fail.
  *
- * <p>Seeds: a twentieth of {@code -Dsim.seeds} for n=3 and half that for n=5 (50 and 25 in the
- * default run, about 6 s; {@code -Dsim.seeds=N} under {@code surefire:test@simulations} for more), at
+ * <p>Seeds: a twentieth of {@code -Dsim.seeds} for n=3 and half that for n=3 with snapshots and for
+ * n=5 (50, 25 and 25 in the default run, a few seconds; {@code -Dsim.seeds=N} under {@code surefire:test@simulations} for more), at
  * least 4 and 2; {@code -Dsim.seed=S} replays one.
  */
 @dev.parallax.core.testkit.DeterministicSimulation
@@ -47,6 +47,16 @@ class MRingSpeculationSimulationTest {
         assertThat(t.events.getOrDefault("mring.tentatives.revoked", 0L)).as("round changes that revoked tentatives")
                 .isPositive();
         assertThat(t.events.getOrDefault("speculation.rolledback", 0L)).as("speculated positions rolled back").isPositive();
+    }
+
+    @Test
+    @DisplayName("M-Ring n=3 speculating with snapshots every 5 instances: snapshots hold decided state only, installs drop the speculation")
+    void speculationWithSnapshots() {
+        RingTotals t = RingTotals.run("m-ring n=3 speculation with snapshots", Math.max(2, seeds() / 2),
+                scenario(3).withSnapshotEvery(RingSimulation.SNAPSHOT_EVERY));
+        t.assertTheFaultsBit();
+        t.assertSnapshotsInstalled();
+        assertThat(t.events.getOrDefault("speculation.executed", 0L)).isPositive();
     }
 
     @Test

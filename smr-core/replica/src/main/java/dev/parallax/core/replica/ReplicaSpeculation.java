@@ -95,11 +95,15 @@ final class ReplicaSpeculation {
         step(() -> ledger.reset(instance));
     }
 
-    /** An {@link Error} from the state machine stops the replica, as in plain execution. */
+    /**
+     * An {@link Error} from the state machine stops the replica, as in plain execution; so does a
+     * {@link RuntimeException} that escapes (an undo that threw breaks the contract): the state can
+     * no longer be trusted equal to the other replicas'.
+     */
     private void step(Runnable step) {
         try {
             step.run();
-        } catch (Error e) {
+        } catch (Error | RuntimeException e) {
             fatal.onFatal(null, e);
         }
     }

@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ServiceManagerSpeculationTest {
 
     /** An appending log: each command appends its first byte; the reply is the log's length. */
-    private static final class Appender implements SpeculativeStateMachine {
+    private static class Appender implements SpeculativeStateMachine {
         final StringBuilder log = new StringBuilder();
         int executed;
 
@@ -190,6 +190,42 @@ class ServiceManagerSpeculationTest {
         ByteBuffer answer = (ByteBuffer) answers.get(0);
         assertThat(new String(answer.array())).isEqualTo("a");
         assertThat(sm.log).as("re-executed after the query").hasToString("ab");
+    }
+
+    @Test
+    @DisplayName("bad input: a tentative that is no command batch runs nothing; its decision is counted malformed, as without speculation")
+    void malformedTentative() throws Exception {
+        Appender sm = new Appender();
+        ServiceManager m = manager(sm, 16);
+        ByteBuffer garbage = ByteBuffer.wrap(new byte[] {0x7f, 1, 2});
+        m.tentative(0, garbage.duplicate());
+        m.tentative(1, batch('b', new CommandId(1, 1)));
+        assertThat(sm.log).hasToString("b");
+        m.deliver(0, garbage.duplicate());
+        m.deliver(1, batch('b', new CommandId(1, 1)));
+        assertThat(registry.get("parallax.batches.malformed").counter().count()).isEqualTo(1);
+        assertThat(sm.log).hasToString("b");
+        assertThat(replies()).extracting(ClientWire.Reply::status).containsExactly(ClientWire.OK);
+    }
+
+    @Test
+    @DisplayName("an undo that throws breaks the contract: the replica stops (fail-stop), it does not go on diverged")
+    void throwingUndoStopsTheReplica() throws Exception {
+        Appender sm = new Appender() {
+            @Override
+            public Execution executeSpeculatively(ByteBuffer command) {
+                Execution e = super.executeSpeculatively(command);
+                return new Execution(e.reply(), () -> {
+                    throw new IllegalStateException("undo failed");
+                });
+            }
+        };
+        ServiceManager m = manager(sm, 16);
+        m.tentative(0, batch('a', new CommandId(1, 1)));
+        m.revoked(0);
+        assertThat(m.failure()).isInstanceOf(IllegalStateException.class).hasMessage("undo failed");
+        m.deliver(0, batch('a', new CommandId(1, 1)));
+        assertThat(replies()).as("nothing answered after the stop").isEmpty();
     }
 
     @Test

@@ -22,7 +22,7 @@ import java.util.List;
  */
 final class DeliveryStage<V> implements Stage {
     private final String name;
-    private final BoundedQueue<ProtocolRuntime.Decision<V>> queue;
+    private final BoundedQueue<Decision<V>> queue;
     private final ProtocolRuntime.ValueAdapter<V> values;
     private final DeliveryListener listener;
     private volatile long deliveredBelow;
@@ -30,7 +30,7 @@ final class DeliveryStage<V> implements Stage {
     private Runnable progress = () -> { };
     private final java.util.concurrent.atomic.LongAdder deliveredBytes = new java.util.concurrent.atomic.LongAdder();
 
-    DeliveryStage(String name, BoundedQueue<ProtocolRuntime.Decision<V>> queue, ProtocolRuntime.ValueAdapter<V> values,
+    DeliveryStage(String name, BoundedQueue<Decision<V>> queue, ProtocolRuntime.ValueAdapter<V> values,
                   DeliveryListener listener) {
         this.name = name;
         this.queue = queue;
@@ -43,8 +43,8 @@ final class DeliveryStage<V> implements Stage {
         return queue.drain(this::deliver, 256);
     }
 
-    private void deliver(ProtocolRuntime.Decision<V> d) {
-        if (d.kind() != ProtocolRuntime.Decision.DECIDED) {
+    private void deliver(Decision<V> d) {
+        if (d.kind() != Decision.DECIDED) {
             speculate(d);
             return;
         }
@@ -71,9 +71,9 @@ final class DeliveryStage<V> implements Stage {
      * A tentative value (its delivery bytes by {@link ProtocolRuntime.ValueAdapter#toDelivery(Object)},
      * which has no side effects; null for a no-op) or a revocation, to the listener.
      */
-    private void speculate(ProtocolRuntime.Decision<V> d) {
+    private void speculate(Decision<V> d) {
         try {
-            if (d.kind() == ProtocolRuntime.Decision.REVOKED) {
+            if (d.kind() == Decision.REVOKED) {
                 listener.revoked(d.instance());
             } else {
                 listener.tentative(d.instance(), values.toDelivery(d.value()));

@@ -144,21 +144,6 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
         }
     }
 
-    /**
-     * A decided value waiting for the delivery stage; or, with {@code kind} {@link #TENTATIVE}, a
-     * tentative one, or with {@link #REVOKED} a revocation from {@code instance} on (speculative
-     * execution; {@link dev.parallax.core.protocol.Effects#tentative}).
-     */
-    record Decision<V>(long instance, V value, byte kind) {
-        static final byte DECIDED = 0;
-        static final byte TENTATIVE = 1;
-        static final byte REVOKED = 2;
-
-        Decision(long instance, V value) {
-            this(instance, value, DECIDED);
-        }
-    }
-
     private final String name;
     private final int self;
     private final int members;

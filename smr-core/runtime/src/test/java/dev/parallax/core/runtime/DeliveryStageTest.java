@@ -30,26 +30,26 @@ class DeliveryStageTest {
     @Test
     @DisplayName("deliveredBelow advances past each decision handled, no-ops included; bytes count only what the listener got")
     void progressAndBytes() {
-        BoundedQueue<ProtocolRuntime.Decision<String>> queue = Queues.spsc(16);
+        BoundedQueue<Decision<String>> queue = Queues.spsc(16);
         List<String> got = new ArrayList<>();
         DeliveryStage<String> stage = new DeliveryStage<>("delivery-test", queue, VALUES,
                 (seq, bytes) -> got.add(seq + ":" + StandardCharsets.UTF_8.decode(bytes)));
         assertThat(stage.deliveredBelow()).isZero();
         assertThat(stage.deliveredBytes()).isZero();
 
-        queue.offer(new ProtocolRuntime.Decision<>(0, "abc"));
-        queue.offer(new ProtocolRuntime.Decision<>(1, "-"));
+        queue.offer(new Decision<>(0, "abc"));
+        queue.offer(new Decision<>(1, "-"));
         assertThat(stage.doWork()).isEqualTo(2);
         assertThat(got).containsExactly("0:abc");
         assertThat(stage.deliveredBelow()).isEqualTo(2);
         assertThat(stage.deliveredBytes()).isEqualTo(3);
 
-        queue.offer(new ProtocolRuntime.Decision<>(2, "-"));
+        queue.offer(new Decision<>(2, "-"));
         stage.doWork();
         assertThat(stage.deliveredBelow()).as("a trailing no-op advances progress too").isEqualTo(3);
         assertThat(stage.deliveredBytes()).isEqualTo(3);
 
-        queue.offer(new ProtocolRuntime.Decision<>(3, "hello"));
+        queue.offer(new Decision<>(3, "hello"));
         stage.doWork();
         assertThat(got).containsExactly("0:abc", "3:hello");
         assertThat(stage.deliveredBelow()).isEqualTo(4);
@@ -59,11 +59,11 @@ class DeliveryStageTest {
     @Test
     @DisplayName("an interrupted listener does not count the decision as delivered")
     void interruptedDeliveryDoesNotAdvance() {
-        BoundedQueue<ProtocolRuntime.Decision<String>> queue = Queues.spsc(16);
+        BoundedQueue<Decision<String>> queue = Queues.spsc(16);
         DeliveryStage<String> stage = new DeliveryStage<>("delivery-test", queue, VALUES, (seq, bytes) -> {
             throw new InterruptedException("stopping");
         });
-        queue.offer(new ProtocolRuntime.Decision<>(0, "abc"));
+        queue.offer(new Decision<>(0, "abc"));
         stage.doWork();
         assertThat(Thread.interrupted()).isTrue(); // clears the flag for the next test
         assertThat(stage.deliveredBelow()).isZero();
@@ -73,7 +73,7 @@ class DeliveryStageTest {
     @Test
     @DisplayName("speculation (seed 003 §4.2.1): tentatives and revocations reach the listener in queue order without moving progress; a decided no-op is skipped()")
     void tentativesRevocationsAndSkips() {
-        BoundedQueue<ProtocolRuntime.Decision<String>> queue = Queues.spsc(16);
+        BoundedQueue<Decision<String>> queue = Queues.spsc(16);
         List<String> got = new ArrayList<>();
         DeliveryStage<String> stage = new DeliveryStage<>("delivery-test", queue, VALUES,
                 new dev.parallax.core.spi.DeliveryListener() {
@@ -97,11 +97,11 @@ class DeliveryStageTest {
                         got.add("r" + from);
                     }
                 });
-        queue.offer(new ProtocolRuntime.Decision<>(0, "a", ProtocolRuntime.Decision.TENTATIVE));
-        queue.offer(new ProtocolRuntime.Decision<>(1, "-", ProtocolRuntime.Decision.TENTATIVE));
-        queue.offer(new ProtocolRuntime.Decision<>(0, "a"));
-        queue.offer(new ProtocolRuntime.Decision<>(1, null, ProtocolRuntime.Decision.REVOKED));
-        queue.offer(new ProtocolRuntime.Decision<>(1, "-"));
+        queue.offer(new Decision<>(0, "a", Decision.TENTATIVE));
+        queue.offer(new Decision<>(1, "-", Decision.TENTATIVE));
+        queue.offer(new Decision<>(0, "a"));
+        queue.offer(new Decision<>(1, null, Decision.REVOKED));
+        queue.offer(new Decision<>(1, "-"));
         stage.doWork();
         assertThat(got).containsExactly("t0:a", "t1:null", "d0:a", "r1", "s1");
         assertThat(stage.deliveredBelow()).isEqualTo(2);
