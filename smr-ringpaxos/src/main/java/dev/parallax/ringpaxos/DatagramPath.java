@@ -71,6 +71,8 @@ final class DatagramPath implements Variant {
     private final FlowControl flow;
     private final Retransmitter retransmitter = new Retransmitter();
     private final Phase2BChain chain = new Phase2BChain();
+    /** Tentative positions for speculative execution ({@code mring.speculation}). */
+    private final RingTentatives tentatives;
     /** Decided at this coordinator, not yet sent (M4). */
     private final List<InstanceVid> pendingDecisions = new ArrayList<>();
     /** The round and ring decisions in {@link #pendingDecisions} were reached in. */
@@ -100,6 +102,7 @@ final class DatagramPath implements Variant {
         this.engine = engine;
         this.config = config;
         this.self = self;
+        this.tentatives = new RingTentatives(config);
         this.flow = new FlowControl(config.idSpace(), config.mringWindowMin(), config.window(),
                 config.mringFcThreshold(), config.mringFcDecreaseNanos(), config.mringFcIncreaseNanos(),
                 Math.min(2 * config.heartbeatNanos(), config.suspectNanos()), 0);
@@ -148,6 +151,7 @@ final class DatagramPath implements Variant {
 
     @Override
     public void open(Ring ring, long round, List<Phase2Entry> entries, Effects<RingWire, RingRecord, RingValue> out) {
+        tentatives.fixed(round, engine.rnd(), entries, engine.firstUndecided(), out);
         List<Phase2Entry> datagram = new ArrayList<>(entries.size());
         for (Phase2Entry e : entries) {
             boolean fits = MPacketCodec.emptySize(ring) + MPacketCodec.proposalSize(e) <= budget();
@@ -307,6 +311,7 @@ final class DatagramPath implements Variant {
             seenRound = round;
             seenRing = ring;
         }
+        tentatives.fixed(round, engine.rnd(), entries, engine.firstUndecided(), out);
         boolean acceptor = ring.isAcceptor(self) && ring.coordinator() != self;
         List<InstanceVid> forward = new ArrayList<>();
         for (Phase2Entry e : entries) {
@@ -504,5 +509,11 @@ final class DatagramPath implements Variant {
         sink.accept("packets.misrouted", misrouted);
         sink.accept("fc.decreases", flow.decreases());
         sink.accept("fc.increases", flow.increases());
+        tentatives.reportEvents(sink);
+    }
+
+    /** T2 ({@link RingTentatives}): called at the end of every step with the member's round. */
+    void roundIs(long round, Effects<RingWire, RingRecord, RingValue> out) {
+        tentatives.roundIs(round, engine.firstUndecided(), out);
     }
 }

@@ -226,6 +226,9 @@ public final class RingConfig {
     /** {@code ring.skip.demand}: whether an idle ring skips when another ring of its process decided past it. */
     public boolean skipOnDemand() { return values.get(RingKeys.SKIP_DEMAND).equals("on"); }
 
+    /** {@code mring.speculation}: whether an M-Ring member reports tentative positions (Phase 2A) for speculative execution. */
+    public boolean speculation() { return values.get(RingKeys.MRING_SPECULATION).equals("on"); }
+
     /** {@code mring.group}: the IP-multicast group address. */
     public String mringGroup() { return values.get(RingKeys.MRING_GROUP); }
 
@@ -376,6 +379,9 @@ public final class RingConfig {
 
         /** {@code ring.delta.ms}: Δ, default 5 ms; positive, at most 60 s. */
         public Builder skipInterval(Duration d) { return set(RingKeys.DELTA, d); }
+
+        /** {@code mring.speculation}: on or off, default off. */
+        public Builder speculation(boolean on) { return set(RingKeys.MRING_SPECULATION, on ? "on" : "off"); }
 
         /** {@code mring.group}, default 239.255.80.1. */
         public Builder mringGroup(String group) { return set(RingKeys.MRING_GROUP, group); }

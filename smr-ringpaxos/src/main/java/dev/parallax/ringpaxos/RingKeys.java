@@ -171,6 +171,13 @@ public final class RingKeys {
                     + "per-sender counter against replays; a replica without the secret refuses to start) or none "
                     + "(isolated test networks only: anyone who can send to the group can forge decisions).",
             "hmac", "none");
+    /** {@code mring.speculation}. */
+    public static final ConfigKey<String> MRING_SPECULATION = ConfigKey.choice("mring.speculation", "off",
+            "Speculative execution (seed 003 §4.2.1): on, a replica whose state machine opts in (SpeculativeStateMachine, "
+                    + "sequential executor) executes a command when the coordinator's Phase 2A fixes its position, answers "
+                    + "only once it is decided, and undoes what ran past the first undecided instance when the coordinator "
+                    + "changes; off: execution of decided commands only. Single-ring M-Ring only (ignored with ring.lambda > 0).",
+            "on", "off");
     /** {@code mring.test.faults}. */
     public static final ConfigKey<String> MRING_TEST_FAULTS = ConfigKey.text("mring.test.faults", "", true,
             "Tests and chaos only: datagram faults at the receiver, e.g. drop=0.02,dup=0.01,reorder=4,seed=7; empty: none.");
@@ -181,7 +188,7 @@ public final class RingKeys {
             REJOIN_LAG, MAX_BACKLOG, MEMBER_IDS, MAX_PENDING, PROPOSAL_RETRY, RESTART_HOLD, LAMBDA, DELTA, SKIP_DEMAND, MRING_GROUP, MRING_PORT,
             MRING_INTERFACE, MRING_TTL, MRING_PACKET_BYTES, MRING_SOCKET_BUFFER_BYTES, MRING_WINDOW_MIN, MRING_RETRANSMIT,
             MRING_RETRANSMIT_MAX_BYTES, MRING_FC_THRESHOLD, MRING_FC_DECREASE, MRING_FC_INCREASE, MRING_LEARNER_BUFFER,
-            MRING_LEARNER_BUFFER_BYTES, MRING_AUTH, MRING_TEST_FAULTS);
+            MRING_LEARNER_BUFFER_BYTES, MRING_AUTH, MRING_SPECULATION, MRING_TEST_FAULTS);
 
     private RingKeys() {
     }

@@ -155,6 +155,9 @@ public final class RingPaxosCore implements ProtocolCore<RingWire, RingRecord, R
 
     /** The end of every step: conflicting decisions reported, read-index rounds checked ({@link RingReads}). */
     private void afterStep(long now, Effects<RingWire, RingRecord, RingValue> out) {
+        if (variant instanceof DatagramPath d) {
+            d.roundIs(engine.rnd(), out);   // speculation: a new round revokes the tentative positions
+        }
         learner.reportConflicts(out);
         reads.check(now, out);
     }

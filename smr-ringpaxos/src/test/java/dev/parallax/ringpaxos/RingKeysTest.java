@@ -108,7 +108,7 @@ class RingKeysTest {
     @DisplayName("the Ring Paxos table: every ring.* and mring.* key, each with a default and a documentation line")
     void theTable() {
         assertThat(RingKeys.TABLE.name()).isEqualTo("Ring Paxos");
-        assertThat(RingKeys.TABLE.keys()).hasSize(38);
+        assertThat(RingKeys.TABLE.keys()).hasSize(39);
         for (ConfigKey<?> key : RingKeys.TABLE.keys()) {
             assertThat(key.name()).matches("m?ring\\.[a-z.]+");
             assertThat(key.defaultValue()).as(key.name()).isNotNull();

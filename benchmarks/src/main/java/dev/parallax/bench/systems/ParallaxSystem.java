@@ -236,6 +236,16 @@ public final class ParallaxSystem implements BenchSystem {
     }
 
     /**
+     * {@code parallax-mring-spec}: {@code parallax-mring-none} with speculative execution
+     * ({@code mring.speculation=on}, seed 003 (Marandi thesis) §4.2.1): the KV store runs each command
+     * on its Phase 2A position and answers once it is decided (docs/benchmarks.md, "Speculative
+     * execution on M-Ring").
+     */
+    public static ParallaxSystem mRingSpeculation() {
+        return new ParallaxSystem("none", "m-ring", 3, Map.of("mring.speculation", "on"), "parallax-mring-spec", Map.of());
+    }
+
+    /**
      * {@code parallax-multiring-2-<suffix>}: {@link #multiRing(int) parallax-multiring-2} with
      * {@code settings} written over the multi-ring defaults — the Δ, M and λ ablation of seed 003
      * (Ring Paxos / Multi-Ring / P-SMR) §5.4.4-5.4.6 (docs/benchmarks.md), e.g.

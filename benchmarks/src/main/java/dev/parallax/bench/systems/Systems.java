@@ -21,6 +21,7 @@ public final class Systems {
             new Entry("parallax-spaxos-every-batch", () -> new ParallaxSystem("every-batch", "s-paxos")),
             new Entry("parallax-uring-none", () -> new ParallaxSystem("none", "u-ring")),
             new Entry("parallax-mring-none", () -> new ParallaxSystem("none", "m-ring")),
+            new Entry("parallax-mring-spec", ParallaxSystem::mRingSpeculation),
             new Entry("parallax-uring-every-batch", () -> new ParallaxSystem("every-batch", "u-ring")),
             new Entry("parallax-mring-every-batch", () -> new ParallaxSystem("every-batch", "m-ring")),
             new Entry("parallax-n5-none", () -> new ParallaxSystem("none", null, 5)),

@@ -82,6 +82,9 @@ class SystemsTest {
         assertThat(((ParallaxSystem) Systems.create("parallax-multiring-2-m8")).settings()).containsEntry("multiring.m", "8");
         assertThat(((ParallaxSystem) Systems.create("parallax-multiring-2-lambda200")).settings()).containsEntry("ring.lambda", "200");
         assertThat(((ParallaxSystem) Systems.create("parallax-multiring-2-demand")).settings()).containsEntry("ring.skip.demand", "on");
+        ParallaxSystem spec = (ParallaxSystem) Systems.create("parallax-mring-spec");
+        assertThat(spec.name()).isEqualTo("parallax-mring-spec");
+        assertThat(spec.settings()).containsEntry("ordering", "m-ring").containsEntry("mring.speculation", "on");
         assertThat(((ParallaxSystem) Systems.create("parallax-lease-none")).settings()).containsEntry("paxos.read.lease.ms", "400");
         assertThatThrownBy(() -> ParallaxSystem.multiRing(0)).hasMessageContaining("rings must be 1..63");
     }

@@ -1,7 +1,7 @@
 package dev.parallax.examples.kv;
 
 import dev.parallax.core.SnapshotCapture;
-import dev.parallax.core.StateMachine;
+import dev.parallax.core.SpeculativeStateMachine;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
@@ -53,8 +53,14 @@ import java.util.Map;
  * {@link #digest()} may be called from any thread at any time (it sums the partitions' digests, so
  * while commands run it may mix partitions at different points). Nothing blocks except snapshot
  * and restore, which do blocking IO on the channels they are given.
+ *
+ * <p><b>Speculative execution</b> ({@link SpeculativeStateMachine}; M-Ring with
+ * {@code mring.speculation=on}, seed 003 (Marandi thesis) §4.2.1): {@link #executeSpeculatively}
+ * runs the command as {@link #execute} does and returns a physical undo, the previous values of the
+ * keys it writes (FLUSHALL: a copy of every partition's table); a read-only command's undo does
+ * nothing. Undos restore the digest with the entries.
  */
-public final class KvStateMachine implements StateMachine {
+public final class KvStateMachine implements SpeculativeStateMachine {
     static final String NOT_AN_INTEGER = "ERR value is not an integer or out of range";
     static final String OVERFLOW = "ERR increment or decrement would overflow";
 
@@ -194,6 +200,62 @@ public final class KvStateMachine implements StateMachine {
                 return KvReplyFormat.ok();
             default:
                 throw new IllegalArgumentException("malformed KV command: op " + decoded.op() + " not executable");
+        }
+    }
+
+    /**
+     * {@link #execute}, plus an undo that restores the previous value (or absence) of every key the
+     * command writes, last written first; FLUSHALL's undo puts every partition's table back.
+     *
+     * @throws IllegalArgumentException if the bytes are not a well-formed command (state unchanged)
+     * @throws KvCommandException       if the command is not allowed on the state (state unchanged)
+     */
+    @Override
+    public Execution executeSpeculatively(ByteBuffer command) {
+        KvCommand decoded = KvCommand.decode(command.duplicate());
+        KvOp op = decoded.op();
+        if (op.isReadOnly()) {
+            return new Execution(execute(command), Execution.NOTHING);
+        }
+        if (op == KvOp.FLUSHALL) {
+            List<HashMap<ByteKey, byte[]>> before = new ArrayList<>(partitions.length);
+            for (Partition p : partitions) {
+                before.add(new HashMap<>(p.map.current()));
+            }
+            ByteBuffer reply = execute(command);
+            return new Execution(reply, () -> {
+                for (int i = 0; i < partitions.length; i++) {
+                    partitions[i].replaceAll(before.get(i));
+                }
+            });
+        }
+        byte[][] a = decoded.rawArgs();
+        int step = op == KvOp.MSET ? 2 : 1;
+        int written = op == KvOp.DEL || op == KvOp.MSET ? (a.length + step - 1) / step : 1;
+        ByteKey[] keys = new ByteKey[written];
+        byte[][] old = new byte[written][];
+        for (int i = 0; i < written; i++) {
+            keys[i] = new ByteKey(a[i * step]);
+            old[i] = get(keys[i]);
+        }
+        ByteBuffer reply = execute(command);
+        return new Execution(reply, () -> {
+            for (int i = written - 1; i >= 0; i--) {
+                restoreKey(keys[i], old[i]);
+            }
+        });
+    }
+
+    /** Puts {@code old} back under {@code key} (null: removes it), keeping the digest. */
+    private void restoreKey(ByteKey key, byte[] old) {
+        Partition p = partitionOf(key);
+        if (old != null) {
+            p.put(key, old);
+            return;
+        }
+        byte[] current = p.map.remove(key);
+        if (current != null) {
+            p.changeDigest(-entryHash(key, current));
         }
     }
 

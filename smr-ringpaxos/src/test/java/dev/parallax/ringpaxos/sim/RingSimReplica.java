@@ -82,6 +82,8 @@ final class RingSimReplica implements SmrNode {
     /** Decided and not yet executed, in instance order (only a slow member holds more than one step's). */
     private final ArrayDeque<Decided> undelivered = new ArrayDeque<>();
     private final SimService service;
+    /** Speculative execution ({@code mring.speculation=on}; seed 003 (Marandi thesis) §4.2.1), else null. */
+    private final dev.parallax.core.speculation.SpeculationLedger<dev.parallax.core.speculation.SpeculativeBatches.Batch> speculation;
     private final dev.parallax.core.testkit.smr.SimReads reads;
     /** Event counts this incarnation's core reported last (they are cumulative per core). */
     private final Map<String, Long> reported = new HashMap<>();
@@ -125,6 +127,14 @@ final class RingSimReplica implements SmrNode {
         this.applier = new EffectApplier<>(ctx.log(), CODEC, ctx::send, (group, m) -> ctx.sendDatagram(group, m),
                 this::deliver, this::installFrom, v -> shared.safety.alarm(ctx.id(), v));
         applier.reads(reads.listener());
+        if (config.speculation()) {
+            speculation = new dev.parallax.core.speculation.SpeculationLedger<>(
+                    service.speculation(shared.options.answerEarly()), 0);
+            service.queriesSeeDecidedState(speculation);
+            applier.tentatives(this::tentative);
+        } else {
+            speculation = null;
+        }
         BatchBuilder batcher = new BatchBuilder(config.batchBytes(), config.batchTimeoutNanos());
         this.clients = new ClientBatches(ctx, service, shared.progress, batcher,
                 () -> core.canPropose(), b -> core.onProposal(new RingValue.ClientBatch(b), ctx.now(), effects), this::apply);
@@ -195,6 +205,9 @@ final class RingSimReplica implements SmrNode {
     }
 
     private void restore(SnapshotShelf.Snap s) {
+        if (speculation != null) {
+            speculation.reset(s.instance());
+        }
         service.restore(s);
         applied = s.instance();
         while (!undelivered.isEmpty() && undelivered.peek().instance() < applied) {
@@ -356,13 +369,17 @@ final class RingSimReplica implements SmrNode {
         if (core == null) {
             return;
         }
-        core.reportEvents((event, count) -> {
+        java.util.function.ObjLongConsumer<String> sink = (event, count) -> {
             long delta = count - reported.getOrDefault(event, 0L);
             if (delta > 0) {
                 shared.events.merge(event, delta, Long::sum);
                 reported.put(event, count);
             }
-        });
+        };
+        core.reportEvents(sink);
+        if (speculation != null) {
+            speculation.reportEvents(sink);   // the replica's speculation ledger, summed like the core's events
+        }
         shared.reformations += core.reformations() - reportedReformations;
         reportedReformations = core.reformations();
         shared.stepDowns += core.stepDowns() - reportedStepDowns;
@@ -397,17 +414,46 @@ final class RingSimReplica implements SmrNode {
         if (config.membershipChanges()) {
             delivered.apply(d.instance(), d.value().vid().isConfig(), d.value().vid().isConfig() ? bytes : null);
         }
-        if (!d.value().vid().isBodiless() && !d.value().vid().isConfig() && bytes.hasRemaining()) {
+        ByteBuffer batch = executable(d.value());
+        if (batch != null) {
             shared.progress.decided(bytes, ctx.now());
             shared.deliveredBytes[ctx.id()] += bytes.remaining();
-            for (Command c : CommandBatch.decode(bytes.duplicate())) {
+        }
+        if (speculation != null) {
+            speculation.decided(d.instance(), batch);   // confirmed, or executed plainly
+        } else if (batch != null) {
+            for (Command c : CommandBatch.decode(batch.duplicate())) {
                 service.execute(c);
             }
         }
         if (snapshotEvery > 0 && applied % snapshotEvery == 0) {
+            if (speculation != null) {
+                speculation.suspend();   // never a snapshot of speculative state
+            }
             shared.shelf.put(ctx.id(), service.snapshot(applied,
                     config.membershipChanges() ? delivered.encode() : new byte[0]));
+            if (speculation != null) {
+                speculation.resume();
+            }
             compaction.request(applied);
+        }
+    }
+
+    /** The batch a chosen value executes, or null (a no-op, a skip, a configuration command, nothing). */
+    private static ByteBuffer executable(RingValue.Chosen v) {
+        boolean batch = !v.vid().isBodiless() && !v.vid().isConfig() && v.bytes().hasRemaining();
+        return batch ? v.bytes() : null;
+    }
+
+    /**
+     * The applier's tentative sink (speculative execution): a revocation always, a tentative position
+     * only while no decision waits for execution (as the runtime's protocol stage drops them then).
+     */
+    private void tentative(long instance, RingValue value, boolean revoked) {
+        if (revoked) {
+            speculation.revoke(instance);
+        } else if (undelivered.isEmpty() && value instanceof RingValue.Chosen c) {
+            speculation.tentative(instance, executable(c));
         }
     }
 

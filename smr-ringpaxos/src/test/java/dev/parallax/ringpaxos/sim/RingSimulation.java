@@ -224,35 +224,35 @@ final class RingSimulation {
      */
     record Options(BiConsumer<Simulation<Object>, Shared> setup, boolean spreadClients, int putBytes, int slowMember,
                    int slowPerTick, boolean recoverAmnesia, boolean localReads, boolean runtimeDetector,
-                   int queries) {
+                   int queries, boolean answerEarly) {
         /** {@link #queries}: gets are ordered; gets are queries; gets are queries a coordinator answers unconfirmed. */
         static final int ORDERED_GETS = 0;
         static final int QUERIES = 1;
         static final int UNCONFIRMED_QUERIES = 2;
 
-        static final Options NONE = new Options((sim, shared) -> { }, false, 0, -1, 0, true, false, false, 0);
+        static final Options NONE = new Options((sim, shared) -> { }, false, 0, -1, 0, true, false, false, 0, false);
 
         Options with(BiConsumer<Simulation<Object>, Shared> more) {
             return new Options(setup.andThen(more), spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia,
-                    localReads, runtimeDetector, queries);
+                    localReads, runtimeDetector, queries, answerEarly);
         }
 
         Options spreadingClients() {
-            return new Options(setup, true, putBytes, slowMember, slowPerTick, recoverAmnesia, localReads, runtimeDetector, queries);
+            return new Options(setup, true, putBytes, slowMember, slowPerTick, recoverAmnesia, localReads, runtimeDetector, queries, answerEarly);
         }
 
         Options withPutBytes(int bytes) {
-            return new Options(setup, spreadClients, bytes, slowMember, slowPerTick, recoverAmnesia, localReads, runtimeDetector, queries);
+            return new Options(setup, spreadClients, bytes, slowMember, slowPerTick, recoverAmnesia, localReads, runtimeDetector, queries, answerEarly);
         }
 
         /** Member {@code member} executes at most {@code perTick} decided instances per tick ({@code slowExecution}). */
         Options slowExecution(int member, int perTick) {
-            return new Options(setup, spreadClients, putBytes, member, perTick, recoverAmnesia, localReads, runtimeDetector, queries);
+            return new Options(setup, spreadClients, putBytes, member, perTick, recoverAmnesia, localReads, runtimeDetector, queries, answerEarly);
         }
 
         /** Members run no amnesia recovery (only to show that the runs then break agreement). */
         Options withoutAmnesiaRecovery() {
-            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, false, localReads, runtimeDetector, queries);
+            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, false, localReads, runtimeDetector, queries, answerEarly);
         }
 
         /**
@@ -261,7 +261,7 @@ final class RingSimulation {
          * linearizability checker bites).
          */
         Options withLocalReads() {
-            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia, true, runtimeDetector, queries);
+            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia, true, runtimeDetector, queries, answerEarly);
         }
 
         /**
@@ -270,7 +270,7 @@ final class RingSimulation {
          */
         Options readingByQueries() {
             return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia, localReads,
-                    runtimeDetector, QUERIES);
+                    runtimeDetector, QUERIES, answerEarly);
         }
 
         /**
@@ -279,12 +279,21 @@ final class RingSimulation {
          */
         Options readingByUnconfirmedQueries() {
             return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia, localReads,
-                    runtimeDetector, UNCONFIRMED_QUERIES);
+                    runtimeDetector, UNCONFIRMED_QUERIES, answerEarly);
+        }
+
+        /**
+         * With {@code mring.speculation=on}: members answer a client as soon as its command ran
+         * speculatively, before its position is decided (the mutation; only to show that the checks bite).
+         */
+        Options answeringEarly() {
+            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia, localReads,
+                    runtimeDetector, queries, true);
         }
 
         /** Failure detection is the replica's runtime member detector over arrival stamps, not the core's ticks. */
         Options withRuntimeDetector() {
-            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia, localReads, true, queries);
+            return new Options(setup, spreadClients, putBytes, slowMember, slowPerTick, recoverAmnesia, localReads, true, queries, answerEarly);
         }
     }
 

@@ -17,4 +17,33 @@ public interface DeliveryListener {
      * @throws InterruptedException if the delivery thread is interrupted while blocked
      */
     void deliver(long sequence, ByteBuffer value) throws InterruptedException;
+
+    /**
+     * Position {@code sequence} was decided with a value that delivers nothing (a no-op): it is not
+     * passed to {@link #deliver}. Default: ignored.
+     */
+    default void skipped(long sequence) {
+    }
+
+    /**
+     * Speculative execution (seed 003 (Marandi thesis) §4.2.1): {@code value} is expected, not yet
+     * decided, at {@code sequence} ({@code null}: a value that delivers nothing). Only a hint, given
+     * by protocols that speculate (M-Ring with {@code mring.speculation=on}), between and in order
+     * with the deliveries; it may never come, come twice or change. A listener that executes it must
+     * answer only once {@link #deliver} confirms the same bytes there. Default: ignored.
+     *
+     * @param value valid only during the call
+     * @throws InterruptedException if the delivery thread is interrupted while blocked
+     */
+    default void tentative(long sequence, ByteBuffer value) throws InterruptedException {
+    }
+
+    /**
+     * Speculative execution: tentative values at or past {@code fromSequence} may be decided
+     * otherwise (the coordinator changed). Default: ignored.
+     *
+     * @throws InterruptedException if the delivery thread is interrupted while blocked
+     */
+    default void revoked(long fromSequence) throws InterruptedException {
+    }
 }

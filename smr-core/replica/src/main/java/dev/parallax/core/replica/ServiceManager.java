@@ -55,13 +55,19 @@ import java.util.List;
  * snapshot transfer thread; it abandons a snapshot write in flight and waits for it to end first.
  * {@link #close} from the replica's owner, after delivery stopped.
  *
+ * <p><b>Speculative execution</b> (seed 003 (Marandi thesis) §4.2.1): with a state machine that
+ * opts in ({@link dev.parallax.core.SpeculativeStateMachine}) and the sequential executor, the
+ * broadcast's tentative positions ({@link #tentative}, {@link #revoked}) run through a
+ * {@link ReplicaSpeculation}; decisions confirm them (clients are answered then, never before) or
+ * undo them. Snapshots and queries see decided state only. Without it, tentatives are ignored.
+ *
  * <p><b>Per worker</b> (P-SMR: a {@link dev.parallax.core.spi.WorkerExecutor} over a broadcast that
  * delivers per worker): {@link #deliver} is not used; the broadcast delivers to {@link #lanes()}
  * ({@link WorkerLanes}), one lane per worker on that worker's stream thread, with one session table
  * per executing worker, snapshots at g_all barriers and installs that pause every lane. Then
  * {@link #onResult} comes from the executing worker's thread.
  */
-final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseable {
+final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseable, ReplicaSpeculation.Plain {
     private static final Logger LOG = LoggerFactory.getLogger(ServiceManager.class);
     /** The first word of the sessions' part of a per-worker snapshot (then the count of tables, then each). */
     static final int PER_WORKER_SESSIONS = -100;
@@ -102,6 +108,8 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
     private final Counter deferred;
     private final io.micrometer.core.instrument.Timer captureTime;
     private final Counter installs;
+    /** Speculative execution (a state machine that opts in, sequential executor), else null. */
+    private final ReplicaSpeculation speculation;
 
     ServiceManager(ClientSessions sessions, Executor executor, ReplyRouter router, MeterRegistry registry, int replica,
                    dev.parallax.core.StateMachine stateMachine, dev.parallax.core.snapshot.SnapshotStore store, long snapshotEvery,
@@ -162,6 +170,8 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
         if (perWorker != null) {
             this.lanes = new WorkerLanes(this, perWorker, store != null, snapshotEvery, snapshotLogBytes);
         }
+        this.speculation = ReplicaSpeculation.create(stateMachine, executor, perWorker != null, this.sessions[0], this,
+                registry, replica);
     }
 
     /** The per-worker delivery lanes (with a {@link dev.parallax.core.spi.WorkerExecutor}), else null. */
@@ -197,7 +207,11 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
         nextSequence = sequence + 1;
         bytesSinceSnapshot += value.remaining();
         try {
-            apply(value, sequence);
+            if (speculation != null) {
+                speculation.decided(sequence, value);
+            } else {
+                apply(value, sequence);
+            }
         } finally {
             executedBelow = nextSequence;
             // Whichever comes first: the instance count, the bytes the log grew by, or an operator's request.
@@ -214,7 +228,32 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
         }
     }
 
-    private void apply(ByteBuffer value, long sequence) throws InterruptedException {
+    /** A decided no-op: the speculation's frontier passes it. */
+    @Override
+    public synchronized void skipped(long sequence) {
+        if (speculation != null && failure.get() == null) {
+            speculation.decided(sequence, null);
+        }
+    }
+
+    /** Speculative execution ({@link ReplicaSpeculation}): a tentative value; ignored without it. */
+    @Override
+    public synchronized void tentative(long sequence, ByteBuffer value) {
+        if (speculation != null && failure.get() == null && sequence >= nextSequence) {
+            speculation.tentative(sequence, value);
+        }
+    }
+
+    /** Speculative execution: the coordinator changed; undo what ran at or past {@code fromSequence}. */
+    @Override
+    public synchronized void revoked(long fromSequence) {
+        if (speculation != null && failure.get() == null) {
+            speculation.revoked(fromSequence);
+        }
+    }
+
+    @Override
+    public void apply(ByteBuffer value, long sequence) throws InterruptedException {
         List<Command> commands = decode(value, sequence);
         if (commands == null) {
             return;
@@ -246,7 +285,8 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
      * Admits {@code c} through its stream's session table: {@code true} to execute it; a duplicate
      * is answered from the cache, a gap with where to resume, an expired session as such.
      */
-    boolean admit(Command c) {
+    @Override
+    public boolean admit(Command c) {
         ClientSessions table = sessionsOf(c.groups());
         switch (table.admit(c.id())) {
             case EXECUTE -> {
@@ -271,7 +311,8 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
     }
 
     /** @return false if the executor failed (an error stopped the replica): nothing more runs */
-    private boolean execute(Command c) throws InterruptedException {
+    @Override
+    public boolean execute(Command c) throws InterruptedException {
         try {
             executor.execute(c);
             return true;
@@ -301,6 +342,19 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
             throw new UnsupportedOperationException("per-worker execution answers reads through the order");
         }
         executor.awaitQuiescence();
+        if (speculation != null) {
+            speculation.suspend();  // a query sees decided state only
+        }
+        try {
+            answer(queries, answers);
+        } finally {
+            if (speculation != null && failure.get() == null) {
+                speculation.resume();
+            }
+        }
+    }
+
+    private void answer(List<ByteBuffer> queries, java.util.function.Consumer<Object> answers) {
         for (ByteBuffer q : queries) {
             Object answer;
             try {
@@ -370,7 +424,18 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
         lastSnapshot = nextSequence;
         bytesSinceSnapshot = 0;
         snapshotRequested = false;
-        captureAt(nextSequence);
+        if (speculation == null) {
+            captureAt(nextSequence);
+            return;
+        }
+        speculation.suspend();  // never a snapshot of speculative state
+        try {
+            captureAt(nextSequence);
+        } finally {
+            if (failure.get() == null) {
+                speculation.resume();
+            }
+        }
     }
 
     /**
@@ -429,7 +494,8 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
         io.micrometer.core.instrument.Timer.Sample sample = io.micrometer.core.instrument.Timer.start(registry);
         dev.parallax.core.SnapshotCapture sessionBytes = null;
         try {
-            sessionBytes = dev.parallax.core.SnapshotCapture.inMemory(this::writeSessions);
+            sessionBytes = dev.parallax.core.SnapshotCapture.inMemory(
+                    out -> SnapshotSessions.write(out, sessions, perWorker != null, broadcast));
             dev.parallax.core.SnapshotCapture state = java.util.Objects.requireNonNull(stateMachine.capture(),
                     "StateMachine.capture() returned null");
             sample.stop(captureTime);
@@ -447,45 +513,6 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
             snapshotWriter.captureFailed(at, new java.io.IOException("out of memory while capturing the state (the "
                     + "default capture holds one serialized copy: raise the heap or override StateMachine.capture)", e));
         }
-    }
-
-    /**
-     * The sessions' part of a snapshot body, then the broadcast's delivery state as
-     * {@code len:4 | bytes} (read back by {@link #install}). Runs on the delivery thread, within
-     * {@link #takeSnapshot}: the delivery state is the one as of {@code nextSequence}.
-     */
-    private void writeSessions(java.nio.channels.WritableByteChannel out) throws java.io.IOException {
-        java.io.DataOutputStream d = new java.io.DataOutputStream(
-                new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(out), 64 * 1024));
-        if (perWorker != null) {
-            d.writeInt(PER_WORKER_SESSIONS);
-            d.writeInt(sessions.length);
-        }
-        for (ClientSessions table : sessions) {
-            table.writeTo(d);
-        }
-        dev.parallax.core.spi.AtomicBroadcast b = broadcast;
-        byte[] state = b == null ? new byte[0] : java.util.Objects.requireNonNull(b.deliveryState(),
-                "AtomicBroadcast.deliveryState() returned null");
-        d.writeInt(state.length);
-        d.write(state);
-        d.flush();
-    }
-
-    /** Reads the delivery state written by {@link #writeSessions}: none before version 2. */
-    private static byte[] readDeliveryState(java.io.DataInputStream in, dev.parallax.core.snapshot.SnapshotStore.Snapshot snapshot)
-            throws java.io.IOException {
-        if (snapshot.version() < 2) {
-            return new byte[0];
-        }
-        int length = in.readInt();
-        if (length < 0 || length > snapshot.bodyLength()) {
-            throw new java.io.IOException("snapshot " + snapshot.file() + " announces a delivery state of " + length
-                    + " bytes in a body of " + snapshot.bodyLength());
-        }
-        byte[] state = new byte[length];
-        in.readFully(state);
-        return state;
     }
 
     /** The writer thread: the snapshot at {@code at} is durable, so the protocol may compact below it. */
@@ -517,6 +544,9 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
         // An older snapshot still being written is superseded, and restore must not run under an open capture.
         snapshotWriter.abandonAndAwait();
         executor.awaitQuiescence();
+        if (speculation != null) {
+            speculation.reset(snapshot.instance());
+        }
         byte[] deliveryState = restore(snapshot);
         nextSequence = snapshot.instance();
         executedBelow = nextSequence;
@@ -540,36 +570,13 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
         byte[] deliveryState;
         try (java.nio.channels.ReadableByteChannel in = store.openBody(snapshot)) {
             java.io.DataInputStream d = new java.io.DataInputStream(java.nio.channels.Channels.newInputStream(in));
-            readSessions(d, snapshot);
-            deliveryState = readDeliveryState(d, snapshot);
+            SnapshotSessions.read(d, snapshot, sessions, perWorker != null);
+            deliveryState = SnapshotSessions.readDeliveryState(d, snapshot);
             stateMachine.restore(in);
         }
         installs.increment();
         LOG.info("installed snapshot covering every instance below {}", snapshot.instance());
         return deliveryState;
-    }
-
-    /** Reads what {@link #writeSessions} wrote: one table, or one per worker after a marker. */
-    private void readSessions(java.io.DataInputStream d, dev.parallax.core.snapshot.SnapshotStore.Snapshot snapshot)
-            throws java.io.IOException {
-        int first = d.readInt();
-        if ((first == PER_WORKER_SESSIONS) != (perWorker != null)) {
-            throw new java.io.IOException("snapshot " + snapshot.file() + " was taken "
-                    + (first == PER_WORKER_SESSIONS ? "with" : "without") + " per-worker execution (p-smr) and this replica "
-                    + (perWorker != null ? "runs" : "does not run") + " it: restore it with the execution it was taken with");
-        }
-        if (perWorker == null) {
-            sessions[0].readFrom(d, first);
-            return;
-        }
-        int tables = d.readInt();
-        if (tables != sessions.length) {
-            throw new java.io.IOException("snapshot " + snapshot.file() + " was taken with " + tables + " p-smr workers, "
-                    + "this replica runs " + sessions.length + ": restore it with the worker count it was taken with");
-        }
-        for (ClientSessions table : sessions) {
-            table.readFrom(d);
-        }
     }
 
     /**

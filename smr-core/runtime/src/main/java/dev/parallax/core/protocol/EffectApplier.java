@@ -9,7 +9,7 @@ import java.util.Objects;
 /**
  * Applies one step's effects by the {@link Effects} driver contract: append every record to the
  * log, sync once if any record asked for it, then hand out point-to-point messages, datagrams,
- * decisions, snapshot requests and read answers, in that order. Shared by the
+ * decisions, tentative positions, snapshot requests and read answers, in that order. Shared by the
  * runtime's Protocol stage and the simulator, so both obey the same rule.
  *
  * <p>A step that reports a {@link SafetyViolation} is applied differently: its violations go to the
@@ -45,6 +45,14 @@ public final class EffectApplier<M, R, V> {
         void decided(long instance, V value);
     }
 
+    /** Where tentative positions go (speculative execution); by default nowhere. */
+    @FunctionalInterface
+    public interface TentativeSink<V> {
+        /** A tentative {@code value} at {@code instance}, or ({@code revoked}) a revocation from {@code instance} on. */
+        void tentative(long instance, V value, boolean revoked);
+    }
+
+    private TentativeSink<V> tentatives = (instance, value, revoked) -> { };
     private final DurableLog log;
     private final RecordCodec<R> codec;
     private final Outbox<M> outbox;
@@ -108,6 +116,14 @@ public final class EffectApplier<M, R, V> {
         this.reads = Objects.requireNonNull(listener, "listener");
     }
 
+    /**
+     * Where tentative positions and revocations go ({@link Effects#tentative}), after the step's
+     * decisions; set before the first step. Unset, they are dropped.
+     */
+    public void tentatives(TentativeSink<V> sink) {
+        this.tentatives = Objects.requireNonNull(sink, "sink");
+    }
+
     /** Whether a step reported a safety violation: from then on every step is discarded unapplied. */
     public boolean stopped() {
         return stopped;
@@ -144,6 +160,11 @@ public final class EffectApplier<M, R, V> {
         for (int i = 0; i < decided.size(); i++) {
             EffectBuffer.Decision<V> d = decided.get(i);
             decisions.decided(d.instance(), d.value());
+        }
+        List<EffectBuffer.Tentative<V>> tentative = effects.tentatives();
+        for (int i = 0; i < tentative.size(); i++) {
+            EffectBuffer.Tentative<V> t = tentative.get(i);
+            tentatives.tentative(t.instance(), t.value(), t.revoked());
         }
         List<EffectBuffer.SnapshotRequest> requests = effects.snapshotRequests();
         for (int i = 0; i < requests.size(); i++) {

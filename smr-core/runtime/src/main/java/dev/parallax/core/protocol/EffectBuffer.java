@@ -23,6 +23,10 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
     public record Decision<V>(long instance, V value) {
     }
 
+    /** A tentative position ({@link Effects#tentative}), or with {@code revoked} a revocation from {@code instance} on. */
+    public record Tentative<V>(long instance, V value, boolean revoked) {
+    }
+
     /** A request for a snapshot from {@code peer} covering instances below {@code instance}. */
     public record SnapshotRequest(int peer, long instance) {
     }
@@ -42,6 +46,7 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
     private final List<GroupSend<M>> datagrams = new ArrayList<>();
     private final List<R> records = new ArrayList<>();
     private final List<Decision<V>> decisions = new ArrayList<>();
+    private final List<Tentative<V>> tentatives = new ArrayList<>();
     private boolean syncRequested;
     private long wakeAt = Long.MAX_VALUE;
 
@@ -64,6 +69,21 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
     @Override
     public void decide(long instance, V value) {
         decisions.add(new Decision<>(instance, value));
+    }
+
+    @Override
+    public void tentative(long instance, V value) {
+        tentatives.add(new Tentative<>(instance, value, false));
+    }
+
+    @Override
+    public void tentativesRevoked(long from) {
+        tentatives.add(new Tentative<>(from, null, true));
+    }
+
+    /** Tentative positions and revocations, in the order emitted. */
+    public List<Tentative<V>> tentatives() {
+        return tentatives;
     }
 
     @Override
@@ -141,7 +161,8 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
 
     /** Whether this step produced no effect at all (no wake-up request either). */
     public boolean isEmpty() {
-        return sends.isEmpty() && datagrams.isEmpty() && records.isEmpty() && decisions.isEmpty() && snapshotRequests.isEmpty()
+        return sends.isEmpty() && datagrams.isEmpty() && records.isEmpty() && decisions.isEmpty() && tentatives.isEmpty()
+                && snapshotRequests.isEmpty()
                 && violations.isEmpty() && reads.isEmpty() && wakeAt == Long.MAX_VALUE;
     }
 
@@ -151,6 +172,7 @@ public final class EffectBuffer<M, R, V> implements Effects<M, R, V> {
         datagrams.clear();
         records.clear();
         decisions.clear();
+        tentatives.clear();
         snapshotRequests.clear();
         violations.clear();
         reads.clear();

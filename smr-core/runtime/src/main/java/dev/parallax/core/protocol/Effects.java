@@ -40,6 +40,22 @@ public interface Effects<M, R, V> {
     void decide(long instance, V value);
 
     /**
+     * Speculative execution (seed 003 (Marandi thesis) §4.2.1): the protocol fixed {@code value}
+     * at position {@code instance}, not decided yet, and expects it to be decided there (M-Ring's
+     * Phase 2A). Only a hint: the driver may drop it; a replica that speculates executes it early
+     * but answers only once {@link #decide} confirms the same value there. Default: ignored.
+     */
+    default void tentative(long instance, V value) {
+    }
+
+    /**
+     * Speculative execution: the order guessed by earlier {@link #tentative} calls at or past
+     * {@code from} may change (a new coordinator, a new round). Default: ignored.
+     */
+    default void tentativesRevoked(long from) {
+    }
+
+    /**
      * Ask to be ticked no later than {@code nanos} (the driver's clock). Several calls in one step
      * keep the earliest. Drivers may tick earlier or more often.
      */

@@ -262,6 +262,22 @@ public final class ProtocolStage<M, R, V> implements Stage {
     }
 
     /**
+     * Where tentative positions and their revocations go (speculative execution, seed 003 (Marandi
+     * thesis) §4.2.1; {@link Effects#tentative}), in step order with the decisions. A tentative is a
+     * hint and is dropped while decisions wait for a lagging execution (speculating then gains
+     * nothing) or when {@code outlet} refuses it; a revocation is offered all the same. Call before
+     * the stage runs.
+     */
+    public void tentatives(EffectApplier.TentativeSink<V> outlet) {
+        Objects.requireNonNull(outlet, "outlet");
+        applier.tentatives((instance, value, revoked) -> {
+            if (revoked || undelivered.isEmpty()) {
+                outlet.tentative(instance, value, revoked);
+            }
+        });
+    }
+
+    /**
      * Where the stage reads delivery progress ("every decision below this was handed to the
      * listener", e.g. {@code DeliveryStage.deliveredBelow}); polled once per {@code doWork}, and
      * {@link ProtocolCore#onDelivered} is called only when it grew. Call before the stage runs.

@@ -8,8 +8,10 @@ import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
- * Hands decided values to the replica's {@link DeliveryListener} in order, skipping those the
- * {@link ProtocolRuntime.ValueAdapter} maps to {@code null} (no-ops). The listener runs on this
+ * Hands decided values to the replica's {@link DeliveryListener} in order; those the
+ * {@link ProtocolRuntime.ValueAdapter} maps to {@code null} (no-ops) only as
+ * {@link DeliveryListener#skipped}. Tentative values and revocations (speculative execution) go to
+ * {@link DeliveryListener#tentative} and {@link DeliveryListener#revoked} in the same order. The listener runs on this
  * stage's thread; when it blocks, the decision queue fills and the protocol stage holds back.
  *
  * <p>Progress: {@link #deliveredBelow()} is the instance after the last decision handled (no-ops
@@ -20,7 +22,7 @@ import java.util.List;
  */
 final class DeliveryStage<V> implements Stage {
     private final String name;
-    private final BoundedQueue<ProtocolRuntime.Decision<V>> queue;
+    private final BoundedQueue<Decision<V>> queue;
     private final ProtocolRuntime.ValueAdapter<V> values;
     private final DeliveryListener listener;
     private volatile long deliveredBelow;
@@ -28,7 +30,7 @@ final class DeliveryStage<V> implements Stage {
     private Runnable progress = () -> { };
     private final java.util.concurrent.atomic.LongAdder deliveredBytes = new java.util.concurrent.atomic.LongAdder();
 
-    DeliveryStage(String name, BoundedQueue<ProtocolRuntime.Decision<V>> queue, ProtocolRuntime.ValueAdapter<V> values,
+    DeliveryStage(String name, BoundedQueue<Decision<V>> queue, ProtocolRuntime.ValueAdapter<V> values,
                   DeliveryListener listener) {
         this.name = name;
         this.queue = queue;
@@ -41,9 +43,15 @@ final class DeliveryStage<V> implements Stage {
         return queue.drain(this::deliver, 256);
     }
 
-    private void deliver(ProtocolRuntime.Decision<V> d) {
+    private void deliver(Decision<V> d) {
+        if (d.kind() != Decision.DECIDED) {
+            speculate(d);
+            return;
+        }
         ByteBuffer bytes = values.toDelivery(d.instance(), d.value());
-        if (bytes != null) {
+        if (bytes == null) {
+            listener.skipped(d.instance());
+        } else {
             int size = bytes.remaining();
             try {
                 listener.deliver(d.instance(), bytes);
@@ -56,6 +64,22 @@ final class DeliveryStage<V> implements Stage {
         if (d.instance() + 1 > deliveredBelow) {
             deliveredBelow = d.instance() + 1;
             progress.run();
+        }
+    }
+
+    /**
+     * A tentative value (its delivery bytes by {@link ProtocolRuntime.ValueAdapter#toDelivery(Object)},
+     * which has no side effects; null for a no-op) or a revocation, to the listener.
+     */
+    private void speculate(Decision<V> d) {
+        try {
+            if (d.kind() == Decision.REVOKED) {
+                listener.revoked(d.instance());
+            } else {
+                listener.tentative(d.instance(), values.toDelivery(d.value()));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

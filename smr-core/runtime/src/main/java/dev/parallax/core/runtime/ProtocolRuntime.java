@@ -144,10 +144,6 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
         }
     }
 
-    /** A decided value waiting for the delivery stage. */
-    record Decision<V>(long instance, V value) {
-    }
-
     private final String name;
     private final int self;
     private final int members;
@@ -258,6 +254,8 @@ public final class ProtocolRuntime<M, R, V, C extends ProtocolCore<M, R, V>> imp
                 (instance, value) -> decisions.offer(new Decision<>(instance, value)),
                 snapshotRequester, clock, maxTickNanos, 256, maxUndelivered);
         protocolStage = protocol;
+        protocol.tentatives((instance, value, revoked) -> decisions.offer(
+                new Decision<>(instance, value, revoked ? Decision.REVOKED : Decision.TENTATIVE)));
         protocol.onSafetyAlarm(safetyAlarm);
         protocol.registerMeters(registry, name);
         String replica = Integer.toString(self);

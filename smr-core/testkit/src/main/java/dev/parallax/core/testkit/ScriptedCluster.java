@@ -342,6 +342,10 @@ public class ScriptedCluster<C extends ProtocolCore<M, R, V>, M, R, V> {
             trace.add(now + " " + id + " decide " + d.instance() + " " + d.value());
             decidedBelow = Math.max(decidedBelow, d.instance() + 1);
         }
+        for (EffectBuffer.Tentative<V> t : effects.tentatives()) {
+            trace.add(now + " " + id + (t.revoked() ? " revoke-tentatives from " + t.instance()
+                    : " tentative " + t.instance() + " " + t.value()));
+        }
         for (EffectBuffer.SnapshotRequest s : effects.snapshotRequests()) {
             trace.add(now + " " + id + " snapshot-needed from " + s.peer() + " below " + s.instance());
         }

@@ -52,6 +52,23 @@ class EffectApplierTest {
     }
 
     @Test
+    void tentativesGoAfterTheDecisionsOfTheStepAndAreDroppedWithoutASink() {
+        buffer.tentative(8, "y");
+        buffer.decide(7, "x");
+        buffer.tentativesRevoked(8);
+        applier.apply(buffer);
+        assertThat(events).as("no sink: dropped").containsExactly("decide 7 x");
+        assertThat(buffer.isEmpty()).isTrue();
+        events.clear();
+        applier.tentatives((i, v, revoked) -> events.add((revoked ? "revoke from " : "tentative ") + i + (revoked ? "" : " " + v)));
+        buffer.tentative(8, "y");
+        buffer.decide(7, "x");
+        buffer.tentativesRevoked(8);
+        applier.apply(buffer);
+        assertThat(events).containsExactly("decide 7 x", "tentative 8 y", "revoke from 8");
+    }
+
+    @Test
     void recordsWithoutSyncAreAppendedButNotSynced() {
         buffer.persist("lazy", false);
         buffer.send(2, "m");

@@ -51,6 +51,35 @@ public final class KvCommands {
         return execute(command);
     }
 
+    /**
+     * Applies command {@code id} as {@link #apply} does, and returns its output (UTF-8) with an undo
+     * that restores the key it wrote and forgets this application (speculative execution; undos run
+     * last first).
+     *
+     * @throws AssertionError if {@code id} was applied to this state before (at-most-once violated)
+     */
+    public dev.parallax.core.SpeculativeStateMachine.Execution applyUndoably(CommandId id, ByteBuffer command) {
+        String[] parts = parse(command);
+        String key = parts.length > 1 ? parts[1] : null;
+        boolean had = key != null && data.containsKey(key);
+        String before = had ? data.get(key) : null;
+        String out = apply(id, command);
+        Runnable undo = () -> {
+            if (key != null) {
+                if (had) {
+                    data.put(key, before);
+                } else {
+                    data.remove(key);
+                }
+            }
+            if (applications.merge(id, -1, Integer::sum) == 0) {
+                applications.remove(id);
+            }
+        };
+        return new dev.parallax.core.SpeculativeStateMachine.Execution(
+                ByteBuffer.wrap(out.getBytes(StandardCharsets.UTF_8)), undo);
+    }
+
     /** The command text of {@code op}, UTF-8 encoded (what {@link #apply} executes). */
     public static byte[] encode(KvOp op) {
         String text;

@@ -43,6 +43,8 @@ public final class SimService {
     private final ClientSessions sessions = new ClientSessions(REPLY_WINDOW, MAX_SESSIONS);
     private final Map<CommandId, Integer> owners = new HashMap<>();
     private final Map<CommandId, String> readAtArrival = new HashMap<>();
+    /** The speculation whose commands queries must not see (null: none). */
+    private dev.parallax.core.speculation.SpeculationLedger<?> speculating;
 
     /**
      * @param dedup      whether the session layer's duplicate verdicts are obeyed ({@code false}
@@ -89,20 +91,42 @@ public final class SimService {
      * application counted); null if it is not a get.
      */
     public String query(String command) {
-        return kv.readLocally(ByteBuffer.wrap(command.getBytes(StandardCharsets.UTF_8)));
+        dev.parallax.core.speculation.SpeculationLedger<?> l = speculating;
+        if (l == null || l.speculating() == 0) {
+            return kv.readLocally(ByteBuffer.wrap(command.getBytes(StandardCharsets.UTF_8)));
+        }
+        l.suspend();   // a query sees decided state only
+        try {
+            return kv.readLocally(ByteBuffer.wrap(command.getBytes(StandardCharsets.UTF_8)));
+        } finally {
+            l.resume();
+        }
+    }
+
+    /** Queries undo {@code ledger}'s speculative commands first (and re-run them after): decided state only. */
+    public void queriesSeeDecidedState(dev.parallax.core.speculation.SpeculationLedger<?> ledger) {
+        this.speculating = ledger;
     }
 
     /** Executes a decided command through the session layer: execute, answer a duplicate from the cache, or report a gap. */
     public void execute(Command c) {
+        if (admit(c)) {
+            run(c);
+        }
+    }
+
+    /**
+     * Admits {@code c} through its session: true to execute it; a duplicate is answered from the
+     * cache, a gap reported to the client.
+     */
+    private boolean admit(Command c) {
         ClientSessions.Verdict verdict = sessions.admit(c.id());
         if (verdict == ClientSessions.Verdict.DUPLICATE && !dedup) {
             verdict = ClientSessions.Verdict.EXECUTE;
         }
         switch (verdict) {
             case EXECUTE -> {
-                String out = kv.apply(c.id(), c.payload());
-                sessions.store(c.id(), CommandResult.ok(ByteBuffer.wrap(out.getBytes(StandardCharsets.UTF_8))));
-                reply(c.id(), out);
+                return true;
             }
             case DUPLICATE -> {
                 counters.duplicate();
@@ -125,6 +149,57 @@ public final class SimService {
             case EXPIRED -> throw new AssertionError("replica " + ctx.id() + ": session verdict " + verdict
                     + " for " + c.id() + " (next expected " + sessions.next(c.id().clientId()) + ")");
         }
+        return false;
+    }
+
+    private void run(Command c) {
+        String out = kv.apply(c.id(), c.payload());
+        executed(c, CommandResult.ok(ByteBuffer.wrap(out.getBytes(StandardCharsets.UTF_8))));
+    }
+
+    private void executed(Command c, CommandResult result) {
+        sessions.store(c.id(), result);
+        reply(c.id(), text(result));
+    }
+
+    /**
+     * Speculative execution over this service (seed 003 (Marandi thesis) §4.2.1): the host of a
+     * {@link dev.parallax.core.speculation.SpeculationLedger}, running commands on the KV state with
+     * an undo ({@link KvCommands#applyUndoably}) and answering them on confirmation.
+     *
+     * @param answerEarly the mutation: answer each command when it runs speculatively (before its
+     *                    decision); false in a correct run
+     */
+    public dev.parallax.core.speculation.SpeculativeBatches speculation(boolean answerEarly) {
+        return new dev.parallax.core.speculation.SpeculativeBatches(sessions, c -> kv.applyUndoably(c.id(), c.payload()),
+                new dev.parallax.core.speculation.SpeculativeBatches.Service() {
+                    @Override
+                    public boolean admit(Command command) {
+                        return SimService.this.admit(command);
+                    }
+
+                    @Override
+                    public void executed(Command command, CommandResult result) {
+                        SimService.this.executed(command, result);
+                    }
+
+                    @Override
+                    public void execute(Command command) {
+                        run(command);
+                    }
+
+                    @Override
+                    public void deliver(long position, ByteBuffer batch) {
+                        for (Command command : dev.parallax.core.batch.CommandBatch.decode(batch.duplicate())) {
+                            SimService.this.execute(command);
+                        }
+                    }
+
+                    @Override
+                    public void answeredEarly(Command command, CommandResult result) {
+                        reply(command.id(), text(result));
+                    }
+                }, answerEarly);
     }
 
     /** The service state after every instance below {@code instance}, with the ordering layer's {@code deliveryState}. */
