@@ -364,10 +364,14 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
         if (result instanceof ZkResponse response) {
             slot.complete(response);
         } else {
-            ((CompletableFuture<ZkResponse>) result).whenComplete((response, failure) -> slot.complete(
-                    failure != null ? failure(xid, failure)
-                    : response != null ? response
-                    : failure(xid, new IllegalStateException("the backend completed a request with no reply"))));
+            long sessionId = session.id();
+            ((CompletableFuture<ZkResponse>) result).whenComplete((response, failure) -> {
+                slot.complete(failure != null ? failure(xid, failure)
+                        : response != null ? response
+                        : failure(xid, new IllegalStateException("the backend completed a request with no reply")));
+                // after the slot's write, which completing it has queued on the loop: a watch's first event follows the reply
+                ctx.executor().execute(() -> watches.replied(sessionId, xid));
+            });
         }
     }
 

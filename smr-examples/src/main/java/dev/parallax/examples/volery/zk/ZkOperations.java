@@ -297,6 +297,7 @@ final class ZkOperations {
         if (command.watcher() != null) {
             metrics.read(false);
             watches.beforeSetting(command);
+            watches.arming(session, xid, command);
         }
         return lane.submit(command).thenCompose(reply -> {
             if (command.watcher() != null) {

@@ -115,6 +115,8 @@ final class ZkWatchHub {
      * Set under the lock before the event's watch is consumed; removed by the write's completion.
      */
     private final Map<Long, CompletableFuture<Void>> writing = new ConcurrentHashMap<>();
+    /** Events held behind the reply of the read that set their watch; under this object's lock. */
+    private final ZkWatchArming arming = new ZkWatchArming();
 
     /** One session's watches set here: one-shot data (and exist) and child watches, persistent ones. */
     private static final class SessionWatches {
@@ -217,6 +219,30 @@ final class ZkWatchHub {
             if (kind.add(read.path())) {
                 count(read.path(), recursive, +1);
             }
+        }
+    }
+
+    /**
+     * Request {@code xid} of {@code session}, a read that sets a watch, is being sent: if the session
+     * has no such watch on the path yet, the watch's events wait for the read's reply
+     * ({@link ZkWatchArming}; {@link #replied}).
+     */
+    synchronized void arming(long session, int xid, VoleryCommand read) {
+        SessionWatches w = bySession.get(session);
+        Set<String> kind = w == null ? null : read instanceof GetChildren ? w.child : w.data;
+        if (kind == null || !kind.contains(read.path())) {
+            arming.arming(session, xid, read.path());
+        }
+    }
+
+    /** The reply to request {@code xid} of {@code session} is written: the events it held back go now. */
+    void replied(long session, int xid) {
+        List<WatchEvent> release;
+        synchronized (this) {
+            release = arming.replied(session, xid);
+        }
+        for (WatchEvent e : release) {
+            write(e.session(), e.type(), e.path());
         }
     }
 
@@ -378,7 +404,9 @@ final class ZkWatchHub {
                 overflowed(partition);
                 continue;
             }
-            write(e.session(), e.type(), e.path()); // marks the write before fired() may drop the session
+            if (!arming.defer(e)) {
+                write(e.session(), e.type(), e.path()); // marks the write before fired() may drop the session
+            }
             fired(e.session(), e.type(), e.path());
         }
     }
@@ -540,6 +568,7 @@ final class ZkWatchHub {
     void sessionEnded(long session) {
         Set<Integer> partitions = new TreeSet<>();
         synchronized (this) {
+            arming.ended(session);
             SessionWatches w = bySession.remove(session);
             if (w == null) {
                 return;
