@@ -114,7 +114,11 @@ final class ReadCache {
 
     /** Entries held of other partitions' variables. */
     int heldEntries() {
-        return held.values().stream().mapToInt(Lru::size).sum();
+        int n = 0;
+        for (Lru<byte[]> l : held.values()) {
+            n += l.size();
+        }
+        return n;
     }
 
     /** True if nothing is held nor mirrored. */
