@@ -377,7 +377,8 @@ public final class ParallaxSystem implements BenchSystem {
         if (sampler == null) {
             return "";
         }
-        String report = sampler.finish() + ReplicaMetrics.healthCounters(cluster);
+        String report = sampler.finish() + ReplicaMetrics.healthCounters(cluster)
+                + (settings.partitioned() ? ReplicaMetrics.cacheCounters(cluster) : "");
         sampler = null;
         return report;
     }

@@ -29,10 +29,11 @@ import java.util.concurrent.TimeUnit;
  * their variables cached unless a write changed them since.
  * <ul>
  *   <li>{@link #kv}: MGET of one key of each partition ({@link KvRouter}), SET of one key with a
- *       32-byte value.</li>
+ *       value as long as the load's command ({@code --size}).</li>
  *   <li>{@link #volery}: getData of a znode multicast to every partition (an over-approximating
- *       oracle: the owner's reply travels to the others, seed 004 §V-B), setData of 32 bytes at the
- *       owner; the connection's znodes are created when it opens.</li>
+ *       oracle: the owner's reply travels to the others, seed 004 §V-B), setData at the owner of
+ *       data as long as the load's command; the connection's znodes are created (32 bytes) when it
+ *       opens.</li>
  * </ul>
  * Thread-safe (the load calls it from several threads); nothing blocks but the Volery set-up.
  */
@@ -46,10 +47,15 @@ final class SsmrMix {
     private SsmrMix() {
     }
 
+    /** A value of {@code size} bytes (at least one). */
+    private static byte[] value(int size) {
+        return new byte[Math.max(1, size)];
+    }
+
     /** The mix's description for the results. */
     static String describe(String read, String write) {
         return READ_PERCENT + "% " + read + " involving every partition, " + (100 - READ_PERCENT) + "% " + write
-                + " at one partition, " + KEYS + " variables per connection, uniformly";
+                + " at one partition (values as long as --size), " + KEYS + " variables per connection, uniformly";
     }
 
     /** The KV mix over {@code partitions} for connection {@code connection}. */
@@ -77,7 +83,8 @@ final class SsmrMix {
                 return partitioned.invoke(KvCommand.of(KvOp.MGET, keys).encode());
             }
             List<byte[]> bucket = byPartition.get(rnd.nextInt(partitions));
-            return partitioned.invoke(KvCommand.of(KvOp.SET, bucket.get(rnd.nextInt(bucket.size())), VALUE).encode());
+            return partitioned.invoke(KvCommand.of(KvOp.SET, bucket.get(rnd.nextInt(bucket.size())),
+                    value(command.remaining())).encode());
         };
     }
 
@@ -109,7 +116,8 @@ final class SsmrMix {
         return command -> {
             ThreadLocalRandom rnd = ThreadLocalRandom.current();
             String path = paths.get(rnd.nextInt(paths.size()));
-            VoleryCommand c = rnd.nextInt(100) < READ_PERCENT ? new GetData(path) : new SetData(path, VALUE, -1, 0);
+            VoleryCommand c = rnd.nextInt(100) < READ_PERCENT ? new GetData(path)
+                    : new SetData(path, value(command.remaining()), -1, 0);
             return partitioned.invoke(ByteBuffer.wrap(c.encode()));
         };
     }

@@ -238,7 +238,7 @@ public final class VolerySystem implements ZooKeeperApiSystem {
      */
     @Override
     public String measurementEnded() {
-        return cluster == null ? "" : ReplicaMetrics.healthCounters(cluster);
+        return cluster == null ? "" : ReplicaMetrics.healthCounters(cluster) + ReplicaMetrics.cacheCounters(cluster);
     }
 
     /** Per replica: bytes written to its peers and its clients ({@link ReplicaMetrics#bytesSent}). */

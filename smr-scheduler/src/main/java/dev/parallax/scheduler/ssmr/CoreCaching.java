@@ -145,8 +145,9 @@ final class CoreCaching {
         });
     }
 
-    boolean hasMirrors() {
-        return cache.hasMirrors();
+    /** Rule 6: what an owner whose reads failed sends every other involved partition. */
+    ResendCache.Sent failedMarker(CommandId id, int p) {
+        return new ResendCache.Sent(new PartitionMessage.CachedValues(id, p, CachedValuesFormat.failed()), null, null);
     }
 
     /** A request was answered (a full one or not). */

@@ -236,11 +236,7 @@ public final class SsmrCore {
         return readsComputed(command, localValues, remoteReads, null);
     }
 
-    /**
-     * As {@link #readsComputed(CommandId, ByteBuffer, GroupSet)} with the command's caching plan
-     * (rule 13; null without caching): the owners it lists are exchanged as cached values, and
-     * {@code localValues} is not sent if it lists this partition.
-     */
+    /** As above with the command's caching plan (rule 13; null without): the owners it lists exchange cached values. */
     List<SsmrEffect> readsComputed(CommandId command, ByteBuffer localValues, GroupSet remoteReads,
                                    CachedExchange.Plan plan) {
         Pending c = head(command, Phase.READING);
@@ -257,7 +253,7 @@ public final class SsmrCore {
         int limit = config.maxMessageBytes() - PartitionMessageCodec.MAX_HEADER_BYTES;
         if (localValues != null && localValues.remaining() > limit) {
             return readsFailed(command, CommandResult.error("localReads returned " + localValues.remaining()
-                    + " bytes, more than the " + limit + " a partition message carries"));
+                    + " bytes, more than the " + limit + " a partition message carries"), plan);
         }
         c.remoteReads = remoteReads;
         c.needed = (remoteReads == null ? 0 : remoteReads.bits() & c.others) | (plan == null ? 0 : plan.expected(c.others));
@@ -277,18 +273,13 @@ public final class SsmrCore {
         return readsFailed(command, error, null);
     }
 
-    /**
-     * As {@link #readsFailed(CommandId, CommandResult)} with the command's caching plan, if it was
-     * computed: its variables of other owners are removed from the cache and its writes noted
-     * ({@link CachedExchange} rule 5); with caching on, the others get the failed marker.
-     */
+    /** As above with the command's caching plan, if computed ({@link CachedExchange} rules 5, 6). */
     List<SsmrEffect> readsFailed(CommandId command, CommandResult error, CachedExchange.Plan plan) {
         Pending c = head(command, Phase.READING);
         caching.failed(plan, p);
         if (c.sent == null && config.cache().enabled()) {
-            PartitionMessage m = new PartitionMessage.CachedValues(command, p, CachedValuesFormat.failed());
-            c.sent = new ResendCache.Sent(m, null, null);
-            forEach(c.others, q -> out.add(new SsmrEffect.Send(q, m)));
+            c.sent = caching.failedMarker(command, p);
+            forEach(c.others, q -> out.add(new SsmrEffect.Send(q, c.sent.to(q))));
         } else if (c.sent == null) {
             sendValues(c, ByteBuffer.allocate(0));
         }
@@ -418,11 +409,6 @@ public final class SsmrCore {
     /** True if no delivered command waits to finish. */
     public boolean idle() {
         return queue.isEmpty();
-    }
-
-    /** True if some other partition may hold a copy of a variable of this one (writes must be noted). */
-    boolean cacheHasMirrors() {
-        return caching.hasMirrors();
     }
 
     /** The counters so far (a copy). */

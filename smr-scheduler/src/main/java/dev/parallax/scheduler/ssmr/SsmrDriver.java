@@ -137,7 +137,7 @@ public final class SsmrDriver {
         int partitions = config.partitions();
         long involved = command.groups().bits();
         if (involved == 1L << self) {
-            return core.cacheHasMirrors() ? CachedExchange.Plan.writesOnly(cached.writes(command.payload(), self, partitions))
+            return adapter.cache().hasMirrors() ? CachedExchange.Plan.writesOnly(cached.writes(command.payload(), self, partitions))
                     : null;
         }
         java.util.TreeMap<Integer, java.util.List<byte[]>> reads = new java.util.TreeMap<>();

@@ -50,7 +50,17 @@ final class SsmrCacheSimulation {
                 }
             }
         }
-        long[] c = sim.cacheTotals();
+        long[] c = new long[5];
+        for (SsmrSimulation.Replica[] part : sim.replicas) {
+            for (SsmrSimulation.Replica r : part) {
+                SsmrCacheCounters k = r.driver.core().cacheCounters();
+                c[0] += k.valuesSent();
+                c[1] += k.bottomsSent();
+                c[2] += k.misses();
+                c[3] += k.malformed();
+                c[4] += k.fullAnswered();
+            }
+        }
         synchronized (totals) {
             for (int i = 0; i < c.length; i++) {
                 totals[i] += c[i];

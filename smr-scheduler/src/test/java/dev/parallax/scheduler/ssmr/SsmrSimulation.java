@@ -545,22 +545,6 @@ final class SsmrSimulation {
         return t;
     }
 
-    /** Caching counters summed over the replicas' current cores: values sent, ⊥ sent, misses, malformed, full answers. */
-    long[] cacheTotals() {
-        long[] t = new long[5];
-        for (Replica[] part : replicas) {
-            for (Replica r : part) {
-                SsmrCacheCounters c = r.driver.core().cacheCounters();
-                t[0] += c.valuesSent();
-                t[1] += c.bottomsSent();
-                t[2] += c.misses();
-                t[3] += c.malformed();
-                t[4] += c.fullAnswered();
-            }
-        }
-        return t;
-    }
-
     private String stuck() {
         StringBuilder b = new StringBuilder();
         for (Replica[] part : replicas) {
