@@ -134,9 +134,14 @@ public final class ReplicaSsmrExecutor implements ReplicaBoundExecutor {
                 .tag("replica", replica).register(registry);
     }
 
-    private static void counter(MeterRegistry registry, String name, String description, String replica,
-                                ToDoubleFunction<Object> f) {
-        FunctionCounter.builder(name, new Object(), f).description(description).tag("replica", replica).register(registry);
+    /**
+     * A counter read from this replica's executor. The registry holds its state object weakly and
+     * freezes a counter whose object was collected, so the object is the executor (held by this
+     * replica), not a throwaway.
+     */
+    private void counter(MeterRegistry registry, String name, String description, String replica,
+                         ToDoubleFunction<SsmrExecutor> f) {
+        FunctionCounter.builder(name, executor, f).description(description).tag("replica", replica).register(registry);
     }
 
     private SsmrExecutor bound() {

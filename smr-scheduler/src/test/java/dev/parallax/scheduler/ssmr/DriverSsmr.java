@@ -33,6 +33,8 @@ public final class DriverSsmr<M extends PartitionedStateMachine> {
     private final ArrayDeque<Delivery> inFlight = new ArrayDeque<>();
     private final Map<String, String> outcomes = new LinkedHashMap<>();
     private long sequence;
+    private long valueBytes;
+    private long messages;
 
     /**
      * @param partitions P
@@ -51,7 +53,11 @@ public final class DriverSsmr<M extends PartitionedStateMachine> {
                 int rep = r;
                 SsmrConfig config = SsmrConfig.of(p, partitions).withCache(cache);
                 ds.add(new SsmrDriver(config, new SsmrStateMachine(m), new InMemoryRemoteValuesLog(),
-                        (q, message) -> inFlight.add(new Delivery(q, message)), new SsmrDriver.Outcomes() {
+                        (q, message) -> {
+                            messages++;
+                            valueBytes += PartitionMessage.valueBytes(message);
+                            inFlight.add(new Delivery(q, message));
+                        }, new SsmrDriver.Outcomes() {
                             @Override
                             public void replied(Command command, CommandResult result) {
                                 outcomes.put(part + "/" + rep, render(result));
@@ -115,6 +121,16 @@ public final class DriverSsmr<M extends PartitionedStateMachine> {
             }
         }
         return new SsmrCacheCounters(t[0], t[1], t[2], t[3], t[4], held);
+    }
+
+    /** Partition messages sent so far (each to every replica of its target partition). */
+    public long messagesSent() {
+        return messages;
+    }
+
+    /** Bytes of values (plain or cached) in the partition messages sent so far. */
+    public long valueBytesSent() {
+        return valueBytes;
     }
 
     /** P. */
