@@ -13,6 +13,8 @@ package dev.parallax.scheduler.ssmr;
  * @param unsafeAlwaysCurrent MUTATION FOR TESTS ONLY: owners answer ⊥ ("your copy is current") for
  *                            every variable; readers then read stale values, which the simulation's
  *                            linearizability check must catch. Default false
+ *
+ * <p>Immutable and thread-safe.
  */
 public record SsmrCacheConfig(boolean enabled, int maxEntries, long maxBytes, boolean unsafeAlwaysCurrent) {
     /** Default {@link #maxEntries}. */

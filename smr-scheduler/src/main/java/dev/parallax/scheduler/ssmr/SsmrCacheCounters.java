@@ -1,7 +1,7 @@
 package dev.parallax.scheduler.ssmr;
 
 /**
- * A copy of {@link SsmrCore}'s caching counters ({@link CachedExchange}). Immutable.
+ * A copy of {@link SsmrCore}'s caching counters ({@link CachedExchange}). Immutable and thread-safe.
  *
  * @param valuesSent   variables sent with their value in cached values
  * @param bottomsSent  variables sent as ⊥ (the reader's copy is current): the values caching saved
