@@ -37,9 +37,18 @@ final class ParallaxClients implements AutoCloseable {
     /** The clients of a partitioned store, each owning one client per partition. */
     private final List<PartitionedInvoker> partitionedClients = new ArrayList<>();
 
+    /** The oracle of a partitioned service's clients; null: {@link KvRouter} over the partitions. */
+    private final dev.parallax.core.spi.CommandRouter oracle;
+
     /** Clients of {@code cluster} (started); no connection is opened yet. */
     ParallaxClients(ReplicaCluster cluster) {
+        this(cluster, null);
+    }
+
+    /** As {@link #ParallaxClients(ReplicaCluster)}, a partitioned service's clients routing with {@code oracle}. */
+    ParallaxClients(ReplicaCluster cluster, dev.parallax.core.spi.CommandRouter oracle) {
         this.cluster = cluster;
+        this.oracle = oracle;
     }
 
     /**
@@ -91,7 +100,8 @@ final class ParallaxClients implements AutoCloseable {
             perPartition.forEach(SmrClient::close);
             throw e;
         }
-        return new PartitionedInvoker(perPartition, new KvRouter(partitions.size()), PartitionedInvoker.DEFAULT_MAX_RETRIES);
+        return new PartitionedInvoker(perPartition, oracle != null ? oracle : new KvRouter(partitions.size()),
+                PartitionedInvoker.DEFAULT_MAX_RETRIES);
     }
 
     /** Closes every connection opened here and shuts the event loops down (waiting up to a second). */

@@ -82,6 +82,10 @@ public final class ParallaxSystem implements BenchSystem {
     private boolean tls;
     private ReplicaCluster cluster;
     private ParallaxClients clients;
+    /** What each connection's invoker is wrapped in (the S-SMR caching mix), or null. */
+    private java.util.function.BiFunction<CommandInvoker, Integer, CommandInvoker> mix;
+    private String mixNote;
+    private int opened;
     /** The sampler of the measured period under way, null outside one. */
     private ReplicaLoadSampler sampler;
 
@@ -215,6 +219,26 @@ public final class ParallaxSystem implements BenchSystem {
     }
 
     /**
+     * {@code parallax-ssmr-<partitions>-mget[-cache]}: {@link #ssmr} under the read-mostly
+     * multi-partition mix of the caching measurement ({@link SsmrMix#kv}: 90% MGET of one key per
+     * partition, 10% SET), with S-SMR caching ({@code ssmr.cache=on}, seed 004 §IV-C) or without.
+     * The load's own commands (size, read share) are replaced by the mix.
+     *
+     * @param partitions P, 2..3
+     */
+    public static ParallaxSystem ssmrMget(int partitions, boolean cache) {
+        if (partitions < 2 || partitions > 3) {
+            throw new IllegalArgumentException("partitions must be 2..3, not " + partitions);
+        }
+        ParallaxSystem s = new ParallaxSystem("none", MULTI_RING, 3 * partitions, Map.of(MultiRingKeys.RINGS.name(),
+                Integer.toString(partitions), MultiRingKeys.KIND.name(), RingPaxos.U_RING, "ssmr.cache", cache ? "on" : "off"),
+                "parallax-ssmr-" + partitions + "-mget" + (cache ? "-cache" : ""), Map.of(EXECUTION, ParallaxSpec.S_SMR));
+        s.mix = (invoker, k) -> SsmrMix.kv(invoker, partitions, k);
+        s.mixNote = SsmrMix.describe("MGET", "SET");
+        return s;
+    }
+
+    /**
      * The replica JVM options: {@link ServerJvm#options()}, or for {@link #ssmr} the heap of three
      * servers shared by the 3P JVMs (as {@link VolerySystem}). Package-private for tests.
      */
@@ -310,7 +334,11 @@ public final class ParallaxSystem implements BenchSystem {
 
     @Override
     public Map<String, String> settings() {
-        return settings.describe(tls, replicaJvm());
+        Map<String, String> s = new java.util.LinkedHashMap<>(settings.describe(tls, replicaJvm()));
+        if (mixNote != null) {
+            s.put("workload", mixNote + " (replaces the load's commands)");
+        }
+        return s;
     }
 
     /**
@@ -339,7 +367,8 @@ public final class ParallaxSystem implements BenchSystem {
     /** A client of the cluster, spread over the replicas as {@link ParallaxClients#connect} says. */
     @Override
     public CommandInvoker connect(int maxOutstanding) {
-        return clients.connect(maxOutstanding);
+        CommandInvoker c = clients.connect(maxOutstanding);
+        return mix == null ? c : mix.apply(c, opened++);
     }
 
     /** Starts sampling where the replicas' time goes ({@link ReplicaLoadSampler}). */
@@ -358,7 +387,8 @@ public final class ParallaxSystem implements BenchSystem {
         if (sampler == null) {
             return "";
         }
-        String report = sampler.finish() + ReplicaMetrics.healthCounters(cluster);
+        String report = sampler.finish() + ReplicaMetrics.healthCounters(cluster)
+                + (settings.partitioned() ? ReplicaMetrics.cacheCounters(cluster) : "");
         sampler = null;
         return report;
     }

@@ -36,12 +36,25 @@ final class ReplicaMetrics {
      * sessions, commands executed, instances decided, messages dropped), one line per replica.
      */
     static String healthCounters(ReplicaCluster cluster) {
+        return counters(cluster, "replica counters since start (view changes, duplicates answered from sessions, commands "
+                + "executed, instances decided, messages dropped inbound / at send queues):", HEALTH_METERS);
+    }
+
+    /**
+     * Every replica's S-SMR caching counters since it started (variables sent with their value, sent
+     * as current, unresolvable, malformed; seed 004 §IV-C). Blocks for the metrics endpoints.
+     */
+    static String cacheCounters(ReplicaCluster cluster) {
+        return counters(cluster, "S-SMR caching counters since start:", List.of("parallax_ssmr_cache_values_total",
+                "parallax_ssmr_cache_current_total", "parallax_ssmr_cache_misses_total", "parallax_ssmr_cache_malformed_total"));
+    }
+
+    private static String counters(ReplicaCluster cluster, String title, List<String> meters) {
         StringBuilder sb = new StringBuilder();
-        sb.append("replica counters since start (view changes, duplicates answered from sessions, commands executed, "
-                + "instances decided, messages dropped inbound / at send queues):").append(System.lineSeparator());
+        sb.append(title).append(System.lineSeparator());
         for (int i = 0; i < cluster.size(); i++) {
             try {
-                Map<String, Double> t = StageSampler.totals(cluster.metricsHost(i), cluster.metricsPort(i), HEALTH_METERS);
+                Map<String, Double> t = StageSampler.totals(cluster.metricsHost(i), cluster.metricsPort(i), meters);
                 sb.append("  replica ").append(i).append(':');
                 t.forEach((k, v) -> sb.append(' ').append(k.replace("parallax_", "")).append('=').append(String.format(
                         Locale.ROOT, "%.0f", v)));

@@ -49,6 +49,10 @@ public final class VolerySystem implements ZooKeeperApiSystem {
     static final int TOTAL_HEAP_MIB = 3 * ServerJvm.DEFAULT_HEAP_MIB;
 
     private final int partitions;
+    /** The S-SMR caching mix's variant ({@link #mix}): null for the ZooKeeper clients' workload. */
+    private final Boolean mixCache;
+    private ParallaxClients mixClients;
+    private int mixOpened;
     private final ZooKeeperSessions sessions = new ZooKeeperSessions();
     private ReplicaCluster cluster;
 
@@ -60,6 +64,26 @@ public final class VolerySystem implements ZooKeeperApiSystem {
             throw new IllegalArgumentException("partitions must be 1.." + MAX_PARTITIONS + ", not " + partitions);
         }
         this.partitions = partitions;
+        this.mixCache = null;
+    }
+
+    private VolerySystem(int partitions, boolean cache) {
+        if (partitions < 2 || partitions > MAX_PARTITIONS) {
+            throw new IllegalArgumentException("partitions must be 2.." + MAX_PARTITIONS + ", not " + partitions);
+        }
+        this.partitions = partitions;
+        this.mixCache = cache;
+    }
+
+    /**
+     * {@code volery-<P>-reads[-cache]}: Volery under the read-mostly multi-partition mix of the S-SMR
+     * caching measurement ({@link SsmrMix#volery}: 90% getData multicast to every partition, 10%
+     * setData at the owner), with caching ({@code ssmr.cache=on}, seed 004 §IV-C) or without. Its
+     * clients are Parallax clients sending Volery commands ({@code PartitionedInvoker}), not
+     * ZooKeeper sessions: ZooKeeper's API has no read to several partitions.
+     */
+    public static VolerySystem mix(int partitions, boolean cache) {
+        return new VolerySystem(partitions, cache);
     }
 
     /** P, the number of partitions. */
@@ -85,6 +109,9 @@ public final class VolerySystem implements ZooKeeperApiSystem {
 
     @Override
     public String name() {
+        if (mixCache != null) {
+            return "volery-" + partitions + "-reads" + (mixCache ? "-cache" : "");
+        }
         return "volery-" + partitions + workload().nameSuffix();
     }
 
@@ -101,7 +128,11 @@ public final class VolerySystem implements ZooKeeperApiSystem {
         s.put("partitions", Integer.toString(partitions));
         s.put("replicas", replicas() + " (" + REPLICAS_PER_PARTITION + " per partition: partition p = replicas 3p..3p+2)");
         s.put("oracle", "CRC32(path) mod " + partitions + "; create/delete to every partition, the rest to the owner");
-        s.put("workload", workload().describe());
+        s.put("workload", mixCache != null ? SsmrMix.describe("getData", "setData") : workload().describe());
+        if (mixCache != null) {
+            s.put("ssmr.cache", mixCache ? "on" : "off");
+            s.put("client", "Parallax clients, one per partition, behind a PartitionedInvoker (getData to every partition)");
+        }
         s.put("client", "one session per connection, ZooKeeper's client, ClientCnxnSocketNIO (default), SASL off");
         s.put("client placement", "connection k -> a replica of partition k mod " + partitions + " (the (k / " + partitions
                 + ") mod 3-th), round robin over all " + replicas() + " front ends");
@@ -128,6 +159,9 @@ public final class VolerySystem implements ZooKeeperApiSystem {
         s.putAll(ringSettings());
         s.putAll(new java.util.TreeMap<>(ParallaxClusterSettings.THROUGHPUT_SETTINGS));
         s.put(ZOOKEEPER_KEY, LocalPorts.endpoints(replicas()));
+        if (mixCache != null) {
+            s.put("ssmr.cache", mixCache ? "on" : "off");
+        }
         return new ParallaxSpec(ParallaxSpec.MULTI_RING, ParallaxSpec.S_SMR, 0, replicas(), ParallaxSpec.VOLERY, "none", false, s)
                 .with(ParallaxClusterSettings.experimentSettings());
     }
@@ -167,6 +201,9 @@ public final class VolerySystem implements ZooKeeperApiSystem {
         cluster = cluster(workDir);
         cluster.startAll(timeout);
         ZooKeeperInvoker.quietClientLogs();
+        if (mixCache != null) {
+            mixClients = new ParallaxClients(cluster, SsmrMix.voleryOracle(partitions));
+        }
     }
 
     @Override
@@ -187,6 +224,9 @@ public final class VolerySystem implements ZooKeeperApiSystem {
     /** Opens session {@code k} (k counting the connections) to the front end {@link #frontEndOf} names. */
     @Override
     public CommandInvoker connect(int maxOutstanding) throws Exception {
+        if (mixClients != null) {
+            return SsmrMix.volery(mixClients.connect(maxOutstanding), mixOpened++);
+        }
         Member frontEnd = cluster.endpoints(ZOOKEEPER_KEY).orElseThrow()
                 .member(frontEndOf(sessions.opened(), cluster.partitionMembers()));
         return sessions.open(frontEnd.host() + ":" + frontEnd.port());
@@ -198,7 +238,7 @@ public final class VolerySystem implements ZooKeeperApiSystem {
      */
     @Override
     public String measurementEnded() {
-        return cluster == null ? "" : ReplicaMetrics.healthCounters(cluster);
+        return cluster == null ? "" : ReplicaMetrics.healthCounters(cluster) + ReplicaMetrics.cacheCounters(cluster);
     }
 
     /** Per replica: bytes written to its peers and its clients ({@link ReplicaMetrics#bytesSent}). */
@@ -221,6 +261,9 @@ public final class VolerySystem implements ZooKeeperApiSystem {
 
     @Override
     public void close() {
+        if (mixClients != null) {
+            mixClients.close();
+        }
         sessions.close();
         if (cluster != null) {
             cluster.close();

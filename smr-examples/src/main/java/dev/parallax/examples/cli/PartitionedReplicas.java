@@ -8,6 +8,7 @@ import dev.parallax.core.replica.Replica;
 import dev.parallax.scheduler.ssmr.PartitionedStateMachine;
 import dev.parallax.scheduler.ssmr.ReplicaSsmrExecutor;
 import dev.parallax.scheduler.ssmr.SsmrConfig;
+import dev.parallax.scheduler.ssmr.SsmrKeys;
 import dev.parallax.scheduler.ssmr.SsmrStateMachine;
 
 import java.util.ArrayList;
@@ -59,7 +60,7 @@ final class PartitionedReplicas {
         if (refused != null) {
             throw new IllegalArgumentException("--join: " + refused);
         }
-        SsmrConfig config = SsmrConfig.of(file.partitionOf(id), file.partitions());
+        SsmrConfig config = SsmrKeys.apply(file.settings(), SsmrConfig.of(file.partitionOf(id), file.partitions()));
         Replica.Builder builder = Replica.builder().config(file.replica(id, join)).stateMachine(new SsmrStateMachine(machine))
                 .ordering(file.orderingProtocol()).executor(new ReplicaSsmrExecutor(config, file.partitionReplicas()));
         file.snapshotEvery().ifPresent(builder::snapshotEvery);

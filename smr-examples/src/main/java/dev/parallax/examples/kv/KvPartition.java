@@ -1,6 +1,7 @@
 package dev.parallax.examples.kv;
 
 import dev.parallax.core.GroupSet;
+import dev.parallax.scheduler.ssmr.CachedReads;
 import dev.parallax.scheduler.ssmr.ExecutionContext;
 import dev.parallax.scheduler.ssmr.PartitionView;
 import dev.parallax.scheduler.ssmr.PartitionedStateMachine;
@@ -49,6 +50,9 @@ import java.util.List;
  * in command order, {@code 0} (absent) or {@code 1} (present) and, for the value-reading ops,
  * {@code length:i32 bytes}; DBSIZE: {@code size:i64}. Values that do not parse (another version)
  * fail the command alike on every replica.
+ *
+ * <p><b>Caching</b> ({@code ssmr.cache=on}, seed 004 §IV-C): {@link KvCachedReads}; the values of
+ * the commands that read values are then exchanged per key, in the same format.
  *
  * <p><b>Snapshot and digest</b>: the local store's ({@link KvSnapshotFormat}, the partition's
  * entries only); the {@link #digest} is equal within a partition.
@@ -320,6 +324,12 @@ public final class KvPartition implements PartitionedStateMachine {
         } catch (IllegalArgumentException e) {
             return null;
         }
+    }
+
+    /** The caching SPI (seed 004 §IV-C, {@code ssmr.cache=on}): {@link KvCachedReads}. */
+    @Override
+    public CachedReads cachedReads() {
+        return new KvCachedReads(this, router);
     }
 
     @Override

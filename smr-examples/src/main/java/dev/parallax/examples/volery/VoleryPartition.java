@@ -330,6 +330,23 @@ public final class VoleryPartition implements PartitionedStateMachine {
         return watches.watchCount();
     }
 
+    // ---- S-SMR caching (seed 004 §IV-C, ssmr.cache=on): the SPI lives in VoleryCachedReads ----
+    @Override
+    public dev.parallax.scheduler.ssmr.CachedReads cachedReads() {
+        return new VoleryCachedReads(this);
+    }
+
+    /** {@code read}'s reply here with zxid 0, changing nothing (VoleryCachedReads' reply variable). */
+    synchronized ByteBuffer cachedReply(VoleryCommand read) {
+        return ByteBuffer.wrap(read.applyTo(tree, 0L, 0L).encode());
+    }
+
+    /** The last zxid (VoleryCachedReads' zxid variable). */
+    synchronized long cachedZxid() {
+        return lastZxid();
+    }
+    // ---- end of S-SMR caching ----
+
     /** The zxid of the last write this partition executed ({@code g << 32 | n}; 0 before any). */
     private long lastZxid() {
         return globals << 32 | locals;

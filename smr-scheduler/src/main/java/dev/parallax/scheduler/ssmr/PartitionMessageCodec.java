@@ -11,9 +11,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * The wire format of {@link PartitionMessage}s on the replicas' {@code ssmr} channel. Decoding never
  * throws on bad input: it returns {@link Decoded.Malformed} and counts it.
  *
- * <p>Format (big-endian): {@code version:u8 (=1) | type:u8 (1 signal, 2 values, 3 request) |
- * from:u8 (0..63) | clientId:i64 | groups:i64 (non-zero bits) | sequence:i64 (>= 0)}, and for values
- * {@code length:i32 | bytes}. The buffer holds exactly one message; a message is at most
+ * <p>Format (big-endian): {@code version:u8 (=1) | type:u8 (1 signal, 2 values, 3 request,
+ * 4 full request, 5 cached values) |
+ * from:u8 (0..63) | clientId:i64 | groups:i64 (non-zero bits) | sequence:i64 (>= 0)}, and for values and cached
+ * values {@code length:i32 | bytes}; cached values' bytes must be {@link CachedValuesFormat}
+ * (checked here: a malformed one is dropped and counted like any malformed message). The buffer holds exactly one message; a message is at most
  * {@code maxMessageBytes} long.
  *
  * <p>Thread-safe (the counter is atomic); no method blocks.
@@ -27,6 +29,8 @@ public final class PartitionMessageCodec {
     private static final int SIGNAL = 1;
     private static final int VALUES = 2;
     private static final int REQUEST = 3;
+    private static final int FULL_REQUEST = 4;
+    private static final int CACHED_VALUES = 5;
 
     /** What {@link #decode} found. */
     public sealed interface Decoded {
@@ -60,7 +64,8 @@ public final class PartitionMessageCodec {
      */
     public ByteBuffer encode(PartitionMessage message) {
         Objects.requireNonNull(message, "message");
-        ByteBuffer values = message instanceof PartitionMessage.Values v ? v.values() : null;
+        ByteBuffer values = message instanceof PartitionMessage.Values v ? v.values()
+                : message instanceof PartitionMessage.CachedValues c ? c.values() : null;
         int size = FIXED + (values == null ? 0 : 4 + values.remaining());
         if (size > maxMessageBytes) {
             throw new IllegalArgumentException("message of " + size + " bytes exceeds " + maxMessageBytes);
@@ -68,7 +73,9 @@ public final class PartitionMessageCodec {
         ByteBuffer b = ByteBuffer.allocate(size);
         b.put((byte) VERSION);
         b.put((byte) (message instanceof PartitionMessage.Signal ? SIGNAL
-                : message instanceof PartitionMessage.Values ? VALUES : REQUEST));
+                : message instanceof PartitionMessage.Values ? VALUES
+                : message instanceof PartitionMessage.CachedValues ? CACHED_VALUES
+                : message instanceof PartitionMessage.FullRequest ? FULL_REQUEST : REQUEST));
         b.put((byte) message.from());
         CommandId id = message.command();
         b.putLong(id.clientId()).putLong(id.groups().bits()).putLong(id.sequence());
@@ -111,14 +118,15 @@ public final class PartitionMessageCodec {
         }
         CommandId id = new CommandId(client, GroupSet.ofBits(groups), sequence);
         switch (type) {
-            case SIGNAL, REQUEST -> {
+            case SIGNAL, REQUEST, FULL_REQUEST -> {
                 if (b.hasRemaining()) {
                     return malformed(b.remaining() + " trailing bytes");
                 }
                 return new Decoded.Ok(type == SIGNAL ? new PartitionMessage.Signal(id, from)
-                        : new PartitionMessage.Request(id, from));
+                        : type == REQUEST ? new PartitionMessage.Request(id, from)
+                        : new PartitionMessage.FullRequest(id, from));
             }
-            case VALUES -> {
+            case VALUES, CACHED_VALUES -> {
                 if (b.remaining() < 4) {
                     return malformed("values without length");
                 }
@@ -127,7 +135,13 @@ public final class PartitionMessageCodec {
                     return malformed("values length " + length + " but " + b.remaining() + " bytes follow");
                 }
                 ByteBuffer v = ByteBuffer.allocate(length).put(b).flip();
-                return new Decoded.Ok(new PartitionMessage.Values(id, from, v));
+                if (type == VALUES) {
+                    return new Decoded.Ok(new PartitionMessage.Values(id, from, v));
+                }
+                if (!CachedValuesFormat.valid(v)) {
+                    return malformed("cached values that are not count|(0 | 1 length bytes)*");
+                }
+                return new Decoded.Ok(new PartitionMessage.CachedValues(id, from, v));
             }
             default -> {
                 return malformed("unknown type " + type);

@@ -73,4 +73,13 @@ public interface PartitionedStateMachine {
     default ByteBuffer query(ByteBuffer query) {
         throw new UnsupportedOperationException("this partitioned state machine answers reads through the order");
     }
+
+    /**
+     * This machine's caching SPI (seed 004 (S-SMR) §IV-C, {@link CachedReads}), used when the
+     * cluster enables {@code ssmr.cache}; null (the default): values are exchanged without caching.
+     * Called once, when the executor starts.
+     */
+    default CachedReads cachedReads() {
+        return null;
+    }
 }

@@ -121,14 +121,27 @@ public final class ReplicaSsmrExecutor implements ReplicaBoundExecutor {
                 replica, x -> e.counters().requestsAnswered());
         counter(registry, "parallax.ssmr.pushed.ahead", "values of later finished commands sent to a replica that is behind",
                 replica, x -> e.counters().pushedAhead());
+        counter(registry, "parallax.ssmr.cache.values", "variables sent with their value in cached values (ssmr.cache)",
+                replica, x -> e.cacheCounters().valuesSent());
+        counter(registry, "parallax.ssmr.cache.current", "variables answered as current (the value caching saved)",
+                replica, x -> e.cacheCounters().bottomsSent());
+        counter(registry, "parallax.ssmr.cache.misses", "current answers this replica could not resolve (it asked for every value)",
+                replica, x -> e.cacheCounters().misses());
+        counter(registry, "parallax.ssmr.cache.malformed", "cached values dropped: malformed or not what the command expects",
+                replica, x -> e.cacheCounters().malformed());
         Gauge.builder("parallax.ssmr.values.logged", log, DurableRemoteValuesLog::size)
                 .description("finished multi-partition commands whose remote values are kept for replay")
                 .tag("replica", replica).register(registry);
     }
 
-    private static void counter(MeterRegistry registry, String name, String description, String replica,
-                                ToDoubleFunction<Object> f) {
-        FunctionCounter.builder(name, new Object(), f).description(description).tag("replica", replica).register(registry);
+    /**
+     * A counter read from this replica's executor. The registry holds its state object weakly and
+     * freezes a counter whose object was collected, so the object is the executor (held by this
+     * replica), not a throwaway.
+     */
+    private void counter(MeterRegistry registry, String name, String description, String replica,
+                         ToDoubleFunction<SsmrExecutor> f) {
+        FunctionCounter.builder(name, executor, f).description(description).tag("replica", replica).register(registry);
     }
 
     private SsmrExecutor bound() {

@@ -41,10 +41,12 @@ import dev.parallax.core.GroupSet;
  *                           Default {@value #DEFAULT_MAX_QUEUED}
  * @param maxMessageBytes    the largest encoded partition message, also the bound of the values a
  *                           command's localReads may return. Default {@value #DEFAULT_MAX_MESSAGE_BYTES}
+ * @param cache              caching of other partitions' variables (seed 004 §IV-C, {@link CachedExchange});
+ *                           default {@link SsmrCacheConfig#OFF} ({@code ssmr.cache}, {@link SsmrKeys})
  */
 public record SsmrConfig(int partition, int partitions, boolean signals, boolean earlySignals, int maxEarlyCommands, long maxEarlyBytes,
                          long earlyTtlNanos, int finishedStreams, int resendCache, long resendAfterNanos,
-                         int maxQueued, int maxMessageBytes) {
+                         int maxQueued, int maxMessageBytes, SsmrCacheConfig cache) {
     /** Default {@link #maxEarlyCommands}. */
     public static final int DEFAULT_MAX_EARLY_COMMANDS = 4096;
     /** Default {@link #maxEarlyBytes}: 16 MiB. */
@@ -85,6 +87,7 @@ public record SsmrConfig(int partition, int partitions, boolean signals, boolean
         positive("resendCache", resendCache);
         positive("resendAfterNanos", resendAfterNanos);
         positive("maxQueued", maxQueued);
+        java.util.Objects.requireNonNull(cache, "cache");
         if (maxMessageBytes < 64) {
             throw new IllegalArgumentException("maxMessageBytes must be >= 64, got " + maxMessageBytes);
         }
@@ -100,36 +103,42 @@ public record SsmrConfig(int partition, int partitions, boolean signals, boolean
     public static SsmrConfig of(int partition, int partitions) {
         return new SsmrConfig(partition, partitions, true, false, DEFAULT_MAX_EARLY_COMMANDS, DEFAULT_MAX_EARLY_BYTES,
                 DEFAULT_EARLY_TTL_NANOS, DEFAULT_FINISHED_STREAMS, DEFAULT_RESEND_CACHE, DEFAULT_RESEND_AFTER_NANOS,
-                DEFAULT_MAX_QUEUED, DEFAULT_MAX_MESSAGE_BYTES);
+                DEFAULT_MAX_QUEUED, DEFAULT_MAX_MESSAGE_BYTES, SsmrCacheConfig.OFF);
     }
 
     /** This configuration with signals on or (UNSAFE, tests only) off. */
     public SsmrConfig withSignals(boolean on) {
         return new SsmrConfig(partition, partitions, on, earlySignals, maxEarlyCommands, maxEarlyBytes, earlyTtlNanos,
-                finishedStreams, resendCache, resendAfterNanos, maxQueued, maxMessageBytes);
+                finishedStreams, resendCache, resendAfterNanos, maxQueued, maxMessageBytes, cache);
     }
 
     /** This configuration with early signals (at delivery) on — UNSAFE, tests only — or off. */
     public SsmrConfig withEarlySignals(boolean on) {
         return new SsmrConfig(partition, partitions, signals, on, maxEarlyCommands, maxEarlyBytes, earlyTtlNanos,
-                finishedStreams, resendCache, resendAfterNanos, maxQueued, maxMessageBytes);
+                finishedStreams, resendCache, resendAfterNanos, maxQueued, maxMessageBytes, cache);
     }
 
     /** This configuration with other early-message bounds. */
     public SsmrConfig withEarlyBounds(int commands, long bytes, long ttlNanos) {
         return new SsmrConfig(partition, partitions, signals, earlySignals, commands, bytes, ttlNanos,
-                finishedStreams, resendCache, resendAfterNanos, maxQueued, maxMessageBytes);
+                finishedStreams, resendCache, resendAfterNanos, maxQueued, maxMessageBytes, cache);
     }
 
     /** This configuration with other late-message and retransmission bounds. */
     public SsmrConfig withResend(int finishedStreams, int resendCache, long resendAfterNanos) {
         return new SsmrConfig(partition, partitions, signals, earlySignals, maxEarlyCommands, maxEarlyBytes, earlyTtlNanos,
-                finishedStreams, resendCache, resendAfterNanos, maxQueued, maxMessageBytes);
+                finishedStreams, resendCache, resendAfterNanos, maxQueued, maxMessageBytes, cache);
     }
 
     /** This configuration with another input bound and message size bound. */
     public SsmrConfig withLimits(int maxQueued, int maxMessageBytes) {
         return new SsmrConfig(partition, partitions, signals, earlySignals, maxEarlyCommands, maxEarlyBytes, earlyTtlNanos,
-                finishedStreams, resendCache, resendAfterNanos, maxQueued, maxMessageBytes);
+                finishedStreams, resendCache, resendAfterNanos, maxQueued, maxMessageBytes, cache);
+    }
+
+    /** This configuration with other caching settings. */
+    public SsmrConfig withCache(SsmrCacheConfig cache) {
+        return new SsmrConfig(partition, partitions, signals, earlySignals, maxEarlyCommands, maxEarlyBytes, earlyTtlNanos,
+                finishedStreams, resendCache, resendAfterNanos, maxQueued, maxMessageBytes, cache);
     }
 }

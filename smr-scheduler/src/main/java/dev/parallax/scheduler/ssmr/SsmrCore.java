@@ -94,6 +94,13 @@ import java.util.TreeMap;
  *       commands to several partitions: a single-partition command never gets a partition message,
  *       and client ids are the clients' choice, so a flood of new ones must not push out what a
  *       lagging peer will ask for.</li>
+ *   <li><b>Caching</b> ({@link SsmrCacheConfig}, {@code ssmr.cache}; seed 004 §IV-C conservative
+ *       caching): for a command whose plan ({@link #readsComputed(CommandId, ByteBuffer, GroupSet,
+ *       CachedExchange.Plan)}) lists variables of an owner, the owner's values travel as
+ *       {@link PartitionMessage.CachedValues} with ⊥ for what the reader holds current, the reader
+ *       resolves them from its cache before executing, and a {@link PartitionMessage.FullRequest}
+ *       fetches every value when it cannot: {@link CachedExchange}'s rules 1-7. Messages of the
+ *       wrong kind for the plan, or malformed, are dropped and counted ({@link SsmrCacheCounters}).</li>
  * </ol>
  *
  * <p>Not thread-safe: one thread (the driver's) calls every method. Inputs that do not fit the
@@ -112,7 +119,10 @@ public final class SsmrCore {
         final TreeMap<Integer, ByteBuffer> values = new TreeMap<>();
         long needed;
         GroupSet remoteReads;
-        PartitionMessage.Values sent;
+        ResendCache.Sent sent;
+        CachedExchange.Plan plan;
+        long cachedBits;
+        long wantFull;
         RemoteValues executedWith;
         CommandResult result;
         long waitingSince;
@@ -127,6 +137,7 @@ public final class SsmrCore {
     private static final class Early {
         long heard;
         final TreeMap<Integer, ByteBuffer> values = new TreeMap<>();
+        long cachedBits;
         final long firstSeen;
         long bytes = SsmrConfig.EARLY_ENTRY_OVERHEAD;
 
@@ -135,17 +146,15 @@ public final class SsmrCore {
         }
     }
 
-    private record Stream(long clientId, long groups) {
-    }
-
     private final SsmrConfig config;
     private final int p;
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private final Map<CommandId, Pending> pending = new HashMap<>();
     private final LinkedHashMap<CommandId, Early> early = new LinkedHashMap<>();
     private long earlyBytes;
-    private final LinkedHashMap<Stream, Long> finished;
-    private final LinkedHashMap<CommandId, PartitionMessage> resendCache;
+    private final FinishedStreams finished;
+    private final ResendCache resendCache;
+    private final CoreCaching caching;
     private long now;
     private List<SsmrEffect> out = new ArrayList<>();
 
@@ -161,24 +170,18 @@ public final class SsmrCore {
     private long pushedAhead;
     private long finishedCount;
 
-    /** A core in its initial state (nothing delivered, time 0). */
+    /** A core in its initial state (nothing delivered, time 0), with a cache of its own. */
     public SsmrCore(SsmrConfig config) {
+        this(config, new ReadCache());
+    }
+
+    /** A core in its initial state over {@code cache} (the {@link SsmrStateMachine}'s, which snapshots it). */
+    SsmrCore(SsmrConfig config, ReadCache cache) {
         this.config = Objects.requireNonNull(config, "config");
+        this.caching = new CoreCaching(config, cache);
         this.p = config.partition();
-        int streams = config.finishedStreams();
-        this.finished = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<Stream, Long> eldest) {
-                return size() > streams;
-            }
-        };
-        int cache = config.resendCache();
-        this.resendCache = new LinkedHashMap<>() {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<CommandId, PartitionMessage> eldest) {
-                return size() > cache;
-            }
-        };
+        this.finished = new FinishedStreams(config.finishedStreams());
+        this.resendCache = new ResendCache(config.resendCache());
     }
 
     /** The configuration. */
@@ -211,6 +214,7 @@ public final class SsmrCore {
             earlyBytes -= e.bytes;
             c.heard = e.heard;
             c.values.putAll(e.values);
+            c.cachedBits = e.cachedBits;
         }
         queue.addLast(c);
         pending.put(command.id(), c);
@@ -229,15 +233,33 @@ public final class SsmrCore {
      * @throws IllegalStateException if {@code command} is not the head awaiting its reads
      */
     public List<SsmrEffect> readsComputed(CommandId command, ByteBuffer localValues, GroupSet remoteReads) {
+        return readsComputed(command, localValues, remoteReads, null);
+    }
+
+    /** As above with the command's caching plan (rule 13; null without): the owners it lists exchange cached values. */
+    List<SsmrEffect> readsComputed(CommandId command, ByteBuffer localValues, GroupSet remoteReads,
+                                   CachedExchange.Plan plan) {
         Pending c = head(command, Phase.READING);
+        c.plan = plan;
+        if (plan != null && plan.cached(p) && c.others != 0) {
+            c.sent = caching.send(command, p, c.others, plan);
+            if (c.sent == null) {
+                return readsFailed(command, CommandResult.error("the variables read here are more than a partition "
+                        + "message carries"), plan);
+            }
+            forEach(c.others, q -> out.add(new SsmrEffect.Send(q, c.sent.to(q))));
+        }
+        caching.noteWrites(plan);
         int limit = config.maxMessageBytes() - PartitionMessageCodec.MAX_HEADER_BYTES;
         if (localValues != null && localValues.remaining() > limit) {
             return readsFailed(command, CommandResult.error("localReads returned " + localValues.remaining()
-                    + " bytes, more than the " + limit + " a partition message carries"));
+                    + " bytes, more than the " + limit + " a partition message carries"), plan);
         }
         c.remoteReads = remoteReads;
-        c.needed = remoteReads == null ? 0 : remoteReads.bits() & c.others;
-        sendValues(c, localValues);
+        c.needed = (remoteReads == null ? 0 : remoteReads.bits() & c.others) | (plan == null ? 0 : plan.expected(c.others));
+        if (c.sent == null) {
+            sendValues(c, localValues);
+        }
         return startWaiting(c, Phase.AWAITING_VALUES);
     }
 
@@ -248,8 +270,19 @@ public final class SsmrCore {
      * @throws IllegalStateException if {@code command} is not the head awaiting its reads
      */
     public List<SsmrEffect> readsFailed(CommandId command, CommandResult error) {
+        return readsFailed(command, error, null);
+    }
+
+    /** As above with the command's caching plan, if computed ({@link CachedExchange} rules 5, 6). */
+    List<SsmrEffect> readsFailed(CommandId command, CommandResult error, CachedExchange.Plan plan) {
         Pending c = head(command, Phase.READING);
-        sendValues(c, ByteBuffer.allocate(0));
+        caching.failed(plan, p);
+        if (c.sent == null && config.cache().enabled()) {
+            c.sent = caching.failedMarker(command, p);
+            forEach(c.others, q -> out.add(new SsmrEffect.Send(q, c.sent.to(q))));
+        } else if (c.sent == null) {
+            sendValues(c, ByteBuffer.allocate(0));
+        }
         c.result = Objects.requireNonNull(error, "error");
         c.executedWith = RemoteValues.NONE;
         return startWaiting(c, Phase.AWAITING_SIGNALS);
@@ -277,13 +310,21 @@ public final class SsmrCore {
             return drain();
         }
         if (message instanceof PartitionMessage.Request) {
-            answer(id, from);
+            answer(id, from, false);
+            return drain();
+        }
+        if (message instanceof PartitionMessage.FullRequest) {
+            answer(id, from, true);
+            return drain();
+        }
+        if (!caching.wellFormed(message)) {
             return drain();
         }
         Pending c = pending.get(id);
         if (c != null) {
             if (merge(message, c.values, c.heard)) {
                 c.heard |= 1L << from;
+                c.cachedBits |= message instanceof PartitionMessage.CachedValues ? 1L << from : 0;
                 if (c == queue.peekFirst()) {
                     advance();
                 }
@@ -295,7 +336,7 @@ public final class SsmrCore {
             return drain();
         }
         Early e = early.get(id);
-        long size = message instanceof PartitionMessage.Values v ? v.values().remaining() : 0;
+        long size = PartitionMessage.valueBytes(message);
         if (e == null) {
             if (early.size() >= config.maxEarlyCommands()
                     || earlyBytes + SsmrConfig.EARLY_ENTRY_OVERHEAD + size > config.maxEarlyBytes()) {
@@ -311,7 +352,8 @@ public final class SsmrCore {
         }
         if (merge(message, e.values, e.heard)) {
             e.heard |= 1L << from;
-            if (message instanceof PartitionMessage.Values) {
+            e.cachedBits |= message instanceof PartitionMessage.CachedValues ? 1L << from : 0;
+            if (size > 0) {
                 e.bytes += size;
                 earlyBytes += size;
             }
@@ -335,9 +377,10 @@ public final class SsmrCore {
             long missing = c.phase == Phase.AWAITING_VALUES ? c.others & ~c.heard | neededWithoutValues(c)
                     : c.others & ~c.heard;
             PartitionMessage.Request r = new PartitionMessage.Request(c.command.id(), p);
+            PartitionMessage.FullRequest f = new PartitionMessage.FullRequest(c.command.id(), p);
             forEach(missing, q -> {
                 requestsSent++;
-                out.add(new SsmrEffect.Send(q, r));
+                out.add(new SsmrEffect.Send(q, (c.wantFull & (1L << q)) != 0 ? f : r));
             });
         }
         for (Iterator<Early> it = early.values().iterator(); it.hasNext(); ) {
@@ -374,6 +417,11 @@ public final class SsmrCore {
                 requestsSent, requestsAnswered, pushedAhead, finishedCount, early.size(), earlyBytes);
     }
 
+    /** The caching counters so far (a copy). */
+    public SsmrCacheCounters cacheCounters() {
+        return caching.counters();
+    }
+
     // ---------------------------------------------------------------- internals
 
     /**
@@ -403,10 +451,14 @@ public final class SsmrCore {
                     RemoteValues with;
                     if (c.logged != null) {
                         with = c.logged;
+                        caching.apply(c.plan, p, c.needed, with);
                     } else if (neededWithoutValues(c) == 0) {
-                        Map<Integer, ByteBuffer> m = new TreeMap<>();
-                        forEach(c.needed, q -> m.put(q, c.values.get(q)));
-                        with = RemoteValues.of(m);
+                        long[] wantFull = {c.wantFull};
+                        with = caching.resolve(c.command.id(), p, c.needed, c.values, c.cachedBits, c.plan, wantFull, out);
+                        c.wantFull = wantFull[0];
+                        if (with == null) {
+                            return; // rule 13: dropped values are asked again
+                        }
                     } else {
                         return;
                     }
@@ -441,17 +493,13 @@ public final class SsmrCore {
         if (c.sent != null) {
             resendCache.put(id, c.sent);
         }
-        Stream s = new Stream(id.clientId(), id.groups().bits());
-        Long max = finished.get(s);
-        if (max == null || max < id.sequence()) {
-            finished.put(s, id.sequence());
-        }
+        finished.add(id);
     }
 
     private void sendValues(Pending c, ByteBuffer localValues) {
         ByteBuffer v = localValues == null ? ByteBuffer.allocate(0) : localValues;
         PartitionMessage.Values m = new PartitionMessage.Values(c.command.id(), p, v);
-        c.sent = m;
+        c.sent = new ResendCache.Sent(m, null, null);
         forEach(c.others, q -> out.add(new SsmrEffect.Send(q, m)));
     }
 
@@ -468,12 +516,14 @@ public final class SsmrCore {
     /** Merges a signal or values; false if it adds nothing (a duplicate, counted). */
     private boolean merge(PartitionMessage m, TreeMap<Integer, ByteBuffer> values, long heard) {
         int from = m.from();
-        if (m instanceof PartitionMessage.Values v) {
+        ByteBuffer bytes = m instanceof PartitionMessage.Values v ? v.values()
+                : m instanceof PartitionMessage.CachedValues v ? v.values() : null;
+        if (bytes != null) {
             if (values.containsKey(from)) {
                 duplicates++;
                 return false;
             }
-            values.put(from, v.values());
+            values.put(from, bytes);
             return true;
         }
         if ((heard & (1L << from)) != 0) {
@@ -483,21 +533,22 @@ public final class SsmrCore {
         return true;
     }
 
-    private void answer(CommandId id, int to) {
+    private void answer(CommandId id, int to, boolean full) {
         Pending c = pending.get(id);
         PartitionMessage reply = null;
-        PartitionMessage cached = null;
+        ResendCache.Sent cached = null;
         if (c != null) {
             // a command not started yet must not look started: its values go out when it starts
-            reply = c.sent != null ? c.sent
+            reply = c.sent != null ? (full ? c.sent.fullTo(to) : c.sent.to(to))
                     : config.signals() && config.earlySignals() ? new PartitionMessage.Signal(id, p) : null;
         } else {
             cached = resendCache.get(id);
-            reply = cached != null ? cached
+            reply = cached != null ? (full ? cached.fullTo(to) : cached.to(to))
                     : isFinished(id) && config.signals() ? new PartitionMessage.Signal(id, p) : null;
         }
         if (reply != null) {
             requestsAnswered++;
+            caching.answered(full);
             out.add(new SsmrEffect.Send(to, reply));
         }
         if (cached != null) {
@@ -506,42 +557,21 @@ public final class SsmrCore {
     }
 
     /**
-     * A request for a finished command {@code asked} comes from a replica of partition {@code to}
-     * that is behind: it missed the values while it was down or cut off, and it would otherwise wait
-     * a resend interval for each later command as well. So the cached messages of the next finished
-     * commands that involve {@code to} go with the answer, in finish order (at most
-     * {@link SsmrConfig#RESEND_PUSH_AHEAD} of them and {@link SsmrConfig#maxMessageBytes} of
-     * values): the asker merges them into its delivered commands or buffers them as early ones, and
-     * its catch-up runs at the speed of the log instead of one resend interval per command. Only
-     * liveness depends on this: an asker that is not behind after all drops them as late or
-     * duplicates.
+     * Rule 8's catch-up push-ahead: a request for a finished command {@code asked} comes from a
+     * replica of {@code to} that is behind, so the messages of the next finished commands involving
+     * {@code to} go with the answer ({@link ResendCache#after}); only liveness depends on it.
      */
     private void pushAhead(CommandId asked, int to) {
-        boolean after = false;
-        int sent = 0;
-        long bytes = 0;
-        for (Map.Entry<CommandId, PartitionMessage> e : resendCache.entrySet()) {
-            if (!after) {
-                after = e.getKey().equals(asked);
-                continue;
-            }
-            if ((e.getKey().groups().bits() & (1L << to)) == 0) {
-                continue;
-            }
-            PartitionMessage m = e.getValue();
-            bytes += m instanceof PartitionMessage.Values v ? v.values().remaining() : 0;
-            if (sent == SsmrConfig.RESEND_PUSH_AHEAD || bytes > config.maxMessageBytes()) {
-                return;
-            }
+        List<PartitionMessage> next = new ArrayList<>();
+        resendCache.after(asked, to, SsmrConfig.RESEND_PUSH_AHEAD, config.maxMessageBytes(), next);
+        for (PartitionMessage m : next) {
             out.add(new SsmrEffect.Send(to, m));
-            sent++;
             pushedAhead++;
         }
     }
 
     private boolean isFinished(CommandId id) {
-        Long max = finished.get(new Stream(id.clientId(), id.groups().bits()));
-        return max != null && id.sequence() <= max;
+        return finished.contains(id);
     }
 
     private Pending head(CommandId id, Phase phase) {

@@ -56,6 +56,7 @@ public final class SsmrExecutor implements Executor {
     private volatile boolean closed;
     private volatile Thread thread;
     private volatile SsmrCounters counters;
+    private volatile SsmrCacheCounters cacheCounters;
     private SsmrDriver driver;
     private ResultSink sink;
 
@@ -72,7 +73,9 @@ public final class SsmrExecutor implements Executor {
         this.codec = new PartitionMessageCodec(config.maxMessageBytes());
         this.commands = new ArrayBlockingQueue<>(config.maxQueued());
         this.messages = new ArrayBlockingQueue<>(4 * config.maxQueued());
-        this.counters = new SsmrCore(config).counters();
+        SsmrCore initial = new SsmrCore(config);
+        this.counters = initial.counters();
+        this.cacheCounters = initial.cacheCounters();
     }
 
     /**
@@ -171,6 +174,11 @@ public final class SsmrExecutor implements Executor {
         return counters;
     }
 
+    /** The core's caching counters as of the last loop of the executor thread. */
+    public SsmrCacheCounters cacheCounters() {
+        return cacheCounters;
+    }
+
     /** Inbound messages dropped because the inbox was full or the executor not running. */
     public long droppedMessages() {
         return droppedMessages.get();
@@ -240,6 +248,7 @@ public final class SsmrExecutor implements Executor {
                 }
                 driver.tick(System.nanoTime() - origin);
                 counters = driver.core().counters();
+                cacheCounters = driver.core().cacheCounters();
                 if (!worked) {
                     LockSupport.parkNanos(this, parkNanos);
                 }

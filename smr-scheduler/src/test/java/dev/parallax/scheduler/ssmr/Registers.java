@@ -17,9 +17,14 @@ import java.util.List;
  * (dst := src; replies src's old value). Replies are longs; every involved partition replies the
  * same. A command multicast to too few partitions fails with WrongPartitions.
  *
+ * <p>Caching SPI ({@link CachedReads}, used when the test enables {@code ssmr.cache}): variable
+ * {@code v}'s name is the byte {@code v}, its value 8 bytes. READ_ALL reads each named variable at
+ * its owner, COPY reads src at src (other involved owners: an empty list, values as signals); every
+ * other command exchanges as without caching (null).
+ *
  * <p>Not thread-safe (one executing thread, as the SPI says).
  */
-class Registers implements PartitionedStateMachine {
+class Registers implements PartitionedStateMachine, CachedReads {
     static final byte READ = 1;
     static final byte WRITE = 2;
     static final byte MULTI_WRITE = 3;
@@ -116,6 +121,42 @@ class Registers implements PartitionedStateMachine {
             }
             default -> throw new IllegalArgumentException("unknown type " + type);
         }
+    }
+
+    // ------------------------------------------------------------ the caching SPI
+
+    @Override
+    public CachedReads cachedReads() {
+        return this;
+    }
+
+    @Override
+    public List<byte[]> reads(ByteBuffer command, int owner, int partitions) {
+        byte type = command.get(0);
+        if (type == READ_ALL) {
+            return (varBits(command) & 1L << owner) != 0 ? List.of(new byte[]{(byte) owner}) : List.of();
+        }
+        if (type == COPY) {
+            return command.get(1) == owner ? List.of(new byte[]{(byte) owner}) : List.of();
+        }
+        return null;
+    }
+
+    @Override
+    public List<byte[]> writes(ByteBuffer command, int owner, int partitions) {
+        byte type = command.get(0);
+        boolean writes = switch (type) {
+            case WRITE -> command.get(1) == owner;
+            case MULTI_WRITE -> (varBits(command) & 1L << owner) != 0;
+            case COPY -> command.get(2) == owner;
+            default -> false;
+        };
+        return writes ? List.of(new byte[]{(byte) owner}) : List.of();
+    }
+
+    @Override
+    public ByteBuffer value(byte[] key) {
+        return ByteBuffer.allocate(8).putLong(vars[key[0]]).flip();
     }
 
     // ------------------------------------------------------------ the SPI

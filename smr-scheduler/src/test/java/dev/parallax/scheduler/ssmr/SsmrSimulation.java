@@ -83,6 +83,13 @@ final class SsmrSimulation {
     private final Map<CommandId, ClientSessions.Verdict> multiVerdicts = new HashMap<>();
 
     int operations;
+    /** The caching settings every replica runs with ({@code ssmr.cache}); off unless a test sets them before {@link #run}. */
+    SsmrCacheConfig cache = SsmrCacheConfig.OFF;
+    /**
+     * Replicas restarting from a snapshot drop its caching state, and idle replicas now and then drop
+     * what they hold of other partitions (a test of CachedExchange's rule 5).
+     */
+    boolean forgetCaches;
 
     final class Replica {
         final int partition;
@@ -117,7 +124,7 @@ final class SsmrSimulation {
             machine = new Registers(partitions);
             adapter = new SsmrStateMachine(machine);
             SsmrConfig config = SsmrConfig.of(partition, partitions).withSignals(signals)
-                    .withResend(1024, 4096, 20 * MS);
+                    .withResend(1024, 4096, 20 * MS).withCache(cache);
             driver = new SsmrDriver(config, adapter, log, this::send, new SsmrDriver.Outcomes() {
                 @Override
                 public void replied(Command command, CommandResult result) {
@@ -135,6 +142,9 @@ final class SsmrSimulation {
             if (snapshot != null) {
                 try {
                     adapter.restore(java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(snapshot)));
+                    if (forgetCaches) {
+                        adapter.cache().clear(); // as from a snapshot without caching state: misses, full requests
+                    }
                     sessions.readFrom(new java.io.DataInputStream(new java.io.ByteArrayInputStream(sessionSnapshot)));
                 } catch (java.io.IOException e) {
                     throw new java.io.UncheckedIOException(e);
@@ -212,6 +222,9 @@ final class SsmrSimulation {
                 globalTurn = !globalTurn;
                 if (driver.core().idle() && rnd.nextInt(8) == 0) {
                     takeSnapshot();
+                }
+                if (forgetCaches && driver.core().idle() && rnd.nextInt(4) == 0) {
+                    adapter.cache().held.clear();
                 }
             }
         }
