@@ -61,8 +61,8 @@ final class VoleryCachedReads implements CachedReads {
         if (c == null) {
             return List.of();
         }
-        if (c instanceof Create || c instanceof Delete) {
-            return null;
+        if (c.isGlobal()) {
+            return null; // create, delete, multi and the session commands: any node, and the zxid
         }
         if (c instanceof SetData s && VoleryOracle.partitionOf(s.path(), partitions) == owner) {
             return List.of(replyKey(READS[0], s.path()), replyKey(READS[1], s.path()), replyKey(READS[2], s.path()), ZXID);

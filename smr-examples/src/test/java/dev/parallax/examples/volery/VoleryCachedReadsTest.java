@@ -44,6 +44,10 @@ class VoleryCachedReadsTest {
         }
         VoleryCachedReads spi = (VoleryCachedReads) o.cachedReads();
         assertThat(spi.writes(ByteBuffer.wrap(create.encode()), owner, P)).as("create: every variable").isNull();
+        for (VoleryCommand global : List.<VoleryCommand>of(new Multi(List.of(new SetData("/a", new byte[0], -1))),
+                new SessionTick(new long[]{1}), new CloseSession(1))) {
+            assertThat(spi.writes(ByteBuffer.wrap(global.encode()), owner, P)).as("%s: every variable", global).isNull();
+        }
         assertThat(spi.writes(ByteBuffer.wrap(set.encode()), owner, P)).hasSize(4);
         assertThat(spi.writes(ByteBuffer.wrap(set.encode()), (owner + 1) % P, P)).isEmpty();
         assertThat(spi.reads(ByteBuffer.wrap(new byte[]{9, 9, 9}), 0, P)).as("malformed").isNull();
@@ -57,9 +61,13 @@ class VoleryCachedReadsTest {
             DriverSsmr<VoleryPartition> cached = new DriverSsmr<>(P, 2, p -> new VoleryPartition(), SsmrCacheConfig.ON);
             for (int i = 0; i < 300; i++) {
                 String path = "/n" + random.nextInt(6);
-                VoleryCommand c = switch (random.nextInt(10)) {
+                VoleryCommand c = switch (random.nextInt(12)) {
                     case 0 -> new Create(path, new byte[]{(byte) i}, CreateMode.PERSISTENT, i);
                     case 1, 2 -> new SetData(path, new byte[]{(byte) i, 1}, -1, i);
+                    case 10 -> new Multi(List.of(new SetData(path, new byte[]{(byte) i, 2}, -1),
+                            new SetData("/n" + random.nextInt(6), new byte[]{3}, -1)), i);
+                    case 11 -> random.nextBoolean() ? Create.ephemeral("/e" + random.nextInt(3), new byte[0], false,
+                            1 + random.nextInt(2), 50).withTime(i) : new SessionTick(new long[]{1}, i);
                     case 3 -> new Exists(path);
                     case 4 -> new GetChildren("/");
                     default -> new GetData(path);
