@@ -1,6 +1,5 @@
 package dev.parallax.examples.volery;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -11,15 +10,10 @@ import java.util.List;
  * @param session the session id
  * @param time    the front end's wall clock (ms), stamped by the entry point ({@link #withTime})
  */
-public record CloseSession(long session, long time) implements VoleryCommand {
+public record CloseSession(long session, long time) implements SessionCommand {
     /** closeSession of {@code session}, without a time. */
     public CloseSession(long session) {
         this(session, 0L);
-    }
-
-    @Override
-    public String path() {
-        return "";
     }
 
     @Override
@@ -28,30 +22,12 @@ public record CloseSession(long session, long time) implements VoleryCommand {
     }
 
     @Override
-    public boolean isGlobal() {
-        return true;
-    }
-
-    @Override
-    public boolean isWrite() {
-        return true;
-    }
-
-    @Override
     public CloseSession withTime(long time) {
         return new CloseSession(session, time);
     }
 
     @Override
-    public ZkReply applyTo(ZnodeTree tree, long zxid, long time) {
-        return tree.closeSession(session, zxid, time, new ArrayList<>());
-    }
-
-    @Override
-    public ZkReply applyTo(ZnodeTree tree, ZnodeWatches watches, long zxid, long time) {
-        List<String> deleted = new ArrayList<>();
-        ZkReply reply = tree.closeSession(session, zxid, time, deleted);
-        Delete.fireDeleted(watches, deleted);
-        return reply;
+    public ZkReply applyTo(ZnodeTree tree, long zxid, long time, List<String> deleted) {
+        return tree.closeSession(session, zxid, time, deleted);
     }
 }

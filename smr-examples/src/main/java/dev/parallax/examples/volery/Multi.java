@@ -20,7 +20,7 @@ import java.util.Objects;
  * @param ops  the operations, in order (at least one, at most {@link #MAX_OPS})
  * @param time the ctime / mtime of what it creates and sets, stamped by the entry point ({@link #withTime})
  */
-public record Multi(List<VoleryCommand> ops, long time) implements VoleryCommand {
+public record Multi(List<VoleryCommand> ops, long time) implements GlobalCommand {
     /** The most operations one multi holds. */
     public static final int MAX_OPS = 10_000;
 
@@ -52,23 +52,8 @@ public record Multi(List<VoleryCommand> ops, long time) implements VoleryCommand
     }
 
     @Override
-    public String path() {
-        return "";
-    }
-
-    @Override
     public byte opcode() {
         return OP_MULTI;
-    }
-
-    @Override
-    public boolean isGlobal() {
-        return true;
-    }
-
-    @Override
-    public boolean isWrite() {
-        return true;
     }
 
     @Override

@@ -18,7 +18,7 @@ import java.util.List;
  * @param sessions the listed session ids (copied in and out)
  * @param time     the front end's wall clock (ms), stamped by the entry point ({@link #withTime})
  */
-public record SessionTick(long[] sessions, long time) implements VoleryCommand {
+public record SessionTick(long[] sessions, long time) implements SessionCommand {
     /** The most sessions one tick lists. */
     public static final int MAX_SESSIONS = 1 << 16;
 
@@ -44,23 +44,8 @@ public record SessionTick(long[] sessions, long time) implements VoleryCommand {
     }
 
     @Override
-    public String path() {
-        return "";
-    }
-
-    @Override
     public byte opcode() {
         return OP_SESSION_TICK;
-    }
-
-    @Override
-    public boolean isGlobal() {
-        return true;
-    }
-
-    @Override
-    public boolean isWrite() {
-        return true;
     }
 
     @Override
@@ -68,17 +53,10 @@ public record SessionTick(long[] sessions, long time) implements VoleryCommand {
         return new SessionTick(sessions, time);
     }
 
-    @Override
-    public ZkReply applyTo(ZnodeTree tree, long zxid, long time) {
-        return tree.tickSessions(sessions, zxid, time, new ArrayList<>());
-    }
 
     @Override
-    public ZkReply applyTo(ZnodeTree tree, ZnodeWatches watches, long zxid, long time) {
-        List<String> deleted = new ArrayList<>();
-        ZkReply reply = tree.tickSessions(sessions, zxid, time, deleted);
-        Delete.fireDeleted(watches, deleted);
-        return reply;
+    public ZkReply applyTo(ZnodeTree tree, long zxid, long time, List<String> deleted) {
+        return tree.tickSessions(sessions, zxid, time, deleted);
     }
 
     /** The statuses a tick's {@code reply} reports, in the order listed; empty for an error reply or bad tags. */

@@ -24,7 +24,7 @@ import java.nio.ByteBuffer;
  */
 public sealed interface VoleryCommand
         permits Create, Delete, SetData, GetData, Exists, GetChildren, AddWatch, RemoveWatches, FrontEndCommand,
-        Check, Multi, SessionTick, CloseSession {
+        Check, GlobalCommand {
     /** The largest encoded path, in bytes. */
     int MAX_PATH_BYTES = 32 * 1024;
     /** The largest data, in bytes: ZooKeeper's default {@code jute.maxbuffer} (0xfffff). */

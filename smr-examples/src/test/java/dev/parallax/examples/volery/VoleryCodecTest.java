@@ -77,8 +77,14 @@ class VoleryCodecTest {
     @Test
     void thePinnedSamplesCoverEveryCommandType() {
         Set<Class<?>> types = new HashSet<>();
-        for (Class<?> c : VoleryCommand.class.getPermittedSubclasses()) {
-            types.addAll(c.isInterface() ? List.of(c.getPermittedSubclasses()) : List.of(c));
+        java.util.ArrayDeque<Class<?>> open = new java.util.ArrayDeque<>(List.of(VoleryCommand.class.getPermittedSubclasses()));
+        while (!open.isEmpty()) {
+            Class<?> c = open.poll();
+            if (c.isInterface()) {
+                open.addAll(List.of(c.getPermittedSubclasses()));
+            } else {
+                types.add(c);
+            }
         }
         assertThat(types).hasSize(14);
         assertThat(pinned().keySet()).extracting(Object::getClass).containsAll(types);
