@@ -41,8 +41,6 @@ import java.util.function.Supplier;
  * back to the loop. Not thread-safe otherwise. Never blocks.
  */
 public final class ReadWriteGate {
-    /** The stream of the commands sent without a key: one stream for all of them. */
-    private static final Object ONE_STREAM = new Object();
     /** The stream of an {@link #order} operation: equal to no other, so it leaves alone. */
     private static final Object BARRIER = new Object();
 
@@ -68,14 +66,13 @@ public final class ReadWriteGate {
     }
 
     /**
-     * A read-only command of the connection's one stream ({@link #read(ByteBuffer, Object, Consumer)}
-     * with the same key for every command): for an invoker that keeps all of a connection's commands
-     * in order.
+     * A read-only command on the stream its invoker sends it on ({@link CommandInvoker#stream}; one
+     * stream for an invoker of one group): {@link #read(ByteBuffer, Object, Consumer)}.
      *
      * @return whether it went as a query
      */
     public boolean read(ByteBuffer command, Consumer<Object> done) {
-        return read(command, ONE_STREAM, done);
+        return read(command, invoker.stream(command), done);
     }
 
     /**
@@ -100,9 +97,13 @@ public final class ReadWriteGate {
         return true;
     }
 
-    /** A command of the connection's one stream ({@link #write(ByteBuffer, Object, Consumer)} with the same key for every command). */
+    /**
+     * A command on the stream its invoker sends it on ({@link CommandInvoker#stream}; one stream for
+     * an invoker of one group): {@link #write(ByteBuffer, Object, Consumer)}. So the Redis front end
+     * over a store split by key keeps a connection's pipeline in order across groups.
+     */
     public void write(ByteBuffer command, Consumer<Object> done) {
-        write(command, ONE_STREAM, done);
+        write(command, invoker.stream(command), done);
     }
 
     /**

@@ -25,7 +25,7 @@ class ReadWriteGateTest {
     private final EventLoop loop = new DefaultEventLoop();
 
     /** Records what was sent how, and lets the test complete each call. */
-    private static final class Recording implements CommandInvoker {
+    private static class Recording implements CommandInvoker {
         final List<String> sent = new ArrayList<>();
         final List<CompletableFuture<ByteBuffer>> futures = new ArrayList<>();
 
@@ -62,6 +62,29 @@ class ReadWriteGateTest {
 
     private void onLoop(Runnable r) throws Exception {
         loop.submit(r).get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    @DisplayName("without a key a command takes its invoker's stream: a routed invoker's commands to another group wait (the Redis front end)")
+    void theInvokersStreamIsTheDefaultKey() throws Exception {
+        Recording invoker = new Recording() {
+            @Override
+            public dev.parallax.core.GroupSet stream(ByteBuffer command) {
+                return dev.parallax.core.GroupSet.of(text(command).endsWith("a") ? 0 : 1); // key a: group 0, others 1
+            }
+        };
+        ReadWriteGate gate = new ReadWriteGate(loop, invoker);
+        List<Object> done = new ArrayList<>();
+        onLoop(() -> {
+            gate.write(bytes("INCR a"), done::add);
+            gate.write(bytes("INCR a"), done::add);
+            gate.write(bytes("INCR b"), done::add);
+        });
+        assertThat(invoker.sent).containsExactly("ordered INCR a", "ordered INCR a");
+        onLoop(() -> List.copyOf(invoker.futures).forEach(f -> f.complete(bytes("1"))));
+        assertThat(invoker.sent).containsExactly("ordered INCR a", "ordered INCR a", "ordered INCR b");
+        onLoop(() -> invoker.futures.get(2).complete(bytes("1")));
+        assertThat(done).hasSize(3);
     }
 
     @Test

@@ -105,6 +105,29 @@ class MultiTest {
     }
 
     @Test
+    @DisplayName("ZnodeSessions over three partitions: an ephemeral node is everywhere; a tick expires its session at every partition alike")
+    void sessionExpiryIsOneDecisionAtEveryPartition() {
+        String x = ownedBy(1, "x");
+        assertThat(run(Create.ephemeral(x, new byte[] {1}, false, 0x51L, 1_000).withTime(10_000)).isOk()).isTrue();
+        assertThat(run(Create.ephemeral("/t", new byte[0], false, 0x52L, 1_000).withTime(10_000)).isOk()).isTrue();
+        ZkReply touched = run(new SessionTick(new long[] {0x52L}, 10_900));
+        assertThat(SessionTick.statuses(touched)).containsExactly(ZnodeSessions.Status.LIVE);
+        ZkReply expiring = run(new SessionTick(new long[] {0x52L}, 11_001)); // 0x51 unlisted since 10,000
+        assertThat(SessionTick.statuses(expiring)).containsExactly(ZnodeSessions.Status.LIVE);
+        assertThat(SessionTick.liveSessions(expiring)).isEqualTo(1);
+        ZkReply asked = run(new SessionTick(new long[] {0x51L}, 11_001));
+        assertThat(SessionTick.statuses(asked)).containsExactly(ZnodeSessions.Status.ENDED);
+        assertThat(run(new Exists(x)).code()).isEqualTo(ZkCode.NONODE);
+        assertThat(run(Create.ephemeral("/again", new byte[0], false, 0x51L, 1_000).withTime(11_002)).code())
+                .isEqualTo(ZkCode.SESSIONEXPIRED);
+        assertThat(run(new CloseSession(0x52L, 11_003)).isOk()).isTrue();
+        assertThat(run(new GetChildren("/")).children()).isEmpty();
+        for (int p = 0; p < P; p++) {
+            assertThat(ssmr.replica(p, 0).size()).as("partition %d", p).isEqualTo(1);
+        }
+    }
+
+    @Test
     @DisplayName("on one tree (the in-process backend) the same multi runs without an exchange")
     void onOneTree() {
         ZnodeTree tree = new ZnodeTree();

@@ -29,6 +29,19 @@ public interface CommandInvoker {
     CompletableFuture<ByteBuffer> invoke(ByteBuffer command);
 
     /**
+     * The stream {@code command} travels on through {@link #invoke}: the group set it is sent to.
+     * Submission order is kept within a stream and only there (commands to different group sets
+     * travel different rings of an atomic multicast, which may deliver them in either order), so a
+     * caller that must keep one connection's commands in order across streams waits for the
+     * commands in flight on one stream before it sends on another (the examples' ReadWriteGate).
+     * Never throws: a command the invoker cannot route is on the default stream (its invoke then
+     * fails). The default: every command on the default group's one stream.
+     */
+    default GroupSet stream(ByteBuffer command) {
+        return GroupSet.DEFAULT;
+    }
+
+    /**
      * Submits one command to the multicast groups {@code groups}: its destination and its stream.
      * Commands to one group set are executed in submission order, each exactly once; commands to
      * different sets are ordered only as the ordering protocol orders them (not by submission).

@@ -58,6 +58,22 @@ public final class PartitionedInvoker implements CommandInvoker, AutoCloseable {
         return partitions.size();
     }
 
+    /** The partitions the oracle chooses for {@code command} (the default group if it cannot route it). */
+    @Override
+    public GroupSet stream(ByteBuffer command) {
+        return streamOf(oracle, command);
+    }
+
+    /** {@code router}'s groups for {@code command}, or the default group if it throws or chooses none. */
+    static GroupSet streamOf(CommandRouter router, ByteBuffer command) {
+        try {
+            GroupSet groups = router.route(command.asReadOnlyBuffer());
+            return groups == null ? GroupSet.DEFAULT : groups;
+        } catch (RuntimeException e) {
+            return GroupSet.DEFAULT;
+        }
+    }
+
     /** Sends {@code command} to the partitions the oracle names. */
     @Override
     public CompletableFuture<ByteBuffer> invoke(ByteBuffer command) {

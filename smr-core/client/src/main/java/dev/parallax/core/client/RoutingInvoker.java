@@ -60,6 +60,12 @@ public final class RoutingInvoker implements CommandInvoker {
         return query ? delegate.query(groups, command) : delegate.invoke(groups, command);
     }
 
+    /** The groups the router chooses for {@code command} (the default group if it cannot route it). */
+    @Override
+    public GroupSet stream(ByteBuffer command) {
+        return PartitionedInvoker.streamOf(router, command);
+    }
+
     /** Sends {@code command} to {@code groups}, as the delegate does. */
     @Override
     public CompletableFuture<ByteBuffer> invoke(GroupSet groups, ByteBuffer command) {
