@@ -1,5 +1,6 @@
 package dev.parallax.examples.net;
 
+import dev.parallax.core.GroupSet;
 import dev.parallax.core.client.CommandInvoker;
 import io.netty.channel.EventLoop;
 
@@ -66,13 +67,18 @@ public final class ReadWriteGate {
     }
 
     /**
-     * A read-only command on the stream its invoker sends it on ({@link CommandInvoker#stream}; one
-     * stream for an invoker of one group): {@link #read(ByteBuffer, Object, Consumer)}.
+     * A read-only command: a query when the connection has nothing ordered in flight or held, else
+     * ordered on the stream its invoker sends it on ({@link #write(ByteBuffer, Consumer)}).
      *
      * @return whether it went as a query
      */
     public boolean read(ByteBuffer command, Consumer<Object> done) {
-        return read(command, invoker.stream(command), done);
+        if (orderedInFlight > 0 || !held.isEmpty()) {
+            write(command, done);
+            return false;
+        }
+        query(command, done);
+        return true;
     }
 
     /**
@@ -89,12 +95,16 @@ public final class ReadWriteGate {
             write(command, stream, done);
             return false;
         }
+        query(command, done);
+        return true;
+    }
+
+    private void query(ByteBuffer command, Consumer<Object> done) {
         queriesInFlight++;
         submit(() -> invoker.query(command), done, () -> {
             queriesInFlight--;
             release();
         });
-        return true;
     }
 
     /**
@@ -103,7 +113,9 @@ public final class ReadWriteGate {
      * over a store split by key keeps a connection's pipeline in order across groups.
      */
     public void write(ByteBuffer command, Consumer<Object> done) {
-        write(command, invoker.stream(command), done);
+        GroupSet stream = invoker.stream(command);
+        // routed once: the invoker sends to the groups it named (the default group: as it routes itself)
+        ordered(stream, () -> stream.isDefault() ? invoker.invoke(command) : invoker.invoke(stream, command), done);
     }
 
     /**

@@ -111,15 +111,17 @@ public final class ZnodeTree {
         if (owner != 0) {
             sessions.owns(owner, created);
         }
-        journal(() -> {
-            nodes.remove(created);
-            parent.children.remove(ZkPaths.name(created));
-            parent.cversion = cversion;
-            parent.pzxid = pzxid;
-            if (owner != 0) {
-                sessions.disowns(owner, created);
-            }
-        });
+        if (journal != null) { // no undo allocated outside a multi
+            journal.add(() -> {
+                nodes.remove(created);
+                parent.children.remove(ZkPaths.name(created));
+                parent.cversion = cversion;
+                parent.pzxid = pzxid;
+                if (owner != 0) {
+                    sessions.disowns(owner, created);
+                }
+            });
+        }
         return ZkReply.created(created, node.stat());
     }
 
@@ -159,14 +161,16 @@ public final class ZnodeTree {
         if (node.ephemeralOwner != 0) {
             sessions.disowns(node.ephemeralOwner, path);
         }
-        journal(() -> {
-            nodes.put(path, node);
-            parent.children.add(ZkPaths.name(path));
-            parent.pzxid = pzxid;
-            if (node.ephemeralOwner != 0) {
-                sessions.owns(node.ephemeralOwner, path);
-            }
-        });
+        if (journal != null) { // no undo allocated outside a multi
+            journal.add(() -> {
+                nodes.put(path, node);
+                parent.children.add(ZkPaths.name(path));
+                parent.pzxid = pzxid;
+                if (node.ephemeralOwner != 0) {
+                    sessions.owns(node.ephemeralOwner, path);
+                }
+            });
+        }
         return ZkReply.ok();
     }
 
@@ -202,12 +206,14 @@ public final class ZnodeTree {
         int oldVersion = node.version;
         long oldMzxid = node.mzxid;
         long oldMtime = node.mtime;
-        journal(() -> {
-            node.data = oldData;
-            node.version = oldVersion;
-            node.mzxid = oldMzxid;
-            node.mtime = oldMtime;
-        });
+        if (journal != null) { // no undo allocated outside a multi
+            journal.add(() -> {
+                node.data = oldData;
+                node.version = oldVersion;
+                node.mzxid = oldMzxid;
+                node.mtime = oldMtime;
+            });
+        }
         node.data = data.clone();
         node.version++;
         node.mzxid = zxid;
@@ -280,12 +286,6 @@ public final class ZnodeTree {
         journal = null;
         for (int i = undo.size() - 1; i >= 0; i--) {
             undo.get(i).run();
-        }
-    }
-
-    private void journal(Runnable undo) {
-        if (journal != null) {
-            journal.add(undo);
         }
     }
 

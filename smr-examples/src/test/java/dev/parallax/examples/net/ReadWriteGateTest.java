@@ -72,6 +72,11 @@ class ReadWriteGateTest {
             public dev.parallax.core.GroupSet stream(ByteBuffer command) {
                 return dev.parallax.core.GroupSet.of(text(command).endsWith("a") ? 0 : 1); // key a: group 0, others 1
             }
+
+            @Override
+            public CompletableFuture<ByteBuffer> invoke(dev.parallax.core.GroupSet groups, ByteBuffer command) {
+                return invoke(command); // sent to the groups the stream named: routed once
+            }
         };
         ReadWriteGate gate = new ReadWriteGate(loop, invoker);
         List<Object> done = new ArrayList<>();

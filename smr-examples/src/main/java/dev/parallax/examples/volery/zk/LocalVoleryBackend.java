@@ -105,18 +105,6 @@ public final class LocalVoleryBackend implements VoleryBackend {
         return watches.watchCount();
     }
 
-    /** The watch events queued for every front end (for tests). */
-    public synchronized String pendingEvents() {
-        StringBuilder out = new StringBuilder();
-        for (int f = 0; f < 256; f++) {
-            java.util.List<dev.parallax.examples.volery.WatchEvent> e = watches.peek(f, 0);
-            if (!e.isEmpty()) {
-                out.append(f).append('=').append(e);
-            }
-        }
-        return out.toString();
-    }
-
     /** The zxid of the last write (0 before any). */
     public synchronized long lastZxid() {
         return zxid;

@@ -1,6 +1,5 @@
 package dev.parallax.examples.volery.zk;
 
-import dev.parallax.core.GroupSet;
 import dev.parallax.core.client.CommandInvoker;
 import dev.parallax.core.client.PartitionedInvoker;
 import dev.parallax.examples.net.ReadWriteGate;
@@ -34,9 +33,9 @@ import java.util.function.Supplier;
  * flight. Reads that set a watch, writes and the watch hub's registrations are ordered.
  *
  * <p><b>FIFO across partitions.</b> A command's stream in the gate is its destination set, the
- * partitions {@link VoleryOracle} names for it (the {@code dests} the {@link PartitionedInvoker}
- * computes): commands to one set travel one client stream and one ring and pipeline, in order; a
- * command to another set (a setData of a path of partition 0 after one of partition 1, a setData
+ * partitions the invoker sends it to ({@link CommandInvoker#stream}: a {@link PartitionedInvoker}'s
+ * {@link VoleryOracle}): commands to one set travel one client stream and one ring and pipeline, in
+ * order; a command to another set (a setData of a path of partition 0 after one of partition 1, a setData
  * after a create, which goes to every partition over the global ring) would travel another ring and
  * could execute first, so it is held until the session's commands in flight are answered. The watch
  * hub's registrations (several commands) are barriers. Under S-SMR
@@ -52,7 +51,6 @@ public final class ReplicatedVoleryBackend implements VoleryBackend {
     private final CommandInvoker invoker;
     private final LongSupplier clockMillis;
     private final int partitions;
-    private final VoleryOracle oracle;
 
     /**
      * A backend over one partition.
@@ -79,7 +77,6 @@ public final class ReplicatedVoleryBackend implements VoleryBackend {
             throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
         }
         this.partitions = partitions;
-        this.oracle = new VoleryOracle(partitions);
     }
 
     /**
@@ -148,10 +145,8 @@ public final class ReplicatedVoleryBackend implements VoleryBackend {
         @Override
         public CompletableFuture<ZkReply> submit(VoleryCommand command) {
             ByteBuffer bytes;
-            GroupSet dests;
             try {
                 bytes = ByteBuffer.wrap(encode(command));
-                dests = oracle.route(command);
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
@@ -168,9 +163,9 @@ public final class ReplicatedVoleryBackend implements VoleryBackend {
                 }
             };
             if (command.isQuery()) {
-                reads.sent(gate.read(bytes, dests, done));
+                reads.sent(gate.read(bytes, done));
             } else {
-                gate.write(bytes, dests, done);
+                gate.write(bytes, done);
             }
             return reply;
         }

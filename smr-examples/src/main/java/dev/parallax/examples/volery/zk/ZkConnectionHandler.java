@@ -369,8 +369,10 @@ final class ZkConnectionHandler extends ChannelInboundHandlerAdapter {
                 slot.complete(failure != null ? failure(xid, failure)
                         : response != null ? response
                         : failure(xid, new IllegalStateException("the backend completed a request with no reply")));
-                // after the slot's write, which completing it has queued on the loop: a watch's first event follows the reply
-                ctx.executor().execute(() -> watches.replied(sessionId, xid));
+                if (watches.isArming(sessionId)) {
+                    // after the slot's write, which completing it has queued on the loop: a watch's first event follows the reply
+                    ctx.executor().execute(() -> watches.replied(sessionId, xid));
+                }
             });
         }
     }

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Keeps a watch's first event behind the reply of the read that set it. ZooKeeper answers a read
@@ -19,16 +20,22 @@ import java.util.Map;
  * ordered after the read (the watch did not exist before), so the reply may not show it: the read's
  * own wait for the events it may show ({@link ZkWatchHub#beforeReply}) never waits for a deferred one.
  *
- * <p>Threads: guarded by the hub's lock (every method is called under it). Never blocks.
+ * <p>Threads: guarded by the hub's lock (every method but {@link #holds} is called under it; that
+ * one reads a concurrent map, so that a reply of a session arming nothing costs no lock). Never blocks.
  */
 final class ZkWatchArming {
-    /** The reads arming a watch: session, then request xid, then path. */
-    private final Map<Long, Map<Integer, String>> arming = new HashMap<>();
+    /** The reads arming a watch: session, then request xid, then path (read without the lock by {@link #holds}). */
+    private final Map<Long, Map<Integer, String>> arming = new ConcurrentHashMap<>();
     private final Map<Long, List<WatchEvent>> deferred = new HashMap<>();
 
     /** Request {@code xid} of {@code session} sets a new watch on {@code path}. */
     void arming(long session, int xid, String path) {
         arming.computeIfAbsent(session, s -> new HashMap<>()).put(xid, path);
+    }
+
+    /** Whether a read of {@code session} is arming a watch now; any thread, no lock. */
+    boolean holds(long session) {
+        return arming.containsKey(session);
     }
 
     /** Whether {@code event} must wait for a reply; if so it is kept. */

@@ -235,6 +235,11 @@ final class ZkWatchHub {
         }
     }
 
+    /** Whether a read of {@code session} is arming a watch ({@link #replied} has work); any thread, no lock. */
+    boolean isArming(long session) {
+        return arming.holds(session);
+    }
+
     /** The reply to request {@code xid} of {@code session} is written: the events it held back go now. */
     void replied(long session, int xid) {
         List<WatchEvent> release;

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link ReplicatedVoleryBackend}'s lanes over two partitions keep ZooKeeper's FIFO order of a
- * session across partitions: a command's stream is its destination set ({@link VoleryOracle}, seed
+ * session across partitions: a command's stream is its destination set (the invoker's, here as a
+ * PartitionedInvoker's {@link VoleryOracle} names it, seed
  * 004 (S-SMR) §V-B), so commands to one set pipeline, and one to another set is sent only once the
  * session's commands in flight are answered (they would travel another ring and could execute after it).
  */
@@ -48,6 +49,17 @@ class ReplicatedVoleryBackendFifoTest {
         @Override
         public CompletableFuture<ByteBuffer> query(ByteBuffer query) {
             return record("query", query);
+        }
+
+        /** The destination set, as a {@code PartitionedInvoker} over {@link VoleryOracle} names it. */
+        @Override
+        public dev.parallax.core.GroupSet stream(ByteBuffer command) {
+            return new VoleryOracle(2).route(command);
+        }
+
+        @Override
+        public CompletableFuture<ByteBuffer> invoke(dev.parallax.core.GroupSet groups, ByteBuffer command) {
+            return record("ordered", command);
         }
 
         private CompletableFuture<ByteBuffer> record(String how, ByteBuffer bytes) {
