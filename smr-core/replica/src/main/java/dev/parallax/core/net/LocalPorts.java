@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -21,8 +24,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * exactly that). Below the range the kernel never assigns ports on its own.
  *
  * <p>Each JVM starts its scan at a random point, and remembers every port it returned, so it never
- * returns one twice; a set of endpoints built from successive calls is therefore distinct. Another
- * process may still bind a returned port first; callers bind promptly.
+ * returns one twice; a set of endpoints built from successive calls is therefore distinct. JVMs of
+ * one machine also reserve what they return from each other: a port is returned only once this JVM
+ * holds a lock on that port's byte of a shared file in the temporary directory (a POSIX record lock,
+ * released when the JVM exits), so two test JVMs running side by side never hand out one port
+ * between one's probe and its bind (CI saw that too). Another program may still bind a returned
+ * port first; callers bind promptly. Without the shared file (no temporary directory) ports are
+ * reserved within the JVM only.
  *
  * <p>Thread-safe; each call blocks only for the probe socket's open/close.
  */
@@ -32,6 +40,8 @@ public final class LocalPorts {
     private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
     private static final int HIGHEST = ephemeralLow() - 1;
     private static int cursor = LOWEST + ThreadLocalRandom.current().nextInt(HIGHEST - LOWEST + 1);
+    /** The machine-wide reservations: one byte per port; held open for the JVM's life, or null. */
+    private static final FileChannel RESERVATIONS = openReservations();
 
     private LocalPorts() {
     }
@@ -47,7 +57,7 @@ public final class LocalPorts {
         for (int probe = 0; probe < span; probe++) {
             int port = cursor;
             cursor = cursor == HIGHEST ? LOWEST : cursor + 1;
-            if (!HANDED_OUT.contains(port) && bindable(port)) {
+            if (!HANDED_OUT.contains(port) && reserved(port) && bindable(port)) {
                 HANDED_OUT.add(port);
                 return port;
             }
@@ -67,6 +77,27 @@ public final class LocalPorts {
     /** The highest port {@link #next()} may return. */
     static int highest() {
         return HIGHEST;
+    }
+
+    /** Whether this JVM now holds port {@code port}'s reservation (no other JVM of the machine does). */
+    private static boolean reserved(int port) {
+        if (RESERVATIONS == null) {
+            return true;
+        }
+        try {
+            return RESERVATIONS.tryLock(port, 1, false) != null; // kept until the JVM exits
+        } catch (IOException | OverlappingFileLockException e) {
+            return false;
+        }
+    }
+
+    private static FileChannel openReservations() {
+        try {
+            return FileChannel.open(Path.of(System.getProperty("java.io.tmpdir"), "parallax-local-ports.lock"),
+                    StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     private static boolean bindable(int port) {

@@ -31,6 +31,19 @@ class LocalPortsTest {
     }
 
     @Test
+    void aReturnedPortIsReservedMachineWideUntilTheJvmExits() throws Exception {
+        int port = LocalPorts.next();
+        java.nio.file.Path file = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "parallax-local-ports.lock");
+        try (java.nio.channels.FileChannel other = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            // this JVM holds the port's byte: another holder (here another channel, in another JVM
+            // a failed tryLock) cannot take it
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> other.tryLock(port, 1, false))
+                    .isInstanceOf(java.nio.channels.OverlappingFileLockException.class);
+        }
+    }
+
+    @Test
     void endpointsParseAsDistinctMembers() {
         ClusterMembers members = ClusterMembers.parse(LocalPorts.endpoints(5));
         assertThat(members.size()).isEqualTo(5);
