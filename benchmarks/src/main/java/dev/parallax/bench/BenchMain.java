@@ -10,6 +10,7 @@ import dev.parallax.bench.load.SweepPlan;
 import dev.parallax.bench.load.SweepPoint;
 import dev.parallax.bench.load.SweepResult;
 import dev.parallax.bench.report.Charts;
+import dev.parallax.bench.report.SweepCurve;
 import dev.parallax.bench.report.ComparisonMarkdown;
 import dev.parallax.bench.report.ComparisonTable;
 import dev.parallax.bench.report.SystemOutcome;
@@ -150,6 +151,17 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--keep", description = "Keep the servers' files (logs, data) after a successful run.")
     boolean keep;
 
+    @Option(names = "--chart", description = "Redraw comparison charts from saved sweeps instead of measuring: NAME=FILE "
+            + "(repeatable; FILE a sweep's .csv or .json from --sweep or --compare), written to --out as "
+            + "<--chart-stem>-p50.png and -p99.png.")
+    LinkedHashMap<String, Path> chart;
+
+    @Option(names = "--chart-title", defaultValue = "latency vs throughput", description = "Title of --chart's charts (default ${DEFAULT-VALUE}).")
+    String chartTitle;
+
+    @Option(names = "--chart-stem", defaultValue = "compare", description = "File name stem of --chart's charts (default ${DEFAULT-VALUE}).")
+    String chartStem;
+
     @Option(names = "--out", defaultValue = "bench-results", description = "Directory for JSON/CSV/PNG results (default ${DEFAULT-VALUE}).")
     Path out;
 
@@ -182,6 +194,15 @@ public final class BenchMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (chart != null) {
+            List<SweepCurve> curves = new ArrayList<>();
+            for (Map.Entry<String, Path> e : chart.entrySet()) {
+                curves.add(SweepCurve.read(e.getKey(), e.getValue()));
+            }
+            Charts.comparisonCurves(chartTitle, curves, out, chartStem);
+            System.out.println("charts " + out.resolve(chartStem + "-p50.png") + ", " + out.resolve(chartStem + "-p99.png"));
+            return 0;
+        }
         if (!(zkGlobal >= 0 && zkGlobal <= 100)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--zk-global must be a percentage, 0..100, not " + zkGlobal);
         }
@@ -371,8 +392,7 @@ public final class BenchMain implements Callable<Integer> {
             List<SweepResult> swept = outcomes.stream().flatMap(o -> o.result().stream()).toList();
             if (!swept.isEmpty()) {
                 Charts.comparison(String.format(Locale.ROOT, "latency vs throughput, %d connections, %d B commands",
-                        connections, bytes), swept, out.resolve(String.format(Locale.ROOT, "compare-c%d-%dB-latency.png",
-                        connections, bytes)));
+                        connections, bytes), swept, out, String.format(Locale.ROOT, "compare-c%d-%dB", connections, bytes));
             }
         }
         LoadSpec base = spec(sizes.get(0), 1);

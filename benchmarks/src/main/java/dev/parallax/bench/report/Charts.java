@@ -1,7 +1,6 @@
 package dev.parallax.bench.report;
 
 import dev.parallax.bench.load.BenchResult;
-import dev.parallax.bench.load.SweepPoint;
 import dev.parallax.bench.load.SweepResult;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -29,8 +28,6 @@ import javax.imageio.ImageIO;
 public final class Charts {
     private static final int WIDTH = 1000;
     private static final int HEIGHT = 600;
-    /** Latencies are drawn on a log axis, which cannot show 0: sub-microsecond values are shown as this. */
-    private static final double MIN_MS = 0.001;
     private static final Color[] PALETTE = {
             new Color(31, 119, 180), new Color(255, 127, 14), new Color(44, 160, 44), new Color(214, 39, 40),
             new Color(148, 103, 189), new Color(140, 86, 75), new Color(227, 119, 194), new Color(127, 127, 127),
@@ -86,16 +83,35 @@ public final class Charts {
         write(chart, file);
     }
 
-    /** Every sweep's p99 (solid) and p50 (dashed) against throughput on one chart, to {@code file}. */
-    public static void comparison(String title, List<SweepResult> sweeps, Path file) throws IOException {
-        XYChart chart = latencyChart(title);
-        for (int i = 0; i < sweeps.size(); i++) {
-            SweepResult s = sweeps.get(i);
-            addCurves(chart, s, PALETTE[i % PALETTE.length], s.system() + " ");
+    /**
+     * The comparison of {@code sweeps} as two charts, {@code <stem>-p50.png} and
+     * {@code <stem>-p99.png} in {@code dir}: one latency percentile per chart against throughput,
+     * both axes logarithmic (the peers span three orders of magnitude of throughput), one line per
+     * system, the legend outside the plot.
+     */
+    public static void comparison(String title, List<SweepResult> sweeps, Path dir, String stem) throws IOException {
+        List<SweepCurve> curves = sweeps.stream().map(SweepCurve::of).toList();
+        comparisonCurves(title, curves, dir, stem);
+    }
+
+    /** {@link #comparison} of curves read back from saved results ({@link SweepCurve#read}). */
+    public static void comparisonCurves(String title, List<SweepCurve> curves, Path dir, String stem) throws IOException {
+        for (boolean p99 : new boolean[] {false, true}) {
+            String percentile = p99 ? "p99" : "p50";
+            XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title + ": " + percentile)
+                    .xAxisTitle("throughput (ops/s, log)").yAxisTitle(percentile + " latency (ms, log)").build();
+            style(chart);
+            chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(true);
+            chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE).setLegendLayout(Styler.LegendLayout.Vertical);
+            for (int i = 0; i < curves.size(); i++) {
+                SweepCurve c = curves.get(i);
+                Color color = PALETTE[i % PALETTE.length];
+                XYSeries line = chart.addSeries(c.system(), c.throughput(), p99 ? c.p99Ms() : c.p50Ms());
+                line.setLineColor(color).setLineStyle(SOLID);
+                line.setMarker(SeriesMarkers.CIRCLE).setMarkerColor(color);
+            }
+            write(chart, dir.resolve(stem + "-" + percentile + ".png"));
         }
-        // Two series per system: a bottom legend would run off the image; one column on the right fits.
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE).setLegendLayout(Styler.LegendLayout.Vertical);
-        write(chart, file);
     }
 
     private static XYChart latencyChart(String title) {
@@ -108,20 +124,11 @@ public final class Charts {
     }
 
     private static void addCurves(XYChart chart, SweepResult s, Color color, String prefix) {
-        List<SweepPoint> points = s.points();
-        double[] x = new double[points.size()];
-        double[] p50 = new double[points.size()];
-        double[] p99 = new double[points.size()];
-        for (int i = 0; i < points.size(); i++) {
-            SweepPoint p = points.get(i);
-            x[i] = p.throughput();
-            p50[i] = Math.max(MIN_MS, p.p50Us() / 1e3);
-            p99[i] = Math.max(MIN_MS, p.p99Us() / 1e3);
-        }
-        XYSeries hi = chart.addSeries(prefix + "p99", x, p99);
+        SweepCurve c = SweepCurve.of(s);
+        XYSeries hi = chart.addSeries(prefix + "p99", c.throughput(), c.p99Ms());
         hi.setLineColor(color).setLineStyle(SOLID);
         hi.setMarker(SeriesMarkers.CIRCLE).setMarkerColor(color);
-        XYSeries mid = chart.addSeries(prefix + "p50", x, p50);
+        XYSeries mid = chart.addSeries(prefix + "p50", c.throughput(), c.p50Ms());
         mid.setLineColor(color).setLineStyle(DASHED);
         mid.setMarker(SeriesMarkers.SQUARE).setMarkerColor(color);
     }

@@ -53,11 +53,22 @@ class ChartsTest {
             SweepResult a = new Sweep(conns, Map.of()).run("in-process-a", base, plan, quiet);
             SweepResult b = new Sweep(conns, Map.of()).run("in-process-b", base, plan, quiet);
             Charts.latencyCurve(a, dir.resolve("charts/a-latency.png"));
-            Charts.comparison("two in-process stores", List.of(a, b), dir.resolve("compare.png"));
+            Charts.comparison("two in-process stores", List.of(a, b), dir, "compare");
+            Files.writeString(dir.resolve("a.csv"), dev.parallax.bench.load.ResultWriter.csv(a));
+            Files.writeString(dir.resolve("b.json"), dev.parallax.bench.load.ResultWriter.json(b, Map.of()));
+            SweepCurve readA = SweepCurve.read("a", dir.resolve("a.csv"));
+            SweepCurve readB = SweepCurve.read("b", dir.resolve("b.json"));
+            assertThat(readA.throughput()).hasSize(a.points().size());
+            assertThat(readA.p99Ms()[0]).isEqualTo(Math.max(0.001, a.points().get(0).p99Us() / 1e3));
+            assertThat(readB.p50Ms()).hasSize(b.points().size());
+            Charts.comparisonCurves("read back", List.of(readA, readB), dir, "redrawn");
         }
         assertThat(System.getProperty("java.awt.headless")).isEqualTo("true");
         assertPng(dir.resolve("run-timeline.png"));
         assertPng(dir.resolve("charts/a-latency.png"));
-        assertPng(dir.resolve("compare.png"));
+        assertPng(dir.resolve("compare-p50.png"));
+        assertPng(dir.resolve("compare-p99.png"));
+        assertPng(dir.resolve("redrawn-p50.png"));
+        assertPng(dir.resolve("redrawn-p99.png"));
     }
 }
