@@ -53,7 +53,8 @@ final class ClusterMembership implements NetworkFaults.Replicas {
      * @param decidedAt when the replacement was decided
      * @param stoppedAt when the old replica had stopped and its data directory was deleted
      */
-    record Replacement(int oldId, int newId, long startedAt, long readyAt, long addedAt, long decidedAt, long stoppedAt) {
+    record Replacement(int oldId, int newId, long startedAt, long readyAt, long addedAt, long decidedAt, long inEffectAt,
+                       long executedAt, long stoppedAt) {
         /** From the launch of the new replica to the decision that made it a voter: its catch-up. */
         Duration catchUp() {
             return Duration.ofNanos(decidedAt - startedAt);
@@ -216,10 +217,12 @@ final class ClusterMembership implements NetworkFaults.Replicas {
             voters.clear();
             voters.addAll(after);
             awaitInEffect(deadline);
+            long inEffectAt = System.nanoTime();
             awaitExecuted(deadline);
+            long executedAt = System.nanoTime();
             stop(oldId);
             DemoCommand.deleteRecursively(dataDir.resolve("replica-" + oldId));
-            return new Replacement(oldId, newId, startedAt, readyAt, addedAt, decidedAt, System.nanoTime());
+            return new Replacement(oldId, newId, startedAt, readyAt, addedAt, decidedAt, inEffectAt, executedAt, System.nanoTime());
         } catch (IOException e) {
             resync();
             throw e;

@@ -72,9 +72,10 @@ final class MembershipNemesis implements NetworkFaults.Nemesis {
                 ClusterMembership.Replacement r = members.replace(old);
                 replacements++;
                 out.printf("  %6.1f s  replaced voter %d by replica %d (started, caught up and voting in %d ms: process ready"
-                                + " at %d ms, learner at %d ms); voters %s%n", elapsed.getAsDouble(), old, r.newId(),
-                        r.catchUp().toMillis(), TimeUnit.NANOSECONDS.toMillis(r.readyAt() - r.startedAt()),
-                        TimeUnit.NANOSECONDS.toMillis(r.addedAt() - r.startedAt()), Arrays.toString(members.voters()));
+                                + " at %d ms, learner at %d ms; in effect at every voter at %d ms, executed at %d ms, old"
+                                + " replica stopped at %d ms); voters %s%n", elapsed.getAsDouble(), old, r.newId(),
+                        r.catchUp().toMillis(), since(r, r.readyAt()), since(r, r.addedAt()), since(r, r.inEffectAt()),
+                        since(r, r.executedAt()), since(r, r.stoppedAt()), Arrays.toString(members.voters()));
             } catch (IOException e) {
                 failed++;
                 out.printf("  %6.1f s  FAILED to replace voter %d: %s%n", elapsed.getAsDouble(), old, e.getMessage());
@@ -96,6 +97,10 @@ final class MembershipNemesis implements NetworkFaults.Nemesis {
             failed++;
             out.printf("  %6.1f s  FAILED to hand leadership to replica %d: %s%n", elapsed.getAsDouble(), to, e.getMessage());
         }
+    }
+
+    private static long since(ClusterMembership.Replacement r, long at) {
+        return TimeUnit.NANOSECONDS.toMillis(at - r.startedAt());
     }
 
     int replacements() {
