@@ -42,7 +42,8 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -x "$out/opt/jav
   echo "$want" > "$stamp"
 fi
 
-mkdir -p "$out/opt/parallax" "$out/etc" "$out/tmp" "$out/var/lib/parallax"
+# /proc and /dev: mount points (a container runtime mounts them).
+mkdir -p "$out/opt/parallax" "$out/etc" "$out/tmp" "$out/var/lib/parallax" "$out/proc" "$out/dev"
 grep -v '^#' "$flags" | sed '/^[[:space:]]*$/d' > "$out/opt/parallax/jvm.args"
 printf 'root:x:0:0:root:/root:/sbin/nologin\nparallax:x:10001:10001:parallax:/var/lib/parallax:/sbin/nologin\n' > "$out/etc/passwd"
 printf 'root:x:0:\nparallax:x:10001:\n' > "$out/etc/group"
