@@ -61,10 +61,10 @@ class ComposeIT {
         Path volery = home.resolve("compose/volery");
         try {
             Dist.run(RUN, volery, Map.of(), with(compose, "up", "-d")).ok("volery: compose up");
-            String zkcli = home.resolve("bin/parallax") + " zkcli -server 127.0.0.1:2181 ls /";
-            Await.until("zkCli lists / through Volery", Duration.ofSeconds(90),
-                    () -> quietly("sh", "-c", "JAVA_HOME=" + System.getProperty("java.home") + " " + zkcli)
-                            .contains("[zookeeper"));
+            String zkcli = "JAVA_HOME=" + System.getProperty("java.home") + " " + home.resolve("bin/parallax")
+                    + " zkcli -server 127.0.0.1:2181 ";
+            Await.until("zkCli creates /compose through Volery and lists it", Duration.ofSeconds(90),
+                    () -> quietly("sh", "-c", zkcli + "create /compose x; " + zkcli + "ls /").contains("[compose"));
         } finally {
             Dist.run(RUN, volery, Map.of(), with(compose, "down"));
         }
