@@ -12,12 +12,16 @@ import picocli.CommandLine.Command;
  * S-SMR, until Ctrl-C), {@code zkcli} (ZooKeeper's zkCli against its front ends) and {@code admin}
  * (status, members, snapshots and membership changes of a running cluster, {@link AdminCommand}). Run as {@code ./parallax <command> --help}
  * from the repository root; {@code ./parallax bench} (the load generator) lives in the benchmarks
- * module.
+ * module, and {@code ./parallax testbed} is a shell script; the usage's footer lists both. Used from one
+ * thread; {@link #main} blocks until the command ends.
  */
 @Command(name = "parallax", mixinStandardHelpOptions = true, version = "parallax 0.1.0",
         description = "High-throughput state machine replication: run replicas, a KV client, a demo cluster "
                 + "(leader killed and restarted), a chaos run, or a local Volery (ZooKeeper API) cluster with zkCli; "
                 + "admin operates a running cluster.",
+        footerHeading = "%nCommands of the parallax launcher script (not of this jar):%n",
+        footer = {"  bench     The load generator: runs, sweeps, --compare (source checkout only).",
+                "  testbed   Hosts in network namespaces (root): up [--hosts N] | down | status."},
         subcommands = {ReplicaCommand.class, KvCommandLine.class, DemoCommand.class, ChaosCommand.class, CertsCommand.class,
                 KeysCommand.class, VoleryClusterCommand.class, ZkCliCommand.class, AdminCommand.class})
 public final class ParallaxCli implements Runnable {

@@ -18,7 +18,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The real Redis tools (redis-cli, redis-benchmark from Debian's redis-tools) for tests of the RESP
- * front end. A missing tool fails the test: CI installs them ({@code scripts/ensure-tools.sh}), so a
+ * front end. A missing tool fails the test: the build installs them where it can
+ * ({@code scripts/ensure-test-tools.sh}, run before the tests), so a
  * silent skip would hide that the front end went untested. Only with
  * {@code -Dparallax.redisTools=optional} (or {@code PARALLAX_REDIS_TOOLS=optional}) is the test
  * skipped instead.
@@ -56,7 +57,8 @@ final class RedisTools {
         if (onPath(tool)) {
             return;
         }
-        String why = tool + " is not on the PATH; install redis-tools (scripts/ensure-tools.sh does)";
+        String why = tool + " is not on the PATH; install redis-tools (scripts/ensure-test-tools.sh, which the build"
+                + " runs, installs it as root or with password-less sudo)";
         if ("optional".equalsIgnoreCase(mode)) {
             Assumptions.abort(why + " (skipped: " + MODE_PROPERTY + "=optional)");
         }
