@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
                 + "(leader killed and restarted), a chaos run, or a local Volery (ZooKeeper API) cluster with zkCli; "
                 + "admin operates a running cluster.",
         subcommands = {ReplicaCommand.class, KvCommandLine.class, DemoCommand.class, ChaosCommand.class, CertsCommand.class,
-                KeysCommand.class, VoleryClusterCommand.class, ZkCliCommand.class, AdminCommand.class})
+                KeysCommand.class, VoleryClusterCommand.class, ZkCliCommand.class, AdminCommand.class, ClusterCommand.class})
 public final class ParallaxCli implements Runnable {
 
     /**
