@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
  * 127.0.0.1 through {@link ProcessCluster}, each with a Redis (RESP) front end, a metrics endpoint
  * and durable state under {@code D/data}. It waits until every replica printed READY and one leads,
  * then prints one line per replica (pid, client port, Redis port, metrics URL) and the exact
- * {@code redis-cli} and {@code curl} commands to try. It runs until Ctrl-C (SIGTERM), which stops
+ * {@code redis-cli}, {@code curl} and {@code parallax admin} commands to try. It runs until Ctrl-C (SIGTERM), which stops
  * the replicas ({@link LocalClusterRun}).
  *
  * <p>Exit code 2, with the message on standard error and nothing started, on bad input (N out of
@@ -148,7 +148,8 @@ final class ClusterCommand implements Callable<Integer> {
 
     /**
      * What a newcomer needs: a line per replica (pid, ports, metrics URL, which one leads) and the
-     * commands to try: redis-cli against the first replica, curl of its metrics.
+     * commands to try: redis-cli against the first replica, curl of its metrics, the cluster's
+     * status through {@code parallax admin}, and the kill of the leader.
      */
     static String describe(ProcessCluster cluster, int leader) {
         StringBuilder s = new StringBuilder();
@@ -163,6 +164,12 @@ final class ClusterCommand implements Callable<Integer> {
         s.append("Try it (any replica serves reads and writes):").append(System.lineSeparator());
         s.append("  redis-cli ").append(tls).append("-p ").append(redis.member(0).port()).append(System.lineSeparator());
         s.append("  curl -s ").append(cluster.metricsUri(0, "/metrics")).append(System.lineSeparator());
+        java.util.StringJoiner metrics = new java.util.StringJoiner(",");
+        for (int i = 0; i < cluster.size(); i++) {
+            metrics.add(i + "=" + cluster.host(i) + ":" + cluster.metricsPort(i));
+        }
+        s.append("  ./parallax admin --config ").append(cluster.configFile().toAbsolutePath()).append(" --metrics ")
+                .append(metrics).append(" status").append(System.lineSeparator());
         s.append("  kill ").append(cluster.pid(leader >= 0 ? leader : 0))
                 .append("   # stop a replica; the others go on").append(System.lineSeparator());
         return s.toString();

@@ -93,7 +93,8 @@ class ClusterCommandTest {
                 metrics.add(m.group(4));
             }
             assertThat(redisPorts).as(text).hasSize(3);
-            assertThat(text).contains("redis-cli -p " + redisPorts.get(0)).contains("curl -s " + metrics.get(0));
+            assertThat(text).contains("redis-cli -p " + redisPorts.get(0)).contains("curl -s " + metrics.get(0))
+                    .contains("./parallax admin --config " + work.resolve("cluster.properties").toAbsolutePath() + " --metrics 0=");
 
             assertThat(redisCli(redisPorts.get(0), "SET", "greeting", "hello")).isEqualTo("OK");
             assertThat(redisCli(redisPorts.get(1), "INCR", "visits")).isEqualTo("1");
