@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
         footer = {"  bench     The load generator: runs, sweeps, --compare (source checkout only).",
                 "  testbed   Hosts in network namespaces (root): up [--hosts N] | down | status."},
         subcommands = {ReplicaCommand.class, KvCommandLine.class, DemoCommand.class, ChaosCommand.class, CertsCommand.class,
-                KeysCommand.class, VoleryClusterCommand.class, ZkCliCommand.class, AdminCommand.class})
+                KeysCommand.class, VoleryClusterCommand.class, ZkCliCommand.class, AdminCommand.class, ClusterCommand.class})
 public final class ParallaxCli implements Runnable {
 
     /**

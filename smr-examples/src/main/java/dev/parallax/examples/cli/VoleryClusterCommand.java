@@ -6,15 +6,11 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * {@code parallax volery [--partitions P] [--dir D] [--ordering-kind u-ring|m-ring]}: a local
@@ -111,22 +107,13 @@ final class VoleryClusterCommand implements Callable<Integer> {
         ProcessCluster cluster;
         try {
             settings(Path.of(".")); // the options first: a refused run leaves no directory behind
-            work = workDirectory();
+            work = LocalClusterRun.workDirectory(dir, "parallax-volery-");
             cluster = cluster(work);
         } catch (IllegalArgumentException e) {
             err.println(e.getMessage());
             return 2;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            stopping.set(true); // before the replicas stop: watch() reports none of them
-            cluster.close();
-            if (temporary) {
-                deleteQuietly(work);
-            }
-            stopped.countDown();
-        }, "volery-shutdown"));
+        LocalClusterRun run = LocalClusterRun.open(cluster, work, temporary, "volery");
         long t0 = System.nanoTime();
         ClusterFile file = cluster.clusterFile();
         out.printf("Volery: %d partition%s x %d replica processes on 127.0.0.1 (multi-ring, %s rings, s-smr); work directory %s%n",
@@ -141,7 +128,7 @@ final class VoleryClusterCommand implements Callable<Integer> {
         out.print(describe(file));
         out.println("Ctrl-C stops the replicas.");
         out.flush();
-        watch(cluster, stopped, stopping);
+        run.watch(err);
         return 0;
     }
 
@@ -164,45 +151,5 @@ final class VoleryClusterCommand implements Callable<Integer> {
         s.append("  then: create /app hello | ls / | get /app | set /app again | stat /app | delete /app").append(System.lineSeparator());
         s.append("  one command and exit: ./parallax zkcli -server ").append(all).append(" ls /").append(System.lineSeparator());
         return s.toString();
-    }
-
-    private Path workDirectory() throws IOException {
-        if (dir == null) {
-            return Files.createTempDirectory("parallax-volery-");
-        }
-        if (Files.exists(dir)) {
-            if (!Files.isDirectory(dir)) {
-                throw new IllegalArgumentException("--dir " + dir + " is not a directory");
-            }
-            try (Stream<Path> entries = Files.list(dir)) {
-                if (entries.findAny().isPresent()) {
-                    throw new IllegalArgumentException("--dir " + dir + " is not empty: give a new or empty directory "
-                            + "(each run writes a new cluster file, with new ports)");
-                }
-            }
-        }
-        return Files.createDirectories(dir);
-    }
-
-    /** Until the JVM shuts down: reports each replica that exits (its log names why). */
-    private void watch(ProcessCluster cluster, CountDownLatch stopped, java.util.concurrent.atomic.AtomicBoolean stopping)
-            throws InterruptedException {
-        boolean[] reported = new boolean[cluster.size()];
-        while (!stopped.await(1, TimeUnit.SECONDS)) {
-            for (int i = 0; i < cluster.size(); i++) {
-                if (!reported[i] && !stopping.get() && !cluster.isAlive(i)) {
-                    reported[i] = true;
-                    err.println("replica " + i + " exited; see " + cluster.log(i));
-                }
-            }
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | RuntimeException e) {
-            // Best effort on the way out: a temporary directory left behind is harmless.
-        }
     }
 }

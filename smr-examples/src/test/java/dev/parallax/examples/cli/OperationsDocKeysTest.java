@@ -69,7 +69,7 @@ class OperationsDocKeysTest {
                 .containsExactlyInAnyOrderElementsOf(cli);
     }
 
-    private static Path repositoryRoot() {
+    static Path repositoryRoot() {
         Path p = Path.of("").toAbsolutePath();
         while (p != null && !Files.isDirectory(p.resolve("docs"))) {
             p = p.getParent();
