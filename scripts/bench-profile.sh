@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Profiles one ./parallax bench run of parallax-none: a JFR recording and a GC log per replica, and
 # perf counters (system calls by kind, context switches, page faults) of the leader (replica 0) and
-# of replica 1 over 5 s of the measured period. The figures of docs/benchmarks.md, "Where the time
+# of replica 1 over 5 s of the measured period. The figures of docs/results/history.md, "Where the time
 # goes", come from runs of this script.
 #
 # usage: scripts/bench-profile.sh OUT CONNECTIONS OUTSTANDING [key=value,... cluster settings]

@@ -262,7 +262,7 @@ public final class ParallaxSystem implements BenchSystem {
     /**
      * {@code parallax-mring-spec}: {@code parallax-mring-none} with speculative execution
      * ({@code mring.speculation=on}, seed 003 (Marandi thesis) §4.2.1): the KV store runs each command
-     * on its Phase 2A position and answers once it is decided (docs/benchmarks.md, "Speculative
+     * on its Phase 2A position and answers once it is decided (docs/results/history.md, "Speculative
      * execution on M-Ring").
      */
     public static ParallaxSystem mRingSpeculation() {

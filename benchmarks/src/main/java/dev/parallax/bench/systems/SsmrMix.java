@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The read-mostly multi-partition mixes of the S-SMR caching measurement (seed 004 (S-SMR) §IV-C;
- * docs/benchmarks.md "S-SMR caching"): an invoker that ignores the load generator's command and sends
+ * docs/results/history.md "S-SMR caching"): an invoker that ignores the load generator's command and sends
  * its own, {@value #READ_PERCENT}% reads that involve every partition and the rest single-partition
  * writes, over a small hot set of variables per connection ({@value #KEYS}), so that reads find
  * their variables cached unless a write changed them since.

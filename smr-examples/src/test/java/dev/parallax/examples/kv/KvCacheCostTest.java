@@ -13,7 +13,7 @@ import java.util.SplittableRandom;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The in-process cost of S-SMR caching (seed 004 (S-SMR) §IV-C; docs/benchmarks.md "S-SMR caching"):
+ * The in-process cost of S-SMR caching (seed 004 (S-SMR) §IV-C; docs/results/history.md "S-SMR caching"):
  * the key-value store over 2 partitions × 3 replicas through the real drivers in one thread
  * ({@link DriverSsmr}), 90% MGET of one key per partition and 10% SET over 32 keys per partition,
  * caching off and on, four alternating rounds; prints the executor time per command (all six

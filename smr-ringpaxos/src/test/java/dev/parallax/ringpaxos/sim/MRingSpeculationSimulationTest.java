@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * speculatively, before its decision) must make some seed fail.
  *
  * <p>Seeds: a twentieth of {@code -Dsim.seeds} for n=3 and half that for n=3 with snapshots and for
- * n=5 (50, 25 and 25 in the default run, a few seconds; {@code -Dsim.seeds=N} under {@code surefire:test@simulations} for more), at
+ * n=5 (50, 25 and 25 in the default run, a few seconds; {@code -Dsim.seeds=N} in smr-ringpaxos/sim for more), at
  * least 4 and 2; {@code -Dsim.seed=S} replays one.
  */
 @dev.parallax.core.testkit.DeterministicSimulation

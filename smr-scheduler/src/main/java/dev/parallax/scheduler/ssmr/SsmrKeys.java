@@ -13,7 +13,7 @@ import java.util.List;
  * {@link CachedExchange}). A {@link java.util.ServiceLoader} service; stateless and thread-safe.
  */
 public final class SsmrKeys implements KeyTableProvider {
-    /** {@code ssmr.cache}: on or off (the default, see docs/benchmarks.md "S-SMR caching"). */
+    /** {@code ssmr.cache}: on or off (the default, see docs/results/history.md "S-SMR caching"). */
     public static final ConfigKey<String> CACHE = ConfigKey.choice("ssmr.cache", "off",
             "S-SMR conservative caching (seed 004 §IV-C): a partition caches the variables other partitions sent it "
                     + "and their owners answer 'current' instead of the value; only for services that offer per-variable "
