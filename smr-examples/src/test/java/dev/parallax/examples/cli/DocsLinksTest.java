@@ -15,8 +15,8 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The Markdown pages a reader follows: every relative link in README.md and docs/**.md names a file
- * or directory that exists (anchors are not checked), and no page under docs/ points readers at
+ * The Markdown pages a reader follows: every relative link in the top-level pages and docs/**.md names a file
+ * or directory that exists (anchors are not checked), and no page points readers at
  * tracker numbers or design notes that are not in the repository. Reads files only.
  */
 class DocsLinksTest {
@@ -31,7 +31,9 @@ class DocsLinksTest {
 
     private static List<Path> pages(Path root) throws IOException {
         List<Path> pages = new ArrayList<>();
-        pages.add(root.resolve("README.md"));
+        for (String top : List.of("README.md", "CHANGELOG.md", "CONTRIBUTING.md", "SECURITY.md")) {
+            pages.add(root.resolve(top));
+        }
         try (Stream<Path> walk = Files.walk(root.resolve("docs"))) {
             walk.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
         }
@@ -57,7 +59,7 @@ class DocsLinksTest {
     }
 
     @Test
-    @DisplayName("every relative link in README.md and docs/**.md names an existing file or directory")
+    @DisplayName("every relative link in the top-level pages and docs/**.md names an existing file or directory")
     void relativeLinksResolve() throws IOException {
         Path root = OperationsDocKeysTest.repositoryRoot();
         List<String> broken = new ArrayList<>();
@@ -81,14 +83,11 @@ class DocsLinksTest {
     }
 
     @Test
-    @DisplayName("no page under docs/ mentions a tracker number or a design note outside the repository")
+    @DisplayName("no page (README, CHANGELOG, CONTRIBUTING, SECURITY, docs/) mentions a tracker number or a design note outside the repository")
     void noTrackerOrDesignNoteReferences() throws IOException {
         Path root = OperationsDocKeysTest.repositoryRoot();
         List<String> found = new ArrayList<>();
         for (Path page : pages(root)) {
-            if (!page.startsWith(root.resolve("docs"))) {
-                continue;
-            }
             List<String> lines = Files.readAllLines(page);
             for (int i = 0; i < lines.size(); i++) {
                 Matcher m = FORBIDDEN.matcher(lines.get(i));
