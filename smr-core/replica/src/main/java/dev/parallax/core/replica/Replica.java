@@ -152,6 +152,7 @@ public final class Replica implements AutoCloseable {
         ReplyRouter router = new ReplyRouter(new ClientLatency(registry, config.id(), clock));
         CommitSampler commits = new CommitSampler(registry, config.id(), ordering.name(), clock);
         ReplicaMeters.hasLeader(registry, config.id(), () -> broadcast.leaderKnown());
+        ReplicaMeters.executed(registry, config.id(), this::executedBelow);
         SnapshotStore store = config.dataDirectory().map(d -> new SnapshotStore(d.resolve("snapshots"))).orElse(null);
         serviceManager = new ServiceManager(sessions, executor, perWorker, router, registry, config.id(), stateMachine, store,
                 snapshotEvery, config.snapshotLogBytes());

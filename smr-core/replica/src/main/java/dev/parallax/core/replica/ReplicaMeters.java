@@ -11,8 +11,9 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Meters the {@link Replica} registers itself: whether it knows a leader
- * ({@code parallax.replica.has.leader}) and how long the forces of its durable logs take
- * ({@code parallax.log.fsync}). Stateless; registering is thread-safe.
+ * ({@code parallax.replica.has.leader}), how far it executed ({@code parallax.replica.executed})
+ * and how long the forces of its durable logs take ({@code parallax.log.fsync}). Stateless;
+ * registering is thread-safe.
  */
 final class ReplicaMeters {
     private ReplicaMeters() {
@@ -27,6 +28,18 @@ final class ReplicaMeters {
         Gauge.builder("parallax.replica.has.leader", known, k -> k.getAsBoolean() ? 1 : 0)
                 .description("1 while this replica knows who leads its ordering (with several streams: every stream it runs "
                         + "knows its leader or coordinator), else 0")
+                .tag("replica", Integer.toString(replica)).register(registry);
+    }
+
+    /**
+     * The gauge {@code parallax.replica.executed}: the last position of the total order this
+     * replica executed ({@code executedBelow} minus one; -1 before the first). Read at each scrape;
+     * {@code executedBelow} must not block.
+     */
+    static void executed(MeterRegistry registry, int replica, java.util.function.LongSupplier executedBelow) {
+        Gauge.builder("parallax.replica.executed", executedBelow, e -> e.getAsLong() - 1)
+                .description("last position of the total order this replica executed (replicas of one partition compare: "
+                        + "the highest minus this one is its lag)")
                 .tag("replica", Integer.toString(replica)).register(registry);
     }
 
