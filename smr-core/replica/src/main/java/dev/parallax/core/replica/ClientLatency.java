@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * queries are not timed.
  *
  * <p>Each connection keeps the read time of its last {@value #SLOTS} requests in a small ring,
- * indexed by sequence: a client that pipelines deeper has only some of its commands timed.
+ * indexed by sequence: a client that pipelines deeper, or has one sequence number outstanding
+ * in several streams at once, has only some of its commands timed.
  * Recording reads the clock once per request and once per reply drain, and allocates only the
  * ring, once per connection.
  *
