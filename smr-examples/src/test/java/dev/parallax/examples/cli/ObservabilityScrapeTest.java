@@ -100,7 +100,7 @@ class ObservabilityScrapeTest {
 
     /**
      * Runs the cluster {@code p} describes (TLS on the client port if {@code tls}) under 20
-     * commands, the first replica with the JVM meters and a metrics endpoint; checks that every
+     * commands and a query, the first replica with the JVM meters and a metrics endpoint; checks that every
      * replica knows the leader and executed them, that command, commit and fsync latencies were
      * recorded; returns each replica's scrape (the first over HTTP).
      */
@@ -125,11 +125,14 @@ class ObservabilityScrapeTest {
                     client.invoke(KvCommand.of(KvOp.INCR, ("k" + i % 5).getBytes(StandardCharsets.UTF_8)).encode())
                             .get(60, TimeUnit.SECONDS);
                 }
+                client.query(KvCommand.of(KvOp.GET, "k0".getBytes(StandardCharsets.UTF_8)).encode()).get(60, TimeUnit.SECONDS);
                 Await.until(Duration.ofSeconds(60), () -> registries.stream().allMatch(r ->
                                 value(r, "parallax.replica.has.leader") == 1 && value(r, "parallax.replica.executed") >= 0),
                         () -> ordering + ": every replica to know the leader and to have executed commands");
-                assertThat(registries.stream().mapToLong(r -> count(r, "parallax.client.command.latency")).sum())
+                assertThat(registries.stream().mapToLong(r -> r.get("parallax.client.command.latency").tag("kind", "command").timer().count()).sum())
                         .as(ordering + ": command latency recorded at the replica that answered").isGreaterThanOrEqualTo(20);
+                assertThat(registries.stream().mapToLong(r -> r.get("parallax.client.command.latency").tag("kind", "query")
+                        .timer().count()).sum()).as(ordering + ": the query timed").isEqualTo(1);
                 assertThat(registries.stream().mapToLong(r -> count(r, "parallax.replica.commit.latency")).sum())
                         .as(ordering + ": commit latency sampled where batches were proposed").isPositive();
                 assertThat(registries.stream().allMatch(r -> count(r, "parallax.log.fsync") > 0))

@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Times commands as their clients see them at this replica: from the request read by
  * {@link ClientIO} to its reply written by the {@link ReplyRouter}
- * ({@code parallax.client.command.latency}, tag {@code kind=command}). Redirected requests and
- * queries are not timed.
+ * ({@code parallax.client.command.latency}, tag {@code kind=command}; the {@link QueryPath} times
+ * queries in the same meter, {@code kind=query}, see {@link #timer}). Redirected requests are not
+ * timed.
  *
  * <p>Each connection keeps the read time of its last {@value #SLOTS} requests in a small ring,
  * indexed by sequence: a client that pipelines deeper, or has one sequence number outstanding
@@ -35,9 +36,18 @@ final class ClientLatency {
 
     ClientLatency(MeterRegistry registry, int replica, Clock clock) {
         this.clock = clock;
-        this.timer = LatencyTimers.register(registry, "parallax.client.command.latency",
-                "time from a client's command read by this replica to its reply written back (replies this replica sends)",
-                "replica", Integer.toString(replica), "kind", "command");
+        this.timer = timer(registry, replica, "command");
+    }
+
+    /**
+     * The timer of requests of {@code kind} ({@code command}: ordered commands; {@code query}:
+     * read-only queries) at {@code replica}.
+     */
+    static Timer timer(MeterRegistry registry, int replica, String kind) {
+        return LatencyTimers.register(registry, "parallax.client.command.latency",
+                "time from a client's request read by this replica to its reply written back (kind=command: ordered "
+                        + "commands this replica answers; kind=query: read-only queries)",
+                "replica", Integer.toString(replica), "kind", kind);
     }
 
     /** The clock's reading now (the reply drain's time). */

@@ -178,7 +178,7 @@ public final class Replica implements AutoCloseable {
             });
             restoreLatest(store);
         }
-        QueryPath reads = new QueryPath(config.id(), broadcast.readIndex(), serviceManager, QueryPath.MAX_IN_FLIGHT, registry);
+        QueryPath reads = new QueryPath(config.id(), broadcast.readIndex(), serviceManager, QueryPath.MAX_IN_FLIGHT, registry, clock);
         if (perWorker != null) {
             broadcast.startPerWorker(perWorker.workers(), perWorker::workersOf, commits.around(serviceManager.lanes()));
         } else {
