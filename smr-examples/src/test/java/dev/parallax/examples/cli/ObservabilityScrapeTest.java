@@ -135,8 +135,8 @@ class ObservabilityScrapeTest {
                         .timer().count()).sum()).as(ordering + ": the query timed").isEqualTo(1);
                 assertThat(registries.stream().mapToLong(r -> count(r, "parallax.replica.commit.latency")).sum())
                         .as(ordering + ": commit latency sampled where batches were proposed").isPositive();
-                assertThat(registries.stream().allMatch(r -> count(r, "parallax.log.fsync") > 0))
-                        .as(ordering + ": every replica forced its log").isTrue();
+                Await.until(Duration.ofSeconds(60), () -> registries.stream().allMatch(r -> count(r, "parallax.log.fsync") > 0),
+                        () -> ordering + ": every replica to force its log");
                 String scraped = http(endpoint.port());
                 assertThat(scraped).contains("jvm_memory_used_bytes", "jvm_gc_", "process_uptime_seconds",
                         "process_files_open_files", "jvm_classes_loaded_classes", "parallax_client_command_latency_seconds_bucket");
