@@ -78,7 +78,7 @@ class ObservabilityScrapeTest {
 
     @Test
     void everyOrderingTimesCommitsAndKnowsItsLeader(@TempDir Path dir) throws Exception {
-        for (String ordering : new String[] {"s-paxos", "m-ring", "multicast"}) {
+        for (String ordering : new String[] {"s-paxos", "m-ring", "multi-ring", "multicast"}) {
             load(settings(ordering, dir.resolve(ordering)), false);
         }
     }

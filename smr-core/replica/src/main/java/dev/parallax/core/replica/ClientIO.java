@@ -73,6 +73,9 @@ import java.util.function.IntSupplier;
  * {@code parallax.net.refused{kind=client,reason=tls}} ({@link TlsGate}). Snapshot requests from
  * peers arrive over the same TLS.
  *
+ * <p>Each command's read time goes to a {@link ClientLatency}, which the {@link ReplyRouter}
+ * tells when the reply is written ({@code parallax.client.command.latency}).
+ *
  * <p>Threads: Netty's; each connection is handled by one event loop. {@link #start} and
  * {@link #close} once each.
  */
