@@ -12,8 +12,8 @@ import java.util.function.BooleanSupplier;
 /**
  * Meters the {@link Replica} registers itself: whether it knows a leader
  * ({@code parallax.replica.has.leader}), how far it executed ({@code parallax.replica.executed})
- * and how long the forces of its durable logs take ({@code parallax.log.fsync}). Stateless;
- * registering is thread-safe.
+ * and how long the forces of its durable logs take ({@code parallax.log.fsync}). The gauges hold
+ * their suppliers strongly (a lambda has no other owner). Stateless; registering is thread-safe.
  */
 final class ReplicaMeters {
     private ReplicaMeters() {
@@ -28,7 +28,7 @@ final class ReplicaMeters {
         Gauge.builder("parallax.replica.has.leader", known, k -> k.getAsBoolean() ? 1 : 0)
                 .description("1 while this replica knows who leads its ordering (with several streams: every stream it runs "
                         + "knows its leader or coordinator), else 0")
-                .tag("replica", Integer.toString(replica)).register(registry);
+                .tag("replica", Integer.toString(replica)).strongReference(true).register(registry);
     }
 
     /**
@@ -40,7 +40,7 @@ final class ReplicaMeters {
         Gauge.builder("parallax.replica.executed", executedBelow, e -> e.getAsLong() - 1)
                 .description("last position of the total order this replica executed (replicas of one partition compare: "
                         + "the highest minus this one is its lag)")
-                .tag("replica", Integer.toString(replica)).register(registry);
+                .tag("replica", Integer.toString(replica)).strongReference(true).register(registry);
     }
 
     /** An observer that records each force of the durable log {@code log} in the timer {@code parallax.log.fsync}. */
