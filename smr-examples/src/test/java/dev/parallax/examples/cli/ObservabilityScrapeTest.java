@@ -152,6 +152,16 @@ class ObservabilityScrapeTest {
     }
 
     @Test
+    void theHelpCheckCatchesAMeterWithoutADescription() {
+        PrometheusMeterRegistry r = MetricsEndpoint.registry();
+        io.micrometer.core.instrument.Counter.builder("parallax.test.described").description("a test counter").register(r);
+        io.micrometer.core.instrument.Counter.builder("parallax.test.bare").register(r);
+        io.micrometer.core.instrument.Gauge.builder("parallax.test.echo", () -> 1).description("parallax.test.echo").register(r);
+        assertThat(helpProblems(r.scrape())).hasSize(2).anySatisfy(p -> assertThat(p).startsWith("parallax_test_bare"))
+                .anySatisfy(p -> assertThat(p).startsWith("parallax_test_echo"));
+    }
+
+    @Test
     void theAlertRulesFileIsOneGroupOfTheExpectedRules() throws Exception {
         Object doc = TinyParsers.yaml(Files.readAllLines(ALERTS));
         assertThat(doc).isInstanceOf(Map.class);
