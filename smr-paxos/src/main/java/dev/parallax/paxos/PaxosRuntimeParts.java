@@ -76,13 +76,16 @@ public final class PaxosRuntimeParts {
         this.self = self;
         this.membership = Membership.initial(config.members());
         String replica = Integer.toString(self);
-        this.viewChanges = Counter.builder("parallax.paxos.view.changes").tag("protocol", name).tag("replica", replica)
+        this.viewChanges = Counter.builder("parallax.paxos.view.changes")
+                .description("views this replica moved to (a new leader or a new attempt)").tag("protocol", name).tag("replica", replica)
                 .register(registry);
-        Gauge.builder("parallax.paxos.view", this, x -> x.view).tag("protocol", name).tag("replica", replica)
+        Gauge.builder("parallax.paxos.view", this, x -> x.view)
+                .description("the view this replica is in; the leader is the view's owner").tag("protocol", name).tag("replica", replica)
                 .register(registry);
         Gauge.builder("parallax.paxos.leader", this, x -> x.leader).description("1 while this replica leads its view")
                 .tag("protocol", name).tag("replica", replica).register(registry);
-        Gauge.builder("parallax.paxos.first.undecided", this, x -> x.firstUndecided).tag("protocol", name)
+        Gauge.builder("parallax.paxos.first.undecided", this, x -> x.firstUndecided)
+                .description("the first instance this replica has not learned decided").tag("protocol", name)
                 .tag("replica", replica).register(registry);
         FunctionCounter.builder("parallax.protocol.stepdowns", this, x -> x.stepDowns)
                 .description("views this replica led or started and left because it heard from no quorum within the "
@@ -93,6 +96,8 @@ public final class PaxosRuntimeParts {
                         + "recovers, or the candidate is behind)")
                 .tag("protocol", name).tag("replica", replica).tag("result", "granted").register(registry);
         FunctionCounter.builder("parallax.protocol.prevotes", this, x -> x.preVotesRefused)
+                .description("pre-votes this replica answered: granted, or refused (it hears a working leader, leads, "
+                        + "recovers, or the candidate is behind)")
                 .tag("protocol", name).tag("replica", replica).tag("result", "refused").register(registry);
     }
 

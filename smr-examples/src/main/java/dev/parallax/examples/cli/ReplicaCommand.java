@@ -48,7 +48,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * unreadable, not PEM, a key of another certificate) is printed and exits with 2 before anything
  * starts. With {@code tls.client=on} the RESP front end serves TLS too, and its own client talks
  * TLS to the replica. Its metrics endpoint ({@code --metrics-port}, else the file's {@code metrics=})
- * also serves the admin routes of {@code parallax admin} ({@link AdminRoutes}).
+ * serves the replica's, its front ends' and the JVM's meters ({@link ProcessMeters}) and also the
+ * admin routes of {@code parallax admin} ({@link AdminRoutes}).
  */
 @Command(name = "replica", mixinStandardHelpOptions = true,
         description = "Run one replica of the replicated key-value store from a cluster configuration file.")
@@ -246,6 +247,7 @@ final class ReplicaCommand implements Callable<Integer> {
             return 2;
         }
         PrometheusMeterRegistry registry = MetricsEndpoint.registry();
+        ProcessMeters.bind(registry); // for the life of the process
         dev.parallax.core.net.LinkFaults faults = faultControl ? new dev.parallax.core.net.LinkFaults() : null;
         // Lets tests and `parallax chaos` check that replicas converged to the same contents.
         if (store != null) {

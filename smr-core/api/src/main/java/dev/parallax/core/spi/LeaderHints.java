@@ -27,4 +27,14 @@ public interface LeaderHints {
     default int leaderHint() {
         return redirectHint();
     }
+
+    /**
+     * Whether this replica knows who leads (or coordinates) its ordering now: the replica's
+     * {@code parallax.replica.has.leader} gauge. Default: {@link #leaderHint()} names a replica.
+     * An ordering of several streams, each with a leader of its own, answers whether every stream
+     * this replica runs knows its leader. Read without blocking, from any thread; a hint.
+     */
+    default boolean leaderKnown() {
+        return leaderHint() >= 0;
+    }
 }

@@ -67,6 +67,11 @@ public abstract class ConfiguredMulticast implements AtomicMulticast {
         return multicast.streamReads(stream);
     }
 
+    /** Whether every stream run here knows its leader ({@link StreamMulticast#leadersKnown()}). Any thread. */
+    public final boolean leadersKnown() {
+        return multicast.leadersKnown();
+    }
+
     @Override
     public final void close() {
         multicast.close();

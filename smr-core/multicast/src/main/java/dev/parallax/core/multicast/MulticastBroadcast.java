@@ -317,6 +317,13 @@ public final class MulticastBroadcast implements AtomicBroadcast {
         return -1;
     }
 
+    /** Every stream this replica runs knows its leader or coordinator; false before start. */
+    @Override
+    public boolean leaderKnown() {
+        ConfiguredMulticast m = multicast;
+        return m != null && m.leadersKnown();
+    }
+
     /**
      * The merge position after the last delivery, with the multicast's duplicate record
      * ({@link Subscription#resumePosition}: without it a replica resuming here could deliver a

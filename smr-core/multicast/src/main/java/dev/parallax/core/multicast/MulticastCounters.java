@@ -41,7 +41,8 @@ final class MulticastCounters {
         this.forgotten = Counter.builder("parallax.multicast.forgotten")
                 .description("this process's accepted messages given up: their stream continued from a snapshot here and "
                         + "they were not seen decided after it").tag("replica", replica).register(registry);
-        this.skips = Counter.builder("parallax.multicast.skips.proposed").tag("replica", replica).register(registry);
+        this.skips = Counter.builder("parallax.multicast.skips.proposed")
+                .description("skips this process proposed to an idle stream so the merge can go on").tag("replica", replica).register(registry);
         this.forwardsLost = Counter.builder("parallax.multicast.forwards.lost")
                 .description("forwards the transport refused").tag("replica", replica).register(registry);
         this.resends = Counter.builder("parallax.multicast.resends")

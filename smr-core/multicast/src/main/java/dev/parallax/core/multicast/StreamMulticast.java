@@ -189,6 +189,19 @@ public final class StreamMulticast implements AtomicMulticast {
     }
 
     /**
+     * Whether every stream this process runs knows its leader or coordinator
+     * ({@link AtomicBroadcast#leaderKnown()}); true if it runs none. Any thread, never blocks.
+     */
+    public boolean leadersKnown() {
+        for (AtomicBroadcast b : broadcasts) {
+            if (b != null && !b.leaderKnown()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * A builder; self, members, groups and streams are required, and a forward transport with
      * {@link Routing#LEADER}.
      */

@@ -28,10 +28,11 @@ import java.util.Objects;
  * @param emptyDirectory   what a directory holding neither records nor the log's creation mark
  *                         means at open: a brand-new log, or one whose files were lost (then
  *                         {@code amnesiaPossible()} holds until resolved); see {@link EmptyDirectory}
+ * @param forces           told the duration of each force ({@code fdatasync}) of the log, by {@code clock}
  */
 public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, long segmentBytes,
                                   int maxRecordBytes, long diskReserveBytes, Clock clock,
-                                  EmptyDirectory emptyDirectory) {
+                                  EmptyDirectory emptyDirectory, ForceObserver forces) {
 
     /**
      * What an empty log directory that never held this log means at open. On disk a brand-new
@@ -63,6 +64,7 @@ public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, 
         Objects.requireNonNull(syncInterval, "syncInterval");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(emptyDirectory, "emptyDirectory");
+        Objects.requireNonNull(forces, "forces");
         if (syncInterval.isNegative()) {
             throw new IllegalArgumentException("syncInterval must not be negative: " + syncInterval);
         }
@@ -79,12 +81,13 @@ public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, 
 
     /**
      * {@link SyncPolicy#EVERY_BATCH}, a 10 ms periodic interval, 64 MiB segments, records up to
-     * 4 MiB, a 32 MiB disk reserve, the system clock and {@link EmptyDirectory#NEW}. Thread-safe,
+     * 4 MiB, a 32 MiB disk reserve, the system clock, {@link EmptyDirectory#NEW} and no
+     * {@link ForceObserver}. Thread-safe,
      * never blocks.
      */
     public static ChronicleLogOptions defaults() {
         return new ChronicleLogOptions(SyncPolicy.EVERY_BATCH, Duration.ofMillis(10), 64L << 20, 4 << 20,
-                32L << 20, SystemClock.INSTANCE, EmptyDirectory.NEW);
+                32L << 20, SystemClock.INSTANCE, EmptyDirectory.NEW, ForceObserver.NONE);
     }
 
     /**
@@ -93,7 +96,7 @@ public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, 
      * @throws NullPointerException if {@code meaning} is null
      */
     public ChronicleLogOptions withEmptyDirectory(EmptyDirectory meaning) {
-        return new ChronicleLogOptions(syncPolicy, syncInterval, segmentBytes, maxRecordBytes, diskReserveBytes, clock, meaning);
+        return new ChronicleLogOptions(syncPolicy, syncInterval, segmentBytes, maxRecordBytes, diskReserveBytes, clock, meaning, forces);
     }
 
     /**
@@ -102,7 +105,7 @@ public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, 
      * @throws NullPointerException if {@code policy} is null
      */
     public ChronicleLogOptions withSyncPolicy(SyncPolicy policy) {
-        return new ChronicleLogOptions(policy, syncInterval, segmentBytes, maxRecordBytes, diskReserveBytes, clock, emptyDirectory);
+        return new ChronicleLogOptions(policy, syncInterval, segmentBytes, maxRecordBytes, diskReserveBytes, clock, emptyDirectory, forces);
     }
 
     /**
@@ -112,7 +115,7 @@ public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, 
      * @throws IllegalArgumentException if it is negative
      */
     public ChronicleLogOptions withSyncInterval(Duration interval) {
-        return new ChronicleLogOptions(syncPolicy, interval, segmentBytes, maxRecordBytes, diskReserveBytes, clock, emptyDirectory);
+        return new ChronicleLogOptions(syncPolicy, interval, segmentBytes, maxRecordBytes, diskReserveBytes, clock, emptyDirectory, forces);
     }
 
     /**
@@ -121,7 +124,7 @@ public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, 
      * @throws IllegalArgumentException if {@code bytes} is not positive
      */
     public ChronicleLogOptions withSegmentBytes(long bytes) {
-        return new ChronicleLogOptions(syncPolicy, syncInterval, bytes, maxRecordBytes, diskReserveBytes, clock, emptyDirectory);
+        return new ChronicleLogOptions(syncPolicy, syncInterval, bytes, maxRecordBytes, diskReserveBytes, clock, emptyDirectory, forces);
     }
 
     /**
@@ -130,7 +133,7 @@ public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, 
      * @throws IllegalArgumentException if {@code bytes} is outside [0, {@link #MAX_RECORD_BYTES_LIMIT}]
      */
     public ChronicleLogOptions withMaxRecordBytes(int bytes) {
-        return new ChronicleLogOptions(syncPolicy, syncInterval, segmentBytes, bytes, diskReserveBytes, clock, emptyDirectory);
+        return new ChronicleLogOptions(syncPolicy, syncInterval, segmentBytes, bytes, diskReserveBytes, clock, emptyDirectory, forces);
     }
 
     /**
@@ -139,7 +142,7 @@ public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, 
      * @throws IllegalArgumentException if {@code bytes} is negative
      */
     public ChronicleLogOptions withDiskReserveBytes(long bytes) {
-        return new ChronicleLogOptions(syncPolicy, syncInterval, segmentBytes, maxRecordBytes, bytes, clock, emptyDirectory);
+        return new ChronicleLogOptions(syncPolicy, syncInterval, segmentBytes, maxRecordBytes, bytes, clock, emptyDirectory, forces);
     }
 
     /**
@@ -148,6 +151,16 @@ public record ChronicleLogOptions(SyncPolicy syncPolicy, Duration syncInterval, 
      * @throws NullPointerException if {@code newClock} is null
      */
     public ChronicleLogOptions withClock(Clock newClock) {
-        return new ChronicleLogOptions(syncPolicy, syncInterval, segmentBytes, maxRecordBytes, diskReserveBytes, newClock, emptyDirectory);
+        return new ChronicleLogOptions(syncPolicy, syncInterval, segmentBytes, maxRecordBytes, diskReserveBytes, newClock, emptyDirectory, forces);
+    }
+
+    /**
+     * A copy that tells {@code observer} how long each force took. Thread-safe, never blocks.
+     *
+     * @throws NullPointerException if {@code observer} is null
+     */
+    public ChronicleLogOptions withForceObserver(ForceObserver observer) {
+        return new ChronicleLogOptions(syncPolicy, syncInterval, segmentBytes, maxRecordBytes, diskReserveBytes, clock, emptyDirectory,
+                observer);
     }
 }

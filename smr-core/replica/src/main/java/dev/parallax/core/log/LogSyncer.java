@@ -15,6 +15,8 @@ import java.nio.file.Path;
  * delete the segment files it freed. A failed force or first-index write is recorded in the
  * {@link WriteFailure}; the durable index then keeps its value from the last successful sync.
  *
+ * Each successful force's duration goes to the options' {@link ForceObserver}.
+ *
  * <p>Confined to the log's writer thread. {@link #sync} blocks for one {@code fdatasync} per segment
  * written since the last force (usually one) when it forces, and on the file system when it
  * persists the first index or deletes segments.
@@ -91,6 +93,7 @@ final class LogSyncer {
     }
 
     private void force(long target) {
+        long start = options.clock().nanoTime();
         try {
             if (durableIndex > lastMarker) {
                 // States what the previous force achieved; this force makes the statement durable.
@@ -104,5 +107,6 @@ final class LogSyncer {
         durableIndex = target;
         forcedSinceOpen = true;
         lastForceNanos = options.clock().nanoTime();
+        options.forces().forced(lastForceNanos - start);
     }
 }

@@ -37,6 +37,8 @@ final class BatcherStage implements Stage {
     private final ByteBuffer[] held;
     private final Proposer broadcast;
     private final Clock clock;
+    /** Samples the commit latency of proposed batches; null: not measured. */
+    private final CommitSampler commits;
     private int heldLanes;
 
     /**
@@ -45,6 +47,13 @@ final class BatcherStage implements Stage {
      */
     BatcherStage(String name, BoundedQueue<Command> requests, IntFunction<BatchBuilder> newBuilder, Proposer broadcast,
                  Clock clock) {
+        this(name, requests, newBuilder, broadcast, clock, null);
+    }
+
+    /** As above, with proposals sampled by {@code commits} (null: none). */
+    BatcherStage(String name, BoundedQueue<Command> requests, IntFunction<BatchBuilder> newBuilder, Proposer broadcast,
+                 Clock clock, CommitSampler commits) {
+        this.commits = commits;
         this.name = name;
         this.requests = requests;
         this.broadcast = broadcast;
@@ -80,7 +89,7 @@ final class BatcherStage implements Stage {
             int lane = laneOf(c);
             ByteBuffer closed = builders[lane].add(c, now);
             if (closed != null) {
-                offer(lane, closed);
+                offer(lane, closed, now);
             }
         }
         for (int lane = 0; lane < builders.length; lane++) {
@@ -89,7 +98,7 @@ final class BatcherStage implements Stage {
             }
             ByteBuffer due = builders[lane].poll(now, broadcast.readyForProposal(lane));
             if (due != null) {
-                offer(lane, due);
+                offer(lane, due, now);
                 work++;
             }
         }
@@ -126,8 +135,14 @@ final class BatcherStage implements Stage {
         return work;
     }
 
-    private void offer(int lane, ByteBuffer batch) {
+    private void offer(int lane, ByteBuffer batch, long now) {
+        if (commits != null) {
+            commits.proposing(batch, now);
+        }
         if (!broadcast.propose(lane, batch)) {
+            if (commits != null) {
+                commits.refused(batch);
+            }
             held[lane] = batch;
             heldLanes++;
         }

@@ -73,6 +73,9 @@ import java.util.function.IntSupplier;
  * {@code parallax.net.refused{kind=client,reason=tls}} ({@link TlsGate}). Snapshot requests from
  * peers arrive over the same TLS.
  *
+ * <p>Each command's read time goes to a {@link ClientLatency}, which the {@link ReplyRouter}
+ * tells when the reply is written ({@code parallax.client.command.latency}).
+ *
  * <p>Threads: Netty's; each connection is handled by one event loop. {@link #start} and
  * {@link #close} once each.
  */
@@ -96,6 +99,8 @@ final class ClientIO {
     private final ReplyRouter router;
     private final QueryPath queries;
     private final NetMetrics metrics;
+    /** Times commands from request to reply; null: not timed. */
+    private final ClientLatency latency;
     /** TLS contexts of the client port, or {@code null} without TLS. */
     private final TlsContexts tls;
     private final TlsRefusals refusals;
@@ -114,6 +119,13 @@ final class ClientIO {
 
     ClientIO(ReplicaConfig config, BoundedQueue<Command> requests, IntSupplier leader, ReplyRouter router, QueryPath queries,
              NetMetrics metrics) {
+        this(config, requests, leader, router, queries, metrics, null);
+    }
+
+    /** As above, noting each request's read time in {@code latency} (null: not timed). */
+    ClientIO(ReplicaConfig config, BoundedQueue<Command> requests, IntSupplier leader, ReplyRouter router, QueryPath queries,
+             NetMetrics metrics, ClientLatency latency) {
+        this.latency = latency;
         this.queries = queries;
         this.self = config.id();
         this.address = config.clientAddress();
@@ -316,6 +328,9 @@ final class ClientIO {
                 return;
             }
             Command c = new Command(new CommandId(r.clientId(), r.groups(), r.sequence()), r.payload());
+            if (latency != null) {
+                latency.received(ctx.channel(), c.groups().bits(), r.sequence());
+            }
             if (!backlog.isEmpty() || !requests.offer(c)) {
                 backlog.add(c);
                 stall(ctx);

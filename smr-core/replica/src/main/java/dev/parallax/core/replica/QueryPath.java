@@ -33,6 +33,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * a command), {@code redirected} (no position now — no leader, leadership lost, the leader silent,
  * or too many queries waiting: the client asks again, elsewhere or later).
  *
+ * The time from a query's read to its answer from the state is recorded in
+ * {@code parallax.client.command.latency{kind=query}} (one clock reading per query and per pass).
+ *
  * <p>Threads: {@link #submit} on ClientIO's event loops; the {@link ReadListener} answers on the
  * ordering's protocol thread (never blocking: a bounded queue); {@link #doWork} on this stage's
  * thread, which runs the queries and writes their replies (Netty hands the writes to each
@@ -49,12 +52,15 @@ final class QueryPath implements Stage, ReadListener {
         final Channel channel;
         final long query;
         final ByteBuffer payload;
+        /** When the query was read (the clock's nanoseconds). */
+        final long start;
         long position = -1;
 
-        Waiting(Channel channel, long query, ByteBuffer payload) {
+        Waiting(Channel channel, long query, ByteBuffer payload, long start) {
             this.channel = channel;
             this.query = query;
             this.payload = payload;
+            this.start = start;
         }
     }
 
@@ -81,13 +87,19 @@ final class QueryPath implements Stage, ReadListener {
     private final Counter rejected;
     private final Counter unsupported;
     private final Counter redirected;
+    /** Answered queries, from read to answer ({@code parallax.client.command.latency{kind=query}}). */
+    private final io.micrometer.core.instrument.Timer latency;
+    private final dev.parallax.core.time.Clock clock;
 
     /**
      * @param reads      the ordering's read path, or empty (every query is answered UNSUPPORTED)
      * @param maxWaiting queries that may wait at once
      */
-    QueryPath(int replica, Optional<ReadIndex> reads, ServiceManager service, int maxWaiting, MeterRegistry registry) {
+    QueryPath(int replica, Optional<ReadIndex> reads, ServiceManager service, int maxWaiting, MeterRegistry registry,
+              dev.parallax.core.time.Clock clock) {
         this.name = "queries-" + replica;
+        this.clock = clock;
+        this.latency = ClientLatency.timer(registry, replica, "query");
         this.reads = reads.orElse(null);
         this.service = service;
         this.maxWaiting = maxWaiting;
@@ -125,7 +137,7 @@ final class QueryPath implements Stage, ReadListener {
             return;
         }
         long read = nextRead.getAndIncrement();
-        waiting.put(read, new Waiting(channel, query, payload));
+        waiting.put(read, new Waiting(channel, query, payload, clock.nanoTime()));
         if (!reads.request(read)) {
             Waiting w = waiting.remove(read);
             if (w != null) {
@@ -212,6 +224,10 @@ final class QueryPath implements Stage, ReadListener {
             due.subList(next[0], due.size()).forEach(w -> batch(w, Outcome.REDIRECT, null, -1, null));
         } catch (IllegalStateException e) {
             due.subList(next[0], due.size()).forEach(w -> batch(w, Outcome.REDIRECT, null, -1, null)); // stopped executing
+        }
+        long now = clock.nanoTime();
+        for (Waiting w : due) {
+            latency.record(now - w.start, java.util.concurrent.TimeUnit.NANOSECONDS);
         }
         due.clear();
         for (java.util.Map.Entry<Channel, ByteBuf> e : outgoing.entrySet()) {

@@ -149,7 +149,10 @@ public final class Replica implements AutoCloseable {
         for (int i = 0; i < sessions.length; i++) {
             sessions[i] = new ClientSessions(replyWindow, maxSessions);
         }
-        ReplyRouter router = new ReplyRouter();
+        ReplyRouter router = new ReplyRouter(new ClientLatency(registry, config.id(), clock));
+        CommitSampler commits = new CommitSampler(registry, config.id(), ordering.name(), clock);
+        ReplicaMeters.hasLeader(registry, config.id(), () -> broadcast.leaderKnown());
+        ReplicaMeters.executed(registry, config.id(), this::executedBelow);
         SnapshotStore store = config.dataDirectory().map(d -> new SnapshotStore(d.resolve("snapshots"))).orElse(null);
         serviceManager = new ServiceManager(sessions, executor, perWorker, router, registry, config.id(), stateMachine, store,
                 snapshotEvery, config.snapshotLogBytes());
@@ -175,17 +178,18 @@ public final class Replica implements AutoCloseable {
             });
             restoreLatest(store);
         }
-        QueryPath reads = new QueryPath(config.id(), broadcast.readIndex(), serviceManager, QueryPath.MAX_IN_FLIGHT, registry);
+        QueryPath reads = new QueryPath(config.id(), broadcast.readIndex(), serviceManager, QueryPath.MAX_IN_FLIGHT, registry, clock);
         if (perWorker != null) {
-            broadcast.startPerWorker(perWorker.workers(), perWorker::workersOf, serviceManager.lanes());
+            broadcast.startPerWorker(perWorker.workers(), perWorker::workersOf, commits.around(serviceManager.lanes()));
         } else {
-            broadcast.start(serviceManager);
+            broadcast.start(commits.around(serviceManager));
         }
         ownStages.add(stageThreads.run(reads));
         BoundedQueue<Command> requests = Queues.mpsc(config.requestQueueCapacity());
         ownStages.add(stageThreads.run(new BatcherStage("batcher-" + config.id(), requests,
-                lane -> new BatchBuilder(batchBytes, batchTimeout.toNanos()), broadcast, clock)));
-        clientIO = new ClientIO(config, requests, broadcast::redirectHint, router, reads, new NetMetrics(registry, "client"));
+                lane -> new BatchBuilder(batchBytes, batchTimeout.toNanos()), broadcast, clock, commits)));
+        clientIO = new ClientIO(config, requests, broadcast::redirectHint, router, reads, new NetMetrics(registry, "client"),
+                router.latency());
         snapshotServer = new SnapshotServer(config.id(), store, registry, config.clusterSecret().map(SnapshotAuthenticator::new).orElse(null));
         clientIO.serveSnapshots(snapshotServer);
         clientPort = clientIO.start();
@@ -417,7 +421,8 @@ public final class Replica implements AutoCloseable {
             }
             return ChronicleDurableLog.open(config.dataDirectory().get().resolve(name),
                     ChronicleLogOptions.defaults().withSyncPolicy(config.logSync()).withEmptyDirectory(
-                            bootstrap ? ChronicleLogOptions.EmptyDirectory.NEW : ChronicleLogOptions.EmptyDirectory.LOST));
+                            bootstrap ? ChronicleLogOptions.EmptyDirectory.NEW : ChronicleLogOptions.EmptyDirectory.LOST)
+                            .withForceObserver(ReplicaMeters.fsync(registry, config.id(), name)));
         }
 
         @Override

@@ -44,12 +44,29 @@ final class ReplyRouter {
 
     private final Map<Long, Route> routes = new ConcurrentHashMap<>();
     private final Map<EventLoop, Outbox> outboxes = new ConcurrentHashMap<>();
+    /** Times the replies; null: not timed. */
+    private final ClientLatency latency;
+
+    /** A router whose replies are not timed. */
+    ReplyRouter() {
+        this(null);
+    }
+
+    /** A router that tells {@code latency} of each command reply it writes (null: none). */
+    ReplyRouter(ClientLatency latency) {
+        this.latency = latency;
+    }
+
+    /** What times this router's replies, or null. */
+    ClientLatency latency() {
+        return latency;
+    }
 
     /** The client now talks to us over {@code channel}. */
     void bind(long clientId, Channel channel) {
         Route r = routes.get(clientId);
         if (r == null || r.channel() != channel) {
-            routes.put(clientId, new Route(channel, outboxes.computeIfAbsent(channel.eventLoop(), Outbox::new)));
+            routes.put(clientId, new Route(channel, outboxes.computeIfAbsent(channel.eventLoop(), l -> new Outbox(l, latency))));
         }
     }
 
@@ -97,9 +114,13 @@ final class ReplyRouter {
         private final AtomicBoolean scheduled = new AtomicBoolean();
         /** Per connection, the buffer this drain appends its replies to: one write per connection per drain. */
         private final Map<Channel, ByteBuf> pendingWrites = new IdentityHashMap<>();
+        private final ClientLatency latency;
+        /** When this drain's replies are written (they are flushed together at its end). */
+        private long drainNanos;
 
-        Outbox(EventLoop loop) {
+        Outbox(EventLoop loop, ClientLatency latency) {
             this.loop = loop;
+            this.latency = latency;
         }
 
         void put(Outgoing o) {
@@ -117,6 +138,7 @@ final class ReplyRouter {
         @Override
         public void run() {
             scheduled.set(false);
+            drainNanos = latency == null ? 0 : latency.now();
             queue.drain(this::append, Integer.MAX_VALUE);
             for (Map.Entry<Channel, ByteBuf> e : pendingWrites.entrySet()) {
                 e.getKey().writeAndFlush(e.getValue(), e.getKey().voidPromise());
@@ -138,6 +160,9 @@ final class ReplyRouter {
                 case ClientWire.OK -> ClientWire.writeOk(buf, o.id(), o.result().reply());
                 case ClientWire.RETRY_FROM -> ClientWire.writeRetryFrom(buf, o.id(), o.next());
                 default -> ClientWire.writeMessage(buf, o.id(), o.status(), o.message());
+            }
+            if (latency != null && (o.status() == ClientWire.OK || o.status() == ClientWire.REJECTED)) {
+                latency.replied(ch, o.id().groups().bits(), o.id().sequence(), drainNanos);
             }
         }
     }

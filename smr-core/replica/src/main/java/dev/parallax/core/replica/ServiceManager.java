@@ -151,12 +151,14 @@ final class ServiceManager implements DeliveryListener, ResultSink, AutoCloseabl
         this.executor = executor;
         this.router = router;
         String id = Integer.toString(replica);
-        this.executed = Counter.builder("parallax.commands.executed").tag("replica", id).register(registry);
+        this.executed = Counter.builder("parallax.commands.executed")
+                .description("commands this replica's state machine executed").tag("replica", id).register(registry);
         this.rejected = Counter.builder("parallax.commands.rejected")
                 .description("commands the state machine threw on").tag("replica", id).register(registry);
         this.duplicates = Counter.builder("parallax.commands.duplicate")
                 .description("retried commands answered from the session cache").tag("replica", id).register(registry);
-        this.malformed = Counter.builder("parallax.batches.malformed").tag("replica", id).register(registry);
+        this.malformed = Counter.builder("parallax.batches.malformed")
+                .description("decided batches this replica could not decode; their commands were not executed").tag("replica", id).register(registry);
         this.replica = replica;
         this.unclassifiable = Counter.builder("parallax.commands.unclassifiable")
                 .description("commands the executor's classifier or conflict relation threw on; answered with an error")

@@ -371,12 +371,17 @@ public final class ProtocolStage<M, R, V> implements Stage {
                 .tag("protocol", protocol).tag("stage", name).register(registry);
         io.micrometer.core.instrument.FunctionCounter.builder("parallax.protocol.ignored.after.log.failure", ignoredWhileFailed,
                         java.util.concurrent.atomic.LongAdder::doubleValue)
+                .description("peer messages and proposals ignored because the durable log had failed")
                 .tag("protocol", protocol).tag("stage", name).register(registry);
         String[] names = {"parallax.protocol.messages.sent", "parallax.protocol.records.persisted",
                 "parallax.protocol.syncs", "parallax.protocol.decided"};
+        String[] descriptions = {"messages the protocol stage sent to peers", "log records the protocol stage appended",
+                "durable log syncs the protocol stage asked for (each forces the device under log.sync=every-batch)",
+                "instances this replica learned decided"};
         for (int i = 0; i < names.length; i++) {
             java.util.concurrent.atomic.LongAdder a = counts[i];
             io.micrometer.core.instrument.FunctionCounter.builder(names[i], a, java.util.concurrent.atomic.LongAdder::doubleValue)
+                    .description(descriptions[i])
                     .tag("protocol", protocol).tag("stage", name).register(registry);
         }
     }
@@ -531,7 +536,9 @@ public final class ProtocolStage<M, R, V> implements Stage {
         Class<?> type = m instanceof MessageWrapper w ? w.wrapped().getClass() : m.getClass();
         io.micrometer.core.instrument.Counter c = byType.get(type);
         if (c == null) {
-            c = io.micrometer.core.instrument.Counter.builder(meter).tag("protocol", protocolTag).tag("stage", name)
+            c = io.micrometer.core.instrument.Counter.builder(meter).description(meter.contains(".sent.")
+                            ? "protocol messages sent, by message type" : "protocol messages received, by message type")
+                    .tag("protocol", protocolTag).tag("stage", name)
                     .tag("type", type.getSimpleName()).register(registry);
             byType.put(type, c);
         }
@@ -548,6 +555,7 @@ public final class ProtocolStage<M, R, V> implements Stage {
             a = new java.util.concurrent.atomic.AtomicLong();
             io.micrometer.core.instrument.FunctionCounter.builder("parallax.protocol.events", a,
                             java.util.concurrent.atomic.AtomicLong::doubleValue)
+                    .description("the protocol core's own event counts, by event (ProtocolCore.reportEvents)")
                     .tag("protocol", protocolTag).tag("stage", name).tag("event", event).register(registry);
             events.put(event, a);
         }
