@@ -18,7 +18,7 @@ class TarballIT {
     private static final Duration RUN = Duration.ofSeconds(90);
 
     @Test
-    @DisplayName("the tarball holds bin/, conf/*.example, lib/, libexec/, compose/, systemd/ and the notices")
+    @DisplayName("the tarball holds bin/, conf/*.example, lib/, libexec/, compose/, systemd/, observability/ and the notices")
     void layout() throws Exception {
         Path home = Dist.tarballHome();
         assertThat(home.resolve("bin/parallax")).isExecutable();
@@ -26,7 +26,8 @@ class TarballIT {
         for (String f : List.of("conf/cluster.properties.example", "conf/kv-cluster.properties.example",
                 "conf/volery-cluster.properties.example", "lib/jvm-flags.txt", "systemd/parallax-replica@.service",
                 "systemd/replica.env.example", "compose/kv/compose.yaml", "compose/kv/cluster.properties",
-                "compose/volery/compose.yaml", "compose/volery/cluster.properties", "LICENSE", "NOTICE", "README.md")) {
+                "compose/volery/compose.yaml", "compose/volery/cluster.properties", "observability/grafana-dashboard.json",
+                "observability/prometheus-alerts.yml", "LICENSE", "NOTICE", "README.md")) {
             assertThat(home.resolve(f)).as(f).isRegularFile();
         }
         try (var jars = Files.list(home.resolve("lib"))) {
