@@ -5,10 +5,7 @@ import dev.parallax.examples.process.ServerProcesses;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -34,18 +31,8 @@ class ClusterCommandTest {
     private static final Duration START = Duration.ofSeconds(60);
     private static final Pattern REPLICA_LINE = Pattern.compile("(?m)^  replica (\\d+)  pid (\\d+) +client \\d+ +redis (\\d+) +metrics (\\S+)");
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run cluster(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        CommandLine cl = new CommandLine(new ClusterCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)));
-        cl.setCaseInsensitiveEnumValuesAllowed(true);
-        cl.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private static CliRun cluster(String... args) {
+        return CliRun.of(ClusterCommand::new, args);
     }
 
     @Test

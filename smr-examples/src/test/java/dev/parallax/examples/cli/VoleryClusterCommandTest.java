@@ -23,18 +23,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class VoleryClusterCommandTest {
 
-    /** Runs {@code parallax <args>} with the command's output and errors captured. */
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run volery(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        CommandLine cl = new CommandLine(new VoleryClusterCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)));
-        cl.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private static CliRun volery(String... args) {
+        return CliRun.of(VoleryClusterCommand::new, args);
     }
 
     /** The temporary work directories of {@code parallax volery} now on this machine. */

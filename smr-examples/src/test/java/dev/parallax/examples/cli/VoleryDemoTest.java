@@ -20,18 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class VoleryDemoTest {
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run demo(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        CommandLine cl = new CommandLine(new DemoCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)));
-        cl.setCaseInsensitiveEnumValuesAllowed(true);
-        cl.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private static CliRun demo(String... args) {
+        return CliRun.of(DemoCommand::new, args);
     }
 
     @Test
@@ -96,7 +86,7 @@ class VoleryDemoTest {
     @EnabledIfSystemProperty(named = "parallax.volery.demo", matches = "true")
     @DisplayName("seed 004 §V-B: a short Volery demo on one partition: a replica killed and restarted, converged, nothing lost")
     void shortDemoPasses() {
-        Run r = demo("--service", "volery", "--partitions", "1", "--seconds", "6", "--warmup", "0", "--clients", "2");
+        CliRun r = demo("--service", "volery", "--partitions", "1", "--seconds", "6", "--warmup", "0", "--clients", "2");
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains(">> killed").contains(">> restarted")
                 .contains("each partition's replicas hold equal digests")
