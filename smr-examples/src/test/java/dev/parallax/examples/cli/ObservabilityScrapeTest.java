@@ -139,6 +139,11 @@ class ObservabilityScrapeTest {
                 // decisions and need not force anything for 20 commands.
                 Await.until(Duration.ofSeconds(60), () -> registries.stream().filter(r -> count(r, "parallax.log.fsync") > 0).count() >= 2,
                         () -> ordering + ": a majority of the replicas to force their logs");
+                // jvm.gc.pause exists only once the JVM reported a collection: ask for one until it has.
+                Await.until(Duration.ofSeconds(60), () -> {
+                    System.gc();
+                    return !registries.get(0).find("jvm.gc.pause").timers().isEmpty();
+                }, () -> "the JVM to report a garbage collection (jvm.gc.pause)");
                 String scraped = http(endpoint.port());
                 assertThat(scraped).contains("jvm_memory_used_bytes", "jvm_gc_", "process_uptime_seconds",
                         "process_files_open_files", "jvm_classes_loaded_classes", "parallax_client_command_latency_seconds_bucket");
