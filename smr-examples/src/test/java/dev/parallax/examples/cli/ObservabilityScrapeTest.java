@@ -130,7 +130,7 @@ class ObservabilityScrapeTest {
                                 value(r, "parallax.replica.has.leader") == 1 && value(r, "parallax.replica.executed") >= 0),
                         () -> ordering + ": every replica to know the leader and to have executed commands");
                 assertThat(registries.stream().mapToLong(r -> r.get("parallax.client.command.latency").tag("kind", "command").timer().count()).sum())
-                        .as(ordering + ": command latency recorded at the replica that answered").isGreaterThanOrEqualTo(20);
+                        .as(ordering + ": command latency sampled (one in 8 by sequence) at the replica that answered").isPositive();
                 assertThat(registries.stream().mapToLong(r -> r.get("parallax.client.command.latency").tag("kind", "query")
                         .timer().count()).sum()).as(ordering + ": the query timed").isEqualTo(1);
                 assertThat(registries.stream().mapToLong(r -> count(r, "parallax.replica.commit.latency")).sum())

@@ -19,7 +19,7 @@ class ClientLatencyTest {
     private long now = 5_000;
     private final Clock clock = () -> now;
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final ClientLatency latency = new ClientLatency(registry, 1, clock);
+    private final ClientLatency latency = new ClientLatency(registry, 1, clock, 1);
 
     private Timer timer() {
         return registry.get("parallax.client.command.latency").tag("kind", "command").timer();
@@ -54,5 +54,22 @@ class ClientLatencyTest {
         }
         assertThat(timer().count()).as("request 0's slot was taken by request " + ClientLatency.SLOTS)
                 .isEqualTo(ClientLatency.SLOTS);
+    }
+
+    @Test
+    void byDefaultOneRequestInEightIsTimed() {
+        SimpleMeterRegistry own = new SimpleMeterRegistry();
+        ClientLatency inOwn = new ClientLatency(own, 2, clock);
+        EmbeddedChannel a = new EmbeddedChannel();
+        for (long s = 0; s < 100; s++) {
+            inOwn.received(a, 1L, s);
+        }
+        for (long s = 0; s < 100; s++) {
+            inOwn.replied(a, 1L, s, now);
+        }
+        assertThat(own.get("parallax.client.command.latency").tag("kind", "command").timer().count())
+                .as("sequences 0, 8, ..., 96").isEqualTo(13);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ClientLatency(own, 3, clock, 6))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }
