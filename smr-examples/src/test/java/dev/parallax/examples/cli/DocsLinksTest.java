@@ -26,7 +26,7 @@ class DocsLinksTest {
     private static final Pattern REFERENCE = Pattern.compile("(?m)^\\s{0,3}\\[[^\\]]+\\]:\\s*(\\S+)");
     /** A fenced code block: its links are examples, not links. */
     private static final Pattern FENCE = Pattern.compile("(?ms)^\\s*```.*?^\\s*```");
-    /** A tracker reference ("issue 12", "issue-3") or a design note outside the repository. */
+    /** A tracker reference (the word issue and a number) or a design note outside the repository. */
     private static final Pattern FORBIDDEN = Pattern.compile("(?i)\\bissue[ -]?[1-9][0-9]?\\b|shared/design");
 
     private static List<Path> pages(Path root) throws IOException {

@@ -170,7 +170,7 @@ class ObservabilityScrapeTest {
 
     @Test
     void theAlertRulesFileIsOneGroupOfTheExpectedRules() throws Exception {
-        Object doc = TinyParsers.yaml(Files.readAllLines(ALERTS));
+        Object doc = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readValue(ALERTS.toFile(), Object.class);
         assertThat(doc).isInstanceOf(Map.class);
         List<?> groups = (List<?>) ((Map<?, ?>) doc).get("groups");
         assertThat(groups).hasSize(1);
@@ -208,7 +208,7 @@ class ObservabilityScrapeTest {
     @SuppressWarnings("unchecked")
     static Map<String, List<String>> queries() throws Exception {
         Map<String, List<String>> q = new TreeMap<>();
-        Map<String, Object> dashboard = (Map<String, Object>) TinyParsers.json(Files.readString(DASHBOARD));
+        Map<String, Object> dashboard = (Map<String, Object>) new com.fasterxml.jackson.databind.ObjectMapper().readValue(DASHBOARD.toFile(), Map.class);
         for (Object o : (List<Object>) dashboard.get("panels")) {
             Map<String, Object> panel = (Map<String, Object>) o;
             if (!"row".equals(panel.get("type"))) {
@@ -219,7 +219,7 @@ class ObservabilityScrapeTest {
                 q.put((String) panel.get("title"), exprs);
             }
         }
-        Map<String, Object> rules = (Map<String, Object>) TinyParsers.yaml(Files.readAllLines(ALERTS));
+        Map<String, Object> rules = (Map<String, Object>) new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readValue(ALERTS.toFile(), Map.class);
         for (Object g : (List<Object>) rules.get("groups")) {
             for (Object r : (List<Object>) ((Map<String, Object>) g).get("rules")) {
                 Map<String, Object> rule = (Map<String, Object>) r;
